@@ -1,0 +1,3 @@
+"""poker-audit: an event-sourced poker hand history auditor."""
+
+__version__ = "0.1.0"

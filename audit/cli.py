@@ -1,0 +1,223 @@
+"""The `poker-audit` command line: a thin click layer over the audit library.
+
+Data goes to stdout, progress and messages to stderr. Exit codes: 0 clean; 1 completed but
+flagged (quarantined input, failed verification, findings at or above --fail-on); 2 usage
+error or unreadable input.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import click
+
+from audit import __version__
+from audit.errors import AuditError
+from audit.output import OutputFormat, render
+from audit.store import Store, default_store_path
+
+CONTEXT_SETTINGS = {"help_option_names": ["-h", "--help"]}
+
+
+class InputProblem(click.ClickException):
+    """A user mistake or unreadable input: message on stderr, exit code 2, no traceback."""
+
+    exit_code = 2
+
+
+@contextmanager
+def user_errors() -> Iterator[None]:
+    try:
+        yield
+    except AuditError as exc:
+        raise InputProblem(str(exc)) from None
+
+
+def store_option(f: Callable[..., Any]) -> Callable[..., Any]:
+    return click.option(
+        "--store",
+        type=click.Path(file_okay=False, path_type=Path),
+        default=None,
+        help="Store directory [default: $POKER_AUDIT_STORE, else ./audit-store].",
+    )(f)
+
+
+def format_option(f: Callable[..., Any]) -> Callable[..., Any]:
+    return click.option(
+        "--format",
+        "fmt",
+        type=click.Choice([f.value for f in OutputFormat]),
+        default="table",
+        show_default=True,
+        help="How to print rows.",
+    )(f)
+
+
+def open_store(path: Path | None, *, must_exist: bool = True) -> Store:
+    store = Store(path or default_store_path())
+    if must_exist and not store.exists():
+        raise InputProblem(
+            f"no store at {store.root} (no manifest.jsonl); create one with "
+            f'"poker-audit ingest FILE --store {store.root}"'
+        )
+    return store
+
+
+def err(message: str) -> None:
+    click.echo(message, err=True)
+
+
+@click.group(context_settings=CONTEXT_SETTINGS)
+@click.version_option(__version__, prog_name="poker-audit")
+def main() -> None:
+    """Audit poker hand histories: store hands as append-only events, replay them under the
+    rulebook, and report what went wrong."""
+
+
+@main.command()
+@click.argument("paths", nargs=-1, required=True, type=click.Path(path_type=Path))
+@store_option
+@click.option(
+    "--format",
+    "fmt",
+    default="auto",
+    show_default=True,
+    help="Input format: auto (by content), events (Parquet/JSONL/CSV), phh.",
+)
+def ingest(paths: tuple[Path, ...], store: Path | None, fmt: str) -> None:
+    """Append hands from files or directories to the store.
+
+    Every hand is either stored or quarantined with its file, line and reason. Identical
+    files already ingested are skipped. Exit code 1 when anything was quarantined.
+
+    \b
+    Example:
+        poker-audit ingest hands/*.parquet --store ./audit-store
+        poker-audit ingest phh/ --format phh
+    """
+    from audit.ingest import expand_paths
+    from audit.ingest import ingest as run_ingest
+
+    target = open_store(store, must_exist=False)
+    with user_errors():
+        files = expand_paths(list(paths))
+        if sys.stderr.isatty() and len(files) > 1:
+            with click.progressbar(length=len(files), label="ingesting", file=sys.stderr) as bar:
+                summary = run_ingest(files, target, fmt=fmt, progress=bar.update)
+        else:
+            summary = run_ingest(files, target, fmt=fmt)
+    for f in summary.files:
+        if f.error:
+            err(f"error: {f.error} (file quarantined whole)")
+        elif f.skipped:
+            err(f"{f.path}: skipped, {f.skipped}")
+        else:
+            err(f"{f.path}: {f.hands} hands ({f.rows} events) stored, "
+                f"{f.quarantined} quarantined [{f.format}]")
+    err(f"total: {summary.hands} hands stored, {summary.quarantined} quarantined, "
+        f"{summary.errors} unreadable file(s); store {target.root}")
+    if summary.quarantined:
+        err(f'see the reasons with: poker-audit query "SELECT 1" --store {target.root} '
+            f"or read {target.root}/quarantine/")
+    sys.exit(summary.exit_code)
+
+
+@main.command()
+@store_option
+def verify(store: Path | None) -> None:
+    """Check the store's integrity: every file hash and the manifest hash chain.
+
+    Names each modified, missing or unlisted file. Exit code 1 on any problem.
+
+    \b
+    Example:
+        poker-audit verify --store ./audit-store
+    """
+    target = open_store(store)
+    report = target.verify()
+    for p in report.problems:
+        click.echo(f"{p.kind.upper()}: {p.path}: {p.detail}")
+    status = "OK" if report.ok else f"FAILED ({len(report.problems)} problem(s))"
+    click.echo(
+        f"{status}: {report.batches} batches, {report.files} files, {report.hands} hands, "
+        f"{report.rows} events; chain head {report.head}"
+    )
+    sys.exit(0 if report.ok else 1)
+
+
+@main.command()
+@click.argument("sql")
+@store_option
+@format_option
+@click.option(
+    "-p", "--param", "params", nargs=2, multiple=True, metavar="NAME VALUE",
+    help="Bind a named parameter ($NAME in the SQL). Repeatable.",
+)
+def query(sql: str, store: Path | None, fmt: str, params: tuple[tuple[str, str], ...]) -> None:
+    """Run a read-only SQL query over the store's DuckDB views.
+
+    Views: events, hands_started, findings, latest_findings, runs, hands, hand_players.
+    Use - to read the SQL from stdin. Parameters are bound, never formatted into the SQL.
+
+    \b
+    Example:
+        poker-audit query "SELECT variant, count(*) FROM hands_started GROUP BY 1"
+        poker-audit query "SELECT * FROM events WHERE hand_id = \\$h" -p h ps:123 --format json
+    """
+    from audit.sql import query as run_query
+
+    if sql == "-":
+        sql = sys.stdin.read()
+    target = open_store(store)
+    with user_errors():
+        table = run_query(target, sql, dict(params) if params else None)
+    click.echo(render(table, fmt), nl=False)
+
+
+@main.command()
+@store_option
+@click.option("--run", "run", default="latest", show_default=True, help="Run id or latest.")
+@click.option("--rule", default=None, help="Only findings of this rule id.")
+@format_option
+def findings(store: Path | None, run: str, rule: str | None, fmt: str) -> None:
+    """Print the findings of an audit run.
+
+    \b
+    Example:
+        poker-audit findings --rule BET-NL-MIN-RAISE --format csv
+    """
+    from audit.run import read_findings, resolve_run
+
+    target = open_store(store)
+    with user_errors():
+        table = read_findings(target, run, rule)
+        if resolve_run(target, run) is None:
+            err("no audit run yet: findings appear after 'poker-audit audit'")
+    click.echo(render(table, fmt), nl=False)
+
+
+@main.command()
+@click.option(
+    "--store", type=click.Path(file_okay=False, path_type=Path), default=None,
+    help="Keep the demo store here instead of a temporary directory.",
+)
+def demo(store: Path | None) -> None:
+    """Run the main job end to end on hands shipped with poker-audit.
+
+    \b
+    Example:
+        poker-audit demo
+    """
+    from audit.demo import run_demo
+
+    with user_errors():
+        code = run_demo(click.echo, store)
+    sys.exit(code)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main()

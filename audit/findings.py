@@ -1,0 +1,70 @@
+"""Findings: one row per departure from the rules, collected as an Arrow table per audit run."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import asdict, dataclass
+
+import pyarrow as pa
+
+from audit.rules import get_rule
+from audit.schema import findings_schema
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Finding:
+    """A single finding before it is stamped with a run id."""
+
+    hand_id: str | None
+    seq: int | None
+    rule_id: str
+    category: str
+    severity: str
+    seat: int | None = None
+    player: str | None = None
+    counterparty: str | None = None
+    expected: str | None = None
+    actual: str | None = None
+    delta: int | None = None
+    message: str
+    citation: str
+
+
+def finding(
+    rule_id: str,
+    *,
+    hand_id: str | None,
+    seq: int | None,
+    message: str,
+    seat: int | None = None,
+    player: str | None = None,
+    counterparty: str | None = None,
+    expected: object = None,
+    actual: object = None,
+    delta: int | None = None,
+    severity: str | None = None,
+) -> Finding:
+    """Build a finding for a registered rule; category, default severity and citation come
+    from the registry (a profile may pass a different severity)."""
+    rule = get_rule(rule_id)
+    return Finding(
+        hand_id=hand_id,
+        seq=seq,
+        rule_id=rule_id,
+        category=str(rule.category),
+        severity=str(severity or rule.severity),
+        seat=seat,
+        player=player,
+        counterparty=counterparty,
+        expected=None if expected is None else str(expected),
+        actual=None if actual is None else str(actual),
+        delta=delta,
+        message=message,
+        citation=f"{rule.id}: {rule.citation}",
+    )
+
+
+def findings_table(findings: Iterable[Finding], run_id: str) -> pa.Table:
+    """The findings of a run as an Arrow table with the schema of schemas/findings.json."""
+    rows = [{"run_id": run_id, **asdict(f)} for f in findings]
+    return pa.Table.from_pylist(rows, schema=findings_schema())

@@ -1,0 +1,66 @@
+"""Rendering Arrow tables for the terminal: an aligned text table, CSV or JSON."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from datetime import date, datetime
+from decimal import Decimal
+from enum import StrEnum, unique
+from typing import Any
+
+import pyarrow as pa
+
+
+@unique
+class OutputFormat(StrEnum):
+    """How a command prints rows."""
+
+    TABLE = "table"
+    CSV = "csv"
+    JSON = "json"
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, datetime | date):
+        return value.isoformat()
+    if isinstance(value, Decimal):
+        return str(value)
+    if isinstance(value, dict):
+        return {k: _plain(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_plain(v) for v in value]
+    return value
+
+
+def _cell(value: Any) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, dict | list):
+        return json.dumps(_plain(value), separators=(",", ":"))
+    return str(_plain(value))
+
+
+def render(table: pa.Table, fmt: OutputFormat | str, *, max_width: int = 60) -> str:
+    """The rows of a table as text in the requested format (JSON: a list of objects)."""
+    rows = table.to_pylist()
+    fmt = OutputFormat(fmt)
+    if fmt is OutputFormat.JSON:
+        return json.dumps([_plain(r) for r in rows], indent=2, ensure_ascii=False) + "\n"
+    if fmt is OutputFormat.CSV:
+        buf = io.StringIO()
+        writer = csv.writer(buf, lineterminator="\n")
+        writer.writerow(table.column_names)
+        writer.writerows([[_cell(r[c]) for c in table.column_names] for r in rows])
+        return buf.getvalue()
+    names = table.column_names
+    cells = [[_cell(r[c]) for c in names] for r in rows]
+    cells = [[c if len(c) <= max_width else c[: max_width - 1] + "…" for c in row] for row in cells]
+    widths = [max([len(n), *(len(row[i]) for row in cells)]) for i, n in enumerate(names)]
+    lines = ["  ".join(n.ljust(w) for n, w in zip(names, widths, strict=True)).rstrip()]
+    lines.append("  ".join("-" * w for w in widths))
+    lines += ["  ".join(c.ljust(w) for c, w in zip(row, widths, strict=True)).rstrip()
+              for row in cells]
+    lines.append(f"({len(rows)} row{'s' if len(rows) != 1 else ''})")
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,103 @@
+"""The DuckDB query surface: the views of schemas/views.sql over a store, read-only.
+
+A connection made here can read the store's files and nothing else (external access is off
+outside the store and the configuration is locked), and `query` runs only SELECT statements
+with bound parameters.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+import duckdb
+import pyarrow as pa
+
+from audit.errors import QueryError
+from audit.schema import arrow_schema, schema_doc, schemas_dir
+from audit.store import Store
+
+_READ_ONLY_STATEMENTS = {
+    duckdb.StatementType.SELECT,
+    duckdb.StatementType.EXPLAIN,
+}
+
+
+def _sql_list(paths: Sequence[Path]) -> str:
+    return "[" + ", ".join("'" + str(p).replace("'", "''") + "'" for p in paths) + "]"
+
+
+def _empty(con: duckdb.DuckDBPyConnection, name: str) -> str:
+    """An empty relation with the schema of schemas/<name>.json."""
+    relation = f"_empty_{name}"
+    try:
+        schema_doc(name)
+        table = arrow_schema(name).empty_table()
+    except FileNotFoundError:
+        table = pa.table({"run_id": pa.array([], pa.string())})
+    con.register(relation, table)
+    return relation
+
+
+def run_files(store: Store, filename: str) -> list[Path]:
+    """`runs/<run_id>/<filename>` of every finished run (a run is finished once run.json exists)."""
+    if not store.runs_dir.exists():
+        return []
+    return sorted(
+        d / filename
+        for d in store.runs_dir.iterdir()
+        if (d / "run.json").exists() and (d / filename).exists()
+    )
+
+
+def connect(store: Store) -> duckdb.DuckDBPyConnection:
+    """An in-memory DuckDB connection with the store's views, locked to reading the store."""
+    con = duckdb.connect(":memory:")
+    relations: dict[str, str] = {}
+    events = store.event_files()
+    relations["events"] = (
+        f"read_parquet({_sql_list(events)}, union_by_name = true)" if events
+        else _empty(con, "events")
+    )
+    for name in ("findings", "hands", "hand_players"):
+        files = run_files(store, f"{name}.parquet")
+        relations[name] = (
+            f"read_parquet({_sql_list(files)}, union_by_name = true)" if files
+            else _empty(con, name)
+        )
+    runs = run_files(store, "run.json")
+    relations["runs"] = (
+        f"read_json({_sql_list(runs)}, format = 'auto')" if runs else _empty(con, "runs")
+    )
+    views = (schemas_dir() / "views.sql").read_text(encoding="utf-8")
+    con.execute(views.format(**relations))
+    root = str(store.root.resolve()).replace("'", "''")
+    con.execute(f"SET allowed_directories = ['{root}/']")
+    con.execute("SET enable_external_access = false")
+    con.execute("SET lock_configuration = true")
+    return con
+
+
+def query(
+    store: Store, sql: str, params: Mapping[str, Any] | Sequence[Any] | None = None
+) -> pa.Table:
+    """Run one read-only SQL statement over the store's views; parameters are bound."""
+    try:
+        statements = duckdb.extract_statements(sql)
+    except duckdb.Error as exc:
+        raise QueryError(f"SQL does not parse: {exc}") from None
+    if len(statements) != 1:
+        raise QueryError(f"give exactly one SQL statement, got {len(statements)}")
+    if statements[0].type not in _READ_ONLY_STATEMENTS:
+        raise QueryError(
+            f"only SELECT queries are allowed (got {statements[0].type.name}); the store is "
+            "append-only and is changed only by poker-audit ingest and audit"
+        )
+    con = connect(store)
+    try:
+        return con.sql(sql, params=params or None).to_arrow_table()
+    except duckdb.Error as exc:
+        raise QueryError(f"query failed: {exc}") from None
+    finally:
+        con.close()

@@ -1,0 +1,460 @@
+"""The append-only event store: Parquet files, a hash-chained manifest, locking and verify.
+
+Layout (ARCHITECTURE.md):
+
+    STORE/manifest.jsonl                        one JSON record per committed batch
+    STORE/events/date=YYYY-MM-DD/<batch>.parquet
+    STORE/quarantine/<batch>/rejected.jsonl     rejected input with file, line and reason
+    STORE/runs/<run_id>/...                     audit runs (written by audit.run)
+    STORE/staging/<batch>/...                   a batch being written (never read)
+
+A batch is committed in three steps. Its files are written into `staging/<batch>/` (temp
+file, fsync, rename); then one manifest record is appended and fsynced — the commit point;
+then the files are renamed into place. A crash before the commit leaves only a staging
+directory, which the next writer deletes; a crash after it leaves a committed batch still in
+staging, which the next open rolls forward. Readers only ever see committed batches.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import hashlib
+import json
+import os
+import shutil
+import uuid
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+from audit.errors import StoreError
+from audit.importers.base import Rejected
+from audit.schema import SCHEMA_VERSION_KEY, check_file_version, events_schema, schema_version
+
+MANIFEST = "manifest.jsonl"
+GENESIS = "0" * 64
+_CHUNK = 1 << 20
+
+
+def default_store_path() -> Path:
+    """`$POKER_AUDIT_STORE`, else `./audit-store`."""
+    return Path(os.environ.get("POKER_AUDIT_STORE") or "audit-store")
+
+
+def sha256_file(path: Path) -> str:
+    digest = hashlib.sha256()
+    with path.open("rb") as f:
+        while block := f.read(_CHUNK):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def record_hash(record: dict[str, Any]) -> str:
+    """Hash of a manifest record: sha256 of its canonical JSON without the `hash` key."""
+    body = {k: v for k, v in record.items() if k != "hash"}
+    canonical = json.dumps(body, sort_keys=True, separators=(",", ":"), ensure_ascii=True)
+    return hashlib.sha256(canonical.encode()).hexdigest()
+
+
+def _fsync_dir(path: Path) -> None:
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def _write_durably(path: Path, data: bytes) -> None:
+    tmp = path.with_name(f".{path.name}.tmp")
+    with tmp.open("wb") as f:
+        f.write(data)
+        f.flush()
+        os.fsync(f.fileno())
+    os.replace(tmp, path)
+
+
+def new_batch_id(now: datetime) -> str:
+    """Sortable and unique: UTC time to the microsecond plus random bits."""
+    return now.strftime("%Y%m%dT%H%M%S%fZ") + "-" + uuid.uuid4().hex[:8]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class SourceFile:
+    """An input file of a batch, identified by the hash of its bytes."""
+
+    path: str
+    sha256: str
+
+
+@dataclass(slots=True, kw_only=True)
+class PendingBatch:
+    """What one ingest adds: event tables per date partition, rejected input, its sources."""
+
+    tables: dict[str, list[pa.Table]] = field(default_factory=dict)
+    rejected: list[Rejected] = field(default_factory=list)
+    sources: list[SourceFile] = field(default_factory=list)
+
+    def add(self, partition: str, table: pa.Table) -> None:
+        self.tables.setdefault(partition, []).append(table)
+
+    @property
+    def hands(self) -> int:
+        return sum(_hand_count(t) for ts in self.tables.values() for t in ts)
+
+
+def _hand_count(table: pa.Table) -> int:
+    if table.num_rows == 0:
+        return 0
+    seq = table.column("seq")
+    return int(pa.compute.sum(pa.compute.equal(seq, 0)).as_py() or 0)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class VerifyProblem:
+    """One integrity problem found by verify."""
+
+    kind: str  # modified | missing | unlisted | chain | manifest
+    path: str
+    detail: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class VerifyReport:
+    batches: int
+    files: int
+    hands: int
+    rows: int
+    head: str
+    problems: tuple[VerifyProblem, ...]
+
+    @property
+    def ok(self) -> bool:
+        return not self.problems
+
+
+class Store:
+    """An event store directory. Writers serialise on a file lock; readers need no lock."""
+
+    def __init__(self, root: Path | str) -> None:
+        self.root = Path(root)
+
+    # ----------------------------------------------------------------- paths and reading
+    @property
+    def manifest_path(self) -> Path:
+        return self.root / MANIFEST
+
+    @property
+    def events_dir(self) -> Path:
+        return self.root / "events"
+
+    @property
+    def runs_dir(self) -> Path:
+        return self.root / "runs"
+
+    def exists(self) -> bool:
+        return self.manifest_path.exists()
+
+    def records(self) -> list[dict[str, Any]]:
+        """Committed manifest records in order. A torn last line (crash mid-append) is not a
+        committed record and is ignored; any other unreadable line is an error."""
+        if not self.manifest_path.exists():
+            return []
+        raw = self.manifest_path.read_bytes()
+        lines = raw.split(b"\n")
+        records = []
+        for number, line in enumerate(lines, start=1):
+            if not line.strip():
+                continue
+            try:
+                records.append(json.loads(line))
+            except json.JSONDecodeError as exc:
+                if number == len(lines) and not raw.endswith(b"\n"):
+                    break  # torn final append: never committed
+                raise StoreError(
+                    f"{self.manifest_path}:{number}: manifest line is not JSON ({exc}); "
+                    f'run "poker-audit verify --store {self.root}" for details'
+                ) from None
+        return records
+
+    def event_files(self) -> list[Path]:
+        """Committed event files, in commit order."""
+        return [self.root / f["path"] for r in self.records() for f in r.get("files", [])]
+
+    def head(self) -> str:
+        records = self.records()
+        return records[-1]["hash"] if records else GENESIS
+
+    def read_events(self) -> pa.Table:
+        """Every committed event as one table (small stores, tests, demo)."""
+        files = self.event_files()
+        if not files:
+            return events_schema().empty_table()
+        tables = [read_event_file(p) for p in files]
+        return pa.concat_tables(tables)
+
+    def hand_ids(self) -> set[str]:
+        """Every hand id in the store (reads only the hand_id and seq columns)."""
+        ids: set[str] = set()
+        for path in self.event_files():
+            t = pq.read_table(path, columns=["hand_id", "seq"])
+            mask = pa.compute.equal(t.column("seq"), 0)
+            ids.update(t.column("hand_id").filter(mask).to_pylist())
+        return ids
+
+    def source_hashes(self) -> set[str]:
+        return {s["sha256"] for r in self.records() for s in r.get("sources", [])}
+
+    # ----------------------------------------------------------------- writing
+    @contextlib.contextmanager
+    def locked(self) -> Iterator[None]:
+        """Exclusive writer lock (blocks until the other writer commits)."""
+        self.root.mkdir(parents=True, exist_ok=True)
+        with (self.root / ".lock").open("a+b") as lock:
+            fcntl.flock(lock.fileno(), fcntl.LOCK_EX)
+            try:
+                self.recover()
+                yield
+            finally:
+                fcntl.flock(lock.fileno(), fcntl.LOCK_UN)
+
+    def recover(self) -> None:
+        """Finish or undo a batch a crashed writer left in staging. Call with the lock held."""
+        staging = self.root / "staging"
+        if not staging.exists():
+            return
+        committed = {r["batch_id"]: r for r in self.records()}
+        for batch_dir in sorted(staging.iterdir()):
+            record = committed.get(batch_dir.name)
+            if record is None:
+                shutil.rmtree(batch_dir)  # never committed: as if it never happened
+            else:
+                self._publish(batch_dir, record)
+        with contextlib.suppress(OSError):
+            staging.rmdir()
+
+    def _publish(self, batch_dir: Path, record: dict[str, Any]) -> None:
+        paths = [f["path"] for f in record.get("files", [])]
+        paths += [q["path"] for q in record.get("quarantine", [])]
+        for rel in paths:
+            staged = batch_dir / rel
+            final = self.root / rel
+            if staged.exists():
+                final.parent.mkdir(parents=True, exist_ok=True)
+                os.replace(staged, final)
+                _fsync_dir(final.parent)
+        shutil.rmtree(batch_dir, ignore_errors=True)
+
+    def commit(
+        self, batch: PendingBatch, *, now: datetime | None = None, _crash_at: str | None = None
+    ) -> dict[str, Any] | None:
+        """Append a batch atomically under the writer lock; returns its manifest record."""
+        with self.locked():
+            return self.commit_locked(batch, now=now, _crash_at=_crash_at)
+
+    def commit_locked(
+        self, batch: PendingBatch, *, now: datetime | None = None, _crash_at: str | None = None
+    ) -> dict[str, Any] | None:
+        """Append a batch atomically; the caller holds `locked()`. None when the batch is empty.
+
+        `_crash_at` is a test hook: "staged" or "committed" kills the process at that point.
+        """
+        now = now or datetime.now(UTC)
+        if not batch.tables and not batch.rejected and not batch.sources:
+            return None
+        batch_id = new_batch_id(now)
+        staging = self.root / "staging" / batch_id
+        files = []
+        for partition in sorted(batch.tables):
+            table = pa.concat_tables(batch.tables[partition])
+            if table.num_rows == 0:
+                continue
+            rel = f"events/date={partition}/{batch_id}.parquet"
+            staged = staging / rel
+            staged.parent.mkdir(parents=True, exist_ok=True)
+            write_event_file(table, staged)
+            files.append(
+                {
+                    "path": rel,
+                    "sha256": sha256_file(staged),
+                    "bytes": staged.stat().st_size,
+                    "rows": table.num_rows,
+                    "hands": _hand_count(table),
+                }
+            )
+        quarantine = []
+        if batch.rejected:
+            rel = f"quarantine/{batch_id}/rejected.jsonl"
+            staged = staging / rel
+            staged.parent.mkdir(parents=True, exist_ok=True)
+            lines = [
+                json.dumps(
+                    {
+                        "source": r.source,
+                        "line": r.line,
+                        "hand_id": r.hand_id,
+                        "reason": r.reason,
+                        "raw": r.raw,
+                    },
+                    ensure_ascii=False,
+                )
+                for r in batch.rejected
+            ]
+            _write_durably(staged, ("\n".join(lines) + "\n").encode())
+            quarantine.append(
+                {"path": rel, "sha256": sha256_file(staged), "items": len(batch.rejected)}
+            )
+        if staging.exists():
+            for d in [staging, *staging.rglob("*")]:
+                if d.is_dir():
+                    _fsync_dir(d)
+        if _crash_at == "staged":
+            os._exit(137)
+        record: dict[str, Any] = {
+            "batch_id": batch_id,
+            "created_at": now.isoformat(),
+            "schema_version": schema_version("events"),
+            "files": files,
+            "quarantine": quarantine,
+            "sources": [{"path": s.path, "sha256": s.sha256} for s in batch.sources],
+            "hands": sum(f["hands"] for f in files),
+            "rows": sum(f["rows"] for f in files),
+            "quarantined": len(batch.rejected),
+            "prev_hash": self.head(),
+        }
+        record["hash"] = record_hash(record)
+        self._append_record(record)
+        if _crash_at == "committed":
+            os._exit(137)
+        if staging.exists():
+            self._publish(staging, record)
+        with contextlib.suppress(OSError):
+            (self.root / "staging").rmdir()
+        return record
+
+    def _append_record(self, record: dict[str, Any]) -> None:
+        line = json.dumps(record, sort_keys=True, separators=(",", ":"), ensure_ascii=True)
+        path = self.manifest_path
+        existing = path.read_bytes() if path.exists() else b""
+        prefix = b""
+        if existing and not existing.endswith(b"\n"):
+            # A torn line from a crashed append: cut it off so the chain stays parseable.
+            existing_cut = existing[: existing.rfind(b"\n") + 1]
+            with path.open("r+b") as f:
+                f.truncate(len(existing_cut))
+                f.flush()
+                os.fsync(f.fileno())
+        with path.open("ab") as f:
+            f.write(prefix + line.encode() + b"\n")
+            f.flush()
+            os.fsync(f.fileno())
+        _fsync_dir(self.root)
+
+    # ----------------------------------------------------------------- verify
+    def verify(self) -> VerifyReport:
+        """Recompute every file hash and the hash chain; name each modified, missing or
+        unlisted file and each broken manifest record."""
+        problems: list[VerifyProblem] = []
+        try:
+            records = self.records()
+        except StoreError as exc:
+            problems.append(VerifyProblem(kind="manifest", path=MANIFEST, detail=str(exc)))
+            records = []
+        listed: dict[str, str] = {}
+        prev = GENESIS
+        hands = rows = 0
+        for number, record in enumerate(records, start=1):
+            where = f"{MANIFEST} record {number} (batch {record.get('batch_id', '?')})"
+            if record.get("hash") != record_hash(record):
+                problems.append(
+                    VerifyProblem(kind="manifest", path=where, detail="record was edited")
+                )
+            if record.get("prev_hash") != prev:
+                problems.append(
+                    VerifyProblem(
+                        kind="chain",
+                        path=where,
+                        detail="prev_hash does not match the previous record: a record was "
+                        "removed, reordered or inserted",
+                    )
+                )
+            prev = record.get("hash", "")
+            for f in [*record.get("files", []), *record.get("quarantine", [])]:
+                listed[f["path"]] = f["sha256"]
+            hands += int(record.get("hands", 0))
+            rows += int(record.get("rows", 0))
+        for rel, digest in sorted(listed.items()):
+            path = self.root / rel
+            staged = self._staged_copy(rel, records)
+            if not path.exists() and staged is None:
+                problems.append(VerifyProblem(kind="missing", path=rel, detail="file is gone"))
+            elif sha256_file(path if path.exists() else staged) != digest:  # type: ignore[arg-type]
+                problems.append(
+                    VerifyProblem(kind="modified", path=rel, detail="sha256 differs from manifest")
+                )
+        for sub in ("events", "quarantine"):
+            base = self.root / sub
+            if not base.exists():
+                continue
+            for path in sorted(base.rglob("*")):
+                if path.is_file():
+                    rel = path.relative_to(self.root).as_posix()
+                    if rel not in listed:
+                        problems.append(
+                            VerifyProblem(
+                                kind="unlisted", path=rel, detail="file is not in the manifest"
+                            )
+                        )
+        return VerifyReport(
+            batches=len(records),
+            files=len(listed),
+            hands=hands,
+            rows=rows,
+            head=prev if records else GENESIS,
+            problems=tuple(problems),
+        )
+
+    def _staged_copy(self, rel: str, records: Sequence[dict[str, Any]]) -> Path | None:
+        """A committed file a crashed writer left in staging (rolled forward on next open)."""
+        for record in reversed(records):
+            candidate = self.root / "staging" / record["batch_id"] / rel
+            if candidate.exists():
+                return candidate
+        return None
+
+
+def write_event_file(table: pa.Table, path: Path) -> None:
+    """Write events as Parquet with the schema version in the metadata; temp, fsync, rename."""
+    table = table.cast(events_schema())
+    tmp = path.with_name(f".{path.name}.tmp")
+    pq.write_table(table, tmp, compression="zstd")
+    with tmp.open("rb+") as f:
+        os.fsync(f.fileno())
+    os.replace(tmp, path)
+
+
+def read_event_file(path: Path) -> pa.Table:
+    """Read an event file written by any schema version up to this one."""
+    table = pq.read_table(path)
+    check_file_version(table.schema.metadata, "events", str(path))
+    # Upcasts for older versions go here; version 1 is current.
+    return table.replace_schema_metadata(events_schema().metadata)
+
+
+__all__ = [
+    "SCHEMA_VERSION_KEY",
+    "PendingBatch",
+    "SourceFile",
+    "Store",
+    "VerifyProblem",
+    "VerifyReport",
+    "default_store_path",
+    "read_event_file",
+    "sha256_file",
+    "write_event_file",
+]

@@ -1,0 +1,41 @@
+-- DuckDB views over a poker-audit store. `poker-audit query` and the notebooks use these.
+-- {events}, {findings}, {hands}, {hand_players}, {runs} are replaced by the committed files of
+-- the store (or an empty relation of the right schema when there are none yet).
+
+-- Every committed event, one row per event.
+CREATE OR REPLACE VIEW events AS
+SELECT * FROM {events};
+
+-- One row per hand: the hand_started header with its game config flattened.
+CREATE OR REPLACE VIEW hands_started AS
+SELECT hand_id, ts, table_id, source,
+       game.variant AS variant, game.structure AS structure,
+       game.small_blind AS small_blind, game.big_blind AS big_blind,
+       game.small_bet AS small_bet, game.big_bet AS big_bet, game.ante AS ante,
+       game.bring_in AS bring_in, game.straddle AS straddle, game.min_bet AS min_bet,
+       game.button_seat AS button_seat, game.seat_count AS seat_count,
+       game.currency AS currency, game.minor_per_unit AS minor_per_unit,
+       game.tournament AS tournament, game.level AS level, game.dead_button AS dead_button,
+       game.profile AS profile, game.house_overrides AS house_overrides
+FROM events
+WHERE kind = 'hand_started';
+
+-- Every audit run (runs/<run_id>/run.json).
+CREATE OR REPLACE VIEW runs AS
+SELECT * FROM {runs};
+
+-- Findings of every audit run.
+CREATE OR REPLACE VIEW findings AS
+SELECT * FROM {findings};
+
+-- Findings of the most recent audit run only.
+CREATE OR REPLACE VIEW latest_findings AS
+SELECT * FROM findings
+WHERE run_id = (SELECT max(run_id) FROM runs);
+
+-- Replay projections: one row per hand and one per player per hand, for every run.
+CREATE OR REPLACE VIEW hands AS
+SELECT * FROM {hands};
+
+CREATE OR REPLACE VIEW hand_players AS
+SELECT * FROM {hand_players};
