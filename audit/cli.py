@@ -120,9 +120,11 @@ def ingest(paths: tuple[Path, ...], store: Path | None, fmt: str) -> None:
                 f"{f.quarantined} quarantined [{f.format}]")
     err(f"total: {summary.hands} hands stored, {summary.quarantined} quarantined, "
         f"{summary.errors} unreadable file(s); store {target.root}")
-    if summary.quarantined:
-        err(f'see the reasons with: poker-audit query "SELECT 1" --store {target.root} '
-            f"or read {target.root}/quarantine/")
+    reasons = [r for f in summary.files for r in f.reasons]
+    for reason in reasons[:20]:
+        err(f"quarantined: {reason}")
+    if len(reasons) > 20:
+        err(f"... and {len(reasons) - 20} more; every reason is in {target.root}/quarantine/")
     sys.exit(summary.exit_code)
 
 

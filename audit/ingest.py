@@ -11,8 +11,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import polars as pl
 import pyarrow as pa
+import pyarrow.compute as pc
 
 from audit.errors import AuditInputError
 from audit.importers import detect_format, get_importer
@@ -33,6 +33,7 @@ class FileResult:
     skipped: str = ""  # why the file was skipped (already ingested)
     error: str = ""  # the file could not be read at all
     batch_id: str = ""
+    reasons: list[str] = field(default_factory=list)  # "file:line hand: reason", quarantined
 
 
 @dataclass(slots=True, kw_only=True)
@@ -82,19 +83,15 @@ def _date_partitions(table: pa.Table) -> dict[str, pa.Table]:
     """Split whole hands by the UTC date of their hand_started (undated when no ts)."""
     if table.num_rows == 0:
         return {}
-    df = pl.from_arrow(table)
-    assert isinstance(df, pl.DataFrame)
-    day = (
-        pl.when((pl.col("kind") == "hand_started") & pl.col("ts").is_not_null())
-        .then(pl.col("ts").dt.strftime("%Y-%m-%d"))
-        .otherwise(None)
-    )
-    df = df.with_columns(
-        _date=day.first().over("hand_id").fill_null("undated"),
-    )
+    starts = table.filter(pc.equal(table.column("seq"), 0)).select(["hand_id", "ts"])
+    days = pc.fill_null(pc.strftime(starts.column("ts"), format="%Y-%m-%d"), "undated")
+    distinct = pc.unique(days).to_pylist()
+    if len(distinct) == 1:
+        return {distinct[0]: table}
     out = {}
-    for (date,), part in df.group_by("_date", maintain_order=True):
-        out[str(date)] = part.drop("_date").to_arrow().cast(table.schema)
+    for day in sorted(distinct):
+        ids = starts.column("hand_id").filter(pc.equal(days, day))
+        out[day] = table.filter(pc.is_in(table.column("hand_id"), value_set=ids.combine_chunks()))
     return out
 
 
@@ -145,6 +142,7 @@ def ingest(
             _ingest_file(path, store, fmt, result)
         except AuditInputError as exc:
             result.error = str(exc)
+            result.reasons = [f"{path}: {exc}"]
             # The file itself is unreadable: quarantine it whole so nothing is lost.
             store.commit(
                 PendingBatch(
@@ -196,6 +194,10 @@ def _ingest_file(path: Path, store: Store, fmt: str, result: FileResult) -> None
                 batch.add(date, part)
         batch.rejected = rejected
         record = store.commit_locked(batch)
+    result.reasons = [
+        f"{r.source}:{r.line if r.line is not None else '-'} hand {r.hand_id or '?'}: {r.reason}"
+        for r in rejected
+    ]
     if record:
         result.batch_id = record["batch_id"]
         result.hands = record["hands"]

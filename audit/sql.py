@@ -28,6 +28,10 @@ def _sql_list(paths: Sequence[Path]) -> str:
     return "[" + ", ".join("'" + str(p).replace("'", "''") + "'" for p in paths) + "]"
 
 
+def _read_parquet(paths: Sequence[Path]) -> str:
+    return f"read_parquet({_sql_list(paths)}, union_by_name = true, hive_partitioning = false)"
+
+
 def _empty(con: duckdb.DuckDBPyConnection, name: str) -> str:
     """An empty relation with the schema of schemas/<name>.json."""
     relation = f"_empty_{name}"
@@ -53,17 +57,18 @@ def run_files(store: Store, filename: str) -> list[Path]:
 
 def connect(store: Store) -> duckdb.DuckDBPyConnection:
     """An in-memory DuckDB connection with the store's views, locked to reading the store."""
+    store.ensure_recovered()
     con = duckdb.connect(":memory:")
     relations: dict[str, str] = {}
     events = store.event_files()
     relations["events"] = (
-        f"read_parquet({_sql_list(events)}, union_by_name = true)" if events
+        _read_parquet(events) if events
         else _empty(con, "events")
     )
     for name in ("findings", "hands", "hand_players"):
         files = run_files(store, f"{name}.parquet")
         relations[name] = (
-            f"read_parquet({_sql_list(files)}, union_by_name = true)" if files
+            _read_parquet(files) if files
             else _empty(con, name)
         )
     runs = run_files(store, "run.json")

@@ -182,6 +182,13 @@ class Store:
                 ) from None
         return records
 
+    def ensure_recovered(self) -> None:
+        """Before reading: finish a batch a crashed writer committed but did not publish.
+        On a read-only copy of a store nothing can be finished; verify still accounts for it."""
+        if (self.root / "staging").exists():
+            with contextlib.suppress(OSError), self.locked():
+                pass
+
     def event_files(self) -> list[Path]:
         """Committed event files, in commit order."""
         return [self.root / f["path"] for r in self.records() for f in r.get("files", [])]
@@ -192,6 +199,7 @@ class Store:
 
     def read_events(self) -> pa.Table:
         """Every committed event as one table (small stores, tests, demo)."""
+        self.ensure_recovered()
         files = self.event_files()
         if not files:
             return events_schema().empty_table()

@@ -108,18 +108,21 @@ def _row_errors() -> pl.Expr:
 
 
 def validate_events(table: pa.Table, lines: list[int], source: str, unit: str = "row") -> Validated:
-    """Split a table into structurally sound hands and rejected hands (with line and reason)."""
+    """Split a table into structurally sound hands and rejected hands (with line and reason).
+
+    The common case (every hand sound, already in seq order) returns the input table as is;
+    only tables with problems pay for filtering and reordering.
+    """
     if table.num_rows == 0:
         return Validated(table=table, rejected=[], hands=0)
     line_col = pl.Series("_line", lines if lines else range(1, table.num_rows + 1), pl.Int64)
     df = pl.from_arrow(table)
     assert isinstance(df, pl.DataFrame)
     df = df.with_row_index("_row").with_columns(line_col, _row_errors().alias("_err"))
+    has_id = pl.col("hand_id").is_not_null() & (pl.col("hand_id") != "")
+    in_order = (pl.col("seq") == pl.col("seq").shift(1) + 1) | (pl.col("seq") == 0)
 
-    orphan_rows = df.filter(pl.col("hand_id").is_null() | (pl.col("hand_id") == ""))
-    df = df.filter(pl.col("hand_id").is_not_null() & (pl.col("hand_id") != ""))
-
-    per_hand = df.group_by("hand_id", maintain_order=True).agg(
+    per_hand = df.filter(has_id).group_by("hand_id", maintain_order=True).agg(
         n=pl.len(),
         first_row=pl.col("_row").min(),
         last_row=pl.col("_row").max(),
@@ -157,14 +160,19 @@ def validate_events(table: pa.Table, lines: list[int], source: str, unit: str = 
     )
     per_hand = per_hand.with_columns(_hand_err=hand_err)
     bad = per_hand.filter(pl.col("_hand_err").is_not_null())
+    orphan_rows = df.filter(~has_id)
+    good_hands = per_hand.height - bad.height
+    if bad.height == 0 and orphan_rows.height == 0 and df.select(in_order.all()).item():
+        return Validated(table=table, rejected=[], hands=good_hands)
 
     rejected = [
         Rejected(source=source, line=int(r["_line"]), hand_id=None,
                  reason=f"{unit} {r['_line']}: hand_id is missing", raw=_raw_rows([r]))
         for r in orphan_rows.drop("_err").to_dicts()
     ]
+    good = df.filter(has_id)
     if bad.height:
-        bad_rows = df.join(bad.select("hand_id", "_hand_err", "first_line"), on="hand_id")
+        bad_rows = good.join(bad.select("hand_id", "_hand_err", "first_line"), on="hand_id")
         for (hand_id,), rows in bad_rows.sort("_row").group_by("hand_id", maintain_order=True):
             first = rows.row(0, named=True)
             rejected.append(
@@ -176,18 +184,13 @@ def validate_events(table: pa.Table, lines: list[int], source: str, unit: str = 
                     raw=_raw_rows(rows.drop("_err", "_hand_err", "first_line").to_dicts()),
                 )
             )
-        df = df.join(bad.select("hand_id"), on="hand_id", how="anti")
-
-    good = df.sort(["_row"]).drop("_row", "_line", "_err")
-    # Rows of a hand may arrive out of seq order; store them ordered.
-    order = per_hand.filter(pl.col("_hand_err").is_null()).select("hand_id", "first_row")
-    good = (
-        good.join(order, on="hand_id")
-        .sort(["first_row", "seq"])
-        .drop("first_row")
-    )
-    out = good.to_arrow().cast(events_schema())
-    return Validated(table=out, rejected=rejected, hands=order.height)
+        good = good.join(bad.select("hand_id"), on="hand_id", how="anti")
+    # Rows of a sound hand are contiguous but may arrive out of seq order: store them ordered.
+    good = good.sort(["_row"]).with_columns(
+        _first=pl.col("_row").min().over("hand_id")
+    ).sort(["_first", "seq"])
+    out = good.drop("_row", "_line", "_err", "_first").to_arrow().cast(events_schema())
+    return Validated(table=out, rejected=rejected, hands=good_hands)
 
 
 def _raw_rows(rows: list[dict[str, object]]) -> str:

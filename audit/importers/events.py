@@ -281,5 +281,5 @@ def _reject_fractional_money(table: pa.Table) -> None:
     for name in ("amount", "total"):
         if name in table.schema.names and pa.types.is_floating(table.schema.field(name).type):
             col = table.column(name)
-            if not pc.all(pc.equal(col, pc.floor(col))).as_py() in (True, None):
+            if pc.all(pc.equal(col, pc.floor(col))).as_py() not in (True, None):
                 raise RowTypeError(name)
