@@ -1,0 +1,700 @@
+"""PHH (Poker Hand History, PokerKit's open standard) files imported as events.
+
+A `.phh` file is one hand, a TOML document; a `.phhs` file is many hands, each a TOML table
+`[1]`, `[2]`, ...  The reader streams: it splits the file on the `[N]` header lines, parses one
+hand at a time with `tomllib.loads(..., parse_float=Decimal)`, and yields a `Chunk` of about
+5,000 whole hands.  A hand it cannot map is a `Rejected` (file, header line, hand id when known,
+one-line reason, raw text); one bad hand never stops the file.
+
+Mapping (PHH construct -> events; money is exact, parsed from the TOML text as `Decimal`):
+
+* `variant`: NT -> holdem/no_limit, FT -> holdem/fixed_limit, PO -> omaha/pot_limit,
+  FO/8 -> omaha_hilo/fixed_limit; any other code (NS short deck included: not in our
+  variants yet) is rejected ("unsupported PHH variant X").  FT and FO/8 also need
+  `small_bet` and `big_bet`.
+* unit: a hand whose amounts have a fractional part, or that has `currency_symbol` or
+  `currency`, is in cents (minor_per_unit 100; an amount finer than a cent is rejected);
+  otherwise whole chips (1).  currency: `$` USD, `€` EUR, `£` GBP, else `currency` when it is
+  a 3-letter code, else CHIPS.  `inf` (unknown) starting stacks give a `seat` with no amount.
+* hand_id: `phh:<venue slug>:<hand>`; without venue or hand `phh:<file stem>:<table key>`.
+  table_id: `table` (on every row).  ts (on hand_started): year/month/day/time in
+  `time_zone` (IANA) or `time_zone_abbreviation` (ET/EST/EDT -> America/New_York, CET/CEST,
+  GMT/UTC, ...) as UTC; with no usable zone the local time is read as UTC and `source` says so.
+* seats: p1..pN sit in `seats` (else 1..N).  Button: pN with 3+ players.  Heads-up follows
+  PokerKit: p1 posts `blinds_or_straddles[1]` (and `antes[1]`), p2 posts entry [0]; the player
+  posting less is the button and acts first preflop (usually p2; p1 when written `[BB, SB]`;
+  on a tie p1, as PokerKit opens with p1).
+* `hand_started`: game {variant, structure, small_blind, big_blind, straddle, min_bet, ante
+  (largest ante), small_bet, big_bet, button_seat, seat_count (`seat_count`, else null),
+  currency, minor_per_unit, tournament false, profile null}; detail
+  `refunds=implicit;rake=implicit` (PHH winnings exclude refunded uncalled bets, net of rake;
+  HandHQ's PartyPoker hands include the refund in winnings, which the replay has to allow).
+* `seat` per player in seat order: seat, player (`players`, else null), amount = stack.
+* `post` antes (detail ante, total null: dead money), then blinds in blind order (detail
+  small_blind / big_blind for the first two positions, straddle beyond).  A short stack posts
+  what it has; total = the round total after posting.  A negative entry is PokerKit's "post"
+  of a new or returning player, which PokerKit counts live in full.  We use the cardroom rule
+  instead, which the site's own finishing stacks confirm (ONG: `-5` at 5/10, the player then
+  calls the full 10): up to one big blind is live (post new_player), the rest is dead money
+  (post dead, total null), and a post smaller than the big blind is all dead.
+* `d dh pN CARDS` -> deal/hole (`????` -> `?? ??`); `d db CARDS` -> deal/board and a new
+  betting round; `pN f` -> fold; `pN cc` -> check when nothing is owed, else call (amount
+  added, capped by the stack; total after); `pN cbr X` -> bet when nobody has put chips into
+  this round (blinds count preflop), else raise; amount = X - round total before, total = X.
+  A call, bet or raise of the whole remaining stack has detail all_in.
+* `pN sm CARDS` -> show; `pN sm -` -> show of the dealt hole cards; `pN sm` -> muck;
+  `pN sm ????` (nothing known) -> muck, except when the same player has a later `sm` in the
+  hand: then it is the exposure of an all-in runout whose cards the log gives later, and it
+  maps to show `?? ??` (a muck there would kill a hand that later wins).  Text after `#` is a
+  comment and ignored; an empty action is a no-op.
+* `winnings` -> one `award` (detail main) per player with non-zero winnings, in seat order.
+* `hand_ended` detail: `winnings=recorded|unrecorded|absent` (an all-zero array means "not
+  recorded" in real data, so the replay must not read it as "nobody won"), plus
+  `;finishing_stacks=<seat>:<minor units>,...` when the file has them (the only place a
+  cross-check of the log's own stacks survives; nothing from the file is dropped silently).
+* `source` on every row: `phh:<file name>:<header line>` (+ `;ts=...` note when guessed).
+
+Rejected: TOML syntax errors, missing required fields (variant, starting_stacks, actions,
+and blinds_or_straddles for the button games), lists whose length is not the player count,
+unknown action syntax (the action and its index), amounts finer than a cent, negative amounts
+(other than the new-player posts above), cbr totals below the player's own round total.
+Legality is not checked: an illegal action is imported as logged, for the replay to flag.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+import tomllib
+from collections.abc import Iterator
+from dataclasses import dataclass
+from decimal import Decimal
+from enum import StrEnum
+from pathlib import Path
+from typing import Any
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+from audit.errors import AuditInputError
+from audit.importers.base import Chunk, Rejected
+from audit.schema import events_table
+
+CHUNK_HANDS = 5000
+_UTC = dt.UTC
+
+
+class PhhMappingError(AuditInputError):
+    """A PHH hand that cannot be mapped to events; the message is the quarantine reason."""
+
+
+@dataclass(frozen=True, slots=True)
+class PhhGame:
+    """The poker-audit variant and betting structure of a PHH variant code."""
+
+    variant: str
+    structure: str
+
+
+VARIANTS: dict[str, PhhGame] = {
+    "NT": PhhGame("holdem", "no_limit"),
+    "FT": PhhGame("holdem", "fixed_limit"),
+    "PO": PhhGame("omaha", "pot_limit"),
+    "FO/8": PhhGame("omaha_hilo", "fixed_limit"),
+}
+_FIXED_LIMIT_FIELDS = ("small_bet", "big_bet")
+
+
+class Blind(StrEnum):
+    """The `detail` of a forced bet from `antes` / `blinds_or_straddles`."""
+
+    ANTE = "ante"
+    SMALL_BLIND = "small_blind"
+    BIG_BLIND = "big_blind"
+    STRADDLE = "straddle"
+    NEW_PLAYER = "new_player"
+    DEAD = "dead"
+
+
+_CURRENCY_SYMBOLS = {"$": "USD", "€": "EUR", "£": "GBP"}
+_ZONES = {
+    "ET": "America/New_York", "EST": "America/New_York", "EDT": "America/New_York",
+    "CT": "America/Chicago", "CST": "America/Chicago", "CDT": "America/Chicago",
+    "PT": "America/Los_Angeles", "PST": "America/Los_Angeles", "PDT": "America/Los_Angeles",
+    "CET": "Europe/Paris", "CEST": "Europe/Paris", "WET": "Europe/Lisbon",
+    "WEST": "Europe/Lisbon", "BST": "Europe/London", "GMT": "UTC", "UTC": "UTC", "Z": "UTC",
+}
+_HEADER = re.compile(rb"^\s*\[\s*(\"?)([^\[\]\"#]+?)\1\s*\]\s*(?:#.*)?$")
+_KEY = re.compile(rb"^\s*([A-Za-z0-9_-]+)\s*=")
+_CARD_TEXT = re.compile(r"^(?:[2-9TJQKA?][cdhs?])+$")
+_PLAYER = re.compile(r"^p([1-9][0-9]*)$")
+_NUMBER = re.compile(r"^[0-9]+(?:\.[0-9]+)?$")
+_TOML_POS = re.compile(r"\(at line (\d+), column (\d+)\)")
+_SNIFF_VARIANT = re.compile(rb"^\s*variant\s*=\s*['\"]", re.MULTILINE)
+_SNIFF_ACTIONS = re.compile(rb"^\s*actions\s*=\s*\[", re.MULTILINE)
+
+
+# --- parsing helpers -------------------------------------------------------------------
+
+
+def _cards(text: str, what: str) -> str:
+    """`AcKd` -> `Ac Kd`; `????` -> `?? ??`; partly known `Ah??` -> `Ah ??`."""
+    if not _CARD_TEXT.match(text):
+        raise PhhMappingError(f"{what}: cards {text!r} are not PHH cards like 'AcKd' or '????'")
+    pairs = [text[i : i + 2] for i in range(0, len(text), 2)]
+    return " ".join("??" if "?" in p else p for p in pairs)
+
+
+def _number(value: Any, what: str) -> Decimal:
+    """A TOML number (int or Decimal from parse_float) as an exact Decimal; no floats."""
+    if isinstance(value, bool) or not isinstance(value, int | Decimal):
+        raise PhhMappingError(f"{what} must be a number, got {value!r}")
+    return Decimal(value)
+
+
+def _numbers(hand: dict[str, Any], name: str, count: int) -> list[Decimal] | None:
+    value = hand.get(name)
+    if value is None:
+        return None
+    if not isinstance(value, list):
+        raise PhhMappingError(f"{name} must be a list with one entry per player, got {value!r}")
+    if len(value) != count:
+        raise PhhMappingError(
+            f"{name} has {len(value)} entries but there are {count} players (starting_stacks)"
+        )
+    return [_number(v, f"{name}[{i}]") for i, v in enumerate(value)]
+
+
+def _slug(text: str) -> str:
+    return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-") or "unknown"
+
+
+@dataclass(frozen=True, slots=True)
+class _Action:
+    """One parsed PHH action string."""
+
+    index: int
+    text: str
+    actor: int | None  # 0-based player index (the receiver for dh); None for a board deal
+    verb: str  # dh, db, f, cc, cbr, sm
+    arg: str | None  # cards or amount text
+
+
+def _parse_action(index: int, raw: Any, players: int) -> _Action | None:
+    if not isinstance(raw, str):
+        raise PhhMappingError(f"action {index} is not a string: {raw!r}")
+    text = raw.split("#", 1)[0].strip()
+    words = text.split()
+    if not words:
+        return None
+
+    def player(word: str) -> int:
+        m = _PLAYER.match(word)
+        if not m or int(m.group(1)) > players:
+            raise PhhMappingError(
+                f"action {index} {raw!r}: {word!r} is not a player p1..p{players}"
+            )
+        return int(m.group(1)) - 1
+
+    match words:
+        case ["d", "dh", who, cards]:
+            return _Action(index, raw, player(who), "dh", cards)
+        case ["d", "db", cards]:
+            return _Action(index, raw, None, "db", cards)
+        case [who, "f"]:
+            return _Action(index, raw, player(who), "f", None)
+        case [who, "cc"]:
+            return _Action(index, raw, player(who), "cc", None)
+        case [who, "cbr", amount]:
+            if not _NUMBER.match(amount):
+                raise PhhMappingError(
+                    f"action {index} {raw!r}: amount {amount!r} is not a non-negative number"
+                )
+            return _Action(index, raw, player(who), "cbr", amount)
+        case [who, "sm"]:
+            return _Action(index, raw, player(who), "sm", None)
+        case [who, "sm", cards]:
+            return _Action(index, raw, player(who), "sm", cards)
+    raise PhhMappingError(
+        f"unknown action {index} {raw!r} (expected 'd dh pN CARDS', 'd db CARDS', "
+        f"'pN f', 'pN cc', 'pN cbr X' or 'pN sm [CARDS]')"
+    )
+
+
+def _timestamp(hand: dict[str, Any]) -> tuple[dt.datetime | None, str]:
+    """UTC time of the hand and a provenance note ('' when nothing was assumed)."""
+    year, month, day, time = (hand.get(k) for k in ("year", "month", "day", "time"))
+    if not all(isinstance(v, int) and not isinstance(v, bool) for v in (year, month, day)):
+        return None, ""
+    if isinstance(time, str):
+        try:
+            time = dt.time.fromisoformat(time)
+        except ValueError:
+            time = None
+    if not isinstance(time, dt.time):
+        time = dt.time(0, 0)
+        note = ";ts=date only"
+    else:
+        note = ""
+    try:
+        local = dt.datetime.combine(dt.date(year, month, day), time.replace(tzinfo=None))
+    except ValueError:
+        return None, f";ts=invalid date {year}-{month}-{day}"
+    zone_name = hand.get("time_zone")
+    abbreviation = hand.get("time_zone_abbreviation")
+    zone = None
+    if isinstance(zone_name, str):
+        try:
+            zone = ZoneInfo(zone_name)
+        except (ZoneInfoNotFoundError, ValueError):
+            zone = None
+    if zone is None and isinstance(abbreviation, str) and abbreviation.upper() in _ZONES:
+        zone = ZoneInfo(_ZONES[abbreviation.upper()])
+    if zone is None:
+        given = zone_name if isinstance(zone_name, str) else abbreviation
+        why = f"unknown time zone {given!r}" if isinstance(given, str) else "no time zone"
+        return local.replace(tzinfo=_UTC), f"{note};ts=local time read as UTC ({why})"
+    return local.replace(tzinfo=zone).astimezone(_UTC), note
+
+
+# --- the mapping -----------------------------------------------------------------------
+
+
+class _Hand:
+    """Bookkeeping while one hand is mapped: rows, stacks and the betting round."""
+
+    def __init__(self, hand_id: str, table_id: str | None, source: str) -> None:
+        self.hand_id = hand_id
+        self.table_id = table_id
+        self.source = source
+        self.rows: list[dict[str, Any]] = []
+        self.anchors: list[str] = []
+
+    def emit(self, anchor: str, kind: str, **fields: Any) -> None:
+        row = {
+            "hand_id": self.hand_id,
+            "seq": len(self.rows),
+            "table_id": self.table_id,
+            "kind": kind,
+            "source": self.source,
+        }
+        row.update(fields)
+        self.rows.append(row)
+        self.anchors.append(anchor)
+
+
+def _map_hand(
+    hand: dict[str, Any], *, hand_key: str, source: str
+) -> tuple[list[dict[str, Any]], list[str]]:
+    """Rows of one hand and, per row, the PHH field (or `actions:<i>`) it came from."""
+    variant_code = hand.get("variant")
+    if variant_code is None:
+        raise PhhMappingError("missing required field 'variant'")
+    game = VARIANTS.get(str(variant_code))
+    if game is None:
+        raise PhhMappingError(f"unsupported PHH variant {variant_code}")
+    required = ["starting_stacks", "actions", "blinds_or_straddles"]
+    if game.structure == "fixed_limit":
+        required += list(_FIXED_LIMIT_FIELDS)
+    missing = [name for name in required if name not in hand]
+    if missing:
+        raise PhhMappingError(f"missing required field(s) {', '.join(map(repr, missing))}")
+    raw_stacks = hand["starting_stacks"]
+    if not isinstance(raw_stacks, list) or len(raw_stacks) < 2:
+        raise PhhMappingError(f"starting_stacks must list 2 or more players, got {raw_stacks!r}")
+    n = len(raw_stacks)
+    stacks_in = _numbers(hand, "starting_stacks", n) or []
+    antes_in = _numbers(hand, "antes", n) or [Decimal(0)] * n
+    blinds_in = _numbers(hand, "blinds_or_straddles", n) or [Decimal(0)] * n
+    winnings_in = _numbers(hand, "winnings", n)
+    finishing_in = _numbers(hand, "finishing_stacks", n)
+    scalars = {
+        name: _number(hand[name], name)
+        for name in ("min_bet", "small_bet", "big_bet", "bring_in")
+        if hand.get(name) is not None
+    }
+    for name in ("seats", "players"):
+        value = hand.get(name)
+        if value is not None and (not isinstance(value, list) or len(value) != n):
+            raise PhhMappingError(
+                f"{name} has {len(value) if isinstance(value, list) else 'no list of'} "
+                f"entries but there are {n} players (starting_stacks)"
+            )
+    seats = hand.get("seats") or list(range(1, n + 1))
+    if not all(isinstance(s, int) and not isinstance(s, bool) and 1 <= s <= 127 for s in seats):
+        raise PhhMappingError(f"seats must be seat numbers 1..127, got {seats!r}")
+    if len(set(seats)) != n:
+        raise PhhMappingError(f"seats repeat a seat number: {seats!r}")
+    names = hand.get("players")
+    players = [str(p) for p in names] if names else [None] * n
+
+    raw_actions = hand["actions"]
+    if not isinstance(raw_actions, list):
+        raise PhhMappingError(f"actions must be a list of strings, got {raw_actions!r}")
+    actions = [a for i, raw in enumerate(raw_actions) if (a := _parse_action(i, raw, n))]
+
+    # Unit: cents when anything has a fractional part or a currency is named.
+    amounts: list[tuple[str, Decimal]] = [
+        *((f"starting_stacks[{i}]", v) for i, v in enumerate(stacks_in) if v.is_finite()),
+        *((f"antes[{i}]", v) for i, v in enumerate(antes_in)),
+        *((f"blinds_or_straddles[{i}]", v) for i, v in enumerate(blinds_in)),
+        *((f"winnings[{i}]", v) for i, v in enumerate(winnings_in or [])),
+        *((f"finishing_stacks[{i}]", v) for i, v in enumerate(finishing_in or [])),
+        *scalars.items(),
+        *((f"action {a.index} {a.text!r}", Decimal(a.arg)) for a in actions
+          if a.verb == "cbr" and a.arg),
+    ]
+    for what, value in amounts:
+        if not value.is_finite():
+            raise PhhMappingError(f"{what} is {value}, not an amount")
+        if value < 0 and not what.startswith("blinds_or_straddles"):
+            raise PhhMappingError(f"{what} is negative ({value})")
+    for i, v in enumerate(stacks_in):
+        if v.is_nan() or (v.is_infinite() and v < 0):
+            raise PhhMappingError(f"starting_stacks[{i}] is {v}, not a stack")
+    symbol = hand.get("currency_symbol")
+    code = hand.get("currency")
+    fractional = any(v != v.to_integral_value() for _, v in amounts)
+    mpu = 100 if fractional or symbol or code else 1
+    for what, value in amounts:
+        if value * mpu != (value * mpu).to_integral_value():
+            raise PhhMappingError(
+                f"{what} = {value} has more than {2 if mpu == 100 else 0} decimals "
+                f"(finer than the {'cent' if mpu == 100 else 'chip'})"
+            )
+    if isinstance(symbol, str) and symbol in _CURRENCY_SYMBOLS:
+        currency = _CURRENCY_SYMBOLS[symbol]
+    elif isinstance(code, str) and re.fullmatch(r"[A-Z]{3}", code):
+        currency = code
+    elif symbol or code:
+        raise PhhMappingError(f"unknown currency {symbol or code!r} (expected $, €, £ or ISO)")
+    else:
+        currency = "CHIPS"
+
+    def minor(value: Decimal) -> int:
+        return int(value * mpu)
+
+    stacks: list[int | None] = [minor(v) if v.is_finite() else None for v in stacks_in]
+    antes = [minor(v) for v in antes_in]
+    blinds = [minor(v) for v in blinds_in]
+
+    # Seats, blind order and the button (PokerKit's heads-up convention, see docstring).
+    if n == 2:
+        antes = antes[::-1]
+        blinds = blinds[::-1]
+        button = 0 if abs(blinds[0]) <= abs(blinds[1]) else 1
+        order = [button, 1 - button]
+    else:
+        button = n - 1
+        order = list(range(n))
+    bb_value = max((blinds[i] for i in order[:2] if blinds[i] > 0), default=0)
+    sb_value = next((blinds[i] for i in order[:2] if 0 < blinds[i] < bb_value), None)
+    straddles = [blinds[i] for i in order[2:] if blinds[i] > 0]
+
+    hand_id = (
+        f"phh:{_slug(str(hand['venue']))}:{hand['hand']}"
+        if hand.get("venue") is not None and hand.get("hand") is not None
+        else f"phh:{hand_key}"
+    )
+    table = hand.get("table")
+    ts, note = _timestamp(hand)
+    seat_count = hand.get("seat_count")
+    h = _Hand(hand_id, str(table) if table is not None else None, source + note)
+    h.emit(
+        "header", "hand_started",
+        ts=ts,
+        detail="refunds=implicit;rake=implicit",
+        game={
+            "variant": game.variant,
+            "structure": game.structure,
+            "small_blind": sb_value,
+            "big_blind": bb_value or None,
+            "small_bet": minor(scalars["small_bet"]) if "small_bet" in scalars else None,
+            "big_bet": minor(scalars["big_bet"]) if "big_bet" in scalars else None,
+            "ante": max(antes),
+            "straddle": max(straddles) if straddles else None,
+            "min_bet": minor(scalars["min_bet"]) if "min_bet" in scalars else None,
+            "button_seat": seats[button],
+            "seat_count": seat_count if isinstance(seat_count, int) else None,
+            "currency": currency,
+            "minor_per_unit": mpu,
+            "tournament": bool(hand.get("tournament", False)),
+            "profile": None,
+        },
+    )
+    for i in sorted(range(n), key=lambda i: seats[i]):
+        h.emit("starting_stacks", "seat", seat=seats[i], player=players[i], amount=stacks[i])
+
+    left: list[int | None] = list(stacks)
+    round_total = [0] * n
+
+    def pay(i: int, want: int) -> int:
+        """Chips player i can put in (capped by a known stack); books them."""
+        stack = left[i]
+        amount = want if stack is None else max(0, min(want, stack))
+        if stack is not None:
+            left[i] = stack - amount
+        return amount
+
+    for i in range(n):
+        if antes[i] > 0:
+            amount = pay(i, antes[i])
+            h.emit("antes", "post", seat=seats[i], player=players[i], amount=amount,
+                   detail=Blind.ANTE.value)
+    for k, i in enumerate(order):
+        if blinds[i] == 0:
+            continue
+        if blinds[i] < 0:
+            label = Blind.NEW_PLAYER
+        elif k >= 2:
+            label = Blind.STRADDLE
+        elif blinds[i] == bb_value:
+            label = Blind.BIG_BLIND
+        else:
+            label = Blind.SMALL_BLIND
+        posted = abs(blinds[i])
+        live = posted
+        if label is Blind.NEW_PLAYER:
+            live = bb_value if posted >= bb_value else 0
+        if live:
+            amount = pay(i, live)
+            round_total[i] += amount
+            h.emit("blinds_or_straddles", "post", seat=seats[i], player=players[i],
+                   amount=amount, total=round_total[i], detail=label.value)
+        if posted > live:
+            h.emit("blinds_or_straddles", "post", seat=seats[i], player=players[i],
+                   amount=pay(i, posted - live), detail=Blind.DEAD.value)
+
+    hole: list[str | None] = [None] * n
+    shows_left = [0] * n
+    for a in actions:
+        if a.verb == "sm" and a.actor is not None:
+            shows_left[a.actor] += 1
+    for a in actions:
+        anchor = f"actions:{a.index}"
+        what = f"action {a.index} {a.text!r}"
+        if a.verb == "db":
+            h.emit(anchor, "deal", cards=_cards(a.arg or "", what), detail="board")
+            round_total = [0] * n
+            continue
+        i = a.actor
+        assert i is not None
+        who_fields = {"seat": seats[i], "player": players[i]}
+        if a.verb == "dh":
+            hole[i] = _cards(a.arg or "", what)
+            h.emit(anchor, "deal", cards=hole[i], detail="hole", **who_fields)
+        elif a.verb == "f":
+            h.emit(anchor, "fold", **who_fields)
+        elif a.verb == "cc":
+            owed = max(round_total) - round_total[i]
+            if owed <= 0:
+                h.emit(anchor, "check", **who_fields)
+            else:
+                before = left[i]
+                amount = pay(i, owed)
+                round_total[i] += amount
+                h.emit(anchor, "call", amount=amount, total=round_total[i],
+                       detail="all_in" if before is not None and amount == before else None,
+                       **who_fields)
+        elif a.verb == "cbr":
+            to = minor(Decimal(a.arg or "0"))
+            amount = to - round_total[i]
+            if amount < 0:
+                raise PhhMappingError(
+                    f"{what}: raises to {to} minor units, below the player's own round "
+                    f"total {round_total[i]}"
+                )
+            kind = "raise" if max(round_total) > 0 else "bet"
+            before = left[i]
+            if before is not None:
+                left[i] = before - amount
+            round_total[i] = to
+            h.emit(anchor, kind, amount=amount, total=to,
+                   detail="all_in" if before is not None and amount == before else None,
+                   **who_fields)
+        elif a.verb == "sm":
+            shows_left[i] -= 1
+            arg = a.arg
+            if arg is None:
+                h.emit(anchor, "muck", cards=hole[i], **who_fields)
+            elif arg == "-":
+                h.emit(anchor, "show", cards=hole[i] or "?? ??", **who_fields)
+            else:
+                cards = _cards(arg, what)
+                if set(cards) <= {"?", " "}:
+                    if shows_left[i] > 0:
+                        h.emit(anchor, "show", cards=cards, detail="unrevealed", **who_fields)
+                    else:
+                        h.emit(anchor, "muck", cards=hole[i] if hole[i] != cards else None,
+                               **who_fields)
+                else:
+                    h.emit(anchor, "show", cards=cards, **who_fields)
+
+    if winnings_in is None:
+        recorded = "absent"
+    elif not any(winnings_in):
+        recorded = "unrecorded"
+    else:
+        recorded = "recorded"
+        for i in sorted(range(n), key=lambda i: seats[i]):
+            if winnings_in[i]:
+                h.emit("winnings", "award", seat=seats[i], player=players[i],
+                       amount=minor(winnings_in[i]), detail="main")
+    detail = f"winnings={recorded}"
+    if finishing_in is not None:
+        detail += ";finishing_stacks=" + ",".join(
+            f"{seats[i]}:{minor(finishing_in[i])}" for i in sorted(range(n), key=lambda i: seats[i])
+        )
+    h.emit("end", "hand_ended", detail=detail)
+    return h.rows, h.anchors
+
+
+def phh_hand_to_events(
+    hand: dict[str, Any], *, hand_key: str, source: str, line: int
+) -> list[dict[str, Any]]:
+    """The event rows of one parsed PHH hand (a dict from tomllib with parse_float=Decimal).
+
+    `hand_key` names the hand when it has no venue and hand number (`<file stem>:<key>`);
+    `source` is the provenance put on every row; `line` is the hand's header line (kept for
+    the signature shared with the reader). Raises PhhMappingError with the reason.
+    """
+    del line
+    rows, _ = _map_hand(hand, hand_key=hand_key, source=source)
+    return rows
+
+
+# --- the reader ------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class _RawHand:
+    """The text of one hand: its table key (None for a single .phh), header line, lines."""
+
+    key: str | None
+    line: int
+    first_body_line: int
+    body: list[bytes]
+
+    def raw(self) -> str:
+        head = f"[{self.key}]\n" if self.key is not None else ""
+        return head + b"".join(self.body).decode("utf-8", errors="backslashreplace")
+
+
+def _split_hands(path: Path) -> Iterator[_RawHand]:
+    """Hands of a file, one TOML table at a time, found by their `[N]` header lines."""
+    key: str | None = None
+    start = 1
+    body: list[bytes] = []
+    with path.open("rb") as f:
+        for number, line in enumerate(f, start=1):
+            m = _HEADER.match(line)
+            if m:
+                if key is not None or any(_significant(b) for b in body):
+                    yield _RawHand(key, start, start + (key is not None), body)
+                key = m.group(2).decode("utf-8", errors="backslashreplace").strip()
+                start = number
+                body = []
+            else:
+                body.append(line)
+    if key is not None or any(_significant(b) for b in body):
+        yield _RawHand(key, start, start + (key is not None), body)
+
+
+def _significant(line: bytes) -> bool:
+    text = line.strip()
+    return bool(text) and not text.startswith(b"#")
+
+
+def _field_lines(raw: _RawHand, actions: list[Any]) -> dict[str, int]:
+    """Line of each top-level key of a hand, and of each action (`actions:<i>`)."""
+    lines: dict[str, int] = {"header": raw.line}
+    last = raw.line
+    for offset, text in enumerate(raw.body):
+        number = raw.first_body_line + offset
+        if _significant(text):
+            last = number
+        m = _KEY.match(text)
+        if m:
+            lines.setdefault(m.group(1).decode(), number)
+    lines["end"] = last
+    at = lines.get("actions")
+    if at is not None:
+        offset = at - raw.first_body_line
+        for i, action in enumerate(actions):
+            needle = str(action).encode()
+            j = offset
+            while j < len(raw.body) and needle not in raw.body[j]:
+                j += 1
+            if j < len(raw.body):
+                offset = j
+            lines[f"actions:{i}"] = raw.first_body_line + offset
+    return lines
+
+
+def _guess_id(raw: _RawHand, stem: str) -> str | None:
+    """The hand id of an unparseable hand, from its `venue` / `hand` lines when readable."""
+    found: dict[str, str] = {}
+    for text in raw.body:
+        m = re.match(rb"^\s*(venue|hand)\s*=\s*['\"]?([^'\"\r\n#]*?)['\"]?\s*(?:#.*)?$", text)
+        if m:
+            found[m.group(1).decode()] = m.group(2).decode("utf-8", errors="replace").strip()
+    if "venue" in found and "hand" in found:
+        return f"phh:{_slug(found['venue'])}:{found['hand']}"
+    return f"phh:{stem}:{raw.key}" if raw.key is not None else None
+
+
+class PhhImporter:
+    """PHH / PHHS files: recognised by content, read hand by hand, chunks of whole hands."""
+
+    name = "phh"
+
+    def __init__(self, chunk_hands: int = CHUNK_HANDS) -> None:
+        self.chunk_hands = chunk_hands
+
+    def sniff(self, head: bytes, path: Path) -> bool:
+        """TOML with a `variant = '...'` line and an `actions = [` line (file name ignored)."""
+        del path
+        return bool(_SNIFF_VARIANT.search(head) and _SNIFF_ACTIONS.search(head))
+
+    def read(self, path: Path) -> Iterator[Chunk]:
+        """Stream `path` as chunks of about `chunk_hands` whole hands each."""
+        stem = path.stem
+        rows: list[dict[str, Any]] = []
+        lines: list[int] = []
+        rejected: list[Rejected] = []
+        hands = 0
+        for raw in _split_hands(path):
+            source = f"phh:{path.name}:{raw.line}"
+            hand_key = f"{stem}:{raw.key}" if raw.key is not None else stem
+            try:
+                text = b"".join(raw.body).decode("utf-8")
+            except UnicodeDecodeError as exc:
+                rejected.append(Rejected(source=str(path), line=raw.line,
+                                         hand_id=_guess_id(raw, stem), raw=raw.raw(),
+                                         reason=f"hand is not UTF-8 text ({exc.reason})"))
+                continue
+            try:
+                try:
+                    hand = tomllib.loads(text, parse_float=Decimal)
+                except tomllib.TOMLDecodeError as exc:
+                    message = str(exc)
+                    pos = _TOML_POS.search(message)
+                    if pos:
+                        absolute = raw.first_body_line + int(pos.group(1)) - 1
+                        message = _TOML_POS.sub(
+                            f"(at line {absolute}, column {pos.group(2)})", message
+                        )
+                    raise PhhMappingError(f"TOML syntax error: {message}") from None
+                hand_rows, anchors = _map_hand(hand, hand_key=hand_key, source=source)
+            except PhhMappingError as exc:
+                rejected.append(Rejected(source=str(path), line=raw.line,
+                                         hand_id=_guess_id(raw, stem), reason=str(exc),
+                                         raw=raw.raw()))
+                continue
+            where = _field_lines(raw, hand.get("actions") or [])
+            rows.extend(hand_rows)
+            lines.extend(where.get(a, raw.line) for a in anchors)
+            hands += 1
+            if hands >= self.chunk_hands:
+                yield Chunk(table=events_table(rows), rejected=rejected, lines=lines)
+                rows, lines, rejected, hands = [], [], [], 0
+        if rows or rejected:
+            yield Chunk(table=events_table(rows), rejected=rejected, lines=lines)
