@@ -6,21 +6,28 @@ first 64 KiB), never by file name.
 
 from __future__ import annotations
 
+import importlib
 from pathlib import Path
 
 from audit.errors import AuditInputError
 from audit.importers.base import Importer
 from audit.importers.events import NativeEventsImporter
 
+# Site and interchange formats, in sniffing order. Each module defines `IMPORTER`.
+FORMAT_MODULES = ("phh", "pokerstars", "fulltilt", "partypoker", "ipoker", "ohh")
+
 
 def _registry() -> dict[str, Importer]:
     importers: dict[str, Importer] = {"events": NativeEventsImporter()}
-    try:
-        from audit.importers.phh import PhhImporter
-    except ImportError:  # pragma: no cover - while the PHH importer is being built
-        pass
-    else:
-        importers["phh"] = PhhImporter()
+    for name in FORMAT_MODULES:
+        try:
+            module = importlib.import_module(f"audit.importers.{name}")
+        except ModuleNotFoundError as exc:
+            if exc.name != f"audit.importers.{name}":
+                raise
+            continue  # a format not built yet
+        importer: Importer = module.IMPORTER
+        importers[importer.name] = importer
     return importers
 
 

@@ -698,3 +698,6 @@ class PhhImporter:
                 rows, lines, rejected, hands = [], [], [], 0
         if rows or rejected:
             yield Chunk(table=events_table(rows), rejected=rejected, lines=lines)
+
+
+IMPORTER = PhhImporter()
