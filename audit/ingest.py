@@ -162,7 +162,16 @@ def _safe_text(path: Path, limit: int = 1 << 20) -> str:
     return data.decode("utf-8", errors="backslashreplace")
 
 
+MAX_REASONS = 50  # reasons kept for the summary; every one is in the quarantine file
+
+
+def _reason(r: Rejected) -> str:
+    return f"{r.source}:{r.line if r.line is not None else '-'} hand {r.hand_id or '?'}: {r.reason}"
+
+
 def _ingest_file(path: Path, store: Store, fmt: str, result: FileResult) -> None:
+    """One file -> one batch, streamed: each chunk is validated, deduplicated and written to
+    staging as it arrives, so memory is bounded by a chunk, not the file."""
     digest = sha256_file(path)
     if digest in store.source_hashes():
         result.skipped = "identical bytes already ingested"
@@ -172,32 +181,30 @@ def _ingest_file(path: Path, store: Store, fmt: str, result: FileResult) -> None
     name = detect_format(path) if fmt == "auto" else fmt
     result.format = name
     importer = get_importer(name)
-    tables: list[pa.Table] = []
-    rejected: list[Rejected] = []
-    unit = "row" if path.read_bytes()[:4] == b"PAR1" else "line"
-    for chunk in importer.read(path):
-        rejected.extend(chunk.rejected)
-        checked = validate_events(chunk.table, chunk.lines, str(path), unit)
-        rejected.extend(checked.rejected)
-        if checked.table.num_rows:
-            tables.append(checked.table)
+    with path.open("rb") as f:
+        unit = "row" if f.read(4) == b"PAR1" else "line"
     with store.locked():
         if digest in store.source_hashes():  # a concurrent ingest of the same bytes won
             result.skipped = "identical bytes already ingested"
             return
         known = store.hand_ids()
-        batch = PendingBatch(sources=[SourceFile(path=str(path), sha256=digest)])
-        for table in tables:
-            table, dups = _drop_known_hands(table, known, str(path))
-            rejected.extend(dups)
-            for date, part in _date_partitions(table).items():
-                batch.add(date, part)
-        batch.rejected = rejected
-        record = store.commit_locked(batch)
-    result.reasons = [
-        f"{r.source}:{r.line if r.line is not None else '-'} hand {r.hand_id or '?'}: {r.reason}"
-        for r in rejected
-    ]
+        writer = store.batch_writer()
+        reasons: list[str] = []
+        try:
+            for chunk in importer.read(path):
+                checked = validate_events(chunk.table, chunk.lines, str(path), unit)
+                table, dups = _drop_known_hands(checked.table, known, str(path))
+                found = [*chunk.rejected, *checked.rejected, *dups]
+                writer.reject(found)
+                reasons += [_reason(r) for r in found[: max(0, MAX_REASONS - len(reasons))]]
+                for date, part in _date_partitions(table).items():
+                    writer.write(date, part)
+            writer.sources.append(SourceFile(path=str(path), sha256=digest))
+            record = writer.commit()
+        except BaseException:
+            writer.abort()
+            raise
+    result.reasons = reasons
     if record:
         result.batch_id = record["batch_id"]
         result.hands = record["hands"]

@@ -70,15 +70,6 @@ def _fsync_dir(path: Path) -> None:
         os.close(fd)
 
 
-def _write_durably(path: Path, data: bytes) -> None:
-    tmp = path.with_name(f".{path.name}.tmp")
-    with tmp.open("wb") as f:
-        f.write(data)
-        f.flush()
-        os.fsync(f.fileno())
-    os.replace(tmp, path)
-
-
 def new_batch_id(now: datetime) -> str:
     """Sortable and unique: UTC time to the microsecond plus random bits."""
     return now.strftime("%Y%m%dT%H%M%S%fZ") + "-" + uuid.uuid4().hex[:8]
@@ -268,82 +259,24 @@ class Store:
     def commit_locked(
         self, batch: PendingBatch, *, now: datetime | None = None, _crash_at: str | None = None
     ) -> dict[str, Any] | None:
-        """Append a batch atomically; the caller holds `locked()`. None when the batch is empty.
-
-        `_crash_at` is a test hook: "staged" or "committed" kills the process at that point.
-        """
-        now = now or datetime.now(UTC)
+        """Append an in-memory batch atomically; the caller holds `locked()`. None when empty."""
         if not batch.tables and not batch.rejected and not batch.sources:
             return None
-        batch_id = new_batch_id(now)
-        staging = self.root / "staging" / batch_id
-        files = []
-        for partition in sorted(batch.tables):
-            table = pa.concat_tables(batch.tables[partition])
-            if table.num_rows == 0:
-                continue
-            rel = f"events/date={partition}/{batch_id}.parquet"
-            staged = staging / rel
-            staged.parent.mkdir(parents=True, exist_ok=True)
-            write_event_file(table, staged)
-            files.append(
-                {
-                    "path": rel,
-                    "sha256": sha256_file(staged),
-                    "bytes": staged.stat().st_size,
-                    "rows": table.num_rows,
-                    "hands": _hand_count(table),
-                }
-            )
-        quarantine = []
-        if batch.rejected:
-            rel = f"quarantine/{batch_id}/rejected.jsonl"
-            staged = staging / rel
-            staged.parent.mkdir(parents=True, exist_ok=True)
-            lines = [
-                json.dumps(
-                    {
-                        "source": r.source,
-                        "line": r.line,
-                        "hand_id": r.hand_id,
-                        "reason": r.reason,
-                        "raw": r.raw,
-                    },
-                    ensure_ascii=False,
-                )
-                for r in batch.rejected
-            ]
-            _write_durably(staged, ("\n".join(lines) + "\n").encode())
-            quarantine.append(
-                {"path": rel, "sha256": sha256_file(staged), "items": len(batch.rejected)}
-            )
-        if staging.exists():
-            for d in [staging, *staging.rglob("*")]:
-                if d.is_dir():
-                    _fsync_dir(d)
-        if _crash_at == "staged":
-            os._exit(137)
-        record: dict[str, Any] = {
-            "batch_id": batch_id,
-            "created_at": now.isoformat(),
-            "schema_version": schema_version("events"),
-            "files": files,
-            "quarantine": quarantine,
-            "sources": [{"path": s.path, "sha256": s.sha256} for s in batch.sources],
-            "hands": sum(f["hands"] for f in files),
-            "rows": sum(f["rows"] for f in files),
-            "quarantined": len(batch.rejected),
-            "prev_hash": self.head(),
-        }
-        record["hash"] = record_hash(record)
-        self._append_record(record)
-        if _crash_at == "committed":
-            os._exit(137)
-        if staging.exists():
-            self._publish(staging, record)
-        with contextlib.suppress(OSError):
-            (self.root / "staging").rmdir()
-        return record
+        writer = self.batch_writer(now=now)
+        try:
+            for partition in sorted(batch.tables):
+                for table in batch.tables[partition]:
+                    writer.write(partition, table)
+            writer.reject(batch.rejected)
+            writer.sources.extend(batch.sources)
+            return writer.commit(_crash_at=_crash_at)
+        except BaseException:
+            writer.abort()
+            raise
+
+    def batch_writer(self, *, now: datetime | None = None) -> BatchWriter:
+        """A streaming writer for one batch; the caller holds `locked()` until commit/abort."""
+        return BatchWriter(self, now or datetime.now(UTC))
 
     def _append_record(self, record: dict[str, Any]) -> None:
         line = json.dumps(record, sort_keys=True, separators=(",", ":"), ensure_ascii=True)
@@ -434,6 +367,131 @@ class Store:
             if candidate.exists():
                 return candidate
         return None
+
+
+class BatchWriter:
+    """Streams one batch into staging: event tables appended per date partition, rejected
+    input appended to the quarantine file; `commit` appends the manifest record (the commit
+    point) and publishes. Memory is bounded by the table being written, not the batch."""
+
+    def __init__(self, store: Store, now: datetime) -> None:
+        self.store = store
+        self.now = now
+        self.batch_id = new_batch_id(now)
+        self.staging = store.root / "staging" / self.batch_id
+        self.sources: list[SourceFile] = []
+        self._writers: dict[str, pq.ParquetWriter] = {}
+        self._counts: dict[str, list[int]] = {}  # partition -> [rows, hands]
+        self._quarantine: Any = None
+        self._rejected = 0
+
+    def _staged(self, rel: str) -> Path:
+        path = self.staging / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        return path
+
+    def _event_rel(self, partition: str) -> str:
+        return f"events/date={partition}/{self.batch_id}.parquet"
+
+    def write(self, partition: str, table: pa.Table) -> None:
+        if table.num_rows == 0:
+            return
+        writer = self._writers.get(partition)
+        if writer is None:
+            path = self._staged(self._event_rel(partition))
+            writer = pq.ParquetWriter(path, events_schema(), compression="zstd")
+            self._writers[partition] = writer
+            self._counts[partition] = [0, 0]
+        writer.write_table(table.cast(events_schema()))
+        counts = self._counts[partition]
+        counts[0] += table.num_rows
+        counts[1] += _hand_count(table)
+
+    def reject(self, items: Sequence[Rejected]) -> None:
+        if not items:
+            return
+        if self._quarantine is None:
+            rel = f"quarantine/{self.batch_id}/rejected.jsonl"
+            self._quarantine = self._staged(rel).open("w", encoding="utf-8")
+        for r in items:
+            self._quarantine.write(json.dumps(
+                {"source": r.source, "line": r.line, "hand_id": r.hand_id, "reason": r.reason,
+                 "raw": r.raw},
+                ensure_ascii=False,
+            ) + "\n")
+        self._rejected += len(items)
+
+    @property
+    def hands(self) -> int:
+        return sum(c[1] for c in self._counts.values())
+
+    def _close(self) -> None:
+        for writer in self._writers.values():
+            writer.close()
+        self._writers.clear()
+        if self._quarantine is not None:
+            self._quarantine.close()
+
+    def abort(self) -> None:
+        """Forget everything staged (nothing was committed)."""
+        with contextlib.suppress(Exception):
+            self._close()
+        shutil.rmtree(self.staging, ignore_errors=True)
+
+    def commit(self, *, _crash_at: str | None = None) -> dict[str, Any] | None:
+        """Fsync the staged files, append the manifest record, publish. `_crash_at` is a test
+        hook: "staged" or "committed" kills the process at that point."""
+        self._close()
+        if not self._counts and not self._rejected and not self.sources:
+            self.abort()
+            return None
+        files = []
+        for partition in sorted(self._counts):
+            rel = self._event_rel(partition)
+            staged = self.staging / rel
+            _fsync_file(staged)
+            rows, hands = self._counts[partition]
+            files.append({"path": rel, "sha256": sha256_file(staged),
+                          "bytes": staged.stat().st_size, "rows": rows, "hands": hands})
+        quarantine = []
+        if self._rejected:
+            rel = f"quarantine/{self.batch_id}/rejected.jsonl"
+            _fsync_file(self.staging / rel)
+            quarantine.append({"path": rel, "sha256": sha256_file(self.staging / rel),
+                               "items": self._rejected})
+        if self.staging.exists():
+            for d in [self.staging, *self.staging.rglob("*")]:
+                if d.is_dir():
+                    _fsync_dir(d)
+        if _crash_at == "staged":
+            os._exit(137)
+        store = self.store
+        record: dict[str, Any] = {
+            "batch_id": self.batch_id,
+            "created_at": self.now.isoformat(),
+            "schema_version": schema_version("events"),
+            "files": files,
+            "quarantine": quarantine,
+            "sources": [{"path": s.path, "sha256": s.sha256} for s in self.sources],
+            "hands": sum(f["hands"] for f in files),
+            "rows": sum(f["rows"] for f in files),
+            "quarantined": self._rejected,
+            "prev_hash": store.head(),
+        }
+        record["hash"] = record_hash(record)
+        store._append_record(record)
+        if _crash_at == "committed":
+            os._exit(137)
+        if self.staging.exists():
+            store._publish(self.staging, record)
+        with contextlib.suppress(OSError):
+            (store.root / "staging").rmdir()
+        return record
+
+
+def _fsync_file(path: Path) -> None:
+    with path.open("rb+") as f:
+        os.fsync(f.fileno())
 
 
 def write_event_file(table: pa.Table, path: Path) -> None:

@@ -164,3 +164,35 @@ def test_query_binds_parameters(filled: Store):
     injected = query(filled, "SELECT count(*) AS n FROM events WHERE hand_id = $h",
                      {"h": "a1' OR '1'='1"})
     assert injected.to_pylist() == [{"n": 0}]
+
+
+@pytest.mark.parametrize("suffix", ["parquet", "jsonl", "csv"])
+def test_native_files_stream_in_hand_aligned_chunks(suffix, store: Store, tmp_path, monkeypatch):
+    """Files are read in chunks (bounded memory); a hand cut by a chunk edge stays whole."""
+    import csv
+
+    import audit.importers.events as native
+
+    monkeypatch.setattr(native, "CHUNK_ROWS", 7)  # smaller than one hand (15 events)
+    rows = many_hands("s", 9)
+    src = tmp_path / f"in.{suffix}"
+    if suffix == "parquet":
+        pq.write_table(raw_table(rows), src, row_group_size=4)
+    elif suffix == "jsonl":
+        write_jsonl(src, rows)
+    else:
+        with src.open("w", newline="") as f:
+            w = csv.DictWriter(f, fieldnames=["hand_id", "seq", "ts", "table_id", "kind", "seat",
+                                              "player", "amount", "total", "cards", "detail",
+                                              "game"])
+            w.writeheader()
+            for r in rows:
+                w.writerow({**{k: r.get(k) for k in w.fieldnames},
+                            "game": json.dumps(r["game"]) if r.get("game") else ""})
+    chunks = list(native.NativeEventsImporter().read(src))
+    assert len(chunks) > 1
+    summary = ingest([src], store)
+    assert (summary.hands, summary.quarantined) == (9, 0)
+    got = query(store, "SELECT hand_id, seq, kind, amount FROM events ORDER BY hand_id, seq")
+    assert got.to_pylist() == [
+        {k: r.get(k) for k in ("hand_id", "seq", "kind", "amount")} for r in rows]

@@ -8,7 +8,6 @@ of a well-formed hand are checked by audit.validate; the rules of poker by the r
 from __future__ import annotations
 
 import csv
-import io
 import json
 from collections.abc import Iterator
 from datetime import UTC, datetime
@@ -184,75 +183,136 @@ class NativeEventsImporter:
         with path.open("rb") as f:
             head = f.read(4)
         if head == _PARQUET_MAGIC:
-            yield self._read_parquet(path)
+            yield from self._read_parquet(path)
         elif path.suffix.lower() == ".csv" or not _looks_like_json(path):
-            yield self._read_csv(path)
+            yield from self._read_csv(path)
         else:
-            yield self._read_jsonl(path)
+            yield from self._read_jsonl(path)
 
-    def _read_parquet(self, path: Path) -> Chunk:
+    def _read_parquet(self, path: Path) -> Iterator[Chunk]:
         try:
-            table = pq.read_table(path)
+            source = pq.ParquetFile(path)
+            names = source.schema_arrow.names
         except (pa.ArrowInvalid, OSError) as exc:
             raise AuditInputError(
                 f"{path}: not a readable Parquet file ({exc}); re-export it or check the copy"
             ) from None
-        _check_columns(table.schema.names, path)
-        target = events_schema()
+        _check_columns(names, path)
+        offset = 0
+        carry: pa.Table | None = None
         try:
-            columns = [
-                table.column(f.name).cast(f.type) if f.name in table.schema.names
-                else pa.nulls(table.num_rows, f.type)
-                for f in target
-            ]
-            typed = pa.Table.from_arrays(columns, schema=target)
-            _reject_fractional_money(table)
-        except (pa.ArrowInvalid, pa.ArrowNotImplementedError, RowTypeError):
-            # Some values don't fit: fall back to row-by-row conversion to find them.
-            rows = [(i + 1, r) for i, r in enumerate(table.to_pylist())]
-            return rows_to_chunk(rows, str(path), "row")
-        return Chunk(table=typed, lines=list(range(1, typed.num_rows + 1)))
+            for batch in source.iter_batches(batch_size=CHUNK_ROWS):
+                table = pa.Table.from_batches([batch])
+                if carry is not None:
+                    table = pa.concat_tables([carry, table])
+                table, carry = _split_last_hand(table)
+                if table.num_rows:
+                    yield _typed_chunk(table, offset, str(path))
+                    offset += table.num_rows
+        except (pa.ArrowInvalid, OSError) as exc:
+            raise AuditInputError(
+                f"{path}: not a readable Parquet file ({exc}); re-export it or check the copy"
+            ) from None
+        if carry is not None and carry.num_rows:
+            yield _typed_chunk(carry, offset, str(path))
 
-    def _read_jsonl(self, path: Path) -> Chunk:
-        rows: list[tuple[int, dict[str, Any]]] = []
-        unreadable: list[Rejected] = []
-        with path.open("rb") as f:
-            for number, raw in enumerate(f, start=1):
-                text = raw.decode("utf-8", errors="replace").strip()
-                if number == 1:
-                    text = text.lstrip("\ufeff")
-                if not text:
-                    continue
-                try:
-                    row = json.loads(text)
-                    if not isinstance(row, dict):
-                        raise ValueError("not an object")
-                except ValueError as exc:
-                    unreadable.append(
-                        Rejected(source=str(path), line=number, hand_id=None,
-                                 reason=f"line {number}: not a JSON object ({exc})", raw=text)
-                    )
-                    continue
-                rows.append((number, row))
-        if rows:
-            _check_columns(list({k for _, r in rows for k in r}), path)
-        chunk = rows_to_chunk(rows, str(path), "line")
+    def _read_jsonl(self, path: Path) -> Iterator[Chunk]:
+        def rows() -> Iterator[tuple[int, dict[str, Any]] | Rejected]:
+            with path.open("rb") as f:
+                for number, raw in enumerate(f, start=1):
+                    text = raw.decode("utf-8", errors="replace").strip()
+                    if number == 1:
+                        text = text.lstrip("\ufeff")
+                    if not text:
+                        continue
+                    try:
+                        row = json.loads(text)
+                        if not isinstance(row, dict):
+                            raise ValueError("not an object")
+                    except ValueError as exc:
+                        yield Rejected(source=str(path), line=number, hand_id=None,
+                                       reason=f"line {number}: not a JSON object ({exc})",
+                                       raw=text)
+                        continue
+                    yield number, row
+
+        yield from _hand_aligned(rows(), str(path))
+
+    def _read_csv(self, path: Path) -> Iterator[Chunk]:
+        with path.open("r", encoding="utf-8-sig", errors="replace", newline="") as f:
+            reader = csv.DictReader(f)
+            if not reader.fieldnames:
+                return
+            _check_columns(reader.fieldnames, path)
+
+            def rows() -> Iterator[tuple[int, dict[str, Any]]]:
+                for row in reader:
+                    clean = {k: (v if v != "" else None) for k, v in row.items() if k is not None}
+                    if None in row:
+                        clean["__extra__"] = row[None]  # too many fields on the line: rejected
+                    yield reader.line_num, clean
+
+            yield from _hand_aligned(rows(), str(path))
+
+
+CHUNK_ROWS = 65_536
+
+
+def _split_last_hand(table: pa.Table) -> tuple[pa.Table, pa.Table | None]:
+    """Hold back the rows of the table's last hand: it may continue in the next batch."""
+    ids = table.column("hand_id")
+    last = ids[-1]
+    if not last.is_valid:
+        return table, None
+    same = pc.equal(ids, last)
+    # Rows of the last hand at the end of the table (contiguous tail).
+    keep = table.num_rows
+    while keep > 0 and same[keep - 1].as_py():
+        keep -= 1
+        if table.num_rows - keep > 100_000:  # a "hand" this long is not a hand: stop holding
+            return table, None
+    if keep == 0:
+        return table.slice(0, 0), table
+    return table.slice(0, keep), table.slice(keep)
+
+
+def _typed_chunk(table: pa.Table, offset: int, source: str) -> Chunk:
+    target = events_schema()
+    try:
+        columns = [
+            table.column(f.name).cast(f.type) if f.name in table.schema.names
+            else pa.nulls(table.num_rows, f.type)
+            for f in target
+        ]
+        typed = pa.Table.from_arrays(columns, schema=target)
+        _reject_fractional_money(table)
+    except (pa.ArrowInvalid, pa.ArrowNotImplementedError, RowTypeError):
+        # Some values don't fit: fall back to row-by-row conversion to find them.
+        rows = [(offset + i + 1, r) for i, r in enumerate(table.to_pylist())]
+        return rows_to_chunk(rows, source, "row")
+    return Chunk(table=typed, lines=list(range(offset + 1, offset + typed.num_rows + 1)))
+
+
+def _hand_aligned(
+    rows: Iterator[tuple[int, dict[str, Any]] | Rejected], source: str
+) -> Iterator[Chunk]:
+    """Group python rows into chunks of about CHUNK_ROWS rows, cut only between hands."""
+    pending: list[tuple[int, dict[str, Any]]] = []
+    unreadable: list[Rejected] = []
+    for item in rows:
+        if isinstance(item, Rejected):
+            unreadable.append(item)
+            continue
+        if len(pending) >= CHUNK_ROWS and item[1].get("hand_id") != pending[-1][1].get("hand_id"):
+            chunk = rows_to_chunk(pending, source, "line")
+            chunk.rejected[:0] = unreadable
+            yield chunk
+            pending, unreadable = [], []
+        pending.append(item)
+    if pending or unreadable:
+        chunk = rows_to_chunk(pending, source, "line")
         chunk.rejected[:0] = unreadable
-        return chunk
-
-    def _read_csv(self, path: Path) -> Chunk:
-        text = path.read_bytes().decode("utf-8-sig", errors="replace")
-        reader = csv.DictReader(io.StringIO(text, newline=""))
-        if not reader.fieldnames:
-            return Chunk(table=events_schema().empty_table())
-        _check_columns(reader.fieldnames, path)
-        rows = []
-        for row in reader:
-            clean = {k: (v if v != "" else None) for k, v in row.items() if k is not None}
-            if None in row:
-                clean["__extra__"] = row[None]  # too many fields on the line: rejected
-            rows.append((reader.line_num, clean))
-        return rows_to_chunk(rows, str(path), "line")
+        yield chunk
 
 
 def _looks_like_json(path: Path) -> bool:
