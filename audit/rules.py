@@ -81,3 +81,8 @@ def get_rule(rule_id: str) -> Rule:
         return RULES[rule_id]
     except KeyError:
         raise KeyError(f"unknown rule id {rule_id!r}: register it in audit/rules.py") from None
+
+
+# Populate the registry whenever the registry is imported. At the bottom because rule_catalog
+# imports register/Category/Severity from this module (no import cycle: they exist by now).
+from audit import rule_catalog  # noqa: E402,F401

@@ -1,0 +1,871 @@
+"""The rule catalogue for button games: every rule a per-hand replay of hold'em and Omaha can cite.
+
+Covers hold'em, Omaha (4 and 5 cards) and Omaha high-low 8 or better, at fixed, pot and no limit,
+cash and tournament. Ids, statements and citations come from ../shared/RULEBOOK.md (§4.2–§4.10,
+§4.14, §4.15, §5); only rules checkable from one hand's event log (levels F and P) are here.
+Stud, draw, lowball, kill pots, session-level (S) and cross-hand (X) rules belong to other modules.
+
+Importing this module registers the rules; ``audit.rules`` imports it at its end, so the registry
+is always complete. Citations keep the RULEBOOK seed keys and section/rule numbers verbatim.
+"""
+
+from __future__ import annotations
+
+from audit.rules import Category, Rule, Severity, register
+
+# Our own ids, not in RULEBOOK.md. RULEBOOK §2 only says that rules needing missing fields are
+# "not evaluable", and ARCHITECTURE.md requires such cases to be data_quality findings, never a
+# false violation; no RULEBOOK id covers money conservation across a whole hand either.
+DQ_UNVERIFIABLE_AWARD = "DQ-UNVERIFIABLE-AWARD"
+DQ_INCONSISTENT_LOG = "DQ-INCONSISTENT-LOG"
+POT_CONSERVATION = "POT-CONSERVATION"
+OWN_RULE_IDS: tuple[str, ...] = (DQ_UNVERIFIABLE_AWARD, DQ_INCONSISTENT_LOG, POT_CONSERVATION)
+
+# Every checkable button-game rule of RULEBOOK.md, implemented or not. Only the ids some check
+# can emit are registered (see REPLAY_RULE_IDS at the end); the rest is the catalogue of what a
+# later check will cite, and of what is not yet checked (the report's methodology section).
+CATALOG: dict[str, Rule] = {}
+
+
+def _rule(rule_id: str, category: Category, severity: Severity, citation: str, text: str) -> None:
+    if rule_id in CATALOG:
+        raise ValueError(f"rule id {rule_id} catalogued twice")
+    CATALOG[rule_id] = Rule(
+        id=rule_id, category=category, severity=severity, citation=citation, text=text
+    )
+
+
+ILLEGAL_BET = Category.ILLEGAL_BET
+WRONG_AWARD = Category.WRONG_AWARD
+STRING_BET = Category.STRING_BET
+PROCEDURE = Category.PROCEDURE
+IRREGULARITY = Category.IRREGULARITY
+DATA_QUALITY = Category.DATA_QUALITY
+INFO, WARNING, VIOLATION, CRITICAL = (
+    Severity.INFO,
+    Severity.WARNING,
+    Severity.VIOLATION,
+    Severity.CRITICAL,
+)
+
+# --- §4.2 Deck, dealing and card integrity -------------------------------------------------------
+
+_rule(
+    "DECK-SIZE", IRREGULARITY, WARNING,
+    '000 Gl. DECK, §10 A5 r.1, §11 Joker r.1; 001 §2.2 DECK, 3.2.8.5.2.1; '
+    '002 §11.2 "joker is used", §12.3 "alerted"',
+    "Hold'em and Omaha are dealt from a 52-card deck; a joker is in play only where the game "
+    "posts or announces it.",
+)
+_rule(
+    "DEAL-ORDER", PROCEDURE, WARNING,
+    "000 §3 intro, §2 Ties r.2; 001 3.5.1, 3.1.9.2",
+    "Cards are dealt clockwise in proper sequence, starting with the first seat left of the "
+    "button; the button receives the last card of each pass.",
+)
+_rule(
+    "DEAL-DUPLICATE-CARD", IRREGULARITY, CRITICAL,
+    "000 §2 Irreg r.4–5; 001 3.1.6.4–5",
+    "If two cards of the same rank and suit appear, all action is void and every player gets "
+    "back the chips he wagered.",
+)
+_rule(
+    "DEAL-FOREIGN-BACK", IRREGULARITY, VIOLATION,
+    "000 §2 Irreg r.3; 001 3.1.6.3",
+    "A card with a different-coloured back found during the hand voids all action and the chips "
+    "go back; found in the stub, all action stands.",
+)
+_rule(
+    "DEAL-MISSING-CARDS", IRREGULARITY, WARNING,
+    "000 §2 Irreg r.10; 001 3.1.6.10",
+    "Cards missing from the deck do not invalidate the hand; a hand voided only because the deck "
+    "was short should have been played out.",
+)
+_rule(
+    "DEAL-BOXED-CARD", IRREGULARITY, WARNING,
+    "000 §2 Irreg r.7; 001 3.1.6.7",
+    "A card found face up in the deck is treated as a scrap of paper and replaced by the next "
+    "card; two or more boxed cards are a misdeal.",
+)
+_rule(
+    "DEAL-JOKER-STRAY", IRREGULARITY, WARNING,
+    "000 §2 Irreg r.8–9, DH r.1(e); 001 3.1.6.8–9, 3.1.5.1.5",
+    "In a game without the joker, a joker is replaced like a boxed card; a player who acts "
+    "holding one as a hole card without saying so has a dead hand.",
+)
+_rule(
+    "DEAL-EXTRA-CARD", IRREGULARITY, WARNING,
+    '000 §2 Irreg r.11, §4 r.2, §2 Misdeals r.2(d); 001 3.1.6.11, 3.2.1.5.5, 3.1.4.1.4; '
+    '003 (3)Misdeals r.1(d); 002 §11.1 "(c) Two or more extra"',
+    "One extra card dealt before the first betting round goes back as the next burn card; two "
+    "or more extra cards in the starting hands are a misdeal.",
+)
+_rule(
+    "DEAL-PREMATURE", IRREGULARITY, WARNING,
+    "000 §2 Irreg r.15, §4 r.5; 001 3.1.6.15",
+    "A card dealt before the betting on the current round is complete does not play, even if "
+    "everyone still to act folds.",
+)
+_rule(
+    "DEAL-EXPOSED-GENERAL", IRREGULARITY, WARNING,
+    '000 §2 Irreg r.12–13, §7 r.11, §10 r.8; 001 3.1.6.12–13, 3.2.3.5.11, 3.2.8.5.1.8; '
+    '002 §11.1 "never has an option"',
+    "A card flashed by the dealer is exposed (one flashed by a player plays); a player never "
+    "chooses to take or reject a card the dealer exposed.",
+)
+_rule(
+    "DEAL-STUB-FOULED", IRREGULARITY, WARNING,
+    "000 §2 Irreg r.17",
+    "A fouled deck stub does not void the hand: the deal is played out with the deck "
+    "reconstituted as fairly as possible.",
+)
+_rule(
+    "DEAL-SHUFFLE-CUT", PROCEDURE, WARNING,
+    "003 (3)Shuffle and Cut r.1–4",
+    "The deck is riffled at least 4 times and the cut leaves at least 4 cards in each part "
+    "(checkable only when shuffle and cut are logged).",
+)
+
+# --- §4.3 Misdeals -------------------------------------------------------------------------------
+
+_rule(
+    "MISDEAL-CUTOFF", IRREGULARITY, WARNING,
+    '000 §2 Misdeals r.1–2; 001 3.1.4.1, 3.1.4.2; 003 (3)Misdeals r.1–2; '
+    '002 §11.1 "before two players"',
+    "A misdeal may be declared only before two players after the blinds have acted; after that "
+    "the hand is played out and no money goes back for a fouled hand.",
+)
+# MISDEAL-COND-* is one RULEBOOK line with a table of sub-ids -a … -j; each gets its own id so a
+# finding names the exact condition. Citations are the shared sources narrowed to the item.
+_MISDEAL_CONDITIONS = (
+    ("a", "the first or second card of the hand was dealt face up or exposed by dealer error"),
+    ("b", "two or more cards were exposed by the dealer"),
+    ("c", "two or more boxed cards were found"),
+    ("d", "two or more extra cards were dealt in the starting hands"),
+    ("e", "a player was dealt the wrong number of cards (the top card may still go to a player "
+          "if that is his proper sequence)"),
+    ("f", "a card was dealt out of proper sequence (an exposed card may be replaced by the "
+          "burn card)"),
+    ("g", "the button was out of position"),
+    ("h", "the first card was dealt to the wrong position"),
+    ("i", "cards were dealt to an empty seat or to a player not entitled to a hand"),
+    ("j", "a player entitled to a hand (present, or having posted a blind or ante) was dealt out"),
+)
+for _number, (_letter, _condition) in enumerate(_MISDEAL_CONDITIONS, start=1):
+    _rule(
+        f"MISDEAL-COND-{_letter}", IRREGULARITY, WARNING,
+        f"000 §2 Misdeals r.2({_letter}); 001 3.1.4.1.{_number}; 003 (3)Misdeals r.1({_letter})",
+        f"Misdeal if {_condition}, provided it is noticed before two players have acted.",
+    )
+
+# --- §4.4 Burn cards and board -------------------------------------------------------------------
+
+_rule(
+    "BURN-EACH-ROUND", PROCEDURE, WARNING,
+    '001 3.2.1.3.3, .5, .7, 3.2.2.3.3, .5, .7; 000 Gl. BURNCARD, §7 r.14–15; 001 3.2.3.5.14–15; '
+    '000 §10 r.11(a), §11 r.7(a); 001 3.2.8.5.1.12.1, 3.2.10.5.6.1; '
+    '002 §11.1 and §12.1 "including the burncard"',
+    "Exactly one card is burned before the flop, before the turn and before the river.",
+)
+_rule(
+    "BURN-ERROR", PROCEDURE, WARNING,
+    "000 §2 Irreg r.16, §4 r.6",
+    "A missed or double burn is corrected before anyone acts on that board card, and later cards "
+    "must be the ones that would have come without the error.",
+)
+_rule(
+    "BOARD-FLOP-BURN-ERR", PROCEDURE, WARNING,
+    "000 §4 r.4",
+    "A flop dealt with no burn or two burns is fixed with the proper burn and flop if no board "
+    "card was exposed; otherwise the deck is reshuffled.",
+)
+_rule(
+    "BOARD-FLOP-EXTRA", IRREGULARITY, WARNING,
+    "000 §4 r.3; 001 3.2.1.5.2",
+    "A flop with too many cards is always redealt, even when the extra card can be identified.",
+)
+_rule(
+    "BOARD-FLOP-REDEAL", PROCEDURE, WARNING,
+    "000 §4 r.7, §14 #4; 001 3.2.1.5.3, App II #2; 002 §16.0 #2",
+    "A redealt flop is mixed back into the stub, the original burn stays, and the new flop is "
+    "dealt after a shuffle and cut without a burn (profile: board.redeal_burn).",
+)
+_rule(
+    "BOARD-TURN-PREMATURE", IRREGULARITY, WARNING,
+    "000 §4 r.8, §14 #4; 001 3.2.1.5.4, App II #2; 002 §16.0 #2",
+    "A turn card exposed before the flop betting ends is set aside; the would-be river becomes "
+    "the turn, and the river is dealt from the reshuffled stub without a burn.",
+)
+_rule(
+    "BOARD-RIVER-PREMATURE", IRREGULARITY, WARNING,
+    "000 §4 r.8; 001 3.2.1.5.4; 002 §16.0 #2",
+    "A river turned too early is reshuffled into the stub and dealt again the same way, "
+    "without a burn.",
+)
+_rule(
+    "HOLDEM-EXPOSED-HOLECARD", IRREGULARITY, WARNING,
+    "000 §4 r.1, §5 r.1; 001 3.2.1.5.1, 3.2.2.5.1.1",
+    "An exposed first hole card (profile: misdeal.holdem_exposed) or more than one exposed hole "
+    "card is a misdeal; any other exposed hole card is replaced and becomes the burn card.",
+)
+
+# --- §4.5 Dead hands -----------------------------------------------------------------------------
+
+_rule(
+    "DEAD-FOLD", PROCEDURE, WARNING,
+    "000 §2 DH r.1(a); 001 3.1.5.1.1; 003 (3)Dead Hands r.1(a)",
+    "A player who folds, or announces a fold, while facing a bet has a dead hand and may not "
+    "act again in the hand.",
+)
+_rule(
+    "DEAD-FORWARD-MUCK", PROCEDURE, WARNING,
+    "000 §2 DH r.1(b); 001 3.1.5.1.2; 003 (3)Dead Hands r.1(b)",
+    "Throwing a hand away in a forward motion that makes a player behind act kills it, even when "
+    "not facing a bet.",
+)
+_rule(
+    "DEAD-CARD-COUNT", IRREGULARITY, WARNING,
+    "000 §2 DH r.1(d), §14 #2; 001 3.1.5.1.4, App II #4; 003 (3)Dead Hands r.1(d); 002 §16.0 #4",
+    "A hand with the wrong number of cards for the game (two in hold'em, four or five in Omaha) "
+    "is dead.",
+)
+_rule(
+    "DEAD-CLOCK", PROCEDURE, WARNING,
+    '000 §2 DH r.1(f), §13 NL r.16; 001 3.1.5.1.6, 3.4.2.13; 002 §14.1 "clock"',
+    "A big-bet player put on the clock has one minute to act, with a 10-second warning; if "
+    "time runs out his hand is dead.",
+)
+_rule(
+    "DEAD-MUCK-RETRIEVE", PROCEDURE, WARNING,
+    "000 §2 DH r.2; 001 3.1.5.2",
+    "Cards in the muck may be ruled dead; retrieving a clearly identifiable mucked hand is a "
+    "management decision and is flagged for review.",
+)
+_rule(
+    "DEAD-THROWN-INTO-HAND", IRREGULARITY, WARNING,
+    "000 §2 DH r.3; 001 3.1.5.3",
+    "Cards thrown into another player's hand are dead.",
+)
+
+# --- §4.6 Button, blinds, forced bets ------------------------------------------------------------
+
+_rule(
+    "BUTTON-START", PROCEDURE, WARNING,
+    '003 (2)Seating r.1; 001 App III §4 r.6, 3.3.2.22; 000 §2 Ties r.2; '
+    '002 §15.0 "dealing for the high card"',
+    "In a new game the button goes to the highest card drawn, ties broken by suit.",
+)
+_rule(
+    "BLIND-POSITIONS", PROCEDURE, WARNING,
+    "000 §3 intro; 001 3.5.1; 004 HE/Blinds",
+    "The small blind is posted by the first player clockwise from the button and the big blind by "
+    "the second, before anyone sees a card.",
+)
+_rule(
+    "BLIND-HEADSUP", PROCEDURE, WARNING,
+    '000 §3 r.3; 001 3.5.2 (printed "3.4.2.3"), 3.3.2.25; 002 §15.0 "heads-up play"',
+    "Heads-up with two blinds, the small blind is on the button (profile: blinds.headsup).",
+)
+_rule(
+    "BLIND-BB-IS-BET", ILLEGAL_BET, VIOLATION,
+    "000 §3 r.8; 001 3.5.2.8; 004 HE/Blinds",
+    "The big blind is the opening bet of the first round: matching it is a call and increasing "
+    "it is a raise, for caps and minimum raises.",
+)
+_rule(
+    "BLIND-OPTION", PROCEDURE, WARNING,
+    "000 §3 r.9, Gl. LIVE BLIND, OPTION; 001 3.5.2.2, 3.5.2.8, §2.2 LIVE BLIND; 004 HE/Blinds",
+    "A live blind may raise at his first turn if nobody has raised, and the big blind may check "
+    "an unraised pot; a dead blind has no option.",
+)
+_rule(
+    "BLIND-DEAD-PART", PROCEDURE, WARNING,
+    "000 §3 intro, Gl. DEAD MONEY, DEAD COLLECTION BLIND; 001 3.5.1, §2.2 DEAD COLLECTION BLIND",
+    "Dead blind money goes to the middle and does not count toward the poster's call.",
+)
+_rule(
+    "BLIND-SHORT-STRUCTURE", ILLEGAL_BET, VIOLATION,
+    "000 §3 r.1, §13 NL r.2",
+    "A blind posted short for lack of chips does not lower the minimum bring-in or the raise "
+    "sizes for anyone else.",
+)
+_rule(
+    "BLIND-MISSED", PROCEDURE, WARNING,
+    "000 §3 r.10, Gl. MISSED BLIND; 001 3.5.2.9",
+    "A player making up missed blinds posts them all: the part up to the minimum opening bet is "
+    "live, the rest is dead, and he keeps the option to raise.",
+)
+_rule(
+    "BLIND-MISSED-UNPOSTED", PROCEDURE, WARNING,
+    "000 §3 r.11; 001 3.5.2.10",
+    "A player who owes a missed blind, is dealt in without posting and looks at his cards before "
+    "posting or acting has a dead hand.",
+)
+_rule(
+    "BLIND-CHOP", WRONG_AWARD, VIOLATION,
+    "003 (2)Procedures r.13; 001 App III §3 r.14; 000 Gl. SPLITTING BLINDS; "
+    "001 §2.2 SPLITTING BLINDS",
+    "When everyone folds to the blinds, they may take their blinds back in non-tournament button "
+    "games only (profile: blinds.chop_allowed); no other pot is split by agreement.",
+)
+_rule(
+    "POST-FOR-OTHER", PROCEDURE, WARNING,
+    "003 (2)Procedures r.12; 001 App III §3 r.13",
+    "Nobody may post an ante or blind for another player.",
+)
+
+# --- §4.7 Action order ---------------------------------------------------------------------------
+
+_rule(
+    "ORDER-BUTTON-FIRST", PROCEDURE, WARNING,
+    '000 §3 intro; 001 3.5.1; 004 HE/Blinds; 000 §13 NL r.15; 001 3.4.2.12; 002 §14.1 "straddle"',
+    "Before the flop, action starts left of the big blind (or of the straddle, who then acts "
+    "last) and goes clockwise to the small blind and then the big blind.",
+)
+_rule(
+    "ORDER-BUTTON-LATER", PROCEDURE, WARNING,
+    "000 §3 intro; 001 3.5.1; 004 HE/Blinds",
+    "After the flop, the first active player left of the button acts first and the button acts "
+    "last.",
+)
+_rule(
+    "ORDER-HEADSUP", PROCEDURE, WARNING,
+    # RULEBOOK marks this derived (no citation of its own); these are the sources of the two
+    # rules it is derived from, BLIND-HEADSUP and ORDER-BUTTON-FIRST/-LATER.
+    '(derived) 000 §3 r.3, §3 intro; 001 3.5.2 (printed "3.4.2.3"), 3.3.2.25, 3.5.1; '
+    '002 §15.0 "heads-up play"',
+    "Heads-up, the small blind on the button acts first before the flop and the big blind acts "
+    "first on every later round.",
+)
+
+# --- §4.8 Fixed-limit betting and raising --------------------------------------------------------
+
+_rule(
+    "BET-LIMIT-FIXED", ILLEGAL_BET, VIOLATION,
+    "004 HE/Betting; 000 Gl. FIXED LIMIT; 001 §2.2 FIXED LIMIT",
+    "At fixed limit every bet and raise is exactly the round's limit, unless the player is "
+    "all-in for less.",
+)
+_rule(
+    "BET-LIMIT-HOLDEM-STREETS", ILLEGAL_BET, VIOLATION,
+    "004 HE/Betting, HE/Blinds; 000 §5 intro; 001 3.2.2.1",
+    "Limit hold'em and Omaha bet the small bet (= big blind) before the flop and on the flop, "
+    "and the big bet (= twice the big blind) on the turn and river.",
+)
+_rule(
+    "BET-MIN-SIZE", ILLEGAL_BET, VIOLATION,
+    '000 §2 B&R r.6; 001 3.1.7.6; 002 §14.1 "All raises must"; 000 Gl. CHECK-RAISE',
+    "Any wager that is not all-in must be at least the size of the previous bet or raise on "
+    "that round.",
+)
+_rule(
+    "BET-UNDERSIZE-FIX", ILLEGAL_BET, VIOLATION,
+    "000 §2 B&R r.16; 001 3.1.7.16",
+    "A bet or call that is too small must be brought up to the proper size if noticed before the "
+    "round ends; nobody who already acted may turn a call into a raise because of it.",
+)
+_rule(
+    "BET-CAP-MULTIROUND", ILLEGAL_BET, VIOLATION,
+    "000 §2 B&R r.4(a); 001 3.1.7.3.1; 003 Intro; 004 HE/Betting",
+    "Limit games with three or more betting rounds allow at most a bet and three raises per "
+    "round while three or more players not all-in are in the pot (profile: cap.multi_round).",
+)
+_rule(
+    "BET-CAP-HEADSUP", ILLEGAL_BET, VIOLATION,
+    '000 §2 B&R r.5; 001 3.1.7.4; 004 HE/Betting; 001 3.2.5.5.1.2 ("except in head-to-head pots")',
+    "Raising is unlimited heads-up, provided the pot became heads-up before the cap was reached "
+    "(profile: cap.headsup).",
+)
+_rule(
+    "BET-CAP-NO-UNCAP", ILLEGAL_BET, VIOLATION,
+    "000 §2 B&R r.5; 001 3.1.7.4",
+    "Once a round is capped, a later fold that leaves two players does not reopen the raising.",
+)
+_rule(
+    "BET-CAP-TOURNAMENT", ILLEGAL_BET, VIOLATION,
+    "000 §2 B&R r.5",
+    "In limit tournaments the raise cap applies even heads-up until the event is down to two "
+    "players (profile: cap.headsup_tournament).",
+)
+_rule(
+    "BET-CAP-COUNT", ILLEGAL_BET, VIOLATION,
+    # RULEBOOK marks the counting conventions derived; these are the sources of the rules they
+    # restate (BLIND-BB-IS-BET, BET-ALLIN-HALFBET, STRADDLE-BIGBET).
+    "(derived) 000 §3 r.8, §2 B&R r.7, §13 NL r.15; 001 3.5.2.8, 3.1.7.5",
+    "For the raise cap the big blind counts as the bet, an all-in of half a bet or more counts "
+    "as a raise, a smaller all-in does not, and a straddle is not a raise.",
+)
+_rule(
+    "BET-ALLIN-HALFBET", ILLEGAL_BET, VIOLATION,
+    '000 §2 B&R r.7; 001 3.1.7.5; 002 §14.1 "half-the-size"; 000 Gl. COMPLETE THE BET',
+    "At limit, an all-in of less than half a bet does not reopen the betting for players who "
+    "already acted; half a bet or more counts as a full bet or raise.",
+)
+_rule(
+    "BET-ALLIN-AGGREGATE", ILLEGAL_BET, VIOLATION,
+    "000 §2 B&R r.7, §13 NL r.4; 001 3.4.2.3 (example); 002 §14.1 (example)",
+    "Several all-ins each too small to be a raise reopen the betting for a player once together "
+    "they amount to a legal raise (profile: allin.limit, nl.reopen).",
+)
+
+# --- §4.9 No-limit, pot-limit, straddles ---------------------------------------------------------
+
+_rule(
+    "BET-NL-UNLIMITED", ILLEGAL_BET, VIOLATION,
+    '000 §2 B&R r.3, §13 intro, §13 NL r.1; 001 3.1.7.2, 3.4.1, 3.4.2.1; 002 §14.0, '
+    '§14.1 "number of raises"',
+    "No-limit and pot-limit allow any number of raises; the only other limits are table stakes "
+    "and, at pot limit, the pot size.",
+)
+_rule(
+    "BET-NL-MIN-BET", ILLEGAL_BET, VIOLATION,
+    '000 §13 NL r.2; 001 3.4.2.2; 002 §14.1 "All bets must"; 004 HE/Betting',
+    "Every big-bet wager must be at least the minimum bring-in (the big blind unless the house "
+    "set another), the same on every round, unless the player is all-in (profile: nl.min_bet).",
+)
+_rule(
+    "BET-NL-MIN-RAISE", ILLEGAL_BET, VIOLATION,
+    '000 §13 NL r.3; 001 3.4.2.3; 002 §14.1 "All raises must"; 004 HE/Betting',
+    "Every big-bet raise that is not all-in must be at least as large as the previous bet or "
+    "raise on the round; the minimum goes back to the bring-in on the next round.",
+)
+_rule(
+    "BET-NL-SHORT-BB", ILLEGAL_BET, VIOLATION,
+    "000 §13 NL r.2, §3 r.1",
+    "If the big blind posted short, players entering preflop must still put in the full minimum "
+    "bet and a preflop raise must be to at least twice the full big blind.",
+)
+_rule(
+    "BET-NL-SUBMIN-ALLIN", ILLEGAL_BET, VIOLATION,
+    "000 §13 NL r.2",
+    "Facing an all-in smaller than the minimum bet, a player may call just that amount, but a "
+    "raise must add at least the full minimum bet.",
+)
+_rule(
+    "BET-NL-NO-REOPEN", ILLEGAL_BET, VIOLATION,
+    '000 §13 NL r.3–4; 001 3.4.2.3; 002 §14.1 "All raises must"',
+    "A player who already acted and then faces only an incomplete all-in raise may call or fold "
+    "but may not re-raise.",
+)
+_rule(
+    "BET-NL-NO-COMPLETE", ILLEGAL_BET, VIOLATION,
+    "000 §13 NL r.5",
+    "Completing a short all-in to a full bet exists only at limit; in big-bet games it is a "
+    "raise and must meet the minimum raise.",
+)
+_rule(
+    "BET-NL-UNDERMIN-FIX", ILLEGAL_BET, VIOLATION,
+    '000 §13 NL r.11; 001 3.4.2.10; 002 §14.1 "less than the legal minimum"',
+    "A big-bet wager below the legal minimum by a player with more chips must be brought up to "
+    "the minimum, and no further.",
+)
+_rule(
+    "BET-NL-DENOM", ILLEGAL_BET, VIOLATION,
+    '000 §13 NL r.13; 001 3.4.2.11; 002 §14.1 "same denomination"',
+    "Where the house requires it, big-bet wagers are made in chips of at least the minimum "
+    "bring-in denomination; smaller chips play only in quantity.",
+)
+_rule(
+    "BET-PL-MAX", ILLEGAL_BET, VIOLATION,
+    '000 §13 intro, PL intro; 001 3.4.3.4; 002 §14.2 "maximum amount"; 004 HE/Betting',
+    "At pot limit the largest raise is the pot after the raiser's call: the maximum total is the "
+    "current bet plus the whole pot including all bets and the call.",
+)
+_rule(
+    "BET-PL-CORRECT", ILLEGAL_BET, VIOLATION,
+    '000 §13 PL r.1–3; 001 3.4.3.1–3; 002 §14.2 "exceeds the pot"',
+    "A pot-limit wager above the pot is cut to the maximum and the surplus returned, as long as "
+    "not everyone has acted on it; heads-up too.",
+)
+_rule(
+    "BET-PL-ROUND", ILLEGAL_BET, VIOLATION,
+    '000 §13 PL r.4; 001 3.4.3.5; 002 §14.2 "round off"',
+    "The structure may round the pot up to the next unit when computing the maximum "
+    "(profile: pl.round_unit).",
+)
+_rule(
+    "BET-PL-SB-AS-BB", ILLEGAL_BET, VIOLATION,
+    '000 §13 PL r.5; 001 3.4.3.6; 002 §14.2 "little blind"',
+    "Pot-limit hold'em and Omaha may count the small blind as a full big blind until the big "
+    "blind has acted (open up to 4 big blinds); strict pot limit allows 3.5 "
+    "(profile: pl.sb_as_bb, pl.sb_as_bb_tournament).",
+)
+_rule(
+    "STRADDLE-BIGBET", PROCEDURE, WARNING,
+    '000 §13 NL r.15, Gl. STRADDLE; 001 3.4.2.12, §2.2 STRADDLE; 002 §14.1 "straddle"',
+    "Big-bet cash games allow one live straddle, posted by the player just left of the big "
+    "blind for exactly twice the big blind; it acts last preflop and may raise.",
+)
+_rule(
+    "STRADDLE-LIMIT", PROCEDURE, WARNING,
+    "000 §3 r.17; 001 3.5.2.15",
+    "At limit a live straddle is not allowed except in specified games (profile: "
+    "straddle.limit).",
+)
+_rule(
+    "STRADDLE-TOURN", PROCEDURE, WARNING,
+    '000 §13 NL r.15; 001 3.4.2.12; 002 §14.1 "non-tournament"',
+    "No straddle is allowed in tournaments.",
+)
+
+# --- §4.10 Chips, verbal declarations, string bets, out of turn ----------------------------------
+
+_rule(
+    "VERBAL-BINDING", ILLEGAL_BET, VIOLATION,
+    "000 §2 B&R r.9; 001 3.1.7.8",
+    "A verbal declaration made in turn binds the player and overrides different chip action "
+    "(profile: verbal).",
+)
+_rule(
+    "VERBAL-BIGBET-DISCREPANCY", ILLEGAL_BET, VIOLATION,
+    '000 §13 NL r.7–8; 001 3.4.2.4–5; 002 §14.1 "not binding", "discrepancy"',
+    "In big-bet games, when the spoken amount and the chips differ, the bet is corrected to the "
+    "spoken amount.",
+)
+_rule(
+    "CHIP-RELEASE-BINDING", ILLEGAL_BET, VIOLATION,
+    "000 §2 B&R r.13; 001 3.1.7.12",
+    "Chips released into the pot to bet or call bind the player, who must make the amount "
+    "correct, unless he did not know of a raise and nobody has acted since.",
+)
+_rule(
+    "CHIP-SHORT-CALL", ILLEGAL_BET, VIOLATION,
+    '000 §13 NL r.9; 001 3.4.2.6; 002 §14.1 "short due to a counting"',
+    "A call that is short because of a counting error must be made up, even if the bettor has "
+    "already shown a better hand.",
+)
+_rule(
+    "CHIP-GROSS-MISUNDERSTANDING", ILLEGAL_BET, WARNING,
+    '000 §13 NL r.12; 001 3.4.2.7; 002 §14.1 "eighty percent"',
+    "A big-bet call of less than 80% of the amount owed may be a gross misunderstanding the "
+    "floor can release; it is flagged for review, not ruled.",
+)
+_rule(
+    "CHIP-SINGLE-OVERSIZE-CALL", ILLEGAL_BET, VIOLATION,
+    '000 §2 B&R r.15, §13 NL r.10; 001 3.1.7.15, 3.4.2.9; 002 §14.1 "single chip"',
+    "A single oversized chip put in without comment while facing a bet is a call, not a raise.",
+)
+_rule(
+    "CHIP-SINGLE-CHIP-BET", ILLEGAL_BET, VIOLATION,
+    '000 §13 NL r.10, PL r.6; 001 3.4.2.9, 3.4.3.7; 002 §14.1 "single chip", '
+    '§14.2 "larger than the pot"',
+    "In big-bet games a single chip put in without comment when not facing a bet is a bet of its "
+    "full value; at pot limit one larger than the pot is a pot-size bet (profile: pl.big_chip).",
+)
+_rule(
+    "CHIP-FULL-PLUS-HALF", ILLEGAL_BET, VIOLATION,
+    "000 §2 B&R r.14; 001 3.1.7.14",
+    "At limit, putting in a full bet plus half a bet or more in several chips announces a raise, "
+    "and the raise must be completed.",
+)
+_rule(
+    "STRING-RAISE", STRING_BET, VIOLATION,
+    "000 §2 B&R r.14, Gl. STRING RAISE; 001 3.1.7.14, §2.2 STRING RAISE",
+    "A raise made in more than one motion without first announcing it (going back to the stack "
+    "for more) is a string raise and is not allowed.",
+)
+_rule(
+    "STRING-BIGBET-MULTIMOVE", STRING_BET, VIOLATION,
+    '000 §13 NL r.6; 001 3.4.2.8; 002 §14.1 "says raise"',
+    "In big-bet cash games a player who said \"raise\" may use several motions; in tournaments "
+    "he must state the amount or use one motion (profile: nl.multimotion).",
+)
+_rule(
+    "CHIP-FORWARD-MOTION", ILLEGAL_BET, WARNING,
+    "000 §2 B&R r.8; 001 3.1.7.13",
+    "At limit, a forward motion with chips that makes another player act may oblige the player "
+    "to complete the action; flagged for the floor.",
+)
+_rule(
+    "CHIP-MIN-UNIT", ILLEGAL_BET, VIOLATION,
+    "000 §2 B&R r.1; 001 3.1.7.7",
+    "Every amount must be a multiple of the smallest chip that plays (the smallest used in "
+    "antes, blinds or rake); an all-in player puts in all his chips that play.",
+)
+_rule(
+    "CHIP-RAP", PROCEDURE, WARNING,
+    '000 §2 B&R r.10, §10 r.14, §11 r.10; 001 3.1.7.9, 3.2.8.5.1.14, 3.2.10.5.9; '
+    '002 §11.1 "Rapping", §12.1 "Rapping", "pat hand by rapping"',
+    "Rapping the table is a check.",
+)
+_rule(
+    "TURN-OOT-CHECK", PROCEDURE, WARNING,
+    "000 §2 B&R r.11; 001 3.1.7.10",
+    "A player who checks out of turn may not bet or raise at his next turn.",
+)
+_rule(
+    "TURN-OOT-CALL", PROCEDURE, WARNING,
+    "000 §2 B&R r.11",
+    "A player who calls out of turn may not turn it into a raise at his next turn.",
+)
+_rule(
+    "TURN-OOT-BINDING", PROCEDURE, WARNING,
+    "000 §2 B&R r.11; 001 3.1.7.10",
+    "An out-of-turn action binds unless the action reaching the player changes (Montana: by a "
+    "bet or raise; USPA: by a bet, call or raise) (profile: oot).",
+)
+_rule(
+    "TURN-RIGHT-TO-ACT", PROCEDURE, WARNING,
+    '000 §2 B&R r.12; 001 3.1.7.11, 3.3.2.11; 002 §15.0 "stop the action"',
+    "A player who lets three or more players act behind him without calling time may lose his "
+    "right to act, but never while a player in front of him has yet to act.",
+)
+
+# --- §4.14 Showdown, pot building and awards -----------------------------------------------------
+
+_rule(
+    "SHOW-ALL-CARDS", WRONG_AWARD, VIOLATION,
+    "000 §2 SD r.1, §5 intro; 001 3.1.8.1, 3.2.2.1",
+    "To win any part of a pot a player must show all his cards face up (Omaha: all hole cards).",
+)
+_rule(
+    "SHOW-CARDS-SPEAK", WRONG_AWARD, VIOLATION,
+    '000 §2 SD r.2, Gl. CARDS SPEAK; 001 3.1.8.2, §2.2 CARDS SPEAK; 002 §11.1 "Cards speak"',
+    "Cards speak: the pot goes to the best hand shown, whatever anyone said about it.",
+)
+_rule(
+    "SHOW-ORDER", PROCEDURE, WARNING,
+    '000 §2 SD r.8; 001 3.1.8.7, 3.2.1.3.9 (and the same "bettor showing first" line in each '
+    "game's betting-round list)",
+    "At showdown the last player to bet or raise on the final round shows first; if everyone "
+    "checked, the first player to act shows first.",
+)
+_rule(
+    "SHOW-KILL-LOSERS", PROCEDURE, WARNING,
+    "000 §2 SD r.4, r.8; 001 3.1.8.4",
+    "The dealer kills every losing hand before pushing the pot; a player may muck instead of "
+    "showing after the betting.",
+)
+_rule(
+    "SHOW-REQUEST", PROCEDURE, WARNING,
+    "000 §2 SD r.5; 001 3.1.8.5",
+    "A player dealt in may ask to see a hand eligible for the showdown (USPA: a called hand); "
+    "a folded hand shown at a non-winner's request is dead (profile: showdown.right_to_see).",
+)
+_rule(
+    "SHOW-ONE-SHOW-ALL", PROCEDURE, WARNING,
+    "000 §2 SD r.6; 001 3.1.8.6",
+    "Cards shown to one player must be shown to the whole table.",
+)
+_rule(
+    "SHOW-PLAY-BOARD", WRONG_AWARD, VIOLATION,
+    "000 §4 r.9, §5 r.1; 001 3.2.1.5.6, 3.2.2.5.1.1",
+    "A hold'em player playing the board must say so before discarding, or he loses his claim to "
+    "the pot; in Omaha the board cannot be played.",
+)
+_rule(
+    "POT-SIDEPOT-BUILD", WRONG_AWARD, VIOLATION,
+    "004 HE/SidePots; 000 Gl. SIDE POT; 001 §2.2 SIDE POT",
+    "The main pot holds only what every player matched; anything beyond an all-in player's stake "
+    "goes to side pots he cannot win.",
+)
+_rule(
+    "POT-SIDEPOT-ORDER", WRONG_AWARD, WARNING,  # the order alone moves no money between players
+    "000 §2 SD r.7; 004 HE/SidePots",
+    "Side pots are settled before the main pot, the most recently created first; the main pot "
+    "comes last (profile: sidepot.order).",
+)
+_rule(
+    "POT-SIDEPOT-SEPARATE", WRONG_AWARD, VIOLATION,
+    "000 §2 Ties r.5(d); 001 3.1.9.5.4",
+    "The main pot and each side pot are split as separate pots; high-low halves and odd chips are "
+    "worked out per pot.",
+)
+_rule(
+    "POT-FOLD-FORFEIT", WRONG_AWARD, VIOLATION,
+    "004 HE/SidePots; 000 Gl. FOLD; 001 §2.2 FOLD",
+    "A player who folds before the showdown gives up every pot, the main pot included.",
+)
+_rule(
+    "POT-TIE-SPLIT", WRONG_AWARD, VIOLATION,
+    "004 HE/Play; 000 §2 Ties r.5, §9 r.8; 001 3.1.9.5, 3.2.7.5.9",
+    "Tied best hands share the pot equally, as evenly as the chips allow.",
+)
+_rule(
+    "POT-ODDCHIP-UNIT", WRONG_AWARD, VIOLATION,
+    "000 §2 Ties r.3; 001 3.1.9.3",
+    "Before a split, an odd chip is broken down to the smallest unit used in the game.",
+)
+_rule(
+    "POT-ODDCHIP-MAX1", WRONG_AWARD, VIOLATION,
+    "000 §2 Ties r.4; 001 3.1.9.4",
+    "No player may receive more than one odd chip from a split.",
+)
+_rule(
+    "POT-ODDCHIP-BUTTON", WRONG_AWARD, VIOLATION,
+    "000 §2 Ties r.5(a); 001 3.1.9.5.1",
+    "In button games the odd chip goes to the first tied hand clockwise from the button "
+    "(profile: oddchip.button).",
+)
+_rule(
+    "POT-ODDCHIP-HILO", WRONG_AWARD, VIOLATION,
+    '000 §2 Ties r.5(c), §9 r.8–9; 001 3.1.9.5.3, 3.2.7.5.9–10; 002 §10.1 "odd chip"; '
+    "004 OM/Hi-Lo, ST/Hi-Lo",
+    "When a high-low pot splits between high and low, the odd chip goes to the high half; ties "
+    "inside a half share as in that half's game (profile: oddchip.hilo).",
+)
+_rule(
+    "POT-HILO-SPLIT", WRONG_AWARD, VIOLATION,
+    '000 §6 r.2, §9 intro; 001 3.2.2.5.2.2, 3.2.7.5.2; 002 §10.1 "no qualifying"; '
+    "004 OM/Hi-Lo, ST/Hi-Lo",
+    "A high-low pot is split between the best high hand and the best qualifying low; with no "
+    "qualifying low the best high hand takes it all.",
+)
+_rule(
+    "POT-SPLIT-BY-CARDS", WRONG_AWARD, VIOLATION,
+    '000 §9 r.7; 001 3.2.7.5.8, App III §3 r.14; 002 §10.1 "Splitting pots"; '
+    "003 (2)Procedures r.13",
+    "Pots are split only by the cards, never by agreement; an award that differs from the "
+    "evaluated result is a violation.",
+)
+_rule(
+    "POT-DEAL-TWICE", WRONG_AWARD, VIOLATION,
+    '000 §13 NL r.17, Gl. DEAL TWICE, INSURANCE; 001 3.4.2.14, App III §3 r.15, §2.2 DEAL TWICE; '
+    '002 §14.1 "deal twice"; 003 (2)Procedures r.14',
+    "In big-bet games with an all-in and no betting left, the players may deal twice: the pot is "
+    "divided into equal parts, each awarded on its own runout.",
+)
+_rule(
+    POT_CONSERVATION, WRONG_AWARD, CRITICAL,
+    # Our own id: chips are neither created nor destroyed in a hand. No seed says it in one
+    # sentence; it follows from the pot rules (POT-SIDEPOT-BUILD) and table stakes.
+    "(derived) 004 HE/SidePots; 000 Gl. SIDE POT, TABLE STAKES; 001 §2.2 SIDE POT, TABLE STAKES",
+    "Everything put into the pot must come back out as awards, refunds or rake: money pushed "
+    "must equal money collected, or chips were created or lost.",
+)
+
+# --- §4.15 Tournament-only rules (TOURNAMENT overlay) --------------------------------------------
+
+_rule(
+    "TOURN-BUTTON-START", PROCEDURE, WARNING,
+    '002 §15.0 "dealing for the high card"; 001 3.3.2.22',
+    "A tournament's starting button is decided by dealing for the high card, suits breaking ties.",
+)
+_rule(
+    "TOURN-HEADSUP-SB", PROCEDURE, WARNING,
+    "002 §15.0; 001 3.3.2.25",
+    "In tournament play heads-up with two blinds, the small blind is on the button.",
+)
+_rule(
+    "TOURN-SHORT-BLIND", PROCEDURE, WARNING,
+    '002 §15.0 "lacks sufficient chips"; 001 3.3.2.17',
+    "A tournament player short of a full blind plays for what he has (side pots form) and does "
+    "not make up the short blind if he wins.",
+)
+_rule(
+    "TOURN-ABSENT", PROCEDURE, WARNING,
+    '002 §15.0 "always dealt", "not present", §16.0 #10; 001 3.3.2.4, 3.3.2.10, 3.3.2.12, '
+    "App II #10; 000 §7 r.8",
+    "Absent tournament players are dealt in and their blinds posted; a player not at the table "
+    "when his turn comes has a dead hand.",
+)
+_rule(
+    "TOURN-ALLIN-FACEUP", PROCEDURE, WARNING,
+    '002 §15.0 "turned faceup"; 001 3.3.2.28',
+    "In a tournament, once a player is all-in and the betting is complete, every hand is turned "
+    "face up.",
+)
+_rule(
+    "TOURN-NO-SHOW-DURING-DEAL", PROCEDURE, WARNING,
+    '002 §15.0 "may not show any cards"; 001 3.3.2.19',
+    "No tournament player may show cards during a deal unless only two players remain in the "
+    "event.",
+)
+_rule(
+    "TOURN-LEVEL-CHANGE", PROCEDURE, WARNING,
+    '002 §15.0 "new limits apply"; 001 3.3.2.7–8; 004 HE/Betting, HE/Blinds',
+    "New tournament limits and blinds take effect on the next deal after the level signal, "
+    "never in the middle of a hand.",
+)
+
+# --- §4.16 per-hand house rules (F level; the profiles' rake.* params need a rule to cite) -------
+
+_rule(
+    "HOUSE-TABLE-STAKES", ILLEGAL_BET, VIOLATION,
+    "003 (2)Procedures r.4, (3)Buy-In r.3; 001 App III §3 r.5–6, 3.1.3.2, §2.2 TABLE STAKES; "
+    "000 §2 Buy-In r.2, Gl. TABLE STAKES, PLAY BEHIND",
+    "Only the chips in front of a player when the deal starts play in that hand; a stack that "
+    "grows mid-hand, or a wager larger than the stack, breaks table stakes.",
+)
+_rule(
+    "HOUSE-RAKE", WRONG_AWARD, VIOLATION,
+    "000 §2 B&R r.1, §3 intro, Gl. COLLECTION, COLLECTION DROP, DEAD COLLECTION BLIND, "
+    "TIME COLLECTION; 001 3.1.7.7, 3.5.2.2, App III §3 r.2, §2.2 COLLECTION…; 003 Intro",
+    "Rake must follow the house's posted percentage and cap (profile: rake.percent, rake.cap); "
+    "private games may take no rake at all (profile: rake.allowed).",
+)
+
+# --- §5 Hand evaluation --------------------------------------------------------------------------
+
+_rule(
+    "EVAL-HIGH", WRONG_AWARD, VIOLATION,
+    "001 3.1.1.1–10; 004 HE/Ranks; 000 Gl. FLUSH, FULL HOUSE, STRAIGHT, STRAIGHT FLUSH; "
+    "000 Gl. KICKER; 001 §2.2 KICKER; 000 §2 Ties r.1; 001 3.1.9.1",
+    "High hands rank straight flush, quads, full house, flush, straight, trips, two pair, pair, "
+    "high card, with kickers breaking ties; suits never break a tie for a pot.",
+)
+_rule(
+    "EVAL-LOW-8", WRONG_AWARD, VIOLATION,
+    "000 §6 r.2–3, §9 intro, r.2–5; 001 3.2.2.5.2.1–2, 3.2.7.1, 3.2.7.5.2–6; 002 §10.0, §10.1; "
+    "004 OM/Hi-Lo, ST/Hi-Lo",
+    "A qualifying low is five cards of different ranks, all 8 or lower (ace low), ranked "
+    "ace-to-five; straights and flushes do not hurt it.",
+)
+_rule(
+    "EVAL-SELECT", WRONG_AWARD, VIOLATION,
+    "004 HE/Play, OM/Omaha, OM/Omaha-5, OM/5Hi-Lo; 000 §4 intro, §5 intro & r.1, §6 intro, "
+    "§7 intro; 001 3.2.1.4, 3.2.2.2, 3.2.2.4, 3.2.3.4, 3.2.4.4, 3.2.5.4, 3.2.7.4; 000 §10 r.12; "
+    "001 3.2.8.5.1.11",
+    "Hold'em plays the best five of the seven cards; Omaha must use exactly two hole cards and "
+    "three board cards, for high and for low alike.",
+)
+
+# --- Data quality: our own ids (see OWN_RULE_IDS above) ------------------------------------------
+
+_rule(
+    DQ_UNVERIFIABLE_AWARD, DATA_QUALITY, INFO,
+    # Our own id. RULEBOOK §2: rules whose inputs are missing are reported as "not evaluable".
+    "(derived) RULEBOOK §2 \"not evaluable\"; 000 §2 SD r.1; 001 3.1.8.1",
+    "The award cannot be verified because cards needed to evaluate the hands were not shown or "
+    "not logged; nothing is known to be wrong.",
+)
+_rule(
+    DQ_INCONSISTENT_LOG, DATA_QUALITY, INFO,
+    # Our own id: the log contradicts itself, so the replay cannot tell what happened at the table.
+    "(derived) RULEBOOK §2 assumed log vocabulary",
+    "The hand's log contradicts itself (chips moved do not match the declared action, or an "
+    "amount is impossible), so the affected checks could not be made.",
+)
+
+BUTTON_GAME_RULE_IDS: tuple[str, ...] = tuple(CATALOG)
+
+# The ids the button-game replay (audit/replay) can emit; each has a fixture under
+# fixtures/rules/<ID>.txt. Registering a rule means some check can emit it.
+REPLAY_RULE_IDS: tuple[str, ...] = (
+    # action order and out-of-turn actions
+    "ORDER-BUTTON-FIRST", "ORDER-BUTTON-LATER", "ORDER-HEADSUP",
+    "TURN-OOT-CHECK", "TURN-OOT-CALL", "TURN-OOT-BINDING",
+    # big-bet sizing
+    "BET-NL-MIN-BET", "BET-NL-MIN-RAISE", "BET-NL-NO-REOPEN", "BET-NL-NO-COMPLETE",
+    "BET-NL-SUBMIN-ALLIN", "BET-PL-MAX", "BET-PL-SB-AS-BB",
+    # fixed limit
+    "BET-LIMIT-FIXED", "BET-LIMIT-HOLDEM-STREETS", "BET-CAP-MULTIROUND", "BET-CAP-NO-UNCAP",
+    "BET-CAP-TOURNAMENT", "BET-ALLIN-HALFBET",
+    # chips
+    "CHIP-SHORT-CALL", "HOUSE-TABLE-STAKES",
+    # forced bets
+    "BLIND-POSITIONS", "BLIND-HEADSUP", "STRADDLE-BIGBET", "STRADDLE-LIMIT", "STRADDLE-TOURN",
+    # dealing
+    "DEAL-DUPLICATE-CARD", "DEAL-PREMATURE", "BOARD-FLOP-EXTRA", "BURN-EACH-ROUND",
+    "DEAD-CARD-COUNT",
+    # pots and awards
+    "POT-SPLIT-BY-CARDS", "POT-FOLD-FORFEIT", "POT-SIDEPOT-BUILD", "POT-TIE-SPLIT",
+    "POT-ODDCHIP-BUTTON", "POT-ODDCHIP-HILO", "POT-HILO-SPLIT", "HOUSE-RAKE",
+    # data quality
+    "DQ-INCONSISTENT-LOG", "DQ-UNVERIFIABLE-AWARD",
+)
+
+for _id in REPLAY_RULE_IDS:
+    _spec = CATALOG[_id]
+    register(_id, category=_spec.category, severity=_spec.severity, citation=_spec.citation,
+             text=_spec.text)
