@@ -23,16 +23,15 @@ CRASH_AT = textwrap.dedent(
     """
     import sys
     from pathlib import Path
-    from audit.ingest import expand_paths
     from audit.store import PendingBatch, SourceFile, Store, sha256_file
     from audit.importers.events import NativeEventsImporter
     from audit.validate import validate_events
 
     store, src, point = Store(sys.argv[1]), Path(sys.argv[2]), sys.argv[3]
-    chunk = next(NativeEventsImporter().read(src))
-    checked = validate_events(chunk.table, chunk.lines, str(src))
     batch = PendingBatch(sources=[SourceFile(path=str(src), sha256=sha256_file(src))])
-    batch.add("2026-11-01", checked.table)
+    for chunk in NativeEventsImporter().read(src):
+        checked = validate_events(chunk.table, chunk.lines, str(src))
+        batch.add("2026-11-01", checked.table)
     store.commit(batch, _crash_at=point)
     """
 )

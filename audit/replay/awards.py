@@ -1,0 +1,185 @@
+"""Compare what the house pushed (`award`, `rake` events) with what the rules give each seat."""
+
+from __future__ import annotations
+
+from audit.replay.pots import build_pots
+from audit.replay.showdown import PotResult, settle
+from audit.replay.state import HandState
+
+DQ_UNVERIFIABLE = "DQ-UNVERIFIABLE-AWARD"
+
+
+class Outcome:
+    """Expected settlement of a hand (for the projections)."""
+
+    __slots__ = ("pots", "refunds", "expected", "actual", "rake", "verified", "strengths")
+
+    def __init__(self) -> None:
+        self.pots: list[PotResult] = []
+        self.refunds: list[int] = []
+        self.expected: list[int] = []
+        self.actual: list[int] = []
+        self.rake = 0
+        self.verified = True
+        self.strengths: dict[int, tuple[int, int | None]] = {}
+
+
+def settle_hand(h: HandState, end_seq: int) -> Outcome:
+    """Expected awards per seat, then one finding per seat whose award differs."""
+    out = Outcome()
+    n = h.size
+    seats = h.seats
+    actual = [0] * n
+    for s, amt, _label in h.awards:
+        if 0 < s < n:
+            actual[s] += amt
+    out.actual = actual
+    expected = [0] * n
+    unknown: set[int] = set()
+    if h.void:
+        for s in seats:
+            expected[s] = h.contrib[s]
+        out.refunds = [0] * n
+    else:
+        refunds, pots = build_pots(h.contrib, h.folded, seats, h.dead)
+        out.refunds = refunds
+        out.pots = settle(h, pots, expected, out.strengths)
+        for r in out.pots:
+            if not r.verified:
+                unknown.update(s for s in r.eligible if not h.mucked[s])
+        if not h.refunds_implicit:
+            for s in seats:
+                expected[s] += refunds[s]
+        elif h.uncalled_logged:
+            for s in seats:
+                expected[s] += refunds[s]
+    if h.refunds_implicit and not h.uncalled_logged and not h.void:
+        # the source does not log returns separately; its award may include them
+        for s in seats:
+            r = out.refunds[s]
+            if r and actual[s] - expected[s] == r:
+                expected[s] += r
+    out.expected = expected
+    if h.awards_unrecorded:
+        out.verified = False
+        return out
+    if unknown:
+        out.verified = False
+        names = ", ".join(h.who(s) for s in sorted(unknown))
+        h.flag(DQ_UNVERIFIABLE, end_seq, f"The award cannot be verified: the cards needed to "
+               f"decide the pot are unknown ({names}); nothing is concluded about it.")
+    diffs = [0] * n
+    for s in seats:
+        if s in unknown:
+            continue
+        diffs[s] = actual[s] - expected[s]
+    for s in range(1, n):  # awards to seats not in the hand
+        if not h.in_hand[s] and actual[s]:
+            diffs[s] = actual[s]
+    pot = sum(h.contrib) - sum(out.refunds)
+    paid = sum(actual) - (0 if h.refunds_implicit and not h.uncalled_logged
+                          else sum(out.refunds))
+    rake = h.rake_logged
+    if h.rake_implicit and not h.void:
+        rake = max(0, pot - paid) if out.verified else max(0, pot - paid)
+    out.rake = rake
+    neg = [s for s in range(1, n) if diffs[s] < 0]
+    pos = [s for s in range(1, n) if diffs[s] > 0]
+    shortfall = -sum(diffs[s] for s in neg)
+    if rake and not pos and (h.rake_implicit or shortfall == rake):
+        _check_rake(h, rake, pot, end_seq)
+        return out
+    if rake and h.rake_logged:
+        _check_rake(h, rake, pot, end_seq)
+        # the rake explains part of the shortfall: spread it over the short seats
+        left = rake
+        for s in sorted(neg, key=lambda x: diffs[x]):
+            take = min(left, -diffs[s])
+            diffs[s] += take
+            left -= take
+        neg = [s for s in neg if diffs[s] < 0]
+    if not pos and not neg:
+        return out
+    if not h.st.oddchip_button and _odd_chips_only(out, diffs, pos, neg):
+        return out
+    for s in pos + neg:
+        _report(h, out, s, diffs, pos, neg, end_seq)
+    return out
+
+
+def _odd_chips_only(out: Outcome, diffs: list[int], pos: list[int], neg: list[int]) -> bool:
+    tied: set[int] = set()
+    for r in out.pots:
+        if len(r.high) > 1:
+            tied.update(r.high)
+        if r.low and len(r.low) > 1:
+            tied.update(r.low)
+    return all(s in tied and abs(diffs[s]) <= len(out.pots) for s in pos + neg) and \
+        sum(diffs[s] for s in pos + neg) == 0
+
+
+def _check_rake(h: HandState, rake: int, pot: int, seq: int) -> None:
+    st = h.st
+    if not st.rake_allowed:
+        h.flag("HOUSE-RAKE", seq, f"{h.money(rake)} was taken from the pot as rake, but this "
+               "profile allows no rake (private games may not rake).", expected=0, actual=rake,
+               delta=rake)
+        return
+    if st.rake_percent:
+        mx = pot * st.rake_percent // 100
+        if st.rake_cap and mx > st.rake_cap:
+            mx = st.rake_cap
+        if rake > mx:
+            h.flag("HOUSE-RAKE", seq, f"The rake taken was {h.money(rake)} but the house rate "
+                   f"({st.rake_percent}% capped at {h.money(st.rake_cap)}) allows at most "
+                   f"{h.money(mx)} from a pot of {h.money(pot)}.", expected=mx, actual=rake,
+                   delta=rake - mx)
+
+
+def _report(h: HandState, out: Outcome, s: int, diffs: list[int], pos: list[int],
+            neg: list[int], seq: int) -> None:
+    d = diffs[s]
+    other_side = neg if d > 0 else pos
+    cp = None
+    if other_side:
+        o = max(other_side, key=lambda x: abs(diffs[x]))
+        cp = h.player[o] or f"seat {o}"
+    in_hand = 0 < s < h.size and h.in_hand[s]
+    tied = any(s in r.high and len(r.high) > 1 for r in out.pots) or any(
+        r.low is not None and s in r.low and len(r.low) > 1 for r in out.pots)
+    hilo_pot = any(r.low is not None for r in out.pots)
+    if not in_hand or (h.folded[s] and d > 0):
+        rid = "POT-FOLD-FORFEIT"
+        why = "a player who folded (or was not in the hand) cannot win any pot"
+    elif h.void:
+        rid = "POT-SPLIT-BY-CARDS"
+        why = ("a card was dealt twice, so all action is void and each player gets back "
+               "exactly what he put in")
+    elif (tied or (hilo_pot and any(s in r.high or (r.low and s in r.low) for r in out.pots))
+          ) and abs(d) <= len(out.pots):
+        rid = "POT-ODDCHIP-HILO" if h.hilo else "POT-ODDCHIP-BUTTON"
+        why = ("the odd chip goes to the high half, and within a half to the first tied hand "
+               "clockwise from the button" if h.hilo else
+               "the odd chip goes to the first tied hand clockwise from the button")
+    elif out.refunds and out.refunds[s] and d == -out.refunds[s]:
+        rid = "POT-SIDEPOT-BUILD"
+        why = f"his uncalled {h.money(out.refunds[s])} should have been returned to him"
+    elif tied:
+        rid = "POT-TIE-SPLIT"
+        why = "tied hands share the pot equally"
+    elif hilo_pot:
+        rid = "POT-HILO-SPLIT"
+        why = "the pot is split between the best high hand and the best qualifying low"
+    elif len(out.pots) > 1:
+        rid = "POT-SIDEPOT-BUILD"
+        why = ("each side pot can be won only by the players who contributed to it, and each "
+               "pot goes to the best hand among them")
+    else:
+        rid = "POT-SPLIT-BY-CARDS"
+        why = "the pot goes to the best hand (cards speak) or to the last player left"
+    exp = out.expected[s] if s < len(out.expected) else 0
+    act = out.actual[s] if s < len(out.actual) else 0
+    verb = "too much" if d > 0 else "too little"
+    h.flag(rid, seq, f"{h.who(s)} was paid {h.money(act)} but should have received "
+           f"{h.money(exp)} ({verb} by {h.money(abs(d))}): {why}.", seat=s, expected=exp,
+           actual=act, delta=d, counterparty=cp)

@@ -1,0 +1,106 @@
+"""Dealing integrity: hole-card counts, board size, burns, duplicate and unknown cards."""
+
+from __future__ import annotations
+
+from audit.cards import parse_cards
+from audit.replay.betting import flush_held
+from audit.replay.forced import new_round
+from audit.replay.state import BOARD_AFTER, STREETS, HandState
+
+DQ_BOARD = "DQ-INCONSISTENT-LOG"
+
+
+class Deck:
+    """Cards seen so far (for DEAL-DUPLICATE-CARD): a 52-slot list of first-seen seqs."""
+
+    __slots__ = ("seen",)
+
+    def __init__(self) -> None:
+        self.seen = [-1] * 52
+
+    def add(self, h: HandState, cards: tuple[int, ...], seq: int, where: str) -> None:
+        seen = self.seen
+        for c in cards:
+            if c < 0 or c >= 52:
+                continue
+            if seen[c] >= 0:
+                if not h.void:
+                    h.flag("DEAL-DUPLICATE-CARD", seq, f"The same card was dealt twice ({where} "
+                           f"at event {seq} repeats a card first seen at event {seen[c]}); all "
+                           "action is void and every player gets back what he put in.",
+                           expected="distinct cards", actual="duplicate")
+                h.void = True
+            else:
+                seen[c] = seq
+
+
+def deal(h: HandState, deck: Deck, detail: str | None, s: int | None, text: str | None,
+         seq: int) -> None:
+    """A `deal` event: hole cards to a seat, or board cards (which start the next street)."""
+    cards = parse_cards(text) if text else ()
+    if detail == "board" or (s is None and detail != "hole"):
+        _board(h, deck, cards, seq)
+        return
+    if s is None or not 0 < s < h.size or not h.in_hand[s]:
+        h.flag("DQ-INCONSISTENT-LOG", seq, f"Cards were dealt to seat {s}, which is not dealt "
+               "into this hand.", expected="a dealt-in seat", actual=s)
+        return
+    h.hole[s].extend(cards)
+    if s not in h.dealt_seqs:
+        h.dealt_seqs[s] = seq
+    deck.add(h, cards, seq, f"{h.who(s)}'s hole cards")
+
+
+def _board(h: HandState, deck: Deck, cards: tuple[int, ...], seq: int) -> None:
+    nxt = h.street + 1
+    if h.street >= 3:
+        h.flag(DQ_BOARD, seq, f"More board cards were dealt after the river "
+               f"({len(cards)} more); hold'em and Omaha boards have five cards.",
+               expected=5, actual=len(h.board) + len(cards))
+        h.board.extend(cards)
+        deck.add(h, cards, seq, "the board")
+        return
+    if h.oot:
+        flush_held(h)
+    if h.to_act and h.remaining() > 1:
+        h.flag("DEAL-PREMATURE", seq, f"The {STREETS[nxt]} was dealt before the "
+               f"{STREETS[h.street]} betting was complete ({h.who(h.to_act)} still had to act); "
+               "a card dealt before the betting is complete does not play.",
+               seat=h.to_act)
+    need = BOARD_AFTER[nxt] - BOARD_AFTER[h.street]
+    if len(cards) != need:
+        if nxt == 1 and len(cards) > 3:
+            h.flag("BOARD-FLOP-EXTRA", seq, f"The flop was dealt with {len(cards)} cards; a "
+                   "flop with too many cards must be redealt.", expected=3, actual=len(cards))
+        else:
+            h.flag(DQ_BOARD, seq, f"The {STREETS[nxt]} has {len(cards)} card(s); it should "
+                   f"have {need}.", expected=need, actual=len(cards))
+    h.board.extend(cards)
+    deck.add(h, cards, seq, f"the {STREETS[nxt]}")
+    new_round(h, nxt)
+
+
+def burn(h: HandState, seq: int) -> None:
+    """A burn card before the next street."""
+    h.burns += 1
+    nxt = h.street + 1
+    if nxt <= 3:
+        h.street_burns[nxt] += 1
+
+
+def check_counts(h: HandState, board_seqs: list[int]) -> None:
+    """End of hand: hole-card counts per seat and one burn per street (when burns are logged)."""
+    n = h.hole_n
+    for s in h.seats:
+        got = len(h.hole[s])
+        if got and got != n:
+            h.flag("DEAD-CARD-COUNT", h.dealt_seqs.get(s), f"{h.who(s)} was dealt {got} hole "
+                   f"cards; {h.variant} deals {n}. A hand with the wrong number of cards is "
+                   "dead.", seat=s, expected=n, actual=got, delta=None)
+    if h.burns:
+        for k, bseq in enumerate(board_seqs, start=1):
+            b = h.street_burns[k] if k <= 3 else 1
+            if b != 1:
+                h.flag("BURN-EACH-ROUND", bseq, f"{b} burn cards were logged before the "
+                       f"{STREETS[k]}; exactly one card is burned before each of the flop, "
+                       "turn and river.", expected=1, actual=b)

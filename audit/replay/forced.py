@@ -1,0 +1,136 @@
+"""Forced bets in button games: blinds from the button, heads-up blinds, antes, straddle,
+missed and dead blinds; plus the start of each betting round."""
+
+from __future__ import annotations
+
+from audit.replay.state import FL, NL, HandState
+
+DQ_ACTION = "DQ-INCONSISTENT-LOG"
+
+
+def new_round(h: HandState, street: int) -> None:
+    """Reset the round totals for `street` (0 = preflop)."""
+    h.street = street
+    h.cur_bet = 0
+    bet = h.bet
+    acted = h.acted
+    for s in h.seats:
+        bet[s] = 0
+        acted[s] = False
+    h.last_raise = 0 if h.structure == FL else h.min_bet
+    h.fr_count = 0
+    h.bets = 0
+    h.capped = False
+    h.bet_was_short = False
+    h.aggressor = 0
+    h.oot.clear()
+    h.anchor = h.button
+    h.to_act = 0 if h.remaining() <= 1 else h.next_to_act(h.button)
+
+
+def post(h: HandState, detail: str | None, s: int | None, amount: int | None,
+         seq: int) -> None:
+    """A `post` event: verify who posts what, then put the chips in (live or dead)."""
+    if s is None or not 0 < s < h.size or not h.in_hand[s]:
+        h.flag(DQ_ACTION, seq, f"A {detail or 'forced bet'} is posted for seat {s}, which was "
+               "not dealt into this hand; it is ignored.")
+        return
+    add = amount or 0
+    stack = h.stack[s]
+    if add > stack:
+        h.flag("HOUSE-TABLE-STAKES", seq, f"{h.who(s)} posts {h.money(add)} but had only "
+               f"{h.money(stack)}; only the chips on the table play.", seat=s,
+               expected=stack, actual=add, delta=add - stack)
+        add = stack
+    kind = detail or "dead"
+    order = h.order
+    headsup = len(order) == 2
+    live = 0
+    if kind == "small_blind":
+        live = add
+        expected = h.button if headsup else (order[0] if order else 0)
+        if not h.game.get("dead_button") and expected and s != expected:
+            rid = "BLIND-HEADSUP" if headsup else "BLIND-POSITIONS"
+            why = ("heads-up the button posts the small blind" if headsup else
+                   "the small blind is posted by the first player clockwise from the button")
+            h.flag(rid, seq, f"{h.who(s)} posted the small blind but {why} ({h.who(expected)}).",
+                   seat=s, expected=expected, actual=s)
+        h.sb_seat = s
+    elif kind == "big_blind":
+        live = add
+        if headsup:
+            expected = next((x for x in order if x != h.button), 0)
+        else:
+            expected = order[1] if len(order) > 1 else 0
+            if h.sb_seat and h.sb_seat in order:
+                i = order.index(h.sb_seat)
+                expected = order[(i + 1) % len(order)]
+        if not h.game.get("dead_button") and expected and s != expected:
+            rid = "BLIND-HEADSUP" if headsup else "BLIND-POSITIONS"
+            h.flag(rid, seq, f"{h.who(s)} posted the big blind but it is due from "
+                   f"{h.who(expected)}, the next player clockwise after the small blind.",
+                   seat=s, expected=expected, actual=s)
+        h.bb_seat = s
+        h.anchor = s
+        if h.structure == FL:
+            h.last_raise = h.bb if h.bb > h.last_raise else h.last_raise
+        h.bets = 1
+    elif kind == "straddle":
+        live = add
+        _straddle(h, s, add, seq)
+    elif kind in ("missed_big", "new_player"):
+        live = min(add, h.bb)
+    elif kind == "ante" or kind in ("dead", "missed_small"):
+        live = 0
+    elif kind in ("bring_in", "kill"):
+        live = add
+    else:
+        live = 0
+    h.stack[s] = stack - add
+    h.contrib[s] += add
+    if add > live:
+        h.dead[s] += add - live
+    if live:
+        h.bet[s] += live
+        if h.bet[s] > h.cur_bet:
+            h.cur_bet = h.bet[s]
+    if add and add == stack:
+        h.allin_street[s] = "preflop"
+    h.to_act = h.next_to_act(h.anchor) if h.anchor else 0
+
+
+def _straddle(h: HandState, s: int, add: int, seq: int) -> None:
+    st = h.st
+    if h.straddle_seat:
+        h.flag("STRADDLE-BIGBET", seq, f"{h.who(s)} posted a second straddle; only one "
+               "live straddle is allowed.", seat=s)
+    elif h.tournament:
+        h.flag("STRADDLE-TOURN", seq, f"{h.who(s)} straddled in a tournament; the straddle "
+               "is allowed in cash games only.", seat=s)
+    elif h.structure == FL and not st.straddle_limit:
+        h.flag("STRADDLE-LIMIT", seq, f"{h.who(s)} straddled in a fixed-limit game; a live "
+               "straddle is not allowed at limit here.", seat=s)
+    elif h.structure != FL and not st.straddle_bigbet:
+        h.flag("STRADDLE-BIGBET", seq, f"{h.who(s)} straddled but this profile allows no "
+               "straddle.", seat=s)
+    else:
+        order = h.order
+        expected = 0
+        if h.bb_seat in order:
+            expected = order[(order.index(h.bb_seat) + 1) % len(order)]
+        if expected and s != expected:
+            h.flag("STRADDLE-BIGBET", seq, f"{h.who(s)} straddled but only the player "
+                   f"immediately left of the big blind ({h.who(expected)}) may straddle.",
+                   seat=s, expected=expected, actual=s)
+        elif add != 2 * h.bb and add < h.stack[s]:
+            h.flag("STRADDLE-BIGBET", seq, f"{h.who(s)} straddled {h.money(add)}; the straddle "
+                   f"is exactly twice the big blind, {h.money(2 * h.bb)}.", seat=s,
+                   expected=2 * h.bb, actual=add, delta=add - 2 * h.bb)
+    h.straddle_seat = s
+    h.anchor = s
+    if h.structure == NL or h.structure != FL:
+        h.last_raise = add if st.values.get("straddle.new_bring_in", True) else add - h.bb
+        if h.last_raise < h.min_bet:
+            h.last_raise = h.min_bet
+    else:
+        h.last_raise = add

@@ -1,0 +1,173 @@
+"""THE entry point: replay one hand's events under a rule profile -> findings + projections.
+
+`replay_hand` is a pure function: no I/O, no clock, no randomness. The same events and
+profile always give the same result.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import pyarrow as pa
+
+from audit.cards import parse_cards
+from audit.findings import Finding
+from audit.replay.awards import settle_hand
+from audit.replay.betting import act
+from audit.replay.dealing import Deck, burn, check_counts, deal
+from audit.replay.events import HandEvents, hands_from_table
+from audit.replay.forced import new_round, post
+from audit.replay.projections import project
+from audit.replay.settings import Settings, as_settings
+from audit.replay.state import HandState
+
+UNKNOWN_STACK = 1 << 62
+_ACTIONS = frozenset({"fold", "check", "call", "bet", "raise", "complete"})
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ReplayResult:
+    """Findings and projection rows of one hand (timeline only when traced)."""
+
+    findings: tuple[Finding, ...]
+    hand: dict[str, Any]
+    players: tuple[dict[str, Any], ...]
+    timeline: tuple[dict[str, Any], ...] | None = None
+
+
+def replay_hand(hand: HandEvents, profile: Any = None, *, trace: bool = False) -> ReplayResult:
+    """Replay one hand; `profile` is a Profile (audit.profiles), a Settings, or None (Montana)."""
+    st = as_settings(profile)
+    game = hand.game or {}
+    ho = game.get("house_overrides")
+    if ho:
+        st = st.with_house(ho)
+    h = HandState(hand.hand_id, game, st)
+    kinds = hand.kind
+    seats = hand.seat
+    n = len(kinds)
+    # seats first (they come right after hand_started)
+    max_seat = 0
+    for i in range(n):
+        if kinds[i] == "seat":
+            s = seats[i]
+            if s is not None and s > max_seat:
+                max_seat = s
+    b = h.button or 0
+    h.alloc(max(max_seat, b, 1))
+    players = hand.player
+    amounts = hand.amount
+    totals = hand.total
+    details = hand.detail
+    cards = hand.cards
+    seqs = hand.seq
+    started = False
+    deck = Deck()
+    board_seqs: list[int] = []
+    timeline: list[dict[str, Any]] | None = [] if trace else None
+    end_seq = seqs[-1] if n else 0
+    for i in range(n):
+        kind = kinds[i]
+        seq = seqs[i]
+        if kind in _ACTIONS:
+            if not started:
+                started = _start(h)
+            act(h, kind, seats[i], amounts[i], totals[i], seq)
+        elif kind == "post":
+            if not started:
+                started = _start(h)
+            post(h, details[i], seats[i], amounts[i], seq)
+        elif kind == "deal":
+            if not started:
+                started = _start(h)
+            if details[i] == "board" or seats[i] is None:
+                board_seqs.append(seq)
+            deal(h, deck, details[i], seats[i], cards[i], seq)
+        elif kind == "seat":
+            s = seats[i]
+            if s is not None and 0 < s < h.size and details[i] != "sitting_out":
+                h.in_hand[s] = True
+                h.player[s] = players[i]
+                stack = amounts[i]
+                if stack is None:  # stack not logged: never treat the seat as short
+                    stack = UNKNOWN_STACK
+                h.start[s] = stack
+                h.stack[s] = stack
+        elif kind == "award":
+            s = seats[i]
+            d = details[i] or ""
+            h.awards.append((s or 0, amounts[i] or 0, d))
+            if d == "uncalled":
+                h.uncalled_logged = True
+        elif kind == "show" or kind == "muck":
+            if not started:
+                started = _start(h)
+            _show(h, deck, kind, seats[i], cards[i], seq)
+        elif kind == "hand_ended":
+            if details[i] and "winnings=unrecorded" in details[i]:
+                h.awards_unrecorded = True
+        elif kind == "burn":
+            burn(h, seq)
+        elif kind == "rake":
+            h.rake_logged += amounts[i] or 0
+        elif kind == "hand_started":
+            d = details[i] or ""
+            if d:
+                h.refunds_implicit = "refunds=implicit" in d
+                h.rake_implicit = "rake=implicit" in d
+        if timeline is not None and started:
+            timeline.append({
+                "seq": seq, "kind": kind, "seat": seats[i], "pot": sum(h.contrib),
+                "to_call": h.cur_bet, "to_act": h.to_act or None,
+                "stacks": {s: h.stack[s] for s in h.seats},
+            })
+    if not started:
+        _start(h)
+    check_counts(h, board_seqs)
+    out = settle_hand(h, end_seq)
+    findings = tuple(h.findings)
+    hand_row, player_rows = project(h, out, hand.ts[0] if n else None,
+                                    hand.table_id[0] if n else None, len(findings))
+    return ReplayResult(findings=findings, hand=hand_row, players=player_rows,
+                        timeline=tuple(timeline) if timeline is not None else None)
+
+
+def _start(h: HandState) -> bool:
+    h.seat_order()
+    new_round(h, 0)
+    return True
+
+
+def _show(h: HandState, deck: Deck, kind: str, s: int | None, text: str | None,
+          seq: int) -> None:
+    if s is None or not 0 < s < h.size or not h.in_hand[s]:
+        return
+    cards = parse_cards(text) if text else ()
+    if kind == "muck":
+        h.mucked[s] = True
+        return
+    known_hole = [c for c in h.hole[s] if c >= 0]
+    new = tuple(c for c in cards if c >= 0 and c not in known_hole)
+    if known_hole and new:
+        h.flag("DQ-INCONSISTENT-LOG", seq, f"{h.who(s)} showed cards that differ from the "
+               "hole cards logged for him; the shown cards are used.", seat=s,
+               expected=" ".join(map(str, known_hole)), actual=text)
+    deck.add(h, new, seq, f"{h.who(s)}'s shown cards")
+    h.shown[s] = cards
+    h.showdown = True
+
+
+def replay_table(table: pa.Table, profile: Any = None
+                 ) -> tuple[list[Finding], list[dict[str, Any]], list[dict[str, Any]]]:
+    """Replay every hand of an event table: (findings, hands rows, hand_players rows)."""
+    st: Settings = as_settings(profile)
+    findings: list[Finding] = []
+    hands: list[dict[str, Any]] = []
+    players: list[dict[str, Any]] = []
+    for hand in hands_from_table(table):
+        r = replay_hand(hand, st)
+        findings.extend(r.findings)
+        hands.append(r.hand)
+        players.extend(r.players)
+    return findings, hands, players

@@ -1,0 +1,103 @@
+"""Who wins each pot: high hands, 8-or-better low halves, ties, cards speak."""
+
+from __future__ import annotations
+
+from audit.evaluate import high_strength, omaha_high_strength, omaha_low8_strength
+from audit.replay.pots import split
+from audit.replay.state import HandState
+
+
+class PotResult:
+    """One pot's outcome: amount, contenders, high winners, low winners (None = no low),
+    or unverifiable when a needed hand is unknown."""
+
+    __slots__ = ("amount", "eligible", "high", "low", "verified", "label")
+
+    def __init__(self, amount: int, eligible: list[int], label: str) -> None:
+        self.amount = amount
+        self.eligible = eligible
+        self.high: list[int] = []
+        self.low: list[int] | None = None
+        self.verified = True
+        self.label = label
+
+
+def cards_of(h: HandState, s: int) -> list[int] | None:
+    """The seat's known hole cards, or None when any is unknown."""
+    shown = h.shown[s]
+    cards = list(shown) if shown is not None and all(c >= 0 for c in shown) else h.hole[s]
+    if len(cards) != h.hole_n or any(c < 0 for c in cards):
+        return None
+    return cards
+
+
+def clockwise(h: HandState, seats: list[int]) -> list[int]:
+    """Seats in clockwise order starting left of the button (for odd chips)."""
+    pos = {s: i for i, s in enumerate(h.order)}
+    return sorted(seats, key=lambda s: pos.get(s, 99))
+
+
+def settle(h: HandState, pots: list[tuple[int, list[int]]], shares: list[int],
+           strengths: dict[int, tuple[int, int | None]]) -> list[PotResult]:
+    """Award every pot into `shares`; return the per-pot results (main pot first)."""
+    results: list[PotResult] = []
+    board = h.board
+    omaha = h.hole_n != 2
+    for k, (amount, eligible) in enumerate(pots):
+        res = PotResult(amount, eligible, "main" if k == 0 else f"side-{k}")
+        results.append(res)
+        contenders = [s for s in eligible if not h.mucked[s]]
+        if len(contenders) == 1:
+            res.high = contenders
+            shares[contenders[0]] += amount
+            continue
+        if not contenders:
+            res.verified = False
+            continue
+        if len(board) != 5:
+            res.verified = False
+            continue
+        best = -1
+        high: list[int] = []
+        best_low = -1
+        low: list[int] = []
+        ok = True
+        for s in contenders:
+            sv = strengths.get(s)
+            if sv is None:
+                cards = cards_of(h, s)
+                if cards is None:
+                    ok = False
+                    break
+                if omaha:
+                    hi = omaha_high_strength(cards, board)
+                    lo = omaha_low8_strength(cards, board) if h.hilo else None
+                else:
+                    hi = high_strength(cards + board)
+                    lo = None
+                sv = (hi, lo)
+                strengths[s] = sv
+            hi, lo = sv
+            if hi > best:
+                best = hi
+                high = [s]
+            elif hi == best:
+                high.append(s)
+            if lo is not None:
+                if lo > best_low:
+                    best_low = lo
+                    low = [s]
+                elif lo == best_low:
+                    low.append(s)
+        if not ok:
+            res.verified = False
+            continue
+        res.high = clockwise(h, high)
+        if low:
+            res.low = clockwise(h, low)
+            low_half = amount // 2
+            split(amount - low_half, res.high, shares)
+            split(low_half, res.low, shares)
+        else:
+            split(amount, res.high, shares)
+    return results

@@ -1,0 +1,65 @@
+"""Every rule id the replay emits has a fixture file with a breaking hand and a legal hand;
+each hand must produce exactly its expected findings (severity warning and above, plus any
+expected info findings)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from audit.importers.text import parse_text
+from audit.replay import IMPLEMENTED_RULE_IDS, hand_from_rows, replay_hand
+from audit.rules import RULES, Severity
+
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "rules"
+
+
+def _profile(game):
+    try:
+        from audit.profiles import load_profile
+    except ImportError:  # profiles not installed yet: Montana defaults
+        return None
+    overlays = ["tournament"] if game.get("tournament") else []
+    return load_profile(game.get("profile") or "montana", overlays)
+
+
+def _cases():
+    for path in sorted(FIXTURES.glob("*.txt")):
+        for rows, expect in parse_text(path.read_text(encoding="utf-8"), str(path)):
+            hand_id = rows[0]["hand_id"]
+            label = hand_id.split(":", 1)[-1].replace(".", "-")
+            yield pytest.param(rows, expect, id=label)
+
+
+@pytest.mark.parametrize(("rows", "expect"), list(_cases()))
+def test_rule(rows, expect):
+    game = rows[0]["game"]
+    result = replay_hand(hand_from_rows(rows), _profile(game))
+    expected = {(r, s, q) for r, s, q in expect}
+    info_expected = {e for e in expected if RULES[e[0]].severity == Severity.INFO}
+    got = {(f.rule_id, f.seat, f.seq) for f in result.findings
+           if Severity(f.severity).level >= Severity.WARNING.level}
+    got_info = {(f.rule_id, f.seat, f.seq) for f in result.findings
+                if Severity(f.severity) == Severity.INFO}
+    detail = [(f.rule_id, f.seat, f.seq, f.message) for f in result.findings]
+    assert got == expected - info_expected, detail
+    assert info_expected <= got_info, detail
+
+
+def test_every_implemented_rule_has_a_fixture():
+    missing = [r for r in IMPLEMENTED_RULE_IDS if not (FIXTURES / f"{r}.txt").exists()]
+    assert not missing, f"rule ids without fixtures/rules/<ID>.txt: {missing}"
+
+
+def test_every_implemented_rule_is_registered():
+    unknown = [r for r in IMPLEMENTED_RULE_IDS if r not in RULES]
+    assert not unknown, f"rule ids missing from audit/rule_catalog.py: {unknown}"
+
+
+def test_every_fixture_breaks_its_rule():
+    for rid in IMPLEMENTED_RULE_IDS:
+        path = FIXTURES / f"{rid}.txt"
+        hands = parse_text(path.read_text(encoding="utf-8"), str(path))
+        assert any(any(e[0] == rid for e in expect) for _, expect in hands), rid
+        assert any(not any(e[0] == rid for e in expect) for _, expect in hands), rid
