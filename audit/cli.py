@@ -202,6 +202,79 @@ def findings(store: Path | None, run: str, rule: str | None, fmt: str) -> None:
     click.echo(render(table, fmt), nl=False)
 
 
+SEVERITIES = ["info", "warning", "violation", "critical"]
+
+
+def profile_option(f: Callable[..., Any]) -> Callable[..., Any]:
+    return click.option(
+        "--profile", default="montana", show_default=True,
+        help="Rule profile (schemas/profiles): montana, uspa-2004, private, rr-fragment, "
+        "rrv11-online; add overlays with +, e.g. montana+ca-lowball.",
+    )(f)
+
+
+def split_profile(profile: str) -> tuple[str, list[str]]:
+    name, *overlays = profile.split("+")
+    return name, overlays
+
+
+@main.command()
+@store_option
+@profile_option
+@click.option(
+    "--fail-on", type=click.Choice(SEVERITIES), default="violation", show_default=True,
+    help="Exit 1 when a finding is at or above this severity.",
+)
+def audit(store: Path | None, profile: str, fail_on: str) -> None:
+    """Replay every stored hand under a rule profile and record the findings as a run.
+
+    Writes runs/<run_id>/findings.parquet, hands.parquet, hand_players.parquet and run.json,
+    and prints a summary by severity, category and rule id.
+
+    \b
+    Example:
+        poker-audit audit --store ./audit-store --profile montana --fail-on violation
+        poker-audit findings --rule BET-NL-MIN-RAISE
+    """
+    from audit.run import audit_store
+    from audit.summary import format_summary
+
+    target = open_store(store)
+    name, overlays = split_profile(profile)
+    with user_errors():
+        files = len(target.event_files())
+        if sys.stderr.isatty() and files > 1:
+            with click.progressbar(length=files, label="auditing", file=sys.stderr) as bar:
+                summary = audit_store(target, profile=name, overlays=overlays,
+                                      progress=bar.update)
+        else:
+            summary = audit_store(target, profile=name, overlays=overlays)
+    click.echo(format_summary(summary))
+    sys.exit(1 if summary.flagged(fail_on) else 0)
+
+
+@main.command()
+@click.argument("hand_id")
+@store_option
+@profile_option
+def replay(hand_id: str, store: Path | None, profile: str) -> None:
+    """Show one hand's timeline: each event with the pot and stacks after it, findings inline.
+
+    \b
+    Example:
+        poker-audit replay phh:pokerstars:61364517354
+    """
+    from audit.timeline import render_timeline, replay_stored_hand
+
+    target = open_store(store)
+    name, overlays = split_profile(profile)
+    with user_errors():
+        if overlays:
+            raise InputProblem("replay takes a profile name without overlays")
+        hand, result = replay_stored_hand(target, hand_id, name)
+    click.echo(render_timeline(hand, result), nl=False)
+
+
 @main.command()
 @click.option(
     "--store", type=click.Path(file_okay=False, path_type=Path), default=None,

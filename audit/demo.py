@@ -8,14 +8,20 @@ from pathlib import Path
 
 from audit.ingest import ingest
 from audit.output import render
+from audit.run import audit_store, read_findings
 from audit.sql import query
 from audit.store import Store
+from audit.summary import format_summary
+from audit.timeline import render_timeline, replay_stored_hand
 
 DEMO_DATA = Path(__file__).resolve().parent / "demo_data"
 
 
+DEMO_SUFFIXES = (".phhs", ".phh", ".jsonl", ".parquet", ".csv")
+
+
 def demo_inputs() -> list[Path]:
-    return sorted(p for p in DEMO_DATA.iterdir() if p.is_file() and not p.name.startswith("."))
+    return sorted(p for p in DEMO_DATA.iterdir() if p.suffix in DEMO_SUFFIXES)
 
 
 def run_demo(echo: Callable[[str], None], store_dir: Path | None = None) -> int:
@@ -35,15 +41,29 @@ def run_demo(echo: Callable[[str], None], store_dir: Path | None = None) -> int:
         echo(f"   {report.batches} batches, {report.files} files, {report.hands} hands: "
              + ("OK" if report.ok else f"{len(report.problems)} PROBLEMS"))
         echo(f"   chain head {report.head[:16]}…")
-        echo("\n3. Ask DuckDB: hands per table and stakes")
+        echo("\n3. Ask DuckDB: hands and tables per game and stakes")
         echo(_indent(render(query(store, """
-            SELECT table_id, variant, structure, small_blind, big_blind, count(*) AS hands
-            FROM hands_started GROUP BY ALL ORDER BY table_id"""), "table")))
-        echo("4. Ask DuckDB: chips put in per player (minor units)")
+            SELECT variant, structure, small_blind, big_blind, currency,
+                   count(*) AS hands, count(DISTINCT table_id) AS tables
+            FROM hands_started GROUP BY ALL ORDER BY hands DESC"""), "table")))
+        echo("4. Ask DuckDB: the five players who put the most chips in (minor units)")
         echo(_indent(render(query(store, """
             SELECT player, count(DISTINCT hand_id) AS hands, sum(amount) AS put_in
             FROM events WHERE kind IN ('post', 'call', 'bet', 'raise', 'complete')
-            GROUP BY player ORDER BY put_in DESC"""), "table")))
+            GROUP BY player ORDER BY put_in DESC LIMIT 5"""), "table")))
+        echo("5. Audit: replay every hand under the Montana profile (Robert's Rules)")
+        run = audit_store(store)
+        echo(_indent(format_summary(run)))
+        echo("\n6. The findings (poker-audit findings)")
+        table = read_findings(store).select(
+            ["hand_id", "seq", "rule_id", "severity", "seat", "delta", "message"])
+        echo(_indent(render(table, "table", max_width=110)))
+        flagged = [r["hand_id"] for r in table.to_pylist() if r["severity"] != "info"]
+        if flagged:
+            echo(f"7. The first flagged hand, as an investigator sees it "
+                 f"(poker-audit replay {flagged[0]})")
+            hand, result = replay_stored_hand(store, flagged[0])
+            echo(_indent(render_timeline(hand, result)))
         return 0 if report.ok else 1
 
 

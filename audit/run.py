@@ -1,8 +1,14 @@
-"""Audit runs: where a run's findings and projections live, and how to find them."""
+"""Audit runs: replay every stored hand under a profile, write findings and projections under a
+run id, and find them again."""
 
 from __future__ import annotations
 
 import json
+import os
+from collections import Counter
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -10,9 +16,14 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
+from audit import __version__
 from audit.errors import AuditInputError
-from audit.schema import check_file_version, findings_schema
-from audit.store import Store
+from audit.findings import Finding, findings_table
+from audit.profiles import DEFAULT_PROFILE, load_profile
+from audit.replay import Settings, hands_from_table, replay_hand
+from audit.rules import Severity
+from audit.schema import arrow_schema, check_file_version, findings_schema
+from audit.store import GENESIS, Store, new_batch_id, read_event_file
 
 
 def finished_runs(store: Store) -> list[dict[str, Any]]:
@@ -56,3 +67,130 @@ def read_findings(store: Store, run: str = "latest", rule: str | None = None) ->
     if rule:
         table = table.filter(pc.equal(table.column("rule_id"), rule))
     return table
+
+
+# ---------------------------------------------------------------------------- audit runs
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class RunSummary:
+    """What an audit run found, for the CLI summary and the exit code."""
+
+    run_id: str
+    profile: str
+    hands: int
+    findings: int
+    by_rule: tuple[tuple[str, str, str, int], ...]  # (rule_id, category, severity, count)
+    by_category: tuple[tuple[str, int], ...]
+    by_severity: tuple[tuple[str, int], ...]
+    rake: int  # chips the house collected (logged or implied by pot - awards)
+    rake_hands: int
+    worst: str | None  # highest severity found
+
+    def flagged(self, fail_on: str) -> bool:
+        """True when a finding is at or above `fail_on`."""
+        return self.worst is not None and Severity(self.worst).level >= Severity(fail_on).level
+
+
+def _profiles(name: str, overlays: Sequence[str]) -> tuple[Any, Any]:
+    """Settings for cash hands and for tournament hands (the tournament overlay added)."""
+    cash = load_profile(name, overlays)
+    tournament_overlays = [*overlays, "tournament"] if "tournament" not in overlays else overlays
+    return Settings(cash), Settings(load_profile(name, tournament_overlays))
+
+
+def audit_file(
+    path: Path, cash: Any, tournament: Any
+) -> tuple[list[Finding], list[dict[str, Any]], list[dict[str, Any]]]:
+    """Replay every hand of one committed event file (the unit of work for workers)."""
+    table = read_event_file(path)
+    findings: list[Finding] = []
+    hands: list[dict[str, Any]] = []
+    players: list[dict[str, Any]] = []
+    for hand in hands_from_table(table):
+        settings = tournament if (hand.game or {}).get("tournament") else cash
+        result = replay_hand(hand, settings)
+        findings.extend(result.findings)
+        hands.append(result.hand)
+        players.extend(result.players)
+    return findings, hands, players
+
+
+def audit_store(
+    store: Store,
+    *,
+    profile: str = DEFAULT_PROFILE,
+    overlays: Sequence[str] = (),
+    now: datetime | None = None,
+    progress: Callable[[int], None] | None = None,
+) -> RunSummary:
+    """Replay every committed hand; write findings and projections under a new run id."""
+    store.ensure_recovered()
+    now = now or datetime.now(UTC)
+    cash, tournament = _profiles(profile, overlays)
+    records = store.records()
+    files = [store.root / f["path"] for r in records for f in r.get("files", [])]
+    findings: list[Finding] = []
+    hands: list[dict[str, Any]] = []
+    players: list[dict[str, Any]] = []
+    for path in files:
+        f, h, p = audit_file(path, cash, tournament)
+        findings += f
+        hands += h
+        players += p
+        if progress:
+            progress(1)
+    run_id = new_batch_id(now)
+    final = run_dir(store, run_id)
+    tmp = store.runs_dir / f".{run_id}.tmp"
+    tmp.mkdir(parents=True)
+    pq.write_table(findings_table(findings, run_id), tmp / "findings.parquet", compression="zstd")
+    pq.write_table(_with_run(hands, "hands", run_id), tmp / "hands.parquet", compression="zstd")
+    pq.write_table(
+        _with_run(players, "hand_players", run_id), tmp / "hand_players.parquet",
+        compression="zstd",
+    )
+    summary = _summarise(run_id, cash.label, findings, hands)
+    meta = {
+        "run_id": run_id,
+        "created_at": now.isoformat(),
+        "profile": cash.label,
+        "engine_version": __version__,
+        "store_head": records[-1]["hash"] if records else GENESIS,
+        "batches": len(records),
+        "hands": len(hands),
+        "findings": len(findings),
+    }
+    (tmp / "run.json").write_text(json.dumps(meta, indent=2) + "\n", encoding="utf-8")
+    os.replace(tmp, final)  # the run becomes visible whole, or not at all
+    return summary
+
+
+def _with_run(rows: list[dict[str, Any]], name: str, run_id: str) -> pa.Table:
+    schema = arrow_schema(name)
+    if "run_id" in schema.names:
+        rows = [{**r, "run_id": run_id} for r in rows]
+    return pa.Table.from_pylist(rows, schema=schema)
+
+
+def _summarise(
+    run_id: str, profile: str, findings: list[Finding], hands: list[dict[str, Any]]
+) -> RunSummary:
+    rules = Counter((f.rule_id, f.category, f.severity) for f in findings)
+    by_category = Counter(f.category for f in findings)
+    by_severity = Counter(f.severity for f in findings)
+    worst = max((Severity(s) for s in by_severity), key=lambda s: s.level, default=None)
+    rakes = [int(h.get("rake") or 0) for h in hands]
+    return RunSummary(
+        run_id=run_id,
+        profile=profile,
+        hands=len(hands),
+        findings=len(findings),
+        by_rule=tuple(sorted(((r, c, s, n) for (r, c, s), n in rules.items()),
+                             key=lambda x: (-Severity(x[2]).level, -x[3], x[0]))),
+        by_category=tuple(sorted(by_category.items(), key=lambda x: (-x[1], x[0]))),
+        by_severity=tuple(sorted(by_severity.items(), key=lambda x: -Severity(x[0]).level)),
+        rake=sum(rakes),
+        rake_hands=sum(1 for r in rakes if r),
+        worst=str(worst) if worst else None,
+    )

@@ -1,0 +1,22 @@
+"""Plain-text summary of an audit run, shared by `poker-audit audit` and the demo."""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+def format_summary(summary: Any) -> str:
+    lines = [
+        f"audit run {summary.run_id} (profile {summary.profile}): {summary.hands} hands, "
+        f"{summary.findings} findings",
+    ]
+    if summary.by_severity:
+        lines.append("  by severity: " + ", ".join(f"{s} {n}" for s, n in summary.by_severity))
+        lines.append("  by category: " + ", ".join(f"{c} {n}" for c, n in summary.by_category))
+        lines.append("  by rule:")
+        lines += [f"    {n:>7}  {s:<9} {c:<13} {r}" for r, c, s, n in summary.by_rule]
+    lines.append(
+        f"  house collection (rake, logged or implied by pot minus awards): {summary.rake} "
+        f"minor units over {summary.rake_hands} hands"
+    )
+    return "\n".join(lines)

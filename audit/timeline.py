@@ -1,0 +1,87 @@
+"""A hand's timeline for investigators: every event with the pot and stacks after it, and
+the findings inline at the event they point at (`poker-audit replay HAND_ID`)."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from typing import Any
+
+from audit.errors import AuditInputError
+from audit.profiles import DEFAULT_PROFILE, load_profile
+from audit.replay import ReplayResult, Settings, hands_from_table, replay_hand
+from audit.sql import query
+from audit.store import Store
+
+
+def load_hand(store: Store, hand_id: str) -> Any:
+    """The stored events of one hand, as the replay's HandEvents."""
+    table = query(store, "SELECT * FROM events WHERE hand_id = $h ORDER BY seq", {"h": hand_id})
+    hands = list(hands_from_table(table))
+    if not hands:
+        raise AuditInputError(
+            f"hand {hand_id!r} is not in {store.root}; list hand ids with "
+            '"poker-audit query \\"SELECT hand_id FROM hands_started\\""'
+        )
+    return hands[0]
+
+
+def replay_stored_hand(
+    store: Store, hand_id: str, profile: str = DEFAULT_PROFILE
+) -> tuple[Any, ReplayResult]:
+    hand = load_hand(store, hand_id)
+    overlays = ["tournament"] if (hand.game or {}).get("tournament") else []
+    settings = Settings(load_profile(profile, overlays))
+    return hand, replay_hand(hand, settings, trace=True)
+
+
+def _event_text(hand: Any, i: int) -> str:
+    parts = [hand.kind[i]]
+    if hand.seat[i] is not None:
+        who = f"seat {hand.seat[i]}"
+        if hand.player[i]:
+            who += f" ({hand.player[i]})"
+        parts.append(who)
+    if hand.detail[i]:
+        parts.append(str(hand.detail[i]))
+    if hand.amount[i] is not None:
+        parts.append(f"amount {hand.amount[i]}")
+    if hand.total[i] is not None:
+        parts.append(f"to {hand.total[i]}")
+    if hand.cards[i]:
+        parts.append(f"[{hand.cards[i]}]")
+    return " ".join(parts)
+
+
+def render_timeline(hand: Any, result: ReplayResult) -> str:
+    """Plain text: header, one line per event (pot, amount to call, stacks), findings inline."""
+    game = hand.game or {}
+    lines = [
+        f"hand {hand.hand_id}  table {hand.table_id[0] if hand.table_id else '-'}  "
+        f"{game.get('variant')} {game.get('structure')}  blinds "
+        f"{game.get('small_blind')}/{game.get('big_blind')}  button seat "
+        f"{game.get('button_seat')}",
+        "",
+        f"{'seq':>4}  {'event':<48} {'pot':>8} {'to call':>8}  stacks",
+    ]
+    trace = {row["seq"]: row for row in (result.timeline or ())}
+    by_seq: dict[int | None, list[Any]] = defaultdict(list)
+    for f in result.findings:
+        by_seq[f.seq].append(f)
+    for i, seq in enumerate(hand.seq):
+        row = trace.get(seq)
+        pot = f"{row['pot']:>8}" if row else " " * 8
+        to_call = f"{row['to_call']:>8}" if row else " " * 8
+        stacks = (" ".join(f"{s}:{v}" for s, v in sorted(row["stacks"].items()))
+                  if row else "")
+        lines.append(f"{seq:>4}  {_event_text(hand, i):<48.48} {pot} {to_call}  {stacks}")
+        for f in by_seq.pop(seq, []):
+            lines.append(f"      !! {f.severity.upper()} {f.rule_id}: {f.message}")
+    for f in [f for fs in by_seq.values() for f in fs]:
+        lines.append(f"      !! {f.severity.upper()} {f.rule_id}: {f.message}")
+    hand_row = result.hand
+    lines += [
+        "",
+        f"pot {hand_row.get('pot')}  rake {hand_row.get('rake')}  winners "
+        f"{hand_row.get('winners') or '-'}  findings {len(result.findings)}",
+    ]
+    return "\n".join(lines) + "\n"
