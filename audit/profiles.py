@@ -75,6 +75,7 @@ CORE_PARAMS: frozenset[str] = frozenset(
         "rake.allowed",
         "rake.percent",
         "rake.cap",
+        "rake.implied_max_percent",
         "tournament",
     }
 )

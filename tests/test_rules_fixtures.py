@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from audit.importers.text import parse_text
+from audit.profiles import load_profile
 from audit.replay import IMPLEMENTED_RULE_IDS, hand_from_rows, replay_hand
 from audit.rules import RULES, Severity
 
@@ -16,10 +17,6 @@ FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "rules"
 
 
 def _profile(game):
-    try:
-        from audit.profiles import load_profile
-    except ImportError:  # profiles not installed yet: Montana defaults
-        return None
     overlays = ["tournament"] if game.get("tournament") else []
     return load_profile(game.get("profile") or "montana", overlays)
 

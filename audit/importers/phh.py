@@ -23,7 +23,10 @@ Mapping (PHH construct -> events; money is exact, parsed from the TOML text as `
 * seats: p1..pN sit in `seats` (else 1..N).  Button: pN with 3+ players.  Heads-up follows
   PokerKit: p1 posts `blinds_or_straddles[1]` (and `antes[1]`), p2 posts entry [0]; the player
   posting less is the button and acts first preflop (usually p2; p1 when written `[BB, SB]`;
-  on a tie p1, as PokerKit opens with p1).
+  on a tie p1, as PokerKit opens with p1).  p1..pN is PHH's order of play; when `seats`
+  contradicts it (not increasing clockwise, e.g. HandHQ iPoker hands where a new player's
+  post was moved last), the players are numbered 1..N in order of play, each `seat` row keeps
+  `site_seat=N` in detail and hand_started carries the flag `seats=renumbered`.
 * `hand_started`: game {variant, structure, small_blind, big_blind, straddle, min_bet, ante
   (largest ante), small_bet, big_bet, button_seat, seat_count (`seat_count`, else null),
   currency, minor_per_unit, tournament false, profile null}; detail
@@ -323,6 +326,12 @@ def _map_hand(
         raise PhhMappingError(f"seats must be seat numbers 1..127, got {seats!r}")
     if len(set(seats)) != n:
         raise PhhMappingError(f"seats repeat a seat number: {seats!r}")
+    # In PHH the player order p1..pN IS the order of play (p1 first after the button). When
+    # `seats` contradicts it (not increasing clockwise), the site's seat numbers cannot place
+    # the players: number them in the order of play and keep the site's numbers in `detail`.
+    site_seats: list[int] | None = None
+    if sum(1 for i in range(n) if seats[(i + 1) % n] < seats[i]) > 1:
+        site_seats, seats = list(seats), list(range(1, n + 1))
     names = hand.get("players")
     players = [str(p) for p in names] if names else [None] * n
 
@@ -401,7 +410,7 @@ def _map_hand(
     h.emit(
         "header", "hand_started",
         ts=ts,
-        detail="refunds=implicit;rake=implicit",
+        detail="refunds=implicit;rake=implicit" + (";seats=renumbered" if site_seats else ""),
         game={
             "variant": game.variant,
             "structure": game.structure,
@@ -421,7 +430,8 @@ def _map_hand(
         },
     )
     for i in sorted(range(n), key=lambda i: seats[i]):
-        h.emit("starting_stacks", "seat", seat=seats[i], player=players[i], amount=stacks[i])
+        h.emit("starting_stacks", "seat", seat=seats[i], player=players[i], amount=stacks[i],
+               detail=f"site_seat={site_seats[i]}" if site_seats else None)
 
     left: list[int | None] = list(stacks)
     round_total = [0] * n

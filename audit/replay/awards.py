@@ -53,15 +53,21 @@ def settle_hand(h: HandState, end_seq: int) -> Outcome:
         elif h.uncalled_logged:
             for s in seats:
                 expected[s] += refunds[s]
+    included = 0  # refunds the source folded into its awards
     if h.refunds_implicit and not h.uncalled_logged and not h.void:
-        # the source does not log returns separately; its award may include them
+        # The source does not log returns separately; its award may include them, and when
+        # rake is implicit too, the rake may already be taken out of that same award.
         for s in seats:
             r = out.refunds[s]
-            if r and actual[s] - expected[s] == r:
+            extra = actual[s] - expected[s]
+            if r and (extra == r or (h.rake_implicit and 0 < extra < r)):
                 expected[s] += r
+                included += r
     out.expected = expected
     if h.awards_unrecorded:
         out.verified = False
+        h.flag(DQ_UNVERIFIABLE, end_seq, "The award cannot be verified: the log does not record "
+               "what each player was paid; nothing is concluded about it.")
         return out
     if unknown:
         out.verified = False
@@ -77,15 +83,29 @@ def settle_hand(h: HandState, end_seq: int) -> Outcome:
         if not h.in_hand[s] and actual[s]:
             diffs[s] = actual[s]
     pot = sum(h.contrib) - sum(out.refunds)
-    paid = sum(actual) - (0 if h.refunds_implicit and not h.uncalled_logged
+    paid = sum(actual) - (included if h.refunds_implicit and not h.uncalled_logged
                           else sum(out.refunds))
     rake = h.rake_logged
+    implausible = 0
     if h.rake_implicit and not h.void:
-        rake = max(0, pot - paid) if out.verified else max(0, pot - paid)
+        rake = max(0, pot - paid)
+        if rake * 100 > pot * h.st.rake_implied_max_percent:
+            implausible, rake = rake, 0  # too much to pass as a collection: see below
     out.rake = rake
     neg = [s for s in range(1, n) if diffs[s] < 0]
     pos = [s for s in range(1, n) if diffs[s] > 0]
     shortfall = -sum(diffs[s] for s in neg)
+    if implausible and not pos and shortfall == implausible:
+        # The log states no rake, and the shortfall is more than a house collects: either the
+        # house over-collected or winners were paid short. A lead, not a proven misaward.
+        h.flag("HOUSE-RAKE", end_seq, f"The log does not state the rake, and the pot of "
+               f"{h.money(pot)} was paid out short by {h.money(implausible)} "
+               f"({implausible * 100 // max(pot, 1)}% of the pot), more than the "
+               f"{h.st.rake_implied_max_percent}% an unlogged collection is allowed to explain: "
+               "either the house took too much or the winner was paid short.",
+               severity="warning", expected=pot * h.st.rake_implied_max_percent // 100,
+               actual=implausible, delta=implausible - pot * h.st.rake_implied_max_percent // 100)
+        return out
     if rake and not pos and (h.rake_implicit or shortfall == rake):
         _check_rake(h, rake, pot, end_seq)
         return out

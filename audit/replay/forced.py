@@ -65,7 +65,10 @@ def post(h: HandState, detail: str | None, s: int | None, amount: int | None,
             if h.sb_seat and h.sb_seat in order:
                 i = order.index(h.sb_seat)
                 expected = order[(i + 1) % len(order)]
-        if not h.game.get("dead_button") and expected and s != expected:
+        # No small blind posted (its seat left, or it is dead under the moving-button rule):
+        # the log cannot tell which, so either of the first two seats may owe the big blind.
+        no_small = not headsup and not h.sb_seat and s in order[:2]
+        if not h.game.get("dead_button") and expected and s != expected and not no_small:
             rid = "BLIND-HEADSUP" if headsup else "BLIND-POSITIONS"
             h.flag(rid, seq, f"{h.who(s)} posted the big blind but it is due from "
                    f"{h.who(expected)}, the next player clockwise after the small blind.",

@@ -105,7 +105,8 @@ def replay_hand(hand: HandEvents, profile: Any = None, *, trace: bool = False) -
                 started = _start(h)
             _show(h, deck, kind, seats[i], cards[i], seq)
         elif kind == "hand_ended":
-            if details[i] and "winnings=unrecorded" in details[i]:
+            d = details[i] or ""
+            if "winnings=unrecorded" in d or "winnings=absent" in d:
                 h.awards_unrecorded = True
         elif kind == "burn":
             burn(h, seq)

@@ -135,8 +135,10 @@ class HandState:
 
     def flag(self, rule_id: str, seq: int | None, message: str, *, seat: int | None = None,
              expected: object = None, actual: object = None, delta: int | None = None,
-             counterparty: str | None = None) -> None:
-        """Record a finding unless the profile disables the rule."""
+             counterparty: str | None = None, severity: str | None = None) -> None:
+        """Record a finding unless the profile disables the rule. `severity` lowers a rule's
+        default for a finding that is a lead rather than a proven breach; a profile override
+        still wins."""
         st = self.st
         if rule_id in st.disabled:
             return
@@ -144,7 +146,7 @@ class HandState:
             rule_id, hand_id=self.hand_id, seq=seq, message=message, seat=seat,
             player=self.player[seat] if seat is not None and 0 < seat < self.size else None,
             counterparty=counterparty, expected=expected, actual=actual, delta=delta,
-            severity=st.severity.get(rule_id),
+            severity=st.severity.get(rule_id) or severity,
         ))
 
     def who(self, seat: int) -> str:
