@@ -23,7 +23,7 @@ lint: $(STAMP)
 	$(VENV)/bin/ruff check .
 
 bench: $(STAMP)
-	$(PY) bench/bench_ingest.py
+	$(VENV)/bin/poker-audit bench $(addprefix --phh ,$(wildcard ../shared/data/handhq/*.phhs)) --out bench-result.json
 
 clean:
 	rm -rf $(VENV) audit-store fixtures/build bench/results .pytest_cache

@@ -149,6 +149,9 @@ def parse_card(text: str) -> int:
     raise ValueError(f"bad card {text!r}: {_SYNTAX}")
 
 
+_PARSED: dict[str, tuple[int, ...]] = {}
+
+
 def parse_cards(text: str) -> tuple[int, ...]:
     """Parse cards separated by spaces or commas, or concatenated as in PHH (``4cKd7d``).
 
@@ -157,6 +160,17 @@ def parse_cards(text: str) -> tuple[int, ...]:
     >>> parse_cards("As, Kd")
     (51, 45)
     """
+    # The replay parses the same few thousand card strings over and over: remember them.
+    cached = _PARSED.get(text)
+    if cached is not None:
+        return cached
+    parsed = _parse_cards(text)
+    if len(_PARSED) < 200_000:
+        _PARSED[text] = parsed
+    return parsed
+
+
+def _parse_cards(text: str) -> tuple[int, ...]:
     cards: list[int] = []
     for token in _SEPARATORS.split(text.strip()):
         if not token:

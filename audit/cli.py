@@ -277,6 +277,38 @@ def replay(hand_id: str, store: Path | None, profile: str) -> None:
 
 @main.command()
 @click.option(
+    "--phh", "phh_files", multiple=True, type=click.Path(exists=True, dir_okay=False,
+                                                         path_type=Path),
+    help="Real hands (PHH) to replay; default: the embedded HandHQ excerpt. Repeatable.",
+)
+@click.option("--quick", is_flag=True, help="Small inputs: a first look in seconds.")
+@click.option("--out", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="Also write the JSON result here.")
+def bench(phh_files: tuple[Path, ...], quick: bool, out: Path | None) -> None:
+    """Measure throughput side by side with PokerKit on the same hands, as ratios.
+
+    Replay (hands/s) against PokerKit's HandHistory replay, the 7-card evaluator against
+    PokerKit's, and native ingest against the raw Parquet read + write floor. The JSON
+    result goes to stdout (and --out); the readable summary to stderr.
+
+    \b
+    Example:
+        poker-audit bench --phh ../shared/data/handhq/ps-50nl-1231.phhs --out bench.json
+    """
+    import json
+
+    from audit.bench import run_bench
+
+    with user_errors():
+        result = run_bench(list(phh_files), quick=quick, echo=err)
+    text = json.dumps(result, indent=2)
+    if out:
+        out.write_text(text + "\n", encoding="utf-8")
+    click.echo(text)
+
+
+@main.command()
+@click.option(
     "--store", type=click.Path(file_okay=False, path_type=Path), default=None,
     help="Keep the demo store here instead of a temporary directory.",
 )

@@ -1,0 +1,236 @@
+"""`poker-audit bench`: throughput measured side by side with PokerKit on the same hands.
+
+Each benchmark runs ours and the reference on identical input in one process and reports a
+ratio, so the figures compare like with like on whatever machine runs them. PokerKit is a
+development dependency (the `dev` extra), imported only here and only when a benchmark runs.
+"""
+
+from __future__ import annotations
+
+import platform
+import tempfile
+import time
+import warnings
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
+import pyarrow.parquet as pq
+
+from audit.errors import AuditInputError
+
+DEMO_PHH = Path(__file__).resolve().parent / "demo_data" / "handhq-ps-50nl-excerpt.phhs"
+
+
+def _pokerkit() -> Any:
+    try:
+        import pokerkit
+    except ImportError:
+        raise AuditInputError(
+            "poker-audit bench compares against PokerKit, a development dependency: "
+            "pip install 'poker-audit[dev]'"
+        ) from None
+    return pokerkit
+
+
+def _best_seconds(run: Callable[[], object], repeats: int) -> float:
+    best = float("inf")
+    for _ in range(repeats):
+        start = time.perf_counter()
+        run()
+        best = min(best, time.perf_counter() - start)
+    return best
+
+
+# ---------------------------------------------------------------------------- replay
+
+
+def bench_replay(phh_files: Sequence[Path], *, repeats: int = 3, pokerkit_hands: int = 400
+                 ) -> dict[str, Any]:
+    """Hands/s replaying the same real hands: our replay vs PokerKit's HandHistory replay.
+
+    Parsing is excluded on both sides: ours replays events already imported; PokerKit's
+    HandHistory objects are parsed from the PHH text before the clock starts.
+    """
+    from audit.importers.phh import PhhImporter, _split_hands
+    from audit.profiles import load_profile
+    from audit.replay import Settings, hands_from_table, replay_hand
+
+    pokerkit = _pokerkit()
+    importer = PhhImporter()
+    tables = [chunk.table for path in phh_files for chunk in importer.read(path)]
+    hands = [h for t in tables for h in hands_from_table(t)]
+    settings = Settings(load_profile("montana"))
+
+    def ours() -> None:
+        for hand in hands:
+            replay_hand(hand, settings)
+
+    ours_s = _best_seconds(ours, repeats)
+    texts = [b"".join(raw.body).decode("utf-8") for path in phh_files
+             for raw in _split_hands(path)]
+    histories = []
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for text in texts[:pokerkit_hands]:
+            histories.append(pokerkit.HandHistory.loads(text))
+
+        def theirs() -> None:
+            for history in histories:
+                for _ in history.state_actions:
+                    pass
+
+        theirs_s = _best_seconds(theirs, max(1, repeats - 1))
+    ours_rate = len(hands) / ours_s
+    theirs_rate = len(histories) / theirs_s
+    return {
+        "hands": len(hands),
+        "pokerkit_hands": len(histories),
+        "ours_hands_per_second": round(ours_rate),
+        "pokerkit_hands_per_second": round(theirs_rate),
+        "ratio": round(ours_rate / theirs_rate, 1),
+        "target_ratio": 50,
+    }
+
+
+# ---------------------------------------------------------------------------- evaluator
+
+
+def bench_evaluator(*, hands: int = 1_000_000, scalar_hands: int = 50_000,
+                    pokerkit_hands: int = 3_000, repeats: int = 3, seed: int = 20240611
+                    ) -> dict[str, Any]:
+    """7-card high evaluations/s on the same seeded random hands: ours vectorised, ours
+    scalar, PokerKit's StandardHighHand (each on a prefix when slower)."""
+    from audit.cards import card_str
+    from audit.evaluate import high_strength, high_strength_many
+
+    pokerkit = _pokerkit()
+    rng = np.random.default_rng(seed)
+    deals = np.argsort(rng.random((hands, 52)), axis=1)[:, :7].copy()
+    scalar_rows = deals[:scalar_hands].tolist()
+    pk_rows = ["".join(card_str(c) for c in row) for row in deals[:pokerkit_hands].tolist()]
+    start = time.perf_counter()
+    high_strength_many(deals[:1])  # builds the lookup tables
+    build = time.perf_counter() - start
+    many = high_strength_many(deals)
+    if not np.array_equal(many[: len(scalar_rows)], [high_strength(r) for r in scalar_rows]):
+        raise AssertionError("vectorised and scalar evaluators disagree")
+    vec = hands / _best_seconds(lambda: high_strength_many(deals), repeats)
+    scalar = scalar_hands / _best_seconds(
+        lambda: [high_strength(r) for r in scalar_rows], repeats)
+    theirs = pokerkit_hands / _best_seconds(
+        lambda: [pokerkit.StandardHighHand.from_game(r) for r in pk_rows], 1)
+    return {
+        "hands": {"vectorised": hands, "scalar": scalar_hands, "pokerkit": pokerkit_hands},
+        "table_build_seconds": round(build, 3),
+        "evals_per_second": {"vectorised": round(vec), "scalar": round(scalar),
+                             "pokerkit": round(theirs)},
+        "ratio": round(vec / theirs, 1),
+        "scalar_ratio": round(scalar / theirs, 1),
+        "target_ratio": 1000,
+    }
+
+
+# ---------------------------------------------------------------------------- ingest
+
+
+def synthetic_events(n_events: int) -> pa.Table:
+    """About n_events rows of complete, distinct three-player hands (15 events each)."""
+    from audit.schema import events_table
+
+    template = events_table(_template_hand())
+    per_hand = template.num_rows
+    count = max(1, n_events // per_hand)
+    table = template.take(pa.array(np.tile(np.arange(per_hand), count)))
+    hand_no = pa.array(np.repeat(np.arange(count), per_hand)).cast(pa.string())
+    return table.set_column(0, "hand_id", pc.binary_join_element_wise("bench:", hand_no, ""))
+
+
+def _template_hand() -> list[dict[str, Any]]:
+    from datetime import UTC, datetime
+
+    rows: list[dict[str, Any]] = [
+        {"kind": "hand_started", "ts": datetime(2026, 11, 1, 10, tzinfo=UTC), "game": {
+            "variant": "holdem", "structure": "no_limit", "small_blind": 50, "big_blind": 100,
+            "button_seat": 1, "seat_count": 6, "currency": "USD", "minor_per_unit": 100}},
+        {"kind": "seat", "seat": 1, "player": "ann", "amount": 10000},
+        {"kind": "seat", "seat": 2, "player": "bob", "amount": 10000},
+        {"kind": "seat", "seat": 3, "player": "cat", "amount": 10000},
+        {"kind": "post", "seat": 2, "detail": "small_blind", "amount": 50, "total": 50},
+        {"kind": "post", "seat": 3, "detail": "big_blind", "amount": 100, "total": 100},
+        {"kind": "deal", "seat": 1, "detail": "hole", "cards": "As Kd"},
+        {"kind": "deal", "seat": 2, "detail": "hole", "cards": "?? ??"},
+        {"kind": "deal", "seat": 3, "detail": "hole", "cards": "?? ??"},
+        {"kind": "raise", "seat": 1, "amount": 300, "total": 300},
+        {"kind": "fold", "seat": 2},
+        {"kind": "fold", "seat": 3},
+        {"kind": "award", "seat": 1, "amount": 200, "detail": "uncalled"},
+        {"kind": "award", "seat": 1, "amount": 250, "detail": "main"},
+        {"kind": "hand_ended"},
+    ]
+    for seq, row in enumerate(rows):
+        row.update(hand_id="template", seq=seq, table_id="bench")
+    return rows
+
+
+def bench_ingest(n_events: int = 1_000_000) -> dict[str, Any]:
+    """Native Parquet ingest of synthetic events vs the raw read_table + write_table floor."""
+    from audit.ingest import ingest
+    from audit.store import Store
+
+    table = synthetic_events(n_events)
+    with tempfile.TemporaryDirectory(prefix="poker-audit-bench-") as tmp:
+        src = Path(tmp) / "events.parquet"
+        pq.write_table(table, src, compression="zstd")
+        start = time.perf_counter()
+        pq.write_table(pq.read_table(src), Path(tmp) / "copy.parquet", compression="zstd")
+        floor = time.perf_counter() - start
+        start = time.perf_counter()
+        summary = ingest([src], Store(Path(tmp) / "store"))
+        elapsed = time.perf_counter() - start
+    if summary.quarantined or summary.rows != table.num_rows:
+        raise AssertionError(f"bench ingest lost rows: {summary}")
+    return {
+        "events": table.num_rows,
+        "hands": summary.hands,
+        "events_per_second": round(table.num_rows / elapsed),
+        "hands_per_second": round(summary.hands / elapsed),
+        "seconds": round(elapsed, 3),
+        "floor_seconds": round(floor, 3),
+        "ratio_to_floor": round(elapsed / floor, 2),
+        "target_ratio_to_floor": 3.0,
+    }
+
+
+# ---------------------------------------------------------------------------- all
+
+
+def run_bench(phh_files: Sequence[Path] = (), *, quick: bool = False,
+              echo: Callable[[str], None] = print) -> dict[str, Any]:
+    """Every benchmark; `quick` shrinks the inputs (for tests and a first look)."""
+    files = list(phh_files) or [DEMO_PHH]
+    result: dict[str, Any] = {"python": platform.python_version(), "machine": platform.machine()}
+    echo(f"replay: {', '.join(p.name for p in files)}")
+    replay = bench_replay(files, repeats=1 if quick else 3, pokerkit_hands=50 if quick else 400)
+    echo(f"  ours {replay['ours_hands_per_second']:,} hands/s, PokerKit "
+         f"{replay['pokerkit_hands_per_second']:,} hands/s: {replay['ratio']}x "
+         f"(target {replay['target_ratio']}x)")
+    result["replay"] = replay
+    evaluator = bench_evaluator(hands=20_000 if quick else 1_000_000,
+                                scalar_hands=2_000 if quick else 50_000,
+                                pokerkit_hands=300 if quick else 3_000,
+                                repeats=1 if quick else 3)
+    rates = evaluator["evals_per_second"]
+    echo(f"evaluator (7-card high): ours {rates['vectorised']:,}/s vectorised, "
+         f"{rates['scalar']:,}/s scalar; PokerKit {rates['pokerkit']:,}/s: "
+         f"{evaluator['ratio']}x (target {evaluator['target_ratio']}x)")
+    result["evaluator"] = evaluator
+    ingest = bench_ingest(50_000 if quick else 1_000_000)
+    echo(f"ingest (native Parquet): {ingest['events_per_second']:,} events/s, "
+         f"{ingest['hands_per_second']:,} hands/s; {ingest['ratio_to_floor']}x the "
+         f"read+write floor (target <= {ingest['target_ratio_to_floor']}x)")
+    result["ingest"] = ingest
+    return result
