@@ -107,9 +107,9 @@ def ingest(paths: tuple[Path, ...], store: Path | None, fmt: str) -> None:
         files = expand_paths(list(paths))
         if sys.stderr.isatty() and len(files) > 1:
             with click.progressbar(length=len(files), label="ingesting", file=sys.stderr) as bar:
-                summary = run_ingest(files, target, fmt=fmt, progress=bar.update)
+                summary = run_ingest(paths, target, fmt=fmt, progress=bar.update)
         else:
-            summary = run_ingest(files, target, fmt=fmt)
+            summary = run_ingest(paths, target, fmt=fmt)
     for f in summary.files:
         if f.error:
             err(f"error: {f.error} (file quarantined whole)")

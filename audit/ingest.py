@@ -134,10 +134,17 @@ def ingest(
 ) -> IngestSummary:
     """Ingest files into the store; one committed batch per file."""
     summary = IngestSummary()
-    files = expand_paths([Path(p) for p in paths])
+    given = [Path(p) for p in paths]
+    explicit = {p for p in given if not p.is_dir()}
+    files = expand_paths(given)
     for path in files:
         result = FileResult(path=str(path))
         summary.files.append(result)
+        if path not in explicit and _is_documentation(path):
+            result.skipped = "documentation found in a directory, not a hand history"
+            if progress:
+                progress(1)
+            continue
         try:
             _ingest_file(path, store, fmt, result)
         except AuditInputError as exc:
@@ -155,6 +162,16 @@ def ingest(
         if progress:
             progress(1)
     return summary
+
+
+_DOC_SUFFIXES = frozenset({".md", ".rst", ".pdf", ".html", ".htm", ".png", ".jpg", ".svg"})
+
+
+def _is_documentation(path: Path) -> bool:
+    """READMEs and the like that sit beside hand histories in a directory (named on the
+    command line, such a file is still read, and fails loudly if it is no hand history)."""
+    stem = path.name.upper()
+    return path.suffix.lower() in _DOC_SUFFIXES or stem.startswith(("README", "LICENSE"))
 
 
 def _safe_text(path: Path, limit: int = 1 << 20) -> str:

@@ -9,6 +9,7 @@ from typing import Any
 from audit.errors import AuditInputError
 from audit.profiles import DEFAULT_PROFILE, load_profile
 from audit.replay import ReplayResult, Settings, hands_from_table, replay_hand
+from audit.replay.hand import UNKNOWN_STACK
 from audit.sql import query
 from audit.store import Store
 
@@ -52,6 +53,11 @@ def _event_text(hand: Any, i: int) -> str:
     return " ".join(parts)
 
 
+def _stack(value: int) -> str:
+    # The replay gives a seat whose stack the log does not state an effectively infinite one.
+    return "?" if value >= UNKNOWN_STACK // 2 else str(value)
+
+
 def render_timeline(hand: Any, result: ReplayResult) -> str:
     """Plain text: header, one line per event (pot, amount to call, stacks), findings inline."""
     game = hand.game or {}
@@ -71,7 +77,7 @@ def render_timeline(hand: Any, result: ReplayResult) -> str:
         row = trace.get(seq)
         pot = f"{row['pot']:>8}" if row else " " * 8
         to_call = f"{row['to_call']:>8}" if row else " " * 8
-        stacks = (" ".join(f"{s}:{v}" for s, v in sorted(row["stacks"].items()))
+        stacks = (" ".join(f"{s}:{_stack(v)}" for s, v in sorted(row["stacks"].items()))
                   if row else "")
         lines.append(f"{seq:>4}  {_event_text(hand, i):<48.48} {pot} {to_call}  {stacks}")
         for f in by_seq.pop(seq, []):

@@ -177,3 +177,15 @@ def test_not_json_line_is_quarantined_and_its_hand_too(store: Store, tmp_path: P
 def test_nonexistent_path_is_a_usage_error(store: Store, tmp_path: Path):
     code, out = ingest_cli(store, tmp_path / "nope.parquet")
     assert code == 2 and "no such file or directory" in out
+
+
+def test_documentation_in_a_directory_is_skipped_and_said(store: Store, tmp_path: Path):
+    folder = tmp_path / "day"
+    folder.mkdir()
+    write_jsonl(folder / "hands.jsonl", many_hands("d", 2))
+    (folder / "README.md").write_text("# hands of the day\n")
+    code, out = ingest_cli(store, folder)
+    assert code == 0
+    assert "README.md: skipped, documentation found in a directory" in out
+    named = ingest_cli(store, folder / "README.md")  # named explicitly: read, and refused
+    assert named[0] == 2 and "cannot tell the format" in named[1]
