@@ -1,0 +1,390 @@
+"""Hands exported from events to the interchange formats OHH (JSON) and PHH (TOML).
+
+`to_ohh(rows)` gives one `{"ohh": {...}}` document (money as exact `Decimal`, written as
+JSON numbers by `ohh_json`); `to_phh(rows)` gives one PHH hand as TOML text; `export_hands`
+does a whole event table (`ohh`: one JSON object per line; `phh`: a `.phhs` with `[1]`,
+`[2]`, ... tables).  Both are the inverse of their importers (`audit.importers.ohh`,
+`audit.importers.phh`): importing an export gives the same events except `source`.
+
+OHH carries what the standard has no field for in `x_poker_audit_*` extensions: the hand id
+(`x_poker_audit_hand_id`), the complete game struct (`x_poker_audit_game`: small/big bet,
+minor units, profile...), the hand_started / hand_ended details, an action's detail when its
+OHH action name does not imply it (`x_poker_audit_detail`), an award's pot label when it is
+not `main` / `side-k` by pot number (`x_poker_audit_label`: `uncalled`, `main/high`...), and
+annotations (action `x_poker_audit_annotation`).  OHH `amount` is the chips ADDED (our
+reading of spec 1.4, see the importer).
+
+PHH inverts `audit.importers.phh`: p1..pN start left of the button and pN is the button
+(3+ players); heads-up follows PokerKit: p1 is the big blind, p2 the button, and the
+`antes` / `blinds_or_straddles` lists are written [p2, p1] (the importer reverses them).
+Blinds are written at their nominal size (game small_blind / big_blind) so a short stack's
+capped post re-imports the same.  ts is written as UTC (`time_zone = 'UTC'`).  The hand id
+survives through `venue` / `hand` (`phh:<venue>:<hand>`) and, for other importers, in
+`x_poker_audit_hand_id`.  PHH has no pot labels, rake or annotations: awards are summed per
+player into `winnings`, and rake / annotations are not written.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import re
+from collections import defaultdict
+from decimal import Decimal
+from typing import Any
+
+import pyarrow as pa
+
+from audit.errors import AuditInputError
+
+OHH_GAME_TYPES = {"holdem": "Holdem", "omaha": "Omaha", "omaha_hilo": "OmahaHiLo",
+                  "omaha5": "Omaha5", "omaha5_hilo": "Omaha5HiLo"}
+OHH_BET_TYPES = {"no_limit": "NL", "pot_limit": "PL", "fixed_limit": "FL"}
+OHH_POSTS = {"small_blind": "Post SB", "big_blind": "Post BB", "ante": "Post Ante",
+             "dead": "Post Dead", "straddle": "Straddle", "new_player": "Post Extra Blind"}
+OHH_BETS = {"fold": "Fold", "check": "Check", "call": "Call", "bet": "Bet", "raise": "Raise"}
+STREETS = ("Flop", "Turn", "River")
+PHH_VARIANTS = {("holdem", "no_limit"): "NT", ("holdem", "fixed_limit"): "FT",
+                ("omaha", "pot_limit"): "PO", ("omaha_hilo", "fixed_limit"): "FO/8"}
+_DEC = re.compile(r'"\\u0000D(-?[0-9.]+)\\u0000"')
+
+
+class ExportError(AuditInputError):
+    """A hand that cannot be written in the requested format."""
+
+
+def _start(rows: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+    rows = sorted(rows, key=lambda r: r["seq"])
+    if not rows or rows[0]["kind"] != "hand_started" or not rows[0].get("game"):
+        raise ExportError("a hand must start with hand_started carrying its game config")
+    return rows, dict(rows[0]["game"])
+
+
+def _units(value: int, mpu: int) -> Decimal | int:
+    return value if mpu == 1 else Decimal(value) / Decimal(mpu)
+
+
+def _cards(text: str | None) -> list[str]:
+    return text.split() if text else []
+
+
+def _split_id(hand_id: str) -> tuple[str, str]:
+    prefix, _, rest = hand_id.partition(":")
+    return (prefix, rest) if rest else ("poker-audit", hand_id)
+
+
+# --- OHH -------------------------------------------------------------------------------
+
+
+def to_ohh(hand_rows: list[dict[str, Any]]) -> dict[str, Any]:
+    """One hand's events as an OHH 1.4 document `{"ohh": {...}}` (amounts exact Decimal)."""
+    rows, game = _start(hand_rows)
+    start = rows[0]
+    hand_id = start["hand_id"]
+    mpu = int(game.get("minor_per_unit") or 1)
+    variant = game.get("variant")
+    if variant not in OHH_GAME_TYPES:
+        raise ExportError(f"hand {hand_id}: variant {variant!r} has no OHH game_type here")
+
+    def money(v: int | None) -> Decimal | int | None:
+        return None if v is None else _units(v, mpu)
+
+    site, number = _split_id(hand_id)
+    ts = start.get("ts")
+    ohh: dict[str, Any] = {
+        "spec_version": "1.4.6",
+        "internal_version": "poker-audit",
+        "site_name": site,
+        "game_number": number,
+        "start_date_utc": ts.astimezone(dt.UTC).isoformat().replace("+00:00", "Z") if ts else None,
+        "table_name": start.get("table_id"),
+        "table_size": game.get("seat_count"),
+        "game_type": OHH_GAME_TYPES[variant],
+        "bet_limit": {"bet_type": OHH_BET_TYPES.get(game.get("structure", ""), "NL"),
+                      "bet_cap": 0},
+        "currency": game.get("currency") or "CHIPS",
+        "small_blind_amount": money(game.get("small_blind")) or 0,
+        "big_blind_amount": money(game.get("big_blind")) or 0,
+        "ante_amount": money(game.get("ante")) or 0,
+        "dealer_seat": game.get("button_seat"),
+        "players": [],
+        "rounds": [],
+        "pots": [],
+        "x_poker_audit_hand_id": hand_id,
+        "x_poker_audit_game": {k: v for k, v in game.items() if v is not None},
+    }
+    if start.get("detail") is not None:
+        ohh["x_poker_audit_started_detail"] = start["detail"]
+    rnd: dict[str, Any] = {"id": 0, "street": "Preflop", "actions": []}
+    ohh["rounds"].append(rnd)
+    number_of = 0
+    pots: dict[int, dict[str, Any]] = {}
+    for row in rows[1:]:
+        kind, detail, seat = row["kind"], row.get("detail"), row.get("seat")
+        if kind == "seat":
+            player = {"id": seat, "seat": seat, "name": row.get("player"),
+                      "starting_stack": money(row.get("amount")),
+                      "is_sitting_out": detail == "sitting_out"}
+            if detail not in (None, "sitting_out"):
+                player["x_poker_audit_detail"] = detail
+            ohh["players"].append(player)
+            continue
+        if kind == "deal" and detail == "board":
+            k = len(ohh["rounds"]) - 1
+            rnd = {"id": k + 1, "street": STREETS[k] if k < 3 else f"Board {k + 1}",
+                   "cards": _cards(row.get("cards")), "actions": []}
+            ohh["rounds"].append(rnd)
+            continue
+        if kind == "award":
+            label = detail or "main"
+            base = label.split("/")[0].split("@")[0]
+            num = int(base[5:]) if base.startswith("side-") and base[5:].isdigit() else 0
+            pot = pots.setdefault(num, {"number": num, "amount": 0, "rake": 0, "jackpot": 0,
+                                        "player_wins": []})
+            win: dict[str, Any] = {"player_id": seat, "win_amount": money(row["amount"]),
+                                   "cashout_amount": 0}
+            if label != ("main" if num == 0 else f"side-{num}"):
+                win["x_poker_audit_label"] = label
+            pot["player_wins"].append(win)
+            continue
+        if kind == "rake":
+            pot = pots.setdefault(0, {"number": 0, "amount": 0, "rake": 0, "jackpot": 0,
+                                      "player_wins": []})
+            key = "jackpot" if detail == "jackpot" else "rake"
+            pot[key] = (pot[key] or 0) + money(row["amount"])  # type: ignore[operator]
+            continue
+        if kind == "hand_ended":
+            if detail is not None:
+                ohh["x_poker_audit_ended_detail"] = detail
+            continue
+        number_of += 1
+        act: dict[str, Any] = {"action_number": number_of, "player_id": seat}
+        if kind == "deal" and detail == "hole":
+            act["action"] = "Dealt Cards"
+            if any(c != "??" for c in _cards(row.get("cards"))):
+                act["cards"] = _cards(row.get("cards"))
+        elif kind == "post":
+            name = OHH_POSTS.get(detail or "", "Post Extra Blind")
+            act.update(action=name, amount=money(row.get("amount")) or 0)
+            if detail != _inverse(OHH_POSTS).get(name):
+                act["x_poker_audit_detail"] = detail
+        elif kind in OHH_BETS:
+            act["action"] = OHH_BETS[kind]
+            if kind not in ("fold", "check"):
+                act["amount"] = money(row.get("amount")) or 0
+                act["is_allin"] = detail == "all_in"
+                if detail not in (None, "all_in"):
+                    act["x_poker_audit_detail"] = detail
+            elif detail is not None:
+                act["x_poker_audit_detail"] = detail
+        elif kind in ("show", "muck"):
+            act["action"] = "Shows Cards" if kind == "show" else "Mucks Cards"
+            if row.get("cards") is not None:
+                act["cards"] = _cards(row["cards"])
+            if detail is not None:
+                act["x_poker_audit_detail"] = detail
+        elif kind == "annotation":
+            act.update(action="x_poker_audit_annotation", x_poker_audit_detail=detail)
+            if seat is None:
+                act["x_player"] = row.get("player")
+        else:
+            raise ExportError(f"hand {hand_id}: event {row['seq']} ({kind} {detail or ''}) "
+                              "has no OHH form")
+        rnd["actions"].append(act)
+    ohh["pots"] = [pots[k] for k in pots]
+    return {"ohh": {k: v for k, v in ohh.items() if v is not None}}
+
+
+def _inverse(d: dict[str, str]) -> dict[str, str]:
+    return {v: k for k, v in d.items()}
+
+
+def ohh_json(doc: dict[str, Any]) -> str:
+    """An OHH document as one line of JSON; Decimal amounts as exact JSON numbers."""
+
+    def default(o: Any) -> str:
+        if isinstance(o, Decimal):
+            return f"\x00D{o:f}\x00"
+        raise TypeError(f"cannot write {type(o).__name__} to OHH")
+
+    text = json.dumps(doc, default=default, ensure_ascii=False, separators=(",", ":"))
+    return _DEC.sub(lambda m: m.group(1), text)
+
+
+# --- PHH -------------------------------------------------------------------------------
+
+
+def _toml_str(s: str) -> str:
+    return json.dumps(s, ensure_ascii=False)
+
+
+def _toml_num(v: Decimal | int) -> str:
+    return str(v) if isinstance(v, int) else f"{v:f}"
+
+
+def to_phh(hand_rows: list[dict[str, Any]]) -> str:
+    """One hand's events as a PHH hand (TOML text, no `[N]` header)."""
+    rows, game = _start(hand_rows)
+    start = rows[0]
+    hand_id = start["hand_id"]
+    code = PHH_VARIANTS.get((game.get("variant"), game.get("structure")))
+    if code is None:
+        raise ExportError(f"hand {hand_id}: {game.get('variant')} {game.get('structure')} "
+                          "has no PHH variant code here (NT, FT, PO, FO/8)")
+    mpu = int(game.get("minor_per_unit") or 1)
+    seats = [r for r in rows if r["kind"] == "seat"]
+    by_seat = {r["seat"]: r for r in seats}
+    button = game.get("button_seat")
+    if button not in by_seat:
+        raise ExportError(f"hand {hand_id}: the button seat {button} has no player")
+    n = len(seats)
+    if n < 2:
+        raise ExportError(f"hand {hand_id}: PHH needs 2 or more players")
+    ordered = sorted(by_seat)
+    posts: dict[int, dict[str, int]] = defaultdict(lambda: defaultdict(int))
+    for r in rows:
+        if r["kind"] == "post":
+            posts[r["seat"]][r.get("detail") or ""] += r.get("amount") or 0
+
+    def blind(seat: int) -> int:
+        p = posts.get(seat, {})
+        if "new_player" in p or "dead" in p:
+            return -(p.get("new_player", 0) + p.get("dead", 0))
+        total = 0
+        if "small_blind" in p:
+            total += game.get("small_blind") or p["small_blind"]
+        if "big_blind" in p:
+            total += game.get("big_blind") or p["big_blind"]
+        return total + p.get("straddle", 0)
+
+    def ante(seat: int) -> int:
+        amount = posts.get(seat, {}).get("ante", 0)
+        stack = by_seat[seat].get("amount")
+        nominal = game.get("ante") or 0
+        return nominal if amount and amount == stack and amount < nominal else amount
+
+    if n == 2:
+        other = next(s for s in ordered if s != button)
+        order = [other, button] if blind(button) < blind(other) else [button, other]
+        listed = order[::-1]  # the importer reverses heads-up antes and blinds
+    else:
+        i = ordered.index(button)
+        order = ordered[i + 1:] + ordered[: i + 1]
+        listed = order
+    p_of = {seat: k + 1 for k, seat in enumerate(order)}
+
+    def units(v: int) -> str:
+        return _toml_num(_units(v, mpu))
+
+    out: list[str] = [f"variant = {_toml_str(code)}"]
+    out.append(f"antes = [{', '.join(units(ante(s)) for s in listed)}]")
+    out.append(f"blinds_or_straddles = [{', '.join(units(blind(s)) for s in listed)}]")
+    for name in ("min_bet", "small_bet", "big_bet"):
+        if game.get(name) is not None:
+            out.append(f"{name} = {units(game[name])}")
+    stacks = [by_seat[s].get("amount") for s in order]
+    out.append("starting_stacks = [" + ", ".join(
+        "inf" if v is None else units(v) for v in stacks) + "]")
+    actions: list[str] = []
+    hole: dict[int, str | None] = {}
+    awards: dict[int, int] = defaultdict(int)
+    for r in rows[1:]:
+        kind, detail, seat = r["kind"], r.get("detail"), r.get("seat")
+        p = f"p{p_of[seat]}" if seat in p_of else None
+        if kind in ("seat", "post", "hand_ended", "rake", "annotation"):
+            continue
+        if kind == "award":
+            awards[seat] += r["amount"]
+            continue
+        if kind == "deal" and detail == "board":
+            actions.append(f"d db {''.join(_cards(r.get('cards')))}")
+            continue
+        if p is None:
+            raise ExportError(f"hand {hand_id}: event {r['seq']} ({kind}) names no seated player")
+        if kind == "deal" and detail == "hole":
+            hole[seat] = r.get("cards")
+            actions.append(f"d dh {p} {''.join(_cards(r.get('cards')))}")
+        elif kind == "fold":
+            actions.append(f"{p} f")
+        elif kind in ("check", "call"):
+            actions.append(f"{p} cc")
+        elif kind in ("bet", "raise"):
+            actions.append(f"{p} cbr {units(r['total'])}")
+        elif kind == "show":
+            cards = r.get("cards") or ""
+            actions.append(f"{p} sm {''.join(_cards(cards))}")
+        elif kind == "muck":
+            cards = r.get("cards")
+            dealt = hole.get(seat)
+            if cards == dealt or (cards is None and dealt is None):
+                actions.append(f"{p} sm")
+            elif cards is None:
+                actions.append(f"{p} sm {'??' * len(_cards(dealt))}")
+            else:
+                actions.append(f"{p} sm {''.join(_cards(cards))}")
+        else:
+            raise ExportError(f"hand {hand_id}: event {r['seq']} ({kind} {detail or ''}) "
+                              "has no PHH form")
+    out.append("actions = [\n" + "".join(f"  {_toml_str(a)},\n" for a in actions) + "]")
+    prefix, rest = _split_id(hand_id)
+    if prefix == "phh" and ":" in rest:
+        venue, _, number = rest.partition(":")
+    else:
+        venue, number = prefix, rest
+    out.append(f"venue = {_toml_str(venue)}")
+    out.append(f"hand = {_toml_str(number)}")
+    out.append(f"x_poker_audit_hand_id = {_toml_str(hand_id)}")
+    if start.get("table_id") is not None:
+        out.append(f"table = {_toml_str(start['table_id'])}")
+    def site_seat(seat: int) -> int:  # the phh importer renumbers seats; give back the site's
+        detail = by_seat[seat].get("detail") or ""
+        return int(detail[10:]) if detail.startswith("site_seat=") else seat
+
+    out.append(f"seats = [{', '.join(str(site_seat(s)) for s in order)}]")
+    if game.get("seat_count") is not None:
+        out.append(f"seat_count = {game['seat_count']}")
+    names = [by_seat[s].get("player") for s in order]
+    if any(v is not None for v in names):
+        out.append("players = [" + ", ".join(_toml_str(v or "") for v in names) + "]")
+    end = rows[-1] if rows[-1]["kind"] == "hand_ended" else {}
+    flags = dict(f.split("=", 1) for f in (end.get("detail") or "").split(";") if "=" in f)
+    recorded = flags.get("winnings", "recorded" if awards else "absent")
+    if recorded == "recorded":
+        out.append(f"winnings = [{', '.join(units(awards.get(s, 0)) for s in order)}]")
+    elif recorded == "unrecorded":
+        out.append(f"winnings = [{', '.join('0' for _ in order)}]")
+    if "finishing_stacks" in flags:
+        fs = {int(k): int(v) for k, v in
+              (x.split(":") for x in flags["finishing_stacks"].split(",") if x)}
+        out.append(f"finishing_stacks = [{', '.join(units(fs.get(s, 0)) for s in order)}]")
+    if game.get("tournament"):
+        out.append("tournament = true")
+    currency = game.get("currency")
+    if mpu != 1 and currency and currency != "CHIPS":
+        out.append(f"currency = {_toml_str(currency)}")
+    ts = start.get("ts")
+    if ts is not None:
+        u = ts.astimezone(dt.UTC)
+        out += [f"year = {u.year}", f"month = {u.month}", f"day = {u.day}",
+                f"time = {u.time().isoformat()}", "time_zone = 'UTC'"]
+    return "\n".join(out) + "\n"
+
+
+# --- whole tables ----------------------------------------------------------------------
+
+
+def _hands(table: pa.Table) -> list[list[dict[str, Any]]]:
+    grouped: dict[str, list[dict[str, Any]]] = {}
+    for row in table.to_pylist():
+        grouped.setdefault(row["hand_id"], []).append(row)
+    return list(grouped.values())
+
+
+def export_hands(events_table: pa.Table, fmt: str) -> str:
+    """Every hand of an event table as OHH JSON lines (`ohh`) or a `.phhs` text (`phh`)."""
+    hands = _hands(events_table)
+    if fmt == "ohh":
+        return "".join(ohh_json(to_ohh(h)) + "\n" for h in hands)
+    if fmt == "phh":
+        return "\n".join(f"[{k}]\n{to_phh(h)}" for k, h in enumerate(hands, start=1))
+    raise ExportError(f"unknown export format {fmt!r}; use ohh or phh")
