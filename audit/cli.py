@@ -276,6 +276,44 @@ def replay(hand_id: str, store: Path | None, profile: str) -> None:
 
 
 @main.command()
+@click.argument("hand_ids", nargs=-1, required=True)
+@store_option
+@click.option("--format", "fmt", type=click.Choice(["ohh", "phh"]), required=True,
+              help="Open Hand History (one JSON object per line) or PHH (.phhs).")
+@click.option("--out", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="Write to this file instead of stdout.")
+def export(hand_ids: tuple[str, ...], store: Path | None, fmt: str, out: Path | None) -> None:
+    """Export stored hands for interchange with other tools, in OHH or PHH.
+
+    \b
+    Example:
+        poker-audit export ps:35824123646 ps:35824138453 --format ohh > hands.ohh
+        poker-audit export phh:pokerstars:61364517354 --format phh --out hand.phhs
+    """
+    from audit.export import export_hands
+    from audit.sql import query as run_query
+
+    target = open_store(store)
+    with user_errors():
+        table = run_query(
+            target,
+            "SELECT * FROM events WHERE list_contains($ids, hand_id) "
+            "ORDER BY list_position($ids, hand_id), seq",
+            {"ids": list(hand_ids)},
+        )
+        found = set(table.column("hand_id").to_pylist())
+        missing = [h for h in hand_ids if h not in found]
+        if missing:
+            raise InputProblem(f"not in {target.root}: {', '.join(missing)}")
+        text = export_hands(table, fmt)
+    if out:
+        out.write_text(text, encoding="utf-8")
+        err(f"{len(hand_ids)} hand(s) written to {out}")
+    else:
+        click.echo(text, nl=False)
+
+
+@main.command()
 @click.option(
     "--phh", "phh_files", multiple=True, type=click.Path(exists=True, dir_okay=False,
                                                          path_type=Path),

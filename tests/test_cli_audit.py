@@ -87,3 +87,24 @@ def test_bench_quick_reports_ratios_against_pokerkit(tmp_path: Path):
     for section in ("replay", "evaluator"):
         assert data[section]["ratio"] > 1
     assert data["ingest"]["ratio_to_floor"] > 0
+
+
+@pytest.mark.parametrize("fmt", ["ohh", "phh"])
+def test_export_round_trips_through_ingest(fmt: str, demo_store: Path, tmp_path: Path):
+    hand_id = "phh:pokerstars:61364517354"
+    out = tmp_path / f"hand.{fmt if fmt == 'ohh' else 'phhs'}"
+    result = run("export", hand_id, "--store", str(demo_store), "--format", fmt,
+                 "--out", str(out))
+    assert result.exit_code == 0, result.output
+    again = tmp_path / "again"
+    assert run("ingest", str(out), "--store", str(again)).exit_code == 0
+    sql = ("SELECT seq, kind, seat, player, amount, total, cards, detail FROM events "
+           "WHERE hand_id = $h ORDER BY seq")
+    before = run("query", sql, "--store", str(demo_store), "-p", "h", hand_id, "--format", "json")
+    after = run("query", sql, "--store", str(again), "-p", "h", hand_id, "--format", "json")
+    assert json.loads(after.output) == json.loads(before.output)
+
+
+def test_export_of_an_unknown_hand_is_a_usage_error(demo_store: Path):
+    result = run("export", "nope:1", "--store", str(demo_store), "--format", "ohh")
+    assert result.exit_code == 2 and "nope:1" in result.output
