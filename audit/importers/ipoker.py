@@ -53,7 +53,7 @@ from xml.parsers import expat
 
 from audit.errors import AuditInputError
 from audit.importers.base import Chunk, Rejected
-from audit.importers.fulltilt import (
+from audit.importers.sitetext import (
     CHUNK_HANDS,
     ChunkWriter,
     SiteHand,

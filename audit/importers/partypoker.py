@@ -45,7 +45,7 @@ from pathlib import Path
 from typing import Any
 
 from audit.importers.base import Chunk
-from audit.importers.fulltilt import (
+from audit.importers.sitetext import (
     CHUNK_HANDS,
     SiteHand,
     SiteHandError,

@@ -1,0 +1,311 @@
+"""Helpers shared by the site-text importers (Full Tilt, PartyPoker, iPoker): exact amounts,
+site time zones, card text, a hand being built (`SiteHand`), and the streaming read loop that
+splits a file into hands, maps each one and yields chunks of whole hands."""
+
+from __future__ import annotations
+
+import codecs
+import datetime as dt
+import re
+from collections.abc import Iterator
+from decimal import Decimal, InvalidOperation
+from pathlib import Path
+from typing import Any
+from zoneinfo import ZoneInfo
+
+from audit.errors import AuditInputError
+from audit.importers.base import Chunk, Rejected
+from audit.schema import events_table
+
+CHUNK_HANDS = 5000
+_UTC = dt.UTC
+
+
+class SiteHandError(AuditInputError):
+    """A site hand that cannot be mapped to events; the message is the quarantine reason."""
+
+
+CURRENCY_SYMBOLS = {"$": "USD", "€": "EUR", "£": "GBP"}
+FIXED_OFFSETS = {
+    "EST": -5, "EDT": -4, "CST": -6, "CDT": -5, "MST": -7, "MDT": -6, "PST": -8, "PDT": -7,
+    "GMT": 0, "UTC": 0, "WET": 0, "WEST": 1, "BST": 1, "CET": 1, "CEST": 2, "EET": 2,
+    "EEST": 3, "MSK": 3, "AEST": 10, "AEDT": 11,
+}
+NAMED_ZONES = {"ET": "America/New_York", "CT": "America/Chicago", "PT": "America/Los_Angeles"}
+HOLE_COUNT = {"holdem": 2, "omaha": 4, "omaha_hilo": 4, "omaha5": 5, "omaha5_hilo": 5}
+_AMOUNT = re.compile(r"^[0-9][0-9,.]*$")
+
+
+def _fallback(err: UnicodeError) -> tuple[str, int]:
+    assert isinstance(err, UnicodeDecodeError)
+    return err.object[err.start : err.end].decode("cp1252", errors="replace"), err.end
+
+
+codecs.register_error("poker_audit_cp1252", _fallback)
+
+
+def decode_line(raw: bytes) -> str:
+    """A line of site text: UTF-8 (BOM stripped), bytes that are not UTF-8 read as cp1252."""
+    text = raw.decode("utf-8", errors="poker_audit_cp1252")
+    return text.lstrip("\ufeff").rstrip()
+
+
+def parse_amount(text: str) -> Decimal:
+    """`$1,855` -> 1855; `€301,49` -> 301.49; `2,048.50` -> 2048.50 (exact)."""
+    t = text.strip().lstrip("$€£").strip()
+    if not _AMOUNT.match(t):
+        raise SiteHandError(f"{text!r} is not an amount")
+    if "," in t and "." in t:
+        t = t.replace(",", "") if t.rfind(",") < t.rfind(".") else t.replace(".", "").replace(
+            ",", ".")
+    elif "," in t:
+        head, _, tail = t.rpartition(",")
+        t = t.replace(",", "") if len(tail) == 3 else head.replace(",", "") + "." + tail
+    try:
+        value = Decimal(t)
+    except InvalidOperation:
+        raise SiteHandError(f"{text!r} is not an amount") from None
+    return value
+
+
+def to_minor(value: Decimal, mpu: int, what: str) -> int:
+    scaled = value * mpu
+    if scaled != scaled.to_integral_value():
+        raise SiteHandError(
+            f"{what} = {value} is finer than the {'cent' if mpu == 100 else 'chip'}")
+    return int(scaled)
+
+
+def local_to_utc(local: dt.datetime, zone: str) -> tuple[dt.datetime, str]:
+    """A wall-clock time in a named zone abbreviation as UTC, and a note when assumed."""
+    z = zone.upper()
+    if z in NAMED_ZONES:
+        return local.replace(tzinfo=ZoneInfo(NAMED_ZONES[z])).astimezone(_UTC), ""
+    if z in FIXED_OFFSETS:
+        tz = dt.timezone(dt.timedelta(hours=FIXED_OFFSETS[z]))
+        return local.replace(tzinfo=tz).astimezone(_UTC), ""
+    return local.replace(tzinfo=_UTC), f";ts=local time read as UTC (unknown zone {zone!r})"
+
+
+def site_cards(text: str, what: str) -> str:
+    """`[ 9c , 2s ]` / `7d Ah 6s 2h` -> `9c 2s` / `7d Ah 6s 2h` (validated)."""
+    cards = text.replace(",", " ").replace("[", " ").replace("]", " ").split()
+    out = []
+    for c in cards:
+        if c in ("?", "??", "X", "XX"):
+            out.append("??")
+            continue
+        if len(c) == 3 and c.startswith("10"):
+            c = "T" + c[2]
+        if len(c) != 2 or c[0].upper() not in "23456789TJQKA" or c[1].lower() not in "cdhs":
+            raise SiteHandError(f"{what}: {c!r} is not a card")
+        out.append(c[0].upper() + c[1].lower())
+    if not out:
+        raise SiteHandError(f"{what}: no cards")
+    return " ".join(out)
+
+
+class SiteHand:
+    """Bookkeeping while one site hand is mapped: rows, their lines, stacks, round totals."""
+
+    def __init__(self, *, fmt: str, file_name: str, hand_id: str, table_id: str | None) -> None:
+        self.fmt = fmt
+        self.file_name = file_name
+        self.hand_id = hand_id
+        self.table_id = table_id
+        self.rows: list[dict[str, Any]] = []
+        self.lines: list[int] = []
+        self.seat_of: dict[str, int] = {}
+        self.left: dict[int, int] = {}
+        self.round: dict[int, int] = {}
+        self.sitting_out: set[int] = set()
+        self.folded: set[int] = set()
+        self.hole: dict[int, str] = {}
+        self._names: list[str] = []
+
+    def emit(self, line: int, kind: str, note: str = "", **fields: Any) -> dict[str, Any]:
+        row = {"hand_id": self.hand_id, "seq": len(self.rows), "table_id": self.table_id,
+               "kind": kind, "source": f"{self.fmt}:{self.file_name}:{line}{note}"}
+        row.update(fields)
+        self.rows.append(row)
+        self.lines.append(line)
+        return row
+
+    def add_seat(self, line: int, seat: int, name: str, stack: int, sitting_out: bool) -> None:
+        if not 1 <= seat <= 127:
+            raise SiteHandError(f"line {line}: seat {seat} is not a seat number")
+        if seat in self.left or name in self.seat_of:
+            raise SiteHandError(f"line {line}: seat {seat} ({name!r}) is listed twice")
+        self.seat_of[name] = seat
+        self.left[seat] = stack
+        self._names = sorted(self.seat_of, key=len, reverse=True)
+        if sitting_out:
+            self.sitting_out.add(seat)
+        self.emit(line, "seat", seat=seat, player=name, amount=stack,
+                  detail="sitting_out" if sitting_out else None)
+
+    def split_name(self, text: str) -> tuple[str, str] | None:
+        """(seated player, rest of the line) when the line starts with a seated player."""
+        for name in self._names:
+            if text.startswith(name) and (len(text) == len(name) or text[len(name)] in " :"):
+                return name, text[len(name):].lstrip(" ")
+        return None
+
+    def who(self, name: str) -> dict[str, Any]:
+        seat = self.seat_of.get(name)
+        if seat is None:
+            raise SiteHandError(f"{name!r} is not seated in this hand")
+        return {"seat": seat, "player": name}
+
+    def new_round(self) -> None:
+        self.round = {}
+
+    def post(self, line: int, name: str, detail: str, amount: int, *, live: bool) -> None:
+        w = self.who(name)
+        seat = w["seat"]
+        self.left[seat] -= amount
+        total = None
+        if live:
+            total = self.round.get(seat, 0) + amount
+            self.round[seat] = total
+        self.emit(line, "post", amount=amount, total=total, detail=detail, **w)
+
+    def act(self, line: int, name: str, kind: str, *, added: int | None = None,
+            to: int | None = None, all_in: bool = False) -> None:
+        """fold / check / call / bet / raise / complete, with chips added or a raise-to."""
+        w = self.who(name)
+        seat = w["seat"]
+        if kind == "fold":
+            self.folded.add(seat)
+            self.emit(line, kind, **w)
+            return
+        if kind == "check":
+            self.emit(line, kind, **w)
+            return
+        before = self.round.get(seat, 0)
+        if to is not None:
+            added = to - before
+            if added < 0:
+                raise SiteHandError(
+                    f"line {line}: {kind} to {to} is below the player's round total {before}")
+        assert added is not None
+        if kind == "auto":  # an all-in whose kind the log does not name
+            top = max(self.round.values(), default=0)
+            kind = "bet" if top == 0 else ("call" if before + added <= top else "raise")
+        stack = self.left[seat]
+        self.left[seat] = stack - added
+        total = before + added
+        self.round[seat] = total
+        self.emit(line, kind, amount=added, total=total,
+                  detail="all_in" if all_in or (added > 0 and added == stack) else None, **w)
+
+    def board(self, line: int, cards: str) -> None:
+        self.new_round()
+        self.emit(line, "deal", cards=cards, detail="board")
+
+    def deal_holes(self, line: int, variant: str, known: dict[str, tuple[int, str]]) -> None:
+        count = HOLE_COUNT.get(variant, 2)
+        for seat in sorted(self.left):
+            if seat in self.sitting_out:
+                continue
+            name = next(n for n, s in self.seat_of.items() if s == seat)
+            at, cards = known.get(name, (line, " ".join(["??"] * count)))
+            self.hole[seat] = cards
+            self.emit(at, "deal", cards=cards, detail="hole", seat=seat, player=name)
+
+    def award(self, line: int, name: str, amount: int, label: str) -> None:
+        self.emit(line, "award", amount=amount, detail=label, **self.who(name))
+
+    def end(self, line: int, detail: str | None = None) -> None:
+        self.emit(line, "hand_ended", detail=detail)
+
+
+def iter_lines(path: Path) -> Iterator[tuple[int, str]]:
+    """(line number, decoded text without line end) of a file, streamed."""
+    with path.open("rb") as f:
+        for number, raw in enumerate(f, start=1):
+            yield number, decode_line(raw)
+
+
+def raw_text(block: list[tuple[int, str]]) -> str:
+    return "\n".join(text for _, text in block) + "\n"
+
+
+class ChunkWriter:
+    """Collects mapped hands and rejections; `full` says when a chunk should be yielded."""
+
+    def __init__(self, chunk_hands: int) -> None:
+        self.chunk_hands = chunk_hands
+        self.rows: list[dict[str, Any]] = []
+        self.lines: list[int] = []
+        self.rejected: list[Rejected] = []
+        self.hands = 0
+
+    def add(self, hand: SiteHand) -> None:
+        self.rows.extend(hand.rows)
+        self.lines.extend(hand.lines)
+        self.hands += 1
+
+    @property
+    def full(self) -> bool:
+        return self.hands >= self.chunk_hands
+
+    def take(self) -> Chunk:
+        chunk = Chunk(table=events_table(self.rows), rejected=self.rejected, lines=self.lines)
+        self.rows, self.lines, self.rejected, self.hands = [], [], [], 0
+        return chunk
+
+    @property
+    def pending(self) -> bool:
+        return bool(self.rows or self.rejected)
+
+
+def split_blocks(path: Path, is_header: Any) -> Iterator[tuple[bool, list[tuple[int, str]]]]:
+    """(starts with a header?, lines) blocks of a text file, split where
+    `is_header.match(line)` is truthy."""
+    block: list[tuple[int, str]] = []
+    is_hand = False
+    for number, text in iter_lines(path):
+        if is_header.match(text):
+            if block:
+                yield is_hand, block
+            block = []
+            is_hand = True
+        block.append((number, text))
+    if block:
+        yield is_hand, block
+
+
+def read_site_text(path: Path, *, fmt: str, header: Any, chunk_hands: int,
+                   map_hand: Any, hand_id_of: Any) -> Iterator[Chunk]:
+    """The shared read loop: split into hands, map each, quarantine what fails."""
+    out = ChunkWriter(chunk_hands)
+    for is_hand, block in split_blocks(path, header):
+        significant = [(n, t) for n, t in block if t.strip()]
+        if not significant:
+            continue
+        if not is_hand:
+            out.rejected.append(Rejected(
+                source=str(path), line=significant[0][0], hand_id=None, raw=raw_text(block),
+                reason=f"line {significant[0][0]}: text outside any hand: "
+                       f"{significant[0][1][:120]!r}"))
+            continue
+        try:
+            hand = map_hand(block, path.name)
+        except SiteHandError as exc:
+            out.rejected.append(Rejected(source=str(path), line=block[0][0],
+                                         hand_id=hand_id_of(block[0][1]), reason=str(exc),
+                                         raw=raw_text(block)))
+            continue
+        out.add(hand)
+        if out.full:
+            yield out.take()
+    if out.pending:
+        yield out.take()
+
+
+def bad_line(number: int, text: str, why: str = "unknown line") -> SiteHandError:
+    return SiteHandError(f"line {number}: {why}: {text[:200]!r}")
+
+
+# --- Full Tilt --------------------------------------------------------------------------
