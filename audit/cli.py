@@ -225,7 +225,9 @@ def split_profile(profile: str) -> tuple[str, list[str]]:
     "--fail-on", type=click.Choice(SEVERITIES), default="violation", show_default=True,
     help="Exit 1 when a finding is at or above this severity.",
 )
-def audit(store: Path | None, profile: str, fail_on: str) -> None:
+@click.option("--workers", type=click.IntRange(min=1), default=1, show_default=True,
+              help="Replay event files in this many processes (same findings for any N).")
+def audit(store: Path | None, profile: str, fail_on: str, workers: int) -> None:
     """Replay every stored hand under a rule profile and record the findings as a run.
 
     Writes runs/<run_id>/findings.parquet, hands.parquet, hand_players.parquet and run.json,
@@ -234,6 +236,7 @@ def audit(store: Path | None, profile: str, fail_on: str) -> None:
     \b
     Example:
         poker-audit audit --store ./audit-store --profile montana --fail-on violation
+        poker-audit audit --workers 2
         poker-audit findings --rule BET-NL-MIN-RAISE
     """
     from audit.run import audit_store
@@ -246,9 +249,9 @@ def audit(store: Path | None, profile: str, fail_on: str) -> None:
         if sys.stderr.isatty() and files > 1:
             with click.progressbar(length=files, label="auditing", file=sys.stderr) as bar:
                 summary = audit_store(target, profile=name, overlays=overlays,
-                                      progress=bar.update)
+                                      workers=workers, progress=bar.update)
         else:
-            summary = audit_store(target, profile=name, overlays=overlays)
+            summary = audit_store(target, profile=name, overlays=overlays, workers=workers)
     click.echo(format_summary(summary))
     sys.exit(1 if summary.flagged(fail_on) else 0)
 

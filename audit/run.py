@@ -3,10 +3,14 @@ run id, and find them again."""
 
 from __future__ import annotations
 
+import functools
 import json
+import multiprocessing
 import os
+import shutil
 from collections import Counter
 from collections.abc import Callable, Sequence
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -92,10 +96,12 @@ class RunSummary:
         return self.worst is not None and Severity(self.worst).level >= Severity(fail_on).level
 
 
-def _profiles(name: str, overlays: Sequence[str]) -> tuple[Any, Any]:
-    """Settings for cash hands and for tournament hands (the tournament overlay added)."""
+@functools.cache
+def _profiles(name: str, overlays: tuple[str, ...]) -> tuple[Any, Any]:
+    """Settings for cash hands and for tournament hands (the tournament overlay added);
+    built once per process."""
     cash = load_profile(name, overlays)
-    tournament_overlays = [*overlays, "tournament"] if "tournament" not in overlays else overlays
+    tournament_overlays = overlays if "tournament" in overlays else (*overlays, "tournament")
     return Settings(cash), Settings(load_profile(name, tournament_overlays))
 
 
@@ -116,41 +122,118 @@ def audit_file(
     return findings, hands, players
 
 
+OUTPUTS = ("findings", "hands", "hand_players")
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class PartJob:
+    """One event file to audit into numbered part files (picklable for worker processes)."""
+
+    index: int
+    path: Path
+    parts: Path
+    run_id: str
+    profile: str
+    overlays: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class PartStats:
+    """What a part contributes to the run summary (small: it crosses process boundaries)."""
+
+    hands: int
+    findings: int
+    rules: Counter[tuple[str, str, str]]
+    rake: int
+    rake_hands: int
+
+
+def audit_part(job: PartJob) -> PartStats:
+    """Audit one file and write its findings and projections as part files."""
+    cash, tournament = _profiles(job.profile, job.overlays)
+    findings, hands, players = audit_file(job.path, cash, tournament)
+    tables = {
+        "findings": findings_table(findings, job.run_id),
+        "hands": _with_run(hands, "hands", job.run_id),
+        "hand_players": _with_run(players, "hand_players", job.run_id),
+    }
+    for name, table in tables.items():
+        pq.write_table(table, job.parts / f"{name}-{job.index:07d}.parquet")
+    rakes = [int(h.get("rake") or 0) for h in hands]
+    return PartStats(
+        hands=len(hands),
+        findings=len(findings),
+        rules=Counter((f.rule_id, f.category, f.severity) for f in findings),
+        rake=sum(rakes),
+        rake_hands=sum(1 for r in rakes if r),
+    )
+
+
+def _run_parts(jobs: list[PartJob], workers: int,
+               progress: Callable[[int], None] | None) -> list[PartStats]:
+    if workers <= 1 or len(jobs) <= 1:
+        results = []
+        for job in jobs:
+            results.append(audit_part(job))
+            if progress:
+                progress(1)
+        return results
+    context = multiprocessing.get_context("fork")
+    with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
+        results = []
+        for stats in pool.map(audit_part, jobs):  # in file order, whatever finishes first
+            results.append(stats)
+            if progress:
+                progress(1)
+        return results
+
+
+def _merge_parts(parts: Path, count: int, out: Path) -> None:
+    """Concatenate the part files in file order: the same bytes for any number of workers,
+    and memory bounded by one part."""
+    for name in OUTPUTS:
+        schema = findings_schema() if name == "findings" else arrow_schema(name)
+        with pq.ParquetWriter(out / f"{name}.parquet", schema, compression="zstd") as writer:
+            for index in range(count):
+                part = parts / f"{name}-{index:07d}.parquet"
+                writer.write_table(pq.read_table(part).cast(schema))
+                part.unlink()
+
+
 def audit_store(
     store: Store,
     *,
     profile: str = DEFAULT_PROFILE,
     overlays: Sequence[str] = (),
+    workers: int = 1,
     now: datetime | None = None,
     progress: Callable[[int], None] | None = None,
 ) -> RunSummary:
-    """Replay every committed hand; write findings and projections under a new run id."""
+    """Replay every committed hand; write findings and projections under a new run id.
+
+    Event files are independent units of work: with `workers` > 1 they are replayed in
+    parallel processes; results are merged in file order, so the findings are identical.
+    """
     store.ensure_recovered()
     now = now or datetime.now(UTC)
-    cash, tournament = _profiles(profile, overlays)
+    cash, _ = _profiles(profile, tuple(overlays))
     records = store.records()
     files = [store.root / f["path"] for r in records for f in r.get("files", [])]
-    findings: list[Finding] = []
-    hands: list[dict[str, Any]] = []
-    players: list[dict[str, Any]] = []
-    for path in files:
-        f, h, p = audit_file(path, cash, tournament)
-        findings += f
-        hands += h
-        players += p
-        if progress:
-            progress(1)
     run_id = new_batch_id(now)
     final = run_dir(store, run_id)
     tmp = store.runs_dir / f".{run_id}.tmp"
-    tmp.mkdir(parents=True)
-    pq.write_table(findings_table(findings, run_id), tmp / "findings.parquet", compression="zstd")
-    pq.write_table(_with_run(hands, "hands", run_id), tmp / "hands.parquet", compression="zstd")
-    pq.write_table(
-        _with_run(players, "hand_players", run_id), tmp / "hand_players.parquet",
-        compression="zstd",
-    )
-    summary = _summarise(run_id, cash.label, findings, hands)
+    parts = tmp / "parts"
+    parts.mkdir(parents=True)
+    jobs = [PartJob(index=i, path=path, parts=parts, run_id=run_id, profile=profile,
+                    overlays=tuple(overlays)) for i, path in enumerate(files)]
+    try:
+        stats = _run_parts(jobs, workers, progress)
+        _merge_parts(parts, len(jobs), tmp)
+        parts.rmdir()
+    except BaseException:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise
+    summary = _summarise(run_id, cash.label, stats)
     meta = {
         "run_id": run_id,
         "created_at": now.isoformat(),
@@ -158,8 +241,8 @@ def audit_store(
         "engine_version": __version__,
         "store_head": records[-1]["hash"] if records else GENESIS,
         "batches": len(records),
-        "hands": len(hands),
-        "findings": len(findings),
+        "hands": summary.hands,
+        "findings": summary.findings,
     }
     (tmp / "run.json").write_text(json.dumps(meta, indent=2) + "\n", encoding="utf-8")
     os.replace(tmp, final)  # the run becomes visible whole, or not at all
@@ -173,24 +256,26 @@ def _with_run(rows: list[dict[str, Any]], name: str, run_id: str) -> pa.Table:
     return pa.Table.from_pylist(rows, schema=schema)
 
 
-def _summarise(
-    run_id: str, profile: str, findings: list[Finding], hands: list[dict[str, Any]]
-) -> RunSummary:
-    rules = Counter((f.rule_id, f.category, f.severity) for f in findings)
-    by_category = Counter(f.category for f in findings)
-    by_severity = Counter(f.severity for f in findings)
+def _summarise(run_id: str, profile: str, stats: Sequence[PartStats]) -> RunSummary:
+    rules: Counter[tuple[str, str, str]] = Counter()
+    for part in stats:
+        rules.update(part.rules)
+    by_category: Counter[str] = Counter()
+    by_severity: Counter[str] = Counter()
+    for (_, category, severity), n in rules.items():
+        by_category[category] += n
+        by_severity[severity] += n
     worst = max((Severity(s) for s in by_severity), key=lambda s: s.level, default=None)
-    rakes = [int(h.get("rake") or 0) for h in hands]
     return RunSummary(
         run_id=run_id,
         profile=profile,
-        hands=len(hands),
-        findings=len(findings),
+        hands=sum(p.hands for p in stats),
+        findings=sum(p.findings for p in stats),
         by_rule=tuple(sorted(((r, c, s, n) for (r, c, s), n in rules.items()),
                              key=lambda x: (-Severity(x[2]).level, -x[3], x[0]))),
         by_category=tuple(sorted(by_category.items(), key=lambda x: (-x[1], x[0]))),
         by_severity=tuple(sorted(by_severity.items(), key=lambda x: -Severity(x[0]).level)),
-        rake=sum(rakes),
-        rake_hands=sum(1 for r in rakes if r),
+        rake=sum(p.rake for p in stats),
+        rake_hands=sum(p.rake_hands for p in stats),
         worst=str(worst) if worst else None,
     )

@@ -1,0 +1,57 @@
+"""Audit runs: parallel workers give the same findings, a run appears whole or not at all."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pyarrow.parquet as pq
+import pytest
+
+from audit.demo import DEMO_DATA
+from audit.ingest import ingest
+from audit.run import audit_store, finished_runs, run_dir
+from audit.store import Store
+
+
+@pytest.fixture(scope="module")
+def store(tmp_path_factory) -> Store:
+    store = Store(tmp_path_factory.mktemp("runs") / "store")
+    ingest([DEMO_DATA / "sample-events.jsonl"], store)
+    phh = (DEMO_DATA / "handhq-ps-50nl-excerpt.phhs").read_text()
+    folder = tmp_path_factory.mktemp("phh")
+    # Several files, so there is work to share between processes.
+    hands = phh.split("\n\n")
+    for i in range(4):
+        (folder / f"part{i}.phhs").write_text("\n\n".join(hands[i * 30:(i + 1) * 30]) + "\n")
+    ingest([folder], store)
+    assert len(store.event_files()) >= 5
+    return store
+
+
+def _content(store: Store, run_id: str, name: str):
+    table = pq.read_table(run_dir(store, run_id) / f"{name}.parquet")
+    return table.drop_columns(["run_id"]).to_pylist()
+
+
+def test_two_workers_give_the_same_findings_and_projections_as_one(store: Store):
+    one = audit_store(store, workers=1)
+    two = audit_store(store, workers=2)
+    assert one.hands == two.hands == 123
+    assert one.by_rule == two.by_rule
+    for name in ("findings", "hands", "hand_players"):
+        assert _content(store, one.run_id, name) == _content(store, two.run_id, name)
+
+
+def test_a_failed_run_leaves_no_visible_run(store: Store, monkeypatch):
+    import audit.run as run
+
+    before = [r["run_id"] for r in finished_runs(store)]
+
+    def boom(*args, **kwargs):
+        raise RuntimeError("disk full")
+
+    monkeypatch.setattr(run, "_merge_parts", boom)
+    with pytest.raises(RuntimeError):
+        audit_store(store)
+    assert [r["run_id"] for r in finished_runs(store)] == before
+    assert not [p for p in Path(store.runs_dir).iterdir() if p.name.startswith(".")]
