@@ -227,7 +227,11 @@ def split_profile(profile: str) -> tuple[str, list[str]]:
 )
 @click.option("--workers", type=click.IntRange(min=1), default=1, show_default=True,
               help="Replay event files in this many processes (same findings for any N).")
-def audit(store: Path | None, profile: str, fail_on: str, workers: int) -> None:
+@click.option("--scheduler", default=None, metavar="ADDR",
+              help="Run on a Dask distributed cluster, e.g. tcp://10.0.0.5:8786 (needs the "
+              "dask extra; workers must see the store at the same path).")
+def audit(store: Path | None, profile: str, fail_on: str, workers: int,
+          scheduler: str | None) -> None:
     """Replay every stored hand under a rule profile and record the findings as a run.
 
     Writes runs/<run_id>/findings.parquet, hands.parquet, hand_players.parquet and run.json,
@@ -237,6 +241,7 @@ def audit(store: Path | None, profile: str, fail_on: str, workers: int) -> None:
     Example:
         poker-audit audit --store ./audit-store --profile montana --fail-on violation
         poker-audit audit --workers 2
+        poker-audit audit --scheduler tcp://scheduler.example:8786
         poker-audit findings --rule BET-NL-MIN-RAISE
     """
     from audit.run import audit_store
@@ -249,9 +254,11 @@ def audit(store: Path | None, profile: str, fail_on: str, workers: int) -> None:
         if sys.stderr.isatty() and files > 1:
             with click.progressbar(length=files, label="auditing", file=sys.stderr) as bar:
                 summary = audit_store(target, profile=name, overlays=overlays,
-                                      workers=workers, progress=bar.update)
+                                      workers=workers, scheduler=scheduler,
+                                      progress=bar.update)
         else:
-            summary = audit_store(target, profile=name, overlays=overlays, workers=workers)
+            summary = audit_store(target, profile=name, overlays=overlays, workers=workers,
+                                  scheduler=scheduler)
     click.echo(format_summary(summary))
     sys.exit(1 if summary.flagged(fail_on) else 0)
 

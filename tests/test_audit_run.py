@@ -55,3 +55,22 @@ def test_a_failed_run_leaves_no_visible_run(store: Store, monkeypatch):
         audit_store(store)
     assert [r["run_id"] for r in finished_runs(store)] == before
     assert not [p for p in Path(store.runs_dir).iterdir() if p.name.startswith(".")]
+
+
+def test_a_dask_cluster_gives_the_same_findings_as_the_local_run(store: Store):
+    distributed = pytest.importorskip("distributed")
+    local = audit_store(store, workers=1)
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                  dashboard_address=None) as cluster:
+        remote = audit_store(store, scheduler=cluster.scheduler_address)
+    assert remote.by_rule == local.by_rule and remote.hands == local.hands
+    for name in ("findings", "hands", "hand_players"):
+        assert _content(store, remote.run_id, name) == _content(store, local.run_id, name)
+
+
+def test_an_unreachable_scheduler_is_a_clear_error(store: Store):
+    pytest.importorskip("distributed")
+    from audit.errors import AuditInputError
+
+    with pytest.raises(AuditInputError, match="cannot reach the Dask scheduler"):
+        audit_store(store, scheduler="tcp://127.0.0.1:9")
