@@ -77,6 +77,8 @@ CORE_PARAMS: frozenset[str] = frozenset(
         "rake.cap",
         "rake.implied_max_percent",
         "tournament",
+        "stud.bringin_fold",  # P24
+        "a5.checkraise",  # A5-CHECKRAISE
     }
 )
 

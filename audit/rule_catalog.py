@@ -869,3 +869,209 @@ for _id in REPLAY_RULE_IDS:
     _spec = CATALOG[_id]
     register(_id, category=_spec.category, severity=_spec.severity, citation=_spec.citation,
              text=_spec.text)
+
+
+# --- Stud and draw families (RULEBOOK §4.7, §4.8, §4.11, §4.12, §4.14) ----------------------------
+# Checked by audit/replay/family.py (with betting.py for sizes and caps). Statements and citations
+# are RULEBOOK's, copied verbatim.
+
+_rule(
+    'ORDER-STUD-FIRST', PROCEDURE, WARNING,
+    '000 §7 r.2; 001 3.2.3.5.1; 004 ST/Play; 000 Gl. LOWCARD',
+    'Seven-card stud, 3rd street: the lowest upcard by suit makes the forced bet (ace counts '
+    'high; suit order c<d<h<s, so 2♣ is the lowest possible); action then goes clockwise.',
+)
+_rule(
+    'ORDER-STUD-LATER', PROCEDURE, WARNING,
+    '000 §7 r.2; 001 3.2.3.5.1; 004 ST/Play',
+    'From 4th street on, the highest hand showing acts first and may check (no more forced '
+    'bets). A tie is broken by position: of the tied players, the one who received cards '
+    'first (first clockwise from the dealer) acts first.',
+)
+_rule(
+    'ORDER-RAZZ', PROCEDURE, WARNING,
+    '000 §8 intro, r.2; 001 3.2.6.1, 3.2.6.5.2; 002 §9.0, §9.1 "highest card by suit"; 004 RZ',
+    'Razz: the highest upcard by suit brings in (aces low, so K♠ is the highest and A♣ the '
+    'lowest). Later rounds: the lowest hand showing acts first; a tie goes to the first tied '
+    'player clockwise from the dealer.',
+)
+_rule(
+    'ORDER-STUDHL', PROCEDURE, WARNING,
+    '000 §9 r.4; 001 3.2.7.1, 3.2.7.5.4; 002 §10.0, §10.1 "low card by suit"',
+    'Stud high-low: the lowest card by suit brings in, ace counting high for this purpose. '
+    'Later rounds: the highest hand showing acts first; a tie goes to the first tied player '
+    'clockwise from the dealer (P37).',
+)
+_rule(
+    'ORDER-5STUD', PROCEDURE, WARNING,
+    '001 3.2.4.5.1',
+    'Five-card stud follows the seven-card stud order rules (lowcard forced bet, then high hand).',
+)
+_rule(
+    'BET-LIMIT-STUD-STREETS', ILLEGAL_BET, VIOLATION,
+    '000 §7 intro, §8 r.3, §9 r.6; 001 3.2.3.1, 3.2.6.5.3, 3.2.7.5.7; 002 §9.1 "Fixed-limit '
+    'games", §10.0, §10.1 "Fixed-limit games"; 004 ST/Intro, ST/Play',
+    'Stud, razz and stud H-L: the small bet on 3rd and 4th street, the big bet on 5th, 6th '
+    'and 7th.',
+)
+_rule(
+    'BET-STUD-OPENPAIR', ILLEGAL_BET, VIOLATION,
+    '000 §7 intro, r.7; 001 3.2.3.1, 3.2.3.5.4; 004 ST/Play',
+    'Seven-card stud high only: if any player shows an open pair on 4th street, any player '
+    'may bet either the lower or the upper limit. Example, $5–$10: with a $5 bet, others may '
+    'call $5, raise $5 or raise $10; once a $10 bet or raise is made, all further raises that'
+    ' round are $10. If the high hand checks, the next players have the same options. Not in '
+    'razz or stud H-L (RAZZ-NO-OPENPAIR, STUDHL-NO-OPENPAIR).',
+)
+_rule(
+    'BET-LIMIT-DRAW-DOUBLE', ILLEGAL_BET, VIOLATION,
+    '000 §11 intro, §10 intro; 001 3.2.9.1, 3.2.10.1, 3.2.8.1; 002 §12.0, §11.0',
+    'Draw high and jacks: the limit after the draw is twice the limit before it. Lowball: '
+    '"usually" double after the draw (Northern California is an exception → '
+    'profile.lowball_post_draw_multiplier).',
+)
+_rule(
+    'BET-LIMIT-5STUD', ILLEGAL_BET, VIOLATION,
+    '001 3.2.4.1',
+    'Five-card stud at fixed limit uses the same bet size on every round.',
+)
+_rule(
+    'BET-CAP-TWOROUND', ILLEGAL_BET, VIOLATION,
+    '000 §2 B&R r.4(b), §10 r.2, §11 r.1, §14 #6; 001 3.1.7.3.2, 3.2.8.5.1.2, 3.2.10.5.1, App'
+    ' II #6; 002 §11.1, §12.1, §16.0 #6; 003 Intro',
+    'Fixed limit with 2 betting rounds (lowball, draw high, jacks): at most a bet plus 4 '
+    'raises in multihanded pots (private games: 3; CA overlay: 6).',
+)
+_rule(
+    'STUD-BRINGIN-LOWCARD', PROCEDURE, WARNING,
+    '000 §7 r.2, Gl. LOWCARD, FORCED BET; 001 3.2.3.5.1, §2.2 LOWCARD; 004 ST/Play',
+    'The 3rd-street forced bet (bring-in) is made by the lowest upcard, ranked by rank (ace '
+    'high) and then by suit (♣ < ♦ < ♥ < ♠). Razz and stud H-L use their own rules '
+    '(ORDER-RAZZ, ORDER-STUDHL).',
+)
+_rule(
+    'STUD-BRINGIN-OPTIONS', ILLEGAL_BET, VIOLATION,
+    '000 §7 r.3; 001 3.2.3.5.2; 004 ST/Play',
+    'The bring-in player may post the bring-in or open for a full small bet. 004: he may not '
+    'check or fold (P24).',
+)
+_rule(
+    'STUD-BRINGIN-AMOUNT', ILLEGAL_BET, VIOLATION,
+    '004 ST/Play; 000 §7 r.6; 001 3.2.3.5.3',
+    'The bring-in is a structure parameter: typically more than the ante and less than the '
+    'small bet (004). Example: $5 in $15–$30 stud. Mississippi amounts are in '
+    'BET-LIMIT-MISSISSIPPI.',
+)
+_rule(
+    'STUD-PREMATURE', IRREGULARITY, WARNING,
+    '000 §7 r.14; 001 3.2.3.5.14',
+    "Cards dealt before the round's betting ends are removed from play. After the betting, "
+    'one more card per still-active player is also removed, so players get the cards they '
+    'would have had; then the dealer burns and play resumes. Removed cards are set aside in '
+    'case the deck runs short. If the premature card is the final down card and it was seen '
+    'or mixed in, the player keeps it and may not bet or raise on 6th street.',
+)
+_rule(
+    'STUD-CARD-COUNT', IRREGULARITY, VIOLATION,
+    '000 §7 r.18, §14 #2; 001 3.2.3.5.18, App II #4; 002 §16.0 #4',
+    'A stud hand with more than 7 cards is dead. A hand with fewer than 7 at the showdown is '
+    'dead, except that a hand missing only its 7th card may be ruled live (flag it for the '
+    'floor).',
+)
+_rule(
+    'RAZZ-NO-OPENPAIR', ILLEGAL_BET, VIOLATION,
+    '000 §8 intro, r.3; 001 3.2.6.1, 3.2.6.5.3; 002 §9.0, §9.1 "open pair"',
+    'Razz: an open pair does not change the limit (lower limit on 3rd and 4th streets, upper '
+    'after).',
+)
+_rule(
+    'STUDHL-NO-OPENPAIR', ILLEGAL_BET, VIOLATION,
+    '000 §9 r.6; 001 3.2.7.1, 3.2.7.5.7; 002 §10.0, §10.1 "open pair on fourth"',
+    'Stud H-L: an open pair on 4th street does not change the limit.',
+)
+_rule(
+    'POT-ODDCHIP-STUD', WRONG_AWARD, VIOLATION,
+    '000 §2 Ties r.5(b); 001 3.1.9.5.2',
+    'Stud high games: to the tied player holding the highest card by suit. Stud low games: to'
+    " the one holding the lowest card by suit. All of each player's cards count, not just his"
+    ' five.',
+)
+_rule(
+    'DRAW-FIVE-CARD-HAND', IRREGULARITY, VIOLATION,
+    '000 §10 r.12, §11 r.5; 001 3.2.8.5.1.11, 3.2.10.5.4; 002 §11.1 "Five cards constitute", '
+    '§12.1 "Five cards constitute"',
+    'Five cards make a playing hand. More or fewer than five after the draw is a fouled '
+    '(dead) hand.',
+)
+_rule(
+    'A5-CHECKRAISE', ILLEGAL_BET, VIOLATION,
+    '000 §10 A5 r.2; 001 3.2.8.5.2.2; 002 §11.2 "check-raise is not"',
+    'Limit ace-to-five lowball: check-raise is not allowed unless players were told otherwise.',
+)
+
+
+# The stud/draw ids the replay can emit; each has a fixture under fixtures/rules/<ID>.txt.
+STUD_DRAW_RULE_IDS: tuple[str, ...] = (
+    # stud: bring-in and action order
+    "STUD-BRINGIN-LOWCARD", "STUD-BRINGIN-OPTIONS", "STUD-BRINGIN-AMOUNT",
+    "ORDER-STUD-FIRST", "ORDER-STUD-LATER", "ORDER-RAZZ", "ORDER-STUDHL", "ORDER-5STUD",
+    # stud: limits by street and the open pair
+    "BET-LIMIT-STUD-STREETS", "BET-STUD-OPENPAIR", "RAZZ-NO-OPENPAIR", "STUDHL-NO-OPENPAIR",
+    "BET-LIMIT-5STUD",
+    # stud: cards and odd chips
+    "STUD-PREMATURE", "STUD-CARD-COUNT", "POT-ODDCHIP-STUD",
+    # draw games
+    "BET-LIMIT-DRAW-DOUBLE", "BET-CAP-TWOROUND", "DRAW-FIVE-CARD-HAND", "A5-CHECKRAISE",
+)
+
+for _id in STUD_DRAW_RULE_IDS:
+    _spec = CATALOG[_id]
+    register(_id, category=_spec.category, severity=_spec.severity, citation=_spec.citation,
+             text=_spec.text)
+
+# --- §4.17 Conduct and collusion patterns (cross-hand, level X: leads with evidence) ------------
+# Catalogued after BUTTON_GAME_RULE_IDS: these are not per-hand replay rules. audit/collusion
+# emits them as `collusion` findings of severity warning (a lead, never a verdict).
+
+COLLUSION = Category.COLLUSION
+_rule(
+    "PATTERN-COLLUSION", COLLUSION, WARNING,
+    "000 §1 Conduct Code; 001 1.3.1.2.1, 1.4; 003 (1)Conduct Code; 004 §1 Conduct Code, "
+    "§2 Dupe Accounts",
+    "Collusion and cheating are banned; signals are shared seating history, joint raising that "
+    "traps third players, unusual folds to each other and profit flowing between the same "
+    "accounts.",
+)
+_rule(
+    "PATTERN-SOFTPLAY", COLLUSION, WARNING,
+    "000 §1 Etiquette, Gl. SOFTPLAY; 004 §1 Etiquette",
+    "Soft play, not betting good hands and not bluffing against one particular opponent when "
+    "heads-up, is a form of collusion.",
+)
+_rule(
+    "PATTERN-CHECKDOWN-ALLIN", COLLUSION, WARNING,
+    "000 §1 Etiquette; 001 1.3.2.3; 003 (1)Etiquette; 004 §1 Etiquette",
+    "Agreeing to check a hand down when a third player is all-in is improper.",
+)
+_rule(
+    "PATTERN-WHIPSAW", COLLUSION, WARNING,
+    "000 §14 #6; 001 App II #6; 002 §16.0 #6",
+    "Two players repeatedly re-raising each other while a third player is caught calling in "
+    "between is the collusion that raise caps exist to limit.",
+)
+_rule(
+    "PATTERN-CHIP-DUMP", COLLUSION, WARNING,
+    "004 §2 Dupe Accounts",
+    "Chip dumping, deliberately losing chips to a partner, is banned.",
+)
+
+# The ids audit/collusion can emit (cross-hand leads and the per-hand check-down pattern).
+COLLUSION_RULE_IDS: tuple[str, ...] = (
+    "PATTERN-COLLUSION", "PATTERN-SOFTPLAY", "PATTERN-CHECKDOWN-ALLIN", "PATTERN-WHIPSAW",
+    "PATTERN-CHIP-DUMP",
+)
+
+for _id in COLLUSION_RULE_IDS:
+    _spec = CATALOG[_id]
+    register(_id, category=_spec.category, severity=_spec.severity, citation=_spec.citation,
+             text=_spec.text)

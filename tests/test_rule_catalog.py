@@ -7,7 +7,14 @@ from pathlib import Path
 
 import pytest
 
-from audit.rule_catalog import BUTTON_GAME_RULE_IDS, CATALOG, OWN_RULE_IDS, REPLAY_RULE_IDS
+from audit.rule_catalog import (
+    BUTTON_GAME_RULE_IDS,
+    CATALOG,
+    COLLUSION_RULE_IDS,
+    OWN_RULE_IDS,
+    REPLAY_RULE_IDS,
+    STUD_DRAW_RULE_IDS,
+)
 from audit.rules import RULES, Category, Severity, get_rule, register
 
 RULEBOOK = Path(__file__).resolve().parents[2] / "shared" / "RULEBOOK.md"
@@ -45,7 +52,10 @@ def test_only_implemented_rules_are_registered():
     # A registered rule is one some check can emit; each has fixtures (test_rules_fixtures).
     assert set(REPLAY_RULE_IDS) <= set(CATALOG)
     assert set(REPLAY_RULE_IDS) <= set(RULES)
-    assert not (set(CATALOG) - set(REPLAY_RULE_IDS)) & set(RULES)
+    registered = set(REPLAY_RULE_IDS) | set(STUD_DRAW_RULE_IDS) | set(COLLUSION_RULE_IDS)
+    assert not (set(CATALOG) - registered) & set(RULES)
+    assert set(STUD_DRAW_RULE_IDS) <= set(RULES) and not set(STUD_DRAW_RULE_IDS) & set(
+        BUTTON_GAME_RULE_IDS)
     for rule_id in REPLAY_RULE_IDS:
         assert get_rule(rule_id) == CATALOG[rule_id]
 

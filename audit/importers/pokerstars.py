@@ -20,7 +20,9 @@ chips for tournaments and play money):
   table_id the table name; ts = the ET time (in brackets when the header has two) as UTC;
   unknown zones are read as UTC with `;ts=...` in source. detail `cancelled=true` when the
   hand says `Hand cancelled`.
-* `Seat N: P ($x in chips)` -> `seat` (`is sitting out` / `out of hand` -> detail sitting_out).
+* `Seat N: P ($x in chips)` -> `seat` (`is sitting out` / `out of hand` -> detail sitting_out;
+  in tournaments a sitting-out player is still dealt in, so his seat is plain and followed by
+  an annotation sits_out).
 * posts: small blind -> post small_blind (a second one: dead); big blind -> big_blind (any
   later big-blind post, a player coming in: new_player); `small & big blinds $x` ->
   post new_player (one big blind, live) + post dead (the rest); ante -> ante; straddle ->
@@ -185,8 +187,13 @@ class _Hand:
                 raise PokerStarsError(f"seat line {s!r}: stack is not an amount", start + first
                                       ) from None
             detail = None
+            note_out = False
             if rest:
-                if rest == "is sitting out" or rest.startswith("out of hand"):
+                if rest == "is sitting out" and h.tournament:
+                    # PokerStars tournaments deal a sitting-out player in: he is blinded
+                    # and anted, and his hand is folded for him. Dealt in, with a note.
+                    note_out = True
+                elif rest == "is sitting out" or rest.startswith("out of hand"):
                     detail = "sitting_out"
                     out.add(seat)
                 elif rest.startswith(", ") and "bounty" in rest:  # '($x in chips, $y bounty)'
@@ -199,6 +206,8 @@ class _Hand:
             seats[name] = seat
             names[seat] = name
             add(("seat", seat, name, stack, None, None, detail, start + first))
+            if note_out:
+                add(("annotation", seat, name, None, None, None, "sits_out", start + first))
             first += 1
         if not seats:
             raise PokerStarsError("hand has no 'Seat N: P ($x in chips)' lines", start + 2)
@@ -463,7 +472,7 @@ class _Hand:
                         muck_row.setdefault(seat, []).append(len(rows))
                         add(("muck", seat, name, None, None, None, None, ln))
                     elif act in ("sits out", "is sitting out"):
-                        if pending_hole >= 0:
+                        if pending_hole >= 0 and not h.tournament:
                             out.add(seat)
                         add(("annotation", seat, name, None, None, None, "sits_out", ln))
                     elif act.startswith(("Chooses to EV Cashout", "Pays Cashout Risk (")):

@@ -12,7 +12,11 @@
     expect BET-NL-MIN-RAISE seat=3 seq=9   # seq defaults to the previous event line
     expect POT-SPLIT-BY-CARDS seat=1 seq=end  # award findings point at the hand's last event
 
-Options on the `hand` line: sb= bb= button= ante= straddle= small_bet= big_bet= min_bet=
+Stud and draw games: `deal 1 down 2c 3d`, `deal 1 up 7s`, `deal board 9h` (in stud: the
+common card), `post 3 bring_in 5`, `complete 3 to 10`, `draw 2 2c 9h` (the discards;
+amount= sets the number drawn), `deal 2 draw 4h 5d` (the replacements), `stand_pat 2`.
+
+Options on the `hand` line: sb= bb= button= ante= bring_in= straddle= small_bet= big_bet= min_bet=
 seats= currency= mpu= level=, flags `tournament`, `dead_button`, and detail="..." for the
 hand_started detail (e.g. detail="refunds=implicit rake=implicit"). Any event line may end
 with key=value overrides (amount=, total=, detail=, player=). `#` starts a comment.
@@ -28,8 +32,8 @@ from audit.errors import AuditInputError
 Expectation = tuple[str, int | None, int | None]
 _INT_GAME = {"sb": "small_blind", "bb": "big_blind", "button": "button_seat", "ante": "ante",
              "straddle": "straddle", "small_bet": "small_bet", "big_bet": "big_bet",
-             "min_bet": "min_bet", "seats": "seat_count", "mpu": "minor_per_unit",
-             "level": "level"}
+             "min_bet": "min_bet", "bring_in": "bring_in", "seats": "seat_count",
+             "mpu": "minor_per_unit", "level": "level"}
 _ACTIONS = {"fold", "check", "call", "bet", "raise", "complete"}
 
 
@@ -137,6 +141,15 @@ def _line(h: _Hand, word: str, pos: list[str], kv: dict[str, str]) -> None:
         else:
             s = int(pos[1])
             row.update(seat=s, detail=pos[2], cards=" ".join(pos[3:]))
+            if pos[2] in ("up", "down") and h.rows[-1]["kind"] in _ACTIONS:
+                h.round.clear()  # a stud street starts a new betting round
+    elif word in ("draw", "stand_pat"):  # draw SEAT CARDS... (the discards) / stand_pat SEAT
+        s = int(pos[1])
+        row.update(seat=s, player=h.players.get(s))
+        if word == "draw":
+            row.update(cards=" ".join(pos[2:]) or None, amount=len(pos[2:]))
+        if h.rows[-1]["kind"] in _ACTIONS:
+            h.round.clear()  # the draw ends the betting round
     elif word == "burn":
         row["cards"] = " ".join(pos[1:]) or "??"
     elif word in _ACTIONS:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from audit.replay.pots import build_pots
-from audit.replay.showdown import PotResult, settle
+from audit.replay.showdown import PotResult, cards_of, settle
 from audit.replay.state import HandState
 
 DQ_UNVERIFIABLE = "DQ-UNVERIFIABLE-AWARD"
@@ -43,7 +43,7 @@ def settle_hand(h: HandState, end_seq: int) -> Outcome:
     else:
         refunds, pots = build_pots(h.contrib, h.folded, seats, h.dead)
         out.refunds = refunds
-        out.pots = settle(h, pots, expected, out.strengths)
+        out.pots = (h.vh.settle if h.vh else settle)(h, pots, expected, out.strengths)
         for r in out.pots:
             if not r.verified:
                 unknown.update(s for s in r.eligible if not h.mucked[s])
@@ -71,9 +71,16 @@ def settle_hand(h: HandState, end_seq: int) -> Outcome:
         return out
     if unknown:
         out.verified = False
-        names = ", ".join(h.who(s) for s in sorted(unknown))
-        h.flag(DQ_UNVERIFIABLE, end_seq, f"The award cannot be verified: the cards needed to "
-               f"decide the pot are unknown ({names}); nothing is concluded about it.")
+        hidden = [s for s in sorted(unknown) if cards_of(h, s) is None]
+        if hidden:
+            names = ", ".join(h.who(s) for s in hidden)
+            why = f"the cards needed to decide the pot are unknown ({names})"
+        else:
+            names = ", ".join(h.who(s) for s in sorted(unknown))
+            why = (f"the board has {len(h.board)} cards, not 5, so the cards of {names} "
+                   "cannot decide the pot")
+        h.flag(DQ_UNVERIFIABLE, end_seq, f"The award cannot be verified: {why}; nothing is "
+               "concluded about it.")
     diffs = [0] * n
     for s in seats:
         if s in unknown:
@@ -168,6 +175,8 @@ def _report(h: HandState, out: Outcome, s: int, diffs: list[int], pos: list[int]
     tied = any(s in r.high and len(r.high) > 1 for r in out.pots) or any(
         r.low is not None and s in r.low and len(r.low) > 1 for r in out.pots)
     hilo_pot = any(r.low is not None for r in out.pots)
+    n_pots = len({r.label.split("@", 1)[0] for r in out.pots})  # runs of one pot count once
+    runs = len(out.pots) > n_pots
     if not in_hand or (h.folded[s] and d > 0):
         rid = "POT-FOLD-FORFEIT"
         why = "a player who folded (or was not in the hand) cannot win any pot"
@@ -177,7 +186,8 @@ def _report(h: HandState, out: Outcome, s: int, diffs: list[int], pos: list[int]
                "exactly what he put in")
     elif (tied or (hilo_pot and any(s in r.high or (r.low and s in r.low) for r in out.pots))
           ) and abs(d) <= len(out.pots):
-        rid = "POT-ODDCHIP-HILO" if h.hilo else "POT-ODDCHIP-BUTTON"
+        rid = "POT-ODDCHIP-HILO" if h.hilo else (
+            "POT-ODDCHIP-STUD" if h.vh is not None and h.vh.stud else "POT-ODDCHIP-BUTTON")
         why = ("the odd chip goes to the high half, and within a half to the first tied hand "
                "clockwise from the button" if h.hilo else
                "the odd chip goes to the first tied hand clockwise from the button")
@@ -190,7 +200,11 @@ def _report(h: HandState, out: Outcome, s: int, diffs: list[int], pos: list[int]
     elif hilo_pot:
         rid = "POT-HILO-SPLIT"
         why = "the pot is split between the best high hand and the best qualifying low"
-    elif len(out.pots) > 1:
+    elif runs and n_pots == 1:
+        rid = "POT-SPLIT-BY-CARDS"
+        why = ("the pot was run more than once: it is divided into equal parts, the odd chip "
+               "to the first run, and each board decides its own part")
+    elif n_pots > 1:
         rid = "POT-SIDEPOT-BUILD"
         why = ("each side pot can be won only by the players who contributed to it, and each "
                "pot goes to the best hand among them")

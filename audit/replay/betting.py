@@ -7,6 +7,7 @@ replay: the logged chips are what moved, so the replay follows them.
 
 from __future__ import annotations
 
+from audit.replay.forced import open_preflop
 from audit.replay.state import FL, NL, STREETS, HandState
 
 # Data-quality ids (input that contradicts itself); registered in audit/rule_catalog.py.
@@ -16,6 +17,8 @@ DQ_ACTION = "DQ-INCONSISTENT-LOG"
 
 def order_rule(h: HandState) -> str:
     """The action-order rule id for the current street."""
+    if h.order_ids:  # stud games (audit/replay/family.py)
+        return h.order_ids[0 if h.street == 0 else 1]
     if len(h.seats) == 2:
         return "ORDER-HEADSUP"
     return "ORDER-BUTTON-FIRST" if h.street == 0 else "ORDER-BUTTON-LATER"
@@ -32,12 +35,19 @@ def act(h: HandState, kind: str, s: int | None, amount: int | None, total: int |
         h.flag(DQ_ACTION, seq, f"{h.who(s)} is logged to {kind} after folding; a folded hand "
                "is dead and takes no further part, so the action is ignored.", seat=s)
         return
+    if h.stack[s] == 0 and kind == "fold" and h.contrib[s]:
+        h.flag(DQ_ACTION, seq, f"{h.who(s)} is logged to fold but was already all-in with no "
+               "chips behind; an all-in player has no further action and keeps his claim to "
+               "the pots he is in, so the fold is ignored.", seat=s)
+        return
     if h.stack[s] == 0 and kind != "fold":
         if kind == "check" or (amount or 0) == 0:
             return  # an all-in player 'checking' through: harmless
         h.flag(DQ_ACTION, seq, f"{h.who(s)} is logged to {kind} but is already all-in with no "
                "chips behind; the action is ignored.", seat=s)
         return
+    if h.street == 0 and h.n_actions == 0 and not h.oot:
+        open_preflop(h)
     flush_held(h, s)
     exp = h.to_act
     if exp != s:
@@ -59,7 +69,9 @@ def act(h: HandState, kind: str, s: int | None, amount: int | None, total: int |
                        "clockwise and the out-of-turn action is held until his turn.", seat=s)
             if kind == "fold":
                 _apply(h, kind, s, amount, total, seq)
-                h.to_act = h.next_to_act(h.last_actor) if h.last_actor else exp
+                # A fold out of turn stands, but it does not move the turn: the player whose
+                # turn it was still acts next.
+                h.to_act = exp
                 if h.remaining() <= 1:
                     h.to_act = 0
                 return
@@ -292,14 +304,14 @@ def _raise(h: HandState, kind: str, s: int, cur: int, owed: int, new_total: int,
 def _raise_fixed(h: HandState, kind: str, s: int, cur: int, new_total: int, all_in: bool,
                  seq: int) -> None:
     st = h.st
-    size = h.small_bet if h.street < 2 else h.big_bet
-    other = h.big_bet if h.street < 2 else h.small_bet
+    size = h.small_bet if h.street < h.big_from else h.big_bet
+    other = h.big_bet if h.street < h.big_from else h.small_bet
     expected = h.last_raise + size  # in fixed limit, last_raise holds the last full level
     what = "bet" if cur == 0 else "raise"
     if new_total != expected and not (all_in and new_total < expected):
         rid = "BET-LIMIT-FIXED"
-        if new_total == h.last_raise + other and h.variant.startswith(("holdem", "omaha")):
-            rid = "BET-LIMIT-HOLDEM-STREETS"
+        if new_total == h.last_raise + other and h.street_rule:
+            rid = h.street_rule
         h.flag(rid, seq, f"{h.who(s)} made a {what} to {h.money(new_total)} on the "
                f"{STREETS[h.street]}; at fixed limit every bet and raise this round is exactly "
                f"{h.money(size)}, so it should have been to {h.money(expected)}.", seat=s,
@@ -314,11 +326,14 @@ def _raise_fixed(h: HandState, kind: str, s: int, cur: int, new_total: int, all_
                    "reopened for him, so he could only call or fold.", seat=s,
                    expected="call or fold", actual=new_total)
     increment = new_total - cur
-    counts = increment >= size or (all_in and 2 * (new_total - h.last_raise) >= size)
+    # a stud completion (bring-in to a full bet) counts as the bet, not as a raise
+    counts = (increment >= size or ((kind == "complete" or h.vh is not None)
+                                     and new_total - h.last_raise >= size)
+              or (all_in and 2 * (new_total - h.last_raise) >= size))
     if counts and cur > 0 and h.bets >= 1 + st.cap_multi:
         live = h.contestants_with_chips()
         if live >= 3:
-            h.flag("BET-CAP-MULTIROUND", seq, f"{h.who(s)} made raise number {h.bets} on the "
+            h.flag(h.cap_rule, seq, f"{h.who(s)} made raise number {h.bets} on the "
                    f"{STREETS[h.street]} with {live} players still in with chips; fixed limit "
                    f"allows a bet and {st.cap_multi} raises per round.", seat=s,
                    expected=1 + st.cap_multi, actual=h.bets + 1)
@@ -337,7 +352,7 @@ def _raise_fixed(h: HandState, kind: str, s: int, cur: int, new_total: int, all_
                    "until the event is down to two players.", seat=s,
                    expected=1 + st.cap_multi, actual=h.bets + 1)
         else:
-            h.flag("BET-CAP-MULTIROUND", seq, f"{h.who(s)} made raise number {h.bets} on the "
+            h.flag(h.cap_rule, seq, f"{h.who(s)} made raise number {h.bets} on the "
                    f"{STREETS[h.street]} with {live} players still in with chips; fixed limit "
                    f"allows a bet and {st.cap_multi} raises per round.", seat=s,
                    expected=1 + st.cap_multi, actual=h.bets + 1)

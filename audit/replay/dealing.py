@@ -38,6 +38,9 @@ def deal(h: HandState, deck: Deck, detail: str | None, s: int | None, text: str 
          seq: int) -> None:
     """A `deal` event: hole cards to a seat, or board cards (which start the next street)."""
     cards = parse_cards(text) if text else ()
+    if detail and detail.startswith("board@run"):
+        _run_board(h, deck, detail, cards, seq)
+        return
     if detail == "board" or (s is None and detail != "hole"):
         _board(h, deck, cards, seq)
         return
@@ -49,6 +52,37 @@ def deal(h: HandState, deck: Deck, detail: str | None, s: int | None, text: str 
     if s not in h.dealt_seqs:
         h.dealt_seqs[s] = seq
     deck.add(h, cards, seq, f"{h.who(s)}'s hole cards")
+
+
+def _run_board(h: HandState, deck: Deck, detail: str, cards: tuple[int, ...],
+               seq: int) -> None:
+    """`board@runN`: cards of another runout (run it twice). They are the cards in which that
+    board differs from the first; they come from the same deck, after the betting is over."""
+    try:
+        run = int(detail[9:])
+    except ValueError:
+        run = 0
+    if run < 2:
+        h.flag(DQ_BOARD, seq, f"A board for run {detail[9:]!r} was dealt; runs are numbered "
+               "from 2 for the extra boards of a run-it-twice.", actual=detail)
+        return
+    if h.to_act and h.remaining() > 1:
+        h.flag("DEAL-PREMATURE", seq, f"A second runout was dealt before the "
+               f"{STREETS[h.street]} betting was complete ({h.who(h.to_act)} still had to act); "
+               "a pot is run twice only when no betting remains.", seat=h.to_act)
+    mine = h.run_cards.setdefault(run, [])
+    mine.extend(cards)
+    deck.add(h, cards, seq, f"the board of run {run}")
+
+
+def run_board(h: HandState, run: int) -> list[int]:
+    """The full board of run `run` (1 = the first board): the first board's cards up to
+    where that run's own cards begin, then its own cards."""
+    if run <= 1:
+        return h.board
+    own = h.run_cards.get(run, [])
+    keep = 5 - len(own)
+    return h.board[:keep if keep > 0 else 0] + own
 
 
 def _board(h: HandState, deck: Deck, cards: tuple[int, ...], seq: int) -> None:

@@ -28,6 +28,32 @@ def new_round(h: HandState, street: int) -> None:
     h.to_act = 0 if h.remaining() <= 1 else h.next_to_act(h.button)
 
 
+def open_preflop(h: HandState) -> None:
+    """Before the first preflop action of a blind game: a big blind that was posted short
+    all-in, or not posted at all because the player due for it went all-in on the ante, does
+    not lower the bet the others must call: it stays the full big blind (BLIND-SHORT-STRUCTURE,
+    RULEBOOK §4.6); action starts left of the big blind's seat."""
+    bb = h.bb
+    if bb <= 0 or h.cur_bet >= bb or h.game.get("bring_in") or h.straddle_seat:
+        return
+    due = h.bb_seat
+    order = h.order
+    if not due:
+        if len(order) == 2:
+            due = next((x for x in order if x != h.button), 0)
+        elif h.sb_seat in order:
+            due = order[(order.index(h.sb_seat) + 1) % len(order)]
+        elif len(order) > 1:
+            due = order[1]
+        if not due or h.bet[due] or not h.contrib[due]:
+            return
+    if h.stack[due] != 0:
+        return
+    h.cur_bet = bb
+    h.anchor = due
+    h.to_act = h.next_to_act(due)
+
+
 def post(h: HandState, detail: str | None, s: int | None, amount: int | None,
          seq: int) -> None:
     """A `post` event: verify who posts what, then put the chips in (live or dead)."""

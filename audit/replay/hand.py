@@ -17,6 +17,7 @@ from audit.replay.awards import settle_hand
 from audit.replay.betting import act
 from audit.replay.dealing import Deck, burn, check_counts, deal
 from audit.replay.events import HandEvents, hands_from_table
+from audit.replay.family import hooks_for
 from audit.replay.forced import new_round, post
 from audit.replay.projections import project
 from audit.replay.settings import Settings, as_settings
@@ -44,6 +45,7 @@ def replay_hand(hand: HandEvents, profile: Any = None, *, trace: bool = False) -
     if ho:
         st = st.with_house(ho)
     h = HandState(hand.hand_id, game, st)
+    vh = h.vh = hooks_for(h)  # stud and draw games (audit/replay/family.py); None otherwise
     kinds = hand.kind
     seats = hand.seat
     n = len(kinds)
@@ -73,17 +75,21 @@ def replay_hand(hand: HandEvents, profile: Any = None, *, trace: bool = False) -
         if kind in _ACTIONS:
             if not started:
                 started = _start(h)
+            if vh is not None:
+                vh.before_action(h, kind, seats[i], amounts[i], totals[i], seq)
             act(h, kind, seats[i], amounts[i], totals[i], seq)
         elif kind == "post":
             if not started:
                 started = _start(h)
-            post(h, details[i], seats[i], amounts[i], seq)
+            if vh is None or not vh.post(h, details[i], seats[i], amounts[i], seq):
+                post(h, details[i], seats[i], amounts[i], seq)
         elif kind == "deal":
             if not started:
                 started = _start(h)
             if details[i] == "board" or seats[i] is None:
                 board_seqs.append(seq)
-            deal(h, deck, details[i], seats[i], cards[i], seq)
+            if vh is None or not vh.deal(h, deck, details[i], seats[i], cards[i], seq):
+                deal(h, deck, details[i], seats[i], cards[i], seq)
         elif kind == "seat":
             s = seats[i]
             if s is not None and 0 < s < h.size and details[i] != "sitting_out":
@@ -103,11 +109,18 @@ def replay_hand(hand: HandEvents, profile: Any = None, *, trace: bool = False) -
         elif kind == "show" or kind == "muck":
             if not started:
                 started = _start(h)
-            _show(h, deck, kind, seats[i], cards[i], seq)
+            if vh is not None:
+                vh.show(h, deck, kind, seats[i], cards[i], seq)
+            else:
+                _show(h, deck, kind, seats[i], cards[i], seq)
         elif kind == "hand_ended":
             d = details[i] or ""
             if "winnings=unrecorded" in d or "winnings=absent" in d:
                 h.awards_unrecorded = True
+        elif kind in ("draw", "stand_pat") and vh is not None:
+            if not started:
+                started = _start(h)
+            vh.draw(h, deck, kind, seats[i], amounts[i], cards[i], seq)
         elif kind == "burn":
             burn(h, seq)
         elif kind == "rake":
@@ -125,7 +138,10 @@ def replay_hand(hand: HandEvents, profile: Any = None, *, trace: bool = False) -
             })
     if not started:
         _start(h)
-    check_counts(h, board_seqs)
+    if vh is not None:
+        vh.finish(h, end_seq)
+    else:
+        check_counts(h, board_seqs)
     out = settle_hand(h, end_seq)
     findings = tuple(h.findings)
     hand_row, player_rows = project(h, out, hand.ts[0] if n else None,
@@ -135,6 +151,9 @@ def replay_hand(hand: HandEvents, profile: Any = None, *, trace: bool = False) -
 
 
 def _start(h: HandState) -> bool:
+    if h.vh is not None:
+        h.vh.start(h)
+        return True
     h.seat_order()
     new_round(h, 0)
     return True

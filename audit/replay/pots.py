@@ -10,7 +10,10 @@ def build_pots(contrib: list[int], folded: list[bool], seats: list[int],
     The highest contribution above everyone else's is uncalled and goes back to its owner.
     Each distinct contribution level of a player still in the hand closes a pot that only
     players who put in at least that much can win; chips from folded players above the top
-    level (dead money) stay in the last pot. Pots are listed main pot first.
+    level (dead money) stay in the last pot. Antes and dead blinds are never uncalled and go
+    to the main pot, except that a player all-in on them alone (a short ante) wins from each
+    player only as much as he put in: that layer is then the main pot. Pots are listed main
+    pot first.
     """
     refunds = [0] * len(contrib)
     top = 0
@@ -30,8 +33,25 @@ def build_pots(contrib: list[int], folded: list[bool], seats: list[int],
     if top_seat and top > second:
         refunds[top_seat] = top - second
         c[top_seat] -= top - second
-    levels = sorted({c[s] for s in seats if not folded[s] and c[s] > 0})
+    # A player all-in on dead money alone (an ante he could not cover beyond) can win, from
+    # each player, only as much of the dead money as he put in himself: those layers come
+    # first, as the main pot (POT-SIDEPOT-BUILD); the rest of the dead money joins the pot
+    # built from the live bets.
     pots: list[tuple[int, list[int]]] = []
+    shorts = sorted({d[s] for s in seats if not folded[s] and c[s] <= 0 and d[s] > 0})
+    if shorts:
+        prev = 0
+        for level in shorts:
+            amount = 0
+            for s in seats:
+                if d[s] > prev:
+                    amount += (d[s] if d[s] < level else level) - prev
+            eligible = [s for s in seats if not folded[s] and (d[s] >= level or c[s] > 0)]
+            pots.append((amount, eligible))
+            prev = level
+        d = [x - prev if x > prev else 0 for x in d]
+    n_dead = len(pots)
+    levels = sorted({c[s] for s in seats if not folded[s] and c[s] > 0})
     prev = 0
     for level in levels:
         amount = 0
@@ -49,14 +69,14 @@ def build_pots(contrib: list[int], folded: list[bool], seats: list[int],
         if c[s] > prev:
             rest += c[s] - prev
     alive = [s for s in seats if not folded[s]]
-    if not pots and (rest or dead_total):
-        pots.append((0, alive))
+    if len(pots) == n_dead and (rest or dead_total):
+        pots.append((0, pots[-1][1] if n_dead else alive))
     if rest:  # folded chips above the top live level stay in the last pot
         amount, eligible = pots[-1]
         pots[-1] = (amount + rest, eligible)
-    if dead_total:  # antes and dead blinds belong to the main pot
-        amount, eligible = pots[0]
-        pots[0] = (amount + dead_total, eligible)
+    if dead_total:  # the rest of the antes and dead blinds belong to the main live pot
+        amount, eligible = pots[n_dead]
+        pots[n_dead] = (amount + dead_total, eligible)
     return refunds, pots
 
 

@@ -79,7 +79,8 @@ def project(h: HandState, out: Outcome, ts: Any, table_id: str | None,
             "all_in_street": h.allin_street[s],
             "showed": shown is not None,
             "hole_cards": _cards(hole) if hole and any(c >= 0 for c in hole) else None,
-            "hand_class": high_class(sv[0]) if (sv is not None and showdown) else None,
+            "hand_class": high_class(sv[0]) if (sv is not None and showdown and (
+                h.vh is None or h.vh.spec.evaluator in ("high", "hilo8"))) else None,
             "faced_bet_from": h.faced_from[s],
         })
     pot = sum(h.contrib)

@@ -33,6 +33,9 @@ class HandState:
         "allin_street", "faced_from", "actions_seen", "refunds_implicit", "rake_implicit",
         "rake_logged", "awards", "award_seqs", "uncalled_logged", "timeline", "round_open",
         "street_burns", "bet_was_short", "awards_unrecorded", "dealt_seqs", "showdown", "last_seq",
+        "run_cards",
+        # stud/draw hooks (audit/replay/family.py); defaults keep button games unchanged
+        "vh", "big_from", "street_rule", "order_ids", "cap_rule",
     )
 
     def __init__(self, hand_id: str, game: dict[str, Any], st: Settings) -> None:
@@ -94,9 +97,16 @@ class HandState:
         self.street_burns = [0, 0, 0, 0]
         self.bet_was_short = False
         self.dealt_seqs: dict[int, int] = {}
+        self.run_cards: dict[int, list[int]] = {}  # run-it-twice: run number -> its own cards
         self.showdown = False
         self.last_seq = 0
         self.actions_seen = 0
+        self.vh: Any = None  # FamilyHooks of a stud/draw hand (audit/replay/family.py)
+        self.big_from = 2  # first betting round played at the big bet (fixed limit)
+        self.street_rule: str | None = (
+            "BET-LIMIT-HOLDEM-STREETS" if self.variant.startswith(("holdem", "omaha")) else None)
+        self.order_ids: tuple[str, str] | None = None  # (first round, later rounds) order ids
+        self.cap_rule = "BET-CAP-MULTIROUND"
 
     def alloc(self, max_seat: int) -> None:
         """Size the per-seat lists for seats 1..max_seat."""

@@ -1,0 +1,433 @@
+"""Replay hooks for the stud and draw families, called from hand.py for any variant listed in
+audit/replay/variants.py: streets by card count (stud) or by draw phase (draw), the bring-in,
+first to act by board, the open pair, draws and hand sizes, card counts, and the showdown
+with each game's evaluator and odd-chip rule. Betting legality itself stays in betting.py.
+"""
+
+from __future__ import annotations
+
+import json
+
+from audit.cards import parse_cards
+from audit.evaluate_low import strength
+from audit.replay.betting import flush_held
+from audit.replay.dealing import Deck
+from audit.replay.forced import new_round
+from audit.replay.pots import split
+from audit.replay.showdown import PotResult, clockwise
+from audit.replay.state import FL, HandState
+from audit.replay.stud import bring_in_seat, first_by_board, has_open_pair, oddchip_order
+from audit.replay.variants import VariantSpec, spec_of
+
+DQ = "DQ-INCONSISTENT-LOG"
+_ORDINALS = {2: "2nd", 3: "3rd", 4: "4th", 5: "5th", 6: "6th", 7: "7th"}
+
+
+class FamilyHooks:
+    """Per-hand state and event handlers for one stud or draw hand."""
+
+    __slots__ = ("spec", "stud", "up", "common", "pending", "bring_seat", "bring_done",
+                 "open_pair", "big_seen", "phase", "in_draw", "drawn", "checked",
+                 "bringin_fold", "a5_checkraise", "deck")
+
+    def __init__(self, h: HandState, spec: VariantSpec) -> None:
+        self.spec = spec
+        self.stud = spec.family == "stud"
+        self.up: dict[int, list[int]] = {}
+        self.common: list[int] = []
+        self.pending = False
+        self.bring_seat = 0
+        self.bring_done = False
+        self.open_pair = False
+        self.big_seen = False
+        self.phase = 0
+        self.in_draw = False
+        self.drawn: dict[int, int] = {}
+        self.checked: set[int] = set()
+        self.deck: Deck | None = None
+        st = h.st
+        self.bringin_fold = bool(st.values.get("stud.bringin_fold", False))
+        self.a5_checkraise = bool(st.values.get("a5.checkraise", False))
+        h.big_from = spec.big_from
+        h.street_rule = spec.street_rule
+        h.order_ids = (spec.order_first, spec.order_later) if spec.order_first else None
+        h.hole_n = spec.max_cards
+        if spec.evaluator == "hilo8":
+            h.hilo = True
+        if spec.two_round and h.structure == FL:
+            two = st.values.get("cap.two_round", st.cap_multi)
+            h.st = st.with_house(json.dumps({"cap.multi_round": two}))
+            h.cap_rule = "BET-CAP-TWOROUND"
+
+    # --- streets ------------------------------------------------------------------------
+
+    def start(self, h: HandState) -> None:
+        h.seat_order()
+        new_round(h, 0)
+        if self.stud:
+            h.to_act = 0
+            self.pending = True
+
+    def street_name(self, h: HandState) -> str:
+        if self.stud:
+            counts = self.spec.counts
+            n = counts[h.street] if h.street < len(counts) else 0
+            return f"on {_ORDINALS.get(n, str(n) + 'th')} street"
+        return "before the draw" if h.street == 0 else f"after draw {h.street}"
+
+    def _next_street(self, h: HandState, k: int, seq: int) -> None:
+        if h.oot:
+            flush_held(h)
+        if h.to_act and h.remaining() > 1 and not self.pending:
+            h.flag("STUD-PREMATURE" if self.stud else "DEAL-PREMATURE", seq,
+                   f"Cards for the next round were dealt before the betting {self.street_name(h)}"
+                   f" was complete ({h.who(h.to_act)} still had to act); cards dealt early "
+                   "are taken out of play and the betting finishes first.", seat=h.to_act)
+        new_round(h, k)
+        h.big_from = self.spec.big_from
+        h.street_rule = self.spec.street_rule
+        self.checked.clear()
+        self.big_seen = False
+        self.open_pair = False
+        if self.stud:
+            h.to_act = 0
+            self.pending = True
+
+    def _resolve(self, h: HandState) -> None:
+        """First to act once a stud street's cards are all out."""
+        self.pending = False
+        alive = [s for s in h.order if not h.folded[s]]
+        if h.street == 0:
+            up = {s: self.up[s][-1] for s in alive if self.up.get(s)}
+            b = bring_in_seat(up, self.spec.bring_in)
+            self.bring_seat = b
+            if b and h.stack[b] > 0:
+                h.to_act = b
+            elif b:
+                h.to_act = h.next_to_act(b)  # all-in for the ante: next player to his left
+            return
+        if h.next_to_act(0) == 0:
+            h.to_act = 0
+            return
+        boards = {s: self.up.get(s, []) + self.common for s in alive}
+        best = first_by_board(boards, h.order, self.spec.board == "low")
+        h.to_act = best if best and h.live(best) else h.next_to_act(best)
+        if h.street == 1 and any(has_open_pair(self.up.get(s, [])) for s in alive):
+            if self.spec.open_pair:  # either limit may be bet (BET-STUD-OPENPAIR)
+                self.open_pair = True
+                h.street_rule = "BET-STUD-OPENPAIR"
+            elif self.spec.name == "razz":
+                h.street_rule = "RAZZ-NO-OPENPAIR"
+            elif self.spec.name == "stud_hilo":
+                h.street_rule = "STUDHL-NO-OPENPAIR"
+
+    # --- events -------------------------------------------------------------------------
+
+    def deal(self, h: HandState, deck: Deck, detail: str | None, s: int | None,
+             text: str | None, seq: int) -> bool:
+        """A deal event; returns False to let dealing.deal handle a plain draw-game deal."""
+        cards = parse_cards(text) if text else ()
+        self.deck = deck
+        if not self.stud:
+            if detail == "draw" and s is not None and 0 < s < h.size and h.in_hand[s]:
+                h.hole[s].extend(cards)
+                deck.add(h, cards, seq, f"{h.who(s)}'s draw")
+                got = self.drawn.get(s)
+                if got is not None:
+                    self.drawn[s] = got - len(cards)
+                return True
+            return False
+        if s is None or detail in ("board", "common"):
+            self.common.extend(cards)
+            deck.add(h, cards, seq, "the common card")
+            last = len(self.spec.counts) - 1
+            if h.street < last:
+                self._next_street(h, last, seq)
+            return True
+        if not 0 < s < h.size or not h.in_hand[s]:
+            h.flag(DQ, seq, f"Cards were dealt to seat {s}, which is not dealt into this hand.",
+                   expected="a dealt-in seat", actual=s)
+            return True
+        h.hole[s].extend(cards)
+        if detail == "up":
+            self.up.setdefault(s, []).extend(cards)
+        if s not in h.dealt_seqs:
+            h.dealt_seqs[s] = seq
+        deck.add(h, cards, seq, f"{h.who(s)}'s cards")
+        n = len(h.hole[s]) + len(self.common)
+        counts = self.spec.counts
+        k = next((i for i, c in enumerate(counts) if c >= n), len(counts) - 1)
+        if k > h.street:
+            self._next_street(h, k, seq)
+        return True
+
+    def post(self, h: HandState, detail: str | None, s: int | None, amount: int | None,
+             seq: int) -> bool:
+        """A bring-in post (stud); other posts go to forced.post (returns False)."""
+        if detail != "bring_in" or not self.stud:
+            return False
+        if s is None or not 0 < s < h.size or not h.in_hand[s]:
+            return False
+        if self.pending:
+            self._resolve(h)
+        b = self.bring_seat
+        if b and s != b and h.street == 0:
+            h.flag(self.spec.bringin_rule, seq, f"{h.who(s)} brought in, but the bring-in is "
+                   f"due from {h.who(b)}, who has the "
+                   f"{'highest' if self.spec.bring_in == 'high_ace_low' else 'lowest'} upcard.",
+                   seat=s, expected=b, actual=s)
+        add = amount or 0
+        stack = h.stack[s]
+        if add > stack:
+            h.flag("HOUSE-TABLE-STAKES", seq, f"{h.who(s)} brings in {h.money(add)} but had "
+                   f"only {h.money(stack)}; only the chips on the table play.", seat=s,
+                   expected=stack, actual=add, delta=add - stack)
+            add = stack
+        bi = h.game.get("bring_in")
+        if bi and add != bi and add < stack and add != h.small_bet:
+            h.flag("STUD-BRINGIN-AMOUNT", seq, f"{h.who(s)} brought in for {h.money(add)}; the "
+                   f"bring-in in this structure is {h.money(bi)} (or a completion to "
+                   f"{h.money(h.small_bet)}).", seat=s, expected=bi, actual=add,
+                   delta=add - bi)
+        h.stack[s] = stack - add
+        h.contrib[s] += add
+        h.bet[s] += add
+        if h.bet[s] > h.cur_bet:
+            h.cur_bet = h.bet[s]
+        if add and add == stack:
+            h.allin_street[s] = "preflop"
+        h.acted[s] = True
+        h.acted_level[s] = h.cur_bet
+        h.acted_fr[s] = h.fr_count
+        h.last_actor = s
+        h.n_actions += 1
+        h.last_raise = 0
+        h.bets = 0
+        self.bring_done = True
+        h.to_act = h.next_to_act(s)
+        return True
+
+    def before_action(self, h: HandState, kind: str, s: int | None, amount: int | None,
+                      total: int | None, seq: int) -> None:
+        """Resolve pending street state, then the stud/draw-only checks of one action."""
+        if self.in_draw:
+            self._end_draw(h, seq)
+        if self.pending:
+            self._resolve(h)
+        if s is None or not 0 < s < h.size:
+            return
+        if kind == "fold" and not self.stud and self.deck is not None:
+            for c in h.hole[s]:  # a folded hand goes to the muck, which may be reshuffled
+                if 0 <= c < 52:
+                    self.deck.seen[c] = -1
+        if self.stud and h.street == 0 and not self.bring_done and s == self.bring_seat:
+            self.bring_done = True
+            if kind in ("fold", "check") and not self.bringin_fold:
+                h.flag("STUD-BRINGIN-OPTIONS", seq, f"{h.who(s)} has the bring-in card and "
+                       f"was logged to {kind}; the bring-in player must post the bring-in or "
+                       "complete to a full bet.", seat=s, expected="bring in or complete",
+                       actual=kind)
+        if self.open_pair and kind in ("bet", "raise", "complete"):
+            new_total = total if total is not None else h.bet[s] + (amount or 0)
+            if self.big_seen or new_total - h.last_raise == h.big_bet:
+                h.big_from = h.street  # the upper limit from now on this round
+                self.big_seen = True
+            else:
+                h.big_from = self.spec.big_from
+        if self.spec.evaluator == "lowa5" and h.structure == FL and not self.a5_checkraise:
+            if kind == "check":
+                self.checked.add(s)
+            elif kind == "raise" and s in self.checked:
+                h.flag("A5-CHECKRAISE", seq, f"{h.who(s)} checked and then raised in the same "
+                       "round; check-raise is not allowed in limit ace-to-five lowball.",
+                       seat=s, expected="call or fold", actual="raise")
+
+    def draw(self, h: HandState, deck: Deck, kind: str, s: int | None, amount: int | None,
+             text: str | None, seq: int) -> None:
+        """A `draw` (discard) or `stand_pat` event."""
+        if self.stud:
+            h.flag(DQ, seq, f"A {kind} is logged in {self.spec.name}, which has no draw.")
+            return
+        if not self.in_draw:
+            if h.oot:
+                flush_held(h)
+            if h.to_act and h.remaining() > 1:
+                h.flag("DEAL-PREMATURE", seq, f"The draw began before the betting "
+                       f"{self.street_name(h)} was complete ({h.who(h.to_act)} still had to "
+                       "act); the draw comes only after the betting round ends.",
+                       seat=h.to_act)
+            self.phase += 1
+            self.in_draw = True
+            self.drawn = {}
+            if self.phase > self.spec.draws:
+                h.flag(DQ, seq, f"Draw number {self.phase} is logged; {self.spec.name} has "
+                       f"{self.spec.draws} draw(s).", expected=self.spec.draws,
+                       actual=self.phase)
+        if s is None or not 0 < s < h.size or not h.in_hand[s] or h.folded[s]:
+            h.flag(DQ, seq, f"A {kind} is logged for seat {s}, which is not in the hand.")
+            return
+        if kind == "stand_pat":
+            self.drawn[s] = 0
+            return
+        discards = parse_cards(text) if text else ()
+        n = amount if amount is not None else len(discards)
+        hole = h.hole[s]
+        for c in discards[:n] if discards else ():
+            if c >= 0 and c in hole:
+                hole.remove(c)
+                deck.seen[c] = -1  # a discard may come back after a reshuffle of the discards
+            elif -1 in hole:
+                hole.remove(-1)
+            elif c >= 0:
+                h.flag(DQ, seq, f"{h.who(s)} discards a card he does not hold.", seat=s)
+        for _ in range(n - len(discards)):
+            if -1 in hole:
+                hole.remove(-1)
+            elif hole:
+                hole.pop()
+                hole[:] = [-1] * len(hole)  # which card went is unknown
+        self.drawn[s] = n
+
+    def _end_draw(self, h: HandState, seq: int) -> None:
+        self.in_draw = False
+        self._check_hand_sizes(h, seq)
+        self._next_street(h, self.phase, seq)
+
+    def _check_hand_sizes(self, h: HandState, seq: int) -> None:
+        need = self.spec.max_cards
+        for s in h.seats:
+            if h.folded[s] or not h.hole[s]:
+                continue
+            got = len(h.hole[s])
+            if got != need:
+                h.flag("DRAW-FIVE-CARD-HAND", seq, f"{h.who(s)} holds {got} cards after the "
+                       f"draw; a playing hand has exactly {need}, so his hand is fouled (dead).",
+                       seat=s, expected=need, actual=got)
+
+    def show(self, h: HandState, deck: Deck, kind: str, s: int | None, text: str | None,
+             seq: int) -> None:
+        if s is None or not 0 < s < h.size or not h.in_hand[s]:
+            return
+        if kind == "muck":
+            h.mucked[s] = True
+            return
+        cards = parse_cards(text) if text else ()
+        own = [c for c in cards if c not in self.common]
+        known = [c for c in h.hole[s] if c >= 0]
+        if known and any(c not in own for c in known):
+            h.flag(DQ, seq, f"{h.who(s)} showed cards that differ from the cards logged for "
+                   "him; the shown cards are used.", seat=s,
+                   expected=" ".join(map(str, known)), actual=text)
+        new = tuple(c for c in own if c >= 0 and c not in known)
+        deck.add(h, new, seq, f"{h.who(s)}'s shown cards")
+        h.shown[s] = tuple(own)
+        h.showdown = True
+
+    def finish(self, h: HandState, end_seq: int) -> None:
+        """End of hand: stud card counts, or the draw hand sizes."""
+        if not self.stud:
+            if self.in_draw:
+                self.in_draw = False
+                self._check_hand_sizes(h, end_seq)
+            return
+        mx = self.spec.max_cards
+        last = len(self.spec.counts) - 1
+        for s in h.seats:
+            n = len(h.hole[s]) + len(self.common)
+            if not h.hole[s]:
+                continue
+            if n > mx:
+                h.flag("STUD-CARD-COUNT", h.dealt_seqs.get(s), f"{h.who(s)} received {n} "
+                       f"cards; a stud hand with more than {mx} cards is dead.", seat=s,
+                       expected=mx, actual=n)
+            elif n < mx and not h.folded[s] and h.street == last and h.remaining() > 1:
+                h.flag("STUD-CARD-COUNT", h.dealt_seqs.get(s), f"{h.who(s)} reached the "
+                       f"showdown with {n} cards; a stud hand needs {mx} (a hand missing only "
+                       "its last card may be ruled live by the floor).", seat=s,
+                       expected=mx, actual=n,
+                       severity="warning" if n == mx - 1 else None)
+
+    # --- showdown -----------------------------------------------------------------------
+
+    def _cards(self, h: HandState, s: int) -> list[int] | None:
+        shown = h.shown[s]
+        cards = list(shown) if shown is not None and all(c >= 0 for c in shown) else h.hole[s]
+        cards = list(cards) + self.common
+        if any(c < 0 for c in cards) or not 4 <= len(cards) <= 7:
+            return None
+        if self.spec.evaluator == "badugi" and len(cards) != 4:
+            return None
+        if self.spec.evaluator != "badugi" and len(cards) < 5:
+            return None
+        if not self.stud and len(cards) != self.spec.max_cards:
+            return None
+        return cards
+
+    def _dead(self, h: HandState, s: int) -> bool:
+        """A fouled draw hand (not exactly its hand size) or a stud hand with too many cards."""
+        n = len(h.hole[s])
+        if self.stud:
+            return n + len(self.common) > self.spec.max_cards
+        return bool(n) and n != self.spec.max_cards
+
+    def settle(self, h: HandState, pots: list[tuple[int, list[int]]], shares: list[int],
+               strengths: dict[int, tuple[int, int | None]]) -> list[PotResult]:
+        """Award every pot into `shares` under the game's evaluator and odd-chip rule."""
+        results: list[PotResult] = []
+        ev = self.spec.evaluator
+        low_game = ev in ("razz", "lowa5", "low27", "badugi")
+        hands: dict[int, list[int]] = {}
+        for k, (amount, eligible) in enumerate(pots):
+            res = PotResult(amount, eligible, "main" if k == 0 else f"side-{k}")
+            results.append(res)
+            contenders = [s for s in eligible if not h.mucked[s] and not self._dead(h, s)]
+            if len(eligible) == 1:  # everyone else folded: shown or not, he wins
+                contenders = eligible
+            if len(contenders) == 1:
+                res.high = contenders
+                shares[contenders[0]] += amount
+                continue
+            if not contenders:
+                res.verified = False
+                continue
+            ok = True
+            for s in contenders:
+                if s not in strengths:
+                    cards = self._cards(h, s)
+                    if cards is None:
+                        ok = False
+                        break
+                    hands[s] = cards
+                    strengths[s] = strength(ev, cards)
+            if not ok:
+                res.verified = False
+                continue
+            best = max(strengths[s][0] for s in contenders)
+            high = [s for s in contenders if strengths[s][0] == best]
+            lows = [s for s in contenders if strengths[s][1] is not None]
+            low: list[int] = []
+            if lows:
+                bl = max(strengths[s][1] or 0 for s in lows)
+                low = [s for s in lows if strengths[s][1] == bl]
+            if self.stud:
+                for s in contenders:
+                    if s not in hands:
+                        hands[s] = self._cards(h, s) or []
+                res.high = oddchip_order(high, hands, low_game)
+                res.low = oddchip_order(low, hands, True) if low else None
+            else:
+                res.high = clockwise(h, high)
+                res.low = clockwise(h, low) if low else None
+            if res.low:
+                low_half = amount // 2
+                split(amount - low_half, res.high, shares)
+                split(low_half, res.low, shares)
+            else:
+                split(amount, res.high, shares)
+        return results
+
+
+def hooks_for(h: HandState) -> FamilyHooks | None:
+    """The stud/draw hooks for this hand's variant, or None for a button game."""
+    spec = spec_of(h.variant)
+    return FamilyHooks(h, spec) if spec is not None else None

@@ -1,0 +1,112 @@
+"""Stud and draw replay behaviour beyond the per-rule fixtures: completion is not a raise,
+the open-pair option, the common card, heads-up uncapped, profile caps for two-round games."""
+
+from __future__ import annotations
+
+from audit.importers.text import parse_text
+from audit.profiles import load_profile
+from audit.replay import hand_from_rows, replay_hand
+
+HEAD = """hand fx:t {variant} fixed_limit ante=1 bring_in=2 small_bet=5 big_bet=10
+seat 1 alice 1000
+seat 2 bob 1000
+seat 3 carol 1000
+seat 4 dave 1000
+post 1 ante 1
+post 2 ante 1
+post 3 ante 1
+post 4 ante 1
+deal 1 down As Kd
+deal 1 up 9c
+deal 2 down Qs Qd
+deal 2 up 2d
+deal 3 down 7h 7s
+deal 3 up Jh
+deal 4 down 3c 4c
+deal 4 up Ts
+"""
+
+
+def _ids(text, profile=None):
+    (rows, _), = parse_text(text)
+    result = replay_hand(hand_from_rows(rows), profile)
+    return [f.rule_id for f in result.findings if f.severity != "info"]
+
+
+def test_stud_completion_is_not_a_raise():
+    # STUD-COMPLETE (000 §7 r.6): bring-in 2, completed to 5, then three raises are legal
+    body = "post 2 bring_in 2\ncomplete 3 to 5\nraise 4 to 10\nraise 1 to 15\nraise 2 to 20\n"
+    assert _ids(HEAD.format(variant="stud") + body + "fold 3\nfold 4\nfold 1\naward 2 54\n") == []
+    # ... and a fourth raise with four players in breaks the cap
+    over = body + "raise 3 to 25\n"
+    assert "BET-CAP-MULTIROUND" in _ids(HEAD.format(variant="stud") + over)
+
+
+def test_stud_open_pair_allows_the_big_bet_and_small_bet_then_big_raise():
+    fourth = ("post 2 bring_in 2\ncall 3 2\ncall 4 2\ncall 1 2\n"
+              "deal 1 up 9d\ndeal 2 up 5c\ndeal 3 up Kh\ndeal 4 up 6d\n")
+    small_then_big = "bet 1 5\nraise 2 to 15\nfold 3\nfold 4\nfold 1\naward 2 32\n"
+    assert _ids(HEAD.format(variant="stud") + fourth + small_then_big) == []
+    # razz has no open-pair option: the same big raise is a violation there
+    razz = fourth.replace("post 2 bring_in 2\ncall 3 2\ncall 4 2\ncall 1 2",
+                          "post 3 bring_in 2\ncall 4 2\ncall 1 2\ncall 2 2")
+    got = _ids(HEAD.format(variant="razz") + razz + "bet 2 5\nraise 3 to 15\n")
+    assert "RAZZ-NO-OPENPAIR" in got
+
+
+def test_stud_heads_up_is_uncapped_in_cash_games():
+    body = ("post 2 bring_in 2\nfold 3\nfold 4\ncomplete 1 to 5\nraise 2 to 10\n"
+            "raise 1 to 15\nraise 2 to 20\nraise 1 to 25\ncall 2 5\n")
+    assert _ids(HEAD.format(variant="stud") + body) == []
+
+
+def test_stud_common_card_counts_for_everyone():
+    text = HEAD.format(variant="stud") + """post 2 bring_in 2
+fold 3
+fold 4
+call 1 2
+deal 1 up 8h
+deal 2 up 5c
+check 1
+check 2
+deal 1 up 2c
+deal 2 up 9h
+check 1
+check 2
+deal 1 up 5d
+deal 2 up 8c
+check 1
+check 2
+deal board 6c
+check 1
+check 2
+show 1 As Kd 9c 8h 2c 5d
+show 2 Qs Qd 2d 5c 9h 8c
+award 2 8
+"""
+    assert _ids(text) == []
+
+
+DRAW = """hand fx:t draw_high fixed_limit sb=5 bb=10 small_bet=10 big_bet=20 button=3
+seat 1 alice 1000
+seat 2 bob 1000
+seat 3 carol 1000
+post 1 small_blind 5
+post 2 big_blind 10
+deal 1 hole 2c 3d 4h 9s Kc
+deal 2 hole 2d 3h 5s 7c Qd
+deal 3 hole Ah Ad Kd 8c 8d
+raise 3 to 20
+raise 1 to 30
+raise 2 to 40
+raise 3 to 50
+"""
+
+
+def test_two_round_cap_follows_the_profile():
+    # bet + 4 raises (Montana) allow the next raise to 60; private games stop at bet + 3
+    fifth = "raise 1 to 60\nfold 2\nfold 3\naward 1 150\n"
+    assert "BET-CAP-TWOROUND" in _ids(DRAW + fifth, load_profile("montana"))
+    assert "BET-CAP-TWOROUND" in _ids(DRAW.replace("raise 3 to 50\n", "") +
+                                      "raise 3 to 50\n", load_profile("private"))
+    assert "BET-CAP-TWOROUND" not in _ids(DRAW + fifth, load_profile("montana", ["ca-lowball"]))
