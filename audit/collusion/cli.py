@@ -1,0 +1,56 @@
+"""The `poker-audit collusion` click command (registered by audit/cli.py)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+import pyarrow as pa
+
+from audit.output import OutputFormat, render
+
+_TABLE_COLUMNS = ("rank", "player", "counterparty", "pattern", "score", "q_value", "hands")
+
+
+@click.command("collusion")
+@click.option("--store", type=click.Path(file_okay=False, path_type=Path), default=None,
+              help="Store directory [default: $POKER_AUDIT_STORE, else ./audit-store].")
+@click.option("--run", "run", default="latest", show_default=True, help="Run id or latest.")
+@click.option("--min-hands", type=click.IntRange(min=1), default=100, show_default=True,
+              help="Test only pairs that shared at least this many hands.")
+@click.option("--fdr", type=click.FloatRange(0.0, 1.0, min_open=True), default=0.05,
+              show_default=True, help="Benjamini–Hochberg false discovery rate for leads.")
+@click.option("--format", "fmt", type=click.Choice([f.value for f in OutputFormat]),
+              default="table", show_default=True, help="How to print rows.")
+def collusion_command(store: Path | None, run: str, min_hands: int, fdr: float,
+                      fmt: str) -> None:
+    """Rank collusion leads (soft play, chip dumping, whipsaw, check-downs) for an audit run
+    and record them as collusion findings: suspicions with evidence, never verdicts.
+
+    \b
+    Example:
+        poker-audit collusion --min-hands 200 --fdr 0.01
+        poker-audit collusion --run 20260101T000000000000Z-1a2b3c4d --format json
+    """
+    from audit.cli import InputProblem, open_store, user_errors
+    from audit.collusion.findings import collusion_leads, write_collusion_findings
+    from audit.run import resolve_run
+
+    target = open_store(store)
+    with user_errors():
+        run_id = resolve_run(target, run)
+        if run_id is None:
+            raise InputProblem(f'no audit run yet: run "poker-audit audit --store '
+                               f'{target.root}" first')
+        leads = collusion_leads(target, run_id, min_hands=min_hands, fdr=fdr)
+        written = write_collusion_findings(target, run_id, leads)
+    click.echo(f"run {run_id}: {leads.num_rows} lead(s) at FDR {fdr:g} (pairs with >= "
+               f"{min_hands} hands together); {written.num_rows} collusion finding(s) written",
+               err=True)
+    if OutputFormat(fmt) is OutputFormat.TABLE:
+        shown = leads.select(list(_TABLE_COLUMNS))
+        evidence = [", ".join(h[:3]) for h in leads.column("evidence_hand_ids").to_pylist()]
+        shown = shown.append_column("evidence", pa.array(evidence, pa.string()))
+        click.echo(render(shown, fmt), nl=False)
+    else:
+        click.echo(render(leads, fmt), nl=False)

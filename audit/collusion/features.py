@@ -1,0 +1,218 @@
+"""Pair features from the replay projections (`hands`, `hand_players`), computed with polars.
+
+Nothing here loops over hands or events in Python: the projections are self-joined into one row
+per pair of players per hand (`pair_hands`), each feature is a boolean or a number on that row,
+and `pair_table` aggregates them per pair together with each player's totals over all his
+pairs, from which the null models take leave-pair-out baselines (audit/collusion/leads.py).
+
+Feature columns of a pair-hand row (A = player_a < B = player_b, alphabetically):
+
+- `hu`: a heads-up pot — exactly A and B did not fold preflop. `aggr_a`, `aggr_b`: bet or
+  raised in the hand (soft play: the pair's heads-up aggression against each other).
+- `fa`/`fb`: A faced a bet or raise last made by B (resp. B by A); `fold_a`/`fold_b`: and
+  folded (unusual folds to each other). `sfa`/`sfb`: the folder's hole cards are known and
+  strong (TT+, AK, AQ: showdown and fold behaviour suggesting knowledge of the partner's cards).
+- `d`: chips flowing from A to B in the hand (A's loss times B's share of the winnings, minus
+  the reverse; chip dumping).
+- `ws`: whipsaw — both A and B bet or raised, at least three bets/raises between them, and a
+  third player called a bet or raise last made by A or B. `multi`: three or more players dealt.
+- `cd_opp`: a third player was all-in before the river while A and B both kept chips and went to
+  showdown; `cd`: and neither A nor B bet or raised in the hand (checked it down).
+"""
+
+from __future__ import annotations
+
+import polars as pl
+
+EARLY_STREETS = ("preflop", "flop", "turn")
+STRONG_MADE = ("three of a kind", "straight", "flush", "full house", "four of a kind",
+               "straight flush")
+_BROADWAY = "TJQKA"
+
+HAND_PLAYER_COLUMNS = (
+    "hand_id", "seat", "player", "invested", "won", "net", "aggressive_actions", "calls",
+    "folded_street", "all_in_street", "showed", "hole_cards", "hand_class", "faced_bet_from",
+)
+HAND_COLUMNS = ("hand_id", "ts", "table_id", "players", "pot", "showdown")
+
+
+def _strong_hole(col: pl.Expr) -> pl.Expr:
+    """Two known hole cards (`As Kd`) forming TT+, AK or AQ."""
+    r1 = col.str.slice(0, 1)
+    r2 = col.str.slice(3, 1)
+    known = (col.str.len_chars() == 5) & ~col.str.contains(r"\?", literal=False)
+    pair = (r1 == r2) & r1.is_in(list(_BROADWAY))
+    ace_big = ((r1 == "A") & r2.is_in(["K", "Q"])) | ((r2 == "A") & r1.is_in(["K", "Q"]))
+    return (known & (pair | ace_big)).fill_null(False)
+
+
+def player_hands(hand_players: pl.LazyFrame, hands: pl.LazyFrame) -> pl.LazyFrame:
+    """One row per named player per hand with the per-player flags the pair features need."""
+    hp = hand_players.select(HAND_PLAYER_COLUMNS).filter(pl.col("player").is_not_null())
+    hp = hp.with_columns(
+        contest=pl.col("folded_street").fill_null("") != "preflop",
+        folded=pl.col("folded_street").is_not_null(),
+        survivor=pl.col("folded_street").is_null() & pl.col("all_in_street").is_null(),
+        allin_early=pl.col("all_in_street").is_in(list(EARLY_STREETS)).fill_null(False),
+        called=pl.col("calls") > 0,
+        strong_hole=_strong_hole(pl.col("hole_cards")),
+        strong_made=pl.col("hand_class").is_in(list(STRONG_MADE)).fill_null(False),
+        gain=pl.col("net").clip(lower_bound=0),
+        loss=(-pl.col("net")).clip(lower_bound=0),
+    )
+    per_hand = hp.group_by("hand_id").agg(
+        n_contest=pl.col("contest").sum(),
+        n_allin_early=pl.col("allin_early").sum(),
+        total_gain=pl.col("gain").sum(),
+    )
+    # callers whose last faced bet/raise came from this player (whipsaw: the trapped third)
+    callers = (
+        hp.filter(pl.col("called") & pl.col("faced_bet_from").is_not_null())
+        .group_by("hand_id", "faced_bet_from")
+        .agg(caught=pl.len().cast(pl.Int32))
+        .rename({"faced_bet_from": "player"})
+    )
+    h = hands.select(HAND_COLUMNS)
+    return (
+        hp.join(per_hand, on="hand_id", how="left")
+        .join(callers, on=["hand_id", "player"], how="left")
+        .join(h, on="hand_id", how="left")
+        .with_columns(pl.col("caught").fill_null(0))
+    )
+
+
+_SIDE = ("player", "net", "gain", "loss", "aggressive_actions", "called", "folded", "survivor",
+         "contest", "allin_early", "faced_bet_from", "strong_hole", "strong_made", "caught")
+
+
+def pair_hands(ph: pl.LazyFrame) -> pl.LazyFrame:
+    """One row per pair of named players per hand (A < B), with the feature columns."""
+    common = ["hand_id", "ts", "table_id", "players", "pot", "showdown", "n_contest",
+              "n_allin_early", "total_gain"]
+    left = ph.select(*common, *[pl.col(c).alias(f"{c}_a") for c in _SIDE])
+    right = ph.select("hand_id", *[pl.col(c).alias(f"{c}_b") for c in _SIDE])
+    pairs = left.join(right, on="hand_id").filter(pl.col("player_a") < pl.col("player_b"))
+    a, b = pl.col, pl.col
+    fa = (a("faced_bet_from_a") == b("player_b")).fill_null(False)
+    fb = (b("faced_bet_from_b") == a("player_a")).fill_null(False)
+    gain = pl.col("total_gain").cast(pl.Float64)
+    flow = pl.when(gain > 0).then(
+        (a("loss_a") * b("gain_b") - b("loss_b") * a("gain_a")).cast(pl.Float64) / gain
+    ).otherwise(0.0)
+    third_caught = (a("caught_a") + b("caught_b")
+                    - (fb & b("called_b")).cast(pl.Int32) - (fa & a("called_a")).cast(pl.Int32))
+    aa, ab = a("aggressive_actions_a"), b("aggressive_actions_b")
+    cd_opp = (a("survivor_a") & b("survivor_b") & pl.col("showdown").fill_null(False)
+              & (pl.col("n_allin_early") >= 1))
+    return pairs.select(
+        "hand_id", "ts", "table_id", "pot", "player_a", "player_b",
+        hu=a("contest_a") & b("contest_b") & (pl.col("n_contest") == 2),
+        aggr_a=aa > 0,
+        aggr_b=ab > 0,
+        fa=fa,
+        fb=fb,
+        fold_a=fa & a("folded_a"),
+        fold_b=fb & b("folded_b"),
+        sfa=fa & a("strong_hole_a"),
+        sfb=fb & b("strong_hole_b"),
+        sfold_a=fa & a("strong_hole_a") & a("folded_a"),
+        sfold_b=fb & b("strong_hole_b") & b("folded_b"),
+        d=flow,
+        multi=pl.col("players") >= 3,
+        ws=(aa > 0) & (ab > 0) & (aa + ab >= 3) & (third_caught >= 1),
+        cd_opp=cd_opp,
+        cd=cd_opp & (aa == 0) & (ab == 0),
+        cd_strong=a("strong_made_a") | b("strong_made_b"),
+    )
+
+
+def pair_table(pairs: pl.LazyFrame) -> pl.LazyFrame:
+    """Per pair: hands together and the counts every null model needs."""
+    c = pl.col
+    return pairs.group_by("player_a", "player_b").agg(
+        hands=pl.len(),
+        hu_n=c("hu").sum(),
+        soft_ka=(c("hu") & c("aggr_a")).sum(),
+        soft_kb=(c("hu") & c("aggr_b")).sum(),
+        fa_n=c("fa").sum(), fa_k=c("fold_a").sum(),
+        fb_n=c("fb").sum(), fb_k=c("fold_b").sum(),
+        sfa_n=c("sfa").sum(), sfa_k=c("sfold_a").sum(),
+        sfb_n=c("sfb").sum(), sfb_k=c("sfold_b").sum(),
+        flow=c("d").sum(),
+        flow_sq=(c("d") * c("d")).sum(),
+        flow_nz=(c("d") != 0).sum(),
+        ws_n=c("multi").sum(), ws_k=c("ws").sum(),
+        ws_ga=(c("multi") & c("aggr_a")).sum(), ws_gb=(c("multi") & c("aggr_b")).sum(),
+        ws_both=(c("multi") & c("aggr_a") & c("aggr_b")).sum(),
+        cd_n=c("cd_opp").sum(), cd_k=c("cd").sum(),
+    )
+
+
+def player_totals(table: pl.LazyFrame) -> pl.LazyFrame:
+    """Per player, totals over all his pairs (for leave-pair-out baselines).
+
+    For flows, `gain` is the player's chips won from partners (negative: lost), so that his
+    mean gain per pair-hand against everyone else is (gain - this pair's) / (hands - this pair's).
+    """
+    c = pl.col
+    side_a = table.select(
+        player=c("player_a"), hands=c("hands"), hu_n=c("hu_n"), soft_k=c("soft_ka"),
+        f_n=c("fa_n"), f_k=c("fa_k"), sf_n=c("sfa_n"), sf_k=c("sfa_k"), gain=-c("flow"),
+        ws_n=c("ws_n"), ws_k=c("ws_k"), cd_n=c("cd_n"), cd_k=c("cd_k"),
+    )
+    side_b = table.select(
+        player=c("player_b"), hands=c("hands"), hu_n=c("hu_n"), soft_k=c("soft_kb"),
+        f_n=c("fb_n"), f_k=c("fb_k"), sf_n=c("sfb_n"), sf_k=c("sfb_k"), gain=c("flow"),
+        ws_n=c("ws_n"), ws_k=c("ws_k"), cd_n=c("cd_n"), cd_k=c("cd_k"),
+    )
+    sides = pl.concat([side_a, side_b])
+    # a robust skill baseline: the median over partners of the player's mean gain per hand
+    # (one dumping partner among many does not move it, unlike the mean)
+    skill = sides.filter(pl.col("hands") >= 10).group_by("player").agg(
+        skill=(pl.col("gain") / pl.col("hands")).median())
+    return (sides.group_by("player").agg(pl.all().sum())
+            .join(skill, on="player", how="left")
+            .with_columns(pl.col("skill").fill_null(0.0)))
+
+
+def player_rates(ph: pl.LazyFrame) -> pl.LazyFrame:
+    """Per player: multiway hands played (`multi_n`) and those he bet or raised in (`multi_g`)."""
+    multi = ph.filter(pl.col("players") >= 3)
+    return multi.group_by("player").agg(
+        multi_n=pl.len(), multi_g=(pl.col("aggressive_actions") > 0).sum())
+
+
+def seating(ph: pl.LazyFrame, bucket: str = "1d") -> tuple[pl.LazyFrame, pl.LazyFrame]:
+    """Sittings per player and per time bucket, for the seating null model.
+
+    Returns (`cells`: one row per player, table and bucket he played in; `tables`: active tables
+    per bucket). Hands without a timestamp fall into one bucket; without a table, one table.
+    """
+    base = ph.select(
+        "player",
+        table=pl.col("table_id").fill_null("?"),
+        bucket=pl.col("ts").dt.truncate(bucket).cast(pl.Int64).fill_null(-1),
+    ).unique()
+    tables = base.group_by("bucket").agg(n_tables=pl.col("table").n_unique())
+    return base, tables
+
+
+def co_sittings(cells: pl.LazyFrame, tables: pl.LazyFrame,
+                candidates: pl.LazyFrame) -> pl.LazyFrame:
+    """Per candidate pair: table-buckets shared (`seat_k`) and expected by chance (`seat_e`).
+
+    Chance: in each bucket each of B's sittings lands on any active table with equal
+    probability, so E = Σ_bucket s_A · s_B / tables (s = the player's sittings in the bucket).
+    """
+    per_bucket = cells.group_by("player", "bucket").agg(s=pl.len())
+    a = candidates.join(per_bucket.rename({"player": "player_a", "s": "s_a"}), on="player_a")
+    ab = a.join(per_bucket.rename({"player": "player_b", "s": "s_b"}),
+                on=["player_b", "bucket"]).join(tables, on="bucket")
+    expected = ab.group_by("player_a", "player_b").agg(
+        seat_e=(pl.col("s_a") * pl.col("s_b") / pl.col("n_tables")).sum())
+    ca = candidates.join(cells.rename({"player": "player_a"}), on="player_a")
+    shared = ca.join(cells.rename({"player": "player_b"}), on=["player_b", "table", "bucket"])
+    observed = shared.group_by("player_a", "player_b").agg(seat_k=pl.len())
+    return (candidates.join(expected, on=["player_a", "player_b"], how="left")
+            .join(observed, on=["player_a", "player_b"], how="left")
+            .with_columns(pl.col("seat_e").fill_null(0.0), pl.col("seat_k").fill_null(0)))

@@ -1,0 +1,99 @@
+"""Collusion leads for an audit run, and writing them as `collusion` findings.
+
+`collusion_leads` reads a run's projections (runs/<run_id>/hands.parquet, hand_players.parquet)
+and ranks the pairs (audit/collusion/leads.py). `write_collusion_findings` stores the leads as
+findings of category collusion, severity warning (a lead, never a verdict), together with the
+per-hand PATTERN-CHECKDOWN-ALLIN findings, in runs/<run_id>/collusion.parquet (findings schema),
+written whole or not at all. The `findings` DuckDB view includes that file.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from typing import Any
+
+import polars as pl
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+from audit.collusion import features as F
+from audit.collusion.leads import LEAD_SCHEMA, leads_from_frames
+from audit.errors import AuditInputError
+from audit.findings import Finding, finding, findings_table
+from audit.run import resolve_run, run_dir
+from audit.store import Store
+
+COLLUSION_FILE = "collusion.parquet"
+
+
+def _frames(store: Store, run: str) -> tuple[str, pl.LazyFrame, pl.LazyFrame]:
+    run_id = resolve_run(store, run)
+    if run_id is None:
+        raise AuditInputError(
+            f"no audit run in {store.root}: run \"poker-audit audit --store {store.root}\" first")
+    d = run_dir(store, run_id)
+    hp, hands = d / "hand_players.parquet", d / "hands.parquet"
+    if not hp.exists() or not hands.exists():
+        raise AuditInputError(f"run {run_id} has no projections (hands.parquet, "
+                              "hand_players.parquet); re-run poker-audit audit")
+    return run_id, pl.scan_parquet(hp), pl.scan_parquet(hands)
+
+
+def collusion_leads(store: Store, run: str = "latest", min_hands: int = 100,
+                    fdr: float = 0.05) -> pa.Table:
+    """Ranked collusion leads of a run (columns: audit.collusion.leads.LEAD_SCHEMA)."""
+    run_id, hp, hands = _frames(store, run)
+    return leads_from_frames(hp, hands, min_hands=min_hands, fdr=fdr, run_id=run_id)
+
+
+def checkdown_findings(hand_players: pl.LazyFrame, hands: pl.LazyFrame) -> list[Finding]:
+    """PATTERN-CHECKDOWN-ALLIN per hand: two players with chips checked to showdown (neither bet
+    nor raised in the hand) after a third player went all-in before the river. Severity warning
+    when one of them showed three of a kind or better, else info (a single hand is weak)."""
+    ph = F.player_hands(hand_players, hands)
+    rows = (F.pair_hands(ph).filter(pl.col("cd"))
+            .select("hand_id", "player_a", "player_b", "cd_strong", "pot")
+            .sort("hand_id", "player_a", "player_b").collect().to_dicts())
+    out = []
+    for r in rows:
+        strong = " while one of them held three of a kind or better" if r["cd_strong"] else ""
+        out.append(finding(
+            "PATTERN-CHECKDOWN-ALLIN", hand_id=r["hand_id"], seq=None,
+            player=r["player_a"], counterparty=r["player_b"],
+            severity="warning" if r["cd_strong"] else "info",
+            expected="a bet on some street after the all-in", actual="checked down",
+            message=(f"{r['player_a']} and {r['player_b']} kept chips but checked every "
+                     f"remaining street to showdown after a third player went all-in{strong}; "
+                     "agreeing to check a hand down against an all-in player is improper "
+                     "(a pattern to review, not a verdict)."),
+        ))
+    return out
+
+
+def _lead_finding(r: dict[str, Any]) -> Finding:
+    feats = json.loads(r["features"])
+    top = next(v for v in feats.values() if v["p"] is not None and v["p"] == min(
+        x["p"] for x in feats.values() if x["p"] is not None))
+    return finding(
+        r["pattern"], hand_id=None, seq=None, player=r["player"],
+        counterparty=r["counterparty"], severity="warning",
+        expected=f"{top['expected']} (baseline)", actual=f"{top['observed']} of n={top['n']}",
+        delta=r["delta"], message=r["message"],
+    )
+
+
+def write_collusion_findings(store: Store, run_id: str, leads: pa.Table) -> pa.Table:
+    """Write the leads and the run's per-hand check-down findings to
+    runs/<run_id>/collusion.parquet (replacing an earlier collusion pass of the same run)."""
+    run_id = resolve_run(store, run_id) or run_id
+    _, hp, hands = _frames(store, run_id)
+    if leads.schema.names != LEAD_SCHEMA.names:
+        raise ValueError("leads must come from collusion_leads()")
+    found = [_lead_finding(r) for r in leads.to_pylist()] + checkdown_findings(hp, hands)
+    table = findings_table(found, run_id)
+    final = run_dir(store, run_id) / COLLUSION_FILE
+    tmp = final.with_name(f".{COLLUSION_FILE}.tmp")
+    pq.write_table(table, tmp, compression="zstd")
+    os.replace(tmp, final)
+    return table

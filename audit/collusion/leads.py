@@ -1,0 +1,313 @@
+"""Collusion leads: per-pair p-values from explicit null models, Benjamini–Hochberg, evidence.
+
+Null model per feature (`FEATURES`; baselines are leave-pair-out: the player's behaviour against
+everyone except this partner, shrunk toward the population rate with ALPHA pseudo-observations):
+
+- softplay (PATTERN-SOFTPLAY): bets/raises of A and B in heads-up pots against each other;
+  binomial lower tail against the mean of their own heads-up aggression rates against others.
+- fold_to_partner (PATTERN-COLLUSION): folds to the partner's bet or raise; binomial upper tail
+  against each player's own fold rate facing other players' bets.
+- strong_fold (PATTERN-COLLUSION): folds of known strong hole cards to the partner's bets;
+  binomial upper tail against the player's own such folds against others.
+- chip_dump (PATTERN-CHIP-DUMP): net chip flow between the pair; randomisation (sign-flip) null
+  after removing the flow expected from the players' skill (each player's median, over his
+  partners, of chips won per hand together: robust to the dumping pair itself); two-sided
+  Hoeffding bound 2·exp(-z²/2), valid whatever the pot sizes.
+- whipsaw (PATTERN-WHIPSAW): hands where both raised and a third player called in between;
+  binomial upper tail with rate u_A·u_B·c: each player's own rate of betting or raising in
+  multiway hands without the partner, times the population share of double-raise hands that
+  catch a third player.
+- checkdown (PATTERN-CHECKDOWN-ALLIN): check-downs with a third player all-in, among such
+  hands; binomial upper tail with rate r_A·r_B/R as for whipsaw.
+- seating (PATTERN-COLLUSION): table-days shared; Poisson upper tail with the mean expected if
+  each sitting picked any table open that day at random. Reported as evidence only, not combined
+  (SEATING_NOTE).
+
+A pair is tested when it shares at least `min_hands` hands; a feature is tested when its own
+minimum sample (MIN_SAMPLE) is met. The pair's p-value is Bonferroni over its tested features
+(m · min p), and Benjamini–Hochberg over all tested pairs gives the q-values; a lead is a pair
+with q <= fdr. A lead is a suspicion with evidence, never a verdict (RULEBOOK §4.17, level X).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import polars as pl
+import pyarrow as pa
+
+from audit.collusion import features as F
+from audit.collusion.stats import bh_qvalues, binom_cdf, binom_sf, poisson_sf, signflip_p
+
+SEATING_NOTE = (
+    "seating is reported but not combined into the pair p-value: pairs are selected for testing "
+    "because they shared min_hands hands, which conditions on having sat together")
+ALPHA = 20.0  # pseudo-observations of the population rate in each player's baseline
+EVIDENCE = 10  # hand ids per lead
+
+
+@dataclass(frozen=True, slots=True)
+class Feature:
+    """A pair feature: the rule id it points to and its minimum sample size."""
+
+    name: str
+    rule_id: str
+    title: str
+    min_sample: int
+
+
+FEATURES = (
+    Feature("chip_dump", "PATTERN-CHIP-DUMP", "chip dumping", 10),
+    Feature("softplay", "PATTERN-SOFTPLAY", "soft play", 10),
+    Feature("whipsaw", "PATTERN-WHIPSAW", "whipsawing", 20),
+    Feature("checkdown", "PATTERN-CHECKDOWN-ALLIN", "check-downs with a third player all-in", 3),
+    Feature("fold_to_partner", "PATTERN-COLLUSION", "folding to the partner", 10),
+    Feature("strong_fold", "PATTERN-COLLUSION", "folding strong hands to the partner", 5),
+    Feature("seating", "PATTERN-COLLUSION", "sitting together beyond chance", 3),
+)
+MIN_SAMPLE = {f.name: f.min_sample for f in FEATURES}
+
+LEAD_SCHEMA = pa.schema([
+    ("rank", pa.int32()), ("run_id", pa.string()), ("player_a", pa.string()),
+    ("player_b", pa.string()), ("player", pa.string()), ("counterparty", pa.string()),
+    ("pattern", pa.string()), ("score", pa.float64()), ("p_value", pa.float64()),
+    ("q_value", pa.float64()), ("hands", pa.int64()), ("delta", pa.int64()),
+    ("features", pa.string()), ("evidence_hand_ids", pa.list_(pa.string())),
+    ("message", pa.string()),
+])
+
+
+def _shrunk(k: Any, n: Any, prior: float) -> Any:
+    return (np.asarray(k, float) + ALPHA * prior) / (np.asarray(n, float) + ALPHA)
+
+
+def _ratio(k: Any, n: Any) -> float:
+    total = float(np.sum(n))
+    return float(np.sum(k)) / total if total > 0 else 0.0
+
+
+def score_pairs(table: pl.DataFrame, totals: pl.DataFrame, rates: pl.DataFrame) -> pl.DataFrame:
+    """Per pair: each feature's observed, expected and p-value (NaN when not tested)."""
+    rates = rates.rename({"player": "player_r"})
+    totals = totals.join(rates, left_on="player", right_on="player_r", how="left").fill_null(0)
+    ta = totals.rename({c: f"{c}__a" for c in totals.columns if c != "player"})
+    tb = totals.rename({c: f"{c}__b" for c in totals.columns if c != "player"})
+    t = (table.join(ta, left_on="player_a", right_on="player", how="left")
+         .join(tb, left_on="player_b", right_on="player", how="left"))
+    g = {c: t[c].to_numpy().astype(float) for c in t.columns if t[c].dtype.is_numeric()}
+    out: dict[str, Any] = {}
+
+    # soft play: aggression in heads-up pots against each other vs. against others
+    r = _ratio(g["soft_ka"] + g["soft_kb"], 2 * g["hu_n"])
+    pa_ = _shrunk(g["soft_k__a"] - g["soft_ka"], g["hu_n__a"] - g["hu_n"], r)
+    pb_ = _shrunk(g["soft_k__b"] - g["soft_kb"], g["hu_n__b"] - g["hu_n"], r)
+    n, k = 2 * g["hu_n"], g["soft_ka"] + g["soft_kb"]
+    out |= {"softplay_n": g["hu_n"], "softplay_k": k, "softplay_e": n * (pa_ + pb_) / 2,
+            "softplay_p": np.where(g["hu_n"] >= MIN_SAMPLE["softplay"],
+                                   binom_cdf(k, n, (pa_ + pb_) / 2), np.nan)}
+
+    for name, pre, tot in (("fold_to_partner", "f", "f"), ("strong_fold", "sf", "sf")):
+        r = _ratio(g[f"{pre}a_k"] + g[f"{pre}b_k"], g[f"{pre}a_n"] + g[f"{pre}b_n"])
+        pa_ = _shrunk(g[f"{tot}_k__a"] - g[f"{pre}a_k"], g[f"{tot}_n__a"] - g[f"{pre}a_n"], r)
+        pb_ = _shrunk(g[f"{tot}_k__b"] - g[f"{pre}b_k"], g[f"{tot}_n__b"] - g[f"{pre}b_n"], r)
+        n = g[f"{pre}a_n"] + g[f"{pre}b_n"]
+        k = g[f"{pre}a_k"] + g[f"{pre}b_k"]
+        e = g[f"{pre}a_n"] * pa_ + g[f"{pre}b_n"] * pb_
+        p0 = np.where(n > 0, e / np.maximum(n, 1), r)
+        out |= {f"{name}_n": n, f"{name}_k": k, f"{name}_e": e,
+                f"{name}_p": np.where(n >= MIN_SAMPLE[name], binom_sf(k, n, p0), np.nan)}
+
+    # chip flow A -> B, centred on the flow expected from results against others
+    hands = g["hands"]
+    e = g["skill__b"] - g["skill__a"]
+    s = g["flow"] - hands * e
+    sq = np.maximum(g["flow_sq"] - 2 * e * g["flow"] + hands * e * e, 1e-9)
+    z = s / np.sqrt(sq)
+    out |= {"chip_dump_n": g["flow_nz"], "chip_dump_k": g["flow"], "chip_dump_e": hands * e,
+            "chip_dump_z": z,
+            "chip_dump_p": np.where(g["flow_nz"] >= MIN_SAMPLE["chip_dump"], signflip_p(z),
+                                    np.nan)}
+
+    # whipsaw: P(A raises) · P(B raises) from each player's multiway hands without the partner,
+    # times the population share of such double-raise hands that catch a third player
+    u = _ratio(g["multi_g__a"], g["multi_n__a"])
+    ua = _shrunk(g["multi_g__a"] - g["ws_ga"], g["multi_n__a"] - g["ws_n"], u)
+    ub = _shrunk(g["multi_g__b"] - g["ws_gb"], g["multi_n__b"] - g["ws_n"], u)
+    c = _ratio(g["ws_k"], g["ws_both"])
+    p0 = np.clip(ua * ub * c, 1e-9, 0.95)
+    n, k = g["ws_n"], g["ws_k"]
+    out |= {"whipsaw_n": n, "whipsaw_k": k, "whipsaw_e": n * p0,
+            "whipsaw_p": np.where(n >= MIN_SAMPLE["whipsaw"], binom_sf(k, n, p0), np.nan)}
+
+    for name, pre in (("checkdown", "cd"),):
+        r = max(_ratio(g[f"{pre}_k"], g[f"{pre}_n"]), 1e-6)
+        ra = _shrunk(g[f"{pre}_k__a"] - g[f"{pre}_k"], g[f"{pre}_n__a"] - g[f"{pre}_n"], r)
+        rb = _shrunk(g[f"{pre}_k__b"] - g[f"{pre}_k"], g[f"{pre}_n__b"] - g[f"{pre}_n"], r)
+        p0 = np.clip(ra * rb / r, 1e-9, 0.95)
+        n, k = g[f"{pre}_n"], g[f"{pre}_k"]
+        out |= {f"{name}_n": n, f"{name}_k": k, f"{name}_e": n * p0,
+                f"{name}_p": np.where(n >= MIN_SAMPLE[name], binom_sf(k, n, p0), np.nan)}
+
+    k, e = g["seat_k"], g["seat_e"]
+    out |= {"seating_n": k, "seating_k": k, "seating_e": e,
+            "seating_p": np.where((k >= MIN_SAMPLE["seating"]) & (e > 0), poisson_sf(k, e),
+                                  np.nan)}
+    cols = {c: pl.Series(c, v, dtype=pl.Float64) for c, v in out.items()}
+    return t.select("player_a", "player_b", "hands", "fa_k", "fb_k").with_columns(**cols)
+
+
+def combine(scored: pl.DataFrame) -> pl.DataFrame:
+    """Pair p-value (Bonferroni over tested features), BH q-value, top feature."""
+    names = [f.name for f in FEATURES]
+    pm = np.column_stack([scored[f"{n}_p"].to_numpy() for n in names])
+    pm[:, names.index("seating")] = np.nan  # descriptive only: see SEATING_NOTE
+    tested = ~np.isnan(pm)
+    m = tested.sum(axis=1)
+    filled = np.where(tested, pm, np.inf)
+    top = filled.argmin(axis=1)
+    pmin = filled.min(axis=1)
+    p = np.where(m > 0, np.minimum(1.0, m * pmin), np.nan)
+    q = bh_qvalues(p)
+    return scored.with_columns(
+        p_value=pl.Series(p), q_value=pl.Series(q), n_features=pl.Series(m),
+        top=pl.Series([names[i] for i in top]),
+    )
+
+
+def pair_scores(hand_players: pl.LazyFrame, hands: pl.LazyFrame, *, min_hands: int,
+                seat_bucket: str = "1d") -> tuple[pl.DataFrame, pl.DataFrame]:
+    """(scored pairs with p and q, the pair-hand rows of the tested pairs for evidence)."""
+    ph = F.player_hands(hand_players, hands).collect().lazy()
+    pairs = F.pair_hands(ph).collect()
+    table = F.pair_table(pairs.lazy())
+    totals = F.player_totals(table).collect()
+    table = table.filter(pl.col("hands") >= min_hands).collect()
+    cells, tables = F.seating(ph, seat_bucket)
+    seats = F.co_sittings(cells, tables, table.lazy().select("player_a", "player_b")).collect()
+    table = table.join(seats, on=["player_a", "player_b"], how="left")
+    rates = F.player_rates(ph).collect()
+    scored = combine(score_pairs(table, totals, rates))
+    tested = pairs.join(scored.select("player_a", "player_b"), on=["player_a", "player_b"],
+                        how="semi")
+    return scored, tested
+
+
+_EVIDENCE_FILTER = {
+    "softplay": pl.col("hu") & ~pl.col("aggr_a") & ~pl.col("aggr_b"),
+    "fold_to_partner": pl.col("fold_a") | pl.col("fold_b"),
+    "strong_fold": pl.col("sfold_a") | pl.col("sfold_b"),
+    "whipsaw": pl.col("ws"),
+    "checkdown": pl.col("cd"),
+    "seating": pl.lit(True),
+}
+
+
+def evidence(pairs: pl.DataFrame, leads: pl.DataFrame) -> dict[str, pl.DataFrame]:
+    """Per feature, the hand ids that contributed most to each lead pair (lists, best first)."""
+    keys = ["player_a", "player_b"]
+    sub = pairs.join(leads.select(*keys, sign=pl.col("chip_dump_z").sign()), on=keys)
+    out = {}
+    for name, cond in _EVIDENCE_FILTER.items():
+        key = pl.col("pot") if name != "seating" else -pl.col("ts").cast(pl.Int64).fill_null(0)
+        out[name] = (sub.filter(cond).sort(key, descending=True)
+                     .group_by(keys, maintain_order=True).agg(pl.col("hand_id").head(EVIDENCE)))
+    out["chip_dump"] = (sub.filter(pl.col("d") * pl.col("sign") > 0)
+                        .sort(pl.col("d") * pl.col("sign"), descending=True)
+                        .group_by(keys, maintain_order=True)
+                        .agg(pl.col("hand_id").head(EVIDENCE)))
+    return out
+
+
+def _describe(name: str, r: dict[str, Any]) -> str:
+    n, k, e = r[f"{name}_n"], r[f"{name}_k"], r[f"{name}_e"]
+    a, b = r["player_a"], r["player_b"]
+    if name == "softplay":
+        return (f"in {n:.0f} heads-up pots against each other {a} and {b} bet or raised "
+                f"{k:.0f} times where {e:.1f} were expected from their own heads-up play "
+                "against others")
+    if name == "fold_to_partner":
+        return (f"they folded to each other's bets {k:.0f} of {n:.0f} times where {e:.1f} "
+                "folds were expected from their fold rates against other players")
+    if name == "strong_fold":
+        return (f"they folded strong hole cards (TT+, AK, AQ) to each other's bets {k:.0f} of "
+                f"{n:.0f} times where {e:.1f} were expected from such folds against others")
+    if name == "chip_dump":
+        src, dst = (a, b) if k >= 0 else (b, a)
+        return (f"{src} lost a net {abs(k):,.0f} chips to {dst} over {r['hands']} hands "
+                f"together where {e:+,.0f} ({a}->{b}) was expected from their results against "
+                f"others ({abs(r['chip_dump_z']):.1f} standard deviations given the pot sizes)")
+    if name == "whipsaw":
+        return (f"both bet or raised with a third player calling in between in {k:.0f} of "
+                f"{n:.0f} multiway hands together where {e:.1f} were expected from each "
+                "player's rate with other partners")
+    if name == "checkdown":
+        return (f"they checked the hand down with a third player all-in {k:.0f} of {n:.0f} "
+                f"times where {e:.1f} were expected from their rates with other partners")
+    return (f"they sat at the same table on {k:.0f} table-days where {e:.1f} were expected by "
+            "chance given the tables open those days")
+
+
+def lead_rows(scored: pl.DataFrame, pairs: pl.DataFrame, run_id: str | None,
+              fdr: float) -> pa.Table:
+    """Rank the pairs by q then p; rows of LEAD_SCHEMA with evidence and message."""
+    ranked = scored.sort("q_value", "p_value", nulls_last=True)
+    ranked = ranked.filter(pl.col("q_value") <= fdr) if fdr < 1 else ranked
+    if ranked.height == 0:
+        return LEAD_SCHEMA.empty_table()
+    ev = evidence(pairs, ranked)
+    ev_maps = {n: {(x["player_a"], x["player_b"]): x["hand_id"] for x in df.to_dicts()}
+               for n, df in ev.items()}
+    specs = {f.name: f for f in FEATURES}
+    rows = []
+    tested = int(scored["p_value"].is_not_nan().sum())
+    for i, r in enumerate(ranked.to_dicts(), start=1):
+        pair = (r["player_a"], r["player_b"])
+        top = specs[r["top"]]
+        feats = {f.name: {"n": r[f"{f.name}_n"], "observed": r[f"{f.name}_k"],
+                          "expected": round(r[f"{f.name}_e"], 3),
+                          "p": None if np.isnan(r[f"{f.name}_p"]) else r[f"{f.name}_p"]}
+                 for f in FEATURES}
+        hands = list(ev_maps[top.name].get(pair, []))
+        for f in FEATURES:
+            p = r[f"{f.name}_p"]
+            if f.name != top.name and not np.isnan(p) and p < 0.01:
+                hands += [h for h in ev_maps[f.name].get(pair, [])[:3] if h not in hands]
+        player, counterparty = pair
+        delta = None
+        if top.name == "chip_dump":
+            delta = int(round(abs(r["chip_dump_k"])))
+            if r["chip_dump_k"] < 0:
+                player, counterparty = counterparty, player
+        elif top.name == "fold_to_partner" and r["fb_k"] > r["fa_k"]:
+            player, counterparty = counterparty, player
+        others = [f"{specs[f.name].title} p={r[f'{f.name}_p']:.2g}" for f in FEATURES
+                  if f.name != top.name and not np.isnan(r[f"{f.name}_p"])
+                  and r[f"{f.name}_p"] < 0.01]
+        message = (f"Lead, not a verdict ({top.rule_id}, {top.title}): "
+                   f"{_describe(top.name, r)}; p={r[f'{top.name}_p']:.2g}, pair q="
+                   f"{r['q_value']:.2g} among {tested} pairs tested"
+                   + (f"; also {', '.join(others)}" if others else "")
+                   + f"; evidence hands: {', '.join(hands) or 'none'}.")
+        rows.append({
+            "rank": i, "run_id": run_id, "player_a": pair[0], "player_b": pair[1],
+            "player": player, "counterparty": counterparty, "pattern": top.rule_id,
+            "score": float(-np.log10(max(r["p_value"], 1e-300))), "p_value": r["p_value"],
+            "q_value": r["q_value"], "hands": r["hands"], "delta": delta,
+            "features": json.dumps(feats, default=float), "evidence_hand_ids": hands,
+            "message": message,
+        })
+    return pa.Table.from_pylist(rows, schema=LEAD_SCHEMA)
+
+
+def leads_from_frames(hand_players: pl.DataFrame | pl.LazyFrame,
+                      hands: pl.DataFrame | pl.LazyFrame, *, min_hands: int = 100,
+                      fdr: float = 0.05, run_id: str | None = None,
+                      seat_bucket: str = "1d") -> pa.Table:
+    """Ranked leads (q <= fdr; fdr >= 1 returns every tested pair) from projection frames."""
+    scored, pairs = pair_scores(hand_players.lazy(), hands.lazy(), min_hands=min_hands,
+                                seat_bucket=seat_bucket)
+    scored = scored.filter(pl.col("p_value").is_not_nan())
+    return lead_rows(scored, pairs, run_id, fdr)

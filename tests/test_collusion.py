@@ -1,0 +1,182 @@
+"""Collusion analytics (RULEBOOK §4.17, PATTERN-*): planted teams are found, honest populations
+yield no leads at the set FDR, minimum samples hold, evidence is real, per-hand check-downs."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import polars as pl
+import pyarrow as pa
+import pyarrow.parquet as pq
+import pytest
+from click.testing import CliRunner
+
+from audit.collusion import checkdown_findings, leads_from_frames
+from audit.collusion.cli import collusion_command
+from audit.collusion.leads import FEATURES, pair_scores
+from audit.collusion.stats import bh_qvalues, binom_sf
+from audit.collusion.synthetic import generate
+from audit.importers.text import parse_text
+from audit.replay import hand_from_rows, replay_hand
+from audit.rules import get_rule
+from audit.schema import arrow_schema
+from audit.sql import query
+from audit.store import Store
+
+TEAMS = {"softplay": 2, "chip_dump": 2, "whipsaw": 2, "checkdown": 2}
+STYLE_FEATURE = {"softplay": "softplay", "chip_dump": "chip_dump", "whipsaw": "whipsaw",
+                 "checkdown": "checkdown"}
+
+
+@pytest.fixture(scope="module")
+def planted():
+    hands, hp, teams = generate(seed=7, teams=TEAMS)
+    return hands, hp, teams
+
+
+def test_planted_pairs_rank_top_with_q_below_fdr(planted):
+    hands, hp, teams = planted
+    leads = pl.from_arrow(leads_from_frames(hp, hands, min_hands=50, fdr=0.05))
+    pairs = {(a, b) for _, a, b in teams}
+    found = set(zip(leads["player_a"], leads["player_b"], strict=True))
+    assert pairs <= found
+    top = list(zip(leads["player_a"], leads["player_b"], strict=True))[: len(pairs)]
+    assert len(set(top) & pairs) >= len(pairs) - 1  # at most one stray pair among the top
+    assert (leads["q_value"] <= 0.05).all()
+    assert leads["rank"].to_list() == list(range(1, leads.height + 1))
+
+
+def test_each_style_is_detected_by_its_own_feature(planted):
+    hands, hp, teams = planted
+    scored, _ = pair_scores(hp.lazy(), hands.lazy(), min_hands=50)
+    for style, a, b in teams:
+        row = scored.filter((pl.col("player_a") == a) & (pl.col("player_b") == b)).row(
+            0, named=True)
+        assert row[f"{STYLE_FEATURE[style]}_p"] < 1e-4, (style, a, b)
+
+
+def test_honest_populations_rarely_yield_leads():
+    # Under the global null BH controls P(any lead) at the FDR level: allow ~fdr of 20 seeds.
+    runs_with_leads = 0
+    for seed in range(100, 120):
+        hands, hp, _ = generate(seed=seed, days=6)
+        leads = leads_from_frames(hp, hands, min_hands=50, fdr=0.05)
+        runs_with_leads += leads.num_rows > 0
+    assert runs_with_leads <= 2
+
+
+def test_minimum_sample_sizes_are_respected(planted):
+    hands, hp, _ = planted
+    assert leads_from_frames(hp, hands, min_hands=100_000, fdr=0.05).num_rows == 0
+    scored, _ = pair_scores(hp.lazy(), hands.lazy(), min_hands=50)
+    assert scored["hands"].min() >= 50
+    for f in FEATURES:
+        small = scored.filter(pl.col(f"{f.name}_n").abs() < f.min_sample)
+        if f.name != "seating":
+            assert small[f"{f.name}_p"].is_nan().all(), f.name
+
+
+def test_evidence_hand_ids_are_hands_of_the_pair(planted):
+    hands, hp, _ = planted
+    leads = leads_from_frames(hp, hands, min_hands=50, fdr=0.05).to_pylist()
+    by_hand = hp.group_by("hand_id").agg(pl.col("player"))
+    players = dict(zip(by_hand["hand_id"], by_hand["player"], strict=True))
+    for lead in leads:
+        assert lead["evidence_hand_ids"], lead["message"]
+        for h in lead["evidence_hand_ids"]:
+            assert {lead["player_a"], lead["player_b"]} <= set(players[h])
+            assert h in lead["message"]
+        assert "not a verdict" in lead["message"]
+        assert get_rule(lead["pattern"]).category == "collusion"
+        json.loads(lead["features"])
+
+
+def test_stats_binomial_tail_and_bh():
+    assert binom_sf(np.array([0]), np.array([5]), np.array([0.5]))[0] == 1.0
+    q = bh_qvalues(np.array([0.001, np.nan, 0.5]))
+    assert q[0] == pytest.approx(0.002) and np.isnan(q[1])
+
+
+CHECKDOWN = """hand fx:checkdown holdem no_limit sb=50 bb=100 button=3
+seat 1 alice 10000
+seat 2 bob 10000
+seat 3 carol 300
+post 1 small_blind 50
+post 2 big_blind 100
+deal 1 hole Qd Qc
+deal 2 hole As Ks
+deal 3 hole 8h 4c
+raise 3 to 300
+call 1 250
+call 2 200
+deal board 2d 7d 9h
+check 1
+check 2
+deal board Jc
+check 1
+check 2
+deal board 3s
+check 1
+check 2
+show 1 Qd Qc
+show 2 As Ks
+show 3 8h 4c
+award 1 900 main
+"""
+
+
+def _projections(text: str) -> tuple[pl.DataFrame, pl.DataFrame]:
+    rows, _ = parse_text(text)[0]
+    r = replay_hand(hand_from_rows(rows))
+    hands = pl.from_arrow(pa.Table.from_pylist([r.hand], schema=arrow_schema("hands")))
+    hp = pl.from_arrow(pa.Table.from_pylist(list(r.players), schema=arrow_schema("hand_players")))
+    return hands, hp
+
+
+def test_pattern_checkdown_allin_per_hand_finding():
+    hands, hp = _projections(CHECKDOWN)
+    found = checkdown_findings(hp.lazy(), hands.lazy())
+    assert [(f.rule_id, f.hand_id, f.player, f.counterparty) for f in found] == [
+        ("PATTERN-CHECKDOWN-ALLIN", "fx:checkdown", "alice", "bob")]
+    assert found[0].category == "collusion" and found[0].severity == "info"
+
+
+def test_pattern_checkdown_allin_not_when_a_survivor_bets():
+    text = CHECKDOWN.replace("deal board Jc\ncheck 1\ncheck 2",
+                             "deal board Jc\nbet 1 100\ncall 2 100")
+    text = text.replace("award 1 900 main", "award 1 1100 main")
+    hands, hp = _projections(text)
+    assert checkdown_findings(hp.lazy(), hands.lazy()) == []
+
+
+def _fake_store(tmp_path: Path, hands: pl.DataFrame, hp: pl.DataFrame) -> Store:
+    (tmp_path / "manifest.jsonl").write_text("", encoding="utf-8")
+    run = tmp_path / "runs" / "20260101T000000000000Z-00000000"
+    run.mkdir(parents=True)
+    run_id = run.name
+    pq.write_table(hands.with_columns(run_id=pl.lit(run_id)).to_arrow()
+                   .cast(arrow_schema("hands")), run / "hands.parquet")
+    pq.write_table(hp.with_columns(run_id=pl.lit(run_id)).to_arrow()
+                   .cast(arrow_schema("hand_players")), run / "hand_players.parquet")
+    pq.write_table(arrow_schema("findings").empty_table(), run / "findings.parquet")
+    (run / "run.json").write_text(json.dumps({"run_id": run_id}), encoding="utf-8")
+    return Store(tmp_path)
+
+
+def test_cli_prints_leads_and_writes_collusion_findings(planted, tmp_path):
+    hands, hp, teams = planted
+    store = _fake_store(tmp_path, hands, hp)
+    result = CliRunner().invoke(collusion_command, ["--store", str(tmp_path), "--min-hands",
+                                                    "50", "--format", "json"])
+    assert result.exit_code == 0, result.output
+    leads = json.loads(result.stdout)
+    assert {(x["player_a"], x["player_b"]) for x in leads} >= {(a, b) for _, a, b in teams}
+    got = query(store, "SELECT rule_id, count(*) AS n FROM collusion_leads GROUP BY rule_id")
+    assert sum(got.column("n").to_pylist()) == len(leads)
+    per_hand = query(store, "SELECT count(*) AS n FROM findings "
+                     "WHERE rule_id = 'PATTERN-CHECKDOWN-ALLIN' AND hand_id IS NOT NULL")
+    assert per_hand.column("n")[0].as_py() > 0
+    table = CliRunner().invoke(collusion_command, ["--store", str(tmp_path), "--min-hands", "50"])
+    assert table.exit_code == 0 and "PATTERN-" in table.stdout
