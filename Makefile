@@ -5,7 +5,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-stamp
 
-.PHONY: demo test lint bench clean
+.PHONY: demo test lint bench clean browser
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -16,8 +16,14 @@ $(STAMP): pyproject.toml
 demo: $(STAMP)
 	$(VENV)/bin/poker-audit demo
 
-test: $(STAMP) lint
+test: $(STAMP) lint browser
 	$(PY) -m pytest
+
+# The report's browser test drives Debian's chromium (never a browser download).
+browser:
+	@command -v chromium >/dev/null 2>&1 || [ -x /usr/bin/chromium ] || \
+		(apt-get update -qq && apt-get install -y -qq chromium >/dev/null) || \
+		echo "chromium could not be installed: the report's browser test will be skipped"
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .

@@ -55,6 +55,34 @@ def run_files(store: Store, filename: str) -> list[Path]:
     )
 
 
+QUARANTINE_COLUMNS = {
+    "source": "VARCHAR", "line": "BIGINT", "hand_id": "VARCHAR", "reason": "VARCHAR",
+    "raw": "VARCHAR",
+}
+
+
+def quarantine_files(store: Store) -> list[Path]:
+    """`quarantine/<batch>/rejected.jsonl` of every committed batch that quarantined input."""
+    return [
+        store.root / q["path"] for r in store.records() for q in r.get("quarantine", [])
+        if (store.root / q["path"]).exists()
+    ]
+
+
+def quarantine_relation(con: duckdb.DuckDBPyConnection, store: Store) -> str:
+    """The store's rejected input (JSON Lines), or an empty relation with the same columns."""
+    files = quarantine_files(store)
+    if files:
+        columns = ", ".join(f"{k}: '{v}'" for k, v in QUARANTINE_COLUMNS.items())
+        return (f"read_json({_sql_list(files)}, format = 'newline_delimited', "
+                f"columns = {{{columns}}}, filename = true)")
+    types = {"VARCHAR": pa.string(), "BIGINT": pa.int64()}
+    table = pa.table({k: pa.array([], types[v]) for k, v in QUARANTINE_COLUMNS.items()}
+                     | {"filename": pa.array([], pa.string())})
+    con.register("_empty_quarantine", table)
+    return "_empty_quarantine"
+
+
 def connect(store: Store) -> duckdb.DuckDBPyConnection:
     """An in-memory DuckDB connection with the store's views, locked to reading the store."""
     store.ensure_recovered()
@@ -71,10 +99,13 @@ def connect(store: Store) -> duckdb.DuckDBPyConnection:
             _read_parquet(files) if files
             else _empty(con, name)
         )
+    collusion = run_files(store, "collusion.parquet")  # written by poker-audit collusion
+    relations["collusion"] = _read_parquet(collusion) if collusion else _empty(con, "findings")
     runs = run_files(store, "run.json")
     relations["runs"] = (
         f"read_json({_sql_list(runs)}, format = 'auto')" if runs else _empty(con, "runs")
     )
+    relations["quarantine"] = quarantine_relation(con, store)
     views = (schemas_dir() / "views.sql").read_text(encoding="utf-8")
     con.execute(views.format(**relations))
     root = str(store.root.resolve()).replace("'", "''")

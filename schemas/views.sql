@@ -1,6 +1,6 @@
 -- DuckDB views over a poker-audit store. `poker-audit query` and the notebooks use these.
--- {events}, {findings}, {hands}, {hand_players}, {runs} are replaced by the committed files of
--- the store (or an empty relation of the right schema when there are none yet).
+-- {events}, {findings}, {collusion}, {hands}, {hand_players}, {runs}, {quarantine} are replaced by the
+-- committed files of the store (or an empty relation of the right schema when there are none yet).
 
 -- Every committed event, one row per event.
 CREATE OR REPLACE VIEW events AS
@@ -24,9 +24,16 @@ WHERE kind = 'hand_started';
 CREATE OR REPLACE VIEW runs AS
 SELECT * FROM {runs};
 
--- Findings of every audit run.
+-- Findings of every audit run, with the collusion findings of `poker-audit collusion`.
 CREATE OR REPLACE VIEW findings AS
-SELECT * FROM {findings};
+SELECT * FROM {findings}
+UNION ALL BY NAME
+SELECT * FROM {collusion};
+
+-- Cross-hand collusion leads (RULEBOOK §4.17, level X: suspicions with evidence, not verdicts).
+CREATE OR REPLACE VIEW collusion_leads AS
+SELECT * FROM findings
+WHERE category = 'collusion' AND hand_id IS NULL;
 
 -- Findings of the most recent audit run only.
 CREATE OR REPLACE VIEW latest_findings AS
@@ -39,3 +46,10 @@ SELECT * FROM {hands};
 
 CREATE OR REPLACE VIEW hand_players AS
 SELECT * FROM {hand_players};
+
+-- Input rejected at ingest (quarantine/<batch>/rejected.jsonl): file, line, hand and reason.
+CREATE OR REPLACE VIEW quarantine AS
+SELECT regexp_extract(replace(filename, '\\', '/'), 'quarantine/([^/]+)/rejected[.]jsonl$', 1)
+           AS batch_id,
+       source, line, hand_id, reason, raw
+FROM {quarantine};

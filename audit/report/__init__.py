@@ -1,0 +1,23 @@
+"""The compliance report (HTML) and the SQL surface (a DuckDB database file of the views).
+
+Imported lazily: the charting library costs a second to import, and every CLI command
+(not only `report`) imports this package to register its commands.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+__all__ = ["build_report", "collect", "sql_init", "write_report"]
+
+
+def __getattr__(name: str) -> Any:
+    if name in ("build_report", "collect", "write_report"):
+        from audit.report import build
+
+        return getattr(build, name)
+    if name == "sql_init":
+        from audit.report.sqlinit import sql_init
+
+        return sql_init
+    raise AttributeError(name)

@@ -1,0 +1,212 @@
+"""`build_report`: one self-contained HTML compliance report for an audit run.
+
+Numbers come from DuckDB SQL over the store's views (audit.report.queries), charts from
+matplotlib as inline SVG (audit.report.charts), worst examples from the replay timeline
+(audit.timeline). With ``pseudonymize=True`` every player id, in tables, timelines, messages
+and charts, is replaced by a keyed HMAC-SHA256 pseudonym (audit.report.pseudonym).
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from jinja2 import Environment, PackageLoader, StrictUndefined
+from markupsafe import Markup
+
+from audit import __version__
+from audit.errors import AuditInputError
+from audit.profiles import load_profile
+from audit.replay import Settings, replay_hand
+from audit.report import charts
+from audit.report import queries as q
+from audit.report.methodology import NOT_AUDITABLE, checked_rules, unchecked_rules
+from audit.report.pseudonym import Pseudonymizer, pseudonym_key
+from audit.rule_catalog import CATALOG
+from audit.rules import RULES
+from audit.run import resolve_run
+from audit.sql import connect
+from audit.store import Store
+from audit.timeline import load_hand, render_timeline
+
+WORST_EXAMPLES = 3  # hands shown with their timeline per rule id
+TABLE_ROWS = 25  # rows shown of the long tables (the rest are counted)
+
+
+def _store(store: Store | str | Path) -> Store:
+    return store if isinstance(store, Store) else Store(Path(store))
+
+
+def _profile_names(label: str) -> tuple[str, list[str]]:
+    """`montana@1+ca-lowball@1+tournament@1` -> ("montana", ["ca-lowball"])."""
+    names = [part.split("@", 1)[0] for part in label.split("+") if part]
+    return names[0], [n for n in names[1:] if n != "tournament"]
+
+
+def _timeline(store: Store, hand_id: str, profile_label: str) -> str:
+    """The readable replay of one hand (as `poker-audit replay`), under the run's profile."""
+    try:
+        hand = load_hand(store, hand_id)
+        name, overlays = _profile_names(profile_label)
+        if (hand.game or {}).get("tournament"):
+            overlays = [*overlays, "tournament"]
+        result = replay_hand(hand, Settings(load_profile(name, overlays)), trace=True)
+        return render_timeline(hand, result)
+    except Exception as exc:  # a report must still be produced; say why this one is missing
+        return f"(timeline unavailable for {hand_id}: {exc})\n"
+
+
+def collect(store: Store | str | Path, run: str = "latest") -> dict[str, Any]:
+    """Every number and row of the report (player ids raw), from SQL over the views."""
+    store = _store(store)
+    if not store.exists():
+        raise AuditInputError(f"no store at {store.root} (no manifest.jsonl)")
+    run_id = resolve_run(store, run)
+    if run_id is None:
+        raise AuditInputError(
+            f"no finished audit run in {store.root}; run "
+            f'"poker-audit audit --store {store.root}" first'
+        )
+    p = {"run": run_id}
+    con = connect(store)
+    try:
+        data: dict[str, Any] = {
+            "run": q.one(con, q.RUN, p),
+            "hands": q.one(con, q.HANDS, p),
+            "findings": q.one(con, q.FINDINGS_TOTAL, p),
+            "by_category_severity": q.rows(con, q.BY_CATEGORY_SEVERITY, p),
+            "by_rule": q.rows(con, q.BY_RULE, p),
+            "by_day": q.rows(con, q.BY_DAY, p),
+            "by_table": q.rows(con, q.BY_TABLE, p),
+            "dealer_logged": bool(q.one(con, q.DEALER_LOGGED)["n"]),
+            "wrong_awards": q.one(con, q.WRONG_AWARDS_TOTAL, p),
+            "wrong_awards_by_table": q.rows(con, q.WRONG_AWARDS_BY_TABLE, p),
+            "wrong_awards_by_day": q.rows(con, q.WRONG_AWARDS_BY_DAY, p),
+            "collusion_pairs": q.rows(con, q.COLLUSION_PAIRS, p),
+            "collusion_view": q.view_exists(con, "collusion_leads"),
+            "quarantine": q.one(con, q.QUARANTINE_TOTAL),
+            "quarantine_by_reason": q.rows(con, q.QUARANTINE_BY_REASON),
+            "data_quality": q.rows(con, q.DATA_QUALITY, p),
+            "players": [r["player"] for r in q.rows(con, q.PLAYERS)],
+        }
+        data["by_dealer"] = q.rows(con, q.BY_DEALER, p) if data["dealer_logged"] else []
+        data["collusion_leads"] = (
+            q.rows(con, "SELECT * FROM collusion_leads LIMIT 50") if data["collusion_view"]
+            else []
+        )
+        for rule in data["by_rule"]:
+            rule["worst"] = q.rows(
+                con, q.WORST_HANDS, {**p, "rule": rule["rule_id"], "limit": WORST_EXAMPLES}
+            )
+    finally:
+        con.close()
+    records = store.records()
+    verify = store.verify()
+    data["store"] = {
+        "path": str(store.root.resolve()),
+        "head": store.head(),
+        "records": len(records),
+        "verify_ok": verify.ok,
+        "verify_problems": [f"{v.kind}: {v.path} {v.detail}" for v in verify.problems][:20],
+        "changed_since_run": store.head() != data["run"].get("store_head"),
+    }
+    profile = str(data["run"].get("profile") or "")
+    for rule in data["by_rule"]:
+        for worst in rule["worst"]:
+            worst["timeline"] = _timeline(store, worst["hand_id"], profile)
+        spec = RULES.get(rule["rule_id"]) or CATALOG.get(rule["rule_id"])
+        rule["text"] = spec.text if spec else ""
+    return data
+
+
+def _fmt_int(value: Any) -> str:
+    return f"{int(value or 0):,}"
+
+
+def _fmt_num(value: Any) -> str:
+    return f"{float(value or 0):,.2f}"
+
+
+def _fmt_ts(value: Any) -> str:
+    if value is None:
+        return "unknown"
+    if isinstance(value, datetime):
+        return value.astimezone(UTC).strftime("%Y-%m-%d %H:%M:%S UTC")
+    return str(value)
+
+
+def _env(pseudo: Pseudonymizer) -> Environment:
+    def finalize(value: Any) -> Any:
+        # Every value printed by the template passes here: player ids never slip through.
+        if isinstance(value, Markup):
+            return value
+        return pseudo(value)
+
+    env = Environment(
+        loader=PackageLoader("audit.report", "templates"),
+        autoescape=True,
+        undefined=StrictUndefined,
+        finalize=finalize,
+        trim_blocks=True,
+        lstrip_blocks=True,
+    )
+    env.filters["int"] = _fmt_int
+    env.filters["num"] = _fmt_num
+    env.filters["ts"] = _fmt_ts
+    return env
+
+
+def _pseudonymize_rows(rows: list[dict[str, Any]], pseudo: Pseudonymizer) -> list[dict[str, Any]]:
+    return [{k: pseudo(v) for k, v in r.items()} for r in rows]
+
+
+def build_report(
+    store: Store | str | Path,
+    run: str = "latest",
+    *,
+    pseudonymize: bool = False,
+    key: str | bytes | None = None,
+    now: datetime | None = None,
+) -> str:
+    """The HTML report of one audit run (`latest` or a run id), as one self-contained string."""
+    secret = pseudonym_key(key) if pseudonymize else None  # fail before any work
+    data = collect(store, run)
+    pseudo = Pseudonymizer(data["players"], secret)
+    pairs = _pseudonymize_rows(data["collusion_pairs"], pseudo)
+    chart = {
+        "category": charts.category_severity(data["by_category_severity"]),
+        "day": charts.per_day(data["by_day"]),
+        "table": charts.per_table(data["by_table"]),
+        "wrong_table": (charts.chips_bars(data["wrong_awards_by_table"], "table_id",
+                                          "wrong-awards-table")
+                        if data["wrong_awards_by_table"] else ""),
+        "wrong_day": (charts.chips_bars(data["wrong_awards_by_day"], "day", "wrong-awards-day")
+                      if data["wrong_awards_by_day"] else ""),
+        "network": charts.pair_network(pairs) if pairs else "",
+    }
+    html = _env(pseudo).get_template("report.html.j2").render(
+        d=data,
+        pairs=pairs,
+        chart={k: Markup(v) for k, v in chart.items()},
+        checked=checked_rules(),
+        unchecked=unchecked_rules(),
+        not_auditable=NOT_AUDITABLE,
+        pseudonymized=pseudo.enabled,
+        generated_at=(now or datetime.now(UTC)).strftime("%Y-%m-%d %H:%M:%S UTC"),
+        engine=__version__,
+        table_rows=TABLE_ROWS,
+        severities=q.SEVERITY_ORDER,
+    )
+    return html
+
+
+def write_report(store: Store | str | Path, out: Path, run: str = "latest", *,
+                 pseudonymize: bool = False, key: str | bytes | None = None) -> Path:
+    """Build the report and write it to `out` (via a temporary file, so never half-written)."""
+    html = build_report(store, run, pseudonymize=pseudonymize, key=key)
+    out = Path(out)
+    tmp = out.with_name(f".{out.name}.tmp")
+    tmp.write_text(html, encoding="utf-8")
+    tmp.replace(out)
+    return out

@@ -1,0 +1,150 @@
+"""The report's charts: matplotlib figures rendered offline to inline SVG (text kept as text).
+
+Every function takes plain rows (already pseudonymized where they name players) and returns an
+SVG element as a string, ready to be placed in the HTML; no file, font or network is needed to
+view it.
+"""
+
+from __future__ import annotations
+
+import io
+import math
+import re
+from collections.abc import Sequence
+from typing import Any
+
+import matplotlib
+
+matplotlib.use("Agg")
+
+import matplotlib.pyplot as plt  # noqa: E402
+from matplotlib.figure import Figure  # noqa: E402
+
+SEVERITY_COLOURS = {
+    "critical": "#7f0000",
+    "violation": "#d7301f",
+    "warning": "#fc8d59",
+    "info": "#9ecae1",
+}
+_STYLE = {
+    "svg.fonttype": "none",  # real <text>, so it is searchable, selectable and small
+    "font.family": "sans-serif",
+    "font.size": 9,
+    "axes.spines.top": False,
+    "axes.spines.right": False,
+    "axes.grid": True,
+    "grid.color": "#dddddd",
+    "grid.linewidth": 0.6,
+}
+
+
+def _svg(fig: Figure, name: str) -> str:
+    buf = io.StringIO()
+    with plt.rc_context({"svg.hashsalt": f"poker-audit-{name}"}):
+        fig.savefig(buf, format="svg", bbox_inches="tight", metadata={"Date": None})
+    plt.close(fig)
+    text = buf.getvalue()
+    start = text.index("<svg")  # drop the XML declaration and DOCTYPE: this goes inline
+    svg = text[start:]
+    svg = re.sub(r"<metadata>.*?</metadata>\s*", "", svg, flags=re.S)
+    return svg.replace("<svg ", f'<svg class="chart" data-chart="{name}" role="img" ', 1)
+
+
+def _short(label: object, width: int = 28) -> str:
+    text = "(none)" if label is None else str(label)
+    return text if len(text) <= width else text[: width - 1] + "…"
+
+
+def category_severity(rows: Sequence[dict[str, Any]]) -> str:
+    """Stacked horizontal bars: findings per 10,000 hands by category, stacked by severity."""
+    categories = sorted({r["category"] for r in rows})
+    with plt.rc_context(_STYLE):
+        fig, ax = plt.subplots(figsize=(7, 0.5 + 0.45 * max(len(categories), 1)))
+        left = [0.0] * len(categories)
+        for severity in reversed(SEVERITY_COLOURS):
+            values = [
+                sum(float(r["per_10k"]) for r in rows
+                    if r["category"] == c and r["severity"] == severity)
+                for c in categories
+            ]
+            if any(values):
+                ax.barh(categories, values, left=left, color=SEVERITY_COLOURS[severity],
+                        label=severity)
+                left = [a + b for a, b in zip(left, values, strict=True)]
+        ax.set_xlabel("findings per 10,000 hands")
+        ax.invert_yaxis()
+        if rows:
+            ax.legend(loc="lower right", frameon=False)
+        return _svg(fig, "category-severity")
+
+
+def per_day(rows: Sequence[dict[str, Any]]) -> str:
+    """Findings per 10,000 hands per UTC day: all findings and those above info."""
+    days = [str(r["day"]) if r["day"] is not None else "unknown" for r in rows]
+    with plt.rc_context(_STYLE):
+        fig, ax = plt.subplots(figsize=(7, 2.6))
+        x = range(len(days))
+        ax.plot(x, [float(r["per_10k"]) for r in rows], marker="o", color="#3182bd",
+                label="all findings")
+        ax.plot(x, [float(r["flagged_per_10k"]) for r in rows], marker="s", color="#d7301f",
+                label="warning and above")
+        ax.set_xticks(list(x), days, rotation=30 if len(days) > 6 else 0, ha="right")
+        ax.set_ylabel("per 10,000 hands")
+        ax.set_ylim(bottom=0)
+        ax.legend(frameon=False)
+        return _svg(fig, "per-day")
+
+
+def per_table(rows: Sequence[dict[str, Any]], limit: int = 15) -> str:
+    """The tables with the most findings above info (then most findings), per 10,000 hands."""
+    top = list(rows[:limit])
+    with plt.rc_context(_STYLE):
+        fig, ax = plt.subplots(figsize=(7, 0.6 + 0.3 * max(len(top), 1)))
+        labels = [_short(r["table_id"]) for r in top]
+        ax.barh(labels, [float(r["per_10k"]) for r in top], color="#9ecae1",
+                label="all findings")
+        ax.barh(labels, [float(r["flagged_per_10k"]) for r in top], color="#d7301f",
+                label="warning and above")
+        ax.invert_yaxis()
+        ax.set_xlabel("findings per 10,000 hands at the table")
+        ax.legend(loc="lower right", frameon=False)
+        return _svg(fig, "per-table")
+
+
+def chips_bars(rows: Sequence[dict[str, Any]], key: str, name: str, limit: int = 15) -> str:
+    """Chips misawarded per `key` (table or day)."""
+    top = list(rows[:limit])
+    with plt.rc_context(_STYLE):
+        fig, ax = plt.subplots(figsize=(7, 0.6 + 0.3 * max(len(top), 1)))
+        ax.barh([_short(r[key]) for r in top], [int(r["chips"]) for r in top], color="#d7301f")
+        ax.invert_yaxis()
+        ax.set_xlabel("chips misawarded (minor units)")
+        return _svg(fig, name)
+
+
+def pair_network(pairs: Sequence[dict[str, Any]], limit: int = 25) -> str:
+    """Node-link picture of the linked players: a node per player on a circle, an edge per lead
+    (wider for more findings, darker for higher severity)."""
+    top = list(pairs[:limit])
+    players = sorted({p for r in top for p in (r["player_a"], r["player_b"])})
+    n = max(len(players), 1)
+    pos = {p: (math.cos(2 * math.pi * i / n), math.sin(2 * math.pi * i / n))
+           for i, p in enumerate(players)}
+    most = max((int(r["findings"]) for r in top), default=1)
+    colours = ["#9ecae1", "#fc8d59", "#d7301f", "#7f0000"]
+    with plt.rc_context({**_STYLE, "axes.grid": False}):
+        fig, ax = plt.subplots(figsize=(6, 5))
+        for r in top:
+            (x1, y1), (x2, y2) = pos[r["player_a"]], pos[r["player_b"]]
+            ax.plot([x1, x2], [y1, y2], color=colours[int(r["severity_rank"])],
+                    linewidth=1 + 4 * int(r["findings"]) / most, alpha=0.8, zorder=1)
+        ax.scatter([pos[p][0] for p in players], [pos[p][1] for p in players], s=120,
+                   color="#3182bd", edgecolors="white", zorder=2)
+        for p in players:
+            x, y = pos[p]
+            ax.annotate(_short(p, 22), (x, y), xytext=(6 * x, 6 * y), textcoords="offset points",
+                        ha="left" if x >= 0 else "right", va="center", fontsize=8)
+        ax.set_xlim(-1.8, 1.8)
+        ax.set_ylim(-1.3, 1.3)
+        ax.set_axis_off()
+        return _svg(fig, "pair-network")

@@ -1,0 +1,85 @@
+"""Click commands `report` and `sql-init`, registered on the `poker-audit` group by audit.cli.
+
+Kept free of imports from audit.cli so the group can import this module at any point.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from audit.errors import AuditError
+from audit.store import Store, default_store_path
+
+
+class _InputProblem(click.ClickException):
+    """A user mistake or unreadable input: message on stderr, exit code 2."""
+
+    exit_code = 2
+
+
+def _open_store(path: Path | None) -> Store:
+    store = Store(path or default_store_path())
+    if not store.exists():
+        raise _InputProblem(
+            f"no store at {store.root} (no manifest.jsonl); create one with "
+            f'"poker-audit ingest FILE --store {store.root}"'
+        )
+    return store
+
+
+_store_option = click.option(
+    "--store", type=click.Path(file_okay=False, path_type=Path), default=None,
+    help="Store directory [default: $POKER_AUDIT_STORE, else ./audit-store].",
+)
+
+
+@click.command("report")
+@_store_option
+@click.option("--run", default="latest", show_default=True, help="Audit run id, or latest.")
+@click.option("--out", required=True, type=click.Path(dir_okay=False, path_type=Path),
+              help="HTML file to write.")
+@click.option("--pseudonymize", is_flag=True,
+              help="Replace player ids by keyed hashes (key: $POKER_AUDIT_PSEUDONYM_KEY).")
+def report_command(store: Path | None, run: str, out: Path, pseudonymize: bool) -> None:
+    """Write a self-contained HTML compliance report of an audit run.
+
+    \b
+    Example:
+        poker-audit report --store ./audit-store --out report.html
+        POKER_AUDIT_PSEUDONYM_KEY=... poker-audit report --out report.html --pseudonymize
+    """
+    from audit.report.build import write_report
+
+    s = _open_store(store)
+    try:
+        write_report(s, out, run, pseudonymize=pseudonymize)
+    except AuditError as exc:
+        raise _InputProblem(str(exc)) from None
+    click.echo(f"wrote {out}" + (" (player ids pseudonymized)" if pseudonymize else ""),
+               err=True)
+
+
+@click.command("sql-init")
+@click.argument("path", type=click.Path(dir_okay=False, path_type=Path))
+@_store_option
+def sql_init_command(path: Path, store: Path | None) -> None:
+    """Write a DuckDB database file holding the store's views (events, hands, findings, ...).
+
+    Open it with DuckDB's CLI, DBeaver or any DuckDB client. The views read the store's files
+    by absolute path as they are now: run sql-init again after ingest or audit.
+
+    \b
+    Example:
+        poker-audit sql-init audit.duckdb --store ./audit-store
+        duckdb -readonly audit.duckdb "SELECT rule_id, count(*) FROM latest_findings GROUP BY 1"
+    """
+    from audit.report.sqlinit import sql_init
+
+    s = _open_store(store)
+    try:
+        sql_init(s, path)
+    except (AuditError, OSError) as exc:
+        raise _InputProblem(str(exc)) from None
+    click.echo(f"wrote {path}: views over {s.root.resolve()}", err=True)

@@ -1,0 +1,195 @@
+"""Every number in the compliance report, computed with DuckDB SQL over the store's views.
+
+Each query is a module constant taking the run id as ``$run``, so tests (and a curious analyst)
+can run the same SQL and get the same numbers. Days are UTC calendar days of the hand's start.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import duckdb
+
+SEVERITY_ORDER = ("critical", "violation", "warning", "info")
+_SEVERITY_RANK = "CASE severity WHEN 'critical' THEN 3 WHEN 'violation' THEN 2 " \
+                 "WHEN 'warning' THEN 1 ELSE 0 END"
+
+RUN = "SELECT * FROM runs WHERE run_id = $run"
+
+HANDS = """
+SELECT count(*) AS hands, min(ts) AS first_ts, max(ts) AS last_ts,
+       count(DISTINCT table_id) AS tables,
+       count(*) FILTER (WHERE NOT awards_verified) AS unverified_awards
+FROM hands WHERE run_id = $run
+"""
+
+FINDINGS_TOTAL = """
+SELECT count(*) AS findings, count(*) FILTER (WHERE severity <> 'info') AS flagged,
+       count(DISTINCT hand_id) AS hands_with_findings
+FROM findings WHERE run_id = $run
+"""
+
+# Findings per 10,000 hands audited, by category and severity.
+BY_CATEGORY_SEVERITY = f"""
+SELECT category, severity, count(*) AS findings,
+       round(count(*) * 10000.0 / (SELECT count(*) FROM hands WHERE run_id = $run), 2)
+           AS per_10k
+FROM findings WHERE run_id = $run
+GROUP BY category, severity
+ORDER BY max({_SEVERITY_RANK}) DESC, findings DESC, category
+"""
+
+BY_RULE = f"""
+SELECT rule_id, any_value(category) AS category, any_value(severity) AS severity,
+       any_value(citation) AS citation, count(*) AS findings,
+       count(DISTINCT hand_id) AS hands,
+       round(count(*) * 10000.0 / (SELECT count(*) FROM hands WHERE run_id = $run), 2)
+           AS per_10k
+FROM findings WHERE run_id = $run
+GROUP BY rule_id
+ORDER BY max({_SEVERITY_RANK}) DESC, findings DESC, rule_id
+"""
+
+# The worst hands of one rule: the largest chip delta first, then hand id.
+WORST_HANDS = """
+SELECT hand_id, max(abs(coalesce(delta, 0))) AS worst_delta, count(*) AS findings,
+       list(DISTINCT message ORDER BY message)[1:5] AS messages
+FROM findings WHERE run_id = $run AND rule_id = $rule
+GROUP BY hand_id
+ORDER BY worst_delta DESC, hand_id
+LIMIT $limit
+"""
+
+BY_DAY = """
+WITH h AS (
+    SELECT CAST(timezone('UTC', ts) AS DATE) AS day, count(*) AS hands
+    FROM hands WHERE run_id = $run GROUP BY day
+), f AS (
+    SELECT CAST(timezone('UTC', h.ts) AS DATE) AS day, count(*) AS findings,
+           count(*) FILTER (WHERE f.severity <> 'info') AS flagged
+    FROM findings f JOIN hands h ON h.run_id = f.run_id AND h.hand_id = f.hand_id
+    WHERE f.run_id = $run GROUP BY day
+)
+SELECT h.day, h.hands, coalesce(f.findings, 0) AS findings, coalesce(f.flagged, 0) AS flagged,
+       round(coalesce(f.findings, 0) * 10000.0 / h.hands, 2) AS per_10k,
+       round(coalesce(f.flagged, 0) * 10000.0 / h.hands, 2) AS flagged_per_10k
+FROM h LEFT JOIN f ON h.day IS NOT DISTINCT FROM f.day
+ORDER BY h.day NULLS LAST
+"""
+
+BY_TABLE = """
+WITH h AS (
+    SELECT table_id, count(*) AS hands FROM hands WHERE run_id = $run GROUP BY table_id
+), f AS (
+    SELECT h.table_id, count(*) AS findings,
+           count(*) FILTER (WHERE f.severity <> 'info') AS flagged
+    FROM findings f JOIN hands h ON h.run_id = f.run_id AND h.hand_id = f.hand_id
+    WHERE f.run_id = $run GROUP BY h.table_id
+)
+SELECT h.table_id, h.hands, coalesce(f.findings, 0) AS findings,
+       coalesce(f.flagged, 0) AS flagged,
+       round(coalesce(f.findings, 0) * 10000.0 / h.hands, 2) AS per_10k,
+       round(coalesce(f.flagged, 0) * 10000.0 / h.hands, 2) AS flagged_per_10k
+FROM h LEFT JOIN f ON h.table_id IS NOT DISTINCT FROM f.table_id
+ORDER BY flagged DESC, findings DESC, h.hands DESC, h.table_id NULLS LAST
+"""
+
+DEALER_LOGGED = """
+SELECT count(*) AS n FROM information_schema.columns
+WHERE table_name = 'events' AND column_name = 'dealer'
+"""
+
+# Only when the events carry a dealer column (none of today's importers log one).
+BY_DEALER = """
+WITH d AS (SELECT DISTINCT hand_id, dealer FROM events WHERE kind = 'hand_started'),
+h AS (SELECT d.dealer, count(*) AS hands FROM hands JOIN d USING (hand_id)
+      WHERE run_id = $run GROUP BY d.dealer),
+f AS (SELECT d.dealer, count(*) AS findings,
+             count(*) FILTER (WHERE f.severity <> 'info') AS flagged
+      FROM findings f JOIN d USING (hand_id) WHERE f.run_id = $run GROUP BY d.dealer)
+SELECT h.dealer, h.hands, coalesce(f.findings, 0) AS findings,
+       coalesce(f.flagged, 0) AS flagged,
+       round(coalesce(f.findings, 0) * 10000.0 / h.hands, 2) AS per_10k
+FROM h LEFT JOIN f ON h.dealer IS NOT DISTINCT FROM f.dealer
+ORDER BY flagged DESC, findings DESC, h.dealer
+"""
+
+# Chips misawarded: the sum of the positive deltas of wrong_award findings (what was overpaid;
+# the matching underpayments are the negative deltas of the same pots).
+WRONG_AWARDS_TOTAL = """
+SELECT coalesce(sum(delta) FILTER (WHERE delta > 0), 0) AS chips,
+       count(*) AS findings, count(DISTINCT hand_id) AS hands
+FROM findings WHERE run_id = $run AND category = 'wrong_award'
+"""
+
+WRONG_AWARDS_BY_TABLE = """
+SELECT h.table_id, coalesce(sum(f.delta) FILTER (WHERE f.delta > 0), 0) AS chips,
+       count(DISTINCT f.hand_id) AS hands
+FROM findings f JOIN hands h ON h.run_id = f.run_id AND h.hand_id = f.hand_id
+WHERE f.run_id = $run AND f.category = 'wrong_award'
+GROUP BY h.table_id ORDER BY chips DESC, h.table_id NULLS LAST
+"""
+
+WRONG_AWARDS_BY_DAY = """
+SELECT CAST(timezone('UTC', h.ts) AS DATE) AS day,
+       coalesce(sum(f.delta) FILTER (WHERE f.delta > 0), 0) AS chips,
+       count(DISTINCT f.hand_id) AS hands
+FROM findings f JOIN hands h ON h.run_id = f.run_id AND h.hand_id = f.hand_id
+WHERE f.run_id = $run AND f.category = 'wrong_award'
+GROUP BY day ORDER BY day NULLS LAST
+"""
+
+# Collusion leads: findings of category 'collusion', one row per unordered player pair.
+COLLUSION_PAIRS = f"""
+SELECT least(player, coalesce(counterparty, player)) AS player_a,
+       greatest(player, coalesce(counterparty, player)) AS player_b,
+       count(*) AS findings, count(DISTINCT hand_id) AS hands,
+       max({_SEVERITY_RANK}) AS severity_rank,
+       string_agg(DISTINCT rule_id, ', ' ORDER BY rule_id) AS rules,
+       coalesce(sum(abs(delta)), 0) AS chips,
+       list(DISTINCT hand_id ORDER BY hand_id)[1:5] AS evidence_hands,
+       min(message) AS evidence
+FROM findings WHERE run_id = $run AND category = 'collusion' AND player IS NOT NULL
+GROUP BY player_a, player_b
+ORDER BY severity_rank DESC, findings DESC, chips DESC, player_a, player_b
+"""
+
+QUARANTINE_BY_REASON = """
+SELECT reason, count(*) AS rejected, count(DISTINCT source) AS files
+FROM quarantine GROUP BY reason ORDER BY rejected DESC, reason
+"""
+
+QUARANTINE_TOTAL = "SELECT count(*) AS rejected, count(DISTINCT source) AS files FROM quarantine"
+
+DATA_QUALITY = """
+SELECT rule_id, message, count(*) AS findings, count(DISTINCT hand_id) AS hands
+FROM findings WHERE run_id = $run AND category = 'data_quality'
+GROUP BY rule_id, message ORDER BY findings DESC, rule_id, message
+"""
+
+PLAYERS = """
+SELECT player FROM events WHERE player IS NOT NULL
+UNION SELECT player FROM hand_players WHERE player IS NOT NULL
+UNION SELECT player FROM findings WHERE player IS NOT NULL
+UNION SELECT counterparty FROM findings WHERE counterparty IS NOT NULL
+"""
+
+
+def rows(
+    con: duckdb.DuckDBPyConnection, sql: str, params: dict[str, Any] | None = None
+) -> list[dict[str, Any]]:
+    """Run one query; rows as dicts (only the parameters the SQL uses are bound)."""
+    used = {k: v for k, v in (params or {}).items() if f"${k}" in sql}
+    return con.sql(sql, params=used or None).to_arrow_table().to_pylist()
+
+
+def one(con: duckdb.DuckDBPyConnection, sql: str, params: dict[str, Any] | None = None
+        ) -> dict[str, Any]:
+    found = rows(con, sql, params)
+    return found[0] if found else {}
+
+
+def view_exists(con: duckdb.DuckDBPyConnection, name: str) -> bool:
+    found = one(con, "SELECT count(*) AS n FROM information_schema.tables WHERE table_name = $n",
+                {"n": name})
+    return bool(found.get("n"))
