@@ -233,4 +233,10 @@ def run_bench(phh_files: Sequence[Path] = (), *, quick: bool = False,
          f"{ingest['hands_per_second']:,} hands/s; {ingest['ratio_to_floor']}x the "
          f"read+write floor (target <= {ingest['target_ratio_to_floor']}x)")
     result["ingest"] = ingest
+    from audit.simulate.scorecard import bench_simulate
+
+    sim = bench_simulate(hands=2_000 if quick else 20_000)
+    echo(f"simulation (NLHE, store written): {sim['hands_per_second']:,.0f} hands/s "
+         f"(target 50,000)")
+    result["simulate"] = sim
     return result

@@ -330,9 +330,12 @@ def export(hand_ids: tuple[str, ...], store: Path | None, fmt: str, out: Path | 
     help="Real hands (PHH) to replay; default: the embedded HandHQ excerpt. Repeatable.",
 )
 @click.option("--quick", is_flag=True, help="Small inputs: a first look in seconds.")
+@click.option("--accuracy", is_flag=True,
+              help="Instead: simulate hands with labelled violations, audit them, and print "
+              "precision and recall per rule id.")
 @click.option("--out", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="Also write the JSON result here.")
-def bench(phh_files: tuple[Path, ...], quick: bool, out: Path | None) -> None:
+def bench(phh_files: tuple[Path, ...], quick: bool, accuracy: bool, out: Path | None) -> None:
     """Measure throughput side by side with PokerKit on the same hands, as ratios.
 
     Replay (hands/s) against PokerKit's HandHistory replay, the 7-card evaluator against
@@ -342,14 +345,21 @@ def bench(phh_files: tuple[Path, ...], quick: bool, out: Path | None) -> None:
     \b
     Example:
         poker-audit bench --phh ../shared/data/handhq/ps-50nl-1231.phhs --out bench.json
+        poker-audit bench --accuracy
     """
     import json
 
     from audit.bench import run_bench
 
     with user_errors():
-        result = run_bench(list(phh_files), quick=quick, echo=err)
-    text = json.dumps(result, indent=2)
+        if accuracy:
+            from audit.simulate.scorecard import bench_accuracy, format_scorecard
+
+            result = bench_accuracy(hands=1_000 if quick else 5_000)
+            err(format_scorecard(result))
+        else:
+            result = run_bench(list(phh_files), quick=quick, echo=err)
+    text = json.dumps(result, indent=2, default=str)
     if out:
         out.write_text(text + "\n", encoding="utf-8")
     click.echo(text)
@@ -372,6 +382,21 @@ def demo(store: Path | None) -> None:
     with user_errors():
         code = run_demo(click.echo, store)
     sys.exit(code)
+
+
+def _register_commands() -> None:
+    """Commands whose code lives beside its library (simulate, collusion, report, sql-init)."""
+    from audit.collusion.cli import collusion_command
+    from audit.report.cli import report_command, sql_init_command
+    from audit.simulate.cli import simulate_command
+
+    main.add_command(simulate_command)
+    main.add_command(collusion_command)
+    main.add_command(report_command)
+    main.add_command(sql_init_command)
+
+
+_register_commands()
 
 
 if __name__ == "__main__":  # pragma: no cover

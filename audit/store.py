@@ -274,9 +274,13 @@ class Store:
             writer.abort()
             raise
 
-    def batch_writer(self, *, now: datetime | None = None) -> BatchWriter:
-        """A streaming writer for one batch; the caller holds `locked()` until commit/abort."""
-        return BatchWriter(self, now or datetime.now(UTC))
+    def batch_writer(
+        self, *, now: datetime | None = None, batch_id: str | None = None
+    ) -> BatchWriter:
+        """A streaming writer for one batch; the caller holds `locked()` until commit/abort.
+        `batch_id` (default: time plus random bits) lets a deterministic writer, such as the
+        simulator, produce byte-identical stores from the same seed."""
+        return BatchWriter(self, now or datetime.now(UTC), batch_id)
 
     def _append_record(self, record: dict[str, Any]) -> None:
         line = json.dumps(record, sort_keys=True, separators=(",", ":"), ensure_ascii=True)
@@ -374,10 +378,10 @@ class BatchWriter:
     input appended to the quarantine file; `commit` appends the manifest record (the commit
     point) and publishes. Memory is bounded by the table being written, not the batch."""
 
-    def __init__(self, store: Store, now: datetime) -> None:
+    def __init__(self, store: Store, now: datetime, batch_id: str | None = None) -> None:
         self.store = store
         self.now = now
-        self.batch_id = new_batch_id(now)
+        self.batch_id = batch_id or new_batch_id(now)
         self.staging = store.root / "staging" / self.batch_id
         self.sources: list[SourceFile] = []
         self._writers: dict[str, pq.ParquetWriter] = {}

@@ -1,0 +1,68 @@
+"""The `simulate` click command (registered in audit/cli.py by the lead): a thin layer over
+`audit.simulate.simulate`, a summary on stderr."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from audit.errors import AuditError
+from audit.simulate.sim import simulate
+
+
+class _UsageProblem(click.ClickException):
+    exit_code = 2
+
+
+@click.command("simulate", context_settings={"help_option_names": ["-h", "--help"]})
+@click.option("--hands", type=click.IntRange(min=1), required=True, help="Hands to simulate.")
+@click.option("--out", type=click.Path(file_okay=False, path_type=Path), required=True,
+              help="New store directory to write (events, labels.parquet, colluders.parquet).")
+@click.option("--seed", type=int, default=0, show_default=True,
+              help="Random seed: the same seed gives byte-identical files.")
+@click.option("--variant", type=click.Choice(["holdem", "omaha", "omaha_hilo", "mixed"]),
+              default="holdem", show_default=True, help="Game, or mixed (one per table).")
+@click.option("--structure", type=click.Choice(["no_limit", "pot_limit", "fixed_limit", "mixed"]),
+              default="no_limit", show_default=True, help="Betting structure, or mixed.")
+@click.option("--tables", type=click.IntRange(min=1), default=8, show_default=True,
+              help="Tables played in parallel.")
+@click.option("--players", type=click.IntRange(min=2), default=None,
+              help="Size of the player pool [default: 12 per table].")
+@click.option("--violations", type=click.FloatRange(0, 1), default=0.0, show_default=True,
+              help="Share of hands given one injected, labelled violation.")
+@click.option("--colluders", type=click.IntRange(min=0), default=0, show_default=True,
+              help="Colluding teams of two (one per table).")
+@click.option("--collusion-strength", type=click.FloatRange(0, 1), default=0.8,
+              show_default=True, help="How often a colluder acts on the team's strategy.")
+@click.option("--tournament-share", type=click.FloatRange(0, 1), default=0.0,
+              show_default=True, help="Share of tables that are tournament tables.")
+@click.option("--hands-per-file", type=click.IntRange(min=1), default=50_000,
+              show_default=True, help="Hands per committed batch (event file).")
+def simulate_command(hands: int, out: Path, seed: int, variant: str, structure: str,
+                     tables: int, players: int | None, violations: float, colluders: int,
+                     collusion_strength: float, tournament_share: float,
+                     hands_per_file: int) -> None:
+    """Simulate realistic hands into a new event store, with labelled violations.
+
+    Button games (hold'em, Omaha, Omaha hi-lo; no limit, pot limit, fixed limit), cash and
+    tournament tables. Injected violations are listed in OUT/labels.parquet, colluding
+    teams in OUT/colluders.parquet. The physical layer (--live) is not simulated yet.
+
+    \b
+    Example:
+        poker-audit simulate --hands 100000 --out sim-store --seed 1 \\
+            --variant mixed --structure mixed --violations 0.05 --colluders 2
+        poker-audit audit --store sim-store
+    """
+    try:
+        s = simulate(out, hands=hands, seed=seed, variant=variant, structure=structure,
+                     tables=tables, players=players, violations=violations,
+                     colluders=colluders, collusion_strength=collusion_strength,
+                     tournament_share=tournament_share, hands_per_file=hands_per_file)
+    except AuditError as exc:
+        raise _UsageProblem(str(exc)) from None
+    click.echo(f"simulated {s.hands:,} hands ({s.events:,} events) into {s.out} in "
+               f"{s.seconds:.1f}s ({s.hands_per_second:,.0f} hands/s); {s.batches} batch(es), "
+               f"{s.injected_hands:,} injected hands ({s.labels:,} labels), "
+               f"{s.colluder_teams} colluding team(s)", err=True)

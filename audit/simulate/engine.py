@@ -1,0 +1,418 @@
+"""The simulator's hand engine: one button-game hand (hold'em, Omaha, Omaha hi-lo; fixed limit,
+pot limit, no limit) played from forced bets to the award, logged as event rows.
+
+The betting state machine mirrors the replay's bookkeeping (round totals, last full raise,
+full-raise counter, reopening, caps, turn order) so that every action an agent or an injector
+chooses is judged by the replay exactly as the engine meant it. Pots and awards are computed
+here independently of the replay (main/side pots, uncalled returns, ties, odd chips clockwise
+from the button, hi-lo halves with the 8-qualifier, rake), so a clean simulated hand is an
+independent check of the replay. Plain ints and lists only: this is the hot path.
+
+An event row is a list `[kind, seat, amount, total, cards, detail]`.
+"""
+
+from __future__ import annotations
+
+from audit.cards import card_str
+from audit.evaluate import high_strength, omaha_high_strength, omaha_low8_strength
+
+FL, PL, NL = 0, 1, 2
+STRUCTURE_CODE = {"fixed_limit": FL, "pot_limit": PL, "no_limit": NL}
+CAP_RAISES = 3  # montana cap.multi_round: a bet and three raises
+CARD = [card_str(c) for c in range(52)]
+BOARD_AFTER = (0, 3, 4, 5)
+
+
+class Hand:
+    """State of one hand being played (indexed by seat number 1..seat_count)."""
+
+    __slots__ = ("size", "structure", "sb", "bb", "small_bet", "big_bet", "tournament", "hilo",
+                 "hole_n", "button", "in_hand", "folded", "stack", "start", "bet", "contrib",
+                 "dead", "acted", "acted_level", "acted_fr", "order", "street", "cur",
+                 "last_raise", "fr_count", "bets", "capped", "bet_was_short", "anchor", "to_act",
+                 "sb_seat", "bb_seat", "straddle_seat", "ev", "hole", "board", "deck", "last_aggr",
+                 "strength_cache", "aggr_street", "alive")
+
+    def __init__(self, size: int, structure: int, sb: int, bb: int, tournament: bool,
+                 hilo: bool, hole_n: int, button: int) -> None:
+        self.size = size
+        self.structure = structure
+        self.sb = sb
+        self.bb = bb
+        self.small_bet = bb
+        self.big_bet = 2 * bb
+        self.tournament = tournament
+        self.hilo = hilo
+        self.hole_n = hole_n
+        self.button = button
+        self.in_hand = [False] * size
+        self.folded = [False] * size
+        self.stack = [0] * size
+        self.start = [0] * size
+        self.bet = [0] * size
+        self.contrib = [0] * size
+        self.dead = [0] * size
+        self.acted = [False] * size
+        self.acted_level = [0] * size
+        self.acted_fr = [0] * size
+        self.hole: list[list[int]] = [[] for _ in range(size)]
+        self.order: list[int] = []
+        self.board: list[int] = []
+        self.deck: list[int] = []
+        self.ev: list[list] = []
+        self.street = 0
+        self.cur = 0
+        self.last_raise = 0
+        self.fr_count = 0
+        self.bets = 0
+        self.capped = False
+        self.bet_was_short = False
+        self.anchor = 0
+        self.to_act = 0
+        self.sb_seat = 0
+        self.bb_seat = 0
+        self.straddle_seat = 0
+        self.last_aggr = 0
+        self.aggr_street = 0
+        self.alive = 0
+        self.strength_cache: dict[int, float] = {}
+
+    # ------------------------------------------------------------------ seating and order
+    def seat(self, s: int, stack: int) -> None:
+        self.in_hand[s] = True
+        self.stack[s] = stack
+        self.start[s] = stack
+
+    def begin(self) -> None:
+        """Order the dealt-in seats clockwise from the button and open the preflop round."""
+        seats = [s for s in range(1, self.size) if self.in_hand[s]]
+        b = self.button
+        self.order = [s for s in seats if s > b] + [s for s in seats if s <= b]
+        self.alive = len(self.order)
+        self.new_round(0)
+
+    def remaining(self) -> int:
+        """Players not folded."""
+        return self.alive
+
+    def with_chips(self) -> int:
+        folded, stack = self.folded, self.stack
+        return sum(1 for s in self.order if not folded[s] and stack[s] > 0)
+
+    def next_to_act(self, after: int) -> int:
+        order = self.order
+        n = len(order)
+        try:
+            start = order.index(after) + 1
+        except ValueError:
+            start = 0
+            d = (after - self.button - 1) % (self.size + 1)
+            for i in range(n):
+                if (order[i] - self.button - 1) % (self.size + 1) > d:
+                    start = i
+                    break
+        cur = self.cur
+        folded, stack, acted, bet = self.folded, self.stack, self.acted, self.bet
+        for s in order[start:] + order[:start]:
+            if not folded[s] and stack[s] > 0 and (not acted[s] or bet[s] < cur):
+                if bet[s] >= cur:  # owes nothing: still to act unless alone with chips
+                    for x in order:
+                        if x != s and not folded[x] and stack[x] > 0:
+                            return s
+                    return 0
+                return s
+        return 0
+
+    def new_round(self, street: int) -> None:
+        self.street = street
+        self.cur = 0
+        for s in self.order:
+            self.bet[s] = 0
+            self.acted[s] = False
+        self.last_raise = 0 if self.structure == FL else self.bb
+        self.fr_count = 0
+        self.bets = 0
+        self.capped = False
+        self.bet_was_short = False
+        self.anchor = self.button
+        self.aggr_street = 0
+        self.to_act = 0 if self.remaining() <= 1 else self.next_to_act(self.button)
+
+    # ------------------------------------------------------------------ forced bets
+    def post(self, s: int, detail: str, amount: int) -> None:
+        add = min(amount, self.stack[s])
+        live = add
+        if detail == "small_blind":
+            self.sb_seat = s
+        elif detail == "big_blind":
+            self.bb_seat = s
+            self.anchor = s
+            if self.structure == FL and self.bb > self.last_raise:
+                self.last_raise = self.bb
+            self.bets = 1
+        elif detail == "straddle":
+            self.straddle_seat = s
+            self.anchor = s
+            if self.structure == FL:
+                self.last_raise = add
+            else:
+                self.last_raise = max(add, self.bb)
+        else:  # ante: dead money
+            live = 0
+        self.stack[s] -= add
+        self.contrib[s] += add
+        if add > live:
+            self.dead[s] += add - live
+        total = None
+        if live:
+            self.bet[s] += live
+            if self.bet[s] > self.cur:
+                self.cur = self.bet[s]
+            total = self.bet[s]
+        self.ev.append(["post", s, add, total, None, detail])
+        self.to_act = self.next_to_act(self.anchor) if self.anchor else 0
+
+    # ------------------------------------------------------------------ legal actions
+    def reopened(self, s: int) -> bool:
+        """May seat `s` raise (mirrors the replay's reopening rule)?"""
+        if not self.acted[s] or self.cur == 0:
+            return True
+        if self.fr_count > self.acted_fr[s]:
+            return True
+        size = self.last_raise if self.structure != FL else self.street_size()
+        return self.cur - self.acted_level[s] >= size
+
+    def street_size(self) -> int:
+        return self.small_bet if self.street < 2 else self.big_bet
+
+    def pl_max(self, s: int) -> int:
+        owed = self.cur - self.bet[s]
+        return self.cur + sum(self.contrib) + owed
+
+    def raise_range(self, s: int) -> tuple[int, int]:
+        """(min, max) legal raise-to for seat s, or (0, 0) when it may not raise.
+        A min above the max means only the all-in (== max) is possible."""
+        cur = self.cur
+        allin = self.bet[s] + self.stack[s]
+        if allin <= cur or not self.reopened(s):
+            return 0, 0
+        if self.structure == FL:
+            target = self.last_raise + self.street_size()
+            if target <= cur:
+                return 0, 0
+            to = target if allin > target else allin
+            if not self.fl_cap_ok(s, to, to == allin):
+                return 0, 0
+            return to, to
+        lo = cur + self.last_raise
+        hi = allin
+        if self.structure == PL:
+            mx = self.pl_max(s)
+            if hi > mx:
+                hi = mx
+        if lo > hi:
+            if hi == allin:
+                return allin, allin  # short all-in only
+            return 0, 0
+        return lo, hi
+
+    def fl_cap_ok(self, s: int, to: int, all_in: bool) -> bool:
+        size = self.street_size()
+        counts = to - self.cur >= size or (all_in and 2 * (to - self.last_raise) >= size)
+        if not counts or self.cur == 0 or self.bets < 1 + CAP_RAISES:
+            return True
+        live = self.with_chips()
+        if live >= 3 or self.capped:
+            return False
+        return not self.tournament
+
+    # ------------------------------------------------------------------ applying actions
+    def fold(self, s: int) -> None:
+        self.folded[s] = True
+        self.alive -= 1
+        self.acted[s] = True
+        self.ev.append(["fold", s, None, None, None, None, self.street, self.cur])
+        self.to_act = 0 if self.remaining() <= 1 else self.next_to_act(s)
+
+    def check(self, s: int) -> None:
+        self.acted[s] = True
+        self.acted_level[s] = self.cur
+        self.acted_fr[s] = self.fr_count
+        self.ev.append(["check", s, None, None, None, None, self.street, self.cur])
+        self.to_act = self.next_to_act(s)
+
+    def call(self, s: int, add: int | None = None) -> None:
+        cur = self.cur
+        owed = cur - self.bet[s]
+        stack = self.stack[s]
+        if add is None:
+            add = owed if owed < stack else stack
+        self._chips(s, add)
+        self.ev.append(["call", s, add, self.bet[s], None,
+                        "all_in" if self.stack[s] == 0 else None, self.street, cur])
+        self._acted(s)
+
+    def raise_to(self, s: int, to: int, kind: str | None = None) -> None:
+        """A bet (when nothing is bet) or raise to `to` (state as the replay sees it)."""
+        cur = self.cur
+        add = to - self.bet[s]
+        all_in = add == self.stack[s]
+        inc = to - cur
+        if self.structure == FL:
+            size = self.street_size()
+            counts = inc >= size or (all_in and 2 * (to - self.last_raise) >= size)
+            if counts:
+                self.last_raise = to
+                self.bets += 1
+                self.fr_count += 1
+                if self.bets >= 1 + CAP_RAISES and self.with_chips() >= 3:
+                    self.capped = True
+        elif inc >= self.last_raise:
+            self.last_raise = inc
+            self.fr_count += 1
+            self.bet_was_short = False
+        elif cur == 0:
+            self.bet_was_short = True
+        self._chips(s, add)
+        if kind is None:
+            kind = "bet" if cur == 0 else "raise"
+        self.ev.append([kind, s, add, to, None, "all_in" if all_in else None, self.street, cur])
+        self.last_aggr = s
+        self.aggr_street += 1
+        self._acted(s)
+
+    def _chips(self, s: int, add: int) -> None:
+        self.stack[s] -= add
+        self.contrib[s] += add
+        self.bet[s] += add
+        if self.bet[s] > self.cur:
+            self.cur = self.bet[s]
+
+    def _acted(self, s: int) -> None:
+        self.acted[s] = True
+        self.acted_level[s] = self.cur
+        self.acted_fr[s] = self.fr_count
+        self.to_act = self.next_to_act(s)
+
+    # ------------------------------------------------------------------ cards
+    def deal_holes(self) -> None:
+        deck = self.deck
+        n = self.hole_n
+        for s in self.order:
+            cards = [deck.pop() for _ in range(n)]
+            self.hole[s] = cards
+            self.ev.append(["deal", s, None, None, " ".join([CARD[c] for c in cards]), "hole"])
+
+    def deal_board(self) -> None:
+        deck = self.deck
+        nxt = self.street + 1
+        need = BOARD_AFTER[nxt] - BOARD_AFTER[self.street]
+        self.ev.append(["burn", None, None, None, None, None])
+        deck.pop()
+        cards = [deck.pop() for _ in range(need)]
+        self.board.extend(cards)
+        self.ev.append(["deal", None, None, None, " ".join([CARD[c] for c in cards]), "board"])
+        self.strength_cache.clear()
+        self.new_round(nxt)
+
+    # ------------------------------------------------------------------ settlement
+    def strengths(self, s: int) -> tuple[int, int | None]:
+        hole = self.hole[s]
+        board = self.board
+        if self.hole_n == 2:
+            return high_strength(hole + board), None
+        lo = omaha_low8_strength(hole, board) if self.hilo else None
+        return omaha_high_strength(hole, board), lo
+
+
+def clockwise(h: Hand, seats: list[int]) -> list[int]:
+    pos = {s: i for i, s in enumerate(h.order)}
+    return sorted(seats, key=lambda s: pos[s])
+
+
+def settle(h: Hand, rake_percent: int, rake_cap: int) -> dict:
+    """Compute refunds, pots, winners and the rake; return the settlement (no events)."""
+    order = h.order
+    contrib, dead, folded = h.contrib, h.dead, h.folded
+    live = [contrib[s] - dead[s] for s in range(h.size)]
+    top = max(order, key=lambda s: live[s])
+    second = max((live[s] for s in order if s != top), default=0)
+    refund_seat, refund = 0, 0
+    if live[top] > second:
+        refund_seat, refund = top, live[top] - second
+        live[top] = second
+    contenders = [s for s in order if not folded[s]]
+    levels = sorted({live[s] for s in contenders if live[s] > 0})
+    pots: list[list] = []  # [amount, eligible]
+    prev = 0
+    for level in levels:
+        amount = sum(min(live[s], level) - prev for s in order if live[s] > prev)
+        if amount:
+            pots.append([amount, [s for s in contenders if live[s] >= level]])
+        prev = level
+    rest = sum(live[s] - prev for s in order if live[s] > prev)
+    dead_total = sum(dead[s] for s in order)
+    if not pots and (rest or dead_total):
+        pots.append([0, contenders])
+    if rest:
+        pots[-1][0] += rest
+    if dead_total:
+        pots[0][0] += dead_total
+    pot_total = sum(p[0] for p in pots)
+    rake = 0
+    if rake_percent and h.street >= 1:
+        rake = pot_total * rake_percent // 100
+        if rake_cap and rake > rake_cap:
+            rake = rake_cap
+    left = rake
+    for p in reversed(pots):
+        take = min(left, p[0])
+        p[0] -= take
+        left -= take
+    showdown = len(contenders) > 1
+    strength: dict[int, tuple[int, int | None]] = {}
+    if showdown:
+        for s in contenders:
+            strength[s] = h.strengths(s)
+    results = []  # (label, amount, eligible, high winners, low winners or None)
+    for k, (amount, eligible) in enumerate(pots):
+        label = "main" if k == 0 else f"side-{k}"
+        if len(eligible) == 1:
+            results.append((label, amount, eligible, eligible, None))
+            continue
+        best = max(strength[s][0] for s in eligible)
+        high = clockwise(h, [s for s in eligible if strength[s][0] == best])
+        low = None
+        if h.hilo:
+            lows = [strength[s][1] for s in eligible if strength[s][1] is not None]
+            if lows:
+                bl = max(lows)  # type: ignore[type-var]
+                low = clockwise(h, [s for s in eligible if strength[s][1] == bl])
+        results.append((label, amount, eligible, high, low))
+    return {"refund_seat": refund_seat, "refund": refund, "pots": results, "rake": rake,
+            "pot_total": pot_total, "contenders": contenders, "showdown": showdown,
+            "strength": strength}
+
+
+def split(amount: int, winners: list[int]) -> list[tuple[int, int]]:
+    q, r = divmod(amount, len(winners))
+    return [(s, q + (1 if i < r else 0)) for i, s in enumerate(winners)]
+
+
+def award_rows(res: dict) -> list[list]:
+    """The award events of a settlement: one per seat per pot (and half)."""
+    rows: list[list] = []
+    for label, amount, _eligible, high, low in res["pots"]:
+        if low:
+            lo = amount // 2
+            for s, a in split(amount - lo, high):
+                if a:
+                    rows.append(["award", s, a, None, None, label + "/high"])
+            for s, a in split(lo, low):
+                if a:
+                    rows.append(["award", s, a, None, None, label + "/low"])
+        else:
+            for s, a in split(amount, high):
+                if a:
+                    rows.append(["award", s, a, None, None, label])
+    return rows

@@ -1,0 +1,298 @@
+"""`simulate()`: many tables of simulated hands written as a real event store (Store +
+BatchWriter, one committed batch per file of `hands_per_file` hands, streamed in bounded
+memory), plus `labels.parquet` (every injected violation) and `colluders.parquet` (the teams).
+
+Deterministic per seed: one `random.Random(seed)` drives everything, timestamps start at a
+fixed epoch, and batch ids and `created_at` are derived from the seed, so the same arguments
+give byte-identical files.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import random
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+from audit.errors import AuditInputError
+from audit.schema import events_schema
+from audit.simulate.agents import COLLUSION_STYLES, STYLES
+from audit.simulate.inject_bets import Picker
+from audit.simulate.table import Player, Table, maintain, play_hand, stacks_after
+from audit.store import Store
+
+VARIANTS = ("holdem", "omaha", "omaha_hilo")
+STRUCTURES = ("no_limit", "pot_limit", "fixed_limit")
+SEAT_COUNTS = (2, 6, 6, 6, 8, 9, 9, 9, 10)
+EPOCH = datetime(2026, 3, 2, tzinfo=UTC)
+EPOCH_US = int(EPOCH.timestamp()) * 1_000_000
+_DAY_US = 86_400_000_000
+_SUB_CHUNK = 10_000  # hands per Arrow table handed to the writer
+
+LABEL_SCHEMA = pa.schema([
+    ("hand_id", pa.string()), ("seq", pa.int32()), ("rule_id", pa.string()),
+    ("seat", pa.int8()), ("kind", pa.string()), ("primary", pa.bool_()),
+])
+COLLUDER_SCHEMA = pa.schema([
+    ("team_id", pa.int32()), ("players", pa.list_(pa.string())), ("style", pa.string()),
+    ("strength", pa.float64()), ("table_id", pa.string()),
+])
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class SimSummary:
+    """What a simulation wrote."""
+
+    out: str
+    seed: int
+    hands: int
+    events: int
+    batches: int
+    injected_hands: int
+    labels: int
+    colluder_teams: int
+    seconds: float
+
+    @property
+    def hands_per_second(self) -> float:
+        return self.hands / self.seconds if self.seconds else 0.0
+
+
+class _Columns:
+    """Event columns of the hands not yet handed to the writer, per date partition."""
+
+    __slots__ = ("cols",)
+    names = ("hand_id", "seq", "ts", "table_id", "kind", "seat", "player", "amount", "total",
+             "cards", "detail", "game")
+
+    def __init__(self) -> None:
+        self.cols: dict[str, dict[str, list]] = {}
+
+    def add(self, day: str, hand_id: str, ts: int, table_id: str, game: dict,
+            ev: list[list], names: list[str | None]) -> None:
+        c = self.cols.get(day)
+        if c is None:
+            c = self.cols[day] = {n: [] for n in self.names}
+        n = len(ev) + 1
+        c["hand_id"].extend([hand_id] * n)
+        c["seq"].extend(range(n))
+        c["ts"].extend(range(ts, ts + n * 1_000_000, 1_000_000))
+        c["table_id"].extend([table_id] * n)
+        c["game"].append(game)
+        c["game"].extend([None] * (n - 1))
+        kinds, seats, amounts, totals, cards, details = zip(*[e[:6] for e in ev], strict=True)
+        c["kind"].append("hand_started")
+        c["kind"].extend(kinds)
+        c["seat"].append(None)
+        c["seat"].extend(seats)
+        c["player"].append(None)
+        c["player"].extend([names[s] if s else None for s in seats])
+        for col, vals in (("amount", amounts), ("total", totals), ("cards", cards),
+                          ("detail", details)):
+            col_list = c[col]
+            col_list.append(None)
+            col_list.extend(vals)
+
+    def tables(self) -> list[tuple[str, pa.Table]]:
+        schema = events_schema()
+        out = []
+        for day in sorted(self.cols):
+            c = self.cols[day]
+            arrays = []
+            for f in schema:
+                if f.name == "ts":
+                    arrays.append(pa.array(c["ts"], pa.int64()).cast(f.type))
+                elif f.name == "source":
+                    arrays.append(pa.nulls(len(c["seq"]), f.type))
+                else:
+                    arrays.append(pa.array(c[f.name], f.type))
+            out.append((day, pa.Table.from_arrays(arrays, schema=schema)))
+        self.cols = {}
+        return out
+
+
+class _Decks:
+    """Shuffled decks, drawn in numpy batches from a generator seeded with the seed."""
+
+    __slots__ = ("gen", "batch")
+
+    def __init__(self, seed: int) -> None:
+        self.gen = np.random.Generator(np.random.PCG64(seed))
+        self.batch: list[list[int]] = []
+
+    def next(self) -> list[int]:
+        if not self.batch:
+            base = np.tile(np.arange(52, dtype=np.int64), (4096, 1))
+            self.batch = self.gen.permuted(base, axis=1).tolist()
+            self.batch.reverse()
+        return self.batch.pop()
+
+
+def _batch_id(seed: int, k: int, now: datetime) -> str:
+    digest = hashlib.sha256(f"poker-audit-sim:{seed}:{k}".encode()).hexdigest()[:8]
+    return now.strftime("%Y%m%dT%H%M%S%fZ") + "-" + digest
+
+
+def simulate(out: Path | str, *, hands: int, seed: int = 0, variant: str = "holdem",
+             structure: str = "no_limit", tables: int = 8, players: int | None = None,
+             violations: float = 0.0, colluders: int = 0, tournament_share: float = 0.0,
+             collusion_strength: float = 0.8, hands_per_file: int = 50_000,
+             injectors: tuple[str, ...] | None = None,
+             progress: Callable[[int], None] | None = None) -> SimSummary:
+    """Simulate `hands` hands on `tables` tables into a new event store at `out`."""
+    _check_args(variant, structure, tables, hands, violations, colluders)
+    started = time.perf_counter()
+    root = Path(out)
+    store = Store(root)
+    if store.exists():
+        raise AuditInputError(f"{root} already holds an event store; simulate into a new "
+                              "directory (or delete it first)")
+    rng = random.Random(seed)
+    pool_size = players or tables * 12
+    pool = [Player(f"p{seed}_{i:05d}", rng.randrange(len(STYLES))) for i in range(pool_size)]
+    seated: set[str] = set()
+
+    def new_player(t: Table) -> Player:
+        for _ in range(20):
+            p = pool[rng.randrange(len(pool))]
+            if p.pid not in seated and p.team < 0:
+                seated.add(p.pid)
+                return p
+        p = Player(f"p{seed}_{len(pool):05d}", rng.randrange(len(STYLES)))
+        pool.append(p)
+        seated.add(p.pid)
+        return p
+
+    tabs: list[Table] = []
+    for k in range(tables):
+        v = VARIANTS[rng.randrange(3)] if variant == "mixed" else variant
+        st = STRUCTURES[rng.randrange(3)] if structure == "mixed" else structure
+        t = Table(f"t{seed}_{k:03d}", SEAT_COUNTS[rng.randrange(len(SEAT_COUNTS))], v, st,
+                  rng.random() < tournament_share, rng)
+        t.clock = k * 37_000_000
+        tabs.append(t)
+    teams = _seat_colluders(tabs, pool, colluders, collusion_strength, rng, seated)
+    picker = Picker(rng, injectors)
+    decks = _Decks(seed)
+    days: dict[int, str] = {}
+    events = injected = batches = 0
+    labels: list[tuple] = []
+    buf = _Columns()
+    for lo in range(0, hands, hands_per_file):
+        hi = min(hands, lo + hands_per_file)
+        now = EPOCH + timedelta(seconds=batches)
+        with store.locked():
+            # a deterministic batch id (the store's default has a random suffix)
+            writer = store.batch_writer(now=now, batch_id=_batch_id(seed, batches, now))
+            try:
+                for i in range(lo, hi):
+                    t = tabs[i % tables]
+                    maintain(t, rng, new_player, seated.discard)
+                    script = picker.pick(t) if violations and rng.random() < violations \
+                        else None
+                    ev, h, res = play_hand(t, rng, script, decks.next())
+                    hand_id = f"sim{seed}-{i:09d}"
+                    game = t.game()
+                    if script is not None and script.finish(h, res, ev, t, rng, game) \
+                            and script.labels:
+                        injected += 1
+                        for row, rule, seat, primary in script.labels:
+                            labels.append((hand_id, _seq_of(ev, row), rule, seat, script.name,
+                                           primary))
+                    stacks_after(t, h, ev)
+                    ts = EPOCH_US + t.clock
+                    t.clock += 45_000_000 + rng.randrange(120) * 1_000_000
+                    day_no = (ts - EPOCH_US) // _DAY_US
+                    day = days.get(day_no)
+                    if day is None:
+                        day = days[day_no] = (EPOCH + timedelta(days=day_no)).strftime(
+                            "%Y-%m-%d")
+                    buf.add(day, hand_id, ts, t.tid, game, ev,
+                            [p.pid if p is not None else None for p in t.players])
+                    events += len(ev) + 1
+                    if (i + 1 - lo) % _SUB_CHUNK == 0 or i == hi - 1:
+                        for partition, table in buf.tables():
+                            writer.write(partition, table)
+                    if progress is not None and (i + 1) % 10_000 == 0:
+                        progress(10_000)
+                writer.commit()
+            except BaseException:
+                writer.abort()
+                raise
+        batches += 1
+    _write_labels(root, labels)
+    _write_colluders(root, teams)
+    return SimSummary(out=str(root), seed=seed, hands=hands, events=events, batches=batches,
+                      injected_hands=injected, labels=len(labels), colluder_teams=len(teams),
+                      seconds=time.perf_counter() - started)
+
+
+def _seq_of(ev: list[list], row: list | None) -> int:
+    if row is None:
+        return len(ev)  # the hand_ended event (award findings are reported there)
+    for i, e in enumerate(ev):
+        if e is row:
+            return i + 1
+    return len(ev)
+
+
+def _check_args(variant: str, structure: str, tables: int, hands: int, violations: float,
+                colluders: int) -> None:
+    if variant not in (*VARIANTS, "mixed"):
+        raise AuditInputError(f"unknown variant {variant!r}: use one of "
+                              f"{', '.join(VARIANTS)} or mixed (stud and draw games are not "
+                              "simulated yet)")
+    if structure not in (*STRUCTURES, "mixed"):
+        raise AuditInputError(f"unknown structure {structure!r}: use one of "
+                              f"{', '.join(STRUCTURES)} or mixed")
+    if tables < 1 or hands < 1:
+        raise AuditInputError("--hands and --tables must be at least 1")
+    if not 0 <= violations <= 1:
+        raise AuditInputError(f"--violations {violations} is a rate: give 0..1, e.g. 0.05")
+    if colluders > tables:
+        raise AuditInputError(f"--colluders {colluders}: each team needs its own table; use "
+                              f"--tables {colluders} or more")
+
+
+def _seat_colluders(tabs: list[Table], pool: list[Player], k: int, strength: float,
+                    rng: random.Random, seated: set[str]) -> list[dict]:
+    teams = []
+    for team in range(k):
+        t = tabs[team]
+        if t.seat_count < 3:
+            t.seat_count = 6
+            t.players = [None] * 7
+            t.stacks = [0] * 7
+            t.out = [False] * 7
+        style = COLLUSION_STYLES[team % len(COLLUSION_STYLES)]
+        a, b = pool[2 * team], pool[2 * team + 1]
+        a.team, b.team, a.role, b.role = team, team, 0, 1
+        seats = rng.sample(range(1, t.seat_count + 1), 2)
+        for p, s in zip((a, b), seats, strict=True):
+            t.players[s] = p
+            t.stacks[s] = t.buyin
+            seated.add(p.pid)
+        t.team_style = style
+        t.team_strength = strength
+        teams.append({"team_id": team, "players": [a.pid, b.pid], "style": style,
+                      "strength": strength, "table_id": t.tid})
+    return teams
+
+
+def _write_labels(root: Path, labels: list[tuple]) -> None:
+    cols = list(zip(*labels, strict=True)) if labels else [[] for _ in LABEL_SCHEMA]
+    table = pa.Table.from_arrays([pa.array(list(c), f.type) for c, f in
+                                  zip(cols, LABEL_SCHEMA, strict=True)], schema=LABEL_SCHEMA)
+    pq.write_table(table, root / "labels.parquet", compression="zstd")
+
+
+def _write_colluders(root: Path, teams: list[dict]) -> None:
+    table = pa.Table.from_pylist(teams, schema=COLLUDER_SCHEMA)
+    pq.write_table(table, root / "colluders.parquet", compression="zstd")
