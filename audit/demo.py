@@ -6,9 +6,13 @@ import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
+import pyarrow.compute as pc
+
 from audit.ingest import ingest
 from audit.output import render
+from audit.report.build import write_report
 from audit.run import audit_store, read_findings
+from audit.simulate.scorecard import bench_accuracy, format_scorecard
 from audit.sql import query
 from audit.store import Store
 from audit.summary import format_summary
@@ -54,16 +58,31 @@ def run_demo(echo: Callable[[str], None], store_dir: Path | None = None) -> int:
         echo("5. Audit: replay every hand under the Montana profile (Robert's Rules)")
         run = audit_store(store)
         echo(_indent(format_summary(run)))
-        echo("\n6. The findings (poker-audit findings)")
-        table = read_findings(store).select(
+        echo("\n6. The findings at warning or above (poker-audit findings)")
+        findings = read_findings(store)
+        rows = findings.to_pylist()
+        serious = [r for r in rows if r["severity"] != "info"]
+        table = findings.filter(pc.not_equal(findings.column("severity"), "info")).select(
             ["hand_id", "seq", "rule_id", "severity", "seat", "delta", "message"])
         echo(_indent(render(table, "table", max_width=110)))
-        flagged = [r["hand_id"] for r in table.to_pylist() if r["severity"] != "info"]
-        if flagged:
+        info = len(rows) - len(serious)
+        echo(f"   ... and {info} info findings (data quality: e.g. awards the log cannot "
+             "verify because the cards were never shown)\n")
+        if serious:
+            first = serious[0]["hand_id"]
             echo(f"7. The first flagged hand, as an investigator sees it "
-                 f"(poker-audit replay {flagged[0]})")
-            hand, result = replay_stored_hand(store, flagged[0])
+                 f"(poker-audit replay {first})")
+            hand, result = replay_stored_hand(store, first)
             echo(_indent(render_timeline(hand, result)))
+        # Kept beside a store the user asked to keep; else in the working directory.
+        report_path = (store_dir / "report.html" if store_dir
+                       else Path.cwd() / "poker-audit-demo-report.html")
+        write_report(store, report_path)
+        echo(f"8. The compliance report for a regulator (poker-audit report): {report_path}\n")
+        echo("9. How often is the auditor right? Simulate 2,000 hands with labelled, injected "
+             "violations, audit them, and score the findings (poker-audit bench --accuracy)")
+        card = bench_accuracy(hands=2_000, violations=0.05, seed=1)
+        echo(_indent(format_scorecard(card)))
         return 0 if report.ok else 1
 
 
