@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from audit.evaluate import describe_high
 from audit.replay.pots import build_pots
 from audit.replay.showdown import PotResult, cards_of, settle
 from audit.replay.state import HandState
@@ -163,6 +164,21 @@ def _check_rake(h: HandState, rake: int, pot: int, seq: int) -> None:
                    delta=rake - mx)
 
 
+def _showdown_reason(h: HandState, out: Outcome, s: int) -> str:
+    """Whose hand beat whose, in words, for a single high pot decided at showdown."""
+    if h.vh is not None or h.hilo or len(out.pots) != 1:
+        return ""
+    winners = out.pots[0].high
+    known = out.strengths
+    if not winners or s not in known or any(w not in known for w in winners):
+        return ""
+    best = known[winners[0]][0]
+    if s in winners:
+        return f"{h.who(s)} has the best hand, {describe_high(best)}"
+    return (f"{h.who(winners[0])} has {describe_high(best)}; {h.who(s)} only "
+            f"{describe_high(known[s][0])}")
+
+
 def _report(h: HandState, out: Outcome, s: int, diffs: list[int], pos: list[int],
             neg: list[int], seq: int) -> None:
     d = diffs[s]
@@ -211,6 +227,9 @@ def _report(h: HandState, out: Outcome, s: int, diffs: list[int], pos: list[int]
     else:
         rid = "POT-SPLIT-BY-CARDS"
         why = "the pot goes to the best hand (cards speak) or to the last player left"
+        shown = _showdown_reason(h, out, s)
+        if shown:
+            why += f": {shown}"
     exp = out.expected[s] if s < len(out.expected) else 0
     act = out.actual[s] if s < len(out.actual) else 0
     verb = "too much" if d > 0 else "too little"
