@@ -147,7 +147,8 @@ SELECT least(player, coalesce(counterparty, player)) AS player_a,
        max({_SEVERITY_RANK}) AS severity_rank,
        string_agg(DISTINCT rule_id, ', ' ORDER BY rule_id) AS rules,
        coalesce(sum(abs(delta)), 0) AS chips,
-       list(DISTINCT hand_id ORDER BY hand_id)[1:5] AS evidence_hands,
+       coalesce(list(DISTINCT hand_id ORDER BY hand_id)
+                FILTER (WHERE hand_id IS NOT NULL), [])[1:5] AS evidence_hands,
        min(message) AS evidence
 FROM findings WHERE run_id = $run AND category = 'collusion' AND player IS NOT NULL
 GROUP BY player_a, player_b
