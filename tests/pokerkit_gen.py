@@ -73,24 +73,7 @@ def random_hand(rng: random.Random, code: str, hand_id: str, *, n: int | None = 
     warnings.simplefilter("ignore")
     cards = list(deck) if deck else rng.sample(DECK, 52)
     state = create(code, stacks, sb, bb)
-    button = n
-    game = {"variant": variant, "structure": structure, "small_blind": sb, "big_blind": bb,
-            "button_seat": button, "seat_count": 9, "currency": "CHIPS", "minor_per_unit": 1}
-    if structure == "fixed_limit":
-        game.update(small_bet=bb, big_bet=2 * bb)
-    rows: list[dict[str, Any]] = [{"kind": "hand_started", "game": game, "table_id": "pk"}]
-    for i in range(n):
-        rows.append({"kind": "seat", "seat": i + 1, "player": f"p{i + 1}", "amount": stacks[i]})
-    behind = list(stacks)
-    rnd = [0] * n
-    posts = list(state.bets)
-    sb_i, bb_i = (1, 0) if n == 2 else (0, 1)
-    for i, kind in ((sb_i, "small_blind"), (bb_i, "big_blind")):
-        amt = posts[i]
-        rows.append({"kind": "post", "seat": i + 1, "player": f"p{i + 1}", "detail": kind,
-                     "amount": amt, "total": amt})
-        behind[i] -= amt
-        rnd[i] = amt
+    rows, behind, rnd = blind_prelude(state, variant, structure, sb, bb, stacks)
     holes: list[list[str]] = [[] for _ in range(n)]
     board: list[str] = []
     pos = 0
@@ -199,3 +182,29 @@ def _choose(rng: random.Random, state: Any, script: list[str] | None,
             return hi
         return rng.randint(lo, hi)
     return "cc"
+
+
+def blind_prelude(state: Any, variant: str, structure: str, sb: int, bb: int,
+                  stacks: list[int]) -> tuple[list[dict[str, Any]], list[int], list[int]]:
+    """Our events for a PokerKit blind game up to the posted blinds (the button is the last
+    player; heads-up PokerKit's player 2 posts the small blind): rows, chips behind, and
+    each player's total on the first round."""
+    n = len(stacks)
+    game = {"variant": variant, "structure": structure, "small_blind": sb, "big_blind": bb,
+            "button_seat": n, "seat_count": 9, "currency": "CHIPS", "minor_per_unit": 1}
+    if structure == "fixed_limit":
+        game.update(small_bet=bb, big_bet=2 * bb)
+    rows: list[dict[str, Any]] = [{"kind": "hand_started", "game": game, "table_id": "pk"}]
+    for i in range(n):
+        rows.append({"kind": "seat", "seat": i + 1, "player": f"p{i + 1}", "amount": stacks[i]})
+    behind = list(stacks)
+    rnd = [0] * n
+    posts = list(state.bets)
+    sb_i, bb_i = (1, 0) if n == 2 else (0, 1)
+    for i, kind in ((sb_i, "small_blind"), (bb_i, "big_blind")):
+        amt = posts[i]
+        rows.append({"kind": "post", "seat": i + 1, "player": f"p{i + 1}", "detail": kind,
+                     "amount": amt, "total": amt})
+        behind[i] -= amt
+        rnd[i] = amt
+    return rows, behind, rnd

@@ -23,6 +23,8 @@ from pokerkit import (
     NoLimitDeuceToSevenLowballSingleDraw,
 )
 
+from tests.pokerkit_gen import blind_prelude
+
 AUTOMATIONS = (
     Automation.ANTE_POSTING, Automation.BET_COLLECTION, Automation.BLIND_OR_STRADDLE_POSTING,
     Automation.CARD_BURNING, Automation.HOLE_CARDS_SHOWING_OR_MUCKING, Automation.HAND_KILLING,
@@ -195,23 +197,7 @@ def random_draw_hand(rng: random.Random, code: str, hand_id: str) -> tuple[list[
     else:
         state = cls.create_state(AUTOMATIONS, True, 0, (sb, bb), bb, 2 * bb, stacks, n,
                                  mode=Mode.CASH_GAME)
-    game = {"variant": variant, "structure": structure, "small_blind": sb, "big_blind": bb,
-            "button_seat": n, "seat_count": 9, "currency": "CHIPS", "minor_per_unit": 1}
-    if structure == "fixed_limit":
-        game.update(small_bet=bb, big_bet=2 * bb)
-    rows: list[dict[str, Any]] = [{"kind": "hand_started", "game": game, "table_id": "pk"}]
-    for i in range(n):
-        rows.append({"kind": "seat", "seat": i + 1, "player": f"p{i + 1}", "amount": stacks[i]})
-    behind = list(stacks)
-    rnd = [0] * n
-    posts = list(state.bets)
-    sb_i, bb_i = (1, 0) if n == 2 else (0, 1)
-    for i, kind in ((sb_i, "small_blind"), (bb_i, "big_blind")):
-        amt = posts[i]
-        rows.append({"kind": "post", "seat": i + 1, "detail": kind, "amount": amt,
-                     "total": amt})
-        behind[i] -= amt
-        rnd[i] = amt
+    rows, behind, rnd = blind_prelude(state, variant, structure, sb, bb, stacks)
     limit = structure == "fixed_limit"
     g = {"bets": 1, "short": False, "size": bb, "full": bb, "limit": limit}
     street = 0

@@ -18,10 +18,11 @@ import pyarrow as pa
 import pytest
 
 from audit.importers import IMPORTERS, detect_format
-from audit.importers.base import Chunk, Rejected
+from audit.importers.base import Rejected
 from audit.importers.phh import PhhImporter, PhhMappingError, phh_hand_to_events
 from audit.schema import money_columns
 from audit.validate import validate_events
+from tests.importing import by_hand, read_all
 
 ROOT = Path(__file__).resolve().parents[1]
 FIXTURES = ROOT / "fixtures" / "phh"
@@ -32,22 +33,10 @@ _HEADER = re.compile(r"(?m)^\[(\d+)\]\s*$")
 
 
 def _read(path: Path, **kwargs: Any) -> tuple[list[dict[str, Any]], list[int], list[Rejected]]:
-    rows: list[dict[str, Any]] = []
-    lines: list[int] = []
-    rejected: list[Rejected] = []
-    for chunk in PhhImporter(**kwargs).read(path):
-        assert isinstance(chunk, Chunk)
-        rows += chunk.table.to_pylist()
-        lines += chunk.lines
-        rejected += chunk.rejected
-    return rows, lines, rejected
+    return read_all(PhhImporter(**kwargs), path)
 
 
-def _hands(rows: list[dict[str, Any]]) -> dict[str, list[dict[str, Any]]]:
-    out: dict[str, list[dict[str, Any]]] = defaultdict(list)
-    for row in rows:
-        out[row["hand_id"]].append(row)
-    return out
+_hands = by_hand
 
 
 def _invested(events: list[dict[str, Any]]) -> dict[int, int]:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -13,11 +14,12 @@ from hypothesis import strategies as st
 
 from audit.errors import AuditInputError
 from audit.importers import IMPORTERS, detect_format
-from audit.importers.base import Rejected
+from audit.importers.base import Chunk, Rejected
 from audit.importers.fulltilt import FullTiltImporter
 from audit.importers.ipoker import IPokerImporter
 from audit.importers.partypoker import PartyPokerImporter
 from audit.validate import validate_events
+from tests.importing import by_hand, read_all
 
 ROOT = Path(__file__).resolve().parents[1]
 SAMPLES = ROOT.parent / "shared" / "data" / "fpdb-sample"
@@ -44,25 +46,20 @@ def _importer(path: Path) -> Any:
     return IMPORTERS[FORMATS[path.name.split("-")[0]]]
 
 
-def _read(importer: Any, path: Path) -> tuple[list[dict[str, Any]], list[int], list[Rejected]]:
-    rows: list[dict[str, Any]] = []
-    lines: list[int] = []
-    rejected: list[Rejected] = []
-    for chunk in importer.read(path):
+def _validated(path: Path) -> Callable[[Chunk], None]:
+    def check(chunk: Chunk) -> None:
         checked = validate_events(chunk.table, chunk.lines, str(path), "line")
         assert checked.rejected == [], [r.reason for r in checked.rejected]
         assert len(chunk.lines) == chunk.table.num_rows
-        rows += chunk.table.to_pylist()
-        lines += chunk.lines
-        rejected += chunk.rejected
-    return rows, lines, rejected
+
+    return check
 
 
-def _hands(rows: list[dict[str, Any]]) -> dict[str, list[dict[str, Any]]]:
-    out: dict[str, list[dict[str, Any]]] = defaultdict(list)
-    for r in rows:
-        out[r["hand_id"]].append(r)
-    return out
+def _read(importer: Any, path: Path) -> tuple[list[dict[str, Any]], list[int], list[Rejected]]:
+    return read_all(importer, path, _validated(path))
+
+
+_hands = by_hand
 
 
 def _compact(rows: list[dict[str, Any]]) -> list[tuple[Any, ...]]:
