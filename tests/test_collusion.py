@@ -180,3 +180,24 @@ def test_cli_prints_leads_and_writes_collusion_findings(planted, tmp_path):
     assert per_hand.column("n")[0].as_py() > 0
     table = CliRunner().invoke(collusion_command, ["--store", str(tmp_path), "--min-hands", "50"])
     assert table.exit_code == 0 and "PATTERN-" in table.stdout
+
+
+STYLE_PATTERN = {"softplay": "PATTERN-SOFTPLAY", "chip_dump": "PATTERN-CHIP-DUMP",
+                 "whipsaw": "PATTERN-WHIPSAW", "checkdown": "PATTERN-CHECKDOWN-ALLIN"}
+
+
+def test_each_planted_team_is_reported_under_its_rulebook_pattern(planted):
+    hands, hp, teams = planted
+    leads = leads_from_frames(hp, hands, min_hands=50, fdr=0.05).to_pylist()
+    pattern = {frozenset((lead["player_a"], lead["player_b"])): lead["pattern"]
+               for lead in leads}
+    for style, a, b in teams:
+        assert pattern[frozenset((a, b))] == STYLE_PATTERN[style], (style, a, b)
+
+
+def test_folding_to_the_partner_and_sitting_together_are_pattern_collusion():
+    # RULEBOOK §4.17: the general collusion pattern covers the evidence that is not soft play,
+    # chip dumping, whipsawing or a check-down.
+    by_name = {f.name: f for f in FEATURES}
+    for name in ("fold_to_partner", "strong_fold", "seating"):
+        assert by_name[name].rule_id == "PATTERN-COLLUSION"
