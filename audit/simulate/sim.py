@@ -66,56 +66,91 @@ class SimSummary:
 
 
 class _Columns:
-    """Event columns of the hands not yet handed to the writer, per date partition."""
+    """Event rows of the hands not yet handed to the writer, per date partition, kept as flat
+    row lists plus per-hand columns; Arrow arrays are built column-wise in `tables()` (repeated
+    per-hand values by `take`, sequence numbers and timestamps in numpy), never a dict per
+    event. The hand_started row of each hand is the shared `_STARTED` row."""
 
-    __slots__ = ("cols",)
-    names = ("hand_id", "seq", "ts", "table_id", "kind", "seat", "player", "amount", "total",
-             "cards", "detail", "game")
+    __slots__ = ("parts",)
 
     def __init__(self) -> None:
-        self.cols: dict[str, dict[str, list]] = {}
+        self.parts: dict[str, _Part] = {}
 
     def add(self, day: str, hand_id: str, ts: int, table_id: str, game: dict,
             ev: list[list], names: list[str | None]) -> None:
-        c = self.cols.get(day)
-        if c is None:
-            c = self.cols[day] = {n: [] for n in self.names}
-        n = len(ev) + 1
-        c["hand_id"].extend([hand_id] * n)
-        c["seq"].extend(range(n))
-        c["ts"].extend(range(ts, ts + n * 1_000_000, 1_000_000))
-        c["table_id"].extend([table_id] * n)
-        c["game"].append(game)
-        c["game"].extend([None] * (n - 1))
-        kinds, seats, amounts, totals, cards, details = zip(*[e[:6] for e in ev], strict=True)
-        c["kind"].append("hand_started")
-        c["kind"].extend(kinds)
-        c["seat"].append(None)
-        c["seat"].extend(seats)
-        c["player"].append(None)
-        c["player"].extend([names[s] if s else None for s in seats])
-        for col, vals in (("amount", amounts), ("total", totals), ("cards", cards),
-                          ("detail", details)):
-            col_list = c[col]
-            col_list.append(None)
-            col_list.extend(vals)
+        part = self.parts.get(day)
+        if part is None:
+            part = self.parts[day] = _Part()
+        part.hand_ids.append(hand_id)
+        part.starts.append(ts)
+        part.sizes.append(len(ev) + 1)
+        part.table_ids.append(table_id)
+        part.games.append(game)
+        part.names.append(names)
+        part.rows.append(_STARTED)
+        part.rows.extend(ev)
 
     def tables(self) -> list[tuple[str, pa.Table]]:
-        schema = events_schema()
-        out = []
-        for day in sorted(self.cols):
-            c = self.cols[day]
-            arrays = []
-            for f in schema:
-                if f.name == "ts":
-                    arrays.append(pa.array(c["ts"], pa.int64()).cast(f.type))
-                elif f.name == "source":
-                    arrays.append(pa.nulls(len(c["seq"]), f.type))
-                else:
-                    arrays.append(pa.array(c[f.name], f.type))
-            out.append((day, pa.Table.from_arrays(arrays, schema=schema)))
-        self.cols = {}
+        out = [(day, self.parts[day].table()) for day in sorted(self.parts)]
+        self.parts = {}
         return out
+
+
+_STARTED = ["hand_started", None, None, None, None, None]
+_NAME_SLOTS = 11  # seats 0..10 per hand in the flattened player-name list
+
+
+class _Part:
+    __slots__ = ("hand_ids", "starts", "sizes", "table_ids", "games", "names", "rows")
+
+    def __init__(self) -> None:
+        self.hand_ids: list[str] = []
+        self.starts: list[int] = []
+        self.sizes: list[int] = []
+        self.table_ids: list[str] = []
+        self.games: list[dict] = []
+        self.names: list[list[str | None]] = []
+        self.rows: list[list] = []
+
+    def table(self) -> pa.Table:
+        schema = events_schema()
+        rows = self.rows
+        n = len(rows)
+        sizes = np.array(self.sizes, dtype=np.int64)
+        hand_of = np.repeat(np.arange(len(sizes), dtype=np.int64), sizes)
+        first = np.zeros(len(sizes), dtype=np.int64)
+        np.cumsum(sizes[:-1], out=first[1:])
+        seq = np.arange(n, dtype=np.int64) - first[hand_of]
+        ts = np.array(self.starts, dtype=np.int64)[hand_of] + seq * 1_000_000
+        seat = pa.array([r[1] for r in rows], pa.int8())
+        seat_np = seat.fill_null(0).to_numpy(zero_copy_only=False).astype(np.int64)
+        flat_names: list[str | None] = []
+        for names in self.names:
+            flat_names.extend(names)
+            flat_names.extend([None] * (_NAME_SLOTS - len(names)))
+        player_idx = pa.array(hand_of * _NAME_SLOTS + seat_np, mask=seat_np == 0)
+        game_idx = pa.array(hand_of, mask=seq != 0)
+        columns = {
+            "hand_id": pa.array(self.hand_ids, pa.string()).take(pa.array(hand_of)),
+            "seq": pa.array(seq, pa.int32()),
+            "ts": pa.array(ts, pa.int64()),
+            "table_id": pa.array(self.table_ids, pa.string()).take(pa.array(hand_of)),
+            "kind": pa.array([r[0] for r in rows], pa.string()),
+            "seat": seat,
+            "player": pa.array(flat_names, pa.string()).take(player_idx),
+            "amount": pa.array([r[2] for r in rows], pa.int64()),
+            "total": pa.array([r[3] for r in rows], pa.int64()),
+            "cards": pa.array([r[4] for r in rows], pa.string()),
+            "detail": pa.array([r[5] for r in rows], pa.string()),
+            "source": pa.nulls(n, pa.string()),
+        }
+        arrays = []
+        for f in schema:
+            if f.name == "game":
+                arrays.append(pa.array(self.games, f.type).take(game_idx))
+            else:
+                arrays.append(columns[f.name].cast(f.type))
+        return pa.Table.from_arrays(arrays, schema=schema)
 
 
 class _Decks:
