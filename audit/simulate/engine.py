@@ -21,6 +21,7 @@ STRUCTURE_CODE = {"fixed_limit": FL, "pot_limit": PL, "no_limit": NL}
 CAP_RAISES = 3  # montana cap.multi_round: a bet and three raises
 CARD = [card_str(c) for c in range(52)]
 BOARD_AFTER = (0, 3, 4, 5)
+_NO_CARDS: list[int] = []
 
 
 class Hand:
@@ -31,7 +32,7 @@ class Hand:
                  "dead", "acted", "acted_level", "acted_fr", "order", "street", "cur",
                  "last_raise", "fr_count", "bets", "capped", "bet_was_short", "anchor", "to_act",
                  "sb_seat", "bb_seat", "straddle_seat", "ev", "hole", "board", "deck", "last_aggr",
-                 "strength_cache", "aggr_street", "alive")
+                 "strength_cache", "aggr_street", "alive", "pot", "pos", "ring")
 
     def __init__(self, size: int, structure: int, sb: int, bb: int, tournament: bool,
                  hilo: bool, hole_n: int, button: int) -> None:
@@ -55,7 +56,7 @@ class Hand:
         self.acted = [False] * size
         self.acted_level = [0] * size
         self.acted_fr = [0] * size
-        self.hole: list[list[int]] = [[] for _ in range(size)]
+        self.hole: list[list[int]] = [_NO_CARDS] * size  # replaced, never mutated
         self.order: list[int] = []
         self.board: list[int] = []
         self.deck: list[int] = []
@@ -75,6 +76,9 @@ class Hand:
         self.last_aggr = 0
         self.aggr_street = 0
         self.alive = 0
+        self.pot = 0  # sum(contrib), kept as chips go in
+        self.pos: list[int] = []  # seat -> index in order (-1: not dealt in)
+        self.ring: list[int] = []  # order twice, so a scan from any index is one slice
         self.strength_cache: dict[int, float] = {}
 
     # ------------------------------------------------------------------ seating and order
@@ -87,8 +91,12 @@ class Hand:
         """Order the dealt-in seats clockwise from the button and open the preflop round."""
         seats = [s for s in range(1, self.size) if self.in_hand[s]]
         b = self.button
-        self.order = [s for s in seats if s > b] + [s for s in seats if s <= b]
-        self.alive = len(self.order)
+        order = self.order = [s for s in seats if s > b] + [s for s in seats if s <= b]
+        pos = self.pos = [-1] * self.size
+        for i, s in enumerate(order):
+            pos[s] = i
+        self.ring = order + order
+        self.alive = len(order)
         self.new_round(0)
 
     def remaining(self) -> int:
@@ -100,12 +108,11 @@ class Hand:
         return sum(1 for s in self.order if not folded[s] and stack[s] > 0)
 
     def next_to_act(self, after: int) -> int:
+        """The next seat clockwise after `after` that still has to act, or 0."""
         order = self.order
         n = len(order)
-        try:
-            start = order.index(after) + 1
-        except ValueError:
-            start = 0
+        start = self.pos[after] + 1
+        if not start:  # `after` is not dealt in: start at the first dealt-in seat after it
             d = (after - self.button - 1) % (self.size + 1)
             for i in range(n):
                 if (order[i] - self.button - 1) % (self.size + 1) > d:
@@ -113,7 +120,7 @@ class Hand:
                     break
         cur = self.cur
         folded, stack, acted, bet = self.folded, self.stack, self.acted, self.bet
-        for s in order[start:] + order[:start]:
+        for s in self.ring[start:start + n]:
             if not folded[s] and stack[s] > 0 and (not acted[s] or bet[s] < cur):
                 if bet[s] >= cur:  # owes nothing: still to act unless alone with chips
                     for x in order:
@@ -161,6 +168,7 @@ class Hand:
             live = 0
         self.stack[s] -= add
         self.contrib[s] += add
+        self.pot += add
         if add > live:
             self.dead[s] += add - live
         total = None
@@ -187,7 +195,7 @@ class Hand:
 
     def pl_max(self, s: int) -> int:
         owed = self.cur - self.bet[s]
-        return self.cur + sum(self.contrib) + owed
+        return self.cur + self.pot + owed
 
     def raise_range(self, s: int) -> tuple[int, int]:
         """(min, max) legal raise-to for seat s, or (0, 0) when it may not raise.
@@ -284,9 +292,11 @@ class Hand:
     def _chips(self, s: int, add: int) -> None:
         self.stack[s] -= add
         self.contrib[s] += add
-        self.bet[s] += add
-        if self.bet[s] > self.cur:
-            self.cur = self.bet[s]
+        self.pot += add
+        b = self.bet[s] + add
+        self.bet[s] = b
+        if b > self.cur:
+            self.cur = b
 
     def _acted(self, s: int) -> None:
         self.acted[s] = True
@@ -298,10 +308,12 @@ class Hand:
     def deal_holes(self) -> None:
         deck = self.deck
         n = self.hole_n
+        hole, ev = self.hole, self.ev
         for s in self.order:
-            cards = [deck.pop() for _ in range(n)]
-            self.hole[s] = cards
-            self.ev.append(["deal", s, None, None, " ".join([CARD[c] for c in cards]), "hole"])
+            cards = deck[-1:-n - 1:-1]  # popped from the end, one at a time
+            del deck[-n:]
+            hole[s] = cards
+            ev.append(["deal", s, None, None, " ".join([CARD[c] for c in cards]), "hole"])
 
     def deal_board(self) -> None:
         deck = self.deck
