@@ -1075,3 +1075,19 @@ for _id in COLLUSION_RULE_IDS:
     _spec = CATALOG[_id]
     register(_id, category=_spec.category, severity=_spec.severity, citation=_spec.citation,
              text=_spec.text)
+
+# --- §4.10 Live tables: the physical layer (declare, chips) ---------------------------------------
+# Checked by audit/replay/live.py only in hands that carry `declare` or `chips` events, so online
+# logs never get them. TURN-OOT-* and CHIP-SHORT-CALL are registered with the replay above; the
+# live layer also rules on out-of-turn declarations under those ids.
+LIVE_RULE_IDS: tuple[str, ...] = (
+    "VERBAL-BINDING", "VERBAL-BIGBET-DISCREPANCY",
+    "CHIP-RELEASE-BINDING", "CHIP-GROSS-MISUNDERSTANDING", "CHIP-SINGLE-OVERSIZE-CALL",
+    "CHIP-SINGLE-CHIP-BET", "CHIP-FULL-PLUS-HALF", "CHIP-FORWARD-MOTION",
+    "STRING-RAISE", "STRING-BIGBET-MULTIMOVE", "TURN-RIGHT-TO-ACT", "BET-NL-UNDERMIN-FIX",
+)
+
+for _id in LIVE_RULE_IDS:
+    _spec = CATALOG[_id]
+    register(_id, category=_spec.category, severity=_spec.severity, citation=_spec.citation,
+             text=_spec.text)

@@ -11,6 +11,7 @@ from audit.rule_catalog import (
     BUTTON_GAME_RULE_IDS,
     CATALOG,
     COLLUSION_RULE_IDS,
+    LIVE_RULE_IDS,
     OWN_RULE_IDS,
     REPLAY_RULE_IDS,
     STUD_DRAW_RULE_IDS,
@@ -52,7 +53,8 @@ def test_only_implemented_rules_are_registered():
     # A registered rule is one some check can emit; each has fixtures (test_rules_fixtures).
     assert set(REPLAY_RULE_IDS) <= set(CATALOG)
     assert set(REPLAY_RULE_IDS) <= set(RULES)
-    registered = set(REPLAY_RULE_IDS) | set(STUD_DRAW_RULE_IDS) | set(COLLUSION_RULE_IDS)
+    registered = (set(REPLAY_RULE_IDS) | set(STUD_DRAW_RULE_IDS) | set(COLLUSION_RULE_IDS)
+                  | set(LIVE_RULE_IDS))
     assert not (set(CATALOG) - registered) & set(RULES)
     assert set(STUD_DRAW_RULE_IDS) <= set(RULES) and not set(STUD_DRAW_RULE_IDS) & set(
         BUTTON_GAME_RULE_IDS)

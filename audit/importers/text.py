@@ -16,6 +16,10 @@ Stud and draw games: `deal 1 down 2c 3d`, `deal 1 up 7s`, `deal board 9h` (in st
 common card), `post 3 bring_in 5`, `complete 3 to 10`, `draw 2 2c 9h` (the discards;
 amount= sets the number drawn), `deal 2 draw 4h 5d` (the replacements), `stand_pat 2`.
 
+Live tables (the physical layer, before the logged action it resolves): `declare 3 raise 200`
+(the spoken words), `chips 3 500 1x500` (one motion of 500 in one 500 chip; denominations are
+optional, `held` marks a forward motion whose chips were not released).
+
 Options on the `hand` line: sb= bb= button= ante= bring_in= straddle= small_bet= big_bet= min_bet=
 seats= currency= mpu= level=, flags `tournament`, `dead_button`, and detail="..." for the
 hand_started detail (e.g. detail="refunds=implicit rake=implicit"). Any event line may end
@@ -173,8 +177,13 @@ def _line(h: _Hand, word: str, pos: list[str], kv: dict[str, str]) -> None:
                    detail=pos[3] if len(pos) > 3 else "main")
     elif word == "rake":
         row["amount"] = int(pos[1])
-    elif word == "declare":
-        row.update(seat=int(pos[1]), detail=" ".join(pos[2:]))
+    elif word == "declare":  # declare SEAT WORDS...
+        s = int(pos[1])
+        row.update(seat=s, player=h.players.get(s), detail=" ".join(pos[2:]))
+    elif word == "chips":  # chips SEAT AMOUNT [DENOMINATIONS] [held]
+        s = int(pos[1])
+        row.update(seat=s, player=h.players.get(s), amount=int(pos[2]),
+                   detail=" ".join(pos[3:]) or None)
     elif word in ("end", "hand_ended"):
         row["kind"] = "hand_ended"
     elif word == "annotation":

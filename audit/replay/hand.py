@@ -19,6 +19,7 @@ from audit.replay.dealing import Deck, burn, check_counts, deal
 from audit.replay.events import HandEvents, hands_from_table
 from audit.replay.family import hooks_for
 from audit.replay.forced import new_round, post
+from audit.replay.live import LiveTable
 from audit.replay.projections import project
 from audit.replay.settings import Settings, as_settings
 from audit.replay.state import HandState
@@ -68,6 +69,9 @@ def replay_hand(hand: HandEvents, profile: Any = None, *, trace: bool = False) -
     deck = Deck()
     board_seqs: list[int] = []
     timeline: list[dict[str, Any]] | None = [] if trace else None
+    # The live-table layer (audit/replay/live.py) only for hands with a physical layer: the
+    # two C-level scans are all an online hand pays.
+    live = LiveTable(st.values) if ("chips" in kinds or "declare" in kinds) else None
     end_seq = seqs[-1] if n else 0
     for i in range(n):
         kind = kinds[i]
@@ -77,7 +81,11 @@ def replay_hand(hand: HandEvents, profile: Any = None, *, trace: bool = False) -
                 started = _start(h)
             if vh is not None:
                 vh.before_action(h, kind, seats[i], amounts[i], totals[i], seq)
+            if live is not None:
+                live.before_action(h, kind, seats[i], amounts[i], totals[i], seq)
             act(h, kind, seats[i], amounts[i], totals[i], seq)
+            if live is not None:
+                live.after_action(h)
         elif kind == "post":
             if not started:
                 started = _start(h)
@@ -125,6 +133,10 @@ def replay_hand(hand: HandEvents, profile: Any = None, *, trace: bool = False) -
             burn(h, seq)
         elif kind == "rake":
             h.rake_logged += amounts[i] or 0
+        elif live is not None and (kind == "declare" or kind == "chips"):
+            if not started:
+                started = _start(h)
+            live.physical(h, kind, seats[i], amounts[i], details[i], seq)
         elif kind == "hand_started":
             d = details[i] or ""
             if d:
@@ -138,6 +150,8 @@ def replay_hand(hand: HandEvents, profile: Any = None, *, trace: bool = False) -
             })
     if not started:
         _start(h)
+    if live is not None:
+        live.finish(h, end_seq)
     if vh is not None:
         vh.finish(h, end_seq)
     else:
