@@ -152,6 +152,82 @@ def verify(store: Path | None) -> None:
 
 
 @main.command()
+@click.argument("hand_id")
+@store_option
+@click.option("--out", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="Write the proof here instead of stdout.")
+def prove(hand_id: str, store: Path | None, out: Path | None) -> None:
+    """Print an inclusion proof that a hand's events are in a committed batch.
+
+    The proof carries the hand's events, their Merkle leaf, the audit path to the batch
+    root, the batch's manifest record and a digest per later record up to the chain head;
+    anyone can check it with verify-proof. Its size goes to stderr.
+
+    \b
+    Example:
+        poker-audit prove ps:35824123646 --out proof.json
+        poker-audit verify-proof proof.json --head <published chain head>
+    """
+    from audit.proof import build_proof, dumps, proof_size
+
+    target = open_store(store)
+    with user_errors():
+        proof = build_proof(target, hand_id)
+    text = dumps(proof) + "\n"
+    size = proof_size(proof)
+    if out:
+        out.write_text(text, encoding="utf-8")
+        err(f"proof written to {out}")
+    else:
+        click.echo(text, nl=False)
+    err(f"proof of {hand_id}: {size['hashes']} hashes, {size['bytes_without_events']:,} bytes "
+        f"without the hand's events ({size['bytes']:,} with them); chain head "
+        f"{proof['chain']['head']}")
+
+
+@main.command("verify-proof")
+@click.argument("proof_file", type=click.Path(dir_okay=False, allow_dash=True, path_type=Path))
+@click.option("--store", type=click.Path(file_okay=False, path_type=Path), default=None,
+              help="Also check the proof's head and batch against this store's manifest.")
+@click.option("--head", default=None, metavar="HASH",
+              help="A chain head you trust (published elsewhere); the proof must end in it.")
+def verify_proof(proof_file: Path, store: Path | None, head: str | None) -> None:
+    """Check an inclusion proof made by prove, using only what the proof carries.
+
+    Recomputes the hand's leaf from its events, the batch root from the audit path, the
+    manifest record's hash and the chain up to the head. With --head or --store, the head
+    must also be one you trust or this store committed. Exit code 1 when a check fails.
+
+    \b
+    Example:
+        poker-audit verify-proof proof.json --head 2b05decf...
+        poker-audit verify-proof proof.json --store ./audit-store
+    """
+    from audit.proof import check_proof, loads
+
+    with user_errors():
+        if str(proof_file) == "-":
+            text = sys.stdin.read()
+        else:
+            try:
+                text = proof_file.read_text(encoding="utf-8")
+            except (OSError, UnicodeDecodeError) as exc:
+                raise InputProblem(f"{proof_file}: cannot read the proof ({exc})") from None
+        proof = loads(text, str(proof_file))
+        target = open_store(store) if store else None
+        check = check_proof(proof, store=target, head=head)
+    for problem in check.problems:
+        click.echo(f"FAILED: {problem}")
+    if check.ok:
+        anchor = ("; it is the head you trust" if head else
+                  f"; {target.root} committed it" if target else
+                  "; compare that head with one published by the store's owner (--head)")
+        click.echo(f"OK: hand {check.hand_id} is in batch {check.batch_id} under chain head "
+                   f"{check.head} ({check.hashes} hashes){anchor}")
+    sys.exit(0 if check.ok else 1)
+
+
+@main.command()
 @click.argument("sql")
 @store_option
 @format_option

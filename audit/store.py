@@ -13,6 +13,12 @@ file, fsync, rename); then one manifest record is appended and fsynced — the c
 then the files are renamed into place. A crash before the commit leaves only a staging
 directory, which the next writer deletes; a crash after it leaves a committed batch still in
 staging, which the next open rolls forward. Readers only ever see committed batches.
+
+Each record also carries a Merkle root over the batch's hands (audit.merkle; leaves computed
+vectorised as the batch is written), so one hand's inclusion can be proven with a few hashes
+(audit.proof). Records are chained as sha256(prev_hash + content digest) ("chain": 2), so a
+proof links a record to the chain head with one 32-byte digest per later record; records
+written before that ("chain" absent) hash their whole canonical JSON and still verify.
 """
 
 from __future__ import annotations
@@ -33,6 +39,7 @@ from typing import Any
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from audit import merkle
 from audit.errors import StoreError
 from audit.importers.base import Rejected
 from audit.schema import SCHEMA_VERSION_KEY, check_file_version, events_schema, schema_version
@@ -55,11 +62,32 @@ def sha256_file(path: Path) -> str:
     return digest.hexdigest()
 
 
+CHAIN_VERSION = 2
+
+
+def _canonical_json(body: dict[str, Any]) -> bytes:
+    return json.dumps(body, sort_keys=True, separators=(",", ":"), ensure_ascii=True).encode()
+
+
+def record_digest(record: dict[str, Any]) -> str:
+    """sha256 of a record's canonical JSON without `hash` and `prev_hash`: what a proof
+    carries for each record after the proven batch."""
+    body = {k: v for k, v in record.items() if k not in ("hash", "prev_hash")}
+    return hashlib.sha256(_canonical_json(body)).hexdigest()
+
+
+def chain_hash(prev_hash: str, digest: str) -> str:
+    """The hash of a chain-2 record from its predecessor's hash and its content digest."""
+    return hashlib.sha256(f"{prev_hash}:{digest}".encode()).hexdigest()
+
+
 def record_hash(record: dict[str, Any]) -> str:
-    """Hash of a manifest record: sha256 of its canonical JSON without the `hash` key."""
+    """Hash of a manifest record. Chain 2: `chain_hash(prev_hash, record_digest)`; earlier
+    records: sha256 of the canonical JSON without the `hash` key."""
+    if record.get("chain") == CHAIN_VERSION:
+        return chain_hash(str(record.get("prev_hash")), record_digest(record))
     body = {k: v for k, v in record.items() if k != "hash"}
-    canonical = json.dumps(body, sort_keys=True, separators=(",", ":"), ensure_ascii=True)
-    return hashlib.sha256(canonical.encode()).hexdigest()
+    return hashlib.sha256(_canonical_json(body)).hexdigest()
 
 
 def _fsync_dir(path: Path) -> None:
@@ -110,7 +138,7 @@ def _hand_count(table: pa.Table) -> int:
 class VerifyProblem:
     """One integrity problem found by verify."""
 
-    kind: str  # modified | missing | unlisted | chain | manifest
+    kind: str  # modified | missing | unlisted | chain | manifest | merkle
     path: str
     detail: str
 
@@ -311,6 +339,7 @@ class Store:
             problems.append(VerifyProblem(kind="manifest", path=MANIFEST, detail=str(exc)))
             records = []
         listed: dict[str, str] = {}
+        damaged: set[str] = set()
         prev = GENESIS
         hands = rows = 0
         for number, record in enumerate(records, start=1):
@@ -338,10 +367,14 @@ class Store:
             staged = self._staged_copy(rel, records)
             if not path.exists() and staged is None:
                 problems.append(VerifyProblem(kind="missing", path=rel, detail="file is gone"))
+                damaged.add(rel)
             elif sha256_file(path if path.exists() else staged) != digest:  # type: ignore[arg-type]
                 problems.append(
                     VerifyProblem(kind="modified", path=rel, detail="sha256 differs from manifest")
                 )
+                damaged.add(rel)
+        for number, record in enumerate(records, start=1):
+            problems += self._verify_merkle(number, record, damaged)
         for sub in ("events", "quarantine"):
             base = self.root / sub
             if not base.exists():
@@ -363,6 +396,44 @@ class Store:
             head=prev if records else GENESIS,
             problems=tuple(problems),
         )
+
+    def _verify_merkle(
+        self, number: int, record: dict[str, Any], damaged: set[str]
+    ) -> list[VerifyProblem]:
+        """Recompute a batch's Merkle root from its event files (those whose bytes still
+        match the manifest; a modified or missing file is already named)."""
+        claimed = record.get("merkle")
+        if claimed is None:
+            return []  # written before Merkle roots; its file hashes and chain still verify
+        where = f"{MANIFEST} record {number} (batch {record.get('batch_id', '?')})"
+        files = record.get("files", [])
+        if any(f["path"] in damaged for f in files):
+            return []
+        try:
+            leaves = self.batch_leaves(record)
+        except (OSError, StoreError, ValueError, pa.ArrowException) as exc:
+            return [VerifyProblem(kind="merkle", path=where,
+                                  detail=f"cannot recompute the Merkle root: {exc}")]
+        root = merkle.merkle_root(leaves).hex()
+        if root != claimed.get("root") or len(leaves) != claimed.get("hands"):
+            return [VerifyProblem(kind="merkle", path=where,
+                                  detail="Merkle root over the batch's hands differs from the "
+                                  "manifest")]
+        return []
+
+    def file_path(self, rel: str) -> Path:
+        """A committed file: in place, or still in staging after a crash (read-only copy)."""
+        path = self.root / rel
+        if path.exists():
+            return path
+        return self._staged_copy(rel, self.records()) or path
+
+    def batch_leaves(self, record: dict[str, Any]) -> list[bytes]:
+        """The Merkle leaves of a committed batch: every hand of its files, in file order."""
+        leaves: list[bytes] = []
+        for f in record.get("files", []):
+            leaves += merkle.hand_leaves(read_event_file(self.file_path(f["path"])))
+        return leaves
 
     def _staged_copy(self, rel: str, records: Sequence[dict[str, Any]]) -> Path | None:
         """A committed file a crashed writer left in staging (rolled forward on next open)."""
@@ -386,6 +457,7 @@ class BatchWriter:
         self.sources: list[SourceFile] = []
         self._writers: dict[str, pq.ParquetWriter] = {}
         self._counts: dict[str, list[int]] = {}  # partition -> [rows, hands]
+        self._leaves: dict[str, bytearray] = {}  # partition -> 32-byte Merkle leaves
         self._quarantine: Any = None
         self._rejected = 0
 
@@ -406,7 +478,10 @@ class BatchWriter:
             writer = pq.ParquetWriter(path, events_schema(), compression="zstd")
             self._writers[partition] = writer
             self._counts[partition] = [0, 0]
-        writer.write_table(table.cast(events_schema()))
+            self._leaves[partition] = bytearray()
+        table = table.cast(events_schema())
+        writer.write_table(table)
+        self._leaves[partition] += b"".join(merkle.hand_leaves(table))
         counts = self._counts[partition]
         counts[0] += table.num_rows
         counts[1] += _hand_count(table)
@@ -450,11 +525,14 @@ class BatchWriter:
             self.abort()
             return None
         files = []
+        leaves: list[bytes] = []
         for partition in sorted(self._counts):
             rel = self._event_rel(partition)
             staged = self.staging / rel
             _fsync_file(staged)
             rows, hands = self._counts[partition]
+            packed = self._leaves[partition]
+            leaves += [bytes(packed[i:i + 32]) for i in range(0, len(packed), 32)]
             files.append({"path": rel, "sha256": sha256_file(staged),
                           "bytes": staged.stat().st_size, "rows": rows, "hands": hands})
         quarantine = []
@@ -480,6 +558,9 @@ class BatchWriter:
             "hands": sum(f["hands"] for f in files),
             "rows": sum(f["rows"] for f in files),
             "quarantined": self._rejected,
+            "merkle": {"tree": merkle.TREE, "leaf": merkle.LEAF_ENCODING,
+                       "hands": len(leaves), "root": merkle.merkle_root(leaves).hex()},
+            "chain": CHAIN_VERSION,
             "prev_hash": store.head(),
         }
         record["hash"] = record_hash(record)
