@@ -20,6 +20,8 @@ from audit.schema import event_kinds, events_schema, game_money_fields, structur
 
 _CARD = r"(?:[2-9TJQKA][cdhs]|\?\?|Xj)"
 CARDS_PATTERN = rf"^{_CARD}(?: {_CARD})*$"
+_DENOM = r"[1-9]\d*x[1-9]\d*"
+CHIPS_DETAIL_PATTERN = rf"^(?:{_DENOM}(?:[+ ]{_DENOM})*(?: held)?|held)?$"
 BUTTON_VARIANTS = frozenset(
     {"holdem", "omaha", "omaha5", "omaha_hilo", "omaha5_hilo", "lowball_a5",
      "lowball_27_single", "lowball_27_triple", "draw_high", "jacks_or_better", "badugi"}
@@ -57,6 +59,26 @@ def _row_errors() -> pl.Expr:
             pl.col("cards").is_not_null() & ~pl.col("cards").str.contains(CARDS_PATTERN),
             pl.format("cards '{}' are not in the form 'As Kd' ('??' unknown, 'Xj' joker)",
                       pl.col("cards")),
+        ),
+        # the live-table physical layer (audit/replay/live.py reads the words and denominations)
+        (
+            pl.col("kind").is_in(["declare", "chips"]) & pl.col("seat").is_null(),
+            pl.format("a '{}' event has no seat (who spoke or moved the chips)", pl.col("kind")),
+        ),
+        (
+            (pl.col("kind") == "declare")
+            & (pl.col("detail").is_null() | (pl.col("detail").str.strip_chars() == "")),
+            pl.lit("a 'declare' event has no words in detail (e.g. \"raise 200\")"),
+        ),
+        (
+            (pl.col("kind") == "chips") & pl.col("amount").is_null(),
+            pl.lit("a 'chips' event has no amount (the chips moved in this motion)"),
+        ),
+        (
+            (pl.col("kind") == "chips") & pl.col("detail").is_not_null()
+            & ~pl.col("detail").str.contains(CHIPS_DETAIL_PATTERN),
+            pl.format("chip denominations '{}' are not COUNTxVALUE joined by '+' or spaces "
+                      "(e.g. 2x100+1x25), optionally followed by 'held'", pl.col("detail")),
         ),
         (
             (pl.col("kind") != "hand_started") & g.is_not_null(),
