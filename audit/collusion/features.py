@@ -12,8 +12,9 @@ Feature columns of a pair-hand row (A = player_a < B = player_b, alphabetically)
 - `fa`/`fb`: A faced a bet or raise last made by B (resp. B by A); `fold_a`/`fold_b`: and
   folded (unusual folds to each other). `sfa`/`sfb`: the folder's hole cards are known and
   strong (TT+, AK, AQ: showdown and fold behaviour suggesting knowledge of the partner's cards).
-- `d`: chips flowing from A to B in the hand (A's loss times B's share of the winnings, minus
-  the reverse; chip dumping).
+- `d`: big blinds flowing from A to B in the hand (A's loss times B's share of the winnings, minus
+  the reverse; chip dumping). `hfold_a`/`hfold_b`: A folded to B's bet (resp. B to A's) after
+  putting HEAVY_BB big blinds or more into the pot (folds after heavy investment).
 - `ws`: whipsaw — both A and B bet or raised, at least three bets/raises between them, and a
   third player called a bet or raise last made by A or B. `multi`: three or more players dealt.
 - `cd_opp`: a third player was all-in before the river while A and B both kept chips and went to
@@ -24,16 +25,17 @@ from __future__ import annotations
 
 import polars as pl
 
+HEAVY_BB = 10  # a fold after investing this many big blinds gives up a heavy investment
 EARLY_STREETS = ("preflop", "flop", "turn")
 STRONG_MADE = ("three of a kind", "straight", "flush", "full house", "four of a kind",
                "straight flush")
 _BROADWAY = "TJQKA"
 
 HAND_PLAYER_COLUMNS = (
-    "hand_id", "seat", "player", "invested", "won", "net", "aggressive_actions", "calls",
+    "hand_id", "seat", "player", "invested", "won", "net", "vpip", "aggressive_actions", "calls",
     "folded_street", "all_in_street", "showed", "hole_cards", "hand_class", "faced_bet_from",
 )
-HAND_COLUMNS = ("hand_id", "ts", "table_id", "players", "pot", "showdown")
+HAND_COLUMNS = ("hand_id", "ts", "table_id", "players", "pot", "showdown", "big_blind")
 
 
 def _strong_hole(col: pl.Expr) -> pl.Expr:
@@ -58,7 +60,10 @@ def player_hands(hand_players: pl.LazyFrame, hands: pl.LazyFrame) -> pl.LazyFram
         strong_hole=_strong_hole(pl.col("hole_cards")),
         strong_made=pl.col("hand_class").is_in(list(STRONG_MADE)).fill_null(False),
         gain=pl.col("net").clip(lower_bound=0),
-        loss=(-pl.col("net")).clip(lower_bound=0),
+        # blinds lost without entering the pot are not a transfer anyone chose: positional
+        # blind steals would otherwise flow one way between neighbours
+        loss=pl.when(pl.col("vpip") | (pl.col("folded_street").fill_null("") != "preflop"))
+        .then((-pl.col("net")).clip(lower_bound=0)).otherwise(0),
     )
     per_hand = hp.group_by("hand_id").agg(
         n_contest=pl.col("contest").sum(),
@@ -77,25 +82,35 @@ def player_hands(hand_players: pl.LazyFrame, hands: pl.LazyFrame) -> pl.LazyFram
         hp.join(per_hand, on="hand_id", how="left")
         .join(callers, on=["hand_id", "player"], how="left")
         .join(h, on="hand_id", how="left")
-        .with_columns(pl.col("caught").fill_null(0))
+        .with_columns(pl.col("caught").fill_null(0),
+                      heavy=pl.col("invested") >= HEAVY_BB * pl.col("big_blind").fill_null(0)
+                      .clip(lower_bound=1))
     )
 
 
 _SIDE = ("player", "net", "gain", "loss", "aggressive_actions", "called", "folded", "survivor",
+         "heavy",
          "contest", "allin_early", "faced_bet_from", "strong_hole", "strong_made", "caught")
+
+
+def _big_blind() -> pl.Expr:
+    bb = pl.col("big_blind").cast(pl.Float64)
+    return pl.when(bb > 0).then(bb).otherwise(1.0)
 
 
 def pair_hands(ph: pl.LazyFrame) -> pl.LazyFrame:
     """One row per pair of named players per hand (A < B), with the feature columns."""
-    common = ["hand_id", "ts", "table_id", "players", "pot", "showdown", "n_contest",
-              "n_allin_early", "total_gain"]
+    common = ["hand_id", "ts", "table_id", "players", "pot", "showdown", "big_blind",
+              "n_contest", "n_allin_early", "total_gain"]
     left = ph.select(*common, *[pl.col(c).alias(f"{c}_a") for c in _SIDE])
     right = ph.select("hand_id", *[pl.col(c).alias(f"{c}_b") for c in _SIDE])
     pairs = left.join(right, on="hand_id").filter(pl.col("player_a") < pl.col("player_b"))
     a, b = pl.col, pl.col
     fa = (a("faced_bet_from_a") == b("player_b")).fill_null(False)
     fb = (b("faced_bet_from_b") == a("player_a")).fill_null(False)
-    gain = pl.col("total_gain").cast(pl.Float64)
+    # flows in big blinds: players move between stakes, and a chip at 200/400 is not a chip at
+    # 5/10 (hands without a big blind count their chips as they are)
+    gain = pl.col("total_gain").cast(pl.Float64) * _big_blind()
     flow = pl.when(gain > 0).then(
         (a("loss_a") * b("gain_b") - b("loss_b") * a("gain_a")).cast(pl.Float64) / gain
     ).otherwise(0.0)
@@ -118,6 +133,11 @@ def pair_hands(ph: pl.LazyFrame) -> pl.LazyFrame:
         sfold_a=fa & a("strong_hole_a") & a("folded_a"),
         sfold_b=fb & b("strong_hole_b") & b("folded_b"),
         d=flow,
+        d_chips=pl.when(pl.col("total_gain") > 0).then(
+            (a("loss_a") * b("gain_b") - b("loss_b") * a("gain_a")).cast(pl.Float64)
+            / pl.col("total_gain").cast(pl.Float64)).otherwise(0.0),
+        hfold_a=fa & a("folded_a") & a("heavy_a"),
+        hfold_b=fb & b("folded_b") & b("heavy_b"),
         multi=pl.col("players") >= 3,
         ws=(aa > 0) & (ab > 0) & (aa + ab >= 3) & (third_caught >= 1),
         cd_opp=cd_opp,
@@ -141,6 +161,8 @@ def pair_table(pairs: pl.LazyFrame) -> pl.LazyFrame:
         flow=c("d").sum(),
         flow_sq=(c("d") * c("d")).sum(),
         flow_nz=(c("d") != 0).sum(),
+        flow_chips=c("d_chips").sum(),
+        hfa_k=c("hfold_a").sum(), hfb_k=c("hfold_b").sum(),
         ws_n=c("multi").sum(), ws_k=c("ws").sum(),
         ws_ga=(c("multi") & c("aggr_a")).sum(), ws_gb=(c("multi") & c("aggr_b")).sum(),
         ws_both=(c("multi") & c("aggr_a") & c("aggr_b")).sum(),
@@ -151,28 +173,27 @@ def pair_table(pairs: pl.LazyFrame) -> pl.LazyFrame:
 def player_totals(table: pl.LazyFrame) -> pl.LazyFrame:
     """Per player, totals over all his pairs (for leave-pair-out baselines).
 
-    For flows, `gain` is the player's chips won from partners (negative: lost), so that his
-    mean gain per pair-hand against everyone else is (gain - this pair's) / (hands - this pair's).
+    For flows, `gain` is the player's big blinds won from partners (negative: lost) and `flow_nz`
+    the pair-hands in which chips flowed, so that his mean gain per such hand against everyone
+    else is (gain - this pair's) / (flow_nz - this pair's).
     """
     c = pl.col
     side_a = table.select(
         player=c("player_a"), hands=c("hands"), hu_n=c("hu_n"), soft_k=c("soft_ka"),
         f_n=c("fa_n"), f_k=c("fa_k"), sf_n=c("sfa_n"), sf_k=c("sfa_k"), gain=-c("flow"),
+        flow_nz=c("flow_nz"),
+        hf_k=c("hfa_k"), ind_n=c("fb_k"), ind_k=c("hfb_k"),
         ws_n=c("ws_n"), ws_k=c("ws_k"), cd_n=c("cd_n"), cd_k=c("cd_k"),
     )
     side_b = table.select(
         player=c("player_b"), hands=c("hands"), hu_n=c("hu_n"), soft_k=c("soft_kb"),
         f_n=c("fb_n"), f_k=c("fb_k"), sf_n=c("sfb_n"), sf_k=c("sfb_k"), gain=c("flow"),
+        flow_nz=c("flow_nz"),
+        hf_k=c("hfb_k"), ind_n=c("fa_k"), ind_k=c("hfa_k"),
         ws_n=c("ws_n"), ws_k=c("ws_k"), cd_n=c("cd_n"), cd_k=c("cd_k"),
     )
     sides = pl.concat([side_a, side_b])
-    # a robust skill baseline: the median over partners of the player's mean gain per hand
-    # (one dumping partner among many does not move it, unlike the mean)
-    skill = sides.filter(pl.col("hands") >= 10).group_by("player").agg(
-        skill=(pl.col("gain") / pl.col("hands")).median())
-    return (sides.group_by("player").agg(pl.all().sum())
-            .join(skill, on="player", how="left")
-            .with_columns(pl.col("skill").fill_null(0.0)))
+    return sides.group_by("player").agg(pl.all().sum())
 
 
 def player_rates(ph: pl.LazyFrame) -> pl.LazyFrame:

@@ -9,14 +9,18 @@ everyone except this partner, shrunk toward the population rate with ALPHA pseud
   against each player's own fold rate facing other players' bets.
 - strong_fold (PATTERN-COLLUSION): folds of known strong hole cards to the partner's bets;
   binomial upper tail against the player's own such folds against others.
-- chip_dump (PATTERN-CHIP-DUMP): net chip flow between the pair; randomisation (sign-flip) null
-  after removing the flow expected from the players' skill (each player's median, over his
-  partners, of chips won per hand together: robust to the dumping pair itself); two-sided
-  Hoeffding bound 2·exp(-z²/2), valid whatever the pot sizes.
+- chip_dump (PATTERN-CHIP-DUMP): net flow between the pair in big blinds (blinds lost without
+  entering the pot left out); randomisation (sign-flip) null after removing the flow expected
+  from the players' skill (each player's mean gain per flowing hand against everyone but this
+  partner); two-sided Hoeffding bound 2·exp(-z²/2), valid whatever the pot sizes.
+- heavy_fold (PATTERN-CHIP-DUMP): folds to the partner's bet after investing HEAVY_BB big blinds
+  or more, among folds to the partner; binomial upper tail with rate own·drew/population: the
+  folder's share of such folds against others times the bettor's share of such folds he draws
+  from others, over the population share.
 - whipsaw (PATTERN-WHIPSAW): hands where both raised and a third player called in between;
-  binomial upper tail with rate u_A·u_B·c: each player's own rate of betting or raising in
-  multiway hands without the partner, times the population share of double-raise hands that
-  catch a third player.
+  binomial upper tail with rate u_A·u_B·c: each player's rate of betting or raising in the
+  pair's multiway hands, times the population share of double-raise hands that catch a third
+  player (excess of joint raising over independent raising).
 - checkdown (PATTERN-CHECKDOWN-ALLIN): check-downs with a third player all-in, among such
   hands; binomial upper tail with rate r_A·r_B/R as for whipsaw.
 - seating (PATTERN-COLLUSION): table-days shared; Poisson upper tail with the mean expected if
@@ -63,6 +67,8 @@ FEATURES = (
     Feature("chip_dump", "PATTERN-CHIP-DUMP", "chip dumping", 10),
     Feature("softplay", "PATTERN-SOFTPLAY", "soft play", 10),
     Feature("whipsaw", "PATTERN-WHIPSAW", "whipsawing", 20),
+    Feature("heavy_fold", "PATTERN-CHIP-DUMP", "folding to the partner after heavy investment",
+            10),
     Feature("checkdown", "PATTERN-CHECKDOWN-ALLIN", "check-downs with a third player all-in", 3),
     Feature("fold_to_partner", "PATTERN-COLLUSION", "folding to the partner", 10),
     Feature("strong_fold", "PATTERN-COLLUSION", "folding strong hands to the partner", 5),
@@ -120,22 +126,46 @@ def score_pairs(table: pl.DataFrame, totals: pl.DataFrame, rates: pl.DataFrame) 
         out |= {f"{name}_n": n, f"{name}_k": k, f"{name}_e": e,
                 f"{name}_p": np.where(n >= MIN_SAMPLE[name], binom_sf(k, n, p0), np.nan)}
 
-    # chip flow A -> B, centred on the flow expected from results against others
-    hands = g["hands"]
-    e = g["skill__b"] - g["skill__a"]
-    s = g["flow"] - hands * e
-    sq = np.maximum(g["flow_sq"] - 2 * e * g["flow"] + hands * e * e, 1e-9)
+    # chip flow A -> B (big blinds), centred on the flow expected from results against others
+    # skill: each player's mean gain per flowing hand against everyone but this partner (shrunk
+    # toward zero), so a dumping partner never sets his own baseline
+    flowing = g["flow_nz"]
+    skill_a = (g["gain__a"] + g["flow"]) / (g["flow_nz__a"] - flowing + ALPHA)
+    skill_b = (g["gain__b"] - g["flow"]) / (g["flow_nz__b"] - flowing + ALPHA)
+    e = skill_b - skill_a
+    s = g["flow"] - flowing * e
+    sq = np.maximum(g["flow_sq"] - 2 * e * g["flow"] + flowing * e * e, 1e-9)
     z = s / np.sqrt(sq)
-    out |= {"chip_dump_n": g["flow_nz"], "chip_dump_k": g["flow"], "chip_dump_e": hands * e,
+    out |= {"chip_dump_n": g["flow_nz"], "chip_dump_k": g["flow"], "chip_dump_e": flowing * e,
             "chip_dump_z": z,
             "chip_dump_p": np.where(g["flow_nz"] >= MIN_SAMPLE["chip_dump"], signflip_p(z),
                                     np.nan)}
 
+    # heavy folds: among A's folds to B's bets, the share after a heavy investment, against
+    # A's share when folding to others times B's knack for drawing heavy folds from others
+    # (relative to the population): both players' styles enter the baseline
+    r = max(_ratio(g["hfa_k"] + g["hfb_k"], g["fa_k"] + g["fb_k"]), 1e-6)
+    own_a = _shrunk(g["hf_k__a"] - g["hfa_k"], g["f_k__a"] - g["fa_k"], r)
+    own_b = _shrunk(g["hf_k__b"] - g["hfb_k"], g["f_k__b"] - g["fb_k"], r)
+    drew_a = _shrunk(g["ind_k__a"] - g["hfb_k"], g["ind_n__a"] - g["fb_k"], r)
+    drew_b = _shrunk(g["ind_k__b"] - g["hfa_k"], g["ind_n__b"] - g["fa_k"], r)
+    pa_ = np.clip(own_a * drew_b / r, 1e-9, 0.95)
+    pb_ = np.clip(own_b * drew_a / r, 1e-9, 0.95)
+    n = g["fa_k"] + g["fb_k"]
+    k = g["hfa_k"] + g["hfb_k"]
+    e = g["fa_k"] * pa_ + g["fb_k"] * pb_
+    p0 = np.where(n > 0, e / np.maximum(n, 1), r)
+    out |= {"heavy_fold_n": n, "heavy_fold_k": k, "heavy_fold_e": e,
+            "heavy_fold_p": np.where(n >= MIN_SAMPLE["heavy_fold"], binom_sf(k, n, p0),
+                                     np.nan)}
+
     # whipsaw: P(A raises) · P(B raises) from each player's multiway hands without the partner,
     # times the population share of such double-raise hands that catch a third player
+    # (rates from the pair's own multiway hands: a team that always sits together has no
+    # hands without the partner to learn from, and these margins include any extra raising)
     u = _ratio(g["multi_g__a"], g["multi_n__a"])
-    ua = _shrunk(g["multi_g__a"] - g["ws_ga"], g["multi_n__a"] - g["ws_n"], u)
-    ub = _shrunk(g["multi_g__b"] - g["ws_gb"], g["multi_n__b"] - g["ws_n"], u)
+    ua = _shrunk(g["ws_ga"], g["ws_n"], u)
+    ub = _shrunk(g["ws_gb"], g["ws_n"], u)
     c = _ratio(g["ws_k"], g["ws_both"])
     p0 = np.clip(ua * ub * c, 1e-9, 0.95)
     n, k = g["ws_n"], g["ws_k"]
@@ -156,7 +186,8 @@ def score_pairs(table: pl.DataFrame, totals: pl.DataFrame, rates: pl.DataFrame) 
             "seating_p": np.where((k >= MIN_SAMPLE["seating"]) & (e > 0), poisson_sf(k, e),
                                   np.nan)}
     cols = {c: pl.Series(c, v, dtype=pl.Float64) for c, v in out.items()}
-    return t.select("player_a", "player_b", "hands", "fa_k", "fb_k").with_columns(**cols)
+    return t.select("player_a", "player_b", "hands", "fa_k", "fb_k", "hfa_k", "hfb_k",
+                    "flow_chips").with_columns(**cols)
 
 
 def combine(scored: pl.DataFrame) -> pl.DataFrame:
@@ -201,6 +232,7 @@ _EVIDENCE_FILTER = {
     "strong_fold": pl.col("sfold_a") | pl.col("sfold_b"),
     "whipsaw": pl.col("ws"),
     "checkdown": pl.col("cd"),
+    "heavy_fold": pl.col("hfold_a") | pl.col("hfold_b"),
     "seating": pl.lit(True),
 }
 
@@ -236,9 +268,14 @@ def _describe(name: str, r: dict[str, Any]) -> str:
                 f"{n:.0f} times where {e:.1f} were expected from such folds against others")
     if name == "chip_dump":
         src, dst = (a, b) if k >= 0 else (b, a)
-        return (f"{src} lost a net {abs(k):,.0f} chips to {dst} over {r['hands']} hands "
-                f"together where {e:+,.0f} ({a}->{b}) was expected from their results against "
-                f"others ({abs(r['chip_dump_z']):.1f} standard deviations given the pot sizes)")
+        return (f"{src} lost a net {abs(k):,.0f} big blinds ({abs(r['flow_chips']):,.0f} in "
+                f"chips) to {dst} over {r['hands']} hands together where {e:+,.0f} ({a}->{b}) "
+                "was expected from their results against others "
+                f"({abs(r['chip_dump_z']):.1f} standard deviations given the pot sizes)")
+    if name == "heavy_fold":
+        return (f"they folded to each other's bets after putting {F.HEAVY_BB} big blinds or "
+                f"more into the pot {k:.0f} of {n:.0f} times where {e:.1f} were expected from "
+                "each one's such folds against others and the other's against everyone else")
     if name == "whipsaw":
         return (f"both bet or raised with a third player calling in between in {k:.0f} of "
                 f"{n:.0f} multiway hands together where {e:.1f} were expected from each "
@@ -278,8 +315,12 @@ def lead_rows(scored: pl.DataFrame, pairs: pl.DataFrame, run_id: str | None,
         player, counterparty = pair
         delta = None
         if top.name == "chip_dump":
-            delta = int(round(abs(r["chip_dump_k"])))
+            delta = int(round(abs(r["flow_chips"])))
             if r["chip_dump_k"] < 0:
+                player, counterparty = counterparty, player
+        elif top.name == "heavy_fold":
+            delta = int(round(abs(r["flow_chips"])))
+            if r["hfb_k"] > r["hfa_k"]:
                 player, counterparty = counterparty, player
         elif top.name == "fold_to_partner" and r["fb_k"] > r["fa_k"]:
             player, counterparty = counterparty, player

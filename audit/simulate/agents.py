@@ -25,12 +25,13 @@ _CATEGORY_VALUE = (0.18, 0.45, 0.66, 0.76, 0.84, 0.88, 0.93, 0.98, 1.0)
 def preflop_score(hole: list[int]) -> float:
     """A cheap 0..1 preflop hand value (pairs, high cards, suited, connected)."""
     if len(hole) == 2:
-        return _pair_score(hole[0], hole[1])
+        return _PAIR_SCORE[hole[0] * 52 + hole[1]]
     best = 0.0
     n = len(hole)
     for i in range(n):
+        row = hole[i] * 52
         for j in range(i + 1, n):
-            v = _pair_score(hole[i], hole[j])
+            v = _PAIR_SCORE[row + hole[j]]
             if v > best:
                 best = v
     ranks = {c >> 2 for c in hole}
@@ -52,6 +53,10 @@ def _pair_score(a: int, b: int) -> float:
     elif gap == 2:
         v += 0.02
     return v
+
+
+# every two-card score, precomputed: the preflop value is looked up, not recomputed
+_PAIR_SCORE = [_pair_score(a, b) for a in range(52) for b in range(52)]
 
 
 def strength(h: Hand, s: int) -> float:
@@ -115,16 +120,18 @@ def decide(h: Hand, s: int, style: int, rng: random.Random,
     _name, play, aggr, bluff = STYLES[style]
     v = strength(h, s) + boost + (rng.random() - 0.5) * 0.16
     owed = h.cur - h.bet[s]
-    lo, hi = h.raise_range(s)
-    pot = sum(h.contrib)
     r = rng.random()
     if h.street == 0:
         facing_raise = h.cur > h.bb
         if owed > 0 and (v < play or facing_raise and v < play + 0.1) and not r < bluff:
-            return ("fold",)
+            return ("fold",)  # most decisions: decided before the raise range is worked out
+        lo, hi = h.raise_range(s)
+        pot = h.pot
         if lo and (v > play + 0.08 and r < aggr + 0.3 or r < bluff):
             return ("raise", _size(h, s, lo, hi, pot, rng))
         return ("call",) if owed > 0 else ("check",)
+    lo, hi = h.raise_range(s)
+    pot = h.pot
     if owed == 0:
         if lo and (v > 0.44 and r < aggr + 0.2 or r < bluff + 0.15 * aggr):
             return ("raise", _size(h, s, lo, hi, pot, rng))
@@ -161,34 +168,60 @@ COLLUSION_STYLES = ("soft_play", "chip_dump", "whipsaw", "check_down", "card_sha
 
 def collude(h: Hand, s: int, partner: int, style: str, strength_knob: float, role: int,
             rng: random.Random) -> tuple | None:
-    """A collusive decision for seat s with `partner` in the hand, or None (play normally)."""
+    """A collusive decision for seat s with `partner` in the hand, or None (play normally).
+
+    What real teams do (RULEBOOK §4.17), each decision taken with probability `strength_knob`:
+    soft play (never bet or raise into the partner heads-up, never re-raise him), chip dumping
+    (the dumper, role 0, follows the receiver into pots and, heads-up, calls his big bets down
+    to the river and then folds: a large one-directional transfer), whipsaw (raise around a
+    third player caught between the partners), check-down (check it through once a third player
+    is all-in), hole-card sharing (the weaker of the two hands folds to let the stronger play).
+    """
     if not partner or h.folded[partner] or rng.random() >= strength_knob:
         return None
     others = [x for x in h.order if not h.folded[x] and x not in (s, partner)]
     owed = h.cur - h.bet[s]
     lo, hi = h.raise_range(s)
-    if style == "soft_play" and not others:
-        return ("call",) if owed > 0 else ("check",)
-    if style == "chip_dump" and role == 0 and h.street == 0 and owed > 0 \
-            and h.last_aggr == partner and owed <= 6 * h.bb:
-        return ("call",)  # the dumper follows the receiver into the pot
-    if style == "chip_dump" and not others:
-        if role == 0:  # the dumper: puts chips in, then gives up
-            if owed == 0 and lo:
-                return ("raise", lo)
-            return ("fold",) if owed > 0 else ("check",)
-        if owed > 0:  # the receiver never folds to the dumper
-            return ("raise", lo) if lo else ("call",)
-        return ("check",)
-    if style == "whipsaw" and others and h.street and owed > 0 and lo \
-            and h.last_aggr in (partner, *others) and h.aggr_street < 4 \
-            and h.stack[s] > 4 * h.bb:
-        return ("raise", lo)  # raise-trap the third player between the two partners
+    if style == "soft_play":
+        if not others or (owed > 0 and h.last_aggr == partner):
+            return ("call",) if owed > 0 else ("check",)
+        return None
+    if style == "chip_dump":
+        return _chip_dump(h, s, partner, role, others, owed, lo, hi, rng)
+    if style == "whipsaw" and owed > 0 and lo and h.last_aggr and h.aggr_street < 4 \
+            and h.stack[s] > 4 * h.bb and any(h.stack[x] > 0 for x in others):
+        return ("raise", lo)  # re-raise to trap the third player between the two partners
     if style == "check_down" and any(h.stack[x] == 0 for x in others):
         return ("call",) if owed > 0 else ("check",)
-    if style == "card_share" and h.street == 0:
+    if style == "card_share" and h.street == 0 and owed > 0:
         mine = preflop_score(h.hole[s])
         theirs = preflop_score(h.hole[partner])
-        if theirs > mine + 0.1 and owed > 0:
+        if theirs > mine + 0.1:
             return ("fold",)
     return None
+
+
+def _chip_dump(h: Hand, s: int, partner: int, role: int, others: list[int], owed: int,
+               lo: int, hi: int, rng: random.Random) -> tuple | None:
+    """Chip dumping: the dumper (role 0) loses big pots to the receiver (role 1)."""
+    if h.street == 0:
+        if owed > 0 and h.last_aggr == partner and owed <= 10 * h.bb:
+            return ("call",)  # both follow the partner into the pot
+        return None
+    if others:
+        return None
+    if role == 1:  # the receiver bets into the dumper every street and never folds to him
+        if owed == 0:
+            if not lo:
+                return ("check",)
+            # half to three quarters of the pot, keeping chips to bet the river
+            want = h.cur + int(sum(h.contrib) * (0.5 + 0.25 * rng.random()))
+            return ("raise", min(max(want, lo), hi))
+        return ("call",)
+    if owed == 0:
+        return ("check",)
+    # the dumper calls the receiver's bets while a later bet can still take the pot from him,
+    # then folds: a showdown would hand the chips back half the time
+    if h.street == 3 or h.stack[partner] == 0 or owed >= h.stack[s]:
+        return ("fold",)
+    return ("call",)

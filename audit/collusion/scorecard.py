@@ -1,0 +1,112 @@
+"""How well the collusion leads find the simulator's planted teams (issue 8's scorecard).
+
+`collusion_scorecard` reads a simulated store's `colluders.parquet` (the labels: team members and
+style) and an audit run's projections, scores every pair (audit/collusion/leads.py) and reports:
+
+- per style: teams planted, teams found (a lead at q <= fdr for the pair: recall at that FDR) and
+  the AUC of the pair score (-log10 p) of the planted pairs against every honest pair tested (the
+  probability that a planted pair outranks an honest one; ties count half);
+- overall: leads, true leads, precision, false leads and false leads per 1,000 players, and
+  precision at k (k = the number of planted teams).
+
+A pair is honest unless both players are members of one planted team: a lead naming one colluder
+and an innocent player is a false lead.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import polars as pl
+import pyarrow.parquet as pq
+
+from audit.collusion.leads import pair_scores
+from audit.run import resolve_run, run_dir
+from audit.store import Store
+
+
+def planted_pairs(store_dir: Path | str) -> pl.DataFrame:
+    """The simulator's teams as (player_a, player_b, style, strength), player_a < player_b."""
+    teams = pq.read_table(Path(store_dir) / "colluders.parquet").to_pylist()
+    rows = [{"player_a": min(t["players"]), "player_b": max(t["players"]), "style": t["style"],
+             "strength": t["strength"]} for t in teams]
+    schema = {"player_a": pl.String, "player_b": pl.String, "style": pl.String,
+              "strength": pl.Float64}
+    return pl.DataFrame(rows, schema=schema)
+
+
+def score_against_labels(scored: pl.DataFrame, planted: pl.DataFrame, *, fdr: float,
+                         players: int) -> dict[str, Any]:
+    """The scorecard of scored pairs (columns of `pair_scores`) against planted teams."""
+    keys = ["player_a", "player_b"]
+    tested = scored.filter(pl.col("p_value").is_not_nan())
+    tested = tested.join(planted, on=keys, how="left").with_columns(
+        planted=pl.col("style").is_not_null(),
+        score=-pl.col("p_value").clip(lower_bound=1e-300).log10(),
+        lead=pl.col("q_value") <= fdr,
+    )
+    honest = tested.filter(~pl.col("planted"))["score"].to_numpy()
+    styles: dict[str, dict[str, Any]] = {}
+    for style in sorted(set(planted["style"].to_list())):
+        teams = planted.filter(pl.col("style") == style)
+        rows = tested.filter(pl.col("style") == style)
+        found = int(rows["lead"].sum())
+        auc = None
+        if honest.size:
+            wins = [float(np.mean(honest < s) + 0.5 * np.mean(honest == s))
+                    for s in rows["score"].to_list()]
+            # a planted team that was not tested at all (too few hands) ranks below everyone
+            wins += [0.0] * (teams.height - rows.height)
+            auc = float(np.mean(wins)) if wins else None
+        styles[style] = {"teams": teams.height, "tested": rows.height, "found": found,
+                         "recall": found / teams.height if teams.height else None, "auc": auc}
+    leads = tested.filter(pl.col("lead"))
+    true_leads = int(leads["planted"].sum())
+    k = planted.height
+    top = tested.sort("p_value").head(k)
+    return {
+        "pairs_tested": tested.height,
+        "players": players,
+        "fdr": fdr,
+        "styles": styles,
+        "leads": leads.height,
+        "true_leads": true_leads,
+        "false_leads": leads.height - true_leads,
+        "false_leads_per_1000_players": 1000 * (leads.height - true_leads) / max(players, 1),
+        "precision": true_leads / leads.height if leads.height else None,
+        "recall": true_leads / k if k else None,
+        "precision_at_k": float(top["planted"].sum()) / k if k else None,
+    }
+
+
+def collusion_scorecard(store_dir: Path | str, *, run: str = "latest", min_hands: int = 100,
+                        fdr: float = 0.05) -> dict[str, Any]:
+    """Score the leads of an audit run of a simulated store against its planted teams."""
+    store = Store(Path(store_dir))
+    run_id = resolve_run(store, run)
+    if run_id is None:
+        raise ValueError(f"no audit run in {store_dir}: run poker-audit audit first")
+    d = run_dir(store, run_id)
+    hp = pl.scan_parquet(d / "hand_players.parquet")
+    hands = pl.scan_parquet(d / "hands.parquet")
+    scored, _ = pair_scores(hp, hands, min_hands=min_hands)
+    players = hp.select(pl.col("player").drop_nulls().n_unique()).collect().item()
+    card = score_against_labels(scored, planted_pairs(store_dir), fdr=fdr, players=players)
+    return {"run_id": run_id, "min_hands": min_hands, **card}
+
+
+def format_collusion_scorecard(card: dict[str, Any]) -> str:
+    """The scorecard as a fixed-width table."""
+    lines = [f"{'style':12} {'teams':>5} {'found':>5} {'recall':>7} {'AUC':>6}"]
+    for style, r in card["styles"].items():
+        auc = "-" if r["auc"] is None else f"{r['auc']:.3f}"
+        rec = "-" if r["recall"] is None else f"{100 * r['recall']:.0f}%"
+        lines.append(f"{style:12} {r['teams']:>5} {r['found']:>5} {rec:>7} {auc:>6}")
+    prec = "-" if card["precision"] is None else f"{100 * card['precision']:.0f}%"
+    lines.append(f"leads {card['leads']} at FDR {card['fdr']:g} ({card['true_leads']} true, "
+                 f"{card['false_leads']} false; precision {prec}; "
+                 f"{card['false_leads_per_1000_players']:.2f} false per 1,000 players); "
+                 f"{card['pairs_tested']} pairs tested")
+    return "\n".join(lines)
