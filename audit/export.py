@@ -22,6 +22,13 @@ capped post re-imports the same.  ts is written as UTC (`time_zone = 'UTC'`).  T
 survives through `venue` / `hand` (`phh:<venue>:<hand>`) and, for other importers, in
 `x_poker_audit_hand_id`.  PHH has no pot labels, rake or annotations: awards are summed per
 player into `winnings`, and rake / annotations are not written.
+
+Stud (F7S, F7S/8, FR) has no button: p1..pN are the seats in order, `bring_in` is written and
+the bring-in post is the action `pN pb`; a completion is `cbr`; a seat's consecutive deals
+(3rd street down + up) are one `d dh`, whose up/down pattern PHH fixes by the game, so a deal
+against the pattern (a 7th card dealt up) cannot be written and is an ExportError, as is a
+bring-in other than the posted size (or the stack).  Draw games (N2L1D, F2L3D, FB): `draw` ->
+`pN sd CARDS` (`??` for unknown discards), `stand_pat` -> `pN sd`, replacements -> `d dh`.
 """
 
 from __future__ import annotations
@@ -36,6 +43,7 @@ from typing import Any
 import pyarrow as pa
 
 from audit.errors import AuditInputError
+from audit.replay.variants import spec_of
 
 OHH_GAME_TYPES = {"holdem": "Holdem", "omaha": "Omaha", "omaha_hilo": "OmahaHiLo",
                   "omaha5": "Omaha5", "omaha5_hilo": "Omaha5HiLo"}
@@ -45,7 +53,11 @@ OHH_POSTS = {"small_blind": "Post SB", "big_blind": "Post BB", "ante": "Post Ant
 OHH_BETS = {"fold": "Fold", "check": "Check", "call": "Call", "bet": "Bet", "raise": "Raise"}
 STREETS = ("Flop", "Turn", "River")
 PHH_VARIANTS = {("holdem", "no_limit"): "NT", ("holdem", "fixed_limit"): "FT",
-                ("omaha", "pot_limit"): "PO", ("omaha_hilo", "fixed_limit"): "FO/8"}
+                ("omaha", "pot_limit"): "PO", ("omaha_hilo", "fixed_limit"): "FO/8",
+                ("stud", "fixed_limit"): "F7S", ("stud_hilo", "fixed_limit"): "F7S/8",
+                ("razz", "fixed_limit"): "FR", ("lowball_27_single", "no_limit"): "N2L1D",
+                ("lowball_27_triple", "fixed_limit"): "F2L3D", ("badugi", "fixed_limit"): "FB"}
+_PUT_IN = ("post", "call", "bet", "raise", "complete")
 _DEC = re.compile(r'"\\u0000D(-?[0-9.]+)\\u0000"')
 
 
@@ -230,12 +242,16 @@ def to_phh(hand_rows: list[dict[str, Any]]) -> str:
     code = PHH_VARIANTS.get((game.get("variant"), game.get("structure")))
     if code is None:
         raise ExportError(f"hand {hand_id}: {game.get('variant')} {game.get('structure')} "
-                          "has no PHH variant code here (NT, FT, PO, FO/8)")
+                          f"has no PHH variant code here ({', '.join(PHH_VARIANTS.values())})")
     mpu = int(game.get("minor_per_unit") or 1)
     seats = [r for r in rows if r["kind"] == "seat"]
     by_seat = {r["seat"]: r for r in seats}
+    spec = spec_of(game.get("variant"))
+    stud = spec is not None and spec.family == "stud"
     button = game.get("button_seat")
-    if button not in by_seat:
+    if stud and game.get("bring_in") is None:
+        raise ExportError(f"hand {hand_id}: a stud hand needs the game's bring_in for PHH")
+    if not stud and button not in by_seat:
         raise ExportError(f"hand {hand_id}: the button seat {button} has no player")
     n = len(seats)
     if n < 2:
@@ -263,7 +279,10 @@ def to_phh(hand_rows: list[dict[str, Any]]) -> str:
         nominal = game.get("ante") or 0
         return nominal if amount and amount == stack and amount < nominal else amount
 
-    if n == 2:
+    if stud:  # no button: dealt clockwise from the dealer, p1 = the lowest seat
+        order = list(ordered)
+        listed = order[::-1] if n == 2 else order  # PokerKit reverses heads-up antes
+    elif n == 2:
         other = next(s for s in ordered if s != button)
         order = [other, button] if blind(button) < blind(other) else [button, other]
         listed = order[::-1]  # the importer reverses heads-up antes and blinds
@@ -278,7 +297,10 @@ def to_phh(hand_rows: list[dict[str, Any]]) -> str:
 
     out: list[str] = [f"variant = {_toml_str(code)}"]
     out.append(f"antes = [{', '.join(units(ante(s)) for s in listed)}]")
-    out.append(f"blinds_or_straddles = [{', '.join(units(blind(s)) for s in listed)}]")
+    if stud:
+        out.append(f"bring_in = {units(game['bring_in'])}")
+    else:
+        out.append(f"blinds_or_straddles = [{', '.join(units(blind(s)) for s in listed)}]")
     for name in ("min_bet", "small_bet", "big_bet"):
         if game.get(name) is not None:
             out.append(f"{name} = {units(game[name])}")
@@ -286,36 +308,83 @@ def to_phh(hand_rows: list[dict[str, Any]]) -> str:
     out.append("starting_stacks = [" + ", ".join(
         "inf" if v is None else units(v) for v in stacks) + "]")
     actions: list[str] = []
-    hole: dict[int, str | None] = {}
+    held: dict[int, list[str]] = defaultdict(list)  # each seat's cards as the importer keeps them
+    left: dict[int, int | None] = {s: by_seat[s].get("amount") for s in ordered}
     awards: dict[int, int] = defaultdict(int)
+    merge_seat = None  # stud: the seat whose `d dh` the next deal to him extends
     for r in rows[1:]:
         kind, detail, seat = r["kind"], r.get("detail"), r.get("seat")
         p = f"p{p_of[seat]}" if seat in p_of else None
+        if kind in _PUT_IN and seat in left and left[seat] is not None:
+            left[seat] = (left[seat] or 0) - (r.get("amount") or 0)
+        if not (kind == "deal" and stud and detail in ("down", "up") and seat == merge_seat):
+            merge_seat = None
+        if kind == "post" and detail == "bring_in" and stud and p is not None:
+            stack = (left[seat] or 0) + (r.get("amount") or 0) if left.get(seat) is not None \
+                else None
+            due = game["bring_in"] if stack is None else min(game["bring_in"], stack)
+            if r.get("amount") != due:
+                raise ExportError(f"hand {hand_id}: event {r['seq']} brings in "
+                                  f"{r.get('amount')} where PHH's `pb` posts {due}")
+            actions.append(f"{p} pb")
+            continue
         if kind in ("seat", "post", "hand_ended", "rake", "annotation"):
             continue
         if kind == "award":
             awards[seat] += r["amount"]
             continue
-        if kind == "deal" and detail == "board":
+        if kind == "deal" and (detail in ("board", "common") or (stud and seat is None)):
             actions.append(f"d db {''.join(_cards(r.get('cards')))}")
             continue
         if p is None:
             raise ExportError(f"hand {hand_id}: event {r['seq']} ({kind}) names no seated player")
-        if kind == "deal" and detail == "hole":
-            hole[seat] = r.get("cards")
+        if kind == "deal" and stud and detail in ("down", "up") and spec is not None:
+            cards = _cards(r.get("cards"))
+            k = len(held[seat])
+            faces = "".join(spec.faces[j] if j < len(spec.faces) else "d"
+                            for j in range(k, k + len(cards)))
+            if faces != detail[0] * len(cards):
+                raise ExportError(f"hand {hand_id}: event {r['seq']} deals {len(cards)} card(s) "
+                                  f"{detail} to seat {seat}, against {spec.name}'s deal "
+                                  "pattern, which PHH cannot record")
+            held[seat].extend(cards)
+            if merge_seat == seat:
+                actions[-1] += "".join(cards)
+            else:
+                actions.append(f"d dh {p} {''.join(cards)}")
+            merge_seat = seat
+        elif kind == "deal" and detail in ("hole", "draw") and not stud:
+            if detail == "draw" or spec is not None:
+                held[seat].extend(_cards(r.get("cards")))
+            else:
+                held[seat] = _cards(r.get("cards"))
             actions.append(f"d dh {p} {''.join(_cards(r.get('cards')))}")
+        elif kind == "stand_pat" and spec is not None and not stud:
+            actions.append(f"{p} sd")
+        elif kind == "draw" and spec is not None and not stud:
+            discards = _cards(r.get("cards"))
+            count = r.get("amount") if r.get("amount") is not None else len(discards)
+            discards += ["??"] * (count - len(discards))
+            for c in discards:
+                if c in held[seat]:
+                    held[seat].remove(c)
+                elif "??" in held[seat]:
+                    held[seat].remove("??")
+                elif held[seat]:
+                    held[seat] = ["??"] * (len(held[seat]) - 1)
+            actions.append(f"{p} sd {''.join(discards)}")
         elif kind == "fold":
             actions.append(f"{p} f")
         elif kind in ("check", "call"):
             actions.append(f"{p} cc")
-        elif kind in ("bet", "raise"):
+        elif kind in ("bet", "raise") or (kind == "complete" and stud):
             actions.append(f"{p} cbr {units(r['total'])}")
         elif kind == "show":
             cards = r.get("cards") or ""
             actions.append(f"{p} sm {''.join(_cards(cards))}")
         elif kind == "muck":
             cards = r.get("cards")
-            dealt = hole.get(seat)
+            dealt = " ".join(held[seat]) if held[seat] else None
             if cards == dealt or (cards is None and dealt is None):
                 actions.append(f"{p} sm")
             elif cards is None:

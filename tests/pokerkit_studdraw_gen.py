@@ -52,16 +52,17 @@ def _stacks(rng: random.Random, n: int, unit: int) -> list[int]:
             for _ in range(n)]
 
 
-def random_stud_hand(rng: random.Random, code: str, hand_id: str) -> tuple[list[dict], Any]:
-    """A random legal stud hand: (event rows, final PokerKit state)."""
+def random_stud_hand(rng: random.Random, code: str, hand_id: str
+                     ) -> tuple[list[dict], Any, Any]:
+    """A random legal stud hand: (event rows, final PokerKit state, PokerKit game)."""
     variant, cls = STUD[code]
     ante, bring, small, big = rng.choice([(1, 2, 5, 10), (5, 10, 20, 40), (2, 5, 10, 20)])
     n = rng.randint(2, 6)  # 7 players would need a common card now and then
     stacks = _stacks(rng, n, small)
     warnings.simplefilter("ignore")
     random.seed(rng.random())  # PokerKit shuffles with the global generator
-    state = cls.create_state(AUTOMATIONS, True, ante, bring, small, big, stacks, n,
-                             mode=Mode.CASH_GAME)
+    game_ = cls(AUTOMATIONS, True, ante, bring, small, big, mode=Mode.CASH_GAME)
+    state = game_(stacks, n)
     game = {"variant": variant, "structure": "fixed_limit", "ante": ante, "bring_in": bring,
             "small_bet": small, "big_bet": big, "seat_count": 9, "currency": "CHIPS",
             "minor_per_unit": 1}
@@ -113,7 +114,7 @@ def random_stud_hand(rng: random.Random, code: str, hand_id: str) -> tuple[list[
             continue
         _act(rng, state, rows, rnd, behind, i, g, stud_small=small)
     _finish(state, rows, behind, n, hand_id)
-    return rows, state
+    return rows, state, game_
 
 
 def _act(rng: random.Random, state: Any, rows: list[dict], rnd: list[int], behind: list[int],
@@ -183,8 +184,9 @@ def _finish(state: Any, rows: list[dict], behind: list[int], n: int, hand_id: st
             r["player"] = f"p{r['seat']}"
 
 
-def random_draw_hand(rng: random.Random, code: str, hand_id: str) -> tuple[list[dict], Any]:
-    """A random legal draw hand: (event rows, final PokerKit state)."""
+def random_draw_hand(rng: random.Random, code: str, hand_id: str
+                     ) -> tuple[list[dict], Any, Any]:
+    """A random legal draw hand: (event rows, final PokerKit state, PokerKit game)."""
     variant, structure, cls = DRAW[code]
     sb, bb = rng.choice([(1, 2), (5, 10), (25, 50)])
     n = rng.randint(2, 6)
@@ -192,11 +194,10 @@ def random_draw_hand(rng: random.Random, code: str, hand_id: str) -> tuple[list[
     warnings.simplefilter("ignore")
     random.seed(rng.random())
     if structure == "no_limit":
-        state = cls.create_state(AUTOMATIONS, True, 0, (sb, bb), bb, stacks, n,
-                                 mode=Mode.CASH_GAME)
+        game_ = cls(AUTOMATIONS, True, 0, (sb, bb), bb, mode=Mode.CASH_GAME)
     else:
-        state = cls.create_state(AUTOMATIONS, True, 0, (sb, bb), bb, 2 * bb, stacks, n,
-                                 mode=Mode.CASH_GAME)
+        game_ = cls(AUTOMATIONS, True, 0, (sb, bb), bb, 2 * bb, mode=Mode.CASH_GAME)
+    state = game_(stacks, n)
     rows, behind, rnd = blind_prelude(state, variant, structure, sb, bb, stacks)
     limit = structure == "fixed_limit"
     g = {"bets": 1, "short": False, "size": bb, "full": bb, "limit": limit}
@@ -239,4 +240,4 @@ def random_draw_hand(rng: random.Random, code: str, hand_id: str) -> tuple[list[
                      size=bb if (street < 2 or not limit) else 2 * bb)
         _act(rng, state, rows, rnd, behind, i, g)
     _finish(state, rows, behind, n, hand_id)
-    return rows, state
+    return rows, state, game_

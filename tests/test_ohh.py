@@ -131,7 +131,7 @@ def test_phh_export_heads_up_and_hand_id(tmp_path: Path) -> None:
 
 def test_export_refuses_what_the_format_cannot_hold() -> None:
     rows = [{"hand_id": "x:1", "seq": 0, "kind": "hand_started",
-             "game": {"variant": "razz", "structure": "fixed_limit"}}]
+             "game": {"variant": "stud5", "structure": "fixed_limit"}}]
     with pytest.raises(AuditInputError, match="no OHH game_type"):
         to_ohh(rows)
     with pytest.raises(AuditInputError, match="no PHH variant"):

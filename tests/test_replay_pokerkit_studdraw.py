@@ -49,7 +49,7 @@ def _run(code, make):
     departures: Counter[str] = Counter()
     showdowns = 0
     for k in range(HANDS_PER_VARIANT):
-        rows, state = make(rng, code, f"pk-{code}-{k}")
+        rows, state, _ = make(rng, code, f"pk-{code}-{k}")
         result = replay_hand(hand_from_rows(rows))
         serious = _serious(result)
         if serious and {f.rule_id for f in serious} <= TOLERATED | TOLERATED_BY_VARIANT.get(
@@ -83,7 +83,7 @@ def test_pokerkit_stud_hilo_side_pot_without_a_low_departs():
     # seat 1 only 147 (seat 4 gets 18 of it).
     rng = random.Random("poker-audit-F7S/8")
     for k in range(669):
-        rows, state = random_stud_hand(rng, "F7S/8", f"pk-F7S/8-{k}")
+        rows, state, _ = random_stud_hand(rng, "F7S/8", f"pk-F7S/8-{k}")
     result = replay_hand(hand_from_rows(rows))
     bad = {(f.rule_id, f.seat, f.expected, f.actual) for f in _serious(result)}
     assert bad == {("POT-HILO-SPLIT", 1, "165", "147"), ("POT-HILO-SPLIT", 4, "52", "70")}

@@ -9,9 +9,21 @@ one-line reason, raw text); one bad hand never stops the file.
 Mapping (PHH construct -> events; money is exact, parsed from the TOML text as `Decimal`):
 
 * `variant`: NT -> holdem/no_limit, FT -> holdem/fixed_limit, PO -> omaha/pot_limit,
-  FO/8 -> omaha_hilo/fixed_limit; any other code (NS short deck included: not in our
-  variants yet) is rejected ("unsupported PHH variant X").  FT and FO/8 also need
-  `small_bet` and `big_bet`.
+  FO/8 -> omaha_hilo/fixed_limit; stud: F7S -> stud, F7S/8 -> stud_hilo, FR -> razz (all
+  fixed_limit); draw: N2L1D -> lowball_27_single/no_limit, F2L3D -> lowball_27_triple and
+  FB -> badugi (fixed_limit).  Any other code (NS short deck included: not in our variants
+  yet) is rejected ("unsupported PHH variant X").  Fixed-limit codes also need `small_bet`
+  and `big_bet`; stud needs `bring_in` and has no `blinds_or_straddles` (and no button).
+* Stud (PokerKit's convention): `d dh pN CARDS` deals the street's cards; whether each card
+  is up or down is not written but fixed by the game (7-card stud: 2 down + 1 up, 3 up, the
+  7th down; `VariantSpec.faces`), so a deal becomes `deal down` / `deal up` rows by the
+  seat's card count.  `pN pb` -> post bring_in (the `bring_in` amount, capped by the
+  stack); `pN cbr X` on 3rd street over a bring-in and up to the small bet -> complete.
+  `d db CARDS` in stud is the common card.  A new street's first deal starts a new round.
+* Draw: `pN sd` -> stand_pat; `pN sd CARDS` -> draw (cards = the discards, amount = how
+  many, `??` when unknown); the `d dh` after a draw has begun is the replacement deal
+  (deal draw).  The first discard after betting starts the draw phase and, after it, a new
+  betting round.
 * unit: a hand whose amounts have a fractional part, or that has `currency_symbol` or
   `currency`, is in cents (minor_per_unit 100; an amount finer than a cent is rejected);
   otherwise whole chips (1).  currency: `$` USD, `€` EUR, `£` GBP, else `currency` when it is
@@ -79,6 +91,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from audit.errors import AuditInputError
 from audit.importers.base import Chunk, Rejected
+from audit.replay.variants import spec_of
 from audit.schema import events_table
 
 CHUNK_HANDS = 5000
@@ -91,10 +104,11 @@ class PhhMappingError(AuditInputError):
 
 @dataclass(frozen=True, slots=True)
 class PhhGame:
-    """The poker-audit variant and betting structure of a PHH variant code."""
+    """The poker-audit variant, betting structure and family of a PHH variant code."""
 
     variant: str
     structure: str
+    family: str = "button"  # "button" (blinds, board) | "stud" | "draw"
 
 
 VARIANTS: dict[str, PhhGame] = {
@@ -102,6 +116,12 @@ VARIANTS: dict[str, PhhGame] = {
     "FT": PhhGame("holdem", "fixed_limit"),
     "PO": PhhGame("omaha", "pot_limit"),
     "FO/8": PhhGame("omaha_hilo", "fixed_limit"),
+    "F7S": PhhGame("stud", "fixed_limit", "stud"),
+    "F7S/8": PhhGame("stud_hilo", "fixed_limit", "stud"),
+    "FR": PhhGame("razz", "fixed_limit", "stud"),
+    "N2L1D": PhhGame("lowball_27_single", "no_limit", "draw"),
+    "F2L3D": PhhGame("lowball_27_triple", "fixed_limit", "draw"),
+    "FB": PhhGame("badugi", "fixed_limit", "draw"),
 }
 _FIXED_LIMIT_FIELDS = ("small_bet", "big_bet")
 
@@ -115,6 +135,7 @@ class Blind(StrEnum):
     STRADDLE = "straddle"
     NEW_PLAYER = "new_player"
     DEAD = "dead"
+    BRING_IN = "bring_in"
 
 
 _CURRENCY_SYMBOLS = {"$": "USD", "€": "EUR", "£": "GBP"}
@@ -177,7 +198,7 @@ class _Action:
     index: int
     text: str
     actor: int | None  # 0-based player index (the receiver for dh); None for a board deal
-    verb: str  # dh, db, f, cc, cbr, sm
+    verb: str  # dh, db, f, cc, cbr, sm, pb (bring-in), sd (stand pat or discard)
     arg: str | None  # cards or amount text
 
 
@@ -212,13 +233,19 @@ def _parse_action(index: int, raw: Any, players: int) -> _Action | None:
                     f"action {index} {raw!r}: amount {amount!r} is not a non-negative number"
                 )
             return _Action(index, raw, player(who), "cbr", amount)
+        case [who, "pb"]:
+            return _Action(index, raw, player(who), "pb", None)
+        case [who, "sd"]:
+            return _Action(index, raw, player(who), "sd", None)
+        case [who, "sd", cards]:
+            return _Action(index, raw, player(who), "sd", cards)
         case [who, "sm"]:
             return _Action(index, raw, player(who), "sm", None)
         case [who, "sm", cards]:
             return _Action(index, raw, player(who), "sm", cards)
     raise PhhMappingError(
         f"unknown action {index} {raw!r} (expected 'd dh pN CARDS', 'd db CARDS', "
-        f"'pN f', 'pN cc', 'pN cbr X' or 'pN sm [CARDS]')"
+        f"'pN f', 'pN cc', 'pN cbr X', 'pN pb', 'pN sd [CARDS]' or 'pN sm [CARDS]')"
     )
 
 
@@ -294,7 +321,8 @@ def _map_hand(
     game = VARIANTS.get(str(variant_code))
     if game is None:
         raise PhhMappingError(f"unsupported PHH variant {variant_code}")
-    required = ["starting_stacks", "actions", "blinds_or_straddles"]
+    stud = game.family == "stud"
+    required = ["starting_stacks", "actions", "bring_in" if stud else "blinds_or_straddles"]
     if game.structure == "fixed_limit":
         required += list(_FIXED_LIMIT_FIELDS)
     missing = [name for name in required if name not in hand]
@@ -386,6 +414,9 @@ def _map_hand(
     blinds = [minor(v) for v in blinds_in]
 
     # Seats, blind order and the button (PokerKit's heads-up convention, see docstring).
+    # Stud has no button: p1..pN are dealt clockwise from the dealer (PokerKit still reverses
+    # a heads-up `antes` list).
+    button: int | None
     if n == 2:
         antes = antes[::-1]
         blinds = blinds[::-1]
@@ -394,6 +425,8 @@ def _map_hand(
     else:
         button = n - 1
         order = list(range(n))
+    if stud:
+        button, order = None, list(range(n))
     bb_value = max((blinds[i] for i in order[:2] if blinds[i] > 0), default=0)
     sb_value = next((blinds[i] for i in order[:2] if 0 < blinds[i] < bb_value), None)
     straddles = [blinds[i] for i in order[2:] if blinds[i] > 0]
@@ -421,12 +454,13 @@ def _map_hand(
             "ante": max(antes),
             "straddle": max(straddles) if straddles else None,
             "min_bet": minor(scalars["min_bet"]) if "min_bet" in scalars else None,
-            "button_seat": seats[button],
+            "button_seat": seats[button] if button is not None else None,
             "seat_count": seat_count if isinstance(seat_count, int) else None,
             "currency": currency,
             "minor_per_unit": mpu,
             "tournament": bool(hand.get("tournament", False)),
             "profile": None,
+            **({"bring_in": minor(scalars["bring_in"])} if stud else {}),
         },
     )
     for i in sorted(range(n), key=lambda i: seats[i]):
@@ -473,24 +507,89 @@ def _map_hand(
             h.emit("blinds_or_straddles", "post", seat=seats[i], player=players[i],
                    amount=pay(i, posted - live), detail=Blind.DEAD.value)
 
-    hole: list[str | None] = [None] * n
+    held: list[list[str]] = [[] for _ in range(n)]  # each player's cards, in PHH text
+
+    def hole(i: int) -> str | None:
+        return " ".join(held[i]) if held[i] else None
+
     shows_left = [0] * n
     for a in actions:
         if a.verb == "sm" and a.actor is not None:
             shows_left[a.actor] += 1
+        if game.family != "stud" and a.verb == "pb":
+            raise PhhMappingError(f"action {a.index} {a.text!r}: a bring-in, but {variant_code} "
+                                  "is not a stud game")
+        if game.family != "draw" and a.verb == "sd":
+            raise PhhMappingError(f"action {a.index} {a.text!r}: a draw, but {variant_code} "
+                                  "is not a draw game")
+    spec = spec_of(game.variant)
+    street = 0  # stud: the street of the latest deal (0 = 3rd street)
+    drawing = False  # draw: a draw phase is under way (a discard since the last bet action)
+    drew: set[int] = set()  # draw: who has drawn in the current phase
+    drawn_any = False
+    small_bet = minor(scalars["small_bet"]) if "small_bet" in scalars else 0
     for a in actions:
         anchor = f"actions:{a.index}"
         what = f"action {a.index} {a.text!r}"
         if a.verb == "db":
             h.emit(anchor, "deal", cards=_cards(a.arg or "", what), detail="board")
             round_total = [0] * n
+            if spec is not None:
+                street = len(spec.counts) - 1
             continue
         i = a.actor
         assert i is not None
         who_fields = {"seat": seats[i], "player": players[i]}
+        if a.verb in ("f", "cc", "cbr", "pb"):
+            drawing = False
         if a.verb == "dh":
-            hole[i] = _cards(a.arg or "", what)
-            h.emit(anchor, "deal", cards=hole[i], detail="hole", **who_fields)
+            tokens = _cards(a.arg or "", what).split()
+            if stud and spec is not None:
+                first = len(held[i])
+                faces = [spec.faces[k] if k < len(spec.faces) else "d"
+                         for k in range(first, first + len(tokens))]
+                k = 0
+                while k < len(tokens):
+                    j = k
+                    while j < len(tokens) and faces[j] == faces[k]:
+                        j += 1
+                    h.emit(anchor, "deal", cards=" ".join(tokens[k:j]),
+                           detail="up" if faces[k] == "u" else "down", **who_fields)
+                    k = j
+                held[i].extend(tokens)
+                now = next((s for s, c in enumerate(spec.counts) if c >= len(held[i])),
+                           len(spec.counts) - 1)
+                if now > street:
+                    street, round_total = now, [0] * n
+            elif game.family == "draw":
+                held[i].extend(tokens)
+                h.emit(anchor, "deal", cards=" ".join(tokens),
+                       detail="draw" if drawn_any else "hole", **who_fields)
+            else:
+                held[i] = tokens
+                h.emit(anchor, "deal", cards=hole(i), detail="hole", **who_fields)
+        elif a.verb == "pb":
+            amount = pay(i, minor(scalars["bring_in"]))
+            round_total[i] += amount
+            h.emit(anchor, "post", amount=amount, total=round_total[i],
+                   detail=Blind.BRING_IN.value, **who_fields)
+        elif a.verb == "sd":
+            if not drawing or i in drew:
+                drawing, drew, round_total = True, set(), [0] * n
+            drew.add(i)
+            drawn_any = True
+            if a.arg is None:
+                h.emit(anchor, "stand_pat", **who_fields)
+                continue
+            out = _cards(a.arg, what).split()
+            for c in out:
+                if c in held[i]:
+                    held[i].remove(c)
+                elif "??" in held[i]:
+                    held[i].remove("??")
+                elif held[i]:  # which card went is unknown: so is the rest of the hand
+                    held[i] = ["??"] * (len(held[i]) - 1)
+            h.emit(anchor, "draw", cards=" ".join(out), amount=len(out), **who_fields)
         elif a.verb == "f":
             h.emit(anchor, "fold", **who_fields)
         elif a.verb == "cc":
@@ -512,7 +611,11 @@ def _map_hand(
                     f"{what}: raises to {to} minor units, below the player's own round "
                     f"total {round_total[i]}"
                 )
-            kind = "raise" if max(round_total) > 0 else "bet"
+            top = max(round_total)
+            if stud and street == 0 and 0 < top < small_bet and to <= small_bet:
+                kind = "complete"  # raising the bring-in to the small bet (STUD-COMPLETE)
+            else:
+                kind = "raise" if top > 0 else "bet"
             before = left[i]
             if before is not None:
                 left[i] = before - amount
@@ -524,16 +627,16 @@ def _map_hand(
             shows_left[i] -= 1
             arg = a.arg
             if arg is None:
-                h.emit(anchor, "muck", cards=hole[i], **who_fields)
+                h.emit(anchor, "muck", cards=hole(i), **who_fields)
             elif arg == "-":
-                h.emit(anchor, "show", cards=hole[i] or "?? ??", **who_fields)
+                h.emit(anchor, "show", cards=hole(i) or "?? ??", **who_fields)
             else:
                 cards = _cards(arg, what)
                 if set(cards) <= {"?", " "}:
                     if shows_left[i] > 0:
                         h.emit(anchor, "show", cards=cards, detail="unrevealed", **who_fields)
                     else:
-                        h.emit(anchor, "muck", cards=hole[i] if hole[i] != cards else None,
+                        h.emit(anchor, "muck", cards=hole(i) if hole(i) != cards else None,
                                **who_fields)
                 else:
                     h.emit(anchor, "show", cards=cards, **who_fields)

@@ -29,6 +29,9 @@ class VariantSpec:
     street_rule: str = "BET-LIMIT-STUD-STREETS"
     bringin_rule: str = "STUD-BRINGIN-LOWCARD"
     two_round: bool = False  # fixed-limit cap is cap.two_round (P2) instead of cap.multi_round
+    # stud: how each card of a hand is dealt, in order ("d" down, "u" up): 7-card stud is
+    # 2 down + 1 up, 3 up, 1 down (RULEBOOK §6 game 6); PHH import and export read it
+    faces: str = ""
 
     @property
     def max_cards(self) -> int:
@@ -40,21 +43,22 @@ class VariantSpec:
 
 
 _STUD7 = (3, 4, 5, 6, 7)
+_FACES7 = "dduuuud"
 SPECS: dict[str, VariantSpec] = {
     "stud": VariantSpec(name="stud", family="stud", counts=_STUD7, bring_in="low_ace_high",
-                        open_pair=True),
+                        open_pair=True, faces=_FACES7),
     "stud_hilo": VariantSpec(name="stud_hilo", family="stud", counts=_STUD7,
                              bring_in="low_ace_high", evaluator="hilo8",
                              order_first="ORDER-STUDHL", order_later="ORDER-STUDHL",
-                             bringin_rule="ORDER-STUDHL"),
+                             bringin_rule="ORDER-STUDHL", faces=_FACES7),
     "razz": VariantSpec(name="razz", family="stud", counts=_STUD7, bring_in="high_ace_low",
                         board="low", evaluator="razz", order_first="ORDER-RAZZ",
-                        order_later="ORDER-RAZZ", bringin_rule="ORDER-RAZZ"),
+                        order_later="ORDER-RAZZ", bringin_rule="ORDER-RAZZ", faces=_FACES7),
     # five-card stud: the same bet size on every round (BET-LIMIT-5STUD, 001 3.2.4.1)
     "stud5": VariantSpec(name="stud5", family="stud", counts=(2, 3, 4, 5), big_from=99,
                          bring_in="low_ace_high", order_first="ORDER-5STUD",
                          order_later="ORDER-5STUD", street_rule="BET-LIMIT-5STUD",
-                         bringin_rule="ORDER-5STUD"),
+                         bringin_rule="ORDER-5STUD", faces="duuuu"),
     "lowball_27_single": VariantSpec(name="lowball_27_single", family="draw", counts=(5,),
                                      draws=1, big_from=1, evaluator="low27",
                                      order_first="", order_later="",
