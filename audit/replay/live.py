@@ -214,7 +214,7 @@ def _from_chips(sit: Situation, released: Sequence[Motion], rules: LiveRules) ->
                 return _made(sit, sit.limit_to if first - sit.cur >= (sit.size + 1) // 2
                              else sit.cur, STRING_RAISE, why)
             return _made(sit, max(first, sit.cur + sit.min_raise), STRING_RAISE, why)
-        if owed > 0:
+        if sit.cur > 0:  # only a call stands (a check for a big blind already matched)
             return _made(sit, sit.cur, STRING_RAISE, why)
         if sit.structure == FL:
             return _made(sit, sit.limit_to, CHIPS, why)
