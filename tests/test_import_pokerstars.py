@@ -280,6 +280,39 @@ def test_text_outside_hands_is_rejected_alone(tmp_path: Path) -> None:
     assert [(r.hand_id, "outside any hand" in r.reason) for r in rejected] == [(None, True)]
 
 
+def test_value_past_the_schema_quarantines_that_hand_only(tmp_path: Path) -> None:
+    # 'Seat 300' fits no int8 seat: that hand is quarantined, never a traceback for the file.
+    text = (FIXTURES / "nlhe-two-hands.txt").read_text(encoding="utf-8")
+    cut = text.index("PokerStars", 10)
+    path = tmp_path / "x.txt"
+    path.write_text(text[:cut] + text[cut:].replace("Seat 1: ", "Seat 300: "), encoding="utf-8")
+    rows, _, rejected = _read(path)
+    assert len(_hands(rows)) == 1
+    assert [(r.line, "does not fit the event schema" in r.reason) for r in rejected] == [
+        (text[:cut].count("\n") + 1, True)]
+
+
+def test_hands_split_the_same_whatever_the_read_size(tmp_path: Path,
+                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    # The reader scans pieces of the file for hand boundaries; a boundary, a CRLF or a BOM
+    # cut by a piece end must not change a hand, a line number or a rejection.
+    from audit.importers import pokerstars
+
+    data = (FIXTURES / "nlhe-two-hands.txt").read_bytes()
+    cut = data.index(b"PokerStars", 10)
+    data = (b"\xef\xbb\xbf" + data[:cut] + b"junk\r\n \t\r\n" + data[cut:]).replace(
+        b"\n", b"\r\n")
+    path = tmp_path / "x.txt"
+    path.write_bytes(data)
+    results = []
+    for size in (1, 2, 7, 64, 1 << 22):
+        monkeypatch.setattr(pokerstars, "_READ_BYTES", size)
+        rows, lines, rejected = _read(path)
+        results.append((rows, lines, [(r.line, r.reason) for r in rejected]))
+    assert len(_hands(results[0][0])) == 2 and len(results[0][2]) == 1
+    assert all(r == results[0] for r in results[1:])
+
+
 def test_registry_and_sniff() -> None:
     assert "pokerstars" in IMPORTERS
     imp = IMPORTERS["pokerstars"]

@@ -56,12 +56,14 @@ Nothing is recomputed: awards, rake and returns are what the site wrote.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
-from operator import itemgetter
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pyarrow as pa
+import pyarrow.compute as pc
 
 from audit.importers.base import Chunk, Rejected
 from audit.importers.pokerstars_game import (
@@ -260,9 +262,31 @@ class _Hand:
         def new_round() -> None:
             rnd.clear()
 
+        # Fast path for the commonest lines, 'P: folds' and 'P: checks', taken only when no
+        # player's name could make such a line mean something else.
+        plain_names = not any(": " in p or p.startswith(("Dealt to ", "*** ")) for p in seats)
+        summary_at = n
         for i in range(first, n):
             s = lines[i]
             ln = start + i
+            if plain_names:
+                if s.endswith(": folds"):
+                    name = s[:-7]
+                    seat = seats.get(name)
+                    if seat is not None:
+                        if pending_hole >= 0 or stud_river >= 0 or pending_draw:
+                            flush()
+                        folded.add(seat)
+                        add(("fold", seat, name, None, None, None, None, ln))
+                        continue
+                elif s.endswith(": checks"):
+                    name = s[:-8]
+                    seat = seats.get(name)
+                    if seat is not None:
+                        if pending_hole >= 0 or stud_river >= 0 or pending_draw:
+                            flush()
+                        add(("check", seat, name, None, None, None, None, ln))
+                        continue
             if not s:
                 raise PokerStarsError("blank line inside a hand", ln)
             try:
@@ -281,12 +305,11 @@ class _Hand:
                     name = s[4:end]
                     cards = s[end + 4 :].strip()
                     if name == "SUMMARY":
-                        summary = True
                         if cards:
                             raise ValueError
-                        continue
-                    if summary:
-                        raise ValueError
+                        summary = True
+                        summary_at = i + 1
+                        break
                     if name in _QUIET_HEADERS or name == "SECOND SHOW DOWN":
                         if cards:
                             raise ValueError
@@ -325,26 +348,6 @@ class _Hand:
                     add(("deal", None, None, None, None, parts[-1], "board" + run, ln))
                     new_round()
                     continue
-                if summary:
-                    if s.startswith("Seat "):
-                        colon = s.find(": ")
-                        seat = int(s[5:colon])
-                        if seat not in names or not s.startswith(names[seat], colon + 2):
-                            raise ValueError
-                        k = s.find(" mucked [")
-                        if k >= 0:
-                            cards = _cards(s[k + 8 : s.index("]", k) + 1])
-                            for j in muck_row.get(seat, ()):
-                                r = rows[j]
-                                rows[j] = r[:5] + (cards,) + r[6:]
-                        continue
-                    if s.startswith("Total pot "):
-                        total_pot, pots_note = self._total(s, ln, mpu, rows)
-                        continue
-                    if (s.startswith(("Board [", "FIRST Board [", "SECOND Board ["))
-                            or s == "Hand was run twice"):
-                        continue
-                    raise ValueError
                 colon = s.find(": ")
                 name = s[:colon] if colon > 0 else None
                 if name is not None and name not in seats:
@@ -493,6 +496,36 @@ class _Hand:
             except (ValueError, IndexError, KeyError, StopIteration):
                 raise PokerStarsError(f"cannot read line {s!r}", ln) from None
         flush()
+        # The summary restates the hand; it adds mucked cards, the pot sizes and the rake.
+        for i in range(summary_at, n):
+            s = lines[i]
+            ln = start + i
+            if not s:
+                raise PokerStarsError("blank line inside a hand", ln)
+            try:
+                if s.startswith("Seat "):
+                    colon = s.find(": ")
+                    seat = int(s[5:colon])
+                    if seat not in names or not s.startswith(names[seat], colon + 2):
+                        raise ValueError
+                    k = s.find(" mucked [")
+                    if k >= 0:
+                        cards = _cards(s[k + 8 : s.index("]", k) + 1])
+                        for j in muck_row.get(seat, ()):
+                            r = rows[j]
+                            rows[j] = r[:5] + (cards,) + r[6:]
+                    continue
+                if s.startswith("Total pot "):
+                    total_pot, pots_note = self._total(s, ln, mpu, rows)
+                    continue
+                if (s.startswith(("Board [", "FIRST Board [", "SECOND Board ["))
+                        or s == "Hand was run twice" or s == "*** SUMMARY ***"):
+                    continue
+                raise ValueError
+            except PokerStarsError:
+                raise
+            except (ValueError, IndexError, KeyError, StopIteration):
+                raise PokerStarsError(f"cannot read line {s!r}", ln) from None
         if not summary or total_pot is None:
             raise PokerStarsError("hand ends without '*** SUMMARY ***' and 'Total pot' "
                                   "(truncated?)", start + n - 1)
@@ -691,12 +724,12 @@ class _Hand:
 # --- the reader ------------------------------------------------------------------------
 
 
-def _is_header(raw: bytes) -> bool:
-    return raw.startswith(b"PokerStars ") or raw.startswith(_BOM + b"PokerStars ")
+_READ_BYTES = 1 << 22
+# A line that starts a hand or ends one: a header, or a blank (whitespace-only) line.
+_BOUNDARY = re.compile(rb"^(?:PokerStars |[ \t\r\x0b\x0c]*$)", re.MULTILINE)
 
 
-def _decode(block: list[bytes]) -> str:
-    data = b"".join(block)
+def _decode(data: bytes) -> str:
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError:
@@ -706,73 +739,171 @@ def _decode(block: list[bytes]) -> str:
             return data.decode("latin-1")
 
 
-def _blocks(path: Path) -> Iterator[tuple[bool, int, list[bytes]]]:
-    """(is_hand, first line, raw lines) for each hand and each run of text outside hands."""
-    block: list[bytes] = []
-    start = 0
+def _blocks(path: Path) -> Iterator[tuple[bool, int, bytes]]:
+    """(is_hand, first line, raw bytes) for each hand and each run of text outside hands.
+
+    A hand starts at a line beginning `PokerStars ` (on line 1 also after a BOM) and ends at
+    the next blank line or header. The file is read in large pieces and the boundaries found
+    by one regex scan per piece, so the cost per line is C, not Python."""
+    parts: list[bytes] = []  # the open block's bytes
+    open_ = False  # a block is open (a header seen, or text outside hands)
+    start = 0  # its first line
     in_hand = False
+    line = 1  # number of the first line of `buf`
+    carry = b""
+    first = True
     with path.open("rb") as f:
-        for number, raw in enumerate(f, start=1):
-            if raw.startswith(b"PokerStars ") or (number == 1 and _is_header(raw)):
-                if block:
-                    yield in_hand, start, block
-                block, start, in_hand = [raw], number, True
-            elif raw == b"\n" or raw == b"\r\n" or not raw.strip():
-                if block:
-                    yield in_hand, start, block
-                    block = []
+        while True:
+            data = f.read(_READ_BYTES)
+            if data:
+                buf = carry + data
+                cut = buf.rfind(b"\n") + 1
+                if cut == 0:
+                    carry = buf
+                    continue
+                buf, carry = buf[:cut], buf[cut:]
             else:
-                if not block:
-                    start, in_hand = number, False
-                block.append(raw)
-    if block:
-        yield in_hand, start, block
+                buf, carry = carry, b""
+                if not buf:
+                    break
+            size = len(buf)
+            pos = 0  # start of the content not yet given to a block
+            at = 0  # position whose line number is `line`
+            marks: list[int] = []  # boundary positions: >= 0 a header, -1 - p a blank line
+            if first and buf.startswith(_BOM + b"PokerStars "):
+                marks.append(0)
+            first = False
+            for m in _BOUNDARY.finditer(buf):
+                p = m.start()
+                if p == size:  # the empty text after the last line end is no line
+                    break
+                marks.append(p if buf.startswith(b"PokerStars ", p) else -1 - p)
+            for mark in marks:
+                header = mark >= 0
+                p = mark if header else -1 - mark
+                if p > pos:  # content lines before this boundary
+                    if not open_:
+                        line += buf.count(b"\n", at, pos)
+                        at = pos
+                        start, in_hand, open_ = line, False, True
+                    parts.append(buf[pos:p])
+                if open_:
+                    yield in_hand, start, b"".join(parts)
+                    parts, open_ = [], False
+                if header:
+                    line += buf.count(b"\n", at, p)
+                    at = p
+                    start, in_hand, open_ = line, True, True
+                    pos = p
+                else:
+                    nl = buf.find(b"\n", p)
+                    pos = size if nl < 0 else nl + 1
+            if pos < size:
+                if not open_:
+                    line += buf.count(b"\n", at, pos)
+                    at = pos
+                    start, in_hand, open_ = line, False, True
+                parts.append(buf[pos:])
+            line += buf.count(b"\n", at)
+    if open_:
+        yield in_hand, start, b"".join(parts)
 
 
-_FIELDS = ("hand_id", "seq", "ts", "table_id", "kind", "seat", "player", "amount", "total",
-           "cards", "detail", "game", "source")
+# A parsed row (`Row`) as an Arrow struct: the event columns a line fills, and its line.
+_ROW_TYPE = pa.struct([("kind", pa.string()), ("seat", pa.int8()), ("player", pa.string()),
+                       ("amount", pa.int64()), ("total", pa.int64()), ("cards", pa.string()),
+                       ("detail", pa.string()), ("line", pa.int64())])
 
 
 class _Columns:
-    """Column lists of whole hands, turned into one Arrow table per chunk."""
+    """Whole hands collected per hand (ids, times, configs) and per row (the parsed rows),
+    turned into one Arrow table per chunk with vectorised expansion of the per-hand values."""
 
     def __init__(self) -> None:
         self.hand_id: list[str] = []
-        self.seq: list[int] = []
         self.ts: list[Any] = []
         self.table_id: list[str | None] = []
         self.game: list[dict[str, Any] | None] = []
-        self.source: list[str] = []
+        self.note: list[str] = []
+        self.counts: list[int] = []
         self.rows: list[Row] = []
+        self.raw: list[tuple[int, str]] = []  # (first line, text) per hand, for quarantine
         self.hands = 0
 
     def add(self, hand_id: str, table: str | None, ts: Any, rows: list[Row],
-            game: dict[str, Any], prefix: str, note: str) -> None:
-        n = len(rows)
-        self.hand_id.extend([hand_id] * n)
-        self.seq.extend(range(n))
+            game: dict[str, Any], note: str, start: int, text: str) -> None:
+        self.raw.append((start, text))
+        self.hand_id.append(hand_id)
         self.ts.append(ts)
-        self.ts.extend([None] * (n - 1))
-        self.table_id.extend([table] * n)
+        self.table_id.append(table)
         self.game.append(game)
-        self.game.extend([None] * (n - 1))
-        src = self.source
-        src.append(f"{prefix}{rows[0][7]}{note}")
-        src.extend([f"{prefix}{r[7]}" for r in rows[1:]])
+        self.note.append(note)
+        self.counts.append(len(rows))
         self.rows.extend(rows)
         self.hands += 1
 
-    def table(self) -> tuple[pa.Table, list[int]]:
+    def table(self, prefix: str) -> tuple[pa.Table, list[int]]:
         schema = events_schema()
         rows = self.rows
-        kind, seat, player, amount, total, cards, detail, lines = (
-            list(map(itemgetter(k), rows)) for k in range(8))
-        data = {"hand_id": self.hand_id, "seq": self.seq, "ts": self.ts,
-                "table_id": self.table_id, "kind": kind, "seat": seat, "player": player,
-                "amount": amount, "total": total, "cards": cards, "detail": detail,
-                "game": self.game, "source": self.source}
-        arrays = [pa.array(data[f.name], type=f.type) for f in schema]
-        return pa.Table.from_arrays(arrays, schema=schema), lines
+        n = len(rows)
+        counts = np.asarray(self.counts, dtype=np.int64)
+        starts = np.zeros(len(counts), dtype=np.int64)
+        if len(counts):
+            np.cumsum(counts[:-1], out=starts[1:])
+        owner = pa.array(np.repeat(np.arange(len(counts), dtype=np.int64), counts))
+        first_row = np.zeros(n, dtype=bool)
+        first_row[starts[counts > 0]] = True
+        # the per-hand values that only the hand's first row carries
+        first_only = pa.array(np.repeat(np.arange(len(counts), dtype=np.int64), counts),
+                              mask=~first_row)
+        # One C pass turns the row tuples into columns (faster than transposing in Python).
+        parsed = pa.array(rows, type=_ROW_TYPE).flatten()
+        line_numbers = parsed[7]
+        line_text = line_numbers.cast(pa.string())
+        note = pc.take(pa.array(self.note, type=pa.string()), first_only).fill_null("")
+        source = pc.binary_join_element_wise(prefix, line_text, note, "")
+        data = {
+            "hand_id": pc.take(pa.array(self.hand_id, type=pa.string()), owner),
+            "seq": pa.array(np.arange(n, dtype=np.int64) - np.repeat(starts, counts)),
+            "ts": pc.take(pa.array(self.ts, type=schema.field("ts").type), first_only),
+            "table_id": pc.take(pa.array(self.table_id, type=pa.string()), owner),
+            "kind": parsed[0], "seat": parsed[1], "player": parsed[2], "amount": parsed[3],
+            "total": parsed[4], "cards": parsed[5], "detail": parsed[6],
+            "game": pc.take(pa.array(self.game, type=schema.field("game").type), first_only),
+            "source": source,
+        }
+        arrays = [data[f.name] if data[f.name].type == f.type else data[f.name].cast(f.type)
+                  for f in schema]
+        return pa.Table.from_arrays(arrays, schema=schema), line_numbers.to_pylist()
+
+    def table_or_quarantine(self, prefix: str, path: Path, rejected: list[Rejected]
+                            ) -> tuple[pa.Table, list[int]]:
+        """The chunk's table; a hand whose values do not fit the event schema (a seat number
+        past int8, an amount past int64, ...) is found by building hand by hand, and
+        quarantined instead of failing the whole file."""
+        try:
+            return self.table(prefix)
+        except (pa.ArrowException, OverflowError, ValueError, TypeError):
+            pass
+        good = _Columns()
+        at = 0
+        for k, count in enumerate(self.counts):
+            args = (self.hand_id[k], self.table_id[k], self.ts[k], self.rows[at : at + count],
+                    self.game[k], self.note[k], *self.raw[k])
+            at += count
+            one = _Columns()
+            one.add(*args)
+            try:
+                one.table(prefix)
+            except (pa.ArrowException, OverflowError, ValueError, TypeError) as exc:
+                start, text = self.raw[k]
+                rejected.append(Rejected(
+                    source=str(path), line=start, hand_id=self.hand_id[k], raw=text,
+                    reason=f"a value does not fit the event schema ({exc}); seat numbers "
+                           "must be 1-127 and amounts within 64 bits"))
+                continue
+            good.add(*args)
+        return good.table(prefix)
 
 
 class PokerStarsImporter:
@@ -802,7 +933,7 @@ class PokerStarsImporter:
             if lines and lines[-1] == "":
                 lines.pop()
             lines = [s.rstrip() for s in lines]
-            if lines:
+            if lines and lines[0].startswith("\ufeff"):
                 lines[0] = lines[0].lstrip("\ufeff")
             if not is_hand:
                 rejected.append(Rejected(
@@ -828,13 +959,13 @@ class PokerStarsImporter:
                                          reason=reason, raw=text))
                 continue
             seen.add(hand_id)
-            cols.add(hand_id, table, ts, rows, game, prefix, note)
+            cols.add(hand_id, table, ts, rows, game, note, start, text)
             if cols.hands >= self.chunk_hands:
-                table_, row_lines = cols.table()
+                table_, row_lines = cols.table_or_quarantine(prefix, path, rejected)
                 yield Chunk(table=table_, rejected=rejected, lines=row_lines)
                 cols, rejected, seen = _Columns(), [], set()
         if cols.hands or rejected:
-            table_, row_lines = cols.table()
+            table_, row_lines = cols.table_or_quarantine(prefix, path, rejected)
             yield Chunk(table=table_, rejected=rejected, lines=row_lines)
 
 

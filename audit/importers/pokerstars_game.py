@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
@@ -222,12 +222,30 @@ def _time(text: str) -> tuple[dt.datetime | None, str]:
     return local.replace(tzinfo=zone).astimezone(_UTC), ""
 
 
+# Game descriptions already read (the header text between the number and the date): in a
+# real file thousands of hands share one, so only the number and the time are parsed anew.
+_KNOWN_GAMES: dict[str, Header] = {}
+
+
 def parse_header(line: str) -> Header:
     """The game configuration of a hand from its first line."""
     m = _HEADER.match(line)
     if not m or m.group(1) not in _KINDS:
         raise PokerStarsError(f"hand header {line!r} is not like 'PokerStars Hand #N: ...'")
     number, rest = m.group(2), m.group(3)
+    game, sep, date = rest.rpartition(" - ")
+    known = _KNOWN_GAMES.get(game) if sep else None
+    if known is not None:
+        ts, note = _time(date)
+        return replace(known, number=number, ts=ts, ts_note=note)
+    header = _parse_header(line, number, rest)
+    if len(_KNOWN_GAMES) > 10_000:
+        _KNOWN_GAMES.clear()
+    _KNOWN_GAMES[game] = header
+    return header
+
+
+def _parse_header(line: str, number: str, rest: str) -> Header:
     parts = rest.split(" - ")
     if len(parts) < 2:
         raise PokerStarsError(f"hand header {line!r} has no ' - ' before the date")
