@@ -8,6 +8,7 @@ development dependency (the `dev` extra), imported only here and only when a ben
 from __future__ import annotations
 
 import platform
+import re
 import tempfile
 import time
 import warnings
@@ -205,6 +206,79 @@ def bench_ingest(n_events: int = 1_000_000) -> dict[str, Any]:
     }
 
 
+# ---------------------------------------------------------------------------- import
+
+STARS_SAMPLE = (Path(__file__).resolve().parents[2] / "shared" / "data" / "fpdb-sample"
+                / "stars-nlhe-6max-0.05-0.10.txt")
+STARS_FIXTURE = (Path(__file__).resolve().parents[1] / "fixtures" / "pokerstars"
+                 / "nlhe-two-hands.txt")
+_STARS_NUMBER = re.compile(rb"^(PokerStars (?:Hand|Game) #)(\d+)", re.MULTILINE)
+
+
+def write_stars_file(path: Path, hands: int, sample: Path | None = None) -> int:
+    """Write `hands` real PokerStars hands (the sample repeated, each with a fresh hand
+    number); returns the file's size in bytes."""
+    source = sample or (STARS_SAMPLE if STARS_SAMPLE.exists() else STARS_FIXTURE)
+    data = source.read_bytes().removeprefix(b"\xef\xbb\xbf")
+    starts = [m.start() for m in _STARS_NUMBER.finditer(data)] + [len(data)]
+    texts = [data[a:b].rstrip() + b"\n\n\n" for a, b in zip(starts, starts[1:], strict=False)]
+    with path.open("wb") as f:
+        for i in range(hands):
+            f.write(_STARS_NUMBER.sub(lambda m, i=i: m.group(1) + str(10**11 + i).encode(),
+                                      texts[i % len(texts)], count=1))
+    return path.stat().st_size
+
+
+def bench_import(*, hands: int = 100_000, pokerkit_hands: int = 2_000, repeats: int = 1
+                 ) -> dict[str, Any]:
+    """PokerStars text import, hands/s and MB/s, ours vs PokerKit's PokerStars parser on the
+    same real hands in one run. Ours is the whole importer (read, decode, parse, Arrow
+    chunks); PokerKit parses a prefix of the same hands (it is much slower)."""
+    from audit.importers.pokerstars import PokerStarsImporter
+
+    pokerkit = _pokerkit()
+    with tempfile.TemporaryDirectory(prefix="poker-audit-bench-") as tmp:
+        ours_path, theirs_path = Path(tmp) / "ours.txt", Path(tmp) / "theirs.txt"
+        size = write_stars_file(ours_path, hands)
+        theirs_size = write_stars_file(theirs_path, pokerkit_hands)
+        counted: list[tuple[int, int]] = []
+
+        def ours() -> None:
+            imported = rejected = 0
+            for chunk in PokerStarsImporter().read(ours_path):
+                imported += pc.sum(pc.equal(chunk.table.column("kind"), "hand_started")
+                                   ).as_py() or 0
+                rejected += len(chunk.rejected)
+            counted.append((imported, rejected))
+
+        ours_s = _best_seconds(ours, repeats)
+        if counted[-1] != (hands, 0):
+            raise AssertionError(f"bench import lost hands: {counted[-1]} of {hands}")
+        text = theirs_path.read_text(encoding="utf-8")
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            parsed: list[int] = []
+            theirs_s = _best_seconds(
+                lambda: parsed.append(sum(1 for _ in pokerkit.HandHistory.from_pokerstars(text))),
+                repeats)
+        if parsed[-1] != pokerkit_hands:
+            raise AssertionError(f"PokerKit parsed {parsed[-1]} of {pokerkit_hands} hands")
+    ours_rate, theirs_rate = hands / ours_s, pokerkit_hands / theirs_s
+    return {
+        "format": "pokerstars",
+        "hands": hands,
+        "megabytes": round(size / 1e6, 1),
+        "ours_hands_per_second": round(ours_rate),
+        "ours_mb_per_second": round(size / 1e6 / ours_s, 2),
+        "pokerkit_hands": pokerkit_hands,
+        "pokerkit_hands_per_second": round(theirs_rate),
+        "pokerkit_mb_per_second": round(theirs_size / 1e6 / theirs_s, 3),
+        "ratio": round(ours_rate / theirs_rate, 1),
+        "target_ratio": 10,
+        "target_hands_per_second": 20_000,
+    }
+
+
 # ---------------------------------------------------------------------------- all
 
 
@@ -233,6 +307,13 @@ def run_bench(phh_files: Sequence[Path] = (), *, quick: bool = False,
          f"{ingest['hands_per_second']:,} hands/s; {ingest['ratio_to_floor']}x the "
          f"read+write floor (target <= {ingest['target_ratio_to_floor']}x)")
     result["ingest"] = ingest
+    imported = bench_import(hands=5_000 if quick else 100_000,
+                            pokerkit_hands=200 if quick else 2_000)
+    echo(f"import (PokerStars text): ours {imported['ours_hands_per_second']:,} hands/s "
+         f"({imported['ours_mb_per_second']} MB/s), PokerKit "
+         f"{imported['pokerkit_hands_per_second']:,} hands/s: {imported['ratio']}x (target "
+         f"{imported['target_ratio']}x and {imported['target_hands_per_second']:,} hands/s)")
+    result["import"] = imported
     from audit.simulate.scorecard import bench_simulate
 
     sim = bench_simulate(hands=2_000 if quick else 20_000)

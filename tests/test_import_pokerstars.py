@@ -414,3 +414,13 @@ def test_pokerkit_agrees_on_stacks_and_winnings() -> None:
                 winnings += 1
         compared += 1
     assert compared == 78 and winnings == 15
+
+
+def test_import_benchmark_counts_every_hand_and_compares_with_pokerkit() -> None:
+    pytest.importorskip("pokerkit")
+    from audit.bench import bench_import
+
+    result = bench_import(hands=300, pokerkit_hands=20)
+    assert (result["hands"], result["pokerkit_hands"]) == (300, 20)
+    assert result["ours_hands_per_second"] > 0 and result["ours_mb_per_second"] > 0
+    assert result["ratio"] > 1  # a parse that is slower than PokerKit's is a regression
