@@ -8,7 +8,10 @@ pairs, from which the null models take leave-pair-out baselines (audit/collusion
 Feature columns of a pair-hand row (A = player_a < B = player_b, alphabetically):
 
 - `hu`: a heads-up pot — exactly A and B did not fold preflop. `aggr_a`, `aggr_b`: bet or
-  raised in the hand (soft play: the pair's heads-up aggression against each other).
+  raised in the hand; `post_a`, `post_b`: bet or raised beyond one preflop raise (soft play:
+  the pair's heads-up postflop aggression against each other).
+- `vpip_a`, `vpip_b`: voluntarily entered the pot (team play and hole-card sharing: the weaker
+  of two shared hands folds, so partners seldom contest the same pot).
 - `fa`/`fb`: A faced a bet or raise last made by B (resp. B by A); `fold_a`/`fold_b`: and
   folded (unusual folds to each other). `sfa`/`sfb`: the folder's hole cards are known and
   strong (TT+, AK, AQ: showdown and fold behaviour suggesting knowledge of the partner's cards).
@@ -18,7 +21,8 @@ Feature columns of a pair-hand row (A = player_a < B = player_b, alphabetically)
 - `ws`: whipsaw — both A and B bet or raised, at least three bets/raises between them, and a
   third player called a bet or raise last made by A or B. `multi`: three or more players dealt.
 - `cd_opp`: a third player was all-in before the river while A and B both kept chips and went to
-  showdown; `cd`: and neither A nor B bet or raised in the hand (checked it down).
+  showdown; `cd`: and neither A nor B bet or raised in the hand, or, the all-in being preflop,
+  neither bet or raised after the preflop round (checked it down).
 """
 
 from __future__ import annotations
@@ -32,7 +36,8 @@ STRONG_MADE = ("three of a kind", "straight", "flush", "full house", "four of a 
 _BROADWAY = "TJQKA"
 
 HAND_PLAYER_COLUMNS = (
-    "hand_id", "seat", "player", "invested", "won", "net", "vpip", "aggressive_actions", "calls",
+    "hand_id", "seat", "player", "invested", "won", "net", "vpip", "pfr", "aggressive_actions",
+    "calls",
     "folded_street", "all_in_street", "showed", "hole_cards", "hand_class", "faced_bet_from",
 )
 HAND_COLUMNS = ("hand_id", "ts", "table_id", "players", "pot", "showdown", "big_blind")
@@ -56,6 +61,10 @@ def player_hands(hand_players: pl.LazyFrame, hands: pl.LazyFrame) -> pl.LazyFram
         folded=pl.col("folded_street").is_not_null(),
         survivor=pl.col("folded_street").is_null() & pl.col("all_in_street").is_null(),
         allin_early=pl.col("all_in_street").is_in(list(EARLY_STREETS)).fill_null(False),
+        allin_preflop=(pl.col("all_in_street") == "preflop").fill_null(False),
+        # bets and raises beyond one preflop raise: 0 proves the player neither bet nor raised
+        # after the preflop round (a second preflop raise keeps it above 0: never a false 0)
+        beyond_preflop=pl.col("aggressive_actions") - pl.col("pfr").cast(pl.Int32),
         called=pl.col("calls") > 0,
         strong_hole=_strong_hole(pl.col("hole_cards")),
         strong_made=pl.col("hand_class").is_in(list(STRONG_MADE)).fill_null(False),
@@ -68,6 +77,7 @@ def player_hands(hand_players: pl.LazyFrame, hands: pl.LazyFrame) -> pl.LazyFram
     per_hand = hp.group_by("hand_id").agg(
         n_contest=pl.col("contest").sum(),
         n_allin_early=pl.col("allin_early").sum(),
+        n_allin_preflop=pl.col("allin_preflop").sum(),
         total_gain=pl.col("gain").sum(),
     )
     # callers whose last faced bet/raise came from this player (whipsaw: the trapped third)
@@ -89,7 +99,7 @@ def player_hands(hand_players: pl.LazyFrame, hands: pl.LazyFrame) -> pl.LazyFram
 
 
 _SIDE = ("player", "net", "gain", "loss", "aggressive_actions", "called", "folded", "survivor",
-         "heavy",
+         "heavy", "vpip", "beyond_preflop",
          "contest", "allin_early", "faced_bet_from", "strong_hole", "strong_made", "caught")
 
 
@@ -101,7 +111,7 @@ def _big_blind() -> pl.Expr:
 def pair_hands(ph: pl.LazyFrame) -> pl.LazyFrame:
     """One row per pair of named players per hand (A < B), with the feature columns."""
     common = ["hand_id", "ts", "table_id", "players", "pot", "showdown", "big_blind",
-              "n_contest", "n_allin_early", "total_gain"]
+              "n_contest", "n_allin_early", "n_allin_preflop", "total_gain"]
     left = ph.select(*common, *[pl.col(c).alias(f"{c}_a") for c in _SIDE])
     right = ph.select("hand_id", *[pl.col(c).alias(f"{c}_b") for c in _SIDE])
     pairs = left.join(right, on="hand_id").filter(pl.col("player_a") < pl.col("player_b"))
@@ -124,6 +134,10 @@ def pair_hands(ph: pl.LazyFrame) -> pl.LazyFrame:
         hu=a("contest_a") & b("contest_b") & (pl.col("n_contest") == 2),
         aggr_a=aa > 0,
         aggr_b=ab > 0,
+        post_a=a("beyond_preflop_a") > 0,
+        post_b=b("beyond_preflop_b") > 0,
+        vpip_a=a("vpip_a"),
+        vpip_b=b("vpip_b"),
         fa=fa,
         fb=fb,
         fold_a=fa & a("folded_a"),
@@ -141,7 +155,11 @@ def pair_hands(ph: pl.LazyFrame) -> pl.LazyFrame:
         multi=pl.col("players") >= 3,
         ws=(aa > 0) & (ab > 0) & (aa + ab >= 3) & (third_caught >= 1),
         cd_opp=cd_opp,
-        cd=cd_opp & (aa == 0) & (ab == 0),
+        # after a preflop all-in the remaining streets are flop to river: a preflop raise is
+        # not betting into the side pot; after a later all-in, any bet or raise counts
+        cd=cd_opp & (((aa == 0) & (ab == 0)) | ((pl.col("n_allin_preflop") >= 1)
+                                               & (a("beyond_preflop_a") == 0)
+                                               & (b("beyond_preflop_b") == 0))),
         cd_strong=a("strong_made_a") | b("strong_made_b"),
     )
 
@@ -152,8 +170,9 @@ def pair_table(pairs: pl.LazyFrame) -> pl.LazyFrame:
     return pairs.group_by("player_a", "player_b").agg(
         hands=pl.len(),
         hu_n=c("hu").sum(),
-        soft_ka=(c("hu") & c("aggr_a")).sum(),
-        soft_kb=(c("hu") & c("aggr_b")).sum(),
+        soft_ka=(c("hu") & c("post_a")).sum(),
+        soft_kb=(c("hu") & c("post_b")).sum(),
+        va=c("vpip_a").sum(), vb=c("vpip_b").sum(), vboth=(c("vpip_a") & c("vpip_b")).sum(),
         fa_n=c("fa").sum(), fa_k=c("fold_a").sum(),
         fb_n=c("fb").sum(), fb_k=c("fold_b").sum(),
         sfa_n=c("sfa").sum(), sfa_k=c("sfold_a").sum(),

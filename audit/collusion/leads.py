@@ -23,6 +23,10 @@ everyone except this partner, shrunk toward the population rate with ALPHA pseud
   player (excess of joint raising over independent raising).
 - checkdown (PATTERN-CHECKDOWN-ALLIN): check-downs with a third player all-in, among such
   hands; binomial upper tail with rate r_A·r_B/R as for whipsaw.
+- co_entry (PATTERN-COLLUSION): hands both entered voluntarily, as a log odds ratio against
+  independent entry at each one's rate in the pair's hands, standardised (z), then centred and
+  scaled by the median and MAD of all tested pairs' z (empirical null); lower normal tail.
+  Hole-card sharing and team play show as partners who seldom contest the same pot.
 - seating (PATTERN-COLLUSION): table-days shared; Poisson upper tail with the mean expected if
   each sitting picked any table open that day at random. Reported as evidence only, not combined
   (SEATING_NOTE).
@@ -44,7 +48,15 @@ import polars as pl
 import pyarrow as pa
 
 from audit.collusion import features as F
-from audit.collusion.stats import bh_qvalues, binom_cdf, binom_sf, poisson_sf, signflip_p
+from audit.collusion.stats import (
+    bh_qvalues,
+    binom_cdf,
+    binom_sf,
+    empirical_null,
+    normal_cdf,
+    poisson_sf,
+    signflip_p,
+)
 
 SEATING_NOTE = (
     "seating is reported but not combined into the pair p-value: pairs are selected for testing "
@@ -70,6 +82,7 @@ FEATURES = (
     Feature("heavy_fold", "PATTERN-CHIP-DUMP", "folding to the partner after heavy investment",
             10),
     Feature("checkdown", "PATTERN-CHECKDOWN-ALLIN", "check-downs with a third player all-in", 3),
+    Feature("co_entry", "PATTERN-COLLUSION", "seldom entering the same pot", 20),
     Feature("fold_to_partner", "PATTERN-COLLUSION", "folding to the partner", 10),
     Feature("strong_fold", "PATTERN-COLLUSION", "folding strong hands to the partner", 5),
     Feature("seating", "PATTERN-COLLUSION", "sitting together beyond chance", 3),
@@ -181,6 +194,18 @@ def score_pairs(table: pl.DataFrame, totals: pl.DataFrame, rates: pl.DataFrame) 
         out |= {f"{name}_n": n, f"{name}_k": k, f"{name}_e": n * p0,
                 f"{name}_p": np.where(n >= MIN_SAMPLE[name], binom_sf(k, n, p0), np.nan)}
 
+    # co-entry: hands both entered voluntarily, against the product of their entry rates in the
+    # pair's own hands (a log odds ratio), centred and scaled by the population of pairs (an
+    # empirical null: honest neighbours' entries are not independent either)
+    n, va, vb, both = g["hands"], g["va"], g["vb"], g["vboth"]
+    cells = (both + 0.5, va - both + 0.5, vb - both + 0.5, n - va - vb + both + 0.5)
+    lor = np.log(cells[0] * cells[3] / (cells[1] * cells[2]))
+    z = lor / np.sqrt(sum(1.0 / c for c in cells))
+    ok = np.minimum(va, vb) >= MIN_SAMPLE["co_entry"]
+    zc = empirical_null(z, ok)
+    out |= {"co_entry_n": n, "co_entry_k": both, "co_entry_e": va * vb / np.maximum(n, 1),
+            "co_entry_z": zc, "co_entry_p": np.where(ok, normal_cdf(zc), np.nan)}
+
     k, e = g["seat_k"], g["seat_e"]
     out |= {"seating_n": k, "seating_k": k, "seating_e": e,
             "seating_p": np.where((k >= MIN_SAMPLE["seating"]) & (e > 0), poisson_sf(k, e),
@@ -227,7 +252,8 @@ def pair_scores(hand_players: pl.LazyFrame, hands: pl.LazyFrame, *, min_hands: i
 
 
 _EVIDENCE_FILTER = {
-    "softplay": pl.col("hu") & ~pl.col("aggr_a") & ~pl.col("aggr_b"),
+    "softplay": pl.col("hu") & ~pl.col("post_a") & ~pl.col("post_b"),
+    "co_entry": pl.col("vpip_a") != pl.col("vpip_b"),
     "fold_to_partner": pl.col("fold_a") | pl.col("fold_b"),
     "strong_fold": pl.col("sfold_a") | pl.col("sfold_b"),
     "whipsaw": pl.col("ws"),
@@ -266,6 +292,11 @@ def _describe(name: str, r: dict[str, Any]) -> str:
     if name == "strong_fold":
         return (f"they folded strong hole cards (TT+, AK, AQ) to each other's bets {k:.0f} of "
                 f"{n:.0f} times where {e:.1f} were expected from such folds against others")
+    if name == "co_entry":
+        return (f"in {n:.0f} hands together both entered the pot voluntarily {k:.0f} times "
+                f"where {e:.1f} were expected from each one's entry rate in those hands "
+                f"({abs(r['co_entry_z']):.1f} standard deviations below the population of "
+                "pairs): one folds when the other plays, as when hole cards are shared")
     if name == "chip_dump":
         src, dst = (a, b) if k >= 0 else (b, a)
         return (f"{src} lost a net {abs(k):,.0f} big blinds ({abs(r['flow_chips']):,.0f} in "

@@ -152,7 +152,8 @@ def _hand(rng: random.Random, hid: str, ts: datetime, table: str, roster: list[s
         rows.append({
             "run_id": None, "hand_id": hid, "seat": j + 1, "player": p,
             "position": None, "starting_stack": None, "invested": inv[p], "won": won,
-            "net": won - inv[p], "vpip": contest[p], "pfr": aggr[p] > 0,
+            "net": won - inv[p], "vpip": contest[p],
+            "pfr": aggr[p] > 0 and rng.random() < 0.3,  # some of the aggression preflop
             "aggressive_actions": aggr[p], "calls": calls[p], "folded_street": folded[p],
             "all_in_street": "preflop" if p == allin else None, "showed": at_sd,
             "hole_cards": f"{deck[2 * j]} {deck[2 * j + 1]}",

@@ -170,14 +170,14 @@ def collude(h: Hand, s: int, partner: int, style: str, strength_knob: float, rol
             rng: random.Random) -> tuple | None:
     """A collusive decision for seat s with `partner` in the hand, or None (play normally).
 
-    What real teams do (RULEBOOK §4.17), each decision taken with probability `strength_knob`:
+    What real teams do (RULEBOOK §4.17), in a share `strength_knob` of their hands together:
     soft play (never bet or raise into the partner heads-up, never re-raise him), chip dumping
     (the dumper, role 0, follows the receiver into pots and, heads-up, calls his big bets down
     to the river and then folds: a large one-directional transfer), whipsaw (raise around a
     third player caught between the partners), check-down (check it through once a third player
     is all-in), hole-card sharing (the weaker of the two hands folds to let the stronger play).
     """
-    if not partner or h.folded[partner] or rng.random() >= strength_knob:
+    if not partner or h.folded[partner] or not _team_hand(h, s, partner, strength_knob):
         return None
     others = [x for x in h.order if not h.folded[x] and x not in (s, partner)]
     owed = h.cur - h.bet[s]
@@ -196,9 +196,19 @@ def collude(h: Hand, s: int, partner: int, style: str, strength_knob: float, rol
     if style == "card_share" and h.street == 0 and owed > 0:
         mine = preflop_score(h.hole[s])
         theirs = preflop_score(h.hole[partner])
-        if theirs > mine + 0.1:
-            return ("fold",)
+        if theirs > mine:
+            return ("fold",)  # only the better of the two shared hands plays
     return None
+
+
+def _team_hand(h: Hand, s: int, partner: int, knob: float) -> bool:
+    """Does the team act in concert this hand? One coin per hand, the same for both partners
+    (a hash of their hole cards, so no state is kept and the seed still decides everything):
+    a plan like checking a hand down needs every decision of both, not each on its own."""
+    x = 0
+    for c in sorted(h.hole[s] + h.hole[partner]):
+        x = (x * 53 + c + 1) % 2_147_483_647
+    return (x * 2_654_435_761) % 4_294_967_296 < knob * 4_294_967_296
 
 
 def _chip_dump(h: Hand, s: int, partner: int, role: int, others: list[int], owed: int,
