@@ -216,3 +216,56 @@ def test_a_logged_out_of_turn_action_is_not_ruled_twice():
         "award 2 700\n"
     got = [r for r in findings("nl", body) if r[0] == "TURN-OOT-CHECK"]
     assert len(got) == 1
+
+
+# --- stud: the bring-in and its completion -------------------------------------------------------
+
+STUD = """hand fx:live-stud stud fixed_limit ante=1 bring_in=2 small_bet=5 big_bet=10
+seat 1 alice 1000
+seat 2 bob 1000
+seat 3 carol 1000
+seat 4 dave 1000
+post 1 ante 1
+post 2 ante 1
+post 3 ante 1
+post 4 ante 1
+deal 1 down As Kd
+deal 1 up 9c
+deal 2 down Qs Qd
+deal 2 up 2d
+deal 3 down 7h 7s
+deal 3 up Jh
+deal 4 down 3c 4c
+deal 4 up Ts
+post 2 bring_in 2
+declare 3 complete
+chips 3 5 1x5
+complete 3 to 5
+chips 4 10 2x5
+raise 4 to 10
+fold 1
+declare 2 fold
+fold 2
+declare 3 call
+chips 3 5 1x5
+call 3 5
+deal 3 up 8d
+deal 4 up 8s
+chips 3 5 1x5
+bet 3 5
+fold 4
+award 3 31
+"""
+
+
+def _stud(text):
+    [(rows, _)] = parse_text(text)
+    return {f.rule_id for f in replay_hand(hand_from_rows(rows), load_profile()).findings}
+
+
+def test_stud_completion_said_with_one_chip_stands():
+    assert _stud(STUD) == set()
+
+
+def test_stud_silent_single_chip_over_the_bring_in_is_a_call():
+    assert "CHIP-SINGLE-OVERSIZE-CALL" in _stud(STUD.replace("declare 3 complete\n", ""))

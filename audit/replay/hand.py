@@ -134,9 +134,7 @@ def replay_hand(hand: HandEvents, profile: Any = None, *, trace: bool = False) -
         elif kind == "rake":
             h.rake_logged += amounts[i] or 0
         elif live is not None and (kind == "declare" or kind == "chips"):
-            if not started:
-                started = _start(h)
-            live.physical(h, kind, seats[i], amounts[i], details[i], seq)
+            live.physical(h, kind, seats[i], amounts[i], details[i], seq, started)
         elif kind == "hand_started":
             d = details[i] or ""
             if d:

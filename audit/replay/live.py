@@ -341,8 +341,12 @@ class LiveTable:
         self.seats.clear()
 
     def physical(self, h: HandState, kind: str, s: int | None, amount: int | None,
-                 detail: str | None, seq: int) -> None:
-        """A `declare` or `chips` event."""
+                 detail: str | None, seq: int, started: bool = True) -> None:
+        """A `declare` or `chips` event (`started`: the forced bets or the deal have begun)."""
+        if not started:
+            h.flag(DQ, seq, f"A {kind} event comes before any forced bet or card of the hand; "
+                   "there is no betting to rule on yet, so it is ignored.")
+            return
         self._sync(h, seq)
         if s is None or not 0 < s < h.size or not h.in_hand[s]:
             h.flag(DQ, seq, f"A {kind} event names seat {s}, which was not dealt into this "

@@ -69,6 +69,7 @@ class Motion:
 _WORDS = {
     "fold": Said.FOLD, "check": Said.CHECK, "pass": Said.CHECK, "knock": Said.CHECK,
     "rap": Said.CHECK, "call": Said.CALL, "bet": Said.BET, "raise": Said.RAISE,
+    "complete": Said.RAISE,  # limit: completing a bring-in or a short all-in to a full bet
     "pot": Said.POT, "time": Said.TIME, "allin": Said.ALL_IN,
 }
 _NUMBER = re.compile(r"^\d[\d,]*$")
