@@ -32,6 +32,9 @@ AUTOMATIONS = (
     Automation.ANTE_POSTING, Automation.BET_COLLECTION, Automation.BLIND_OR_STRADDLE_POSTING,
     Automation.CARD_BURNING, Automation.HOLE_CARDS_SHOWING_OR_MUCKING, Automation.HAND_KILLING,
     Automation.CHIPS_PUSHING, Automation.CHIPS_PULLING,
+    # Without it PokerKit stops at an all-in before the river, waiting for the players to
+    # choose how many times to run the board, and the hand is never settled.
+    Automation.RUNOUT_COUNT_SELECTION,
 )
 DECK = [r + s for r in "23456789TJQKA" for s in "cdhs"]
 # code -> (our variant, our structure, hole cards)
