@@ -1009,6 +1009,19 @@ _rule(
     'Limit ace-to-five lowball: check-raise is not allowed unless players were told otherwise.',
 )
 
+_rule(
+    'KILL-SIZE', ILLEGAL_BET, VIOLATION,
+    '000 §12 intro, r.7, Gl. KILL; 001 3.6.1, 3.6.2.7, §2.2 KILL; 002 §13.0, §13.1 "part of '
+    'the pot"',
+    'A full kill is an overblind of 2×BB and doubles the betting limits. A half kill is 1.5×BB '
+    'and raises the limits by 1.5×. Kill blinds are live and part of the pot.',
+)
+_rule(
+    'KILL-ONE-PER-DEAL', PROCEDURE, VIOLATION,
+    '000 §12 r.11; 001 3.6.2.11; 002 §13.1 "Only one kill"',
+    'At most one kill per deal.',
+)
+
 
 # The stud/draw ids the replay can emit; each has a fixture under fixtures/rules/<ID>.txt.
 STUD_DRAW_RULE_IDS: tuple[str, ...] = (
@@ -1022,6 +1035,8 @@ STUD_DRAW_RULE_IDS: tuple[str, ...] = (
     "STUD-PREMATURE", "STUD-CARD-COUNT", "POT-ODDCHIP-STUD",
     # draw games
     "BET-LIMIT-DRAW-DOUBLE", "BET-CAP-TWOROUND", "DRAW-FIVE-CARD-HAND", "A5-CHECKRAISE",
+    # kill pots (per hand; who must kill is table state across hands)
+    "KILL-SIZE", "KILL-ONE-PER-DEAL",
 )
 
 for _id in STUD_DRAW_RULE_IDS:

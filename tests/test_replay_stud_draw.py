@@ -110,3 +110,43 @@ def test_two_round_cap_follows_the_profile():
     assert "BET-CAP-TWOROUND" in _ids(DRAW.replace("raise 3 to 50\n", "") +
                                       "raise 3 to 50\n", load_profile("private"))
     assert "BET-CAP-TWOROUND" not in _ids(DRAW + fifth, load_profile("montana", ["ca-lowball"]))
+
+
+KILLED = """hand fx:t lowball_27_single fixed_limit sb=5 bb=10 small_bet=10 big_bet=20 button=4
+seat 1 alice 1000
+seat 2 bob 1000
+seat 3 carol 1000
+seat 4 dave 1000
+post 1 small_blind 5
+post 2 big_blind 10
+post 4 kill {kill}
+deal 1 hole 2c 3d 4h 9s Kc
+deal 2 hole 2d 3h 5s 7c Qd
+deal 3 hole Ah Ad Kd 8c 8d
+deal 4 hole 2s 4s 6h 8h 9c
+call 3 {kill}
+raise 4 to {raise_to}
+fold 1
+fold 2
+fold 3
+award 4 {won}
+"""
+
+
+def test_kill_size_half_kill_raises_the_limits_by_half():
+    # KILL-SIZE (000 §12 intro): a half kill of 15 at 10/20 makes the game 15/30
+    assert _ids(KILLED.format(kill=15, raise_to=30, won=60)) == []
+    assert "BET-LIMIT-FIXED" in _ids(KILLED.format(kill=15, raise_to=40, won=70))
+    # a full kill doubles them: 20/40
+    assert _ids(KILLED.format(kill=20, raise_to=40, won=75)) == []
+    assert "BET-LIMIT-FIXED" in _ids(KILLED.format(kill=20, raise_to=30, won=65))
+
+
+def test_kill_percentages_follow_the_profile():
+    # a house whose full kill is 3 x the big blind (house override) accepts a kill of 30
+    text = KILLED.format(kill=30, raise_to=60, won=105)
+    assert "KILL-SIZE" in _ids(text)
+    (rows, _), = parse_text(text)
+    rows[0]["game"]["house_overrides"] = '{"kill.full_percent": 300}'
+    result = replay_hand(hand_from_rows(rows))
+    assert [f.rule_id for f in result.findings if f.severity != "info"] == []

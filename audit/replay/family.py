@@ -13,6 +13,7 @@ from audit.evaluate_low import strength
 from audit.replay.betting import flush_held
 from audit.replay.dealing import Deck
 from audit.replay.forced import new_round
+from audit.replay.kill import post_kill
 from audit.replay.pots import split
 from audit.replay.showdown import PotResult, clockwise
 from audit.replay.state import FL, HandState
@@ -28,7 +29,7 @@ class FamilyHooks:
 
     __slots__ = ("spec", "stud", "up", "common", "pending", "bring_seat", "bring_done",
                  "open_pair", "big_seen", "phase", "in_draw", "drawn", "checked",
-                 "bringin_fold", "a5_checkraise", "deck")
+                 "bringin_fold", "a5_checkraise", "deck", "killer")
 
     def __init__(self, h: HandState, spec: VariantSpec) -> None:
         self.spec = spec
@@ -45,6 +46,7 @@ class FamilyHooks:
         self.drawn: dict[int, int] = {}
         self.checked: set[int] = set()
         self.deck: Deck | None = None
+        self.killer = 0  # the seat that posted this deal's kill blind
         st = h.st
         self.bringin_fold = bool(st.values.get("stud.bringin_fold", False))
         self.a5_checkraise = bool(st.values.get("a5.checkraise", False))
@@ -163,7 +165,12 @@ class FamilyHooks:
 
     def post(self, h: HandState, detail: str | None, s: int | None, amount: int | None,
              seq: int) -> bool:
-        """A bring-in post (stud); other posts go to forced.post (returns False)."""
+        """A bring-in post (stud) or a kill blind; other posts go to forced.post (False)."""
+        if detail == "kill" and not self.stud:
+            post_kill(h, s, amount, seq, killed=bool(self.killer))
+            if s is not None and not self.killer:
+                self.killer = s
+            return True
         if detail != "bring_in" or not self.stud:
             return False
         if s is None or not 0 < s < h.size or not h.in_hand[s]:
