@@ -104,15 +104,24 @@ def settle_hand(h: HandState, end_seq: int) -> Outcome:
     pos = [s for s in range(1, n) if diffs[s] > 0]
     shortfall = -sum(diffs[s] for s in neg)
     if implausible and not pos and shortfall == implausible:
-        # The log states no rake, and the shortfall is more than a house collects: either the
-        # house over-collected or winners were paid short. A lead, not a proven misaward.
-        h.flag("HOUSE-RAKE", end_seq, f"The log does not state the rake, and the pot of "
-               f"{h.money(pot)} was paid out short by {h.money(implausible)} "
-               f"({implausible * 100 // max(pot, 1)}% of the pot), more than the "
-               f"{h.st.rake_implied_max_percent}% an unlogged collection is allowed to explain: "
-               "either the house took too much or the winner was paid short.",
-               severity="warning", expected=pot * h.st.rake_implied_max_percent // 100,
-               actual=implausible, delta=implausible - pot * h.st.rake_implied_max_percent // 100)
+        # The log states no rake and the house kept more than an unlogged collection is assumed
+        # to be. That proves no breach: the site's rake schedule (percentage, cap, a flat jackpot
+        # drop) is not in the log. It is the site's collection, reported, unless the profile names
+        # the schedule the site is bound by: then the collection is checked against it.
+        out.rake = implausible
+        if h.st.rake_percent or h.st.rake_cap or not h.st.rake_allowed:
+            _check_rake(h, implausible, pot, end_seq)
+            return out
+        bound = pot * h.st.rake_implied_max_percent // 100
+        permille = implausible * 1000 // max(pot, 1)
+        out.verified = False
+        h.flag(DQ_UNVERIFIABLE, end_seq, f"The amount paid cannot be verified: the log does not "
+               f"state the rake, and the house kept {h.money(implausible)} of the "
+               f"{h.money(pot)} pot ({permille // 10}.{permille % 10}%), more than the "
+               f"{h.st.rake_implied_max_percent}% an unlogged collection is taken to be; without "
+               "the site's rake schedule in the profile (rake.percent, rake.cap) it is counted "
+               "as the site's collection, not as a short payment.",
+               expected=bound, actual=implausible, delta=implausible - bound)
         return out
     if rake and not pos and (h.rake_implicit or shortfall == rake):
         _check_rake(h, rake, pot, end_seq)
@@ -153,15 +162,19 @@ def _check_rake(h: HandState, rake: int, pot: int, seq: int) -> None:
                "profile allows no rake (private games may not rake).", expected=0, actual=rake,
                delta=rake)
         return
-    if st.rake_percent:
-        mx = pot * st.rake_percent // 100
+    if st.rake_percent or st.rake_cap:
+        mx = pot * st.rake_percent // 100 if st.rake_percent else st.rake_cap
         if st.rake_cap and mx > st.rake_cap:
             mx = st.rake_cap
+        if st.rake_percent:
+            rate = f"{st.rake_percent}%" + (
+                f" capped at {h.money(st.rake_cap)}" if st.rake_cap else ", no cap")
+        else:
+            rate = f"a cap of {h.money(st.rake_cap)}"
         if rake > mx:
             h.flag("HOUSE-RAKE", seq, f"The rake taken was {h.money(rake)} but the house rate "
-                   f"({st.rake_percent}% capped at {h.money(st.rake_cap)}) allows at most "
-                   f"{h.money(mx)} from a pot of {h.money(pot)}.", expected=mx, actual=rake,
-                   delta=rake - mx)
+                   f"({rate}) allows at most {h.money(mx)} from a pot of {h.money(pot)}.",
+                   expected=mx, actual=rake, delta=rake - mx)
 
 
 def _showdown_reason(h: HandState, out: Outcome, s: int) -> str:
