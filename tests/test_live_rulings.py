@@ -269,3 +269,54 @@ def test_stud_completion_said_with_one_chip_stands():
 
 def test_stud_silent_single_chip_over_the_bring_in_is_a_call():
     assert "CHIP-SINGLE-OVERSIZE-CALL" in _stud(STUD.replace("declare 3 complete\n", ""))
+
+
+# --- no false violations ---------------------------------------------------------------------
+
+CAPPED = """hand fx:live-capped holdem fixed_limit sb=50 bb=100 small_bet=100 big_bet=200 button=3
+seat 1 alice 10000
+seat 2 bob 10000
+seat 3 carol 10000
+post 1 small_blind 50
+post 2 big_blind 100
+deal 1 hole As Ks
+deal 2 hole Qd Qc
+deal 3 hole 8h 4c
+raise 3 to 200
+raise 1 to 300
+raise 2 to 400
+declare 3 raise
+chips 3 300 3x100
+call 3 400
+call 1 100
+deal board 2d 7d 9h
+check 1
+check 2
+check 3
+deal board Jc
+check 1
+check 2
+check 3
+deal board 3s
+check 1
+check 2
+check 3
+show 1 As Ks
+show 2 Qd Qc
+show 3 8h 4c
+award 2 1200
+"""
+
+
+def test_a_raise_declared_in_a_capped_round_binds_only_a_call():
+    [(rows, _)] = parse_text(CAPPED)
+    got = {f.rule_id for f in replay_hand(hand_from_rows(rows), load_profile()).findings}
+    assert not got & {"VERBAL-BINDING", "CHIP-FULL-PLUS-HALF", "STRING-RAISE"}, got
+
+
+def test_a_big_blind_tossing_one_chip_on_his_option_is_not_ruled():
+    body = "call 3 100\ncall 1 50\nchips 2 500 1x500\ncheck 2\ndeal board 2d 7d 9h\n" \
+        "check 1\ncheck 2\ncheck 3\ndeal board Jc\ncheck 1\ncheck 2\ncheck 3\ndeal board 3s\n" \
+        "check 1\ncheck 2\ncheck 3\nshow 1 As Ks\nshow 2 Qd Qc\nshow 3 8h 4c\naward 2 300\n"
+    for structure in ("nl", "pl"):
+        assert not ids(structure, body) & {"CHIP-SINGLE-CHIP-BET", "CHIP-RELEASE-BINDING"}

@@ -88,6 +88,7 @@ class Situation:
     min_raise: int  # big bet: the smallest legal increment (the minimum bet when opening)
     tournament: bool = False
     prev_level: int = 0  # the bet before the last raise of the round (an unaware caller)
+    may_raise: bool = True  # False: the round is capped, or not reopened to him since he acted
 
     @property
     def owed(self) -> int:
@@ -117,15 +118,24 @@ class Binding:
 def situation(h: HandState, s: int, prev_level: int = 0) -> Situation:
     """The Situation of seat `s` in the replay state, before its action is applied."""
     size = h.small_bet if h.street < h.big_from else h.big_bet
+    may_raise = not h.capped
+    if may_raise and h.acted[s] and h.cur_bet > h.bet[s]:
+        full = size if h.structure == FL else h.last_raise
+        aggregate = h.st.allin_aggregate if h.structure == FL else h.st.nl_reopen_aggregate
+        may_raise = h.fr_count > h.acted_fr[s] or (
+            aggregate and h.cur_bet - h.acted_level[s] >= full)
     return Situation(cur=h.cur_bet, mine=h.bet[s], stack=h.stack[s], pot=h.pot_total(),
                      structure=h.structure, size=size, limit_to=h.last_raise + size,
                      min_raise=h.last_raise or h.min_bet, tournament=h.tournament,
-                     prev_level=prev_level)
+                     prev_level=prev_level, may_raise=may_raise)
 
 
 def _made(sit: Situation, total: int, rule: str, why: str) -> Binding:
-    """A binding to `total`, capped at the seat's chips, named by what it does."""
+    """A binding to `total`, capped at the seat's chips, named by what it does. A player who
+    may not raise (capped round, not reopened) is held to a call: the surplus goes back."""
     total = min(total, sit.cap)
+    if not sit.may_raise:
+        total = min(total, sit.cur)
     if total > sit.cur:
         return Binding(action="raise", total=total, rule=rule, why=why)
     if total <= sit.mine and sit.cur <= sit.mine:
@@ -200,6 +210,8 @@ def _from_chips(sit: Situation, released: Sequence[Motion], rules: LiveRules) ->
             if sit.structure == PL and rules.big_chip == "pot" and chips > sit.pot:
                 return _made(sit, sit.pot_max, SINGLE_CHIP_BET, chip + ", larger than the pot")
             return _made(sit, sit.cur, OVERSIZE_CALL, chip + " while facing a bet")
+        if sit.cur > 0:  # a big blind whose bet is matched: the seeds do not say; not ruled
+            return None
         if sit.structure == PL and chips > sit.pot:
             return _made(sit, sit.pot_max, SINGLE_CHIP_BET, chip + ", larger than the pot")
         if sit.structure != FL:
