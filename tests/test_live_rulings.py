@@ -48,6 +48,7 @@ def ids(structure: str, body: str, profile: str = "montana", opts: str = "") -> 
 @pytest.mark.parametrize(("words", "said", "amount", "to"), [
     ("call", Said.CALL, None, True), ("Fold", Said.FOLD, None, True),
     ("check", Said.CHECK, None, True), ("pass", Said.CHECK, None, True),
+    ("rap", Said.RAP, None, True), ("knock", Said.RAP, None, True),
     ("raise", Said.RAISE, None, True), ("raise 200", Said.RAISE, 200, False),
     ("raise to 1,200", Said.RAISE, 1200, True), ("make it 600", Said.RAISE, 600, True),
     ("bet 300", Said.BET, 300, True), ("300", Said.BET, 300, True),

@@ -37,6 +37,7 @@ STRING_RAISE = "STRING-RAISE"
 MULTIMOVE = "STRING-BIGBET-MULTIMOVE"
 FORWARD_MOTION = "CHIP-FORWARD-MOTION"
 RIGHT_TO_ACT = "TURN-RIGHT-TO-ACT"
+RAP = "CHIP-RAP"
 UNDERMIN_FIX = "BET-NL-UNDERMIN-FIX"
 DQ = "DQ-INCONSISTENT-LOG"
 # The chips alone decide (no declaration, no special chip rule): a logged fold or check then
@@ -148,7 +149,8 @@ def derive(sit: Situation, said: Declaration | None, motions: Sequence[Motion],
     """The binding action from the first in-turn declaration and the chip motions, or None
     when the physical layer does not settle it."""
     released = [m for m in motions if m.released]
-    if said is not None and (rules.verbal != "bigbet_corrected" or sit.structure != FL):
+    if said is not None and (rules.verbal != "bigbet_corrected" or sit.structure != FL
+                             or said.said is Said.RAP):  # a rap is no verbal statement
         b = _from_words(sit, said, released, rules)
         if b is not None:
             return b
@@ -164,9 +166,11 @@ def _from_words(sit: Situation, said: Declaration, released: Sequence[Motion],
     s = said.said
     if s is Said.FOLD:
         return Binding(action="fold", total=None, rule=VERBAL_BINDING, why=w)
-    if s is Said.CHECK:
+    if s is Said.CHECK or s is Said.RAP:
         if sit.owed > 0:
-            return None  # "check" facing a bet is no action at all: the chips decide
+            return None  # a check facing a bet is no action at all: the chips decide
+        if s is Said.RAP:
+            return Binding(action="check", total=sit.mine, rule=RAP, why="rapped the table")
         return Binding(action="check", total=sit.mine, rule=VERBAL_BINDING, why=w)
     if s is Said.CALL:
         return _made(sit, sit.cur, VERBAL_BINDING, w)
@@ -470,7 +474,7 @@ class LiveTable:
             return
         d, level, oseq, n_then = held
         action = logged_as(kind, sit, amount, total)[0]
-        said = {Said.BET: "raise", Said.RAISE: "raise", Said.POT: "raise",
+        said = {Said.BET: "raise", Said.RAISE: "raise", Said.POT: "raise", Said.RAP: "check",
                 Said.ALL_IN: "raise" if sit.cap > sit.cur else "call"}.get(d.said, str(d.said))
         if said == "check" and action == "raise":
             h.flag("TURN-OOT-CHECK", seq, f"{h.who(s)} said \"{d.words}\" out of turn (event "

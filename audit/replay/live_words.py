@@ -26,7 +26,9 @@ class Said(StrEnum):
     FOLD = "fold"
     """Folds."""
     CHECK = "check"
-    """Checks ("pass", "knock" and a rap say the same)."""
+    """Checks ("pass")."""
+    RAP = "rap"
+    """Raps or knocks the table: a pass, i.e. a check (CHIP-RAP), though nothing is said."""
     CALL = "call"
     """Calls the amount owed."""
     BET = "bet"
@@ -43,8 +45,8 @@ class Said(StrEnum):
     """Anything else ("pair", "8-low", "playing the board"): not a betting action."""
 
 
-BETTING = frozenset({Said.FOLD, Said.CHECK, Said.CALL, Said.BET, Said.RAISE, Said.ALL_IN,
-                     Said.POT})
+BETTING = frozenset({Said.FOLD, Said.CHECK, Said.RAP, Said.CALL, Said.BET, Said.RAISE,
+                     Said.ALL_IN, Said.POT})
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -67,8 +69,8 @@ class Motion:
 
 
 _WORDS = {
-    "fold": Said.FOLD, "check": Said.CHECK, "pass": Said.CHECK, "knock": Said.CHECK,
-    "rap": Said.CHECK, "call": Said.CALL, "bet": Said.BET, "raise": Said.RAISE,
+    "fold": Said.FOLD, "check": Said.CHECK, "pass": Said.CHECK, "knock": Said.RAP,
+    "rap": Said.RAP, "call": Said.CALL, "bet": Said.BET, "raise": Said.RAISE,
     "complete": Said.RAISE,  # limit: completing a bring-in or a short all-in to a full bet
     "pot": Said.POT, "time": Said.TIME, "allin": Said.ALL_IN,
 }
