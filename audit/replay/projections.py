@@ -4,13 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from audit.cards import card_str
 from audit.evaluate import high_class
 from audit.replay.awards import Outcome
 from audit.replay.state import HandState
 
 _LATE = ("CO", "HJ", "LJ")
-_RANKS = "23456789TJQKA"
-_SUITS = "cdhs"
 
 
 def positions(h: HandState) -> dict[int, str]:
@@ -18,7 +17,7 @@ def positions(h: HandState) -> dict[int, str]:
     order = h.order
     n = len(order)
     out: dict[int, str] = {}
-    if n == 0:
+    if n < 2:  # a hand dealt to one seat (a damaged log) has no positions to name
         return out
     if n == 2:
         for s in order:
@@ -41,7 +40,7 @@ def positions(h: HandState) -> dict[int, str]:
 def _cards(cards: Any) -> str | None:
     if not cards:
         return None
-    return " ".join("??" if c < 0 else _RANKS[c >> 2] + _SUITS[c & 3] for c in cards)
+    return " ".join("??" if c < 0 else card_str(c) for c in cards)  # jokers print as Xj
 
 
 def project(h: HandState, out: Outcome, ts: Any, table_id: str | None,

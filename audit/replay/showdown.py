@@ -27,7 +27,8 @@ def cards_of(h: HandState, s: int) -> list[int] | None:
     """The seat's known hole cards, or None when any is unknown."""
     shown = h.shown[s]
     cards = list(shown) if shown is not None and all(c >= 0 for c in shown) else h.hole[s]
-    if len(cards) != h.hole_n or any(c < 0 for c in cards):
+    # unknown (??) and, outside the joker games, the joker: the hand cannot be evaluated
+    if len(cards) != h.hole_n or any(not 0 <= c < 52 for c in cards):
         return None
     return cards
 
@@ -73,7 +74,7 @@ def _settle_pot(h: HandState, res: PotResult, board: list[int], shares: list[int
         res.high = contenders
         shares[contenders[0]] += amount
         return
-    if not contenders or len(board) != 5:
+    if not contenders or len(board) != 5 or any(not 0 <= c < 52 for c in board):
         res.verified = False
         return
     best = -1

@@ -1,0 +1,1165 @@
+"""The compiled replay of button games (numba): proves a hand clean or hands it back.
+
+`replay_batch` walks every hand of an event table with the same rules as the reference replay
+(audit/replay/hand.py and the modules it calls) for the common case: hold'em and Omaha high
+at fixed, pot and no limit, blinds, hole and board cards, showdowns, awards and rake. It
+never writes a finding. Wherever the reference replay would flag something, or the hand
+holds anything this kernel does not model (antes, straddles, dead blinds, run it twice,
+hi-lo, live-table events, unknown cards a pot depends on, ...), it stops and marks the hand
+for the reference replay instead. A hand it marks clean therefore has no findings, and its
+projection rows equal the reference replay's (tests/test_replay_fast.py holds both to that).
+
+Inputs are integer columns decoded once per table (audit/replay/fast.py); outputs are
+columns. Status codes say why a hand was handed back (the `why_*` numbers below), which is
+what the fast-path coverage figures in `poker-audit bench` count.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+MISSING = np.iinfo(np.int64).min  # a null amount/total/seat in the integer columns
+
+# event kinds (audit/replay/fast.py maps the `kind` strings to these codes)
+KINDS = ("hand_started", "seat", "post", "deal", "burn", "fold", "check", "call", "bet",
+         "raise", "show", "muck", "award", "rake", "hand_ended", "annotation")
+K_HAND_STARTED, K_SEAT, K_POST, K_DEAL, K_BURN, K_FOLD, K_CHECK, K_CALL, K_BET, K_RAISE, \
+    K_SHOW, K_MUCK, K_AWARD, K_RAKE, K_HAND_ENDED, K_ANNOTATION = range(len(KINDS))
+
+# details the kernel tells apart (all others: -1; null: -2)
+DETAILS = ("small_blind", "big_blind", "hole", "board", "uncalled", "sitting_out", "ante",
+           "straddle")
+D_SMALL_BLIND, D_BIG_BLIND, D_HOLE, D_BOARD, D_UNCALLED, D_SITTING_OUT, D_ANTE, \
+    D_STRADDLE = range(len(DETAILS))
+D_OTHER, D_NULL = -1, -2
+
+# per-event flags decoded from `detail` text
+F_REFUNDS_IMPLICIT, F_RAKE_IMPLICIT, F_UNRECORDED = 1, 2, 4
+
+# per-hand game columns (one row per hand)
+G_VARIANT, G_STRUCTURE, G_BB, G_SB, G_SMALL_BET, G_BIG_BET, G_MIN_BET, G_BUTTON, \
+    G_TOURNAMENT, G_SETTINGS, G_SUPPORTED, G_ANTE = range(12)
+N_GAME = 12
+V_HOLDEM, V_OMAHA, V_OMAHA5 = 0, 1, 2
+FL, PL, NL = 0, 1, 2
+
+# profile settings columns (one row per Settings a hand can use: G_SETTINGS is the row)
+P_CAP_MULTI, P_CAP_HEADSUP, P_CAP_HEADSUP_TOURN, P_FOLD_UNCAPS, P_ALLIN_AGGREGATE, \
+    P_NL_REOPEN_AGGREGATE, P_PL_SB_AS_BB, P_PL_SB_AS_BB_TOURN, P_RAKE_ALLOWED, \
+    P_RAKE_PERCENT, P_RAKE_CAP, P_RAKE_IMPLIED_MAX, P_STRADDLE_BIGBET, P_STRADDLE_LIMIT, \
+    P_STRADDLE_NEW_BRING_IN = range(15)
+N_SETTINGS = 15
+
+# per-seat state rows
+S_IN, S_FOLDED, S_ACTED, S_START, S_STACK, S_BET, S_CONTRIB, S_ACTED_LEVEL, S_ACTED_FR, \
+    S_VPIP, S_PFR, S_AGGR, S_CALLS, S_FOLDED_STREET, S_ALLIN_STREET, S_FACED_FROM, \
+    S_MUCKED, S_SHOWN, S_SHOWN_N, S_HOLE_N, S_SEAT_EVENT, S_ACTUAL, S_EXPECTED, S_REFUND, \
+    S_STRENGTH, S_LIVE_C, S_DEAD, S_ANTES = range(28)
+N_SEAT_ROWS = 28
+MAX_SEATS = 24  # seat numbers 1..23; a bigger table goes to the reference replay
+MAX_CARDS = 8
+
+# hand scalars
+H_STREET, H_CUR_BET, H_LAST_RAISE, H_FR_COUNT, H_BETS, H_CAPPED, H_AGGRESSOR, H_ANCHOR, \
+    H_TO_ACT, H_SB_SEAT, H_BB_SEAT, H_N_ACTIONS, H_BET_WAS_SHORT, H_STRUCTURE, H_MIN_BET, \
+    H_BUTTON, H_SIZE, H_N_ORDER, H_BB, H_SB, H_SMALL_BET, H_BIG_BET, H_TOURNAMENT, \
+    H_SETTINGS, H_RAKE, H_REFUNDS_ALL, H_ANTE, H_STRADDLE_SEAT = range(28)
+N_SCALARS = 28
+
+BOARD_AFTER = (0, 3, 4, 5)
+POSITION_NAMES = ("", "BTN", "SB", "BB", "CO", "HJ", "LJ", "UTG")  # then 8+i = UTG+i
+CLEAN = 0
+CLEAN_UNRECORDED = -1  # clean but for DQ-UNVERIFIABLE-AWARD: the log records no winnings
+UNKNOWN_STACK = 1 << 62  # audit/replay/hand.py: a stack not logged is never short
+
+# --------------------------------------------------------------------------- turn order
+
+
+@njit(cache=True)
+def _remaining(S, order, n_order):
+    c = 0
+    for i in range(n_order):
+        if S[S_FOLDED, order[i]] == 0:
+            c += 1
+    return c
+
+
+@njit(cache=True)
+def _with_chips(S, order, n_order):
+    c = 0
+    for i in range(n_order):
+        s = order[i]
+        if S[S_FOLDED, s] == 0 and S[S_STACK, s] > 0:
+            c += 1
+    return c
+
+
+@njit(cache=True)
+def _next_to_act(S, H, order, after):
+    """HandState.next_to_act: first seat clockwise after `after` owing an action (0 = none)."""
+    n = H[H_N_ORDER]
+    if n == 0:
+        return 0
+    start = -1
+    for i in range(n):
+        if order[i] == after:
+            start = i + 1
+            break
+    if start < 0:
+        b = H[H_BUTTON]
+        size = H[H_SIZE] + 1
+        d = (after - b - 1 + 4 * size) % size
+        start = 0
+        for i in range(n):
+            if (order[i] - b - 1 + 4 * size) % size > d:
+                start = i
+                break
+    cur = H[H_CUR_BET]
+    can_act = 0
+    for i in range(n):
+        s = order[i]
+        if S[S_IN, s] and S[S_FOLDED, s] == 0 and S[S_STACK, s] > 0:
+            can_act += 1
+    for k in range(n):
+        s = order[(start + k) % n]
+        if S[S_IN, s] and S[S_FOLDED, s] == 0 and S[S_STACK, s] > 0 and (
+                S[S_ACTED, s] == 0 or S[S_BET, s] < cur):
+            if can_act == 1 and S[S_BET, s] >= cur:
+                return 0
+            return s
+    return 0
+
+
+@njit(cache=True)
+def _new_round(S, H, order, street):
+    H[H_STREET] = street
+    H[H_CUR_BET] = 0
+    for i in range(H[H_N_ORDER]):
+        s = order[i]
+        S[S_BET, s] = 0
+        S[S_ACTED, s] = 0
+    H[H_LAST_RAISE] = 0 if H[H_STRUCTURE] == FL else H[H_MIN_BET]
+    H[H_FR_COUNT] = 0
+    H[H_BETS] = 0
+    H[H_CAPPED] = 0
+    H[H_BET_WAS_SHORT] = 0
+    H[H_AGGRESSOR] = 0
+    H[H_ANCHOR] = H[H_BUTTON]
+    if _remaining(S, order, H[H_N_ORDER]) <= 1:
+        H[H_TO_ACT] = 0
+    else:
+        H[H_TO_ACT] = _next_to_act(S, H, order, H[H_BUTTON])
+
+
+@njit(cache=True)
+def _start(S, H, order):
+    """HandState.seat_order, then the preflop round."""
+    b = H[H_BUTTON]
+    n = 0
+    for s in range(b + 1, H[H_SIZE]):
+        if S[S_IN, s]:
+            order[n] = s
+            n += 1
+    for s in range(1, min(b + 1, H[H_SIZE])):
+        if S[S_IN, s]:
+            order[n] = s
+            n += 1
+    H[H_N_ORDER] = n
+    _new_round(S, H, order, 0)
+
+
+@njit(cache=True)
+def _index_in(order, n, seat):
+    for i in range(n):
+        if order[i] == seat:
+            return i
+    return -1
+
+
+# --------------------------------------------------------------------------- cards
+
+
+@njit(cache=True)
+def _parse_cards(data, lo, hi, out):
+    """Cards of one text into `out`; returns the count, -1 for text the reference replay
+    must handle itself (jokers, malformed text, too many cards)."""
+    n = 0
+    i = lo
+    while i < hi:
+        ch = data[i]
+        if ch == 32 or ch == 44 or (9 <= ch <= 13):
+            i += 1
+            continue
+        j = i
+        while j < hi and not (data[j] == 32 or data[j] == 44 or (9 <= data[j] <= 13)):
+            j += 1
+        if (j - i) % 2:
+            return -1
+        for k in range(i, j, 2):
+            a = data[k]
+            b = data[k + 1]
+            if a == 63 and b == 63:  # ??
+                card = -1
+            else:
+                if 97 <= a <= 122:
+                    a -= 32
+                r = -1
+                if 50 <= a <= 57:
+                    r = a - 50
+                elif a == 84:
+                    r = 8
+                elif a == 74:
+                    r = 9
+                elif a == 81:
+                    r = 10
+                elif a == 75:
+                    r = 11
+                elif a == 65:
+                    r = 12
+                if 65 <= b <= 90:
+                    b += 32
+                su = -1
+                if b == 99:
+                    su = 0
+                elif b == 100:
+                    su = 1
+                elif b == 104:
+                    su = 2
+                elif b == 115:
+                    su = 3
+                if r < 0 or su < 0:
+                    return -1
+                card = r * 4 + su
+            if n >= out.shape[0]:
+                return -1
+            out[n] = card
+            n += 1
+        i = j
+    return n
+
+
+@njit(cache=True)
+def _strength(cards, n, table5, table6, table7, flush_suit, by_mask, strengths, card_value):
+    """High strength of n (5..7) known cards: the lookup tables of audit/evaluate_tables.py."""
+    value = 0
+    for i in range(n):
+        value += card_value[cards[i]]
+    key = value & ((1 << 23) - 1)
+    if n == 7:
+        dense = table7[key]
+    elif n == 6:
+        dense = table6[key]
+    else:
+        dense = table5[key]
+    suit = flush_suit[value >> 23]
+    if suit >= 0:
+        mask = 0
+        for i in range(n):
+            if cards[i] & 3 == suit:
+                mask |= 1 << (cards[i] >> 2)
+        f = by_mask[mask]
+        if f > dense:
+            dense = f
+    return strengths[dense]
+
+
+@njit(cache=True)
+def _omaha_strength(hole, hn, board, table5, table6, table7, flush_suit, by_mask, strengths,
+                    card_value):
+    best = -1
+    five = np.empty(5, np.int64)
+    for a in range(hn):
+        for b in range(a + 1, hn):
+            for x in range(5):
+                for y in range(x + 1, 5):
+                    for z in range(y + 1, 5):
+                        five[0] = hole[a]
+                        five[1] = hole[b]
+                        five[2] = board[x]
+                        five[3] = board[y]
+                        five[4] = board[z]
+                        v = _strength(five, 5, table5, table6, table7, flush_suit, by_mask,
+                                      strengths, card_value)
+                        if v > best:
+                            best = v
+    return best
+
+
+@njit(cache=True)
+def _write_cards(cards, n, buf, pos):
+    for i in range(n):
+        if i:
+            buf[pos] = 32
+            pos += 1
+        c = cards[i]
+        if c < 0:
+            buf[pos] = 63
+            buf[pos + 1] = 63
+        else:
+            buf[pos] = (50, 51, 52, 53, 54, 55, 56, 57, 84, 74, 81, 75, 65)[c >> 2]
+            buf[pos + 1] = (99, 100, 104, 115)[c & 3]
+        pos += 2
+    return pos
+
+
+# --------------------------------------------------------------------------- the replay
+
+
+@njit(cache=True)
+def replay_batch(starts, kind, seat, amount, total, detail, flags, cards_data, cards_off,
+                 game, settings, table5, table6, table7, flush_suit, by_mask, strengths,
+                 card_value,
+                 # outputs, hands
+                 status, pot_out, rake_out, players_out, showdown_out, board_off, board_buf,
+                 row_start,
+                 # outputs, player rows
+                 r_seat, r_event, r_position, r_start, r_invested, r_won, r_vpip, r_pfr,
+                 r_aggr, r_calls, r_folded, r_allin, r_showed, r_strength, r_faced_event,
+                 hole_off, hole_valid, hole_buf):
+    """Replay every hand; status[h] = 0 when proven clean, else the reason it goes back."""
+    n_hands = starts.shape[0] - 1
+    S = np.zeros((N_SEAT_ROWS, MAX_SEATS), np.int64)
+    H = np.zeros(N_SCALARS, np.int64)
+    order = np.zeros(MAX_SEATS, np.int64)
+    hole = np.zeros((MAX_SEATS, MAX_CARDS), np.int64)
+    shown = np.zeros((MAX_SEATS, MAX_CARDS), np.int64)
+    board = np.zeros(MAX_CARDS, np.int64)
+    parsed = np.zeros(MAX_CARDS, np.int64)
+    seen = np.zeros(52, np.int64)
+    street_burns = np.zeros(4, np.int64)
+    pot_amount = np.zeros(MAX_SEATS, np.int64)
+    pot_level = np.zeros(MAX_SEATS, np.int64)
+    seven = np.zeros(7, np.int64)
+    winners = np.zeros(MAX_SEATS, np.int64)
+    row = 0
+    bpos = 0
+    hpos = 0
+    for hix in range(n_hands):
+        lo = starts[hix]
+        hi = starts[hix + 1]
+        row_start[hix] = row
+        board_off[hix] = bpos
+        st = _replay_one(lo, hi, kind, seat, amount, total, detail, flags, cards_data,
+                         cards_off, game[hix], settings, table5, table6, table7, flush_suit,
+                         by_mask, strengths, card_value, S, H, order, hole, shown, board,
+                         parsed, seen, street_burns, pot_amount, pot_level, seven, winners)
+        status[hix] = st
+        if st > CLEAN:
+            board_off[hix + 1] = bpos
+            continue
+        # ---- projections (audit/replay/projections.py)
+        n_order = H[H_N_ORDER]
+        size = H[H_SIZE]
+        pot = 0
+        for s in range(size):
+            pot += S[S_CONTRIB, s]
+        pot_out[hix] = pot
+        players = 0
+        for s in range(1, size):
+            if S[S_IN, s]:
+                players += 1
+        players_out[hix] = players
+        showdown = _remaining(S, order, n_order) >= 2
+        showdown_out[hix] = showdown
+        nb = board[MAX_CARDS - 1]  # board count is kept in the last slot
+        bpos = _write_cards(board, nb, board_buf, bpos)
+        board_off[hix + 1] = bpos
+        refunds_in_awards = H[H_REFUNDS_ALL] == 1
+        rake_out[hix] = H[H_RAKE]
+        for s in range(1, size):
+            if not S[S_IN, s]:
+                continue
+            r_seat[row] = s
+            r_event[row] = S[S_SEAT_EVENT, s]
+            pos = 0
+            if n_order == 2:
+                pos = 1 if s == H[H_BUTTON] else 3
+            elif n_order > 2:
+                i = _index_in(order, n_order, s)
+                if i == n_order - 1:
+                    pos = 1
+                elif i == 0:
+                    pos = 2
+                elif i == 1:
+                    pos = 3
+                else:
+                    m = n_order - 3
+                    k = i - 2
+                    back = m - 1 - k
+                    if back < 3 and m - back > 1:
+                        pos = 4 + back
+                    else:
+                        pos = 7 if k == 0 else 7 + k
+            r_position[row] = pos
+            r_start[row] = S[S_START, s]  # UNKNOWN_STACK: null
+            refund = S[S_REFUND, s]
+            r_invested[row] = S[S_CONTRIB, s] - refund
+            r_won[row] = S[S_ACTUAL, s] - (refund if refunds_in_awards else 0)
+            r_vpip[row] = S[S_VPIP, s]
+            r_pfr[row] = S[S_PFR, s]
+            r_aggr[row] = S[S_AGGR, s]
+            r_calls[row] = S[S_CALLS, s]
+            r_folded[row] = S[S_FOLDED_STREET, s]
+            r_allin[row] = S[S_ALLIN_STREET, s]
+            r_showed[row] = S[S_SHOWN, s]
+            r_strength[row] = S[S_STRENGTH, s] if showdown else -1
+            f = S[S_FACED_FROM, s]
+            r_faced_event[row] = S[S_SEAT_EVENT, f] if f > 0 else -1
+            hole_off[row] = hpos
+            cards = shown[s] if S[S_SHOWN, s] else hole[s]
+            nc = S[S_SHOWN_N, s] if S[S_SHOWN, s] else S[S_HOLE_N, s]
+            known = False
+            for j in range(nc):
+                if cards[j] >= 0:
+                    known = True
+            hole_valid[row] = known
+            if known:
+                hpos = _write_cards(cards, nc, hole_buf, hpos)
+            row += 1
+    row_start[n_hands] = row
+    hole_off[row] = hpos
+    return row
+
+
+@njit(cache=True)
+def _replay_one(lo, hi, kind, seat, amount, total, detail, flags, cards_data, cards_off, g,
+                settings, table5, table6, table7, flush_suit, by_mask, strengths, card_value,
+                S, H, order, hole, shown, board, parsed, seen, street_burns, pot_amount,
+                pot_level, seven, winners):
+    if g[G_SUPPORTED] == 0:
+        return 1
+    S[:, :] = 0
+    H[:] = 0
+    seen[:] = -1
+    street_burns[:] = 0
+    board[:] = 0
+    P = settings[g[G_SETTINGS]]
+    H[H_STRUCTURE] = g[G_STRUCTURE]
+    H[H_MIN_BET] = g[G_MIN_BET]
+    H[H_BUTTON] = g[G_BUTTON]
+    H[H_BB] = g[G_BB]
+    H[H_SB] = g[G_SB]
+    H[H_SMALL_BET] = g[G_SMALL_BET]
+    H[H_BIG_BET] = g[G_BIG_BET]
+    H[H_TOURNAMENT] = g[G_TOURNAMENT]
+    H[H_SETTINGS] = g[G_SETTINGS]
+    H[H_LAST_RAISE] = g[G_MIN_BET]
+    H[H_ANTE] = g[G_ANTE]
+    variant = g[G_VARIANT]
+    hole_n = 2 if variant == V_HOLDEM else (4 if variant == V_OMAHA else 5)
+    # seats first: the table size is the highest seat (or the button)
+    max_seat = 0
+    for i in range(lo, hi):
+        if kind[i] == K_SEAT:
+            s = seat[i]
+            if s != MISSING and s > max_seat:
+                max_seat = s
+    size = max(max_seat, H[H_BUTTON], 1) + 1
+    if size > MAX_SEATS:
+        return 2
+    H[H_SIZE] = size
+    started = False
+    refunds_implicit = False
+    rake_implicit = False
+    uncalled_logged = False
+    unrecorded = False
+    rake_logged = 0
+    burns = 0
+    n_board_deals = 0
+    nb = 0
+    for s in range(size):
+        S[S_FOLDED_STREET, s] = -1
+        S[S_ALLIN_STREET, s] = -1
+        S[S_STRENGTH, s] = -1
+    for i in range(lo, hi):
+        k = kind[i]
+        s = seat[i]
+        if k >= K_FOLD and k <= K_RAISE:
+            if not started:
+                _start(S, H, order)
+                started = True
+            why = _act(k, s, amount[i], total[i], S, H, order, P)
+            if why:
+                return why
+        elif k == K_POST:
+            if not started:
+                _start(S, H, order)
+                started = True
+            why = _post(detail[i], s, amount[i], S, H, order, P)
+            if why:
+                return why
+        elif k == K_DEAL:
+            if not started:
+                _start(S, H, order)
+                started = True
+            d = detail[i]
+            n = 0
+            if cards_off[i + 1] > cards_off[i]:
+                n = _parse_cards(cards_data, cards_off[i], cards_off[i + 1], parsed)
+                if n < 0:
+                    return 3
+            for j in range(n):
+                if parsed[j] == -1 and d != D_HOLE and not (d == D_NULL and s != MISSING):
+                    return 4  # an unknown board card
+            if d == D_BOARD or (s == MISSING and d != D_HOLE):
+                if d != D_BOARD and d != D_NULL:
+                    return 5  # board@runN and other deals
+                n_board_deals += 1
+                street = H[H_STREET]
+                if street >= 3:
+                    return 6
+                if H[H_TO_ACT] and _remaining(S, order, H[H_N_ORDER]) > 1:
+                    return 7  # DEAL-PREMATURE
+                if n != BOARD_AFTER[street + 1] - BOARD_AFTER[street]:
+                    return 8
+                for j in range(n):
+                    c = parsed[j]
+                    if seen[c] >= 0:
+                        return 9  # DEAL-DUPLICATE-CARD
+                    seen[c] = i
+                    board[nb] = c
+                    nb += 1
+                _new_round(S, H, order, street + 1)
+            else:
+                if d != D_HOLE and d != D_NULL:
+                    return 10
+                if s == MISSING or not (0 < s < size) or not S[S_IN, s]:
+                    return 11
+                hn = S[S_HOLE_N, s]
+                if hn + n > MAX_CARDS:
+                    return 12
+                for j in range(n):
+                    c = parsed[j]
+                    hole[s, hn + j] = c
+                    if c >= 0:
+                        if seen[c] >= 0:
+                            return 9
+                        seen[c] = i
+                S[S_HOLE_N, s] = hn + n
+        elif k == K_SEAT:
+            if started:
+                return 13
+            if s != MISSING and 0 < s < size and detail[i] != D_SITTING_OUT:
+                stack = UNKNOWN_STACK if amount[i] == MISSING else amount[i]
+                S[S_IN, s] = 1
+                S[S_SEAT_EVENT, s] = i
+                S[S_START, s] = stack
+                S[S_STACK, s] = stack
+        elif k == K_AWARD:
+            a = amount[i]
+            if a == MISSING:
+                a = 0
+            if s != MISSING and 0 < s < size:
+                S[S_ACTUAL, s] += a
+            if detail[i] == D_UNCALLED:
+                uncalled_logged = True
+        elif k == K_SHOW or k == K_MUCK:
+            if not started:
+                _start(S, H, order)
+                started = True
+            if s == MISSING or not (0 < s < size) or not S[S_IN, s]:
+                continue
+            n = 0
+            if cards_off[i + 1] > cards_off[i]:
+                n = _parse_cards(cards_data, cards_off[i], cards_off[i + 1], parsed)
+                if n < 0:
+                    return 3
+            if k == K_MUCK:
+                S[S_MUCKED, s] = 1
+                continue
+            hn = S[S_HOLE_N, s]
+            known_hole = False
+            for j in range(hn):
+                if hole[s, j] >= 0:
+                    known_hole = True
+            for j in range(n):
+                c = parsed[j]
+                if c < 0:
+                    continue
+                dup_hole = False
+                for q in range(hn):
+                    if hole[s, q] == c:
+                        dup_hole = True
+                if dup_hole:
+                    continue
+                if known_hole:
+                    return 15  # shown cards differ from the logged hole cards
+                if seen[c] >= 0:
+                    return 9
+                seen[c] = i
+            for j in range(n):
+                shown[s, j] = parsed[j]
+            S[S_SHOWN_N, s] = n
+            S[S_SHOWN, s] = 1
+        elif k == K_HAND_ENDED:
+            if flags[i] & F_UNRECORDED:
+                unrecorded = True
+        elif k == K_BURN:
+            burns += 1
+            if H[H_STREET] + 1 <= 3:
+                street_burns[H[H_STREET] + 1] += 1
+        elif k == K_RAKE:
+            if amount[i] != MISSING:
+                rake_logged += amount[i]
+        elif k == K_HAND_STARTED:
+            if detail[i] != D_NULL:
+                refunds_implicit = (flags[i] & F_REFUNDS_IMPLICIT) != 0
+                rake_implicit = (flags[i] & F_RAKE_IMPLICIT) != 0
+        elif k == K_ANNOTATION:
+            pass
+        else:
+            return 17  # draw, stand_pat, declare, chips, complete, ...
+    if not started:
+        _start(S, H, order)
+    n_order = H[H_N_ORDER]
+    if n_order < 2:
+        return 26
+    # check_counts
+    for ix in range(n_order):
+        s = order[ix]
+        got = S[S_HOLE_N, s]
+        if got and got != hole_n:
+            return 18  # DEAD-CARD-COUNT
+    if burns:
+        for kk in range(1, n_board_deals + 1):
+            if kk <= 3 and street_burns[kk] != 1:
+                return 19  # BURN-EACH-ROUND
+    if H[H_ANTE] > 0:  # an ante game: every player antes once (else the reference judges)
+        for ix in range(n_order):
+            if S[S_ANTES, order[ix]] != 1:
+                return 35
+    board[MAX_CARDS - 1] = nb
+    # ---- pots (audit/replay/pots.py build_pots; antes are dead money in the main pot)
+    top = 0
+    second = 0
+    top_seat = 0
+    dead_total = 0
+    for s in range(1, size):
+        if not S[S_IN, s]:
+            continue
+        dead_total += S[S_DEAD, s]
+        c = S[S_CONTRIB, s] - S[S_DEAD, s]
+        if c > top:
+            second = top
+            top = c
+            top_seat = s
+        elif c > second:
+            second = c
+    for s in range(size):
+        S[S_LIVE_C, s] = S[S_CONTRIB, s] - S[S_DEAD, s]
+        if S[S_IN, s] and not S[S_FOLDED, s] and S[S_LIVE_C, s] <= 0 and S[S_DEAD, s] > 0:
+            return 36  # all-in on the ante alone: the reference builds that main pot
+    if top_seat and top > second:
+        S[S_REFUND, top_seat] = top - second
+        S[S_LIVE_C, top_seat] -= top - second
+    # distinct live levels, ascending
+    n_levels = 0
+    for s in range(1, size):
+        if S[S_IN, s] and not S[S_FOLDED, s] and S[S_LIVE_C, s] > 0:
+            c = S[S_LIVE_C, s]
+            dup = False
+            for q in range(n_levels):
+                if pot_level[q] == c:
+                    dup = True
+            if not dup:
+                pot_level[n_levels] = c
+                n_levels += 1
+    pot_level[:n_levels].sort()
+    n_pots = 0
+    prev = 0
+    for q in range(n_levels):
+        level = pot_level[q]
+        amt = 0
+        for s in range(1, size):
+            if not S[S_IN, s]:
+                continue
+            x = S[S_LIVE_C, s]
+            if x > prev:
+                amt += (x if x < level else level) - prev
+        if amt:
+            pot_amount[n_pots] = amt
+            pot_level[n_pots] = level  # eligible: not folded and live contribution >= level
+            n_pots += 1
+        prev = level
+    rest = 0
+    for s in range(1, size):
+        if S[S_IN, s] and S[S_LIVE_C, s] > prev:
+            rest += S[S_LIVE_C, s] - prev
+    if n_pots == 0 and (rest or dead_total):
+        pot_amount[0] = 0
+        pot_level[0] = 0  # everyone not folded
+        n_pots = 1
+    if rest:
+        pot_amount[n_pots - 1] += rest
+    if dead_total:
+        pot_amount[0] += dead_total
+    # ---- each pot to its best hand (audit/replay/showdown.py settle)
+    for p in range(n_pots):
+        amt = pot_amount[p]
+        level = pot_level[p]
+        n_elig = 0
+        n_cont = 0
+        last_elig = 0
+        last_cont = 0
+        for s in range(1, size):
+            if S[S_IN, s] and not S[S_FOLDED, s] and S[S_LIVE_C, s] >= level:
+                n_elig += 1
+                last_elig = s
+                if not S[S_MUCKED, s]:
+                    n_cont += 1
+                    last_cont = s
+        if n_elig == 1:
+            S[S_EXPECTED, last_elig] += amt
+            continue
+        if n_cont == 1:
+            S[S_EXPECTED, last_cont] += amt
+            continue
+        if n_cont == 0 or nb != 5:
+            if unrecorded:
+                continue  # the pot is unverifiable; the hand's one finding says why
+            return 20  # DQ-UNVERIFIABLE-AWARD
+        best = -1
+        n_win = 0
+        unverified = False
+        for s in range(1, size):
+            if not (S[S_IN, s] and not S[S_FOLDED, s] and S[S_LIVE_C, s] >= level
+                    and not S[S_MUCKED, s]):
+                continue
+            v = S[S_STRENGTH, s]
+            if v < 0:
+                # cards_of: the shown cards when all known, else the hole cards
+                use_shown = False
+                if S[S_SHOWN, s]:
+                    use_shown = True
+                    for j in range(S[S_SHOWN_N, s]):
+                        if shown[s, j] < 0:
+                            use_shown = False
+                cn = S[S_SHOWN_N, s] if use_shown else S[S_HOLE_N, s]
+                if cn != hole_n:
+                    unverified = True
+                    break
+                for j in range(cn):
+                    c = shown[s, j] if use_shown else hole[s, j]
+                    if c < 0:
+                        unverified = True
+                    seven[j] = c
+                if unverified:
+                    break
+                if variant == V_HOLDEM:
+                    seven[2] = board[0]
+                    seven[3] = board[1]
+                    seven[4] = board[2]
+                    seven[5] = board[3]
+                    seven[6] = board[4]
+                    for a in range(7):  # the evaluator refuses a card twice
+                        for b in range(a + 1, 7):
+                            if seven[a] == seven[b]:
+                                return 21
+                    v = _strength(seven, 7, table5, table6, table7, flush_suit, by_mask,
+                                  strengths, card_value)
+                else:
+                    hc = np.empty(cn, np.int64)
+                    for j in range(cn):
+                        hc[j] = seven[j]
+                        for q in range(5):
+                            if hc[j] == board[q]:
+                                return 21
+                    v = _omaha_strength(hc, cn, board, table5, table6, table7, flush_suit,
+                                        by_mask, strengths, card_value)
+                S[S_STRENGTH, s] = v
+            if v > best:
+                best = v
+                n_win = 0
+            if v == best:
+                winners[n_win] = s
+                n_win += 1
+        if unverified:
+            if unrecorded:
+                continue
+            return 20
+        # clockwise from the button; one odd chip each to the first winners
+        q_share = amt // n_win
+        r_odd = amt - q_share * n_win
+        given = 0
+        for ix in range(n_order):
+            s = order[ix]
+            is_winner = False
+            for w in range(n_win):
+                if winners[w] == s:
+                    is_winner = True
+            if is_winner:
+                S[S_EXPECTED, s] += q_share + (1 if given < r_odd else 0)
+                given += 1
+        if given != n_win:
+            return 22  # a winner outside the seating order
+    # ---- compare with what was paid (audit/replay/awards.py settle_hand)
+    refunds_all = not refunds_implicit or uncalled_logged
+    if unrecorded:
+        H[H_REFUNDS_ALL] = 1 if refunds_all else 0
+        H[H_RAKE] = 0
+        return CLEAN_UNRECORDED
+    if refunds_all:
+        for s in range(1, size):
+            if S[S_IN, s]:
+                S[S_EXPECTED, s] += S[S_REFUND, s]
+    included = 0
+    if refunds_implicit and not uncalled_logged:
+        for s in range(1, size):
+            if not S[S_IN, s]:
+                continue
+            r = S[S_REFUND, s]
+            extra = S[S_ACTUAL, s] - S[S_EXPECTED, s]
+            if r and (extra == r or (rake_implicit and 0 < extra < r)):
+                S[S_EXPECTED, s] += r
+                included += r
+    pot = 0
+    refunds = 0
+    paid = 0
+    for s in range(size):
+        pot += S[S_CONTRIB, s]
+        refunds += S[S_REFUND, s]
+        paid += S[S_ACTUAL, s]
+    pot -= refunds
+    paid -= included if (refunds_implicit and not uncalled_logged) else refunds
+    n_pos = 0
+    shortfall = 0
+    for s in range(1, size):
+        if S[S_IN, s]:
+            dd = S[S_ACTUAL, s] - S[S_EXPECTED, s]
+        else:
+            dd = S[S_ACTUAL, s]
+        if dd > 0:
+            n_pos += 1
+        elif dd < 0:
+            shortfall -= dd
+    rake = rake_logged
+    if rake_implicit:
+        rake = pot - paid
+        if rake < 0:
+            rake = 0
+        if rake * 100 > pot * P[P_RAKE_IMPLIED_MAX]:
+            return 23  # HOUSE-RAKE lead
+    explained = rake and n_pos == 0 and (rake_implicit or shortfall == rake)
+    if explained or (rake and rake_logged):
+        if not P[P_RAKE_ALLOWED]:
+            return 24  # HOUSE-RAKE
+        if P[P_RAKE_PERCENT]:
+            mx = pot * P[P_RAKE_PERCENT] // 100
+            if P[P_RAKE_CAP] and mx > P[P_RAKE_CAP]:
+                mx = P[P_RAKE_CAP]
+            if rake > mx:
+                return 24
+    if not explained and (n_pos or shortfall):
+        return 25  # a wrong award (or one the odd-chip exception might excuse)
+    # results the projection needs
+    H[H_REFUNDS_ALL] = 1 if refunds_all else 0
+    H[H_RAKE] = rake
+    return CLEAN
+
+
+@njit(cache=True)
+def _post(d, s, amount, S, H, order, P):
+    """audit/replay/forced.py post() for blinds, antes and a straddle."""
+    if d != D_SMALL_BLIND and d != D_BIG_BLIND and d != D_ANTE and d != D_STRADDLE:
+        return 30  # dead and missed blinds
+    size = H[H_SIZE]
+    if s == MISSING or not (0 < s < size) or not S[S_IN, s]:
+        return 31
+    add = 0 if amount == MISSING else amount
+    stack = S[S_STACK, s]
+    if add > stack:
+        return 32  # HOUSE-TABLE-STAKES
+    n = H[H_N_ORDER]
+    headsup = n == 2
+    button = H[H_BUTTON]
+    live = add
+    if d == D_ANTE:
+        if S[S_ANTES, s] or H[H_ANTE] <= 0 or (add != H[H_ANTE] and add != stack):
+            return 34  # a second, unexpected or odd-sized ante
+        S[S_ANTES, s] = 1
+        live = 0
+    elif d == D_STRADDLE:
+        why = _straddle(s, add, stack, S, H, order, P)
+        if why:
+            return why
+    elif d == D_SMALL_BLIND:
+        expected = button if headsup else (order[0] if n else 0)
+        if expected and s != expected:
+            return 33  # BLIND-POSITIONS / BLIND-HEADSUP
+        H[H_SB_SEAT] = s
+    else:
+        if headsup:
+            expected = 0
+            for i in range(n):
+                if order[i] != button:
+                    expected = order[i]
+                    break
+        else:
+            expected = order[1] if n > 1 else 0
+            sb = H[H_SB_SEAT]
+            if sb:
+                i = _index_in(order, n, sb)
+                if i >= 0:
+                    expected = order[(i + 1) % n]
+        no_small = (not headsup and H[H_SB_SEAT] == 0
+                    and ((n > 0 and order[0] == s) or (n > 1 and order[1] == s)))
+        if expected and s != expected and not no_small:
+            return 33
+        H[H_BB_SEAT] = s
+        H[H_ANCHOR] = s
+        if H[H_STRUCTURE] == FL and H[H_BB] > H[H_LAST_RAISE]:
+            H[H_LAST_RAISE] = H[H_BB]
+        H[H_BETS] = 1
+    S[S_STACK, s] = stack - add
+    S[S_CONTRIB, s] += add
+    if add > live:
+        S[S_DEAD, s] += add - live
+    if live:
+        S[S_BET, s] += live
+        if S[S_BET, s] > H[H_CUR_BET]:
+            H[H_CUR_BET] = S[S_BET, s]
+    if add and add == stack:
+        S[S_ALLIN_STREET, s] = 0
+    H[H_TO_ACT] = _next_to_act(S, H, order, H[H_ANCHOR]) if H[H_ANCHOR] else 0
+    return 0
+
+
+@njit(cache=True)
+def _straddle(s, add, stack, S, H, order, P):
+    """forced.py _straddle: one straddle, cash only, left of the big blind, twice the blind."""
+    if H[H_STRADDLE_SEAT] or H[H_TOURNAMENT]:
+        return 37
+    if H[H_STRUCTURE] == FL and not P[P_STRADDLE_LIMIT]:
+        return 37
+    if H[H_STRUCTURE] != FL and not P[P_STRADDLE_BIGBET]:
+        return 37
+    n = H[H_N_ORDER]
+    i = _index_in(order, n, H[H_BB_SEAT])
+    expected = order[(i + 1) % n] if i >= 0 else 0
+    if expected and s != expected:
+        return 37
+    if not expected and add != 2 * H[H_BB] and add < stack:
+        return 37
+    if expected and add != 2 * H[H_BB] and add < stack:
+        return 37
+    H[H_STRADDLE_SEAT] = s
+    H[H_ANCHOR] = s
+    if H[H_STRUCTURE] != FL:
+        H[H_LAST_RAISE] = add if P[P_STRADDLE_NEW_BRING_IN] else add - H[H_BB]
+        if H[H_LAST_RAISE] < H[H_MIN_BET]:
+            H[H_LAST_RAISE] = H[H_MIN_BET]
+    else:
+        H[H_LAST_RAISE] = add
+    return 0
+
+
+@njit(cache=True)
+def _open_preflop(S, H, order):
+    bb = H[H_BB]
+    if bb <= 0 or H[H_CUR_BET] >= bb or H[H_STRADDLE_SEAT]:
+        return
+    n = H[H_N_ORDER]
+    due = H[H_BB_SEAT]
+    if not due:
+        if n == 2:
+            for i in range(n):
+                if order[i] != H[H_BUTTON]:
+                    due = order[i]
+                    break
+        else:
+            i = _index_in(order, n, H[H_SB_SEAT]) if H[H_SB_SEAT] else -1
+            if i >= 0:
+                due = order[(i + 1) % n]
+            elif n > 1:
+                due = order[1]
+        if not due or S[S_BET, due] or not S[S_CONTRIB, due]:
+            return
+    if S[S_STACK, due] != 0:
+        return
+    H[H_CUR_BET] = bb
+    H[H_ANCHOR] = due
+    H[H_TO_ACT] = _next_to_act(S, H, order, due)
+
+
+@njit(cache=True)
+def _act(k, s, amount, total, S, H, order, P):
+    """audit/replay/betting.py act() and _apply() on the in-turn path."""
+    size = H[H_SIZE]
+    if s == MISSING or not (0 < s < size) or not S[S_IN, s]:
+        return 40
+    if S[S_FOLDED, s]:
+        return 41
+    stack = S[S_STACK, s]
+    if stack == 0:
+        if k == K_FOLD:
+            if S[S_CONTRIB, s]:
+                return 42
+        else:
+            if k == K_CHECK or amount == MISSING or amount == 0:
+                return 0  # an all-in player 'checking' through
+            return 43
+    street = H[H_STREET]
+    if street == 0 and H[H_N_ACTIONS] == 0:
+        _open_preflop(S, H, order)
+    n = H[H_N_ORDER]
+    exp = H[H_TO_ACT]
+    if exp != s:
+        if exp == 0:
+            if _remaining(S, order, n) <= 1:
+                return 44
+            if (k == K_CHECK or k == K_FOLD) and H[H_CUR_BET] == S[S_BET, s]:
+                return 0  # a harmless check or fold after the round closed: ignored
+            return 45
+        return 46  # out of turn
+    cur = H[H_CUR_BET]
+    bet_s = S[S_BET, s]
+    owed = cur - bet_s
+    if k == K_FOLD:
+        S[S_FOLDED, s] = 1
+        S[S_FOLDED_STREET, s] = street
+        if owed > 0 and H[H_AGGRESSOR]:
+            S[S_FACED_FROM, s] = H[H_AGGRESSOR]
+        S[S_ACTED, s] = 1
+        H[H_N_ACTIONS] += 1
+        if _remaining(S, order, n) <= 1:
+            H[H_TO_ACT] = 0
+        else:
+            H[H_TO_ACT] = _next_to_act(S, H, order, s)
+        return 0
+    if amount != MISSING:
+        add = amount
+        if total != MISSING and total != bet_s + amount and k != K_CHECK:
+            return 47  # DQ: amount vs total
+    elif total != MISSING:
+        add = total - bet_s
+    elif k == K_CALL:
+        add = owed if owed < stack else stack
+    else:
+        add = 0
+    if add < 0:
+        add = 0
+    if add > stack:
+        return 48  # HOUSE-TABLE-STAKES
+    new_total = bet_s + add
+    all_in = add == stack and add > 0
+    if k == K_CHECK:
+        if owed > 0:
+            return 49
+        add = 0
+        new_total = bet_s
+    elif k == K_CALL or new_total <= cur:
+        if k != K_CALL and not all_in:
+            return 50
+        if owed <= 0:
+            if add > 0:
+                return 51
+        elif add < owed and not all_in:
+            return 52  # CHIP-SHORT-CALL
+        elif add > owed:
+            return 53
+        if add > 0:
+            S[S_CALLS, s] += 1
+            if street == 0:
+                S[S_VPIP, s] = 1
+        if owed > 0 and H[H_AGGRESSOR]:
+            S[S_FACED_FROM, s] = H[H_AGGRESSOR]
+    else:
+        why = _raise(k, s, cur, owed, new_total, all_in, S, H, order, P)
+        if why:
+            return why
+    if add:
+        S[S_STACK, s] = stack - add
+        S[S_CONTRIB, s] += add
+        S[S_BET, s] = new_total
+        if new_total > H[H_CUR_BET]:
+            H[H_CUR_BET] = new_total
+        if stack == add:
+            S[S_ALLIN_STREET, s] = street
+    S[S_ACTED, s] = 1
+    S[S_ACTED_LEVEL, s] = H[H_CUR_BET]
+    S[S_ACTED_FR, s] = H[H_FR_COUNT]
+    H[H_N_ACTIONS] += 1
+    H[H_TO_ACT] = _next_to_act(S, H, order, s)
+    return 0
+
+
+@njit(cache=True)
+def _raise(k, s, cur, owed, new_total, all_in, S, H, order, P):
+    increment = new_total - cur
+    opening = cur == 0
+    if owed > 0 and H[H_AGGRESSOR]:
+        S[S_FACED_FROM, s] = H[H_AGGRESSOR]
+    if H[H_STREET] == 0:
+        S[S_VPIP, s] = 1
+        S[S_PFR, s] = 1
+    S[S_AGGR, s] += 1
+    if H[H_STRUCTURE] == FL:
+        why = _raise_fixed(s, cur, new_total, all_in, S, H, order, P)
+        H[H_AGGRESSOR] = s
+        return why
+    if S[S_ACTED, s] and not opening:
+        reopened = H[H_FR_COUNT] > S[S_ACTED_FR, s] or (
+            P[P_NL_REOPEN_AGGREGATE] and cur - S[S_ACTED_LEVEL, s] >= H[H_LAST_RAISE])
+        if not reopened:
+            return 60  # BET-NL-NO-REOPEN
+    if not all_in and increment < H[H_LAST_RAISE]:
+        return 61  # BET-NL-MIN-BET / MIN-RAISE / SUBMIN-ALLIN
+    if H[H_STRUCTURE] != NL:
+        pot = 0
+        for q in range(H[H_SIZE]):
+            pot += S[S_CONTRIB, q]
+        mx = cur + pot + owed
+        alt = mx
+        bb_seat = H[H_BB_SEAT]
+        if H[H_STREET] == 0 and bb_seat and not S[S_ACTED, bb_seat] and H[H_SB_SEAT]:
+            extra = H[H_BB] - H[H_SB]
+            alt = mx + (extra if extra > 0 else 0)
+        if new_total > mx:
+            allowed_alt = P[P_PL_SB_AS_BB_TOURN] if H[H_TOURNAMENT] else P[P_PL_SB_AS_BB]
+            if not (new_total <= alt and allowed_alt):
+                return 62  # BET-PL-MAX / BET-PL-SB-AS-BB
+    if increment >= H[H_LAST_RAISE]:
+        H[H_LAST_RAISE] = increment
+        H[H_FR_COUNT] += 1
+        H[H_BET_WAS_SHORT] = 0
+    elif opening:
+        H[H_BET_WAS_SHORT] = 1
+    H[H_AGGRESSOR] = s
+    return 0
+
+
+@njit(cache=True)
+def _raise_fixed(s, cur, new_total, all_in, S, H, order, P):
+    street = H[H_STREET]
+    size = H[H_SMALL_BET] if street < 2 else H[H_BIG_BET]
+    expected = H[H_LAST_RAISE] + size
+    if new_total != expected and not (all_in and new_total < expected):
+        return 70  # BET-LIMIT-FIXED
+    if S[S_ACTED, s] and cur > 0:
+        reopened = H[H_FR_COUNT] > S[S_ACTED_FR, s] or (
+            P[P_ALLIN_AGGREGATE] and cur - S[S_ACTED_LEVEL, s] >= size)
+        if not reopened:
+            return 71  # BET-ALLIN-HALFBET
+    increment = new_total - cur
+    counts = increment >= size or (all_in and 2 * (new_total - H[H_LAST_RAISE]) >= size)
+    n = H[H_N_ORDER]
+    if counts and cur > 0 and H[H_BETS] >= 1 + P[P_CAP_MULTI]:
+        live = _with_chips(S, order, n)
+        if live >= 3:
+            return 72
+        if H[H_CAPPED] and not P[P_FOLD_UNCAPS]:
+            return 73
+        if live <= 2 and not H[H_TOURNAMENT] and P[P_CAP_HEADSUP]:
+            pass
+        elif live <= 2 and H[H_TOURNAMENT] and P[P_CAP_HEADSUP_TOURN]:
+            pass
+        else:
+            return 74
+    if counts:
+        H[H_LAST_RAISE] = new_total
+        H[H_BETS] += 1
+        H[H_FR_COUNT] += 1
+        if H[H_BETS] >= 1 + P[P_CAP_MULTI] and _with_chips(S, order, n) >= 3:
+            H[H_CAPPED] = 1
+    return 0

@@ -1,0 +1,175 @@
+"""The compiled fast path (audit/replay/fast_kernel.py) never changes an audit's result.
+
+For every source of hands we have — the rule fixtures (each breaking hand and its legal
+neighbour), real HandHQ and site hands, simulated hands with every injected violation, and
+thousands of randomly corrupted hands — the findings and the projection tables from
+`replay_table` with the kernel equal, value for value and in order, those of the reference
+replay alone. The kernel may hand a hand back; it may never call a hand clean that the
+reference replay would flag, nor project it differently.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import defaultdict
+from pathlib import Path
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.parquet as pq
+import pytest
+
+from audit.importers import detect_format, get_importer
+from audit.importers.text import parse_text
+from audit.profiles import load_profile
+from audit.replay.fast import replay_table
+from audit.replay.settings import Settings
+from audit.schema import arrow_schema
+from audit.simulate import simulate
+
+ROOT = Path(__file__).resolve().parents[1]
+SHARED = ROOT.parent / "shared" / "data"
+FIXTURES = ROOT / "fixtures" / "rules"
+EVENTS = arrow_schema("events")
+
+
+def _settings(profile: str = "montana") -> tuple[Settings, Settings]:
+    return (Settings(load_profile(profile)),
+            Settings(load_profile(profile, ("tournament",))))
+
+
+def assert_same(table: pa.Table, profile: str = "montana", *, min_fast: float = 0.0) -> None:
+    cash, tournament = _settings(profile)
+    fast = replay_table(table, cash, tournament, run_id="r")
+    ref = replay_table(table, cash, tournament, run_id="r", use_kernel=False)
+    assert fast.findings == ref.findings
+    for name in ("hands", "players"):
+        got, want = getattr(fast, name), getattr(ref, name)
+        assert got.schema == want.schema
+        for column in want.column_names:
+            g, w = got.column(column).to_pylist(), want.column(column).to_pylist()
+            bad = [i for i in range(len(w)) if g[i] != w[i]]
+            assert not bad, (name, column, [(got.column("hand_id")[i], g[i], w[i])
+                                            for i in bad[:3]])
+    hands = fast.fast_hands + fast.reference_hands
+    assert fast.fast_hands >= min_fast * hands, (fast.fast_hands, hands, fast.reasons)
+
+
+def _events(rows: list[dict]) -> pa.Table:
+    return pa.Table.from_pylist(rows, schema=EVENTS)
+
+
+def test_rule_fixtures_breaking_and_legal_hands() -> None:
+    by_profile: dict[str, list[dict]] = defaultdict(list)
+    for path in sorted(FIXTURES.glob("*.txt")):
+        for rows, _ in parse_text(path.read_text(encoding="utf-8"), str(path)):
+            by_profile[rows[0]["game"].get("profile") or "montana"].extend(rows)
+    assert len(by_profile["montana"]) > 1000
+    for profile, rows in by_profile.items():
+        assert_same(_events(rows), profile)
+
+
+def _imported(paths: list[Path]) -> pa.Table:
+    tables = []
+    for path in paths:
+        importer = get_importer(detect_format(path))
+        tables.extend(chunk.table for chunk in importer.read(path))
+    return pa.concat_tables([t.cast(EVENTS) for t in tables])
+
+
+@pytest.mark.skipif(not (SHARED / "handhq").exists(), reason="needs ../shared/data")
+def test_real_handhq_hands() -> None:
+    assert_same(_imported(sorted((SHARED / "handhq").glob("*.phhs"))), min_fast=0.9)
+
+
+@pytest.mark.skipif(not (SHARED / "fpdb-sample").exists(), reason="needs ../shared/data")
+def test_real_site_hands() -> None:
+    paths = [p for p in sorted((SHARED / "fpdb-sample").rglob("*")) if p.is_file()]
+    tables = []
+    for path in paths:
+        try:
+            tables.append(_imported([path]))
+        except Exception:  # not a hand history the importers read (docs, unsupported)
+            continue
+    assert tables
+    assert_same(pa.concat_tables(tables))
+
+
+def _simulated(tmp_path: Path, **kw: object) -> pa.Table:
+    root = tmp_path / "sim"
+    simulate(root, **kw)  # type: ignore[arg-type]
+    files = sorted(root.glob("events/**/*.parquet"))
+    return pa.concat_tables([pq.read_table(f).cast(EVENTS) for f in files])
+
+
+def test_simulated_hands_with_every_injected_violation(tmp_path: Path) -> None:
+    table = _simulated(tmp_path, hands=3000, seed=7, variant="mixed", structure="mixed",
+                       tables=10, violations=0.25, tournament_share=0.3)
+    assert_same(table)
+
+
+def test_simulated_clean_hands_take_the_fast_path(tmp_path: Path) -> None:
+    table = _simulated(tmp_path, hands=2000, seed=3, variant="holdem", structure="mixed",
+                       tables=8)
+    assert_same(table, min_fast=0.95)
+
+
+def _corrupt(rows: list[dict], rng: random.Random) -> list[dict]:
+    """One random corruption of one hand: the kind of damage a bad log or a cheat leaves."""
+    rows = [dict(r) for r in rows]
+    i = rng.randrange(1, len(rows))
+    r = rows[i]
+    choice = rng.randrange(9)
+    if choice == 0 and r.get("amount") is not None:
+        r["amount"] = max(0, r["amount"] + rng.choice((-100, -1, 1, 7, 100, 10_000)))
+    elif choice == 1 and r.get("total") is not None:
+        r["total"] = max(0, r["total"] + rng.choice((-50, -1, 1, 50)))
+    elif choice == 2:
+        r["seat"] = rng.choice((None, 0, 1, 2, 3, 5, 9))
+    elif choice == 3 and r["kind"] in ("fold", "check", "call", "bet", "raise"):
+        r["kind"] = rng.choice(("fold", "check", "call", "bet", "raise"))
+    elif choice == 4:
+        del rows[i]
+    elif choice == 5:
+        j = rng.randrange(1, len(rows))
+        rows[i], rows[j] = rows[j], rows[i]
+    elif choice == 6 and r.get("cards"):
+        r["cards"] = rng.choice(("As Ks", "?? ??", "2c", "Ah Ah", "As Kd Qh", "Xj 2c"))
+    elif choice == 7:
+        r["detail"] = rng.choice((None, "", "uncalled", "main", "dead", "ante", "straddle",
+                                  "big_blind", "small_blind", "board@run2", "all_in"))
+    else:
+        rows.insert(i, dict(r))
+    for seq, row in enumerate(rows):
+        row["seq"] = seq
+    return rows
+
+
+def test_randomly_corrupted_hands(tmp_path: Path) -> None:
+    table = _simulated(tmp_path, hands=1500, seed=21, variant="mixed", structure="mixed",
+                       tables=6, tournament_share=0.3)
+    rows = table.to_pylist()
+    hands: dict[str, list[dict]] = defaultdict(list)
+    for row in rows:
+        hands[row["hand_id"]].append(row)
+    rng = random.Random(5)
+    out: list[dict] = []
+    for hand_rows in hands.values():
+        for _ in range(3):
+            bad = _corrupt(hand_rows, rng)
+            tag = f"#{rng.randrange(1 << 30)}"
+            for row in bad:
+                row["hand_id"] = row["hand_id"] + tag
+            out.extend(bad)
+    assert_same(_events(out))
+
+
+def test_every_hand_goes_back_when_disabled(monkeypatch: pytest.MonkeyPatch,
+                                            tmp_path: Path) -> None:
+    table = _simulated(tmp_path, hands=200, seed=1, tables=2)
+    monkeypatch.setenv("POKER_AUDIT_REFERENCE_REPLAY", "1")
+    cash, tournament = _settings()
+    result = replay_table(table, cash, tournament)
+    assert result.fast_hands == 0
+    assert result.reference_hands == len(np.unique(table.column("hand_id").to_numpy(
+        zero_copy_only=False)))
