@@ -233,6 +233,82 @@ def test_ftp_truncated_hand_and_garbage(tmp_path: Path) -> None:
     assert "text outside any hand" in rejected[0].reason
 
 
+FTP_STUD = """\
+Full Tilt Poker Game #30000000001: Table Stud Fixture (8 max) - $0.10/$0.20 - \
+Limit 7 Card Stud - 21:11:41 ET - 2009/02/23
+Seat 1: Ann ($5)
+Seat 2: Bob ($5)
+Seat 3: Cy ($5)
+Ann antes $0.02
+Bob antes $0.02
+Cy antes $0.02
+*** 3RD STREET ***
+Dealt to Ann [Ah Kd 2c]
+Dealt to Bob [9s]
+Dealt to Cy [Qh]
+Ann completes it to $0.10
+Bob calls $0.10
+Cy folds
+*** 4TH STREET ***
+Dealt to Ann [Ah Kd 2c] [7d]
+Dealt to Bob [9s] [9h]
+Bob bets $0.20
+Ann calls $0.20
+*** 5TH STREET ***
+Dealt to Ann [Ah Kd 2c 7d] [3s]
+Dealt to Bob [9s 9h] [Tc]
+Bob checks
+Ann checks
+*** 6TH STREET ***
+Dealt to Ann [Ah Kd 2c 7d 3s] [4c]
+Dealt to Bob [9s 9h Tc] [Jd]
+Bob checks
+Ann checks
+*** 7TH STREET ***
+Dealt to Ann [Ah Kd 2c 7d 3s 4c] [5h]
+Bob checks
+Ann bets $0.20
+Bob folds
+Uncalled bet of $0.20 returned to Ann
+Ann wins the pot ($0.66)
+*** SUMMARY ***
+Total pot $0.66 | Rake $0
+Seat 1: Ann won ($0.66)
+"""
+
+
+def test_ftp_stud_deal_bring_in_assumed_and_hidden_seventh_card(tmp_path: Path) -> None:
+    rows, _, rejected = _read(FullTiltImporter(), _write(tmp_path, "s.txt", FTP_STUD.encode()))
+    assert rejected == []
+    game = rows[0]["game"]
+    assert (game["variant"], game["small_bet"], game["big_bet"], game["ante"],
+            game["bring_in"], game["button_seat"], game["big_blind"]) == (
+        "stud", 10, 20, 2, 5, None, None)
+    assert rows[0]["source"].endswith(";bring_in=assumed half the small bet")
+    deals = [(r["seat"], r["detail"], r["cards"]) for r in rows if r["kind"] == "deal"]
+    assert deals[:6] == [(1, "down", "Ah Kd"), (1, "up", "2c"), (2, "down", "?? ??"),
+                         (2, "up", "9s"), (3, "down", "?? ??"), (3, "up", "Qh")]
+    # 7th street: Ann's card is shown to her, Bob's is dealt face down and unseen
+    assert deals[-2:] == [(1, "down", "5h"), (2, "down", "??")]
+    assert [(r["kind"], r["amount"], r["total"]) for r in rows
+            if r["kind"] in ("complete", "call") and r["seat"] == 1] == [
+        ("complete", 10, 10), ("call", 20, 20)]
+
+
+@pytest.mark.parametrize(("change", "reason"), [
+    (("*** 5TH STREET ***", "*** 6TH STREET ***"), "stud street out of order"),
+    (("*** 4TH STREET ***", "*** FLOP *** [2c 3d 4h]"), "not a stud street"),
+    (("Dealt to Bob [9s]\n", "Dealt to Bob [9s]\nDealt to Bob [8s]\n"), "a second deal"),
+    (("Limit 7 Card Stud", "Limit 2-7 Triple Draw"), "unsupported Full Tilt game (draw)"),
+])
+def test_ftp_stud_bad_hands_are_quarantined(tmp_path: Path, change: tuple[str, str],
+                                            reason: str) -> None:
+    text = FTP_STUD.replace(*change, 1)
+    rows, _, rejected = _read(FullTiltImporter(), _write(tmp_path, "s.txt", text.encode()))
+    assert rows == []
+    assert [(r.hand_id, reason in r.reason) for r in rejected] == [("ftp:30000000001", True)]
+
+
 def test_party_unknown_line(tmp_path: Path) -> None:
     if not SAMPLES.exists():
         pytest.skip("samples missing")

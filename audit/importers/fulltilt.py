@@ -18,7 +18,11 @@ Mapping (Full Tilt line -> events; money exact: `Decimal` -> integer minor units
   stakes are small_bet/big_bet with big_blind = small bet and small_blind = the posted small
   blind; `$`/`€`/`£` -> USD/EUR/GBP with minor_per_unit 100, no symbol (tournament or play
   chips) -> CHIPS/1; tournament when the header names one; seat_count from `(N max)`.
-  Stud, razz and draw games are quarantined ("unsupported Full Tilt game").
+  Stud games (`7 Card Stud` / `Stud Hi` -> stud, `Stud H/L` / `7 Card Stud Hi/Lo` ->
+  stud_hilo, `Razz` -> razz, `5 Card Stud` -> stud5) are fixed-limit with no button:
+  small_bet/big_bet from the stakes, ante and bring_in from the first full posts (the
+  bring-in: half the small bet when nobody brings in, and `source` says so). Draw games are
+  quarantined ("unsupported Full Tilt game").
 * `Seat N: name ($stack)[, is sitting out]` -> seat (detail sitting_out).
 * posts: `posts the small blind of` -> small_blind, `posts the big blind of` -> big_blind,
   `posts a dead small blind of` -> dead (total null), `posts $x` -> new_player (live),
@@ -29,6 +33,12 @@ Mapping (Full Tilt line -> events; money exact: `Decimal` -> integer minor units
   total - round total before); `, and is all in` or a stack spent to zero -> detail all_in.
 * `*** FLOP *** [..]`, `*** TURN *** [..] [c]`, `*** RIVER *** [..] [c]` -> deal/board with
   the new cards only; a new betting round.
+* stud: `*** 3RD STREET ***` .. `*** 7TH STREET ***` start betting rounds. 3rd street:
+  `Dealt to P [a b] [c]` (or `[a b c]`) -> deal/down `a b` + deal/up `c`; `Dealt to P [c]` ->
+  deal/down `?? ??` + deal/up `c`. 4th-6th: `Dealt to P [..] [c]` -> deal/up `c`. 7th:
+  `Dealt to P [six] [c]` -> deal/down `c`, and every live player without such a line gets
+  deal/down `??`. `brings in for $x` -> post bring_in (live); `completes it to $x` ->
+  complete.
 * `shows [cards]` -> show; `mucks` -> muck (with the dealt cards when known).
 * `Uncalled bet of $x returned to name` -> award detail uncalled.
 * `wins|ties for the [high|low] [main|side #k] pot ($x)` -> award detail main / side-k
@@ -84,7 +94,16 @@ _LIMITS = {"nl": "no_limit", "no limit": "no_limit", "pl": "pot_limit", "pot lim
 _GAMES = {"hold'em": "holdem", "holdem": "holdem", "omaha": "omaha", "omaha hi": "omaha",
           "omaha hi/lo": "omaha_hilo", "omaha h/l": "omaha_hilo", "omaha 8": "omaha_hilo",
           "5 card omaha": "omaha5", "5 card omaha hi/lo": "omaha5_hilo"}
-_UNSUPPORTED = ("stud", "razz", "draw", "badugi", "2-7", "lowball")
+_STUD_GAMES = {"7 card stud": "stud", "stud": "stud", "stud hi": "stud",
+               "7 card stud hi": "stud", "7 card stud hi/lo": "stud_hilo",
+               "7 card stud h/l": "stud_hilo", "stud h/l": "stud_hilo", "stud hi/lo": "stud_hilo",
+               "stud 8": "stud_hilo", "razz": "razz", "5 card stud": "stud5"}
+_GAMES.update(_STUD_GAMES)
+_STUD = frozenset(_STUD_GAMES.values())
+_UNSUPPORTED = ("draw", "badugi", "2-7", "lowball")
+_STUD_STREET = re.compile(r"^\*\*\* ([3-7])(?:RD|TH) STREET \*\*\*$")
+_STUD_DEALT = re.compile(r"^Dealt to (.+?) \[([^\]]+)\](?: \[([^\]]+)\])?$")
+_BRING_IN = re.compile(r"^brings in for " + r"([$€£]?[0-9][0-9,.]*)" + r"(, and is all in)?$")
 _ACTION = re.compile(r"^(folds|checks|calls|bets|raises to|completes it to)(?: " + _M + ")?"
                      r"(, and is all in)?$")
 _POST = re.compile(r"^(posts the small blind of|posts the big blind of|"
@@ -148,7 +167,7 @@ def _ftp_game(header: str, number: int) -> dict[str, Any]:
 
 def _limit_and_game(text: str, number: int, header: str) -> tuple[str | None, str]:
     if any(u in text for u in _UNSUPPORTED):
-        raise bad_line(number, header, "unsupported Full Tilt game (stud/razz/draw)")
+        raise bad_line(number, header, "unsupported Full Tilt game (draw)")
     for words in sorted(_LIMITS, key=len, reverse=True):
         if text.startswith(words + " "):
             name = text[len(words) + 1:].strip()
@@ -165,6 +184,9 @@ def _map_ftp(block: list[tuple[int, str]], file_name: str) -> SiteHand:
     structure, variant = _limit_and_game(info["game"], number, header)
     if structure is None:
         raise bad_line(number, header, "no betting structure (NL/PL/Limit) in the header")
+    is_stud = variant in _STUD
+    if is_stud and structure != "fixed_limit":
+        raise bad_line(number, header, "a stud game that is not fixed-limit")
     symbol, low_s, high_s, ante_s = info["stakes"]
     currency = CURRENCY_SYMBOLS.get(symbol, "CHIPS")
     mpu = 100 if symbol else 1
@@ -191,7 +213,9 @@ def _map_ftp(block: list[tuple[int, str]], file_name: str) -> SiteHand:
         "ante": money(ante_s, number) if ante_s else 0,
         "seat_count": int(info["max"]) if info["max"] else None,
     }
-    if structure == "fixed_limit":
+    if is_stud:
+        game.update(small_bet=low, big_bet=high)
+    elif structure == "fixed_limit":
         game.update(small_bet=low, big_bet=high, big_blind=low)
     else:
         game.update(small_blind=low, big_blind=high)
@@ -208,17 +232,32 @@ def _map_ftp(block: list[tuple[int, str]], file_name: str) -> SiteHand:
         raise SiteHandError(f"line {number}: hand has no seats (truncated?)")
     known: dict[str, tuple[int, str]] = {}
     for n, text in body:
-        if (d := _DEALT.match(text)) and d.group(1) in h.seat_of:
+        if not is_stud and (d := _DEALT.match(text)) and d.group(1) in h.seat_of:
             known[d.group(1)] = (n, site_cards(d.group(2), f"line {n}"))
     section = "pre"  # pre (posts) -> play -> summary
     button = None
     sb_posted = None
     ended = False
     last = number
+    stud = _StudDeal(h) if is_stud else None
     for n, text in body[i:]:
         last = n
         if not text.strip():
             continue
+        if stud is not None and section != "summary":
+            if (st := _STUD_STREET.match(text)):
+                street = int(st.group(1))
+                if (street == 3) != (section == "pre"):
+                    raise bad_line(n, text, "stud street out of order")
+                section = "play"
+                stud.street(n, street)
+                continue
+            if (d := _STUD_DEALT.match(text)) and d.group(1) in h.seat_of:
+                stud.dealt(n, text, d.group(1), d.group(2), d.group(3))
+                continue
+            stud.flush()
+            if text.startswith("*** ") and text not in ("*** SHOW DOWN ***", "*** SUMMARY ***"):
+                raise bad_line(n, text, "not a stud street")
         if section == "summary":
             if (t := _TOTAL.match(text)):
                 rake = money(t.group(2), n)
@@ -274,6 +313,8 @@ def _map_ftp(block: list[tuple[int, str]], file_name: str) -> SiteHand:
             if section != "pre":
                 raise bad_line(n, text, "a forced bet after the deal")
             if verb == "antes":
+                if is_stud and not game["ante"] and not p.group(3):
+                    game["ante"] = amt  # a stud header names no ante: the first full one
                 h.post(n, name, "ante", amt, live=False)
             elif verb == "posts a dead small blind of":
                 h.post(n, name, "dead", amt, live=False)
@@ -284,6 +325,14 @@ def _map_ftp(block: list[tuple[int, str]], file_name: str) -> SiteHand:
                 h.post(n, name, "big_blind", amt, live=True)
             else:
                 h.post(n, name, "new_player", amt, live=True)
+            continue
+        if stud is not None and (bi := _BRING_IN.match(rest)):
+            if section != "play":
+                raise bad_line(n, text, "a bring-in before 3rd street")
+            amt = money(bi.group(1), n)
+            if "bring_in" not in game and not bi.group(2):
+                game["bring_in"] = amt
+            h.post(n, name, "bring_in", amt, live=True)
             continue
         if (a := _ACTION.match(rest)):
             if section != "play":
@@ -326,6 +375,12 @@ def _map_ftp(block: list[tuple[int, str]], file_name: str) -> SiteHand:
             raise bad_line(n, text)
     if not ended:
         raise SiteHandError(f"line {last}: hand ends without '*** SUMMARY ***' (truncated?)")
+    if stud is not None:
+        if "bring_in" not in game:
+            game["bring_in"] = low // 2
+            started["source"] += ";bring_in=assumed half the small bet"
+        h.end(last)
+        return h
     if button is None:
         raise SiteHandError(f"line {number}: no 'The button is in seat #N' line")
     started["game"]["button_seat"] = button
@@ -333,6 +388,69 @@ def _map_ftp(block: list[tuple[int, str]], file_name: str) -> SiteHand:
         started["game"]["small_blind"] = sb_posted
     h.end(last)
     return h
+
+
+class _StudDeal:
+    """The stud deal of one hand: down and up cards per street, as the log shows them, and
+    the 7th-street down card (`??`) of every live player the log does not show it for."""
+
+    def __init__(self, hand: SiteHand) -> None:
+        self.hand = hand
+        self.number = 0  # the current street, 3..7
+        self.seen: set[int] = set()  # seats dealt on the current street
+        self.live: set[int] = set()  # seats dealt on the previous street, not folded
+        self.river_line = -1  # 7th street header line while its unseen cards are pending
+
+    def street(self, line: int, number: int) -> None:
+        if number != self.number + 1 and not (number == 3 and self.number == 0):
+            raise bad_line(line, f"*** {number} STREET ***", "stud street out of order")
+        self.flush()
+        self.live = self.seen - self.hand.folded
+        self.seen = set()
+        self.number = number
+        if number == 7:
+            self.river_line = line
+        self.hand.new_round()
+
+    def dealt_cards(self, old: str | None, new: str | None, line: int) -> tuple[list[str], str]:
+        if new is None:
+            return [], site_cards(old or "", f"line {line}")
+        return site_cards(old or "", f"line {line}").split(" "), site_cards(new, f"line {line}")
+
+    def dealt(self, line: int, text: str, name: str, first: str, second: str | None) -> None:
+        h = self.hand
+        if self.number == 0:
+            raise bad_line(line, text, "cards dealt before 3rd street")
+        w = h.who(name)
+        if w["seat"] in self.seen:
+            raise bad_line(line, text, "a second deal to the same player on one street")
+        self.seen.add(w["seat"])
+        old, new = self.dealt_cards(first, second, line)
+        if self.number == 3:
+            cards = old + new.split(" ")
+            if len(cards) == 3:
+                h.emit(line, "deal", cards=" ".join(cards[:2]), detail="down", **w)
+                h.emit(line, "deal", cards=cards[2], detail="up", **w)
+            elif len(cards) == 1:
+                h.emit(line, "deal", cards="?? ??", detail="down", **w)
+                h.emit(line, "deal", cards=cards[0], detail="up", **w)
+            else:
+                raise bad_line(line, text, "3rd street deals one up card (and two down)")
+            return
+        if len(new.split(" ")) != 1:
+            raise bad_line(line, text, "a stud street deals one card")
+        h.emit(line, "deal", cards=new, detail="down" if self.number == 7 else "up", **w)
+
+    def flush(self) -> None:
+        if self.river_line < 0:
+            return
+        h = self.hand
+        names = {seat: name for name, seat in h.seat_of.items()}
+        for seat in sorted(self.live - h.folded - self.seen):
+            h.emit(self.river_line, "deal", cards="??", detail="down", seat=seat,
+                   player=names[seat])
+            self.seen.add(seat)
+        self.river_line = -1
 
 
 def _ftp_hand_id(header: str) -> str | None:
