@@ -1010,6 +1010,16 @@ _rule(
 )
 
 _rule(
+    'A5-SEVENS-RULE', PROCEDURE, WARNING,
+    '000 §10 A5 r.4; 001 3.2.8.5.2.4; 002 §11.2 "sevens rule"',
+    'Limit A-5 lowball, on by default. After the draw, a player who checks a seven-low or '
+    'better: if it is the best hand, all post-draw action is void and he wins only the pot as '
+    'it stood before the draw; if it is beaten, he loses the pot and any calls he made. '
+    'Exception: facing an all-in post-draw bet of less than half a bet, a seven or better may '
+    'just call and win it; an overcaller who loses gets that bet back. A seven or better that '
+    'completes to a full bet has met its obligation.',
+)
+_rule(
     'KILL-SIZE', ILLEGAL_BET, VIOLATION,
     '000 §12 intro, r.7, Gl. KILL; 001 3.6.1, 3.6.2.7, §2.2 KILL; 002 §13.0, §13.1 "part of '
     'the pot"',
@@ -1037,6 +1047,8 @@ STUD_DRAW_RULE_IDS: tuple[str, ...] = (
     "BET-LIMIT-DRAW-DOUBLE", "BET-CAP-TWOROUND", "DRAW-FIVE-CARD-HAND", "A5-CHECKRAISE",
     # kill pots (per hand; who must kill is table state across hands)
     "KILL-SIZE", "KILL-ONE-PER-DEAL",
+    # lowball rules
+    "A5-SEVENS-RULE",
 )
 
 for _id in STUD_DRAW_RULE_IDS:

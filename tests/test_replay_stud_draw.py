@@ -150,3 +150,74 @@ def test_kill_percentages_follow_the_profile():
     rows[0]["game"]["house_overrides"] = '{"kill.full_percent": 300}'
     result = replay_hand(hand_from_rows(rows))
     assert [f.rule_id for f in result.findings if f.severity != "info"] == []
+
+
+SEVENS = """hand fx:t lowball_a5 fixed_limit sb=5 bb=10 small_bet=10 big_bet=20 button=3
+seat 1 alice 1000
+seat 2 bob 1000
+seat 3 carol 1000
+post 1 small_blind 5
+post 2 big_blind 10
+deal 1 hole 2c 3d 4h 9s Kc
+deal 2 hole 2d 3h 5s 7c Qd
+deal 3 hole Ah Ad Kd 8c 8d
+call 3 10
+call 1 5
+check 2
+draw 1 9s Kc
+deal 1 draw {draw1}
+draw 2 Qd
+deal 2 draw 6c
+stand_pat 3
+check 1
+bet 2 20
+fold 3
+call 1 20
+show 1 2c 3d 4h {draw1}
+show 2 2d 3h 5s 7c 6c
+{awards}
+"""
+
+
+def test_a5_sevens_rule_full_pot_paid_is_a_wrong_award_and_the_profile_can_switch_it_off():
+    full = SEVENS.format(draw1="6d 7h", awards="award 1 70")
+    got = _ids(full)
+    assert "A5-SEVENS-RULE" in got and len(got) > 1  # plus the wrong award to alice and bob
+    (rows, _), = parse_text(full)
+    rows[0]["game"]["house_overrides"] = '{"a5.sevens_rule": false}'
+    assert [f.rule_id for f in replay_hand(hand_from_rows(rows)).findings
+            if f.severity != "info"] == []
+    # a checked eight-low is not a seven: the full pot is hers
+    assert _ids(SEVENS.format(draw1="6d 8h", awards="award 2 70")) == []
+
+
+def test_a5_joker_is_the_lowest_missing_rank():
+    # A-2-3-5-joker is 5-4-3-2-A, the best hand: it beats bob's 7-6-5-3-2 (RULEBOOK §5.3)
+    text = SEVENS.format(draw1="5d Xj", awards="award 1 50\naward 2 20")
+    assert _ids(text.replace("deal 1 hole 2c 3d 4h", "deal 1 hole Ac 2h 3s").replace(
+        "show 1 2c 3d 4h", "show 1 Ac 2h 3s")) == ["A5-SEVENS-RULE"]
+
+
+DRAW_HIGH_JOKER = """hand fx:t draw_high fixed_limit sb=5 bb=10 small_bet=10 big_bet=20 button=2
+seat 1 alice 1000
+seat 2 bob 1000
+post 2 small_blind 5
+post 1 big_blind 10
+deal 1 hole As Ah Ad Ac Xj
+deal 2 hole Ks Qs Js Ts 9s
+call 2 5
+check 1
+stand_pat 1
+stand_pat 2
+check 1
+check 2
+show 1 As Ah Ad Ac Xj
+show 2 Ks Qs Js Ts 9s
+award {winner} 20
+"""
+
+
+def test_draw_high_joker_five_aces_beat_a_straight_flush():
+    # RULEBOOK §5.6: four aces and the joker are five aces, the best possible hand
+    assert _ids(DRAW_HIGH_JOKER.format(winner=1)) == []
+    assert "POT-SPLIT-BY-CARDS" in _ids(DRAW_HIGH_JOKER.format(winner=2))

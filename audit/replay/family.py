@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import json
 
-from audit.cards import parse_cards
+from audit.cards import JOKER, parse_cards
+from audit.evaluate import FLUSH, STRAIGHT, STRAIGHT_FLUSH, high_strength
 from audit.evaluate_low import strength
 from audit.replay.betting import flush_held
 from audit.replay.dealing import Deck
@@ -21,6 +22,10 @@ from audit.replay.stud import bring_in_seat, first_by_board, has_open_pair, oddc
 from audit.replay.variants import VariantSpec, spec_of
 
 DQ = "DQ-INCONSISTENT-LOG"
+# Five aces (draw high with the joker, RULEBOOK §5.6) beat every straight flush; the value stays
+# in the straight-flush category so hand-class projections can still name a category.
+FIVE_ACES = (STRAIGHT_FLUSH << 20) | 0xFFFFF
+JOKER_GAMES = ("lowa5", "high")  # the evaluators that play a joker (A-5 lowball, draw high)
 _ORDINALS = {2: "2nd", 3: "3rd", 4: "4th", 5: "5th", 6: "6th", 7: "7th"}
 
 
@@ -29,7 +34,8 @@ class FamilyHooks:
 
     __slots__ = ("spec", "stud", "up", "common", "pending", "bring_seat", "bring_done",
                  "open_pair", "big_seen", "phase", "in_draw", "drawn", "checked",
-                 "bringin_fold", "a5_checkraise", "deck", "killer")
+                 "bringin_fold", "a5_checkraise", "deck", "killer", "sevens", "pre_draw",
+                 "sevens_checks")
 
     def __init__(self, h: HandState, spec: VariantSpec) -> None:
         self.spec = spec
@@ -47,7 +53,11 @@ class FamilyHooks:
         self.checked: set[int] = set()
         self.deck: Deck | None = None
         self.killer = 0  # the seat that posted this deal's kill blind
+        self.pre_draw: list[int] | None = None  # each seat's chips in before the first draw
+        self.sevens_checks: dict[int, int] = {}  # seat -> seq of his first check after the draw
         st = h.st
+        self.sevens = (spec.evaluator == "lowa5" and h.structure == FL
+                       and bool(st.values.get("a5.sevens_rule", True)))
         self.bringin_fold = bool(st.values.get("stud.bringin_fold", False))
         self.a5_checkraise = bool(st.values.get("a5.checkraise", False))
         h.big_from = spec.big_from
@@ -241,6 +251,8 @@ class FamilyHooks:
                 self.big_seen = True
             else:
                 h.big_from = self.spec.big_from
+        if self.sevens and kind == "check" and h.street >= 1 and s not in self.sevens_checks:
+            self.sevens_checks[s] = seq
         if self.spec.evaluator == "lowa5" and h.structure == FL and not self.a5_checkraise:
             if kind == "check":
                 self.checked.add(s)
@@ -263,6 +275,8 @@ class FamilyHooks:
                        f"{self.street_name(h)} was complete ({h.who(h.to_act)} still had to "
                        "act); the draw comes only after the betting round ends.",
                        seat=h.to_act)
+            if self.phase == 0:
+                self.pre_draw = list(h.contrib)
             self.phase += 1
             self.in_draw = True
             self.drawn = {}
@@ -368,6 +382,9 @@ class FamilyHooks:
             return None
         if not self.stud and len(cards) != self.spec.max_cards:
             return None
+        if JOKER in cards and (self.stud or self.spec.evaluator not in JOKER_GAMES
+                               or cards.count(JOKER) > 1):
+            return None  # a joker where the game plays none: the hand cannot be ranked
         return cards
 
     def _dead(self, h: HandState, s: int) -> bool:
@@ -405,7 +422,7 @@ class FamilyHooks:
                         ok = False
                         break
                     hands[s] = cards
-                    strengths[s] = strength(ev, cards)
+                    strengths[s] = _strength(ev, cards)
             if not ok:
                 res.verified = False
                 continue
@@ -431,7 +448,75 @@ class FamilyHooks:
                 split(low_half, res.low, shares)
             else:
                 split(amount, res.high, shares)
+        if self.sevens_checks and self.sevens:
+            self._sevens_rule(h, results, shares)
         return results
+
+    def _sevens_rule(self, h: HandState, results: list[PotResult], shares: list[int]) -> None:
+        """A5-SEVENS-RULE: a seven-low or better checked after the draw that is the best hand
+        wins only the pot as it stood before the draw; the post-draw bets go back."""
+        pre = self.pre_draw
+        if pre is None or len(results) != 1 or not results[0].verified:
+            return
+        pot = results[0]
+        total = sum(h.contrib)
+        if len(pot.high) != 1:
+            return
+        s = pot.high[0]
+        seq = self.sevens_checks.get(s)
+        cards = self._cards(h, s)
+        if seq is None or cards is None or not _seven_or_better(cards):
+            return
+        before = sum(pre)
+        if total <= before or pot.amount != total:
+            return  # no bet after the draw (or an uncalled one): the rule changes nothing
+        h.flag("A5-SEVENS-RULE", seq, f"{h.who(s)} checked a seven-low or better after the "
+               f"draw and holds the best hand: under the sevens rule he wins only the "
+               f"{h.money(before)} that was in the pot before the draw, and every post-draw "
+               "bet goes back to the player who made it.", seat=s,
+               expected=before, actual=pot.amount, delta=pot.amount - before)
+        shares[s] += before - pot.amount
+        for x in h.seats:
+            shares[x] += h.contrib[x] - pre[x]
+
+
+def _joker_low(rest: list[int]) -> int:
+    """The card a joker plays as in ace-to-five: the lowest rank not in the hand (§5.3)."""
+    present = {((c >> 2) + 1) % 13 for c in rest}
+    low = next(v for v in range(13) if v not in present)
+    rank = (low - 1) % 13  # back to card ranks, 2 = 0 .. A = 12
+    return next(rank * 4 + suit for suit in range(4) if rank * 4 + suit not in rest)
+
+
+def _strength(ev: str, cards: list[int]) -> tuple[int, int | None]:
+    """`strength` with the joker where the game uses one (RULEBOOK §5.3, §5.6): in ace-to-five
+    the lowest rank missing from the hand; in draw high an ace, or the card completing a
+    straight or flush, and four aces with the joker are five aces, the best hand."""
+    if JOKER not in cards:
+        return strength(ev, cards)
+    rest = [c for c in cards if c != JOKER]
+    if ev == "lowa5":
+        return strength(ev, rest + [_joker_low(rest)])
+    aces = [48 + suit for suit in range(4) if 48 + suit not in rest]
+    if not aces:
+        return FIVE_ACES, None
+    best = 0
+    for c in range(52):
+        if c in rest:
+            continue
+        v = high_strength(rest + [c])
+        if c in aces or v >> 20 in (STRAIGHT, FLUSH, STRAIGHT_FLUSH):
+            best = max(best, v)
+    return best, None
+
+
+def _seven_or_better(cards: list[int]) -> bool:
+    """Five different ranks, none above seven, aces low (the joker filling the lowest gap)."""
+    if JOKER in cards:
+        rest = [c for c in cards if c != JOKER]
+        cards = rest + [_joker_low(rest)]
+    low = {((c >> 2) + 1) % 13 for c in cards}
+    return len(cards) == 5 and len(low) == 5 and max(low) <= 6
 
 
 def hooks_for(h: HandState) -> FamilyHooks | None:
