@@ -309,6 +309,44 @@ def test_ftp_stud_bad_hands_are_quarantined(tmp_path: Path, change: tuple[str, s
     assert [(r.hand_id, reason in r.reason) for r in rejected] == [("ftp:30000000001", True)]
 
 
+def test_party_tournament_blinds_antes_level_and_chips(tmp_path: Path) -> None:
+    from audit.ingest import ingest
+    from audit.run import audit_store, read_findings
+    from audit.store import Store
+
+    rows, _, rejected = _read(PartyPokerImporter(), SITES / "party-mtt-nlhe.txt")
+    assert rejected == []
+    hands = _hands(rows)
+    assert list(hands) == ["party:20000000001", "party:20000000002"]
+    first = hands["party:20000000001"][0]
+    game = {k: v for k, v in first["game"].items() if v is not None}
+    assert game == {"variant": "holdem", "structure": "no_limit", "small_blind": 50,
+                    "big_blind": 100, "ante": 10, "button_seat": 2, "seat_count": 9,
+                    "currency": "CHIPS", "minor_per_unit": 1, "tournament": True, "level": 3}
+    assert first["detail"] == "refunds=implicit"  # a tournament pays no rake
+    second = hands["party:20000000002"]
+    assert [(r["seat"], r["amount"], r["detail"]) for r in second if r["kind"] == "award"] == [
+        (1, 2160, "main"), (2, 1000, "side-1")]
+    assert [(r["kind"], r["amount"], r["total"], r["detail"]) for r in second
+            if r["seat"] == 1 and r["kind"] in PUT_IN] == [
+        ("post", 10, None, "ante"), ("post", 100, 100, "big_blind"),
+        ("raise", 590, 690, "all_in")]
+    store = Store(tmp_path / "store")
+    summary = ingest([SITES / "party-mtt-nlhe.txt"], store)
+    assert (summary.hands, summary.quarantined) == (2, 0)
+    audit_store(store)
+    assert [(r["hand_id"], r["rule_id"], r["message"]) for r in read_findings(store).to_pylist()
+            if r["severity"] != "info"] == []
+
+
+def test_party_fixed_limit_tournament_is_quarantined(tmp_path: Path) -> None:
+    text = (SITES / "party-mtt-nlhe.txt").read_text().replace("NL Texas", "FL Texas", 1)
+    rows, _, rejected = _read(PartyPokerImporter(), _write(tmp_path, "p.txt", text.encode()))
+    assert list(_hands(rows)) == ["party:20000000002"]
+    assert [(r.hand_id, "fixed-limit tournament" in r.reason) for r in rejected] == [
+        ("party:20000000001", True)]
+
+
 def test_party_unknown_line(tmp_path: Path) -> None:
     if not SAMPLES.exists():
         pytest.skip("samples missing")
@@ -408,7 +446,8 @@ def _header_lines(fmt: str, data: bytes) -> set[int]:
     return out
 
 
-_SOURCES = [("fulltilt", SITES / "ftp-sidepot-uncalled.txt")] + (
+_SOURCES = [("fulltilt", SITES / "ftp-sidepot-uncalled.txt"),
+            ("partypoker", SITES / "party-mtt-nlhe.txt")] + (
     [(FORMATS[p.name.split("-")[0]], p) for p in sorted(SAMPLES.glob("*"))
      if p.name.split("-")[0] in FORMATS] if SAMPLES.exists() else [])
 _GARBAGE = st.binary(min_size=1, max_size=12)

@@ -14,7 +14,11 @@ Mapping (PartyPoker line -> events; money exact):
   quarantined).  Texas Hold'em -> holdem, Omaha -> omaha, Omaha Hi-Lo -> omaha_hilo.
   Zone abbreviations are fixed offsets (EST -5, CEST +2, ...); unknown -> read as UTC, noted.
   Currency from the code (USD/EUR/GBP, minor 100); `(Play Money)` tables -> CHIPS/1.
-  Tournament hands and stud/draw games are quarantined ("unsupported PartyPoker game").
+* tournament game line `<NL|PL> <game> <buy-in> [CUR] Buy-in Trny:<id> Level:<n>
+  Blinds-Antes(<sb>/<bb> -<ante>) - <date>` -> tournament, level, CHIPS/1, the blinds and
+  ante of the level (`Blinds(sb/bb)` without antes: ante 0). Amounts are chips (`[20]`,
+  `wins 1,530 chips`). Fixed-limit tournaments and stud/draw games are quarantined
+  ("unsupported PartyPoker game").
 * `Table NAME (Real Money)` -> table_id; `Seat N is the button` -> button_seat;
   `Total number of players : a/b` -> seat_count b.
 * `Seat N: name ( $x USD )` -> seat; a player not dealt in is detail sitting_out.
@@ -63,6 +67,12 @@ _GAME = re.compile(
     r"^(?P<stakes>[$€£]?[0-9][0-9,.]*(?:/[$€£]?[0-9][0-9,.]*)?)\s+(?P<cur>[A-Z]{3})?\s*"
     r"(?P<limit>NL|PL|FL)\s+(?P<game>.+?)\s+-\s+\w+, (?P<month>\w+) (?P<day>\d{1,2}), "
     r"(?P<time>\d{1,2}:\d\d:\d\d) (?P<zone>[A-Z]{2,5}) (?P<year>\d{4})$")
+_TOURNAMENT = re.compile(
+    r"^(?P<limit>NL|PL|FL) (?P<game>.+?) (?P<buyin>[$€£]?[0-9][0-9,.]*) ?(?P<cur>[A-Z]{3})? "
+    r"Buy-in Trny: ?(?P<trny>\d+) Level: ?(?P<level>\d+) (?:Blinds|Stakes)(?:-Antes)?"
+    r"\((?P<sb>[0-9][0-9,.]*) ?/ ?(?P<bb>[0-9][0-9,.]*)(?: ?- ?(?P<ante>[0-9][0-9,.]*))?\) "
+    r"- \w+, (?P<month>\w+) (?P<day>\d{1,2}), (?P<time>\d{1,2}:\d\d:\d\d) "
+    r"(?P<zone>[A-Z]{2,5}) (?P<year>\d{4})$")
 _TABLE = re.compile(r"^Table (.+?) \((Real|Play) Money\)$")
 _BUTTON = re.compile(r"^Seat (\d+) is the button$")
 _COUNT = re.compile(r"^Total number of players : (\d+) ?/ ?(\d+)$")
@@ -73,8 +83,8 @@ _POST = re.compile(rf"^posts (small blind|big blind \+ dead|big blind|ante) {_AM
 _ACTION = re.compile(rf"^(folds|checks|calls|bets|raises|is all-In)(?:\s+{_AMT})?\.?$")
 _SHOW = re.compile(r"^shows \[([^\]]*)\](?: .*)?$")
 _NOSHOW = re.compile(r"^doesn't show \[([^\]]*)\](?: .*)?$")
-_WIN = re.compile(r"^wins ([$€£]?[0-9][0-9,.]*)\s*(?:[A-Z]{3})?(?: from the (main pot|side pot"
-                  r"(?: #?(\d+))?))?(?: .*)?\.?$")
+_WIN = re.compile(r"^wins ([$€£]?[0-9][0-9,.]*)\s*(?:[A-Z]{3}|chips)?"
+                  r"(?: from the (main pot|side pot(?: #?(\d+))?))?(?: .*)?\.?$")
 _GAMES = {"texas hold'em": "holdem", "hold'em": "holdem", "omaha": "omaha",
           "omaha hi": "omaha", "omaha hi-lo": "omaha_hilo", "omaha hi/lo": "omaha_hilo"}
 _LIMITS = {"NL": "no_limit", "PL": "pot_limit", "FL": "fixed_limit"}
@@ -115,7 +125,10 @@ def _map_party(block: list[tuple[int, str]], file_name: str) -> SiteHand:
     if i >= len(body):
         raise SiteHandError(f"line {number}: hand ends after its header (truncated?)")
     n, text = body[i]
-    g = _GAME.match(text)
+    g = _GAME.match(text) or _TOURNAMENT.match(text)
+    tournament = g is not None and g.re is _TOURNAMENT
+    if tournament and g.group("limit") == "FL":
+        raise bad_line(n, text, "unsupported PartyPoker game (fixed-limit tournament)")
     if not g:
         if re.search(r"(?i)trny|tourn|stud|razz|draw|badugi", text):
             raise bad_line(n, text, "unsupported PartyPoker game (tournament/stud/draw)")
@@ -139,9 +152,10 @@ def _map_party(block: list[tuple[int, str]], file_name: str) -> SiteHand:
         raise bad_line(at, shown, "expected 'Table NAME (Real Money)'")
     play = t.group(2) == "Play"
     table = t.group(1).strip()
-    symbol = g.group("stakes")[0] if g.group("stakes")[0] in "$€£" else ""
-    currency = "CHIPS" if play else (g.group("cur") or {"$": "USD", "€": "EUR", "£": "GBP"}.get(
-        symbol, "CHIPS"))
+    stakes_text = g.group("buyin") if tournament else g.group("stakes")
+    symbol = stakes_text[0] if stakes_text[0] in "$€£" else ""
+    currency = "CHIPS" if play or tournament else (
+        g.group("cur") or {"$": "USD", "€": "EUR", "£": "GBP"}.get(symbol, "CHIPS"))
     mpu = 1 if currency == "CHIPS" else 100
 
     def money(text: str, where: int) -> int:
@@ -152,15 +166,21 @@ def _map_party(block: list[tuple[int, str]], file_name: str) -> SiteHand:
     h = SiteHand(fmt="partypoker", file_name=file_name, hand_id=f"party:{game_no}",
                  table_id=table)
     game: dict[str, Any] = {"variant": variant, "structure": structure, "currency": currency,
-                            "minor_per_unit": mpu, "tournament": False, "ante": 0}
+                            "minor_per_unit": mpu, "tournament": tournament, "ante": 0}
+    if tournament:  # the level's blinds and ante are in the game line
+        game.update(level=int(g.group("level")), small_blind=money(g.group("sb"), game_line),
+                    big_blind=money(g.group("bb"), game_line),
+                    ante=money(g.group("ante"), game_line) if g.group("ante") else 0)
     if structure == "fixed_limit":
         stakes = g.group("stakes").split("/")
         if len(stakes) != 2:
             raise bad_line(game_line, text, "fixed-limit game without $small/$big stakes")
         game.update(small_bet=money(stakes[0], game_line), big_bet=money(stakes[1], game_line))
         game["big_blind"] = game["small_bet"]
+    # Party logs neither returned bets nor (cash games) the rake; tournaments have no rake.
     started = h.emit(number, "hand_started", note, ts=ts, game=game,
-                     detail="refunds=implicit;rake=implicit")
+                     detail="refunds=implicit" if tournament else
+                     "refunds=implicit;rake=implicit")
     i += 1
     button = None
     while i < len(body) and (m := _BUTTON.match(body[i][1]) or _COUNT.match(body[i][1])):
@@ -273,12 +293,13 @@ def _map_party(block: list[tuple[int, str]], file_name: str) -> SiteHand:
             raise bad_line(n, text)
     if not won:
         raise SiteHandError(f"line {last}: hand ends without a 'wins' line (truncated?)")
-    if structure != "fixed_limit":
+    if not tournament and structure != "fixed_limit":
         if "big_blind" not in blinds:
             raise SiteHandError(f"line {number}: no big blind posted, and a {structure} "
                                 "PartyPoker header gives no blinds")
         game["big_blind"] = blinds["big_blind"]
-    game["small_blind"] = blinds.get("small_blind")
+    if not tournament:
+        game["small_blind"] = blinds.get("small_blind")
     started["game"] = game
     h.end(last)
     return h
