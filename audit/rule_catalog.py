@@ -1020,6 +1020,14 @@ _rule(
     'completes to a full bet has met its obligation.',
 )
 _rule(
+    'DRAW-MAX-FOUR', PROCEDURE, WARNING,
+    '000 §10 r.10, §11 r.6, §14 #9; 001 3.2.8.5.1.10, 3.2.10.5.5, App II #9; 002 §11.1 "draw '
+    'up to four", §12.1 "draw up to four", §16.0 #9',
+    'At most four consecutive cards are dealt to one player on the draw. A 5-card draw gets '
+    'four at once and the fifth after everyone else has drawn; if he is the last to draw, '
+    'four, then a burn, then the fifth.',
+)
+_rule(
     'KILL-SIZE', ILLEGAL_BET, VIOLATION,
     '000 §12 intro, r.7, Gl. KILL; 001 3.6.1, 3.6.2.7, §2.2 KILL; 002 §13.0, §13.1 "part of '
     'the pot"',
@@ -1049,6 +1057,8 @@ STUD_DRAW_RULE_IDS: tuple[str, ...] = (
     "KILL-SIZE", "KILL-ONE-PER-DEAL",
     # lowball rules
     "A5-SEVENS-RULE",
+    # the draw
+    "DRAW-MAX-FOUR",
 )
 
 for _id in STUD_DRAW_RULE_IDS:
@@ -1119,3 +1129,19 @@ for _id in LIVE_RULE_IDS:
     _spec = CATALOG[_id]
     register(_id, category=_spec.category, severity=_spec.severity, citation=_spec.citation,
              text=_spec.text)
+
+# --- §4.6 across hands: one table's deals in order (level S) ---------------------------------------
+# Checked by audit/replay/table_sequence.py, a pure function over the hands of a table, not by the
+# per-hand replay; session-level ids stay outside CATALOG (the F/P button-game catalogue). Their
+# fixtures/rules/<ID>.txt hold one table's deals in order.
+TABLE_SEQUENCE_RULE_IDS: tuple[str, ...] = ("BUTTON-MOVE",)
+
+register(
+    "BUTTON-MOVE", category=PROCEDURE, severity=WARNING,
+    citation="000 §3 intro, §3 r.2, §14 #1; 001 3.5.1, 3.5.2.1, App II #1; 002 §16.0 #1; "
+             "004 HE/Blinds",
+    text="The button moves one seat clockwise after each deal (P17). Moving button: it always "
+         "advances to the next player and the blinds adjust. Dead button: the big blind is "
+         "posted by the player due for it and the small blind and button are placed to match, "
+         "even in front of an empty seat. Each round every player gets one chance at the button.",
+)

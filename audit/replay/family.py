@@ -35,7 +35,7 @@ class FamilyHooks:
     __slots__ = ("spec", "stud", "up", "common", "pending", "bring_seat", "bring_done",
                  "open_pair", "big_seen", "phase", "in_draw", "drawn", "checked",
                  "bringin_fold", "a5_checkraise", "deck", "killer", "sevens", "pre_draw",
-                 "sevens_checks")
+                 "sevens_checks", "got")
 
     def __init__(self, h: HandState, spec: VariantSpec) -> None:
         self.spec = spec
@@ -50,6 +50,7 @@ class FamilyHooks:
         self.phase = 0
         self.in_draw = False
         self.drawn: dict[int, int] = {}
+        self.got: dict[int, int] = {}  # draw: replacement cards each seat got this draw
         self.checked: set[int] = set()
         self.deck: Deck | None = None
         self.killer = 0  # the seat that posted this deal's kill blind
@@ -142,6 +143,7 @@ class FamilyHooks:
         self.deck = deck
         if not self.stud:
             if detail == "draw" and s is not None and 0 < s < h.size and h.in_hand[s]:
+                self._check_draw_deal(h, s, len(cards), seq)
                 h.hole[s].extend(cards)
                 deck.add(h, cards, seq, f"{h.who(s)}'s draw")
                 got = self.drawn.get(s)
@@ -280,6 +282,7 @@ class FamilyHooks:
             self.phase += 1
             self.in_draw = True
             self.drawn = {}
+            self.got = {}
             if self.phase > self.spec.draws:
                 h.flag(DQ, seq, f"Draw number {self.phase} is logged; {self.spec.name} has "
                        f"{self.spec.draws} draw(s).", expected=self.spec.draws,
@@ -308,6 +311,22 @@ class FamilyHooks:
                 hole.pop()
                 hole[:] = [-1] * len(hole)  # which card went is unknown
         self.drawn[s] = n
+
+    def _check_draw_deal(self, h: HandState, s: int, n: int, seq: int) -> None:
+        """DRAW-MAX-FOUR: at most four cards at once; a fifth only after everyone drew."""
+        if n > 4:
+            h.flag("DRAW-MAX-FOUR", seq, f"{h.who(s)} was dealt {n} draw cards at once; at most "
+                   "four consecutive cards go to one player, and the fifth comes after everyone "
+                   "else has drawn.", seat=s, expected=4, actual=n)
+        elif self.got.get(s):
+            waiting = [x for x in h.seats if x != s and h.in_hand[x] and not h.folded[x]
+                       and (x not in self.drawn or self.drawn[x] > 0)]
+            if waiting:
+                h.flag("DRAW-MAX-FOUR", seq, f"{h.who(s)} was dealt more draw cards before "
+                       f"{h.who(waiting[0])} had drawn; a player drawing five gets four, and "
+                       "the fifth only after everyone else has drawn.", seat=s,
+                       expected="after the other draws", actual="before")
+        self.got[s] = self.got.get(s, 0) + n
 
     def _end_draw(self, h: HandState, seq: int) -> None:
         self.in_draw = False
