@@ -149,14 +149,17 @@ def derive(sit: Situation, said: Declaration | None, motions: Sequence[Motion],
     """The binding action from the first in-turn declaration and the chip motions, or None
     when the physical layer does not settle it."""
     released = [m for m in motions if m.released]
+    b = None
     if said is not None and (rules.verbal != "bigbet_corrected" or sit.structure != FL
                              or said.said is Said.RAP):  # a rap is no verbal statement
         b = _from_words(sit, said, released, rules)
-        if b is not None:
-            return b
-    if not released:
-        return None
-    return _from_chips(sit, released, rules)
+    if b is None and released:
+        b = _from_chips(sit, released, rules)
+    if b is not None and sit.structure == FL and b.action == "raise":
+        # At limit the size of a bet or raise is the structure's (BET-LIMIT-*): the physical
+        # layer decides only that it is one.
+        b = Binding(action="raise", total=None, rule=b.rule, why=b.why)
+    return b
 
 
 def _from_words(sit: Situation, said: Declaration, released: Sequence[Motion],
@@ -417,6 +420,10 @@ class LiveTable:
         if p.empty():
             return
         logged = logged_as(kind, sit, amount, total)
+        if logged[0] == "raise" and not sit.may_raise:
+            return  # an illegal raise: BET-CAP-*, BET-ALLIN-HALFBET or BET-NL-NO-REOPEN say so
+        if logged[1] is not None and logged[1] > sit.cap:
+            return  # more than he had: HOUSE-TABLE-STAKES says so
         released = [m for m in p.motions if m.released]
         short = misunderstood(sit, p.said, released, self.rules)
         if short is not None:

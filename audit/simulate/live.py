@@ -1,0 +1,162 @@
+"""Live tables for simulated hands: the physical layer (`declare`, `chips`) a dealer tablet would
+log before each betting action, drawn the canonical way (the words then one motion, or the exact
+chips in one motion), plus labelled live-table violations for the accuracy scorecard.
+
+Works on finished event rows, so the simulator proper is untouched: `add_physical_layer` takes one
+hand's rows, `add_physical_layer_table` an events table. A canonical physical layer agrees with
+the logged actions, so the live rulings (audit/replay/live.py) must find nothing in it; each
+injected violation changes only the physical layer and is labelled with the rule that must
+catch it. Deterministic for a given seed.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pyarrow as pa
+
+from audit.schema import events_schema
+
+# The live violations this module can plant, each caught by the rule id of the same name.
+LIVE_INJECTORS: tuple[str, ...] = (
+    "STRING-RAISE", "VERBAL-BINDING", "CHIP-SINGLE-OVERSIZE-CALL", "VERBAL-BIGBET-DISCREPANCY",
+    "CHIP-RELEASE-BINDING",
+)
+_ACTIONS = frozenset({"fold", "check", "call", "bet", "raise", "complete"})
+_NO_ROUND_TOTAL = frozenset({"ante", "dead", "missed_small"})
+
+
+def _facing(rows: list[dict[str, Any]]) -> dict[int, tuple[int, int]]:
+    """Per betting action (row index): (the bet to match, the actor's round total) before it."""
+    out: dict[int, tuple[int, int]] = {}
+    bet: dict[int, int] = {}
+    cur = 0
+    for i, r in enumerate(rows):
+        kind, seat, total = r["kind"], r.get("seat"), r.get("total")
+        if kind == "deal" and (r.get("detail") == "board" or seat is None):
+            bet, cur = {}, 0
+        elif kind == "post" and seat is not None and total is not None \
+                and r.get("detail") not in _NO_ROUND_TOTAL:
+            bet[seat] = total
+            cur = max(cur, total)
+        elif kind in _ACTIONS and seat is not None:
+            out[i] = (cur, bet.get(seat, 0))
+            if total is not None and kind != "fold":
+                bet[seat] = total
+                cur = max(cur, total)
+    return out
+
+
+def _candidates(rows: list[dict[str, Any]], facing: dict[int, tuple[int, int]],
+                rule: str, structure: str) -> list[int]:
+    picks = []
+    for i, (cur, mine) in facing.items():
+        r = rows[i]
+        added = r.get("amount") or 0
+        if cur <= mine:
+            continue
+        if rule == "CHIP-RELEASE-BINDING":
+            if r["kind"] == "fold":
+                picks.append(i)
+            continue
+        if r["kind"] not in ("bet", "raise") or r.get("detail") == "all_in" or added < 2:
+            continue
+        if rule == "VERBAL-BIGBET-DISCREPANCY" and structure == "fixed_limit":
+            continue
+        picks.append(i)
+    return picks
+
+
+def _canonical(r: dict[str, Any], rng: random.Random) -> list[dict[str, Any]]:
+    """What a player does at the table for a logged action, the way that leaves no doubt."""
+    kind, added = r["kind"], r.get("amount") or 0
+    words = {"fold": "fold", "check": "check", "call": "call"}.get(kind)
+    if kind in ("bet", "raise", "complete") and r.get("total") is not None:
+        words = f"raise to {r['total']}" if kind != "bet" else f"bet {r['total']}"
+    style = rng.choice(("words", "chips", "both", "none"))
+    out = []
+    if words and style in ("words", "both"):
+        out.append({"kind": "declare", "detail": words})
+    if added and style in ("chips", "both"):
+        out.append({"kind": "chips", "amount": added, "detail": None})
+    return out
+
+
+def _planted(rule: str, r: dict[str, Any], cur: int, mine: int,
+             rng: random.Random) -> list[dict[str, Any]]:
+    """The physical events of one live violation, placed before logged action `r`."""
+    added = r.get("amount") or 0
+    if rule == "STRING-RAISE":
+        cut = rng.randint(1, added - 1)
+        return [{"kind": "chips", "amount": cut, "detail": None},
+                {"kind": "chips", "amount": added - cut, "detail": None}]
+    if rule == "VERBAL-BINDING":
+        return [{"kind": "declare", "detail": "call"},
+                {"kind": "chips", "amount": added, "detail": None}]
+    if rule == "CHIP-SINGLE-OVERSIZE-CALL":
+        return [{"kind": "chips", "amount": added, "detail": f"1x{added}"}]
+    if rule == "VERBAL-BIGBET-DISCREPANCY":
+        said = (r.get("total") or mine + added) + max(1, cur - mine)
+        return [{"kind": "declare", "detail": f"raise to {said}"},
+                {"kind": "chips", "amount": added, "detail": None}]
+    # CHIP-RELEASE-BINDING: the full call released into the pot, then the fold
+    return [{"kind": "chips", "amount": cur - mine, "detail": None}]
+
+
+def add_physical_layer(rows: list[dict[str, Any]], rng: random.Random,
+                       inject: str | None = None) -> tuple[list[dict[str, Any]], list[tuple]]:
+    """One hand's rows (seq order) with a physical layer before every betting action, and the
+    labels (seq, rule_id, seat) of the violation planted when `inject` names one of
+    LIVE_INJECTORS that the hand has room for (none otherwise)."""
+    facing = _facing(rows)
+    structure = (rows[0].get("game") or {}).get("structure") or "no_limit"
+    target = None
+    if inject is not None:
+        picks = _candidates(rows, facing, inject, structure)
+        target = rng.choice(picks) if picks else None
+    out: list[dict[str, Any]] = []
+    labels: list[tuple] = []
+    base = {k: rows[0].get(k) for k in ("hand_id", "table_id", "ts")}
+    for i, r in enumerate(rows):
+        if i in facing:
+            seat = r.get("seat")
+            if i == target:
+                assert inject is not None
+                cur, mine = facing[i]
+                extra = _planted(inject, r, cur, mine, rng)
+            else:
+                extra = _canonical(r, rng)
+            for e in extra:
+                out.append({**base, "ts": r.get("ts"), **e, "seat": seat,
+                            "player": r.get("player")})
+            if i == target:
+                labels.append((len(out), inject, seat))
+        out.append(dict(r))
+    for seq, r in enumerate(out):
+        r["seq"] = seq
+    return out, labels
+
+
+def add_physical_layer_table(table: pa.Table, *, seed: int = 0, violations: float = 0.0,
+                             injectors: tuple[str, ...] = LIVE_INJECTORS
+                             ) -> tuple[pa.Table, list[tuple]]:
+    """An events table (hands contiguous, seq order) with a physical layer on every hand; a
+    `violations` share of hands get one planted live violation. Labels are rows of the
+    simulator's labels.parquet: (hand_id, seq, rule_id, seat, kind, primary)."""
+    rng = random.Random(seed)
+    rows = table.to_pylist()
+    out: list[dict[str, Any]] = []
+    labels: list[tuple] = []
+    start = 0
+    for end in range(1, len(rows) + 1):
+        if end < len(rows) and rows[end]["hand_id"] == rows[start]["hand_id"]:
+            continue
+        hand = rows[start:end]
+        inject = rng.choice(injectors) if injectors and rng.random() < violations else None
+        new, hand_labels = add_physical_layer(hand, rng, inject)
+        out += new
+        hid = hand[0]["hand_id"]
+        labels += [(hid, seq, rule, seat, f"live:{rule}", True) for seq, rule, seat in hand_labels]
+        start = end
+    return pa.Table.from_pylist(out, schema=events_schema()), labels
