@@ -194,21 +194,22 @@ def player_totals(table: pl.LazyFrame) -> pl.LazyFrame:
 
     For flows, `gain` is the player's big blinds won from partners (negative: lost) and `flow_nz`
     the pair-hands in which chips flowed, so that his mean gain per such hand against everyone
-    else is (gain - this pair's) / (flow_nz - this pair's).
+    else is (gain - this pair's) / (flow_nz - this pair's). `fd_n`/`fd_k` (and `ind_n`/`ind_k`
+    for heavy folds) count the partners' folds the player drew with his own bets.
     """
     c = pl.col
     side_a = table.select(
         player=c("player_a"), hands=c("hands"), hu_n=c("hu_n"), soft_k=c("soft_ka"),
         f_n=c("fa_n"), f_k=c("fa_k"), sf_n=c("sfa_n"), sf_k=c("sfa_k"), gain=-c("flow"),
         flow_nz=c("flow_nz"),
-        hf_k=c("hfa_k"), ind_n=c("fb_k"), ind_k=c("hfb_k"),
+        hf_k=c("hfa_k"), ind_n=c("fb_k"), ind_k=c("hfb_k"), fd_n=c("fb_n"), fd_k=c("fb_k"),
         ws_n=c("ws_n"), ws_k=c("ws_k"), cd_n=c("cd_n"), cd_k=c("cd_k"),
     )
     side_b = table.select(
         player=c("player_b"), hands=c("hands"), hu_n=c("hu_n"), soft_k=c("soft_kb"),
         f_n=c("fb_n"), f_k=c("fb_k"), sf_n=c("sfb_n"), sf_k=c("sfb_k"), gain=c("flow"),
         flow_nz=c("flow_nz"),
-        hf_k=c("hfb_k"), ind_n=c("fa_k"), ind_k=c("hfa_k"),
+        hf_k=c("hfb_k"), ind_n=c("fa_k"), ind_k=c("hfa_k"), fd_n=c("fa_n"), fd_k=c("fa_k"),
         ws_n=c("ws_n"), ws_k=c("ws_k"), cd_n=c("cd_n"), cd_k=c("cd_k"),
     )
     sides = pl.concat([side_a, side_b])

@@ -6,7 +6,8 @@ everyone except this partner, shrunk toward the population rate with ALPHA pseud
 - softplay (PATTERN-SOFTPLAY): bets/raises of A and B in heads-up pots against each other;
   binomial lower tail against the mean of their own heads-up aggression rates against others.
 - fold_to_partner (PATTERN-COLLUSION): folds to the partner's bet or raise; binomial upper tail
-  against each player's own fold rate facing other players' bets.
+  with rate own·drew/population: the folder's fold rate facing others' bets times the bettor's
+  rate of drawing folds from others, over the population rate.
 - strong_fold (PATTERN-COLLUSION): folds of known strong hole cards to the partner's bets;
   binomial upper tail against the player's own such folds against others.
 - chip_dump (PATTERN-CHIP-DUMP): net flow between the pair in big blinds (blinds lost without
@@ -132,6 +133,13 @@ def score_pairs(table: pl.DataFrame, totals: pl.DataFrame, rates: pl.DataFrame) 
         r = _ratio(g[f"{pre}a_k"] + g[f"{pre}b_k"], g[f"{pre}a_n"] + g[f"{pre}b_n"])
         pa_ = _shrunk(g[f"{tot}_k__a"] - g[f"{pre}a_k"], g[f"{tot}_n__a"] - g[f"{pre}a_n"], r)
         pb_ = _shrunk(g[f"{tot}_k__b"] - g[f"{pre}b_k"], g[f"{tot}_n__b"] - g[f"{pre}b_n"], r)
+        if name == "fold_to_partner":
+            # and the bettor's knack for drawing folds from everyone else (his sizing, his
+            # image): folding to a feared bettor is no sign of a team
+            r = max(r, 1e-6)
+            drew_a = _shrunk(g["fd_k__a"] - g["fb_k"], g["fd_n__a"] - g["fb_n"], r)
+            drew_b = _shrunk(g["fd_k__b"] - g["fa_k"], g["fd_n__b"] - g["fa_n"], r)
+            pa_, pb_ = np.clip(pa_ * drew_b / r, 0, 0.99), np.clip(pb_ * drew_a / r, 0, 0.99)
         n = g[f"{pre}a_n"] + g[f"{pre}b_n"]
         k = g[f"{pre}a_k"] + g[f"{pre}b_k"]
         e = g[f"{pre}a_n"] * pa_ + g[f"{pre}b_n"] * pb_
@@ -234,21 +242,93 @@ def combine(scored: pl.DataFrame) -> pl.DataFrame:
 
 
 def pair_scores(hand_players: pl.LazyFrame, hands: pl.LazyFrame, *, min_hands: int,
-                seat_bucket: str = "1d") -> tuple[pl.DataFrame, pl.DataFrame]:
-    """(scored pairs with p and q, the pair-hand rows of the tested pairs for evidence)."""
+                seat_bucket: str = "1d", fdr: float | None = None,
+                rounds: int = 3) -> tuple[pl.DataFrame, pl.DataFrame]:
+    """(scored pairs with p and q, the pair-hand rows of the tested pairs for evidence).
+
+    With `fdr`, leads explain away what they cause (`explain_away`): a colluder's baselines
+    and his games with third players are judged without his lead partner.
+    """
     ph = F.player_hands(hand_players, hands).collect().lazy()
     pairs = F.pair_hands(ph).collect()
-    table = F.pair_table(pairs.lazy())
-    totals = F.player_totals(table).collect()
-    table = table.filter(pl.col("hands") >= min_hands).collect()
-    cells, tables = F.seating(ph, seat_bucket)
-    seats = F.co_sittings(cells, tables, table.lazy().select("player_a", "player_b")).collect()
-    table = table.join(seats, on=["player_a", "player_b"], how="left")
     rates = F.player_rates(ph).collect()
-    scored = combine(score_pairs(table, totals, rates))
+    cells, tables = F.seating(ph, seat_bucket)
+    scored = _score(pairs, min_hands, rates, cells, tables)
+    if fdr is not None:
+        scored = explain_away(scored, pairs, ph, min_hands, rates, cells, tables, fdr, rounds)
     tested = pairs.join(scored.select("player_a", "player_b"), on=["player_a", "player_b"],
                         how="semi")
     return scored, tested
+
+
+def _score(pairs: pl.DataFrame, min_hands: int, rates: pl.DataFrame, cells: pl.LazyFrame,
+           tables: pl.LazyFrame, baseline: pl.DataFrame | None = None) -> pl.DataFrame:
+    """Score the pairs with `min_hands` hands in `pairs`; baselines (player totals) from the
+    pair-hand rows `baseline` (default: `pairs`)."""
+    table = F.pair_table(pairs.lazy())
+    base = table if baseline is None else F.pair_table(baseline.lazy())
+    totals = F.player_totals(base).collect()
+    table = table.filter(pl.col("hands") >= min_hands).collect()
+    seats = F.co_sittings(cells, tables, table.lazy().select("player_a", "player_b")).collect()
+    table = table.join(seats, on=["player_a", "player_b"], how="left")
+    return combine(score_pairs(table, totals, rates))
+
+
+def _core_leads(leads: pl.DataFrame) -> pl.DataFrame:
+    """The leads (strongest first) that share no player with a stronger lead."""
+    seen: set[str] = set()
+    core = []
+    for a, b in leads.select("player_a", "player_b").iter_rows():
+        if a not in seen and b not in seen:
+            core.append((a, b))
+        seen.update((a, b))
+    return pl.DataFrame(core, schema={"player_a": pl.String, "player_b": pl.String},
+                        orient="row")
+
+
+def explain_away(scored: pl.DataFrame, pairs: pl.DataFrame, ph: pl.LazyFrame, min_hands: int,
+                 rates: pl.DataFrame, cells: pl.LazyFrame, tables: pl.LazyFrame, fdr: float,
+                 rounds: int) -> pl.DataFrame:
+    """Re-score the pairs that are not core leads with the core leads' influence removed, until
+    the core is stable (at most `rounds` times).
+
+    A team distorts what its members do with everyone else: a soft-playing partner who never
+    folds to his teammate lowers that teammate's "folds drawn" baseline, a dumper's losses
+    raise his partner's skill, a partner caught calling between his teammate and a stranger
+    looks like a whipsaw. So, for the pairs that are not leads: their baselines come from
+    pair-hands that are not leads, and the hands in which a player's lead partner sat in are
+    left out of the pair's own counts. The core leads (those sharing no player with a stronger
+    lead) stand; every other pair, a weaker lead naming a core lead's player included, is
+    re-scored that way; the q-values are Benjamini–Hochberg over the final p-values. A team of
+    three that always sits together is reported as its strongest pair.
+    """
+    keys = ["player_a", "player_b"]
+    present = ph.select("hand_id", "player").collect()
+    lead_keys: set[tuple[str, str]] = set()
+    for _ in range(rounds):
+        leads = _core_leads(scored.filter(pl.col("q_value") <= fdr).sort("p_value"))
+        now = set(leads.iter_rows())
+        if now == lead_keys:
+            break
+        lead_keys = now
+        guards = pl.concat([leads.select(player="player_a", guard="player_b"),
+                            leads.select(player="player_b", guard="player_a")])
+        rest = pairs.join(leads, on=keys, how="anti")
+        spoiled = []
+        for side, other in (("player_a", "player_b"), ("player_b", "player_a")):
+            hit = (rest.select("hand_id", *keys)
+                   .join(guards.rename({"player": side}), on=side)
+                   .filter(pl.col("guard") != pl.col(other))
+                   .join(present.rename({"player": "guard"}), on=["hand_id", "guard"],
+                         how="semi"))
+            spoiled.append(hit.select("hand_id", *keys))
+        clean = rest.join(pl.concat(spoiled).unique(), on=["hand_id", *keys], how="anti")
+        again = _score(clean, min_hands, rates, cells, tables)
+        scored = pl.concat([scored.join(leads, on=keys, how="semi"), again],
+                           how="diagonal_relaxed")
+        scored = scored.with_columns(q_value=pl.Series(bh_qvalues(scored["p_value"]
+                                                                  .to_numpy())))
+    return scored
 
 
 _EVIDENCE_FILTER = {
@@ -380,6 +460,6 @@ def leads_from_frames(hand_players: pl.DataFrame | pl.LazyFrame,
                       seat_bucket: str = "1d") -> pa.Table:
     """Ranked leads (q <= fdr; fdr >= 1 returns every tested pair) from projection frames."""
     scored, pairs = pair_scores(hand_players.lazy(), hands.lazy(), min_hands=min_hands,
-                                seat_bucket=seat_bucket)
+                                seat_bucket=seat_bucket, fdr=min(fdr, 0.999))
     scored = scored.filter(pl.col("p_value").is_not_nan())
     return lead_rows(scored, pairs, run_id, fdr)

@@ -91,7 +91,7 @@ def collusion_scorecard(store_dir: Path | str, *, run: str = "latest", min_hands
     d = run_dir(store, run_id)
     hp = pl.scan_parquet(d / "hand_players.parquet")
     hands = pl.scan_parquet(d / "hands.parquet")
-    scored, _ = pair_scores(hp, hands, min_hands=min_hands)
+    scored, _ = pair_scores(hp, hands, min_hands=min_hands, fdr=fdr)
     players = hp.select(pl.col("player").drop_nulls().n_unique()).collect().item()
     card = score_against_labels(scored, planted_pairs(store_dir), fdr=fdr, players=players)
     return {"run_id": run_id, "min_hands": min_hands, **card}
