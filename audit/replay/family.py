@@ -269,6 +269,8 @@ class FamilyHooks:
         if self.stud:
             h.flag(DQ, seq, f"A {kind} is logged in {self.spec.name}, which has no draw.")
             return
+        if self.in_draw and s in self.drawn:
+            self._end_draw(h, seq)  # he draws again: the next draw, with no betting between
         if not self.in_draw:
             if h.oot:
                 flush_held(h)
