@@ -92,6 +92,8 @@ _NOTES = (
     (" was removed from the table for failing to post", "removed"),
     (" will be allowed to play after the button", "allowed_after_button"),
 )
+# A seat line with no parentheses in the name and nothing after the stack (the common case).
+_PLAIN_SEAT = re.compile(r"Seat ([1-9][0-9]?): ([^()]+) \((\$?[0-9.,]+) in chips\)$").match
 _STUD_STREETS = {"3rd STREET": 3, "4th STREET": 4, "5th STREET": 5, "6th STREET": 6}
 _BOARD_STREETS = ("FLOP", "TURN", "RIVER")
 _DRAW_HEADERS = frozenset({"FIRST DRAW", "SECOND DRAW", "THIRD DRAW", "DRAW"})
@@ -174,6 +176,23 @@ class _Hand:
         n = len(lines)
         while first < n and lines[first].startswith("Seat ") and " in chips)" in lines[first]:
             s = lines[first]
+            plain = _PLAIN_SEAT(s)
+            if plain is not None:  # 'Seat 3: P ($5 in chips)', nothing odd: one regex match
+                seat = int(plain[1])
+                name = plain[2]
+                try:
+                    stack = money(plain[3], mpu)
+                except ValueError:
+                    raise PokerStarsError(f"seat line {s!r}: stack is not an amount",
+                                          start + first) from None
+                if name in seats or seat in names:
+                    raise PokerStarsError(f"seat line {s!r} repeats a seat or player",
+                                          start + first)
+                seats[name] = seat
+                names[seat] = name
+                add(("seat", seat, name, stack, None, None, None, start + first))
+                first += 1
+                continue
             colon = s.find(": ")
             open_ = s.rfind(" (", 0, s.rfind(" in chips)"))
             if colon < 0 or open_ < 0 or not s[5:colon].isdigit():
