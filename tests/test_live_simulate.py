@@ -72,3 +72,38 @@ def test_every_planted_live_violation_is_found_and_nothing_else(simulated):
     missed = [k for k in planted - found if not sim_labels[k[0]]]
     assert missed == []
     assert len(found) >= 0.95 * len(planted)
+
+
+def test_simulate_live_scores_every_live_rule_at_full_precision_and_recall(tmp_path):
+    from audit.simulate.live import simulate_live
+    from audit.simulate.scorecard import accuracy_scorecard
+
+    out = tmp_path / "live-store"
+    s = simulate_live(out, hands=800, seed=5, tables=8, structure="mixed", variant="mixed",
+                      violations=0.05, live_violations=0.25)
+    assert s.hands == 800 and s.labels > 0
+    card = accuracy_scorecard(out)
+    assert card["clean_hand_findings"] == 0  # the simulator's own labels moved with their seqs
+    for rule in LIVE_INJECTORS:
+        row = card["rules"][rule]
+        assert row["labels"] > 0, rule
+        assert (row["precision"], row["recall"]) == (1.0, 1.0), (rule, row)
+        assert row["seq_agree"] == row["matched"], (rule, row)
+
+
+def test_simulate_command_live_flag(tmp_path):
+    from click.testing import CliRunner
+
+    from audit.simulate import simulate_command
+
+    out = tmp_path / "cli-live"
+    r = CliRunner().invoke(simulate_command, ["--hands", "200", "--out", str(out), "--live",
+                                              "--live-violations", "0.2", "--seed", "3"])
+    assert r.exit_code == 0, r.output
+    kinds = query(Store(out), "SELECT DISTINCT kind FROM events").column("kind").to_pylist()
+    assert {"declare", "chips"} <= set(kinds)
+    labels = pq.read_table(out / "labels.parquet").to_pylist()
+    assert any(lab["kind"].startswith("live:") for lab in labels)
+    bad = CliRunner().invoke(simulate_command, ["--hands", "3", "--out", str(tmp_path / "x"),
+                                                "--live-violations", "0.2"])
+    assert bad.exit_code == 2 and "--live-violations needs --live" in bad.output

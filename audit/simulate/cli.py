@@ -8,6 +8,7 @@ from pathlib import Path
 import click
 
 from audit.errors import AuditError
+from audit.simulate.live import simulate_live
 from audit.simulate.sim import simulate
 
 
@@ -39,15 +40,21 @@ class _UsageProblem(click.ClickException):
               show_default=True, help="Share of tables that are tournament tables.")
 @click.option("--hands-per-file", type=click.IntRange(min=1), default=50_000,
               show_default=True, help="Hands per committed batch (event file).")
+@click.option("--live", is_flag=True,
+              help="Live tables: log the physical layer (declare, chips) of every action.")
+@click.option("--live-violations", type=click.FloatRange(0, 1), default=0.0, show_default=True,
+              help="With --live: share of hands given one planted, labelled live violation.")
 def simulate_command(hands: int, out: Path, seed: int, variant: str, structure: str,
                      tables: int, players: int | None, violations: float, colluders: int,
                      collusion_strength: float, tournament_share: float,
-                     hands_per_file: int) -> None:
+                     hands_per_file: int, live: bool, live_violations: float) -> None:
     """Simulate realistic hands into a new event store, with labelled violations.
 
     Button games (hold'em, Omaha, Omaha hi-lo; no limit, pot limit, fixed limit), cash and
     tournament tables. Injected violations are listed in OUT/labels.parquet, colluding
-    teams in OUT/colluders.parquet. The physical layer (--live) is not simulated yet.
+    teams in OUT/colluders.parquet. With --live every action also gets the physical layer a
+    live table logs (audit/simulate/live.py), and --live-violations plants string raises,
+    verbal calls followed by raises, oversized chips and the like, labelled likewise.
 
     \b
     Example:
@@ -55,11 +62,15 @@ def simulate_command(hands: int, out: Path, seed: int, variant: str, structure: 
             --variant mixed --structure mixed --violations 0.05 --colluders 2
         poker-audit audit --store sim-store
     """
+    if live_violations and not live:
+        raise _UsageProblem("--live-violations needs --live")
+    extra = {"live_violations": live_violations} if live else {}
+    run = simulate_live if live else simulate
     try:
-        s = simulate(out, hands=hands, seed=seed, variant=variant, structure=structure,
-                     tables=tables, players=players, violations=violations,
-                     colluders=colluders, collusion_strength=collusion_strength,
-                     tournament_share=tournament_share, hands_per_file=hands_per_file)
+        s = run(out, hands=hands, seed=seed, variant=variant, structure=structure,
+                tables=tables, players=players, violations=violations,
+                colluders=colluders, collusion_strength=collusion_strength,
+                tournament_share=tournament_share, hands_per_file=hands_per_file, **extra)
     except AuditError as exc:
         raise _UsageProblem(str(exc)) from None
     click.echo(f"simulated {s.hands:,} hands ({s.events:,} events) into {s.out} in "

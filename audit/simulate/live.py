@@ -12,11 +12,21 @@ catch it. Deterministic for a given seed.
 from __future__ import annotations
 
 import random
+import shutil
+import tempfile
+import time
+from dataclasses import replace
+from pathlib import Path
 from typing import Any
 
 import pyarrow as pa
+import pyarrow.parquet as pq
 
+from audit.errors import AuditInputError
+from audit.ingest import ingest
 from audit.schema import events_schema
+from audit.simulate.sim import LABEL_SCHEMA, SimSummary, simulate
+from audit.store import Store
 
 # The live violations this module can plant, each caught by the rule id of the same name.
 LIVE_INJECTORS: tuple[str, ...] = (
@@ -108,7 +118,8 @@ def add_physical_layer(rows: list[dict[str, Any]], rng: random.Random,
                        inject: str | None = None) -> tuple[list[dict[str, Any]], list[tuple]]:
     """One hand's rows (seq order) with a physical layer before every betting action, and the
     labels (seq, rule_id, seat) of the violation planted when `inject` names one of
-    LIVE_INJECTORS that the hand has room for (none otherwise)."""
+    LIVE_INJECTORS that the hand has room for (none otherwise). Each returned row of the
+    input keeps its old seq in `_was`."""
     facing = _facing(rows)
     structure = (rows[0].get("game") or {}).get("structure") or "no_limit"
     target = None
@@ -132,18 +143,20 @@ def add_physical_layer(rows: list[dict[str, Any]], rng: random.Random,
                             "player": r.get("player")})
             if i == target:
                 labels.append((len(out), inject, seat))
-        out.append(dict(r))
+        out.append({**r, "_was": r["seq"]})
     for seq, r in enumerate(out):
         r["seq"] = seq
     return out, labels
 
 
 def add_physical_layer_table(table: pa.Table, *, seed: int = 0, violations: float = 0.0,
-                             injectors: tuple[str, ...] = LIVE_INJECTORS
+                             injectors: tuple[str, ...] = LIVE_INJECTORS,
+                             remap: dict[tuple[str, int], int] | None = None,
                              ) -> tuple[pa.Table, list[tuple]]:
     """An events table (hands contiguous, seq order) with a physical layer on every hand; a
     `violations` share of hands get one planted live violation. Labels are rows of the
-    simulator's labels.parquet: (hand_id, seq, rule_id, seat, kind, primary)."""
+    simulator's labels.parquet: (hand_id, seq, rule_id, seat, kind, primary). `remap`, when
+    given, is filled with (hand_id, old seq) -> new seq for moving older labels along."""
     rng = random.Random(seed)
     rows = table.to_pylist()
     out: list[dict[str, Any]] = []
@@ -155,8 +168,60 @@ def add_physical_layer_table(table: pa.Table, *, seed: int = 0, violations: floa
         hand = rows[start:end]
         inject = rng.choice(injectors) if injectors and rng.random() < violations else None
         new, hand_labels = add_physical_layer(hand, rng, inject)
-        out += new
         hid = hand[0]["hand_id"]
+        for r in new:
+            was = r.pop("_was", None)
+            if was is not None and remap is not None:
+                remap[(hid, was)] = r["seq"]
+        out += new
         labels += [(hid, seq, rule, seat, f"live:{rule}", True) for seq, rule, seat in hand_labels]
         start = end
     return pa.Table.from_pylist(out, schema=events_schema()), labels
+
+
+def simulate_live(out: Path | str, *, live_violations: float = 0.0, **kwargs: Any) -> SimSummary:
+    """`simulate` (same arguments) for live tables: the hands are simulated into a scratch
+    store, given a physical layer (`live_violations` of them a planted live violation) and
+    ingested into the new store at `out`, one batch per simulated batch; labels.parquet holds
+    the simulator's labels (seqs moved along) and the live ones, colluders.parquet is copied."""
+    started = time.perf_counter()
+    root = Path(out)
+    if Store(root).exists():
+        raise AuditInputError(f"{root} already holds an event store; simulate into a new "
+                              "directory (or delete it first)")
+    root.mkdir(parents=True, exist_ok=True)
+    seed = int(kwargs.get("seed", 0))
+    with tempfile.TemporaryDirectory(prefix="live-sim-", dir=root) as tmp:
+        scratch = Path(tmp) / "store"
+        summary = simulate(scratch, **kwargs)
+        remap: dict[tuple[str, int], int] = {}
+        labels: list[tuple] = []
+        events = 0
+        for k, path in enumerate(Store(scratch).event_files()):
+            live, planted = add_physical_layer_table(
+                pq.read_table(path, schema=events_schema()), seed=seed * 1_000_003 + k,
+                violations=live_violations, remap=remap)
+            labels += planted
+            events += live.num_rows
+            staged = Path(tmp) / f"live-{k:05d}.parquet"
+            pq.write_table(live, staged)
+            done = ingest([staged], Store(root), fmt="events")
+            if any(f.error or f.quarantined for f in done.files):
+                raise AuditInputError(f"simulated live hands were refused at ingest: "
+                                      f"{[f.reasons for f in done.files]}")
+        old = pq.read_table(scratch / "labels.parquet").to_pylist()
+        moved = [(r["hand_id"], remap.get((r["hand_id"], r["seq"]), r["seq"]), r["rule_id"],
+                  r["seat"], r["kind"], r["primary"]) for r in old]
+        _write_labels(root / "labels.parquet", moved + labels)
+        if (scratch / "colluders.parquet").exists():
+            shutil.copyfile(scratch / "colluders.parquet", root / "colluders.parquet")
+    injected = {lab[0] for lab in moved + labels if lab[5]}
+    return replace(summary, out=str(root), events=events, labels=len(moved) + len(labels),
+                   injected_hands=len(injected), seconds=time.perf_counter() - started)
+
+
+def _write_labels(path: Path, labels: list[tuple]) -> None:
+    cols = list(zip(*labels, strict=True)) if labels else [[] for _ in LABEL_SCHEMA]
+    table = pa.Table.from_arrays([pa.array(list(c), f.type) for c, f in
+                                  zip(cols, LABEL_SCHEMA, strict=True)], schema=LABEL_SCHEMA)
+    pq.write_table(table, path, compression="zstd")
