@@ -25,6 +25,7 @@ from audit.errors import AuditInputError
 from audit.findings import Finding, findings_table
 from audit.profiles import DEFAULT_PROFILE, load_profile
 from audit.replay import Settings, hands_from_table, replay_hand
+from audit.replay.table_sequence import table_sequence_findings
 from audit.rules import Severity
 from audit.schema import arrow_schema, check_file_version, findings_schema
 from audit.store import GENESIS, Store, new_batch_id, read_event_file
@@ -152,6 +153,8 @@ def audit_part(job: PartJob) -> PartStats:
     """Audit one file and write its findings and projections as part files."""
     cash, tournament = _profiles(job.profile, job.overlays)
     findings, hands, players = audit_file(job.path, cash, tournament)
+    # cross-hand checks over each table's hands in this file (audit/replay/table_sequence.py)
+    findings = [*findings, *table_sequence_findings(read_event_file(job.path), cash, tournament)]
     tables = {
         "findings": findings_table(findings, job.run_id),
         "hands": _with_run(hands, "hands", job.run_id),

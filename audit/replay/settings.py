@@ -19,7 +19,7 @@ class Settings:
                  "allin_aggregate", "nl_min_house", "nl_reopen_aggregate", "straddle_bigbet",
                  "straddle_limit", "pl_sb_as_bb", "pl_sb_as_bb_tourn", "oot",
                  "oddchip_button", "min_bet_amount", "rake_allowed", "rake_percent", "rake_cap",
-                 "rake_implied_max_percent",
+                 "rake_implied_max_percent", "button_method",
                  "tournament",
                  "severity", "disabled", "profile", "values")
 
@@ -54,6 +54,7 @@ class Settings:
         self.rake_percent = int(values["rake.percent"] or 0)
         self.rake_cap = int(values["rake.cap"] or 0)
         self.rake_implied_max_percent = int(values["rake.implied_max_percent"])
+        self.button_method = str(values["button.method"])  # moving | dead | either (P17)
         self.tournament = bool(values["tournament"])
         self.severity: dict[str, str] = dict(getattr(profile, "severity_overrides", None) or {})
         self.disabled: frozenset[str] = frozenset(getattr(profile, "disabled_rules", None) or ())

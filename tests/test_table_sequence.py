@@ -1,0 +1,86 @@
+"""Cross-hand checks over one table's deals (audit/replay/table_sequence.py): every
+TABLE_SEQUENCE_RULE_IDS id has fixtures/rules/<ID>.txt whose hands are one table's deals in
+order, with breaking and legal hands; the check runs inside `poker-audit audit`."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pyarrow as pa
+import pytest
+
+from audit.importers.text import parse_text
+from audit.ingest import ingest
+from audit.profiles import load_profile
+from audit.replay import Settings, hand_from_rows, replay_hand
+from audit.replay.table_sequence import check_table, consecutive, table_hands
+from audit.rule_catalog import TABLE_SEQUENCE_RULE_IDS
+from audit.rules import RULES, Severity
+from audit.run import audit_store, read_findings
+from audit.schema import arrow_schema
+from audit.store import Store
+
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "rules"
+
+
+def _fixture(rule_id):
+    path = FIXTURES / f"{rule_id}.txt"
+    return parse_text(path.read_text(encoding="utf-8"), str(path))
+
+
+def _table_hands(hands):
+    rows = [r for hand_rows, _ in hands for r in hand_rows]
+    return table_hands(pa.Table.from_pylist(rows, schema=arrow_schema("events")))
+
+
+def _sequence_findings(hands, profile="montana"):
+    return check_table(_table_hands(hands), Settings(load_profile(profile)))
+
+
+@pytest.mark.parametrize("rule_id", TABLE_SEQUENCE_RULE_IDS)
+def test_table_sequence_rule(rule_id):
+    assert rule_id in RULES
+    hands = _fixture(rule_id)
+    expected = {(r, rows[0]["hand_id"], s, q) for rows, expect in hands for r, s, q in expect
+                if r == rule_id}
+    assert expected, "the fixture has no breaking hand"
+    assert any(not any(e[0] == rule_id for e in expect) for _, expect in hands)
+    got = {(f.rule_id, f.hand_id, f.seat, f.seq) for f in _sequence_findings(hands)}
+    assert got == expected
+    for rows, _ in hands:  # each deal is legal on its own: the breach is only across hands
+        result = replay_hand(hand_from_rows(rows), load_profile())
+        assert [f for f in result.findings
+                if Severity(f.severity).level >= Severity.WARNING.level] == []
+
+
+def test_button_move_moving_button_profile_rejects_the_dead_button():
+    """rrv11-online plays a moving button only (P17, 004 HE/Blinds): the dead button left in
+    front of alice's empty seat is then a breach; montana (either method) accepts it."""
+    hands = _fixture("BUTTON-MOVE")
+    moving = {f.hand_id for f in _sequence_findings(hands, "rrv11-online")}
+    assert moving == {"fx:BUTTON-MOVE.3-fail", "fx:BUTTON-MOVE.6-pass-dead-button"}
+
+
+def test_button_move_needs_proof_that_the_deals_are_consecutive():
+    by_id = {h.hand_id.split(".", 1)[1]: h for h in _table_hands(_fixture("BUTTON-MOVE"))}
+    assert consecutive(by_id["1-pass"], by_id["2-pass"])
+    assert not consecutive(by_id["4-pass"], by_id["5-pass-gap"])  # alice's stack differs
+    assert not consecutive(by_id["2-pass"], by_id["1-pass"])  # stacks run forward only
+
+
+def test_button_move_is_checked_by_the_audit_run(tmp_path):
+    """`poker-audit audit` runs the sequence check per event file, after the per-hand replay."""
+    src = tmp_path / "button-move.jsonl"
+    with src.open("w", encoding="utf-8") as f:
+        for rows, _ in _fixture("BUTTON-MOVE"):
+            for r in rows:
+                f.write(json.dumps(r) + "\n")
+    store = Store(tmp_path / "store")
+    summary = ingest([src], store)
+    assert summary.quarantined == 0
+    run = audit_store(store)
+    rows = [r for r in read_findings(store).to_pylist() if r["rule_id"] == "BUTTON-MOVE"]
+    assert [(r["hand_id"], r["seat"], r["severity"]) for r in rows] == [
+        ("fx:BUTTON-MOVE.3-fail", 1, "warning")]
+    assert ("BUTTON-MOVE", "procedure", "warning", 1) in run.by_rule
