@@ -299,7 +299,7 @@ def test_ftp_stud_deal_bring_in_assumed_and_hidden_seventh_card(tmp_path: Path) 
     (("*** 5TH STREET ***", "*** 6TH STREET ***"), "stud street out of order"),
     (("*** 4TH STREET ***", "*** FLOP *** [2c 3d 4h]"), "not a stud street"),
     (("Dealt to Bob [9s]\n", "Dealt to Bob [9s]\nDealt to Bob [8s]\n"), "a second deal"),
-    (("Limit 7 Card Stud", "Limit 2-7 Triple Draw"), "unsupported Full Tilt game (draw)"),
+    (("Limit 7 Card Stud", "Limit A-5 Triple Draw"), "unsupported Full Tilt game (A-5"),
 ])
 def test_ftp_stud_bad_hands_are_quarantined(tmp_path: Path, change: tuple[str, str],
                                             reason: str) -> None:
@@ -307,6 +307,66 @@ def test_ftp_stud_bad_hands_are_quarantined(tmp_path: Path, change: tuple[str, s
     rows, _, rejected = _read(FullTiltImporter(), _write(tmp_path, "s.txt", text.encode()))
     assert rows == []
     assert [(r.hand_id, reason in r.reason) for r in rejected] == [("ftp:30000000001", True)]
+
+
+FTP_DRAW = """\
+Full Tilt Poker Game #30000000002: Table Draw Fixture (6 max) - $0.10/$0.20 - \
+Limit 5 Card Draw - 21:15:00 ET - 2009/02/23
+Seat 1: Ann ($5)
+Seat 2: Bob ($5)
+Seat 3: Cy ($5)
+Bob posts the small blind of $0.05
+Cy posts the big blind of $0.10
+The button is in seat #1
+*** HOLE CARDS ***
+Dealt to Ann [Ah Kd 2c 7d 3s]
+Ann calls $0.10
+Bob calls $0.05
+Cy checks
+*** DRAW ***
+Bob discards 2 cards
+Cy stands pat
+Ann discards 3 cards [2c 7d 3s]
+Dealt to Ann [Ah Kd] [As Kh Qc]
+Bob checks
+Cy bets $0.20
+Ann calls $0.20
+Bob folds
+*** SHOW DOWN ***
+Cy shows [9h 9d 4c 4d 2s] two pair, Nines and Fours
+Ann shows [Ah Kd As Kh Qc] two pair, Aces and Kings
+Ann wins the pot ($0.70)
+*** SUMMARY ***
+Total pot $0.70 | Rake $0
+Seat 1: Ann (button) showed [Ah Kd As Kh Qc] and won ($0.70)
+"""
+
+
+def test_ftp_draw_discards_replacements_and_stand_pat(tmp_path: Path) -> None:
+    rows, _, rejected = _read(FullTiltImporter(), _write(tmp_path, "d.txt", FTP_DRAW.encode()))
+    assert rejected == []
+    assert rows[0]["game"]["variant"] == "draw_high"
+    assert [(r["seat"], r["kind"], r["cards"]) for r in rows if r["kind"] == "deal"] == [
+        (1, "deal", "Ah Kd 2c 7d 3s"), (2, "deal", "?? ?? ?? ?? ??"),
+        (3, "deal", "?? ?? ?? ?? ??"), (2, "deal", "?? ??"), (1, "deal", "As Kh Qc")]
+    assert [(r["seat"], r["kind"], r["amount"], r["cards"]) for r in rows
+            if r["kind"] in ("draw", "stand_pat")] == [
+        (2, "draw", 2, "?? ??"), (3, "stand_pat", None, None), (1, "draw", 3, "2c 7d 3s")]
+
+
+@pytest.mark.parametrize(("change", "reason"), [
+    (("Ann discards 3 cards [2c 7d 3s]", "Ann discards 2 cards [2c 7d 3s]"),
+     "do not match their count"),
+    (("Dealt to Ann [Ah Kd] [As Kh Qc]", "Dealt to Cy [9h 9d 4c 4d] [2s]"),
+     "did not discard"),
+    (("Dealt to Ann [Ah Kd] [As Kh Qc]", "Dealt to Ann [Ah Kd] [As Kh]"), "as many cards"),
+])
+def test_ftp_bad_draw_hands_are_quarantined(tmp_path: Path, change: tuple[str, str],
+                                            reason: str) -> None:
+    text = FTP_DRAW.replace(*change, 1)
+    rows, _, rejected = _read(FullTiltImporter(), _write(tmp_path, "d.txt", text.encode()))
+    assert rows == []
+    assert [(r.hand_id, reason in r.reason) for r in rejected] == [("ftp:30000000002", True)]
 
 
 def test_party_tournament_blinds_antes_level_and_chips(tmp_path: Path) -> None:

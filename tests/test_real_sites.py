@@ -111,14 +111,20 @@ def test_other_sites_button_games_audit_with_no_warning(module, tmp_path):
             if r["severity"] != "info"] == []
 
 
-# --- Full Tilt stud: the real PokerStars stud samples in Full Tilt's words ------------------
-# The fpdb sample holds no Full Tilt stud hand, so the real PokerStars stud hands are
-# rewritten line by line into Full Tilt's stud syntax (`*** 3RD STREET ***` .. `*** 7TH
-# STREET ***`, `Dealt to P [a b] [c]`, `P antes $x`, `P brings in for $x`, `raises to $x`,
-# `wins the [high|low] pot ($x)`, stacks without 'in chips'). Both importers must then give
-# the same events, and the Full Tilt hands must audit clean like the PokerStars ones.
+# --- Full Tilt stud and draw: the real PokerStars samples in Full Tilt's words -------------
+# The fpdb sample holds no Full Tilt stud or draw hand, so the real PokerStars stud and draw
+# hands are rewritten line by line into Full Tilt's syntax (`*** 3RD STREET ***` .. `*** 7TH
+# STREET ***`, `Dealt to P [a b] [c]`, `P antes $x`, `P brings in for $x`, `posts the small
+# blind of $x`, `*** HOLE CARDS ***`, `raises to $x`, `wins the [high|low] pot ($x)`, stacks
+# without 'in chips'; draws keep `discards N cards [..]` and `stands pat`). Both importers
+# must then give the same events, and the Full Tilt hands must audit clean like the
+# PokerStars ones.
 
-STUD_SAMPLES = ("stars-7stud.txt", "stars-razz.txt", "stars-7stud-hilo.txt")
+STUD_SAMPLES = ("stars-7stud.txt", "stars-razz.txt", "stars-7stud-hilo.txt",
+                "stars-27-triple-draw.txt", "stars-27-single-draw-allin.txt",
+                "stars-5card-draw-sidepot.txt")
+FULLTILT_GAMES = {"Triple Draw 2-7 Lowball": "2-7 Triple Draw",
+                  "Single Draw 2-7 Lowball": "2-7 Single Draw"}
 EVENT_KEYS = ("kind", "seat", "player", "amount", "total", "cards", "detail")
 
 
@@ -126,16 +132,19 @@ def _stars_to_fulltilt(text: str, award_labels: dict[str, list[str]]) -> str:
     out: list[str] = []
     for block in re.split(r"\n\s*\n+", text.strip()):
         lines = block.splitlines()
-        head = re.match(r"PokerStars (?:Hand|Game) #(\d+): +(.+?) Limit \((\$?)([0-9.]+)/\$?"
-                        r"([0-9.]+)(?: USD)?\) - (\d{4}/\d\d/\d\d) (\d+:\d\d:\d\d) ET",
-                        lines[0].lstrip("\ufeff"))
+        head = re.match(r"PokerStars (?:Hand|Game) #(\d+): +(.+?) (Limit|Pot Limit|No Limit) "
+                        r"\((\$?)([0-9.]+)/\$?([0-9.]+)(?: USD)?\) - .*?(\d{4}/\d\d/\d\d) "
+                        r"(\d+:\d\d:\d\d) ET\]?$", lines[0].lstrip("\ufeff"))
         assert head, lines[0]
-        number, game, sym, low, high, date, clock = head.groups()
-        table = re.match(r"Table '(.+)' (\d+)-max", lines[1])
+        number, game, limit, sym, low, high, date, clock = head.groups()
+        stud = "Stud" in game or game == "Razz"
+        table = re.match(r"Table '(.+)' (\d+)-max(?: Seat #(\d+) is the button)?$", lines[1])
         assert table, lines[1]
         out.append(f"Full Tilt Poker Game #{number}: Table {table.group(1)} ({table.group(2)} "
-                   f"max) - {sym}{low}/{sym}{high} - Limit {game} - {clock} ET - {date}")
-        mucked = dict(re.findall(r"(?m)^Seat \d+: (.+?) mucked \[(.+?)\]", block))
+                   f"max) - {sym}{low}/{sym}{high} - {limit} {FULLTILT_GAMES.get(game, game)} - "
+                   f"{clock} ET - {date}")
+        mucked = dict(re.findall(r"(?m)^Seat \d+: (.+?)(?: \([a-z ]+\))? mucked \[(.+?)\]",
+                                 block))
         labels = list(award_labels["ps:" + number])
         names: list[str] = []
         summary = False
@@ -153,10 +162,13 @@ def _stars_to_fulltilt(text: str, award_labels: dict[str, list[str]]) -> str:
                 out.append(f"*** {q.group(1)}{q.group(2).upper()} STREET ***")
             elif s == "*** RIVER ***":
                 out.append("*** 7TH STREET ***")
-            elif s in ("*** SHOW DOWN ***", "*** SUMMARY ***"):
+            elif s == "*** DEALING HANDS ***":
+                out += [f"The button is in seat #{table.group(3)}", "*** HOLE CARDS ***"]
+            elif s.startswith("*** ") and s.endswith(" DRAW ***") or s in (
+                    "*** SHOW DOWN ***", "*** SUMMARY ***"):
                 summary = s == "*** SUMMARY ***"
                 out.append(s)
-            elif (q := re.match(r"Dealt to (.+?) \[(\S\S \S\S) (\S\S)\]$", s)):
+            elif stud and (q := re.match(r"Dealt to (.+?) \[(\S\S \S\S) (\S\S)\]$", s)):
                 out.append(f"Dealt to {q.group(1)} [{q.group(2)}] [{q.group(3)}]")
             elif s.startswith("Dealt to "):
                 out.append(s)
@@ -170,6 +182,7 @@ def _stars_to_fulltilt(text: str, award_labels: dict[str, list[str]]) -> str:
                            f"({q.group(2)})")
             elif (name := next((p for p in names if s.startswith(p + ": ")), None)):
                 act = s[len(name) + 2:].replace("posts the ante ", "antes ")
+                act = re.sub(r"^posts (small|big) blind ", r"posts the \1 blind of ", act)
                 act = re.sub(r"^raises \S+ to ", "raises to ", act)
                 act = act.replace(" and is all-in", ", and is all in")
                 if act in ("mucks hand", "doesn't show hand"):
@@ -225,13 +238,13 @@ def test_fulltilt_stud_imports_the_same_events_as_pokerstars(fulltilt_stud):
             assert events(ftp) == events(rows), hand_id
             assert ftp[0]["game"] == rows[0]["game"], hand_id
             compared += 1
-    assert compared == 27
+    assert compared == 30
 
 
 def test_fulltilt_stud_audits_with_no_warning(fulltilt_stud, tmp_path):
     store = Store(tmp_path / "store")
     summary = ingest(fulltilt_stud[1], store)
-    assert (summary.hands, summary.quarantined, summary.errors) == (27, 0, 0)
+    assert (summary.hands, summary.quarantined, summary.errors) == (30, 0, 0)
     assert {f.format for f in summary.files} == {"fulltilt"}
     audit_store(store)
     rows = read_findings(store).to_pylist()

@@ -21,8 +21,9 @@ Mapping (Full Tilt line -> events; money exact: `Decimal` -> integer minor units
   Stud games (`7 Card Stud` / `Stud Hi` -> stud, `Stud H/L` / `7 Card Stud Hi/Lo` ->
   stud_hilo, `Razz` -> razz, `5 Card Stud` -> stud5) are fixed-limit with no button:
   small_bet/big_bet from the stakes, ante and bring_in from the first full posts (the
-  bring-in: half the small bet when nobody brings in, and `source` says so). Draw games are
-  quarantined ("unsupported Full Tilt game").
+  bring-in: half the small bet when nobody brings in, and `source` says so). Draw games
+  (`2-7 Triple Draw`, `2-7 Single Draw`, `5 Card Draw`, `Badugi`) are button games like
+  hold'em; A-5 Triple Draw is quarantined ("unsupported Full Tilt game").
 * `Seat N: name ($stack)[, is sitting out]` -> seat (detail sitting_out).
 * posts: `posts the small blind of` -> small_blind, `posts the big blind of` -> big_blind,
   `posts a dead small blind of` -> dead (total null), `posts $x` -> new_player (live),
@@ -33,6 +34,11 @@ Mapping (Full Tilt line -> events; money exact: `Decimal` -> integer minor units
   total - round total before); `, and is all in` or a stack spent to zero -> detail all_in.
 * `*** FLOP *** [..]`, `*** TURN *** [..] [c]`, `*** RIVER *** [..] [c]` -> deal/board with
   the new cards only; a new betting round.
+* draw: `*** FIRST|SECOND|THIRD DRAW ***` (or `*** DRAW ***`, or none: the first discard
+  starts the draw) end a betting round. `discards N card(s) [x ..]` -> draw (amount N, the
+  cards or `??` each), then deal/draw with the new cards of `Dealt to P [kept] [new]`, else
+  `??` each; `stands pat` -> stand_pat. (Modelled on Full Tilt's vocabulary as fpdb reads
+  it; the shared sample holds no Full Tilt draw hand.)
 * stud: `*** 3RD STREET ***` .. `*** 7TH STREET ***` start betting rounds. 3rd street:
   `Dealt to P [a b] [c]` (or `[a b c]`) -> deal/down `a b` + deal/up `c`; `Dealt to P [c]` ->
   deal/down `?? ??` + deal/up `c`. 4th-6th: `Dealt to P [..] [c]` -> deal/up `c`. 7th:
@@ -100,7 +106,16 @@ _STUD_GAMES = {"7 card stud": "stud", "stud": "stud", "stud hi": "stud",
                "stud 8": "stud_hilo", "razz": "razz", "5 card stud": "stud5"}
 _GAMES.update(_STUD_GAMES)
 _STUD = frozenset(_STUD_GAMES.values())
-_UNSUPPORTED = ("draw", "badugi", "2-7", "lowball")
+_DRAW_GAMES = {"2-7 triple draw": "lowball_27_triple", "2-7 single draw": "lowball_27_single",
+               "5 card draw": "draw_high", "badugi": "badugi"}
+_GAMES.update(_DRAW_GAMES)
+_DRAW = frozenset(_DRAW_GAMES.values())
+_UNSUPPORTED = ("a-5", "lowball")
+_DRAW_HEADERS = frozenset({"*** FIRST DRAW ***", "*** SECOND DRAW ***", "*** THIRD DRAW ***",
+                           "*** DRAW ***"})
+_DRAW_DEALT = re.compile(r"^Dealt to (.+?) \[([^\]]+)\] \[([^\]]+)\]$")
+_DISCARD = re.compile(r"^discards (\d+) cards?(?: \[([^\]]+)\])?$")
+_STAND_PAT = re.compile(r"^stands pat(?: on \[[^\]]*\])?$")
 _STUD_STREET = re.compile(r"^\*\*\* ([3-7])(?:RD|TH) STREET \*\*\*$")
 _STUD_DEALT = re.compile(r"^Dealt to (.+?) \[([^\]]+)\](?: \[([^\]]+)\])?$")
 _BRING_IN = re.compile(r"^brings in for " + r"([$€£]?[0-9][0-9,.]*)" + r"(, and is all in)?$")
@@ -167,7 +182,7 @@ def _ftp_game(header: str, number: int) -> dict[str, Any]:
 
 def _limit_and_game(text: str, number: int, header: str) -> tuple[str | None, str]:
     if any(u in text for u in _UNSUPPORTED):
-        raise bad_line(number, header, "unsupported Full Tilt game (draw)")
+        raise bad_line(number, header, "unsupported Full Tilt game (A-5 triple draw)")
     for words in sorted(_LIMITS, key=len, reverse=True):
         if text.startswith(words + " "):
             name = text[len(words) + 1:].strip()
@@ -231,8 +246,11 @@ def _map_ftp(block: list[tuple[int, str]], file_name: str) -> SiteHand:
     if not h.seat_of:
         raise SiteHandError(f"line {number}: hand has no seats (truncated?)")
     known: dict[str, tuple[int, str]] = {}
+    is_draw = variant in _DRAW
     for n, text in body:
         if not is_stud and (d := _DEALT.match(text)) and d.group(1) in h.seat_of:
+            if is_draw and d.group(1) in known:
+                continue  # a draw game restates the hand later: the first is the deal
             known[d.group(1)] = (n, site_cards(d.group(2), f"line {n}"))
     section = "pre"  # pre (posts) -> play -> summary
     button = None
@@ -240,10 +258,20 @@ def _map_ftp(block: list[tuple[int, str]], file_name: str) -> SiteHand:
     ended = False
     last = number
     stud = _StudDeal(h) if is_stud else None
+    draw = _Draws(h) if is_draw else None
     for n, text in body[i:]:
         last = n
         if not text.strip():
             continue
+        if draw is not None and section == "play":
+            if (dd := _DRAW_DEALT.match(text)) and dd.group(1) in h.seat_of:
+                draw.dealt(n, text, dd.group(1), dd.group(3))
+                continue
+            if not ((d := _DEALT.match(text)) and d.group(1) in h.seat_of):
+                draw.flush()
+            if text in _DRAW_HEADERS:
+                draw.start()
+                continue
         if stud is not None and section != "summary":
             if (st := _STUD_STREET.match(text)):
                 street = int(st.group(1))
@@ -334,6 +362,13 @@ def _map_ftp(block: list[tuple[int, str]], file_name: str) -> SiteHand:
                 game["bring_in"] = amt
             h.post(n, name, "bring_in", amt, live=True)
             continue
+        if draw is not None and section == "play" and (dc := _DISCARD.match(rest)):
+            draw.discard(n, text, name, int(dc.group(1)), dc.group(2))
+            continue
+        if draw is not None and section == "play" and _STAND_PAT.match(rest):
+            draw.start_if_betting()
+            h.emit(n, "stand_pat", **h.who(name))
+            continue
         if (a := _ACTION.match(rest)):
             if section != "play":
                 raise bad_line(n, text, "an action before the hole cards")
@@ -342,6 +377,8 @@ def _map_ftp(block: list[tuple[int, str]], file_name: str) -> SiteHand:
                     "raises to": "raise", "completes it to": "complete"}[verb]
             if (amt_s is None) != (kind in ("fold", "check")):
                 raise bad_line(n, text, "amount missing or unexpected")
+            if draw is not None and kind in ("call", "bet", "raise", "complete"):
+                draw.betting = True  # chips went in: a later discard starts a new draw
             if kind in ("raise", "complete"):
                 h.act(n, name, kind, to=money(amt_s, n), all_in=all_in)
             elif kind in ("call", "bet"):
@@ -354,7 +391,9 @@ def _map_ftp(block: list[tuple[int, str]], file_name: str) -> SiteHand:
             continue
         if (mk := _MUCK.match(rest)):
             w = h.who(name)
-            cards = site_cards(mk.group(1), f"line {n}") if mk.group(1) else h.hole.get(w["seat"])
+            # the dealt cards are the mucked hand, except after a draw changed it
+            cards = site_cards(mk.group(1), f"line {n}") if mk.group(1) else (
+                None if is_draw else h.hole.get(w["seat"]))
             h.emit(n, "muck", cards=cards if cards and "??" not in cards else None, **w)
             continue
         if (wn := _WIN.match(rest)):
@@ -388,6 +427,51 @@ def _map_ftp(block: list[tuple[int, str]], file_name: str) -> SiteHand:
         started["game"]["small_blind"] = sb_posted
     h.end(last)
     return h
+
+
+class _Draws:
+    """The draws of one draw-game hand: discards, the replacement cards the log shows (the
+    hero's), and `??` replacements for everyone else."""
+
+    def __init__(self, hand: SiteHand) -> None:
+        self.hand = hand
+        self.betting = True  # in a betting round (a discard then starts a draw)
+        self.pending: list[tuple[int, str, int, int]] = []  # (seat, name, count, line)
+
+    def start(self) -> None:
+        self.betting = False
+        self.hand.new_round()
+
+    def start_if_betting(self) -> None:
+        if self.betting:  # no '*** DRAW ***' line: the first discard ends the betting round
+            self.start()
+
+    def discard(self, line: int, text: str, name: str, count: int, cards: str | None) -> None:
+        self.start_if_betting()
+        w = self.hand.who(name)
+        shown = site_cards(cards, f"line {line}") if cards else None
+        if count < 1 or (shown is not None and len(shown.split(" ")) != count):
+            raise bad_line(line, text, "the discarded cards do not match their count")
+        self.hand.emit(line, "draw", amount=count, cards=shown or " ".join(["??"] * count), **w)
+        self.pending.append((w["seat"], name, count, line))
+
+    def dealt(self, line: int, text: str, name: str, new: str) -> None:
+        seat = self.hand.who(name)["seat"]
+        for k, (pseat, _, count, _) in enumerate(self.pending):
+            if pseat == seat:
+                cards = site_cards(new, f"line {line}")
+                if len(cards.split(" ")) != count:
+                    raise bad_line(line, text, "a draw replaces as many cards as discarded")
+                del self.pending[k]
+                self.hand.emit(line, "deal", cards=cards, detail="draw", seat=seat, player=name)
+                return
+        raise bad_line(line, text, "new cards for a player who did not discard")
+
+    def flush(self) -> None:
+        for seat, name, count, line in self.pending:
+            self.hand.emit(line, "deal", cards=" ".join(["??"] * count), detail="draw",
+                           seat=seat, player=name)
+        self.pending.clear()
 
 
 class _StudDeal:
