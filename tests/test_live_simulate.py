@@ -107,3 +107,18 @@ def test_simulate_command_live_flag(tmp_path):
     bad = CliRunner().invoke(simulate_command, ["--hands", "3", "--out", str(tmp_path / "x"),
                                                 "--live-violations", "0.2"])
     assert bad.exit_code == 2 and "--live-violations needs --live" in bad.output
+
+
+def test_simulate_live_same_seed_same_bytes(tmp_path):
+    from audit.simulate.live import simulate_live
+
+    def run(name):
+        out = tmp_path / name
+        simulate_live(out, hands=150, seed=9, tables=3, structure="mixed", violations=0.1,
+                      live_violations=0.3, hands_per_file=60)
+        return {p.relative_to(out).as_posix(): p.read_bytes() for p in sorted(out.rglob("*"))
+                if p.is_file() and "runs" not in p.parts}
+
+    a, b = run("a"), run("b")
+    assert a == b
+    assert sum(1 for p in a if p.startswith("events/")) >= 3  # one file per batch of 60 hands

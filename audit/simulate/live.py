@@ -16,6 +16,7 @@ import shutil
 import tempfile
 import time
 from dataclasses import replace
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -23,7 +24,6 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from audit.errors import AuditInputError
-from audit.ingest import ingest
 from audit.schema import events_schema
 from audit.simulate.sim import LABEL_SCHEMA, SimSummary, simulate
 from audit.store import Store
@@ -181,40 +181,48 @@ def add_physical_layer_table(table: pa.Table, *, seed: int = 0, violations: floa
 
 def simulate_live(out: Path | str, *, live_violations: float = 0.0, **kwargs: Any) -> SimSummary:
     """`simulate` (same arguments) for live tables: the hands are simulated into a scratch
-    store, given a physical layer (`live_violations` of them a planted live violation) and
-    ingested into the new store at `out`, one batch per simulated batch; labels.parquet holds
-    the simulator's labels (seqs moved along) and the live ones, colluders.parquet is copied."""
+    store, then each of its batches is written to the new store at `out` with a physical
+    layer on every hand (`live_violations` of them with a planted live violation), under the
+    same deterministic batch ids, so the same seed still gives the same bytes. labels.parquet
+    holds the simulator's labels (seqs moved along) and the live ones; colluders.parquet is
+    copied. Memory is bounded by one event file, as in the simulator."""
     started = time.perf_counter()
     root = Path(out)
-    if Store(root).exists():
+    dest = Store(root)
+    if dest.exists():
         raise AuditInputError(f"{root} already holds an event store; simulate into a new "
                               "directory (or delete it first)")
-    root.mkdir(parents=True, exist_ok=True)
     seed = int(kwargs.get("seed", 0))
-    with tempfile.TemporaryDirectory(prefix="live-sim-", dir=root) as tmp:
-        scratch = Path(tmp) / "store"
-        summary = simulate(scratch, **kwargs)
+    with tempfile.TemporaryDirectory(prefix="poker-audit-live-sim-") as tmp:
+        scratch = Store(Path(tmp) / "store")
+        summary = simulate(scratch.root, **kwargs)
         remap: dict[tuple[str, int], int] = {}
         labels: list[tuple] = []
         events = 0
-        for k, path in enumerate(Store(scratch).event_files()):
-            live, planted = add_physical_layer_table(
-                pq.read_table(path, schema=events_schema()), seed=seed * 1_000_003 + k,
-                violations=live_violations, remap=remap)
-            labels += planted
-            events += live.num_rows
-            staged = Path(tmp) / f"live-{k:05d}.parquet"
-            pq.write_table(live, staged)
-            done = ingest([staged], Store(root), fmt="events")
-            if any(f.error or f.quarantined for f in done.files):
-                raise AuditInputError(f"simulated live hands were refused at ingest: "
-                                      f"{[f.reasons for f in done.files]}")
-        old = pq.read_table(scratch / "labels.parquet").to_pylist()
+        for k, record in enumerate(scratch.records()):
+            with dest.locked():
+                writer = dest.batch_writer(now=datetime.fromisoformat(record["created_at"]),
+                                           batch_id=record["batch_id"])
+                try:
+                    for j, f in enumerate(record["files"]):
+                        partition = f["path"].split("/")[1].removeprefix("date=")
+                        live, planted = add_physical_layer_table(
+                            pq.read_table(scratch.root / f["path"], schema=events_schema()),
+                            seed=(seed * 1_000_003 + k) * 1_009 + j,
+                            violations=live_violations, remap=remap)
+                        labels += planted
+                        events += live.num_rows
+                        writer.write(partition, live)
+                    writer.commit()
+                except BaseException:
+                    writer.abort()
+                    raise
+        old = pq.read_table(scratch.root / "labels.parquet").to_pylist()
         moved = [(r["hand_id"], remap.get((r["hand_id"], r["seq"]), r["seq"]), r["rule_id"],
                   r["seat"], r["kind"], r["primary"]) for r in old]
         _write_labels(root / "labels.parquet", moved + labels)
-        if (scratch / "colluders.parquet").exists():
-            shutil.copyfile(scratch / "colluders.parquet", root / "colluders.parquet")
+        if (scratch.root / "colluders.parquet").exists():
+            shutil.copyfile(scratch.root / "colluders.parquet", root / "colluders.parquet")
     injected = {lab[0] for lab in moved + labels if lab[5]}
     return replace(summary, out=str(root), events=events, labels=len(moved) + len(labels),
                    injected_hands=len(injected), seconds=time.perf_counter() - started)
