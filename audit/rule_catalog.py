@@ -19,7 +19,11 @@ from audit.rules import Category, Rule, Severity, register
 DQ_UNVERIFIABLE_AWARD = "DQ-UNVERIFIABLE-AWARD"
 DQ_INCONSISTENT_LOG = "DQ-INCONSISTENT-LOG"
 POT_CONSERVATION = "POT-CONSERVATION"
-OWN_RULE_IDS: tuple[str, ...] = (DQ_UNVERIFIABLE_AWARD, DQ_INCONSISTENT_LOG, POT_CONSERVATION)
+# RULEBOOK states the ante only for stud and draw (ANTE-STUD, ANTE-DRAW); a hold'em or Omaha
+# ante (incl. the big-blind ante) is a structure parameter of the hand header (RULEBOOK §2).
+ANTE_AMOUNT = "ANTE-AMOUNT"
+OWN_RULE_IDS: tuple[str, ...] = (DQ_UNVERIFIABLE_AWARD, DQ_INCONSISTENT_LOG, POT_CONSERVATION,
+                                 ANTE_AMOUNT)
 
 # Every checkable button-game rule of RULEBOOK.md, implemented or not. Only the ids some check
 # can emit are registered (see REPLAY_RULE_IDS at the end); the rest is the catalogue of what a
@@ -837,6 +841,19 @@ _rule(
     "amount is impossible), so the affected checks could not be made.",
 )
 
+# --- Forced-bet structure: our own id (see OWN_RULE_IDS above) -----------------------------------
+
+_rule(
+    ANTE_AMOUNT, PROCEDURE, WARNING,
+    # Our own id: the game's ante (per player, or one big-blind ante for the table) is in the
+    # hand header; a player all-in for less plays for what he has (TOURN-SHORT-BLIND).
+    "(derived) RULEBOOK §2 hand header stakes (ante); 000 §4 intro; 000 Gl. ANTE; "
+    "004 §1 Sitting Out (P38); 002 §15.0 \"lacks sufficient chips\"",
+    "Every player dealt into a game with an ante posts exactly the game's ante (with a "
+    "big-blind ante, the big blind posts it for the table); only a player all-in for less "
+    "posts less.",
+)
+
 BUTTON_GAME_RULE_IDS: tuple[str, ...] = tuple(CATALOG)
 
 # The ids the button-game replay (audit/replay) can emit; each has a fixture under
@@ -855,6 +872,7 @@ REPLAY_RULE_IDS: tuple[str, ...] = (
     "CHIP-SHORT-CALL", "HOUSE-TABLE-STAKES",
     # forced bets
     "BLIND-POSITIONS", "BLIND-HEADSUP", "STRADDLE-BIGBET", "STRADDLE-LIMIT", "STRADDLE-TOURN",
+    "BLIND-MISSED", "ANTE-AMOUNT",
     # dealing
     "DEAL-DUPLICATE-CARD", "DEAL-PREMATURE", "BOARD-FLOP-EXTRA", "BURN-EACH-ROUND",
     "DEAD-CARD-COUNT",
@@ -1028,6 +1046,35 @@ _rule(
     'four, then a burn, then the fifth.',
 )
 _rule(
+    'STUD-SHORT-DECK', PROCEDURE, WARNING,
+    '000 §7 r.15, Gl. COMMON CARD; 001 3.2.3.5.15, §2.2 COMMON CARD; 004 ST/Intro, ST/Play',
+    'If the deck will not cover every remaining player: deal all but the last card; mix that '
+    'card with the burns (and any removed cards); scramble, cut, burn and continue (no burn if '
+    'there are fewer cards than players still needing one). If there still are not enough '
+    'fresh cards, the dealer announces a common card: burn, then one card face up in the '
+    'centre that plays in every hand. The high hand including it acts first. Max 8 players '
+    'per stud table; 8×7 = 56 > 52 (004).',
+)
+_rule(
+    'STUD-EXPOSED-START', IRREGULARITY, VIOLATION,
+    '000 §7 r.1; 001 3.2.3.5.5, 3.3.2.26; 002 §15.0 "At stud"',
+    "Cash game: if a player's 1st or 2nd hole card is turned up by the dealer, his 3rd card is "
+    'dealt down. If both hole cards are dealt up, his hand is dead and his ante is returned. If '
+    'the first up-dealt card would have been the lowcard, action starts with the next player to '
+    'the left, who may fold, bring in, or complete. Tournament: any down card dealt up on the '
+    'initial deal is a misdeal (P25).',
+)
+_rule(
+    'STUD-7TH-UP', IRREGULARITY, WARNING,
+    '000 §7 r.17(a)–(b); 001 3.2.3.5.17.1–.2',
+    'Seventh card dealt face up to a player. With more than 2 players, the rest get theirs face '
+    'down, and the exposed player may declare all-in before the betting. This is a "freeze": he '
+    'puts in no more, and the others bet into a side pot although he still has chips; do not '
+    "flag that side pot as invalid. With 2 players: if the first player's card is up, the "
+    "second's is also dealt up and betting is normal; if only the second player's is up, that "
+    'player may declare all-in.',
+)
+_rule(
     'KILL-SIZE', ILLEGAL_BET, VIOLATION,
     '000 §12 intro, r.7, Gl. KILL; 001 3.6.1, 3.6.2.7, §2.2 KILL; 002 §13.0, §13.1 "part of '
     'the pot"',
@@ -1059,6 +1106,8 @@ STUD_DRAW_RULE_IDS: tuple[str, ...] = (
     "A5-SEVENS-RULE",
     # the draw
     "DRAW-MAX-FOUR",
+    # stud cards dealt the wrong way, and the common card
+    "STUD-SHORT-DECK", "STUD-EXPOSED-START", "STUD-7TH-UP",
 )
 
 for _id in STUD_DRAW_RULE_IDS:
@@ -1130,7 +1179,7 @@ for _id in LIVE_RULE_IDS:
     register(_id, category=_spec.category, severity=_spec.severity, citation=_spec.citation,
              text=_spec.text)
 
-# --- §4.6 across hands: one table's deals in order (level S) ---------------------------------------
+# --- §4.6 across hands: one table's deals in order (level S) -------------------------------------
 # Checked by audit/replay/table_sequence.py, a pure function over the hands of a table, not by the
 # per-hand replay; session-level ids stay outside CATALOG (the F/P button-game catalogue). Their
 # fixtures/rules/<ID>.txt hold one table's deals in order.

@@ -35,7 +35,8 @@ class FamilyHooks:
     __slots__ = ("spec", "stud", "up", "common", "pending", "bring_seat", "bring_done",
                  "open_pair", "big_seen", "phase", "in_draw", "drawn", "checked",
                  "bringin_fold", "a5_checkraise", "deck", "killer", "sevens", "pre_draw",
-                 "sevens_checks", "got")
+                 "sevens_checks", "got", "faces", "exposed_start", "dead_start",
+                 "short_flagged", "last_deal_seq")
 
     def __init__(self, h: HandState, spec: VariantSpec) -> None:
         self.spec = spec
@@ -51,6 +52,11 @@ class FamilyHooks:
         self.in_draw = False
         self.drawn: dict[int, int] = {}
         self.got: dict[int, int] = {}  # draw: replacement cards each seat got this draw
+        self.faces: dict[int, str] = {}  # stud: how each seat's cards came, "d"own / "u"p
+        self.exposed_start: set[int] = set()  # stud: a hole card dealt up on the first street
+        self.dead_start: dict[int, int] = {}  # stud: both hole cards dealt up (dead hand)
+        self.short_flagged = False
+        self.last_deal_seq: int | None = None
         self.checked: set[int] = set()
         self.deck: Deck | None = None
         self.killer = 0  # the seat that posted this deal's kill blind
@@ -111,8 +117,15 @@ class FamilyHooks:
         self.pending = False
         alive = [s for s in h.order if not h.folded[s]]
         if h.street == 0:
-            up = {s: self.up[s][-1] for s in alive if self.up.get(s)}
+            # an exposed hole card is his first up-dealt card; a dead hand brings in nothing
+            up = {s: self.up[s][0 if s in self.exposed_start else -1] for s in alive
+                  if self.up.get(s) and s not in self.dead_start}
             b = bring_in_seat(up, self.spec.bring_in)
+            if b in self.exposed_start:
+                # STUD-EXPOSED-START: the next player may fold, bring in or complete
+                self.bring_seat = 0
+                h.to_act = h.next_to_act(b)
+                return
             self.bring_seat = b
             if b and h.stack[b] > 0:
                 h.to_act = b
@@ -122,6 +135,8 @@ class FamilyHooks:
         if h.next_to_act(0) == 0:
             h.to_act = 0
             return
+        if h.street == len(self.spec.counts) - 1 and self.spec.max_cards == 7:
+            self._check_seventh(h, alive, self.last_deal_seq)
         boards = {s: self.up.get(s, []) + self.common for s in alive}
         best = first_by_board(boards, h.order, self.spec.board == "low")
         h.to_act = best if best and h.live(best) else h.next_to_act(best)
@@ -141,6 +156,7 @@ class FamilyHooks:
         """A deal event; returns False to let dealing.deal handle a plain draw-game deal."""
         cards = parse_cards(text) if text else ()
         self.deck = deck
+        self.last_deal_seq = seq
         if not self.stud:
             if detail == "draw" and s is not None and 0 < s < h.size and h.in_hand[s]:
                 self._check_draw_deal(h, s, len(cards), seq)
@@ -152,6 +168,7 @@ class FamilyHooks:
                 return True
             return False
         if s is None or detail in ("board", "common"):
+            self._check_common(h, seq)
             self.common.extend(cards)
             deck.add(h, cards, seq, "the common card")
             last = len(self.spec.counts) - 1
@@ -162,9 +179,20 @@ class FamilyHooks:
             h.flag(DQ, seq, f"Cards were dealt to seat {s}, which is not dealt into this hand.",
                    expected="a dealt-in seat", actual=s)
             return True
+        before = len(h.hole[s])
         h.hole[s].extend(cards)
         if detail == "up":
             self.up.setdefault(s, []).extend(cards)
+        self.faces[s] = self.faces.get(s, "") + ("u" if detail == "up" else "d") * len(cards)
+        first = self.spec.counts[0]
+        if before < first <= len(h.hole[s]):
+            self._check_start(h, s, seq)
+        if not self.short_flagged and sum(len(h.hole[x]) for x in h.seats) > 52:
+            self.short_flagged = True
+            h.flag("STUD-SHORT-DECK", seq, f"{h.who(s)} was dealt his own card although the "
+                   "players already hold more than the 52 cards of the deck; when the deck "
+                   "cannot cover every player, the last card is dealt face up as a common card.",
+                   seat=s, expected="a common card", actual="own card")
         if s not in h.dealt_seqs:
             h.dealt_seqs[s] = seq
         deck.add(h, cards, seq, f"{h.who(s)}'s cards")
@@ -174,6 +202,60 @@ class FamilyHooks:
         if k > h.street:
             self._next_street(h, k, seq)
         return True
+
+    def _check_common(self, h: HandState, seq: int) -> None:
+        """STUD-SHORT-DECK: a common card only when the deck cannot give everyone a card."""
+        dealt = sum(len(h.hole[x]) for x in h.seats)
+        needing = [x for x in h.seats if h.hole[x] and not h.folded[x]]
+        fresh = 52 - dealt - 1  # every card not in a hand (stub, burns), less one burn
+        if fresh >= len(needing):
+            h.flag("STUD-SHORT-DECK", seq, f"A common card was dealt although {fresh} cards "
+                   f"were left for the {len(needing)} players still in; the common card is "
+                   "only for a deck that cannot cover every remaining player.",
+                   expected="a card to each player", actual="common card")
+
+    def _check_start(self, h: HandState, s: int, seq: int) -> None:
+        """STUD-EXPOSED-START: a hole card dealt face up on the first street."""
+        first = self.spec.counts[0]
+        want = self.spec.faces[:first]
+        got = self.faces[s][:first]
+        up_holes = got[:-1].count("u")
+        if got == want or not up_holes:
+            return
+        self.exposed_start.add(s)
+        if h.tournament:
+            h.flag("STUD-EXPOSED-START", seq, f"{h.who(s)}'s hole card was dealt face up on the "
+                   "first street; in a stud tournament that is a misdeal.", seat=s,
+                   expected=want, actual=got)
+        elif up_holes == len(want) - 1:
+            self.dead_start[s] = seq  # a violation only if he plays on (see before_action)
+        elif got[-1] == "u":
+            h.flag("STUD-EXPOSED-START", seq, f"{h.who(s)}'s hole card was dealt face up, and "
+                   "then his next card face up too; after an exposed hole card the third card "
+                   "is dealt face down.", seat=s, expected=want.replace("u", "d"), actual=got)
+
+    def _dead_start_played(self, h: HandState, s: int, seq: int) -> None:
+        at = self.dead_start.pop(s, None)
+        if at is not None:
+            h.flag("STUD-EXPOSED-START", seq, f"Both of {h.who(s)}'s hole cards were dealt face "
+                   "up: his hand is dead and his ante goes back to him, but he played on.",
+                   seat=s, expected="dead hand", actual="played")
+
+    def _check_seventh(self, h: HandState, alive: list[int], seq: int | None) -> None:
+        """STUD-7TH-UP: one player's last card dealt up; the others' stay down (more than two
+        players), or, heads-up, the second player's is dealt up too."""
+        ups = [s for s in alive if self.faces.get(s, "")[6:7] == "u" and h.stack[s] > 0]
+        if not ups:
+            return
+        if len(alive) > 2:
+            for s in ups[1:]:
+                h.flag("STUD-7TH-UP", seq, f"{h.who(s)}'s seventh card was dealt face up after "
+                       f"{h.who(ups[0])}'s was; with more than two players the others get "
+                       "their last card face down.", seat=s, expected="down", actual="up")
+        elif len(alive) == 2 and alive[0] in ups and alive[1] not in ups:
+            h.flag("STUD-7TH-UP", seq, f"{h.who(alive[0])}'s seventh card was dealt face up, "
+                   f"so heads-up {h.who(alive[1])}'s must be dealt face up too.",
+                   seat=alive[1], expected="up", actual="down")
 
     def post(self, h: HandState, detail: str | None, s: int | None, amount: int | None,
              seq: int) -> bool:
@@ -189,6 +271,7 @@ class FamilyHooks:
             return False
         if self.pending:
             self._resolve(h)
+        self._dead_start_played(h, s, seq)
         b = self.bring_seat
         if b and s != b and h.street == 0:
             h.flag(self.spec.bringin_rule, seq, f"{h.who(s)} brought in, but the bring-in is "
@@ -235,6 +318,8 @@ class FamilyHooks:
             self._resolve(h)
         if s is None or not 0 < s < h.size:
             return
+        if self.dead_start and kind != "fold":
+            self._dead_start_played(h, s, seq)
         if kind == "fold" and not self.stud and self.deck is not None:
             for c in h.hole[s]:  # a folded hand goes to the muck, which may be reshuffled
                 if 0 <= c < 52:
