@@ -1075,6 +1075,13 @@ _rule(
     'player may declare all-in.',
 )
 _rule(
+    'JACKS-OPENERS', ILLEGAL_BET, VIOLATION,
+    '001 3.2.9.2, 3.2.9.3.3, 3.2.9.5.1, 3.2.9.5.8; 002 §12.2 "pair of jacks", "retain the '
+    'opening hand"; 000 Gl. OPENERS',
+    'Jacks or better: opening requires a pair of jacks or better. The opener must prove it, and '
+    'any player may ask that the opening hand be kept and shown after the winner is decided.',
+)
+_rule(
     'KILL-SIZE', ILLEGAL_BET, VIOLATION,
     '000 §12 intro, r.7, Gl. KILL; 001 3.6.1, 3.6.2.7, §2.2 KILL; 002 §13.0, §13.1 "part of '
     'the pot"',
@@ -1108,6 +1115,8 @@ STUD_DRAW_RULE_IDS: tuple[str, ...] = (
     "DRAW-MAX-FOUR",
     # stud cards dealt the wrong way, and the common card
     "STUD-SHORT-DECK", "STUD-EXPOSED-START", "STUD-7TH-UP",
+    # jacks or better
+    "JACKS-OPENERS",
 )
 
 for _id in STUD_DRAW_RULE_IDS:

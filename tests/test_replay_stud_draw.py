@@ -223,3 +223,34 @@ def test_draw_high_joker_five_aces_beat_a_straight_flush():
     # RULEBOOK §5.6: four aces and the joker are five aces, the best possible hand
     assert _ids(DRAW_HIGH_JOKER.format(winner=1)) == []
     assert "POT-SPLIT-BY-CARDS" in _ids(DRAW_HIGH_JOKER.format(winner=2))
+
+
+def _fixture_hand(rule_id, label):
+    from pathlib import Path
+    path = Path(__file__).resolve().parents[1] / "fixtures" / "rules" / f"{rule_id}.txt"
+    hands = parse_text(path.read_text(encoding="utf-8"))
+    return next(rows for rows, _ in hands if rows[0]["hand_id"].endswith(label))
+
+
+def _findings(rows):
+    return [f.rule_id for f in replay_hand(hand_from_rows(rows)).findings if f.severity != "info"]
+
+
+def test_jacks_opener_acts_first_after_the_draw_but_not_in_draw_high():
+    rows = _fixture_hand("JACKS-OPENERS", ".pass-opener-acts-first")
+    assert _findings(rows) == []
+    # the same hand as draw high (open on anything): the button order holds after the draw,
+    # so Bob betting before Alice is out of turn
+    rows[0]["game"]["variant"] = "draw_high"
+    assert "ORDER-BUTTON-LATER" in _findings(rows)
+
+
+def test_jacks_joker_with_an_ace_is_a_pair_of_aces_for_openers():
+    rows = _fixture_hand("JACKS-OPENERS", ".fail")
+    deal = next(r for r in rows if r["kind"] == "deal" and r["seat"] == 1)
+    deal["cards"] = "As Xj 2h 5s 9c"  # RULEBOOK §5.6: the joker plays as an ace
+    assert "JACKS-OPENERS" not in _findings(rows)
+    deal["cards"] = "Ks Xj 2h 5s 9c"  # the joker is no wild card: ace-king high, no openers
+    assert "JACKS-OPENERS" in _findings(rows)
+    deal["cards"] = "Ts Xj Js Qs 9c"  # ...but it completes a straight, which opens
+    assert "JACKS-OPENERS" not in _findings(rows)

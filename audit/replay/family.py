@@ -9,7 +9,14 @@ from __future__ import annotations
 import json
 
 from audit.cards import JOKER, parse_cards
-from audit.evaluate import FLUSH, STRAIGHT, STRAIGHT_FLUSH, high_strength
+from audit.evaluate import (
+    FLUSH,
+    ONE_PAIR,
+    STRAIGHT,
+    STRAIGHT_FLUSH,
+    TWO_PAIR,
+    high_strength,
+)
 from audit.evaluate_low import strength
 from audit.replay.betting import flush_held
 from audit.replay.dealing import Deck
@@ -26,6 +33,7 @@ DQ = "DQ-INCONSISTENT-LOG"
 # in the straight-flush category so hand-class projections can still name a category.
 FIVE_ACES = (STRAIGHT_FLUSH << 20) | 0xFFFFF
 JOKER_GAMES = ("lowa5", "high")  # the evaluators that play a joker (A-5 lowball, draw high)
+JACK = 9  # rank index of the jack (2 = 0 .. A = 12)
 _ORDINALS = {2: "2nd", 3: "3rd", 4: "4th", 5: "5th", 6: "6th", 7: "7th"}
 
 
@@ -36,7 +44,7 @@ class FamilyHooks:
                  "open_pair", "big_seen", "phase", "in_draw", "drawn", "checked",
                  "bringin_fold", "a5_checkraise", "deck", "killer", "sevens", "pre_draw",
                  "sevens_checks", "got", "faces", "exposed_start", "dead_start",
-                 "short_flagged", "last_deal_seq")
+                 "short_flagged", "last_deal_seq", "opener")
 
     def __init__(self, h: HandState, spec: VariantSpec) -> None:
         self.spec = spec
@@ -57,6 +65,7 @@ class FamilyHooks:
         self.dead_start: dict[int, int] = {}  # stud: both hole cards dealt up (dead hand)
         self.short_flagged = False
         self.last_deal_seq: int | None = None
+        self.opener = 0  # draw: who made the first bet before the draw
         self.checked: set[int] = set()
         self.deck: Deck | None = None
         self.killer = 0  # the seat that posted this deal's kill blind
@@ -103,6 +112,10 @@ class FamilyHooks:
                    f" was complete ({h.who(h.to_act)} still had to act); cards dealt early "
                    "are taken out of play and the betting finishes first.", seat=h.to_act)
         new_round(h, k)
+        if self.spec.needs_openers and self.opener and h.to_act:
+            # after the draw the opener acts first, or the next player if he folded
+            o = self.opener
+            h.to_act = o if h.live(o) else h.next_to_act(o)
         h.big_from = self.spec.big_from
         h.street_rule = self.spec.street_rule
         self.checked.clear()
@@ -320,6 +333,10 @@ class FamilyHooks:
             return
         if self.dead_start and kind != "fold":
             self._dead_start_played(h, s, seq)
+        if not self.stud and h.street == 0 and not self.opener and kind in ("bet", "raise"):
+            self.opener = s
+            if self.spec.needs_openers:
+                self._check_openers(h, s, seq)
         if kind == "fold" and not self.stud and self.deck is not None:
             for c in h.hole[s]:  # a folded hand goes to the muck, which may be reshuffled
                 if 0 <= c < 52:
@@ -398,6 +415,19 @@ class FamilyHooks:
                 hole.pop()
                 hole[:] = [-1] * len(hole)  # which card went is unknown
         self.drawn[s] = n
+
+    def _check_openers(self, h: HandState, s: int, seq: int) -> None:
+        """JACKS-OPENERS: the opener holds a pair of jacks or better (the joker as an ace),
+        judged when his five cards before the draw are known."""
+        cards = h.hole[s]
+        if len(cards) != 5 or any(c < 0 for c in cards) or cards.count(JOKER) > 1:
+            return
+        v = _strength("high", list(cards))[0]
+        if v >> 20 >= TWO_PAIR or (v >> 20 == ONE_PAIR and (v >> 16) & 0xF >= JACK):
+            return
+        h.flag("JACKS-OPENERS", seq, f"{h.who(s)} opened without openers: his five cards before "
+               "the draw hold no pair of jacks or better, which jacks-or-better requires to "
+               "open.", seat=s, expected="a pair of jacks or better", actual="no openers")
 
     def _check_draw_deal(self, h: HandState, s: int, n: int, seq: int) -> None:
         """DRAW-MAX-FOUR: at most four cards at once; a fifth only after everyone drew."""

@@ -32,6 +32,9 @@ class VariantSpec:
     # stud: how each card of a hand is dealt, in order ("d" down, "u" up): 7-card stud is
     # 2 down + 1 up, 3 up, 1 down (RULEBOOK §6 game 6); PHH import and export read it
     faces: str = ""
+    # jacks or better: the opening bet needs a pair of jacks or better (JACKS-OPENERS), and
+    # after the draw the opener acts first (ORDER-DRAW-AFTER)
+    needs_openers: bool = False
 
     @property
     def max_cards(self) -> int:
@@ -76,7 +79,7 @@ SPECS: dict[str, VariantSpec] = {
     "jacks_or_better": VariantSpec(name="jacks_or_better", family="draw", counts=(5,), draws=1,
                                    big_from=1, evaluator="high", order_first="",
                                    order_later="", street_rule="BET-LIMIT-DRAW-DOUBLE",
-                                   two_round=True),
+                                   two_round=True, needs_openers=True),
     "badugi": VariantSpec(name="badugi", family="draw", counts=(4,), draws=3, big_from=2,
                           evaluator="badugi", order_first="", order_later="",
                           street_rule="BET-LIMIT-DRAW-DOUBLE"),
