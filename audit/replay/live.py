@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
 from audit.replay.live_words import (
@@ -73,6 +74,17 @@ class LiveRules:
             string_remedy=str(values.get("string.remedy", d.string_remedy)),
             players_behind=int(values.get("time.players_behind", d.players_behind)),
         )
+
+
+_RULE_KEYS = ("verbal", "nl.multimotion", "pl.big_chip", "oot", "misunderstanding.percent",
+              "string.remedy", "time.players_behind")
+
+
+@lru_cache(maxsize=64)
+def _rules(*values: Any) -> LiveRules:
+    """LiveRules of a profile's values (cached: every live hand of a run asks again)."""
+    return LiveRules.from_values({k: v for k, v in zip(_RULE_KEYS, values, strict=True)
+                                  if v is not None})
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -332,7 +344,7 @@ class LiveTable:
     __slots__ = ("rules", "seats", "oot_said", "skipped", "street", "prev_level", "level")
 
     def __init__(self, values: dict[str, Any]) -> None:
-        self.rules = LiveRules.from_values(values)
+        self.rules = _rules(*(values.get(k) for k in _RULE_KEYS))
         self.seats: dict[int, _Seat] = {}
         self.oot_said: dict[int, tuple[Declaration, int, int, int]] = {}
         self.skipped: dict[int, set[int]] = {}  # seat to act -> seats that acted behind him
@@ -366,7 +378,8 @@ class LiveTable:
             h.flag(DQ, seq, f"A {kind} event comes before any forced bet or card of the hand; "
                    "there is no betting to rule on yet, so it is ignored.")
             return
-        self._sync(h, seq)
+        if h.street != self.street:
+            self._sync(h, seq)
         if s is None or not 0 < s < h.size or not h.in_hand[s]:
             h.flag(DQ, seq, f"A {kind} event names seat {s}, which was not dealt into this "
                    "hand; it is ignored.")
@@ -402,23 +415,26 @@ class LiveTable:
     def before_action(self, h: HandState, kind: str, s: int | None, amount: int | None,
                       total: int | None, seq: int) -> None:
         """A logged action, before the replay applies it."""
-        self._sync(h, seq)
+        if h.street != self.street:
+            self._sync(h, seq)
         self.level = h.cur_bet
         if s is None or not 0 < s < h.size or not h.in_hand[s] or h.folded[s]:
             return
         exp = h.to_act
-        p = self.seats.pop(s, None) or _Seat()
-        sit = situation(h, s, self.prev_level)
+        p = self.seats.pop(s, None)
         if exp and s != exp:  # out of turn: it acts behind the seat whose turn it is
             self.skipped.setdefault(exp, set()).add(s)
             waiting = self.seats.get(exp)
             if waiting is not None and any(not m.released for m in waiting.motions):
                 waiting.forward = True
         else:
-            self._turn(h, s, kind, seq, p)
-            self._oot(h, s, kind, amount, total, seq, sit)
-        if p.empty():
+            if self.skipped:
+                self._turn(h, s, kind, seq, p)
+            if self.oot_said:
+                self._oot(h, s, kind, amount, total, seq)
+        if p is None or p.empty():
             return
+        sit = situation(h, s, self.prev_level)
         logged = logged_as(kind, sit, amount, total)
         if logged[0] == "raise" and not sit.may_raise:
             return  # an illegal raise: BET-CAP-*, BET-ALLIN-HALFBET or BET-NL-NO-REOPEN say so
@@ -464,21 +480,22 @@ class LiveTable:
 
     # --- the seat's turn -------------------------------------------------------------------
 
-    def _turn(self, h: HandState, s: int, kind: str, seq: int, p: _Seat) -> None:
+    def _turn(self, h: HandState, s: int, kind: str, seq: int, p: _Seat | None) -> None:
         """TURN-RIGHT-TO-ACT: several players acted behind him before he acted."""
         behind = self.skipped.pop(s, set())
-        if len(behind) >= self.rules.players_behind and not p.timed:
+        if len(behind) >= self.rules.players_behind and not (p is not None and p.timed):
             h.flag(RIGHT_TO_ACT, seq, f"{len(behind)} players (seats "
                    f"{', '.join(map(str, sorted(behind)))}) acted behind {h.who(s)} before he "
                    f"acted ({kind}) and he had not called time; he may have lost his right to "
                    "act. Review.", seat=s, expected="time called", actual=kind)
 
     def _oot(self, h: HandState, s: int, kind: str, amount: int | None, total: int | None,
-             seq: int, sit: Situation) -> None:
+             seq: int) -> None:
         """TURN-OOT-*: a declaration out of turn, then a different action in turn."""
         held = self.oot_said.pop(s, None)
         if held is None or s in h.oot:  # a logged out-of-turn action: betting.py rules on it
             return
+        sit = situation(h, s, self.prev_level)
         d, level, oseq, n_then = held
         action = logged_as(kind, sit, amount, total)[0]
         said = {Said.BET: "raise", Said.RAISE: "raise", Said.POT: "raise", Said.RAP: "check",

@@ -17,6 +17,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from enum import StrEnum, unique
+from functools import lru_cache
 
 
 @unique
@@ -82,6 +83,7 @@ def _number(token: str) -> int | None:
     return int(token.replace(",", "")) if _NUMBER.match(token) else None
 
 
+@lru_cache(maxsize=4096)  # a table says the same few things over and over
 def parse_declaration(words: str | None) -> Declaration:
     """Read spoken words; anything not about the betting is Said.OTHER (never an error)."""
     text = " ".join((words or "").lower().replace("-", " ").split())
