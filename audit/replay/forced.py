@@ -33,6 +33,7 @@ def open_preflop(h: HandState) -> None:
     all-in, or not posted at all because the player due for it went all-in on the ante, does
     not lower the bet the others must call: it stays the full big blind (BLIND-SHORT-STRUCTURE,
     RULEBOOK §4.6); action starts left of the big blind's seat."""
+    check_antes(h, h.last_seq)
     bb = h.bb
     if bb <= 0 or h.cur_bet >= bb or h.game.get("bring_in") or h.straddle_seat:
         return
@@ -69,6 +70,9 @@ def post(h: HandState, detail: str | None, s: int | None, amount: int | None,
                expected=stack, actual=add, delta=add - stack)
         add = stack
     kind = detail or "dead"
+    h.last_seq = seq  # the last forced bet: where a missing ante is reported (check_antes)
+    if h.vh is None:  # stud and draw forced bets are judged by audit/replay/family.py
+        _check_amount(h, kind, s, add, stack, seq)
     order = h.order
     headsup = len(order) == 2
     live = 0
@@ -126,6 +130,50 @@ def post(h: HandState, detail: str | None, s: int | None, amount: int | None,
     if add and add == stack:
         h.allin_street[s] = "preflop"
     h.to_act = h.next_to_act(h.anchor) if h.anchor else 0
+
+
+def _check_amount(h: HandState, kind: str, s: int, add: int, stack: int, seq: int) -> None:
+    """An ante or a made-up blind of the wrong size. A player who posts his whole stack is
+    all-in for less and plays for what he has (TOURN-SHORT-BLIND), never a breach."""
+    short = add < stack
+    if kind == "ante":
+        ante = h.ante
+        if ante and add != ante and (short or add > ante):
+            h.flag("ANTE-AMOUNT", seq, f"{h.who(s)} posted an ante of {h.money(add)}, but the "
+                   f"ante in this game is {h.money(ante)}.", seat=s, expected=ante, actual=add,
+                   delta=add - ante)
+    elif kind in ("missed_big", "new_player"):
+        bb = h.bb
+        if bb and add < bb and short:
+            h.flag("BLIND-MISSED", seq, f"{h.who(s)} posted {h.money(add)} to be dealt in, but a "
+                   "player coming in or making up a missed big blind posts the full big blind, "
+                   f"{h.money(bb)}.", seat=s, expected=bb, actual=add, delta=add - bb)
+    elif kind in ("dead", "missed_small"):
+        sb = h.sb
+        if sb and add != sb and (short or add > sb):
+            why = ("only the missed small blind goes in dead; the big blind he makes up is live "
+                   "and counts toward his call" if add > sb else
+                   "a missed small blind is made up in full")
+            h.flag("BLIND-MISSED", seq, f"{h.who(s)} posted {h.money(add)} dead, but the missed "
+                   f"small blind is {h.money(sb)}: {why}.", seat=s, expected=sb, actual=add,
+                   delta=add - sb)
+
+
+def check_antes(h: HandState, seq: int) -> None:
+    """Once the forced bets are in (before the first preflop action): when every player antes
+    (more than one ante posted), a player dealt in with chips who posted none owes it. With a
+    big-blind ante (one player posts it for the table) nobody else owes one."""
+    if not h.ante or h.vh is not None:
+        return
+    dead = h.dead
+    seats = h.seats
+    if sum(1 for s in seats if dead[s]) < 2:
+        return
+    for s in seats:
+        if not dead[s] and h.start[s] > 0 and h.contrib[s] < h.start[s]:
+            h.flag("ANTE-AMOUNT", seq, f"{h.who(s)} was dealt in without posting the ante of "
+                   f"{h.money(h.ante)} that every other player posted.", seat=s,
+                   expected=h.ante, actual=0, delta=-h.ante)
 
 
 def _straddle(h: HandState, s: int, add: int, seq: int) -> None:
