@@ -109,6 +109,43 @@ def _ratio(k: Any, n: Any) -> float:
     return float(np.sum(k)) / total if total > 0 else 0.0
 
 
+CHI2_1_MEDIAN = 0.454936  # median of a chi-square with one degree of freedom
+
+
+def _dispersion(k: Any, n: Any, p0: Any, use: Any) -> float:
+    """Overdispersion φ of a binomial feature across the tested pairs: the median Pearson χ²
+    over its median under the binomial (robust to the few planted pairs), at least 1. Hands are
+    not independent draws at one rate (tables, stacks and moods vary), and honest pairs show it."""
+    k, n, p0 = (np.asarray(v, float) for v in (k, n, p0))
+    e = n * p0
+    ok = np.asarray(use, bool) & (e >= 3) & (n - e >= 3)
+    if ok.sum() < 20:
+        return 1.0
+    chi = (k[ok] - e[ok]) ** 2 / (e[ok] * (1 - p0[ok]))
+    return max(1.0, float(np.median(chi)) / CHI2_1_MEDIAN)
+
+
+def _quasi_sf(k: Any, n: Any, p0: Any, use: Any) -> Any:
+    """Quasi-binomial upper tail: the binomial tail of k/φ successes in n/φ trials."""
+    phi = _dispersion(k, n, p0, use)
+    return binom_sf(np.asarray(k, float) / phi, np.asarray(n, float) / phi, p0)
+
+
+def _quasi_cdf(k: Any, n: Any, p0: Any, use: Any) -> Any:
+    """Quasi-binomial lower tail (as `_quasi_sf`)."""
+    phi = _dispersion(k, n, p0, use)
+    return binom_cdf(np.asarray(k, float) / phi, np.asarray(n, float) / phi, p0)
+
+
+def _z_dispersion(z: Any, use: Any) -> float:
+    """Overdispersion of a z statistic across the tested pairs (median z² over its median)."""
+    z = np.asarray(z, float)[np.asarray(use, bool)]
+    z = z[np.isfinite(z)]
+    if z.size < 20:
+        return 1.0
+    return max(1.0, float(np.median(z * z)) / CHI2_1_MEDIAN)
+
+
 def score_pairs(table: pl.DataFrame, totals: pl.DataFrame, rates: pl.DataFrame) -> pl.DataFrame:
     """Per pair: each feature's observed, expected and p-value (NaN when not tested)."""
     rates = rates.rename({"player": "player_r"})
@@ -127,7 +164,8 @@ def score_pairs(table: pl.DataFrame, totals: pl.DataFrame, rates: pl.DataFrame) 
     n, k = 2 * g["hu_n"], g["soft_ka"] + g["soft_kb"]
     out |= {"softplay_n": g["hu_n"], "softplay_k": k, "softplay_e": n * (pa_ + pb_) / 2,
             "softplay_p": np.where(g["hu_n"] >= MIN_SAMPLE["softplay"],
-                                   binom_cdf(k, n, (pa_ + pb_) / 2), np.nan)}
+                                   _quasi_cdf(k, n, (pa_ + pb_) / 2, g["hu_n"] >= MIN_SAMPLE[
+                                       "softplay"]), np.nan)}
 
     for name, pre, tot in (("fold_to_partner", "f", "f"), ("strong_fold", "sf", "sf")):
         r = _ratio(g[f"{pre}a_k"] + g[f"{pre}b_k"], g[f"{pre}a_n"] + g[f"{pre}b_n"])
@@ -145,7 +183,8 @@ def score_pairs(table: pl.DataFrame, totals: pl.DataFrame, rates: pl.DataFrame) 
         e = g[f"{pre}a_n"] * pa_ + g[f"{pre}b_n"] * pb_
         p0 = np.where(n > 0, e / np.maximum(n, 1), r)
         out |= {f"{name}_n": n, f"{name}_k": k, f"{name}_e": e,
-                f"{name}_p": np.where(n >= MIN_SAMPLE[name], binom_sf(k, n, p0), np.nan)}
+                f"{name}_p": np.where(n >= MIN_SAMPLE[name],
+                                      _quasi_sf(k, n, p0, n >= MIN_SAMPLE[name]), np.nan)}
 
     # chip flow A -> B (big blinds), centred on the flow expected from results against others
     # skill: each player's mean gain per flowing hand against everyone but this partner (shrunk
@@ -157,6 +196,7 @@ def score_pairs(table: pl.DataFrame, totals: pl.DataFrame, rates: pl.DataFrame) 
     s = g["flow"] - flowing * e
     sq = np.maximum(g["flow_sq"] - 2 * e * g["flow"] + flowing * e * e, 1e-9)
     z = s / np.sqrt(sq)
+    z = z / np.sqrt(_z_dispersion(z, g["flow_nz"] >= MIN_SAMPLE["chip_dump"]))
     out |= {"chip_dump_n": g["flow_nz"], "chip_dump_k": g["flow"], "chip_dump_e": flowing * e,
             "chip_dump_z": z,
             "chip_dump_p": np.where(g["flow_nz"] >= MIN_SAMPLE["chip_dump"], signflip_p(z),
@@ -177,7 +217,8 @@ def score_pairs(table: pl.DataFrame, totals: pl.DataFrame, rates: pl.DataFrame) 
     e = g["fa_k"] * pa_ + g["fb_k"] * pb_
     p0 = np.where(n > 0, e / np.maximum(n, 1), r)
     out |= {"heavy_fold_n": n, "heavy_fold_k": k, "heavy_fold_e": e,
-            "heavy_fold_p": np.where(n >= MIN_SAMPLE["heavy_fold"], binom_sf(k, n, p0),
+            "heavy_fold_p": np.where(n >= MIN_SAMPLE["heavy_fold"],
+                                     _quasi_sf(k, n, p0, n >= MIN_SAMPLE["heavy_fold"]),
                                      np.nan)}
 
     # whipsaw: P(A raises) · P(B raises) from each player's multiway hands without the partner,
@@ -191,7 +232,8 @@ def score_pairs(table: pl.DataFrame, totals: pl.DataFrame, rates: pl.DataFrame) 
     p0 = np.clip(ua * ub * c, 1e-9, 0.95)
     n, k = g["ws_n"], g["ws_k"]
     out |= {"whipsaw_n": n, "whipsaw_k": k, "whipsaw_e": n * p0,
-            "whipsaw_p": np.where(n >= MIN_SAMPLE["whipsaw"], binom_sf(k, n, p0), np.nan)}
+            "whipsaw_p": np.where(n >= MIN_SAMPLE["whipsaw"],
+                                  _quasi_sf(k, n, p0, n >= MIN_SAMPLE["whipsaw"]), np.nan)}
 
     for name, pre in (("checkdown", "cd"),):
         r = max(_ratio(g[f"{pre}_k"], g[f"{pre}_n"]), 1e-6)
@@ -200,7 +242,8 @@ def score_pairs(table: pl.DataFrame, totals: pl.DataFrame, rates: pl.DataFrame) 
         p0 = np.clip(ra * rb / r, 1e-9, 0.95)
         n, k = g[f"{pre}_n"], g[f"{pre}_k"]
         out |= {f"{name}_n": n, f"{name}_k": k, f"{name}_e": n * p0,
-                f"{name}_p": np.where(n >= MIN_SAMPLE[name], binom_sf(k, n, p0), np.nan)}
+                f"{name}_p": np.where(n >= MIN_SAMPLE[name],
+                                      _quasi_sf(k, n, p0, n >= MIN_SAMPLE[name]), np.nan)}
 
     # co-entry: hands both entered voluntarily, against the product of their entry rates in the
     # pair's own hands (a log odds ratio), centred and scaled by the population of pairs (an
@@ -292,18 +335,21 @@ def explain_away(scored: pl.DataFrame, pairs: pl.DataFrame, ph: pl.LazyFrame, mi
     """Re-score the pairs that are not core leads with the core leads' influence removed, until
     the core is stable (at most `rounds` times).
 
-    A team distorts what its members do with everyone else: a soft-playing partner who never
-    folds to his teammate lowers that teammate's "folds drawn" baseline, a dumper's losses
-    raise his partner's skill, a partner caught calling between his teammate and a stranger
-    looks like a whipsaw. So, for the pairs that are not leads: their baselines come from
-    pair-hands that are not leads, and the hands in which a player's lead partner sat in are
-    left out of the pair's own counts. The core leads (those sharing no player with a stronger
-    lead) stand; every other pair, a weaker lead naming a core lead's player included, is
-    re-scored that way; the q-values are Benjamini–Hochberg over the final p-values. A team of
+    A team distorts what happens at its table: a soft-playing partner who never folds to his
+    teammate lowers that teammate's "folds drawn" baseline, a dumper's losses raise his
+    partner's skill, a partner caught calling between his teammate and a stranger looks like a
+    whipsaw, and two strangers squeezed by a whipsawing team fold big pots to each other's
+    re-raises. So the other pairs are judged on the hands in which no player of a core lead
+    (other than themselves) sat, with baselines from those hands. The core leads (those sharing
+    no player with a stronger lead) stand; every other pair, a weaker lead naming a core lead's
+    player included, is re-scored that way and keeps the larger of its two p-values (a pair no
+    longer testable gets 1): explaining away only ever removes evidence, and Benjamini–Hochberg
+    runs over the same tested pairs as the first pass, so the FDR control stands. A team of
     three that always sits together is reported as its strongest pair.
     """
     keys = ["player_a", "player_b"]
     present = ph.select("hand_id", "player").collect()
+    first = scored
     lead_keys: set[tuple[str, str]] = set()
     for _ in range(rounds):
         leads = _core_leads(scored.filter(pl.col("q_value") <= fdr).sort("p_value"))
@@ -311,23 +357,25 @@ def explain_away(scored: pl.DataFrame, pairs: pl.DataFrame, ph: pl.LazyFrame, mi
         if now == lead_keys:
             break
         lead_keys = now
-        guards = pl.concat([leads.select(player="player_a", guard="player_b"),
-                            leads.select(player="player_b", guard="player_a")])
+        members = pl.concat([leads["player_a"], leads["player_b"]]).unique()
+        per_hand = (present.filter(pl.col("player").is_in(members.implode()))
+                    .group_by("hand_id").agg(n_lead=pl.len()))
         rest = pairs.join(leads, on=keys, how="anti")
-        spoiled = []
-        for side, other in (("player_a", "player_b"), ("player_b", "player_a")):
-            hit = (rest.select("hand_id", *keys)
-                   .join(guards.rename({"player": side}), on=side)
-                   .filter(pl.col("guard") != pl.col(other))
-                   .join(present.rename({"player": "guard"}), on=["hand_id", "guard"],
-                         how="semi"))
-            spoiled.append(hit.select("hand_id", *keys))
-        clean = rest.join(pl.concat(spoiled).unique(), on=["hand_id", *keys], how="anti")
-        again = _score(clean, min_hands, rates, cells, tables)
-        scored = pl.concat([scored.join(leads, on=keys, how="semi"), again],
-                           how="diagonal_relaxed")
-        scored = scored.with_columns(q_value=pl.Series(bh_qvalues(scored["p_value"]
-                                                                  .to_numpy())))
+        clean = (rest.join(per_hand, on="hand_id", how="left")
+                 .filter(pl.col("n_lead").fill_null(0)
+                         - pl.col("player_a").is_in(members.implode()).cast(pl.UInt32)
+                         - pl.col("player_b").is_in(members.implode()).cast(pl.UInt32) == 0)
+                 .drop("n_lead"))
+        again = _score(clean, min_hands, rates, cells, tables).select(
+            *keys, p_again=pl.col("p_value").fill_nan(1.0))
+        core = leads.with_columns(core=pl.lit(True))
+        merged = (first.join(again, on=keys, how="left").join(core, on=keys, how="left")
+                  .with_columns(pl.col("p_again").fill_null(1.0), pl.col("core").fill_null(False)))
+        p = merged["p_value"].to_numpy()
+        p = np.where(merged["core"].to_numpy() | np.isnan(p), p,
+                     np.fmax(p, merged["p_again"].to_numpy()))
+        scored = merged.drop("p_again", "core").with_columns(
+            p_value=pl.Series(p), q_value=pl.Series(bh_qvalues(p)))
     return scored
 
 
