@@ -321,3 +321,40 @@ def test_a_big_blind_tossing_one_chip_on_his_option_is_not_ruled():
         "check 1\ncheck 2\ncheck 3\nshow 1 As Ks\nshow 2 Qd Qc\nshow 3 8h 4c\naward 2 300\n"
     for structure in ("nl", "pl"):
         assert not ids(structure, body) & {"CHIP-SINGLE-CHIP-BET", "CHIP-RELEASE-BINDING"}
+
+
+RAISED = FLOP + "bet 1 100\nraise 2 to 400\n"
+
+
+def test_big_bet_unaware_of_the_raise_take_back_is_no_finding():
+    # He put in the 100 of the bet before the raise to 400, then took it back and folded.
+    body = RAISED + "chips 3 100 1x100\nfold 3\nfold 1\naward 2 800\n"
+    assert not ids("nl", body) & {"CHIP-RELEASE-BINDING", "CHIP-GROSS-MISUNDERSTANDING"}
+    # The rulebook's example: the same 100 with "call", held to the full call: review it.
+    held = RAISED + "declare 3 call\nchips 3 100 1x100\ncall 3 400\nfold 1\n" \
+        "deal board Jc\ncheck 2\ncheck 3\ndeal board 3s\ncheck 2\ncheck 3\n" \
+        "show 2 Qd Qc\nshow 3 8h 4c\naward 2 1200\n"
+    assert ("CHIP-GROSS-MISUNDERSTANDING", 3, "warning") in findings("nl", held)
+
+
+def test_a_short_call_is_ruled_once_and_a_made_up_one_not_at_all():
+    short = RAISED + "declare 3 call\nchips 3 350 3x100+1x50\ncall 3 350\nfold 1\n" \
+        "deal board Jc\ncheck 2\ncheck 3\ndeal board 3s\ncheck 2\ncheck 3\n" \
+        "show 2 Qd Qc\nshow 3 8h 4c\naward 2 1150\n"
+    from audit.rule_catalog import LIVE_RULE_IDS
+
+    chip_rules = set(LIVE_RULE_IDS) | {"CHIP-SHORT-CALL"}
+    got = [r for r in findings("nl", short) if r[0] in chip_rules]
+    assert got == [("CHIP-SHORT-CALL", 3, "violation")]  # the logged layer's, not twice
+    made_up = short.replace("call 3 350", "call 3 400").replace("award 2 1150", "award 2 1200")
+    assert not [r for r in findings("nl", made_up) if r[2] != "info"]
+
+
+def test_judgement_rulings_are_warnings_and_the_unambiguous_ones_violations():
+    from audit.rule_catalog import LIVE_RULE_IDS
+    from audit.rules import RULES
+
+    review = {"CHIP-GROSS-MISUNDERSTANDING", "CHIP-FORWARD-MOTION", "TURN-RIGHT-TO-ACT",
+              "CHIP-RAP"}
+    for rule_id in LIVE_RULE_IDS:
+        assert RULES[rule_id].severity == ("warning" if rule_id in review else "violation")

@@ -442,6 +442,8 @@ class LiveTable:
             return  # more than he had: HOUSE-TABLE-STAKES says so
         released = [m for m in p.motions if m.released]
         short = misunderstood(sit, p.said, released, self.rules)
+        if short is not None and logged[0] == "fold" and short == sit.prev_level - sit.mine:
+            return  # he called the bet before the raise, unaware of it, and took it back
         if short is not None:
             h.flag(MISUNDERSTANDING, seq, f"{h.who(s)} called with {h.money(short)} of the "
                    f"{h.money(sit.owed)} owed (under {self.rules.misunderstanding_percent}%); "
