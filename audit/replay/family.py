@@ -1,7 +1,9 @@
 """Replay hooks for the stud and draw families, called from hand.py for any variant listed in
 audit/replay/variants.py: streets by card count (stud) or by draw phase (draw), the bring-in,
-first to act by board, the open pair, draws and hand sizes, card counts, and the showdown
-with each game's evaluator and odd-chip rule. Betting legality itself stays in betting.py.
+first to act by board, the open pair, draws and hand sizes, card counts, kill blinds, and the
+showdown with each game's evaluator and odd-chip rule. Betting legality itself stays in
+betting.py; kill blinds are in kill.py, stud cards dealt the wrong way in stud_deal.py, the
+draw-game rules (openers, draw counts, the sevens rule) in draw_rules.py, jokers in jokers.py.
 """
 
 from __future__ import annotations
@@ -9,31 +11,20 @@ from __future__ import annotations
 import json
 
 from audit.cards import JOKER, parse_cards
-from audit.evaluate import (
-    FLUSH,
-    ONE_PAIR,
-    STRAIGHT,
-    STRAIGHT_FLUSH,
-    TWO_PAIR,
-    high_strength,
-)
-from audit.evaluate_low import strength
 from audit.replay.betting import flush_held
 from audit.replay.dealing import Deck
+from audit.replay.draw_rules import check_draw_deal, check_openers, sevens_rule
 from audit.replay.forced import new_round
+from audit.replay.jokers import JOKER_GAMES, game_strength
 from audit.replay.kill import post_kill
 from audit.replay.pots import split
 from audit.replay.showdown import PotResult, clockwise
 from audit.replay.state import FL, HandState
 from audit.replay.stud import bring_in_seat, first_by_board, has_open_pair, oddchip_order
+from audit.replay.stud_deal import check_common, check_seventh, check_start, dead_start_played
 from audit.replay.variants import VariantSpec, spec_of
 
 DQ = "DQ-INCONSISTENT-LOG"
-# Five aces (draw high with the joker, RULEBOOK §5.6) beat every straight flush; the value stays
-# in the straight-flush category so hand-class projections can still name a category.
-FIVE_ACES = (STRAIGHT_FLUSH << 20) | 0xFFFFF
-JOKER_GAMES = ("lowa5", "high")  # the evaluators that play a joker (A-5 lowball, draw high)
-JACK = 9  # rank index of the jack (2 = 0 .. A = 12)
 _ORDINALS = {2: "2nd", 3: "3rd", 4: "4th", 5: "5th", 6: "6th", 7: "7th"}
 
 
@@ -149,7 +140,7 @@ class FamilyHooks:
             h.to_act = 0
             return
         if h.street == len(self.spec.counts) - 1 and self.spec.max_cards == 7:
-            self._check_seventh(h, alive, self.last_deal_seq)
+            check_seventh(self, h, alive, self.last_deal_seq)
         boards = {s: self.up.get(s, []) + self.common for s in alive}
         best = first_by_board(boards, h.order, self.spec.board == "low")
         h.to_act = best if best and h.live(best) else h.next_to_act(best)
@@ -172,7 +163,7 @@ class FamilyHooks:
         self.last_deal_seq = seq
         if not self.stud:
             if detail == "draw" and s is not None and 0 < s < h.size and h.in_hand[s]:
-                self._check_draw_deal(h, s, len(cards), seq)
+                check_draw_deal(self, h, s, len(cards), seq)
                 h.hole[s].extend(cards)
                 deck.add(h, cards, seq, f"{h.who(s)}'s draw")
                 got = self.drawn.get(s)
@@ -181,7 +172,7 @@ class FamilyHooks:
                 return True
             return False
         if s is None or detail in ("board", "common"):
-            self._check_common(h, seq)
+            check_common(h, seq)
             self.common.extend(cards)
             deck.add(h, cards, seq, "the common card")
             last = len(self.spec.counts) - 1
@@ -199,7 +190,7 @@ class FamilyHooks:
         self.faces[s] = self.faces.get(s, "") + ("u" if detail == "up" else "d") * len(cards)
         first = self.spec.counts[0]
         if before < first <= len(h.hole[s]):
-            self._check_start(h, s, seq)
+            check_start(self, h, s, seq)
         if not self.short_flagged and sum(len(h.hole[x]) for x in h.seats) > 52:
             self.short_flagged = True
             h.flag("STUD-SHORT-DECK", seq, f"{h.who(s)} was dealt his own card although the "
@@ -216,60 +207,6 @@ class FamilyHooks:
             self._next_street(h, k, seq)
         return True
 
-    def _check_common(self, h: HandState, seq: int) -> None:
-        """STUD-SHORT-DECK: a common card only when the deck cannot give everyone a card."""
-        dealt = sum(len(h.hole[x]) for x in h.seats)
-        needing = [x for x in h.seats if h.hole[x] and not h.folded[x]]
-        fresh = 52 - dealt - 1  # every card not in a hand (stub, burns), less one burn
-        if fresh >= len(needing):
-            h.flag("STUD-SHORT-DECK", seq, f"A common card was dealt although {fresh} cards "
-                   f"were left for the {len(needing)} players still in; the common card is "
-                   "only for a deck that cannot cover every remaining player.",
-                   expected="a card to each player", actual="common card")
-
-    def _check_start(self, h: HandState, s: int, seq: int) -> None:
-        """STUD-EXPOSED-START: a hole card dealt face up on the first street."""
-        first = self.spec.counts[0]
-        want = self.spec.faces[:first]
-        got = self.faces[s][:first]
-        up_holes = got[:-1].count("u")
-        if got == want or not up_holes:
-            return
-        self.exposed_start.add(s)
-        if h.tournament:
-            h.flag("STUD-EXPOSED-START", seq, f"{h.who(s)}'s hole card was dealt face up on the "
-                   "first street; in a stud tournament that is a misdeal.", seat=s,
-                   expected=want, actual=got)
-        elif up_holes == len(want) - 1:
-            self.dead_start[s] = seq  # a violation only if he plays on (see before_action)
-        elif got[-1] == "u":
-            h.flag("STUD-EXPOSED-START", seq, f"{h.who(s)}'s hole card was dealt face up, and "
-                   "then his next card face up too; after an exposed hole card the third card "
-                   "is dealt face down.", seat=s, expected=want.replace("u", "d"), actual=got)
-
-    def _dead_start_played(self, h: HandState, s: int, seq: int) -> None:
-        at = self.dead_start.pop(s, None)
-        if at is not None:
-            h.flag("STUD-EXPOSED-START", seq, f"Both of {h.who(s)}'s hole cards were dealt face "
-                   "up: his hand is dead and his ante goes back to him, but he played on.",
-                   seat=s, expected="dead hand", actual="played")
-
-    def _check_seventh(self, h: HandState, alive: list[int], seq: int | None) -> None:
-        """STUD-7TH-UP: one player's last card dealt up; the others' stay down (more than two
-        players), or, heads-up, the second player's is dealt up too."""
-        ups = [s for s in alive if self.faces.get(s, "")[6:7] == "u" and h.stack[s] > 0]
-        if not ups:
-            return
-        if len(alive) > 2:
-            for s in ups[1:]:
-                h.flag("STUD-7TH-UP", seq, f"{h.who(s)}'s seventh card was dealt face up after "
-                       f"{h.who(ups[0])}'s was; with more than two players the others get "
-                       "their last card face down.", seat=s, expected="down", actual="up")
-        elif len(alive) == 2 and alive[0] in ups and alive[1] not in ups:
-            h.flag("STUD-7TH-UP", seq, f"{h.who(alive[0])}'s seventh card was dealt face up, "
-                   f"so heads-up {h.who(alive[1])}'s must be dealt face up too.",
-                   seat=alive[1], expected="up", actual="down")
-
     def post(self, h: HandState, detail: str | None, s: int | None, amount: int | None,
              seq: int) -> bool:
         """A bring-in post (stud) or a kill blind; other posts go to forced.post (False)."""
@@ -284,7 +221,7 @@ class FamilyHooks:
             return False
         if self.pending:
             self._resolve(h)
-        self._dead_start_played(h, s, seq)
+        dead_start_played(self, h, s, seq)
         b = self.bring_seat
         if b and s != b and h.street == 0:
             h.flag(self.spec.bringin_rule, seq, f"{h.who(s)} brought in, but the bring-in is "
@@ -332,11 +269,11 @@ class FamilyHooks:
         if s is None or not 0 < s < h.size:
             return
         if self.dead_start and kind != "fold":
-            self._dead_start_played(h, s, seq)
+            dead_start_played(self, h, s, seq)
         if not self.stud and h.street == 0 and not self.opener and kind in ("bet", "raise"):
             self.opener = s
             if self.spec.needs_openers:
-                self._check_openers(h, s, seq)
+                check_openers(h, s, seq)
         if kind == "fold" and not self.stud and self.deck is not None:
             for c in h.hole[s]:  # a folded hand goes to the muck, which may be reshuffled
                 if 0 <= c < 52:
@@ -416,35 +353,6 @@ class FamilyHooks:
                 hole[:] = [-1] * len(hole)  # which card went is unknown
         self.drawn[s] = n
 
-    def _check_openers(self, h: HandState, s: int, seq: int) -> None:
-        """JACKS-OPENERS: the opener holds a pair of jacks or better (the joker as an ace),
-        judged when his five cards before the draw are known."""
-        cards = h.hole[s]
-        if len(cards) != 5 or any(c < 0 for c in cards) or cards.count(JOKER) > 1:
-            return
-        v = _strength("high", list(cards))[0]
-        if v >> 20 >= TWO_PAIR or (v >> 20 == ONE_PAIR and (v >> 16) & 0xF >= JACK):
-            return
-        h.flag("JACKS-OPENERS", seq, f"{h.who(s)} opened without openers: his five cards before "
-               "the draw hold no pair of jacks or better, which jacks-or-better requires to "
-               "open.", seat=s, expected="a pair of jacks or better", actual="no openers")
-
-    def _check_draw_deal(self, h: HandState, s: int, n: int, seq: int) -> None:
-        """DRAW-MAX-FOUR: at most four cards at once; a fifth only after everyone drew."""
-        if n > 4:
-            h.flag("DRAW-MAX-FOUR", seq, f"{h.who(s)} was dealt {n} draw cards at once; at most "
-                   "four consecutive cards go to one player, and the fifth comes after everyone "
-                   "else has drawn.", seat=s, expected=4, actual=n)
-        elif self.got.get(s):
-            waiting = [x for x in h.seats if x != s and h.in_hand[x] and not h.folded[x]
-                       and (x not in self.drawn or self.drawn[x] > 0)]
-            if waiting:
-                h.flag("DRAW-MAX-FOUR", seq, f"{h.who(s)} was dealt more draw cards before "
-                       f"{h.who(waiting[0])} had drawn; a player drawing five gets four, and "
-                       "the fifth only after everyone else has drawn.", seat=s,
-                       expected="after the other draws", actual="before")
-        self.got[s] = self.got.get(s, 0) + n
-
     def _end_draw(self, h: HandState, seq: int) -> None:
         self.in_draw = False
         self._check_hand_sizes(h, seq)
@@ -506,7 +414,7 @@ class FamilyHooks:
 
     # --- showdown -----------------------------------------------------------------------
 
-    def _cards(self, h: HandState, s: int) -> list[int] | None:
+    def hand_cards(self, h: HandState, s: int) -> list[int] | None:
         shown = h.shown[s]
         cards = list(shown) if shown is not None and all(c >= 0 for c in shown) else h.hole[s]
         cards = list(cards) + self.common
@@ -553,12 +461,12 @@ class FamilyHooks:
             ok = True
             for s in contenders:
                 if s not in strengths:
-                    cards = self._cards(h, s)
+                    cards = self.hand_cards(h, s)
                     if cards is None:
                         ok = False
                         break
                     hands[s] = cards
-                    strengths[s] = _strength(ev, cards)
+                    strengths[s] = game_strength(ev, cards)
             if not ok:
                 res.verified = False
                 continue
@@ -572,7 +480,7 @@ class FamilyHooks:
             if self.stud:
                 for s in contenders:
                     if s not in hands:
-                        hands[s] = self._cards(h, s) or []
+                        hands[s] = self.hand_cards(h, s) or []
                 res.high = oddchip_order(high, hands, low_game)
                 res.low = oddchip_order(low, hands, True) if low else None
             else:
@@ -585,75 +493,8 @@ class FamilyHooks:
             else:
                 split(amount, res.high, shares)
         if self.sevens_checks and self.sevens:
-            self._sevens_rule(h, results, shares)
+            sevens_rule(self, h, results, shares)
         return results
-
-    def _sevens_rule(self, h: HandState, results: list[PotResult], shares: list[int]) -> None:
-        """A5-SEVENS-RULE: a seven-low or better checked after the draw that is the best hand
-        wins only the pot as it stood before the draw; the post-draw bets go back."""
-        pre = self.pre_draw
-        if pre is None or len(results) != 1 or not results[0].verified:
-            return
-        pot = results[0]
-        total = sum(h.contrib)
-        if len(pot.high) != 1:
-            return
-        s = pot.high[0]
-        seq = self.sevens_checks.get(s)
-        cards = self._cards(h, s)
-        if seq is None or cards is None or not _seven_or_better(cards):
-            return
-        before = sum(pre)
-        if total <= before or pot.amount != total:
-            return  # no bet after the draw (or an uncalled one): the rule changes nothing
-        h.flag("A5-SEVENS-RULE", seq, f"{h.who(s)} checked a seven-low or better after the "
-               f"draw and holds the best hand: under the sevens rule he wins only the "
-               f"{h.money(before)} that was in the pot before the draw, and every post-draw "
-               "bet goes back to the player who made it.", seat=s,
-               expected=before, actual=pot.amount, delta=pot.amount - before)
-        shares[s] += before - pot.amount
-        for x in h.seats:
-            shares[x] += h.contrib[x] - pre[x]
-
-
-def _joker_low(rest: list[int]) -> int:
-    """The card a joker plays as in ace-to-five: the lowest rank not in the hand (§5.3)."""
-    present = {((c >> 2) + 1) % 13 for c in rest}
-    low = next(v for v in range(13) if v not in present)
-    rank = (low - 1) % 13  # back to card ranks, 2 = 0 .. A = 12
-    return next(rank * 4 + suit for suit in range(4) if rank * 4 + suit not in rest)
-
-
-def _strength(ev: str, cards: list[int]) -> tuple[int, int | None]:
-    """`strength` with the joker where the game uses one (RULEBOOK §5.3, §5.6): in ace-to-five
-    the lowest rank missing from the hand; in draw high an ace, or the card completing a
-    straight or flush, and four aces with the joker are five aces, the best hand."""
-    if JOKER not in cards:
-        return strength(ev, cards)
-    rest = [c for c in cards if c != JOKER]
-    if ev == "lowa5":
-        return strength(ev, rest + [_joker_low(rest)])
-    aces = [48 + suit for suit in range(4) if 48 + suit not in rest]
-    if not aces:
-        return FIVE_ACES, None
-    best = 0
-    for c in range(52):
-        if c in rest:
-            continue
-        v = high_strength(rest + [c])
-        if c in aces or v >> 20 in (STRAIGHT, FLUSH, STRAIGHT_FLUSH):
-            best = max(best, v)
-    return best, None
-
-
-def _seven_or_better(cards: list[int]) -> bool:
-    """Five different ranks, none above seven, aces low (the joker filling the lowest gap)."""
-    if JOKER in cards:
-        rest = [c for c in cards if c != JOKER]
-        cards = rest + [_joker_low(rest)]
-    low = {((c >> 2) + 1) % 13 for c in cards}
-    return len(cards) == 5 and len(low) == 5 and max(low) <= 6
-
 
 def hooks_for(h: HandState) -> FamilyHooks | None:
     """The stud/draw hooks for this hand's variant, or None for a button game."""

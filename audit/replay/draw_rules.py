@@ -1,0 +1,77 @@
+"""Draw-game rules checked outside the betting (RULEBOOK §4.12): openers at jacks or better
+(JACKS-OPENERS), at most four cards at once on the draw (DRAW-MAX-FOUR), and the ace-to-five
+sevens rule at the showdown (A5-SEVENS-RULE).
+
+Called by the draw hooks (audit/replay/family.py), whose per-hand state they read and update.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from audit.cards import JOKER
+from audit.replay.jokers import has_openers, seven_or_better
+from audit.replay.showdown import PotResult
+from audit.replay.state import HandState
+
+if TYPE_CHECKING:
+    from audit.replay.family import FamilyHooks
+
+
+def check_openers(h: HandState, s: int, seq: int) -> None:
+    """JACKS-OPENERS: the opener holds a pair of jacks or better (the joker as an ace),
+    judged when his five cards before the draw are known."""
+    cards = h.hole[s]
+    if len(cards) != 5 or any(c < 0 for c in cards) or cards.count(JOKER) > 1:
+        return
+    if has_openers(list(cards)):
+        return
+    h.flag("JACKS-OPENERS", seq, f"{h.who(s)} opened without openers: his five cards before "
+           "the draw hold no pair of jacks or better, which jacks-or-better requires to "
+           "open.", seat=s, expected="a pair of jacks or better", actual="no openers")
+
+
+def check_draw_deal(vh: FamilyHooks, h: HandState, s: int, n: int, seq: int) -> None:
+    """DRAW-MAX-FOUR: at most four cards at once; a fifth only after everyone drew."""
+    if n > 4:
+        h.flag("DRAW-MAX-FOUR", seq, f"{h.who(s)} was dealt {n} draw cards at once; at most "
+               "four consecutive cards go to one player, and the fifth comes after everyone "
+               "else has drawn.", seat=s, expected=4, actual=n)
+    elif vh.got.get(s):
+        waiting = [x for x in h.seats if x != s and h.in_hand[x] and not h.folded[x]
+                   and (x not in vh.drawn or vh.drawn[x] > 0)]
+        if waiting:
+            h.flag("DRAW-MAX-FOUR", seq, f"{h.who(s)} was dealt more draw cards before "
+                   f"{h.who(waiting[0])} had drawn; a player drawing five gets four, and "
+                   "the fifth only after everyone else has drawn.", seat=s,
+                   expected="after the other draws", actual="before")
+    vh.got[s] = vh.got.get(s, 0) + n
+
+
+def sevens_rule(vh: FamilyHooks, h: HandState, results: list[PotResult],
+                shares: list[int]) -> None:
+    """A5-SEVENS-RULE: a seven-low or better checked after the draw that is the best hand
+    wins only the pot as it stood before the draw; the post-draw bets go back."""
+    pre = vh.pre_draw
+    if pre is None or len(results) != 1 or not results[0].verified:
+        return
+    pot = results[0]
+    total = sum(h.contrib)
+    if len(pot.high) != 1:
+        return
+    s = pot.high[0]
+    seq = vh.sevens_checks.get(s)
+    cards = vh.hand_cards(h, s)
+    if seq is None or cards is None or not seven_or_better(cards):
+        return
+    before = sum(pre)
+    if total <= before or pot.amount != total:
+        return  # no bet after the draw (or an uncalled one): the rule changes nothing
+    h.flag("A5-SEVENS-RULE", seq, f"{h.who(s)} checked a seven-low or better after the "
+           f"draw and holds the best hand: under the sevens rule he wins only the "
+           f"{h.money(before)} that was in the pot before the draw, and every post-draw "
+           "bet goes back to the player who made it.", seat=s,
+           expected=before, actual=pot.amount, delta=pot.amount - before)
+    shares[s] += before - pot.amount
+    for x in h.seats:
+        shares[x] += h.contrib[x] - pre[x]
