@@ -358,3 +358,16 @@ def test_judgement_rulings_are_warnings_and_the_unambiguous_ones_violations():
               "CHIP-RAP"}
     for rule_id in LIVE_RULE_IDS:
         assert RULES[rule_id].severity == ("warning" if rule_id in review else "violation")
+
+
+@pytest.mark.parametrize("physical", ["declare 1 \"bet 60\"\nchips 1 60 1x50+2x5",
+                                      "chips 1 50 1x50", "declare 1 \"bet 60\""])
+def test_a_wager_under_the_minimum_is_brought_up_to_it_and_no_further(physical):
+    head = FLOP + physical + "\n"
+    brought_up = head + "bet 1 100\nfold 2\nfold 3\naward 1 400\n"
+    assert not ids("nl", brought_up)
+    too_far = head + "bet 1 200\nfold 2\nfold 3\naward 1 500\n"
+    assert "BET-NL-UNDERMIN-FIX" in ids("nl", too_far)
+    left_short = head.replace("60", "50") + "bet 1 50\nfold 2\nfold 3\naward 1 350\n"
+    got = ids("nl", left_short)
+    assert "BET-NL-MIN-BET" in got and "BET-NL-UNDERMIN-FIX" not in got

@@ -197,15 +197,19 @@ def _from_words(sit: Situation, said: Declaration, released: Sequence[Motion],
         if sit.structure == PL:
             return _made(sit, sit.pot_max, VERBAL_BINDING, w)
         return Binding(action="raise", total=None, rule=VERBAL_BINDING, why=w)
+    minimum = sit.cur + sit.min_raise
     if said.amount is not None:  # a stated amount binds; the chips are corrected to it
         total = said.amount if said.to else sit.cur + said.amount
+        if sit.cur < total < minimum and total < sit.cap:  # ...but not below the minimum
+            return _made(sit, minimum, UNDERMIN_FIX,
+                         f"{w}, less than the minimum {'raise' if sit.cur else 'bet'} to "
+                         f"{minimum}")
         rule = VERBAL_DISCREPANCY if released and sit.mine + chips != min(total, sit.cap) \
             else VERBAL_BINDING
         return _made(sit, total, rule, w)
     # "raise" or "bet" without an amount: the chips say how much
     if not released:
         return Binding(action="raise", total=None, rule=VERBAL_BINDING, why=w)
-    minimum = sit.cur + sit.min_raise
     if len(released) > 1 and rules.multimotion == "cash_only" and sit.tournament:
         first = sit.mine + released[0].amount
         return _made(sit, max(first, minimum), MULTIMOVE,
@@ -231,6 +235,9 @@ def _from_chips(sit: Situation, released: Sequence[Motion], rules: LiveRules) ->
             return _made(sit, sit.cur, OVERSIZE_CALL, chip + " while facing a bet")
         if sit.cur > 0:  # a big blind whose bet is matched: the seeds do not say; not ruled
             return None
+        if chips < sit.min_raise and total < sit.cap:
+            return _made(sit, sit.min_raise, UNDERMIN_FIX,
+                         f"{chip}, less than the minimum bet of {sit.min_raise}")
         if sit.structure == PL and chips > sit.pot:
             return _made(sit, sit.pot_max, SINGLE_CHIP_BET, chip + ", larger than the pot")
         if sit.structure != FL:
@@ -460,7 +467,8 @@ class LiveTable:
         rule = b.rule
         if rule == CHIPS:
             rule = RELEASE_BINDING if logged[0] in ("fold", "check") else DQ
-        if rule == UNDERMIN_FIX and logged == ("raise", sit.mine + sum(m.amount for m in released)):
+        if rule == UNDERMIN_FIX and logged[0] == "raise" and logged[1] is not None \
+                and b.total is not None and logged[1] < b.total:
             return  # the short wager stands in the log: BET-NL-MIN-BET/-MIN-RAISE say so already
         delta = None
         if logged[0] == "raise" == b.action and logged[1] is not None and b.total is not None:
