@@ -11,7 +11,7 @@ import pytest
 from audit.importers.text import parse_text
 from audit.profiles import available_profiles, load_profile
 from audit.replay import hand_from_rows, replay_hand
-from audit.replay.live import STRING_REMEDIES, LiveRules
+from audit.replay.live_rulings import STRING_REMEDIES, LiveRules
 from audit.replay.live_words import Said, parse_declaration, parse_motion
 
 HEAD = {
