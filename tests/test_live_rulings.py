@@ -371,3 +371,24 @@ def test_a_wager_under_the_minimum_is_brought_up_to_it_and_no_further(physical):
     left_short = head.replace("60", "50") + "bet 1 50\nfold 2\nfold 3\naward 1 350\n"
     got = ids("nl", left_short)
     assert "BET-NL-MIN-BET" in got and "BET-NL-UNDERMIN-FIX" not in got
+
+
+def test_derive_is_a_pure_function_of_situation_words_and_chips():
+    from audit.replay.live_rulings import Situation, derive
+    from audit.replay.live_words import Motion
+    from audit.replay.state import FL, NL
+
+    nl = Situation(cur=100, mine=0, stack=5000, pot=150, structure=NL, size=0, limit_to=0,
+                   min_raise=100)
+    rules = LiveRules()
+    two = [Motion(amount=100), Motion(amount=200)]
+    assert derive(nl, None, two, rules).action == "call"
+    assert derive(nl, parse_declaration("raise"), two, rules).total == 300
+    assert derive(nl, parse_declaration("call"), [Motion(amount=300)], rules).action == "call"
+    assert derive(nl, None, [Motion(amount=500, chips=1)], rules).rule == \
+        "CHIP-SINGLE-OVERSIZE-CALL"
+    fl = Situation(cur=100, mine=0, stack=5000, pot=150, structure=FL, size=100, limit_to=200,
+                   min_raise=100)
+    plus_half = derive(fl, None, [Motion(amount=150, chips=3)], rules)
+    assert (plus_half.action, plus_half.rule) == ("raise", "CHIP-FULL-PLUS-HALF")
+    assert derive(fl, None, [], rules) is None  # nothing physical: nothing to rule

@@ -1,6 +1,6 @@
-"""Live-table rulings: the binding action derived from what a player said and how his chips went
-in, compared with the action the log records (RULEBOOK §4.10: VERBAL-*, CHIP-*, STRING-*,
-TURN-*).
+"""Live tables in the replay: what each seat said and how his chips went in, gathered until his
+logged action, then ruled on (audit/replay/live_rulings.py) and compared with that action
+(RULEBOOK §4.10: VERBAL-*, CHIP-*, STRING-*, TURN-*).
 
 A seat's physical events come before the logged action they resolve (`declare 3 raise`,
 `chips 3 200`, `chips 3 100`, then `raise 3 to 300`). When the seat's logged action arrives,
