@@ -224,6 +224,7 @@ def play_hand(t: Table, rng: random.Random, script: Script | None,
     styles = [players[s].style if players[s] is not None else 0 for s in range(size)]
     teams = _teams(t, h)
     force = script.force if script is not None else None
+    decide = agents.decide
     while True:
         while h.to_act:
             s = h.to_act
@@ -233,8 +234,16 @@ def play_hand(t: Table, rng: random.Random, script: Script | None,
                 if partner:
                     act = agents.collude(h, s, partner, t.team_style, t.team_strength, role, rng)
             if act is None:
-                act = agents.decide(h, s, styles[s], rng)
-            _apply(h, s, act)
+                act = decide(h, s, styles[s], rng)
+            k = act[0]
+            if k == "fold":
+                h.fold(s)
+            elif k == "check":
+                h.check(s)
+            elif k == "call":
+                h.call(s, act[1] if len(act) > 1 else None)
+            else:
+                h.raise_to(s, act[1], act[2] if len(act) > 2 else None)
             if script is not None and len(act) > 3:
                 for rule, seat, primary in act[3]:
                     script.labels.append((ev[-1], rule, seat, primary))
@@ -253,18 +262,6 @@ def play_hand(t: Table, rng: random.Random, script: Script | None,
     ev.extend(award_rows(res))
     ev.append(["hand_ended", None, None, None, None, None])
     return ev, h, res
-
-
-def _apply(h: Hand, s: int, act: tuple) -> None:
-    k = act[0]
-    if k == "fold":
-        h.fold(s)
-    elif k == "check":
-        h.check(s)
-    elif k == "call":
-        h.call(s, act[1] if len(act) > 1 else None)
-    else:
-        h.raise_to(s, act[1], act[2] if len(act) > 2 else None)
 
 
 def _teams(t: Table, h: Hand) -> dict[int, tuple[int, int]]:
