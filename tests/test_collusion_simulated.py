@@ -69,3 +69,15 @@ def test_honest_population_yields_no_lead(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
     assert "0 lead(s)" in result.stderr
     assert json.loads(result.stdout) == []
+
+
+def test_cli_scorecard_against_the_simulator_labels(colluding_store: Path, tmp_path: Path) -> None:
+    result = CliRunner().invoke(collusion_command, ["--store", str(colluding_store),
+                                                    "--scorecard", "--format", "csv"])
+    assert result.exit_code == 0, result.output
+    lines = result.stderr.splitlines()
+    assert lines[1].split()[0] == "style" and any(x.startswith("chip_dump ") for x in lines)
+    assert "0 false" in result.stderr
+    (tmp_path / "manifest.jsonl").write_text("", encoding="utf-8")
+    missing = CliRunner().invoke(collusion_command, ["--store", str(tmp_path), "--scorecard"])
+    assert missing.exit_code == 2 and "no audit run" in missing.output

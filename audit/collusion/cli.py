@@ -22,8 +22,11 @@ _TABLE_COLUMNS = ("rank", "player", "counterparty", "pattern", "score", "q_value
               show_default=True, help="Benjamini–Hochberg false discovery rate for leads.")
 @click.option("--format", "fmt", type=click.Choice([f.value for f in OutputFormat]),
               default="table", show_default=True, help="How to print rows.")
+@click.option("--scorecard", is_flag=True,
+              help="Simulated store: also score the leads against its colluders.parquet "
+                   "(per style recall and AUC, precision, false leads) on stderr.")
 def collusion_command(store: Path | None, run: str, min_hands: int, fdr: float,
-                      fmt: str) -> None:
+                      fmt: str, scorecard: bool) -> None:
     """Rank collusion leads (soft play, chip dumping, whipsaw, check-downs) for an audit run
     and record them as collusion findings: suspicions with evidence, never verdicts.
 
@@ -31,6 +34,7 @@ def collusion_command(store: Path | None, run: str, min_hands: int, fdr: float,
     Example:
         poker-audit collusion --min-hands 200 --fdr 0.01
         poker-audit collusion --run 20260101T000000000000Z-1a2b3c4d --format json
+        poker-audit collusion --store sim-store --scorecard
     """
     from audit.cli import InputProblem, open_store, user_errors
     from audit.collusion.findings import collusion_leads, write_collusion_findings
@@ -44,9 +48,19 @@ def collusion_command(store: Path | None, run: str, min_hands: int, fdr: float,
                                f'{target.root}" first')
         leads = collusion_leads(target, run_id, min_hands=min_hands, fdr=fdr)
         written = write_collusion_findings(target, run_id, leads)
+        if scorecard:
+            from audit.collusion.scorecard import collusion_scorecard, format_collusion_scorecard
+
+            if not (target.root / "colluders.parquet").exists():
+                raise InputProblem(f"--scorecard needs a simulated store: {target.root} has no "
+                                   "colluders.parquet (make one with poker-audit simulate "
+                                   "--colluders K)")
+            card = collusion_scorecard(target.root, run=run_id, min_hands=min_hands, fdr=fdr)
     click.echo(f"run {run_id}: {leads.num_rows} lead(s) at FDR {fdr:g} (pairs with >= "
                f"{min_hands} hands together); {written.num_rows} collusion finding(s) written",
                err=True)
+    if scorecard:
+        click.echo(format_collusion_scorecard(card), err=True)
     if OutputFormat(fmt) is OutputFormat.TABLE:
         shown = leads.select(list(_TABLE_COLUMNS))
         evidence = [", ".join(h[:3]) for h in leads.column("evidence_hand_ids").to_pylist()]
