@@ -1082,6 +1082,38 @@ _rule(
     'any player may ask that the opening hand be kept and shown after the winner is decided.',
 )
 _rule(
+    'DRAW-EXPOSED-ON-DRAW', PROCEDURE, WARNING,
+    '000 §10 r.9, §11 r.8; 001 3.2.8.5.1.9, 3.2.10.5.8; 002 §11.1 "On the draw", §12.1 "On '
+    'the draw"',
+    'A card exposed during the draw may not be taken. The draw is completed to everyone in '
+    'order, then the exposed card is replaced.',
+)
+_rule(
+    'DRAWHI-EXPOSED-PREDRAW', PROCEDURE, WARNING,
+    '000 §11 r.4; 001 3.2.10.5.3; 002 §12.1 "exposed by the dealer before"',
+    'Draw high: a card exposed by the dealer before the draw must be kept.',
+)
+_rule(
+    'A5-EXPOSED-LIMIT', PROCEDURE, WARNING,
+    '000 §10 A5 r.3, §14 #8; 001 3.2.8.5.2.3, App II #8; 002 §11.2 "seven or under", §16.0 #8',
+    'Limit A-5, before the draw: an exposed card of 7 or lower must be taken. One higher than 7 '
+    'is replaced after the deal is complete, and that first exposed card becomes the burn card. '
+    '(The explanations prefer the no-limit rule, under which a 6 or 7 is not taken.)',
+)
+_rule(
+    'D27-EXPOSED', PROCEDURE, WARNING,
+    '000 §10 D27 r.2; 001 3.2.8.5.3.2; 002 §11.3 "7, 5, 4, 3"',
+    'Deuce-to-seven, before the draw: an exposed 7, 5, 4, 3 or 2 must be taken; any other card, '
+    'including a 6, is replaced.',
+)
+_rule(
+    'BBLOW-EXPOSED', PROCEDURE, WARNING,
+    '000 §10 BBL r.2–3; 001 3.2.8.5.4.2–3; 002 §11.4 "(a)", "(b)", "After the draw, any"',
+    'NL/PL lowball, before the draw: A-5 takes an exposed A, 2, 3, 4 or 5 and replaces anything '
+    'else; 2-7 takes a 2, 3, 4, 5 or 7 and replaces anything else, including a 6. After the draw '
+    'any exposed card is replaced.',
+)
+_rule(
     'KILL-SIZE', ILLEGAL_BET, VIOLATION,
     '000 §12 intro, r.7, Gl. KILL; 001 3.6.1, 3.6.2.7, §2.2 KILL; 002 §13.0, §13.1 "part of '
     'the pot"',
@@ -1117,6 +1149,9 @@ STUD_DRAW_RULE_IDS: tuple[str, ...] = (
     "STUD-SHORT-DECK", "STUD-EXPOSED-START", "STUD-7TH-UP",
     # jacks or better
     "JACKS-OPENERS",
+    # cards the dealer exposes in the draw games
+    "DRAW-EXPOSED-ON-DRAW", "DRAWHI-EXPOSED-PREDRAW", "A5-EXPOSED-LIMIT", "D27-EXPOSED",
+    "BBLOW-EXPOSED",
 )
 
 for _id in STUD_DRAW_RULE_IDS:

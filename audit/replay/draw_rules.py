@@ -37,7 +37,7 @@ def check_draw_deal(vh: FamilyHooks, h: HandState, s: int, n: int, seq: int) -> 
         h.flag("DRAW-MAX-FOUR", seq, f"{h.who(s)} was dealt {n} draw cards at once; at most "
                "four consecutive cards go to one player, and the fifth comes after everyone "
                "else has drawn.", seat=s, expected=4, actual=n)
-    elif vh.got.get(s):
+    elif vh.got.get(s) and vh.got[s] + n > 4:  # beyond four cards in a row to him
         waiting = [x for x in h.seats if x != s and h.in_hand[x] and not h.folded[x]
                    and (x not in vh.drawn or vh.drawn[x] > 0)]
         if waiting:

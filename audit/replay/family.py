@@ -13,6 +13,7 @@ import json
 from audit.cards import JOKER, parse_cards
 from audit.replay.betting import flush_held
 from audit.replay.dealing import Deck
+from audit.replay.draw_exposed import Exposed, check_held, exposed, replaced
 from audit.replay.draw_rules import check_draw_deal, check_openers, sevens_rule
 from audit.replay.forced import new_round
 from audit.replay.jokers import JOKER_GAMES, game_strength
@@ -35,7 +36,7 @@ class FamilyHooks:
                  "open_pair", "big_seen", "phase", "in_draw", "drawn", "checked",
                  "bringin_fold", "a5_checkraise", "deck", "killer", "sevens", "pre_draw",
                  "sevens_checks", "got", "faces", "exposed_start", "dead_start",
-                 "short_flagged", "last_deal_seq", "opener")
+                 "short_flagged", "last_deal_seq", "opener", "exposed")
 
     def __init__(self, h: HandState, spec: VariantSpec) -> None:
         self.spec = spec
@@ -57,6 +58,7 @@ class FamilyHooks:
         self.short_flagged = False
         self.last_deal_seq: int | None = None
         self.opener = 0  # draw: who made the first bet before the draw
+        self.exposed: dict[int, list[Exposed]] = {}  # draw: cards dealt face up, unchecked
         self.checked: set[int] = set()
         self.deck: Deck | None = None
         self.killer = 0  # the seat that posted this deal's kill blind
@@ -162,7 +164,15 @@ class FamilyHooks:
         self.deck = deck
         self.last_deal_seq = seq
         if not self.stud:
-            if detail == "draw" and s is not None and 0 < s < h.size and h.in_hand[s]:
+            if detail == "replace" and s is not None and 0 < s < h.size and h.in_hand[s]:
+                deck.add(h, cards, seq, f"{h.who(s)}'s replacement card")
+                replaced(self, h, s, cards, seq)
+                return True
+            if detail == "up" and s is not None and 0 < s < h.size and h.in_hand[s]:
+                exposed(self, h, s, cards, seq)
+                if not self.in_draw:
+                    return False  # before the draw: part of his hand like any dealt card
+            if detail in ("draw", "up") and s is not None and 0 < s < h.size and h.in_hand[s]:
                 check_draw_deal(self, h, s, len(cards), seq)
                 h.hole[s].extend(cards)
                 deck.add(h, cards, seq, f"{h.who(s)}'s draw")
@@ -266,6 +276,8 @@ class FamilyHooks:
             self._end_draw(h, seq)
         if self.pending:
             self._resolve(h)
+        if self.exposed:
+            check_held(self, h)
         if s is None or not 0 < s < h.size:
             return
         if self.dead_start and kind != "fold":
@@ -394,6 +406,8 @@ class FamilyHooks:
             if self.in_draw:
                 self.in_draw = False
                 self._check_hand_sizes(h, end_seq)
+            if self.exposed:
+                check_held(self, h)
             return
         mx = self.spec.max_cards
         last = len(self.spec.counts) - 1
