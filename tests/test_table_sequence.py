@@ -14,7 +14,12 @@ from audit.importers.text import parse_text
 from audit.ingest import ingest
 from audit.profiles import load_profile
 from audit.replay import Settings, hand_from_rows, replay_hand
-from audit.replay.table_sequence import check_table, consecutive, table_hands
+from audit.replay.table_sequence import (
+    Deal,
+    check_button,
+    consecutive_pairs,
+    table_sequence_findings,
+)
 from audit.rule_catalog import TABLE_SEQUENCE_RULE_IDS
 from audit.rules import RULES, Severity
 from audit.run import audit_store, read_findings
@@ -29,13 +34,13 @@ def _fixture(rule_id):
     return parse_text(path.read_text(encoding="utf-8"), str(path))
 
 
-def _table_hands(hands):
+def _events(hands):
     rows = [r for hand_rows, _ in hands for r in hand_rows]
-    return table_hands(pa.Table.from_pylist(rows, schema=arrow_schema("events")))
+    return pa.Table.from_pylist(rows, schema=arrow_schema("events"))
 
 
 def _sequence_findings(hands, profile="montana"):
-    return check_table(_table_hands(hands), Settings(load_profile(profile)))
+    return table_sequence_findings(_events(hands), Settings(load_profile(profile)))
 
 
 @pytest.mark.parametrize("rule_id", TABLE_SEQUENCE_RULE_IDS)
@@ -63,10 +68,23 @@ def test_button_move_moving_button_profile_rejects_the_dead_button():
 
 
 def test_button_move_needs_proof_that_the_deals_are_consecutive():
-    by_id = {h.hand_id.split(".", 1)[1]: h for h in _table_hands(_fixture("BUTTON-MOVE"))}
-    assert consecutive(by_id["1-pass"], by_id["2-pass"])
-    assert not consecutive(by_id["4-pass"], by_id["5-pass-gap"])  # alice's stack differs
-    assert not consecutive(by_id["2-pass"], by_id["1-pass"])  # stacks run forward only
+    pairs = consecutive_pairs(_events(_fixture("BUTTON-MOVE"))).rows()
+    short = [(a.split(".", 1)[1], b.split(".", 1)[1]) for a, b in pairs]
+    # alice starts hand 5 with 0.50 less than she finished hand 4 with: a deal is missing
+    assert short == [("1-pass", "2-pass"), ("2-pass", "3-fail"), ("3-fail", "4-pass"),
+                     ("5-pass-gap", "6-pass-dead-button")]
+
+
+def test_button_move_heads_up_alternates():
+    a = Deal(hand_id="a", button=3, big_blind_seat=5, dealt=(3, 5))
+    assert check_button(a, Deal(hand_id="b", button=5, big_blind_seat=3, dealt=(3, 5)),
+                        "either") is None
+    assert "heads-up the button passes" in check_button(
+        a, Deal(hand_id="b", button=3, big_blind_seat=5, dealt=(3, 5)), "either")
+    # play just became heads-up: P18 gives the button to the last big blind; not judged here
+    assert check_button(Deal(hand_id="a", button=1, big_blind_seat=5, dealt=(1, 3, 5)),
+                        Deal(hand_id="b", button=5, big_blind_seat=3, dealt=(3, 5)),
+                        "moving") is None
 
 
 def test_button_move_is_checked_by_the_audit_run(tmp_path):
