@@ -1114,6 +1114,21 @@ _rule(
     'any exposed card is replaced.',
 )
 _rule(
+    'ORDER-MISSISSIPPI', PROCEDURE, WARNING,
+    '001 3.2.5.3.1–4, 3.2.5.5.1.1–2',
+    'Mississippi stud: at limit, the lowcard brings in; at big-bet, the high card must bet or '
+    'fold on round 1. Later rounds: the highest hand showing bets first (or checks, at '
+    'big-bet).',
+)
+_rule(
+    'BET-LIMIT-MISSISSIPPI', ILLEGAL_BET, VIOLATION,
+    '001 3.2.5.5.1.2, .1.2.1, .1.2.2',
+    'Mississippi stud at limit: ante, compulsory bring-in from the lowcard, and bets that '
+    'typically double on the last two rounds. Low-ante example: ante 1, bring-in 2, bet 10 on '
+    'rounds 1–2 and 20 on rounds 3–4. High-ante example: ante 4, bring-in 5, bet 10 on rounds '
+    '1–2 and 20 on rounds 3–4.',
+)
+_rule(
     'KILL-SIZE', ILLEGAL_BET, VIOLATION,
     '000 §12 intro, r.7, Gl. KILL; 001 3.6.1, 3.6.2.7, §2.2 KILL; 002 §13.0, §13.1 "part of '
     'the pot"',
@@ -1152,6 +1167,8 @@ STUD_DRAW_RULE_IDS: tuple[str, ...] = (
     # cards the dealer exposes in the draw games
     "DRAW-EXPOSED-ON-DRAW", "DRAWHI-EXPOSED-PREDRAW", "A5-EXPOSED-LIMIT", "D27-EXPOSED",
     "BBLOW-EXPOSED",
+    # Mississippi stud (limit)
+    "ORDER-MISSISSIPPI", "BET-LIMIT-MISSISSIPPI",
 )
 
 for _id in STUD_DRAW_RULE_IDS:

@@ -90,6 +90,8 @@ class FamilyHooks:
             self.pending = True
 
     def street_name(self, h: HandState) -> str:
+        if self.spec.name == "mississippi":
+            return f"in round {h.street + 1}"
         if self.stud:
             counts = self.spec.counts
             n = counts[h.street] if h.street < len(counts) else 0
@@ -141,7 +143,7 @@ class FamilyHooks:
         if h.next_to_act(0) == 0:
             h.to_act = 0
             return
-        if h.street == len(self.spec.counts) - 1 and self.spec.max_cards == 7:
+        if h.street == len(self.spec.counts) - 1 and self.spec.faces[6:7] == "d":
             check_seventh(self, h, alive, self.last_deal_seq)
         boards = {s: self.up.get(s, []) + self.common for s in alive}
         best = first_by_board(boards, h.order, self.spec.board == "low")

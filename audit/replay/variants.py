@@ -62,6 +62,13 @@ SPECS: dict[str, VariantSpec] = {
                          bring_in="low_ace_high", order_first="ORDER-5STUD",
                          order_later="ORDER-5STUD", street_rule="BET-LIMIT-5STUD",
                          bringin_rule="ORDER-5STUD", faces="duuuu"),
+    # Mississippi stud at limit: 2 down + 1 up, two upcards, then one and one; the bet doubles
+    # on the last two rounds (MISS-STRUCTURE, BET-LIMIT-MISSISSIPPI, 001 3.2.5)
+    "mississippi": VariantSpec(name="mississippi", family="stud", counts=(3, 5, 6, 7),
+                               big_from=2, bring_in="low_ace_high", faces="dduuuuu",
+                               order_first="ORDER-MISSISSIPPI", order_later="ORDER-MISSISSIPPI",
+                               street_rule="BET-LIMIT-MISSISSIPPI",
+                               bringin_rule="ORDER-MISSISSIPPI"),
     "lowball_27_single": VariantSpec(name="lowball_27_single", family="draw", counts=(5,),
                                      draws=1, big_from=1, evaluator="low27",
                                      order_first="", order_later="",
