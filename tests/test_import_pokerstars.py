@@ -424,3 +424,22 @@ def test_import_benchmark_counts_every_hand_and_compares_with_pokerkit() -> None
     assert (result["hands"], result["pokerkit_hands"]) == (300, 20)
     assert result["ours_hands_per_second"] > 0 and result["ours_mb_per_second"] > 0
     assert result["ratio"] > 1  # a parse that is slower than PokerKit's is a regression
+
+
+@pytest.mark.parametrize(("zone", "day"), [
+    ("ET", (2010, 3, 14)), ("ET", (2010, 11, 7)), ("CET", (2010, 3, 28)),
+    ("CET", (2010, 10, 31)), ("AEST", (2010, 4, 4)), ("AEST", (2010, 10, 3))])
+def test_header_times_across_dst_changes_match_zoneinfo(zone: str, day: tuple[int, int, int]
+                                                        ) -> None:
+    # Header times use one UTC offset per local hour (looked up once); on the days the
+    # clocks change, every minute must still convert as zoneinfo converts it (fold=0).
+    import datetime as dt
+    from zoneinfo import ZoneInfo
+
+    from audit.importers.pokerstars_game import ZONES, _time
+
+    tz = ZoneInfo(ZONES[zone])
+    for minute in range(0, 24 * 60, 7):
+        local = dt.datetime(*day, minute // 60, minute % 60, 30)
+        got, note = _time(local.strftime(f"%Y/%m/%d %H:%M:%S {zone}"))
+        assert (got, note) == (local.replace(tzinfo=tz).astimezone(dt.UTC), "")

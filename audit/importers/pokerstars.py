@@ -73,7 +73,7 @@ from audit.importers.pokerstars_game import (
     STUD,
     PokerStarsError,
     money,
-    parse_header,
+    read_header,
 )
 from audit.schema import events_schema
 
@@ -126,6 +126,36 @@ def _brackets(text: str) -> list[str]:
     return out
 
 
+_TABLE_TAILS: dict[str, tuple[int | None, int | None, str | None]] = {}
+
+
+def _table_tail(text: str) -> tuple[int | None, int | None, str | None]:
+    """(seat_count, button, the first word not understood) from what follows the table name,
+    e.g. ' 6-max Seat #3 is the button'. Memoised: a file repeats a handful of these."""
+    known = _TABLE_TAILS.get(text)
+    if known is not None:
+        return known
+    tail = text.split()
+    seat_count = button = None
+    unknown = None
+    for i, word in enumerate(tail):
+        if word.endswith("-max") and word[:-4].isdigit():
+            seat_count = int(word[:-4])
+        elif word.startswith("#") and tail[i + 1 : i + 4] == ["is", "the", "button"]:
+            button = int(word[1:])
+        elif word in ("is", "the", "button", "(Play", "Money)", "(Real", "Money)"):
+            pass
+        elif word.startswith("#") or word == "Seat":
+            pass
+        else:
+            unknown = word
+            break
+    if len(_TABLE_TAILS) > 10_000:
+        _TABLE_TAILS.clear()
+    result = _TABLE_TAILS[text] = (seat_count, button, unknown)
+    return result
+
+
 class _Hand:
     """Parses one hand's lines into rows; raises PokerStarsError(reason, line)."""
 
@@ -137,7 +167,7 @@ class _Hand:
 
     def parse(self) -> tuple[str, str | None, Any, list[Row], dict[str, Any], str]:
         lines, start = self.lines, self.start
-        h = parse_header(lines[0])
+        h, number, ts, ts_note = read_header(lines[0])
         mpu = h.minor_per_unit
         variant = h.variant
         is_stud = variant in STUD
@@ -149,20 +179,10 @@ class _Hand:
         tline = lines[1]
         close = tline.rfind("'")
         table = tline[7:close]
-        tail = tline[close + 1 :].split()
-        seat_count = button = None
-        for i, word in enumerate(tail):
-            if word.endswith("-max") and word[:-4].isdigit():
-                seat_count = int(word[:-4])
-            elif word.startswith("#") and tail[i + 1 : i + 4] == ["is", "the", "button"]:
-                button = int(word[1:])
-            elif word in ("is", "the", "button", "(Play", "Money)", "(Real", "Money)"):
-                pass
-            elif word.startswith("#") or word == "Seat":
-                pass
-            else:
-                raise PokerStarsError(f"table line {tline!r} has unknown text {word!r}",
-                                      start + 1)
+        seat_count, button, unknown = _table_tail(tline[close + 1 :])
+        if unknown is not None:
+            raise PokerStarsError(f"table line {tline!r} has unknown text {unknown!r}",
+                                  start + 1)
         game: dict[str, Any] = {
             "variant": variant, "structure": h.structure, "button_seat": button,
             "seat_count": seat_count, "currency": h.currency, "minor_per_unit": mpu,
@@ -560,7 +580,7 @@ class _Hand:
         elif not is_stud:
             game["small_blind"], game["big_blind"] = low, high
         game["ante"] = ante or 0
-        note = h.ts_note
+        note = ts_note
         if is_stud:
             key = (h.currency, h.stakes)
             if bring_in is not None:
@@ -584,7 +604,7 @@ class _Hand:
         rows[0] = r0[:6] + (started_detail,) + r0[7:]
         end_detail = f"total_pot={total_pot}" + pots_note
         add(("hand_ended", None, None, None, None, None, end_detail, start + n - 1))
-        return "ps:" + h.number, table, h.ts, rows, game, note
+        return "ps:" + number, table, ts, rows, game, note
 
     @staticmethod
     def _dealt(s: str, ln: int, seats: dict[str, int], names: dict[int, str], rows: list[Row],

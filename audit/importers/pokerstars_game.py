@@ -219,7 +219,21 @@ def _time(text: str) -> tuple[dt.datetime | None, str]:
     zone = _zone(zone_name)
     if zone is None:
         return local.replace(tzinfo=_UTC), f";ts=local time read as UTC (zone {zone_name!r})"
-    return local.replace(tzinfo=zone).astimezone(_UTC), ""
+    if y < 1970:  # old zone rules change offsets at odd minutes: no per-hour shortcut
+        return local.replace(tzinfo=zone).astimezone(_UTC), ""
+    # The zones in ZONES change offset only on the hour, so one local hour has one offset
+    # (for a repeated or skipped hour, the one zoneinfo gives with fold=0): look it up once.
+    key = (zone_name, y, mo, d, h)
+    offset = _HOUR_OFFSETS.get(key)
+    if offset is None:
+        if len(_HOUR_OFFSETS) > 100_000:
+            _HOUR_OFFSETS.clear()
+        hour = dt.datetime(y, mo, d, h)
+        offset = _HOUR_OFFSETS[key] = hour.replace(tzinfo=zone).utcoffset()
+    return (local - offset).replace(tzinfo=_UTC), ""
+
+
+_HOUR_OFFSETS: dict[tuple[str, int, int, int, int], dt.timedelta | None] = {}
 
 
 # Game descriptions already read (the header text between the number and the date): in a
@@ -229,6 +243,14 @@ _KNOWN_GAMES: dict[str, Header] = {}
 
 def parse_header(line: str) -> Header:
     """The game configuration of a hand from its first line."""
+    game, number, ts, note = read_header(line)
+    return replace(game, number=number, ts=ts, ts_note=note)
+
+
+def read_header(line: str) -> tuple[Header, str, dt.datetime | None, str]:
+    """(the game, the hand number, the time, the time note) of a header line. The returned
+    `Header` may be shared by every hand of the same game: its own number, ts and ts_note are
+    those of the first such hand, so use the returned ones."""
     m = _HEADER.match(line)
     if not m or m.group(1) not in _KINDS:
         raise PokerStarsError(f"hand header {line!r} is not like 'PokerStars Hand #N: ...'")
@@ -237,12 +259,12 @@ def parse_header(line: str) -> Header:
     known = _KNOWN_GAMES.get(game) if sep else None
     if known is not None:
         ts, note = _time(date)
-        return replace(known, number=number, ts=ts, ts_note=note)
+        return known, number, ts, note
     header = _parse_header(line, number, rest)
     if len(_KNOWN_GAMES) > 10_000:
         _KNOWN_GAMES.clear()
     _KNOWN_GAMES[game] = header
-    return header
+    return header, number, header.ts, header.ts_note
 
 
 def _parse_header(line: str, number: str, rest: str) -> Header:
