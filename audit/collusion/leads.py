@@ -48,6 +48,7 @@ import numpy as np
 import polars as pl
 import pyarrow as pa
 
+from audit.collusion import aggregate as A
 from audit.collusion import features as F
 from audit.collusion.stats import (
     bh_qvalues,
@@ -285,33 +286,35 @@ def combine(scored: pl.DataFrame) -> pl.DataFrame:
 
 
 def pair_scores(hand_players: pl.LazyFrame, hands: pl.LazyFrame, *, min_hands: int,
-                seat_bucket: str = "1d", fdr: float | None = None,
-                rounds: int = 3) -> tuple[pl.DataFrame, pl.DataFrame]:
-    """(scored pairs with p and q, the pair-hand rows of the tested pairs for evidence).
+                seat_bucket: str = "1d", fdr: float | None = None, rounds: int = 3,
+                rows_per_chunk: int = A.ROWS_PER_CHUNK,
+                evidence_q: float | None = None) -> tuple[pl.DataFrame, pl.DataFrame]:
+    """(scored pairs with p and q, the pair-hand rows of the pairs with q <= `evidence_q`, all
+    tested pairs when None or >= 1, for evidence).
 
-    With `fdr`, leads explain away what they cause (`explain_away`): a colluder's baselines
-    and his games with third players are judged without his lead partner.
+    The hands are aggregated chunk by chunk (audit/collusion/aggregate.py), so memory is
+    bounded by `rows_per_chunk`. With `fdr`, leads explain away what they cause
+    (`explain_away`).
     """
-    ph = F.player_hands(hand_players, hands).collect().lazy()
-    pairs = F.pair_hands(ph).collect()
-    rates = F.player_rates(ph).collect()
-    cells, tables = F.seating(ph, seat_bucket)
-    scored = _score(pairs, min_hands, rates, cells, tables)
+    parts = A.chunks(hand_players, hands, rows_per_chunk)
+    agg = A.aggregate(parts, seat_bucket)
+    cells = agg.cells.lazy()
+    tables = cells.group_by("bucket").agg(n_tables=pl.col("table").n_unique())
+    scored = _score(agg.table, agg.table, min_hands, agg.rates, cells, tables)
     if fdr is not None:
-        scored = explain_away(scored, pairs, ph, min_hands, rates, cells, tables, fdr, rounds)
-    tested = pairs.join(scored.select("player_a", "player_b"), on=["player_a", "player_b"],
-                        how="semi")
-    return scored, tested
+        scored = explain_away(scored, agg, parts, min_hands, cells, tables, fdr, rounds)
+    wanted = scored.filter(pl.col("p_value").is_not_nan())
+    if evidence_q is not None and evidence_q < 1:
+        wanted = wanted.filter(pl.col("q_value") <= evidence_q)
+    return scored, A.pair_rows(parts, wanted.select("player_a", "player_b"))
 
 
-def _score(pairs: pl.DataFrame, min_hands: int, rates: pl.DataFrame, cells: pl.LazyFrame,
-           tables: pl.LazyFrame, baseline: pl.DataFrame | None = None) -> pl.DataFrame:
-    """Score the pairs with `min_hands` hands in `pairs`; baselines (player totals) from the
-    pair-hand rows `baseline` (default: `pairs`)."""
-    table = F.pair_table(pairs.lazy())
-    base = table if baseline is None else F.pair_table(baseline.lazy())
-    totals = F.player_totals(base).collect()
-    table = table.filter(pl.col("hands") >= min_hands).collect()
+def _score(table: pl.DataFrame, baseline: pl.DataFrame, min_hands: int, rates: pl.DataFrame,
+           cells: pl.LazyFrame, tables: pl.LazyFrame) -> pl.DataFrame:
+    """Score the pairs of `table` with `min_hands` hands; baselines (player totals) from the
+    pair table `baseline`."""
+    totals = F.player_totals(baseline.lazy()).collect()
+    table = table.filter(pl.col("hands") >= min_hands)
     seats = F.co_sittings(cells, tables, table.lazy().select("player_a", "player_b")).collect()
     table = table.join(seats, on=["player_a", "player_b"], how="left")
     return combine(score_pairs(table, totals, rates))
@@ -329,8 +332,8 @@ def _core_leads(leads: pl.DataFrame) -> pl.DataFrame:
                         orient="row")
 
 
-def explain_away(scored: pl.DataFrame, pairs: pl.DataFrame, ph: pl.LazyFrame, min_hands: int,
-                 rates: pl.DataFrame, cells: pl.LazyFrame, tables: pl.LazyFrame, fdr: float,
+def explain_away(scored: pl.DataFrame, agg: A.Partial, parts: list[A.Chunk], min_hands: int,
+                 cells: pl.LazyFrame, tables: pl.LazyFrame, fdr: float,
                  rounds: int) -> pl.DataFrame:
     """Re-score the pairs that are not core leads with the core leads' influence removed, until
     the core is stable (at most `rounds` times).
@@ -348,7 +351,6 @@ def explain_away(scored: pl.DataFrame, pairs: pl.DataFrame, ph: pl.LazyFrame, mi
     three that always sits together is reported as its strongest pair.
     """
     keys = ["player_a", "player_b"]
-    present = ph.select("hand_id", "player").collect()
     first = scored
     lead_keys: set[tuple[str, str]] = set()
     for _ in range(rounds):
@@ -358,15 +360,10 @@ def explain_away(scored: pl.DataFrame, pairs: pl.DataFrame, ph: pl.LazyFrame, mi
             break
         lead_keys = now
         members = pl.concat([leads["player_a"], leads["player_b"]]).unique()
-        per_hand = (present.filter(pl.col("player").is_in(members.implode()))
-                    .group_by("hand_id").agg(n_lead=pl.len()))
-        rest = pairs.join(leads, on=keys, how="anti")
-        clean = (rest.join(per_hand, on="hand_id", how="left")
-                 .filter(pl.col("n_lead").fill_null(0)
-                         - pl.col("player_a").is_in(members.implode()).cast(pl.UInt32)
-                         - pl.col("player_b").is_in(members.implode()).cast(pl.UInt32) == 0)
-                 .drop("n_lead"))
-        again = _score(clean, min_hands, rates, cells, tables).select(
+        rest = agg.table.join(leads, on=keys, how="anti")
+        clean = A.subtract(rest, A.spoiled_table(parts, members, leads)) if len(members) \
+            else rest
+        again = _score(clean, clean, min_hands, agg.rates, cells, tables).select(
             *keys, p_again=pl.col("p_value").fill_nan(1.0))
         core = leads.with_columns(core=pl.lit(True))
         merged = (first.join(again, on=keys, how="left").join(core, on=keys, how="left")
@@ -505,9 +502,11 @@ def lead_rows(scored: pl.DataFrame, pairs: pl.DataFrame, run_id: str | None,
 def leads_from_frames(hand_players: pl.DataFrame | pl.LazyFrame,
                       hands: pl.DataFrame | pl.LazyFrame, *, min_hands: int = 100,
                       fdr: float = 0.05, run_id: str | None = None,
-                      seat_bucket: str = "1d") -> pa.Table:
+                      seat_bucket: str = "1d",
+                      rows_per_chunk: int = A.ROWS_PER_CHUNK) -> pa.Table:
     """Ranked leads (q <= fdr; fdr >= 1 returns every tested pair) from projection frames."""
     scored, pairs = pair_scores(hand_players.lazy(), hands.lazy(), min_hands=min_hands,
-                                seat_bucket=seat_bucket, fdr=min(fdr, 0.999))
+                                seat_bucket=seat_bucket, fdr=min(fdr, 0.999), evidence_q=fdr,
+                                rows_per_chunk=rows_per_chunk)
     scored = scored.filter(pl.col("p_value").is_not_nan())
     return lead_rows(scored, pairs, run_id, fdr)
