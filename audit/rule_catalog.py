@@ -303,7 +303,8 @@ _rule(
     "BLIND-MISSED-UNPOSTED", PROCEDURE, WARNING,
     "000 §3 r.11; 001 3.5.2.10",
     "A player who owes a missed blind, is dealt in without posting and looks at his cards before "
-    "posting or acting has a dead hand.",
+    "posting or acting has a dead hand; if he acts and puts chips in before the error is found, "
+    "the hand is live and he must post on the next deal.",
 )
 _rule(
     "BLIND-CHOP", WRONG_AWARD, VIOLATION,
@@ -1136,6 +1137,13 @@ _rule(
     'and raises the limits by 1.5×. Kill blinds are live and part of the pot.',
 )
 _rule(
+    'KILL-VOLUNTARY-LOWBALL', PROCEDURE, WARNING,
+    '000 §12 r.10; 001 3.6.2.10; 002 §13.1 "optional rule"',
+    'Optional lowball rule: players may look at their first two cards and then decide to kill, '
+    'but not once any player has a third card. A voluntary killer needs ≥4× the kill blind in '
+    'his stack (BB 2, kill 4 → ≥16 chips) and acts last on the first round.',
+)
+_rule(
     'KILL-ONE-PER-DEAL', PROCEDURE, VIOLATION,
     '000 §12 r.11; 001 3.6.2.11; 002 §13.1 "Only one kill"',
     'At most one kill per deal.',
@@ -1155,7 +1163,7 @@ STUD_DRAW_RULE_IDS: tuple[str, ...] = (
     # draw games
     "BET-LIMIT-DRAW-DOUBLE", "BET-CAP-TWOROUND", "DRAW-FIVE-CARD-HAND", "A5-CHECKRAISE",
     # kill pots (per hand; who must kill is table state across hands)
-    "KILL-SIZE", "KILL-ONE-PER-DEAL",
+    "KILL-SIZE", "KILL-ONE-PER-DEAL", "KILL-VOLUNTARY-LOWBALL",
     # lowball rules
     "A5-SEVENS-RULE",
     # the draw
@@ -1244,7 +1252,11 @@ for _id in LIVE_RULE_IDS:
 # Checked by audit/replay/table_sequence.py, a pure function over the hands of a table, not by the
 # per-hand replay; session-level ids stay outside CATALOG (the F/P button-game catalogue). Their
 # fixtures/rules/<ID>.txt hold one table's deals in order.
-TABLE_SEQUENCE_RULE_IDS: tuple[str, ...] = ("BUTTON-MOVE",)
+TABLE_SEQUENCE_RULE_IDS: tuple[str, ...] = ("BUTTON-MOVE", "BLIND-MISSED-UNPOSTED")
+
+_spec = CATALOG["BLIND-MISSED-UNPOSTED"]
+register(_spec.id, category=_spec.category, severity=_spec.severity, citation=_spec.citation,
+         text=_spec.text)
 
 register(
     "BUTTON-MOVE", category=PROCEDURE, severity=WARNING,

@@ -254,3 +254,13 @@ def test_jacks_joker_with_an_ace_is_a_pair_of_aces_for_openers():
     assert "JACKS-OPENERS" in _findings(rows)
     deal["cards"] = "Ts Xj Js Qs 9c"  # ...but it completes a straight, which opens
     assert "JACKS-OPENERS" not in _findings(rows)
+
+
+def test_voluntary_killer_acts_last_a_required_killer_in_turn():
+    # ORDER-KILL (000 §12 r.2, r.10): Dave, left of the killer Carol, opens the betting only
+    # when Carol's kill is voluntary; under a required kill Carol (left of the big blind) is first
+    rows = _fixture_hand("KILL-VOLUNTARY-LOWBALL", ".pass")
+    assert _findings(rows) == []
+    post = next(r for r in rows if r.get("detail") == "kill_voluntary")
+    post["detail"] = "kill"
+    assert any(r.startswith("ORDER-") or r.startswith("TURN-") for r in _findings(rows))

@@ -17,7 +17,7 @@ from audit.replay.draw_exposed import Exposed, check_held, exposed, replaced
 from audit.replay.draw_rules import check_draw_deal, check_openers, sevens_rule
 from audit.replay.forced import new_round
 from audit.replay.jokers import JOKER_GAMES, game_strength
-from audit.replay.kill import post_kill
+from audit.replay.kill import post_kill, voluntary_kill
 from audit.replay.pots import split
 from audit.replay.showdown import PotResult, clockwise
 from audit.replay.state import FL, HandState
@@ -222,10 +222,15 @@ class FamilyHooks:
     def post(self, h: HandState, detail: str | None, s: int | None, amount: int | None,
              seq: int) -> bool:
         """A bring-in post (stud) or a kill blind; other posts go to forced.post (False)."""
-        if detail == "kill" and not self.stud:
-            post_kill(h, s, amount, seq, killed=bool(self.killer))
-            if s is not None and not self.killer:
+        if detail in ("kill", "kill_voluntary") and not self.stud:
+            killed = bool(self.killer)
+            stack = h.stack[s] if s is not None and 0 < s < h.size else 0
+            post_kill(h, s, amount, seq, killed=killed)
+            if s is not None and 0 < s < h.size and h.in_hand[s] and not killed:
                 self.killer = s
+                if detail == "kill_voluntary":
+                    voluntary_kill(h, s, amount or 0, stack, seq,
+                                   lowball=self.spec.evaluator in ("lowa5", "low27"))
             return True
         if detail != "bring_in" or not self.stud:
             return False

@@ -5,8 +5,9 @@ kill is allowed per deal.
 
 Called for a `post` with detail `kill`; the chips go in through forced.post like any live
 blind (the killer acts in his proper turn, ORDER-KILL, so the action anchor stays on the big
-blind). Which hands must be killed (two pots in a row, a big scoop) is table state across hands
-and is not decided here.
+blind). `kill_voluntary` is lowball's optional voluntary kill (KILL-VOLUNTARY-LOWBALL): the
+killer needs four kill blinds in his stack and acts last on the first round. Which hands must
+be killed (two pots in a row, a big scoop) is table state across hands and is not decided here.
 """
 
 from __future__ import annotations
@@ -57,3 +58,20 @@ def post_kill(h: HandState, s: int | None, amount: int | None, seq: int,
     else:  # big-bet: the kill is the new minimum bring-in for the hand
         h.min_bet = max(h.min_bet, bb * percent // 100)
         h.last_raise = max(h.last_raise, h.min_bet)
+
+
+def voluntary_kill(h: HandState, s: int, amount: int, stack: int, seq: int, *,
+                   lowball: bool) -> None:
+    """A voluntary kill: lowball only, at least four times the kill in the stack before
+    posting; the killer then acts last on the first round."""
+    if not lowball:
+        h.flag("KILL-VOLUNTARY-LOWBALL", seq, f"{h.who(s)} killed the pot voluntarily; the "
+               "optional voluntary kill is a lowball rule.", seat=s, expected="lowball",
+               actual=h.variant)
+    elif stack < 4 * amount:
+        h.flag("KILL-VOLUNTARY-LOWBALL", seq, f"{h.who(s)} killed the pot voluntarily for "
+               f"{h.money(amount)} with {h.money(stack)} in front of him; a voluntary killer "
+               f"needs at least four times the kill, {h.money(4 * amount)}.", seat=s,
+               expected=4 * amount, actual=stack, delta=stack - 4 * amount)
+    h.anchor = s  # he acts last on the first round, like a straddle
+    h.to_act = h.next_to_act(s)
