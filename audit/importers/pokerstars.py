@@ -301,96 +301,97 @@ class _Hand:
         def new_round() -> None:
             rnd.clear()
 
-        # Fast path for the commonest lines, 'P: folds' and 'P: checks', taken only when no
-        # player's name could make such a line mean something else.
+        # Fast path for the commonest lines, 'P: <action>' of a seated player: taken only when
+        # no player's name could make such a line mean something else (a name with ': ', or
+        # one starting like a 'Dealt to' or '*** ' line), so it reads them as the full path.
         plain_names = not any(": " in p or p.startswith(("Dealt to ", "*** ")) for p in seats)
         summary_at = n
         for i in range(first, n):
             s = lines[i]
             ln = start + i
+            fast = False
             if plain_names:
-                if s.endswith(": folds"):
-                    name = s[:-7]
+                colon = s.find(": ")
+                if colon > 0:
+                    name = s[:colon]
                     seat = seats.get(name)
                     if seat is not None:
                         if pending_hole >= 0 or stud_river >= 0 or pending_draw:
                             flush()
-                        folded.add(seat)
-                        add(("fold", seat, name, None, None, None, None, ln))
-                        continue
-                elif s.endswith(": checks"):
-                    name = s[:-8]
-                    seat = seats.get(name)
-                    if seat is not None:
-                        if pending_hole >= 0 or stud_river >= 0 or pending_draw:
-                            flush()
-                        add(("check", seat, name, None, None, None, None, ln))
-                        continue
+                        if colon + 7 == len(s) and s.endswith("folds"):
+                            folded.add(seat)
+                            add(("fold", seat, name, None, None, None, None, ln))
+                            continue
+                        if colon + 8 == len(s) and s.endswith("checks"):
+                            add(("check", seat, name, None, None, None, None, ln))
+                            continue
+                        fast = True
             if not s:
                 raise PokerStarsError("blank line inside a hand", ln)
             try:
-                if s.startswith("Dealt to "):
-                    if summary:
-                        raise ValueError
-                    self._dealt(s, ln, seats, names, rows, is_stud, is_draw, hole_known,
-                                pending_hole, stud_dealt, pending_draw)
-                    continue
-                if pending_hole >= 0 or stud_river >= 0 or pending_draw:
-                    flush()
-                if s.startswith("*** "):
-                    if not s.endswith(" ***") and "*** [" not in s:
-                        raise ValueError
-                    end = s.find(" ***", 4)
-                    name = s[4:end]
-                    cards = s[end + 4 :].strip()
-                    if name == "SUMMARY":
-                        if cards:
+                if not fast:
+                    if s.startswith("Dealt to "):
+                        if summary:
                             raise ValueError
-                        summary = True
-                        summary_at = i + 1
-                        break
-                    if name in _QUIET_HEADERS or name == "SECOND SHOW DOWN":
-                        if cards:
+                        self._dealt(s, ln, seats, names, rows, is_stud, is_draw, hole_known,
+                                    pending_hole, stud_dealt, pending_draw)
+                        continue
+                    if pending_hole >= 0 or stud_river >= 0 or pending_draw:
+                        flush()
+                    if s.startswith("*** "):
+                        if not s.endswith(" ***") and "*** [" not in s:
                             raise ValueError
-                        if name in ("HOLE CARDS", "DEALING HANDS"):
-                            if is_stud:
+                        end = s.find(" ***", 4)
+                        name = s[4:end]
+                        cards = s[end + 4 :].strip()
+                        if name == "SUMMARY":
+                            if cards:
                                 raise ValueError
-                            pending_hole = ln
-                        elif name == "SECOND SHOW DOWN":
-                            run_suffix = "@run2"
-                        continue
-                    if is_stud:
-                        street = _STUD_STREETS.get(name)
-                        if street is None and name != "RIVER" or cards:
+                            summary = True
+                            summary_at = i + 1
+                            break
+                        if name in _QUIET_HEADERS or name == "SECOND SHOW DOWN":
+                            if cards:
+                                raise ValueError
+                            if name in ("HOLE CARDS", "DEALING HANDS"):
+                                if is_stud:
+                                    raise ValueError
+                                pending_hole = ln
+                            elif name == "SECOND SHOW DOWN":
+                                run_suffix = "@run2"
+                            continue
+                        if is_stud:
+                            street = _STUD_STREETS.get(name)
+                            if street is None and name != "RIVER" or cards:
+                                raise ValueError
+                            stud_prev = stud_dealt - folded if stud_dealt else set()
+                            stud_dealt = set()
+                            if street is None:
+                                stud_river = ln
+                            new_round()
+                            continue
+                        if is_draw:
+                            if name not in _DRAW_HEADERS or cards:
+                                raise ValueError
+                            new_round()
+                            in_draw = True
+                            continue
+                        run = ""
+                        base = name
+                        if name.startswith("FIRST "):
+                            base = name[6:]
+                        elif name.startswith("SECOND "):
+                            base, run = name[7:], "@run2"
+                        if base not in _BOARD_STREETS:
                             raise ValueError
-                        stud_prev = stud_dealt - folded if stud_dealt else set()
-                        stud_dealt = set()
-                        if street is None:
-                            stud_river = ln
+                        parts = _brackets(cards)
+                        add(("deal", None, None, None, None, parts[-1], "board" + run, ln))
                         new_round()
                         continue
-                    if is_draw:
-                        if name not in _DRAW_HEADERS or cards:
-                            raise ValueError
-                        new_round()
-                        in_draw = True
-                        continue
-                    run = ""
-                    base = name
-                    if name.startswith("FIRST "):
-                        base = name[6:]
-                    elif name.startswith("SECOND "):
-                        base, run = name[7:], "@run2"
-                    if base not in _BOARD_STREETS:
-                        raise ValueError
-                    parts = _brackets(cards)
-                    add(("deal", None, None, None, None, parts[-1], "board" + run, ln))
-                    new_round()
-                    continue
-                colon = s.find(": ")
-                name = s[:colon] if colon > 0 else None
-                if name is not None and name not in seats:
-                    name = next((p for p in seats if s.startswith(p + ": ")), name)
+                    colon = s.find(": ")
+                    name = s[:colon] if colon > 0 else None
+                    if name is not None and name not in seats:
+                        name = next((p for p in seats if s.startswith(p + ": ")), name)
                 if name is not None and name in seats:
                     seat = seats[name]
                     act = s[colon + 2 :]
