@@ -9,7 +9,7 @@ import click
 
 from audit.errors import AuditError
 from audit.simulate.live import simulate_live
-from audit.simulate.sim import simulate
+from audit.simulate.sim import VARIANTS, simulate
 
 
 class _UsageProblem(click.ClickException):
@@ -22,8 +22,9 @@ class _UsageProblem(click.ClickException):
               help="New store directory to write (events, labels.parquet, colluders.parquet).")
 @click.option("--seed", type=int, default=0, show_default=True,
               help="Random seed: the same seed gives byte-identical files.")
-@click.option("--variant", type=click.Choice(["holdem", "omaha", "omaha_hilo", "mixed"]),
-              default="holdem", show_default=True, help="Game, or mixed (one per table).")
+@click.option("--variant", type=click.Choice([*VARIANTS, "mixed", "all"]),
+              default="holdem", show_default=True,
+              help="Game, or one per table: mixed (button games) or all (button and stud).")
 @click.option("--structure", type=click.Choice(["no_limit", "pot_limit", "fixed_limit", "mixed"]),
               default="no_limit", show_default=True, help="Betting structure, or mixed.")
 @click.option("--tables", type=click.IntRange(min=1), default=8, show_default=True,
@@ -50,11 +51,12 @@ def simulate_command(hands: int, out: Path, seed: int, variant: str, structure: 
                      hands_per_file: int, live: bool, live_violations: float) -> None:
     """Simulate realistic hands into a new event store, with labelled violations.
 
-    Button games (hold'em, Omaha, Omaha hi-lo; no limit, pot limit, fixed limit), cash and
-    tournament tables. Injected violations are listed in OUT/labels.parquet, colluding
-    teams in OUT/colluders.parquet. With --live every action also gets the physical layer a
-    live table logs (audit/simulate/live.py), and --live-violations plants string raises,
-    verbal calls followed by raises, oversized chips and the like, labelled likewise.
+    Button games (hold'em, Omaha, Omaha hi-lo; no limit, pot limit, fixed limit) and fixed
+    limit stud games (stud, stud_hilo, razz, stud5), cash and tournament tables. Injected
+    violations are listed in OUT/labels.parquet, colluding teams in OUT/colluders.parquet.
+    With --live every action also gets the physical layer a live table logs
+    (audit/simulate/live.py), and --live-violations plants string raises, verbal calls
+    followed by raises, oversized chips and the like, labelled likewise.
 
     \b
     Example:

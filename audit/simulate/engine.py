@@ -15,6 +15,8 @@ from __future__ import annotations
 
 from audit.cards import card_str
 from audit.evaluate import high_strength, omaha_high_strength, omaha_low8_strength
+from audit.evaluate_low import strength as game_strength
+from audit.replay.stud import oddchip_order
 
 FL, PL, NL = 0, 1, 2
 STRUCTURE_CODE = {"fixed_limit": FL, "pot_limit": PL, "no_limit": NL}
@@ -32,7 +34,8 @@ class Hand:
                  "dead", "acted", "acted_level", "acted_fr", "order", "street", "cur",
                  "last_raise", "fr_count", "bets", "capped", "bet_was_short", "anchor", "to_act",
                  "sb_seat", "bb_seat", "straddle_seat", "ev", "hole", "board", "deck", "last_aggr",
-                 "strength_cache", "aggr_street", "alive", "pot", "pos", "ring")
+                 "strength_cache", "aggr_street", "alive", "pot", "pos", "ring",
+                 "big_from", "evaluator", "stud")
 
     def __init__(self, size: int, structure: int, sb: int, bb: int, tournament: bool,
                  hilo: bool, hole_n: int, button: int) -> None:
@@ -76,6 +79,9 @@ class Hand:
         self.last_aggr = 0
         self.aggr_street = 0
         self.alive = 0
+        self.big_from = 2  # first round played at the big bet (fixed limit)
+        self.evaluator = ""  # stud/draw: the evaluate_low evaluator; "" for button games
+        self.stud = False  # stud: hole holds every card of the seat, odd chips go by card
         self.pot = 0  # sum(contrib), kept as chips go in
         self.pos: list[int] = []  # seat -> index in order (-1: not dealt in)
         self.ring: list[int] = []  # order twice, so a scan from any index is one slice
@@ -191,7 +197,7 @@ class Hand:
         return self.cur - self.acted_level[s] >= size
 
     def street_size(self) -> int:
-        return self.small_bet if self.street < 2 else self.big_bet
+        return self.small_bet if self.street < self.big_from else self.big_bet
 
     def pl_max(self, s: int) -> int:
         owed = self.cur - self.bet[s]
@@ -224,9 +230,18 @@ class Hand:
             return 0, 0
         return lo, hi
 
-    def fl_cap_ok(self, s: int, to: int, all_in: bool) -> bool:
+    def fl_counts(self, to: int, all_in: bool, kind: str | None) -> bool:
+        """Does a fixed-limit bet/raise to `to` count toward the cap (mirrors the replay)? In
+        stud and draw games a completion, or any raise reaching the next full level over the
+        last one (after a short all-in), counts as well."""
         size = self.street_size()
-        counts = to - self.cur >= size or (all_in and 2 * (to - self.last_raise) >= size)
+        return (to - self.cur >= size
+                or ((kind == "complete" or bool(self.evaluator))
+                    and to - self.last_raise >= size)
+                or (all_in and 2 * (to - self.last_raise) >= size))
+
+    def fl_cap_ok(self, s: int, to: int, all_in: bool) -> bool:
+        counts = self.fl_counts(to, all_in, None)
         if not counts or self.cur == 0 or self.bets < 1 + CAP_RAISES:
             return True
         live = self.with_chips()
@@ -267,9 +282,7 @@ class Hand:
         all_in = add == self.stack[s]
         inc = to - cur
         if self.structure == FL:
-            size = self.street_size()
-            counts = inc >= size or (all_in and 2 * (to - self.last_raise) >= size)
-            if counts:
+            if self.fl_counts(to, all_in, kind):
                 self.last_raise = to
                 self.bets += 1
                 self.fr_count += 1
@@ -330,6 +343,8 @@ class Hand:
     # ------------------------------------------------------------------ settlement
     def strengths(self, s: int) -> tuple[int, int | None]:
         hole = self.hole[s]
+        if self.evaluator:
+            return game_strength(self.evaluator, hole)
         board = self.board
         if self.hole_n == 2:
             return high_strength(hole + board), None
@@ -340,6 +355,17 @@ class Hand:
 def clockwise(h: Hand, seats: list[int]) -> list[int]:
     pos = {s: i for i, s in enumerate(h.order)}
     return sorted(seats, key=lambda s: pos[s])
+
+
+_LOW_GAMES = ("razz", "lowa5", "low27", "badugi")
+
+
+def odd_chip_order(h: Hand, seats: list[int], low_half: bool) -> list[int]:
+    """Winners in the order odd chips go: clockwise from the button, or in stud by card."""
+    if not h.stud:
+        return clockwise(h, seats)
+    hands = {s: h.hole[s] for s in seats}
+    return oddchip_order(seats, hands, low_half or h.evaluator in _LOW_GAMES)
 
 
 def settle(h: Hand, rake_percent: int, rake_cap: int) -> dict:
@@ -393,13 +419,13 @@ def settle(h: Hand, rake_percent: int, rake_cap: int) -> dict:
             results.append((label, amount, eligible, eligible, None))
             continue
         best = max(strength[s][0] for s in eligible)
-        high = clockwise(h, [s for s in eligible if strength[s][0] == best])
+        high = odd_chip_order(h, [s for s in eligible if strength[s][0] == best], False)
         low = None
         if h.hilo:
             lows = [strength[s][1] for s in eligible if strength[s][1] is not None]
             if lows:
                 bl = max(lows)  # type: ignore[type-var]
-                low = clockwise(h, [s for s in eligible if strength[s][1] == bl])
+                low = odd_chip_order(h, [s for s in eligible if strength[s][1] == bl], True)
         results.append((label, amount, eligible, high, low))
     return {"refund_seat": refund_seat, "refund": refund, "pots": results, "rake": rake,
             "pot_total": pot_total, "contenders": contenders, "showdown": showdown,

@@ -27,10 +27,12 @@ from audit.errors import AuditInputError
 from audit.schema import events_schema
 from audit.simulate.agents import COLLUSION_STYLES, STYLES
 from audit.simulate.inject_bets import Picker
-from audit.simulate.table import Player, Table, maintain, play_hand, stacks_after
+from audit.simulate.studdraw import play_stud
+from audit.simulate.table import STUD_GAMES, Player, Table, maintain, play_hand, stacks_after
 from audit.store import Store
 
-VARIANTS = ("holdem", "omaha", "omaha_hilo")
+BUTTON_VARIANTS = ("holdem", "omaha", "omaha_hilo")
+VARIANTS = (*BUTTON_VARIANTS, *STUD_GAMES)
 STRUCTURES = ("no_limit", "pot_limit", "fixed_limit")
 SEAT_COUNTS = (2, 6, 6, 6, 8, 9, 9, 9, 10)
 EPOCH = datetime(2026, 3, 2, tzinfo=UTC)
@@ -229,9 +231,13 @@ def simulate(out: Path | str, *, hands: int, seed: int = 0, variant: str = "hold
     tabs: list[Table] = []
     for k in range(tables):
         v = VARIANTS[rng.randrange(3)] if variant == "mixed" else variant
+        if variant == "all":
+            v = VARIANTS[rng.randrange(len(VARIANTS))]
         st = STRUCTURES[rng.randrange(3)] if structure == "mixed" else structure
-        t = Table(f"t{seed}_{k:03d}", SEAT_COUNTS[rng.randrange(len(SEAT_COUNTS))], v, st,
-                  rng.random() < tournament_share, rng)
+        seats = SEAT_COUNTS[rng.randrange(len(SEAT_COUNTS))]
+        if v in STUD_GAMES:  # fixed limit; at most 7 dealt in, so the deck never runs out
+            st, seats = "fixed_limit", min(seats, 7)
+        t = Table(f"t{seed}_{k:03d}", seats, v, st, rng.random() < tournament_share, rng)
         t.clock = k * 37_000_000
         tabs.append(t)
     teams = _seat_colluders(tabs, pool, colluders, collusion_strength, rng, seated)
@@ -254,7 +260,10 @@ def simulate(out: Path | str, *, hands: int, seed: int = 0, variant: str = "hold
                         maintain(t, rng, new_player, seated.discard)
                         script = picker.pick(t) if violations and rng.random() < violations \
                             else None
-                        ev, h, res = play_hand(t, rng, script, decks.next())
+                        if t.variant in STUD_GAMES:
+                            ev, h, res = play_stud(t, rng, decks.next())
+                        else:
+                            ev, h, res = play_hand(t, rng, script, decks.next())
                         hand_id = f"sim{seed}-{i:09d}"
                         game = t.game()
                         if script is not None and script.finish(h, res, ev, t, rng, game) \
@@ -302,10 +311,10 @@ def _seq_of(ev: list[list], row: list | None) -> int:
 
 def _check_args(variant: str, structure: str, tables: int, hands: int, violations: float,
                 colluders: int) -> None:
-    if variant not in (*VARIANTS, "mixed"):
+    if variant not in (*VARIANTS, "mixed", "all"):
         raise AuditInputError(f"unknown variant {variant!r}: use one of "
-                              f"{', '.join(VARIANTS)} or mixed (stud and draw games are not "
-                              "simulated yet)")
+                              f"{', '.join(VARIANTS)}, mixed (button games) or all (draw "
+                              "games are not simulated yet)")
     if structure not in (*STRUCTURES, "mixed"):
         raise AuditInputError(f"unknown structure {structure!r}: use one of "
                               f"{', '.join(STRUCTURES)} or mixed")

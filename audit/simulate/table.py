@@ -19,6 +19,7 @@ CASH_STAKES = ((5, 10), (25, 50), (50, 100), (100, 200), (200, 400))
 TOURNEY_LEVELS = ((25, 50, 0), (50, 100, 0), (100, 200, 25), (200, 400, 50), (400, 800, 100),
                   (800, 1600, 200))
 HANDS_PER_LEVEL = 40
+STUD_GAMES = ("stud", "stud_hilo", "razz", "stud5")
 
 
 class Player:
@@ -51,6 +52,8 @@ class Table:
         else:
             self.sb, self.bb = CASH_STAKES[rng.randrange(len(CASH_STAKES))]
         self.raked = not tournament and rng.random() < 0.6
+        if variant in STUD_GAMES:
+            self.raked = False  # stud tables are simulated without rake
         self.house = (json.dumps({"rake.percent": 5, "rake.cap": 3 * self.bb}, sort_keys=True)
                       if self.raked else None)
         self.players: list[Player | None] = [None] * (seat_count + 1)
@@ -67,10 +70,19 @@ class Table:
 
     @property
     def ante(self) -> int:
-        return TOURNEY_LEVELS[self.level][2] if self.tournament else 0
+        level = TOURNEY_LEVELS[self.level][2] if self.tournament else 0
+        if self.variant in STUD_GAMES:  # stud: an ante from every seat, about a fifth of a bet
+            return max(level, self.bb // 5, 1)
+        return level
 
     def game(self, house: str | None = None) -> dict:
         fl = self.structure == "fixed_limit"
+        if self.variant in STUD_GAMES:  # sb is the bring-in, bb the small bet; no blinds
+            return {**self._game(True, house), "small_blind": None, "big_blind": None,
+                    "bring_in": self.sb}
+        return self._game(fl, house)
+
+    def _game(self, fl: bool, house: str | None) -> dict:
         return {
             "variant": self.variant, "structure": self.structure, "small_blind": self.sb,
             "big_blind": self.bb, "small_bet": self.bb if fl else None,
