@@ -77,12 +77,15 @@ class Feature:
     min_sample: int
 
 
+# On a tie for the smallest p (tails beyond 1e-308 all read 0) the first listed names the lead:
+# a transfer of chips before the betting patterns that come with it (a dumper never bets into
+# his receiver, which also reads as soft play).
 FEATURES = (
     Feature("chip_dump", "PATTERN-CHIP-DUMP", "chip dumping", 10),
-    Feature("softplay", "PATTERN-SOFTPLAY", "soft play", 10),
-    Feature("whipsaw", "PATTERN-WHIPSAW", "whipsawing", 20),
     Feature("heavy_fold", "PATTERN-CHIP-DUMP", "folding to the partner after heavy investment",
             10),
+    Feature("softplay", "PATTERN-SOFTPLAY", "soft play", 10),
+    Feature("whipsaw", "PATTERN-WHIPSAW", "whipsawing", 20),
     Feature("checkdown", "PATTERN-CHECKDOWN-ALLIN", "check-downs with a third player all-in", 3),
     Feature("co_entry", "PATTERN-COLLUSION", "seldom entering the same pot", 20),
     Feature("fold_to_partner", "PATTERN-COLLUSION", "folding to the partner", 10),
