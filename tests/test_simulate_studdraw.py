@@ -1,6 +1,8 @@
-"""Stud simulation (issue 7): simulated stud, stud hi-lo, razz and 5-card stud hands replay with
-no findings, and they look like stud (antes, a bring-in every hand, completions, later streets,
-showdowns with hi-lo halves); same seed, same bytes with every game mixed in."""
+"""Stud and draw simulation (issue 7): simulated stud, stud hi-lo, razz, 5-card stud, 2-7 single
+and triple draw, badugi and draw high hands replay with no findings; they look like stud (antes,
+a bring-in every hand, completions, later streets, showdowns with hi-lo halves) and like draw
+(discards and replacements, standing pat, complete hands at showdown); same seed, same bytes
+with every game mixed in."""
 
 from __future__ import annotations
 
@@ -14,7 +16,7 @@ from click.testing import CliRunner
 from audit.replay import hands_from_table, replay_hand
 from audit.run import _profiles
 from audit.simulate import simulate, simulate_command
-from audit.simulate.table import STUD_GAMES
+from audit.simulate.table import DRAW_GAMES, STUD_GAMES
 from audit.store import Store
 
 CASH, TOURNAMENT = _profiles("montana", ())
@@ -30,9 +32,9 @@ def _replayed(root: Path) -> tuple[list, dict[str, list[str]]]:
     return hands, dict(findings)
 
 
-@pytest.mark.parametrize("variant", STUD_GAMES)
+@pytest.mark.parametrize("variant", STUD_GAMES + DRAW_GAMES)
 @pytest.mark.parametrize("seed", [1, 2])
-def test_clean_stud_hands_replay_without_findings(tmp_path: Path, variant: str,
+def test_clean_stud_and_draw_hands_replay_without_findings(tmp_path: Path, variant: str,
                                                   seed: int) -> None:
     root = tmp_path / "s"
     simulate(root, hands=500, seed=seed, variant=variant, tables=4, tournament_share=0.3)
@@ -99,3 +101,31 @@ def test_simulate_command_stud(tmp_path: Path) -> None:
     hands, findings = _replayed(out)
     assert {h.game["variant"] for h in hands} == {"razz"}
     assert findings == {}
+
+
+@pytest.mark.parametrize("variant", DRAW_GAMES)
+def test_draw_hands_look_like_draw(tmp_path: Path, variant: str) -> None:
+    root = tmp_path / "s"
+    simulate(root, hands=400, seed=6, variant=variant, tables=4)
+    rows = Store(root).read_events().to_pylist()
+    kinds = Counter(r["kind"] for r in rows)
+    size = 4 if variant == "badugi" else 5
+    held: dict[tuple[str, int], list[str]] = {}
+    for r in rows:
+        key = (r["hand_id"], r["seat"])
+        if r["kind"] == "deal" and r["detail"] == "hole":
+            held[key] = r["cards"].split()
+            assert len(held[key]) == size
+        elif r["kind"] == "draw":
+            thrown = r["cards"].split()
+            assert 1 <= r["amount"] == len(thrown) <= 3 and set(thrown) <= set(held[key])
+            held[key] = [c for c in held[key] if c not in thrown]
+        elif r["kind"] == "deal" and r["detail"] == "draw":
+            held[key] += r["cards"].split()
+        elif r["kind"] == "show":
+            assert sorted(r["cards"].split()) == sorted(held[key])  # he shows what he holds
+    assert rows[0]["game"]["small_blind"] and rows[0]["game"]["structure"] == "fixed_limit"
+    assert kinds["draw"] > 200 and kinds["show"] > 100 and kinds["fold"] > 200
+    assert kinds["raise"] > 100
+    if variant in ("lowball_27_triple", "badugi"):
+        assert kinds["stand_pat"] > 50

@@ -24,7 +24,7 @@ class _UsageProblem(click.ClickException):
               help="Random seed: the same seed gives byte-identical files.")
 @click.option("--variant", type=click.Choice([*VARIANTS, "mixed", "all"]),
               default="holdem", show_default=True,
-              help="Game, or one per table: mixed (button games) or all (button and stud).")
+              help="Game, or one per table: mixed (button games) or all (every game).")
 @click.option("--structure", type=click.Choice(["no_limit", "pot_limit", "fixed_limit", "mixed"]),
               default="no_limit", show_default=True, help="Betting structure, or mixed.")
 @click.option("--tables", type=click.IntRange(min=1), default=8, show_default=True,
@@ -52,8 +52,9 @@ def simulate_command(hands: int, out: Path, seed: int, variant: str, structure: 
     """Simulate realistic hands into a new event store, with labelled violations.
 
     Button games (hold'em, Omaha, Omaha hi-lo; no limit, pot limit, fixed limit) and fixed
-    limit stud games (stud, stud_hilo, razz, stud5), cash and tournament tables. Injected
-    violations are listed in OUT/labels.parquet, colluding teams in OUT/colluders.parquet.
+    limit stud and draw games (stud, stud_hilo, razz, stud5, lowball_27_single,
+    lowball_27_triple, badugi, draw_high), cash and tournament tables. Injected violations
+    are listed in OUT/labels.parquet, colluding teams in OUT/colluders.parquet.
     With --live every action also gets the physical layer a live table logs
     (audit/simulate/live.py), and --live-violations plants string raises, verbal calls
     followed by raises, oversized chips and the like, labelled likewise.

@@ -35,7 +35,7 @@ class Hand:
                  "last_raise", "fr_count", "bets", "capped", "bet_was_short", "anchor", "to_act",
                  "sb_seat", "bb_seat", "straddle_seat", "ev", "hole", "board", "deck", "last_aggr",
                  "strength_cache", "aggr_street", "alive", "pot", "pos", "ring",
-                 "big_from", "evaluator", "stud")
+                 "big_from", "evaluator", "stud", "cap_raises")
 
     def __init__(self, size: int, structure: int, sb: int, bb: int, tournament: bool,
                  hilo: bool, hole_n: int, button: int) -> None:
@@ -80,6 +80,7 @@ class Hand:
         self.aggr_street = 0
         self.alive = 0
         self.big_from = 2  # first round played at the big bet (fixed limit)
+        self.cap_raises = CAP_RAISES  # raises after the bet (4 in two-round draw games)
         self.evaluator = ""  # stud/draw: the evaluate_low evaluator; "" for button games
         self.stud = False  # stud: hole holds every card of the seat, odd chips go by card
         self.pot = 0  # sum(contrib), kept as chips go in
@@ -242,7 +243,7 @@ class Hand:
 
     def fl_cap_ok(self, s: int, to: int, all_in: bool) -> bool:
         counts = self.fl_counts(to, all_in, None)
-        if not counts or self.cur == 0 or self.bets < 1 + CAP_RAISES:
+        if not counts or self.cur == 0 or self.bets < 1 + self.cap_raises:
             return True
         live = self.with_chips()
         if live >= 3 or self.capped:
@@ -286,7 +287,7 @@ class Hand:
                 self.last_raise = to
                 self.bets += 1
                 self.fr_count += 1
-                if self.bets >= 1 + CAP_RAISES and self.with_chips() >= 3:
+                if self.bets >= 1 + self.cap_raises and self.with_chips() >= 3:
                     self.capped = True
         elif inc >= self.last_raise:
             self.last_raise = inc

@@ -27,12 +27,20 @@ from audit.errors import AuditInputError
 from audit.schema import events_schema
 from audit.simulate.agents import COLLUSION_STYLES, STYLES
 from audit.simulate.inject_bets import Picker
-from audit.simulate.studdraw import play_stud
-from audit.simulate.table import STUD_GAMES, Player, Table, maintain, play_hand, stacks_after
+from audit.simulate.studdraw import play_draw, play_stud
+from audit.simulate.table import (
+    DRAW_GAMES,
+    STUD_GAMES,
+    Player,
+    Table,
+    maintain,
+    play_hand,
+    stacks_after,
+)
 from audit.store import Store
 
 BUTTON_VARIANTS = ("holdem", "omaha", "omaha_hilo")
-VARIANTS = (*BUTTON_VARIANTS, *STUD_GAMES)
+VARIANTS = (*BUTTON_VARIANTS, *STUD_GAMES, *DRAW_GAMES)
 STRUCTURES = ("no_limit", "pot_limit", "fixed_limit")
 SEAT_COUNTS = (2, 6, 6, 6, 8, 9, 9, 9, 10)
 EPOCH = datetime(2026, 3, 2, tzinfo=UTC)
@@ -237,6 +245,8 @@ def simulate(out: Path | str, *, hands: int, seed: int = 0, variant: str = "hold
         seats = SEAT_COUNTS[rng.randrange(len(SEAT_COUNTS))]
         if v in STUD_GAMES:  # fixed limit; at most 7 dealt in, so the deck never runs out
             st, seats = "fixed_limit", min(seats, 7)
+        elif v in DRAW_GAMES:  # fixed limit, six-handed at most as draw games are played
+            st, seats = "fixed_limit", min(seats, 6)
         t = Table(f"t{seed}_{k:03d}", seats, v, st, rng.random() < tournament_share, rng)
         t.clock = k * 37_000_000
         tabs.append(t)
@@ -262,6 +272,8 @@ def simulate(out: Path | str, *, hands: int, seed: int = 0, variant: str = "hold
                             else None
                         if t.variant in STUD_GAMES:
                             ev, h, res = play_stud(t, rng, decks.next())
+                        elif t.variant in DRAW_GAMES:
+                            ev, h, res = play_draw(t, rng, decks.next())
                         else:
                             ev, h, res = play_hand(t, rng, script, decks.next())
                         hand_id = f"sim{seed}-{i:09d}"
@@ -313,8 +325,8 @@ def _check_args(variant: str, structure: str, tables: int, hands: int, violation
                 colluders: int) -> None:
     if variant not in (*VARIANTS, "mixed", "all"):
         raise AuditInputError(f"unknown variant {variant!r}: use one of "
-                              f"{', '.join(VARIANTS)}, mixed (button games) or all (draw "
-                              "games are not simulated yet)")
+                              f"{', '.join(VARIANTS)}, mixed (button games) or all (ace-to-five "
+                              "and jacks-or-better draw are not simulated yet)")
     if structure not in (*STRUCTURES, "mixed"):
         raise AuditInputError(f"unknown structure {structure!r}: use one of "
                               f"{', '.join(STRUCTURES)} or mixed")

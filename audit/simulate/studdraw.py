@@ -1,7 +1,15 @@
-"""Stud hands for the simulator (7-card stud, stud hi-lo, razz, 5-card stud; fixed limit): antes,
-cards dealt down and up street by street, the bring-in from the lowest (razz: highest) upcard,
-completion to the small bet, first to act by the best board on later streets, the big bet from
-the game's big street, showdown under the game's evaluator and odd chips by card.
+"""Stud and draw hands for the simulator, fixed limit.
+
+Stud (7-card stud, stud hi-lo, razz, 5-card stud): antes, cards dealt down and up street by
+street, the bring-in from the lowest (razz: highest) upcard, completion to the small bet, first
+to act by the best board on later streets, the big bet from the game's big street, showdown
+under the game's evaluator and odd chips by card.
+
+Draw (2-7 single and triple draw, badugi, five-card draw high): blinds as in the button games,
+a betting round before each draw and after the last, each player in turn discarding the cards
+his game wants rid of (at most three) or standing pat, cards replaced from the deck, showdown
+under the game's evaluator. A draw never needs more cards than the deck has left (a player
+stands pat rather), so the simulated dealer never reshuffles the discards.
 
 The betting runs through the button-game engine's state machine (engine.Hand, fixed limit);
 what is stud-specific (dealing, bring-in, turn order, strength for the agents) lives here. The
@@ -18,11 +26,8 @@ from audit.replay.variants import SPECS
 from audit.simulate import agents
 from audit.simulate.engine import CARD, FL, Hand, award_rows, settle
 
-STUD_VARIANTS = tuple(n for n, s in SPECS.items() if s.family == "stud")
-
-
-def stud_spec_counts(variant: str) -> tuple[int, ...]:
-    return SPECS[variant].counts
+# The games played here are table.STUD_GAMES and table.DRAW_GAMES (ace-to-five and jacks or
+# better are not simulated: their check and opener rules are not played by the agents yet).
 
 
 def _low_value(cards: list[int]) -> float:
@@ -152,3 +157,138 @@ def _bring_in(h: Hand, s: int, amount: int) -> None:
     h.last_raise = 0
     h.bets = 0
     h.to_act = h.next_to_act(s)
+
+
+def _draw_value(h: Hand, s: int) -> float:
+    """The agents' 0..1 value of a draw hand (cached per round, as agents.strength does)."""
+    cache = h.strength_cache
+    v = cache.get(s)
+    if v is None:
+        hole = h.hole[s]
+        ev = h.evaluator
+        if ev == "high":
+            v = agents.made_hand(hole, [])
+        elif ev == "badugi":
+            v = 0.05 + 0.2 * len(_badugi_keep(hole))
+        else:  # 2-7 lowball: distinct cards seven or lower, aces high
+            keep = _low27_keep(hole)
+            v = 0.12 + 0.17 * len(keep) - 0.01 * sum(c >> 2 for c in keep) / max(1, len(keep))
+        cache[s] = v
+    return v
+
+
+def _low27_keep(hole: list[int]) -> list[int]:
+    keep: list[int] = []
+    ranks: set[int] = set()
+    for c in sorted(hole):
+        r = c >> 2
+        if r <= 6 and r not in ranks:  # 2..8 (rank index 0 is the deuce)
+            keep.append(c)
+            ranks.add(r)
+    return keep
+
+
+def _badugi_keep(hole: list[int]) -> list[int]:
+    keep: list[int] = []
+    for c in sorted(hole, key=lambda c: ((c >> 2) + 1) % 13):  # aces low
+        if all(c >> 2 != k >> 2 and c & 3 != k & 3 for k in keep):
+            keep.append(c)
+    return keep
+
+
+def _discards(h: Hand, s: int) -> list[int]:
+    """The cards seat s throws (at most three; in hand order)."""
+    hole = h.hole[s]
+    ev = h.evaluator
+    if ev == "high":
+        counts: dict[int, int] = {}
+        for c in hole:
+            counts[c >> 2] = counts.get(c >> 2, 0) + 1
+        keep = [c for c in hole if counts[c >> 2] > 1]
+        if not keep:
+            keep = [max(hole)]
+    elif ev == "badugi":
+        keep = _badugi_keep(hole)
+    else:
+        keep = _low27_keep(hole)
+    out = [c for c in hole if c not in keep]
+    return out[:3]
+
+
+def play_draw(t, rng: random.Random, deck: list[int]) -> tuple[list[list], Hand, dict]:
+    """Play one draw hand of table `t`; returns (event rows after hand_started, hand,
+    settlement) like table.play_hand."""
+    spec = SPECS[t.variant]
+    size = t.seat_count + 1
+    h = Hand(size, FL, t.sb, t.bb, t.tournament, False, spec.max_cards, t.button)
+    h.big_from = spec.big_from
+    h.evaluator = spec.evaluator
+    if spec.two_round:
+        h.cap_raises = 4  # montana cap.two_round: a bet and four raises
+    ev = h.ev
+    for s in range(1, size):
+        if t.players[s] is None:
+            continue
+        if t.out[s]:
+            ev.append(["seat", s, t.stacks[s], None, None, "sitting_out"])
+        else:
+            ev.append(["seat", s, t.stacks[s], None, None, None])
+            h.seat(s, t.stacks[s])
+    h.begin()
+    order = h.order
+    if t.ante:
+        for s in order:
+            h.post(s, "ante", t.ante)
+    if len(order) == 2:
+        sbs, bbs = order[1], order[0]  # heads-up: the button posts the small blind
+    else:
+        sbs, bbs = order[0], order[1]
+    h.post(sbs, "small_blind", t.sb)
+    h.post(bbs, "big_blind", t.bb)
+    h.deck = deck
+    n = spec.max_cards
+    for s in order:
+        cards = h.hole[s] = [deck.pop() for _ in range(n)]
+        ev.append(["deal", s, None, None, " ".join([CARD[c] for c in cards]), "hole"])
+    styles = [p.style if p is not None else 0 for p in t.players]
+    decide = agents.decide
+    while True:
+        while h.to_act:
+            s = h.to_act
+            _draw_value(h, s)
+            act = decide(h, s, styles[s], rng)
+            k = act[0]
+            if k == "fold":
+                h.fold(s)
+            elif k == "check":
+                h.check(s)
+            elif k == "call":
+                h.call(s)
+            else:
+                h.raise_to(s, act[1])
+        if h.remaining() <= 1 or h.street == spec.draws:
+            break
+        for s in order:
+            if h.folded[s]:
+                continue
+            out = _discards(h, s)
+            if len(out) > len(deck):
+                out = []
+            if not out:
+                ev.append(["stand_pat", s, None, None, None, None])
+                continue
+            ev.append(["draw", s, len(out), None, " ".join([CARD[c] for c in out]), None])
+            new = [deck.pop() for _ in out]
+            h.hole[s] = [c for c in h.hole[s] if c not in out] + new
+            ev.append(["deal", s, None, None, " ".join([CARD[c] for c in new]), "draw"])
+        h.strength_cache.clear()
+        h.new_round(h.street + 1)
+    res = settle(h, 0, 0)
+    if res["refund"]:
+        ev.append(["award", res["refund_seat"], res["refund"], None, None, "uncalled"])
+    if res["showdown"]:
+        for s in res["contenders"]:
+            ev.append(["show", s, None, None, " ".join([CARD[c] for c in h.hole[s]]), None])
+    ev.extend(award_rows(res))
+    ev.append(["hand_ended", None, None, None, None, None])
+    return ev, h, res

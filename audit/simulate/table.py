@@ -20,6 +20,7 @@ TOURNEY_LEVELS = ((25, 50, 0), (50, 100, 0), (100, 200, 25), (200, 400, 50), (40
                   (800, 1600, 200))
 HANDS_PER_LEVEL = 40
 STUD_GAMES = ("stud", "stud_hilo", "razz", "stud5")
+DRAW_GAMES = ("lowball_27_single", "lowball_27_triple", "badugi", "draw_high")
 
 
 class Player:
@@ -52,8 +53,8 @@ class Table:
         else:
             self.sb, self.bb = CASH_STAKES[rng.randrange(len(CASH_STAKES))]
         self.raked = not tournament and rng.random() < 0.6
-        if variant in STUD_GAMES:
-            self.raked = False  # stud tables are simulated without rake
+        if variant in STUD_GAMES or variant in DRAW_GAMES:
+            self.raked = False  # stud and draw tables are simulated without rake
         self.house = (json.dumps({"rake.percent": 5, "rake.cap": 3 * self.bb}, sort_keys=True)
                       if self.raked else None)
         self.players: list[Player | None] = [None] * (seat_count + 1)
