@@ -443,3 +443,32 @@ def test_header_times_across_dst_changes_match_zoneinfo(zone: str, day: tuple[in
         local = dt.datetime(*day, minute // 60, minute % 60, 30)
         got, note = _time(local.strftime(f"%Y/%m/%d %H:%M:%S {zone}"))
         assert (got, note) == (local.replace(tzinfo=tz).astimezone(dt.UTC), "")
+
+
+def _brackets_by_hand(text: str) -> list[str]:
+    """The card-list reading the importer's one-regex fast path must agree with."""
+    out = []
+    for part in text.split("] ["):
+        inner = part.strip("[]")
+        if any(len(c) != 2 or c[0] not in "23456789TJQKA" or c[1] not in "cdhs"
+               for c in inner.split(" ")):
+            raise ValueError(text)
+        out.append(inner)
+    if not text.startswith("[") or not text.endswith("]"):
+        raise ValueError(text)
+    return out
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.sampled_from(["[", "]", " ", "Ah", "Kd", "2c", "Ts", "1h", "A", "x"]),
+                max_size=12).map("".join))
+def test_card_brackets_fast_path_reads_as_the_slow_path(text: str) -> None:
+    from audit.importers.pokerstars import _brackets
+
+    def outcome(read: Any) -> Any:
+        try:
+            return read(text)
+        except ValueError:
+            return "rejected"
+
+    assert outcome(_brackets) == outcome(_brackets_by_hand)

@@ -105,8 +105,18 @@ _last_bring_in: dict[tuple[str, tuple[int, int] | None], int] = {}
 Row = tuple[str, int | None, str | None, int | None, int | None, str | None, str | None, int]
 
 
+_CARD = r"[2-9TJQKA][cdhs]"
+_CARD_LIST = rf"{_CARD}(?: {_CARD})*"
+# '[Ah Kd]' and '[Ah Kd] [7c]' written plainly: one regex match instead of a loop per card
+_PLAIN_CARDS = re.compile(rf"\[({_CARD_LIST})\]").fullmatch
+_PLAIN_BRACKETS = re.compile(rf"\[{_CARD_LIST}\](?: \[{_CARD_LIST}\])*").fullmatch
+
+
 def _cards(text: str) -> str:
     """'[Ah Kd]' -> 'Ah Kd' (validated); raises ValueError."""
+    plain = _PLAIN_CARDS(text)
+    if plain is not None:
+        return plain[1]
     if not (text.startswith("[") and text.endswith("]")):
         raise ValueError(text)
     inner = text[1:-1]
@@ -118,6 +128,8 @@ def _cards(text: str) -> str:
 
 def _brackets(text: str) -> list[str]:
     """'[a b] [c]' -> ['a b', 'c']."""
+    if _PLAIN_BRACKETS(text) is not None:
+        return text[1:-1].split("] [")
     out = []
     for part in text.split("] ["):
         out.append(_cards("[" + part.strip("[]") + "]"))
