@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass, fields
 
 import pyarrow as pa
 
@@ -64,7 +64,14 @@ def finding(
     )
 
 
-def findings_table(findings: Iterable[Finding], run_id: str) -> pa.Table:
+FIELDS = tuple(f.name for f in fields(Finding))
+
+
+def findings_table(findings: Iterable[Finding], run_id: str | None) -> pa.Table:
     """The findings of a run as an Arrow table with the schema of schemas/findings.json."""
-    rows = [{"run_id": run_id, **asdict(f)} for f in findings]
-    return pa.Table.from_pylist(rows, schema=findings_schema())
+    items = list(findings)
+    schema = findings_schema()
+    columns = {name: [getattr(f, name) for f in items] for name in FIELDS}
+    columns["run_id"] = [run_id] * len(items)
+    return pa.table({name: pa.array(columns[name], schema.field(name).type)
+                     for name in schema.names}, schema=schema)

@@ -22,9 +22,10 @@ import pyarrow.parquet as pq
 
 from audit import __version__
 from audit.errors import AuditInputError
-from audit.findings import Finding, findings_table
+from audit.findings import findings_table
 from audit.profiles import DEFAULT_PROFILE, load_profile
-from audit.replay import Settings, hands_from_table, replay_hand
+from audit.replay import Settings
+from audit.replay.fast import replay_table_fast
 from audit.replay.table_sequence import table_sequence_findings
 from audit.rules import Severity
 from audit.schema import arrow_schema, check_file_version, findings_schema
@@ -106,23 +107,6 @@ def _profiles(name: str, overlays: tuple[str, ...]) -> tuple[Any, Any]:
     return Settings(cash), Settings(load_profile(name, tournament_overlays))
 
 
-def audit_file(
-    path: Path, cash: Any, tournament: Any
-) -> tuple[list[Finding], list[dict[str, Any]], list[dict[str, Any]]]:
-    """Replay every hand of one committed event file (the unit of work for workers)."""
-    table = read_event_file(path)
-    findings: list[Finding] = []
-    hands: list[dict[str, Any]] = []
-    players: list[dict[str, Any]] = []
-    for hand in hands_from_table(table):
-        settings = tournament if (hand.game or {}).get("tournament") else cash
-        result = replay_hand(hand, settings)
-        findings.extend(result.findings)
-        hands.append(result.hand)
-        players.extend(result.players)
-    return findings, hands, players
-
-
 OUTPUTS = ("findings", "hands", "hand_players")
 
 
@@ -147,28 +131,37 @@ class PartStats:
     rules: Counter[tuple[str, str, str]]
     rake: int
     rake_hands: int
+    fast_hands: int = 0  # proven clean by the compiled fast path
 
 
 def audit_part(job: PartJob) -> PartStats:
     """Audit one file and write its findings and projections as part files."""
     cash, tournament = _profiles(job.profile, job.overlays)
-    findings, hands, players = audit_file(job.path, cash, tournament)
+    events = read_event_file(job.path)
+    result = replay_table_fast(events, cash, tournament, job.run_id)
     # cross-hand checks over each table's hands in this file (audit/replay/table_sequence.py)
-    findings = [*findings, *table_sequence_findings(read_event_file(job.path), cash, tournament)]
+    sequence = table_sequence_findings(events, cash, tournament)
+    findings = result.findings
+    if sequence:
+        findings = pa.concat_tables([findings, findings_table(sequence, job.run_id)])
     tables = {
-        "findings": findings_table(findings, job.run_id),
-        "hands": _with_run(hands, "hands", job.run_id),
-        "hand_players": _with_run(players, "hand_players", job.run_id),
+        "findings": findings,
+        "hands": result.hands,
+        "hand_players": result.players,
     }
     for name, table in tables.items():
         pq.write_table(table, job.parts / f"{name}-{job.index:07d}.parquet")
-    rakes = [int(h.get("rake") or 0) for h in hands]
+    rake = result.hands.column("rake")
+    counts = findings.group_by(["rule_id", "category", "severity"]).aggregate(
+        [("rule_id", "count")]).to_pylist()
     return PartStats(
-        hands=len(hands),
-        findings=len(findings),
-        rules=Counter((f.rule_id, f.category, f.severity) for f in findings),
-        rake=sum(rakes),
-        rake_hands=sum(1 for r in rakes if r),
+        hands=result.hands.num_rows,
+        findings=findings.num_rows,
+        rules=Counter({(r["rule_id"], r["category"], r["severity"]): r["rule_id_count"]
+                       for r in counts}),
+        rake=int(pc.sum(rake).as_py() or 0),
+        rake_hands=int(pc.sum(pc.not_equal(rake, 0)).as_py() or 0),
+        fast_hands=result.fast_hands,
     )
 
 
@@ -184,7 +177,10 @@ def _run_parts(jobs: list[PartJob], workers: int,
             if progress:
                 progress(1)
         return results
-    context = multiprocessing.get_context("fork")
+    # forkserver, not fork: the parent may already run Arrow/polars/numba threads, and a
+    # forked copy of a held lock deadlocks the worker
+    context = multiprocessing.get_context("forkserver")
+    context.set_forkserver_preload(["audit.run"])
     with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
         results = []
         for stats in pool.map(audit_part, jobs):  # in file order, whatever finishes first
@@ -281,13 +277,6 @@ def audit_store(
     (tmp / "run.json").write_text(json.dumps(meta, indent=2) + "\n", encoding="utf-8")
     os.replace(tmp, final)  # the run becomes visible whole, or not at all
     return summary
-
-
-def _with_run(rows: list[dict[str, Any]], name: str, run_id: str) -> pa.Table:
-    schema = arrow_schema(name)
-    if "run_id" in schema.names:
-        rows = [{**r, "run_id": run_id} for r in rows]
-    return pa.Table.from_pylist(rows, schema=schema)
 
 
 def _summarise(run_id: str, profile: str, stats: Sequence[PartStats]) -> RunSummary:

@@ -3,7 +3,7 @@
 For every source of hands we have — the rule fixtures (each breaking hand and its legal
 neighbour), real HandHQ and site hands, simulated hands with every injected violation, and
 thousands of randomly corrupted hands — the findings and the projection tables from
-`replay_table` with the kernel equal, value for value and in order, those of the reference
+`replay_table_fast` with the kernel equal, value for value and in order, those of the reference
 replay alone. The kernel may hand a hand back; it may never call a hand clean that the
 reference replay would flag, nor project it differently.
 """
@@ -22,7 +22,7 @@ import pytest
 from audit.importers import detect_format, get_importer
 from audit.importers.text import parse_text
 from audit.profiles import load_profile
-from audit.replay.fast import replay_table
+from audit.replay.fast import replay_table_fast
 from audit.replay.settings import Settings
 from audit.schema import arrow_schema
 from audit.simulate import simulate
@@ -40,9 +40,9 @@ def _settings(profile: str = "montana") -> tuple[Settings, Settings]:
 
 def assert_same(table: pa.Table, profile: str = "montana", *, min_fast: float = 0.0) -> None:
     cash, tournament = _settings(profile)
-    fast = replay_table(table, cash, tournament, run_id="r")
-    ref = replay_table(table, cash, tournament, run_id="r", use_kernel=False)
-    assert fast.findings == ref.findings
+    fast = replay_table_fast(table, cash, tournament, run_id="r")
+    ref = replay_table_fast(table, cash, tournament, run_id="r", use_kernel=False)
+    assert fast.findings.to_pylist() == ref.findings.to_pylist()
     for name in ("hands", "players"):
         got, want = getattr(fast, name), getattr(ref, name)
         assert got.schema == want.schema
@@ -169,7 +169,7 @@ def test_every_hand_goes_back_when_disabled(monkeypatch: pytest.MonkeyPatch,
     table = _simulated(tmp_path, hands=200, seed=1, tables=2)
     monkeypatch.setenv("POKER_AUDIT_REFERENCE_REPLAY", "1")
     cash, tournament = _settings()
-    result = replay_table(table, cash, tournament)
+    result = replay_table_fast(table, cash, tournament)
     assert result.fast_hands == 0
     assert result.reference_hands == len(np.unique(table.column("hand_id").to_numpy(
         zero_copy_only=False)))

@@ -10,7 +10,6 @@ the same order, as replaying every hand with the reference replay.
 
 from __future__ import annotations
 
-import dataclasses
 import os
 from dataclasses import dataclass
 from functools import cache
@@ -21,17 +20,17 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from audit.evaluate import HIGH_CLASSES
-from audit.findings import Finding
+from audit.findings import Finding, finding, findings_table
 from audit.replay.events import hands_from_table
 from audit.replay.hand import replay_hand
 from audit.replay.settings import Settings
-from audit.schema import arrow_schema
+from audit.schema import arrow_schema, findings_schema
 
 UNKNOWN_STACK = 1 << 62
 
 DISABLE_ENV = "POKER_AUDIT_REFERENCE_REPLAY"  # =1: every hand through the reference replay
 _STREETS = np.array([None, "preflop", "flop", "turn", "river", "showdown"], dtype=object)
-_VARIANTS = {"holdem": 0, "omaha": 1, "omaha5": 2}
+_VARIANTS = {"holdem": 0, "omaha": 1, "omaha5": 2, "omaha_hilo": 3, "omaha5_hilo": 4}
 _STRUCTURES = {"fixed_limit": 0, "pot_limit": 1, "half_pot": 1, "no_limit": 2}
 
 
@@ -39,7 +38,7 @@ _STRUCTURES = {"fixed_limit": 0, "pot_limit": 1, "half_pot": 1, "no_limit": 2}
 class TableReplay:
     """Findings and projection tables of every hand of an event table, in table order."""
 
-    findings: list[Finding]
+    findings: pa.Table  # schemas/findings.json, in hand order
     hands: pa.Table
     players: pa.Table
     fast_hands: int  # proven clean by the compiled kernel
@@ -51,7 +50,7 @@ def reference_only() -> bool:
     return os.environ.get(DISABLE_ENV, "") not in ("", "0")
 
 
-def replay_table(table: pa.Table, cash: Settings, tournament: Settings | None = None,
+def replay_table_fast(table: pa.Table, cash: Settings, tournament: Settings | None = None,
                  run_id: str | None = None, *, use_kernel: bool = True) -> TableReplay:
     """Replay every hand of `table` (hands contiguous, ordered by seq): tournament hands
     under `tournament`, the others under `cash`."""
@@ -60,7 +59,7 @@ def replay_table(table: pa.Table, cash: Settings, tournament: Settings | None = 
     hands_schema = arrow_schema("hands")
     players_schema = arrow_schema("hand_players")
     if n_events == 0:
-        return TableReplay(findings=[], hands=hands_schema.empty_table(),
+        return TableReplay(findings=findings_table([], run_id), hands=hands_schema.empty_table(),
                            players=players_schema.empty_table(), fast_hands=0,
                            reference_hands=0, reasons={})
     starts = _hand_starts(table)
@@ -74,7 +73,7 @@ def replay_table(table: pa.Table, cash: Settings, tournament: Settings | None = 
     ref_findings, ref_hands, ref_players = _reference(table, starts, back, cash, tournament)
     findings = _merge_findings(table, starts, status, back, ref_findings,
                                fast["game_rows"] if fast is not None else None,
-                               fast["settings"] if fast is not None else [])
+                               fast["settings"] if fast is not None else [], run_id)
     hand_parts = []
     player_parts = []
     if fast is not None and len(back) < n_hands:
@@ -453,21 +452,19 @@ def _kernel_covers(hands_schema: pa.Schema, players_schema: pa.Schema) -> bool:
 
 def _winners(hand_of_row: np.ndarray, seats: np.ndarray, player: pa.ChunkedArray,
              won: np.ndarray, n_hands: int) -> pa.Array:
-    """'seat:player,...' of the seats that won chips, per hand (null when none)."""
-    import polars as pl
-
-    frame = pl.DataFrame({
-        "hand": hand_of_row, "seat": seats, "won": won,
-        "player": pl.from_arrow(player.combine_chunks() if isinstance(
-            player, pa.ChunkedArray) else player),
-    })
-    joined = (frame.filter(pl.col("won") > 0)
-              .with_columns((pl.col("seat").cast(pl.String) + ":"
-                             + pl.col("player").fill_null("")).alias("w"))
-              .group_by("hand", maintain_order=True).agg(pl.col("w").str.join(",")))
-    out = np.full(n_hands, None, dtype=object)
-    out[joined["hand"].to_numpy()] = joined["w"].to_list()
-    return pa.array(out, pa.string())
+    """'seat:player,...' of the seats that won chips, per hand (null when none). Arrow only:
+    this runs in forked workers, where polars' thread pool is not safe."""
+    rows = np.flatnonzero(won > 0)
+    seat_text = pc.cast(pa.array(seats[rows], pa.int64()), pa.string())
+    names = pc.fill_null(player.take(pa.array(rows)), "")
+    labels = pc.binary_join_element_wise(seat_text, names, ":")
+    counts = np.bincount(hand_of_row[rows], minlength=n_hands)
+    offsets = np.concatenate(([0], np.cumsum(counts))).astype(np.int32)
+    if isinstance(labels, pa.ChunkedArray):
+        labels = labels.combine_chunks()
+    lists = pa.ListArray.from_arrays(pa.array(offsets), labels)
+    joined = pc.binary_join(lists, ",")
+    return pc.if_else(pa.array(counts > 0), joined, pa.scalar(None, pa.string()))
 
 
 UNRECORDED_RULE = "DQ-UNVERIFIABLE-AWARD"
@@ -487,30 +484,42 @@ def _unrecorded_counts(status: np.ndarray, game: np.ndarray, settings: list[Sett
 
 def _merge_findings(table: pa.Table, starts: np.ndarray, status: np.ndarray,
                     back: np.ndarray, ref_findings: list[list[Finding]], game: np.ndarray,
-                    settings: list[Settings]) -> list[Finding]:
+                    settings: list[Settings], run_id: str | None) -> pa.Table:
     """All findings in hand order: the reference replay's, and the one the kernel leaves to
-    say a hand's winnings were not recorded (the message awards.py writes)."""
-    from audit.findings import finding
-
-    unrecorded = np.flatnonzero(status == -1)
-    if not len(unrecorded):
-        return [f for fs in ref_findings for f in fs]
+    say a hand's winnings were not recorded (the message awards.py writes), built as
+    columns."""
     from audit.replay.fast_kernel import G_SETTINGS
 
-    last = pa.array(starts[1:][unrecorded] - 1)
-    ids = table.column("hand_id").take(last).to_pylist()
-    seqs = table.column("seq").take(last).to_pylist()
+    reference = findings_table([f for fs in ref_findings for f in fs], run_id)
+    unrecorded = np.flatnonzero(status == -1) if game is not None else np.zeros(0, np.int64)
+    if len(unrecorded):
+        which = game[unrecorded, G_SETTINGS]
+        on = np.array([UNRECORDED_RULE not in st.disabled for st in settings])[which]
+        unrecorded, which = unrecorded[on], which[on]
+    if not len(unrecorded):
+        return reference
     templates = [finding(UNRECORDED_RULE, hand_id=None, seq=None, message=UNRECORDED_MESSAGE,
                          severity=st.severity.get(UNRECORDED_RULE)) for st in settings]
-    made: dict[int, list[Finding]] = {}
-    for k, h in enumerate(unrecorded.tolist()):
-        which = int(game[h, G_SETTINGS])
-        if UNRECORDED_RULE in settings[which].disabled:
-            continue
-        made[h] = [dataclasses.replace(templates[which], hand_id=ids[k], seq=seqs[k])]
-    by_hand = dict(zip((int(b) for b in back), ref_findings, strict=True))
-    by_hand.update(made)
-    return [f for h in sorted(by_hand) for f in by_hand[h]]
+    last = pa.array(starts[1:][unrecorded] - 1)
+    schema = findings_schema()
+    n = len(unrecorded)
+    columns: dict[str, Any] = {
+        "run_id": pa.array([run_id] * n, pa.string()),
+        "hand_id": table.column("hand_id").take(last),
+        "seq": table.column("seq").take(last),
+    }
+    for name in schema.names:
+        if name not in columns:
+            values = np.array([getattr(t, name) for t in templates], dtype=object)[which]
+            columns[name] = pa.array(values, schema.field(name).type)
+    made = pa.table({name: columns[name] for name in schema.names}, schema=schema)
+    ref_hand = np.repeat(back, [len(fs) for fs in ref_findings]).astype(np.int64)
+    merged = pa.concat_tables([
+        reference.append_column("_hand", pa.array(ref_hand, pa.int64())),
+        made.append_column("_hand", pa.array(unrecorded, pa.int64())),
+    ])
+    order = pc.sort_indices(merged, [("_hand", "ascending")])  # stable: keeps seq order
+    return merged.take(order).drop_columns(["_hand"])
 
 
 def _reference(table: pa.Table, starts: np.ndarray, back: np.ndarray, cash: Settings,

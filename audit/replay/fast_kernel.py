@@ -41,7 +41,7 @@ F_REFUNDS_IMPLICIT, F_RAKE_IMPLICIT, F_UNRECORDED = 1, 2, 4
 G_VARIANT, G_STRUCTURE, G_BB, G_SB, G_SMALL_BET, G_BIG_BET, G_MIN_BET, G_BUTTON, \
     G_TOURNAMENT, G_SETTINGS, G_SUPPORTED, G_ANTE = range(12)
 N_GAME = 12
-V_HOLDEM, V_OMAHA, V_OMAHA5 = 0, 1, 2
+V_HOLDEM, V_OMAHA, V_OMAHA5, V_OMAHA_HILO, V_OMAHA5_HILO = 0, 1, 2, 3, 4
 FL, PL, NL = 0, 1, 2
 
 # profile settings columns (one row per Settings a hand can use: G_SETTINGS is the row)
@@ -55,8 +55,8 @@ N_SETTINGS = 15
 S_IN, S_FOLDED, S_ACTED, S_START, S_STACK, S_BET, S_CONTRIB, S_ACTED_LEVEL, S_ACTED_FR, \
     S_VPIP, S_PFR, S_AGGR, S_CALLS, S_FOLDED_STREET, S_ALLIN_STREET, S_FACED_FROM, \
     S_MUCKED, S_SHOWN, S_SHOWN_N, S_HOLE_N, S_SEAT_EVENT, S_ACTUAL, S_EXPECTED, S_REFUND, \
-    S_STRENGTH, S_LIVE_C, S_DEAD, S_ANTES = range(28)
-N_SEAT_ROWS = 28
+    S_STRENGTH, S_LIVE_C, S_DEAD, S_ANTES, S_LOW = range(29)
+N_SEAT_ROWS = 29
 MAX_SEATS = 24  # seat numbers 1..23; a bigger table goes to the reference replay
 MAX_CARDS = 8
 
@@ -287,6 +287,60 @@ def _omaha_strength(hole, hn, board, table5, table6, table7, flush_suit, by_mask
 
 
 @njit(cache=True)
+def _low_bit(card):
+    return 1 << (((card >> 2) + 1) % 13)  # ace-low rank bit: ace = bit 0
+
+
+@njit(cache=True)
+def _bits(mask):
+    n = 0
+    while mask:
+        mask &= mask - 1
+        n += 1
+    return n
+
+
+@njit(cache=True)
+def _omaha_low8(hole, hn, board):
+    """evaluate.omaha_low8_strength as an order: higher is better, -1 = no qualifying low.
+    Five distinct ranks compare by their highest card first, which is the bitmask order."""
+    best = 1 << 14
+    for a in range(hn):
+        for b in range(a + 1, hn):
+            hm = _low_bit(hole[a]) | _low_bit(hole[b])
+            if _bits(hm) != 2 or hm >= 1 << 8:
+                continue
+            for x in range(5):
+                for y in range(x + 1, 5):
+                    for z in range(y + 1, 5):
+                        bm = _low_bit(board[x]) | _low_bit(board[y]) | _low_bit(board[z])
+                        if _bits(bm) != 3 or bm >= 1 << 8 or hm & bm:
+                            continue
+                        if hm | bm < best:
+                            best = hm | bm
+    if best == 1 << 14:
+        return -1
+    return (1 << 14) - best
+
+
+@njit(cache=True)
+def _split(amount, winners, n_win, order, n_order, S):
+    """pots.split: equal shares clockwise from the button, one odd chip each to the first
+    winners; False when a winner is not in the seating order."""
+    q_share = amount // n_win
+    r_odd = amount - q_share * n_win
+    given = 0
+    for ix in range(n_order):
+        s = order[ix]
+        for w in range(n_win):
+            if winners[w] == s:
+                S[S_EXPECTED, s] += q_share + (1 if given < r_odd else 0)
+                given += 1
+                break
+    return given == n_win
+
+
+@njit(cache=True)
 def _write_cards(cards, n, buf, pos):
     for i in range(n):
         if i:
@@ -331,7 +385,7 @@ def replay_batch(starts, kind, seat, amount, total, detail, flags, cards_data, c
     pot_amount = np.zeros(MAX_SEATS, np.int64)
     pot_level = np.zeros(MAX_SEATS, np.int64)
     seven = np.zeros(7, np.int64)
-    winners = np.zeros(MAX_SEATS, np.int64)
+    winners = np.zeros(2 * MAX_SEATS, np.int64)
     row = 0
     bpos = 0
     hpos = 0
@@ -447,7 +501,9 @@ def _replay_one(lo, hi, kind, seat, amount, total, detail, flags, cards_data, ca
     H[H_LAST_RAISE] = g[G_MIN_BET]
     H[H_ANTE] = g[G_ANTE]
     variant = g[G_VARIANT]
-    hole_n = 2 if variant == V_HOLDEM else (4 if variant == V_OMAHA else 5)
+    hole_n = 2 if variant == V_HOLDEM else (
+        4 if (variant == V_OMAHA or variant == V_OMAHA_HILO) else 5)
+    hilo = variant == V_OMAHA_HILO or variant == V_OMAHA5_HILO
     # seats first: the table size is the highest seat (or the button)
     max_seat = 0
     for i in range(lo, hi):
@@ -472,6 +528,7 @@ def _replay_one(lo, hi, kind, seat, amount, total, detail, flags, cards_data, ca
         S[S_FOLDED_STREET, s] = -1
         S[S_ALLIN_STREET, s] = -1
         S[S_STRENGTH, s] = -1
+        S[S_LOW, s] = -1
     for i in range(lo, hi):
         k = kind[i]
         s = seat[i]
@@ -721,6 +778,8 @@ def _replay_one(lo, hi, kind, seat, amount, total, detail, flags, cards_data, ca
             return 20  # DQ-UNVERIFIABLE-AWARD
         best = -1
         n_win = 0
+        best_low = -1
+        n_low = 0
         unverified = False
         for s in range(1, size):
             if not (S[S_IN, s] and not S[S_FOLDED, s] and S[S_LIVE_C, s] >= level
@@ -767,6 +826,8 @@ def _replay_one(lo, hi, kind, seat, amount, total, detail, flags, cards_data, ca
                                 return 21
                     v = _omaha_strength(hc, cn, board, table5, table6, table7, flush_suit,
                                         by_mask, strengths, card_value)
+                    if hilo:
+                        S[S_LOW, s] = _omaha_low8(hc, cn, board)
                 S[S_STRENGTH, s] = v
             if v > best:
                 best = v
@@ -774,24 +835,27 @@ def _replay_one(lo, hi, kind, seat, amount, total, detail, flags, cards_data, ca
             if v == best:
                 winners[n_win] = s
                 n_win += 1
+            lo = S[S_LOW, s]
+            if lo >= 0:
+                if lo > best_low:
+                    best_low = lo
+                    n_low = 0
+                if lo == best_low:
+                    winners[MAX_SEATS + n_low] = s
+                    n_low += 1
         if unverified:
             if unrecorded:
                 continue
             return 20
-        # clockwise from the button; one odd chip each to the first winners
-        q_share = amt // n_win
-        r_odd = amt - q_share * n_win
-        given = 0
-        for ix in range(n_order):
-            s = order[ix]
-            is_winner = False
-            for w in range(n_win):
-                if winners[w] == s:
-                    is_winner = True
-            if is_winner:
-                S[S_EXPECTED, s] += q_share + (1 if given < r_odd else 0)
-                given += 1
-        if given != n_win:
+        # clockwise from the button; one odd chip each to the first winners; a qualifying
+        # low takes half, the odd chip of the whole pot staying with the high half
+        if n_low:
+            low_half = amt // 2
+            ok = _split(amt - low_half, winners[:MAX_SEATS], n_win, order, n_order, S)
+            ok = ok and _split(low_half, winners[MAX_SEATS:], n_low, order, n_order, S)
+        else:
+            ok = _split(amt, winners[:MAX_SEATS], n_win, order, n_order, S)
+        if not ok:
             return 22  # a winner outside the seating order
     # ---- compare with what was paid (audit/replay/awards.py settle_hand)
     refunds_all = not refunds_implicit or uncalled_logged
@@ -875,7 +939,9 @@ def _post(d, s, amount, S, H, order, P):
     button = H[H_BUTTON]
     live = add
     if d == D_ANTE:
-        if S[S_ANTES, s] or H[H_ANTE] <= 0 or (add != H[H_ANTE] and add != stack):
+        # forced.py _check_amount: the game's ante, or all-in for less (ANTE-AMOUNT)
+        if S[S_ANTES, s] or H[H_ANTE] <= 0 or not (
+                add == H[H_ANTE] or (add == stack and add < H[H_ANTE])):
             return 34  # a second, unexpected or odd-sized ante
         S[S_ANTES, s] = 1
         live = 0
@@ -1001,6 +1067,10 @@ def _act(k, s, amount, total, S, H, order, P):
             return 43
     street = H[H_STREET]
     if street == 0 and H[H_N_ACTIONS] == 0:
+        if H[H_ANTE] > 0:  # forced.py check_antes: every player has anted by now
+            for i in range(H[H_N_ORDER]):
+                if S[S_ANTES, order[i]] != 1:
+                    return 35
         _open_preflop(S, H, order)
     n = H[H_N_ORDER]
     exp = H[H_TO_ACT]
