@@ -64,7 +64,8 @@ def test_injector_produces_exactly_its_rule(tmp_path: Path, injector: str) -> No
     structure = STRUCTURE_NAME[cls.structures[0]] if len(cls.structures) < 3 else "mixed"
     share = {True: 1.0, False: 0.0, None: 0.5}[cls.tournament]
     root = tmp_path / "s"
-    simulate(root, hands=240, seed=5, variant=variant, structure=structure, tables=12,
+    hands = 1200 if injector == "short_ante" else 240  # antes start at tournament level 3
+    simulate(root, hands=hands, seed=5, variant=variant, structure=structure, tables=12,
              tournament_share=share, violations=1.0, injectors=(injector,))
     findings = _findings(root)
     labels = _labels(root)
@@ -123,7 +124,7 @@ def test_accuracy_scorecard_is_perfect(tmp_path: Path) -> None:
              violations=0.05, tournament_share=0.3, colluders=2)
     card = accuracy_scorecard(root)
     assert card["hands"] == 5000
-    assert card["labelled_hands"] > 150
+    assert card["labelled_hands"] > 120  # of ~250 drawn at 5%, those with a place to inject
     assert card["clean_hand_findings"] == 0
     for rule, r in card["rules"].items():
         assert r["precision"] == 1.0 and r["recall"] == 1.0, (rule, r)

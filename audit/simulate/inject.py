@@ -325,6 +325,35 @@ class BigBlindWrongSeat(Injector):
         self.blind_mode = "bb_skip"
 
 
+class ShortAnte(Injector):
+    """A player with chips posts less than the ante (tournament levels with an ante)."""
+
+    name, rule = "short_ante", "ANTE-AMOUNT"
+    tournament = True
+
+    @classmethod
+    def applicable(cls, t: Table, n: int) -> bool:
+        return super().applicable(t, n) and t.ante > 1
+
+    def prepare(self, t: Table, order: list[int]) -> None:
+        s = order[self.rng.randrange(len(order))]
+        if t.stacks[s] > t.ante:
+            self.short_ante = (s, 1 + self.rng.randrange(t.ante - 1))
+
+
+class MissedBlindsAllDead(Injector):
+    """A player making up missed blinds posts small and big blind both dead (only the small
+    blind goes in dead; the big blind is live)."""
+
+    name, rule = "missed_blinds_all_dead", "BLIND-MISSED"
+    min_players = 3
+
+    def prepare(self, t: Table, order: list[int]) -> None:
+        s = order[2 + self.rng.randrange(len(order) - 2)] if len(order) > 2 else 0
+        if s and t.stacks[s] > 3 * (t.sb + t.bb):
+            self.dead_post = (s, t.sb + t.bb)
+
+
 class HeadsUpBlindsSwapped(Injector):
     name, rule = "headsup_blinds_swapped", "BLIND-HEADSUP"
     max_players = 2

@@ -320,7 +320,7 @@ ALL: tuple[type[Injector], ...] = (
     log.PrematureBoard, log.ExtraBurn, log.FlopExtra, log.ExtraHoleCard,
     log.DuplicateCard, log.UnknownCards, log.TotalMismatch, log.OverStack,
     base.BigBlindWrongSeat, base.HeadsUpBlindsSwapped, base.StraddleWrongSize,
-    base.StraddleLimit, base.StraddleTournament,
+    base.StraddleLimit, base.StraddleTournament, base.ShortAnte, base.MissedBlindsAllDead,
     UnderMinBet, UnderMinRaise, CompleteInBigBet, PotLimitOverMax, PotLimitSmallBlindAsBig,
     LimitWrongSize, LimitWrongStreetSize, ShortCall, CapMultiRound, CapNoUncap, CapTournament,
     ReraiseShortAllIn, HalfBetReraise, SubMinAllInRaise,

@@ -150,6 +150,8 @@ class Script:
 
     blind_mode = ""  # "" | "bb_skip" | "headsup_swap"
     straddle = 0  # straddle amount to post (0 = none)
+    short_ante: tuple[int, int] | None = None  # (seat, amount) posting a wrong ante
+    dead_post: tuple[int, int] | None = None  # (seat, amount) posted dead as a missed blind
     rig_board: list[int] | None = None
     stacks: dict[int, int] | None = None
     rule = ""
@@ -194,8 +196,13 @@ def play_hand(t: Table, rng: random.Random, script: Script | None,
     h.begin()
     order = h.order
     if t.ante:
+        short = script.short_ante if script is not None else None
         for s in order:
-            h.post(s, "ante", t.ante)
+            if short is not None and short[0] == s:
+                h.post(s, "ante", short[1])
+                script.labels.append((ev[-1], "ANTE-AMOUNT", s, True))
+            else:
+                h.post(s, "ante", t.ante)
     headsup = len(order) == 2
     mode = script.blind_mode if script is not None else ""
     if headsup:
@@ -222,6 +229,10 @@ def play_hand(t: Table, rng: random.Random, script: Script | None,
             h.post(s3, "straddle", st)
             if script is not None and script.straddle:
                 script.labels.append((ev[-1], script.rule, s3, True))
+    if script is not None and script.dead_post is not None:
+        s, amount = script.dead_post
+        h.post(s, "missed_small", amount)
+        script.labels.append((ev[-1], "BLIND-MISSED", s, True))
     if deck is None:
         deck = list(range(52))
         rng.shuffle(deck)
