@@ -19,7 +19,7 @@ Mapping (Full Tilt line -> events; money exact: `Decimal` -> integer minor units
   blind; `$`/`€`/`£` -> USD/EUR/GBP with minor_per_unit 100, no symbol (tournament or play
   chips) -> CHIPS/1; tournament when the header names one; seat_count from `(N max)`.
   Stud games (`7 Card Stud` / `Stud Hi` -> stud, `Stud H/L` / `7 Card Stud Hi/Lo` ->
-  stud_hilo, `Razz` -> razz, `5 Card Stud` -> stud5) are fixed-limit with no button:
+  stud_hilo, `Razz` -> razz; 5-card stud is not read) are fixed-limit with no button:
   small_bet/big_bet from the stakes, ante and bring_in from the first full posts (the
   bring-in: half the small bet when nobody brings in, and `source` says so). Draw games
   (`2-7 Triple Draw`, `2-7 Single Draw`, `5 Card Draw`, `Badugi`) are button games like
@@ -103,7 +103,7 @@ _GAMES = {"hold'em": "holdem", "holdem": "holdem", "omaha": "omaha", "omaha hi":
 _STUD_GAMES = {"7 card stud": "stud", "stud": "stud", "stud hi": "stud",
                "7 card stud hi": "stud", "7 card stud hi/lo": "stud_hilo",
                "7 card stud h/l": "stud_hilo", "stud h/l": "stud_hilo", "stud hi/lo": "stud_hilo",
-               "stud 8": "stud_hilo", "razz": "razz", "5 card stud": "stud5"}
+               "stud 8": "stud_hilo", "razz": "razz"}
 _GAMES.update(_STUD_GAMES)
 _STUD = frozenset(_STUD_GAMES.values())
 _DRAW_GAMES = {"2-7 triple draw": "lowball_27_triple", "2-7 single draw": "lowball_27_single",
