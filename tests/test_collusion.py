@@ -244,3 +244,19 @@ def test_chunked_leads_equal_one_pass_leads(planted):
     for x, y in zip(one, many, strict=True):
         assert x["p_value"] == pytest.approx(y["p_value"], rel=1e-6, abs=1e-300)
         assert sorted(x["evidence_hand_ids"]) == sorted(y["evidence_hand_ids"])
+
+
+def test_pattern_checkdown_allin_after_a_preflop_raise_over_the_all_in():
+    # the all-in was preflop, so the remaining streets are flop to river: a raise over the
+    # all-in before the flop is not betting into the side pot, checking every later street is
+    text = CHECKDOWN.replace("call 1 250\ncall 2 200", "raise 1 to 900\ncall 2 800")
+    text = text.replace("award 1 900 main", "award 1 900 main\naward 1 1200 side-1")
+    hands, hp = _projections(text)
+    assert hp.filter(pl.col("player") == "alice")["aggressive_actions"].to_list() == [1]
+    found = checkdown_findings(hp.lazy(), hands.lazy())
+    assert [(f.player, f.counterparty) for f in found] == [("alice", "bob")]
+    flop_bet = text.replace("deal board 2d 7d 9h\ncheck 1\ncheck 2",
+                            "deal board 2d 7d 9h\nbet 1 100\ncall 2 100")
+    flop_bet = flop_bet.replace("award 1 1200 side-1", "award 1 1400 side-1")
+    hands, hp = _projections(flop_bet)
+    assert checkdown_findings(hp.lazy(), hands.lazy()) == []
