@@ -29,9 +29,9 @@ K_HAND_STARTED, K_SEAT, K_POST, K_DEAL, K_BURN, K_FOLD, K_CHECK, K_CALL, K_BET, 
 
 # details the kernel tells apart (all others: -1; null: -2)
 DETAILS = ("small_blind", "big_blind", "hole", "board", "uncalled", "sitting_out", "ante",
-           "straddle")
+           "straddle", "new_player", "missed_big", "dead", "missed_small")
 D_SMALL_BLIND, D_BIG_BLIND, D_HOLE, D_BOARD, D_UNCALLED, D_SITTING_OUT, D_ANTE, \
-    D_STRADDLE = range(len(DETAILS))
+    D_STRADDLE, D_NEW_PLAYER, D_MISSED_BIG, D_DEAD, D_MISSED_SMALL = range(len(DETAILS))
 D_OTHER, D_NULL = -1, -2
 
 # per-event flags decoded from `detail` text
@@ -924,9 +924,11 @@ def _replay_one(lo, hi, kind, seat, amount, total, detail, flags, cards_data, ca
 
 @njit(cache=True)
 def _post(d, s, amount, S, H, order, P):
-    """audit/replay/forced.py post() for blinds, antes and a straddle."""
-    if d != D_SMALL_BLIND and d != D_BIG_BLIND and d != D_ANTE and d != D_STRADDLE:
-        return 30  # dead and missed blinds
+    """audit/replay/forced.py post(): blinds, antes, a straddle, made-up and dead blinds."""
+    if not (d == D_SMALL_BLIND or d == D_BIG_BLIND or d == D_ANTE or d == D_STRADDLE
+            or d == D_NEW_PLAYER or d == D_MISSED_BIG or d == D_DEAD or d == D_MISSED_SMALL
+            or d == D_NULL):
+        return 30  # kinds the reference replay judges (bring-in, kill, ...)
     size = H[H_SIZE]
     if s == MISSING or not (0 < s < size) or not S[S_IN, s]:
         return 31
@@ -938,7 +940,18 @@ def _post(d, s, amount, S, H, order, P):
     headsup = n == 2
     button = H[H_BUTTON]
     live = add
-    if d == D_ANTE:
+    if d == D_NEW_PLAYER or d == D_MISSED_BIG:
+        # BLIND-MISSED: a full big blind, or all-in for less; the excess over it is dead
+        if H[H_BB] and add < H[H_BB] and add < stack:
+            return 38
+        live = add if add < H[H_BB] else H[H_BB]
+    elif d == D_DEAD or d == D_MISSED_SMALL or d == D_NULL:
+        # BLIND-MISSED: the missed small blind goes in dead, exactly, or all-in for less
+        sb = H[H_SB]
+        if sb and add != sb and (add < stack or add > sb):
+            return 38
+        live = 0
+    elif d == D_ANTE:
         # forced.py _check_amount: the game's ante, or all-in for less (ANTE-AMOUNT)
         if S[S_ANTES, s] or H[H_ANTE] <= 0 or not (
                 add == H[H_ANTE] or (add == stack and add < H[H_ANTE])):
