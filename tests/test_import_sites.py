@@ -407,6 +407,16 @@ def test_party_fixed_limit_tournament_is_quarantined(tmp_path: Path) -> None:
         ("party:20000000001", True)]
 
 
+def test_amount_past_64_bits_quarantines_that_hand_only(tmp_path: Path) -> None:
+    # An amount no int64 holds used to fail the whole file with a traceback.
+    text = re.sub(r"^(Seat 1: \S+ )\(\$[0-9.,]+\)", r"\1($99999999999999999999)",
+                  _fixture_text(), count=1, flags=re.M)
+    rows, _, rejected = _read(FullTiltImporter(), _write(tmp_path, "x.txt", text.encode()))
+    assert list(_hands(rows)) == ["ftp:20000000002"]
+    assert [(r.line, r.hand_id, "does not fit the event schema" in r.reason, bool(r.raw))
+            for r in rejected] == [(1, "ftp:20000000001", True, True)]
+
+
 def test_party_unknown_line(tmp_path: Path) -> None:
     if not SAMPLES.exists():
         pytest.skip("samples missing")

@@ -138,3 +138,18 @@ def test_export_refuses_what_the_format_cannot_hold() -> None:
         to_phh(rows)
     with pytest.raises(AuditInputError, match="unknown export format"):
         export_hands(events_table(rows), "xml")
+
+
+def test_amount_past_64_bits_quarantines_that_hand_only(tmp_path: Path) -> None:
+    # An amount no int64 holds used to fail the whole file with a traceback.
+    source = Path(__file__).resolve().parents[1] / "fixtures" / "ohh" / "hands.ohh"
+    lines = source.read_text(encoding="utf-8").splitlines()
+    hand = json.loads(lines[0])
+    hand["ohh"]["players"][0]["starting_stack"] = 99999999999999999999
+    path = tmp_path / "big.ohh"
+    path.write_text("\n".join([json.dumps(hand), *lines[1:]]) + "\n", encoding="utf-8")
+    chunks = list(OhhImporter().read(path))
+    fit = [r for r in chunks[0].rejected if "does not fit the event schema" in r.reason]
+    assert [(r.line, bool(r.raw)) for r in fit] == [(1, True)]
+    ids = set(chunks[0].table.column("hand_id").to_pylist())
+    assert ids and not any(i.endswith(":777") for i in ids)

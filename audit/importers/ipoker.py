@@ -378,7 +378,7 @@ class IPokerImporter:
 
     def read(self, path: Path) -> Iterator[Chunk]:
         """Stream `path` as chunks of about `chunk_hands` whole hands each."""
-        out = ChunkWriter(self.chunk_hands)
+        out = ChunkWriter(self.chunk_hands, str(path))
         stream = _Stream(path)
         game_lines: list[tuple[int, str]] = []  # raw lines of the game in progress
         with path.open("rb") as f:
@@ -425,7 +425,7 @@ class IPokerImporter:
                                              hand_id=f"ipoker:{game.attrs.get('gamecode')}",
                                              reason=str(exc), raw=raw))
             else:
-                out.add(hand)
+                out.add(hand, raw)
             if out.full:
                 yield out.take()
         stream.done.clear()

@@ -47,6 +47,8 @@ from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
+import pyarrow as pa
+
 from audit.errors import AuditInputError
 from audit.importers.base import Chunk, Rejected
 from audit.schema import events_table
@@ -351,6 +353,7 @@ class OhhImporter:
         rows: list[dict[str, Any]] = []
         lines: list[int] = []
         rejected: list[Rejected] = []
+        kept: list[tuple[list[dict[str, Any]], int, str | None, str]] = []
         hands = 0
         for line, raw, obj in _objects(path):
             source = f"ohh:{path.name}:{line}"
@@ -375,12 +378,35 @@ class OhhImporter:
                 continue
             rows.extend(hand_rows)
             lines.extend([line] * len(hand_rows))
+            kept.append((hand_rows, line, hand_id, raw))
             hands += 1
             if hands >= self.chunk_hands:
-                yield Chunk(table=events_table(rows), rejected=rejected, lines=lines)
-                rows, lines, rejected, hands = [], [], [], 0
+                yield _chunk(rows, lines, rejected, kept, path)
+                rows, lines, rejected, kept, hands = [], [], [], [], 0
         if rows or rejected:
-            yield Chunk(table=events_table(rows), rejected=rejected, lines=lines)
+            yield _chunk(rows, lines, rejected, kept, path)
+
+
+def _chunk(rows: list[dict[str, Any]], lines: list[int], rejected: list[Rejected],
+           kept: list[tuple[list[dict[str, Any]], int, str | None, str]], path: Path) -> Chunk:
+    """The chunk's table; a hand whose values do not fit the event schema (an amount past 64
+    bits, ...) is quarantined instead of failing the whole file."""
+    try:
+        return Chunk(table=events_table(rows), rejected=rejected, lines=lines)
+    except (pa.ArrowException, OverflowError, ValueError, TypeError):
+        pass
+    rows, lines = [], []
+    for hand_rows, line, hand_id, raw in kept:
+        try:
+            events_table(hand_rows)
+        except (pa.ArrowException, OverflowError, ValueError, TypeError) as exc:
+            rejected.append(Rejected(source=str(path), line=line, hand_id=hand_id, raw=raw,
+                                     reason=f"a value does not fit the event schema ({exc}); "
+                                            "amounts must be within 64 bits"))
+            continue
+        rows.extend(hand_rows)
+        lines.extend([line] * len(hand_rows))
+    return Chunk(table=events_table(rows), rejected=rejected, lines=lines)
 
 
 IMPORTER = OhhImporter()

@@ -13,6 +13,8 @@ from pathlib import Path
 from typing import Any
 from zoneinfo import ZoneInfo
 
+import pyarrow as pa
+
 from audit.errors import AuditInputError
 from audit.importers.base import Chunk, Rejected
 from audit.schema import events_table
@@ -235,16 +237,19 @@ def raw_text(block: list[tuple[int, str]]) -> str:
 class ChunkWriter:
     """Collects mapped hands and rejections; `full` says when a chunk should be yielded."""
 
-    def __init__(self, chunk_hands: int) -> None:
+    def __init__(self, chunk_hands: int, source: str = "") -> None:
         self.chunk_hands = chunk_hands
+        self.source = source
         self.rows: list[dict[str, Any]] = []
         self.lines: list[int] = []
         self.rejected: list[Rejected] = []
+        self.kept: list[tuple[SiteHand, str]] = []  # (hand, raw text) for quarantine
         self.hands = 0
 
-    def add(self, hand: SiteHand) -> None:
+    def add(self, hand: SiteHand, raw: str = "") -> None:
         self.rows.extend(hand.rows)
         self.lines.extend(hand.lines)
+        self.kept.append((hand, raw))
         self.hands += 1
 
     @property
@@ -252,9 +257,31 @@ class ChunkWriter:
         return self.hands >= self.chunk_hands
 
     def take(self) -> Chunk:
-        chunk = Chunk(table=events_table(self.rows), rejected=self.rejected, lines=self.lines)
-        self.rows, self.lines, self.rejected, self.hands = [], [], [], 0
+        try:
+            table = events_table(self.rows)
+        except (pa.ArrowException, OverflowError, ValueError, TypeError):
+            table = self._without_unfit_hands()
+        chunk = Chunk(table=table, rejected=self.rejected, lines=self.lines)
+        self.rows, self.lines, self.rejected, self.kept, self.hands = [], [], [], [], 0
         return chunk
+
+    def _without_unfit_hands(self) -> pa.Table:
+        """The chunk without the hands whose values do not fit the event schema (an amount
+        past 64 bits, ...): those are quarantined instead of failing the whole file."""
+        self.rows, self.lines = [], []
+        for hand, raw in self.kept:
+            try:
+                events_table(hand.rows)
+            except (pa.ArrowException, OverflowError, ValueError, TypeError) as exc:
+                self.rejected.append(Rejected(
+                    source=self.source, line=hand.lines[0] if hand.lines else None,
+                    hand_id=hand.hand_id, raw=raw,
+                    reason=f"a value does not fit the event schema ({exc}); amounts must be "
+                           "within 64 bits"))
+                continue
+            self.rows.extend(hand.rows)
+            self.lines.extend(hand.lines)
+        return events_table(self.rows)
 
     @property
     def pending(self) -> bool:
@@ -280,7 +307,7 @@ def split_blocks(path: Path, is_header: Any) -> Iterator[tuple[bool, list[tuple[
 def read_site_text(path: Path, *, fmt: str, header: Any, chunk_hands: int,
                    map_hand: Any, hand_id_of: Any) -> Iterator[Chunk]:
     """The shared read loop: split into hands, map each, quarantine what fails."""
-    out = ChunkWriter(chunk_hands)
+    out = ChunkWriter(chunk_hands, str(path))
     for is_hand, block in split_blocks(path, header):
         significant = [(n, t) for n, t in block if t.strip()]
         if not significant:
@@ -298,7 +325,7 @@ def read_site_text(path: Path, *, fmt: str, header: Any, chunk_hands: int,
                                          hand_id=hand_id_of(block[0][1]), reason=str(exc),
                                          raw=raw_text(block)))
             continue
-        out.add(hand)
+        out.add(hand, raw_text(block))
         if out.full:
             yield out.take()
     if out.pending:
