@@ -129,3 +129,22 @@ def test_draw_hands_look_like_draw(tmp_path: Path, variant: str) -> None:
     assert kinds["raise"] > 100
     if variant in ("lowball_27_triple", "badugi"):
         assert kinds["stand_pat"] > 50
+
+
+def test_stud_injectors_scored_perfectly_with_every_game(tmp_path: Path) -> None:
+    """Stud injections (bring-in seat and size, small bet on a big street) beside the button
+    ones: every label found, every finding labelled, no finding on a clean hand."""
+    from audit.simulate import accuracy_scorecard
+
+    root = tmp_path / "s"
+    simulate(root, hands=3000, seed=8, variant="all", structure="mixed", tables=16,
+             violations=0.1, tournament_share=0.3)
+    card = accuracy_scorecard(root)
+    assert card["clean_hand_findings"] == 0
+    stud_rules = {"STUD-BRINGIN-AMOUNT", "BET-LIMIT-STUD-STREETS"}
+    assert stud_rules <= set(card["rules"])
+    assert {"STUD-BRINGIN-LOWCARD", "ORDER-RAZZ", "ORDER-STUDHL", "ORDER-5STUD"} & set(
+        card["rules"])
+    for rule, r in card["rules"].items():
+        assert r["precision"] == 1.0 and r["recall"] == 1.0, (rule, r)
+        assert r["seq_agree"] == r["matched"], (rule, r)

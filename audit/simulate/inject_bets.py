@@ -9,6 +9,7 @@ from audit.simulate import inject as base
 from audit.simulate import inject_log as log
 from audit.simulate.engine import FL, NL, PL, Hand
 from audit.simulate.inject import Injector
+from audit.simulate.inject_stud import ALL_STUD
 from audit.simulate.table import Table
 
 
@@ -313,7 +314,7 @@ class SubMinAllInRaise(Injector):
         return self.once(("raise", to), self.rule, s)
 
 
-ALL: tuple[type[Injector], ...] = (
+ALL: tuple[type[Injector], ...] = (*ALL_STUD,
     base.WrongWinner, base.AwardToFolded, base.SidePotWrong, base.UncalledKept,
     base.TieNotSplit, base.OddChipWrong, base.HiloOddChip, base.HiloScoop, base.RakeOverCap,
     log.OrderSwap, log.OotCheckThenBet, log.OotCallThenRaise, log.OotBinding,

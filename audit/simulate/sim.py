@@ -271,7 +271,7 @@ def simulate(out: Path | str, *, hands: int, seed: int = 0, variant: str = "hold
                         script = picker.pick(t) if violations and rng.random() < violations \
                             else None
                         if t.variant in STUD_GAMES:
-                            ev, h, res = play_stud(t, rng, decks.next())
+                            ev, h, res = play_stud(t, rng, decks.next(), script)
                         elif t.variant in DRAW_GAMES:
                             ev, h, res = play_draw(t, rng, decks.next())
                         else:

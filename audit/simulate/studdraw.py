@@ -52,9 +52,10 @@ def _value(h: Hand, s: int, low: bool) -> float:
     return v
 
 
-def play_stud(t, rng: random.Random, deck: list[int]) -> tuple[list[list], Hand, dict]:
-    """Play one stud hand of table `t`; returns (event rows after hand_started, hand,
-    settlement) like table.play_hand."""
+def play_stud(t, rng: random.Random, deck: list[int],
+              script=None) -> tuple[list[list], Hand, dict]:
+    """Play one stud hand of table `t` (with an optional stud injector's script); returns
+    (event rows after hand_started, hand, settlement) like table.play_hand."""
     spec = SPECS[t.variant]
     size = t.seat_count + 1
     h = Hand(size, FL, t.sb, t.bb, t.tournament, spec.evaluator == "hilo8", spec.max_cards,
@@ -105,7 +106,16 @@ def play_stud(t, rng: random.Random, deck: list[int]) -> tuple[list[list], Hand,
         if street == 0:
             b = bring_in_seat({s: up[s][-1] for s in h.order}, spec.bring_in)
             if h.stack[b] > 0:
-                _bring_in(h, b, t.sb)
+                amount = t.sb
+                if script is not None and hasattr(script, "bring_seat"):
+                    b = script.bring_seat(h, b)
+                if script is not None and hasattr(script, "bring_amount"):
+                    amount = script.bring_amount(h, b, amount)
+                _bring_in(h, b, amount)
+                if script is not None and script.done and not script.labels:
+                    rule = (script.bring_rule() if hasattr(script, "bring_rule")
+                            else script.rule)
+                    script.labels.append((ev[-1], rule, b, True))
             else:
                 h.to_act = h.next_to_act(b)
         elif h.to_act:
@@ -116,17 +126,22 @@ def play_stud(t, rng: random.Random, deck: list[int]) -> tuple[list[list], Hand,
         while h.to_act:
             s = h.to_act
             _value(h, s, low)
-            act = decide(h, s, styles[s], rng)
+            act = script.force(h, s) if script is not None else None
+            if act is None:
+                act = decide(h, s, styles[s], rng)
             k = act[0]
             if k == "fold":
                 h.fold(s)
             elif k == "check":
                 h.check(s)
             elif k == "call":
-                h.call(s)
+                h.call(s, act[1] if len(act) > 1 else None)
             else:
                 completes = street == 0 and h.bets == 0 and h.cur > 0
                 h.raise_to(s, act[1], "complete" if completes else None)
+            if len(act) > 3:
+                for rule, seat, primary in act[3]:
+                    script.labels.append((ev[-1], rule, seat, primary))
         if h.remaining() <= 1 or street == len(counts) - 1:
             break
         street += 1
