@@ -23,7 +23,8 @@ everyone except this partner, shrunk toward the population rate with ALPHA pseud
   pair's multiway hands, times the population share of double-raise hands that catch a third
   player (excess of joint raising over independent raising).
 - checkdown (PATTERN-CHECKDOWN-ALLIN): check-downs with a third player all-in, among such
-  hands; binomial upper tail with rate r_A·r_B/R as for whipsaw.
+  hands; binomial upper tail with rate r_A·r_B/R: each player's rate with other partners,
+  over the population rate R without this pair.
 - co_entry (PATTERN-COLLUSION): hands both entered voluntarily, as a log odds ratio against
   independent entry at each one's rate in the pair's hands, standardised (z), then centred and
   scaled by the median and MAD of all tested pairs' z (empirical null); lower normal tail.
@@ -240,7 +241,11 @@ def score_pairs(table: pl.DataFrame, totals: pl.DataFrame, rates: pl.DataFrame) 
                                   _quasi_sf(k, n, p0, n >= MIN_SAMPLE["whipsaw"]), np.nan)}
 
     for name, pre in (("checkdown", "cd"),):
-        r = max(_ratio(g[f"{pre}_k"], g[f"{pre}_n"]), 1e-6)
+        # the population rate without this pair: check-down chances are rare, and a team's
+        # own check-downs would otherwise set the rate it is judged against
+        rest_n = np.sum(g[f"{pre}_n"]) - g[f"{pre}_n"]
+        r = np.clip(np.where(rest_n > 0, (np.sum(g[f"{pre}_k"]) - g[f"{pre}_k"])
+                             / np.maximum(rest_n, 1), 0.5), 1e-6, 1.0)
         ra = _shrunk(g[f"{pre}_k__a"] - g[f"{pre}_k"], g[f"{pre}_n__a"] - g[f"{pre}_n"], r)
         rb = _shrunk(g[f"{pre}_k__b"] - g[f"{pre}_k"], g[f"{pre}_n__b"] - g[f"{pre}_n"], r)
         p0 = np.clip(ra * rb / r, 1e-9, 0.95)
@@ -348,10 +353,12 @@ def explain_away(scored: pl.DataFrame, agg: A.Partial, parts: list[A.Chunk], min
     re-raises. So the other pairs are judged on the hands in which no player of a core lead
     (other than themselves) sat, with baselines from those hands. The core leads (those sharing
     no player with a stronger lead) stand; every other pair, a weaker lead naming a core lead's
-    player included, is re-scored that way and keeps the larger of its two p-values (a pair no
-    longer testable gets 1): explaining away only ever removes evidence, and Benjamini–Hochberg
-    runs over the same tested pairs as the first pass, so the FDR control stands. A team of
-    three that always sits together is reported as its strongest pair.
+    player included, is re-scored that way. A pair that lost hands to it, or has a lead's
+    player in it, keeps the larger of its two p-values (1 once no longer testable): for it
+    explaining away only removes evidence. A pair whose own hands are untouched takes its new
+    p-value, judged on baselines free of the leads. Benjamini–Hochberg runs over the same
+    tested pairs as the first pass. A team of three that always sits together is reported as
+    its strongest pair.
     """
     keys = ["player_a", "player_b"]
     first = scored
@@ -367,14 +374,20 @@ def explain_away(scored: pl.DataFrame, agg: A.Partial, parts: list[A.Chunk], min
         clean = A.subtract(rest, A.spoiled_table(parts, members, leads)) if len(members) \
             else rest
         again = _score(clean, clean, min_hands, agg.rates, cells, tables).select(
-            *keys, p_again=pl.col("p_value").fill_nan(1.0))
+            *keys, p_again=pl.col("p_value").fill_nan(1.0), hands_again=pl.col("hands"))
         core = leads.with_columns(core=pl.lit(True))
         merged = (first.join(again, on=keys, how="left").join(core, on=keys, how="left")
-                  .with_columns(pl.col("p_again").fill_null(1.0), pl.col("core").fill_null(False)))
+                  .with_columns(pl.col("p_again").fill_null(1.0), pl.col("core").fill_null(False),
+                                intact=(pl.col("hands_again") == pl.col("hands")).fill_null(False)
+                                & ~pl.col("player_a").is_in(members.implode())
+                                & ~pl.col("player_b").is_in(members.implode())))
         p = merged["p_value"].to_numpy()
+        again_p = merged["p_again"].to_numpy()
+        # a pair whose own hands are untouched is judged afresh on the cleaner baselines; one
+        # that lost hands, or has a lead's player in it, can only lose evidence
         p = np.where(merged["core"].to_numpy() | np.isnan(p), p,
-                     np.fmax(p, merged["p_again"].to_numpy()))
-        scored = merged.drop("p_again", "core").with_columns(
+                     np.where(merged["intact"].to_numpy(), again_p, np.fmax(p, again_p)))
+        scored = merged.drop("p_again", "hands_again", "core", "intact").with_columns(
             p_value=pl.Series(p), q_value=pl.Series(bh_qvalues(p)))
     return scored
 
