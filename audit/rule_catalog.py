@@ -1130,6 +1130,18 @@ _rule(
     '1–2 and 20 on rounds 3–4.',
 )
 _rule(
+    'ORDER-STUD-COMMON', PROCEDURE, WARNING,
+    '000 §7 r.15; 001 3.2.3.5.15',
+    'When a common card is used on the last round (STUD-SHORT-DECK), the player who is high '
+    'with the common card starts that round.',
+)
+_rule(
+    'ORDER-STUD-7TH-UP', PROCEDURE, WARNING,
+    '000 §7 r.17; 001 3.2.3.5.17',
+    "If the dealer turns anyone's last card face up, the hand that is high on board using all "
+    'upcards starts the action.',
+)
+_rule(
     'KILL-SIZE', ILLEGAL_BET, VIOLATION,
     '000 §12 intro, r.7, Gl. KILL; 001 3.6.1, 3.6.2.7, §2.2 KILL; 002 §13.0, §13.1 "part of '
     'the pot"',
@@ -1169,7 +1181,8 @@ STUD_DRAW_RULE_IDS: tuple[str, ...] = (
     # the draw
     "DRAW-MAX-FOUR",
     # stud cards dealt the wrong way, and the common card
-    "STUD-SHORT-DECK", "STUD-EXPOSED-START", "STUD-7TH-UP",
+    "STUD-SHORT-DECK", "STUD-EXPOSED-START", "STUD-7TH-UP", "ORDER-STUD-COMMON",
+    "ORDER-STUD-7TH-UP",
     # jacks or better
     "JACKS-OPENERS",
     # cards the dealer exposes in the draw games

@@ -145,6 +145,12 @@ class FamilyHooks:
             return
         if h.street == len(self.spec.counts) - 1 and self.spec.faces[6:7] == "d":
             check_seventh(self, h, alive, self.last_deal_seq)
+            # the last round's first player counts the common card (ORDER-STUD-COMMON) or a
+            # seventh card dealt face up (ORDER-STUD-7TH-UP) with the upcards
+            later = ("ORDER-STUD-COMMON" if self.common else "ORDER-STUD-7TH-UP"
+                     if any(self.faces.get(s, "")[6:7] == "u" for s in alive) else None)
+            if later and h.order_ids:
+                h.order_ids = (h.order_ids[0], later)
         boards = {s: self.up.get(s, []) + self.common for s in alive}
         best = first_by_board(boards, h.order, self.spec.board == "low")
         h.to_act = best if best and h.live(best) else h.next_to_act(best)
