@@ -381,6 +381,15 @@ def settle(h: Hand, rake_percent: int, rake_cap: int) -> dict:
         refund_seat, refund = top, live[top] - second
         live[top] = second
     contenders = [s for s in order if not folded[s]]
+    if len(contenders) == 1:  # everyone else folded (most hands): one pot, no showdown
+        pot_total = sum(contrib) - refund
+        rake = 0
+        if rake_percent and h.street >= 1:
+            rake = min(pot_total * rake_percent // 100, rake_cap or pot_total)
+        return {"refund_seat": refund_seat, "refund": refund,
+                "pots": [("main", pot_total - rake, contenders, contenders, None)],
+                "rake": rake, "pot_total": pot_total, "contenders": contenders,
+                "showdown": False, "strength": {}}
     levels = sorted({live[s] for s in contenders if live[s] > 0})
     pots: list[list] = []  # [amount, eligible]
     prev = 0

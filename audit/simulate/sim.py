@@ -138,16 +138,19 @@ class _Part:
         seat_np = seat.fill_null(0).to_numpy(zero_copy_only=False).astype(np.int64)
         flat_names: list[str | None] = []
         for names in self.names:
-            flat_names.extend(names)
+            flat_names.append(None)  # seat 0: the rows without a seat
+            flat_names.extend(names[1:])
             flat_names.extend([None] * (_NAME_SLOTS - len(names)))
-        player_idx = pa.array(hand_of * _NAME_SLOTS + seat_np, mask=seat_np == 0)
+        # slot 0 of every hand's names is None (there is no seat 0), so no null indices are
+        # needed: `take` with null indices is many times slower than without
+        player_idx = pa.array(hand_of * _NAME_SLOTS + seat_np)
         not_first = seq != 0
-        game_idx = pa.array(hand_of, mask=not_first)
+        hand_idx = pa.array(hand_of)
         columns = {
-            "hand_id": pa.array(self.hand_ids, pa.string()).take(pa.array(hand_of)),
+            "hand_id": pa.array(self.hand_ids, pa.string()).take(hand_idx),
             "seq": pa.array(seq, pa.int32()),
             "ts": pa.array(ts, pa.int64()),
-            "table_id": pa.array(self.table_ids, pa.string()).take(pa.array(hand_of)),
+            "table_id": pa.array(self.table_ids, pa.string()).take(hand_idx),
             "kind": pa.array([r[0] for r in rows], pa.string()),
             "seat": seat,
             "player": pa.array(flat_names, pa.string()).take(player_idx),
@@ -160,10 +163,11 @@ class _Part:
         arrays = []
         for f in schema:
             if f.name == "game":
-                # field by field: `take` on a whole struct array is several times slower
+                # field by field (a `take` on a whole struct array is several times slower);
+                # the struct's own validity makes every row but the hand's first null
                 games = pa.array(self.games, f.type)
                 arrays.append(pa.StructArray.from_arrays(
-                    [games.field(i).take(game_idx) for i in range(f.type.num_fields)],
+                    [games.field(i).take(hand_idx) for i in range(f.type.num_fields)],
                     fields=list(f.type), mask=pa.array(not_first)))
             else:
                 arrays.append(columns[f.name].cast(f.type))
