@@ -51,7 +51,11 @@ def checkdown_findings(hand_players: pl.LazyFrame, hands: pl.LazyFrame) -> list[
     """PATTERN-CHECKDOWN-ALLIN per hand: two players with chips checked to showdown (neither bet
     nor raised in the hand) after a third player went all-in before the river. Severity warning
     when one of them showed three of a kind or better, else info (a single hand is weak)."""
-    ph = F.player_hands(hand_players, hands)
+    # only hands with an early all-in can hold one: the pair rows of the rest are never built
+    allin = (hand_players.filter(pl.col("all_in_street").is_in(list(F.EARLY_STREETS)))
+             .select("hand_id").unique())
+    ph = F.player_hands(hand_players.join(allin, on="hand_id", how="semi"),
+                        hands.join(allin, on="hand_id", how="semi"))
     rows = (F.pair_hands(ph).filter(pl.col("cd"))
             .select("hand_id", "player_a", "player_b", "cd_strong", "pot")
             .sort("hand_id", "player_a", "player_b").collect().to_dicts())
