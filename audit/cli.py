@@ -306,8 +306,11 @@ def split_profile(profile: str) -> tuple[str, list[str]]:
 @click.option("--scheduler", default=None, metavar="ADDR",
               help="Run on a Dask distributed cluster, e.g. tcp://10.0.0.5:8786 (needs the "
               "dask extra; workers must see the store at the same path).")
+@click.option("--since", default=None, metavar="RUN",
+              help="Incremental: audit only the batches committed after this run (a run id or "
+              "latest); findings of the two read as one.")
 def audit(store: Path | None, profile: str, fail_on: str, workers: int,
-          scheduler: str | None) -> None:
+          scheduler: str | None, since: str | None) -> None:
     """Replay every stored hand under a rule profile and record the findings as a run.
 
     Writes runs/<run_id>/findings.parquet, hands.parquet, hand_players.parquet and run.json,
@@ -318,6 +321,7 @@ def audit(store: Path | None, profile: str, fail_on: str, workers: int,
         poker-audit audit --store ./audit-store --profile montana --fail-on violation
         poker-audit audit --workers 2
         poker-audit audit --scheduler tcp://scheduler.example:8786
+        poker-audit audit --since latest      # only what was ingested since the last run
         poker-audit findings --rule BET-NL-MIN-RAISE
     """
     from audit.run import audit_store
@@ -331,10 +335,10 @@ def audit(store: Path | None, profile: str, fail_on: str, workers: int,
             with click.progressbar(length=files, label="auditing", file=sys.stderr) as bar:
                 summary = audit_store(target, profile=name, overlays=overlays,
                                       workers=workers, scheduler=scheduler,
-                                      progress=bar.update)
+                                      progress=bar.update, since=since)
         else:
             summary = audit_store(target, profile=name, overlays=overlays, workers=workers,
-                                  scheduler=scheduler)
+                                  scheduler=scheduler, since=since)
     click.echo(format_summary(summary))
     sys.exit(1 if summary.flagged(fail_on) else 0)
 

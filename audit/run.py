@@ -60,16 +60,35 @@ def run_dir(store: Store, run_id: str) -> Path:
     return store.runs_dir / run_id
 
 
+def run_chain(store: Store, run_id: str) -> list[str]:
+    """The run and the runs it builds on, oldest first: an incremental run (`audit --since`)
+    covers only the batches committed after its base run, so together they cover the store
+    as of the newest one."""
+    by_id = {r["run_id"]: r for r in finished_runs(store)}
+    chain = []
+    current: str | None = run_id
+    while current is not None and current in by_id and current not in chain:
+        chain.append(current)
+        current = by_id[current].get("since")
+    return chain[::-1]
+
+
 def read_findings(store: Store, run: str = "latest", rule: str | None = None) -> pa.Table:
-    """Findings of one run, optionally of one rule id; empty (with the schema) when none."""
+    """Findings of one run (with the runs an incremental run builds on), optionally of one
+    rule id; empty (with the schema) when none."""
     run_id = resolve_run(store, run)
     if run_id is None:
         return findings_schema().empty_table()
-    path = run_dir(store, run_id) / "findings.parquet"
-    if not path.exists():
+    tables = []
+    for member in run_chain(store, run_id):
+        path = run_dir(store, member) / "findings.parquet"
+        if path.exists():
+            table = pq.read_table(path)
+            check_file_version(table.schema.metadata, "findings", str(path))
+            tables.append(table.cast(findings_schema()))
+    if not tables:
         return findings_schema().empty_table()
-    table = pq.read_table(path)
-    check_file_version(table.schema.metadata, "findings", str(path))
+    table = pa.concat_tables(tables)
     if rule:
         table = table.filter(pc.equal(table.column("rule_id"), rule))
     return table
@@ -237,18 +256,24 @@ def audit_store(
     scheduler: str | None = None,
     now: datetime | None = None,
     progress: Callable[[int], None] | None = None,
+    since: str | None = None,
 ) -> RunSummary:
     """Replay every committed hand; write findings and projections under a new run id.
 
     Event files are independent units of work: with `workers` > 1 they are replayed in
     parallel processes, or with `scheduler` ("tcp://host:port") on a Dask cluster; results
     are merged in file order, so the findings are identical.
+
+    With `since` (a run id or "latest") the run is incremental: it replays only the batches
+    committed after that run, under the same profile, and records the run it builds on;
+    `read_findings` and the `latest_*` SQL views read the two as one.
     """
     store.ensure_recovered()
     now = now or datetime.now(UTC)
     cash, _ = _profiles(profile, tuple(overlays))
     records = store.records()
-    files = [store.root / f["path"] for r in records for f in r.get("files", [])]
+    base_id, first = _incremental_base(store, since, cash.label, records)
+    files = [store.root / f["path"] for r in records[first:] for f in r.get("files", [])]
     run_id = new_batch_id(now)
     final = run_dir(store, run_id)
     tmp = store.runs_dir / f".{run_id}.tmp"
@@ -273,10 +298,34 @@ def audit_store(
         "batches": len(records),
         "hands": summary.hands,
         "findings": summary.findings,
+        "since": base_id,
+        "first_batch": first,
     }
     (tmp / "run.json").write_text(json.dumps(meta, indent=2) + "\n", encoding="utf-8")
     os.replace(tmp, final)  # the run becomes visible whole, or not at all
     return summary
+
+
+def _incremental_base(store: Store, since: str | None, profile: str,
+                      records: list[dict[str, Any]]) -> tuple[str | None, int]:
+    """(base run id, first batch to audit) for `audit --since`; (None, 0) for a full run."""
+    if since is None:
+        return None, 0
+    base_id = resolve_run(store, since)
+    if base_id is None:
+        raise AuditInputError(f"--since {since}: {store.root} has no finished audit run to "
+                              "continue from; run a full audit first")
+    base = next(r for r in finished_runs(store) if r["run_id"] == base_id)
+    if base["profile"] != profile:
+        raise AuditInputError(f"--since {base_id}: that run used profile {base['profile']}, "
+                              f"this one {profile}; an incremental run must use the same "
+                              "profile (run a full audit to change it)")
+    first = int(base["batches"])
+    if first > len(records) or (first and records[first - 1]["hash"] != base["store_head"]):
+        raise AuditInputError(f"--since {base_id}: the store no longer has the batches that "
+                              "run audited (its manifest head is not in the chain); run a "
+                              "full audit")
+    return base_id, first
 
 
 def _summarise(run_id: str, profile: str, stats: Sequence[PartStats]) -> RunSummary:

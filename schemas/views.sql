@@ -35,10 +35,24 @@ CREATE OR REPLACE VIEW collusion_leads AS
 SELECT * FROM findings
 WHERE category = 'collusion' AND hand_id IS NULL;
 
--- Findings of the most recent audit run only.
+-- Each run with its members: itself and, for an incremental run (`audit --since`), the runs
+-- it builds on, back to a full run. A run and its members together cover the store as of
+-- that run, so queries filter on `run_id IN (SELECT member FROM run_members WHERE run_id = ?)`.
+CREATE OR REPLACE VIEW run_members AS
+WITH RECURSIVE chain(run_id, member) AS (
+    SELECT run_id, run_id FROM runs
+    UNION ALL
+    SELECT chain.run_id, runs.since
+    FROM chain JOIN runs ON runs.run_id = chain.member
+    WHERE runs.since IS NOT NULL
+)
+SELECT run_id, member FROM chain;
+
+-- The store as of the most recent audit run (with the runs an incremental run builds on).
 CREATE OR REPLACE VIEW latest_findings AS
 SELECT * FROM findings
-WHERE run_id = (SELECT max(run_id) FROM runs);
+WHERE run_id IN (SELECT member FROM run_members
+                 WHERE run_id = (SELECT max(run_id) FROM runs));
 
 -- Replay projections: one row per hand and one per player per hand, for every run.
 CREATE OR REPLACE VIEW hands AS
@@ -46,6 +60,16 @@ SELECT * FROM {hands};
 
 CREATE OR REPLACE VIEW hand_players AS
 SELECT * FROM {hand_players};
+
+CREATE OR REPLACE VIEW latest_hands AS
+SELECT * FROM hands
+WHERE run_id IN (SELECT member FROM run_members
+                 WHERE run_id = (SELECT max(run_id) FROM runs));
+
+CREATE OR REPLACE VIEW latest_hand_players AS
+SELECT * FROM hand_players
+WHERE run_id IN (SELECT member FROM run_members
+                 WHERE run_id = (SELECT max(run_id) FROM runs));
 
 -- Input rejected at ingest (quarantine/<batch>/rejected.jsonl): file, line, hand and reason.
 CREATE OR REPLACE VIEW quarantine AS

@@ -20,21 +20,25 @@ HANDS = """
 SELECT count(*) AS hands, min(ts) AS first_ts, max(ts) AS last_ts,
        count(DISTINCT table_id) AS tables,
        count(*) FILTER (WHERE NOT awards_verified) AS unverified_awards
-FROM hands WHERE run_id = $run
+FROM hands WHERE run_id IN (
+    SELECT member FROM run_members WHERE run_id = $run)
 """
 
 FINDINGS_TOTAL = """
 SELECT count(*) AS findings, count(*) FILTER (WHERE severity <> 'info') AS flagged,
        count(DISTINCT hand_id) AS hands_with_findings
-FROM findings WHERE run_id = $run
+FROM findings WHERE run_id IN (
+    SELECT member FROM run_members WHERE run_id = $run)
 """
 
 # Findings per 10,000 hands audited, by category and severity.
 BY_CATEGORY_SEVERITY = f"""
 SELECT category, severity, count(*) AS findings,
-       round(count(*) * 10000.0 / (SELECT count(*) FROM hands WHERE run_id = $run), 2)
+       round(count(*) * 10000.0 / (SELECT count(*) FROM hands WHERE run_id IN (
+    SELECT member FROM run_members WHERE run_id = $run)), 2)
            AS per_10k
-FROM findings WHERE run_id = $run
+FROM findings WHERE run_id IN (
+    SELECT member FROM run_members WHERE run_id = $run)
 GROUP BY category, severity
 ORDER BY max({_SEVERITY_RANK}) DESC, findings DESC, category
 """
@@ -43,9 +47,11 @@ BY_RULE = f"""
 SELECT rule_id, any_value(category) AS category, any_value(severity) AS severity,
        any_value(citation) AS citation, count(*) AS findings,
        count(DISTINCT hand_id) AS hands,
-       round(count(*) * 10000.0 / (SELECT count(*) FROM hands WHERE run_id = $run), 2)
+       round(count(*) * 10000.0 / (SELECT count(*) FROM hands WHERE run_id IN (
+    SELECT member FROM run_members WHERE run_id = $run)), 2)
            AS per_10k
-FROM findings WHERE run_id = $run
+FROM findings WHERE run_id IN (
+    SELECT member FROM run_members WHERE run_id = $run)
 GROUP BY rule_id
 ORDER BY max({_SEVERITY_RANK}) DESC, findings DESC, rule_id
 """
@@ -54,7 +60,8 @@ ORDER BY max({_SEVERITY_RANK}) DESC, findings DESC, rule_id
 WORST_HANDS = """
 SELECT hand_id, max(abs(coalesce(delta, 0))) AS worst_delta, count(*) AS findings,
        list(DISTINCT message ORDER BY message)[1:5] AS messages
-FROM findings WHERE run_id = $run AND rule_id = $rule
+FROM findings WHERE run_id IN (
+    SELECT member FROM run_members WHERE run_id = $run) AND rule_id = $rule
 GROUP BY hand_id
 ORDER BY worst_delta DESC, hand_id
 LIMIT $limit
@@ -63,12 +70,14 @@ LIMIT $limit
 BY_DAY = """
 WITH h AS (
     SELECT CAST(timezone('UTC', ts) AS DATE) AS day, count(*) AS hands
-    FROM hands WHERE run_id = $run GROUP BY day
+    FROM hands WHERE run_id IN (
+    SELECT member FROM run_members WHERE run_id = $run) GROUP BY day
 ), f AS (
     SELECT CAST(timezone('UTC', h.ts) AS DATE) AS day, count(*) AS findings,
            count(*) FILTER (WHERE f.severity <> 'info') AS flagged
     FROM findings f JOIN hands h ON h.run_id = f.run_id AND h.hand_id = f.hand_id
-    WHERE f.run_id = $run GROUP BY day
+    WHERE f.run_id IN (
+    SELECT member FROM run_members WHERE run_id = $run) GROUP BY day
 )
 SELECT h.day, h.hands, coalesce(f.findings, 0) AS findings, coalesce(f.flagged, 0) AS flagged,
        round(coalesce(f.findings, 0) * 10000.0 / h.hands, 2) AS per_10k,
@@ -79,12 +88,14 @@ ORDER BY h.day NULLS LAST
 
 BY_TABLE = """
 WITH h AS (
-    SELECT table_id, count(*) AS hands FROM hands WHERE run_id = $run GROUP BY table_id
+    SELECT table_id, count(*) AS hands FROM hands WHERE run_id IN (
+    SELECT member FROM run_members WHERE run_id = $run) GROUP BY table_id
 ), f AS (
     SELECT h.table_id, count(*) AS findings,
            count(*) FILTER (WHERE f.severity <> 'info') AS flagged
     FROM findings f JOIN hands h ON h.run_id = f.run_id AND h.hand_id = f.hand_id
-    WHERE f.run_id = $run GROUP BY h.table_id
+    WHERE f.run_id IN (
+    SELECT member FROM run_members WHERE run_id = $run) GROUP BY h.table_id
 )
 SELECT h.table_id, h.hands, coalesce(f.findings, 0) AS findings,
        coalesce(f.flagged, 0) AS flagged,
@@ -103,10 +114,12 @@ WHERE table_name = 'events' AND column_name = 'dealer'
 BY_DEALER = """
 WITH d AS (SELECT DISTINCT hand_id, dealer FROM events WHERE kind = 'hand_started'),
 h AS (SELECT d.dealer, count(*) AS hands FROM hands JOIN d USING (hand_id)
-      WHERE run_id = $run GROUP BY d.dealer),
+      WHERE run_id IN (
+    SELECT member FROM run_members WHERE run_id = $run) GROUP BY d.dealer),
 f AS (SELECT d.dealer, count(*) AS findings,
              count(*) FILTER (WHERE f.severity <> 'info') AS flagged
-      FROM findings f JOIN d USING (hand_id) WHERE f.run_id = $run GROUP BY d.dealer)
+      FROM findings f JOIN d USING (hand_id) WHERE f.run_id IN (
+    SELECT member FROM run_members WHERE run_id = $run) GROUP BY d.dealer)
 SELECT h.dealer, h.hands, coalesce(f.findings, 0) AS findings,
        coalesce(f.flagged, 0) AS flagged,
        round(coalesce(f.findings, 0) * 10000.0 / h.hands, 2) AS per_10k
@@ -119,14 +132,16 @@ ORDER BY flagged DESC, findings DESC, h.dealer
 WRONG_AWARDS_TOTAL = """
 SELECT coalesce(sum(delta) FILTER (WHERE delta > 0), 0) AS chips,
        count(*) AS findings, count(DISTINCT hand_id) AS hands
-FROM findings WHERE run_id = $run AND category = 'wrong_award'
+FROM findings WHERE run_id IN (
+    SELECT member FROM run_members WHERE run_id = $run) AND category = 'wrong_award'
 """
 
 WRONG_AWARDS_BY_TABLE = """
 SELECT h.table_id, coalesce(sum(f.delta) FILTER (WHERE f.delta > 0), 0) AS chips,
        count(DISTINCT f.hand_id) AS hands
 FROM findings f JOIN hands h ON h.run_id = f.run_id AND h.hand_id = f.hand_id
-WHERE f.run_id = $run AND f.category = 'wrong_award'
+WHERE f.run_id IN (
+    SELECT member FROM run_members WHERE run_id = $run) AND f.category = 'wrong_award'
 GROUP BY h.table_id ORDER BY chips DESC, h.table_id NULLS LAST
 """
 
@@ -135,7 +150,8 @@ SELECT CAST(timezone('UTC', h.ts) AS DATE) AS day,
        coalesce(sum(f.delta) FILTER (WHERE f.delta > 0), 0) AS chips,
        count(DISTINCT f.hand_id) AS hands
 FROM findings f JOIN hands h ON h.run_id = f.run_id AND h.hand_id = f.hand_id
-WHERE f.run_id = $run AND f.category = 'wrong_award'
+WHERE f.run_id IN (
+    SELECT member FROM run_members WHERE run_id = $run) AND f.category = 'wrong_award'
 GROUP BY day ORDER BY day NULLS LAST
 """
 
@@ -150,7 +166,9 @@ SELECT least(player, coalesce(counterparty, player)) AS player_a,
        coalesce(list(DISTINCT hand_id ORDER BY hand_id)
                 FILTER (WHERE hand_id IS NOT NULL), [])[1:5] AS evidence_hands,
        min(message) AS evidence
-FROM findings WHERE run_id = $run AND category = 'collusion' AND player IS NOT NULL
+FROM findings WHERE run_id IN (
+    SELECT member FROM run_members WHERE run_id = $run)
+  AND category = 'collusion' AND player IS NOT NULL
 GROUP BY player_a, player_b
 ORDER BY severity_rank DESC, findings DESC, chips DESC, player_a, player_b
 """
@@ -164,7 +182,8 @@ QUARANTINE_TOTAL = "SELECT count(*) AS rejected, count(DISTINCT source) AS files
 
 DATA_QUALITY = """
 SELECT rule_id, message, count(*) AS findings, count(DISTINCT hand_id) AS hands
-FROM findings WHERE run_id = $run AND category = 'data_quality'
+FROM findings WHERE run_id IN (
+    SELECT member FROM run_members WHERE run_id = $run) AND category = 'data_quality'
 GROUP BY rule_id, message ORDER BY findings DESC, rule_id, message
 """
 
