@@ -62,6 +62,7 @@ def replay_table_fast(table: pa.Table, cash: Settings, tournament: Settings | No
         return TableReplay(findings=findings_table([], run_id), hands=hands_schema.empty_table(),
                            players=players_schema.empty_table(), fast_hands=0,
                            reference_hands=0, reasons={})
+    table = table.combine_chunks()  # one chunk: every take and cast below is a plain one
     starts = _hand_starts(table)
     n_hands = len(starts) - 1
     status = np.ones(n_hands, dtype=np.int64)
@@ -292,12 +293,16 @@ def _run_kernel(table: pa.Table, starts: np.ndarray, cash: Settings,
     detail_col = _column(table, "detail", pa.string())
     detail = _codes(detail_col, K.DETAILS, K.D_NULL)
     flags = np.zeros(n, dtype=np.int64)
+    # source flags live only on hand_started and hand_ended rows: search those texts alone
+    rows = np.flatnonzero((kind == K.K_HAND_STARTED) | (kind == K.K_HAND_ENDED))
+    texts = detail_col.take(pa.array(rows))
     for needle, bit in (("refunds=implicit", K.F_REFUNDS_IMPLICIT),
                         ("rake=implicit", K.F_RAKE_IMPLICIT),
                         ("winnings=unrecorded", K.F_UNRECORDED),
                         ("winnings=absent", K.F_UNRECORDED)):
-        hit = pc.fill_null(pc.match_substring(detail_col, needle), False)
-        flags |= np.where(np.asarray(hit.to_numpy(zero_copy_only=False), dtype=bool), bit, 0)
+        hit = pc.fill_null(pc.match_substring(texts, needle), False)
+        flags[rows] |= np.where(np.asarray(hit.to_numpy(zero_copy_only=False), dtype=bool),
+                                bit, 0)
     seat = _ints(_column(table, "seat", pa.int8()), K.MISSING)
     amount = _ints(_column(table, "amount", pa.int64()), K.MISSING)
     total = _ints(_column(table, "total", pa.int64()), K.MISSING)
