@@ -71,7 +71,23 @@ def err(message: str) -> None:
     click.echo(message, err=True)
 
 
-@click.group(context_settings=CONTEXT_SETTINGS)
+class AuditGroup(click.Group):
+    """Turns an operating-system error no command anticipated (disk full, read-only file
+    system, permission denied) into a clear message and exit code 2 instead of a traceback.
+    Store writes are atomic, so whatever the command had not committed is simply not there."""
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except OSError as exc:
+            where = f" ({exc.filename})" if exc.filename else ""
+            raise InputProblem(
+                f"{exc.strerror or exc}{where}: the command stopped and committed nothing "
+                "partial; free disk space or fix permissions, then run it again"
+            ) from None
+
+
+@click.group(cls=AuditGroup, context_settings=CONTEXT_SETTINGS)
 @click.version_option(__version__, prog_name="poker-audit")
 def main() -> None:
     """Audit poker hand histories: store hands as append-only events, replay them under the

@@ -322,11 +322,21 @@ class Store:
                 f.truncate(len(existing_cut))
                 f.flush()
                 os.fsync(f.fileno())
-        with path.open("ab") as f:
-            f.write(prefix + line.encode() + b"\n")
-            f.flush()
-            os.fsync(f.fileno())
-        _fsync_dir(self.root)
+            existing = existing_cut
+        try:
+            with path.open("ab") as f:
+                f.write(prefix + line.encode() + b"\n")
+                f.flush()
+                os.fsync(f.fileno())
+            _fsync_dir(self.root)
+        except BaseException:
+            # Not known to be durable (disk full, I/O error): take the line back so the
+            # failed command committed nothing. Should that fail too, the record may stand;
+            # the staged batch is kept either way and recovery publishes or drops it.
+            with contextlib.suppress(OSError), path.open("r+b") as f:
+                f.truncate(len(existing))
+                os.fsync(f.fileno())
+            raise
 
     # ----------------------------------------------------------------- verify
     def verify(self) -> VerifyReport:
@@ -460,6 +470,7 @@ class BatchWriter:
         self._leaves: dict[str, bytearray] = {}  # partition -> 32-byte Merkle leaves
         self._quarantine: Any = None
         self._rejected = 0
+        self._commit_attempted = False
 
     def _staged(self, rel: str) -> Path:
         path = self.staging / rel
@@ -512,10 +523,12 @@ class BatchWriter:
             self._quarantine.close()
 
     def abort(self) -> None:
-        """Forget everything staged (nothing was committed)."""
+        """Forget everything staged, unless the manifest append was reached: then the
+        manifest decides, and recovery publishes the staged files or drops them."""
         with contextlib.suppress(Exception):
             self._close()
-        shutil.rmtree(self.staging, ignore_errors=True)
+        if not self._commit_attempted:
+            shutil.rmtree(self.staging, ignore_errors=True)
 
     def commit(self, *, _crash_at: str | None = None) -> dict[str, Any] | None:
         """Fsync the staged files, append the manifest record, publish. `_crash_at` is a test
@@ -564,6 +577,7 @@ class BatchWriter:
             "prev_hash": store.head(),
         }
         record["hash"] = record_hash(record)
+        self._commit_attempted = True  # from here the manifest decides, not this writer
         store._append_record(record)
         if _crash_at == "committed":
             os._exit(137)

@@ -3,6 +3,7 @@ batch visible, and the next ingest completes the work."""
 
 from __future__ import annotations
 
+import errno
 import os
 import random
 import signal
@@ -103,4 +104,68 @@ def test_torn_manifest_line_is_not_a_commit(store: Store, tmp_path: Path):
     assert len(store.records()) == 1
     ingest([write_parquet(tmp_path / "b.parquet", many_hands("b", 2))], store)
     assert len(store.records()) == 2
+    _assert_consistent(store)
+
+
+def test_disk_full_at_the_manifest_append_commits_nothing_and_loses_nothing(
+        store: Store, tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    import audit.store as store_module
+
+    ingest([write_parquet(tmp_path / "a.parquet", many_hands("a", 2))], store)
+    real = store_module._fsync_dir
+
+    def full(path: Path) -> None:
+        if path == store.root:  # the fsync that makes the manifest append durable
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC), str(path))
+        real(path)
+
+    monkeypatch.setattr(store_module, "_fsync_dir", full)
+    src = write_parquet(tmp_path / "b.parquet", many_hands("b", 3))
+    with pytest.raises(OSError, match="No space left"):
+        ingest([src], store)
+    monkeypatch.undo()
+    assert len(store.records()) == 1  # the append was taken back: nothing committed
+    _assert_consistent(store)
+    assert not (store.root / "staging").exists()  # recovery dropped the uncommitted batch
+    assert ingest([src], store).hands == 3
+    assert _visible_hands(store) == {"a0", "a1", "b0", "b1", "b2"}
+
+
+def test_a_failure_after_the_commit_point_keeps_the_batch_for_recovery(
+        store: Store, tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    """Regression: abort() used to delete staging even after the manifest append, so a
+    failed publish (disk full, read-only remount) lost a committed batch."""
+    import audit.store as store_module
+
+    def read_only(src: object, dst: object) -> None:
+        raise OSError(errno.EROFS, os.strerror(errno.EROFS), str(dst))
+
+    monkeypatch.setattr(store_module.os, "replace", read_only)
+    src = write_parquet(tmp_path / "a.parquet", many_hands("c", 4))
+    with pytest.raises(OSError, match="Read-only"):
+        ingest([src], store)
+    monkeypatch.undo()
+    assert len(store.records()) == 1  # committed before the failure
+    _assert_consistent(store)  # recovery published it
+    assert _visible_hands(store) == {f"c{i}" for i in range(4)}
+    assert ingest([src], store).files[0].skipped == "identical bytes already ingested"
+
+
+def test_cli_disk_full_is_a_clear_error_not_a_traceback(store: Store, tmp_path: Path,
+                                                       monkeypatch: pytest.MonkeyPatch):
+    from click.testing import CliRunner
+
+    import audit.store as store_module
+    from audit.cli import main
+
+    def full(path: Path) -> None:
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC), str(path))
+
+    monkeypatch.setattr(store_module, "_fsync_file", full)
+    src = write_parquet(tmp_path / "a.parquet", many_hands("d", 2))
+    result = CliRunner().invoke(main, ["ingest", str(src), "--store", str(store.root)])
+    assert result.exit_code == 2
+    assert "No space left on device" in result.output and "Traceback" not in result.output
+    monkeypatch.undo()
+    assert store.records() == []
     _assert_consistent(store)
