@@ -277,18 +277,27 @@ def query(sql: str, store: Path | None, fmt: str, params: tuple[tuple[str, str],
 @click.option("--run", "run", default="latest", show_default=True, help="Run id or latest.")
 @click.option("--rule", default=None, help="Only findings of this rule id.")
 @format_option
-def findings(store: Path | None, run: str, rule: str | None, fmt: str) -> None:
+@click.option("--pseudonymize", is_flag=True,
+              help="Replace player ids by keyed HMAC pseudonyms (key: "
+              "$POKER_AUDIT_PSEUDONYM_KEY; never written anywhere).")
+def findings(store: Path | None, run: str, rule: str | None, fmt: str,
+             pseudonymize: bool) -> None:
     """Print the findings of an audit run.
 
     \b
     Example:
         poker-audit findings --rule BET-NL-MIN-RAISE --format csv
+        POKER_AUDIT_PSEUDONYM_KEY=... poker-audit findings --pseudonymize --format csv
     """
     from audit.run import read_findings, resolve_run
 
     target = open_store(store)
     with user_errors():
         table = read_findings(target, run, rule)
+        if pseudonymize:
+            from audit.privacy import pseudonymize_table
+
+            table = pseudonymize_table(table)
         if resolve_run(target, run) is None:
             err("no audit run yet: findings appear after 'poker-audit audit'")
     click.echo(render(table, fmt), nl=False)
@@ -388,7 +397,11 @@ def replay(hand_id: str, store: Path | None, profile: str) -> None:
               help="Open Hand History (one JSON object per line) or PHH (.phhs).")
 @click.option("--out", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="Write to this file instead of stdout.")
-def export(hand_ids: tuple[str, ...], store: Path | None, fmt: str, out: Path | None) -> None:
+@click.option("--pseudonymize", is_flag=True,
+              help="Replace player ids by keyed HMAC pseudonyms (key: "
+              "$POKER_AUDIT_PSEUDONYM_KEY; never written anywhere).")
+def export(hand_ids: tuple[str, ...], store: Path | None, fmt: str, out: Path | None,
+           pseudonymize: bool) -> None:
     """Export stored hands for interchange with other tools, in OHH or PHH.
 
     \b
@@ -411,6 +424,10 @@ def export(hand_ids: tuple[str, ...], store: Path | None, fmt: str, out: Path | 
         missing = [h for h in hand_ids if h not in found]
         if missing:
             raise InputProblem(f"not in {target.root}: {', '.join(missing)}")
+        if pseudonymize:
+            from audit.privacy import pseudonymize_table
+
+            table = pseudonymize_table(table)
         text = export_hands(table, fmt)
     if out:
         out.write_text(text, encoding="utf-8")
@@ -429,9 +446,18 @@ def export(hand_ids: tuple[str, ...], store: Path | None, fmt: str, out: Path | 
 @click.option("--accuracy", is_flag=True,
               help="Instead: simulate hands with labelled violations, audit them, and print "
               "precision and recall per rule id.")
+@click.option("--reliability", is_flag=True,
+              help="Instead: inject faults, tamper with a store and feed every importer hostile "
+              "input; print faults survived, tampering detected, inputs handled, hands lost.")
+@click.option("--scale", type=click.IntRange(min=1), default=None, metavar="HANDS",
+              help="Instead: build a store of HANDS simulated hands, audit it end to end with 1 "
+              "and 2 workers (time, hands/s, peak RSS) and print the capacity model.")
+@click.option("--work", type=click.Path(file_okay=False, path_type=Path), default=None,
+              help="Where --scale builds its store (default: a temporary directory).")
 @click.option("--out", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="Also write the JSON result here.")
-def bench(phh_files: tuple[Path, ...], quick: bool, accuracy: bool, out: Path | None) -> None:
+def bench(phh_files: tuple[Path, ...], quick: bool, accuracy: bool, reliability: bool,
+          scale: int | None, work: Path | None, out: Path | None) -> None:
     """Measure throughput side by side with PokerKit on the same hands, as ratios.
 
     Replay (hands/s) against PokerKit's HandHistory replay, the 7-card evaluator against
@@ -442,13 +468,32 @@ def bench(phh_files: tuple[Path, ...], quick: bool, accuracy: bool, out: Path | 
     Example:
         poker-audit bench --phh ../shared/data/handhq/ps-50nl-1231.phhs --out bench.json
         poker-audit bench --accuracy
+        poker-audit bench --reliability --quick
+        poker-audit bench --scale 10000000 --work /data/scale
     """
     import json
 
     from audit.bench import run_bench
 
+    flagged = False
     with user_errors():
-        if accuracy:
+        if reliability:
+            from audit.reliability import flagged as reliability_flagged
+            from audit.reliability import format_scorecard, scorecard
+
+            result = scorecard(quick=quick, echo=err)
+            err(format_scorecard(result))
+            flagged = reliability_flagged(result)
+        elif scale:
+            import tempfile
+
+            from audit.bench_scale import bench_scale
+
+            if work is not None:
+                work.mkdir(parents=True, exist_ok=True)
+            with tempfile.TemporaryDirectory(dir=work) as tmp:
+                result = bench_scale(scale, Path(tmp), echo=err)
+        elif accuracy:
             from audit.simulate.scorecard import bench_accuracy, format_scorecard
 
             result = bench_accuracy(hands=1_000 if quick else 5_000)
@@ -459,6 +504,8 @@ def bench(phh_files: tuple[Path, ...], quick: bool, accuracy: bool, out: Path | 
     if out:
         out.write_text(text + "\n", encoding="utf-8")
     click.echo(text)
+    if flagged:
+        sys.exit(1)
 
 
 @main.command()

@@ -1,0 +1,40 @@
+"""Hostile input for every importer (issue 11): each format's sample mutated (huge lines, deep
+nesting, 10^6 seats, negative and astronomic amounts, NaN/inf, invalid UTF-8, path-like hand
+ids, zip-bomb-like repetition, truncation, byte flips, NUL bytes) never crashes ingest, never
+hangs, never writes outside the store, and every file is stored or quarantined with a reason."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from audit.hostile import TIME_LIMIT_S, run_hostile, seeds
+from audit.importers import IMPORTERS
+
+# Found by this suite, in importers this change does not own (reported to the lead): an
+# exception escapes ingest instead of the file being quarantined. Strict: once fixed, the
+# entry must go.
+KNOWN_ESCAPES = {
+    ("events", "deep nesting"): "csv.Error: field larger than field limit (131072)",
+    ("ohh", "deep nesting"): "RecursionError while decoding deeply nested JSON",
+}
+
+
+def test_every_importer_has_a_hostile_sample():
+    assert set(seeds()) == set(IMPORTERS)
+
+
+@pytest.mark.parametrize("fmt", sorted(IMPORTERS))
+def test_hostile_input_is_stored_or_quarantined_never_a_crash(fmt: str, tmp_path: Path):
+    report = run_hostile(formats=(fmt,), workdir=tmp_path)
+    assert report.tried >= 13
+    unexpected = [f"{c.mutation}: {c.problem}" for c in report.cases
+                  if not c.handled and (fmt, c.mutation) not in KNOWN_ESCAPES]
+    assert not unexpected, unexpected
+    fixed = [m for (f, m) in KNOWN_ESCAPES if f == fmt and all(
+        c.handled for c in report.cases if c.mutation == m)]
+    assert not fixed, f"fixed now, drop from KNOWN_ESCAPES: {fixed}"
+    assert all(c.seconds < TIME_LIMIT_S for c in report.cases)
+    # nothing was silently dropped: each handled case stored or quarantined something
+    assert all(c.hands + c.quarantined > 0 or c.skipped for c in report.cases if c.handled)
