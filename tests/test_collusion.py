@@ -260,3 +260,35 @@ def test_pattern_checkdown_allin_after_a_preflop_raise_over_the_all_in():
     flop_bet = flop_bet.replace("award 1 1200 side-1", "award 1 1400 side-1")
     hands, hp = _projections(flop_bet)
     assert checkdown_findings(hp.lazy(), hands.lazy()) == []
+
+
+def test_incremental_run_is_ranked_with_the_runs_it_builds_on(planted, tmp_path):
+    # audit --since: the newer run holds only the newer hands; the leads of that run cover the
+    # whole chain, the per-hand check-downs written with it only its own hands
+    from audit.collusion import collusion_leads, write_collusion_findings
+
+    hands, hp, _ = planted
+    cut = hands["ts"].sort()[hands.height // 2]
+    old_ids = hands.filter(pl.col("ts") < cut).select("hand_id")
+    store = _fake_store(tmp_path, hands.join(old_ids, on="hand_id", how="semi"),
+                        hp.join(old_ids, on="hand_id", how="semi"))
+    base = "20260101T000000000000Z-00000000"
+    run = tmp_path / "runs" / "20260102T000000000000Z-00000001"
+    run.mkdir()
+    new_hands = hands.join(old_ids, on="hand_id", how="anti")
+    new_hp = hp.join(old_ids, on="hand_id", how="anti")
+    pq.write_table(new_hands.with_columns(run_id=pl.lit(run.name)).to_arrow()
+                   .cast(arrow_schema("hands")), run / "hands.parquet")
+    pq.write_table(new_hp.with_columns(run_id=pl.lit(run.name)).to_arrow()
+                   .cast(arrow_schema("hand_players")), run / "hand_players.parquet")
+    pq.write_table(arrow_schema("findings").empty_table(), run / "findings.parquet")
+    (run / "run.json").write_text(json.dumps({"run_id": run.name, "since": base}),
+                                  encoding="utf-8")
+    chained = collusion_leads(store, "latest", min_hands=50).to_pylist()
+    whole = leads_from_frames(hp, hands, min_hands=50, fdr=0.05).to_pylist()
+    assert [(x["player_a"], x["player_b"], x["pattern"]) for x in chained] == [
+        (x["player_a"], x["player_b"], x["pattern"]) for x in whole]
+    assert len(collusion_leads(store, base, min_hands=50)) < len(chained)
+    written = write_collusion_findings(store, run.name, collusion_leads(store, run.name, 50))
+    per_hand = [h for h in written.column("hand_id").to_pylist() if h is not None]
+    assert per_hand and set(per_hand) <= set(new_hands["hand_id"].to_list())

@@ -1,7 +1,8 @@
 """Collusion leads for an audit run, and writing them as `collusion` findings.
 
-`collusion_leads` reads a run's projections (runs/<run_id>/hands.parquet, hand_players.parquet)
-and ranks the pairs (audit/collusion/leads.py). `write_collusion_findings` stores the leads as
+`collusion_leads` reads a run's projections (runs/<run_id>/hands.parquet, hand_players.parquet,
+and those of the runs an incremental run builds on) and ranks the pairs
+(audit/collusion/leads.py). `write_collusion_findings` stores the leads as
 findings of category collusion, severity warning (a lead, never a verdict), together with the
 per-hand PATTERN-CHECKDOWN-ALLIN findings, in runs/<run_id>/collusion.parquet (findings schema),
 written whole or not at all. The `findings` DuckDB view includes that file.
@@ -21,29 +22,42 @@ from audit.collusion import features as F
 from audit.collusion.leads import LEAD_SCHEMA, leads_from_frames
 from audit.errors import AuditInputError
 from audit.findings import Finding, finding, findings_table
-from audit.run import resolve_run, run_dir
+from audit.run import resolve_run, run_chain, run_dir
 from audit.store import Store
 
 COLLUSION_FILE = "collusion.parquet"
 
 
-def _frames(store: Store, run: str) -> tuple[str, pl.LazyFrame, pl.LazyFrame]:
+def run_frames(store: Store, run: str) -> tuple[str, pl.LazyFrame, pl.LazyFrame]:
+    """The run's projections: with the runs an incremental run (`audit --since`) builds on,
+    which together cover the store as of the run (each member holds other batches' hands)."""
     run_id = resolve_run(store, run)
     if run_id is None:
         raise AuditInputError(
             f"no audit run in {store.root}: run \"poker-audit audit --store {store.root}\" first")
+    hps, hands = [], []
+    for member in run_chain(store, run_id):
+        d = run_dir(store, member)
+        hp, hd = d / "hand_players.parquet", d / "hands.parquet"
+        if not hp.exists() or not hd.exists():
+            raise AuditInputError(f"run {member} has no projections (hands.parquet, "
+                                  "hand_players.parquet); re-run poker-audit audit")
+        hps.append(pl.scan_parquet(hp).select(F.HAND_PLAYER_COLUMNS))
+        hands.append(pl.scan_parquet(hd).select(F.HAND_COLUMNS))
+    return (run_id, pl.concat(hps, how="vertical_relaxed"),
+            pl.concat(hands, how="vertical_relaxed"))
+
+
+def _own_frames(store: Store, run_id: str) -> tuple[pl.LazyFrame, pl.LazyFrame]:
     d = run_dir(store, run_id)
-    hp, hands = d / "hand_players.parquet", d / "hands.parquet"
-    if not hp.exists() or not hands.exists():
-        raise AuditInputError(f"run {run_id} has no projections (hands.parquet, "
-                              "hand_players.parquet); re-run poker-audit audit")
-    return run_id, pl.scan_parquet(hp), pl.scan_parquet(hands)
+    return (pl.scan_parquet(d / "hand_players.parquet").select(F.HAND_PLAYER_COLUMNS),
+            pl.scan_parquet(d / "hands.parquet").select(F.HAND_COLUMNS))
 
 
 def collusion_leads(store: Store, run: str = "latest", min_hands: int = 100,
                     fdr: float = 0.05) -> pa.Table:
     """Ranked collusion leads of a run (columns: audit.collusion.leads.LEAD_SCHEMA)."""
-    run_id, hp, hands = _frames(store, run)
+    run_id, hp, hands = run_frames(store, run)
     return leads_from_frames(hp, hands, min_hands=min_hands, fdr=fdr, run_id=run_id)
 
 
@@ -88,10 +102,11 @@ def _lead_finding(r: dict[str, Any]) -> Finding:
 
 
 def write_collusion_findings(store: Store, run_id: str, leads: pa.Table) -> pa.Table:
-    """Write the leads and the run's per-hand check-down findings to
+    """Write the leads and the per-hand check-down findings of the run's own hands to
     runs/<run_id>/collusion.parquet (replacing an earlier collusion pass of the same run)."""
     run_id = resolve_run(store, run_id) or run_id
-    _, hp, hands = _frames(store, run_id)
+    run_frames(store, run_id)  # the run and its members have projections
+    hp, hands = _own_frames(store, run_id)  # per-hand findings: this run's own hands
     if leads.schema.names != LEAD_SCHEMA.names:
         raise ValueError("leads must come from collusion_leads()")
     found = [_lead_finding(r) for r in leads.to_pylist()] + checkdown_findings(hp, hands)

@@ -22,8 +22,8 @@ import numpy as np
 import polars as pl
 import pyarrow.parquet as pq
 
+from audit.collusion.findings import run_frames
 from audit.collusion.leads import pair_scores
-from audit.run import resolve_run, run_dir
 from audit.store import Store
 
 
@@ -84,13 +84,7 @@ def score_against_labels(scored: pl.DataFrame, planted: pl.DataFrame, *, fdr: fl
 def collusion_scorecard(store_dir: Path | str, *, run: str = "latest", min_hands: int = 100,
                         fdr: float = 0.05) -> dict[str, Any]:
     """Score the leads of an audit run of a simulated store against its planted teams."""
-    store = Store(Path(store_dir))
-    run_id = resolve_run(store, run)
-    if run_id is None:
-        raise ValueError(f"no audit run in {store_dir}: run poker-audit audit first")
-    d = run_dir(store, run_id)
-    hp = pl.scan_parquet(d / "hand_players.parquet")
-    hands = pl.scan_parquet(d / "hands.parquet")
+    run_id, hp, hands = run_frames(Store(Path(store_dir)), run)
     scored, _ = pair_scores(hp, hands, min_hands=min_hands, fdr=fdr)
     players = hp.select(pl.col("player").drop_nulls().n_unique()).collect().item()
     card = score_against_labels(scored, planted_pairs(store_dir), fdr=fdr, players=players)
