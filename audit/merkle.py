@@ -110,10 +110,19 @@ def canonical_hands(table: pa.Table) -> tuple[list[str], pa.Array]:
     return ids.to_pylist(), pc.binary_join_element_wise(*parts, "")
 
 
+SLICE_BYTES = 256 << 20  # canonical text is built with 32-bit offsets: stay far below 2 GiB
+
+
 def hand_leaves(table: pa.Table) -> list[bytes]:
-    """The Merkle leaf of every hand in the table, in row order."""
+    """The Merkle leaf of every hand in the table, in row order (a large table is split at a
+    hand boundary and done in halves)."""
     if table.num_rows == 0:
         return []
+    if table.nbytes > SLICE_BYTES:
+        starts = hand_starts(table)
+        if len(starts) > 1:
+            middle = int(starts[len(starts) // 2])
+            return hand_leaves(table.slice(0, middle)) + hand_leaves(table.slice(middle))
     _, joined = canonical_hands(table)
     offsets = np.frombuffer(joined.buffers()[1], dtype=np.int32)[
         joined.offset: joined.offset + len(joined) + 1].tolist()

@@ -87,6 +87,13 @@ def test_leaves_of_a_table_equal_leaves_of_each_hand_alone():
     assert together == alone and len(set(together)) == 5
 
 
+def test_a_large_table_is_hashed_in_halves_with_the_same_leaves(monkeypatch):
+    table = events_table(many_hands("big", 9))
+    whole = merkle.hand_leaves(table)
+    monkeypatch.setattr(merkle, "SLICE_BYTES", 1)  # every table is "large": split to single hands
+    assert merkle.hand_leaves(table) == whole and len(whole) == 9
+
+
 # ------------------------------------------------------------------ the store
 
 
