@@ -148,3 +148,40 @@ def test_stud_injectors_scored_perfectly_with_every_game(tmp_path: Path) -> None
     for rule, r in card["rules"].items():
         assert r["precision"] == 1.0 and r["recall"] == 1.0, (rule, r)
         assert r["seq_agree"] == r["matched"], (rule, r)
+
+
+def test_live_refuses_draw_games(tmp_path: Path) -> None:
+    """The live layer does not follow draws yet: refused with a usage error, not a store whose
+    clean hands would not audit clean."""
+    for variant in ("badugi", "all"):
+        r = CliRunner().invoke(simulate_command, ["--hands", "10", "--out", str(tmp_path / variant),
+                                                  "--variant", variant, "--live"])
+        assert r.exit_code == 2, r.output
+        assert "--live simulates button and stud games" in r.output
+        assert not (tmp_path / variant).exists()
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_clean_hands_property_every_game(tmp_path: Path, seed: int) -> None:
+    root = tmp_path / "s"
+    simulate(root, hands=300, seed=100 + seed, variant="all", structure="mixed", tables=10,
+             tournament_share=0.3, colluders=1)
+    hands, findings = _replayed(root)
+    assert len(hands) == 300
+    assert findings == {}
+
+
+def test_colluders_sit_at_button_tables(tmp_path: Path) -> None:
+    import pyarrow.parquet as pq
+
+    root = tmp_path / "s"
+    simulate(root, hands=400, seed=3, variant="all", tables=8, colluders=3)
+    teams = pq.read_table(root / "colluders.parquet").to_pylist()
+    variant_of = {r["table_id"]: r["game"]["variant"]
+                  for r in Store(root).read_events().to_pylist() if r["kind"] == "hand_started"}
+    assert len(teams) == 3
+    for t in teams:
+        assert variant_of[t["table_id"]] in ("holdem", "omaha", "omaha_hilo")
+    r = CliRunner().invoke(simulate_command, ["--hands", "10", "--out", str(tmp_path / "x"),
+                                              "--variant", "razz", "--colluders", "1"])
+    assert r.exit_code == 2 and "colluding teams play button games only" in r.output

@@ -243,8 +243,9 @@ def simulate(out: Path | str, *, hands: int, seed: int = 0, variant: str = "hold
     tabs: list[Table] = []
     for k in range(tables):
         v = VARIANTS[rng.randrange(3)] if variant == "mixed" else variant
-        if variant == "all":
-            v = VARIANTS[rng.randrange(len(VARIANTS))]
+        if variant == "all":  # colluding teams sit at button-game tables (the first ones)
+            v = (BUTTON_VARIANTS[rng.randrange(3)] if k < colluders
+                 else VARIANTS[rng.randrange(len(VARIANTS))])
         st = STRUCTURES[rng.randrange(3)] if structure == "mixed" else structure
         seats = SEAT_COUNTS[rng.randrange(len(SEAT_COUNTS))]
         if v in STUD_GAMES:  # fixed limit; at most 7 dealt in, so the deck never runs out
@@ -338,6 +339,9 @@ def _check_args(variant: str, structure: str, tables: int, hands: int, violation
         raise AuditInputError("--hands and --tables must be at least 1")
     if not 0 <= violations <= 1:
         raise AuditInputError(f"--violations {violations} is a rate: give 0..1, e.g. 0.05")
+    if colluders and variant not in (*BUTTON_VARIANTS, "mixed", "all"):
+        raise AuditInputError(f"--colluders: colluding teams play button games only; use "
+                              f"--variant mixed or all instead of {variant}")
     if colluders > tables:
         raise AuditInputError(f"--colluders {colluders}: each team needs its own table; use "
                               f"--tables {colluders} or more")
