@@ -1,0 +1,172 @@
+"""`poker-audit bench --scale N`: end-to-end audit time, throughput and peak memory of a store
+of N simulated hands, with 1 and 2 workers, and the capacity model they imply.
+
+The store is built from one simulated base store (every button-game variant and structure,
+cash and tournament) copied under fresh hand ids until it holds N hands, so building a
+10M-hand store costs a copy, not 10M simulated hands. Peak memory is the largest sum of the
+resident sets of this process and every process it started (the forkserver and its
+workers), sampled while the audit runs.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+import time
+from collections.abc import Callable
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+import pyarrow as pa
+import pyarrow.compute as pc
+import pyarrow.parquet as pq
+
+from audit.errors import AuditInputError
+from audit.store import Store
+
+
+def build_scaled_store(root: Path, hands: int, *, base_hands: int = 20_000, seed: int = 0,
+                       echo: Callable[[str], None] = print) -> Store:
+    """A store of `hands` hands: a simulated base store, then copies of its event files
+    under hand ids suffixed `~<copy>`, one committed batch per copy."""
+    from audit.simulate import simulate
+
+    if hands < 1:
+        raise AuditInputError("--scale needs at least one hand")
+    base_root = root / "base"
+    base_hands = min(base_hands, hands)
+    simulate(base_root, hands=base_hands, seed=seed, variant="mixed", structure="mixed",
+             tables=max(4, base_hands // 2_000), tournament_share=0.2)
+    base = Store(base_root)
+    files = [(f.parent.name.removeprefix("date="), pq.read_table(f))
+             for f in sorted(base.event_files())]
+    store = Store(root / "store")
+    copies = -(-hands // base_hands)
+    start = datetime(2026, 1, 1, tzinfo=UTC)
+    for k in range(copies):
+        left = hands - k * base_hands
+        with store.locked():
+            writer = store.batch_writer(now=start + timedelta(seconds=k),
+                                        batch_id=f"scale-{k:06d}")
+            written = 0
+            for partition, table in files:
+                if written >= left:
+                    break
+                table = _first_hands(table, left - written)
+                written += len(pc.unique(table.column("hand_id")))
+                suffix = pa.array([f"~{k}"] * table.num_rows, pa.string())
+                ids = pc.binary_join_element_wise(table.column("hand_id"), suffix, "")
+                table = table.set_column(table.schema.get_field_index("hand_id"),
+                                         table.schema.field("hand_id"), ids)
+                writer.write(partition, table)
+            writer.commit()
+        if (k + 1) % 50 == 0:
+            echo(f"  store: {min(hands, (k + 1) * base_hands):,} of {hands:,} hands")
+    return store
+
+
+def _first_hands(table: pa.Table, n: int) -> pa.Table:
+    """The rows of the first `n` hands of an event table (hands are contiguous)."""
+    ids = table.column("hand_id")
+    codes = pc.dictionary_encode(ids.combine_chunks()).indices.to_numpy(zero_copy_only=False)
+    if not len(codes):
+        return table
+    import numpy as np
+
+    starts = np.flatnonzero(np.concatenate(([True], codes[1:] != codes[:-1])))
+    if n >= len(starts):
+        return table
+    return table.slice(0, int(starts[n]))
+
+
+class TreeMemory:
+    """Peak resident memory of this process plus all its descendants, sampled in a thread."""
+
+    def __init__(self, interval: float = 0.2) -> None:
+        self.interval = interval
+        self.peak = 0
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, daemon=True)
+
+    def __enter__(self) -> TreeMemory:
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._stop.set()
+        self._thread.join()
+        self.peak = max(self.peak, _tree_rss(os.getpid()))
+
+    def _run(self) -> None:
+        while not self._stop.is_set():
+            self.peak = max(self.peak, _tree_rss(os.getpid()))
+            self._stop.wait(self.interval)
+
+
+def _tree_rss(root_pid: int) -> int:
+    """Bytes resident in `root_pid` and its descendants (Linux /proc; 0 elsewhere)."""
+    children: dict[int, list[int]] = {}
+    rss: dict[int, int] = {}
+    page = os.sysconf("SC_PAGE_SIZE") if hasattr(os, "sysconf") else 4096
+    try:
+        entries = os.listdir("/proc")
+    except OSError:
+        return 0
+    for entry in entries:
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat", "rb") as fh:
+                stat = fh.read().rsplit(b")", 1)[1].split()
+        except OSError:
+            continue
+        pid = int(entry)
+        children.setdefault(int(stat[1]), []).append(pid)  # field 4: ppid
+        rss[pid] = int(stat[21]) * page  # field 24: rss pages
+    total = 0
+    todo = [root_pid]
+    while todo:
+        pid = todo.pop()
+        total += rss.get(pid, 0)
+        todo.extend(children.get(pid, ()))
+    return total
+
+
+def bench_scale(hands: int, work: Path, *, workers: tuple[int, ...] = (1, 2),
+                echo: Callable[[str], None] = print) -> dict[str, Any]:
+    """Build a `hands`-hand store under `work`, audit it with each worker count, and derive
+    the capacity model (hands per core-second, cores for a billion hands a day)."""
+    from audit.run import audit_store
+
+    started = time.perf_counter()
+    store = build_scaled_store(work, hands, echo=echo)
+    build_s = time.perf_counter() - started
+    files = len(store.event_files())
+    size = sum(p.stat().st_size for p in store.event_files())
+    out: dict[str, Any] = {"hands": hands, "event_files": files, "store_bytes": size,
+                           "build_seconds": round(build_s, 1), "runs": {}}
+    echo(f"  store: {hands:,} hands in {files} files, {size / 1e9:.2f} GB, built in "
+         f"{build_s:.0f} s")
+    for n in workers:
+        with TreeMemory() as memory:
+            t0 = time.perf_counter()
+            summary = audit_store(store, workers=n)
+            seconds = time.perf_counter() - t0
+        rate = summary.hands / seconds
+        out["runs"][str(n)] = {"seconds": round(seconds, 1), "hands_per_second": round(rate),
+                               "peak_rss_bytes": memory.peak, "findings": summary.findings}
+        echo(f"  audit with {n} worker(s): {seconds:.1f} s, {rate:,.0f} hands/s, peak RSS "
+             f"{memory.peak / 1e9:.2f} GB")
+    runs = out["runs"]
+    if "1" in runs and "2" in runs:
+        out["scaling_2_workers"] = round(runs["2"]["hands_per_second"]
+                                         / runs["1"]["hands_per_second"], 2)
+    per_core = max(r["hands_per_second"] / int(n) for n, r in runs.items())
+    day = 1_000_000_000
+    out["capacity"] = {
+        "hands_per_core_second": round(per_core),
+        "cores_for_1b_hands_per_day": round(day / (per_core * 86_400), 1),
+        "cores_for_1b_hands_in_4h": round(day / (per_core * 4 * 3_600), 1),
+    }
+    return out
