@@ -392,3 +392,14 @@ def test_derive_is_a_pure_function_of_situation_words_and_chips():
     plus_half = derive(fl, None, [Motion(amount=150, chips=3)], rules)
     assert (plus_half.action, plus_half.rule) == ("raise", "CHIP-FULL-PLUS-HALF")
     assert derive(fl, None, [], rules) is None  # nothing physical: nothing to rule
+
+
+def test_limit_all_in_for_less_than_half_a_bet_over_the_call_stands():
+    from audit.replay.live_rulings import Situation, derive
+    from audit.replay.live_words import Motion
+    from audit.replay.state import FL
+
+    short_stack = Situation(cur=4400, mine=4200, stack=280, pot=9000, structure=FL, size=200,
+                            limit_to=4600, min_raise=200)
+    b = derive(short_stack, None, [Motion(amount=280)], LiveRules())
+    assert (b.action, b.rule) == ("raise", "")  # all his chips: the all-in raise stands

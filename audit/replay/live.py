@@ -76,7 +76,8 @@ class _Seat:
 class LiveTable:
     """Per-hand state of the physical layer, fed by audit/replay/hand.py."""
 
-    __slots__ = ("rules", "seats", "oot_said", "skipped", "street", "prev_level", "level")
+    __slots__ = ("rules", "seats", "oot_said", "skipped", "street", "prev_level", "level",
+                 "last_action")
 
     def __init__(self, values: dict[str, Any]) -> None:
         self.rules = live_rules(values)
@@ -86,6 +87,7 @@ class LiveTable:
         self.street = -1
         self.prev_level = 0
         self.level = 0
+        self.last_action = -1  # seq of the last logged action
 
     def _sync(self, h: HandState, seq: int) -> None:
         """A new betting round: what a seat did physically without a logged action is a gap."""
@@ -98,13 +100,18 @@ class LiveTable:
         self.prev_level = 0
         self.level = h.cur_bet
 
-    def _unresolved(self, h: HandState, seq: int) -> None:
+    def _unresolved(self, h: HandState, seq: int, *, final: bool = False) -> None:
+        """Flag what was done physically before the round's last logged action and never
+        resolved. Later events stay: in draw and stud games the replay moves to the next
+        round only at its first action, so they already belong to that round."""
         for s, p in sorted(self.seats.items()):
+            if not final and p.first_seq > self.last_action:
+                continue
             if p.motions or (p.said is not None and p.said.said is not Said.CHECK):
                 h.flag(DQ, p.first_seq, f"{h.who(s)} declared or put chips in on the "
-                       f"{STREETS[min(self.street, 4)]} but the log records no action for him "
-                       "after it; the physical layer could not be checked.", seat=s)
-        self.seats.clear()
+                       f"{STREETS[min(max(self.street, 0), 4)]} but the log records no action "
+                       "for him after it; the physical layer could not be checked.", seat=s)
+            del self.seats[s]
 
     def physical(self, h: HandState, kind: str, s: int | None, amount: int | None,
                  detail: str | None, seq: int, started: bool = True) -> None:
@@ -153,6 +160,7 @@ class LiveTable:
         if h.street != self.street:
             self._sync(h, seq)
         self.level = h.cur_bet
+        self.last_action = seq
         if s is None or not 0 < s < h.size or not h.in_hand[s] or h.folded[s]:
             return
         exp = h.to_act
@@ -214,7 +222,7 @@ class LiveTable:
 
     def finish(self, h: HandState, seq: int) -> None:
         """End of the hand: physical events nobody's logged action resolved."""
-        self._unresolved(h, seq)
+        self._unresolved(h, seq, final=True)
 
     # --- the seat's turn -------------------------------------------------------------------
 

@@ -236,7 +236,7 @@ def _from_chips(sit: Situation, released: Sequence[Motion], rules: LiveRules) ->
         return _made(sit, max(first, sit.min_raise), STRING_RAISE, why)
     moved = f"put in {chips}"
     if sit.structure == FL:
-        if owed > 0 and total > sit.cur:
+        if owed > 0 and total > sit.cur and total < sit.cap:  # (all-in: every chip plays)
             half = (sit.size + 1) // 2
             extra = chips - owed
             if extra >= sit.size:

@@ -42,11 +42,16 @@ def _facing(rows: list[dict[str, Any]]) -> dict[int, tuple[int, int]]:
     out: dict[int, tuple[int, int]] = {}
     bet: dict[int, int] = {}
     cur = 0
+    after_action = False
     for i, r in enumerate(rows):
         kind, seat, total = r["kind"], r.get("seat"), r.get("total")
-        if kind == "deal" and (r.get("detail") == "board" or seat is None):
+        # a new betting round: a board card, or (stud, draw) the first card or draw after betting
+        if (kind == "deal" and (r.get("detail") == "board" or seat is None)) or (
+                after_action and kind in ("deal", "draw", "stand_pat")):
             bet, cur = {}, 0
-        elif kind == "post" and seat is not None and total is not None \
+        if kind != "burn":
+            after_action = kind in _ACTIONS
+        if kind == "post" and seat is not None and total is not None \
                 and r.get("detail") not in _NO_ROUND_TOTAL:
             bet[seat] = total
             cur = max(cur, total)
