@@ -150,7 +150,7 @@ class Hand:
         self.bet_was_short = False
         self.anchor = self.button
         self.aggr_street = 0
-        self.to_act = 0 if self.remaining() <= 1 else self.next_to_act(self.button)
+        self.to_act = 0 if self.alive <= 1 else self.next_to_act(self.button)
 
     # ------------------------------------------------------------------ forced bets
     def post(self, s: int, detail: str, amount: int) -> None:
@@ -256,7 +256,7 @@ class Hand:
         self.alive -= 1
         self.acted[s] = True
         self.ev.append(["fold", s, None, None, None, None, self.street, self.cur])
-        self.to_act = 0 if self.remaining() <= 1 else self.next_to_act(s)
+        self.to_act = 0 if self.alive <= 1 else self.next_to_act(s)
 
     def check(self, s: int) -> None:
         self.acted[s] = True
@@ -374,8 +374,15 @@ def settle(h: Hand, rake_percent: int, rake_cap: int) -> dict:
     order = h.order
     contrib, dead, folded = h.contrib, h.dead, h.folded
     live = [contrib[s] - dead[s] for s in range(h.size)]
-    top = max(order, key=lambda s: live[s])
-    second = max((live[s] for s in order if s != top), default=0)
+    top, best, second = 0, -1, 0  # the first seat with the most live money, and the runner-up
+    for s in order:
+        v = live[s]
+        if v > best:
+            if top:
+                second = best
+            top, best = s, v
+        elif v > second:
+            second = v
     refund_seat, refund = 0, 0
     if live[top] > second:
         refund_seat, refund = top, live[top] - second
