@@ -292,3 +292,30 @@ def test_incremental_run_is_ranked_with_the_runs_it_builds_on(planted, tmp_path)
     written = write_collusion_findings(store, run.name, collusion_leads(store, run.name, 50))
     per_hand = [h for h in written.column("hand_id").to_pylist() if h is not None]
     assert per_hand and set(per_hand) <= set(new_hands["hand_id"].to_list())
+
+
+def test_each_run_keeps_its_pair_aggregates_and_reuses_them(planted, tmp_path):
+    from audit.collusion import collusion_leads
+    from audit.collusion.findings import run_partial
+
+    hands, hp, _ = planted
+    store = _fake_store(tmp_path, hands, hp)
+    run = next((tmp_path / "runs").iterdir())
+    kept = run / A.PARTIAL_FILE
+    def same(x: list[dict], y: list[dict]) -> None:  # float sums may differ in the last bits
+        assert [(r["player_a"], r["player_b"], r["pattern"]) for r in x] == [
+            (r["player_a"], r["player_b"], r["pattern"]) for r in y]
+        for r, t in zip(x, y, strict=True):
+            assert r["p_value"] == pytest.approx(t["p_value"], rel=1e-6, abs=1e-300)
+
+    first = collusion_leads(store, min_hands=50).to_pylist()
+    assert kept.exists()
+    fresh = A.aggregate([(hp.lazy(), hands.lazy())])
+    _same_table(run_partial(store, run.name).table, fresh.table)
+    same(collusion_leads(store, min_hands=50).to_pylist(), first)  # from the kept file
+    # a kept file of another version (or garbage) is recomputed, never trusted
+    kept.write_bytes(b"not parquet")
+    assert A.load_partial(kept, "1d") is None
+    same(collusion_leads(store, min_hands=50).to_pylist(), first)
+    assert A.load_partial(kept, "1d") is not None
+    assert A.load_partial(kept, "1h") is None

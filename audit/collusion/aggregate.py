@@ -15,15 +15,22 @@ hands that leads explain away (`spoiled_table`).
 
 from __future__ import annotations
 
+import json
 import math
+import os
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
+from pathlib import Path
 
 import polars as pl
+import pyarrow.parquet as pq
 
 from audit.collusion import features as F
 
 KEYS = ["player_a", "player_b"]
+# bump when a pair feature changes: kept partials of another version are recomputed
+PARTIAL_VERSION = 1
+PARTIAL_FILE = "collusion_pairs.parquet"
 ROWS_PER_CHUNK = 2_000_000  # hand_players rows per chunk (about 300,000 hands)
 
 
@@ -129,3 +136,44 @@ def iter_partials(parts: Iterable[Chunk], seat_bucket: str = "1d") -> Iterator[P
     """One partial per chunk (for callers that keep partials across runs)."""
     for hp, h in parts:
         yield partial(hp, h, seat_bucket)
+
+
+def _stamp(seat_bucket: str) -> str:
+    return json.dumps({"version": PARTIAL_VERSION, "seat_bucket": seat_bucket}, sort_keys=True)
+
+
+def save_partial(path: Path, part: Partial, seat_bucket: str) -> None:
+    """Write a partial (three tables in one Parquet file, one row group each kind) atomically,
+    stamped with PARTIAL_VERSION and the seating bucket."""
+    frame = pl.concat([
+        part.table.with_columns(kind=pl.lit("pairs")),
+        part.cells.with_columns(kind=pl.lit("cells")),
+        part.rates.with_columns(kind=pl.lit("rates")),
+    ], how="diagonal_relaxed")
+    table = frame.to_arrow()
+    table = table.replace_schema_metadata({"poker_audit_partial": _stamp(seat_bucket)})
+    tmp = path.with_name(f".{path.name}.tmp")
+    pq.write_table(table, tmp, compression="zstd")
+    os.replace(tmp, path)
+
+
+def load_partial(path: Path, seat_bucket: str) -> Partial | None:
+    """The partial kept at `path`, or None when absent, unreadable or of another version."""
+    try:
+        table = pq.read_table(path)
+    except (OSError, ValueError):
+        return None
+    meta = table.schema.metadata or {}
+    if meta.get(b"poker_audit_partial", b"").decode() != _stamp(seat_bucket):
+        return None
+    frame = pl.from_arrow(table)
+    assert isinstance(frame, pl.DataFrame)
+
+    def kind(name: str, columns: list[str]) -> pl.DataFrame:
+        return frame.filter(pl.col("kind") == name).select(columns)
+
+    pair_cols = [c for c in frame.columns if c not in ("kind", "player", "table", "bucket",
+                                                        "multi_n", "multi_g")]
+    return Partial(table=kind("pairs", pair_cols),
+                   cells=kind("cells", ["player", "table", "bucket"]),
+                   rates=kind("rates", ["player", "multi_n", "multi_g"]))

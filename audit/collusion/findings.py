@@ -18,6 +18,7 @@ import polars as pl
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from audit.collusion import aggregate as A
 from audit.collusion import features as F
 from audit.collusion.leads import LEAD_SCHEMA, leads_from_frames
 from audit.errors import AuditInputError
@@ -58,7 +59,21 @@ def collusion_leads(store: Store, run: str = "latest", min_hands: int = 100,
                     fdr: float = 0.05) -> pa.Table:
     """Ranked collusion leads of a run (columns: audit.collusion.leads.LEAD_SCHEMA)."""
     run_id, hp, hands = run_frames(store, run)
-    return leads_from_frames(hp, hands, min_hands=min_hands, fdr=fdr, run_id=run_id)
+    agg = A.combine(run_partial(store, member) for member in run_chain(store, run_id))
+    return leads_from_frames(hp, hands, min_hands=min_hands, fdr=fdr, run_id=run_id, agg=agg)
+
+
+def run_partial(store: Store, run_id: str, seat_bucket: str = "1d") -> A.Partial:
+    """The pair aggregates of one run's own hands, kept in runs/<run_id>/collusion_pairs.parquet
+    (a run's projections never change): an incremental run costs only its new hands."""
+    path = run_dir(store, run_id) / A.PARTIAL_FILE
+    kept = A.load_partial(path, seat_bucket)
+    if kept is not None:
+        return kept
+    hp, hands = _own_frames(store, run_id)
+    part = A.aggregate(A.chunks(hp, hands), seat_bucket)
+    A.save_partial(path, part, seat_bucket)
+    return part
 
 
 def checkdown_findings(hand_players: pl.LazyFrame, hands: pl.LazyFrame) -> list[Finding]:

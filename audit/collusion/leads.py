@@ -295,17 +295,19 @@ def combine(scored: pl.DataFrame) -> pl.DataFrame:
 
 def pair_scores(hand_players: pl.LazyFrame, hands: pl.LazyFrame, *, min_hands: int,
                 seat_bucket: str = "1d", fdr: float | None = None, rounds: int = 3,
-                rows_per_chunk: int = A.ROWS_PER_CHUNK,
-                evidence_q: float | None = None) -> tuple[pl.DataFrame, pl.DataFrame]:
+                rows_per_chunk: int = A.ROWS_PER_CHUNK, evidence_q: float | None = None,
+                agg: A.Partial | None = None) -> tuple[pl.DataFrame, pl.DataFrame]:
     """(scored pairs with p and q, the pair-hand rows of the pairs with q <= `evidence_q`, all
     tested pairs when None or >= 1, for evidence).
 
     The hands are aggregated chunk by chunk (audit/collusion/aggregate.py), so memory is
-    bounded by `rows_per_chunk`. With `fdr`, leads explain away what they cause
+    bounded by `rows_per_chunk`; `agg`, when given, are these hands' aggregates already (kept
+    per run, see audit/collusion/findings.py). With `fdr`, leads explain away what they cause
     (`explain_away`).
     """
     parts = A.chunks(hand_players, hands, rows_per_chunk)
-    agg = A.aggregate(parts, seat_bucket)
+    if agg is None:
+        agg = A.aggregate(parts, seat_bucket)
     cells = agg.cells.lazy()
     tables = cells.group_by("bucket").agg(n_tables=pl.col("table").n_unique())
     scored = _score(agg.table, agg.table, min_hands, agg.rates, cells, tables)
@@ -518,11 +520,11 @@ def lead_rows(scored: pl.DataFrame, pairs: pl.DataFrame, run_id: str | None,
 def leads_from_frames(hand_players: pl.DataFrame | pl.LazyFrame,
                       hands: pl.DataFrame | pl.LazyFrame, *, min_hands: int = 100,
                       fdr: float = 0.05, run_id: str | None = None,
-                      seat_bucket: str = "1d",
-                      rows_per_chunk: int = A.ROWS_PER_CHUNK) -> pa.Table:
+                      seat_bucket: str = "1d", rows_per_chunk: int = A.ROWS_PER_CHUNK,
+                      agg: A.Partial | None = None) -> pa.Table:
     """Ranked leads (q <= fdr; fdr >= 1 returns every tested pair) from projection frames."""
     scored, pairs = pair_scores(hand_players.lazy(), hands.lazy(), min_hands=min_hands,
                                 seat_bucket=seat_bucket, fdr=min(fdr, 0.999), evidence_q=fdr,
-                                rows_per_chunk=rows_per_chunk)
+                                rows_per_chunk=rows_per_chunk, agg=agg)
     scored = scored.filter(pl.col("p_value").is_not_nan())
     return lead_rows(scored, pairs, run_id, fdr)
