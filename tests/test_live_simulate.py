@@ -4,6 +4,7 @@ found under its rule id at its seat, with no live finding that no label explains
 
 from __future__ import annotations
 
+import re
 from collections import defaultdict
 from pathlib import Path
 
@@ -44,10 +45,13 @@ def test_a_canonical_physical_layer_changes_no_finding(simulated):
     assert labels == []
     assert live.num_rows > table.num_rows  # every hand got a physical layer
     online = _findings(table)
+
+    def key(fs):  # messages cite event seqs, which the inserted physical events move along
+        return sorted((f.rule_id, f.seat, re.sub(r"event \d+", "event #", f.message))
+                      for f in fs if f.rule_id != "CHIP-GROSS-MISUNDERSTANDING")
+
     for hand_id, found in _findings(live).items():
-        got = sorted((f.rule_id, f.seat, f.message) for f in found
-                     if f.rule_id != "CHIP-GROSS-MISUNDERSTANDING")
-        assert got == sorted((f.rule_id, f.seat, f.message) for f in online[hand_id]), hand_id
+        assert key(found) == key(online[hand_id]), hand_id
 
 
 def test_every_planted_live_violation_is_found_and_nothing_else(simulated):
