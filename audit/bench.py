@@ -146,15 +146,37 @@ def bench_evaluator(*, hands: int = 1_000_000, scalar_hands: int = 50_000,
         lambda: [high_strength(r) for r in scalar_rows], repeats)
     theirs = pokerkit_hands / _best_seconds(
         lambda: [pokerkit.StandardHighHand.from_game(r) for r in pk_rows], 1)
+    rates = {"vectorised": round(vec), "scalar": round(scalar), "pokerkit": round(theirs)}
+    counts = {"vectorised": hands, "scalar": scalar_hands, "pokerkit": pokerkit_hands}
+    treys = _treys_rate(deals[:scalar_hands], repeats)
+    if treys is not None:
+        rates["treys"] = round(treys)
+        counts["treys"] = scalar_hands
     return {
-        "hands": {"vectorised": hands, "scalar": scalar_hands, "pokerkit": pokerkit_hands},
+        "hands": counts,
         "table_build_seconds": round(build, 3),
-        "evals_per_second": {"vectorised": round(vec), "scalar": round(scalar),
-                             "pokerkit": round(theirs)},
+        "evals_per_second": rates,
         "ratio": round(vec / theirs, 1),
         "scalar_ratio": round(scalar / theirs, 1),
+        "treys_ratio": round(vec / treys, 1) if treys else None,
         "target_ratio": 1000,
+        "target_evals_per_second": 5_000_000,
     }
+
+
+def _treys_rate(deals: np.ndarray, repeats: int) -> float | None:
+    """7-card evaluations/s of treys (a well-known pure-Python lookup evaluator), when
+    installed (dev extra), on the same hands."""
+    try:
+        from treys import Card, Evaluator
+    except ImportError:
+        return None
+    from audit.cards import card_str
+
+    evaluator = Evaluator()
+    rows = [[Card.new(card_str(c)) for c in row] for row in deals.tolist()]
+    return len(rows) / _best_seconds(
+        lambda: [evaluator.evaluate(r[:2], r[2:]) for r in rows], repeats)
 
 
 # ---------------------------------------------------------------------------- ingest
@@ -324,7 +346,9 @@ def run_bench(phh_files: Sequence[Path] = (), *, quick: bool = False,
     rates = evaluator["evals_per_second"]
     echo(f"evaluator (7-card high): ours {rates['vectorised']:,}/s vectorised, "
          f"{rates['scalar']:,}/s scalar; PokerKit {rates['pokerkit']:,}/s: "
-         f"{evaluator['ratio']}x (target {evaluator['target_ratio']}x)")
+         f"{evaluator['ratio']}x (target {evaluator['target_ratio']}x)"
+         + (f"; treys {rates['treys']:,}/s: {evaluator['treys_ratio']}x" if "treys" in rates
+            else ""))
     result["evaluator"] = evaluator
     ingest = bench_ingest(50_000 if quick else 1_000_000)
     echo(f"ingest (native Parquet): {ingest['events_per_second']:,} events/s, "
