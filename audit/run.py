@@ -111,6 +111,7 @@ class RunSummary:
     rake: int  # chips the house collected (logged or implied by pot - awards)
     rake_hands: int
     worst: str | None  # highest severity found
+    fast_hands: int = 0  # proven clean by the compiled fast path (the rest: reference replay)
 
     def flagged(self, fail_on: str) -> bool:
         """True when a finding is at or above `fail_on`."""
@@ -350,4 +351,5 @@ def _summarise(run_id: str, profile: str, stats: Sequence[PartStats]) -> RunSumm
         rake=sum(p.rake for p in stats),
         rake_hands=sum(p.rake_hands for p in stats),
         worst=str(worst) if worst else None,
+        fast_hands=sum(p.fast_hands for p in stats),
     )

@@ -19,4 +19,8 @@ def format_summary(summary: Any) -> str:
         f"  house collection (rake, logged or implied by pot minus awards): {summary.rake} "
         f"minor units over {summary.rake_hands} hands"
     )
+    fast = getattr(summary, "fast_hands", 0)
+    if summary.hands:
+        lines.append(f"  replay: {fast} hands proven clean by the compiled fast path, "
+                     f"{summary.hands - fast} judged by the reference replay")
     return "\n".join(lines)

@@ -92,5 +92,7 @@ def test_audit_since_on_the_command_line(tmp_path: Path) -> None:
     result = runner.invoke(main, ["audit", "--store", str(root), "--since", "latest"])
     assert result.exit_code == 0, result.output
     assert "40 hands" in result.output.replace(",", "")
+    assert "40 hands proven clean by the compiled fast path, 0 judged by the reference " \
+        "replay" in result.output
     bad = runner.invoke(main, ["audit", "--store", str(root), "--since", "nope"])
     assert bad.exit_code == 2 and "no finished audit run 'nope'" in bad.output
