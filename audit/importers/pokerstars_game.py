@@ -33,8 +33,8 @@ GAMES: dict[str, str | None] = {
     "Omaha Hi/Lo": "omaha_hilo",
     "5 Card Omaha": "omaha5",
     "5 Card Omaha Hi/Lo": "omaha5_hilo",
-    "6 Card Omaha": None,
-    "6 Card Omaha Hi/Lo": None,
+    "6 Card Omaha": "omaha6",
+    "6 Card Omaha Hi/Lo": "omaha6_hilo",
     "Courchevel": None,
     "Courchevel Hi/Lo": None,
     "6+ Hold'em": None,
@@ -58,8 +58,9 @@ FULL_NAMES: dict[str, tuple[str, str | None, str]] = {
 }
 STUD = frozenset({"stud", "stud_hilo", "razz", "stud5"})
 DRAW = frozenset({"lowball_27_triple", "lowball_27_single", "draw_high", "badugi"})
-HILO = frozenset({"omaha_hilo", "omaha5_hilo", "stud_hilo"})
+HILO = frozenset({"omaha_hilo", "omaha5_hilo", "omaha6_hilo", "stud_hilo"})
 HOLE_COUNT = {"holdem": 2, "omaha": 4, "omaha_hilo": 4, "omaha5": 5, "omaha5_hilo": 5,
+              "omaha6": 6, "omaha6_hilo": 6,
               "lowball_27_triple": 5, "lowball_27_single": 5, "draw_high": 5, "badugi": 4}
 CURRENCY_SYMBOLS = {"$": "USD", "€": "EUR", "£": "GBP"}
 ZONES = {

@@ -30,7 +30,8 @@ UNKNOWN_STACK = 1 << 62
 
 DISABLE_ENV = "POKER_AUDIT_REFERENCE_REPLAY"  # =1: every hand through the reference replay
 _STREETS = np.array([None, "preflop", "flop", "turn", "river", "showdown"], dtype=object)
-_VARIANTS = {"holdem": 0, "omaha": 1, "omaha5": 2, "omaha_hilo": 3, "omaha5_hilo": 4}
+_VARIANTS = {"holdem": 0, "omaha": 1, "omaha5": 2, "omaha_hilo": 3, "omaha5_hilo": 4,
+             "omaha6": 5, "omaha6_hilo": 6}
 _STRUCTURES = {"fixed_limit": 0, "pot_limit": 1, "half_pot": 1, "no_limit": 2}
 
 

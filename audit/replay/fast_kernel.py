@@ -41,7 +41,8 @@ F_REFUNDS_IMPLICIT, F_RAKE_IMPLICIT, F_UNRECORDED = 1, 2, 4
 G_VARIANT, G_STRUCTURE, G_BB, G_SB, G_SMALL_BET, G_BIG_BET, G_MIN_BET, G_BUTTON, \
     G_TOURNAMENT, G_SETTINGS, G_SUPPORTED, G_ANTE = range(12)
 N_GAME = 12
-V_HOLDEM, V_OMAHA, V_OMAHA5, V_OMAHA_HILO, V_OMAHA5_HILO = 0, 1, 2, 3, 4
+V_HOLDEM, V_OMAHA, V_OMAHA5, V_OMAHA_HILO, V_OMAHA5_HILO, V_OMAHA6, V_OMAHA6_HILO = range(7)
+HOLE_CARDS = (2, 4, 5, 4, 5, 6, 6)  # by variant code
 FL, PL, NL = 0, 1, 2
 
 # profile settings columns (one row per Settings a hand can use: G_SETTINGS is the row)
@@ -501,9 +502,8 @@ def _replay_one(lo, hi, kind, seat, amount, total, detail, flags, cards_data, ca
     H[H_LAST_RAISE] = g[G_MIN_BET]
     H[H_ANTE] = g[G_ANTE]
     variant = g[G_VARIANT]
-    hole_n = 2 if variant == V_HOLDEM else (
-        4 if (variant == V_OMAHA or variant == V_OMAHA_HILO) else 5)
-    hilo = variant == V_OMAHA_HILO or variant == V_OMAHA5_HILO
+    hole_n = HOLE_CARDS[variant]
+    hilo = variant == V_OMAHA_HILO or variant == V_OMAHA5_HILO or variant == V_OMAHA6_HILO
     # seats first: the table size is the highest seat (or the button)
     max_seat = 0
     for i in range(lo, hi):

@@ -13,8 +13,9 @@ from audit.replay.settings import Settings
 
 FL, PL, NL = 0, 1, 2
 STRUCTURES = {"fixed_limit": FL, "pot_limit": PL, "no_limit": NL, "half_pot": PL}
-HOLE_COUNT = {"holdem": 2, "omaha": 4, "omaha_hilo": 4, "omaha5": 5, "omaha5_hilo": 5}
-HILO = frozenset({"omaha_hilo", "omaha5_hilo"})
+HOLE_COUNT = {"holdem": 2, "omaha": 4, "omaha_hilo": 4, "omaha5": 5, "omaha5_hilo": 5,
+              "omaha6": 6, "omaha6_hilo": 6}
+HILO = frozenset({"omaha_hilo", "omaha5_hilo", "omaha6_hilo"})
 STREETS = ("preflop", "flop", "turn", "river", "showdown")
 BOARD_AFTER = (0, 3, 4, 5)  # board size once street n has been dealt
 
