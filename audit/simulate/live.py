@@ -20,6 +20,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
 
@@ -119,39 +120,57 @@ def _planted(rule: str, r: dict[str, Any], cur: int, mine: int,
     return [{"kind": "chips", "amount": cur - mine, "detail": None}]
 
 
-def add_physical_layer(rows: list[dict[str, Any]], rng: random.Random,
-                       inject: str | None = None) -> tuple[list[dict[str, Any]], list[tuple]]:
-    """One hand's rows (seq order) with a physical layer before every betting action, and the
-    labels (seq, rule_id, seat) of the violation planted when `inject` names one of
-    LIVE_INJECTORS that the hand has room for (none otherwise). Each returned row of the
-    input keeps its old seq in `_was`."""
+def _plan(rows: list[dict[str, Any]], rng: random.Random, inject: str | None
+          ) -> tuple[list[tuple[int, list[dict[str, Any]]]], tuple[int, str, Any] | None]:
+    """Where the physical events of one hand go: [(index of the logged action, the events
+    before it)], and the planted violation as (index of its action, rule id, seat) or None."""
     facing = _facing(rows)
-    structure = (rows[0].get("game") or {}).get("structure") or "no_limit"
+    structure = rows[0].get("structure") or (rows[0].get("game") or {}).get("structure") \
+        or "no_limit"
     target = None
     if inject is not None:
         picks = _candidates(rows, facing, inject, structure)
         target = rng.choice(picks) if picks else None
+    inserts = []
+    for i in facing:  # in row order
+        r = rows[i]
+        if i == target:
+            assert inject is not None
+            cur, mine = facing[i]
+            extra = _planted(inject, r, cur, mine, rng)
+        else:
+            extra = _canonical(r, rng)
+        if extra:
+            inserts.append((i, extra))
+    planted = (target, inject, rows[target].get("seat")) if target is not None and inject \
+        else None
+    return inserts, planted
+
+
+def add_physical_layer(rows: list[dict[str, Any]], rng: random.Random,
+                       inject: str | None = None) -> tuple[list[dict[str, Any]], list[tuple]]:
+    """One hand's rows (seq order) with a physical layer before every betting action, and the
+    labels (seq, rule_id, seat) of the violation planted when `inject` names one of
+    LIVE_INJECTORS that the hand has room for (none otherwise)."""
+    inserts, planted = _plan(rows, rng, inject)
+    before = dict(inserts)
     out: list[dict[str, Any]] = []
     labels: list[tuple] = []
-    base = {k: rows[0].get(k) for k in ("hand_id", "table_id", "ts")}
+    base = {k: rows[0].get(k) for k in ("hand_id", "table_id")}
     for i, r in enumerate(rows):
-        if i in facing:
-            seat = r.get("seat")
-            if i == target:
-                assert inject is not None
-                cur, mine = facing[i]
-                extra = _planted(inject, r, cur, mine, rng)
-            else:
-                extra = _canonical(r, rng)
-            for e in extra:
-                out.append({**base, "ts": r.get("ts"), **e, "seat": seat,
-                            "player": r.get("player")})
-            if i == target:
-                labels.append((len(out), inject, seat))
-        out.append({**r, "_was": r["seq"]})
+        for e in before.get(i, ()):
+            out.append({**base, "ts": r.get("ts"), **e, "seat": r.get("seat"),
+                        "player": r.get("player")})
+        if planted is not None and planted[0] == i:
+            labels.append((len(out), planted[1], planted[2]))
+        out.append(dict(r))
     for seq, r in enumerate(out):
         r["seq"] = seq
     return out, labels
+
+
+_LIGHT = ("seq", "kind", "seat", "player", "amount", "total", "detail")
+_SLOTS = 4  # order-key slots per logged row: up to 3 physical events, then the row itself
 
 
 def add_physical_layer_table(table: pa.Table, *, seed: int = 0, violations: float = 0.0,
@@ -161,27 +180,71 @@ def add_physical_layer_table(table: pa.Table, *, seed: int = 0, violations: floa
     """An events table (hands contiguous, seq order) with a physical layer on every hand; a
     `violations` share of hands get one planted live violation. Labels are rows of the
     simulator's labels.parquet: (hand_id, seq, rule_id, seat, kind, primary). `remap`, when
-    given, is filled with (hand_id, old seq) -> new seq for moving older labels along."""
+    given, is filled with (hand_id, old seq) -> new seq for moving older labels along.
+
+    Column-wise: the physical rows are `take`n from their action's row (hand, time, table,
+    seat, player) and merged in by an order key, so no row of the input becomes a dict."""
     rng = random.Random(seed)
-    rows = table.to_pylist()
-    out: list[dict[str, Any]] = []
+    n = table.num_rows
+    if n == 0:
+        return table, []
+    hand_ids = table.column("hand_id").to_pylist()
+    col = {c: table.column(c).to_pylist() for c in _LIGHT}
+    structures = table.column("game").combine_chunks().field("structure").to_pylist()
+    src: list[int] = []
+    slot: list[int] = []
+    kinds: list[str] = []
+    amounts: list[int | None] = []
+    details: list[str | None] = []
+    counts: list[int] = []
     labels: list[tuple] = []
     start = 0
-    for end in range(1, len(rows) + 1):
-        if end < len(rows) and rows[end]["hand_id"] == rows[start]["hand_id"]:
+    for end in range(1, n + 1):
+        if end < n and hand_ids[end] == hand_ids[start]:
             continue
-        hand = rows[start:end]
+        rows = [{c: col[c][i] for c in _LIGHT} for i in range(start, end)]
+        rows[0]["structure"] = structures[start]
         inject = rng.choice(injectors) if injectors and rng.random() < violations else None
-        new, hand_labels = add_physical_layer(hand, rng, inject)
-        hid = hand[0]["hand_id"]
-        for r in new:
-            was = r.pop("_was", None)
-            if was is not None and remap is not None:
-                remap[(hid, was)] = r["seq"]
-        out += new
-        labels += [(hid, seq, rule, seat, f"live:{rule}", True) for seq, rule, seat in hand_labels]
+        inserts, planted = _plan(rows, rng, inject)
+        before = dict(inserts)
+        hid = hand_ids[start]
+        shift = 0
+        for j in range(end - start):
+            for k, e in enumerate(before.get(j, ())):
+                src.append(start + j)
+                slot.append(k)
+                kinds.append(e["kind"])
+                amounts.append(e.get("amount"))
+                details.append(e.get("detail"))
+                shift += 1
+            if remap is not None:
+                remap[(hid, rows[j]["seq"])] = j + shift
+            if planted is not None and planted[0] == j:
+                labels.append((hid, j + shift, planted[1], planted[2], f"live:{planted[1]}",
+                               True))
+        counts.append(end - start + shift)
         start = end
-    return pa.Table.from_pylist(out, schema=events_schema()), labels
+    schema = events_schema()
+    table = table.cast(schema)
+    phys = table.take(pa.array(src, pa.int64()))
+    m = len(src)
+    for name, values in (("kind", pa.array(kinds, pa.string())),
+                         ("amount", pa.array(amounts, schema.field("amount").type)),
+                         ("detail", pa.array(details, pa.string())),
+                         ("total", None), ("cards", None), ("game", None), ("source", None)):
+        f = schema.field(name)
+        phys = phys.set_column(schema.get_field_index(name), f,
+                               values if values is not None else pa.nulls(m, f.type))
+    keys = np.concatenate([np.arange(n, dtype=np.int64) * _SLOTS + (_SLOTS - 1),
+                           np.asarray(src, dtype=np.int64) * _SLOTS + np.asarray(slot, np.int64)])
+    merged = pa.concat_tables([table, phys]).append_column("_k", pa.array(keys))
+    merged = merged.sort_by("_k").drop_columns(["_k"])
+    sizes = np.asarray(counts, dtype=np.int64)
+    starts = np.concatenate([[0], np.cumsum(sizes)[:-1]])
+    seq = np.arange(int(sizes.sum()), dtype=np.int64) - np.repeat(starts, sizes)
+    i = schema.get_field_index("seq")
+    merged = merged.set_column(i, schema.field("seq"), pa.array(seq, schema.field("seq").type))
+    return merged, labels
 
 
 def simulate_live(out: Path | str, *, live_violations: float = 0.0, **kwargs: Any) -> SimSummary:
