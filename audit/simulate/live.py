@@ -2,11 +2,11 @@
 log before each betting action, drawn the canonical way (the words then one motion, or the exact
 chips in one motion), plus labelled live-table violations for the accuracy scorecard.
 
-Works on finished event rows, so the simulator proper is untouched: `add_physical_layer` takes one
-hand's rows, `add_physical_layer_table` an events table. A canonical physical layer agrees with
-the logged actions, so the live rulings (audit/replay/live.py) must find nothing in it; each
-injected violation changes only the physical layer and is labelled with the rule that must
-catch it. Deterministic for a given seed.
+Works on finished event tables, so the simulator proper is untouched:
+`add_physical_layer_table` renders an events table, `simulate_live` is `simulate` for live
+tables (`poker-audit simulate --live`). A canonical physical layer agrees with the logged
+actions, so the live rulings (audit/replay/live.py) must find nothing in it; each planted
+violation changes only the physical layer and is labelled with the rule that must catch it. Deterministic for a given seed.
 """
 
 from __future__ import annotations
@@ -145,28 +145,6 @@ def _plan(rows: list[dict[str, Any]], rng: random.Random, inject: str | None
     planted = (target, inject, rows[target].get("seat")) if target is not None and inject \
         else None
     return inserts, planted
-
-
-def add_physical_layer(rows: list[dict[str, Any]], rng: random.Random,
-                       inject: str | None = None) -> tuple[list[dict[str, Any]], list[tuple]]:
-    """One hand's rows (seq order) with a physical layer before every betting action, and the
-    labels (seq, rule_id, seat) of the violation planted when `inject` names one of
-    LIVE_INJECTORS that the hand has room for (none otherwise)."""
-    inserts, planted = _plan(rows, rng, inject)
-    before = dict(inserts)
-    out: list[dict[str, Any]] = []
-    labels: list[tuple] = []
-    base = {k: rows[0].get(k) for k in ("hand_id", "table_id")}
-    for i, r in enumerate(rows):
-        for e in before.get(i, ()):
-            out.append({**base, "ts": r.get("ts"), **e, "seat": r.get("seat"),
-                        "player": r.get("player")})
-        if planted is not None and planted[0] == i:
-            labels.append((len(out), planted[1], planted[2]))
-        out.append(dict(r))
-    for seq, r in enumerate(out):
-        r["seq"] = seq
-    return out, labels
 
 
 _LIGHT = ("seq", "kind", "seat", "player", "amount", "total", "detail")
