@@ -6,7 +6,8 @@ Works on finished event tables, so the simulator proper is untouched:
 `add_physical_layer_table` renders an events table, `simulate_live` is `simulate` for live
 tables (`poker-audit simulate --live`). A canonical physical layer agrees with the logged
 actions, so the live rulings (audit/replay/live.py) must find nothing in it; each planted
-violation changes only the physical layer and is labelled with the rule that must catch it. Deterministic for a given seed.
+violation changes only the physical layer and is labelled with the rule that must catch it.
+Deterministic for a given seed.
 """
 
 from __future__ import annotations
