@@ -132,8 +132,9 @@ def test_draw_hands_look_like_draw(tmp_path: Path, variant: str) -> None:
 
 
 def test_stud_injectors_scored_perfectly_with_every_game(tmp_path: Path) -> None:
-    """Stud injections (bring-in seat and size, small bet on a big street) beside the button
-    ones: every label found, every finding labelled, no finding on a clean hand."""
+    """Stud and draw injections (bring-in seat and size, small bet on a big street or round)
+    beside the button ones: every label found, every finding labelled, no finding on a
+    clean hand."""
     from audit.simulate import accuracy_scorecard
 
     root = tmp_path / "s"
@@ -141,7 +142,7 @@ def test_stud_injectors_scored_perfectly_with_every_game(tmp_path: Path) -> None
              violations=0.1, tournament_share=0.3)
     card = accuracy_scorecard(root)
     assert card["clean_hand_findings"] == 0
-    stud_rules = {"STUD-BRINGIN-AMOUNT", "BET-LIMIT-STUD-STREETS"}
+    stud_rules = {"STUD-BRINGIN-AMOUNT", "BET-LIMIT-STUD-STREETS", "BET-LIMIT-DRAW-DOUBLE"}
     assert stud_rules <= set(card["rules"])
     assert {"STUD-BRINGIN-LOWCARD", "ORDER-RAZZ", "ORDER-STUDHL", "ORDER-5STUD"} & set(
         card["rules"])

@@ -1,13 +1,14 @@
-"""Stud injectors: the bring-in from the wrong seat or of the wrong size, and a small bet on a
-big-bet street. Each breaks exactly its rule; the engine then plays on under the state the
-replay derives from what was logged, so the rest of the hand stays legal."""
+"""Stud and draw injectors: the bring-in from the wrong seat or of the wrong size, and a small
+bet on a big-bet street (stud, and draw games after the draw). Each breaks exactly its rule;
+the engine then plays on under the state the replay derives from what was logged, so the
+rest of the hand stays legal."""
 
 from __future__ import annotations
 
 from audit.replay.variants import SPECS
 from audit.simulate.engine import FL, Hand
 from audit.simulate.inject import Injector
-from audit.simulate.table import STUD_GAMES, Table
+from audit.simulate.table import DRAW_GAMES, STUD_GAMES, Table
 
 
 class _StudInjector(Injector):
@@ -64,4 +65,14 @@ class StudSmallBetOnBigStreet(_StudInjector):
         return self.once(("raise", h.small_bet), self.rule, s)
 
 
-ALL_STUD = (BringInWrongSeat, BringInWrongAmount, StudSmallBetOnBigStreet)
+class DrawSmallBetOnBigRound(StudSmallBetOnBigStreet):
+    """An opening bet of the small bet in a round played at the big bet (after the draw in
+    single-draw games, after the second draw in triple draw)."""
+
+    name, rule = "draw_small_bet_on_big_round", "BET-LIMIT-DRAW-DOUBLE"
+    variants = DRAW_GAMES
+    min_players = 2
+
+
+ALL_STUD = (BringInWrongSeat, BringInWrongAmount, StudSmallBetOnBigStreet,
+            DrawSmallBetOnBigRound)

@@ -278,7 +278,7 @@ def simulate(out: Path | str, *, hands: int, seed: int = 0, variant: str = "hold
                         if t.variant in STUD_GAMES:
                             ev, h, res = play_stud(t, rng, decks.next(), script)
                         elif t.variant in DRAW_GAMES:
-                            ev, h, res = play_draw(t, rng, decks.next())
+                            ev, h, res = play_draw(t, rng, decks.next(), script)
                         else:
                             ev, h, res = play_hand(t, rng, script, decks.next())
                         hand_id = f"sim{seed}-{i:09d}"

@@ -230,9 +230,10 @@ def _discards(h: Hand, s: int) -> list[int]:
     return out[:3]
 
 
-def play_draw(t, rng: random.Random, deck: list[int]) -> tuple[list[list], Hand, dict]:
-    """Play one draw hand of table `t`; returns (event rows after hand_started, hand,
-    settlement) like table.play_hand."""
+def play_draw(t, rng: random.Random, deck: list[int],
+              script=None) -> tuple[list[list], Hand, dict]:
+    """Play one draw hand of table `t` (with an optional injector's script); returns (event
+    rows after hand_started, hand, settlement) like table.play_hand."""
     spec = SPECS[t.variant]
     size = t.seat_count + 1
     h = Hand(size, FL, t.sb, t.bb, t.tournament, False, spec.max_cards, t.button)
@@ -271,16 +272,21 @@ def play_draw(t, rng: random.Random, deck: list[int]) -> tuple[list[list], Hand,
         while h.to_act:
             s = h.to_act
             _draw_value(h, s)
-            act = decide(h, s, styles[s], rng)
+            act = script.force(h, s) if script is not None else None
+            if act is None:
+                act = decide(h, s, styles[s], rng)
             k = act[0]
             if k == "fold":
                 h.fold(s)
             elif k == "check":
                 h.check(s)
             elif k == "call":
-                h.call(s)
+                h.call(s, act[1] if len(act) > 1 else None)
             else:
                 h.raise_to(s, act[1])
+            if len(act) > 3:
+                for rule, seat, primary in act[3]:
+                    script.labels.append((ev[-1], rule, seat, primary))
         if h.remaining() <= 1 or h.street == spec.draws:
             break
         for s in order:
