@@ -31,6 +31,7 @@ import os
 import shutil
 import uuid
 from collections.abc import Iterator, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -471,6 +472,7 @@ class BatchWriter:
         self._quarantine: Any = None
         self._rejected = 0
         self._commit_attempted = False
+        self._pool: ThreadPoolExecutor | None = None
 
     def _staged(self, rel: str) -> Path:
         path = self.staging / rel
@@ -491,8 +493,11 @@ class BatchWriter:
             self._counts[partition] = [0, 0]
             self._leaves[partition] = bytearray()
         table = table.cast(events_schema())
+        # The leaves are hashed on a second thread while Parquet encodes the same table: both
+        # are Arrow kernels that release the GIL, so on two cores the roots cost little time.
+        leaves = self._hasher().submit(merkle.hand_leaves, table)
         writer.write_table(table)
-        self._leaves[partition] += b"".join(merkle.hand_leaves(table))
+        self._leaves[partition] += b"".join(leaves.result())
         counts = self._counts[partition]
         counts[0] += table.num_rows
         counts[1] += _hand_count(table)
@@ -515,7 +520,15 @@ class BatchWriter:
     def hands(self) -> int:
         return sum(c[1] for c in self._counts.values())
 
+    def _hasher(self) -> ThreadPoolExecutor:
+        if self._pool is None:
+            self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="merkle")
+        return self._pool
+
     def _close(self) -> None:
+        if self._pool is not None:
+            self._pool.shutdown(wait=True)
+            self._pool = None
         for writer in self._writers.values():
             writer.close()
         self._writers.clear()
