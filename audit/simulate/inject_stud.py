@@ -65,6 +65,21 @@ class StudSmallBetOnBigStreet(_StudInjector):
         return self.once(("raise", h.small_bet), self.rule, s)
 
 
+class FiveStudBigBet(_StudInjector):
+    """An opening bet of the big bet in 5-card stud, where every round is bet at one size."""
+
+    name, rule = "five_stud_big_bet", "BET-LIMIT-5STUD"
+    variants = ("stud5",)
+
+    def force(self, h: Hand, s: int) -> tuple | None:
+        if self.done or h.cur or h.stack[s] <= h.big_bet:
+            return None
+        lo, _ = h.raise_range(s)
+        if not lo:
+            return None
+        return self.once(("raise", h.big_bet), self.rule, s)
+
+
 class DrawSmallBetOnBigRound(StudSmallBetOnBigStreet):
     """An opening bet of the small bet in a round played at the big bet (after the draw in
     single-draw games, after the second draw in triple draw)."""
@@ -74,5 +89,5 @@ class DrawSmallBetOnBigRound(StudSmallBetOnBigStreet):
     min_players = 2
 
 
-ALL_STUD = (BringInWrongSeat, BringInWrongAmount, StudSmallBetOnBigStreet,
+ALL_STUD = (BringInWrongSeat, BringInWrongAmount, StudSmallBetOnBigStreet, FiveStudBigBet,
             DrawSmallBetOnBigRound)
