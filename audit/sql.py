@@ -35,7 +35,7 @@ def _read_parquet(paths: Sequence[Path]) -> str:
 _DUCKDB_TYPES = {"string": "VARCHAR", "int64": "BIGINT", "int32": "INTEGER", "bool": "BOOLEAN"}
 
 
-def _read_runs(paths: Sequence[Path]) -> str:
+def runs_relation(paths: Sequence[Path]) -> str:
     """run.json files with the columns of schemas/runs.json (older runs lack the newer keys)."""
     columns = ", ".join(f"'{c['name']}': '{_DUCKDB_TYPES[c['type']]}'"
                         for c in schema_doc("runs")["columns"])
@@ -112,7 +112,7 @@ def connect(store: Store) -> duckdb.DuckDBPyConnection:
     collusion = run_files(store, "collusion.parquet")  # written by poker-audit collusion
     relations["collusion"] = _read_parquet(collusion) if collusion else _empty(con, "findings")
     runs = run_files(store, "run.json")
-    relations["runs"] = _read_runs(runs) if runs else _empty(con, "runs")
+    relations["runs"] = runs_relation(runs) if runs else _empty(con, "runs")
     relations["quarantine"] = quarantine_relation(con, store)
     views = (schemas_dir() / "views.sql").read_text(encoding="utf-8")
     con.execute(views.format(**relations))

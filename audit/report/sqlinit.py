@@ -17,7 +17,7 @@ import duckdb
 import pyarrow as pa
 
 from audit.schema import arrow_schema, schemas_dir
-from audit.sql import quarantine_relation, run_files
+from audit.sql import quarantine_relation, run_files, runs_relation
 from audit.store import Store
 
 
@@ -49,7 +49,7 @@ def _relation(con: duckdb.DuckDBPyConnection, store: Store, name: str) -> str:
         return _empty_table(con, name, _schema_empty("events"))
     if name == "runs":
         files = run_files(store, "run.json")
-        return (f"read_json({_sql_list(files)}, format = 'auto')" if files
+        return (runs_relation(files) if files
                 else _empty_table(con, name, _schema_empty("runs")))
     if name == "quarantine":
         relation = quarantine_relation(con, store)
