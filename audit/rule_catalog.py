@@ -1156,6 +1156,12 @@ _rule(
     'his stack (BB 2, kill 4 → ≥16 chips) and acts last on the first round.',
 )
 _rule(
+    'ORDER-KILL', PROCEDURE, WARNING,
+    '000 §12 r.2, r.10; 001 3.6.2.2, 3.6.2.10; 002 §13.1 "proper turn", "act last"',
+    'A required killer acts in normal turn (after the player on his right), not last. Under '
+    'the optional lowball voluntary-kill rule the killer acts last on the first round.',
+)
+_rule(
     'KILL-ONE-PER-DEAL', PROCEDURE, VIOLATION,
     '000 §12 r.11; 001 3.6.2.11; 002 §13.1 "Only one kill"',
     'At most one kill per deal.',
@@ -1175,7 +1181,7 @@ STUD_DRAW_RULE_IDS: tuple[str, ...] = (
     # draw games
     "BET-LIMIT-DRAW-DOUBLE", "BET-CAP-TWOROUND", "DRAW-FIVE-CARD-HAND", "A5-CHECKRAISE",
     # kill pots (per hand; who must kill is table state across hands)
-    "KILL-SIZE", "KILL-ONE-PER-DEAL", "KILL-VOLUNTARY-LOWBALL",
+    "KILL-SIZE", "KILL-ONE-PER-DEAL", "KILL-VOLUNTARY-LOWBALL", "ORDER-KILL",
     # lowball rules
     "A5-SEVENS-RULE",
     # the draw

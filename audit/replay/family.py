@@ -234,6 +234,9 @@ class FamilyHooks:
             post_kill(h, s, amount, seq, killed=killed)
             if s is not None and 0 < s < h.size and h.in_hand[s] and not killed:
                 self.killer = s
+                # the first round of a killed pot goes by the kill order (ORDER-KILL)
+                h.order_ids = ("ORDER-KILL", "ORDER-HEADSUP" if len(h.seats) == 2
+                               else "ORDER-BUTTON-LATER")
                 if detail == "kill_voluntary":
                     voluntary_kill(h, s, amount or 0, stack, seq,
                                    lowball=self.spec.evaluator in ("lowa5", "low27"))
