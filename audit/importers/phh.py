@@ -70,7 +70,8 @@ Mapping (PHH construct -> events; money is exact, parsed from the TOML text as `
 * `source` on every row: `phh:<file name>:<header line>` (+ `;ts=...` note when guessed).
 
 Rejected: TOML syntax errors, missing required fields (variant, starting_stacks, actions,
-and blinds_or_straddles for the button games), lists whose length is not the player count,
+blinds_or_straddles for the button and draw games, bring_in for stud), a bring-in (`pb`)
+outside stud or a draw (`sd`) outside the draw games, lists whose length is not the player count,
 unknown action syntax (the action and its index), amounts finer than a cent, negative amounts
 (other than the new-player posts above), cbr totals below the player's own round total.
 Legality is not checked: an illegal action is imported as logged, for the replay to flag.
