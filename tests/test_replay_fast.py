@@ -38,8 +38,9 @@ def _settings(profile: str = "montana") -> tuple[Settings, Settings]:
             Settings(load_profile(profile, ("tournament",))))
 
 
-def assert_same(table: pa.Table, profile: str = "montana", *, min_fast: float = 0.0) -> None:
-    cash, tournament = _settings(profile)
+def assert_same(table: pa.Table, profile: str = "montana", *, min_fast: float = 0.0,
+                settings: tuple[Settings, Settings] | None = None) -> None:
+    cash, tournament = settings or _settings(profile)
     fast = replay_table_fast(table, cash, tournament, run_id="r")
     ref = replay_table_fast(table, cash, tournament, run_id="r", use_kernel=False)
     assert fast.findings.to_pylist() == ref.findings.to_pylist()
@@ -80,6 +81,18 @@ def _imported(paths: list[Path]) -> pa.Table:
 @pytest.mark.skipif(not (SHARED / "handhq").exists(), reason="needs ../shared/data")
 def test_real_handhq_hands() -> None:
     assert_same(_imported(sorted((SHARED / "handhq").glob("*.phhs"))), min_fast=0.9)
+
+
+@pytest.mark.skipif(not (SHARED / "handhq").exists(), reason="needs ../shared/data")
+@pytest.mark.parametrize("schedule", [{"rake.cap": 50, "rake.percent": 0},
+                                      {"rake.percent": 3, "rake.cap": 0},
+                                      {"rake.percent": 5, "rake.cap": 100},
+                                      {"rake.allowed": False}])
+def test_real_hands_under_a_house_rake_schedule(schedule: dict) -> None:
+    table = _imported(sorted((SHARED / "handhq").glob("*.phhs"))[:3])
+    settings = (Settings(load_profile("montana"), schedule),
+                Settings(load_profile("montana", ("tournament",)), schedule))
+    assert_same(table, settings=settings)
 
 
 @pytest.mark.skipif(not (SHARED / "fpdb-sample").exists(), reason="needs ../shared/data")

@@ -908,8 +908,8 @@ def _replay_one(lo, hi, kind, seat, amount, total, detail, flags, cards_data, ca
     if explained or (rake and rake_logged):
         if not P[P_RAKE_ALLOWED]:
             return 24  # HOUSE-RAKE
-        if P[P_RAKE_PERCENT]:
-            mx = pot * P[P_RAKE_PERCENT] // 100
+        if P[P_RAKE_PERCENT] or P[P_RAKE_CAP]:  # awards.py _check_rake: a rate, a cap or both
+            mx = pot * P[P_RAKE_PERCENT] // 100 if P[P_RAKE_PERCENT] else P[P_RAKE_CAP]
             if P[P_RAKE_CAP] and mx > P[P_RAKE_CAP]:
                 mx = P[P_RAKE_CAP]
             if rake > mx:
