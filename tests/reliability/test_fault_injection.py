@@ -13,7 +13,8 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from audit.faults import FAULTS, _Tap, plan, run_fault_injection, tapped
+from audit.faults import FAULTS, plan, run_fault_injection
+from audit.faulttap import _Tap, tapped
 
 TRIALS = int(os.environ.get("POKER_AUDIT_FAULT_TRIALS", "200"))
 FAST = os.environ.get("CI", "").lower() in ("1", "true", "yes")
@@ -52,7 +53,9 @@ def test_seeded_faults_across_ingest_audit_and_report_are_all_survived(tmp_path:
         for t in failed[:10])
     assert report.injected == TRIALS and report.hands_lost == 0
     by_fault = report.by("fault")
-    assert set(by_fault) == set(FAULTS)
+    assert set(by_fault) == {f for _, f in plan(TRIALS, fast=FAST)}
+    if TRIALS >= 200:
+        assert set(by_fault) == set(FAULTS)
     # the faults really bit: most kills landed mid-command, and disk-full or read-only runs
     # mostly failed (cleanly: the invariants above include exit code 2 and the reason)
     kills = [t for t in report.trials if t.fault == "kill"]
