@@ -5,7 +5,7 @@ from __future__ import annotations
 from audit.evaluate import describe_high
 from audit.replay.pots import build_pots
 from audit.replay.showdown import PotResult, cards_of, settle
-from audit.replay.state import HandState
+from audit.replay.state import HandState, say_money
 
 DQ_UNVERIFIABLE = "DQ-UNVERIFIABLE-AWARD"
 
@@ -113,14 +113,9 @@ def settle_hand(h: HandState, end_seq: int) -> Outcome:
             _check_rake(h, implausible, pot, end_seq)
             return out
         bound = pot * h.st.rake_implied_max_percent // 100
-        permille = implausible * 1000 // max(pot, 1)
         out.verified = False
-        h.flag(DQ_UNVERIFIABLE, end_seq, f"The amount paid cannot be verified: the log does not "
-               f"state the rake, and the house kept {h.money(implausible)} of the "
-               f"{h.money(pot)} pot ({permille // 10}.{permille % 10}%), more than the "
-               f"{h.st.rake_implied_max_percent}% an unlogged collection is taken to be; without "
-               "the site's rake schedule in the profile (rake.percent, rake.cap) it is counted "
-               "as the site's collection, not as a short payment.",
+        h.flag(DQ_UNVERIFIABLE, end_seq, implied_rake_message(
+            implausible, pot, h.st.rake_implied_max_percent, h.mpu),
                expected=bound, actual=implausible, delta=implausible - bound)
         return out
     if rake and not pos and (h.rake_implicit or shortfall == rake):
@@ -153,6 +148,18 @@ def _odd_chips_only(out: Outcome, diffs: list[int], pos: list[int], neg: list[in
             tied.update(r.low)
     return all(s in tied and abs(diffs[s]) <= len(out.pots) for s in pos + neg) and \
         sum(diffs[s] for s in pos + neg) == 0
+
+
+def implied_rake_message(kept: int, pot: int, max_percent: int, mpu: int) -> str:
+    """The data-quality note for an unlogged collection beyond `max_percent` of the pot
+    (also written by the fast path, audit/replay/fast.py)."""
+    permille = kept * 1000 // max(pot, 1)
+    return (f"The amount paid cannot be verified: the log does not state the rake, and the "
+            f"house kept {say_money(kept, mpu)} of the {say_money(pot, mpu)} pot "
+            f"({permille // 10}.{permille % 10}%), more than the {max_percent}% an unlogged "
+            "collection is taken to be; without the site's rake schedule in the profile "
+            "(rake.percent, rake.cap) it is counted as the site's collection, not as a short "
+            "payment.")
 
 
 def _check_rake(h: HandState, rake: int, pot: int, seq: int) -> None:

@@ -73,8 +73,7 @@ def replay_table_fast(table: pa.Table, cash: Settings, tournament: Settings | No
         status = fast["status"]
     back = np.flatnonzero(status > 0)
     ref_findings, ref_hands, ref_players = _reference(table, starts, back, cash, tournament)
-    findings = _merge_findings(table, starts, status, back, ref_findings,
-                               fast["game_rows"] if fast is not None else None,
+    findings = _merge_findings(table, starts, status, back, ref_findings, fast,
                                fast["settings"] if fast is not None else [], run_id)
     hand_parts = []
     player_parts = []
@@ -244,7 +243,9 @@ def _game_columns(table: pa.Table, starts: np.ndarray, cash: Settings,
     out[:, K.G_SETTINGS] = which
     out[:, K.G_SUPPORTED] = supported
     out[:, K.G_ANTE] = ints("ante")
-    return out, {"variant": variant, "structure": text("structure"), "big_blind": bb}, rows
+    mpu = ints("minor_per_unit")
+    return out, {"variant": variant, "structure": text("structure"), "big_blind": bb,
+                 "mpu": np.where(mpu > 0, mpu, 1)}, rows
 
 
 def _settings_rows(settings: list[Settings]) -> np.ndarray:
@@ -319,6 +320,7 @@ def _run_kernel(table: pa.Table, starts: np.ndarray, cash: Settings,
         "board_off": np.zeros(n_hands + 1, np.int64),
         "board_buf": np.zeros(n_hands * 24 + 1, np.uint8),
         "row_start": np.zeros(n_hands + 1, np.int64),
+        "pot_net": np.zeros(n_hands, np.int64),
     }
     rows = {name: np.zeros(n + 1, np.int64) for name in (
         "seat", "event", "position", "start", "invested", "won", "vpip", "pfr", "aggr",
@@ -329,7 +331,7 @@ def _run_kernel(table: pa.Table, starts: np.ndarray, cash: Settings,
         starts, kind, seat, amount, total, detail, flags, cards_data, cards_off, game,
         settings, *_tables(),
         out["status"], out["pot"], out["rake"], out["players"], out["showdown"],
-        out["board_off"], out["board_buf"], out["row_start"],
+        out["board_off"], out["board_buf"], out["row_start"], out["pot_net"],
         rows["seat"], rows["event"], rows["position"], rows["start"], rows["invested"],
         rows["won"], rows["vpip"], rows["pfr"], rows["aggr"], rows["calls"], rows["folded"],
         rows["allin"], rows["showed"], rows["strength"], rows["faced_event"],
@@ -485,20 +487,24 @@ def _unrecorded_counts(status: np.ndarray, game: np.ndarray, settings: list[Sett
     from audit.replay.fast_kernel import G_SETTINGS
 
     on = np.array([UNRECORDED_RULE not in st.disabled for st in settings])
-    return ((status == -1) & on[game[:, G_SETTINGS]]).astype(np.int32)
+    return (((status == -1) | (status == -2)) & on[game[:, G_SETTINGS]]).astype(np.int32)
 
 
 def _merge_findings(table: pa.Table, starts: np.ndarray, status: np.ndarray,
-                    back: np.ndarray, ref_findings: list[list[Finding]], game: np.ndarray,
-                    settings: list[Settings], run_id: str | None) -> pa.Table:
-    """All findings in hand order: the reference replay's, and the one the kernel leaves to
-    say a hand's winnings were not recorded (the message awards.py writes), built as
-    columns."""
+                    back: np.ndarray, ref_findings: list[list[Finding]],
+                    fast: dict[str, Any] | None, settings: list[Settings],
+                    run_id: str | None) -> pa.Table:
+    """All findings in hand order: the reference replay's, and the data-quality note the
+    kernel leaves for a hand whose winnings were not recorded or whose unlogged collection
+    is beyond the implied bound (the messages awards.py writes), built as columns."""
+    from audit.replay.awards import implied_rake_message
     from audit.replay.fast_kernel import G_SETTINGS
 
     reference = findings_table([f for fs in ref_findings for f in fs], run_id)
-    unrecorded = np.flatnonzero(status == -1) if game is not None else np.zeros(0, np.int64)
+    unrecorded = (np.flatnonzero((status == -1) | (status == -2)) if fast is not None
+                  else np.zeros(0, np.int64))
     if len(unrecorded):
+        game = fast["game_rows"]
         which = game[unrecorded, G_SETTINGS]
         on = np.array([UNRECORDED_RULE not in st.disabled for st in settings])[which]
         unrecorded, which = unrecorded[on], which[on]
@@ -514,10 +520,19 @@ def _merge_findings(table: pa.Table, starts: np.ndarray, status: np.ndarray,
         "hand_id": table.column("hand_id").take(last),
         "seq": table.column("seq").take(last),
     }
-    for name in schema.names:
-        if name not in columns:
-            values = np.array([getattr(t, name) for t in templates], dtype=object)[which]
-            columns[name] = pa.array(values, schema.field(name).type)
+    values = {name: np.array([getattr(t, name) for t in templates], dtype=object)[which]
+              for name in schema.names if name not in columns}
+    # an unlogged collection beyond the implied bound: the note carries its numbers
+    for k in np.flatnonzero(status[unrecorded] == -2):
+        h, st = int(unrecorded[k]), settings[int(which[k])]
+        kept, pot = int(fast["rake"][h]), int(fast["pot_net"][h])
+        bound = pot * st.rake_implied_max_percent // 100
+        values["message"][k] = implied_rake_message(kept, pot, st.rake_implied_max_percent,
+                                                    int(fast["game"]["mpu"][h]))
+        values["expected"][k], values["actual"][k] = str(bound), str(kept)
+        values["delta"][k] = kept - bound
+    for name, vals in values.items():
+        columns[name] = pa.array(vals, schema.field(name).type)
     made = pa.table({name: columns[name] for name in schema.names}, schema=schema)
     ref_hand = np.repeat(back, [len(fs) for fs in ref_findings]).astype(np.int64)
     merged = pa.concat_tables([

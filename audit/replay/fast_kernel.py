@@ -65,13 +65,15 @@ MAX_CARDS = 8
 H_STREET, H_CUR_BET, H_LAST_RAISE, H_FR_COUNT, H_BETS, H_CAPPED, H_AGGRESSOR, H_ANCHOR, \
     H_TO_ACT, H_SB_SEAT, H_BB_SEAT, H_N_ACTIONS, H_BET_WAS_SHORT, H_STRUCTURE, H_MIN_BET, \
     H_BUTTON, H_SIZE, H_N_ORDER, H_BB, H_SB, H_SMALL_BET, H_BIG_BET, H_TOURNAMENT, \
-    H_SETTINGS, H_RAKE, H_REFUNDS_ALL, H_ANTE, H_STRADDLE_SEAT = range(28)
-N_SCALARS = 28
+    H_SETTINGS, H_RAKE, H_REFUNDS_ALL, H_ANTE, H_STRADDLE_SEAT, H_POT_NET = range(29)
+N_SCALARS = 29
 
 BOARD_AFTER = (0, 3, 4, 5)
 POSITION_NAMES = ("", "BTN", "SB", "BB", "CO", "HJ", "LJ", "UTG")  # then 8+i = UTG+i
 CLEAN = 0
 CLEAN_UNRECORDED = -1  # clean but for DQ-UNVERIFIABLE-AWARD: the log records no winnings
+CLEAN_IMPLIED_RAKE = -2  # clean but for DQ-UNVERIFIABLE-AWARD: an unlogged collection over
+                         # rake.implied_max_percent of the pot (awards.py)
 UNKNOWN_STACK = 1 << 62  # audit/replay/hand.py: a stack not logged is never short
 
 # --------------------------------------------------------------------------- turn order
@@ -367,7 +369,7 @@ def replay_batch(starts, kind, seat, amount, total, detail, flags, cards_data, c
                  card_value,
                  # outputs, hands
                  status, pot_out, rake_out, players_out, showdown_out, board_off, board_buf,
-                 row_start,
+                 row_start, pot_net_out,
                  # outputs, player rows
                  r_seat, r_event, r_position, r_start, r_invested, r_won, r_vpip, r_pfr,
                  r_aggr, r_calls, r_folded, r_allin, r_showed, r_strength, r_faced_event,
@@ -422,6 +424,7 @@ def replay_batch(starts, kind, seat, amount, total, detail, flags, cards_data, c
         board_off[hix + 1] = bpos
         refunds_in_awards = H[H_REFUNDS_ALL] == 1
         rake_out[hix] = H[H_RAKE]
+        pot_net_out[hix] = H[H_POT_NET]
         for s in range(1, size):
             if not S[S_IN, s]:
                 continue
@@ -898,12 +901,28 @@ def _replay_one(lo, hi, kind, seat, amount, total, detail, flags, cards_data, ca
         elif dd < 0:
             shortfall -= dd
     rake = rake_logged
+    H[H_POT_NET] = pot
+    H[H_REFUNDS_ALL] = 1 if refunds_all else 0
     if rake_implicit:
         rake = pot - paid
         if rake < 0:
             rake = 0
         if rake * 100 > pot * P[P_RAKE_IMPLIED_MAX]:
-            return 23  # HOUSE-RAKE lead
+            # more than an unlogged collection is taken to be (awards.py): with the house's
+            # schedule in the profile it is judged as rake, else it is a data-quality note
+            if n_pos or shortfall != rake:
+                return 23
+            H[H_RAKE] = rake
+            if P[P_RAKE_PERCENT] or P[P_RAKE_CAP] or not P[P_RAKE_ALLOWED]:
+                if not P[P_RAKE_ALLOWED]:
+                    return 24
+                mx = pot * P[P_RAKE_PERCENT] // 100 if P[P_RAKE_PERCENT] else P[P_RAKE_CAP]
+                if P[P_RAKE_CAP] and mx > P[P_RAKE_CAP]:
+                    mx = P[P_RAKE_CAP]
+                if rake > mx:
+                    return 24
+                return CLEAN
+            return CLEAN_IMPLIED_RAKE
     explained = rake and n_pos == 0 and (rake_implicit or shortfall == rake)
     if explained or (rake and rake_logged):
         if not P[P_RAKE_ALLOWED]:

@@ -20,6 +20,17 @@ STREETS = ("preflop", "flop", "turn", "river", "showdown")
 BOARD_AFTER = (0, 3, 4, 5)  # board size once street n has been dealt
 
 
+def say_money(amount: int, mpu: int) -> str:
+    """An amount in minor units as the floor would say it (`mpu` minor units per unit)."""
+    neg = "-" if amount < 0 else ""
+    a = -amount if amount < 0 else amount
+    if mpu == 100:
+        return f"{neg}{a // 100}.{a % 100:02d}"
+    if mpu > 1:
+        return f"{neg}{a} minor units"
+    return f"{neg}{a}"
+
+
 class HandState:
     """Everything the replay knows about one hand at the current event."""
 
@@ -167,14 +178,7 @@ class HandState:
 
     def money(self, amount: int) -> str:
         """An amount in minor units as the floor would say it."""
-        mpu = self.mpu
-        neg = "-" if amount < 0 else ""
-        a = -amount if amount < 0 else amount
-        if mpu == 100:
-            return f"{neg}{a // 100}.{a % 100:02d}"
-        if mpu > 1:
-            return f"{neg}{a} minor units"
-        return f"{neg}{a}"
+        return say_money(amount, self.mpu)
 
     # --- turn order -----------------------------------------------------------------------
 
