@@ -27,7 +27,7 @@ BUTTON_VARIANTS = frozenset(
      "lowball_a5",
      "lowball_27_single", "lowball_27_triple", "draw_high", "jacks_or_better", "badugi"}
 )
-STUD_VARIANTS = frozenset({"stud", "stud_hilo", "razz", "stud5"})
+STUD_VARIANTS = frozenset({"stud", "stud_hilo", "razz", "stud5", "mississippi"})
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -19,6 +19,7 @@ from audit.replay.dealing import Deck, burn, check_counts, deal
 from audit.replay.events import HandEvents, hands_from_table
 from audit.replay.family import hooks_for
 from audit.replay.forced import new_round, post
+from audit.replay.kill import post_kill
 from audit.replay.live import LiveTable
 from audit.replay.projections import project
 from audit.replay.settings import Settings, as_settings
@@ -89,7 +90,13 @@ def replay_hand(hand: HandEvents, profile: Any = None, *, trace: bool = False) -
         elif kind == "post":
             if not started:
                 started = _start(h)
-            if vh is None or not vh.post(h, details[i], seats[i], amounts[i], seq):
+            if vh is not None and vh.post(h, details[i], seats[i], amounts[i], seq):
+                pass
+            elif vh is None and details[i] == "kill":
+                # a kill in hold'em or Omaha raises the limits as in the draw games
+                post_kill(h, seats[i], amounts[i], seq, killed=bool(h.kill_seat))
+                h.kill_seat = h.kill_seat or seats[i] or 0
+            else:
                 post(h, details[i], seats[i], amounts[i], seq)
         elif kind == "deal":
             if not started:

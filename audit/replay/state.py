@@ -45,7 +45,7 @@ class HandState:
         "allin_street", "faced_from", "actions_seen", "refunds_implicit", "rake_implicit",
         "rake_logged", "awards", "award_seqs", "uncalled_logged", "timeline", "round_open",
         "street_burns", "bet_was_short", "awards_unrecorded", "dealt_seqs", "showdown", "last_seq",
-        "run_cards",
+        "run_cards", "kill_seat",
         # stud/draw hooks (audit/replay/family.py); defaults keep button games unchanged
         "vh", "big_from", "street_rule", "order_ids", "cap_rule",
     )
@@ -110,6 +110,7 @@ class HandState:
         self.bet_was_short = False
         self.dealt_seqs: dict[int, int] = {}
         self.run_cards: dict[int, list[int]] = {}  # run-it-twice: run number -> its own cards
+        self.kill_seat = 0  # a button game's kill blind this deal (audit/replay/kill.py)
         self.showdown = False
         self.last_seq = 0
         self.actions_seen = 0
