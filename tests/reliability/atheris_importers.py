@@ -10,7 +10,6 @@ exception is a crash that ingest would not survive, and libFuzzer reports it wit
 from __future__ import annotations
 
 import sys
-import tempfile
 from pathlib import Path
 
 import atheris
@@ -21,7 +20,7 @@ with atheris.instrument_imports():
     from audit.validate import validate_events
 
 FORMATS = sorted(IMPORTERS)
-SCRATCH = Path(tempfile.mkdtemp(prefix="poker-audit-atheris-"))
+SCRATCH = Path("atheris-scratch")  # beside the corpus (set below): libFuzzer exits hard
 
 
 def one_input(data: bytes) -> None:
@@ -48,6 +47,9 @@ def write_corpus(directory: Path) -> None:
 
 if __name__ == "__main__":
     corpus = [a for a in sys.argv[1:] if not a.startswith("-")]
+    if corpus:
+        SCRATCH = Path(corpus[0]).resolve().parent / "atheris-scratch"
+    SCRATCH.mkdir(parents=True, exist_ok=True)
     for directory in corpus:
         write_corpus(Path(directory))
     atheris.Setup(sys.argv, one_input)
