@@ -684,3 +684,17 @@ actions = ['d dh p1 5d6sAs', 'd dh p2 9c9d7h', 'p2 pb', 'p1 cc']
     up["detail"] = "up"  # a hole card dealt face up (STUD-EXPOSED-START): PHH cannot say so
     with pytest.raises(ExportError, match="deal pattern"):
         to_phh(events)
+
+
+def test_an_amount_past_64_bits_quarantines_only_its_hand(tmp_path: Path) -> None:
+    single = (Path(__file__).resolve().parents[1] / "fixtures" / "phh" / "single-hand.phh"
+              ).read_text(encoding="utf-8")
+    huge = single.replace("starting_stacks = [10000,", "starting_stacks = [10 ** 30,").replace(
+        "[10 ** 30,", "[1000000000000000000000000000000,")
+    path = tmp_path / "two.phhs"
+    path.write_text(f"[1]\n{huge}\n[2]\n{single}\n", encoding="utf-8")
+    chunks = list(PhhImporter().read(path))
+    rejected = [r for c in chunks for r in c.rejected]
+    assert [(r.line, "64 bits" in r.reason) for r in rejected] == [(1, True)]  # its [1] line
+    stored = {h for c in chunks for h in c.table.column("hand_id").to_pylist()}
+    assert len(stored) == 1  # the second hand is kept

@@ -47,11 +47,8 @@ from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
-import pyarrow as pa
-
 from audit.errors import AuditInputError
-from audit.importers.base import Chunk, Rejected
-from audit.schema import events_table
+from audit.importers.base import Chunk, KeptHand, Rejected, chunk_or_quarantine
 
 CHUNK_HANDS = 5000
 _UTC = dt.UTC
@@ -350,11 +347,8 @@ class OhhImporter:
 
     def read(self, path: Path) -> Iterator[Chunk]:
         """Stream `path` as chunks of about `chunk_hands` whole hands each."""
-        rows: list[dict[str, Any]] = []
-        lines: list[int] = []
         rejected: list[Rejected] = []
-        kept: list[tuple[list[dict[str, Any]], int, str | None, str]] = []
-        hands = 0
+        kept: list[KeptHand] = []
         for line, raw, obj in _objects(path):
             source = f"ohh:{path.name}:{line}"
             guess = re.search(r'"game_number"\s*:\s*"?([^",}]+)', raw)
@@ -376,37 +370,12 @@ class OhhImporter:
                                          reason=f"malformed OHH hand ({type(exc).__name__}: "
                                                 f"{exc})", raw=raw))
                 continue
-            rows.extend(hand_rows)
-            lines.extend([line] * len(hand_rows))
-            kept.append((hand_rows, line, hand_id, raw))
-            hands += 1
-            if hands >= self.chunk_hands:
-                yield _chunk(rows, lines, rejected, kept, path)
-                rows, lines, rejected, kept, hands = [], [], [], [], 0
-        if rows or rejected:
-            yield _chunk(rows, lines, rejected, kept, path)
-
-
-def _chunk(rows: list[dict[str, Any]], lines: list[int], rejected: list[Rejected],
-           kept: list[tuple[list[dict[str, Any]], int, str | None, str]], path: Path) -> Chunk:
-    """The chunk's table; a hand whose values do not fit the event schema (an amount past 64
-    bits, ...) is quarantined instead of failing the whole file."""
-    try:
-        return Chunk(table=events_table(rows), rejected=rejected, lines=lines)
-    except (pa.ArrowException, OverflowError, ValueError, TypeError):
-        pass
-    rows, lines = [], []
-    for hand_rows, line, hand_id, raw in kept:
-        try:
-            events_table(hand_rows)
-        except (pa.ArrowException, OverflowError, ValueError, TypeError) as exc:
-            rejected.append(Rejected(source=str(path), line=line, hand_id=hand_id, raw=raw,
-                                     reason=f"a value does not fit the event schema ({exc}); "
-                                            "amounts must be within 64 bits"))
-            continue
-        rows.extend(hand_rows)
-        lines.extend([line] * len(hand_rows))
-    return Chunk(table=events_table(rows), rejected=rejected, lines=lines)
+            kept.append((hand_rows, [line] * len(hand_rows), line, hand_id, raw))
+            if len(kept) >= self.chunk_hands:
+                yield chunk_or_quarantine(kept, rejected, path)
+                rejected, kept = [], []
+        if kept or rejected:
+            yield chunk_or_quarantine(kept, rejected, path)
 
 
 IMPORTER = OhhImporter()

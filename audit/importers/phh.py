@@ -91,9 +91,8 @@ from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from audit.errors import AuditInputError
-from audit.importers.base import Chunk, Rejected
+from audit.importers.base import Chunk, KeptHand, Rejected, chunk_or_quarantine
 from audit.replay.variants import spec_of
-from audit.schema import events_table
 
 CHUNK_HANDS = 5000
 _UTC = dt.UTC
@@ -771,10 +770,8 @@ class PhhImporter:
     def read(self, path: Path) -> Iterator[Chunk]:
         """Stream `path` as chunks of about `chunk_hands` whole hands each."""
         stem = path.stem
-        rows: list[dict[str, Any]] = []
-        lines: list[int] = []
         rejected: list[Rejected] = []
-        hands = 0
+        kept: list[KeptHand] = []
         for raw in _split_hands(path):
             source = f"phh:{path.name}:{raw.line}"
             hand_key = f"{stem}:{raw.key}" if raw.key is not None else stem
@@ -804,14 +801,13 @@ class PhhImporter:
                                          raw=raw.raw()))
                 continue
             where = _field_lines(raw, hand.get("actions") or [])
-            rows.extend(hand_rows)
-            lines.extend(where.get(a, raw.line) for a in anchors)
-            hands += 1
-            if hands >= self.chunk_hands:
-                yield Chunk(table=events_table(rows), rejected=rejected, lines=lines)
-                rows, lines, rejected, hands = [], [], [], 0
-        if rows or rejected:
-            yield Chunk(table=events_table(rows), rejected=rejected, lines=lines)
+            kept.append((hand_rows, [where.get(a, raw.line) for a in anchors], raw.line,
+                         _guess_id(raw, stem), raw.raw()))
+            if len(kept) >= self.chunk_hands:
+                yield chunk_or_quarantine(kept, rejected, path)
+                rejected, kept = [], []
+        if kept or rejected:
+            yield chunk_or_quarantine(kept, rejected, path)
 
 
 IMPORTER = PhhImporter()
