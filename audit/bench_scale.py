@@ -80,6 +80,12 @@ def _first_hands(table: pa.Table, n: int) -> pa.Table:
     return table.slice(0, int(starts[n]))
 
 
+def _hand_player_rows(store: Store, run_id: str) -> int:
+    from audit.run import run_dir
+
+    return pq.ParquetFile(run_dir(store, run_id) / "hand_players.parquet").metadata.num_rows
+
+
 class TreeMemory:
     """Peak resident memory of this process plus all its descendants, sampled in a thread."""
 
@@ -158,6 +164,18 @@ def bench_scale(hands: int, work: Path, *, workers: tuple[int, ...] = (1, 2),
                                "peak_rss_bytes": memory.peak, "findings": summary.findings}
         echo(f"  audit with {n} worker(s): {seconds:.1f} s, {rate:,.0f} hands/s, peak RSS "
              f"{memory.peak / 1e9:.2f} GB")
+    from audit.collusion import collusion_leads
+
+    t0 = time.process_time()
+    leads = collusion_leads(store, summary.run_id)
+    collusion_cpu = time.process_time() - t0
+    rows = summary.hands and _hand_player_rows(store, summary.run_id)
+    out["collusion"] = {"hand_players_rows": rows, "cpu_seconds": round(collusion_cpu, 1),
+                        "cpu_seconds_per_million_rows": round(
+                            collusion_cpu * 1e6 / max(1, rows), 2),
+                        "leads": leads.num_rows}
+    echo(f"  collusion analytics: {rows:,} hand_players rows in {collusion_cpu:.1f} CPU-s "
+         f"({out['collusion']['cpu_seconds_per_million_rows']} s per million rows)")
     runs = out["runs"]
     if "1" in runs and "2" in runs:
         out["scaling_2_workers"] = round(runs["2"]["hands_per_second"]

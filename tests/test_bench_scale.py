@@ -1,0 +1,40 @@
+"""`poker-audit bench --scale`: the scaled store holds exactly the hands asked for, under
+fresh ids, and the report carries time, throughput, peak memory, scaling and capacity."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pyarrow as pa
+import pyarrow.compute as pc
+import pyarrow.parquet as pq
+
+from audit.bench_scale import _tree_rss, bench_scale, build_scaled_store
+
+
+def test_scaled_store_holds_the_hands_asked_for(tmp_path: Path) -> None:
+    store = build_scaled_store(tmp_path, 2_500, base_hands=1_000, echo=lambda _: None)
+    ids = pc.unique(pa.concat_arrays([
+        pq.read_table(f, columns=["hand_id"]).column("hand_id").combine_chunks()
+        for f in store.event_files()]))
+    assert len(ids) == 2_500
+    assert {i.as_py().rsplit("~", 1)[1] for i in ids} == {"0", "1", "2"}
+    assert len(store.records()) == 3  # one committed batch per copy
+
+
+def test_scale_report(tmp_path: Path) -> None:
+    result = bench_scale(1_500, tmp_path, echo=lambda _: None)
+    assert result["hands"] == 1_500
+    for n in ("1", "2"):
+        run = result["runs"][n]
+        assert run["seconds"] > 0 and run["hands_per_second"] > 0
+        assert run["peak_rss_bytes"] > 50_000_000  # at least this interpreter's own
+    assert result["scaling_2_workers"] > 0
+    assert result["collusion"]["hand_players_rows"] > 1_500
+    capacity = result["capacity"]
+    assert capacity["cores_for_1b_hands_per_day"] == round(
+        1e9 / (capacity["hands_per_core_second"] * 86_400), 1)
+
+
+def test_tree_memory_counts_this_process() -> None:
+    assert _tree_rss(__import__("os").getpid()) > 10_000_000
