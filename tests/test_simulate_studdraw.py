@@ -151,15 +151,15 @@ def test_stud_injectors_scored_perfectly_with_every_game(tmp_path: Path) -> None
         assert r["seq_agree"] == r["matched"], (rule, r)
 
 
-def test_live_refuses_draw_games(tmp_path: Path) -> None:
-    """The live layer does not follow draws yet: refused with a usage error, not a store whose
-    clean hands would not audit clean."""
-    for variant in ("badugi", "all"):
-        r = CliRunner().invoke(simulate_command, ["--hands", "10", "--out", str(tmp_path / variant),
-                                                  "--variant", variant, "--live"])
-        assert r.exit_code == 2, r.output
-        assert "--live simulates button and stud games" in r.output
-        assert not (tmp_path / variant).exists()
+def test_live_stud_and_draw_hands_audit_clean(tmp_path: Path) -> None:
+    """--live adds the physical layer to stud and draw hands too; clean hands stay clean."""
+    out = tmp_path / "s"
+    r = CliRunner().invoke(simulate_command, ["--hands", "400", "--out", str(out), "--seed", "2",
+                                              "--variant", "all", "--tables", "12", "--live"])
+    assert r.exit_code == 0, r.output
+    hands, findings = _replayed(out)
+    assert {h.game["variant"] for h in hands} & set(DRAW_GAMES)
+    assert findings == {}
 
 
 @pytest.mark.parametrize("seed", range(6))
