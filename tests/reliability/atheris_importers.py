@@ -51,6 +51,7 @@ if __name__ == "__main__":
         SCRATCH = Path(corpus[0]).resolve().parent / "atheris-scratch"
     SCRATCH.mkdir(parents=True, exist_ok=True)
     for directory in corpus:
-        write_corpus(Path(directory))
+        if not Path(directory).is_file():  # a file is one input to replay (a crash-* file)
+            write_corpus(Path(directory))
     atheris.Setup(sys.argv, one_input)
     atheris.Fuzz()

@@ -18,9 +18,10 @@ def test_atheris_finds_no_importer_crash(tmp_path: Path):
     corpus = tmp_path / "corpus"
     run = subprocess.run(
         [sys.executable, str(HARNESS), "-runs=1000", "-max_total_time=60", "-max_len=8192",
-         "-seed=20261122", "-rss_limit_mb=2048", "-timeout=20", str(corpus)],
+         "-seed=20261122", "-rss_limit_mb=2048", "-timeout=20",
+         f"-artifact_prefix={tmp_path}/", str(corpus)],
         capture_output=True, text=True, timeout=600, cwd=Path(__file__).parents[2],
     )
-    assert run.returncode == 0, run.stderr[-3000:]
+    assert run.returncode == 0, run.stderr[-3000:]  # a crash input is saved in tmp_path
     assert "Done " in run.stderr  # 1000 runs, or as many as 60 s allow
     assert len(list(corpus.iterdir())) >= 7  # the seeds, plus what coverage added
