@@ -229,7 +229,9 @@ class NativeEventsImporter:
                         row = json.loads(text)
                         if not isinstance(row, dict):
                             raise ValueError("not an object")
-                    except ValueError as exc:
+                    except (ValueError, RecursionError) as exc:  # deep nesting: Recursion
+                        exc = exc if isinstance(exc, ValueError) else ValueError(
+                            "nested too deeply")
                         yield Rejected(source=str(path), line=number, hand_id=None,
                                        reason=f"line {number}: not a JSON object ({exc})",
                                        raw=text)
@@ -241,12 +243,30 @@ class NativeEventsImporter:
     def _read_csv(self, path: Path) -> Iterator[Chunk]:
         with path.open("r", encoding="utf-8-sig", errors="replace", newline="") as f:
             reader = csv.DictReader(f)
-            if not reader.fieldnames:
+            try:
+                names = reader.fieldnames
+            except csv.Error as exc:
+                raise AuditInputError(f"{path}: the CSV header line is unreadable ({exc}); "
+                                      "the first line must name the event columns") from None
+            if not names:
                 return
             _check_columns(reader.fieldnames, path)
 
-            def rows() -> Iterator[tuple[int, dict[str, Any]]]:
-                for row in reader:
+            def rows() -> Iterator[tuple[int, dict[str, Any]] | Rejected]:
+                failed_at = -1
+                while True:
+                    try:
+                        row = next(reader)
+                    except StopIteration:
+                        return
+                    except csv.Error as exc:  # an oversized field, a stray quote, ...
+                        line = reader.line_num
+                        yield Rejected(source=str(path), line=line, hand_id=None,
+                                       reason=f"line {line}: unreadable CSV record ({exc})")
+                        if line == failed_at:  # the reader cannot move past it
+                            return
+                        failed_at = line
+                        continue
                     clean = {k: (v if v != "" else None) for k, v in row.items() if k is not None}
                     if None in row:
                         clean["__extra__"] = row[None]  # too many fields on the line: rejected

@@ -298,6 +298,15 @@ def ohh_hand_to_events(doc: Any, *, source: str) -> list[dict[str, Any]]:
     return rows
 
 
+def _loads(text: str) -> Any:
+    """json.loads with exact decimals; JSON nested too deeply to parse is a syntax error of
+    that hand, not a crash."""
+    try:
+        return json.loads(text, parse_float=Decimal)
+    except RecursionError:
+        raise json.JSONDecodeError("nested too deeply to read", text, 0) from None
+
+
 def _objects(path: Path) -> Iterator[tuple[int, str, Any]]:
     """(first line, raw text, parsed object or the JSONDecodeError) per JSON object."""
     buf: list[str] = []
@@ -314,7 +323,7 @@ def _objects(path: Path) -> Iterator[tuple[int, str, Any]]:
             buf.append(text)
             joined = "".join(buf)
             try:
-                obj = json.loads(joined, parse_float=Decimal)
+                obj = _loads(joined)
             except json.JSONDecodeError as exc:
                 incomplete = exc.pos >= len(joined.rstrip()) and len(buf) < 100_000
                 if incomplete:
@@ -327,7 +336,7 @@ def _objects(path: Path) -> Iterator[tuple[int, str, Any]]:
     if buf and "".join(buf).strip():
         joined = "".join(buf)
         try:
-            json.loads(joined, parse_float=Decimal)
+            _loads(joined)
         except json.JSONDecodeError as exc:
             yield start, joined, exc
 
