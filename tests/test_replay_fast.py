@@ -186,3 +186,22 @@ def test_every_hand_goes_back_when_disabled(monkeypatch: pytest.MonkeyPatch,
     assert result.fast_hands == 0
     assert result.reference_hands == len(np.unique(table.column("hand_id").to_numpy(
         zero_copy_only=False)))
+
+
+def test_a_kernel_that_cannot_run_leaves_every_hand_to_the_reference(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+    import audit.replay.fast as fast
+
+    table = _simulated(tmp_path, hands=150, seed=2, tables=2)
+    cash, tournament = _settings()
+    want = replay_table_fast(table, cash, tournament, use_kernel=False)
+
+    def cannot_cache(*args: object) -> None:
+        raise RuntimeError("cannot cache function 'replay_batch': no locator available")
+
+    monkeypatch.setattr(fast, "_run_kernel", cannot_cache)
+    monkeypatch.setattr(fast, "_kernel_state", {})
+    got = replay_table_fast(table, cash, tournament)
+    assert got.fast_hands == 0
+    assert got.hands.equals(want.hands) and got.findings.equals(want.findings)
+    assert "compiled replay is unavailable" in capsys.readouterr().err

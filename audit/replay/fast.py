@@ -11,8 +11,10 @@ the same order, as replaying every hand with the reference replay.
 from __future__ import annotations
 
 import os
+import sys
 from dataclasses import dataclass
 from functools import cache
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -51,6 +53,45 @@ def reference_only() -> bool:
     return os.environ.get(DISABLE_ENV, "") not in ("", "0")
 
 
+_KERNEL_FAILURES: tuple[type[BaseException], ...] = (OSError, RuntimeError, ImportError)
+_kernel_state: dict[str, Any] = {}
+
+
+def kernel() -> Any:
+    """The compiled kernel module, or None when it cannot be built on this machine (then
+    every hand takes the reference replay). numba caches the compiled code next to the
+    module; when that directory is read-only (a system-wide install) the cache goes to the
+    user's cache directory instead."""
+    if "module" in _kernel_state:
+        return _kernel_state["module"]
+    here = Path(__file__).resolve().parent
+    if "NUMBA_CACHE_DIR" not in os.environ and not os.access(here, os.W_OK):
+        base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
+        os.environ["NUMBA_CACHE_DIR"] = str(base / "poker-audit" / "numba")
+    try:
+        import numba.core.config
+        import numba.core.errors
+
+        numba.core.config.reload_config()  # picks up NUMBA_CACHE_DIR set above
+        global _KERNEL_FAILURES
+        _KERNEL_FAILURES = (OSError, RuntimeError, ImportError, numba.core.errors.NumbaError)
+        from audit.replay import fast_kernel
+    except ImportError as exc:
+        _kernel_failed(exc)
+        return None
+    _kernel_state["module"] = fast_kernel
+    return fast_kernel
+
+
+def _kernel_failed(exc: BaseException) -> None:
+    """Say once that the compiled path is off, and keep it off for this process."""
+    if not _kernel_state.get("warned"):
+        print(f"poker-audit: the compiled replay is unavailable ({type(exc).__name__}: {exc}); "
+              "every hand takes the reference replay (same findings, slower)", file=sys.stderr)
+        _kernel_state["warned"] = True
+    _kernel_state["module"] = None
+
+
 def replay_table_fast(table: pa.Table, cash: Settings, tournament: Settings | None = None,
                  run_id: str | None = None, *, use_kernel: bool = True) -> TableReplay:
     """Replay every hand of `table` (hands contiguous, ordered by seq): tournament hands
@@ -68,9 +109,14 @@ def replay_table_fast(table: pa.Table, cash: Settings, tournament: Settings | No
     n_hands = len(starts) - 1
     status = np.ones(n_hands, dtype=np.int64)
     fast = None
-    if use_kernel and not reference_only() and _kernel_covers(hands_schema, players_schema):
-        fast = _run_kernel(table, starts, cash, tournament)
-        status = fast["status"]
+    if use_kernel and not reference_only() and _kernel_covers(hands_schema, players_schema) \
+            and kernel() is not None:
+        try:
+            fast = _run_kernel(table, starts, cash, tournament)
+            status = fast["status"]
+        except _KERNEL_FAILURES as exc:  # the compiled path could not run: lose no time,
+            _kernel_failed(exc)          # no hand; the reference replay judges them all
+            fast = None
     back = np.flatnonzero(status > 0)
     ref_findings, ref_hands, ref_players = _reference(table, starts, back, cash, tournament)
     findings = _merge_findings(table, starts, status, back, ref_findings, fast,
@@ -145,7 +191,7 @@ def _game_columns(table: pa.Table, starts: np.ndarray, cash: Settings,
     """Per-hand game columns for the kernel (see fast_kernel G_*), from each hand's first
     non-null `game` (as audit/replay/events.py does), and the Settings each G_SETTINGS row
     stands for: cash, tournament, then both again under each distinct `house_overrides`."""
-    from audit.replay import fast_kernel as K
+    K = kernel()
 
     n_hands = len(starts) - 1
     game_col = table.column("game") if "game" in table.column_names else None
@@ -249,7 +295,7 @@ def _game_columns(table: pa.Table, starts: np.ndarray, cash: Settings,
 
 
 def _settings_rows(settings: list[Settings]) -> np.ndarray:
-    from audit.replay import fast_kernel as K
+    K = kernel()
 
     rows = np.zeros((len(settings), K.N_SETTINGS), dtype=np.int64)
     for i, st in enumerate(settings):
@@ -287,7 +333,7 @@ def _tables() -> tuple[np.ndarray, ...]:
 
 def _run_kernel(table: pa.Table, starts: np.ndarray, cash: Settings,
                 tournament: Settings) -> dict[str, Any]:
-    from audit.replay import fast_kernel as K
+    K = kernel()
 
     n = table.num_rows
     n_hands = len(starts) - 1
