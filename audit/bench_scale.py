@@ -87,7 +87,7 @@ def _hand_player_rows(store: Store, run_id: str) -> int:
 
 
 class TreeMemory:
-    """Peak resident memory of this process plus all its descendants, sampled in a thread."""
+    """Peak memory (PSS) of this process plus all its descendants, sampled in a thread."""
 
     def __init__(self, interval: float = 0.2) -> None:
         self.interval = interval
@@ -111,7 +111,9 @@ class TreeMemory:
 
 
 def _tree_rss(root_pid: int) -> int:
-    """Bytes resident in `root_pid` and its descendants (Linux /proc; 0 elsewhere)."""
+    """Bytes of memory `root_pid` and its descendants use: the proportional set size (shared
+    pages, e.g. a forkserver's preloaded modules in its workers, counted once in total),
+    or the resident set where the kernel does not report it (Linux /proc; 0 elsewhere)."""
     children: dict[int, list[int]] = {}
     rss: dict[int, int] = {}
     page = os.sysconf("SC_PAGE_SIZE") if hasattr(os, "sysconf") else 4096
@@ -134,15 +136,31 @@ def _tree_rss(root_pid: int) -> int:
     todo = [root_pid]
     while todo:
         pid = todo.pop()
-        total += rss.get(pid, 0)
+        total += _pss(pid, rss.get(pid, 0))
         todo.extend(children.get(pid, ()))
     return total
 
 
+def _pss(pid: int, fallback: int) -> int:
+    try:
+        with open(f"/proc/{pid}/smaps_rollup", "rb") as fh:
+            for line in fh:
+                if line.startswith(b"Pss:"):
+                    return int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        pass
+    return fallback
+
+
 def bench_scale(hands: int, work: Path, *, workers: tuple[int, ...] = (1, 2),
-                echo: Callable[[str], None] = print) -> dict[str, Any]:
+                collusion: bool = True, echo: Callable[[str], None] = print
+                ) -> dict[str, Any]:
     """Build a `hands`-hand store under `work`, audit it with each worker count, and derive
-    the capacity model (hands per core-second, cores for a billion hands a day)."""
+    the capacity model (hands per core-second, cores for a billion hands a day).
+
+    Each worker count runs as worker processes of one thread each (the per-core figure a
+    cluster plans with); one worker also runs in-process, as `poker-audit audit` runs it,
+    where Arrow and polars may use a second core."""
     from audit.run import audit_store
 
     started = time.perf_counter()
@@ -154,33 +172,30 @@ def bench_scale(hands: int, work: Path, *, workers: tuple[int, ...] = (1, 2),
                            "build_seconds": round(build_s, 1), "runs": {}}
     echo(f"  store: {hands:,} hands in {files} files, {size / 1e9:.2f} GB, built in "
          f"{build_s:.0f} s")
-    for n in workers:
+    plans = [(str(n), n, True) for n in workers]
+    if 1 in workers:
+        plans.insert(0, ("in-process", 1, False))
+    for key, n, processes in plans:
         with TreeMemory() as memory:
             t0 = time.perf_counter()
-            summary = audit_store(store, workers=n)
+            summary = audit_store(store, workers=n, processes=processes)
             seconds = time.perf_counter() - t0
         rate = summary.hands / seconds
-        out["runs"][str(n)] = {"seconds": round(seconds, 1), "hands_per_second": round(rate),
-                               "peak_rss_bytes": memory.peak, "findings": summary.findings}
-        echo(f"  audit with {n} worker(s): {seconds:.1f} s, {rate:,.0f} hands/s, peak RSS "
-             f"{memory.peak / 1e9:.2f} GB")
-    from audit.collusion import collusion_leads
-
-    t0 = time.process_time()
-    leads = collusion_leads(store, summary.run_id)
-    collusion_cpu = time.process_time() - t0
-    rows = summary.hands and _hand_player_rows(store, summary.run_id)
-    out["collusion"] = {"hand_players_rows": rows, "cpu_seconds": round(collusion_cpu, 1),
-                        "cpu_seconds_per_million_rows": round(
-                            collusion_cpu * 1e6 / max(1, rows), 2),
-                        "leads": leads.num_rows}
-    echo(f"  collusion analytics: {rows:,} hand_players rows in {collusion_cpu:.1f} CPU-s "
-         f"({out['collusion']['cpu_seconds_per_million_rows']} s per million rows)")
+        out["runs"][key] = {"seconds": round(seconds, 1), "hands_per_second": round(rate),
+                            "peak_rss_bytes": memory.peak, "findings": summary.findings}
+        how = "in-process" if key == "in-process" else f"{n} worker process(es)"
+        echo(f"  audit, {how}: {seconds:.1f} s, {rate:,.0f} hands/s, peak memory "
+             f"{memory.peak / 1e9:.2f} GB (PSS of the process tree)")
+    if collusion:
+        out["collusion"] = _collusion(store, summary, echo)
     runs = out["runs"]
     if "1" in runs and "2" in runs:
         out["scaling_2_workers"] = round(runs["2"]["hands_per_second"]
                                          / runs["1"]["hands_per_second"], 2)
-    per_core = max(r["hands_per_second"] / int(n) for n, r in runs.items())
+    if "in-process" in runs and "2" in runs:
+        out["speedup_2_workers_vs_in_process"] = round(
+            runs["2"]["hands_per_second"] / runs["in-process"]["hands_per_second"], 2)
+    per_core = max(r["hands_per_second"] / int(n) for n, r in runs.items() if n.isdigit())
     day = 1_000_000_000
     out["capacity"] = {
         "hands_per_core_second": round(per_core),
@@ -188,3 +203,18 @@ def bench_scale(hands: int, work: Path, *, workers: tuple[int, ...] = (1, 2),
         "cores_for_1b_hands_in_4h": round(day / (per_core * 4 * 3_600), 1),
     }
     return out
+
+
+def _collusion(store: Store, summary: Any, echo: Callable[[str], None]) -> dict[str, Any]:
+    from audit.collusion import collusion_leads
+
+    t0 = time.process_time()
+    leads = collusion_leads(store, summary.run_id)
+    collusion_cpu = time.process_time() - t0
+    rows = _hand_player_rows(store, summary.run_id)
+    result = {"hand_players_rows": rows, "cpu_seconds": round(collusion_cpu, 1),
+              "cpu_seconds_per_million_rows": round(collusion_cpu * 1e6 / max(1, rows), 2),
+              "leads": leads.num_rows}
+    echo(f"  collusion analytics: {rows:,} hand_players rows in {collusion_cpu:.1f} CPU-s "
+         f"({result['cpu_seconds_per_million_rows']} s per million rows)")
+    return result

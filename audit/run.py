@@ -170,7 +170,9 @@ def audit_part(job: PartJob) -> PartStats:
         "hand_players": result.players,
     }
     for name, table in tables.items():
-        pq.write_table(table, job.parts / f"{name}-{job.index:07d}.parquet")
+        # a part lives only until the merge: not worth compressing twice
+        pq.write_table(table, job.parts / f"{name}-{job.index:07d}.parquet",
+                       compression="none")
     rake = result.hands.column("rake")
     counts = findings.group_by(["rule_id", "category", "severity"]).aggregate(
         [("rule_id", "count")]).to_pylist()
@@ -187,10 +189,12 @@ def audit_part(job: PartJob) -> PartStats:
 
 def _run_parts(jobs: list[PartJob], workers: int,
                progress: Callable[[int], None] | None,
-               scheduler: str | None = None) -> list[PartStats]:
+               scheduler: str | None = None, processes: bool = False) -> list[PartStats]:
+    """Audit every job; `progress` is called with each finished part, in file order (the
+    merge runs there, while the workers go on with the next files)."""
     if scheduler:
         return _run_parts_on_dask(jobs, scheduler, progress)
-    if workers <= 1 or len(jobs) <= 1:
+    if not processes and (workers <= 1 or len(jobs) <= 1):
         results = []
         for job in jobs:
             results.append(audit_part(job))
@@ -201,13 +205,22 @@ def _run_parts(jobs: list[PartJob], workers: int,
     # forked copy of a held lock deadlocks the worker
     context = multiprocessing.get_context("forkserver")
     context.set_forkserver_preload(["audit.run"])
-    with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
+    with ProcessPoolExecutor(max_workers=workers, mp_context=context,
+                             initializer=_one_thread_per_worker) as pool:
         results = []
         for stats in pool.map(audit_part, jobs):  # in file order, whatever finishes first
             results.append(stats)
             if progress:
                 progress(1)
         return results
+
+
+def _one_thread_per_worker() -> None:
+    """N worker processes on N cores: each keeps Arrow and polars to its own thread instead
+    of every worker starting a thread per core (oversubscribed, slower, more memory)."""
+    os.environ["POLARS_MAX_THREADS"] = "1"
+    pa.set_cpu_count(1)
+    pa.set_io_thread_count(1)
 
 
 def _run_parts_on_dask(jobs: list[PartJob], scheduler: str,
@@ -236,16 +249,35 @@ def _run_parts_on_dask(jobs: list[PartJob], scheduler: str,
         client.close()
 
 
-def _merge_parts(parts: Path, count: int, out: Path) -> None:
-    """Concatenate the part files in file order: the same bytes for any number of workers,
-    and memory bounded by one part."""
-    for name in OUTPUTS:
-        schema = findings_schema() if name == "findings" else arrow_schema(name)
-        with pq.ParquetWriter(out / f"{name}.parquet", schema, compression="zstd") as writer:
-            for index in range(count):
-                part = parts / f"{name}-{index:07d}.parquet"
-                writer.write_table(pq.read_table(part).cast(schema))
-                part.unlink()
+class _PartMerger:
+    """Appends the part files to the run's outputs in file order, each as soon as it and
+    every part before it are done: the same bytes for any number of workers, memory bounded
+    by one part, and the merge overlapped with the workers still replaying."""
+
+    def __init__(self, parts: Path, out: Path) -> None:
+        self.parts = parts
+        self.next = 0
+        self.writers = {}
+        for name in OUTPUTS:
+            schema = findings_schema() if name == "findings" else arrow_schema(name)
+            self.writers[name] = (pq.ParquetWriter(out / f"{name}.parquet", schema,
+                                                   compression="zstd"), schema)
+
+    def add(self, done: int = 1) -> None:
+        for _ in range(done):
+            _merge_part(self.parts, self.next, self.writers)
+            self.next += 1
+
+    def close(self) -> None:
+        for writer, _ in self.writers.values():
+            writer.close()
+
+
+def _merge_part(parts: Path, index: int, writers: dict[str, Any]) -> None:
+    for name, (writer, schema) in writers.items():
+        part = parts / f"{name}-{index:07d}.parquet"
+        writer.write_table(pq.read_table(part).cast(schema))
+        part.unlink()
 
 
 def audit_store(
@@ -254,6 +286,7 @@ def audit_store(
     profile: str = DEFAULT_PROFILE,
     overlays: Sequence[str] = (),
     workers: int = 1,
+    processes: bool = False,
     scheduler: str | None = None,
     now: datetime | None = None,
     progress: Callable[[int], None] | None = None,
@@ -264,6 +297,9 @@ def audit_store(
     Event files are independent units of work: with `workers` > 1 they are replayed in
     parallel processes, or with `scheduler` ("tcp://host:port") on a Dask cluster; results
     are merged in file order, so the findings are identical.
+
+    `processes` runs even a single worker in a worker process (one thread), as each of N
+    workers runs: `poker-audit bench --scale` measures scaling that way.
 
     With `since` (a run id or "latest") the run is incremental: it replays only the batches
     committed after that run, under the same profile, and records the run it builds on;
@@ -282,9 +318,18 @@ def audit_store(
     parts.mkdir(parents=True)
     jobs = [PartJob(index=i, path=path, parts=parts, run_id=run_id, profile=profile,
                     overlays=tuple(overlays)) for i, path in enumerate(files)]
+    merger = _PartMerger(parts, tmp)
+
+    def finished(done: int) -> None:
+        merger.add(done)
+        if progress:
+            progress(done)
+
     try:
-        stats = _run_parts(jobs, workers, progress, scheduler)
-        _merge_parts(parts, len(jobs), tmp)
+        try:
+            stats = _run_parts(jobs, workers, finished, scheduler, processes)
+        finally:
+            merger.close()
         parts.rmdir()
     except BaseException:
         shutil.rmtree(tmp, ignore_errors=True)

@@ -50,7 +50,7 @@ def test_a_failed_run_leaves_no_visible_run(store: Store, monkeypatch):
     def boom(*args, **kwargs):
         raise RuntimeError("disk full")
 
-    monkeypatch.setattr(run, "_merge_parts", boom)
+    monkeypatch.setattr(run, "_merge_part", boom)
     with pytest.raises(RuntimeError):
         audit_store(store)
     assert [r["run_id"] for r in finished_runs(store)] == before

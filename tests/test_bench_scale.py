@@ -25,7 +25,7 @@ def test_scaled_store_holds_the_hands_asked_for(tmp_path: Path) -> None:
 def test_scale_report(tmp_path: Path) -> None:
     result = bench_scale(1_500, tmp_path, echo=lambda _: None)
     assert result["hands"] == 1_500
-    for n in ("1", "2"):
+    for n in ("in-process", "1", "2"):
         run = result["runs"][n]
         assert run["seconds"] > 0 and run["hands_per_second"] > 0
         assert run["peak_rss_bytes"] > 50_000_000  # at least this interpreter's own
