@@ -13,6 +13,8 @@ An event row is a list `[kind, seat, amount, total, cards, detail]`.
 
 from __future__ import annotations
 
+from typing import Any
+
 from audit.cards import card_str
 from audit.evaluate import high_strength, omaha_high_strength, omaha_low8_strength
 from audit.evaluate_low import strength as game_strength
@@ -351,6 +353,24 @@ class Hand:
             return high_strength(hole + board), None
         lo = omaha_low8_strength(hole, board) if self.hilo else None
         return omaha_high_strength(hole, board), lo
+
+
+def play(h: Hand, s: int, act: tuple, ev: list, script: Any, raise_kind: str | None = None
+         ) -> None:
+    """Play a decided action (fold, check, call, or a bet/raise to act[1]) for seat `s` and
+    file the injection labels a script attached to it (act[3]) against its event."""
+    k = act[0]
+    if k == "fold":
+        h.fold(s)
+    elif k == "check":
+        h.check(s)
+    elif k == "call":
+        h.call(s, act[1] if len(act) > 1 else None)
+    else:
+        h.raise_to(s, act[1], raise_kind)
+    if script is not None and len(act) > 3:
+        for rule, seat, primary in act[3]:
+            script.labels.append((ev[-1], rule, seat, primary))
 
 
 def clockwise(h: Hand, seats: list[int]) -> list[int]:

@@ -24,7 +24,7 @@ import random
 from audit.replay.stud import bring_in_seat, first_by_board
 from audit.replay.variants import SPECS
 from audit.simulate import agents
-from audit.simulate.engine import CARD, FL, Hand, award_rows, settle
+from audit.simulate.engine import CARD, FL, Hand, award_rows, play, settle
 
 # The games played here are table.STUD_GAMES and table.DRAW_GAMES (ace-to-five and jacks or
 # better are not simulated: their check and opener rules are not played by the agents yet).
@@ -129,19 +129,8 @@ def play_stud(t, rng: random.Random, deck: list[int],
             act = script.force(h, s) if script is not None else None
             if act is None:
                 act = decide(h, s, styles[s], rng)
-            k = act[0]
-            if k == "fold":
-                h.fold(s)
-            elif k == "check":
-                h.check(s)
-            elif k == "call":
-                h.call(s, act[1] if len(act) > 1 else None)
-            else:
-                completes = street == 0 and h.bets == 0 and h.cur > 0
-                h.raise_to(s, act[1], "complete" if completes else None)
-            if len(act) > 3:
-                for rule, seat, primary in act[3]:
-                    script.labels.append((ev[-1], rule, seat, primary))
+            completes = street == 0 and h.bets == 0 and h.cur > 0
+            play(h, s, act, ev, script, "complete" if completes else None)
         if h.remaining() <= 1 or street == len(counts) - 1:
             break
         street += 1
@@ -275,18 +264,7 @@ def play_draw(t, rng: random.Random, deck: list[int],
             act = script.force(h, s) if script is not None else None
             if act is None:
                 act = decide(h, s, styles[s], rng)
-            k = act[0]
-            if k == "fold":
-                h.fold(s)
-            elif k == "check":
-                h.check(s)
-            elif k == "call":
-                h.call(s, act[1] if len(act) > 1 else None)
-            else:
-                h.raise_to(s, act[1])
-            if len(act) > 3:
-                for rule, seat, primary in act[3]:
-                    script.labels.append((ev[-1], rule, seat, primary))
+            play(h, s, act, ev, script)
         if h.remaining() <= 1 or h.street == spec.draws:
             break
         for s in order:

@@ -12,7 +12,17 @@ import json
 import random
 
 from audit.simulate import agents
-from audit.simulate.engine import CARD, FL, NL, PL, STRUCTURE_CODE, Hand, award_rows, settle
+from audit.simulate.engine import (
+    CARD,
+    FL,
+    NL,
+    PL,
+    STRUCTURE_CODE,
+    Hand,
+    award_rows,
+    play,
+    settle,
+)
 
 HOLE_N = {"holdem": 2, "omaha": 4, "omaha_hilo": 4}
 CASH_STAKES = ((5, 10), (25, 50), (50, 100), (100, 200), (200, 400))
@@ -259,18 +269,7 @@ def play_hand(t: Table, rng: random.Random, script: Script | None,
                     act = agents.collude(h, s, partner, t.team_style, t.team_strength, role, rng)
             if act is None:
                 act = decide(h, s, styles[s], rng)
-            k = act[0]
-            if k == "fold":
-                h.fold(s)
-            elif k == "check":
-                h.check(s)
-            elif k == "call":
-                h.call(s, act[1] if len(act) > 1 else None)
-            else:
-                h.raise_to(s, act[1], act[2] if len(act) > 2 else None)
-            if script is not None and len(act) > 3:
-                for rule, seat, primary in act[3]:
-                    script.labels.append((ev[-1], rule, seat, primary))
+            play(h, s, act, ev, script, act[2] if len(act) > 2 else None)
         if h.remaining() <= 1 or h.street == 3:
             break
         h.deal_board()
