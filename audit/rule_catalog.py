@@ -1271,7 +1271,11 @@ for _id in LIVE_RULE_IDS:
 # Checked by audit/replay/table_sequence.py, a pure function over the hands of a table, not by the
 # per-hand replay; session-level ids stay outside CATALOG (the F/P button-game catalogue). Their
 # fixtures/rules/<ID>.txt hold one table's deals in order.
-TABLE_SEQUENCE_RULE_IDS: tuple[str, ...] = ("BUTTON-MOVE",)
+TABLE_SEQUENCE_RULE_IDS: tuple[str, ...] = ("BUTTON-MOVE", "BLIND-MISSED-UNPOSTED")
+
+_spec = CATALOG["BLIND-MISSED-UNPOSTED"]
+register(_spec.id, category=_spec.category, severity=_spec.severity, citation=_spec.citation,
+         text=_spec.text)
 
 register(
     "BUTTON-MOVE", category=PROCEDURE, severity=WARNING,

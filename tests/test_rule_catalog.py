@@ -15,6 +15,7 @@ from audit.rule_catalog import (
     OWN_RULE_IDS,
     REPLAY_RULE_IDS,
     STUD_DRAW_RULE_IDS,
+    TABLE_SEQUENCE_RULE_IDS,
 )
 from audit.rules import RULES, Category, Severity, get_rule, register
 
@@ -54,7 +55,7 @@ def test_only_implemented_rules_are_registered():
     assert set(REPLAY_RULE_IDS) <= set(CATALOG)
     assert set(REPLAY_RULE_IDS) <= set(RULES)
     registered = (set(REPLAY_RULE_IDS) | set(STUD_DRAW_RULE_IDS) | set(COLLUSION_RULE_IDS)
-                  | set(LIVE_RULE_IDS))
+                  | set(LIVE_RULE_IDS) | set(TABLE_SEQUENCE_RULE_IDS))
     assert not (set(CATALOG) - registered) & set(RULES)
     assert set(STUD_DRAW_RULE_IDS) <= set(RULES) and not set(STUD_DRAW_RULE_IDS) & set(
         BUTTON_GAME_RULE_IDS)

@@ -1,5 +1,6 @@
 """Cross-hand checks over the hands of one table in order: the button moves by the profile's
-method from one deal to the next (BUTTON-MOVE).
+method from one deal to the next (BUTTON-MOVE), and a player who sat out while the big blind
+passed him is not dealt back in without posting (BLIND-MISSED-UNPOSTED).
 
 The per-hand replay stays a pure function of one hand; this is a separate pure function over
 the hands of a table. It only judges two hands that the log proves are consecutive deals:
@@ -81,10 +82,11 @@ def _frames(events: pa.Table) -> tuple[pl.DataFrame, pl.DataFrame]:
         pl.col("amount").filter(pl.col("kind").is_in(_PUT_IN)).sum().alias("put_in"),
         pl.col("amount").filter(pl.col("kind") == "award").sum().alias("awards"),
         (pl.col("kind") == "fold").any().alias("folded"),
+        (pl.col("kind") == "post").any().alias("posted"),
     )
     seats = seated.join(moves, on=["hand_id", "seat"], how="left").with_columns(
         pl.col("put_in").fill_null(0), pl.col("awards").fill_null(0),
-        pl.col("folded").fill_null(False))
+        pl.col("folded").fill_null(False), pl.col("posted").fill_null(False))
     # the uncalled excess: the top contribution above the second, back to its owner
     top = seats.sort(["hand_id", "put_in", "seat"], descending=[False, True, False]).group_by(
         "hand_id", maintain_order=True).agg(
@@ -100,7 +102,7 @@ def _frames(events: pa.Table) -> tuple[pl.DataFrame, pl.DataFrame]:
     implicit = pl.col("refunds_implicit") & ~pl.col("uncalled_logged").fill_null(False) & (
         pl.col("seat") == pl.col("refund_seat"))
     seats = seats.select(
-        "hand_id", "seat", "player", "start", "dealt",
+        "hand_id", "seat", "player", "start", "dealt", "posted",
         pl.when(known).then(base).alias("finish"),
         pl.when(known & implicit).then(base + pl.col("refund")).alias("finish_with_refund"))
     return hands, seats
@@ -177,6 +179,65 @@ def check_button(a: Deal, b: Deal, method: str) -> str | None:
     return reasons[0]
 
 
+def _between(after: int, seat: int, before: int) -> bool:
+    """True when `seat` lies strictly between two seats, going clockwise from `after`."""
+    return 0 < (seat - after) % 256 < (before - after) % 256
+
+
+def _missed_big_blinds(hands: pl.DataFrame, seats: pl.DataFrame, pairs: pl.DataFrame,
+                       cash: Settings, tournament: Settings | None) -> list[Finding]:
+    """BLIND-MISSED-UNPOSTED: a player who played at the table, sat out while the big blind
+    passed his seat (it went from the seat before him to a seat after him), and is later dealt
+    in without posting anything: he owed the missed blind (000 §3 r.10-11). Followed only along
+    proven consecutive deals; any gap forgets what was owed. Tournament hands post every blind
+    (TOURN-ABSENT), so they are not followed."""
+    sat_out = seats.filter(~pl.col("dealt"))
+    if sat_out.is_empty():
+        return []
+    watched = set(sat_out.get_column("player").to_list())
+    rows = seats.filter(pl.col("player").is_in(list(watched))).select(
+        "hand_id", "player", "seat", "dealt", "posted").rows()
+    at: dict[str, dict[str, tuple[int, bool, bool]]] = {}
+    for hand_id, player, seat, dealt, posted in rows:
+        at.setdefault(hand_id, {})[player] = (seat, dealt, posted)
+    proven = set(pairs.rows())
+    out: list[Finding] = []
+    owed: dict[str, str] = {}  # player -> the deal whose big blind he missed
+    played: set[str] = set()
+    prev: tuple[str, str, int] | None = None
+    for table_id, hand_id, big_blind, is_tournament in hands.sort(
+            ["table_id", "ts", "number", "hand_id"], nulls_last=True).select(
+            "table_id", "hand_id", "big_blind_seat",
+            pl.col("tournament").fill_null(False)).iter_rows():
+        here = at.get(hand_id, {})
+        st = tournament if (is_tournament and tournament is not None) else cash
+        if prev is None or (prev[1], hand_id) not in proven or is_tournament:
+            owed.clear()
+            played.clear()
+        for player in list(owed):
+            seat, dealt, posted = here.get(player, (0, False, False))
+            if not seat:
+                del owed[player]  # he left the table
+            elif dealt:
+                if not posted and "BLIND-MISSED-UNPOSTED" not in st.disabled:
+                    out.append(finding(
+                        "BLIND-MISSED-UNPOSTED", hand_id=hand_id, seq=0, seat=seat,
+                        player=player, severity=st.severity.get("BLIND-MISSED-UNPOSTED"),
+                        message=f"seat {seat} ({player}) sat out while the big blind passed his "
+                                f"seat ({owed[player]}) and is dealt in here without posting: "
+                                "a player who missed a blind posts it (the big blind live) or "
+                                "waits for the big blind."))
+                del owed[player]
+        if prev is not None and prev[0] == table_id and prev[2] and big_blind \
+                and not is_tournament:
+            for player, (seat, dealt, _posted) in here.items():
+                if not dealt and player in played and _between(prev[2], seat, big_blind):
+                    owed.setdefault(player, hand_id)
+        played.update(p for p, (_s, dealt, _p) in here.items() if dealt)
+        prev = (table_id, hand_id, big_blind)
+    return out
+
+
 def _name_seats(text: str, players: dict[int, str]) -> str:
     """'{seat 3}' -> 'seat 3 (carol)' (just 'seat 3' when nobody sits there)."""
     def name(m: re.Match[str]) -> str:
@@ -187,13 +248,21 @@ def _name_seats(text: str, players: dict[int, str]) -> str:
 
 def table_sequence_findings(events: pa.Table, cash: Settings,
                             tournament: Settings | None = None) -> list[Finding]:
-    """BUTTON-MOVE findings for every table of an event table (one audit unit of work)."""
+    """BUTTON-MOVE and BLIND-MISSED-UNPOSTED findings for every table of an event table (one
+    audit unit of work)."""
     if events.num_rows == 0:
         return []
     hands, seats = _frames(events)
     pairs = _pairs(hands, seats)
     if pairs.is_empty():
         return []
+    out = _button_moves(hands, seats, pairs, cash, tournament)
+    out.extend(_missed_big_blinds(hands, seats, pairs, cash, tournament))
+    return out
+
+
+def _button_moves(hands: pl.DataFrame, seats: pl.DataFrame, pairs: pl.DataFrame,
+                  cash: Settings, tournament: Settings | None) -> list[Finding]:
     dealt = seats.filter(pl.col("dealt")).group_by("hand_id").agg(
         pl.col("seat").sort().alias("dealt"))
     deals = {h: Deal(hand_id=h, button=btn, big_blind_seat=bb, dealt=tuple(d or ()))

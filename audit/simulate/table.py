@@ -106,6 +106,32 @@ class Table:
         }
 
 
+def _big_blind_seat(active: list[int], button: int) -> int:
+    """The seat that posts the big blind when the button moves on from `button`."""
+    after = [s for s in active if s > button]
+    new_button = after[0] if after else active[0]
+    order = [s for s in active if s > new_button] + [s for s in active if s <= new_button]
+    return order[0] if len(order) == 2 else order[1]
+
+
+def _wait_for_the_big_blind(t: Table, active: list[int], was_out: list[bool]) -> list[int]:
+    """A cash player coming back from sitting out waits for the big blind (000 §3 r.10-11):
+    he is dealt in again only on the deal where the big blind is his (the blind he missed is
+    then the one he posts), so the simulated log never owes BLIND-MISSED-UNPOSTED."""
+    for _ in range(4):
+        waiting = [s for s in active if was_out[s]]
+        if not waiting or len(active) < 3:
+            return active
+        bb = _big_blind_seat(active, t.button)
+        late = [s for s in waiting if s != bb]
+        if not late or len(active) - len(late) < 2:
+            return active
+        for s in late:
+            t.out[s] = True
+        active = [s for s in active if s not in late]
+    return active
+
+
 def maintain(t: Table, rng: random.Random, new_player, leave) -> None:
     """Between hands: leave, arrive, sit out, come back, rebuy; move the button."""
     if t.tournament and t.hands and t.hands % HANDS_PER_LEVEL == 0 \
@@ -114,6 +140,7 @@ def maintain(t: Table, rng: random.Random, new_player, leave) -> None:
         t.sb, t.bb, _ = TOURNEY_LEVELS[t.level]
     n = t.seat_count
     minimum = 3 * t.bb + t.ante
+    was_out = list(t.out)
     for s in range(1, n + 1):
         p = t.players[s]
         if p is None:
@@ -149,6 +176,8 @@ def maintain(t: Table, rng: random.Random, new_player, leave) -> None:
             s = next(s for s in range(1, n + 1) if t.out[s])
         t.out[s] = False
         active = sorted(set(active) | {s})
+    if not t.tournament:
+        active = _wait_for_the_big_blind(t, active, was_out)
     after = [s for s in active if s > t.button]
     t.button = after[0] if after else active[0]
     t.hands += 1
