@@ -322,8 +322,8 @@ def test_registry_and_sniff() -> None:
 
 
 @pytest.mark.parametrize(("header", "reason"), [
-    ("PokerStars Hand #1:  6 Card Omaha Pot Limit ($0.05/$0.10 USD) - 2020/01/01 1:00:00 ET",
-     "6 Card Omaha is not supported"),
+    ("PokerStars Hand #1:  Courchevel Pot Limit ($0.05/$0.10 USD) - 2020/01/01 1:00:00 ET",
+     "Courchevel is not supported"),
     ("PokerStars Hand #1:  Hold'em No Limit ($0.05/$0.10 USD)", "no ' - ' before the date"),
 ])
 def test_unsupported_headers_are_rejected(tmp_path: Path, header: str, reason: str) -> None:
