@@ -120,11 +120,11 @@ def _wait_for_the_big_blind(t: Table, active: list[int], was_out: list[bool]) ->
     then the one he posts), so the simulated log never owes BLIND-MISSED-UNPOSTED."""
     for _ in range(4):
         waiting = [s for s in active if was_out[s]]
-        if not waiting or len(active) < 3:
+        if not waiting or len(active) < 2:
             return active
         bb = _big_blind_seat(active, t.button)
         late = [s for s in waiting if s != bb]
-        if not late or len(active) - len(late) < 2:
+        if not late:
             return active
         for s in late:
             t.out[s] = True
@@ -166,6 +166,21 @@ def maintain(t: Table, rng: random.Random, new_player, leave) -> None:
             else:
                 t.out[s] = rng.random() < 0.01
     active = [s for s in range(1, n + 1) if t.players[s] is not None and not t.out[s]]
+    for _ in range(4):  # returners wait for the big blind; a table short of two gets players
+        if not t.tournament:
+            active = _wait_for_the_big_blind(t, active, was_out)
+        if len(active) >= 2:
+            break
+        active = _fill(t, rng, new_player, active)
+    active = _fill(t, rng, new_player, active)
+    after = [s for s in active if s > t.button]
+    t.button = after[0] if after else active[0]
+    t.hands += 1
+
+
+def _fill(t: Table, rng: random.Random, new_player, active: list[int]) -> list[int]:
+    """Seat players until two can play: newcomers first, else someone sitting out."""
+    n = t.seat_count
     while len(active) < 2:
         free = [s for s in range(1, n + 1) if t.players[s] is None]
         if free:
@@ -176,11 +191,7 @@ def maintain(t: Table, rng: random.Random, new_player, leave) -> None:
             s = next(s for s in range(1, n + 1) if t.out[s])
         t.out[s] = False
         active = sorted(set(active) | {s})
-    if not t.tournament:
-        active = _wait_for_the_big_blind(t, active, was_out)
-    after = [s for s in active if s > t.button]
-    t.button = after[0] if after else active[0]
-    t.hands += 1
+    return active
 
 
 class Script:
