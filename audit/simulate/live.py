@@ -155,11 +155,14 @@ _SLOTS = 4  # order-key slots per logged row: up to 3 physical events, then the 
 def add_physical_layer_table(table: pa.Table, *, seed: int = 0, violations: float = 0.0,
                              injectors: tuple[str, ...] = LIVE_INJECTORS,
                              remap: dict[tuple[str, int], int] | None = None,
+                             skip: frozenset[str] = frozenset(),
                              ) -> tuple[pa.Table, list[tuple]]:
     """An events table (hands contiguous, seq order) with a physical layer on every hand; a
     `violations` share of hands get one planted live violation. Labels are rows of the
     simulator's labels.parquet: (hand_id, seq, rule_id, seat, kind, primary). `remap`, when
     given, is filled with (hand_id, old seq) -> new seq for moving older labels along.
+    Hands in `skip` (the simulator already broke a betting rule there) get no live
+    violation: on an illegal raise the betting rule, not the live one, decides.
 
     Column-wise: the physical rows are `take`n from their action's row (hand, time, table,
     seat, player) and merged in by an order key, so no row of the input becomes a dict."""
@@ -184,9 +187,11 @@ def add_physical_layer_table(table: pa.Table, *, seed: int = 0, violations: floa
         rows = [{c: col[c][i] for c in _LIGHT} for i in range(start, end)]
         rows[0]["structure"] = structures[start]
         inject = rng.choice(injectors) if injectors and rng.random() < violations else None
+        hid = hand_ids[start]
+        if hid in skip:
+            inject = None
         inserts, planted = _plan(rows, rng, inject)
         before = dict(inserts)
-        hid = hand_ids[start]
         shift = 0
         for j in range(end - start):
             for k, e in enumerate(before.get(j, ())):
@@ -246,6 +251,8 @@ def simulate_live(out: Path | str, *, live_violations: float = 0.0, **kwargs: An
         remap: dict[tuple[str, int], int] = {}
         labels: list[tuple] = []
         events = 0
+        broken = frozenset(pq.read_table(scratch.root / "labels.parquet", columns=["hand_id"])
+                           .column("hand_id").to_pylist())
         for k, record in enumerate(scratch.records()):
             with dest.locked():
                 writer = dest.batch_writer(now=datetime.fromisoformat(record["created_at"]),
@@ -256,7 +263,7 @@ def simulate_live(out: Path | str, *, live_violations: float = 0.0, **kwargs: An
                         live, planted = add_physical_layer_table(
                             pq.read_table(scratch.root / f["path"], schema=events_schema()),
                             seed=(seed * 1_000_003 + k) * 1_009 + j,
-                            violations=live_violations, remap=remap)
+                            violations=live_violations, remap=remap, skip=broken)
                         labels += planted
                         events += live.num_rows
                         writer.write(partition, live)
