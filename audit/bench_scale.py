@@ -82,8 +82,10 @@ def _first_hands(table: pa.Table, n: int) -> pa.Table:
 
 def _hand_player_rows(store: Store, run_id: str) -> int:
     from audit.run import run_dir
+    from audit.run_layout import output_files
 
-    return pq.ParquetFile(run_dir(store, run_id) / "hand_players.parquet").metadata.num_rows
+    return sum(pq.ParquetFile(f).metadata.num_rows
+               for f in output_files(run_dir(store, run_id), "hand_players"))
 
 
 class TreeMemory:

@@ -338,8 +338,8 @@ def audit(store: Path | None, profile: str, fail_on: str, workers: int,
           scheduler: str | None, since: str | None) -> None:
     """Replay every stored hand under a rule profile and record the findings as a run.
 
-    Writes runs/<run_id>/findings.parquet, hands.parquet, hand_players.parquet and run.json,
-    and prints a summary by severity, category and rule id.
+    Writes runs/<run_id>/findings/, hands/, hand_players/ (a part file per event file) and
+    run.json, and prints a summary by severity, category and rule id.
 
     \b
     Example:

@@ -332,9 +332,9 @@ class FaultRunner:
             with store.manifest_path.open("ab") as f:
                 f.write(b'{"batch_id": "torn", "files": [')
         elif command == "audit":
-            tmp = store.runs_dir / ".20260101T000000000000Z-deadbeef.tmp" / "parts"
+            tmp = store.runs_dir / ".20260101T000000000000Z-deadbeef.tmp" / "findings"
             tmp.mkdir(parents=True, exist_ok=True)
-            (tmp / "findings-0000000.parquet").write_bytes(b"PAR1" + junk)
+            (tmp / "part-0000000.parquet").write_bytes(b"PAR1" + junk)
         else:
             self.report_out.with_name(f".{self.report_out.name}.tmp").write_bytes(junk)
 
@@ -478,7 +478,9 @@ def _check_runs(store: Any) -> list[str]:
     for run in sorted(store.runs_dir.iterdir()):
         if run.name.startswith("."):
             continue
-        if not (run / "run.json").exists() or not (run / "findings.parquet").exists():
+        if not (run / "run.json").exists() or not all(
+                (run / f"{name}.parquet").is_file() or (run / name).is_dir()
+                for name in ("findings", "hands", "hand_players")):
             problems.append(f"run {run.name} is visible but incomplete")
     return problems
 

@@ -28,6 +28,7 @@ from audit.replay import Settings
 from audit.replay.fast import replay_table_fast
 from audit.replay.table_sequence import table_sequence_findings
 from audit.rules import Severity
+from audit.run_layout import OUTPUTS, output_files, part_path
 from audit.schema import arrow_schema, check_file_version, findings_schema
 from audit.store import GENESIS, Store, new_batch_id, read_event_file
 
@@ -81,8 +82,7 @@ def read_findings(store: Store, run: str = "latest", rule: str | None = None) ->
         return findings_schema().empty_table()
     tables = []
     for member in run_chain(store, run_id):
-        path = run_dir(store, member) / "findings.parquet"
-        if path.exists():
+        for path in output_files(run_dir(store, member), "findings"):
             table = pq.read_table(path)
             check_file_version(table.schema.metadata, "findings", str(path))
             tables.append(table.cast(findings_schema()))
@@ -127,16 +127,14 @@ def _profiles(name: str, overlays: tuple[str, ...]) -> tuple[Any, Any]:
     return Settings(cash), Settings(load_profile(name, tournament_overlays))
 
 
-OUTPUTS = ("findings", "hands", "hand_players")
-
-
 @dataclass(frozen=True, slots=True, kw_only=True)
 class PartJob:
-    """One event file to audit into numbered part files (picklable for worker processes)."""
+    """One event file to audit into the run's part files number `index` (picklable for
+    worker processes)."""
 
     index: int
     path: Path
-    parts: Path
+    out: Path  # the run's directory while it is written
     run_id: str
     profile: str
     overlays: tuple[str, ...]
@@ -155,7 +153,7 @@ class PartStats:
 
 
 def audit_part(job: PartJob) -> PartStats:
-    """Audit one file and write its findings and projections as part files."""
+    """Audit one file and write its findings and projections as the run's part files."""
     cash, tournament = _profiles(job.profile, job.overlays)
     events = read_event_file(job.path)
     result = replay_table_fast(events, cash, tournament, job.run_id)
@@ -165,14 +163,13 @@ def audit_part(job: PartJob) -> PartStats:
     if sequence:
         findings = pa.concat_tables([findings, findings_table(sequence, job.run_id)])
     tables = {
-        "findings": findings,
-        "hands": result.hands,
-        "hand_players": result.players,
+        "findings": findings.cast(findings_schema()),
+        "hands": result.hands.cast(arrow_schema("hands")),
+        "hand_players": result.players.cast(arrow_schema("hand_players")),
     }
     for name, table in tables.items():
-        # a part lives only until the merge: not worth compressing twice
-        pq.write_table(table, job.parts / f"{name}-{job.index:07d}.parquet",
-                       compression="none")
+        if table.num_rows:  # a file without findings writes no findings part
+            pq.write_table(table, part_path(job.out, name, job.index), compression="zstd")
     rake = result.hands.column("rake")
     counts = findings.group_by(["rule_id", "category", "severity"]).aggregate(
         [("rule_id", "count")]).to_pylist()
@@ -190,8 +187,7 @@ def audit_part(job: PartJob) -> PartStats:
 def _run_parts(jobs: list[PartJob], workers: int,
                progress: Callable[[int], None] | None,
                scheduler: str | None = None, processes: bool = False) -> list[PartStats]:
-    """Audit every job; `progress` is called with each finished part, in file order (the
-    merge runs there, while the workers go on with the next files)."""
+    """Audit every job; `progress` is called with each finished part, in file order."""
     if scheduler:
         return _run_parts_on_dask(jobs, scheduler, progress)
     if not processes and (workers <= 1 or len(jobs) <= 1):
@@ -249,37 +245,6 @@ def _run_parts_on_dask(jobs: list[PartJob], scheduler: str,
         client.close()
 
 
-class _PartMerger:
-    """Appends the part files to the run's outputs in file order, each as soon as it and
-    every part before it are done: the same bytes for any number of workers, memory bounded
-    by one part, and the merge overlapped with the workers still replaying."""
-
-    def __init__(self, parts: Path, out: Path) -> None:
-        self.parts = parts
-        self.next = 0
-        self.writers = {}
-        for name in OUTPUTS:
-            schema = findings_schema() if name == "findings" else arrow_schema(name)
-            self.writers[name] = (pq.ParquetWriter(out / f"{name}.parquet", schema,
-                                                   compression="zstd"), schema)
-
-    def add(self, done: int = 1) -> None:
-        for _ in range(done):
-            _merge_part(self.parts, self.next, self.writers)
-            self.next += 1
-
-    def close(self) -> None:
-        for writer, _ in self.writers.values():
-            writer.close()
-
-
-def _merge_part(parts: Path, index: int, writers: dict[str, Any]) -> None:
-    for name, (writer, schema) in writers.items():
-        part = parts / f"{name}-{index:07d}.parquet"
-        writer.write_table(pq.read_table(part).cast(schema))
-        part.unlink()
-
-
 def audit_store(
     store: Store,
     *,
@@ -295,8 +260,9 @@ def audit_store(
     """Replay every committed hand; write findings and projections under a new run id.
 
     Event files are independent units of work: with `workers` > 1 they are replayed in
-    parallel processes, or with `scheduler` ("tcp://host:port") on a Dask cluster; results
-    are merged in file order, so the findings are identical.
+    parallel processes, or with `scheduler` ("tcp://host:port") on a Dask cluster. Each
+    file's findings and projections are its own part files (audit/run_layout.py), so they
+    are identical for any number of workers and nothing is merged after the workers.
 
     `processes` runs even a single worker in a worker process (one thread), as each of N
     workers runs: `poker-audit bench --scale` measures scaling that way.
@@ -314,23 +280,12 @@ def audit_store(
     run_id = new_batch_id(now)
     final = run_dir(store, run_id)
     tmp = store.runs_dir / f".{run_id}.tmp"
-    parts = tmp / "parts"
-    parts.mkdir(parents=True)
-    jobs = [PartJob(index=i, path=path, parts=parts, run_id=run_id, profile=profile,
+    for name in OUTPUTS:
+        (tmp / name).mkdir(parents=True)
+    jobs = [PartJob(index=i, path=path, out=tmp, run_id=run_id, profile=profile,
                     overlays=tuple(overlays)) for i, path in enumerate(files)]
-    merger = _PartMerger(parts, tmp)
-
-    def finished(done: int) -> None:
-        merger.add(done)
-        if progress:
-            progress(done)
-
     try:
-        try:
-            stats = _run_parts(jobs, workers, finished, scheduler, processes)
-        finally:
-            merger.close()
-        parts.rmdir()
+        stats = _run_parts(jobs, workers, progress, scheduler, processes)
     except BaseException:
         shutil.rmtree(tmp, ignore_errors=True)
         raise

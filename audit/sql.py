@@ -15,6 +15,7 @@ import duckdb
 import pyarrow as pa
 
 from audit.errors import QueryError
+from audit.run_layout import output_files
 from audit.schema import arrow_schema, schema_doc, schemas_dir
 from audit.store import Store
 
@@ -54,15 +55,21 @@ def _empty(con: duckdb.DuckDBPyConnection, name: str) -> str:
     return relation
 
 
-def run_files(store: Store, filename: str) -> list[Path]:
-    """`runs/<run_id>/<filename>` of every finished run (a run is finished once run.json exists)."""
+def _finished_run_dirs(store: Store) -> list[Path]:
+    """`runs/<run_id>` of every finished run (a run is finished once run.json exists)."""
     if not store.runs_dir.exists():
         return []
-    return sorted(
-        d / filename
-        for d in store.runs_dir.iterdir()
-        if (d / "run.json").exists() and (d / filename).exists()
-    )
+    return sorted(d for d in store.runs_dir.iterdir() if (d / "run.json").exists())
+
+
+def run_files(store: Store, filename: str) -> list[Path]:
+    """`runs/<run_id>/<filename>` of every finished run that has it."""
+    return [d / filename for d in _finished_run_dirs(store) if (d / filename).exists()]
+
+
+def run_output_files(store: Store, output: str) -> list[Path]:
+    """The files of one audit output (findings, hands, hand_players) of every finished run."""
+    return [f for d in _finished_run_dirs(store) for f in output_files(d, output)]
 
 
 QUARANTINE_COLUMNS = {
@@ -104,7 +111,7 @@ def connect(store: Store) -> duckdb.DuckDBPyConnection:
         else _empty(con, "events")
     )
     for name in ("findings", "hands", "hand_players"):
-        files = run_files(store, f"{name}.parquet")
+        files = run_output_files(store, name)
         relations[name] = (
             _read_parquet(files) if files
             else _empty(con, name)

@@ -10,6 +10,7 @@ import pytest
 from audit.demo import DEMO_DATA
 from audit.ingest import ingest
 from audit.run import audit_store, finished_runs, run_dir
+from audit.run_layout import OUTPUTS, output_files
 from audit.store import Store
 
 
@@ -29,8 +30,8 @@ def store(tmp_path_factory) -> Store:
 
 
 def _content(store: Store, run_id: str, name: str):
-    table = pq.read_table(run_dir(store, run_id) / f"{name}.parquet")
-    return table.drop_columns(["run_id"]).to_pylist()
+    parts = output_files(run_dir(store, run_id), name)
+    return [pq.read_table(part).drop_columns(["run_id"]).to_pylist() for part in parts]
 
 
 def test_two_workers_give_the_same_findings_and_projections_as_one(store: Store):
@@ -47,10 +48,16 @@ def test_a_failed_run_leaves_no_visible_run(store: Store, monkeypatch):
 
     before = [r["run_id"] for r in finished_runs(store)]
 
-    def boom(*args, **kwargs):
-        raise RuntimeError("disk full")
+    replay = run.replay_table_fast
+    calls = []
 
-    monkeypatch.setattr(run, "_merge_part", boom)
+    def boom(*args, **kwargs):
+        calls.append(1)
+        if len(calls) == 3:  # parts of earlier files are written by then
+            raise RuntimeError("disk full")
+        return replay(*args, **kwargs)
+
+    monkeypatch.setattr(run, "replay_table_fast", boom)
     with pytest.raises(RuntimeError):
         audit_store(store)
     assert [r["run_id"] for r in finished_runs(store)] == before
@@ -74,3 +81,38 @@ def test_an_unreachable_scheduler_is_a_clear_error(store: Store):
 
     with pytest.raises(AuditInputError, match="cannot reach the Dask scheduler"):
         audit_store(store, scheduler="tcp://127.0.0.1:9")
+
+
+def test_each_event_file_writes_its_own_part_of_each_projection(store: Store):
+    run_id = audit_store(store).run_id
+    parts = output_files(run_dir(store, run_id), "hands")
+    assert [p.name for p in parts] == [f"part-{i:07d}.parquet"
+                                       for i in range(len(store.event_files()))]
+    assert sum(pq.ParquetFile(p).metadata.num_rows for p in parts) == 123
+    assert not [p for p in run_dir(store, run_id).iterdir() if p.suffix == ".parquet"]
+
+
+def test_a_run_written_before_parts_existed_still_reads(store: Store, tmp_path: Path):
+    """Runs of earlier versions hold each output as one file; readers take both layouts."""
+    import shutil
+
+    import pyarrow as pa
+
+    from audit.run import read_findings
+    from audit.sql import query
+
+    root = tmp_path / "store"
+    shutil.copytree(store.root, root)
+    old = Store(root)
+    run_id = audit_store(old).run_id
+    expected = {name: query(old, f"SELECT count(*) AS n FROM {name} WHERE run_id = ?",
+                            [run_id]).column("n")[0].as_py() for name in OUTPUTS}
+    for name in OUTPUTS:
+        parts = output_files(run_dir(old, run_id), name)
+        pq.write_table(pa.concat_tables(pq.read_table(p) for p in parts),
+                       run_dir(old, run_id) / f"{name}.parquet")
+        shutil.rmtree(run_dir(old, run_id) / name)
+    assert read_findings(old, run_id).num_rows == expected["findings"] > 0
+    for name in OUTPUTS:
+        assert query(old, f"SELECT count(*) AS n FROM {name} WHERE run_id = ?",
+                     [run_id]).column("n")[0].as_py() == expected[name]

@@ -25,6 +25,7 @@ from audit.report.pseudonym import KEY_ENV, pseudonym
 from audit.rule_catalog import CATALOG
 from audit.rules import RULES
 from audit.run import audit_store, resolve_run
+from audit.run_layout import output_files
 from audit.schema import findings_schema
 from audit.sql import query
 from audit.store import Store
@@ -45,7 +46,7 @@ def make_store(root: Path) -> Store:
 def add_collusion_findings(store: Store) -> None:
     """Append two collusion leads to the run (what audit/collusion will write) for the chart."""
     run_id = resolve_run(store)
-    path = store.runs_dir / str(run_id) / "findings.parquet"
+    path = output_files(store.runs_dir / str(run_id), "findings")[0]
     table = pq.read_table(path)
     pairs = query(store, """
         SELECT a.hand_id, a.player AS p, b.player AS q FROM hand_players a

@@ -1,6 +1,6 @@
 """Collusion leads for an audit run, and writing them as `collusion` findings.
 
-`collusion_leads` reads a run's projections (runs/<run_id>/hands.parquet, hand_players.parquet,
+`collusion_leads` reads a run's projections (runs/<run_id>/hands/, hand_players/ part files,
 and those of the runs an incremental run builds on) and ranks the pairs
 (audit/collusion/leads.py). `write_collusion_findings` stores the leads as
 findings of category collusion, severity warning (a lead, never a verdict), together with the
@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import json
 import os
+from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 import polars as pl
@@ -24,6 +26,8 @@ from audit.collusion.leads import LEAD_SCHEMA, leads_from_frames
 from audit.errors import AuditInputError
 from audit.findings import Finding, finding, findings_table
 from audit.run import resolve_run, run_chain, run_dir
+from audit.run_layout import output_files
+from audit.schema import arrow_schema
 from audit.store import Store
 
 COLLUSION_FILE = "collusion.parquet"
@@ -38,21 +42,25 @@ def run_frames(store: Store, run: str) -> tuple[str, pl.LazyFrame, pl.LazyFrame]
             f"no audit run in {store.root}: run \"poker-audit audit --store {store.root}\" first")
     hps, hands = [], []
     for member in run_chain(store, run_id):
-        d = run_dir(store, member)
-        hp, hd = d / "hand_players.parquet", d / "hands.parquet"
-        if not hp.exists() or not hd.exists():
-            raise AuditInputError(f"run {member} has no projections (hands.parquet, "
-                                  "hand_players.parquet); re-run poker-audit audit")
-        hps.append(pl.scan_parquet(hp).select(F.HAND_PLAYER_COLUMNS))
-        hands.append(pl.scan_parquet(hd).select(F.HAND_COLUMNS))
+        hp, hd = _own_frames(store, member)
+        hps.append(hp)
+        hands.append(hd)
     return (run_id, pl.concat(hps, how="vertical_relaxed"),
             pl.concat(hands, how="vertical_relaxed"))
 
 
 def _own_frames(store: Store, run_id: str) -> tuple[pl.LazyFrame, pl.LazyFrame]:
     d = run_dir(store, run_id)
-    return (pl.scan_parquet(d / "hand_players.parquet").select(F.HAND_PLAYER_COLUMNS),
-            pl.scan_parquet(d / "hands.parquet").select(F.HAND_COLUMNS))
+    return (_projection(d, "hand_players", F.HAND_PLAYER_COLUMNS),
+            _projection(d, "hands", F.HAND_COLUMNS))
+
+
+def _projection(run_path: Path, output: str, columns: Sequence[str]) -> pl.LazyFrame:
+    """One projection of a run (its part files; an empty frame when the run had no hands)."""
+    files = output_files(run_path, output)
+    if not files:
+        return pl.from_arrow(arrow_schema(output).empty_table()).lazy().select(columns)
+    return pl.scan_parquet(files).select(columns)
 
 
 def collusion_leads(store: Store, run: str = "latest", min_hands: int = 100,

@@ -4,7 +4,8 @@ any DuckDB client.
 The views are those of schemas/views.sql, over the store's committed files by absolute path (the
 file list is fixed when the database is written: run it again after `ingest` or `audit`). A view
 over a kind of file the store does not have yet reads an empty table of the right schema. Any
-placeholder views.sql gains later (`{name}`) is filled from `runs/<run_id>/<name>.parquet`.
+placeholder views.sql gains later (`{name}`) is filled from `runs/<run_id>/<name>.parquet`
+(an audit output from its part files, audit/run_layout.py).
 """
 
 from __future__ import annotations
@@ -16,8 +17,9 @@ from pathlib import Path
 import duckdb
 import pyarrow as pa
 
+from audit.run_layout import OUTPUTS
 from audit.schema import arrow_schema, schemas_dir
-from audit.sql import quarantine_relation, run_files, runs_relation
+from audit.sql import quarantine_relation, run_files, run_output_files, runs_relation
 from audit.store import Store
 
 
@@ -60,7 +62,8 @@ def _relation(con: duckdb.DuckDBPyConnection, store: Store, name: str) -> str:
                     f"SELECT * FROM {relation}")
         con.unregister(relation)
         return "_empty_quarantine_rows"
-    files = run_files(store, f"{name}.parquet")
+    files = (run_output_files(store, name) if name in OUTPUTS
+             else run_files(store, f"{name}.parquet"))
     if files:
         return f"read_parquet({_sql_list(files)}, union_by_name = true, hive_partitioning = false)"
     return _empty_table(con, name, _schema_empty(name))
