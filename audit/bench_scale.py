@@ -194,6 +194,9 @@ def bench_scale(hands: int, work: Path, *, workers: tuple[int, ...] = (1, 2),
     if "1" in runs and "2" in runs:
         out["scaling_2_workers"] = round(runs["2"]["hands_per_second"]
                                          / runs["1"]["hands_per_second"], 2)
+        out["machine_ceiling_2_processes"] = machine_ceiling(2)
+        echo(f"  scaling with 2 workers: {out['scaling_2_workers']:.2f}x; this machine's "
+             f"ceiling for 2 CPU-bound processes: {out['machine_ceiling_2_processes']:.2f}x")
     if "in-process" in runs and "2" in runs:
         out["speedup_2_workers_vs_in_process"] = round(
             runs["2"]["hands_per_second"] / runs["in-process"]["hands_per_second"], 2)
@@ -205,6 +208,28 @@ def bench_scale(hands: int, work: Path, *, workers: tuple[int, ...] = (1, 2),
         "cores_for_1b_hands_in_4h": round(day / (per_core * 4 * 3_600), 1),
     }
     return out
+
+
+def _spin(iterations: int) -> float:
+    """A CPU-bound loop with no memory traffic; returns its own wall time."""
+    t0 = time.perf_counter()
+    x = 0
+    for i in range(iterations):
+        x = (x * 31 + i) & 0xFFFF
+    return time.perf_counter() - t0
+
+
+def machine_ceiling(processes: int, iterations: int = 10_000_000) -> float:
+    """How many times more work `processes` CPU-bound processes do than one in the same
+    time on this machine (2.0 on two free cores; less when the cores are shared, e.g.
+    hyperthreads or a busy host): the bound an audit's scaling is measured against."""
+    import multiprocessing
+
+    context = multiprocessing.get_context("spawn")
+    with context.Pool(processes) as pool:
+        alone = min(pool.map(_spin, [iterations])[0] for _ in range(2))
+        together = max(pool.map(_spin, [iterations] * processes))
+    return round(processes * alone / together, 2)
 
 
 def _collusion(store: Store, summary: Any, echo: Callable[[str], None]) -> dict[str, Any]:
