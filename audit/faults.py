@@ -19,6 +19,7 @@ Used by tests/reliability/test_fault_injection.py and `poker-audit bench --relia
 
 from __future__ import annotations
 
+import contextlib
 import json
 import multiprocessing
 import os
@@ -174,7 +175,9 @@ class FaultRunner:
         if kill_after is not None:
             child.join(kill_after)
             if child.is_alive():
-                os.kill(child.pid, signal.SIGKILL)  # type: ignore[arg-type]
+                # the child may finish between the check and the kill
+                with contextlib.suppress(ProcessLookupError):
+                    os.kill(child.pid, signal.SIGKILL)  # type: ignore[arg-type]
         return self._finish(child, name)
 
     def _start(self, args: list[str], fault: str, point: int, name: str) -> Any:
