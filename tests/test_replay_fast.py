@@ -62,7 +62,7 @@ def _events(rows: list[dict]) -> pa.Table:
 
 def test_rule_fixtures_breaking_and_legal_hands() -> None:
     by_profile: dict[str, list[dict]] = defaultdict(list)
-    for path in sorted(FIXTURES.glob("*.txt")):
+    for path in sorted(FIXTURES.rglob("*.txt")):  # with within/, the rules decided by others
         for rows, _ in parse_text(path.read_text(encoding="utf-8"), str(path)):
             by_profile[rows[0]["game"].get("profile") or "montana"].extend(rows)
     assert len(by_profile["montana"]) > 1000

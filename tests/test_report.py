@@ -23,6 +23,7 @@ from audit.report import build_report
 from audit.report.cli import report_command
 from audit.report.pseudonym import KEY_ENV, pseudonym
 from audit.rule_catalog import CATALOG
+from audit.rule_coverage import ENFORCED_WITHIN
 from audit.rules import RULES
 from audit.run import audit_store, resolve_run
 from audit.run_layout import output_files
@@ -194,8 +195,10 @@ def test_report_sections_methodology_and_examples(store: Store, html: str) -> No
     assert 'id="collusion-none"' in html  # collusion was not computed for this store
     for rule_id in RULES:
         assert f'data-rule="{rule_id}"' in html
-    for rule_id in set(CATALOG) - set(RULES):
+    for rule_id in set(CATALOG) - set(RULES) - set(ENFORCED_WITHIN):
         assert f'data-unchecked="{rule_id}"' in html
+    for rule_id in set(ENFORCED_WITHIN) - set(RULES):
+        assert f'data-within="{rule_id}"' in html and f'data-unchecked="{rule_id}"' not in html
     assert "splashing the pot" in html  # RULEBOOK §7
     assert "hand demo:3" in html  # the worst wrong award, as its replay timeline
     assert "!! VIOLATION POT-SPLIT-BY-CARDS" in html

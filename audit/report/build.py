@@ -21,7 +21,12 @@ from audit.profiles import load_profile
 from audit.replay import Settings, replay_hand
 from audit.report import charts
 from audit.report import queries as q
-from audit.report.methodology import NOT_AUDITABLE, checked_rules, unchecked_rules
+from audit.report.methodology import (
+    NOT_AUDITABLE,
+    checked_rules,
+    enforced_within_rules,
+    unchecked_rules,
+)
 from audit.report.pseudonym import Pseudonymizer, pseudonym_key
 from audit.rule_catalog import CATALOG
 from audit.rules import RULES
@@ -190,6 +195,7 @@ def build_report(
         pairs=pairs,
         chart={k: Markup(v) for k, v in chart.items()},
         checked=checked_rules(),
+        within=enforced_within_rules(),
         unchecked=unchecked_rules(),
         not_auditable=NOT_AUDITABLE,
         pseudonymized=pseudo.enabled,

@@ -1,8 +1,9 @@
 """What the auditor checks and what it cannot check, for the report's methodology section.
 
-Checked: every registered rule id (audit.rules.RULES). Not yet checked: catalogued ids with no
-check registered. Not checkable at all: RULEBOOK.md §7 ("Not auditable from logs"), summarised
-here with its citations so the report does not depend on the rulebook file being present.
+Checked: every registered rule id (audit.rules.RULES), and the catalogued ids other ids' checks
+decide (audit/rule_coverage.py). Not yet checked: catalogued ids with neither. Not checkable at
+all: RULEBOOK.md §7 ("Not auditable from logs"), summarised here with its citations so the
+report does not depend on the rulebook file being present.
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from audit.rule_catalog import CATALOG
+from audit.rule_coverage import ENFORCED_WITHIN, EnforcedWithin
 from audit.rules import RULES, Rule
 
 
@@ -82,6 +84,12 @@ def checked_rules() -> list[Rule]:
     return [RULES[k] for k in sorted(RULES) if not RULES[k].retired]
 
 
+def enforced_within_rules() -> list[tuple[Rule, EnforcedWithin]]:
+    """Catalogued rules decided by other ids' checks (audit/rule_coverage.py), sorted by id."""
+    return [(CATALOG[k], ENFORCED_WITHIN[k]) for k in sorted(ENFORCED_WITHIN)
+            if k in CATALOG and k not in RULES]
+
+
 def unchecked_rules() -> list[Rule]:
-    """Catalogued rules (RULEBOOK §4) that no registered check emits yet."""
-    return [CATALOG[k] for k in sorted(CATALOG) if k not in RULES]
+    """Catalogued rules (RULEBOOK §4) that no registered check emits or decides yet."""
+    return [CATALOG[k] for k in sorted(CATALOG) if k not in RULES and k not in ENFORCED_WITHIN]

@@ -1,0 +1,62 @@
+"""Rules decided within other rules' checks (audit/rule_coverage.py): each claim is proved by
+fixtures/rules/within/<ID>.txt, a hand that breaks the rule and must draw the enforcing ids'
+findings, and a nearby legal hand that must draw none."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from audit.importers.text import parse_text
+from audit.profiles import load_profile
+from audit.replay import hand_from_rows, replay_hand
+from audit.rule_catalog import CATALOG
+from audit.rule_coverage import ENFORCED_WITHIN
+from audit.rules import RULES, Severity
+
+WITHIN = Path(__file__).resolve().parents[1] / "fixtures" / "rules" / "within"
+
+
+def _hands(rule_id: str) -> list[tuple[str, list, set]]:
+    path = WITHIN / f"{rule_id}.txt"
+    return [(rows[0]["hand_id"], rows, {(r, s, q) for r, s, q in expect})
+            for rows, expect in parse_text(path.read_text(encoding="utf-8"), str(path))]
+
+
+def _findings(rows: list) -> set[tuple[str, int | None, int | None]]:
+    game = rows[0]["game"]
+    profile = load_profile(game.get("profile") or "montana",
+                           ["tournament"] if game.get("tournament") else [])
+    result = replay_hand(hand_from_rows(rows), profile)
+    return {(f.rule_id, f.seat, f.seq) for f in result.findings
+            if Severity(f.severity).level >= Severity.WARNING.level}
+
+
+@pytest.mark.parametrize("rule_id", sorted(ENFORCED_WITHIN))
+def test_a_rule_decided_within_others_is_catalogued_and_its_deciders_registered(rule_id):
+    entry = ENFORCED_WITHIN[rule_id]
+    assert rule_id in CATALOG, "only a RULEBOOK rule (or our own catalogued id) is covered"
+    assert rule_id not in RULES, f"{rule_id} has its own check now: drop it from rule_coverage"
+    assert entry.enforced_by and all(r in RULES for r in entry.enforced_by)
+    assert (WITHIN / f"{rule_id}.txt").exists()
+
+
+@pytest.mark.parametrize("rule_id", sorted(ENFORCED_WITHIN))
+def test_breaking_the_rule_draws_the_enforcing_findings_and_the_legal_hand_none(rule_id):
+    hands = _hands(rule_id)
+    failing = [h for h in hands if ".fail" in h[0]]
+    legal = [h for h in hands if ".pass" in h[0]]
+    assert failing and legal, "a hand that breaks the rule and a nearby legal hand"
+    enforcing = set(ENFORCED_WITHIN[rule_id].enforced_by)
+    for hand_id, rows, expected in failing:
+        # an enforcing id decides the hand; a consequence (the rightful winner underpaid)
+        # may add another id, and the fixture names it too
+        assert {r for r, _, _ in expected} & enforcing, hand_id
+        assert _findings(rows) == expected, hand_id
+    for hand_id, rows, expected in legal:
+        assert not expected and not _findings(rows), hand_id
+
+
+def test_every_within_fixture_names_a_covered_rule():
+    assert sorted(p.stem for p in WITHIN.glob("*.txt")) == sorted(ENFORCED_WITHIN)
