@@ -32,6 +32,9 @@ _ENTRIES = (
     EnforcedWithin("BET-CAP-COUNT", ("BET-CAP-MULTIROUND",),
                    "the cap counts the big blind as the bet, an all-in of half a bet or more "
                    "as a raise and a smaller all-in as none"),
+    EnforcedWithin("BET-ALLIN-AGGREGATE", ("BET-NL-NO-REOPEN",),
+                   "short all-ins reopen the betting for a player who already acted only once "
+                   "together they make a full raise (profile nl.reopen)"),
     EnforcedWithin("BLIND-BB-IS-BET", ("BET-CAP-MULTIROUND", "BET-NL-MIN-RAISE"),
                    "preflop the big blind is the bet for the raise cap and the minimum raise"),
     EnforcedWithin("BET-MIN-SIZE", ("BET-NL-MIN-BET", "BET-NL-MIN-RAISE", "BET-LIMIT-FIXED"),
@@ -62,6 +65,9 @@ _ENTRIES = (
     EnforcedWithin("POT-CONSERVATION", ("POT-SPLIT-BY-CARDS", "POT-FOLD-FORFEIT"),
                    "every seat's award is compared with what the pot owes it, so chips paid "
                    "beyond the pot are an overpayment to a named seat"),
+    EnforcedWithin("POT-ODDCHIP-MAX1", ("POT-ODDCHIP-BUTTON",),
+                   "a split's odd chips go one each to the tied players from the button's "
+                   "left"),
     EnforcedWithin("POT-SIDEPOT-SEPARATE", ("POT-SIDEPOT-BUILD",),
                    "the main pot and each side pot are settled separately"),
     EnforcedWithin("TOURN-HEADSUP-SB", ("BLIND-HEADSUP",),
