@@ -375,11 +375,14 @@ def audit(store: Path | None, profile: str, fail_on: str, workers: int,
 def replay(hand_id: str, store: Path | None, profile: str) -> None:
     """Show one hand's timeline: each event with the pot and stacks after it, findings inline.
 
+    Below it, what the latest audit run found over this hand and the table's other hands
+    (button movement, missed blinds, kills) and the collusion leads that cite it.
+
     \b
     Example:
         poker-audit replay phh:pokerstars:61364517354
     """
-    from audit.timeline import render_timeline, replay_stored_hand
+    from audit.timeline import recorded_across_hands, render_timeline, replay_stored_hand
 
     target = open_store(store)
     name, overlays = split_profile(profile)
@@ -387,7 +390,8 @@ def replay(hand_id: str, store: Path | None, profile: str) -> None:
         if overlays:
             raise InputProblem("replay takes a profile name without overlays")
         hand, result = replay_stored_hand(target, hand_id, name)
-    click.echo(render_timeline(hand, result), nl=False)
+        across = recorded_across_hands(target, hand_id)
+    click.echo(render_timeline(hand, result, across), nl=False)
 
 
 @main.command()

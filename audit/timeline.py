@@ -35,6 +35,19 @@ def replay_stored_hand(
     return hand, replay_hand(hand, settings, trace=True)
 
 
+def recorded_across_hands(store: Store, hand_id: str) -> list[dict[str, Any]]:
+    """Findings the latest audit run recorded for this hand that no replay of the hand alone
+    can give: the checks over a table's consecutive deals (button, missed blinds, kills) and
+    the collusion analytics. Empty when the store has no audit run."""
+    from audit.rule_catalog import TABLE_SEQUENCE_RULE_IDS
+
+    rows = query(store, "SELECT run_id, rule_id, category, severity, seq, message "
+                        "FROM latest_findings WHERE hand_id = $h "
+                        "ORDER BY seq NULLS LAST, rule_id, message", {"h": hand_id}).to_pylist()
+    return [r for r in rows
+            if r["rule_id"] in TABLE_SEQUENCE_RULE_IDS or r["category"] == "collusion"]
+
+
 def _event_text(hand: Any, i: int) -> str:
     parts = [hand.kind[i]]
     if hand.seat[i] is not None:
@@ -58,8 +71,11 @@ def _stack(value: int) -> str:
     return "?" if value >= UNKNOWN_STACK // 2 else str(value)
 
 
-def render_timeline(hand: Any, result: ReplayResult) -> str:
-    """Plain text: header, one line per event (pot, amount to call, stacks), findings inline."""
+def render_timeline(hand: Any, result: ReplayResult,
+                    across: list[dict[str, Any]] | None = None) -> str:
+    """Plain text: header, one line per event (pot, amount to call, stacks), findings inline;
+    then `across`, the findings an audit run made over this hand and the table's other hands
+    (`recorded_across_hands`)."""
     game = hand.game or {}
     lines = [
         f"hand {hand.hand_id}  table {hand.table_id[0] if hand.table_id else '-'}  "
@@ -90,4 +106,8 @@ def render_timeline(hand: Any, result: ReplayResult) -> str:
         f"pot {hand_row.get('pot')}  rake {hand_row.get('rake')}  winners "
         f"{hand_row.get('winners') or '-'}  findings {len(result.findings)}",
     ]
+    if across:
+        lines += ["", f"across hands (audit run {across[0]['run_id']}):"]
+        lines += [f"      !! {r['severity'].upper()} {r['rule_id']}: {r['message']}"
+                  for r in across]
     return "\n".join(lines) + "\n"

@@ -108,3 +108,30 @@ def test_export_round_trips_through_ingest(fmt: str, demo_store: Path, tmp_path:
 def test_export_of_an_unknown_hand_is_a_usage_error(demo_store: Path):
     result = run("export", "nope:1", "--store", str(demo_store), "--format", "ohh")
     assert result.exit_code == 2 and "nope:1" in result.output
+
+
+def test_replay_shows_what_the_audit_found_across_the_tables_hands(tmp_path: Path):
+    """BUTTON-MOVE needs the table's previous deal, so a replay of the hand alone cannot give
+    it; the timeline shows it from the latest audit run, below the hand's own findings."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    from audit.importers.text import parse_text
+    from audit.schema import arrow_schema
+
+    fixture = Path(__file__).resolve().parents[1] / "fixtures" / "rules" / "BUTTON-MOVE.txt"
+    rows = [row for hand, _ in parse_text(fixture.read_text(encoding="utf-8"), str(fixture))
+            for row in hand]
+    pq.write_table(pa.Table.from_pylist(rows, schema=arrow_schema("events")),
+                   tmp_path / "deals.parquet")
+    store = str(tmp_path / "store")
+    assert run("ingest", str(tmp_path / "deals.parquet"), "--store", store).exit_code == 0
+    before = run("replay", "fx:BUTTON-MOVE.3-fail", "--store", store)
+    assert before.exit_code == 0 and "across hands" not in before.output  # no audit yet
+    run("audit", "--store", store)
+    failing = run("replay", "fx:BUTTON-MOVE.3-fail", "--store", store)
+    assert failing.exit_code == 0, failing.output
+    across = failing.output.split("across hands (audit run ", 1)[1]
+    assert "!! WARNING BUTTON-MOVE: " in across or "!! VIOLATION BUTTON-MOVE: " in across
+    legal = run("replay", "fx:BUTTON-MOVE.4-pass", "--store", store)
+    assert "across hands" not in legal.output
