@@ -355,6 +355,8 @@ class FaultRunner:
         problems += [f"verify: {p.kind} {p.path}: {p.detail}" for p in report.problems]
         if (store.root / "staging").exists():
             problems.append("staging left behind after recovery")
+        if store.runs_dir.exists() and any(store.runs_dir.glob(".*.tmp")):
+            problems.append("a killed audit's runs/.<id>.tmp left behind after recovery")
         try:
             if command == "ingest":
                 problems += self._check_hands(store)

@@ -279,7 +279,8 @@ def audit_store(
     files = [store.root / f["path"] for r in records[first:] for f in r.get("files", [])]
     run_id = new_batch_id(now)
     final = run_dir(store, run_id)
-    tmp = store.runs_dir / f".{run_id}.tmp"
+    claim = store.claim_run(run_id)  # recovery removes runs/.<id>.tmp only once this is free
+    tmp = claim.tmp
     for name in OUTPUTS:
         (tmp / name).mkdir(parents=True)
     jobs = [PartJob(index=i, path=path, out=tmp, run_id=run_id, profile=profile,
@@ -288,6 +289,7 @@ def audit_store(
         stats = _run_parts(jobs, workers, progress, scheduler, processes)
     except BaseException:
         shutil.rmtree(tmp, ignore_errors=True)
+        claim.release()
         raise
     summary = _summarise(run_id, cash.label, stats)
     meta = {
@@ -304,6 +306,7 @@ def audit_store(
     }
     (tmp / "run.json").write_text(json.dumps(meta, indent=2) + "\n", encoding="utf-8")
     os.replace(tmp, final)  # the run becomes visible whole, or not at all
+    claim.release()
     return summary
 
 

@@ -203,11 +203,14 @@ class Store:
         return records
 
     def ensure_recovered(self) -> None:
-        """Before reading: finish a batch a crashed writer committed but did not publish.
-        On a read-only copy of a store nothing can be finished; verify still accounts for it."""
+        """Before reading: finish a batch a crashed writer committed but did not publish, and
+        drop the unfinished output of killed audits. On a read-only copy of a store nothing
+        can be finished; verify still accounts for it."""
         if (self.root / "staging").exists():
             with contextlib.suppress(OSError), self.locked():
                 pass
+        with contextlib.suppress(OSError):
+            self.remove_abandoned_runs()
 
     def event_files(self) -> list[Path]:
         """Committed event files, in commit order."""
@@ -252,7 +255,10 @@ class Store:
                 fcntl.flock(lock.fileno(), fcntl.LOCK_UN)
 
     def recover(self) -> None:
-        """Finish or undo a batch a crashed writer left in staging. Call with the lock held."""
+        """Finish or undo a batch a crashed writer left in staging, and drop the output of
+        killed audits. Call with the lock held."""
+        with contextlib.suppress(OSError):
+            self.remove_abandoned_runs()
         staging = self.root / "staging"
         if not staging.exists():
             return
@@ -265,6 +271,39 @@ class Store:
                 self._publish(batch_dir, record)
         with contextlib.suppress(OSError):
             staging.rmdir()
+
+    # ----------------------------------------------------------------- audit runs in progress
+    def claim_run(self, run_id: str) -> RunClaim:
+        """Mark an audit run as in progress before its `runs/.<id>.tmp` directory exists:
+        the returned claim holds an flock on `runs/.<id>.lock` until released (or until the
+        process dies, when the kernel drops it), so recovery never removes a live run's
+        output."""
+        self.runs_dir.mkdir(parents=True, exist_ok=True)
+        lock = (self.runs_dir / f".{run_id}{RUN_LOCK_SUFFIX}").open("a+b")
+        fcntl.flock(lock.fileno(), fcntl.LOCK_EX)
+        return RunClaim(lock=lock, tmp=self.runs_dir / f".{run_id}{RUN_TMP_SUFFIX}")
+
+    def remove_abandoned_runs(self) -> list[str]:
+        """Delete `runs/.<id>.tmp` directories whose audit is gone (its run lock is free:
+        it was killed, or it was written before runs took a lock); a directory whose lock
+        another process holds is a running audit and stays. Returns the run ids removed."""
+        if not self.runs_dir.is_dir():
+            return []
+        removed = []
+        for tmp in sorted(self.runs_dir.glob(f".*{RUN_TMP_SUFFIX}")):
+            run_id = tmp.name[1:-len(RUN_TMP_SUFFIX)]
+            lock_path = self.runs_dir / f".{run_id}{RUN_LOCK_SUFFIX}"
+            with lock_path.open("a+b") as lock:
+                try:
+                    fcntl.flock(lock.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+                except BlockingIOError:
+                    continue  # a live audit holds it
+                # Ours now: the audit that made this directory can no longer publish it.
+                if tmp.is_dir():
+                    shutil.rmtree(tmp)
+                    removed.append(run_id)
+                lock_path.unlink(missing_ok=True)
+        return removed
 
     def _publish(self, batch_dir: Path, record: dict[str, Any]) -> None:
         paths = [f["path"] for f in record.get("files", [])]
@@ -453,6 +492,27 @@ class Store:
             if candidate.exists():
                 return candidate
         return None
+
+
+RUN_TMP_SUFFIX = ".tmp"
+RUN_LOCK_SUFFIX = ".lock"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class RunClaim:
+    """An audit run in progress: its output directory and the lock that keeps recovery away
+    from it (see Store.claim_run)."""
+
+    lock: Any
+    tmp: Path
+
+    def release(self) -> None:
+        """After the run was published (or its directory removed): drop the lock file. If the
+        directory is still there (a failure between writing and publishing) the lock file
+        stays with it and recovery removes both."""
+        if not self.tmp.exists():
+            Path(self.lock.name).unlink(missing_ok=True)
+        self.lock.close()
 
 
 class BatchWriter:

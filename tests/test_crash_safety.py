@@ -169,3 +169,89 @@ def test_cli_disk_full_is_a_clear_error_not_a_traceback(store: Store, tmp_path: 
     monkeypatch.undo()
     assert store.records() == []
     _assert_consistent(store)
+
+
+# A real audit whose workers wait for a go-file: the test can look at (or kill) it while its
+# runs/.<id>.tmp directory exists, without racing a timer.
+PAUSED_AUDIT = textwrap.dedent(
+    """
+    import sys, time
+    from pathlib import Path
+    import audit.run as run
+    from audit.store import Store
+
+    go = Path(sys.argv[2])
+    real = run._run_parts
+
+    def paused(jobs, *args, **kwargs):
+        while not go.exists():
+            time.sleep(0.02)
+        return real(jobs, *args, **kwargs)
+
+    run._run_parts = paused
+    print(run.audit_store(Store(sys.argv[1])).run_id, flush=True)
+    """
+)
+
+
+def _start_paused_audit(store: Store, tmp_path: Path) -> tuple[subprocess.Popen, Path, Path]:
+    go = tmp_path / "go"
+    proc = subprocess.Popen([sys.executable, "-c", PAUSED_AUDIT, str(store.root), str(go)],
+                            stdout=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        found = list(store.runs_dir.glob(".*.tmp")) if store.runs_dir.exists() else []
+        if found:
+            return proc, found[0], go
+        assert proc.poll() is None, "the audit ended before it made its tmp directory"
+        time.sleep(0.02)
+    proc.kill()
+    raise AssertionError("the audit never made its runs/.<id>.tmp directory")
+
+
+def test_a_killed_audits_tmp_dir_is_removed_on_the_next_open(store: Store, tmp_path: Path):
+    ingest([write_parquet(tmp_path / "a.parquet", many_hands("r", 5))], store)
+    proc, tmp, _ = _start_paused_audit(store, tmp_path)
+    os.kill(proc.pid, signal.SIGKILL)
+    proc.wait()
+    assert tmp.is_dir()  # SIGKILL runs no cleanup
+    Store(store.root).ensure_recovered()  # what every reader and the next audit do first
+    assert not tmp.exists()
+    assert list(store.runs_dir.iterdir()) == []  # its lock file went with it
+    _assert_consistent(store)
+
+
+def test_a_running_audits_tmp_dir_survives_recovery(store: Store, tmp_path: Path):
+    from audit.run import audit_store, finished_runs
+
+    ingest([write_parquet(tmp_path / "a.parquet", many_hands("r", 5))], store)
+    proc, tmp, go = _start_paused_audit(store, tmp_path)
+    try:
+        other = Store(store.root)
+        other.ensure_recovered()
+        with other.locked():  # an ingest's recovery too
+            pass
+        assert other.remove_abandoned_runs() == []
+        assert tmp.is_dir(), "recovery removed a live audit's output"
+        concurrent = audit_store(other)  # a second audit beside it, recovering first
+        assert tmp.is_dir()
+        go.touch()
+        out, _ = proc.communicate(timeout=120)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert proc.returncode == 0
+    runs = {r["run_id"]: r for r in finished_runs(store)}
+    assert set(runs) == {out.strip(), concurrent.run_id}
+    assert runs[out.strip()]["findings"] == runs[concurrent.run_id]["findings"]
+    assert sorted(p.name for p in store.runs_dir.iterdir()) == sorted(runs)  # no tmp, no lock
+
+
+def test_a_tmp_dir_from_before_run_locks_is_removed(store: Store, tmp_path: Path):
+    """An audit killed before runs took a lock left a tmp directory with no lock file."""
+    ingest([write_parquet(tmp_path / "a.parquet", many_hands("r", 2))], store)
+    tmp = store.runs_dir / ".20260101T000000000000Z-deadbeef.tmp" / "findings"
+    tmp.mkdir(parents=True)
+    (tmp / "part-0000000.parquet").write_bytes(b"PAR1 half")
+    assert store.remove_abandoned_runs() == ["20260101T000000000000Z-deadbeef"]
+    assert list(store.runs_dir.iterdir()) == []
