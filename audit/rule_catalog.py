@@ -1260,6 +1260,9 @@ LIVE_RULE_IDS: tuple[str, ...] = (
     "CHIP-SINGLE-CHIP-BET", "CHIP-FULL-PLUS-HALF", "CHIP-FORWARD-MOTION",
     "STRING-RAISE", "STRING-BIGBET-MULTIMOVE", "TURN-RIGHT-TO-ACT", "BET-NL-UNDERMIN-FIX",
     "CHIP-RAP",
+    # chips that play and wagers brought up to size: only a live table's log shows them (the
+    # stated words, the chip denominations); online rooms take any amount in minor units
+    "BET-UNDERSIZE-FIX", "CHIP-MIN-UNIT", "BET-NL-DENOM",
 )
 
 for _id in LIVE_RULE_IDS:

@@ -19,7 +19,9 @@ from audit.replay.live_rulings import (
     CHIPS,
     DQ,
     FORWARD_MOTION,
+    MIN_UNIT,
     MISUNDERSTANDING,
+    NL_DENOM,
     RELEASE_BINDING,
     RIGHT_TO_ACT,
     UNDERMIN_FIX,
@@ -29,6 +31,7 @@ from audit.replay.live_rulings import (
     differs,
     live_rules,
     logged_as,
+    made,
     misunderstood,
 )
 from audit.replay.live_words import (
@@ -77,7 +80,7 @@ class LiveTable:
     """Per-hand state of the physical layer, fed by audit/replay/hand.py."""
 
     __slots__ = ("rules", "seats", "oot_said", "skipped", "street", "prev_level", "level",
-                 "last_action")
+                 "last_action", "unit")
 
     def __init__(self, values: dict[str, Any]) -> None:
         self.rules = live_rules(values)
@@ -88,6 +91,7 @@ class LiveTable:
         self.prev_level = 0
         self.level = 0
         self.last_action = -1  # seq of the last logged action
+        self.unit = -1  # CHIP-MIN-UNIT: the smallest amount that plays (0: unknown), once known
 
     def _sync(self, h: HandState, seq: int) -> None:
         """A new betting round: what a seat did physically without a logged action is a gap."""
@@ -175,6 +179,10 @@ class LiveTable:
                 self._turn(h, s, kind, seq, p)
             if self.oot_said:
                 self._oot(h, s, kind, amount, total, seq)
+        if kind in ("bet", "raise", "complete") or (p is not None and p.motions):
+            sit = situation(h, s, self.prev_level)
+            if self._chips_play(h, s, p, sit, logged_as(kind, sit, amount, total), seq):
+                return
         if p is None or p.empty():
             return
         sit = situation(h, s, self.prev_level)
@@ -223,6 +231,63 @@ class LiveTable:
     def finish(self, h: HandState, seq: int) -> None:
         """End of the hand: physical events nobody's logged action resolved."""
         self._unresolved(h, seq, final=True)
+
+    # --- chips that play ---------------------------------------------------------------------
+
+    def _min_unit(self, h: HandState) -> int:
+        """CHIP-MIN-UNIT's smallest amount that plays: the house's (chip.min_unit), else one
+        currency unit when every stake of the game is in whole units, where a fraction of a
+        unit does not play (000 §2 B&R r.1), else 0: the log cannot prove which chips play."""
+        if self.unit < 0:
+            g = h.game
+            stakes = [v for v in (g.get(k) for k in ("small_blind", "big_blind", "small_bet",
+                                                     "big_bet", "ante", "bring_in", "straddle",
+                                                     "min_bet")) if v]
+            self.unit = self.rules.min_unit
+            if self.unit <= 0:
+                whole = h.mpu > 1 and stakes and all(v % h.mpu == 0 for v in stakes)
+                self.unit = h.mpu if whole else 0
+        return self.unit
+
+    def _chips_play(self, h: HandState, s: int, p: _Seat | None, sit: Situation,
+                    logged: tuple[str, int | None], seq: int) -> bool:
+        """CHIP-MIN-UNIT and BET-NL-DENOM: a wager counted with chips that do not play.
+        True when it flagged (one finding per action)."""
+        released = [m for m in p.motions if m.released] if p is not None else []
+        unit = self._min_unit(h)
+        action, total = logged
+        all_in = total is not None and total >= sit.cap
+        if unit > 1:
+            off = sum(m.off_unit(unit) for m in released)
+            if action == "raise" and total is not None and total % unit and not all_in:
+                h.flag(MIN_UNIT, seq, f"{h.who(s)} bet or raised to {h.money(total)}, which is "
+                       f"no multiple of {h.money(unit)}, the smallest chip that plays in this "
+                       "game; smaller amounts do not play.", seat=s,
+                       expected=f"a multiple of {unit}", actual=describe(*logged))
+                return True
+            if off:
+                h.flag(MIN_UNIT, seq, f"{h.who(s)} put in {h.money(off)} in chips smaller than "
+                       f"{h.money(unit)}, the smallest chip that plays in this game; such chips "
+                       "do not play even in quantity, but the log counts them in his "
+                       f"{describe(*logged)}.", seat=s, expected=f"chips of {unit} or more",
+                       actual=describe(*logged))
+                return True
+        denom = self.rules.wager_denom
+        if denom > 0 and sit.structure != FL and action == "raise" and total is not None \
+                and released and all(m.chips is not None for m in released):
+            chips = sum(m.amount for m in released)
+            loose = sum(m.smaller(denom) for m in released) % denom
+            if loose and total == sit.mine + chips:
+                b = made(sit, sit.mine + chips - loose, NL_DENOM, "")
+                h.flag(NL_DENOM, seq, f"{h.who(s)} wagered with {h.money(loose)} in chips "
+                       f"smaller than the {h.money(denom)} chip the house requires; smaller "
+                       f"chips play only in quantity (a multiple of {h.money(denom)}), even "
+                       f"all-in, so the wager is {describe(b.action, b.total)}, but the log "
+                       f"records {describe(*logged)}.", seat=s,
+                       expected=describe(b.action, b.total), actual=describe(*logged),
+                       delta=total - (b.total or 0))
+                return True
+        return False
 
     # --- the seat's turn -------------------------------------------------------------------
 

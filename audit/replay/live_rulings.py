@@ -27,6 +27,9 @@ FORWARD_MOTION = "CHIP-FORWARD-MOTION"
 RIGHT_TO_ACT = "TURN-RIGHT-TO-ACT"
 RAP = "CHIP-RAP"
 UNDERMIN_FIX = "BET-NL-UNDERMIN-FIX"
+UNDERSIZE_FIX = "BET-UNDERSIZE-FIX"  # the limit counterpart of BET-NL-UNDERMIN-FIX
+MIN_UNIT = "CHIP-MIN-UNIT"
+NL_DENOM = "BET-NL-DENOM"
 DQ = "DQ-INCONSISTENT-LOG"
 # The chips alone decide (no declaration, no special chip rule): a logged fold or check then
 # breaks CHIP-RELEASE-BINDING; a logged amount that differs is a log that contradicts itself.
@@ -47,6 +50,11 @@ class LiveRules:
     misunderstanding_percent: int = 80  # CHIP-GROSS-MISUNDERSTANDING rule of thumb
     string_remedy: str = "call"  # STRING-RAISE house remedy: call | first_motion
     players_behind: int = 3  # TURN-RIGHT-TO-ACT: players acting behind before the right is lost
+    # CHIP-MIN-UNIT: the smallest chip that plays, in minor units; 0 = the log's own proof only
+    # (a game staked in whole currency units, where a fraction of a unit does not play)
+    min_unit: int = 0
+    # BET-NL-DENOM: the chip value the house requires big-bet wagers in; 0 = not required
+    wager_denom: int = 0
 
     @classmethod
     def from_values(cls, values: dict[str, Any]) -> LiveRules:
@@ -60,11 +68,13 @@ class LiveRules:
                                                     d.misunderstanding_percent)),
             string_remedy=str(values.get("string.remedy", d.string_remedy)),
             players_behind=int(values.get("time.players_behind", d.players_behind)),
+            min_unit=int(values.get("chip.min_unit", d.min_unit)),
+            wager_denom=int(values.get("nl.wager_denom", d.wager_denom)),
         )
 
 
 _RULE_KEYS = ("verbal", "nl.multimotion", "pl.big_chip", "oot", "misunderstanding.percent",
-              "string.remedy", "time.players_behind")
+              "string.remedy", "time.players_behind", "chip.min_unit", "nl.wager_denom")
 
 
 def live_rules(values: dict[str, Any]) -> LiveRules:
@@ -120,7 +130,7 @@ class Binding:
     why: str
 
 
-def _made(sit: Situation, total: int, rule: str, why: str) -> Binding:
+def made(sit: Situation, total: int, rule: str, why: str) -> Binding:
     """A binding to `total`, capped at the seat's chips, named by what it does. A player who
     may not raise (capped round, not reopened) is held to a call: the surplus goes back."""
     total = min(total, sit.cap)
@@ -165,37 +175,42 @@ def _from_words(sit: Situation, said: Declaration, released: Sequence[Motion],
             return Binding(action="check", total=sit.mine, rule=RAP, why="rapped the table")
         return Binding(action="check", total=sit.mine, rule=VERBAL_BINDING, why=w)
     if s is Said.CALL:
-        return _made(sit, sit.cur, VERBAL_BINDING, w)
+        return made(sit, sit.cur, VERBAL_BINDING, w)
     if s is Said.ALL_IN:
-        return _made(sit, sit.cap, VERBAL_BINDING, w)
+        return made(sit, sit.cap, VERBAL_BINDING, w)
     if sit.structure == FL:  # "bet", "raise", "pot" at limit: the round's one bet or raise
-        return _made(sit, sit.limit_to, VERBAL_BINDING, w)
+        if sit.cur == 0 and said.amount is not None and said.to \
+                and said.amount < min(sit.limit_to, sit.cap):
+            return made(sit, sit.limit_to, UNDERSIZE_FIX,
+                         f"{w}, less than the full bet of {sit.limit_to}, which it is brought "
+                        "up to")
+        return made(sit, sit.limit_to, VERBAL_BINDING, w)
     if s is Said.POT:
         if sit.structure == PL:
-            return _made(sit, sit.pot_max, VERBAL_BINDING, w)
+            return made(sit, sit.pot_max, VERBAL_BINDING, w)
         return Binding(action="raise", total=None, rule=VERBAL_BINDING, why=w)
     minimum = sit.cur + sit.min_raise
     if said.amount is not None:  # a stated amount binds; the chips are corrected to it
         total = said.amount if said.to else sit.cur + said.amount
         if sit.cur < total < minimum and total < sit.cap:  # ...but not below the minimum
-            return _made(sit, minimum, UNDERMIN_FIX,
+            return made(sit, minimum, UNDERMIN_FIX,
                          f"{w}, less than the minimum {'raise' if sit.cur else 'bet'} to "
                          f"{minimum}")
         rule = VERBAL_DISCREPANCY if released and sit.mine + chips != min(total, sit.cap) \
             else VERBAL_BINDING
-        return _made(sit, total, rule, w)
+        return made(sit, total, rule, w)
     # "raise" or "bet" without an amount: the chips say how much
     if not released:
         return Binding(action="raise", total=None, rule=VERBAL_BINDING, why=w)
     if len(released) > 1 and rules.multimotion == "cash_only" and sit.tournament:
         first = sit.mine + released[0].amount
-        return _made(sit, max(first, minimum), MULTIMOVE,
+        return made(sit, max(first, minimum), MULTIMOVE,
                      f"{w} and then put the chips in {len(released)} motions in a tournament")
     total = sit.mine + chips
     if total < minimum and total < sit.cap:
-        return _made(sit, minimum, UNDERMIN_FIX if total > sit.cur else VERBAL_BINDING,
+        return made(sit, minimum, UNDERMIN_FIX if total > sit.cur else VERBAL_BINDING,
                      f"{w} with chips to {total}, less than the minimum raise to {minimum}")
-    return _made(sit, total, VERBAL_BINDING, w)
+    return made(sit, total, VERBAL_BINDING, w)
 
 
 def _from_chips(sit: Situation, released: Sequence[Motion], rules: LiveRules) -> Binding | None:
@@ -204,62 +219,67 @@ def _from_chips(sit: Situation, released: Sequence[Motion], rules: LiveRules) ->
     owed = sit.owed
     n = len(released)
     single = n == 1 and released[0].chips == 1
+    if sit.structure == FL and sit.cur == 0 and 0 < total < min(sit.limit_to, sit.cap):
+        # an opening bet short of the round's bet, not all-in: brought up to the full bet
+        return made(sit, sit.limit_to, UNDERSIZE_FIX,
+                     f"put in {chips}, less than the full bet of {sit.limit_to}, which it is "
+                     "brought up to")
     if single and chips > owed:
         chip = f"put in a single {chips} chip without a word"
         if owed > 0:
             if sit.structure == PL and rules.big_chip == "pot" and chips > sit.pot:
-                return _made(sit, sit.pot_max, SINGLE_CHIP_BET, chip + ", larger than the pot")
-            return _made(sit, sit.cur, OVERSIZE_CALL, chip + " while facing a bet")
+                return made(sit, sit.pot_max, SINGLE_CHIP_BET, chip + ", larger than the pot")
+            return made(sit, sit.cur, OVERSIZE_CALL, chip + " while facing a bet")
         if sit.cur > 0:  # a big blind whose bet is matched: the seeds do not say; not ruled
             return None
         if chips < sit.min_raise and total < sit.cap:
-            return _made(sit, sit.min_raise, UNDERMIN_FIX,
+            return made(sit, sit.min_raise, UNDERMIN_FIX,
                          f"{chip}, less than the minimum bet of {sit.min_raise}")
         if sit.structure == PL and chips > sit.pot:
-            return _made(sit, sit.pot_max, SINGLE_CHIP_BET, chip + ", larger than the pot")
+            return made(sit, sit.pot_max, SINGLE_CHIP_BET, chip + ", larger than the pot")
         if sit.structure != FL:
-            return _made(sit, total, SINGLE_CHIP_BET, chip + " when not facing a bet")
-        return _made(sit, sit.limit_to, CHIPS, chip)
+            return made(sit, total, SINGLE_CHIP_BET, chip + " when not facing a bet")
+        return made(sit, sit.limit_to, CHIPS, chip)
     if n > 1 and total > sit.cur:
         first = sit.mine + released[0].amount
         why = (f"put chips in {n} motions ({', '.join(str(m.amount) for m in released)}) "
                "without first saying raise")
         if rules.string_remedy == "first_motion" and first > sit.cur:
             if sit.structure == FL:
-                return _made(sit, sit.limit_to if first - sit.cur >= (sit.size + 1) // 2
+                return made(sit, sit.limit_to if first - sit.cur >= (sit.size + 1) // 2
                              else sit.cur, STRING_RAISE, why)
-            return _made(sit, max(first, sit.cur + sit.min_raise), STRING_RAISE, why)
+            return made(sit, max(first, sit.cur + sit.min_raise), STRING_RAISE, why)
         if sit.cur > 0:  # only a call stands (a check for a big blind already matched)
-            return _made(sit, sit.cur, STRING_RAISE, why)
+            return made(sit, sit.cur, STRING_RAISE, why)
         if sit.structure == FL:
-            return _made(sit, sit.limit_to, CHIPS, why)
-        return _made(sit, max(first, sit.min_raise), STRING_RAISE, why)
+            return made(sit, sit.limit_to, CHIPS, why)
+        return made(sit, max(first, sit.min_raise), STRING_RAISE, why)
     moved = f"put in {chips}"
     if sit.structure == FL:
         if owed > 0 and total > sit.cur and total < sit.cap:  # (all-in: every chip plays)
             half = (sit.size + 1) // 2
             extra = chips - owed
             if extra >= sit.size:
-                return _made(sit, sit.limit_to, CHIPS, moved)
+                return made(sit, sit.limit_to, CHIPS, moved)
             if extra >= half:
-                return _made(sit, sit.limit_to, FULL_PLUS_HALF,
+                return made(sit, sit.limit_to, FULL_PLUS_HALF,
                              f"{moved}: a full call plus {extra}, half a bet ({half}) or more")
-            return _made(sit, sit.cur, FULL_PLUS_HALF,
+            return made(sit, sit.cur, FULL_PLUS_HALF,
                          f"{moved}: a call plus {extra}, less than half a bet ({half})")
         if total > sit.cur:
-            return _made(sit, sit.limit_to, CHIPS, moved)
+            return made(sit, sit.limit_to, CHIPS, moved)
     elif total > sit.cur and total < sit.cap:
         if sit.cur == 0 and chips < sit.min_raise:
-            return _made(sit, sit.min_raise, UNDERMIN_FIX,
+            return made(sit, sit.min_raise, UNDERMIN_FIX,
                          f"{moved}, less than the minimum bet of {sit.min_raise}")
         if owed > 0 and total - sit.cur < sit.min_raise:
             return None  # a raise short of the minimum, or a call with too much: not provable
     if total >= sit.cur or total >= sit.cap:
-        return _made(sit, total, CHIPS, moved)
+        return made(sit, total, CHIPS, moved)
     # a short call: the released chips bind and must be made up
     if owed > 0 and chips == sit.prev_level - sit.mine:
         return None  # he called the bet before the raise, unaware of it: he may take it back
-    return _made(sit, sit.cur, RELEASE_BINDING, f"released {chips} of the {owed} owed")
+    return made(sit, sit.cur, RELEASE_BINDING, f"released {chips} of the {owed} owed")
 
 
 def misunderstood(sit: Situation, said: Declaration | None, released: Sequence[Motion],

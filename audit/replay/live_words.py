@@ -67,6 +67,15 @@ class Motion:
     amount: int
     chips: int | None = None  # how many chips, when the denominations are known
     released: bool = True  # False: a forward motion whose chips were not let go ("held")
+    denoms: tuple[tuple[int, int], ...] = ()  # (count, chip value) when known
+
+    def smaller(self, value: int) -> int:
+        """What this motion's chips worth less than `value` each add up to."""
+        return sum(n * v for n, v in self.denoms if v < value)
+
+    def off_unit(self, unit: int) -> int:
+        """What this motion's chips whose value is no multiple of `unit` add up to."""
+        return sum(n * v for n, v in self.denoms if v % unit)
 
 
 _WORDS = {
@@ -116,6 +125,7 @@ def parse_motion(amount: int | None, detail: str | None) -> Motion | None:
     chips: int | None = None
     released = True
     value = 0
+    denoms: list[tuple[int, int]] = []
     for tok in (detail or "").replace("+", " ").replace(",", " ").split():
         if tok == "held":
             released = False
@@ -128,10 +138,11 @@ def parse_motion(amount: int | None, detail: str | None) -> Motion | None:
             return None
         chips = (chips or 0) + n
         value += n * d
+        denoms.append((n, d))
     if amount is None:
         if chips is None:
             return None
         amount = value
     if chips is not None and value != amount:
         return None
-    return Motion(amount=amount, chips=chips, released=released)
+    return Motion(amount=amount, chips=chips, released=released, denoms=tuple(denoms))
