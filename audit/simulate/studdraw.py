@@ -5,7 +5,8 @@ street, the bring-in from the lowest (razz: highest) upcard, completion to the s
 to act by the best board on later streets, the big bet from the game's big street, showdown
 under the game's evaluator and odd chips by card.
 
-Draw (2-7 single and triple draw, badugi, five-card draw high): blinds as in the button games,
+Draw (2-7 single and triple draw, badugi, five-card draw high, ace-to-five lowball, jacks or
+better): blinds as in the button games (jacks: antes only),
 a betting round before each draw and after the last, each player in turn discarding the cards
 his game wants rid of (at most three) or standing pat, cards replaced from the deck, showdown
 under the game's evaluator. A draw never needs more cards than the deck has left (a player
@@ -24,10 +25,11 @@ import random
 from audit.replay.stud import bring_in_seat, first_by_board
 from audit.replay.variants import SPECS
 from audit.simulate import agents
+from audit.simulate import studdraw_lowball as lowball
 from audit.simulate.engine import CARD, FL, Hand, award_rows, play, settle
 
-# The games played here are table.STUD_GAMES and table.DRAW_GAMES (ace-to-five and jacks or
-# better are not simulated: their check and opener rules are not played by the agents yet).
+# The games played here are table.STUD_GAMES and table.DRAW_GAMES; ace-to-five lowball and
+# jacks or better (their house rules, the joker, passed deals) are in studdraw_lowball.
 
 
 def _low_value(cards: list[int]) -> float:
@@ -171,7 +173,9 @@ def _draw_value(h: Hand, s: int) -> float:
         hole = h.hole[s]
         ev = h.evaluator
         if ev == "high":
-            v = agents.made_hand(hole, [])
+            v = lowball.high_value(hole)
+        elif ev == "lowa5":
+            v = lowball.a5_value(hole)
         elif ev == "badugi":
             v = 0.05 + 0.2 * len(_badugi_keep(hole))
         else:  # 2-7 lowball: distinct cards seven or lower, aces high
@@ -205,12 +209,9 @@ def _discards(h: Hand, s: int) -> list[int]:
     hole = h.hole[s]
     ev = h.evaluator
     if ev == "high":
-        counts: dict[int, int] = {}
-        for c in hole:
-            counts[c >> 2] = counts.get(c >> 2, 0) + 1
-        keep = [c for c in hole if counts[c >> 2] > 1]
-        if not keep:
-            keep = [max(hole)]
+        keep = lowball.high_keep(hole)
+    elif ev == "lowa5":
+        keep = lowball.a5_keep(hole)
     elif ev == "badugi":
         keep = _badugi_keep(hole)
     else:
@@ -222,10 +223,27 @@ def _discards(h: Hand, s: int) -> list[int]:
 def play_draw(t, rng: random.Random, deck: list[int],
               script=None) -> tuple[list[list], Hand, dict]:
     """Play one draw hand of table `t` (with an optional injector's script); returns (event
-    rows after hand_started, hand, settlement) like table.play_hand."""
+    rows after hand_started, hand, settlement) like table.play_hand. At jacks or better a deal
+    nobody opens is passed and dealt again (see studdraw_lowball)."""
+    joker = lowball.plays_joker(t.tid, t.variant)
+    while True:
+        if joker:
+            deck = lowball.with_joker(deck, rng)
+        out = _play_draw(t, rng, deck, script)
+        if out is not None:
+            return out
+        deck = list(range(52))
+        rng.shuffle(deck)
+        if script is not None:  # what an injector did in a passed deal is not in the log
+            script.labels.clear()
+            script.done = False
+
+
+def _play_draw(t, rng: random.Random, deck: list[int],
+               script=None) -> tuple[list[list], Hand, dict] | None:
     spec = SPECS[t.variant]
     size = t.seat_count + 1
-    h = Hand(size, FL, t.sb, t.bb, t.tournament, False, spec.max_cards, t.button)
+    h = lowball.DrawHand(size, FL, t.sb, t.bb, t.tournament, False, spec.max_cards, t.button)
     h.big_from = spec.big_from
     h.evaluator = spec.evaluator
     if spec.two_round:
@@ -241,22 +259,31 @@ def play_draw(t, rng: random.Random, deck: list[int],
             h.seat(s, t.stacks[s])
     h.begin()
     order = h.order
-    if t.ante:
+    if spec.needs_openers:  # jacks or better: antes, no blinds
         for s in order:
-            h.post(s, "ante", t.ante)
-    if len(order) == 2:
-        sbs, bbs = order[1], order[0]  # heads-up: the button posts the small blind
+            h.post(s, "ante", t.ante)  # table.Table.ante
+        h.to_act = h.next_to_act(h.button)
     else:
-        sbs, bbs = order[0], order[1]
-    h.post(sbs, "small_blind", t.sb)
-    h.post(bbs, "big_blind", t.bb)
+        if t.ante:
+            for s in order:
+                h.post(s, "ante", t.ante)
+        if len(order) == 2:
+            sbs, bbs = order[1], order[0]  # heads-up: the button posts the small blind
+        else:
+            sbs, bbs = order[0], order[1]
+        h.post(sbs, "small_blind", t.sb)
+        h.post(bbs, "big_blind", t.bb)
     h.deck = deck
     n = spec.max_cards
+    cards_of = lowball.CARDS
     for s in order:
         cards = h.hole[s] = [deck.pop() for _ in range(n)]
-        ev.append(["deal", s, None, None, " ".join([CARD[c] for c in cards]), "hole"])
+        ev.append(["deal", s, None, None, " ".join([cards_of[c] for c in cards]), "hole"])
     styles = [p.style if p is not None else 0 for p in t.players]
     decide = agents.decide
+    house = spec.evaluator == "lowa5" or spec.needs_openers
+    checked: set[int] = set()
+    opener = 0
     while True:
         while h.to_act:
             s = h.to_act
@@ -264,7 +291,15 @@ def play_draw(t, rng: random.Random, deck: list[int],
             act = script.force(h, s) if script is not None else None
             if act is None:
                 act = decide(h, s, styles[s], rng)
+                if house:
+                    act = lowball.house_rules(h, s, act, checked, rng)
+            if act[0] == "check":
+                checked.add(s)
+            elif act[0] == "raise" and h.street == 0 and not opener:
+                opener = s
             play(h, s, act, ev, script)
+        if spec.needs_openers and not opener:
+            return None  # passed deal: nobody opened
         if h.remaining() <= 1 or h.street == spec.draws:
             break
         for s in order:
@@ -276,18 +311,21 @@ def play_draw(t, rng: random.Random, deck: list[int],
             if not out:
                 ev.append(["stand_pat", s, None, None, None, None])
                 continue
-            ev.append(["draw", s, len(out), None, " ".join([CARD[c] for c in out]), None])
+            ev.append(["draw", s, len(out), None, " ".join([cards_of[c] for c in out]), None])
             new = [deck.pop() for _ in out]
             h.hole[s] = [c for c in h.hole[s] if c not in out] + new
-            ev.append(["deal", s, None, None, " ".join([CARD[c] for c in new]), "draw"])
+            ev.append(["deal", s, None, None, " ".join([cards_of[c] for c in new]), "draw"])
         h.strength_cache.clear()
         h.new_round(h.street + 1)
+        checked.clear()
+        if spec.needs_openers:
+            lowball.opener_first(h, opener)
     res = settle(h, 0, 0)
     if res["refund"]:
         ev.append(["award", res["refund_seat"], res["refund"], None, None, "uncalled"])
     if res["showdown"]:
         for s in res["contenders"]:
-            ev.append(["show", s, None, None, " ".join([CARD[c] for c in h.hole[s]]), None])
+            ev.append(["show", s, None, None, " ".join([cards_of[c] for c in h.hole[s]]), None])
     ev.extend(award_rows(res))
     ev.append(["hand_ended", None, None, None, None, None])
     return ev, h, res

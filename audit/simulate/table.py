@@ -30,7 +30,8 @@ TOURNEY_LEVELS = ((25, 50, 0), (50, 100, 0), (100, 200, 25), (200, 400, 50), (40
                   (800, 1600, 200))
 HANDS_PER_LEVEL = 40
 STUD_GAMES = ("stud", "stud_hilo", "razz", "stud5")
-DRAW_GAMES = ("lowball_27_single", "lowball_27_triple", "badugi", "draw_high")
+DRAW_GAMES = ("lowball_27_single", "lowball_27_triple", "badugi", "draw_high", "lowball_a5",
+              "jacks_or_better")  # the last two: audit/simulate/studdraw_lowball.py
 
 
 class Player:
@@ -84,6 +85,8 @@ class Table:
         level = TOURNEY_LEVELS[self.level][2] if self.tournament else 0
         if self.variant in STUD_GAMES:  # stud: an ante from every seat, about a fifth of a bet
             return max(level, self.bb // 5, 1)
+        if self.variant == "jacks_or_better":  # antes and no blinds
+            return max(level, self.bb // 2, 1)
         return level
 
     def game(self, house: str | None = None) -> dict:
@@ -91,6 +94,8 @@ class Table:
         if self.variant in STUD_GAMES:  # sb is the bring-in, bb the small bet; no blinds
             return {**self._game(True, house), "small_blind": None, "big_blind": None,
                     "bring_in": self.sb}
+        if self.variant == "jacks_or_better":  # antes only; sb and bb only size the bets
+            return {**self._game(fl, house), "small_blind": None, "big_blind": None}
         return self._game(fl, house)
 
     def _game(self, fl: bool, house: str | None) -> dict:
