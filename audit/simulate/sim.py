@@ -26,8 +26,6 @@ import pyarrow.parquet as pq
 from audit.errors import AuditInputError
 from audit.schema import events_schema
 from audit.simulate.agents import COLLUSION_STYLES, STYLES
-from audit.simulate.fast import check_engine, fast_eligible, simulate_fast
-from audit.simulate.fast import ready as fast_ready
 from audit.simulate.inject_bets import Picker
 from audit.simulate.studdraw import play_draw, play_stud
 from audit.simulate.table import (
@@ -217,36 +215,15 @@ def simulate(out: Path | str, *, hands: int, seed: int = 0, variant: str = "hold
              violations: float = 0.0, colluders: int = 0, tournament_share: float = 0.0,
              collusion_strength: float = 0.8, hands_per_file: int = 50_000,
              injectors: tuple[str, ...] | None = None,
-             progress: Callable[[int], None] | None = None,
-             engine: str = "auto") -> SimSummary:
-    """Simulate `hands` hands on `tables` tables into a new event store at `out`.
-
-    `engine`: "auto" plays clean no-limit hold'em cash runs on the compiled engine
-    (audit/simulate/fast.py says which runs those are) and everything else on the Python
-    engine; "python" forces the Python engine; "fast" refuses a run the compiled one does
-    not play."""
+             progress: Callable[[int], None] | None = None) -> SimSummary:
+    """Simulate `hands` hands on `tables` tables into a new event store at `out`."""
     _check_args(variant, structure, tables, hands, violations, colluders)
-    check_engine(engine)
     started = time.perf_counter()
     root = Path(out)
     store = Store(root)
     if store.exists():
         raise AuditInputError(f"{root} already holds an event store; simulate into a new "
                               "directory (or delete it first)")
-    why_not = fast_eligible(variant=variant, structure=structure, violations=violations,
-                            colluders=colluders, tournament_share=tournament_share,
-                            players=players, injectors=injectors)
-    if engine == "fast" and why_not:
-        raise AuditInputError(f"the fast engine cannot play this run: {why_not}; use the "
-                              "python engine (engine='python' or 'auto')")
-    if engine != "python" and not why_not and fast_ready() is not None:
-        events, batches = simulate_fast(root, store, hands=hands, seed=seed, tables=tables,
-                                        hands_per_file=hands_per_file, progress=progress)
-        _write_labels(root, [])
-        _write_colluders(root, [])
-        return SimSummary(out=str(root), seed=seed, hands=hands, events=events,
-                          batches=batches, injected_hands=0, labels=0, colluder_teams=0,
-                          seconds=time.perf_counter() - started)
     rng = random.Random(seed)
     pool_size = players or tables * 12
     pool = [Player(f"p{seed}_{i:05d}", rng.randrange(len(STYLES))) for i in range(pool_size)]
