@@ -152,7 +152,7 @@ class LiveTable:
             return
         if h.to_act and s != h.to_act:
             self.oot_said.setdefault(s, (d, h.cur_bet, seq, h.n_actions))
-            self.skipped.setdefault(h.to_act, set()).add(s)
+            self._behind(h.to_act, s)  # an out-of-turn declaration is an action (B&R r.11)
             return
         if p.said is None and not p.after_chips:
             p.said = d
@@ -170,10 +170,7 @@ class LiveTable:
         exp = h.to_act
         p = self.seats.pop(s, None)
         if exp and s != exp:  # out of turn: it acts behind the seat whose turn it is
-            self.skipped.setdefault(exp, set()).add(s)
-            waiting = self.seats.get(exp)
-            if waiting is not None and any(not m.released for m in waiting.motions):
-                waiting.forward = True
+            self._behind(exp, s)
         else:
             if self.skipped:
                 self._turn(h, s, kind, seq, p)
@@ -232,21 +229,32 @@ class LiveTable:
         """End of the hand: physical events nobody's logged action resolved."""
         self._unresolved(h, seq, final=True)
 
+    def _behind(self, waiting: int, s: int) -> None:
+        """Seat `s` acted while it was seat `waiting`'s turn: behind him, and on his held
+        forward motion if he had one (CHIP-FORWARD-MOTION)."""
+        self.skipped.setdefault(waiting, set()).add(s)
+        p = self.seats.get(waiting)
+        if p is not None and any(not m.released for m in p.motions):
+            p.forward = True
+
     # --- chips that play ---------------------------------------------------------------------
 
     def _min_unit(self, h: HandState) -> int:
-        """CHIP-MIN-UNIT's smallest amount that plays: the house's (chip.min_unit), else one
-        currency unit when every stake of the game is in whole units, where a fraction of a
-        unit does not play (000 §2 B&R r.1), else 0: the log cannot prove which chips play."""
+        """CHIP-MIN-UNIT's smallest amount that plays: the house's (chip.min_unit), else, where
+        the house says betting is in whole units (chip.whole_units), one currency unit when
+        every stake of the game is in whole units: "a fraction of a dollar does not play"
+        (000 §2 B&R r.1). Else 0: the log cannot prove which chips play. Not derived by
+        default: a live $1-$2 room may well deal in cents, and only the house knows."""
         if self.unit < 0:
             g = h.game
             stakes = [v for v in (g.get(k) for k in ("small_blind", "big_blind", "small_bet",
                                                      "big_bet", "ante", "bring_in", "straddle",
                                                      "min_bet")) if v]
             self.unit = self.rules.min_unit
-            if self.unit <= 0:
+            if self.unit <= 0 and self.rules.whole_units:
                 whole = h.mpu > 1 and stakes and all(v % h.mpu == 0 for v in stakes)
                 self.unit = h.mpu if whole else 0
+            self.unit = max(self.unit, 0)
         return self.unit
 
     def _chips_play(self, h: HandState, s: int, p: _Seat | None, sit: Situation,

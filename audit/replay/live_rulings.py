@@ -44,15 +44,17 @@ class LiveRules:
     """The profile parameters the live rulings read."""
 
     verbal: str = "binds_overrides"  # P16: binds_overrides | must_take | bigbet_corrected
-    multimotion: str = "cash_only"  # P10: cash_only | always
+    # P10: cash_only | always | single_motion (a house rule applying the tournament practice,
+    # one motion or a stated amount, to cash games too)
+    multimotion: str = "cash_only"
     big_chip: str = "pot_unless_facing_bet"  # P14: pot_unless_facing_bet | pot
     oot: str = "montana"  # P15: montana | uspa | etiquette
     misunderstanding_percent: int = 80  # CHIP-GROSS-MISUNDERSTANDING rule of thumb
     string_remedy: str = "call"  # STRING-RAISE house remedy: call | first_motion
     players_behind: int = 3  # TURN-RIGHT-TO-ACT: players acting behind before the right is lost
-    # CHIP-MIN-UNIT: the smallest chip that plays, in minor units; 0 = the log's own proof only
-    # (a game staked in whole currency units, where a fraction of a unit does not play)
+    # CHIP-MIN-UNIT: the smallest chip that plays, in minor units (0 = not named by the house)
     min_unit: int = 0
+    whole_units: bool = False  # a game staked in whole currency units: cents do not play
     # BET-NL-DENOM: the chip value the house requires big-bet wagers in; 0 = not required
     wager_denom: int = 0
 
@@ -69,12 +71,14 @@ class LiveRules:
             string_remedy=str(values.get("string.remedy", d.string_remedy)),
             players_behind=int(values.get("time.players_behind", d.players_behind)),
             min_unit=int(values.get("chip.min_unit", d.min_unit)),
+            whole_units=bool(values.get("chip.whole_units", d.whole_units)),
             wager_denom=int(values.get("nl.wager_denom", d.wager_denom)),
         )
 
 
 _RULE_KEYS = ("verbal", "nl.multimotion", "pl.big_chip", "oot", "misunderstanding.percent",
-              "string.remedy", "time.players_behind", "chip.min_unit", "nl.wager_denom")
+              "string.remedy", "time.players_behind", "chip.min_unit", "chip.whole_units",
+              "nl.wager_denom")
 
 
 def live_rules(values: dict[str, Any]) -> LiveRules:
@@ -182,7 +186,7 @@ def _from_words(sit: Situation, said: Declaration, released: Sequence[Motion],
         if sit.cur == 0 and said.amount is not None and said.to \
                 and said.amount < min(sit.limit_to, sit.cap):
             return made(sit, sit.limit_to, UNDERSIZE_FIX,
-                         f"{w}, less than the full bet of {sit.limit_to}, which it is brought "
+                        f"{w}, less than the full bet of {sit.limit_to}, which it is brought "
                         "up to")
         return made(sit, sit.limit_to, VERBAL_BINDING, w)
     if s is Said.POT:
@@ -194,22 +198,24 @@ def _from_words(sit: Situation, said: Declaration, released: Sequence[Motion],
         total = said.amount if said.to else sit.cur + said.amount
         if sit.cur < total < minimum and total < sit.cap:  # ...but not below the minimum
             return made(sit, minimum, UNDERMIN_FIX,
-                         f"{w}, less than the minimum {'raise' if sit.cur else 'bet'} to "
-                         f"{minimum}")
+                        f"{w}, less than the minimum {'raise' if sit.cur else 'bet'} to "
+                        f"{minimum}")
         rule = VERBAL_DISCREPANCY if released and sit.mine + chips != min(total, sit.cap) \
             else VERBAL_BINDING
         return made(sit, total, rule, w)
     # "raise" or "bet" without an amount: the chips say how much
     if not released:
         return Binding(action="raise", total=None, rule=VERBAL_BINDING, why=w)
-    if len(released) > 1 and rules.multimotion == "cash_only" and sit.tournament:
+    if len(released) > 1 and (rules.multimotion == "single_motion" or (
+            rules.multimotion == "cash_only" and sit.tournament)):
         first = sit.mine + released[0].amount
+        where = "in a tournament" if sit.tournament else "where the house wants one motion"
         return made(sit, max(first, minimum), MULTIMOVE,
-                     f"{w} and then put the chips in {len(released)} motions in a tournament")
+                    f"{w} and then put the chips in {len(released)} motions {where}")
     total = sit.mine + chips
     if total < minimum and total < sit.cap:
         return made(sit, minimum, UNDERMIN_FIX if total > sit.cur else VERBAL_BINDING,
-                     f"{w} with chips to {total}, less than the minimum raise to {minimum}")
+                    f"{w} with chips to {total}, less than the minimum raise to {minimum}")
     return made(sit, total, VERBAL_BINDING, w)
 
 
@@ -222,8 +228,8 @@ def _from_chips(sit: Situation, released: Sequence[Motion], rules: LiveRules) ->
     if sit.structure == FL and sit.cur == 0 and 0 < total < min(sit.limit_to, sit.cap):
         # an opening bet short of the round's bet, not all-in: brought up to the full bet
         return made(sit, sit.limit_to, UNDERSIZE_FIX,
-                     f"put in {chips}, less than the full bet of {sit.limit_to}, which it is "
-                     "brought up to")
+                    f"put in {chips}, less than the full bet of {sit.limit_to}, which it is "
+                    "brought up to")
     if single and chips > owed:
         chip = f"put in a single {chips} chip without a word"
         if owed > 0:
@@ -234,7 +240,7 @@ def _from_chips(sit: Situation, released: Sequence[Motion], rules: LiveRules) ->
             return None
         if chips < sit.min_raise and total < sit.cap:
             return made(sit, sit.min_raise, UNDERMIN_FIX,
-                         f"{chip}, less than the minimum bet of {sit.min_raise}")
+                        f"{chip}, less than the minimum bet of {sit.min_raise}")
         if sit.structure == PL and chips > sit.pot:
             return made(sit, sit.pot_max, SINGLE_CHIP_BET, chip + ", larger than the pot")
         if sit.structure != FL:
@@ -247,7 +253,7 @@ def _from_chips(sit: Situation, released: Sequence[Motion], rules: LiveRules) ->
         if rules.string_remedy == "first_motion" and first > sit.cur:
             if sit.structure == FL:
                 return made(sit, sit.limit_to if first - sit.cur >= (sit.size + 1) // 2
-                             else sit.cur, STRING_RAISE, why)
+                            else sit.cur, STRING_RAISE, why)
             return made(sit, max(first, sit.cur + sit.min_raise), STRING_RAISE, why)
         if sit.cur > 0:  # only a call stands (a check for a big blind already matched)
             return made(sit, sit.cur, STRING_RAISE, why)
@@ -263,15 +269,15 @@ def _from_chips(sit: Situation, released: Sequence[Motion], rules: LiveRules) ->
                 return made(sit, sit.limit_to, CHIPS, moved)
             if extra >= half:
                 return made(sit, sit.limit_to, FULL_PLUS_HALF,
-                             f"{moved}: a full call plus {extra}, half a bet ({half}) or more")
+                            f"{moved}: a full call plus {extra}, half a bet ({half}) or more")
             return made(sit, sit.cur, FULL_PLUS_HALF,
-                         f"{moved}: a call plus {extra}, less than half a bet ({half})")
+                        f"{moved}: a call plus {extra}, less than half a bet ({half})")
         if total > sit.cur:
             return made(sit, sit.limit_to, CHIPS, moved)
     elif total > sit.cur and total < sit.cap:
         if sit.cur == 0 and chips < sit.min_raise:
             return made(sit, sit.min_raise, UNDERMIN_FIX,
-                         f"{moved}, less than the minimum bet of {sit.min_raise}")
+                        f"{moved}, less than the minimum bet of {sit.min_raise}")
         if owed > 0 and total - sit.cur < sit.min_raise:
             return None  # a raise short of the minimum, or a call with too much: not provable
     if total >= sit.cur or total >= sit.cap:
