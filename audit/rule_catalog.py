@@ -1167,6 +1167,64 @@ _rule(
     'At most one kill per deal.',
 )
 
+_rule(
+    'ORDER-STUD-ALLIN-STARTER', PROCEDURE, WARNING,
+    '000 §7 r.4, §9 r.4; 001 3.2.3.5.8',
+    'If the lowcard is all-in for the ante, or whoever should start a round is all-in, action '
+    'starts with the next active player to his left (stud H-L: play on as if the all-in high '
+    'hand had checked). USPA: the player to the lowcard\'s left may fold, bring in, or '
+    'complete.',
+)
+_rule(
+    'STUD-BRINGIN-ALLIN', ILLEGAL_BET, VIOLATION,
+    '000 §7 r.4; 001 3.2.3.5.8',
+    'A lowcard who can cover only part of the bring-in makes that wager, but everyone else '
+    'must still come in for at least the normal amount. If the lowcard is all-in for the ante, '
+    'see ORDER-STUD-ALLIN-STARTER.',
+)
+_rule(
+    'ANTE-STUD', PROCEDURE, WARNING,
+    '001 3.2.3.3.1, 3.2.4.3.1, 3.2.6.3.1, 3.2.7.3.1, 3.2.5.3.1; 004 ST/Intro; 000 Gl. ANTE',
+    'In stud every dealt-in player antes before the deal, in cash games too.',
+)
+_rule(
+    'ANTE-DRAW', PROCEDURE, WARNING,
+    '000 §11 intro; 001 3.2.9.1, 3.2.10.1; 002 §12.0',
+    'Draw high and jacks-or-better are played with a button and an ante.',
+)
+_rule(
+    'DRAWHI-ALLIN-ANTES', ILLEGAL_BET, VIOLATION,
+    '000 §11 r.13–14; 001 3.2.10.5.12–13; 002 §12.1 "playing for just"',
+    'If an all-in player playing only for the antes opens, every caller must still put in the '
+    'full opening bet. A player with only a full ante may play for the antes; if nobody opens '
+    'and another ante goes in, he plays for the part he matched without adding money.',
+)
+_rule(
+    'ORDER-DRAW-AFTER', PROCEDURE, WARNING,
+    '000 §11 intro; 001 3.2.9.1, 3.2.10.1; 002 §12.0',
+    'Draw high and jacks: the opener acts first after the draw, or the next active player '
+    'clockwise if the opener folded.',
+)
+_rule(
+    'STUD-WRONG-LOWCARD', PROCEDURE, WARNING,
+    '000 §7 r.5; 001 3.2.3.5.9',
+    'If the wrong player is named low and bets: if the next player has not yet acted, the '
+    'action moves to the true lowcard, who must bet, and the wrong player takes his wager '
+    'back. If the next player has acted, the wager stands, play continues, and the true '
+    'lowcard owes nothing.',
+)
+_rule(
+    'MISS-STRUCTURE', IRREGULARITY, WARNING,
+    '001 3.2.5.2–3.2.5.4',
+    'Mississippi stud: ante; 2 down + 1 up, round 1; two more upcards each, round 2; a 4th '
+    'upcard, round 3; a 5th upcard, round 4; showdown (7 cards: 2 down, 5 up). Best 5 of 7.',
+)
+_rule(
+    'FIVESTUD-STRUCTURE', IRREGULARITY, WARNING,
+    '001 3.2.4.1–3.2.4.5.1',
+    'Five-card stud: ante; 1 down + 1 up, round 1; then one upcard at a time with a round '
+    'after each (4 rounds in all); best five. Otherwise the seven-card stud rules apply.',
+)
 
 # The stud/draw ids the replay can emit; each has a fixture under fixtures/rules/<ID>.txt.
 STUD_DRAW_RULE_IDS: tuple[str, ...] = (
@@ -1195,7 +1253,17 @@ STUD_DRAW_RULE_IDS: tuple[str, ...] = (
     "DRAW-EXPOSED-ON-DRAW", "DRAWHI-EXPOSED-PREDRAW", "A5-EXPOSED-LIMIT", "D27-EXPOSED",
     "BBLOW-EXPOSED",
     # Mississippi stud (limit)
-    "ORDER-MISSISSIPPI", "BET-LIMIT-MISSISSIPPI",
+    "ORDER-MISSISSIPPI", "BET-LIMIT-MISSISSIPPI", "MISS-STRUCTURE",
+    # five-card stud
+    "FIVESTUD-STRUCTURE",
+    # all-in forced wagers and all-in starters
+    "ORDER-STUD-ALLIN-STARTER", "STUD-BRINGIN-ALLIN", "STUD-WRONG-LOWCARD",
+    # antes in the ante games (audit/replay/stud_antes.py)
+    "ANTE-STUD", "ANTE-DRAW",
+    # draw high and jacks: an all-in opener playing for the antes
+    "DRAWHI-ALLIN-ANTES",
+    # draw high and jacks: the opener acts first after the draw
+    "ORDER-DRAW-AFTER",
 )
 
 for _id in STUD_DRAW_RULE_IDS:
@@ -1274,7 +1342,12 @@ for _id in LIVE_RULE_IDS:
 # Checked by audit/replay/table_sequence.py, a pure function over the hands of a table, not by the
 # per-hand replay; session-level ids stay outside CATALOG (the F/P button-game catalogue). Their
 # fixtures/rules/<ID>.txt hold one table's deals in order.
-TABLE_SEQUENCE_RULE_IDS: tuple[str, ...] = ("BUTTON-MOVE", "BLIND-MISSED-UNPOSTED")
+TABLE_SEQUENCE_RULE_IDS: tuple[str, ...] = (
+    "BUTTON-MOVE", "BLIND-MISSED-UNPOSTED",
+    # required kill pots (audit/replay/kill_sequence.py), registered at the end of this file
+    "KILL-TRIGGER", "KILL-LEG2", "KILL-SCOOP-5X", "KILL-BUTTON-NEUTRAL", "KILL-SPLIT-LEG",
+    "KILL-LEG-PERSIST", "KILL-MUST-POST", "KILL-NEW-PLAYER",
+)
 
 _spec = CATALOG["BLIND-MISSED-UNPOSTED"]
 register(_spec.id, category=_spec.category, severity=_spec.severity, citation=_spec.citation,
@@ -1289,3 +1362,40 @@ register(
          "posted by the player due for it and the small blind and button are placed to match, "
          "even in front of an empty seat. Each round every player gets one chance at the button.",
 )
+
+# --- §4.13 across hands: required kill pots (level S) ---------------------------------------------
+# Checked by audit/replay/kill_sequence.py along the same proven consecutive deals, in games the
+# house designates as kill games (`kill.required`). KILL-GAME-TYPE (a kill game is another game
+# type for broken-game status) concerns game lists and transfers, which no hand log records: it
+# stays unchecked. KILL-UNAWARE is a per-hand (F/P) rule, not one of these.
+_KILL_SEQUENCE_RULES: tuple[tuple[str, Severity, str, str], ...] = (
+    ("KILL-TRIGGER", VIOLATION, "000 §12 intro; 001 3.6.1; 002 §13.0",
+     "Required kill. Non-split games: winning two pots in a row (the kill button marks the last "
+     "winner and stays with him until the next hand ends). High-low games: scooping a pot above "
+     "a set size. The next hand is then a kill pot."),
+    ("KILL-LEG2", WARNING, '000 §12 r.3; 001 3.6.2.3; 002 §13.1 "second \"leg\""',
+     "The first leg has no pot-size requirement. The second leg qualifies only if the player won "
+     "at least one full bet of the game's limit, not counting any part of the blind structure."),
+    ("KILL-SCOOP-5X", WARNING, '000 §12 r.8; 001 3.6.2.8; 002 §13.1 "five times"',
+     "Split-pot games with a kill provision: a scoop forces a kill on the next hand only if the "
+     "pot was at least 5x the game's upper limit."),
+    ("KILL-BUTTON-NEUTRAL", WARNING, '000 §12 r.1; 001 3.6.2.1; 002 §13.1 "neutral"',
+     "The kill button belongs to no one on the first hand of a new game, when the last winner "
+     "has left, or when the last pot was split between players who did not hold it."),
+    ("KILL-SPLIT-LEG", VIOLATION, '000 §12 r.4; 001 3.6.2.4; 002 §13.1 "splits the next pot"',
+     "A player with a leg up who splits the next pot keeps the leg. If the splitter was the "
+     "killer on the previous hand, he must kill again."),
+    ("KILL-LEG-PERSIST", VIOLATION, '000 §12 r.5; 001 3.6.2.5; 002 §13.1 "leaves the table"',
+     "A leg survives leaving the table and returning."),
+    ("KILL-MUST-POST", VIOLATION,
+     '000 §12 r.6–7; 001 3.6.2.6–7; 002 §13.1 "required to post", "kill it again"',
+     "A required kill must be posted on that very hand, even by a player who wants to quit or "
+     "be dealt out; until it is posted he may not play in any game. A killer who wins again "
+     "kills again, for the same amount."),
+    ("KILL-NEW-PLAYER", WARNING, '000 §12 r.12; 001 3.6.2.12; 002 §13.1 "new player is not '
+     'entitled"',
+     "A new player may not play in a killed pot unless he agrees to kill the next pot."),
+)
+
+for _id, _severity, _citation, _text in _KILL_SEQUENCE_RULES:
+    register(_id, category=PROCEDURE, severity=_severity, citation=_citation, text=_text)

@@ -236,13 +236,36 @@ def _findings(rows):
     return [f.rule_id for f in replay_hand(hand_from_rows(rows)).findings if f.severity != "info"]
 
 
-def test_jacks_opener_acts_first_after_the_draw_but_not_in_draw_high():
+def test_opener_acts_first_after_the_draw_in_ante_games_not_with_blinds():
     rows = _fixture_hand("JACKS-OPENERS", ".pass-opener-acts-first")
     assert _findings(rows) == []
-    # the same hand as draw high (open on anything): the button order holds after the draw,
-    # so Bob betting before Alice is out of turn
+    # the same hand as draw high, dealt with a button and an ante: action after the draw starts
+    # with the opener too (ORDER-DRAW-AFTER, 000 §11 intro)
     rows[0]["game"]["variant"] = "draw_high"
-    assert "ORDER-BUTTON-LATER" in _findings(rows)
+    assert _findings(rows) == []
+    # draw high dealt with blinds (as online sites deal it) keeps the button order after the
+    # draw, so Bob betting before Alice is out of turn
+    blinds = """hand fx:t draw_high fixed_limit sb=5 bb=10 small_bet=10 big_bet=20 button=3
+seat 1 alice 1000
+seat 2 bob 1000
+seat 3 carol 1000
+post 1 small_blind 5
+post 2 big_blind 10
+deal 1 hole Tc Td 2h 5s 9c
+deal 2 hole Qs Qh 2d 8s 7s
+deal 3 hole 3h 4h 6c 8d Kc
+fold 3
+call 1 5
+raise 2 to 20
+call 1 10
+draw 1 2h 5s 9c
+deal 1 draw Th 3c 4d
+draw 2 2d 8s 7s
+deal 2 draw Ah Ad Kd
+bet 2 20
+"""
+    assert "ORDER-BUTTON-LATER" in _ids(blinds)
+    assert "ORDER-BUTTON-LATER" not in _ids(blinds.replace("bet 2 20", "check 1\nbet 2 20"))
 
 
 def test_jacks_joker_with_an_ace_is_a_pair_of_aces_for_openers():

@@ -22,7 +22,15 @@ from audit.replay.pots import split
 from audit.replay.showdown import PotResult, clockwise
 from audit.replay.state import FL, HandState
 from audit.replay.stud import bring_in_seat, first_by_board, has_open_pair, oddchip_order
-from audit.replay.stud_deal import check_common, check_seventh, check_start, dead_start_played
+from audit.replay.stud_antes import ante_rule, check_antes
+from audit.replay.stud_deal import (
+    check_common,
+    check_faces,
+    check_round_cards,
+    check_seventh,
+    check_start,
+    dead_start_played,
+)
 from audit.replay.variants import VariantSpec, spec_of
 
 DQ = "DQ-INCONSISTENT-LOG"
@@ -36,7 +44,9 @@ class FamilyHooks:
                  "open_pair", "big_seen", "phase", "in_draw", "drawn", "checked",
                  "bringin_fold", "a5_checkraise", "deck", "killer", "sevens", "pre_draw",
                  "sevens_checks", "got", "faces", "exposed_start", "dead_start",
-                 "short_flagged", "last_deal_seq", "opener", "exposed")
+                 "short_flagged", "last_deal_seq", "opener", "exposed", "short_wager",
+                 "base_order", "anted", "ante_rule", "ante_rule_id", "wrong_bring",
+                 "structure_flagged")
 
     def __init__(self, h: HandState, spec: VariantSpec) -> None:
         self.spec = spec
@@ -64,6 +74,12 @@ class FamilyHooks:
         self.killer = 0  # the seat that posted this deal's kill blind
         self.pre_draw: list[int] | None = None  # each seat's chips in before the first draw
         self.sevens_checks: dict[int, int] = {}  # seat -> seq of his first check after the draw
+        # an all-in forced wager short of the normal amount: (its level, the normal amount,
+        # the rule id); the others still come in for the normal amount (STUD-BRINGIN-ALLIN)
+        self.short_wager: tuple[int, int, str] | None = None
+        # a bring-in by the wrong seat: (his seat, his wager, the action count right after it)
+        self.wrong_bring: tuple[int, int, int] | None = None
+        self.structure_flagged: set[tuple[str, int]] = set()  # (rule, seat or -round-1)
         st = h.st
         self.sevens = (spec.evaluator == "lowa5" and h.structure == FL
                        and bool(st.values.get("a5.sevens_rule", True)))
@@ -72,6 +88,10 @@ class FamilyHooks:
         h.big_from = spec.big_from
         h.street_rule = spec.street_rule
         h.order_ids = (spec.order_first, spec.order_later) if spec.order_first else None
+        self.base_order = h.order_ids
+        self.anted: set[int] = set()  # seats that posted an ante
+        self.ante_rule_id = ante_rule(spec.family, spec.name)
+        self.ante_rule = self.ante_rule_id  # judged once, at the first wager (then None)
         h.hole_n = spec.max_cards
         if spec.evaluator == "hilo8":
             h.hilo = True
@@ -107,18 +127,35 @@ class FamilyHooks:
                    f" was complete ({h.who(h.to_act)} still had to act); cards dealt early "
                    "are taken out of play and the betting finishes first.", seat=h.to_act)
         new_round(h, k)
-        if self.spec.needs_openers and self.opener and h.to_act:
+        if self.opener and h.to_act and self._opener_first(h):
             # after the draw the opener acts first, or the next player if he folded
             o = self.opener
             h.to_act = o if h.live(o) else h.next_to_act(o)
+            first = h.order_ids[0] if h.order_ids else "ORDER-BUTTON-FIRST"
+            h.order_ids = (first, "ORDER-DRAW-AFTER")
         h.big_from = self.spec.big_from
         h.street_rule = self.spec.street_rule
         self.checked.clear()
         self.big_seen = False
         self.open_pair = False
+        self.short_wager = None
         if self.stud:
+            h.order_ids = self.base_order  # an all-in starter's id holds for one round only
             h.to_act = 0
             self.pending = True
+
+    def _allin_starter(self, h: HandState, starter: int) -> None:
+        """ORDER-STUD-ALLIN-STARTER: the player who should start the round is all-in, so the
+        next active player to his left starts it; order findings this round cite the rule."""
+        h.to_act = h.next_to_act(starter)
+        h.order_ids = ("ORDER-STUD-ALLIN-STARTER", "ORDER-STUD-ALLIN-STARTER")
+
+    def _opener_first(self, h: HandState) -> bool:
+        """ORDER-DRAW-AFTER: jacks, and draw high dealt with an ante and no blinds (a table
+        with blinds, as online sites deal draw high, keeps the button order after the draw)."""
+        if self.spec.needs_openers:
+            return True
+        return self.ante_rule_id == "ANTE-DRAW" and not h.bb_seat and not h.sb_seat
 
     def _resolve(self, h: HandState) -> None:
         """First to act once a stud street's cards are all out."""
@@ -138,7 +175,10 @@ class FamilyHooks:
             if b and h.stack[b] > 0:
                 h.to_act = b
             elif b:
-                h.to_act = h.next_to_act(b)  # all-in for the ante: next player to his left
+                # all-in for the ante: the next player to his left may fold, bring in or
+                # complete (USPA), so nobody owes the bring-in
+                self.bring_seat = 0
+                self._allin_starter(h, b)
             return
         if h.next_to_act(0) == 0:
             h.to_act = 0
@@ -153,7 +193,10 @@ class FamilyHooks:
                 h.order_ids = (h.order_ids[0], later)
         boards = {s: self.up.get(s, []) + self.common for s in alive}
         best = first_by_board(boards, h.order, self.spec.board == "low")
-        h.to_act = best if best and h.live(best) else h.next_to_act(best)
+        if best and not h.live(best) and not h.folded[best]:
+            self._allin_starter(h, best)
+        else:
+            h.to_act = best if best and h.live(best) else h.next_to_act(best)
         if h.street == 1 and any(has_open_pair(self.up.get(s, [])) for s in alive):
             if self.spec.open_pair:  # either limit may be bet (BET-STUD-OPENPAIR)
                 self.open_pair = True
@@ -209,6 +252,8 @@ class FamilyHooks:
         first = self.spec.counts[0]
         if before < first <= len(h.hole[s]):
             check_start(self, h, s, seq)
+        if self.spec.structure_rule:
+            check_faces(self, h, s, seq)
         if not self.short_flagged and sum(len(h.hole[x]) for x in h.seats) > 52:
             self.short_flagged = True
             h.flag("STUD-SHORT-DECK", seq, f"{h.who(s)} was dealt his own card although the "
@@ -241,19 +286,27 @@ class FamilyHooks:
                     voluntary_kill(h, s, amount or 0, stack, seq,
                                    lowball=self.spec.evaluator in ("lowa5", "low27"))
             return True
+        if detail == "ante" and s is not None:
+            self.anted.add(s)
         if detail != "bring_in" or not self.stud:
             return False
+        self._antes_due(h, seq)
         if s is None or not 0 < s < h.size or not h.in_hand[s]:
             return False
         if self.pending:
             self._resolve(h)
+        if self.spec.structure_rule:
+            check_round_cards(self, h, s, seq)
         dead_start_played(self, h, s, seq)
         b = self.bring_seat
-        if b and s != b and h.street == 0:
+        wrong = bool(b and s != b and h.street == 0)
+        if wrong:
             h.flag(self.spec.bringin_rule, seq, f"{h.who(s)} brought in, but the bring-in is "
                    f"due from {h.who(b)}, who has the "
                    f"{'highest' if self.spec.bring_in == 'high_ace_low' else 'lowest'} upcard.",
                    seat=s, expected=b, actual=s)
+        elif b and s == b and self.wrong_bring is not None:
+            self._true_lowcard_posts(h, s, seq)
         add = amount or 0
         stack = h.stack[s]
         if add > stack:
@@ -274,6 +327,8 @@ class FamilyHooks:
             h.cur_bet = h.bet[s]
         if add and add == stack:
             h.allin_street[s] = "preflop"
+            if bi and add < bi:
+                self.short_wager = (h.bet[s], bi, "STUD-BRINGIN-ALLIN")
         h.acted[s] = True
         h.acted_level[s] = h.cur_bet
         h.acted_fr[s] = h.fr_count
@@ -282,12 +337,35 @@ class FamilyHooks:
         h.last_raise = 0
         h.bets = 0
         self.bring_done = True
+        if wrong and self.wrong_bring is None:
+            self.wrong_bring = (s, add, h.n_actions)
         h.to_act = h.next_to_act(s)
         return True
+
+    def _true_lowcard_posts(self, h: HandState, s: int, seq: int) -> None:
+        """STUD-WRONG-LOWCARD: the true lowcard brings in after a wrong player did. Before the
+        next player acted that is the correction (the wrong player takes his wager back);
+        after it the wrong wager stands and the true lowcard owes nothing."""
+        w, wager, n_then = self.wrong_bring  # type: ignore[misc]
+        self.wrong_bring = None
+        if h.n_actions == n_then:
+            h.stack[w] += wager
+            h.contrib[w] -= wager
+            h.bet[w] -= wager
+            h.acted[w] = False
+            h.allin_street[w] = None
+            h.cur_bet = max(h.bet[x] for x in h.seats)
+            return
+        h.flag("STUD-WRONG-LOWCARD", seq, f"{h.who(s)} was made to bring in after "
+               f"{h.who(w)} had been named low and bet and the next player had acted; then "
+               f"the wrong player's wager stands and the true lowcard owes nothing.", seat=s,
+               expected="no bring-in", actual="bring-in")
 
     def before_action(self, h: HandState, kind: str, s: int | None, amount: int | None,
                       total: int | None, seq: int) -> None:
         """Resolve pending street state, then the stud/draw-only checks of one action."""
+        if self.ante_rule is not None:
+            self._antes_due(h, seq)
         if self.in_draw:
             self._end_draw(h, seq)
         if self.pending:
@@ -296,9 +374,14 @@ class FamilyHooks:
             check_held(self, h)
         if s is None or not 0 < s < h.size:
             return
+        if self.spec.structure_rule:
+            check_round_cards(self, h, s, seq)
         if self.dead_start and kind != "fold":
             dead_start_played(self, h, s, seq)
+        if self.short_wager is not None and kind == "call":
+            self._call_short_wager(h, s, amount, total, seq)
         if not self.stud and h.street == 0 and not self.opener and kind in ("bet", "raise"):
+            self._short_open(h, s, amount, total)
             self.opener = s
             if self.spec.needs_openers:
                 check_openers(h, s, seq)
@@ -329,6 +412,43 @@ class FamilyHooks:
                 h.flag("A5-CHECKRAISE", seq, f"{h.who(s)} checked and then raised in the same "
                        "round; check-raise is not allowed in limit ace-to-five lowball.",
                        seat=s, expected="call or fold", actual="raise")
+
+    def _antes_due(self, h: HandState, seq: int) -> None:
+        """ANTE-STUD / ANTE-DRAW, once: the betting starts, so every ante is due."""
+        rule = self.ante_rule
+        if rule is not None:
+            self.ante_rule = None
+            check_antes(h, rule, self.anted, seq)
+
+    def _short_open(self, h: HandState, s: int, amount: int | None, total: int | None) -> None:
+        """Draw high and jacks at fixed limit: an all-in opener short of the opening bet
+        (playing for the antes); every caller still puts in the full bet (DRAWHI-ALLIN-ANTES)."""
+        if self.ante_rule_id != "ANTE-DRAW" or h.structure != FL or h.cur_bet:
+            return
+        add = amount if amount is not None else (None if total is None else total - h.bet[s])
+        stack = h.stack[s]
+        if add is not None and 0 < add == stack and h.bet[s] + add < h.small_bet:
+            self.short_wager = (h.bet[s] + add, h.small_bet, "DRAWHI-ALLIN-ANTES")
+
+    def _call_short_wager(self, h: HandState, s: int, amount: int | None, total: int | None,
+                          seq: int) -> None:
+        """A call facing only an all-in forced wager short of the normal amount: the caller
+        still comes in for the normal amount (STUD-BRINGIN-ALLIN, DRAWHI-ALLIN-ANTES)."""
+        level, full, rule = self.short_wager  # type: ignore[misc]
+        if h.cur_bet != level:
+            self.short_wager = None  # completed or raised: an ordinary round from here
+            return
+        if h.folded[s] or not h.in_hand[s] or h.stack[s] == 0:
+            return
+        add = amount if amount is not None else (None if total is None else total - h.bet[s])
+        if add is None or h.bet[s] + add >= full:
+            h.cur_bet = full  # the call is for the normal amount
+            return
+        if add < h.stack[s]:
+            h.flag(rule, seq, f"{h.who(s)} called {h.money(h.bet[s] + add)}, the short all-in "
+                   f"wager, with chips to cover more; everyone else must still come in for "
+                   f"at least the normal {h.money(full)}.", seat=s, expected=full,
+                   actual=h.bet[s] + add, delta=h.bet[s] + add - full)
 
     def draw(self, h: HandState, deck: Deck, kind: str, s: int | None, amount: int | None,
              text: str | None, seq: int) -> None:

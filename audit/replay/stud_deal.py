@@ -1,6 +1,7 @@
 """Stud cards dealt the wrong way (RULEBOOK §4.11): a hole card dealt face up on the first
-street (STUD-EXPOSED-START), a seventh card dealt face up (STUD-7TH-UP), and the common card
-that is only for a deck that cannot cover every player (STUD-SHORT-DECK).
+street (STUD-EXPOSED-START), a seventh card dealt face up (STUD-7TH-UP), the common card
+that is only for a deck that cannot cover every player (STUD-SHORT-DECK), and the dealing
+pattern of five-card and Mississippi stud (FIVESTUD-STRUCTURE, MISS-STRUCTURE).
 
 Called by the stud hooks (audit/replay/family.py), whose per-hand state they read and update.
 """
@@ -68,3 +69,39 @@ def check_seventh(vh: FamilyHooks, h: HandState, alive: list[int], seq: int | No
         h.flag("STUD-7TH-UP", seq, f"{h.who(alive[0])}'s seventh card was dealt face up, "
                f"so heads-up {h.who(alive[1])}'s must be dealt face up too.",
                seat=alive[1], expected="up", actual="down")
+
+
+def check_faces(vh: FamilyHooks, h: HandState, s: int, seq: int) -> None:
+    """FIVESTUD-STRUCTURE / MISS-STRUCTURE: a card the structure deals face up was dealt face
+    down (a hole card dealt up is STUD-EXPOSED-START). Once per seat."""
+    rule = vh.spec.structure_rule
+    want = vh.spec.faces
+    got = vh.faces[s]
+    first = vh.spec.counts[0]
+    bad = next((i for i in range(first - 1, min(len(got), len(want)))
+                if want[i] == "u" and got[i] == "d"), None)
+    if bad is None or (rule, s) in vh.structure_flagged:
+        return
+    vh.structure_flagged.add((rule, s))
+    h.flag(rule, seq, f"{h.who(s)}'s card number {bad + 1} was dealt face down; in "
+           f"{vh.spec.name} it is dealt face up ({want.count('d')} down cards, the rest up).",
+           seat=s, expected=want[:len(got)], actual=got)
+
+
+def check_round_cards(vh: FamilyHooks, h: HandState, s: int, seq: int) -> None:
+    """FIVESTUD-STRUCTURE / MISS-STRUCTURE: a betting action while a player still in holds
+    a number of cards other than the structure's for this round. Once per round."""
+    rule = vh.spec.structure_rule
+    if h.street >= len(vh.spec.counts) or (rule, -h.street - 1) in vh.structure_flagged:
+        return
+    need = vh.spec.counts[h.street]
+    for x in h.order:
+        if h.folded[x] or not h.hole[x]:
+            continue
+        n = len(h.hole[x]) + len(vh.common)
+        if n != need:
+            vh.structure_flagged.add((rule, -h.street - 1))
+            h.flag(rule, seq, f"The betting {vh.street_name(h)} began with {h.who(x)} "
+                   f"holding {n} cards; in {vh.spec.name} every player holds {need} cards "
+                   "in this round.", seat=x, expected=need, actual=n)
+            return

@@ -35,6 +35,9 @@ class VariantSpec:
     # jacks or better: the opening bet needs a pair of jacks or better (JACKS-OPENERS), and
     # after the draw the opener acts first (ORDER-DRAW-AFTER)
     needs_openers: bool = False
+    # stud games whose dealing pattern a rule states (FIVESTUD-STRUCTURE, MISS-STRUCTURE):
+    # every betting round is played on exactly `counts` cards, dealt face up or down as `faces`
+    structure_rule: str = ""
 
     @property
     def max_cards(self) -> int:
@@ -61,14 +64,16 @@ SPECS: dict[str, VariantSpec] = {
     "stud5": VariantSpec(name="stud5", family="stud", counts=(2, 3, 4, 5), big_from=99,
                          bring_in="low_ace_high", order_first="ORDER-5STUD",
                          order_later="ORDER-5STUD", street_rule="BET-LIMIT-5STUD",
-                         bringin_rule="ORDER-5STUD", faces="duuuu"),
+                         bringin_rule="ORDER-5STUD", faces="duuuu",
+                         structure_rule="FIVESTUD-STRUCTURE"),
     # Mississippi stud at limit: 2 down + 1 up, two upcards, then one and one; the bet doubles
     # on the last two rounds (MISS-STRUCTURE, BET-LIMIT-MISSISSIPPI, 001 3.2.5)
     "mississippi": VariantSpec(name="mississippi", family="stud", counts=(3, 5, 6, 7),
                                big_from=2, bring_in="low_ace_high", faces="dduuuuu",
                                order_first="ORDER-MISSISSIPPI", order_later="ORDER-MISSISSIPPI",
                                street_rule="BET-LIMIT-MISSISSIPPI",
-                               bringin_rule="ORDER-MISSISSIPPI"),
+                               bringin_rule="ORDER-MISSISSIPPI",
+                               structure_rule="MISS-STRUCTURE"),
     "lowball_27_single": VariantSpec(name="lowball_27_single", family="draw", counts=(5,),
                                      draws=1, big_from=1, evaluator="low27",
                                      order_first="", order_later="",
