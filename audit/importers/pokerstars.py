@@ -56,6 +56,7 @@ Nothing is recomputed: awards, rake and returns are what the site wrote.
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Iterator
 from pathlib import Path
@@ -791,72 +792,84 @@ def _decode(data: bytes) -> str:
             return data.decode("latin-1")
 
 
+def _pieces(path: Path) -> Iterator[tuple[bytes, int, bool]]:
+    """(bytes, number of its first line, is the file's start) for consecutive pieces of the
+    file: whole lines, each piece starting at the file's start or at a hand header and ending
+    before a header or at the end of the file, so every piece splits into blocks on its own.
+    About `_READ_BYTES` each (more when one hand is longer)."""
+    line = 1
+    first = True
+    carry = b""
+    with path.open("rb") as f:
+        while True:
+            data = f.read(_READ_BYTES)
+            if not data:
+                break
+            buf = carry + data
+            cut = buf.rfind(b"\nPokerStars ") + 1
+            if cut <= 0:
+                carry = buf
+                continue
+            piece, carry = buf[:cut], buf[cut:]
+            yield piece, line, first
+            line += piece.count(b"\n")
+            first = False
+    if carry or first:
+        yield carry, line, first
+
+
 def _blocks(path: Path) -> Iterator[tuple[bool, int, bytes]]:
-    """(is_hand, first line, raw bytes) for each hand and each run of text outside hands.
+    """(is_hand, first line, raw bytes) for each hand and each run of text outside hands."""
+    for piece, line, first in _pieces(path):
+        yield from _blocks_in(piece, line, first)
+
+
+def _blocks_in(buf: bytes, line: int, first: bool) -> Iterator[tuple[bool, int, bytes]]:
+    """The blocks of one piece of `_pieces` whose first line is `line`.
 
     A hand starts at a line beginning `PokerStars ` (on line 1 also after a BOM) and ends at
-    the next blank line or header. The file is read in large pieces and the boundaries found
-    by one regex scan per piece, so the cost per line is C, not Python."""
+    the next blank line or header. The boundaries are found by one regex scan of the piece, so
+    the cost per line is C, not Python."""
     parts: list[bytes] = []  # the open block's bytes
     open_ = False  # a block is open (a header seen, or text outside hands)
     start = 0  # its first line
     in_hand = False
-    line = 1  # number of the first line of `buf`
-    carry = b""
-    first = True
-    with path.open("rb") as f:
-        while True:
-            data = f.read(_READ_BYTES)
-            if data:
-                buf = carry + data
-                cut = buf.rfind(b"\n") + 1
-                if cut == 0:
-                    carry = buf
-                    continue
-                buf, carry = buf[:cut], buf[cut:]
-            else:
-                buf, carry = carry, b""
-                if not buf:
-                    break
-            size = len(buf)
-            pos = 0  # start of the content not yet given to a block
-            at = 0  # position whose line number is `line`
-            marks: list[int] = []  # boundary positions: >= 0 a header, -1 - p a blank line
-            if first and buf.startswith(_BOM + b"PokerStars "):
-                marks.append(0)
-            first = False
-            for m in _BOUNDARY.finditer(buf):
-                p = m.start()
-                if p == size:  # the empty text after the last line end is no line
-                    break
-                marks.append(p if buf.startswith(b"PokerStars ", p) else -1 - p)
-            for mark in marks:
-                header = mark >= 0
-                p = mark if header else -1 - mark
-                if p > pos:  # content lines before this boundary
-                    if not open_:
-                        line += buf.count(b"\n", at, pos)
-                        at = pos
-                        start, in_hand, open_ = line, False, True
-                    parts.append(buf[pos:p])
-                if open_:
-                    yield in_hand, start, b"".join(parts)
-                    parts, open_ = [], False
-                if header:
-                    line += buf.count(b"\n", at, p)
-                    at = p
-                    start, in_hand, open_ = line, True, True
-                    pos = p
-                else:
-                    nl = buf.find(b"\n", p)
-                    pos = size if nl < 0 else nl + 1
-            if pos < size:
-                if not open_:
-                    line += buf.count(b"\n", at, pos)
-                    at = pos
-                    start, in_hand, open_ = line, False, True
-                parts.append(buf[pos:])
-            line += buf.count(b"\n", at)
+    size = len(buf)
+    pos = 0  # start of the content not yet given to a block
+    at = 0  # position whose line number is `line`
+    marks: list[int] = []  # boundary positions: >= 0 a header, -1 - p a blank line
+    if first and buf.startswith(_BOM + b"PokerStars "):
+        marks.append(0)
+    for m in _BOUNDARY.finditer(buf):
+        p = m.start()
+        if p == size:  # the empty text after the last line end is no line
+            break
+        marks.append(p if buf.startswith(b"PokerStars ", p) else -1 - p)
+    for mark in marks:
+        header = mark >= 0
+        p = mark if header else -1 - mark
+        if p > pos:  # content lines before this boundary
+            if not open_:
+                line += buf.count(b"\n", at, pos)
+                at = pos
+                start, in_hand, open_ = line, False, True
+            parts.append(buf[pos:p])
+        if open_:
+            yield in_hand, start, b"".join(parts)
+            parts, open_ = [], False
+        if header:
+            line += buf.count(b"\n", at, p)
+            at = p
+            start, in_hand, open_ = line, True, True
+            pos = p
+        else:
+            nl = buf.find(b"\n", p)
+            pos = size if nl < 0 else nl + 1
+    if pos < size:
+        if not open_:
+            line += buf.count(b"\n", at, pos)
+            start, in_hand, open_ = line, False, True
+        parts.append(buf[pos:])
     if open_:
         yield in_hand, start, b"".join(parts)
 
@@ -963,8 +976,9 @@ class PokerStarsImporter:
 
     name = "pokerstars"
 
-    def __init__(self, chunk_hands: int = CHUNK_HANDS) -> None:
+    def __init__(self, chunk_hands: int = CHUNK_HANDS, *, fast: bool = True) -> None:
         self.chunk_hands = chunk_hands
+        self.fast = fast
 
     def sniff(self, head: bytes, path: Path) -> bool:
         """A `PokerStars Hand|Game|Zoom Hand|Home Game #` header in the first bytes."""
@@ -972,53 +986,123 @@ class PokerStarsImporter:
         return any(marker in head for marker in _SNIFF)
 
     def read(self, path: Path) -> Iterator[Chunk]:
-        """Stream `path` as chunks of about `chunk_hands` whole hands each."""
-        file_name = path.name
+        """Stream `path` as chunks of about `chunk_hands` whole hands each.
+
+        The vectorised fast path (`pokerstars_fast`) reads the hand shapes it knows and hands
+        every other hand to the line parser here; the chunks are the same either way
+        (POKER_AUDIT_REFERENCE_IMPORT=1 reads every hand with the line parser)."""
         _last_bring_in.clear()  # bring-ins are carried over within one file only
-        prefix = f"pokerstars:{file_name}:"
-        cols = _Columns()
-        rejected: list[Rejected] = []
-        seen: set[str] = set()
+        builder = _ChunkBuilder(path, self.chunk_hands)
+        if self.fast and not reference_import_only():
+            from audit.importers.pokerstars_fast import read_fast
+
+            yield from read_fast(path, builder)
+            return
         for is_hand, start, block in _blocks(path):
-            text = _decode(block)
-            lines = text.split("\n")
-            if lines and lines[-1] == "":
-                lines.pop()
-            lines = [s.rstrip() for s in lines]
-            if lines and lines[0].startswith("\ufeff"):
-                lines[0] = lines[0].lstrip("\ufeff")
-            if not is_hand:
-                rejected.append(Rejected(
-                    source=str(path), line=start, hand_id=None, raw=text,
-                    reason=f"{len(lines)} line(s) of text outside any hand, first: "
-                           f"{lines[0][:200]!r}"))
-                continue
-            try:
-                parsed = _Hand(lines, start, file_name, text).parse()
-                hand_id, table, ts, rows, game, note = parsed
-                if hand_id in seen:
-                    raise PokerStarsError(f"hand id {hand_id} repeats a hand already read "
-                                          "in this chunk", start)
-            except Exception as exc:  # noqa: BLE001 - one bad hand never stops the file
-                if not isinstance(exc, PokerStarsError):
-                    exc = PokerStarsError(f"importer error {type(exc).__name__}: {exc}", start)
-                at = exc.line if exc.line is not None else start
-                offending = lines[at - start] if 0 <= at - start < len(lines) else ""
-                reason = str(exc)
-                if offending and repr(offending) not in reason:
-                    reason += f" (line {at}: {offending!r})"
-                rejected.append(Rejected(source=str(path), line=at, hand_id=_guess_id(lines[0]),
-                                         reason=reason, raw=text))
-                continue
-            seen.add(hand_id)
-            cols.add(hand_id, table, ts, rows, game, note, start, text)
-            if cols.hands >= self.chunk_hands:
-                table_, row_lines = cols.table_or_quarantine(prefix, path, rejected)
-                yield Chunk(table=table_, rejected=rejected, lines=row_lines)
-                cols, rejected, seen = _Columns(), [], set()
-        if cols.hands or rejected:
-            table_, row_lines = cols.table_or_quarantine(prefix, path, rejected)
-            yield Chunk(table=table_, rejected=rejected, lines=row_lines)
+            builder.feed(is_hand, start, block)
+            if builder.full:
+                yield builder.take()
+        if builder.pending:
+            yield builder.take()
+
+
+REFERENCE_IMPORT_ENV = "POKER_AUDIT_REFERENCE_IMPORT"
+
+
+def reference_import_only() -> bool:
+    return os.environ.get(REFERENCE_IMPORT_ENV, "") not in ("", "0")
+
+
+class _ChunkBuilder:
+    """Whole hands of one file gathered into chunks of `chunk_hands` imported hands, in file
+    order: hands read by the line parser (`feed`) and runs of hands already turned into rows
+    by the fast path (`add_fast`). A hand id seen before in the same chunk is quarantined."""
+
+    def __init__(self, path: Path, chunk_hands: int) -> None:
+        self.path = path
+        self.chunk_hands = chunk_hands
+        self.prefix = f"pokerstars:{path.name}:"
+        self._reset()
+
+    def _reset(self) -> None:
+        self.parts: list[_Columns | tuple[pa.Table, list[int]]] = []
+        self.rejected: list[Rejected] = []
+        self.seen: set[str] = set()
+        self.hands = 0
+
+    @property
+    def full(self) -> bool:
+        return self.hands >= self.chunk_hands
+
+    @property
+    def pending(self) -> bool:
+        return bool(self.hands or self.rejected)
+
+    def feed(self, is_hand: bool, start: int, block: bytes) -> None:
+        """Read one block of `_blocks` with the line parser: its rows, or its rejection."""
+        path = self.path
+        text = _decode(block)
+        lines = text.split("\n")
+        if lines and lines[-1] == "":
+            lines.pop()
+        lines = [s.rstrip() for s in lines]
+        if lines and lines[0].startswith("\ufeff"):
+            lines[0] = lines[0].lstrip("\ufeff")
+        if not is_hand:
+            self.rejected.append(Rejected(
+                source=str(path), line=start, hand_id=None, raw=text,
+                reason=f"{len(lines)} line(s) of text outside any hand, first: "
+                       f"{lines[0][:200]!r}"))
+            return
+        try:
+            parsed = _Hand(lines, start, path.name, text).parse()
+            hand_id, table, ts, rows, game, note = parsed
+            if hand_id in self.seen:
+                raise PokerStarsError(f"hand id {hand_id} repeats a hand already read "
+                                      "in this chunk", start)
+        except Exception as exc:  # noqa: BLE001 - one bad hand never stops the file
+            if not isinstance(exc, PokerStarsError):
+                exc = PokerStarsError(f"importer error {type(exc).__name__}: {exc}", start)
+            at = exc.line if exc.line is not None else start
+            offending = lines[at - start] if 0 <= at - start < len(lines) else ""
+            reason = str(exc)
+            if offending and repr(offending) not in reason:
+                reason += f" (line {at}: {offending!r})"
+            self.rejected.append(Rejected(source=str(path), line=at,
+                                          hand_id=_guess_id(lines[0]), reason=reason,
+                                          raw=text))
+            return
+        self.seen.add(hand_id)
+        if not self.parts or not isinstance(self.parts[-1], _Columns):
+            self.parts.append(_Columns())
+        cols = self.parts[-1]
+        assert isinstance(cols, _Columns)
+        cols.add(hand_id, table, ts, rows, game, note, start, text)
+        self.hands += 1
+
+    def add_fast(self, table: pa.Table, lines: list[int], hands: int) -> None:
+        """A run of `hands` whole hands read by the fast path (ids already checked against
+        `seen` by the caller, who adds them)."""
+        self.parts.append((table, lines))
+        self.hands += hands
+
+    def take(self) -> Chunk:
+        tables: list[pa.Table] = []
+        lines: list[int] = []
+        misfits: list[Rejected] = []
+        for part in self.parts:
+            if isinstance(part, _Columns):
+                table, row_lines = part.table_or_quarantine(self.prefix, self.path, misfits)
+            else:
+                table, row_lines = part
+            tables.append(table)
+            lines += row_lines
+        if not tables:
+            tables.append(_Columns().table(self.prefix)[0])
+        table = tables[0] if len(tables) == 1 else pa.concat_tables(tables)
+        chunk = Chunk(table=table, rejected=self.rejected + misfits, lines=lines)
+        self._reset()
+        return chunk
 
 
 def _guess_id(header: str) -> str | None:

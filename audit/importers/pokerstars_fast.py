@@ -1,0 +1,897 @@
+"""PokerStars import, vectorised: the common hand shapes read column by column.
+
+The file is cut into pieces of whole hands (`pokerstars._pieces`); each piece is decoded once,
+split into lines and hands, and every line is classified with vectorised regexes (polars,
+Rust). For hold'em and Omaha hi (2-, 4-, 5- and 6-card) cash and tournament hands made only of
+lines this module knows (seats, blinds, antes, straddles, hole cards, actions, boards, uncalled
+returns, collections, shows and mucks, site notes, the summary's pot, rake and mucked cards)
+the event columns are built column-wise, value for value as the line parser
+(`pokerstars._Hand`) builds them. Every other hand (an unknown or odd line, another game,
+run it twice, a cancelled hand, a piece that is not UTF-8, a BOM, ...) and all text outside
+hands go to the line parser, which stays the single source of truth for semantics and for
+quarantine. Chunks are assembled in file order by the same `_ChunkBuilder`, so the chunks,
+events, sources and rejections are those of the line parser alone (tests/
+test_import_pokerstars_fast.py checks it on the real samples, fixtures and fuzzed files).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import polars as pl
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from audit.importers.base import Chunk
+from audit.importers.pokerstars import (
+    _BOM,
+    _blocks_in,
+    _ChunkBuilder,
+    _Hand,
+    _pieces,
+    _table_tail,
+)
+from audit.importers.pokerstars_game import _KINDS, HOLE_COUNT, _zone, read_header
+from audit.schema import events_schema
+
+FAST_VARIANTS = frozenset({"holdem", "omaha", "omaha5", "omaha6"})
+
+_CARD = r"[2-9TJQKA][cdhs]"
+_CL = rf"{_CARD}(?: {_CARD})*"
+_MONEY = r"^[$€£]?([0-9][0-9,]*)(?:\.([0-9]{1,2}))?$"
+# characters str.rstrip() removes that an ASCII strip keeps: such a line is left to the parser
+_ODD_END = "[\x1c-\x1f\x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]$"
+_NOTES = (
+    (" leaves the table", "leaves"), (" is connected", "connected"),
+    (" is disconnected", "disconnected"),
+    (" has timed out while disconnected", "timed_out"),
+    (" has timed out while being disconnected", "timed_out"), (" has timed out", "timed_out"),
+    (" has returned", "returned"), (" is sitting out", "sits_out"),
+    (" was removed from the table for failing to post", "removed"),
+    (" will be allowed to play after the button", "allowed_after_button"),
+)
+_JOINS = " joins the table at seat #"
+_MARKERS = ((" wins the ", "bounty"), (" finished the tournament", "finished"),
+            (" wins the tournament", "finished"), (" cashed out the hand for ", "cash_out"),
+            (" re-buys and receives ", "rebuy"),
+            (" takes the add-on and receives ", "addon"))
+_FIXED = {"No low hand qualified": "no_low", "Betting is capped": "betting_capped",
+          "Pair on board - a double bet is allowed": "pair_on_board"}
+_ROW_COLUMNS = ("h", "i", "sub", "kind", "seat", "player", "amount", "total", "cards",
+                "detail", "ln")
+_ROW_SCHEMA = {"h": pl.Int64, "i": pl.Int64, "sub": pl.Int64, "kind": pl.String,
+               "seat": pl.Int64, "player": pl.String, "amount": pl.Int64, "total": pl.Int64,
+               "cards": pl.String, "detail": pl.String, "ln": pl.Int64}
+_EPOCH = dt.datetime(1970, 1, 1)
+_SEAT_WORDS = {f"Seat {k}": k for k in range(1, 100)}
+
+
+@dataclass(frozen=True, slots=True)
+class _Piece:
+    """One piece read: its fast hands as rows, and every hand and block in file order."""
+
+    table: pa.Table | None  # rows of the fast hands, in order
+    lines: np.ndarray  # each row's line
+    counts: np.ndarray  # rows per fast hand
+    ids: list[str]  # hand id per fast hand
+    # (fast hand index or -1, is_hand, first line, byte start, byte end) in file order
+    items: list[tuple[int, bool, int, int, int]]
+
+
+def read_fast(path: Path, builder: _ChunkBuilder, stats: dict[str, int] | None = None
+              ) -> Iterator[Chunk]:
+    """The chunks of `path`, the fast hands from their columns and the rest from the parser;
+    `stats` (when given) counts `hands` and `fast` hands."""
+    prefix = builder.prefix
+    stats = {} if stats is None else stats
+    stats.setdefault("hands", 0)
+    stats.setdefault("fast", 0)
+    for data, line0, first in _pieces(path):
+        piece = None
+        try:
+            piece = _read_piece(data, line0, first, prefix)
+        except UnicodeDecodeError:
+            piece = None  # per-hand decoding (cp1252, latin-1) is the parser's
+        if piece is None:
+            for is_hand, start, block in _blocks_in(data, line0, first):
+                stats["hands"] += is_hand
+                builder.feed(is_hand, start, block)
+                if builder.full:
+                    yield builder.take()
+            continue
+        stats["hands"] += sum(1 for item in piece.items if item[1])
+        stats["fast"] += len(piece.ids)
+        yield from _assemble(piece, data, builder)
+    if builder.pending:
+        yield builder.take()
+
+
+def _assemble(piece: _Piece, data: bytes, builder: _ChunkBuilder) -> Iterator[Chunk]:
+    offsets = np.zeros(len(piece.counts) + 1, dtype=np.int64)
+    np.cumsum(piece.counts, out=offsets[1:])
+    run = [-1, -1]  # fast hands [a, b) waiting to be added
+
+    def close() -> None:
+        a, b = run
+        if a >= 0 and b > a:
+            assert piece.table is not None
+            lo, hi = int(offsets[a]), int(offsets[b])
+            builder.add_fast(piece.table.slice(lo, hi - lo), piece.lines[lo:hi].tolist(), b - a)
+        run[0] = run[1] = -1
+
+    seen = builder.seen
+    for k, is_hand, start, lo, hi in piece.items:
+        if k >= 0 and piece.ids[k] not in seen:
+            seen.add(piece.ids[k])
+            if run[0] < 0:
+                run[0] = k
+            run[1] = k + 1
+            if builder.hands + (run[1] - run[0]) >= builder.chunk_hands:
+                close()
+                yield builder.take()
+                seen = builder.seen
+            continue
+        close()
+        builder.feed(is_hand, start, data[lo:hi])
+        seen = builder.seen
+        if builder.full:
+            yield builder.take()
+            seen = builder.seen
+    close()
+
+
+def _money(col: pl.Expr, mpu: pl.Expr, name: str) -> list[pl.Expr]:
+    """`name` (minor units) and `name_ok` from amount text such as '$1,234.5' or '300'
+    (exactly `pokerstars_game.money` where it is ok; anything else is left to the parser)."""
+    ok = col.str.contains(_MONEY)
+    parts = col.str.strip_chars_start("$€£").str.split_exact(".", 1)
+    whole = parts.struct.field("field_0").str.replace_all(",", "", literal=True)
+    frac = parts.struct.field("field_1")
+    frac_value = frac.str.pad_end(2, "0").cast(pl.Int64, strict=False).fill_null(0)
+    value = whole.cast(pl.Int64, strict=False) * mpu + pl.when(mpu == 100).then(
+        frac_value).otherwise(0)
+    ok = ok & (whole.str.len_bytes() <= 15) & ((mpu == 100) | (frac_value == 0))
+    return [value.alias(name), ok.fill_null(False).alias(name + "_ok")]
+
+
+def _read_piece(data: bytes, line0: int, first: bool, prefix: str) -> _Piece | None:
+    """The piece's hands: rows of those the fast path reads, and the file order of all."""
+    empty = np.zeros(0, np.int64)
+    if not data:
+        return _Piece(None, empty, empty, [], [])
+    if len(data) >= 2**31:
+        return None
+    bom = first and data.startswith(_BOM + b"PokerStars ")
+    # lines without copying: an Arrow string array over the piece's bytes (each value a line
+    # with its line end), validated as UTF-8 (else the parser decodes hand by hand)
+    nl = np.flatnonzero(np.frombuffer(data, np.uint8) == 10)
+    n_lines = len(nl) + (0 if data.endswith(b"\n") else 1)
+    begins = np.empty(n_lines + 1, dtype=np.int32)
+    begins[0] = 0
+    begins[1:n_lines] = nl[: n_lines - 1] + 1
+    begins[n_lines] = len(data)
+    raw = pa.StringArray.from_buffers(n_lines, pa.py_buffer(begins), pa.py_buffer(data))
+    try:
+        raw.validate(full=True)
+    except pa.ArrowInvalid:
+        raise UnicodeDecodeError("utf-8", data, 0, 1, "not UTF-8") from None
+    stripped = pc.utf8_rtrim(raw, " \t\r\n\x0b\x0c")
+    is_header = pc.starts_with(raw, "PokerStars ").to_numpy(zero_copy_only=False)
+    if bom:
+        is_header[0] = True
+    is_blank = (pc.binary_length(stripped).to_numpy(zero_copy_only=False) == 0)
+    bounds = np.flatnonzero(is_header | is_blank)
+    if len(bounds) == 0 or bounds[0] != 0:
+        bounds = np.concatenate([[0], bounds]).astype(np.int64)
+    ends = np.append(bounds[1:], n_lines)
+    heads = is_header[bounds]
+    hand_lo, hand_hi = bounds[heads], ends[heads]
+    out_lo = bounds[~heads] + is_blank[bounds[~heads]]
+    out_hi = ends[~heads]
+    keep = out_lo < out_hi
+    out_lo, out_hi = out_lo[keep], out_hi[keep]
+    n_hands = len(hand_lo)
+    sizes = hand_hi - hand_lo
+    in_hand = np.zeros(n_lines + 1, dtype=np.int64)
+    np.add.at(in_hand, hand_lo, 1)
+    np.add.at(in_hand, hand_hi, -1)
+    in_hand = np.cumsum(in_hand[:-1]) > 0
+    idx = np.flatnonzero(in_hand)
+    h_of = np.repeat(np.arange(n_hands, dtype=np.int64), sizes)
+    lines = pl.DataFrame({
+        "h": h_of, "i": idx - np.repeat(hand_lo, sizes), "ln": idx + line0,
+        "s": pl.from_arrow(stripped.take(pa.array(idx))),
+    })
+    ok = np.ones(n_hands, dtype=bool)
+    if bom and n_hands:
+        ok[0] = False
+    # a line whose end str.rstrip() would strip further (odd whitespace): the parser's
+    ends_at = begins[idx] + pc.binary_length(stripped).to_numpy(zero_copy_only=False)[idx] - 1
+    last = np.frombuffer(data, np.uint8)[np.maximum(ends_at, 0)]
+    odd = (last >= 0x80) | ((last >= 0x1c) & (last <= 0x1f))
+    if odd.any():
+        suspects = lines.filter(pl.Series(odd))
+        _bad(suspects, pl.col("s").str.contains(_ODD_END), ok)
+    rows, ids, ok = _hands(lines, n_hands, ok)
+    # file order of hands (fast or not) and blocks outside hands
+    fast_index = np.full(n_hands, -1, dtype=np.int64)
+    fast_index[ok] = np.arange(int(ok.sum()))
+    items = [(int(fast_index[k]), True, int(hand_lo[k]) + line0, int(begins[hand_lo[k]]),
+              int(begins[hand_hi[k]])) for k in range(n_hands)]
+    if len(out_lo):
+        items += [(-1, False, int(a) + line0, int(begins[a]), int(begins[b]))
+                  for a, b in zip(out_lo, out_hi, strict=True)]
+        items.sort(key=lambda item: item[2])
+    if rows is None or not ok.any():
+        return _Piece(None, empty, empty, [], items)
+    if list(ids["h"]) != np.flatnonzero(ok).tolist():  # pragma: no cover - a defect here
+        raise AssertionError("fast PokerStars path: hands and their values disagree")
+    table, row_lines, counts = _table(rows, ids, ok, prefix)
+    return _Piece(table, row_lines, counts, list(ids["hand_id"]), items)
+
+
+def _bad(frame: pl.DataFrame, where: pl.Expr, ok: np.ndarray) -> None:
+    """Mark the hands of the rows where `where` holds as not for the fast path."""
+    hands = frame.filter(where).get_column("h").unique().to_numpy()
+    ok[hands] = False
+
+
+def _first_per_hand(h: np.ndarray, where: np.ndarray, values: np.ndarray, n_hands: int,
+                    missing: int) -> np.ndarray:
+    """Per hand, `values` at the first line (lines in hand order) where `where` holds."""
+    out = np.full(n_hands, missing, dtype=np.int64)
+    at = np.flatnonzero(where)
+    hands, first = np.unique(h[at], return_index=True)
+    out[hands] = values[at[first]]
+    return out
+
+
+def _hands(lines: pl.DataFrame, n_hands: int, ok: np.ndarray
+           ) -> tuple[pl.DataFrame | None, dict[str, Any], np.ndarray]:
+    """The event rows of every hand (columns of `_ROW_COLUMNS`), the per-hand values, and
+    which hands the fast path read exactly (`ok`)."""
+    h = lines.get_column("h").to_numpy()
+    i = lines.get_column("i").to_numpy()
+    s = lines.get_column("s")
+    ok[h[s.str.starts_with(" ").to_numpy()]] = False
+    n = np.bincount(h, minlength=n_hands)
+    uncalled = np.zeros(n_hands, dtype=bool)
+    uncalled[h[s.str.contains("Uncalled bet (", literal=True).to_numpy()]] = True
+    ok &= n >= 3
+    header = _header(lines.filter(pl.col("i") == 0), n_hands, ok)
+    table = _table_line(lines.filter(pl.col("i") == 1), n_hands, ok)
+    per_hand = (pl.DataFrame({"h": np.arange(n_hands, dtype=np.int64), "n": n,
+                              "uncalled_text": uncalled})
+                .join(header, on="h", how="left", maintain_order="left")
+                .join(table, on="h", how="left", maintain_order="left"))
+    mpu = per_hand.get_column("mpu").fill_null(100).to_numpy()
+    tournament = per_hand.get_column("tournament").fill_null(False).to_numpy()
+
+    # seats: the lines from the third while they look like seat lines; the summary starts at
+    # '*** SUMMARY ***'
+    seat_like = (s.str.starts_with("Seat ") & s.str.contains(" in chips)", literal=True)
+                 ).to_numpy()
+    body_at = _first_per_hand(h, (i >= 2) & ~seat_like, i, n_hands, 0)
+    body_at = np.where(body_at == 0, n, body_at)
+    body_of = body_at[h]
+    summary_at = _first_per_hand(h, (s == "*** SUMMARY ***").to_numpy() & (i >= body_of), i,
+                                 n_hands, -1)
+    ok &= summary_at >= 0
+    summary_of = summary_at[h]
+    seat_mask = (i >= 2) & (i < body_of)
+    body_mask = (i >= body_of) & (i < summary_of)
+    summary_mask = (summary_of >= 0) & (i > summary_of)
+
+    seat_re = (r"^Seat (?<seat>[1-9][0-9]?): (?<player>[^()]+) \((?<stack>\$?[0-9.,]+) in chips\)"
+               r"(?: (?<tail>is sitting out|out of hand.*))?$")
+    seats = lines.filter(pl.Series(seat_mask)).with_columns(
+        mpu=pl.Series(mpu[h[seat_mask]]), tournament=pl.Series(tournament[h[seat_mask]]),
+        g=pl.col("s").str.extract_groups(seat_re)).unnest("g").with_columns(
+        pl.col("seat").cast(pl.Int64, strict=False))
+    seats = seats.with_columns(*_money(pl.col("stack"), pl.col("mpu"), "stack"))
+    # a sitting-out player: not dealt in; in tournaments (dealt in) only a note
+    seats = seats.with_columns(
+        out=(pl.col("tail").str.starts_with("out of hand")
+             | ((pl.col("tail") == "is sitting out") & ~pl.col("tournament"))).fill_null(False),
+        note_out=((pl.col("tail") == "is sitting out") & pl.col("tournament")).fill_null(False))
+    _bad(seats, pl.col("seat").is_null() | ~pl.col("stack_ok")
+         | (pl.col("s").str.count_matches(" in chips)", literal=True) > 1)
+         | pl.col("player").str.contains(": ", literal=True)
+         | pl.col("player").str.starts_with("Dealt to ")
+         | pl.col("player").str.starts_with("*** ")
+         | (pl.len().over("h", "seat") > 1) | (pl.len().over("h", "player") > 1), ok)
+    ok[np.setdiff1d(np.arange(n_hands), seats.get_column("h").unique().to_numpy())] = False
+    names = seats.select("h", "seat", "player", "out")
+    rows: list[pl.DataFrame] = [
+        _row(seats, "seat", seat="seat", player="player", amount="stack",
+             detail=pl.when(pl.col("out")).then(pl.lit("sitting_out"))),
+        _row(seats.filter(pl.col("note_out")), "annotation", seat="seat", player="player",
+             detail=pl.lit("sits_out"), sub=1)]
+    out_seats = seats.filter(pl.col("out")).select("h", "seat")
+    body = lines.filter(pl.Series(body_mask)).with_columns(mpu=pl.Series(mpu[h[body_mask]]))
+    summary = lines.filter(pl.Series(summary_mask)).with_columns(
+        mpu=pl.Series(mpu[h[summary_mask]]))
+    summary_at = pl.DataFrame({"h": np.arange(n_hands, dtype=np.int64), "summary": summary_at})
+
+    body_rows, posts, hole, dealt = _body(body, names, ok)
+    rows += body_rows
+    summary_rows, pots, mucked = _summary(summary, names, n_hands, ok)
+    rows += summary_rows
+    # hole cards: one deal per dealt-in seat, before the first line after the Dealt-to lines
+    hole = hole.join(summary_at, on="h").with_columns(
+        pl.col("flush_i").fill_null(pl.col("summary")))
+    unknown = per_hand.select("h", unknown=pl.col("variant").replace_strict(
+        {v: " ".join(["??"] * HOLE_COUNT[v]) for v in FAST_VARIANTS}, default=None,
+        return_dtype=pl.String))
+    deals = (hole.join(names, on="h").join(out_seats.with_columns(gone=pl.lit(True)),
+                                           on=["h", "seat"], how="left", maintain_order="left")
+             .filter(pl.col("gone").is_null())
+             .join(dealt, on=["h", "seat"], how="left", maintain_order="left")
+             .join(unknown, on="h"))
+    rows.append(deals.select(
+        "h", i="flush_i", sub=pl.col("seat") - 1000, kind=pl.lit("deal"), seat="seat",
+        player="player", amount=pl.lit(None, pl.Int64), total=pl.lit(None, pl.Int64),
+        cards=pl.col("known").fill_null(pl.col("unknown")), detail=pl.lit("hole"),
+        ln=pl.col("known_ln").fill_null(pl.col("hole_ln"))))
+    frame = pl.concat([r.select(_ROW_COLUMNS).cast(_ROW_SCHEMA) for r in rows])
+    # mucked cards from the summary
+    if mucked.height:
+        frame = frame.join(mucked, on=["h", "seat"], how="left",
+                           maintain_order="left").with_columns(
+            cards=pl.when(pl.col("kind") == "muck").then(pl.col("mucked"))
+            .otherwise(pl.col("cards"))).drop("mucked")
+    per_hand = (per_hand.join(pots, on="h", how="left", maintain_order="left")
+                .join(posts, on="h", how="left", maintain_order="left"))
+    frame, per_hand = _finish(frame, per_hand, ok)
+    return frame, per_hand.to_dict(as_series=False), ok
+
+
+def _header(first: pl.DataFrame, n_hands: int, ok: np.ndarray) -> pl.DataFrame:
+    """hand id, time and game of each hand from its first line."""
+    head = first.with_columns(
+        g=pl.col("s").str.extract_groups(
+            r"^PokerStars (?<kind>[A-Za-z ]+?) #(?<number>[0-9]+): +(?<rest>.*)$")
+    ).unnest("g").with_columns(
+        g=pl.col("rest").str.extract_groups(r"^(?<game>.*) - (?<date>.*)$")).unnest("g")
+    head = head.with_columns(
+        date=pl.when(pl.col("date").str.ends_with("]"))
+        .then(pl.col("date").str.extract(r"\[([^\[]*)\]$", 1)).otherwise(pl.col("date")))
+    date_re = (r"^(?<y>[0-9]{4})/(?<mo>[0-9]{1,2})/(?<d>[0-9]{1,2}) (?<hh>[0-9]{1,2}):"
+               r"(?<mi>[0-9]{2}):(?<ss>[0-9]{2}) (?<zone>[A-Z]{1,5})$")
+    head = head.with_columns(g=pl.col("date").str.extract_groups(date_re)).unnest("g")
+    head = head.with_columns(pl.col("y", "mo", "d", "hh", "mi", "ss").cast(pl.Int64,
+                                                                           strict=False))
+    bad = (pl.col("kind").is_null() | ~pl.col("kind").is_in(list(_KINDS))
+           | pl.col("game").is_null() | pl.col("y").is_null() | (pl.col("y") < 1970)
+           | (pl.col("mi") > 59) | (pl.col("ss") > 59))
+    _bad(head, bad, ok)
+    head = head.filter(~bad)
+    # the game of each distinct description, read once by the parser's own header reader
+    games = []
+    for line, game in head.unique("game", keep="first").select("s", "game").iter_rows():
+        try:
+            h = read_header(line)[0]
+        except Exception:  # noqa: BLE001 - the parser will say why
+            continue
+        if h.variant not in FAST_VARIANTS or h.stakes is None or h.level is not None and not (
+                0 <= h.level < 2**31):
+            continue
+        games.append({"game": game, "variant": h.variant, "structure": h.structure,
+                      "tournament": h.tournament, "level": h.level, "low": h.stakes[0],
+                      "high": h.stakes[1], "currency": h.currency, "mpu": h.minor_per_unit})
+    game_frame = pl.DataFrame(games, schema={
+        "game": pl.String, "variant": pl.String, "structure": pl.String,
+        "tournament": pl.Boolean, "level": pl.Int64, "low": pl.Int64, "high": pl.Int64,
+        "currency": pl.String, "mpu": pl.Int64})
+    # the UTC start of each distinct local hour, as the parser computes it
+    hours = []
+    for zone_name, y, mo, d, hh in head.select("zone", "y", "mo", "d", "hh").unique().iter_rows():
+        zone = _zone(zone_name)
+        if zone is None:
+            continue
+        try:
+            hour = dt.datetime(y, mo, d, hh)
+        except ValueError:
+            continue
+        offset = hour.replace(tzinfo=zone).utcoffset()
+        if offset is None:
+            continue
+        micros = (hour - offset - _EPOCH) // dt.timedelta(microseconds=1)
+        hours.append((zone_name, y, mo, d, hh, micros))
+    hour_frame = pl.DataFrame(hours, schema={"zone": pl.String, "y": pl.Int64, "mo": pl.Int64,
+                                             "d": pl.Int64, "hh": pl.Int64, "hour_us": pl.Int64},
+                              orient="row")
+    head = head.join(game_frame, on="game", how="left", maintain_order="left").join(
+        hour_frame, on=["zone", "y", "mo", "d", "hh"], how="left", maintain_order="left")
+    _bad(head, pl.col("variant").is_null() | pl.col("hour_us").is_null(), ok)
+    return head.select(
+        "h", ln0="ln", hand_id=pl.lit("ps:") + pl.col("number"),
+        ts_us=pl.col("hour_us") + (pl.col("mi") * 60 + pl.col("ss")) * 1_000_000,
+        variant="variant", structure="structure", tournament="tournament", level="level",
+        low="low", high="high", currency="currency", mpu="mpu")
+
+
+def _table_line(second: pl.DataFrame, n_hands: int, ok: np.ndarray) -> pl.DataFrame:
+    """table name, seat count and button of each hand from its second line."""
+    table = second.with_columns(
+        table=pl.col("s").str.extract(r"^Table '(.*)'(.*)$", 1),
+        tail=pl.col("s").str.extract(r"^Table '(.*)'(.*)$", 2))
+    _bad(table, pl.col("table").is_null(), ok)
+    tails = []
+    for (tail,) in table.filter(pl.col("tail").is_not_null()).select("tail").unique().iter_rows():
+        try:
+            seat_count, button, unknown = _table_tail(tail)
+        except Exception:  # noqa: BLE001 - the parser will say why
+            continue
+        if unknown is not None or any(v is not None and not 0 <= v <= 127
+                                      for v in (seat_count, button)):
+            continue
+        tails.append((tail, seat_count, button))
+    tail_frame = pl.DataFrame(tails, schema={"tail": pl.String, "seat_count": pl.Int64,
+                                             "button": pl.Int64}, orient="row")
+    table = table.join(tail_frame, on="tail", how="left", maintain_order="left")
+    _bad(table, ~pl.col("tail").is_in(tail_frame.get_column("tail").implode()), ok)
+    return table.select("h", "table", "seat_count", "button")
+
+
+def _row(frame: pl.DataFrame, kind: Any, *, seat: Any = None, player: Any = None,
+         amount: Any = None, total: Any = None, cards: Any = None, detail: Any = None,
+         sub: int = 0) -> pl.DataFrame:
+    """Event rows (columns of `_ROW_COLUMNS`) from the lines of `frame`; a str names a
+    column, None is null, an Expr is itself, anything else a literal."""
+
+    def expr(value: Any, dtype: Any) -> pl.Expr:
+        if value is None:
+            return pl.lit(None, dtype)
+        if isinstance(value, str):
+            return pl.col(value).cast(dtype)
+        if isinstance(value, pl.Expr):
+            return value.cast(dtype)
+        return pl.lit(value, dtype)
+
+    return frame.select(
+        "h", "i", pl.lit(sub, pl.Int64).alias("sub"),
+        (pl.lit(kind) if isinstance(kind, str) else kind).cast(pl.String).alias("kind"),
+        expr(seat, pl.Int64).alias("seat"), expr(player, pl.String).alias("player"),
+        expr(amount, pl.Int64).alias("amount"), expr(total, pl.Int64).alias("total"),
+        expr(cards, pl.String).alias("cards"), expr(detail, pl.String).alias("detail"),
+        pl.col("ln").cast(pl.Int64))
+
+
+_SIMPLE_ACTS = {"folds": "fold", "checks": "check", "mucks hand": "muck",
+                "doesn't show hand": "muck", "sits out": "sits_out",
+                "is sitting out": "sits_out"}
+_MONEY_ACT = (r"^(?<verb>calls|bets|raises|posts small blind|posts big blind|posts the ante|"
+              r"posts straddle) (?<amt>[^ ]+)(?: to (?<to>[^ ]+))?$")
+_SHOW = rf"^shows \[(?<cards>{_CL})\](?: \(.*\))?$"
+_DEALT = rf"^Dealt to (?<name>.*?) \[(?<cards>{_CL})\]$"
+_BOARD = rf"^\*\*\* (?:FLOP|TURN|RIVER) \*\*\* (?:\[{_CL}\] )*\[(?<cards>{_CL})\]$"
+_COLLECTED = r"^(?<amt>[^ ]+) from (?<pot>pot|main pot|side pot|side pot-[1-9][0-9]*)$"
+_UNCALLED = r"^Uncalled bet \((?<amt>.*?)\) returned to (?<name>.*)$"
+_SAID = r"^(?<name>.+?) said, \"(?<words>.*)\"$"
+
+
+def _body(body: pl.DataFrame, names: pl.DataFrame, ok: np.ndarray
+          ) -> tuple[list[pl.DataFrame], pl.DataFrame, pl.DataFrame, pl.DataFrame]:
+    """Rows of the lines between the seats and the summary; the per-hand values of the posts;
+    where the hole cards go; the known hole cards."""
+    s = pl.col("s")
+    split = s.str.splitn(": ", 2)
+    body = body.with_columns(name1=split.struct.field("field_0"),
+                             act_raw=split.struct.field("field_1"))
+    body = body.join(names.select("h", pl.col("player").alias("name1"),
+                                  pl.col("seat").alias("seat1")),
+                     on=["h", "name1"], how="left", maintain_order="left")
+    is_act = (pl.col("seat1").is_not_null() & pl.col("act_raw").is_not_null())
+    body = body.with_columns(is_act=is_act)
+    acts = body.filter(pl.col("is_act"))
+    other = body.filter(~pl.col("is_act"))
+    rows: list[pl.DataFrame] = []
+
+    # 'P: <action>' of a seated player
+    all_in = pl.col("act_raw").str.ends_with(" and is all-in")
+    acts = acts.with_columns(all_in=all_in).with_columns(
+        act=pl.when(pl.col("all_in")).then(pl.col("act_raw").str.head(-14))
+        .otherwise(pl.col("act_raw"))).with_columns(
+        simple=pl.col("act").replace_strict(_SIMPLE_ACTS, default=None,
+                                            return_dtype=pl.String))
+    simple = acts.filter(pl.col("simple").is_not_null())
+    rest = acts.filter(pl.col("simple").is_null())
+    is_show = pl.col("act").str.starts_with("shows [")
+    shows = rest.filter(is_show).with_columns(
+        cards=pl.col("act").str.extract(_SHOW, 1))
+    money = rest.filter(~is_show).with_columns(
+        pl.col("act").str.extract_groups(_MONEY_ACT).alias("g")).unnest("g")
+    money = money.with_columns(
+        *_money(pl.col("amt"), pl.col("mpu"), "amt"), *_money(pl.col("to"), pl.col("mpu"), "to"))
+    _bad(shows, pl.col("cards").is_null(), ok)
+    _bad(money, pl.col("verb").is_null() | ~pl.col("amt_ok")
+         | ((pl.col("verb") == "raises") != pl.col("to").is_not_null())
+         | (pl.col("to").is_not_null() & ~pl.col("to_ok")), ok)
+    sv = pl.col("simple")
+    rows.append(_row(simple, pl.when(sv == "sits_out").then(pl.lit("annotation")).otherwise(sv),
+                     seat="seat1", player="name1",
+                     detail=pl.when(sv == "sits_out").then(pl.lit("sits_out"))))
+    rows.append(_row(shows, "show", seat="seat1", player="name1", cards="cards"))
+
+    # round totals: a raise sets the player's total on the street, other live chips add to it
+    money = money.filter(pl.col("verb").is_not_null())
+    v = pl.col("verb")
+    money = money.with_columns(_round_totals(money, body)).unnest("totals")
+    _bad(money, pl.col("is_raise") & (pl.col("to") < pl.col("prev")), ok)
+    kind = (pl.when(v.str.starts_with("posts ")).then(pl.lit("post"))
+            .when(v == "calls").then(pl.lit("call")).when(v == "bets").then(pl.lit("bet"))
+            .otherwise(pl.lit("raise")))
+    detail = (pl.when(v == "posts small blind")
+              .then(pl.when(pl.col("sb_rank") == 1).then(pl.lit("small_blind"))
+                    .otherwise(pl.lit("dead")))
+              .when(v == "posts big blind")
+              .then(pl.when(pl.col("bb_rank") == 1).then(pl.lit("big_blind"))
+                    .otherwise(pl.lit("new_player")))
+              .when(v == "posts the ante").then(pl.lit("ante"))
+              .when(v == "posts straddle").then(pl.lit("straddle"))
+              .when(pl.col("all_in")).then(pl.lit("all_in")))
+    rows.append(_row(money, kind, seat="seat1", player="name1",
+                     amount=pl.when(pl.col("is_raise")).then(pl.col("to") - pl.col("prev"))
+                     .otherwise(pl.col("amt")),
+                     total=pl.when(pl.col("live")).then(pl.col("tot")), detail=detail))
+    posts = money.group_by("h").agg(
+        first_sb=pl.when((v == "posts small blind") & (pl.col("sb_rank") == 1)
+                         & ~pl.col("all_in")).then(pl.col("amt")).max(),
+        first_bb=pl.when((v == "posts big blind") & (pl.col("bb_rank") == 1)
+                         & ~pl.col("all_in")).then(pl.col("amt")).max(),
+        ante=pl.when((v == "posts the ante") & ~pl.col("all_in")).then(pl.col("amt"))
+        .drop_nulls().first(),
+        straddle=pl.when(v == "posts straddle").then(pl.col("amt")).drop_nulls().first())
+
+    # lines of no seated player, classified in the parser's order of checks
+    collect = s.str.splitn(" collected ", 2)
+    other = other.with_columns(name_c=collect.struct.field("field_0"),
+                               rest_c=collect.struct.field("field_1"))
+    other = other.join(names.select("h", pl.col("player").alias("name_c"),
+                                    pl.col("seat").alias("seat_c")),
+                       on=["h", "name_c"], how="left", maintain_order="left")
+    note_kind = pl.lit(None, pl.String)
+    for suffix, detail_ in reversed(_NOTES):
+        note_kind = pl.when(s.str.ends_with(suffix)).then(pl.lit(detail_)).otherwise(note_kind)
+    marker_kind = pl.lit(None, pl.String)
+    for marker, detail_ in reversed(_MARKERS):
+        marker_kind = pl.when(s.str.contains(marker, literal=True)).then(
+            pl.lit(detail_)).otherwise(marker_kind)
+    star = s.str.starts_with("*** ")
+    cls = (pl.when(s.str.starts_with("Dealt to ")).then(pl.lit("dealt"))
+           .when(s.is_in(["*** HOLE CARDS ***", "*** DEALING HANDS ***"])).then(pl.lit("hole"))
+           .when(s.is_in(["*** SHOW DOWN ***", "*** FIRST SHOW DOWN ***", "*** PRE-FLOP ***"]))
+           .then(pl.lit("quiet"))
+           .when(star & (s.str.starts_with("*** FLOP *** [")
+                         | s.str.starts_with("*** TURN *** [")
+                         | s.str.starts_with("*** RIVER *** ["))).then(pl.lit("board"))
+           .when(star).then(pl.lit("bad"))
+           .when(pl.col("act_raw").is_in(["sits out", "is sitting out"])
+                 & (pl.col("name1") != "")).then(pl.lit("away"))
+           .when(pl.col("seat_c").is_not_null() & pl.col("rest_c").is_not_null())
+           .then(pl.lit("collect"))
+           .when(s.str.starts_with("Uncalled bet (")
+                 & s.str.contains(") returned to ", literal=True)).then(pl.lit("uncalled"))
+           .when(s.is_in(list(_FIXED))).then(pl.lit("fixed"))
+           .when(s.str.contains(' said, "', literal=True) & s.str.ends_with('"'))
+           .then(pl.lit("said"))
+           .when(s.str.contains(_JOINS, literal=True)).then(pl.lit("joins"))
+           .when(note_kind.is_not_null()).then(pl.lit("note"))
+           .when(marker_kind.is_not_null()).then(pl.lit("marker"))
+           .otherwise(pl.lit("bad")))
+    other = other.with_columns(cls=cls)
+    _bad(other, pl.col("cls") == "bad", ok)
+    c = pl.col("cls")
+
+    # hole cards dealt: only right after HOLE CARDS (or another Dealt-to line)
+    other = other.with_columns(
+        before=pl.when(c != "dealt").then(c).forward_fill().over("h").shift(1).over("h"))
+    dealt = other.filter(c == "dealt").with_columns(
+        pl.col("s").str.extract_groups(_DEALT).alias("g"),
+        name_d=pl.col("s").str.splitn(" [", 2).struct.field("field_0").str.slice(9)).unnest("g")
+    dealt = dealt.join(names.select("h", pl.col("player").alias("name_d"),
+                                    pl.col("seat").alias("seat_d")),
+                       on=["h", "name_d"], how="left", maintain_order="left")
+    _bad(dealt, pl.col("seat_d").is_null() | pl.col("cards").is_null()
+         | (pl.col("name") != pl.col("name_d")) | (pl.col("before") != "hole").fill_null(True)
+         | (pl.len().over("h", "seat_d") > 1), ok)
+    holes = other.filter(c == "hole").group_by("h").agg(pl.len().alias("k"))
+    ok[np.setdiff1d(np.arange(len(ok)), holes.filter(pl.col("k") == 1).get_column("h")
+                    .to_numpy())] = False
+
+    boards = other.filter(c == "board").with_columns(
+        cards=pl.col("s").str.extract(_BOARD, 1))
+    _bad(boards, pl.col("cards").is_null(), ok)
+    rows.append(_row(boards, "deal", cards="cards", detail=pl.lit("board")))
+
+    collected = other.filter(c == "collect").with_columns(
+        pl.col("rest_c").str.extract_groups(_COLLECTED).alias("g")).unnest("g")
+    collected = collected.with_columns(*_money(pl.col("amt"), pl.col("mpu"), "won"))
+    _bad(collected, pl.col("pot").is_null() | ~pl.col("won_ok"), ok)
+    pot = pl.col("pot")
+    rows.append(_row(collected, "award", seat="seat_c", player="name_c", amount="won",
+                     detail=pl.when(pot.is_in(["pot", "main pot"])).then(pl.lit("main"))
+                     .when(pot == "side pot").then(pl.lit("side-1"))
+                     .otherwise(pl.lit("side-") + pot.str.slice(9))))
+    returned = other.filter(c == "uncalled").with_columns(
+        pl.col("s").str.extract_groups(_UNCALLED).alias("g")).unnest("g")
+    returned = returned.with_columns(*_money(pl.col("amt"), pl.col("mpu"), "back")).join(
+        names.select("h", pl.col("player").alias("name"), pl.col("seat").alias("seat_u")),
+        on=["h", "name"], how="left", maintain_order="left")
+    _bad(returned, pl.col("seat_u").is_null() | ~pl.col("back_ok"), ok)
+    rows.append(_row(returned, "award", seat="seat_u", player="name", amount="back",
+                     detail=pl.lit("uncalled")))
+
+    # site messages: annotations, with the seat when the name is seated
+    notes = other.filter(c.is_in(["fixed", "said", "joins", "note", "marker", "away"]))
+    if notes.height:
+        notes = notes.with_columns(
+            pl.col("s").str.extract_groups(_SAID).alias("said"),
+            note_kind=note_kind, marker_kind=marker_kind)
+        note_name = pl.lit(None, pl.String)
+        for suffix, _ in reversed(_NOTES):
+            note_name = pl.when(s.str.ends_with(suffix)).then(
+                s.str.head(-len(suffix))).otherwise(note_name)
+        marker_name = pl.lit(None, pl.String)
+        for marker, _ in reversed(_MARKERS):
+            marker_name = pl.when(s.str.contains(marker, literal=True)).then(
+                s.str.splitn(marker, 2).struct.field("field_0")).otherwise(marker_name)
+        count = pl.lit(0)
+        for suffix, _ in _NOTES:
+            count = count + pl.when(s.str.ends_with(suffix)).then(
+                s.str.count_matches(suffix, literal=True)).otherwise(0)
+        notes = notes.with_columns(
+            who=pl.when(c == "said").then(pl.col("said").struct.field("name"))
+            .when(c == "away").then(pl.col("name1"))
+            .when(c == "joins").then(s.str.splitn(_JOINS, 2).struct.field("field_0"))
+            .when(c == "note").then(note_name)
+            .when(c == "marker").then(marker_name),
+            count=count)
+        _bad(notes, ((c == "said") & pl.col("said").struct.field("words").is_null())
+             | ((c == "note") & (pl.col("count") != 1)), ok)
+        notes = notes.join(names.select("h", pl.col("player").alias("who"),
+                                        pl.col("seat").alias("who_seat")),
+                           on=["h", "who"], how="left", maintain_order="left")
+        fixed = s.replace_strict(_FIXED, default=None, return_dtype=pl.String)
+        rows.append(_row(notes, "annotation", seat="who_seat", player="who",
+                         detail=pl.when(c == "fixed").then(fixed)
+                         .when(c == "said").then(pl.lit("said: ")
+                                                 + pl.col("said").struct.field("words"))
+                         .when(c == "joins").then(pl.lit("joins"))
+                         .when(c == "note").then(pl.col("note_kind"))
+                         .when(c == "away").then(pl.lit("sits_out"))
+                         .otherwise(pl.col("marker_kind") + pl.lit(": ") + s)))
+
+    # where the hole cards go: before the first line after HOLE CARDS that is no 'Dealt to'
+    hole = other.filter(c == "hole").select("h", hole_i="i", hole_ln="ln")
+    flush = (body.select("h", "i", "s").join(hole, on="h")
+             .filter((pl.col("i") > pl.col("hole_i")) & ~pl.col("s").str.starts_with("Dealt to "))
+             .group_by("h").agg(pl.col("i").min().alias("flush_i")))
+    hole = hole.join(flush, on="h", how="left", maintain_order="left")
+    known = dealt.select("h", seat="seat_d", known="cards", known_ln="ln")
+    return rows, posts, hole, known
+
+
+def _round_totals(money: pl.DataFrame, body: pl.DataFrame) -> pl.Series:
+    """Per money line (in hand order): sb_rank, bb_rank (which small / big blind post of the
+    hand), live (counts to the round total), is_raise, tot (the player's round total after it),
+    prev (before it). A board line starts a new round."""
+    h = money.get_column("h").to_numpy()
+    i = money.get_column("i").to_numpy()
+    seat = money.get_column("seat1").to_numpy()
+    verb = money.get_column("verb")
+    amt = money.get_column("amt").fill_null(0).to_numpy()
+    to = money.get_column("to").fill_null(0).to_numpy()
+    is_sb = (verb == "posts small blind").to_numpy()
+    is_bb = (verb == "posts big blind").to_numpy()
+    is_raise = (verb == "raises").to_numpy()
+    n = len(h)
+    hand_start = np.r_[True, h[1:] != h[:-1]] if n else np.zeros(0, dtype=bool)
+
+    def rank(flag: np.ndarray) -> np.ndarray:
+        cs = np.cumsum(flag)
+        return cs - np.maximum.accumulate(np.where(hand_start, cs - flag, 0))
+
+    sb_rank, bb_rank = rank(is_sb), rank(is_bb)
+    live = ((verb.is_in(["calls", "bets", "raises", "posts big blind", "posts straddle"])
+             ).to_numpy() | (is_sb & (sb_rank == 1)))
+    boards = (body.filter(pl.col("s").str.starts_with("*** "))
+              .filter(pl.col("s").str.contains(_BOARD)))
+    board_key = np.sort(boards.get_column("h").to_numpy() * (1 << 20)
+                        + boards.get_column("i").to_numpy())
+    street = (np.searchsorted(board_key, h * (1 << 20) + i)
+              - np.searchsorted(board_key, h * (1 << 20)))
+    add = np.where(live & ~is_raise, amt, 0)
+    key = (h << 28) | (street << 8) | seat
+    order = np.lexsort((i, key))
+    k, r, a, t = key[order], is_raise[order], add[order], to[order]
+    group_start = np.r_[True, k[1:] != k[:-1]] if n else np.zeros(0, dtype=bool)
+    seg_start = group_start | r
+    seg = np.cumsum(seg_start) - 1
+    base = np.where(r, t, 0)[seg_start]
+    cs = np.cumsum(a)
+    before = (cs - a)[seg_start]
+    tot_sorted = base[seg] + cs - before[seg]
+    prev_sorted = np.r_[0, tot_sorted[:-1]] if n else tot_sorted
+    prev_sorted = np.where(group_start, 0, prev_sorted)
+    tot = np.empty(n, dtype=np.int64)
+    prev = np.empty(n, dtype=np.int64)
+    tot[order] = tot_sorted
+    prev[order] = prev_sorted
+    return pl.DataFrame({"sb_rank": sb_rank, "bb_rank": bb_rank, "live": live,
+                         "is_raise": is_raise, "tot": tot, "prev": prev}).to_struct("totals")
+
+
+def _escape(text: str) -> str:
+    return "".join("\\" + c if c in r".^$*+?()[]{}|\-#&~" else c for c in text)
+
+
+def _summary(summary: pl.DataFrame, names: pl.DataFrame, n_hands: int, ok: np.ndarray
+             ) -> tuple[list[pl.DataFrame], pl.DataFrame, pl.DataFrame]:
+    """Rake rows, the pot note per hand and mucked cards from the summary."""
+    s = pl.col("s")
+    split = s.str.splitn(": ", 2)
+    summary = summary.with_columns(
+        seat=split.struct.field("field_0").replace_strict(_SEAT_WORDS, default=None,
+                                                          return_dtype=pl.Int64),
+        seat_rest=split.struct.field("field_1"),
+        has_mucked=s.str.contains(" mucked [", literal=True))
+    summary = summary.join(names.select("h", "seat", "player"), on=["h", "seat"], how="left",
+                           maintain_order="left")
+    summary = summary.with_columns(
+        mucked=pl.when(pl.col("has_mucked")).then(s.str.extract(r"^.*? mucked (\[[^\]]*\])", 1)))
+    is_seat = s.str.starts_with("Seat ")
+    is_total = s.str.starts_with("Total pot ")
+    quiet = (s.str.starts_with("Board [") | s.str.starts_with("FIRST Board [")
+             | s.str.starts_with("SECOND Board [") | s.is_in(["Hand was run twice",
+                                                               "*** SUMMARY ***"]))
+    bad = (is_seat & (pl.col("player").is_null() | pl.col("seat_rest").is_null()
+                      | ~pl.col("seat_rest").str.starts_with(pl.col("player"))
+                      | (pl.col("has_mucked")
+                         & ~pl.col("mucked").str.contains(rf"^\[{_CL}\]$").fill_null(False)))
+           ) | (~is_seat & ~is_total & ~quiet)
+    _bad(summary, bad, ok)
+    totals = summary.filter(~is_seat & is_total)
+    counts = totals.group_by("h").agg(pl.len().alias("k"))
+    ok[np.setdiff1d(np.arange(n_hands), counts.filter(pl.col("k") == 1).get_column("h")
+                    .to_numpy())] = False
+    simple_re = r"^Total pot (?<pot_total>[^ |]+) \| Rake (?<rake>[^ |]+)$"
+    totals = totals.with_columns(g=s.str.extract_groups(simple_re)).unnest("g")
+    totals = totals.with_columns(
+        *_money(pl.col("pot_total"), pl.col("mpu"), "pot_total"),
+        *_money(pl.col("rake"), pl.col("mpu"), "rake"))
+    simple = totals.filter(pl.col("pot_total_ok") & pl.col("rake_ok"))
+    rake_rows = [simple.select(
+        "h", "i", sub=pl.lit(0, pl.Int64), kind=pl.lit("rake"), seat=pl.lit(None, pl.Int64),
+        player=pl.lit(None, pl.String), amount="rake", total=pl.lit(None, pl.Int64),
+        cards=pl.lit(None, pl.String), detail=pl.lit("rake"), ln="ln")]
+    pots = [simple.select("h", total_pot="pot_total", pots_note=pl.lit(""))]
+    # the other forms ('Main pot ... Side pot-1 ...', jackpots, fees): the parser's reader
+    other_rakes = []
+    other_pots = []
+    for h, i, line, mpu, ln in totals.filter(~(pl.col("pot_total_ok") & pl.col("rake_ok"))
+                                             ).select("h", "i", "s", "mpu", "ln").iter_rows():
+        rows: list[Any] = []
+        try:
+            total, note = _Hand._total(line, ln, mpu, rows)
+        except Exception:  # noqa: BLE001 - the parser will say why
+            ok[h] = False
+            continue
+        if total >= 2**63 or any(r[3] >= 2**63 for r in rows):
+            ok[h] = False
+            continue
+        other_pots.append((h, total, note))
+        other_rakes += [(h, i, sub, r[3], r[6], ln) for sub, r in enumerate(rows)]
+    if other_rakes:
+        rake_rows.append(pl.DataFrame(
+            other_rakes, schema={"h": pl.Int64, "i": pl.Int64, "sub": pl.Int64,
+                                 "amount": pl.Int64, "detail": pl.String, "ln": pl.Int64},
+            orient="row").with_columns(
+            kind=pl.lit("rake"), seat=pl.lit(None, pl.Int64), player=pl.lit(None, pl.String),
+            total=pl.lit(None, pl.Int64), cards=pl.lit(None, pl.String)))
+    if other_pots:
+        pots.append(pl.DataFrame(other_pots, schema={"h": pl.Int64, "total_pot": pl.Int64,
+                                                     "pots_note": pl.String}, orient="row"))
+    mucked = (summary.filter(is_seat & pl.col("mucked").is_not_null())
+              .group_by("h", "seat").agg(pl.col("mucked").last())
+              .with_columns(pl.col("mucked").str.strip_chars("[]")))
+    return rake_rows, pl.concat([p.cast({"h": pl.Int64, "total_pot": pl.Int64})
+                                 for p in pots]), mucked
+
+
+def _finish(frame: pl.DataFrame, per_hand: pl.DataFrame, ok: np.ndarray
+            ) -> tuple[pl.DataFrame, pl.DataFrame]:
+    """The fast hands' rows in order, with hand_started and hand_ended, and their games."""
+    good = pl.Series("h", np.flatnonzero(ok), dtype=pl.Int64)
+    per_hand = per_hand.filter(pl.col("h").is_in(good.implode()))
+    frame = frame.filter(pl.col("h").is_in(good.implode()))
+    put = (frame.filter(pl.col("kind").is_in(["post", "call", "bet", "raise", "complete"]))
+           .group_by("h").agg(pl.col("amount").sum().alias("put")))
+    per_hand = per_hand.join(put, on="h", how="left", maintain_order="left").with_columns(
+        pl.col("put").fill_null(0))
+    fixed = pl.col("structure") == "fixed_limit"
+    per_hand = per_hand.with_columns(
+        started_detail=pl.when(~pl.col("uncalled_text") & (pl.col("put") > pl.col("total_pot")))
+        .then(pl.lit("refunds=implicit")),
+        small_blind=pl.when(fixed).then(pl.col("first_sb").fill_null(pl.col("low") // 2))
+        .otherwise(pl.col("low")),
+        big_blind=pl.when(fixed).then(
+            pl.when(pl.col("first_bb").fill_null(0) != 0).then(pl.col("first_bb"))
+            .otherwise(pl.col("low"))).otherwise(pl.col("high")),
+        small_bet=pl.when(fixed).then(pl.col("low")),
+        big_bet=pl.when(fixed).then(pl.col("high")),
+        ante=pl.col("ante").fill_null(0))
+    ends = per_hand.select(
+        "h", i=pl.col("n"), sub=pl.lit(0, pl.Int64), kind=pl.lit("hand_ended"),
+        seat=pl.lit(None, pl.Int64), player=pl.lit(None, pl.String),
+        amount=pl.lit(None, pl.Int64), total=pl.lit(None, pl.Int64),
+        cards=pl.lit(None, pl.String),
+        detail=pl.lit("total_pot=") + pl.col("total_pot").cast(pl.String)
+        + pl.col("pots_note"), ln=pl.col("ln0") + pl.col("n") - 1)
+    starts = per_hand.select(
+        "h", i=pl.lit(0, pl.Int64), sub=pl.lit(0, pl.Int64), kind=pl.lit("hand_started"),
+        seat=pl.lit(None, pl.Int64), player=pl.lit(None, pl.String),
+        amount=pl.lit(None, pl.Int64), total=pl.lit(None, pl.Int64),
+        cards=pl.lit(None, pl.String), detail="started_detail", ln="ln0")
+    frame = pl.concat([starts.cast(_ROW_SCHEMA), frame, ends.cast(_ROW_SCHEMA)])
+    order = np.argsort((frame.get_column("h").to_numpy() << 32)
+                       | (frame.get_column("i").to_numpy() << 12)
+                       | (frame.get_column("sub").to_numpy() + 2048), kind="stable")
+    frame = frame[order]
+    return frame, per_hand.sort("h")
+
+
+def _table(rows: pl.DataFrame, per_hand: dict[str, Any], ok: np.ndarray, prefix: str
+           ) -> tuple[pa.Table, np.ndarray, np.ndarray]:
+    """The event table of the fast hands (schemas/events.json), each row's line, and the
+    number of rows per hand."""
+    schema = events_schema()
+    h = rows.get_column("h").to_numpy()
+    hands = np.asarray(per_hand["h"], dtype=np.int64)
+    position = np.full(len(ok), -1, dtype=np.int64)
+    position[hands] = np.arange(len(hands))
+    owner = position[h]
+    counts = np.bincount(owner, minlength=len(hands)).astype(np.int64)
+    starts = np.zeros(len(hands), dtype=np.int64)
+    np.cumsum(counts[:-1], out=starts[1:])
+    n = len(h)
+    first_row = np.zeros(n, dtype=bool)
+    first_row[starts] = True
+    first_only = pa.array(owner, mask=~first_row)
+    owner_arr = pa.array(owner)
+    # the game on each hand's first row only: children taken per row, the rest masked out
+    game = pa.StructArray.from_arrays(
+        [pa.array(per_hand.get(f.name) if f.name in _GAME_KEYS else
+                  [None] * len(hands) if f.name not in _GAME_RENAMES
+                  else per_hand[_GAME_RENAMES[f.name]], type=f.type).take(owner_arr)
+         for f in schema.field("game").type],
+        fields=list(schema.field("game").type), mask=pa.array(~first_row))
+    lines = rows.get_column("ln").to_numpy()
+    ts = pa.array(per_hand["ts_us"], type=pa.int64()).cast(schema.field("ts").type)
+    data = {
+        "hand_id": pa.array(per_hand["hand_id"], type=pa.string()).take(owner_arr),
+        "seq": pa.array((np.arange(n, dtype=np.int64) - np.repeat(starts, counts))
+                        .astype(np.int32)),
+        "ts": ts.take(first_only),
+        "table_id": pa.array(per_hand["table"], type=pa.string()).take(owner_arr),
+        "game": game,
+        "source": rows.select(pl.lit(prefix) + pl.col("ln").cast(pl.String)).to_series()
+        .to_arrow(),
+    }
+    for name in ("kind", "seat", "player", "amount", "total", "cards", "detail"):
+        data[name] = rows.get_column(name).to_arrow()
+    arrays = [data[f.name] if data[f.name].type == f.type else data[f.name].cast(f.type)
+              for f in schema]
+    return pa.Table.from_arrays(arrays, schema=schema), lines, counts
+
+
+_GAME_KEYS = frozenset({"variant", "structure", "small_blind", "big_blind", "small_bet",
+                        "big_bet", "ante", "straddle", "seat_count", "currency", "tournament",
+                        "level"})
+_GAME_RENAMES = {"button_seat": "button", "minor_per_unit": "mpu"}

@@ -1,0 +1,166 @@
+"""The vectorised PokerStars reader (audit/importers/pokerstars_fast.py) never changes an import.
+
+For every source of PokerStars text we have -- the real fpdb samples, the hand-written
+fixtures, a long file of real hands, the hostile-input documents and thousands of randomly
+corrupted files -- the chunks from the fast path equal, value for value and chunk by chunk,
+those of the line parser alone: the same events (sources included), the same row lines and the
+same quarantine (file, line, hand id, reason, raw text). The fast path may hand a hand to the
+parser; it may never read one differently.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from audit.bench import write_stars_file
+from audit.hostile import hostile_documents, seeds
+from audit.importers.pokerstars import PokerStarsImporter, _ChunkBuilder
+from audit.importers.pokerstars_fast import read_fast
+
+ROOT = Path(__file__).resolve().parents[1]
+FIXTURES = ROOT / "fixtures" / "pokerstars"
+SAMPLES = ROOT.parent / "shared" / "data" / "fpdb-sample"
+STARS = sorted(SAMPLES.glob("stars-*.txt")) + sorted(FIXTURES.glob("*.txt"))
+needs_samples = pytest.mark.skipif(not SAMPLES.exists(), reason="fpdb sample not present")
+
+
+def _chunks(path: Path, *, fast: bool, chunk_hands: int = 5000) -> list[Any]:
+    out = []
+    for chunk in PokerStarsImporter(chunk_hands, fast=fast).read(path):
+        out.append((chunk.table.to_pylist(), chunk.lines,
+                    [(r.source, r.line, r.hand_id, r.reason, r.raw) for r in chunk.rejected]))
+    return out
+
+
+def assert_same(path: Path, *, chunk_hands: int = 5000, min_fast: float = 0.0) -> None:
+    reference = _chunks(path, fast=False, chunk_hands=chunk_hands)
+    stats: dict[str, int] = {}
+    fast = [(c.table.to_pylist(), c.lines,
+             [(r.source, r.line, r.hand_id, r.reason, r.raw) for r in c.rejected])
+            for c in read_fast(path, _ChunkBuilder(path, chunk_hands), stats)]
+    assert len(fast) == len(reference)
+    for got, want in zip(fast, reference, strict=True):
+        assert got[2] == want[2]
+        assert got[1] == want[1]
+        bad = [(g, w) for g, w in zip(got[0], want[0], strict=True) if g != w]
+        assert not bad, bad[:2]
+        assert len(got[0]) == len(want[0])
+    assert stats["fast"] >= min_fast * stats["hands"], stats
+
+
+@needs_samples
+@pytest.mark.parametrize("path", STARS, ids=lambda p: p.name)
+def test_real_and_fixture_files_read_the_same(path: Path) -> None:
+    assert_same(path)
+    assert_same(path, chunk_hands=2)
+
+
+@needs_samples
+@pytest.mark.parametrize("name", ["stars-nlhe-6max-0.05-0.10.txt",
+                                  "stars-mtt-nlhe-knockout.txt", "stars-plo-sidepots.txt"])
+def test_common_hold_em_and_omaha_hands_take_the_fast_path(name: str) -> None:
+    assert_same(SAMPLES / name, min_fast=0.95)
+
+
+def test_a_long_file_of_real_hands_reads_the_same(tmp_path: Path) -> None:
+    path = tmp_path / "long.txt"
+    write_stars_file(path, 3000)
+    assert_same(path, chunk_hands=1000, min_fast=0.99)
+
+
+def test_repeated_hand_ids_are_quarantined_the_same(tmp_path: Path) -> None:
+    # a hand id seen before in the same chunk is quarantined; in the next chunk it is not
+    hand = (FIXTURES / "nlhe-two-hands.txt").read_bytes()
+    path = tmp_path / "dup.txt"
+    path.write_bytes(hand * 3)
+    for chunk_hands in (1, 2, 3, 5000):
+        assert_same(path, chunk_hands=chunk_hands)
+
+
+@pytest.mark.parametrize("encoding", ["utf-8-sig", "cp1252", "latin-1", "crlf", "junk"])
+def test_encodings_boms_line_ends_and_text_outside_hands(tmp_path: Path, encoding: str) -> None:
+    text = (FIXTURES / "nlhe-two-hands.txt").read_text(encoding="utf-8").replace(
+        "Hero", "Hérö")
+    path = tmp_path / "x.txt"
+    if encoding == "crlf":
+        path.write_bytes(text.replace("\n", " \r\n").encode())
+    elif encoding == "junk":
+        cut = text.index("PokerStars", 10)
+        path.write_bytes(("junk line\n\n" + text[:cut] + "more junk\r\n \t\n" + text[cut:]
+                          + "\n\ntrailing").encode())
+    else:
+        path.write_bytes(text.encode(encoding))
+    assert_same(path)
+
+
+def test_hostile_documents_read_the_same(tmp_path: Path) -> None:
+    rng = random.Random(20261122)
+    for number, (mutation, data) in enumerate(
+            hostile_documents("pokerstars", seeds()["pokerstars"], rng, 2)):
+        if len(data) > 5_000_000:
+            continue
+        path = tmp_path / f"{number}.txt"
+        path.write_bytes(data)
+        try:
+            assert_same(path, chunk_hands=3)
+        except AssertionError as exc:
+            raise AssertionError(f"hostile mutation {mutation}: {exc}") from None
+
+
+_FUZZ_SOURCE = [FIXTURES / "nlhe-two-hands.txt", FIXTURES / "omaha6-showdown.txt"] + (
+    [SAMPLES / "stars-mtt-nlhe-knockout.txt", SAMPLES / "stars-plo-sidepots.txt"]
+    if SAMPLES.exists() else [])
+
+
+@st.composite
+def _mutated(draw: st.DrawFn) -> bytes:
+    path = draw(st.sampled_from(_FUZZ_SOURCE))
+    lines = path.read_bytes().split(b"\n")
+    if len(lines) > 120:  # a few hands of a long sample
+        start = draw(st.integers(0, len(lines) - 120))
+        lines = lines[start : start + 120]
+    for _ in range(draw(st.integers(1, 5))):
+        op = draw(st.sampled_from(["delete", "duplicate", "truncate", "swap", "garbage",
+                                   "word"]))
+        i = draw(st.integers(0, len(lines) - 1))
+        if op == "delete":
+            del lines[i]
+        elif op == "duplicate":
+            lines.insert(i, lines[i])
+        elif op == "truncate":
+            lines[i] = lines[i][: draw(st.integers(0, len(lines[i])))]
+        elif op == "swap":
+            lines[i] = re.sub(rb"\d+(?:\.\d+)?", lambda m: m.group(0)[::-1], lines[i])
+        elif op == "word":  # a word the fast path has a rule for, in an odd place
+            word = draw(st.sampled_from([
+                b": ", b" collected ", b" and is all-in", b"Dealt to ", b"*** ", b" [",
+                b" said, \"", b"\"", b" joins the table at seat #", b" has timed out",
+                b" wins the ", b"Seat 3: ", b" in chips)", b"$", b",", b".", b" ", b"\xc2\xa0",
+                b"\x1c", b"Uncalled bet (", b") returned to ", b" mucked [", b"Total pot ",
+                b" | Rake ", b"Main pot ", b"Side pot-1 ", b"*** SUMMARY ***",
+                b"*** HOLE CARDS ***", b" out of hand", b" is sitting out", b"sits out"]))
+            pos = draw(st.integers(0, len(lines[i])))
+            lines[i] = lines[i][:pos] + word + lines[i][pos:]
+        else:
+            junk = draw(st.binary(min_size=1, max_size=12))
+            pos = draw(st.integers(0, len(lines[i])))
+            lines[i] = lines[i][:pos] + junk + lines[i][pos:]
+        if not lines:
+            lines = [b""]
+    return b"\n".join(lines)
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=_mutated())
+def test_fuzzed_files_read_the_same(tmp_path_factory: pytest.TempPathFactory,
+                                    data: bytes) -> None:
+    path = tmp_path_factory.mktemp("fuzz") / "f.txt"
+    path.write_bytes(data)
+    assert_same(path, chunk_hands=2)
