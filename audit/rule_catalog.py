@@ -1225,6 +1225,13 @@ _rule(
     'Five-card stud: ante; 1 down + 1 up, round 1; then one upcard at a time with a round '
     'after each (4 rounds in all); best five. Otherwise the seven-card stud rules apply.',
 )
+_rule(
+    'LOWBALL-OPEN', ILLEGAL_BET, VIOLATION,
+    '000 §10 intro; 001 3.2.8.1, 3.2.8.3.3; 002 §11.0',
+    'Lowball first round: players must open with a bet or fold (no checking, apart from the '
+    "blind's option). Depending on the structure, the BB may simply be called, or the minimum "
+    'open is 2×BB (profile.lowball_min_open ∈ {BB, 2BB}).',
+)
 
 # The stud/draw ids the replay can emit; each has a fixture under fixtures/rules/<ID>.txt.
 STUD_DRAW_RULE_IDS: tuple[str, ...] = (
@@ -1264,6 +1271,8 @@ STUD_DRAW_RULE_IDS: tuple[str, ...] = (
     "DRAWHI-ALLIN-ANTES",
     # draw high and jacks: the opener acts first after the draw
     "ORDER-DRAW-AFTER",
+    # lowball: open with a bet or fold before the draw
+    "LOWBALL-OPEN",
 )
 
 for _id in STUD_DRAW_RULE_IDS:

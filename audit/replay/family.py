@@ -46,7 +46,7 @@ class FamilyHooks:
                  "sevens_checks", "got", "faces", "exposed_start", "dead_start",
                  "short_flagged", "last_deal_seq", "opener", "exposed", "short_wager",
                  "base_order", "anted", "ante_rule", "ante_rule_id", "wrong_bring",
-                 "structure_flagged")
+                 "structure_flagged", "opened", "min_open_2bb")
 
     def __init__(self, h: HandState, spec: VariantSpec) -> None:
         self.spec = spec
@@ -80,6 +80,9 @@ class FamilyHooks:
         # a bring-in by the wrong seat: (his seat, his wager, the action count right after it)
         self.wrong_bring: tuple[int, int, int] | None = None
         self.structure_flagged: set[tuple[str, int]] = set()  # (rule, seat or -round-1)
+        self.opened = False  # lowball: someone has opened (bet or raised) before the draw
+        # LOWBALL-OPEN: the minimum open is the big blind (a call) or twice it (a raise)
+        self.min_open_2bb = str(h.st.values.get("lowball.min_open", "bb")).lower() == "2bb"
         st = h.st
         self.sevens = (spec.evaluator == "lowa5" and h.structure == FL
                        and bool(st.values.get("a5.sevens_rule", True)))
@@ -403,6 +406,8 @@ class FamilyHooks:
                 self.big_seen = True
             else:
                 h.big_from = self.spec.big_from
+        if h.street == 0 and self.spec.evaluator in ("lowa5", "low27") and not self.opened:
+            self._lowball_open(h, kind, s, seq)
         if self.sevens and kind == "check" and h.street >= 1 and s not in self.sevens_checks:
             self.sevens_checks[s] = seq
         if self.spec.evaluator == "lowa5" and h.structure == FL and not self.a5_checkraise:
@@ -419,6 +424,23 @@ class FamilyHooks:
         if rule is not None:
             self.ante_rule = None
             check_antes(h, rule, self.anted, seq)
+
+    def _lowball_open(self, h: HandState, kind: str, s: int, seq: int) -> None:
+        """LOWBALL-OPEN: before the draw a player opens with a bet or folds: no check (the
+        big blind's option apart), and no call of the big blind where the minimum open is
+        twice the blind (profile lowball.min_open = 2bb)."""
+        if kind in ("bet", "raise", "complete"):
+            self.opened = True
+            return
+        if kind == "check" and h.cur_bet == 0:
+            h.flag("LOWBALL-OPEN", seq, f"{h.who(s)} checked before the draw; in lowball a "
+                   "player opens with a bet or folds (only the big blind has an option).",
+                   seat=s, expected="bet or fold", actual="check")
+        elif (kind == "call" and self.min_open_2bb and h.bb_seat and s != h.bb_seat
+              and h.cur_bet == h.bb and h.bet[s] < h.bb and h.stack[s] > h.bb - h.bet[s]):
+            h.flag("LOWBALL-OPEN", seq, f"{h.who(s)} came in by calling the big blind; in "
+                   f"this game the minimum open is twice the blind, {h.money(2 * h.bb)}.",
+                   seat=s, expected=2 * h.bb, actual=h.bb)
 
     def _short_open(self, h: HandState, s: int, amount: int | None, total: int | None) -> None:
         """Draw high and jacks at fixed limit: an all-in opener short of the opening bet
