@@ -1,13 +1,19 @@
-"""Stud and draw injectors: the bring-in from the wrong seat or of the wrong size, and a small
-bet on a big-bet street (stud, and draw games after the draw). Each breaks exactly its rule;
-the engine then plays on under the state the replay derives from what was logged, so the
-rest of the hand stays legal."""
+"""Stud and draw injectors: the bring-in from the wrong seat, of the wrong size or folded, a
+small bet on a big-bet street (stud, and draw games after the draw), bets against the open-pair
+rules of 4th street, a check out of turn on a later street, and a hand short of its seventh
+card at the showdown (the draw-game injectors are in inject_draw.py). Each breaks exactly its
+rule; the engine then plays on under the state the replay derives from what was logged (or the
+rest of the round stays passive), so the rest of the hand stays legal."""
 
 from __future__ import annotations
 
+import random
+
+from audit.replay.stud import has_open_pair
 from audit.replay.variants import SPECS
 from audit.simulate.engine import FL, Hand
-from audit.simulate.inject import Injector
+from audit.simulate.inject import Injector, _pairs
+from audit.simulate.inject_draw import ALL_DRAW
 from audit.simulate.table import DRAW_GAMES, STUD_GAMES, Table
 
 
@@ -89,5 +95,165 @@ class DrawSmallBetOnBigRound(StudSmallBetOnBigStreet):
     min_players = 2
 
 
+class BringInFolds(_StudInjector):
+    """The player with the bring-in card folds instead of bringing in or completing."""
+
+    name, rule = "bring_in_folds", "STUD-BRINGIN-OPTIONS"
+    variants = STUD_GAMES
+
+    def bring_fold(self, h: Hand, s: int) -> bool:
+        self.done = True
+        return True
+
+    def bring_rule(self) -> str:
+        return self.rule
+
+
+def _up(h: Hand, s: int, faces: str) -> list[int]:
+    return [c for c, f in zip(h.hole[s], faces, strict=False) if f == "u"]
+
+
+def _open_pair(h: Hand, faces: str) -> bool:
+    return any(has_open_pair(_up(h, s, faces)) for s in h.order if not h.folded[s])
+
+
+class _OpenPair(_StudInjector):
+    """4th street with an open pair showing: a bet the game's open-pair rule forbids; the rest
+    of the round is called or checked (the state after a wrong size is the replay's to judge,
+    not the agents')."""
+
+    def prepare(self, t: Table, order: list[int]) -> None:
+        super().prepare(t, order)
+        self.faces = SPECS[t.variant].faces
+
+    def force(self, h: Hand, s: int) -> tuple | None:
+        if self.done:
+            return ("call",) if h.cur > h.bet[s] else ("check",) if h.street == 1 else None
+        if h.street != 1 or not _open_pair(h, self.faces):
+            return None
+        return self.wrong(h, s)
+
+    def wrong(self, h: Hand, s: int) -> tuple | None:
+        return None
+
+
+class OpenPairBigBetRazzHilo(_OpenPair):
+    """Razz and stud hi-lo: the big bet on 4th street because of an open pair (which changes
+    nothing in these games)."""
+
+    name, rule = "open_pair_big_bet", "RAZZ-NO-OPENPAIR"
+    variants = ("razz", "stud_hilo")
+
+    def prepare(self, t: Table, order: list[int]) -> None:
+        super().prepare(t, order)
+        self.rule = "RAZZ-NO-OPENPAIR" if t.variant == "razz" else "STUDHL-NO-OPENPAIR"
+
+    def wrong(self, h: Hand, s: int) -> tuple | None:
+        if h.cur or h.stack[s] <= h.big_bet:
+            return None
+        return self.once(("raise", h.big_bet), self.rule, s)
+
+
+class OpenPairSmallRaise(_OpenPair):
+    """7-card stud, open pair on 4th street: after a big bet the raise is a small one (once the
+    upper limit is bet, raises are at the upper limit)."""
+
+    name, rule = "open_pair_small_raise", "BET-STUD-OPENPAIR"
+    variants = ("stud",)
+
+    def prepare(self, t: Table, order: list[int]) -> None:
+        super().prepare(t, order)
+        self.opened = 0
+
+    def wrong(self, h: Hand, s: int) -> tuple | None:
+        if not self.opened:
+            if h.cur or h.stack[s] <= h.big_bet:
+                return None
+            self.opened = s
+            return ("raise", h.big_bet)  # legal: either limit with an open pair
+        if h.cur != h.big_bet or h.stack[s] <= h.big_bet + h.small_bet:
+            return None
+        return self.once(("raise", h.cur + h.small_bet), self.rule, s)
+
+
+class StudCheckOutOfTurn(_StudInjector):
+    """On a later street two checks are logged in the wrong order (the second player checks
+    before the first, who then checks)."""
+
+    name, rule = "stud_check_out_of_turn", "ORDER-STUD-LATER"
+    variants = STUD_GAMES
+
+    def finish(self, h: Hand, res: dict, ev: list[list], t: Table,
+               rng: random.Random, game: dict) -> bool:
+        for i, a, b in _pairs(ev):
+            if a[0] == "check" and b[0] == "check" and a[6] == b[6] >= 1:
+                ev[i], ev[i + 1] = b, a
+                self.labels.append((b, SPECS[self.variant].order_later, b[1], True))
+                return True
+        return False
+
+
+class StudSeventhMissing(_StudInjector):
+    """A player who loses at the showdown was never dealt his seventh card (he shows six)."""
+
+    name, rule = "stud_seventh_missing", "STUD-CARD-COUNT"
+    variants = ("stud", "stud_hilo", "razz")
+
+    def finish(self, h: Hand, res: dict, ev: list[list], t: Table,
+               rng: random.Random, game: dict) -> bool:
+        if not res["showdown"] or h.street != 4:
+            return False
+        winners = {x for _, _, _, hi, lo in res["pots"] for x in (*hi, *(lo or ()))}
+        losers = [x for x in res["contenders"] if x not in winners]
+        if not losers:
+            return False
+        s = losers[0]
+        # the seventh card is the only single card dealt down (dd uuuu d)
+        sevenths = [i for i, e in enumerate(ev) if e[0] == "deal" and e[5] == "down"
+                    and len(e[4].split()) == 1]
+        mine = [i for i in sevenths if ev[i][1] == s]
+        if len(mine) != 1 or len(sevenths) < 2:
+            return False
+        last = mine[0]
+        seventh = ev[last][4]
+        del ev[last]
+        show = next(e for e in ev if e[0] == "show" and e[1] == s)
+        show[4] = " ".join(c for c in show[4].split() if c != seventh)
+        first = next(e for e in ev if e[0] == "deal" and e[1] == s)
+        self.labels.append((first, self.rule, s, True))
+        return True
+
+
 ALL_STUD = (BringInWrongSeat, BringInWrongAmount, StudSmallBetOnBigStreet, FiveStudBigBet,
-            DrawSmallBetOnBigRound)
+            DrawSmallBetOnBigRound, BringInFolds, OpenPairBigBetRazzHilo, OpenPairSmallRaise,
+            StudCheckOutOfTurn, StudSeventhMissing, *ALL_DRAW)
+
+# Registered stud/draw ids the simulator does not inject, and why (tests/test_simulate_
+# injectors_studdraw.py fails on a registered id that has neither an injector nor a line here).
+NOT_INJECTED: dict[str, str] = {
+    "ORDER-STUD-FIRST": "not yet: 3rd street has no checks to swap (the bring-in is a bet), and "
+                        "an out-of-turn call or fold there is ruled under TURN-OOT-* as well",
+    "STUD-PREMATURE": "not yet: needs cards dealt before the round's betting ends and the "
+                      "removed cards replayed as the rule redeals them",
+    "POT-ODDCHIP-STUD": "not yet: needs an award injector for stud ties with an odd chip",
+    "STUD-SHORT-DECK": "simulated stud tables deal at most 7 players (49 cards), so the deck "
+                       "never runs short; the common card is never needed",
+    "ORDER-STUD-COMMON": "needs a common card, which needs STUD-SHORT-DECK's 8-handed deal",
+    "STUD-EXPOSED-START": "not yet: the simulator does not deal a hole card face up",
+    "STUD-7TH-UP": "not yet: the simulator does not deal the seventh card face up",
+    "ORDER-STUD-7TH-UP": "not yet: needs a seventh card dealt face up (STUD-7TH-UP)",
+    "DRAW-EXPOSED-ON-DRAW": "not yet: the simulator does not expose cards on the draw",
+    "DRAWHI-EXPOSED-PREDRAW": "not yet: the simulator does not expose cards before the draw",
+    "A5-EXPOSED-LIMIT": "not yet: the simulator does not expose cards before the draw",
+    "D27-EXPOSED": "not yet: the simulator does not expose cards before the draw",
+    "BBLOW-EXPOSED": "no-limit and pot-limit lowball are not simulated (draw tables are fixed "
+                     "limit)",
+    "KILL-SIZE": "kill pots are not simulated (who must kill is table state across hands)",
+    "KILL-ONE-PER-DEAL": "kill pots are not simulated (who must kill is table state across "
+                         "hands)",
+    "KILL-VOLUNTARY-LOWBALL": "kill pots are not simulated (who must kill is table state "
+                              "across hands)",
+    "ORDER-KILL": "kill pots are not simulated (who must kill is table state across hands)",
+    "ORDER-MISSISSIPPI": "Mississippi stud is not simulated",
+    "BET-LIMIT-MISSISSIPPI": "Mississippi stud is not simulated",
+}

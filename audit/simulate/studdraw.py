@@ -113,7 +113,11 @@ def play_stud(t, rng: random.Random, deck: list[int],
                     b = script.bring_seat(h, b)
                 if script is not None and hasattr(script, "bring_amount"):
                     amount = script.bring_amount(h, b, amount)
-                _bring_in(h, b, amount)
+                if script is not None and hasattr(script, "bring_fold") \
+                        and script.bring_fold(h, b):
+                    h.fold(b)  # neither brings in nor completes (STUD-BRINGIN-OPTIONS)
+                else:
+                    _bring_in(h, b, amount)
                 if script is not None and script.done and not script.labels:
                     rule = (script.bring_rule() if hasattr(script, "bring_rule")
                             else script.rule)
@@ -306,15 +310,20 @@ def _play_draw(t, rng: random.Random, deck: list[int],
             if h.folded[s]:
                 continue
             out = _discards(h, s)
-            if len(out) > len(deck):
-                out = []
+            dealt, rule = len(out), None
+            if script is not None and hasattr(script, "draw_for"):
+                out, dealt, rule = script.draw_for(h, s, out, len(deck))
+            if max(len(out), dealt) > len(deck):
+                out, dealt = [], 0
             if not out:
                 ev.append(["stand_pat", s, None, None, None, None])
                 continue
             ev.append(["draw", s, len(out), None, " ".join([cards_of[c] for c in out]), None])
-            new = [deck.pop() for _ in out]
+            new = [deck.pop() for _ in range(dealt)]
             h.hole[s] = [c for c in h.hole[s] if c not in out] + new
             ev.append(["deal", s, None, None, " ".join([cards_of[c] for c in new]), "draw"])
+            if rule:
+                script.labels.append((ev[-1], rule, s, True))
         h.strength_cache.clear()
         h.new_round(h.street + 1)
         checked.clear()

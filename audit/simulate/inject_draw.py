@@ -1,0 +1,190 @@
+"""Draw-game injectors: opening without openers at jacks, a check-raise and a checked seven-low
+at limit ace-to-five, a raise over the two-round cap, five draw cards dealt at once, and a draw
+that leaves a player short of a hand. Each breaks exactly its rule; what follows stays legal
+(the engine plays on under the state the replay derives, or the injector keeps the rest of the
+round passive), and the labels sit on the event the replay reports."""
+
+from __future__ import annotations
+
+import random
+
+from audit.replay.jokers import has_openers, seven_or_better
+from audit.simulate.engine import FL, Hand
+from audit.simulate.inject import ACTIONS, Injector
+from audit.simulate.table import Table
+
+TWO_ROUND = ("lowball_27_single", "draw_high", "lowball_a5", "jacks_or_better")
+FIVE_CARD = ("lowball_27_single", "lowball_27_triple", "draw_high", "lowball_a5",
+             "jacks_or_better")
+
+
+class _DrawInjector(Injector):
+    structures = (FL,)
+    min_players = 2
+
+
+def _passive(h: Hand, s: int) -> tuple:
+    return ("call",) if h.cur > h.bet[s] else ("check",)
+
+
+def _checked_this_round(h: Hand, s: int) -> bool:
+    for row in reversed(h.ev):
+        if row[0] in ("draw", "stand_pat", "deal"):
+            return False  # the round started after the last draw (or the deal)
+        if row[0] == "check" and row[1] == s:
+            return True
+    return False
+
+
+class JacksWithoutOpeners(_DrawInjector):
+    """At jacks or better, a player without a pair of jacks or better opens."""
+
+    name, rule = "jacks_without_openers", "JACKS-OPENERS"
+    variants = ("jacks_or_better",)
+
+    def force(self, h: Hand, s: int) -> tuple | None:
+        if self.done or h.street or h.cur or has_openers(h.hole[s]):
+            return None
+        lo, _ = h.raise_range(s)
+        if not lo or h.stack[s] <= lo:
+            return None
+        return self.once(("raise", lo), self.rule, s)
+
+
+class A5CheckRaise(_DrawInjector):
+    """Limit ace-to-five after the draw: a player checks (not holding a seven-low, so the
+    sevens rule stays out of it) and raises when the bet comes round to him."""
+
+    name, rule = "a5_check_raise", "A5-CHECKRAISE"
+    variants = ("lowball_a5",)
+    min_players = 3
+
+    def prepare(self, t: Table, order: list[int]) -> None:
+        self.seat = 0
+
+    def force(self, h: Hand, s: int) -> tuple | None:
+        if self.done or h.street == 0:
+            return None
+        if not self.seat and h.cur == 0 and not seven_or_better(h.hole[s]) \
+                and h.stack[s] > 3 * h.big_bet:
+            self.seat, self.street = s, h.street
+            return ("check",)
+        if s == self.seat and h.street == self.street and h.cur > h.bet[s]:
+            lo, _ = h.raise_range(s)
+            if lo and lo < h.bet[s] + h.stack[s]:
+                return self.once(("raise", lo), self.rule, s)
+        return None
+
+
+class CapTwoRound(_DrawInjector):
+    """Single-draw games: a bet and four raises with three or more players in, then one more
+    raise (the cap of a two-round game)."""
+
+    name, rule = "raise_over_two_round_cap", "BET-CAP-TWOROUND"
+    variants = TWO_ROUND
+    min_players = 3
+
+    def force(self, h: Hand, s: int) -> tuple | None:
+        if self.done or h.bets < 1 + h.cap_raises or h.cur <= h.bet[s] \
+                or h.with_chips() < 3 or _checked_this_round(h, s):
+            return None
+        to = h.last_raise + h.street_size()
+        if to >= h.bet[s] + h.stack[s]:
+            return None
+        return self.once(("raise", to), self.rule, s)
+
+
+class A5SevensChecked(_DrawInjector):
+    """Limit ace-to-five: a seven-low or better is checked after the draw and only called; if
+    it wins, the awards follow the sevens ruling (the pot as it stood before the draw, every
+    post-draw bet back to its maker), as the replay rules it."""
+
+    name, rule = "a5_seven_checked", "A5-SEVENS-RULE"
+    variants = ("lowball_a5",)
+
+    def prepare(self, t: Table, order: list[int]) -> None:
+        self.seat = 0
+        self.pre: list[int] | None = None
+        self.row: list | None = None
+
+    def force(self, h: Hand, s: int) -> tuple | None:
+        if h.street == 0:
+            return None
+        if self.pre is None:
+            self.pre = list(h.contrib)  # no chips move during the draw
+        if not self.seat and h.cur == 0 and seven_or_better(h.hole[s]):
+            self.seat = s
+            return ("check",)
+        if s == self.seat:
+            return _passive(h, s)  # calls only: a raise after his check is A5-CHECKRAISE
+        return None
+
+    def finish(self, h: Hand, res: dict, ev: list[list], t: Table, rng: random.Random,
+               game: dict) -> bool:
+        s, pre = self.seat, self.pre
+        pots = res["pots"]
+        if not s or pre is None or res["refund"] or len(pots) != 1 or pots[0][3] != [s]:
+            return False
+        total, before = sum(h.contrib), sum(pre)
+        if total <= before:
+            return False  # nothing bet after the draw: the rule changes nothing
+        paid = {x: h.contrib[x] - pre[x] for x in h.order}
+        paid[s] += before
+        start = next(i for i, e in enumerate(ev) if e[0] == "award")
+        ev[start:-1] = [["award", x, a, None, None, "main"] for x, a in sorted(paid.items())
+                        if a > 0]
+        check = next(e for e in ev if e[0] == "check" and e[1] == s and e[6] >= 1)
+        self.labels.append((check, self.rule, s, True))
+        return True
+
+
+class DrawFiveAtOnce(_DrawInjector):
+    """A player drawing five is dealt all five at once (four, then the fifth after the
+    others)."""
+
+    name, rule = "draw_five_at_once", "DRAW-MAX-FOUR"
+    variants = FIVE_CARD
+
+    def draw_for(self, h: Hand, s: int, out: list[int], left: int
+                 ) -> tuple[list[int], int, str | None]:
+        if self.done or len(out) < 3 or left < 5 + 4 * len(h.order):
+            return out, len(out), None
+        self.done = True
+        return list(h.hole[s]), 5, self.rule
+
+
+class DrawShortHand(_DrawInjector):
+    """A player is dealt one card fewer than he threw, so he holds four after the draw (a
+    fouled hand); he folds at his next turn, so only the hand size is wrong."""
+
+    name, rule = "draw_short_hand", "DRAW-FIVE-CARD-HAND"
+    variants = FIVE_CARD + ("lowball_27_triple",)
+
+    def prepare(self, t: Table, order: list[int]) -> None:
+        self.seat = 0
+
+    def draw_for(self, h: Hand, s: int, out: list[int], left: int
+                 ) -> tuple[list[int], int, str | None]:
+        if self.seat or len(out) < 2 or h.stack[s] == 0 or h.with_chips() < 2:
+            return out, len(out), None
+        self.seat = s
+        return out, len(out) - 1, None
+
+    def force(self, h: Hand, s: int) -> tuple | None:
+        return ("fold",) if s == self.seat else None
+
+    def finish(self, h: Hand, res: dict, ev: list[list], t: Table, rng: random.Random,
+               game: dict) -> bool:
+        s = self.seat
+        if not s:
+            return False
+        # the replay checks hand sizes when the draw ends: at the first event after it
+        last = max(i for i, e in enumerate(ev) if e[0] == "deal" and e[1] == s
+                   and e[5] == "draw")
+        after = next((e for e in ev[last + 1:] if e[0] in ACTIONS), None)
+        self.labels.append((after, self.rule, s, True))
+        return True
+
+
+ALL_DRAW = (JacksWithoutOpeners, A5CheckRaise, CapTwoRound, A5SevensChecked, DrawFiveAtOnce,
+            DrawShortHand)
