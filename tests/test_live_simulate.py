@@ -39,6 +39,26 @@ def _findings(table):
     return {h.hand_id: replay_hand(h, MONTANA).findings for h in hands_from_table(table)}
 
 
+def test_every_live_rule_id_has_an_injector():
+    assert sorted(LIVE_INJECTORS) == sorted(LIVE_RULE_IDS)
+
+
+def test_injectors_need_house_rules_only_on_the_hands_they_plant(simulated):
+    import json
+
+    table, _ = simulated
+    live, labels = add_physical_layer_table(table, seed=3, violations=0.4)
+    planted = {h: rule for h, _, rule, _, _, _ in labels}
+    house = {h: json.loads(g["house_overrides"] or "{}")
+             for h, g in zip(live.column("hand_id").to_pylist(), live.column("game").to_pylist(),
+                             strict=True) if g is not None}
+    keys = {"chip.min_unit": "CHIP-MIN-UNIT", "nl.wager_denom": "BET-NL-DENOM",
+            "nl.multimotion": "STRING-BIGBET-MULTIMOVE"}
+    for hand_id, extra in house.items():
+        for key, rule in keys.items():
+            assert (key in extra) == (planted.get(hand_id) == rule), (hand_id, key)
+
+
 def test_a_canonical_physical_layer_changes_no_finding(simulated):
     table, _ = simulated
     live, labels = add_physical_layer_table(table, seed=1, violations=0.0)

@@ -12,12 +12,15 @@ Deterministic for a given seed.
 
 from __future__ import annotations
 
+import json
 import random
 import shutil
 import tempfile
 import time
-from dataclasses import replace
+from collections import Counter
+from dataclasses import dataclass, replace
 from datetime import datetime
+from math import gcd
 from pathlib import Path
 from typing import Any
 
@@ -33,64 +36,160 @@ from audit.store import Store
 # The live violations this module can plant, each caught by the rule id of the same name.
 LIVE_INJECTORS: tuple[str, ...] = (
     "STRING-RAISE", "VERBAL-BINDING", "CHIP-SINGLE-OVERSIZE-CALL", "VERBAL-BIGBET-DISCREPANCY",
-    "CHIP-RELEASE-BINDING",
+    "CHIP-RELEASE-BINDING", "CHIP-SINGLE-CHIP-BET", "CHIP-FULL-PLUS-HALF",
+    "STRING-BIGBET-MULTIMOVE", "BET-NL-UNDERMIN-FIX", "CHIP-GROSS-MISUNDERSTANDING",
+    "CHIP-FORWARD-MOTION", "TURN-RIGHT-TO-ACT", "CHIP-RAP", "BET-UNDERSIZE-FIX",
+    "CHIP-MIN-UNIT", "BET-NL-DENOM",
 )
 _ACTIONS = frozenset({"fold", "check", "call", "bet", "raise", "complete"})
+_WAGERS = frozenset({"bet", "raise", "complete"})
 _NO_ROUND_TOTAL = frozenset({"ante", "dead", "missed_small"})
+_BIG_BET = frozenset({"no_limit", "pot_limit"})
+_SAID = {"fold": "fold", "check": "check", "call": "call"}
 
 
-def _facing(rows: list[dict[str, Any]]) -> dict[int, tuple[int, int]]:
-    """Per betting action (row index): (the bet to match, the actor's round total) before it."""
-    out: dict[int, tuple[int, int]] = {}
+@dataclass(frozen=True, slots=True)
+class _Facing:
+    """What a logged betting action faced, as the log shows it."""
+
+    cur: int  # the bet to match this round
+    mine: int  # the actor's round total before it
+    stack: int  # the actor's chips behind before it (huge when the log has no stacks)
+    round: int  # betting round number within the hand
+    wagers: int  # bets and raises already made this round (a big blind counts as the bet)
+    inc: int  # the last full increment of the round (big bet: the minimum raise)
+    first: bool  # the actor's first action this round
+
+
+def _facing(rows: list[dict[str, Any]]) -> dict[int, _Facing]:
+    """Per betting action (row index): what it faced."""
+    out: dict[int, _Facing] = {}
     bet: dict[int, int] = {}
-    cur = 0
+    stack: dict[int, int] = {}
+    acted: set[int] = set()
+    cur = wagers = inc = rnd = 0
     after_action = False
     for i, r in enumerate(rows):
         kind, seat, total = r["kind"], r.get("seat"), r.get("total")
         # a new betting round: a board card, or (stud, draw) the first card or draw after betting
         if (kind == "deal" and (r.get("detail") == "board" or seat is None)) or (
                 after_action and kind in ("deal", "draw", "stand_pat")):
-            bet, cur = {}, 0
+            if bet or after_action:
+                rnd += 1
+            bet, cur, wagers, inc, acted = {}, 0, 0, 0, set()
         if kind != "burn":
             after_action = kind in _ACTIONS
-        if kind == "post" and seat is not None and total is not None \
-                and r.get("detail") not in _NO_ROUND_TOTAL:
-            bet[seat] = total
-            cur = max(cur, total)
+        if kind == "seat" and seat is not None:
+            stack[seat] = r.get("amount") or (1 << 40)
+        elif kind == "post" and seat is not None:
+            stack[seat] = stack.get(seat, 1 << 40) - (r.get("amount") or 0)
+            if total is not None and r.get("detail") not in _NO_ROUND_TOTAL:
+                bet[seat] = total
+                if total > cur:  # a blind is a bet from nothing: the big blind sets the size
+                    inc, cur = max(inc, total), total
+                    wagers = 1
         elif kind in _ACTIONS and seat is not None:
-            out[i] = (cur, bet.get(seat, 0))
+            out[i] = _Facing(cur, bet.get(seat, 0), stack.get(seat, 1 << 40), rnd, wagers, inc,
+                             seat not in acted)
+            acted.add(seat)
+            stack[seat] = stack.get(seat, 1 << 40) - (r.get("amount") or 0)
             if total is not None and kind != "fold":
                 bet[seat] = total
-                cur = max(cur, total)
+                if total > cur:
+                    if kind in _WAGERS and r.get("detail") != "all_in":
+                        inc = max(inc, total - cur)
+                        wagers += 1
+                    cur = total
     return out
 
 
-def _candidates(rows: list[dict[str, Any]], facing: dict[int, tuple[int, int]],
-                rule: str, structure: str) -> list[int]:
-    picks = []
-    for i, (cur, mine) in facing.items():
-        r = rows[i]
-        added = r.get("amount") or 0
-        if cur <= mine:
-            continue
-        if rule == "CHIP-RELEASE-BINDING":
-            if r["kind"] == "fold":
-                picks.append(i)
-            continue
-        if r["kind"] not in ("bet", "raise") or r.get("detail") == "all_in" or added < 2:
-            continue
-        if rule == "VERBAL-BIGBET-DISCREPANCY" and structure == "fixed_limit":
-            continue
-        picks.append(i)
-    return picks
+def _next_actors(rows: list[dict[str, Any]], facing: dict[int, _Facing], i: int
+                 ) -> list[int]:
+    """The rows of the first later action of each other seat in the same round as row i."""
+    seen = {rows[i].get("seat")}
+    out = []
+    for j in sorted(k for k in facing if k > i and facing[k].round == facing[i].round):
+        if rows[j].get("seat") not in seen:
+            seen.add(rows[j].get("seat"))
+            out.append(j)
+    return out
+
+
+def _words(r: dict[str, Any]) -> str | None:
+    """The words that say logged action `r` exactly."""
+    if r["kind"] in _WAGERS and r.get("total") is not None:
+        return f"raise to {r['total']}" if r["kind"] != "bet" else f"bet {r['total']}"
+    return _SAID.get(r["kind"])
+
+
+def _fits(rule: str, rows: list[dict[str, Any]], facing: dict[int, _Facing], i: int,
+          game: dict[str, Any]) -> bool:
+    """Whether live violation `rule` can be planted before logged action i so that the live
+    rulings must find exactly it (sizes the log shows, chips he has, raising still open)."""
+    r, f = rows[i], facing[i]
+    kind, added, total = r["kind"], r.get("amount") or 0, r.get("total")
+    allin = r.get("detail") == "all_in"
+    structure = game.get("structure") or "no_limit"
+    big_bet = structure in _BIG_BET
+    owed = f.cur - f.mine
+    bb = max(game.get("big_blind") or 0, game.get("min_bet") or 0)
+    small = game.get("small_bet") or game.get("big_blind") or 0
+    wager = kind in _WAGERS and total is not None and not allin and added >= 2
+    if rule in ("STRING-RAISE", "VERBAL-BINDING", "CHIP-SINGLE-OVERSIZE-CALL"):
+        return owed > 0 and wager
+    if rule == "VERBAL-BIGBET-DISCREPANCY":
+        return owed > 0 and wager and structure != "fixed_limit"
+    if rule == "CHIP-RELEASE-BINDING":
+        return owed > 0 and kind == "fold"
+    if rule == "CHIP-SINGLE-CHIP-BET":  # a silent chip bigger than the logged bet
+        return structure == "no_limit" and f.cur == 0 and wager and f.stack > added + bb > 0
+    if rule == "CHIP-FULL-PLUS-HALF":  # a call plus half a bet in several chips
+        return (structure == "fixed_limit" and bool(game.get("big_blind")) and kind == "call"
+                and not allin and f.first and owed > 0 and 2 <= f.inc and f.wagers < 3
+                and f.stack > owed + f.inc)
+    if rule == "STRING-BIGBET-MULTIMOVE":  # not a minimum raise: the first motion is less
+        return big_bet and wager and total is not None and total - f.cur > max(f.inc, bb)
+    if rule == "BET-NL-UNDERMIN-FIX":  # chips under the minimum bet, the log bets more
+        return big_bet and f.cur == 0 and wager and bb >= 2 and total is not None \
+            and total > bb and f.first
+    if rule == "CHIP-GROSS-MISUNDERSTANDING":
+        return big_bet and kind == "call" and not allin and owed >= 2 and f.stack > owed
+    # Out-of-turn declarations need the replay to know whose turn it is: stud and draw
+    # replays enter a round at its first logged action, so not before that one.
+    opened = any(k < i and facing[k].round == f.round for k in facing)
+    if rule == "CHIP-FORWARD-MOTION":  # held chips, the next player acts on them, a check
+        nxt = _next_actors(rows, facing, i)
+        return (structure == "fixed_limit" and opened and kind in ("check", "fold")
+                and f.stack > small
+                and bool(nxt) and nxt[0] == min(k for k in facing if k > i)
+                and rows[nxt[0]]["kind"] in _SAID)
+    if rule == "TURN-RIGHT-TO-ACT":  # three players declare their actions out of turn
+        return opened and len(_next_actors(rows, facing, i)) >= 3
+    if rule == "CHIP-RAP":
+        return owed == 0 and wager
+    if rule == "BET-UNDERSIZE-FIX":  # chips short of the bet released, then a check
+        return (structure == "fixed_limit" and kind == "check" and f.cur == 0 and small >= 2
+                and f.stack > small)
+    if rule == "CHIP-MIN-UNIT":  # a chip the house's smallest unit does not divide
+        return wager and _unit(rows) >= 2
+    if rule == "BET-NL-DENOM":  # a chip smaller than the house's wager chip, not in quantity
+        return big_bet and wager and added >= 3
+    return False
+
+
+def _unit(rows: list[dict[str, Any]]) -> int:
+    """The largest unit every bet and raise total of the hand is a multiple of."""
+    unit = 0
+    for r in rows:
+        if r["kind"] in _WAGERS and r.get("total"):
+            unit = gcd(unit, r["total"])
+    return unit
 
 
 def _canonical(r: dict[str, Any], rng: random.Random) -> list[dict[str, Any]]:
     """What a player does at the table for a logged action, the way that leaves no doubt."""
-    kind, added = r["kind"], r.get("amount") or 0
-    words = {"fold": "fold", "check": "check", "call": "call"}.get(kind)
-    if kind in ("bet", "raise", "complete") and r.get("total") is not None:
-        words = f"raise to {r['total']}" if kind != "bet" else f"bet {r['total']}"
+    added = r.get("amount") or 0
+    words = _words(r)
     style = rng.choice(("words", "chips", "both", "none"))
     out = []
     if words and style in ("words", "both"):
@@ -100,55 +199,112 @@ def _canonical(r: dict[str, Any], rng: random.Random) -> list[dict[str, Any]]:
     return out
 
 
-def _planted(rule: str, r: dict[str, Any], cur: int, mine: int,
-             rng: random.Random) -> list[dict[str, Any]]:
-    """The physical events of one live violation, placed before logged action `r`."""
+def _planted(rule: str, rows: list[dict[str, Any]], facing: dict[int, _Facing], i: int,
+             game: dict[str, Any], rng: random.Random
+             ) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+    """The physical events of one live violation, placed before logged action i, and the
+    house settings the hand needs for it (game.house_overrides)."""
+    r, f = rows[i], facing[i]
+    cur, mine = f.cur, f.mine
     added = r.get("amount") or 0
     if rule == "STRING-RAISE":
         cut = rng.randint(1, added - 1)
         return [{"kind": "chips", "amount": cut, "detail": None},
-                {"kind": "chips", "amount": added - cut, "detail": None}]
+                {"kind": "chips", "amount": added - cut, "detail": None}], {}
     if rule == "VERBAL-BINDING":
         return [{"kind": "declare", "detail": "call"},
-                {"kind": "chips", "amount": added, "detail": None}]
+                {"kind": "chips", "amount": added, "detail": None}], {}
     if rule == "CHIP-SINGLE-OVERSIZE-CALL":
-        return [{"kind": "chips", "amount": added, "detail": f"1x{added}"}]
+        return [{"kind": "chips", "amount": added, "detail": f"1x{added}"}], {}
     if rule == "VERBAL-BIGBET-DISCREPANCY":
         said = (r.get("total") or mine + added) + max(1, cur - mine)
         return [{"kind": "declare", "detail": f"raise to {said}"},
-                {"kind": "chips", "amount": added, "detail": None}]
-    # CHIP-RELEASE-BINDING: the full call released into the pot, then the fold
-    return [{"kind": "chips", "amount": cur - mine, "detail": None}]
+                {"kind": "chips", "amount": added, "detail": None}], {}
+    if rule == "CHIP-RELEASE-BINDING":  # the full call released into the pot, then the fold
+        return [{"kind": "chips", "amount": cur - mine, "detail": None}], {}
+    if rule == "CHIP-SINGLE-CHIP-BET":
+        bb = max(game.get("big_blind") or 0, game.get("min_bet") or 0)
+        chip = added + bb
+        return [{"kind": "chips", "amount": chip, "detail": f"1x{chip}"}], {}
+    if rule == "CHIP-FULL-PLUS-HALF":
+        extra = rng.randint((f.inc + 1) // 2, f.inc - 1) if f.inc > 2 else 1
+        return [{"kind": "chips", "amount": cur - mine + extra, "detail": None}], {}
+    if rule == "STRING-BIGBET-MULTIMOVE":
+        cut = rng.randint(1, added - 1)
+        return [{"kind": "declare", "detail": "raise"},
+                {"kind": "chips", "amount": cut, "detail": None},
+                {"kind": "chips", "amount": added - cut, "detail": None}], \
+            {"nl.multimotion": "single_motion"}
+    if rule == "BET-NL-UNDERMIN-FIX":
+        bb = game.get("big_blind") or 2
+        return [{"kind": "chips", "amount": rng.randint(1, bb - 1), "detail": None}], {}
+    if rule == "CHIP-GROSS-MISUNDERSTANDING":
+        owed = cur - mine
+        return [{"kind": "declare", "detail": "call"},
+                {"kind": "chips", "amount": rng.randint(1, max(1, owed * 3 // 4 - 1)),
+                 "detail": None}], {}
+    if rule == "CHIP-FORWARD-MOTION":
+        j = _next_actors(rows, facing, i)[0]
+        held = game.get("small_bet") or game.get("big_blind") or 1
+        return [{"kind": "chips", "amount": held, "detail": f"1x{held} held"},
+                {"kind": "declare", "detail": _words(rows[j]), "from": j}], {}
+    if rule == "TURN-RIGHT-TO-ACT":
+        return [{"kind": "declare", "detail": _words(rows[j]), "from": j}
+                for j in _next_actors(rows, facing, i)[:3]], {}
+    if rule == "CHIP-RAP":
+        return [{"kind": "declare", "detail": "rap"}], {}
+    if rule == "BET-UNDERSIZE-FIX":
+        small = game.get("small_bet") or game.get("big_blind") or 2
+        return [{"kind": "chips", "amount": rng.randint(1, small - 1), "detail": None}], {}
+    if rule == "CHIP-MIN-UNIT":
+        return [{"kind": "chips", "amount": added, "detail": f"1x{added - 1}+1x1"}], \
+            {"chip.min_unit": _unit(rows)}
+    # BET-NL-DENOM: one chip of the house's wager chip less one, and a 1 that does not play
+    return [{"kind": "chips", "amount": added, "detail": f"1x{added - 1}+1x1"}], \
+        {"nl.wager_denom": added - 1}
 
 
-def _plan(rows: list[dict[str, Any]], rng: random.Random, inject: str | None
-          ) -> tuple[list[tuple[int, list[dict[str, Any]]]], tuple[int, str, Any] | None]:
+def _plan(rows: list[dict[str, Any]], rng: random.Random, injectors: tuple[str, ...],
+          planted_so_far: Counter[str] | None = None,
+          ) -> tuple[list[tuple[int, list[dict[str, Any]]]], tuple[int, str, Any] | None,
+                     dict[str, Any]]:
     """Where the physical events of one hand go: [(index of the logged action, the events
-    before it)], and the planted violation as (index of its action, rule id, seat) or None."""
+    before it)], the planted violation as (index of its action, rule id, seat) or None, and
+    the house settings the planted violation needs. Of the `injectors` that fit the hand,
+    the one planted least so far goes in (rare situations, such as a held forward motion,
+    still get planted), ties broken by the seeded rng."""
     facing = _facing(rows)
-    structure = rows[0].get("structure") or (rows[0].get("game") or {}).get("structure") \
-        or "no_limit"
-    target = None
-    if inject is not None:
-        picks = _candidates(rows, facing, inject, structure)
-        target = rng.choice(picks) if picks else None
+    game = rows[0]["game"]
+    target = inject = None
+    fitting = {}
+    for rule in injectors:
+        picks = [i for i in facing if _fits(rule, rows, facing, i, game)]
+        if picks:
+            fitting[rule] = picks
+    if fitting:
+        counts = planted_so_far if planted_so_far is not None else Counter()
+        least = min(counts[r] for r in fitting)
+        inject = rng.choice([r for r in fitting if counts[r] == least])
+        target = rng.choice(fitting[inject])
+        counts[inject] += 1
     inserts = []
+    house: dict[str, Any] = {}
     for i in facing:  # in row order
         r = rows[i]
         if i == target:
             assert inject is not None
-            cur, mine = facing[i]
-            extra = _planted(inject, r, cur, mine, rng)
+            extra, house = _planted(inject, rows, facing, i, game, rng)
         else:
             extra = _canonical(r, rng)
         if extra:
             inserts.append((i, extra))
     planted = (target, inject, rows[target].get("seat")) if target is not None and inject \
         else None
-    return inserts, planted
+    return inserts, planted, house
 
 
 _LIGHT = ("seq", "kind", "seat", "player", "amount", "total", "detail")
+_GAME = ("structure", "big_blind", "min_bet", "small_bet")
 _SLOTS = 4  # order-key slots per logged row: up to 3 physical events, then the row itself
 
 
@@ -172,10 +328,15 @@ def add_physical_layer_table(table: pa.Table, *, seed: int = 0, violations: floa
         return table, []
     hand_ids = table.column("hand_id").to_pylist()
     col = {c: table.column(c).to_pylist() for c in _LIGHT}
-    structures = table.column("game").combine_chunks().field("structure").to_pylist()
+    games = table.column("game").combine_chunks()
+    game_col = {k: games.field(k).to_pylist() for k in _GAME}
+    house_at: dict[int, dict[str, Any]] = {}
+    so_far: Counter[str] = Counter()
     src: list[int] = []
     slot: list[int] = []
     kinds: list[str] = []
+    seats: list[int | None] = []
+    names: list[str | None] = []
     amounts: list[int | None] = []
     details: list[str | None] = []
     counts: list[int] = []
@@ -185,18 +346,23 @@ def add_physical_layer_table(table: pa.Table, *, seed: int = 0, violations: floa
         if end < n and hand_ids[end] == hand_ids[start]:
             continue
         rows = [{c: col[c][i] for c in _LIGHT} for i in range(start, end)]
-        rows[0]["structure"] = structures[start]
-        inject = rng.choice(injectors) if injectors and rng.random() < violations else None
+        rows[0]["game"] = {k: game_col[k][start] for k in _GAME}
+        violate = bool(injectors) and rng.random() < violations
         hid = hand_ids[start]
         if hid in skip:
-            inject = None
-        inserts, planted = _plan(rows, rng, inject)
+            violate = False
+        inserts, planted, house = _plan(rows, rng, injectors if violate else (), so_far)
+        if house:
+            house_at[start] = house
         before = dict(inserts)
         shift = 0
         for j in range(end - start):
             for k, e in enumerate(before.get(j, ())):
                 src.append(start + j)
                 slot.append(k)
+                who = start + e.get("from", j)  # another seat's declaration: his seat, name
+                seats.append(col["seat"][who])
+                names.append(col["player"][who])
                 kinds.append(e["kind"])
                 amounts.append(e.get("amount"))
                 details.append(e.get("detail"))
@@ -210,9 +376,13 @@ def add_physical_layer_table(table: pa.Table, *, seed: int = 0, violations: floa
         start = end
     schema = events_schema()
     table = table.cast(schema)
+    if house_at:
+        table = _with_house(table, house_at)
     phys = table.take(pa.array(src, pa.int64()))
     m = len(src)
     for name, values in (("kind", pa.array(kinds, pa.string())),
+                         ("seat", pa.array(seats, schema.field("seat").type)),
+                         ("player", pa.array(names, schema.field("player").type)),
                          ("amount", pa.array(amounts, schema.field("amount").type)),
                          ("detail", pa.array(details, pa.string())),
                          ("total", None), ("cards", None), ("game", None), ("source", None)):
@@ -229,6 +399,22 @@ def add_physical_layer_table(table: pa.Table, *, seed: int = 0, violations: floa
     i = schema.get_field_index("seq")
     merged = merged.set_column(i, schema.field("seq"), pa.array(seq, schema.field("seq").type))
     return merged, labels
+
+
+def _with_house(table: pa.Table, house_at: dict[int, dict[str, Any]]) -> pa.Table:
+    """`table` with house settings merged into the game.house_overrides of the given rows
+    (hand_started rows): a planted violation that exists only under a house rule."""
+    i = table.schema.get_field_index("game")
+    games = table.column(i).combine_chunks()
+    overrides = games.field("house_overrides").to_pylist()
+    for row, extra in house_at.items():
+        merged = {**json.loads(overrides[row] or "{}"), **extra}
+        overrides[row] = json.dumps(merged, sort_keys=True)
+    gtype = games.type
+    arrays = [pa.array(overrides, pa.string()) if gtype.field(k).name == "house_overrides"
+              else games.field(k) for k in range(gtype.num_fields)]
+    rebuilt = pa.StructArray.from_arrays(arrays, fields=list(gtype), mask=games.is_null())
+    return table.set_column(i, table.schema.field(i), rebuilt)
 
 
 def simulate_live(out: Path | str, *, live_violations: float = 0.0, **kwargs: Any) -> SimSummary:
