@@ -1,6 +1,7 @@
 """Cross-hand checks over the hands of one table in order: the button moves by the profile's
 method from one deal to the next (BUTTON-MOVE), and a player who sat out while the big blind
-passed him is not dealt back in without posting (BLIND-MISSED-UNPOSTED).
+passed him is not dealt back in without posting (BLIND-MISSED-UNPOSTED). Who must kill a pot
+in a kill game is followed along the same proven deals in audit/replay/kill_sequence.py.
 
 The per-hand replay stays a pure function of one hand; this is a separate pure function over
 the hands of a table. It only judges two hands that the log proves are consecutive deals:
@@ -25,6 +26,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from audit.findings import Finding, finding
+from audit.replay.kill_sequence import kill_findings
 from audit.replay.settings import Settings
 
 _PUT_IN = ["post", "bet", "raise", "call", "complete"]
@@ -248,8 +250,9 @@ def _name_seats(text: str, players: dict[int, str]) -> str:
 
 def table_sequence_findings(events: pa.Table, cash: Settings,
                             tournament: Settings | None = None) -> list[Finding]:
-    """BUTTON-MOVE and BLIND-MISSED-UNPOSTED findings for every table of an event table (one
-    audit unit of work)."""
+    """BUTTON-MOVE, BLIND-MISSED-UNPOSTED and the required-kill findings
+    (audit/replay/kill_sequence.py) for every table of an event table (one audit unit of
+    work)."""
     if events.num_rows == 0:
         return []
     hands, seats = _frames(events)
@@ -258,6 +261,7 @@ def table_sequence_findings(events: pa.Table, cash: Settings,
         return []
     out = _button_moves(hands, seats, pairs, cash, tournament)
     out.extend(_missed_big_blinds(hands, seats, pairs, cash, tournament))
+    out.extend(kill_findings(events, hands, pairs, cash, tournament))
     return out
 
 
