@@ -281,32 +281,32 @@ def audit_store(
     final = run_dir(store, run_id)
     claim = store.claim_run(run_id)  # recovery removes runs/.<id>.tmp only once this is free
     tmp = claim.tmp
-    for name in OUTPUTS:
-        (tmp / name).mkdir(parents=True)
-    jobs = [PartJob(index=i, path=path, out=tmp, run_id=run_id, profile=profile,
-                    overlays=tuple(overlays)) for i, path in enumerate(files)]
     try:
+        for name in OUTPUTS:
+            (tmp / name).mkdir(parents=True)
+        jobs = [PartJob(index=i, path=path, out=tmp, run_id=run_id, profile=profile,
+                        overlays=tuple(overlays)) for i, path in enumerate(files)]
         stats = _run_parts(jobs, workers, progress, scheduler, processes)
+        summary = _summarise(run_id, cash.label, stats)
+        meta = {
+            "run_id": run_id,
+            "created_at": now.isoformat(),
+            "profile": cash.label,
+            "engine_version": __version__,
+            "store_head": records[-1]["hash"] if records else GENESIS,
+            "batches": len(records),
+            "hands": summary.hands,
+            "findings": summary.findings,
+            "since": base_id,
+            "first_batch": first,
+        }
+        (tmp / "run.json").write_text(json.dumps(meta, indent=2) + "\n", encoding="utf-8")
+        os.replace(tmp, final)  # the run becomes visible whole, or not at all
     except BaseException:
-        shutil.rmtree(tmp, ignore_errors=True)
-        claim.release()
+        shutil.rmtree(tmp, ignore_errors=True)  # e.g. the disk filled while writing run.json
         raise
-    summary = _summarise(run_id, cash.label, stats)
-    meta = {
-        "run_id": run_id,
-        "created_at": now.isoformat(),
-        "profile": cash.label,
-        "engine_version": __version__,
-        "store_head": records[-1]["hash"] if records else GENESIS,
-        "batches": len(records),
-        "hands": summary.hands,
-        "findings": summary.findings,
-        "since": base_id,
-        "first_batch": first,
-    }
-    (tmp / "run.json").write_text(json.dumps(meta, indent=2) + "\n", encoding="utf-8")
-    os.replace(tmp, final)  # the run becomes visible whole, or not at all
-    claim.release()
+    finally:
+        claim.release()
     return summary
 
 

@@ -116,3 +116,20 @@ def test_a_run_written_before_parts_existed_still_reads(store: Store, tmp_path: 
     for name in OUTPUTS:
         assert query(old, f"SELECT count(*) AS n FROM {name} WHERE run_id = ?",
                      [run_id]).column("n")[0].as_py() == expected[name]
+
+
+def test_a_run_that_fails_writing_run_json_leaves_nothing_behind(store: Store, monkeypatch):
+    import errno
+
+    import audit.run as run
+
+    before = [r["run_id"] for r in finished_runs(store)]
+
+    def disk_full(*args, **kwargs):
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(run.json, "dumps", disk_full)
+    with pytest.raises(OSError):
+        audit_store(store)
+    assert [r["run_id"] for r in finished_runs(store)] == before
+    assert not [p for p in Path(store.runs_dir).iterdir() if p.name.endswith(".tmp")]
