@@ -107,12 +107,14 @@ class _Table:
     killer: tuple[str, int, bool] | None = None  # (player, amount, proven required)
     seen: set[str] = field(default_factory=set)  # everyone seated since the chain began
     newcomers: dict[str, str] = field(default_factory=dict)  # player -> the killed pot
+    owed: dict[str, str] = field(default_factory=dict)  # dealt out owing a kill -> since
 
     def forget(self) -> None:
         self.prev, self.due, self.not_due, self.killer = None, None, None, None
         self.legs.clear()
         self.seen.clear()
         self.newcomers.clear()
+        self.owed.clear()
 
 
 def _settings(cash: Settings, tournament: Settings | None, is_tournament: bool,
@@ -304,6 +306,7 @@ def _check(t: _Table, deal: KillDeal) -> list[Finding]:
                                      f"kill{instead}: a required kill is posted on that very "
                                      "hand, even by a player who wants to quit or be dealt "
                                      "out.")
+                t.owed[due.player] = deal.hand_id
             t.legs.pop(due.player, None)  # past a missed kill the log proves no more
         elif due.amount is not None and posted[2] != due.amount:
             out += _emit("KILL-MUST-POST", deal, seq=posted[0], seat=posted[1],
@@ -312,6 +315,17 @@ def _check(t: _Table, deal: KillDeal) -> list[Finding]:
                          message=f"In the previous deal ({prev.hand_id}) {who} "
                                  f"{due.reason}; he kills again for the same amount, "
                                  f"{due.amount}, but posted {posted[2]}.")
+    for player, since in list(t.owed.items()):
+        seat, dealt = deal.seated.get(player, (0, False))
+        if not dealt:
+            continue  # still away: he owes it until he plays again
+        del t.owed[player]
+        if player not in kills and deal.required:
+            out += _emit("KILL-MUST-POST", deal, seq=0, seat=seat, player=player,
+                         expected="kill", actual="none",
+                         message=f"seat {seat} ({player}) did not post the kill he owed in "
+                                 f"{since} and is dealt in here without posting it: he may not "
+                                 "play until the kill money is posted.")
     not_due = t.not_due
     if deal.required and not_due is not None and (due is None or due.player != not_due.player):
         posted = kills.get(not_due.player)
