@@ -287,12 +287,21 @@ def _hands(lines: pl.DataFrame, n_hands: int, ok: np.ndarray
     body_mask = (i >= body_of) & (i < summary_of)
     summary_mask = (summary_of >= 0) & (i > summary_of)
 
-    seat_re = (r"^Seat (?<seat>[1-9][0-9]?): (?<player>[^()]+) \((?<stack>\$?[0-9.,]+) in chips\)"
-               r"(?: (?<tail>is sitting out|out of hand.*))?$")
+    seat_re = (r"^Seat [1-9][0-9]?: [^()]+ \(\$?[0-9.,]+ in chips\)"
+               r"(?: (?:is sitting out|out of hand.*))?$")
+    split = pl.col("s").str.splitn(": ", 2)
     seats = lines.filter(pl.Series(seat_mask)).with_columns(
         mpu=pl.Series(mpu[h[seat_mask]]), tournament=pl.Series(tournament[h[seat_mask]]),
-        g=pl.col("s").str.extract_groups(seat_re)).unnest("g").with_columns(
-        pl.col("seat").cast(pl.Int64, strict=False))
+        shape=pl.col("s").str.contains(seat_re),
+        seat=split.struct.field("field_0").replace_strict(_SEAT_WORDS, default=None,
+                                                          return_dtype=pl.Int64),
+        after=split.struct.field("field_1").str.splitn(" (", 2))
+    chips = pl.col("after").struct.field("field_1").str.splitn(" in chips)", 2)
+    seats = seats.with_columns(
+        seat=pl.when(pl.col("shape")).then(pl.col("seat")),
+        player=pl.col("after").struct.field("field_0"),
+        stack=chips.struct.field("field_0"),
+        tail=chips.struct.field("field_1").str.strip_prefix(" "))
     seats = seats.with_columns(*_money(pl.col("stack"), pl.col("mpu"), "stack"))
     # a sitting-out player: not dealt in; in tournaments (dealt in) only a note
     seats = seats.with_columns(
@@ -353,11 +362,20 @@ def _hands(lines: pl.DataFrame, n_hands: int, ok: np.ndarray
 
 def _header(first: pl.DataFrame, n_hands: int, ok: np.ndarray) -> pl.DataFrame:
     """hand id, time and game of each hand from its first line."""
+    # 'PokerStars KIND #N: +REST' with REST = 'GAME - DATE' (split at the last ' - ', which
+    # the date text cannot hold): string splits checked by DFA matches, no capturing regex
+    by_hash = pl.col("s").str.splitn(" #", 2)
+    after = by_hash.struct.field("field_1").str.splitn(":", 2)
     head = first.with_columns(
-        g=pl.col("s").str.extract_groups(
-            r"^PokerStars (?<kind>[A-Za-z ]+?) #(?<number>[0-9]+): +(?<rest>.*)$")
-    ).unnest("g").with_columns(
-        g=pl.col("rest").str.extract_groups(r"^(?<game>.*) - (?<date>.*)$")).unnest("g")
+        kind=by_hash.struct.field("field_0").str.strip_prefix("PokerStars "),
+        number=after.struct.field("field_0"),
+        rest=after.struct.field("field_1"),
+        shape=pl.col("s").str.contains(r"^PokerStars [A-Za-z ]+ #[0-9]+: +[^ ]"))
+    head = head.with_columns(rest=pl.col("rest").str.strip_chars_start(" ")).with_columns(
+        game=pl.col("rest").str.replace(r" - [0-9]{4}/[0-9/: A-Z\[\]]*$", ""))
+    head = head.with_columns(
+        game=pl.when(pl.col("game") != pl.col("rest")).then(pl.col("game")),
+        date=pl.col("rest").str.slice(pl.col("game").str.len_chars() + 3))
     head = head.with_columns(
         date=pl.when(pl.col("date").str.ends_with("]"))
         .then(pl.col("date").str.extract(r"\[([^\[]*)\]$", 1)).otherwise(pl.col("date")))
@@ -366,7 +384,7 @@ def _header(first: pl.DataFrame, n_hands: int, ok: np.ndarray) -> pl.DataFrame:
     head = head.with_columns(g=pl.col("date").str.extract_groups(date_re)).unnest("g")
     head = head.with_columns(pl.col("y", "mo", "d", "hh", "mi", "ss").cast(pl.Int64,
                                                                            strict=False))
-    bad = (pl.col("kind").is_null() | ~pl.col("kind").is_in(list(_KINDS))
+    bad = (~pl.col("shape") | pl.col("kind").is_null() | ~pl.col("kind").is_in(list(_KINDS))
            | pl.col("game").is_null() | pl.col("y").is_null() | (pl.col("y") < 1970)
            | (pl.col("mi") > 59) | (pl.col("ss") > 59))
     _bad(head, bad, ok)
@@ -418,24 +436,27 @@ def _header(first: pl.DataFrame, n_hands: int, ok: np.ndarray) -> pl.DataFrame:
 
 def _table_line(second: pl.DataFrame, n_hands: int, ok: np.ndarray) -> pl.DataFrame:
     """table name, seat count and button of each hand from its second line."""
-    table = second.with_columns(
-        table=pl.col("s").str.extract(r"^Table '(.*)'(.*)$", 1),
-        tail=pl.col("s").str.extract(r"^Table '(.*)'(.*)$", 2))
-    _bad(table, pl.col("table").is_null(), ok)
-    tails = []
-    for (tail,) in table.filter(pl.col("tail").is_not_null()).select("tail").unique().iter_rows():
+    # a table's line repeats hand after hand: each distinct one is read once, as the parser does
+    known = []
+    for (line,) in second.select("s").unique().iter_rows():
+        if not line.startswith("Table '"):
+            continue
+        close = line.rfind("'")
+        if close < 7:
+            continue
         try:
-            seat_count, button, unknown = _table_tail(tail)
+            seat_count, button, unknown = _table_tail(line[close + 1 :])
         except Exception:  # noqa: BLE001 - the parser will say why
             continue
         if unknown is not None or any(v is not None and not 0 <= v <= 127
                                       for v in (seat_count, button)):
             continue
-        tails.append((tail, seat_count, button))
-    tail_frame = pl.DataFrame(tails, schema={"tail": pl.String, "seat_count": pl.Int64,
-                                             "button": pl.Int64}, orient="row")
-    table = table.join(tail_frame, on="tail", how="left", maintain_order="left")
-    _bad(table, ~pl.col("tail").is_in(tail_frame.get_column("tail").implode()), ok)
+        known.append((line, line[7:close], seat_count, button))
+    known_frame = pl.DataFrame(known, schema={"s": pl.String, "table": pl.String,
+                                              "seat_count": pl.Int64, "button": pl.Int64},
+                               orient="row")
+    table = second.join(known_frame, on="s", how="left", maintain_order="left")
+    _bad(table, pl.col("table").is_null(), ok)
     return table.select("h", "table", "seat_count", "button")
 
 
@@ -466,8 +487,8 @@ def _row(frame: pl.DataFrame, kind: Any, *, seat: Any = None, player: Any = None
 _SIMPLE_ACTS = {"folds": "fold", "checks": "check", "mucks hand": "muck",
                 "doesn't show hand": "muck", "sits out": "sits_out",
                 "is sitting out": "sits_out"}
-_MONEY_ACT = (r"^(?<verb>calls|bets|raises|posts small blind|posts big blind|posts the ante|"
-              r"posts straddle) (?<amt>[^ ]+)(?: to (?<to>[^ ]+))?$")
+_MONEY_ACT = (r"^(?:(?:calls|bets|posts small blind|posts big blind|posts the ante|"
+              r"posts straddle) [^ ]+|raises [^ ]+ to [^ ]+)$")
 _SHOW = rf"^shows \[(?<cards>{_CL})\](?: \(.*\))?$"
 _DEALT = rf"^Dealt to (?<name>.*?) \[(?<cards>{_CL})\]$"
 _BOARD = rf"^\*\*\* (?:FLOP|TURN|RIVER) \*\*\* (?:\[{_CL}\] )*\[(?<cards>{_CL})\]$"
@@ -505,8 +526,17 @@ def _body(body: pl.DataFrame, names: pl.DataFrame, ok: np.ndarray
     is_show = pl.col("act").str.starts_with("shows [")
     shows = rest.filter(is_show).with_columns(
         cards=pl.col("act").str.extract(_SHOW, 1))
+    verb = pl.lit(None, pl.String)
+    for word in reversed(("calls", "bets", "raises", "posts small blind", "posts big blind",
+                          "posts the ante", "posts straddle")):
+        verb = pl.when(pl.col("act").str.starts_with(word + " ")).then(pl.lit(word)).otherwise(
+            verb)
     money = rest.filter(~is_show).with_columns(
-        pl.col("act").str.extract_groups(_MONEY_ACT).alias("g")).unnest("g")
+        verb=pl.when(pl.col("act").str.contains(_MONEY_ACT)).then(verb))
+    amounts = pl.col("act").str.strip_prefix(pl.col("verb") + " ").str.splitn(" to ", 2)
+    money = money.with_columns(
+        amt=amounts.struct.field("field_0"),
+        to=pl.when(pl.col("verb") == "raises").then(amounts.struct.field("field_1")))
     money = money.with_columns(
         *_money(pl.col("amt"), pl.col("mpu"), "amt"), *_money(pl.col("to"), pl.col("mpu"), "to"))
     _bad(shows, pl.col("cards").is_null(), ok)
@@ -589,9 +619,29 @@ def _body(body: pl.DataFrame, names: pl.DataFrame, ok: np.ndarray
     _bad(other, pl.col("cls") == "bad", ok)
     c = pl.col("cls")
 
-    # hole cards dealt: only right after HOLE CARDS (or another Dealt-to line)
+    # where the hole cards go: before the first line after HOLE CARDS that is no 'Dealt to';
+    # a Dealt-to line is read only between the two (and at most once per seat)
+    n_hands = len(ok)
+    hole = other.filter(c == "hole")
+    hole_count = np.bincount(hole.get_column("h").to_numpy(), minlength=n_hands)
+    ok &= hole_count == 1
+    hole_at = np.full(n_hands, -1, dtype=np.int64)
+    hole_ln = np.zeros(n_hands, dtype=np.int64)
+    hole_at[hole.get_column("h").to_numpy()] = hole.get_column("i").to_numpy()
+    hole_ln[hole.get_column("h").to_numpy()] = hole.get_column("ln").to_numpy()
+    bh = body.get_column("h").to_numpy()
+    bi = body.get_column("i").to_numpy()
+    after_hole = (hole_at[bh] >= 0) & (bi > hole_at[bh])
+    flush_at = _first_per_hand(
+        bh, after_hole & ~body.get_column("s").str.starts_with("Dealt to ").to_numpy(), bi,
+        n_hands, -1)
     other = other.with_columns(
-        before=pl.when(c != "dealt").then(c).forward_fill().over("h").shift(1).over("h"))
+        before=pl.Series((hole_at[other.get_column("h").to_numpy()] >= 0)
+                         & (other.get_column("i").to_numpy()
+                            > hole_at[other.get_column("h").to_numpy()])
+                         & ((other.get_column("i").to_numpy()
+                             < flush_at[other.get_column("h").to_numpy()])
+                            | (flush_at[other.get_column("h").to_numpy()] < 0))))
     dealt = other.filter(c == "dealt").with_columns(
         pl.col("s").str.extract_groups(_DEALT).alias("g"),
         name_d=pl.col("s").str.splitn(" [", 2).struct.field("field_0").str.slice(9)).unnest("g")
@@ -599,11 +649,8 @@ def _body(body: pl.DataFrame, names: pl.DataFrame, ok: np.ndarray
                                     pl.col("seat").alias("seat_d")),
                        on=["h", "name_d"], how="left", maintain_order="left")
     _bad(dealt, pl.col("seat_d").is_null() | pl.col("cards").is_null()
-         | (pl.col("name") != pl.col("name_d")) | (pl.col("before") != "hole").fill_null(True)
+         | (pl.col("name") != pl.col("name_d")) | ~pl.col("before")
          | (pl.len().over("h", "seat_d") > 1), ok)
-    holes = other.filter(c == "hole").group_by("h").agg(pl.len().alias("k"))
-    ok[np.setdiff1d(np.arange(len(ok)), holes.filter(pl.col("k") == 1).get_column("h")
-                    .to_numpy())] = False
 
     boards = other.filter(c == "board").with_columns(
         cards=pl.col("s").str.extract(_BOARD, 1))
@@ -668,12 +715,10 @@ def _body(body: pl.DataFrame, names: pl.DataFrame, ok: np.ndarray
                          .when(c == "away").then(pl.lit("sits_out"))
                          .otherwise(pl.col("marker_kind") + pl.lit(": ") + s)))
 
-    # where the hole cards go: before the first line after HOLE CARDS that is no 'Dealt to'
-    hole = other.filter(c == "hole").select("h", hole_i="i", hole_ln="ln")
-    flush = (body.select("h", "i", "s").join(hole, on="h")
-             .filter((pl.col("i") > pl.col("hole_i")) & ~pl.col("s").str.starts_with("Dealt to "))
-             .group_by("h").agg(pl.col("i").min().alias("flush_i")))
-    hole = hole.join(flush, on="h", how="left", maintain_order="left")
+    has_hole = np.flatnonzero(hole_at >= 0)
+    hole = pl.DataFrame({"h": has_hole, "hole_i": hole_at[has_hole], "hole_ln": hole_ln[has_hole],
+                         "flush_i": flush_at[has_hole]}).with_columns(
+        flush_i=pl.when(pl.col("flush_i") >= 0).then(pl.col("flush_i")))
     known = dealt.select("h", seat="seat_d", known="cards", known_ln="ln")
     return rows, posts, hole, known
 
