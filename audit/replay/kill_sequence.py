@@ -25,7 +25,6 @@ winner only when the log proves nobody required it (a `kill_voluntary` post is n
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from dataclasses import dataclass, field
 from enum import StrEnum
 
@@ -480,6 +479,3 @@ def kill_findings(events: pa.Table, hands: pl.DataFrame, pairs: pl.DataFrame, ca
     """Every session-level kill finding of one event file (see the module docstring)."""
     return kill_sequence_findings(kill_deals(events, hands, cash, tournament), hands, pairs)
 
-
-__all__: Iterable[str] = ("Due", "KillDeal", "Leg", "NotDue", "kill_deals", "kill_findings",
-                          "kill_sequence_findings")
