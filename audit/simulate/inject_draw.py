@@ -1,15 +1,17 @@
 """Draw-game injectors: opening without openers at jacks, a check-raise and a checked seven-low
-at limit ace-to-five, a raise over the two-round cap, five draw cards dealt at once, and a draw
-that leaves a player short of a hand. Each breaks exactly its rule; what follows stays legal
-(the engine plays on under the state the replay derives, or the injector keeps the rest of the
-round passive), and the labels sit on the event the replay reports."""
+at limit ace-to-five, a raise over the two-round cap, five draw cards dealt at once, a draw
+that leaves a player short of a hand, and cards the dealer exposes (before the draw: kept when
+the game replaces them, replaced when it keeps them; on the draw: kept). Each breaks exactly its
+rule; what follows stays legal (the engine plays on under the state the replay derives, or the
+injector keeps the rest of the round passive), and the labels sit on the event the replay
+reports."""
 
 from __future__ import annotations
 
 import random
 
 from audit.replay.jokers import has_openers, seven_or_better
-from audit.simulate.engine import FL, Hand
+from audit.simulate.engine import CARD, FL, Hand
 from audit.simulate.inject import ACTIONS, Injector
 from audit.simulate.table import Table
 
@@ -186,5 +188,106 @@ class DrawShortHand(_DrawInjector):
         return True
 
 
+# Ranks an exposed card before the draw is kept with, at limit (audit/replay/draw_exposed.py);
+# None: every exposed card is kept (draw high, jacks).
+_KEPT = {"lowball_27_single": "23457", "lowball_27_triple": "23457", "lowball_a5": "A234567",
+         "draw_high": None, "jacks_or_better": None}
+_PREDRAW_RULE = {"lowball_27_single": "D27-EXPOSED", "lowball_27_triple": "D27-EXPOSED",
+                 "lowball_a5": "A5-EXPOSED-LIMIT", "draw_high": "DRAWHI-EXPOSED-PREDRAW",
+                 "jacks_or_better": "DRAWHI-EXPOSED-PREDRAW"}
+
+
+def _hole_rows(ev: list[list]) -> list[list]:
+    return [e for e in ev if e[0] == "deal" and e[5] == "hole"]
+
+
+class ExposedPredrawKept(_DrawInjector):
+    """Lowball before the draw: the dealer exposes a card the game replaces (a 6 or above 7
+    at deuce-to-seven, above 7 at ace-to-five) and the player keeps it. The log splits his deal
+    into four cards and the exposed one; his hand is the one he played."""
+
+    name, rule = "exposed_predraw_kept", "D27-EXPOSED"
+    variants = ("lowball_27_single", "lowball_27_triple", "lowball_a5")
+
+    def prepare(self, t: Table, order: list[int]) -> None:
+        self.variant = t.variant
+        self.rule = _PREDRAW_RULE[t.variant]
+
+    def finish(self, h: Hand, res: dict, ev: list[list], t: Table, rng: random.Random,
+               game: dict) -> bool:
+        keep = _KEPT[self.variant] or ""
+        for row in _hole_rows(ev):
+            cards = row[4].split()
+            bad = [c for c in cards if c != "Xj" and c[0] not in keep]
+            if not bad:
+                continue
+            up = bad[rng.randrange(len(bad))]
+            row[4] = " ".join(c for c in cards if c != up)
+            exposed = ["deal", row[1], None, None, up, "up"]
+            ev.insert(ev.index(row) + 1, exposed)
+            self.labels.append((exposed, self.rule, row[1], True))
+            return True
+        return False
+
+
+class ExposedPredrawReplaced(_DrawInjector):
+    """Before the draw the dealer exposes a card the game says must be kept (any card at draw
+    high and jacks, a 7, 5, 4, 3 or 2 at deuce-to-seven, 7 or lower at ace-to-five) and gives
+    the player another instead. The exposed card is one nobody else saw; the replacement is
+    the card he played with."""
+
+    name, rule = "exposed_predraw_replaced", "D27-EXPOSED"
+    variants = ("lowball_27_single", "lowball_27_triple", "lowball_a5", "draw_high",
+                "jacks_or_better")
+
+    def prepare(self, t: Table, order: list[int]) -> None:
+        self.variant = t.variant
+        self.rule = _PREDRAW_RULE[t.variant]
+
+    def finish(self, h: Hand, res: dict, ev: list[list], t: Table, rng: random.Random,
+               game: dict) -> bool:
+        keep = _KEPT[self.variant]
+        unseen = [c for c in h.deck if c < 52 and (keep is None or CARD[c][0] in keep)]
+        rows = _hole_rows(ev)
+        if not unseen or not rows:
+            return False
+        row = rows[rng.randrange(len(rows))]
+        cards = row[4].split()
+        y = cards[rng.randrange(len(cards))]
+        row[4] = " ".join(c for c in cards if c != y)
+        at = ev.index(row) + 1
+        replace = ["deal", row[1], None, None, y, "replace"]
+        ev[at:at] = [["deal", row[1], None, None, CARD[unseen[rng.randrange(len(unseen))]],
+                      "up"], replace]
+        self.labels.append((replace, self.rule, row[1], True))
+        return True
+
+
+class ExposedOnDrawKept(_DrawInjector):
+    """A card dealt face up on the draw is kept (it is replaced once everyone has drawn)."""
+
+    name, rule = "exposed_on_draw_kept", "DRAW-EXPOSED-ON-DRAW"
+    variants = FIVE_CARD + ("lowball_27_triple", "badugi")
+
+    def finish(self, h: Hand, res: dict, ev: list[list], t: Table, rng: random.Random,
+               game: dict) -> bool:
+        # a card he throws at a later draw with no bet between is never ruled on: not that one
+        thrown = {(e[1], c) for e in ev if e[0] == "draw" for c in e[4].split()}
+        draws = [e for e in ev if e[0] == "deal" and e[5] == "draw"
+                 and (e[1], e[4].split()[-1]) not in thrown]
+        if not draws:
+            return False
+        row = draws[rng.randrange(len(draws))]
+        cards = row[4].split()
+        up = ["deal", row[1], None, None, cards[-1], "up"]
+        if len(cards) == 1:
+            ev[ev.index(row)] = up
+        else:
+            row[4] = " ".join(cards[:-1])
+            ev.insert(ev.index(row) + 1, up)
+        self.labels.append((up, self.rule, row[1], True))
+        return True
+
+
 ALL_DRAW = (JacksWithoutOpeners, A5CheckRaise, CapTwoRound, A5SevensChecked, DrawFiveAtOnce,
-            DrawShortHand)
+            DrawShortHand, ExposedPredrawKept, ExposedPredrawReplaced, ExposedOnDrawKept)

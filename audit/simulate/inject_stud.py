@@ -242,10 +242,6 @@ NOT_INJECTED: dict[str, str] = {
     "STUD-EXPOSED-START": "not yet: the simulator does not deal a hole card face up",
     "STUD-7TH-UP": "not yet: the simulator does not deal the seventh card face up",
     "ORDER-STUD-7TH-UP": "not yet: needs a seventh card dealt face up (STUD-7TH-UP)",
-    "DRAW-EXPOSED-ON-DRAW": "not yet: the simulator does not expose cards on the draw",
-    "DRAWHI-EXPOSED-PREDRAW": "not yet: the simulator does not expose cards before the draw",
-    "A5-EXPOSED-LIMIT": "not yet: the simulator does not expose cards before the draw",
-    "D27-EXPOSED": "not yet: the simulator does not expose cards before the draw",
     "BBLOW-EXPOSED": "no-limit and pot-limit lowball are not simulated (draw tables are fixed "
                      "limit)",
     "KILL-SIZE": "kill pots are not simulated (who must kill is table state across hands)",
