@@ -81,7 +81,8 @@ def test_kill_trigger_messages_say_who_owed_what_and_why():
     assert extra.severity == "warning" and extra.actual == "20"
     assert "first pot in a row" in extra.message
     scoop = found["fx:KILL-TRIGGER.9-fail-after-scoop"]
-    assert "scooped a pot of 140, at least 5 times the upper limit (100)" in scoop.message
+    assert "scooped a pot of 140 at the showdown, at least 5 times the upper limit (100)" \
+        in scoop.message
 
 
 def test_kill_trigger_needs_the_deals_proven_consecutive():
@@ -110,14 +111,18 @@ def test_kill_scoop_5x_multiple_comes_from_the_profile():
     assert _found(_hands(_text("KILL-SCOOP-5X"))) == [("KILL-SCOOP-5X", "2-fail", 2)]
 
 
-def _deal(n: int, winner: str, *, won: int = 0, kill: str | None = None) -> KillDeal:
-    """Deal n of a 10/20 hold'em kill game of four players, all dealt in."""
+def _deal(n: int, winner: str, *, won: int = 0, kill: str | None = None, hilo: bool = False,
+          pot: int | None = None, shown_down: bool = True) -> KillDeal:
+    """Deal n of a 10/20 hold'em (or Omaha high-low) kill game of four players, all dealt
+    in."""
     seated = {p: (i, True) for i, p in enumerate(("alice", "bob", "carol", "dave"), start=1)}
     kills = ((3, seated[kill][0], kill, 20, "kill"),) if kill else ()
-    return KillDeal(hand_id=f"h{n}", table_id="t", game=("holdem", "fixed_limit", 10, 20),
-                    required=True, hilo=False, fixed_limit=True, small_bet=10, big_bet=20,
+    variant = "omaha_hilo" if hilo else "holdem"
+    return KillDeal(hand_id=f"h{n}", table_id="t", game=(variant, "fixed_limit", 10, 20),
+                    required=True, hilo=hilo, fixed_limit=True, small_bet=10, big_bet=20,
                     settings=Settings(load_profile()), seated=seated, kills=kills,
-                    winners=(winner,), voluntary_from_others=won, pot=won + 15)
+                    winners=(winner,), voluntary_from_others=won,
+                    pot=won + 15 if pot is None else pot, shown_down=shown_down)
 
 
 def _sequence(*deals: KillDeal) -> list[tuple[str, str]]:
@@ -143,6 +148,17 @@ def test_kill_leg2_only_amounts_outside_the_full_bet_band_decide(won, killed, ex
     it was not."""
     deals = (_deal(1, "carol", won=30), _deal(2, "carol", won=won),
              _deal(3, "alice", won=30, kill="carol" if killed else None))
+    assert _sequence(*deals) == expected
+
+
+@pytest.mark.parametrize(("pot", "shown_down", "expected"), [
+    (100, True, [("KILL-TRIGGER", "h2")]),  # 5 x the upper limit, won at the showdown
+    (100, False, []),  # nobody contested it: whether that is a scoop the log cannot say
+    (99, True, []),
+])
+def test_kill_scoop_5x_a_scoop_at_the_showdown_of_five_upper_limits(pot, shown_down, expected):
+    deals = (_deal(1, "carol", hilo=True, pot=pot, shown_down=shown_down),
+             _deal(2, "alice", hilo=True, pot=60))
     assert _sequence(*deals) == expected
 
 

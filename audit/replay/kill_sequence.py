@@ -93,6 +93,7 @@ class KillDeal:
     winners: tuple[str, ...] | None  # who took chips from the pot; None: not recorded
     voluntary_from_others: int  # what the sole winner won of other players' bets, not blinds
     pot: int  # everything put in, less what went back uncalled
+    shown_down: bool  # two or more players showed: the pot was decided at a showdown
 
 
 @dataclass(slots=True)
@@ -189,6 +190,9 @@ def kill_deals(events: pa.Table, hands: pl.DataFrame, cash: Settings,
             "hand_id", "seq").iter_rows():
         kills.setdefault(h, []).append((seq, seat or 0, player or "", amount or 0, detail))
     money = _money(ev)
+    showdowns = set(ev.filter(pl.col("kind") == "show").group_by("hand_id").agg(
+        pl.col("seat").n_unique().alias("shown")).filter(pl.col("shown") >= 2)
+        .get_column("hand_id").to_list())
     unrecorded = set(ev.filter((pl.col("kind") == "hand_ended") & pl.col("detail").fill_null("")
                                .str.contains("winnings=(unrecorded|absent)"))
                      .get_column("hand_id").to_list())
@@ -206,7 +210,7 @@ def kill_deals(events: pa.Table, hands: pl.DataFrame, cash: Settings,
             settings=_settings(cash, tournament, is_t, house, cache),
             seated=seated.get(h, {}), kills=tuple(kills.get(h, ())),
             winners=None if h in unrecorded else winners,
-            voluntary_from_others=from_others, pot=pot)
+            voluntary_from_others=from_others, pot=pot, shown_down=h in showdowns)
     return out
 
 
@@ -401,9 +405,12 @@ def _advance_scoop(t: _Table, deal: KillDeal, killer: tuple[str, int, bool] | No
                                f"{deal.pot})",
                         certain=True, amount=killer[1])
         else:
+            # a scoop is winning both the high and the low pot: a pot nobody contested may not
+            # count as one, so only a scoop at a showdown proves the kill due
             t.due = Due(player=w, seat=_seat(deal, w), rule_id="KILL-TRIGGER",
-                        reason=f"scooped a pot of {deal.pot}, at least {multiple} times the "
-                               f"upper limit ({least})", certain=True)
+                        reason=f"scooped a pot of {deal.pot} at the showdown, at least "
+                               f"{multiple} times the upper limit ({least})",
+                        certain=deal.shown_down)
     elif killer is None or killer[0] != w:
         t.not_due = NotDue(player=w, rule_id="KILL-SCOOP-5X",
                            reason=f"the pot he scooped was {deal.pot}, less than {multiple} "
