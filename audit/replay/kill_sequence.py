@@ -12,7 +12,8 @@ deal (000 §12; 001 3.6; 002 §13):
   same amount; a required kill is posted even by a player who wants to be dealt out
   (KILL-MUST-POST).
 - high-low games: a scoop of a pot of at least `kill.scoop_multiple` times the upper limit
-  makes the scooper kill the next pot (KILL-TRIGGER, KILL-SCOOP-5X).
+  makes the scooper kill the next pot (KILL-TRIGGER, KILL-SCOOP-5X); only a scoop decided at a
+  showdown proves it, since a pot nobody contested may not count as winning both halves.
 - any killed pot: a new player who plays in it must kill the next one (KILL-NEW-PLAYER).
 
 Only fixed-limit games are followed: the rules speak of limits and full bets, which a
