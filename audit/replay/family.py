@@ -18,6 +18,7 @@ from audit.replay.draw_rules import check_draw_deal, check_openers, sevens_rule
 from audit.replay.forced import new_round
 from audit.replay.jokers import JOKER_GAMES, game_strength
 from audit.replay.kill import post_kill, voluntary_kill
+from audit.replay.live_words import Said, parse_declaration
 from audit.replay.pots import split
 from audit.replay.showdown import PotResult, clockwise
 from audit.replay.state import FL, HandState
@@ -46,7 +47,7 @@ class FamilyHooks:
                  "sevens_checks", "got", "faces", "exposed_start", "dead_start",
                  "short_flagged", "last_deal_seq", "opener", "exposed", "short_wager",
                  "base_order", "anted", "ante_rule", "ante_rule_id", "wrong_bring",
-                 "structure_flagged", "opened", "min_open_2bb")
+                 "structure_flagged", "opened", "min_open_2bb", "frozen")
 
     def __init__(self, h: HandState, spec: VariantSpec) -> None:
         self.spec = spec
@@ -81,6 +82,7 @@ class FamilyHooks:
         self.wrong_bring: tuple[int, int, int] | None = None
         self.structure_flagged: set[tuple[str, int]] = set()  # (rule, seat or -round-1)
         self.opened = False  # lowball: someone has opened (bet or raised) before the draw
+        self.frozen: dict[int, int] = {}  # stud: seat -> chips kept back by a 7th-street freeze
         # LOWBALL-OPEN: the minimum open is the big blind (a call) or twice it (a raise)
         self.min_open_2bb = str(h.st.values.get("lowball.min_open", "bb")).lower() == "2bb"
         st = h.st
@@ -558,8 +560,28 @@ class FamilyHooks:
         h.shown[s] = tuple(own)
         h.showdown = True
 
+    def declare(self, h: HandState, s: int | None, words: str | None, seq: int) -> bool:
+        """A spoken declaration. True when it is a seventh-street freeze (STUD-7TH-UP, 000 §7
+        r.17): the player whose last card was dealt face up declares all-in before the
+        betting and puts in no more; the others bet into a side pot although he still has
+        chips, which is legal. Anything else goes to the live layer (False)."""
+        if not self.stud or s is None or not 0 < s < h.size or not h.in_hand[s]:
+            return False
+        last = len(self.spec.counts) - 1
+        if (h.street != last or h.folded[s] or h.stack[s] == 0 or s in self.frozen
+                or self.faces.get(s, "")[6:7] != "u" or h.acted[s]
+                or parse_declaration(words or "").said != Said.ALL_IN):
+            return False
+        self.frozen[s] = h.stack[s]
+        h.stack[s] = 0  # acts no more this hand: the betting goes on around him
+        if h.to_act == s:
+            h.to_act = h.next_to_act(s)
+        return True
+
     def finish(self, h: HandState, end_seq: int) -> None:
         """End of hand: stud card counts, or the draw hand sizes."""
+        for s, kept in self.frozen.items():
+            h.stack[s] += kept  # a frozen player keeps the chips he did not put in
         if not self.stud:
             if self.in_draw:
                 self.in_draw = False

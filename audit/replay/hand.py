@@ -136,12 +136,17 @@ def replay_hand(hand: HandEvents, profile: Any = None, *, trace: bool = False) -
             if not started:
                 started = _start(h)
             vh.draw(h, deck, kind, seats[i], amounts[i], cards[i], seq)
+            if live is not None:
+                live.drew(h, kind, seats[i], seq)
         elif kind == "burn":
             burn(h, seq)
         elif kind == "rake":
             h.rake_logged += amounts[i] or 0
         elif live is not None and (kind == "declare" or kind == "chips"):
-            live.physical(h, kind, seats[i], amounts[i], details[i], seq, started)
+            # a stud seventh-street freeze is the stud hooks' (audit/replay/family.py)
+            if not (kind == "declare" and vh is not None
+                    and vh.declare(h, seats[i], details[i], seq)):
+                live.physical(h, kind, seats[i], amounts[i], details[i], seq, started)
         elif kind == "hand_started":
             d = details[i] or ""
             if d:

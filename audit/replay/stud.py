@@ -43,12 +43,15 @@ def board_key(cards: Sequence[int], low: bool) -> tuple:
         r = ((c >> 2) + 1) % 13 if low else c >> 2
         counts[r] = counts.get(r, 0) + 1
     groups = sorted(counts.items(), key=lambda rc: (rc[1], rc[0]), reverse=True)
-    shape = tuple(n for _, n in groups)
+    # only the groups of two or more make the category, so boards of different sizes (a
+    # seventh card dealt face up) compare by category first: (2,) one pair, (2, 2) two pair,
+    # (3,) trips, (3, 2) a full house, (4,) quads; then the ranks, highest group first
+    shape = tuple(n for _, n in groups if n > 1)
     ranks = tuple(r for r, _ in groups)
     if not low:
         return (shape, ranks)
-    # lower shape and lower ranks are better: negate for "larger is better"
-    return (tuple(-n for n in shape), tuple(-r for r in ranks))
+    # fewer paired cards, then lower ranks, are better: negate for "larger is better"
+    return (-sum(shape) + len(shape), tuple(-n for n in shape), tuple(-r for r in ranks))
 
 
 def first_by_board(boards: dict[int, list[int]], order: list[int], low: bool) -> int:
