@@ -47,7 +47,7 @@ class FamilyHooks:
                  "sevens_checks", "got", "faces", "exposed_start", "dead_start",
                  "short_flagged", "last_deal_seq", "opener", "exposed", "short_wager",
                  "base_order", "anted", "ante_rule", "ante_rule_id", "wrong_bring",
-                 "structure_flagged", "opened", "min_open_2bb", "frozen")
+                 "structure_flagged", "opened", "min_open_2bb", "frozen", "high_card")
 
     def __init__(self, h: HandState, spec: VariantSpec) -> None:
         self.spec = spec
@@ -83,6 +83,8 @@ class FamilyHooks:
         self.structure_flagged: set[tuple[str, int]] = set()  # (rule, seat or -round-1)
         self.opened = False  # lowball: someone has opened (bet or raised) before the draw
         self.frozen: dict[int, int] = {}  # stud: seat -> chips kept back by a 7th-street freeze
+        # big-bet Mississippi: no bring-in; the high card opens round 1 and may not check
+        self.high_card = 0 if spec.name != "mississippi" or h.structure == FL else -1
         # LOWBALL-OPEN: the minimum open is the big blind (a call) or twice it (a raise)
         self.min_open_2bb = str(h.st.values.get("lowball.min_open", "bb")).lower() == "2bb"
         st = h.st
@@ -166,6 +168,17 @@ class FamilyHooks:
         """First to act once a stud street's cards are all out."""
         self.pending = False
         alive = [s for s in h.order if not h.folded[s]]
+        if h.street == 0 and self.high_card:
+            # big-bet Mississippi (001 3.2.5.5.1.1): the high card speaks first and must bet
+            # or fold (ORDER-MISSISSIPPI)
+            boards = {s: self.up.get(s, []) for s in alive if s not in self.dead_start}
+            best = first_by_board(boards, h.order, False)
+            self.high_card = best
+            if best and not h.live(best):
+                self._allin_starter(h, best)
+            else:
+                h.to_act = best
+            return
         if h.street == 0:
             # an exposed hole card is his first up-dealt card; a dead hand brings in nothing
             up = {s: self.up[s][0 if s in self.exposed_start else -1] for s in alive
@@ -394,6 +407,11 @@ class FamilyHooks:
             for c in h.hole[s]:  # a folded hand goes to the muck, which may be reshuffled
                 if 0 <= c < 52:
                     self.deck.seen[c] = -1
+        if (self.high_card > 0 and h.street == 0 and s == self.high_card and kind == "check"
+                and h.cur_bet == 0):
+            h.flag("ORDER-MISSISSIPPI", seq, f"{h.who(s)} holds the high card and checked in "
+                   "round 1; at big-bet Mississippi stud the high card must bet or fold.",
+                   seat=s, expected="bet or fold", actual="check")
         if self.stud and h.street == 0 and not self.bring_done and s == self.bring_seat:
             self.bring_done = True
             if kind in ("fold", "check") and not self.bringin_fold:
