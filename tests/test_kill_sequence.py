@@ -189,9 +189,15 @@ def test_kill_must_post_when_the_killer_has_left_the_table():
 
 
 def test_kill_new_player_is_judged_in_any_killed_pot_but_only_along_proven_deals():
-    assert _found(_hands(_text("KILL-NEW-PLAYER"))) == [("KILL-NEW-PLAYER", "3-fail", 1)]
-    # without deal 1 the log does not show that alice was not at the table before
-    assert _found(_hands(_text("KILL-NEW-PLAYER"), keep=("2", "3"))) == []
+    text = _text("KILL-NEW-PLAYER")
+    assert _found(_hands(text)) == [("KILL-NEW-PLAYER", "3-fail", 1)]
+    # without deal 1 the log does not show that alice had no seat before the killed pot
+    assert _found(_hands(text, keep=("2", "3"))) == []
+    # a player back from a break kept his seat: he is no new player
+    first = text.split("hand fx:KILL-NEW-PLAYER.1-pass ", 1)[1].split("\n\n", 1)[0]
+    on_break = first.replace("seat 2 bob", "seat 1 alice 1000 detail=sitting_out\nseat 2 bob")
+    assert on_break != first
+    assert _found(_hands(text.replace(first, on_break))) == []
 
 
 @pytest.mark.parametrize("rule_id", ["KILL-TRIGGER", "KILL-MUST-POST"])

@@ -106,14 +106,12 @@ class _Table:
     due: Due | None = None
     not_due: NotDue | None = None
     killer: tuple[str, int, bool] | None = None  # (player, amount, proven required)
-    seen: set[str] = field(default_factory=set)  # everyone seated since the chain began
     newcomers: dict[str, str] = field(default_factory=dict)  # player -> the killed pot
     owed: dict[str, str] = field(default_factory=dict)  # dealt out owing a kill -> since
 
     def forget(self) -> None:
         self.prev, self.due, self.not_due, self.killer = None, None, None, None
         self.legs.clear()
-        self.seen.clear()
         self.newcomers.clear()
         self.owed.clear()
 
@@ -346,8 +344,8 @@ def _check(t: _Table, deal: KillDeal) -> list[Finding]:
             if dealt:
                 out += _emit("KILL-NEW-PLAYER", deal, seq=0, seat=seat, player=player,
                              expected="kill", actual="none",
-                             message=f"seat {seat} ({player}) joined the table in the "
-                                     f"killed pot {killed}; a new player may play a killed "
+                             message=f"seat {seat} ({player}) took a seat at the table in "
+                                     f"the killed pot {killed}; a new player may play a killed "
                                      "pot only by agreeing to kill the next one, and he did "
                                      "not kill this pot.")
     return out
@@ -363,12 +361,13 @@ def _advance(t: _Table, deal: KillDeal) -> None:
         proven = (t.prev is not None and due is not None and due.certain
                   and due.player == player and detail == "kill")
         killer = (player, amount, proven)
-    # a new player in a killed pot owes the next kill (not the one who killed it)
+    # a new player in a killed pot owes the next kill (not the one who killed it). New: no
+    # seat at the table in the deal before, not even sitting out; a player back from a break
+    # keeps his seat, one who gave it up and comes back takes a new one
     t.newcomers = {}
     if t.prev is not None and first is not None:
         t.newcomers = {p: deal.hand_id for p, (_s, dealt) in deal.seated.items()
-                       if dealt and p not in t.seen and p != first[2]}
-    t.seen.update(deal.seated)
+                       if dealt and p not in t.prev.seated and p != first[2]}
     t.prev, t.killer = deal, killer
     t.due, t.not_due = None, None
     if not (deal.required and deal.fixed_limit) or deal.winners is None:
