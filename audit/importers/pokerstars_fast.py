@@ -221,18 +221,18 @@ def _read_piece(data: bytes, line0: int, first: bool, prefix: str) -> _Piece | N
     # file order of hands (fast or not) and blocks outside hands
     fast_index = np.full(n_hands, -1, dtype=np.int64)
     fast_index[ok] = np.arange(int(ok.sum()))
-    items = [(int(fast_index[k]), True, int(hand_lo[k]) + line0, int(begins[hand_lo[k]]),
-              int(begins[hand_hi[k]])) for k in range(n_hands)]
+    items = list(zip(fast_index.tolist(), [True] * n_hands, (hand_lo + line0).tolist(),
+                     begins[hand_lo].tolist(), begins[hand_hi].tolist(), strict=True))
     if len(out_lo):
-        items += [(-1, False, int(a) + line0, int(begins[a]), int(begins[b]))
-                  for a, b in zip(out_lo, out_hi, strict=True)]
+        items += list(zip([-1] * len(out_lo), [False] * len(out_lo), (out_lo + line0).tolist(),
+                          begins[out_lo].tolist(), begins[out_hi].tolist(), strict=True))
         items.sort(key=lambda item: item[2])
     if rows is None or not ok.any():
         return _Piece(None, empty, empty, [], items)
-    if list(ids["h"]) != np.flatnonzero(ok).tolist():  # pragma: no cover - a defect here
+    if not np.array_equal(ids.get_column("h").to_numpy(), np.flatnonzero(ok)):
         raise AssertionError("fast PokerStars path: hands and their values disagree")
     table, row_lines, counts = _table(rows, ids, ok, prefix)
-    return _Piece(table, row_lines, counts, list(ids["hand_id"]), items)
+    return _Piece(table, row_lines, counts, ids.get_column("hand_id").to_list(), items)
 
 
 def _bad(frame: pl.DataFrame, where: pl.Expr, ok: np.ndarray) -> None:
@@ -252,7 +252,7 @@ def _first_per_hand(h: np.ndarray, where: np.ndarray, values: np.ndarray, n_hand
 
 
 def _hands(lines: pl.DataFrame, n_hands: int, ok: np.ndarray
-           ) -> tuple[pl.DataFrame | None, dict[str, Any], np.ndarray]:
+           ) -> tuple[pl.DataFrame | None, pl.DataFrame, np.ndarray]:
     """The event rows of every hand (columns of `_ROW_COLUMNS`), the per-hand values, and
     which hands the fast path read exactly (`ok`)."""
     h = lines.get_column("h").to_numpy()
@@ -350,14 +350,14 @@ def _hands(lines: pl.DataFrame, n_hands: int, ok: np.ndarray
     frame = pl.concat([r.select(_ROW_COLUMNS).cast(_ROW_SCHEMA) for r in rows])
     # mucked cards from the summary
     if mucked.height:
-        frame = frame.join(mucked, on=["h", "seat"], how="left",
-                           maintain_order="left").with_columns(
-            cards=pl.when(pl.col("kind") == "muck").then(pl.col("mucked"))
-            .otherwise(pl.col("cards"))).drop("mucked")
+        is_muck = frame.get_column("kind") == "muck"
+        mucks = frame.filter(is_muck).drop("cards").join(
+            mucked.rename({"mucked": "cards"}), on=["h", "seat"], how="left")
+        frame = pl.concat([frame.filter(~is_muck), mucks.select(_ROW_COLUMNS)])
     per_hand = (per_hand.join(pots, on="h", how="left", maintain_order="left")
                 .join(posts, on="h", how="left", maintain_order="left"))
     frame, per_hand = _finish(frame, per_hand, ok)
-    return frame, per_hand.to_dict(as_series=False), ok
+    return frame, per_hand, ok
 
 
 def _header(first: pl.DataFrame, n_hands: int, ok: np.ndarray) -> pl.DataFrame:
@@ -892,13 +892,13 @@ def _finish(frame: pl.DataFrame, per_hand: pl.DataFrame, ok: np.ndarray
     return frame, per_hand.sort("h")
 
 
-def _table(rows: pl.DataFrame, per_hand: dict[str, Any], ok: np.ndarray, prefix: str
+def _table(rows: pl.DataFrame, per_hand: pl.DataFrame, ok: np.ndarray, prefix: str
            ) -> tuple[pa.Table, np.ndarray, np.ndarray]:
     """The event table of the fast hands (schemas/events.json), each row's line, and the
     number of rows per hand."""
     schema = events_schema()
     h = rows.get_column("h").to_numpy()
-    hands = np.asarray(per_hand["h"], dtype=np.int64)
+    hands = per_hand.get_column("h").to_numpy()
     position = np.full(len(ok), -1, dtype=np.int64)
     position[hands] = np.arange(len(hands))
     owner = position[h]
@@ -908,23 +908,25 @@ def _table(rows: pl.DataFrame, per_hand: dict[str, Any], ok: np.ndarray, prefix:
     n = len(h)
     first_row = np.zeros(n, dtype=bool)
     first_row[starts] = True
-    first_only = pa.array(owner, mask=~first_row)
     owner_arr = pa.array(owner)
+
+    def per_row(name: str, dtype: pa.DataType) -> pa.Array:
+        return per_hand.get_column(name).to_arrow().cast(dtype).take(owner_arr)
+
     # the game on each hand's first row only: children taken per row, the rest masked out
+    game_type = schema.field("game").type
     game = pa.StructArray.from_arrays(
-        [pa.array(per_hand.get(f.name) if f.name in _GAME_KEYS else
-                  [None] * len(hands) if f.name not in _GAME_RENAMES
-                  else per_hand[_GAME_RENAMES[f.name]], type=f.type).take(owner_arr)
-         for f in schema.field("game").type],
-        fields=list(schema.field("game").type), mask=pa.array(~first_row))
-    lines = rows.get_column("ln").to_numpy()
-    ts = pa.array(per_hand["ts_us"], type=pa.int64()).cast(schema.field("ts").type)
+        [per_row(_GAME_COLUMNS.get(f.name, f.name), f.type)
+         if _GAME_COLUMNS.get(f.name, f.name) in per_hand.columns else pa.nulls(n, f.type)
+         for f in game_type], fields=list(game_type), mask=pa.array(~first_row))
+    ts = pa.StructArray.from_arrays([per_row("ts_us", pa.int64())], names=["ts"],
+                                    mask=pa.array(~first_row)).flatten()[0]
     data = {
-        "hand_id": pa.array(per_hand["hand_id"], type=pa.string()).take(owner_arr),
+        "hand_id": per_row("hand_id", pa.string()),
         "seq": pa.array((np.arange(n, dtype=np.int64) - np.repeat(starts, counts))
                         .astype(np.int32)),
-        "ts": ts.take(first_only),
-        "table_id": pa.array(per_hand["table"], type=pa.string()).take(owner_arr),
+        "ts": ts.cast(schema.field("ts").type),
+        "table_id": per_row("table", pa.string()),
         "game": game,
         "source": rows.select(pl.lit(prefix) + pl.col("ln").cast(pl.String)).to_series()
         .to_arrow(),
@@ -933,10 +935,9 @@ def _table(rows: pl.DataFrame, per_hand: dict[str, Any], ok: np.ndarray, prefix:
         data[name] = rows.get_column(name).to_arrow()
     arrays = [data[f.name] if data[f.name].type == f.type else data[f.name].cast(f.type)
               for f in schema]
-    return pa.Table.from_arrays(arrays, schema=schema), lines, counts
+    return pa.Table.from_arrays(arrays, schema=schema), rows.get_column("ln").to_numpy(), counts
 
 
-_GAME_KEYS = frozenset({"variant", "structure", "small_blind", "big_blind", "small_bet",
-                        "big_bet", "ante", "straddle", "seat_count", "currency", "tournament",
-                        "level"})
-_GAME_RENAMES = {"button_seat": "button", "minor_per_unit": "mpu"}
+# game fields -> per-hand columns (fields absent here are null: bring_in, min_bet, ...)
+_GAME_COLUMNS = {"button_seat": "button", "minor_per_unit": "mpu", "bring_in": "-",
+                 "min_bet": "-", "dead_button": "-", "profile": "-", "house_overrides": "-"}
