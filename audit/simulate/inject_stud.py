@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import random
 
-from audit.replay.stud import has_open_pair
+from audit.replay.stud import bring_in_seat, first_by_board, has_open_pair
 from audit.replay.variants import SPECS
-from audit.simulate.engine import FL, Hand
+from audit.simulate.engine import CARD, FL, Hand
 from audit.simulate.inject import Injector, _pairs
 from audit.simulate.inject_draw import ALL_DRAW
 from audit.simulate.table import DRAW_GAMES, STUD_GAMES, Table
@@ -193,6 +193,23 @@ class StudCheckOutOfTurn(_StudInjector):
         return False
 
 
+class StudFoldOutOfTurn(_StudInjector):
+    """3rd street: two folds in a row are logged in the wrong order (the second player folds
+    before the first)."""
+
+    name, rule = "stud_fold_out_of_turn", "ORDER-STUD-FIRST"
+    variants = STUD_GAMES
+
+    def finish(self, h: Hand, res: dict, ev: list[list], t: Table,
+               rng: random.Random, game: dict) -> bool:
+        for i, a, b in _pairs(ev):
+            if a[0] == b[0] == "fold" and a[6] == b[6] == 0:
+                ev[i], ev[i + 1] = b, a
+                self.labels.append((b, SPECS[self.variant].order_first, b[1], True))
+                return True
+        return False
+
+
 class StudSeventhMissing(_StudInjector):
     """A player who loses at the showdown was never dealt his seventh card (he shows six)."""
 
@@ -224,24 +241,131 @@ class StudSeventhMissing(_StudInjector):
         return True
 
 
+_SEVEN = ("stud", "stud_hilo", "razz")
+
+
+def _cards(text: str) -> list[int]:
+    return [CARD.index(c) for c in text.split()]
+
+
+class HoleCardUpThenUp(_StudInjector):
+    """3rd street: a player's second hole card is dealt face up, and his third card face up as
+    well (after an exposed hole card the third is dealt down; in a tournament an exposed hole
+    card is a misdeal). Only a player who folds on 3rd street, and whose exposed card would
+    not have made him the bring-in, so that the turn order stays the one that was played."""
+
+    name, rule = "hole_card_up_then_up", "STUD-EXPOSED-START"
+    variants = _SEVEN
+
+    def finish(self, h: Hand, res: dict, ev: list[list], t: Table,
+               rng: random.Random, game: dict) -> bool:
+        spec = SPECS[self.variant]
+        bring = next((e for e in ev if e[0] == "post" and e[5] == "bring_in"), None)
+        if bring is None:
+            return False
+        third: dict[int, list] = {}  # each seat's first up-dealt card: his 3rd street card
+        for e in ev:
+            if e[0] == "deal" and e[5] == "up":
+                third.setdefault(e[1], e)
+        ups = {x: CARD.index(e[4]) for x, e in third.items()}
+        for s in [e[1] for e in ev if e[0] == "fold" and e[6] == 0 and e[1] != bring[1]]:
+            down = next(e for e in ev if e[0] == "deal" and e[1] == s and e[5] == "down")
+            hole = down[4].split()
+            if bring_in_seat({**ups, s: CARD.index(hole[1])}, spec.bring_in) != bring[1]:
+                continue
+            down[4] = hole[0]
+            up = third[s]
+            up[4] = f"{hole[1]} {up[4]}"
+            self.labels.append((up, self.rule, s, True))
+            return True
+        return False
+
+
+_ACTED = ("fold", "check", "call", "bet", "raise", "complete")
+
+
+class SeventhUpTwice(_StudInjector):
+    """7th street with three or more players: two players' last cards are dealt face up (once
+    one is dealt up the others get theirs down). Only where the upcards leave the player who
+    acted first on 7th street the one who should."""
+
+    name, rule = "seventh_up_twice", "STUD-7TH-UP"
+    variants = _SEVEN
+
+    def finish(self, h: Hand, res: dict, ev: list[list], t: Table,
+               rng: random.Random, game: dict) -> bool:
+        spec = SPECS[self.variant]
+        at = next((i for i, e in enumerate(ev) if e[0] in _ACTED and e[6] == 4), None)
+        if at is None:
+            return False
+        sevenths = {e[1]: e for e in ev[:at] if e[0] == "deal" and e[5] == "down"
+                    and len(e[4].split()) == 1}
+        if len(sevenths) < 3:
+            return False
+        put_in = {x: sum(e[2] or 0 for e in ev[:at] if e[1] == x
+                         and (e[0] == "post" or e[0] in _ACTED)) for x in sevenths}
+        live = [x for x in h.order if x in sevenths and h.start[x] > put_in[x]]
+        up = {x: _up(h, x, spec.faces) for x in sevenths}
+        for i, a in enumerate(live):
+            for b in live[i + 1:]:
+                boards = {x: up[x] + ([h.hole[x][6]] if x in (a, b) else []) for x in up}
+                if first_by_board(boards, h.order, spec.board == "low") != ev[at][1]:
+                    continue
+                sevenths[a][5] = sevenths[b][5] = "up"
+                last = max(k for k in range(at) if ev[k][0] == "deal")
+                self.labels.append((ev[last], self.rule, b, True))
+                return True
+        return False
+
+
+class SeventhUpOrder(_StudInjector):
+    """One player's last card is dealt face up (legal), but 7th street is still opened by the
+    player who was high on the board without it: the first to act counts that upcard."""
+
+    name, rule = "seventh_up_wrong_first", "ORDER-STUD-7TH-UP"
+    variants = _SEVEN
+
+    def finish(self, h: Hand, res: dict, ev: list[list], t: Table,
+               rng: random.Random, game: dict) -> bool:
+        spec = SPECS[self.variant]
+        at = next((i for i, e in enumerate(ev) if e[0] in _ACTED and e[6] == 4), None)
+        if at is None or ev[at][0] != "check" or ev[at + 1][0] not in _ACTED:
+            return False
+        sevenths = {e[1]: e for e in ev[:at] if e[0] == "deal" and e[5] == "down"
+                    and len(e[4].split()) == 1}
+        put_in = {x: sum(e[2] or 0 for e in ev[:at] if e[1] == x
+                         and (e[0] == "post" or e[0] in _ACTED)) for x in sevenths}
+        live = [x for x in h.order if x in sevenths and h.start[x] > put_in[x]]
+        if len(live) != len(sevenths):
+            return False  # nobody all-in: every player still acts on 7th street
+        alive = [x for x in h.order if x in sevenths]
+        up = {x: _up(h, x, spec.faces) for x in sevenths}
+        for x in alive[1:] if len(alive) == 2 else alive:
+            boards = {y: up[y] + ([h.hole[y][6]] if y == x else []) for y in up}
+            best = first_by_board(boards, h.order, spec.board == "low")
+            if best == ev[at][1] or best != ev[at + 1][1]:
+                continue
+            sevenths[x][5] = "up"
+            self.labels.append((ev[at], self.rule, ev[at][1], True))
+            return True
+        return False
+
+
 ALL_STUD = (BringInWrongSeat, BringInWrongAmount, StudSmallBetOnBigStreet, FiveStudBigBet,
             DrawSmallBetOnBigRound, BringInFolds, OpenPairBigBetRazzHilo, OpenPairSmallRaise,
-            StudCheckOutOfTurn, StudSeventhMissing, *ALL_DRAW)
+            StudCheckOutOfTurn, StudFoldOutOfTurn, StudSeventhMissing, HoleCardUpThenUp,
+            SeventhUpTwice, SeventhUpOrder, *ALL_DRAW)
 
 # Registered stud/draw ids the simulator does not inject, and why (tests/test_simulate_
 # injectors_studdraw.py fails on a registered id that has neither an injector nor a line here).
 NOT_INJECTED: dict[str, str] = {
-    "ORDER-STUD-FIRST": "not yet: 3rd street has no checks to swap (the bring-in is a bet), and "
-                        "an out-of-turn call or fold there is ruled under TURN-OOT-* as well",
-    "STUD-PREMATURE": "not yet: needs cards dealt before the round's betting ends and the "
-                      "removed cards replayed as the rule redeals them",
+    "STUD-PREMATURE": "the replay moves on to the next street at a premature card, so the "
+                      "unfinished round's remaining actions cannot be logged without further "
+                      "findings; the rule's redeal of removed cards is not simulated",
     "POT-ODDCHIP-STUD": "not yet: needs an award injector for stud ties with an odd chip",
     "STUD-SHORT-DECK": "simulated stud tables deal at most 7 players (49 cards), so the deck "
                        "never runs short; the common card is never needed",
     "ORDER-STUD-COMMON": "needs a common card, which needs STUD-SHORT-DECK's 8-handed deal",
-    "STUD-EXPOSED-START": "not yet: the simulator does not deal a hole card face up",
-    "STUD-7TH-UP": "not yet: the simulator does not deal the seventh card face up",
-    "ORDER-STUD-7TH-UP": "not yet: needs a seventh card dealt face up (STUD-7TH-UP)",
     "BBLOW-EXPOSED": "no-limit and pot-limit lowball are not simulated (draw tables are fixed "
                      "limit)",
     "KILL-SIZE": "kill pots are not simulated (who must kill is table state across hands)",
