@@ -1232,6 +1232,13 @@ _rule(
     "blind's option). Depending on the structure, the BB may simply be called, or the minimum "
     'open is 2×BB (profile.lowball_min_open ∈ {BB, 2BB}).',
 )
+_rule(
+    'ORDER-DRAW-PHASE', PROCEDURE, WARNING,
+    '000 §10 r.9, §11 r.8; 001 3.2.8.5.1.9, 3.2.10.5.8; 002 §11.1 "On the draw"',
+    'Draw requests are served to each player in order (derived: clockwise from the first '
+    'active player left of the button). An exposed draw card is replaced only after everyone '
+    'has drawn (DRAW-EXPOSED-ON-DRAW).',
+)
 
 # The stud/draw ids the replay can emit; each has a fixture under fixtures/rules/<ID>.txt.
 STUD_DRAW_RULE_IDS: tuple[str, ...] = (
@@ -1273,6 +1280,8 @@ STUD_DRAW_RULE_IDS: tuple[str, ...] = (
     "ORDER-DRAW-AFTER",
     # lowball: open with a bet or fold before the draw
     "LOWBALL-OPEN",
+    # the draw is served in order
+    "ORDER-DRAW-PHASE",
 )
 
 for _id in STUD_DRAW_RULE_IDS:

@@ -1,6 +1,7 @@
 """Draw-game rules checked outside the betting (RULEBOOK §4.12): openers at jacks or better
-(JACKS-OPENERS), at most four cards at once on the draw (DRAW-MAX-FOUR), and the ace-to-five
-sevens rule at the showdown (A5-SEVENS-RULE).
+(JACKS-OPENERS), at most four cards at once on the draw (DRAW-MAX-FOUR), the order of the
+draw requests (ORDER-DRAW-PHASE), and the ace-to-five sevens rule at the showdown
+(A5-SEVENS-RULE).
 
 Called by the draw hooks (audit/replay/family.py), whose per-hand state they read and update.
 """
@@ -46,6 +47,26 @@ def check_draw_deal(vh: FamilyHooks, h: HandState, s: int, n: int, seq: int) -> 
                    "the fifth only after everyone else has drawn.", seat=s,
                    expected="after the other draws", actual="before")
     vh.got[s] = vh.got.get(s, 0) + n
+
+
+def check_draw_order(vh: FamilyHooks, h: HandState, s: int, seq: int) -> None:
+    """ORDER-DRAW-PHASE: draw requests are served clockwise from the first active player left
+    of the button. Proven by two logged draws: a player drawing after someone who sits after
+    him. Once per draw; not judged when the button is not logged. A spoken draw ("pat",
+    "two") serves the player as his request does."""
+    if not h.button or s not in h.order or s in vh.draw_served:
+        return
+    vh.draw_served.add(s)  # a player who stated his draw was served: a change is not order
+    i = h.order.index(s)
+    last = vh.draw_pos
+    vh.draw_pos = max(i, last)
+    if i < last and not vh.draw_order_flagged:
+        vh.draw_order_flagged = True
+        ahead = h.order[last]
+        h.flag("ORDER-DRAW-PHASE", seq, f"{h.who(s)} drew after {h.who(ahead)}, who sits "
+               "after him; the draw is served to each player in order, clockwise from the "
+               "first active player left of the button.", seat=s,
+               expected=f"before {h.who(ahead)}", actual=f"after {h.who(ahead)}")
 
 
 def sevens_rule(vh: FamilyHooks, h: HandState, results: list[PotResult],

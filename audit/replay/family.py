@@ -14,7 +14,7 @@ from audit.cards import JOKER, parse_cards
 from audit.replay.betting import flush_held
 from audit.replay.dealing import Deck
 from audit.replay.draw_exposed import Exposed, check_held, exposed, replaced
-from audit.replay.draw_rules import check_draw_deal, check_openers, sevens_rule
+from audit.replay.draw_rules import check_draw_deal, check_draw_order, check_openers, sevens_rule
 from audit.replay.forced import new_round
 from audit.replay.jokers import JOKER_GAMES, game_strength
 from audit.replay.kill import post_kill, voluntary_kill
@@ -47,7 +47,8 @@ class FamilyHooks:
                  "sevens_checks", "got", "faces", "exposed_start", "dead_start",
                  "short_flagged", "last_deal_seq", "opener", "exposed", "short_wager",
                  "base_order", "anted", "ante_rule", "ante_rule_id", "wrong_bring",
-                 "structure_flagged", "opened", "min_open_2bb", "frozen", "high_card")
+                 "structure_flagged", "opened", "min_open_2bb", "frozen", "high_card",
+                 "draw_pos", "draw_order_flagged", "draw_served")
 
     def __init__(self, h: HandState, spec: VariantSpec) -> None:
         self.spec = spec
@@ -83,6 +84,9 @@ class FamilyHooks:
         self.structure_flagged: set[tuple[str, int]] = set()  # (rule, seat or -round-1)
         self.opened = False  # lowball: someone has opened (bet or raised) before the draw
         self.frozen: dict[int, int] = {}  # stud: seat -> chips kept back by a 7th-street freeze
+        self.draw_pos = -1  # draw: the furthest seat (index in h.order) served this draw
+        self.draw_order_flagged = False
+        self.draw_served: set[int] = set()  # draw: seats served (or who stated a draw)
         # big-bet Mississippi: no bring-in; the high card opens round 1 and may not check
         self.high_card = 0 if spec.name != "mississippi" or h.structure == FL else -1
         # LOWBALL-OPEN: the minimum open is the big blind (a call) or twice it (a raise)
@@ -142,6 +146,9 @@ class FamilyHooks:
             h.order_ids = (first, "ORDER-DRAW-AFTER")
         h.big_from = self.spec.big_from
         h.street_rule = self.spec.street_rule
+        self.draw_pos = -1  # the next draw's order starts afresh
+        self.draw_order_flagged = False
+        self.draw_served.clear()
         self.checked.clear()
         self.big_seen = False
         self.open_pair = False
@@ -521,6 +528,7 @@ class FamilyHooks:
         if s is None or not 0 < s < h.size or not h.in_hand[s] or h.folded[s]:
             h.flag(DQ, seq, f"A {kind} is logged for seat {s}, which is not in the hand.")
             return
+        check_draw_order(self, h, s, seq)
         if kind == "stand_pat":
             self.drawn[s] = 0
             return
@@ -583,7 +591,11 @@ class FamilyHooks:
         r.17): the player whose last card was dealt face up declares all-in before the
         betting and puts in no more; the others bet into a side pot although he still has
         chips, which is legal. Anything else goes to the live layer (False)."""
-        if not self.stud or s is None or not 0 < s < h.size or not h.in_hand[s]:
+        if s is None or not 0 < s < h.size or not h.in_hand[s]:
+            return False
+        if not self.stud:
+            if self.in_draw or (not h.to_act and self.phase < self.spec.draws):
+                check_draw_order(self, h, s, seq)  # a spoken draw is his draw request
             return False
         last = len(self.spec.counts) - 1
         if (h.street != last or h.folded[s] or h.stack[s] == 0 or s in self.frozen
