@@ -1337,6 +1337,13 @@ for _id in COLLUSION_RULE_IDS:
              text=_spec.text)
 
 # --- §4.10 Live tables: the physical layer (declare, chips) ---------------------------------------
+_rule(
+    "DRAW-CHANGE-COUNT", PROCEDURE, WARNING,
+    '000 §10 r.11, §11 r.7; 001 3.2.8.5.1.12, 3.2.10.5.6; 002 §11.1 "change the number", '
+    '§12.1 "change the number"',
+    "A player may change how many cards he draws only if no card has been dealt for his "
+    "request and no player has acted (bet or stated a draw) on the basis of it.",
+)
 # Checked by audit/replay/live.py only in hands that carry `declare` or `chips` events, so online
 # logs never get them. TURN-OOT-* and CHIP-SHORT-CALL are registered with the replay above; the
 # live layer also rules on out-of-turn declarations under those ids.
@@ -1349,6 +1356,8 @@ LIVE_RULE_IDS: tuple[str, ...] = (
     # chips that play and wagers brought up to size: only a live table's log shows them (the
     # stated words, the chip denominations); online rooms take any amount in minor units
     "BET-UNDERSIZE-FIX", "CHIP-MIN-UNIT", "BET-NL-DENOM",
+    # draw games: the number of cards a player said he draws ("pat", "draw two")
+    "DRAW-CHANGE-COUNT",
 )
 
 for _id in LIVE_RULE_IDS:

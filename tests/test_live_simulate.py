@@ -26,7 +26,7 @@ MONTANA = Settings(load_profile("montana"))
 @pytest.fixture(scope="module")
 def simulated(tmp_path_factory) -> tuple:
     out = tmp_path_factory.mktemp("sim") / "store"
-    simulate(out, hands=600, seed=7, tables=8, structure="mixed", variant="mixed",
+    simulate(out, hands=600, seed=7, tables=8, structure="mixed", variant="all",
              violations=0.05)
     table = query(Store(out), "SELECT * FROM events ORDER BY hand_id, seq")
     sim_labels: dict[str, set[str]] = defaultdict(set)
@@ -103,8 +103,8 @@ def test_simulate_live_scores_every_live_rule_at_full_precision_and_recall(tmp_p
     from audit.simulate.scorecard import accuracy_scorecard
 
     out = tmp_path / "live-store"
-    s = simulate_live(out, hands=800, seed=5, tables=8, structure="mixed", variant="mixed",
-                      violations=0.05, live_violations=0.25)
+    s = simulate_live(out, hands=800, seed=6, tables=16, structure="mixed", variant="all",
+                      violations=0.05, live_violations=0.5)
     assert s.hands == 800 and s.labels > 0
     card = accuracy_scorecard(out)
     assert card["clean_hand_findings"] == 0  # the simulator's own labels moved with their seqs

@@ -225,25 +225,30 @@ def _money(ev: pl.DataFrame) -> dict[str, tuple[tuple[str, ...] | None, int, int
         pl.col("amount").filter((pl.col("kind") == "award")
                                 & (pl.col("detail") == "uncalled")).sum().alias("back"),
     ).fill_null(0)
-    out: dict[str, tuple[tuple[str, ...] | None, int, int]] = {}
-    rows: dict[str, list[tuple[str, int, int, int, int]]] = {}
-    for h, player, put_in, bets, won, back in moved.iter_rows():
-        rows.setdefault(h, []).append((player, put_in, bets, won, back))
-    for h, players in rows.items():
-        winners = tuple(sorted(p for p, _i, _b, won, _r in players if won > 0))
-        back_logged = sum(r for *_x, r in players)
-        # when the log does not record the uncalled excess, it went back to the top bettor
-        tops = sorted((i for _p, i, *_x in players), reverse=True) + [0, 0]
-        excess = 0 if back_logged else tops[0] - tops[1]
-        top = next((p for p, i, *_x in players if i == tops[0]), None)
-        pot = sum(i for _p, i, *_x in players) - back_logged - excess
-        from_others = 0
-        if len(winners) == 1:
-            for p, _i, bets, _w, back in players:
-                if p != winners[0]:
-                    from_others += max(0, bets - back - (excess if p == top else 0))
-        out[h] = (winners or None, from_others, pot)
-    return out
+    # when the log records no uncalled excess, it went back to the top bettor untold
+    per_hand = moved.group_by("hand_id").agg(
+        pl.col("player").filter(pl.col("won") > 0).sort().alias("winners"),
+        pl.col("back").sum().alias("back_logged"),
+        pl.col("put_in").sum().alias("put_total"),
+        pl.col("put_in").max().alias("top"),
+        pl.col("put_in").sort(descending=True).get(1, null_on_oob=True).fill_null(0)
+        .alias("second"),
+        pl.col("player").sort_by("put_in", descending=True).first().alias("top_player"),
+    ).with_columns(
+        pl.when(pl.col("back_logged") > 0).then(0).otherwise(pl.col("top") - pl.col("second"))
+        .alias("excess"))
+    sole = per_hand.filter(pl.col("winners").list.len() == 1).select(
+        "hand_id", pl.col("winners").list.first().alias("winner"), "top_player", "excess")
+    from_others = moved.join(sole, on="hand_id", how="inner").filter(
+        pl.col("player") != pl.col("winner")).group_by("hand_id").agg(
+        (pl.col("bets") - pl.col("back")
+         - pl.when(pl.col("player") == pl.col("top_player")).then(pl.col("excess"))
+         .otherwise(0)).clip(lower_bound=0).sum().alias("from_others"))
+    table = per_hand.join(from_others, on="hand_id", how="left").select(
+        "hand_id", "winners", pl.col("from_others").fill_null(0),
+        pl.col("put_total") - pl.col("back_logged") - pl.col("excess"))
+    return {h: (tuple(winners) or None, from_o, pot)
+            for h, winners, from_o, pot in table.iter_rows()}
 
 
 def kill_sequence_findings(deals: dict[str, KillDeal], hands: pl.DataFrame,

@@ -18,10 +18,12 @@ from typing import Any
 from audit.replay.live_rulings import (
     CHIPS,
     DQ,
+    DRAW_CHANGE,
     FORWARD_MOTION,
     MIN_UNIT,
     MISUNDERSTANDING,
     NL_DENOM,
+    RAP,
     RELEASE_BINDING,
     RIGHT_TO_ACT,
     UNDERMIN_FIX,
@@ -80,7 +82,7 @@ class LiveTable:
     """Per-hand state of the physical layer, fed by audit/replay/hand.py."""
 
     __slots__ = ("rules", "seats", "oot_said", "skipped", "street", "prev_level", "level",
-                 "last_action", "unit")
+                 "last_action", "unit", "draw_said")
 
     def __init__(self, values: dict[str, Any]) -> None:
         self.rules = live_rules(values)
@@ -92,6 +94,8 @@ class LiveTable:
         self.level = 0
         self.last_action = -1  # seq of the last logged action
         self.unit = -1  # CHIP-MIN-UNIT: the smallest amount that plays (0: unknown), once known
+        # draw games: seat -> [declared count, seq, words, others acted on it since]
+        self.draw_said: dict[int, list[Any]] = {}
 
     def _sync(self, h: HandState, seq: int) -> None:
         """A new betting round: what a seat did physically without a logged action is a gap."""
@@ -145,6 +149,9 @@ class LiveTable:
             p.motions.append(m)
             return
         d = parse_declaration(detail)
+        if self._at_draw(h) and d.said in (Said.PAT, Said.DRAW, Said.RAP):
+            self._said_draw(s, d, seq)
+            return
         if d.said is Said.TIME:
             p.timed = True
             return
@@ -161,6 +168,7 @@ class LiveTable:
     def before_action(self, h: HandState, kind: str, s: int | None, amount: int | None,
                       total: int | None, seq: int) -> None:
         """A logged action, before the replay applies it."""
+        self.draw_said.clear()  # the draw is over: a count said and never drawn is moot
         if h.street != self.street:
             self._sync(h, seq)
         self.level = h.cur_bet
@@ -236,6 +244,49 @@ class LiveTable:
         p = self.seats.get(waiting)
         if p is not None and any(not m.released for m in p.motions):
             p.forward = True
+
+    # --- the draw (draw games) ----------------------------------------------------------------
+
+    @staticmethod
+    def _at_draw(h: HandState) -> bool:
+        """Whether the hand is at a draw: a draw game whose betting round before a draw is
+        over (nobody is to act), or whose draw has begun and someone has yet to draw. A rap
+        then is a pat declaration; once all have drawn, it is a check again."""
+        vh = h.vh
+        if vh is None or vh.stud:
+            return False
+        if vh.in_draw:
+            return any(h.in_hand[x] and not h.folded[x] and x not in vh.drawn for x in h.seats)
+        return not h.to_act and vh.phase < vh.spec.draws
+
+    def _said_draw(self, s: int, d: Declaration, seq: int) -> None:
+        """A stated draw ("pat", "draw two", a rap at the draw): other players who stated
+        theirs before have now been acted on."""
+        for other, said in self.draw_said.items():
+            if other != s:
+                said[3] = True
+        if s not in self.draw_said:
+            self.draw_said[s] = [d.amount or 0, seq, d.words or "rap", False, d.said is Said.RAP]
+
+    def drew(self, h: HandState, kind: str, s: int | None, seq: int) -> None:
+        """A logged `draw` or `stand_pat`, after the draw hooks applied it: compared with what
+        the seat said he would draw (DRAW-CHANGE-COUNT; a rap at the draw is pat, CHIP-RAP)."""
+        vh = h.vh
+        if vh is None or s is None:
+            return
+        n = vh.drawn.get(s)
+        said = self.draw_said.pop(s, None)
+        for other in self.draw_said.values():
+            other[3] = True  # he drew after they stated theirs: they were acted on
+        if said is None or n is None or n == said[0] or not said[3]:
+            return  # no statement, or as stated, or changed before anyone acted on it
+        count, oseq, words, _, rap = said
+        stated = "rapped pat" if rap else f"said \"{words}\""
+        h.flag(RAP if rap else DRAW_CHANGE, seq, f"{h.who(s)} {stated} (event {oseq}) and then "
+               f"drew {n} card{'s' if n != 1 else ''} after another player had acted on that; "
+               "a player may change how many cards he draws only before anyone acts on his "
+               f"statement, so he stands {'pat' if count == 0 else f'on drawing {count}'}. "
+               "Review.", seat=s, expected=count, actual=n, delta=n - count)
 
     # --- chips that play ---------------------------------------------------------------------
 

@@ -30,6 +30,7 @@ UNDERMIN_FIX = "BET-NL-UNDERMIN-FIX"
 UNDERSIZE_FIX = "BET-UNDERSIZE-FIX"  # the limit counterpart of BET-NL-UNDERMIN-FIX
 MIN_UNIT = "CHIP-MIN-UNIT"
 NL_DENOM = "BET-NL-DENOM"
+DRAW_CHANGE = "DRAW-CHANGE-COUNT"
 DQ = "DQ-INCONSISTENT-LOG"
 # The chips alone decide (no declaration, no special chip rule): a logged fold or check then
 # breaks CHIP-RELEASE-BINDING; a logged amount that differs is a log that contradicts itself.
@@ -265,7 +266,7 @@ def _from_chips(sit: Situation, released: Sequence[Motion], rules: LiveRules) ->
         if owed > 0 and total > sit.cur and total < sit.cap:  # (all-in: every chip plays)
             half = (sit.size + 1) // 2
             extra = chips - owed
-            if extra >= sit.size:
+            if extra >= sit.size or total >= sit.limit_to:  # (a stud completion too)
                 return made(sit, sit.limit_to, CHIPS, moved)
             if extra >= half:
                 return made(sit, sit.limit_to, FULL_PLUS_HALF,

@@ -1,6 +1,7 @@
 """The physical layer's vocabulary: what a `declare` event says and what a `chips` motion holds.
 
-A `declare` event carries the spoken words in `detail`; a `chips` event is one motion of chips
+A `declare` event carries the spoken words in `detail` (in draw games also "pat" and the
+number of cards drawn: "draw two", "3 cards"); a `chips` event is one motion of chips
 into the pot (`amount`) with the denominations in `detail` when the table knows them (`1x500`,
 `2x100+1x25`) and the word `held` when the chips moved forward but were not let go. Numbers in
 spoken words are minor units, like every amount in the log: "raise 200" adds 200 to the bet,
@@ -42,6 +43,10 @@ class Said(StrEnum):
     """Bets or raises the size of the pot."""
     TIME = "time"
     """Stops the action to keep the right to act (TURN-RIGHT-TO-ACT)."""
+    PAT = "pat"
+    """Draw games: stands pat, draws no card."""
+    DRAW = "draw"
+    """Draw games: states how many cards he draws (`amount`)."""
     OTHER = "other"
     """Anything else ("pair", "8-low", "playing the board"): not a betting action."""
 
@@ -85,6 +90,8 @@ _WORDS = {
     "pot": Said.POT, "time": Said.TIME, "allin": Said.ALL_IN,
 }
 _NUMBER = re.compile(r"^\d[\d,]*$")
+_COUNTS = {"none": 0, "zero": 0, "one": 1, "a": 1, "two": 2, "three": 3, "four": 4, "five": 5}
+_DRAW_VERBS = frozenset({"draw", "draws", "drawing", "take", "takes", "taking"})
 _DENOM = re.compile(r"^(\d+)x(\d+)$")
 
 
@@ -103,6 +110,15 @@ def parse_declaration(words: str | None) -> Declaration:
         return Declaration(said=Said.ALL_IN, words=text)
     if "pot" in toks and toks[0] in ("pot", "bet", "raise"):
         return Declaration(said=Said.POT, words=text)
+    if toks[0] == "pat" or toks[:2] in (["stand", "pat"], ["stands", "pat"],
+                                         ["standing", "pat"]):
+        return Declaration(said=Said.PAT, amount=0, words=text)
+    if toks[0] in _DRAW_VERBS or toks[-1] in ("card", "cards"):  # "draw two", "3 cards"
+        counts = [_COUNTS.get(t, _number(t)) for t in toks]
+        count = next((c for c in counts if c is not None), None)
+        if count is not None and count <= 5:
+            return Declaration(said=Said.DRAW, amount=count, words=text)
+        return Declaration(said=Said.OTHER, words=text)
     nums = [n for n in (_number(t) for t in toks) if n is not None]
     amount = nums[0] if nums else None
     if toks[:2] == ["make", "it"] and amount is not None:

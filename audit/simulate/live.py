@@ -39,7 +39,7 @@ LIVE_INJECTORS: tuple[str, ...] = (
     "CHIP-RELEASE-BINDING", "CHIP-SINGLE-CHIP-BET", "CHIP-FULL-PLUS-HALF",
     "STRING-BIGBET-MULTIMOVE", "BET-NL-UNDERMIN-FIX", "CHIP-GROSS-MISUNDERSTANDING",
     "CHIP-FORWARD-MOTION", "TURN-RIGHT-TO-ACT", "CHIP-RAP", "BET-UNDERSIZE-FIX",
-    "CHIP-MIN-UNIT", "BET-NL-DENOM",
+    "CHIP-MIN-UNIT", "BET-NL-DENOM", "DRAW-CHANGE-COUNT",
 )
 _ACTIONS = frozenset({"fold", "check", "call", "bet", "raise", "complete"})
 _WAGERS = frozenset({"bet", "raise", "complete"})
@@ -177,6 +177,25 @@ def _fits(rule: str, rows: list[dict[str, Any]], facing: dict[int, _Facing], i: 
     return False
 
 
+def _draw_changes(rows: list[dict[str, Any]]) -> list[tuple[int, int, int]]:
+    """Draw games: (row of a seat's draw, row of the draw before it in the same draw, the
+    cards it draws) for every draw that another player's draw precedes: a count stated
+    before that earlier draw was acted on by it."""
+    out = []
+    prev = None
+    for i, r in enumerate(rows):
+        if r["kind"] in ("draw", "stand_pat"):
+            n = 0 if r["kind"] == "stand_pat" else (r.get("amount") if r.get("amount")
+                                                    is not None else len((r.get("cards") or
+                                                                          "").split()))
+            if prev is not None and rows[prev].get("seat") != r.get("seat"):
+                out.append((i, prev, n))
+            prev = i
+        elif r["kind"] in _ACTIONS:
+            prev = None  # betting between: the next draw starts afresh
+    return out
+
+
 def _unit(rows: list[dict[str, Any]]) -> int:
     """The largest unit every bet and raise total of the hand is a multiple of."""
     unit = 0
@@ -276,9 +295,12 @@ def _plan(rows: list[dict[str, Any]], rng: random.Random, injectors: tuple[str, 
     facing = _facing(rows)
     game = rows[0]["game"]
     target = inject = None
-    fitting = {}
+    fitting: dict[str, list[int]] = {}
+    changes = {d[0]: d for d in _draw_changes(rows)} if "DRAW-CHANGE-COUNT" in injectors \
+        else {}
     for rule in injectors:
-        picks = [i for i in facing if _fits(rule, rows, facing, i, game)]
+        picks = list(changes) if rule == "DRAW-CHANGE-COUNT" else \
+            [i for i in facing if _fits(rule, rows, facing, i, game)]
         if picks:
             fitting[rule] = picks
     if fitting:
@@ -289,6 +311,11 @@ def _plan(rows: list[dict[str, Any]], rng: random.Random, injectors: tuple[str, 
         counts[inject] += 1
     inserts = []
     house: dict[str, Any] = {}
+    if inject == "DRAW-CHANGE-COUNT" and target is not None:
+        # he says another count before the previous player's draw, which acts on it
+        _, before, n = changes[target]
+        said = "pat" if n else "draw one"
+        inserts.append((before, [{"kind": "declare", "detail": said, "from": target}]))
     for i in facing:  # in row order
         r = rows[i]
         if i == target:
@@ -303,7 +330,7 @@ def _plan(rows: list[dict[str, Any]], rng: random.Random, injectors: tuple[str, 
     return inserts, planted, house
 
 
-_LIGHT = ("seq", "kind", "seat", "player", "amount", "total", "detail")
+_LIGHT = ("seq", "kind", "seat", "player", "amount", "total", "detail", "cards")
 _GAME = ("structure", "big_blind", "min_bet", "small_bet")
 _SLOTS = 4  # order-key slots per logged row: up to 3 physical events, then the row itself
 
