@@ -45,6 +45,9 @@ CASES = [
     ("hole_card_up_then_up", "razz", {"STUD-EXPOSED-START"}),
     ("seventh_up_twice", "stud_hilo", {"STUD-7TH-UP"}),
     ("seventh_up_wrong_first", "razz", {"ORDER-STUD-7TH-UP"}),
+    ("stud_small_bet_on_big_street", "mississippi", {"BET-LIMIT-MISSISSIPPI"}),
+    ("bring_in_wrong_seat", "mississippi", {"ORDER-MISSISSIPPI"}),
+    ("stud_check_out_of_turn", "mississippi", {"ORDER-MISSISSIPPI"}),
     ("stud_seventh_missing", "stud_hilo", {"STUD-CARD-COUNT"}),
     ("stud_seventh_missing", "razz", {"STUD-CARD-COUNT"}),
 ]

@@ -60,7 +60,13 @@ class StudSmallBetOnBigStreet(_StudInjector):
     """An opening bet of the small bet on fifth street or later (the big bet applies)."""
 
     name, rule = "stud_small_bet_on_big_street", "BET-LIMIT-STUD-STREETS"
-    variants = ("stud", "stud_hilo", "razz")  # 5-card stud bets one size throughout
+    # 5-card stud bets one size throughout; Mississippi doubles on its last two rounds
+    variants = ("stud", "stud_hilo", "razz", "mississippi")
+
+    def prepare(self, t: Table, order: list[int]) -> None:
+        super().prepare(t, order)
+        if t.variant == "mississippi":
+            self.rule = "BET-LIMIT-MISSISSIPPI"
 
     def force(self, h: Hand, s: int) -> tuple | None:
         if self.done or h.street < h.big_from or h.cur or h.stack[s] <= h.small_bet:
@@ -374,6 +380,4 @@ NOT_INJECTED: dict[str, str] = {
     "KILL-VOLUNTARY-LOWBALL": "kill pots are not simulated (who must kill is table state "
                               "across hands)",
     "ORDER-KILL": "kill pots are not simulated (who must kill is table state across hands)",
-    "ORDER-MISSISSIPPI": "Mississippi stud is not simulated",
-    "BET-LIMIT-MISSISSIPPI": "Mississippi stud is not simulated",
 }

@@ -1,6 +1,6 @@
 """Stud and draw hands for the simulator, fixed limit.
 
-Stud (7-card stud, stud hi-lo, razz, 5-card stud): antes, cards dealt down and up street by
+Stud (7-card stud, stud hi-lo, razz, 5-card stud, Mississippi stud): antes, cards dealt down and up street by
 street, the bring-in from the lowest (razz: highest) upcard, completion to the small bet, first
 to act by the best board on later streets, the big bet from the game's big street, showdown
 under the game's evaluator and odd chips by card.

@@ -29,7 +29,7 @@ CASH_STAKES = ((5, 10), (25, 50), (50, 100), (100, 200), (200, 400))
 TOURNEY_LEVELS = ((25, 50, 0), (50, 100, 0), (100, 200, 25), (200, 400, 50), (400, 800, 100),
                   (800, 1600, 200))
 HANDS_PER_LEVEL = 40
-STUD_GAMES = ("stud", "stud_hilo", "razz", "stud5")
+STUD_GAMES = ("stud", "stud_hilo", "razz", "stud5", "mississippi")
 DRAW_GAMES = ("lowball_27_single", "lowball_27_triple", "badugi", "draw_high", "lowball_a5",
               "jacks_or_better")  # the last two: audit/simulate/studdraw_lowball.py
 
@@ -332,8 +332,9 @@ def play_hand(t: Table, rng: random.Random, script: Script | None,
     return ev, h, res
 
 
-def _teams(t: Table, h: Hand) -> dict[int, tuple[int, int]]:
-    """seat -> (partner seat, role) for dealt-in colluders whose partner is dealt in."""
+def _teams(t: Table, h: Hand) -> dict[int, tuple[int | tuple[int, ...], int]]:
+    """seat -> (partner seat, role) for dealt-in colluders whose partner is dealt in; with three
+    or more of a team dealt in, the partner is the tuple of the others' seats."""
     if not t.team_style:
         return {}
     seats: dict[int, list[tuple[int, int]]] = {}
@@ -347,6 +348,9 @@ def _teams(t: Table, h: Hand) -> dict[int, tuple[int, int]]:
             (a, ra), (b, rb) = members
             out[a] = (b, ra)
             out[b] = (a, rb)
+        elif len(members) > 2:
+            for s, role in members:
+                out[s] = (tuple(m for m, _ in members if m != s), role)
     return out
 
 
