@@ -177,19 +177,22 @@ def _fits(rule: str, rows: list[dict[str, Any]], facing: dict[int, _Facing], i: 
     return False
 
 
-def _draw_changes(rows: list[dict[str, Any]]) -> list[tuple[int, int, int]]:
-    """Draw games: (row of a seat's draw, row of the draw before it in the same draw, the
-    cards it draws) for every draw that another player's draw precedes: a count stated
-    before that earlier draw was acted on by it."""
+def _draw_count(r: dict[str, Any]) -> int:
+    """The number of cards a logged `draw` or `stand_pat` takes."""
+    if r["kind"] == "stand_pat":
+        return 0
+    return r["amount"] if r.get("amount") is not None else len((r.get("cards") or "").split())
+
+
+def _draw_changes(rows: list[dict[str, Any]]) -> list[tuple[int, int]]:
+    """Draw games: (row of a seat's draw, row of the next player's draw in the same draw).
+    A count the first states before his draw is acted on when the next player states his."""
     out = []
     prev = None
     for i, r in enumerate(rows):
         if r["kind"] in ("draw", "stand_pat"):
-            n = 0 if r["kind"] == "stand_pat" else (r.get("amount") if r.get("amount")
-                                                    is not None else len((r.get("cards") or
-                                                                          "").split()))
             if prev is not None and rows[prev].get("seat") != r.get("seat"):
-                out.append((i, prev, n))
+                out.append((prev, i))
             prev = i
         elif r["kind"] in _ACTIONS:
             prev = None  # betting between: the next draw starts afresh
@@ -312,10 +315,13 @@ def _plan(rows: list[dict[str, Any]], rng: random.Random, injectors: tuple[str, 
     inserts = []
     house: dict[str, Any] = {}
     if inject == "DRAW-CHANGE-COUNT" and target is not None:
-        # he says another count before the previous player's draw, which acts on it
-        _, before, n = changes[target]
-        said = "pat" if n else "draw one"
-        inserts.append((before, [{"kind": "declare", "detail": said, "from": target}]))
+        # he states another count, the next player states his on it, then he draws
+        nxt = changes[target][1]
+        said = "pat" if _draw_count(rows[target]) else "draw one"
+        n = _draw_count(rows[nxt])
+        inserts.append((target, [{"kind": "declare", "detail": said},
+                                 {"kind": "declare", "detail": f"draw {n}" if n else "pat",
+                                  "from": nxt}]))
     for i in facing:  # in row order
         r = rows[i]
         if i == target:
