@@ -41,7 +41,8 @@ PARAM_CHOICES: Mapping[str, frozenset[str]] = MappingProxyType(
         "allin.limit": frozenset({"half_bet_aggregate", "half_bet"}),  # P7
         "nl.min_bet": frozenset({"big_blind", "house"}),  # P8
         "nl.reopen": frozenset({"aggregate", "full_raise_only"}),  # P9
-        "nl.multimotion": frozenset({"cash_only", "always"}),  # P10
+        "nl.multimotion": frozenset({"cash_only", "always", "single_motion"}),  # P10
+        "nl.pot_word": frozenset({"raise", "pot_size"}),  # "pot" said at no limit (live layer)
         "pl.big_chip": frozenset({"pot_unless_facing_bet", "pot"}),  # P14
         "oot": frozenset({"montana", "uspa", "etiquette"}),  # P15
         "verbal": frozenset({"binds_overrides", "must_take", "bigbet_corrected"}),  # P16

@@ -157,3 +157,18 @@ def test_string_bigbet_multimove_single_motion_house_holds_cash_games_to_one_mot
     got = findings(NL, MULTI, {"nl.multimotion": "single_motion"})
     assert got == [("STRING-BIGBET-MULTIMOVE", 3, "violation")]
     assert findings(NL, MULTI) == []  # Montana cash game: several motions after "raise"
+
+
+# --- "pot" said at no limit (house nl.pot_word) ---------------------------------------------------
+
+POT_BODY = "call 3 100\ncall 1 50\ncheck 2\ndeal board 2d 7d 9h\ndeclare 1 pot\nbet 1 100\n" \
+    "fold 2\nfold 3\naward 1 400\n"
+
+
+def test_verbal_binding_pot_at_no_limit_is_a_raise_of_any_size_unless_the_house_says_pot_size():
+    assert findings(NL, POT_BODY) == []  # the seeds do not size "pot" at no limit
+    got = findings(NL, POT_BODY, {"nl.pot_word": "pot_size"})
+    assert got == [("VERBAL-BINDING", 1, "violation")]  # the pot was 300: a bet of 300
+    assert findings(NL, POT_BODY.replace("bet 1 100", "bet 1 300").replace("award 1 400",
+                                                                          "award 1 600"),
+                    {"nl.pot_word": "pot_size"}) == []

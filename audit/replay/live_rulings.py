@@ -58,6 +58,9 @@ class LiveRules:
     whole_units: bool = False  # a game staked in whole currency units: cents do not play
     # BET-NL-DENOM: the chip value the house requires big-bet wagers in; 0 = not required
     wager_denom: int = 0
+    # "pot" said at no limit, where the seeds do not define it: "raise" = a raise whose size
+    # the chips give (not compared), "pot_size" = a raise to the pot as at pot limit
+    pot_word: str = "raise"
 
     @classmethod
     def from_values(cls, values: dict[str, Any]) -> LiveRules:
@@ -74,12 +77,13 @@ class LiveRules:
             min_unit=int(values.get("chip.min_unit", d.min_unit)),
             whole_units=bool(values.get("chip.whole_units", d.whole_units)),
             wager_denom=int(values.get("nl.wager_denom", d.wager_denom)),
+            pot_word=str(values.get("nl.pot_word", d.pot_word)),
         )
 
 
 _RULE_KEYS = ("verbal", "nl.multimotion", "pl.big_chip", "oot", "misunderstanding.percent",
               "string.remedy", "time.players_behind", "chip.min_unit", "chip.whole_units",
-              "nl.wager_denom")
+              "nl.wager_denom", "nl.pot_word")
 
 
 def live_rules(values: dict[str, Any]) -> LiveRules:
@@ -191,7 +195,7 @@ def _from_words(sit: Situation, said: Declaration, released: Sequence[Motion],
                         "up to")
         return made(sit, sit.limit_to, VERBAL_BINDING, w)
     if s is Said.POT:
-        if sit.structure == PL:
+        if sit.structure == PL or rules.pot_word == "pot_size":
             return made(sit, sit.pot_max, VERBAL_BINDING, w)
         return Binding(action="raise", total=None, rule=VERBAL_BINDING, why=w)
     minimum = sit.cur + sit.min_raise
