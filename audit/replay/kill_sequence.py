@@ -105,12 +105,11 @@ class _Table:
     legs: dict[str, Leg] = field(default_factory=dict)  # players not here: unknown
     due: Due | None = None
     not_due: NotDue | None = None
-    killer: tuple[str, int, bool] | None = None  # (player, amount, proven required)
     newcomers: dict[str, str] = field(default_factory=dict)  # player -> the killed pot
     owed: dict[str, str] = field(default_factory=dict)  # dealt out owing a kill -> since
 
     def forget(self) -> None:
-        self.prev, self.due, self.not_due, self.killer = None, None, None, None
+        self.prev, self.due, self.not_due = None, None, None
         self.legs.clear()
         self.newcomers.clear()
         self.owed.clear()
@@ -360,9 +359,9 @@ def _advance(t: _Table, deal: KillDeal) -> None:
     """Carry the table's kill state past `deal`."""
     due = t.due
     first = deal.kills[0] if deal.kills else None
-    killer = None
+    killer = None  # (who killed this pot, for how much, whether the log proves he owed it)
     if first is not None:
-        seq, seat, player, amount, detail = first
+        _seq, _seat, player, amount, detail = first
         proven = (t.prev is not None and due is not None and due.certain
                   and due.player == player and detail == "kill")
         killer = (player, amount, proven)
@@ -373,7 +372,7 @@ def _advance(t: _Table, deal: KillDeal) -> None:
     if t.prev is not None and first is not None:
         t.newcomers = {p: deal.hand_id for p, (_s, dealt) in deal.seated.items()
                        if dealt and p not in t.prev.seated and p != first[2]}
-    t.prev, t.killer = deal, killer
+    t.prev = deal
     t.due, t.not_due = None, None
     if not (deal.required and deal.fixed_limit) or deal.winners is None:
         t.legs.clear()
