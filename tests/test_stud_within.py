@@ -1,0 +1,111 @@
+"""Stud/draw rules decided within other rules' checks, and permissions that hold by
+construction (the comment after STUD_DRAW_RULE_IDS in audit/rule_catalog.py).
+
+Each within claim is proved as tests/test_rule_coverage.py proves audit/rule_coverage.py's:
+fixtures/rules/within/<ID>.txt holds hands that break the rule and must draw the deciding ids'
+findings, and nearby legal hands that must draw none. PROPOSED_WITHIN can move into
+audit/rule_coverage.py as it stands.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from audit.importers.text import parse_text
+from audit.profiles import load_profile
+from audit.replay import hand_from_rows, replay_hand
+from audit.rule_catalog import CATALOG
+from audit.rules import RULES, Severity
+
+WITHIN = Path(__file__).resolve().parents[1] / "fixtures" / "rules" / "within"
+
+PROPOSED_WITHIN: dict[str, tuple[str, ...]] = {
+    "STUD-COMPLETE": ("BET-CAP-MULTIROUND", "BET-LIMIT-FIXED", "BET-LIMIT-STUD-STREETS"),
+    "STUD-BOARD-BEATEN-CALL": ("POT-SPLIT-BY-CARDS",),
+    "JACKS-NO-REFUND": ("POT-SPLIT-BY-CARDS",),
+    "ORDER-LOWBALL": ("ORDER-BUTTON-FIRST", "ORDER-BUTTON-LATER", "ORDER-HEADSUP",
+                      "ORDER-KILL"),
+}
+
+
+def _findings(rows):
+    game = rows[0]["game"]
+    profile = load_profile(game.get("profile") or "montana")
+    result = replay_hand(hand_from_rows(rows), profile)
+    return {(f.rule_id, f.seat, f.seq) for f in result.findings
+            if Severity(f.severity).level >= Severity.WARNING.level}
+
+
+@pytest.mark.parametrize("rule_id", sorted(PROPOSED_WITHIN))
+def test_within_rule_is_catalogued_not_registered_and_decided_by_registered_ids(rule_id):
+    assert rule_id in CATALOG and rule_id not in RULES
+    assert all(r in RULES for r in PROPOSED_WITHIN[rule_id])
+
+
+@pytest.mark.parametrize("rule_id", sorted(PROPOSED_WITHIN))
+def test_within_rule_breaking_hands_draw_the_deciding_findings_legal_hands_none(rule_id):
+    path = WITHIN / f"{rule_id}.txt"
+    hands = parse_text(path.read_text(encoding="utf-8"), str(path))
+    failing = [(rows, expect) for rows, expect in hands if ".fail" in rows[0]["hand_id"]]
+    legal = [(rows, expect) for rows, expect in hands if ".pass" in rows[0]["hand_id"]]
+    assert failing and legal
+    deciding = set(PROPOSED_WITHIN[rule_id])
+    for rows, expect in failing:
+        expected = {(r, s, q) for r, s, q in expect}
+        assert {r for r, _, _ in expected} & deciding, rows[0]["hand_id"]
+        assert _findings(rows) == expected, rows[0]["hand_id"]
+    for rows, expect in legal:
+        assert not expect and not _findings(rows), rows[0]["hand_id"]
+
+
+FIXTURES = WITHIN.parent
+
+
+def _fixture(rule_id, label):
+    path = FIXTURES / f"{rule_id}.txt"
+    hands = parse_text(path.read_text(encoding="utf-8"), str(path))
+    return next(rows for rows, _ in hands if rows[0]["hand_id"].endswith(label))
+
+
+def _ids(rows):
+    return {r for r, _, _ in _findings(rows)}
+
+
+@pytest.mark.parametrize(("variant", "structure"), [
+    ("draw_high", "fixed_limit"),  # DRAWHI-CHECKRAISE: allowed before and after the draw
+    ("lowball_27_single", "fixed_limit"),  # D27-CHECKRAISE: allowed on any hand after the draw
+    ("lowball_a5", "no_limit"),  # BBLOW-NO-SEVENS: NL/PL lowball allows check-raise
+])
+def test_check_raise_is_permitted_outside_limit_ace_to_five(variant, structure):
+    rows = _fixture("A5-CHECKRAISE", ".fail")
+    assert "A5-CHECKRAISE" in _ids(rows)
+    rows[0]["game"].update(variant=variant, structure=structure)
+    assert _ids(rows) == set()
+
+
+@pytest.mark.parametrize(("variant", "structure"), [
+    ("lowball_27_single", "fixed_limit"),  # D27-CHECKRAISE: no sevens rule at deuce-to-seven
+    ("lowball_a5", "no_limit"),  # BBLOW-NO-SEVENS: no sevens rule at big-bet lowball
+])
+def test_a_checked_seven_low_wins_the_whole_pot_where_there_is_no_sevens_rule(variant,
+                                                                              structure):
+    rows = _fixture("A5-SEVENS-RULE", ".fail")
+    assert "A5-SEVENS-RULE" in _ids(rows)
+    rows[0]["game"].update(variant=variant, structure=structure)
+    assert "A5-SEVENS-RULE" not in _ids(rows)
+
+
+def test_an_all_in_players_seventh_card_dealt_up_is_no_irregularity():
+    # STUD-ALLIN-HOLECARD-UP: he keeps it and the others get their normal card
+    rows = _fixture("STUD-7TH-UP", ".pass-freeze")
+    rows = [r for r in rows if r["kind"] != "declare"]
+    for r in rows:  # Bob's seventh card is dealt up after Alice's: an irregularity...
+        if r["kind"] == "deal" and r["seat"] == 2 and r["cards"] == "7c":
+            r["detail"] = "up"
+    assert "STUD-7TH-UP" in _ids(rows)
+    for r in rows:
+        if r["kind"] == "seat" and r["seat"] == 1:
+            r["amount"] = 3  # ...but not when Alice is all-in (ante and bring-in call)
+    assert "STUD-7TH-UP" not in _ids(rows)
