@@ -21,7 +21,11 @@ so the encoding is injective: two different hands never share canonical bytes.
 from __future__ import annotations
 
 import hashlib
+import os
+import sys
 from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pyarrow as pa
@@ -111,11 +115,13 @@ def canonical_hands(table: pa.Table) -> tuple[list[str], pa.Array]:
 
 
 SLICE_BYTES = 256 << 20  # canonical text is built with 32-bit offsets: stay far below 2 GiB
+REFERENCE_ENV = "POKER_AUDIT_MERKLE_REFERENCE"  # =1: leaves from the Arrow reference only
 
 
 def hand_leaves(table: pa.Table) -> list[bytes]:
     """The Merkle leaf of every hand in the table, in row order (a large table is split at a
-    hand boundary and done in halves)."""
+    hand boundary and done in halves). The compiled writer (audit.merkle_kernel) makes the
+    canonical bytes where it can be built; the Arrow reference makes the same bytes."""
     if table.num_rows == 0:
         return []
     if table.nbytes > SLICE_BYTES:
@@ -123,12 +129,162 @@ def hand_leaves(table: pa.Table) -> list[bytes]:
         if len(starts) > 1:
             middle = int(starts[len(starts) // 2])
             return hand_leaves(table.slice(0, middle)) + hand_leaves(table.slice(middle))
+    kernel = _kernel()
+    if kernel is not None:
+        try:
+            return compiled_leaves(table, kernel)
+        except _KERNEL_FAILURES as exc:
+            _kernel_failed(exc)
+    return reference_leaves(table)
+
+
+def reference_leaves(table: pa.Table) -> list[bytes]:
+    """The leaves from canonical bytes built with Arrow string kernels (the definition)."""
     _, joined = canonical_hands(table)
     offsets = np.frombuffer(joined.buffers()[1], dtype=np.int32)[
         joined.offset: joined.offset + len(joined) + 1].tolist()
     data = memoryview(joined.buffers()[2]) if joined.buffers()[2] is not None else memoryview(b"")
     sha = hashlib.sha256
     return [sha(b"\x00" + data[a:b]).digest() for a, b in zip(offsets, offsets[1:], strict=False)]
+
+
+# ---------------------------------------------------------------------------- compiled leaves
+
+_KERNEL_FAILURES: tuple[type[BaseException], ...] = (OSError, RuntimeError, ImportError)
+_kernel_state: dict[str, Any] = {}
+
+
+def _kernel() -> Any:
+    """audit.merkle_kernel, or None when numba cannot build it here (or REFERENCE_ENV is
+    set). As for the replay kernel, numba's cache goes to the user's cache directory when
+    the package directory is read-only."""
+    if os.environ.get(REFERENCE_ENV, "") not in ("", "0"):
+        return None
+    if "module" in _kernel_state:
+        return _kernel_state["module"]
+    here = Path(__file__).resolve().parent
+    if "NUMBA_CACHE_DIR" not in os.environ and not os.access(here, os.W_OK):
+        base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
+        os.environ["NUMBA_CACHE_DIR"] = str(base / "poker-audit" / "numba")
+    try:
+        import numba.core.config
+        import numba.core.errors
+
+        numba.core.config.reload_config()  # picks up NUMBA_CACHE_DIR set above
+        global _KERNEL_FAILURES
+        _KERNEL_FAILURES = (OSError, RuntimeError, ImportError, numba.core.errors.NumbaError)
+        from audit import merkle_kernel
+    except ImportError as exc:
+        _kernel_failed(exc)
+        return None
+    _kernel_state["module"] = merkle_kernel
+    return merkle_kernel
+
+
+def _kernel_failed(exc: BaseException) -> None:
+    if not _kernel_state.get("warned"):
+        print(f"poker-audit: the compiled Merkle leaf writer is unavailable "
+              f"({type(exc).__name__}: {exc}); leaves come from the Arrow reference (same "
+              "hashes, slower)", file=sys.stderr)
+        _kernel_state["warned"] = True
+    _kernel_state["module"] = None
+
+
+class _Strings:
+    """String columns as absolute offsets into one shared byte buffer."""
+
+    def __init__(self) -> None:
+        self.chunks: list[np.ndarray] = []
+        self.size = 0
+
+    def add(self, arr: pa.Array) -> tuple[np.ndarray, np.ndarray]:
+        """(int64 offsets of the n + 1 boundaries, uint8 validity) of a string array."""
+        buffers = arr.buffers()
+        offsets = np.frombuffer(buffers[1], dtype=np.int32)[arr.offset:arr.offset + len(arr)
+                                                            + 1].astype(np.int64)
+        first = int(offsets[0])
+        if buffers[2] is not None and offsets[-1] > first:
+            self.chunks.append(np.frombuffer(buffers[2], dtype=np.uint8)[first:offsets[-1]])
+        offsets += self.size - first
+        self.size += int(offsets[-1] - offsets[0]) if len(offsets) else 0
+        return offsets, _valid(arr)
+
+    def data(self) -> np.ndarray:
+        return np.concatenate(self.chunks) if self.chunks else np.zeros(0, dtype=np.uint8)
+
+
+def _valid(arr: pa.Array) -> np.ndarray:
+    return pc.is_valid(arr).to_numpy(zero_copy_only=False).astype(np.uint8)
+
+
+def _int64(arr: pa.Array, dtype: pa.DataType) -> np.ndarray:
+    if pa.types.is_timestamp(dtype) or pa.types.is_boolean(dtype):
+        arr = pc.cast(arr, pa.int64())
+    return pc.fill_null(arr, 0).to_numpy(zero_copy_only=False).astype(np.int64)
+
+
+def _stack(rows: list[np.ndarray], width: int, dtype: Any) -> np.ndarray:
+    return np.vstack(rows) if rows else np.zeros((0, width), dtype=dtype)
+
+
+def compiled_leaves(table: pa.Table, kernel: Any) -> list[bytes]:
+    """The leaves from canonical bytes written by the compiled kernel (same bytes as
+    canonical_hands)."""
+    table = table.cast(events_schema()).combine_chunks()
+    starts = hand_starts(table)
+    if len(starts) == 0 or starts[0] != 0:
+        raise ValueError("events do not start with a hand's seq 0")
+    n = table.num_rows
+    bounds = np.append(starts, n).astype(np.int64)
+    strings = _Strings()
+    kinds, index = [], []
+    ints, ivalid, soffsets, svalid = [], [], [], []
+    srows = np.zeros(0, dtype=np.int64)
+    fkinds, findex, fints, fvalid, foffsets = [], [], [], [], []
+    for field in events_schema():
+        column = table.column(field.name)
+        arr = column.chunk(0) if column.num_chunks else pa.array([], field.type)
+        if pa.types.is_string(field.type):
+            offsets, valid = strings.add(arr)
+            if field.name != "hand_id":  # the id opens the hand; it is string column 0
+                kinds.append(kernel.STRING)
+                index.append(len(soffsets))
+            soffsets.append(offsets)
+            svalid.append(valid)
+        elif isinstance(field.type, pa.StructType):
+            kinds.append(kernel.STRUCT)
+            index.append(0)
+            srows = pc.indices_nonzero(pc.is_valid(arr)).to_numpy().astype(np.int64)
+            present = arr.take(pa.array(srows))
+            for i, child in enumerate(field.type):
+                values = pc.struct_field(present, [i])
+                fvalid.append(_valid(values))
+                if pa.types.is_string(child.type):
+                    fkinds.append(kernel.F_STRING)
+                    findex.append(len(foffsets))
+                    foffsets.append(strings.add(values)[0])
+                else:
+                    fkinds.append(kernel.F_BOOL if pa.types.is_boolean(child.type)
+                                  else kernel.F_INT)
+                    findex.append(len(fints))
+                    fints.append(_int64(values, child.type))
+        else:
+            kinds.append(kernel.INT)
+            index.append(len(ints))
+            ints.append(_int64(arr, field.type))
+            ivalid.append(_valid(arr))
+    m = len(srows)
+    out, offsets = kernel.encode(
+        bounds, np.array(kinds, np.int64), np.array(index, np.int64),
+        _stack(ints, n, np.int64), _stack(ivalid, n, np.uint8),
+        _stack(soffsets, n + 1, np.int64), _stack(svalid, n, np.uint8), strings.data(),
+        srows, np.array(fkinds, np.int64), np.array(findex, np.int64),
+        _stack(fints, m, np.int64), _stack(fvalid, m, np.uint8),
+        _stack(foffsets, m + 1, np.int64))
+    data = memoryview(out)
+    sha = hashlib.sha256
+    bounds_list = offsets.tolist()
+    return [sha(data[a:b]).digest() for a, b in zip(bounds_list, bounds_list[1:], strict=False)]
 
 
 def node_hash(left: bytes, right: bytes) -> bytes:

@@ -5,18 +5,21 @@ from __future__ import annotations
 
 import copy
 import json
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 from click.testing import CliRunner
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from audit import merkle
 from audit.cli import main
 from audit.ingest import ingest
 from audit.proof import ProofError, build_proof, check_proof, proof_size
-from audit.schema import events_table
+from audit.schema import events_schema, events_table
 from audit.store import GENESIS, Store, record_hash, sha256_file
 from tests.eventrows import hand_rows, many_hands, write_parquet
 
@@ -92,6 +95,80 @@ def test_a_large_table_is_hashed_in_halves_with_the_same_leaves(monkeypatch):
     whole = merkle.hand_leaves(table)
     monkeypatch.setattr(merkle, "SLICE_BYTES", 1)  # every table is "large": split to single hands
     assert merkle.hand_leaves(table) == whole and len(whole) == 9
+
+
+# ------------------------------------------------------------------ compiled leaf writer
+
+_INT64 = st.one_of(st.none(), st.integers(-(2**63), 2**63 - 1), st.integers(-5, 300))
+_TEXT = st.one_of(st.none(), st.text(max_size=6), st.sampled_from(["", "As Kd", "\u00e9\u4e2d"]))
+
+
+@st.composite
+def _event_tables(draw: st.DrawFn) -> pa.Table:
+    """Hands of 1-4 rows with every column drawn (nulls, int64 extremes, unicode, empty
+    strings, a game struct on any row or none, its bools and strings)."""
+    schema = events_schema()
+    game_type = schema.field("game").type
+    rows = []
+    for h in range(draw(st.integers(1, 4))):
+        hand_id = draw(st.text(min_size=1, max_size=5)) + f"#{h}"
+        for seq in range(draw(st.integers(1, 4))):
+            game = None
+            if draw(st.booleans()):
+                game = {}
+                for field in game_type:
+                    if pa.types.is_string(field.type):
+                        game[field.name] = draw(_TEXT)
+                    elif pa.types.is_boolean(field.type):
+                        game[field.name] = draw(st.one_of(st.none(), st.booleans()))
+                    elif field.type == pa.int8():
+                        game[field.name] = draw(st.one_of(st.none(), st.integers(-128, 127)))
+                    elif field.type == pa.int32():
+                        game[field.name] = draw(st.one_of(st.none(), st.integers(0, 2**31 - 1)))
+                    else:
+                        game[field.name] = draw(_INT64)
+            rows.append({
+                "hand_id": hand_id, "seq": seq, "ts": draw(st.one_of(st.none(), st.datetimes(
+                    min_value=datetime(1970, 1, 1), max_value=datetime(2200, 1, 1),
+                    timezones=st.just(UTC)))),
+                "table_id": draw(_TEXT), "kind": draw(st.text(max_size=4)),
+                "seat": draw(st.one_of(st.none(), st.integers(-128, 127))),
+                "player": draw(_TEXT), "amount": draw(_INT64), "total": draw(_INT64),
+                "cards": draw(_TEXT), "detail": draw(_TEXT), "game": game,
+                "source": draw(_TEXT)})
+    return pa.Table.from_pylist(rows, schema=schema)
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(table=_event_tables(), cut=st.integers(0, 3))
+def test_compiled_leaves_equal_the_arrow_reference(table: pa.Table, cut: int):
+    kernel = merkle._kernel()
+    assert kernel is not None, "the compiled leaf writer should build here"
+    assert merkle.compiled_leaves(table, kernel) == merkle.reference_leaves(table)
+    # sliced (non-zero array offsets) and multi-chunk tables too
+    starts = merkle.hand_starts(table)
+    if cut < len(starts):
+        at = int(starts[cut])
+        rest = table.slice(at)
+        assert merkle.compiled_leaves(rest, kernel) == merkle.reference_leaves(rest)
+        chunked = pa.concat_tables([table.slice(0, at), rest])
+        assert merkle.compiled_leaves(chunked, kernel) == merkle.reference_leaves(table)
+
+
+PINNED_LEAF = "02c4a919768677cd7667688fba204d029ee59ddb4392f1e1a8ab45ff5281cfa1"
+
+
+def test_leaf_encoding_is_pinned():
+    """Stores written earlier must keep verifying: the leaf of a known hand never changes."""
+    leaf = merkle.hand_leaves(events_table(hand_rows("h1")))[0]
+    assert leaf == merkle.reference_leaves(events_table(hand_rows("h1")))[0]
+    assert leaf.hex() == PINNED_LEAF
+
+
+def test_reference_env_turns_the_compiled_writer_off(monkeypatch: pytest.MonkeyPatch):
+    monkeypatch.setenv(merkle.REFERENCE_ENV, "1")
+    assert merkle._kernel() is None
+    assert merkle.hand_leaves(events_table(hand_rows("h1")))[0].hex() == PINNED_LEAF
 
 
 # ------------------------------------------------------------------ the store
