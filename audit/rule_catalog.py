@@ -1239,6 +1239,14 @@ _rule(
     'active player left of the button). An exposed draw card is replaced only after everyone '
     'has drawn (DRAW-EXPOSED-ON-DRAW).',
 )
+_rule(
+    'DRAW-SHORT-PREDRAW', IRREGULARITY, WARNING,
+    '000 §10 r.12; 001 3.2.8.5.1.11; 002 §11.1 "Five cards constitute"',
+    'Lowball: a player short of five cards before the draw gets the missing cards only if the '
+    'first player to act has not acted (unless that action came before the deal was '
+    'complete); the dealer position may still get its missing 5th card after action. '
+    'Otherwise he draws up to five. Draw high: see MISDEAL-DRAW-SHORT.',
+)
 
 # The stud/draw ids the replay can emit; each has a fixture under fixtures/rules/<ID>.txt.
 STUD_DRAW_RULE_IDS: tuple[str, ...] = (
@@ -1282,6 +1290,8 @@ STUD_DRAW_RULE_IDS: tuple[str, ...] = (
     "LOWBALL-OPEN",
     # the draw is served in order
     "ORDER-DRAW-PHASE",
+    # lowball: a hand short before the draw
+    "DRAW-SHORT-PREDRAW",
 )
 
 # Stud/draw rules decided within the checks of registered ids, so not registered twice

@@ -1,7 +1,7 @@
 """Draw-game rules checked outside the betting (RULEBOOK §4.12): openers at jacks or better
 (JACKS-OPENERS), at most four cards at once on the draw (DRAW-MAX-FOUR), the order of the
-draw requests (ORDER-DRAW-PHASE), and the ace-to-five sevens rule at the showdown
-(A5-SEVENS-RULE).
+draw requests (ORDER-DRAW-PHASE), a lowball hand short before the draw
+(DRAW-SHORT-PREDRAW), and the ace-to-five sevens rule at the showdown (A5-SEVENS-RULE).
 
 Called by the draw hooks (audit/replay/family.py), whose per-hand state they read and update.
 """
@@ -67,6 +67,22 @@ def check_draw_order(vh: FamilyHooks, h: HandState, s: int, seq: int) -> None:
                "after him; the draw is served to each player in order, clockwise from the "
                "first active player left of the button.", seat=s,
                expected=f"before {h.who(ahead)}", actual=f"after {h.who(ahead)}")
+
+
+def check_short_predraw(vh: FamilyHooks, h: HandState, s: int, before: int, seq: int) -> None:
+    """DRAW-SHORT-PREDRAW (lowball): a hand short of cards before the draw is completed only if
+    the first player to act has not acted, unless that action came before the deal was
+    complete; the dealer's seat may still get its missing last card. Otherwise the player
+    draws up to a full hand, so a card dealt to complete it is flagged."""
+    if vh.first_action_seq is None or vh.acted_before_deal or s == h.button:
+        return
+    if not 0 < before < vh.spec.max_cards:
+        return
+    h.flag("DRAW-SHORT-PREDRAW", seq, f"{h.who(s)} was dealt a missing card before the draw "
+           f"after the betting had begun (event {vh.first_action_seq}); a hand short before "
+           "the draw is completed only before the first player acts, otherwise he draws up "
+           f"to {vh.spec.max_cards}.", seat=s, expected="draws the missing card",
+           actual="dealt it before the draw")
 
 
 def sevens_rule(vh: FamilyHooks, h: HandState, results: list[PotResult],

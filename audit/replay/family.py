@@ -14,7 +14,13 @@ from audit.cards import JOKER, parse_cards
 from audit.replay.betting import flush_held
 from audit.replay.dealing import Deck
 from audit.replay.draw_exposed import Exposed, check_held, exposed, replaced
-from audit.replay.draw_rules import check_draw_deal, check_draw_order, check_openers, sevens_rule
+from audit.replay.draw_rules import (
+    check_draw_deal,
+    check_draw_order,
+    check_openers,
+    check_short_predraw,
+    sevens_rule,
+)
 from audit.replay.forced import new_round
 from audit.replay.jokers import JOKER_GAMES, game_strength
 from audit.replay.kill import post_kill, voluntary_kill
@@ -48,7 +54,8 @@ class FamilyHooks:
                  "short_flagged", "last_deal_seq", "opener", "exposed", "short_wager",
                  "base_order", "anted", "ante_rule", "ante_rule_id", "wrong_bring",
                  "structure_flagged", "opened", "min_open_2bb", "frozen", "high_card",
-                 "draw_pos", "draw_order_flagged", "draw_served")
+                 "draw_pos", "draw_order_flagged", "draw_served", "first_action_seq",
+                 "acted_before_deal")
 
     def __init__(self, h: HandState, spec: VariantSpec) -> None:
         self.spec = spec
@@ -87,6 +94,8 @@ class FamilyHooks:
         self.draw_pos = -1  # draw: the furthest seat (index in h.order) served this draw
         self.draw_order_flagged = False
         self.draw_served: set[int] = set()  # draw: seats served (or who stated a draw)
+        self.first_action_seq: int | None = None  # the first betting action of the hand
+        self.acted_before_deal = False  # someone's first cards came after the first action
         # big-bet Mississippi: no bring-in; the high card opens round 1 and may not check
         self.high_card = 0 if spec.name != "mississippi" or h.structure == FL else -1
         # LOWBALL-OPEN: the minimum open is the big blind (a call) or twice it (a raise)
@@ -240,6 +249,13 @@ class FamilyHooks:
         self.deck = deck
         self.last_deal_seq = seq
         if not self.stud:
+            if (detail in (None, "hole") and s is not None and 0 < s < h.size
+                    and self.phase == 0 and not self.in_draw):
+                before = len(h.hole[s])
+                if before == 0 and self.first_action_seq is not None:
+                    self.acted_before_deal = True
+                elif self.spec.evaluator in ("lowa5", "low27"):
+                    check_short_predraw(self, h, s, before, seq)
             if detail == "replace" and s is not None and 0 < s < h.size and h.in_hand[s]:
                 deck.add(h, cards, seq, f"{h.who(s)}'s replacement card")
                 replaced(self, h, s, cards, seq)
@@ -389,6 +405,8 @@ class FamilyHooks:
     def before_action(self, h: HandState, kind: str, s: int | None, amount: int | None,
                       total: int | None, seq: int) -> None:
         """Resolve pending street state, then the stud/draw-only checks of one action."""
+        if self.first_action_seq is None:
+            self.first_action_seq = seq
         if self.ante_rule is not None:
             self._antes_due(h, seq)
         if self.in_draw:
