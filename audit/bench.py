@@ -389,10 +389,13 @@ def run_bench(phh_files: Sequence[Path] = (), *, quick: bool = False,
          f"{imported['pokerkit_hands_per_second']:,} hands/s: {imported['ratio']}x (target "
          f"{imported['target_ratio']}x and {imported['target_hands_per_second']:,} hands/s)")
     result["import"] = imported
-    from audit.simulate.scorecard import bench_simulate
+    from audit.simulate.fast_bench import bench_engines, format_engines
 
-    sim = bench_simulate(hands=2_000 if quick else 20_000)
-    echo(f"simulation (NLHE, store written): {sim['hands_per_second']:,.0f} hands/s "
-         f"(target 50,000)")
+    # the Python engine (injections, colluders, other games) and the compiled NLHE engine
+    # (clean NLHE cash runs) on the same command, one run, with their play side by side
+    sim = bench_engines(python_hands=2_000 if quick else 20_000,
+                        fast_hands=20_000 if quick else 200_000, stats=not quick)
+    for line in format_engines(sim):
+        echo(line)
     result["simulate"] = sim
     return result

@@ -26,6 +26,8 @@ import pyarrow.parquet as pq
 from audit.errors import AuditInputError
 from audit.schema import events_schema
 from audit.simulate.agents import COLLUSION_STYLES, STYLES
+from audit.simulate.fast import check_engine, fast_eligible, simulate_fast
+from audit.simulate.fast import ready as fast_ready
 from audit.simulate.inject_bets import Picker
 from audit.simulate.studdraw import play_draw, play_stud
 from audit.simulate.table import (
@@ -71,6 +73,7 @@ class SimSummary:
     labels: int
     colluder_teams: int
     seconds: float
+    engine: str = "python"  # "fast": the compiled NLHE engine played the run (fast.py)
 
     @property
     def hands_per_second(self) -> float:
@@ -214,16 +217,38 @@ def simulate(out: Path | str, *, hands: int, seed: int = 0, variant: str = "hold
              structure: str = "no_limit", tables: int = 8, players: int | None = None,
              violations: float = 0.0, colluders: int = 0, tournament_share: float = 0.0,
              collusion_strength: float = 0.8, hands_per_file: int = 50_000,
+             colluder_team_size: int = 2,
              injectors: tuple[str, ...] | None = None,
-             progress: Callable[[int], None] | None = None) -> SimSummary:
-    """Simulate `hands` hands on `tables` tables into a new event store at `out`."""
+             progress: Callable[[int], None] | None = None,
+             engine: str = "auto") -> SimSummary:
+    """Simulate `hands` hands on `tables` tables into a new event store at `out`.
+
+    `engine`: "auto" plays clean no-limit hold'em cash runs on the compiled engine
+    (audit/simulate/fast.py says which runs those are) and everything else on the Python
+    engine; "python" forces the Python engine; "fast" refuses a run the compiled one does
+    not play."""
     _check_args(variant, structure, tables, hands, violations, colluders)
+    check_engine(engine)
     started = time.perf_counter()
     root = Path(out)
     store = Store(root)
     if store.exists():
         raise AuditInputError(f"{root} already holds an event store; simulate into a new "
                               "directory (or delete it first)")
+    why_not = fast_eligible(variant=variant, structure=structure, violations=violations,
+                            colluders=colluders, tournament_share=tournament_share,
+                            players=players, injectors=injectors)
+    if engine == "fast" and why_not:
+        raise AuditInputError(f"the fast engine cannot play this run: {why_not}; use the "
+                              "python engine (engine='python' or 'auto')")
+    if engine != "python" and not why_not and fast_ready() is not None:
+        events, batches = simulate_fast(root, store, hands=hands, seed=seed, tables=tables,
+                                        hands_per_file=hands_per_file, progress=progress)
+        _write_labels(root, [])
+        _write_colluders(root, [])
+        return SimSummary(out=str(root), seed=seed, hands=hands, events=events,
+                          batches=batches, injected_hands=0, labels=0, colluder_teams=0,
+                          seconds=time.perf_counter() - started, engine="fast")
     rng = random.Random(seed)
     pool_size = players or tables * 12
     pool = [Player(f"p{seed}_{i:05d}", rng.randrange(len(STYLES))) for i in range(pool_size)]
@@ -255,7 +280,8 @@ def simulate(out: Path | str, *, hands: int, seed: int = 0, variant: str = "hold
         t = Table(f"t{seed}_{k:03d}", seats, v, st, rng.random() < tournament_share, rng)
         t.clock = k * 37_000_000
         tabs.append(t)
-    teams = _seat_colluders(tabs, pool, colluders, collusion_strength, rng, seated)
+    teams = _seat_colluders(tabs, pool, colluders, collusion_strength, rng, seated,
+                            colluder_team_size)
     picker = Picker(rng, injectors)
     decks = _Decks(seed)
     days: dict[int, str] = {}
@@ -348,7 +374,11 @@ def _check_args(variant: str, structure: str, tables: int, hands: int, violation
 
 
 def _seat_colluders(tabs: list[Table], pool: list[Player], k: int, strength: float,
-                    rng: random.Random, seated: set[str]) -> list[dict]:
+                    rng: random.Random, seated: set[str], size: int = 2) -> list[dict]:
+    """Seat `k` teams of `size` players, one team per table (the first member dumps chips in
+    the chip_dump style, the others receive)."""
+    if k and not 2 <= size <= 4:
+        raise AuditInputError(f"colluder_team_size {size}: teams have 2 to 4 players")
     teams = []
     for team in range(k):
         t = tabs[team]
@@ -358,16 +388,17 @@ def _seat_colluders(tabs: list[Table], pool: list[Player], k: int, strength: flo
             t.stacks = [0] * 7
             t.out = [False] * 7
         style = COLLUSION_STYLES[team % len(COLLUSION_STYLES)]
-        a, b = pool[2 * team], pool[2 * team + 1]
-        a.team, b.team, a.role, b.role = team, team, 0, 1
-        seats = rng.sample(range(1, t.seat_count + 1), 2)
-        for p, s in zip((a, b), seats, strict=True):
+        members = pool[size * team:size * (team + 1)]
+        for i, p in enumerate(members):
+            p.team, p.role = team, min(i, 1)
+        seats = rng.sample(range(1, t.seat_count + 1), size)
+        for p, s in zip(members, seats, strict=True):
             t.players[s] = p
             t.stacks[s] = t.buyin
             seated.add(p.pid)
         t.team_style = style
         t.team_strength = strength
-        teams.append({"team_id": team, "players": [a.pid, b.pid], "style": style,
+        teams.append({"team_id": team, "players": [p.pid for p in members], "style": style,
                       "strength": strength, "table_id": t.tid})
     return teams
 

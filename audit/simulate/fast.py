@@ -1,0 +1,405 @@
+"""The fast simulator: clean no-limit hold'em cash tables played by the compiled engine
+(fast_kernel.py) and written to the store as Arrow columns built in bulk.
+
+Which runs take it (`engine="auto"`, see `fast_eligible`): hold'em, no limit, no injected
+violations, no colluders, no tournament tables, the default player pool. Everything else
+(other games and structures, injections, colluders, tournaments) takes the Python engine,
+whose labels stay exact. `engine="python"` forces the Python engine; `engine="fast"` refuses
+a run the fast engine does not play. When numba cannot build or run the kernel, the run
+takes the Python engine with one warning (as the replay's fast path does).
+
+Deterministic per seed: table setup from `random.Random(seed)`, hands from the kernel's
+splitmix64 stream seeded from the seed, timestamps from the simulator's fixed epoch, batch
+ids as sim.py derives them; the same arguments give byte-identical files. The Parquet writer
+runs on a background thread (its encoding releases the GIL, and so does the kernel), one
+chunk behind the engine, so memory stays bounded by two chunks.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import sys
+import time
+from collections.abc import Callable
+from concurrent.futures import Future, ThreadPoolExecutor
+from datetime import timedelta
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pyarrow as pa
+
+from audit.cards import card_str
+from audit.errors import AuditInputError
+from audit.schema import events_schema
+
+FAST_ENGINES = ("auto", "fast", "python")
+CHUNK_HANDS = 16_384  # hands per kernel call and per Arrow table written
+_EVENTS_PER_HAND = 40  # buffer rows per hand (a hand averages ~25; the kernel stops early)
+_state: dict[str, Any] = {}
+
+
+def fast_eligible(*, variant: str, structure: str, violations: float, colluders: int,
+                  tournament_share: float, players: int | None,
+                  injectors: tuple[str, ...] | None) -> str:
+    """"" when the fast engine plays this run, else why it does not."""
+    if variant != "holdem" or structure != "no_limit":
+        return f"it plays no-limit hold'em only, not {structure} {variant}"
+    if violations or injectors:
+        return "injected violations are planted by the Python engine (exact labels)"
+    if colluders:
+        return "colluding teams are played by the Python engine"
+    if tournament_share:
+        return "tournament tables are played by the Python engine"
+    if players is not None:
+        return "--players (a shared player pool) is played by the Python engine"
+    return ""
+
+
+def kernel() -> Any:
+    """The compiled simulator module, or None (then the Python engine plays, one warning).
+    numba caches the compiled code next to the module, or in the user's cache directory
+    when the package directory is read-only (as audit/replay/fast.py does)."""
+    if "module" in _state:
+        return _state["module"]
+    here = Path(__file__).resolve().parent
+    if "NUMBA_CACHE_DIR" not in os.environ and not os.access(here, os.W_OK):
+        base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
+        os.environ["NUMBA_CACHE_DIR"] = str(base / "poker-audit" / "numba")
+    try:
+        import numba.core.config
+
+        numba.core.config.reload_config()  # picks up NUMBA_CACHE_DIR set above
+        from audit.simulate import fast_kernel
+    except ImportError as exc:
+        kernel_failed(exc)
+        return None
+    _state["module"] = fast_kernel
+    return fast_kernel
+
+
+def ready() -> Any:
+    """The kernel, compiled (or loaded from numba's cache) before any file is written, or
+    None when it cannot be built or run here (one warning; the Python engine plays)."""
+    if "ready" in _state:
+        return _state["ready"]
+    fk = kernel()
+    if fk is not None:
+        try:
+            setup = _tables_setup(0, 1, fk)
+            empty = np.zeros((1, fk.MAX_SEATS), dtype=np.int64)
+            per_hand = np.zeros((4, 1), dtype=np.int64)
+            fk.play_hands(0, 0, setup["T"], empty.copy(), empty.copy(), empty.copy(),
+                          np.zeros(len(setup["names"]), dtype=np.int64), setup["styles"],
+                          setup["rng"], np.zeros((fk.N_E, 1), dtype=np.int64), per_hand[0],
+                          per_hand[1], per_hand[2], per_hand[3], *_lookups())
+        except kernel_failures() as exc:
+            kernel_failed(exc)
+            fk = None
+    _state["ready"] = fk
+    return fk
+
+
+def kernel_failed(exc: BaseException) -> None:
+    if not _state.get("warned"):
+        print(f"poker-audit: the compiled simulator is unavailable ({type(exc).__name__}: "
+              f"{exc}); the Python engine plays (same kind of hands, slower)", file=sys.stderr)
+        _state["warned"] = True
+    _state["module"] = None
+
+
+def kernel_failures() -> tuple[type[BaseException], ...]:
+    try:
+        import numba.core.errors
+    except ImportError:  # pragma: no cover - numba is a dependency
+        return (OSError, RuntimeError, ImportError)
+    return (OSError, RuntimeError, ImportError, numba.core.errors.NumbaError)
+
+
+@cache
+def _lookups() -> tuple[np.ndarray, ...]:
+    """The kernel's read-only tables: preflop scores, the evaluator's LUTs, and the 0..1
+    postflop value of every dense high strength (the agents' made-hand categories)."""
+    from audit.evaluate_tables import (
+        _card_arrays,
+        _flush_tables,
+        _nonflush_table,
+        _strengths,
+    )
+    from audit.simulate.agents import _CATEGORY_VALUE, _PAIR_SCORE
+
+    flush_suit, by_mask = _flush_tables()
+    strengths = _strengths().astype(np.int64)
+    category = strengths >> 20
+    top_rank = (strengths >> 16) & 15
+    value = np.array(_CATEGORY_VALUE, dtype=np.float64)[category]
+    value += np.where(category <= 1, top_rank / 100, 0.0)  # high card / pair: by its rank
+    return (np.array(_PAIR_SCORE, dtype=np.float64), _nonflush_table(5), _nonflush_table(6),
+            _nonflush_table(7), flush_suit, by_mask, _card_arrays()[0].astype(np.int64),
+            value)
+
+
+@cache
+def _card_strings() -> pa.Array:
+    """Every card string the kernel writes, indexed by its code (0 is null)."""
+    names = [card_str(c) for c in range(52)]
+    out: list[str | None] = [None, *names]
+    pairs = [f"{a} {b}" for a in names for b in names]
+    out += pairs
+    out += [f"{p} {c}" for p in pairs for c in names]
+    return pa.array(out, pa.string())
+
+
+def _tables_setup(seed: int, tables: int, fk: Any) -> dict[str, np.ndarray | list]:
+    """Tables as sim.py draws them for NLHE cash: seat counts, stakes, rake, player styles."""
+    from audit.simulate.sim import SEAT_COUNTS
+    from audit.simulate.table import CASH_STAKES
+
+    rng = random.Random(seed)
+    T = np.zeros((tables, fk.N_T), dtype=np.int64)
+    house: list[str | None] = []
+    for k in range(tables):
+        seats = SEAT_COUNTS[rng.randrange(len(SEAT_COUNTS))]
+        sb, bb = CASH_STAKES[rng.randrange(len(CASH_STAKES))]
+        raked = rng.random() < 0.6
+        T[k, fk.T_N] = seats
+        T[k, fk.T_SB], T[k, fk.T_BB] = sb, bb
+        T[k, fk.T_RAKED] = int(raked)
+        T[k, fk.T_BUYIN] = 100 * bb
+        T[k, fk.T_CLOCK] = k * 37_000_000
+        house.append(f'{{"rake.cap": {3 * bb}, "rake.percent": {fk.RAKE_PERCENT}}}'
+                     if raked else None)
+    pool = tables * fk.POOL_PER_TABLE
+    styles = np.array([rng.randrange(4) for _ in range(pool)], dtype=np.int64)
+    names = [f"p{seed}_{i:05d}" for i in range(pool)]
+    return {"T": T, "house": house, "styles": styles, "names": names,
+            "rng": np.array([(seed * 0x9E3779B97F4A7C15 + 1) % (1 << 64)], dtype=np.uint64)}
+
+
+def simulate_fast(root: Path, store: Any, *, hands: int, seed: int, tables: int,
+                  hands_per_file: int, progress: Callable[[int], None] | None = None
+                  ) -> tuple[int, int]:
+    """Play `hands` clean NLHE cash hands on `tables` tables into `store` (new); returns
+    (events, batches). Raises what the kernel raises (the caller falls back)."""
+    from audit.simulate.sim import EPOCH, EPOCH_US, _batch_id
+
+    fk = ready()
+    if fk is None:
+        raise RuntimeError("the compiled simulator is unavailable")
+    setup = _tables_setup(seed, tables, fk)
+    T = setup["T"]
+    players = np.full((tables, fk.MAX_SEATS), -1, dtype=np.int64)
+    stacks = np.zeros((tables, fk.MAX_SEATS), dtype=np.int64)
+    out = np.zeros((tables, fk.MAX_SEATS), dtype=np.int64)
+    pool_seated = np.zeros(len(setup["names"]), dtype=np.int64)
+    lookups = _lookups()
+    static = _Static(setup, fk, seed)
+    events = batches = 0
+    with ThreadPoolExecutor(max_workers=1, thread_name_prefix="sim-writer") as pool:
+        for lo in range(0, hands, hands_per_file):
+            hi = min(hands, lo + hands_per_file)
+            now = EPOCH + timedelta(seconds=batches)
+            with store.locked():
+                writer = store.batch_writer(now=now, batch_id=_batch_id(seed, batches, now))
+                pending: Future | None = None
+                try:
+                    i = lo
+                    while i < hi:
+                        want = min(CHUNK_HANDS, hi - i)
+                        E = np.empty((fk.N_E, want * _EVENTS_PER_HAND + fk.EVENT_RESERVE),
+                                     dtype=np.int64)
+                        per_hand = np.empty((4, want), dtype=np.int64)
+                        done, n_ev = fk.play_hands(
+                            want, i, T, players, stacks, out, pool_seated, setup["styles"],
+                            setup["rng"], E, per_hand[0], per_hand[1], per_hand[2],
+                            per_hand[3], *lookups)
+                        if done <= 0:  # never loop without progress
+                            raise RuntimeError("the compiled simulator played no hand into "
+                                               f"its buffer (status {done})")
+                        parts = static.tables(E[:, :n_ev], per_hand[:, :done], i, EPOCH_US)
+                        if pending is not None:
+                            pending.result()  # one chunk in flight: bounded memory
+                        pending = pool.submit(_write_all, writer, parts)
+                        events += n_ev
+                        if progress is not None:
+                            progress(done)
+                        i += done
+                    if pending is not None:
+                        pending.result()
+                    writer.commit()
+                except BaseException:
+                    if pending is not None:
+                        pending.exception()  # let the writer thread finish before aborting
+                    writer.abort()
+                    raise
+            batches += 1
+    return events, batches
+
+
+def _write_all(writer: Any, parts: list[tuple[str, pa.Table]]) -> None:
+    for partition, table in parts:
+        writer.write(partition, table)
+
+
+_DAY_US = 86_400_000_000
+
+
+class _Static:
+    """Per-run Arrow pieces (names, per-table game fields) and the chunk -> table step."""
+
+    def __init__(self, setup: dict, fk: Any, seed: int) -> None:
+        self.fk = fk
+        self.seed = seed
+        self.schema = events_schema()
+        self.kinds = pa.array(fk.KINDS, pa.string())
+        self.details = pa.array(fk.DETAILS, pa.string())
+        self.cards = _card_strings()
+        self.players = pa.array([None, *setup["names"]], pa.string())
+        T = setup["T"]
+        n = T.shape[0]
+        self.table_ids = pa.array([f"t{seed}_{k:03d}" for k in range(n)], pa.string())
+        self.game_by_table = {
+            "variant": pa.array(["holdem"] * n), "structure": pa.array(["no_limit"] * n),
+            "small_blind": pa.array(T[:, fk.T_SB]), "big_blind": pa.array(T[:, fk.T_BB]),
+            "small_bet": pa.nulls(n, pa.int64()), "big_bet": pa.nulls(n, pa.int64()),
+            "ante": pa.array(np.zeros(n, dtype=np.int64)), "bring_in": pa.nulls(n, pa.int64()),
+            "straddle": pa.nulls(n, pa.int64()), "min_bet": pa.nulls(n, pa.int64()),
+            "seat_count": pa.array(T[:, fk.T_N], pa.int8()),
+            "currency": pa.array(["USD"] * n), "minor_per_unit": pa.array([100] * n, pa.int64()),
+            "tournament": pa.array([False] * n), "level": pa.nulls(n, pa.int32()),
+            "dead_button": pa.array([False] * n), "profile": pa.array(["montana"] * n),
+            "house_overrides": pa.array(setup["house"], pa.string()),
+        }
+
+    def tables(self, E: np.ndarray, per_hand: np.ndarray, hand0: int, epoch_us: int
+               ) -> list[tuple[str, pa.Table]]:
+        """The chunk's event columns (E[column, event]) as one Arrow table per date
+        partition, hands in order."""
+        from audit.simulate.sim import EPOCH
+
+        hand_clock, hand_first = per_hand[2], per_hand[3]
+        n_hands = hand_clock.shape[0]
+        n = E.shape[1]
+        sizes = np.diff(np.append(hand_first, n))
+        hand_of = np.repeat(np.arange(n_hands, dtype=np.int64), sizes)
+        day_no = hand_clock // _DAY_US
+        out = []
+        for day in np.unique(day_no):
+            name = (EPOCH + timedelta(days=int(day))).strftime("%Y-%m-%d")
+            keep = day_no == day
+            if keep.all():
+                out.append((name, self._table(E, per_hand, sizes, hand_of, hand0, epoch_us)))
+                continue
+            hands = np.flatnonzero(keep)
+            rows = np.flatnonzero(keep[hand_of])
+            sub_sizes = sizes[hands]
+            sub_first = np.zeros(len(hands), dtype=np.int64)
+            np.cumsum(sub_sizes[:-1], out=sub_first[1:])
+            sub = per_hand[:, hands].copy()
+            sub[3] = sub_first
+            out.append((name, self._table(
+                E[:, rows], sub, sub_sizes,
+                np.repeat(np.arange(len(hands), dtype=np.int64), sub_sizes),
+                hand0, epoch_us, numbers=hand0 + hands)))
+        return out
+
+    def _table(self, E: np.ndarray, per_hand: np.ndarray, sizes: np.ndarray,
+               hand_of: np.ndarray, hand0: int, epoch_us: int,
+               numbers: np.ndarray | None = None) -> pa.Table:
+        fk = self.fk
+        hand_table, hand_button, hand_clock, hand_first = per_hand
+        n = E.shape[1]
+        n_hands = len(hand_first)
+        if numbers is None:
+            numbers = hand0 + np.arange(n_hands, dtype=np.int64)
+        seq = np.arange(n, dtype=np.int64) - hand_first[hand_of]
+        hidx = pa.array(hand_of)
+        tidx = pa.array(hand_table[hand_of])
+        amount, total, seat = E[fk.E_AMOUNT], E[fk.E_TOTAL], E[fk.E_SEAT]
+        columns = {
+            "hand_id": _numbered(f"sim{self.seed}-", numbers).take(hidx),
+            "seq": pa.array(seq.astype(np.int32)),
+            "ts": pa.array(epoch_us + hand_clock[hand_of] + seq * 1_000_000,
+                           pa.timestamp("us", tz="UTC")),
+            "table_id": self.table_ids.take(tidx),
+            "kind": self.kinds.take(pa.array(E[fk.E_KIND])),
+            "seat": pa.array(seat.astype(np.int8), mask=seat < 0),
+            "player": self.players.take(pa.array(E[fk.E_PLAYER])),
+            "amount": pa.array(amount, mask=amount == fk.MISSING),
+            "total": pa.array(total, mask=total == fk.MISSING),
+            "cards": self.cards.take(pa.array(E[fk.E_CARDS])),
+            "detail": self.details.take(pa.array(E[fk.E_DETAIL])),
+            "source": pa.nulls(n, pa.string()),
+        }
+        # the game config sits on each hand's first row; the struct's validity makes every
+        # other row null, so the children are filled there only (from buffers, no `take`)
+        game_type = self.schema.field("game").type
+        hand_tables = pa.array(hand_table)
+        fields = []
+        for f in game_type:
+            if f.name == "button_seat":
+                per = pa.array(hand_button.astype(np.int8))
+            else:
+                per = self.game_by_table[f.name].take(hand_tables).cast(f.type)
+            fields.append(_spread(per, hand_first, n))
+        not_first = np.ones(n, dtype=bool)
+        not_first[hand_first] = False
+        columns["game"] = pa.StructArray.from_arrays(fields, fields=list(game_type),
+                                                     mask=pa.array(not_first))
+        arrays = [columns[f.name].cast(f.type) for f in self.schema]
+        return pa.Table.from_arrays(arrays, schema=self.schema)
+
+
+def _numbered(prefix: str, numbers: np.ndarray) -> pa.Array:
+    """f"{prefix}{number:09d}" for every number, built as Arrow buffers."""
+    if len(numbers) and int(numbers.max()) >= 10**9:  # wider numbers: the plain way
+        return pa.array([f"{prefix}{int(x):09d}" for x in numbers], pa.string())
+    head = np.frombuffer(prefix.encode(), dtype=np.uint8)
+    width = len(head) + 9
+    buf = np.empty((len(numbers), width), dtype=np.uint8)
+    buf[:, :len(head)] = head
+    powers = 10 ** np.arange(8, -1, -1, dtype=np.int64)
+    buf[:, len(head):] = (numbers[:, None] // powers) % 10 + 48
+    offsets = np.arange(len(numbers) + 1, dtype=np.int32) * width
+    return pa.StringArray.from_buffers(len(numbers), pa.py_buffer(offsets), pa.py_buffer(buf))
+
+
+def _spread(per_hand: pa.Array, first: np.ndarray, n: int) -> pa.Array:
+    """An n-row array holding per_hand[k] at row first[k] and null on every other row."""
+    valid = np.zeros(n, dtype=bool)
+    per_valid = np.asarray(per_hand.is_valid())
+    valid[first] = per_valid
+    bitmap = pa.py_buffer(np.packbits(valid, bitorder="little"))
+    if pa.types.is_string(per_hand.type):
+        per_off = np.frombuffer(per_hand.buffers()[1], dtype=np.int32)[
+            per_hand.offset: per_hand.offset + len(per_hand) + 1]
+        lens = np.zeros(n, dtype=np.int32)
+        lens[first] = np.diff(per_off)
+        offsets = np.zeros(n + 1, dtype=np.int32)
+        np.cumsum(lens, out=offsets[1:])
+        data = per_hand.buffers()[2]
+        if per_off[0]:
+            data = pa.py_buffer(np.frombuffer(data, dtype=np.uint8)[per_off[0]:])
+        return pa.StringArray.from_buffers(n, pa.py_buffer(offsets), data or pa.py_buffer(b""),
+                                           bitmap)
+    if pa.types.is_boolean(per_hand.type):
+        values = np.zeros(n, dtype=bool)
+        values[first] = np.asarray(per_hand.fill_null(False))
+        return pa.array(values, mask=~valid)
+    dtype = per_hand.type.to_pandas_dtype()
+    values = np.zeros(n, dtype=dtype)
+    values[first] = np.asarray(per_hand.fill_null(0))
+    return pa.array(values, type=per_hand.type, mask=~valid)
+
+
+def check_engine(engine: str) -> None:
+    if engine not in FAST_ENGINES:
+        raise AuditInputError(f"unknown engine {engine!r}: use auto, fast or python")
+
+
+def timed(run: Callable[[], Any]) -> tuple[Any, float, float]:
+    t0, c0 = time.perf_counter(), time.process_time()
+    result = run()
+    return result, time.perf_counter() - t0, time.process_time() - c0
