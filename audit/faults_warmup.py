@@ -15,6 +15,11 @@ def _warm() -> None:
 
     replay_table_fast(hands_table("warm", 3).cast(events_schema()),
                       Settings(load_profile("montana")))
+    from audit import merkle
+
+    kernel = merkle._kernel()  # the compiled Merkle leaf writer of large ingests
+    if kernel is not None:
+        merkle.compiled_leaves(hands_table("warm", 3), kernel)
 
 
 _warm()

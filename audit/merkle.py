@@ -116,6 +116,9 @@ def canonical_hands(table: pa.Table) -> tuple[list[str], pa.Array]:
 
 SLICE_BYTES = 256 << 20  # canonical text is built with 32-bit offsets: stay far below 2 GiB
 REFERENCE_ENV = "POKER_AUDIT_MERKLE_REFERENCE"  # =1: leaves from the Arrow reference only
+# Below this many rows the Arrow reference takes milliseconds: a small ingest does not pay
+# for importing numba (about half a second) or loading the compiled writer.
+KERNEL_MIN_ROWS = 20_000
 
 
 def hand_leaves(table: pa.Table) -> list[bytes]:
@@ -129,7 +132,7 @@ def hand_leaves(table: pa.Table) -> list[bytes]:
         if len(starts) > 1:
             middle = int(starts[len(starts) // 2])
             return hand_leaves(table.slice(0, middle)) + hand_leaves(table.slice(middle))
-    kernel = _kernel()
+    kernel = _kernel() if table.num_rows >= KERNEL_MIN_ROWS else None
     if kernel is not None:
         try:
             return compiled_leaves(table, kernel)

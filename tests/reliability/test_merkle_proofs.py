@@ -165,6 +165,29 @@ def test_leaf_encoding_is_pinned():
     assert leaf.hex() == PINNED_LEAF
 
 
+def test_large_tables_take_the_compiled_writer_small_ones_the_reference(
+        monkeypatch: pytest.MonkeyPatch):
+    calls: list[int] = []
+    real = merkle.compiled_leaves
+    monkeypatch.setattr(merkle, "compiled_leaves",
+                        lambda t, k: calls.append(t.num_rows) or real(t, k))
+    table = events_table(hand_rows("h1"))
+    assert merkle.hand_leaves(table)[0].hex() == PINNED_LEAF and calls == []
+    monkeypatch.setattr(merkle, "KERNEL_MIN_ROWS", 1)
+    assert merkle.hand_leaves(table)[0].hex() == PINNED_LEAF and calls == [table.num_rows]
+
+
+def test_a_store_written_with_compiled_leaves_verifies_with_the_reference(
+        store: Store, tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    from audit.faults import hands_table
+
+    src = tmp_path / "big.parquet"
+    pq.write_table(hands_table("big", 2 * merkle.KERNEL_MIN_ROWS // 15), src)
+    ingest([src], store)
+    monkeypatch.setenv(merkle.REFERENCE_ENV, "1")
+    assert store.verify().ok
+
+
 def test_reference_env_turns_the_compiled_writer_off(monkeypatch: pytest.MonkeyPatch):
     monkeypatch.setenv(merkle.REFERENCE_ENV, "1")
     assert merkle._kernel() is None
