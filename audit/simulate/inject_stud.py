@@ -374,10 +374,4 @@ NOT_INJECTED: dict[str, str] = {
     "ORDER-STUD-COMMON": "needs a common card, which needs STUD-SHORT-DECK's 8-handed deal",
     "BBLOW-EXPOSED": "no-limit and pot-limit lowball are not simulated (draw tables are fixed "
                      "limit)",
-    "KILL-SIZE": "kill pots are not simulated (who must kill is table state across hands)",
-    "KILL-ONE-PER-DEAL": "kill pots are not simulated (who must kill is table state across "
-                         "hands)",
-    "KILL-VOLUNTARY-LOWBALL": "kill pots are not simulated (who must kill is table state "
-                              "across hands)",
-    "ORDER-KILL": "kill pots are not simulated (who must kill is table state across hands)",
 }

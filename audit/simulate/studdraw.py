@@ -1,15 +1,15 @@
 """Stud and draw hands for the simulator, fixed limit.
 
-Stud (7-card stud, stud hi-lo, razz, 5-card stud, Mississippi stud): antes, cards dealt down and up street by
-street, the bring-in from the lowest (razz: highest) upcard, completion to the small bet, first
-to act by the best board on later streets, the big bet from the game's big street, showdown
-under the game's evaluator and odd chips by card.
+Stud (7-card stud, stud hi-lo, razz, 5-card stud, Mississippi stud): antes, cards dealt down
+and up street by street, the bring-in from the lowest (razz: highest) upcard, completion to the
+small bet, first to act by the best board on later streets, the big bet from the game's big
+street, showdown under the game's evaluator and odd chips by card.
 
 Draw (2-7 single and triple draw, badugi, five-card draw high, ace-to-five lowball, jacks or
-better): blinds as in the button games (jacks: antes only),
-a betting round before each draw and after the last, each player in turn discarding the cards
-his game wants rid of (at most three) or standing pat, cards replaced from the deck, showdown
-under the game's evaluator. A draw never needs more cards than the deck has left (a player
+better): blinds as in the button games (jacks: antes only), a kill blind where an injector
+posts one, a betting round before each draw and after the last, each player in turn discarding
+the cards his game wants rid of (at most three) or standing pat, cards replaced from the deck,
+showdown under the game's evaluator. A draw never needs more cards than the deck has left (a player
 stands pat rather), so the simulated dealer never reshuffles the discards.
 
 The betting runs through the button-game engine's state machine (engine.Hand, fixed limit);
@@ -169,6 +169,29 @@ def _bring_in(h: Hand, s: int, amount: int) -> None:
     h.to_act = h.next_to_act(s)
 
 
+def _kill(h: lowball.DrawHand, s: int, amount: int, detail: str) -> None:
+    """A kill blind (audit/replay/kill.py): a live overblind that scales the limits by its size
+    (the first kill of the deal only); a voluntary killer acts last on the first round."""
+    first = not h.killed
+    h.killed = True
+    add = min(amount, h.stack[s])
+    h.stack[s] -= add
+    h.contrib[s] += add
+    h.pot += add
+    h.bet[s] += add
+    if h.bet[s] > h.cur:
+        h.cur = h.bet[s]
+    h.ev.append(["post", s, add, h.bet[s], None, detail])
+    if first:
+        percent = add * 100 // h.bb
+        h.small_bet = h.small_bet * percent // 100
+        h.big_bet = h.big_bet * percent // 100
+        h.last_raise = max(h.last_raise, h.bb * percent // 100)
+    if detail == "kill_voluntary":
+        h.anchor = s
+    h.to_act = h.next_to_act(h.anchor)
+
+
 def _draw_value(h: Hand, s: int) -> float:
     """The agents' 0..1 value of a draw hand (cached per round, as agents.strength does)."""
     cache = h.strength_cache
@@ -235,6 +258,7 @@ def play_draw(t, rng: random.Random, deck: list[int],
             deck = lowball.with_joker(deck, rng)
         out = _play_draw(t, rng, deck, script)
         if out is not None:
+            t.last_seated = frozenset(p.pid for p in t.players if p is not None)
             return out
         deck = list(range(52))
         rng.shuffle(deck)
@@ -248,6 +272,7 @@ def _play_draw(t, rng: random.Random, deck: list[int],
     spec = SPECS[t.variant]
     size = t.seat_count + 1
     h = lowball.DrawHand(size, FL, t.sb, t.bb, t.tournament, False, spec.max_cards, t.button)
+    h.killed = False
     h.big_from = spec.big_from
     h.evaluator = spec.evaluator
     if spec.two_round:
@@ -277,6 +302,9 @@ def _play_draw(t, rng: random.Random, deck: list[int],
             sbs, bbs = order[0], order[1]
         h.post(sbs, "small_blind", t.sb)
         h.post(bbs, "big_blind", t.bb)
+        if script is not None and hasattr(script, "kills"):
+            for s, amount, detail in script.kills(h, t):
+                _kill(h, s, amount, detail)
     h.deck = deck
     n = spec.max_cards
     cards_of = lowball.CARDS

@@ -34,7 +34,7 @@ _ACES = (48, 49, 50, 51)
 class DrawHand(Hand):
     """A draw hand whose showdown ranks a joker where the game plays one."""
 
-    __slots__ = ()
+    __slots__ = ("killed",)  # a kill blind is posted this deal (studdraw._kill)
 
     def strengths(self, s: int) -> tuple[int, int | None]:
         return game_strength(self.evaluator, self.hole[s])

@@ -49,7 +49,7 @@ class Table:
 
     __slots__ = ("tid", "seat_count", "variant", "structure", "tournament", "sb", "bb", "level",
                  "raked", "house", "players", "stacks", "out", "button", "hands", "buyin",
-                 "clock", "team_style", "team_strength")
+                 "clock", "team_style", "team_strength", "last_seated")
 
     def __init__(self, tid: str, seat_count: int, variant: str, structure: str,
                  tournament: bool, rng: random.Random) -> None:
@@ -79,6 +79,9 @@ class Table:
         self.clock = 0
         self.team_style = ""
         self.team_strength = 0.0
+        # the players seated in the table's previous deal (draw tables: a kill injector keeps
+        # off a killed pot with a newcomer, who would owe KILL-NEW-PLAYER on the next deal)
+        self.last_seated: frozenset[str] = frozenset()
 
     @property
     def ante(self) -> int:
