@@ -82,7 +82,7 @@ class LiveTable:
     """Per-hand state of the physical layer, fed by audit/replay/hand.py."""
 
     __slots__ = ("rules", "seats", "oot_said", "skipped", "street", "prev_level", "level",
-                 "last_action", "unit", "draw_said")
+                 "last_action", "unit", "draw_said", "unplaced")
 
     def __init__(self, values: dict[str, Any]) -> None:
         self.rules = live_rules(values)
@@ -96,6 +96,9 @@ class LiveTable:
         self.unit = -1  # CHIP-MIN-UNIT: the smallest amount that plays (0: unknown), once known
         # draw games: seat -> [declared count, seq, words, others acted on it since]
         self.draw_said: dict[int, list[Any]] = {}
+        # betting words said while the replay does not yet know whose turn it is (a stud or
+        # draw round before its first logged action): (seat, words, bet then, seq, actions)
+        self.unplaced: list[tuple[int, Declaration, int, int, int]] = []
 
     def _sync(self, h: HandState, seq: int) -> None:
         """A new betting round: what a seat did physically without a logged action is a gap."""
@@ -157,8 +160,16 @@ class LiveTable:
             return
         if d.said not in BETTING:
             return
+        if not h.to_act and h.vh is not None:  # in turn or not: the first action will tell
+            self.unplaced.append((s, d, h.cur_bet, seq, h.n_actions))
+            return
+        self._place(h, p, s, d, h.cur_bet, seq, h.n_actions)
+
+    def _place(self, h: HandState, p: _Seat, s: int, d: Declaration, level: int, seq: int,
+               n_then: int) -> None:
+        """A betting declaration of seat `s`, in turn or out of turn."""
         if h.to_act and s != h.to_act:
-            self.oot_said.setdefault(s, (d, h.cur_bet, seq, h.n_actions))
+            self.oot_said.setdefault(s, (d, level, seq, n_then))
             self._behind(h.to_act, s)  # an out-of-turn declaration is an action (B&R r.11)
             return
         if p.said is None and not p.after_chips:
@@ -171,6 +182,12 @@ class LiveTable:
         self.draw_said.clear()  # the draw is over: a count said and never drawn is moot
         if h.street != self.street:
             self._sync(h, seq)
+        if self.unplaced:  # the round's first action: now the replay knows whose turn it was
+            for who, d, level, dseq, n_then in self.unplaced:
+                if h.in_hand[who] and not h.folded[who]:
+                    q = self.seats.get(who) or self.seats.setdefault(who, _Seat(first_seq=dseq))
+                    self._place(h, q, who, d, level, dseq, n_then)
+            self.unplaced.clear()
         self.level = h.cur_bet
         self.last_action = seq
         if s is None or not 0 < s < h.size or not h.in_hand[s] or h.folded[s]:
@@ -200,6 +217,9 @@ class LiveTable:
         short = misunderstood(sit, p.said, released, self.rules)
         if short is not None and logged[0] == "fold" and short == sit.prev_level - sit.mine:
             return  # he called the bet before the raise, unaware of it, and took it back
+        if short is not None and kind == "call" and amount is not None and amount < sit.owed \
+                and sit.mine + amount < sit.cap:
+            return  # the log itself records the short call: CHIP-SHORT-CALL names it already
         if short is not None:
             h.flag(MISUNDERSTANDING, seq, f"{h.who(s)} called with {h.money(short)} of the "
                    f"{h.money(sit.owed)} owed (under {self.rules.misunderstanding_percent}%); "
