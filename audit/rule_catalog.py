@@ -1247,6 +1247,14 @@ _rule(
     'complete); the dealer position may still get its missing 5th card after action. '
     'Otherwise he draws up to five. Draw high: see MISDEAL-DRAW-SHORT.',
 )
+_rule(
+    'JACKS-SPLIT-OPENERS', WRONG_AWARD, VIOLATION,
+    '001 3.2.9.5.9–10; 002 §12.2 "split openers", "not splitting"; 000 Gl. SPLITTING OPENERS',
+    'A player may split his openers, but must say so and put his discards under a chip for the '
+    'dealer to expose after the hand. If his final hand plus discards could not have held '
+    'openers, he loses the pot. Keeping the openers is not splitting (e.g. A♠-Joker-K♠-Q♠-T♣ '
+    'throwing the T♣ keeps A-Joker = two aces).',
+)
 
 # The stud/draw ids the replay can emit; each has a fixture under fixtures/rules/<ID>.txt.
 STUD_DRAW_RULE_IDS: tuple[str, ...] = (
@@ -1292,6 +1300,8 @@ STUD_DRAW_RULE_IDS: tuple[str, ...] = (
     "ORDER-DRAW-PHASE",
     # lowball: a hand short before the draw
     "DRAW-SHORT-PREDRAW",
+    # jacks or better: split openers judged from the final hand and the discards
+    "JACKS-SPLIT-OPENERS",
 )
 
 # Stud/draw rules decided within the checks of registered ids, so not registered twice

@@ -22,6 +22,7 @@ from audit.replay.draw_rules import (
     sevens_rule,
 )
 from audit.replay.forced import new_round
+from audit.replay.jacks import SplitOpeners, check_split_openers, opened_hidden
 from audit.replay.jokers import JOKER_GAMES, game_strength
 from audit.replay.kill import post_kill, voluntary_kill
 from audit.replay.live_words import Said, parse_declaration
@@ -55,7 +56,7 @@ class FamilyHooks:
                  "base_order", "anted", "ante_rule", "ante_rule_id", "wrong_bring",
                  "structure_flagged", "opened", "min_open_2bb", "frozen", "high_card",
                  "draw_pos", "draw_order_flagged", "draw_served", "first_action_seq",
-                 "acted_before_deal")
+                 "acted_before_deal", "split")
 
     def __init__(self, h: HandState, spec: VariantSpec) -> None:
         self.spec = spec
@@ -96,6 +97,7 @@ class FamilyHooks:
         self.draw_served: set[int] = set()  # draw: seats served (or who stated a draw)
         self.first_action_seq: int | None = None  # the first betting action of the hand
         self.acted_before_deal = False  # someone's first cards came after the first action
+        self.split: SplitOpeners | None = None  # jacks: an opener whose hand was not logged
         # big-bet Mississippi: no bring-in; the high card opens round 1 and may not check
         self.high_card = 0 if spec.name != "mississippi" or h.structure == FL else -1
         # LOWBALL-OPEN: the minimum open is the big blind (a call) or twice it (a raise)
@@ -266,6 +268,9 @@ class FamilyHooks:
                     return False  # before the draw: part of his hand like any dealt card
             if detail in ("draw", "up") and s is not None and 0 < s < h.size and h.in_hand[s]:
                 check_draw_deal(self, h, s, len(cards), seq)
+                if self.split is not None and s == self.split.seat and self.phase == 1:
+                    self.split.drawn.extend(cards)
+                    self.split.unknown |= any(c < 0 for c in cards)
                 h.hole[s].extend(cards)
                 deck.add(h, cards, seq, f"{h.who(s)}'s draw")
                 got = self.drawn.get(s)
@@ -428,6 +433,7 @@ class FamilyHooks:
             self.opener = s
             if self.spec.needs_openers:
                 check_openers(h, s, seq)
+                self.split = opened_hidden(h, s)
         if kind == "fold" and not self.stud and self.deck is not None:
             for c in h.hole[s]:  # a folded hand goes to the muck, which may be reshuffled
                 if 0 <= c < 52:
@@ -552,6 +558,9 @@ class FamilyHooks:
             return
         discards = parse_cards(text) if text else ()
         n = amount if amount is not None else len(discards)
+        if self.split is not None and s == self.split.seat and self.phase == 1:
+            self.split.discards.extend(discards)
+            self.split.unknown |= len(discards) != n or any(c < 0 for c in discards)
         hole = h.hole[s]
         for c in discards[:n] if discards else ():
             if c >= 0 and c in hole:
@@ -634,6 +643,8 @@ class FamilyHooks:
             if self.in_draw:
                 self.in_draw = False
                 self._check_hand_sizes(h, end_seq)
+            if self.split is not None:
+                check_split_openers(h, self.split, end_seq)
             if self.exposed:
                 check_held(self, h)
             return
