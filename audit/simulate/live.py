@@ -154,17 +154,14 @@ def _fits(rule: str, rows: list[dict[str, Any]], facing: dict[int, _Facing], i: 
             and total > bb and f.first
     if rule == "CHIP-GROSS-MISUNDERSTANDING":
         return big_bet and kind == "call" and not allin and owed >= 2 and f.stack > owed
-    # Out-of-turn declarations need the replay to know whose turn it is: stud and draw
-    # replays enter a round at its first logged action, so not before that one.
-    opened = any(k < i and facing[k].round == f.round for k in facing)
     if rule == "CHIP-FORWARD-MOTION":  # held chips, the next player acts on them, a check
         nxt = _next_actors(rows, facing, i)
-        return (structure == "fixed_limit" and opened and kind in ("check", "fold")
+        return (structure == "fixed_limit" and kind in ("check", "fold")
                 and f.stack > small
                 and bool(nxt) and nxt[0] == min(k for k in facing if k > i)
                 and rows[nxt[0]]["kind"] in _SAID)
     if rule == "TURN-RIGHT-TO-ACT":  # three players declare their actions out of turn
-        return opened and len(_next_actors(rows, facing, i)) >= 3
+        return len(_next_actors(rows, facing, i)) >= 3
     if rule == "CHIP-RAP":
         return owed == 0 and wager
     if rule == "BET-UNDERSIZE-FIX":  # chips short of the bet released, then a check
