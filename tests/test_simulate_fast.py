@@ -120,3 +120,18 @@ def test_nlhe_with_violations_keeps_a_perfect_scorecard(tmp_path: Path) -> None:
     assert card["clean_hand_findings"] == 0
     for rule, r in card["rules"].items():
         assert r["precision"] == 1.0 and r["recall"] == 1.0, (rule, r)
+
+
+@needs_kernel
+def test_bench_reports_both_engines_and_the_stages() -> None:
+    from audit.simulate.fast_bench import bench_engines, format_engines
+
+    b = bench_engines(python_hands=300, fast_hands=3000, tables=4)
+    assert b["python"]["hands"] == 300 and b["fast"]["hands"] == 3000
+    assert b["fast"]["hands_per_cpu_second"] > 0 and b["speedup_cpu"] > 0
+    stages = b["stages"]["hands_per_cpu_second"]
+    assert set(stages) == {"kernel", "arrow", "parquet", "merkle", "engine", "all"}
+    assert min(stages.values()) > 0
+    assert b["python"]["play"]["hands"] == 300 and b["fast"]["play"]["hands"] == 3000
+    text = "\n".join(format_engines(b))
+    assert "fast engine" in text and "python engine" in text and "Merkle" in text

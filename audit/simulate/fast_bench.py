@@ -5,11 +5,17 @@ play (audit/simulate/fast_stats.py) side by side."""
 
 from __future__ import annotations
 
+import io
 import tempfile
 import time
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+import pyarrow.parquet as pq
+
+from audit import merkle
+from audit.simulate import fast
 from audit.simulate.fast import ready
 from audit.simulate.fast_stats import play_stats
 from audit.simulate.sim import simulate
@@ -43,11 +49,55 @@ def bench_engines(*, python_hands: int = 20_000, fast_hands: int = 200_000, seed
                 row["play"] = play_stats(Store(root).read_events())
             out[engine] = row
     if "fast" in out:
+        out["stages"] = engine_stages(hands=fast_hands // 2, seed=seed, tables=tables)
         out["speedup_wall"] = round(out["fast"]["hands_per_second"]
                                     / out["python"]["hands_per_second"], 1)
         out["speedup_cpu"] = round(out["fast"]["hands_per_cpu_second"]
                                    / out["python"]["hands_per_cpu_second"], 1)
     return out
+
+
+def engine_stages(*, hands: int = 100_000, seed: int = 0, tables: int = 16) -> dict[str, Any]:
+    """Where a fast-engine hand's CPU time goes, in hands per CPU second of each stage: the
+    kernel, the Arrow columns, and the two things the store does to every table it is given
+    (zstd Parquet encoding, the Merkle leaves of its hands), all in memory, one thread."""
+    fk = ready()
+    if fk is None:
+        return {}
+    setup = fast._tables_setup(seed, tables, fk)
+    players = np.full((tables, fk.MAX_SEATS), -1, dtype=np.int64)
+    stacks = np.zeros((tables, fk.MAX_SEATS), dtype=np.int64)
+    out = np.zeros((tables, fk.MAX_SEATS), dtype=np.int64)
+    seated = np.zeros(len(setup["names"]), dtype=np.int64)
+    lookups = fast._lookups()
+    static = fast._Static(setup, fk, seed)
+    from audit.simulate.sim import EPOCH_US
+
+    cpu = {"kernel": 0.0, "arrow": 0.0, "parquet": 0.0, "merkle": 0.0}
+    played = 0
+    while played < hands:
+        want = min(fast.CHUNK_HANDS, hands - played)
+        E = np.empty((fk.N_E, want * 40 + fk.EVENT_RESERVE), dtype=np.int64)
+        per_hand = np.empty((4, want), dtype=np.int64)
+        c0 = time.process_time()
+        done, n_ev = fk.play_hands(want, played, setup["T"], players, stacks, out, seated,
+                                   setup["styles"], setup["rng"], E, *per_hand, *lookups)
+        c1 = time.process_time()
+        parts = static.tables(E[:, :n_ev], per_hand[:, :done], played, EPOCH_US)
+        c2 = time.process_time()
+        for _, table in parts:
+            pq.write_table(table, io.BytesIO(), compression="zstd")
+        c3 = time.process_time()
+        for _, table in parts:
+            merkle.hand_leaves(table)
+        c4 = time.process_time()
+        for k, v in zip(cpu, (c1 - c0, c2 - c1, c3 - c2, c4 - c3), strict=True):
+            cpu[k] += v
+        played += done
+    rates = {k: round(played / v) if v else 0 for k, v in cpu.items()}
+    rates["engine"] = round(played / (cpu["kernel"] + cpu["arrow"]))
+    rates["all"] = round(played / sum(cpu.values()))
+    return {"hands": played, "hands_per_cpu_second": rates}
 
 
 def format_engines(b: dict[str, Any]) -> list[str]:
@@ -65,6 +115,12 @@ def format_engines(b: dict[str, Any]) -> list[str]:
         return lines
     lines.append(f"simulation speedup fast/python: {b['speedup_wall']}x wall, "
                  f"{b['speedup_cpu']}x per CPU second")
+    if "stages" in b:
+        r = b["stages"]["hands_per_cpu_second"]
+        lines.append(f"simulation fast engine by stage (hands per CPU second): kernel "
+                     f"{r['kernel']:,}, Arrow columns {r['arrow']:,} (engine {r['engine']:,}); "
+                     f"store: zstd Parquet {r['parquet']:,}, Merkle leaves {r['merkle']:,}; "
+                     f"all on one core {r['all']:,}")
     if "play" in b["python"]:
         py, fa = b["python"]["play"], b["fast"]["play"]
         lines.append("simulation play (python | fast): " + ", ".join(
