@@ -52,6 +52,9 @@ CASES = [
     ("stud_small_bet_on_big_street", "mississippi", {"BET-LIMIT-MISSISSIPPI"}),
     ("bring_in_wrong_seat", "mississippi", {"ORDER-MISSISSIPPI"}),
     ("stud_check_out_of_turn", "mississippi", {"ORDER-MISSISSIPPI"}),
+    ("common_card_not_short", "stud_hilo", {"STUD-SHORT-DECK"}),
+    ("stud_tie_odd_chip", "razz", {"POT-ODDCHIP-STUD"}),
+    ("stud_tie_odd_chip", "stud", {"POT-ODDCHIP-STUD"}),
     ("stud_seventh_missing", "stud_hilo", {"STUD-CARD-COUNT"}),
     ("stud_seventh_missing", "razz", {"STUD-CARD-COUNT"}),
 ]

@@ -357,10 +357,73 @@ class SeventhUpOrder(_StudInjector):
         return False
 
 
+class CommonCardNotShort(_StudInjector):
+    """7th street is dealt as one common card face up although the deck holds a card for every
+    player still in (the common card is only for a deck that runs short). The hands are played
+    and settled with the common card."""
+
+    name, rule = "common_card_not_short", "STUD-SHORT-DECK"
+    variants = _SEVEN
+
+    def common_last(self, h: Hand) -> bool:
+        self.done = True
+        return True
+
+
+class StudTieOddChip(_StudInjector):
+    """Two players hold the same ranks (other suits) and everyone checks and calls to the
+    showdown; the tied pot is split with one chip moved from the player the odd chip is due to
+    (by the cards, in stud) to the other."""
+
+    name, rule = "stud_tie_odd_chip", "POT-ODDCHIP-STUD"
+    variants = ("stud", "razz")
+
+    def rig_stud(self, h: Hand, deck: list[int]) -> list[int]:
+        """Deal the first two seats the same seven ranks: 2..8 in razz, 3..9 in stud (both
+        play their five best; suits alternate so no flush)."""
+        a, b = h.order[0], h.order[1]
+        low = 0 if self.variant == "razz" else 1
+        ranks = list(range(low, low + 7))
+        self.rng.shuffle(ranks)
+        mine = {a: [r * 4 + (i % 2) for i, r in enumerate(ranks)],
+                b: [r * 4 + 2 + (i % 2) for i, r in enumerate(ranks)]}
+        rest = [c for c in deck if c not in mine[a] and c not in mine[b]]
+        counts = SPECS[self.variant].counts
+        pops: list[int] = []  # cards in the order they are dealt (nobody folds)
+        for street, n in enumerate(counts):
+            k = n - (counts[street - 1] if street else 0)
+            for s in h.order:
+                dealt = len([x for x in pops if x in mine.get(s, ())])
+                pops.extend(mine[s][dealt:dealt + k] if s in mine else
+                            [rest.pop() for _ in range(k)])
+        return rest + pops[::-1]
+
+    def force(self, h: Hand, s: int) -> tuple | None:
+        return ("call",) if h.cur > h.bet[s] else ("check",)
+
+    def finish(self, h: Hand, res: dict, ev: list[list], t: Table,
+               rng: random.Random, game: dict) -> bool:
+        if res["refund"] or len(res["pots"]) != 1:
+            return False
+        _, amount, _, high, _ = res["pots"][0]
+        if len(high) < 2 or amount % len(high) == 0:
+            return False  # no odd chip to misplace
+        due, other = high[0], high[1]
+        row = next((e for e in ev if e[0] == "award" and e[1] == due), None)
+        if row is None or row[2] < 2:
+            return False
+        row[2] -= 1
+        mate = next(e for e in ev if e[0] == "award" and e[1] == other)
+        mate[2] += 1
+        self.labels.append((None, self.rule, due, True))
+        self.labels.append((None, self.rule, other, True))
+        return True
+
+
 ALL_STUD = (BringInWrongSeat, BringInWrongAmount, StudSmallBetOnBigStreet, FiveStudBigBet,
             DrawSmallBetOnBigRound, BringInFolds, OpenPairBigBetRazzHilo, OpenPairSmallRaise,
             StudCheckOutOfTurn, StudFoldOutOfTurn, StudSeventhMissing, HoleCardUpThenUp,
-            SeventhUpTwice, SeventhUpOrder, *ALL_DRAW)
+            SeventhUpTwice, SeventhUpOrder, CommonCardNotShort, StudTieOddChip, *ALL_DRAW)
 
 # Registered stud/draw ids the simulator does not inject, and why (tests/test_simulate_
 # injectors_studdraw.py fails on a registered id that has neither an injector nor a line here).
@@ -368,10 +431,10 @@ NOT_INJECTED: dict[str, str] = {
     "STUD-PREMATURE": "the replay moves on to the next street at a premature card, so the "
                       "unfinished round's remaining actions cannot be logged without further "
                       "findings; the rule's redeal of removed cards is not simulated",
-    "POT-ODDCHIP-STUD": "not yet: needs an award injector for stud ties with an odd chip",
-    "STUD-SHORT-DECK": "simulated stud tables deal at most 7 players (49 cards), so the deck "
-                       "never runs short; the common card is never needed",
-    "ORDER-STUD-COMMON": "needs a common card, which needs STUD-SHORT-DECK's 8-handed deal",
+    "ORDER-STUD-COMMON": "needs a legal common card, i.e. eight players reaching 7th street; "
+                         "simulated stud tables deal at most 7 (49 cards), so the only common "
+                         "card is the one STUD-SHORT-DECK's injector deals, which that rule "
+                         "already flags",
     "BBLOW-EXPOSED": "no-limit and pot-limit lowball are not simulated (draw tables are fixed "
                      "limit)",
 }

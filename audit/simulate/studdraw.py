@@ -79,8 +79,11 @@ def play_stud(t, rng: random.Random, deck: list[int],
     h.begin()
     for s in h.order:
         h.post(s, "ante", t.ante)
+    if script is not None and hasattr(script, "rig_stud"):
+        deck = script.rig_stud(h, deck)
     h.deck = deck
     up: dict[int, list[int]] = {s: [] for s in h.order}
+    common: list[int] = []  # a card dealt face up for everyone (STUD-SHORT-DECK)
     faces = spec.faces
     counts = spec.counts
     styles = [p.style if p is not None else 0 for p in t.players]
@@ -88,8 +91,17 @@ def play_stud(t, rng: random.Random, deck: list[int],
     street = 0
     while True:
         dealt_before = counts[street - 1] if street else 0
+        if street == len(counts) - 1 and script is not None and hasattr(script, "common_last") \
+                and script.common_last(h):
+            c = deck.pop()
+            common.append(c)
+            for s in h.order:
+                if not h.folded[s]:
+                    h.hole[s] = h.hole[s] + [c]
+            ev.append(["deal", None, None, None, CARD[c], "common"])
+            script.labels.append((ev[-1], script.rule, None, True))
         for s in h.order:
-            if h.folded[s]:
+            if h.folded[s] or common:
                 continue
             cards = h.hole[s] = h.hole[s] + [deck.pop() for _ in range(counts[street]
                                                                       - dealt_before)]
@@ -126,7 +138,7 @@ def play_stud(t, rng: random.Random, deck: list[int],
                 h.to_act = h.next_to_act(b)
         elif h.to_act:
             alive = [s for s in h.order if not h.folded[s]]
-            best = first_by_board({s: up[s] for s in alive}, h.order, low)
+            best = first_by_board({s: up[s] + common for s in alive}, h.order, low)
             live = not h.folded[best] and h.stack[best] > 0
             h.to_act = best if live else h.next_to_act(best)
         while h.to_act:
