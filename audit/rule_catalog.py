@@ -1314,6 +1314,8 @@ STUD_DRAW_RULE_IDS: tuple[str, ...] = (
 #   JACKS-NO-REFUND         POT-SPLIT-BY-CARDS (likewise for a call of the opener's bet)
 #   ORDER-LOWBALL           ORDER-BUTTON-FIRST, ORDER-BUTTON-LATER, ORDER-HEADSUP, ORDER-KILL
 #                           (the draw games without an opener keep the button order)
+#   DRAWHI-OPEN             BET-LIMIT-FIXED (an opening of the minimum, or with a raise: two
+#                           bets, which count as the bet and a raise for BET-CAP-TWOROUND)
 # Permissions no log can break; the bans they lift are scoped so they hold by construction
 # (tests/test_stud_within.py shows the permitted play drawing no finding):
 #   DRAWHI-CHECKRAISE, D27-CHECKRAISE, BBLOW-NO-SEVENS: A5-CHECKRAISE and A5-SEVENS-RULE apply
@@ -1337,6 +1339,12 @@ _rule(
     'JACKS-NO-REFUND', WRONG_AWARD, VIOLATION,
     '001 3.2.9.5.11; 002 §12.2 "cannot beat openers"',
     'A player who calls the opener after the draw and cannot beat openers gets no refund.',
+)
+_rule(
+    'DRAWHI-OPEN', ILLEGAL_BET, VIOLATION,
+    '000 §11 intro; 001 3.2.10.1, 3.2.9.1; 002 §12.0',
+    'Draw high: in turn, a player may check, open for the minimum, or open with a raise. Some '
+    'games let a player open on any hand; others require jacks or better (JACKS-*).',
 )
 _rule(
     'ORDER-LOWBALL', PROCEDURE, WARNING,

@@ -27,6 +27,7 @@ PROPOSED_WITHIN: dict[str, tuple[str, ...]] = {
     "JACKS-NO-REFUND": ("POT-SPLIT-BY-CARDS",),
     "ORDER-LOWBALL": ("ORDER-BUTTON-FIRST", "ORDER-BUTTON-LATER", "ORDER-HEADSUP",
                       "ORDER-KILL"),
+    "DRAWHI-OPEN": ("BET-LIMIT-FIXED", "BET-CAP-TWOROUND"),
 }
 
 
@@ -109,3 +110,25 @@ def test_an_all_in_players_seventh_card_dealt_up_is_no_irregularity():
         if r["kind"] == "seat" and r["seat"] == 1:
             r["amount"] = 3  # ...but not when Alice is all-in (ante and bring-in call)
     assert "STUD-7TH-UP" not in _ids(rows)
+
+
+def test_an_opening_with_a_raise_counts_as_the_bet_and_a_raise_for_the_cap():
+    # DRAWHI-OPEN: two bets opened at once are the bet and the first raise, so with three
+    # players in, three more raises reach the cap of a bet and four raises (BET-CAP-TWOROUND)
+    rows = _fixture("DRAWHI-ALLIN-ANTES", ".pass")
+    head = [r for r in rows if r["kind"] in ("hand_started", "seat", "post", "deal")]
+    for r in head:
+        if r["kind"] == "seat":
+            r["amount"] = 1000
+
+    def act(seq, kind, seat, total):
+        return {**head[-1], "seq": seq, "kind": kind, "seat": seat, "cards": None,
+                "detail": None, "amount": None, "total": total}
+
+    seq = head[-1]["seq"]
+    capped = [act(seq + 1, "bet", 1, 20), act(seq + 2, "raise", 2, 30),
+              act(seq + 3, "raise", 3, 40), act(seq + 4, "raise", 1, 50)]
+    betting = {"BET-LIMIT-FIXED", "BET-LIMIT-DRAW-DOUBLE", "BET-CAP-TWOROUND"}
+    assert not _ids(head + capped) & betting  # (no awards logged: only the betting counts)
+    over = _ids(head + capped + [act(seq + 5, "raise", 2, 60)]) & betting
+    assert over == {"BET-CAP-TWOROUND"}

@@ -495,11 +495,18 @@ class FamilyHooks:
 
     def _short_open(self, h: HandState, s: int, amount: int | None, total: int | None) -> None:
         """Draw high and jacks at fixed limit: an all-in opener short of the opening bet
-        (playing for the antes); every caller still puts in the full bet (DRAWHI-ALLIN-ANTES)."""
+        (playing for the antes); every caller still puts in the full bet (DRAWHI-ALLIN-ANTES).
+        An opener may also open with a raise (DRAWHI-OPEN, 000 §11 intro): an opening of two
+        bets counts as the opening bet and a raise."""
         if self.ante_rule_id != "ANTE-DRAW" or h.structure != FL or h.cur_bet:
             return
         add = amount if amount is not None else (None if total is None else total - h.bet[s])
         stack = h.stack[s]
+        if add is not None and h.bet[s] + add == 2 * h.small_bet and not h.bb_seat:
+            h.cur_bet = h.last_raise = h.small_bet  # the opening bet, then his raise
+            h.bets = 1
+            h.fr_count += 1
+            return
         if add is not None and 0 < add == stack and h.bet[s] + add < h.small_bet:
             self.short_wager = (h.bet[s] + add, h.small_bet, "DRAWHI-ALLIN-ANTES")
 
