@@ -201,13 +201,16 @@ class LiveTable:
                 self._turn(h, s, kind, seq, p)
             if self.oot_said:
                 self._oot(h, s, kind, amount, total, seq)
-        if kind in ("bet", "raise", "complete") or (p is not None and p.motions):
+        sit = None
+        if (self._min_unit(h) > 1 or self.rules.wager_denom > 0) and (
+                kind in ("bet", "raise", "complete") or (p is not None and p.motions)):
             sit = situation(h, s, self.prev_level)
             if self._chips_play(h, s, p, sit, logged_as(kind, sit, amount, total), seq):
                 return
         if p is None or p.empty():
             return
-        sit = situation(h, s, self.prev_level)
+        if sit is None:
+            sit = situation(h, s, self.prev_level)
         logged = logged_as(kind, sit, amount, total)
         if logged[0] == "raise" and not sit.may_raise:
             return  # an illegal raise: BET-CAP-*, BET-ALLIN-HALFBET or BET-NL-NO-REOPEN say so
