@@ -796,26 +796,36 @@ def _pieces(path: Path) -> Iterator[tuple[bytes, int, bool]]:
     """(bytes, number of its first line, is the file's start) for consecutive pieces of the
     file: whole lines, each piece starting at the file's start or at a hand header and ending
     before a header or at the end of the file, so every piece splits into blocks on its own.
-    About `_READ_BYTES` each (more when one hand is longer)."""
+    About `_READ_BYTES` each (more when one hand is longer). Bytes read without a header in
+    them are held as they are and joined once, so a long stretch without headers costs
+    linear time."""
+    mark = b"\nPokerStars "
     line = 1
     first = True
-    carry = b""
+    held: list[bytes] = []  # bytes read since the last cut (a header only at their start)
+    size = 0  # their length
+    overlap = b""  # their last bytes, where a header mark cut by a read may begin
     with path.open("rb") as f:
         while True:
             data = f.read(_READ_BYTES)
             if not data:
                 break
-            buf = carry + data
-            cut = buf.rfind(b"\nPokerStars ") + 1
-            if cut <= 0:
-                carry = buf
+            probe = overlap + data
+            k = probe.rfind(mark)
+            if k < 0:
+                held.append(data)
+                size += len(data)
+                overlap = probe[-(len(mark) - 1) :]
                 continue
-            piece, carry = buf[:cut], buf[cut:]
+            cut = size - len(overlap) + k + 1
+            buf = b"".join([*held, data])
+            piece, rest = buf[:cut], buf[cut:]
             yield piece, line, first
             line += piece.count(b"\n")
             first = False
-    if carry or first:
-        yield carry, line, first
+            held, size, overlap = [rest], len(rest), rest[-(len(mark) - 1) :]
+    if size or first:
+        yield b"".join(held), line, first
 
 
 def _blocks(path: Path) -> Iterator[tuple[bool, int, bytes]]:
