@@ -158,10 +158,15 @@ def _tables_setup(seed: int, tables: int, fk: Any) -> dict[str, np.ndarray | lis
     from audit.simulate.table import CASH_STAKES
 
     rng = random.Random(seed)
+    # drawn in sim.py's order (player styles, then per table: seats, the tournament coin,
+    # stakes, rake), so a seed seats the same tables and styles as on the Python engine
+    pool = tables * fk.POOL_PER_TABLE
+    styles = np.array([rng.randrange(4) for _ in range(pool)], dtype=np.int64)
     T = np.zeros((tables, fk.N_T), dtype=np.int64)
     house: list[str | None] = []
     for k in range(tables):
         seats = SEAT_COUNTS[rng.randrange(len(SEAT_COUNTS))]
+        rng.random()  # the tournament coin (tournament_share is 0 here)
         sb, bb = CASH_STAKES[rng.randrange(len(CASH_STAKES))]
         raked = rng.random() < 0.6
         T[k, fk.T_N] = seats
@@ -171,8 +176,6 @@ def _tables_setup(seed: int, tables: int, fk: Any) -> dict[str, np.ndarray | lis
         T[k, fk.T_CLOCK] = k * 37_000_000
         house.append(f'{{"rake.cap": {3 * bb}, "rake.percent": {fk.RAKE_PERCENT}}}'
                      if raked else None)
-    pool = tables * fk.POOL_PER_TABLE
-    styles = np.array([rng.randrange(4) for _ in range(pool)], dtype=np.int64)
     names = [f"p{seed}_{i:05d}" for i in range(pool)]
     return {"T": T, "house": house, "styles": styles, "names": names,
             "rng": np.array([(seed * 0x9E3779B97F4A7C15 + 1) % (1 << 64)], dtype=np.uint64)}
