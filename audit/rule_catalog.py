@@ -1255,6 +1255,12 @@ _rule(
     'openers, he loses the pot. Keeping the openers is not splitting (e.g. A♠-Joker-K♠-Q♠-T♣ '
     'throwing the T♣ keeps A-Joker = two aces).',
 )
+_rule(
+    'STUD-BURN-ERROR', IRREGULARITY, WARNING,
+    '000 §7 r.13; 001 3.2.3.5.13',
+    'A double burn or a missed burn is corrected so cards reach their proper positions. On the '
+    'final down card, a card mixed with the hole cards or looked at must be kept.',
+)
 
 # The stud/draw ids the replay can emit; each has a fixture under fixtures/rules/<ID>.txt.
 STUD_DRAW_RULE_IDS: tuple[str, ...] = (
@@ -1302,6 +1308,8 @@ STUD_DRAW_RULE_IDS: tuple[str, ...] = (
     "DRAW-SHORT-PREDRAW",
     # jacks or better: split openers judged from the final hand and the discards
     "JACKS-SPLIT-OPENERS",
+    # stud: a missed or double burn (where burns are logged)
+    "STUD-BURN-ERROR",
 )
 
 # Stud/draw rules decided within the checks of registered ids, so not registered twice

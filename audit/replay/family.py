@@ -37,6 +37,7 @@ from audit.replay.stud_deal import (
     check_round_cards,
     check_seventh,
     check_start,
+    check_stud_burns,
     dead_start_played,
 )
 from audit.replay.variants import VariantSpec, spec_of
@@ -56,7 +57,7 @@ class FamilyHooks:
                  "base_order", "anted", "ante_rule", "ante_rule_id", "wrong_bring",
                  "structure_flagged", "opened", "min_open_2bb", "frozen", "high_card",
                  "draw_pos", "draw_order_flagged", "draw_served", "first_action_seq",
-                 "acted_before_deal", "split")
+                 "acted_before_deal", "split", "burn_mark", "street_burns")
 
     def __init__(self, h: HandState, spec: VariantSpec) -> None:
         self.spec = spec
@@ -98,6 +99,8 @@ class FamilyHooks:
         self.first_action_seq: int | None = None  # the first betting action of the hand
         self.acted_before_deal = False  # someone's first cards came after the first action
         self.split: SplitOpeners | None = None  # jacks: an opener whose hand was not logged
+        self.burn_mark = 0  # stud: burns logged before the current street
+        self.street_burns: dict[int, tuple[int, int]] = {}  # stud street -> (burns, its seq)
         # big-bet Mississippi: no bring-in; the high card opens round 1 and may not check
         self.high_card = 0 if spec.name != "mississippi" or h.structure == FL else -1
         # LOWBALL-OPEN: the minimum open is the big blind (a call) or twice it (a raise)
@@ -165,6 +168,8 @@ class FamilyHooks:
         self.open_pair = False
         self.short_wager = None
         if self.stud:
+            self.street_burns[k] = (h.burns - self.burn_mark, seq)
+            self.burn_mark = h.burns
             h.order_ids = self.base_order  # an all-in starter's id holds for one round only
             h.to_act = 0
             self.pending = True
@@ -655,6 +660,8 @@ class FamilyHooks:
             if self.exposed:
                 check_held(self, h)
             return
+        if h.burns and not self.common and not self.short_flagged:
+            check_stud_burns(h, self.street_burns, self.street_name)
         mx = self.spec.max_cards
         last = len(self.spec.counts) - 1
         for s in h.seats:

@@ -1,13 +1,15 @@
 """Stud cards dealt the wrong way (RULEBOOK §4.11): a hole card dealt face up on the first
 street (STUD-EXPOSED-START), a seventh card dealt face up (STUD-7TH-UP), the common card
 that is only for a deck that cannot cover every player (STUD-SHORT-DECK), and the dealing
-pattern of five-card and Mississippi stud (FIVESTUD-STRUCTURE, MISS-STRUCTURE).
+pattern of five-card and Mississippi stud (FIVESTUD-STRUCTURE, MISS-STRUCTURE), and a missed
+or double burn (STUD-BURN-ERROR).
 
 Called by the stud hooks (audit/replay/family.py), whose per-hand state they read and update.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from audit.replay.state import HandState
@@ -105,3 +107,22 @@ def check_round_cards(vh: FamilyHooks, h: HandState, s: int, seq: int) -> None:
                    f"holding {n} cards; in {vh.spec.name} every player holds {need} cards "
                    "in this round.", seat=x, expected=need, actual=n)
             return
+
+
+def check_stud_burns(h: HandState, streets: dict[int, tuple[int, int]],
+                     name: Callable[[HandState], str]) -> None:
+    """STUD-BURN-ERROR, where the log records burns: one burn before each later street's
+    cards. A missed or double burn puts cards out of their proper positions. Not judged with
+    a common card or a short deck, where the burn may rightly be skipped."""
+    street = h.street
+    for k, (burns, seq) in sorted(streets.items()):
+        if burns == 1:
+            continue
+        h.street = k  # name the street the burn belonged to
+        where = name(h)
+        h.street = street
+        h.flag("STUD-BURN-ERROR", seq, f"{'No card' if burns == 0 else f'{burns} cards'} "
+               f"{'was' if burns == 0 else 'were'} burned before the cards dealt {where}; "
+               "the dealer burns one card before each round, and a missed or double burn is "
+               "corrected so every card reaches its proper position.",
+               expected=1, actual=burns)
