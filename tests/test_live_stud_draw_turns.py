@@ -51,3 +51,38 @@ def test_the_first_actors_own_declaration_is_in_turn_and_binds():
     body = "declare 1 check\nbet 1 5\nfold 2\nfold 3\naward 1 14\n"
     assert ("VERBAL-BINDING", 1) in _found(body)
     assert _found("declare 1 bet 5\nbet 1 5\nfold 2\nfold 3\naward 1 14\n") == []
+
+
+def test_draw_change_count_words_are_read_as_counts():
+    from audit.replay.live_words import Said, parse_declaration
+
+    assert parse_declaration("stand pat").said is Said.PAT
+    assert parse_declaration("pat").amount == 0
+    for words, n in (("draw two", 2), ("Draw 3", 3), ("one card", 1), ("take four", 4)):
+        d = parse_declaration(words)
+        assert (d.said, d.amount) == (Said.DRAW, n), words
+    assert parse_declaration("draw").said is Said.OTHER  # no count: nothing to hold him to
+    assert parse_declaration("2").said is Said.BET  # a bare number stays a bet
+
+
+DRAW_HEAD = """hand fx:draw-turns draw_high fixed_limit sb=5 bb=10 small_bet=10 big_bet=20 button=3
+seat 1 alice 1000
+seat 2 bob 1000
+seat 3 carol 1000
+post 1 small_blind 5
+post 2 big_blind 10
+deal 1 hole 2c 3d 4h 9s Kc
+deal 2 hole 2d 3h 5s 7c Qd
+deal 3 hole Ah Ad Kd 8c 8d
+fold 3
+call 1 5
+"""
+
+
+def test_chip_rap_is_a_check_in_the_betting_and_pat_at_the_draw():
+    after_draw = ("draw 1 9s Kc\ndeal 1 draw 6d 7h\ndraw 2 Qd\ndeal 2 draw 6c\n"
+                  "declare 1 rap\nbet 1 20\nfold 2\naward 1 40\n")
+    [(rows, _)] = parse_text(DRAW_HEAD + "check 2\n" + after_draw)
+    got = [(f.rule_id, f.seat) for f in replay_hand(hand_from_rows(rows)).findings
+           if f.severity != "info"]
+    assert got == [("CHIP-RAP", 1)]  # everyone had drawn: the rap was a check, then he bet
