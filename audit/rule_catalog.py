@@ -1313,8 +1313,8 @@ STUD_DRAW_RULE_IDS: tuple[str, ...] = (
 )
 
 # Stud/draw rules decided within the checks of registered ids, so not registered twice
-# (fixtures/rules/within/<ID>.txt: a breaking hand drawing the deciding ids' findings and a
-# legal hand drawing none; tests/test_stud_within.py replays them):
+# (fixtures/rules/within_stud_draw/<ID>.txt: a breaking hand drawing the deciding ids' findings
+# and a legal hand drawing none; tests/test_stud_within.py replays them):
 #   STUD-COMPLETE           BET-CAP-MULTIROUND (the completion counts as the bet, so the full
 #                           raise count follows it) and BET-LIMIT-STUD-STREETS / BET-LIMIT-FIXED
 #                           (a completion goes to exactly a full bet)

@@ -2,9 +2,9 @@
 construction (the comment after STUD_DRAW_RULE_IDS in audit/rule_catalog.py).
 
 Each within claim is proved as tests/test_rule_coverage.py proves audit/rule_coverage.py's:
-fixtures/rules/within/<ID>.txt holds hands that break the rule and must draw the deciding ids'
-findings, and nearby legal hands that must draw none. PROPOSED_WITHIN can move into
-audit/rule_coverage.py as it stands.
+fixtures/rules/within_stud_draw/<ID>.txt holds hands that break the rule and must draw the
+deciding ids' findings, and nearby legal hands that must draw none. PROPOSED_WITHIN and those
+files can move into audit/rule_coverage.py and fixtures/rules/within/ as they stand.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from audit.replay import hand_from_rows, replay_hand
 from audit.rule_catalog import CATALOG
 from audit.rules import RULES, Severity
 
-WITHIN = Path(__file__).resolve().parents[1] / "fixtures" / "rules" / "within"
+WITHIN = Path(__file__).resolve().parents[1] / "fixtures" / "rules" / "within_stud_draw"
 
 PROPOSED_WITHIN: dict[str, tuple[str, ...]] = {
     "STUD-COMPLETE": ("BET-CAP-MULTIROUND", "BET-LIMIT-FIXED", "BET-LIMIT-STUD-STREETS"),
