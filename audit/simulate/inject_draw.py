@@ -8,6 +8,7 @@ reports."""
 
 from __future__ import annotations
 
+import json
 import random
 
 from audit.replay.jokers import has_openers, seven_or_better
@@ -405,3 +406,100 @@ def _label_posts(inj: Injector, ev: list[list], detail: str, k: int) -> bool:
 
 
 ALL_DRAW = (*ALL_DRAW, KillWrongSize, KillTwice, VoluntaryKillNotLowball, KillFoldOutOfTurn)
+
+
+# ----------------------------------------------------------------------------- turn order
+class DrawServedOutOfOrder(_DrawInjector):
+    """Two players' draws are served in the wrong order (the later seat draws first)."""
+
+    name, rule = "draw_served_out_of_order", "ORDER-DRAW-PHASE"
+    variants = FIVE_CARD + ("lowball_27_triple", "badugi")
+
+    def finish(self, h: Hand, res: dict, ev: list[list], t: Table, rng: random.Random,
+               game: dict) -> bool:
+        for i in range(len(ev) - 3):
+            a, da, b, db = ev[i:i + 4]
+            if a[0] == b[0] == "draw" and da[0] == db[0] == "deal" and da[5] == db[5] == "draw" \
+                    and da[1] == a[1] and db[1] == b[1]:
+                ev[i:i + 4] = [b, db, a, da]
+                self.labels.append((a, self.rule, a[1], True))
+                return True
+        return False
+
+
+class JacksOpenerNotFirst(_DrawInjector):
+    """After the draw at jacks the opener checks first, but the log has the next player check
+    before him."""
+
+    name, rule = "jacks_opener_not_first", "ORDER-DRAW-AFTER"
+    variants = ("jacks_or_better",)
+
+    def finish(self, h: Hand, res: dict, ev: list[list], t: Table, rng: random.Random,
+               game: dict) -> bool:
+        opener = next((e[1] for e in ev if e[0] in ("bet", "raise") and e[6] == 0), 0)
+        first = next((i for i, e in enumerate(ev) if e[0] in ACTIONS and e[6] == 1), None)
+        if not opener or first is None:
+            return False
+        a, b = ev[first], ev[first + 1]
+        if a[1] != opener or a[0] != "check" or b[0] != "check" or b[6] != 1:
+            return False
+        ev[first], ev[first + 1] = b, a
+        self.labels.append((b, self.rule, b[1], True))
+        return True
+
+
+class HandCompletedLate(_DrawInjector):
+    """Lowball: a player is dealt four cards and his fifth only after the first player has
+    acted (a short hand is completed before the action, else he draws to five; the dealer's
+    seat may still get its last card)."""
+
+    name, rule = "hand_completed_late", "DRAW-SHORT-PREDRAW"
+    variants = ("lowball_27_single", "lowball_27_triple", "lowball_a5")
+
+    def finish(self, h: Hand, res: dict, ev: list[list], t: Table, rng: random.Random,
+               game: dict) -> bool:
+        first = next((i for i, e in enumerate(ev) if e[0] in ACTIONS), None)
+        if first is None:
+            return False
+        actor = ev[first][1]
+        rows = [e for e in _hole_rows(ev) if e[1] not in (actor, h.button)]
+        if not rows:
+            return False
+        row = rows[rng.randrange(len(rows))]
+        cards = row[4].split()
+        row[4] = " ".join(cards[:-1])
+        late = ["deal", row[1], None, None, cards[-1], "hole"]
+        ev.insert(first + 1, late)
+        self.labels.append((late, self.rule, row[1], True))
+        return True
+
+
+class LowballLimpUnderMinOpen(_DrawInjector):
+    """A lowball table whose minimum open is twice the big blind (house lowball.min_open =
+    2bb): players come in by calling the big blind."""
+
+    name, rule = "lowball_limp_under_min_open", "LOWBALL-OPEN"
+    variants = ("lowball_27_single", "lowball_27_triple", "lowball_a5")
+
+    def finish(self, h: Hand, res: dict, ev: list[list], t: Table, rng: random.Random,
+               game: dict) -> bool:
+        bb = next((e for e in ev if e[0] == "post" and e[5] == "big_blind"), None)
+        if bb is None or any(e[0] == "post" and e[5] in ("kill", "kill_voluntary")
+                             for e in ev):
+            return False
+        for e in ev:
+            if e[0] in ("bet", "raise", "complete") or e[0] in ACTIONS and e[6] > 0:
+                break
+            if e[0] == "call" and e[6] == 0 and e[7] == t.bb and e[1] != bb[1] \
+                    and e[5] != "all_in":
+                self.labels.append((e, self.rule, e[1], True))
+        if not self.labels:
+            return False
+        house = json.loads(game["house_overrides"]) if game["house_overrides"] else {}
+        game["house_overrides"] = json.dumps({**house, "lowball.min_open": "2bb"},
+                                             sort_keys=True)
+        return True
+
+
+ALL_DRAW = (*ALL_DRAW, DrawServedOutOfOrder, JacksOpenerNotFirst, HandCompletedLate,
+            LowballLimpUnderMinOpen)
