@@ -53,6 +53,7 @@ def assert_same(path: Path, *, chunk_hands: int = 5000, min_fast: float = 0.0) -
         assert not bad, bad[:2]
         assert len(got[0]) == len(want[0])
     assert stats["fast"] >= min_fast * stats["hands"], stats
+    assert "failed_pieces" not in stats, stats  # the fast path never failed, only handed back
 
 
 @needs_samples
@@ -164,3 +165,18 @@ def test_fuzzed_files_read_the_same(tmp_path_factory: pytest.TempPathFactory,
     path = tmp_path_factory.mktemp("fuzz") / "f.txt"
     path.write_bytes(data)
     assert_same(path, chunk_hands=2)
+
+
+def test_a_failing_fast_path_leaves_the_hands_to_the_parser(tmp_path: Path,
+                                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    from audit.importers import pokerstars_fast
+
+    def broken(*args: object) -> None:
+        raise RuntimeError("simulated defect")
+
+    monkeypatch.setattr(pokerstars_fast, "_read_piece", broken)
+    monkeypatch.setattr(pokerstars_fast, "_warned", [])
+    path = FIXTURES / "nlhe-two-hands.txt"
+    with pytest.warns(RuntimeWarning, match="simulated defect"):
+        got = _chunks(path, fast=True)
+    assert got == _chunks(path, fast=False)

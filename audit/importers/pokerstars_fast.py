@@ -17,6 +17,7 @@ test_import_pokerstars_fast.py checks it on the real samples, fixtures and fuzze
 from __future__ import annotations
 
 import datetime as dt
+import warnings
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -97,6 +98,10 @@ def read_fast(path: Path, builder: _ChunkBuilder, stats: dict[str, int] | None =
             piece = _read_piece(data, line0, first, prefix)
         except UnicodeDecodeError:
             piece = None  # per-hand decoding (cp1252, latin-1) is the parser's
+        except Exception as exc:  # noqa: BLE001 - a defect here must never fail an import
+            stats["failed_pieces"] = stats.get("failed_pieces", 0) + 1
+            _warn_once(exc)
+            piece = None
         if piece is None:
             for is_hand, start, block in _blocks_in(data, line0, first):
                 stats["hands"] += is_hand
@@ -109,6 +114,16 @@ def read_fast(path: Path, builder: _ChunkBuilder, stats: dict[str, int] | None =
         yield from _assemble(piece, data, builder)
     if builder.pending:
         yield builder.take()
+
+
+_warned: list[bool] = []
+
+
+def _warn_once(exc: Exception) -> None:
+    if not _warned:
+        _warned.append(True)
+        warnings.warn(f"PokerStars fast path failed ({type(exc).__name__}: {exc}); those "
+                      "hands are read by the line parser instead", RuntimeWarning, stacklevel=3)
 
 
 def _assemble(piece: _Piece, data: bytes, builder: _ChunkBuilder) -> Iterator[Chunk]:
