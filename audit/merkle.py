@@ -217,13 +217,17 @@ class _Strings:
 
 
 def _valid(arr: pa.Array) -> np.ndarray:
-    return pc.is_valid(arr).to_numpy(zero_copy_only=False).astype(np.uint8)
+    if arr.null_count == 0:
+        return np.ones(len(arr), dtype=np.uint8)
+    return pc.is_valid(arr).to_numpy(zero_copy_only=False).view(np.uint8)
 
 
 def _int64(arr: pa.Array, dtype: pa.DataType) -> np.ndarray:
     if pa.types.is_timestamp(dtype) or pa.types.is_boolean(dtype):
         arr = pc.cast(arr, pa.int64())
-    return pc.fill_null(arr, 0).to_numpy(zero_copy_only=False).astype(np.int64)
+    if arr.null_count:
+        arr = pc.fill_null(arr, 0)
+    return arr.to_numpy(zero_copy_only=False).astype(np.int64, copy=False)
 
 
 def _stack(rows: list[np.ndarray], width: int, dtype: Any) -> np.ndarray:
@@ -299,8 +303,10 @@ def merkle_root(leaves: Sequence[bytes]) -> bytes:
     if not leaves:
         return hashlib.sha256(b"").digest()
     level = list(leaves)
+    sha, inner = hashlib.sha256, b"\x01"  # node_hash inlined: a root costs n - 1 hashes
     while len(level) > 1:
-        nxt = [node_hash(level[i], level[i + 1]) for i in range(0, len(level) - 1, 2)]
+        nxt = [sha(inner + level[i] + level[i + 1]).digest()
+               for i in range(0, len(level) - 1, 2)]
         if len(level) % 2:
             nxt.append(level[-1])  # promoted unchanged: no duplicate-leaf ambiguity
         level = nxt

@@ -51,7 +51,7 @@ def _put_bytes(out: np.ndarray, pos: int, data: np.ndarray, start: int, stop: in
     return pos
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)  # runs beside Parquet encoding on ingest's hashing thread
 def _encode(bounds, kinds, index, ints, ivalid, soffsets, svalid, data,
             srows, fkinds, findex, fints, fvalid, foffsets, true_bytes, false_bytes,
             out, hand_offsets):
