@@ -62,6 +62,10 @@ CASES = [
     ("common_card_not_short", "stud_hilo", {"STUD-SHORT-DECK"}),
     ("stud_tie_odd_chip", "razz", {"POT-ODDCHIP-STUD"}),
     ("stud_tie_odd_chip", "stud", {"POT-ODDCHIP-STUD"}),
+    ("ante_skipped", "stud", {"ANTE-STUD"}),
+    ("ante_skipped", "jacks_or_better", {"ANTE-DRAW"}),
+    ("upcard_dealt_down", "stud5", {"FIVESTUD-STRUCTURE"}),
+    ("upcard_dealt_down", "mississippi", {"MISS-STRUCTURE"}),
     ("stud_seventh_missing", "stud_hilo", {"STUD-CARD-COUNT"}),
     ("stud_seventh_missing", "razz", {"STUD-CARD-COUNT"}),
 ]

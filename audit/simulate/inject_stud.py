@@ -420,10 +420,83 @@ class StudTieOddChip(_StudInjector):
         return True
 
 
+class AnteSkipped(_StudInjector):
+    """A player is dealt in without posting his ante (stud, and jacks or better, which is
+    anted too); the rule is judged when the betting starts."""
+
+    name, rule = "ante_skipped", "ANTE-STUD"
+    variants = (*STUD_GAMES, "jacks_or_better")
+    min_players = 3
+
+    def prepare(self, t: Table, order: list[int]) -> None:
+        super().prepare(t, order)
+        self.rule = "ANTE-DRAW" if t.variant == "jacks_or_better" else "ANTE-STUD"
+        self.seat = order[self.rng.randrange(len(order))]
+
+    def skip_ante(self, h: Hand, s: int) -> bool:
+        return s == self.seat and h.stack[s] > 0
+
+    def finish(self, h: Hand, res: dict, ev: list[list], t: Table,
+               rng: random.Random, game: dict) -> bool:
+        start = next((e for e in ev if e[0] in _ACTED
+                      or e[0] == "post" and e[5] == "bring_in"), None)
+        if start is None:
+            return False
+        self.labels.append((start, self.rule, self.seat, True))
+        return True
+
+
+class UpcardDealtDown(_StudInjector):
+    """Five-card and Mississippi stud: a card the structure deals face up is dealt face down,
+    to a player who folds in that round; only where the missing upcard leaves the round's
+    first player the one who acted first."""
+
+    name, rule = "upcard_dealt_down", "FIVESTUD-STRUCTURE"
+    variants = ("stud5", "mississippi")
+
+    def prepare(self, t: Table, order: list[int]) -> None:
+        super().prepare(t, order)
+        self.rule = "FIVESTUD-STRUCTURE" if t.variant == "stud5" else "MISS-STRUCTURE"
+
+    def finish(self, h: Hand, res: dict, ev: list[list], t: Table,
+               rng: random.Random, game: dict) -> bool:
+        spec = SPECS[self.variant]
+        counts, faces = spec.counts, spec.faces
+        for k in range(1, len(counts)):
+            first = next((e for e in ev if e[0] in _ACTED and e[6] == k), None)
+            if first is None:
+                break
+            alive = [x for x in h.order if len(h.hole[x]) >= counts[k]]
+            boards = {x: [c for c, f in zip(h.hole[x][:counts[k]], faces, strict=False)
+                          if f == "u"] for x in alive}
+            best = first_by_board(boards, h.order, spec.board == "low")
+            for e in ev:
+                if e[0] != "fold" or e[6] != k or e[1] == best:
+                    continue
+                s = e[1]
+                new = [CARD.index(c) for c in _deal_rows(ev, s)[k][4].split()]
+                seen = {**boards, s: [c for c in boards[s] if c not in new]}
+                if first_by_board(seen, h.order, spec.board == "low") != best:
+                    continue
+                row = _deal_rows(ev, s)[k]
+                row[5] = "down"
+                self.labels.append((row, self.rule, s, True))
+                return True
+        return False
+
+
+def _deal_rows(ev: list[list], s: int) -> list[list]:
+    """Seat s's deal rows, index k the row of street k (the first street's down row dropped,
+    so index 0 is its upcard)."""
+    rows = [e for e in ev if e[0] == "deal" and e[1] == s]
+    return rows[1:]  # rows[0] is the first street's down cards, rows[1] its upcard
+
+
 ALL_STUD = (BringInWrongSeat, BringInWrongAmount, StudSmallBetOnBigStreet, FiveStudBigBet,
             DrawSmallBetOnBigRound, BringInFolds, OpenPairBigBetRazzHilo, OpenPairSmallRaise,
             StudCheckOutOfTurn, StudFoldOutOfTurn, StudSeventhMissing, HoleCardUpThenUp,
-            SeventhUpTwice, SeventhUpOrder, CommonCardNotShort, StudTieOddChip, *ALL_DRAW)
+            SeventhUpTwice, SeventhUpOrder, CommonCardNotShort, StudTieOddChip,
+            AnteSkipped, UpcardDealtDown, *ALL_DRAW)
 
 # Registered stud/draw ids the simulator does not inject, and why (tests/test_simulate_
 # injectors_studdraw.py fails on a registered id that has neither an injector nor a line here).

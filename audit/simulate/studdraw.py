@@ -77,8 +77,10 @@ def play_stud(t, rng: random.Random, deck: list[int],
             ev.append(["seat", s, t.stacks[s], None, None, None])
             h.seat(s, t.stacks[s])
     h.begin()
+    skip = script.skip_ante if script is not None and hasattr(script, "skip_ante") else None
     for s in h.order:
-        h.post(s, "ante", t.ante)
+        if skip is None or not skip(h, s):
+            h.post(s, "ante", t.ante)
     if script is not None and hasattr(script, "rig_stud"):
         deck = script.rig_stud(h, deck)
     h.deck = deck
@@ -301,8 +303,10 @@ def _play_draw(t, rng: random.Random, deck: list[int],
     h.begin()
     order = h.order
     if spec.needs_openers:  # jacks or better: antes, no blinds
+        skip = script.skip_ante if script is not None and hasattr(script, "skip_ante") else None
         for s in order:
-            h.post(s, "ante", t.ante)  # table.Table.ante
+            if skip is None or not skip(h, s):
+                h.post(s, "ante", t.ante)  # table.Table.ante
         h.to_act = h.next_to_act(h.button)
     else:
         if t.ante:
