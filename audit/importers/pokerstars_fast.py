@@ -532,8 +532,7 @@ def _body(body: pl.DataFrame, names: pl.DataFrame, ok: np.ndarray
     # 'P: <action>' of a seated player
     all_in = pl.col("act_raw").str.ends_with(" and is all-in")
     acts = acts.with_columns(all_in=all_in).with_columns(
-        act=pl.when(pl.col("all_in")).then(pl.col("act_raw").str.head(-14))
-        .otherwise(pl.col("act_raw"))).with_columns(
+        act=pl.col("act_raw").str.strip_suffix(" and is all-in")).with_columns(
         simple=pl.col("act").replace_strict(_SIMPLE_ACTS, default=None,
                                             return_dtype=pl.String))
     simple = acts.filter(pl.col("simple").is_not_null())
