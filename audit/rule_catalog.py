@@ -1312,9 +1312,10 @@ STUD_DRAW_RULE_IDS: tuple[str, ...] = (
     "STUD-BURN-ERROR",
 )
 
-# Stud/draw rules decided within the checks of registered ids, so not registered twice
-# (fixtures/rules/within_stud_draw/<ID>.txt: a breaking hand drawing the deciding ids' findings
-# and a legal hand drawing none; tests/test_stud_within.py replays them):
+# Stud/draw rules decided within the checks of registered ids, so not registered twice (nor
+# catalogued until audit/rule_coverage.py names them; fixtures/rules/within_stud_draw/<ID>.txt
+# holds a breaking hand drawing the deciding ids' findings and a legal hand drawing none, and
+# tests/test_stud_within.py replays them):
 #   STUD-COMPLETE           BET-CAP-MULTIROUND (the completion counts as the bet, so the full
 #                           raise count follows it) and BET-LIMIT-STUD-STREETS / BET-LIMIT-FIXED
 #                           (a completion goes to exactly a full bet)
@@ -1330,36 +1331,6 @@ STUD_DRAW_RULE_IDS: tuple[str, ...] = (
 #   to fixed-limit ace-to-five lowball only.
 #   STUD-ALLIN-HOLECARD-UP: an all-in player's seventh card dealt face up is never a
 #   STUD-7TH-UP finding (he keeps it; the others get their normal card).
-_rule(
-    'STUD-COMPLETE', ILLEGAL_BET, VIOLATION,
-    '000 §7 r.6, Gl. COMPLETE THE BET; 001 3.2.3.5.3, §2.2 COMPLETE THE BET',
-    'Raising the bring-in to a full bet is a completion, not a raise. After it, the full raise '
-    'count is still available (e.g. $15–$30 with a $5 bring-in: completed to $15, then up to 3 '
-    'raises under a three-raise cap).',
-)
-_rule(
-    'STUD-BOARD-BEATEN-CALL', WRONG_AWARD, VIOLATION,
-    '000 §7 r.19; 001 3.2.3.5.19',
-    "Calling when already beaten by the opponent's upcards gets no refund. Do not \"correct\" "
-    'such a call.',
-)
-_rule(
-    'JACKS-NO-REFUND', WRONG_AWARD, VIOLATION,
-    '001 3.2.9.5.11; 002 §12.2 "cannot beat openers"',
-    'A player who calls the opener after the draw and cannot beat openers gets no refund.',
-)
-_rule(
-    'DRAWHI-OPEN', ILLEGAL_BET, VIOLATION,
-    '000 §11 intro; 001 3.2.10.1, 3.2.9.1; 002 §12.0',
-    'Draw high: in turn, a player may check, open for the minimum, or open with a raise. Some '
-    'games let a player open on any hand; others require jacks or better (JACKS-*).',
-)
-_rule(
-    'ORDER-LOWBALL', PROCEDURE, WARNING,
-    '000 §3 intro, §10 r.1; 001 3.5.1, 3.2.8.5.1.1',
-    '(derived) Lowball uses button-game order: first round from the left of the blinds (killer '
-    'per ORDER-KILL), after the draw from the first active player left of the button.',
-)
 
 for _id in STUD_DRAW_RULE_IDS:
     _spec = CATALOG[_id]

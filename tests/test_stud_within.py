@@ -40,8 +40,8 @@ def _findings(rows):
 
 
 @pytest.mark.parametrize("rule_id", sorted(PROPOSED_WITHIN))
-def test_within_rule_is_catalogued_not_registered_and_decided_by_registered_ids(rule_id):
-    assert rule_id in CATALOG and rule_id not in RULES
+def test_within_rule_is_not_registered_and_decided_by_registered_ids(rule_id):
+    assert rule_id not in RULES and rule_id not in CATALOG  # until rule_coverage names it
     assert all(r in RULES for r in PROPOSED_WITHIN[rule_id])
 
 
