@@ -66,6 +66,11 @@ CASES = [
     ("ante_skipped", "jacks_or_better", {"ANTE-DRAW"}),
     ("upcard_dealt_down", "stud5", {"FIVESTUD-STRUCTURE"}),
     ("upcard_dealt_down", "mississippi", {"MISS-STRUCTURE"}),
+    ("bring_in_allin_short_call", "stud", {"STUD-BRINGIN-ALLIN"}),
+    ("bring_in_allin_short_call", "razz", {"STUD-BRINGIN-ALLIN"}),
+    ("jacks_allin_open_short_call", "jacks_or_better", {"DRAWHI-ALLIN-ANTES"}),
+    ("stud_double_burn", "stud", {"STUD-BURN-ERROR"}),
+    ("stud_double_burn", "mississippi", {"STUD-BURN-ERROR"}),
     ("stud_seventh_missing", "stud_hilo", {"STUD-CARD-COUNT"}),
     ("stud_seventh_missing", "razz", {"STUD-CARD-COUNT"}),
 ]

@@ -408,6 +408,33 @@ def _label_posts(inj: Injector, ev: list[list], detail: str, k: int) -> bool:
 ALL_DRAW = (*ALL_DRAW, KillWrongSize, KillTwice, VoluntaryKillNotLowball, KillFoldOutOfTurn)
 
 
+class JacksAllInOpenShortCall(_DrawInjector):
+    """Jacks or better: the opener (with openers) has less than the bet after his ante and
+    opens all-in for it, playing for the antes; the next player calls only that amount where
+    every caller puts in the full opening bet. The rest fold."""
+
+    name, rule = "jacks_allin_open_short_call", "DRAWHI-ALLIN-ANTES"
+    variants = ("jacks_or_better",)
+
+    def prepare(self, t: Table, order: list[int]) -> None:
+        self.opener = 0
+
+    def force(self, h: Hand, s: int) -> tuple | None:
+        if h.street:
+            return None
+        if not self.opener:
+            short = h.small_bet // 2
+            if h.cur or short < 1 or not has_openers(h.hole[s]) or h.stack[s] <= short:
+                return None
+            h.stack[s], h.start[s] = short, h.contrib[s] + short
+            next(e for e in h.ev if e[0] == "seat" and e[1] == s)[2] = h.start[s]
+            self.opener = s
+            return ("raise", h.bet[s] + short)
+        if not self.done:
+            return self.once(("call",), self.rule, s)
+        return ("fold",)
+
+
 # ----------------------------------------------------------------------------- turn order
 class DrawServedOutOfOrder(_DrawInjector):
     """Two players' draws are served in the wrong order (the later seat draws first)."""
@@ -501,5 +528,5 @@ class LowballLimpUnderMinOpen(_DrawInjector):
         return True
 
 
-ALL_DRAW = (*ALL_DRAW, DrawServedOutOfOrder, JacksOpenerNotFirst, HandCompletedLate,
-            LowballLimpUnderMinOpen)
+ALL_DRAW = (*ALL_DRAW, JacksAllInOpenShortCall, DrawServedOutOfOrder, JacksOpenerNotFirst,
+            HandCompletedLate, LowballLimpUnderMinOpen)

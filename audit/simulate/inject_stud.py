@@ -485,6 +485,57 @@ class UpcardDealtDown(_StudInjector):
         return False
 
 
+def _shorten(h: Hand, s: int, behind: int) -> bool:
+    """Leave seat s `behind` chips after what he has put in (the log's seat row agrees)."""
+    if h.stack[s] <= behind:
+        return False
+    start = h.contrib[s] + behind
+    h.stack[s], h.start[s] = behind, start
+    row = next(e for e in h.ev if e[0] == "seat" and e[1] == s)
+    row[2] = start
+    return True
+
+
+class BringInAllInShortCall(_StudInjector):
+    """The player with the bring-in card has one chip after his ante: he brings in all-in for
+    it, and the next player calls that one chip instead of the full bring-in; the rest fold."""
+
+    name, rule = "bring_in_allin_short_call", "STUD-BRINGIN-ALLIN"
+    variants = STUD_GAMES
+
+    def lowcard(self, h: Hand, b: int) -> None:
+        self.seat = b if h.sb > 1 and _shorten(h, b, 1) else 0
+
+    def force(self, h: Hand, s: int) -> tuple | None:
+        if not getattr(self, "seat", 0) or h.street:
+            return None
+        if not self.done:
+            return self.once(("call",), self.rule, s)
+        return ("fold",)
+
+
+class StudDoubleBurn(_StudInjector):
+    """The log records the burns: one before each later street's cards, and two before one
+    street's (a double burn)."""
+
+    name, rule = "stud_double_burn", "STUD-BURN-ERROR"
+    variants = STUD_GAMES
+
+    def finish(self, h: Hand, res: dict, ev: list[list], t: Table,
+               rng: random.Random, game: dict) -> bool:
+        starts = [i for i in range(1, len(ev)) if ev[i][0] == "deal"
+                  and ev[i - 1][0] in _ACTED]  # a later street's first card
+        if not starts or len(starts) != h.street:
+            return False  # streets dealt back to back (all-in): the burns are not placed
+        double = rng.randrange(len(starts))
+        for k in reversed(range(len(starts))):
+            burns = [["burn", None, None, None, None, None]] * (2 if k == double else 1)
+            ev[starts[k]:starts[k]] = [list(b) for b in burns]
+        at = starts[double] + double + 2  # the street's first card, after the burns before it
+        self.labels.append((ev[at], self.rule, None, True))
+        return True
+
+
 def _deal_rows(ev: list[list], s: int) -> list[list]:
     """Seat s's deal rows, index k the row of street k (the first street's down row dropped,
     so index 0 is its upcard)."""
@@ -496,7 +547,7 @@ ALL_STUD = (BringInWrongSeat, BringInWrongAmount, StudSmallBetOnBigStreet, FiveS
             DrawSmallBetOnBigRound, BringInFolds, OpenPairBigBetRazzHilo, OpenPairSmallRaise,
             StudCheckOutOfTurn, StudFoldOutOfTurn, StudSeventhMissing, HoleCardUpThenUp,
             SeventhUpTwice, SeventhUpOrder, CommonCardNotShort, StudTieOddChip,
-            AnteSkipped, UpcardDealtDown, *ALL_DRAW)
+            AnteSkipped, UpcardDealtDown, BringInAllInShortCall, StudDoubleBurn, *ALL_DRAW)
 
 # Registered stud/draw ids the simulator does not inject, and why (tests/test_simulate_
 # injectors_studdraw.py fails on a registered id that has neither an injector nor a line here).
@@ -508,6 +559,15 @@ NOT_INJECTED: dict[str, str] = {
                          "simulated stud tables deal at most 7 (49 cards), so the only common "
                          "card is the one STUD-SHORT-DECK's injector deals, which that rule "
                          "already flags",
+    "ORDER-STUD-ALLIN-STARTER": "needs a lowcard all-in for his ante, and the simulator "
+                                "engine's settlement (engine.settle, not this module's) leaves "
+                                "a player with no live chips out of every pot, antes included, "
+                                "where the replay lets him win the antes",
+    "STUD-WRONG-LOWCARD": "needs a second bring-in posted in the middle of 3rd street's "
+                          "betting, a forced post the engine has no place for",
+    "JACKS-SPLIT-OPENERS": "judges an opener whose cards were not logged when he opened; the "
+                           "simulator logs every hand, and hiding the opener's cards makes an "
+                           "unverifiable award of the pot he won",
     "BBLOW-EXPOSED": "no-limit and pot-limit lowball are not simulated (draw tables are fixed "
                      "limit)",
 }

@@ -121,6 +121,8 @@ def play_stud(t, rng: random.Random, deck: list[int],
             h.new_round(street)
         if street == 0:
             b = bring_in_seat({s: up[s][-1] for s in h.order}, spec.bring_in)
+            if script is not None and hasattr(script, "lowcard"):
+                script.lowcard(h, b)  # may shorten his stack (the seat row says so too)
             if h.stack[b] > 0:
                 amount = t.sb
                 if script is not None and hasattr(script, "bring_seat"):
