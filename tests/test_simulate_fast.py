@@ -12,7 +12,8 @@ import pyarrow.parquet as pq
 import pytest
 
 from audit.errors import AuditInputError
-from audit.run import audit_store
+from audit.replay import hands_from_table, replay_hand
+from audit.run import _profiles, audit_store
 from audit.simulate import accuracy_scorecard, fast, simulate
 from audit.simulate.fast_stats import play_stats
 from audit.store import Store
@@ -35,6 +36,17 @@ def test_clean_fast_hands_audit_without_findings(tmp_path: Path, seed: int, tabl
     run = audit_store(Store(root))
     assert run.hands == 1500
     assert run.findings == 0, run.by_rule
+
+
+@needs_kernel
+def test_clean_fast_hands_pass_the_reference_replay(tmp_path: Path) -> None:
+    """The same without the replay's compiled path: every hand through the reference replay."""
+    root = tmp_path / "s"
+    simulate(root, hands=3000, seed=21, tables=9)
+    cash, _ = _profiles("montana", ())
+    found = [(hand.hand_id, f.rule_id) for hand in hands_from_table(Store(root).read_events())
+             for f in replay_hand(hand, cash).findings]
+    assert found == []
 
 
 @needs_kernel

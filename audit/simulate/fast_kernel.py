@@ -14,10 +14,10 @@ agents choose is legal as the replay judges it; a clean hand audits with no find
 Not here (those runs take the Python engine, sim.py decides): other games and structures,
 antes, straddles, tournaments, injected violations and colluders.
 
-Randomness is one splitmix64 stream in `rng` (uint64[1]) seeded from the simulation seed, so
+Randomness is one splitmix64 stream (fast_table.py) in `rng`, seeded from the simulation seed, so
 a seed gives the same hands on every machine. Output columns (one row per event, the
 hand_started row included) use codes: `kind` indexes KINDS, `detail` DETAILS (0 = null),
-`cards` the card-string dictionary (0 = null, see `cards_code`), `player` the player pool
+`cards` the card-string dictionary (0 = null, PAIR0 and TRIPLE0 below), `player` the pool
 (0 = null, else pool index + 1), seat -1 and MISSING amounts are nulls.
 """
 
@@ -25,6 +25,23 @@ from __future__ import annotations
 
 import numpy as np
 from numba import njit
+
+from audit.simulate.fast_table import (  # noqa: F401 - the table layout is part of this API
+    MAX_SEATS,
+    N_T,
+    POOL_PER_TABLE,
+    T_BB,
+    T_BUTTON,
+    T_BUYIN,
+    T_CLOCK,
+    T_HANDS,
+    T_N,
+    T_RAKED,
+    T_SB,
+    maintain,
+    randrange,
+    uniform,
+)
 
 MISSING = np.iinfo(np.int64).min
 
@@ -48,8 +65,6 @@ STYLE_PLAY = np.array([0.58, 0.55, 0.38, 0.35])
 STYLE_AGGR = np.array([0.25, 0.65, 0.20, 0.60])
 STYLE_BLUFF = np.array([0.03, 0.08, 0.04, 0.15])
 
-MAX_SEATS = 11  # seats 1..10
-POOL_PER_TABLE = 12  # each table draws its players from its own pool (never at two tables)
 EVENT_RESERVE = 1200  # buffer rows a hand may need at most (checked: overflow is an error)
 RAKE_PERCENT = 5
 
@@ -64,36 +79,6 @@ N_S = 13
 H_CUR, H_LAST_RAISE, H_FR, H_STREET, H_ALIVE, H_POT, H_TO_ACT, H_LAST_AGGR, H_AGGR_STREET, \
     H_BB, H_BUTTON, H_NORDER, H_NEV, H_OVERFLOW = range(14)
 N_H = 14
-# per-table state columns
-T_N, T_SB, T_BB, T_RAKED, T_BUYIN, T_BUTTON, T_CLOCK, T_HANDS = range(8)
-N_T = 8
-
-_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
-_M1 = np.uint64(0xBF58476D1CE4E5B9)
-_M2 = np.uint64(0x94D049BB133111EB)
-_S30, _S27, _S31, _S11 = np.uint64(30), np.uint64(27), np.uint64(31), np.uint64(11)
-
-
-# --------------------------------------------------------------------------- randomness
-@njit(cache=True, nogil=True)
-def _next(rng):
-    rng[0] += _GOLDEN
-    z = rng[0]
-    z = (z ^ (z >> _S30)) * _M1
-    z = (z ^ (z >> _S27)) * _M2
-    return z ^ (z >> _S31)
-
-
-@njit(cache=True, nogil=True)
-def _random(rng):
-    """Uniform in [0, 1)."""
-    return np.float64(_next(rng) >> _S11) * (1.0 / 9007199254740992.0)
-
-
-@njit(cache=True, nogil=True)
-def _randrange(rng, n):
-    return np.int64(_next(rng) % np.uint64(n))
-
 
 # --------------------------------------------------------------------------- event rows
 @njit(cache=True, nogil=True)
@@ -241,10 +226,10 @@ def _size(S, H, s, lo, hi, rng):
         return lo
     bb = H[H_BB]
     cur = H[H_CUR]
-    want = cur + np.int64(H[H_POT] * (0.45 + _random(rng) * 0.6))
+    want = cur + np.int64(H[H_POT] * (0.45 + uniform(rng) * 0.6))
     if H[H_STREET] == 0 and cur <= bb * 2:
-        want = cur + bb * (1 + _randrange(rng, 3))
-    if _random(rng) < 0.03:
+        want = cur + bb * (1 + randrange(rng, 3))
+    if uniform(rng) < 0.03:
         want = hi
     if want < lo:
         want = lo
@@ -254,161 +239,6 @@ def _size(S, H, s, lo, hi, rng):
     if allin - want < bb * 2 and hi == allin:
         want = allin
     return want
-
-
-# --------------------------------------------------------------------------- table upkeep
-@njit(cache=True, nogil=True)
-def _big_blind_seat(active, n, button):
-    """table._big_blind_seat: who posts the big blind once the button moves on."""
-    new_button = 0
-    for s in range(button + 1, n + 1):
-        if active[s]:
-            new_button = s
-            break
-    if new_button == 0:
-        for s in range(1, n + 1):
-            if active[s]:
-                new_button = s
-                break
-    count = 0
-    first = 0
-    second = 0
-    for k in range(1, n + 1):
-        s = (new_button + k - 1) % n + 1  # clockwise from the seat after the new button
-        if active[s]:
-            count += 1
-            if count == 1:
-                first = s
-            elif count == 2:
-                second = s
-    if count == 2:
-        return first
-    return second
-
-
-@njit(cache=True, nogil=True)
-def _new_player(t, pool_seated, rng):
-    base = t * POOL_PER_TABLE
-    for _ in range(20):
-        p = base + _randrange(rng, POOL_PER_TABLE)
-        if pool_seated[p] == 0:
-            pool_seated[p] = 1
-            return p
-    for k in range(POOL_PER_TABLE):  # unreachable with 10 seats, kept as the safe fallback
-        if pool_seated[base + k] == 0:
-            pool_seated[base + k] = 1
-            return base + k
-    return -1
-
-
-@njit(cache=True, nogil=True)
-def _fill(t, T, players, stacks, out, active, pool_seated, rng, free):
-    """table._fill: seat players until two can play: newcomers first, else a sitter-out."""
-    n = T[t, T_N]
-    while True:
-        count = 0
-        for s in range(1, n + 1):
-            count += active[s]
-        if count >= 2:
-            return
-        nfree = 0
-        for s in range(1, n + 1):
-            if players[t, s] < 0:
-                free[nfree] = s
-                nfree += 1
-        if nfree:
-            s = free[_randrange(rng, nfree)]
-            players[t, s] = _new_player(t, pool_seated, rng)
-            stacks[t, s] = max(T[t, T_BUYIN], 25 * T[t, T_BB])
-        else:
-            s = 0
-            for x in range(1, n + 1):
-                if out[t, x]:
-                    s = x
-                    break
-        out[t, s] = 0
-        active[s] = 1
-
-
-@njit(cache=True, nogil=True)
-def _maintain(t, T, players, stacks, out, pool_seated, rng, active, was_out, free):
-    """table.maintain for a cash table: leave, arrive, sit out, come back, rebuy; move the
-    button to the next dealt-in seat."""
-    n = T[t, T_N]
-    bb = T[t, T_BB]
-    minimum = 3 * bb
-    for s in range(MAX_SEATS):
-        was_out[s] = out[t, s]
-        active[s] = 0
-    for s in range(1, n + 1):
-        p = players[t, s]
-        if p < 0:
-            if _random(rng) < 0.08:
-                players[t, s] = _new_player(t, pool_seated, rng)
-                stacks[t, s] = max(T[t, T_BUYIN] * (60 + _randrange(rng, 41)) // 100, 25 * bb)
-                out[t, s] = 0
-            continue
-        if _random(rng) < 0.012:
-            players[t, s] = -1
-            pool_seated[p] = 0
-            continue
-        if stacks[t, s] < minimum:
-            if _random(rng) < 0.3:
-                players[t, s] = -1  # busted and gone
-                pool_seated[p] = 0
-                continue
-            stacks[t, s] = max(T[t, T_BUYIN], 25 * bb)  # rebuy
-        if out[t, s]:
-            out[t, s] = 1 if _random(rng) < 0.6 else 0
-        else:
-            out[t, s] = 1 if _random(rng) < 0.01 else 0
-    for s in range(1, n + 1):
-        active[s] = 1 if players[t, s] >= 0 and out[t, s] == 0 else 0
-    for _ in range(4):  # returners wait for the big blind; a table short of two gets players
-        _wait_for_the_big_blind(t, T, out, active, was_out)
-        count = 0
-        for s in range(1, n + 1):
-            count += active[s]
-        if count >= 2:
-            break
-        _fill(t, T, players, stacks, out, active, pool_seated, rng, free)
-    _fill(t, T, players, stacks, out, active, pool_seated, rng, free)
-    button = T[t, T_BUTTON]
-    nb = 0
-    for s in range(button + 1, n + 1):
-        if active[s]:
-            nb = s
-            break
-    if nb == 0:
-        for s in range(1, n + 1):
-            if active[s]:
-                nb = s
-                break
-    T[t, T_BUTTON] = nb
-    T[t, T_HANDS] += 1
-
-
-@njit(cache=True, nogil=True)
-def _wait_for_the_big_blind(t, T, out, active, was_out):
-    n = T[t, T_N]
-    for _ in range(4):
-        waiting = 0
-        count = 0
-        for s in range(1, n + 1):
-            count += active[s]
-            if active[s] and was_out[s]:
-                waiting += 1
-        if waiting == 0 or count < 2:
-            return
-        bb = _big_blind_seat(active, n, T[t, T_BUTTON])
-        late = 0
-        for s in range(1, n + 1):
-            if active[s] and was_out[s] and s != bb:
-                out[t, s] = 1
-                active[s] = 0
-                late += 1
-        if late == 0:
-            return
 
 
 # --------------------------------------------------------------------------- one hand
@@ -472,7 +302,7 @@ def _play_hand(t, T, players_all, stacks, out, pool_style, rng, S, H, order, hol
         deck[i] = i
     need = 2 * m + 8
     for i in range(need):
-        j = i + _randrange(rng, 52 - i)
+        j = i + randrange(rng, 52 - i)
         c = deck[j]
         deck[j] = deck[i]
         deck[i] = c
@@ -527,10 +357,10 @@ def _decide_and_act(S, H, order, hole, board, s, style, rng, players, E, vcache,
     aggr = STYLE_AGGR[style]
     bluff = STYLE_BLUFF[style]
     v = _strength(H, hole, board, s, vcache, pair_score, nf5, nf6, nf7, flush_suit, by_mask,
-                  card_value, dense_value, work) + (_random(rng) - 0.5) * 0.16
+                  card_value, dense_value, work) + (uniform(rng) - 0.5) * 0.16
     cur = H[H_CUR]
     owed = cur - S[S_BET, s]
-    r = _random(rng)
+    r = uniform(rng)
     action = 0  # 0 fold, 1 check, 2 call, 3 raise
     to = 0
     if H[H_STREET] == 0:
@@ -751,12 +581,12 @@ def play_hands(n_hands, hand0, T, players, stacks, out, pool_seated, pool_style,
         if cap - H[H_NEV] < EVENT_RESERVE:
             break
         t = (hand0 + i) % n_tables
-        _maintain(t, T, players, stacks, out, pool_seated, rng, active, was_out, free)
+        maintain(t, T, players, stacks, out, pool_seated, rng, active, was_out, free)
         hand_table[i] = t
         hand_button[i] = T[t, T_BUTTON]
         hand_clock[i] = T[t, T_CLOCK]
         hand_first[i] = H[H_NEV]
-        T[t, T_CLOCK] += 45_000_000 + _randrange(rng, 120) * 1_000_000
+        T[t, T_CLOCK] += 45_000_000 + randrange(rng, 120) * 1_000_000
         _play_hand(t, T, players, stacks, out, pool_style, rng, S, H, order, hole, board,
                    deck, work, pots, eligible, E, vcache, pair_score, nf5, nf6, nf7, flush_suit,
                    by_mask, card_value, dense_value)
