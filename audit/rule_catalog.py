@@ -1261,6 +1261,15 @@ _rule(
     'A double burn or a missed burn is corrected so cards reach their proper positions. On the '
     'final down card, a card mixed with the hole cards or looked at must be kept.',
 )
+_rule(
+    'LOWBALL-MISCALL', WRONG_AWARD, VIOLATION,
+    '000 §10 r.15; 001 3.2.8.5.1.15; 002 §11.1 "Cards speak"',
+    'Cards speak, but a player may not claim a better hand than he holds: a player who calls '
+    '"8" must show an 8-low or better; a wrong second card (e.g. calling 8-6 with 8-7) carries '
+    "no penalty. A miscall that makes another player foul his hand makes the miscaller's hand "
+    'dead; in a multiway pot a miscalled hand is dead and the best remaining hand wins. If both '
+    'hands stay intact, the best hand wins.',
+)
 
 # The stud/draw ids the replay can emit; each has a fixture under fixtures/rules/<ID>.txt.
 STUD_DRAW_RULE_IDS: tuple[str, ...] = (
@@ -1310,6 +1319,8 @@ STUD_DRAW_RULE_IDS: tuple[str, ...] = (
     "JACKS-SPLIT-OPENERS",
     # stud: a missed or double burn (where burns are logged)
     "STUD-BURN-ERROR",
+    # lowball: a hand called better than it is at the showdown (`declare` events)
+    "LOWBALL-MISCALL",
 )
 
 # Stud/draw rules decided within the checks of registered ids, so not registered twice (nor

@@ -14,6 +14,7 @@ from audit.cards import JOKER, parse_cards
 from audit.replay.betting import flush_held
 from audit.replay.dealing import Deck
 from audit.replay.draw_exposed import Exposed, check_held, exposed, replaced
+from audit.replay.draw_miscall import Claim, check_miscalls, read_claim
 from audit.replay.draw_rules import (
     check_draw_deal,
     check_draw_order,
@@ -57,7 +58,8 @@ class FamilyHooks:
                  "base_order", "anted", "ante_rule", "ante_rule_id", "wrong_bring",
                  "structure_flagged", "opened", "min_open_2bb", "frozen", "high_card",
                  "draw_pos", "draw_order_flagged", "draw_served", "first_action_seq",
-                 "acted_before_deal", "split", "burn_mark", "street_burns")
+                 "acted_before_deal", "split", "burn_mark", "street_burns", "claims",
+                 "mucks")
 
     def __init__(self, h: HandState, spec: VariantSpec) -> None:
         self.spec = spec
@@ -100,6 +102,8 @@ class FamilyHooks:
         self.acted_before_deal = False  # someone's first cards came after the first action
         self.split: SplitOpeners | None = None  # jacks: an opener whose hand was not logged
         self.burn_mark = 0  # stud: burns logged before the current street
+        self.claims: list[Claim] = []  # lowball: hands called at the showdown
+        self.mucks: dict[int, int] = {}  # seat -> seq of his muck
         self.street_burns: dict[int, tuple[int, int]] = {}  # stud street -> (burns, its seq)
         # big-bet Mississippi: no bring-in; the high card opens round 1 and may not check
         self.high_card = 0 if spec.name != "mississippi" or h.structure == FL else -1
@@ -612,6 +616,7 @@ class FamilyHooks:
             return
         if kind == "muck":
             h.mucked[s] = True
+            self.mucks.setdefault(s, seq)
             return
         cards = parse_cards(text) if text else ()
         own = [c for c in cards if c not in self.common]
@@ -635,6 +640,11 @@ class FamilyHooks:
         if not self.stud:
             if self.in_draw or (not h.to_act and self.phase < self.spec.draws):
                 check_draw_order(self, h, s, seq)  # a spoken draw is his draw request
+            elif (not h.to_act and self.phase >= self.spec.draws
+                  and self.spec.evaluator in ("lowa5", "low27")):
+                claim = read_claim(words, s, seq)  # LOWBALL-MISCALL at the showdown
+                if claim is not None:
+                    self.claims.append(claim)
             return False
         last = len(self.spec.counts) - 1
         if (h.street != last or h.folded[s] or h.stack[s] == 0 or s in self.frozen
@@ -657,6 +667,9 @@ class FamilyHooks:
                 self._check_hand_sizes(h, end_seq)
             if self.split is not None:
                 check_split_openers(h, self.split, end_seq)
+            if self.claims:
+                check_miscalls(h, self.spec.evaluator, self.claims, self.mucks,
+                               self.hand_cards, end_seq)
             if self.exposed:
                 check_held(self, h)
             return
