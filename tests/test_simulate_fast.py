@@ -147,3 +147,14 @@ def test_bench_reports_both_engines_and_the_stages() -> None:
     assert b["python"]["play"]["hands"] == 300 and b["fast"]["play"]["hands"] == 3000
     text = "\n".join(format_engines(b))
     assert "fast engine" in text and "python engine" in text and "Merkle" in text
+
+
+@needs_kernel
+def test_live_tables_over_fast_hands_audit_clean(tmp_path: Path) -> None:
+    """`simulate --live` on a clean NLHE run: the physical layer goes onto fast-engine hands."""
+    from audit.simulate.live import simulate_live
+
+    s = simulate_live(tmp_path / "s", hands=800, seed=3, tables=4)
+    assert s.engine == "fast"
+    run = audit_store(Store(tmp_path / "s"))
+    assert run.hands == 800 and run.findings == 0, run.by_rule
