@@ -1,8 +1,8 @@
-"""Stud and draw simulation (issue 7): simulated stud, stud hi-lo, razz, 5-card stud, 2-7 single
-and triple draw, badugi, draw high, ace-to-five and jacks or better hands replay with no findings; they look like stud (antes,
-a bring-in every hand, completions, later streets, showdowns with hi-lo halves) and like draw
-(discards and replacements, standing pat, complete hands at showdown); same seed, same bytes
-with every game mixed in."""
+"""Stud and draw simulation (issue 7): simulated stud, stud hi-lo, razz, 5-card stud,
+Mississippi stud, 2-7 single and triple draw, badugi, draw high, ace-to-five and jacks or better
+hands replay with no findings; they look like stud (antes, a bring-in every hand, completions,
+later streets, showdowns with hi-lo halves) and like draw (discards and replacements, standing
+pat, complete hands at showdown); same seed, same bytes with every game mixed in."""
 
 from __future__ import annotations
 
@@ -147,10 +147,11 @@ def test_stud_injectors_scored_perfectly_with_every_game(tmp_path: Path) -> None
              violations=0.1, tournament_share=0.3)
     card = accuracy_scorecard(root)
     assert card["clean_hand_findings"] == 0
-    stud_rules = {"STUD-BRINGIN-AMOUNT", "BET-LIMIT-STUD-STREETS", "BET-LIMIT-DRAW-DOUBLE"}
-    assert stud_rules <= set(card["rules"])
-    assert {"STUD-BRINGIN-LOWCARD", "ORDER-RAZZ", "ORDER-STUDHL", "ORDER-5STUD"} & set(
-        card["rules"])
+    from audit.rule_catalog import STUD_DRAW_RULE_IDS
+
+    # every stud/draw injector is in the mix (tests/test_simulate_injectors_studdraw.py
+    # scores each alone); with 3,000 hands most of their ids come up beside the button ones
+    assert len(set(card["rules"]) & set(STUD_DRAW_RULE_IDS)) >= 20, sorted(card["rules"])
     for rule, r in card["rules"].items():
         assert r["precision"] == 1.0 and r["recall"] == 1.0, (rule, r)
         assert r["seq_agree"] == r["matched"], (rule, r)
