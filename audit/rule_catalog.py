@@ -1270,6 +1270,12 @@ _rule(
     'dead; in a multiway pot a miscalled hand is dead and the best remaining hand wins. If both '
     'hands stay intact, the best hand wins.',
 )
+_rule(
+    'LOWBALL-PAIR-CALL', WRONG_AWARD, VIOLATION,
+    '000 §10 r.16; 001 3.2.8.5.1.16; 002 §11.1 "announce \"pair\""',
+    'A player who spreads a hand containing a pair must say "pair", or risk losing the pot if '
+    'that makes another player foul; if the hands stay intact, the best hand wins.',
+)
 
 # The stud/draw ids the replay can emit; each has a fixture under fixtures/rules/<ID>.txt.
 STUD_DRAW_RULE_IDS: tuple[str, ...] = (
@@ -1320,7 +1326,7 @@ STUD_DRAW_RULE_IDS: tuple[str, ...] = (
     # stud: a missed or double burn (where burns are logged)
     "STUD-BURN-ERROR",
     # lowball: a hand called better than it is at the showdown (`declare` events)
-    "LOWBALL-MISCALL",
+    "LOWBALL-MISCALL", "LOWBALL-PAIR-CALL",
 )
 
 # Stud/draw rules decided within the checks of registered ids, so not registered twice (nor

@@ -1,11 +1,15 @@
-"""Lowball miscalls (LOWBALL-MISCALL, RULEBOOK §4.12): cards speak, but a player may not claim a
-better hand than he holds. A player who calls "eight" must show an eight-low or better (a wrong
-second card, "eight-six" for 8-7, carries no penalty). A miscall that makes another player foul
-(muck) his hand makes the miscaller's hand dead, and in a multiway showdown a miscalled hand is
-dead; otherwise the best hand wins.
+"""Lowball miscalls (LOWBALL-MISCALL, LOWBALL-PAIR-CALL, RULEBOOK §4.12): cards speak, but a
+player may not claim a better hand than he holds, and one who spreads a pair must say "pair".
+
+A player who calls "eight" must show an eight-low or better (a wrong second card, "eight-six"
+for 8-7, carries no penalty). A miscall that makes another player foul (muck) his hand makes
+the miscaller's hand dead, and in a multiway showdown a miscalled hand is dead; otherwise the
+best hand wins.
 
 Read from `declare` events at the showdown: the first card word of the claim names the top card
-("eight", "8-6", "seven five"). The breach is a dead miscalled hand that was paid.
+("eight", "8-6", "seven five"). The breach is a dead miscalled hand that was paid. A pair spread
+without saying "pair" is judged only in hands with spoken words (a live table): an online log
+that records no speech proves nothing about what was said.
 """
 
 from __future__ import annotations
@@ -78,3 +82,31 @@ def check_miscalls(h: HandState, evaluator: str, claims: list[Claim],
         h.flag("LOWBALL-MISCALL", seq, f"{h.who(s)} called his hand better than it was "
                f"(event {c.seq}) and was paid; {why}, so his hand was dead.", seat=s,
                expected="dead hand", actual="paid")
+
+
+def says_pair(words: str | None) -> bool:
+    """The words announce a pair."""
+    return "pair" in (words or "").lower()
+
+
+def check_pair_calls(h: HandState, evaluator: str, announced: set[int], mucks: dict[int, int],
+                     shows: dict[int, int], seq: int) -> None:
+    """LOWBALL-PAIR-CALL: a player who spread a paired hand without saying "pair", after
+    which another player mucked, was paid: he should have lost the pot."""
+    for s, at in shows.items():
+        shown = h.shown[s]
+        if s in announced or shown is None or any(c < 0 for c in shown):
+            continue
+        ranks = [c >> 2 for c in shown if c < 52]
+        if len(ranks) == len(set(ranks)):
+            continue
+        if not any(w == s and amount > 0 for w, amount, _ in h.awards):
+            continue
+        fouled = [x for x, m in mucks.items() if x != s and m > at]
+        if not fouled:
+            continue  # both hands intact: the best hand wins
+        h.flag("LOWBALL-PAIR-CALL", seq, f"{h.who(s)} spread a hand with a pair without "
+               f"saying \"pair\" (event {at}), {h.who(fouled[0])} then mucked, and he was "
+               "paid; a player who spreads a pair must announce it or lose the pot when that "
+               "makes another player foul his hand.", seat=s, expected="lose the pot",
+               actual="paid")

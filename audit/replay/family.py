@@ -14,7 +14,13 @@ from audit.cards import JOKER, parse_cards
 from audit.replay.betting import flush_held
 from audit.replay.dealing import Deck
 from audit.replay.draw_exposed import Exposed, check_held, exposed, replaced
-from audit.replay.draw_miscall import Claim, check_miscalls, read_claim
+from audit.replay.draw_miscall import (
+    Claim,
+    check_miscalls,
+    check_pair_calls,
+    read_claim,
+    says_pair,
+)
 from audit.replay.draw_rules import (
     check_draw_deal,
     check_draw_order,
@@ -59,7 +65,7 @@ class FamilyHooks:
                  "structure_flagged", "opened", "min_open_2bb", "frozen", "high_card",
                  "draw_pos", "draw_order_flagged", "draw_served", "first_action_seq",
                  "acted_before_deal", "split", "burn_mark", "street_burns", "claims",
-                 "mucks")
+                 "mucks", "spoken", "pair_said", "shows")
 
     def __init__(self, h: HandState, spec: VariantSpec) -> None:
         self.spec = spec
@@ -104,6 +110,9 @@ class FamilyHooks:
         self.burn_mark = 0  # stud: burns logged before the current street
         self.claims: list[Claim] = []  # lowball: hands called at the showdown
         self.mucks: dict[int, int] = {}  # seat -> seq of his muck
+        self.spoken = False  # the log records speech (declare events): a live table
+        self.pair_said: set[int] = set()  # lowball: seats that announced "pair"
+        self.shows: dict[int, int] = {}  # seat -> seq of his show
         self.street_burns: dict[int, tuple[int, int]] = {}  # stud street -> (burns, its seq)
         # big-bet Mississippi: no bring-in; the high card opens round 1 and may not check
         self.high_card = 0 if spec.name != "mississippi" or h.structure == FL else -1
@@ -618,6 +627,7 @@ class FamilyHooks:
             h.mucked[s] = True
             self.mucks.setdefault(s, seq)
             return
+        self.shows.setdefault(s, seq)
         cards = parse_cards(text) if text else ()
         own = [c for c in cards if c not in self.common]
         known = [c for c in h.hole[s] if c >= 0]
@@ -638,6 +648,9 @@ class FamilyHooks:
         if s is None or not 0 < s < h.size or not h.in_hand[s]:
             return False
         if not self.stud:
+            self.spoken = True
+            if says_pair(words):
+                self.pair_said.add(s)
             if self.in_draw or (not h.to_act and self.phase < self.spec.draws):
                 check_draw_order(self, h, s, seq)  # a spoken draw is his draw request
             elif (not h.to_act and self.phase >= self.spec.draws
@@ -670,6 +683,9 @@ class FamilyHooks:
             if self.claims:
                 check_miscalls(h, self.spec.evaluator, self.claims, self.mucks,
                                self.hand_cards, end_seq)
+            if self.spoken and self.spec.evaluator in ("lowa5", "low27"):
+                check_pair_calls(h, self.spec.evaluator, self.pair_said, self.mucks,
+                                 self.shows, end_seq)
             if self.exposed:
                 check_held(self, h)
             return
