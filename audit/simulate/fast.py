@@ -20,7 +20,6 @@ from __future__ import annotations
 import os
 import random
 import sys
-import time
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from datetime import timedelta
@@ -181,7 +180,7 @@ def _tables_setup(seed: int, tables: int, fk: Any) -> dict[str, np.ndarray | lis
             "rng": np.array([(seed * 0x9E3779B97F4A7C15 + 1) % (1 << 64)], dtype=np.uint64)}
 
 
-def simulate_fast(root: Path, store: Any, *, hands: int, seed: int, tables: int,
+def simulate_fast(store: Any, *, hands: int, seed: int, tables: int,
                   hands_per_file: int, progress: Callable[[int], None] | None = None
                   ) -> tuple[int, int]:
     """Play `hands` clean NLHE cash hands on `tables` tables into `store` (new); returns
@@ -400,9 +399,3 @@ def _spread(per_hand: pa.Array, first: np.ndarray, n: int) -> pa.Array:
 def check_engine(engine: str) -> None:
     if engine not in FAST_ENGINES:
         raise AuditInputError(f"unknown engine {engine!r}: use auto, fast or python")
-
-
-def timed(run: Callable[[], Any]) -> tuple[Any, float, float]:
-    t0, c0 = time.perf_counter(), time.process_time()
-    result = run()
-    return result, time.perf_counter() - t0, time.process_time() - c0

@@ -242,7 +242,7 @@ def simulate(out: Path | str, *, hands: int, seed: int = 0, variant: str = "hold
         raise AuditInputError(f"the fast engine cannot play this run: {why_not}; use the "
                               "python engine (engine='python' or 'auto')")
     if engine != "python" and not why_not and fast_ready() is not None:
-        events, batches = simulate_fast(root, store, hands=hands, seed=seed, tables=tables,
+        events, batches = simulate_fast(store, hands=hands, seed=seed, tables=tables,
                                         hands_per_file=hands_per_file, progress=progress)
         _write_labels(root, [])
         _write_colluders(root, [])
