@@ -472,3 +472,28 @@ def test_card_brackets_fast_path_reads_as_the_slow_path(text: str) -> None:
             return "rejected"
 
     assert outcome(_brackets) == outcome(_brackets_by_hand)
+
+
+@needs_samples
+def test_progressive_knockout_seat_lines_and_the_tournament_winner(tmp_path: Path) -> None:
+    """'Seat 1: P (1500 in chips, $0.50 bounty)' is a seat like any other (the bounty is no
+    chips in play), and 'P wins the tournament ...' is the winner's finish, not a bounty."""
+    text = (SAMPLES / "stars-mtt-nlhe-knockout.txt").read_text(encoding="utf-8")
+    first = text.split("\n\n\n")[0].strip() + "\n"
+    plain, knockout = tmp_path / "plain.txt", tmp_path / "knockout.txt"
+    won = "g0ty4 wins the tournament and receives $23.45 - congratulations!\n"
+    plain.write_text(first.replace("*** SUMMARY ***", won + "*** SUMMARY ***"),
+                     encoding="utf-8")
+    knockout.write_text(re.sub(r"^(Seat \d+: .+ \(\d+ in chips)\)", r"\1, $0.50 bounty)",
+                               plain.read_text(encoding="utf-8"), flags=re.MULTILINE),
+                        encoding="utf-8")
+    assert knockout.read_text(encoding="utf-8").count("bounty)") >= 2
+    for fast in (True, False):
+        rows, _, rejected = _read(knockout, fast=fast)
+        plain_rows, _, _ = _read(plain, fast=fast)
+        assert rejected == []
+        drop = ("source",)
+        assert ([{k: v for k, v in r.items() if k not in drop} for r in rows]
+                == [{k: v for k, v in r.items() if k not in drop} for r in plain_rows])
+        notes = [r["detail"] for r in rows if r["kind"] == "annotation"]
+        assert "finished: g0ty4 wins the tournament and receives $23.45 - congratulations!" in notes

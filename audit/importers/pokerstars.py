@@ -207,7 +207,8 @@ class _Hand:
         out: set[int] = set()
         first = 2
         n = len(lines)
-        while first < n and lines[first].startswith("Seat ") and " in chips)" in lines[first]:
+        while first < n and lines[first].startswith("Seat ") and (
+                " in chips)" in lines[first] or " in chips, " in lines[first]):
             s = lines[first]
             plain = _PLAIN_SEAT(s)
             if plain is not None:  # 'Seat 3: P ($5 in chips)', nothing odd: one regex match
@@ -227,14 +228,16 @@ class _Hand:
                 first += 1
                 continue
             colon = s.find(": ")
-            open_ = s.rfind(" (", 0, s.rfind(" in chips)"))
+            open_ = s.rfind(" (", 0, s.rfind(" in chips"))
             if colon < 0 or open_ < 0 or not s[5:colon].isdigit():
                 raise PokerStarsError(f"seat line {s!r} is not 'Seat N: P ($x in chips)'",
                                       start + first)
             seat = int(s[5:colon])
             name = s[colon + 2 : open_]
             chips_end = s.find(" in chips", open_)
-            rest = s[chips_end + 10 :].strip()
+            rest = s[chips_end + 9 :]
+            # '($x in chips)' then an optional note, or '($x in chips, $y bounty)'
+            rest = rest[1:].strip() if rest.startswith(")") else rest.strip()
             try:
                 stack = money(s[open_ + 2 : chips_end], mpu)
             except ValueError:
@@ -250,8 +253,8 @@ class _Hand:
                 elif rest == "is sitting out" or rest.startswith("out of hand"):
                     detail = "sitting_out"
                     out.add(seat)
-                elif rest.startswith(", ") and "bounty" in rest:  # '($x in chips, $y bounty)'
-                    pass
+                elif rest.startswith(", ") and rest.endswith(" bounty)"):
+                    pass  # a progressive knockout's bounty on his head: no chips in play
                 else:
                     raise PokerStarsError(f"seat line {s!r} has unknown text {rest!r}",
                                           start + first)
@@ -738,8 +741,9 @@ class _Hand:
                 name = s[:k]
                 rows.append(("annotation", seats.get(name), name, None, None, None, detail, ln))
                 return
-        for marker, detail in ((" wins the ", "bounty"), (" finished the tournament", "finished"),
-                               (" wins the tournament", "finished"),
+        # 'wins the tournament' before 'wins the ' ('wins the $x bounty for eliminating')
+        for marker, detail in ((" wins the tournament", "finished"), (" wins the ", "bounty"),
+                               (" finished the tournament", "finished"),
                                (" cashed out the hand for ", "cash_out"),
                                (" re-buys and receives ", "rebuy"),
                                (" takes the add-on and receives ", "addon")):
