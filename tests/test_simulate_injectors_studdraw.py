@@ -42,6 +42,9 @@ CASES = [
     ("hand_completed_late", "lowball_a5", {"DRAW-SHORT-PREDRAW"}),
     ("lowball_limp_under_min_open", "lowball_a5", {"LOWBALL-OPEN"}),
     ("lowball_limp_under_min_open", "lowball_27_triple", {"LOWBALL-OPEN"}),
+    ("lowball_miscall", "lowball_a5", {"LOWBALL-MISCALL"}),
+    ("lowball_miscall", "lowball_27_triple", {"LOWBALL-MISCALL"}),
+    ("lowball_pair_not_announced", "lowball_27_triple", {"LOWBALL-PAIR-CALL"}),
     ("bring_in_folds", "stud", {"STUD-BRINGIN-OPTIONS"}),
     ("bring_in_folds", "razz", {"STUD-BRINGIN-OPTIONS"}),
     ("open_pair_big_bet", "razz", {"RAZZ-NO-OPENPAIR"}),
@@ -74,7 +77,7 @@ CASES = [
     ("stud_seventh_missing", "stud_hilo", {"STUD-CARD-COUNT"}),
     ("stud_seventh_missing", "razz", {"STUD-CARD-COUNT"}),
 ]
-RARE = {"seventh_up_twice", "seventh_up_wrong_first"}
+RARE = {"seventh_up_twice", "seventh_up_wrong_first", "lowball_pair_not_announced"}
 
 
 @pytest.mark.parametrize(("injector", "variant", "rules"), CASES,

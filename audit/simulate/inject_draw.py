@@ -11,7 +11,8 @@ from __future__ import annotations
 import json
 import random
 
-from audit.replay.jokers import has_openers, seven_or_better
+from audit.replay.draw_miscall import _worst_with_top
+from audit.replay.jokers import game_strength, has_openers, seven_or_better
 from audit.simulate.engine import CARD, FL, Hand
 from audit.simulate.inject import ACTIONS, Injector
 from audit.simulate.table import Table
@@ -435,6 +436,84 @@ class JacksAllInOpenShortCall(_DrawInjector):
         return ("fold",)
 
 
+# ----------------------------------------------------------------------------- miscalls
+LOWBALL = ("lowball_27_single", "lowball_27_triple", "lowball_a5")
+
+
+def _showdown(h: Hand, res: dict, ev: list[list]) -> tuple[int, list[int]] | None:
+    """(the sole winner, the losers) of a one-pot lowball showdown, or None."""
+    if not res["showdown"] or len(res["pots"]) != 1 or len(res["pots"][0][3]) != 1:
+        return None
+    last_draw = max((i for i, e in enumerate(ev) if e[0] in ("draw", "stand_pat")), default=-1)
+    if not any(e[0] in ACTIONS for e in ev[last_draw + 1:]):
+        return None  # all-in before the last draw: the words would be read as a draw request
+    w = res["pots"][0][3][0]
+    return w, [x for x in res["contenders"] if x != w]
+
+
+def _muck_after(ev: list[list], w: int, losers: list[int], before: list | None) -> None:
+    """Heads-up, the loser mucks instead of showing, after the winner's show (and `before`,
+    a row to put just ahead of the winner's show)."""
+    shows = [e for e in ev if e[0] == "show"]
+    at = ev.index(shows[0])
+    for e in shows:
+        ev.remove(e)
+    rows = [] if before is None else [before]
+    rows += [e for e in shows if e[1] == w]
+    rows += [["muck", x, None, None, None, None] for x in losers]
+    ev[at:at] = rows
+
+
+class LowballMiscall(_DrawInjector):
+    """Lowball heads-up showdown: the winner calls a better low than he holds ("five" at
+    ace-to-five, "seven" at deuce-to-seven) and the other player mucks; the miscaller was paid
+    where his miscalled hand was dead."""
+
+    name, rule = "lowball_miscall", "LOWBALL-MISCALL"
+    variants = LOWBALL
+
+    def finish(self, h: Hand, res: dict, ev: list[list], t: Table, rng: random.Random,
+               game: dict) -> bool:
+        sd = _showdown(h, res, ev)
+        if sd is None or len(sd[1]) != 1:
+            return False
+        w, losers = sd
+        ranks = [c >> 2 for c in h.hole[w] if c < 52]
+        if len(ranks) != len(set(ranks)):
+            return False  # a pair spread without saying so is LOWBALL-PAIR-CALL's
+        word, top = ("five", 3) if h.evaluator == "lowa5" else ("seven", 5)
+        if game_strength(h.evaluator, h.hole[w])[0] >= _worst_with_top(h.evaluator, top):
+            return False  # he holds what he would call: no miscall
+        _muck_after(ev, w, losers, ["declare", w, None, None, None, word])
+        self.labels.append((None, self.rule, w, True))
+        return True
+
+
+class LowballPairNotAnnounced(_DrawInjector):
+    """Lowball at a live table (a spoken call is logged): the winner spreads a hand with a pair
+    without saying "pair", and the other player mucks; he should have lost the pot."""
+
+    name, rule = "lowball_pair_not_announced", "LOWBALL-PAIR-CALL"
+    variants = LOWBALL
+
+    def finish(self, h: Hand, res: dict, ev: list[list], t: Table, rng: random.Random,
+               game: dict) -> bool:
+        sd = _showdown(h, res, ev)
+        if sd is None or len(sd[1]) != 1:
+            return False
+        w, losers = sd
+        ranks = [c >> 2 for c in h.hole[w] if c < 52]
+        if len(ranks) == len(set(ranks)):
+            return False
+        said = next((e for e in reversed(ev) if e[0] in ("call", "check")), None)
+        if said is None:
+            return False
+        ev.insert(ev.index(said), ["declare", said[1], None, None, None, said[0]])
+        _muck_after(ev, w, losers, None)
+        self.labels.append((None, self.rule, w, True))
+        return True
+
+
 # ----------------------------------------------------------------------------- turn order
 class DrawServedOutOfOrder(_DrawInjector):
     """Two players' draws are served in the wrong order (the later seat draws first)."""
@@ -529,4 +608,4 @@ class LowballLimpUnderMinOpen(_DrawInjector):
 
 
 ALL_DRAW = (*ALL_DRAW, JacksAllInOpenShortCall, DrawServedOutOfOrder, JacksOpenerNotFirst,
-            HandCompletedLate, LowballLimpUnderMinOpen)
+            HandCompletedLate, LowballLimpUnderMinOpen, LowballMiscall, LowballPairNotAnnounced)
