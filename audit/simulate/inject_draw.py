@@ -11,8 +11,7 @@ from __future__ import annotations
 import json
 import random
 
-from audit.replay.draw_miscall import _worst_with_top
-from audit.replay.jokers import game_strength, has_openers, seven_or_better
+from audit.replay.jokers import has_openers, joker_low, seven_or_better
 from audit.simulate.engine import CARD, FL, Hand
 from audit.simulate.inject import ACTIONS, Injector
 from audit.simulate.table import Table
@@ -464,6 +463,19 @@ def _muck_after(ev: list[list], w: int, losers: list[int], before: list | None) 
     ev[at:at] = rows
 
 
+def _best_low(evaluator: str, hole: list[int]) -> bool:
+    """Does the hand make the game's best low class, the one called here: a five-low (the
+    wheel) at ace-to-five, a seven-low (no straight, no flush) at deuce-to-seven?"""
+    cards = [c for c in hole if c != 52]
+    if len(cards) < len(hole):
+        cards.append(joker_low(cards))
+    if evaluator == "lowa5":
+        return {((c >> 2) + 1) % 13 for c in cards} == {0, 1, 2, 3, 4}  # A 2 3 4 5
+    ranks = sorted({c >> 2 for c in cards})  # 2 = 0 .. 7 = 5
+    flush = len({c & 3 for c in cards}) == 1
+    return len(ranks) == 5 and ranks[-1] <= 5 and ranks != [1, 2, 3, 4, 5] and not flush
+
+
 class LowballMiscall(_DrawInjector):
     """Lowball heads-up showdown: the winner calls a better low than he holds ("five" at
     ace-to-five, "seven" at deuce-to-seven) and the other player mucks; the miscaller was paid
@@ -481,8 +493,8 @@ class LowballMiscall(_DrawInjector):
         ranks = [c >> 2 for c in h.hole[w] if c < 52]
         if len(ranks) != len(set(ranks)):
             return False  # a pair spread without saying so is LOWBALL-PAIR-CALL's
-        word, top = ("five", 3) if h.evaluator == "lowa5" else ("seven", 5)
-        if game_strength(h.evaluator, h.hole[w])[0] >= _worst_with_top(h.evaluator, top):
+        word = "five" if h.evaluator == "lowa5" else "seven"
+        if _best_low(h.evaluator, h.hole[w]):
             return False  # he holds what he would call: no miscall
         _muck_after(ev, w, losers, ["declare", w, None, None, None, word])
         self.labels.append((None, self.rule, w, True))
