@@ -1348,6 +1348,8 @@ STUD_DRAW_RULE_IDS: tuple[str, ...] = (
 #   to fixed-limit ace-to-five lowball only.
 #   STUD-ALLIN-HOLECARD-UP: an all-in player's seventh card dealt face up is never a
 #   STUD-7TH-UP finding (he keeps it; the others get their normal card).
+#   STUD-FOLD-NO-WAGER: a hand folded with no wager pending may go on being dealt cards; its
+#   seat stays in the deal order and the replay takes those cards without a finding.
 
 for _id in STUD_DRAW_RULE_IDS:
     _spec = CATALOG[_id]

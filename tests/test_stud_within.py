@@ -132,3 +132,22 @@ def test_an_opening_with_a_raise_counts_as_the_bet_and_a_raise_for_the_cap():
     assert not _ids(head + capped) & betting  # (no awards logged: only the betting counts)
     over = _ids(head + capped + [act(seq + 5, "raise", 2, 60)]) & betting
     assert over == {"BET-CAP-TWOROUND"}
+
+
+def test_a_hand_folded_with_no_wager_pending_keeps_its_cards_and_place_in_the_deal():
+    # STUD-FOLD-NO-WAGER (000 §7 r.9): Alice folds on fourth street although nobody bet; the
+    # dealer goes on dealing to her seat, which is neither a breach nor an inconsistent log
+    rows = _fixture("STUD-7TH-UP", ".pass")
+    out, folded = [], False
+    for r in rows:
+        if r["kind"] == "check" and r["seat"] == 1 and any(x.get("cards") == "8h" for x in out):
+            if folded:
+                continue  # her later checks are not logged: she is out of the betting
+            r, folded = {**r, "kind": "fold"}, True
+        if r["kind"] == "show" and r["seat"] == 1:
+            continue
+        out.append(r)
+    assert folded and any(r["kind"] == "deal" and r["seat"] == 1 and r["cards"] == "6c"
+                          for r in out)
+    findings = replay_hand(hand_from_rows(out)).findings
+    assert [(f.rule_id, f.message) for f in findings] == []
