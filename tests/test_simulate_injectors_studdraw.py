@@ -21,6 +21,7 @@ CASES = [
     ("raise_over_two_round_cap", "lowball_27_single", {"BET-CAP-TWOROUND"}),
     ("raise_over_two_round_cap", "jacks_or_better", {"BET-CAP-TWOROUND"}),
     ("draw_five_at_once", "draw_high", {"DRAW-MAX-FOUR"}),
+    ("draw_five_at_once", "lowball_a5", {"DRAW-MAX-FOUR"}),  # tables with the joker too
     ("draw_short_hand", "lowball_27_triple", {"DRAW-FIVE-CARD-HAND"}),
     ("draw_short_hand", "lowball_a5", {"DRAW-FIVE-CARD-HAND"}),
     ("exposed_predraw_kept", "lowball_27_triple", {"D27-EXPOSED"}),
