@@ -1329,19 +1329,39 @@ STUD_DRAW_RULE_IDS: tuple[str, ...] = (
     "LOWBALL-MISCALL", "LOWBALL-PAIR-CALL",
 )
 
-# Stud/draw rules decided within the checks of registered ids, so not registered twice (nor
-# catalogued until audit/rule_coverage.py names them; fixtures/rules/within_stud_draw/<ID>.txt
-# holds a breaking hand drawing the deciding ids' findings and a legal hand drawing none, and
-# tests/test_stud_within.py replays them):
-#   STUD-COMPLETE           BET-CAP-MULTIROUND (the completion counts as the bet, so the full
-#                           raise count follows it) and BET-LIMIT-STUD-STREETS / BET-LIMIT-FIXED
-#                           (a completion goes to exactly a full bet)
-#   STUD-BOARD-BEATEN-CALL  POT-SPLIT-BY-CARDS (the call stays in the pot: a refund is flagged)
-#   JACKS-NO-REFUND         POT-SPLIT-BY-CARDS (likewise for a call of the opener's bet)
-#   ORDER-LOWBALL           ORDER-BUTTON-FIRST, ORDER-BUTTON-LATER, ORDER-HEADSUP, ORDER-KILL
-#                           (the draw games without an opener keep the button order)
-#   DRAWHI-OPEN             BET-LIMIT-FIXED (an opening of the minimum, or with a raise: two
-#                           bets, which count as the bet and a raise for BET-CAP-TWOROUND)
+# Stud/draw rules decided within the checks of registered ids: catalogued here, not
+# registered twice; audit/rule_coverage.py names the deciding ids and
+# fixtures/rules/within/<ID>.txt proves each (tests/test_rule_coverage.py).
+_rule(
+    'STUD-COMPLETE', ILLEGAL_BET, VIOLATION,
+    '000 §7 r.6, Gl. COMPLETE THE BET; 001 3.2.3.5.3, §2.2 COMPLETE THE BET',
+    'Raising the bring-in to a full bet is a completion, not a raise. After it, the full raise '
+    'count is still available (e.g. $15–$30 with a $5 bring-in: completed to $15, then up to 3 '
+    'raises under a three-raise cap).',
+)
+_rule(
+    'STUD-BOARD-BEATEN-CALL', WRONG_AWARD, VIOLATION,
+    '000 §7 r.19; 001 3.2.3.5.19',
+    "Calling when already beaten by the opponent's upcards gets no refund. Do not \"correct\" "
+    'such a call.',
+)
+_rule(
+    'JACKS-NO-REFUND', WRONG_AWARD, VIOLATION,
+    '001 3.2.9.5.11; 002 §12.2 "cannot beat openers"',
+    'A player who calls the opener after the draw and cannot beat openers gets no refund.',
+)
+_rule(
+    'ORDER-LOWBALL', PROCEDURE, WARNING,
+    '000 §3 intro, §10 r.1; 001 3.5.1, 3.2.8.5.1.1',
+    '(derived) Lowball uses button-game order: first round from the left of the blinds (killer '
+    'per ORDER-KILL), after the draw from the first active player left of the button.',
+)
+_rule(
+    'DRAWHI-OPEN', ILLEGAL_BET, VIOLATION,
+    '000 §11 intro; 001 3.2.10.1, 3.2.9.1; 002 §12.0',
+    'Draw high: in turn, a player may check, open for the minimum, or open with a raise. Some '
+    'games let a player open on any hand; others require jacks or better (JACKS-*).',
+)
 # Permissions no log can break; the bans they lift are scoped so they hold by construction
 # (tests/test_stud_within.py shows the permitted play drawing no finding):
 #   DRAWHI-CHECKRAISE, D27-CHECKRAISE, BBLOW-NO-SEVENS: A5-CHECKRAISE and A5-SEVENS-RULE apply

@@ -70,6 +70,20 @@ _ENTRIES = (
                    "left"),
     EnforcedWithin("POT-SIDEPOT-SEPARATE", ("POT-SIDEPOT-BUILD",),
                    "the main pot and each side pot are settled separately"),
+    EnforcedWithin("STUD-COMPLETE", ("BET-CAP-MULTIROUND", "BET-LIMIT-FIXED",
+                                     "BET-LIMIT-STUD-STREETS"),
+                   "the completion counts as the bet, so a bet and the full raises follow it; "
+                   "it goes to exactly a full bet"),
+    EnforcedWithin("STUD-BOARD-BEATEN-CALL", ("POT-SPLIT-BY-CARDS",),
+                   "a call already beaten on board stays in the pot: refunding it is a wrong "
+                   "award"),
+    EnforcedWithin("JACKS-NO-REFUND", ("POT-SPLIT-BY-CARDS",),
+                   "a call of the opener that cannot beat openers stays in the pot"),
+    EnforcedWithin("ORDER-LOWBALL", ("ORDER-BUTTON-FIRST", "ORDER-BUTTON-LATER",
+                                     "ORDER-HEADSUP", "ORDER-KILL"),
+                   "the draw games without an opener keep the button games' order"),
+    EnforcedWithin("DRAWHI-OPEN", ("BET-LIMIT-FIXED", "BET-CAP-TWOROUND"),
+                   "an opening is the minimum or two bets (the bet and a raise for the cap)"),
     EnforcedWithin("TOURN-HEADSUP-SB", ("BLIND-HEADSUP",),
                    "heads-up the button posts the small blind, in tournaments too"),
 )

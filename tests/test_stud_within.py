@@ -1,10 +1,9 @@
-"""Stud/draw rules decided within other rules' checks, and permissions that hold by
-construction (the comment after STUD_DRAW_RULE_IDS in audit/rule_catalog.py).
+"""Stud/draw permissions that hold by construction (the comment after STUD_DRAW_RULE_IDS in
+audit/rule_catalog.py): the permitted play draws no finding.
 
-Each within claim is proved as tests/test_rule_coverage.py proves audit/rule_coverage.py's:
-fixtures/rules/within_stud_draw/<ID>.txt holds hands that break the rule and must draw the
-deciding ids' findings, and nearby legal hands that must draw none. PROPOSED_WITHIN and those
-files can move into audit/rule_coverage.py and fixtures/rules/within/ as they stand.
+The stud/draw rules decided within other ids' checks (STUD-COMPLETE, STUD-BOARD-BEATEN-CALL,
+JACKS-NO-REFUND, ORDER-LOWBALL, DRAWHI-OPEN) are in audit/rule_coverage.py, proved by
+fixtures/rules/within/ and tests/test_rule_coverage.py.
 """
 
 from __future__ import annotations
@@ -16,19 +15,9 @@ import pytest
 from audit.importers.text import parse_text
 from audit.profiles import load_profile
 from audit.replay import hand_from_rows, replay_hand
-from audit.rule_catalog import CATALOG
-from audit.rules import RULES, Severity
+from audit.rules import Severity
 
-WITHIN = Path(__file__).resolve().parents[1] / "fixtures" / "rules" / "within_stud_draw"
-
-PROPOSED_WITHIN: dict[str, tuple[str, ...]] = {
-    "STUD-COMPLETE": ("BET-CAP-MULTIROUND", "BET-LIMIT-FIXED", "BET-LIMIT-STUD-STREETS"),
-    "STUD-BOARD-BEATEN-CALL": ("POT-SPLIT-BY-CARDS",),
-    "JACKS-NO-REFUND": ("POT-SPLIT-BY-CARDS",),
-    "ORDER-LOWBALL": ("ORDER-BUTTON-FIRST", "ORDER-BUTTON-LATER", "ORDER-HEADSUP",
-                      "ORDER-KILL"),
-    "DRAWHI-OPEN": ("BET-LIMIT-FIXED", "BET-CAP-TWOROUND"),
-}
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "rules"
 
 
 def _findings(rows):
@@ -37,31 +26,6 @@ def _findings(rows):
     result = replay_hand(hand_from_rows(rows), profile)
     return {(f.rule_id, f.seat, f.seq) for f in result.findings
             if Severity(f.severity).level >= Severity.WARNING.level}
-
-
-@pytest.mark.parametrize("rule_id", sorted(PROPOSED_WITHIN))
-def test_within_rule_is_not_registered_and_decided_by_registered_ids(rule_id):
-    assert rule_id not in RULES and rule_id not in CATALOG  # until rule_coverage names it
-    assert all(r in RULES for r in PROPOSED_WITHIN[rule_id])
-
-
-@pytest.mark.parametrize("rule_id", sorted(PROPOSED_WITHIN))
-def test_within_rule_breaking_hands_draw_the_deciding_findings_legal_hands_none(rule_id):
-    path = WITHIN / f"{rule_id}.txt"
-    hands = parse_text(path.read_text(encoding="utf-8"), str(path))
-    failing = [(rows, expect) for rows, expect in hands if ".fail" in rows[0]["hand_id"]]
-    legal = [(rows, expect) for rows, expect in hands if ".pass" in rows[0]["hand_id"]]
-    assert failing and legal
-    deciding = set(PROPOSED_WITHIN[rule_id])
-    for rows, expect in failing:
-        expected = {(r, s, q) for r, s, q in expect}
-        assert {r for r, _, _ in expected} & deciding, rows[0]["hand_id"]
-        assert _findings(rows) == expected, rows[0]["hand_id"]
-    for rows, expect in legal:
-        assert not expect and not _findings(rows), rows[0]["hand_id"]
-
-
-FIXTURES = WITHIN.parent
 
 
 def _fixture(rule_id, label):
