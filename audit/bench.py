@@ -119,6 +119,74 @@ def bench_replay(phh_files: Sequence[Path], *, repeats: int = 3, pokerkit_hands:
     }
 
 
+# PokerKit's stud and draw variants, as the simulator names the games
+STUD_DRAW_GAMES = (("F7S", "stud"), ("F7S/8", "stud_hilo"), ("FR", "razz"),
+                   ("F2L3D", "lowball_27_triple"), ("FB", "badugi"))
+
+
+def bench_stud_draw(*, hands: int = 1_000, repeats: int = 3, seed: int = 7
+                    ) -> dict[str, Any]:
+    """Hands/s replaying and validating stud and draw hands: ours (the audit's path) vs
+    PokerKit's HandHistory replay, per game, on the same hands.
+
+    The hands are simulated (fixed limit), exported to PHH, and kept when PokerKit replays
+    them (it refuses some of the simulator's table situations, e.g. a player sitting out);
+    both sides then replay exactly the kept hands. Parsing is excluded on both sides."""
+    from audit.export import to_phh
+    from audit.profiles import load_profile
+    from audit.replay import Settings
+    from audit.replay.fast import replay_table_fast
+    from audit.simulate import simulate
+    from audit.store import Store, read_event_file
+
+    pokerkit = _pokerkit()
+    settings = Settings(load_profile("montana"))
+    tournament = Settings(load_profile("montana", ("tournament",)))
+    out: dict[str, Any] = {}
+    with tempfile.TemporaryDirectory() as tmp, warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for code, variant in STUD_DRAW_GAMES:
+            store = Store(Path(tmp) / variant)
+            simulate(store.root, hands=hands, seed=seed, variant=variant,
+                     structure="fixed_limit", tables=4)
+            events = pa.concat_tables([read_event_file(f) for f in store.event_files()])
+            kept_ids, histories = [], []
+            for hand in _hand_rows(events):
+                try:
+                    history = pokerkit.HandHistory.loads(to_phh(hand))
+                    for _ in history.state_actions:
+                        pass
+                except Exception:  # noqa: BLE001 - PokerKit's refusals are its own
+                    continue
+                kept_ids.append(hand[0]["hand_id"])
+                histories.append(history)
+            kept = events.filter(pc.is_in(events.column("hand_id"), pa.array(kept_ids)))
+
+            def ours(kept: pa.Table = kept) -> None:
+                replay_table_fast(kept, settings, tournament)
+
+            def theirs(histories: list[Any] = histories) -> None:
+                for history in histories:
+                    for _ in history.state_actions:
+                        pass
+
+            ours()  # the kernel's one-time load is not the replay's speed
+            ours_rate = len(kept_ids) / _best_seconds(ours, repeats)
+            theirs_rate = len(histories) / _best_seconds(theirs, repeats)
+            out[code] = {"simulated": hands, "hands": len(kept_ids),
+                         "ours_hands_per_second": round(ours_rate),
+                         "pokerkit_hands_per_second": round(theirs_rate),
+                         "ratio": round(ours_rate / theirs_rate, 1)}
+    return out
+
+
+def _hand_rows(events: pa.Table) -> list[list[dict[str, Any]]]:
+    hands: dict[str, list[dict[str, Any]]] = {}
+    for row in events.to_pylist():
+        hands.setdefault(row["hand_id"], []).append(row)
+    return list(hands.values())
+
+
 # ---------------------------------------------------------------------------- evaluator
 
 
@@ -363,6 +431,12 @@ def run_bench(phh_files: Sequence[Path] = (), *, quick: bool = False,
          f"{replay['reference_hands_per_second']:,} hands/s ({replay['reference_ratio']}x); "
          f"{replay['fast_path_share']:.1%} of hands proven clean by the compiled path")
     result["replay"] = replay
+    stud_draw = bench_stud_draw(hands=100 if quick else 1_000, repeats=1 if quick else 3)
+    echo("replay, stud and draw (simulated fixed-limit hands PokerKit replays): "
+         + "; ".join(f"{code} {r['ours_hands_per_second']:,} vs PokerKit "
+                     f"{r['pokerkit_hands_per_second']:,} hands/s = {r['ratio']}x "
+                     f"({r['hands']} hands)" for code, r in stud_draw.items()))
+    result["replay_stud_draw"] = stud_draw
     evaluator = bench_evaluator(hands=20_000 if quick else 1_000_000,
                                 scalar_hands=2_000 if quick else 50_000,
                                 pokerkit_hands=300 if quick else 3_000,
