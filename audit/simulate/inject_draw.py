@@ -1,10 +1,11 @@
 """Draw-game injectors: opening without openers at jacks, a check-raise and a checked seven-low
 at limit ace-to-five, a raise over the two-round cap, five draw cards dealt at once, a draw
 that leaves a player short of a hand, and cards the dealer exposes (before the draw: kept when
-the game replaces them, replaced when it keeps them; on the draw: kept). Each breaks exactly its
-rule; what follows stays legal (the engine plays on under the state the replay derives, or the
-injector keeps the rest of the round passive), and the labels sit on the event the replay
-reports."""
+the game replaces them, replaced when it keeps them; on the draw: kept), all-in opens called
+short, turn order, late-completed hands, limps under a minimum open and miscalls (kill pots: in
+studdraw_inject_kill.py). Each breaks exactly its rule; what follows stays legal (the engine
+plays on under the state the replay derives, or the injector keeps the rest of the round
+passive), and the labels sit on the event the replay reports."""
 
 from __future__ import annotations
 
@@ -12,18 +13,15 @@ import json
 import random
 
 from audit.replay.jokers import has_openers, joker_low, seven_or_better
-from audit.simulate.engine import CARD, FL, Hand
-from audit.simulate.inject import ACTIONS, Injector
+from audit.simulate.engine import CARD, Hand
+from audit.simulate.inject import ACTIONS
+from audit.simulate.studdraw_inject_base import DrawInjector
+from audit.simulate.studdraw_inject_kill import ALL_KILL
 from audit.simulate.table import Table
 
 TWO_ROUND = ("lowball_27_single", "draw_high", "lowball_a5", "jacks_or_better")
 FIVE_CARD = ("lowball_27_single", "lowball_27_triple", "draw_high", "lowball_a5",
              "jacks_or_better")
-
-
-class _DrawInjector(Injector):
-    structures = (FL,)
-    min_players = 2
 
 
 def _passive(h: Hand, s: int) -> tuple:
@@ -39,7 +37,7 @@ def _checked_this_round(h: Hand, s: int) -> bool:
     return False
 
 
-class JacksWithoutOpeners(_DrawInjector):
+class JacksWithoutOpeners(DrawInjector):
     """At jacks or better, a player without a pair of jacks or better opens."""
 
     name, rule = "jacks_without_openers", "JACKS-OPENERS"
@@ -54,7 +52,7 @@ class JacksWithoutOpeners(_DrawInjector):
         return self.once(("raise", lo), self.rule, s)
 
 
-class A5CheckRaise(_DrawInjector):
+class A5CheckRaise(DrawInjector):
     """Limit ace-to-five after the draw: a player checks (not holding a seven-low, so the
     sevens rule stays out of it) and raises when the bet comes round to him."""
 
@@ -79,7 +77,7 @@ class A5CheckRaise(_DrawInjector):
         return None
 
 
-class CapTwoRound(_DrawInjector):
+class CapTwoRound(DrawInjector):
     """Single-draw games: a bet and four raises with three or more players in, then one more
     raise (the cap of a two-round game)."""
 
@@ -97,7 +95,7 @@ class CapTwoRound(_DrawInjector):
         return self.once(("raise", to), self.rule, s)
 
 
-class A5SevensChecked(_DrawInjector):
+class A5SevensChecked(DrawInjector):
     """Limit ace-to-five: a seven-low or better is checked after the draw and only called; if
     it wins, the awards follow the sevens ruling (the pot as it stood before the draw, every
     post-draw bet back to its maker), as the replay rules it."""
@@ -141,7 +139,7 @@ class A5SevensChecked(_DrawInjector):
         return True
 
 
-class DrawFiveAtOnce(_DrawInjector):
+class DrawFiveAtOnce(DrawInjector):
     """A player drawing five is dealt all five at once (four, then the fifth after the
     others)."""
 
@@ -158,7 +156,7 @@ class DrawFiveAtOnce(_DrawInjector):
         return list(h.hole[s]), 5, self.rule
 
 
-class DrawShortHand(_DrawInjector):
+class DrawShortHand(DrawInjector):
     """A player is dealt one card fewer than he threw, so he holds four after the draw (a
     fouled hand); he folds at his next turn, so only the hand size is wrong."""
 
@@ -204,7 +202,7 @@ def _hole_rows(ev: list[list]) -> list[list]:
     return [e for e in ev if e[0] == "deal" and e[5] == "hole"]
 
 
-class ExposedPredrawKept(_DrawInjector):
+class ExposedPredrawKept(DrawInjector):
     """Lowball before the draw: the dealer exposes a card the game replaces (a 6 or above 7
     at deuce-to-seven, above 7 at ace-to-five) and the player keeps it. The log splits his deal
     into four cards and the exposed one; his hand is the one he played."""
@@ -233,7 +231,7 @@ class ExposedPredrawKept(_DrawInjector):
         return False
 
 
-class ExposedPredrawReplaced(_DrawInjector):
+class ExposedPredrawReplaced(DrawInjector):
     """Before the draw the dealer exposes a card the game says must be kept (any card at draw
     high and jacks, a 7, 5, 4, 3 or 2 at deuce-to-seven, 7 or lower at ace-to-five) and gives
     the player another instead. The exposed card is one nobody else saw; the replacement is
@@ -266,7 +264,7 @@ class ExposedPredrawReplaced(_DrawInjector):
         return True
 
 
-class ExposedOnDrawKept(_DrawInjector):
+class ExposedOnDrawKept(DrawInjector):
     """A card dealt face up on the draw is kept (it is replaced once everyone has drawn)."""
 
     name, rule = "exposed_on_draw_kept", "DRAW-EXPOSED-ON-DRAW"
@@ -296,121 +294,7 @@ ALL_DRAW = (JacksWithoutOpeners, A5CheckRaise, CapTwoRound, A5SevensChecked, Dra
             DrawShortHand, ExposedPredrawKept, ExposedPredrawReplaced, ExposedOnDrawKept)
 
 
-# ----------------------------------------------------------------------------- kill pots
-KILL_GAMES = ("lowball_27_single", "lowball_27_triple", "lowball_a5", "badugi", "draw_high")
-
-
-class _KillInjector(_DrawInjector):
-    """Posts kill blinds after the blinds (studdraw._kill) from seats with deep stacks."""
-
-    variants = KILL_GAMES
-    min_players = 3
-
-    def killers(self, h: Hand, t: Table, n: int, depth: int) -> list[int]:
-        """n seats to kill from, or none when a newcomer sits here: a new player in a killed
-        pot must kill the next deal (KILL-NEW-PLAYER), which the next deal would not do."""
-        seated = {p.pid for p in t.players if p is not None}
-        if not t.last_seated or not seated <= t.last_seated:
-            return []
-        deep = [s for s in h.order if h.stack[s] > depth]
-        return self.rng.sample(deep, n) if len(deep) >= n else []
-
-
-class KillWrongSize(_KillInjector):
-    """A kill of three big blinds (a full kill is two, a half kill one and a half); the table
-    plays the limits that kill set, as the replay does."""
-
-    name, rule = "kill_wrong_size", "KILL-SIZE"
-
-    def kills(self, h: Hand, t: Table) -> list[tuple[int, int, str]]:
-        seats = self.killers(h, t, 1, 20 * h.bb)
-        if not seats:
-            return []
-        self.done = True
-        self.labels.append((None, self.rule, seats[0], True))  # row set in finish
-        return [(seats[0], 3 * h.bb, "kill")]
-
-    def finish(self, h: Hand, res: dict, ev: list[list], t: Table, rng: random.Random,
-               game: dict) -> bool:
-        return _label_posts(self, ev, "kill", 0)
-
-
-class KillTwice(_KillInjector):
-    """Two full kills in one deal (only one is allowed)."""
-
-    name, rule = "kill_twice", "KILL-ONE-PER-DEAL"
-
-    def kills(self, h: Hand, t: Table) -> list[tuple[int, int, str]]:
-        seats = self.killers(h, t, 2, 20 * h.bb)
-        if not seats:
-            return []
-        self.labels.append((None, self.rule, seats[1], True))
-        return [(s, 2 * h.bb, "kill") for s in seats]
-
-    def finish(self, h: Hand, res: dict, ev: list[list], t: Table, rng: random.Random,
-               game: dict) -> bool:
-        return _label_posts(self, ev, "kill", 1)
-
-
-class VoluntaryKillNotLowball(_KillInjector):
-    """A voluntary kill in badugi or draw high; the optional voluntary kill is a lowball rule
-    (the killer acts last on the first round, as a voluntary killer does)."""
-
-    name, rule = "voluntary_kill_not_lowball", "KILL-VOLUNTARY-LOWBALL"
-    variants = ("badugi", "draw_high")
-
-    def kills(self, h: Hand, t: Table) -> list[tuple[int, int, str]]:
-        seats = self.killers(h, t, 1, 20 * h.bb)
-        if not seats:
-            return []
-        self.labels.append((None, self.rule, seats[0], True))
-        return [(seats[0], 2 * h.bb, "kill_voluntary")]
-
-    def finish(self, h: Hand, res: dict, ev: list[list], t: Table, rng: random.Random,
-               game: dict) -> bool:
-        return _label_posts(self, ev, "kill_voluntary", 0)
-
-
-class KillFoldOutOfTurn(_KillInjector):
-    """A killed pot (a legal full kill) with two folds of the first round logged in the wrong
-    order: the kill order decides that round's turns."""
-
-    name, rule = "kill_fold_out_of_turn", "ORDER-KILL"
-
-    def kills(self, h: Hand, t: Table) -> list[tuple[int, int, str]]:
-        seats = self.killers(h, t, 1, 20 * h.bb)
-        return [(seats[0], 2 * h.bb, "kill")] if seats else []
-
-    def finish(self, h: Hand, res: dict, ev: list[list], t: Table, rng: random.Random,
-               game: dict) -> bool:
-        if not any(e[0] == "post" and e[5] == "kill" for e in ev):
-            return False
-        for i in range(len(ev) - 1):
-            a, b = ev[i], ev[i + 1]
-            if a[0] == b[0] == "fold" and a[6] == b[6] == 0:
-                ev[i], ev[i + 1] = b, a
-                self.labels.append((b, self.rule, b[1], True))
-                return True
-        return False
-
-
-def _label_posts(inj: Injector, ev: list[list], detail: str, k: int) -> bool:
-    """Put the label kills() filed on the k-th post of `detail` (the kill the replay flags)."""
-    if not inj.labels:
-        return False
-    posts = [e for e in ev if e[0] == "post" and e[5] == detail]
-    if len(posts) <= k:
-        inj.labels.clear()
-        return False
-    _, rule, seat, primary = inj.labels[0]
-    inj.labels[0] = (posts[k], rule, seat, primary)
-    return True
-
-
-ALL_DRAW = (*ALL_DRAW, KillWrongSize, KillTwice, VoluntaryKillNotLowball, KillFoldOutOfTurn)
-
-
-class JacksAllInOpenShortCall(_DrawInjector):
+class JacksAllInOpenShortCall(DrawInjector):
     """Jacks or better: the opener (with openers) has less than the bet after his ante and
     opens all-in for it, playing for the antes; the next player calls only that amount where
     every caller puts in the full opening bet. The rest fold."""
@@ -478,7 +362,7 @@ def _best_low(evaluator: str, hole: list[int]) -> bool:
     return len(ranks) == 5 and ranks[-1] <= 5 and ranks != [1, 2, 3, 4, 5] and not flush
 
 
-class LowballMiscall(_DrawInjector):
+class LowballMiscall(DrawInjector):
     """Lowball heads-up showdown: the winner calls a better low than he holds ("five" at
     ace-to-five, "seven" at deuce-to-seven) and the other player mucks; the miscaller was paid
     where his miscalled hand was dead."""
@@ -503,7 +387,7 @@ class LowballMiscall(_DrawInjector):
         return True
 
 
-class LowballPairNotAnnounced(_DrawInjector):
+class LowballPairNotAnnounced(DrawInjector):
     """Lowball at a live table (a spoken call is logged): the winner spreads a hand with a pair
     without saying "pair", and the other player mucks; he should have lost the pot."""
 
@@ -529,7 +413,7 @@ class LowballPairNotAnnounced(_DrawInjector):
 
 
 # ----------------------------------------------------------------------------- turn order
-class DrawServedOutOfOrder(_DrawInjector):
+class DrawServedOutOfOrder(DrawInjector):
     """Two players' draws are served in the wrong order (the later seat draws first)."""
 
     name, rule = "draw_served_out_of_order", "ORDER-DRAW-PHASE"
@@ -547,7 +431,7 @@ class DrawServedOutOfOrder(_DrawInjector):
         return False
 
 
-class JacksOpenerNotFirst(_DrawInjector):
+class JacksOpenerNotFirst(DrawInjector):
     """After the draw at jacks the opener checks first, but the log has the next player check
     before him."""
 
@@ -568,7 +452,7 @@ class JacksOpenerNotFirst(_DrawInjector):
         return True
 
 
-class HandCompletedLate(_DrawInjector):
+class HandCompletedLate(DrawInjector):
     """Lowball: a player is dealt four cards and his fifth only after the first player has
     acted (a short hand is completed before the action, else he draws to five; the dealer's
     seat may still get its last card)."""
@@ -594,7 +478,7 @@ class HandCompletedLate(_DrawInjector):
         return True
 
 
-class LowballLimpUnderMinOpen(_DrawInjector):
+class LowballLimpUnderMinOpen(DrawInjector):
     """A lowball table whose minimum open is twice the big blind (house lowball.min_open =
     2bb): players come in by calling the big blind."""
 
@@ -621,5 +505,6 @@ class LowballLimpUnderMinOpen(_DrawInjector):
         return True
 
 
-ALL_DRAW = (*ALL_DRAW, JacksAllInOpenShortCall, DrawServedOutOfOrder, JacksOpenerNotFirst,
-            HandCompletedLate, LowballLimpUnderMinOpen, LowballMiscall, LowballPairNotAnnounced)
+ALL_DRAW = (*ALL_DRAW, *ALL_KILL, JacksAllInOpenShortCall, DrawServedOutOfOrder,
+            JacksOpenerNotFirst, HandCompletedLate, LowballLimpUnderMinOpen, LowballMiscall,
+            LowballPairNotAnnounced)

@@ -1,31 +1,34 @@
-"""Stud and draw injectors: the bring-in from the wrong seat, of the wrong size or folded, a
-small bet on a big-bet street (stud, and draw games after the draw), bets against the open-pair
-rules of 4th street, a check out of turn on a later street, and a hand short of its seventh
-card at the showdown (the draw-game injectors are in inject_draw.py). Each breaks exactly its
-rule; the engine then plays on under the state the replay derives from what was logged (or the
-rest of the round stays passive), so the rest of the hand stays legal."""
+"""Stud injectors: the bring-in from the wrong seat, of the wrong size, folded or all-in and
+called short, a small bet on a big-bet street (stud, and draw games after the draw), bets
+against the open-pair rules of 4th street, checks and folds out of turn, a tied pot's odd chip
+misplaced, a missing ante. Cards dealt the wrong way are in studdraw_inject_cards.py, the draw
+games' injectors in inject_draw.py; ALL_STUD gathers them all. Each breaks exactly its rule;
+the engine then plays on under the state the replay derives from what was logged (or the rest
+of the round stays passive), so the rest of the hand stays legal."""
 
 from __future__ import annotations
 
 import random
 
-from audit.replay.stud import bring_in_seat, first_by_board, has_open_pair
+from audit.replay.stud import has_open_pair
 from audit.replay.variants import SPECS
-from audit.simulate.engine import CARD, FL, Hand
-from audit.simulate.inject import Injector, _pairs
+from audit.simulate.engine import Hand
+from audit.simulate.inject import _pairs
 from audit.simulate.inject_draw import ALL_DRAW
+from audit.simulate.studdraw_inject_base import ACTED, StudInjector, upcards
+from audit.simulate.studdraw_inject_cards import (
+    CommonCardNotShort,
+    HoleCardUpThenUp,
+    SeventhUpOrder,
+    SeventhUpTwice,
+    StudDoubleBurn,
+    StudSeventhMissing,
+    UpcardDealtDown,
+)
 from audit.simulate.table import DRAW_GAMES, STUD_GAMES, Table
 
 
-class _StudInjector(Injector):
-    structures = (FL,)
-    min_players = 3
-
-    def prepare(self, t: Table, order: list[int]) -> None:
-        self.variant = t.variant
-
-
-class BringInWrongSeat(_StudInjector):
+class BringInWrongSeat(StudInjector):
     """A player other than the one with the bring-in card brings in."""
 
     name, rule = "bring_in_wrong_seat", "STUD-BRINGIN-LOWCARD"  # ORDER-RAZZ etc. by game
@@ -43,7 +46,7 @@ class BringInWrongSeat(_StudInjector):
         return SPECS[self.variant].bringin_rule
 
 
-class BringInWrongAmount(_StudInjector):
+class BringInWrongAmount(StudInjector):
     """The bring-in is posted one chip over its size (still short of a full bet)."""
 
     name, rule = "bring_in_wrong_amount", "STUD-BRINGIN-AMOUNT"
@@ -56,7 +59,7 @@ class BringInWrongAmount(_StudInjector):
         return amount + 1
 
 
-class StudSmallBetOnBigStreet(_StudInjector):
+class StudSmallBetOnBigStreet(StudInjector):
     """An opening bet of the small bet on fifth street or later (the big bet applies)."""
 
     name, rule = "stud_small_bet_on_big_street", "BET-LIMIT-STUD-STREETS"
@@ -77,7 +80,7 @@ class StudSmallBetOnBigStreet(_StudInjector):
         return self.once(("raise", h.small_bet), self.rule, s)
 
 
-class FiveStudBigBet(_StudInjector):
+class FiveStudBigBet(StudInjector):
     """An opening bet of the big bet in 5-card stud, where every round is bet at one size."""
 
     name, rule = "five_stud_big_bet", "BET-LIMIT-5STUD"
@@ -101,7 +104,7 @@ class DrawSmallBetOnBigRound(StudSmallBetOnBigStreet):
     min_players = 2
 
 
-class BringInFolds(_StudInjector):
+class BringInFolds(StudInjector):
     """The player with the bring-in card folds instead of bringing in or completing."""
 
     name, rule = "bring_in_folds", "STUD-BRINGIN-OPTIONS"
@@ -115,15 +118,11 @@ class BringInFolds(_StudInjector):
         return self.rule
 
 
-def _up(h: Hand, s: int, faces: str) -> list[int]:
-    return [c for c, f in zip(h.hole[s], faces, strict=False) if f == "u"]
-
-
 def _open_pair(h: Hand, faces: str) -> bool:
-    return any(has_open_pair(_up(h, s, faces)) for s in h.order if not h.folded[s])
+    return any(has_open_pair(upcards(h, s, faces)) for s in h.order if not h.folded[s])
 
 
-class _OpenPair(_StudInjector):
+class _OpenPair(StudInjector):
     """4th street with an open pair showing: a bet the game's open-pair rule forbids; the rest
     of the round is called or checked (the state after a wrong size is the replay's to judge,
     not the agents')."""
@@ -182,7 +181,7 @@ class OpenPairSmallRaise(_OpenPair):
         return self.once(("raise", h.cur + h.small_bet), self.rule, s)
 
 
-class StudCheckOutOfTurn(_StudInjector):
+class StudCheckOutOfTurn(StudInjector):
     """On a later street two checks are logged in the wrong order (the second player checks
     before the first, who then checks)."""
 
@@ -199,7 +198,7 @@ class StudCheckOutOfTurn(_StudInjector):
         return False
 
 
-class StudFoldOutOfTurn(_StudInjector):
+class StudFoldOutOfTurn(StudInjector):
     """3rd street: two folds in a row are logged in the wrong order (the second player folds
     before the first)."""
 
@@ -216,161 +215,7 @@ class StudFoldOutOfTurn(_StudInjector):
         return False
 
 
-class StudSeventhMissing(_StudInjector):
-    """A player who loses at the showdown was never dealt his seventh card (he shows six)."""
-
-    name, rule = "stud_seventh_missing", "STUD-CARD-COUNT"
-    variants = ("stud", "stud_hilo", "razz")
-
-    def finish(self, h: Hand, res: dict, ev: list[list], t: Table,
-               rng: random.Random, game: dict) -> bool:
-        if not res["showdown"] or h.street != 4:
-            return False
-        winners = {x for _, _, _, hi, lo in res["pots"] for x in (*hi, *(lo or ()))}
-        losers = [x for x in res["contenders"] if x not in winners]
-        if not losers:
-            return False
-        s = losers[0]
-        # the seventh card is the only single card dealt down (dd uuuu d)
-        sevenths = [i for i, e in enumerate(ev) if e[0] == "deal" and e[5] == "down"
-                    and len(e[4].split()) == 1]
-        mine = [i for i in sevenths if ev[i][1] == s]
-        if len(mine) != 1 or len(sevenths) < 2:
-            return False
-        last = mine[0]
-        seventh = ev[last][4]
-        del ev[last]
-        show = next(e for e in ev if e[0] == "show" and e[1] == s)
-        show[4] = " ".join(c for c in show[4].split() if c != seventh)
-        first = next(e for e in ev if e[0] == "deal" and e[1] == s)
-        self.labels.append((first, self.rule, s, True))
-        return True
-
-
-_SEVEN = ("stud", "stud_hilo", "razz")
-
-
-def _cards(text: str) -> list[int]:
-    return [CARD.index(c) for c in text.split()]
-
-
-class HoleCardUpThenUp(_StudInjector):
-    """3rd street: a player's second hole card is dealt face up, and his third card face up as
-    well (after an exposed hole card the third is dealt down; in a tournament an exposed hole
-    card is a misdeal). Only a player who folds on 3rd street, and whose exposed card would
-    not have made him the bring-in, so that the turn order stays the one that was played."""
-
-    name, rule = "hole_card_up_then_up", "STUD-EXPOSED-START"
-    variants = _SEVEN
-
-    def finish(self, h: Hand, res: dict, ev: list[list], t: Table,
-               rng: random.Random, game: dict) -> bool:
-        spec = SPECS[self.variant]
-        bring = next((e for e in ev if e[0] == "post" and e[5] == "bring_in"), None)
-        if bring is None:
-            return False
-        third: dict[int, list] = {}  # each seat's first up-dealt card: his 3rd street card
-        for e in ev:
-            if e[0] == "deal" and e[5] == "up":
-                third.setdefault(e[1], e)
-        ups = {x: CARD.index(e[4]) for x, e in third.items()}
-        for s in [e[1] for e in ev if e[0] == "fold" and e[6] == 0 and e[1] != bring[1]]:
-            down = next(e for e in ev if e[0] == "deal" and e[1] == s and e[5] == "down")
-            hole = down[4].split()
-            if bring_in_seat({**ups, s: CARD.index(hole[1])}, spec.bring_in) != bring[1]:
-                continue
-            down[4] = hole[0]
-            up = third[s]
-            up[4] = f"{hole[1]} {up[4]}"
-            self.labels.append((up, self.rule, s, True))
-            return True
-        return False
-
-
-_ACTED = ("fold", "check", "call", "bet", "raise", "complete")
-
-
-class SeventhUpTwice(_StudInjector):
-    """7th street with three or more players: two players' last cards are dealt face up (once
-    one is dealt up the others get theirs down). Only where the upcards leave the player who
-    acted first on 7th street the one who should."""
-
-    name, rule = "seventh_up_twice", "STUD-7TH-UP"
-    variants = _SEVEN
-
-    def finish(self, h: Hand, res: dict, ev: list[list], t: Table,
-               rng: random.Random, game: dict) -> bool:
-        spec = SPECS[self.variant]
-        at = next((i for i, e in enumerate(ev) if e[0] in _ACTED and e[6] == 4), None)
-        if at is None:
-            return False
-        sevenths = {e[1]: e for e in ev[:at] if e[0] == "deal" and e[5] == "down"
-                    and len(e[4].split()) == 1}
-        if len(sevenths) < 3:
-            return False
-        put_in = {x: sum(e[2] or 0 for e in ev[:at] if e[1] == x
-                         and (e[0] == "post" or e[0] in _ACTED)) for x in sevenths}
-        live = [x for x in h.order if x in sevenths and h.start[x] > put_in[x]]
-        up = {x: _up(h, x, spec.faces) for x in sevenths}
-        for i, a in enumerate(live):
-            for b in live[i + 1:]:
-                boards = {x: up[x] + ([h.hole[x][6]] if x in (a, b) else []) for x in up}
-                if first_by_board(boards, h.order, spec.board == "low") != ev[at][1]:
-                    continue
-                sevenths[a][5] = sevenths[b][5] = "up"
-                last = max(k for k in range(at) if ev[k][0] == "deal")
-                self.labels.append((ev[last], self.rule, b, True))
-                return True
-        return False
-
-
-class SeventhUpOrder(_StudInjector):
-    """One player's last card is dealt face up (legal), but 7th street is still opened by the
-    player who was high on the board without it: the first to act counts that upcard."""
-
-    name, rule = "seventh_up_wrong_first", "ORDER-STUD-7TH-UP"
-    variants = _SEVEN
-
-    def finish(self, h: Hand, res: dict, ev: list[list], t: Table,
-               rng: random.Random, game: dict) -> bool:
-        spec = SPECS[self.variant]
-        at = next((i for i, e in enumerate(ev) if e[0] in _ACTED and e[6] == 4), None)
-        if at is None or ev[at][0] != "check" or ev[at + 1][0] not in _ACTED:
-            return False
-        sevenths = {e[1]: e for e in ev[:at] if e[0] == "deal" and e[5] == "down"
-                    and len(e[4].split()) == 1}
-        put_in = {x: sum(e[2] or 0 for e in ev[:at] if e[1] == x
-                         and (e[0] == "post" or e[0] in _ACTED)) for x in sevenths}
-        live = [x for x in h.order if x in sevenths and h.start[x] > put_in[x]]
-        if len(live) != len(sevenths):
-            return False  # nobody all-in: every player still acts on 7th street
-        alive = [x for x in h.order if x in sevenths]
-        up = {x: _up(h, x, spec.faces) for x in sevenths}
-        for x in alive[1:] if len(alive) == 2 else alive:
-            boards = {y: up[y] + ([h.hole[y][6]] if y == x else []) for y in up}
-            best = first_by_board(boards, h.order, spec.board == "low")
-            if best == ev[at][1] or best != ev[at + 1][1]:
-                continue
-            sevenths[x][5] = "up"
-            self.labels.append((ev[at], self.rule, ev[at][1], True))
-            return True
-        return False
-
-
-class CommonCardNotShort(_StudInjector):
-    """7th street is dealt as one common card face up although the deck holds a card for every
-    player still in (the common card is only for a deck that runs short). The hands are played
-    and settled with the common card."""
-
-    name, rule = "common_card_not_short", "STUD-SHORT-DECK"
-    variants = _SEVEN
-
-    def common_last(self, h: Hand) -> bool:
-        self.done = True
-        return True
-
-
-class StudTieOddChip(_StudInjector):
+class StudTieOddChip(StudInjector):
     """Two players hold the same ranks (other suits) and everyone checks and calls to the
     showdown; the tied pot is split with one chip moved from the player the odd chip is due to
     (by the cards, in stud) to the other."""
@@ -420,7 +265,7 @@ class StudTieOddChip(_StudInjector):
         return True
 
 
-class AnteSkipped(_StudInjector):
+class AnteSkipped(StudInjector):
     """A player is dealt in without posting his ante (stud, and jacks or better, which is
     anted too); the rule is judged when the betting starts."""
 
@@ -438,51 +283,12 @@ class AnteSkipped(_StudInjector):
 
     def finish(self, h: Hand, res: dict, ev: list[list], t: Table,
                rng: random.Random, game: dict) -> bool:
-        start = next((e for e in ev if e[0] in _ACTED
+        start = next((e for e in ev if e[0] in ACTED
                       or e[0] == "post" and e[5] == "bring_in"), None)
         if start is None:
             return False
         self.labels.append((start, self.rule, self.seat, True))
         return True
-
-
-class UpcardDealtDown(_StudInjector):
-    """Five-card and Mississippi stud: a card the structure deals face up is dealt face down,
-    to a player who folds in that round; only where the missing upcard leaves the round's
-    first player the one who acted first."""
-
-    name, rule = "upcard_dealt_down", "FIVESTUD-STRUCTURE"
-    variants = ("stud5", "mississippi")
-
-    def prepare(self, t: Table, order: list[int]) -> None:
-        super().prepare(t, order)
-        self.rule = "FIVESTUD-STRUCTURE" if t.variant == "stud5" else "MISS-STRUCTURE"
-
-    def finish(self, h: Hand, res: dict, ev: list[list], t: Table,
-               rng: random.Random, game: dict) -> bool:
-        spec = SPECS[self.variant]
-        counts, faces = spec.counts, spec.faces
-        for k in range(1, len(counts)):
-            first = next((e for e in ev if e[0] in _ACTED and e[6] == k), None)
-            if first is None:
-                break
-            alive = [x for x in h.order if len(h.hole[x]) >= counts[k]]
-            boards = {x: [c for c, f in zip(h.hole[x][:counts[k]], faces, strict=False)
-                          if f == "u"] for x in alive}
-            best = first_by_board(boards, h.order, spec.board == "low")
-            for e in ev:
-                if e[0] != "fold" or e[6] != k or e[1] == best:
-                    continue
-                s = e[1]
-                new = [CARD.index(c) for c in _deal_rows(ev, s)[k][4].split()]
-                seen = {**boards, s: [c for c in boards[s] if c not in new]}
-                if first_by_board(seen, h.order, spec.board == "low") != best:
-                    continue
-                row = _deal_rows(ev, s)[k]
-                row[5] = "down"
-                self.labels.append((row, self.rule, s, True))
-                return True
-        return False
 
 
 def _shorten(h: Hand, s: int, behind: int) -> bool:
@@ -496,7 +302,7 @@ def _shorten(h: Hand, s: int, behind: int) -> bool:
     return True
 
 
-class BringInAllInShortCall(_StudInjector):
+class BringInAllInShortCall(StudInjector):
     """The player with the bring-in card has one chip after his ante: he brings in all-in for
     it, and the next player calls that one chip instead of the full bring-in; the rest fold."""
 
@@ -512,35 +318,6 @@ class BringInAllInShortCall(_StudInjector):
         if not self.done:
             return self.once(("call",), self.rule, s)
         return ("fold",)
-
-
-class StudDoubleBurn(_StudInjector):
-    """The log records the burns: one before each later street's cards, and two before one
-    street's (a double burn)."""
-
-    name, rule = "stud_double_burn", "STUD-BURN-ERROR"
-    variants = STUD_GAMES
-
-    def finish(self, h: Hand, res: dict, ev: list[list], t: Table,
-               rng: random.Random, game: dict) -> bool:
-        starts = [i for i in range(1, len(ev)) if ev[i][0] == "deal"
-                  and ev[i - 1][0] in _ACTED]  # a later street's first card
-        if not starts or len(starts) != h.street:
-            return False  # streets dealt back to back (all-in): the burns are not placed
-        double = rng.randrange(len(starts))
-        for k in reversed(range(len(starts))):
-            burns = [["burn", None, None, None, None, None]] * (2 if k == double else 1)
-            ev[starts[k]:starts[k]] = [list(b) for b in burns]
-        at = starts[double] + double + 2  # the street's first card, after the burns before it
-        self.labels.append((ev[at], self.rule, None, True))
-        return True
-
-
-def _deal_rows(ev: list[list], s: int) -> list[list]:
-    """Seat s's deal rows, index k the row of street k (the first street's down row dropped,
-    so index 0 is its upcard)."""
-    rows = [e for e in ev if e[0] == "deal" and e[1] == s]
-    return rows[1:]  # rows[0] is the first street's down cards, rows[1] its upcard
 
 
 ALL_STUD = (BringInWrongSeat, BringInWrongAmount, StudSmallBetOnBigStreet, FiveStudBigBet,
