@@ -200,7 +200,7 @@ def test_a_kernel_that_cannot_run_leaves_every_hand_to_the_reference(
         raise RuntimeError("cannot cache function 'replay_batch': no locator available")
 
     monkeypatch.setattr(fast, "_run_kernel", cannot_cache)
-    monkeypatch.setattr(fast, "_kernel_state", {})
+    monkeypatch.setattr(fast.KERNEL, "state", {})
     got = replay_table_fast(table, cash, tournament)
     assert got.fast_hands == 0
     assert got.hands.equals(want.hands) and got.findings.equals(want.findings)

@@ -11,16 +11,15 @@ the same order, as replaying every hand with the reference replay.
 from __future__ import annotations
 
 import os
-import sys
 from dataclasses import dataclass
 from functools import cache
-from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from audit.compiled import CompiledModule, compile_failures
 from audit.evaluate import HIGH_CLASSES
 from audit.findings import Finding, finding, findings_table
 from audit.replay.events import hands_from_table
@@ -53,43 +52,14 @@ def reference_only() -> bool:
     return os.environ.get(DISABLE_ENV, "") not in ("", "0")
 
 
-_KERNEL_FAILURES: tuple[type[BaseException], ...] = (OSError, RuntimeError, ImportError)
-_kernel_state: dict[str, Any] = {}
+KERNEL = CompiledModule("audit.replay.fast_kernel", "the compiled replay",
+                        "every hand takes the reference replay (same findings, slower)")
 
 
 def kernel() -> Any:
     """The compiled kernel module, or None when it cannot be built on this machine (then
-    every hand takes the reference replay). numba caches the compiled code next to the
-    module; when that directory is read-only (a system-wide install) the cache goes to the
-    user's cache directory instead."""
-    if "module" in _kernel_state:
-        return _kernel_state["module"]
-    here = Path(__file__).resolve().parent
-    if "NUMBA_CACHE_DIR" not in os.environ and not os.access(here, os.W_OK):
-        base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
-        os.environ["NUMBA_CACHE_DIR"] = str(base / "poker-audit" / "numba")
-    try:
-        import numba.core.config
-        import numba.core.errors
-
-        numba.core.config.reload_config()  # picks up NUMBA_CACHE_DIR set above
-        global _KERNEL_FAILURES
-        _KERNEL_FAILURES = (OSError, RuntimeError, ImportError, numba.core.errors.NumbaError)
-        from audit.replay import fast_kernel
-    except ImportError as exc:
-        _kernel_failed(exc)
-        return None
-    _kernel_state["module"] = fast_kernel
-    return fast_kernel
-
-
-def _kernel_failed(exc: BaseException) -> None:
-    """Say once that the compiled path is off, and keep it off for this process."""
-    if not _kernel_state.get("warned"):
-        print(f"poker-audit: the compiled replay is unavailable ({type(exc).__name__}: {exc}); "
-              "every hand takes the reference replay (same findings, slower)", file=sys.stderr)
-        _kernel_state["warned"] = True
-    _kernel_state["module"] = None
+    every hand takes the reference replay)."""
+    return KERNEL.get()
 
 
 def replay_table_fast(table: pa.Table, cash: Settings, tournament: Settings | None = None,
@@ -114,8 +84,8 @@ def replay_table_fast(table: pa.Table, cash: Settings, tournament: Settings | No
         try:
             fast = _run_kernel(table, starts, cash, tournament)
             status = fast["status"]
-        except _KERNEL_FAILURES as exc:  # the compiled path could not run: lose no time,
-            _kernel_failed(exc)          # no hand; the reference replay judges them all
+        except compile_failures() as exc:  # the compiled path could not run: lose no
+            KERNEL.failed(exc)             # time, no hand; the reference replay judges all
             fast = None
     back = np.flatnonzero(status > 0)
     ref_findings, ref_hands, ref_players = _reference(table, starts, back, cash, tournament)

@@ -17,20 +17,18 @@ chunk behind the engine, so memory stays bounded by two chunks.
 
 from __future__ import annotations
 
-import os
 import random
-import sys
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from datetime import timedelta
 from functools import cache
-from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pyarrow as pa
 
 from audit.cards import card_str
+from audit.compiled import CompiledModule, compile_failures
 from audit.errors import AuditInputError
 from audit.schema import events_schema
 
@@ -57,26 +55,13 @@ def fast_eligible(*, variant: str, structure: str, violations: float, colluders:
     return ""
 
 
-def kernel() -> Any:
-    """The compiled simulator module, or None (then the Python engine plays, one warning).
-    numba caches the compiled code next to the module, or in the user's cache directory
-    when the package directory is read-only (as audit/replay/fast.py does)."""
-    if "module" in _state:
-        return _state["module"]
-    here = Path(__file__).resolve().parent
-    if "NUMBA_CACHE_DIR" not in os.environ and not os.access(here, os.W_OK):
-        base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
-        os.environ["NUMBA_CACHE_DIR"] = str(base / "poker-audit" / "numba")
-    try:
-        import numba.core.config
+KERNEL = CompiledModule("audit.simulate.fast_kernel", "the compiled simulator",
+                        "the Python engine plays (same kind of hands, slower)")
 
-        numba.core.config.reload_config()  # picks up NUMBA_CACHE_DIR set above
-        from audit.simulate import fast_kernel
-    except ImportError as exc:
-        kernel_failed(exc)
-        return None
-    _state["module"] = fast_kernel
-    return fast_kernel
+
+def kernel() -> Any:
+    """The compiled simulator module, or None (then the Python engine plays, one warning)."""
+    return KERNEL.get()
 
 
 def ready() -> Any:
@@ -94,27 +79,11 @@ def ready() -> Any:
                           np.zeros(len(setup["names"]), dtype=np.int64), setup["styles"],
                           setup["rng"], np.zeros((fk.N_E, 1), dtype=np.int64), per_hand[0],
                           per_hand[1], per_hand[2], per_hand[3], *_lookups())
-        except kernel_failures() as exc:
-            kernel_failed(exc)
+        except compile_failures() as exc:
+            KERNEL.failed(exc)
             fk = None
     _state["ready"] = fk
     return fk
-
-
-def kernel_failed(exc: BaseException) -> None:
-    if not _state.get("warned"):
-        print(f"poker-audit: the compiled simulator is unavailable ({type(exc).__name__}: "
-              f"{exc}); the Python engine plays (same kind of hands, slower)", file=sys.stderr)
-        _state["warned"] = True
-    _state["module"] = None
-
-
-def kernel_failures() -> tuple[type[BaseException], ...]:
-    try:
-        import numba.core.errors
-    except ImportError:  # pragma: no cover - numba is a dependency
-        return (OSError, RuntimeError, ImportError)
-    return (OSError, RuntimeError, ImportError, numba.core.errors.NumbaError)
 
 
 @cache
