@@ -115,6 +115,7 @@ def canonical_hands(table: pa.Table) -> tuple[list[str], pa.Array]:
 
 
 SLICE_BYTES = 256 << 20  # canonical text is built with 32-bit offsets: stay far below 2 GiB
+SLICE_ROWS = 1 << 21  # the compiled writer's buffer is sized for the worst case per row
 REFERENCE_ENV = "POKER_AUDIT_MERKLE_REFERENCE"  # =1: leaves from the Arrow reference only
 # Below this many rows the Arrow reference takes milliseconds: a small ingest does not pay
 # for importing numba (about half a second) or loading the compiled writer.
@@ -127,7 +128,7 @@ def hand_leaves(table: pa.Table) -> list[bytes]:
     canonical bytes where it can be built; the Arrow reference makes the same bytes."""
     if table.num_rows == 0:
         return []
-    if table.nbytes > SLICE_BYTES:
+    if table.nbytes > SLICE_BYTES or table.num_rows > SLICE_ROWS:
         starts = hand_starts(table)
         if len(starts) > 1:
             middle = int(starts[len(starts) // 2])

@@ -95,6 +95,10 @@ def test_a_large_table_is_hashed_in_halves_with_the_same_leaves(monkeypatch):
     whole = merkle.hand_leaves(table)
     monkeypatch.setattr(merkle, "SLICE_BYTES", 1)  # every table is "large": split to single hands
     assert merkle.hand_leaves(table) == whole and len(whole) == 9
+    monkeypatch.undo()
+    monkeypatch.setattr(merkle, "SLICE_ROWS", 40)  # and by rows, through the compiled writer
+    monkeypatch.setattr(merkle, "KERNEL_MIN_ROWS", 1)
+    assert merkle.hand_leaves(table) == whole
 
 
 # ------------------------------------------------------------------ compiled leaf writer
