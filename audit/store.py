@@ -8,6 +8,10 @@ Layout (ARCHITECTURE.md):
     STORE/runs/<run_id>/...                     audit runs (written by audit.run)
     STORE/staging/<batch>/...                   a batch being written (never read)
 
+An audit writes its run into `runs/.<run_id>.tmp` while holding an flock on
+`runs/.<run_id>.lock` (Store.claim_run); opening the store removes the tmp directory of an
+audit that died, never one whose lock is held.
+
 A batch is committed in three steps. Its files are written into `staging/<batch>/` (temp
 file, fsync, rename); then one manifest record is appended and fsynced — the commit point;
 then the files are renamed into place. A crash before the commit leaves only a staging
@@ -15,7 +19,8 @@ directory, which the next writer deletes; a crash after it leaves a committed ba
 staging, which the next open rolls forward. Readers only ever see committed batches.
 
 Each record also carries a Merkle root over the batch's hands (audit.merkle; leaves computed
-vectorised as the batch is written), so one hand's inclusion can be proven with a few hashes
+from the tables in memory as the batch is written, by a compiled writer beside the Parquet
+encoding), so one hand's inclusion can be proven with a few hashes
 (audit.proof). Records are chained as sha256(prev_hash + content digest) ("chain": 2), so a
 proof links a record to the chain head with one 32-byte digest per later record; records
 written before that ("chain" absent) hash their whole canonical JSON and still verify.
@@ -553,8 +558,9 @@ class BatchWriter:
             self._counts[partition] = [0, 0]
             self._leaves[partition] = bytearray()
         table = table.cast(events_schema())
-        # The leaves are hashed on a second thread while Parquet encodes the same table: both
-        # are Arrow kernels that release the GIL, so on two cores the roots cost little time.
+        # The leaves are hashed on a second thread while Parquet encodes the same table: the
+        # compiled leaf writer and Parquet both release the GIL, so on two cores the roots
+        # cost little time (bench/bench_ingest.py --reference-leaves measures it).
         leaves = self._hasher().submit(merkle.hand_leaves, table)
         writer.write_table(table)
         self._leaves[partition] += b"".join(leaves.result())
