@@ -22,15 +22,14 @@ from __future__ import annotations
 
 import hashlib
 import os
-import sys
 from collections.abc import Sequence
-from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from audit.compiled import CompiledModule, compile_failures
 from audit.schema import events_schema
 
 LEAF_ENCODING = "hand-events-v1"
@@ -137,8 +136,8 @@ def hand_leaves(table: pa.Table) -> list[bytes]:
     if kernel is not None:
         try:
             return compiled_leaves(table, kernel)
-        except _KERNEL_FAILURES as exc:
-            _kernel_failed(exc)
+        except compile_failures() as exc:
+            _LEAF_WRITER.failed(exc)
     return reference_leaves(table)
 
 
@@ -154,44 +153,16 @@ def reference_leaves(table: pa.Table) -> list[bytes]:
 
 # ---------------------------------------------------------------------------- compiled leaves
 
-_KERNEL_FAILURES: tuple[type[BaseException], ...] = (OSError, RuntimeError, ImportError)
-_kernel_state: dict[str, Any] = {}
+_LEAF_WRITER = CompiledModule("audit.merkle_kernel", "the compiled Merkle leaf writer",
+                              "leaves come from the Arrow reference (same hashes, slower)")
 
 
 def _kernel() -> Any:
     """audit.merkle_kernel, or None when numba cannot build it here (or REFERENCE_ENV is
-    set). As for the replay kernel, numba's cache goes to the user's cache directory when
-    the package directory is read-only."""
+    set); audit.compiled loads it once and warns once."""
     if os.environ.get(REFERENCE_ENV, "") not in ("", "0"):
         return None
-    if "module" in _kernel_state:
-        return _kernel_state["module"]
-    here = Path(__file__).resolve().parent
-    if "NUMBA_CACHE_DIR" not in os.environ and not os.access(here, os.W_OK):
-        base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
-        os.environ["NUMBA_CACHE_DIR"] = str(base / "poker-audit" / "numba")
-    try:
-        import numba.core.config
-        import numba.core.errors
-
-        numba.core.config.reload_config()  # picks up NUMBA_CACHE_DIR set above
-        global _KERNEL_FAILURES
-        _KERNEL_FAILURES = (OSError, RuntimeError, ImportError, numba.core.errors.NumbaError)
-        from audit import merkle_kernel
-    except ImportError as exc:
-        _kernel_failed(exc)
-        return None
-    _kernel_state["module"] = merkle_kernel
-    return merkle_kernel
-
-
-def _kernel_failed(exc: BaseException) -> None:
-    if not _kernel_state.get("warned"):
-        print(f"poker-audit: the compiled Merkle leaf writer is unavailable "
-              f"({type(exc).__name__}: {exc}); leaves come from the Arrow reference (same "
-              "hashes, slower)", file=sys.stderr)
-        _kernel_state["warned"] = True
-    _kernel_state["module"] = None
+    return _LEAF_WRITER.get()
 
 
 class _Strings:
