@@ -102,10 +102,11 @@ def _drop_known_hands(
     if table.num_rows == 0:
         return table, []
     ids = table.column("hand_id")
-    known_arr = pa.array(sorted(known), pa.string())
-    dup_mask = pa.compute.is_in(ids, value_set=known_arr)
+    # only this chunk's ids are looked up: the cost follows the chunk, not the store
+    repeated = [h for h in pa.compute.unique(ids).to_pylist() if h in known]
     rejected: list[Rejected] = []
-    if pa.compute.any(dup_mask).as_py():
+    if repeated:
+        dup_mask = pa.compute.is_in(ids, value_set=pa.array(repeated, pa.string()))
         dups = table.filter(dup_mask)
         for hand_id in dict.fromkeys(dups.column("hand_id").to_pylist()):
             rows = dups.filter(pa.compute.equal(dups.column("hand_id"), hand_id))
@@ -207,15 +208,23 @@ def _ingest_file(path: Path, store: Store, fmt: str, result: FileResult) -> None
         known = store.hand_ids()
         writer = store.batch_writer()
         reasons: list[str] = []
+        rows = rejected = 0
         try:
             for chunk in importer.read(path):
                 checked = validate_events(chunk.table, chunk.lines, str(path), unit)
                 table, dups = _drop_known_hands(checked.table, known, str(path))
                 found = [*chunk.rejected, *checked.rejected, *dups]
                 writer.reject(found)
+                rows += table.num_rows
+                rejected += len(found)
                 reasons += [_reason(r) for r in found[: max(0, MAX_REASONS - len(reasons))]]
                 for date, part in _date_partitions(table).items():
                     writer.write(date, part)
+            if not rows and not rejected and name != "events":
+                # A hand history that yields no hand (e.g. a PHH file holding only a
+                # comment) was cut short or is not one: the caller quarantines the whole
+                # file. A native event table with a header and no rows is an empty export.
+                raise AuditInputError(f"{path}: no hand in the file (read as {name})")
             writer.sources.append(SourceFile(path=str(path), sha256=digest))
             record = writer.commit()
         except BaseException:

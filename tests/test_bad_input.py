@@ -189,3 +189,13 @@ def test_documentation_in_a_directory_is_skipped_and_said(store: Store, tmp_path
     assert "README.md: skipped, documentation found in a directory" in out
     named = ingest_cli(store, folder / "README.md")  # named explicitly: read, and refused
     assert named[0] == 2 and "cannot tell the format" in named[1]
+
+
+def test_a_hand_history_without_a_hand_is_quarantined_whole(store: Store, tmp_path: Path):
+    src = tmp_path / "cut.phhs"
+    src.write_text("# a hand history cut before its first hand\n\n")
+    result = CliRunner().invoke(main, ["ingest", str(src), "--format", "phh",
+                                       "--store", str(store.root)])
+    assert result.exit_code != 0 and "Traceback" not in result.output
+    assert "no hand in the file" in result.output
+    assert [q["source"] for q in quarantined(store)] == [str(src)]
