@@ -287,3 +287,12 @@ def test_voluntary_killer_acts_last_a_required_killer_in_turn():
     post = next(r for r in rows if r.get("detail") == "kill_voluntary")
     post["detail"] = "kill"
     assert "ORDER-KILL" in _findings(rows)
+
+
+def test_a_discarded_joker_is_a_card_thrown_away_not_a_crash():
+    # alice draws away the joker she was dealt (a 53-card lowball deck): she throws it like
+    # any card; it is no deck card that could come back after a reshuffle of the discards
+    text = (SEVENS.format(draw1="6d 8h", awards="award 2 70")
+            .replace("deal 1 hole 2c 3d 4h 9s Kc", "deal 1 hole 2c 3d 4h 9s Xj")
+            .replace("draw 1 9s Kc", "draw 1 9s Xj"))
+    assert _ids(text) == []

@@ -590,7 +590,8 @@ class FamilyHooks:
         for c in discards[:n] if discards else ():
             if c >= 0 and c in hole:
                 hole.remove(c)
-                deck.seen[c] = -1  # a discard may come back after a reshuffle of the discards
+                if c < 52:  # not the joker: a discard may come back after a reshuffle
+                    deck.seen[c] = -1
             elif -1 in hole:
                 hole.remove(-1)
             elif c >= 0:
