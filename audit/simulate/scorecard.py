@@ -105,9 +105,10 @@ def format_scorecard(card: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
-def bench_accuracy(*, hands: int = 5_000, violations: float = 0.05, seed: int = 0,
-                   variant: str = "mixed", structure: str = "mixed") -> dict[str, Any]:
-    """Simulate into a temporary store, audit it, return the scorecard (for `bench --accuracy`)."""
+def bench_accuracy(*, hands: int = 5_000, violations: float = 0.1, seed: int = 0,
+                   variant: str = "all", structure: str = "mixed") -> dict[str, Any]:
+    """Simulate into a temporary store, audit it, return the scorecard (for `bench --accuracy`):
+    every game the simulator plays (button, stud and draw games), so every injector counts."""
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp) / "sim"
         simulate(out, hands=hands, seed=seed, variant=variant, structure=structure, tables=12,
