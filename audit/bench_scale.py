@@ -3,13 +3,15 @@ of N simulated hands, with 1 and 2 workers, and the capacity model they imply.
 
 The store is built from one simulated base store (every button-game variant and structure,
 cash and tournament) copied under fresh hand ids until it holds N hands, so building a
-10M-hand store costs a copy, not 10M simulated hands. Peak memory is the largest sum of the
-resident sets of this process and every process it started (the forkserver and its
-workers), sampled while the audit runs.
+10M-hand store costs a copy, not 10M simulated hands. Each audit runs in a fresh
+interpreter; its peak memory is the largest sum of the proportional set sizes of that
+process and every process it started (the forkserver and its workers), sampled while the
+audit runs, so no audit is charged for memory an earlier one left behind.
 """
 
 from __future__ import annotations
 
+import multiprocessing
 import os
 import threading
 import time
@@ -162,9 +164,7 @@ def bench_scale(hands: int, work: Path, *, workers: tuple[int, ...] = (1, 2),
 
     Each worker count runs as worker processes of one thread each (the per-core figure a
     cluster plans with); one worker also runs in-process, as `poker-audit audit` runs it,
-    where Arrow and polars may use a second core."""
-    from audit.run import audit_store
-
+    where Arrow and polars may use a second core. Each audit runs in a fresh interpreter."""
     started = time.perf_counter()
     store = build_scaled_store(work, hands, echo=echo)
     build_s = time.perf_counter() - started
@@ -178,18 +178,16 @@ def bench_scale(hands: int, work: Path, *, workers: tuple[int, ...] = (1, 2),
     if 1 in workers:
         plans.insert(0, ("in-process", 1, False))
     for key, n, processes in plans:
-        with TreeMemory() as memory:
-            t0 = time.perf_counter()
-            summary = audit_store(store, workers=n, processes=processes)
-            seconds = time.perf_counter() - t0
-        rate = summary.hands / seconds
+        run = _audit_in_fresh_process(store.root, n, processes)
+        seconds, peak = run["seconds"], run["peak_rss_bytes"]
+        rate = run["hands"] / seconds
         out["runs"][key] = {"seconds": round(seconds, 1), "hands_per_second": round(rate),
-                            "peak_rss_bytes": memory.peak, "findings": summary.findings}
+                            "peak_rss_bytes": peak, "findings": run["findings"]}
         how = "in-process" if key == "in-process" else f"{n} worker process(es)"
         echo(f"  audit, {how}: {seconds:.1f} s, {rate:,.0f} hands/s, peak memory "
-             f"{memory.peak / 1e9:.2f} GB (PSS of the process tree)")
+             f"{peak / 1e9:.2f} GB (PSS of the process tree)")
     if collusion:
-        out["collusion"] = _collusion(store, summary, echo)
+        out["collusion"] = _collusion(store, run["run_id"], echo)
     runs = out["runs"]
     if "1" in runs and "2" in runs:
         out["scaling_2_workers"] = round(runs["2"]["hands_per_second"]
@@ -208,6 +206,41 @@ def bench_scale(hands: int, work: Path, *, workers: tuple[int, ...] = (1, 2),
         "cores_for_1b_hands_in_4h": round(day / (per_core * 4 * 3_600), 1),
     }
     return out
+
+
+def _audit_in_fresh_process(root: Path, workers: int, processes: bool) -> dict[str, Any]:
+    """One measured audit in a new interpreter: the peak is that process tree's own, not
+    inflated by what an earlier audit (or building the store) left in this process's heap."""
+    context = multiprocessing.get_context("spawn")
+    receive, send = context.Pipe(duplex=False)
+    child = context.Process(target=_measured_audit, args=(str(root), workers, processes, send))
+    child.start()
+    send.close()
+    try:
+        result = receive.recv()
+    except EOFError:
+        result = {"error": "the audit process died without a result"}
+    child.join()
+    if "error" in result:
+        raise AuditInputError(f"bench --scale: {result['error']}")
+    return result
+
+
+def _measured_audit(root: str, workers: int, processes: bool, send: Any) -> None:
+    from audit.run import audit_store
+
+    try:
+        with TreeMemory() as memory:
+            started = time.perf_counter()
+            summary = audit_store(Store(Path(root)), workers=workers, processes=processes)
+            seconds = time.perf_counter() - started
+        send.send({"seconds": seconds, "peak_rss_bytes": memory.peak, "hands": summary.hands,
+                   "pid": os.getpid(),
+                   "findings": summary.findings, "run_id": summary.run_id})
+    except Exception as exc:  # reported by the parent as a clean error
+        send.send({"error": f"{type(exc).__name__}: {exc}"})
+    finally:
+        send.close()
 
 
 def _spin(iterations: int) -> float:
@@ -232,13 +265,13 @@ def machine_ceiling(processes: int, iterations: int = 10_000_000) -> float:
     return round(processes * alone / together, 2)
 
 
-def _collusion(store: Store, summary: Any, echo: Callable[[str], None]) -> dict[str, Any]:
+def _collusion(store: Store, run_id: str, echo: Callable[[str], None]) -> dict[str, Any]:
     from audit.collusion import collusion_leads
 
     t0 = time.process_time()
-    leads = collusion_leads(store, summary.run_id)
+    leads = collusion_leads(store, run_id)
     collusion_cpu = time.process_time() - t0
-    rows = _hand_player_rows(store, summary.run_id)
+    rows = _hand_player_rows(store, run_id)
     result = {"hand_players_rows": rows, "cpu_seconds": round(collusion_cpu, 1),
               "cpu_seconds_per_million_rows": round(collusion_cpu * 1e6 / max(1, rows), 2),
               "leads": leads.num_rows}

@@ -40,3 +40,22 @@ def test_scale_report(tmp_path: Path) -> None:
 
 def test_tree_memory_counts_this_process() -> None:
     assert _tree_rss(__import__("os").getpid()) > 10_000_000
+
+
+def test_each_audit_is_measured_in_its_own_process_and_a_failure_is_a_clean_error(
+        tmp_path: Path) -> None:
+    import os
+
+    import pytest
+
+    from audit.bench_scale import _audit_in_fresh_process
+    from audit.errors import AuditInputError
+
+    store = build_scaled_store(tmp_path, 300, base_hands=300, echo=lambda _: None)
+    run = _audit_in_fresh_process(store.root, 1, False)
+    assert run["hands"] == 300 and run["run_id"]
+    assert run["pid"] != os.getpid()
+    not_a_store = tmp_path / "file"
+    not_a_store.write_text("x")
+    with pytest.raises(AuditInputError, match="bench --scale"):
+        _audit_in_fresh_process(not_a_store, 1, False)
