@@ -4,9 +4,10 @@ pot limit, no limit) played from forced bets to the award, logged as event rows.
 The betting state machine mirrors the replay's bookkeeping (round totals, last full raise,
 full-raise counter, reopening, caps, turn order) so that every action an agent or an injector
 chooses is judged by the replay exactly as the engine meant it. Pots and awards are computed
-here independently of the replay (main/side pots, uncalled returns, ties, odd chips clockwise
-from the button, hi-lo halves with the 8-qualifier, rake), so a clean simulated hand is an
-independent check of the replay. Plain ints and lists only: this is the hot path.
+here independently of the replay (main/side pots, uncalled returns, the antes a player all-in
+on his ante can win, ties, odd chips clockwise from the button, hi-lo halves with the
+8-qualifier, rake), so a clean simulated hand is an independent check of the replay. Plain
+ints and lists only: this is the hot path.
 
 An event row is a list `[kind, seat, amount, total, cards, detail]`.
 """
@@ -417,8 +418,20 @@ def settle(h: Hand, rake_percent: int, rake_cap: int) -> dict:
                 "pots": [("main", pot_total - rake, contenders, contenders, None)],
                 "rake": rake, "pot_total": pot_total, "contenders": contenders,
                 "showdown": False, "strength": {}}
-    levels = sorted({live[s] for s in contenders if live[s] > 0})
     pots: list[list] = []  # [amount, eligible]
+    # A player all-in on his ante alone (no live chips) can win, from each player, only as
+    # much of the dead money as he put in himself: those layers are the first pots (the
+    # rulebook's POT-SIDEPOT-BUILD, as the replay's build_pots has it); the rest of the dead
+    # money joins the first pot built from the live bets.
+    shorts = sorted({dead[s] for s in contenders if not live[s] and dead[s]})
+    prev = 0
+    for level in shorts:
+        amount = sum(min(dead[s], level) - prev for s in order if dead[s] > prev)
+        pots.append([amount, [s for s in contenders if dead[s] >= level or live[s]]])
+        prev = level
+    n_dead = len(pots)
+    dead_total = sum(dead[s] - prev for s in order if dead[s] > prev)
+    levels = sorted({live[s] for s in contenders if live[s] > 0})
     prev = 0
     for level in levels:
         amount = sum(min(live[s], level) - prev for s in order if live[s] > prev)
@@ -426,13 +439,12 @@ def settle(h: Hand, rake_percent: int, rake_cap: int) -> dict:
             pots.append([amount, [s for s in contenders if live[s] >= level]])
         prev = level
     rest = sum(live[s] - prev for s in order if live[s] > prev)
-    dead_total = sum(dead[s] for s in order)
-    if not pots and (rest or dead_total):
-        pots.append([0, contenders])
-    if rest:
+    if len(pots) == n_dead and (rest or dead_total):
+        pots.append([0, pots[-1][1] if n_dead else contenders])
+    if rest:  # folded chips above the top live level stay in the last pot
         pots[-1][0] += rest
     if dead_total:
-        pots[0][0] += dead_total
+        pots[n_dead][0] += dead_total
     pot_total = sum(p[0] for p in pots)
     rake = 0
     if rake_percent and h.street >= 1:

@@ -90,6 +90,7 @@ def play_stud(t, rng: random.Random, deck: list[int],
     counts = spec.counts
     styles = [p.style if p is not None else 0 for p in t.players]
     decide = agents.decide
+    short_bring_in = 0  # a bring-in all-in short of its size, until someone completes
     street = 0
     while True:
         dealt_before = counts[street - 1] if street else 0
@@ -134,6 +135,8 @@ def play_stud(t, rng: random.Random, deck: list[int],
                     h.fold(b)  # neither brings in nor completes (STUD-BRINGIN-OPTIONS)
                 else:
                     _bring_in(h, b, amount)
+                    if h.stack[b] == 0 and h.bet[b] < t.sb:
+                        short_bring_in = h.bet[b]
                 if script is not None and script.done and not script.labels:
                     rule = (script.bring_rule() if hasattr(script, "bring_rule")
                             else script.rule)
@@ -151,6 +154,13 @@ def play_stud(t, rng: random.Random, deck: list[int],
             act = script.force(h, s) if script is not None else None
             if act is None:
                 act = decide(h, s, styles[s], rng)
+                if act[0] == "call" and short_bring_in and h.cur == short_bring_in:
+                    # facing only a short all-in bring-in, a caller still comes in for the
+                    # full bring-in (STUD-BRINGIN-ALLIN); one who cannot cover it folds, as
+                    # the replay reads an all-in call between the two as over-calling
+                    full = t.sb - h.bet[s]
+                    act = ("call", full) if h.stack[s] >= full else (
+                        ("call",) if h.stack[s] <= h.cur - h.bet[s] else ("fold",))
             completes = street == 0 and h.bets == 0 and h.cur > 0
             play(h, s, act, ev, script, "complete" if completes else None)
         if h.remaining() <= 1 or street == len(counts) - 1:
