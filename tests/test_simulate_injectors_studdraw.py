@@ -77,6 +77,9 @@ CASES = [
     ("stud_double_burn", "mississippi", {"STUD-BURN-ERROR"}),
     ("stud_seventh_missing", "stud_hilo", {"STUD-CARD-COUNT"}),
     ("stud_seventh_missing", "razz", {"STUD-CARD-COUNT"}),
+    ("allin_starter_out_of_turn", "stud", {"ORDER-STUD-ALLIN-STARTER"}),
+    ("allin_starter_out_of_turn", "razz", {"ORDER-STUD-ALLIN-STARTER"}),
+    ("allin_starter_out_of_turn", "mississippi", {"ORDER-STUD-ALLIN-STARTER"}),
 ]
 RARE = {"seventh_up_twice", "seventh_up_wrong_first", "lowball_pair_not_announced"}
 

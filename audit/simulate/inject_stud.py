@@ -1,10 +1,11 @@
 """Stud injectors: the bring-in from the wrong seat, of the wrong size, folded or all-in and
 called short, a small bet on a big-bet street (stud, and draw games after the draw), bets
-against the open-pair rules of 4th street, checks and folds out of turn, a tied pot's odd chip
-misplaced, a missing ante. Cards dealt the wrong way are in studdraw_inject_cards.py, the draw
-games' injectors in inject_draw.py; ALL_STUD gathers them all. Each breaks exactly its rule;
-the engine then plays on under the state the replay derives from what was logged (or the rest
-of the round stays passive), so the rest of the hand stays legal."""
+against the open-pair rules of 4th street, checks and folds out of turn (also when the lowcard
+is all-in for his ante), a tied pot's odd chip misplaced, a missing ante. Cards dealt the wrong
+way are in studdraw_inject_cards.py, the draw games' injectors in inject_draw.py; ALL_STUD
+gathers them all. Each breaks exactly its rule; the engine then plays on under the state the
+replay derives from what was logged (or the rest of the round stays passive), so the rest of
+the hand stays legal."""
 
 from __future__ import annotations
 
@@ -320,11 +321,44 @@ class BringInAllInShortCall(StudInjector):
         return ("fold",)
 
 
+class AllInStarterOutOfTurn(StudInjector):
+    """The player with the bring-in card is all-in for his ante, so the next player to his
+    left starts 3rd street; the player after that folds first, then the starter folds (the
+    rest play on, and the all-in lowcard plays for the antes he matched)."""
+
+    name, rule = "allin_starter_out_of_turn", "ORDER-STUD-ALLIN-STARTER"
+    variants = STUD_GAMES
+    min_players = 4  # the lowcard and a player still betting stay in after the two folds
+
+    def lowcard(self, h: Hand, b: int) -> None:
+        self.seat = b if _shorten(h, b, 0) else 0
+        self.folds = 0
+
+    def force(self, h: Hand, s: int) -> tuple | None:
+        if not getattr(self, "seat", 0) or h.street or self.folds == 2:
+            return None
+        self.folds += 1
+        return ("fold",)
+
+    def finish(self, h: Hand, res: dict, ev: list[list], t: Table,
+               rng: random.Random, game: dict) -> bool:
+        if not getattr(self, "seat", 0) or self.folds < 2:
+            return False
+        i = next(i for i, e in enumerate(ev) if e[0] in ACTED)
+        a, b = ev[i], ev[i + 1]
+        if not (a[0] == b[0] == "fold" and a[6] == b[6] == 0):
+            return False
+        ev[i], ev[i + 1] = b, a
+        self.labels.append((b, self.rule, b[1], True))
+        return True
+
+
 ALL_STUD = (BringInWrongSeat, BringInWrongAmount, StudSmallBetOnBigStreet, FiveStudBigBet,
             DrawSmallBetOnBigRound, BringInFolds, OpenPairBigBetRazzHilo, OpenPairSmallRaise,
             StudCheckOutOfTurn, StudFoldOutOfTurn, StudSeventhMissing, HoleCardUpThenUp,
             SeventhUpTwice, SeventhUpOrder, CommonCardNotShort, StudTieOddChip,
-            AnteSkipped, UpcardDealtDown, BringInAllInShortCall, StudDoubleBurn, *ALL_DRAW)
+            AnteSkipped, UpcardDealtDown, BringInAllInShortCall, StudDoubleBurn,
+            AllInStarterOutOfTurn, *ALL_DRAW)
 
 # Registered stud/draw ids the simulator does not inject, and why (tests/test_simulate_
 # injectors_studdraw.py fails on a registered id that has neither an injector nor a line here).
@@ -336,10 +370,6 @@ NOT_INJECTED: dict[str, str] = {
                          "simulated stud tables deal at most 7 (49 cards), so the only common "
                          "card is the one STUD-SHORT-DECK's injector deals, which that rule "
                          "already flags",
-    "ORDER-STUD-ALLIN-STARTER": "needs a lowcard all-in for his ante, and the simulator "
-                                "engine's settlement (engine.settle, not this module's) leaves "
-                                "a player with no live chips out of every pot, antes included, "
-                                "where the replay lets him win the antes",
     "STUD-WRONG-LOWCARD": "needs a second bring-in posted in the middle of 3rd street's "
                           "betting, a forced post the engine has no place for",
     "JACKS-SPLIT-OPENERS": "judges an opener whose cards were not logged when he opened; the "
