@@ -1255,6 +1255,25 @@ _rule(
     'openers, he loses the pot. Keeping the openers is not splitting (e.g. A♠-Joker-K♠-Q♠-T♣ '
     'throwing the T♣ keeps A-Joker = two aces).',
 )
+# Judged from the cards logged when the opener opened and from what the house paid (awards,
+# returned bets); who may declare the pot open and when the false openers were shown are not
+# in the event schema, nor are chips carried to the next deal (audit/replay/jacks.py).
+_rule(
+    'JACKS-FALSE-OPENER', WRONG_AWARD, VIOLATION,
+    '001 3.2.9.5.2; 002 §12.2 "false openers"',
+    "False openers shown before the draw: the opener's hand is dead and his opening bet stays "
+    'in the pot; his other bets may be withdrawn if the pre-draw action is not complete. Any '
+    'other active player who did not pass openers may declare the pot open. If nobody does, '
+    "all bets except the opener's first bet are returned; that bet and the antes stay for the "
+    'next deal, which is open only to the players in this hand (after anteing again).',
+)
+_rule(
+    'JACKS-POT-PLAYS', WRONG_AWARD, VIOLATION,
+    '001 3.2.9.5.4, 3.2.9.5.6; 002 §12.2 "In all cases", "may not withdraw"',
+    'The pot plays even if the opener shows or declares a foul, provided there was a raise, or '
+    'two or more players called the opening bet, or all pre-draw action was complete. Once '
+    'pre-draw action is complete, the opener may not withdraw any bet.',
+)
 _rule(
     'STUD-BURN-ERROR', IRREGULARITY, WARNING,
     '000 §7 r.13; 001 3.2.3.5.13',
@@ -1323,6 +1342,8 @@ STUD_DRAW_RULE_IDS: tuple[str, ...] = (
     "DRAW-SHORT-PREDRAW",
     # jacks or better: split openers judged from the final hand and the discards
     "JACKS-SPLIT-OPENERS",
+    # jacks or better: a false opener's dead hand, and the pot that plays in spite of it
+    "JACKS-FALSE-OPENER", "JACKS-POT-PLAYS",
     # stud: a missed or double burn (where burns are logged)
     "STUD-BURN-ERROR",
     # lowball: a hand called better than it is at the showdown (`declare` events)

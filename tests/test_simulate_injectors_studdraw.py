@@ -16,6 +16,8 @@ from audit.simulate.inject_stud import NOT_INJECTED
 # (injector, variant, the rule ids its labels carry in that game)
 CASES = [
     ("jacks_without_openers", "jacks_or_better", {"JACKS-OPENERS"}),
+    ("jacks_false_opener_paid", "jacks_or_better", {"JACKS-OPENERS", "JACKS-FALSE-OPENER"}),
+    ("jacks_pot_not_played", "jacks_or_better", {"JACKS-OPENERS", "JACKS-POT-PLAYS"}),
     ("a5_check_raise", "lowball_a5", {"A5-CHECKRAISE"}),
     ("a5_seven_checked", "lowball_a5", {"A5-SEVENS-RULE"}),
     ("raise_over_two_round_cap", "lowball_27_single", {"BET-CAP-TWOROUND"}),

@@ -13,7 +13,8 @@ DQ_UNVERIFIABLE = "DQ-UNVERIFIABLE-AWARD"
 class Outcome:
     """Expected settlement of a hand (for the projections)."""
 
-    __slots__ = ("pots", "refunds", "expected", "actual", "rake", "verified", "strengths")
+    __slots__ = ("pots", "refunds", "expected", "actual", "rake", "verified", "strengths",
+                 "carried")
 
     def __init__(self) -> None:
         self.pots: list[PotResult] = []
@@ -23,6 +24,7 @@ class Outcome:
         self.rake = 0
         self.verified = True
         self.strengths: dict[int, tuple[int, int | None]] = {}
+        self.carried = 0  # chips a ruling keeps in the pot for the next deal
 
 
 def settle_hand(h: HandState, end_seq: int) -> Outcome:
@@ -43,6 +45,8 @@ def settle_hand(h: HandState, end_seq: int) -> Outcome:
         out.refunds = [0] * n
     else:
         refunds, pots = build_pots(h.contrib, h.folded, seats, h.dead)
+        if h.vh is not None:  # a ruling of the game (a false opener at jacks) may change them
+            refunds, pots, out.carried = h.vh.rule_pots(h, refunds, pots)
         out.refunds = refunds
         out.pots = (h.vh.settle if h.vh else settle)(h, pots, expected, out.strengths)
         for r in out.pots:
@@ -90,7 +94,7 @@ def settle_hand(h: HandState, end_seq: int) -> Outcome:
     for s in range(1, n):  # awards to seats not in the hand
         if not h.in_hand[s] and actual[s]:
             diffs[s] = actual[s]
-    pot = sum(h.contrib) - sum(out.refunds)
+    pot = sum(h.contrib) - sum(out.refunds) - out.carried
     paid = sum(actual) - (included if h.refunds_implicit and not h.uncalled_logged
                           else sum(out.refunds))
     rake = h.rake_logged
@@ -213,7 +217,10 @@ def _report(h: HandState, out: Outcome, s: int, diffs: list[int], pos: list[int]
     hilo_pot = any(r.low is not None for r in out.pots)
     n_pots = len({r.label.split("@", 1)[0] for r in out.pots})  # runs of one pot count once
     runs = len(out.pots) > n_pots
-    if not in_hand or (h.folded[s] and d > 0):
+    ruled = h.vh.award_rule(h, s, d) if h.vh is not None else None
+    if ruled is not None:
+        rid, why = ruled
+    elif not in_hand or (h.folded[s] and d > 0):
         rid = "POT-FOLD-FORFEIT"
         why = "a player who folded (or was not in the hand) cannot win any pot"
     elif h.void:

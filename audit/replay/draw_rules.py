@@ -19,17 +19,19 @@ if TYPE_CHECKING:
     from audit.replay.family import FamilyHooks
 
 
-def check_openers(h: HandState, s: int, seq: int) -> None:
+def check_openers(h: HandState, s: int, seq: int) -> bool:
     """JACKS-OPENERS: the opener holds a pair of jacks or better (the joker as an ace),
-    judged when his five cards before the draw are known."""
+    judged when his five cards before the draw are known. True when he opened without them
+    (a false opener, whose hand is dead: audit/replay/jacks.py)."""
     cards = h.hole[s]
     if len(cards) != 5 or any(c < 0 for c in cards) or cards.count(JOKER) > 1:
-        return
+        return False
     if has_openers(list(cards)):
-        return
+        return False
     h.flag("JACKS-OPENERS", seq, f"{h.who(s)} opened without openers: his five cards before "
            "the draw hold no pair of jacks or better, which jacks-or-better requires to "
            "open.", seat=s, expected="a pair of jacks or better", actual="no openers")
+    return True
 
 
 def check_draw_deal(vh: FamilyHooks, h: HandState, s: int, n: int, seq: int) -> None:

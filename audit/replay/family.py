@@ -29,7 +29,17 @@ from audit.replay.draw_rules import (
     sevens_rule,
 )
 from audit.replay.forced import new_round
-from audit.replay.jacks import SplitOpeners, check_split_openers, opened_hidden
+from audit.replay.jacks import (
+    FalseOpener,
+    SplitOpeners,
+    award_rule,
+    check_split_openers,
+    false_opener,
+    note_predraw_action,
+    opened_hidden,
+    rule_false_opener,
+    rule_pots,
+)
 from audit.replay.jokers import JOKER_GAMES, game_strength
 from audit.replay.kill import post_kill, voluntary_kill
 from audit.replay.live_words import Said, parse_declaration
@@ -65,7 +75,7 @@ class FamilyHooks:
                  "structure_flagged", "opened", "min_open_2bb", "frozen", "high_card",
                  "draw_pos", "draw_order_flagged", "draw_served", "first_action_seq",
                  "acted_before_deal", "split", "burn_mark", "street_burns", "claims",
-                 "mucks", "spoken", "pair_said", "shows")
+                 "mucks", "spoken", "pair_said", "shows", "false_open")
 
     def __init__(self, h: HandState, spec: VariantSpec) -> None:
         self.spec = spec
@@ -107,6 +117,7 @@ class FamilyHooks:
         self.first_action_seq: int | None = None  # the first betting action of the hand
         self.acted_before_deal = False  # someone's first cards came after the first action
         self.split: SplitOpeners | None = None  # jacks: an opener whose hand was not logged
+        self.false_open: FalseOpener | None = None  # jacks: an opener logged without openers
         self.burn_mark = 0  # stud: burns logged before the current street
         self.claims: list[Claim] = []  # lowball: hands called at the showdown
         self.mucks: dict[int, int] = {}  # seat -> seq of his muck
@@ -446,11 +457,16 @@ class FamilyHooks:
             dead_start_played(self, h, s, seq)
         if self.short_wager is not None and kind == "call":
             self._call_short_wager(h, s, amount, total, seq)
+        if self.false_open is not None and h.street == 0:
+            note_predraw_action(self.false_open, kind)
         if not self.stud and h.street == 0 and not self.opener and kind in ("bet", "raise"):
             self._short_open(h, s, amount, total)
             self.opener = s
             if self.spec.needs_openers:
-                check_openers(h, s, seq)
+                if check_openers(h, s, seq):
+                    add = amount if amount is not None else (
+                        h.small_bet if total is None else total - h.bet[s])
+                    self.false_open = false_opener(h, s, add)
                 self.split = opened_hidden(h, s)
         if kind == "fold" and not self.stud and self.deck is not None:
             for c in h.hole[s]:  # a folded hand goes to the muck, which may be reshuffled
@@ -681,6 +697,8 @@ class FamilyHooks:
                 self._check_hand_sizes(h, end_seq)
             if self.split is not None:
                 check_split_openers(h, self.split, end_seq)
+            if self.false_open is not None:
+                rule_false_opener(h, self.false_open, self.pre_draw, end_seq)
             if self.claims:
                 check_miscalls(h, self.spec.evaluator, self.claims, self.mucks,
                                self.hand_cards, end_seq)
@@ -734,6 +752,20 @@ class FamilyHooks:
         if self.stud:
             return n + len(self.common) > self.spec.max_cards
         return bool(n) and n != self.spec.max_cards
+
+    def rule_pots(self, h: HandState, refunds: list[int], pots: list[tuple[int, list[int]]]
+                  ) -> tuple[list[int], list[tuple[int, list[int]]], int]:
+        """The returns and pots under a ruling that changes them, and the chips carried to
+        the next deal: at jacks, a false opener's dead hand (JACKS-FALSE-OPENER)."""
+        if self.false_open is None:
+            return refunds, pots, 0
+        return rule_pots(h, self.false_open, refunds, pots)
+
+    def award_rule(self, h: HandState, s: int, paid_too_much: int) -> tuple[str, str] | None:
+        """The rule id and reason for a seat paid wrongly that a ruling explains, else None."""
+        if self.false_open is None:
+            return None
+        return award_rule(h, self.false_open, s, paid_too_much)
 
     def settle(self, h: HandState, pots: list[tuple[int, list[int]]], shares: list[int],
                strengths: dict[int, tuple[int, int | None]]) -> list[PotResult]:

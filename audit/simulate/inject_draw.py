@@ -1,4 +1,5 @@
-"""Draw-game injectors: opening without openers at jacks, a check-raise and a checked seven-low
+"""Draw-game injectors: opening without openers at jacks (settled as the dead hand it is; paid
+anyway; or the pot not played although it had to play), a check-raise and a checked seven-low
 at limit ace-to-five, a raise over the two-round cap, five draw cards dealt at once, a draw
 that leaves a player short of a hand, and cards the dealer exposes (before the draw: kept when
 the game replaces them, replaced when it keeps them; on the draw: kept), all-in opens called
@@ -38,19 +39,46 @@ def _checked_this_round(h: Hand, s: int) -> bool:
 
 
 class JacksWithoutOpeners(DrawInjector):
-    """At jacks or better, a player without a pair of jacks or better opens."""
+    """At jacks or better, a player without a pair of jacks or better opens. His hand is dead
+    (JACKS-FALSE-OPENER), so the hand is settled as the ruling has it: he folds at his next
+    turn, nobody calls him all-in before the draw (then he would have no next turn), and when
+    everyone folds to him the antes and his opening bet stay in the pot for the next deal (he
+    is paid nothing)."""
 
     name, rule = "jacks_without_openers", "JACKS-OPENERS"
     variants = ("jacks_or_better",)
 
-    def force(self, h: Hand, s: int) -> tuple | None:
+    def prepare(self, t: Table, order: list[int]) -> None:
+        self.seat = 0
+
+    def open_falsely(self, h: Hand, s: int, *more: tuple) -> tuple | None:
+        """The opening bet from a player without openers, with the labels it carries."""
         if self.done or h.street or h.cur or has_openers(h.hole[s]):
             return None
         lo, _ = h.raise_range(s)
         if not lo or h.stack[s] <= lo:
             return None
-        return self.once(("raise", lo), self.rule, s)
+        self.seat = s
+        self.done = True
+        return ("raise", lo, None, [("JACKS-OPENERS", s, self.rule == "JACKS-OPENERS"), *more])
 
+    def force(self, h: Hand, s: int) -> tuple | None:
+        if not self.seat:
+            return self.open_falsely(h, s)
+        if s == self.seat:
+            return ("fold",)
+        if h.street == 0 and h.stack[s] <= h.cur - h.bet[s] + 2 * h.street_size():
+            return ("fold",)  # a call or raise could put him all in
+        return None
+
+    def finish(self, h: Hand, res: dict, ev: list[list], t: Table, rng: random.Random,
+               game: dict) -> bool:
+        s = self.seat
+        if not s:
+            return False
+        if not h.folded[s]:  # everyone folded to him: nothing is paid, the pot is carried
+            ev[:] = [e for e in ev if not (e[0] == "award" and e[1] == s)]
+        return True
 
 class A5CheckRaise(DrawInjector):
     """Limit ace-to-five after the draw: a player checks (not holding a seven-low, so the
@@ -321,6 +349,73 @@ class JacksAllInOpenShortCall(DrawInjector):
         return ("fold",)
 
 
+class JacksFalseOpenerPaid(JacksWithoutOpeners):
+    """At jacks or better, a player without openers opens (JACKS-OPENERS) and everyone folds
+    to him; the house pays him the antes and gives his opening bet back, where his hand is
+    dead and the antes and his bet stay for the next deal."""
+
+    name, rule = "jacks_false_opener_paid", "JACKS-FALSE-OPENER"
+
+    def force(self, h: Hand, s: int) -> tuple | None:
+        if not self.seat:
+            return self.open_falsely(h, s)
+        return None if s == self.seat else ("fold",)
+
+    def finish(self, h: Hand, res: dict, ev: list[list], t: Table, rng: random.Random,
+               game: dict) -> bool:
+        s = self.seat
+        if not s or not any(e[0] == "award" and e[1] == s and e[2] for e in ev):
+            return bool(s)  # nothing was paid to him (cannot happen: all fold to him)
+        self.labels.append((None, self.rule, s, True))
+        return True
+
+
+class JacksPotNotPlayed(JacksWithoutOpeners):
+    """At jacks or better, a player without openers opens (JACKS-OPENERS); the next players
+    call, the others fold, and the action before the draw is complete. The house then ends the
+    hand before the draw and gives the calls back, where the pot plays without the false
+    opener's dead hand; his opening bet and the antes stay for the next deal."""
+
+    name, rule = "jacks_pot_not_played", "JACKS-POT-PLAYS"
+    min_players = 3
+
+    def prepare(self, t: Table, order: list[int]) -> None:
+        self.seat = 0
+        self.callers = 0
+        self.pre: list[int] | None = None
+
+    def force(self, h: Hand, s: int) -> tuple | None:
+        if not self.seat:
+            return self.open_falsely(h, s)
+        if h.street:
+            if self.pre is None:
+                self.pre = list(h.contrib)  # no chips move during the draw
+            return ("fold",) if s == self.seat else None
+        if s == self.seat or self.callers == 2 or h.stack[s] <= h.cur - h.bet[s]:
+            return ("fold",)
+        self.callers += 1
+        return ("call",)
+
+    def finish(self, h: Hand, res: dict, ev: list[list], t: Table, rng: random.Random,
+               game: dict) -> bool:
+        s = self.seat
+        if not s:
+            return False
+        if not self.callers or self.pre is None:
+            return super().finish(h, res, ev, t, rng, game)  # all folded to him: carried
+        cut = next(i for i, e in enumerate(ev) if e[0] in ("draw", "stand_pat"))
+        back: dict[int, int] = {}  # every bet but the opener's goes back
+        for e in ev[:cut]:
+            if e[0] in ("call", "bet", "raise") and e[1] != s:
+                back[e[1]] = back.get(e[1], 0) + e[2]
+        ev[cut:] = [*(["award", x, a, None, None, "uncalled"] for x, a in sorted(back.items())),
+                    ["hand_ended", None, None, None, None, None]]
+        for x in h.order:  # what each player put in by the end of the log (stacks_after)
+            h.contrib[x] = self.pre[x]
+        self.labels.append((None, self.rule, s, True))
+        return True
+
+
 # ----------------------------------------------------------------------------- miscalls
 LOWBALL = ("lowball_27_single", "lowball_27_triple", "lowball_a5")
 
@@ -507,4 +602,4 @@ class LowballLimpUnderMinOpen(DrawInjector):
 
 ALL_DRAW = (*ALL_DRAW, *ALL_KILL, JacksAllInOpenShortCall, DrawServedOutOfOrder,
             JacksOpenerNotFirst, HandCompletedLate, LowballLimpUnderMinOpen, LowballMiscall,
-            LowballPairNotAnnounced)
+            LowballPairNotAnnounced, JacksFalseOpenerPaid, JacksPotNotPlayed)
