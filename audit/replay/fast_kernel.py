@@ -19,6 +19,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from audit.evaluate_kernel import dense_high
+
 MISSING = np.iinfo(np.int64).min  # a null amount/total/seat in the integer columns
 
 # event kinds (audit/replay/fast.py maps the `kind` strings to these codes)
@@ -245,26 +247,8 @@ def _parse_cards(data, lo, hi, out):
 @njit(cache=True)
 def _strength(cards, n, table5, table6, table7, flush_suit, by_mask, strengths, card_value):
     """High strength of n (5..7) known cards: the lookup tables of audit/evaluate_tables.py."""
-    value = 0
-    for i in range(n):
-        value += card_value[cards[i]]
-    key = value & ((1 << 23) - 1)
-    if n == 7:
-        dense = table7[key]
-    elif n == 6:
-        dense = table6[key]
-    else:
-        dense = table5[key]
-    suit = flush_suit[value >> 23]
-    if suit >= 0:
-        mask = 0
-        for i in range(n):
-            if cards[i] & 3 == suit:
-                mask |= 1 << (cards[i] >> 2)
-        f = by_mask[mask]
-        if f > dense:
-            dense = f
-    return strengths[dense]
+    return strengths[dense_high(cards, n, table5, table6, table7, flush_suit, by_mask,
+                                card_value)]
 
 
 @njit(cache=True)

@@ -26,6 +26,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from audit.evaluate_kernel import dense_high as _dense
 from audit.simulate.fast_table import (  # noqa: F401 - the table layout is part of this API
     MAX_SEATS,
     N_T,
@@ -174,31 +175,6 @@ def _acted(S, H, order, s):
 
 
 # --------------------------------------------------------------------------- hand strength
-@njit(cache=True, nogil=True)
-def _dense(cards, n, nf5, nf6, nf7, flush_suit, by_mask, card_value):
-    """Dense high-hand index of n (5..7) cards: evaluate_tables.high_strength_many's lookup."""
-    value = np.int64(0)
-    for i in range(n):
-        value += card_value[cards[i]]
-    key = value & ((1 << 23) - 1)
-    if n == 5:
-        d = nf5[key]
-    elif n == 6:
-        d = nf6[key]
-    else:
-        d = nf7[key]
-    suit = flush_suit[value >> 23]
-    if suit >= 0:
-        mask = 0
-        for i in range(n):
-            if cards[i] & 3 == suit:
-                mask |= 1 << (cards[i] >> 2)
-        f = by_mask[mask]
-        if f > d:
-            d = f
-    return d
-
-
 @njit(cache=True, nogil=True)
 def _strength(H, hole, board, s, vcache, pair_score, nf5, nf6, nf7, flush_suit, by_mask,
               card_value, dense_value, work):
