@@ -95,3 +95,16 @@ def test_a_true_opener_is_never_ruled_a_false_one():
     body = "bet 1 10\ncall 2 10\nfold 3\naward 2 10 uncalled\naward 1 25\n"
     assert "JACKS-POT-PLAYS" not in [r for r, _ in _findings(body, alice=JACKS)]
     assert "JACKS-FALSE-OPENER" not in [r for r, _ in _findings(body, alice=JACKS)]
+
+
+def test_a_void_hand_is_no_false_opener_ruling():
+    # a card dealt twice voids all action: every wager goes back, the opener's first bet too
+    rows, _ = parse_text(HEAD.format(alice="Tc Td 2h 5s Ah", opts="")
+                         + FOLDED_TO_HER + "award 1 20\naward 2 5\naward 3 5\n")[0]
+    ids = [f.rule_id for f in replay_hand(hand_from_rows(rows)).findings]
+    assert "DEAL-DUPLICATE-CARD" in ids
+    assert "JACKS-FALSE-OPENER" not in ids
+    paid = next(r for r in rows if r["kind"] == "award" and r["seat"] == 1)
+    paid["amount"] = 40  # Alice paid more than her wagers: the void rule's award finding
+    ids = [f.rule_id for f in replay_hand(hand_from_rows(rows)).findings]
+    assert "JACKS-FALSE-OPENER" not in ids and "POT-SPLIT-BY-CARDS" in ids

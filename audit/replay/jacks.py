@@ -180,8 +180,8 @@ def award_rule(h: HandState, rec: FalseOpener, s: int, paid_too_much: int
     the draw beyond the opening bet, in a pot that played on: he withdrew bets after the
     action before the draw was complete (JACKS-POT-PLAYS). Anything else: he was paid from
     the pot or got his opening bet back (JACKS-FALSE-OPENER)."""
-    if s != rec.seat or paid_too_much <= 0 or not rec.ruling:
-        return None
+    if s != rec.seat or paid_too_much <= 0 or not rec.ruling or h.void:
+        return None  # a void hand (a card dealt twice) gives every wager back: no ruling
     from_pot = sum(a for w, a, label in h.awards if w == s and label != "uncalled")
     if (rec.ruling == PLAYS and not from_pot and paid_too_much <= rec.withdrawable):
         return ("JACKS-POT-PLAYS", "once the action before the draw is complete, the opener "
