@@ -1192,6 +1192,9 @@ _rule(
     '000 §11 intro; 001 3.2.9.1, 3.2.10.1; 002 §12.0',
     'Draw high and jacks-or-better are played with a button and an ante.',
 )
+# Judged: a caller of an all-in opener short of the bet puts in the full bet. Not judged: the
+# share of a player with only a full ante after a passed deal, since a hand's events are one
+# deal and no event carries the antes of a passed deal into the next (nor who matched them).
 _rule(
     'DRAWHI-ALLIN-ANTES', ILLEGAL_BET, VIOLATION,
     '000 §11 r.13–14; 001 3.2.10.5.12–13; 002 §12.1 "playing for just"',
