@@ -95,34 +95,43 @@ def _date_partitions(table: pa.Table) -> dict[str, pa.Table]:
     return out
 
 
-def _drop_known_hands(
-    table: pa.Table, known: set[str], source: str
+def _in_store(hand_id: str) -> str:
+    return (f"hand {hand_id} is already in the store; a hand is stored once "
+            "(append a correction as an annotation event instead)")
+
+
+def _earlier_in_file(hand_id: str) -> str:
+    return (f"hand {hand_id} appears earlier in this file; a hand is stored once (append a "
+            "correction as an annotation event instead)")
+
+
+def _quarantined_hands(
+    rows: pa.Table, source: str, reason: Callable[[str], str]
+) -> list[Rejected]:
+    """One rejection per hand of `rows`, carrying all its rows (grouped in one pass)."""
+    by_hand: dict[str, list[str]] = {}
+    for row in rows.to_pylist():
+        by_hand.setdefault(row["hand_id"], []).append(str(row))
+    return [Rejected(source=source, line=None, hand_id=hand_id, reason=reason(hand_id),
+                     raw="\n".join(raw)) for hand_id, raw in by_hand.items()]
+
+
+def _drop_repeated_hands(
+    table: pa.Table, seen: set[str], source: str
 ) -> tuple[pa.Table, list[Rejected]]:
-    """Quarantine hands whose id is already in the store (or earlier in this ingest)."""
+    """Quarantine hands whose id came earlier in this file, then remember the ids kept.
+    `seen` holds only this file's ids: the store is looked up once, after the file
+    (Store.find_hands), so memory follows the file, never the store."""
     if table.num_rows == 0:
         return table, []
     ids = table.column("hand_id")
-    # only this chunk's ids are looked up: the cost follows the chunk, not the store
-    repeated = [h for h in pa.compute.unique(ids).to_pylist() if h in known]
+    repeated = [h for h in pc.unique(ids).to_pylist() if h in seen]
     rejected: list[Rejected] = []
     if repeated:
-        dup_mask = pa.compute.is_in(ids, value_set=pa.array(repeated, pa.string()))
-        dups = table.filter(dup_mask)
-        for hand_id in dict.fromkeys(dups.column("hand_id").to_pylist()):
-            rows = dups.filter(pa.compute.equal(dups.column("hand_id"), hand_id))
-            rejected.append(
-                Rejected(
-                    source=source,
-                    line=None,
-                    hand_id=hand_id,
-                    reason=f"hand {hand_id} is already in the store; a hand is stored once "
-                    "(append a correction as an annotation event instead)",
-                    raw="\n".join(str(r) for r in rows.to_pylist()),
-                )
-            )
-        table = table.filter(pa.compute.invert(dup_mask))
-    known.update(table.filter(pa.compute.equal(table.column("seq"), 0)).column("hand_id")
-                 .to_pylist())
+        mask = pc.is_in(ids, value_set=pa.array(repeated, pa.string()))
+        rejected = _quarantined_hands(table.filter(mask), source, _earlier_in_file)
+        table = table.filter(pc.invert(mask))
+    seen.update(table.filter(pc.equal(table.column("seq"), 0)).column("hand_id").to_pylist())
     return table, rejected
 
 
@@ -189,7 +198,8 @@ def _reason(r: Rejected) -> str:
 
 def _ingest_file(path: Path, store: Store, fmt: str, result: FileResult) -> None:
     """One file -> one batch, streamed: each chunk is validated, deduplicated and written to
-    staging as it arrives, so memory is bounded by a chunk, not the file."""
+    staging as it arrives, so memory is bounded by a chunk plus the file's hand ids, never
+    the file's events or the store's hands."""
     digest = sha256_file(path)
     if digest in store.source_hashes():
         result.skipped = "identical bytes already ingested"
@@ -205,21 +215,32 @@ def _ingest_file(path: Path, store: Store, fmt: str, result: FileResult) -> None
         if digest in store.source_hashes():  # a concurrent ingest of the same bytes won
             result.skipped = "identical bytes already ingested"
             return
-        known = store.hand_ids()
+        seen: set[str] = set()  # this file's hand ids
         writer = store.batch_writer()
         reasons: list[str] = []
         rows = rejected = 0
+
+        def quarantine(found: list[Rejected]) -> None:
+            nonlocal rejected
+            writer.reject(found)
+            rejected += len(found)
+            reasons.extend(_reason(r) for r in found[: max(0, MAX_REASONS - len(reasons))])
+
         try:
             for chunk in importer.read(path):
                 checked = validate_events(chunk.table, chunk.lines, str(path), unit)
-                table, dups = _drop_known_hands(checked.table, known, str(path))
-                found = [*chunk.rejected, *checked.rejected, *dups]
-                writer.reject(found)
+                table, repeats = _drop_repeated_hands(checked.table, seen, str(path))
+                quarantine([*chunk.rejected, *checked.rejected, *repeats])
                 rows += table.num_rows
-                rejected += len(found)
-                reasons += [_reason(r) for r in found[: max(0, MAX_REASONS - len(reasons))]]
                 for date, part in _date_partitions(table).items():
                     writer.write(date, part)
+            # Hands already in the store: one lookup of the whole file's ids after it is
+            # written (a duplicate is rare; its hands are taken back out of staging).
+            stored = store.find_hands(pa.array(list(seen), pa.string()))
+            if stored:
+                dropped = writer.drop_hands(pa.array(sorted(stored), pa.string()))
+                rows -= dropped.num_rows
+                quarantine(_quarantined_hands(dropped, str(path), _in_store))
             if not rows and not rejected and name != "events":
                 # A hand history that yields no hand (e.g. a PHH file holding only a
                 # comment) was cut short or is not one: the caller quarantines the whole

@@ -28,6 +28,7 @@ written before that ("chain" absent) hash their whole canonical JSON and still v
 
 from __future__ import annotations
 
+import bisect
 import contextlib
 import fcntl
 import hashlib
@@ -133,6 +134,31 @@ class PendingBatch:
         return sum(_hand_count(t) for ts in self.tables.values() for t in ts)
 
 
+def _row_groups_holding(metadata: pq.FileMetaData, ordered: list[str]) -> list[int]:
+    """The row groups whose hand_id min/max statistics admit one of the `ordered` (sorted)
+    ids; a row group without usable statistics is always read. Parquet orders strings by
+    their UTF-8 bytes, which is the code point order Python compares by."""
+    column = next((j for j in range(metadata.num_columns)
+                   if metadata.row_group(0).column(j).path_in_schema == "hand_id"), None)
+    if column is None:
+        return list(range(metadata.num_row_groups))
+    groups = []
+    for i in range(metadata.num_row_groups):
+        stats = metadata.row_group(i).column(column).statistics
+        try:
+            low, high = (stats.min, stats.max) if stats is not None and stats.has_min_max \
+                else (None, None)
+        except (UnicodeDecodeError, ValueError):  # not a whole string: read the group
+            low = high = None
+        if not isinstance(low, str) or not isinstance(high, str):
+            groups.append(i)
+            continue
+        k = bisect.bisect_left(ordered, low)
+        if k < len(ordered) and ordered[k] <= high:
+            groups.append(i)
+    return groups
+
+
 def _hand_count(table: pa.Table) -> int:
     if table.num_rows == 0:
         return 0
@@ -234,14 +260,33 @@ class Store:
         tables = [read_event_file(p) for p in files]
         return pa.concat_tables(tables)
 
-    def hand_ids(self) -> set[str]:
-        """Every hand id in the store (reads only the hand_id and seq columns)."""
-        ids: set[str] = set()
-        for path in self.event_files():
-            t = pq.read_table(path, columns=["hand_id", "seq"])
-            mask = pa.compute.equal(t.column("seq"), 0)
-            ids.update(t.column("hand_id").filter(mask).to_pylist())
-        return ids
+    def find_hands(self, hand_ids: pa.Array) -> set[str]:
+        """Which of `hand_ids` the store already holds. One pass over the committed event
+        files reading only the hand_id column, as per-row-group dictionaries (one entry per
+        hand, not per event), and only of the row groups whose hand_id range (Parquet
+        statistics) can hold a wanted id: memory is one row group's ids plus the wanted ones,
+        never a set of the whole store (the store can hold far more hands than memory)."""
+        wanted = pa.compute.unique(pa.chunked_array([hand_ids], pa.string()).combine_chunks()
+                                   .drop_null())
+        if len(wanted) == 0:
+            return set()
+        ordered = sorted(wanted.to_pylist())
+        found: set[str] = set()
+        for rel in [f["path"] for r in self.records() for f in r.get("files", [])]:
+            source = pq.ParquetFile(self.file_path(rel), read_dictionary=["hand_id"])
+            groups = _row_groups_holding(source.metadata, ordered)
+            if not groups:
+                continue
+            column = source.read_row_groups(groups, columns=["hand_id"]).column("hand_id")
+            for chunk in column.chunks:
+                values = chunk.dictionary if isinstance(chunk, pa.DictionaryArray) else chunk
+                # hash the smaller side: inserting costs more than probing
+                if len(values) <= len(wanted):
+                    hits = wanted.filter(pa.compute.is_in(wanted, value_set=values))
+                else:
+                    hits = values.filter(pa.compute.is_in(values, value_set=wanted))
+                found.update(hits.to_pylist())
+        return found
 
     def source_hashes(self) -> set[str]:
         return {s["sha256"] for r in self.records() for s in r.get("sources", [])}
@@ -537,6 +582,7 @@ class BatchWriter:
         self._quarantine: Any = None
         self._rejected = 0
         self._commit_attempted = False
+        self._sealed = False  # drop_hands closed the event files: no write may follow
         self._pool: ThreadPoolExecutor | None = None
 
     def _staged(self, rel: str) -> Path:
@@ -550,6 +596,8 @@ class BatchWriter:
     def write(self, partition: str, table: pa.Table) -> None:
         if table.num_rows == 0:
             return
+        if self._sealed:
+            raise RuntimeError(f"batch {self.batch_id}: write after drop_hands")
         writer = self._writers.get(partition)
         if writer is None:
             path = self._staged(self._event_rel(partition))
@@ -567,6 +615,35 @@ class BatchWriter:
         counts = self._counts[partition]
         counts[0] += table.num_rows
         counts[1] += _hand_count(table)
+
+    def drop_hands(self, hand_ids: pa.Array) -> pa.Table:
+        """Take whole hands back out of the staged event files and return their rows, for
+        quarantine: the rare hand found to be a duplicate only after its chunk was written
+        (ingest looks the file's ids up in the store once, at the end). Only the partition
+        files holding one are rewritten, with their Merkle leaves and counts; no write may
+        follow."""
+        self._sealed = True
+        for writer in self._writers.values():
+            writer.close()
+        self._writers.clear()
+        removed = []
+        for partition in sorted(self._counts):
+            path = self.staging / self._event_rel(partition)
+            table = pq.read_table(path).cast(events_schema())
+            mask = pa.compute.is_in(table.column("hand_id"), value_set=hand_ids)
+            if not pa.compute.any(mask).as_py():
+                continue
+            removed.append(table.filter(mask))
+            kept = table.filter(pa.compute.invert(mask))
+            if kept.num_rows == 0:
+                path.unlink()
+                del self._counts[partition], self._leaves[partition]
+                continue
+            with pq.ParquetWriter(path, events_schema(), compression="zstd") as writer:
+                writer.write_table(kept)
+            self._leaves[partition] = bytearray(b"".join(merkle.hand_leaves(kept)))
+            self._counts[partition] = [kept.num_rows, _hand_count(kept)]
+        return pa.concat_tables(removed) if removed else events_schema().empty_table()
 
     def reject(self, items: Sequence[Rejected]) -> None:
         if not items:

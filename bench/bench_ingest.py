@@ -2,12 +2,18 @@
 read_table + write_table floor, repeated; reports each repeat's ratio and the median.
 
     python bench/bench_ingest.py [--events N] [--repeats R] [--profile] [--reference-leaves]
+    python bench/bench_ingest.py --scale-store STORE [--hands 50000]
 
 Each repeat times the floor and the ingest back to back on the same file (in alternating
 order, so a load change on the shared machine biases neither side), and the ratio is taken
 within the repeat, for wall-clock time and for CPU time (all threads; steadier than wall
 time while other processes share the cores). `--profile` prints where one ingest spends
 its time (cProfile).
+
+`--scale-store STORE` measures how ingest cost grows with the store: one file of `--hands`
+fresh hands (STORE's first hands under new ids) ingested into an empty store and into a copy of
+STORE (STORE itself is never written), each in a fresh process, reporting wall and CPU
+seconds and the process's peak RSS. `audit.bench_scale.build_scaled_store` builds a STORE.
 """
 
 from __future__ import annotations
@@ -17,11 +23,16 @@ import cProfile
 import json
 import os
 import pstats
+import shutil
 import statistics
+import subprocess
+import sys
 import tempfile
 import time
 from pathlib import Path
 
+import pyarrow as pa
+import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
 from audit import merkle
@@ -120,6 +131,64 @@ def profile(n_events: int, top: int = 25) -> None:
     pstats.Stats(profiler).sort_stats("cumulative").print_stats(top)
 
 
+def fresh_hands_file(store: Path, out: Path, hands: int) -> Path:
+    """A native Parquet file of the first `hands` hands of `store` under new hand ids (so
+    none is a duplicate of a stored hand)."""
+    from audit.bench_scale import _first_hands
+
+    parts, written = [], 0
+    for path in Store(store).event_files():
+        if written >= hands:
+            break
+        part = _first_hands(pq.read_table(path), hands - written)
+        written += len(pc.unique(part.column("hand_id")))
+        ids = pc.binary_join_element_wise(part.column("hand_id"),
+                                          pa.array(["~fresh"] * part.num_rows), "")
+        parts.append(part.set_column(part.schema.get_field_index("hand_id"), "hand_id", ids))
+    if written < hands:
+        raise AssertionError(f"{store} holds only {written} hands")
+    pq.write_table(pa.concat_tables(parts), out, compression="zstd")
+    return out
+
+
+_CHILD = """
+import json, resource, sys, time
+from audit.ingest import ingest
+from audit.store import Store
+start, cpu = time.perf_counter(), time.process_time()
+summary = ingest([sys.argv[1]], Store(sys.argv[2]))
+print(json.dumps({"seconds": round(time.perf_counter() - start, 2),
+                  "cpu_seconds": round(time.process_time() - cpu, 2),
+                  "peak_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024,
+                  "hands": summary.hands, "quarantined": summary.quarantined}))
+"""
+
+
+def measure_scale(store: Path, hands: int, repeats: int) -> dict[str, object]:
+    """Ingest of one `hands`-hand file into an empty store and into a copy of `store`."""
+    existing = sum(int(r.get("hands", 0)) for r in Store(store).records())
+    out: dict[str, object] = {"file_hands": hands, "store_hands": existing}
+    with tempfile.TemporaryDirectory(prefix="ingest_scale_", dir="/tmp") as tmp:
+        src = fresh_hands_file(store, Path(tmp) / "fresh.parquet", hands)
+        runs: dict[str, list[dict[str, object]]] = {"empty": [], "scaled": []}
+        for i in range(repeats):
+            for mode in ("empty", "scaled"):
+                target = Path(tmp) / f"{mode}{i}"
+                if mode == "scaled":
+                    shutil.copytree(store, target)
+                done = subprocess.run([sys.executable, "-c", _CHILD, str(src), str(target)],
+                                      check=True, capture_output=True, text=True)
+                result = json.loads(done.stdout.strip().splitlines()[-1])
+                if result["hands"] != hands or result["quarantined"]:
+                    raise AssertionError(f"{mode}: ingested {result}")
+                runs[mode].append(result)
+                shutil.rmtree(target)
+        for mode, results in runs.items():
+            out[mode] = {key: statistics.median(r[key] for r in results)  # type: ignore[misc]
+                         for key in ("seconds", "cpu_seconds", "peak_rss_mb")}
+    return out
+
+
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--events", type=int, default=1_000_000)
@@ -127,8 +196,13 @@ if __name__ == "__main__":
     parser.add_argument("--profile", action="store_true")
     parser.add_argument("--reference-leaves", action="store_true",
                         help="A/B: alternate repeats with the Arrow reference leaf builder")
+    parser.add_argument("--scale-store", type=Path,
+                        help="ingest a fresh file into an empty store and a copy of this one")
+    parser.add_argument("--hands", type=int, default=50_000)
     args = parser.parse_args()
-    if args.profile:
+    if args.scale_store:
+        print(json.dumps(measure_scale(args.scale_store, args.hands, args.repeats), indent=2))
+    elif args.profile:
         profile(args.events)
     else:
         print(json.dumps(measure(args.events, args.repeats,
