@@ -44,7 +44,7 @@ FAST_VARIANTS = frozenset({"holdem", "omaha", "omaha5", "omaha6"})
 
 _CARD = r"[2-9TJQKA][cdhs]"
 _CL = rf"{_CARD}(?: {_CARD})*"
-_MONEY = r"^[$€£]?([0-9][0-9,]*)(?:\.([0-9]{1,2}))?$"
+_MONEY = r"^[$€£]?(?<whole>[0-9][0-9,]*)(?:\.(?<frac>[0-9]{1,2}))?$"
 # characters str.rstrip() removes that an ASCII strip keeps: such a line is left to the parser
 _ODD_END = "[\x1c-\x1f\x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]$"
 _NOTES = (
@@ -68,6 +68,9 @@ _ROW_COLUMNS = ("h", "i", "sub", "kind", "seat", "player", "amount", "total", "c
 _ROW_SCHEMA = {"h": pl.Int64, "i": pl.Int64, "sub": pl.Int64, "kind": pl.String,
                "seat": pl.Int64, "player": pl.String, "amount": pl.Int64, "total": pl.Int64,
                "cards": pl.String, "detail": pl.String, "ln": pl.Int64}
+_ROW_FRAME_SCHEMA = pl.Schema(_ROW_SCHEMA)
+# the row columns the event table is built from
+_OUT_COLUMNS = ("h", "kind", "seat", "player", "amount", "total", "cards", "detail", "ln")
 _EPOCH = dt.datetime(1970, 1, 1)
 _SEAT_WORDS = {f"Seat {k}": k for k in range(1, 100)}
 
@@ -160,18 +163,29 @@ def _assemble(piece: _Piece, data: bytes, builder: _ChunkBuilder) -> Iterator[Ch
     close()
 
 
-def _money(col: pl.Expr, mpu: pl.Expr, name: str) -> list[pl.Expr]:
-    """`name` (minor units) and `name_ok` from amount text such as '$1,234.5' or '300'
-    (exactly `pokerstars_game.money` where it is ok; anything else is left to the parser)."""
-    ok = col.str.contains(_MONEY)
-    parts = col.str.strip_chars_start("$€£").str.split_exact(".", 1)
-    whole = parts.struct.field("field_0").str.replace_all(",", "", literal=True)
-    frac = parts.struct.field("field_1")
-    frac_value = frac.str.pad_end(2, "0").cast(pl.Int64, strict=False).fill_null(0)
-    value = whole.cast(pl.Int64, strict=False) * mpu + pl.when(mpu == 100).then(
-        frac_value).otherwise(0)
-    ok = ok & (whole.str.len_bytes() <= 15) & ((mpu == 100) | (frac_value == 0))
-    return [value.alias(name), ok.fill_null(False).alias(name + "_ok")]
+def _with_money(frame: pl.DataFrame, *pairs: tuple[str, str]) -> pl.DataFrame:
+    """`frame` with, for each (text column, name), `name` (minor units) and `name_ok` from
+    amount text such as '$1,234.5' or '300' in the text column (exactly `pokerstars_game.money`
+    where it is ok; anything else is left to the parser). Each step is its own pass, so no
+    part is computed twice."""
+    mpu = pl.col("mpu")
+    frame = frame.with_columns(pl.col(text).str.extract_groups(_MONEY).alias(f"_m_{name}")
+                               for text, name in pairs)
+    frame = frame.with_columns(step for _, name in pairs for step in (
+        pl.col(f"_m_{name}").struct.field("whole").str.replace_all(",", "", literal=True)
+        .alias(f"_w_{name}"),
+        pl.col(f"_m_{name}").struct.field("frac").str.pad_end(2, "0")
+        .cast(pl.Int64, strict=False).fill_null(0).alias(f"_f_{name}")))
+    final = []
+    for _, name in pairs:
+        whole, frac = pl.col(f"_w_{name}"), pl.col(f"_f_{name}")
+        final += [
+            (whole.cast(pl.Int64, strict=False) * mpu
+             + pl.when(mpu == 100).then(frac).otherwise(0)).alias(name),
+            (whole.is_not_null() & (whole.str.len_bytes() <= 15)
+             & ((mpu == 100) | (frac == 0))).fill_null(False).alias(name + "_ok")]
+    return frame.with_columns(final).drop(
+        f"{temp}_{name}" for _, name in pairs for temp in ("_m", "_w", "_f"))
 
 
 def _read_piece(data: bytes, line0: int, first: bool, prefix: str) -> _Piece | None:
@@ -252,8 +266,37 @@ def _read_piece(data: bytes, line0: int, first: bool, prefix: str) -> _Piece | N
 
 def _bad(frame: pl.DataFrame, where: pl.Expr, ok: np.ndarray) -> None:
     """Mark the hands of the rows where `where` holds as not for the fast path."""
-    hands = frame.filter(where).get_column("h").unique().to_numpy()
-    ok[hands] = False
+    # only the hand numbers are filtered (filtering the frame would copy all its columns)
+    ok[frame.select(pl.col("h").filter(where)).to_series().to_numpy()] = False
+
+
+def _name_key(name: str) -> pl.Expr:
+    """(hand, name) as one number: joins on it are cheaper than on the pair (a collision is
+    caught by `_seat_of`, which then joins on the pair)."""
+    return pl.when(pl.col(name).is_not_null()).then(
+        pl.col(name).hash(seed=0) ^ pl.col("h").hash(seed=1))
+
+
+def _seat_of(frame: pl.DataFrame, name: str, names: pl.DataFrame, seat: str) -> pl.DataFrame:
+    """`frame` with `seat`: the seat of the player named by column `name` in the hand (null
+    when none is), as the left join of `names` on (h, name)."""
+    keyed = frame.with_columns(_key=_name_key(name)).join(
+        names.select("_key", pl.col("seat").alias(seat), _name="player"), on="_key",
+        how="left", maintain_order="left")
+    if not keyed.select((pl.col("_name") != pl.col(name)).any()).item():
+        return keyed.drop("_key", "_name")
+    return frame.join(names.select("h", pl.col("player").alias(name), pl.col("seat").alias(seat)),
+                      on=["h", name], how="left", maintain_order="left")
+
+
+def _repeated(key: np.ndarray) -> np.ndarray:
+    """Where `key` holds a value that occurs more than once."""
+    order = np.argsort(key, kind="stable")
+    same = key[order][1:] == key[order][:-1]
+    out = np.zeros(len(key), dtype=bool)
+    out[order[1:][same]] = True
+    out[order[:-1][same]] = True
+    return out
 
 
 def _first_per_hand(h: np.ndarray, where: np.ndarray, values: np.ndarray, n_hands: int,
@@ -317,7 +360,7 @@ def _hands(lines: pl.DataFrame, n_hands: int, ok: np.ndarray
         player=pl.col("after").struct.field("field_0"),
         stack=chips.struct.field("field_0"),
         tail=chips.struct.field("field_1").str.strip_prefix(" "))
-    seats = seats.with_columns(*_money(pl.col("stack"), pl.col("mpu"), "stack"))
+    seats = _with_money(seats, ("stack", "stack"))
     # a sitting-out player: not dealt in; in tournaments (dealt in) only a note
     seats = seats.with_columns(
         out=(pl.col("tail").str.starts_with("out of hand")
@@ -327,10 +370,15 @@ def _hands(lines: pl.DataFrame, n_hands: int, ok: np.ndarray
          | (pl.col("s").str.count_matches(" in chips)", literal=True) > 1)
          | pl.col("player").str.contains(": ", literal=True)
          | pl.col("player").str.starts_with("Dealt to ")
-         | pl.col("player").str.starts_with("*** ")
-         | (pl.len().over("h", "seat") > 1) | (pl.len().over("h", "player") > 1), ok)
+         | pl.col("player").str.starts_with("*** "), ok)
+    # a seat or a name twice in a hand (names compared by hash: a collision only hands the
+    # hand to the parser)
+    seat_h = seats.get_column("h").to_numpy()
+    seat_key = (seat_h << 8) | seats.get_column("seat").fill_null(0).to_numpy()
+    name_key = seats.select(_name_key("player").fill_null(0)).to_series().to_numpy()
+    ok[seat_h[_repeated(seat_key) | _repeated(name_key)]] = False
     ok[np.setdiff1d(np.arange(n_hands), seats.get_column("h").unique().to_numpy())] = False
-    names = seats.select("h", "seat", "player", "out")
+    names = seats.select("h", "seat", "player", "out", _key=_name_key("player"))
     rows: list[pl.DataFrame] = [
         _row(seats, "seat", seat="seat", player="player", amount="stack",
              detail=pl.when(pl.col("out")).then(pl.lit("sitting_out"))),
@@ -362,7 +410,8 @@ def _hands(lines: pl.DataFrame, n_hands: int, ok: np.ndarray
         player="player", amount=pl.lit(None, pl.Int64), total=pl.lit(None, pl.Int64),
         cards=pl.col("known").fill_null(pl.col("unknown")), detail=pl.lit("hole"),
         ln=pl.col("known_ln").fill_null(pl.col("hole_ln"))))
-    frame = pl.concat([r.select(_ROW_COLUMNS).cast(_ROW_SCHEMA) for r in rows])
+    frame = pl.concat([r if r.schema == _ROW_FRAME_SCHEMA else
+                       r.select(_ROW_COLUMNS).cast(_ROW_SCHEMA) for r in rows])
     # mucked cards from the summary
     if mucked.height:
         is_muck = frame.get_column("kind") == "muck"
@@ -520,9 +569,7 @@ def _body(body: pl.DataFrame, names: pl.DataFrame, ok: np.ndarray
     split = s.str.splitn(": ", 2)
     body = body.with_columns(name1=split.struct.field("field_0"),
                              act_raw=split.struct.field("field_1"))
-    body = body.join(names.select("h", pl.col("player").alias("name1"),
-                                  pl.col("seat").alias("seat1")),
-                     on=["h", "name1"], how="left", maintain_order="left")
+    body = _seat_of(body, "name1", names, "seat1")
     is_act = (pl.col("seat1").is_not_null() & pl.col("act_raw").is_not_null())
     body = body.with_columns(is_act=is_act)
     acts = body.filter(pl.col("is_act"))
@@ -551,8 +598,7 @@ def _body(body: pl.DataFrame, names: pl.DataFrame, ok: np.ndarray
     money = money.with_columns(
         amt=amounts.struct.field("field_0"),
         to=pl.when(pl.col("verb") == "raises").then(amounts.struct.field("field_1")))
-    money = money.with_columns(
-        *_money(pl.col("amt"), pl.col("mpu"), "amt"), *_money(pl.col("to"), pl.col("mpu"), "to"))
+    money = _with_money(money, ("amt", "amt"), ("to", "to"))
     _bad(shows, pl.col("cards").is_null(), ok)
     _bad(money, pl.col("verb").is_null() | ~pl.col("amt_ok")
          | ((pl.col("verb") == "raises") != pl.col("to").is_not_null())
@@ -591,15 +637,16 @@ def _body(body: pl.DataFrame, names: pl.DataFrame, ok: np.ndarray
                          & ~pl.col("all_in")).then(pl.col("amt")).max(),
         ante=pl.when((v == "posts the ante") & ~pl.col("all_in")).then(pl.col("amt"))
         .drop_nulls().first(),
-        straddle=pl.when(v == "posts straddle").then(pl.col("amt")).drop_nulls().first())
+        straddle=pl.when(v == "posts straddle").then(pl.col("amt")).drop_nulls().first(),
+        # the chips put in (the amounts of the post, call, bet and raise rows)
+        put=pl.when(pl.col("is_raise")).then(pl.col("to") - pl.col("prev"))
+        .otherwise(pl.col("amt")).sum())
 
     # lines of no seated player, classified in the parser's order of checks
     collect = s.str.splitn(" collected ", 2)
     other = other.with_columns(name_c=collect.struct.field("field_0"),
                                rest_c=collect.struct.field("field_1"))
-    other = other.join(names.select("h", pl.col("player").alias("name_c"),
-                                    pl.col("seat").alias("seat_c")),
-                       on=["h", "name_c"], how="left", maintain_order="left")
+    other = _seat_of(other, "name_c", names, "seat_c")
     note_kind = pl.lit(None, pl.String)
     for suffix, detail_ in reversed(_NOTES):
         note_kind = pl.when(s.str.ends_with(suffix)).then(pl.lit(detail_)).otherwise(note_kind)
@@ -665,9 +712,7 @@ def _body(body: pl.DataFrame, names: pl.DataFrame, ok: np.ndarray
     dealt = other.filter(c == "dealt").with_columns(
         pl.col("s").str.extract_groups(_DEALT).alias("g"),
         name_d=pl.col("s").str.splitn(" [", 2).struct.field("field_0").str.slice(9)).unnest("g")
-    dealt = dealt.join(names.select("h", pl.col("player").alias("name_d"),
-                                    pl.col("seat").alias("seat_d")),
-                       on=["h", "name_d"], how="left", maintain_order="left")
+    dealt = _seat_of(dealt, "name_d", names, "seat_d")
     _bad(dealt, pl.col("seat_d").is_null() | pl.col("cards").is_null()
          | (pl.col("name") != pl.col("name_d")) | ~pl.col("before")
          | (pl.len().over("h", "seat_d") > 1), ok)
@@ -679,7 +724,7 @@ def _body(body: pl.DataFrame, names: pl.DataFrame, ok: np.ndarray
 
     collected = other.filter(c == "collect").with_columns(
         pl.col("rest_c").str.extract_groups(_COLLECTED).alias("g")).unnest("g")
-    collected = collected.with_columns(*_money(pl.col("amt"), pl.col("mpu"), "won"))
+    collected = _with_money(collected, ("amt", "won"))
     _bad(collected, pl.col("pot").is_null() | ~pl.col("won_ok"), ok)
     pot = pl.col("pot")
     rows.append(_row(collected, "award", seat="seat_c", player="name_c", amount="won",
@@ -688,9 +733,7 @@ def _body(body: pl.DataFrame, names: pl.DataFrame, ok: np.ndarray
                      .otherwise(pl.lit("side-") + pot.str.slice(9))))
     returned = other.filter(c == "uncalled").with_columns(
         pl.col("s").str.extract_groups(_UNCALLED).alias("g")).unnest("g")
-    returned = returned.with_columns(*_money(pl.col("amt"), pl.col("mpu"), "back")).join(
-        names.select("h", pl.col("player").alias("name"), pl.col("seat").alias("seat_u")),
-        on=["h", "name"], how="left", maintain_order="left")
+    returned = _seat_of(_with_money(returned, ("amt", "back")), "name", names, "seat_u")
     _bad(returned, pl.col("seat_u").is_null() | ~pl.col("back_ok"), ok)
     rows.append(_row(returned, "award", seat="seat_u", player="name", amount="back",
                      detail=pl.lit("uncalled")))
@@ -722,9 +765,7 @@ def _body(body: pl.DataFrame, names: pl.DataFrame, ok: np.ndarray
             count=count)
         _bad(notes, ((c == "said") & pl.col("said").struct.field("words").is_null())
              | ((c == "note") & (pl.col("count") != 1)), ok)
-        notes = notes.join(names.select("h", pl.col("player").alias("who"),
-                                        pl.col("seat").alias("who_seat")),
-                           on=["h", "who"], how="left", maintain_order="left")
+        notes = _seat_of(notes, "who", names, "who_seat")
         fixed = s.replace_strict(_FIXED, default=None, return_dtype=pl.String)
         rows.append(_row(notes, "annotation", seat="who_seat", player="who",
                          detail=pl.when(c == "fixed").then(fixed)
@@ -828,9 +869,7 @@ def _summary(summary: pl.DataFrame, names: pl.DataFrame, n_hands: int, ok: np.nd
                     .to_numpy())] = False
     simple_re = r"^Total pot (?<pot_total>[^ |]+) \| Rake (?<rake>[^ |]+)$"
     totals = totals.with_columns(g=s.str.extract_groups(simple_re)).unnest("g")
-    totals = totals.with_columns(
-        *_money(pl.col("pot_total"), pl.col("mpu"), "pot_total"),
-        *_money(pl.col("rake"), pl.col("mpu"), "rake"))
+    totals = _with_money(totals, ("pot_total", "pot_total"), ("rake", "rake"))
     simple = totals.filter(pl.col("pot_total_ok") & pl.col("rake_ok"))
     rake_rows = [simple.select(
         "h", "i", sub=pl.lit(0, pl.Int64), kind=pl.lit("rake"), seat=pl.lit(None, pl.Int64),
@@ -875,11 +914,10 @@ def _finish(frame: pl.DataFrame, per_hand: pl.DataFrame, ok: np.ndarray
     """The fast hands' rows in order, with hand_started and hand_ended, and their games."""
     good = pl.Series("h", np.flatnonzero(ok), dtype=pl.Int64)
     per_hand = per_hand.filter(pl.col("h").is_in(good.implode()))
-    frame = frame.filter(pl.col("h").is_in(good.implode()))
-    put = (frame.filter(pl.col("kind").is_in(["post", "call", "bet", "raise", "complete"]))
-           .group_by("h").agg(pl.col("amount").sum().alias("put")))
-    per_hand = per_hand.join(put, on="h", how="left", maintain_order="left").with_columns(
-        pl.col("put").fill_null(0))
+    # the rows of the fast hands are picked out by the one gather below (not by a filter,
+    # which would copy every column once more)
+    keep = ok[frame.get_column("h").to_numpy()]
+    per_hand = per_hand.with_columns(pl.col("put").fill_null(0))
     fixed = pl.col("structure") == "fixed_limit"
     per_hand = per_hand.with_columns(
         started_detail=pl.when(~pl.col("uncalled_text") & (pl.col("put") > pl.col("total_pot")))
@@ -905,10 +943,15 @@ def _finish(frame: pl.DataFrame, per_hand: pl.DataFrame, ok: np.ndarray
         amount=pl.lit(None, pl.Int64), total=pl.lit(None, pl.Int64),
         cards=pl.lit(None, pl.String), detail="started_detail", ln="ln0")
     frame = pl.concat([starts.cast(_ROW_SCHEMA), frame, ends.cast(_ROW_SCHEMA)])
-    order = np.argsort((frame.get_column("h").to_numpy() << 32)
-                       | (frame.get_column("i").to_numpy() << 12)
-                       | (frame.get_column("sub").to_numpy() + 2048), kind="stable")
-    frame = frame[order]
+    kept = np.flatnonzero(np.r_[np.ones(starts.height, dtype=bool), keep,
+                                np.ones(ends.height, dtype=bool)])
+    # (rows of the other hands may have no line number: they are left out here)
+    at = frame.select(pl.col("h", "i", "sub").fill_null(-1)).to_numpy()[kept]
+    if (at[:, 1] < 0).any():
+        raise AssertionError("fast PokerStars path: a row of a fast hand has no line")
+    key = (at[:, 0] << 32) | (at[:, 1] << 12) | (at[:, 2] + 2048)
+    order = kept[np.argsort(key, kind="stable")]
+    frame = frame.select(_OUT_COLUMNS).rechunk()[order]
     return frame, per_hand.sort("h")
 
 
@@ -928,31 +971,34 @@ def _table(rows: pl.DataFrame, per_hand: pl.DataFrame, ok: np.ndarray, prefix: s
     n = len(h)
     first_row = np.zeros(n, dtype=bool)
     first_row[starts] = True
-    owner_arr = pa.array(owner)
-
-    def per_row(name: str, dtype: pa.DataType) -> pa.Array:
-        return per_hand.get_column(name).to_arrow().cast(dtype).take(owner_arr)
-
-    # the game on each hand's first row only: children taken per row, the rest masked out
+    # per-hand values in one Arrow table taken for every row; the time and the game are on
+    # each hand's first row only (the game's children under its null rows are never read)
     game_type = schema.field("game").type
+    game_fields = {f.name: f.type for f in game_type
+                   if _GAME_COLUMNS.get(f.name, f.name) in per_hand.columns}
+    per_row = per_hand.select(
+        "hand_id", "table", *[pl.col(_GAME_COLUMNS.get(name, name)).alias(name)
+                              for name in game_fields]).to_arrow().cast(pa.schema(
+        [("hand_id", pa.string()), ("table", pa.string()), *game_fields.items()])).take(
+        pa.array(owner))
+    ts = per_hand.get_column("ts_us").to_arrow().take(pa.array(owner, mask=~first_row))
     game = pa.StructArray.from_arrays(
-        [per_row(_GAME_COLUMNS.get(f.name, f.name), f.type)
-         if _GAME_COLUMNS.get(f.name, f.name) in per_hand.columns else pa.nulls(n, f.type)
+        [per_row.column(f.name).chunk(0) if f.name in game_fields else pa.nulls(n, f.type)
          for f in game_type], fields=list(game_type), mask=pa.array(~first_row))
-    ts = pa.StructArray.from_arrays([per_row("ts_us", pa.int64())], names=["ts"],
-                                    mask=pa.array(~first_row)).flatten()[0]
+    ln = rows.get_column("ln").to_arrow()
     data = {
-        "hand_id": per_row("hand_id", pa.string()),
+        "hand_id": per_row.column("hand_id"),
         "seq": pa.array((np.arange(n, dtype=np.int64) - np.repeat(starts, counts))
                         .astype(np.int32)),
         "ts": ts.cast(schema.field("ts").type),
-        "table_id": per_row("table", pa.string()),
+        "table_id": per_row.column("table"),
         "game": game,
-        "source": rows.select(pl.lit(prefix) + pl.col("ln").cast(pl.String)).to_series()
-        .to_arrow(),
+        "source": pc.binary_join_element_wise(prefix, ln.cast(pa.string()), ""),
     }
-    for name in ("kind", "seat", "player", "amount", "total", "cards", "detail"):
-        data[name] = rows.get_column(name).to_arrow()
+    names = ("kind", "seat", "player", "amount", "total", "cards", "detail")
+    row_table = rows.select(names).to_arrow()
+    for name in names:
+        data[name] = row_table.column(name)
     arrays = [data[f.name] if data[f.name].type == f.type else data[f.name].cast(f.type)
               for f in schema]
     return pa.Table.from_arrays(arrays, schema=schema), rows.get_column("ln").to_numpy(), counts
