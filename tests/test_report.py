@@ -23,7 +23,7 @@ from audit.report import build_report
 from audit.report.cli import report_command
 from audit.report.pseudonym import KEY_ENV, pseudonym
 from audit.rule_catalog import CATALOG
-from audit.rule_coverage import ENFORCED_WITHIN
+from audit.rule_coverage import ENFORCED_WITHIN, PERMISSIONS
 from audit.rules import RULES
 from audit.run import audit_store, resolve_run
 from audit.run_layout import output_files
@@ -195,8 +195,11 @@ def test_report_sections_methodology_and_examples(store: Store, html: str) -> No
     assert 'id="collusion-none"' in html  # collusion was not computed for this store
     for rule_id in RULES:
         assert f'data-rule="{rule_id}"' in html
-    for rule_id in set(CATALOG) - set(RULES) - set(ENFORCED_WITHIN):
+    for rule_id in set(CATALOG) - set(RULES) - set(ENFORCED_WITHIN) - set(PERMISSIONS):
         assert f'data-unchecked="{rule_id}"' in html
+    for rule_id in PERMISSIONS:
+        assert f'data-permitted="{rule_id}"' in html and f'data-unchecked="{rule_id}"' not in html
+    assert "no hand log records deck changes" in html  # each unchecked rule's reason
     for rule_id in set(ENFORCED_WITHIN) - set(RULES):
         assert f'data-within="{rule_id}"' in html and f'data-unchecked="{rule_id}"' not in html
     assert "splashing the pot" in html  # RULEBOOK §7

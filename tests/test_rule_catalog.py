@@ -17,6 +17,7 @@ from audit.rule_catalog import (
     STUD_DRAW_RULE_IDS,
     TABLE_SEQUENCE_RULE_IDS,
 )
+from audit.rule_coverage import RULEBOOK_ALIASES, Coverage, coverages
 from audit.rules import RULES, Category, Severity, get_rule, register
 
 RULEBOOK = Path(__file__).resolve().parents[2] / "shared" / "RULEBOOK.md"
@@ -110,6 +111,52 @@ def test_citations_are_copied_from_the_rulebook(rulebook_ids):
     for rule_id in BUTTON_GAME_RULE_IDS:
         if rule_id in sources:
             assert CATALOG[rule_id].citation in sources[rule_id], rule_id
+
+
+def test_every_rulebook_id_has_exactly_one_status(rulebook_ids):
+    # the report's methodology accounts for each id once: checked, decided within other ids, a
+    # permission honoured, not checked (with the reason), or a cross-reference to other ids
+    statuses = {rule_id: coverages(rule_id) for rule_id in sorted(rulebook_ids)}
+    none = [k for k, v in statuses.items() if not v]
+    several = {k: v for k, v in statuses.items() if len(v) > 1}
+    assert not none, f"RULEBOOK ids the report would silently omit: {none}"
+    assert not several, f"RULEBOOK ids with more than one status: {several}"
+    assert len(rulebook_ids) > 250
+
+
+def test_every_catalogued_id_has_exactly_one_status():
+    for rule_id in CATALOG:
+        assert len(coverages(rule_id)) == 1, rule_id
+
+
+def test_a_cross_reference_points_at_rulebook_ids_with_a_status_of_their_own(rulebook_ids):
+    text = RULEBOOK.read_text(encoding="utf-8")
+    for alias, targets in RULEBOOK_ALIASES.items():
+        assert alias not in CATALOG and alias not in RULES, alias
+        line = next(ln for ln in text.splitlines() if ln.startswith(f"- `{alias}`"))
+        heading = alias.endswith("*")  # MISDEAL-COND-*: the sub-ids -a … -j are the rules
+        assert heading or "**[" not in line, f"{alias} is a rule of its own in RULEBOOK.md"
+        for target in targets:
+            assert target in rulebook_ids, target
+            assert heading or target in line, (alias, target)
+            assert coverages(target) and Coverage.ALIAS not in coverages(target), target
+
+
+def test_the_remaining_rulebook_ids_cite_their_rulebook_line(rulebook_ids):
+    # the ids catalogued last so the report can name every RULEBOOK id (meta, session, house,
+    # patterns, permissions): each citation is copied from its RULEBOOK line
+    text = RULEBOOK.read_text(encoding="utf-8")
+    sources = dict(re.findall(r"^- `([A-Z0-9-]+)` .*?\*S(?: \([^)]*\))?:\* (.*)$", text,
+                              flags=re.M))
+    ids = list(CATALOG)
+    later = ids[ids.index("META-RULING-WINDOW"):]
+    assert {"META-RULING-WINDOW", "BET-HALFPOT", "PATTERN-SITOUT-OK"} <= set(later)
+    for rule_id in later:
+        rule = CATALOG[rule_id]
+        assert rule_id in rulebook_ids, rule_id
+        assert rule.text.strip() and rule.text.rstrip().endswith("."), rule_id
+        if rule_id in sources:
+            assert rule.citation in sources[rule_id], rule_id
 
 
 def test_duplicate_registration_raises():

@@ -12,7 +12,7 @@ from audit.importers.text import parse_text
 from audit.profiles import load_profile
 from audit.replay import hand_from_rows, replay_hand
 from audit.rule_catalog import CATALOG
-from audit.rule_coverage import ENFORCED_WITHIN
+from audit.rule_coverage import ENFORCED_WITHIN, PERMISSIONS
 from audit.rules import RULES, Severity
 
 WITHIN = Path(__file__).resolve().parents[1] / "fixtures" / "rules" / "within"
@@ -60,3 +60,41 @@ def test_breaking_the_rule_draws_the_enforcing_findings_and_the_legal_hand_none(
 
 def test_every_within_fixture_names_a_covered_rule():
     assert sorted(p.stem for p in WITHIN.glob("*.txt")) == sorted(ENFORCED_WITHIN)
+
+
+# --- permissions the replay honours (PERMISSIONS) ------------------------------------------------
+
+PERMITTED = WITHIN.parent / "permitted"
+
+
+def _permitted_hands(rule_id: str) -> list[tuple[str, list, set]]:
+    path = PERMITTED / f"{rule_id}.txt"
+    return [(rows[0]["hand_id"], rows, {(r, s, q) for r, s, q in expect})
+            for rows, expect in parse_text(path.read_text(encoding="utf-8"), str(path))]
+
+
+@pytest.mark.parametrize("rule_id", sorted(PERMISSIONS))
+def test_a_permission_is_catalogued_never_registered_and_bounds_registered_bans(rule_id):
+    assert rule_id in CATALOG and rule_id not in RULES
+    assert rule_id not in ENFORCED_WITHIN
+    assert all(r in RULES for r in PERMISSIONS[rule_id].bounds)
+
+
+@pytest.mark.parametrize("rule_id", sorted(PERMISSIONS))
+def test_the_permitted_play_draws_no_finding_and_the_bounded_ban_still_does(rule_id):
+    hands = _permitted_hands(rule_id)
+    legal = [h for h in hands if ".pass" in h[0]]
+    banned = [h for h in hands if ".banned" in h[0]]
+    assert legal and len(legal) + len(banned) == len(hands)
+    for hand_id, rows, expected in legal:
+        assert not expected and not _findings(rows), hand_id
+    bounds = set(PERMISSIONS[rule_id].bounds)
+    # where the permission ends a ban applies: the nearby hand outside it is flagged
+    assert bool(banned) == bool(bounds)
+    for hand_id, rows, expected in banned:
+        assert expected and {r for r, _, _ in expected} <= bounds, hand_id
+        assert _findings(rows) == expected, hand_id
+
+
+def test_every_permitted_fixture_names_a_permission():
+    assert sorted(p.stem for p in PERMITTED.glob("*.txt")) == sorted(PERMISSIONS)

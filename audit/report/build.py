@@ -25,7 +25,10 @@ from audit.report.methodology import (
     NOT_AUDITABLE,
     checked_rules,
     enforced_within_rules,
+    permitted_rules,
+    rulebook_aliases,
     unchecked_rules,
+    why_unchecked,
 )
 from audit.report.pseudonym import Pseudonymizer, pseudonym_key
 from audit.rule_catalog import CATALOG
@@ -196,7 +199,10 @@ def build_report(
         chart={k: Markup(v) for k, v in chart.items()},
         checked=checked_rules(),
         within=enforced_within_rules(),
+        permitted=permitted_rules(),
         unchecked=unchecked_rules(),
+        why_unchecked=why_unchecked,
+        aliases=rulebook_aliases(),
         not_auditable=NOT_AUDITABLE,
         pseudonymized=pseudo.enabled,
         generated_at=(now or datetime.now(UTC)).strftime("%Y-%m-%d %H:%M:%S UTC"),

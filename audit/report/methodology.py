@@ -1,9 +1,10 @@
 """What the auditor checks and what it cannot check, for the report's methodology section.
 
-Checked: every registered rule id (audit.rules.RULES), and the catalogued ids other ids' checks
-decide (audit/rule_coverage.py). Not yet checked: catalogued ids with neither. Not checkable at
-all: RULEBOOK.md §7 ("Not auditable from logs"), summarised here with its citations so the
-report does not depend on the rulebook file being present.
+Every RULEBOOK.md id has one status (audit/rule_coverage.py): checked (a registered rule id,
+audit.rules.RULES), checked within other ids, a permission the replay honours, not checked (with
+the reason), or a cross-reference to other ids. Not checkable at all: RULEBOOK.md §7 ("Not
+auditable from logs"), summarised here with its citations so the report does not depend on the
+rulebook file being present.
 """
 
 from __future__ import annotations
@@ -11,7 +12,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from audit.rule_catalog import CATALOG
-from audit.rule_coverage import ENFORCED_WITHIN, EnforcedWithin
+from audit.rule_coverage import (
+    ENFORCED_WITHIN,
+    NOT_CHECKED,
+    PERMISSIONS,
+    RULEBOOK_ALIASES,
+    EnforcedWithin,
+    Permission,
+)
 from audit.rules import RULES, Rule
 
 
@@ -90,6 +98,22 @@ def enforced_within_rules() -> list[tuple[Rule, EnforcedWithin]]:
             if k in CATALOG and k not in RULES]
 
 
+def permitted_rules() -> list[tuple[Rule, Permission]]:
+    """Catalogued permissions the replay honours (never flagged), sorted by id."""
+    return [(CATALOG[k], PERMISSIONS[k]) for k in sorted(PERMISSIONS)]
+
+
 def unchecked_rules() -> list[Rule]:
-    """Catalogued rules (RULEBOOK §4) that no registered check emits or decides yet."""
-    return [CATALOG[k] for k in sorted(CATALOG) if k not in RULES and k not in ENFORCED_WITHIN]
+    """Catalogued rules that no registered check emits or decides, and no permission; sorted."""
+    return [CATALOG[k] for k in sorted(CATALOG)
+            if k not in RULES and k not in ENFORCED_WITHIN and k not in PERMISSIONS]
+
+
+def why_unchecked(rule_id: str) -> str:
+    """The one-phrase reason a catalogued rule is not checked (audit/rule_coverage.py)."""
+    return NOT_CHECKED[rule_id]
+
+
+def rulebook_aliases() -> list[tuple[str, tuple[str, ...]]]:
+    """RULEBOOK cross-reference ids and the ids they point at, sorted."""
+    return sorted(RULEBOOK_ALIASES.items())
