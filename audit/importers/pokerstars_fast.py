@@ -946,12 +946,13 @@ def _finish(frame: pl.DataFrame, per_hand: pl.DataFrame, ok: np.ndarray
     kept = np.flatnonzero(np.r_[np.ones(starts.height, dtype=bool), keep,
                                 np.ones(ends.height, dtype=bool)])
     # (rows of the other hands may have no line number: they are left out here)
-    at = frame.select(pl.col("h", "i", "sub").fill_null(-1)).to_numpy()[kept]
-    if (at[:, 1] < 0).any():
+    h, i, sub = (frame.get_column(name).fill_null(-1).to_numpy()[kept]
+                 for name in ("h", "i", "sub"))
+    if (i < 0).any():
         raise AssertionError("fast PokerStars path: a row of a fast hand has no line")
-    key = (at[:, 0] << 32) | (at[:, 1] << 12) | (at[:, 2] + 2048)
+    key = (h << 32) | (i << 12) | (sub + 2048)
     order = kept[np.argsort(key, kind="stable")]
-    frame = frame.select(_OUT_COLUMNS).rechunk()[order]
+    frame = frame.select(_OUT_COLUMNS)[order]
     return frame, per_hand.sort("h")
 
 
@@ -971,37 +972,64 @@ def _table(rows: pl.DataFrame, per_hand: pl.DataFrame, ok: np.ndarray, prefix: s
     n = len(h)
     first_row = np.zeros(n, dtype=bool)
     first_row[starts] = True
-    # per-hand values in one Arrow table taken for every row; the time and the game are on
-    # each hand's first row only (the game's children under its null rows are never read)
+    # the hand and table ids on every row; the time and the game on each hand's first row
+    # only (the game's children under its null rows are never read: left zero or empty)
     game_type = schema.field("game").type
     game_fields = {f.name: f.type for f in game_type
                    if _GAME_COLUMNS.get(f.name, f.name) in per_hand.columns}
-    per_row = per_hand.select(
-        "hand_id", "table", *[pl.col(_GAME_COLUMNS.get(name, name)).alias(name)
-                              for name in game_fields]).to_arrow().cast(pa.schema(
-        [("hand_id", pa.string()), ("table", pa.string()), *game_fields.items()])).take(
-        pa.array(owner))
-    ts = per_hand.get_column("ts_us").to_arrow().take(pa.array(owner, mask=~first_row))
+    ids = per_hand.select("hand_id", "table").to_arrow().cast(pa.schema(
+        [("hand_id", pa.string()), ("table", pa.string())])).take(pa.array(owner))
+    firsts = per_hand.select(*[pl.col(_GAME_COLUMNS.get(name, name)).alias(name)
+                               for name in game_fields]).to_arrow().cast(
+        pa.schema(list(game_fields.items())))
     game = pa.StructArray.from_arrays(
-        [per_row.column(f.name).chunk(0) if f.name in game_fields else pa.nulls(n, f.type)
-         for f in game_type], fields=list(game_type), mask=pa.array(~first_row))
+        [_on_first_rows(firsts.column(f.name).combine_chunks(), starts, n)
+         if f.name in game_fields else pa.nulls(n, f.type) for f in game_type],
+        fields=list(game_type), mask=pa.array(~first_row))
+    ts = _on_first_rows(per_hand.get_column("ts_us").to_arrow(), starts, n, null_elsewhere=True)
     ln = rows.get_column("ln").to_arrow()
     data = {
-        "hand_id": per_row.column("hand_id"),
+        "hand_id": ids.column("hand_id"),
         "seq": pa.array((np.arange(n, dtype=np.int64) - np.repeat(starts, counts))
                         .astype(np.int32)),
         "ts": ts.cast(schema.field("ts").type),
-        "table_id": per_row.column("table"),
+        "table_id": ids.column("table"),
         "game": game,
         "source": pc.binary_join_element_wise(prefix, ln.cast(pa.string()), ""),
     }
     names = ("kind", "seat", "player", "amount", "total", "cards", "detail")
-    row_table = rows.select(names).to_arrow()
+    row_table = rows.select(names).to_arrow(compat_level=pl.CompatLevel.newest())
     for name in names:
         data[name] = row_table.column(name)
     arrays = [data[f.name] if data[f.name].type == f.type else data[f.name].cast(f.type)
               for f in schema]
     return pa.Table.from_arrays(arrays, schema=schema), rows.get_column("ln").to_numpy(), counts
+
+
+def _on_first_rows(values: pa.Array, starts: np.ndarray, n: int, *,
+                   null_elsewhere: bool = False) -> pa.Array:
+    """`values` (one per hand, in order) at rows `starts` of `n` rows; the other rows zero
+    or empty, or null with `null_elsewhere`."""
+    valid = np.asarray(values.is_valid())
+    mask = None
+    if null_elsewhere or not valid.all():
+        mask = np.ones(n, dtype=bool) if null_elsewhere else np.zeros(n, dtype=bool)
+        mask[starts] = ~valid
+    if pa.types.is_string(values.type):
+        offsets = np.frombuffer(values.buffers()[1], np.int32)[
+            values.offset : values.offset + len(values) + 1]
+        at = np.zeros(n + 1, dtype=np.int32)
+        at[starts + 1] = np.diff(offsets)
+        at = np.cumsum(at, dtype=np.int32) + offsets[0]
+        return pa.Array.from_buffers(
+            values.type, n, [None if mask is None else pa.array(~mask).buffers()[1],
+                             pa.py_buffer(at), values.buffers()[2]],
+            null_count=0 if mask is None else int(mask.sum()))
+    dense = values.fill_null(False if pa.types.is_boolean(values.type) else 0).to_numpy(
+        zero_copy_only=False)
+    out = np.zeros(n, dtype=dense.dtype)
+    out[starts] = dense
+    return pa.array(out, type=values.type, mask=mask)
 
 
 # game fields -> per-hand columns (fields absent here are null: bring_in, min_bet, ...)
