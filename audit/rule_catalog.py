@@ -1130,6 +1130,14 @@ _rule(
     '1–2 and 20 on rounds 3–4.',
 )
 _rule(
+    'BET-HALFPOT', ILLEGAL_BET, VIOLATION,
+    '001 3.2.5.5.1.1',
+    'Half-pot (Mississippi stud): the maximum bet is half the pot. The opening bet is at the '
+    "opener's discretion, usually as small as one ante and up to half the total antes (pot limit: "
+    'the total antes; NL: any amount). (derived) A raise counts the pot after the call, as at '
+    'pot limit, and goes to at most the current bet plus half of it.',
+)
+_rule(
     'ORDER-STUD-COMMON', PROCEDURE, WARNING,
     '000 §7 r.15; 001 3.2.3.5.15',
     'When a common card is used on the last round (STUD-SHORT-DECK), the player who is high '
@@ -1325,8 +1333,8 @@ STUD_DRAW_RULE_IDS: tuple[str, ...] = (
     # cards the dealer exposes in the draw games
     "DRAW-EXPOSED-ON-DRAW", "DRAWHI-EXPOSED-PREDRAW", "A5-EXPOSED-LIMIT", "D27-EXPOSED",
     "BBLOW-EXPOSED",
-    # Mississippi stud (limit)
-    "ORDER-MISSISSIPPI", "BET-LIMIT-MISSISSIPPI", "MISS-STRUCTURE",
+    # Mississippi stud (limit), and its half-pot maximum (structure half_pot)
+    "ORDER-MISSISSIPPI", "BET-LIMIT-MISSISSIPPI", "MISS-STRUCTURE", "BET-HALFPOT",
     # five-card stud
     "FIVESTUD-STRUCTURE",
     # all-in forced wagers and all-in starters
@@ -1670,13 +1678,6 @@ _rule(
     'BET-NL-MAX-BUYIN', PROCEDURE, WARNING,  # [S]
     '000 §13 NL r.14',
     'The house may set a maximum buy-in for big-bet games.',
-)
-_rule(
-    'BET-HALFPOT', ILLEGAL_BET, VIOLATION,  # [F]
-    '001 3.2.5.5.1.1',
-    'Half-pot (Mississippi stud): the maximum bet is half the pot. The opening bet is at the '
-    "opener's discretion, usually as small as one ante and up to half the total antes (pot limit: "
-    'the total antes; NL: any amount).',
 )
 _rule(
     'STUD-FOLD-NO-WAGER', PROCEDURE, WARNING,  # [F]

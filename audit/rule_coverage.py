@@ -233,7 +233,6 @@ NOT_CHECKED: dict[str, str] = {
     "PATTERN-BOT-RTA": "needs decision-time logs", "PATTERN-STALLING": "needs decision-time logs",
     "PATTERN-TABLE-TALK": _TALK, "PATTERN-MISCALL": _TALK, "PATTERN-FREEROLL": _X,
     # per hand, not yet built
-    "BET-HALFPOT": "half-pot games are replayed as pot limit",
     "KILL-UNAWARE": "no log shows what a player knew of the kill",
 }
 

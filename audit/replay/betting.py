@@ -1,7 +1,7 @@
 """Betting legality and application: check, call, bet, raise, complete, fold, all-in; turn order.
 
-`act()` verifies one logged action against the structure (fixed limit, pot limit, no limit)
-and the profile, records findings, then applies it to the state. Findings never stop the
+`act()` verifies one logged action against the structure (fixed limit, pot limit, half pot,
+no limit) and the profile, records findings, then applies it to the state. Findings never stop the
 replay: the logged chips are what moved, so the replay follows them.
 """
 
@@ -13,6 +13,7 @@ from audit.replay.state import FL, NL, STREETS, HandState
 # Data-quality ids (input that contradicts itself); registered in audit/rule_catalog.py.
 DQ_AMOUNT = "DQ-INCONSISTENT-LOG"
 DQ_ACTION = "DQ-INCONSISTENT-LOG"
+HALF_POT = "half_pot"  # the game's structure value: replayed as pot limit, at half the maximum
 
 
 def order_rule(h: HandState) -> str:
@@ -269,7 +270,9 @@ def _raise(h: HandState, kind: str, s: int, cur: int, owed: int, new_total: int,
                    f"the minimum raise was to {h.money(need)} (the last full bet or raise was "
                    f"{h.money(h.last_raise)}); short by {h.money(need - new_total)}.", seat=s,
                    expected=need, actual=new_total, delta=new_total - need)
-    if h.structure != NL:
+    if h.structure != NL and h.game.get("structure") == HALF_POT:
+        _half_pot_max(h, s, what, cur, owed, new_total, seq)
+    elif h.structure != NL:
         pot = 0
         for c in h.contrib:
             pot += c
@@ -299,6 +302,24 @@ def _raise(h: HandState, kind: str, s: int, cur: int, owed: int, new_total: int,
     elif opening:
         h.bet_was_short = True
     h.aggressor = s
+
+
+def _half_pot_max(h: HandState, s: int, what: str, cur: int, owed: int, new_total: int,
+                  seq: int) -> None:
+    """BET-HALFPOT (001 3.2.5.5.1.1): a half-pot wager goes at most half the pot. The opening
+    bet of round 1 may be up to half the total antes; a raise, like a pot-limit one, counts the
+    pot after his call, so the largest total is the current bet plus half of that. Half of an
+    odd pot is rounded up: the seed does not say which way, so the larger maximum is the one
+    a log can be held to."""
+    pot = owed
+    for c in h.contrib:
+        pot += c
+    lim = cur + (pot + 1) // 2
+    if new_total > lim:
+        h.flag("BET-HALFPOT", seq, f"{h.who(s)}'s {what} to {h.money(new_total)} is over the "
+               f"half-pot maximum of {h.money(lim)}, the current bet plus half the pot after "
+               f"his call ({h.money(pot)}); over by {h.money(new_total - lim)}.", seat=s,
+               expected=lim, actual=new_total, delta=new_total - lim)
 
 
 def _raise_fixed(h: HandState, kind: str, s: int, cur: int, new_total: int, all_in: bool,

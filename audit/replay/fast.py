@@ -245,7 +245,9 @@ def _game_columns(table: pa.Table, starts: np.ndarray, cash: Settings,
         min_bet[sel] = chosen[sel]
     button = ints("button_seat")
     _, dead_button = truth("dead_button")
-    supported = (has_game & (v_code >= 0) & (ints("bring_in") == 0) & ~dead_button
+    # half-pot (BET-HALFPOT) is judged by the reference replay only; the kernel knows pot limit
+    half_pot = s_idx == list(_STRUCTURES).index("half_pot")
+    supported = (has_game & (v_code >= 0) & (ints("bring_in") == 0) & ~dead_button & ~half_pot
                  & (ints("ante") >= 0) & (button >= 0) & (button < K.MAX_SEATS))
     out[:, K.G_VARIANT] = v_code
     out[:, K.G_STRUCTURE] = s_code
