@@ -148,6 +148,11 @@ _PERMISSIONS = (
     Permission("STUD-FOLD-NO-WAGER", (),
                "a hand folded with no wager pending may go on being dealt cards: its seat stays "
                "in the deal order and the replay takes those cards without a finding"),
+    Permission("KILL-UNAWARE", ("CHIP-RELEASE-BINDING",),
+               "in a voluntary kill a call of the big blind put in and taken back draws no "
+               "finding (he may not have known of the kill); in a required kill the released "
+               "chips bind, the kill button being face up by that game's procedure (the log "
+               "does not record the button)"),
     Permission("PATTERN-SITOUT-OK", (),
                "no check flags a player who posts his blinds and antes and folds every hand"),
 )
@@ -232,8 +237,6 @@ NOT_CHECKED: dict[str, str] = {
     "PATTERN-DELIBERATE-OOT": _X, "PATTERN-MULTI-ACCOUNT": "needs account and device records",
     "PATTERN-BOT-RTA": "needs decision-time logs", "PATTERN-STALLING": "needs decision-time logs",
     "PATTERN-TABLE-TALK": _TALK, "PATTERN-MISCALL": _TALK, "PATTERN-FREEROLL": _X,
-    # per hand, not yet built
-    "KILL-UNAWARE": "no log shows what a player knew of the kill",
 }
 
 # RULEBOOK lines that only point at other ids ("see X", "X → Y"): the same rules, their status.

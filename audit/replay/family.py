@@ -68,8 +68,8 @@ class FamilyHooks:
 
     __slots__ = ("spec", "stud", "up", "common", "pending", "bring_seat", "bring_done",
                  "open_pair", "big_seen", "phase", "in_draw", "drawn", "checked",
-                 "bringin_fold", "a5_checkraise", "deck", "killer", "sevens", "pre_draw",
-                 "sevens_checks", "got", "faces", "exposed_start", "dead_start",
+                 "bringin_fold", "a5_checkraise", "deck", "killer", "kill_voluntary", "sevens",
+                 "pre_draw", "sevens_checks", "got", "faces", "exposed_start", "dead_start",
                  "short_flagged", "last_deal_seq", "opener", "exposed", "short_wager",
                  "base_order", "anted", "ante_rule", "ante_rule_id", "wrong_bring",
                  "structure_flagged", "opened", "min_open_2bb", "frozen", "high_card",
@@ -101,6 +101,7 @@ class FamilyHooks:
         self.checked: set[int] = set()
         self.deck: Deck | None = None
         self.killer = 0  # the seat that posted this deal's kill blind
+        self.kill_voluntary = False  # that kill was optional (lowball), not required
         self.pre_draw: list[int] | None = None  # each seat's chips in before the first draw
         self.sevens_checks: dict[int, int] = {}  # seat -> seq of his first check after the draw
         # an all-in forced wager short of the normal amount: (its level, the normal amount,
@@ -358,6 +359,8 @@ class FamilyHooks:
                 h.order_ids = ("ORDER-KILL", "ORDER-HEADSUP" if len(h.seats) == 2
                                else "ORDER-BUTTON-LATER")
                 if detail == "kill_voluntary":
+                    self.kill_voluntary = True  # KILL-UNAWARE: the live layer lets a call
+                    # of the blind made unaware of the kill be taken back
                     voluntary_kill(h, s, amount or 0, stack, seq,
                                    lowball=self.spec.evaluator in ("lowa5", "low27"))
             return True

@@ -110,6 +110,11 @@ class LiveTable:
         self.skipped.clear()
         self.prev_level = 0
         self.level = h.cur_bet
+        if h.street == 0 and h.vh is not None and h.vh.kill_voluntary:
+            # KILL-UNAWARE (000 §12 r.9): a player who put in the big blind, unaware that the
+            # pot was killed, may take it back unless it is a required kill (the kill is to him
+            # what a raise he did not see is, CHIP-RELEASE-BINDING's exception)
+            self.prev_level = h.bb
 
     def _unresolved(self, h: HandState, seq: int, *, final: bool = False) -> None:
         """Flag what was done physically before the round's last logged action and never
