@@ -17,6 +17,7 @@ test_import_pokerstars_fast.py checks it on the real samples, fixtures and fuzze
 from __future__ import annotations
 
 import datetime as dt
+import re
 import warnings
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -72,6 +73,7 @@ _ROW_FRAME_SCHEMA = pl.Schema(_ROW_SCHEMA)
 # the row columns the event table is built from
 _OUT_COLUMNS = ("h", "kind", "seat", "player", "amount", "total", "cards", "detail", "ln")
 _EPOCH = dt.datetime(1970, 1, 1)
+_UNCALLED_TEXT = re.compile(rb"Uncalled bet \(")
 _SEAT_WORDS = {f"Seat {k}": k for k in range(1, 100)}
 
 
@@ -239,6 +241,17 @@ def _read_piece(data: bytes, line0: int, first: bool, prefix: str) -> _Piece | N
     ok = np.ones(n_hands, dtype=bool)
     if bom and n_hands:
         ok[0] = False
+    # from the bytes: a hand with a line that starts with a space is the parser's; which
+    # hands hold 'Uncalled bet (' (the few places found by one scan of the piece)
+    byte = np.frombuffer(data, np.uint8)
+    ok[h_of[byte[begins[idx]] == 32]] = False
+    uncalled = np.zeros(n_hands, dtype=bool)
+    hits = [m.start() for m in _UNCALLED_TEXT.finditer(data)]
+    if hits:
+        hand_of_line = np.full(n_lines, -1, dtype=np.int64)
+        hand_of_line[idx] = h_of
+        at = hand_of_line[np.searchsorted(begins, hits, side="right") - 1]
+        uncalled[at[at >= 0]] = True
     # a line whose end str.rstrip() would strip further (odd whitespace): the parser's
     ends_at = begins[idx] + pc.binary_length(stripped).to_numpy(zero_copy_only=False)[idx] - 1
     last = np.frombuffer(data, np.uint8)[np.maximum(ends_at, 0)]
@@ -246,7 +259,7 @@ def _read_piece(data: bytes, line0: int, first: bool, prefix: str) -> _Piece | N
     if odd.any():
         suspects = lines.filter(pl.Series(odd))
         _bad(suspects, pl.col("s").str.contains(_ODD_END), ok)
-    rows, ids, ok = _hands(lines, n_hands, ok)
+    rows, ids, ok = _hands(lines, n_hands, ok, uncalled)
     # file order of hands (fast or not) and blocks outside hands
     fast_index = np.full(n_hands, -1, dtype=np.int64)
     fast_index[ok] = np.arange(int(ok.sum()))
@@ -291,12 +304,7 @@ def _seat_of(frame: pl.DataFrame, name: str, names: pl.DataFrame, seat: str) -> 
 
 def _repeated(key: np.ndarray) -> np.ndarray:
     """Where `key` holds a value that occurs more than once."""
-    order = np.argsort(key, kind="stable")
-    same = key[order][1:] == key[order][:-1]
-    out = np.zeros(len(key), dtype=bool)
-    out[order[1:][same]] = True
-    out[order[:-1][same]] = True
-    return out
+    return pl.Series(key).is_duplicated().to_numpy()
 
 
 def _first_per_hand(h: np.ndarray, where: np.ndarray, values: np.ndarray, n_hands: int,
@@ -304,22 +312,24 @@ def _first_per_hand(h: np.ndarray, where: np.ndarray, values: np.ndarray, n_hand
     """Per hand, `values` at the first line (lines in hand order) where `where` holds."""
     out = np.full(n_hands, missing, dtype=np.int64)
     at = np.flatnonzero(where)
-    hands, first = np.unique(h[at], return_index=True)
-    out[hands] = values[at[first]]
+    hs = h[at]
+    if len(hs) and (hs[1:] < hs[:-1]).any():
+        raise AssertionError("fast PokerStars path: lines out of hand order")
+    # the lines are in hand order: a hand's first line is where the hand number changes
+    first = np.flatnonzero(np.r_[True, hs[1:] != hs[:-1]]) if len(hs) else at
+    out[hs[first]] = values[at[first]]
     return out
 
 
-def _hands(lines: pl.DataFrame, n_hands: int, ok: np.ndarray
+def _hands(lines: pl.DataFrame, n_hands: int, ok: np.ndarray, uncalled: np.ndarray
            ) -> tuple[pl.DataFrame | None, pl.DataFrame, np.ndarray]:
     """The event rows of every hand (columns of `_ROW_COLUMNS`), the per-hand values, and
-    which hands the fast path read exactly (`ok`)."""
+    which hands the fast path read exactly (`ok`); `uncalled`: the hands whose text holds
+    'Uncalled bet ('."""
     h = lines.get_column("h").to_numpy()
     i = lines.get_column("i").to_numpy()
     s = lines.get_column("s")
-    ok[h[s.str.starts_with(" ").to_numpy()]] = False
     n = np.bincount(h, minlength=n_hands)
-    uncalled = np.zeros(n_hands, dtype=bool)
-    uncalled[h[s.str.contains("Uncalled bet (", literal=True).to_numpy()]] = True
     ok &= n >= 3
     header = _header(lines.filter(pl.col("i") == 0), n_hands, ok)
     table = _table_line(lines.filter(pl.col("i") == 1), n_hands, ok)
@@ -377,7 +387,7 @@ def _hands(lines: pl.DataFrame, n_hands: int, ok: np.ndarray
     seat_key = (seat_h << 8) | seats.get_column("seat").fill_null(0).to_numpy()
     name_key = seats.select(_name_key("player").fill_null(0)).to_series().to_numpy()
     ok[seat_h[_repeated(seat_key) | _repeated(name_key)]] = False
-    ok[np.setdiff1d(np.arange(n_hands), seats.get_column("h").unique().to_numpy())] = False
+    ok[np.bincount(seat_h, minlength=n_hands) == 0] = False
     names = seats.select("h", "seat", "player", "out", _key=_name_key("player"))
     rows: list[pl.DataFrame] = [
         _row(seats, "seat", seat="seat", player="player", amount="stack",
@@ -848,8 +858,10 @@ def _summary(summary: pl.DataFrame, names: pl.DataFrame, n_hands: int, ok: np.nd
                                                           return_dtype=pl.Int64),
         seat_rest=split.struct.field("field_1"),
         has_mucked=s.str.contains(" mucked [", literal=True))
-    summary = summary.join(names.select("h", "seat", "player"), on=["h", "seat"], how="left",
-                           maintain_order="left")
+    # joined on one number for (hand, seat): the seat words are 1-99
+    summary = summary.with_columns(_at=pl.col("h") * 128 + pl.col("seat")).join(
+        names.select((pl.col("h") * 128 + pl.col("seat")).alias("_at"), "player"), on="_at",
+        how="left", maintain_order="left").drop("_at")
     summary = summary.with_columns(
         mucked=pl.when(pl.col("has_mucked")).then(s.str.extract(r"^.*? mucked (\[[^\]]*\])", 1)))
     is_seat = s.str.starts_with("Seat ")
@@ -864,9 +876,7 @@ def _summary(summary: pl.DataFrame, names: pl.DataFrame, n_hands: int, ok: np.nd
            ) | (~is_seat & ~is_total & ~quiet)
     _bad(summary, bad, ok)
     totals = summary.filter(~is_seat & is_total)
-    counts = totals.group_by("h").agg(pl.len().alias("k"))
-    ok[np.setdiff1d(np.arange(n_hands), counts.filter(pl.col("k") == 1).get_column("h")
-                    .to_numpy())] = False
+    ok[np.bincount(totals.get_column("h").to_numpy(), minlength=n_hands) != 1] = False
     simple_re = r"^Total pot (?<pot_total>[^ |]+) \| Rake (?<rake>[^ |]+)$"
     totals = totals.with_columns(g=s.str.extract_groups(simple_re)).unnest("g")
     totals = _with_money(totals, ("pot_total", "pot_total"), ("rake", "rake"))
