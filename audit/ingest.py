@@ -83,15 +83,17 @@ def _date_partitions(table: pa.Table) -> dict[str, pa.Table]:
     """Split whole hands by the UTC date of their hand_started (undated when no ts)."""
     if table.num_rows == 0:
         return {}
-    starts = table.filter(pc.equal(table.column("seq"), 0)).select(["hand_id", "ts"])
-    days = pc.fill_null(pc.strftime(starts.column("ts"), format="%Y-%m-%d"), "undated")
+    starts = table.select(["hand_id", "ts"]).filter(pc.equal(table.column("seq"), 0))
+    days = pc.cast(starts.column("ts"), pa.date32())  # only distinct days get a name
     distinct = pc.unique(days).to_pylist()
-    if len(distinct) == 1:
-        return {distinct[0]: table}
+    named = sorted((day.isoformat() if day is not None else "undated", day) for day in distinct)
+    if len(named) == 1:
+        return {named[0][0]: table}
     out = {}
-    for day in sorted(distinct):
-        ids = starts.column("hand_id").filter(pc.equal(days, day))
-        out[day] = table.filter(pc.is_in(table.column("hand_id"), value_set=ids.combine_chunks()))
+    for name, day in named:
+        mask = pc.is_null(days) if day is None else pc.equal(days, pa.scalar(day, pa.date32()))
+        ids = starts.column("hand_id").filter(mask)
+        out[name] = table.filter(pc.is_in(table.column("hand_id"), value_set=ids.combine_chunks()))
     return out
 
 
@@ -125,13 +127,15 @@ def _drop_repeated_hands(
     if table.num_rows == 0:
         return table, []
     ids = table.column("hand_id")
-    repeated = [h for h in pc.unique(ids).to_pylist() if h in seen]
+    # a validated hand has exactly one seq 0 row: its id, once
+    hands = ids.filter(pc.equal(table.column("seq"), 0)).to_pylist()
+    repeated = [h for h in hands if h in seen]
     rejected: list[Rejected] = []
     if repeated:
         mask = pc.is_in(ids, value_set=pa.array(repeated, pa.string()))
         rejected = _quarantined_hands(table.filter(mask), source, _earlier_in_file)
         table = table.filter(pc.invert(mask))
-    seen.update(table.filter(pc.equal(table.column("seq"), 0)).column("hand_id").to_pylist())
+    seen.update(hands)  # a repeated id is in already
     return table, rejected
 
 
