@@ -17,7 +17,6 @@ test_import_pokerstars_fast.py checks it on the real samples, fixtures and fuzze
 from __future__ import annotations
 
 import datetime as dt
-import re
 import warnings
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -73,7 +72,6 @@ _ROW_FRAME_SCHEMA = pl.Schema(_ROW_SCHEMA)
 # the row columns the event table is built from
 _OUT_COLUMNS = ("h", "kind", "seat", "player", "amount", "total", "cards", "detail", "ln")
 _EPOCH = dt.datetime(1970, 1, 1)
-_UNCALLED_TEXT = re.compile(rb"Uncalled bet \(")
 _SEAT_WORDS = {f"Seat {k}": k for k in range(1, 100)}
 
 
@@ -168,18 +166,29 @@ def _assemble(piece: _Piece, data: bytes, builder: _ChunkBuilder) -> Iterator[Ch
 def _with_money(frame: pl.DataFrame, *pairs: tuple[str, str]) -> pl.DataFrame:
     """`frame` with, for each (text column, name), `name` (minor units) and `name_ok` from
     amount text such as '$1,234.5' or '300' in the text column (exactly `pokerstars_game.money`
-    where it is ok; anything else is left to the parser). Each step is its own pass, so no
-    part is computed twice."""
-    mpu = pl.col("mpu")
+    where it is ok; anything else is left to the parser)."""
     frame = frame.with_columns(pl.col(text).str.extract_groups(_MONEY).alias(f"_m_{name}")
                                for text, name in pairs)
-    frame = frame.with_columns(step for _, name in pairs for step in (
-        pl.col(f"_m_{name}").struct.field("whole").str.replace_all(",", "", literal=True)
-        .alias(f"_w_{name}"),
-        pl.col(f"_m_{name}").struct.field("frac").str.pad_end(2, "0")
-        .cast(pl.Int64, strict=False).fill_null(0).alias(f"_f_{name}")))
+    frame = frame.with_columns(
+        part for _, name in pairs for part in (
+            pl.col(f"_m_{name}").struct.field("whole").alias(f"_mw_{name}"),
+            pl.col(f"_m_{name}").struct.field("frac").alias(f"_mf_{name}")))
+    return _with_amounts(frame, *[(f"_mw_{name}", f"_mf_{name}", name)
+                                  for _, name in pairs]).drop(
+        f"{temp}_{name}" for _, name in pairs for temp in ("_m", "_mw", "_mf"))
+
+
+def _with_amounts(frame: pl.DataFrame, *parts: tuple[str, str, str]) -> pl.DataFrame:
+    """`frame` with, for each (whole column, fraction column, name), `name` (minor units) and
+    `name_ok` from the parts of an amount matched by `_MONEY` (null when it did not match).
+    Each step is its own pass, so no part is computed twice."""
+    mpu = pl.col("mpu")
+    frame = frame.with_columns(step for whole, frac, name in parts for step in (
+        pl.col(whole).str.replace_all(",", "", literal=True).alias(f"_w_{name}"),
+        pl.col(frac).str.pad_end(2, "0").cast(pl.Int64, strict=False).fill_null(0)
+        .alias(f"_f_{name}")))
     final = []
-    for _, name in pairs:
+    for _, _, name in parts:
         whole, frac = pl.col(f"_w_{name}"), pl.col(f"_f_{name}")
         final += [
             (whole.cast(pl.Int64, strict=False) * mpu
@@ -187,7 +196,7 @@ def _with_money(frame: pl.DataFrame, *pairs: tuple[str, str]) -> pl.DataFrame:
             (whole.is_not_null() & (whole.str.len_bytes() <= 15)
              & ((mpu == 100) | (frac == 0))).fill_null(False).alias(name + "_ok")]
     return frame.with_columns(final).drop(
-        f"{temp}_{name}" for _, name in pairs for temp in ("_m", "_w", "_f"))
+        f"{temp}_{name}" for _, _, name in parts for temp in ("_w", "_f"))
 
 
 def _read_piece(data: bytes, line0: int, first: bool, prefix: str) -> _Piece | None:
@@ -246,7 +255,11 @@ def _read_piece(data: bytes, line0: int, first: bool, prefix: str) -> _Piece | N
     byte = np.frombuffer(data, np.uint8)
     ok[h_of[byte[begins[idx]] == 32]] = False
     uncalled = np.zeros(n_hands, dtype=bool)
-    hits = [m.start() for m in _UNCALLED_TEXT.finditer(data)]
+    hits = []
+    at = data.find(b"Uncalled bet (")
+    while at >= 0:
+        hits.append(at)
+        at = data.find(b"Uncalled bet (", at + 14)
     if hits:
         hand_of_line = np.full(n_lines, -1, dtype=np.int64)
         hand_of_line[idx] = h_of
@@ -561,8 +574,10 @@ def _row(frame: pl.DataFrame, kind: Any, *, seat: Any = None, player: Any = None
 _SIMPLE_ACTS = {"folds": "fold", "checks": "check", "mucks hand": "muck",
                 "doesn't show hand": "muck", "sits out": "sits_out",
                 "is sitting out": "sits_out"}
-_MONEY_ACT = (r"^(?:(?:calls|bets|posts small blind|posts big blind|posts the ante|"
-              r"posts straddle) [^ ]+|raises [^ ]+ to [^ ]+)$")
+_AMOUNT = r"[$€£]?(?<{0}w>[0-9][0-9,]*)(?:\.(?<{0}f>[0-9]{{1,2}}))?"
+_MONEY_ACT = (r"^(?<verb>calls|bets|raises|posts small blind|posts big blind|posts the ante|"
+              r"posts straddle) " + _AMOUNT.format("_a") + "(?: to " + _AMOUNT.format("_t")
+              + ")?$")
 _SHOW = rf"^shows \[(?<cards>{_CL})\](?: \(.*\))?$"
 _DEALT = rf"^Dealt to (?<name>.*?) \[(?<cards>{_CL})\]$"
 _BOARD = rf"^\*\*\* (?:FLOP|TURN|RIVER) \*\*\* (?:\[{_CL}\] )*\[(?<cards>{_CL})\]$"
@@ -597,22 +612,16 @@ def _body(body: pl.DataFrame, names: pl.DataFrame, ok: np.ndarray
     is_show = pl.col("act").str.starts_with("shows [")
     shows = rest.filter(is_show).with_columns(
         cards=pl.col("act").str.extract(_SHOW, 1))
-    verb = pl.lit(None, pl.String)
-    for word in reversed(("calls", "bets", "raises", "posts small blind", "posts big blind",
-                          "posts the ante", "posts straddle")):
-        verb = pl.when(pl.col("act").str.starts_with(word + " ")).then(pl.lit(word)).otherwise(
-            verb)
+    # verb and amounts by one match ('raises A to B', the others 'VERB A'); a line it does
+    # not match, or whose amounts do not fit, makes the hand the parser's
     money = rest.filter(~is_show).with_columns(
-        verb=pl.when(pl.col("act").str.contains(_MONEY_ACT)).then(verb))
-    amounts = pl.col("act").str.strip_prefix(pl.col("verb") + " ").str.splitn(" to ", 2)
-    money = money.with_columns(
-        amt=amounts.struct.field("field_0"),
-        to=pl.when(pl.col("verb") == "raises").then(amounts.struct.field("field_1")))
-    money = _with_money(money, ("amt", "amt"), ("to", "to"))
+        pl.col("act").str.extract_groups(_MONEY_ACT).alias("_g")).unnest("_g")
+    money = _with_amounts(money, ("_aw", "_af", "amt"), ("_tw", "_tf", "to"))
     _bad(shows, pl.col("cards").is_null(), ok)
     _bad(money, pl.col("verb").is_null() | ~pl.col("amt_ok")
-         | ((pl.col("verb") == "raises") != pl.col("to").is_not_null())
-         | (pl.col("to").is_not_null() & ~pl.col("to_ok")), ok)
+         | ((pl.col("verb") == "raises") != pl.col("_tw").is_not_null())
+         | (pl.col("_tw").is_not_null() & ~pl.col("to_ok")), ok)
+    money = money.drop("_aw", "_af", "_tw", "_tf")
     sv = pl.col("simple")
     rows.append(_row(simple, pl.when(sv == "sits_out").then(pl.lit("annotation")).otherwise(sv),
                      seat="seat1", player="name1",
@@ -1005,7 +1014,7 @@ def _table(rows: pl.DataFrame, per_hand: pl.DataFrame, ok: np.ndarray, prefix: s
         "ts": ts.cast(schema.field("ts").type),
         "table_id": ids.column("table"),
         "game": game,
-        "source": pc.binary_join_element_wise(prefix, ln.cast(pa.string()), ""),
+        "source": _sources(prefix, ln.cast(pa.string())),
     }
     names = ("kind", "seat", "player", "amount", "total", "cards", "detail")
     row_table = rows.select(names).to_arrow(compat_level=pl.CompatLevel.newest())
@@ -1014,6 +1023,25 @@ def _table(rows: pl.DataFrame, per_hand: pl.DataFrame, ok: np.ndarray, prefix: s
     arrays = [data[f.name] if data[f.name].type == f.type else data[f.name].cast(f.type)
               for f in schema]
     return pa.Table.from_arrays(arrays, schema=schema), rows.get_column("ln").to_numpy(), counts
+
+
+def _sources(prefix: str, numbers: pa.Array) -> pa.Array:
+    """`prefix` + each of the line numbers (as text): when all have as many digits, written
+    as the rows of one byte matrix."""
+    offsets = np.frombuffer(numbers.buffers()[1], np.int32)[
+        numbers.offset : numbers.offset + len(numbers) + 1]
+    digits = np.diff(offsets)
+    if numbers.null_count or not len(numbers) or (digits != digits[0]).any():
+        return pc.binary_join_element_wise(prefix, numbers, "")
+    head = np.frombuffer(prefix.encode(), np.uint8)
+    n, width = len(numbers), int(digits[0])
+    out = np.empty((n, len(head) + width), dtype=np.uint8)
+    out[:, : len(head)] = head
+    out[:, len(head) :] = np.frombuffer(numbers.buffers()[2], np.uint8)[
+        offsets[0] : offsets[0] + n * width].reshape(n, width)
+    return pa.StringArray.from_buffers(
+        n, pa.py_buffer(np.arange(0, (n + 1) * out.shape[1], out.shape[1], dtype=np.int32)),
+        pa.py_buffer(out))
 
 
 def _on_first_rows(values: pa.Array, starts: np.ndarray, n: int, *,
