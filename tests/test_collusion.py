@@ -4,6 +4,7 @@ yield no leads at the set FDR, minimum samples hold, evidence is real, per-hand 
 from __future__ import annotations
 
 import json
+import warnings
 from pathlib import Path
 
 import numpy as np
@@ -16,7 +17,7 @@ from click.testing import CliRunner
 from audit.collusion import aggregate as A
 from audit.collusion import checkdown_findings, leads_from_frames
 from audit.collusion.cli import collusion_command
-from audit.collusion.leads import FEATURES, pair_scores
+from audit.collusion.leads import FEATURES, combine, lead_teams, pair_scores
 from audit.collusion.stats import bh_qvalues, binom_sf
 from audit.collusion.synthetic import generate
 from audit.importers.text import parse_text
@@ -319,3 +320,111 @@ def test_each_run_keeps_its_pair_aggregates_and_reuses_them(planted, tmp_path):
     same(collusion_leads(store, min_hands=50).to_pylist(), first)
     assert A.load_partial(kept, "1d") is not None
     assert A.load_partial(kept, "1h") is None
+
+
+def test_preflop_strength_is_chen_points_of_known_button_game_hands():
+    from audit.collusion.features import preflop_strength
+
+    cases = {("As Ad", "holdem"): 40, ("2c 2d", "holdem"): 10, ("Ah Kh", "holdem"): 24,
+             ("Ah Kd", "holdem"): 20, ("7s 2d", "holdem"): -3, ("Jh Th", "holdem"): 18,
+             ("5s 3h", "holdem"): 5, ("As Kd 7h 2c", "omaha"): 20,
+             ("Ks Qs 2d 3c 4h 9s", "omaha6"): 20, ("As ?", "holdem"): None,
+             ("Qs Jd", "stud"): None}
+    frame = pl.DataFrame({"hole": [h for h, _ in cases], "variant": [v for _, v in cases]})
+    got = frame.select(preflop_strength(pl.col("hole"), pl.col("variant")))
+    assert got.to_series().to_list() == list(cases.values())
+
+
+
+def test_preflop_strength_expression_stays_small_enough_to_plan():
+    # written out as nested polars expressions per pair of hole cards (each card's rank
+    # repeated dozens of times, over 15 pairs) it was ~105,000 characters, and every query
+    # using it took 5-7 s to plan whatever its rows: the per-run aggregates never finished
+    from audit.collusion.features import preflop_strength
+
+    assert len(str(preflop_strength(pl.col("hole"), pl.col("variant")))) < 20_000
+
+
+def test_lead_pairs_sharing_players_are_one_team():
+    teams = lead_teams([("a", "b"), ("d", "e"), ("b", "c"), ("c", "f")])
+    assert teams == {("a", "b"): ("a", "b", "c", "f"), ("b", "c"): ("a", "b", "c", "f"),
+                     ("c", "f"): ("a", "b", "c", "f"), ("d", "e"): ("d", "e")}
+    assert lead_teams([]) == {}
+
+def test_card_share_the_weaker_hand_folding_is_its_own_feature():
+    # the planted pairs fold the weaker of their two hands when both would play: the card_share
+    # feature names them, and on honest pairs its p-values are uniform (about 5% below 0.05)
+    hands, hp, teams = generate(seed=11, teams={"card_share": 2})
+    scored, _ = pair_scores(hp.lazy(), hands.lazy(), min_hands=50, fdr=0.05)
+    for _, a, b in teams:
+        row = scored.filter((pl.col("player_a") == a) & (pl.col("player_b") == b)).row(
+            0, named=True)
+        assert row["card_share_p"] < 1e-6 and row["card_share_k"] < row["card_share_e"] / 3
+        assert row["top"] == "card_share" and row["q_value"] <= 0.05
+    planted = pl.DataFrame([(a, b) for _, a, b in teams], schema=["player_a", "player_b"],
+                           orient="row")
+    honest = scored.join(planted, on=["player_a", "player_b"], how="anti").filter(
+        pl.col("card_share_p").is_not_nan())
+    assert honest.height > 300
+    assert (honest["card_share_p"] < 0.05).mean() < 0.1
+    assert honest.filter(pl.col("q_value") <= 0.05).height == 0
+    leads = leads_from_frames(hp, hands, min_hands=50, fdr=0.05).to_pylist()
+    assert {(x["player_a"], x["player_b"]) for x in leads} == {(a, b) for _, a, b in teams}
+    assert all("the weaker of the two hands folding" in x["message"] for x in leads)
+
+
+def _deep_and_small_games(seed: int, deep: int) -> tuple[pl.DataFrame, pl.DataFrame]:
+    """Two honest populations that share one player, p0000: in the first every chip is `deep`
+    times larger (pots of hundreds of big blinds), the second plays small pots."""
+    h1, hp1, _ = generate(seed=seed, players=40, days=5)
+    h2, hp2, _ = generate(seed=seed + 100, players=40, days=5)
+    hp1 = hp1.with_columns([pl.col(c) * deep for c in ("invested", "won", "net")])
+    h1 = h1.with_columns(pl.col("pot") * deep)
+
+    def rename(col: str) -> pl.Expr:
+        return pl.when(pl.col(col) == "p0000").then(pl.col(col)).otherwise(
+            pl.col(col).str.replace("p", "q"))
+
+    hp2 = hp2.with_columns(player=rename("player"), faced_bet_from=rename("faced_bet_from"),
+                           hand_id=pl.col("hand_id") + "b")
+    h2 = h2.with_columns(hand_id=pl.col("hand_id") + "b", table_id=pl.col("table_id") + "b")
+    return pl.concat([h1, h2]), pl.concat([hp1, hp2])
+
+
+def test_chip_flow_skill_is_measured_per_big_blind_of_pot():
+    # p0000's results in deep games are no expectation of the big blinds that flow in the small
+    # pots he plays with others: measured per big blind of pot, the flow expected in his small
+    # game pairs barely moves when the deep game's chips grow thirtyfold (per hand it grew
+    # fiftyfold, and an honest pair once read as chip dumping on a mixed-stakes population)
+    for seed in range(3):
+        expected = []
+        for deep in (1, 30):
+            hands, hp = _deep_and_small_games(seed, deep)
+            scored, _ = pair_scores(hp.lazy(), hands.lazy(), min_hands=50)
+            mine = scored.filter((pl.col("player_a") == "p0000")
+                                 & pl.col("player_b").str.starts_with("q"))
+            assert mine.height >= 3
+            expected.append(mine["chip_dump_e"].abs().max())
+        assert expected[1] < 3 * expected[0], (seed, expected)
+
+
+def test_pairs_with_no_tested_feature_have_no_p_value_and_raise_no_numpy_warning():
+    # a few hands per sitting: every pair has min_hands but no feature its minimum sample, so
+    # the Bonferroni p is over no feature (NaN); computing m * min p there (0 * inf) printed
+    # "RuntimeWarning: invalid value encountered in multiply" to users of bench --scale
+    hands, hp, _ = generate(seed=3, players=20, days=1, hands_per_sitting=5)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        scored, _ = pair_scores(hp.lazy(), hands.lazy(), min_hands=1)
+        assert scored.height > 0
+        assert (scored["n_features"] == 0).all() and scored["p_value"].is_nan().all()
+        # one pair tested on two features next to the untested ones: Bonferroni 2 * min p
+        one = np.full(scored.height, np.nan)
+        one[0] = 0.01
+        other = one.copy()
+        other[0] = 0.3
+        mixed = combine(scored.with_columns(whipsaw_p=pl.Series(one),
+                                            softplay_p=pl.Series(other)))
+    assert mixed["n_features"].to_list()[:2] == [2, 0]
+    assert mixed["p_value"][0] == pytest.approx(0.02) and mixed["top"][0] == "whipsaw"
+    assert mixed["p_value"][1:].is_nan().all()

@@ -81,3 +81,30 @@ def test_cli_scorecard_against_the_simulator_labels(colluding_store: Path, tmp_p
     (tmp_path / "manifest.jsonl").write_text("", encoding="utf-8")
     missing = CliRunner().invoke(collusion_command, ["--store", str(tmp_path), "--scorecard"])
     assert missing.exit_code == 2 and "no audit run" in missing.output
+
+
+def test_teams_of_three_are_each_named_whole_in_one_lead(tmp_path: Path) -> None:
+    # every pair of a trio that always sits together stays a lead, and the lead pairs that
+    # share players are reported as one lead naming all three (the strong styles)
+    root = tmp_path / "trios"
+    simulate(root, hands=HANDS, seed=2, tables=TABLES, colluders=5, colluder_team_size=3)
+    audit_store(Store(root))
+    card = collusion_scorecard(root, min_hands=100, fdr=0.05)
+    strong = ("soft_play", "chip_dump", "card_share")
+    for style in strong:
+        row = card["styles"][style]
+        assert row["whole"] == row["found"] == row["teams"] == 1, format_collusion_scorecard(card)
+    result = CliRunner().invoke(collusion_command, ["--store", str(root), "--format", "json"])
+    assert result.exit_code == 0, result.output
+    leads = json.loads(result.stdout)
+    teams = {t["style"]: sorted(t["players"])
+             for t in pq.read_table(root / "colluders.parquet").to_pylist()}
+    named = [x for x in leads if len(x["team"]) > 2]
+    assert sorted(x["team"] for x in named) == sorted(teams[s] for s in strong)
+    for lead in named:
+        assert f"team of 3: {', '.join(lead['team'])}" in lead["message"]
+    # one row per team: no other lead names two of its members
+    for lead in leads:
+        for members in teams.values():
+            if {lead["player_a"], lead["player_b"]} <= set(members):
+                assert lead["team"] == members, lead

@@ -23,6 +23,10 @@ Feature columns of a pair-hand row (A = player_a < B = player_b, alphabetically)
 - `cd_opp`: a third player was all-in before the river while A and B both kept chips and went to
   showdown; `cd`: and neither A nor B bet or raised in the hand, or, the all-in being preflop,
   neither bet or raised after the preflop round (checked it down).
+- `cs_a`: both starting hands are known (button games; `preflop_strength`, Chen points), B's
+  is the stronger and B entered the pot voluntarily; `cs_ea`: and A entered too (hole-card
+  sharing: the weaker of the two hands folds to let the stronger play alone). `cs_b`/`cs_eb`
+  the same the other way round.
 """
 
 from __future__ import annotations
@@ -40,7 +44,11 @@ HAND_PLAYER_COLUMNS = (
     "calls",
     "folded_street", "all_in_street", "showed", "hole_cards", "hand_class", "faced_bet_from",
 )
-HAND_COLUMNS = ("hand_id", "ts", "table_id", "players", "pot", "showdown", "big_blind")
+HAND_COLUMNS = ("hand_id", "ts", "table_id", "players", "pot", "showdown", "big_blind",
+                "variant", "structure")
+# games in which entering the pot means different things (how many enter, with what), for
+# baselines taken game by game: hold'em or Omaha, big-bet or fixed limit
+GAME_GROUPS = ("holdem big-bet", "holdem fixed limit", "omaha big-bet", "omaha fixed limit")
 
 
 def _strong_hole(col: pl.Expr) -> pl.Expr:
@@ -51,6 +59,58 @@ def _strong_hole(col: pl.Expr) -> pl.Expr:
     pair = (r1 == r2) & r1.is_in(list(_BROADWAY))
     ace_big = ((r1 == "A") & r2.is_in(["K", "Q"])) | ((r2 == "A") & r1.is_in(["K", "Q"]))
     return (known & (pair | ace_big)).fill_null(False)
+
+
+_RANK_VALUE = {r: v for v, r in enumerate("23456789TJQKA", start=2)}
+BUTTON_GAMES = ("holdem", "omaha", "omaha_hilo", "omaha5", "omaha5_hilo", "omaha6",
+                "omaha6_hilo")
+_MAX_HOLE = 6  # six-card Omaha
+
+
+def _rank(col: pl.Expr, i: int) -> pl.Expr:
+    return col.str.slice(3 * i, 1).replace_strict(_RANK_VALUE, default=None,
+                                                  return_dtype=pl.Int16)
+
+
+def _chen_points(r1: int, r2: int, suited: bool) -> int:
+    """Twice Bill Chen's points of two hole cards of ranks `r1`, `r2` (2..14, ace 14): the
+    high card's points (A 10, K 8, Q 7, J 6, else half the rank), doubled for a pair (5 at
+    least), 2 for suited, minus 1/2/4/5 for a gap of 1/2/3/4+, plus 1 for a connector or
+    one-gapper below a queen."""
+    hi, lo = max(r1, r2), min(r1, r2)
+    points = {14: 20, 13: 16, 12: 14, 11: 12}.get(hi, hi)
+    if hi == lo:
+        return max(2 * points, 10)
+    gap = hi - lo - 1
+    penalty = {0: 0, 1: 2, 2: 4, 3: 8}.get(gap, 10)
+    bonus = 2 if gap <= 1 and hi < 12 else 0
+    return points + (4 if suited else 0) - penalty + bonus
+
+
+# every two ranks and suitedness, looked up once per pair of hole cards: the formula written as
+# polars expressions repeats each card's rank dozens of times per pair, and over the 15 pairs
+# of six-card Omaha the plan grew so large that every query using it took seconds to plan
+# (key: rank1 * 32 + rank2 * 2 + suited)
+_CHEN = {r1 * 32 + r2 * 2 + suited: _chen_points(r1, r2, bool(suited))
+         for r1 in _RANK_VALUE.values() for r2 in _RANK_VALUE.values() for suited in (0, 1)}
+
+
+def preflop_strength(hole: pl.Expr, variant: pl.Expr) -> pl.Expr:
+    """A starting hand's strength in a button game: twice the Chen points of its best two hole
+    cards (all of them known: `As Kd`, `As Kd 7h 2c`, ...); null when a card is unknown or in
+    stud and draw games, where starting hands are not two or more concealed cards of one deal."""
+    length = hole.str.len_chars()
+    known = (variant.is_in(list(BUTTON_GAMES)) & ~hole.str.contains("?", literal=True)
+             & length.is_in([3 * n - 1 for n in range(2, _MAX_HOLE + 1)]))
+    ranks = [_rank(hole, i) for i in range(_MAX_HOLE)]
+    suits = [hole.str.slice(3 * i + 1, 1) for i in range(_MAX_HOLE)]
+    # a pair with a missing card (a hand shorter than six) has a null key and drops out of the
+    # max; a hand with an unknown card is null as a whole (`known`)
+    pairs = [ranks[i] * 32 + ranks[j] * 2 + (suits[i] == suits[j]).cast(pl.Int16)
+             for i in range(_MAX_HOLE) for j in range(i + 1, _MAX_HOLE)]
+    best = pl.max_horizontal([k.replace_strict(_CHEN, default=None, return_dtype=pl.Int16)
+                              for k in pairs])
+    return pl.when(known).then(best).otherwise(None).cast(pl.Int16)
 
 
 def player_hands(hand_players: pl.LazyFrame, hands: pl.LazyFrame) -> pl.LazyFrame:
@@ -93,6 +153,10 @@ def player_hands(hand_players: pl.LazyFrame, hands: pl.LazyFrame) -> pl.LazyFram
         .join(callers, on=["hand_id", "player"], how="left")
         .join(h, on="hand_id", how="left")
         .with_columns(pl.col("caught").fill_null(0),
+                      strength=preflop_strength(pl.col("hole_cards"), pl.col("variant")),
+                      game=(2 * (pl.col("variant") != "holdem").cast(pl.Int8)
+                            + (pl.col("structure") == "fixed_limit").fill_null(False)
+                            .cast(pl.Int8)),
                       heavy=pl.col("invested") >= HEAVY_BB * pl.col("big_blind").fill_null(0)
                       .clip(lower_bound=1))
     )
@@ -100,7 +164,8 @@ def player_hands(hand_players: pl.LazyFrame, hands: pl.LazyFrame) -> pl.LazyFram
 
 _SIDE = ("player", "net", "gain", "loss", "aggressive_actions", "called", "folded", "survivor",
          "heavy", "vpip", "beyond_preflop",
-         "contest", "allin_early", "faced_bet_from", "strong_hole", "strong_made", "caught")
+         "contest", "allin_early", "faced_bet_from", "strong_hole", "strong_made", "caught",
+         "strength")
 
 
 def _big_blind() -> pl.Expr:
@@ -110,7 +175,7 @@ def _big_blind() -> pl.Expr:
 
 def pair_hands(ph: pl.LazyFrame) -> pl.LazyFrame:
     """One row per pair of named players per hand (A < B), with the feature columns."""
-    common = ["hand_id", "ts", "table_id", "players", "pot", "showdown", "big_blind",
+    common = ["hand_id", "ts", "table_id", "players", "pot", "showdown", "big_blind", "game",
               "n_contest", "n_allin_early", "n_allin_preflop", "total_gain"]
     left = ph.select(*common, *[pl.col(c).alias(f"{c}_a") for c in _SIDE])
     right = ph.select("hand_id", *[pl.col(c).alias(f"{c}_b") for c in _SIDE])
@@ -129,6 +194,10 @@ def pair_hands(ph: pl.LazyFrame) -> pl.LazyFrame:
     aa, ab = a("aggressive_actions_a"), b("aggressive_actions_b")
     cd_opp = (a("survivor_a") & b("survivor_b") & pl.col("showdown").fill_null(False)
               & (pl.col("n_allin_early") >= 1))
+    # both starting hands known and unequal, the stronger one entered voluntarily
+    known = a("strength_a").is_not_null() & b("strength_b").is_not_null()
+    weaker_a = known & (b("strength_b") > a("strength_a")) & b("vpip_b")
+    weaker_b = known & (a("strength_a") > b("strength_b")) & a("vpip_a")
     return pairs.select(
         "hand_id", "ts", "table_id", "pot", "player_a", "player_b",
         hu=a("contest_a") & b("contest_b") & (pl.col("n_contest") == 2),
@@ -147,6 +216,8 @@ def pair_hands(ph: pl.LazyFrame) -> pl.LazyFrame:
         sfold_a=fa & a("strong_hole_a") & a("folded_a"),
         sfold_b=fb & b("strong_hole_b") & b("folded_b"),
         d=flow,
+        # the pot in big blinds: the scale of what could flow in the hand (skill null model)
+        w=(pl.col("pot").cast(pl.Float64) / _big_blind()).fill_null(0.0),
         d_chips=pl.when(pl.col("total_gain") > 0).then(
             (a("loss_a") * b("gain_b") - b("loss_b") * a("gain_a")).cast(pl.Float64)
             / pl.col("total_gain").cast(pl.Float64)).otherwise(0.0),
@@ -161,6 +232,11 @@ def pair_hands(ph: pl.LazyFrame) -> pl.LazyFrame:
                                                & (a("beyond_preflop_a") == 0)
                                                & (b("beyond_preflop_b") == 0))),
         cd_strong=a("strong_made_a") | b("strong_made_b"),
+        cs_a=weaker_a,
+        cs_ea=weaker_a & a("vpip_a"),
+        cs_b=weaker_b,
+        cs_eb=weaker_b & b("vpip_b"),
+        cs_game=pl.col("game"),
     )
 
 
@@ -180,12 +256,18 @@ def pair_table(pairs: pl.LazyFrame) -> pl.LazyFrame:
         flow=c("d").sum(),
         flow_sq=(c("d") * c("d")).sum(),
         flow_nz=(c("d") != 0).sum(),
+        flow_w=pl.when(c("d") != 0).then(c("w")).otherwise(0.0).sum(),
+        flow_dw=(c("d") * c("w")).sum(),
+        flow_w2=pl.when(c("d") != 0).then(c("w") * c("w")).otherwise(0.0).sum(),
         flow_chips=c("d_chips").sum(),
         hfa_k=c("hfold_a").sum(), hfb_k=c("hfold_b").sum(),
         ws_n=c("multi").sum(), ws_k=c("ws").sum(),
         ws_ga=(c("multi") & c("aggr_a")).sum(), ws_gb=(c("multi") & c("aggr_b")).sum(),
         ws_both=(c("multi") & c("aggr_a") & c("aggr_b")).sum(),
         cd_n=c("cd_opp").sum(), cd_k=c("cd").sum(),
+        **{f"cs{g}_{x}": (c(col) & (c("cs_game") == g)).sum()
+           for g in range(len(GAME_GROUPS))
+           for x, col in (("na", "cs_a"), ("ka", "cs_ea"), ("nb", "cs_b"), ("kb", "cs_eb"))},
     )
 
 
@@ -195,25 +277,39 @@ def player_totals(table: pl.LazyFrame) -> pl.LazyFrame:
     For flows, `gain` is the player's big blinds won from partners (negative: lost) and `flow_nz`
     the pair-hands in which chips flowed, so that his mean gain per such hand against everyone
     else is (gain - this pair's) / (flow_nz - this pair's). `fd_n`/`fd_k` (and `ind_n`/`ind_k`
-    for heavy folds) count the partners' folds the player drew with his own bets.
+    for heavy folds) count the partners' folds the player drew with his own bets. `wk_n`/`wk_k`:
+    hands in which a partner entered with a stronger starting hand than his / and he entered
+    too; `sg_n`/`sg_k`: hands he entered with the stronger hand / and the partner entered too.
+    (`wk{g}_n` and so on, per game group g of GAME_GROUPS.)
     """
     c = pl.col
     side_a = table.select(
         player=c("player_a"), hands=c("hands"), hu_n=c("hu_n"), soft_k=c("soft_ka"),
         f_n=c("fa_n"), f_k=c("fa_k"), sf_n=c("sfa_n"), sf_k=c("sfa_k"), gain=-c("flow"),
-        flow_nz=c("flow_nz"),
+        flow_nz=c("flow_nz"), pot_nz=c("flow_w"),
         hf_k=c("hfa_k"), ind_n=c("fb_k"), ind_k=c("hfb_k"), fd_n=c("fb_n"), fd_k=c("fb_k"),
         ws_n=c("ws_n"), ws_k=c("ws_k"), cd_n=c("cd_n"), cd_k=c("cd_k"),
+        **_card_share_side("a", "b"),
     )
     side_b = table.select(
         player=c("player_b"), hands=c("hands"), hu_n=c("hu_n"), soft_k=c("soft_kb"),
         f_n=c("fb_n"), f_k=c("fb_k"), sf_n=c("sfb_n"), sf_k=c("sfb_k"), gain=c("flow"),
-        flow_nz=c("flow_nz"),
+        flow_nz=c("flow_nz"), pot_nz=c("flow_w"),
         hf_k=c("hfb_k"), ind_n=c("fa_k"), ind_k=c("hfa_k"), fd_n=c("fa_n"), fd_k=c("fa_k"),
         ws_n=c("ws_n"), ws_k=c("ws_k"), cd_n=c("cd_n"), cd_k=c("cd_k"),
+        **_card_share_side("b", "a"),
     )
     sides = pl.concat([side_a, side_b])
     return sides.group_by("player").agg(pl.all().sum())
+
+
+def _card_share_side(me: str, other: str) -> dict[str, pl.Expr]:
+    c = pl.col
+    out = {}
+    for g in range(len(GAME_GROUPS)):
+        out |= {f"wk{g}_n": c(f"cs{g}_n{me}"), f"wk{g}_k": c(f"cs{g}_k{me}"),
+                f"sg{g}_n": c(f"cs{g}_n{other}"), f"sg{g}_k": c(f"cs{g}_k{other}")}
+    return out
 
 
 def player_rates(ph: pl.LazyFrame) -> pl.LazyFrame:

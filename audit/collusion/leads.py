@@ -12,8 +12,9 @@ everyone except this partner, shrunk toward the population rate with ALPHA pseud
   binomial upper tail against the player's own such folds against others.
 - chip_dump (PATTERN-CHIP-DUMP): net flow between the pair in big blinds (blinds lost without
   entering the pot left out); randomisation (sign-flip) null after removing the flow expected
-  from the players' skill (each player's mean gain per flowing hand against everyone but this
-  partner); two-sided Hoeffding bound 2·exp(-z²/2), valid whatever the pot sizes.
+  from the players' skill (each player's net big blinds per big blind of pot in his flowing
+  hands against everyone but this partner, times the pair's pots); two-sided Hoeffding bound
+  2·exp(-z²/2), valid whatever the pot sizes.
 - heavy_fold (PATTERN-CHIP-DUMP): folds to the partner's bet after investing HEAVY_BB big blinds
   or more, among folds to the partner; binomial upper tail with rate own·drew/population: the
   folder's share of such folds against others times the bettor's share of such folds he draws
@@ -25,6 +26,12 @@ everyone except this partner, shrunk toward the population rate with ALPHA pseud
 - checkdown (PATTERN-CHECKDOWN-ALLIN): check-downs with a third player all-in, among such
   hands; binomial upper tail with rate r_A·r_B/R: each player's rate with other partners,
   over the population rate R without this pair.
+- card_share (PATTERN-COLLUSION): where both starting hands are known (button games; Chen
+  points of the best two hole cards) and the stronger one entered voluntarily: how often the
+  weaker entered too; binomial lower tail with rate odds(weaker)·odds(stronger)/odds(population):
+  the weaker player's entry rate when another player entered with a better hand than his, and
+  the stronger player's rate of being joined by others' weaker hands. Hole-card sharing: the
+  weaker of the two hands folds so that only the stronger plays.
 - co_entry (PATTERN-COLLUSION): hands both entered voluntarily, as a log odds ratio against
   independent entry at each one's rate in the pair's hands, standardised (z), then centred and
   scaled by the median and MAD of all tested pairs' z (empirical null); lower normal tail.
@@ -91,6 +98,7 @@ FEATURES = (
     Feature("co_entry", "PATTERN-COLLUSION", "seldom entering the same pot", 20),
     Feature("fold_to_partner", "PATTERN-COLLUSION", "folding to the partner", 10),
     Feature("strong_fold", "PATTERN-COLLUSION", "folding strong hands to the partner", 5),
+    Feature("card_share", "PATTERN-COLLUSION", "the weaker of the two hands folding", 20),
     Feature("seating", "PATTERN-COLLUSION", "sitting together beyond chance", 3),
 )
 MIN_SAMPLE = {f.name: f.min_sample for f in FEATURES}
@@ -101,7 +109,7 @@ LEAD_SCHEMA = pa.schema([
     ("pattern", pa.string()), ("score", pa.float64()), ("p_value", pa.float64()),
     ("q_value", pa.float64()), ("hands", pa.int64()), ("delta", pa.int64()),
     ("features", pa.string()), ("evidence_hand_ids", pa.list_(pa.string())),
-    ("message", pa.string()),
+    ("message", pa.string()), ("team", pa.list_(pa.string())),
 ])
 
 
@@ -151,6 +159,14 @@ def _z_dispersion(z: Any, use: Any) -> float:
     return max(1.0, float(np.median(z * z)) / CHI2_1_MEDIAN)
 
 
+def _odds_product(p1: Any, p2: Any, base: float) -> Any:
+    """The rate whose odds are odds(p1)·odds(p2)/odds(base): two players' tendencies, each
+    measured against the population rate `base`, combined."""
+    p1, p2 = np.clip(p1, 1e-6, 1 - 1e-6), np.clip(p2, 1e-6, 1 - 1e-6)
+    odds = (p1 / (1 - p1)) * (p2 / (1 - p2)) / (base / (1 - base))
+    return np.clip(odds / (1 + odds), 1e-6, 1 - 1e-6)
+
+
 def score_pairs(table: pl.DataFrame, totals: pl.DataFrame, rates: pl.DataFrame) -> pl.DataFrame:
     """Per pair: each feature's observed, expected and p-value (NaN when not tested)."""
     rates = rates.rename({"player": "player_r"})
@@ -191,18 +207,23 @@ def score_pairs(table: pl.DataFrame, totals: pl.DataFrame, rates: pl.DataFrame) 
                 f"{name}_p": np.where(n >= MIN_SAMPLE[name],
                                       _quasi_sf(k, n, p0, n >= MIN_SAMPLE[name]), np.nan)}
 
-    # chip flow A -> B (big blinds), centred on the flow expected from results against others
-    # skill: each player's mean gain per flowing hand against everyone but this partner (shrunk
-    # toward zero), so a dumping partner never sets his own baseline
-    flowing = g["flow_nz"]
-    skill_a = (g["gain__a"] + g["flow"]) / (g["flow_nz__a"] - flowing + ALPHA)
-    skill_b = (g["gain__b"] - g["flow"]) / (g["flow_nz__b"] - flowing + ALPHA)
-    e = skill_b - skill_a
-    s = g["flow"] - flowing * e
-    sq = np.maximum(g["flow_sq"] - 2 * e * g["flow"] + flowing * e * e, 1e-9)
+    # chip flow A -> B (big blinds), centred on the flow expected from results against others.
+    # Skill: each player's net big blinds per big blind of pot in his flowing hands against
+    # everyone but this partner (shrunk toward zero by ALPHA average pots), so a dumping partner
+    # never sets his own baseline, and a win rate earned in deep pots at one table is not
+    # transported as big blinds per hand to the small pots this pair played (a loose player's
+    # heavy losses at a deep table once made an honest pair look like chip dumping).
+    flowing, pot = g["flow_nz"], g["flow_w"]
+    mean_pot = max(float(np.sum(pot)) / max(float(np.sum(flowing)), 1.0), 1.0)
+    skill_a = (g["gain__a"] + g["flow"]) / (g["pot_nz__a"] - pot + ALPHA * mean_pot)
+    skill_b = (g["gain__b"] - g["flow"]) / (g["pot_nz__b"] - pot + ALPHA * mean_pot)
+    c = skill_b - skill_a
+    e = c * pot
+    s = g["flow"] - e
+    sq = np.maximum(g["flow_sq"] - 2 * c * g["flow_dw"] + c * c * g["flow_w2"], 1e-9)
     z = s / np.sqrt(sq)
     z = z / np.sqrt(_z_dispersion(z, g["flow_nz"] >= MIN_SAMPLE["chip_dump"]))
-    out |= {"chip_dump_n": g["flow_nz"], "chip_dump_k": g["flow"], "chip_dump_e": flowing * e,
+    out |= {"chip_dump_n": g["flow_nz"], "chip_dump_k": g["flow"], "chip_dump_e": e,
             "chip_dump_z": z,
             "chip_dump_p": np.where(g["flow_nz"] >= MIN_SAMPLE["chip_dump"], signflip_p(z),
                                     np.nan)}
@@ -266,6 +287,28 @@ def score_pairs(table: pl.DataFrame, totals: pl.DataFrame, rates: pl.DataFrame) 
     out |= {"co_entry_n": n, "co_entry_k": both, "co_entry_e": va * vb / np.maximum(n, 1),
             "co_entry_z": zc, "co_entry_p": np.where(ok, normal_cdf(zc), np.nan)}
 
+    # hole-card sharing: when the stronger of the two known starting hands entered the pot, how
+    # often the weaker entered too, against the weaker player's rate when someone else entered
+    # with a better hand than his and the stronger player's rate of being joined by weaker hands
+    # of others (combined on the log-odds scale around the population rate): tight and loose
+    # players are honest reasons, a look at the partner's cards is not
+    # game by game (GAME_GROUPS): how often the weaker hand plays along differs by game
+    n = k = e = 0.0
+    for i in range(len(F.GAME_GROUPS)):
+        na, ka, nb, kb = (g[f"cs{i}_{x}"] for x in ("na", "ka", "nb", "kb"))
+        r = float(np.clip(_ratio(ka + kb, na + nb), 0.01, 0.99))
+        weak_a = _shrunk(g[f"wk{i}_k__a"] - ka, g[f"wk{i}_n__a"] - na, r)
+        strong_b = _shrunk(g[f"sg{i}_k__b"] - ka, g[f"sg{i}_n__b"] - na, r)
+        weak_b = _shrunk(g[f"wk{i}_k__b"] - kb, g[f"wk{i}_n__b"] - nb, r)
+        strong_a = _shrunk(g[f"sg{i}_k__a"] - kb, g[f"sg{i}_n__a"] - nb, r)
+        e = e + na * _odds_product(weak_a, strong_b, r) + nb * _odds_product(weak_b, strong_a, r)
+        n, k = n + na + nb, k + ka + kb
+    r = _ratio(k, n)
+    ok = n >= MIN_SAMPLE["card_share"]
+    out |= {"card_share_n": n, "card_share_k": k, "card_share_e": e,
+            "card_share_p": np.where(ok, _quasi_cdf(k, n, np.where(n > 0, e / np.maximum(n, 1),
+                                                                    r), ok), np.nan)}
+
     k, e = g["seat_k"], g["seat_e"]
     out |= {"seating_n": k, "seating_k": k, "seating_e": e,
             "seating_p": np.where((k >= MIN_SAMPLE["seating"]) & (e > 0), poisson_sf(k, e),
@@ -285,7 +328,11 @@ def combine(scored: pl.DataFrame) -> pl.DataFrame:
     filled = np.where(tested, pm, np.inf)
     top = filled.argmin(axis=1)
     pmin = filled.min(axis=1)
-    p = np.where(m > 0, np.minimum(1.0, m * pmin), np.nan)
+    # Bonferroni only where a feature was tested: a pair with none has pmin = inf, and 0 * inf
+    # would print a RuntimeWarning to the user (np.where computes both branches)
+    p = np.full(m.shape, np.nan)
+    has = m > 0
+    p[has] = np.minimum(1.0, m[has] * pmin[has])
     q = bh_qvalues(p)
     return scored.with_columns(
         p_value=pl.Series(p), q_value=pl.Series(q), n_features=pl.Series(m),
@@ -320,26 +367,121 @@ def pair_scores(hand_players: pl.LazyFrame, hands: pl.LazyFrame, *, min_hands: i
 
 
 def _score(table: pl.DataFrame, baseline: pl.DataFrame, min_hands: int, rates: pl.DataFrame,
-           cells: pl.LazyFrame, tables: pl.LazyFrame) -> pl.DataFrame:
+           cells: pl.LazyFrame, tables: pl.LazyFrame,
+           totals: pl.DataFrame | None = None,
+           seats: pl.DataFrame | None = None) -> pl.DataFrame:
     """Score the pairs of `table` with `min_hands` hands; baselines (player totals) from the
-    pair table `baseline`."""
-    totals = F.player_totals(baseline.lazy()).collect()
+    pair table `baseline` (or `totals` already made from it); co-sittings from all hands'
+    `cells` (or `seats` already made for these pairs)."""
+    if totals is None:
+        totals = F.player_totals(baseline.lazy()).collect()
     table = table.filter(pl.col("hands") >= min_hands)
-    seats = F.co_sittings(cells, tables, table.lazy().select("player_a", "player_b")).collect()
+    if seats is None:
+        seats = F.co_sittings(cells, tables, table.lazy().select("player_a", "player_b")).collect()
     table = table.join(seats, on=["player_a", "player_b"], how="left")
     return combine(score_pairs(table, totals, rates))
 
 
-def _core_leads(leads: pl.DataFrame) -> pl.DataFrame:
-    """The leads (strongest first) that share no player with a stronger lead."""
-    seen: set[str] = set()
-    core = []
-    for a, b in leads.select("player_a", "player_b").iter_rows():
-        if a not in seen and b not in seen:
-            core.append((a, b))
-        seen.update((a, b))
-    return pl.DataFrame(core, schema={"player_a": pl.String, "player_b": pl.String},
+def _without(parts: list[A.Chunk], pairs: list[tuple[str, str]], absent: list[str],
+             baseline: pl.DataFrame, totals: pl.DataFrame, min_hands: int, rates: pl.DataFrame,
+             cells: pl.LazyFrame, tables: pl.LazyFrame) -> list[float]:
+    """p-value of each pair of `pairs` on its hands in which the matching player of `absent`
+    did not sit (baselines from all hands; 1 when too few hands are left)."""
+    wanted = pl.DataFrame(pairs, schema={"player_a": pl.String, "player_b": pl.String},
+                          orient="row")
+    rows = A.pair_rows(parts, wanted)
+    # seating is counted over all hands whichever are left out: once for all the pairs
+    seats = F.co_sittings(cells, tables, wanted.unique().lazy()).collect()
+    gone = pl.DataFrame({"x": pl.Series(absent, dtype=pl.String)}).unique()
+    sat = pl.concat([hp.join(gone.lazy(), left_on="player", right_on="x", how="semi")
+                     .select("hand_id", x=pl.col("player")).collect() for hp, _ in parts])
+    # split once: filtering all the rows again for each of many overlaps made this quadratic
+    by_pair = rows.partition_by("player_a", "player_b", as_dict=True) if rows.height else {}
+    by_absent = sat.partition_by("x", as_dict=True) if sat.height else {}
+    out = []
+    for (a, b), x in zip(pairs, absent, strict=True):
+        own = by_pair.get((a, b))
+        away = by_absent.get((x,))
+        left = own if own is None or away is None else own.join(away, on="hand_id", how="anti")
+        table = F.pair_table(left.lazy()).collect() if left is not None and left.height else None
+        if table is None or table.height == 0:
+            out.append(1.0)
+            continue
+        scored = _score(table, baseline, min_hands, rates, cells, tables, totals, seats)
+        p = scored["p_value"].to_list()
+        out.append(1.0 if not p or p[0] is None or np.isnan(p[0]) else float(p[0]))
+    return out
+
+
+def resolve_overlaps(leads: pl.DataFrame, parts: list[A.Chunk], baseline: pl.DataFrame,
+                     min_hands: int, rates: pl.DataFrame, cells: pl.LazyFrame,
+                     tables: pl.LazyFrame,
+                     memo: dict[tuple[tuple[str, str], str], float] | None = None
+                     ) -> pl.DataFrame:
+    """The leads (player_a, player_b, p_value) less those another lead explains.
+
+    Two leads sharing a player, (A, B) and (A, C), are each judged again without the other's
+    third player's hands: (A, B) without C's, (A, C) without B's. When one stands (p still
+    within the leads' cut-off) and the other does not, the one that stands explains the other:
+    a whipsawing partner A and a stranger C at his table look like folding to each other,
+    because A's raises trap C between A and B, but without B the pattern goes, while A and B
+    without C remain a team. When both stand, or neither (a team of three that always sits
+    together), both are kept: they are one team (`lead_teams`).
+
+    `memo` keeps each (pair, left-out player) p-value for the next call with the same
+    `baseline` (explain_away's rounds judge mostly the same overlaps again).
+    """
+    keys = leads.select("player_a", "player_b").rows()
+    overlap = [(i, j) for i in range(len(keys)) for j in range(i + 1, len(keys))
+               if len(set(keys[i]) & set(keys[j])) == 1]
+    if not overlap:
+        return leads
+    cut = float(leads["p_value"].max())
+    jobs: dict[tuple[tuple[str, str], str], float] = {}
+    for i, j in overlap:
+        third_j = next(x for x in keys[j] if x not in keys[i])
+        third_i = next(x for x in keys[i] if x not in keys[j])
+        jobs[(keys[i], third_j)] = jobs[(keys[j], third_i)] = 1.0
+    memo = {} if memo is None else memo
+    todo = [job for job in jobs if job not in memo]
+    if todo:
+        totals = F.player_totals(baseline.lazy()).collect()
+        ps = _without(parts, [k[0] for k in todo], [k[1] for k in todo], baseline, totals,
+                      min_hands, rates, cells, tables)
+        memo.update(zip(todo, ps, strict=True))
+    stands = {job: memo[job] <= cut for job in jobs}
+    explained: set[tuple[str, str]] = set()
+    for i, j in overlap:
+        third_j = next(x for x in keys[j] if x not in keys[i])
+        third_i = next(x for x in keys[i] if x not in keys[j])
+        i_stands, j_stands = stands[(keys[i], third_j)], stands[(keys[j], third_i)]
+        if i_stands and not j_stands:
+            explained.add(keys[j])
+        elif j_stands and not i_stands:
+            explained.add(keys[i])
+    if not explained:
+        return leads
+    gone = pl.DataFrame(sorted(explained), schema={"player_a": pl.String, "player_b": pl.String},
                         orient="row")
+    return leads.join(gone, on=["player_a", "player_b"], how="anti")
+
+
+def lead_teams(pairs: list[tuple[str, str]]) -> dict[tuple[str, str], tuple[str, ...]]:
+    """Per lead pair, the members of its team: the players connected through lead pairs."""
+    parent: dict[str, str] = {}
+
+    def root(x: str) -> str:
+        while parent.setdefault(x, x) != x:
+            parent[x] = parent[parent[x]]
+            x = parent[x]
+        return x
+
+    for a, b in pairs:
+        parent[root(a)] = root(b)
+    members: dict[str, list[str]] = {}
+    for x in list(parent):
+        members.setdefault(root(x), []).append(x)
+    return {(a, b): tuple(sorted(members[root(a)])) for a, b in pairs}
 
 
 def explain_away(scored: pl.DataFrame, agg: A.Partial, parts: list[A.Chunk], min_hands: int,
@@ -351,22 +493,25 @@ def explain_away(scored: pl.DataFrame, agg: A.Partial, parts: list[A.Chunk], min
     A team distorts what happens at its table: a soft-playing partner who never folds to his
     teammate lowers that teammate's "folds drawn" baseline, a dumper's losses raise his
     partner's skill, a partner caught calling between his teammate and a stranger looks like a
-    whipsaw, and two strangers squeezed by a whipsawing team fold big pots to each other's
-    re-raises. So the other pairs are judged on the hands in which no player of a core lead
-    (other than themselves) sat, with baselines from those hands. The core leads (those sharing
-    no player with a stronger lead) stand; every other pair, a weaker lead naming a core lead's
-    player included, is re-scored that way. A pair that lost hands to it, or has a lead's
-    player in it, keeps the larger of its two p-values (1 once no longer testable): for it
-    explaining away only removes evidence. A pair whose own hands are untouched takes its new
-    p-value, judged on baselines free of the leads. Benjamini–Hochberg runs over the same
-    tested pairs as the first pass. A team of three that always sits together is reported as
-    its strongest pair.
+    whipsaw, and two strangers squeezed by a whipsawing team fold big pots to each other's re-
+    raises. So the other pairs are judged on the hands in which no player of a core lead (other
+    than themselves) sat, with baselines from those hands. The core leads (every lead but those
+    another lead sharing a player explains, `resolve_overlaps`) stand; every other pair, an
+    explained lead included, is re-scored that way. A pair that lost hands to it, or has a
+    lead's player in it, keeps the larger of its two p-values (1 once no longer testable): for
+    it explaining away only removes evidence. A pair whose own hands are untouched takes its new
+    p-value, judged on baselines free of the leads. Benjamini–Hochberg runs over the same tested
+    pairs as the first pass. The pairs of a team of three that always sits together all stay
+    core leads, reported as one lead with all members (`lead_teams`).
     """
     keys = ["player_a", "player_b"]
     first = scored
     lead_keys: set[tuple[str, str]] = set()
+    memo: dict[tuple[tuple[str, str], str], float] = {}
     for _ in range(rounds):
-        leads = _core_leads(scored.filter(pl.col("q_value") <= fdr).sort("p_value"))
+        leads = resolve_overlaps(scored.filter(pl.col("q_value") <= fdr).sort("p_value"),
+                                 parts, agg.table, min_hands, agg.rates, cells, tables, memo)
+        leads = leads.select("player_a", "player_b")
         now = set(leads.iter_rows())
         if now == lead_keys:
             break
@@ -399,6 +544,7 @@ _EVIDENCE_FILTER = {
     "co_entry": pl.col("vpip_a") != pl.col("vpip_b"),
     "fold_to_partner": pl.col("fold_a") | pl.col("fold_b"),
     "strong_fold": pl.col("sfold_a") | pl.col("sfold_b"),
+    "card_share": (pl.col("cs_a") & ~pl.col("cs_ea")) | (pl.col("cs_b") & ~pl.col("cs_eb")),
     "whipsaw": pl.col("ws"),
     "checkdown": pl.col("cd"),
     "heavy_fold": pl.col("hfold_a") | pl.col("hfold_b"),
@@ -435,6 +581,11 @@ def _describe(name: str, r: dict[str, Any]) -> str:
     if name == "strong_fold":
         return (f"they folded strong hole cards (TT+, AK, AQ) to each other's bets {k:.0f} of "
                 f"{n:.0f} times where {e:.1f} were expected from such folds against others")
+    if name == "card_share":
+        return (f"in {n:.0f} hands where the stronger of their two known starting hands entered "
+                f"the pot, the weaker entered too {k:.0f} times where {e:.1f} were expected from "
+                "each one's play against others' hands: the weaker hand folds as if each knew "
+                "the other's cards")
     if name == "co_entry":
         return (f"in {n:.0f} hands together both entered the pot voluntarily {k:.0f} times "
                 f"where {e:.1f} were expected from each one's entry rate in those hands "
@@ -463,11 +614,22 @@ def _describe(name: str, r: dict[str, Any]) -> str:
 
 def lead_rows(scored: pl.DataFrame, pairs: pl.DataFrame, run_id: str | None,
               fdr: float) -> pa.Table:
-    """Rank the pairs by q then p; rows of LEAD_SCHEMA with evidence and message."""
+    """Rank the pairs by q then p; rows of LEAD_SCHEMA with evidence and message. Lead pairs
+    that share players are one team (`lead_teams`): one row, under its strongest pair, names
+    all its members and the other pairs."""
     ranked = scored.sort("q_value", "p_value", nulls_last=True)
     ranked = ranked.filter(pl.col("q_value") <= fdr) if fdr < 1 else ranked
     if ranked.height == 0:
         return LEAD_SCHEMA.empty_table()
+    keys = ranked.select("player_a", "player_b").rows()
+    teams = lead_teams(keys) if fdr < 1 else {k: k for k in keys}
+    members: dict[tuple[str, ...], list[int]] = {}
+    for i, key in enumerate(keys):
+        members.setdefault(teams[key], []).append(i)
+    keep = sorted(rows[0] for rows in members.values())
+    others = {team: [(keys[j], ranked.row(j, named=True)) for j in rows[1:]]
+              for team, rows in members.items()}
+    ranked = ranked.with_row_index("_i").filter(pl.col("_i").is_in(keep)).drop("_i")
     ev = evidence(pairs, ranked)
     ev_maps = {n: {(x["player_a"], x["player_b"]): x["hand_id"] for x in df.to_dicts()}
                for n, df in ev.items()}
@@ -498,13 +660,18 @@ def lead_rows(scored: pl.DataFrame, pairs: pl.DataFrame, run_id: str | None,
                 player, counterparty = counterparty, player
         elif top.name == "fold_to_partner" and r["fb_k"] > r["fa_k"]:
             player, counterparty = counterparty, player
-        others = [f"{specs[f.name].title} p={r[f'{f.name}_p']:.2g}" for f in FEATURES
+        also = [f"{specs[f.name].title} p={r[f'{f.name}_p']:.2g}" for f in FEATURES
                   if f.name != top.name and not np.isnan(r[f"{f.name}_p"])
                   and r[f"{f.name}_p"] < 0.01]
+        team = teams[pair]
+        mates = [f"{a}-{b} ({specs[x['top']].title}, q={x['q_value']:.2g})"
+                 for (a, b), x in others[team]]
         message = (f"Lead, not a verdict ({top.rule_id}, {top.title}): "
-                   f"{_describe(top.name, r)}; p={r[f'{top.name}_p']:.2g}, pair q="
+                   + (f"team of {len(team)}: {', '.join(team)}; pairs also {'; '.join(mates)}; "
+                      if len(team) > 2 else "")
+                   + f"{_describe(top.name, r)}; p={r[f'{top.name}_p']:.2g}, pair q="
                    f"{r['q_value']:.2g} among {tested} pairs tested"
-                   + (f"; also {', '.join(others)}" if others else "")
+                   + (f"; also {', '.join(also)}" if also else "")
                    + f"; evidence hands: {', '.join(hands) or 'none'}.")
         rows.append({
             "rank": i, "run_id": run_id, "player_a": pair[0], "player_b": pair[1],
@@ -512,7 +679,7 @@ def lead_rows(scored: pl.DataFrame, pairs: pl.DataFrame, run_id: str | None,
             "score": float(-np.log10(max(r["p_value"], 1e-300))), "p_value": r["p_value"],
             "q_value": r["q_value"], "hands": r["hands"], "delta": delta,
             "features": json.dumps(feats, default=float), "evidence_hand_ids": hands,
-            "message": message,
+            "message": message, "team": list(team),
         })
     return pa.Table.from_pylist(rows, schema=LEAD_SCHEMA)
 

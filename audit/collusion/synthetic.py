@@ -5,7 +5,8 @@ propensities (voluntarily playing, betting, folding to a bet, skill) so that the
 `hand_players` frames look like replay output, and planted pairs behave as RULEBOOK §4.17
 describes: soft play (no bets against each other heads-up), chip dumping (one loses big pots to
 the other), whipsaw (both raise around a caught third player) and check-downs with a third
-player all-in. `strength` is the share of eligible hands in which a pair acts as a team.
+player all-in, and hole-card sharing (the weaker of the two hands folds when both would play).
+`strength` is the share of eligible hands in which a pair acts as a team.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ import pyarrow as pa
 
 from audit.schema import arrow_schema
 
-STYLES = ("softplay", "chip_dump", "whipsaw", "checkdown")
+STYLES = ("softplay", "chip_dump", "whipsaw", "checkdown", "card_share")
 _CLASSES = ("high card", "one pair", "two pair", "three of a kind", "straight", "flush")
 _CARDS = [r + s for r in "23456789TJQKA" for s in "cdhs"]
 _STREETS = ("flop", "turn", "river")
@@ -85,6 +86,10 @@ def _hand(rng: random.Random, hid: str, ts: datetime, table: str, roster: list[s
     allin: str | None = None
     forced: dict[str, str] = {}  # player -> "win" / "lose" / "survive"
     teams = [(s, a, b) for s, a, b in planted if a in here and b in here]
+    # a card-sharing team sees both hands before it decides (dealt first only then, so that
+    # populations without such a team keep their random stream)
+    deck = (rng.sample(_CARDS, 2 * len(seated)) if any(s == "card_share" for s, _, _ in teams)
+            else None)
     for style, a, b in teams:
         if rng.random() >= strength:
             continue
@@ -108,6 +113,10 @@ def _hand(rng: random.Random, hid: str, ts: datetime, table: str, roster: list[s
             contest[a] = contest[b] = contest[allin] = True
             aggr[a] = aggr[b] = 0
             forced[a] = forced[b] = "survive"
+        elif style == "card_share" and deck is not None and contest[a] and contest[b]:
+            cards = {p: deck[2 * j:2 * j + 2] for j, p in enumerate(seated)}
+            weaker = a if _rough_strength(cards[a]) < _rough_strength(cards[b]) else b
+            contest[weaker], aggr[weaker] = False, 0
     if sum(contest.values()) == 0:
         contest[seated[-1]] = True
     ins = [p for p in seated if contest[p]]
@@ -145,7 +154,8 @@ def _hand(rng: random.Random, hid: str, ts: datetime, table: str, roster: list[s
         winner = rng.choices(live, weights)[0]
     pot = sum(inv.values())
     showdown = len(live) >= 2
-    deck = rng.sample(_CARDS, 2 * len(seated))
+    if deck is None:
+        deck = rng.sample(_CARDS, 2 * len(seated))
     for j, p in enumerate(seated):
         won = pot if p == winner else 0
         at_sd = showdown and p in live
@@ -165,3 +175,9 @@ def _hand(rng: random.Random, hid: str, ts: datetime, table: str, roster: list[s
                   "players": len(seated), "pot": pot, "rake": 0, "board": None,
                   "winners": None, "showdown": showdown, "awards_verified": True,
                   "findings": 0})
+
+
+def _rough_strength(cards: list[str]) -> int:
+    """A colluder's quick ranking of two hole cards: pairs first, then the high and low card."""
+    hi, lo = sorted(("23456789TJQKA".index(c[0]) for c in cards), reverse=True)
+    return 200 + hi if hi == lo else hi * 13 + lo

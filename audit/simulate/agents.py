@@ -166,9 +166,11 @@ def _size(h: Hand, s: int, lo: int, hi: int, pot: int, rng: random.Random) -> in
 COLLUSION_STYLES = ("soft_play", "chip_dump", "whipsaw", "check_down", "card_share")
 
 
-def collude(h: Hand, s: int, partner: int, style: str, strength_knob: float, role: int,
-            rng: random.Random) -> tuple | None:
+def collude(h: Hand, s: int, partner: int | tuple[int, ...], style: str, strength_knob: float,
+            role: int, rng: random.Random) -> tuple | None:
     """A collusive decision for seat s with `partner` in the hand, or None (play normally).
+    A team of three or more dealt in passes its other members' seats (`partner` a tuple): the
+    seat acts with the teammate that matters now (`_teammate`).
 
     What real teams do (RULEBOOK §4.17), in a share `strength_knob` of their hands together:
     soft play (never bet or raise into the partner heads-up, never re-raise him), chip dumping
@@ -177,6 +179,8 @@ def collude(h: Hand, s: int, partner: int, style: str, strength_knob: float, rol
     third player caught between the partners), check-down (check it through once a third player
     is all-in), hole-card sharing (the weaker of the two hands folds to let the stronger play).
     """
+    if isinstance(partner, tuple):
+        partner = _teammate(h, s, partner, style)
     if not partner or h.folded[partner] or not _team_hand(h, s, partner, strength_knob):
         return None
     others = [x for x in h.order if not h.folded[x] and x not in (s, partner)]
@@ -199,6 +203,21 @@ def collude(h: Hand, s: int, partner: int, style: str, strength_knob: float, rol
         if theirs > mine:
             return ("fold",)  # only the better of the two shared hands plays
     return None
+
+
+def _teammate(h: Hand, s: int, mates: tuple[int, ...], style: str) -> int:
+    """The teammate seat s acts with (0: none still in the hand): the last bettor or raiser if
+    he is one (never raise into him, dump into him, trap the third player with him), else when
+    sharing cards the best starting hand among them (only the team's best hand plays), else the
+    first still in."""
+    live = [m for m in mates if not h.folded[m]]
+    if not live:
+        return 0
+    if h.last_aggr in live:
+        return h.last_aggr
+    if style == "card_share":
+        return max(live, key=lambda m: preflop_score(h.hole[m]))
+    return live[0]
 
 
 def _team_hand(h: Hand, s: int, partner: int, knob: float) -> bool:

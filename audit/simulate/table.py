@@ -335,8 +335,9 @@ def play_hand(t: Table, rng: random.Random, script: Script | None,
     return ev, h, res
 
 
-def _teams(t: Table, h: Hand) -> dict[int, tuple[int, int]]:
-    """seat -> (partner seat, role) for dealt-in colluders whose partner is dealt in."""
+def _teams(t: Table, h: Hand) -> dict[int, tuple[int | tuple[int, ...], int]]:
+    """seat -> (partner seat, role) for dealt-in colluders whose partner is dealt in; with three
+    or more of a team dealt in, the partner is the tuple of the others' seats."""
     if not t.team_style:
         return {}
     seats: dict[int, list[tuple[int, int]]] = {}
@@ -350,6 +351,9 @@ def _teams(t: Table, h: Hand) -> dict[int, tuple[int, int]]:
             (a, ra), (b, rb) = members
             out[a] = (b, ra)
             out[b] = (a, rb)
+        elif len(members) > 2:
+            for s, role in members:
+                out[s] = (tuple(m for m, _ in members if m != s), role)
     return out
 
 
