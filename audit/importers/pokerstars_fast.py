@@ -70,7 +70,7 @@ _ROW_SCHEMA = {"h": pl.Int64, "i": pl.Int64, "sub": pl.Int64, "kind": pl.String,
                "cards": pl.String, "detail": pl.String, "ln": pl.Int64}
 _ROW_FRAME_SCHEMA = pl.Schema(_ROW_SCHEMA)
 # the row columns the event table is built from
-_OUT_COLUMNS = ("h", "kind", "seat", "player", "amount", "total", "cards", "detail", "ln")
+_OUT_COLUMNS = ("kind", "seat", "player", "amount", "total", "cards", "detail")
 _EPOCH = dt.datetime(1970, 1, 1)
 _SEAT_WORDS = {f"Seat {k}": k for k in range(1, 100)}
 
@@ -826,10 +826,12 @@ def _round_totals(money: pl.DataFrame, body: pl.DataFrame) -> pl.Series:
     sb_rank, bb_rank = rank(is_sb), rank(is_bb)
     live = ((verb.is_in(["calls", "bets", "raises", "posts big blind", "posts straddle"])
              ).to_numpy() | (is_sb & (sb_rank == 1)))
-    boards = (body.filter(pl.col("s").str.starts_with("*** "))
-              .filter(pl.col("s").str.contains(_BOARD)))
-    board_key = np.sort(boards.get_column("h").to_numpy() * (1 << 20)
-                        + boards.get_column("i").to_numpy())
+    # the board lines: the regex only on the lines that start like one
+    text = body.get_column("s")
+    star = text.str.starts_with("*** ").to_numpy()
+    at = np.flatnonzero(star)[text.filter(star).str.contains(_BOARD).to_numpy()]
+    board_key = np.sort(body.get_column("h").to_numpy()[at] * (1 << 20)
+                        + body.get_column("i").to_numpy()[at])
     street = (np.searchsorted(board_key, h * (1 << 20) + i)
               - np.searchsorted(board_key, h * (1 << 20)))
     add = np.where(live & ~is_raise, amt, 0)
@@ -970,8 +972,13 @@ def _finish(frame: pl.DataFrame, per_hand: pl.DataFrame, ok: np.ndarray
     if (i < 0).any():
         raise AssertionError("fast PokerStars path: a row of a fast hand has no line")
     key = (h << 32) | (i << 12) | (sub + 2048)
-    order = kept[np.argsort(key, kind="stable")]
-    frame = frame.select(_OUT_COLUMNS)[order]
+    sorting = np.argsort(key, kind="stable")
+    order = kept[sorting]
+    ln = frame.get_column("ln").fill_null(-1).to_numpy()[order]
+    if (ln < 0).any():
+        raise AssertionError("fast PokerStars path: a row of a fast hand has no line")
+    # the hand and line numbers are ordered in numpy; only the event columns are gathered
+    frame = frame.select(_OUT_COLUMNS)[order].with_columns(h=h[sorting], ln=ln)
     return frame, per_hand.sort("h")
 
 
