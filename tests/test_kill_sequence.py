@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import re
 from collections import defaultdict
+from dataclasses import replace
 from pathlib import Path
 
 import polars as pl
@@ -198,6 +199,21 @@ def test_kill_new_player_is_judged_in_any_killed_pot_but_only_along_proven_deals
     on_break = first.replace("seat 2 bob", "seat 1 alice 1000 detail=sitting_out\nseat 2 bob")
     assert on_break != first
     assert _found(_hands(text.replace(first, on_break))) == []
+
+
+@pytest.mark.parametrize(("kills_next", "expected"), [
+    (True, []),  # he kills the next pot, as a new player in a killed pot agrees to
+    (False, [("KILL-NEW-PLAYER", "h4")]),
+])
+def test_kill_new_player_who_wins_the_killed_pot_still_kills_the_next(kills_next, expected):
+    """dave played h1, sat out h2 (no seat) and came back into carol's killed pot h3, which he
+    won: his first pot in a row requires no kill of him, but as a new player in a killed pot he
+    owes the next one, so his kill in h4 is no unrequired kill (000 §12 r.12)."""
+    away = {p: v for p, v in _deal(2, "carol").seated.items() if p != "dave"}
+    deals = (_deal(1, "carol", won=30), replace(_deal(2, "carol", won=30), seated=away),
+             _deal(3, "dave", won=30, kill="carol"),
+             _deal(4, "alice", won=30, kill="dave" if kills_next else None))
+    assert _sequence(*deals) == expected
 
 
 @pytest.mark.parametrize("rule_id", ["KILL-TRIGGER", "KILL-MUST-POST"])

@@ -333,7 +333,10 @@ def _check(t: _Table, deal: KillDeal) -> list[Finding]:
                                  f"{since} and is dealt in here without posting it: he may not "
                                  "play until the kill money is posted.")
     not_due = t.not_due
-    if deal.required and not_due is not None and (due is None or due.player != not_due.player):
+    # a new player who played the killed pot before owes this kill, whatever he won there
+    # (KILL-NEW-PLAYER): his kill is no unrequired one
+    if deal.required and not_due is not None and (due is None or due.player != not_due.player) \
+            and not_due.player not in t.newcomers:
         posted = kills.get(not_due.player)
         if posted is not None and posted[3] == "kill":
             out += _emit(not_due.rule_id, deal, seq=posted[0], seat=posted[1],

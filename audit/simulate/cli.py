@@ -41,6 +41,9 @@ class _UsageProblem(click.ClickException):
               show_default=True, help="Share of tables that are tournament tables.")
 @click.option("--hands-per-file", type=click.IntRange(min=1), default=50_000,
               show_default=True, help="Hands per committed batch (event file).")
+@click.option("--kill-tables", type=click.FloatRange(0, 1), default=0.0, show_default=True,
+              help="Share of cash lowball and draw tables that play a required kill game "
+                   "across hands (the kill button, legs, kills posted hand after hand).")
 @click.option("--live", is_flag=True,
               help="Live tables: log the physical layer (declare, chips) of every action.")
 @click.option("--live-violations", type=click.FloatRange(0, 1), default=0.0, show_default=True,
@@ -48,7 +51,8 @@ class _UsageProblem(click.ClickException):
 def simulate_command(hands: int, out: Path, seed: int, variant: str, structure: str,
                      tables: int, players: int | None, violations: float, colluders: int,
                      collusion_strength: float, tournament_share: float,
-                     hands_per_file: int, live: bool, live_violations: float) -> None:
+                     hands_per_file: int, kill_tables: float, live: bool,
+                     live_violations: float) -> None:
     """Simulate realistic hands into a new event store, with labelled violations.
 
     Button games (hold'em, Omaha, Omaha hi-lo; no limit, pot limit, fixed limit) and fixed
@@ -67,7 +71,11 @@ def simulate_command(hands: int, out: Path, seed: int, variant: str, structure: 
     """
     if live_violations and not live:
         raise _UsageProblem("--live-violations needs --live")
+    if kill_tables and live:
+        raise _UsageProblem("--kill-tables: live tables play no kill games")
     extra = {"live_violations": live_violations} if live else {}
+    if kill_tables:
+        extra["kill_tables"] = kill_tables
     run = simulate_live if live else simulate
     try:
         s = run(out, hands=hands, seed=seed, variant=variant, structure=structure,

@@ -106,13 +106,15 @@ def format_scorecard(card: dict[str, Any]) -> str:
 
 
 def bench_accuracy(*, hands: int = 5_000, violations: float = 0.1, seed: int = 0,
-                   variant: str = "all", structure: str = "mixed") -> dict[str, Any]:
+                   variant: str = "all", structure: str = "mixed",
+                   kill_tables: float = 0.5) -> dict[str, Any]:
     """Simulate into a temporary store, audit it, return the scorecard (for `bench --accuracy`):
-    every game the simulator plays (button, stud and draw games), so every injector counts."""
+    every game the simulator plays (button, stud and draw games, `kill_tables` of the cash
+    lowball and draw tables playing a required kill), so every injector counts."""
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp) / "sim"
         simulate(out, hands=hands, seed=seed, variant=variant, structure=structure, tables=12,
-                 violations=violations, tournament_share=0.3)
+                 violations=violations, tournament_share=0.3, kill_tables=kill_tables)
         return accuracy_scorecard(out)
 
 

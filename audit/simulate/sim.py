@@ -30,6 +30,7 @@ from audit.simulate.fast import check_engine, fast_eligible, simulate_fast
 from audit.simulate.fast import ready as fast_ready
 from audit.simulate.inject_bets import Picker
 from audit.simulate.studdraw import play_draw, play_stud
+from audit.simulate.studdraw_killtable import HAND_START, KILL_TABLE_GAMES, KillTable
 from audit.simulate.table import (
     DRAW_GAMES,
     STUD_GAMES,
@@ -217,7 +218,7 @@ def simulate(out: Path | str, *, hands: int, seed: int = 0, variant: str = "hold
              structure: str = "no_limit", tables: int = 8, players: int | None = None,
              violations: float = 0.0, colluders: int = 0, tournament_share: float = 0.0,
              collusion_strength: float = 0.8, hands_per_file: int = 50_000,
-             colluder_team_size: int = 2,
+             colluder_team_size: int = 2, kill_tables: float = 0.0,
              injectors: tuple[str, ...] | None = None,
              progress: Callable[[int], None] | None = None,
              engine: str = "auto") -> SimSummary:
@@ -226,8 +227,13 @@ def simulate(out: Path | str, *, hands: int, seed: int = 0, variant: str = "hold
     `engine`: "auto" plays clean no-limit hold'em cash runs on the compiled engine
     (audit/simulate/fast.py says which runs those are) and everything else on the Python
     engine; "python" forces the Python engine; "fast" refuses a run the compiled one does
-    not play."""
+    not play.
+
+    `kill_tables`: the share of cash lowball and draw tables (KILL_TABLE_GAMES) that play a
+    required kill game across hands (studdraw_killtable.py)."""
     _check_args(variant, structure, tables, hands, violations, colluders)
+    if not 0 <= kill_tables <= 1:
+        raise AuditInputError(f"kill_tables {kill_tables} is a share: give 0..1")
     check_engine(engine)
     started = time.perf_counter()
     root = Path(out)
@@ -266,6 +272,7 @@ def simulate(out: Path | str, *, hands: int, seed: int = 0, variant: str = "hold
         return p
 
     tabs: list[Table] = []
+    kill_state: dict[str, KillTable] = {}
     for k in range(tables):
         v = VARIANTS[rng.randrange(3)] if variant == "mixed" else variant
         if variant == "all":  # colluding teams sit at button-game tables (the first ones)
@@ -280,6 +287,12 @@ def simulate(out: Path | str, *, hands: int, seed: int = 0, variant: str = "hold
         t = Table(f"t{seed}_{k:03d}", seats, v, st, rng.random() < tournament_share, rng)
         t.clock = k * 37_000_000
         tabs.append(t)
+        if kill_tables and v in KILL_TABLE_GAMES and not t.tournament \
+                and rng.random() < kill_tables:
+            t.seat_count = max(seats, 3)  # kill games are ring games
+            t.players, t.stacks, t.out = ([None] * (t.seat_count + 1), [0] * (t.seat_count + 1),
+                                          [False] * (t.seat_count + 1))
+            kill_state[t.tid] = KillTable(t)
     teams = _seat_colluders(tabs, pool, colluders, collusion_strength, rng, seated,
                             colluder_team_size)
     picker = Picker(rng, injectors)
@@ -298,13 +311,18 @@ def simulate(out: Path | str, *, hands: int, seed: int = 0, variant: str = "hold
                 try:
                     for i in range(lo, hi):
                         t = tabs[i % tables]
-                        maintain(t, rng, new_player, seated.discard)
+                        kt = kill_state.get(t.tid)
+                        if kt is None:
+                            maintain(t, rng, new_player, seated.discard)
+                        else:
+                            kt.maintain(t, rng, new_player, seated.discard, seated.add)
                         script = picker.pick(t) if violations and rng.random() < violations \
                             else None
                         if t.variant in STUD_GAMES:
                             ev, h, res = play_stud(t, rng, decks.next(), script)
                         elif t.variant in DRAW_GAMES:
-                            ev, h, res = play_draw(t, rng, decks.next(), script)
+                            kills = kt.kills(t, script) if kt is not None else None
+                            ev, h, res = play_draw(t, rng, decks.next(), script, kills)
                         else:
                             ev, h, res = play_hand(t, rng, script, decks.next())
                         hand_id = f"sim{seed}-{i:09d}"
@@ -316,6 +334,8 @@ def simulate(out: Path | str, *, hands: int, seed: int = 0, variant: str = "hold
                                 labels.append((hand_id, _seq_of(ev, row), rule, seat, script.name,
                                                primary))
                         stacks_after(t, h, ev)
+                        if kt is not None:
+                            kt.after(t, ev)
                         ts = EPOCH_US + t.clock
                         t.clock += 45_000_000 + rng.randrange(120) * 1_000_000
                         day_no = (ts - EPOCH_US) // _DAY_US
@@ -344,6 +364,8 @@ def simulate(out: Path | str, *, hands: int, seed: int = 0, variant: str = "hold
 
 
 def _seq_of(ev: list[list], row: list | None) -> int:
+    if row is HAND_START:
+        return 0  # a finding about the deal as a whole (a kill that was not posted)
     if row is None:
         return len(ev)  # the hand_ended event (award findings are reported there)
     for i, e in enumerate(ev):

@@ -273,16 +273,17 @@ def _discards(h: Hand, s: int) -> list[int]:
     return out[:3]
 
 
-def play_draw(t, rng: random.Random, deck: list[int],
-              script=None) -> tuple[list[list], Hand, dict]:
+def play_draw(t, rng: random.Random, deck: list[int], script=None,
+              kills: list[tuple[int, int, str]] | None = None) -> tuple[list[list], Hand, dict]:
     """Play one draw hand of table `t` (with an optional injector's script); returns (event
     rows after hand_started, hand, settlement) like table.play_hand. At jacks or better a deal
-    nobody opens is passed and dealt again (see studdraw_lowball)."""
+    nobody opens is passed and dealt again (see studdraw_lowball). `kills`: the kill posts a
+    required-kill table owes this deal, (seat, amount, detail) (studdraw_killtable.py)."""
     joker = lowball.plays_joker(t.tid, t.variant)
     while True:
         if joker:
             deck = lowball.with_joker(deck, rng)
-        out = _play_draw(t, rng, deck, script)
+        out = _play_draw(t, rng, deck, script, kills)
         if out is not None:
             t.last_seated = frozenset(p.pid for p in t.players if p is not None)
             return out
@@ -293,8 +294,9 @@ def play_draw(t, rng: random.Random, deck: list[int],
             script.done = False
 
 
-def _play_draw(t, rng: random.Random, deck: list[int],
-               script=None) -> tuple[list[list], Hand, dict] | None:
+def _play_draw(t, rng: random.Random, deck: list[int], script=None,
+               kills: list[tuple[int, int, str]] | None = None
+               ) -> tuple[list[list], Hand, dict] | None:
     spec = SPECS[t.variant]
     size = t.seat_count + 1
     h = lowball.DrawHand(size, FL, t.sb, t.bb, t.tournament, False, spec.max_cards, t.button)
@@ -330,6 +332,8 @@ def _play_draw(t, rng: random.Random, deck: list[int],
             sbs, bbs = order[0], order[1]
         h.post(sbs, "small_blind", t.sb)
         h.post(bbs, "big_blind", t.bb)
+        for s, amount, detail in kills or ():
+            _kill(h, s, amount, detail)
         if script is not None and hasattr(script, "kills"):
             for s, amount, detail in script.kills(h, t):
                 _kill(h, s, amount, detail)

@@ -9,6 +9,7 @@ import random
 from audit.simulate.engine import Hand
 from audit.simulate.inject import Injector
 from audit.simulate.studdraw_inject_base import DrawInjector
+from audit.simulate.studdraw_killtable import KILL_INJECTORS, is_kill_table
 from audit.simulate.table import Table
 
 KILL_GAMES = ("lowball_27_single", "lowball_27_triple", "lowball_a5", "badugi", "draw_high")
@@ -19,6 +20,12 @@ class _KillInjector(DrawInjector):
 
     variants = KILL_GAMES
     min_players = 3
+
+    @classmethod
+    def applicable(cls, t: Table, n: int) -> bool:
+        # a required-kill table posts its own kills (studdraw_killtable.py): one more would be
+        # a second kill in the deal, and its winner would owe the next
+        return not is_kill_table(t) and super().applicable(t, n)
 
     def killers(self, h: Hand, t: Table, n: int, depth: int) -> list[int]:
         """n seats to kill from, or none when a newcomer sits here: a new player in a killed
@@ -121,4 +128,5 @@ def _label_posts(inj: Injector, ev: list[list], detail: str, k: int) -> bool:
     return True
 
 
-ALL_KILL = (KillWrongSize, KillTwice, VoluntaryKillNotLowball, KillFoldOutOfTurn)
+ALL_KILL = (KillWrongSize, KillTwice, VoluntaryKillNotLowball, KillFoldOutOfTurn,
+            *KILL_INJECTORS)
