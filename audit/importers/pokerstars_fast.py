@@ -368,14 +368,21 @@ def _hands(lines: pl.DataFrame, n_hands: int, ok: np.ndarray, uncalled: np.ndarr
     body_mask = (i >= body_of) & (i < summary_of)
     summary_mask = (summary_of >= 0) & (i > summary_of)
 
-    # a seat line by one match: its seat, player, stack and what follows (none of them when
-    # it does not match: the hand is then the parser's)
-    seat_re = (r"^Seat (?<seat>[1-9][0-9]?): (?<player>[^()]+) \((?<stack>\$?[0-9.,]+) in "
-               r"chips\)(?: (?<tail>is sitting out|out of hand.*))?$")
+    seat_re = (r"^Seat [1-9][0-9]?: [^()]+ \(\$?[0-9.,]+ in chips\)"
+               r"(?: (?:is sitting out|out of hand.*))?$")
+    split = pl.col("s").str.splitn(": ", 2)
     seats = lines.filter(pl.Series(seat_mask)).with_columns(
-        pl.col("s").str.extract_groups(seat_re).alias("_g"),
         mpu=pl.Series(mpu[h[seat_mask]]), tournament=pl.Series(tournament[h[seat_mask]]),
-    ).unnest("_g").with_columns(pl.col("seat").cast(pl.Int64))
+        shape=pl.col("s").str.contains(seat_re),
+        seat=split.struct.field("field_0").replace_strict(_SEAT_WORDS, default=None,
+                                                          return_dtype=pl.Int64),
+        after=split.struct.field("field_1").str.splitn(" (", 2))
+    chips = pl.col("after").struct.field("field_1").str.splitn(" in chips)", 2)
+    seats = seats.with_columns(
+        seat=pl.when(pl.col("shape")).then(pl.col("seat")),
+        player=pl.col("after").struct.field("field_0"),
+        stack=chips.struct.field("field_0"),
+        tail=chips.struct.field("field_1").str.strip_prefix(" "))
     seats = _with_money(seats, ("stack", "stack"))
     # a sitting-out player: not dealt in; in tournaments (dealt in) only a note
     seats = seats.with_columns(
