@@ -243,6 +243,25 @@ class _Static:
             "dead_button": pa.array([False] * n), "profile": pa.array(["montana"] * n),
             "house_overrides": pa.array(setup["house"], pa.string()),
         }
+        # the game struct's children, each as (numpy per-table values, arrow type) when
+        # the field varies by table, a scalar when every table has the same value, or None
+        # when it is null on every table (see _game)
+        game_type = self.schema.field("game").type
+        self.game_type = game_type
+        self.game_fields: list[tuple[str, Any]] = []
+        for f in game_type:
+            if f.name == "button_seat":
+                self.game_fields.append(("button", None))
+                continue
+            per = self.game_by_table[f.name].cast(f.type)
+            if per.null_count == len(per):
+                self.game_fields.append(("null", None))
+            elif pa.types.is_string(f.type) or per.null_count:
+                self.game_fields.append(("spread", per))
+            elif len(set(per.to_pylist())) == 1:
+                self.game_fields.append(("constant", per[0]))
+            else:
+                self.game_fields.append(("table", np.asarray(per)))
 
     def tables(self, E: np.ndarray, per_hand: np.ndarray, hand0: int, epoch_us: int
                ) -> list[tuple[str, pa.Table]]:
@@ -286,11 +305,10 @@ class _Static:
         if numbers is None:
             numbers = hand0 + np.arange(n_hands, dtype=np.int64)
         seq = np.arange(n, dtype=np.int64) - hand_first[hand_of]
-        hidx = pa.array(hand_of)
         tidx = pa.array(hand_table[hand_of])
         amount, total, seat = E[fk.E_AMOUNT], E[fk.E_TOTAL], E[fk.E_SEAT]
         columns = {
-            "hand_id": _numbered(f"sim{self.seed}-", numbers).take(hidx),
+            "hand_id": _numbered(f"sim{self.seed}-", numbers, hand_of),
             "seq": pa.array(seq.astype(np.int32)),
             "ts": pa.array(epoch_us + hand_clock[hand_of] + seq * 1_000_000,
                            pa.timestamp("us", tz="UTC")),
@@ -304,37 +322,56 @@ class _Static:
             "detail": self.details.take(pa.array(E[fk.E_DETAIL])),
             "source": pa.nulls(n, pa.string()),
         }
-        # the game config sits on each hand's first row; the struct's validity makes every
-        # other row null, so the children are filled there only (from buffers, no `take`)
-        game_type = self.schema.field("game").type
-        hand_tables = pa.array(hand_table)
-        fields = []
-        for f in game_type:
-            if f.name == "button_seat":
-                per = pa.array(hand_button.astype(np.int8))
-            else:
-                per = self.game_by_table[f.name].take(hand_tables).cast(f.type)
-            fields.append(_spread(per, hand_first, n))
-        not_first = np.ones(n, dtype=bool)
-        not_first[hand_first] = False
-        columns["game"] = pa.StructArray.from_arrays(fields, fields=list(game_type),
-                                                     mask=pa.array(not_first))
+        columns["game"] = self._game(hand_table, hand_button, hand_first, n)
         arrays = [columns[f.name].cast(f.type) for f in self.schema]
         return pa.Table.from_arrays(arrays, schema=self.schema)
 
 
-def _numbered(prefix: str, numbers: np.ndarray) -> pa.Array:
-    """f"{prefix}{number:09d}" for every number, built as Arrow buffers."""
+    def _game(self, hand_table: np.ndarray, hand_button: np.ndarray, first: np.ndarray,
+              n: int) -> pa.StructArray:
+        """The game config on each hand's first row, null on every other row. The struct's
+        validity makes those rows null, so a child's values there are never read (Parquet
+        writes no value under a null struct, the Merkle leaves take the valid rows): a
+        field every table shares is one repeated value, a per-table number is scattered
+        onto the first rows; only strings that vary by table are spread row by row."""
+        fields = []
+        for f, (how, per) in zip(self.game_type, self.game_fields, strict=True):
+            if how == "null":
+                fields.append(pa.nulls(n, f.type))
+            elif how == "constant":
+                fields.append(pa.repeat(per, n))
+            elif how == "button":
+                values = np.zeros(n, dtype=np.int8)
+                values[first] = hand_button
+                fields.append(pa.array(values, f.type))
+            elif how == "table":
+                values = np.zeros(n, dtype=per.dtype)
+                values[first] = per[hand_table]
+                fields.append(pa.array(values, f.type))
+            else:
+                fields.append(_spread(per.take(pa.array(hand_table)), first, n))
+        not_first = np.ones(n, dtype=bool)
+        not_first[first] = False
+        return pa.StructArray.from_arrays(fields, fields=list(self.game_type),
+                                          mask=pa.array(not_first))
+
+
+def _numbered(prefix: str, numbers: np.ndarray, rows: np.ndarray | None = None) -> pa.Array:
+    """f"{prefix}{number:09d}" for every number (for numbers[rows] when rows is given),
+    built as Arrow buffers."""
     if len(numbers) and int(numbers.max()) >= 10**9:  # wider numbers: the plain way
-        return pa.array([f"{prefix}{int(x):09d}" for x in numbers], pa.string())
+        plain = pa.array([f"{prefix}{int(x):09d}" for x in numbers], pa.string())
+        return plain if rows is None else plain.take(pa.array(rows))
     head = np.frombuffer(prefix.encode(), dtype=np.uint8)
     width = len(head) + 9
     buf = np.empty((len(numbers), width), dtype=np.uint8)
     buf[:, :len(head)] = head
     powers = 10 ** np.arange(8, -1, -1, dtype=np.int64)
     buf[:, len(head):] = (numbers[:, None] // powers) % 10 + 48
-    offsets = np.arange(len(numbers) + 1, dtype=np.int32) * width
-    return pa.StringArray.from_buffers(len(numbers), pa.py_buffer(offsets), pa.py_buffer(buf))
+    if rows is not None:
+        buf = buf[rows]
+    offsets = np.arange(len(buf) + 1, dtype=np.int32) * width
+    return pa.StringArray.from_buffers(len(buf), pa.py_buffer(offsets), pa.py_buffer(buf))
 
 
 def _spread(per_hand: pa.Array, first: np.ndarray, n: int) -> pa.Array:

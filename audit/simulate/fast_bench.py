@@ -19,7 +19,7 @@ from audit.simulate import fast
 from audit.simulate.fast import ready
 from audit.simulate.fast_stats import play_stats
 from audit.simulate.sim import simulate
-from audit.store import Store
+from audit.store import EVENT_FILE_OPTIONS, Store
 
 TARGET_HANDS_PER_SECOND = 50_000
 
@@ -86,7 +86,7 @@ def engine_stages(*, hands: int = 100_000, seed: int = 0, tables: int = 16) -> d
         parts = static.tables(E[:, :n_ev], per_hand[:, :done], played, EPOCH_US)
         c2 = time.process_time()
         for _, table in parts:
-            pq.write_table(table, io.BytesIO(), compression="zstd")
+            pq.write_table(table, io.BytesIO(), **EVENT_FILE_OPTIONS)
         c3 = time.process_time()
         for _, table in parts:
             merkle.hand_leaves(table)
