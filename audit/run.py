@@ -3,13 +3,14 @@ run id, and find them again."""
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import json
 import multiprocessing
 import os
 import shutil
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -197,12 +198,7 @@ def _run_parts(jobs: list[PartJob], workers: int,
             if progress:
                 progress(1)
         return results
-    # forkserver, not fork: the parent may already run Arrow/polars/numba threads, and a
-    # forked copy of a held lock deadlocks the worker
-    context = multiprocessing.get_context("forkserver")
-    context.set_forkserver_preload(["audit.run"])
-    with ProcessPoolExecutor(max_workers=workers, mp_context=context,
-                             initializer=_one_thread_per_worker) as pool:
+    with worker_pool(workers) as pool:
         results = []
         for stats in pool.map(audit_part, jobs):  # in file order, whatever finishes first
             results.append(stats)
@@ -211,10 +207,31 @@ def _run_parts(jobs: list[PartJob], workers: int,
         return results
 
 
-def _one_thread_per_worker() -> None:
-    """N worker processes on N cores: each keeps Arrow and polars to its own thread instead
-    of every worker starting a thread per core (oversubscribed, slower, more memory)."""
+@contextlib.contextmanager
+def worker_pool(workers: int) -> Iterator[ProcessPoolExecutor]:
+    """N worker processes on N cores, each keeping Arrow and polars to its own thread
+    instead of starting a thread per core (oversubscribed, slower, more memory).
+
+    forkserver, not fork: the parent may already run Arrow/polars/numba threads, and a forked
+    copy of a held lock deadlocks the worker. polars fixes its thread pool when the
+    forkserver preloads it, so POLARS_MAX_THREADS must be in the environment the forkserver
+    starts with (the parent's own polars pool is already sized; the variable is restored)."""
+    context = multiprocessing.get_context("forkserver")
+    context.set_forkserver_preload(["audit.run"])
+    saved = os.environ.get("POLARS_MAX_THREADS")
     os.environ["POLARS_MAX_THREADS"] = "1"
+    try:
+        with ProcessPoolExecutor(max_workers=workers, mp_context=context,
+                                 initializer=_one_arrow_thread) as pool:
+            yield pool
+    finally:
+        if saved is None:
+            os.environ.pop("POLARS_MAX_THREADS", None)
+        else:
+            os.environ["POLARS_MAX_THREADS"] = saved
+
+
+def _one_arrow_thread() -> None:
     pa.set_cpu_count(1)
     pa.set_io_thread_count(1)
 

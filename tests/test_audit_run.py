@@ -133,3 +133,31 @@ def test_a_run_that_fails_writing_run_json_leaves_nothing_behind(store: Store, m
         audit_store(store)
     assert [r["run_id"] for r in finished_runs(store)] == before
     assert not [p for p in Path(store.runs_dir).iterdir() if p.name.endswith(".tmp")]
+
+
+PROBE = """
+from audit.run import worker_pool
+
+
+def threads(_):
+    import polars as pl
+    import pyarrow as pa
+    return pl.thread_pool_size(), pa.cpu_count(), pa.io_thread_count()
+
+
+if __name__ == "__main__":
+    with worker_pool(2) as pool:
+        print(sorted(set(pool.map(threads, range(4)))))
+"""
+
+
+def test_each_worker_process_keeps_arrow_and_polars_to_one_thread(tmp_path: Path):
+    # in a fresh interpreter: the forkserver (one per process) must start from worker_pool
+    import subprocess
+    import sys
+
+    script = tmp_path / "probe.py"
+    script.write_text(PROBE)
+    out = subprocess.run([sys.executable, str(script)], capture_output=True, text=True,
+                         timeout=300, check=True)
+    assert out.stdout.strip() == "[(1, 1, 1)]"
