@@ -74,6 +74,8 @@ CASES = [
     ("upcard_dealt_down", "mississippi", {"MISS-STRUCTURE"}),
     ("bring_in_allin_short_call", "stud", {"STUD-BRINGIN-ALLIN"}),
     ("bring_in_allin_short_call", "razz", {"STUD-BRINGIN-ALLIN"}),
+    ("bring_in_allin_called_between", "stud", {"STUD-BRINGIN-ALLIN"}),
+    ("bring_in_allin_called_between", "razz", {"STUD-BRINGIN-ALLIN"}),
     ("jacks_allin_open_short_call", "jacks_or_better", {"DRAWHI-ALLIN-ANTES"}),
     ("stud_double_burn", "stud", {"STUD-BURN-ERROR"}),
     ("stud_double_burn", "mississippi", {"STUD-BURN-ERROR"}),

@@ -561,6 +561,13 @@ class FamilyHooks:
         if add is None or h.bet[s] + add >= full:
             h.cur_bet = full  # the call is for the normal amount
             return
+        if add >= h.stack[s]:
+            # all in for less than the normal amount: a legal all-in call, which the others
+            # still answer with the normal amount (he only caps what he can win)
+            if h.bet[s] + add > level:
+                h.cur_bet = h.bet[s] + add
+                self.short_wager = (h.cur_bet, full, rule)
+            return
         if add < h.stack[s]:
             h.flag(rule, seq, f"{h.who(s)} called {h.money(h.bet[s] + add)}, the short all-in "
                    f"wager, with chips to cover more; everyone else must still come in for "

@@ -321,6 +321,36 @@ class BringInAllInShortCall(StudInjector):
         return ("fold",)
 
 
+class BringInAllInCalledBetween(StudInjector):
+    """The player with the bring-in card brings in all-in for one chip; the next player, two
+    chips behind, goes all in for them when he calls (the engine's own play: an all-in call
+    short of the full bring-in is legal); the player after him has chips and calls only those
+    two instead of the full bring-in; the rest fold."""
+
+    name, rule = "bring_in_allin_called_between", "STUD-BRINGIN-ALLIN"
+    variants = STUD_GAMES
+
+    def lowcard(self, h: Hand, b: int) -> None:
+        self.seat = 0
+        if h.sb <= 2 or not _shorten(h, b, 1):
+            return  # a bring-in of two leaves no amount between one chip and the full one
+        nxt = h.next_to_act(b)
+        self.seat = nxt if nxt and nxt != b and _shorten(h, nxt, 2) else 0
+
+    def force(self, h: Hand, s: int) -> tuple | None:
+        seat = getattr(self, "seat", 0)
+        if not seat or h.street or s == seat:
+            return None
+        if not self.done:
+            his = next((e for e in reversed(h.ev) if e[1] == seat and e[0] in ACTED), None)
+            if his is None or his[0] != "call" or h.bet[seat] != h.cur or h.stack[seat]:
+                self.done = True  # he did not call all in between the two: a clean hand
+                self.seat = 0
+                return None
+            return self.once(("call",), self.rule, s)
+        return ("fold",)
+
+
 class AllInStarterOutOfTurn(StudInjector):
     """The player with the bring-in card is all-in for his ante, so the next player to his
     left starts 3rd street; the player after that folds first, then the starter folds (the
@@ -357,7 +387,8 @@ ALL_STUD = (BringInWrongSeat, BringInWrongAmount, StudSmallBetOnBigStreet, FiveS
             DrawSmallBetOnBigRound, BringInFolds, OpenPairBigBetRazzHilo, OpenPairSmallRaise,
             StudCheckOutOfTurn, StudFoldOutOfTurn, StudSeventhMissing, HoleCardUpThenUp,
             SeventhUpTwice, SeventhUpOrder, CommonCardNotShort, StudTieOddChip,
-            AnteSkipped, UpcardDealtDown, BringInAllInShortCall, StudDoubleBurn,
+            AnteSkipped, UpcardDealtDown, BringInAllInShortCall, BringInAllInCalledBetween,
+            StudDoubleBurn,
             AllInStarterOutOfTurn, *ALL_DRAW)
 
 # Registered stud/draw ids the simulator does not inject, and why (tests/test_simulate_

@@ -156,13 +156,15 @@ def play_stud(t, rng: random.Random, deck: list[int],
                 act = decide(h, s, styles[s], rng)
                 if act[0] == "call" and short_bring_in and h.cur == short_bring_in:
                     # facing only a short all-in bring-in, a caller still comes in for the
-                    # full bring-in (STUD-BRINGIN-ALLIN); one who cannot cover it folds, as
-                    # the replay reads an all-in call between the two as over-calling
+                    # full bring-in (STUD-BRINGIN-ALLIN); one who cannot cover it goes all in
+                    # for less, a legal all-in call that the next callers answer in full
                     full = t.sb - h.bet[s]
-                    act = ("call", full) if h.stack[s] >= full else (
-                        ("call",) if h.stack[s] <= h.cur - h.bet[s] else ("fold",))
+                    act = ("call", min(full, h.stack[s]))
             completes = street == 0 and h.bets == 0 and h.cur > 0
+            facing = h.cur
             play(h, s, act, ev, script, "complete" if completes else None)
+            if act[0] == "call" and short_bring_in == facing < h.cur < t.sb:
+                short_bring_in = h.cur  # an all-in call above the short bring-in, short of it
         if h.remaining() <= 1 or street == len(counts) - 1:
             break
         street += 1
