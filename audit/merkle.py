@@ -172,64 +172,87 @@ class _Strings:
         self.chunks: list[np.ndarray] = []
         self.size = 0
 
-    def add(self, arr: pa.Array) -> tuple[np.ndarray, np.ndarray]:
-        """(int64 offsets of the n + 1 boundaries, uint8 validity) of a string array."""
+    def add(self, arr: pa.Array, offsets: np.ndarray | None = None) -> np.ndarray:
+        """The int64 offsets of a string array's n + 1 boundaries (written into `offsets`
+        when given), its bytes appended to the shared buffer."""
         buffers = arr.buffers()
-        offsets = np.frombuffer(buffers[1], dtype=np.int32)[arr.offset:arr.offset + len(arr)
-                                                            + 1].astype(np.int64)
-        first = int(offsets[0])
-        if buffers[2] is not None and offsets[-1] > first:
-            self.chunks.append(np.frombuffer(buffers[2], dtype=np.uint8)[first:offsets[-1]])
-        offsets += self.size - first
-        self.size += int(offsets[-1] - offsets[0]) if len(offsets) else 0
-        return offsets, _valid(arr)
+        own = np.frombuffer(buffers[1], dtype=np.int32)[arr.offset:arr.offset + len(arr) + 1]
+        if offsets is None:
+            offsets = np.empty(len(own), dtype=np.int64)
+        first = int(own[0]) if len(own) else 0
+        last = int(own[-1]) if len(own) else 0
+        if buffers[2] is not None and last > first:
+            self.chunks.append(np.frombuffer(buffers[2], dtype=np.uint8)[first:last])
+        np.add(own, self.size - first, out=offsets, casting="unsafe")
+        self.size += last - first
+        return offsets
 
     def data(self) -> np.ndarray:
         return np.concatenate(self.chunks) if self.chunks else np.zeros(0, dtype=np.uint8)
 
 
-def _valid(arr: pa.Array) -> np.ndarray:
-    if arr.null_count == 0:
-        return np.ones(len(arr), dtype=np.uint8)
-    return pc.is_valid(arr).to_numpy(zero_copy_only=False).view(np.uint8)
+def _valid(arr: pa.Array, out: np.ndarray | None = None) -> np.ndarray:
+    """1 where the array holds a value, 0 where null (uint8), from its validity bitmap."""
+    if out is None:
+        out = np.empty(len(arr), dtype=np.uint8)
+    bitmap = arr.buffers()[0]
+    if arr.null_count == 0 or bitmap is None:
+        out[:] = 1
+    else:
+        bits = np.unpackbits(np.frombuffer(bitmap, dtype=np.uint8), bitorder="little")
+        out[:] = bits[arr.offset:arr.offset + len(arr)]
+    return out
 
 
-def _int64(arr: pa.Array, dtype: pa.DataType) -> np.ndarray:
-    if pa.types.is_timestamp(dtype) or pa.types.is_boolean(dtype):
-        arr = pc.cast(arr, pa.int64())
-    if arr.null_count:
-        arr = pc.fill_null(arr, 0)
-    return arr.to_numpy(zero_copy_only=False).astype(np.int64, copy=False)
-
-
-def _stack(rows: list[np.ndarray], width: int, dtype: Any) -> np.ndarray:
-    return np.vstack(rows) if rows else np.zeros((0, width), dtype=dtype)
+def _int64(arr: pa.Array, dtype: pa.DataType, out: np.ndarray | None = None) -> np.ndarray:
+    """The values as int64, read from the value buffer: a null row's value is whatever the
+    buffer holds there (the leaf writer reads a value only where the row is valid)."""
+    if out is None:
+        out = np.empty(len(arr), dtype=np.int64)
+    data = arr.buffers()[1]
+    if pa.types.is_boolean(dtype):
+        bits = np.unpackbits(np.frombuffer(data, dtype=np.uint8), bitorder="little")
+        out[:] = bits[arr.offset:arr.offset + len(arr)]
+    elif data is None or not len(arr):
+        out[:] = 0
+    else:
+        width = dtype.bit_width // 8
+        out[:] = np.frombuffer(data, dtype=np.dtype(f"<i{width}"))[arr.offset:
+                                                                  arr.offset + len(arr)]
+    return out
 
 
 def compiled_leaves(table: pa.Table, kernel: Any) -> list[bytes]:
     """The leaves from canonical bytes written by the compiled kernel (same bytes as
-    canonical_hands)."""
-    table = table.cast(events_schema()).combine_chunks()
+    canonical_hands). Columns go to the kernel as numpy arrays filled straight from the
+    Arrow buffers (one pass per column, no per-column temporaries stacked afterwards)."""
+    schema = events_schema()
+    table = table.cast(schema).combine_chunks()
     starts = hand_starts(table)
     if len(starts) == 0 or starts[0] != 0:
         raise ValueError("events do not start with a hand's seq 0")
     n = table.num_rows
     bounds = np.append(starts, n).astype(np.int64)
+    n_str = sum(pa.types.is_string(f.type) for f in schema)
+    n_int = sum(not pa.types.is_string(f.type) and not isinstance(f.type, pa.StructType)
+                for f in schema)
+    ints, ivalid = np.empty((n_int, n), np.int64), np.empty((n_int, n), np.uint8)
+    soffsets, svalid = np.empty((n_str, n + 1), np.int64), np.empty((n_str, n), np.uint8)
     strings = _Strings()
     kinds, index = [], []
-    ints, ivalid, soffsets, svalid = [], [], [], []
     srows = np.zeros(0, dtype=np.int64)
     fkinds, findex, fints, fvalid, foffsets = [], [], [], [], []
-    for field in events_schema():
+    i_int = i_str = 0
+    for field in schema:
         column = table.column(field.name)
         arr = column.chunk(0) if column.num_chunks else pa.array([], field.type)
         if pa.types.is_string(field.type):
-            offsets, valid = strings.add(arr)
+            strings.add(arr, soffsets[i_str])
+            _valid(arr, svalid[i_str])
             if field.name != "hand_id":  # the id opens the hand; it is string column 0
                 kinds.append(kernel.STRING)
-                index.append(len(soffsets))
-            soffsets.append(offsets)
-            svalid.append(valid)
+                index.append(i_str)
+            i_str += 1
         elif isinstance(field.type, pa.StructType):
             kinds.append(kernel.STRUCT)
             index.append(0)
@@ -241,7 +264,7 @@ def compiled_leaves(table: pa.Table, kernel: Any) -> list[bytes]:
                 if pa.types.is_string(child.type):
                     fkinds.append(kernel.F_STRING)
                     findex.append(len(foffsets))
-                    foffsets.append(strings.add(values)[0])
+                    foffsets.append(strings.add(values))
                 else:
                     fkinds.append(kernel.F_BOOL if pa.types.is_boolean(child.type)
                                   else kernel.F_INT)
@@ -249,21 +272,24 @@ def compiled_leaves(table: pa.Table, kernel: Any) -> list[bytes]:
                     fints.append(_int64(values, child.type))
         else:
             kinds.append(kernel.INT)
-            index.append(len(ints))
-            ints.append(_int64(arr, field.type))
-            ivalid.append(_valid(arr))
+            index.append(i_int)
+            _int64(arr, field.type, ints[i_int])
+            _valid(arr, ivalid[i_int])
+            i_int += 1
     m = len(srows)
     out, offsets = kernel.encode(
-        bounds, np.array(kinds, np.int64), np.array(index, np.int64),
-        _stack(ints, n, np.int64), _stack(ivalid, n, np.uint8),
-        _stack(soffsets, n + 1, np.int64), _stack(svalid, n, np.uint8), strings.data(),
-        srows, np.array(fkinds, np.int64), np.array(findex, np.int64),
-        _stack(fints, m, np.int64), _stack(fvalid, m, np.uint8),
+        bounds, np.array(kinds, np.int64), np.array(index, np.int64), ints, ivalid,
+        soffsets, svalid, strings.data(), srows, np.array(fkinds, np.int64),
+        np.array(findex, np.int64), _stack(fints, m, np.int64), _stack(fvalid, m, np.uint8),
         _stack(foffsets, m + 1, np.int64))
     data = memoryview(out)
     sha = hashlib.sha256
     bounds_list = offsets.tolist()
     return [sha(data[a:b]).digest() for a, b in zip(bounds_list, bounds_list[1:], strict=False)]
+
+
+def _stack(rows: list[np.ndarray], width: int, dtype: Any) -> np.ndarray:
+    return np.vstack(rows) if rows else np.zeros((0, width), dtype=dtype)
 
 
 def node_hash(left: bytes, right: bytes) -> bytes:
