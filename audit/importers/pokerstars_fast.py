@@ -873,19 +873,19 @@ def _summary(summary: pl.DataFrame, names: pl.DataFrame, n_hands: int, ok: np.nd
     summary = summary.with_columns(_at=pl.col("h") * 128 + pl.col("seat")).join(
         names.select((pl.col("h") * 128 + pl.col("seat")).alias("_at"), "player"), on="_at",
         how="left", maintain_order="left").drop("_at")
-    summary = summary.with_columns(
-        mucked=pl.when(pl.col("has_mucked")).then(s.str.extract(r"^.*? mucked (\[[^\]]*\])", 1)))
     is_seat = s.str.starts_with("Seat ")
     is_total = s.str.starts_with("Total pot ")
     quiet = (s.str.starts_with("Board [") | s.str.starts_with("FIRST Board [")
              | s.str.starts_with("SECOND Board [") | s.is_in(["Hand was run twice",
                                                                "*** SUMMARY ***"]))
     bad = (is_seat & (pl.col("player").is_null() | pl.col("seat_rest").is_null()
-                      | ~pl.col("seat_rest").str.starts_with(pl.col("player"))
-                      | (pl.col("has_mucked")
-                         & ~pl.col("mucked").str.contains(rf"^\[{_CL}\]$").fill_null(False)))
+                      | ~pl.col("seat_rest").str.starts_with(pl.col("player")))
            ) | (~is_seat & ~is_total & ~quiet)
     _bad(summary, bad, ok)
+    # mucked cards: read only on the seat lines that show some
+    mucks = summary.filter(is_seat & pl.col("has_mucked")).with_columns(
+        mucked=s.str.extract(r"^.*? mucked (\[[^\]]*\])", 1))
+    _bad(mucks, ~pl.col("mucked").str.contains(rf"^\[{_CL}\]$").fill_null(False), ok)
     totals = summary.filter(~is_seat & is_total)
     ok[np.bincount(totals.get_column("h").to_numpy(), minlength=n_hands) != 1] = False
     simple_re = r"^Total pot (?<pot_total>[^ |]+) \| Rake (?<rake>[^ |]+)$"
@@ -923,7 +923,7 @@ def _summary(summary: pl.DataFrame, names: pl.DataFrame, n_hands: int, ok: np.nd
     if other_pots:
         pots.append(pl.DataFrame(other_pots, schema={"h": pl.Int64, "total_pot": pl.Int64,
                                                      "pots_note": pl.String}, orient="row"))
-    mucked = (summary.filter(is_seat & pl.col("mucked").is_not_null())
+    mucked = (mucks.filter(pl.col("mucked").is_not_null())
               .group_by("h", "seat").agg(pl.col("mucked").last())
               .with_columns(pl.col("mucked").str.strip_chars("[]")))
     return rake_rows, pl.concat([p.cast({"h": pl.Int64, "total_pot": pl.Int64})
