@@ -84,6 +84,8 @@ CASES = [
     ("allin_starter_out_of_turn", "stud", {"ORDER-STUD-ALLIN-STARTER"}),
     ("allin_starter_out_of_turn", "razz", {"ORDER-STUD-ALLIN-STARTER"}),
     ("allin_starter_out_of_turn", "mississippi", {"ORDER-STUD-ALLIN-STARTER"}),
+    ("allin_starter_checks", "stud", {"ORDER-STUD-ALLIN-STARTER"}),
+    ("allin_starter_checks", "stud_hilo", {"ORDER-STUD-ALLIN-STARTER"}),
 ]
 RARE = {"seventh_up_twice", "seventh_up_wrong_first", "lowball_pair_not_announced"}
 

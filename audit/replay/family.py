@@ -67,6 +67,7 @@ class FamilyHooks:
     """Per-hand state and event handlers for one stud or draw hand."""
 
     __slots__ = ("spec", "stud", "up", "common", "pending", "bring_seat", "bring_done",
+                 "allin_lowcard",
                  "open_pair", "big_seen", "phase", "in_draw", "drawn", "checked",
                  "bringin_fold", "a5_checkraise", "deck", "killer", "kill_voluntary", "sevens",
                  "pre_draw", "sevens_checks", "got", "faces", "exposed_start", "dead_start",
@@ -85,6 +86,7 @@ class FamilyHooks:
         self.pending = False
         self.bring_seat = 0
         self.bring_done = False
+        self.allin_lowcard = 0  # stud: the lowcard, all in for his ante (no bring-in owed)
         self.open_pair = False
         self.big_seen = False
         self.phase = 0
@@ -244,6 +246,7 @@ class FamilyHooks:
                 # all-in for the ante: the next player to his left may fold, bring in or
                 # complete (USPA), so nobody owes the bring-in
                 self.bring_seat = 0
+                self.allin_lowcard = b
                 self._allin_starter(h, b)
             return
         if h.next_to_act(0) == 0:
@@ -460,6 +463,14 @@ class FamilyHooks:
             dead_start_played(self, h, s, seq)
         if self.short_wager is not None and kind == "call":
             self._call_short_wager(h, s, amount, total, seq)
+        if self.allin_lowcard and kind == "check" and h.street == 0 and not h.cur_bet:
+            # 000 §7 r.4: all other players enter for at least the normal amount; 001
+            # 3.2.3.5.8: the player to his left may fold, bring in or complete. No check.
+            h.flag("ORDER-STUD-ALLIN-STARTER", seq, f"{h.who(s)} checked on 3rd street with "
+                   f"the lowcard, {h.who(self.allin_lowcard)}, all in for his ante: the player "
+                   "who starts the action may fold, bring in or complete, and everyone else "
+                   "enters for at least the normal amount; nobody may check.", seat=s,
+                   expected="fold, bring-in or complete", actual="check")
         if self.false_open is not None and h.street == 0:
             note_predraw_action(self.false_open, kind)
         if not self.stud and h.street == 0 and not self.opener and kind in ("bet", "raise"):

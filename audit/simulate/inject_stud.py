@@ -351,6 +351,23 @@ class BringInAllInCalledBetween(StudInjector):
         return ("fold",)
 
 
+class AllInStarterChecks(StudInjector):
+    """The player with the bring-in card is all-in for his ante; the next player to his left
+    starts 3rd street with a check, where he may only fold, bring in or complete (the players
+    after him open for the bring-in rather than check, as the engine plays it)."""
+
+    name, rule = "allin_starter_checks", "ORDER-STUD-ALLIN-STARTER"
+    variants = STUD_GAMES
+
+    def lowcard(self, h: Hand, b: int) -> None:
+        self.seat = b if _shorten(h, b, 0) else 0
+
+    def force(self, h: Hand, s: int) -> tuple | None:
+        if not getattr(self, "seat", 0) or h.street or self.done or h.cur:
+            return None
+        return self.once(("check", None), self.rule, s)
+
+
 class AllInStarterOutOfTurn(StudInjector):
     """The player with the bring-in card is all-in for his ante, so the next player to his
     left starts 3rd street; the player after that folds first, then the starter folds (the
@@ -389,7 +406,7 @@ ALL_STUD = (BringInWrongSeat, BringInWrongAmount, StudSmallBetOnBigStreet, FiveS
             SeventhUpTwice, SeventhUpOrder, CommonCardNotShort, StudTieOddChip,
             AnteSkipped, UpcardDealtDown, BringInAllInShortCall, BringInAllInCalledBetween,
             StudDoubleBurn,
-            AllInStarterOutOfTurn, *ALL_DRAW)
+            AllInStarterOutOfTurn, AllInStarterChecks, *ALL_DRAW)
 
 # Registered stud/draw ids the simulator does not inject, and why (tests/test_simulate_
 # injectors_studdraw.py fails on a registered id that has neither an injector nor a line here).

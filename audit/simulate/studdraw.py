@@ -91,6 +91,7 @@ def play_stud(t, rng: random.Random, deck: list[int],
     styles = [p.style if p is not None else 0 for p in t.players]
     decide = agents.decide
     short_bring_in = 0  # a bring-in all-in short of its size, until someone completes
+    allin_lowcard = False  # the lowcard is all in for his ante: nobody brought in
     street = 0
     while True:
         dealt_before = counts[street - 1] if street else 0
@@ -142,6 +143,7 @@ def play_stud(t, rng: random.Random, deck: list[int],
                             else script.rule)
                     script.labels.append((ev[-1], rule, b, True))
             else:
+                allin_lowcard = True
                 h.to_act = h.next_to_act(b)
         elif h.to_act:
             alive = [s for s in h.order if not h.folded[s]]
@@ -160,6 +162,12 @@ def play_stud(t, rng: random.Random, deck: list[int],
                     # for less, a legal all-in call that the next callers answer in full
                     full = t.sb - h.bet[s]
                     act = ("call", min(full, h.stack[s]))
+                elif act[0] == "check" and allin_lowcard and street == 0 and h.cur == 0:
+                    # the lowcard is all in for his ante: the player who starts may fold,
+                    # bring in or complete, never check (ORDER-STUD-ALLIN-STARTER): he opens
+                    # for the bring-in
+                    _bring_in(h, s, t.sb)
+                    continue
             completes = street == 0 and h.bets == 0 and h.cur > 0
             facing = h.cur
             play(h, s, act, ev, script, "complete" if completes else None)
