@@ -998,28 +998,27 @@ def _table(rows: pl.DataFrame, per_hand: pl.DataFrame, ok: np.ndarray, prefix: s
     n = len(h)
     first_row = np.zeros(n, dtype=bool)
     first_row[starts] = True
-    # the hand and table ids on every row; the time and the game on each hand's first row
-    # only (the game's children under its null rows are never read: left zero or empty)
+    # per-hand values taken for every row by one take; the time and the game are on each
+    # hand's first row only (the game's children under its null rows are never read)
     game_type = schema.field("game").type
     game_fields = {f.name: f.type for f in game_type
                    if _GAME_COLUMNS.get(f.name, f.name) in per_hand.columns}
-    ids = per_hand.select("hand_id", "table").to_arrow().cast(pa.schema(
-        [("hand_id", pa.string()), ("table", pa.string())])).take(pa.array(owner))
-    firsts = per_hand.select(*[pl.col(_GAME_COLUMNS.get(name, name)).alias(name)
-                               for name in game_fields]).to_arrow().cast(
-        pa.schema(list(game_fields.items())))
+    per_row = per_hand.select(
+        "hand_id", "table", *[pl.col(_GAME_COLUMNS.get(name, name)).alias(name)
+                              for name in game_fields]).to_arrow().cast(pa.schema(
+        [("hand_id", pa.string()), ("table", pa.string()), *game_fields.items()])).take(
+        pa.array(owner))
+    ts = per_hand.get_column("ts_us").to_arrow().take(pa.array(owner, mask=~first_row))
     game = pa.StructArray.from_arrays(
-        [_on_first_rows(firsts.column(f.name).combine_chunks(), starts, n)
-         if f.name in game_fields else pa.nulls(n, f.type) for f in game_type],
-        fields=list(game_type), mask=pa.array(~first_row))
-    ts = _on_first_rows(per_hand.get_column("ts_us").to_arrow(), starts, n, null_elsewhere=True)
+        [per_row.column(f.name).chunk(0) if f.name in game_fields else pa.nulls(n, f.type)
+         for f in game_type], fields=list(game_type), mask=pa.array(~first_row))
     ln = rows.get_column("ln").to_arrow()
     data = {
-        "hand_id": ids.column("hand_id"),
+        "hand_id": per_row.column("hand_id"),
         "seq": pa.array((np.arange(n, dtype=np.int64) - np.repeat(starts, counts))
                         .astype(np.int32)),
         "ts": ts.cast(schema.field("ts").type),
-        "table_id": ids.column("table"),
+        "table_id": per_row.column("table"),
         "game": game,
         "source": _sources(prefix, ln.cast(pa.string())),
     }
@@ -1049,32 +1048,6 @@ def _sources(prefix: str, numbers: pa.Array) -> pa.Array:
     return pa.StringArray.from_buffers(
         n, pa.py_buffer(np.arange(0, (n + 1) * out.shape[1], out.shape[1], dtype=np.int32)),
         pa.py_buffer(out))
-
-
-def _on_first_rows(values: pa.Array, starts: np.ndarray, n: int, *,
-                   null_elsewhere: bool = False) -> pa.Array:
-    """`values` (one per hand, in order) at rows `starts` of `n` rows; the other rows zero
-    or empty, or null with `null_elsewhere`."""
-    valid = np.asarray(values.is_valid())
-    mask = None
-    if null_elsewhere or not valid.all():
-        mask = np.ones(n, dtype=bool) if null_elsewhere else np.zeros(n, dtype=bool)
-        mask[starts] = ~valid
-    if pa.types.is_string(values.type):
-        offsets = np.frombuffer(values.buffers()[1], np.int32)[
-            values.offset : values.offset + len(values) + 1]
-        at = np.zeros(n + 1, dtype=np.int32)
-        at[starts + 1] = np.diff(offsets)
-        at = np.cumsum(at, dtype=np.int32) + offsets[0]
-        return pa.Array.from_buffers(
-            values.type, n, [None if mask is None else pa.array(~mask).buffers()[1],
-                             pa.py_buffer(at), values.buffers()[2]],
-            null_count=0 if mask is None else int(mask.sum()))
-    dense = values.fill_null(False if pa.types.is_boolean(values.type) else 0).to_numpy(
-        zero_copy_only=False)
-    out = np.zeros(n, dtype=dense.dtype)
-    out[starts] = dense
-    return pa.array(out, type=values.type, mask=mask)
 
 
 # game fields -> per-hand columns (fields absent here are null: bring_in, min_bet, ...)
