@@ -63,3 +63,12 @@ def write_jsonl(path: Path, rows: list[dict[str, Any]]) -> Path:
 
 def raw_table(rows: list[dict[str, Any]]) -> pa.Table:
     return events_table(rows)
+
+
+def quarantined(store: Any) -> list[dict[str, Any]]:
+    """Every quarantined item the store's committed batches record."""
+    items: list[dict[str, Any]] = []
+    for rec in store.records():
+        for q in rec["quarantine"]:
+            items += [json.loads(x) for x in (store.root / q["path"]).read_text().splitlines()]
+    return items

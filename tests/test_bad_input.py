@@ -14,15 +14,7 @@ from audit.cli import main
 from audit.ingest import ingest
 from audit.sql import query
 from audit.store import Store
-from tests.eventrows import hand_rows, many_hands, write_jsonl, write_parquet
-
-
-def quarantined(store: Store) -> list[dict]:
-    items = []
-    for rec in store.records():
-        for q in rec["quarantine"]:
-            items += [json.loads(x) for x in (store.root / q["path"]).read_text().splitlines()]
-    return items
+from tests.eventrows import hand_rows, many_hands, quarantined, write_jsonl, write_parquet
 
 
 def stored_ids(store: Store) -> set[str]:

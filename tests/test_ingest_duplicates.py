@@ -4,7 +4,6 @@ every stored hand; a hand already stored, or repeated within the file, is quaran
 
 from __future__ import annotations
 
-import json
 import subprocess
 import sys
 from pathlib import Path
@@ -16,15 +15,14 @@ import pytest
 from audit.ingest import ingest
 from audit.sql import query
 from audit.store import Store, _row_groups_holding
-from tests.eventrows import hand_rows, many_hands, raw_table, write_jsonl, write_parquet
-
-
-def _quarantine(store: Store) -> list[dict]:
-    items = []
-    for rec in store.records():
-        for q in rec["quarantine"]:
-            items += [json.loads(x) for x in (store.root / q["path"]).read_text().splitlines()]
-    return items
+from tests.eventrows import (
+    hand_rows,
+    many_hands,
+    quarantined,
+    raw_table,
+    write_jsonl,
+    write_parquet,
+)
 
 
 def _stored_counts(store: Store) -> dict[str, int]:
@@ -60,7 +58,7 @@ def test_hand_repeated_from_several_batches_is_quarantined_once_each(batches: St
     counts = _stored_counts(batches)
     assert counts["a1"] == counts["c3"] == counts["n0"] == counts["n1"] == 1
     assert len(counts) == 14
-    repeated = [r for r in _quarantine(batches) if r["hand_id"] in ("a1", "c3")]
+    repeated = [r for r in quarantined(batches) if r["hand_id"] in ("a1", "c3")]
     assert sorted(r["hand_id"] for r in repeated) == ["a1", "c3"]
     assert all("already in the store" in r["reason"] for r in repeated)
     assert all(len(r["raw"].splitlines()) == 15 for r in repeated)  # every row of the hand
@@ -101,7 +99,7 @@ def test_hand_repeated_within_one_file_across_chunks_is_quarantined(store: Store
     summary = ingest([src], store)
     assert (summary.hands, summary.quarantined) == (3, 1)
     assert _stored_counts(store) == {"w0": 1, "w1": 1, "w2": 1}
-    (item,) = _quarantine(store)
+    (item,) = quarantined(store)
     assert item["hand_id"] == "w0" and "earlier in this file" in item["reason"]
     assert store.verify().ok
 
@@ -116,7 +114,7 @@ def test_hand_repeated_within_one_file_and_stored_keeps_neither_copy(batches: St
     summary = ingest([write_jsonl(tmp_path / "both.jsonl", rows)], batches)
     assert (summary.hands, summary.quarantined) == (1, 2)
     assert _stored_counts(batches)["a2"] == 1
-    reasons = [r["reason"] for r in _quarantine(batches) if r["hand_id"] == "a2"]
+    reasons = [r["reason"] for r in quarantined(batches) if r["hand_id"] == "a2"]
     assert len(reasons) == 2
     assert {"already in the store" in r for r in reasons} == {True, False}
     assert {"earlier in this file" in r for r in reasons} == {True, False}
@@ -165,6 +163,6 @@ def test_concurrent_ingests_sharing_hands_store_each_hand_once(store: Store, tmp
         assert p.returncode in (0, 1), stderr.decode()
     counts = _stored_counts(store)
     assert len(counts) == 300 and set(counts.values()) == {1}
-    assert len(_quarantine(store)) == 100
+    assert len(quarantined(store)) == 100
     assert sorted(codes) == [0, 1]
     assert store.verify().ok

@@ -14,7 +14,7 @@ from audit.ingest import ingest
 from audit.replay.live_words import Said, parse_declaration, parse_motion
 from audit.schema import event_kinds, schema_doc
 from audit.store import Store
-from tests.eventrows import hand_rows, write_jsonl
+from tests.eventrows import hand_rows, quarantined, write_jsonl
 
 
 def live_hand(hand_id: str) -> list[dict]:
@@ -73,13 +73,6 @@ def test_replay_shows_who_said_what_and_each_chip_motion(store: Store, tmp_path:
     assert any("STRING-RAISE" in line for line in lines)
 
 
-def _quarantine(store: Store) -> list[dict]:
-    items = []
-    for rec in store.records():
-        for q in rec["quarantine"]:
-            items += [json.loads(x) for x in (store.root / q["path"]).read_text().splitlines()]
-    return items
-
 
 def test_malformed_physical_events_are_quarantined_with_line_and_reason(store: Store,
                                                                         tmp_path: Path):
@@ -93,7 +86,7 @@ def test_malformed_physical_events_are_quarantined_with_line_and_reason(store: S
     path = write_jsonl(tmp_path / "mixed.jsonl", bad_chips + no_words + no_seat + good)
     summary = ingest([path], store)
     assert summary.quarantined == 3
-    reasons = {q["hand_id"]: q for q in _quarantine(store)}
+    reasons = {q["hand_id"]: q for q in quarantined(store)}
     assert "chip denominations 'a handful'" in reasons["bad1"]["reason"]
     assert "has no words in detail" in reasons["bad2"]["reason"]
     assert "a 'chips' event has no seat" in reasons["bad3"]["reason"]

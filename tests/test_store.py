@@ -11,7 +11,14 @@ import pytest
 from audit.ingest import ingest
 from audit.sql import query
 from audit.store import Store
-from tests.eventrows import hand_rows, many_hands, raw_table, write_jsonl, write_parquet
+from tests.eventrows import (
+    hand_rows,
+    many_hands,
+    quarantined,
+    raw_table,
+    write_jsonl,
+    write_parquet,
+)
 
 
 def test_round_trip_events_store_duckdb_identical_rows_and_types(store: Store, tmp_path):
@@ -56,7 +63,7 @@ def test_hand_id_already_in_store_is_quarantined_not_duplicated(store: Store, tm
     assert summary.exit_code == 1
     ids = query(store, "SELECT hand_id, count(*) AS n FROM hands_started GROUP BY 1").to_pylist()
     assert sorted((r["hand_id"], r["n"]) for r in ids) == [("h0", 1), ("h1", 1), ("h2", 1)]
-    reasons = _quarantine(store)
+    reasons = quarantined(store)
     assert {r["hand_id"] for r in reasons} == {"h0", "h1"}
     assert all("already in the store" in r["reason"] for r in reasons)
 
@@ -74,13 +81,6 @@ def test_manifest_records_are_hash_chained(store: Store, tmp_path):
             assert {"path", "sha256", "rows", "hands"} <= set(f)
     assert store.verify().ok
 
-
-def _quarantine(store: Store) -> list[dict]:
-    items = []
-    for rec in store.records():
-        for q in rec["quarantine"]:
-            items += [json.loads(x) for x in (store.root / q["path"]).read_text().splitlines()]
-    return items
 
 
 @pytest.fixture
