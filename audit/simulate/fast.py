@@ -249,6 +249,7 @@ class _Static:
         game_type = self.schema.field("game").type
         self.game_type = game_type
         self.game_fields: list[tuple[str, Any]] = []
+        self._fixed: dict[int, pa.Array] = {}  # game field -> its null or constant column
         for f in game_type:
             if f.name == "button_seat":
                 self.game_fields.append(("button", None))
@@ -256,10 +257,10 @@ class _Static:
             per = self.game_by_table[f.name].cast(f.type)
             if per.null_count == len(per):
                 self.game_fields.append(("null", None))
+            elif per.null_count == 0 and len(set(per.to_pylist())) == 1:
+                self.game_fields.append(("constant", per[0]))
             elif pa.types.is_string(f.type) or per.null_count:
                 self.game_fields.append(("spread", per))
-            elif len(set(per.to_pylist())) == 1:
-                self.game_fields.append(("constant", per[0]))
             else:
                 self.game_fields.append(("table", np.asarray(per)))
 
@@ -335,11 +336,14 @@ class _Static:
         field every table shares is one repeated value, a per-table number is scattered
         onto the first rows; only strings that vary by table are spread row by row."""
         fields = []
-        for f, (how, per) in zip(self.game_type, self.game_fields, strict=True):
-            if how == "null":
-                fields.append(pa.nulls(n, f.type))
-            elif how == "constant":
-                fields.append(pa.repeat(per, n))
+        for i, (f, (how, per)) in enumerate(zip(self.game_type, self.game_fields,
+                                                strict=True)):
+            if how in ("null", "constant"):  # the same every chunk: built once, sliced
+                fixed = self._fixed.get(i)
+                if fixed is None or len(fixed) < n:
+                    fixed = pa.nulls(n, f.type) if how == "null" else pa.repeat(per, n)
+                    self._fixed[i] = fixed
+                fields.append(fixed.slice(0, n))
             elif how == "button":
                 values = np.zeros(n, dtype=np.int8)
                 values[first] = hand_button
