@@ -15,7 +15,7 @@ import pytest
 
 from audit.replay.kill_sequence import Leg
 from audit.simulate import accuracy_scorecard, simulate
-from audit.simulate.studdraw_killtable import KILL_HOUSE, Outcome, advance, outcome
+from audit.simulate.studdraw_killtable import Outcome, advance, advance_scoop, outcome
 
 
 def _events(root: Path) -> pa.Table:
@@ -26,19 +26,19 @@ def _events(root: Path) -> pa.Table:
 
 @pytest.mark.parametrize(("variant", "seed"), [
     ("lowball_27_triple", 1), ("lowball_a5", 2), ("badugi", 7), ("draw_high", 11),
-    ("lowball_27_single", 5),
+    ("lowball_27_single", 5), ("omaha_hilo", 1), ("holdem", 2),
 ])
 def test_clean_kill_tables_replay_with_zero_findings(tmp_path: Path, variant: str,
                                                      seed: int) -> None:
     root = tmp_path / "s"
-    simulate(root, hands=400, seed=seed, variant=variant, tables=4, kill_tables=1.0)
+    simulate(root, hands=400, seed=seed, variant=variant, structure="fixed_limit", tables=4,
+             kill_tables=1.0)
     events = _events(root)
     rows = events.select(["kind", "detail"]).to_pylist()
     posts = Counter(r["detail"] for r in rows if r["kind"] == "post")
     assert posts["kill"] >= 20, posts  # the tables do kill, hand after hand
     games = [g for g in events.column("game").to_pylist() if g is not None]
     assert {json.loads(g["house_overrides"])["kill.required"] for g in games} == {True}
-    assert json.loads(KILL_HOUSE) == {"kill.required": True}
     card = accuracy_scorecard(root)
     assert card["labels"] == 0 and card["findings"] == 0, card["rules"]
 
@@ -46,21 +46,26 @@ def test_clean_kill_tables_replay_with_zero_findings(tmp_path: Path, variant: st
 _OWED = {"KILL-TRIGGER", "KILL-MUST-POST", "KILL-SPLIT-LEG", "KILL-LEG-PERSIST"}
 
 
-@pytest.mark.parametrize(("injector", "variant", "rules"), [
-    ("kill_not_posted", "draw_high", _OWED),
-    ("kill_not_posted", "lowball_a5", _OWED),
-    ("kill_not_owed", "badugi", {"KILL-TRIGGER", "KILL-LEG2", "KILL-BUTTON-NEUTRAL"}),
-    ("kill_not_owed", "lowball_27_single", {"KILL-TRIGGER", "KILL-LEG2",
-                                            "KILL-BUTTON-NEUTRAL"}),
+_NOT_OWED = {"KILL-TRIGGER", "KILL-LEG2", "KILL-BUTTON-NEUTRAL"}
+
+
+@pytest.mark.parametrize(("injector", "variant", "must", "rules"), [
+    ("kill_not_posted", "draw_high", "KILL-TRIGGER", _OWED),
+    ("kill_not_posted", "lowball_a5", "KILL-TRIGGER", _OWED),
+    ("kill_not_posted", "omaha_hilo", "KILL-TRIGGER", _OWED),  # a scoop of 5 upper limits
+    ("kill_not_owed", "badugi", "KILL-TRIGGER", _NOT_OWED),
+    ("kill_not_owed", "lowball_27_single", "KILL-TRIGGER", _NOT_OWED),
+    ("kill_not_owed", "holdem", "KILL-LEG2", _NOT_OWED),
+    ("kill_not_owed", "omaha_hilo", "KILL-SCOOP-5X", {"KILL-SCOOP-5X"}),
 ])
 def test_kill_table_injector_is_found_exactly(tmp_path: Path, injector: str, variant: str,
-                                             rules: set[str]) -> None:
+                                             must: str, rules: set[str]) -> None:
     root = tmp_path / "s"
-    summary = simulate(root, hands=500, seed=3, variant=variant, tables=4, violations=0.5,
-                       kill_tables=1.0, injectors=(injector,))
+    summary = simulate(root, hands=500, seed=3, variant=variant, structure="fixed_limit",
+                       tables=4, violations=0.5, kill_tables=1.0, injectors=(injector,))
     card = accuracy_scorecard(root)
     assert summary.labels >= 5, summary
-    assert "KILL-TRIGGER" in card["rules"] and set(card["rules"]) <= rules, card["rules"]
+    assert must in card["rules"] and set(card["rules"]) <= rules, card["rules"]
     for rule, r in card["rules"].items():
         assert r["labels"] and r["precision"] == 1.0 and r["recall"] == 1.0, (rule, r)
         assert r["seq_agree"] == r["matched"], (rule, r)
@@ -120,3 +125,19 @@ def test_outcome_reads_blinds_and_kills_apart_from_bets() -> None:
     out = outcome(ev, pid_of)
     assert out.dealt == frozenset("ab") and out.winners == ("b",)
     assert out.from_others == 15 and out.killer == ("a", 20)
+
+
+def test_advance_scoop_five_upper_limits_and_the_showdown() -> None:
+    """High-low: a scoop of at least five upper limits (here 100) makes a kill due; the log
+    proves it only at a showdown; a smaller scoop proves none is due (KILL-SCOOP-5X)."""
+    big = Outcome(dealt=frozenset("abc"), winners=("a",), from_others=0, killer=None, pot=100,
+                  shown_down=False)
+    due, _ = advance_scoop({}, big, True, 100, False)
+    assert due is not None and due.rule_id == "KILL-TRIGGER" and due.certain
+    due, _ = advance_scoop({}, big, True, 100, True)
+    assert due is not None and not due.certain
+    small = Outcome(dealt=frozenset("abc"), winners=("a",), from_others=0, killer=None, pot=99)
+    assert advance_scoop({}, small, True, 100, True)[1].rule_id == "KILL-SCOOP-5X"
+    split = Outcome(dealt=frozenset("abc"), winners=("a", "b"), from_others=0, killer=None,
+                    pot=500, shown_down=True)
+    assert advance_scoop({}, split, True, 100, True) == (None, None)

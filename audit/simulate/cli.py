@@ -42,8 +42,9 @@ class _UsageProblem(click.ClickException):
 @click.option("--hands-per-file", type=click.IntRange(min=1), default=50_000,
               show_default=True, help="Hands per committed batch (event file).")
 @click.option("--kill-tables", type=click.FloatRange(0, 1), default=0.0, show_default=True,
-              help="Share of cash lowball and draw tables that play a required kill game "
-                   "across hands (the kill button, legs, kills posted hand after hand).")
+              help="Share of fixed-limit cash lowball, draw, hold'em and Omaha hi-lo tables "
+                   "that play a required kill game across hands (the kill button, legs, "
+                   "scoops, kills posted hand after hand).")
 @click.option("--live", is_flag=True,
               help="Live tables: log the physical layer (declare, chips) of every action.")
 @click.option("--live-violations", type=click.FloatRange(0, 1), default=0.0, show_default=True,

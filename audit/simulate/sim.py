@@ -229,8 +229,8 @@ def simulate(out: Path | str, *, hands: int, seed: int = 0, variant: str = "hold
     engine; "python" forces the Python engine; "fast" refuses a run the compiled one does
     not play.
 
-    `kill_tables`: the share of cash lowball and draw tables (KILL_TABLE_GAMES) that play a
-    required kill game across hands (studdraw_killtable.py)."""
+    `kill_tables`: the share of fixed-limit cash lowball, draw, hold'em and Omaha hi-lo tables
+    (KILL_TABLE_GAMES) that play a required kill game across hands (studdraw_killtable.py)."""
     _check_args(variant, structure, tables, hands, violations, colluders)
     if not 0 <= kill_tables <= 1:
         raise AuditInputError(f"kill_tables {kill_tables} is a share: give 0..1")
@@ -287,7 +287,7 @@ def simulate(out: Path | str, *, hands: int, seed: int = 0, variant: str = "hold
         t = Table(f"t{seed}_{k:03d}", seats, v, st, rng.random() < tournament_share, rng)
         t.clock = k * 37_000_000
         tabs.append(t)
-        if kill_tables and v in KILL_TABLE_GAMES and not t.tournament \
+        if kill_tables and v in KILL_TABLE_GAMES and st == "fixed_limit" and not t.tournament \
                 and rng.random() < kill_tables:
             t.seat_count = max(seats, 3)  # kill games are ring games
             t.players, t.stacks, t.out = ([None] * (t.seat_count + 1), [0] * (t.seat_count + 1),
@@ -324,7 +324,11 @@ def simulate(out: Path | str, *, hands: int, seed: int = 0, variant: str = "hold
                             kills = kt.kills(t, script) if kt is not None else None
                             ev, h, res = play_draw(t, rng, decks.next(), script, kills)
                         else:
-                            ev, h, res = play_hand(t, rng, script, decks.next())
+                            kills = kt.kills(t, script) if kt is not None else None
+                            if kills and script is not None and script.stacks \
+                                    and any(s in script.stacks for s, _a, _d in kills):
+                                script = None  # a rigged stack could not cover the kill owed
+                            ev, h, res = play_hand(t, rng, script, decks.next(), kills=kills)
                         hand_id = f"sim{seed}-{i:09d}"
                         game = t.game()
                         if script is not None and script.finish(h, res, ev, t, rng, game) \

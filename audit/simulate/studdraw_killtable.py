@@ -1,9 +1,13 @@
 """Tables that play a required kill game across hands (RULEBOOK §4.13; 000 §12, 001 3.6,
-002 §13): fixed-limit lowball and draw tables whose `game.house_overrides` say
-`{"kill.required": true}`, which is what the replay reads (audit/replay/kill_sequence.py).
+002 §13): fixed-limit lowball and draw tables, and limit hold'em and Omaha hi-lo cash tables,
+whose `game.house_overrides` say `"kill.required": true`, which is what the replay reads
+(audit/replay/kill_sequence.py).
 
 A `KillTable` carries the kill state of one simulated table from hand to hand and posts the
-kills the rules require:
+kills the rules require (in hold'em and Omaha hi-lo through table.play_hand, kill_post.py):
+
+- high-low (Omaha hi-lo): a scoop of a pot of at least five upper limits makes the scooper kill
+  the next pot (KILL-TRIGGER, KILL-SCOOP-5X); a killer who scoops such a pot kills again;
 
 - the winner of a pot holds the kill button (a leg up); winning the next pot too, with at least
   one full bet of the other players' money in it (no part of the blinds), makes him kill the
@@ -37,8 +41,9 @@ from audit.simulate.inject import Injector
 from audit.simulate.table import Table, _wait_for_the_big_blind, maintain
 
 KILL_TABLE_GAMES = ("lowball_27_single", "lowball_27_triple", "lowball_a5", "badugi",
-                    "draw_high")
+                    "draw_high", "holdem", "omaha_hilo")  # the button games at fixed limit
 KILL_HOUSE = json.dumps({"kill.required": True}, sort_keys=True)
+SCOOP_MULTIPLE = 5  # kill.scoop_multiple of every shipped profile (000 §12 r.8)
 HAND_START: list = ["hand_started", None, None, None, None, None]  # a label at the hand's seq 0
 
 _UP = frozenset({Leg.WON, Leg.KEPT_SPLIT, Leg.KEPT_AWAY})
@@ -47,7 +52,7 @@ _KEPT_RULE = {Leg.KEPT_SPLIT: "KILL-SPLIT-LEG", Leg.KEPT_AWAY: "KILL-LEG-PERSIST
 
 
 def is_kill_table(t: Table) -> bool:
-    return t.house == KILL_HOUSE
+    return bool(t.house) and bool(json.loads(t.house).get("kill.required"))
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -76,6 +81,8 @@ class Outcome:
     winners: tuple[str, ...]
     from_others: int  # a sole winner's take of the others' bets, no blinds or kills
     killer: tuple[str, int] | None  # the first kill posted: (who, how much)
+    pot: int = 0  # everything put in, less what went back uncalled
+    shown_down: bool = False  # two or more players showed their hands
 
 
 def outcome(ev: list[list], pid_of: dict[int, str]) -> Outcome:
@@ -103,17 +110,40 @@ def outcome(ev: list[list], pid_of: dict[int, str]) -> Outcome:
             into[p] = into.get(p, 0) + e[2]
     winners = tuple(sorted(p for p, a in won.items() if a > 0))
     from_others = 0
+    excess = 0
+    if not sum(back.values()) and put:  # an uncalled excess the log does not show went back
+        ranked = sorted(put.values(), reverse=True)
+        excess = ranked[0] - (ranked[1] if len(ranked) > 1 else 0)
+    pot = sum(put.values()) - sum(back.values()) - excess
+    shown = len({e[1] for e in ev if e[0] == "show"})
     if len(winners) == 1:
-        excess = 0
-        if not sum(back.values()) and put:
-            ranked = sorted(put.values(), reverse=True)
-            excess = ranked[0] - (ranked[1] if len(ranked) > 1 else 0)
         top = max(put, key=lambda p: put[p]) if put else None
         for p in put:
             if p != winners[0]:
                 from_others += max(0, bets.get(p, 0) - back.get(p, 0)
                                    - (excess if p == top else 0))
-    return Outcome(dealt=dealt, winners=winners, from_others=from_others, killer=killer)
+    return Outcome(dealt=dealt, winners=winners, from_others=from_others, killer=killer,
+                   pot=pot, shown_down=shown >= 2)
+
+
+def advance_scoop(legs: dict[str, Leg], out: Outcome, killer_owed: bool, least: int,
+                  needs_showdown: bool) -> tuple[KillDue | None, NotDue | None]:
+    """High-low games (000 §12 r.8): a scoop of a pot of at least `least` (five upper limits)
+    makes the scooper kill the next pot; a killer who scoops such a pot kills again for the
+    same amount. The log proves a scoop only at a showdown (`needs_showdown`)."""
+    legs.clear()
+    if len(out.winners) != 1:
+        return None, None
+    w, killer = out.winners[0], out.killer
+    if out.pot >= least:
+        if killer is not None and killer[0] == w and killer_owed:
+            return KillDue(pid=w, amount=killer[1], rule_id="KILL-MUST-POST",
+                           certain=True), None
+        return KillDue(pid=w, amount=0, rule_id="KILL-TRIGGER",
+                       certain=out.shown_down or not needs_showdown), None
+    if killer is None or killer[0] != w:
+        return None, NotDue(pid=w, rule_id="KILL-SCOOP-5X")
+    return None, None
 
 
 def advance(legs: dict[str, Leg], out: Outcome, killer_owed: bool, due_from: int,
@@ -168,10 +198,17 @@ class KillTable:
     """One simulated table's required-kill state across hands."""
 
     __slots__ = ("legs", "due", "known", "known_due", "known_not_due", "ends", "proven",
-                 "owed_kill", "small_bet", "big_bet", "newcomers", "newcomer_owes")
+                 "owed_kill", "small_bet", "big_bet", "newcomers", "newcomer_owes", "hilo")
+
+    @property
+    def seated_before(self) -> frozenset[str] | dict[str, tuple[int, int]]:
+        """The players seated in the table's previous deal (sitting out or not)."""
+        return self.ends or frozenset()
 
     def __init__(self, t: Table) -> None:
-        t.house = KILL_HOUSE
+        house = json.loads(t.house) if t.house else {}  # a raked table keeps its rake
+        t.house = json.dumps({**house, "kill.required": True}, sort_keys=True)
+        self.hilo = t.variant == "omaha_hilo"
         self.legs: dict[str, Leg] = {}  # what the rules hold
         self.due: KillDue | None = None
         self.known: dict[str, Leg] = {}  # what the log proves, as the replay follows it
@@ -198,7 +235,7 @@ class KillTable:
             s = next((s for s, (p, _c) in enumerate(before) if p is not None and p.pid == due.pid),
                      0)
             taken = t.players[s] if s else None
-            if taken is not None and taken.pid != due.pid and taken.pid not in t.last_seated:
+            if taken is not None and taken.pid != due.pid and taken.pid not in self.seated_before:
                 leave(taken.pid)  # a newcomer took the seat he left: he takes another deal
                 t.players[s] = None
             if s and t.players[s] is None:  # he would leave: a required kill is posted first
@@ -213,7 +250,7 @@ class KillTable:
                 changed = True
             newcomers = [n for n in range(1, t.seat_count + 1)
                          if t.players[n] is not None and not t.out[n]
-                         and t.players[n].pid not in t.last_seated
+                         and t.players[n].pid not in self.seated_before
                          and t.players[n].pid != due.pid]
             playing = sum(1 for n in range(1, t.seat_count + 1)
                           if t.players[n] is not None and not t.out[n])
@@ -256,6 +293,14 @@ class KillTable:
         else:  # a new player who played a killed pot kills this one (KILL-NEW-PLAYER)
             seats = [self.seat_of(t, p) for p in self.newcomer_owes]
             posts = [(s, 2 * t.bb, "kill") for s in seats if s and not t.out[s]][:1]
+        for s, amount, _d in posts:
+            if t.stacks[s] < amount + t.bb:
+                # he buys chips before the deal, to post his blind and the full kill; a rebuy
+                # breaks the log's proof that this deal follows the last one
+                t.stacks[s] = max(t.buyin, 25 * t.bb)
+                self.proven = False
+                self.known.clear()
+                self.known_due, self.known_not_due = None, None
         self.owed_kill = bool(posts)
         if isinstance(script, KillTableInjector):
             posts = script.alter(self, t, posts)
@@ -279,11 +324,17 @@ class KillTable:
                         and self.owed_kill)
         # a killer who wins again kills again, even one whose kill nobody required (an
         # injected one): winning it is what the replay then reads as a second leg
-        for p in out.dealt:  # the rules' holder knows everyone: a player new here has no leg
-            self.legs.setdefault(p, Leg.NONE)
-        self.due, _ = advance(self.legs, out, True, self.small_bet, self.small_bet)
-        self.known_due, self.known_not_due = advance(self.known, out, killer_known,
-                                                     self.big_bet, self.small_bet)
+        if self.hilo:
+            least = SCOOP_MULTIPLE * self.big_bet
+            self.due, _ = advance_scoop(self.legs, out, True, least, False)
+            self.known_due, self.known_not_due = advance_scoop(self.known, out, killer_known,
+                                                               least, True)
+        else:
+            for p in out.dealt:  # the rules' holder knows everyone: a player new here has no leg
+                self.legs.setdefault(p, Leg.NONE)
+            self.due, _ = advance(self.legs, out, True, self.small_bet, self.small_bet)
+            self.known_due, self.known_not_due = advance(self.known, out, killer_known,
+                                                         self.big_bet, self.small_bet)
         self.ends = {p.pid: (s, t.stacks[s]) for s, p in enumerate(t.players) if p is not None}
 
 
@@ -340,7 +391,7 @@ class KillNotOwed(KillTableInjector):
         if posts or not kt.proven or nd is None or kt.due is not None:
             return posts
         s = kt.seat_of(t, nd.pid)
-        newcomers = any(p is not None and not t.out[n] and p.pid not in t.last_seated
+        newcomers = any(p is not None and not t.out[n] and p.pid not in kt.seated_before
                         for n, p in enumerate(t.players))
         if not s or t.out[s] or newcomers or t.stacks[s] < 6 * t.bb:
             return posts  # a killed pot with a newcomer would owe the next kill too

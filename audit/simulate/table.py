@@ -23,6 +23,7 @@ from audit.simulate.engine import (
     play,
     settle,
 )
+from audit.simulate.kill_post import post_kill
 
 HOLE_N = {"holdem": 2, "omaha": 4, "omaha_hilo": 4}
 CASH_STAKES = ((5, 10), (25, 50), (50, 100), (100, 200), (200, 400))
@@ -227,9 +228,11 @@ class Script:
 
 
 def play_hand(t: Table, rng: random.Random, script: Script | None,
-              deck: list[int] | None = None,
-              straddle_rate: float = 0.05) -> tuple[list[list], Hand, dict]:
-    """Play one hand; returns (event rows after hand_started, the hand, the settlement)."""
+              deck: list[int] | None = None, straddle_rate: float = 0.05,
+              kills: list[tuple[int, int, str]] | None = None
+              ) -> tuple[list[list], Hand, dict]:
+    """Play one hand; returns (event rows after hand_started, the hand, the settlement).
+    `kills`: the kill blinds a required-kill table owes this deal (studdraw_killtable.py)."""
     size = t.seat_count + 1
     structure = STRUCTURE_CODE[t.structure]
     h = Hand(size, structure, t.sb, t.bb, t.tournament, t.variant == "omaha_hilo",
@@ -277,6 +280,8 @@ def play_hand(t: Table, rng: random.Random, script: Script | None,
                               bbs, True))
         if headsup:
             script.labels.append((ev[-2], "BLIND-HEADSUP", sbs, True))
+    for s, amount, detail in kills or ():
+        post_kill(h, s, amount, detail)
     st = script.straddle if script is not None else 0
     if script is None and not t.tournament and structure != FL and len(order) >= 4 \
             and rng.random() < straddle_rate:
