@@ -309,7 +309,7 @@ class _Static:
         tidx = pa.array(hand_table[hand_of])
         amount, total, seat = E[fk.E_AMOUNT], E[fk.E_TOTAL], E[fk.E_SEAT]
         columns = {
-            "hand_id": _numbered(f"sim{self.seed}-", numbers, hand_of),
+            "hand_id": _numbered(f"sim{self.seed}-", numbers, sizes),
             "seq": pa.array(seq.astype(np.int32)),
             "ts": pa.array(epoch_us + hand_clock[hand_of] + seq * 1_000_000,
                            pa.timestamp("us", tz="UTC")),
@@ -360,20 +360,22 @@ class _Static:
                                           mask=pa.array(not_first))
 
 
-def _numbered(prefix: str, numbers: np.ndarray, rows: np.ndarray | None = None) -> pa.Array:
-    """f"{prefix}{number:09d}" for every number (for numbers[rows] when rows is given),
-    built as Arrow buffers."""
+def _numbered(prefix: str, numbers: np.ndarray, repeats: np.ndarray | None = None
+              ) -> pa.Array:
+    """f"{prefix}{number:09d}" for every number (repeats[k] times for number k when
+    given: one per event of the hand), built as Arrow buffers."""
     if len(numbers) and int(numbers.max()) >= 10**9:  # wider numbers: the plain way
         plain = pa.array([f"{prefix}{int(x):09d}" for x in numbers], pa.string())
-        return plain if rows is None else plain.take(pa.array(rows))
+        return plain if repeats is None else plain.take(
+            pa.array(np.repeat(np.arange(len(numbers)), repeats)))
     head = np.frombuffer(prefix.encode(), dtype=np.uint8)
     width = len(head) + 9
     buf = np.empty((len(numbers), width), dtype=np.uint8)
     buf[:, :len(head)] = head
     powers = 10 ** np.arange(8, -1, -1, dtype=np.int64)
     buf[:, len(head):] = (numbers[:, None] // powers) % 10 + 48
-    if rows is not None:
-        buf = buf[rows]
+    if repeats is not None:
+        buf = np.repeat(buf, repeats, axis=0)
     offsets = np.arange(len(buf) + 1, dtype=np.int32) * width
     return pa.StringArray.from_buffers(len(buf), pa.py_buffer(offsets), pa.py_buffer(buf))
 
