@@ -303,14 +303,25 @@ def _name_key(name: str) -> pl.Expr:
         pl.col(name).hash(seed=0) ^ pl.col("h").hash(seed=1))
 
 
+# the key `_seat_of` joins on (a name of its own so that tests can make keys collide)
+_join_key = _name_key
+
+
 def _seat_of(frame: pl.DataFrame, name: str, names: pl.DataFrame, seat: str) -> pl.DataFrame:
     """`frame` with `seat`: the seat of the player named by column `name` in the hand (null
     when none is), as the left join of `names` on (h, name)."""
-    keyed = frame.with_columns(_key=_name_key(name)).join(
-        names.select("_key", pl.col("seat").alias(seat), _name="player"), on="_key",
-        how="left", maintain_order="left")
-    if not keyed.select((pl.col("_name") != pl.col(name)).any()).item():
-        return keyed.drop("_key", "_name")
+    keyed = frame.with_columns(_key=_join_key(name)).join(
+        names.select("_key", pl.col("seat").alias(seat), _name="player", _hand="h"),
+        on="_key", how="left", maintain_order="left")
+    if not keyed.select(((pl.col("_name") != pl.col(name))
+                         | (pl.col("_hand") != pl.col("h"))).any()).item():
+        return keyed.drop("_key", "_name", "_hand")
+    return _seat_by_pair(frame, name, names, seat)  # two (hand, name) pairs share a key
+
+
+def _seat_by_pair(frame: pl.DataFrame, name: str, names: pl.DataFrame, seat: str
+                  ) -> pl.DataFrame:
+    """`_seat_of` joined on the (hand, name) pair itself."""
     return frame.join(names.select("h", pl.col("player").alias(name), pl.col("seat").alias(seat)),
                       on=["h", name], how="left", maintain_order="left")
 
@@ -401,7 +412,7 @@ def _hands(lines: pl.DataFrame, n_hands: int, ok: np.ndarray, uncalled: np.ndarr
     name_key = seats.select(_name_key("player").fill_null(0)).to_series().to_numpy()
     ok[seat_h[_repeated(seat_key) | _repeated(name_key)]] = False
     ok[np.bincount(seat_h, minlength=n_hands) == 0] = False
-    names = seats.select("h", "seat", "player", "out", _key=_name_key("player"))
+    names = seats.select("h", "seat", "player", "out", _key=_join_key("player"))
     rows: list[pl.DataFrame] = [
         _row(seats, "seat", seat="seat", player="player", amount="stack",
              detail=pl.when(pl.col("out")).then(pl.lit("sitting_out"))),
