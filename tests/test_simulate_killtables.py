@@ -1,7 +1,7 @@
 """Required-kill tables in the simulator (audit/simulate/studdraw_killtable.py, issue 7): clean
 kill tables post every required kill hand after hand and replay with no finding at all; the
-cross-hand injectors (a kill owed and not posted, a kill nobody owed) are found exactly, on the
-hand and seat they label."""
+cross-hand injectors (a kill owed and not posted, a kill nobody owed, a new player's kill
+skipped) are found exactly, on the hand and seat they label."""
 
 from __future__ import annotations
 
@@ -57,11 +57,14 @@ _NOT_OWED = {"KILL-TRIGGER", "KILL-LEG2", "KILL-BUTTON-NEUTRAL"}
     ("kill_not_owed", "lowball_27_single", "KILL-TRIGGER", _NOT_OWED),
     ("kill_not_owed", "holdem", "KILL-LEG2", _NOT_OWED),
     ("kill_not_owed", "omaha_hilo", "KILL-SCOOP-5X", {"KILL-SCOOP-5X"}),
+    # new players who played a killed pot are few: more hands
+    ("new_player_kill_skipped", "omaha_hilo", "KILL-NEW-PLAYER", {"KILL-NEW-PLAYER"}),
 ])
 def test_kill_table_injector_is_found_exactly(tmp_path: Path, injector: str, variant: str,
                                              must: str, rules: set[str]) -> None:
     root = tmp_path / "s"
-    summary = simulate(root, hands=500, seed=3, variant=variant, structure="fixed_limit",
+    hands = 2500 if injector == "new_player_kill_skipped" else 500
+    summary = simulate(root, hands=hands, seed=5, variant=variant, structure="fixed_limit",
                        tables=4, violations=0.5, kill_tables=1.0, injectors=(injector,))
     card = accuracy_scorecard(root)
     assert summary.labels >= 5, summary

@@ -198,7 +198,8 @@ class KillTable:
     """One simulated table's required-kill state across hands."""
 
     __slots__ = ("legs", "due", "known", "known_due", "known_not_due", "ends", "proven",
-                 "owed_kill", "small_bet", "big_bet", "newcomers", "newcomer_owes", "hilo")
+                 "owed_kill", "small_bet", "big_bet", "newcomers", "newcomer_owes", "hilo",
+                 "newcomers_proven")
 
     @property
     def seated_before(self) -> frozenset[str] | dict[str, tuple[int, int]]:
@@ -220,6 +221,7 @@ class KillTable:
         self.small_bet, self.big_bet = t.bb, 2 * t.bb
         self.newcomers: list[str] = []  # new players dealt into a killed pot: one kills the next
         self.newcomer_owes: list[str] = []
+        self.newcomers_proven = False
 
     # ----------------------------------------------------------------- between hands
 
@@ -248,17 +250,18 @@ class KillTable:
             if s and t.players[s] is not None and t.players[s].pid == due.pid and t.out[s]:
                 t.out[s] = False
                 changed = True
+        if due is not None or self.newcomer_owes:  # a killed deal ahead
             newcomers = [n for n in range(1, t.seat_count + 1)
                          if t.players[n] is not None and not t.out[n]
                          and t.players[n].pid not in self.seated_before
-                         and t.players[n].pid != due.pid]
+                         and (due is None or t.players[n].pid != due.pid)]
             playing = sum(1 for n in range(1, t.seat_count + 1)
                           if t.players[n] is not None and not t.out[n])
-            if playing - len(newcomers) >= 2:
+            if newcomers and playing - len(newcomers) >= 2 and rng.random() < 0.5:
                 for n in newcomers:
-                    t.out[n] = True  # a new player does not play a killed pot
-                changed = changed or bool(newcomers)
-            else:  # too few others to deal: they play it and agree to kill the next pot
+                    t.out[n] = True  # a new player sits out a killed pot
+                changed = True
+            else:  # or plays it, agreeing to kill the next pot (KILL-NEW-PLAYER)
                 self.newcomers = [t.players[n].pid for n in newcomers]
         if changed:
             t.button = old_button
@@ -313,6 +316,8 @@ class KillTable:
         out = outcome(ev, pid_of)
         self.newcomer_owes = self.newcomers if out.killer is not None else []
         self.newcomers = []
+        # the log shows them new only when this deal provably follows the one before
+        self.newcomers_proven = self.proven
         posted = out.killer is not None
         due, known_due = self.due, self.known_due
         if due is not None and not posted:
@@ -412,4 +417,22 @@ class KillNotOwed(KillTableInjector):
         return True
 
 
-KILL_INJECTORS = (KillNotPosted, KillNotOwed)
+class NewPlayerKillSkipped(KillTableInjector):
+    """New players played a killed pot, agreeing to kill the next one, and nobody kills it:
+    the replay files KILL-NEW-PLAYER for each of them dealt in here."""
+
+    name, rule = "new_player_kill_skipped", "KILL-NEW-PLAYER"
+
+    def alter(self, kt: KillTable, t: Table, posts: list[tuple[int, int, str]]
+              ) -> list[tuple[int, int, str]]:
+        if not posts or kt.due is not None or kt.known_due is not None or not kt.proven \
+                or not kt.newcomers_proven or not kt.newcomer_owes:
+            return posts
+        for pid in kt.newcomer_owes:
+            s = kt.seat_of(t, pid)
+            if s and not t.out[s]:
+                self.label_start(self.rule, s)
+        return []
+
+
+KILL_INJECTORS = (KillNotPosted, KillNotOwed, NewPlayerKillSkipped)
