@@ -15,6 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from audit.replay.betting import HALF_POT
 from audit.replay.live_rulings import (
     CHIPS,
     DQ,
@@ -59,7 +60,8 @@ def situation(h: HandState, s: int, prev_level: int = 0) -> Situation:
     return Situation(cur=h.cur_bet, mine=h.bet[s], stack=h.stack[s], pot=h.pot_total(),
                      structure=h.structure, size=size, limit_to=h.last_raise + size,
                      min_raise=h.last_raise or h.min_bet, tournament=h.tournament,
-                     prev_level=prev_level, may_raise=may_raise)
+                     prev_level=prev_level, may_raise=may_raise,
+                     half_pot=h.game.get("structure") == HALF_POT)
 
 
 @dataclass(slots=True)

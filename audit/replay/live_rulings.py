@@ -113,6 +113,7 @@ class Situation:
     tournament: bool = False
     prev_level: int = 0  # the bet before the last raise of the round (an unaware caller)
     may_raise: bool = True  # False: the round is capped, or not reopened to him since he acted
+    half_pot: bool = False  # a half-pot game (BET-HALFPOT): replayed as PL, at half the maximum
 
     @property
     def owed(self) -> int:
@@ -125,7 +126,11 @@ class Situation:
 
     @property
     def pot_max(self) -> int:
-        """Pot limit: the largest total (the pot after the call, plus the call)."""
+        """Pot limit: the largest total (the pot after the call, plus the call). Half pot: the
+        call plus half the pot after it, an odd half rounded up as BET-HALFPOT rounds it (001
+        3.2.5.5.1.1), so "pot" there means the half-pot maximum, the most the game allows."""
+        if self.half_pot:
+            return self.cur + (self.pot + self.owed + 1) // 2
         return self.cur + self.pot + self.owed
 
 
