@@ -150,9 +150,9 @@ _PERMISSIONS = (
                "in the deal order and the replay takes those cards without a finding"),
     Permission("KILL-UNAWARE", ("CHIP-RELEASE-BINDING",),
                "in a voluntary kill a call of the big blind put in and taken back draws no "
-               "finding (he may not have known of the kill); in a required kill the released "
-               "chips bind, the kill button being face up by that game's procedure (the log "
-               "does not record the button)"),
+               "finding (he may not have known of the kill); in a required kill it binds only "
+               "with the kill button face up, which no log records, so it draws a data-quality "
+               "note (DQ-INCONSISTENT-LOG), not a violation; any other amount released binds"),
     Permission("PATTERN-SITOUT-OK", (),
                "no check flags a player who posts his blinds and antes and folds every hand"),
 )

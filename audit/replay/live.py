@@ -84,7 +84,7 @@ class LiveTable:
     """Per-hand state of the physical layer, fed by audit/replay/hand.py."""
 
     __slots__ = ("rules", "seats", "oot_said", "skipped", "street", "prev_level", "level",
-                 "last_action", "unit", "draw_said", "unplaced")
+                 "last_action", "unit", "draw_said", "unplaced", "required_kill_bb")
 
     def __init__(self, values: dict[str, Any]) -> None:
         self.rules = live_rules(values)
@@ -101,6 +101,9 @@ class LiveTable:
         # betting words said while the replay does not yet know whose turn it is (a stud or
         # draw round before its first logged action): (seat, words, bet then, seq, actions)
         self.unplaced: list[tuple[int, Declaration, int, int, int]] = []
+        # the big blind of a required-kill pot, until someone raises over the kill: a call of
+        # it taken back may or may not break CHIP-RELEASE-BINDING (KILL-UNAWARE, see _sync)
+        self.required_kill_bb = 0
 
     def _sync(self, h: HandState, seq: int) -> None:
         """A new betting round: what a seat did physically without a logged action is a gap."""
@@ -112,11 +115,16 @@ class LiveTable:
         self.skipped.clear()
         self.prev_level = 0
         self.level = h.cur_bet
+        self.required_kill_bb = 0
         if h.street == 0 and h.vh is not None and h.vh.kill_voluntary:
             # KILL-UNAWARE (000 §12 r.9): a player who put in the big blind, unaware that the
             # pot was killed, may take it back unless it is a required kill (the kill is to him
             # what a raise he did not see is, CHIP-RELEASE-BINDING's exception)
             self.prev_level = h.bb
+        elif h.street == 0 and h.vh is not None and h.vh.killer:
+            # ...and in a required kill he is bound only "with the kill button faceup" (000 §12
+            # r.9; 002 §13.1), which no log records: such a withdrawal is not provably a breach
+            self.required_kill_bb = h.bb
 
     def _unresolved(self, h: HandState, seq: int, *, final: bool = False) -> None:
         """Flag what was done physically before the round's last logged action and never
@@ -243,6 +251,15 @@ class LiveTable:
             return
         if not differs(b, logged):
             return
+        if b.rule == RELEASE_BINDING and self.required_kill_bb and logged[0] in ("fold", "check") \
+                and sum(m.amount for m in released) == self.required_kill_bb - sit.mine:
+            h.flag(DQ, seq, f"{h.who(s)} put in {h.money(self.required_kill_bb - sit.mine)}, "
+                   "the call of the big blind before the kill, and took it back "
+                   f"({describe(*logged)}); in a required kill the withdrawal is a breach "
+                   "(CHIP-RELEASE-BINDING) only if the kill button was face up, which the log "
+                   "does not record (000 §12 r.9; 002 §13.1). Not ruled.", seat=s,
+                   expected=describe(b.action, b.total), actual=describe(*logged))
+            return
         rule = b.rule
         if rule == CHIPS:
             rule = RELEASE_BINDING if logged[0] in ("fold", "check") else DQ
@@ -262,6 +279,8 @@ class LiveTable:
         if h.cur_bet > self.level:
             self.prev_level = self.level
             self.level = h.cur_bet
+            self.required_kill_bb = 0  # raised over the kill: as in a voluntary kill, where
+            # prev_level then moves off the big blind and only the kill's call may be taken back
 
     def finish(self, h: HandState, seq: int) -> None:
         """End of the hand: physical events nobody's logged action resolved."""
