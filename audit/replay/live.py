@@ -71,6 +71,7 @@ class _Seat:
     said: Declaration | None = None  # first in-turn betting declaration
     said_seq: int = 0
     after_chips: bool = False  # a released motion came before any declaration
+    chips_seq: int = 0  # ...the seq of that motion
     motions: list[Motion] = field(default_factory=list)
     first_seq: int = 0
     timed: bool = False  # called "time"
@@ -162,8 +163,9 @@ class LiveTable:
                        f"{detail!r} that cannot be read or do not add up; write them as "
                        "COUNTxVALUE (e.g. 2x100+1x25).", seat=s)
                 return
-            if m.released and p.said is None:
+            if m.released and p.said is None and not p.after_chips:
                 p.after_chips = True
+                p.chips_seq = seq
             p.motions.append(m)
             return
         d = parse_declaration(detail)
@@ -187,7 +189,8 @@ class LiveTable:
             self.oot_said.setdefault(s, (d, level, seq, n_then))
             self._behind(h.to_act, s)  # an out-of-turn declaration is an action (B&R r.11)
             return
-        if p.said is None and not p.after_chips:
+        # a declaration placed late (self.unplaced) still counts if it came before the chips
+        if p.said is None and (not p.after_chips or seq < p.chips_seq):
             p.said = d
             p.said_seq = seq
 
