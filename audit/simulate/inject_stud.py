@@ -425,4 +425,5 @@ NOT_INJECTED: dict[str, str] = {
                            "unverifiable award of the pot he won",
     "BBLOW-EXPOSED": "no-limit and pot-limit lowball are not simulated (draw tables are fixed "
                      "limit)",
+    "BET-HALFPOT": "half-pot Mississippi is not simulated (stud tables are fixed limit)",
 }
