@@ -251,8 +251,10 @@ def _from_chips(sit: Situation, released: Sequence[Motion], rules: LiveRules) ->
         if chips < sit.min_raise and total < sit.cap:
             return made(sit, sit.min_raise, UNDERMIN_FIX,
                         f"{chip}, less than the minimum bet of {sit.min_raise}")
-        if sit.structure == PL and chips > sit.pot:
-            return made(sit, sit.pot_max, SINGLE_CHIP_BET, chip + ", larger than the pot")
+        if sit.structure == PL and total > sit.pot_max:  # (not facing a bet: pot_max is the
+            # pot at pot limit, half of it in a half-pot game, the most the chip can bet)
+            return made(sit, sit.pot_max, SINGLE_CHIP_BET, chip + (
+                ", larger than the half-pot maximum" if sit.half_pot else ", larger than the pot"))
         if sit.structure != FL:
             return made(sit, total, SINGLE_CHIP_BET, chip + " when not facing a bet")
         return made(sit, sit.limit_to, CHIPS, chip)
