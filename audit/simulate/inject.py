@@ -318,11 +318,17 @@ class RakeOverCap(Injector):
 
 
 class BigBlindWrongSeat(Injector):
+    """The big blind is posted by the seat after the one whose blind it is, who is dealt in
+    without posting. Not when that seat has just come back from sitting out: he returned on
+    his big blind, and dealt in without posting he also owes the blind he missed
+    (BLIND-MISSED-UNPOSTED, which the replay then rightly reports on the same hand)."""
+
     name, rule = "big_blind_wrong_seat", "BLIND-POSITIONS"
     min_players = 3
 
     def prepare(self, t: Table, order: list[int]) -> None:
-        self.blind_mode = "bb_skip"
+        if order[1] not in t.sat_out_before:
+            self.blind_mode = "bb_skip"
 
 
 class ShortAnte(Injector):

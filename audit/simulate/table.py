@@ -50,7 +50,7 @@ class Table:
 
     __slots__ = ("tid", "seat_count", "variant", "structure", "tournament", "sb", "bb", "level",
                  "raked", "house", "players", "stacks", "out", "button", "hands", "buyin",
-                 "clock", "team_style", "team_strength", "last_seated")
+                 "clock", "team_style", "team_strength", "last_seated", "sat_out_before")
 
     def __init__(self, tid: str, seat_count: int, variant: str, structure: str,
                  tournament: bool, rng: random.Random) -> None:
@@ -83,6 +83,9 @@ class Table:
         # the players seated in the table's previous deal (draw tables: a kill injector keeps
         # off a killed pot with a newcomer, who would owe KILL-NEW-PLAYER on the next deal)
         self.last_seated: frozenset[str] = frozenset()
+        # the seats sitting out in the table's previous deal (set by maintain): one dealt in
+        # now has just come back, and the replay expects him to post (BLIND-MISSED-UNPOSTED)
+        self.sat_out_before: frozenset[int] = frozenset()
 
     @property
     def ante(self) -> int:
@@ -150,6 +153,8 @@ def maintain(t: Table, rng: random.Random, new_player, leave) -> None:
     n = t.seat_count
     minimum = 3 * t.bb + t.ante
     was_out = list(t.out)
+    t.sat_out_before = frozenset(s for s in range(1, n + 1)
+                                 if t.players[s] is not None and was_out[s])
     for s in range(1, n + 1):
         p = t.players[s]
         if p is None:
