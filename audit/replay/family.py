@@ -564,8 +564,13 @@ class FamilyHooks:
         still comes in for the normal amount (STUD-BRINGIN-ALLIN, DRAWHI-ALLIN-ANTES)."""
         level, full, rule = self.short_wager  # type: ignore[misc]
         if h.cur_bet != level:
-            self.short_wager = None  # completed or raised: an ordinary round from here
-            return
+            if h.cur_bet >= full:
+                self.short_wager = None  # completed or raised: an ordinary round from here
+                return
+            # an all-in complete, bet or raise still short of the normal amount changes
+            # nothing for the others: they still come in for at least the normal amount
+            level = h.cur_bet
+            self.short_wager = (level, full, rule)
         if h.folded[s] or not h.in_hand[s] or h.stack[s] == 0:
             return
         add = amount if amount is not None else (None if total is None else total - h.bet[s])

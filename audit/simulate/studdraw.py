@@ -171,8 +171,10 @@ def play_stud(t, rng: random.Random, deck: list[int],
             completes = street == 0 and h.bets == 0 and h.cur > 0
             facing = h.cur
             play(h, s, act, ev, script, "complete" if completes else None)
-            if act[0] == "call" and short_bring_in == facing < h.cur < t.sb:
-                short_bring_in = h.cur  # an all-in call above the short bring-in, short of it
+            if street == 0 and 0 < short_bring_in == facing < h.cur < t.sb:
+                # an all-in call or complete above the short bring-in, still short of it: the
+                # next callers still come in for the full bring-in
+                short_bring_in = h.cur
         if h.remaining() <= 1 or street == len(counts) - 1:
             break
         street += 1
