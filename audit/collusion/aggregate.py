@@ -8,9 +8,11 @@ rounding). A chunk holds its pair-hand rows only while it is aggregated, so memo
 the chunk, not the store, and a new batch of hands costs one new partial.
 
 Seating cells (player, table, time bucket) combine by union, per-player multiway counts by sum.
-Pair-hand rows are still needed for two small things, and are read back chunk by chunk for
-just the pairs or hands concerned: the evidence hand ids of the leads (`pair_rows`), and the
-hands that leads explain away (`spoiled_table`).
+Pair-hand rows are still needed for a few things about the lead players only: the evidence hand
+ids of the leads (`pair_rows`), the hands that leads explain away (`spoiled_table`) and the
+overlapping leads judged without each other's third player. Their hands are read back once
+(`HandRows`, one pass for all the players, kept in chunk-sized pieces) and every question
+answered from them.
 """
 
 from __future__ import annotations
@@ -96,40 +98,110 @@ def aggregate(parts: Iterable[Chunk], seat_bucket: str = "1d") -> Partial:
     return combine(partial(hp, h, seat_bucket) for hp, h in parts)
 
 
-def _pair_rows(chunk: Chunk, players: pl.Series | None) -> pl.LazyFrame:
-    hp, hands = chunk
-    if players is not None:
-        # only the hands in which one of these players sat
-        with_them = hp.filter(pl.col("player").is_in(players.implode())).select("hand_id")
-        hp = hp.join(with_them.unique(), on="hand_id", how="semi")
-    return F.pair_hands(F.player_hands(hp, hands))
+class HandRows:
+    """The `player_hands` rows of the hands in which given players sat, built chunk by chunk
+    once and kept for one ranking.
+
+    Explaining away (its rounds), the overlap re-check and the evidence all go back to the hands
+    of the same few lead players, and building these rows (reading the projections, per-hand
+    flags, starting-hand strength) is most of what going back costs: built once per player, not
+    once per question. Memory: the hands of the players asked about, in the pair-hand input
+    columns only (features.PAIR_INPUT).
+    """
+
+    def __init__(self, hand_players: pl.LazyFrame, hands: pl.LazyFrame, pieces: int = 1) -> None:
+        self.hand_players, self.hands, self.pieces = hand_players, hands, max(1, pieces)
+        self._covered: set[str] = set()
+        self._rows: list[pl.DataFrame | None] = [None] * self.pieces
+        self.spoiled: dict[frozenset[str], pl.DataFrame] = {}  # spoiled_table's, by members
+
+    def cover(self, players: Iterable[str]) -> None:
+        """Build the rows of these players' hands now: one pass over the projections for all of
+        them (rather than one per question that adds a player, or per chunk), kept in `pieces`
+        of whole hands so that the pair-hand rows built from them stay chunk-sized."""
+        wanted = {p for p in players if p is not None}
+        new = wanted - self._covered
+        if not new:
+            return
+        hp = self.hand_players
+        fresh = pl.Series(sorted(new), dtype=pl.String).implode()
+        ids = hp.filter(pl.col("player").is_in(fresh)).select("hand_id").unique()
+        if self._covered:  # hands kept already for another player
+            known = pl.Series(sorted(self._covered), dtype=pl.String).implode()
+            ids = ids.join(hp.filter(pl.col("player").is_in(known)).select("hand_id"),
+                           on="hand_id", how="anti")
+        rows = (F.player_hands(hp.join(ids, on="hand_id", how="semi"),
+                               self.hands.join(ids, on="hand_id", how="semi"))
+                .select(F.PAIR_INPUT).collect())
+        split = (rows.with_columns(_piece=pl.col("hand_id").hash(seed=0) % self.pieces)
+                 .partition_by("_piece", as_dict=True, include_key=False)
+                 if self.pieces > 1 else {(0,): rows})
+        for i in range(self.pieces):
+            more, kept = split.get((i,)), self._rows[i]
+            if more is not None:
+                self._rows[i] = more if kept is None else pl.concat([kept, more]).rechunk()
+        self._covered |= new
+
+    def player_hands(self, players: Iterable[str]) -> list[pl.DataFrame]:
+        """Per chunk, the rows of the hands in which one of `players` sat."""
+        wanted = {p for p in players if p is not None}
+        self.cover(wanted)
+        kept = [rows for rows in self._rows if rows is not None]
+        if wanted >= self._covered:  # every hand kept is one of theirs
+            return kept
+        them = pl.Series(sorted(wanted), dtype=pl.String).implode()
+        out = []
+        for rows in kept:
+            ids = rows.filter(pl.col("player").is_in(them)).select("hand_id").unique()
+            out.append(rows.join(ids, on="hand_id", how="semi"))
+        return out
 
 
-def pair_rows(parts: Iterable[Chunk], wanted: pl.DataFrame) -> pl.DataFrame:
+def pair_rows(rows: HandRows, wanted: pl.DataFrame) -> pl.DataFrame:
     """The pair-hand rows of the `wanted` pairs (columns player_a, player_b), chunk by chunk."""
     wanted = wanted.select(KEYS).unique()
     players = pl.concat([wanted["player_a"], wanted["player_b"]]).unique()
-    out = [_pair_rows(c, players).join(wanted.lazy(), on=KEYS, how="semi").collect()
-           for c in parts]
+    out = [F.pair_hands(ph.lazy(), wanted).collect()
+           for ph in rows.player_hands(players.to_list())]
     return pl.concat(out) if out else pl.DataFrame()
 
 
-def spoiled_table(parts: Iterable[Chunk], members: pl.Series,
-                  skip: pl.DataFrame) -> pl.DataFrame:
+def spoiled_table(rows: HandRows, members: pl.Series, skip: pl.DataFrame) -> pl.DataFrame:
     """Pair aggregates over the hands in which a player of `members` sat who is not one of the
-    pair (pairs in `skip` left out): what `table` loses when those hands are set aside."""
-    tables = []
-    for hp, hands in parts:
-        lead_here = (hp.filter(pl.col("player").is_in(members.implode()))
-                     .group_by("hand_id").agg(n_lead=pl.len()))
-        rows = (_pair_rows((hp, hands), members).join(skip.lazy(), on=KEYS, how="anti")
-                .join(lead_here, on="hand_id", how="left")
-                .filter(pl.col("n_lead").fill_null(0)
-                        - pl.col("player_a").is_in(members.implode()).cast(pl.UInt32)
-                        - pl.col("player_b").is_in(members.implode()).cast(pl.UInt32) > 0)
-                .drop("n_lead"))
-        tables.append(F.pair_table(rows).collect())
-    return sum_tables(tables) if tables else pl.DataFrame()
+    pair (pairs in `skip` left out): what `table` loses when those hands are set aside.
+
+    Which hands a pair loses depends on the members only, so the table of all pairs is kept
+    per set of members (explaining away's rounds often keep the same players) and `skip` taken
+    out of it."""
+    key = frozenset(members.to_list())
+    if key not in rows.spoiled:
+        tables = []
+        them = members.implode()
+        for ph in rows.player_hands(key):
+            lead_here = (ph.lazy().filter(pl.col("player").is_in(them))
+                         .group_by("hand_id").agg(n_lead=pl.len()))
+            spoiled = (F.pair_hands(ph.lazy())
+                       .join(lead_here, on="hand_id", how="left")
+                       .filter(pl.col("n_lead").fill_null(0)
+                               - pl.col("player_a").is_in(them).cast(pl.UInt32)
+                               - pl.col("player_b").is_in(them).cast(pl.UInt32) > 0)
+                       .drop("n_lead"))
+            tables.append(F.pair_table(spoiled).collect())
+        rows.spoiled[key] = sum_tables(tables) if tables else pl.DataFrame()
+    table = rows.spoiled[key]
+    if table.width == 0:
+        return table
+    return table.join(skip.select(KEYS), on=KEYS, how="anti").sort(KEYS)
+
+
+def sat_in(rows: HandRows, pairs: pl.DataFrame, players: Iterable[str]) -> pl.DataFrame:
+    """(hand_id, player) for each of `players` in the hands of the `pairs`' players."""
+    inside = pl.concat([pairs["player_a"], pairs["player_b"]]).unique().to_list()
+    them = pl.Series(sorted(set(players)), dtype=pl.String).implode()
+    out = [ph.filter(pl.col("player").is_in(them)).select("hand_id", "player")
+           for ph in rows.player_hands(inside)]
+    return (pl.concat(out).unique() if out
+            else pl.DataFrame(schema={"hand_id": pl.String, "player": pl.String}))
 
 
 def iter_partials(parts: Iterable[Chunk], seat_bucket: str = "1d") -> Iterator[Partial]:

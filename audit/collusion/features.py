@@ -148,12 +148,16 @@ def player_hands(hand_players: pl.LazyFrame, hands: pl.LazyFrame) -> pl.LazyFram
         .rename({"faced_bet_from": "player"})
     )
     h = hands.select(HAND_COLUMNS)
+    rows = (hp.join(per_hand, on="hand_id", how="left")
+            .join(callers, on=["hand_id", "player"], how="left")
+            .join(h, on="hand_id", how="left"))
+    # the strength of each distinct starting hand once: far fewer than the rows, and the
+    # lookup is the dearest flag to compute
+    starts = rows.select("hole_cards", "variant").unique().with_columns(
+        strength=preflop_strength(pl.col("hole_cards"), pl.col("variant")))
     return (
-        hp.join(per_hand, on="hand_id", how="left")
-        .join(callers, on=["hand_id", "player"], how="left")
-        .join(h, on="hand_id", how="left")
+        rows.join(starts, on=["hole_cards", "variant"], how="left", maintain_order="left")
         .with_columns(pl.col("caught").fill_null(0),
-                      strength=preflop_strength(pl.col("hole_cards"), pl.col("variant")),
                       game=(2 * (pl.col("variant") != "holdem").cast(pl.Int8)
                             + (pl.col("structure") == "fixed_limit").fill_null(False)
                             .cast(pl.Int8)),
@@ -173,13 +177,25 @@ def _big_blind() -> pl.Expr:
     return pl.when(bb > 0).then(bb).otherwise(1.0)
 
 
-def pair_hands(ph: pl.LazyFrame) -> pl.LazyFrame:
-    """One row per pair of named players per hand (A < B), with the feature columns."""
-    common = ["hand_id", "ts", "table_id", "players", "pot", "showdown", "big_blind", "game",
-              "n_contest", "n_allin_early", "n_allin_preflop", "total_gain"]
-    left = ph.select(*common, *[pl.col(c).alias(f"{c}_a") for c in _SIDE])
+_COMMON = ("hand_id", "ts", "table_id", "players", "pot", "showdown", "big_blind", "game",
+           "n_contest", "n_allin_early", "n_allin_preflop", "total_gain")
+# the columns of `player_hands` that `pair_hands` reads
+PAIR_INPUT = (*_COMMON, *(c for c in _SIDE if c not in _COMMON))
+
+
+def pair_hands(ph: pl.LazyFrame, only: pl.DataFrame | None = None) -> pl.LazyFrame:
+    """One row per pair of named players per hand (A < B), with the feature columns; with
+    `only` (columns player_a, player_b), the rows of those pairs alone (the two sides are cut
+    to their players before the self-join, which is most of the cost)."""
+    left = ph.select(*_COMMON, *[pl.col(c).alias(f"{c}_a") for c in _SIDE])
     right = ph.select("hand_id", *[pl.col(c).alias(f"{c}_b") for c in _SIDE])
+    if only is not None:
+        left = left.filter(pl.col("player_a").is_in(only["player_a"].unique().implode()))
+        right = right.filter(pl.col("player_b").is_in(only["player_b"].unique().implode()))
     pairs = left.join(right, on="hand_id").filter(pl.col("player_a") < pl.col("player_b"))
+    if only is not None:
+        pairs = pairs.join(only.lazy().select("player_a", "player_b").unique(),
+                           on=["player_a", "player_b"], how="semi")
     a, b = pl.col, pl.col
     fa = (a("faced_bet_from_a") == b("player_b")).fill_null(False)
     fb = (b("faced_bet_from_b") == a("player_a")).fill_null(False)
@@ -240,10 +256,11 @@ def pair_hands(ph: pl.LazyFrame) -> pl.LazyFrame:
     )
 
 
-def pair_table(pairs: pl.LazyFrame) -> pl.LazyFrame:
-    """Per pair: hands together and the counts every null model needs."""
+def pair_table(pairs: pl.LazyFrame, by: tuple[str, ...] = ()) -> pl.LazyFrame:
+    """Per pair (and per value of the columns `by`): hands together and the counts every null
+    model needs."""
     c = pl.col
-    return pairs.group_by("player_a", "player_b").agg(
+    return pairs.group_by(*by, "player_a", "player_b").agg(
         hands=pl.len(),
         hu_n=c("hu").sum(),
         soft_ka=(c("hu") & c("post_a")).sum(),

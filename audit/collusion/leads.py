@@ -122,6 +122,31 @@ def _ratio(k: Any, n: Any) -> float:
     return float(np.sum(k)) / total if total > 0 else 0.0
 
 
+@dataclass(frozen=True, slots=True)
+class _Pool:
+    """What the population-wide parts of the null models (rates over all pairs, dispersion,
+    empirical null) are taken over: all the pairs scored together, or, `lone`, each pair on its
+    own — the overlap re-check judges each pair as if it were the only one (one-row tables),
+    and scores many such pairs in one call without letting them see each other."""
+
+    lone: bool = False
+
+    def ratio(self, k: Any, n: Any) -> Any:
+        if not self.lone:
+            return _ratio(k, n)
+        k, n = np.asarray(k, float), np.asarray(n, float)
+        return np.divide(k, n, out=np.zeros_like(k), where=n > 0)
+
+    def total(self, x: Any) -> Any:
+        return np.asarray(x, float) if self.lone else np.sum(x)
+
+    def floor(self, x: Any, low: float) -> Any:
+        return np.maximum(x, low) if self.lone else max(x, low)
+
+
+WHOLE, LONE = _Pool(), _Pool(lone=True)
+
+
 CHI2_1_MEDIAN = 0.454936  # median of a chi-square with one degree of freedom
 
 
@@ -138,15 +163,16 @@ def _dispersion(k: Any, n: Any, p0: Any, use: Any) -> float:
     return max(1.0, float(np.median(chi)) / CHI2_1_MEDIAN)
 
 
-def _quasi_sf(k: Any, n: Any, p0: Any, use: Any) -> Any:
-    """Quasi-binomial upper tail: the binomial tail of k/φ successes in n/φ trials."""
-    phi = _dispersion(k, n, p0, use)
+def _quasi_sf(k: Any, n: Any, p0: Any, use: Any, pool: _Pool = WHOLE) -> Any:
+    """Quasi-binomial upper tail: the binomial tail of k/φ successes in n/φ trials (φ = 1 for
+    a lone pair: too few pairs to measure it, as `_dispersion` reads fewer than 20)."""
+    phi = 1.0 if pool.lone else _dispersion(k, n, p0, use)
     return binom_sf(np.asarray(k, float) / phi, np.asarray(n, float) / phi, p0)
 
 
-def _quasi_cdf(k: Any, n: Any, p0: Any, use: Any) -> Any:
+def _quasi_cdf(k: Any, n: Any, p0: Any, use: Any, pool: _Pool = WHOLE) -> Any:
     """Quasi-binomial lower tail (as `_quasi_sf`)."""
-    phi = _dispersion(k, n, p0, use)
+    phi = 1.0 if pool.lone else _dispersion(k, n, p0, use)
     return binom_cdf(np.asarray(k, float) / phi, np.asarray(n, float) / phi, p0)
 
 
@@ -167,8 +193,11 @@ def _odds_product(p1: Any, p2: Any, base: float) -> Any:
     return np.clip(odds / (1 + odds), 1e-6, 1 - 1e-6)
 
 
-def score_pairs(table: pl.DataFrame, totals: pl.DataFrame, rates: pl.DataFrame) -> pl.DataFrame:
-    """Per pair: each feature's observed, expected and p-value (NaN when not tested)."""
+def score_pairs(table: pl.DataFrame, totals: pl.DataFrame, rates: pl.DataFrame,
+                pool: _Pool = WHOLE, keep: tuple[str, ...] = ()) -> pl.DataFrame:
+    """Per pair: each feature's observed, expected and p-value (NaN when not tested); `pool`:
+    population rates over all the pairs of `table`, or each pair's own (`LONE`); `keep`: more
+    columns of `table` to carry over."""
     rates = rates.rename({"player": "player_r"})
     totals = totals.join(rates, left_on="player", right_on="player_r", how="left").fill_null(0)
     ta = totals.rename({c: f"{c}__a" for c in totals.columns if c != "player"})
@@ -179,23 +208,23 @@ def score_pairs(table: pl.DataFrame, totals: pl.DataFrame, rates: pl.DataFrame) 
     out: dict[str, Any] = {}
 
     # soft play: aggression in heads-up pots against each other vs. against others
-    r = _ratio(g["soft_ka"] + g["soft_kb"], 2 * g["hu_n"])
+    r = pool.ratio(g["soft_ka"] + g["soft_kb"], 2 * g["hu_n"])
     pa_ = _shrunk(g["soft_k__a"] - g["soft_ka"], g["hu_n__a"] - g["hu_n"], r)
     pb_ = _shrunk(g["soft_k__b"] - g["soft_kb"], g["hu_n__b"] - g["hu_n"], r)
     n, k = 2 * g["hu_n"], g["soft_ka"] + g["soft_kb"]
     out |= {"softplay_n": g["hu_n"], "softplay_k": k, "softplay_e": n * (pa_ + pb_) / 2,
             "softplay_p": np.where(g["hu_n"] >= MIN_SAMPLE["softplay"],
                                    _quasi_cdf(k, n, (pa_ + pb_) / 2, g["hu_n"] >= MIN_SAMPLE[
-                                       "softplay"]), np.nan)}
+                                       "softplay"], pool), np.nan)}
 
     for name, pre, tot in (("fold_to_partner", "f", "f"), ("strong_fold", "sf", "sf")):
-        r = _ratio(g[f"{pre}a_k"] + g[f"{pre}b_k"], g[f"{pre}a_n"] + g[f"{pre}b_n"])
+        r = pool.ratio(g[f"{pre}a_k"] + g[f"{pre}b_k"], g[f"{pre}a_n"] + g[f"{pre}b_n"])
         pa_ = _shrunk(g[f"{tot}_k__a"] - g[f"{pre}a_k"], g[f"{tot}_n__a"] - g[f"{pre}a_n"], r)
         pb_ = _shrunk(g[f"{tot}_k__b"] - g[f"{pre}b_k"], g[f"{tot}_n__b"] - g[f"{pre}b_n"], r)
         if name == "fold_to_partner":
             # and the bettor's knack for drawing folds from everyone else (his sizing, his
             # image): folding to a feared bettor is no sign of a team
-            r = max(r, 1e-6)
+            r = pool.floor(r, 1e-6)
             drew_a = _shrunk(g["fd_k__a"] - g["fb_k"], g["fd_n__a"] - g["fb_n"], r)
             drew_b = _shrunk(g["fd_k__b"] - g["fa_k"], g["fd_n__b"] - g["fa_n"], r)
             pa_, pb_ = np.clip(pa_ * drew_b / r, 0, 0.99), np.clip(pb_ * drew_a / r, 0, 0.99)
@@ -205,7 +234,7 @@ def score_pairs(table: pl.DataFrame, totals: pl.DataFrame, rates: pl.DataFrame) 
         p0 = np.where(n > 0, e / np.maximum(n, 1), r)
         out |= {f"{name}_n": n, f"{name}_k": k, f"{name}_e": e,
                 f"{name}_p": np.where(n >= MIN_SAMPLE[name],
-                                      _quasi_sf(k, n, p0, n >= MIN_SAMPLE[name]), np.nan)}
+                                      _quasi_sf(k, n, p0, n >= MIN_SAMPLE[name], pool), np.nan)}
 
     # chip flow A -> B (big blinds), centred on the flow expected from results against others.
     # Skill: each player's net big blinds per big blind of pot in his flowing hands against
@@ -214,7 +243,8 @@ def score_pairs(table: pl.DataFrame, totals: pl.DataFrame, rates: pl.DataFrame) 
     # transported as big blinds per hand to the small pots this pair played (a loose player's
     # heavy losses at a deep table once made an honest pair look like chip dumping).
     flowing, pot = g["flow_nz"], g["flow_w"]
-    mean_pot = max(float(np.sum(pot)) / max(float(np.sum(flowing)), 1.0), 1.0)
+    mean_pot = (np.maximum(pot / np.maximum(flowing, 1.0), 1.0) if pool.lone
+                else max(float(np.sum(pot)) / max(float(np.sum(flowing)), 1.0), 1.0))
     skill_a = (g["gain__a"] + g["flow"]) / (g["pot_nz__a"] - pot + ALPHA * mean_pot)
     skill_b = (g["gain__b"] - g["flow"]) / (g["pot_nz__b"] - pot + ALPHA * mean_pot)
     c = skill_b - skill_a
@@ -222,7 +252,8 @@ def score_pairs(table: pl.DataFrame, totals: pl.DataFrame, rates: pl.DataFrame) 
     s = g["flow"] - e
     sq = np.maximum(g["flow_sq"] - 2 * c * g["flow_dw"] + c * c * g["flow_w2"], 1e-9)
     z = s / np.sqrt(sq)
-    z = z / np.sqrt(_z_dispersion(z, g["flow_nz"] >= MIN_SAMPLE["chip_dump"]))
+    if not pool.lone:  # one pair: too few to measure it (fewer than 20)
+        z = z / np.sqrt(_z_dispersion(z, g["flow_nz"] >= MIN_SAMPLE["chip_dump"]))
     out |= {"chip_dump_n": g["flow_nz"], "chip_dump_k": g["flow"], "chip_dump_e": e,
             "chip_dump_z": z,
             "chip_dump_p": np.where(g["flow_nz"] >= MIN_SAMPLE["chip_dump"], signflip_p(z),
@@ -231,7 +262,7 @@ def score_pairs(table: pl.DataFrame, totals: pl.DataFrame, rates: pl.DataFrame) 
     # heavy folds: among A's folds to B's bets, the share after a heavy investment, against
     # A's share when folding to others times B's knack for drawing heavy folds from others
     # (relative to the population): both players' styles enter the baseline
-    r = max(_ratio(g["hfa_k"] + g["hfb_k"], g["fa_k"] + g["fb_k"]), 1e-6)
+    r = pool.floor(pool.ratio(g["hfa_k"] + g["hfb_k"], g["fa_k"] + g["fb_k"]), 1e-6)
     own_a = _shrunk(g["hf_k__a"] - g["hfa_k"], g["f_k__a"] - g["fa_k"], r)
     own_b = _shrunk(g["hf_k__b"] - g["hfb_k"], g["f_k__b"] - g["fb_k"], r)
     drew_a = _shrunk(g["ind_k__a"] - g["hfb_k"], g["ind_n__a"] - g["fb_k"], r)
@@ -244,28 +275,28 @@ def score_pairs(table: pl.DataFrame, totals: pl.DataFrame, rates: pl.DataFrame) 
     p0 = np.where(n > 0, e / np.maximum(n, 1), r)
     out |= {"heavy_fold_n": n, "heavy_fold_k": k, "heavy_fold_e": e,
             "heavy_fold_p": np.where(n >= MIN_SAMPLE["heavy_fold"],
-                                     _quasi_sf(k, n, p0, n >= MIN_SAMPLE["heavy_fold"]),
+                                     _quasi_sf(k, n, p0, n >= MIN_SAMPLE["heavy_fold"], pool),
                                      np.nan)}
 
     # whipsaw: P(A raises) · P(B raises) from each player's multiway hands without the partner,
     # times the population share of such double-raise hands that catch a third player
     # (rates from the pair's own multiway hands: a team that always sits together has no
     # hands without the partner to learn from, and these margins include any extra raising)
-    u = _ratio(g["multi_g__a"], g["multi_n__a"])
+    u = pool.ratio(g["multi_g__a"], g["multi_n__a"])
     ua = _shrunk(g["ws_ga"], g["ws_n"], u)
     ub = _shrunk(g["ws_gb"], g["ws_n"], u)
-    c = _ratio(g["ws_k"], g["ws_both"])
+    c = pool.ratio(g["ws_k"], g["ws_both"])
     p0 = np.clip(ua * ub * c, 1e-9, 0.95)
     n, k = g["ws_n"], g["ws_k"]
     out |= {"whipsaw_n": n, "whipsaw_k": k, "whipsaw_e": n * p0,
             "whipsaw_p": np.where(n >= MIN_SAMPLE["whipsaw"],
-                                  _quasi_sf(k, n, p0, n >= MIN_SAMPLE["whipsaw"]), np.nan)}
+                                  _quasi_sf(k, n, p0, n >= MIN_SAMPLE["whipsaw"], pool), np.nan)}
 
     for name, pre in (("checkdown", "cd"),):
         # the population rate without this pair: check-down chances are rare, and a team's
         # own check-downs would otherwise set the rate it is judged against
-        rest_n = np.sum(g[f"{pre}_n"]) - g[f"{pre}_n"]
-        r = np.clip(np.where(rest_n > 0, (np.sum(g[f"{pre}_k"]) - g[f"{pre}_k"])
+        rest_n = pool.total(g[f"{pre}_n"]) - g[f"{pre}_n"]
+        r = np.clip(np.where(rest_n > 0, (pool.total(g[f"{pre}_k"]) - g[f"{pre}_k"])
                              / np.maximum(rest_n, 1), 0.5), 1e-6, 1.0)
         ra = _shrunk(g[f"{pre}_k__a"] - g[f"{pre}_k"], g[f"{pre}_n__a"] - g[f"{pre}_n"], r)
         rb = _shrunk(g[f"{pre}_k__b"] - g[f"{pre}_k"], g[f"{pre}_n__b"] - g[f"{pre}_n"], r)
@@ -273,7 +304,7 @@ def score_pairs(table: pl.DataFrame, totals: pl.DataFrame, rates: pl.DataFrame) 
         n, k = g[f"{pre}_n"], g[f"{pre}_k"]
         out |= {f"{name}_n": n, f"{name}_k": k, f"{name}_e": n * p0,
                 f"{name}_p": np.where(n >= MIN_SAMPLE[name],
-                                      _quasi_sf(k, n, p0, n >= MIN_SAMPLE[name]), np.nan)}
+                                      _quasi_sf(k, n, p0, n >= MIN_SAMPLE[name], pool), np.nan)}
 
     # co-entry: hands both entered voluntarily, against the product of their entry rates in the
     # pair's own hands (a log odds ratio), centred and scaled by the population of pairs (an
@@ -283,7 +314,7 @@ def score_pairs(table: pl.DataFrame, totals: pl.DataFrame, rates: pl.DataFrame) 
     lor = np.log(cells[0] * cells[3] / (cells[1] * cells[2]))
     z = lor / np.sqrt(sum(1.0 / c for c in cells))
     ok = np.minimum(va, vb) >= MIN_SAMPLE["co_entry"]
-    zc = empirical_null(z, ok)
+    zc = z if pool.lone else empirical_null(z, ok)  # (fewer than 10: as is)
     out |= {"co_entry_n": n, "co_entry_k": both, "co_entry_e": va * vb / np.maximum(n, 1),
             "co_entry_z": zc, "co_entry_p": np.where(ok, normal_cdf(zc), np.nan)}
 
@@ -296,25 +327,25 @@ def score_pairs(table: pl.DataFrame, totals: pl.DataFrame, rates: pl.DataFrame) 
     n = k = e = 0.0
     for i in range(len(F.GAME_GROUPS)):
         na, ka, nb, kb = (g[f"cs{i}_{x}"] for x in ("na", "ka", "nb", "kb"))
-        r = float(np.clip(_ratio(ka + kb, na + nb), 0.01, 0.99))
+        r = np.clip(pool.ratio(ka + kb, na + nb), 0.01, 0.99)
         weak_a = _shrunk(g[f"wk{i}_k__a"] - ka, g[f"wk{i}_n__a"] - na, r)
         strong_b = _shrunk(g[f"sg{i}_k__b"] - ka, g[f"sg{i}_n__b"] - na, r)
         weak_b = _shrunk(g[f"wk{i}_k__b"] - kb, g[f"wk{i}_n__b"] - nb, r)
         strong_a = _shrunk(g[f"sg{i}_k__a"] - kb, g[f"sg{i}_n__a"] - nb, r)
         e = e + na * _odds_product(weak_a, strong_b, r) + nb * _odds_product(weak_b, strong_a, r)
         n, k = n + na + nb, k + ka + kb
-    r = _ratio(k, n)
+    r = pool.ratio(k, n)
     ok = n >= MIN_SAMPLE["card_share"]
     out |= {"card_share_n": n, "card_share_k": k, "card_share_e": e,
             "card_share_p": np.where(ok, _quasi_cdf(k, n, np.where(n > 0, e / np.maximum(n, 1),
-                                                                    r), ok), np.nan)}
+                                                                    r), ok, pool), np.nan)}
 
     k, e = g["seat_k"], g["seat_e"]
     out |= {"seating_n": k, "seating_k": k, "seating_e": e,
             "seating_p": np.where((k >= MIN_SAMPLE["seating"]) & (e > 0), poisson_sf(k, e),
                                   np.nan)}
     cols = {c: pl.Series(c, v, dtype=pl.Float64) for c, v in out.items()}
-    return t.select("player_a", "player_b", "hands", "fa_k", "fb_k", "hfa_k", "hfb_k",
+    return t.select(*keep, "player_a", "player_b", "hands", "fa_k", "fb_k", "hfa_k", "hfb_k",
                     "flow_chips").with_columns(**cols)
 
 
@@ -355,65 +386,70 @@ def pair_scores(hand_players: pl.LazyFrame, hands: pl.LazyFrame, *, min_hands: i
     parts = A.chunks(hand_players, hands, rows_per_chunk)
     if agg is None:
         agg = A.aggregate(parts, seat_bucket)
+    # the lead players' hands, built once for all that follows
+    rows = A.HandRows(hand_players, hands, len(parts))
     cells = agg.cells.lazy()
     tables = cells.group_by("bucket").agg(n_tables=pl.col("table").n_unique())
     scored = _score(agg.table, agg.table, min_hands, agg.rates, cells, tables)
     if fdr is not None:
-        scored = explain_away(scored, agg, parts, min_hands, cells, tables, fdr, rounds)
+        scored = explain_away(scored, agg, rows, min_hands, cells, tables, fdr, rounds)
     wanted = scored.filter(pl.col("p_value").is_not_nan())
     if evidence_q is not None and evidence_q < 1:
         wanted = wanted.filter(pl.col("q_value") <= evidence_q)
-    return scored, A.pair_rows(parts, wanted.select("player_a", "player_b"))
+    return scored, A.pair_rows(rows, wanted.select("player_a", "player_b"))
 
 
 def _score(table: pl.DataFrame, baseline: pl.DataFrame, min_hands: int, rates: pl.DataFrame,
            cells: pl.LazyFrame, tables: pl.LazyFrame,
            totals: pl.DataFrame | None = None,
-           seats: pl.DataFrame | None = None) -> pl.DataFrame:
+           seats: pl.DataFrame | None = None, pool: _Pool = WHOLE,
+           keep: tuple[str, ...] = ()) -> pl.DataFrame:
     """Score the pairs of `table` with `min_hands` hands; baselines (player totals) from the
     pair table `baseline` (or `totals` already made from it); co-sittings from all hands'
-    `cells` (or `seats` already made for these pairs)."""
+    `cells` (or `seats` already made for these pairs); population rates per `pool`."""
     if totals is None:
         totals = F.player_totals(baseline.lazy()).collect()
     table = table.filter(pl.col("hands") >= min_hands)
     if seats is None:
         seats = F.co_sittings(cells, tables, table.lazy().select("player_a", "player_b")).collect()
     table = table.join(seats, on=["player_a", "player_b"], how="left")
-    return combine(score_pairs(table, totals, rates))
+    return combine(score_pairs(table, totals, rates, pool, keep))
 
 
-def _without(parts: list[A.Chunk], pairs: list[tuple[str, str]], absent: list[str],
+def _without(rows: A.HandRows, pairs: list[tuple[str, str]], absent: list[str],
              baseline: pl.DataFrame, totals: pl.DataFrame, min_hands: int, rates: pl.DataFrame,
              cells: pl.LazyFrame, tables: pl.LazyFrame) -> list[float]:
     """p-value of each pair of `pairs` on its hands in which the matching player of `absent`
-    did not sit (baselines from all hands; 1 when too few hands are left)."""
-    wanted = pl.DataFrame(pairs, schema={"player_a": pl.String, "player_b": pl.String},
-                          orient="row")
-    rows = A.pair_rows(parts, wanted)
+    did not sit (baselines from all hands; 1 when too few hands are left).
+
+    Each (pair, absent player) job is judged as if its pair were the only one scored (`LONE`:
+    no population-wide rate, dispersion or empirical null across the jobs), all jobs in one
+    table: one row per job, the pair's hands without the absent player's."""
+    if not pairs:
+        return []
+    jobs = pl.DataFrame({
+        "job": pl.Series(range(len(pairs)), dtype=pl.UInt32),
+        "player_a": pl.Series([a for a, _ in pairs], dtype=pl.String),
+        "player_b": pl.Series([b for _, b in pairs], dtype=pl.String),
+        "absent": pl.Series(absent, dtype=pl.String)})
+    wanted = jobs.select("player_a", "player_b").unique()
+    own = A.pair_rows(rows, wanted)
+    sat = A.sat_in(rows, wanted, absent).rename({"player": "absent"})
+    left = (own.lazy().join(jobs.lazy(), on=["player_a", "player_b"])
+            .join(sat.lazy(), on=["hand_id", "absent"], how="anti")) if own.height else None
+    table = F.pair_table(left, by=("job",)).collect() if left is not None else None
+    if table is None or table.height == 0:
+        return [1.0] * len(pairs)
     # seating is counted over all hands whichever are left out: once for all the pairs
-    seats = F.co_sittings(cells, tables, wanted.unique().lazy()).collect()
-    gone = pl.DataFrame({"x": pl.Series(absent, dtype=pl.String)}).unique()
-    sat = pl.concat([hp.join(gone.lazy(), left_on="player", right_on="x", how="semi")
-                     .select("hand_id", x=pl.col("player")).collect() for hp, _ in parts])
-    # split once: filtering all the rows again for each of many overlaps made this quadratic
-    by_pair = rows.partition_by("player_a", "player_b", as_dict=True) if rows.height else {}
-    by_absent = sat.partition_by("x", as_dict=True) if sat.height else {}
-    out = []
-    for (a, b), x in zip(pairs, absent, strict=True):
-        own = by_pair.get((a, b))
-        away = by_absent.get((x,))
-        left = own if own is None or away is None else own.join(away, on="hand_id", how="anti")
-        table = F.pair_table(left.lazy()).collect() if left is not None and left.height else None
-        if table is None or table.height == 0:
-            out.append(1.0)
-            continue
-        scored = _score(table, baseline, min_hands, rates, cells, tables, totals, seats)
-        p = scored["p_value"].to_list()
-        out.append(1.0 if not p or p[0] is None or np.isnan(p[0]) else float(p[0]))
-    return out
+    seats = F.co_sittings(cells, tables, wanted.lazy()).collect()
+    scored = _score(table, baseline, min_hands, rates, cells, tables, totals, seats, LONE,
+                    keep=("job",))
+    got = dict(zip(scored["job"].to_list(), scored["p_value"].to_list(), strict=True))
+    return [1.0 if (p := got.get(i)) is None or np.isnan(p) else float(p)
+            for i in range(len(pairs))]
 
 
-def resolve_overlaps(leads: pl.DataFrame, parts: list[A.Chunk], baseline: pl.DataFrame,
+def resolve_overlaps(leads: pl.DataFrame, rows: A.HandRows, baseline: pl.DataFrame,
                      min_hands: int, rates: pl.DataFrame, cells: pl.LazyFrame,
                      tables: pl.LazyFrame,
                      memo: dict[tuple[tuple[str, str], str], float] | None = None
@@ -446,7 +482,7 @@ def resolve_overlaps(leads: pl.DataFrame, parts: list[A.Chunk], baseline: pl.Dat
     todo = [job for job in jobs if job not in memo]
     if todo:
         totals = F.player_totals(baseline.lazy()).collect()
-        ps = _without(parts, [k[0] for k in todo], [k[1] for k in todo], baseline, totals,
+        ps = _without(rows, [k[0] for k in todo], [k[1] for k in todo], baseline, totals,
                       min_hands, rates, cells, tables)
         memo.update(zip(todo, ps, strict=True))
     stands = {job: memo[job] <= cut for job in jobs}
@@ -484,7 +520,7 @@ def lead_teams(pairs: list[tuple[str, str]]) -> dict[tuple[str, str], tuple[str,
     return {(a, b): tuple(sorted(members[root(a)])) for a, b in pairs}
 
 
-def explain_away(scored: pl.DataFrame, agg: A.Partial, parts: list[A.Chunk], min_hands: int,
+def explain_away(scored: pl.DataFrame, agg: A.Partial, rows: A.HandRows, min_hands: int,
                  cells: pl.LazyFrame, tables: pl.LazyFrame, fdr: float,
                  rounds: int) -> pl.DataFrame:
     """Re-score the pairs that are not core leads with the core leads' influence removed, until
@@ -508,9 +544,13 @@ def explain_away(scored: pl.DataFrame, agg: A.Partial, parts: list[A.Chunk], min
     first = scored
     lead_keys: set[tuple[str, str]] = set()
     memo: dict[tuple[tuple[str, str], str], float] = {}
+    # the hands of every player who may be in a lead this round, at once (later rounds seldom
+    # add one)
+    candidates = scored.filter(pl.col("q_value") <= fdr)
+    rows.cover(pl.concat([candidates["player_a"], candidates["player_b"]]).unique().to_list())
     for _ in range(rounds):
         leads = resolve_overlaps(scored.filter(pl.col("q_value") <= fdr).sort("p_value"),
-                                 parts, agg.table, min_hands, agg.rates, cells, tables, memo)
+                                 rows, agg.table, min_hands, agg.rates, cells, tables, memo)
         leads = leads.select("player_a", "player_b")
         now = set(leads.iter_rows())
         if now == lead_keys:
@@ -518,7 +558,7 @@ def explain_away(scored: pl.DataFrame, agg: A.Partial, parts: list[A.Chunk], min
         lead_keys = now
         members = pl.concat([leads["player_a"], leads["player_b"]]).unique()
         rest = agg.table.join(leads, on=keys, how="anti")
-        clean = A.subtract(rest, A.spoiled_table(parts, members, leads)) if len(members) \
+        clean = A.subtract(rest, A.spoiled_table(rows, members, leads)) if len(members) \
             else rest
         again = _score(clean, clean, min_hands, agg.rates, cells, tables).select(
             *keys, p_again=pl.col("p_value").fill_nan(1.0), hands_again=pl.col("hands"))
