@@ -165,8 +165,10 @@ def play_stud(t, rng: random.Random, deck: list[int],
                 elif act[0] == "check" and allin_lowcard and street == 0 and h.cur == 0:
                     # the lowcard is all in for his ante: the player who starts may fold,
                     # bring in or complete, never check (ORDER-STUD-ALLIN-STARTER): he opens
-                    # for the bring-in
+                    # for the bring-in (all in short of it, the others still owe it in full)
                     _bring_in(h, s, t.sb)
+                    if h.stack[s] == 0 and h.bet[s] < t.sb:
+                        short_bring_in = h.bet[s]
                     continue
             completes = street == 0 and h.bets == 0 and h.cur > 0
             facing = h.cur
