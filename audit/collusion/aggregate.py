@@ -178,11 +178,11 @@ def spoiled_table(rows: HandRows, members: pl.Series, skip: pl.DataFrame) -> pl.
         tables = []
         them = members.implode()
         for ph in rows.player_hands(key):
-            lead_here = (ph.lazy().filter(pl.col("player").is_in(them))
-                         .group_by("hand_id").agg(n_lead=pl.len()))
-            spoiled = (F.pair_hands(ph.lazy())
-                       .join(lead_here, on="hand_id", how="left")
-                       .filter(pl.col("n_lead").fill_null(0)
+            # members in the hand, counted on the player rows (not the many more pair rows)
+            counted = ph.lazy().with_columns(
+                n_lead=pl.col("player").is_in(them).cast(pl.UInt32).sum().over("hand_id"))
+            spoiled = (F.pair_hands(counted, carry=("n_lead",))
+                       .filter(pl.col("n_lead")
                                - pl.col("player_a").is_in(them).cast(pl.UInt32)
                                - pl.col("player_b").is_in(them).cast(pl.UInt32) > 0)
                        .drop("n_lead"))

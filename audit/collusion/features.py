@@ -183,11 +183,13 @@ _COMMON = ("hand_id", "ts", "table_id", "players", "pot", "showdown", "big_blind
 PAIR_INPUT = (*_COMMON, *(c for c in _SIDE if c not in _COMMON))
 
 
-def pair_hands(ph: pl.LazyFrame, only: pl.DataFrame | None = None) -> pl.LazyFrame:
+def pair_hands(ph: pl.LazyFrame, only: pl.DataFrame | None = None,
+               carry: tuple[str, ...] = ()) -> pl.LazyFrame:
     """One row per pair of named players per hand (A < B), with the feature columns; with
     `only` (columns player_a, player_b), the rows of those pairs alone (the two sides are cut
-    to their players before the self-join, which is most of the cost)."""
-    left = ph.select(*_COMMON, *[pl.col(c).alias(f"{c}_a") for c in _SIDE])
+    to their players before the self-join, which is most of the cost); `carry`: per-hand
+    columns of `ph` kept as they are."""
+    left = ph.select(*_COMMON, *carry, *[pl.col(c).alias(f"{c}_a") for c in _SIDE])
     right = ph.select("hand_id", *[pl.col(c).alias(f"{c}_b") for c in _SIDE])
     if only is not None:
         left = left.filter(pl.col("player_a").is_in(only["player_a"].unique().implode()))
@@ -215,7 +217,7 @@ def pair_hands(ph: pl.LazyFrame, only: pl.DataFrame | None = None) -> pl.LazyFra
     weaker_a = known & (b("strength_b") > a("strength_a")) & b("vpip_b")
     weaker_b = known & (a("strength_a") > b("strength_b")) & a("vpip_a")
     return pairs.select(
-        "hand_id", "ts", "table_id", "pot", "player_a", "player_b",
+        "hand_id", "ts", "table_id", "pot", "player_a", "player_b", *carry,
         hu=a("contest_a") & b("contest_b") & (pl.col("n_contest") == 2),
         aggr_a=aa > 0,
         aggr_b=ab > 0,

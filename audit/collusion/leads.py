@@ -593,16 +593,18 @@ _EVIDENCE_FILTER = {
 
 
 def evidence(pairs: pl.DataFrame, leads: pl.DataFrame) -> dict[str, pl.DataFrame]:
-    """Per feature, the hand ids that contributed most to each lead pair (lists, best first)."""
+    """Per feature, the hand ids that contributed most to each lead pair (lists, best first;
+    hands tied on the measure in hand id order, so that a run's evidence never depends on the
+    order the pair-hand rows were built in)."""
     keys = ["player_a", "player_b"]
     sub = pairs.join(leads.select(*keys, sign=pl.col("chip_dump_z").sign()), on=keys)
     out = {}
     for name, cond in _EVIDENCE_FILTER.items():
         key = pl.col("pot") if name != "seating" else -pl.col("ts").cast(pl.Int64).fill_null(0)
-        out[name] = (sub.filter(cond).sort(key, descending=True)
+        out[name] = (sub.filter(cond).sort(key, "hand_id", descending=[True, False])
                      .group_by(keys, maintain_order=True).agg(pl.col("hand_id").head(EVIDENCE)))
     out["chip_dump"] = (sub.filter(pl.col("d") * pl.col("sign") > 0)
-                        .sort(pl.col("d") * pl.col("sign"), descending=True)
+                        .sort(pl.col("d") * pl.col("sign"), "hand_id", descending=[True, False])
                         .group_by(keys, maintain_order=True)
                         .agg(pl.col("hand_id").head(EVIDENCE)))
     return out
