@@ -306,6 +306,14 @@ class Hand:
         self.aggr_street += 1
         self._acted(s)
 
+    def post_live(self, s: int, amount: int, detail: str) -> int:
+        """A forced live bet beyond the blinds (a stud bring-in, a kill blind): as much of
+        `amount` as the stack holds goes in as a bet; returns what went in."""
+        add = min(amount, self.stack[s])
+        self._chips(s, add)
+        self.ev.append(["post", s, add, self.bet[s], None, detail])
+        return add
+
     def _chips(self, s: int, add: int) -> None:
         self.stack[s] -= add
         self.contrib[s] += add

@@ -11,14 +11,7 @@ from audit.simulate.engine import Hand
 def post_kill(h: Hand, s: int, amount: int, detail: str) -> None:
     """The deal's one kill blind: its chips in as a live bet, the limits scaled by it, the
     action still from the big blind's left (a required killer acts in turn, ORDER-KILL)."""
-    add = min(amount, h.stack[s])
-    h.stack[s] -= add
-    h.contrib[s] += add
-    h.pot += add
-    h.bet[s] += add
-    if h.bet[s] > h.cur:
-        h.cur = h.bet[s]
-    h.ev.append(["post", s, add, h.bet[s], None, detail])
+    add = h.post_live(s, amount, detail)
     percent = add * 100 // h.bb
     h.small_bet = h.small_bet * percent // 100
     h.big_bet = h.big_bet * percent // 100

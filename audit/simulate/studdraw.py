@@ -193,14 +193,7 @@ def play_stud(t, rng: random.Random, deck: list[int],
 
 def _bring_in(h: Hand, s: int, amount: int) -> None:
     """The forced bring-in: a live bet that is not a full bet (the next bet completes it)."""
-    add = min(amount, h.stack[s])
-    h.stack[s] -= add
-    h.contrib[s] += add
-    h.pot += add
-    h.bet[s] += add
-    if h.bet[s] > h.cur:
-        h.cur = h.bet[s]
-    h.ev.append(["post", s, add, h.bet[s], None, "bring_in"])
+    h.post_live(s, amount, "bring_in")
     h.acted[s] = True
     h.acted_level[s] = h.cur
     h.acted_fr[s] = h.fr_count
@@ -214,14 +207,7 @@ def _kill(h: lowball.DrawHand, s: int, amount: int, detail: str) -> None:
     (the first kill of the deal only); a voluntary killer acts last on the first round."""
     first = not h.killed
     h.killed = True
-    add = min(amount, h.stack[s])
-    h.stack[s] -= add
-    h.contrib[s] += add
-    h.pot += add
-    h.bet[s] += add
-    if h.bet[s] > h.cur:
-        h.cur = h.bet[s]
-    h.ev.append(["post", s, add, h.bet[s], None, detail])
+    add = h.post_live(s, amount, detail)
     if first:
         percent = add * 100 // h.bb
         h.small_bet = h.small_bet * percent // 100
