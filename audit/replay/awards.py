@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from audit.evaluate import describe_high
+from audit.evaluate_short import TRIPS_BEAT_STRAIGHT, describe_short
 from audit.replay.pots import build_pots
 from audit.replay.showdown import PotResult, cards_of, settle
 from audit.replay.state import HandState, say_money
@@ -80,6 +81,10 @@ def settle_hand(h: HandState, end_seq: int) -> Outcome:
         if hidden:
             names = ", ".join(h.who(s) for s in hidden)
             why = f"the cards needed to decide the pot are unknown ({names})"
+        elif len(h.board) == 5 and TRIPS_BEAT_STRAIGHT.get(h.variant) is not None:
+            names = ", ".join(h.who(s) for s in sorted(unknown))
+            why = (f"the cards of {names} and the board include a card that is not in the "
+                   "36-card short deck, so they cannot decide the pot")
         else:
             names = ", ".join(h.who(s) for s in sorted(unknown))
             why = (f"the board has {len(h.board)} cards, not 5, so the cards of {names} "
@@ -197,10 +202,13 @@ def _showdown_reason(h: HandState, out: Outcome, s: int) -> str:
     if not winners or s not in known or any(w not in known for w in winners):
         return ""
     best = known[winners[0]][0]
+    trips_high = TRIPS_BEAT_STRAIGHT.get(h.variant)
+    describe = describe_high if trips_high is None else (  # short deck: its own order
+        lambda strength: describe_short(strength, trips_beat_straight=trips_high))
     if s in winners:
-        return f"{h.who(s)} has the best hand, {describe_high(best)}"
-    return (f"{h.who(winners[0])} has {describe_high(best)}; {h.who(s)} only "
-            f"{describe_high(known[s][0])}")
+        return f"{h.who(s)} has the best hand, {describe(best)}"
+    return (f"{h.who(winners[0])} has {describe(best)}; {h.who(s)} only "
+            f"{describe(known[s][0])}")
 
 
 def _report(h: HandState, out: Outcome, s: int, diffs: list[int], pos: list[int],

@@ -23,6 +23,7 @@ from audit.replay.kill import post_kill
 from audit.replay.live import LiveTable
 from audit.replay.projections import project
 from audit.replay.settings import Settings, as_settings
+from audit.replay.shortdeck import SHORT_VARIANTS, ShortDeck, post_button_blind
 from audit.replay.state import HandState
 
 UNKNOWN_STACK = 1 << 62
@@ -67,7 +68,8 @@ def replay_hand(hand: HandEvents, profile: Any = None, *, trace: bool = False) -
     cards = hand.cards
     seqs = hand.seq
     started = False
-    deck = Deck()
+    short = h.variant in SHORT_VARIANTS  # 6+ hold'em: 36 cards, a button blind
+    deck = ShortDeck() if short else Deck()
     board_seqs: list[int] = []
     timeline: list[dict[str, Any]] | None = [] if trace else None
     # The live-table layer (audit/replay/live.py) only for hands with a physical layer: the
@@ -96,6 +98,8 @@ def replay_hand(hand: HandEvents, profile: Any = None, *, trace: bool = False) -
                 # a kill in hold'em or Omaha raises the limits as in the draw games
                 post_kill(h, seats[i], amounts[i], seq, killed=bool(h.kill_seat))
                 h.kill_seat = h.kill_seat or seats[i] or 0
+            elif short and details[i] in ("button_blind", "big_blind"):
+                post_button_blind(h, seats[i], amounts[i], seq)
             else:
                 post(h, details[i], seats[i], amounts[i], seq)
         elif kind == "deal":
