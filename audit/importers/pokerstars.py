@@ -26,7 +26,11 @@ chips for tournaments and play money):
 * posts: small blind -> post small_blind (a second one: dead); big blind -> big_blind (any
   later big-blind post, a player coming in: new_player); `small & big blinds $x` ->
   post new_player (one big blind, live) + post dead (the rest); ante -> ante; straddle ->
-  straddle; `brings in for` -> bring_in. total = the live round total (null for dead, ante).
+  straddle; `brings in for` -> bring_in; 6+ hold'em `button blind $x` -> button_blind (live).
+  total = the live round total (null for dead, ante).
+* 6+ hold'em (`6+ Hold'em` / `Hold'em 6+`, variant holdem_6plus): stakes `ante/button blind`
+  (big_blind = the button blind, no small_blind; ante from the posts); a card below the six
+  quarantines the hand.
 * folds/checks/calls/bets/raises X to Y/completes it to Y -> fold/check/call/bet/raise/complete
   (amount added, total after; ` and is all-in` -> detail all_in).
 * hole cards: button games get `deal` hole per dealt-in seat in seat order (`Dealt to` cards,
@@ -71,6 +75,7 @@ from audit.importers.pokerstars_game import (
     DRAW,
     HILO,
     HOLE_COUNT,
+    SHORT,
     STUD,
     PokerStarsError,
     money,
@@ -487,6 +492,13 @@ class _Hand:
                             if ante is None and not all_in:
                                 ante = amt
                             add(("post", seat, name, amt, None, None, "ante", ln))
+                        elif variant in SHORT and what.startswith(("button blind ",
+                                                                   "the button blind ")):
+                            # 6+ hold'em: the button's live blind (audit/replay/shortdeck.py)
+                            amt = money(what[what.index("blind ") + 6:], mpu)
+                            tot = rnd.get(seat, 0) + amt
+                            rnd[seat] = tot
+                            add(("post", seat, name, amt, tot, None, "button_blind", ln))
                         elif what.startswith("straddle "):
                             amt = money(what[9:], mpu)
                             tot = rnd.get(seat, 0) + amt
@@ -594,6 +606,8 @@ class _Hand:
             if not is_stud:
                 game["big_blind"] = first_bb or low
                 game["small_blind"] = first_sb if first_sb is not None else (low or 0) // 2
+        elif variant in SHORT:  # 6+ stakes: ante/button blind; the ante is read from the posts
+            game["big_blind"] = high
         elif not is_stud:
             game["small_blind"], game["big_blind"] = low, high
         game["ante"] = ante or 0
@@ -621,6 +635,8 @@ class _Hand:
         rows[0] = r0[:6] + (started_detail,) + r0[7:]
         end_detail = f"total_pot={total_pot}" + pots_note
         add(("hand_ended", None, None, None, None, None, end_detail, start + n - 1))
+        if variant in SHORT:
+            _short_deck_cards(rows)
         return "ps:" + number, table, ts, rows, game, note
 
     @staticmethod
@@ -784,6 +800,18 @@ class _Hand:
 _READ_BYTES = 1 << 22
 # A line that starts a hand or ends one: a header, or a blank (whitespace-only) line.
 _BOUNDARY = re.compile(rb"^(?:PokerStars |[ \t\r\x0b\x0c]*$)", re.MULTILINE)
+
+
+def _short_deck_cards(rows: list[Row]) -> None:
+    """A 6+ hold'em hand is dealt from the 36-card deck: a card below the six is a data error
+    and quarantines the hand (the replay reports it too: audit/replay/shortdeck.py)."""
+    for r in rows:
+        text = r[5]
+        if text and r[0] in ("deal", "show", "muck"):
+            for card in text.split():
+                if card[0] in "2345":
+                    raise PokerStarsError(f"card {card} in a 6+ hold'em hand: the 36-card "
+                                          "deck has no card below the six", r[7])
 
 
 def _decode(data: bytes) -> str:

@@ -37,8 +37,8 @@ GAMES: dict[str, str | None] = {
     "6 Card Omaha Hi/Lo": "omaha6_hilo",
     "Courchevel": None,
     "Courchevel Hi/Lo": None,
-    "6+ Hold'em": None,
-    "Hold'em 6+": None,
+    "6+ Hold'em": "holdem_6plus",
+    "Hold'em 6+": "holdem_6plus",
     "7 Card Stud": "stud",
     "7 Card Stud Hi/Lo": "stud_hilo",
     "Razz": "razz",
@@ -59,7 +59,10 @@ FULL_NAMES: dict[str, tuple[str, str | None, str]] = {
 STUD = frozenset({"stud", "stud_hilo", "razz", "stud5"})
 DRAW = frozenset({"lowball_27_triple", "lowball_27_single", "draw_high", "badugi"})
 HILO = frozenset({"omaha_hilo", "omaha5_hilo", "omaha6_hilo", "stud_hilo"})
-HOLE_COUNT = {"holdem": 2, "omaha": 4, "omaha_hilo": 4, "omaha5": 5, "omaha5_hilo": 5,
+# 6+ (short-deck) hold'em: the 36-card deck, antes and a button blind (audit/replay/shortdeck.py)
+SHORT = frozenset({"holdem_6plus"})
+HOLE_COUNT = {"holdem": 2, "holdem_6plus": 2, "omaha": 4, "omaha_hilo": 4,
+              "omaha5": 5, "omaha5_hilo": 5,
               "omaha6": 6, "omaha6_hilo": 6,
               "lowball_27_triple": 5, "lowball_27_single": 5, "draw_high": 5, "badugi": 4}
 CURRENCY_SYMBOLS = {"$": "USD", "€": "EUR", "£": "GBP"}
