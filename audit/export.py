@@ -56,7 +56,8 @@ PHH_VARIANTS = {("holdem", "no_limit"): "NT", ("holdem", "fixed_limit"): "FT",
                 ("omaha", "pot_limit"): "PO", ("omaha_hilo", "fixed_limit"): "FO/8",
                 ("stud", "fixed_limit"): "F7S", ("stud_hilo", "fixed_limit"): "F7S/8",
                 ("razz", "fixed_limit"): "FR", ("lowball_27_single", "no_limit"): "N2L1D",
-                ("lowball_27_triple", "fixed_limit"): "F2L3D", ("badugi", "fixed_limit"): "FB"}
+                ("lowball_27_triple", "fixed_limit"): "F2L3D", ("badugi", "fixed_limit"): "FB",
+                ("holdem_short", "no_limit"): "NS"}
 _PUT_IN = ("post", "call", "bet", "raise", "complete")
 _DEC = re.compile(r'"\\u0000D(-?[0-9.]+)\\u0000"')
 
@@ -271,6 +272,8 @@ def to_phh(hand_rows: list[dict[str, Any]]) -> str:
             total += game.get("small_blind") or p["small_blind"]
         if "big_blind" in p:
             total += game.get("big_blind") or p["big_blind"]
+        if "button_blind" in p:  # short deck (NS): the button's blind, the game's big_blind
+            total += game.get("big_blind") or p["button_blind"]
         return total + p.get("straddle", 0)
 
     def ante(seat: int) -> int:

@@ -11,9 +11,12 @@ Mapping (PHH construct -> events; money is exact, parsed from the TOML text as `
 * `variant`: NT -> holdem/no_limit, FT -> holdem/fixed_limit, PO -> omaha/pot_limit,
   FO/8 -> omaha_hilo/fixed_limit; stud: F7S -> stud, F7S/8 -> stud_hilo, FR -> razz (all
   fixed_limit); draw: N2L1D -> lowball_27_single/no_limit, F2L3D -> lowball_27_triple and
-  FB -> badugi (fixed_limit).  Any other code (NS short deck included: not in our variants
-  yet) is rejected ("unsupported PHH variant X").  Fixed-limit codes also need `small_bet`
-  and `big_bet`; stud needs `bring_in` and has no `blinds_or_straddles` (and no button).
+  FB -> badugi (fixed_limit); NS -> holdem_short/no_limit (short deck, PokerKit's ranking:
+  a straight beats three of a kind).  Any other code is rejected ("unsupported PHH variant
+  X").  NS: the one positive `blinds_or_straddles` entry is the button blind (post
+  button_blind, game big_blind); a card below the six rejects the hand.  Fixed-limit codes
+  also need `small_bet` and `big_bet`; stud needs `bring_in` and has no
+  `blinds_or_straddles` (and no button).
 * Stud (PokerKit's convention): `d dh pN CARDS` deals the street's cards; whether each card
   is up or down is not written but fixed by the game (7-card stud: 2 down + 1 up, 3 up, the
   7th down; `VariantSpec.faces`), so a deal becomes `deal down` / `deal up` rows by the
@@ -108,7 +111,7 @@ class PhhGame:
 
     variant: str
     structure: str
-    family: str = "button"  # "button" (blinds, board) | "stud" | "draw"
+    family: str = "button"  # "button" (blinds, board) | "stud" | "draw" | "short" (6+)
 
 
 VARIANTS: dict[str, PhhGame] = {
@@ -122,6 +125,8 @@ VARIANTS: dict[str, PhhGame] = {
     "N2L1D": PhhGame("lowball_27_single", "no_limit", "draw"),
     "F2L3D": PhhGame("lowball_27_triple", "fixed_limit", "draw"),
     "FB": PhhGame("badugi", "fixed_limit", "draw"),
+    # short deck: 36 cards, antes and a button blind (audit/replay/shortdeck.py)
+    "NS": PhhGame("holdem_short", "no_limit", "short"),
 }
 _FIXED_LIMIT_FIELDS = ("small_bet", "big_bet")
 
@@ -136,6 +141,7 @@ class Blind(StrEnum):
     NEW_PLAYER = "new_player"
     DEAD = "dead"
     BRING_IN = "bring_in"
+    BUTTON_BLIND = "button_blind"
 
 
 _CURRENCY_SYMBOLS = {"$": "USD", "€": "EUR", "£": "GBP"}
@@ -430,6 +436,9 @@ def _map_hand(
     bb_value = max((blinds[i] for i in order[:2] if blinds[i] > 0), default=0)
     sb_value = next((blinds[i] for i in order[:2] if 0 < blinds[i] < bb_value), None)
     straddles = [blinds[i] for i in order[2:] if blinds[i] > 0]
+    short = game.family == "short"
+    if short:  # the button blind is the game's one blind (its big_blind)
+        bb_value, sb_value, straddles = max(blinds), None, []
 
     hand_id = (
         f"phh:{_slug(str(hand['venue']))}:{hand['hand']}"
@@ -488,6 +497,8 @@ def _map_hand(
             continue
         if blinds[i] < 0:
             label = Blind.NEW_PLAYER
+        elif short:
+            label = Blind.BUTTON_BLIND
         elif k >= 2:
             label = Blind.STRADDLE
         elif blinds[i] == bb_value:
@@ -657,6 +668,12 @@ def _map_hand(
             f"{seats[i]}:{minor(finishing_in[i])}" for i in sorted(range(n), key=lambda i: seats[i])
         )
     h.emit("end", "hand_ended", detail=detail)
+    if short:
+        for row in h.rows:
+            for card in (row.get("cards") or "").split():
+                if card[0] in "2345":
+                    raise PhhMappingError(f"card {card} in a short-deck ({variant_code}) hand: "
+                                          "the 36-card deck has no card below the six")
     return h.rows, h.anchors
 
 
