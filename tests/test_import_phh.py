@@ -304,7 +304,7 @@ def test_bad_hands_are_each_rejected_once_and_the_rest_imports() -> None:
         25: ("phh:home-game:3", "unknown action 4 'p2 xx'", ""),
         36: ("phh:home-game:4", "missing required field(s) 'actions'", ""),
         46: ("phh:home-game:5", "action 3 'p3 cbr 1.125' = 1.125 has more than 2 decimals", ""),
-        58: ("phh:home-game:6", "unsupported PHH variant NS", ""),
+        58: ("phh:home-game:6", "unsupported PHH variant PO/8", ""),
         70: ("phh:home-game:7", "blinds_or_straddles has 2 entries but there are 3 players",
              ""),
         81: ("phh:home-game:8", "antes[0] is negative (-1)", ""),
@@ -342,8 +342,8 @@ actions = ['d dh p1 ????', 'd dh p2 ????', 'd dh p3 ????', 'p3 cbr 4', 'p1 f', '
         hand["min_bet"] = 2
         got = phh_hand_to_events(hand, hand_key="x:1", source="s", line=1)[0]["game"]
         assert (got["variant"], got["structure"]) == expected
-    hand = tomllib.loads(text.replace("'FT'", "'NS'"), parse_float=Decimal)
-    with pytest.raises(PhhMappingError, match="unsupported PHH variant NS"):
+    hand = tomllib.loads(text.replace("'FT'", "'PO/8'"), parse_float=Decimal)
+    with pytest.raises(PhhMappingError, match="unsupported PHH variant PO/8"):
         phh_hand_to_events(hand, hand_key="x:1", source="s", line=1)
 
 
