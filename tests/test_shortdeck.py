@@ -180,6 +180,9 @@ def test_pokerstars_6plus_fixture_imports_and_replays_clean() -> None:
         blinds = [r for r in rows if r["kind"] == "post" and r["detail"] == "button_blind"]
         assert [r["seat"] for r in blinds] == [game["button_seat"]]
         assert replay_hand(hand_from_rows(rows)).findings == ()
+    first = replay_hand(hand_from_rows(hands["ps:400000000001"]))
+    assert {p["seat"]: p["hand_class"] for p in first.players if p["showed"]} == {
+        1: "flush", 2: "full house"}
     # the vectorised fast path leaves 6+ hands to the line parser: the same events
     assert _ps(PS_6PLUS, fast=False)[0] == hands
 

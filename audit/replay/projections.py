@@ -6,6 +6,7 @@ from typing import Any
 
 from audit.cards import card_str
 from audit.evaluate import high_class
+from audit.evaluate_short import TRIPS_BEAT_STRAIGHT, short_class
 from audit.replay.awards import Outcome
 from audit.replay.state import HandState
 
@@ -52,6 +53,9 @@ def project(h: HandState, out: Outcome, ts: Any, table_id: str | None,
     winners = []
     pos = positions(h)
     rows = []
+    trips_high = TRIPS_BEAT_STRAIGHT.get(h.variant)
+    classify = high_class if trips_high is None else (  # short deck: its own category order
+        lambda strength: short_class(strength, trips_beat_straight=trips_high))
     for s in h.seats:
         invested = h.contrib[s] - refunds[s]
         got = out.actual[s] if s < len(out.actual) else 0
@@ -78,7 +82,7 @@ def project(h: HandState, out: Outcome, ts: Any, table_id: str | None,
             "all_in_street": h.allin_street[s],
             "showed": shown is not None,
             "hole_cards": _cards(hole) if hole and any(c >= 0 for c in hole) else None,
-            "hand_class": high_class(sv[0]) if (sv is not None and showdown and (
+            "hand_class": classify(sv[0]) if (sv is not None and showdown and (
                 h.vh is None or h.vh.spec.evaluator in ("high", "hilo8"))) else None,
             "faced_bet_from": h.faced_from[s],
         })
