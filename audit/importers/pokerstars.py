@@ -1027,20 +1027,25 @@ class PokerStarsImporter:
         del path
         return any(marker in head for marker in _SNIFF)
 
-    def read(self, path: Path) -> Iterator[Chunk]:
+    def read(self, path: Path, *, stats: dict[str, int] | None = None) -> Iterator[Chunk]:
         """Stream `path` as chunks of about `chunk_hands` whole hands each.
 
         The vectorised fast path (`pokerstars_fast`) reads the hand shapes it knows and hands
         every other hand to the line parser here; the chunks are the same either way
-        (POKER_AUDIT_REFERENCE_IMPORT=1 reads every hand with the line parser)."""
+        (POKER_AUDIT_REFERENCE_IMPORT=1 reads every hand with the line parser). `stats`, when
+        given, counts the `hands` read and the `fast` ones (the benchmark reports the share)."""
         _last_bring_in.clear()  # bring-ins are carried over within one file only
         builder = _ChunkBuilder(path, self.chunk_hands)
         if self.fast and not reference_import_only():
             from audit.importers.pokerstars_fast import read_fast
 
-            yield from read_fast(path, builder)
+            yield from read_fast(path, builder, stats)
             return
+        counts = {} if stats is None else stats
+        counts.setdefault("hands", 0)
+        counts.setdefault("fast", 0)
         for is_hand, start, block in _blocks(path):
+            counts["hands"] += is_hand
             builder.feed(is_hand, start, block)
             if builder.full:
                 yield builder.take()
