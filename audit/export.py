@@ -46,7 +46,10 @@ from audit.errors import AuditInputError
 from audit.replay.variants import spec_of
 
 OHH_GAME_TYPES = {"holdem": "Holdem", "omaha": "Omaha", "omaha_hilo": "OmahaHiLo",
-                  "omaha5": "Omaha5", "omaha5_hilo": "Omaha5HiLo"}
+                  "omaha5": "Omaha5", "omaha5_hilo": "Omaha5HiLo",
+                  # OHH names no short-deck game: Holdem, with the variant kept in
+                  # x_poker_audit_game and the button blind as Post Extra Blind + its detail
+                  "holdem_short": "Holdem", "holdem_6plus": "Holdem"}
 OHH_BET_TYPES = {"no_limit": "NL", "pot_limit": "PL", "fixed_limit": "FL"}
 OHH_POSTS = {"small_blind": "Post SB", "big_blind": "Post BB", "ante": "Post Ante",
              "dead": "Post Dead", "straddle": "Straddle", "new_player": "Post Extra Blind"}
