@@ -284,3 +284,28 @@ def test_pokerkit_short_deck_differential(monkeypatch: pytest.MonkeyPatch) -> No
         showdowns += sum(r["kind"] == "show" for r in rows) > 1
         allins += any(p["all_in_street"] for p in result.players)
     assert showdowns > HANDS // 5 and allins > HANDS // 10
+
+
+def test_phh_ns_heads_up_follows_pokerkits_blind_swap() -> None:
+    """Departure, documented: heads-up PokerKit swaps the two players' blinds (its SB/BB
+    convention), so in a heads-up NS hand the button blind is posted by p1, who is not on the
+    button, and p1 acts last preflop but first after the flop. PokerStars' button blind is the
+    button's. The hand imports as PokerKit plays it (p2 the button, acting first preflop, as
+    PokerKit lets it); the replay then reports the blind's seat (BLIND-POSITIONS) and
+    nothing else: order and award agree with PokerKit."""
+    text = """
+variant = 'NS'
+antes = [1, 1]
+blinds_or_straddles = [0, 2]
+min_bet = 2
+starting_stacks = [100, 100]
+actions = ['d dh p1 AsKs', 'd dh p2 QsQd', 'p2 cc', 'p1 cc', 'd db 6c7d8h', 'p1 cc', 'p2 cc',
+           'd db 9s', 'p1 cc', 'p2 cc', 'd db Jc', 'p1 cc', 'p2 cc', 'p1 sm AsKs', 'p2 sm QsQd']
+winnings = [6, 0]  # p1: A-6-7-8-9, the lowest straight
+"""
+    hand = tomllib.loads(text, parse_float=Decimal)
+    rows = phh_hand_to_events(hand, hand_key="x:1", source="s", line=1)
+    assert rows[0]["game"]["button_seat"] == 2
+    assert [(r["seat"], r["detail"]) for r in rows if r["kind"] == "post"] == [
+        (1, "ante"), (2, "ante"), (1, "button_blind")]
+    assert _rules(replay_hand(hand_from_rows(rows))) == ["BLIND-POSITIONS"]
