@@ -72,13 +72,18 @@ def ready() -> Any:
     fk = kernel()
     if fk is not None:
         try:
+            # one hand played and made into a table: the kernel and the column writer
+            # (fast_columns.py) are built or loaded now, not inside the first batch
             setup = _tables_setup(0, 1, fk)
-            empty = np.zeros((1, fk.MAX_SEATS), dtype=np.int64)
+            seats = np.full((1, fk.MAX_SEATS), -1, dtype=np.int64)
             per_hand = np.zeros((4, 1), dtype=np.int64)
-            fk.play_hands(0, 0, setup["T"], empty.copy(), empty.copy(), empty.copy(),
-                          np.zeros(len(setup["names"]), dtype=np.int64), setup["styles"],
-                          setup["rng"], np.zeros((fk.N_E, 1), dtype=np.int64), per_hand[0],
-                          per_hand[1], per_hand[2], per_hand[3], *_lookups())
+            E = np.zeros((fk.N_E, _EVENTS_PER_HAND + fk.EVENT_RESERVE), dtype=np.int64)
+            done, n_ev = fk.play_hands(1, 0, setup["T"], seats, np.zeros_like(seats),
+                                       np.zeros_like(seats),
+                                       np.zeros(len(setup["names"]), dtype=np.int64),
+                                       setup["styles"], setup["rng"], E, per_hand[0],
+                                       per_hand[1], per_hand[2], per_hand[3], *_lookups())
+            _Static(setup, fk, 0).tables(E[:, :n_ev], per_hand[:, :done], 0, 0)
         except compile_failures() as exc:
             KERNEL.failed(exc)
             fk = None
@@ -167,6 +172,12 @@ def simulate_fast(store: Any, *, hands: int, seed: int, tables: int,
     pool_seated = np.zeros(len(setup["names"]), dtype=np.int64)
     lookups = _lookups()
     static = _Static(setup, fk, seed)
+    # the kernel's buffers, reused chunk after chunk: the tables made from a chunk copy out
+    # of them (fast_columns.py), so the writer thread never reads what the next chunk
+    # overwrites, and no chunk pays for faulting in fresh pages
+    E_all = np.empty((fk.N_E, CHUNK_HANDS * _EVENTS_PER_HAND + fk.EVENT_RESERVE),
+                     dtype=np.int64)
+    per_hand_all = np.empty((4, CHUNK_HANDS), dtype=np.int64)
     events = batches = 0
     with ThreadPoolExecutor(max_workers=1, thread_name_prefix="sim-writer") as pool:
         for lo in range(0, hands, hands_per_file):
@@ -179,9 +190,7 @@ def simulate_fast(store: Any, *, hands: int, seed: int, tables: int,
                     i = lo
                     while i < hi:
                         want = min(CHUNK_HANDS, hi - i)
-                        E = np.empty((fk.N_E, want * _EVENTS_PER_HAND + fk.EVENT_RESERVE),
-                                     dtype=np.int64)
-                        per_hand = np.empty((4, want), dtype=np.int64)
+                        E, per_hand = E_all, per_hand_all  # C-contiguous, as compiled
                         done, n_ev = fk.play_hands(
                             want, i, T, players, stacks, out, pool_seated, setup["styles"],
                             setup["rng"], E, per_hand[0], per_hand[1], per_hand[2],
@@ -215,22 +224,30 @@ def _write_all(writer: Any, parts: list[tuple[str, pa.Table]]) -> None:
 
 
 _DAY_US = 86_400_000_000
+_MISSING = np.iinfo(np.int64).min  # fast_kernel.MISSING: a null amount
 
 
 class _Static:
     """Per-run Arrow pieces (names, per-table game fields) and the chunk -> table step."""
 
     def __init__(self, setup: dict, fk: Any, seed: int) -> None:
+        from audit.simulate import fast_columns
+
         self.fk = fk
+        self.fc = fast_columns
         self.seed = seed
         self.schema = events_schema()
-        self.kinds = pa.array(fk.KINDS, pa.string())
-        self.details = pa.array(fk.DETAILS, pa.string())
-        self.cards = _card_strings()
-        self.players = pa.array([None, *setup["names"]], pa.string())
+        # the string columns' dictionaries, indexed by the kernel's codes
+        self.kinds = _dictionary(pa.array(fk.KINDS, pa.string()))
+        self.details = _dictionary(pa.array(fk.DETAILS, pa.string()))
+        self.cards = _dictionary(_card_strings())
+        self.players = _dictionary(pa.array([None, *setup["names"]], pa.string()))
         T = setup["T"]
         n = T.shape[0]
-        self.table_ids = pa.array([f"t{seed}_{k:03d}" for k in range(n)], pa.string())
+        self.table_ids = _dictionary(pa.array([f"t{seed}_{k:03d}" for k in range(n)],
+                                              pa.string()))
+        self._identity = np.zeros(0, dtype=np.int64)  # 0..n-1, grown as chunks need
+        self._null_strings = pa.nulls(0, pa.string())
         self.game_by_table = {
             "variant": pa.array(["holdem"] * n), "structure": pa.array(["no_limit"] * n),
             "small_blind": pa.array(T[:, fk.T_SB]), "big_blind": pa.array(T[:, fk.T_BB]),
@@ -271,62 +288,49 @@ class _Static:
         from audit.simulate.sim import EPOCH
 
         hand_clock, hand_first = per_hand[2], per_hand[3]
-        n_hands = hand_clock.shape[0]
-        n = E.shape[1]
-        sizes = np.diff(np.append(hand_first, n))
-        hand_of = np.repeat(np.arange(n_hands, dtype=np.int64), sizes)
+        sizes = np.diff(np.append(hand_first, E.shape[1]))
         day_no = hand_clock // _DAY_US
         out = []
         for day in np.unique(day_no):
             name = (EPOCH + timedelta(days=int(day))).strftime("%Y-%m-%d")
-            keep = day_no == day
-            if keep.all():
-                out.append((name, self._table(E, per_hand, sizes, hand_of, hand0, epoch_us)))
-                continue
-            hands = np.flatnonzero(keep)
-            rows = np.flatnonzero(keep[hand_of])
-            sub_sizes = sizes[hands]
-            sub_first = np.zeros(len(hands), dtype=np.int64)
-            np.cumsum(sub_sizes[:-1], out=sub_first[1:])
-            sub = per_hand[:, hands].copy()
-            sub[3] = sub_first
-            out.append((name, self._table(
-                E[:, rows], sub, sub_sizes,
-                np.repeat(np.arange(len(hands), dtype=np.int64), sub_sizes),
-                hand0, epoch_us, numbers=hand0 + hands)))
+            hands = np.flatnonzero(day_no == day)
+            out.append((name, self._table(E, per_hand, sizes, hands, hand0, epoch_us)))
         return out
 
     def _table(self, E: np.ndarray, per_hand: np.ndarray, sizes: np.ndarray,
-               hand_of: np.ndarray, hand0: int, epoch_us: int,
-               numbers: np.ndarray | None = None) -> pa.Table:
-        fk = self.fk
+               hands: np.ndarray, hand0: int, epoch_us: int) -> pa.Table:
+        """The rows of the chosen hands (indices into the chunk, in order) as one table."""
+        fk, fc = self.fk, self.fc
         hand_table, hand_button, hand_clock, hand_first = per_hand
-        n = E.shape[1]
-        n_hands = len(hand_first)
-        if numbers is None:
-            numbers = hand0 + np.arange(n_hands, dtype=np.int64)
-        seq = np.arange(n, dtype=np.int64) - hand_first[hand_of]
-        tidx = pa.array(hand_table[hand_of])
-        amount, total, seat = E[fk.E_AMOUNT], E[fk.E_TOTAL], E[fk.E_SEAT]
+        row_src, row_hand, row_local, first = fc.row_layout(hands, hand_first, sizes)
+        n = len(row_src)
+        seq, ts = fc.seq_ts(row_src, row_hand, hand_first, hand_clock, epoch_us)
+        ids = _dictionary(_numbered(f"sim{self.seed}-", hand0 + hands))
+        if len(self._identity) < n:
+            self._identity = np.arange(n, dtype=np.int64)
         columns = {
-            "hand_id": _numbered(f"sim{self.seed}-", numbers, sizes),
-            "seq": pa.array(seq.astype(np.int32)),
-            "ts": pa.array(epoch_us + hand_clock[hand_of] + seq * 1_000_000,
-                           pa.timestamp("us", tz="UTC")),
-            "table_id": self.table_ids.take(tidx),
-            "kind": self.kinds.take(pa.array(E[fk.E_KIND])),
-            "seat": pa.array(seat.astype(np.int8), mask=seat < 0),
-            "player": self.players.take(pa.array(E[fk.E_PLAYER])),
-            "amount": pa.array(amount, mask=amount == fk.MISSING),
-            "total": pa.array(total, mask=total == fk.MISSING),
-            "cards": self.cards.take(pa.array(E[fk.E_CARDS])),
-            "detail": self.details.take(pa.array(E[fk.E_DETAIL])),
-            "source": pa.nulls(n, pa.string()),
+            "hand_id": _strings(fc.strings(row_local, self._identity[:n], *ids), n),
+            "seq": pa.array(seq),
+            "ts": pa.Array.from_buffers(self.schema.field("ts").type, n,
+                                        [None, pa.py_buffer(ts)], null_count=0),
+            "table_id": _strings(fc.strings(hand_table, row_hand, *self.table_ids), n),
+            "kind": _strings(fc.strings(E[fk.E_KIND], row_src, *self.kinds), n),
+            "seat": _ints(fc, E[fk.E_SEAT], row_src, 0, pa.int8()),  # -1: no seat
+            "player": _strings(fc.strings(E[fk.E_PLAYER], row_src, *self.players), n),
+            "amount": _ints(fc, E[fk.E_AMOUNT], row_src, fk.MISSING, pa.int64()),
+            "total": _ints(fc, E[fk.E_TOTAL], row_src, fk.MISSING, pa.int64()),
+            "cards": _strings(fc.strings(E[fk.E_CARDS], row_src, *self.cards), n),
+            "detail": _strings(fc.strings(E[fk.E_DETAIL], row_src, *self.details), n),
+            "source": self._nulls(n),
+            "game": self._game(hand_table[hands], hand_button[hands], first, n),
         }
-        columns["game"] = self._game(hand_table, hand_button, hand_first, n)
         arrays = [columns[f.name].cast(f.type) for f in self.schema]
         return pa.Table.from_arrays(arrays, schema=self.schema)
 
+    def _nulls(self, n: int) -> pa.Array:
+        if len(self._null_strings) < n:
+            self._null_strings = pa.nulls(n, pa.string())
+        return self._null_strings.slice(0, n)
 
     def _game(self, hand_table: np.ndarray, hand_button: np.ndarray, first: np.ndarray,
               n: int) -> pa.StructArray:
@@ -335,6 +339,7 @@ class _Static:
         writes no value under a null struct, the Merkle leaves take the valid rows): a
         field every table shares is one repeated value, a per-table number is scattered
         onto the first rows; only strings that vary by table are spread row by row."""
+        fc = self.fc
         fields = []
         for i, (f, (how, per)) in enumerate(zip(self.game_type, self.game_fields,
                                                 strict=True)):
@@ -344,20 +349,43 @@ class _Static:
                     fixed = pa.nulls(n, f.type) if how == "null" else pa.repeat(per, n)
                     self._fixed[i] = fixed
                 fields.append(fixed.slice(0, n))
-            elif how == "button":
-                values = np.zeros(n, dtype=np.int8)
-                values[first] = hand_button
-                fields.append(pa.array(values, f.type))
-            elif how == "table":
-                values = np.zeros(n, dtype=per.dtype)
-                values[first] = per[hand_table]
-                fields.append(pa.array(values, f.type))
+            elif how in ("button", "table"):
+                values = hand_button if how == "button" else per[hand_table]
+                dtype = f.type.to_pandas_dtype()
+                out = fc.scatter(values.astype(dtype), first, n, np.zeros(n, dtype=dtype))
+                fields.append(pa.array(out, f.type))
             else:
                 fields.append(_spread(per.take(pa.array(hand_table)), first, n))
-        not_first = np.ones(n, dtype=bool)
-        not_first[first] = False
-        return pa.StructArray.from_arrays(fields, fields=list(self.game_type),
-                                          mask=pa.array(not_first))
+        bits, nulls = fc.first_rows_bitmap(first, n)
+        return pa.Array.from_buffers(self.game_type, n, [pa.py_buffer(bits)],
+                                     null_count=nulls, children=fields)
+
+
+def _dictionary(arr: pa.Array) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """A string array as the compiled column writer's dictionary (offsets, bytes, valid)."""
+    buffers = arr.buffers()
+    offsets = np.frombuffer(buffers[1], dtype=np.int32)[arr.offset:arr.offset + len(arr) + 1]
+    data = (np.frombuffer(buffers[2], dtype=np.uint8) if buffers[2] is not None
+            else np.zeros(0, dtype=np.uint8))
+    valid = np.asarray(arr.is_valid()).astype(np.uint8)
+    return offsets.astype(np.int64), data, valid
+
+
+def _strings(built: tuple[np.ndarray, np.ndarray, np.ndarray, int], n: int) -> pa.Array:
+    offsets, data, bits, nulls = built
+    return pa.Array.from_buffers(pa.string(), n, [
+        pa.py_buffer(bits) if nulls else None, pa.py_buffer(offsets), pa.py_buffer(data)],
+        null_count=nulls)
+
+
+def _ints(fc: Any, values: np.ndarray, rows: np.ndarray, lowest: int,
+          type_: pa.DataType) -> pa.Array:
+    """values[rows] as an Arrow integer array, null where a value is below `lowest` or is
+    the kernel's MISSING."""
+    out = np.empty(len(rows), dtype=type_.to_pandas_dtype())
+    bits, nulls = fc.ints(values, rows, lowest, _MISSING, out)
+    return pa.Array.from_buffers(type_, len(rows), [
+        pa.py_buffer(bits) if nulls else None, pa.py_buffer(out)], null_count=nulls)
 
 
 def _numbered(prefix: str, numbers: np.ndarray, repeats: np.ndarray | None = None
