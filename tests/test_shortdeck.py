@@ -14,7 +14,7 @@ import pytest
 from audit.cards import parse_cards
 from audit.evaluate import high_strength
 from audit.evaluate_short import short_class, short_strength
-from audit.export import to_phh
+from audit.export import ExportError, to_phh
 from audit.importers.phh import PhhImporter, PhhMappingError, phh_hand_to_events
 from audit.importers.pokerstars import PokerStarsImporter
 from audit.replay import hand_from_rows, replay_hand
@@ -183,6 +183,9 @@ def test_pokerstars_6plus_fixture_imports_and_replays_clean() -> None:
     first = replay_hand(hand_from_rows(hands["ps:400000000001"]))
     assert {p["seat"]: p["hand_class"] for p in first.players if p["showed"]} == {
         1: "flush", 2: "full house"}
+    # PHH's NS ranks a straight over three of a kind: a PokerStars 6+ hand is not written as NS
+    with pytest.raises(ExportError, match="holdem_6plus no_limit has no PHH variant code"):
+        to_phh(hands["ps:400000000001"])
     # the vectorised fast path leaves 6+ hands to the line parser: the same events
     assert _ps(PS_6PLUS, fast=False)[0] == hands
 
