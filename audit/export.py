@@ -23,6 +23,12 @@ survives through `venue` / `hand` (`phh:<venue>:<hand>`) and, for other importer
 `x_poker_audit_hand_id`.  PHH has no pot labels, rake or annotations: awards are summed per
 player into `winnings`, and rake / annotations are not written.
 
+Short deck (NS) is holdem_short only, whose ranking (a straight over three of a kind) is
+PokerKit's: the button blind is the button's `blinds_or_straddles` entry. A PokerStars 6+
+hand (holdem_6plus: three of a kind over a straight) has no PHH code and is an ExportError;
+OHH, which names no short-deck game, writes both as Holdem with the variant in
+`x_poker_audit_game`.
+
 Stud (F7S, F7S/8, FR) has no button: p1..pN are the seats in order, `bring_in` is written and
 the bring-in post is the action `pN pb`; a completion is `cbr`; a seat's consecutive deals
 (3rd street down + up) are one `d dh`, whose up/down pattern PHH fixes by the game, so a deal
