@@ -62,3 +62,30 @@ def test_every_fixture_breaks_its_rule():
         hands = parse_text(path.read_text(encoding="utf-8"), str(path))
         assert any(any(e[0] == rid for e in expect) for _, expect in hands), rid
         assert any(not any(e[0] == rid for e in expect) for _, expect in hands), rid
+
+
+def _own_rule_cases():
+    for path in sorted(FIXTURES.glob("*.txt")):
+        rule_id = path.stem.split(".", 1)[0]
+        if rule_id in TABLE_SEQUENCE_RULE_IDS:
+            continue  # cross-hand: tests/test_table_sequence.py compares every finding exactly
+        for rows, expect in parse_text(path.read_text(encoding="utf-8"), str(path)):
+            label = rows[0]["hand_id"].split(":", 1)[-1].replace(".", "-")
+            yield pytest.param(rule_id, rows, expect, id=label)
+
+
+@pytest.mark.parametrize(("rule_id", "rows", "expect"), list(_own_rule_cases()))
+def test_the_file_rule_is_found_exactly_where_expected_at_any_severity(rule_id, rows, expect):
+    # test_rule compares info findings only as a subset, so an INFO rule (DQ-*) could fire on
+    # its own legal neighbour unnoticed: each hand draws exactly its file's rule findings.
+    assert rule_id in RULES, rule_id
+    result = replay_hand(hand_from_rows(rows), _profile(rows[0]["game"]))
+    got = {(f.rule_id, f.seat, f.seq) for f in result.findings if f.rule_id == rule_id}
+    assert got == {e for e in expect if e[0] == rule_id}, [
+        (f.rule_id, f.seat, f.seq, f.message) for f in result.findings]
+
+
+def test_every_info_rule_fixture_has_a_legal_neighbour_checked_at_info_severity():
+    info_files = [p.stem for p in FIXTURES.glob("*.txt")
+                  if p.stem in RULES and RULES[p.stem].severity == Severity.INFO]
+    assert info_files, "no INFO rule has a fixture: the any-severity check above covers none"
