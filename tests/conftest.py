@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
@@ -21,3 +22,36 @@ def shared_dir() -> Path:
     if not SHARED.exists():
         pytest.skip("../shared is not beside the checkout")
     return SHARED
+
+
+# CI (`CI=true bash .ci/run`) has ../shared beside a clean checkout and every dev dependency
+# installed, so a skip there means a test quietly stopped testing. Only these two may skip:
+# the Makefile's chromium install can fail on a runner without apt, and atheris ships a wheel
+# for Linux x86_64 CPython 3.11 only.
+CI_ALLOWED_SKIPS = ("chromium is not installed", "could not import 'atheris'")
+
+
+def _running_in_ci() -> bool:
+    return os.environ.get("CI", "").lower() in ("1", "true", "yes")
+
+
+def _skip_reason(report: pytest.TestReport | pytest.CollectReport) -> str:
+    longrepr = report.longrepr
+    reason = longrepr[2] if isinstance(longrepr, tuple) else str(longrepr)
+    return reason.removeprefix("Skipped: ")
+
+
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    if not _running_in_ci():
+        return
+    reporter = session.config.pluginmanager.get_plugin("terminalreporter")
+    if reporter is None:
+        return
+    reasons = [_skip_reason(r) for r in reporter.stats.get("skipped", [])]
+    unexpected = [r for r in reasons if not any(a in r for a in CI_ALLOWED_SKIPS)]
+    if unexpected:
+        reporter.write("\n")
+        reporter.write_line(f"CI: {len(unexpected)} test(s) skipped that CI must run:", red=True)
+        for reason in sorted(set(unexpected)):
+            reporter.write_line(f"  {reason}", red=True)
+        session.exitstatus = pytest.ExitCode.TESTS_FAILED
