@@ -160,14 +160,17 @@ def _put_in(hand: list[dict[str, Any]]) -> dict[int, int]:
 
 
 @needs_samples
-@pytest.mark.parametrize("name", sorted(EXPECTED))
+# ipoker-lhe.xml imports no hand (its only <game> is cut off): nothing to balance there
+@pytest.mark.parametrize("name", sorted(n for n, (hands, _, _) in EXPECTED.items() if hands))
 def test_chips_balance(name: str) -> None:
     """Explicit sources: awards (incl. uncalled) + rake == chips put in.  Implicit ones
     (refunds / rake not logged): awards never exceed what was put in, and iPoker's own
     per-player totals equal what the events put in."""
     path = SAMPLES / name
     rows, _, _ = _read(_importer(path), path)
-    for hand in _hands(rows).values():
+    hands = _hands(rows)
+    assert hands, name
+    for hand in hands.values():
         put_in = sum(_put_in(hand).values())
         paid = sum(r["amount"] for r in hand if r["kind"] in ("award", "rake"))
         if "implicit" in (hand[0]["detail"] or ""):

@@ -137,13 +137,17 @@ def test_report_findings_per_10k_by_category_and_severity(store: Store, html: st
 def test_report_per_rule_day_and_table_counts(store: Store, html: str) -> None:
     k = kpis(html)
     run = resolve_run(store)
-    for row in sql(store, "SELECT rule_id, count(*) AS n FROM findings WHERE run_id = $r "
-                          "GROUP BY rule_id", r=run):
+    by_rule = sql(store, "SELECT rule_id, count(*) AS n FROM findings WHERE run_id = $r "
+                         "GROUP BY rule_id", r=run)
+    # the same rules both ways: none missing from the report, none it made up
+    assert {f"rule:{row['rule_id']}" for row in by_rule} == {x for x in k if x.startswith("rule:")}
+    for row in by_rule:
         assert int(k[f"rule:{row['rule_id']}"]) == row["n"]
     by_day = sql(store, """SELECT strftime(timezone('UTC', h.ts), '%Y-%m-%d') AS day,
                                   count(f.rule_id) AS n
                            FROM hands h LEFT JOIN findings f USING (run_id, hand_id)
                            WHERE h.run_id = $r GROUP BY day""", r=run)
+    assert {f"day:{row['day']}" for row in by_day} == {x for x in k if x.startswith("day:")}
     for row in by_day:
         assert int(k[f"day:{row['day']}"]) == row["n"]
     by_table = sql(store, """SELECT h.table_id, count(f.rule_id) AS n
