@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+
 import pyarrow as pa
 
 from audit.importers.text import parse_text
@@ -81,6 +85,18 @@ def test_hands_from_table_slices_each_hand():
 
 
 def test_replay_is_deterministic():
-    rows, _ = parse_text(HAND)[0]
-    h = hand_from_rows(rows)
-    assert replay_hand(h) == replay_hand(h)
+    # a hand with several findings (an underraise called for too much, then a wrong award),
+    # replayed in this process and in two others with other string-hash seeds: a result that
+    # leaned on set or dict order would differ between them, which one process cannot show
+    bad = HAND.replace("raise 1 to 1000", "raise 1 to 900").replace(
+        "award 3 1200 main", "award 1 1200 main")
+    rows, _ = parse_text(bad)[0]
+    here = replay_hand(hand_from_rows(rows))
+    assert len({f.rule_id for f in here.findings}) >= 3
+    script = ("import sys; from audit.importers.text import parse_text; "
+              "from audit.replay import hand_from_rows, replay_hand; "
+              "print(repr(replay_hand(hand_from_rows(parse_text(sys.stdin.read())[0][0]))))")
+    for seed in ("1", "2"):
+        run = subprocess.run([sys.executable, "-c", script], input=bad, capture_output=True,
+                             text=True, check=True, env={**os.environ, "PYTHONHASHSEED": seed})
+        assert run.stdout.strip() == repr(here), seed
