@@ -58,8 +58,9 @@ def test_a_failed_run_leaves_no_visible_run(store: Store, monkeypatch):
         return replay(*args, **kwargs)
 
     monkeypatch.setattr(run, "replay_table_fast", boom)
-    with pytest.raises(RuntimeError):
+    with pytest.raises(RuntimeError, match="disk full"):
         audit_store(store)
+    assert len(calls) == 3  # the failure struck after earlier files' parts were written
     assert [r["run_id"] for r in finished_runs(store)] == before
     assert not [p for p in Path(store.runs_dir).iterdir() if p.name.startswith(".")]
 
@@ -129,7 +130,7 @@ def test_a_run_that_fails_writing_run_json_leaves_nothing_behind(store: Store, m
         raise OSError(errno.ENOSPC, "No space left on device")
 
     monkeypatch.setattr(run.json, "dumps", disk_full)
-    with pytest.raises(OSError):
+    with pytest.raises(OSError, match="No space left on device"):
         audit_store(store)
     assert [r["run_id"] for r in finished_runs(store)] == before
     assert not [p for p in Path(store.runs_dir).iterdir() if p.name.endswith(".tmp")]

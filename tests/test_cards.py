@@ -91,7 +91,7 @@ def test_rank_vocabulary_deuce_low_ace_high() -> None:
     assert [r.index for r in Rank] == list(range(13))
     assert Rank.ACE.index == 12 and Rank.DEUCE.index == 0
     assert make_card(Rank.ACE, Suit.SPADES) == parse_card("As")
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match=r"bad rank/suit index \(13, 0\)"):
         make_card(13, 0)
 
 

@@ -67,7 +67,7 @@ def test_dispatch_knows_every_evaluator():
     hand = c("As 2d 3c 4h 5s")
     for ev in ("high", "razz", "hilo8", "low27", "lowa5"):
         assert strength(ev, hand)[0] > 0
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="unknown evaluator 'nope'"):
         strength("nope", hand)
 
 

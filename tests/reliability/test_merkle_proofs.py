@@ -54,7 +54,7 @@ def test_merkle_root_is_rfc6962_and_every_audit_path_leads_to_it(size: int):
         assert len(path) <= max(1, (size - 1).bit_length())
         assert merkle.root_from_path(leaves[index], index, size, path) == root
         if path:
-            with pytest.raises(ValueError):
+            with pytest.raises(ValueError, match="audit path is too short"):
                 merkle.root_from_path(leaves[index], index, size, path[:-1])
             wrong = [b"\xff" * 32, *path[1:]]
             assert merkle.root_from_path(leaves[index], index, size, wrong) != root
