@@ -101,3 +101,98 @@ def test_leads_equal_those_recorded_before_the_batching(case: int) -> None:
             # however the rows were chunked or joined
             assert x["evidence_hand_ids"] == y["evidence_hand_ids"]
             assert x["message"] == y["message"]
+
+
+@pytest.fixture(scope="module")
+def population() -> tuple[pl.DataFrame, pl.DataFrame, A.Partial]:
+    hands, hp, _ = generate(seed=5, players=60, days=8,
+                            teams={"softplay": 2, "chip_dump": 2, "whipsaw": 2, "checkdown": 1})
+    return hands, hp, A.aggregate(A.chunks(hp.lazy(), hands.lazy()))
+
+
+def _sorted(frame: pl.DataFrame, *keys: str) -> pl.DataFrame:
+    return frame.sort(*keys) if frame.height else frame
+
+
+@pytest.mark.parametrize(("pieces", "spill"), [(7, True), (7, False), (1, True)])
+def test_hand_rows_in_pieces_spilled_or_not_answer_as_kept_whole_in_memory(
+        population: tuple[pl.DataFrame, pl.DataFrame, A.Partial], pieces: int,
+        spill: bool) -> None:
+    """Issue 8, bounded memory: the lead players' rows cut into pieces of whole hands (and kept
+    in Parquet files, `spill`) give the same pair rows, spoiled tables and tables without a
+    player as all of them in memory at once."""
+    hands, hp, agg = population
+    top = agg.table.sort("hands", "player_a", "player_b", descending=[True, False, False])
+    wanted = top.head(6).select(A.KEYS)
+    members = pl.concat([wanted["player_a"], wanted["player_b"]]).unique().sort()
+    players = sorted(set(top["player_a"]) | set(top["player_b"]))
+    absent = [next(x for x in players[3 * i:] if x not in pair)
+              for i, pair in enumerate(wanted.iter_rows())]
+    jobs = wanted.with_columns(job=pl.int_range(pl.len(), dtype=pl.UInt32),
+                               absent=pl.Series(absent))
+    whole = A.HandRows(hp.lazy(), hands.lazy(), 1, spill=False)
+    cut = A.HandRows(hp.lazy(), hands.lazy(), pieces, spill=spill)
+    with cut:
+        # the hands of some players first, more players later (the anti-join of kept hands)
+        cut.cover(members.head(3).to_list())
+        assert cut.pieces == pieces and cut.spill == spill
+        got = _sorted(A.pair_rows(cut, wanted), "hand_id", *A.KEYS)
+        want = _sorted(A.pair_rows(whole, wanted), "hand_id", *A.KEYS)
+        assert got.height > 1000
+        assert got.equals(want)
+        spilled = sorted(cut._dir.glob("*.parquet")) if cut._dir is not None else []
+        assert len(spilled) >= (pieces if spill else 0)
+        assert len(spilled) == 0 or spill
+        got = A.spoiled_table(cut, members, wanted)
+        want = A.spoiled_table(whole, members, wanted)
+        assert got.height > 100
+        assert got.select(A.KEYS).equals(want.select(A.KEYS))
+        for column in got.columns[2:]:
+            np.testing.assert_allclose(got[column].to_numpy(), want[column].to_numpy(),
+                                       rtol=1e-12, err_msg=column)
+        got, want = A.without_table(cut, jobs), A.without_table(whole, jobs)
+        assert got.height == 6 and got.select("job", *A.KEYS).equals(
+            want.select("job", *A.KEYS))
+        assert (got["hands"] < top.head(6)["hands"]).any()  # some hands were left out
+        for column in got.columns[3:]:
+            np.testing.assert_allclose(got[column].to_numpy(), want[column].to_numpy(),
+                                       rtol=1e-12, err_msg=column)
+        kept = cut._dir
+    assert kept is None or not kept.exists()  # the spilled pieces are removed
+
+
+def test_evidence_from_rows_cut_down_chunk_by_chunk_is_the_evidence_of_all_rows(
+        population: tuple[pl.DataFrame, pl.DataFrame, A.Partial]) -> None:
+    hands, hp, agg = population
+    scored = L._score(agg.table, agg.table, 50, agg.rates, agg.cells.lazy(),
+                      agg.cells.lazy().group_by("bucket").agg(
+                          n_tables=pl.col("table").n_unique()))
+    leads = scored.sort("p_value").head(8)
+    rows = A.HandRows(hp.lazy(), hands.lazy(), 2, spill=False)
+    every = A.pair_rows(rows, leads.select(A.KEYS))
+    cut = A.pair_rows(rows, leads.select(A.KEYS),
+                      reduce=lambda piece: L.evidence_rows(piece, leads))
+    # at most EVIDENCE rows per pair, feature and piece
+    assert cut.height <= 2 * len(L._evidence_ranks()) * L.EVIDENCE * leads.height < every.height
+    want, got = L.evidence(every, leads), L.evidence(cut, leads)
+    assert sum(frame["hand_id"].list.len().sum() for frame in want.values()) > 200
+    for name in want:
+        assert got[name].sort(A.KEYS).equals(want[name].sort(A.KEYS)), name
+
+
+def test_ranking_removes_its_spilled_hand_rows(tmp_path: Path,
+                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    hands, hp, _ = generate(seed=3, players=40, days=4, teams={"chip_dump": 1})
+    monkeypatch.setattr("tempfile.tempdir", str(tmp_path))
+    made: list[str] = []
+    mkdtemp = A.tempfile.mkdtemp
+
+    def spy(*args: object, **kwargs: object) -> str:
+        made.append(mkdtemp(*args, **kwargs))  # type: ignore[arg-type]
+        return made[-1]
+
+    monkeypatch.setattr(A.tempfile, "mkdtemp", spy)
+    leads = leads_from_frames(hp, hands, min_hands=50, fdr=0.05, rows_per_chunk=hp.height // 3)
+    assert leads.num_rows >= 1  # the planted team: its hands were read back, and spilled
+    assert made and all(Path(d).parent == tmp_path for d in made)
+    assert list(tmp_path.iterdir()) == []

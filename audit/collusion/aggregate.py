@@ -11,8 +11,8 @@ Seating cells (player, table, time bucket) combine by union, per-player multiway
 Pair-hand rows are still needed for a few things about the lead players only: the evidence hand
 ids of the leads (`pair_rows`), the hands that leads explain away (`spoiled_table`) and the
 overlapping leads judged without each other's third player. Their hands are read back once
-(`HandRows`, one pass for all the players, kept in chunk-sized pieces) and every question
-answered from them.
+(`HandRows`, one pass for all the players, kept in chunk-sized pieces, spilled to disk when there
+are several) and every question answered from them piece by piece.
 """
 
 from __future__ import annotations
@@ -20,7 +20,10 @@ from __future__ import annotations
 import json
 import math
 import os
-from collections.abc import Iterable, Iterator
+import shutil
+import tempfile
+import weakref
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -105,64 +108,139 @@ class HandRows:
     Explaining away (its rounds), the overlap re-check and the evidence all go back to the hands
     of the same few lead players, and building these rows (reading the projections, per-hand
     flags, starting-hand strength) is most of what going back costs: built once per player, not
-    once per question. Memory: the hands of the players asked about, in the pair-hand input
-    columns only (features.PAIR_INPUT).
+    once per question. The rows are kept in `pieces` of whole hands (by the hash of the hand id
+    that `chunks` cuts by) and every question is answered piece by piece, so memory is bounded
+    by a piece, not the store: on a store of many chunks the lead players may sit in most of
+    its hands (copies of one population: 60% of 10M hands), and their rows kept together (in
+    the pair-hand input columns only, features.PAIR_INPUT) took over 12 GB.
+
+    `spill` (default: when there is more than one piece) keeps the pieces in Parquet files in a
+    temporary directory instead of in memory, and cuts the projections into pieces there in one
+    streaming pass first (rather than one filtered read of the whole store per piece). `close`
+    (or leaving a `with` block, or dropping the object) removes the directory.
     """
 
-    def __init__(self, hand_players: pl.LazyFrame, hands: pl.LazyFrame, pieces: int = 1) -> None:
+    def __init__(self, hand_players: pl.LazyFrame, hands: pl.LazyFrame, pieces: int = 1,
+                 spill: bool | None = None) -> None:
         self.hand_players, self.hands, self.pieces = hand_players, hands, max(1, pieces)
+        self.spill = self.pieces > 1 if spill is None else spill
         self._covered: set[str] = set()
-        self._rows: list[pl.DataFrame | None] = [None] * self.pieces
+        self._rows: list[list[pl.DataFrame | Path]] = [[] for _ in range(self.pieces)]
+        self._dir: Path | None = None
+        self._split = False  # the projections cut into piece files under _dir
+        self._cleanup: weakref.finalize | None = None
         self.spoiled: dict[frozenset[str], pl.DataFrame] = {}  # spoiled_table's, by members
+
+    def __enter__(self) -> HandRows:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        """Remove the spilled pieces (the rows are built again if asked for after this)."""
+        if self._cleanup is not None:
+            self._cleanup()
+        self._dir, self._split, self._cleanup = None, False, None
+        self._covered.clear()
+        self._rows = [[] for _ in range(self.pieces)]
+
+    def _workdir(self) -> Path:
+        if self._dir is None:
+            self._dir = Path(tempfile.mkdtemp(prefix="poker-audit-handrows-"))
+            self._cleanup = weakref.finalize(self, shutil.rmtree, self._dir, True)
+        return self._dir
+
+    def _piece_of(self) -> pl.Expr:
+        return pl.col("hand_id").hash(seed=0) % self.pieces
+
+    def _source(self, i: int) -> tuple[pl.DataFrame, pl.LazyFrame]:
+        """The projections' rows of piece `i`: the hand players read (they are read three
+        times below), the hands as a scan."""
+        hp = self.hand_players.select(F.HAND_PLAYER_COLUMNS)
+        hands = self.hands.select(F.HAND_COLUMNS)
+        if self.pieces == 1:
+            return hp.collect(), hands
+        if self.spill and hasattr(pl, "PartitionBy"):
+            if not self._split:
+                for name, frame in (("hand_players", hp), ("hands", hands)):
+                    frame.with_columns(_piece=self._piece_of()).sink_parquet(
+                        pl.PartitionBy(self._workdir() / name, key="_piece",
+                                       include_key=False), compression="lz4", mkdir=True)
+                self._split = True
+
+            def part(name: str, frame: pl.LazyFrame) -> pl.LazyFrame:
+                files = sorted((self._workdir() / name / f"_piece={i}").glob("*.parquet"))
+                return pl.scan_parquet(files) if files else frame.clear()
+
+            return part("hand_players", hp).collect(), part("hands", hands)
+        inside = self._piece_of() == i
+        return hp.filter(inside).collect(), hands.filter(inside)
 
     def cover(self, players: Iterable[str]) -> None:
         """Build the rows of these players' hands now: one pass over the projections for all of
-        them (rather than one per question that adds a player, or per chunk), kept in `pieces`
-        of whole hands so that the pair-hand rows built from them stay chunk-sized."""
+        them (rather than one per question that adds a player), piece by piece."""
         wanted = {p for p in players if p is not None}
         new = wanted - self._covered
         if not new:
             return
-        hp = self.hand_players
         fresh = pl.Series(sorted(new), dtype=pl.String).implode()
-        ids = hp.filter(pl.col("player").is_in(fresh)).select("hand_id").unique()
-        if self._covered:  # hands kept already for another player
-            known = pl.Series(sorted(self._covered), dtype=pl.String).implode()
-            ids = ids.join(hp.filter(pl.col("player").is_in(known)).select("hand_id"),
-                           on="hand_id", how="anti")
-        rows = (F.player_hands(hp.join(ids, on="hand_id", how="semi"),
-                               self.hands.join(ids, on="hand_id", how="semi"))
-                .select(F.PAIR_INPUT).collect())
-        split = (rows.with_columns(_piece=pl.col("hand_id").hash(seed=0) % self.pieces)
-                 .partition_by("_piece", as_dict=True, include_key=False)
-                 if self.pieces > 1 else {(0,): rows})
+        known = pl.Series(sorted(self._covered), dtype=pl.String).implode()
         for i in range(self.pieces):
-            more, kept = split.get((i,)), self._rows[i]
-            if more is not None:
-                self._rows[i] = more if kept is None else pl.concat([kept, more]).rechunk()
+            hp, hands = self._source(i)
+            ids = hp.lazy().filter(pl.col("player").is_in(fresh)).select("hand_id").unique()
+            if self._covered:  # hands kept already for another player
+                ids = ids.join(hp.lazy().filter(pl.col("player").is_in(known))
+                               .select("hand_id"), on="hand_id", how="anti")
+            rows = (F.player_hands(hp.lazy().join(ids, on="hand_id", how="semi"),
+                                   hands.join(ids, on="hand_id", how="semi"))
+                    .select(F.PAIR_INPUT).collect())
+            del hp
+            if rows.height == 0:
+                continue
+            if self.spill:
+                path = self._workdir() / f"rows-{i}-{len(self._rows[i])}.parquet"
+                rows.write_parquet(path, compression="lz4")
+                self._rows[i].append(path)
+            else:
+                self._rows[i].append(rows)
         self._covered |= new
 
-    def player_hands(self, players: Iterable[str]) -> list[pl.DataFrame]:
-        """Per chunk, the rows of the hands in which one of `players` sat."""
+    def _piece(self, i: int) -> pl.DataFrame | None:
+        kept = self._rows[i]
+        if not kept:
+            return None
+        frames = [pl.read_parquet(x) if isinstance(x, Path) else x for x in kept]
+        return frames[0] if len(frames) == 1 else pl.concat(frames)
+
+    def player_hands(self, players: Iterable[str]) -> Iterator[pl.DataFrame]:
+        """Piece by piece, the rows of the hands in which one of `players` sat (one piece in
+        memory at a time: reduce each before asking for the next)."""
         wanted = {p for p in players if p is not None}
         self.cover(wanted)
-        kept = [rows for rows in self._rows if rows is not None]
-        if wanted >= self._covered:  # every hand kept is one of theirs
-            return kept
+        everyone = wanted >= self._covered  # every hand kept is one of theirs
         them = pl.Series(sorted(wanted), dtype=pl.String).implode()
-        out = []
-        for rows in kept:
-            ids = rows.filter(pl.col("player").is_in(them)).select("hand_id").unique()
-            out.append(rows.join(ids, on="hand_id", how="semi"))
-        return out
+        for i in range(self.pieces):
+            rows = self._piece(i)
+            if rows is None:
+                continue
+            if not everyone:
+                ids = rows.filter(pl.col("player").is_in(them)).select("hand_id").unique()
+                rows = rows.join(ids, on="hand_id", how="semi")
+            yield rows
 
 
-def pair_rows(rows: HandRows, wanted: pl.DataFrame) -> pl.DataFrame:
-    """The pair-hand rows of the `wanted` pairs (columns player_a, player_b), chunk by chunk."""
+def pair_rows(rows: HandRows, wanted: pl.DataFrame,
+              reduce: Callable[[pl.DataFrame], pl.DataFrame] | None = None) -> pl.DataFrame:
+    """The pair-hand rows of the `wanted` pairs (columns player_a, player_b), chunk by chunk;
+    with `reduce`, only what it keeps of each chunk's rows (the rows of all the chunks together
+    can be store-sized: a lead pair of a 10M-hand store shares hundreds of thousands of hands)."""
     wanted = wanted.select(KEYS).unique()
     players = pl.concat([wanted["player_a"], wanted["player_b"]]).unique()
-    out = [F.pair_hands(ph.lazy(), wanted).collect()
-           for ph in rows.player_hands(players.to_list())]
+    out = []
+    for ph in rows.player_hands(players.to_list()):
+        piece = F.pair_hands(ph.lazy(), wanted).collect()
+        out.append(piece if reduce is None else reduce(piece))
     return pl.concat(out) if out else pl.DataFrame()
 
 
@@ -194,14 +272,26 @@ def spoiled_table(rows: HandRows, members: pl.Series, skip: pl.DataFrame) -> pl.
     return table.join(skip.select(KEYS), on=KEYS, how="anti").sort(KEYS)
 
 
-def sat_in(rows: HandRows, pairs: pl.DataFrame, players: Iterable[str]) -> pl.DataFrame:
-    """(hand_id, player) for each of `players` in the hands of the `pairs`' players."""
-    inside = pl.concat([pairs["player_a"], pairs["player_b"]]).unique().to_list()
-    them = pl.Series(sorted(set(players)), dtype=pl.String).implode()
-    out = [ph.filter(pl.col("player").is_in(them)).select("hand_id", "player")
-           for ph in rows.player_hands(inside)]
-    return (pl.concat(out).unique() if out
-            else pl.DataFrame(schema={"hand_id": pl.String, "player": pl.String}))
+def without_table(rows: HandRows, jobs: pl.DataFrame) -> pl.DataFrame:
+    """Per job (columns job, player_a, player_b, absent): the pair aggregates (`pair_table`,
+    by job) of the pair's hands in which the job's `absent` player did not sit, added up chunk
+    by chunk (a hand and everyone in it are in one chunk)."""
+    wanted = jobs.select(KEYS).unique()
+    inside = pl.concat([wanted["player_a"], wanted["player_b"]]).unique().to_list()
+    away = jobs["absent"].unique().implode()
+    tables = []
+    for ph in rows.player_hands(inside):
+        own = F.pair_hands(ph.lazy(), wanted)
+        sat = (ph.lazy().filter(pl.col("player").is_in(away))
+               .select("hand_id", absent=pl.col("player")).unique())
+        left = (own.join(jobs.lazy(), on=KEYS)
+                .join(sat, on=["hand_id", "absent"], how="anti"))
+        tables.append(F.pair_table(left, by=("job",)).collect())
+    tables = [t for t in tables if t.height]
+    if not tables:
+        return pl.DataFrame()
+    return (pl.concat(tables).group_by("job", *KEYS, maintain_order=True).agg(pl.all().sum())
+            .sort("job"))
 
 
 def iter_partials(parts: Iterable[Chunk], seat_bucket: str = "1d") -> Iterator[Partial]:

@@ -375,8 +375,8 @@ def pair_scores(hand_players: pl.LazyFrame, hands: pl.LazyFrame, *, min_hands: i
                 seat_bucket: str = "1d", fdr: float | None = None, rounds: int = 3,
                 rows_per_chunk: int = A.ROWS_PER_CHUNK, evidence_q: float | None = None,
                 agg: A.Partial | None = None) -> tuple[pl.DataFrame, pl.DataFrame]:
-    """(scored pairs with p and q, the pair-hand rows of the pairs with q <= `evidence_q`, all
-    tested pairs when None or >= 1, for evidence).
+    """(scored pairs with p and q, the pair-hand rows that can be the evidence (`evidence_rows`)
+    of the pairs with q <= `evidence_q`, all tested pairs when None or >= 1).
 
     The hands are aggregated chunk by chunk (audit/collusion/aggregate.py), so memory is
     bounded by `rows_per_chunk`; `agg`, when given, are these hands' aggregates already (kept
@@ -396,7 +396,11 @@ def pair_scores(hand_players: pl.LazyFrame, hands: pl.LazyFrame, *, min_hands: i
     wanted = scored.filter(pl.col("p_value").is_not_nan())
     if evidence_q is not None and evidence_q < 1:
         wanted = wanted.filter(pl.col("q_value") <= evidence_q)
-    return scored, A.pair_rows(rows, wanted.select("player_a", "player_b"))
+    # chunk by chunk, only the rows that can be evidence (all of them can be store-sized)
+    pairs = A.pair_rows(rows, wanted.select("player_a", "player_b"),
+                        reduce=lambda piece: evidence_rows(piece, wanted))
+    rows.close()
+    return scored, pairs
 
 
 def _score(table: pl.DataFrame, baseline: pl.DataFrame, min_hands: int, rates: pl.DataFrame,
@@ -433,12 +437,8 @@ def _without(rows: A.HandRows, pairs: list[tuple[str, str]], absent: list[str],
         "player_b": pl.Series([b for _, b in pairs], dtype=pl.String),
         "absent": pl.Series(absent, dtype=pl.String)})
     wanted = jobs.select("player_a", "player_b").unique()
-    own = A.pair_rows(rows, wanted)
-    sat = A.sat_in(rows, wanted, absent).rename({"player": "absent"})
-    left = (own.lazy().join(jobs.lazy(), on=["player_a", "player_b"])
-            .join(sat.lazy(), on=["hand_id", "absent"], how="anti")) if own.height else None
-    table = F.pair_table(left, by=("job",)).collect() if left is not None else None
-    if table is None or table.height == 0:
+    table = A.without_table(rows, jobs)
+    if table.height == 0:
         return [1.0] * len(pairs)
     # seating is counted over all hands whichever are left out: once for all the pairs
     seats = F.co_sittings(cells, tables, wanted.lazy()).collect()
@@ -592,22 +592,42 @@ _EVIDENCE_FILTER = {
 }
 
 
+def _evidence_ranks() -> dict[str, tuple[pl.Expr, pl.Expr]]:
+    """Per feature: which pair-hand rows can be its evidence (`sign`: the sign of the lead's
+    chip flow) and the measure that ranks them, largest first."""
+    ranks = {name: (cond, pl.col("pot") if name != "seating"
+                    else -pl.col("ts").cast(pl.Int64).fill_null(0))
+             for name, cond in _EVIDENCE_FILTER.items()}
+    ranks["chip_dump"] = (pl.col("d") * pl.col("sign") > 0, pl.col("d") * pl.col("sign"))
+    return ranks
+
+
+def _ranked(sub: pl.DataFrame, cond: pl.Expr, key: pl.Expr) -> pl.DataFrame:
+    return sub.filter(cond).sort(key, "hand_id", descending=[True, False])
+
+
 def evidence(pairs: pl.DataFrame, leads: pl.DataFrame) -> dict[str, pl.DataFrame]:
     """Per feature, the hand ids that contributed most to each lead pair (lists, best first;
     hands tied on the measure in hand id order, so that a run's evidence never depends on the
     order the pair-hand rows were built in)."""
     keys = ["player_a", "player_b"]
     sub = pairs.join(leads.select(*keys, sign=pl.col("chip_dump_z").sign()), on=keys)
-    out = {}
-    for name, cond in _EVIDENCE_FILTER.items():
-        key = pl.col("pot") if name != "seating" else -pl.col("ts").cast(pl.Int64).fill_null(0)
-        out[name] = (sub.filter(cond).sort(key, "hand_id", descending=[True, False])
-                     .group_by(keys, maintain_order=True).agg(pl.col("hand_id").head(EVIDENCE)))
-    out["chip_dump"] = (sub.filter(pl.col("d") * pl.col("sign") > 0)
-                        .sort(pl.col("d") * pl.col("sign"), "hand_id", descending=[True, False])
-                        .group_by(keys, maintain_order=True)
-                        .agg(pl.col("hand_id").head(EVIDENCE)))
-    return out
+    return {name: _ranked(sub, cond, key).group_by(keys, maintain_order=True)
+            .agg(pl.col("hand_id").head(EVIDENCE))
+            for name, (cond, key) in _evidence_ranks().items()}
+
+
+def evidence_rows(pairs: pl.DataFrame, leads: pl.DataFrame) -> pl.DataFrame:
+    """The rows of `pairs` (pair-hand rows) that `evidence` can pick for these leads: each
+    feature's first EVIDENCE per pair. The evidence of a union of such rows is the evidence of
+    all the rows (each feature's order is total: measure, then hand id), so pair-hand rows are
+    cut down chunk by chunk."""
+    keys = ["player_a", "player_b"]
+    sub = pairs.join(leads.select(*keys, sign=pl.col("chip_dump_z").sign()), on=keys)
+    first = pl.int_range(pl.len()).over(keys) < EVIDENCE
+    picked = [_ranked(sub, cond, key).filter(first) for cond, key in _evidence_ranks().values()]
+    return (pl.concat(picked).unique(subset=["hand_id", *keys], maintain_order=True)
+            .select(pairs.columns))
 
 
 def _describe(name: str, r: dict[str, Any]) -> str:
