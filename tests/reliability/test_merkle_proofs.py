@@ -186,10 +186,19 @@ def test_a_store_written_with_compiled_leaves_verifies_with_the_reference(
     from audit.faults import hands_table
 
     src = tmp_path / "big.parquet"
-    pq.write_table(hands_table("big", 2 * merkle.KERNEL_MIN_ROWS // 15), src)
-    ingest([src], store)
+    hands = 2 * merkle.KERNEL_MIN_ROWS // 15
+    pq.write_table(hands_table("big", hands), src)
+    compiled: list[int] = []
+    real = merkle.compiled_leaves
+    monkeypatch.setattr(merkle, "compiled_leaves",
+                        lambda t, k: compiled.append(t.num_rows) or real(t, k))
+    assert ingest([src], store).hands == hands
+    assert compiled  # the compiled writer made the committed roots (else nothing is compared)
+    compiled.clear()
     monkeypatch.setenv(merkle.REFERENCE_ENV, "1")
-    assert store.verify().ok
+    report = store.verify()
+    assert report.ok and report.hands == hands, report.problems
+    assert compiled == []  # ... and only the Arrow reference recomputed them
 
 
 def test_reference_env_turns_the_compiled_writer_off(monkeypatch: pytest.MonkeyPatch):
