@@ -205,3 +205,44 @@ def test_a_kernel_that_cannot_run_leaves_every_hand_to_the_reference(
     assert got.fast_hands == 0
     assert got.hands.equals(want.hands) and got.findings.equals(want.findings)
     assert "compiled replay is unavailable" in capsys.readouterr().err
+
+
+def test_sliced_and_chunked_tables_read_from_their_buffers(tmp_path: Path) -> None:
+    """Columns are read from their Arrow buffers: a table that starts mid-buffer (a slice,
+    offsets and validity bitmaps not at bit 0) or comes in many chunks replays the same."""
+    table = _simulated(tmp_path, hands=300, seed=11, variant="mixed", structure="mixed",
+                       tables=3, violations=0.2, tournament_share=0.3)
+    starts = np.flatnonzero(np.concatenate(([True], np.asarray(
+        table.column("hand_id").to_pylist()[1:], dtype=object) != np.asarray(
+        table.column("hand_id").to_pylist()[:-1], dtype=object))))
+    sliced = table.slice(int(starts[37]), int(starts[251]) - int(starts[37]))
+    assert sliced.column("seat").chunk(0).offset % 8 or sliced.column("seat").chunk(0).offset
+    assert_same(sliced)
+    chunked = pa.Table.from_batches(sliced.to_batches(max_chunksize=333))
+    assert chunked.column("kind").num_chunks > 1
+    assert_same(chunked)
+
+
+def test_text_codes_match_every_kind_and_detail() -> None:
+    """Each kind and detail text maps to its code, and anything else (other text, a prefix,
+    empty, null) to the code for other or blank, from any slice of the column."""
+    from audit.replay import fast
+    from audit.replay import fast_kernel as K
+
+    for values, blank in ((K.KINDS, -1), (K.DETAILS, K.D_NULL)):
+        texts = [*values, "", None, "other", values[0][:-1], values[0] + "x", "bet ", "Seat"]
+        want = [values.index(t) if t in values else (blank if not t else -1) for t in texts]
+        column = pa.array(["pad", None, *texts], pa.string())
+        assert list(fast._codes(column.slice(2), values, blank)) == want
+
+
+def test_integer_columns_read_nulls_as_missing() -> None:
+    from audit.replay import fast
+
+    for type_ in (pa.int8(), pa.int16(), pa.int32(), pa.int64()):
+        column = pa.array([5, None, -3, 7, None, 1, 2, 3, 4, None], type_).slice(1)
+        assert list(fast._ints(column, -99)) == [-99, -3, 7, -99, 1, 2, 3, 4, -99]
+        values, known = fast._ints_at(column, np.array([0, 2, 3, 8]), 0)
+        assert list(values) == [0, 7, 0, 0] and list(known) == [False, True, False, False]
+    flags = pa.array([True, None, False, True, True, False, None, True, False], pa.bool_())
+    assert list(fast._ints(flags.slice(3), 9)) == [1, 1, 0, 9, 1, 0]

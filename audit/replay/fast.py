@@ -74,19 +74,19 @@ def replay_table_fast(table: pa.Table, cash: Settings, tournament: Settings | No
         return TableReplay(findings=findings_table([], run_id), hands=hands_schema.empty_table(),
                            players=players_schema.empty_table(), fast_hands=0,
                            reference_hands=0, reasons={})
-    table = table.combine_chunks()  # one chunk: every take and cast below is a plain one
+    # the columns taken from more than once, in one piece (a take per chunk costs more)
+    table = _one_chunk_columns(table, ("hand_id", "player", "seq"))
     starts = _hand_starts(table)
-    n_hands = len(starts) - 1
-    status = np.ones(n_hands, dtype=np.int64)
     fast = None
     if use_kernel and not reference_only() and _kernel_covers(hands_schema, players_schema) \
             and kernel() is not None:
         try:
             fast = _run_kernel(table, starts, cash, tournament)
-            status = fast["status"]
         except compile_failures() as exc:  # the compiled path could not run: lose no
             KERNEL.failed(exc)             # time, no hand; the reference replay judges all
             fast = None
+    n_hands = len(starts) - 1
+    status = fast["status"] if fast is not None else np.ones(n_hands, dtype=np.int64)
     back = np.flatnonzero(status > 0)
     ref_findings, ref_hands, ref_players = _reference(table, starts, back, cash, tournament)
     findings = _merge_findings(table, starts, status, back, ref_findings, fast,
@@ -107,8 +107,8 @@ def replay_table_fast(table: pa.Table, cash: Settings, tournament: Settings | No
     hands = _in_hand_order(hand_parts, hands_schema, run_id)
     players = _in_hand_order(player_parts, players_schema, run_id)
     reasons: dict[int, int] = {}
-    if fast is not None:
-        codes, counts = np.unique(status[status > 0], return_counts=True)
+    if fast is not None and len(back):
+        codes, counts = np.unique(status[back], return_counts=True)
         reasons = {int(c): int(n) for c, n in zip(codes, counts, strict=True)}
     return TableReplay(findings=findings, hands=hands, players=players,
                        fast_hands=n_hands - len(back), reference_hands=len(back),
@@ -116,43 +116,178 @@ def replay_table_fast(table: pa.Table, cash: Settings, tournament: Settings | No
 
 
 # ---------------------------------------------------------------------------- decoding
+# Columns are read from their Arrow buffers as numpy views (no Python object per row, one
+# pass each); the text columns the kernel needs are matched in compiled loops.
+
+_NO_BYTES = np.frombuffer(b"", np.uint8)  # an empty validity bitmap: no nulls
 
 
 def _hand_starts(table: pa.Table) -> np.ndarray:
-    codes = pc.dictionary_encode(table.column("hand_id").combine_chunks()).indices
-    ids = codes.to_numpy(zero_copy_only=False)
-    change = np.flatnonzero(ids[1:] != ids[:-1]) + 1
-    return np.concatenate(([0], change, [len(ids)])).astype(np.int64)
+    """Row where each hand starts, and the row count last: a hand_id that differs from the
+    row before starts a hand."""
+    ids = _one_chunk(table.column("hand_id"))
+    n = len(ids)
+    if ids.null_count:  # not in the schema; each null row then stands alone, as before
+        codes = pc.dictionary_encode(ids).indices.to_numpy(zero_copy_only=False)
+        change = np.flatnonzero(codes[1:] != codes[:-1]) + 1
+    else:
+        differs = pc.not_equal(ids.slice(1), ids.slice(0, n - 1))
+        change = np.flatnonzero(_ints(differs, 0)) + 1
+    return np.concatenate(([0], change, [n])).astype(np.int64)
+
+
+def _one_chunk(col: pa.ChunkedArray | pa.Array) -> pa.Array:
+    if isinstance(col, pa.ChunkedArray):
+        return col.chunk(0) if col.num_chunks == 1 else col.combine_chunks()
+    return col
+
+
+def _one_chunk_columns(table: pa.Table, names: tuple[str, ...]) -> pa.Table:
+    for name in names:
+        if name in table.column_names and table.column(name).num_chunks > 1:
+            i = table.column_names.index(name)
+            table = table.set_column(i, table.field(i), table.column(name).combine_chunks())
+    return table
+
+
+def _valid(arr: pa.Array) -> np.ndarray | None:
+    """Which rows of a (non-struct) array are not null; None when none is."""
+    if not arr.null_count:
+        return None
+    bitmap = np.frombuffer(arr.buffers()[0], np.uint8)
+    bits = np.unpackbits(bitmap, count=arr.offset + len(arr), bitorder="little")
+    return bits[arr.offset:].astype(bool)
+
+
+def _text_buffers(col: pa.ChunkedArray | pa.Array
+                  ) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
+    """Offsets, bytes, validity bitmap (empty: no nulls) and bitmap offset of a text column."""
+    arr = _one_chunk(col)
+    if arr.type != pa.string() and arr.type != pa.large_string():
+        arr = _one_chunk(arr.cast(pa.string()))
+    validity, offsets_buf, data_buf = arr.buffers()
+    width = np.int32 if arr.type == pa.string() else np.int64
+    offsets = np.frombuffer(offsets_buf, width)[arr.offset: arr.offset + len(arr) + 1]
+    data = np.frombuffer(data_buf, np.uint8) if data_buf is not None else _NO_BYTES
+    bitmap = np.frombuffer(validity, np.uint8) if arr.null_count else _NO_BYTES
+    return offsets, data, bitmap, arr.offset
+
+
+@cache
+def _candidates(values: tuple[str, ...]) -> tuple[np.ndarray, np.ndarray]:
+    """Texts to match as offsets into one byte buffer."""
+    encoded = [v.encode("utf-8") for v in values]
+    offsets = np.concatenate(([0], np.cumsum([len(e) for e in encoded]))).astype(np.int64)
+    return offsets, np.frombuffer(b"".join(encoded) or b"\0", np.uint8)
+
+
+@cache
+def _slots(values: tuple[str, ...]) -> np.ndarray:
+    """The candidate of each text hash (fast_kernel.text_slot); the candidates' hashes
+    differ (KINDS and DETAILS: tests/test_replay_fast.py)."""
+    K = kernel()
+
+    offsets, data = _candidates(values)
+    slots = np.full(K.TEXT_SLOTS, -1, np.int64)
+    for c, value in enumerate(values):
+        if not value:
+            continue
+        slot = K.text_slot(data, offsets[c], offsets[c + 1])
+        if slots[slot] >= 0:
+            raise ValueError(f"text hash collision in {values}")
+        slots[slot] = c
+    return slots
+
+
+def _codes(col: pa.ChunkedArray | pa.Array, values: tuple[str, ...], blank: int
+           ) -> np.ndarray:
+    """Index of each row's text in `values`, -1 for another text, `blank` for null or ''."""
+    offsets, data, bitmap, bit_offset = _text_buffers(col)
+    cand_off, cand_data = _candidates(values)
+    return kernel().string_codes(offsets, data, bitmap, bit_offset, cand_off, cand_data,
+                                 _slots(values), blank)
 
 
 def _ints(col: pa.ChunkedArray | pa.Array, missing: int) -> np.ndarray:
-    arr = pc.fill_null(pc.cast(col, pa.int64()), missing)
-    return np.ascontiguousarray(arr.to_numpy(), dtype=np.int64)
+    """An integer (or boolean) column as int64, nulls as `missing`."""
+    arr = _one_chunk(col)
+    n = len(arr)
+    if arr.null_count == n:
+        return np.full(n, missing, np.int64)
+    if pa.types.is_boolean(arr.type):
+        bits = np.unpackbits(np.frombuffer(arr.buffers()[1], np.uint8),
+                             count=arr.offset + n, bitorder="little")
+        values = bits[arr.offset:].astype(np.int64)
+    elif pa.types.is_integer(arr.type):
+        values = np.frombuffer(arr.buffers()[1], arr.type.to_pandas_dtype())[
+            arr.offset: arr.offset + n]
+        if not arr.null_count:
+            return values.astype(np.int64)
+        K = kernel()
+        if K is not None and arr.type.bit_width in (8, 64):  # seat and amounts: one pass
+            bitmap = np.frombuffer(arr.buffers()[0], np.uint8)
+            return K.int_column(values, bitmap, arr.offset, missing)
+        values = values.astype(np.int64)
+    else:
+        values = np.array(pc.cast(arr, pa.int64()).fill_null(0).to_numpy(), np.int64)
+    valid = _valid(arr)
+    if valid is not None:
+        values[~valid] = missing
+    return values
 
 
-def _codes(col: pa.ChunkedArray, values: tuple[str, ...], null: int) -> np.ndarray:
-    idx = pc.index_in(col, value_set=pa.array(values, pa.string()))
-    out = np.asarray(pc.fill_null(idx, -1).to_numpy(), dtype=np.int64).copy()
-    blank = pc.fill_null(pc.equal(col, ""), True).to_numpy(zero_copy_only=False)
-    out[np.asarray(blank, dtype=bool)] = null
-    return out
+def _bits_at(buffer: pa.Buffer, positions: np.ndarray) -> np.ndarray:
+    bitmap = np.frombuffer(buffer, np.uint8)
+    return (bitmap[positions >> 3] >> (positions & 7)) & 1 == 1
 
 
-def _string_buffers(col: pa.ChunkedArray) -> tuple[np.ndarray, np.ndarray]:
-    arr = pc.fill_null(col, "").cast(pa.large_string()).combine_chunks()
-    if isinstance(arr, pa.ChunkedArray):  # pragma: no cover - combine_chunks on an Array
-        arr = arr.combine_chunks()
-    bufs = arr.buffers()
-    offsets = np.frombuffer(bufs[1], dtype=np.int64)[arr.offset: arr.offset + len(arr) + 1]
-    data = np.frombuffer(bufs[2], dtype=np.uint8) if bufs[2] is not None else np.zeros(
-        1, np.uint8)
-    return np.ascontiguousarray(offsets), data
+def _ints_at(arr: pa.Array, rows: np.ndarray, missing: int) -> tuple[np.ndarray, np.ndarray]:
+    """An integer (or boolean) column at `rows` as int64 (nulls as `missing`), and which of
+    those are not null."""
+    if arr.null_count == len(arr):
+        return np.full(len(rows), missing, np.int64), np.zeros(len(rows), bool)
+    at = rows + arr.offset
+    if pa.types.is_boolean(arr.type):
+        values = _bits_at(arr.buffers()[1], at).astype(np.int64)
+    elif pa.types.is_integer(arr.type):
+        values = np.frombuffer(arr.buffers()[1], arr.type.to_pandas_dtype())[at].astype(np.int64)
+    else:
+        values = _ints(arr, missing)[rows]
+    if not arr.null_count:
+        return values, np.ones(len(rows), bool)
+    known = _bits_at(arr.buffers()[0], at)
+    values[~known] = missing
+    return values, known
 
 
 def _column(table: pa.Table, name: str, type_: pa.DataType) -> pa.ChunkedArray:
     if name in table.column_names:
         return table.column(name)
     return pa.chunked_array([pa.nulls(table.num_rows, type_)])
+
+
+def _chunked_valid(col: pa.ChunkedArray) -> np.ndarray | None:
+    """Which rows of a (struct) column are not null; None when none is."""
+    if not col.null_count:
+        return None
+    parts = []
+    for chunk in col.chunks:
+        if chunk.null_count:
+            bitmap = np.frombuffer(chunk.buffers()[0], np.uint8)
+            bits = np.unpackbits(bitmap, count=chunk.offset + len(chunk), bitorder="little")
+            parts.append(bits[chunk.offset:].astype(bool))
+        else:
+            parts.append(np.ones(len(chunk), bool))
+    return np.concatenate(parts)
+
+
+def _text_lookup(col: pa.Array, default: str) -> tuple[pa.Array, list[str]]:
+    """Per-row index into the distinct texts of `col` (null and '' as `default`), and those
+    texts (dictionary order)."""
+    encoded = pc.dictionary_encode(col)
+    texts = [t or default for t in encoded.dictionary.to_pylist()]
+    texts.append(default)  # the code of a null
+    return _ints(encoded.indices, len(texts) - 1), texts
 
 
 def _game_columns(table: pa.Table, starts: np.ndarray, cash: Settings,
@@ -168,43 +303,44 @@ def _game_columns(table: pa.Table, starts: np.ndarray, cash: Settings,
     out = np.zeros((n_hands, K.N_GAME), dtype=np.int64)
     if game_col is None:
         return out, {}, [cash, tournament]
-    game = game_col.combine_chunks()
-    valid = np.asarray(game.is_valid().to_numpy(zero_copy_only=False), dtype=bool)
-    big = np.int64(1 << 62)
-    idx = np.where(valid, np.arange(len(valid), dtype=np.int64), big)
-    first = np.minimum.reduceat(idx, starts[:-1])
-    has_game = first < big
-    rows = pa.array(np.where(has_game, first, 0))
-    g = game.take(rows)
-    fields = {f.name: g.field(f.name) for f in g.type}
+    valid = _chunked_valid(game_col)
+    if valid is None:
+        first = starts[:-1]
+        has_game = np.ones(n_hands, bool)
+    else:
+        big = np.int64(1 << 62)
+        idx = np.where(valid, np.arange(len(valid), dtype=np.int64), big)
+        first = np.minimum.reduceat(idx, starts[:-1])
+        has_game = first < big
+        first = np.where(has_game, first, 0)
+    # each game field read at those rows alone (a take of the whole struct copies every field)
+    fields = {f.name: f.type for f in game_col.type}
+
+    game = _one_chunk(game_col)
+
+    def child(name: str) -> pa.Array:
+        return game.field(name)
 
     def ints(name: str) -> np.ndarray:
-        if name not in fields:
-            return np.zeros(n_hands, np.int64)
-        return np.asarray(pc.fill_null(pc.cast(fields[name], pa.int64()), 0).to_numpy(),
-                          dtype=np.int64)
+        return truth(name)[1]
 
     def text(name: str) -> pa.Array:
-        return fields[name] if name in fields else pa.nulls(n_hands, pa.string())
+        return _take_text(child(name), first) if name in fields else pa.nulls(n_hands,
+                                                                               pa.string())
 
     def truth(name: str) -> tuple[np.ndarray, np.ndarray]:
+        """Which hands have a value, and the values (0 where none)."""
         if name not in fields:
-            return np.zeros(n_hands, bool), np.zeros(n_hands, bool)
-        col = fields[name]
-        known = np.asarray(col.is_valid().to_numpy(zero_copy_only=False), dtype=bool)
-        value = np.asarray(pc.fill_null(pc.cast(col, pa.bool_()), False).to_numpy(
-            zero_copy_only=False), dtype=bool)
-        return known, value
+            return np.zeros(n_hands, bool), np.zeros(n_hands, np.int64)
+        values, known = _ints_at(child(name), first, 0)
+        return known, values
 
-    variant = pc.fill_null(text("variant"), "holdem")
-    variant = pc.if_else(pc.equal(variant, ""), "holdem", variant)
-    v_code = np.asarray(pc.fill_null(pc.index_in(variant, value_set=pa.array(
-        list(_VARIANTS))), -1).to_numpy(), dtype=np.int64)
-    structure = pc.fill_null(text("structure"), "no_limit")
-    structure = pc.if_else(pc.equal(structure, ""), "no_limit", structure)
-    s_idx = np.asarray(pc.fill_null(pc.index_in(structure, value_set=pa.array(
-        list(_STRUCTURES))), -1).to_numpy(), dtype=np.int64)
-    s_code = np.where(s_idx < 0, 2, np.array(list(_STRUCTURES.values()))[np.maximum(s_idx, 0)])
+    v_index, v_texts = _text_lookup(text("variant"), "holdem")
+    v_code = np.array([_VARIANTS.get(t, -1) for t in v_texts], np.int64)[v_index]
+    variant = _lookup(tuple(v_texts), v_index)
+    structure = text("structure")
+    s_index, s_texts = _text_lookup(structure, "no_limit")
+    s_code = np.array([_STRUCTURES.get(t, 2) for t in s_texts], np.int64)[s_index]
     bb = ints("big_blind")
     sb = ints("small_blind")
     sb = np.where(sb != 0, sb, bb // 2)
@@ -213,26 +349,24 @@ def _game_columns(table: pa.Table, starts: np.ndarray, cash: Settings,
     big_bet = ints("big_bet")
     big_bet = np.where(big_bet != 0, big_bet, 2 * small_bet)
     t_known, t_value = truth("tournament")
+    t_value = t_value.astype(bool)
     use_tourn = t_value  # run.py: tournament settings when game.tournament is truthy
     # one pair of settings rows per distinct house_overrides text (none = rows 0 and 1)
-    house = pc.fill_null(text("house_overrides"), "")
-    encoded = pc.dictionary_encode(house)
-    overrides = encoded.dictionary.to_pylist()
-    house_code = np.asarray(encoded.indices.to_numpy(zero_copy_only=False), dtype=np.int64)
-    rows = [cash, tournament]
+    house_code, overrides = _text_lookup(text("house_overrides"), "")
+    settings = [cash, tournament]
     pair = []
     for text_ in overrides:
         if text_:
-            pair.append(len(rows) // 2)
-            rows.extend((cash.with_house(text_), tournament.with_house(text_)))
+            pair.append(len(settings) // 2)
+            settings.extend((cash.with_house(text_), tournament.with_house(text_)))
         else:
             pair.append(0)
     which = 2 * np.asarray(pair, dtype=np.int64)[house_code] + use_tourn
-    tourn_default = np.array([st.tournament for st in rows], dtype=bool)[which]
+    tourn_default = np.array([st.tournament for st in settings], dtype=bool)[which]
     tourn = np.where(t_known, t_value, tourn_default)
     mb = ints("min_bet")
     min_bet = np.empty(n_hands, np.int64)
-    for k, st in enumerate(rows):
+    for k, st in enumerate(settings):
         sel = which == k
         if not sel.any():
             continue
@@ -244,11 +378,12 @@ def _game_columns(table: pa.Table, starts: np.ndarray, cash: Settings,
         chosen = np.where(chosen <= 0, 1, chosen)
         min_bet[sel] = chosen[sel]
     button = ints("button_seat")
-    _, dead_button = truth("dead_button")
+    dead_button = truth("dead_button")[1].astype(bool)
     # half-pot (BET-HALFPOT) is judged by the reference replay only; the kernel knows pot limit
-    half_pot = s_idx == list(_STRUCTURES).index("half_pot")
+    half_pot = np.array([t == "half_pot" for t in s_texts], bool)[s_index]
+    ante = ints("ante")
     supported = (has_game & (v_code >= 0) & (ints("bring_in") == 0) & ~dead_button & ~half_pot
-                 & (ints("ante") >= 0) & (button >= 0) & (button < K.MAX_SEATS))
+                 & (ante >= 0) & (button >= 0) & (button < K.MAX_SEATS))
     out[:, K.G_VARIANT] = v_code
     out[:, K.G_STRUCTURE] = s_code
     out[:, K.G_BB] = bb
@@ -260,10 +395,10 @@ def _game_columns(table: pa.Table, starts: np.ndarray, cash: Settings,
     out[:, K.G_TOURNAMENT] = tourn
     out[:, K.G_SETTINGS] = which
     out[:, K.G_SUPPORTED] = supported
-    out[:, K.G_ANTE] = ints("ante")
+    out[:, K.G_ANTE] = ante
     mpu = ints("minor_per_unit")
-    return out, {"variant": variant, "structure": text("structure"), "big_blind": bb,
-                 "mpu": np.where(mpu > 0, mpu, 1)}, rows
+    return out, {"variant": variant, "structure": structure, "big_blind": bb,
+                 "mpu": np.where(mpu > 0, mpu, 1)}, settings
 
 
 def _settings_rows(settings: list[Settings]) -> np.ndarray:
@@ -303,6 +438,11 @@ def _tables() -> tuple[np.ndarray, ...]:
             _strengths(), _card_arrays()[0])
 
 
+_NEEDLES = ("refunds=implicit", "rake=implicit", "winnings=unrecorded", "winnings=absent")
+_ROW_COLUMNS = ("seat", "event", "position", "start", "invested", "won", "vpip", "pfr", "aggr",
+                "calls", "folded", "allin", "showed", "strength", "faced_event", "hole_off")
+
+
 def _run_kernel(table: pa.Table, starts: np.ndarray, cash: Settings,
                 tournament: Settings) -> dict[str, Any]:
     K = kernel()
@@ -310,19 +450,19 @@ def _run_kernel(table: pa.Table, starts: np.ndarray, cash: Settings,
     n = table.num_rows
     n_hands = len(starts) - 1
     kind = _codes(table.column("kind"), K.KINDS, -1)
-    detail_col = _column(table, "detail", pa.string())
-    detail = _codes(detail_col, K.DETAILS, K.D_NULL)
-    flags = np.zeros(n, dtype=np.int64)
-    # source flags live only on hand_started and hand_ended rows: search those texts alone
-    rows = np.flatnonzero((kind == K.K_HAND_STARTED) | (kind == K.K_HAND_ENDED))
-    texts = detail_col.take(pa.array(rows))
-    for needle, bit in (("refunds=implicit", K.F_REFUNDS_IMPLICIT),
-                        ("rake=implicit", K.F_RAKE_IMPLICIT),
-                        ("winnings=unrecorded", K.F_UNRECORDED),
-                        ("winnings=absent", K.F_UNRECORDED)):
-        hit = pc.fill_null(pc.match_substring(texts, needle), False)
-        flags[rows] |= np.where(np.asarray(hit.to_numpy(zero_copy_only=False), dtype=bool),
-                                bit, 0)
+    if "detail" in table.column_names:
+        detail_col = table.column("detail")
+        detail = _codes(detail_col, K.DETAILS, K.D_NULL)
+        # source flags live only on hand_started and hand_ended rows: search those texts alone
+        offsets, data, bitmap, bit_offset = _text_buffers(detail_col)
+        needle_off, needle_data = _candidates(_NEEDLES)
+        needle_bit = np.array([K.F_REFUNDS_IMPLICIT, K.F_RAKE_IMPLICIT, K.F_UNRECORDED,
+                               K.F_UNRECORDED], np.int64)
+        flags = K.source_flags(kind, offsets, data, bitmap, bit_offset, needle_off,
+                               needle_data, needle_bit)
+    else:
+        detail = np.full(n, K.D_NULL, np.int64)
+        flags = np.zeros(n, np.int64)
     seat = _ints(_column(table, "seat", pa.int8()), K.MISSING)
     amount = _ints(_column(table, "amount", pa.int64()), K.MISSING)
     total = _ints(_column(table, "total", pa.int64()), K.MISSING)
@@ -336,15 +476,15 @@ def _run_kernel(table: pa.Table, starts: np.ndarray, cash: Settings,
         "players": np.zeros(n_hands, np.int64),
         "showdown": np.zeros(n_hands, np.bool_),
         "board_off": np.zeros(n_hands + 1, np.int64),
-        "board_buf": np.zeros(n_hands * 24 + 1, np.uint8),
+        "board_buf": np.empty(n_hands * 24 + 1, np.uint8),
         "row_start": np.zeros(n_hands + 1, np.int64),
         "pot_net": np.zeros(n_hands, np.int64),
     }
-    rows = {name: np.zeros(n + 1, np.int64) for name in (
-        "seat", "event", "position", "start", "invested", "won", "vpip", "pfr", "aggr",
-        "calls", "folded", "allin", "showed", "strength", "faced_event", "hole_off")}
-    rows["hole_valid"] = np.zeros(n + 1, np.bool_)
-    rows["hole_buf"] = np.zeros(n * 24 + 1, np.uint8)
+    # the kernel writes every field of each row it makes (and only those rows are read)
+    block = np.empty((len(_ROW_COLUMNS), n + 1), np.int64)
+    rows = dict(zip(_ROW_COLUMNS, block, strict=True))
+    rows["hole_valid"] = np.empty(n + 1, np.bool_)
+    rows["hole_buf"] = np.empty(n * 24 + 1, np.uint8)
     n_rows = K.replay_batch(
         starts, kind, seat, amount, total, detail, flags, cards_data, cards_off, game,
         settings, *_tables(),
@@ -363,91 +503,132 @@ def _run_kernel(table: pa.Table, starts: np.ndarray, cash: Settings,
     return out
 
 
+def _string_buffers(col: pa.ChunkedArray) -> tuple[np.ndarray, np.ndarray]:
+    """int64 offsets and bytes of a text column, a null read as ''."""
+    offsets, data, bitmap, bit_offset = _text_buffers(col)
+    if len(bitmap) and kernel().null_with_bytes(offsets, bitmap, bit_offset):
+        return _string_buffers(pc.fill_null(_one_chunk(col), ""))
+    return offsets.astype(np.int64), data
+
+
 # ---------------------------------------------------------------------------- assembly
 
 
 def _strings(offsets: np.ndarray, data: np.ndarray, valid: np.ndarray) -> pa.Array:
-    """A string array from offsets into a byte buffer (zero-length and invalid -> null)."""
+    """A string array on offsets into a byte buffer (invalid -> null)."""
     n = len(offsets) - 1
-    mask = pa.array(~valid)
-    arr = pa.LargeStringArray.from_buffers(
-        n, pa.py_buffer(np.ascontiguousarray(offsets, dtype=np.int64)),
-        pa.py_buffer(data[: max(int(offsets[-1]), 0)].tobytes() or b"\0"))
-    return pc.if_else(mask, pa.scalar(None, pa.large_string()), arr).cast(pa.string())
+    end = max(int(offsets[n]), 0)
+    wide = end >= 1 << 31
+    offsets_buf = pa.py_buffer(np.ascontiguousarray(offsets, np.int64 if wide else np.int32))
+    validity = None if valid.all() else pa.py_buffer(np.packbits(valid, bitorder="little"))
+    arr = pa.Array.from_buffers(pa.large_string() if wide else pa.string(), n,
+                                [validity, offsets_buf, pa.py_buffer(data[:end])])
+    return arr.cast(pa.string()) if wide else arr
+
+
+def _take_text(col: pa.Array | pa.ChunkedArray, rows: np.ndarray) -> pa.Array:
+    """A text column at `rows` (a negative row: null)."""
+    null = rows < 0
+    return _one_chunk(col).take(pa.array(rows, mask=null if null.any() else None))
+
+
+@cache
+def _texts(values: tuple[str, ...]) -> pa.Array:
+    return pa.array(values, pa.string())
+
+
+def _lookup(values: tuple[str, ...], codes: np.ndarray, null: np.ndarray | None = None
+            ) -> pa.Array:
+    """values[code] per row as a string column (null where `null`)."""
+    return _take_text(_texts(values), codes if null is None else np.where(null, -1, codes))
+
+
+_STREET_NAMES = ("preflop", "flop", "turn", "river", "showdown")  # street codes 0..4
 
 
 def _fast_tables(table: pa.Table, starts: np.ndarray, fast: dict[str, Any],
                  hands_schema: pa.Schema, players_schema: pa.Schema
                  ) -> tuple[pa.Table, pa.Table]:
-    from audit.replay.fast_kernel import POSITION_NAMES
+    K = kernel()
 
     status = fast["status"]
+    n_hands = len(status)
     clean = np.flatnonzero(status <= 0)
-    first = pa.array(starts[:-1][clean])
+    every = len(clean) == n_hands  # the common case: no column needs picking
+
+    def pick(values: np.ndarray) -> np.ndarray:
+        return values if every else values[clean]
+
+    clean_rows = None if every else pa.array(clean)
+
+    def pick_arrow(values: pa.Array | pa.ChunkedArray) -> pa.Array | pa.ChunkedArray:
+        return values if every else values.take(clean_rows)
+
+    first_rows = pick(starts[:-1])
+    first = pa.array(first_rows)
     game = fast["game"]
     board_off = fast["board_off"]
     board_valid = board_off[1:] > board_off[:-1]
-    boards = _strings(board_off, fast["board_buf"], board_valid).take(pa.array(clean))
+    boards = pick_arrow(_strings(board_off, fast["board_buf"], board_valid))
     rows = fast["rows"]
     n_rows = fast["n_rows"]
     row_start = fast["row_start"]
-    hand_of_row = np.repeat(np.arange(len(status)), np.diff(row_start))
-    player = table.column("player").take(pa.array(rows["event"][:n_rows]))
-    hand_ids = table.column("hand_id").take(pa.array(starts[:-1][hand_of_row]))
-    names = np.array(list(POSITION_NAMES) + [f"UTG+{i}" for i in range(1, 24)], dtype=object)
+    hand_of_row = np.repeat(np.arange(n_hands), np.diff(row_start))
+    player_col = table.column("player")
+    player = _take_text(player_col, rows["event"][:n_rows])
+    hand_ids = _take_text(table.column("hand_id"), starts[:-1][hand_of_row])
+    positions = (*K.POSITION_NAMES, *(f"UTG+{i}" for i in range(1, 24)))
     faced = rows["faced_event"][:n_rows]
-    faced_player = table.column("player").take(pa.array(np.maximum(faced, 0)))
-    faced_player = pc.if_else(pa.array(faced < 0), pa.scalar(None, pa.string()),
-                              faced_player)
+    faced_player = _take_text(player_col, faced)
     strength = rows["strength"][:n_rows]
-    classes = np.array(list(HIGH_CLASSES) + [None], dtype=object)
-    hand_class = classes[np.where(strength >= 0, strength >> 20, len(HIGH_CLASSES))]
+    folded = rows["folded"][:n_rows]
+    allin = rows["allin"][:n_rows]
     hole_off = rows["hole_off"][: n_rows + 1]
     invested = rows["invested"][:n_rows]
     won = rows["won"][:n_rows]
     seats = rows["seat"][:n_rows]
+    start = rows["start"][:n_rows]
     players = pa.table({
         "run_id": pa.nulls(n_rows, pa.string()),
         "hand_id": hand_ids,
-        "seat": pa.array(seats, pa.int8()),
+        "seat": pa.array(seats.astype(np.int8)),
         "player": player,
-        "position": pa.array(names[rows["position"][:n_rows]], pa.string()),
-        "starting_stack": pa.array(rows["start"][:n_rows], pa.int64(),
-                                   mask=rows["start"][:n_rows] >= UNKNOWN_STACK),
-        "invested": pa.array(invested, pa.int64()),
-        "won": pa.array(won, pa.int64()),
-        "net": pa.array(won - invested, pa.int64()),
+        "position": _lookup(positions, rows["position"][:n_rows]),
+        "starting_stack": pa.array(start, pa.int64(), mask=start >= UNKNOWN_STACK),
+        "invested": pa.array(invested),
+        "won": pa.array(won),
+        "net": pa.array(won - invested),
         "vpip": pa.array(rows["vpip"][:n_rows].astype(bool)),
         "pfr": pa.array(rows["pfr"][:n_rows].astype(bool)),
-        "aggressive_actions": pa.array(rows["aggr"][:n_rows], pa.int32()),
-        "calls": pa.array(rows["calls"][:n_rows], pa.int32()),
-        "folded_street": pa.array(_STREETS[rows["folded"][:n_rows] + 1], pa.string()),
-        "all_in_street": pa.array(_STREETS[rows["allin"][:n_rows] + 1], pa.string()),
+        "aggressive_actions": pa.array(rows["aggr"][:n_rows].astype(np.int32)),
+        "calls": pa.array(rows["calls"][:n_rows].astype(np.int32)),
+        "folded_street": _lookup(_STREET_NAMES, folded, folded < 0),
+        "all_in_street": _lookup(_STREET_NAMES, allin, allin < 0),
         "showed": pa.array(rows["showed"][:n_rows].astype(bool)),
         "hole_cards": _strings(hole_off, rows["hole_buf"], rows["hole_valid"][:n_rows]),
-        "hand_class": pa.array(hand_class, pa.string()),
+        "hand_class": _lookup(HIGH_CLASSES, strength >> 20, strength < 0),
         "faced_bet_from": faced_player,
     })
     missing = [f.name for f in players_schema if f.name not in players.column_names]
     if missing:  # a projection column the kernel does not produce: all hands go back
         raise KernelGap(f"the fast path does not produce hand_players columns {missing}")
-    winners = _winners(hand_of_row, seats, player, won, len(status))
+    winners = _winners(row_start, seats, player, won)
     hands = pa.table({
         "run_id": pa.nulls(len(clean), pa.string()),
-        "hand_id": table.column("hand_id").take(first),
+        "hand_id": _take_text(table.column("hand_id"), first_rows),
         "ts": _column(table, "ts", pa.timestamp("us", tz="UTC")).take(first),
-        "table_id": _column(table, "table_id", pa.string()).take(first),
-        "variant": game["variant"].take(pa.array(clean)),
-        "structure": game["structure"].take(pa.array(clean)),
-        "big_blind": pa.array(game["big_blind"][clean], pa.int64()),
-        "players": pa.array(fast["players"][clean], pa.int8()),
-        "pot": pa.array(fast["pot"][clean], pa.int64()),
-        "rake": pa.array(fast["rake"][clean], pa.int64()),
+        "table_id": _take_text(_column(table, "table_id", pa.string()), first_rows),
+        "variant": pick_arrow(game["variant"]),
+        "structure": pick_arrow(game["structure"]),
+        "big_blind": pa.array(pick(game["big_blind"])),
+        "players": pa.array(pick(fast["players"]).astype(np.int8)),
+        "pot": pa.array(pick(fast["pot"])),
+        "rake": pa.array(pick(fast["rake"])),
         "board": boards,
-        "winners": winners.take(pa.array(clean)),
-        "showdown": pa.array(fast["showdown"][clean]),
-        "awards_verified": pa.array(status[clean] == 0),
-        "findings": pa.array(fast["findings"][clean], pa.int32()),
+        "winners": pick_arrow(winners),
+        "showdown": pa.array(pick(fast["showdown"])),
+        "awards_verified": pa.array(pick(status) == 0),
+        "findings": pa.array(pick(fast["findings"]).astype(np.int32)),
     })
     missing = [f.name for f in hands_schema if f.name not in hands.column_names]
     if missing:
@@ -476,21 +657,13 @@ def _kernel_covers(hands_schema: pa.Schema, players_schema: pa.Schema) -> bool:
             and set(players_schema.names) <= _PLAYERS_COLUMNS)
 
 
-def _winners(hand_of_row: np.ndarray, seats: np.ndarray, player: pa.ChunkedArray,
-             won: np.ndarray, n_hands: int) -> pa.Array:
-    """'seat:player,...' of the seats that won chips, per hand (null when none). Arrow only:
-    this runs in forked workers, where polars' thread pool is not safe."""
-    rows = np.flatnonzero(won > 0)
-    seat_text = pc.cast(pa.array(seats[rows], pa.int64()), pa.string())
-    names = pc.fill_null(player.take(pa.array(rows)), "")
-    labels = pc.binary_join_element_wise(seat_text, names, ":")
-    counts = np.bincount(hand_of_row[rows], minlength=n_hands)
-    offsets = np.concatenate(([0], np.cumsum(counts))).astype(np.int32)
-    if isinstance(labels, pa.ChunkedArray):
-        labels = labels.combine_chunks()
-    lists = pa.ListArray.from_arrays(pa.array(offsets), labels)
-    joined = pc.binary_join(lists, ",")
-    return pc.if_else(pa.array(counts > 0), joined, pa.scalar(None, pa.string()))
+def _winners(row_start: np.ndarray, seats: np.ndarray, player: pa.Array, won: np.ndarray
+             ) -> pa.Array:
+    """'seat:player,...' of the seats that won chips, per hand (null when none)."""
+    offsets, data, bitmap, bit_offset = _text_buffers(player)
+    out_off, buf, valid = kernel().winners_text(row_start, seats, won, offsets, data, bitmap,
+                                                bit_offset)
+    return _strings(out_off, buf, valid)
 
 
 UNRECORDED_RULE = "DQ-UNVERIFIABLE-AWARD"
@@ -518,7 +691,7 @@ def _merge_findings(table: pa.Table, starts: np.ndarray, status: np.ndarray,
     from audit.replay.awards import implied_rake_message
     from audit.replay.fast_kernel import G_SETTINGS
 
-    reference = findings_table([f for fs in ref_findings for f in fs], run_id)
+    reference = [f for fs in ref_findings for f in fs]
     unrecorded = (np.flatnonzero((status == -1) | (status == -2)) if fast is not None
                   else np.zeros(0, np.int64))
     if len(unrecorded):
@@ -527,34 +700,47 @@ def _merge_findings(table: pa.Table, starts: np.ndarray, status: np.ndarray,
         on = np.array([UNRECORDED_RULE not in st.disabled for st in settings])[which]
         unrecorded, which = unrecorded[on], which[on]
     if not len(unrecorded):
-        return reference
+        return findings_table(reference, run_id)
+    # one template row per settings row, and one per note with numbers (an unlogged
+    # collection beyond the implied bound); each finding is a take of its template
     templates = [finding(UNRECORDED_RULE, hand_id=None, seq=None, message=UNRECORDED_MESSAGE,
                          severity=st.severity.get(UNRECORDED_RULE)) for st in settings]
-    last = pa.array(starts[1:][unrecorded] - 1)
-    schema = findings_schema()
-    n = len(unrecorded)
-    columns: dict[str, Any] = {
-        "run_id": pa.array([run_id] * n, pa.string()),
-        "hand_id": table.column("hand_id").take(last),
-        "seq": table.column("seq").take(last),
-    }
-    values = {name: np.array([getattr(t, name) for t in templates], dtype=object)[which]
-              for name in schema.names if name not in columns}
-    # an unlogged collection beyond the implied bound: the note carries its numbers
+    template = which.copy()
     for k in np.flatnonzero(status[unrecorded] == -2):
         h, st = int(unrecorded[k]), settings[int(which[k])]
         kept, pot = int(fast["rake"][h]), int(fast["pot_net"][h])
         bound = pot * st.rake_implied_max_percent // 100
-        values["message"][k] = implied_rake_message(kept, pot, st.rake_implied_max_percent,
-                                                    int(fast["game"]["mpu"][h]))
-        values["expected"][k], values["actual"][k] = str(bound), str(kept)
-        values["delta"][k] = kept - bound
-    for name, vals in values.items():
-        columns[name] = pa.array(vals, schema.field(name).type)
+        template[k] = len(templates)
+        templates.append(finding(
+            UNRECORDED_RULE, hand_id=None, seq=None, severity=st.severity.get(UNRECORDED_RULE),
+            message=implied_rake_message(kept, pot, st.rake_implied_max_percent,
+                                         int(fast["game"]["mpu"][h])),
+            expected=bound, actual=kept, delta=kept - bound))
+    schema = findings_schema()
+    used = np.unique(template)
+    indices = None
+    columns: dict[str, Any] = {"run_id": pa.repeat(pa.scalar(run_id, pa.string()),
+                                                   len(template))}
+    for name in schema.names:
+        if name in ("run_id", "hand_id", "seq"):
+            continue
+        values = [getattr(templates[i], name) for i in used]
+        if all(v == values[0] for v in values):  # the same in every note
+            columns[name] = pa.repeat(pa.scalar(values[0], schema.field(name).type),
+                                      len(template))
+        else:
+            indices = pa.array(template) if indices is None else indices
+            columns[name] = pa.array([getattr(t, name) for t in templates],
+                                     schema.field(name).type).take(indices)
+    last_rows = starts[1:][unrecorded] - 1
+    columns["hand_id"] = _take_text(table.column("hand_id"), last_rows)
+    columns["seq"] = table.column("seq").take(pa.array(last_rows))
     made = pa.table({name: columns[name] for name in schema.names}, schema=schema)
+    if not reference:  # the kernel's notes alone, already in hand order
+        return made
     ref_hand = np.repeat(back, [len(fs) for fs in ref_findings]).astype(np.int64)
     merged = pa.concat_tables([
-        reference.append_column("_hand", pa.array(ref_hand, pa.int64())),
+        findings_table(reference, run_id).append_column("_hand", pa.array(ref_hand, pa.int64())),
         made.append_column("_hand", pa.array(unrecorded, pa.int64())),
     ])
     order = pc.sort_indices(merged, [("_hand", "ascending")])  # stable: keeps seq order
@@ -593,14 +779,20 @@ def _rows_table(rows: list[dict[str, Any]], schema: pa.Schema, back_index: list[
 def _in_hand_order(parts: list[pa.Table], schema: pa.Schema, run_id: str | None) -> pa.Table:
     if not parts:
         table = schema.empty_table()
+    elif len(parts) == 1:  # one source of rows: already in hand order
+        table = parts[0].drop_columns(["_hand"])
+        same_types = table.column_names == schema.names and all(
+            c.type == f.type for c, f in zip(table.columns, schema, strict=True))
+        # the columns as they are, under the schema (a cast when one must be converted)
+        table = (pa.Table.from_arrays(table.columns, schema=schema) if same_types
+                 else table.cast(schema))
     else:
         merged = pa.concat_tables([p.cast(schema.append(pa.field("_hand", pa.int64())))
                                    for p in parts])
-        if len(parts) > 1:
-            merged = merged.take(pc.sort_indices(merged, [("_hand", "ascending")]))
+        merged = merged.take(pc.sort_indices(merged, [("_hand", "ascending")]))
         table = merged.drop_columns(["_hand"])
     if run_id is not None and "run_id" in table.column_names:
         i = table.column_names.index("run_id")
         table = table.set_column(i, schema.field("run_id"),
-                                 pa.array([run_id] * table.num_rows, pa.string()))
+                                 pa.repeat(pa.scalar(run_id, pa.string()), table.num_rows))
     return table
