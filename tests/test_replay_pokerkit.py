@@ -207,6 +207,14 @@ def test_pokerkit_no_limit_short_allin_does_not_reopen():
     rows, _, result = _replay_script("NT", [1000, 150, 1000],
                                      ["cbr:100", "cc", "max"] + ["cc"] * 30)
     assert not _serious(result)
+    # "like the rulebook": the same log with seat 3 re-raising to 300 over the short all-in
+    assert [(r["seq"], r["kind"], r["seat"], r["total"]) for r in rows[11:13]] == [
+        (11, "raise", 2, 150), (12, "call", 3, 150)]
+    reraised = [dict(r) for r in rows]
+    reraised[12].update(kind="raise", amount=200, total=300)
+    reraised[13].update(amount=150, total=300)  # seat 1 calls it
+    found = replay_hand(hand_from_rows(reraised)).findings
+    assert ("BET-NL-NO-REOPEN", 3, 12) in {(f.rule_id, f.seat, f.seq) for f in found}
 
 
 def test_pokerkit_everyone_folds_same_stacks():
