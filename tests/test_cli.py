@@ -53,8 +53,11 @@ def test_verify_without_store_is_a_usage_error(tmp_path: Path):
 
 
 def test_store_defaults_to_environment_variable(filled: Store, monkeypatch):
+    named = run("verify", "--store", str(filled.root))
     monkeypatch.setenv("POKER_AUDIT_STORE", str(filled.root))
-    assert run("verify").exit_code == 0
+    from_env = run("verify")
+    assert from_env.exit_code == 0 and named.exit_code == 0
+    assert from_env.output == named.output  # the same store: its head and counts
 
 
 def test_query_formats(filled: Store):

@@ -116,8 +116,11 @@ def test_chip_min_unit_an_all_in_for_an_odd_amount_is_not_flagged():
 
 
 def test_chip_min_unit_never_on_an_online_log():
-    got = findings(NL_DOLLARS, RAISE_650, {"chip.whole_units": True, "chip.min_unit": 100},
-                   sb=100, bb=200, online=True)
+    house = {"chip.whole_units": True, "chip.min_unit": 100}
+    # the live log of this hand is flagged; its online log (no chips, no declarations) is not
+    live = findings(NL_DOLLARS, RAISE_650, house, sb=100, bb=200)
+    assert ("CHIP-MIN-UNIT", 3, "violation") in live
+    got = findings(NL_DOLLARS, RAISE_650, house, sb=100, bb=200, online=True)
     assert got == []
 
 
