@@ -21,9 +21,16 @@ _TRUE = np.frombuffer(b"true;", dtype=np.uint8)
 _FALSE = np.frombuffer(b"false;", dtype=np.uint8)
 
 
+# "00" "01" ... "99": the decimal text is written two digits per division
+_PAIRS = np.frombuffer("".join(f"{i:02d}" for i in range(100)).encode(), dtype=np.uint8)
+
+
 @njit(cache=True)
 def _put_int(out: np.ndarray, pos: int, value: int) -> int:
     """The decimal text of an int64 (int64's minimum too) at `pos`; returns the end."""
+    if 0 <= value < 10:  # most values: seats, positions in a hand, short lengths
+        out[pos] = np.uint8(48 + value)
+        return pos + 1
     if value < 0:
         out[pos] = _MINUS
         pos += 1
@@ -35,11 +42,20 @@ def _put_int(out: np.ndarray, pos: int, value: int) -> int:
     while n < 20 and magnitude >= bound:
         n += 1
         bound *= np.uint64(10)
-    i = pos + n - 1
-    while i >= pos:
-        out[i] = np.uint8(np.uint64(48) + magnitude % np.uint64(10))
-        magnitude //= np.uint64(10)
-        i -= 1
+    i = pos + n
+    while magnitude >= np.uint64(100):
+        q = magnitude // np.uint64(100)
+        k = 2 * (magnitude - q * np.uint64(100))
+        i -= 2
+        out[i] = _PAIRS[k]
+        out[i + 1] = _PAIRS[k + 1]
+        magnitude = q
+    if magnitude >= np.uint64(10):
+        k = 2 * magnitude
+        out[i - 2] = _PAIRS[k]
+        out[i - 1] = _PAIRS[k + 1]
+    else:
+        out[i - 1] = np.uint8(np.uint64(48) + magnitude)
     return pos + n
 
 
