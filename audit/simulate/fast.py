@@ -33,7 +33,7 @@ from audit.errors import AuditInputError
 from audit.schema import events_schema
 
 FAST_ENGINES = ("auto", "fast", "python")
-CHUNK_HANDS = 16_384  # hands per kernel call and per Arrow table written
+CHUNK_HANDS = 32_768  # at most this many hands per kernel call and per Arrow table written
 _EVENTS_PER_HAND = 40  # buffer rows per hand (a hand averages ~25; the kernel stops early)
 _state: dict[str, Any] = {}
 
@@ -175,9 +175,9 @@ def simulate_fast(store: Any, *, hands: int, seed: int, tables: int,
     # the kernel's buffers, reused chunk after chunk: the tables made from a chunk copy out
     # of them (fast_columns.py), so the writer thread never reads what the next chunk
     # overwrites, and no chunk pays for faulting in fresh pages
-    E_all = np.empty((fk.N_E, CHUNK_HANDS * _EVENTS_PER_HAND + fk.EVENT_RESERVE),
-                     dtype=np.int64)
-    per_hand_all = np.empty((4, CHUNK_HANDS), dtype=np.int64)
+    chunk = _chunk_hands(min(hands, hands_per_file))
+    E_all = np.empty((fk.N_E, chunk * _EVENTS_PER_HAND + fk.EVENT_RESERVE), dtype=np.int64)
+    per_hand_all = np.empty((4, chunk), dtype=np.int64)
     events = batches = 0
     with ThreadPoolExecutor(max_workers=1, thread_name_prefix="sim-writer") as pool:
         for lo in range(0, hands, hands_per_file):
@@ -189,7 +189,7 @@ def simulate_fast(store: Any, *, hands: int, seed: int, tables: int,
                 try:
                     i = lo
                     while i < hi:
-                        want = min(CHUNK_HANDS, hi - i)
+                        want = min(chunk, hi - i)
                         E, per_hand = E_all, per_hand_all  # C-contiguous, as compiled
                         done, n_ev = fk.play_hands(
                             want, i, T, players, stacks, out, pool_seated, setup["styles"],
@@ -216,6 +216,15 @@ def simulate_fast(store: Any, *, hands: int, seed: int, tables: int,
                     raise
             batches += 1
     return events, batches
+
+
+def _chunk_hands(per_batch: int) -> int:
+    """Hands per chunk: a batch in equal chunks of at most CHUNK_HANDS (50,000 hands: two of
+    25,000). Each chunk is a Parquet row group, and each row group costs the writer a fixed
+    amount per column (a zstd context, pages): large ones are cheaper per hand, and no batch
+    ends in a small one."""
+    pieces = -(-per_batch // CHUNK_HANDS)
+    return -(-per_batch // pieces)
 
 
 def _write_all(writer: Any, parts: list[tuple[str, pa.Table]]) -> None:

@@ -97,7 +97,7 @@ def engine_stages(*, hands: int = 100_000, seed: int = 0, tables: int = 16) -> d
     cpu = {"kernel": 0.0, "arrow": 0.0, "parquet": 0.0, "merkle": 0.0}
     played = 0
     while played < hands:
-        want = min(fast.CHUNK_HANDS, hands - played)
+        want = min(fast._chunk_hands(50_000), hands - played)  # as simulate() chunks
         E = np.empty((fk.N_E, want * 40 + fk.EVENT_RESERVE), dtype=np.int64)
         per_hand = np.empty((4, want), dtype=np.int64)
         c0 = time.process_time()
