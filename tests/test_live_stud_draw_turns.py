@@ -40,6 +40,9 @@ def test_an_out_of_turn_fold_before_the_rounds_first_action_is_not_binding_after
     body = ("declare 3 fold\nbet 1 5\nraise 2 to 10\nraise 3 to 15\nfold 1\nfold 2\n"
             "award 3 39\n")
     assert _found(body) == []
+    # with no bet before his turn the action did not change: the declared fold binds
+    body = "declare 3 fold\ncheck 1\ncheck 2\nbet 3 5\nfold 1\nfold 2\naward 3 14\n"
+    assert _found(body) == [("TURN-OOT-BINDING", 3)]
 
 
 def test_an_out_of_turn_check_before_the_rounds_first_action_then_a_bet_is_turn_oot_check():
