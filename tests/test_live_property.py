@@ -6,7 +6,7 @@ STRING-RAISE finding at that raise."""
 
 from __future__ import annotations
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from audit.importers.text import parse_text
@@ -145,8 +145,7 @@ def test_canonical_physical_layer_gives_no_live_finding(n, data):
 def test_a_raise_split_into_motions_without_a_word_is_always_a_string_raise(n, data):
     actions, lines = play(data.draw, n)
     raises = [k for k, a in enumerate(actions) if a[0] == "raise" and a[4] > a[3] - a[2]]
-    if not raises:
-        return
+    assume(raises)  # counted as filtered, not passed: hypothesis fails if few hands raise
     k = data.draw(st.sampled_from(raises))
     _, live = replay(render(actions, lines, data.draw, split=k))
     kind, seat, added, total, cur = actions[k]
