@@ -68,7 +68,7 @@ def _put_bytes(out: np.ndarray, pos: int, data: np.ndarray, start: int, stop: in
 
 
 @njit(cache=True, nogil=True)  # runs beside Parquet encoding on ingest's hashing thread
-def _encode(bounds, kinds, index, ints, ivalid, soffsets, svalid, data,
+def _encode(bounds, kinds, index, ints, ivalid, soffsets, svalid, data, contiguous,
             srows, fkinds, findex, fints, fvalid, foffsets, true_bytes, false_bytes,
             out, hand_offsets):
     """Write every hand's canonical bytes into `out` (large enough: see encode); returns
@@ -114,9 +114,15 @@ def _encode(bounds, kinds, index, ints, ivalid, soffsets, svalid, data,
                         pos += 1
                 out[pos] = _BAR
                 pos += 1
-                for r in range(a, b):
-                    if svalid[j, r]:
-                        pos = _put_bytes(out, pos, data, soffsets[j, r], soffsets[j, r + 1])
+                if contiguous[j]:  # the hand's bytes are one run of the buffer: one copy
+                    start, stop = soffsets[j, a], soffsets[j, b]
+                    out[pos:pos + stop - start] = data[start:stop]
+                    pos += stop - start
+                else:
+                    for r in range(a, b):
+                        if svalid[j, r]:
+                            pos = _put_bytes(out, pos, data, soffsets[j, r],
+                                             soffsets[j, r + 1])
             else:  # the game struct: "<row in hand>@{" and every field, per non-null row
                 while s < len(srows) and srows[s] < b:
                     pos = _put_int(out, pos, srows[s] - a)
@@ -147,6 +153,20 @@ def _encode(bounds, kinds, index, ints, ivalid, soffsets, svalid, data,
     return pos
 
 
+@njit(cache=True, nogil=True)
+def _null_rows_empty(soffsets, svalid):
+    """Per string column, 1 when no null row holds bytes (Arrow writers leave them empty,
+    but need not): then a hand's strings are exactly the bytes between its first and last
+    offsets, written with one copy instead of row by row."""
+    result = np.ones(len(soffsets), dtype=np.uint8)
+    for j in range(len(soffsets)):
+        for r in range(svalid.shape[1]):
+            if not svalid[j, r] and soffsets[j, r + 1] != soffsets[j, r]:
+                result[j] = 0
+                break
+    return result
+
+
 MAX_INT = 21  # "-9223372036854775808" and a separator
 MAX_LENGTH = 11  # a string's byte length (< 2**31) and a separator
 
@@ -164,6 +184,8 @@ def encode(bounds: np.ndarray, kinds: np.ndarray, index: np.ndarray, ints: np.nd
              + len(data) * 2)  # top-level and struct strings (a hand id is written twice)
     out = np.empty(bound, dtype=np.uint8)
     hand_offsets = np.zeros(len(bounds), dtype=np.int64)
-    size = _encode(bounds, kinds, index, ints, ivalid, soffsets, svalid, data, srows, fkinds,
+    contiguous = _null_rows_empty(soffsets, svalid)
+    size = _encode(bounds, kinds, index, ints, ivalid, soffsets, svalid, data, contiguous,
+                   srows, fkinds,
                    findex, fints, fvalid, foffsets, _TRUE, _FALSE, out, hand_offsets)
     return out[:size], hand_offsets
