@@ -797,6 +797,8 @@ class _Hand:
 # --- the reader ------------------------------------------------------------------------
 
 
+# Bytes read at once: a piece. (8 MB pieces cut the fast path's fixed cost per piece but
+# fault in more memory: no faster over a whole 100k-hand file, 30% more peak RSS.)
 _READ_BYTES = 1 << 22
 # A line that starts a hand or ends one: a header, or a blank (whitespace-only) line.
 _BOUNDARY = re.compile(rb"^(?:PokerStars |[ \t\r\x0b\x0c]*$)", re.MULTILINE)

@@ -250,21 +250,15 @@ def _read_piece(data: bytes, line0: int, first: bool, prefix: str) -> _Piece | N
     ok = np.ones(n_hands, dtype=bool)
     if bom and n_hands:
         ok[0] = False
-    # from the bytes: a hand with a line that starts with a space is the parser's; which
-    # hands hold 'Uncalled bet (' (the few places found by one scan of the piece)
+    # from the bytes: a hand with a line that starts with a space is the parser's
     byte = np.frombuffer(data, np.uint8)
     ok[h_of[byte[begins[idx]] == 32]] = False
+    # which hands hold 'Uncalled bet (': it holds no line end, and no end whitespace that
+    # the stripped lines lose, so the hand's lines are searched (polars' SIMD substring search;
+    # a Python loop of bytes.find or Arrow's match_substring cost more)
     uncalled = np.zeros(n_hands, dtype=bool)
-    hits = []
-    at = data.find(b"Uncalled bet (")
-    while at >= 0:
-        hits.append(at)
-        at = data.find(b"Uncalled bet (", at + 14)
-    if hits:
-        hand_of_line = np.full(n_lines, -1, dtype=np.int64)
-        hand_of_line[idx] = h_of
-        at = hand_of_line[np.searchsorted(begins, hits, side="right") - 1]
-        uncalled[at[at >= 0]] = True
+    uncalled[lines.select(pl.col("h").filter(pl.col("s").str.contains(
+        "Uncalled bet (", literal=True))).to_series().to_numpy()] = True
     # a line whose end str.rstrip() would strip further (odd whitespace): the parser's
     ends_at = begins[idx] + pc.binary_length(stripped).to_numpy(zero_copy_only=False)[idx] - 1
     last = np.frombuffer(data, np.uint8)[np.maximum(ends_at, 0)]
