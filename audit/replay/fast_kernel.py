@@ -81,7 +81,7 @@ UNKNOWN_STACK = 1 << 62  # audit/replay/hand.py: a stack not logged is never sho
 # --------------------------------------------------------------------------- turn order
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _remaining(S, order, n_order):
     c = 0
     for i in range(n_order):
@@ -90,7 +90,7 @@ def _remaining(S, order, n_order):
     return c
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _with_chips(S, order, n_order):
     c = 0
     for i in range(n_order):
@@ -100,7 +100,7 @@ def _with_chips(S, order, n_order):
     return c
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _next_to_act(S, H, order, after):
     """HandState.next_to_act: first seat clockwise after `after` owing an action (0 = none)."""
     n = H[H_N_ORDER]
@@ -136,7 +136,7 @@ def _next_to_act(S, H, order, after):
     return 0
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _new_round(S, H, order, street):
     H[H_STREET] = street
     H[H_CUR_BET] = 0
@@ -174,7 +174,7 @@ def _start(S, H, order):
     _new_round(S, H, order, 0)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _index_in(order, n, seat):
     for i in range(n):
         if order[i] == seat:
@@ -185,7 +185,7 @@ def _index_in(order, n, seat):
 # --------------------------------------------------------------------------- cards
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _parse_cards(data, lo, hi, out):
     """Cards of one text into `out`; returns the count, -1 for text the reference replay
     must handle itself (jokers, malformed text, too many cards)."""
@@ -347,6 +347,17 @@ def _write_cards(cards, n, buf, pos):
 # --------------------------------------------------------------------------- the replay
 
 
+N_WORK = 10  # scratch rows of replay_batch, _work() views
+WORK_WIDTH = 64  # the widest: seen, 52 cards
+
+
+@njit(cache=True, inline="always")
+def _work(W):
+    """The 1-d scratch arrays, as views of one block."""
+    return (W[0, :N_SCALARS], W[1, :MAX_SEATS], W[2, :MAX_CARDS], W[3, :MAX_CARDS], W[4, :52],
+            W[5, :4], W[6, :MAX_SEATS], W[7, :MAX_SEATS], W[8, :7], W[9, :2 * MAX_SEATS])
+
+
 @njit(cache=True)
 def replay_batch(starts, kind, seat, amount, total, detail, flags, cards_data, cards_off,
                  game, settings, table5, table6, table7, flush_suit, by_mask, strengths,
@@ -361,18 +372,12 @@ def replay_batch(starts, kind, seat, amount, total, detail, flags, cards_data, c
     """Replay every hand; status[h] = 0 when proven clean, else the reason it goes back."""
     n_hands = starts.shape[0] - 1
     S = np.zeros((N_SEAT_ROWS, MAX_SEATS), np.int64)
-    H = np.zeros(N_SCALARS, np.int64)
-    order = np.zeros(MAX_SEATS, np.int64)
-    hole = np.zeros((MAX_SEATS, MAX_CARDS), np.int64)
-    shown = np.zeros((MAX_SEATS, MAX_CARDS), np.int64)
-    board = np.zeros(MAX_CARDS, np.int64)
-    parsed = np.zeros(MAX_CARDS, np.int64)
-    seen = np.zeros(52, np.int64)
-    street_burns = np.zeros(4, np.int64)
-    pot_amount = np.zeros(MAX_SEATS, np.int64)
-    pot_level = np.zeros(MAX_SEATS, np.int64)
-    seven = np.zeros(7, np.int64)
-    winners = np.zeros(2 * MAX_SEATS, np.int64)
+    W = np.zeros((N_WORK, WORK_WIDTH), np.int64)
+    C = np.zeros((2, MAX_SEATS, MAX_CARDS), np.int64)
+    H, order, board, parsed, seen, street_burns, pot_amount, pot_level, seven, winners = \
+        _work(W)
+    hole = C[0]
+    shown = C[1]
     row = 0
     bpos = 0
     hpos = 0
@@ -383,8 +388,7 @@ def replay_batch(starts, kind, seat, amount, total, detail, flags, cards_data, c
         board_off[hix] = bpos
         st = _replay_one(lo, hi, kind, seat, amount, total, detail, flags, cards_data,
                          cards_off, game[hix], settings, table5, table6, table7, flush_suit,
-                         by_mask, strengths, card_value, S, H, order, hole, shown, board,
-                         parsed, seen, street_burns, pot_amount, pot_level, seven, winners)
+                         by_mask, strengths, card_value, S, W, C)
         status[hix] = st
         if st > CLEAN:
             board_off[hix + 1] = bpos
@@ -467,8 +471,12 @@ def replay_batch(starts, kind, seat, amount, total, detail, flags, cards_data, c
 @njit(cache=True)
 def _replay_one(lo, hi, kind, seat, amount, total, detail, flags, cards_data, cards_off, g,
                 settings, table5, table6, table7, flush_suit, by_mask, strengths, card_value,
-                S, H, order, hole, shown, board, parsed, seen, street_burns, pot_amount,
-                pot_level, seven, winners):
+                S, W, C):
+    # the scratch arrays come as two blocks: each array argument costs every call
+    H, order, board, parsed, seen, street_burns, pot_amount, pot_level, seven, winners = \
+        _work(W)
+    hole = C[0]
+    shown = C[1]
     if g[G_SUPPORTED] == 0:
         return 1
     S[:, :] = 0
