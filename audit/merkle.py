@@ -311,6 +311,20 @@ def merkle_root(leaves: Sequence[bytes]) -> bytes:
     return level[0]
 
 
+def merkle_root_packed(packed: bytes | bytearray) -> bytes:
+    """merkle_root of 32-byte leaves laid end to end (a batch writer keeps them so): the
+    first level hashes pairs straight out of the buffer, no leaf list is made."""
+    count = len(packed) // 32
+    if count < 2:
+        return merkle_root([bytes(packed)] if count else [])
+    sha, inner, pairs = hashlib.sha256, b"\x01", count // 2
+    with memoryview(packed) as view:
+        level = [sha(inner + view[i:i + 64]).digest() for i in range(0, 64 * pairs, 64)]
+        if count % 2:
+            level.append(bytes(view[64 * pairs:32 * count]))
+    return merkle_root(level)
+
+
 def audit_path(leaves: Sequence[bytes], index: int) -> list[bytes]:
     """The sibling hashes from leaf `index` up to the root (promoted levels have none)."""
     if not 0 <= index < len(leaves):

@@ -716,14 +716,13 @@ class BatchWriter:
             self.abort()
             return None
         files = []
-        leaves: list[bytes] = []
+        leaves = bytearray()  # every partition's 32-byte leaves, end to end
         for partition in sorted(self._counts):
             rel = self._event_rel(partition)
             staged = self.staging / rel
             _fsync_file(staged)
             rows, hands = self._counts[partition]
-            packed = self._leaves[partition]
-            leaves += [bytes(packed[i:i + 32]) for i in range(0, len(packed), 32)]
+            leaves += self._leaves[partition]
             files.append({"path": rel, "sha256": sha256_file(staged),
                           "bytes": staged.stat().st_size, "rows": rows, "hands": hands})
         quarantine = []
@@ -750,7 +749,8 @@ class BatchWriter:
             "rows": sum(f["rows"] for f in files),
             "quarantined": self._rejected,
             "merkle": {"tree": merkle.TREE, "leaf": merkle.LEAF_ENCODING,
-                       "hands": len(leaves), "root": merkle.merkle_root(leaves).hex()},
+                       "hands": len(leaves) // 32,
+                       "root": merkle.merkle_root_packed(leaves).hex()},
             "chain": CHAIN_VERSION,
             "prev_hash": store.head(),
         }
