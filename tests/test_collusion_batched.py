@@ -143,8 +143,9 @@ def test_hand_rows_in_pieces_spilled_or_not_answer_as_kept_whole_in_memory(
         spilled = sorted(cut._dir.glob("*.parquet")) if cut._dir is not None else []
         assert len(spilled) >= (pieces if spill else 0)
         assert len(spilled) == 0 or spill
-        got = A.spoiled_table(cut, members, wanted)
-        want = A.spoiled_table(whole, members, wanted)
+        # some of the players whose hands are kept: their hands picked piece by piece
+        got = A.spoiled_table(cut, members.head(4), wanted)
+        want = A.spoiled_table(whole, members.head(4), wanted)
         assert got.height > 100
         assert got.select(A.KEYS).equals(want.select(A.KEYS))
         for column in got.columns[2:]:

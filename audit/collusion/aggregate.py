@@ -213,12 +213,15 @@ class HandRows:
         frames = [pl.read_parquet(x) if isinstance(x, Path) else x for x in kept]
         return frames[0] if len(frames) == 1 else pl.concat(frames)
 
-    def player_hands(self, players: Iterable[str]) -> Iterator[pl.DataFrame]:
+    def player_hands(self, players: Iterable[str], *,
+                     others: bool = False) -> Iterator[pl.DataFrame]:
         """Piece by piece, the rows of the hands in which one of `players` sat (one piece in
-        memory at a time: reduce each before asking for the next)."""
+        memory at a time: reduce each before asking for the next); `others`: and the other
+        hands kept, for callers that pick their players' rows themselves (picking the hands
+        first costs more than the pair rows of a few pairs)."""
         wanted = {p for p in players if p is not None}
         self.cover(wanted)
-        everyone = wanted >= self._covered  # every hand kept is one of theirs
+        everyone = others or wanted >= self._covered  # every hand kept is one of theirs
         them = pl.Series(sorted(wanted), dtype=pl.String).implode()
         for i in range(self.pieces):
             rows = self._piece(i)
@@ -238,7 +241,7 @@ def pair_rows(rows: HandRows, wanted: pl.DataFrame,
     wanted = wanted.select(KEYS).unique()
     players = pl.concat([wanted["player_a"], wanted["player_b"]]).unique()
     out = []
-    for ph in rows.player_hands(players.to_list()):
+    for ph in rows.player_hands(players.to_list(), others=True):
         piece = F.pair_hands(ph.lazy(), wanted).collect()
         out.append(piece if reduce is None else reduce(piece))
     return pl.concat(out) if out else pl.DataFrame()
@@ -280,7 +283,7 @@ def without_table(rows: HandRows, jobs: pl.DataFrame) -> pl.DataFrame:
     inside = pl.concat([wanted["player_a"], wanted["player_b"]]).unique().to_list()
     away = jobs["absent"].unique().implode()
     tables = []
-    for ph in rows.player_hands(inside):
+    for ph in rows.player_hands(inside, others=True):
         own = F.pair_hands(ph.lazy(), wanted)
         sat = (ph.lazy().filter(pl.col("player").is_in(away))
                .select("hand_id", absent=pl.col("player")).unique())
