@@ -224,13 +224,19 @@ def test_sliced_and_chunked_tables_read_from_their_buffers(tmp_path: Path) -> No
 
 
 def test_text_codes_match_every_kind_and_detail() -> None:
-    """Each kind and detail text maps to its code, and anything else (other text, a prefix,
-    empty, null) to the code for other or blank, from any slice of the column."""
+    """Each kind, detail and variant text maps to its code, and anything else (other text, a
+    prefix, empty, null) to the code for other or blank, from any slice of the column: by
+    the hash of the text (kinds, details) or, where two hashes collide (variants), by
+    comparing it with every candidate."""
     from audit.replay import fast
     from audit.replay import fast_kernel as K
 
-    for values, blank in ((K.KINDS, -1), (K.DETAILS, K.D_NULL)):
-        texts = [*values, "", None, "other", values[0][:-1], values[0] + "x", "bet ", "Seat"]
+    variants = tuple(fast._VARIANTS)
+    assert len(fast._slots(K.KINDS)) and len(fast._slots(K.DETAILS))
+    assert not len(fast._slots(variants))  # omaha5_hilo and omaha6_hilo collide
+    for values, blank in ((K.KINDS, -1), (K.DETAILS, K.D_NULL), (variants, 0)):
+        texts = [*values, "", None, "other", values[0][:-1], values[0] + "x", "bet ", "Seat",
+                 "omaha7_hilo"]
         want = [values.index(t) if t in values else (blank if not t else -1) for t in texts]
         column = pa.array(["pad", None, *texts], pa.string())
         assert list(fast._codes(column.slice(2), values, blank)) == want

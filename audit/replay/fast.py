@@ -183,8 +183,8 @@ def _candidates(values: tuple[str, ...]) -> tuple[np.ndarray, np.ndarray]:
 
 @cache
 def _slots(values: tuple[str, ...]) -> np.ndarray:
-    """The candidate of each text hash (fast_kernel.text_slot); the candidates' hashes
-    differ (KINDS and DETAILS: tests/test_replay_fast.py)."""
+    """The candidate of each text hash (fast_kernel.text_slot); empty when two candidates'
+    hashes collide (then string_codes compares a text with every candidate)."""
     K = kernel()
 
     offsets, data = _candidates(values)
@@ -194,7 +194,7 @@ def _slots(values: tuple[str, ...]) -> np.ndarray:
             continue
         slot = K.text_slot(data, offsets[c], offsets[c + 1])
         if slots[slot] >= 0:
-            raise ValueError(f"text hash collision in {values}")
+            return np.zeros(0, np.int64)
         slots[slot] = c
     return slots
 
@@ -304,7 +304,7 @@ def _game_columns(table: pa.Table, starts: np.ndarray, cash: Settings,
     if game_col is None:
         return out, {}, [cash, tournament]
     valid = _chunked_valid(game_col)
-    if valid is None:
+    if valid is None or valid[starts[:-1]].all():  # each hand's game on its first row
         first = starts[:-1]
         has_game = np.ones(n_hands, bool)
     else:
@@ -335,12 +335,17 @@ def _game_columns(table: pa.Table, starts: np.ndarray, cash: Settings,
         values, known = _ints_at(child(name), first, 0)
         return known, values
 
-    v_index, v_texts = _text_lookup(text("variant"), "holdem")
-    v_code = np.array([_VARIANTS.get(t, -1) for t in v_texts], np.int64)[v_index]
-    variant = _lookup(tuple(v_texts), v_index)
+    # a variant the kernel does not know is not supported: the hand goes back, and its text
+    # is never projected from here
+    variants = tuple(_VARIANTS)  # in code order
+    v_code = (_codes(child("variant"), variants, _VARIANTS["holdem"])[first]
+              if "variant" in fields else np.zeros(n_hands, np.int64))
+    variant = _lookup(variants, np.maximum(v_code, 0))
     structure = text("structure")
-    s_index, s_texts = _text_lookup(structure, "no_limit")
-    s_code = np.array([_STRUCTURES.get(t, 2) for t in s_texts], np.int64)[s_index]
+    structures = tuple(_STRUCTURES)
+    s_index = _codes(structure, structures, structures.index("no_limit"))
+    s_code = np.where(s_index < 0, _STRUCTURES["no_limit"],
+                      np.array(list(_STRUCTURES.values()))[s_index])
     bb = ints("big_blind")
     sb = ints("small_blind")
     sb = np.where(sb != 0, sb, bb // 2)
@@ -380,7 +385,7 @@ def _game_columns(table: pa.Table, starts: np.ndarray, cash: Settings,
     button = ints("button_seat")
     dead_button = truth("dead_button")[1].astype(bool)
     # half-pot (BET-HALFPOT) is judged by the reference replay only; the kernel knows pot limit
-    half_pot = np.array([t == "half_pot" for t in s_texts], bool)[s_index]
+    half_pot = s_index == structures.index("half_pot")
     ante = ints("ante")
     supported = (has_game & (v_code >= 0) & (ints("bring_in") == 0) & ~dead_button & ~half_pot
                  & (ante >= 0) & (button >= 0) & (button < K.MAX_SEATS))
@@ -609,9 +614,10 @@ def _fast_tables(table: pa.Table, starts: np.ndarray, fast: dict[str, Any],
         "hand_class": _lookup(HIGH_CLASSES, strength >> 20, strength < 0),
         "faced_bet_from": faced_player,
     })
-    missing = [f.name for f in players_schema if f.name not in players.column_names]
+    missing = set(players_schema.names) - set(players.column_names)
     if missing:  # a projection column the kernel does not produce: all hands go back
-        raise KernelGap(f"the fast path does not produce hand_players columns {missing}")
+        raise KernelGap(f"the fast path does not produce hand_players columns "
+                        f"{sorted(missing)}")
     winners = _winners(row_start, seats, player, won)
     hands = pa.table({
         "run_id": pa.nulls(len(clean), pa.string()),
@@ -630,9 +636,9 @@ def _fast_tables(table: pa.Table, starts: np.ndarray, fast: dict[str, Any],
         "awards_verified": pa.array(pick(status) == 0),
         "findings": pa.array(pick(fast["findings"]).astype(np.int32)),
     })
-    missing = [f.name for f in hands_schema if f.name not in hands.column_names]
+    missing = set(hands_schema.names) - set(hands.column_names)
     if missing:
-        raise KernelGap(f"the fast path does not produce hands columns {missing}")
+        raise KernelGap(f"the fast path does not produce hands columns {sorted(missing)}")
     hands = hands.append_column("_hand", pa.array(clean, pa.int64()))
     players = players.append_column("_hand", pa.array(hand_of_row, pa.int64()))
     return hands, players
@@ -675,10 +681,9 @@ def _unrecorded_counts(status: np.ndarray, game: np.ndarray, settings: list[Sett
                        ) -> np.ndarray:
     """Findings per kernel hand: one DQ-UNVERIFIABLE-AWARD per unrecorded-winnings hand,
     unless the hand's profile disables the rule."""
-    from audit.replay.fast_kernel import G_SETTINGS
-
     on = np.array([UNRECORDED_RULE not in st.disabled for st in settings])
-    return (((status == -1) | (status == -2)) & on[game[:, G_SETTINGS]]).astype(np.int32)
+    return (((status == -1) | (status == -2)) & on[game[:, kernel().G_SETTINGS]]).astype(
+        np.int32)
 
 
 def _merge_findings(table: pa.Table, starts: np.ndarray, status: np.ndarray,

@@ -386,6 +386,10 @@ def replay_batch(starts, kind, seat, amount, total, detail, flags, cards_data, c
         hi = starts[hix + 1]
         row_start[hix] = row
         board_off[hix] = bpos
+        if game[hix, G_SUPPORTED] == 0:  # as _replay_one says, without the call
+            status[hix] = 1
+            board_off[hix + 1] = bpos
+            continue
         st = _replay_one(lo, hi, kind, seat, amount, total, detail, flags, cards_data,
                          cards_off, game[hix], settings, table5, table6, table7, flush_suit,
                          by_mask, strengths, card_value, S, W, C)
@@ -1292,20 +1296,27 @@ def text_slot(data, lo, hi):
 def string_codes(offsets, data, bitmap, bit_offset, cand_off, cand_data, slots, blank):
     """Per row: the index of the row's text in the candidates, -1 for any other text and
     `blank` for a null or empty one. `slots` holds the candidate of each text_slot hash (-1:
-    none; the candidates' hashes differ); each row is compared with that one candidate."""
+    none), so that each row is compared with that one candidate; empty when two candidates'
+    hashes collide (then each row is compared with every candidate)."""
     n = offsets.shape[0] - 1
     out = np.empty(n, np.int64)
+    n_cand = cand_off.shape[0] - 1
     for i in range(n):
         lo = offsets[i]
         hi = offsets[i + 1]
         if hi == lo or not _is_valid(bitmap, bit_offset + i):
             out[i] = blank
             continue
-        c = slots[text_slot(data, lo, hi)]
-        if c >= 0 and _same_bytes(data, lo, hi, cand_data, cand_off[c], cand_off[c + 1]):
-            out[i] = c
-        else:
-            out[i] = -1
+        out[i] = -1
+        if slots.shape[0]:
+            c = slots[text_slot(data, lo, hi)]
+            if c >= 0 and _same_bytes(data, lo, hi, cand_data, cand_off[c], cand_off[c + 1]):
+                out[i] = c
+            continue
+        for c in range(n_cand):
+            if _same_bytes(data, lo, hi, cand_data, cand_off[c], cand_off[c + 1]):
+                out[i] = c
+                break
     return out
 
 
