@@ -70,8 +70,9 @@ EVENT_FILE_OPTIONS: dict[str, Any] = {
     "compression": {**{f.name: "zstd" for f in events_schema() if f.name != "game"},
                     **dict.fromkeys(_GAME_LEAVES, "snappy")},
     "column_encoding": {"ts": "DELTA_BINARY_PACKED"},
-    "use_dictionary": ["hand_id", "table_id", "kind", "player", "cards", "detail", "source",
-                       "seat", "amount", "total"],
+    # not table_id and amount: plain + zstd encodes them for less CPU (and amount smaller)
+    "use_dictionary": ["hand_id", "kind", "player", "cards", "detail", "source", "seat",
+                       "total"],
     "write_statistics": ["hand_id"],
     "write_batch_size": 1 << 20,
     "data_page_size": 8 << 20,
