@@ -348,7 +348,7 @@ def _write_cards(cards, n, buf, pos):
 
 
 N_WORK = 10  # scratch rows of replay_batch, _work() views
-WORK_WIDTH = 64  # the widest: seen, 52 cards
+WORK_WIDTH = max(N_SCALARS, MAX_CARDS, 52, 2 * MAX_SEATS)  # the widest view (seen: 52)
 
 
 @njit(cache=True, inline="always")
