@@ -110,9 +110,9 @@ class HandRows:
     flags, starting-hand strength) is most of what going back costs: built once per player, not
     once per question. The rows are kept in `pieces` of whole hands (by the hash of the hand id
     that `chunks` cuts by) and every question is answered piece by piece, so memory is bounded
-    by a piece, not the store: on a store of many chunks the lead players may sit in most of
-    its hands (copies of one population: 60% of 10M hands), and their rows kept together (in
-    the pair-hand input columns only, features.PAIR_INPUT) took over 12 GB.
+    by a piece, not the store: the lead candidates may sit in most of a store's hands (in all
+    of them on the 10M-hand scaled store, copies of one population), and their rows built and
+    kept together (in the pair-hand input columns only, features.PAIR_INPUT) took over 12 GB.
 
     `spill` (default: when there is more than one piece) keeps the pieces in Parquet files in a
     temporary directory instead of in memory, and cuts the projections into pieces there in one
