@@ -19,6 +19,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
+from audit.errors import AuditInputError
 from audit.importers import detect_format, get_importer
 from audit.importers.text import parse_text
 from audit.profiles import load_profile
@@ -38,8 +39,11 @@ def _settings(profile: str = "montana") -> tuple[Settings, Settings]:
             Settings(load_profile(profile, ("tournament",))))
 
 
-def assert_same(table: pa.Table, profile: str = "montana", *, min_fast: float = 0.0,
+def assert_same(table: pa.Table, profile: str = "montana", *, min_fast: float,
                 settings: tuple[Settings, Settings] | None = None) -> None:
+    """The fast path's findings and projections equal the reference replay's, and at least
+    `min_fast` of the hands took the kernel (each caller states the share its input should
+    reach: where every hand went back, the comparison would be the reference with itself)."""
     cash, tournament = settings or _settings(profile)
     fast = replay_table_fast(table, cash, tournament, run_id="r")
     ref = replay_table_fast(table, cash, tournament, run_id="r", use_kernel=False)
@@ -47,12 +51,15 @@ def assert_same(table: pa.Table, profile: str = "montana", *, min_fast: float = 
     for name in ("hands", "players"):
         got, want = getattr(fast, name), getattr(ref, name)
         assert got.schema == want.schema
+        assert got.num_rows == want.num_rows, (name, got.num_rows, want.num_rows)
         for column in want.column_names:
             g, w = got.column(column).to_pylist(), want.column(column).to_pylist()
+            assert len(g) == len(w), (name, column, len(g), len(w))
             bad = [i for i in range(len(w)) if g[i] != w[i]]
             assert not bad, (name, column, [(got.column("hand_id")[i], g[i], w[i])
                                             for i in bad[:3]])
     hands = fast.fast_hands + fast.reference_hands
+    assert ref.fast_hands == 0 and ref.reference_hands == hands
     assert fast.fast_hands >= min_fast * hands, (fast.fast_hands, hands, fast.reasons)
 
 
@@ -67,7 +74,10 @@ def test_rule_fixtures_breaking_and_legal_hands() -> None:
             by_profile[rows[0]["game"].get("profile") or "montana"].extend(rows)
     assert len(by_profile["montana"]) > 1000
     for profile, rows in by_profile.items():
-        assert_same(_events(rows), profile)
+        # montana's fixtures: about a quarter take the kernel (122 of 504 measured; the others
+        # break a rule, or are draw, stud or a half-pot hand); each of the other two profiles
+        # has one fixture, a hand that breaks a rule: it must go back
+        assert_same(_events(rows), profile, min_fast=0.2 if profile == "montana" else 0.0)
 
 
 def _imported(paths: list[Path]) -> pa.Table:
@@ -92,7 +102,7 @@ def test_real_hands_under_a_house_rake_schedule(schedule: dict) -> None:
     table = _imported(sorted((SHARED / "handhq").glob("*.phhs"))[:3])
     settings = (Settings(load_profile("montana"), schedule),
                 Settings(load_profile("montana", ("tournament",)), schedule))
-    assert_same(table, settings=settings)
+    assert_same(table, settings=settings, min_fast=0.75)  # 0.83-0.94 measured
 
 
 @pytest.mark.skipif(not (SHARED / "fpdb-sample").exists(), reason="needs ../shared/data")
@@ -102,10 +112,10 @@ def test_real_site_hands() -> None:
     for path in paths:
         try:
             tables.append(_imported([path]))
-        except Exception:  # not a hand history the importers read (docs, unsupported)
+        except AuditInputError:  # not a hand history the importers read (the README)
             continue
     assert tables
-    assert_same(pa.concat_tables(tables))
+    assert_same(pa.concat_tables(tables), min_fast=0.85)  # 0.90 measured
 
 
 def _simulated(tmp_path: Path, **kw: object) -> pa.Table:
@@ -118,7 +128,7 @@ def _simulated(tmp_path: Path, **kw: object) -> pa.Table:
 def test_simulated_hands_with_every_injected_violation(tmp_path: Path) -> None:
     table = _simulated(tmp_path, hands=3000, seed=7, variant="mixed", structure="mixed",
                        tables=10, violations=0.25, tournament_share=0.3)
-    assert_same(table)
+    assert_same(table, min_fast=0.8)  # 0.85 measured
 
 
 def test_simulated_clean_hands_take_the_fast_path(tmp_path: Path) -> None:
@@ -174,7 +184,7 @@ def test_randomly_corrupted_hands(tmp_path: Path) -> None:
             for row in bad:
                 row["hand_id"] = row["hand_id"] + tag
             out.extend(bad)
-    assert_same(_events(out))
+    assert_same(_events(out), min_fast=0.25)  # 0.33 measured: most corruptions go back
 
 
 def test_every_hand_goes_back_when_disabled(monkeypatch: pytest.MonkeyPatch,
@@ -217,10 +227,10 @@ def test_sliced_and_chunked_tables_read_from_their_buffers(tmp_path: Path) -> No
         table.column("hand_id").to_pylist()[:-1], dtype=object))))
     sliced = table.slice(int(starts[37]), int(starts[251]) - int(starts[37]))
     assert sliced.column("seat").chunk(0).offset % 8 or sliced.column("seat").chunk(0).offset
-    assert_same(sliced)
+    assert_same(sliced, min_fast=0.8)  # 0.88 measured
     chunked = pa.Table.from_batches(sliced.to_batches(max_chunksize=333))
     assert chunked.column("kind").num_chunks > 1
-    assert_same(chunked)
+    assert_same(chunked, min_fast=0.8)
 
 
 def test_text_codes_match_every_kind_and_detail() -> None:
