@@ -42,3 +42,10 @@ def dense_high(cards, n, table5, table6, table7, flush_suit, by_mask, card_value
         if f > dense:
             dense = f
     return dense
+
+
+# The same lookup for a caller that wants it inlined into its own compiled code (numba IR
+# inlining): a call passes eight arrays, which in the replay kernel's showdown loop costs
+# about as much as the lookup. Not cached on its own: an inlined function is compiled only
+# as part of its callers.
+dense_high_inline = njit(nogil=True, inline="always")(dense_high.py_func)

@@ -19,7 +19,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from audit.evaluate_kernel import dense_high
+from audit.evaluate_kernel import dense_high_inline
 
 MISSING = np.iinfo(np.int64).min  # a null amount/total/seat in the integer columns
 
@@ -244,11 +244,12 @@ def _parse_cards(data, lo, hi, out):
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _strength(cards, n, table5, table6, table7, flush_suit, by_mask, strengths, card_value):
-    """High strength of n (5..7) known cards: the lookup tables of audit/evaluate_tables.py."""
-    return strengths[dense_high(cards, n, table5, table6, table7, flush_suit, by_mask,
-                                card_value)]
+    """High strength of n (5..7) known cards: the lookup tables of audit/evaluate_tables.py
+    (inlined, as is the lookup: each call would pass the eight tables)."""
+    return strengths[dense_high_inline(cards, n, table5, table6, table7, flush_suit, by_mask,
+                                       card_value)]
 
 
 @njit(cache=True)
@@ -472,7 +473,7 @@ def replay_batch(starts, kind, seat, amount, total, detail, flags, cards_data, c
     return row
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _replay_one(lo, hi, kind, seat, amount, total, detail, flags, cards_data, cards_off, g,
                 settings, table5, table6, table7, flush_suit, by_mask, strengths, card_value,
                 S, W, C):
