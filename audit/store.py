@@ -588,6 +588,62 @@ class RunClaim:
         self.lock.close()
 
 
+class _HashingFile:
+    """A file written once, front to back, that hashes its bytes as they go out: commit
+    records the sha256 without reading the file back. pyarrow writes into it through a
+    1 MB Arrow buffer (a handful of Python calls per table, not one per Parquet page)."""
+
+    def __init__(self, path: Path) -> None:
+        self._file = path.open("wb")
+        self._digest = hashlib.sha256()
+        self.closed = False
+        self.sha256 = ""  # set by close: the hash of every byte written
+
+    def write(self, data: Any) -> int:
+        self._digest.update(data)
+        return self._file.write(data)
+
+    def tell(self) -> int:
+        return self._file.tell()
+
+    def flush(self) -> None:
+        self._file.flush()
+
+    def writable(self) -> bool:
+        return True
+
+    def close(self) -> None:
+        if not self.closed:
+            self._file.close()
+            self.sha256 = self._digest.hexdigest()
+            self.closed = True
+
+
+class _EventFileWriter:
+    """A staged event file: a ParquetWriter over a _HashingFile. Same bytes as writing the
+    path directly (the encoder and its options are the same); `close` leaves the file's
+    sha256 in `sha256`."""
+
+    def __init__(self, path: Path) -> None:
+        self._file = _HashingFile(path)
+        self._stream = pa.BufferedOutputStream(pa.PythonFile(self._file, mode="w"), _CHUNK)
+        self._parquet = pq.ParquetWriter(self._stream, events_schema(), **EVENT_FILE_OPTIONS)
+
+    def write_table(self, table: pa.Table) -> None:
+        self._parquet.write_table(table)
+
+    def close(self) -> None:
+        """Write the footer, flush the buffer, close the file (closing the Arrow stream
+        closes the file under it)."""
+        self._parquet.close()
+        self._stream.close()
+        self._file.close()
+
+    @property
+    def sha256(self) -> str:
+        return self._file.sha256
+
+
 class BatchWriter:
     """Streams one batch into staging: event tables appended per date partition, rejected
     input appended to the quarantine file; `commit` appends the manifest record (the commit
@@ -599,7 +655,9 @@ class BatchWriter:
         self.batch_id = batch_id or new_batch_id(now)
         self.staging = store.root / "staging" / self.batch_id
         self.sources: list[SourceFile] = []
-        self._writers: dict[str, pq.ParquetWriter] = {}
+        self._writers: dict[str, _EventFileWriter] = {}
+        # partition -> sha256 of its closed event file, hashed as it was written
+        self._digests: dict[str, str] = {}
         self._counts: dict[str, list[int]] = {}  # partition -> [rows, hands]
         self._leaves: dict[str, bytearray] = {}  # partition -> 32-byte Merkle leaves
         self._quarantine: Any = None
@@ -624,7 +682,7 @@ class BatchWriter:
         writer = self._writers.get(partition)
         if writer is None:
             path = self._staged(self._event_rel(partition))
-            writer = pq.ParquetWriter(path, events_schema(), **EVENT_FILE_OPTIONS)
+            writer = _EventFileWriter(path)
             self._writers[partition] = writer
             self._counts[partition] = [0, 0]
             self._leaves[partition] = bytearray()
@@ -646,9 +704,7 @@ class BatchWriter:
         files holding one are rewritten, with their Merkle leaves and counts; no write may
         follow."""
         self._sealed = True
-        for writer in self._writers.values():
-            writer.close()
-        self._writers.clear()
+        self._close_event_files()
         removed = []
         for partition in sorted(self._counts):
             path = self.staging / self._event_rel(partition)
@@ -660,10 +716,14 @@ class BatchWriter:
             kept = table.filter(pa.compute.invert(mask))
             if kept.num_rows == 0:
                 path.unlink()
-                del self._counts[partition], self._leaves[partition]
+                del self._counts[partition], self._leaves[partition], self._digests[partition]
                 continue
-            with pq.ParquetWriter(path, events_schema(), **EVENT_FILE_OPTIONS) as writer:
-                writer.write_table(kept)
+            rewritten = _EventFileWriter(path)
+            try:
+                rewritten.write_table(kept)
+            finally:
+                rewritten.close()
+            self._digests[partition] = rewritten.sha256
             self._leaves[partition] = bytearray(b"".join(merkle.hand_leaves(kept)))
             self._counts[partition] = [kept.num_rows, _hand_count(kept)]
         return pa.concat_tables(removed) if removed else events_schema().empty_table()
@@ -691,13 +751,17 @@ class BatchWriter:
             self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="merkle")
         return self._pool
 
+    def _close_event_files(self) -> None:
+        for partition, writer in self._writers.items():
+            writer.close()
+            self._digests[partition] = writer.sha256
+        self._writers.clear()
+
     def _close(self) -> None:
         if self._pool is not None:
             self._pool.shutdown(wait=True)
             self._pool = None
-        for writer in self._writers.values():
-            writer.close()
-        self._writers.clear()
+        self._close_event_files()
         if self._quarantine is not None:
             self._quarantine.close()
 
@@ -724,7 +788,7 @@ class BatchWriter:
             _fsync_file(staged)
             rows, hands = self._counts[partition]
             leaves += self._leaves[partition]
-            files.append({"path": rel, "sha256": sha256_file(staged),
+            files.append({"path": rel, "sha256": self._digests[partition],
                           "bytes": staged.stat().st_size, "rows": rows, "hands": hands})
         quarantine = []
         if self._rejected:
