@@ -12,8 +12,11 @@ from __future__ import annotations
 from datetime import UTC, datetime
 
 import polars as pl
+import pytest
 
 from audit.collusion import features as F
+from audit.collusion import leads_from_frames
+from audit.collusion.synthetic import generate
 
 _HP = {"hand_id": pl.String, "seat": pl.Int8, "player": pl.String, "invested": pl.Int64,
        "won": pl.Int64, "net": pl.Int64, "vpip": pl.Boolean, "pfr": pl.Boolean,
@@ -85,3 +88,27 @@ def test_pair_table_counts_chances_and_check_downs() -> None:
     ab = table.filter((pl.col("player_a") == "a") & (pl.col("player_b") == "b")).row(
         0, named=True)
     assert (ab["cd_n"], ab["cd_k"]) == (2, 1)
+
+
+@pytest.mark.parametrize("seed", [7, 13, 21])
+@pytest.mark.parametrize("strength", [0.8, 0.5])
+def test_planted_check_down_teams_are_found_without_false_leads(seed: int,
+                                                                 strength: float) -> None:
+    # before the chance was counted before its outcome, 0 or 1 of the 2 teams was found here
+    hands, hp, planted = generate(seed=seed, players=90, days=8, strength=strength,
+                                  teams={"checkdown": 2, "softplay": 1, "whipsaw": 1})
+    leads = leads_from_frames(hp, hands, min_hands=50, fdr=0.05).to_pylist()
+    truth = {frozenset((a, b)): style for style, a, b in planted}
+    got = {frozenset((x["player_a"], x["player_b"])): x["pattern"] for x in leads}
+    teams = [pair for pair, style in truth.items() if style == "checkdown"]
+    assert all(got.get(pair) == "PATTERN-CHECKDOWN-ALLIN" for pair in teams), (teams, got)
+    assert set(got) <= set(truth), got
+
+
+@pytest.mark.parametrize("seed", [7, 13, 21])
+def test_no_check_down_lead_in_an_honest_population(seed: int) -> None:
+    hands, hp, _ = generate(seed=seed, players=90, days=8, teams={})
+    scored = leads_from_frames(hp, hands, min_hands=50, fdr=1.0).to_pylist()
+    assert scored  # pairs were tested
+    assert all(x["q_value"] > 0.05 for x in scored), [
+        (x["player_a"], x["player_b"], x["pattern"], x["q_value"]) for x in scored[:3]]

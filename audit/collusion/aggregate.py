@@ -245,7 +245,7 @@ def load_partial(path: Path, seat_bucket: str) -> Partial | None:
         return frame.filter(pl.col("kind") == name).select(columns)
 
     pair_cols = [c for c in frame.columns if c not in ("kind", "player", "table", "bucket",
-                                                        "multi_n", "multi_g")]
+                                                        *F.RATE_COLUMNS)]
     return Partial(table=kind("pairs", pair_cols),
                    cells=kind("cells", ["player", "table", "bucket"]),
-                   rates=kind("rates", ["player", "multi_n", "multi_g"]))
+                   rates=kind("rates", ["player", *F.RATE_COLUMNS]))

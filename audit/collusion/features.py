@@ -179,13 +179,20 @@ def player_hands(hand_players: pl.LazyFrame, hands: pl.LazyFrame) -> pl.LazyFram
                       & (pl.col("folded_street").replace_strict(
                           _STREET_ORDER, default=_NOT_FOLDED, return_dtype=pl.Int8)
                          > pl.col("first_allin")))
+        # and went to showdown with chips without betting or raising (after the preflop round,
+        # the all-in being preflop): his part of a check-down, counted per hand for his own
+        # baseline (a pair checked it down when both players did)
+        .with_columns(cd_self=pl.col("behind_allin") & pl.col("survivor")
+                      & pl.col("showdown").fill_null(False)
+                      & ((pl.col("aggressive_actions") == 0)
+                         | ((pl.col("n_allin_preflop") >= 1) & (pl.col("beyond_preflop") == 0))))
     )
 
 
 _SIDE = ("player", "net", "gain", "loss", "aggressive_actions", "called", "folded", "survivor",
          "heavy", "vpip", "beyond_preflop",
          "contest", "allin_early", "faced_bet_from", "strong_hole", "strong_made", "caught",
-         "strength", "behind_allin")
+         "strength", "behind_allin", "cd_self")
 
 
 def _big_blind() -> pl.Expr:
@@ -266,6 +273,8 @@ def pair_hands(ph: pl.LazyFrame, only: pl.DataFrame | None = None,
                                     | ((pl.col("n_allin_preflop") >= 1)
                                        & (a("beyond_preflop_a") == 0)
                                        & (b("beyond_preflop_b") == 0))),
+        cd_a=cd_opp & a("cd_self_a"),
+        cd_b=cd_opp & b("cd_self_b"),
         cd_strong=a("strong_made_a") | b("strong_made_b"),
         cs_a=weaker_a,
         cs_ea=weaker_a & a("vpip_a"),
@@ -300,7 +309,8 @@ def pair_table(pairs: pl.LazyFrame, by: tuple[str, ...] = ()) -> pl.LazyFrame:
         ws_n=c("multi").sum(), ws_k=c("ws").sum(),
         ws_ga=(c("multi") & c("aggr_a")).sum(), ws_gb=(c("multi") & c("aggr_b")).sum(),
         ws_both=(c("multi") & c("aggr_a") & c("aggr_b")).sum(),
-        cd_n=c("cd_opp").sum(), cd_k=c("cd").sum(),
+        cd_n=c("cd_opp").sum(), cd_k=c("cd").sum(), cd_ka=c("cd_a").sum(),
+        cd_kb=c("cd_b").sum(),
         **{f"cs{g}_{x}": (c(col) & (c("cs_game") == g)).sum()
            for g in range(len(GAME_GROUPS))
            for x, col in (("na", "cs_a"), ("ka", "cs_ea"), ("nb", "cs_b"), ("kb", "cs_eb"))},
@@ -348,11 +358,21 @@ def _card_share_side(me: str, other: str) -> dict[str, pl.Expr]:
     return out
 
 
+RATE_COLUMNS = ("multi_n", "multi_g", "cd_h", "cd_c")  # of `player_rates`, besides the player
+
+
 def player_rates(ph: pl.LazyFrame) -> pl.LazyFrame:
-    """Per player: multiway hands played (`multi_n`) and those he bet or raised in (`multi_g`)."""
+    """Per player: multiway hands played (`multi_n`) and those he bet or raised in (`multi_g`);
+    hands he stayed in behind a third player's all-in (`cd_h`) and those he checked down
+    (`cd_c`), counted once per hand (summed over his pairs, a hand with two others behind the
+    all-in would count twice)."""
     multi = ph.filter(pl.col("players") >= 3)
-    return multi.group_by("player").agg(
+    per = ph.group_by("player").agg(cd_h=pl.col("behind_allin").sum(),
+                                    cd_c=pl.col("cd_self").sum())
+    return (multi.group_by("player").agg(
         multi_n=pl.len(), multi_g=(pl.col("aggressive_actions") > 0).sum())
+        .join(per, on="player", how="full", coalesce=True)
+        .with_columns(pl.col(*RATE_COLUMNS).fill_null(0)))
 
 
 def seating(ph: pl.LazyFrame, bucket: str = "1d") -> tuple[pl.LazyFrame, pl.LazyFrame]:
