@@ -34,7 +34,7 @@ from audit.collusion import features as F
 
 KEYS = ["player_a", "player_b"]
 # bump when a pair feature changes: kept partials of another version are recomputed
-PARTIAL_VERSION = 2
+PARTIAL_VERSION = 3
 PARTIAL_FILE = "collusion_pairs.parquet"
 ROWS_PER_CHUNK = 2_000_000  # hand_players rows per chunk (about 300,000 hands)
 
@@ -338,7 +338,7 @@ def load_partial(path: Path, seat_bucket: str) -> Partial | None:
         return frame.filter(pl.col("kind") == name).select(columns)
 
     pair_cols = [c for c in frame.columns if c not in ("kind", "player", "table", "bucket",
-                                                        "multi_n", "multi_g")]
+                                                        *F.RATE_COLUMNS)]
     return Partial(table=kind("pairs", pair_cols),
                    cells=kind("cells", ["player", "table", "bucket"]),
-                   rates=kind("rates", ["player", "multi_n", "multi_g"]))
+                   rates=kind("rates", ["player", *F.RATE_COLUMNS]))

@@ -20,9 +20,13 @@ Feature columns of a pair-hand row (A = player_a < B = player_b, alphabetically)
   putting HEAVY_BB big blinds or more into the pot (folds after heavy investment).
 - `ws`: whipsaw — both A and B bet or raised, at least three bets/raises between them, and a
   third player called a bet or raise last made by A or B. `multi`: three or more players dealt.
-- `cd_opp`: a third player was all-in before the river while A and B both kept chips and went to
-  showdown; `cd`: and neither A nor B bet or raised in the hand, or, the all-in being preflop,
-  neither bet or raised after the preflop round (checked it down).
+- `cd_opp`: a third player went all-in before the river while A and B both stayed in with chips
+  (neither all-in, neither folded on or before the street of the first all-in), whether or not
+  they then went to showdown; `cd`: and both went to showdown with chips, neither having bet or
+  raised in the hand, or, the all-in being preflop, after the preflop round (checked it down).
+  The chance is counted before its outcome: an honest bet into the side pot usually ends the
+  hand with a fold, so counting only the hands that reached showdown would count mostly the
+  checked-down ones and make checking down look like the common honest course.
 - `cs_a`: both starting hands are known (button games; `preflop_strength`, Chen points), B's
   is the stronger and B entered the pot voluntarily; `cs_ea`: and A entered too (hole-card
   sharing: the weaker of the two hands folds to let the stronger play alone). `cs_b`/`cs_eb`
@@ -35,6 +39,8 @@ import polars as pl
 
 HEAVY_BB = 10  # a fold after investing this many big blinds gives up a heavy investment
 EARLY_STREETS = ("preflop", "flop", "turn")
+_STREET_ORDER = {"preflop": 0, "flop": 1, "turn": 2, "river": 3}
+_NOT_FOLDED = 9  # the street order of a player who never folded
 STRONG_MADE = ("three of a kind", "straight", "flush", "full house", "four of a kind",
                "straight flush")
 _BROADWAY = "TJQKA"
@@ -122,6 +128,8 @@ def player_hands(hand_players: pl.LazyFrame, hands: pl.LazyFrame) -> pl.LazyFram
         survivor=pl.col("folded_street").is_null() & pl.col("all_in_street").is_null(),
         allin_early=pl.col("all_in_street").is_in(list(EARLY_STREETS)).fill_null(False),
         allin_preflop=(pl.col("all_in_street") == "preflop").fill_null(False),
+        allin_order=pl.col("all_in_street").replace_strict(_STREET_ORDER, default=None,
+                                                           return_dtype=pl.Int8),
         # bets and raises beyond one preflop raise: 0 proves the player neither bet nor raised
         # after the preflop round (a second preflop raise keeps it above 0: never a false 0)
         beyond_preflop=pl.col("aggressive_actions") - pl.col("pfr").cast(pl.Int32),
@@ -136,8 +144,8 @@ def player_hands(hand_players: pl.LazyFrame, hands: pl.LazyFrame) -> pl.LazyFram
     )
     per_hand = hp.group_by("hand_id").agg(
         n_contest=pl.col("contest").sum(),
-        n_allin_early=pl.col("allin_early").sum(),
         n_allin_preflop=pl.col("allin_preflop").sum(),
+        first_allin=pl.col("allin_order").filter(pl.col("allin_early")).min(),
         total_gain=pl.col("gain").sum(),
     )
     # callers whose last faced bet/raise came from this player (whipsaw: the trapped third)
@@ -162,14 +170,29 @@ def player_hands(hand_players: pl.LazyFrame, hands: pl.LazyFrame) -> pl.LazyFram
                             + (pl.col("structure") == "fixed_limit").fill_null(False)
                             .cast(pl.Int8)),
                       heavy=pl.col("invested") >= HEAVY_BB * pl.col("big_blind").fill_null(0)
-                      .clip(lower_bound=1))
+                      .clip(lower_bound=1),
+                      # still in with chips after the first all-in (before the river) of the
+                      # hand, which is then a third player's: a check-down chance for any two
+                      # such players
+                      behind_allin=pl.col("first_allin").is_not_null()
+                      & pl.col("all_in_street").is_null()
+                      & (pl.col("folded_street").replace_strict(
+                          _STREET_ORDER, default=_NOT_FOLDED, return_dtype=pl.Int8)
+                         > pl.col("first_allin")))
+        # and went to showdown with chips without betting or raising (after the preflop round,
+        # the all-in being preflop): his part of a check-down, counted per hand for his own
+        # baseline (a pair checked it down when both players did)
+        .with_columns(cd_self=pl.col("behind_allin") & pl.col("survivor")
+                      & pl.col("showdown").fill_null(False)
+                      & ((pl.col("aggressive_actions") == 0)
+                         | ((pl.col("n_allin_preflop") >= 1) & (pl.col("beyond_preflop") == 0))))
     )
 
 
 _SIDE = ("player", "net", "gain", "loss", "aggressive_actions", "called", "folded", "survivor",
          "heavy", "vpip", "beyond_preflop",
          "contest", "allin_early", "faced_bet_from", "strong_hole", "strong_made", "caught",
-         "strength")
+         "strength", "behind_allin", "cd_self")
 
 
 def _big_blind() -> pl.Expr:
@@ -178,7 +201,7 @@ def _big_blind() -> pl.Expr:
 
 
 _COMMON = ("hand_id", "ts", "table_id", "players", "pot", "showdown", "big_blind", "game",
-           "n_contest", "n_allin_early", "n_allin_preflop", "total_gain")
+           "n_contest", "n_allin_preflop", "total_gain")
 # the columns of `player_hands` that `pair_hands` reads
 PAIR_INPUT = (*_COMMON, *(c for c in _SIDE if c not in _COMMON))
 
@@ -210,8 +233,8 @@ def pair_hands(ph: pl.LazyFrame, only: pl.DataFrame | None = None,
     third_caught = (a("caught_a") + b("caught_b")
                     - (fb & b("called_b")).cast(pl.Int32) - (fa & a("called_a")).cast(pl.Int32))
     aa, ab = a("aggressive_actions_a"), b("aggressive_actions_b")
-    cd_opp = (a("survivor_a") & b("survivor_b") & pl.col("showdown").fill_null(False)
-              & (pl.col("n_allin_early") >= 1))
+    cd_opp = a("behind_allin_a") & b("behind_allin_b")
+    checked_down = a("survivor_a") & b("survivor_b") & pl.col("showdown").fill_null(False)
     # both starting hands known and unequal, the stronger one entered voluntarily
     known = a("strength_a").is_not_null() & b("strength_b").is_not_null()
     weaker_a = known & (b("strength_b") > a("strength_a")) & b("vpip_b")
@@ -246,9 +269,12 @@ def pair_hands(ph: pl.LazyFrame, only: pl.DataFrame | None = None,
         cd_opp=cd_opp,
         # after a preflop all-in the remaining streets are flop to river: a preflop raise is
         # not betting into the side pot; after a later all-in, any bet or raise counts
-        cd=cd_opp & (((aa == 0) & (ab == 0)) | ((pl.col("n_allin_preflop") >= 1)
-                                               & (a("beyond_preflop_a") == 0)
-                                               & (b("beyond_preflop_b") == 0))),
+        cd=cd_opp & checked_down & (((aa == 0) & (ab == 0))
+                                    | ((pl.col("n_allin_preflop") >= 1)
+                                       & (a("beyond_preflop_a") == 0)
+                                       & (b("beyond_preflop_b") == 0))),
+        cd_a=cd_opp & a("cd_self_a"),
+        cd_b=cd_opp & b("cd_self_b"),
         cd_strong=a("strong_made_a") | b("strong_made_b"),
         cs_a=weaker_a,
         cs_ea=weaker_a & a("vpip_a"),
@@ -283,7 +309,8 @@ def pair_table(pairs: pl.LazyFrame, by: tuple[str, ...] = ()) -> pl.LazyFrame:
         ws_n=c("multi").sum(), ws_k=c("ws").sum(),
         ws_ga=(c("multi") & c("aggr_a")).sum(), ws_gb=(c("multi") & c("aggr_b")).sum(),
         ws_both=(c("multi") & c("aggr_a") & c("aggr_b")).sum(),
-        cd_n=c("cd_opp").sum(), cd_k=c("cd").sum(),
+        cd_n=c("cd_opp").sum(), cd_k=c("cd").sum(), cd_ka=c("cd_a").sum(),
+        cd_kb=c("cd_b").sum(),
         **{f"cs{g}_{x}": (c(col) & (c("cs_game") == g)).sum()
            for g in range(len(GAME_GROUPS))
            for x, col in (("na", "cs_a"), ("ka", "cs_ea"), ("nb", "cs_b"), ("kb", "cs_eb"))},
@@ -331,11 +358,21 @@ def _card_share_side(me: str, other: str) -> dict[str, pl.Expr]:
     return out
 
 
+RATE_COLUMNS = ("multi_n", "multi_g", "cd_h", "cd_c")  # of `player_rates`, besides the player
+
+
 def player_rates(ph: pl.LazyFrame) -> pl.LazyFrame:
-    """Per player: multiway hands played (`multi_n`) and those he bet or raised in (`multi_g`)."""
+    """Per player: multiway hands played (`multi_n`) and those he bet or raised in (`multi_g`);
+    hands he stayed in behind a third player's all-in (`cd_h`) and those he checked down
+    (`cd_c`), counted once per hand (summed over his pairs, a hand with two others behind the
+    all-in would count twice)."""
     multi = ph.filter(pl.col("players") >= 3)
-    return multi.group_by("player").agg(
+    per = ph.group_by("player").agg(cd_h=pl.col("behind_allin").sum(),
+                                    cd_c=pl.col("cd_self").sum())
+    return (multi.group_by("player").agg(
         multi_n=pl.len(), multi_g=(pl.col("aggressive_actions") > 0).sum())
+        .join(per, on="player", how="full", coalesce=True)
+        .with_columns(pl.col(*RATE_COLUMNS).fill_null(0)))
 
 
 def seating(ph: pl.LazyFrame, bucket: str = "1d") -> tuple[pl.LazyFrame, pl.LazyFrame]:

@@ -23,9 +23,11 @@ everyone except this partner, shrunk toward the population rate with ALPHA pseud
   binomial upper tail with rate u_A·u_B·c: each player's rate of betting or raising in the
   pair's multiway hands, times the population share of double-raise hands that catch a third
   player (excess of joint raising over independent raising).
-- checkdown (PATTERN-CHECKDOWN-ALLIN): check-downs with a third player all-in, among such
-  hands; binomial upper tail with rate r_A·r_B/R: each player's rate with other partners,
-  over the population rate R without this pair.
+- checkdown (PATTERN-CHECKDOWN-ALLIN): check-downs among the hands in which both stayed in with
+  chips behind a third player's all-in (counted whatever happened next); binomial upper tail
+  with rate R·(q_A/Q)·(q_B/Q): the population's rate R without this pair, times each player's
+  share of hands checked down among his own hands behind an all-in (per hand, without this
+  pair's chances) over everyone's share Q.
 - card_share (PATTERN-COLLUSION): where both starting hands are known (button games; Chen
   points of the best two hole cards) and the stronger one entered voluntarily: how often the
   weaker entered too; binomial lower tail with rate odds(weaker)·odds(stronger)/odds(population):
@@ -292,19 +294,27 @@ def score_pairs(table: pl.DataFrame, totals: pl.DataFrame, rates: pl.DataFrame,
             "whipsaw_p": np.where(n >= MIN_SAMPLE["whipsaw"],
                                   _quasi_sf(k, n, p0, n >= MIN_SAMPLE["whipsaw"], pool), np.nan)}
 
-    for name, pre in (("checkdown", "cd"),):
-        # the population rate without this pair: check-down chances are rare, and a team's
-        # own check-downs would otherwise set the rate it is judged against
-        rest_n = pool.total(g[f"{pre}_n"]) - g[f"{pre}_n"]
-        r = np.clip(np.where(rest_n > 0, (pool.total(g[f"{pre}_k"]) - g[f"{pre}_k"])
-                             / np.maximum(rest_n, 1), 0.5), 1e-6, 1.0)
-        ra = _shrunk(g[f"{pre}_k__a"] - g[f"{pre}_k"], g[f"{pre}_n__a"] - g[f"{pre}_n"], r)
-        rb = _shrunk(g[f"{pre}_k__b"] - g[f"{pre}_k"], g[f"{pre}_n__b"] - g[f"{pre}_n"], r)
-        p0 = np.clip(ra * rb / r, 1e-9, 0.95)
-        n, k = g[f"{pre}_n"], g[f"{pre}_k"]
-        out |= {f"{name}_n": n, f"{name}_k": k, f"{name}_e": n * p0,
-                f"{name}_p": np.where(n >= MIN_SAMPLE[name],
-                                      _quasi_sf(k, n, p0, n >= MIN_SAMPLE[name], pool), np.nan)}
+    # check-downs: the pairs' rate among such chances without this pair (chances are rare, and
+    # a team's own check-downs would otherwise set the rate it is judged against), times each
+    # player's tendency relative to everyone's: his share of hands checked down among his hands
+    # behind an all-in, per hand and without the hands that were this pair's chances (a team
+    # that checks it down with a stranger still in would otherwise credit each partner with a
+    # check-down against the stranger, and a few such hands set a partner's rate). A pair
+    # judged alone, or the only one with chances, has no population rate: then it is the rate
+    # of two players at everyone's share q deciding each on his own, q², and the baseline each
+    # one's own share, qa·qb.
+    n, k = g["cd_n"], g["cd_k"]
+    q = pool.floor(pool.ratio(g["cd_c__a"] + g["cd_c__b"], g["cd_h__a"] + g["cd_h__b"]), 1e-6)
+    rest_n = pool.total(n) - n
+    r = np.clip(np.where(rest_n > 0, (pool.total(k) - k) / np.maximum(rest_n, 1), q * q),
+                1e-6, 1.0)
+    qa = _shrunk(g["cd_c__a"] - g["cd_ka"], g["cd_h__a"] - n, q)
+    qb = _shrunk(g["cd_c__b"] - g["cd_kb"], g["cd_h__b"] - n, q)
+    p0 = np.clip(r * (qa / q) * (qb / q), 1e-9, 0.95)
+    out |= {"checkdown_n": n, "checkdown_k": k, "checkdown_e": n * p0,
+            "checkdown_p": np.where(n >= MIN_SAMPLE["checkdown"],
+                                    _quasi_sf(k, n, p0, n >= MIN_SAMPLE["checkdown"], pool),
+                                    np.nan)}
 
     # co-entry: hands both entered voluntarily, against the product of their entry rates in the
     # pair's own hands (a log odds ratio), centred and scaled by the population of pairs (an
@@ -668,8 +678,9 @@ def _describe(name: str, r: dict[str, Any]) -> str:
                 f"{n:.0f} multiway hands together where {e:.1f} were expected from each "
                 "player's rate with other partners")
     if name == "checkdown":
-        return (f"they checked the hand down with a third player all-in {k:.0f} of {n:.0f} "
-                f"times where {e:.1f} were expected from their rates with other partners")
+        return (f"in {n:.0f} hands in which both stayed in with chips behind a third player's "
+                f"all-in they checked it down {k:.0f} times where {e:.1f} were expected from "
+                "the population's rate and each one's check-downs without the other")
     return (f"they sat at the same table on {k:.0f} table-days where {e:.1f} were expected by "
             "chance given the tables open those days")
 
