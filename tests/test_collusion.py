@@ -74,10 +74,15 @@ def test_minimum_sample_sizes_are_respected(planted):
     assert leads_from_frames(hp, hands, min_hands=100_000, fdr=0.05).num_rows == 0
     scored, _ = pair_scores(hp.lazy(), hands.lazy(), min_hands=50)
     assert scored["hands"].min() >= 50
+    everyone, _ = pair_scores(hp.lazy(), hands.lazy(), min_hands=1)
+    assert everyone["hands"].min() < 50  # the gate above had pairs to leave out
+    gated = 0
     for f in FEATURES:
         small = scored.filter(pl.col(f"{f.name}_n").abs() < f.min_sample)
         if f.name != "seating":
             assert small[f"{f.name}_p"].is_nan().all(), f.name
+            gated += small.height
+    assert gated > 0  # some feature had too small a sample on some pair, and gave no p-value
 
 
 def test_evidence_hand_ids_are_hands_of_the_pair(planted):
