@@ -436,3 +436,37 @@ def test_pairs_with_no_tested_feature_have_no_p_value_and_raise_no_numpy_warning
     assert mixed["n_features"].to_list()[:2] == [2, 0]
     assert mixed["p_value"][0] == pytest.approx(0.02) and mixed["top"][0] == "whipsaw"
     assert mixed["p_value"][1:].is_nan().all()
+
+
+def test_seating_expectation_does_not_depend_on_row_order():
+    """The seating null model's expected co-sittings are the same float, bit for bit, however
+    the rows come (a float sum in join order differed in its last bits from run to run)."""
+    from audit.collusion import features as F
+
+    rng = np.random.default_rng(5)
+    n = 4_000
+    cells = pl.DataFrame({
+        "player": [f"p{i}" for i in rng.integers(0, 12, n)],
+        "table": [f"t{i}" for i in rng.integers(0, 7, n)],
+        "bucket": rng.integers(0, 300, n),
+    }).unique()
+    tables = cells.group_by("bucket").agg(n_tables=pl.col("table").n_unique())
+    pairs = pl.DataFrame({"player_a": ["p1", "p2", "p3"], "player_b": ["p7", "p8", "p9"]})
+
+    def expected(seed: int) -> list[float]:
+        shuffled = cells.sample(fraction=1.0, shuffle=True, seed=seed)
+        out = F.co_sittings(shuffled.lazy(), tables.sample(fraction=1.0, shuffle=True,
+                                                           seed=seed).lazy(),
+                            pairs.lazy()).collect().sort("player_a")
+        return out["seat_e"].to_list()
+
+    first = expected(0)
+    assert all(expected(seed) == first for seed in range(1, 12))
+    # and it is the expectation: sum over buckets of s_a * s_b / tables, counted directly
+    rows = cells.to_dicts()
+    n_tables = dict(zip(tables["bucket"], tables["n_tables"], strict=True))
+    for (a, b), got in zip(pairs.iter_rows(), first, strict=True):
+        sits = {p: np.bincount([r["bucket"] for r in rows if r["player"] == p], minlength=300)
+                for p in (a, b)}
+        direct = sum(sits[a][k] * sits[b][k] / n_tables[k] for k in n_tables)
+        assert direct > 1 and abs(got - direct) < 1e-6

@@ -390,6 +390,9 @@ def seating(ph: pl.LazyFrame, bucket: str = "1d") -> tuple[pl.LazyFrame, pl.Lazy
     return base, tables
 
 
+_NANO = 1_000_000_000
+
+
 def co_sittings(cells: pl.LazyFrame, tables: pl.LazyFrame,
                 candidates: pl.LazyFrame) -> pl.LazyFrame:
     """Per candidate pair: table-buckets shared (`seat_k`) and expected by chance (`seat_e`).
@@ -401,8 +404,11 @@ def co_sittings(cells: pl.LazyFrame, tables: pl.LazyFrame,
     a = candidates.join(per_bucket.rename({"player": "player_a", "s": "s_a"}), on="player_a")
     ab = a.join(per_bucket.rename({"player": "player_b", "s": "s_b"}),
                 on=["player_b", "bucket"]).join(tables, on="bucket")
+    # summed in integer nano-units: a float sum in the order the joins happen to produce
+    # differs in its last bits from run to run (sorting first does not survive the optimiser)
     expected = ab.group_by("player_a", "player_b").agg(
-        seat_e=(pl.col("s_a") * pl.col("s_b") / pl.col("n_tables")).sum())
+        seat_e=(pl.col("s_a").cast(pl.Float64) * pl.col("s_b") * _NANO / pl.col("n_tables"))
+        .round().cast(pl.Int64).sum() / _NANO)
     ca = candidates.join(cells.rename({"player": "player_a"}), on="player_a")
     shared = ca.join(cells.rename({"player": "player_b"}), on=["player_b", "table", "bucket"])
     observed = shared.group_by("player_a", "player_b").agg(seat_k=pl.len())
