@@ -206,8 +206,12 @@ def describe_high(strength: int) -> str:
     >>> describe_high(high_strength(c("Ks Kd Kc 9h 9s")))
     'full house, kings full of nines'
     """
-    category = strength >> 20
-    d = _digits(strength)
+    return read_high(strength >> 20, _digits(strength))
+
+
+def read_high(category: int, d: Sequence[int]) -> str:
+    """The reading of a high hand of `category` (HIGH_CARD .. STRAIGHT_FLUSH) whose ranks, most
+    significant first, are `d`; shared with the short-deck ranking (audit/evaluate_short.py)."""
     name = HIGH_CLASSES[category]
     kick = "-".join(RANK_CHARS[r] for r in d)
     if category in (STRAIGHT, STRAIGHT_FLUSH):

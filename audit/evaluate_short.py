@@ -33,7 +33,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from audit.cards import RANK_CHARS, card_str
+from audit.cards import card_str
+from audit.evaluate import HIGH_CLASSES, read_high
 
 __all__ = [
     "LOWEST_RANK",
@@ -55,9 +56,7 @@ TRIPS_BEAT_STRAIGHT: dict[str, bool] = {
 """The short-deck variants (schemas/events.json) and their answer on trips against a straight."""
 SHORT_VARIANTS = frozenset(TRIPS_BEAT_STRAIGHT)
 
-# categories, named as in audit.evaluate.HIGH_CLASSES
-_NAMES = ("high card", "one pair", "two pair", "three of a kind", "straight", "flush",
-          "full house", "four of a kind", "straight flush")
+# the categories of audit.evaluate (HIGH_CLASSES names them)
 HIGH, PAIR, TWO_PAIR, TRIPS, STRAIGHT, FLUSH, FULL_HOUSE, QUADS, STRAIGHT_FLUSH = range(9)
 # worst to best
 _ORDER_TRIPS_HIGH = (HIGH, PAIR, TWO_PAIR, STRAIGHT, TRIPS, FULL_HOUSE, FLUSH, QUADS,
@@ -69,10 +68,6 @@ _POSITION = {
     False: {cat: i for i, cat in enumerate(_ORDER_STRAIGHT_HIGH)},
 }
 _A6789 = (1 << 12) | (0b1111 << LOWEST_RANK)  # the ace plays low below the six
-_RANK_NAMES = ("deuce", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
-               "jack", "queen", "king", "ace")
-_RANK_PLURALS = ("deuces", "threes", "fours", "fives", "sixes", "sevens", "eights", "nines",
-                 "tens", "jacks", "queens", "kings", "aces")
 
 
 def is_short_card(card: int) -> bool:
@@ -161,28 +156,11 @@ def short_strength(cards: Sequence[int], *, trips_beat_straight: bool = True) ->
 def short_class(strength: int, *, trips_beat_straight: bool = True) -> str:
     """The category name of a short-deck strength."""
     order = _ORDER_TRIPS_HIGH if trips_beat_straight else _ORDER_STRAIGHT_HIGH
-    return _NAMES[order[strength >> 20]]
+    return HIGH_CLASSES[order[strength >> 20]]
 
 
 def describe_short(strength: int, *, trips_beat_straight: bool = True) -> str:
     """A floor reading of a short-deck strength, e.g. ``"flush, A-Q-T-8-6"``."""
     order = _ORDER_TRIPS_HIGH if trips_beat_straight else _ORDER_STRAIGHT_HIGH
-    category = order[strength >> 20]
-    d = [(strength >> shift) & 0xF for shift in (16, 12, 8, 4, 0)]
-    name = _NAMES[category]
-    if category in (STRAIGHT, STRAIGHT_FLUSH):
-        if category == STRAIGHT_FLUSH and d[0] == 12:
-            return "straight flush, ace high (royal flush)"
-        return f"{name}, {_RANK_NAMES[d[0]]} high"
-    if category == QUADS:
-        return f"{name}, {_RANK_PLURALS[d[0]]} with a {_RANK_NAMES[d[1]]}"
-    if category == FULL_HOUSE:
-        return f"{name}, {_RANK_PLURALS[d[0]]} full of {_RANK_PLURALS[d[1]]}"
-    if category in (TRIPS, PAIR):
-        return f"{name}, {_RANK_PLURALS[d[0]]}"
-    if category == TWO_PAIR:
-        return f"{name}, {_RANK_PLURALS[d[0]]} and {_RANK_PLURALS[d[1]]}"
-    kick = "-".join(RANK_CHARS[r] for r in d)
-    if category == FLUSH:
-        return f"{name}, {kick}"
-    return f"{_RANK_NAMES[d[0]]} high, {kick}"
+    return read_high(order[strength >> 20], [(strength >> shift) & 0xF
+                                              for shift in (16, 12, 8, 4, 0)])

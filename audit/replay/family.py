@@ -28,7 +28,7 @@ from audit.replay.draw_rules import (
     check_short_predraw,
     sevens_rule,
 )
-from audit.replay.forced import new_round
+from audit.replay.forced import new_round, table_stakes
 from audit.replay.jacks import (
     FalseOpener,
     SplitOpeners,
@@ -388,13 +388,8 @@ class FamilyHooks:
                    seat=s, expected=b, actual=s)
         elif b and s == b and self.wrong_bring is not None:
             self._true_lowcard_posts(h, s, seq)
-        add = amount or 0
+        add = table_stakes(h, s, amount or 0, seq, "brings in")
         stack = h.stack[s]
-        if add > stack:
-            h.flag("HOUSE-TABLE-STAKES", seq, f"{h.who(s)} brings in {h.money(add)} but had "
-                   f"only {h.money(stack)}; only the chips on the table play.", seat=s,
-                   expected=stack, actual=add, delta=add - stack)
-            add = stack
         bi = h.game.get("bring_in")
         if bi and add != bi and add < stack and add != h.small_bet:
             h.flag("STUD-BRINGIN-AMOUNT", seq, f"{h.who(s)} brought in for {h.money(add)}; the "

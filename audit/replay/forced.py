@@ -55,6 +55,18 @@ def open_preflop(h: HandState) -> None:
     h.to_act = h.next_to_act(due)
 
 
+def table_stakes(h: HandState, s: int, add: int, seq: int, verb: str = "posts") -> int:
+    """The part of a forced bet that seat `s`'s stack covers: only the chips on the table play
+    (HOUSE-TABLE-STAKES when the log has him put in more than he had)."""
+    stack = h.stack[s]
+    if add <= stack:
+        return add
+    h.flag("HOUSE-TABLE-STAKES", seq, f"{h.who(s)} {verb} {h.money(add)} but had only "
+           f"{h.money(stack)}; only the chips on the table play.", seat=s,
+           expected=stack, actual=add, delta=add - stack)
+    return stack
+
+
 def post(h: HandState, detail: str | None, s: int | None, amount: int | None,
          seq: int) -> None:
     """A `post` event: verify who posts what, then put the chips in (live or dead)."""
@@ -62,13 +74,8 @@ def post(h: HandState, detail: str | None, s: int | None, amount: int | None,
         h.flag(DQ_ACTION, seq, f"A {detail or 'forced bet'} is posted for seat {s}, which was "
                "not dealt into this hand; it is ignored.")
         return
-    add = amount or 0
+    add = table_stakes(h, s, amount or 0, seq)
     stack = h.stack[s]
-    if add > stack:
-        h.flag("HOUSE-TABLE-STAKES", seq, f"{h.who(s)} posts {h.money(add)} but had only "
-               f"{h.money(stack)}; only the chips on the table play.", seat=s,
-               expected=stack, actual=add, delta=add - stack)
-        add = stack
     kind = detail or "dead"
     h.last_seq = seq  # the last forced bet: where a missing ante is reported (check_antes)
     if h.vh is None:  # stud and draw forced bets are judged by audit/replay/family.py

@@ -16,6 +16,7 @@ from __future__ import annotations
 from audit.cards import card_str
 from audit.evaluate_short import SHORT_VARIANTS, TRIPS_BEAT_STRAIGHT, is_short_card, short_strength
 from audit.replay.dealing import Deck
+from audit.replay.forced import table_stakes
 from audit.replay.state import FL, HandState
 
 __all__ = ["SHORT_VARIANTS", "ShortDeck", "post_button_blind", "short_high"]
@@ -48,13 +49,8 @@ def post_button_blind(h: HandState, s: int | None, amount: int | None, seq: int)
         h.flag(DQ_CARD, seq, f"A button blind is posted for seat {s}, which was not dealt into "
                "this hand; it is ignored.")
         return
-    add = amount or 0
+    add = table_stakes(h, s, amount or 0, seq)
     stack = h.stack[s]
-    if add > stack:
-        h.flag("HOUSE-TABLE-STAKES", seq, f"{h.who(s)} posts {h.money(add)} but had only "
-               f"{h.money(stack)}; only the chips on the table play.", seat=s,
-               expected=stack, actual=add, delta=add - stack)
-        add = stack
     h.last_seq = seq
     if h.button and s != h.button and not h.game.get("dead_button"):
         h.flag("BLIND-POSITIONS", seq, f"{h.who(s)} posted the button blind, but in short-deck "
