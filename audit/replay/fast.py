@@ -284,6 +284,8 @@ def _chunked_valid(col: pa.ChunkedArray) -> np.ndarray | None:
 def _text_lookup(col: pa.Array, default: str) -> tuple[pa.Array, list[str]]:
     """Per-row index into the distinct texts of `col` (null and '' as `default`), and those
     texts (dictionary order)."""
+    if col.null_count == len(col):  # as below, without encoding: no text, every row `default`
+        return np.zeros(len(col), np.int64), [default]
     encoded = pc.dictionary_encode(col)
     texts = [t or default for t in encoded.dictionary.to_pylist()]
     texts.append(default)  # the code of a null
@@ -303,11 +305,13 @@ def _game_columns(table: pa.Table, starts: np.ndarray, cash: Settings,
     out = np.zeros((n_hands, K.N_GAME), dtype=np.int64)
     if game_col is None:
         return out, {}, [cash, tournament]
-    valid = _chunked_valid(game_col)
-    if valid is None or valid[starts[:-1]].all():  # each hand's game on its first row
-        first = starts[:-1]
+    first = starts[:-1]
+    # each hand's game on its first row (the usual case): checked at those rows alone
+    if not game_col.null_count or pc.sum(pc.is_valid(game_col).take(pa.array(first))
+                                         ).as_py() == n_hands:
         has_game = np.ones(n_hands, bool)
     else:
+        valid = _chunked_valid(game_col)
         big = np.int64(1 << 62)
         idx = np.where(valid, np.arange(len(valid), dtype=np.int64), big)
         first = np.minimum.reduceat(idx, starts[:-1])
@@ -340,8 +344,8 @@ def _game_columns(table: pa.Table, starts: np.ndarray, cash: Settings,
 
     # a variant the kernel does not know is not supported: the hand goes back, and its text
     # is never projected from here
-    variants = tuple(_VARIANTS)  # in code order
-    v_code = (_codes(child("variant"), variants, _VARIANTS["holdem"])[first]
+    variants = tuple(_VARIANTS)  # in code order; matched at the hands' game rows alone
+    v_code = (_codes(text("variant"), variants, _VARIANTS["holdem"])
               if "variant" in fields else np.zeros(n_hands, np.int64))
     variant = _lookup(variants, np.maximum(v_code, 0))
     structure = text("structure")
@@ -372,19 +376,15 @@ def _game_columns(table: pa.Table, starts: np.ndarray, cash: Settings,
     which = 2 * np.asarray(pair, dtype=np.int64)[house_code] + use_tourn
     tourn_default = np.array([st.tournament for st in settings], dtype=bool)[which]
     tourn = np.where(t_known, t_value, tourn_default)
+    # the minimum bet under each hand's settings row, all rows at once: a house minimum
+    # (nl.min_bet = house) is its amount where one is set, else the game's min_bet
+    house_min = np.array([st.nl_min_house for st in settings], bool)[which]
+    house_amount = np.array([st.min_bet_amount if st.nl_min_house else 0 for st in settings],
+                            np.int64)[which]
     mb = ints("min_bet")
-    min_bet = np.empty(n_hands, np.int64)
-    for k, st in enumerate(settings):
-        sel = which == k
-        if not sel.any():
-            continue
-        m = mb.copy()
-        if st.nl_min_house and st.min_bet_amount:
-            m[:] = st.min_bet_amount
-        ok = (m != 0) & (st.nl_min_house | (m > bb))
-        chosen = np.where(ok, m, bb)
-        chosen = np.where(chosen <= 0, 1, chosen)
-        min_bet[sel] = chosen[sel]
+    mb = np.where(house_amount != 0, house_amount, mb)
+    min_bet = np.where((mb != 0) & (house_min | (mb > bb)), mb, bb)
+    min_bet = np.where(min_bet <= 0, 1, min_bet)
     button = ints("button_seat")
     dead_button = truth("dead_button")[1].astype(bool)
     # half-pot (BET-HALFPOT) is judged by the reference replay only; the kernel knows pot limit
