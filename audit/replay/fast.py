@@ -246,11 +246,12 @@ def _ints_at(arr: pa.Array, rows: np.ndarray, missing: int) -> tuple[np.ndarray,
     those are not null."""
     if arr.null_count == len(arr):
         return np.full(len(rows), missing, np.int64), np.zeros(len(rows), bool)
-    at = rows + arr.offset
+    at = rows + arr.offset if arr.offset else rows
     if pa.types.is_boolean(arr.type):
         values = _bits_at(arr.buffers()[1], at).astype(np.int64)
-    elif pa.types.is_integer(arr.type):
-        values = np.frombuffer(arr.buffers()[1], arr.type.to_pandas_dtype())[at].astype(np.int64)
+    elif pa.types.is_integer(arr.type):  # a take (a new array): no second copy for int64
+        values = np.frombuffer(arr.buffers()[1], arr.type.to_pandas_dtype())[at].astype(
+            np.int64, copy=False)
     else:
         values = _ints(arr, missing)[rows]
     if not arr.null_count:
