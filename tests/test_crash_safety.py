@@ -69,22 +69,38 @@ def test_sigkill_between_data_write_and_manifest_append(point, store: Store, tmp
     assert not (store.root / "staging").exists()
 
 
+def _write_trial(folder: Path, prefix: str) -> set[str]:
+    """Four files of 100 hands each; the hand ids written."""
+    folder.mkdir()
+    ids: set[str] = set()
+    for f in range(4):
+        write_parquet(folder / f"f{f}.parquet", many_hands(f"{prefix}f{f}h", 100))
+        ids |= {f"{prefix}f{f}h{i}" for i in range(100)}
+    return ids
+
+
+def _ingest_command(folder: Path, store_root: Path) -> list[str]:
+    return [sys.executable, "-m", "audit.cli", "ingest", str(folder), "--store", str(store_root)]
+
+
 def test_sigkill_at_random_points_store_always_verifies(store: Store, tmp_path: Path):
     rng = random.Random(20261122)
     trials = 50
+    # how long one whole ingest of a trial's files takes here (start-up included), so that the
+    # kills land within it on a fast machine and a slow one alike
+    _write_trial(tmp_path / "timed", "timed")
+    start = time.perf_counter()
+    subprocess.run(_ingest_command(tmp_path / "timed", tmp_path / "timed-store"), check=True,
+                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    whole = time.perf_counter() - start
     expected: set[str] = set()
     killed_mid_run = 0
     for trial in range(trials):
         folder = tmp_path / f"trial{trial}"
-        folder.mkdir()
-        for f in range(4):
-            write_parquet(folder / f"f{f}.parquet", many_hands(f"t{trial}f{f}h", 100))
-            expected |= {f"t{trial}f{f}h{i}" for i in range(100)}
-        proc = subprocess.Popen(
-            [sys.executable, "-m", "audit.cli", "ingest", str(folder), "--store", str(store.root)],
-            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-        )
-        time.sleep(rng.uniform(0.2, 1.4))
+        expected |= _write_trial(folder, f"t{trial}")
+        proc = subprocess.Popen(_ingest_command(folder, store.root),
+                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        time.sleep(rng.uniform(0.1, 0.9) * whole)
         if proc.poll() is None:
             os.kill(proc.pid, signal.SIGKILL)
             killed_mid_run += 1
