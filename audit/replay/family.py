@@ -28,7 +28,7 @@ from audit.replay.draw_rules import (
     check_short_predraw,
     sevens_rule,
 )
-from audit.replay.forced import new_round, table_stakes
+from audit.replay.forced import new_round, put_in, table_stakes
 from audit.replay.jacks import (
     FalseOpener,
     SplitOpeners,
@@ -396,13 +396,8 @@ class FamilyHooks:
                    f"bring-in in this structure is {h.money(bi)} (or a completion to "
                    f"{h.money(h.small_bet)}).", seat=s, expected=bi, actual=add,
                    delta=add - bi)
-        h.stack[s] = stack - add
-        h.contrib[s] += add
-        h.bet[s] += add
-        if h.bet[s] > h.cur_bet:
-            h.cur_bet = h.bet[s]
+        put_in(h, s, add)
         if add and add == stack:
-            h.allin_street[s] = "preflop"
             if bi and add < bi:
                 self.short_wager = (h.bet[s], bi, "STUD-BRINGIN-ALLIN")
         h.acted[s] = True

@@ -67,12 +67,39 @@ def table_stakes(h: HandState, s: int, add: int, seq: int, verb: str = "posts") 
     return stack
 
 
+def dealt_in(h: HandState, s: int | None, seq: int, forced_bet: str) -> bool:
+    """Whether seat `s` was dealt into the hand; if not, the `forced_bet` posted for it is
+    reported (DQ-INCONSISTENT-LOG) and ignored."""
+    if s is not None and 0 < s < h.size and h.in_hand[s]:
+        return True
+    h.flag(DQ_ACTION, seq, f"A {forced_bet} is posted for seat {s}, which was not dealt into "
+           "this hand; it is ignored.")
+    return False
+
+
+def put_in(h: HandState, s: int, add: int, live: int | None = None) -> None:
+    """Seat `s` puts `add` chips of his stack (already capped by `table_stakes`) in the pot
+    before the betting: `live` of them (all by default) count toward his bet in the round,
+    the rest are dead; his last chips make him all in preflop."""
+    if live is None:
+        live = add
+    stack = h.stack[s]
+    h.stack[s] = stack - add
+    h.contrib[s] += add
+    if add > live:
+        h.dead[s] += add - live
+    if live:
+        h.bet[s] += live
+        if h.bet[s] > h.cur_bet:
+            h.cur_bet = h.bet[s]
+    if add and add == stack:
+        h.allin_street[s] = "preflop"
+
+
 def post(h: HandState, detail: str | None, s: int | None, amount: int | None,
          seq: int) -> None:
     """A `post` event: verify who posts what, then put the chips in (live or dead)."""
-    if s is None or not 0 < s < h.size or not h.in_hand[s]:
-        h.flag(DQ_ACTION, seq, f"A {detail or 'forced bet'} is posted for seat {s}, which was "
-               "not dealt into this hand; it is ignored.")
+    if not dealt_in(h, s, seq, detail or "forced bet"):
         return
     add = table_stakes(h, s, amount or 0, seq)
     stack = h.stack[s]
@@ -126,16 +153,7 @@ def post(h: HandState, detail: str | None, s: int | None, amount: int | None,
         live = add
     else:
         live = 0
-    h.stack[s] = stack - add
-    h.contrib[s] += add
-    if add > live:
-        h.dead[s] += add - live
-    if live:
-        h.bet[s] += live
-        if h.bet[s] > h.cur_bet:
-            h.cur_bet = h.bet[s]
-    if add and add == stack:
-        h.allin_street[s] = "preflop"
+    put_in(h, s, add, live)
     h.to_act = h.next_to_act(h.anchor) if h.anchor else 0
 
 

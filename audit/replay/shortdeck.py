@@ -16,7 +16,7 @@ from __future__ import annotations
 from audit.cards import card_str
 from audit.evaluate_short import SHORT_VARIANTS, TRIPS_BEAT_STRAIGHT, is_short_card, short_strength
 from audit.replay.dealing import Deck
-from audit.replay.forced import table_stakes
+from audit.replay.forced import dealt_in, put_in, table_stakes
 from audit.replay.state import FL, HandState
 
 __all__ = ["SHORT_VARIANTS", "ShortDeck", "post_button_blind", "short_high"]
@@ -45,9 +45,7 @@ class ShortDeck(Deck):
 
 def post_button_blind(h: HandState, s: int | None, amount: int | None, seq: int) -> None:
     """The button blind: posted live by the button; the first preflop turn is the next seat."""
-    if s is None or not 0 < s < h.size or not h.in_hand[s]:
-        h.flag(DQ_CARD, seq, f"A button blind is posted for seat {s}, which was not dealt into "
-               "this hand; it is ignored.")
+    if not dealt_in(h, s, seq, "button blind"):
         return
     add = table_stakes(h, s, amount or 0, seq)
     stack = h.stack[s]
@@ -66,13 +64,7 @@ def post_button_blind(h: HandState, s: int | None, amount: int | None, seq: int)
     if h.structure == FL and h.bb > h.last_raise:
         h.last_raise = h.bb
     h.bets = 1
-    h.stack[s] = stack - add
-    h.contrib[s] += add
-    h.bet[s] += add
-    if h.bet[s] > h.cur_bet:
-        h.cur_bet = h.bet[s]
-    if add and add == stack:
-        h.allin_street[s] = "preflop"
+    put_in(h, s, add)
     h.to_act = h.next_to_act(s)
 
 
