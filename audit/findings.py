@@ -67,10 +67,22 @@ def finding(
 FIELDS = tuple(f.name for f in fields(Finding))
 
 
-def findings_table(findings: Iterable[Finding], run_id: str | None) -> pa.Table:
-    """The findings of a run as an Arrow table with the schema of schemas/findings.json."""
-    items = list(findings)
+def findings_schema_for(run_id: str | None) -> pa.Schema:
+    """schemas/findings.json for findings of run `run_id`. Outside a run (a replay called from
+    a notebook: `run_id` None) no run produced them, so `run_id` is declared nullable there:
+    the table is then what it says and can be written to Parquet."""
     schema = findings_schema()
+    if run_id is not None:
+        return schema
+    i = schema.get_field_index("run_id")
+    return schema.set(i, schema.field(i).with_nullable(True))
+
+
+def findings_table(findings: Iterable[Finding], run_id: str | None) -> pa.Table:
+    """The findings of a run (or of no run: `findings_schema_for`) as an Arrow table with the
+    schema of schemas/findings.json."""
+    items = list(findings)
+    schema = findings_schema_for(run_id)
     columns = {name: [getattr(f, name) for f in items] for name in FIELDS}
     columns["run_id"] = [run_id] * len(items)
     return pa.table({name: pa.array(columns[name], schema.field(name).type)

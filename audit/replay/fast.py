@@ -21,11 +21,11 @@ import pyarrow.compute as pc
 
 from audit.compiled import CompiledModule, compile_failures
 from audit.evaluate import HIGH_CLASSES
-from audit.findings import Finding, finding, findings_table
+from audit.findings import Finding, finding, findings_schema_for, findings_table
 from audit.replay.events import hands_from_table
 from audit.replay.hand import replay_hand
 from audit.replay.settings import Settings
-from audit.schema import arrow_schema, findings_schema
+from audit.schema import arrow_schema
 
 UNKNOWN_STACK = 1 << 62
 
@@ -725,7 +725,7 @@ def _merge_findings(table: pa.Table, starts: np.ndarray, status: np.ndarray,
             message=implied_rake_message(kept, pot, st.rake_implied_max_percent,
                                          int(fast["game"]["mpu"][h])),
             expected=bound, actual=kept, delta=kept - bound))
-    schema = findings_schema()
+    schema = findings_schema_for(run_id)
     used = np.unique(template)
     indices = None
     columns: dict[str, Any] = {"run_id": pa.repeat(pa.scalar(run_id, pa.string()),
