@@ -17,7 +17,7 @@ from click.testing import CliRunner
 from audit.collusion import aggregate as A
 from audit.collusion import checkdown_findings, leads_from_frames
 from audit.collusion.cli import collusion_command
-from audit.collusion.leads import FEATURES, combine, lead_teams, pair_scores
+from audit.collusion.leads import FEATURES, MAX_TEAM, combine, lead_teams, pair_scores
 from audit.collusion.stats import bh_qvalues, binom_sf
 from audit.collusion.synthetic import generate
 from audit.importers.text import parse_text
@@ -358,6 +358,16 @@ def test_lead_pairs_sharing_players_are_one_team():
     assert teams == {("a", "b"): ("a", "b", "c", "f"), ("b", "c"): ("a", "b", "c", "f"),
                      ("c", "f"): ("a", "b", "c", "f"), ("d", "e"): ("d", "e")}
     assert lead_teams([]) == {}
+
+
+def test_a_chain_of_leads_longer_than_a_team_is_pairs():
+    # a ring of MAX_TEAM players is one team however its leads link it; one more player
+    # linked by a chain of pair leads is no evidence of one ring: each pair stands alone
+    ring = [f"p{k}" for k in range(MAX_TEAM)]
+    chain = list(zip(ring, ring[1:], strict=False))
+    assert set(lead_teams(chain).values()) == {tuple(sorted(ring))}
+    longer = [*chain, (ring[-1], "stranger")]
+    assert lead_teams(longer) == {pair: pair for pair in longer}
 
 def test_card_share_the_weaker_hand_folding_is_its_own_feature():
     # the planted pairs fold the weaker of their two hands when both would play: the card_share

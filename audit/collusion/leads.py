@@ -512,8 +512,17 @@ def resolve_overlaps(leads: pl.DataFrame, rows: A.HandRows, baseline: pl.DataFra
     return leads.join(gone, on=["player_a", "player_b"], how="anti")
 
 
+# The most players joined into one team. Lead pairs that share players are one team (a ring
+# that sits together makes every pair of it a lead), but a chain of leads longer than this is
+# pairs that happen to share a player, not evidence of one ring: a regular who sits with
+# everyone joined 113 players into one "team" on a store that repeats one population 500
+# times. Past it each pair of the chain is reported as its own lead.
+MAX_TEAM = 6
+
+
 def lead_teams(pairs: list[tuple[str, str]]) -> dict[tuple[str, str], tuple[str, ...]]:
-    """Per lead pair, the members of its team: the players connected through lead pairs."""
+    """Per lead pair, the members of its team: the players connected through lead pairs, or
+    the pair alone when more than MAX_TEAM players are connected so."""
     parent: dict[str, str] = {}
 
     def root(x: str) -> str:
@@ -527,7 +536,8 @@ def lead_teams(pairs: list[tuple[str, str]]) -> dict[tuple[str, str], tuple[str,
     members: dict[str, list[str]] = {}
     for x in list(parent):
         members.setdefault(root(x), []).append(x)
-    return {(a, b): tuple(sorted(members[root(a)])) for a, b in pairs}
+    return {(a, b): tuple(sorted(members[root(a)])) if len(members[root(a)]) <= MAX_TEAM
+            else (a, b) for a, b in pairs}
 
 
 def explain_away(scored: pl.DataFrame, agg: A.Partial, rows: A.HandRows, min_hands: int,
