@@ -28,6 +28,7 @@ import polars as pl
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from audit.compiled import CompiledModule
 from audit.importers.base import Chunk
 from audit.importers.pokerstars import (
     _BOM,
@@ -204,7 +205,7 @@ def _read_piece(data: bytes, line0: int, first: bool, prefix: str) -> _Piece | N
     empty = np.zeros(0, np.int64)
     if not data:
         return _Piece(None, empty, empty, [], [])
-    if len(data) >= 2**31:
+    if len(data) >= 2**31 or KERNEL.get() is None:
         return None
     bom = first and data.startswith(_BOM + b"PokerStars ")
     # lines without copying: an Arrow string array over the piece's bytes (each value a line
@@ -260,13 +261,14 @@ def _read_piece(data: bytes, line0: int, first: bool, prefix: str) -> _Piece | N
     uncalled[lines.select(pl.col("h").filter(pl.col("s").str.contains(
         "Uncalled bet (", literal=True))).to_series().to_numpy()] = True
     # a line whose end str.rstrip() would strip further (odd whitespace): the parser's
-    ends_at = begins[idx] + pc.binary_length(stripped).to_numpy(zero_copy_only=False)[idx] - 1
+    lengths = pc.binary_length(stripped).to_numpy(zero_copy_only=False)
+    ends_at = begins[idx] + lengths[idx] - 1
     last = np.frombuffer(data, np.uint8)[np.maximum(ends_at, 0)]
     odd = (last >= 0x80) | ((last >= 0x1c) & (last <= 0x1f))
     if odd.any():
         suspects = lines.filter(pl.Series(odd))
         _bad(suspects, pl.col("s").str.contains(_ODD_END), ok)
-    rows, ids, ok = _hands(lines, n_hands, ok, uncalled)
+    rows, ids, ok = _hands(lines, n_hands, ok, uncalled, byte, begins[idx], lengths[idx])
     # file order of hands (fast or not) and blocks outside hands
     fast_index = np.full(n_hands, -1, dtype=np.int64)
     fast_index[ok] = np.arange(int(ok.sum()))
@@ -339,11 +341,13 @@ def _first_per_hand(h: np.ndarray, where: np.ndarray, values: np.ndarray, n_hand
     return out
 
 
-def _hands(lines: pl.DataFrame, n_hands: int, ok: np.ndarray, uncalled: np.ndarray
+def _hands(lines: pl.DataFrame, n_hands: int, ok: np.ndarray, uncalled: np.ndarray,
+           data: np.ndarray, begin: np.ndarray, length: np.ndarray
            ) -> tuple[pl.DataFrame | None, pl.DataFrame, np.ndarray]:
     """The event rows of every hand (columns of `_ROW_COLUMNS`), the per-hand values, and
     which hands the fast path read exactly (`ok`); `uncalled`: the hands whose text holds
-    'Uncalled bet ('."""
+    'Uncalled bet ('; each line's bytes are data[begin:begin + length] (without its end
+    whitespace)."""
     h = lines.get_column("h").to_numpy()
     i = lines.get_column("i").to_numpy()
     s = lines.get_column("s")
@@ -404,21 +408,26 @@ def _hands(lines: pl.DataFrame, n_hands: int, ok: np.ndarray, uncalled: np.ndarr
     seat_h = seats.get_column("h").to_numpy()
     seat_key = (seat_h << 8) | seats.get_column("seat").fill_null(0).to_numpy()
     name_key = seats.select(_name_key("player").fill_null(0)).to_series().to_numpy()
-    ok[seat_h[_repeated(seat_key) | _repeated(name_key)]] = False
+    name_twice = _repeated(name_key)
+    ok[seat_h[_repeated(seat_key) | name_twice]] = False
     ok[np.bincount(seat_h, minlength=n_hands) == 0] = False
-    names = seats.select("h", "seat", "player", "out", _key=_join_key("player"))
+    # (a name twice in a hand is left out: then every join on the names gives one row per
+    # line, which `_body` relies on; that hand is the parser's anyway)
+    names = seats.filter(pl.Series(~name_twice)).select("h", "seat", "player", "out",
+                                                        _key=_join_key("player"))
     rows: list[pl.DataFrame] = [
         _row(seats, "seat", seat="seat", player="player", amount="stack",
              detail=pl.when(pl.col("out")).then(pl.lit("sitting_out"))),
         _row(seats.filter(pl.col("note_out")), "annotation", seat="seat", player="player",
              detail=pl.lit("sits_out"), sub=1)]
     out_seats = seats.filter(pl.col("out")).select("h", "seat")
-    body = lines.filter(pl.Series(body_mask)).with_columns(mpu=pl.Series(mpu[h[body_mask]]))
+    in_body = np.flatnonzero(body_mask)
     summary = lines.filter(pl.Series(summary_mask)).with_columns(
         mpu=pl.Series(mpu[h[summary_mask]]))
     summary_at = pl.DataFrame({"h": np.arange(n_hands, dtype=np.int64), "summary": summary_at})
 
-    body_rows, posts, hole, dealt = _body(body, names, ok)
+    body_rows, posts, hole, dealt = _body(lines, in_body, mpu[h[in_body]], names, ok, data,
+                                          begin[in_body], length[in_body])
     rows += body_rows
     summary_rows, pots, mucked = _summary(summary, names, n_hands, ok)
     rows += summary_rows
@@ -576,101 +585,191 @@ def _row(frame: pl.DataFrame, kind: Any, *, seat: Any = None, player: Any = None
         pl.col("ln").cast(pl.Int64))
 
 
-_SIMPLE_ACTS = {"folds": "fold", "checks": "check", "mucks hand": "muck",
-                "doesn't show hand": "muck", "sits out": "sits_out",
-                "is sitting out": "sits_out"}
-_AMOUNT = r"[$€£]?(?<{0}w>[0-9][0-9,]*)(?:\.(?<{0}f>[0-9]{{1,2}}))?"
-_MONEY_ACT = (r"^(?<verb>calls|bets|raises|posts small blind|posts big blind|posts the ante|"
-              r"posts straddle) " + _AMOUNT.format("_a") + "(?: to " + _AMOUNT.format("_t")
-              + ")?$")
-_SHOW = rf"^shows \[(?<cards>{_CL})\](?: \(.*\))?$"
-_DEALT = rf"^Dealt to (?<name>.*?) \[(?<cards>{_CL})\]$"
-_BOARD = rf"^\*\*\* (?:FLOP|TURN|RIVER) \*\*\* (?:\[{_CL}\] )*\[(?<cards>{_CL})\]$"
-_COLLECTED = r"^(?<amt>[^ ]+) from (?<pot>pot|main pot|side pot|side pot-[1-9][0-9]*)$"
-_UNCALLED = r"^Uncalled bet \((?<amt>.*?)\) returned to (?<name>.*)$"
 _SAID = r"^(?<name>.+?) said, \"(?<words>.*)\"$"
+# details of money rows by the code `_body` gives them (0: null)
+_MONEY_DETAILS = {1: "small_blind", 2: "dead", 3: "big_blind", 4: "new_player", 5: "ante",
+                  6: "straddle", 7: "all_in"}
+_COLLECT = 100  # a line of no seated player that is a collection (beside the kernel's kinds)
+
+KERNEL = CompiledModule("audit.importers.pokerstars_kernel",
+                        "the compiled PokerStars line reader",
+                        "PokerStars hands are read by the line parser alone (same result, slower)")
 
 
-def _body(body: pl.DataFrame, names: pl.DataFrame, ok: np.ndarray
+def _texts(kernel: Any, data: np.ndarray, begin: np.ndarray, lo: np.ndarray, hi: np.ndarray
+           ) -> pl.Series:
+    """The line bytes begin + lo .. begin + hi (null where lo < 0) as a string Series (the
+    spans start and end at ASCII bytes, so they are UTF-8 as the lines are)."""
+    offsets, out, bits, nulls = kernel.spans(data, begin, lo, hi)
+    array = pa.StringArray.from_buffers(len(begin), pa.py_buffer(offsets), pa.py_buffer(out),
+                                        pa.py_buffer(bits) if nulls else None, nulls)
+    return pl.from_arrow(array)  # type: ignore[return-value]
+
+
+def _body(lines: pl.DataFrame, at: np.ndarray, mpu: np.ndarray, names: pl.DataFrame,
+          ok: np.ndarray, data: np.ndarray, begin: np.ndarray, length: np.ndarray
           ) -> tuple[list[pl.DataFrame], pl.DataFrame, pl.DataFrame, pl.DataFrame]:
-    """Rows of the lines between the seats and the summary; the per-hand values of the posts;
-    where the hole cards go; the known hole cards."""
-    s = pl.col("s")
-    split = s.str.splitn(": ", 2)
-    body = body.with_columns(name1=split.struct.field("field_0"),
-                             act_raw=split.struct.field("field_1"))
-    body = _seat_of(body, "name1", names, "seat1")
-    is_act = (pl.col("seat1").is_not_null() & pl.col("act_raw").is_not_null())
-    body = body.with_columns(is_act=is_act)
-    acts = body.filter(pl.col("is_act"))
-    other = body.filter(~pl.col("is_act"))
+    """Rows of the lines between the seats and the summary (rows `at` of `lines`; their
+    bytes data[begin:begin + length], `mpu` their hands' minor units); the per-hand values
+    of the posts; where the hole cards go; the known hole cards."""
+    K = KERNEL.get()  # noqa: N806 - the kernel module, its codes K.*
+    assert K is not None  # _read_piece reads no piece without it
+    h = lines.get_column("h").to_numpy()[at]
+    i = lines.get_column("i").to_numpy()[at]
+    ln = lines.get_column("ln").to_numpy()[at]
+    (colon, act, all_in, amt, to, line, valid, x0, x1, y0, y1, u0, u1, back, collected, pot,
+     n0, n1, won, won_ok) = K.body_lines(data, begin, length, mpu)
+    n_hands = len(ok)
+
+    def frame(where: np.ndarray, **columns: Any) -> pl.DataFrame:
+        """h, i, ln and `columns` at lines `where` (a numpy column is one per body line)."""
+        return pl.DataFrame({"h": h[where], "i": i[where], "ln": ln[where], **{
+            name: value[where] if isinstance(value, np.ndarray) else value
+            for name, value in columns.items()}})
+
+    def texts(where: np.ndarray, lo: np.ndarray, hi: np.ndarray) -> pl.Series:
+        return _texts(K, data, begin[where], lo[where], hi[where])
+
+    # 'P: <action>' of a seated player (the text up to the first ': ' is the name)
+    has_colon = np.flatnonzero(colon >= 0)
+    zero = np.zeros(len(h), dtype=np.int32)
+    named = frame(has_colon, name1=texts(has_colon, zero, colon))
+    named = _seat_of(named, "name1", names, "seat1")
+    seated = named.get_column("seat1").is_not_null().to_numpy()
+    is_act = np.zeros(len(h), dtype=bool)
+    is_act[has_colon[seated]] = True
+    name1 = named.get_column("name1")
+    seat1 = np.full(len(h), -1, dtype=np.int64)
+    seat1[has_colon] = named.get_column("seat1").fill_null(-1).to_numpy()
+    row_of = np.full(len(h), -1, dtype=np.int64)  # each line's row in `named`
+    row_of[has_colon] = np.arange(len(has_colon))
+    # a line of a seated player that is no action read here is the parser's
+    ok[h[is_act & (act == K.ACT_NONE)]] = False
     rows: list[pl.DataFrame] = []
 
-    # 'P: <action>' of a seated player
-    all_in = pl.col("act_raw").str.ends_with(" and is all-in")
-    acts = acts.with_columns(all_in=all_in).with_columns(
-        act=pl.col("act_raw").str.strip_suffix(" and is all-in")).with_columns(
-        simple=pl.col("act").replace_strict(_SIMPLE_ACTS, default=None,
-                                            return_dtype=pl.String))
-    simple = acts.filter(pl.col("simple").is_not_null())
-    rest = acts.filter(pl.col("simple").is_null())
-    is_show = pl.col("act").str.starts_with("shows [")
-    shows = rest.filter(is_show).with_columns(
-        cards=pl.col("act").str.extract(_SHOW, 1))
-    # verb and amounts by one match ('raises A to B', the others 'VERB A'); a line it does
-    # not match, or whose amounts do not fit, makes the hand the parser's
-    money = rest.filter(~is_show).with_columns(
-        pl.col("act").str.extract_groups(_MONEY_ACT).alias("_g")).unnest("_g")
-    money = _with_amounts(money, ("_aw", "_af", "amt"), ("_tw", "_tf", "to"))
-    _bad(shows, pl.col("cards").is_null(), ok)
-    _bad(money, pl.col("verb").is_null() | ~pl.col("amt_ok")
-         | ((pl.col("verb") == "raises") != pl.col("_tw").is_not_null())
-         | (pl.col("_tw").is_not_null() & ~pl.col("to_ok")), ok)
-    money = money.drop("_aw", "_af", "_tw", "_tf")
-    sv = pl.col("simple")
-    rows.append(_row(simple, pl.when(sv == "sits_out").then(pl.lit("annotation")).otherwise(sv),
-                     seat="seat1", player="name1",
-                     detail=pl.when(sv == "sits_out").then(pl.lit("sits_out"))))
-    rows.append(_row(shows, "show", seat="seat1", player="name1", cards="cards"))
+    simple = np.flatnonzero(is_act & (act >= K.ACT_FOLD) & (act <= K.ACT_IS_SITTING_OUT))
+    simple_kinds = {K.ACT_FOLD: "fold", K.ACT_CHECK: "check", K.ACT_MUCKS: "muck",
+                    K.ACT_NO_SHOW: "muck", K.ACT_SITS_OUT: "annotation",
+                    K.ACT_IS_SITTING_OUT: "annotation"}
+    away = act[simple] >= K.ACT_SITS_OUT
+    rows.append(frame(simple, seat=seat1, player=name1.gather(row_of[simple]),
+                      kind=pl.Series(act[simple]).replace_strict(simple_kinds,
+                                                                 return_dtype=pl.String),
+                      detail=pl.Series(np.where(away, "sits_out", None), dtype=pl.String)
+                      ).with_columns(
+        sub=pl.lit(0, pl.Int64), amount=pl.lit(None, pl.Int64), total=pl.lit(None, pl.Int64),
+        cards=pl.lit(None, pl.String)))
+    shows = np.flatnonzero(is_act & (act == K.ACT_SHOW))
+    rows.append(frame(shows, seat=seat1, player=name1.gather(row_of[shows]),
+                      cards=texts(shows, x0, x1)).with_columns(
+        sub=pl.lit(0, pl.Int64), kind=pl.lit("show"), amount=pl.lit(None, pl.Int64),
+        total=pl.lit(None, pl.Int64), detail=pl.lit(None, pl.String)))
 
     # round totals: a raise sets the player's total on the street, other live chips add to it
-    money = money.filter(pl.col("verb").is_not_null())
-    v = pl.col("verb")
-    money = money.with_columns(_round_totals(money, body)).unnest("totals")
-    _bad(money, pl.col("is_raise") & (pl.col("to") < pl.col("prev")), ok)
-    kind = (pl.when(v.str.starts_with("posts ")).then(pl.lit("post"))
-            .when(v == "calls").then(pl.lit("call")).when(v == "bets").then(pl.lit("bet"))
-            .otherwise(pl.lit("raise")))
-    detail = (pl.when(v == "posts small blind")
-              .then(pl.when(pl.col("sb_rank") == 1).then(pl.lit("small_blind"))
-                    .otherwise(pl.lit("dead")))
-              .when(v == "posts big blind")
-              .then(pl.when(pl.col("bb_rank") == 1).then(pl.lit("big_blind"))
-                    .otherwise(pl.lit("new_player")))
-              .when(v == "posts the ante").then(pl.lit("ante"))
-              .when(v == "posts straddle").then(pl.lit("straddle"))
-              .when(pl.col("all_in")).then(pl.lit("all_in")))
-    rows.append(_row(money, kind, seat="seat1", player="name1",
-                     amount=pl.when(pl.col("is_raise")).then(pl.col("to") - pl.col("prev"))
-                     .otherwise(pl.col("amt")),
-                     total=pl.when(pl.col("live")).then(pl.col("tot")), detail=detail))
-    posts = money.group_by("h").agg(
-        first_sb=pl.when((v == "posts small blind") & (pl.col("sb_rank") == 1)
-                         & ~pl.col("all_in")).then(pl.col("amt")).max(),
-        first_bb=pl.when((v == "posts big blind") & (pl.col("bb_rank") == 1)
-                         & ~pl.col("all_in")).then(pl.col("amt")).max(),
-        ante=pl.when((v == "posts the ante") & ~pl.col("all_in")).then(pl.col("amt"))
-        .drop_nulls().first(),
-        straddle=pl.when(v == "posts straddle").then(pl.col("amt")).drop_nulls().first(),
-        # the chips put in (the amounts of the post, call, bet and raise rows)
-        put=pl.when(pl.col("is_raise")).then(pl.col("to") - pl.col("prev"))
-        .otherwise(pl.col("amt")).sum())
+    money = np.flatnonzero(is_act & (act >= K.ACT_CALLS))
+    verb = act[money]
+    board = np.flatnonzero((line == K.LINE_BOARD) & valid)
+    sb_rank, bb_rank, live, is_raise, tot, prev = _round_totals(
+        K, h[money], i[money], seat1[money], verb, amt[money], to[money], h[board], i[board])
+    ok[h[money][is_raise & (to[money] < prev)]] = False
+    put = np.where(is_raise, to[money] - prev, amt[money])
+    money_all_in = all_in[money]
+    detail = np.select(
+        [verb == K.ACT_SB, verb == K.ACT_BB, verb == K.ACT_ANTE, verb == K.ACT_STRADDLE,
+         money_all_in],
+        [np.where(sb_rank == 1, 1, 2), np.where(bb_rank == 1, 3, 4), 5, 6, 7], 0)
+    rows.append(frame(money, seat=seat1, player=name1.gather(row_of[money]),
+                      kind=pl.Series(verb).replace_strict(
+                          {K.ACT_CALLS: "call", K.ACT_BETS: "bet", K.ACT_RAISES: "raise",
+                           K.ACT_SB: "post", K.ACT_BB: "post", K.ACT_ANTE: "post",
+                           K.ACT_STRADDLE: "post"}, return_dtype=pl.String),
+                      amount=pl.Series(put),
+                      total=pl.Series(tot).set(pl.Series(~live), None),  # type: ignore[arg-type]
+                      detail=pl.Series(detail).replace_strict(
+                          _MONEY_DETAILS, default=None, return_dtype=pl.String)).with_columns(
+        sub=pl.lit(0, pl.Int64), cards=pl.lit(None, pl.String)))
+    posts = _posts(K, h[money], verb, amt[money], put, sb_rank, bb_rank, money_all_in)
 
-    # lines of no seated player, classified in the parser's order of checks
-    collect = s.str.splitn(" collected ", 2)
-    other = other.with_columns(name_c=collect.struct.field("field_0"),
-                               rest_c=collect.struct.field("field_1"))
-    other = _seat_of(other, "name_c", names, "seat_c")
+    # lines of no seated player, in the parser's order of checks: the kernel's line kinds up
+    # to AWAY, then a collection (the name before ' collected ' seated), then the rest
+    other = ~is_act
+    cls = np.where(other, line, -1)
+    maybe = np.flatnonzero(other & ((line == K.LINE_OTHER) | (line == K.LINE_UNCALLED))
+                           & (collected >= 0))
+    collects = frame(maybe, name_c=texts(maybe, zero, collected))
+    collects = _seat_of(collects, "name_c", names, "seat_c")
+    is_collect = collects.get_column("seat_c").is_not_null().to_numpy()
+    cls[maybe[is_collect]] = _COLLECT
+    ok[h[cls == K.LINE_STAR]] = False
+
+    # where the hole cards go: before the first line after HOLE CARDS that is no 'Dealt to';
+    # a Dealt-to line is read only between the two (and at most once per seat)
+    hole = np.flatnonzero(cls == K.LINE_HOLE)
+    hole_count = np.bincount(h[hole], minlength=n_hands)
+    ok &= hole_count == 1
+    hole_at = np.full(n_hands, -1, dtype=np.int64)
+    hole_ln = np.zeros(n_hands, dtype=np.int64)
+    hole_at[h[hole]] = i[hole]
+    hole_ln[h[hole]] = ln[hole]
+    after_hole = (hole_at[h] >= 0) & (i > hole_at[h])
+    flush_at = _first_per_hand(h, after_hole & (line != K.LINE_DEALT), i, n_hands, -1)
+    dealt_at = np.flatnonzero(cls == K.LINE_DEALT)
+    dh, di = h[dealt_at], i[dealt_at]
+    before = (hole_at[dh] >= 0) & (di > hole_at[dh]) & ((di < flush_at[dh]) | (flush_at[dh] < 0))
+    dealt = frame(dealt_at, name_d=texts(dealt_at, y0, y1), cards=texts(dealt_at, x0, x1),
+                  before=pl.Series(before))
+    dealt = _seat_of(dealt, "name_d", names, "seat_d")
+    _bad(dealt, pl.col("seat_d").is_null() | pl.col("cards").is_null() | ~pl.col("before")
+         | (pl.len().over("h", "seat_d") > 1), ok)
+
+    boards = np.flatnonzero(cls == K.LINE_BOARD)
+    ok[h[boards[~valid[boards]]]] = False
+    rows.append(frame(boards, cards=texts(boards, x0, x1)).with_columns(
+        sub=pl.lit(0, pl.Int64), kind=pl.lit("deal"), seat=pl.lit(None, pl.Int64),
+        player=pl.lit(None, pl.String), amount=pl.lit(None, pl.Int64),
+        total=pl.lit(None, pl.Int64), detail=pl.lit("board")))
+
+    collect_rows = maybe[is_collect]
+    ok[h[collect_rows[(pot[collect_rows] == K.POT_NONE) | ~won_ok[collect_rows]]]] = False
+    pot_code = pl.Series(pot[collect_rows])
+    rows.append(collects.filter(pl.Series(is_collect)).with_columns(
+        won=won[collect_rows], side=texts(collect_rows, n0, n1),
+        pot_detail=pot_code.replace_strict({K.POT_MAIN: "main", K.POT_SIDE_ONE: "side-1"},
+                                           default=None, return_dtype=pl.String)
+    ).select("h", "i", sub=pl.lit(0, pl.Int64), kind=pl.lit("award"), seat="seat_c",
+             player="name_c", amount="won", total=pl.lit(None, pl.Int64),
+             cards=pl.lit(None, pl.String),
+             detail=pl.col("pot_detail").fill_null(pl.lit("side-") + pl.col("side")), ln="ln"))
+    uncalled = np.flatnonzero(cls == K.LINE_UNCALLED)
+    returned = _seat_of(frame(uncalled, name=texts(uncalled, u0, u1), back=back,
+                              back_ok=valid), "name", names, "seat_u")
+    _bad(returned, pl.col("seat_u").is_null() | ~pl.col("back_ok"), ok)
+    rows.append(_row(returned, "award", seat="seat_u", player="name", amount="back",
+                     detail=pl.lit("uncalled")))
+
+    # site messages: annotations, with the seat when the name is seated; the rarer ones told
+    # apart only on the lines left
+    left = np.flatnonzero((cls == K.LINE_OTHER) | (cls == K.LINE_AWAY))
+    if len(left):
+        notes = frame(left, s=lines.get_column("s").gather(at[left]),
+                      name1=name1.gather(np.maximum(row_of[left], 0)),
+                      away=pl.Series(cls[left] == K.LINE_AWAY))
+        rows += _notes(notes, names, ok)
+
+    has_hole = np.flatnonzero(hole_at >= 0)
+    hole_frame = pl.DataFrame({"h": has_hole, "hole_i": hole_at[has_hole],
+                               "hole_ln": hole_ln[has_hole], "flush_i": flush_at[has_hole]}
+                              ).with_columns(flush_i=pl.when(pl.col("flush_i") >= 0)
+                                             .then(pl.col("flush_i")))
+    known = dealt.select("h", seat="seat_d", known="cards", known_ln="ln")
+    return rows, posts, hole_frame, known
+
+
+def _notes(notes: pl.DataFrame, names: pl.DataFrame, ok: np.ndarray) -> list[pl.DataFrame]:
+    """Annotation rows of the site messages among `notes` (lines of no seated player the
+    kernel left unread, and 'NAME: sits out' of an unseated name: `away`); any other line
+    makes its hand the parser's."""
+    s = pl.col("s")
     note_kind = pl.lit(None, pl.String)
     for suffix, detail_ in reversed(_NOTES):
         note_kind = pl.when(s.str.ends_with(suffix)).then(pl.lit(detail_)).otherwise(note_kind)
@@ -678,149 +777,85 @@ def _body(body: pl.DataFrame, names: pl.DataFrame, ok: np.ndarray
     for marker, detail_ in reversed(_MARKERS):
         marker_kind = pl.when(s.str.contains(marker, literal=True)).then(
             pl.lit(detail_)).otherwise(marker_kind)
-    star = s.str.starts_with("*** ")
-    common = (pl.when(s.str.starts_with("Dealt to ")).then(pl.lit("dealt"))
-              .when(s.is_in(["*** HOLE CARDS ***", "*** DEALING HANDS ***"]))
-              .then(pl.lit("hole"))
-              .when(s.is_in(["*** SHOW DOWN ***", "*** FIRST SHOW DOWN ***",
-                             "*** PRE-FLOP ***"])).then(pl.lit("quiet"))
-              .when(star & (s.str.starts_with("*** FLOP *** [")
-                            | s.str.starts_with("*** TURN *** [")
-                            | s.str.starts_with("*** RIVER *** ["))).then(pl.lit("board"))
-              .when(star).then(pl.lit("bad"))
-              .when(pl.col("act_raw").is_in(["sits out", "is sitting out"])
-                    & (pl.col("name1") != "")).then(pl.lit("away"))
-              .when(pl.col("seat_c").is_not_null() & pl.col("rest_c").is_not_null())
-              .then(pl.lit("collect"))
-              .when(s.str.starts_with("Uncalled bet (")
-                    & s.str.contains(") returned to ", literal=True)).then(pl.lit("uncalled")))
-    # the rarer site messages are told apart only on the lines left
-    rare = (pl.when(s.is_in(list(_FIXED))).then(pl.lit("fixed"))
+    rare = (pl.when(pl.col("away")).then(pl.lit("away"))
+            .when(s.is_in(list(_FIXED))).then(pl.lit("fixed"))
             .when(s.str.contains(' said, "', literal=True) & s.str.ends_with('"'))
             .then(pl.lit("said"))
             .when(s.str.contains(_JOINS, literal=True)).then(pl.lit("joins"))
             .when(note_kind.is_not_null()).then(pl.lit("note"))
             .when(marker_kind.is_not_null()).then(pl.lit("marker"))
             .otherwise(pl.lit("bad")))
-    other = other.with_columns(cls=common)
-    left = other.filter(pl.col("cls").is_null())
-    if left.height:
-        other = pl.concat([other.filter(pl.col("cls").is_not_null()),
-                           left.with_columns(cls=rare)])
-    _bad(other, pl.col("cls") == "bad", ok)
+    notes = notes.with_columns(cls=rare)
+    _bad(notes, pl.col("cls") == "bad", ok)
     c = pl.col("cls")
-
-    # where the hole cards go: before the first line after HOLE CARDS that is no 'Dealt to';
-    # a Dealt-to line is read only between the two (and at most once per seat)
-    n_hands = len(ok)
-    hole = other.filter(c == "hole")
-    hole_count = np.bincount(hole.get_column("h").to_numpy(), minlength=n_hands)
-    ok &= hole_count == 1
-    hole_at = np.full(n_hands, -1, dtype=np.int64)
-    hole_ln = np.zeros(n_hands, dtype=np.int64)
-    hole_at[hole.get_column("h").to_numpy()] = hole.get_column("i").to_numpy()
-    hole_ln[hole.get_column("h").to_numpy()] = hole.get_column("ln").to_numpy()
-    bh = body.get_column("h").to_numpy()
-    bi = body.get_column("i").to_numpy()
-    after_hole = (hole_at[bh] >= 0) & (bi > hole_at[bh])
-    flush_at = _first_per_hand(
-        bh, after_hole & ~body.get_column("s").str.starts_with("Dealt to ").to_numpy(), bi,
-        n_hands, -1)
-    other = other.with_columns(
-        before=pl.Series((hole_at[other.get_column("h").to_numpy()] >= 0)
-                         & (other.get_column("i").to_numpy()
-                            > hole_at[other.get_column("h").to_numpy()])
-                         & ((other.get_column("i").to_numpy()
-                             < flush_at[other.get_column("h").to_numpy()])
-                            | (flush_at[other.get_column("h").to_numpy()] < 0))))
-    dealt = other.filter(c == "dealt").with_columns(
-        pl.col("s").str.extract_groups(_DEALT).alias("g"),
-        name_d=pl.col("s").str.splitn(" [", 2).struct.field("field_0").str.slice(9)).unnest("g")
-    dealt = _seat_of(dealt, "name_d", names, "seat_d")
-    _bad(dealt, pl.col("seat_d").is_null() | pl.col("cards").is_null()
-         | (pl.col("name") != pl.col("name_d")) | ~pl.col("before")
-         | (pl.len().over("h", "seat_d") > 1), ok)
-
-    boards = other.filter(c == "board").with_columns(
-        cards=pl.col("s").str.extract(_BOARD, 1))
-    _bad(boards, pl.col("cards").is_null(), ok)
-    rows.append(_row(boards, "deal", cards="cards", detail=pl.lit("board")))
-
-    collected = other.filter(c == "collect").with_columns(
-        pl.col("rest_c").str.extract_groups(_COLLECTED).alias("g")).unnest("g")
-    collected = _with_money(collected, ("amt", "won"))
-    _bad(collected, pl.col("pot").is_null() | ~pl.col("won_ok"), ok)
-    pot = pl.col("pot")
-    rows.append(_row(collected, "award", seat="seat_c", player="name_c", amount="won",
-                     detail=pl.when(pot.is_in(["pot", "main pot"])).then(pl.lit("main"))
-                     .when(pot == "side pot").then(pl.lit("side-1"))
-                     .otherwise(pl.lit("side-") + pot.str.slice(9))))
-    returned = other.filter(c == "uncalled").with_columns(
-        pl.col("s").str.extract_groups(_UNCALLED).alias("g")).unnest("g")
-    returned = _seat_of(_with_money(returned, ("amt", "back")), "name", names, "seat_u")
-    _bad(returned, pl.col("seat_u").is_null() | ~pl.col("back_ok"), ok)
-    rows.append(_row(returned, "award", seat="seat_u", player="name", amount="back",
-                     detail=pl.lit("uncalled")))
-
-    # site messages: annotations, with the seat when the name is seated
-    notes = other.filter(c.is_in(["fixed", "said", "joins", "note", "marker", "away"]))
-    if notes.height:
-        notes = notes.with_columns(
-            pl.col("s").str.extract_groups(_SAID).alias("said"),
-            note_kind=note_kind, marker_kind=marker_kind)
-        note_name = pl.lit(None, pl.String)
-        for suffix, _ in reversed(_NOTES):
-            note_name = pl.when(s.str.ends_with(suffix)).then(
-                s.str.head(-len(suffix))).otherwise(note_name)
-        marker_name = pl.lit(None, pl.String)
-        for marker, _ in reversed(_MARKERS):
-            marker_name = pl.when(s.str.contains(marker, literal=True)).then(
-                s.str.splitn(marker, 2).struct.field("field_0")).otherwise(marker_name)
-        count = pl.lit(0)
-        for suffix, _ in _NOTES:
-            count = count + pl.when(s.str.ends_with(suffix)).then(
-                s.str.count_matches(suffix, literal=True)).otherwise(0)
-        notes = notes.with_columns(
-            who=pl.when(c == "said").then(pl.col("said").struct.field("name"))
-            .when(c == "away").then(pl.col("name1"))
-            .when(c == "joins").then(s.str.splitn(_JOINS, 2).struct.field("field_0"))
-            .when(c == "note").then(note_name)
-            .when(c == "marker").then(marker_name),
-            count=count)
-        _bad(notes, ((c == "said") & pl.col("said").struct.field("words").is_null())
-             | ((c == "note") & (pl.col("count") != 1)), ok)
-        notes = _seat_of(notes, "who", names, "who_seat")
-        fixed = s.replace_strict(_FIXED, default=None, return_dtype=pl.String)
-        rows.append(_row(notes, "annotation", seat="who_seat", player="who",
-                         detail=pl.when(c == "fixed").then(fixed)
-                         .when(c == "said").then(pl.lit("said: ")
-                                                 + pl.col("said").struct.field("words"))
-                         .when(c == "joins").then(pl.lit("joins"))
-                         .when(c == "note").then(pl.col("note_kind"))
-                         .when(c == "away").then(pl.lit("sits_out"))
-                         .otherwise(pl.col("marker_kind") + pl.lit(": ") + s)))
-
-    has_hole = np.flatnonzero(hole_at >= 0)
-    hole = pl.DataFrame({"h": has_hole, "hole_i": hole_at[has_hole], "hole_ln": hole_ln[has_hole],
-                         "flush_i": flush_at[has_hole]}).with_columns(
-        flush_i=pl.when(pl.col("flush_i") >= 0).then(pl.col("flush_i")))
-    known = dealt.select("h", seat="seat_d", known="cards", known_ln="ln")
-    return rows, posts, hole, known
+    notes = notes.filter(c != "bad")
+    if not notes.height:
+        return []
+    notes = notes.with_columns(
+        pl.col("s").str.extract_groups(_SAID).alias("said"),
+        note_kind=note_kind, marker_kind=marker_kind)
+    note_name = pl.lit(None, pl.String)
+    for suffix, _ in reversed(_NOTES):
+        note_name = pl.when(s.str.ends_with(suffix)).then(
+            s.str.head(-len(suffix))).otherwise(note_name)
+    marker_name = pl.lit(None, pl.String)
+    for marker, _ in reversed(_MARKERS):
+        marker_name = pl.when(s.str.contains(marker, literal=True)).then(
+            s.str.splitn(marker, 2).struct.field("field_0")).otherwise(marker_name)
+    count = pl.lit(0)
+    for suffix, _ in _NOTES:
+        count = count + pl.when(s.str.ends_with(suffix)).then(
+            s.str.count_matches(suffix, literal=True)).otherwise(0)
+    notes = notes.with_columns(
+        who=pl.when(c == "said").then(pl.col("said").struct.field("name"))
+        .when(c == "away").then(pl.col("name1"))
+        .when(c == "joins").then(s.str.splitn(_JOINS, 2).struct.field("field_0"))
+        .when(c == "note").then(note_name)
+        .when(c == "marker").then(marker_name),
+        count=count)
+    _bad(notes, ((c == "said") & pl.col("said").struct.field("words").is_null())
+         | ((c == "note") & (pl.col("count") != 1)), ok)
+    notes = _seat_of(notes, "who", names, "who_seat")
+    fixed = s.replace_strict(_FIXED, default=None, return_dtype=pl.String)
+    return [_row(notes, "annotation", seat="who_seat", player="who",
+                 detail=pl.when(c == "fixed").then(fixed)
+                 .when(c == "said").then(pl.lit("said: ")
+                                         + pl.col("said").struct.field("words"))
+                 .when(c == "joins").then(pl.lit("joins"))
+                 .when(c == "note").then(pl.col("note_kind"))
+                 .when(c == "away").then(pl.lit("sits_out"))
+                 .otherwise(pl.col("marker_kind") + pl.lit(": ") + s))]
 
 
-def _round_totals(money: pl.DataFrame, body: pl.DataFrame) -> pl.Series:
-    """Per money line (in hand order): sb_rank, bb_rank (which small / big blind post of the
-    hand), live (counts to the round total), is_raise, tot (the player's round total after it),
-    prev (before it). A board line starts a new round."""
-    h = money.get_column("h").to_numpy()
-    i = money.get_column("i").to_numpy()
-    seat = money.get_column("seat1").to_numpy()
-    verb = money.get_column("verb")
-    amt = money.get_column("amt").fill_null(0).to_numpy()
-    to = money.get_column("to").fill_null(0).to_numpy()
-    is_sb = (verb == "posts small blind").to_numpy()
-    is_bb = (verb == "posts big blind").to_numpy()
-    is_raise = (verb == "raises").to_numpy()
+def _posts(K: Any, h: np.ndarray, verb: np.ndarray, amt: np.ndarray, put: np.ndarray,
+           sb_rank: np.ndarray, bb_rank: np.ndarray, all_in: np.ndarray) -> pl.DataFrame:
+    """Per hand with money lines: the first small and big blind posted whole (the largest
+    when one hand posts more: there is one), the first whole ante, the first straddle, and
+    the chips put in (the amounts of the post, call, bet and raise rows)."""
+    frame = pl.DataFrame({"h": h, "verb": verb, "amt": amt, "put": put, "sb_rank": sb_rank,
+                          "bb_rank": bb_rank, "all_in": all_in})
+    v = pl.col("verb")
+    return frame.group_by("h").agg(
+        first_sb=pl.when((v == K.ACT_SB) & (pl.col("sb_rank") == 1) & ~pl.col("all_in"))
+        .then(pl.col("amt")).max(),
+        first_bb=pl.when((v == K.ACT_BB) & (pl.col("bb_rank") == 1) & ~pl.col("all_in"))
+        .then(pl.col("amt")).max(),
+        ante=pl.when((v == K.ACT_ANTE) & ~pl.col("all_in")).then(pl.col("amt"))
+        .drop_nulls().first(),
+        straddle=pl.when(v == K.ACT_STRADDLE).then(pl.col("amt")).drop_nulls().first(),
+        put=pl.col("put").sum())
+
+
+def _round_totals(K: Any, h: np.ndarray, i: np.ndarray, seat: np.ndarray, verb: np.ndarray,
+                  amt: np.ndarray, to: np.ndarray, board_h: np.ndarray, board_i: np.ndarray
+                  ) -> tuple[np.ndarray, ...]:
+    """Per money line (in hand order; verb: the kernel's code): sb_rank, bb_rank (which
+    small / big blind post of the hand), live (counts to the round total), is_raise, tot (the
+    player's round total after it), prev (before it). A board line (board_h, board_i) starts
+    a new round."""
+    is_sb = verb == K.ACT_SB
+    is_bb = verb == K.ACT_BB
+    is_raise = verb == K.ACT_RAISES
     n = len(h)
     hand_start = np.r_[True, h[1:] != h[:-1]] if n else np.zeros(0, dtype=bool)
 
@@ -829,14 +864,9 @@ def _round_totals(money: pl.DataFrame, body: pl.DataFrame) -> pl.Series:
         return cs - np.maximum.accumulate(np.where(hand_start, cs - flag, 0))
 
     sb_rank, bb_rank = rank(is_sb), rank(is_bb)
-    live = ((verb.is_in(["calls", "bets", "raises", "posts big blind", "posts straddle"])
-             ).to_numpy() | (is_sb & (sb_rank == 1)))
-    # the board lines: the regex only on the lines that start like one
-    text = body.get_column("s")
-    star = text.str.starts_with("*** ").to_numpy()
-    at = np.flatnonzero(star)[text.filter(star).str.contains(_BOARD).to_numpy()]
-    board_key = np.sort(body.get_column("h").to_numpy()[at] * (1 << 20)
-                        + body.get_column("i").to_numpy()[at])
+    live = (np.isin(verb, (K.ACT_CALLS, K.ACT_BETS, K.ACT_RAISES, K.ACT_BB, K.ACT_STRADDLE))
+            | (is_sb & (sb_rank == 1)))
+    board_key = np.sort(board_h * (1 << 20) + board_i)
     street = (np.searchsorted(board_key, h * (1 << 20) + i)
               - np.searchsorted(board_key, h * (1 << 20)))
     add = np.where(live & ~is_raise, amt, 0)
@@ -856,8 +886,7 @@ def _round_totals(money: pl.DataFrame, body: pl.DataFrame) -> pl.Series:
     prev = np.empty(n, dtype=np.int64)
     tot[order] = tot_sorted
     prev[order] = prev_sorted
-    return pl.DataFrame({"sb_rank": sb_rank, "bb_rank": bb_rank, "live": live,
-                         "is_raise": is_raise, "tot": tot, "prev": prev}).to_struct("totals")
+    return sb_rank, bb_rank, live, is_raise, tot, prev
 
 
 def _escape(text: str) -> str:

@@ -1,0 +1,384 @@
+"""The PokerStars fast path's compiled pass over the body lines of a piece (numba).
+
+`body_lines` reads each line between the seats and the summary once, byte by byte, and
+returns columns: where the first ': ' is, what the text after it is as an action (simple,
+show, or a money verb with its amounts), what the whole line is as a line of no seated
+player (dealt, hole, board, uncalled return, ...), where its cards are, and the amounts of
+uncalled returns and collections. Before this, the same answers took some forty polars string
+passes (splits, strips, regex extractions, replaces, casts) over the same lines.
+
+Each check is the exact equivalent of the regex or string test it replaced in
+pokerstars_fast.py (named at each code below); a line these checks do not accept makes the
+hand the line parser's there, as before. Amounts follow `pokerstars_game.money` through the
+`_MONEY` pattern: an optional '$', '€' or '£', a digit, digits and commas, an optional '.'
+with one or two digits; a whole part of more than 15 digits, or cents at a one-unit
+currency, is not ok.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+# the text after 'NAME: ' (after ' and is all-in' is taken off), as an action
+ACT_NONE = 0  # no action this path reads (a seated player's line with it is the parser's)
+ACT_FOLD, ACT_CHECK, ACT_MUCKS, ACT_NO_SHOW, ACT_SITS_OUT, ACT_IS_SITTING_OUT = 1, 2, 3, 4, 5, 6
+ACT_SHOW = 7  # 'shows [CARDS]' (optionally ' (...)'), cards at x0:x1
+# money verbs, amounts ok (the verb names as in the text, in code order from ACT_CALLS)
+ACT_CALLS, ACT_BETS, ACT_RAISES, ACT_SB, ACT_BB, ACT_ANTE, ACT_STRADDLE = 10, 11, 12, 13, 14, 15, 16
+VERBS = ("calls", "bets", "raises", "posts small blind", "posts big blind", "posts the ante",
+         "posts straddle")
+
+# the whole line, in the order of the parser's checks for a line of no seated player (a
+# collection, told apart by the seat of its name, comes after AWAY and before UNCALLED)
+LINE_OTHER = 0
+LINE_DEALT = 1  # 'Dealt to ...': ok when 'Dealt to NAME [CARDS]' (name y0:y1, cards x0:x1)
+LINE_HOLE = 2  # '*** HOLE CARDS ***' or '*** DEALING HANDS ***'
+LINE_QUIET = 3  # '*** SHOW DOWN ***', '*** FIRST SHOW DOWN ***', '*** PRE-FLOP ***'
+LINE_BOARD = 4  # '*** FLOP|TURN|RIVER *** [': ok when the board pattern holds (cards x0:x1)
+LINE_STAR = 5  # any other '*** ' line
+LINE_AWAY = 6  # 'NAME: sits out' / 'NAME: is sitting out' with a name
+LINE_UNCALLED = 7  # 'Uncalled bet (AMOUNT) returned to NAME' (name u0:u1; ok: the amount's)
+
+# pots of a collection ('... collected AMOUNT from POT')
+POT_NONE, POT_MAIN, POT_SIDE_ONE, POT_SIDE_N = 0, 1, 2, 3  # side pot-N: N at n0:n1
+
+
+def _b(text: str) -> np.ndarray:
+    return np.frombuffer(text.encode(), dtype=np.uint8).copy()
+
+
+_COLON = _b(": ")
+_ALL_IN = _b(" and is all-in")
+_FOLDS, _CHECKS, _MUCKS = _b("folds"), _b("checks"), _b("mucks hand")
+_NO_SHOW, _SITS_OUT, _IS_SITTING_OUT = _b("doesn't show hand"), _b("sits out"), _b("is sitting out")
+_SHOWS = _b("shows [")
+_V_CALLS, _V_BETS, _V_RAISES = _b("calls "), _b("bets "), _b("raises ")
+_V_SB, _V_BB, _V_ANTE = _b("posts small blind "), _b("posts big blind "), _b("posts the ante ")
+_V_STRADDLE = _b("posts straddle ")
+_TO = _b(" to ")
+_DEALT_TO = _b("Dealt to ")
+_OPEN = _b(" [")
+_HOLE_CARDS, _DEALING = _b("*** HOLE CARDS ***"), _b("*** DEALING HANDS ***")
+_SHOW_DOWN, _FIRST_SHOW_DOWN = _b("*** SHOW DOWN ***"), _b("*** FIRST SHOW DOWN ***")
+_PRE_FLOP = _b("*** PRE-FLOP ***")
+_FLOP, _TURN, _RIVER = _b("*** FLOP *** ["), _b("*** TURN *** ["), _b("*** RIVER *** [")
+_STARS = _b("*** ")
+_UNCALLED_BET, _RETURNED_TO = _b("Uncalled bet ("), _b(") returned to ")
+_COLLECTED, _FROM = _b(" collected "), _b(" from ")
+_POT, _MAIN_POT, _SIDE_POT = _b("pot"), _b("main pot"), _b("side pot")
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _at(data, p, end, lit):
+    """data[p:end] starts with `lit`."""
+    n = len(lit)
+    if p < 0 or p + n > end:
+        return False
+    for k in range(n):
+        if data[p + k] != lit[k]:
+            return False
+    return True
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _is(data, p, end, lit):
+    """data[p:end] is `lit`."""
+    return end - p == len(lit) and _at(data, p, end, lit)
+
+
+@njit(cache=True, nogil=True)
+def _find(data, p, end, lit):
+    """The first place at or after p where `lit` starts within data[:end], or -1."""
+    n = len(lit)
+    first = lit[0]
+    for q in range(p, end - n + 1):
+        if data[q] == first:
+            ok = True
+            for k in range(1, n):
+                if data[q + k] != lit[k]:
+                    ok = False
+                    break
+            if ok:
+                return q
+    return -1
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _digit(c):
+    return 48 <= c <= 57
+
+
+@njit(cache=True, nogil=True)
+def _amount(data, p, end, mpu):
+    """The amount at data[p:...] (`_MONEY` without its anchors): (position after it, or -1
+    when none starts there; minor units; ok)."""
+    if p < end and data[p] == 36:  # $
+        p += 1
+    elif p + 2 < end and data[p] == 0xE2 and data[p + 1] == 0x82 and data[p + 2] == 0xAC:  # €
+        p += 3
+    elif p + 1 < end and data[p] == 0xC2 and data[p + 1] == 0xA3:  # £
+        p += 2
+    if p >= end or not _digit(data[p]):
+        return -1, 0, False
+    whole = 0
+    digits = 0
+    while p < end and (_digit(data[p]) or data[p] == 44):
+        if data[p] != 44:
+            if digits < 18:
+                whole = whole * 10 + (data[p] - 48)
+            digits += 1
+        p += 1
+    frac = 0
+    if p + 1 < end and data[p] == 46 and _digit(data[p + 1]):
+        frac = (data[p + 1] - 48) * 10
+        p += 2
+        if p < end and _digit(data[p]):
+            frac += data[p] - 48
+            p += 1
+    ok = digits <= 15 and (mpu == 100 or frac == 0)
+    value = whole * mpu + (frac if mpu == 100 else 0) if ok else 0
+    return p, value, ok
+
+
+@njit(cache=True, nogil=True)
+def _money(data, p, end, mpu):
+    """`_MONEY` over all of data[p:end]: (matched, minor units, ok)."""
+    q, value, ok = _amount(data, p, end, mpu)
+    if q != end:
+        return False, 0, False
+    return True, value, ok
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _card(data, p, end):
+    """A card ('[2-9TJQKA][cdhs]') at data[p:p + 2]."""
+    if p + 2 > end:
+        return False
+    r, s = data[p], data[p + 1]
+    rank = (50 <= r <= 57) or r == 84 or r == 74 or r == 81 or r == 75 or r == 65
+    return rank and (s == 99 or s == 100 or s == 104 or s == 115)
+
+
+@njit(cache=True, nogil=True)
+def _cards(data, p, end):
+    """The end of the card list ('C( C)*', `_CL`) at data[p:...], or -1."""
+    if not _card(data, p, end):
+        return -1
+    p += 2
+    while p < end and data[p] == 32 and _card(data, p + 1, end):
+        p += 3
+    return p
+
+
+@njit(cache=True, nogil=True)
+def _board(data, p, end):
+    """`(?:\\[CL\\] )*\\[(CL)\\]$` at data[p:end]: the last card list's span, or (-1, -1)."""
+    while True:
+        if p >= end or data[p] != 91:  # [
+            return -1, -1
+        q = _cards(data, p + 1, end)
+        if q < 0 or q >= end or data[q] != 93:  # ]
+            return -1, -1
+        if q + 1 == end:
+            return p + 1, q
+        if data[q + 1] != 32:
+            return -1, -1
+        p = q + 2
+
+
+@njit(cache=True, nogil=True)
+def body_lines(data, begin, length, mpu):
+    """Per line (bytes data[begin:begin + length], the line without its end whitespace; mpu
+    the hand's minor units per unit), the columns described in the module docstring."""
+    n = len(begin)
+    colon = np.full(n, -1, dtype=np.int32)
+    act = np.zeros(n, dtype=np.int8)
+    all_in = np.zeros(n, dtype=np.bool_)
+    amt = np.zeros(n, dtype=np.int64)
+    to = np.zeros(n, dtype=np.int64)
+    line = np.zeros(n, dtype=np.int8)
+    valid = np.zeros(n, dtype=np.bool_)
+    x0 = np.full(n, -1, dtype=np.int32)
+    x1 = np.full(n, -1, dtype=np.int32)
+    y0 = np.full(n, -1, dtype=np.int32)
+    y1 = np.full(n, -1, dtype=np.int32)
+    u0 = np.full(n, -1, dtype=np.int32)
+    u1 = np.full(n, -1, dtype=np.int32)
+    n0 = np.full(n, -1, dtype=np.int32)
+    n1 = np.full(n, -1, dtype=np.int32)
+    back = np.zeros(n, dtype=np.int64)
+    collected = np.full(n, -1, dtype=np.int32)
+    pot = np.zeros(n, dtype=np.int8)
+    won = np.zeros(n, dtype=np.int64)
+    won_ok = np.zeros(n, dtype=np.bool_)
+    for r in range(n):
+        a = begin[r]
+        end = a + length[r]
+        unit = mpu[r]
+        c = _find(data, a, end, _COLON)
+        colon[r] = c - a if c >= 0 else -1
+        if c >= 0:
+            p = c + 2
+            e = end
+            if e - p >= len(_ALL_IN) and _at(data, e - len(_ALL_IN), e, _ALL_IN):
+                all_in[r] = True
+                e -= len(_ALL_IN)
+            code = ACT_NONE
+            if _is(data, p, e, _FOLDS):
+                code = ACT_FOLD
+            elif _is(data, p, e, _CHECKS):
+                code = ACT_CHECK
+            elif _is(data, p, e, _MUCKS):
+                code = ACT_MUCKS
+            elif _is(data, p, e, _NO_SHOW):
+                code = ACT_NO_SHOW
+            elif _is(data, p, e, _SITS_OUT):
+                code = ACT_SITS_OUT
+            elif _is(data, p, e, _IS_SITTING_OUT):
+                code = ACT_IS_SITTING_OUT
+            elif _at(data, p, e, _SHOWS):
+                # _SHOW: shows \[(CL)\](?: \(.*\))?$
+                q = _cards(data, p + len(_SHOWS), e)
+                if q >= 0 and q < e and data[q] == 93:
+                    tail = q + 1
+                    if tail == e or (e - tail >= 3 and data[tail] == 32 and data[tail + 1] == 40
+                                     and data[e - 1] == 41):
+                        code = ACT_SHOW
+                        x0[r] = p + len(_SHOWS) - a
+                        x1[r] = q - a
+            else:
+                # _MONEY_ACT: VERB AMOUNT( to AMOUNT)?$, the amounts ok, 'to' with raises only
+                verb = ACT_NONE
+                skip = 0
+                if _at(data, p, e, _V_CALLS):
+                    verb, skip = ACT_CALLS, len(_V_CALLS)
+                elif _at(data, p, e, _V_BETS):
+                    verb, skip = ACT_BETS, len(_V_BETS)
+                elif _at(data, p, e, _V_RAISES):
+                    verb, skip = ACT_RAISES, len(_V_RAISES)
+                elif _at(data, p, e, _V_SB):
+                    verb, skip = ACT_SB, len(_V_SB)
+                elif _at(data, p, e, _V_BB):
+                    verb, skip = ACT_BB, len(_V_BB)
+                elif _at(data, p, e, _V_ANTE):
+                    verb, skip = ACT_ANTE, len(_V_ANTE)
+                elif _at(data, p, e, _V_STRADDLE):
+                    verb, skip = ACT_STRADDLE, len(_V_STRADDLE)
+                if verb != ACT_NONE:
+                    q, value, ok = _amount(data, p + skip, e, unit)
+                    if q == e:
+                        if ok and verb != ACT_RAISES:
+                            code = verb
+                            amt[r] = value
+                    elif q >= 0 and _at(data, q, e, _TO):
+                        matched, total, total_ok = _money(data, q + len(_TO), e, unit)
+                        if matched and ok and total_ok and verb == ACT_RAISES:
+                            code = verb
+                            amt[r] = value
+                            to[r] = total
+            act[r] = code
+        # the whole line as one of no seated player
+        kind = LINE_OTHER
+        if _at(data, a, end, _DEALT_TO):
+            kind = LINE_DEALT
+            # _DEALT: Dealt to (NAME.*?) \[(CL)\]$, NAME also up to the first ' ['
+            q = _find(data, a, end, _OPEN)
+            if q >= a + len(_DEALT_TO):
+                k = _cards(data, q + 2, end)
+                if k >= 0 and k + 1 == end and data[k] == 93:
+                    valid[r] = True
+                    y0[r] = len(_DEALT_TO)
+                    y1[r] = q - a
+                    x0[r] = q + 2 - a
+                    x1[r] = k - a
+        elif _is(data, a, end, _HOLE_CARDS) or _is(data, a, end, _DEALING):
+            kind = LINE_HOLE
+        elif (_is(data, a, end, _SHOW_DOWN) or _is(data, a, end, _FIRST_SHOW_DOWN)
+              or _is(data, a, end, _PRE_FLOP)):
+            kind = LINE_QUIET
+        elif _at(data, a, end, _FLOP) or _at(data, a, end, _TURN) or _at(data, a, end, _RIVER):
+            kind = LINE_BOARD
+            # _BOARD: from the first '[' (the last byte of the prefix)
+            k0, k1 = _board(data, a + (len(_RIVER) if data[a + 4] == 82 else len(_FLOP)) - 1,
+                            end)
+            if k0 >= 0:
+                valid[r] = True
+                x0[r] = k0 - a
+                x1[r] = k1 - a
+        elif _at(data, a, end, _STARS):
+            kind = LINE_STAR
+        elif c > a and (_is(data, c + 2, end, _SITS_OUT) or _is(data, c + 2, end,
+                                                                 _IS_SITTING_OUT)):
+            kind = LINE_AWAY
+        elif _at(data, a, end, _UNCALLED_BET):
+            q = _find(data, a + len(_UNCALLED_BET), end, _RETURNED_TO)
+            if q >= 0:
+                kind = LINE_UNCALLED
+                # _UNCALLED: Uncalled bet \((.*?)\) returned to (.*)$, the amount by _MONEY
+                matched, value, ok = _money(data, a + len(_UNCALLED_BET), q, unit)
+                valid[r] = matched and ok
+                back[r] = value
+                u0[r] = q + len(_RETURNED_TO) - a
+                u1[r] = end - a
+        line[r] = kind
+        # NAME collected AMOUNT from POT (_COLLECTED), after the first ' collected '
+        k = _find(data, a, end, _COLLECTED)
+        if k >= 0:
+            collected[r] = k - a
+            p = k + len(_COLLECTED)
+            sp = p
+            while sp < end and data[sp] != 32:
+                sp += 1
+            if sp > p and _at(data, sp, end, _FROM):
+                t = sp + len(_FROM)
+                code = POT_NONE
+                if _is(data, t, end, _POT) or _is(data, t, end, _MAIN_POT):
+                    code = POT_MAIN
+                elif _is(data, t, end, _SIDE_POT):
+                    code = POT_SIDE_ONE
+                elif (_at(data, t, end, _SIDE_POT) and t + len(_SIDE_POT) + 1 < end
+                      and data[t + len(_SIDE_POT)] == 45
+                      and 49 <= data[t + len(_SIDE_POT) + 1] <= 57):
+                    code = POT_SIDE_N
+                    for z in range(t + len(_SIDE_POT) + 2, end):
+                        if not _digit(data[z]):
+                            code = POT_NONE
+                            break
+                    if code == POT_SIDE_N:
+                        n0[r] = t + len(_SIDE_POT) + 1 - a
+                        n1[r] = end - a
+                if code != POT_NONE:
+                    matched, value, ok = _money(data, p, sp, unit)
+                    pot[r] = code
+                    won[r] = value
+                    won_ok[r] = matched and ok
+    return (colon, act, all_in, amt, to, line, valid, x0, x1, y0, y1, u0, u1, back, collected,
+            pot, n0, n1, won, won_ok)
+
+
+@njit(cache=True, nogil=True)
+def spans(data, begin, lo, hi):
+    """The texts data[begin + lo:begin + hi] (null where lo < 0) as Arrow string buffers:
+    (int32 offsets, bytes, validity bitmap, null count)."""
+    n = len(begin)
+    offsets = np.zeros(n + 1, dtype=np.int32)
+    total = 0
+    nulls = 0
+    for r in range(n):
+        if lo[r] >= 0:
+            total += hi[r] - lo[r]
+        else:
+            nulls += 1
+        offsets[r + 1] = total
+    out = np.empty(total, dtype=np.uint8)
+    bits = np.zeros((n + 7) // 8, dtype=np.uint8)
+    w = 0
+    for r in range(n):
+        if lo[r] >= 0:
+            bits[r >> 3] |= np.uint8(1 << (r & 7))
+            a = begin[r] + lo[r]
+            for k in range(hi[r] - lo[r]):
+                out[w + k] = data[a + k]
+            w += hi[r] - lo[r]
+    return offsets, out, bits, nulls
