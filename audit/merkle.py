@@ -84,6 +84,29 @@ def _column(arr: pa.Array, dtype: pa.DataType, offsets: pa.Array) -> list[pa.Arr
     return [_per_hand(pc.fill_null(_digits(arr, dtype), _NULL), offsets, ";"), pa.scalar("|")]
 
 
+def events_table(table: pa.Table, coded: Sequence[str] = ()) -> pa.Table:
+    """`table` cast to the events schema, except that the string columns named in `coded`
+    which it holds as one dictionary array (no null entry; a null row is a null index) stay
+    dictionary arrays: the same values, not expanded into a string per row."""
+    schema = events_schema()
+    fields = []
+    for f in schema:
+        if f.name in coded and _is_coded(table, f):
+            f = pa.field(f.name, table.schema.field(f.name).type, f.nullable, f.metadata)
+        fields.append(f)
+    return table.cast(pa.schema(fields, metadata=schema.metadata))
+
+
+def _is_coded(table: pa.Table, field: pa.Field) -> bool:
+    if field.name not in table.schema.names:
+        return False
+    type_ = table.schema.field(field.name).type
+    if not pa.types.is_dictionary(type_) or type_.value_type != field.type:
+        return False
+    column = table.column(field.name)
+    return column.num_chunks <= 1 and all(c.dictionary.null_count == 0 for c in column.chunks)
+
+
 def hand_starts(table: pa.Table) -> np.ndarray:
     """Row index of each hand's first event (hands are contiguous; seq 0 starts one)."""
     seq = table.column("seq").combine_chunks()
@@ -227,17 +250,21 @@ def compiled_leaves(table: pa.Table, kernel: Any) -> list[bytes]:
     canonical_hands). Columns go to the kernel as numpy arrays filled straight from the
     Arrow buffers (one pass per column, no per-column temporaries stacked afterwards)."""
     schema = events_schema()
-    table = table.cast(schema).combine_chunks()
+    string_names = [f.name for f in schema if pa.types.is_string(f.type)]
+    table = events_table(table, string_names).combine_chunks()
     starts = hand_starts(table)
     if len(starts) == 0 or starts[0] != 0:
         raise ValueError("events do not start with a hand's seq 0")
     n = table.num_rows
     bounds = np.append(starts, n).astype(np.int64)
-    n_str = sum(pa.types.is_string(f.type) for f in schema)
+    n_str = len(string_names)
     n_int = sum(not pa.types.is_string(f.type) and not isinstance(f.type, pa.StructType)
                 for f in schema)
     ints, ivalid = np.empty((n_int, n), np.int64), np.empty((n_int, n), np.uint8)
     soffsets, svalid = np.empty((n_str, n + 1), np.int64), np.empty((n_str, n), np.uint8)
+    # a dictionary column: soffsets holds its entries' bounds, scodes each row's entry
+    scodes, coded = np.empty((n_str, n), np.int64), np.zeros(n_str, np.uint8)
+    coded_bytes = 0  # the most bytes the coded columns' rows can expand to
     strings = _Strings()
     kinds, index = [], []
     srows = np.zeros(0, dtype=np.int64)
@@ -246,7 +273,21 @@ def compiled_leaves(table: pa.Table, kernel: Any) -> list[bytes]:
     for field in schema:
         column = table.column(field.name)
         arr = column.chunk(0) if column.num_chunks else pa.array([], field.type)
-        if pa.types.is_string(field.type):
+        if pa.types.is_dictionary(arr.type) and len(arr.dictionary) > n:
+            arr = arr.cast(field.type)  # more entries than rows: the rows' strings instead
+        if pa.types.is_dictionary(arr.type):
+            entries = arr.dictionary
+            bounds_ = strings.add(entries, soffsets[i_str, :len(entries) + 1])
+            _int64(arr.indices, arr.indices.type, scodes[i_str])
+            _valid(arr, svalid[i_str])
+            coded[i_str] = 1
+            if len(entries):
+                coded_bytes += n * int(np.diff(bounds_).max())
+            if field.name != "hand_id":
+                kinds.append(kernel.STRING)
+                index.append(i_str)
+            i_str += 1
+        elif pa.types.is_string(field.type):
             strings.add(arr, soffsets[i_str])
             _valid(arr, svalid[i_str])
             if field.name != "hand_id":  # the id opens the hand; it is string column 0
@@ -279,7 +320,8 @@ def compiled_leaves(table: pa.Table, kernel: Any) -> list[bytes]:
     m = len(srows)
     out, offsets = kernel.encode(
         bounds, np.array(kinds, np.int64), np.array(index, np.int64), ints, ivalid,
-        soffsets, svalid, strings.data(), srows, np.array(fkinds, np.int64),
+        soffsets, svalid, strings.data(), scodes, coded, 2 * coded_bytes, srows,
+        np.array(fkinds, np.int64),
         np.array(findex, np.int64), _stack(fints, m, np.int64), _stack(fvalid, m, np.uint8),
         _stack(foffsets, m + 1, np.int64))
     data = memoryview(out)

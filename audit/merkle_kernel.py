@@ -4,8 +4,9 @@ compute Merkle leaves for about a tenth of the CPU the chain of Arrow string ker
 
 Columns come in as plain numpy arrays (audit.merkle builds them): integers as int64 with a
 validity array, strings as absolute offsets into one shared byte buffer with a validity
-array, and the `game` struct only for its non-null rows. Each hand's bytes start with the
-RFC 6962 leaf prefix 0x00, so a leaf is the SHA-256 of one slice of the output.
+array (a dictionary column: its entries' offsets, and each row's entry in `scodes`), and
+the `game` struct only for its non-null rows. Each hand's bytes start with the RFC 6962
+leaf prefix 0x00, so a leaf is the SHA-256 of one slice of the output.
 """
 
 from __future__ import annotations
@@ -68,8 +69,8 @@ def _put_bytes(out: np.ndarray, pos: int, data: np.ndarray, start: int, stop: in
 
 
 @njit(cache=True, nogil=True)  # runs beside Parquet encoding on ingest's hashing thread
-def _encode(bounds, kinds, index, ints, ivalid, soffsets, svalid, data, contiguous,
-            srows, fkinds, findex, fints, fvalid, foffsets, true_bytes, false_bytes,
+def _encode(bounds, kinds, index, ints, ivalid, soffsets, svalid, data, scodes, coded,
+            contiguous, srows, fkinds, findex, fints, fvalid, foffsets, true_bytes, false_bytes,
             out, hand_offsets):
     """Write every hand's canonical bytes into `out` (large enough: see encode); returns
     the length written."""
@@ -81,7 +82,8 @@ def _encode(bounds, kinds, index, ints, ivalid, soffsets, svalid, data, contiguo
         out[pos] = 0  # RFC 6962 leaf prefix
         pos += 1
         # hand id: "<bytes>:<id>", then "<rows>;"
-        start, stop = soffsets[0, a], soffsets[0, a + 1]
+        e = scodes[0, a] if coded[0] else a
+        start, stop = soffsets[0, e], soffsets[0, e + 1]
         pos = _put_int(out, pos, stop - start)
         out[pos] = _COLON
         pos = _put_bytes(out, pos + 1, data, start, stop)
@@ -108,13 +110,20 @@ def _encode(bounds, kinds, index, ints, ivalid, soffsets, svalid, data, contiguo
                         out[pos] = _SEMI
                         pos += 1
                     if svalid[j, r]:
-                        pos = _put_int(out, pos, soffsets[j, r + 1] - soffsets[j, r])
+                        e = scodes[j, r] if coded[j] else r
+                        pos = _put_int(out, pos, soffsets[j, e + 1] - soffsets[j, e])
                     else:
                         out[pos] = _TILDE
                         pos += 1
                 out[pos] = _BAR
                 pos += 1
-                if contiguous[j]:  # the hand's bytes are one run of the buffer: one copy
+                if coded[j]:  # each row's entry of the column's dictionary
+                    for r in range(a, b):
+                        if svalid[j, r]:
+                            e = scodes[j, r]
+                            pos = _put_bytes(out, pos, data, soffsets[j, e],
+                                             soffsets[j, e + 1])
+                elif contiguous[j]:  # the hand's bytes are one run of the buffer: one copy
                     start, stop = soffsets[j, a], soffsets[j, b]
                     out[pos:pos + stop - start] = data[start:stop]
                     pos += stop - start
@@ -154,12 +163,15 @@ def _encode(bounds, kinds, index, ints, ivalid, soffsets, svalid, data, contiguo
 
 
 @njit(cache=True, nogil=True)
-def _null_rows_empty(soffsets, svalid):
+def _null_rows_empty(soffsets, svalid, coded):
     """Per string column, 1 when no null row holds bytes (Arrow writers leave them empty,
     but need not): then a hand's strings are exactly the bytes between its first and last
-    offsets, written with one copy instead of row by row."""
+    offsets, written with one copy instead of row by row. Never a dictionary column."""
     result = np.ones(len(soffsets), dtype=np.uint8)
     for j in range(len(soffsets)):
+        if coded[j]:
+            result[j] = 0
+            continue
         for r in range(svalid.shape[1]):
             if not svalid[j, r] and soffsets[j, r + 1] != soffsets[j, r]:
                 result[j] = 0
@@ -173,19 +185,21 @@ MAX_LENGTH = 11  # a string's byte length (< 2**31) and a separator
 
 def encode(bounds: np.ndarray, kinds: np.ndarray, index: np.ndarray, ints: np.ndarray,
            ivalid: np.ndarray, soffsets: np.ndarray, svalid: np.ndarray, data: np.ndarray,
-           srows: np.ndarray, fkinds: np.ndarray, findex: np.ndarray, fints: np.ndarray,
-           fvalid: np.ndarray, foffsets: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+           scodes: np.ndarray, coded: np.ndarray, coded_bytes: int, srows: np.ndarray,
+           fkinds: np.ndarray, findex: np.ndarray, fints: np.ndarray, fvalid: np.ndarray,
+           foffsets: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """(bytes, hand offsets): hand h's leaf input is bytes[offsets[h]:offsets[h + 1]].
     One pass into a buffer sized for the longest text every value could have."""
     hands, rows, structs = len(bounds) - 1, ints.shape[1], len(srows)
     bound = (hands * (1 + MAX_LENGTH + MAX_INT + len(kinds))  # prefix, id length, rows, "|"
              + rows * (len(ints) * MAX_INT + len(soffsets) * MAX_LENGTH)
              + structs * (MAX_INT + 2 + len(fkinds) * MAX_INT)
-             + len(data) * 2)  # top-level and struct strings (a hand id is written twice)
+             + len(data) * 2  # top-level and struct strings (a hand id is written twice)
+             + coded_bytes)  # what the dictionary columns' rows expand to
     out = np.empty(bound, dtype=np.uint8)
     hand_offsets = np.zeros(len(bounds), dtype=np.int64)
-    contiguous = _null_rows_empty(soffsets, svalid)
-    size = _encode(bounds, kinds, index, ints, ivalid, soffsets, svalid, data, contiguous,
-                   srows, fkinds,
+    contiguous = _null_rows_empty(soffsets, svalid, coded)
+    size = _encode(bounds, kinds, index, ints, ivalid, soffsets, svalid, data, scodes, coded,
+                   contiguous, srows, fkinds,
                    findex, fints, fvalid, foffsets, _TRUE, _FALSE, out, hand_offsets)
     return out[:size], hand_offsets

@@ -28,6 +28,7 @@ written before that ("chain" absent) hash their whole canonical JSON and still v
 
 from __future__ import annotations
 
+import base64
 import bisect
 import contextlib
 import fcntl
@@ -77,6 +78,15 @@ EVENT_FILE_OPTIONS: dict[str, Any] = {
     "write_batch_size": 1 << 20,
     "data_page_size": 8 << 20,
 }
+
+
+# The string columns a writer may hand over as Arrow dictionary arrays (the simulator does):
+# Parquet dictionary-encodes them anyway, and from a dictionary array it writes the entries
+# once and the indices as they are, instead of hashing every row's string back into a
+# dictionary. The file holds the same Parquet columns either way, and its footer the same
+# Arrow schema (plain strings, see _EventFileWriter), so every reader sees the same data.
+CODED_COLUMNS = tuple(name for name in EVENT_FILE_OPTIONS["use_dictionary"]
+                      if pa.types.is_string(events_schema().field(name).type))
 
 
 def default_store_path() -> Path:
@@ -622,12 +632,23 @@ class _HashingFile:
 class _EventFileWriter:
     """A staged event file: a ParquetWriter over a _HashingFile. Same bytes as writing the
     path directly (the encoder and its options are the same); `close` leaves the file's
-    sha256 in `sha256`."""
+    sha256 in `sha256`.
 
-    def __init__(self, path: Path) -> None:
+    `schema` is the events schema, or the same with some CODED_COLUMNS as dictionary arrays
+    (merkle.events_table). Parquet would then store the dictionary types in the footer's
+    Arrow schema and readers would get dictionary columns back, so the footer is written by
+    hand instead: the key-value metadata a plain writer stores, in the same order (the
+    events schema's metadata, then the serialised plain schema). The file reads back as the
+    plain events schema in pyarrow, polars and DuckDB (tests/test_store_coded.py)."""
+
+    def __init__(self, path: Path, schema: pa.Schema | None = None) -> None:
+        self.schema = schema or events_schema()
         self._file = _HashingFile(path)
         self._stream = pa.BufferedOutputStream(pa.PythonFile(self._file, mode="w"), _CHUNK)
-        self._parquet = pq.ParquetWriter(self._stream, events_schema(), **EVENT_FILE_OPTIONS)
+        coded = not self.schema.equals(events_schema())
+        self._footer = _plain_footer_metadata() if coded else None
+        self._parquet = pq.ParquetWriter(self._stream, self.schema, store_schema=not coded,
+                                         **EVENT_FILE_OPTIONS)
 
     def write_table(self, table: pa.Table) -> None:
         self._parquet.write_table(table)
@@ -635,6 +656,9 @@ class _EventFileWriter:
     def close(self) -> None:
         """Write the footer, flush the buffer, close the file (closing the Arrow stream
         closes the file under it)."""
+        if self._footer is not None:
+            self._parquet.add_key_value_metadata(self._footer)
+            self._footer = None
         self._parquet.close()
         self._stream.close()
         self._file.close()
@@ -642,6 +666,14 @@ class _EventFileWriter:
     @property
     def sha256(self) -> str:
         return self._file.sha256
+
+
+def _plain_footer_metadata() -> dict[bytes, bytes]:
+    """The key-value metadata pyarrow writes for the events schema (store_schema): the
+    schema's own metadata, then "ARROW:schema", the base64 of the serialised schema."""
+    schema = events_schema()
+    arrow = base64.b64encode(schema.serialize().to_pybytes())
+    return {**(schema.metadata or {}), b"ARROW:schema": arrow}
 
 
 class BatchWriter:
@@ -679,14 +711,16 @@ class BatchWriter:
             return
         if self._sealed:
             raise RuntimeError(f"batch {self.batch_id}: write after drop_hands")
+        table = merkle.events_table(table, CODED_COLUMNS)
         writer = self._writers.get(partition)
         if writer is None:
             path = self._staged(self._event_rel(partition))
-            writer = _EventFileWriter(path)
+            writer = _EventFileWriter(path, table.schema)
             self._writers[partition] = writer
             self._counts[partition] = [0, 0]
             self._leaves[partition] = bytearray()
-        table = table.cast(events_schema())
+        elif not table.schema.equals(writer.schema):
+            table = table.cast(writer.schema)  # one file, one schema: plain or coded strings
         # The leaves are hashed on a second thread while Parquet encodes the same table: the
         # compiled leaf writer and Parquet both release the GIL, so on two cores the roots
         # cost little time (bench/bench_ingest.py --reference-leaves measures it).

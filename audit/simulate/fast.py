@@ -247,15 +247,22 @@ class _Static:
         self.seed = seed
         self.schema = events_schema()
         # the string columns' dictionaries, indexed by the kernel's codes
-        self.kinds = _dictionary(pa.array(fk.KINDS, pa.string()))
-        self.details = _dictionary(pa.array(fk.DETAILS, pa.string()))
-        self.cards = _dictionary(_card_strings())
-        self.players = _dictionary(pa.array([None, *setup["names"]], pa.string()))
+        self.kinds = _Coded(pa.array(fk.KINDS, pa.string()))
+        self.details = _Coded(pa.array(fk.DETAILS, pa.string()))
+        self.cards = _Coded(_card_strings())
+        self.players = _Coded(pa.array([None, *setup["names"]], pa.string()))
         T = setup["T"]
         n = T.shape[0]
         self.table_ids = _dictionary(pa.array([f"t{seed}_{k:03d}" for k in range(n)],
                                               pa.string()))
-        self._identity = np.zeros(0, dtype=np.int64)  # 0..n-1, grown as chunks need
+        # The tables handed to the store: the events schema, but the string columns Parquet
+        # dictionary-encodes are Arrow dictionary arrays (the store writes their entries
+        # once and the indices as they are, instead of hashing every row's string; readers
+        # see the same string columns). table_id stays strings: Parquet stores it plain.
+        self.table_schema = pa.schema(
+            [pa.field(f.name, pa.dictionary(pa.int32(), f.type), f.nullable, f.metadata)
+             if f.name in CODED_COLUMNS else f for f in self.schema],
+            metadata=self.schema.metadata)
         self._null_strings = pa.nulls(0, pa.string())
         self.game_by_table = {
             "variant": pa.array(["holdem"] * n), "structure": pa.array(["no_limit"] * n),
@@ -314,27 +321,26 @@ class _Static:
         row_src, row_hand, row_local, first = fc.row_layout(hands, hand_first, sizes)
         n = len(row_src)
         seq, ts = fc.seq_ts(row_src, row_hand, hand_first, hand_clock, epoch_us)
-        ids = _dictionary(_numbered(f"sim{self.seed}-", hand0 + hands))
-        if len(self._identity) < n:
-            self._identity = np.arange(n, dtype=np.int64)
+        ids = pa.Array.from_buffers(pa.int32(), n, [None, pa.py_buffer(row_local)])
         columns = {
-            "hand_id": _strings(fc.strings(row_local, self._identity[:n], *ids), n),
+            "hand_id": pa.DictionaryArray.from_arrays(
+                ids, _numbered(f"sim{self.seed}-", hand0 + hands), safe=False),
             "seq": pa.array(seq),
             "ts": pa.Array.from_buffers(self.schema.field("ts").type, n,
                                         [None, pa.py_buffer(ts)], null_count=0),
             "table_id": _strings(fc.strings(hand_table, row_hand, *self.table_ids), n),
-            "kind": _strings(fc.strings(E[fk.E_KIND], row_src, *self.kinds), n),
+            "kind": self.kinds.column(fc, E[fk.E_KIND], row_src),
             "seat": _ints(fc, E[fk.E_SEAT], row_src, 0, pa.int8()),  # -1: no seat
-            "player": _strings(fc.strings(E[fk.E_PLAYER], row_src, *self.players), n),
+            "player": self.players.column(fc, E[fk.E_PLAYER], row_src),
             "amount": _ints(fc, E[fk.E_AMOUNT], row_src, fk.MISSING, pa.int64()),
             "total": _ints(fc, E[fk.E_TOTAL], row_src, fk.MISSING, pa.int64()),
-            "cards": _strings(fc.strings(E[fk.E_CARDS], row_src, *self.cards), n),
-            "detail": _strings(fc.strings(E[fk.E_DETAIL], row_src, *self.details), n),
+            "cards": self.cards.column(fc, E[fk.E_CARDS], row_src),
+            "detail": self.details.column(fc, E[fk.E_DETAIL], row_src),
             "source": self._nulls(n),
             "game": self._game(hand_table[hands], hand_button[hands], first, n),
         }
-        arrays = [columns[f.name].cast(f.type) for f in self.schema]
-        return pa.Table.from_arrays(arrays, schema=self.schema)
+        arrays = [columns[f.name].cast(f.type) for f in self.table_schema]
+        return pa.Table.from_arrays(arrays, schema=self.table_schema)
 
     def _nulls(self, n: int) -> pa.Array:
         if len(self._null_strings) < n:
@@ -368,6 +374,28 @@ class _Static:
         bits, nulls = fc.first_rows_bitmap(first, n)
         return pa.Array.from_buffers(self.game_type, n, [pa.py_buffer(bits)],
                                      null_count=nulls, children=fields)
+
+
+CODED_COLUMNS = ("hand_id", "kind", "player", "cards", "detail")
+
+
+class _Coded:
+    """A string column the kernel writes as codes into a fixed dictionary (null where the
+    entry is null), made into Arrow dictionary arrays of the entries each table uses."""
+
+    def __init__(self, entries: pa.Array) -> None:
+        self.entries = entries
+        self.valid = np.asarray(entries.is_valid()).astype(np.uint8)
+        self.remap = np.full(len(entries), -1, dtype=np.int32)  # dictionary_indices' scratch
+
+    def column(self, fc: Any, codes: np.ndarray, rows: np.ndarray) -> pa.DictionaryArray:
+        """Row r holds entry codes[rows[r]]."""
+        indices, bits, nulls, used = fc.dictionary_indices(codes, rows, self.valid,
+                                                           self.remap)
+        arr = pa.Array.from_buffers(pa.int32(), len(rows), [
+            pa.py_buffer(bits) if nulls else None, pa.py_buffer(indices)], null_count=nulls)
+        return pa.DictionaryArray.from_arrays(arr, self.entries.take(pa.array(used)),
+                                              safe=False)
 
 
 def _dictionary(arr: pa.Array) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
