@@ -77,12 +77,24 @@ def random_hand(rng: random.Random, code: str, hand_id: str, *, n: int | None = 
     cards = list(deck) if deck else rng.sample(DECK, 52)
     state = create(code, stacks, sb, bb)
     rows, behind, rnd = blind_prelude(state, variant, structure, sb, bb, stacks)
+    play_out(rng, state, cards, rows, behind, rnd, bb=bb,
+             limit=structure == "fixed_limit", script=script, hand_id=hand_id)
+    return rows, state
+
+
+def play_out(rng: random.Random, state: Any, cards: list[str], rows: list[dict[str, Any]],
+             behind: list[int], rnd: list[int], *, bb: int, limit: bool,
+             script: list[str] | None, hand_id: str) -> None:
+    """Play a board game's PokerKit `state` from its posted forced bets to the end, appending
+    our events to `rows` (`behind`: each player's chips behind, `rnd`: his total on the first
+    round; `bb` the big blind, or the button blind): hole cards from `cards`, the boards,
+    random or `script`ed actions, the showdown, PokerKit's final stacks as the awards."""
+    n = len(behind)
     holes: list[list[str]] = [[] for _ in range(n)]
     board: list[str] = []
     pos = 0
     folded = [False] * n
     steps = 0
-    limit = structure == "fixed_limit"
     g = {"bets": 1, "full": bb, "short": False, "size": bb, "restrict": script is None,
          "limit": limit}
     while state.status and steps < 500:
@@ -153,7 +165,6 @@ def random_hand(rng: random.Random, code: str, hand_id: str, *, n: int | None = 
     for seq, r in enumerate(rows):
         r["hand_id"] = hand_id
         r["seq"] = seq
-    return rows, state
 
 
 def _choose(rng: random.Random, state: Any, script: list[str] | None,

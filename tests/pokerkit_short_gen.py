@@ -15,7 +15,7 @@ from typing import Any
 
 from pokerkit import Mode, NoLimitShortDeckHoldem
 
-from tests.pokerkit_gen import AUTOMATIONS, _choose
+from tests.pokerkit_gen import AUTOMATIONS, play_out
 
 SHORT_DECK = [r + s for r in "6789TJQKA" for s in "cdhs"]
 
@@ -55,76 +55,6 @@ def random_short_hand(rng: random.Random, hand_id: str, *, n: int | None = None,
                  "amount": posted, "total": posted})
     behind[n - 1] -= posted
     rnd[n - 1] = posted
-    holes: list[list[str]] = [[] for _ in range(n)]
-    board: list[str] = []
-    pos = 0
-    folded = [False] * n
-    g = {"bets": 1, "full": button_blind, "short": False, "size": button_blind,
-         "restrict": script is None, "limit": False}
-    steps = 0
-    while state.status and steps < 500:
-        steps += 1
-        if state.can_deal_hole():
-            op = state.deal_hole(cards[pos])
-            holes[op.player_index].append(cards[pos])
-            pos += 1
-            if not state.can_deal_hole():
-                for i in range(n):
-                    rows.append({"kind": "deal", "seat": i + 1, "detail": "hole",
-                                 "cards": " ".join(holes[i])})
-            continue
-        if state.can_deal_board():
-            k = 3 if not board else 1
-            new = cards[pos:pos + k]
-            pos += k
-            state.deal_board("".join(new))
-            board += new
-            rows.append({"kind": "deal", "detail": "board", "cards": " ".join(new)})
-            rnd = [0] * n
-            g.update(bets=0, short=False, full=button_blind, size=button_blind)
-            continue
-        i = state.actor_index
-        if i is None:
-            break
-        cur = max(rnd)
-        act = _choose(rng, state, script, g)
-        if act == "f":
-            state.fold()
-            folded[i] = True
-            rows.append({"kind": "fold", "seat": i + 1, "player": f"p{i + 1}"})
-            continue
-        if act == "cc":
-            chips = state.check_or_call().amount
-            kind = "call"
-        else:
-            chips = state.complete_bet_or_raise_to(act).amount - rnd[i]
-            kind = "bet" if cur == 0 else "raise"
-            inc = rnd[i] + chips - cur
-            if inc >= g["full"]:
-                g["bets"] += 1
-                g["short"] = False
-                g["full"] = max(inc, button_blind)
-            else:
-                g["short"] = True
-        if kind == "call" and chips == 0:
-            rows.append({"kind": "check", "seat": i + 1, "player": f"p{i + 1}"})
-            continue
-        rnd[i] += chips
-        behind[i] -= chips
-        rows.append({"kind": kind, "seat": i + 1, "player": f"p{i + 1}", "amount": chips,
-                     "total": rnd[i]})
-    live = [i for i in range(n) if not folded[i]]
-    if len(live) > 1:
-        for i in live:
-            rows.append({"kind": "show", "seat": i + 1, "player": f"p{i + 1}",
-                         "cards": " ".join(holes[i])})
-    for i in range(n):
-        got = state.stacks[i] - behind[i]
-        if got:
-            rows.append({"kind": "award", "seat": i + 1, "player": f"p{i + 1}", "amount": got,
-                         "detail": "main"})
-    rows.append({"kind": "hand_ended"})
-    for seq, r in enumerate(rows):
-        r["hand_id"] = hand_id
-        r["seq"] = seq
+    play_out(rng, state, cards, rows, behind, rnd, bb=button_blind, limit=False,
+             script=script, hand_id=hand_id)
     return rows, state
