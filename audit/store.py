@@ -81,12 +81,12 @@ EVENT_FILE_OPTIONS: dict[str, Any] = {
 
 
 # The string columns a writer may hand over as Arrow dictionary arrays (the simulator does):
-# Parquet dictionary-encodes them anyway, and from a dictionary array it writes the entries
-# once and the indices as they are, instead of hashing every row's string back into a
-# dictionary. The file holds the same Parquet columns either way, and its footer the same
-# Arrow schema (plain strings, see _EventFileWriter), so every reader sees the same data.
-CODED_COLUMNS = tuple(name for name in EVENT_FILE_OPTIONS["use_dictionary"]
-                      if pa.types.is_string(events_schema().field(name).type))
+# from a dictionary array Parquet writes the entries once and the indices as they are,
+# instead of hashing every row's string back into a dictionary (or, for table_id, encoding
+# every row's string plain: a coded table_id is dictionary-encoded, which then costs less).
+# The file holds the same Parquet columns either way, and its footer the same Arrow schema
+# (plain strings, see _EventFileWriter), so every reader sees the same data.
+CODED_COLUMNS = tuple(f.name for f in events_schema() if pa.types.is_string(f.type))
 
 
 def default_store_path() -> Path:
@@ -645,10 +645,15 @@ class _EventFileWriter:
         self.schema = schema or events_schema()
         self._file = _HashingFile(path)
         self._stream = pa.BufferedOutputStream(pa.PythonFile(self._file, mode="w"), _CHUNK)
-        coded = not self.schema.equals(events_schema())
+        coded = [f.name for f in self.schema if pa.types.is_dictionary(f.type)]
         self._footer = _plain_footer_metadata() if coded else None
+        options = EVENT_FILE_OPTIONS
+        if coded:  # a coded column is dictionary-encoded, whether or not a plain one is
+            dictionary = options["use_dictionary"]
+            options = {**options,
+                       "use_dictionary": dictionary + [c for c in coded if c not in dictionary]}
         self._parquet = pq.ParquetWriter(self._stream, self.schema, store_schema=not coded,
-                                         **EVENT_FILE_OPTIONS)
+                                         **options)
 
     def write_table(self, table: pa.Table) -> None:
         self._parquet.write_table(table)

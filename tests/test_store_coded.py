@@ -60,7 +60,8 @@ def test_simulated_tables_hold_dictionary_columns() -> None:
     """What the rest of this file relies on: the simulator's string columns are coded."""
     (_, table), *_ = _simulated(300)
     coded = [f.name for f in table.schema if pa.types.is_dictionary(f.type)]
-    assert coded == list(fast.CODED_COLUMNS) == ["hand_id", "kind", "player", "cards", "detail"]
+    assert coded == list(fast.CODED_COLUMNS) == ["hand_id", "table_id", "kind", "player",
+                                                 "cards", "detail"]
     assert set(coded) <= set(CODED_COLUMNS)  # all of them kept coded by the store
     assert table.column("cards").null_count > 0  # null rows are null indices
 
@@ -148,11 +149,14 @@ def _dictionary_coded(table: pa.Table, names: tuple[str, ...]) -> pa.Table:
 
 
 def test_any_dictionary_coded_table_writes_the_same_file(tmp_path: Path) -> None:
-    """A table coded by Arrow (entries in order of first use, as Parquet numbers them) gives
-    the plain table's file byte for byte: footer, dictionaries, indices and statistics."""
+    """A table coded by Arrow (entries in order of first use, as Parquet numbers them) in
+    the columns Parquet dictionary-encodes anyway gives the plain table's file byte for
+    byte: footer, dictionaries, indices and statistics."""
     plain = _small_table()
+    names = tuple(c for c in CODED_COLUMNS if c in EVENT_FILE_OPTIONS["use_dictionary"])
+    assert "hand_id" in names and "table_id" not in names
     _write(tmp_path / "plain", [("2026-03-02", plain)])
-    _write(tmp_path / "coded", [("2026-03-02", _dictionary_coded(plain, CODED_COLUMNS))])
+    _write(tmp_path / "coded", [("2026-03-02", _dictionary_coded(plain, names))])
     (a,), (b,) = Store(tmp_path / "plain").event_files(), Store(tmp_path / "coded").event_files()
     assert a.read_bytes() == b.read_bytes()
     buf = io.BytesIO()
@@ -177,19 +181,24 @@ def test_plain_and_coded_tables_mix_in_one_file(tmp_path: Path) -> None:
         assert Store(root).find_hands(pa.array(["h2", "h4", "h9"])) == {"h2", "h4"}
 
 
-def test_columns_coded_only_where_parquet_takes_dictionaries() -> None:
-    """table_id (plain in Parquet) and a dictionary holding a null entry are decoded; the
-    coded columns stay dictionary arrays of the same values."""
+def test_dictionary_columns_kept_only_without_null_entries() -> None:
+    """A string column stays a dictionary array of the same values unless its dictionary
+    holds a null entry (then it is decoded); other columns are cast to the events schema."""
     plain = _small_table()
     table = _dictionary_coded(plain, ("hand_id", "table_id", "kind"))
     with_null_entry = pa.DictionaryArray.from_arrays(pa.array([1, 0, 0, 1, 2], pa.int32()),
                                                      pa.array(["ann", None, "bob"]))
     table = table.set_column(table.schema.get_field_index("player"), "player", with_null_entry)
+    seq = table.schema.get_field_index("seq")
+    table = table.set_column(seq, "seq", table.column("seq").cast(pa.int64()))
     out = merkle.events_table(table, CODED_COLUMNS)
     kept = [f.name for f in out.schema if pa.types.is_dictionary(f.type)]
-    assert kept == ["hand_id", "kind"]
+    assert kept == ["hand_id", "table_id", "kind"]
+    assert out.schema.field("seq").type == events_schema().field("seq").type
     assert out.cast(events_schema()).column("kind").equals(plain.column("kind"))
+    assert out.column("player").type == pa.string()
     assert out.column("player").to_pylist() == [None, "ann", "ann", None, "bob"]
+    assert merkle.events_table(table, ("kind",)).schema.field("hand_id").type == pa.string()
 
 
 def test_compiled_leaves_of_small_coded_tables() -> None:

@@ -253,12 +253,11 @@ class _Static:
         self.players = _Coded(pa.array([None, *setup["names"]], pa.string()))
         T = setup["T"]
         n = T.shape[0]
-        self.table_ids = _dictionary(pa.array([f"t{seed}_{k:03d}" for k in range(n)],
-                                              pa.string()))
-        # The tables handed to the store: the events schema, but the string columns Parquet
-        # dictionary-encodes are Arrow dictionary arrays (the store writes their entries
+        self.table_ids = _Coded(pa.array([f"t{seed}_{k:03d}" for k in range(n)], pa.string()))
+        # The tables handed to the store: the events schema, but the string columns the
+        # kernel writes as codes are Arrow dictionary arrays (the store writes their entries
         # once and the indices as they are, instead of hashing every row's string; readers
-        # see the same string columns). table_id stays strings: Parquet stores it plain.
+        # see the same string columns)
         self.table_schema = pa.schema(
             [pa.field(f.name, pa.dictionary(pa.int32(), f.type), f.nullable, f.metadata)
              if f.name in CODED_COLUMNS else f for f in self.schema],
@@ -328,7 +327,7 @@ class _Static:
             "seq": pa.array(seq),
             "ts": pa.Array.from_buffers(self.schema.field("ts").type, n,
                                         [None, pa.py_buffer(ts)], null_count=0),
-            "table_id": _strings(fc.strings(hand_table, row_hand, *self.table_ids), n),
+            "table_id": self.table_ids.column(fc, hand_table, row_hand),
             "kind": self.kinds.column(fc, E[fk.E_KIND], row_src),
             "seat": _ints(fc, E[fk.E_SEAT], row_src, 0, pa.int8()),  # -1: no seat
             "player": self.players.column(fc, E[fk.E_PLAYER], row_src),
@@ -376,7 +375,7 @@ class _Static:
                                      null_count=nulls, children=fields)
 
 
-CODED_COLUMNS = ("hand_id", "kind", "player", "cards", "detail")
+CODED_COLUMNS = ("hand_id", "table_id", "kind", "player", "cards", "detail")
 
 
 class _Coded:
@@ -396,23 +395,6 @@ class _Coded:
             pa.py_buffer(bits) if nulls else None, pa.py_buffer(indices)], null_count=nulls)
         return pa.DictionaryArray.from_arrays(arr, self.entries.take(pa.array(used)),
                                               safe=False)
-
-
-def _dictionary(arr: pa.Array) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """A string array as the compiled column writer's dictionary (offsets, bytes, valid)."""
-    buffers = arr.buffers()
-    offsets = np.frombuffer(buffers[1], dtype=np.int32)[arr.offset:arr.offset + len(arr) + 1]
-    data = (np.frombuffer(buffers[2], dtype=np.uint8) if buffers[2] is not None
-            else np.zeros(0, dtype=np.uint8))
-    valid = np.asarray(arr.is_valid()).astype(np.uint8)
-    return offsets.astype(np.int64), data, valid
-
-
-def _strings(built: tuple[np.ndarray, np.ndarray, np.ndarray, int], n: int) -> pa.Array:
-    offsets, data, bits, nulls = built
-    return pa.Array.from_buffers(pa.string(), n, [
-        pa.py_buffer(bits) if nulls else None, pa.py_buffer(offsets), pa.py_buffer(data)],
-        null_count=nulls)
 
 
 def _ints(fc: Any, values: np.ndarray, rows: np.ndarray, lowest: int,

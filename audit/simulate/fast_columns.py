@@ -1,14 +1,11 @@
 """The compiled step from the NLHE kernel's event codes (fast_kernel.py) to Arrow buffers
-(numba): each event column of the chosen hands written in one pass over their rows, strings
-copied out of small dictionaries (table names), or as indices into the entries of those
-dictionaries a table uses (hand ids, kinds, details, card strings, player names: Arrow
-dictionary arrays, which the store writes without hashing each row's string), validity as
-Arrow bitmaps. fast.py wraps the buffers as Arrow arrays without another
-copy. Before this, the same columns took numpy fancy indexing, Arrow takes and mask
-conversions, each a pass of its own (about a fifth of a simulated hand's CPU time).
-
-A dictionary is (offsets int64 [m + 1], bytes uint8, valid uint8 [m]); a row whose code
-points at an invalid entry is null.
+(numba): each event column of the chosen hands written in one pass over their rows, the
+string columns as indices into the entries of the kernel's small dictionaries a table uses
+(hand ids, table names, kinds, details, card strings, player names: Arrow dictionary arrays,
+which the store writes without hashing or copying each row's string), validity as Arrow
+bitmaps. fast.py wraps the buffers as Arrow arrays without another copy. Before this, the
+same columns took numpy fancy indexing, Arrow takes and mask conversions, each a pass of its
+own (about a fifth of a simulated hand's CPU time).
 """
 
 from __future__ import annotations
@@ -73,35 +70,6 @@ def ints(values, rows, null_below, null_equal, out):
             out[r] = v
             bits[r >> 3] |= np.uint8(1 << (r & 7))
     return bits, nulls
-
-
-@njit(cache=True, nogil=True)
-def strings(codes, rows, doff, ddata, dvalid):
-    """Row r holds dictionary entry codes[rows[r]]: (int32 offsets, bytes, validity bitmap,
-    null count)."""
-    n = len(rows)
-    offsets = np.empty(n + 1, dtype=np.int32)
-    bits = np.zeros((n + 7) // 8, dtype=np.uint8)
-    total = 0
-    nulls = 0
-    for r in range(n):
-        c = codes[rows[r]]
-        offsets[r] = total
-        if dvalid[c]:
-            total += doff[c + 1] - doff[c]
-            bits[r >> 3] |= np.uint8(1 << (r & 7))
-        else:
-            nulls += 1
-    offsets[n] = total
-    data = np.empty(total, dtype=np.uint8)
-    pos = 0
-    for r in range(n):
-        c = codes[rows[r]]
-        if dvalid[c]:
-            for j in range(doff[c], doff[c + 1]):
-                data[pos] = ddata[j]
-                pos += 1
-    return offsets, data, bits, nulls
 
 
 @njit(cache=True, nogil=True)
