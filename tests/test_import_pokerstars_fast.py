@@ -202,3 +202,59 @@ def test_a_name_key_shared_by_two_hands_joins_on_the_pair(monkeypatch: pytest.Mo
     monkeypatch.setattr(pokerstars_fast, "_seat_by_pair", counting)
     assert_same(SAMPLES / "stars-nlhe-6max-0.05-0.10.txt", min_fast=0.95)
     assert "name1" in calls  # the action lines' names were joined on the pair
+
+
+# lines in the forms the compiled body reader (pokerstars_kernel.py) tells apart, and odd
+# forms next to them ('N' is a seated player's name, 'U' a name not seated)
+_BODY_LINES = [
+    "N: calls $1,000.5", "N: calls €2.25", "N: calls £2", "N: calls 2.255", "N: calls $2 to $3",
+    "N: raises $2", "N: raises $0.02 to $0.35", "N: raises $1 to $0.5", "N: bets 1234567890123456",
+    "N: bets $0.", "N: bets $.5", "N: bets $,5", "N: bets $5,", "N: calls $0.10 and is all-in",
+    "N: folds and is all-in", "N: posts small blind $0.05",
+    "N: posts big blind $0.10 and is all-in", "N: posts the ante $0.01",
+    "N: posts straddle $0.20", "N: shows [Ah Kd] (a pair)",
+    "N: shows [Ah Kd] ()", "N: shows [Ah Kd] (", "N: shows [Ah Kd]x", "N: shows [Ah  Kd]",
+    "N: shows []", "N: mucks hand", "N: doesn't show hand", "N: sits out", "N: is sitting out",
+    "N:  folds", "N: foldsx", "U: folds", "U: sits out", "U: is sitting out",
+    "N collected $1 from pot", "N collected $1 from main pot", "N collected $1 from side pot",
+    "N collected $1 from side pot-2", "N collected $1 from side pot-0",
+    "N collected $1 from side pot-12x", "N collected 1 2 from pot", "N collected  from pot",
+    "N collected $1.234 from pot", "U collected $1 from pot", "Uncalled bet ($1) returned to N",
+    "Uncalled bet ($1.5) returned to U", "Uncalled bet () returned to N",
+    "Uncalled bet ($1) returned to ) returned to N", "Dealt to N [Ah Kd]",
+    "Dealt to N [Ah Kd] [2c]", "Dealt to N  [Ah Kd]", "Dealt to [Ah] [Kd]",
+    "*** FLOP *** [Ah Kd 2c]", "*** TURN *** [Ah Kd 2c] [3d]", "*** RIVER *** [Ah Kd 2c 3d] [4s]",
+    "*** RIVER *** [Ah Kd 2c 3d]  [4s]", "*** FLOP *** [Ah Kd 2c", "*** TURN *** [Ah Kd 2c] [3d] x",
+    "*** FOO ***", "*** PRE-FLOP ***", "*** SHOW DOWN ***", 'N said, "hello"', 'U said, "x"',
+    'N said, "', 'N said, ""', 'N said, "a" said, "b"', "N has timed out",
+    "N has timed out while disconnected", "N has timed out has timed out", "N is connected",
+    "N leaves the table", "U has returned", "N will be allowed to play after the button",
+    "U joins the table at seat #3", "N wins the $5 bounty", "N finished the tournament in 3rd",
+    "N wins the tournament", "N cashed out the hand for $3", "No low hand qualified",
+    "Betting is capped", "Pair on board - a double bet is allowed", "gibberish line",
+]
+
+
+def test_body_lines_in_odd_forms_read_the_same(tmp_path: Path) -> None:
+    source = tmp_path / "source.txt"
+    write_stars_file(source, 2 * len(_BODY_LINES))
+    rng = random.Random(5)
+    hands = [hand for hand in source.read_text(encoding="utf-8").split("\n\n\n")
+             if hand.strip()]
+    out = []
+    for number, hand in enumerate(hands):
+        lines = hand.split("\n")
+        name = next(line.split(": ", 1)[1].split(" (", 1)[0] for line in lines
+                    if line.startswith("Seat "))
+        body = [k for k, line in enumerate(lines[2:], 2) if not line.startswith("Seat ")]
+        added = re.sub(r"\bU\b", "Nobody Here", re.sub(
+            r"\bN\b", lambda _, name=name: name, _BODY_LINES[number // 2]))
+        k = rng.choice(body)
+        if number % 2:
+            lines[k] = added  # in place of a line
+        else:
+            lines.insert(k, added)
+        out.append("\n".join(lines))
+    path = tmp_path / "odd.txt"
+    path.write_text("\n\n\n".join(out), encoding="utf-8")
+    assert_same(path, min_fast=0.2)

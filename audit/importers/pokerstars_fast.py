@@ -58,8 +58,9 @@ _NOTES = (
     (" will be allowed to play after the button", "allowed_after_button"),
 )
 _JOINS = " joins the table at seat #"
-_MARKERS = ((" wins the ", "bounty"), (" finished the tournament", "finished"),
-            (" wins the tournament", "finished"), (" cashed out the hand for ", "cash_out"),
+# in the parser's order: 'wins the tournament' before 'wins the ' (a bounty)
+_MARKERS = ((" wins the tournament", "finished"), (" wins the ", "bounty"),
+            (" finished the tournament", "finished"), (" cashed out the hand for ", "cash_out"),
             (" re-buys and receives ", "rebuy"),
             (" takes the add-on and receives ", "addon"))
 _FIXED = {"No low hand qualified": "no_low", "Betting is capped": "betting_capped",
@@ -591,6 +592,28 @@ _MONEY_DETAILS = {1: "small_blind", 2: "dead", 3: "big_blind", 4: "new_player", 
                   6: "straddle", 7: "all_in"}
 _COLLECT = 100  # a line of no seated player that is a collection (beside the kernel's kinds)
 
+
+def _texts_arrays(texts: list[str]) -> tuple[np.ndarray, np.ndarray]:
+    """`texts` as (bytes, offsets) for the kernel."""
+    encoded = [t.encode() for t in texts]
+    offsets = np.zeros(len(encoded) + 1, dtype=np.int64)
+    np.cumsum([len(e) for e in encoded], out=offsets[1:])
+    return np.frombuffer(b"".join(encoded), dtype=np.uint8).copy(), offsets
+
+
+_JOINS_BYTES = np.frombuffer(_JOINS.encode(), dtype=np.uint8).copy()
+_FIXED_TEXTS = _texts_arrays(list(_FIXED))
+_NOTE_TEXTS = _texts_arrays([suffix for suffix, _ in _NOTES])
+_MARKER_TEXTS = _texts_arrays([marker for marker, _ in _MARKERS])
+# the detail of a site message: label `_NOTE_LABEL_AT[code] + which` (a marker's is followed
+# by the line, a said line's is 'said: ' and the words instead)
+_NOTE_LABELS = [*_FIXED.values(), "", "joins", *[kind for _, kind in _NOTES],
+                *[kind + ": " for _, kind in _MARKERS], "sits_out"]
+# by the kernel's NOTE_* codes: bad, fixed, said, joins, suffix, marker
+_NOTE_LABEL_AT = np.array([0, 0, len(_FIXED), len(_FIXED) + 1, len(_FIXED) + 2,
+                           len(_FIXED) + 2 + len(_NOTES)], dtype=np.int64)
+_SITS_OUT_LABEL = len(_NOTE_LABELS) - 1
+
 KERNEL = CompiledModule("audit.importers.pokerstars_kernel",
                         "the compiled PokerStars line reader",
                         "PokerStars hands are read by the line parser alone (same result, slower)")
@@ -617,8 +640,8 @@ def _body(lines: pl.DataFrame, at: np.ndarray, mpu: np.ndarray, names: pl.DataFr
     h = lines.get_column("h").to_numpy()[at]
     i = lines.get_column("i").to_numpy()[at]
     ln = lines.get_column("ln").to_numpy()[at]
-    (colon, act, all_in, amt, to, line, valid, x0, x1, y0, y1, u0, u1, back, collected, pot,
-     n0, n1, won, won_ok) = K.body_lines(data, begin, length, mpu)
+    (colon, act, all_in, amt, to, line, valid, x0, x1, y0, y1, u0, u1, back
+     ) = K.body_lines(data, begin, length, mpu)
     n_hands = len(ok)
 
     def frame(where: np.ndarray, **columns: Any) -> pl.DataFrame:
@@ -655,7 +678,8 @@ def _body(lines: pl.DataFrame, at: np.ndarray, mpu: np.ndarray, names: pl.DataFr
     rows.append(frame(simple, seat=seat1, player=name1.gather(row_of[simple]),
                       kind=pl.Series(act[simple]).replace_strict(simple_kinds,
                                                                  return_dtype=pl.String),
-                      detail=pl.Series(np.where(away, "sits_out", None), dtype=pl.String)
+                      detail=pl.Series(away).replace_strict({True: "sits_out"}, default=None,
+                                                             return_dtype=pl.String)
                       ).with_columns(
         sub=pl.lit(0, pl.Int64), amount=pl.lit(None, pl.Int64), total=pl.lit(None, pl.Int64),
         cards=pl.lit(None, pl.String)))
@@ -694,8 +718,13 @@ def _body(lines: pl.DataFrame, at: np.ndarray, mpu: np.ndarray, names: pl.DataFr
     # to AWAY, then a collection (the name before ' collected ' seated), then the rest
     other = ~is_act
     cls = np.where(other, line, -1)
-    maybe = np.flatnonzero(other & ((line == K.LINE_OTHER) | (line == K.LINE_UNCALLED))
-                           & (collected >= 0))
+    # (the kernel's second pass reads only these lines: collections and site messages)
+    rest = np.flatnonzero((cls == K.LINE_OTHER) | (cls == K.LINE_UNCALLED))
+    collected = np.full(len(h), -1, dtype=np.int32)
+    (collected[rest], pot, won, won_ok, n0, n1, note, which, w0, w1, s0, s1
+     ) = K.other_lines(data, begin[rest], length[rest], mpu[rest], _JOINS_BYTES,
+                       *_FIXED_TEXTS, *_NOTE_TEXTS, *_MARKER_TEXTS)
+    maybe = rest[collected[rest] >= 0]
     collects = frame(maybe, name_c=texts(maybe, zero, collected))
     collects = _seat_of(collects, "name_c", names, "seat_c")
     is_collect = collects.get_column("seat_c").is_not_null().to_numpy()
@@ -730,12 +759,14 @@ def _body(lines: pl.DataFrame, at: np.ndarray, mpu: np.ndarray, names: pl.DataFr
         total=pl.lit(None, pl.Int64), detail=pl.lit("board")))
 
     collect_rows = maybe[is_collect]
-    ok[h[collect_rows[(pot[collect_rows] == K.POT_NONE) | ~won_ok[collect_rows]]]] = False
-    pot_code = pl.Series(pot[collect_rows])
+    at_rest = np.searchsorted(rest, collect_rows)  # their places among `rest`
+    ok[h[collect_rows[(pot[at_rest] == K.POT_NONE) | ~won_ok[at_rest]]]] = False
     rows.append(collects.filter(pl.Series(is_collect)).with_columns(
-        won=won[collect_rows], side=texts(collect_rows, n0, n1),
-        pot_detail=pot_code.replace_strict({K.POT_MAIN: "main", K.POT_SIDE_ONE: "side-1"},
-                                           default=None, return_dtype=pl.String)
+        won=won[at_rest],
+        side=_texts(K, data, begin[collect_rows], n0[at_rest], n1[at_rest]),
+        pot_detail=pl.Series(pot[at_rest]).replace_strict(
+            {K.POT_MAIN: "main", K.POT_SIDE_ONE: "side-1"}, default=None,
+            return_dtype=pl.String)
     ).select("h", "i", sub=pl.lit(0, pl.Int64), kind=pl.lit("award"), seat="seat_c",
              player="name_c", amount="won", total=pl.lit(None, pl.Int64),
              cards=pl.lit(None, pl.String),
@@ -747,14 +778,33 @@ def _body(lines: pl.DataFrame, at: np.ndarray, mpu: np.ndarray, names: pl.DataFr
     rows.append(_row(returned, "award", seat="seat_u", player="name", amount="back",
                      detail=pl.lit("uncalled")))
 
-    # site messages: annotations, with the seat when the name is seated; the rarer ones told
-    # apart only on the lines left
-    left = np.flatnonzero((cls == K.LINE_OTHER) | (cls == K.LINE_AWAY))
-    if len(left):
-        notes = frame(left, s=lines.get_column("s").gather(at[left]),
-                      name1=name1.gather(np.maximum(row_of[left], 0)),
-                      away=pl.Series(cls[left] == K.LINE_AWAY))
-        rows += _notes(notes, names, ok)
+    # site messages: annotations, with the seat when the name is seated
+    messages = np.flatnonzero(cls[rest] == K.LINE_OTHER)  # places among `rest`
+    ok[h[rest[messages[note[messages] == K.NOTE_BAD]]]] = False
+    messages = messages[note[messages] != K.NOTE_BAD]
+    away = np.flatnonzero(cls == K.LINE_AWAY)
+    if len(messages) or len(away):
+        at_line = rest[messages]
+        label = _NOTE_LABEL_AT[note[messages]] + which[messages]
+        text = lines.get_column("s")
+        notes = pl.concat([
+            frame(at_line, s=text.gather(at[at_line]),
+                  who=_texts(K, data, begin[at_line], w0[messages], w1[messages]),
+                  words=_texts(K, data, begin[at_line], s0[messages], s1[messages]),
+                  code=pl.Series(note[messages].astype(np.int64)),
+                  label=pl.Series(label.astype(np.int64))),
+            frame(away, s=text.gather(at[away]), who=name1.gather(row_of[away]),
+                  words=pl.Series([None] * len(away), dtype=pl.String),
+                  code=np.full(len(h), -1, dtype=np.int64),
+                  label=np.full(len(h), _SITS_OUT_LABEL, dtype=np.int64))])
+        notes = _seat_of(notes, "who", names, "who_seat")
+        code, label_text = pl.col("code"), pl.col("label").replace_strict(
+            dict(enumerate(_NOTE_LABELS)), return_dtype=pl.String)
+        rows.append(_row(notes, "annotation", seat="who_seat", player="who",
+                         detail=pl.when(code == K.NOTE_SAID).then(pl.lit("said: ")
+                                                                  + pl.col("words"))
+                         .when(code == K.NOTE_MARKER).then(label_text + pl.col("s"))
+                         .otherwise(label_text)))
 
     has_hole = np.flatnonzero(hole_at >= 0)
     hole_frame = pl.DataFrame({"h": has_hole, "hole_i": hole_at[has_hole],
@@ -763,68 +813,6 @@ def _body(lines: pl.DataFrame, at: np.ndarray, mpu: np.ndarray, names: pl.DataFr
                                              .then(pl.col("flush_i")))
     known = dealt.select("h", seat="seat_d", known="cards", known_ln="ln")
     return rows, posts, hole_frame, known
-
-
-def _notes(notes: pl.DataFrame, names: pl.DataFrame, ok: np.ndarray) -> list[pl.DataFrame]:
-    """Annotation rows of the site messages among `notes` (lines of no seated player the
-    kernel left unread, and 'NAME: sits out' of an unseated name: `away`); any other line
-    makes its hand the parser's."""
-    s = pl.col("s")
-    note_kind = pl.lit(None, pl.String)
-    for suffix, detail_ in reversed(_NOTES):
-        note_kind = pl.when(s.str.ends_with(suffix)).then(pl.lit(detail_)).otherwise(note_kind)
-    marker_kind = pl.lit(None, pl.String)
-    for marker, detail_ in reversed(_MARKERS):
-        marker_kind = pl.when(s.str.contains(marker, literal=True)).then(
-            pl.lit(detail_)).otherwise(marker_kind)
-    rare = (pl.when(pl.col("away")).then(pl.lit("away"))
-            .when(s.is_in(list(_FIXED))).then(pl.lit("fixed"))
-            .when(s.str.contains(' said, "', literal=True) & s.str.ends_with('"'))
-            .then(pl.lit("said"))
-            .when(s.str.contains(_JOINS, literal=True)).then(pl.lit("joins"))
-            .when(note_kind.is_not_null()).then(pl.lit("note"))
-            .when(marker_kind.is_not_null()).then(pl.lit("marker"))
-            .otherwise(pl.lit("bad")))
-    notes = notes.with_columns(cls=rare)
-    _bad(notes, pl.col("cls") == "bad", ok)
-    c = pl.col("cls")
-    notes = notes.filter(c != "bad")
-    if not notes.height:
-        return []
-    notes = notes.with_columns(
-        pl.col("s").str.extract_groups(_SAID).alias("said"),
-        note_kind=note_kind, marker_kind=marker_kind)
-    note_name = pl.lit(None, pl.String)
-    for suffix, _ in reversed(_NOTES):
-        note_name = pl.when(s.str.ends_with(suffix)).then(
-            s.str.head(-len(suffix))).otherwise(note_name)
-    marker_name = pl.lit(None, pl.String)
-    for marker, _ in reversed(_MARKERS):
-        marker_name = pl.when(s.str.contains(marker, literal=True)).then(
-            s.str.splitn(marker, 2).struct.field("field_0")).otherwise(marker_name)
-    count = pl.lit(0)
-    for suffix, _ in _NOTES:
-        count = count + pl.when(s.str.ends_with(suffix)).then(
-            s.str.count_matches(suffix, literal=True)).otherwise(0)
-    notes = notes.with_columns(
-        who=pl.when(c == "said").then(pl.col("said").struct.field("name"))
-        .when(c == "away").then(pl.col("name1"))
-        .when(c == "joins").then(s.str.splitn(_JOINS, 2).struct.field("field_0"))
-        .when(c == "note").then(note_name)
-        .when(c == "marker").then(marker_name),
-        count=count)
-    _bad(notes, ((c == "said") & pl.col("said").struct.field("words").is_null())
-         | ((c == "note") & (pl.col("count") != 1)), ok)
-    notes = _seat_of(notes, "who", names, "who_seat")
-    fixed = s.replace_strict(_FIXED, default=None, return_dtype=pl.String)
-    return [_row(notes, "annotation", seat="who_seat", player="who",
-                 detail=pl.when(c == "fixed").then(fixed)
-                 .when(c == "said").then(pl.lit("said: ")
-                                         + pl.col("said").struct.field("words"))
-                 .when(c == "joins").then(pl.lit("joins"))
-                 .when(c == "note").then(pl.col("note_kind"))
-                 .when(c == "away").then(pl.lit("sits_out"))
-                 .otherwise(pl.col("marker_kind") + pl.lit(": ") + s))]
 
 
 def _posts(K: Any, h: np.ndarray, verb: np.ndarray, amt: np.ndarray, put: np.ndarray,

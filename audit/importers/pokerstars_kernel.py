@@ -43,6 +43,10 @@ LINE_UNCALLED = 7  # 'Uncalled bet (AMOUNT) returned to NAME' (name u0:u1; ok: t
 # pots of a collection ('... collected AMOUNT from POT')
 POT_NONE, POT_MAIN, POT_SIDE_ONE, POT_SIDE_N = 0, 1, 2, 3  # side pot-N: N at n0:n1
 
+# site messages among the lines left (the checks of `rare` in the parser's order): who is at
+# w0:w1; which text (the fixed line's, the note suffix's, the marker's) at `which`
+NOTE_BAD, NOTE_FIXED, NOTE_SAID, NOTE_JOINS, NOTE_SUFFIX, NOTE_MARKER = 0, 1, 2, 3, 4, 5
+
 
 def _b(text: str) -> np.ndarray:
     return np.frombuffer(text.encode(), dtype=np.uint8).copy()
@@ -67,6 +71,7 @@ _STARS = _b("*** ")
 _UNCALLED_BET, _RETURNED_TO = _b("Uncalled bet ("), _b(") returned to ")
 _COLLECTED, _FROM = _b(" collected "), _b(" from ")
 _POT, _MAIN_POT, _SIDE_POT = _b("pot"), _b("main pot"), _b("side pot")
+_SAID = _b(' said, "')
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -205,13 +210,7 @@ def body_lines(data, begin, length, mpu):
     y1 = np.full(n, -1, dtype=np.int32)
     u0 = np.full(n, -1, dtype=np.int32)
     u1 = np.full(n, -1, dtype=np.int32)
-    n0 = np.full(n, -1, dtype=np.int32)
-    n1 = np.full(n, -1, dtype=np.int32)
     back = np.zeros(n, dtype=np.int64)
-    collected = np.full(n, -1, dtype=np.int32)
-    pot = np.zeros(n, dtype=np.int8)
-    won = np.zeros(n, dtype=np.int64)
-    won_ok = np.zeros(n, dtype=np.bool_)
     for r in range(n):
         a = begin[r]
         end = a + length[r]
@@ -322,7 +321,44 @@ def body_lines(data, begin, length, mpu):
                 u0[r] = q + len(_RETURNED_TO) - a
                 u1[r] = end - a
         line[r] = kind
-        # NAME collected AMOUNT from POT (_COLLECTED), after the first ' collected '
+    return colon, act, all_in, amt, to, line, valid, x0, x1, y0, y1, u0, u1, back
+
+
+@njit(cache=True, nogil=True)
+def _count(data, a, end, lit):
+    """How many times `lit` occurs in data[a:end], counted without overlaps."""
+    count = 0
+    q = _find(data, a, end, lit)
+    while q >= 0:
+        count += 1
+        q = _find(data, q + len(lit), end, lit)
+    return count
+
+
+@njit(cache=True, nogil=True)
+def other_lines(data, begin, length, mpu, joins, fixed_bytes, fixed_off, note_bytes,
+                note_off, marker_bytes, marker_off):
+    """Per line of no seated player that is no dealt, hole, board or star line and not
+    away: whether it is a collection ('NAME collected AMOUNT from POT', `_COLLECTED`: where
+    ' collected ' is, the pot, the amount and whether it is ok), and what site message it
+    is if not (the NOTE_* codes: who at w0:w1, the text `which`, said words at x0:x1). The
+    fixed lines, note suffixes and markers are texts k of (bytes, offsets)."""
+    n = len(begin)
+    collected = np.full(n, -1, dtype=np.int32)
+    pot = np.zeros(n, dtype=np.int8)
+    won = np.zeros(n, dtype=np.int64)
+    won_ok = np.zeros(n, dtype=np.bool_)
+    n0 = np.full(n, -1, dtype=np.int32)
+    n1 = np.full(n, -1, dtype=np.int32)
+    note = np.zeros(n, dtype=np.int8)
+    which = np.zeros(n, dtype=np.int8)
+    w0 = np.full(n, -1, dtype=np.int32)
+    w1 = np.full(n, -1, dtype=np.int32)
+    x0 = np.full(n, -1, dtype=np.int32)
+    x1 = np.full(n, -1, dtype=np.int32)
+    for r in range(n):
+        a = begin[r]
+        end = a + length[r]
         k = _find(data, a, end, _COLLECTED)
         if k >= 0:
             collected[r] = k - a
@@ -349,12 +385,60 @@ def body_lines(data, begin, length, mpu):
                         n0[r] = t + len(_SIDE_POT) + 1 - a
                         n1[r] = end - a
                 if code != POT_NONE:
-                    matched, value, ok = _money(data, p, sp, unit)
+                    matched, value, ok = _money(data, p, sp, mpu[r])
                     pot[r] = code
                     won[r] = value
                     won_ok[r] = matched and ok
-    return (colon, act, all_in, amt, to, line, valid, x0, x1, y0, y1, u0, u1, back, collected,
-            pot, n0, n1, won, won_ok)
+        # the site message, if it is one (-1: none of the checks so far holds)
+        kind = -1
+        for f in range(len(fixed_off) - 1):
+            if _is(data, a, end, fixed_bytes[fixed_off[f]:fixed_off[f + 1]]):
+                kind = NOTE_FIXED
+                which[r] = f
+                break
+        if kind < 0 and end > a and data[end - 1] == 34 and _find(data, a, end, _SAID) >= 0:
+            # _SAID: (NAME.+?) said, "(WORDS.*)"$ (no match: the parser's)
+            kind = NOTE_BAD
+            q = _find(data, a + 1, end, _SAID)
+            if q >= 0 and q + len(_SAID) <= end - 1:
+                kind = NOTE_SAID
+                w0[r] = 0
+                w1[r] = q - a
+                x0[r] = q + len(_SAID) - a
+                x1[r] = end - 1 - a
+        if kind < 0:
+            q = _find(data, a, end, joins)
+            if q >= 0:
+                kind = NOTE_JOINS
+                w0[r] = 0
+                w1[r] = q - a
+        if kind < 0:
+            # the first suffix the line ends with; all those it ends with occur once in all
+            count = 0
+            for f in range(len(note_off) - 1):
+                suffix = note_bytes[note_off[f]:note_off[f + 1]]
+                if end - a >= len(suffix) and _at(data, end - len(suffix), end, suffix):
+                    if kind < 0:
+                        kind = NOTE_SUFFIX
+                        which[r] = f
+                        w0[r] = 0
+                        w1[r] = end - len(suffix) - a
+                    count += _count(data, a, end, suffix)
+            if kind == NOTE_SUFFIX and count != 1:
+                kind = NOTE_BAD
+        if kind < 0:
+            for f in range(len(marker_off) - 1):
+                q = _find(data, a, end, marker_bytes[marker_off[f]:marker_off[f + 1]])
+                if q >= 0:
+                    kind = NOTE_MARKER
+                    which[r] = f
+                    w0[r] = 0
+                    w1[r] = q - a
+                    break
+        if kind < 0:
+            kind = NOTE_BAD
+        note[r] = kind
+    return collected, pot, won, won_ok, n0, n1, note, which, w0, w1, x0, x1
 
 
 @njit(cache=True, nogil=True)
