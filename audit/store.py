@@ -634,26 +634,13 @@ class _EventFileWriter:
     path directly (the encoder and its options are the same); `close` leaves the file's
     sha256 in `sha256`.
 
-    `schema` is the events schema, or the same with some CODED_COLUMNS as dictionary arrays
-    (merkle.events_table). Parquet would then store the dictionary types in the footer's
-    Arrow schema and readers would get dictionary columns back, so the footer is written by
-    hand instead: the key-value metadata a plain writer stores, in the same order (the
-    events schema's metadata, then the serialised plain schema). The file reads back as the
-    plain events schema in pyarrow, polars and DuckDB (tests/test_store_coded.py)."""
+    `schema`: see event_parquet_writer."""
 
     def __init__(self, path: Path, schema: pa.Schema | None = None) -> None:
         self.schema = schema or events_schema()
         self._file = _HashingFile(path)
         self._stream = pa.BufferedOutputStream(pa.PythonFile(self._file, mode="w"), _CHUNK)
-        coded = [f.name for f in self.schema if pa.types.is_dictionary(f.type)]
-        self._footer = _plain_footer_metadata() if coded else None
-        options = EVENT_FILE_OPTIONS
-        if coded:  # a coded column is dictionary-encoded, whether or not a plain one is
-            dictionary = options["use_dictionary"]
-            options = {**options,
-                       "use_dictionary": dictionary + [c for c in coded if c not in dictionary]}
-        self._parquet = pq.ParquetWriter(self._stream, self.schema, store_schema=not coded,
-                                         **options)
+        self._parquet = event_parquet_writer(self._stream, self.schema)
 
     def write_table(self, table: pa.Table) -> None:
         self._parquet.write_table(table)
@@ -661,9 +648,6 @@ class _EventFileWriter:
     def close(self) -> None:
         """Write the footer, flush the buffer, close the file (closing the Arrow stream
         closes the file under it)."""
-        if self._footer is not None:
-            self._parquet.add_key_value_metadata(self._footer)
-            self._footer = None
         self._parquet.close()
         self._stream.close()
         self._file.close()
@@ -671,6 +655,30 @@ class _EventFileWriter:
     @property
     def sha256(self) -> str:
         return self._file.sha256
+
+
+def event_parquet_writer(sink: Any, schema: pa.Schema | None = None) -> pq.ParquetWriter:
+    """A Parquet writer of event tables with the store's encoding (EVENT_FILE_OPTIONS).
+
+    `schema` is the events schema (the default), or the same with some CODED_COLUMNS as
+    dictionary arrays (merkle.events_table). Parquet would store those dictionary types in
+    the footer's Arrow schema, and readers would get dictionary columns back, so the footer
+    is written by hand instead: the key-value metadata a plain writer stores, in the same
+    order (the events schema's metadata, then the serialised plain schema). The file reads
+    back as the plain events schema in pyarrow, polars and DuckDB, and a table coded in the
+    order Parquet numbers its dictionary entries gives the very bytes of the plain table
+    (tests/test_store_coded.py). A coded column is dictionary-encoded even where a plain one
+    is not (table_id): from the indices that costs less than encoding every row's string."""
+    schema = schema or events_schema()
+    coded = [f.name for f in schema if pa.types.is_dictionary(f.type)]
+    if not coded:
+        return pq.ParquetWriter(sink, schema, **EVENT_FILE_OPTIONS)
+    dictionary = EVENT_FILE_OPTIONS["use_dictionary"]
+    options = {**EVENT_FILE_OPTIONS,
+               "use_dictionary": dictionary + [c for c in coded if c not in dictionary]}
+    writer = pq.ParquetWriter(sink, schema, store_schema=False, **options)
+    writer.add_key_value_metadata(_plain_footer_metadata())
+    return writer
 
 
 def _plain_footer_metadata() -> dict[bytes, bytes]:

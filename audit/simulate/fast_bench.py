@@ -12,14 +12,13 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-import pyarrow.parquet as pq
 
 from audit import merkle
 from audit.simulate import fast
 from audit.simulate.fast import ready
 from audit.simulate.fast_stats import play_stats
 from audit.simulate.sim import simulate
-from audit.store import EVENT_FILE_OPTIONS, Store
+from audit.store import Store, event_parquet_writer
 
 TARGET_HANDS_PER_SECOND = 50_000
 
@@ -106,8 +105,10 @@ def engine_stages(*, hands: int = 100_000, seed: int = 0, tables: int = 16) -> d
         c1 = time.process_time()
         parts = static.tables(E[:, :n_ev], per_hand[:, :done], played, EPOCH_US)
         c2 = time.process_time()
-        for _, table in parts:
-            pq.write_table(table, io.BytesIO(), **EVENT_FILE_OPTIONS)
+        for _, table in parts:  # as the store's batch writer encodes them
+            writer = event_parquet_writer(io.BytesIO(), table.schema)
+            writer.write_table(table)
+            writer.close()
         c3 = time.process_time()
         for _, table in parts:
             merkle.hand_leaves(table)
