@@ -320,7 +320,7 @@ def compiled_leaves(table: pa.Table, kernel: Any) -> list[bytes]:
     m = len(srows)
     out, offsets = kernel.encode(
         bounds, np.array(kinds, np.int64), np.array(index, np.int64), ints, ivalid,
-        soffsets, svalid, strings.data(), scodes, coded, 2 * coded_bytes, srows,
+        soffsets, svalid, strings.data(), scodes, coded, coded_bytes, srows,
         np.array(fkinds, np.int64),
         np.array(findex, np.int64), _stack(fints, m, np.int64), _stack(fvalid, m, np.uint8),
         _stack(foffsets, m + 1, np.int64))

@@ -24,6 +24,11 @@ encoding), so one hand's inclusion can be proven with a few hashes
 (audit.proof). Records are chained as sha256(prev_hash + content digest) ("chain": 2), so a
 proof links a record to the chain head with one 32-byte digest per later record; records
 written before that ("chain" absent) hash their whole canonical JSON and still verify.
+
+A writer may hand over string columns as Arrow dictionary arrays (the fast simulator does,
+CODED_COLUMNS): Parquet then writes their entries and indices without hashing each row's
+string, and the file is read back exactly as if the table had held plain strings
+(event_parquet_writer).
 """
 
 from __future__ import annotations
