@@ -233,6 +233,17 @@ _BODY_LINES = [
     "N wins the tournament", "N cashed out the hand for $3", "No low hand qualified",
     "Betting is capped", "Pair on board - a double bet is allowed", "gibberish line",
 ]
+# seat lines, each in place of a hand's first seat line (its seat and name are '#' and '@')
+_SEAT_LINES = [
+    "Seat #: @ ($1 in chips) is sitting out", "Seat #: @ ($1 in chips) out of hand (moved)",
+    "Seat #: @ ($1,000.25 in chips)", "Seat #: @ (1 in chips)", "Seat 0#: @ ($1 in chips)",
+    "Seat 1#0: @ ($1 in chips)", "Seat #: @: B ($1 in chips)", "Seat #: Dealt to @ ($1 in chips)",
+    "Seat #: *** @ ($1 in chips)", "Seat #: @ ($1.2.3 in chips)", "Seat #: @ ($1.234 in chips)",
+    "Seat #: @ ($1 in chips) in chips)", "Seat #: @ ($1 in chips)  is sitting out",
+    "Seat #: @($1 in chips)", "Seat #:  ($1 in chips)", "Seat #: @ ($ in chips)",
+    "Seat #: @ ($1 in chips) is sitting", "Seat #: @ (x) ($1 in chips)", "Seat #: @  ($1 in chips)",
+    "Seat #: @ ($1 in chips)x", "Seat #: @ (€1 in chips)", "Seat #: @ (,5 in chips)",
+]
 
 
 def test_body_lines_in_odd_forms_read_the_same(tmp_path: Path) -> None:
@@ -258,3 +269,19 @@ def test_body_lines_in_odd_forms_read_the_same(tmp_path: Path) -> None:
     path = tmp_path / "odd.txt"
     path.write_text("\n\n\n".join(out), encoding="utf-8")
     assert_same(path, min_fast=0.2)
+
+
+def test_seat_lines_in_odd_forms_read_the_same(tmp_path: Path) -> None:
+    source = tmp_path / "source.txt"
+    write_stars_file(source, len(_SEAT_LINES))
+    hands = [hand for hand in source.read_text(encoding="utf-8").split("\n\n\n")
+             if hand.strip()]
+    out = []
+    for hand, seat_line in zip(hands, _SEAT_LINES, strict=True):
+        lines = hand.split("\n")
+        seat, name = re.match(r"Seat (\d+): (.+?) \(", lines[2]).groups()  # type: ignore[union-attr]
+        lines[2] = seat_line.replace("#", seat).replace("@", name)
+        out.append("\n".join(lines))
+    path = tmp_path / "seats.txt"
+    path.write_text("\n\n\n".join(out), encoding="utf-8")
+    assert_same(path, min_fast=0.15)  # the first four are read fast

@@ -351,7 +351,6 @@ def _hands(lines: pl.DataFrame, n_hands: int, ok: np.ndarray, uncalled: np.ndarr
     whitespace)."""
     h = lines.get_column("h").to_numpy()
     i = lines.get_column("i").to_numpy()
-    s = lines.get_column("s")
     n = np.bincount(h, minlength=n_hands)
     ok &= n >= 3
     header = _header(lines.filter(pl.col("i") == 0), n_hands, ok)
@@ -364,46 +363,33 @@ def _hands(lines: pl.DataFrame, n_hands: int, ok: np.ndarray, uncalled: np.ndarr
     tournament = per_hand.get_column("tournament").fill_null(False).to_numpy()
 
     # seats: the lines from the third while they look like seat lines; the summary starts at
-    # '*** SUMMARY ***'
-    seat_like = (s.str.starts_with("Seat ") & s.str.contains(" in chips)", literal=True)
-                 ).to_numpy()
+    # '*** SUMMARY ***' (both told, and the seat lines read, by one compiled pass)
+    K = KERNEL.get()  # noqa: N806 - the kernel module, its codes K.*
+    assert K is not None  # _read_piece reads no piece without it
+    seat_like, is_summary, seat_no, n0, n1, stack, tail, seat_good = K.hand_lines(
+        data, begin, length, mpu[h])
     body_at = _first_per_hand(h, (i >= 2) & ~seat_like, i, n_hands, 0)
     body_at = np.where(body_at == 0, n, body_at)
     body_of = body_at[h]
-    summary_at = _first_per_hand(h, (s == "*** SUMMARY ***").to_numpy() & (i >= body_of), i,
-                                 n_hands, -1)
+    summary_at = _first_per_hand(h, is_summary & (i >= body_of), i, n_hands, -1)
     ok &= summary_at >= 0
     summary_of = summary_at[h]
     seat_mask = (i >= 2) & (i < body_of)
     body_mask = (i >= body_of) & (i < summary_of)
     summary_mask = (summary_of >= 0) & (i > summary_of)
 
-    seat_re = (r"^Seat [1-9][0-9]?: [^()]+ \(\$?[0-9.,]+ in chips\)"
-               r"(?: (?:is sitting out|out of hand.*))?$")
-    split = pl.col("s").str.splitn(": ", 2)
-    seats = lines.filter(pl.Series(seat_mask)).with_columns(
-        mpu=pl.Series(mpu[h[seat_mask]]), tournament=pl.Series(tournament[h[seat_mask]]),
-        shape=pl.col("s").str.contains(seat_re),
-        seat=split.struct.field("field_0").replace_strict(_SEAT_WORDS, default=None,
-                                                          return_dtype=pl.Int64),
-        after=split.struct.field("field_1").str.splitn(" (", 2))
-    chips = pl.col("after").struct.field("field_1").str.splitn(" in chips)", 2)
-    seats = seats.with_columns(
-        seat=pl.when(pl.col("shape")).then(pl.col("seat")),
-        player=pl.col("after").struct.field("field_0"),
-        stack=chips.struct.field("field_0"),
-        tail=chips.struct.field("field_1").str.strip_prefix(" "))
-    seats = _with_money(seats, ("stack", "stack"))
+    at = np.flatnonzero(seat_mask)
+    seat_tail = tail[at]
+    in_tournament = tournament[h[at]]
     # a sitting-out player: not dealt in; in tournaments (dealt in) only a note
-    seats = seats.with_columns(
-        out=(pl.col("tail").str.starts_with("out of hand")
-             | ((pl.col("tail") == "is sitting out") & ~pl.col("tournament"))).fill_null(False),
-        note_out=((pl.col("tail") == "is sitting out") & pl.col("tournament")).fill_null(False))
-    _bad(seats, pl.col("seat").is_null() | ~pl.col("stack_ok")
-         | (pl.col("s").str.count_matches(" in chips)", literal=True) > 1)
-         | pl.col("player").str.contains(": ", literal=True)
-         | pl.col("player").str.starts_with("Dealt to ")
-         | pl.col("player").str.starts_with("*** "), ok)
+    seats = pl.DataFrame({
+        "h": h[at], "i": i[at], "ln": lines.get_column("ln").to_numpy()[at],
+        "seat": pl.Series(seat_no[at]).set(pl.Series(seat_no[at] < 0), None),
+        "player": _texts(K, data, begin[at], n0[at], n1[at]), "stack": stack[at],
+        "out": (seat_tail == K.TAIL_OUT_OF_HAND)
+        | ((seat_tail == K.TAIL_SITTING_OUT) & ~in_tournament),
+        "note_out": (seat_tail == K.TAIL_SITTING_OUT) & in_tournament})
+    ok[h[at][~seat_good[at]]] = False
     # a seat or a name twice in a hand (names compared by hash: a collision only hands the
     # hand to the parser)
     seat_h = seats.get_column("h").to_numpy()

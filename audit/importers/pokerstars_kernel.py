@@ -72,6 +72,13 @@ _UNCALLED_BET, _RETURNED_TO = _b("Uncalled bet ("), _b(") returned to ")
 _COLLECTED, _FROM = _b(" collected "), _b(" from ")
 _POT, _MAIN_POT, _SIDE_POT = _b("pot"), _b("main pot"), _b("side pot")
 _SAID = _b(' said, "')
+_SEAT, _IN_CHIPS, _SUMMARY = _b("Seat "), _b(" in chips)"), _b("*** SUMMARY ***")
+_PAREN = _b(" (")
+_SITTING_OUT_TAIL, _OUT_OF_HAND = _b(" is sitting out"), _b(" out of hand")
+_DEALT_TO_NAME, _STARS_NAME = _b("Dealt to "), _b("*** ")
+
+# the tail of a seat line
+TAIL_NONE, TAIL_SITTING_OUT, TAIL_OUT_OF_HAND = 0, 1, 2
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -454,6 +461,87 @@ def other_lines(data, begin, length, mpu, joins, fixed_bytes, fixed_off, note_by
             kind = NOTE_BAD
         note[r] = kind
     return collected, pot, won, won_ok, n0, n1, note, which, w0, w1, x0, x1
+
+
+@njit(cache=True, nogil=True)
+def hand_lines(data, begin, length, mpu):
+    """Per line of a hand: whether it looks like a seat line ('Seat ' ... ' in chips)'),
+    whether it is '*** SUMMARY ***', and read as a seat line: the seat (-1 unless the line
+    has the shape `^Seat [1-9][0-9]?: [^()]+ \\(\\$?[0-9.,]+ in chips\\)(?: (?:is sitting
+    out|out of hand.*))?$`), the name at n0:n1, the stack, the tail (TAIL_*) and whether all
+    of it is ok (the stack by `_MONEY`, ' in chips)' once, a name without ': ' that does not
+    start like a dealt or a star line)."""
+    n = len(begin)
+    seat_like = np.zeros(n, dtype=np.bool_)
+    summary = np.zeros(n, dtype=np.bool_)
+    seat = np.full(n, -1, dtype=np.int64)
+    n0 = np.full(n, -1, dtype=np.int32)
+    n1 = np.full(n, -1, dtype=np.int32)
+    stack = np.zeros(n, dtype=np.int64)
+    tail = np.zeros(n, dtype=np.int8)
+    good = np.zeros(n, dtype=np.bool_)
+    for r in range(n):
+        a = begin[r]
+        end = a + length[r]
+        if a >= end:
+            continue
+        if data[a] == 42:  # *
+            summary[r] = _is(data, a, end, _SUMMARY)
+            continue
+        if data[a] != 83 or not _at(data, a, end, _SEAT):  # S
+            continue
+        chips = _find(data, a + len(_SEAT), end, _IN_CHIPS)
+        if chips < 0:
+            continue
+        seat_like[r] = True
+        # the shape: Seat N: NAME (STACK in chips)TAIL
+        p = a + len(_SEAT)
+        if p >= end or not 49 <= data[p] <= 57:
+            continue
+        number = data[p] - 48
+        p += 1
+        if p < end and _digit(data[p]):
+            number = number * 10 + data[p] - 48
+            p += 1
+        if not (p + 1 < end and data[p] == 58 and data[p + 1] == 32):
+            continue
+        name = p + 2
+        # NAME: no parentheses, up to ' (' (its first '(')
+        q = name
+        while q < end and data[q] != 40 and data[q] != 41:
+            q += 1
+        if q >= end or data[q] != 40 or q - 1 <= name or data[q - 1] != 32:
+            continue
+        # '(' STACK ' in chips)': $?[0-9.,]+
+        k = q + 1
+        if k < end and data[k] == 36:
+            k += 1
+        digits = k
+        while k < end and (_digit(data[k]) or data[k] == 46 or data[k] == 44):
+            k += 1
+        if k == digits or k != chips:
+            continue
+        rest = chips + len(_IN_CHIPS)
+        code = TAIL_NONE
+        if rest == end:
+            code = TAIL_NONE
+        elif _is(data, rest, end, _SITTING_OUT_TAIL):
+            code = TAIL_SITTING_OUT
+        elif _at(data, rest, end, _OUT_OF_HAND):
+            code = TAIL_OUT_OF_HAND
+        else:
+            continue
+        seat[r] = number
+        tail[r] = code
+        n0[r] = name - a
+        n1[r] = q - 1 - a
+        matched, value, ok = _money(data, q + 1, chips, mpu[r])
+        stack[r] = value
+        good[r] = (matched and ok and _find(data, chips + 1, end, _IN_CHIPS) < 0
+                   and _find(data, name, q - 1, _COLON) < 0
+                   and not _at(data, name, q - 1, _DEALT_TO_NAME)
+                   and not _at(data, name, q - 1, _STARS_NAME))
+    return seat_like, summary, seat, n0, n1, stack, tail, good
 
 
 @njit(cache=True, nogil=True)
