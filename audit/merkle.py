@@ -262,8 +262,9 @@ def compiled_leaves(table: pa.Table, kernel: Any) -> list[bytes]:
                 for f in schema)
     ints, ivalid = np.empty((n_int, n), np.int64), np.empty((n_int, n), np.uint8)
     soffsets, svalid = np.empty((n_str, n + 1), np.int64), np.empty((n_str, n), np.uint8)
-    # a dictionary column: soffsets holds its entries' bounds, scodes each row's entry
-    scodes, coded = np.empty((n_str, n), np.int64), np.zeros(n_str, np.uint8)
+    # a dictionary column: soffsets holds its entries' bounds, scodes each row's entry (an
+    # entry is below n: int32, as Arrow's and Parquet's indices usually are, so no widening)
+    scodes, coded = np.empty((n_str, n), np.int32), np.zeros(n_str, np.uint8)
     coded_bytes = 0  # the most bytes the coded columns' rows can expand to
     strings = _Strings()
     kinds, index = [], []
@@ -278,7 +279,7 @@ def compiled_leaves(table: pa.Table, kernel: Any) -> list[bytes]:
         if pa.types.is_dictionary(arr.type):
             entries = arr.dictionary
             bounds_ = strings.add(entries, soffsets[i_str, :len(entries) + 1])
-            _int64(arr.indices, arr.indices.type, scodes[i_str])
+            _int64(arr.indices, arr.indices.type, scodes[i_str])  # into int32: fits
             _valid(arr, svalid[i_str])
             coded[i_str] = 1
             if len(entries):
