@@ -45,7 +45,7 @@ def assert_same(path: Path, *, chunk_hands: int = 5000, min_fast: float = 0.0) -
     stats: dict[str, int] = {}
     fast = [(c.table.to_pylist(), c.lines,
              [(r.source, r.line, r.hand_id, r.reason, r.raw) for r in c.rejected])
-            for c in read_fast(path, _ChunkBuilder(path, chunk_hands), stats)]
+            for c in read_fast(path, _ChunkBuilder(path, chunk_hands), stats, min_bytes=0)]
     assert len(fast) == len(reference)
     for got, want in zip(fast, reference, strict=True):
         assert got[2] == want[2]
@@ -75,6 +75,16 @@ def test_a_long_file_of_real_hands_reads_the_same(tmp_path: Path) -> None:
     path = tmp_path / "long.txt"
     write_stars_file(path, 3000)
     assert_same(path, chunk_hands=1000, min_fast=0.99)
+
+
+def test_a_small_file_is_the_parser_s_and_reads_the_same(tmp_path: Path) -> None:
+    path = tmp_path / "small.txt"
+    write_stars_file(path, 200)
+    stats: dict[str, int] = {}
+    got = [(c.table.to_pylist(), c.lines) for c in read_fast(path, _ChunkBuilder(path, 5000),
+                                                             stats)]
+    assert stats == {"hands": 200, "fast": 0}
+    assert got == [(rows, lines) for rows, lines, _ in _chunks(path, fast=False)]
 
 
 def test_repeated_hand_ids_are_quarantined_the_same(tmp_path: Path) -> None:
@@ -177,6 +187,7 @@ def test_a_failing_fast_path_leaves_the_hands_to_the_parser(tmp_path: Path,
 
     monkeypatch.setattr(pokerstars_fast, "_read_piece", broken)
     monkeypatch.setattr(pokerstars_fast, "_warned", [])
+    monkeypatch.setattr(pokerstars_fast, "FAST_MIN_BYTES", 0)
     path = FIXTURES / "nlhe-two-hands.txt"
     with pytest.warns(RuntimeWarning, match="simulated defect"):
         got = _chunks(path, fast=True)
