@@ -126,6 +126,10 @@ def test_leaves_of_coded_tables_are_the_plain_leaves() -> None:
         assert merkle.compiled_leaves(table, kernel) == want
         assert merkle.compiled_leaves(plain, kernel) == want
         assert merkle.reference_leaves(table) == want
+        starts = merkle.hand_starts(table)  # a slice: arrays with an offset
+        part = table.slice(int(starts[3]), int(starts[-2] - starts[3]))
+        assert part.column("kind").chunk(0).offset > 0
+        assert merkle.compiled_leaves(part, kernel) == want[3:-2]
 
 
 def _small_table() -> pa.Table:
