@@ -81,7 +81,7 @@ _DEALT_TO_NAME, _STARS_NAME = _b("Dealt to "), _b("*** ")
 TAIL_NONE, TAIL_SITTING_OUT, TAIL_OUT_OF_HAND = 0, 1, 2
 
 
-@njit(cache=True, nogil=True, inline="always")
+@njit(cache=True, nogil=True)
 def _at(data, p, end, lit):
     """data[p:end] starts with `lit`."""
     n = len(lit)
@@ -93,7 +93,7 @@ def _at(data, p, end, lit):
     return True
 
 
-@njit(cache=True, nogil=True, inline="always")
+@njit(cache=True, nogil=True)
 def _is(data, p, end, lit):
     """data[p:end] is `lit`."""
     return end - p == len(lit) and _at(data, p, end, lit)
@@ -116,7 +116,7 @@ def _find(data, p, end, lit):
     return -1
 
 
-@njit(cache=True, nogil=True, inline="always")
+@njit(cache=True, nogil=True)
 def _digit(c):
     return 48 <= c <= 57
 
@@ -162,7 +162,7 @@ def _money(data, p, end, mpu):
     return True, value, ok
 
 
-@njit(cache=True, nogil=True, inline="always")
+@njit(cache=True, nogil=True)
 def _card(data, p, end):
     """A card ('[2-9TJQKA][cdhs]') at data[p:p + 2]."""
     if p + 2 > end:
