@@ -296,3 +296,32 @@ def test_seat_lines_in_odd_forms_read_the_same(tmp_path: Path) -> None:
     path = tmp_path / "seats.txt"
     path.write_text("\n\n\n".join(out), encoding="utf-8")
     assert_same(path, min_fast=0.15)  # the first four are read fast
+
+
+def test_kernels_numba_cannot_build_leave_every_piece_to_the_parser(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+        ) -> None:
+    import numba.core.errors
+
+    from audit.importers import pokerstars_fast
+
+    path = tmp_path / "two-pieces.txt"
+    write_stars_file(path, 6000)  # two 4 MB pieces
+    calls: list[int] = []
+
+    def unbuildable(*args: object) -> None:  # as _read_piece: nothing without the kernels
+        calls.append(1)
+        if pokerstars_fast.KERNEL.get() is None:
+            return None
+        raise numba.core.errors.TypingError("simulated typing failure")
+
+    monkeypatch.setattr(pokerstars_fast, "_read_piece", unbuildable)
+    monkeypatch.setattr(pokerstars_fast.KERNEL, "state", {})
+    stats: dict[str, int] = {}
+    got = [(c.table.to_pylist(), c.lines)
+           for c in read_fast(path, _ChunkBuilder(path, 5000), stats, min_bytes=0)]
+    assert stats == {"hands": 6000, "fast": 0}  # no failed piece: the kernels are off
+    assert len(calls) >= 2
+    assert "simulated typing failure" in capsys.readouterr().err
+    assert pokerstars_fast.KERNEL.state["module"] is None
+    assert got == [(rows, lines) for rows, lines, _ in _chunks(path, fast=False)]

@@ -112,6 +112,9 @@ def read_fast(path: Path, builder: _ChunkBuilder, stats: dict[str, int] | None =
             piece = None if small else _read_piece(data, line0, first, prefix)
         except UnicodeDecodeError:
             piece = None  # per-hand decoding (cp1252, latin-1) is the parser's
+        except _kernel_failures() as exc:  # numba cannot build or run the kernels here: the
+            KERNEL.failed(exc)             # parser reads this piece and all after it
+            piece = None
         except Exception as exc:  # noqa: BLE001 - a defect here must never fail an import
             stats["failed_pieces"] = stats.get("failed_pieces", 0) + 1
             _warn_once(exc)
@@ -140,6 +143,15 @@ def warm_up(path: Path) -> None:
 
 
 _warned: list[bool] = []
+
+
+def _kernel_failures() -> tuple[type[BaseException], ...]:
+    """numba's errors (a kernel that cannot be compiled or typed here)."""
+    if KERNEL.state.get("module") is None:
+        return ()
+    import numba.core.errors
+
+    return (numba.core.errors.NumbaError,)
 
 
 def _warn_once(exc: Exception) -> None:
