@@ -324,33 +324,10 @@ def _bad(frame: pl.DataFrame, where: pl.Expr, ok: np.ndarray) -> None:
 
 
 def _name_key(name: str) -> pl.Expr:
-    """(hand, name) as one number: joins on it are cheaper than on the pair (a collision is
-    caught by `_seat_of`, which then joins on the pair)."""
+    """(hand, name) as one number (two names in a hand with one number: the hand is handed to
+    the parser, as for a name seated twice)."""
     return pl.when(pl.col(name).is_not_null()).then(
         pl.col(name).hash(seed=0) ^ pl.col("h").hash(seed=1))
-
-
-# the key `_seat_of` joins on (a name of its own so that tests can make keys collide)
-_join_key = _name_key
-
-
-def _seat_of(frame: pl.DataFrame, name: str, names: pl.DataFrame, seat: str) -> pl.DataFrame:
-    """`frame` with `seat`: the seat of the player named by column `name` in the hand (null
-    when none is), as the left join of `names` on (h, name)."""
-    keyed = frame.with_columns(_key=_join_key(name)).join(
-        names.select("_key", pl.col("seat").alias(seat), _name="player", _hand="h"),
-        on="_key", how="left", maintain_order="left")
-    if not keyed.select(((pl.col("_name") != pl.col(name))
-                         | (pl.col("_hand") != pl.col("h"))).any()).item():
-        return keyed.drop("_key", "_name", "_hand")
-    return _seat_by_pair(frame, name, names, seat)  # two (hand, name) pairs share a key
-
-
-def _seat_by_pair(frame: pl.DataFrame, name: str, names: pl.DataFrame, seat: str
-                  ) -> pl.DataFrame:
-    """`_seat_of` joined on the (hand, name) pair itself."""
-    return frame.join(names.select("h", pl.col("player").alias(name), pl.col("seat").alias(seat)),
-                      on=["h", name], how="left", maintain_order="left")
 
 
 def _repeated(key: np.ndarray) -> np.ndarray:
@@ -425,13 +402,9 @@ def _hands(lines: pl.DataFrame, n_hands: int, ok: np.ndarray, uncalled: np.ndarr
     seat_h = seats.get_column("h").to_numpy()
     seat_key = (seat_h << 8) | seats.get_column("seat").fill_null(0).to_numpy()
     name_key = seats.select(_name_key("player").fill_null(0)).to_series().to_numpy()
-    name_twice = _repeated(name_key)
-    ok[seat_h[_repeated(seat_key) | name_twice]] = False
+    ok[seat_h[_repeated(seat_key) | _repeated(name_key)]] = False
     ok[np.bincount(seat_h, minlength=n_hands) == 0] = False
-    # (a name twice in a hand is left out: then every join on the names gives one row per
-    # line, which `_body` relies on; that hand is the parser's anyway)
-    names = seats.filter(pl.Series(~name_twice)).select("h", "seat", "player", "out",
-                                                        _key=_join_key("player"))
+    names = seats.select("h", "seat", "player", "out")
     rows: list[pl.DataFrame] = [
         _row(seats, "seat", seat="seat", player="player", amount="stack",
              detail=pl.when(pl.col("out")).then(pl.lit("sitting_out"))),
@@ -443,7 +416,18 @@ def _hands(lines: pl.DataFrame, n_hands: int, ok: np.ndarray, uncalled: np.ndarr
         mpu=pl.Series(mpu[h[summary_mask]]))
     summary_at = pl.DataFrame({"h": np.arange(n_hands, dtype=np.int64), "summary": summary_at})
 
-    body_rows, posts, hole, dealt = _body(lines, in_body, mpu[h[in_body]], names, ok, data,
+    # the seat of a name in its hand: compared byte for byte with the hand's seat names
+    seat_rows = h[at]
+    first = np.searchsorted(seat_rows, np.arange(n_hands))
+    count = np.bincount(seat_rows, minlength=n_hands)
+    name_begin, name_lo, name_hi, name_seat = begin[at], n0[at], n1[at], seat_no[at]
+
+    def seat_of(hands: np.ndarray, begins: np.ndarray, lo: np.ndarray, hi: np.ndarray
+                ) -> np.ndarray:
+        return K.seats_of(data, begins, lo, hi, hands, first, count, name_begin, name_lo,
+                          name_hi, name_seat)
+
+    body_rows, posts, hole, dealt = _body(lines, in_body, mpu[h[in_body]], seat_of, ok, data,
                                           begin[in_body], length[in_body])
     rows += body_rows
     summary_rows, pots, mucked = _summary(summary, names, n_hands, ok)
@@ -645,12 +629,13 @@ def _texts(kernel: Any, data: np.ndarray, begin: np.ndarray, lo: np.ndarray, hi:
     return pl.from_arrow(array)  # type: ignore[return-value]
 
 
-def _body(lines: pl.DataFrame, at: np.ndarray, mpu: np.ndarray, names: pl.DataFrame,
+def _body(lines: pl.DataFrame, at: np.ndarray, mpu: np.ndarray, seat_of: Any,
           ok: np.ndarray, data: np.ndarray, begin: np.ndarray, length: np.ndarray
           ) -> tuple[list[pl.DataFrame], pl.DataFrame, pl.DataFrame, pl.DataFrame]:
     """Rows of the lines between the seats and the summary (rows `at` of `lines`; their
     bytes data[begin:begin + length], `mpu` their hands' minor units); the per-hand values
-    of the posts; where the hole cards go; the known hole cards."""
+    of the posts; where the hole cards go; the known hole cards. `seat_of(hands, begins, lo,
+    hi)`: the seats of the names at the lines' bytes lo:hi in those hands, or -1."""
     K = KERNEL.get()  # noqa: N806 - the kernel module, its codes K.*
     assert K is not None  # _read_piece reads no piece without it
     h = lines.get_column("h").to_numpy()[at]
@@ -669,19 +654,19 @@ def _body(lines: pl.DataFrame, at: np.ndarray, mpu: np.ndarray, names: pl.DataFr
     def texts(where: np.ndarray, lo: np.ndarray, hi: np.ndarray) -> pl.Series:
         return _texts(K, data, begin[where], lo[where], hi[where])
 
+    def seats(where: np.ndarray, lo: np.ndarray, hi: np.ndarray) -> np.ndarray:
+        """The seat of the name at lo:hi of lines `where` in their hands, or -1."""
+        return seat_of(h[where], begin[where], lo[where], hi[where])
+
+    def nullable(values: np.ndarray) -> pl.Series:
+        return pl.Series(values).set(pl.Series(values < 0), None)  # type: ignore[arg-type]
+
     # 'P: <action>' of a seated player (the text up to the first ': ' is the name)
     has_colon = np.flatnonzero(colon >= 0)
     zero = np.zeros(len(h), dtype=np.int32)
-    named = frame(has_colon, name1=texts(has_colon, zero, colon))
-    named = _seat_of(named, "name1", names, "seat1")
-    seated = named.get_column("seat1").is_not_null().to_numpy()
-    is_act = np.zeros(len(h), dtype=bool)
-    is_act[has_colon[seated]] = True
-    name1 = named.get_column("name1")
     seat1 = np.full(len(h), -1, dtype=np.int64)
-    seat1[has_colon] = named.get_column("seat1").fill_null(-1).to_numpy()
-    row_of = np.full(len(h), -1, dtype=np.int64)  # each line's row in `named`
-    row_of[has_colon] = np.arange(len(has_colon))
+    seat1[has_colon] = seats(has_colon, zero, colon)
+    is_act = seat1 >= 0
     # a line of a seated player that is no action read here is the parser's
     ok[h[is_act & (act == K.ACT_NONE)]] = False
     rows: list[pl.DataFrame] = []
@@ -691,7 +676,7 @@ def _body(lines: pl.DataFrame, at: np.ndarray, mpu: np.ndarray, names: pl.DataFr
                     K.ACT_NO_SHOW: "muck", K.ACT_SITS_OUT: "annotation",
                     K.ACT_IS_SITTING_OUT: "annotation"}
     away = act[simple] >= K.ACT_SITS_OUT
-    rows.append(frame(simple, seat=seat1, player=name1.gather(row_of[simple]),
+    rows.append(frame(simple, seat=seat1, player=texts(simple, zero, colon),
                       kind=pl.Series(act[simple]).replace_strict(simple_kinds,
                                                                  return_dtype=pl.String),
                       detail=pl.Series(away).replace_strict({True: "sits_out"}, default=None,
@@ -700,7 +685,7 @@ def _body(lines: pl.DataFrame, at: np.ndarray, mpu: np.ndarray, names: pl.DataFr
         sub=pl.lit(0, pl.Int64), amount=pl.lit(None, pl.Int64), total=pl.lit(None, pl.Int64),
         cards=pl.lit(None, pl.String)))
     shows = np.flatnonzero(is_act & (act == K.ACT_SHOW))
-    rows.append(frame(shows, seat=seat1, player=name1.gather(row_of[shows]),
+    rows.append(frame(shows, seat=seat1, player=texts(shows, zero, colon),
                       cards=texts(shows, x0, x1)).with_columns(
         sub=pl.lit(0, pl.Int64), kind=pl.lit("show"), amount=pl.lit(None, pl.Int64),
         total=pl.lit(None, pl.Int64), detail=pl.lit(None, pl.String)))
@@ -718,7 +703,7 @@ def _body(lines: pl.DataFrame, at: np.ndarray, mpu: np.ndarray, names: pl.DataFr
         [verb == K.ACT_SB, verb == K.ACT_BB, verb == K.ACT_ANTE, verb == K.ACT_STRADDLE,
          money_all_in],
         [np.where(sb_rank == 1, 1, 2), np.where(bb_rank == 1, 3, 4), 5, 6, 7], 0)
-    rows.append(frame(money, seat=seat1, player=name1.gather(row_of[money]),
+    rows.append(frame(money, seat=seat1, player=texts(money, zero, colon),
                       kind=pl.Series(verb).replace_strict(
                           {K.ACT_CALLS: "call", K.ACT_BETS: "bet", K.ACT_RAISES: "raise",
                            K.ACT_SB: "post", K.ACT_BB: "post", K.ACT_ANTE: "post",
@@ -741,9 +726,8 @@ def _body(lines: pl.DataFrame, at: np.ndarray, mpu: np.ndarray, names: pl.DataFr
      ) = K.other_lines(data, begin[rest], length[rest], mpu[rest], _JOINS_BYTES,
                        *_FIXED_TEXTS, *_NOTE_TEXTS, *_MARKER_TEXTS)
     maybe = rest[collected[rest] >= 0]
-    collects = frame(maybe, name_c=texts(maybe, zero, collected))
-    collects = _seat_of(collects, "name_c", names, "seat_c")
-    is_collect = collects.get_column("seat_c").is_not_null().to_numpy()
+    seat_c = seats(maybe, zero, collected)
+    is_collect = seat_c >= 0
     cls[maybe[is_collect]] = _COLLECT
     ok[h[cls == K.LINE_STAR]] = False
 
@@ -761,11 +745,13 @@ def _body(lines: pl.DataFrame, at: np.ndarray, mpu: np.ndarray, names: pl.DataFr
     dealt_at = np.flatnonzero(cls == K.LINE_DEALT)
     dh, di = h[dealt_at], i[dealt_at]
     before = (hole_at[dh] >= 0) & (di > hole_at[dh]) & ((di < flush_at[dh]) | (flush_at[dh] < 0))
-    dealt = frame(dealt_at, name_d=texts(dealt_at, y0, y1), cards=texts(dealt_at, x0, x1),
-                  before=pl.Series(before))
-    dealt = _seat_of(dealt, "name_d", names, "seat_d")
-    _bad(dealt, pl.col("seat_d").is_null() | pl.col("cards").is_null() | ~pl.col("before")
-         | (pl.len().over("h", "seat_d") > 1), ok)
+    seat_d = seats(dealt_at, y0, y1)
+    ok[dh[(seat_d < 0) | ~valid[dealt_at] | ~before
+          | _repeated(dh * 256 + np.where(seat_d >= 0, seat_d, 255))]] = False
+    known_at = dealt_at[seat_d >= 0]
+    known = frame(known_at, seat=pl.Series(seat_d[seat_d >= 0]),
+                  known=texts(known_at, x0, x1)).select(
+        "h", "seat", "known", known_ln="ln")
 
     boards = np.flatnonzero(cls == K.LINE_BOARD)
     ok[h[boards[~valid[boards]]]] = False
@@ -777,8 +763,9 @@ def _body(lines: pl.DataFrame, at: np.ndarray, mpu: np.ndarray, names: pl.DataFr
     collect_rows = maybe[is_collect]
     at_rest = np.searchsorted(rest, collect_rows)  # their places among `rest`
     ok[h[collect_rows[(pot[at_rest] == K.POT_NONE) | ~won_ok[at_rest]]]] = False
-    rows.append(collects.filter(pl.Series(is_collect)).with_columns(
-        won=won[at_rest],
+    rows.append(frame(
+        collect_rows, name_c=texts(collect_rows, zero, collected),
+        seat_c=pl.Series(seat_c[is_collect]), won=pl.Series(won[at_rest]),
         side=_texts(K, data, begin[collect_rows], n0[at_rest], n1[at_rest]),
         pot_detail=pl.Series(pot[at_rest]).replace_strict(
             {K.POT_MAIN: "main", K.POT_SIDE_ONE: "side-1"}, default=None,
@@ -788,9 +775,10 @@ def _body(lines: pl.DataFrame, at: np.ndarray, mpu: np.ndarray, names: pl.DataFr
              cards=pl.lit(None, pl.String),
              detail=pl.col("pot_detail").fill_null(pl.lit("side-") + pl.col("side")), ln="ln"))
     uncalled = np.flatnonzero(cls == K.LINE_UNCALLED)
-    returned = _seat_of(frame(uncalled, name=texts(uncalled, u0, u1), back=back,
-                              back_ok=valid), "name", names, "seat_u")
-    _bad(returned, pl.col("seat_u").is_null() | ~pl.col("back_ok"), ok)
+    seat_u = seats(uncalled, u0, u1)
+    ok[h[uncalled][(seat_u < 0) | ~valid[uncalled]]] = False
+    returned = frame(uncalled, name=texts(uncalled, u0, u1), back=back,
+                     seat_u=nullable(seat_u))
     rows.append(_row(returned, "award", seat="seat_u", player="name", amount="back",
                      detail=pl.lit("uncalled")))
 
@@ -806,14 +794,17 @@ def _body(lines: pl.DataFrame, at: np.ndarray, mpu: np.ndarray, names: pl.DataFr
         notes = pl.concat([
             frame(at_line, s=text.gather(at[at_line]),
                   who=_texts(K, data, begin[at_line], w0[messages], w1[messages]),
+                  who_seat=nullable(seat_of(h[at_line], begin[at_line], w0[messages],
+                                            w1[messages])),
                   words=_texts(K, data, begin[at_line], s0[messages], s1[messages]),
                   code=pl.Series(note[messages].astype(np.int64)),
                   label=pl.Series(label.astype(np.int64))),
-            frame(away, s=text.gather(at[away]), who=name1.gather(row_of[away]),
+            # (the name of an away line is not seated: else the line is a seated action)
+            frame(away, s=text.gather(at[away]), who=texts(away, zero, colon),
+                  who_seat=pl.Series([None] * len(away), dtype=pl.Int64),
                   words=pl.Series([None] * len(away), dtype=pl.String),
                   code=np.full(len(h), -1, dtype=np.int64),
                   label=np.full(len(h), _SITS_OUT_LABEL, dtype=np.int64))])
-        notes = _seat_of(notes, "who", names, "who_seat")
         code, label_text = pl.col("code"), pl.col("label").replace_strict(
             dict(enumerate(_NOTE_LABELS)), return_dtype=pl.String)
         rows.append(_row(notes, "annotation", seat="who_seat", player="who",
@@ -827,7 +818,6 @@ def _body(lines: pl.DataFrame, at: np.ndarray, mpu: np.ndarray, names: pl.DataFr
                                "hole_ln": hole_ln[has_hole], "flush_i": flush_at[has_hole]}
                               ).with_columns(flush_i=pl.when(pl.col("flush_i") >= 0)
                                              .then(pl.col("flush_i")))
-    known = dealt.select("h", seat="seat_d", known="cards", known_ln="ln")
     return rows, posts, hole_frame, known
 
 

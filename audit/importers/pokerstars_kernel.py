@@ -545,6 +545,34 @@ def hand_lines(data, begin, length, mpu):
 
 
 @njit(cache=True, nogil=True)
+def seats_of(data, begin, lo, hi, hand, first, count, name_begin, name_lo, name_hi, seat):
+    """The seat of the name at data[begin + lo:begin + hi] (lo < 0: none) in its hand, or -1:
+    the names of hand h are k = first[h] .. first[h] + count[h] - 1, at data[name_begin[k] +
+    name_lo[k]:name_begin[k] + name_hi[k]] (name_lo < 0: no name), seated at seat[k]."""
+    n = len(begin)
+    out = np.full(n, -1, dtype=np.int64)
+    for r in range(n):
+        if lo[r] < 0:
+            continue
+        a = begin[r] + lo[r]
+        size = hi[r] - lo[r]
+        h = hand[r]
+        for k in range(first[h], first[h] + count[h]):
+            if name_lo[k] < 0 or name_hi[k] - name_lo[k] != size:
+                continue
+            b = name_begin[k] + name_lo[k]
+            same = True
+            for z in range(size):
+                if data[a + z] != data[b + z]:
+                    same = False
+                    break
+            if same:
+                out[r] = seat[k]
+                break
+    return out
+
+
+@njit(cache=True, nogil=True)
 def spans(data, begin, lo, hi):
     """The texts data[begin + lo:begin + hi] (null where lo < 0) as Arrow string buffers:
     (int32 offsets, bytes, validity bitmap, null count)."""
