@@ -231,6 +231,26 @@ def _with_amounts(frame: pl.DataFrame, *parts: tuple[str, str, str]) -> pl.DataF
         f"{temp}_{name}" for _, _, name in parts for temp in ("_w", "_f"))
 
 
+@dataclass(frozen=True, slots=True)
+class _Lines:
+    """The lines of a piece's hands, in order: hand, place in the hand and file line of each,
+    and their text, taken from the piece's lines only where it is read (the compiled passes
+    read the bytes)."""
+
+    h: np.ndarray
+    i: np.ndarray
+    ln: np.ndarray
+    stripped: pa.Array  # every line of the piece without its end whitespace
+    at: np.ndarray  # each line's place in `stripped`
+
+    def text(self, rows: np.ndarray) -> pl.Series:
+        return pl.Series("s", self.stripped.take(pa.array(self.at[rows])))
+
+    def frame(self, rows: np.ndarray) -> pl.DataFrame:
+        return pl.DataFrame({"h": self.h[rows], "i": self.i[rows], "ln": self.ln[rows],
+                             "s": self.text(rows)})
+
+
 def _read_piece(data: bytes, line0: int, first: bool, prefix: str) -> _Piece | None:
     """The piece's hands: rows of those the fast path reads, and the file order of all."""
     empty = np.zeros(0, np.int64)
@@ -275,31 +295,21 @@ def _read_piece(data: bytes, line0: int, first: bool, prefix: str) -> _Piece | N
     in_hand = np.cumsum(in_hand[:-1]) > 0
     idx = np.flatnonzero(in_hand)
     h_of = np.repeat(np.arange(n_hands, dtype=np.int64), sizes)
-    lines = pl.DataFrame({
-        "h": h_of, "i": idx - np.repeat(hand_lo, sizes), "ln": idx + line0,
-        "s": pl.from_arrow(stripped.take(pa.array(idx))),
-    })
+    lines = _Lines(h_of, idx - np.repeat(hand_lo, sizes), idx + line0, stripped, idx)
     ok = np.ones(n_hands, dtype=bool)
     if bom and n_hands:
         ok[0] = False
     # from the bytes: a hand with a line that starts with a space is the parser's
     byte = np.frombuffer(data, np.uint8)
     ok[h_of[byte[begins[idx]] == 32]] = False
-    # which hands hold 'Uncalled bet (': it holds no line end, and no end whitespace that
-    # the stripped lines lose, so the hand's lines are searched (polars' SIMD substring search;
-    # a Python loop of bytes.find or Arrow's match_substring cost more)
-    uncalled = np.zeros(n_hands, dtype=bool)
-    uncalled[lines.select(pl.col("h").filter(pl.col("s").str.contains(
-        "Uncalled bet (", literal=True))).to_series().to_numpy()] = True
     # a line whose end str.rstrip() would strip further (odd whitespace): the parser's
     lengths = pc.binary_length(stripped).to_numpy(zero_copy_only=False)
     ends_at = begins[idx] + lengths[idx] - 1
     last = np.frombuffer(data, np.uint8)[np.maximum(ends_at, 0)]
     odd = (last >= 0x80) | ((last >= 0x1c) & (last <= 0x1f))
     if odd.any():
-        suspects = lines.filter(pl.Series(odd))
-        _bad(suspects, pl.col("s").str.contains(_ODD_END), ok)
-    rows, ids, ok = _hands(lines, n_hands, ok, uncalled, byte, begins[idx], lengths[idx])
+        _bad(lines.frame(np.flatnonzero(odd)), pl.col("s").str.contains(_ODD_END), ok)
+    rows, ids, ok = _hands(lines, n_hands, ok, byte, begins[idx], lengths[idx])
     # file order of hands (fast or not) and blocks outside hands
     fast_index = np.full(n_hands, -1, dtype=np.int64)
     fast_index[ok] = np.arange(int(ok.sum()))
@@ -349,21 +359,17 @@ def _first_per_hand(h: np.ndarray, where: np.ndarray, values: np.ndarray, n_hand
     return out
 
 
-def _hands(lines: pl.DataFrame, n_hands: int, ok: np.ndarray, uncalled: np.ndarray,
-           data: np.ndarray, begin: np.ndarray, length: np.ndarray
-           ) -> tuple[pl.DataFrame | None, pl.DataFrame, np.ndarray]:
+def _hands(lines: _Lines, n_hands: int, ok: np.ndarray, data: np.ndarray, begin: np.ndarray,
+           length: np.ndarray) -> tuple[pl.DataFrame | None, pl.DataFrame, np.ndarray]:
     """The event rows of every hand (columns of `_ROW_COLUMNS`), the per-hand values, and
-    which hands the fast path read exactly (`ok`); `uncalled`: the hands whose text holds
-    'Uncalled bet ('; each line's bytes are data[begin:begin + length] (without its end
-    whitespace)."""
-    h = lines.get_column("h").to_numpy()
-    i = lines.get_column("i").to_numpy()
+    which hands the fast path read exactly (`ok`); each line's bytes are data[begin:begin +
+    length] (without its end whitespace)."""
+    h, i = lines.h, lines.i
     n = np.bincount(h, minlength=n_hands)
     ok &= n >= 3
-    header = _header(lines.filter(pl.col("i") == 0), n_hands, ok)
-    table = _table_line(lines.filter(pl.col("i") == 1), n_hands, ok)
-    per_hand = (pl.DataFrame({"h": np.arange(n_hands, dtype=np.int64), "n": n,
-                              "uncalled_text": uncalled})
+    header = _header(lines.frame(np.flatnonzero(i == 0)), n_hands, ok)
+    table = _table_line(lines.frame(np.flatnonzero(i == 1)), n_hands, ok)
+    per_hand = (pl.DataFrame({"h": np.arange(n_hands, dtype=np.int64), "n": n})
                 .join(header, on="h", how="left", maintain_order="left")
                 .join(table, on="h", how="left", maintain_order="left"))
     mpu = per_hand.get_column("mpu").fill_null(100).to_numpy()
@@ -373,8 +379,13 @@ def _hands(lines: pl.DataFrame, n_hands: int, ok: np.ndarray, uncalled: np.ndarr
     # '*** SUMMARY ***' (both told, and the seat lines read, by one compiled pass)
     K = KERNEL.get()  # noqa: N806 - the kernel module, its codes K.*
     assert K is not None  # _read_piece reads no piece without it
-    seat_like, is_summary, seat_no, n0, n1, stack, tail, seat_good = K.hand_lines(
-        data, begin, length, mpu[h])
+    seat_like, is_summary, seat_no, n0, n1, stack, tail, seat_good, has_uncalled = (
+        K.hand_lines(data, begin, length, mpu[h]))
+    # which hands hold 'Uncalled bet (' (it holds no line end, and no end whitespace that the
+    # stripped lines lose)
+    uncalled = np.zeros(n_hands, dtype=bool)
+    uncalled[h[has_uncalled]] = True
+    per_hand = per_hand.with_columns(uncalled_text=uncalled)
     body_at = _first_per_hand(h, (i >= 2) & ~seat_like, i, n_hands, 0)
     body_at = np.where(body_at == 0, n, body_at)
     body_of = body_at[h]
@@ -390,7 +401,7 @@ def _hands(lines: pl.DataFrame, n_hands: int, ok: np.ndarray, uncalled: np.ndarr
     in_tournament = tournament[h[at]]
     # a sitting-out player: not dealt in; in tournaments (dealt in) only a note
     seats = pl.DataFrame({
-        "h": h[at], "i": i[at], "ln": lines.get_column("ln").to_numpy()[at],
+        "h": h[at], "i": i[at], "ln": lines.ln[at],
         "seat": pl.Series(seat_no[at]).set(pl.Series(seat_no[at] < 0), None),
         "player": _texts(K, data, begin[at], n0[at], n1[at]), "stack": stack[at],
         "out": (seat_tail == K.TAIL_OUT_OF_HAND)
@@ -412,7 +423,7 @@ def _hands(lines: pl.DataFrame, n_hands: int, ok: np.ndarray, uncalled: np.ndarr
              detail=pl.lit("sits_out"), sub=1)]
     out_seats = seats.filter(pl.col("out")).select("h", "seat")
     in_body = np.flatnonzero(body_mask)
-    summary = lines.filter(pl.Series(summary_mask)).with_columns(
+    summary = lines.frame(np.flatnonzero(summary_mask)).with_columns(
         mpu=pl.Series(mpu[h[summary_mask]]))
     summary_at = pl.DataFrame({"h": np.arange(n_hands, dtype=np.int64), "summary": summary_at})
 
@@ -629,7 +640,7 @@ def _texts(kernel: Any, data: np.ndarray, begin: np.ndarray, lo: np.ndarray, hi:
     return pl.from_arrow(array)  # type: ignore[return-value]
 
 
-def _body(lines: pl.DataFrame, at: np.ndarray, mpu: np.ndarray, seat_of: Any,
+def _body(lines: _Lines, at: np.ndarray, mpu: np.ndarray, seat_of: Any,
           ok: np.ndarray, data: np.ndarray, begin: np.ndarray, length: np.ndarray
           ) -> tuple[list[pl.DataFrame], pl.DataFrame, pl.DataFrame, pl.DataFrame]:
     """Rows of the lines between the seats and the summary (rows `at` of `lines`; their
@@ -638,9 +649,7 @@ def _body(lines: pl.DataFrame, at: np.ndarray, mpu: np.ndarray, seat_of: Any,
     hi)`: the seats of the names at the lines' bytes lo:hi in those hands, or -1."""
     K = KERNEL.get()  # noqa: N806 - the kernel module, its codes K.*
     assert K is not None  # _read_piece reads no piece without it
-    h = lines.get_column("h").to_numpy()[at]
-    i = lines.get_column("i").to_numpy()[at]
-    ln = lines.get_column("ln").to_numpy()[at]
+    h, i, ln = lines.h[at], lines.i[at], lines.ln[at]
     (colon, act, all_in, amt, to, line, valid, x0, x1, y0, y1, u0, u1, back
      ) = K.body_lines(data, begin, length, mpu)
     n_hands = len(ok)
@@ -790,9 +799,8 @@ def _body(lines: pl.DataFrame, at: np.ndarray, mpu: np.ndarray, seat_of: Any,
     if len(messages) or len(away):
         at_line = rest[messages]
         label = _NOTE_LABEL_AT[note[messages]] + which[messages]
-        text = lines.get_column("s")
         notes = pl.concat([
-            frame(at_line, s=text.gather(at[at_line]),
+            frame(at_line, s=lines.text(at[at_line]),
                   who=_texts(K, data, begin[at_line], w0[messages], w1[messages]),
                   who_seat=nullable(seat_of(h[at_line], begin[at_line], w0[messages],
                                             w1[messages])),
@@ -800,7 +808,7 @@ def _body(lines: pl.DataFrame, at: np.ndarray, mpu: np.ndarray, seat_of: Any,
                   code=pl.Series(note[messages].astype(np.int64)),
                   label=pl.Series(label.astype(np.int64))),
             # (the name of an away line is not seated: else the line is a seated action)
-            frame(away, s=text.gather(at[away]), who=texts(away, zero, colon),
+            frame(away, s=lines.text(at[away]), who=texts(away, zero, colon),
                   who_seat=pl.Series([None] * len(away), dtype=pl.Int64),
                   words=pl.Series([None] * len(away), dtype=pl.String),
                   code=np.full(len(h), -1, dtype=np.int64),

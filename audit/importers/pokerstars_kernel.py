@@ -470,7 +470,7 @@ def hand_lines(data, begin, length, mpu):
     has the shape `^Seat [1-9][0-9]?: [^()]+ \\(\\$?[0-9.,]+ in chips\\)(?: (?:is sitting
     out|out of hand.*))?$`), the name at n0:n1, the stack, the tail (TAIL_*) and whether all
     of it is ok (the stack by `_MONEY`, ' in chips)' once, a name without ': ' that does not
-    start like a dealt or a star line)."""
+    start like a dealt or a star line); and whether the line holds 'Uncalled bet ('."""
     n = len(begin)
     seat_like = np.zeros(n, dtype=np.bool_)
     summary = np.zeros(n, dtype=np.bool_)
@@ -480,11 +480,13 @@ def hand_lines(data, begin, length, mpu):
     stack = np.zeros(n, dtype=np.int64)
     tail = np.zeros(n, dtype=np.int8)
     good = np.zeros(n, dtype=np.bool_)
+    uncalled = np.zeros(n, dtype=np.bool_)
     for r in range(n):
         a = begin[r]
         end = a + length[r]
         if a >= end:
             continue
+        uncalled[r] = _find(data, a, end, _UNCALLED_BET) >= 0
         if data[a] == 42:  # *
             summary[r] = _is(data, a, end, _SUMMARY)
             continue
@@ -541,7 +543,7 @@ def hand_lines(data, begin, length, mpu):
                    and _find(data, name, q - 1, _COLON) < 0
                    and not _at(data, name, q - 1, _DEALT_TO_NAME)
                    and not _at(data, name, q - 1, _STARS_NAME))
-    return seat_like, summary, seat, n0, n1, stack, tail, good
+    return seat_like, summary, seat, n0, n1, stack, tail, good, uncalled
 
 
 @njit(cache=True, nogil=True)
