@@ -1,11 +1,16 @@
 """PokerStars import, vectorised: the common hand shapes read column by column.
 
-The file is cut into pieces of whole hands (`pokerstars._pieces`); each piece is decoded once,
-split into lines and hands, and every line is classified with vectorised regexes (polars,
-Rust). For hold'em and Omaha hi (2-, 4-, 5- and 6-card) cash and tournament hands made only of
-lines this module knows (seats, blinds, antes, straddles, hole cards, actions, boards, uncalled
-returns, collections, shows and mucks, site notes, the summary's pot, rake and mucked cards)
-the event columns are built column-wise, value for value as the line parser
+The file is cut into pieces of whole hands (`pokerstars._pieces`); each piece is checked as
+UTF-8 once and split into lines and hands. The seat lines and the body lines (actions,
+dealt and board cards, collections, returns, site messages) are read by compiled passes over
+the piece's bytes (pokerstars_kernel.py, numba, cached: one pass replaces dozens of polars
+string passes), the first two lines of each hand and the summary with vectorised regexes
+(polars, Rust). A file under `FAST_MIN_BYTES` is the line parser's alone (as fast there, and
+no numba to load). For hold'em and Omaha hi (2-, 4-, 5- and 6-card) cash and tournament
+hands made only of lines this module knows (seats, blinds, antes, straddles, hole cards,
+actions, boards, uncalled returns, collections, shows and mucks, site notes, the summary's
+pot, rake and mucked cards) the event columns are built column-wise, value for value as the
+line parser
 (`pokerstars._Hand`) builds them. Every other hand (an unknown or odd line, another game,
 run it twice, a cancelled hand, a piece that is not UTF-8, a BOM, ...) and all text outside
 hands go to the line parser, which stays the single source of truth for semantics and for
