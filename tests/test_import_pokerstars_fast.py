@@ -264,6 +264,41 @@ def test_body_lines_in_odd_forms_read_the_same(tmp_path: Path) -> None:
     assert_same(path, min_fast=0.2)
 
 
+# summary lines, each after a hand's '*** SUMMARY ***' (a total line in place of the hand's;
+# the first seat's number and name are '#' and '@')
+_SUMMARY_LINES = [
+    "Seat #: @ mucked [Ah Kd]", "Seat #: @ mucked []", "Seat #: @ mucked [Ah Kd",
+    "Seat #: @ mucked [Ah Kd] mucked [2c 3c]", "Seat #: @ (button) mucked [Ah Kd]",
+    "Seat #: @ mucked [Ah  Kd]", "Seat #: @x folded before Flop", "Seat 0#: @ folded",
+    "Seat #: folded", "Seat #:@ folded", "Total pot $1 | Rake $0", "Total pot $1.5 | Rake $0.05",
+    "Total pot $1 | Rake $0 ", "Total pot $1 Main pot $1. | Rake $0", "Total pot 1,000 | Rake 0",
+    "Total pot $1  | Rake $0", "Total pot $1 | Rake", "Total pot | Rake $0", "Board [Ah Kd 2c]",
+    "Board [Ah", "FIRST Board [Ah Kd 2c]", "Hand was run twice", "garbage",
+    "Seat #: @ showed [Ah Kd] and won ($1)",
+]
+
+
+def test_summary_lines_in_odd_forms_read_the_same(tmp_path: Path) -> None:
+    source = tmp_path / "source.txt"
+    write_stars_file(source, len(_SUMMARY_LINES))
+    hands = [hand for hand in source.read_text(encoding="utf-8").split("\n\n\n")
+             if hand.strip()]
+    out = []
+    for hand, added in zip(hands, _SUMMARY_LINES, strict=True):
+        lines = hand.split("\n")
+        seat, name = re.match(r"Seat (\d+): (.+?) \(", lines[2]).groups()  # type: ignore[union-attr]
+        added = added.replace("#", seat).replace("@", name)
+        at = lines.index("*** SUMMARY ***") + 1
+        if added.startswith("Total pot "):
+            lines[at] = added
+        else:
+            lines.insert(at + 1, added)
+        out.append("\n".join(lines))
+    path = tmp_path / "summary.txt"
+    path.write_text("\n\n\n".join(out), encoding="utf-8")
+    assert_same(path, min_fast=0.15)
+
+
 def test_seat_lines_in_odd_forms_read_the_same(tmp_path: Path) -> None:
     source = tmp_path / "source.txt"
     write_stars_file(source, len(_SEAT_LINES))

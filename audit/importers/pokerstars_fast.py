@@ -48,9 +48,6 @@ from audit.schema import events_schema
 
 FAST_VARIANTS = frozenset({"holdem", "omaha", "omaha5", "omaha6"})
 
-_CARD = r"[2-9TJQKA][cdhs]"
-_CL = rf"{_CARD}(?: {_CARD})*"
-_MONEY = r"^[$€£]?(?<whole>[0-9][0-9,]*)(?:\.(?<frac>[0-9]{1,2}))?$"
 # characters str.rstrip() removes that an ASCII strip keeps: such a line is left to the parser
 _ODD_END = "[\x1c-\x1f\x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]$"
 _NOTES = (
@@ -79,7 +76,6 @@ _ROW_FRAME_SCHEMA = pl.Schema(_ROW_SCHEMA)
 # the row columns the event table is built from
 _OUT_COLUMNS = ("kind", "seat", "player", "amount", "total", "cards", "detail")
 _EPOCH = dt.datetime(1970, 1, 1)
-_SEAT_WORDS = {f"Seat {k}": k for k in range(1, 100)}
 
 
 @dataclass(frozen=True, slots=True)
@@ -198,42 +194,6 @@ def _assemble(piece: _Piece, data: bytes, builder: _ChunkBuilder) -> Iterator[Ch
             yield builder.take()
             seen = builder.seen
     close()
-
-
-def _with_money(frame: pl.DataFrame, *pairs: tuple[str, str]) -> pl.DataFrame:
-    """`frame` with, for each (text column, name), `name` (minor units) and `name_ok` from
-    amount text such as '$1,234.5' or '300' in the text column (exactly `pokerstars_game.money`
-    where it is ok; anything else is left to the parser)."""
-    frame = frame.with_columns(pl.col(text).str.extract_groups(_MONEY).alias(f"_m_{name}")
-                               for text, name in pairs)
-    frame = frame.with_columns(
-        part for _, name in pairs for part in (
-            pl.col(f"_m_{name}").struct.field("whole").alias(f"_mw_{name}"),
-            pl.col(f"_m_{name}").struct.field("frac").alias(f"_mf_{name}")))
-    return _with_amounts(frame, *[(f"_mw_{name}", f"_mf_{name}", name)
-                                  for _, name in pairs]).drop(
-        f"{temp}_{name}" for _, name in pairs for temp in ("_m", "_mw", "_mf"))
-
-
-def _with_amounts(frame: pl.DataFrame, *parts: tuple[str, str, str]) -> pl.DataFrame:
-    """`frame` with, for each (whole column, fraction column, name), `name` (minor units) and
-    `name_ok` from the parts of an amount matched by `_MONEY` (null when it did not match).
-    Each step is its own pass, so no part is computed twice."""
-    mpu = pl.col("mpu")
-    frame = frame.with_columns(step for whole, frac, name in parts for step in (
-        pl.col(whole).str.replace_all(",", "", literal=True).alias(f"_w_{name}"),
-        pl.col(frac).str.pad_end(2, "0").cast(pl.Int64, strict=False).fill_null(0)
-        .alias(f"_f_{name}")))
-    final = []
-    for _, _, name in parts:
-        whole, frac = pl.col(f"_w_{name}"), pl.col(f"_f_{name}")
-        final += [
-            (whole.cast(pl.Int64, strict=False) * mpu
-             + pl.when(mpu == 100).then(frac).otherwise(0)).alias(name),
-            (whole.is_not_null() & (whole.str.len_bytes() <= 15)
-             & ((mpu == 100) | (frac == 0))).fill_null(False).alias(name + "_ok")]
-    return frame.with_columns(final).drop(
-        f"{temp}_{name}" for _, _, name in parts for temp in ("_w", "_f"))
 
 
 @dataclass(frozen=True, slots=True)
@@ -428,8 +388,7 @@ def _hands(lines: _Lines, n_hands: int, ok: np.ndarray, data: np.ndarray, begin:
              detail=pl.lit("sits_out"), sub=1)]
     out_seats = seats.filter(pl.col("out")).select("h", "seat")
     in_body = np.flatnonzero(body_mask)
-    summary = lines.frame(np.flatnonzero(summary_mask)).with_columns(
-        mpu=pl.Series(mpu[h[summary_mask]]))
+    in_summary = np.flatnonzero(summary_mask)
     summary_at = pl.DataFrame({"h": np.arange(n_hands, dtype=np.int64), "summary": summary_at})
 
     # the seat of a name in its hand: compared byte for byte with the hand's seat names
@@ -446,7 +405,10 @@ def _hands(lines: _Lines, n_hands: int, ok: np.ndarray, data: np.ndarray, begin:
     body_rows, posts, hole, dealt = _body(lines, in_body, mpu[h[in_body]], seat_of, ok, data,
                                           begin[in_body], length[in_body])
     rows += body_rows
-    summary_rows, pots, mucked = _summary(summary, names, n_hands, ok)
+    summary_rows, pots, mucked = _summary(
+        lines, in_summary, mpu[h[in_summary]],
+        (K, data, begin, length, first, count, name_begin, name_lo, name_hi, name_seat),
+        n_hands, ok)
     rows += summary_rows
     # hole cards: one deal per dealt-in seat, before the first line after the Dealt-to lines
     hole = hole.join(summary_at, on="h").with_columns(
@@ -602,7 +564,6 @@ def _row(frame: pl.DataFrame, kind: Any, *, seat: Any = None, player: Any = None
         pl.col("ln").cast(pl.Int64))
 
 
-_SAID = r"^(?<name>.+?) said, \"(?<words>.*)\"$"
 # details of money rows by the code `_body` gives them (0: null)
 _MONEY_DETAILS = {1: "small_blind", 2: "dead", 3: "big_blind", 4: "new_player", 5: "ante",
                   6: "straddle", 7: "all_in"}
@@ -896,64 +857,47 @@ def _round_totals(K: Any, h: np.ndarray, i: np.ndarray, seat: np.ndarray, verb: 
     return sb_rank, bb_rank, live, is_raise, tot, prev
 
 
-def _escape(text: str) -> str:
-    return "".join("\\" + c if c in r".^$*+?()[]{}|\-#&~" else c for c in text)
-
-
-def _summary(summary: pl.DataFrame, names: pl.DataFrame, n_hands: int, ok: np.ndarray
-             ) -> tuple[list[pl.DataFrame], pl.DataFrame, pl.DataFrame]:
-    """Rake rows, the pot note per hand and mucked cards from the summary."""
-    s = pl.col("s")
-    split = s.str.splitn(": ", 2)
-    summary = summary.with_columns(
-        seat=split.struct.field("field_0").replace_strict(_SEAT_WORDS, default=None,
-                                                          return_dtype=pl.Int64),
-        seat_rest=split.struct.field("field_1"),
-        has_mucked=s.str.contains(" mucked [", literal=True))
-    # joined on one number for (hand, seat): the seat words are 1-99
-    summary = summary.with_columns(_at=pl.col("h") * 128 + pl.col("seat")).join(
-        names.select((pl.col("h") * 128 + pl.col("seat")).alias("_at"), "player"), on="_at",
-        how="left", maintain_order="left").drop("_at")
-    is_seat = s.str.starts_with("Seat ")
-    is_total = s.str.starts_with("Total pot ")
-    quiet = (s.str.starts_with("Board [") | s.str.starts_with("FIRST Board [")
-             | s.str.starts_with("SECOND Board [") | s.is_in(["Hand was run twice",
-                                                               "*** SUMMARY ***"]))
-    bad = (is_seat & (pl.col("player").is_null() | pl.col("seat_rest").is_null()
-                      | ~pl.col("seat_rest").str.starts_with(pl.col("player")))
-           ) | (~is_seat & ~is_total & ~quiet)
-    _bad(summary, bad, ok)
-    # mucked cards: read only on the seat lines that show some
-    mucks = summary.filter(is_seat & pl.col("has_mucked")).with_columns(
-        mucked=s.str.extract(r"^.*? mucked (\[[^\]]*\])", 1))
-    _bad(mucks, ~pl.col("mucked").str.contains(rf"^\[{_CL}\]$").fill_null(False), ok)
-    totals = summary.filter(~is_seat & is_total)
-    ok[np.bincount(totals.get_column("h").to_numpy(), minlength=n_hands) != 1] = False
-    simple_re = r"^Total pot (?<pot_total>[^ |]+) \| Rake (?<rake>[^ |]+)$"
-    totals = totals.with_columns(g=s.str.extract_groups(simple_re)).unnest("g")
-    totals = _with_money(totals, ("pot_total", "pot_total"), ("rake", "rake"))
-    simple = totals.filter(pl.col("pot_total_ok") & pl.col("rake_ok"))
-    rake_rows = [simple.select(
+def _summary(lines: _Lines, at: np.ndarray, mpu: np.ndarray, kernel_args: tuple[Any, ...],
+             n_hands: int, ok: np.ndarray) -> tuple[list[pl.DataFrame], pl.DataFrame,
+                                                    pl.DataFrame]:
+    """Rake rows, the pot note per hand and mucked cards from the summary (rows `at` of
+    `lines`, `mpu` their hands' minor units; `kernel_args`: the kernel, the piece's bytes,
+    each line's begin and length and the hands' seat names as for `seats_of`)."""
+    K, data, begin, length, first, count, name_begin, name_lo, name_hi, name_seat = (  # noqa: N806
+        kernel_args)
+    h, i, ln = lines.h[at], lines.i[at], lines.ln[at]
+    kind, seat, seated, muck, x0, x1, pot, rake, simple = K.summary_lines(
+        data, begin[at], length[at], mpu, h, first, count, name_begin, name_lo, name_hi,
+        name_seat)
+    is_seat = kind == K.SUMMARY_SEAT
+    ok[h[(kind == K.SUMMARY_OTHER) | (is_seat & (~seated | (muck == 2)))]] = False
+    totals = np.flatnonzero(kind == K.SUMMARY_TOTAL)
+    ok[np.bincount(h[totals], minlength=n_hands) != 1] = False
+    fine = totals[simple[totals]]
+    rake_rows = [pl.DataFrame({"h": h[fine], "i": i[fine], "amount": rake[fine],
+                               "ln": ln[fine]}).select(
         "h", "i", sub=pl.lit(0, pl.Int64), kind=pl.lit("rake"), seat=pl.lit(None, pl.Int64),
-        player=pl.lit(None, pl.String), amount="rake", total=pl.lit(None, pl.Int64),
+        player=pl.lit(None, pl.String), amount="amount", total=pl.lit(None, pl.Int64),
         cards=pl.lit(None, pl.String), detail=pl.lit("rake"), ln="ln")]
-    pots = [simple.select("h", total_pot="pot_total", pots_note=pl.lit(""))]
+    pots = [pl.DataFrame({"h": h[fine], "total_pot": pot[fine]}).with_columns(
+        pots_note=pl.lit(""))]
     # the other forms ('Main pot ... Side pot-1 ...', jackpots, fees): the parser's reader
     other_rakes = []
     other_pots = []
-    for h, i, line, mpu, ln in totals.filter(~(pl.col("pot_total_ok") & pl.col("rake_ok"))
-                                             ).select("h", "i", "s", "mpu", "ln").iter_rows():
+    others = totals[~simple[totals]]
+    for k, line in zip(others.tolist(), lines.text(at[others]).to_list(), strict=True):
         rows: list[Any] = []
+        hand, place, number = int(h[k]), int(i[k]), int(ln[k])
         try:
-            total, note = _Hand._total(line, ln, mpu, rows)
+            total, note = _Hand._total(line, number, int(mpu[k]), rows)
         except Exception:  # noqa: BLE001 - the parser will say why
-            ok[h] = False
+            ok[hand] = False
             continue
         if total >= 2**63 or any(r[3] >= 2**63 for r in rows):
-            ok[h] = False
+            ok[hand] = False
             continue
-        other_pots.append((h, total, note))
-        other_rakes += [(h, i, sub, r[3], r[6], ln) for sub, r in enumerate(rows)]
+        other_pots.append((hand, total, note))
+        other_rakes += [(hand, place, sub, r[3], r[6], number) for sub, r in enumerate(rows)]
     if other_rakes:
         rake_rows.append(pl.DataFrame(
             other_rakes, schema={"h": pl.Int64, "i": pl.Int64, "sub": pl.Int64,
@@ -964,9 +908,11 @@ def _summary(summary: pl.DataFrame, names: pl.DataFrame, n_hands: int, ok: np.nd
     if other_pots:
         pots.append(pl.DataFrame(other_pots, schema={"h": pl.Int64, "total_pot": pl.Int64,
                                                      "pots_note": pl.String}, orient="row"))
-    mucked = (mucks.filter(pl.col("mucked").is_not_null())
-              .group_by("h", "seat").agg(pl.col("mucked").last())
-              .with_columns(pl.col("mucked").str.strip_chars("[]")))
+    # mucked cards (' mucked [CARDS]' on a seat line): the last per seat
+    shown = np.flatnonzero(is_seat & (muck == 1) & (seat >= 0))
+    mucked = (pl.DataFrame({"h": h[shown], "seat": seat[shown],
+                            "mucked": _texts(K, data, begin[at][shown], x0[shown], x1[shown])})
+              .group_by("h", "seat").agg(pl.col("mucked").last()))
     return rake_rows, pl.concat([p.cast({"h": pl.Int64, "total_pot": pl.Int64})
                                  for p in pots]), mucked
 

@@ -7,12 +7,14 @@ player (dealt, hole, board, uncalled return, ...), where its cards are, and the 
 uncalled returns and collections. Before this, the same answers took some forty polars string
 passes (splits, strips, regex extractions, replaces, casts) over the same lines.
 
-Each check is the exact equivalent of the regex or string test it replaced in
-pokerstars_fast.py (named at each code below); a line these checks do not accept makes the
-hand the line parser's there, as before. Amounts follow `pokerstars_game.money` through the
-`_MONEY` pattern: an optional '$', '€' or '£', a digit, digits and commas, an optional '.'
-with one or two digits; a whole part of more than 15 digits, or cents at a one-unit
-currency, is not ok.
+`hand_lines` reads the seat lines the same way, and `summary_lines` the summary's seat lines,
+mucked cards and total pot; `seats_of` finds the seat of a name in its hand byte for byte.
+Each check is the exact equivalent of the polars regex or string test it replaced (the
+pattern is written at the check; CL is a card list, `[2-9TJQKA][cdhs]( [2-9TJQKA][cdhs])*`);
+a line these checks do not accept makes the hand the line parser's there, as before. Amounts
+follow `pokerstars_game.money` through the `_MONEY` pattern the fast path used: an optional
+'$', '€' or '£', a digit, digits and commas, an optional '.' with one or two digits; a
+whole part of more than 15 digits, or cents at a one-unit currency, is not ok.
 """
 
 from __future__ import annotations
@@ -79,6 +81,13 @@ _DEALT_TO_NAME, _STARS_NAME = _b("Dealt to "), _b("*** ")
 
 # the tail of a seat line
 TAIL_NONE, TAIL_SITTING_OUT, TAIL_OUT_OF_HAND = 0, 1, 2
+
+# summary lines: a seat's, the total pot's, one read as nothing, anything else (the parser's)
+SUMMARY_OTHER, SUMMARY_SEAT, SUMMARY_TOTAL, SUMMARY_QUIET = 0, 1, 2, 3
+_TOTAL_POT, _RAKE = _b("Total pot "), _b(" | Rake ")
+_BOARD_AT, _FIRST_BOARD, _SECOND_BOARD = _b("Board ["), _b("FIRST Board ["), _b("SECOND Board [")
+_RUN_TWICE = _b("Hand was run twice")
+_MUCKED = _b(" mucked [")
 
 
 @njit(cache=True, nogil=True)
@@ -572,6 +581,94 @@ def seats_of(data, begin, lo, hi, hand, first, count, name_begin, name_lo, name_
                 out[r] = seat[k]
                 break
     return out
+
+
+@njit(cache=True, nogil=True)
+def summary_lines(data, begin, length, mpu, hand, first, count, name_begin, name_lo, name_hi,
+                  seat):
+    """Per summary line (the names of hand h as for `seats_of`): its kind (SUMMARY_*); for a
+    seat line, the seat ('Seat N: ', -1 if none), whether the text after ': ' starts with that
+    seat's name (`seated`), and cards it mucked (' mucked [CARDS]' at its first ' mucked [':
+    muck 1 with the cards at x0:x1, 2 when they are no card list, 0 when there are none); for
+    the total line, the pot and rake of 'Total pot POT | Rake RAKE' and whether both are
+    amounts that are ok (`simple`: else the parser's reader reads the line)."""
+    n = len(begin)
+    kind = np.zeros(n, dtype=np.int8)
+    seat_of = np.full(n, -1, dtype=np.int64)
+    seated = np.zeros(n, dtype=np.bool_)
+    muck = np.zeros(n, dtype=np.int8)
+    x0 = np.full(n, -1, dtype=np.int32)
+    x1 = np.full(n, -1, dtype=np.int32)
+    pot = np.zeros(n, dtype=np.int64)
+    rake = np.zeros(n, dtype=np.int64)
+    simple = np.zeros(n, dtype=np.bool_)
+    for r in range(n):
+        a = begin[r]
+        end = a + length[r]
+        first_byte = data[a] if a < end else 0
+        if first_byte == 83 and _at(data, a, end, _SEAT):  # S
+            kind[r] = SUMMARY_SEAT
+            p = a + len(_SEAT)
+            if p < end and 49 <= data[p] <= 57:
+                number = data[p] - 48
+                p += 1
+                if p < end and _digit(data[p]):
+                    number = number * 10 + data[p] - 48
+                    p += 1
+                if p + 1 < end + 1 and _at(data, p, end, _COLON):
+                    seat_of[r] = number
+                    rest = p + 2
+                    h = hand[r]
+                    for k in range(first[h], first[h] + count[h]):
+                        if seat[k] != number:
+                            continue
+                        if name_lo[k] >= 0:
+                            size = name_hi[k] - name_lo[k]
+                            b = name_begin[k] + name_lo[k]
+                            same = rest + size <= end
+                            z = 0
+                            while same and z < size:
+                                same = data[rest + z] == data[b + z]
+                                z += 1
+                            seated[r] = same
+                        break
+            m = _find(data, a, end, _MUCKED)
+            if m >= 0:
+                # ^.*? mucked (\[[^\]]*\]), the cards a card list
+                c0 = m + len(_MUCKED)
+                c1 = c0
+                while c1 < end and data[c1] != 93:
+                    c1 += 1
+                muck[r] = 2
+                if c1 < end and (c0 == c1 or _cards(data, c0, c1) == c1):
+                    if c1 > c0:
+                        muck[r] = 1
+                        x0[r] = c0 - a
+                        x1[r] = c1 - a
+        elif first_byte == 84 and _at(data, a, end, _TOTAL_POT):  # T
+            kind[r] = SUMMARY_TOTAL
+            # ^Total pot ([^ |]+) \| Rake ([^ |]+)$
+            p = a + len(_TOTAL_POT)
+            q = p
+            while q < end and data[q] != 32 and data[q] != 124:
+                q += 1
+            if q > p and _at(data, q, end, _RAKE):
+                k = q + len(_RAKE)
+                z = k
+                while z < end and data[z] != 32 and data[z] != 124:
+                    z += 1
+                if z == end and end > k:
+                    matched, value, ok = _money(data, p, q, mpu[r])
+                    matched2, value2, ok2 = _money(data, k, end, mpu[r])
+                    if matched and ok and matched2 and ok2:
+                        simple[r] = True
+                        pot[r] = value
+                        rake[r] = value2
+        elif (_at(data, a, end, _BOARD_AT) or _at(data, a, end, _FIRST_BOARD)
+              or _at(data, a, end, _SECOND_BOARD) or _is(data, a, end, _RUN_TWICE)
+              or _is(data, a, end, _SUMMARY)):
+            kind[r] = SUMMARY_QUIET
+    return kind, seat_of, seated, muck, x0, x1, pot, rake, simple
 
 
 @njit(cache=True, nogil=True)
