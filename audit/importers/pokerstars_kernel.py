@@ -1,11 +1,12 @@
-"""The PokerStars fast path's compiled pass over the body lines of a piece (numba).
+"""The PokerStars fast path's compiled passes over the lines of a piece (numba, cached).
 
 `body_lines` reads each line between the seats and the summary once, byte by byte, and
 returns columns: where the first ': ' is, what the text after it is as an action (simple,
 show, or a money verb with its amounts), what the whole line is as a line of no seated
-player (dealt, hole, board, uncalled return, ...), where its cards are, and the amounts of
-uncalled returns and collections. Before this, the same answers took some forty polars string
-passes (splits, strips, regex extractions, replaces, casts) over the same lines.
+player (dealt, hole, board, uncalled return, ...), where its cards are and the amount of an
+uncalled return; `other_lines` reads the few lines left (collections, site messages). Before
+this, the same answers took some sixty polars string passes (splits, strips, regex
+extractions, replaces, casts) and five joins over the same lines.
 
 `hand_lines` reads the seat lines the same way, and `summary_lines` the summary's seat lines,
 mucked cards and total pot; `seats_of` finds the seat of a name in its hand byte for byte.
@@ -26,10 +27,9 @@ from numba import njit
 ACT_NONE = 0  # no action this path reads (a seated player's line with it is the parser's)
 ACT_FOLD, ACT_CHECK, ACT_MUCKS, ACT_NO_SHOW, ACT_SITS_OUT, ACT_IS_SITTING_OUT = 1, 2, 3, 4, 5, 6
 ACT_SHOW = 7  # 'shows [CARDS]' (optionally ' (...)'), cards at x0:x1
-# money verbs, amounts ok (the verb names as in the text, in code order from ACT_CALLS)
+# money verbs ('calls', 'bets', 'raises', 'posts small blind', 'posts big blind', 'posts the
+# ante', 'posts straddle'), their amounts ok
 ACT_CALLS, ACT_BETS, ACT_RAISES, ACT_SB, ACT_BB, ACT_ANTE, ACT_STRADDLE = 10, 11, 12, 13, 14, 15, 16
-VERBS = ("calls", "bets", "raises", "posts small blind", "posts big blind", "posts the ante",
-         "posts straddle")
 
 # the whole line, in the order of the parser's checks for a line of no seated player (a
 # collection, told apart by the seat of its name, comes after AWAY and before UNCALLED)
