@@ -672,6 +672,12 @@ def _body(lines: _Lines, at: np.ndarray, mpu: np.ndarray, seat_of: Any,
     sb_rank, bb_rank, live, is_raise, tot, prev = _round_totals(
         K, h[money], i[money], seat1[money], verb, amt[money], to[money], h[board], i[board])
     ok[h[money][is_raise & (to[money] < prev)]] = False
+    # a hand whose money lines add up past 64 bits (each amount fits; a hundred do not): the
+    # int64 sums here would wrap, the parser's Python sums quarantine the hand or compare
+    # them right (its round totals and chips put in are never more than this sum)
+    sums = np.bincount(h[money], weights=amt[money].astype(np.float64)
+                       + to[money].astype(np.float64), minlength=n_hands)
+    ok[sums >= 2.0**62] = False
     put = np.where(is_raise, to[money] - prev, amt[money])
     money_all_in = all_in[money]
     detail = np.select(
