@@ -61,3 +61,32 @@ def test_money_lines_just_inside_64_bits_stay_fast(tmp_path: Path) -> None:
     stats = assert_same(tmp_path / "fits.txt",
                         _with_lines(["Gles65: calls $999,999,999,999,999"] * 3).encode())
     assert stats == {"hands": 1, "fast": 1}
+
+
+def _giant_then_two(filler: list[str], tail: list[str], at: str = "Gles65: folds") -> bytes:
+    """A hand with `filler` lines and then `tail` before its line `at`, then the same hand
+    twice more under new ids (a piece holds whole hands up to the last header it read, so
+    the giant hand and the next one share a piece)."""
+    lines = HAND.split("\n")
+    k = lines.index(at)
+    giant = "\n".join(lines[:k] + filler + tail + lines[k:])
+    again = [HAND.replace("#35824118297", f"#3582411829{d}") for d in (8, 9)]
+    return "\n\n\n".join([giant, *again]).encode() + b"\n"
+
+
+def test_a_hand_of_a_million_lines_leaves_the_next_hand_s_streets_alone(tmp_path: Path) -> None:
+    # the giant hand's flop sits at its line 2**20 + 10: with 20 bits for the line in the
+    # street keys it counted as a board at line 10 of the next hand, between the small blind
+    # (line 6) and that player's raise (line 13), whose chips put in came out 0.30, not 0.25
+    k = HAND.split("\n").index("Gles65: folds")
+    data = _giant_then_two(["x"] * ((1 << 20) + 10 - k), ["*** FLOP *** [Ah Kd Qs]"])
+    stats = assert_same(tmp_path / "giant.txt", data)
+    assert stats == {"hands": 3, "fast": 2}  # the giant hand (unreadable lines): the parser's
+
+
+def test_a_readable_hand_of_a_million_lines_is_the_parser_s(tmp_path: Path) -> None:
+    # rows are put in order by keys with 20 bits for the line in the hand: the rows of a
+    # fast hand past its line 2**20 sorted after the next hand's
+    data = _giant_then_two(["Gles65: checks"] * ((1 << 20) + 50), [])
+    stats = assert_same(tmp_path / "giant.txt", data)
+    assert stats == {"hands": 3, "fast": 2}

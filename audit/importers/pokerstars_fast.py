@@ -331,7 +331,9 @@ def _hands(lines: _Lines, n_hands: int, ok: np.ndarray, data: np.ndarray, begin:
     length] (without its end whitespace)."""
     h, i = lines.h, lines.i
     n = np.bincount(h, minlength=n_hands)
-    ok &= n >= 3
+    # (a hand of 2**20 lines or more is the parser's: the rows are ordered by keys with 20
+    # bits for the line in the hand)
+    ok &= (n >= 3) & (n < 1 << 20)
     header = _header(lines.frame(np.flatnonzero(i == 0)), n_hands, ok)
     table = _table_line(lines.frame(np.flatnonzero(i == 1)), n_hands, ok)
     per_hand = (pl.DataFrame({"h": np.arange(n_hands, dtype=np.int64), "n": n})
@@ -840,11 +842,13 @@ def _round_totals(K: Any, h: np.ndarray, i: np.ndarray, seat: np.ndarray, verb: 
     sb_rank, bb_rank = rank(is_sb), rank(is_bb)
     live = (np.isin(verb, (K.ACT_CALLS, K.ACT_BETS, K.ACT_RAISES, K.ACT_BB, K.ACT_STRADDLE))
             | (is_sb & (sb_rank == 1)))
-    board_key = np.sort(board_h * (1 << 20) + board_i)
-    street = (np.searchsorted(board_key, h * (1 << 20) + i)
-              - np.searchsorted(board_key, h * (1 << 20)))
+    # (hand, line) keys with 32 bits for the line: a hand of more than 2**20 lines (the
+    # parser's) must not move another hand's streets or round totals
+    board_key = np.sort((board_h << 32) | board_i)
+    street = (np.searchsorted(board_key, (h << 32) | i)
+              - np.searchsorted(board_key, h << 32))
     add = np.where(live & ~is_raise, amt, 0)
-    key = (h << 28) | (street << 8) | seat
+    key = (h << 32) | (np.minimum(street, (1 << 24) - 1) << 8) | seat
     order = np.lexsort((i, key))
     k, r, a, t = key[order], is_raise[order], add[order], to[order]
     group_start = np.r_[True, k[1:] != k[:-1]] if n else np.zeros(0, dtype=bool)
