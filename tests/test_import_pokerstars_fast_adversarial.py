@@ -90,3 +90,14 @@ def test_a_readable_hand_of_a_million_lines_is_the_parser_s(tmp_path: Path) -> N
     data = _giant_then_two(["Gles65: checks"] * ((1 << 20) + 50), [])
     stats = assert_same(tmp_path / "giant.txt", data)
     assert stats == {"hands": 3, "fast": 2}
+
+
+@pytest.mark.parametrize(("parts", "fast"), [(2047, 1), (6200, 0)])
+def test_a_total_line_of_thousands_of_fees_reads_the_same(tmp_path: Path, parts: int,
+                                                          fast: int) -> None:
+    # rows are ordered by keys with 12 bits for their place in the line (sub + 2048): from
+    # some 6,000 '| Rake' parts on, the rake rows sorted out of order
+    total = "Total pot $0.20 | Rake $0"
+    line = total + "".join(f" | Rake ${k % 10}" for k in range(parts - 1))
+    stats = assert_same(tmp_path / "fees.txt", HAND.replace(total, line).encode())
+    assert stats == {"hands": 1, "fast": fast}

@@ -903,7 +903,9 @@ def _summary(lines: _Lines, at: np.ndarray, mpu: np.ndarray, kernel_args: tuple[
         except Exception:  # noqa: BLE001 - the parser will say why
             ok[hand] = False
             continue
-        if total >= 2**63 or any(r[3] >= 2**63 for r in rows):
+        # (its rows are ordered by keys with 12 bits for sub + 2048: more than 2047 parts
+        # ('| Rake .. | Fee ..') would sort among the next lines' rows)
+        if total >= 2**63 or any(r[3] >= 2**63 for r in rows) or len(rows) > 2047:
             ok[hand] = False
             continue
         other_pots.append((hand, total, note))
