@@ -101,3 +101,17 @@ def test_a_total_line_of_thousands_of_fees_reads_the_same(tmp_path: Path, parts:
     line = total + "".join(f" | Rake ${k % 10}" for k in range(parts - 1))
     stats = assert_same(tmp_path / "fees.txt", HAND.replace(total, line).encode())
     assert stats == {"hands": 1, "fast": fast}
+
+
+@pytest.mark.parametrize(("date", "fast"), [("9999/12/31 23:30:00 ET", 1),
+                                            ("9999/12/31 18:59:59 ET", 2),
+                                            ("9999/12/31 23:30:00 AEST", 2)])
+def test_a_time_at_the_end_of_datetime_s_range_reads_the_same(tmp_path: Path, date: str,
+                                                              fast: int) -> None:
+    # an ET hour of 9999/12/31 from 19:00 on is past datetime's range in UTC: the fast
+    # path's OverflowError failed the whole piece (every hand in it left to the parser, and
+    # a warning) where only that hand is the parser's
+    odd = HAND.replace("2009/11/25 6:21:05 ET", date)
+    other = HAND.replace("#35824118297", "#35824118298")
+    stats = assert_same(tmp_path / "late.txt", f"{odd}\n\n\n{other}\n".encode())
+    assert stats == {"hands": 2, "fast": fast}

@@ -496,12 +496,13 @@ def _header(first: pl.DataFrame, n_hands: int, ok: np.ndarray) -> pl.DataFrame:
             continue
         try:
             hour = dt.datetime(y, mo, d, hh)
-        except ValueError:
+            offset = hour.replace(tzinfo=zone).utcoffset()
+            if offset is None:
+                continue
+            # (OverflowError: an hour of 9999/12/31 west of UTC is past datetime's range)
+            micros = (hour - offset - _EPOCH) // dt.timedelta(microseconds=1)
+        except (ValueError, OverflowError):
             continue
-        offset = hour.replace(tzinfo=zone).utcoffset()
-        if offset is None:
-            continue
-        micros = (hour - offset - _EPOCH) // dt.timedelta(microseconds=1)
         hours.append((zone_name, y, mo, d, hh, micros))
     hour_frame = pl.DataFrame(hours, schema={"zone": pl.String, "y": pl.Int64, "mo": pl.Int64,
                                              "d": pl.Int64, "hh": pl.Int64, "hour_us": pl.Int64},
