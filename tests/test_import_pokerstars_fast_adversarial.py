@@ -115,3 +115,19 @@ def test_a_time_at_the_end_of_datetime_s_range_reads_the_same(tmp_path: Path, da
     other = HAND.replace("#35824118297", "#35824118298")
     stats = assert_same(tmp_path / "late.txt", f"{odd}\n\n\n{other}\n".encode())
     assert stats == {"hands": 2, "fast": fast}
+
+
+@pytest.mark.parametrize("header", [
+    "PokerStars Game #35824118297:  Hold'em No Limit ($99999999999999999999/$100000000000000000000"
+    " USD) - 2009/11/25 6:21:05 ET",
+    "PokerStars Game #35824118297:  Hold'em No Limit ($92233720368547758.07/$92233720368547758.08"
+    " USD) - 2009/11/25 6:21:05 ET",
+    "PokerStars Game #35824118297: Tournament #297808375, $1.00+$0.25+$0.15 USD Hold'em No Limit"
+    " - Level I (99999999999999999999/99999999999999999999) - 2009/11/25 6:21:05 ET"])
+def test_stakes_past_64_bits_make_only_their_hand_the_parser_s(tmp_path: Path,
+                                                               header: str) -> None:
+    # the stakes went into an Int64 frame of games: a ComputeError failed the whole piece
+    odd = "\n".join([header, *HAND.split("\n")[1:]])
+    other = HAND.replace("#35824118297", "#35824118298")
+    stats = assert_same(tmp_path / "stakes.txt", f"{odd}\n\n\n{other}\n".encode())
+    assert stats == {"hands": 2, "fast": 1}

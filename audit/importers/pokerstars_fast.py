@@ -481,6 +481,8 @@ def _header(first: pl.DataFrame, n_hands: int, ok: np.ndarray) -> pl.DataFrame:
         if h.variant not in FAST_VARIANTS or h.stakes is None or h.level is not None and not (
                 0 <= h.level < 2**31):
             continue
+        if not all(0 <= v < 2**63 for v in h.stakes):  # (else the frame below cannot hold
+            continue                                    # them: the piece would fail)
         games.append({"game": game, "variant": h.variant, "structure": h.structure,
                       "tournament": h.tournament, "level": h.level, "low": h.stakes[0],
                       "high": h.stakes[1], "currency": h.currency, "mpu": h.minor_per_unit})
