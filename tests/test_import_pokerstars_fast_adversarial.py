@@ -3,11 +3,13 @@
 Each case here is a hand reduced from a differential search (mutated real hands: odd names,
 amounts, line ends, extra lines) where the fast path and the line parser once disagreed, or a
 shape next to one; the fast path must read it value for value as the parser does, or hand it
-to the parser.
+to the parser. A seeded sweep of such mutations closes the file.
 """
 
 from __future__ import annotations
 
+import random
+import re
 from pathlib import Path
 from typing import Any
 
@@ -131,3 +133,65 @@ def test_stakes_past_64_bits_make_only_their_hand_the_parser_s(tmp_path: Path,
     other = HAND.replace("#35824118297", "#35824118298")
     stats = assert_same(tmp_path / "stakes.txt", f"{odd}\n\n\n{other}\n".encode())
     assert stats == {"hands": 2, "fast": 1}
+
+
+# the sweep: names, amounts and lines a byte-level reader may get wrong
+_NAMES = ["é", "Hérö", "中文玩家", "😀x", "a: b", "x collected y", 'q said, "z', "Seat 3", "[br]",
+          "x and is all-in", "tr ", "Hero2", "hero", "HERO", "ero", "a (b", "a)b", "Dealt to x",
+          "*** x", "x: folds", "Uncalled bet (", "n\tt", "a\xa0b", "x is sitting out",
+          "x has timed out", "x wins the ", "x  y", "A", "$5", "x mucked [Ah]", "x from pot"]
+_AMOUNTS = ["$1,000", "€2.25", "£2", "$.5", "$0.5", "$999999999999999", "$1000000000000000",
+            "$1,0", "$,1", "$1.", "$1.234", "1", "$0", "$00.10", "$1 000", "$١", "$01"]
+_LINE_ENDS = ["\r", "\t", " ", "\xa0", "\u3000", "\x1c", "\x85", "\u2028", "\x0b", "\x00"]
+_EXTRA = ["", "Seat 9: Ghost mucked [Ah Kd]", "Seat 1: {n} mucked [Xx Yy]", "{n}: shows [Ah]",
+          "Dealt to {n} [Ah Kd Qs]", "{n} collected $0 from pot", "{n}: raises $2 to $1",
+          "Uncalled bet ($0) returned to {n}", '{n} said, "hi: "', "*** HOLE CARDS ***",
+          "*** FLOP *** [Ah Kd Qs]", "\ufeffx", "{n}: sits out", "{n} collected $1 from side pot-1",
+          "Board [Ah Kd Qs]", "Total pot $1 | Rake $0", "{n} has timed out", "{n}: mucks hand"]
+
+
+def _mutated(rng: random.Random, hand: str) -> str:
+    for _ in range(rng.randint(1, 2)):
+        names = re.findall(r"^Seat \d+: (.+?) \(\$?[\d.,]+ in chips\)", hand, re.M)
+        lines = hand.split("\n")
+        k = rng.randrange(2, len(lines))
+        op = rng.choice(["name", "name", "near", "amount", "end", "extra", "move"])
+        if op in ("name", "near") and names:
+            old = rng.choice(names)
+            new = rng.choice(_NAMES) if op == "name" else rng.choice(
+                [old[:-1] or "x", old + "x", old.swapcase(), old + " ", rng.choice(names)])
+            hand = re.sub(r"(?<!\w)" + re.escape(old) + r"(?!\w)", lambda _, new=new: new, hand)
+            continue
+        if op == "amount":
+            found = list(re.finditer(r"[$€£]?\d[\d,]*(?:\.\d+)?", lines[k]))
+            if found:
+                m = rng.choice(found)
+                lines[k] = lines[k][: m.start()] + rng.choice(_AMOUNTS) + lines[k][m.end() :]
+        elif op == "end":
+            lines[k] += rng.choice(_LINE_ENDS)
+        elif op == "extra":
+            lines.insert(k, rng.choice(_EXTRA).replace("{n}", rng.choice(names or ["x"])))
+        else:
+            lines.insert(rng.randrange(2, len(lines)), lines.pop(k))
+        hand = "\n".join(lines)
+    return hand
+
+
+def test_a_seeded_sweep_of_mutated_hands_reads_the_same(tmp_path: Path) -> None:
+    hands = [hand.strip("\n") for path in (FIXTURES / "nlhe-two-hands.txt",
+                                            FIXTURES / "omaha6-showdown.txt",
+                                            FIXTURES / "6plus-holdem.txt")
+             for hand in path.read_text(encoding="utf-8").split("\n\n\n") if hand.strip()]
+    rng = random.Random(20261126)
+    fast = total = 0
+    for batch in range(6):
+        mutated = [_mutated(rng, rng.choice(hands)) for _ in range(100)]
+        try:
+            stats = assert_same(tmp_path / f"{batch}.txt", "\n\n\n".join(mutated).encode())
+        except AssertionError:  # name the hand that differs
+            for number, hand in enumerate(mutated):
+                assert_same(tmp_path / f"{batch}-{number}.txt", hand.encode())
+            raise
+        fast, total = fast + stats["fast"], total + stats["hands"]
+    assert total == 600
+    assert fast >= 90, fast  # the sweep reaches the fast path (108 of 600), not only the parser
