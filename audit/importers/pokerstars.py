@@ -106,7 +106,9 @@ _DRAW_HEADERS = frozenset({"FIRST DRAW", "SECOND DRAW", "THIRD DRAW", "DRAW"})
 _QUIET_HEADERS = frozenset({"HOLE CARDS", "DEALING HANDS", "SHOW DOWN", "FIRST SHOW DOWN",
                             "PRE-FLOP"})
 _PUT_IN = frozenset({"post", "call", "bet", "raise", "complete"})
-_last_bring_in: dict[tuple[str, tuple[int, int] | None], int] = {}
+# the bring-in last logged per (currency, stakes) in a file: a stud hand that logs none (its
+# lowcard went all-in on the ante, or completed) takes it from there
+BringIns = dict[tuple[str, tuple[int, int] | None], int]
 
 Row = tuple[str, int | None, str | None, int | None, int | None, str | None, str | None, int]
 
@@ -177,11 +179,14 @@ def _table_tail(text: str) -> tuple[int | None, int | None, str | None]:
 class _Hand:
     """Parses one hand's lines into rows; raises PokerStarsError(reason, line)."""
 
-    def __init__(self, lines: list[str], start: int, file_name: str, text: str = "") -> None:
+    def __init__(self, lines: list[str], start: int, file_name: str, text: str = "",
+                 bring_ins: BringIns | None = None) -> None:
         self.text = text
         self.lines = lines
         self.start = start
         self.file_name = file_name
+        # the file's earlier bring-ins (`BringIns`), read and updated by this hand
+        self.bring_ins: BringIns = {} if bring_ins is None else bring_ins
 
     def parse(self) -> tuple[str, str | None, Any, list[Row], dict[str, Any], str]:
         lines, start = self.lines, self.start
@@ -615,9 +620,9 @@ class _Hand:
         if is_stud:
             key = (h.currency, h.stakes)
             if bring_in is not None:
-                _last_bring_in[key] = bring_in
-            elif key in _last_bring_in:
-                bring_in = _last_bring_in[key]
+                self.bring_ins[key] = bring_in
+            elif key in self.bring_ins:
+                bring_in = self.bring_ins[key]
                 note += ";bring_in=from an earlier hand at these stakes"
             else:
                 bring_in = (low or 0) // 2
@@ -1036,7 +1041,6 @@ class PokerStarsImporter:
         every other hand to the line parser here; the chunks are the same either way
         (POKER_AUDIT_REFERENCE_IMPORT=1 reads every hand with the line parser). `stats`, when
         given, counts the `hands` read and the `fast` ones (the benchmark reports the share)."""
-        _last_bring_in.clear()  # bring-ins are carried over within one file only
         builder = _ChunkBuilder(path, self.chunk_hands)
         if self.fast and not reference_import_only():
             from audit.importers.pokerstars_fast import read_fast
@@ -1071,6 +1075,7 @@ class _ChunkBuilder:
         self.path = path
         self.chunk_hands = chunk_hands
         self.prefix = f"pokerstars:{path.name}:"
+        self.bring_ins: BringIns = {}  # carried over within this file only, across chunks
         self._reset()
 
     def _reset(self) -> None:
@@ -1104,7 +1109,7 @@ class _ChunkBuilder:
                        f"{lines[0][:200]!r}"))
             return
         try:
-            parsed = _Hand(lines, start, path.name, text).parse()
+            parsed = _Hand(lines, start, path.name, text, self.bring_ins).parse()
             hand_id, table, ts, rows, game, note = parsed
             if hand_id in self.seen:
                 raise PokerStarsError(f"hand id {hand_id} repeats a hand already read "
