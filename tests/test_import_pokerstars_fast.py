@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import random
 import re
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -238,15 +239,33 @@ _SEAT_LINES = [
 ]
 
 
-def test_body_lines_in_odd_forms_read_the_same(tmp_path: Path) -> None:
+def _sample_edited(tmp_path: Path, count: int, edit: Callable[[int, list[str]], None]) -> Path:
+    """A file of `count` sample hands (`write_stars_file`), the lines of hand k edited in
+    place by `edit(k, lines)`."""
     source = tmp_path / "source.txt"
-    write_stars_file(source, 2 * len(_BODY_LINES))
-    rng = random.Random(5)
+    write_stars_file(source, count)
     hands = [hand for hand in source.read_text(encoding="utf-8").split("\n\n\n")
              if hand.strip()]
     out = []
-    for number, hand in enumerate(hands):
+    for k, hand in enumerate(hands):
         lines = hand.split("\n")
+        edit(k, lines)
+        out.append("\n".join(lines))
+    path = tmp_path / "edited.txt"
+    path.write_text("\n\n\n".join(out), encoding="utf-8")
+    return path
+
+
+def _first_seat(lines: list[str]) -> tuple[str, str]:
+    """The number and name of a hand's first seat line."""
+    seat, name = re.match(r"Seat (\d+): (.+?) \(", lines[2]).groups()  # type: ignore[union-attr]
+    return seat, name
+
+
+def test_body_lines_in_odd_forms_read_the_same(tmp_path: Path) -> None:
+    rng = random.Random(5)
+
+    def edit(number: int, lines: list[str]) -> None:
         name = next(line.split(": ", 1)[1].split(" (", 1)[0] for line in lines
                     if line.startswith("Seat "))
         body = [k for k, line in enumerate(lines[2:], 2) if not line.startswith("Seat ")]
@@ -258,10 +277,8 @@ def test_body_lines_in_odd_forms_read_the_same(tmp_path: Path) -> None:
             lines[k] = added  # in place of a line
         else:
             lines.insert(k, added)
-        out.append("\n".join(lines))
-    path = tmp_path / "odd.txt"
-    path.write_text("\n\n\n".join(out), encoding="utf-8")
-    assert_same(path, min_fast=0.2)
+
+    assert_same(_sample_edited(tmp_path, 2 * len(_BODY_LINES), edit), min_fast=0.2)
 
 
 # summary lines, each after a hand's '*** SUMMARY ***' (a total line in place of the hand's;
@@ -279,40 +296,25 @@ _SUMMARY_LINES = [
 
 
 def test_summary_lines_in_odd_forms_read_the_same(tmp_path: Path) -> None:
-    source = tmp_path / "source.txt"
-    write_stars_file(source, len(_SUMMARY_LINES))
-    hands = [hand for hand in source.read_text(encoding="utf-8").split("\n\n\n")
-             if hand.strip()]
-    out = []
-    for hand, added in zip(hands, _SUMMARY_LINES, strict=True):
-        lines = hand.split("\n")
-        seat, name = re.match(r"Seat (\d+): (.+?) \(", lines[2]).groups()  # type: ignore[union-attr]
-        added = added.replace("#", seat).replace("@", name)
+    def edit(k: int, lines: list[str]) -> None:
+        seat, name = _first_seat(lines)
+        added = _SUMMARY_LINES[k].replace("#", seat).replace("@", name)
         at = lines.index("*** SUMMARY ***") + 1
         if added.startswith("Total pot "):
             lines[at] = added
         else:
             lines.insert(at + 1, added)
-        out.append("\n".join(lines))
-    path = tmp_path / "summary.txt"
-    path.write_text("\n\n\n".join(out), encoding="utf-8")
-    assert_same(path, min_fast=0.15)
+
+    assert_same(_sample_edited(tmp_path, len(_SUMMARY_LINES), edit), min_fast=0.15)
 
 
 def test_seat_lines_in_odd_forms_read_the_same(tmp_path: Path) -> None:
-    source = tmp_path / "source.txt"
-    write_stars_file(source, len(_SEAT_LINES))
-    hands = [hand for hand in source.read_text(encoding="utf-8").split("\n\n\n")
-             if hand.strip()]
-    out = []
-    for hand, seat_line in zip(hands, _SEAT_LINES, strict=True):
-        lines = hand.split("\n")
-        seat, name = re.match(r"Seat (\d+): (.+?) \(", lines[2]).groups()  # type: ignore[union-attr]
-        lines[2] = seat_line.replace("#", seat).replace("@", name)
-        out.append("\n".join(lines))
-    path = tmp_path / "seats.txt"
-    path.write_text("\n\n\n".join(out), encoding="utf-8")
-    assert_same(path, min_fast=0.15)  # the first four are read fast
+    def edit(k: int, lines: list[str]) -> None:
+        seat, name = _first_seat(lines)
+        lines[2] = _SEAT_LINES[k].replace("#", seat).replace("@", name)
+
+    # the first four are read fast
+    assert_same(_sample_edited(tmp_path, len(_SEAT_LINES), edit), min_fast=0.15)
 
 
 def test_kernels_numba_cannot_build_leave_every_piece_to_the_parser(
