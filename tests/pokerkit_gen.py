@@ -198,6 +198,23 @@ def _choose(rng: random.Random, state: Any, script: list[str] | None,
     return "cc"
 
 
+def seats_and_antes(game: dict[str, Any], stacks: list[int], ante: int
+                    ) -> tuple[list[dict[str, Any]], list[int]]:
+    """Our events for a PokerKit game up to its antes (`game` the hand_started game; players
+    p1..pn in seats 1..n): the seats and every player's ante (his whole stack when less);
+    and each player's chips behind after it."""
+    rows: list[dict[str, Any]] = [{"kind": "hand_started", "game": game, "table_id": "pk"}]
+    for i, stack in enumerate(stacks):
+        rows.append({"kind": "seat", "seat": i + 1, "player": f"p{i + 1}", "amount": stack})
+    behind = list(stacks)
+    for i, stack in enumerate(stacks if ante else ()):
+        paid = min(ante, stack)
+        rows.append({"kind": "post", "seat": i + 1, "player": f"p{i + 1}", "detail": "ante",
+                     "amount": paid})
+        behind[i] -= paid
+    return rows, behind
+
+
 def blind_prelude(state: Any, variant: str, structure: str, sb: int, bb: int,
                   stacks: list[int]) -> tuple[list[dict[str, Any]], list[int], list[int]]:
     """Our events for a PokerKit blind game up to the posted blinds (the button is the last
@@ -208,10 +225,7 @@ def blind_prelude(state: Any, variant: str, structure: str, sb: int, bb: int,
             "button_seat": n, "seat_count": 9, "currency": "CHIPS", "minor_per_unit": 1}
     if structure == "fixed_limit":
         game.update(small_bet=bb, big_bet=2 * bb)
-    rows: list[dict[str, Any]] = [{"kind": "hand_started", "game": game, "table_id": "pk"}]
-    for i in range(n):
-        rows.append({"kind": "seat", "seat": i + 1, "player": f"p{i + 1}", "amount": stacks[i]})
-    behind = list(stacks)
+    rows, behind = seats_and_antes(game, stacks, 0)
     rnd = [0] * n
     posts = list(state.bets)
     sb_i, bb_i = (1, 0) if n == 2 else (0, 1)

@@ -15,7 +15,7 @@ from typing import Any
 
 from pokerkit import Mode, NoLimitShortDeckHoldem
 
-from tests.pokerkit_gen import AUTOMATIONS, play_out
+from tests.pokerkit_gen import AUTOMATIONS, play_out, seats_and_antes
 
 SHORT_DECK = [r + s for r in "6789TJQKA" for s in "cdhs"]
 
@@ -40,15 +40,7 @@ def random_short_hand(rng: random.Random, hand_id: str, *, n: int | None = None,
     game = {"variant": "holdem_short", "structure": "no_limit", "big_blind": button_blind,
             "ante": ante, "button_seat": n, "seat_count": 9, "currency": "CHIPS",
             "minor_per_unit": 1}
-    rows: list[dict[str, Any]] = [{"kind": "hand_started", "game": game, "table_id": "pk"}]
-    for i in range(n):
-        rows.append({"kind": "seat", "seat": i + 1, "player": f"p{i + 1}", "amount": stacks[i]})
-    behind = list(stacks)
-    for i in range(n):
-        paid = min(ante, stacks[i])
-        rows.append({"kind": "post", "seat": i + 1, "player": f"p{i + 1}", "detail": "ante",
-                     "amount": paid})
-        behind[i] -= paid
+    rows, behind = seats_and_antes(game, stacks, ante)
     rnd = [0] * n
     posted = state.bets[n - 1]
     rows.append({"kind": "post", "seat": n, "player": f"p{n}", "detail": "button_blind",

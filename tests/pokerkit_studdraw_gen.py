@@ -23,7 +23,7 @@ from pokerkit import (
     NoLimitDeuceToSevenLowballSingleDraw,
 )
 
-from tests.pokerkit_gen import blind_prelude
+from tests.pokerkit_gen import blind_prelude, seats_and_antes
 
 AUTOMATIONS = (
     Automation.ANTE_POSTING, Automation.BET_COLLECTION, Automation.BLIND_OR_STRADDLE_POSTING,
@@ -66,14 +66,7 @@ def random_stud_hand(rng: random.Random, code: str, hand_id: str
     game = {"variant": variant, "structure": "fixed_limit", "ante": ante, "bring_in": bring,
             "small_bet": small, "big_bet": big, "seat_count": 9, "currency": "CHIPS",
             "minor_per_unit": 1}
-    rows: list[dict[str, Any]] = [{"kind": "hand_started", "game": game, "table_id": "pk"}]
-    for i in range(n):
-        rows.append({"kind": "seat", "seat": i + 1, "player": f"p{i + 1}", "amount": stacks[i]})
-    behind = list(stacks)
-    for i in range(n):
-        a = min(ante, stacks[i])
-        rows.append({"kind": "post", "seat": i + 1, "detail": "ante", "amount": a})
-        behind[i] -= a
+    rows, behind = seats_and_antes(game, stacks, ante)
     g = {"bets": 0, "short": False, "size": small, "limit": True}
     rnd = [0] * n
     street = -1
