@@ -22,6 +22,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from audit import merkle
+from audit.attacks import SUITES, Attack, run_attacks
 from audit.store import GENESIS, Store, record_hash, sha256_file
 
 
@@ -250,6 +251,7 @@ def scorecard(*, quick: bool = False, fault_trials: int | None = None,
     tamper = run_tamper()
     echo("hostile input ...")
     hostile = run_hostile(rounds=1 if quick else 3)
+    attacks = run_attacks(echo=echo)
     return {
         "faults": {"injected": faults.injected, "survived": faults.survived,
                    "by_fault": faults.by("fault"), "by_command": faults.by("command"),
@@ -263,15 +265,30 @@ def scorecard(*, quick: bool = False, fault_trials: int | None = None,
                                                  default=0.0), 2),
                     "failures": [f"{c.fmt} {c.mutation}: {c.problem}"
                                  for c in hostile.cases if not c.handled]},
+        "attacks": attack_summary(attacks),
         "hands_lost": faults.hands_lost,
     }
+
+
+def attack_summary(attacks: list[Attack]) -> dict[str, Any]:
+    """Per suite: cases tried and held, and every case that did not hold."""
+    suites: dict[str, dict[str, Any]] = {}
+    for a in attacks:
+        row = suites.setdefault(a.suite, {"tried": 0, "held": 0, "missed": []})
+        row["tried"] += 1
+        row["held"] += a.held
+        if not a.held:
+            row["missed"].append(f"{a.case}: {a.detail}" if a.detail else a.case)
+    return suites
 
 
 def flagged(result: dict[str, Any]) -> bool:
     """Anything not survived, not detected, not handled, or a hand lost."""
     f, t, h = result["faults"], result["tamper"], result["hostile"]
+    attacks = result.get("attacks", {}).values()
     return (f["survived"] < f["injected"] or t["detected"] < t["cases"]
-            or h["handled"] < h["tried"] or result["hands_lost"] > 0)
+            or h["handled"] < h["tried"] or result["hands_lost"] > 0
+            or any(a["held"] < a["tried"] for a in attacks))
 
 
 def format_scorecard(result: dict[str, Any]) -> str:
@@ -284,10 +301,15 @@ def format_scorecard(result: dict[str, Any]) -> str:
         f"| tamper cases (files, events, manifest, proofs) | {t['cases']} | {t['detected']} |",
         f"| hostile inputs (7 formats x {h['tried'] // 7 if h['tried'] else 0} mutations) "
         f"| {h['tried']} | {h['handled']} |",
-        f"| hands lost | | {result['hands_lost']} |",
     ]
+    attacks = result.get("attacks", {})
+    lines += [f"| attacks: {SUITES.get(suite, suite)} | {a['tried']} | {a['held']} |"
+              for suite, a in attacks.items()]
+    lines.append(f"| hands lost | | {result['hands_lost']} |")
     for key, label in (("failures", "fault not survived"),):
         lines += [f"{label}: {x}" for x in f.get(key, [])]
     lines += [f"tamper not detected: {x}" for x in t["missed"]]
     lines += [f"hostile input not handled: {x}" for x in h["failures"]]
+    lines += [f"attack not held ({suite}): {x}" for suite, a in attacks.items()
+              for x in a["missed"]]
     return "\n".join(lines)

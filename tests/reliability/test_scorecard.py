@@ -70,3 +70,38 @@ def test_cli_bench_reliability_prints_the_scorecard(monkeypatch: pytest.MonkeyPa
     assert calls == [True]
     assert "| tamper cases" in run.stderr
     assert json.loads(out.read_text())["hands_lost"] == result["hands_lost"]
+
+
+def test_attack_suites_are_summarised_and_a_case_that_did_not_hold_is_flagged():
+    from audit.attacks import Attack
+    from audit.reliability import attack_summary
+
+    attacks = [Attack(suite="sql", case="COPY TO a store file", held=True),
+               Attack(suite="sql", case="EXPLAIN ANALYZE COPY", held=False, detail="wrote x")]
+    summary = attack_summary(attacks)
+    assert summary == {"sql": {"tried": 2, "held": 1,
+                               "missed": ["EXPLAIN ANALYZE COPY: wrote x"]}}
+    assert not flagged(_result(attacks={"sql": {"tried": 2, "held": 2, "missed": []}}))
+    result = _result(attacks=summary)
+    assert flagged(result)
+    table = format_scorecard(result)
+    assert "| attacks: sql | 2 | 1 |" in table
+    assert "attack not held (sql): EXPLAIN ANALYZE COPY: wrote x" in table
+
+
+def test_run_attacks_runs_each_registered_suite_in_its_own_folder(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path):
+    import sys
+    import types
+
+    from audit import attacks as attacks_module
+
+    seen = []
+    fake = types.ModuleType("audit.attacks_fake")
+    fake.attacks = lambda folder: seen.append(folder) or [
+        attacks_module.Attack(suite="fake", case="one", held=True)]
+    monkeypatch.setitem(sys.modules, "audit.attacks_fake", fake)
+    monkeypatch.setitem(attacks_module.SUITES, "fake", "a fake suite")
+    results = attacks_module.run_attacks(tmp_path, suites=("fake",))
+    assert [r.case for r in results] == ["one"]
+    assert seen == [tmp_path / "fake"] and seen[0].is_dir()
