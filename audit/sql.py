@@ -1,8 +1,11 @@
 """The DuckDB query surface: the views of schemas/views.sql over a store, read-only.
 
-A connection made here can read the store's files and nothing else (external access is off
-outside the store and the configuration is locked), and `query` runs only SELECT statements
-with bound parameters.
+A connection made here can open exactly the files its views read and no directory (so it can
+create no file anywhere, not even DuckDB's temporary files), loads no extension, and has its
+configuration locked. `query` runs exactly one plain read with bound parameters: a SELECT
+whose parse tree holds no write and no effectful function, or EXPLAIN of one. (DuckDB cannot
+open an allowed file read-only: SQL given to a raw `connect()` connection could still COPY onto
+a file the views read; that is why SQL text from a user goes through `query`.)
 """
 
 from __future__ import annotations
