@@ -16,7 +16,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 # topic -> what its cases attack (the scorecard's row label). Modules are named attacks_<topic>.
-SUITES: dict[str, str] = {}
+SUITES: dict[str, str] = {
+    "sql": "SQL writes via query, output paths into the store, BLOBs, odd paths, disk full",
+}
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -17,6 +17,7 @@ import click
 
 from audit import __version__
 from audit.errors import AuditError
+from audit.outfile import write_output
 from audit.output import OutputFormat, render
 from audit.store import Store, default_store_path
 
@@ -192,7 +193,8 @@ def prove(hand_id: str, store: Path | None, out: Path | None) -> None:
     text = dumps(proof) + "\n"
     size = proof_size(proof)
     if out:
-        out.write_text(text, encoding="utf-8")
+        with user_errors():
+            write_output(target, out, text)
         err(f"proof written to {out}")
     else:
         click.echo(text, nl=False)
@@ -434,7 +436,8 @@ def export(hand_ids: tuple[str, ...], store: Path | None, fmt: str, out: Path | 
             table = pseudonymize_table(table)
         text = export_hands(table, fmt)
     if out:
-        out.write_text(text, encoding="utf-8")
+        with user_errors():
+            write_output(target, out, text)
         err(f"{len(hand_ids)} hand(s) written to {out}")
     else:
         click.echo(text, nl=False)

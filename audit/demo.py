@@ -74,8 +74,10 @@ def run_demo(echo: Callable[[str], None], store_dir: Path | None = None) -> int:
                  f"(poker-audit replay {first})")
             hand, result = replay_stored_hand(store, first)
             echo(_indent(render_timeline(hand, result)))
-        # Kept beside a store the user asked to keep; else in the working directory.
-        report_path = (store_dir / "report.html" if store_dir
+        # Kept beside a store the user asked to keep (never inside it: only ingest and audit
+        # write there); else in the working directory.
+        report_path = (store_dir.resolve().with_name(f"{store_dir.resolve().name}-report.html")
+                       if store_dir
                        else Path.cwd() / "poker-audit-demo-report.html")
         write_report(store, report_path)
         echo(f"8. The compliance report for a regulator (poker-audit report): {report_path}\n")

@@ -5,7 +5,7 @@ from __future__ import annotations
 import csv
 import io
 import json
-from datetime import date, datetime
+from datetime import date, datetime, time
 from decimal import Decimal
 from enum import StrEnum, unique
 from typing import Any
@@ -22,22 +22,33 @@ class OutputFormat(StrEnum):
     JSON = "json"
 
 
+def blob_text(value: bytes) -> str:
+    """A BLOB as DuckDB prints it: printable ASCII kept, every other byte as \\xHH."""
+    return "".join(chr(b) if 0x20 <= b < 0x7F and b != 0x5C else f"\\x{b:02X}" for b in value)
+
+
 def _plain(value: Any) -> Any:
-    if isinstance(value, datetime | date):
+    """`value` as JSON-ready data: containers recursed into at any depth (a BLOB or a time
+    inside a list), bytes as DuckDB's blob text, any other non-JSON type as its str()."""
+    if isinstance(value, bytes | bytearray | memoryview):
+        return blob_text(bytes(value))
+    if isinstance(value, datetime | date | time):
         return value.isoformat()
     if isinstance(value, Decimal):
         return str(value)
     if isinstance(value, dict):
-        return {k: _plain(v) for k, v in value.items()}
-    if isinstance(value, list):
+        return {str(k): _plain(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
         return [_plain(v) for v in value]
-    return value
+    if value is None or isinstance(value, str | int | float | bool):
+        return value
+    return str(value)
 
 
 def _cell(value: Any) -> str:
     if value is None:
         return ""
-    if isinstance(value, dict | list):
+    if isinstance(value, dict | list | tuple):
         return json.dumps(_plain(value), separators=(",", ":"))
     return str(_plain(value))
 

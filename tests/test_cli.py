@@ -98,5 +98,5 @@ def test_demo_runs_end_to_end(tmp_path: Path):
     assert result.exit_code == 0, result.output
     assert "hands" in result.output and ": OK" in result.output
     assert "quarantined: sample-events.jsonl:69 hand demo:4" in result.output
-    assert (tmp_path / "demo" / "report.html").exists()
+    assert (tmp_path / "demo-report.html").exists()  # beside the store, never inside it
     assert "100.0%  100.0%" in result.output  # the accuracy scorecard

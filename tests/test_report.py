@@ -261,8 +261,9 @@ def test_report_pseudonymize_without_key_is_a_clear_error(
     monkeypatch.delenv(KEY_ENV, raising=False)
     with pytest.raises(AuditInputError, match=KEY_ENV):
         build_report(store, pseudonymize=True)
-    result = CliRunner().invoke(report_command, ["--store", str(store.root), "--out",
-                                                 str(store.root / "x.html"), "--pseudonymize"])
+    out = store.root.parent / "x.html"  # outside the store: an --out inside it is refused
+    result = CliRunner().invoke(report_command, ["--store", str(store.root), "--out", str(out),
+                                                 "--pseudonymize"])
     assert result.exit_code == 2
     assert KEY_ENV in result.output
 

@@ -17,6 +17,7 @@ from markupsafe import Markup
 
 from audit import __version__
 from audit.errors import AuditInputError
+from audit.outfile import check_output_path, write_output
 from audit.profiles import load_profile
 from audit.replay import Settings, replay_hand
 from audit.report import charts
@@ -215,10 +216,9 @@ def build_report(
 
 def write_report(store: Store | str | Path, out: Path, run: str = "latest", *,
                  pseudonymize: bool = False, key: str | bytes | None = None) -> Path:
-    """Build the report and write it to `out` (via a temporary file, so never half-written)."""
+    """Build the report and write it to `out` (via a temporary file, so never half-written;
+    an `out` inside the store is refused before anything is built)."""
+    store = _store(store)
+    check_output_path(store, out)
     html = build_report(store, run, pseudonymize=pseudonymize, key=key)
-    out = Path(out)
-    tmp = out.with_name(f".{out.name}.tmp")
-    tmp.write_text(html, encoding="utf-8")
-    tmp.replace(out)
-    return out
+    return write_output(store, out, html)

@@ -10,21 +10,28 @@ placeholder views.sql gains later (`{name}`) is filled from `runs/<run_id>/<name
 
 from __future__ import annotations
 
-import os
 import string
 from pathlib import Path
 
 import duckdb
 import pyarrow as pa
 
+from audit.errors import QueryError
+from audit.outfile import check_output_path, replacing
 from audit.run_layout import OUTPUTS
 from audit.schema import arrow_schema, schemas_dir
-from audit.sql import quarantine_relation, run_files, run_output_files, runs_relation
+from audit.sql import (
+    quarantine_relation,
+    run_files,
+    run_output_files,
+    runs_relation,
+    sql_literal,
+)
 from audit.store import Store
 
 
 def _sql_list(paths: list[Path]) -> str:
-    return "[" + ", ".join("'" + str(p.resolve()).replace("'", "''") + "'" for p in paths) + "]"
+    return "[" + ", ".join(sql_literal(str(p.resolve())) for p in paths) + "]"
 
 
 def _empty_table(con: duckdb.DuckDBPyConnection, name: str, table: pa.Table) -> str:
@@ -72,21 +79,22 @@ def _relation(con: duckdb.DuckDBPyConnection, store: Store, name: str) -> str:
 def sql_init(store: Store | str | Path, path: str | Path) -> Path:
     """Write a DuckDB database file at `path` holding the views over `store`; returns the path.
 
-    An existing file at `path` is replaced whole (the new file is written beside it first).
+    An existing file at `path` is replaced whole (the new file is written beside it first and
+    removed if writing fails); a `path` inside the store is refused (OutputPathError).
     """
     store = Store((store.root if isinstance(store, Store) else Path(store)).resolve())
+    path = check_output_path(store, path)
     store.ensure_recovered()  # an absolute root: the views name every file by absolute path
-    path = Path(path)
-    tmp = path.with_name(f".{path.name}.tmp")
-    tmp.unlink(missing_ok=True)
     views = (schemas_dir() / "views.sql").read_text(encoding="utf-8")
     names = {field for _, field, _, _ in string.Formatter().parse(views) if field}
-    con = duckdb.connect(str(tmp))
-    try:
-        relations = {name: _relation(con, store, name) for name in sorted(names)}
-        con.execute(views.format(**relations))
-        con.execute("CHECKPOINT")
-    finally:
-        con.close()
-    os.replace(tmp, path)
+    with replacing(store, path) as tmp:
+        con = duckdb.connect(str(tmp))
+        try:
+            relations = {name: _relation(con, store, name) for name in sorted(names)}
+            con.execute(views.format(**relations))
+            con.execute("CHECKPOINT")
+        except duckdb.Error as exc:
+            raise QueryError(f"could not write {path}: {' '.join(str(exc).split())}") from None
+        finally:
+            con.close()
     return path

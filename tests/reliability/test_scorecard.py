@@ -73,20 +73,21 @@ def test_cli_bench_reliability_prints_the_scorecard(monkeypatch: pytest.MonkeyPa
 
 
 def test_attack_suites_are_summarised_and_a_case_that_did_not_hold_is_flagged():
-    from audit.attacks import Attack
+    from audit.attacks import SUITES, Attack
     from audit.reliability import attack_summary
 
-    attacks = [Attack(suite="sql", case="COPY TO a store file", held=True),
-               Attack(suite="sql", case="EXPLAIN ANALYZE COPY", held=False, detail="wrote x")]
+    attacks = [Attack(suite="example", case="COPY TO a store file", held=True),
+               Attack(suite="example", case="EXPLAIN ANALYZE COPY", held=False, detail="wrote x")]
+    assert "example" not in SUITES  # an unregistered suite is labelled by its name
     summary = attack_summary(attacks)
-    assert summary == {"sql": {"tried": 2, "held": 1,
+    assert summary == {"example": {"tried": 2, "held": 1,
                                "missed": ["EXPLAIN ANALYZE COPY: wrote x"]}}
-    assert not flagged(_result(attacks={"sql": {"tried": 2, "held": 2, "missed": []}}))
+    assert not flagged(_result(attacks={"example": {"tried": 2, "held": 2, "missed": []}}))
     result = _result(attacks=summary)
     assert flagged(result)
     table = format_scorecard(result)
-    assert "| attacks: sql | 2 | 1 |" in table
-    assert "attack not held (sql): EXPLAIN ANALYZE COPY: wrote x" in table
+    assert "| attacks: example | 2 | 1 |" in table
+    assert "attack not held (example): EXPLAIN ANALYZE COPY: wrote x" in table
 
 
 def test_run_attacks_runs_each_registered_suite_in_its_own_folder(
