@@ -199,13 +199,41 @@ def torn_last_line_every_length(workdir: Path) -> tuple[bool, str]:
     """Item 4: the last record line cut at every byte length (0 .. whole, then with its
     newline): readers and the append path agree, a whole record is kept and a prefix is
     cut, and the chain the next append builds is whole."""
-    from audit.store import record_hash
+    from audit.store import Store
 
     store = build_store(workdir, batches=2)
     raw = store.manifest_path.read_bytes()
     first, last = raw.rstrip(b"\n").rsplit(b"\n", 1)
     first += b"\n"
     wrong = []
+    no_fsync = mock.patch.object(os, "fsync", lambda fd: None)  # the rule, not durability
+    no_fsync.start()
+    try:
+        _append_every_length(store, first, last, wrong)
+    finally:
+        no_fsync.stop()
+    store.manifest_path.write_bytes(raw)
+    # the two lengths that matter end to end: one byte short (torn) and no newline (whole)
+    for cut, expect in ((len(last) - 1, 1), (len(last), 2)):
+        copy = workdir / f"cut{cut}"
+        shutil.copytree(store.root, copy)
+        (copy / "manifest.jsonl").write_bytes(first + last[:cut])
+        result = run_cli(["ingest", str(source_file(workdir, f"c{cut}h")), "--store", str(copy)])
+        report = Store(copy).verify()
+        # a torn record's files are published already here (a real torn append leaves
+        # them in staging): only the whole record's case must verify clean
+        if result.exit_code != 0 or len(Store(copy).records()) != expect + 1 or (
+                expect == 2 and not report.ok):
+            wrong.append(f"ingest after {cut} bytes: exit {result.exit_code}, "
+                         f"{len(Store(copy).records())} records, ok {report.ok}")
+    return not wrong, f"{len(last) + 2} lengths; " + ("; ".join(wrong[:3]) or "all agree")
+
+
+def _append_every_length(store: Any, first: bytes, last: bytes, wrong: list[str]) -> None:
+    """The manifest `first` + each prefix of `last` (then `last` with its newline): the
+    records read, then one append; what disagrees goes to `wrong`."""
+    from audit.store import record_hash
+
     for cut in range(len(last) + 2):
         store.manifest_path.write_bytes(first + last[:cut] + (b"\n" if cut > len(last) else b""))
         whole = cut >= len(last)
@@ -221,23 +249,6 @@ def torn_last_line_every_length(workdir: Path) -> tuple[bool, str]:
         chained = all(b["prev_hash"] == a["hash"] for a, b in zip(after, after[1:], strict=False))
         if len(after) != len(records) + 1 or not chained:
             wrong.append(f"{cut}: append left {len(after)} records, chain whole {chained}")
-    store.manifest_path.write_bytes(raw)
-    # the two lengths that matter end to end: one byte short (torn) and no newline (whole)
-    for cut, expect in ((len(last) - 1, 1), (len(last), 2)):
-        copy = workdir / f"cut{cut}"
-        shutil.copytree(store.root, copy)
-        (copy / "manifest.jsonl").write_bytes(first + last[:cut])
-        result = run_cli(["ingest", str(source_file(workdir, f"c{cut}h")), "--store", str(copy)])
-        from audit.store import Store
-
-        report = Store(copy).verify()
-        # a torn record's files are published already here (a real torn append leaves
-        # them in staging): only the whole record's case must verify clean
-        if result.exit_code != 0 or len(Store(copy).records()) != expect + 1 or (
-                expect == 2 and not report.ok):
-            wrong.append(f"ingest after {cut} bytes: exit {result.exit_code}, "
-                         f"{len(Store(copy).records())} records, ok {report.ok}")
-    return not wrong, f"{len(last) + 2} lengths; " + ("; ".join(wrong[:3]) or "all agree")
 
 
 def verify_while_a_batch_commits(workdir: Path) -> tuple[bool, str]:
@@ -319,8 +330,9 @@ def read_only_leftover(workdir: Path) -> list[Attack]:
 
 
 def damaged_event_file(workdir: Path) -> list[Attack]:
-    """Item 11: an event file truncated or deleted: query, report, audit say so in one line
-    naming the file and pointing at verify (not at disk space or permissions)."""
+    """Item 11: an event file truncated or deleted: query, report, audit and replay say so
+    in one line naming the file and pointing at verify (not at disk space or permissions);
+    and one whose pages are zeroed stops the audit the same way."""
     from audit.run import audit_store
 
     base = build_store(workdir / "base", batches=2)
@@ -343,6 +355,18 @@ def damaged_event_file(workdir: Path) -> list[Attack]:
                     and "disk space" not in text)
             results.append(Attack(suite=SUITE, case=f"{damage} event file: {command}",
                                   held=held, detail=f"exit {result.exit_code}: {text[:160]}"))
+    # pages zeroed, footer whole: only reading the pages finds it (the audit does)
+    root = workdir / "zeroed"
+    shutil.copytree(base.root, root)
+    victim = sorted((root / "events").rglob("*.parquet"))[0]
+    data = bytearray(victim.read_bytes())
+    data[4:60] = bytes(56)
+    victim.write_bytes(bytes(data))
+    result = run_cli(["audit", "--store", str(root)])
+    text = result.output or ""
+    results.append(Attack(suite=SUITE, case="event file zeroed inside: audit",
+                          held=one_line_error(result) and victim.name in text
+                          and "verify" in text, detail=f"exit {result.exit_code}: {text[:160]}"))
     return results
 
 

@@ -91,6 +91,8 @@ class AuditGroup(click.Group):
             return super().invoke(ctx)
         except OSError as exc:
             where = f" ({exc.filename})" if exc.filename else ""
+            if exc.strerror is None:  # e.g. Arrow's, whose text spans lines
+                exc.strerror = " ".join(str(exc).split())[:300]
             if exc.errno in _RESOURCE_ERRNOS:
                 raise InputProblem(
                     f"{exc.strerror or exc}{where}: the command stopped and committed nothing "

@@ -1099,10 +1099,12 @@ def read_event_file(path: Path) -> pa.Table:
         table = pq.read_table(path)
     except FileNotFoundError:
         raise
-    except pa.ArrowException as exc:  # not OSError: disk and permission errors say so
+    except (pa.ArrowException, OSError) as exc:
+        if isinstance(exc, OSError) and exc.errno is not None:
+            raise  # the system's (disk, permissions): the CLI says so
         if not path.exists():
             raise FileNotFoundError(errno.ENOENT, os.strerror(errno.ENOENT), str(path)) from None
-        reason = str(exc).splitlines()[0][:200] if str(exc) else type(exc).__name__
+        reason = " ".join(str(exc).split())[:200] or type(exc).__name__
         raise StoreError(f"{path}: event file does not read as Parquet ({reason}); run "
                          "`poker-audit verify`") from None
     check_file_version(table.schema.metadata, "events", str(path))
