@@ -16,7 +16,11 @@ A batch is committed in three steps. Its files are written into `staging/<batch>
 file, fsync, rename); then one manifest record is appended and fsynced — the commit point;
 then the files are renamed into place. A crash before the commit leaves only a staging
 directory, which the next writer deletes; a crash after it leaves a committed batch still in
-staging, which the next open rolls forward. Readers only ever see committed batches.
+staging, which the next writer rolls forward under the lock. Readers only ever see committed
+batches, write nothing and take no lock: a committed batch still in staging is read from
+there (Store.committed_path), so a read-only store reads the same. Which manifest bytes are
+committed (a torn last line is not; a whole last record missing its newline is) is decided
+by one function, read_manifest, for readers, verify and the append path alike.
 
 Each record also carries a Merkle root over the batch's hands (audit.merkle; leaves computed
 from the tables in memory as the batch is written, by a compiled writer beside the Parquet
