@@ -7,6 +7,7 @@ from __future__ import annotations
 import errno
 import os
 from pathlib import Path
+from unittest import mock
 
 import pytest
 from click.testing import CliRunner
@@ -129,6 +130,21 @@ def test_readers_of_a_read_only_store_with_a_crash_leftover(read_only_leftover: 
     expected = {"query": "n\n7\n", "export": '"c1"', "replay": "c1", "verify": "7 hands"}
     assert expected.get(command, "") in result.output
     assert any((store.root / "staging").iterdir())  # still there: nothing was published
+
+
+def test_quarantine_of_a_committed_batch_in_staging_is_read_from_there(filled: Store,
+                                                                       tmp_path: Path):
+    """Regression: the quarantine view skipped a committed batch's rejected.jsonl that was
+    still in staging (it looked in place only), so its rejected input went unseen."""
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text('{"hand_id": "broken", "seq": 5}\n', encoding="utf-8")
+    with mock.patch.object(Store, "_publish", lambda self, batch_dir, record: None):
+        ingest([bad], filled, fmt="events")  # killed after its commit point, as it were
+    assert filled.records()[-1]["quarantine"]
+    with read_only_store(filled.root) as attempts:
+        result = _cli("query", "SELECT count(*) AS n FROM quarantine", "--format", "csv",
+                      "--store", str(filled.root))
+    assert result.exit_code == 0 and result.output == "n\n1\n" and not attempts
 
 
 def test_the_read_only_guard_refuses_writes(read_only_leftover: Store):
