@@ -18,6 +18,7 @@ from pathlib import Path
 # topic -> what its cases attack (the scorecard's row label). Modules are named attacks_<topic>.
 SUITES: dict[str, str] = {
     "sql": "SQL writes via query, output paths into the store, BLOBs, odd paths, disk full",
+    "store": "store read view and manifest: torn lines, verify mid-commit, read-only, damage",
 }
 
 

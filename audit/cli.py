@@ -7,6 +7,7 @@ error or unreadable input.
 
 from __future__ import annotations
 
+import errno
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -68,8 +69,17 @@ def open_store(path: Path | None, *, must_exist: bool = True) -> Store:
     return store
 
 
+def _is_sha256_hex(text: str) -> bool:
+    return len(text) == 64 and all(c in "0123456789abcdefABCDEF" for c in text)
+
+
 def err(message: str) -> None:
     click.echo(message, err=True)
+
+
+# errors that more space or other permissions cure (the rest point at verify)
+_RESOURCE_ERRNOS = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EROFS, errno.EACCES,
+                              errno.EPERM, errno.EFBIG, errno.EMFILE, errno.ENFILE})
 
 
 class AuditGroup(click.Group):
@@ -82,9 +92,18 @@ class AuditGroup(click.Group):
             return super().invoke(ctx)
         except OSError as exc:
             where = f" ({exc.filename})" if exc.filename else ""
+            if exc.strerror is None:  # e.g. Arrow's, whose text spans lines
+                exc.strerror = " ".join(str(exc).split())[:300]
+            if exc.errno in _RESOURCE_ERRNOS:
+                raise InputProblem(
+                    f"{exc.strerror or exc}{where}: the command stopped and committed nothing "
+                    "partial; free disk space or fix permissions, then run it again"
+                ) from None
+            # not space or permissions: a file the store lists is gone or unreadable, or
+            # the input is; verify names every damaged store file
             raise InputProblem(
                 f"{exc.strerror or exc}{where}: the command stopped and committed nothing "
-                "partial; free disk space or fix permissions, then run it again"
+                "partial; if the file belongs to the store, run `poker-audit verify`"
             ) from None
 
 
@@ -147,17 +166,27 @@ def ingest(paths: tuple[Path, ...], store: Path | None, fmt: str) -> None:
 
 @main.command()
 @store_option
-def verify(store: Path | None) -> None:
+@click.option("--head", default=None, metavar="HASH",
+              help="A chain head published earlier (verify prints it): fail if the chain "
+              "does not hold it, as after a rollback.")
+def verify(store: Path | None, head: str | None) -> None:
     """Check the store's integrity: every file hash and the manifest hash chain.
 
-    Names each modified, missing or unlisted file. Exit code 1 on any problem.
+    Names each modified, missing or unlisted file. Exit code 1 on any problem. Publish the
+    chain head it prints (somewhere the store's owner cannot rewrite): removing the newest
+    batches, record and files, leaves nothing inside the store to contradict, and only
+    `--head` with a head published before exposes it.
 
     \b
     Example:
         poker-audit verify --store ./audit-store
+        poker-audit verify --store ./audit-store --head 2b05decf...
     """
+    if head is not None and not _is_sha256_hex(head):
+        raise InputProblem(f"--head {head!r} is not a chain head (64 hex digits); use the "
+                           "head a `poker-audit verify` printed")
     target = open_store(store)
-    report = target.verify()
+    report = target.verify(head=head.lower() if head else None)
     for p in report.problems:
         click.echo(f"{p.kind.upper()}: {p.path}: {p.detail}")
     status = "OK" if report.ok else f"FAILED ({len(report.problems)} problem(s))"
@@ -165,6 +194,11 @@ def verify(store: Path | None) -> None:
         f"{status}: {report.batches} batches, {report.files} files, {report.hands} hands, "
         f"{report.rows} events; chain head {report.head}"
     )
+    if report.ok and head:
+        err(f"the chain holds the published head {head.lower()}")
+    elif report.ok:
+        err(f"publish the chain head where the store's owner cannot change it; later "
+            f"`poker-audit verify --head {report.head}` fails if the store was rolled back")
     sys.exit(0 if report.ok else 1)
 
 

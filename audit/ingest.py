@@ -148,6 +148,7 @@ def ingest(
 ) -> IngestSummary:
     """Ingest files into the store; one committed batch per file."""
     summary = IngestSummary()
+    store.recover_if_needed()  # the next writer finishes a crashed one's committed batch
     given = [Path(p) for p in paths]
     explicit = {p for p in given if not p.is_dir()}
     files = expand_paths(given)

@@ -293,7 +293,7 @@ def audit_store(
     cash, _ = _profiles(profile, tuple(overlays))
     records = store.records()
     base_id, first = _incremental_base(store, since, cash.label, records)
-    files = [store.root / f["path"] for r in records[first:] for f in r.get("files", [])]
+    files = store.event_files(records[first:])  # in place, or committed but still staged
     run_id = new_batch_id(now)
     final = run_dir(store, run_id)
     claim = store.claim_run(run_id)  # recovery removes runs/.<id>.tmp only once this is free

@@ -92,10 +92,7 @@ QUARANTINE_COLUMNS = {
 
 def quarantine_files(store: Store) -> list[Path]:
     """`quarantine/<batch>/rejected.jsonl` of every committed batch that quarantined input."""
-    return [
-        store.root / q["path"] for r in store.records() for q in r.get("quarantine", [])
-        if (store.root / q["path"]).exists()
-    ]
+    return store.quarantine_files()
 
 
 def quarantine_relation(con: duckdb.DuckDBPyConnection, store: Store) -> str:

@@ -16,7 +16,11 @@ A batch is committed in three steps. Its files are written into `staging/<batch>
 file, fsync, rename); then one manifest record is appended and fsynced — the commit point;
 then the files are renamed into place. A crash before the commit leaves only a staging
 directory, which the next writer deletes; a crash after it leaves a committed batch still in
-staging, which the next open rolls forward. Readers only ever see committed batches.
+staging, which the next writer rolls forward under the lock. Readers only ever see committed
+batches, write nothing and take no lock: a committed batch still in staging is read from
+there (Store.committed_path), so a read-only store reads the same. Which manifest bytes are
+committed (a torn last line is not; a whole last record missing its newline is) is decided
+by one function, read_manifest, for readers, verify and the append path alike.
 
 Each record also carries a Merkle root over the batch's hands (audit.merkle; leaves computed
 from the tables in memory as the batch is written, by a compiled writer beside the Parquet
@@ -36,6 +40,7 @@ from __future__ import annotations
 import base64
 import bisect
 import contextlib
+import errno
 import fcntl
 import hashlib
 import json
@@ -137,6 +142,106 @@ def record_hash(record: dict[str, Any]) -> str:
         return chain_hash(str(record.get("prev_hash")), record_digest(record))
     body = {k: v for k, v in record.items() if k != "hash"}
     return hashlib.sha256(_canonical_json(body)).hexdigest()
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ManifestContents:
+    """A manifest's bytes as the store reads them: the committed records, and where the
+    committed bytes end (a torn last line lies beyond `committed_bytes`)."""
+
+    records: list[dict[str, Any]]
+    committed_bytes: int  # the append path truncates the file to this before appending
+    needs_newline: bool  # the last record's newline is missing: an append writes it first
+
+
+# The bytes a record line can hold: json.dumps(ensure_ascii=True) writes printable ASCII only.
+_RECORD_LINE_BYTES = frozenset(range(0x20, 0x7F))
+
+
+def _record_shape_problem(record: Any) -> str | None:
+    """Why a parsed manifest line is not a record every reader can use, or None. Only the
+    keys readers index are checked (other record kinds may carry other keys); whether the
+    values are the committed ones is verify's hash check."""
+    if not isinstance(record, dict):
+        return "not a JSON object"
+    for key in ("hash", "prev_hash", "batch_id"):
+        if key in record and not isinstance(record[key], str):
+            return f"{key} is not a string"
+    if not isinstance(record.get("hash"), str):
+        return "no hash"
+    for key in ("hands", "rows"):
+        if key in record and (not isinstance(record[key], int) or isinstance(record[key], bool)):
+            return f"{key} is not an integer"
+    for key in ("files", "quarantine", "sources"):
+        items = record.get(key, [])
+        if not isinstance(items, list) or not all(
+                isinstance(i, dict) and isinstance(i.get("path"), str)
+                and isinstance(i.get("sha256"), str) for i in items):
+            return f"{key} is not a list of files with path and sha256"
+    if "merkle" in record and not isinstance(record["merkle"], dict):
+        return "merkle is not an object"
+    return None
+
+
+def read_manifest(raw: bytes, where: Path | str = MANIFEST) -> ManifestContents:
+    """Parse manifest bytes: one JSON record per line. The one rule every reader, verify and
+    the append path share (they all call this):
+
+    - Every line that ends in a newline must be a record; blank lines are skipped.
+    - The last line, when no newline follows it (trailing NUL bytes, which a crash can leave
+      on some file systems, are not counted):
+      - a whole JSON record is committed: its fsync may have finished before the crash, so
+        it is kept, and the next append writes the missing newline first;
+      - printable ASCII that is not a whole JSON value is a torn append (a proper prefix of
+        a record line: no proper prefix of a JSON object parses) and was never committed:
+        it is ignored, and the next append cuts it off;
+      - anything else (a whole JSON value followed by other bytes, bytes a record line
+        cannot hold) is damage, not a crash: a StoreError, like a damaged earlier line.
+
+    A StoreError names the line and says to run `poker-audit verify`."""
+    records: list[dict[str, Any]] = []
+    lines = raw.split(b"\n")
+    tail = lines.pop()  # after the last newline: b"" when the file ends with one
+    offset = 0
+    for number, line in enumerate(lines, start=1):
+        offset += len(line) + 1
+        if line.strip():
+            records.append(_parse_record(line, number, where))
+    body = tail.rstrip(b"\0")
+    if not body.strip():
+        return ManifestContents(records=records, committed_bytes=offset, needs_newline=False)
+    number = len(lines) + 1
+    if set(body) <= _RECORD_LINE_BYTES:
+        text = body.decode("ascii").lstrip()
+        try:
+            value, end = json.JSONDecoder().raw_decode(text)
+        except ValueError:
+            # torn: a crash in the middle of the append, never committed
+            return ManifestContents(records=records, committed_bytes=offset, needs_newline=False)
+        if not text[end:].strip():
+            records.append(_checked_record(value, number, where))
+            return ManifestContents(records=records, committed_bytes=offset + len(body),
+                                    needs_newline=True)
+    raise StoreError(f"{where}:{number}: damaged manifest line (not a record, not a torn "
+                     f"append); run `poker-audit verify --store {Path(where).parent}`")
+
+
+def _parse_record(line: bytes, number: int, where: Path | str) -> dict[str, Any]:
+    try:
+        value = json.loads(line)
+    except ValueError as exc:  # JSONDecodeError, and UnicodeDecodeError for bytes not UTF-8
+        reason = str(exc).splitlines()[0][:120]
+        raise StoreError(f"{where}:{number}: manifest line is not JSON ({reason}); "
+                         f"run `poker-audit verify --store {Path(where).parent}`") from None
+    return _checked_record(value, number, where)
+
+
+def _checked_record(value: Any, number: int, where: Path | str) -> dict[str, Any]:
+    problem = _record_shape_problem(value)
+    if problem is not None:
+        raise StoreError(f"{where}:{number}: manifest line is not a record ({problem}); "
+                         f"run `poker-audit verify --store {Path(where).parent}`")
+    return value  # type: ignore[no-any-return]
 
 
 def _fsync_dir(path: Path) -> None:
@@ -254,40 +359,51 @@ class Store:
         return self.manifest_path.exists()
 
     def records(self) -> list[dict[str, Any]]:
-        """Committed manifest records in order. A torn last line (crash mid-append) is not a
-        committed record and is ignored; any other unreadable line is an error."""
+        """Committed manifest records in order (see read_manifest: a torn last line, from a
+        crash mid-append, is not a committed record and is ignored; any other unreadable line
+        is a StoreError naming it)."""
         if not self.manifest_path.exists():
             return []
-        raw = self.manifest_path.read_bytes()
-        lines = raw.split(b"\n")
-        records = []
-        for number, line in enumerate(lines, start=1):
-            if not line.strip():
-                continue
-            try:
-                records.append(json.loads(line))
-            except json.JSONDecodeError as exc:
-                if number == len(lines) and not raw.endswith(b"\n"):
-                    break  # torn final append: never committed
-                raise StoreError(
-                    f"{self.manifest_path}:{number}: manifest line is not JSON ({exc}); "
-                    f'run "poker-audit verify --store {self.root}" for details'
-                ) from None
-        return records
+        return read_manifest(self.manifest_path.read_bytes(), self.manifest_path).records
 
     def ensure_recovered(self) -> None:
-        """Before reading: finish a batch a crashed writer committed but did not publish, and
-        drop the unfinished output of killed audits. On a read-only copy of a store nothing
-        can be finished; verify still accounts for it."""
-        if (self.root / "staging").exists():
-            with contextlib.suppress(OSError), self.locked():
-                pass
+        """Before reading. A reader writes nothing and takes no lock: a committed batch a
+        crashed writer left in staging is read from there (event_files, file_path) until the
+        next writer publishes it under the lock (recover), so a read-only store, or one an
+        ingest holds locked, reads the same. What it still does, when it can: drop the
+        unfinished output of killed audits (never an error)."""
         with contextlib.suppress(OSError):
             self.remove_abandoned_runs()
 
-    def event_files(self) -> list[Path]:
-        """Committed event files, in commit order."""
-        return [self.root / f["path"] for r in self.records() for f in r.get("files", [])]
+    def recover_if_needed(self) -> None:
+        """For a writer about to start: publish (or drop) what a crashed writer left in
+        staging, under the lock, even if this writer then commits nothing (an ingest of files
+        already stored). Readers never do this (ensure_recovered)."""
+        if (self.root / "staging").exists():
+            with self.locked():
+                pass  # locked() recovers
+
+    def event_files(self, records: Sequence[dict[str, Any]] | None = None) -> list[Path]:
+        """Committed event files (of `records`, default all), in commit order, where they are
+        now: in place, or in staging when a crashed writer committed them but did not publish
+        them (see committed_path)."""
+        records = self.records() if records is None else records
+        paths = [self.committed_path(f["path"], records)
+                 for r in records for f in r.get("files", [])]
+        for path in paths:
+            problem = _parquet_tail_problem(path)
+            if problem:
+                raise StoreError(f"{path}: committed event file {problem}; run "
+                                 f"`poker-audit verify --store {self.root}`")
+        return paths
+
+    def quarantine_files(self) -> list[Path]:
+        """The rejected-input files of committed batches, where they are now (as event_files);
+        a file that is gone (verify names it) is left out."""
+        records = self.records()
+        paths = [self.committed_path(q["path"], records)
+                 for r in records for q in r.get("quarantine", [])]
+        return [p for p in paths if p.exists()]
 
     def head(self) -> str:
         records = self.records()
@@ -354,7 +470,7 @@ class Store:
         staging = self.root / "staging"
         if not staging.exists():
             return
-        committed = {r["batch_id"]: r for r in self.records()}
+        committed = {r.get("batch_id"): r for r in self.records()}
         for batch_dir in sorted(staging.iterdir()):
             record = committed.get(batch_dir.name)
             if record is None:
@@ -443,18 +559,22 @@ class Store:
         return BatchWriter(self, now or datetime.now(UTC), batch_id)
 
     def _append_record(self, record: dict[str, Any]) -> None:
+        """Append one record line and make it durable: the commit point. What is already
+        there is read by read_manifest, the rule readers and verify use: a torn last line is
+        cut off first, and a last record missing its newline gets it before the new line."""
         line = json.dumps(record, sort_keys=True, separators=(",", ":"), ensure_ascii=True)
         path = self.manifest_path
         existing = path.read_bytes() if path.exists() else b""
-        prefix = b""
-        if existing and not existing.endswith(b"\n"):
-            # A torn line from a crashed append: cut it off so the chain stays parseable.
-            existing_cut = existing[: existing.rfind(b"\n") + 1]
+        contents = read_manifest(existing, path)
+        prefix = b"\n" if contents.needs_newline else b""
+        if contents.committed_bytes < len(existing):
+            # A torn line from a crashed append (or NULs after the last record): cut it off
+            # so the chain stays parseable. Only bytes that were never committed go.
             with path.open("r+b") as f:
-                f.truncate(len(existing_cut))
+                f.truncate(contents.committed_bytes)
                 f.flush()
                 os.fsync(f.fileno())
-            existing = existing_cut
+            existing = existing[: contents.committed_bytes]
         try:
             with path.open("ab") as f:
                 f.write(prefix + line.encode() + b"\n")
@@ -471,15 +591,25 @@ class Store:
             raise
 
     # ----------------------------------------------------------------- verify
-    def verify(self) -> VerifyReport:
+    def verify(self, head: str | None = None) -> VerifyReport:
         """Recompute every file hash and the hash chain; name each modified, missing or
-        unlisted file and each broken manifest record."""
+        unlisted file and each broken manifest record. With `head` (a chain head published
+        earlier), also fail when no record of the chain has that hash: the store was rolled
+        back past it (its newest records and their files deleted, which leaves nothing
+        inside the store to contradict) or is another store.
+
+        Verify reads the committed view a reader reads, and may run while a writer works:
+        a committed batch still in staging is checked there, files of an uncommitted batch
+        (in staging) are not looked at, and a file that appears in place while verify runs
+        is unlisted only if no record committed by the end of the scan lists it."""
         problems: list[VerifyProblem] = []
         try:
             records = self.records()
+            readable = True
         except StoreError as exc:
             problems.append(VerifyProblem(kind="manifest", path=MANIFEST, detail=str(exc)))
             records = []
+            readable = False  # nothing is known to be listed: no file is called unlisted
         listed: dict[str, str] = {}
         damaged: set[str] = set()
         prev = GENESIS
@@ -505,31 +635,26 @@ class Store:
             hands += int(record.get("hands", 0))
             rows += int(record.get("rows", 0))
         for rel, digest in sorted(listed.items()):
-            path = self.root / rel
-            staged = self._staged_copy(rel, records)
-            if not path.exists() and staged is None:
+            try:
+                actual = self._read_committed(rel, records, sha256_file)
+            except FileNotFoundError:
                 problems.append(VerifyProblem(kind="missing", path=rel, detail="file is gone"))
                 damaged.add(rel)
-            elif sha256_file(path if path.exists() else staged) != digest:  # type: ignore[arg-type]
+                continue
+            if actual != digest:
                 problems.append(
                     VerifyProblem(kind="modified", path=rel, detail="sha256 differs from manifest")
                 )
                 damaged.add(rel)
         for number, record in enumerate(records, start=1):
             problems += self._verify_merkle(number, record, damaged)
-        for sub in ("events", "quarantine"):
-            base = self.root / sub
-            if not base.exists():
-                continue
-            for path in sorted(base.rglob("*")):
-                if path.is_file():
-                    rel = path.relative_to(self.root).as_posix()
-                    if rel not in listed:
-                        problems.append(
-                            VerifyProblem(
-                                kind="unlisted", path=rel, detail="file is not in the manifest"
-                            )
-                        )
+        problems += self._unlisted(listed) if readable else []
+        if head is not None and head not in {GENESIS, *(r["hash"] for r in records)}:
+            problems.append(VerifyProblem(
+                kind="head", path=MANIFEST,
+                detail=f"the published head {head} is not in the chain: the store was rolled "
+                "back (newest records and their files removed) or is not the store that "
+                "published it"))
         return VerifyReport(
             batches=len(records),
             files=len(listed),
@@ -538,6 +663,38 @@ class Store:
             head=prev if records else GENESIS,
             problems=tuple(problems),
         )
+
+    def _unlisted(self, listed: dict[str, str]) -> list[VerifyProblem]:
+        """Files under events/ and quarantine/ that no committed record lists. A batch that
+        commits while verify runs publishes its files after its record is durable, so the
+        manifest read again after the scan lists every file of such a batch."""
+        found = []
+        for sub in ("events", "quarantine"):
+            base = self.root / sub
+            if not base.exists():
+                continue
+            for path in sorted(base.rglob("*")):
+                if path.is_file():
+                    rel = path.relative_to(self.root).as_posix()
+                    if rel not in listed:
+                        found.append(rel)
+        if found:
+            # a manifest unreadable now (it read before): keep what the scan found
+            with contextlib.suppress(StoreError):
+                later = {f["path"] for r in self.records()
+                         for f in [*r.get("files", []), *r.get("quarantine", [])]}
+                found = [rel for rel in found if rel not in later]
+        return [VerifyProblem(kind="unlisted", path=rel, detail="file is not in the manifest")
+                for rel in found]
+
+    def _read_committed(self, rel: str, records: Sequence[dict[str, Any]] | None,
+                        read: Any) -> Any:
+        """`read(path)` of a committed file where it is now (committed_path); once more if a
+        writer published it from staging in between (FileNotFoundError when it is gone)."""
+        try:
+            return read(self.committed_path(rel, records))
+        except FileNotFoundError:
+            return read(self.committed_path(rel, records))
 
     def _verify_merkle(
         self, number: int, record: dict[str, Any], damaged: set[str]
@@ -565,22 +722,41 @@ class Store:
 
     def file_path(self, rel: str) -> Path:
         """A committed file: in place, or still in staging after a crash (read-only copy)."""
+        return self.committed_path(rel)
+
+    def committed_path(self, rel: str,
+                       records: Sequence[dict[str, Any]] | None = None) -> Path:
+        """Where a file of a committed record is now, without writing anything: in place, or
+        in `staging/<batch>/` when its writer crashed after the commit point (the next writer
+        publishes it, under the lock). Publishing only ever moves a file from staging into
+        place, so looking in place, then in staging, then in place again finds a file that
+        moves meanwhile. A file that is nowhere is returned in place (verify names it).
+        `records`: the committed records, read from the manifest when not given."""
         path = self.root / rel
         if path.exists():
             return path
-        return self._staged_copy(rel, self.records()) or path
+        staged = self._staged_copy(rel, self.records() if records is None else records)
+        if staged is not None:
+            return staged
+        return path
 
     def batch_leaves(self, record: dict[str, Any]) -> list[bytes]:
         """The Merkle leaves of a committed batch: every hand of its files, in file order."""
         leaves: list[bytes] = []
         for f in record.get("files", []):
-            leaves += merkle.hand_leaves(read_event_file(self.file_path(f["path"])))
+            table = self._read_committed(f["path"], None, read_event_file)
+            leaves += merkle.hand_leaves(table)
         return leaves
 
     def _staged_copy(self, rel: str, records: Sequence[dict[str, Any]]) -> Path | None:
         """A committed file a crashed writer left in staging (rolled forward on next open)."""
+        staging = self.root / "staging"
+        if not staging.is_dir():
+            return None
         for record in reversed(records):
-            candidate = self.root / "staging" / record["batch_id"] / rel
+            if not isinstance(record.get("batch_id"), str):
+                continue
+            candidate = staging / record["batch_id"] / rel
             if candidate.exists():
                 return candidate
         return None
@@ -902,9 +1078,39 @@ def write_event_file(table: pa.Table, path: Path) -> None:
     os.replace(tmp, path)
 
 
+def _parquet_tail_problem(path: Path) -> str | None:
+    """Why a Parquet file cannot be whole (gone, or cut short: no footer), or None. Reads
+    the last 8 bytes only; damage inside the file is verify's (sha256) to find."""
+    try:
+        with path.open("rb") as f:
+            size = f.seek(0, os.SEEK_END)
+            if size < 12:
+                return "is cut short (no Parquet footer)"
+            f.seek(size - 8)
+            tail = f.read(8)
+    except FileNotFoundError:
+        return "is missing"
+    if tail[4:] != b"PAR1" or int.from_bytes(tail[:4], "little") > size - 12:
+        return "is cut short or damaged (no Parquet footer)"
+    return None
+
+
 def read_event_file(path: Path) -> pa.Table:
-    """Read an event file written by any schema version up to this one."""
-    table = pq.read_table(path)
+    """Read an event file written by any schema version up to this one. A file that is gone
+    raises FileNotFoundError (a committed one may have moved out of staging meanwhile: see
+    Store.committed_path); one that does not read as Parquet, a StoreError naming it."""
+    try:
+        table = pq.read_table(path)
+    except FileNotFoundError:
+        raise
+    except (pa.ArrowException, OSError) as exc:
+        if isinstance(exc, OSError) and exc.errno is not None:
+            raise  # the system's (disk, permissions): the CLI says so
+        if not path.exists():
+            raise FileNotFoundError(errno.ENOENT, os.strerror(errno.ENOENT), str(path)) from None
+        reason = " ".join(str(exc).split())[:200] or type(exc).__name__
+        raise StoreError(f"{path}: event file does not read as Parquet ({reason}); run "
+                         "`poker-audit verify`") from None
     check_file_version(table.schema.metadata, "events", str(path))
     # Upcasts for older versions go here; version 1 is current.
     return table.replace_schema_metadata(events_schema().metadata)

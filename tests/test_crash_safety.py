@@ -141,9 +141,9 @@ def test_disk_full_at_the_manifest_append_commits_nothing_and_loses_nothing(
         ingest([src], store)
     monkeypatch.undo()
     assert len(store.records()) == 1  # the append was taken back: nothing committed
-    _assert_consistent(store)
-    assert not (store.root / "staging").exists()  # recovery dropped the uncommitted batch
+    _assert_consistent(store)  # readers do not see the staged, uncommitted batch
     assert ingest([src], store).hands == 3
+    assert not (store.root / "staging").exists()  # the writer's recovery dropped it
     assert _visible_hands(store) == {"a0", "a1", "b0", "b1", "b2"}
 
 

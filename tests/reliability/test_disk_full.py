@@ -120,7 +120,7 @@ def _assert_clean_failure(result: Result) -> None:
 
 
 def _assert_intact(store: Store, hands: set[str], batches: int, runs: int) -> None:
-    store.ensure_recovered()
+    store.recover_if_needed()  # the next writer publishes or drops what staging holds
     report = store.verify()
     assert report.ok, report.problems
     assert len(store.records()) == batches  # the failed command committed nothing
