@@ -22,6 +22,14 @@ PREFIX = "anon-"
 # replaced in "seat 1 (ann)" but not inside "announce". Base64 ids use + / = as well.
 _ID_CHARS = r"\w+/="
 
+# Shared by every command with --pseudonymize (findings, export, report, collusion).
+PSEUDONYMIZE_HELP = (
+    "Replace every player id, hand id (site hand number) and table id (table name, "
+    "tournament id) by a keyed HMAC pseudonym, in id columns and in every message, and cut "
+    "times to the minute (key: $POKER_AUDIT_PSEUDONYM_KEY; never written anywhere). Left "
+    "as they are: rule ids, seats, amounts, cards, stakes and variants, run ids."
+)
+
 
 def pseudonym_key(key: str | bytes | None = None) -> bytes:
     """The HMAC key: `key` when given, else $POKER_AUDIT_PSEUDONYM_KEY; an error when neither."""
