@@ -3,14 +3,16 @@
 Two stores: a simulated one with injected violations and colluding teams (findings whose
 messages name players other than the finding's own), and one whose players have hostile names
 (spaces, dots, non-ASCII letters, names starting or ending in punctuation, a name that is the
-prefix of another), site-style hand numbers, a table named after a tournament and times with
-seconds. Every command that has `--pseudonymize` (findings in each format, report, collusion,
-export in OHH and PHH) is run on both, and everything it printed or wrote is searched for
-every player id, hand id and table id of the store, and for a time with seconds.
+prefix of another, a name only quoted in a quarantine reason), site-style hand numbers, a table
+named after a tournament and times with seconds. Every command that has `--pseudonymize`
+(findings in each format, report, collusion, export in OHH and PHH) is run on both, and
+everything it printed or wrote is searched for every player id, hand id and table id of the
+store, and for a time with seconds.
 """
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -30,6 +32,9 @@ SECONDS = re.compile(r"\b\d\d:\d\d:(?!00\b)\d\d(?:\.\d+)?\b|\b\d\d:\d\d:\d\d\.\d
 # distinctive enough to be searched for as a plain substring.
 HOSTILE_PLAYERS = ("Mr. Xyzzy", "Zoë Qwx", "-Dash_Qq-", "Ann_Qq", "Ann_Qq-b", "o'Brien Kz")
 HOSTILE_TABLE = "T77123456 Table 9"
+# A name only in quarantined input (a rejected row's reason quotes it): in no event, so in no
+# roster taken from the events.
+QUARANTINED_NAME = "Quentin Qzz"
 HOSTILE_HAND_PREFIX = "site:8812345"
 
 
@@ -176,6 +181,11 @@ def hostile_store(workdir: Path, hands: int = 12) -> Path:
     pq.write_table(table, src)
     store = Store(root)
     ingest([src], store)
+    bad = workdir / "rejected.jsonl"
+    bad.write_text(json.dumps({"hand_id": "site:99999", "seq": 0, "kind": "seat", "seat": 1,
+                               "player": QUARANTINED_NAME, "amount": QUARANTINED_NAME}) + "\n",
+                   encoding="utf-8")
+    ingest([bad], store, fmt="events")
     audit_store(store)
     return root
 
@@ -189,8 +199,10 @@ def _summary(found: list[str]) -> str:
     return ", ".join(f"{len(v)} {k} (e.g. {v[0]})" for k, v in by_kind.items())
 
 
-def _case(name: str, store_root: Path, workdir: Path, hands: list[str]) -> list[Attack]:
+def _case(name: str, store_root: Path, workdir: Path, hands: list[str],
+          more_players: Iterable[str] = ()) -> list[Attack]:
     ids = store_ids(store_root)
+    ids["player"] |= set(more_players)
     plain = pseudonymized_outputs(store_root, workdir / "plain", export_hands=hands,
                                   pseudonymize=False)
     named = sum(1 for o in plain if leaks(o.text, ids))
@@ -219,7 +231,7 @@ def attacks(workdir: Path) -> list[Attack]:
                      sorted(store_ids(sim)["hand"])[:3])
     hostile = hostile_store(workdir)
     results += _case("hostile names", hostile, workdir / "hostile-out",
-                     sorted(store_ids(hostile)["hand"]))
+                     sorted(store_ids(hostile)["hand"]), more_players=[QUARANTINED_NAME])
     covered = {"findings", "report", "collusion", "export"}
     missing = sorted(set(pseudonymize_commands(main)) - covered)
     results.append(Attack(suite=SUITE, case="every command with --pseudonymize is attacked",

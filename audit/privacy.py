@@ -15,7 +15,9 @@ pass through either. What remains in a pseudonymised output: rule ids, categorie
 seats, amounts, cards, citations, the messages with names replaced, variants and stakes (the
 game struct), run ids (the time of the audit, not of play), the store path in the report, and
 times to the minute. Export drops `source` (the file an event came from, often named after a
-table or tournament).
+table or tournament). Text that did not come from the events, and so may name someone no roster
+knows, is replaced whole by a keyed pseudonym: the report's quarantine reasons (``reason-``, so
+rejections still group and count by reason) and dealer ids (``dealer-``).
 
 The key comes from $POKER_AUDIT_PSEUDONYM_KEY (or the caller) and lives only in memory: no
 output, store file or log written by poker-audit contains it. The same key gives the same
@@ -44,6 +46,10 @@ if TYPE_CHECKING:
 PLAYER_COLUMNS = frozenset({"player", "counterparty", "player_a", "player_b"})
 HAND_COLUMNS = frozenset({"hand_id", "evidence_hand_ids"})
 TABLE_COLUMNS = frozenset({"table_id"})
+# Columns whose values are replaced whole by a keyed pseudonym of their own kind: a dealer's
+# name, and a quarantine reason (written from hostile input that never reached the events, so
+# it may name anyone; its pseudonym still groups and counts the rejections by reason).
+OPAQUE_COLUMNS = {"dealer": "dealer", "reason": "reason"}
 # Columns dropped under --pseudonymize: provenance (file names, lines) a regulator does not need.
 DROPPED_COLUMNS = frozenset({"source"})
 
@@ -56,16 +62,20 @@ _START = re.compile(rf"(?<!{_ID}){_ID}+|[^{_ID_CHARS}]", re.S)
 _SECONDS = re.compile(r"(\d{4}-\d\d-\d\d[T ]\d\d:\d\d):\d\d(?:\.\d+)?")
 
 
+def keyed_pseudonym(kind: str, value: str, key: bytes) -> str:
+    """`kind-` and 16 hex digits of HMAC-SHA256(key, kind NUL value)."""
+    digest = hmac.new(key, kind.encode() + b"\x00" + value.encode("utf-8"), hashlib.sha256)
+    return f"{kind}-{digest.hexdigest()[:16]}"
+
+
 def hand_pseudonym(hand_id: str, key: bytes) -> str:
     """The keyed pseudonym of a hand id (site hand numbers do not leave the building)."""
-    return "hand-" + hmac.new(key, b"hand\x00" + hand_id.encode("utf-8"),
-                              hashlib.sha256).hexdigest()[:16]
+    return keyed_pseudonym("hand", hand_id, key)
 
 
 def table_pseudonym(table_id: str, key: bytes) -> str:
     """The keyed pseudonym of a table id (table names carry tournament ids)."""
-    return "table-" + hmac.new(key, b"table\x00" + table_id.encode("utf-8"),
-                               hashlib.sha256).hexdigest()[:16]
+    return keyed_pseudonym("table", table_id, key)
 
 
 def to_the_minute(value: dt.datetime) -> dt.datetime:
@@ -191,6 +201,8 @@ class Redactor:
                 return self.hand(value)
             if name in TABLE_COLUMNS:
                 return self.table(value)
+            if name in OPAQUE_COLUMNS and self.key is not None:
+                return keyed_pseudonym(OPAQUE_COLUMNS[name], value, self.key)
         if isinstance(value, list) and name in HAND_COLUMNS:
             return [self.hand(v) if isinstance(v, str) else self(v) for v in value]
         return self(value)

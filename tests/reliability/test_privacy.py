@@ -154,3 +154,20 @@ def test_export_pseudonymize_drops_quasi_identifiers(audited: Store):
                        "--pseudonymize"])
     assert code == 0 and '"p0"' not in text and "bench" not in text
     assert 'venue = "poker-audit"' in text and 'hand = "hand-' in text
+
+
+def test_report_pseudonymize_hides_names_quoted_in_quarantine_reasons(audited: Store,
+                                                                      tmp_path: Path):
+    """A rejected row's reason quotes hostile input ("got 'Quentin Qzz'"): a name that is in
+    no event. The report keeps the count by reason under a keyed `reason-` pseudonym."""
+    from audit.report.build import build_report
+
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text(json.dumps({"hand_id": "site:99", "seq": 0, "kind": "seat", "seat": 1,
+                               "player": "Quentin Qzz", "amount": "Quentin Qzz"}) + "\n")
+    ingest([bad], audited, fmt="events")
+    assert "Quentin Qzz" in build_report(audited)
+    html = build_report(audited, pseudonymize=True, key=KEY)
+    assert "Quentin" not in html and "site:99" not in html
+    assert re.search(r"<td>reason-[0-9a-f]{16}</td>", html)
+    assert _names(html) == set() and "bench" not in html
