@@ -50,6 +50,11 @@ TABLE_COLUMNS = frozenset({"table_id"})
 # name, and a quarantine reason (written from hostile input that never reached the events, so
 # it may name anyone; its pseudonym still groups and counts the rejections by reason).
 OPAQUE_COLUMNS = {"dealer": "dealer", "reason": "reason"}
+# Columns of a closed vocabulary, written by poker-audit and never holding a name: left as
+# they are (a player named "fold" or "As" must not turn an event kind or a card into a
+# pseudonym; in messages such a word is replaced, the safe side).
+VERBATIM_COLUMNS = frozenset({"kind", "cards", "rule_id", "category", "severity", "citation",
+                              "run_id", "variant", "structure", "currency"})
 # Columns dropped under --pseudonymize: provenance (file names, lines) a regulator does not need.
 DROPPED_COLUMNS = frozenset({"source"})
 
@@ -60,6 +65,9 @@ _IS_ID = re.compile(_ID)
 _START = re.compile(rf"(?<!{_ID}){_ID}+|[^{_ID_CHARS}]", re.S)
 # A time with seconds ("2026-03-02 00:00:37", "2026-03-02T00:00:37.5+00:00") in free text.
 _SECONDS = re.compile(r"(\d{4}-\d\d-\d\d[T ]\d\d:\d\d):\d\d(?:\.\d+)?")
+
+
+_MEMO = 100_000  # texts remembered by a Redactor (then it starts over)
 
 
 def keyed_pseudonym(kind: str, value: str, key: bytes) -> str:
@@ -133,11 +141,19 @@ class Redactor:
             self._kind.update(dict.fromkeys(roster.tables, self.table))
             self._kind.update(dict.fromkeys(roster.hands, self.hand))
             self._kind.update(dict.fromkeys(roster.players, self.player))
-        by_lead: dict[str, list[str]] = {}
+        # Texts already redacted: rule ids, citations, severities repeat on every row.
+        self._memo: dict[str, str] = {}
+        # Where a name may start, the lengths of the names that start with that token there,
+        # longest first ("ann-b" before "ann"): a few set look-ups per place, however many
+        # names share a first token (a million hand ids all start "ps").
+        lengths: dict[str, set[int]] = {}
         for name in self._kind:
-            by_lead.setdefault(_START.match(name).group(0), []).append(name)  # type: ignore[union-attr]
-        # Longest first: "ann-b" before "ann" when both are names.
-        self._by_lead = {k: sorted(v, key=len, reverse=True) for k, v in by_lead.items()}
+            lengths.setdefault(_START.match(name).group(0), set()).add(len(name))  # type: ignore[union-attr]
+        self._lengths = {k: sorted(v, reverse=True) for k, v in lengths.items()}
+        # The places to look: id-character runs, and the other characters some name starts with.
+        odd = "".join(re.escape(k) for k in self._lengths if not _IS_ID.match(k))
+        self._starts = re.compile(_START.pattern.split("|")[0] + (f"|[{odd}]" if odd else ""),
+                                  re.S)
 
     def player(self, value: str | None) -> str | None:
         if value is None or self.key is None:
@@ -158,18 +174,26 @@ class Redactor:
         """Free text with every roster id replaced and times cut to the minute."""
         if self.key is None:
             return text
+        known = self._memo.get(text)
+        if known is None:
+            if len(self._memo) >= _MEMO:
+                self._memo.clear()
+            known = self._memo[text] = self._text(text)
+        return known
+
+    def _text(self, text: str) -> str:
         out: list[str] = []
-        done = pos = 0
-        while (m := _START.search(text, pos)) is not None:
+        done = 0
+        for m in self._starts.finditer(text):
             start = m.start()
-            hit = next((name for name in self._by_lead.get(m.group(0), ())
-                        if text.startswith(name, start) and self._ends(text, start, name)),
-                       None)
-            if hit is None:
-                pos = m.end()
+            sizes = self._lengths.get(m.group(0)) if start >= done else None
+            if sizes is None:
                 continue
-            out += (text[done:start], self._kind[hit](hit))
-            done = pos = start + len(hit)
+            hit = next((name for size in sizes if (name := text[start:start + size]) in self._kind
+                        and self._ends(text, start, name)), None)
+            if hit is not None:
+                out += (text[done:start], self._kind[hit](hit))
+                done = start + len(hit)
         out.append(text[done:])
         return _SECONDS.sub(r"\1", "".join(out))
 
@@ -194,6 +218,8 @@ class Redactor:
 
     def field(self, name: str, value: object) -> Any:
         """A value of a named column or key: ids by their column, anything else as `self`."""
+        if name in VERBATIM_COLUMNS:
+            return value
         if isinstance(value, str):
             if name in PLAYER_COLUMNS:
                 return self.player(value)
@@ -231,7 +257,7 @@ def pseudonymize_table(table: pa.Table, key: str | bytes | None = None, *,
         if name in DROPPED_COLUMNS:
             table = table.set_column(i, field.with_nullable(True),
                                      pa.nulls(table.num_rows, field.type))
-        elif not _plain(field.type):
+        elif not _plain(field.type) and name not in VERBATIM_COLUMNS:
             table = table.set_column(i, field, _redact_column(redactor, name, table.column(i)))
     return table
 

@@ -135,6 +135,10 @@ def test_redactor_replaces_hostile_names_and_ids_and_cuts_seconds():
     # id columns are mapped whatever their value, even one missing from the roster
     assert redact.field("player", "not-in-roster") == pseudonym("not-in-roster", key)
     assert redact.field("hand_id", "ps:9") == hand_pseudonym("ps:9", key)
+    # a player named like a card or an event kind: replaced in text, never in those columns
+    odd = Redactor(key, Roster(players=frozenset({"As", "fold"})))
+    assert odd.field("cards", "As Kd") == "As Kd" and odd.field("kind", "fold") == "fold"
+    assert odd.field("message", "seat 2 (As) folds") == f"seat 2 ({pseudonym('As', key)}) folds"
 
 
 def test_export_pseudonymize_drops_quasi_identifiers(audited: Store):
