@@ -175,3 +175,17 @@ def test_report_pseudonymize_hides_names_quoted_in_quarantine_reasons(audited: S
     assert "Quentin" not in html and "site:99" not in html
     assert re.search(r"<td>reason-[0-9a-f]{16}</td>", html)
     assert _names(html) == set() and "bench" not in html
+
+
+@pytest.mark.parametrize("args", [["collusion", "--min-hands", "1"], ["export", "p0", "--format",
+                                  "ohh"], ["report", "--out", "REPORT"]])
+def test_every_pseudonymize_command_without_a_key_is_a_usage_error(audited: Store,
+                                                                    tmp_path: Path,
+                                                                    args: list[str]):
+    args = [str(tmp_path / "r.html") if a == "REPORT" else a for a in args]
+    before = sorted(p.relative_to(audited.root) for p in audited.root.rglob("*"))
+    code, out = _run([*args, "--store", str(audited.root), "--pseudonymize"], key=None)
+    assert code == 2 and "POKER_AUDIT_PSEUDONYM_KEY" in out and "Traceback" not in out
+    # refused before any work: collusion records no findings, the report writes no file
+    assert sorted(p.relative_to(audited.root) for p in audited.root.rglob("*")) == before
+    assert not (tmp_path / "r.html").exists()
