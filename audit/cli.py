@@ -400,7 +400,8 @@ def replay(hand_id: str, store: Path | None, profile: str) -> None:
               help="Open Hand History (one JSON object per line) or PHH (.phhs).")
 @click.option("--out", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="Write to this file instead of stdout.")
-@click.option("--pseudonymize", is_flag=True, help=PSEUDONYMIZE_HELP)
+@click.option("--pseudonymize", is_flag=True,
+              help=PSEUDONYMIZE_HELP + " Each event's source (file and line) is left out.")
 def export(hand_ids: tuple[str, ...], store: Path | None, fmt: str, out: Path | None,
            pseudonymize: bool) -> None:
     """Export stored hands for interchange with other tools, in OHH or PHH.

@@ -41,7 +41,9 @@ _store_option = click.option(
 @click.option("--run", default="latest", show_default=True, help="Audit run id, or latest.")
 @click.option("--out", required=True, type=click.Path(dir_okay=False, path_type=Path),
               help="HTML file to write.")
-@click.option("--pseudonymize", is_flag=True, help=PSEUDONYMIZE_HELP)
+@click.option("--pseudonymize", is_flag=True,
+              help=PSEUDONYMIZE_HELP + " Quarantine reasons and dealer ids become keyed reason- "
+              "and dealer- pseudonyms (counts kept); the store path is shown as it is.")
 def report_command(store: Path | None, run: str, out: Path, pseudonymize: bool) -> None:
     """Write a self-contained HTML compliance report of an audit run.
 
