@@ -37,7 +37,7 @@ from typing import TYPE_CHECKING, Any
 
 import pyarrow as pa
 
-from audit.report.pseudonym import _ID_CHARS, pseudonym, pseudonym_key
+from audit.report.pseudonym import pseudonym, pseudonym_key
 
 if TYPE_CHECKING:
     from audit.store import Store
@@ -58,6 +58,9 @@ VERBATIM_COLUMNS = frozenset({"kind", "cards", "rule_id", "category", "severity"
 # Columns dropped under --pseudonymize: provenance (file names, lines) a regulator does not need.
 DROPPED_COLUMNS = frozenset({"source"})
 
+# Characters that may continue an id: an id only matches as a whole token, so "ann" is
+# replaced in "seat 1 (ann)" but not inside "announce". Base64 ids use + / = as well.
+_ID_CHARS = r"\w+/="
 _ID = f"[{_ID_CHARS}]"
 _IS_ID = re.compile(_ID)
 # Where a name may start in a text: the start of a run of id characters (not inside one), or
