@@ -12,6 +12,7 @@ store, and for a time with seconds.
 
 from __future__ import annotations
 
+import html
 import json
 import re
 from collections.abc import Iterable
@@ -20,6 +21,7 @@ from pathlib import Path
 
 import click
 from click.testing import CliRunner
+from markupsafe import escape
 
 from audit.attacks import Attack
 
@@ -75,11 +77,17 @@ def store_ids(store_root: Path) -> dict[str, set[str]]:
     }
 
 
+def _written_forms(value: str) -> set[str]:
+    """How an id may be written out: as is, HTML-escaped, JSON-escaped (ASCII or not)."""
+    return {value, html.escape(value), html.escape(value, quote=False), str(escape(value)),
+            json.dumps(value)[1:-1], json.dumps(value, ensure_ascii=False)[1:-1]}
+
+
 def leaks(text: str, ids: dict[str, set[str]]) -> list[str]:
     """Each id found in `text` (as a plain substring: no token rule to slip past), and each
     time with seconds."""
     found = [f"{kind} {v!r}" for kind, values in ids.items() for v in sorted(values)
-             if v in text]
+             if any(form in text for form in _written_forms(v))]
     return found + [f"time {m.group(0)}" for m in SECONDS.finditer(text)][:3]
 
 
@@ -210,11 +218,13 @@ def _case(name: str, store_root: Path, workdir: Path, hands: list[str],
     for output in pseudonymized_outputs(store_root, workdir / "pseudo", export_hands=hands):
         found = leaks(output.text, ids)
         crashed = output.exit_code not in (0, 1, 2) or "Traceback" in output.text
+        missing = "No such option" in output.text  # not tried is not held
         attacks.append(Attack(
             suite=SUITE, case=f"{name}: {output.label} --pseudonymize",
-            held=not found and not crashed,
+            held=not found and not crashed and not missing,
             detail=(f"leaked {_summary(found)}" if found else
                     f"exit {output.exit_code}" if crashed else
+                    "the command has no --pseudonymize" if missing else
                     f"no id of {sum(map(len, ids.values()))} ({named} of {len(plain)} outputs "
                     "name some without the flag)"),
         ))
