@@ -247,13 +247,15 @@ def pseudonymize_table(table: pa.Table, key: str | bytes | None = None, *,
     """The table with every id of `roster` (plus the ids in the table's own id columns and
     `players`) replaced in every column, times to the minute, provenance columns dropped."""
     secret = pseudonym_key(key)
-    known = {c: [v for v in table.column(c).to_pylist() if isinstance(v, str)]
-             for c in table.column_names}
-    roster = roster.extended(
-        players=[*players, *(v for c in PLAYER_COLUMNS & known.keys() for v in known[c])],
-        hands=[v for c in HAND_COLUMNS & known.keys() for v in known[c]],
-        tables=[v for c in TABLE_COLUMNS & known.keys() for v in known[c]],
-    )
+    def ids(columns: frozenset[str]) -> list[str]:
+        found = []
+        for c in columns & set(table.column_names):
+            for v in table.column(c).to_pylist():
+                found += [x for x in (v if isinstance(v, list) else [v]) if isinstance(x, str)]
+        return found
+
+    roster = roster.extended(players=[*players, *ids(PLAYER_COLUMNS)],
+                             hands=ids(HAND_COLUMNS), tables=ids(TABLE_COLUMNS))
     redactor = Redactor(secret, roster)
     for i, name in enumerate(table.column_names):
         field = table.schema.field(i)
