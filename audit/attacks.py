@@ -19,6 +19,7 @@ from pathlib import Path
 SUITES: dict[str, str] = {
     "sql": "SQL writes via query, output paths into the store, BLOBs, odd paths, disk full",
     "store": "store read view and manifest: torn lines, verify mid-commit, read-only, damage",
+    "privacy": "real names and quasi-identifiers in --pseudonymize outputs",
 }
 
 

@@ -20,6 +20,7 @@ from audit import __version__
 from audit.errors import AuditError
 from audit.outfile import write_output
 from audit.output import OutputFormat, render
+from audit.report.pseudonym import PSEUDONYMIZE_HELP
 from audit.store import Store, default_store_path
 
 CONTEXT_SETTINGS = {"help_option_names": ["-h", "--help"]}
@@ -313,9 +314,7 @@ def query(sql: str, store: Path | None, fmt: str, params: tuple[tuple[str, str],
 @click.option("--run", "run", default="latest", show_default=True, help="Run id or latest.")
 @click.option("--rule", default=None, help="Only findings of this rule id.")
 @format_option
-@click.option("--pseudonymize", is_flag=True,
-              help="Replace player ids by keyed HMAC pseudonyms (key: "
-              "$POKER_AUDIT_PSEUDONYM_KEY; never written anywhere).")
+@click.option("--pseudonymize", is_flag=True, help=PSEUDONYMIZE_HELP)
 def findings(store: Path | None, run: str, rule: str | None, fmt: str,
              pseudonymize: bool) -> None:
     """Print the findings of an audit run.
@@ -331,9 +330,9 @@ def findings(store: Path | None, run: str, rule: str | None, fmt: str,
     with user_errors():
         table = read_findings(target, run, rule)
         if pseudonymize:
-            from audit.privacy import pseudonymize_table
+            from audit.privacy import pseudonymize_store_table
 
-            table = pseudonymize_table(table)
+            table = pseudonymize_store_table(target, table)
         if resolve_run(target, run) is None:
             err("no audit run yet: findings appear after 'poker-audit audit'")
     click.echo(render(table, fmt), nl=False)
@@ -438,8 +437,7 @@ def replay(hand_id: str, store: Path | None, profile: str) -> None:
 @click.option("--out", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="Write to this file instead of stdout.")
 @click.option("--pseudonymize", is_flag=True,
-              help="Replace player ids by keyed HMAC pseudonyms (key: "
-              "$POKER_AUDIT_PSEUDONYM_KEY; never written anywhere).")
+              help=PSEUDONYMIZE_HELP + " Each event's source (file and line) is left out.")
 def export(hand_ids: tuple[str, ...], store: Path | None, fmt: str, out: Path | None,
            pseudonymize: bool) -> None:
     """Export stored hands for interchange with other tools, in OHH or PHH.
@@ -465,9 +463,9 @@ def export(hand_ids: tuple[str, ...], store: Path | None, fmt: str, out: Path | 
         if missing:
             raise InputProblem(f"not in {target.root}: {', '.join(missing)}")
         if pseudonymize:
-            from audit.privacy import pseudonymize_table
+            from audit.privacy import pseudonymize_store_table
 
-            table = pseudonymize_table(table)
+            table = pseudonymize_store_table(target, table)
         text = export_hands(table, fmt)
     if out:
         with user_errors():

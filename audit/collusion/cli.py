@@ -8,6 +8,7 @@ import click
 import pyarrow as pa
 
 from audit.output import OutputFormat, render
+from audit.report.pseudonym import PSEUDONYMIZE_HELP
 
 _TABLE_COLUMNS = ("rank", "player", "counterparty", "pattern", "score", "q_value", "hands")
 
@@ -25,8 +26,10 @@ _TABLE_COLUMNS = ("rank", "player", "counterparty", "pattern", "score", "q_value
 @click.option("--scorecard", is_flag=True,
               help="Simulated store: also score the leads against its colluders.parquet "
                    "(per style recall and AUC, precision, false leads) on stderr.")
+@click.option("--pseudonymize", is_flag=True,
+              help=PSEUDONYMIZE_HELP + " The findings recorded in the store keep the ids.")
 def collusion_command(store: Path | None, run: str, min_hands: int, fdr: float,
-                      fmt: str, scorecard: bool) -> None:
+                      fmt: str, scorecard: bool, pseudonymize: bool) -> None:
     """Rank collusion leads (soft play, chip dumping, whipsaw, check-downs) for an audit run
     and record them as collusion findings: suspicions with evidence, never verdicts.
 
@@ -35,6 +38,7 @@ def collusion_command(store: Path | None, run: str, min_hands: int, fdr: float,
         poker-audit collusion --min-hands 200 --fdr 0.01
         poker-audit collusion --run 20260101T000000000000Z-1a2b3c4d --format json
         poker-audit collusion --store sim-store --scorecard
+        POKER_AUDIT_PSEUDONYM_KEY=... poker-audit collusion --pseudonymize --format csv
     """
     from audit.cli import InputProblem, open_store, user_errors
     from audit.collusion.findings import collusion_leads, write_collusion_findings
@@ -42,6 +46,10 @@ def collusion_command(store: Path | None, run: str, min_hands: int, fdr: float,
 
     target = open_store(store)
     with user_errors():
+        if pseudonymize:
+            from audit.report.pseudonym import pseudonym_key
+
+            pseudonym_key()  # no key: a usage error before any work or write
         run_id = resolve_run(target, run)
         if run_id is None:
             raise InputProblem(f'no audit run yet: run "poker-audit audit --store '
@@ -56,6 +64,10 @@ def collusion_command(store: Path | None, run: str, min_hands: int, fdr: float,
                                    "colluders.parquet (make one with poker-audit simulate "
                                    "--colluders K)")
             card = collusion_scorecard(target.root, run=run_id, min_hands=min_hands, fdr=fdr)
+        if pseudonymize:
+            from audit.privacy import pseudonymize_store_table
+
+            leads = pseudonymize_store_table(target, leads)
     click.echo(f"run {run_id}: {leads.num_rows} lead(s) at FDR {fdr:g} (pairs with >= "
                f"{min_hands} hands together); {written.num_rows} collusion finding(s) written",
                err=True)

@@ -2,8 +2,10 @@
 
 Numbers come from DuckDB SQL over the store's views (audit.report.queries), charts from
 matplotlib as inline SVG (audit.report.charts), worst examples from the replay timeline
-(audit.timeline). With ``pseudonymize=True`` every player id, in tables, timelines, messages
-and charts, is replaced by a keyed HMAC-SHA256 pseudonym (audit.report.pseudonym).
+(audit.timeline). With ``pseudonymize=True`` every player id, hand id and table id, in tables,
+timelines, messages and charts, is replaced by a keyed HMAC-SHA256 pseudonym and times are cut
+to the minute (audit.privacy): all of the collected data passes the redactor before anything
+is drawn or printed.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from markupsafe import Markup
 from audit import __version__
 from audit.errors import AuditInputError
 from audit.outfile import check_output_path, write_output
+from audit.privacy import Redactor, Roster
 from audit.profiles import load_profile
 from audit.replay import Settings, replay_hand
 from audit.report import charts
@@ -31,7 +34,7 @@ from audit.report.methodology import (
     unchecked_rules,
     why_unchecked,
 )
-from audit.report.pseudonym import Pseudonymizer, pseudonym_key
+from audit.report.pseudonym import pseudonym_key
 from audit.rule_catalog import CATALOG
 from audit.rules import RULES
 from audit.run import resolve_run
@@ -145,7 +148,7 @@ def _fmt_ts(value: Any) -> str:
     return str(value)
 
 
-def _env(pseudo: Pseudonymizer) -> Environment:
+def _env(pseudo: Redactor) -> Environment:
     def finalize(value: Any) -> Any:
         # Every value printed by the template passes here: player ids never slip through.
         if isinstance(value, Markup):
@@ -166,10 +169,6 @@ def _env(pseudo: Pseudonymizer) -> Environment:
     return env
 
 
-def _pseudonymize_rows(rows: list[dict[str, Any]], pseudo: Pseudonymizer) -> list[dict[str, Any]]:
-    return [{k: pseudo(v) for k, v in r.items()} for r in rows]
-
-
 def build_report(
     store: Store | str | Path,
     run: str = "latest",
@@ -181,8 +180,12 @@ def build_report(
     """The HTML report of one audit run (`latest` or a run id), as one self-contained string."""
     secret = pseudonym_key(key) if pseudonymize else None  # fail before any work
     data = collect(store, run)
-    pseudo = Pseudonymizer(data["players"], secret)
-    pairs = _pseudonymize_rows(data["collusion_pairs"], pseudo)
+    roster = Roster()
+    if secret is not None:
+        roster = Roster.of_store(_store(store)).extended(players=data["players"])
+    pseudo = Redactor(secret, roster)
+    data = pseudo(data)  # every row, timeline and label, before any chart is drawn
+    pairs = data["collusion_pairs"]
     chart = {
         "category": charts.category_severity(data["by_category_severity"]),
         "day": charts.per_day(data["by_day"]),

@@ -10,6 +10,7 @@ from pathlib import Path
 import click
 
 from audit.errors import AuditError
+from audit.report.pseudonym import PSEUDONYMIZE_HELP
 from audit.store import Store, default_store_path
 
 
@@ -41,7 +42,8 @@ _store_option = click.option(
 @click.option("--out", required=True, type=click.Path(dir_okay=False, path_type=Path),
               help="HTML file to write.")
 @click.option("--pseudonymize", is_flag=True,
-              help="Replace player ids by keyed hashes (key: $POKER_AUDIT_PSEUDONYM_KEY).")
+              help=PSEUDONYMIZE_HELP + " Quarantine reasons and dealer ids become keyed reason- "
+              "and dealer- pseudonyms (counts kept); the store path is shown as it is.")
 def report_command(store: Path | None, run: str, out: Path, pseudonymize: bool) -> None:
     """Write a self-contained HTML compliance report of an audit run.
 
@@ -57,8 +59,8 @@ def report_command(store: Path | None, run: str, out: Path, pseudonymize: bool) 
         write_report(s, out, run, pseudonymize=pseudonymize)
     except AuditError as exc:
         raise _InputProblem(str(exc)) from None
-    click.echo(f"wrote {out}" + (" (player ids pseudonymized)" if pseudonymize else ""),
-               err=True)
+    done = " (player, hand and table ids pseudonymized)" if pseudonymize else ""
+    click.echo(f"wrote {out}{done}", err=True)
 
 
 @click.command("sql-init")
