@@ -576,6 +576,11 @@ def _register_commands() -> None:
     main.add_command(collusion_command)
     main.add_command(report_command)
     main.add_command(sql_init_command)
+    # Each command carries `-h` itself: click caches a command's help option the first time it
+    # runs, and a command run on its own (a test, a notebook) would otherwise cache `--help`
+    # alone and answer `poker-audit CMD -h` with a usage error ever after.
+    for command in main.commands.values():
+        command.context_settings = {**CONTEXT_SETTINGS, **command.context_settings}
 
 
 _register_commands()

@@ -100,3 +100,12 @@ def test_demo_runs_end_to_end(tmp_path: Path):
     assert "quarantined: sample-events.jsonl:69 hand demo:4" in result.output
     assert (tmp_path / "demo-report.html").exists()  # beside the store, never inside it
     assert "100.0%  100.0%" in result.output  # the accuracy scorecard
+
+
+def test_h_still_works_after_a_command_ran_on_its_own():
+    # click caches a command's help option when it first runs: a command invoked directly
+    # (not through `main`) must not lose `-h` for every later `poker-audit CMD -h`
+    for name, command in main.commands.items():
+        CliRunner().invoke(command, ["--help"])
+        result = run(name, "-h")
+        assert result.exit_code == 0, (name, result.output)
