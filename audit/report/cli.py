@@ -56,7 +56,9 @@ def report_command(store: Path | None, run: str, out: Path, pseudonymize: bool) 
     try:
         write_report(s, out, run, pseudonymize=pseudonymize)
     except AuditError as exc:
-        raise _InputProblem(str(exc)) from None
+        problem = _InputProblem(str(exc))
+        problem.exit_code = getattr(exc, "exit_code", problem.exit_code)  # tampered run: 1
+        raise problem from None
     click.echo(f"wrote {out}" + (" (player ids pseudonymized)" if pseudonymize else ""),
                err=True)
 
@@ -81,5 +83,7 @@ def sql_init_command(path: Path, store: Path | None) -> None:
     try:
         sql_init(s, path)
     except (AuditError, OSError) as exc:
-        raise _InputProblem(str(exc)) from None
+        problem = _InputProblem(str(exc))
+        problem.exit_code = getattr(exc, "exit_code", problem.exit_code)  # tampered run: 1
+        raise problem from None
     click.echo(f"wrote {path}: views over {s.root.resolve()}", err=True)
