@@ -114,13 +114,34 @@ def _is_scratch(name: str) -> bool:
     return name.startswith(".") and name.endswith(".tmp")
 
 
-def check_run(store: Store, run: CommittedRun) -> list[VerifyProblem]:
-    """Each committed file of the run present with its hash, and no other file beside them."""
+# Runs found intact in this process, by what the check read: the run record's hashes and each
+# file's inode, size, mtime and ctime (a write, rename or replace changes the ctime, which no
+# user can set back). One command checks the same run several times (each SQL view, each
+# output); it hashes the files once.
+_INTACT: set[tuple[Any, ...]] = set()
+
+
+def _fingerprint(base: Path, run: CommittedRun) -> tuple[Any, ...]:
+    stats = []
+    for path in sorted(base.rglob("*")):
+        st = path.lstat()
+        stats.append((path.relative_to(base).as_posix(), st.st_ino, st.st_size,
+                      st.st_mtime_ns, st.st_ctime_ns))
+    return (str(base.resolve()), tuple(sorted(run.files.items())), tuple(stats))
+
+
+def check_run(store: Store, run: CommittedRun, *, cached: bool = True) -> list[VerifyProblem]:
+    """Each committed file of the run present with its hash, and no other file beside them.
+    `cached`: a run this process found intact, and whose files have not changed since, is
+    not hashed again (verify always hashes)."""
     base = run_path(store, run.run_id)
     where = f"runs/{run.run_id}"
     if not base.is_dir():
         return [VerifyProblem(kind="missing", path=where,
                               detail="committed audit run directory is gone")]
+    fingerprint = _fingerprint(base, run)
+    if cached and fingerprint in _INTACT:
+        return []
     problems = []
     for rel, digest in sorted(run.files.items()):
         path = base / rel
@@ -136,6 +157,8 @@ def check_run(store: Store, run: CommittedRun) -> list[VerifyProblem]:
                 and not _is_scratch(path.name):
             problems.append(VerifyProblem(kind="unlisted", path=f"{where}/{rel}",
                                           detail="file is not in the run record"))
+    if not problems:
+        _INTACT.add(fingerprint)
     return problems
 
 
@@ -151,7 +174,7 @@ def verify_runs(store: Store, records: Sequence[dict[str, Any]]
                 detail=f"adds files to run {record.get('run_id')!r}, which no earlier run "
                 "record commits"))
     for run in runs.values():
-        problems += check_run(store, run)
+        problems += check_run(store, run, cached=False)
     unprotected = []
     if store.runs_dir.is_dir():
         for entry in sorted(store.runs_dir.iterdir()):

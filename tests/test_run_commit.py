@@ -177,3 +177,22 @@ def test_the_report_knows_the_store_did_not_grow_since_the_run(store: Store) -> 
 
     assert collect(store)["store"]["changed_since_run"] is False
     assert collect(store)["run"]["batches"] == 2
+
+
+def test_a_run_checked_once_is_checked_again_after_a_same_size_edit(store: Store) -> None:
+    """A command checks each run once (audit/run_commit.py keeps what it found intact); an
+    edit that keeps the size and mtime still shows, in the same process."""
+    import os
+
+    from audit.errors import RunCheckError
+    from audit.run import read_findings
+
+    assert read_findings(store).num_rows > 0
+    part = sorted((_run_dir(store) / "findings").glob("part-*.parquet"))[0]
+    before = part.stat()
+    data = bytearray(part.read_bytes())
+    data[len(data) // 2] ^= 0xFF
+    part.write_bytes(bytes(data))
+    os.utime(part, ns=(before.st_atime_ns, before.st_mtime_ns))
+    with pytest.raises(RunCheckError, match="poker-audit verify"):
+        read_findings(store)
