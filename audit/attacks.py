@@ -20,6 +20,7 @@ SUITES: dict[str, str] = {
     "sql": "SQL writes via query, output paths into the store, BLOBs, odd paths, disk full",
     "store": "store read view and manifest: torn lines, verify mid-commit, read-only, damage",
     "privacy": "real names and quasi-identifiers in --pseudonymize outputs",
+    "runs": "audit runs tampered with (runs/: parts, run.json, forged runs)",
 }
 
 

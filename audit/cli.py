@@ -37,7 +37,10 @@ def user_errors() -> Iterator[None]:
     try:
         yield
     except AuditError as exc:
-        raise InputProblem(str(exc)) from None
+        problem = InputProblem(str(exc))
+        # a tampered or damaged audit run flags the store (exit 1), as verify does
+        problem.exit_code = getattr(exc, "exit_code", InputProblem.exit_code)
+        raise problem from None
 
 
 def store_option(f: Callable[..., Any]) -> Callable[..., Any]:
@@ -190,6 +193,10 @@ def verify(store: Path | None, head: str | None) -> None:
     report = target.verify(head=head.lower() if head else None)
     for p in report.problems:
         click.echo(f"{p.kind.upper()}: {p.path}: {p.detail}")
+    for run_id in report.unprotected:  # not a problem: nothing protected them to check
+        click.echo(f"UNPROTECTED: runs/{run_id}: audit run written before runs were committed "
+                   "to the chain; verify cannot check it (run `poker-audit audit` to make a "
+                   "protected run)")
     status = "OK" if report.ok else f"FAILED ({len(report.problems)} problem(s))"
     click.echo(
         f"{status}: {report.batches} batches, {report.files} files, {report.hands} hands, "
@@ -325,6 +332,7 @@ def findings(store: Path | None, run: str, rule: str | None, fmt: str,
         POKER_AUDIT_PSEUDONYM_KEY=... poker-audit findings --pseudonymize --format csv
     """
     from audit.run import read_findings, resolve_run
+    from audit.run_commit import run_unprotected
 
     target = open_store(store)
     with user_errors():
@@ -333,8 +341,12 @@ def findings(store: Path | None, run: str, rule: str | None, fmt: str,
             from audit.privacy import pseudonymize_store_table
 
             table = pseudonymize_store_table(target, table)
-        if resolve_run(target, run) is None:
+        run_id = resolve_run(target, run)
+        if run_id is None:
             err("no audit run yet: findings appear after 'poker-audit audit'")
+        elif run_unprotected(target, run_id):
+            err(f"note: audit run {run_id} was written before runs were committed to the "
+                "chain, so it is not protected; run `poker-audit audit` to make a protected run")
     click.echo(render(table, fmt), nl=False)
 
 

@@ -19,3 +19,10 @@ class StoreError(AuditError):
 
 class QueryError(AuditError):
     """A query was refused or failed."""
+
+
+class RunCheckError(StoreError):
+    """An audit run failed its check against the hash chain (tampered, damaged or never
+    committed): the command completed but flags the store, so the CLI exits 1, not 2."""
+
+    exit_code = 1

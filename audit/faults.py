@@ -262,8 +262,6 @@ class FaultRunner:
             problems += self._rerun(command, store, src)
             if not self.fast or problems:
                 problems += self._check_store(command, store)
-        if command == "audit":
-            _prune_runs(store, keep=3)
         code = None if outcome is None else outcome["exit_code"]
         message = "killed" if outcome is None else _last_line(outcome.get("output", ""))
         return Trial(number=number, command=command, fault=fault, point=point, exit_code=code,
@@ -495,14 +493,6 @@ def _check_runs(store: Any) -> list[str]:
                 for name in ("findings", "hands", "hand_players")):
             problems.append(f"run {run.name} is visible but incomplete")
     return problems
-
-
-def _prune_runs(store: Any, keep: int) -> None:
-    """Housekeeping between trials: every finished run is read by the views, so keep a few."""
-    from audit.run import finished_runs
-
-    for run in finished_runs(store)[:-keep]:
-        shutil.rmtree(store.runs_dir / run["run_id"], ignore_errors=True)
 
 
 def _last_line(text: str) -> str:

@@ -103,7 +103,7 @@ def build_proof(store: Store, hand_id: str) -> dict[str, Any]:
             f'manifest; run "poker-audit verify --store {store.root}"'
         )
     records = store.records()
-    position = next(i for i, r in enumerate(records) if r["batch_id"] == record["batch_id"])
+    position = next(i for i, r in enumerate(records) if r.get("hash") == record["hash"])
     later = [{"digest": record_digest(r)} if r.get("chain") == CHAIN_VERSION else {"record": r}
              for r in records[position + 1:]]
     return {

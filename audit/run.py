@@ -29,37 +29,34 @@ from audit.replay import Settings
 from audit.replay.fast import replay_table_fast
 from audit.replay.table_sequence import table_sequence_findings
 from audit.rules import Severity
+from audit.run_commit import RunCheckError, commit_run, require_intact, run_path, visible_runs
 from audit.run_layout import OUTPUTS, output_files, part_path
 from audit.schema import arrow_schema, check_file_version, findings_schema
 from audit.store import GENESIS, Store, new_batch_id, read_event_file
 
 
 def finished_runs(store: Store) -> list[dict[str, Any]]:
-    """run.json of every finished run, oldest first (run ids sort by time)."""
-    if not store.runs_dir.exists():
-        return []
-    runs = []
-    for d in sorted(store.runs_dir.iterdir()):
-        meta = d / "run.json"
-        if meta.exists():
-            runs.append(json.loads(meta.read_text(encoding="utf-8")))
-    return runs
+    """The metadata (run.json) of every finished run, oldest first: the runs the chain
+    commits, in commit order (audit/run_commit.py); in a store written before runs were
+    committed, its runs by directory name."""
+    return [r.meta for r in visible_runs(store)]
 
 
 def resolve_run(store: Store, run: str = "latest") -> str | None:
-    """The run id for `latest` or an id; None when the store has no finished run yet."""
+    """The run id for `latest` (the run the chain committed last) or an id; None when the
+    store has no finished run yet."""
     runs = finished_runs(store)
     if run == "latest":
         return runs[-1]["run_id"] if runs else None
-    ids = {r["run_id"] for r in runs}
+    ids = [r["run_id"] for r in runs]
     if run not in ids:
-        known = ", ".join(sorted(ids)[-5:]) or "none yet"
+        known = ", ".join(ids[-5:]) or "none yet"
         raise AuditInputError(f"no finished audit run {run!r} in {store.root} (latest: {known})")
     return run
 
 
 def run_dir(store: Store, run_id: str) -> Path:
-    return store.runs_dir / run_id
+    return run_path(store, run_id)
 
 
 def run_chain(store: Store, run_id: str) -> list[str]:
@@ -75,16 +72,26 @@ def run_chain(store: Store, run_id: str) -> list[str]:
     return chain[::-1]
 
 
+def checked_run_chain(store: Store, run_id: str) -> list[str]:
+    """run_chain, with every committed member checked against its run record (a run that
+    fails raises RunCheckError)."""
+    members = run_chain(store, run_id)
+    require_intact(store, members)
+    return members
+
+
 def read_findings(store: Store, run: str = "latest", rule: str | None = None) -> pa.Table:
     """Findings of one run (with the runs an incremental run builds on), optionally of one
-    rule id; empty (with the schema) when none."""
+    rule id; empty (with the schema) when none. Only committed runs that pass their check are
+    read (audit/run_commit.py)."""
+    store.ensure_recovered()  # a run committed just before a crash is renamed into place
     run_id = resolve_run(store, run)
     if run_id is None:
         return findings_schema().empty_table()
     tables = []
-    for member in run_chain(store, run_id):
+    for member in checked_run_chain(store, run_id):
         for path in output_files(run_dir(store, member), "findings"):
-            table = pq.read_table(path)
+            table = _read_output(path)
             check_file_version(table.schema.metadata, "findings", str(path))
             tables.append(table.cast(findings_schema()))
     if not tables:
@@ -93,6 +100,16 @@ def read_findings(store: Store, run: str = "latest", rule: str | None = None) ->
     if rule:
         table = table.filter(pc.equal(table.column("rule_id"), rule))
     return table
+
+
+def _read_output(path: Path) -> pa.Table:
+    """One output part; an unreadable one (a legacy run cannot be checked first) is one line
+    naming the file."""
+    try:
+        return pq.read_table(path)
+    except (OSError, pa.ArrowException) as exc:
+        raise RunCheckError(f"{path}: audit run output is unreadable ({exc}); run "
+                            "`poker-audit verify`") from None
 
 
 # ---------------------------------------------------------------------------- audit runs
@@ -273,6 +290,7 @@ def audit_store(
     now: datetime | None = None,
     progress: Callable[[int], None] | None = None,
     since: str | None = None,
+    _crash_at: str | None = None,
 ) -> RunSummary:
     """Replay every committed hand; write findings and projections under a new run id.
 
@@ -292,10 +310,10 @@ def audit_store(
     now = now or datetime.now(UTC)
     cash, _ = _profiles(profile, tuple(overlays))
     records = store.records()
+    batches = batch_records(records)
     base_id, first = _incremental_base(store, since, cash.label, records)
-    files = store.event_files(records[first:])  # in place, or committed but still staged
+    files = store.event_files(batches[first:])  # in place, or committed but still staged
     run_id = new_batch_id(now)
-    final = run_dir(store, run_id)
     claim = store.claim_run(run_id)  # recovery removes runs/.<id>.tmp only once this is free
     tmp = claim.tmp
     try:
@@ -311,16 +329,19 @@ def audit_store(
             "profile": cash.label,
             "engine_version": __version__,
             "store_head": records[-1]["hash"] if records else GENESIS,
-            "batches": len(records),
+            "batches": len(batches),
             "hands": summary.hands,
             "findings": summary.findings,
             "since": base_id,
             "first_batch": first,
         }
         (tmp / "run.json").write_text(json.dumps(meta, indent=2) + "\n", encoding="utf-8")
-        os.replace(tmp, final)  # the run becomes visible whole, or not at all
+        # the commit point: the run's files hashed into a run record on the chain; then the
+        # run becomes visible whole, or not at all (audit/run_commit.py)
+        commit_run(store, run_id, tmp, meta, _crash_at=_crash_at)
     except BaseException:
-        shutil.rmtree(tmp, ignore_errors=True)  # e.g. the disk filled while writing run.json
+        if not store._run_committed(run_id):  # a committed run is recovery's to rename
+            shutil.rmtree(tmp, ignore_errors=True)  # e.g. the disk filled writing run.json
         raise
     finally:
         claim.release()
@@ -336,17 +357,35 @@ def _incremental_base(store: Store, since: str | None, profile: str,
     if base_id is None:
         raise AuditInputError(f"--since {since}: {store.root} has no finished audit run to "
                               "continue from; run a full audit first")
+    require_intact(store, run_chain(store, base_id))  # never build on a damaged run
     base = next(r for r in finished_runs(store) if r["run_id"] == base_id)
     if base["profile"] != profile:
         raise AuditInputError(f"--since {base_id}: that run used profile {base['profile']}, "
                               f"this one {profile}; an incremental run must use the same "
                               "profile (run a full audit to change it)")
     first = int(base["batches"])
-    if first > len(records) or (first and records[first - 1]["hash"] != base["store_head"]):
+    later = batches_after(records, str(base["store_head"]))
+    if later is None or first != len(batch_records(records)) - later:
         raise AuditInputError(f"--since {base_id}: the store no longer has the batches that "
                               "run audited (its manifest head is not in the chain); run a "
                               "full audit")
     return base_id, first
+
+
+def batch_records(records: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The batch records of the chain (run records, audit/run_commit.py, carry a "kind")."""
+    return [r for r in records if "kind" not in r]
+
+
+def batches_after(records: Sequence[dict[str, Any]], head: str) -> int | None:
+    """How many batches the chain committed after the record `head` (0 for the genesis of an
+    empty store); None when no record has that hash (the chain was rewritten)."""
+    if head == GENESIS:
+        return len(batch_records(records))
+    for number, record in enumerate(records):
+        if record.get("hash") == head:
+            return len(batch_records(records[number + 1:]))
+    return None
 
 
 def _summarise(run_id: str, profile: str, stats: Sequence[PartStats]) -> RunSummary:

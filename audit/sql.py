@@ -22,6 +22,7 @@ import duckdb
 import pyarrow as pa
 
 from audit.errors import QueryError
+from audit.run_commit import latest_run_id, run_dirs, run_file, visible_runs
 from audit.run_layout import output_files
 from audit.schema import arrow_schema, schema_doc, schemas_dir
 from audit.store import Store
@@ -68,20 +69,30 @@ def _empty(con: duckdb.DuckDBPyConnection, name: str) -> str:
 
 
 def _finished_run_dirs(store: Store) -> list[Path]:
-    """`runs/<run_id>` of every finished run (a run is finished once run.json exists)."""
-    if not store.runs_dir.exists():
-        return []
-    return sorted(d for d in store.runs_dir.iterdir() if (d / "run.json").exists())
+    """`runs/<run_id>` of every finished run: the runs the chain commits, each checked against
+    its run record first (a run that fails raises RunCheckError), or the runs of a store
+    written before runs were committed (audit/run_commit.py)."""
+    return run_dirs(store)
 
 
 def run_files(store: Store, filename: str) -> list[Path]:
-    """`runs/<run_id>/<filename>` of every finished run that has it."""
-    return [d / filename for d in _finished_run_dirs(store) if (d / filename).exists()]
+    """`runs/<run_id>/<filename>` of every finished run that has it (a committed run: only a
+    file its records commit)."""
+    _finished_run_dirs(store)  # every run checked
+    found = (run_file(store, r.run_id, filename) for r in visible_runs(store))
+    return [f for f in found if f is not None]
 
 
 def run_output_files(store: Store, output: str) -> list[Path]:
     """The files of one audit output (findings, hands, hand_players) of every finished run."""
     return [f for d in _finished_run_dirs(store) for f in output_files(d, output)]
+
+
+def latest_run_literal(store: Store) -> str:
+    """The id of the run the chain committed last as a SQL literal, for the latest_* views
+    (NULL when the store has no run: the views are empty)."""
+    run_id = latest_run_id(store)
+    return "NULL::VARCHAR" if run_id is None else "'" + run_id.replace("'", "''") + "'"
 
 
 QUARANTINE_COLUMNS = {
@@ -163,6 +174,7 @@ def connect(store: Store) -> duckdb.DuckDBPyConnection:
     runs = run_files(store, "run.json")
     relations["runs"] = runs_relation(runs) if runs else _empty(con, "runs")
     relations["quarantine"] = quarantine_relation(con, store)
+    relations["latest_run"] = latest_run_literal(store)  # decided by the chain, not by names
     views = (schemas_dir() / "views.sql").read_text(encoding="utf-8")
     con.execute(views.format(**relations))
     _lock_down(con, readable_files(store))

@@ -5,7 +5,9 @@ Layout (ARCHITECTURE.md):
     STORE/manifest.jsonl                        one JSON record per committed batch
     STORE/events/date=YYYY-MM-DD/<batch>.parquet
     STORE/quarantine/<batch>/rejected.jsonl     rejected input with file, line and reason
-    STORE/runs/<run_id>/...                     audit runs (written by audit.run)
+    STORE/runs/<run_id>/...                     audit runs (written by audit.run), each
+                                                committed by a run record in the manifest
+                                                (audit/run_commit.py)
     STORE/staging/<batch>/...                   a batch being written (never read)
 
 An audit writes its run into `runs/.<run_id>.tmp` while holding an flock on
@@ -317,7 +319,7 @@ def _hand_count(table: pa.Table) -> int:
 class VerifyProblem:
     """One integrity problem found by verify."""
 
-    kind: str  # modified | missing | unlisted | chain | manifest | merkle
+    kind: str  # modified | missing | unlisted | chain | manifest | merkle | run
     path: str
     detail: str
 
@@ -330,6 +332,8 @@ class VerifyReport:
     rows: int
     head: str
     problems: tuple[VerifyProblem, ...]
+    # audit runs written before runs were committed to the chain: readable, not protected
+    unprotected: tuple[str, ...] = ()
 
     @property
     def ok(self) -> bool:
@@ -470,7 +474,7 @@ class Store:
         staging = self.root / "staging"
         if not staging.exists():
             return
-        committed = {r.get("batch_id"): r for r in self.records()}
+        committed = {r["batch_id"]: r for r in self.records() if "batch_id" in r}
         for batch_dir in sorted(staging.iterdir()):
             record = committed.get(batch_dir.name)
             if record is None:
@@ -507,11 +511,21 @@ class Store:
                 except BlockingIOError:
                     continue  # a live audit holds it
                 # Ours now: the audit that made this directory can no longer publish it.
-                if tmp.is_dir():
+                if tmp.is_dir() and self._run_committed(run_id):
+                    os.replace(tmp, self.runs_dir / run_id)  # died after its commit point
+                elif tmp.is_dir():
                     shutil.rmtree(tmp)
                     removed.append(run_id)
                 lock_path.unlink(missing_ok=True)
         return removed
+
+    def _run_committed(self, run_id: str) -> bool:
+        """Whether a run record of the chain names `run_id` (audit/run_commit.py)."""
+        try:
+            return any(r.get("kind") == "run" and r.get("run_id") == run_id
+                       for r in self.records())
+        except StoreError:
+            return False  # an unreadable manifest commits nothing; verify names it
 
     def _publish(self, batch_dir: Path, record: dict[str, Any]) -> None:
         paths = [f["path"] for f in record.get("files", [])]
@@ -649,6 +663,10 @@ class Store:
         for number, record in enumerate(records, start=1):
             problems += self._verify_merkle(number, record, damaged)
         problems += self._unlisted(listed) if readable else []
+        # audit runs committed to the chain (audit/run_commit.py): files, hashes, extra files
+        from audit.run_commit import verify_runs
+        run_problems, unprotected = verify_runs(self, records)
+        problems += run_problems
         if head is not None and head not in {GENESIS, *(r["hash"] for r in records)}:
             problems.append(VerifyProblem(
                 kind="head", path=MANIFEST,
@@ -656,12 +674,13 @@ class Store:
                 "back (newest records and their files removed) or is not the store that "
                 "published it"))
         return VerifyReport(
-            batches=len(records),
+            batches=sum(1 for r in records if "batch_id" in r),
             files=len(listed),
             hands=hands,
             rows=rows,
             head=prev if records else GENESIS,
             problems=tuple(problems),
+            unprotected=unprotected,
         )
 
     def _unlisted(self, listed: dict[str, str]) -> list[VerifyProblem]:

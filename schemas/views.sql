@@ -1,6 +1,7 @@
 -- DuckDB views over a poker-audit store. `poker-audit query` and the notebooks use these.
 -- {events}, {findings}, {collusion}, {hands}, {hand_players}, {runs}, {quarantine} are replaced by the
--- committed files of the store (or an empty relation of the right schema when there are none yet).
+-- committed files of the store (or an empty relation of the right schema when there are none yet);
+-- {latest_run} by the id of the audit run the hash chain committed last (NULL when none).
 
 -- Every committed event, one row per event.
 CREATE OR REPLACE VIEW events AS
@@ -23,6 +24,10 @@ WHERE kind = 'hand_started';
 -- Every audit run (runs/<run_id>/run.json).
 CREATE OR REPLACE VIEW runs AS
 SELECT * FROM {runs};
+
+-- The audit run the store's hash chain committed last (never decided by run ids or names).
+CREATE OR REPLACE VIEW latest_run AS
+SELECT {latest_run} AS run_id;
 
 -- Findings of every audit run, with the collusion findings of `poker-audit collusion`.
 CREATE OR REPLACE VIEW findings AS
@@ -52,7 +57,7 @@ SELECT run_id, member FROM chain;
 CREATE OR REPLACE VIEW latest_findings AS
 SELECT * FROM findings
 WHERE run_id IN (SELECT member FROM run_members
-                 WHERE run_id = (SELECT max(run_id) FROM runs));
+                 WHERE run_id = (SELECT run_id FROM latest_run));
 
 -- Replay projections: one row per hand and one per player per hand, for every run.
 CREATE OR REPLACE VIEW hands AS
@@ -64,12 +69,12 @@ SELECT * FROM {hand_players};
 CREATE OR REPLACE VIEW latest_hands AS
 SELECT * FROM hands
 WHERE run_id IN (SELECT member FROM run_members
-                 WHERE run_id = (SELECT max(run_id) FROM runs));
+                 WHERE run_id = (SELECT run_id FROM latest_run));
 
 CREATE OR REPLACE VIEW latest_hand_players AS
 SELECT * FROM hand_players
 WHERE run_id IN (SELECT member FROM run_members
-                 WHERE run_id = (SELECT max(run_id) FROM runs));
+                 WHERE run_id = (SELECT run_id FROM latest_run));
 
 -- Input rejected at ingest (quarantine/<batch>/rejected.jsonl): file, line, hand and reason.
 CREATE OR REPLACE VIEW quarantine AS

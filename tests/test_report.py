@@ -26,7 +26,7 @@ from audit.rule_catalog import CATALOG
 from audit.rule_coverage import ENFORCED_WITHIN, PERMISSIONS
 from audit.rules import RULES
 from audit.run import audit_store, resolve_run
-from audit.run_layout import output_files
+from audit.run_commit import commit_run_files
 from audit.schema import findings_schema
 from audit.sql import query
 from audit.store import Store
@@ -45,10 +45,10 @@ def make_store(root: Path) -> Store:
 
 
 def add_collusion_findings(store: Store) -> None:
-    """Append two collusion leads to the run (what audit/collusion will write) for the chart."""
+    """Add collusion leads to the run as `poker-audit collusion` does (its collusion.parquet,
+    committed to the chain with the run) for the chart."""
     run_id = resolve_run(store)
-    path = output_files(store.runs_dir / str(run_id), "findings")[0]
-    table = pq.read_table(path)
+    path = store.runs_dir / str(run_id) / "collusion.parquet"
     pairs = query(store, """
         SELECT a.hand_id, a.player AS p, b.player AS q FROM hand_players a
         JOIN hand_players b ON a.hand_id = b.hand_id AND a.player < b.player
@@ -59,8 +59,8 @@ def add_collusion_findings(store: Store) -> None:
         "counterparty": r["q"], "expected": None, "actual": None, "delta": 100 * (i + 1),
         "message": f"{r['p']} and {r['q']} never bet into each other", "citation": "test",
     } for i, r in enumerate(pairs)]
-    extra = pa.Table.from_pylist(rows, schema=findings_schema())
-    pq.write_table(pa.concat_tables([table.cast(findings_schema()), extra]), path)
+    pq.write_table(pa.Table.from_pylist(rows, schema=findings_schema()), path)
+    commit_run_files(store, str(run_id), [path])
 
 
 @pytest.fixture(scope="module")

@@ -5,7 +5,8 @@ and those of the runs an incremental run builds on) and ranks the pairs
 (audit/collusion/leads.py). `write_collusion_findings` stores the leads as
 findings of category collusion, severity warning (a lead, never a verdict), together with the
 per-hand PATTERN-CHECKDOWN-ALLIN findings, in runs/<run_id>/collusion.parquet (findings schema),
-written whole or not at all. The `findings` DuckDB view includes that file.
+written whole or not at all and committed to the store's chain with the run (a "run_files"
+record, audit/run_commit.py). The `findings` DuckDB view includes that file.
 """
 
 from __future__ import annotations
@@ -25,7 +26,8 @@ from audit.collusion import features as F
 from audit.collusion.leads import LEAD_SCHEMA, leads_from_frames
 from audit.errors import AuditInputError
 from audit.findings import Finding, finding, findings_table
-from audit.run import resolve_run, run_chain, run_dir
+from audit.run import checked_run_chain, resolve_run, run_chain, run_dir
+from audit.run_commit import commit_run_files
 from audit.run_layout import output_files
 from audit.schema import arrow_schema
 from audit.store import Store
@@ -41,7 +43,7 @@ def run_frames(store: Store, run: str) -> tuple[str, pl.LazyFrame, pl.LazyFrame]
         raise AuditInputError(
             f"no audit run in {store.root}: run \"poker-audit audit --store {store.root}\" first")
     hps, hands = [], []
-    for member in run_chain(store, run_id):
+    for member in checked_run_chain(store, run_id):  # committed runs that pass their check
         hp, hd = _own_frames(store, member)
         hps.append(hp)
         hands.append(hd)
@@ -81,6 +83,7 @@ def run_partial(store: Store, run_id: str, seat_bucket: str = "1d") -> A.Partial
     hp, hands = _own_frames(store, run_id)
     part = A.aggregate(A.chunks(hp, hands), seat_bucket)
     A.save_partial(path, part, seat_bucket)
+    commit_run_files(store, run_id, [path])  # the kept aggregates are committed with the run
     return part
 
 
@@ -138,4 +141,5 @@ def write_collusion_findings(store: Store, run_id: str, leads: pa.Table) -> pa.T
     tmp = final.with_name(f".{COLLUSION_FILE}.tmp")
     pq.write_table(table, tmp, compression="zstd")
     os.replace(tmp, final)
+    commit_run_files(store, run_id, [final])  # a record on the chain commits the file
     return table

@@ -37,7 +37,7 @@ from audit.report.methodology import (
 from audit.report.pseudonym import pseudonym_key
 from audit.rule_catalog import CATALOG
 from audit.rules import RULES
-from audit.run import resolve_run
+from audit.run import batches_after, resolve_run
 from audit.sql import connect
 from audit.store import Store
 from audit.timeline import load_hand, render_timeline
@@ -121,7 +121,8 @@ def collect(store: Store | str | Path, run: str = "latest") -> dict[str, Any]:
         "records": len(records),
         "verify_ok": verify.ok,
         "verify_problems": [f"{v.kind}: {v.path} {v.detail}" for v in verify.problems][:20],
-        "changed_since_run": store.head() != data["run"].get("store_head"),
+        # batches committed after the head the run audited (run records do not count)
+        "changed_since_run": batches_after(records, str(data["run"].get("store_head"))) != 0,
     }
     profile = str(data["run"].get("profile") or "")
     for rule in data["by_rule"]:

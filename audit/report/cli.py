@@ -58,7 +58,9 @@ def report_command(store: Path | None, run: str, out: Path, pseudonymize: bool) 
     try:
         write_report(s, out, run, pseudonymize=pseudonymize)
     except AuditError as exc:
-        raise _InputProblem(str(exc)) from None
+        problem = _InputProblem(str(exc))
+        problem.exit_code = getattr(exc, "exit_code", problem.exit_code)  # tampered run: 1
+        raise problem from None
     done = " (player, hand and table ids pseudonymized)" if pseudonymize else ""
     click.echo(f"wrote {out}{done}", err=True)
 
@@ -83,5 +85,7 @@ def sql_init_command(path: Path, store: Path | None) -> None:
     try:
         sql_init(s, path)
     except (AuditError, OSError) as exc:
-        raise _InputProblem(str(exc)) from None
+        problem = _InputProblem(str(exc))
+        problem.exit_code = getattr(exc, "exit_code", problem.exit_code)  # tampered run: 1
+        raise problem from None
     click.echo(f"wrote {path}: views over {s.root.resolve()}", err=True)

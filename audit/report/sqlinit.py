@@ -21,6 +21,7 @@ from audit.outfile import check_output_path, replacing
 from audit.run_layout import OUTPUTS
 from audit.schema import arrow_schema, schemas_dir
 from audit.sql import (
+    latest_run_literal,
     quarantine_relation,
     run_files,
     run_output_files,
@@ -60,6 +61,8 @@ def _relation(con: duckdb.DuckDBPyConnection, store: Store, name: str) -> str:
         files = run_files(store, "run.json")
         return (runs_relation(files) if files
                 else _empty_table(con, name, _schema_empty("runs")))
+    if name == "latest_run":
+        return latest_run_literal(store)
     if name == "quarantine":
         relation = quarantine_relation(con, store)
         if relation.startswith("read_json"):

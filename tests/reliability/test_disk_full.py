@@ -123,7 +123,9 @@ def _assert_intact(store: Store, hands: set[str], batches: int, runs: int) -> No
     store.recover_if_needed()  # the next writer publishes or drops what staging holds
     report = store.verify()
     assert report.ok, report.problems
-    assert len(store.records()) == batches  # the failed command committed nothing
+    # the failed command committed nothing (a run is committed by a record of its own)
+    assert len([r for r in store.records() if "kind" not in r]) == batches
+    assert len([r for r in store.records() if r.get("kind") == "run"]) == runs
     assert not (store.root / "staging").exists()
     assert _hand_ids(store) == hands  # every earlier hand is still there, nothing partial
     assert len(finished_runs(store)) == runs
