@@ -100,7 +100,6 @@ def _walk(root: Path) -> list[tuple[Path, str]]:
     top = root.resolve()
     found: list[tuple[Path, str]] = []
     for folder, dirs, files in os.walk(root, followlinks=False):
-        dirs[:] = [d for d in dirs if not d.startswith(".")]
         for name in [*files, *dirs]:
             path = Path(folder) / name
             if name.startswith("."):

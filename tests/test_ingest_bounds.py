@@ -327,3 +327,16 @@ def test_a_symlink_out_of_the_input_tree_is_refused_and_counted(tmp_path: Path):
     for f in (tmp_path / "store").rglob("*"):
         if f.is_file():
             assert b"SECRET-HASH" not in f.read_bytes(), f
+
+
+def test_one_endless_native_hand_is_cut_not_held_whole(monkeypatch: pytest.MonkeyPatch):
+    """A JSONL/CSV 'hand' of endless rows is cut after a chunk plus the longest hand (as for
+    Parquet) instead of being held whole; every row still comes out."""
+    import audit.importers.events as events
+
+    monkeypatch.setattr(events, "CHUNK_ROWS", 5)
+    monkeypatch.setattr(events, "_LONGEST_HAND_ROWS", 10)
+    rows = ((i + 1, {"hand_id": "h", "seq": i, "kind": "annotation"}) for i in range(100))
+    chunks = list(events._hand_aligned(rows, "endless.jsonl"))
+    assert max(c.table.num_rows for c in chunks) <= 15
+    assert sum(c.table.num_rows for c in chunks) == 100

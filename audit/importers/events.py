@@ -326,6 +326,10 @@ class NativeEventsImporter:
 
 
 CHUNK_ROWS = 65_536
+# rows of one hand held past a full chunk before it is cut anyway (as for Parquet): a "hand"
+# this long is not one, and holding it would let one hand take all memory; its parts fail
+# validation and are quarantined
+_LONGEST_HAND_ROWS = 100_000
 
 
 def _split_last_hand(table: pa.Table) -> tuple[pa.Table, pa.Table | None]:
@@ -373,7 +377,9 @@ def _hand_aligned(
         if isinstance(item, Rejected):
             unreadable.append(item)
             continue
-        if len(pending) >= CHUNK_ROWS and item[1].get("hand_id") != pending[-1][1].get("hand_id"):
+        if len(pending) >= CHUNK_ROWS and (
+                item[1].get("hand_id") != pending[-1][1].get("hand_id")
+                or len(pending) >= CHUNK_ROWS + _LONGEST_HAND_ROWS):  # not a hand: cut it
             chunk = rows_to_chunk(pending, source, "line")
             chunk.rejected[:0] = unreadable
             yield chunk

@@ -896,7 +896,7 @@ def _pieces(path: Path) -> Iterator[tuple[bytes | Unread, int, bool]]:
                     whole = b"".join(held)
                     held, size = [], 0
                     # the hand it starts with ends at its first blank line: read as usual
-                    end = _BLANK_LINE.search(whole)
+                    end = _BLANK_LINE.search(whole, 0, limit)
                     if end is not None:
                         yield whole[: end.end()], line, first
                         line += whole.count(b"\n", 0, end.end())
