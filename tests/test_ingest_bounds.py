@@ -340,3 +340,33 @@ def test_one_endless_native_hand_is_cut_not_held_whole(monkeypatch: pytest.Monke
     chunks = list(events._hand_aligned(rows, "endless.jsonl"))
     assert max(c.table.num_rows for c in chunks) <= 15
     assert sum(c.table.num_rows for c in chunks) == 100
+
+
+@pytest.mark.parametrize("fmt", ["events", "phh", "pokerstars", "fulltilt", "partypoker",
+                                 "ohh", "ipoker"])
+def test_every_reader_quarantines_a_line_over_the_limit_and_keeps_the_hands(tmp_path: Path,
+                                                                            fmt: str):
+    """Each format's sample with a 3 MB line beside it, read with a 1 MiB line limit: the
+    sample's hands are stored as without the line, the line is quarantined with its size."""
+    from audit.hostile import seeds
+
+    sample = seeds()[fmt]
+    alone = tmp_path / f"alone.{fmt}"
+    alone.write_bytes(sample)
+    limits = ReadLimits(line_bytes=1 << 20)
+    expected = ingest([alone], Store(tmp_path / "alone"), fmt=fmt, limits=limits).hands
+    assert expected > 0
+    hostile = tmp_path / f"hostile.{fmt}"
+    line = b"x" * (3 << 20) + b"\n"
+    if fmt in ("fulltilt", "partypoker"):  # a hand runs to the next header: the line first
+        data = line + sample
+    elif fmt == "phh":  # a table of its own before the hand's
+        data = b"[0]\n" + line + b"[1]\n" + sample
+    else:
+        data = sample.rstrip(b"\n") + b"\n\n" + line
+    hostile.write_bytes(data)
+    summary = ingest([hostile], Store(tmp_path / "store"), fmt=fmt, limits=limits)
+    assert summary.hands == expected and summary.exit_code == 1
+    rejected = _quarantine(tmp_path / "store")
+    assert any("over the limit" in r["reason"] for r in rejected), rejected
+    assert all(len(r["raw"]) < RAW_EXCERPT_CHARS + 300 for r in rejected)
