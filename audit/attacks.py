@@ -21,6 +21,7 @@ SUITES: dict[str, str] = {
     "store": "store read view and manifest: torn lines, verify mid-commit, read-only, damage",
     "privacy": "real names and quasi-identifiers in --pseudonymize outputs",
     "runs": "audit runs tampered with (runs/: parts, run.json, forged runs)",
+    "ingest": "hostile input and special files given to ingest",
 }
 
 

@@ -20,7 +20,14 @@ import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
 from audit.errors import AuditInputError
-from audit.importers.base import Chunk, Rejected
+from audit.importers.base import (
+    Chunk,
+    Overlong,
+    Rejected,
+    bounded_lines,
+    not_utf8,
+    over_line_limit,
+)
 from audit.schema import events_schema
 
 REQUIRED_COLUMNS = ("hand_id", "seq", "kind")
@@ -29,6 +36,30 @@ _PARQUET_MAGIC = b"PAR1"
 
 class RowTypeError(ValueError):
     """A value that does not fit its column."""
+
+
+# the key a reader sets on a row holding bytes that are not UTF-8 (its hand is quarantined)
+NOT_UTF8 = "\x00not_utf8"
+
+
+def _csv_lines(f: Any, overlong: list[tuple[int, Overlong]]) -> Iterator[str]:
+    """The file's lines as text for the csv module, at most the line limit each: an over-long
+    line is set aside in `overlong` (quarantined by the reader) and read as an empty line,
+    which the csv reader skips with its line count kept."""
+    for number, raw in enumerate(bounded_lines(f), start=1):
+        if isinstance(raw, Overlong):
+            overlong.append((number, raw))
+            yield "\n"
+            continue
+        text = raw.decode("utf-8", errors="surrogateescape")
+        yield text.lstrip("\ufeff") if number == 1 else text
+
+
+def _overlong_rows(overlong: list[tuple[int, Overlong]], path: Path) -> Iterator[Rejected]:
+    for number, line in overlong:
+        yield Rejected(source=str(path), line=number, hand_id=None,
+                       reason=over_line_limit(number, line.size), raw=line.text())
+    overlong.clear()
 
 
 def _to_int(value: Any, column: str, *, lo: int, hi: int) -> int | None:
@@ -137,6 +168,10 @@ def rows_to_chunk(rows: list[tuple[int, dict[str, Any]]], source: str, unit: str
         hand_id = row.get("hand_id")
         key = hand_id if isinstance(hand_id, str) and hand_id else None
         try:
+            if NOT_UTF8 in row:
+                raise RowTypeError(f"{row.pop(NOT_UTF8)}: bytes that do not decode are not "
+                                   "replaced (two different names would read as one); "
+                                   "re-export the file as UTF-8")
             unknown = sorted(set(row) - names)
             if unknown:
                 raise RowTypeError(f"unknown column(s) {', '.join(unknown)}")
@@ -219,8 +254,16 @@ class NativeEventsImporter:
     def _read_jsonl(self, path: Path) -> Iterator[Chunk]:
         def rows() -> Iterator[tuple[int, dict[str, Any]] | Rejected]:
             with path.open("rb") as f:
-                for number, raw in enumerate(f, start=1):
-                    text = raw.decode("utf-8", errors="replace").strip()
+                for number, raw in enumerate(bounded_lines(f), start=1):
+                    if isinstance(raw, Overlong):
+                        yield Rejected(source=str(path), line=number, hand_id=None,
+                                       reason=over_line_limit(number, raw.size),
+                                       raw=raw.text())
+                        continue
+                    # undecodable bytes are kept as surrogate escapes, never replaced by
+                    # U+FFFD (two different byte names would read as one player): the row
+                    # is parsed for its hand id, and its hand quarantined whole
+                    text = raw.decode("utf-8", errors="surrogateescape").strip()
                     if number == 1:
                         text = text.lstrip("\ufeff")
                     if not text:
@@ -236,13 +279,16 @@ class NativeEventsImporter:
                                        reason=f"line {number}: not a JSON object ({exc})",
                                        raw=text)
                         continue
+                    if not_utf8(text):
+                        row[NOT_UTF8] = "not UTF-8 text"
                     yield number, row
 
         yield from _hand_aligned(rows(), str(path))
 
     def _read_csv(self, path: Path) -> Iterator[Chunk]:
-        with path.open("r", encoding="utf-8-sig", errors="replace", newline="") as f:
-            reader = csv.DictReader(f)
+        with path.open("rb") as f:
+            overlong: list[tuple[int, Overlong]] = []
+            reader = csv.DictReader(_csv_lines(f, overlong))
             try:
                 names = reader.fieldnames
             except csv.Error as exc:
@@ -258,6 +304,7 @@ class NativeEventsImporter:
                     try:
                         row = next(reader)
                     except StopIteration:
+                        yield from _overlong_rows(overlong, path)
                         return
                     except csv.Error as exc:  # an oversized field, a stray quote, ...
                         line = reader.line_num
@@ -267,15 +314,22 @@ class NativeEventsImporter:
                             return
                         failed_at = line
                         continue
+                    yield from _overlong_rows(overlong, path)
                     clean = {k: (v if v != "" else None) for k, v in row.items() if k is not None}
                     if None in row:
                         clean["__extra__"] = row[None]  # too many fields on the line: rejected
+                    if any(not_utf8(v) for v in clean.values() if isinstance(v, str)):
+                        clean[NOT_UTF8] = "not UTF-8 text"
                     yield reader.line_num, clean
 
             yield from _hand_aligned(rows(), str(path))
 
 
 CHUNK_ROWS = 65_536
+# rows of one hand held past a full chunk before it is cut anyway (as for Parquet): a "hand"
+# this long is not one, and holding it would let one hand take all memory; its parts fail
+# validation and are quarantined
+_LONGEST_HAND_ROWS = 100_000
 
 
 def _split_last_hand(table: pa.Table) -> tuple[pa.Table, pa.Table | None]:
@@ -323,7 +377,9 @@ def _hand_aligned(
         if isinstance(item, Rejected):
             unreadable.append(item)
             continue
-        if len(pending) >= CHUNK_ROWS and item[1].get("hand_id") != pending[-1][1].get("hand_id"):
+        if len(pending) >= CHUNK_ROWS and (
+                item[1].get("hand_id") != pending[-1][1].get("hand_id")
+                or len(pending) >= CHUNK_ROWS + _LONGEST_HAND_ROWS):  # not a hand: cut it
             chunk = rows_to_chunk(pending, source, "line")
             chunk.rejected[:0] = unreadable
             yield chunk

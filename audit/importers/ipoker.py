@@ -52,7 +52,15 @@ from typing import Any
 from xml.parsers import expat
 
 from audit.errors import AuditInputError
-from audit.importers.base import Chunk, Rejected
+from audit.importers.base import (
+    Chunk,
+    Overlong,
+    Rejected,
+    bounded_lines,
+    over_hand_limit,
+    over_line_limit,
+    read_limits,
+)
 from audit.importers.sitetext import (
     CHUNK_HANDS,
     ChunkWriter,
@@ -386,12 +394,22 @@ class IPokerImporter:
             f.seek(0)
             failure: str | None = None
             fail_line = 0
-            for number, raw in enumerate(f, start=1):
+            limit = read_limits().hand_bytes
+            held = 0  # characters in game_lines
+            for number, raw in enumerate(bounded_lines(f), start=1):
+                if isinstance(raw, Overlong):  # not parsed: the game and the rest rejected
+                    failure, fail_line = over_line_limit(number, raw.size), number
+                    break
+                if held > limit:  # a game past the hand limit: it and the rest rejected
+                    failure, fail_line = over_hand_limit(game_lines[0][0], held), \
+                        game_lines[0][0]
+                    break
                 # expat counts a lone CR as a line break; keep its line numbers = file lines
                 text = decoder.decode(raw).replace("\r\n", "\n").replace("\r", " ")
                 if number == 1:
                     text = text.lstrip("\ufeff")
                 game_lines.append((number, text))
+                held += len(text)
                 try:
                     stream.parser.Parse(text, False)
                 except expat.ExpatError as exc:
@@ -399,7 +417,10 @@ class IPokerImporter:
                               f"{expat.ErrorString(exc.code)}"
                     fail_line = exc.lineno
                     break
+                before = len(game_lines)
                 yield from self._flush(stream, out, path, game_lines)
+                if len(game_lines) != before:  # trimmed to the game in progress
+                    held = sum(len(t) for _, t in game_lines)
             else:
                 try:
                     stream.parser.Parse(decoder.decode(b"", True), True)
@@ -424,6 +445,11 @@ class IPokerImporter:
                 out.rejected.append(Rejected(source=str(path), line=game.line,
                                              hand_id=f"ipoker:{game.attrs.get('gamecode')}",
                                              reason=str(exc), raw=raw))
+            except Exception as exc:  # noqa: BLE001 - one bad game never stops the file
+                out.rejected.append(Rejected(source=str(path), line=game.line,
+                                             hand_id=f"ipoker:{game.attrs.get('gamecode')}",
+                                             reason=f"importer error {type(exc).__name__}: "
+                                                    f"{exc}", raw=raw))
             else:
                 out.add(hand, raw)
             if out.full:
@@ -432,7 +458,8 @@ class IPokerImporter:
         start = stream.game.line if stream.game is not None else None
         last = game_lines[-1][0] if game_lines else 0
         keep_from = start if start is not None else last
-        game_lines[:] = [(n, t) for n, t in game_lines if n >= keep_from]
+        if game_lines and game_lines[0][0] < keep_from:  # (a long game: not at every line)
+            game_lines[:] = [(n, t) for n, t in game_lines if n >= keep_from]
 
     def _reject_rest(self, stream: _Stream, out: ChunkWriter, path: Path,
                      failure: str, fail_line: int) -> None:
@@ -449,10 +476,10 @@ class IPokerImporter:
         with path.open("rb") as f:
             decoder = _fallback_decoder(f.read(200))
             f.seek(0)
-            for n, raw in enumerate(f, start=1):
+            for n, raw in enumerate(bounded_lines(f), start=1):
                 if n < first:
                     continue
-                text = decoder.decode(raw)
+                text = raw.text() if isinstance(raw, Overlong) else decoder.decode(raw)
                 tail = (tail + [text])[-5:]
                 if n > stream.last_game_line:
                     for m in _GAME_OPEN.finditer(text):

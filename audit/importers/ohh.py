@@ -48,7 +48,19 @@ from pathlib import Path
 from typing import Any
 
 from audit.errors import AuditInputError
-from audit.importers.base import Chunk, KeptHand, Rejected, chunk_or_quarantine
+from audit.importers.base import (
+    RAW_EXCERPT_CHARS,
+    Chunk,
+    KeptHand,
+    Overlong,
+    Rejected,
+    bounded_lines,
+    chunk_or_quarantine,
+    not_utf8,
+    over_hand_limit,
+    over_line_limit,
+    read_limits,
+)
 
 CHUNK_HANDS = 5000
 _UTC = dt.UTC
@@ -307,36 +319,93 @@ def _loads(text: str) -> Any:
         raise json.JSONDecodeError("nested too deeply to read", text, 0) from None
 
 
+class _Unread(Exception):
+    """Input not parsed because it is over a read limit (the reason says which)."""
+
+
+# what moves the nesting depth: brackets outside strings, quotes, and escapes inside strings
+_STRUCTURE = re.compile(rb'\\.|["{}\[\]]', re.DOTALL)
+_PER_LINE_COST = 64  # bytes a held line costs beyond its text (a list entry, a str header)
+
+
+def _scan(line: bytes, depth: int, in_string: bool) -> tuple[int, bool, bool]:
+    """(depth, in a string, came back to depth 0) after `line`: one pass over its structural
+    characters, so holding an object open across lines costs linear time."""
+    closed = False
+    for m in _STRUCTURE.finditer(line):
+        c = m.group()
+        if c == b'"':
+            in_string = not in_string
+        elif in_string or len(c) > 1:
+            continue
+        elif c in b"{[":
+            depth += 1
+        else:
+            depth -= 1
+            closed = closed or depth <= 0
+    return depth, in_string, closed
+
+
 def _objects(path: Path) -> Iterator[tuple[int, str, Any]]:
-    """(first line, raw text, parsed object or the JSONDecodeError) per JSON object."""
+    """(first line, raw text, parsed object, or the JSONDecodeError or _Unread) per JSON
+    object. Each line is scanned once for its nesting depth and an object spread over lines
+    is parsed once, when its outer bracket closes: linear time in the file (re-parsing the
+    held text at every line cost quadratic time in an object never closed). An object past
+    the hand limit is skipped to its end and given as _Unread; a line past the line limit
+    ends the object in progress as _Unread."""
+    limit = read_limits().hand_bytes
     buf: list[str] = []
+    size = 0  # bytes held in buf (with a per-line cost)
+    skipped = 0  # > 0: the object in progress is over the hand limit and no longer held
+    depth, in_string = 0, False
     start = 0
     with path.open("rb") as f:
-        for number, raw in enumerate(f, start=1):
-            text = raw.decode("utf-8", errors="replace")
+        for number, raw in enumerate(bounded_lines(f), start=1):
+            if isinstance(raw, Overlong):
+                yield (start if buf or skipped else number), "".join(buf) + raw.text(), \
+                    _Unread(over_line_limit(number, raw.size))
+                buf, size, skipped, depth, in_string = [], 0, 0, 0, False
+                continue
+            text = raw.decode("utf-8", errors="surrogateescape")
             if number == 1:
                 text = text.lstrip("\ufeff")
-            if not buf:
+            if not buf and not skipped:
                 if not text.strip():
                     continue
                 start = number
-            buf.append(text)
-            joined = "".join(buf)
-            try:
-                obj = _loads(joined)
-            except json.JSONDecodeError as exc:
-                incomplete = exc.pos >= len(joined.rstrip()) and len(buf) < 100_000
-                if incomplete:
-                    continue
-                yield start, joined, exc
-                buf = []
+                if text.lstrip().startswith("{") and text.rstrip().endswith("}"):
+                    try:  # one object per line (OHH JSON lines): parse it straight away
+                        yield start, text, _loads(text)
+                        continue
+                    except json.JSONDecodeError:
+                        pass  # maybe an object spread over lines: scanned below
+            depth, in_string, closed = _scan(raw, depth, in_string)
+            if skipped:
+                skipped += len(raw)
+            else:
+                buf.append(text)
+                size += len(raw) + _PER_LINE_COST
+                if size > limit:
+                    skipped = size
+                    excerpt = "".join(buf)[:RAW_EXCERPT_CHARS]
+                    buf = []
+            if depth > 0 and not closed:
                 continue
-            yield start, joined, obj
-            buf = []
-    if buf and "".join(buf).strip():
+            if skipped:
+                yield start, excerpt, _Unread(over_hand_limit(start, skipped))
+            else:
+                joined = "".join(buf)
+                try:
+                    yield start, joined, _loads(joined)
+                except json.JSONDecodeError as exc:
+                    yield start, joined, exc
+            buf, size, skipped, depth, in_string = [], 0, 0, 0, False
+    if skipped:
+        yield start, excerpt, _Unread(over_hand_limit(start, skipped))
+    elif buf and "".join(buf).strip():
         joined = "".join(buf)
         try:
-            _loads(joined)
+            yield start, joined, _loads(joined)
         except json.JSONDecodeError as exc:
             yield start, joined, exc
 
@@ -362,11 +431,22 @@ class OhhImporter:
             source = f"ohh:{path.name}:{line}"
             guess = re.search(r'"game_number"\s*:\s*"?([^",}]+)', raw)
             hand_id = f"ohh:?:{guess.group(1)}" if guess else None
+            if isinstance(obj, _Unread):
+                rejected.append(Rejected(source=str(path), line=line, hand_id=hand_id,
+                                         raw=raw, reason=str(obj)))
+                continue
             if isinstance(obj, json.JSONDecodeError):
                 rejected.append(Rejected(
                     source=str(path), line=line, hand_id=hand_id, raw=raw,
                     reason=f"JSON syntax error at line {line + obj.lineno - 1}, column "
                            f"{obj.colno}: {obj.msg}"))
+                continue
+            if not_utf8(raw):
+                rejected.append(Rejected(
+                    source=str(path), line=line, hand_id=hand_id, raw=raw,
+                    reason="the hand is not UTF-8 text (bytes that do not decode are not "
+                           "replaced: two different names would read as one); re-export the "
+                           "file as UTF-8"))
                 continue
             try:
                 hand_rows = ohh_hand_to_events(obj, source=source)
@@ -374,7 +454,7 @@ class OhhImporter:
                 rejected.append(Rejected(source=str(path), line=line, hand_id=hand_id,
                                          reason=str(exc), raw=raw))
                 continue
-            except (TypeError, ValueError, AttributeError, KeyError) as exc:
+            except Exception as exc:  # noqa: BLE001 - one bad hand never stops the file
                 rejected.append(Rejected(source=str(path), line=line, hand_id=hand_id,
                                          reason=f"malformed OHH hand ({type(exc).__name__}: "
                                                 f"{exc})", raw=raw))

@@ -94,7 +94,17 @@ from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from audit.errors import AuditInputError
-from audit.importers.base import Chunk, KeptHand, Rejected, chunk_or_quarantine
+from audit.importers.base import (
+    Chunk,
+    KeptHand,
+    Overlong,
+    Rejected,
+    bounded_lines,
+    chunk_or_quarantine,
+    over_hand_limit,
+    over_line_limit,
+    read_limits,
+)
 from audit.replay.variants import spec_of
 
 CHUNK_HANDS = 5000
@@ -696,36 +706,59 @@ def phh_hand_to_events(
 
 @dataclass(frozen=True, slots=True)
 class _RawHand:
-    """The text of one hand: its table key (None for a single .phh), header line, lines."""
+    """The text of one hand: its table key (None for a single .phh), header line, lines;
+    `unread` says why it is not parsed (a line or the hand over a read limit)."""
 
     key: str | None
     line: int
     first_body_line: int
     body: list[bytes]
+    unread: str = ""
 
     def raw(self) -> str:
         head = f"[{self.key}]\n" if self.key is not None else ""
         return head + b"".join(self.body).decode("utf-8", errors="backslashreplace")
 
 
+_PER_LINE_COST = 64  # bytes a held line costs beyond its text (a list entry, a bytes header)
+
+
 def _split_hands(path: Path) -> Iterator[_RawHand]:
-    """Hands of a file, one TOML table at a time, found by their `[N]` header lines."""
+    """Hands of a file, one TOML table at a time, found by their `[N]` header lines. A hand
+    with a line over the line limit, or over the hand limit, keeps only its first lines (an
+    excerpt) and says so in `unread`: memory follows the limits, never the file."""
+    limit = read_limits().hand_bytes
     key: str | None = None
     start = 1
     body: list[bytes] = []
+    size = 0
+    unread = ""
+
+    def hand() -> _RawHand:
+        why = unread or (over_hand_limit(start, size) if size > limit else "")
+        return _RawHand(key, start, start + (key is not None), body, why)
+
     with path.open("rb") as f:
-        for number, line in enumerate(f, start=1):
+        for number, line in enumerate(bounded_lines(f), start=1):
+            if isinstance(line, Overlong):
+                unread = unread or over_line_limit(number, line.size)
+                if size <= limit:
+                    body.append(line.text().encode("utf-8", "backslashreplace") + b"\n")
+                size += line.size
+                continue
             m = _HEADER.match(line)
             if m:
-                if key is not None or any(_significant(b) for b in body):
-                    yield _RawHand(key, start, start + (key is not None), body)
+                if key is not None or unread or any(_significant(b) for b in body):
+                    yield hand()
                 key = m.group(2).decode("utf-8", errors="backslashreplace").strip()
                 start = number
-                body = []
+                body, size, unread = [], 0, ""
             else:
-                body.append(line)
-    if key is not None or any(_significant(b) for b in body):
-        yield _RawHand(key, start, start + (key is not None), body)
+                size += len(line) + _PER_LINE_COST
+                if size <= limit:
+                    body.append(line)
+    if key is not None or unread or any(_significant(b) for b in body):
+        yield hand()
 
 
 def _significant(line: bytes) -> bool:
@@ -792,6 +825,11 @@ class PhhImporter:
         for raw in _split_hands(path):
             source = f"phh:{path.name}:{raw.line}"
             hand_key = f"{stem}:{raw.key}" if raw.key is not None else stem
+            if raw.unread:
+                rejected.append(Rejected(source=str(path), line=raw.line,
+                                         hand_id=_guess_id(raw, stem), raw=raw.raw(),
+                                         reason=raw.unread))
+                continue
             try:
                 text = b"".join(raw.body).decode("utf-8")
             except UnicodeDecodeError as exc:
@@ -802,6 +840,10 @@ class PhhImporter:
             try:
                 try:
                     hand = tomllib.loads(text, parse_float=Decimal)
+                except RecursionError:  # tomllib recurses once per nested array
+                    raise PhhMappingError("TOML nested too deeply to read (arrays or tables "
+                                          "inside each other past Python's recursion "
+                                          "limit); no hand is nested like this") from None
                 except tomllib.TOMLDecodeError as exc:
                     message = str(exc)
                     pos = _TOML_POS.search(message)
@@ -816,6 +858,12 @@ class PhhImporter:
                 rejected.append(Rejected(source=str(path), line=raw.line,
                                          hand_id=_guess_id(raw, stem), reason=str(exc),
                                          raw=raw.raw()))
+                continue
+            except Exception as exc:  # noqa: BLE001 - one bad hand never stops the file
+                rejected.append(Rejected(source=str(path), line=raw.line,
+                                         hand_id=_guess_id(raw, stem), raw=raw.raw(),
+                                         reason=f"malformed PHH hand ({type(exc).__name__}: "
+                                                f"{exc})"))
                 continue
             where = _field_lines(raw, hand.get("actions") or [])
             kept.append((hand_rows, [where.get(a, raw.line) for a in anchors], raw.line,

@@ -63,6 +63,7 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -70,7 +71,15 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from audit.importers.base import Chunk, Rejected
+from audit.importers.base import (
+    RAW_EXCERPT_CHARS,
+    Chunk,
+    Rejected,
+    over_hand_limit,
+    over_line_limit,
+    over_text_limit,
+    read_limits,
+)
 from audit.importers.pokerstars_game import (
     DRAW,
     HILO,
@@ -831,19 +840,43 @@ def _decode(data: bytes) -> str:
             return data.decode("latin-1")
 
 
-def _pieces(path: Path) -> Iterator[tuple[bytes, int, bool]]:
+_BLANK_LINE = re.compile(rb"\n[ \t\r\x0b\x0c]*\n")
+
+
+@dataclass(frozen=True, slots=True)
+class Unread:
+    """A stretch of the file over the hand limit without a hand header in it: its first bytes
+    and size (the rest was skipped unread, up to the next header)."""
+
+    head: bytes
+    size: int
+    line: int
+
+    def rejected(self, path: Path) -> Rejected:
+        text = _decode(self.head)
+        return Rejected(source=str(path), line=self.line, hand_id=_guess_id(text[:200]),
+                        reason=over_hand_limit(self.line, self.size) if text.startswith(
+                            "PokerStars ") else over_text_limit(self.line, self.size),
+                        raw=text + f"... [{self.size - len(self.head):,} more bytes not read]")
+
+
+def _pieces(path: Path) -> Iterator[tuple[bytes | Unread, int, bool]]:
     """(bytes, number of its first line, is the file's start) for consecutive pieces of the
     file: whole lines, each piece starting at the file's start or at a hand header and ending
     before a header or at the end of the file, so every piece splits into blocks on its own.
     About `_READ_BYTES` each (more when one hand is longer). Bytes read without a header in
     them are held as they are and joined once, so a long stretch without headers costs
-    linear time."""
+    linear time; past the hand limit they are no longer held: the stretch is given as
+    `Unread` (its first bytes and size) and the file read on from the next header, so memory
+    follows the limit, never the file."""
     mark = b"\nPokerStars "
+    limit = read_limits().hand_bytes
     line = 1
     first = True
     held: list[bytes] = []  # bytes read since the last cut (a header only at their start)
     size = 0  # their length
     overlap = b""  # their last bytes, where a header mark cut by a read may begin
+    unread: list[Any] = []  # [first bytes, size, newlines] of a stretch past the limit
     with path.open("rb") as f:
         while True:
             data = f.read(_READ_BYTES)
@@ -852,10 +885,50 @@ def _pieces(path: Path) -> Iterator[tuple[bytes, int, bool]]:
             probe = overlap + data
             k = probe.rfind(mark)
             if k < 0:
+                overlap = probe[-(len(mark) - 1) :]
+                if unread:
+                    unread[1] += len(data)
+                    unread[2] += data.count(b"\n")
+                    continue
                 held.append(data)
                 size += len(data)
-                overlap = probe[-(len(mark) - 1) :]
+                if size > limit:  # no header for longer than a hand may be: stop holding
+                    whole = b"".join(held)
+                    held, size = [], 0
+                    # the hand it starts with ends at its first blank line: read as usual
+                    end = _BLANK_LINE.search(whole, 0, limit)
+                    if end is not None:
+                        yield whole[: end.end()], line, first
+                        line += whole.count(b"\n", 0, end.end())
+                        first = False
+                        whole = whole[end.end() :]
+                    blank = len(whole) - len(whole.lstrip(b" \t\r\n\x0b\x0c"))
+                    line += whole.count(b"\n", 0, blank)  # blank lines before the stretch
+                    whole = whole[blank:]
+                    unread = [whole[:RAW_EXCERPT_CHARS], len(whole), whole.count(b"\n")]
                 continue
+            if unread:
+                # the stretch ends where the first header of this read begins (its first
+                # bytes may lie in the overlap, already counted in the stretch)
+                j = probe.find(mark) + 1
+                back = len(overlap) - j
+                if back > 0:
+                    unread[1] -= back
+                    rest = probe[j:]
+                else:
+                    unread[1] += -back
+                    unread[2] += data.count(b"\n", 0, -back)
+                    rest = data[-back:]
+                yield Unread(unread[0], unread[1], line), line, first
+                line += unread[2]
+                first = False
+                unread = []
+                # read on as if `rest` (a header first) had just been read with nothing held
+                data, held, size, overlap = rest, [], 0, b""
+                k = data.rfind(mark)
+                if k < 0:
+                    held, size, overlap = [data], len(data), data[-(len(mark) - 1) :]
+                    continue
             cut = size - len(overlap) + k + 1
             buf = b"".join([*held, data])
             piece, rest = buf[:cut], buf[cut:]
@@ -863,6 +936,9 @@ def _pieces(path: Path) -> Iterator[tuple[bytes, int, bool]]:
             line += piece.count(b"\n")
             first = False
             held, size, overlap = [rest], len(rest), rest[-(len(mark) - 1) :]
+    if unread:
+        yield Unread(unread[0], unread[1], line), line, first
+        return
     if size or first:
         yield b"".join(held), line, first
 
@@ -870,7 +946,8 @@ def _pieces(path: Path) -> Iterator[tuple[bytes, int, bool]]:
 def _blocks(path: Path) -> Iterator[tuple[bool, int, bytes]]:
     """(is_hand, first line, raw bytes) for each hand and each run of text outside hands."""
     for piece, line, first in _pieces(path):
-        yield from _blocks_in(piece, line, first)
+        if not isinstance(piece, Unread):
+            yield from _blocks_in(piece, line, first)
 
 
 def _blocks_in(buf: bytes, line: int, first: bool) -> Iterator[tuple[bool, int, bytes]]:
@@ -1050,11 +1127,15 @@ class PokerStarsImporter:
         counts = {} if stats is None else stats
         counts.setdefault("hands", 0)
         counts.setdefault("fast", 0)
-        for is_hand, start, block in _blocks(path):
-            counts["hands"] += is_hand
-            builder.feed(is_hand, start, block)
-            if builder.full:
-                yield builder.take()
+        for piece, line, first in _pieces(path):
+            if isinstance(piece, Unread):
+                builder.unread(piece)
+                continue
+            for is_hand, start, block in _blocks_in(piece, line, first):
+                counts["hands"] += is_hand
+                builder.feed(is_hand, start, block)
+                if builder.full:
+                    yield builder.take()
         if builder.pending:
             yield builder.take()
 
@@ -1075,6 +1156,7 @@ class _ChunkBuilder:
         self.path = path
         self.chunk_hands = chunk_hands
         self.prefix = f"pokerstars:{path.name}:"
+        self.line_bytes = read_limits().line_bytes
         self.bring_ins: BringIns = {}  # carried over within this file only, across chunks
         self._reset()
 
@@ -1092,9 +1174,22 @@ class _ChunkBuilder:
     def pending(self) -> bool:
         return bool(self.hands or self.rejected)
 
+    def unread(self, stretch: Unread) -> None:
+        """A stretch of the file over the hand limit: quarantined with its size and first
+        bytes, never read."""
+        self.rejected.append(stretch.rejected(self.path))
+
     def feed(self, is_hand: bool, start: int, block: bytes) -> None:
         """Read one block of `_blocks` with the line parser: its rows, or its rejection."""
         path = self.path
+        if len(block) > self.line_bytes and _longest_line(block) > self.line_bytes:
+            at, size = _longest_line_at(block, start)
+            text = _decode(block[:RAW_EXCERPT_CHARS])
+            self.rejected.append(Rejected(
+                source=str(path), line=at, hand_id=_guess_id(text[:200]) if is_hand else None,
+                reason=over_line_limit(at, size),
+                raw=text + f"... [{len(block) - RAW_EXCERPT_CHARS:,} more bytes]"))
+            return
         text = _decode(block)
         lines = text.split("\n")
         if lines and lines[-1] == "":
@@ -1157,6 +1252,17 @@ class _ChunkBuilder:
         chunk = Chunk(table=table, rejected=self.rejected + misfits, lines=lines)
         self._reset()
         return chunk
+
+
+def _longest_line(block: bytes) -> int:
+    return max(len(line) for line in block.split(b"\n"))
+
+
+def _longest_line_at(block: bytes, start: int) -> tuple[int, int]:
+    """(line number, size) of the longest line of a block that begins at line `start`."""
+    sizes = [len(line) for line in block.split(b"\n")]
+    k = max(range(len(sizes)), key=sizes.__getitem__)
+    return start + k, sizes[k]
 
 
 def _guess_id(header: str) -> str | None:

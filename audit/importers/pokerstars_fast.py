@@ -34,9 +34,10 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from audit.compiled import CompiledModule
-from audit.importers.base import Chunk
+from audit.importers.base import Chunk, read_limits
 from audit.importers.pokerstars import (
     _BOM,
+    Unread,
     _blocks_in,
     _ChunkBuilder,
     _Hand,
@@ -108,6 +109,11 @@ def read_fast(path: Path, builder: _ChunkBuilder, stats: dict[str, int] | None =
     stats.setdefault("fast", 0)
     small = path.stat().st_size < (FAST_MIN_BYTES if min_bytes is None else min_bytes)
     for data, line0, first in _pieces(path):
+        if isinstance(data, Unread):  # a stretch over the hand limit, not read
+            builder.unread(data)
+            if builder.full:
+                yield builder.take()
+            continue
         piece = None
         try:
             piece = None if small else _read_piece(data, line0, first, prefix)
@@ -139,8 +145,9 @@ def warm_up(path: Path) -> None:
     the compiled kernels (from numba's cache) and polars' regexes, the one-time set-up a
     benchmark measures apart."""
     for data, line0, first in _pieces(path):
-        _read_piece(data, line0, first, "")
-        break
+        if not isinstance(data, Unread):
+            _read_piece(data, line0, first, "")
+            break
 
 
 _warned: list[bool] = []
@@ -232,6 +239,8 @@ def _read_piece(data: bytes, line0: int, first: bool, prefix: str) -> _Piece | N
     begins[0] = 0
     begins[1:n_lines] = nl[: n_lines - 1] + 1
     begins[n_lines] = len(data)
+    if len(data) > read_limits().line_bytes and np.diff(begins).max() > read_limits().line_bytes:
+        return None  # a line over the limit: the parser quarantines its hand unread
     raw = pa.StringArray.from_buffers(n_lines, pa.py_buffer(begins), pa.py_buffer(data))
     try:
         raw.validate(full=True)

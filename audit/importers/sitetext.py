@@ -16,7 +16,15 @@ from zoneinfo import ZoneInfo
 import pyarrow as pa
 
 from audit.errors import AuditInputError
-from audit.importers.base import Chunk, Rejected
+from audit.importers.base import (
+    Chunk,
+    Overlong,
+    Rejected,
+    bounded_lines,
+    over_hand_limit,
+    over_line_limit,
+    read_limits,
+)
 from audit.schema import events_table
 
 CHUNK_HANDS = 5000
@@ -223,10 +231,22 @@ class SiteHand:
         self.emit(line, "hand_ended", detail=detail)
 
 
+class UnreadLine(str):
+    """An excerpt standing for a line over the line limit; `reason` says so."""
+
+    reason: str
+
+
 def iter_lines(path: Path) -> Iterator[tuple[int, str]]:
-    """(line number, decoded text without line end) of a file, streamed."""
+    """(line number, decoded text without line end) of a file, streamed; a line over the line
+    limit comes as an `UnreadLine` excerpt (its hand is quarantined, the line never held)."""
     with path.open("rb") as f:
-        for number, raw in enumerate(f, start=1):
+        for number, raw in enumerate(bounded_lines(f), start=1):
+            if isinstance(raw, Overlong):
+                line = UnreadLine(raw.text())
+                line.reason = over_line_limit(number, raw.size)
+                yield number, line
+                continue
             yield number, decode_line(raw)
 
 
@@ -288,29 +308,50 @@ class ChunkWriter:
         return bool(self.rows or self.rejected)
 
 
-def split_blocks(path: Path, is_header: Any) -> Iterator[tuple[bool, list[tuple[int, str]]]]:
-    """(starts with a header?, lines) blocks of a text file, split where
-    `is_header.match(line)` is truthy."""
+_PER_LINE_COST = 64  # bytes a held line costs beyond its text (a tuple, a str header)
+
+
+def split_blocks(path: Path, is_header: Any
+                 ) -> Iterator[tuple[bool, list[tuple[int, str]], str]]:
+    """(starts with a header?, lines, why it is not read or "") blocks of a text file, split
+    where `is_header.match(line)` is truthy. A block over the hand limit keeps only its first
+    lines (an excerpt), so memory follows the limit, never the file."""
+    limit = read_limits().hand_bytes
     block: list[tuple[int, str]] = []
     is_hand = False
+    size = 0
+    unread = ""
     for number, text in iter_lines(path):
         if is_header.match(text):
             if block:
-                yield is_hand, block
-            block = []
+                yield is_hand, block, unread or _too_big(block, size, limit)
+            block, size, unread = [], 0, ""
             is_hand = True
-        block.append((number, text))
+        if isinstance(text, UnreadLine):
+            unread = unread or text.reason
+        size += len(text) + _PER_LINE_COST
+        if size <= limit:
+            block.append((number, text))
     if block:
-        yield is_hand, block
+        yield is_hand, block, unread or _too_big(block, size, limit)
+
+
+def _too_big(block: list[tuple[int, str]], size: int, limit: int) -> str:
+    return over_hand_limit(block[0][0], size) if size > limit else ""
 
 
 def read_site_text(path: Path, *, fmt: str, header: Any, chunk_hands: int,
                    map_hand: Any, hand_id_of: Any) -> Iterator[Chunk]:
     """The shared read loop: split into hands, map each, quarantine what fails."""
     out = ChunkWriter(chunk_hands, str(path))
-    for is_hand, block in split_blocks(path, header):
+    for is_hand, block, unread in split_blocks(path, header):
         significant = [(n, t) for n, t in block if t.strip()]
         if not significant:
+            continue
+        if unread:
+            out.rejected.append(Rejected(
+                source=str(path), line=block[0][0], raw=raw_text(block), reason=unread,
+                hand_id=hand_id_of(block[0][1]) if is_hand else None))
             continue
         if not is_hand:
             out.rejected.append(Rejected(
@@ -324,6 +365,11 @@ def read_site_text(path: Path, *, fmt: str, header: Any, chunk_hands: int,
             out.rejected.append(Rejected(source=str(path), line=block[0][0],
                                          hand_id=hand_id_of(block[0][1]), reason=str(exc),
                                          raw=raw_text(block)))
+            continue
+        except Exception as exc:  # noqa: BLE001 - one bad hand never stops the file
+            out.rejected.append(Rejected(source=str(path), line=block[0][0],
+                                         hand_id=hand_id_of(block[0][1]), raw=raw_text(block),
+                                         reason=f"importer error {type(exc).__name__}: {exc}"))
             continue
         out.add(hand, raw_text(block))
         if out.full:
