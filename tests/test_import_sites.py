@@ -18,6 +18,7 @@ from audit.importers.base import Chunk, Rejected
 from audit.importers.fulltilt import FullTiltImporter
 from audit.importers.ipoker import IPokerImporter
 from audit.importers.partypoker import PartyPokerImporter
+from audit.importers.sitetext import decode_line
 from audit.validate import validate_events
 from tests.importing import by_hand, read_all
 
@@ -501,7 +502,9 @@ def _header_lines(fmt: str, data: bytes) -> set[int]:
     out: set[int] = set()
     after_start = False
     for n, raw in enumerate(data.split(b"\n"), start=1):
-        text = raw.decode("utf-8", errors="replace").lstrip("\ufeff").rstrip()
+        # decoded as the readers decode a line (bytes that are not UTF-8 read as cp1252), so
+        # a stray byte that is whitespace there (\xa0) is whitespace here too
+        text = decode_line(raw).lstrip("\ufeff").rstrip()
         if fmt == "fulltilt" and _FTP_HEAD.match(text):
             out.add(n)
         elif fmt == "partypoker":
