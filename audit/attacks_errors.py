@@ -15,6 +15,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+import pyarrow as pa
+
 import audit
 from audit.attacks import Attack
 from audit.store import Store
@@ -190,7 +192,8 @@ def _kill_attacks(workdir: Path) -> list[Attack]:
 
 def attacks(workdir: Path) -> list[Attack]:
     """Every case of this suite, on stores built under `workdir`."""
-    return _kill_attacks(workdir) + _proof_attacks(workdir / "proofs")
+    return (_kill_attacks(workdir) + _proof_attacks(workdir / "proofs")
+            + _cli_attacks(workdir / "cli"))
 
 
 # ------------------------------------------------------------------ malformed proofs
@@ -324,6 +327,7 @@ def small_proof(workdir: Path) -> tuple[Store, dict[str, object]]:
     from audit.ingest import ingest
     from audit.proof import build_proof
 
+    workdir.mkdir(parents=True, exist_ok=True)
     store = Store(workdir / "store")
     for i in range(2):
         source = workdir / f"p{i}.parquet"
@@ -335,7 +339,6 @@ def small_proof(workdir: Path) -> tuple[Store, dict[str, object]]:
 def _proof_attacks(workdir: Path, every: int = 25) -> list[Attack]:
     """Every `every`-th mutation of a real proof and every special one (nesting, numbers,
     text), through verify-proof."""
-    workdir.mkdir(parents=True, exist_ok=True)
     _, proof = small_proof(workdir)
     mutations = list(proof_mutations(proof))
     specials = [m for m in mutations if " = " not in m.case and " dropped" not in m.case]
@@ -346,3 +349,99 @@ def _proof_attacks(workdir: Path, every: int = 25) -> list[Attack]:
         results.append(Attack(suite=SUITE, case=f"verify-proof: {mutation.case}", held=held,
                               detail=detail))
     return results
+
+
+def _error_line(outcome: CliOutcome, *needles: str) -> bool:
+    """A refusal as it should be: exit 2, no traceback, one `Error:` line (click's usage
+    lines above it aside) that names each of `needles`."""
+    errors = [line for line in outcome.lines if line.startswith("Error:")]
+    return (not outcome.crashed and outcome.exit_code == 2 and len(errors) == 1
+            and not any("Traceback" in line for line in outcome.lines)
+            and all(n in errors[0] for n in needles))
+
+
+HOSTILE_HOUSE_OVERRIDES = {
+    "NaN": '{"rake.cap": NaN}', "2**100": f'{{"rake.cap": {2**100}}}',
+    "a string for an integer": '{"rake.cap": "x"}', "a list": "[1]", "not JSON": "{",
+}
+
+
+def _special_files(workdir: Path) -> dict[str, Path]:
+    """A directory, a FIFO (opening it waits for a writer forever), a device, a binary file,
+    an empty file and a JSON file that is no PHH."""
+    files = {"a directory": workdir / "adir", "a FIFO": workdir / "fifo",
+             "/dev/zero": Path("/dev/zero"), "a binary file": workdir / "binary",
+             "an empty file": workdir / "empty", "JSON": workdir / "data.json"}
+    files["a directory"].mkdir(exist_ok=True)
+    if not files["a FIFO"].exists():
+        os.mkfifo(files["a FIFO"])
+    files["a binary file"].write_bytes(bytes(range(256)) * 4)
+    files["an empty file"].write_bytes(b"")
+    files["JSON"].write_text('{"hands": [1, 2, 3]}\n')
+    return files
+
+
+def cli_sweep(workdir: Path) -> list[tuple[str, bool, str]]:
+    """(case, held, what happened) for hostile arguments to the commands no other suite
+    covers: odd hand ids, NaN shares, special and non-PHH files for bench and verify-proof,
+    an impossible output path, hostile house overrides in stored hands."""
+    import pyarrow.parquet as pq
+
+    from audit.faults import hands_table
+    from audit.ingest import ingest
+
+    workdir.mkdir(parents=True, exist_ok=True)
+    store, proof = small_proof(workdir / "proof")
+    root = str(store.root)
+    results: list[tuple[str, bool, str]] = []
+
+    def record(case: str, outcome: CliOutcome, held: bool) -> None:
+        shown = outcome.crashed or (outcome.lines[-1][:100] if outcome.lines else "no output")
+        results.append((case, held, f"exit {outcome.exit_code}: {shown}"))
+
+    odd = "p0h1\nforged: OK"
+    outcome = run_cli(["prove", odd, "--store", root])
+    record("prove of a hand id with a newline", outcome, outcome.one_line(2))
+    outcome = run_cli(["export", odd, "--store", root, "--format", "ohh"])
+    record("export of a hand id with a newline", outcome, outcome.one_line(2))
+    outcome = run_cli(["replay", odd, "--store", root])
+    record("replay of a hand id with a newline", outcome, outcome.one_line(2))
+    for option in ("--violations", "--collusion-strength", "--tournament-share",
+                   "--kill-tables"):
+        outcome = run_cli(["simulate", "--hands", "5", "--out", str(workdir / "sim"), option,
+                           "nan"])
+        record(f"simulate {option} nan", outcome, _error_line(outcome, option))
+    outcome = run_cli(["collusion", "--store", root, "--fdr", "nan"])
+    record("collusion --fdr nan", outcome, _error_line(outcome, "--fdr"))
+    outcome = run_cli(["simulate", "--hands", "5", "--out", "/proc/poker-audit/sim"])
+    record("simulate --out where no directory can be made", outcome,
+           _error_line(outcome, "check the path") and "disk space" not in outcome.lines[-1])
+    for kind, path in _special_files(workdir).items():
+        outcome = run_cli(["verify-proof", str(path)])
+        record(f"verify-proof of {kind}", outcome, _error_line(outcome, str(path)))
+        if kind != "a directory":  # click refuses a directory itself (usage error)
+            outcome = run_cli(["bench", "--quick", "--phh", str(path)])
+            record(f"bench --phh {kind}", outcome, _error_line(outcome, str(path)))
+    outcome = run_cli(["verify-proof", "-"], stdin=b"\xff\xfe binary on stdin")
+    record("verify-proof of binary stdin", outcome, _error_line(outcome, "stdin"))
+    for name, overrides in HOSTILE_HOUSE_OVERRIDES.items():
+        hostile = Store(workdir / f"house-{len(results)}")
+        table = hands_table("h", 2)
+        games = table.column("game").to_pylist()
+        for game in games:
+            if game is not None:
+                game["house_overrides"] = overrides
+        table = table.set_column(table.schema.get_field_index("game"), "game",
+                                 pa.array(games, table.schema.field("game").type))
+        source = workdir / f"house-{len(results)}.parquet"
+        pq.write_table(table, source)
+        ingest([source], hostile)
+        outcome = run_cli(["audit", "--store", str(hostile.root)])
+        record(f"audit of a hand whose house overrides are {name}", outcome,
+               not outcome.crashed and outcome.exit_code in (0, 1))
+    return results
+
+
+def _cli_attacks(workdir: Path) -> list[Attack]:
+    return [Attack(suite=SUITE, case=case, held=held, detail=detail)
+            for case, held, detail in cli_sweep(workdir)]

@@ -83,8 +83,21 @@ class AuditGroup(click.Group):
             where = f" ({exc.filename})" if exc.filename else ""
             raise InputProblem(
                 f"{exc.strerror or exc}{where}: the command stopped and committed nothing "
-                "partial; free disk space or fix permissions, then run it again"
+                f"partial; {next_step_for(exc)}, then run it again"
             ) from None
+
+
+def next_step_for(exc: OSError) -> str:
+    """What to do about an operating-system error: the advice that fits its cause."""
+    import errno
+
+    if exc.errno in (errno.ENOSPC, errno.EDQUOT):
+        return "free disk space"
+    if exc.errno in (errno.EACCES, errno.EPERM, errno.EROFS):
+        return "fix permissions or choose a writable location"
+    if exc.errno in (errno.ENOENT, errno.ENOTDIR, errno.EISDIR, errno.ENAMETOOLONG):
+        return "check the path"
+    return "fix the cause"
 
 
 @click.group(cls=AuditGroup, context_settings=CONTEXT_SETTINGS)
@@ -424,7 +437,9 @@ def export(hand_ids: tuple[str, ...], store: Path | None, fmt: str, out: Path | 
         found = set(table.column("hand_id").to_pylist())
         missing = [h for h in hand_ids if h not in found]
         if missing:
-            raise InputProblem(f"not in {target.root}: {', '.join(missing)}")
+            raise InputProblem(f"not in {target.root}: {', '.join(map(repr, missing))}; list "
+                               'hand ids with "poker-audit query \\"SELECT hand_id FROM '
+                               'hands_started\\""')
         if pseudonymize:
             from audit.privacy import pseudonymize_table
 

@@ -89,7 +89,7 @@ def build_proof(store: Store, hand_id: str) -> dict[str, Any]:
     store.ensure_recovered()
     found = _find_hand(store, hand_id)
     if found is None:
-        raise ProofError(f"hand {hand_id} is not in {store.root}; list hands with "
+        raise ProofError(f"hand {hand_id!r} is not in {store.root}; list hands with "
                          f'"poker-audit query \\"SELECT hand_id FROM hands_started\\""')
     record, file_number = found
     claimed = record.get("merkle")
