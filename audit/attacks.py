@@ -16,7 +16,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 # topic -> what its cases attack (the scorecard's row label). Modules are named attacks_<topic>.
-SUITES: dict[str, str] = {}
+SUITES: dict[str, str] = {
+    "errors": "killed pooled audits, malformed proofs, hostile CLI arguments",
+}
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
