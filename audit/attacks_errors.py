@@ -384,7 +384,8 @@ def _special_files(workdir: Path) -> dict[str, Path]:
 def cli_sweep(workdir: Path) -> list[tuple[str, bool, str]]:
     """(case, held, what happened) for hostile arguments to the commands no other suite
     covers: odd hand ids, NaN shares, special and non-PHH files for bench and verify-proof,
-    an impossible output path, hostile house overrides in stored hands."""
+    an impossible output path, hostile house overrides in stored hands, a demo aimed at a
+    real store."""
     import pyarrow.parquet as pq
 
     from audit.faults import hands_table
@@ -399,6 +400,10 @@ def cli_sweep(workdir: Path) -> list[tuple[str, bool, str]]:
         shown = outcome.crashed or (outcome.lines[-1][:100] if outcome.lines else "no output")
         results.append((case, held, f"exit {outcome.exit_code}: {shown}"))
 
+    before = store.records()
+    outcome = run_cli(["demo", "--store", root])
+    record("demo into an existing store", outcome,
+           outcome.one_line(2) and store.records() == before)
     odd = "p0h1\nforged: OK"
     outcome = run_cli(["prove", odd, "--store", root])
     record("prove of a hand id with a newline", outcome, outcome.one_line(2))

@@ -76,3 +76,10 @@ def test_hostile_house_overrides_in_a_stored_hand_do_not_stop_the_audit(tmp_path
     outcome = run_cli(["audit", "--store", str(store.root)])
     assert not outcome.crashed and outcome.exit_code == 1, outcome  # hand h0's short award
     assert any("3 hands" in line for line in outcome.lines)
+
+
+def test_demo_into_an_existing_store_is_refused_and_adds_nothing(proved: Store):
+    before = proved.records()
+    outcome = run_cli(["demo", "--store", str(proved.root)])
+    assert outcome.one_line(2) and str(proved.root) in outcome.lines[0], outcome
+    assert proved.records() == before  # the sample hands did not join its evidence
