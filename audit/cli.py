@@ -233,7 +233,8 @@ def verify_proof(proof_file: Path, store: Path | None, head: str | None) -> None
         poker-audit verify-proof proof.json --head 2b05decf...
         poker-audit verify-proof proof.json --store ./audit-store
     """
-    from audit.proof import MAX_PROOF_BYTES, check_proof, parse_proof, printable, read_proof
+    from audit.proof import check_proof
+    from audit.proof_format import MAX_PROOF_BYTES, parse_proof, printable, read_proof
 
     with user_errors():
         if str(proof_file) == "-":
