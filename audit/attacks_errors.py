@@ -84,8 +84,8 @@ class KillMoment:
 KILL_MOMENTS: dict[str, KillMoment] = {
     "pool starting": KillMoment(processes=1),
     "workers up": KillMoment(processes=4),
-    "workers busy 2 s": KillMoment(processes=4, busy_for=2.0),
-    "workers busy 5 s": KillMoment(processes=4, busy_for=5.0),
+    "workers busy 0.3 s": KillMoment(processes=4, busy_for=0.3),
+    "workers busy 1 s": KillMoment(processes=4, busy_for=1.0),
     "first part written": KillMoment(processes=4, parts=1),
 }
 
@@ -178,7 +178,7 @@ def build_busy_store(root: Path, *, files: int = 6, hands: int = 500) -> Store:
 def _kill_attacks(workdir: Path) -> list[Attack]:
     store = build_busy_store(workdir / "killed")
     results = []
-    for moment in ("workers up", "workers busy 2 s"):
+    for moment in ("workers up", "workers busy 0.3 s"):
         trial = kill_pooled_audit(store, moment)
         held = (trial.landed and not trial.orphans and not trial.leftovers
                 and trial.runs_after in (trial.runs_before, trial.runs_before + 1))

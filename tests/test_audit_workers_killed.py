@@ -17,7 +17,9 @@ pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"),
 
 @pytest.mark.slow
 def test_sigkill_of_a_pooled_audit_leaves_no_process_behind(tmp_path: Path):
-    store = build_busy_store(tmp_path / "busy")
+    # 24,000 hands: their parts take the workers most of a second after their first-call
+    # warm-up, so even the last moment lands before the run commits
+    store = build_busy_store(tmp_path / "busy", files=12, hands=2_000)
     hands = sum(r["hands"] for r in store.records())
     for moment in KILL_MOMENTS:  # five kills, from the pool's start to its first output
         trial = kill_pooled_audit(store, moment)
