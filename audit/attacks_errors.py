@@ -4,6 +4,7 @@ resource tracker may outlive it), malformed inclusion proofs and hostile command
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import json
 import os
@@ -36,31 +37,19 @@ def _proc_stat(pid: int) -> list[str] | None:
     return text.rsplit(")", 1)[1].split()
 
 
-def _descendants(pid: int) -> set[tuple[int, str]]:
-    """(pid, start time) of every living descendant of `pid`: the start time tells a
-    process from a later one that reuses its pid."""
-    children: dict[int, list[int]] = {}
-    starts: dict[int, str] = {}
+def _in_session(session: int) -> set[tuple[int, str]]:
+    """(pid, start time) of every living process of a session: the audit (started as a
+    session leader) and everything it started, however deep and whoever its parent is now
+    (a worker the forkserver forked just before it died is reparented, not gone). The start
+    time tells a process from a later one that reuses its pid."""
+    found: set[tuple[int, str]] = set()
     for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
+        if not entry.name.isdigit() or int(entry.name) == session:
             continue
         fields = _proc_stat(int(entry.name))
-        if fields is None or fields[0] == "Z":
-            continue
-        children.setdefault(int(fields[1]), []).append(int(entry.name))
-        starts[int(entry.name)] = fields[19]
-    found: set[tuple[int, str]] = set()
-    todo = [pid]
-    while todo:
-        for child in children.get(todo.pop(), []):
-            found.add((child, starts[child]))
-            todo.append(child)
+        if fields is not None and fields[0] != "Z" and int(fields[3]) == session:
+            found.add((int(entry.name), fields[19]))
     return found
-
-
-def _alive(process: tuple[int, str]) -> bool:
-    fields = _proc_stat(process[0])
-    return fields is not None and fields[0] != "Z" and fields[19] == process[1]
 
 
 def _parts_written(store: Store) -> int:
@@ -92,8 +81,8 @@ KILL_MOMENTS: dict[str, KillMoment] = {
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class KillTrial:
-    """One SIGKILL of `poker-audit audit --workers N`: which of its descendants were seen
-    before the kill and which still ran `grace` seconds after it."""
+    """One SIGKILL of `poker-audit audit --workers N`: how many processes it had started
+    and which still ran `grace` seconds after it."""
 
     moment: str
     landed: bool  # the audit was still running when it was killed
@@ -106,9 +95,10 @@ class KillTrial:
 
 def kill_pooled_audit(store: Store, moment: str, *, workers: int = 2, grace: float = 3.0,
                       timeout: float = 300.0) -> KillTrial:
-    """Start `poker-audit audit --workers N` on `store`, SIGKILL it at `moment` (a key of
-    KILL_MOMENTS), then wait up to `grace` seconds for every process it had started to be
-    gone. Any that is not is killed (by its pid) and reported as an orphan."""
+    """Start `poker-audit audit --workers N` on `store` in a session of its own, SIGKILL it
+    at `moment` (a key of KILL_MOMENTS), then wait up to `grace` seconds for every process
+    of that session to be gone. Any that is not is killed (by its pid) and reported as an
+    orphan."""
     from audit.run import finished_runs
 
     runs_before = len(finished_runs(store))
@@ -119,7 +109,7 @@ def kill_pooled_audit(store: Store, moment: str, *, workers: int = 2, grace: flo
     proc = subprocess.Popen(
         [sys.executable, "-m", "audit.cli", "audit", "--store", str(store.root),
          "--workers", str(workers)],
-        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env, start_new_session=True)
     when = KILL_MOMENTS[moment]
     seen: set[tuple[int, str]] = set()
     deadline = time.monotonic() + timeout
@@ -127,7 +117,7 @@ def kill_pooled_audit(store: Store, moment: str, *, workers: int = 2, grace: flo
     landed = False
     try:
         while proc.poll() is None and time.monotonic() < deadline:
-            living = _descendants(proc.pid)
+            living = _in_session(proc.pid)
             seen |= living
             if workers_up is None and len(living) >= 2 + workers:
                 workers_up = time.monotonic()
@@ -142,11 +132,14 @@ def kill_pooled_audit(store: Store, moment: str, *, workers: int = 2, grace: flo
             os.kill(proc.pid, signal.SIGKILL)
         proc.wait()
     gone_by = time.monotonic() + grace
-    while any(_alive(p) for p in seen) and time.monotonic() < gone_by:
+    while _in_session(proc.pid) and time.monotonic() < gone_by:
         time.sleep(0.05)
-    orphans = tuple(sorted(pid for pid, start in seen if _alive((pid, start))))
+    left = _in_session(proc.pid)
+    seen |= left
+    orphans = tuple(sorted(pid for pid, _ in left))
     for pid in orphans:  # leave the machine clean; each is a process this trial started
-        os.kill(pid, signal.SIGKILL)
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(pid, signal.SIGKILL)
     reopened = Store(store.root)
     reopened.ensure_recovered()  # what the next reader or audit does first
     finished = {r["run_id"] for r in finished_runs(reopened)}
