@@ -22,6 +22,7 @@ SUITES: dict[str, str] = {
     "privacy": "real names and quasi-identifiers in --pseudonymize outputs",
     "runs": "audit runs tampered with (runs/: parts, run.json, forged runs)",
     "ingest": "hostile input and special files given to ingest",
+    "errors": "killed pooled audits, malformed proofs, hostile CLI arguments",
 }
 
 

@@ -49,6 +49,35 @@ def _best_seconds(run: Callable[[], object], repeats: int) -> float:
 # ---------------------------------------------------------------------------- replay
 
 
+def _read_phh_hands(phh_files: Sequence[Path]) -> list[pa.Table]:
+    """The hands of the PHH files as event tables; an AuditInputError naming the file when
+    one is not a regular file, cannot be read as PHH or holds no hand the importer reads."""
+    from audit.importers.phh import PhhImporter
+    from audit.schema import arrow_schema
+
+    importer = PhhImporter()
+    schema = arrow_schema("events")
+    tables = []
+    for path in phh_files:
+        if not Path(path).is_file():  # a FIFO or a device would hang the read
+            raise AuditInputError(f"{path}: not a regular file; bench --phh takes PHH files "
+                                  "(.phh, .phhs)")
+        try:
+            chunks = list(importer.read(path))
+        except Exception as exc:  # whatever the file's content made the importer raise
+            raise AuditInputError(f"{path}: not a PHH file bench can replay "
+                                  f"({type(exc).__name__}: {str(exc)[:120]}); bench --phh "
+                                  "takes PHH files (.phh, .phhs)") from None
+        read = [chunk.table.cast(schema) for chunk in chunks if chunk.table.num_rows]
+        rejected = [r for chunk in chunks for r in chunk.rejected]
+        if not read:
+            why = f" (first rejected: {str(rejected[0].reason)[:120]})" if rejected else ""
+            raise AuditInputError(f"{path}: no PHH hands in it{why}; bench --phh takes PHH "
+                                  "files (.phh, .phhs)")
+        tables += read
+    return tables
+
+
 def bench_replay(phh_files: Sequence[Path], *, repeats: int = 3, pokerkit_hands: int = 400
                  ) -> dict[str, Any]:
     """Hands/s replaying and validating the same real hands: ours (the audit's path: the
@@ -60,16 +89,13 @@ def bench_replay(phh_files: Sequence[Path], *, repeats: int = 3, pokerkit_hands:
     before the clock starts. The one-time load (or first compile) of the kernel is reported
     apart.
     """
-    from audit.importers.phh import PhhImporter, _split_hands
+    from audit.importers.phh import _split_hands
     from audit.profiles import load_profile
     from audit.replay import Settings, hands_from_table, replay_hand
     from audit.replay.fast import replay_table_fast
-    from audit.schema import arrow_schema
 
     pokerkit = _pokerkit()
-    importer = PhhImporter()
-    schema = arrow_schema("events")
-    tables = [chunk.table.cast(schema) for path in phh_files for chunk in importer.read(path)]
+    tables = _read_phh_hands(phh_files)
     table = pa.concat_tables(tables)
     hands = [h for t in tables for h in hands_from_table(t)]
     settings = Settings(load_profile("montana"))
@@ -87,13 +113,19 @@ def bench_replay(phh_files: Sequence[Path], *, repeats: int = 3, pokerkit_hands:
 
     ours_s = _best_seconds(ours, repeats)
     reference_s = _best_seconds(reference, max(1, repeats - 1))
-    texts = [b"".join(raw.body).decode("utf-8") for path in phh_files
+    # a hand that is not UTF-8 was rejected above; PokerKit then names it (below)
+    texts = [(path, b"".join(raw.body).decode("utf-8", errors="replace")) for path in phh_files
              for raw in _split_hands(path)]
     histories = []
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        for text in texts[:pokerkit_hands]:
-            histories.append(pokerkit.HandHistory.loads(text))
+        for path, text in texts[:pokerkit_hands]:
+            try:
+                histories.append(pokerkit.HandHistory.loads(text))
+            except Exception as exc:  # PokerKit's own parser: any error is this file's
+                raise AuditInputError(f"{path}: PokerKit cannot read a hand of it "
+                                      f"({type(exc).__name__}: {str(exc)[:120]}); bench "
+                                      "needs PHH hands both replayers read") from None
 
         def theirs() -> None:
             for history in histories:

@@ -101,14 +101,32 @@ class AuditGroup(click.Group):
             if exc.errno in _RESOURCE_ERRNOS:
                 raise InputProblem(
                     f"{exc.strerror or exc}{where}: the command stopped and committed nothing "
-                    "partial; free disk space or fix permissions, then run it again"
+                    f"partial; {next_step_for(exc)}, then run it again"
                 ) from None
             # not space or permissions: a file the store lists is gone or unreadable, or
             # the input is; verify names every damaged store file
             raise InputProblem(
                 f"{exc.strerror or exc}{where}: the command stopped and committed nothing "
-                "partial; if the file belongs to the store, run `poker-audit verify`"
+                f"partial; {next_step_for(exc)}; if the file belongs to the store, run "
+                "`poker-audit verify`"
             ) from None
+
+
+def next_step_for(exc: OSError) -> str:
+    """What to do about an operating-system error: the advice that fits its cause."""
+    import errno
+
+    if exc.errno in (errno.ENOSPC, errno.EDQUOT):
+        return "free disk space"
+    if exc.errno in (errno.EACCES, errno.EPERM, errno.EROFS):
+        return "fix permissions or choose a writable location"
+    if exc.errno in (errno.ENOENT, errno.ENOTDIR, errno.EISDIR, errno.ENAMETOOLONG):
+        return "check the path"
+    if exc.errno == errno.EFBIG:
+        return "free disk space or raise the file size limit"
+    if exc.errno in (errno.EMFILE, errno.ENFILE):
+        return "raise the open-file limit (ulimit -n)"
+    return "fix the cause"
 
 
 @click.group(cls=AuditGroup, context_settings=CONTEXT_SETTINGS)
@@ -259,7 +277,7 @@ def prove(hand_id: str, store: Path | None, out: Path | None) -> None:
 
 
 @main.command("verify-proof")
-@click.argument("proof_file", type=click.Path(dir_okay=False, allow_dash=True, path_type=Path))
+@click.argument("proof_file", type=click.Path(allow_dash=True, path_type=Path))
 @click.option("--store", type=click.Path(file_okay=False, path_type=Path), default=None,
               help="Also check the proof's head and batch against this store's manifest.")
 @click.option("--head", default=None, metavar="HASH",
@@ -269,34 +287,32 @@ def verify_proof(proof_file: Path, store: Path | None, head: str | None) -> None
 
     Recomputes the hand's leaf from its events, the batch root from the audit path, the
     manifest record's hash and the chain up to the head. With --head or --store, the head
-    must also be one you trust or this store committed. Exit code 1 when a check fails.
+    must also be one you trust or this store committed. Exit code 1 when a check fails, 2
+    when the file cannot be read or is not shaped like a proof.
 
     \b
     Example:
         poker-audit verify-proof proof.json --head 2b05decf...
         poker-audit verify-proof proof.json --store ./audit-store
     """
-    from audit.proof import check_proof, loads
+    from audit.proof import check_proof
+    from audit.proof_format import MAX_PROOF_BYTES, parse_proof, printable, read_proof
 
     with user_errors():
         if str(proof_file) == "-":
-            text = sys.stdin.read()
+            proof = parse_proof(sys.stdin.buffer.read(MAX_PROOF_BYTES + 1), "stdin")
         else:
-            try:
-                text = proof_file.read_text(encoding="utf-8")
-            except (OSError, UnicodeDecodeError) as exc:
-                raise InputProblem(f"{proof_file}: cannot read the proof ({exc})") from None
-        proof = loads(text, str(proof_file))
+            proof = read_proof(proof_file)
         target = open_store(store) if store else None
         check = check_proof(proof, store=target, head=head)
-    for problem in check.problems:
-        click.echo(f"FAILED: {problem}")
-    if check.ok:
+    if not check.ok:  # every failed step, on one line
+        click.echo(printable(f"FAILED: {'; '.join(check.problems)}"))
+    else:
         anchor = ("; it is the head you trust" if head else
                   f"; {target.root} committed it" if target else
                   "; compare that head with one published by the store's owner (--head)")
-        click.echo(f"OK: hand {check.hand_id} is in batch {check.batch_id} under chain head "
-                   f"{check.head} ({check.hashes} hashes){anchor}")
+        click.echo(printable(f"OK: hand {check.hand_id} is in batch {check.batch_id} under "
+                             f"chain head {check.head} ({check.hashes} hashes){anchor}"))
     sys.exit(0 if check.ok else 1)
 
 
@@ -486,7 +502,9 @@ def export(hand_ids: tuple[str, ...], store: Path | None, fmt: str, out: Path | 
         found = set(table.column("hand_id").to_pylist())
         missing = [h for h in hand_ids if h not in found]
         if missing:
-            raise InputProblem(f"not in {target.root}: {', '.join(missing)}")
+            raise InputProblem(f"not in {target.root}: {', '.join(map(repr, missing))}; list "
+                               'hand ids with "poker-audit query \\"SELECT hand_id FROM '
+                               'hands_started\\""')
         if pseudonymize:
             from audit.privacy import pseudonymize_store_table
 

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pyarrow.compute as pc
 
+from audit.errors import AuditInputError
 from audit.ingest import ingest
 from audit.output import render
 from audit.report.build import write_report
@@ -29,7 +30,11 @@ def demo_inputs() -> list[Path]:
 
 
 def run_demo(echo: Callable[[str], None], store_dir: Path | None = None) -> int:
-    """Build a store from the embedded hands, verify it, query it; returns an exit code."""
+    """Build a store from the embedded hands, verify it, query it; returns an exit code.
+    `store_dir` must not hold a store already: the sample hands would join its evidence."""
+    if store_dir is not None and Store(store_dir).exists():
+        raise AuditInputError(f"{store_dir} already holds an event store; the demo would add "
+                              "its sample hands to it: give a new directory for --store")
     with tempfile.TemporaryDirectory(prefix="poker-audit-demo-") as tmp:
         store = Store(store_dir or Path(tmp) / "store")
         echo(f"poker-audit demo: store at {store.root}\n")

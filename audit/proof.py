@@ -18,8 +18,19 @@ import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
 from audit import merkle
-from audit.errors import AuditInputError, StoreError
-from audit.schema import events_table
+from audit.errors import StoreError
+from audit.proof_format import (  # noqa: F401  (read_proof, parse_proof, loads: the API here too)
+    PROOF_FORMAT,
+    PROOF_VERSION,
+    MalformedProof,
+    ProofError,
+    decode_events,
+    loads,
+    parse_proof,
+    printable,
+    read_proof,
+    structure_problem,
+)
 from audit.store import (
     CHAIN_VERSION,
     GENESIS,
@@ -29,13 +40,6 @@ from audit.store import (
     record_digest,
     record_hash,
 )
-
-PROOF_FORMAT = "poker-audit inclusion proof"
-PROOF_VERSION = 1
-
-
-class ProofError(AuditInputError):
-    """A proof cannot be built (hand not stored, batch without a Merkle root) or read."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -77,7 +81,7 @@ def build_proof(store: Store, hand_id: str) -> dict[str, Any]:
     store.ensure_recovered()
     found = _find_hand(store, hand_id)
     if found is None:
-        raise ProofError(f"hand {hand_id} is not in {store.root}; list hands with "
+        raise ProofError(f"hand {hand_id!r} is not in {store.root}; list hands with "
                          f'"poker-audit query \\"SELECT hand_id FROM hands_started\\""')
     record, file_number = found
     claimed = record.get("merkle")
@@ -132,21 +136,6 @@ def dumps(proof: dict[str, Any]) -> str:
     return json.dumps(proof, sort_keys=True, indent=1, ensure_ascii=False)
 
 
-def loads(text: str, where: str = "proof") -> dict[str, Any]:
-    """Parse a proof file; a clear error (never a traceback) when it is not one."""
-    try:
-        proof = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise ProofError(f"{where}: not a proof (not JSON: {exc}); make one with "
-                         '"poker-audit prove HAND_ID --out proof.json"') from None
-    if not isinstance(proof, dict) or proof.get("format") != PROOF_FORMAT:
-        raise ProofError(f"{where}: not a poker-audit inclusion proof (no "
-                         f'"format": "{PROOF_FORMAT}")')
-    if proof.get("version") != PROOF_VERSION:
-        raise ProofError(f"{where}: proof version {proof.get('version')!r}; this poker-audit "
-                         f"checks version {PROOF_VERSION}")
-    return proof
-
 
 def _leaf_of_events(hand_id: str, rows: list[dict[str, Any]]) -> tuple[bytes | None, str]:
     """The leaf recomputed from the proof's events, or None and why not."""
@@ -156,13 +145,7 @@ def _leaf_of_events(hand_id: str, rows: list[dict[str, Any]]) -> tuple[bytes | N
         return None, f"an event in the proof belongs to another hand than {hand_id}"
     if [r.get("seq") for r in rows] != list(range(len(rows))):
         return None, "the events' seq is not 0, 1, 2, ... in order"
-    decoded = []
-    for row in rows:
-        row = dict(row)
-        if isinstance(row.get("ts"), str):
-            row["ts"] = datetime.fromisoformat(row["ts"])
-        decoded.append(row)
-    leaves = merkle.hand_leaves(events_table(decoded))
+    leaves = merkle.hand_leaves(decode_events(rows))
     if len(leaves) != 1:
         return None, "the events are not exactly one hand"
     return leaves[0], ""
@@ -172,6 +155,11 @@ def check_proof(proof: dict[str, Any], *, store: Store | None = None,
                 head: str | None = None) -> ProofCheck:
     """Recompute leaf -> batch root -> record hash -> chain head; with `head` (a hash
     published elsewhere) or `store`, also check that head is a committed one."""
+    malformed = structure_problem(proof)
+    if malformed:
+        top = proof if isinstance(proof, dict) else {}
+        return ProofCheck(hand_id=printable(str(top.get("hand_id"))), batch_id="?", head="?",
+                          hashes=0, problems=(f"the proof is malformed ({malformed})",))
     problems: list[str] = []
     hand_id = str(proof.get("hand_id"))
     record = proof.get("record") or {}
@@ -205,7 +193,7 @@ def check_proof(proof: dict[str, Any], *, store: Store | None = None,
                 current = str(later.get("hash"))
         if current != chain.get("head"):
             problems.append("the chain from the batch record does not reach the proof's head")
-    except (KeyError, TypeError, ValueError) as exc:
+    except (KeyError, TypeError, ValueError, MalformedProof) as exc:  # e.g. a path too short
         problems.append(f"the proof is malformed ({type(exc).__name__}: {exc})")
     if head is not None and chain.get("head") != head:
         problems.append(f"the proof's head {chain.get('head')} is not the trusted head {head}")

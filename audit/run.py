@@ -9,11 +9,13 @@ import json
 import multiprocessing
 import os
 import shutil
+import threading
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import Any
 
@@ -33,6 +35,7 @@ from audit.run_commit import RunCheckError, commit_run, require_intact, run_path
 from audit.run_layout import OUTPUTS, output_files, part_path
 from audit.schema import arrow_schema, check_file_version, findings_schema
 from audit.store import GENESIS, Store, new_batch_id, read_event_file
+from audit.worker_guard import PARENT_ENV, guard_worker, pool_parent_env
 
 
 def finished_runs(store: Store) -> list[dict[str, Any]]:
@@ -227,28 +230,39 @@ def _run_parts(jobs: list[PartJob], workers: int,
 @contextlib.contextmanager
 def worker_pool(workers: int) -> Iterator[ProcessPoolExecutor]:
     """N worker processes on N cores, each keeping Arrow and polars to its own thread
-    instead of starting a thread per core (oversubscribed, slower, more memory).
+    instead of starting a thread per core (oversubscribed, slower, more memory), and each
+    exiting when this process dies, however it dies (audit/worker_guard.py).
 
     forkserver, not fork: the parent may already run Arrow/polars/numba threads, and a forked
     copy of a held lock deadlocks the worker. polars fixes its thread pool when the
     forkserver preloads it, so POLARS_MAX_THREADS must be in the environment the forkserver
-    starts with (the parent's own polars pool is already sized; the variable is restored)."""
+    starts with (the parent's own polars pool is already sized; the variable is restored),
+    as must the guard's note that tells the forkserver to die with this process."""
     context = multiprocessing.get_context("forkserver")
     context.set_forkserver_preload(["audit.run"])
-    saved = os.environ.get("POLARS_MAX_THREADS")
+    # the workers hold the read end; only this process holds the write end, so they see
+    # end of file when it is gone
+    parent_alive, keep_alive = context.Pipe(duplex=False)
+    saved = {name: os.environ.get(name) for name in ("POLARS_MAX_THREADS", PARENT_ENV)}
     os.environ["POLARS_MAX_THREADS"] = "1"
+    os.environ[PARENT_ENV] = pool_parent_env(
+        arm=threading.current_thread() is threading.main_thread())
     try:
         with ProcessPoolExecutor(max_workers=workers, mp_context=context,
-                                 initializer=_one_arrow_thread) as pool:
+                                 initializer=_start_worker, initargs=(parent_alive,)) as pool:
             yield pool
     finally:
-        if saved is None:
-            os.environ.pop("POLARS_MAX_THREADS", None)
-        else:
-            os.environ["POLARS_MAX_THREADS"] = saved
+        for name, value in saved.items():
+            if value is None:
+                os.environ.pop(name, None)
+            else:
+                os.environ[name] = value
+        parent_alive.close()
+        keep_alive.close()  # after the pool's shutdown waited for its workers
 
 
-def _one_arrow_thread() -> None:
+def _start_worker(parent_alive: Connection) -> None:
+    guard_worker(parent_alive)
     pa.set_cpu_count(1)
     pa.set_io_thread_count(1)
 

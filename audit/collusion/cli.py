@@ -7,6 +7,7 @@ from pathlib import Path
 import click
 import pyarrow as pa
 
+from audit.cli_options import Share
 from audit.output import OutputFormat, render
 from audit.report.pseudonym import PSEUDONYMIZE_HELP
 
@@ -19,7 +20,7 @@ _TABLE_COLUMNS = ("rank", "player", "counterparty", "pattern", "score", "q_value
 @click.option("--run", "run", default="latest", show_default=True, help="Run id or latest.")
 @click.option("--min-hands", type=click.IntRange(min=1), default=100, show_default=True,
               help="Test only pairs that shared at least this many hands.")
-@click.option("--fdr", type=click.FloatRange(0.0, 1.0, min_open=True), default=0.05,
+@click.option("--fdr", type=Share(0.0, 1.0, min_open=True), default=0.05,
               show_default=True, help="Benjamini–Hochberg false discovery rate for leads.")
 @click.option("--format", "fmt", type=click.Choice([f.value for f in OutputFormat]),
               default="table", show_default=True, help="How to print rows.")

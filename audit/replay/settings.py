@@ -10,6 +10,7 @@ from audit.profiles import DEFAULT_PROFILE, load_profile
 # Montana (000) values: the recommended fallback when a seed is silent (RULEBOOK §3). They are
 # read from schemas/profiles/montana.toml, the one place the values live.
 DEFAULTS: dict[str, Any] = dict(load_profile(DEFAULT_PROFILE).params)
+INT64_MIN, INT64_MAX = -(2**63), 2**63 - 1
 
 
 class Settings:
@@ -60,17 +61,24 @@ class Settings:
         self.disabled: frozenset[str] = frozenset(getattr(profile, "disabled_rules", None) or ())
 
     def with_house(self, house_overrides: str | None) -> Settings:
-        """These settings with a hand's `game.house_overrides` JSON applied (cheap when absent)."""
+        """These settings with a hand's `game.house_overrides` JSON applied (cheap when absent).
+        Overrides the replay cannot use (not JSON, not an object, a value of the wrong type or
+        beyond 64 bits) leave the profile's values: a hostile hand must not stop the audit."""
         if not house_overrides:
             return self
         try:
             extra = json.loads(house_overrides)
-        except ValueError:
+        except (ValueError, RecursionError):  # not JSON, 4,300+ digits, nested 1,000 deep
             return self
         if not isinstance(extra, dict):
             return self
-        merged = Settings(self.profile, {**self.values, **extra})
-        return merged
+        known = [v for k, v in extra.items() if k in DEFAULTS]
+        if any(type(v) is int and not INT64_MIN <= v <= INT64_MAX for v in known):
+            return self  # the compiled replay's int64 columns cannot hold it
+        try:
+            return Settings(self.profile, {**self.values, **extra})
+        except (ValueError, TypeError, OverflowError):  # e.g. "rake.cap": "x" or NaN
+            return self  # as for overrides that are not JSON: the profile's own values
 
 
 def as_settings(profile: Any) -> Settings:

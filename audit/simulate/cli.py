@@ -7,6 +7,7 @@ from pathlib import Path
 
 import click
 
+from audit.cli_options import Share
 from audit.errors import AuditError
 from audit.simulate.live import simulate_live
 from audit.simulate.sim import VARIANTS, simulate
@@ -31,23 +32,23 @@ class _UsageProblem(click.ClickException):
               help="Tables played in parallel.")
 @click.option("--players", type=click.IntRange(min=2), default=None,
               help="Size of the player pool [default: 12 per table].")
-@click.option("--violations", type=click.FloatRange(0, 1), default=0.0, show_default=True,
+@click.option("--violations", type=Share(0, 1), default=0.0, show_default=True,
               help="Share of hands given one injected, labelled violation.")
 @click.option("--colluders", type=click.IntRange(min=0), default=0, show_default=True,
               help="Colluding teams of two (one per table).")
-@click.option("--collusion-strength", type=click.FloatRange(0, 1), default=0.8,
+@click.option("--collusion-strength", type=Share(0, 1), default=0.8,
               show_default=True, help="How often a colluder acts on the team's strategy.")
-@click.option("--tournament-share", type=click.FloatRange(0, 1), default=0.0,
+@click.option("--tournament-share", type=Share(0, 1), default=0.0,
               show_default=True, help="Share of tables that are tournament tables.")
 @click.option("--hands-per-file", type=click.IntRange(min=1), default=50_000,
               show_default=True, help="Hands per committed batch (event file).")
-@click.option("--kill-tables", type=click.FloatRange(0, 1), default=0.0, show_default=True,
+@click.option("--kill-tables", type=Share(0, 1), default=0.0, show_default=True,
               help="Share of fixed-limit cash lowball, draw, hold'em and Omaha hi-lo tables "
                    "that play a required kill game across hands (the kill button, legs, "
                    "scoops, kills posted hand after hand).")
 @click.option("--live", is_flag=True,
               help="Live tables: log the physical layer (declare, chips) of every action.")
-@click.option("--live-violations", type=click.FloatRange(0, 1), default=0.0, show_default=True,
+@click.option("--live-violations", type=Share(0, 1), default=0.0, show_default=True,
               help="With --live: share of hands given one planted, labelled live violation.")
 def simulate_command(hands: int, out: Path, seed: int, variant: str, structure: str,
                      tables: int, players: int | None, violations: float, colluders: int,
