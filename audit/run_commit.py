@@ -37,13 +37,14 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
 from audit.errors import RunCheckError
 from audit.store import (
     CHAIN_VERSION,
+    MANIFEST,
     RUN_LOCK_SUFFIX,
     RUN_TMP_SUFFIX,
     Store,
@@ -70,6 +71,9 @@ class CommittedRun:
     run_id: str
     meta: dict[str, Any]
     files: dict[str, str]
+    # the record's own hash does not match its content: its metadata or file list cannot be
+    # trusted, so the run fails its check (verify also reports the record)
+    edited: bool = False
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -89,11 +93,15 @@ def committed_runs(records: Sequence[dict[str, Any]]) -> dict[str, CommittedRun]
         kind = record.get("kind")
         run_id = str(record.get("run_id"))
         outputs = {str(f["path"]): str(f["sha256"]) for f in record.get("outputs", [])}
+        edited = record_hash(record) != record.get("hash")
         if kind == RUN_KIND:
-            runs[run_id] = CommittedRun(run_id=run_id, meta=dict(record.get("run") or {}),
-                                        files=outputs)
+            # the run id readers key on is the record's, whatever the embedded run.json says
+            meta = {**dict(record.get("run") or {}), "run_id": run_id}
+            runs[run_id] = CommittedRun(run_id=run_id, meta=meta, files=outputs, edited=edited)
         elif kind == RUN_FILES_KIND and run_id in runs:
             runs[run_id].files.update(outputs)
+            if edited:
+                runs[run_id] = replace(runs[run_id], edited=True)
     return runs
 
 
@@ -136,6 +144,9 @@ def check_run(store: Store, run: CommittedRun, *, cached: bool = True) -> list[V
     not hashed again (verify always hashes)."""
     base = run_path(store, run.run_id)
     where = f"runs/{run.run_id}"
+    if run.edited:
+        return [VerifyProblem(kind="manifest", path=MANIFEST,
+                              detail=f"the record of audit run {run.run_id} was edited")]
     if not base.is_dir():
         return [VerifyProblem(kind="missing", path=where,
                               detail="committed audit run directory is gone")]

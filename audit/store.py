@@ -166,7 +166,7 @@ def _record_shape_problem(record: Any) -> str | None:
     values are the committed ones is verify's hash check."""
     if not isinstance(record, dict):
         return "not a JSON object"
-    for key in ("hash", "prev_hash", "batch_id"):
+    for key in ("hash", "prev_hash", "batch_id", "kind", "run_id"):
         if key in record and not isinstance(record[key], str):
             return f"{key} is not a string"
     if not isinstance(record.get("hash"), str):
@@ -174,14 +174,15 @@ def _record_shape_problem(record: Any) -> str | None:
     for key in ("hands", "rows"):
         if key in record and (not isinstance(record[key], int) or isinstance(record[key], bool)):
             return f"{key} is not an integer"
-    for key in ("files", "quarantine", "sources"):
+    for key in ("files", "quarantine", "sources", "outputs"):  # outputs: a run's files
         items = record.get(key, [])
         if not isinstance(items, list) or not all(
                 isinstance(i, dict) and isinstance(i.get("path"), str)
                 and isinstance(i.get("sha256"), str) for i in items):
             return f"{key} is not a list of files with path and sha256"
-    if "merkle" in record and not isinstance(record["merkle"], dict):
-        return "merkle is not an object"
+    for key in ("merkle", "run"):
+        if key in record and not isinstance(record[key], dict):
+            return f"{key} is not an object"
     return None
 
 

@@ -144,3 +144,55 @@ def test_manifest_byte_flips_give_one_line_never_a_traceback(tmp_path: Path):
     results = manifest_byte_flips(tmp_path, positions=30)
     assert len(results) == 5
     assert all(r.held for r in results), [(r.case, r.detail) for r in results if not r.held]
+
+
+def test_every_byte_of_a_run_record_changed_is_one_line_never_a_traceback(tmp_path: Path):
+    """A run record (audit/run_commit.py) shares the chain with the batches: a flip in its
+    `outputs`, `run` or `run_id` is a damaged manifest or a failed check, not a KeyError.
+    Regression: "path" flipped to "pbth" in a run's outputs crashed verify and every reader."""
+    from click.testing import CliRunner
+
+    from audit.attacks_store import build_store
+    from audit.cli import main
+    from audit.run import audit_store
+
+    store = build_store(tmp_path, batches=1)
+    audit_store(store)
+    raw = store.manifest_path.read_bytes()
+    start = raw.rstrip(b"\n").rfind(b"\n") + 1
+    assert b'"kind":"run"' in raw[start:].replace(b" ", b"")
+    for spot in range(start, len(raw) - 1):
+        flipped = bytearray(raw)
+        flipped[spot] = (flipped[spot] + 1) % 256
+        store.manifest_path.write_bytes(bytes(flipped))
+        for args in (["verify"], ["findings"]):
+            result = CliRunner().invoke(main, [*args, "--store", str(store.root)])
+            crashed = result.exception is not None and not isinstance(result.exception,
+                                                                       SystemExit)
+            assert not crashed, (spot, args, repr(result.exception))
+            if args == ["verify"]:
+                assert result.exit_code == 1, (spot, result.output)
+
+
+def test_a_run_record_edited_in_place_is_refused_by_readers(tmp_path: Path):
+    """A run record whose content no longer matches its own hash cannot vouch for its files:
+    findings refuses the run with one line, as for a tampered part."""
+    import json
+
+    from click.testing import CliRunner
+
+    from audit.attacks_store import build_store
+    from audit.cli import main
+    from audit.run import audit_store
+
+    store = build_store(tmp_path, batches=1)
+    audit_store(store)
+    lines = store.manifest_path.read_text().splitlines()
+    record = json.loads(lines[-1])
+    assert record["kind"] == "run"
+    record["run"]["profile"] = "forged@1"
+    store.manifest_path.write_text("\n".join([*lines[:-1], json.dumps(record)]) + "\n")
+    result = CliRunner().invoke(main, ["findings", "--store", str(store.root)])
+    assert result.exit_code == 1
+    assert "was edited" in result.output and "poker-audit verify" in result.output
+    assert len(result.output.strip().splitlines()) == 1
