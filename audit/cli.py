@@ -553,35 +553,34 @@ def bench(phh_files: tuple[Path, ...], quick: bool, accuracy: bool, reliability:
         poker-audit bench --reliability --quick
         poker-audit bench --scale 10000000 --work /data/scale
     """
+    import importlib
     import json
 
-    from audit.bench import run_bench
+    # devtools is the top layer: the CLI names it by string and never imports it at load time
+    def devtool(name: str) -> Any:
+        return importlib.import_module(f"audit.devtools.{name}")
 
     flagged = False
     with user_errors():
         if reliability:
-            from audit.reliability import flagged as reliability_flagged
-            from audit.reliability import format_scorecard, scorecard
-
-            result = scorecard(quick=quick, echo=err)
-            err(format_scorecard(result))
-            flagged = reliability_flagged(result)
+            scorecard = devtool("reliability")
+            result = scorecard.scorecard(quick=quick, echo=err)
+            err(scorecard.format_scorecard(result))
+            flagged = scorecard.flagged(result)
         elif scale:
             import tempfile
-
-            from audit.bench_scale import bench_scale
 
             if work is not None:
                 work.mkdir(parents=True, exist_ok=True)
             with tempfile.TemporaryDirectory(dir=work) as tmp:
-                result = bench_scale(scale, Path(tmp), echo=err)
+                result = devtool("bench_scale").bench_scale(scale, Path(tmp), echo=err)
         elif accuracy:
             from audit.simulate.scorecard import bench_accuracy, format_scorecard
 
             result = bench_accuracy(hands=1_000 if quick else 5_000)
             err(format_scorecard(result))
         else:
-            result = run_bench(list(phh_files), quick=quick, echo=err)
+            result = devtool("bench").run_bench(list(phh_files), quick=quick, echo=err)
     text = json.dumps(result, indent=2, default=str)
     if out:
         out.write_text(text + "\n", encoding="utf-8")
