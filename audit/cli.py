@@ -9,76 +9,29 @@ from __future__ import annotations
 
 import errno
 import sys
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import click
 
 from audit import __version__
-from audit.errors import AuditError
+from audit.cli_common import (
+    CONTEXT_SETTINGS,
+    InputProblem,
+    err,
+    format_option,
+    open_store,
+    store_option,
+    user_errors,
+)
 from audit.outfile import write_output
-from audit.output import OutputFormat, render
+from audit.output import render
 from audit.report.pseudonym import PSEUDONYMIZE_HELP
-from audit.store import Store, default_store_path
-
-CONTEXT_SETTINGS = {"help_option_names": ["-h", "--help"]}
-
-
-class InputProblem(click.ClickException):
-    """A user mistake or unreadable input: message on stderr, exit code 2, no traceback."""
-
-    exit_code = 2
-
-
-@contextmanager
-def user_errors() -> Iterator[None]:
-    try:
-        yield
-    except AuditError as exc:
-        problem = InputProblem(str(exc))
-        # a tampered or damaged audit run flags the store (exit 1), as verify does
-        problem.exit_code = getattr(exc, "exit_code", InputProblem.exit_code)
-        raise problem from None
-
-
-def store_option(f: Callable[..., Any]) -> Callable[..., Any]:
-    return click.option(
-        "--store",
-        type=click.Path(file_okay=False, path_type=Path),
-        default=None,
-        help="Store directory [default: $POKER_AUDIT_STORE, else ./audit-store].",
-    )(f)
-
-
-def format_option(f: Callable[..., Any]) -> Callable[..., Any]:
-    return click.option(
-        "--format",
-        "fmt",
-        type=click.Choice([f.value for f in OutputFormat]),
-        default="table",
-        show_default=True,
-        help="How to print rows.",
-    )(f)
-
-
-def open_store(path: Path | None, *, must_exist: bool = True) -> Store:
-    store = Store(path or default_store_path())
-    if must_exist and not store.exists():
-        raise InputProblem(
-            f"no store at {store.root} (no manifest.jsonl); create one with "
-            f'"poker-audit ingest FILE --store {store.root}"'
-        )
-    return store
 
 
 def _is_sha256_hex(text: str) -> bool:
     return len(text) == 64 and all(c in "0123456789abcdefABCDEF" for c in text)
-
-
-def err(message: str) -> None:
-    click.echo(message, err=True)
 
 
 # errors that more space or other permissions cure (the rest point at verify)
