@@ -61,7 +61,7 @@ import pyarrow.parquet as pq
 
 from audit import merkle
 from audit.errors import StoreError
-from audit.importers.base import Rejected
+from audit.quarantine import Rejected
 from audit.schema import SCHEMA_VERSION_KEY, check_file_version, events_schema, schema_version
 
 MANIFEST = "manifest.jsonl"
