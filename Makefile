@@ -25,11 +25,13 @@ browser:
 		(apt-get update -qq && apt-get install -y -qq chromium >/dev/null) || \
 		echo "chromium could not be installed: the report's browser test will be skipped"
 
+# ruff, then the import contracts in .importlinter (the layer rule of ARCHITECTURE.md)
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .
+	$(VENV)/bin/lint-imports
 
 bench: $(STAMP)
 	$(VENV)/bin/poker-audit bench $(addprefix --phh ,$(wildcard ../shared/data/handhq/*.phhs)) --out bench-result.json
 
 clean:
-	rm -rf $(VENV) audit-store fixtures/build bench/results .pytest_cache
+	rm -rf $(VENV) audit-store fixtures/build bench/results .pytest_cache .import_linter_cache

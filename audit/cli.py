@@ -9,76 +9,29 @@ from __future__ import annotations
 
 import errno
 import sys
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import click
 
 from audit import __version__
-from audit.errors import AuditError
+from audit.cli_common import (
+    CONTEXT_SETTINGS,
+    InputProblem,
+    err,
+    format_option,
+    open_store,
+    store_option,
+    user_errors,
+)
 from audit.outfile import write_output
-from audit.output import OutputFormat, render
+from audit.output import render
 from audit.report.pseudonym import PSEUDONYMIZE_HELP
-from audit.store import Store, default_store_path
-
-CONTEXT_SETTINGS = {"help_option_names": ["-h", "--help"]}
-
-
-class InputProblem(click.ClickException):
-    """A user mistake or unreadable input: message on stderr, exit code 2, no traceback."""
-
-    exit_code = 2
-
-
-@contextmanager
-def user_errors() -> Iterator[None]:
-    try:
-        yield
-    except AuditError as exc:
-        problem = InputProblem(str(exc))
-        # a tampered or damaged audit run flags the store (exit 1), as verify does
-        problem.exit_code = getattr(exc, "exit_code", InputProblem.exit_code)
-        raise problem from None
-
-
-def store_option(f: Callable[..., Any]) -> Callable[..., Any]:
-    return click.option(
-        "--store",
-        type=click.Path(file_okay=False, path_type=Path),
-        default=None,
-        help="Store directory [default: $POKER_AUDIT_STORE, else ./audit-store].",
-    )(f)
-
-
-def format_option(f: Callable[..., Any]) -> Callable[..., Any]:
-    return click.option(
-        "--format",
-        "fmt",
-        type=click.Choice([f.value for f in OutputFormat]),
-        default="table",
-        show_default=True,
-        help="How to print rows.",
-    )(f)
-
-
-def open_store(path: Path | None, *, must_exist: bool = True) -> Store:
-    store = Store(path or default_store_path())
-    if must_exist and not store.exists():
-        raise InputProblem(
-            f"no store at {store.root} (no manifest.jsonl); create one with "
-            f'"poker-audit ingest FILE --store {store.root}"'
-        )
-    return store
 
 
 def _is_sha256_hex(text: str) -> bool:
     return len(text) == 64 and all(c in "0123456789abcdefABCDEF" for c in text)
-
-
-def err(message: str) -> None:
-    click.echo(message, err=True)
 
 
 # errors that more space or other permissions cure (the rest point at verify)
@@ -553,35 +506,34 @@ def bench(phh_files: tuple[Path, ...], quick: bool, accuracy: bool, reliability:
         poker-audit bench --reliability --quick
         poker-audit bench --scale 10000000 --work /data/scale
     """
+    import importlib
     import json
 
-    from audit.bench import run_bench
+    # devtools is the top layer: the CLI names it by string and never imports it at load time
+    def devtool(name: str) -> Any:
+        return importlib.import_module(f"audit.devtools.{name}")
 
     flagged = False
     with user_errors():
         if reliability:
-            from audit.reliability import flagged as reliability_flagged
-            from audit.reliability import format_scorecard, scorecard
-
-            result = scorecard(quick=quick, echo=err)
-            err(format_scorecard(result))
-            flagged = reliability_flagged(result)
+            scorecard = devtool("reliability")
+            result = scorecard.scorecard(quick=quick, echo=err)
+            err(scorecard.format_scorecard(result))
+            flagged = scorecard.flagged(result)
         elif scale:
             import tempfile
-
-            from audit.bench_scale import bench_scale
 
             if work is not None:
                 work.mkdir(parents=True, exist_ok=True)
             with tempfile.TemporaryDirectory(dir=work) as tmp:
-                result = bench_scale(scale, Path(tmp), echo=err)
+                result = devtool("bench_scale").bench_scale(scale, Path(tmp), echo=err)
         elif accuracy:
             from audit.simulate.scorecard import bench_accuracy, format_scorecard
 
             result = bench_accuracy(hands=1_000 if quick else 5_000)
             err(format_scorecard(result))
         else:
-            result = run_bench(list(phh_files), quick=quick, echo=err)
+            result = devtool("bench").run_bench(list(phh_files), quick=quick, echo=err)
     text = json.dumps(result, indent=2, default=str)
     if out:
         out.write_text(text + "\n", encoding="utf-8")

@@ -61,7 +61,7 @@ import pyarrow.parquet as pq
 
 from audit import merkle
 from audit.errors import StoreError
-from audit.importers.base import Rejected
+from audit.quarantine import Rejected
 from audit.schema import SCHEMA_VERSION_KEY, check_file_version, events_schema, schema_version
 
 MANIFEST = "manifest.jsonl"
@@ -72,7 +72,7 @@ _CHUNK = 1 << 20
 # the game struct's fields, set on one row per hand: a dictionary there costs time and
 # bytes); min/max statistics on hand_id only, the one column the store prunes row groups by
 # (find_hands); big write batches. A simulated 100k hands: about a fifth less CPU to encode
-# than the defaults, and a smaller file (audit/simulate/fast_bench.py engine_stages).
+# than the defaults, and a smaller file (audit/devtools/fast_bench.py engine_stages).
 # The game struct's fields are snappy, not zstd: they are mostly the nesting levels of rows
 # where the struct is null, which zstd spends more CPU on for little (a simulated 100k
 # hands: ~8% less CPU to encode the file, 1.5 MB more). ts is delta-encoded (a hand's

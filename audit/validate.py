@@ -15,7 +15,7 @@ from dataclasses import dataclass
 import polars as pl
 import pyarrow as pa
 
-from audit.importers.base import Rejected
+from audit.quarantine import Rejected
 from audit.schema import event_kinds, events_schema, game_money_fields, structures, variants
 
 _CARD = r"(?:[2-9TJQKA][cdhs]|\?\?|Xj)"

@@ -1,8 +1,8 @@
 """Benchmark: PokerStars import throughput (hands per CPU-second, MB/s), ours vs PokerKit.
 
-A command line over `audit.bench.bench_import`, the one definition of the figure (the same
+A command line over `audit.devtools.bench.bench_import`, the one definition of the figure (the same
 function `poker-audit bench` reports): the real NLHE cash sample repeated with fresh hand
-numbers (`audit.bench.write_stars_file`, default 100,000 hands), read whole by
+numbers (`audit.devtools.bench.write_stars_file`, default 100,000 hands), read whole by
 `PokerStarsImporter().read`, timed in CPU-seconds of the process (all threads: the one-core
 cost, whatever else runs on the machine), wall time beside it, the one-time set-up apart;
 PokerKit's `HandHistory.from_pokerstars` on a prefix of the same hands, timed the same way.
@@ -20,7 +20,7 @@ import argparse
 import json
 import sys
 
-from audit.bench import bench_import
+from audit.devtools.bench import bench_import
 
 # bytes per hand of the sample as `write_stars_file` writes it (to size the ~1 GB file)
 _BYTES_PER_HAND = 1_068

@@ -13,7 +13,7 @@ its time (cProfile).
 `--scale-store STORE` measures how ingest cost grows with the store: one file of `--hands`
 fresh hands (STORE's first hands under new ids) ingested into an empty store and into a copy of
 STORE (STORE itself is never written), each in a fresh process, reporting wall and CPU
-seconds and the process's peak RSS. `audit.bench_scale.build_scaled_store` builds a STORE.
+seconds and the process's peak RSS. `audit.devtools.bench_scale.build_scaled_store` builds a STORE.
 """
 
 from __future__ import annotations
@@ -36,7 +36,7 @@ import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
 from audit import merkle
-from audit.bench import synthetic_events
+from audit.devtools.bench import synthetic_events
 from audit.ingest import ingest
 from audit.store import Store
 
@@ -140,7 +140,7 @@ def profile(n_events: int, top: int = 25) -> None:
 def fresh_hands_file(store: Path, out: Path, hands: int) -> Path:
     """A native Parquet file of the first `hands` hands of `store` under new hand ids (so
     none is a duplicate of a stored hand)."""
-    from audit.bench_scale import _first_hands
+    from audit.devtools.bench_scale import _first_hands
 
     parts, written = [], 0
     for path in Store(store).event_files():

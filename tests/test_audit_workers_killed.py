@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from audit.attacks_errors import KILL_MOMENTS, build_busy_store, kill_pooled_audit
+from audit.devtools.attacks_errors import KILL_MOMENTS, build_busy_store, kill_pooled_audit
 from audit.run import finished_runs
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"),

@@ -10,14 +10,14 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
-from audit.attacks_errors import (
+from audit.devtools.attacks_errors import (
     HOSTILE_HOUSE_OVERRIDES,
     _error_line,
     _special_files,
     run_cli,
     small_proof,
 )
-from audit.faults import hands_table
+from audit.devtools.faults import hands_table
 from audit.ingest import ingest
 from audit.store import Store
 

@@ -418,7 +418,7 @@ def test_pokerkit_agrees_on_stacks_and_winnings() -> None:
 
 def test_import_benchmark_counts_every_hand_and_compares_with_pokerkit() -> None:
     pytest.importorskip("pokerkit")
-    from audit.bench import bench_import
+    from audit.devtools.bench import bench_import
 
     result = bench_import(hands=300, pokerkit_hands=20)
     assert (result["hands"], result["pokerkit_hands"]) == (300, 20)

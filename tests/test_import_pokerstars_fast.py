@@ -20,8 +20,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from audit.bench import write_stars_file
-from audit.hostile import hostile_documents, seeds
+from audit.devtools.bench import write_stars_file
+from audit.devtools.hostile import hostile_documents, seeds
 from audit.importers.pokerstars import PokerStarsImporter, _ChunkBuilder
 from audit.importers.pokerstars_fast import read_fast
 

@@ -348,7 +348,7 @@ def test_every_reader_quarantines_a_line_over_the_limit_and_keeps_the_hands(tmp_
                                                                             fmt: str):
     """Each format's sample with a 3 MB line beside it, read with a 1 MiB line limit: the
     sample's hands are stored as without the line, the line is quarantined with its size."""
-    from audit.hostile import seeds
+    from audit.devtools.hostile import seeds
 
     sample = seeds()[fmt]
     alone = tmp_path / f"alone.{fmt}"

@@ -24,8 +24,8 @@ from click.testing import CliRunner
 
 import audit.report.sqlinit as sqlinit
 from audit.cli import main
+from audit.devtools.reliability import _build_store
 from audit.output import render
-from audit.reliability import _build_store
 from audit.run import audit_store
 from audit.sql import query
 from audit.store import Store

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from audit.attacks_errors import proof_mutations, proof_outcome, run_cli, small_proof
+from audit.devtools.attacks_errors import proof_mutations, proof_outcome, run_cli, small_proof
 from audit.proof import check_proof, structure_problem
 
 

@@ -136,7 +136,7 @@ def test_nlhe_with_violations_keeps_a_perfect_scorecard(tmp_path: Path) -> None:
 
 @needs_kernel
 def test_bench_reports_both_engines_and_the_stages() -> None:
-    from audit.simulate.fast_bench import bench_engines, format_engines
+    from audit.devtools.fast_bench import bench_engines, format_engines
 
     b = bench_engines(python_hands=300, fast_hands=3000, tables=4)
     assert b["python"]["hands"] == 300 and b["fast"]["hands"] == 3000

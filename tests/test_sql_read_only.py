@@ -19,8 +19,8 @@ import pytest
 from click.testing import CliRunner
 
 from audit.cli import main
+from audit.devtools.reliability import _build_store
 from audit.errors import QueryError
-from audit.reliability import _build_store
 from audit.run import audit_store
 from audit.sql import check_read_only, connect, query
 from audit.store import Store

@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from audit.attacks_store import manifest_byte_flips
 from audit.cli import main
+from audit.devtools.attacks_store import manifest_byte_flips
 from audit.errors import StoreError
 from audit.ingest import ingest
 from audit.store import Store, read_manifest, record_hash

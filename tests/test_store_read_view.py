@@ -13,9 +13,9 @@ import pytest
 from click.testing import CliRunner
 
 import audit.store as store_module
-from audit.attacks_store import leave_committed_in_staging, read_only_store
 from audit.cli import main
-from audit.faults import hands_table
+from audit.devtools.attacks_store import leave_committed_in_staging, read_only_store
+from audit.devtools.faults import hands_table
 from audit.ingest import ingest
 from audit.run import audit_store
 from audit.store import Store

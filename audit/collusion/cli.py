@@ -7,7 +7,14 @@ from pathlib import Path
 import click
 import pyarrow as pa
 
-from audit.cli_options import Share
+from audit.cli_common import (
+    InputProblem,
+    Share,
+    format_option,
+    open_store,
+    store_option,
+    user_errors,
+)
 from audit.output import OutputFormat, render
 from audit.report.pseudonym import PSEUDONYMIZE_HELP
 
@@ -15,15 +22,13 @@ _TABLE_COLUMNS = ("rank", "player", "counterparty", "pattern", "score", "q_value
 
 
 @click.command("collusion")
-@click.option("--store", type=click.Path(file_okay=False, path_type=Path), default=None,
-              help="Store directory [default: $POKER_AUDIT_STORE, else ./audit-store].")
+@store_option
 @click.option("--run", "run", default="latest", show_default=True, help="Run id or latest.")
 @click.option("--min-hands", type=click.IntRange(min=1), default=100, show_default=True,
               help="Test only pairs that shared at least this many hands.")
 @click.option("--fdr", type=Share(0.0, 1.0, min_open=True), default=0.05,
               show_default=True, help="Benjamini–Hochberg false discovery rate for leads.")
-@click.option("--format", "fmt", type=click.Choice([f.value for f in OutputFormat]),
-              default="table", show_default=True, help="How to print rows.")
+@format_option
 @click.option("--scorecard", is_flag=True,
               help="Simulated store: also score the leads against its colluders.parquet "
                    "(per style recall and AUC, precision, false leads) on stderr.")
@@ -41,7 +46,6 @@ def collusion_command(store: Path | None, run: str, min_hands: int, fdr: float,
         poker-audit collusion --store sim-store --scorecard
         POKER_AUDIT_PSEUDONYM_KEY=... poker-audit collusion --pseudonymize --format csv
     """
-    from audit.cli import InputProblem, open_store, user_errors
     from audit.collusion.findings import collusion_leads, write_collusion_findings
     from audit.run import resolve_run
 

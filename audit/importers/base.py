@@ -11,16 +11,8 @@ from typing import Any, BinaryIO, Protocol
 
 import pyarrow as pa
 
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class Rejected:
-    """One hand (or unreadable piece of input) that goes to quarantine, never silently lost."""
-
-    source: str
-    line: int | None
-    hand_id: str | None
-    reason: str
-    raw: str = ""
+# the quarantine record lives in a leaf module (the store writes it); re-exported here
+from audit.quarantine import Rejected as Rejected
 
 
 @dataclass(slots=True, kw_only=True)

@@ -1,6 +1,6 @@
 """Click commands `report` and `sql-init`, registered on the `poker-audit` group by audit.cli.
 
-Kept free of imports from audit.cli so the group can import this module at any point.
+Imports audit.cli_common, never audit.cli, so the group can import this module at any point.
 """
 
 from __future__ import annotations
@@ -9,35 +9,13 @@ from pathlib import Path
 
 import click
 
+from audit.cli_common import InputProblem, open_store, store_option, user_errors
 from audit.errors import AuditError
 from audit.report.pseudonym import PSEUDONYMIZE_HELP
-from audit.store import Store, default_store_path
-
-
-class _InputProblem(click.ClickException):
-    """A user mistake or unreadable input: message on stderr, exit code 2."""
-
-    exit_code = 2
-
-
-def _open_store(path: Path | None) -> Store:
-    store = Store(path or default_store_path())
-    if not store.exists():
-        raise _InputProblem(
-            f"no store at {store.root} (no manifest.jsonl); create one with "
-            f'"poker-audit ingest FILE --store {store.root}"'
-        )
-    return store
-
-
-_store_option = click.option(
-    "--store", type=click.Path(file_okay=False, path_type=Path), default=None,
-    help="Store directory [default: $POKER_AUDIT_STORE, else ./audit-store].",
-)
 
 
 @click.command("report")
-@_store_option
+@store_option
 @click.option("--run", default="latest", show_default=True, help="Audit run id, or latest.")
 @click.option("--out", required=True, type=click.Path(dir_okay=False, path_type=Path),
               help="HTML file to write.")
@@ -54,20 +32,16 @@ def report_command(store: Path | None, run: str, out: Path, pseudonymize: bool) 
     """
     from audit.report.build import write_report
 
-    s = _open_store(store)
-    try:
+    s = open_store(store)
+    with user_errors():  # a tampered run: exit 1
         write_report(s, out, run, pseudonymize=pseudonymize)
-    except AuditError as exc:
-        problem = _InputProblem(str(exc))
-        problem.exit_code = getattr(exc, "exit_code", problem.exit_code)  # tampered run: 1
-        raise problem from None
     done = " (player, hand and table ids pseudonymized)" if pseudonymize else ""
     click.echo(f"wrote {out}{done}", err=True)
 
 
 @click.command("sql-init")
 @click.argument("path", type=click.Path(dir_okay=False, path_type=Path))
-@_store_option
+@store_option
 def sql_init_command(path: Path, store: Path | None) -> None:
     """Write a DuckDB database file holding the store's views (events, hands, findings, ...).
 
@@ -81,11 +55,11 @@ def sql_init_command(path: Path, store: Path | None) -> None:
     """
     from audit.report.sqlinit import sql_init
 
-    s = _open_store(store)
+    s = open_store(store)
     try:
         sql_init(s, path)
     except (AuditError, OSError) as exc:
-        problem = _InputProblem(str(exc))
+        problem = InputProblem(str(exc))
         problem.exit_code = getattr(exc, "exit_code", problem.exit_code)  # tampered run: 1
         raise problem from None
     click.echo(f"wrote {path}: views over {s.root.resolve()}", err=True)

@@ -7,17 +7,13 @@ from pathlib import Path
 
 import click
 
-from audit.cli_options import Share
+from audit.cli_common import CONTEXT_SETTINGS, InputProblem, Share
 from audit.errors import AuditError
 from audit.simulate.live import simulate_live
 from audit.simulate.sim import VARIANTS, simulate
 
 
-class _UsageProblem(click.ClickException):
-    exit_code = 2
-
-
-@click.command("simulate", context_settings={"help_option_names": ["-h", "--help"]})
+@click.command("simulate", context_settings=CONTEXT_SETTINGS)
 @click.option("--hands", type=click.IntRange(min=1), required=True, help="Hands to simulate.")
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path), required=True,
               help="New store directory to write (events, labels.parquet, colluders.parquet).")
@@ -72,9 +68,9 @@ def simulate_command(hands: int, out: Path, seed: int, variant: str, structure: 
         poker-audit audit --store sim-store
     """
     if live_violations and not live:
-        raise _UsageProblem("--live-violations needs --live")
+        raise InputProblem("--live-violations needs --live")
     if kill_tables and live:
-        raise _UsageProblem("--kill-tables: live tables play no kill games")
+        raise InputProblem("--kill-tables: live tables play no kill games")
     extra = {"live_violations": live_violations} if live else {}
     if kill_tables:
         extra["kill_tables"] = kill_tables
@@ -85,7 +81,7 @@ def simulate_command(hands: int, out: Path, seed: int, variant: str, structure: 
                 colluders=colluders, collusion_strength=collusion_strength,
                 tournament_share=tournament_share, hands_per_file=hands_per_file, **extra)
     except AuditError as exc:
-        raise _UsageProblem(str(exc)) from None
+        raise InputProblem(str(exc)) from None
     click.echo(f"simulated {s.hands:,} hands ({s.events:,} events) into {s.out} in "
                f"{s.seconds:.1f}s ({s.hands_per_second:,.0f} hands/s); {s.batches} batch(es), "
                f"{s.injected_hands:,} injected hands ({s.labels:,} labels), "

@@ -38,7 +38,7 @@ def one_input(data: bytes) -> None:
 
 def write_corpus(directory: Path) -> None:
     """One seed per format: its valid sample, prefixed with the byte that selects it."""
-    from audit.hostile import seeds
+    from audit.devtools.hostile import seeds
 
     directory.mkdir(parents=True, exist_ok=True)
     for fmt, sample in seeds().items():

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from audit.attacks import SUITES, run_attacks
+from audit.devtools.attacks import SUITES, run_attacks
 
 
 @pytest.mark.slow

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from audit.attacks import SUITES, run_attacks
+from audit.devtools.attacks import SUITES, run_attacks
 
 
 def test_every_ingest_attack_holds(tmp_path: Path):

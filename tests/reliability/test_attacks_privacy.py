@@ -1,15 +1,15 @@
 """Issue 19, item 3: every output of every `--pseudonymize` command (findings in each format,
 report, collusion, export in OHH and PHH), on a simulated store with injected violations and
 colluders and on a store of hostile names, holds no player id, hand id or table id of the
-store and no time with seconds (audit.attacks_privacy, also run by bench --reliability)."""
+store and no time with seconds (audit.devtools.attacks_privacy, also run by bench --reliability)."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from audit.attacks import SUITES
-from audit.attacks_privacy import attacks, pseudonymize_commands
 from audit.cli import main
+from audit.devtools.attacks import SUITES
+from audit.devtools.attacks_privacy import attacks, pseudonymize_commands
 
 
 def test_every_pseudonymize_output_holds_no_real_id(tmp_path: Path):

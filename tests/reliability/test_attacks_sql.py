@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from audit.attacks import SUITES, run_attacks
-from audit.attacks_sql import OUTPUT_COMMANDS, SQL_WRITES
+from audit.devtools.attacks import SUITES, run_attacks
+from audit.devtools.attacks_sql import OUTPUT_COMMANDS, SQL_WRITES
 
 
 def test_every_sql_attack_holds(tmp_path: Path) -> None:

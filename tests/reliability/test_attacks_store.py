@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from audit.attacks import SUITES, run_attacks
-from audit.attacks_store import FLIP_COMMANDS, READ_COMMANDS
+from audit.devtools.attacks import SUITES, run_attacks
+from audit.devtools.attacks_store import FLIP_COMMANDS, READ_COMMANDS
 
 
 def test_every_store_attack_holds(tmp_path: Path):

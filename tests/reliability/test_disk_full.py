@@ -5,7 +5,7 @@ hand, and the same command succeeds once space is freed.
 
 Mounting needs privileges CI may not have: then the same test runs with the store on an
 ordinary directory and every write into it failing with ENOSPC from a point on (the fault
-tap of audit.faulttap). It is never skipped; the mode that ran is asserted and reported.
+tap of audit.devtools.faulttap). It is never skipped; the mode that ran is asserted and reported.
 """
 
 from __future__ import annotations
@@ -23,8 +23,8 @@ import pytest
 from click.testing import CliRunner, Result
 
 from audit.cli import main
-from audit.faults import hands_table
-from audit.faulttap import _Tap, tapped
+from audit.devtools.faults import hands_table
+from audit.devtools.faulttap import _Tap, tapped
 from audit.run import finished_runs
 from audit.sql import query
 from audit.store import Store

@@ -13,8 +13,8 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from audit.faults import FAULTS, plan, run_fault_injection
-from audit.faulttap import _Tap, tapped
+from audit.devtools.faults import FAULTS, plan, run_fault_injection
+from audit.devtools.faulttap import _Tap, tapped
 
 TRIALS = int(os.environ.get("POKER_AUDIT_FAULT_TRIALS", "200"))
 FAST = os.environ.get("CI", "").lower() in ("1", "true", "yes")

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from audit.hostile import TIME_LIMIT_S, run_hostile, seeds
+from audit.devtools.hostile import TIME_LIMIT_S, run_hostile, seeds
 from audit.importers import IMPORTERS
 
 # Found by this suite, in importers this change does not own (reported to the lead): an

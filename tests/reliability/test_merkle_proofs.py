@@ -183,7 +183,7 @@ def test_large_tables_take_the_compiled_writer_small_ones_the_reference(
 
 def test_a_store_written_with_compiled_leaves_verifies_with_the_reference(
         store: Store, tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
-    from audit.faults import hands_table
+    from audit.devtools.faults import hands_table
 
     src = tmp_path / "big.parquet"
     hands = 2 * merkle.KERNEL_MIN_ROWS // 15

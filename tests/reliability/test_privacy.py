@@ -12,7 +12,7 @@ import pytest
 from click.testing import CliRunner
 
 from audit.cli import main
-from audit.faults import hands_table
+from audit.devtools.faults import hands_table
 from audit.ingest import ingest
 from audit.report.pseudonym import pseudonym
 from audit.run import audit_store

@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-import audit.reliability as reliability
+import audit.devtools.reliability as reliability
 from audit.cli import main
-from audit.reliability import PROOF_TAMPERS, TAMPERS, flagged, format_scorecard, run_tamper
+from audit.devtools.reliability import PROOF_TAMPERS, TAMPERS, flagged, format_scorecard, run_tamper
 
 
 def test_every_tamper_case_is_detected(tmp_path: Path):
@@ -73,8 +73,8 @@ def test_cli_bench_reliability_prints_the_scorecard(monkeypatch: pytest.MonkeyPa
 
 
 def test_attack_suites_are_summarised_and_a_case_that_did_not_hold_is_flagged():
-    from audit.attacks import SUITES, Attack
-    from audit.reliability import attack_summary
+    from audit.devtools.attacks import SUITES, Attack
+    from audit.devtools.reliability import attack_summary
 
     attacks = [Attack(suite="example", case="COPY TO a store file", held=True),
                Attack(suite="example", case="EXPLAIN ANALYZE COPY", held=False, detail="wrote x")]
@@ -95,13 +95,13 @@ def test_run_attacks_runs_each_registered_suite_in_its_own_folder(
     import sys
     import types
 
-    from audit import attacks as attacks_module
+    from audit.devtools import attacks as attacks_module
 
     seen = []
-    fake = types.ModuleType("audit.attacks_fake")
+    fake = types.ModuleType("audit.devtools.attacks_fake")
     fake.attacks = lambda folder: seen.append(folder) or [
         attacks_module.Attack(suite="fake", case="one", held=True)]
-    monkeypatch.setitem(sys.modules, "audit.attacks_fake", fake)
+    monkeypatch.setitem(sys.modules, "audit.devtools.attacks_fake", fake)
     monkeypatch.setitem(attacks_module.SUITES, "fake", "a fake suite")
     results = attacks_module.run_attacks(tmp_path, suites=("fake",))
     assert [r.case for r in results] == ["one"]

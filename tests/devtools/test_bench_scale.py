@@ -9,7 +9,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
-from audit.bench_scale import _tree_rss, bench_scale, build_scaled_store
+from audit.devtools.bench_scale import _tree_rss, bench_scale, build_scaled_store
 
 
 def test_scaled_store_holds_the_hands_asked_for(tmp_path: Path) -> None:
@@ -48,7 +48,7 @@ def test_each_audit_is_measured_in_its_own_process_and_a_failure_is_a_clean_erro
 
     import pytest
 
-    from audit.bench_scale import _audit_in_fresh_process
+    from audit.devtools.bench_scale import _audit_in_fresh_process
     from audit.errors import AuditInputError
 
     store = build_scaled_store(tmp_path, 300, base_hands=300, echo=lambda _: None)

@@ -19,7 +19,7 @@ from pathlib import Path
 import pyarrow as pa
 
 import audit
-from audit.attacks import Attack
+from audit.devtools.attacks import Attack
 from audit.store import Store
 
 SUITE = "errors"
@@ -154,7 +154,7 @@ def build_busy_store(root: Path, *, files: int = 6, hands: int = 500) -> Store:
     `hands` hold'em hands, a third of them with a wrong award (replayed the slow way)."""
     import pyarrow.parquet as pq
 
-    from audit.faults import hands_table
+    from audit.devtools.faults import hands_table
     from audit.ingest import ingest
 
     root.mkdir(parents=True, exist_ok=True)
@@ -316,7 +316,7 @@ def small_proof(workdir: Path) -> tuple[Store, dict[str, object]]:
     a later record)."""
     import pyarrow.parquet as pq
 
-    from audit.faults import hands_table
+    from audit.devtools.faults import hands_table
     from audit.ingest import ingest
     from audit.proof import build_proof
 
@@ -381,7 +381,7 @@ def cli_sweep(workdir: Path) -> list[tuple[str, bool, str]]:
     real store."""
     import pyarrow.parquet as pq
 
-    from audit.faults import hands_table
+    from audit.devtools.faults import hands_table
     from audit.ingest import ingest
 
     workdir.mkdir(parents=True, exist_ok=True)

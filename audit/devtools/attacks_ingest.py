@@ -17,7 +17,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import audit
-from audit.attacks import Attack
+from audit.devtools.attacks import Attack
 from audit.importers.base import MIB, RAW_EXCERPT_CHARS, REASON_CHARS, ReadLimits
 from audit.ingest import ingest
 from audit.store import Store

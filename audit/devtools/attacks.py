@@ -1,7 +1,8 @@
 """Attack suites for the reliability scorecard: what an adversary tried, and whether it held.
 
-Each suite is a module `audit.attacks_<topic>` with a function `attacks(workdir) -> list[Attack]`
-that runs its cases on stores it builds under `workdir` and reports each one. `run_attacks`
+Each suite is a module `audit.devtools.attacks_<topic>` with a function
+`attacks(workdir) -> list[Attack]` that runs its cases on stores it builds under `workdir` and
+reports each one. `run_attacks`
 runs every suite listed in SUITES; `poker-audit bench --reliability` prints one row per suite
 and names every case that did not hold.
 """
@@ -44,7 +45,7 @@ def run_attacks(workdir: Path | None = None, *, suites: tuple[str, ...] = (),
     try:
         for topic in suites or tuple(SUITES):
             echo(f"attacks: {SUITES[topic]} ...")
-            module = importlib.import_module(f"audit.attacks_{topic}")
+            module = importlib.import_module(f"audit.devtools.attacks_{topic}")
             folder = tmp / topic
             folder.mkdir(parents=True, exist_ok=True)
             results.extend(module.attacks(folder))

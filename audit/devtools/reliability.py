@@ -1,6 +1,6 @@
 """The reliability scorecard (`poker-audit bench --reliability`): faults injected and survived
-(audit.faults), tamper cases tried and detected (below), hostile inputs tried and handled
-(audit.hostile), and hands lost, which must be 0.
+(audit.devtools.faults), tamper cases tried and detected (below), hostile inputs tried and handled
+(audit.devtools.hostile), and hands lost, which must be 0.
 
 A tamper case edits a small store the way an insider with write access could (files, events,
 manifest records, inclusion proofs) and counts as detected when `verify` (or `verify-proof`)
@@ -22,7 +22,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from audit import merkle
-from audit.attacks import SUITES, Attack, run_attacks
+from audit.devtools.attacks import SUITES, Attack, run_attacks
 from audit.store import GENESIS, Store, record_hash, sha256_file
 
 
@@ -152,7 +152,7 @@ TAMPERS: dict[str, Callable[[Store], None]] = {
 
 
 def _build_store(root: Path) -> Store:
-    from audit.faults import hands_table
+    from audit.devtools.faults import hands_table
     from audit.ingest import ingest
 
     store = Store(root / "store")
@@ -241,8 +241,8 @@ PROOF_TAMPERS: dict[str, Callable[[dict[str, Any]], None]] = {
 def scorecard(*, quick: bool = False, fault_trials: int | None = None,
               echo: Callable[[str], None] = print) -> dict[str, Any]:
     """Run the three suites and summarise them; `quick` shrinks the fault and fuzz runs."""
-    from audit.faults import run_fault_injection
-    from audit.hostile import run_hostile
+    from audit.devtools.faults import run_fault_injection
+    from audit.devtools.hostile import run_hostile
 
     trials = fault_trials if fault_trials is not None else (40 if quick else 200)
     echo(f"fault injection: {trials} trials ...")

@@ -23,7 +23,7 @@ import click
 from click.testing import CliRunner
 from markupsafe import escape
 
-from audit.attacks import Attack
+from audit.devtools.attacks import Attack
 
 SUITE = "privacy"
 KEY = "attack-key-9d1c"
@@ -160,7 +160,7 @@ def hostile_store(workdir: Path, hands: int = 12) -> Path:
     import pyarrow.compute as pc
     import pyarrow.parquet as pq
 
-    from audit.faults import hands_table
+    from audit.devtools.faults import hands_table
     from audit.ingest import ingest
     from audit.run import audit_store
     from audit.store import Store

@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any
 from unittest import mock
 
-from audit.attacks import Attack
+from audit.devtools.attacks import Attack
 
 SUITE = "sql"
 
@@ -116,7 +116,7 @@ def _snapshot(root: Path) -> dict[str, str]:
 
 
 def _build(root: Path) -> Any:
-    from audit.reliability import _build_store
+    from audit.devtools.reliability import _build_store
     from audit.run import audit_store
 
     store = _build_store(root)

@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 from unittest import mock
 
-from audit.attacks import Attack
+from audit.devtools.attacks import Attack
 
 SUITE = "store"
 FLIP_POSITIONS = 30  # seeded manifest byte flips tried per command
@@ -31,7 +31,7 @@ def build_store(root: Path, batches: int = 2, hands: int = 4) -> Any:
     """A store of `batches` ingested files of synthetic hands (t<i>h<n>) under root/store."""
     import pyarrow.parquet as pq
 
-    from audit.faults import hands_table
+    from audit.devtools.faults import hands_table
     from audit.ingest import ingest
     from audit.store import Store
 
@@ -48,7 +48,7 @@ def source_file(root: Path, prefix: str, hands: int = 3) -> Path:
     """A new input file of synthetic hands (ids prefix0..)."""
     import pyarrow.parquet as pq
 
-    from audit.faults import hands_table
+    from audit.devtools.faults import hands_table
 
     root.mkdir(parents=True, exist_ok=True)
     path = root / f"{prefix}.parquet"
@@ -277,7 +277,7 @@ def verify_while_a_batch_commits(workdir: Path) -> tuple[bool, str]:
 def verify_with_a_writer_staging(workdir: Path) -> tuple[bool, str]:
     """Item 7: verify while a batch writer has files open in staging (uncommitted) and a
     committed batch is still in staging: neither is unlisted or missing."""
-    from audit.faults import hands_table
+    from audit.devtools.faults import hands_table
 
     store = build_store(workdir, batches=1)
     leave_committed_in_staging(store, source_file(workdir, "leftover"))

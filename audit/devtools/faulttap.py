@@ -1,4 +1,4 @@
-"""The I/O tap of fault injection (audit.faults): inside a trial's child process, every
+"""The I/O tap of fault injection (audit.devtools.faults): inside a trial's child process, every
 write-side call poker-audit makes is counted, and at the trial's point the process is killed
 or that call and every later one fails with ENOSPC or EROFS."""
 

@@ -1,5 +1,5 @@
-"""Imported once by the fault-injection forkserver (audit.faults): compiles the replay kernel
-there, so every forked trial inherits the machine code instead of spending seconds compiling
+"""Imported once by the fault-injection forkserver (audit.devtools.faults): compiles the replay
+kernel there, so every forked trial inherits the machine code instead of spending seconds compiling
 or loading it again. Only numpy, pyarrow and numba run here: no thread pool that a fork
 could leave locked (polars and DuckDB stay unused until a trial runs)."""
 
@@ -7,7 +7,7 @@ from __future__ import annotations
 
 
 def _warm() -> None:
-    from audit.faults import hands_table
+    from audit.devtools.faults import hands_table
     from audit.profiles import load_profile
     from audit.replay import Settings
     from audit.replay.fast import replay_table_fast

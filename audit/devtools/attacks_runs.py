@@ -16,7 +16,7 @@ from pathlib import Path
 
 from click.testing import CliRunner, Result
 
-from audit.attacks import Attack
+from audit.devtools.attacks import Attack
 
 SUITE = "runs"
 FORGED_ID = "29991231T235959999999Z-deadbeef"

@@ -32,12 +32,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from audit.faulttap import KILLED, _child
+from audit.devtools.faulttap import KILLED, _child
 
 FAULTS = ("kill", "enospc", "readonly", "corrupt", "concurrent")
 COMMANDS = ("ingest", "audit", "report")
 _PRELOAD = ["audit.cli", "audit.ingest", "audit.run", "audit.report.build", "audit.sql",
-            "audit.faults_warmup"]
+            "audit.devtools.faults_warmup"]
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -452,7 +452,7 @@ def hands_table(prefix: str, hands: int) -> Any:
     import pyarrow as pa
     import pyarrow.compute as pc
 
-    from audit.bench import synthetic_events
+    from audit.devtools.bench import synthetic_events
 
     table = synthetic_events(15 * hands)
     per_hand = table.num_rows // hands

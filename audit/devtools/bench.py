@@ -23,7 +23,7 @@ import pyarrow.parquet as pq
 
 from audit.errors import AuditInputError
 
-DEMO_PHH = Path(__file__).resolve().parent / "demo_data" / "handhq-ps-50nl-excerpt.phhs"
+DEMO_PHH = Path(__file__).resolve().parents[1] / "demo_data" / "handhq-ps-50nl-excerpt.phhs"
 
 
 def _pokerkit() -> Any:
@@ -352,9 +352,9 @@ def bench_ingest(n_events: int = 1_000_000) -> dict[str, Any]:
 
 # ---------------------------------------------------------------------------- import
 
-STARS_SAMPLE = (Path(__file__).resolve().parents[2] / "shared" / "data" / "fpdb-sample"
+STARS_SAMPLE = (Path(__file__).resolve().parents[3] / "shared" / "data" / "fpdb-sample"
                 / "stars-nlhe-6max-0.05-0.10.txt")
-STARS_FIXTURE = (Path(__file__).resolve().parents[1] / "fixtures" / "pokerstars"
+STARS_FIXTURE = (Path(__file__).resolve().parents[2] / "fixtures" / "pokerstars"
                  / "nlhe-two-hands.txt")
 _STARS_NUMBER = re.compile(rb"^(PokerStars (?:Hand|Game) #)(\d+)", re.MULTILINE)
 
@@ -523,7 +523,7 @@ def run_bench(phh_files: Sequence[Path] = (), *, quick: bool = False,
          f"(target {imported['target_ratio']}x and {imported['target_hands_per_second']:,} "
          f"hands per CPU-second)")
     result["import"] = imported
-    from audit.simulate.fast_bench import bench_engines, format_engines
+    from audit.devtools.fast_bench import bench_engines, format_engines
 
     # the Python engine (injections, colluders, other games) and the compiled NLHE engine
     # (clean NLHE cash runs) on the same command, one run, with their play side by side
