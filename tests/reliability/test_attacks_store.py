@@ -1,4 +1,4 @@
-"""The store attack suite (audit/attacks_store.py) on the reliability scorecard: every case
+"""The store attack suite (audit/devtools/attacks_store.py) on the reliability scorecard: every case
 is really performed and holds."""
 
 from __future__ import annotations
