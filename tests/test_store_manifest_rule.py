@@ -152,8 +152,8 @@ def test_every_byte_of_a_run_record_changed_is_one_line_never_a_traceback(tmp_pa
     Regression: "path" flipped to "pbth" in a run's outputs crashed verify and every reader."""
     from click.testing import CliRunner
 
-    from audit.devtools.attacks_store import build_store
     from audit.cli import main
+    from audit.devtools.attacks_store import build_store
     from audit.run import audit_store
 
     store = build_store(tmp_path, batches=1)
@@ -181,8 +181,8 @@ def test_a_run_record_edited_in_place_is_refused_by_readers(tmp_path: Path):
 
     from click.testing import CliRunner
 
-    from audit.devtools.attacks_store import build_store
     from audit.cli import main
+    from audit.devtools.attacks_store import build_store
     from audit.run import audit_store
 
     store = build_store(tmp_path, batches=1)

@@ -1,5 +1,5 @@
-"""The runs/ tamper suite of the reliability scorecard (audit/devtools/attacks_runs.py): every attack on
-audit runs of issue 19 (items 2 and 11) is tried through the CLI and must hold."""
+"""The runs/ tamper suite of the reliability scorecard (audit/devtools/attacks_runs.py):
+every attack on audit runs of issue 19 (items 2 and 11) is tried through the CLI and must hold."""
 
 from __future__ import annotations
 
