@@ -24,6 +24,7 @@ from click.testing import CliRunner
 
 import audit.report.sqlinit as sqlinit
 from audit.cli import main
+from audit.devtools.attacks_sql import output_command
 from audit.devtools.reliability import _build_store
 from audit.output import render
 from audit.run import audit_store
@@ -60,14 +61,7 @@ def snapshot(root: Path) -> dict[str, str]:
             for p in sorted(root.rglob("*")) if p.is_file()}
 
 
-def command(name: str, store: Store, out: Path, hand_id: str) -> list[str]:
-    tail = ["--store", str(store.root)]
-    return {
-        "sql-init": ["sql-init", str(out), *tail],
-        "report": ["report", "--out", str(out), *tail],
-        "export": ["export", hand_id, "--format", "ohh", "--out", str(out), *tail],
-        "prove": ["prove", hand_id, "--out", str(out), *tail],
-    }[name]
+command = output_command  # the attack suite's own command lines
 
 
 COMMANDS = ("sql-init", "report", "export", "prove")

@@ -190,7 +190,8 @@ def _sql_write(cases: _Cases, sql: str) -> str:
         return why
 
 
-def _output_args(name: str, store: Any, out: Path, hand_id: str) -> list[str]:
+def output_command(name: str, store: Any, out: Path, hand_id: str) -> list[str]:
+    """The arguments of the command `name` that writes `out` (sql-init, report, export, prove)."""
     tail = ["--store", str(store.root)]
     return {
         "sql-init": ["sql-init", str(out), *tail],
@@ -214,7 +215,7 @@ def _output_into_store(cases: _Cases, name: str, how: str) -> str:
             out = cwd / "looks-outside.html"
             out.symlink_to(store.root / "manifest.jsonl")
         before = _snapshot(store.root)
-        result = _invoke(_output_args(name, store, out, _hand_id(store)))
+        result = _invoke(output_command(name, store, out, _hand_id(store)))
         why = _one_line_error(result)
         if _snapshot(store.root) != before:
             why = f"the store changed ({why or 'exit 2'})"
@@ -244,7 +245,7 @@ def _full_disk(cases: _Cases, name: str) -> str:
         patch = (mock.patch.object(sqlinit, "_relation", filling) if name == "sql-init"
                  else mock.patch.object(Path, "write_text", write_text))
         with patch:
-            result = _invoke(_output_args(name, store, out, hand_id))
+            result = _invoke(output_command(name, store, out, hand_id))
         why = _one_line_error(result)
         left = sorted(p.name for p in cwd.iterdir())
         if left:
