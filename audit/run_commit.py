@@ -93,6 +93,8 @@ def committed_runs(records: Sequence[dict[str, Any]]) -> dict[str, CommittedRun]
         kind = record.get("kind")
         run_id = str(record.get("run_id"))
         outputs = {str(f["path"]): str(f["sha256"]) for f in record.get("outputs", [])}
+        if kind not in (RUN_KIND, RUN_FILES_KIND):
+            continue
         edited = record_hash(record) != record.get("hash")
         if kind == RUN_KIND:
             # the run id readers key on is the record's, whatever the embedded run.json says
