@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from audit.store import Store
+from audit.store.dataset import Store
 
 SHARED = Path(__file__).resolve().parents[2] / "shared"
 

@@ -14,8 +14,8 @@ from collections.abc import Iterable, Sequence
 from enum import StrEnum, unique
 from typing import Any
 
-from audit.cards import parse_cards
-from audit.evaluate import high_strength, omaha_high_strength, omaha_low8_strength
+from audit.poker.cards import parse_cards
+from audit.poker.evaluate.high import high_strength, omaha_high_strength, omaha_low8_strength
 
 _CHIPS_IN = frozenset({"post", "bet", "raise", "call", "complete"})
 

@@ -7,11 +7,11 @@ from pathlib import Path
 import pyarrow.parquet as pq
 import pytest
 
-from audit.demo import DEMO_DATA
-from audit.ingest import ingest
-from audit.run import audit_store, finished_runs, run_dir
-from audit.run_layout import OUTPUTS, output_files
-from audit.store import Store
+from audit.cli.demo import DEMO_DATA
+from audit.ingest.pipeline import ingest
+from audit.run.runner import audit_store, finished_runs, run_dir
+from audit.store.dataset import Store
+from audit.store.run_layout import OUTPUTS, output_files
 
 
 @pytest.fixture(scope="module")
@@ -44,7 +44,7 @@ def test_two_workers_give_the_same_findings_and_projections_as_one(store: Store)
 
 
 def test_a_failed_run_leaves_no_visible_run(store: Store, monkeypatch):
-    import audit.run as run
+    import audit.run.runner as run
 
     before = [r["run_id"] for r in finished_runs(store)]
 
@@ -99,8 +99,8 @@ def test_a_run_written_before_parts_existed_still_reads(store: Store, tmp_path: 
 
     import pyarrow as pa
 
-    from audit.run import read_findings
-    from audit.sql import query
+    from audit.run.runner import read_findings
+    from audit.sql.query import query
 
     root = tmp_path / "store"
     shutil.copytree(store.root, root)
@@ -113,7 +113,7 @@ def test_a_run_written_before_parts_existed_still_reads(store: Store, tmp_path: 
         pq.write_table(pa.concat_tables(pq.read_table(p) for p in parts),
                        run_dir(old, run_id) / f"{name}.parquet")
         shutil.rmtree(run_dir(old, run_id) / name)
-    # such a run was never committed to the chain either (audit/run_commit.py)
+    # such a run was never committed to the chain either (audit/store/runs.py)
     lines = old.manifest_path.read_text().splitlines(keepends=True)
     old.manifest_path.write_text("".join(line for line in lines if '"kind":"run"' not in line))
     assert read_findings(old, run_id).num_rows == expected["findings"] > 0
@@ -125,7 +125,7 @@ def test_a_run_written_before_parts_existed_still_reads(store: Store, tmp_path: 
 def test_a_run_that_fails_writing_run_json_leaves_nothing_behind(store: Store, monkeypatch):
     import errno
 
-    import audit.run as run
+    import audit.run.runner as run
 
     before = [r["run_id"] for r in finished_runs(store)]
 
@@ -141,7 +141,7 @@ def test_a_run_that_fails_writing_run_json_leaves_nothing_behind(store: Store, m
 
 
 PROBE = """
-from audit.run import worker_pool
+from audit.run.runner import worker_pool
 
 
 def threads(_):

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from audit.devtools.attacks_errors import KILL_MOMENTS, build_busy_store, kill_pooled_audit
-from audit.run import finished_runs
+from audit.run.runner import finished_runs
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"),
                                 reason="walks /proc to find the audit's processes")

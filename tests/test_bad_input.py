@@ -10,10 +10,10 @@ import pyarrow.parquet as pq
 import pytest
 from click.testing import CliRunner
 
-from audit.cli import main
-from audit.ingest import ingest
-from audit.sql import query
-from audit.store import Store
+from audit.cli.main import main
+from audit.ingest.pipeline import ingest
+from audit.sql.query import query
+from audit.store.dataset import Store
 from tests.eventrows import hand_rows, many_hands, quarantined, write_jsonl, write_parquet
 
 

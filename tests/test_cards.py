@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from audit.cards import (
+from audit.poker.cards import (
     FULL_DECK,
     JOKER,
     UNKNOWN,

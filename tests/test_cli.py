@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from audit.cli import main
-from audit.store import Store
+from audit.cli.main import main
+from audit.store.dataset import Store
 from tests.eventrows import many_hands, write_parquet
 
 

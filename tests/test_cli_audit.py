@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from audit.cli import main
-from audit.demo import DEMO_DATA
+from audit.cli.demo import DEMO_DATA
+from audit.cli.main import main
 
 
 def run(*args: str):
@@ -52,7 +52,7 @@ def test_audit_records_the_profile_and_store_head(demo_store: Path):
                           str(demo_store), "--format", "json").output)
     assert runs[-1]["profile"] == "uspa-2004@1"
     manifest = (demo_store / "manifest.jsonl").read_text().splitlines()
-    # the run audited the head before it; its own run record (audit/run_commit.py) follows
+    # the run audited the head before it; its own run record (audit/store/runs.py) follows
     assert runs[-1]["store_head"] == json.loads(manifest[-2])["hash"]
     assert json.loads(manifest[-1])["run_id"] == runs[-1]["run_id"]
     assert runs[-1]["hands"] == 123

@@ -18,8 +18,8 @@ from audit.devtools.attacks_errors import (
     small_proof,
 )
 from audit.devtools.faults import hands_table
-from audit.ingest import ingest
-from audit.store import Store
+from audit.ingest.pipeline import ingest
+from audit.store.dataset import Store
 
 
 @pytest.fixture(scope="module")

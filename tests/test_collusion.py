@@ -14,18 +14,18 @@ import pyarrow.parquet as pq
 import pytest
 from click.testing import CliRunner
 
+from audit.cli.collusion import collusion_command
 from audit.collusion import aggregate as A
 from audit.collusion import checkdown_findings, leads_from_frames
-from audit.collusion.cli import collusion_command
 from audit.collusion.leads import FEATURES, MAX_TEAM, combine, lead_teams, pair_scores
 from audit.collusion.stats import bh_qvalues, binom_sf
 from audit.collusion.synthetic import generate
 from audit.importers.text import parse_text
 from audit.replay import hand_from_rows, replay_hand
-from audit.rules import get_rule
+from audit.rules.registry import get_rule
 from audit.schema import arrow_schema
-from audit.sql import query
-from audit.store import Store
+from audit.sql.query import query
+from audit.store.dataset import Store
 
 TEAMS = {"softplay": 2, "chip_dump": 2, "whipsaw": 2, "checkdown": 2}
 STYLE_FEATURE = {"softplay": "softplay", "chip_dump": "chip_dump", "whipsaw": "whipsaw",

@@ -12,11 +12,11 @@ import pyarrow.parquet as pq
 import pytest
 from click.testing import CliRunner
 
-from audit.collusion.cli import collusion_command
+from audit.cli.collusion import collusion_command
 from audit.collusion.scorecard import collusion_scorecard, format_collusion_scorecard
-from audit.run import audit_store
-from audit.simulate.sim import simulate
-from audit.store import Store
+from audit.run.runner import audit_store
+from audit.simulate.play.sim import simulate
+from audit.store.dataset import Store
 
 HANDS, TABLES = 15_000, 6  # 2,500 hands per team table: about 20 s to simulate and audit
 

@@ -6,8 +6,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-from audit.sql import query
-from audit.store import Store
+from audit.sql.query import query
+from audit.store.dataset import Store
 from tests.eventrows import many_hands, write_parquet
 
 

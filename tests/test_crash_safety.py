@@ -15,18 +15,18 @@ from pathlib import Path
 
 import pytest
 
-from audit.ingest import ingest
-from audit.sql import query
-from audit.store import Store
+from audit.ingest.pipeline import ingest
+from audit.sql.query import query
+from audit.store.dataset import Store
 from tests.eventrows import many_hands, write_parquet
 
 CRASH_AT = textwrap.dedent(
     """
     import sys
     from pathlib import Path
-    from audit.store import PendingBatch, SourceFile, Store, sha256_file
+    from audit.store.dataset import PendingBatch, SourceFile, Store, sha256_file
     from audit.importers.events import NativeEventsImporter
-    from audit.validate import validate_events
+    from audit.ingest.validate import validate_events
 
     store, src, point = Store(sys.argv[1]), Path(sys.argv[2]), sys.argv[3]
     batch = PendingBatch(sources=[SourceFile(path=str(src), sha256=sha256_file(src))])
@@ -125,7 +125,7 @@ def test_torn_manifest_line_is_not_a_commit(store: Store, tmp_path: Path):
 
 def test_disk_full_at_the_manifest_append_commits_nothing_and_loses_nothing(
         store: Store, tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
-    import audit.store as store_module
+    import audit.store.dataset as store_module
 
     ingest([write_parquet(tmp_path / "a.parquet", many_hands("a", 2))], store)
     real = store_module._fsync_dir
@@ -151,7 +151,7 @@ def test_a_failure_after_the_commit_point_keeps_the_batch_for_recovery(
         store: Store, tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
     """Regression: abort() used to delete staging even after the manifest append, so a
     failed publish (disk full, read-only remount) lost a committed batch."""
-    import audit.store as store_module
+    import audit.store.dataset as store_module
 
     def read_only(src: object, dst: object) -> None:
         raise OSError(errno.EROFS, os.strerror(errno.EROFS), str(dst))
@@ -171,8 +171,8 @@ def test_cli_disk_full_is_a_clear_error_not_a_traceback(store: Store, tmp_path: 
                                                        monkeypatch: pytest.MonkeyPatch):
     from click.testing import CliRunner
 
-    import audit.store as store_module
-    from audit.cli import main
+    import audit.store.dataset as store_module
+    from audit.cli.main import main
 
     def full(path: Path) -> None:
         raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC), str(path))
@@ -193,8 +193,8 @@ PAUSED_AUDIT = textwrap.dedent(
     """
     import sys, time
     from pathlib import Path
-    import audit.run as run
-    from audit.store import Store
+    import audit.run.runner as run
+    from audit.store.dataset import Store
 
     go = Path(sys.argv[2])
     real = run._run_parts
@@ -238,7 +238,7 @@ def test_a_killed_audits_tmp_dir_is_removed_on_the_next_open(store: Store, tmp_p
 
 
 def test_a_running_audits_tmp_dir_survives_recovery(store: Store, tmp_path: Path):
-    from audit.run import audit_store, finished_runs
+    from audit.run.runner import audit_store, finished_runs
 
     ingest([write_parquet(tmp_path / "a.parquet", many_hands("r", 5))], store)
     proc, tmp, go = _start_paused_audit(store, tmp_path)

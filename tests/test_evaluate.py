@@ -12,8 +12,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from audit.cards import FULL_DECK, JOKER, UNKNOWN, card_str, parse_cards
-from audit.evaluate import (
+from audit.poker.cards import FULL_DECK, JOKER, UNKNOWN, card_str, parse_cards
+from audit.poker.evaluate.high import (
     HIGH_CLASSES,
     describe_high,
     describe_low,

@@ -1,4 +1,4 @@
-"""Evaluators of the stud and draw families (audit/evaluate_low.py): known answers, exhaustive
+"""Evaluators of the stud and draw families (audit/poker/evaluate/low.py): known answers, exhaustive
 class counts, and a cross-check against PokerKit's evaluators (a test dependency only)."""
 
 from __future__ import annotations
@@ -8,9 +8,9 @@ from itertools import combinations, combinations_with_replacement
 
 import pytest
 
-from audit.cards import parse_cards
-from audit.evaluate import low_27_strength
-from audit.evaluate_low import badugi_strength, hilo8_strength, razz_strength, strength
+from audit.poker.cards import parse_cards
+from audit.poker.evaluate.high import low_27_strength
+from audit.poker.evaluate.low import badugi_strength, hilo8_strength, razz_strength, strength
 
 
 def c(text: str) -> tuple[int, ...]:

@@ -11,9 +11,9 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from audit.importers.text import parse_text
-from audit.profiles import load_profile
-from audit.replay.fast import replay_table_fast
-from audit.replay.settings import Settings
+from audit.replay.fast.table import replay_table_fast
+from audit.rules.profiles import load_profile
+from audit.rules.settings import Settings
 from audit.schema import events_table, findings_schema
 
 FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "rules" / "ANTE-AMOUNT.txt"

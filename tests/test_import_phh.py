@@ -22,8 +22,8 @@ import pytest
 from audit.importers import IMPORTERS, detect_format
 from audit.importers.base import Rejected
 from audit.importers.phh import PhhImporter, PhhMappingError, phh_hand_to_events
+from audit.ingest.validate import validate_events
 from audit.schema import money_columns
-from audit.validate import validate_events
 from tests.importing import by_hand, read_all
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -623,7 +623,7 @@ PHH_STUD_DRAW = ("F7S", "F7S/8", "FR", "F2L3D", "N2L1D", "FB")
 @pytest.mark.parametrize("code", PHH_STUD_DRAW)
 def test_pokerkit_stud_and_draw_phh_import_agrees_with_pokerkit(code: str) -> None:
     from audit.replay import hand_from_rows, replay_hand
-    from audit.rules import Severity
+    from audit.rules.registry import Severity
 
     tolerated = {"POT-ODDCHIP-STUD", "POT-ODDCHIP-HILO", "POT-HILO-SPLIT"}  # see the
     departures = 0  # differential test: PokerKit's odd chips and hi-lo side pots

@@ -15,8 +15,8 @@ from hypothesis import strategies as st
 
 from audit.importers import IMPORTERS, detect_format
 from audit.importers.base import Rejected
-from audit.importers.pokerstars import PokerStarsImporter
-from audit.validate import validate_events
+from audit.importers.pokerstars.reader import PokerStarsImporter
+from audit.ingest.validate import validate_events
 
 ROOT = Path(__file__).resolve().parents[1]
 FIXTURES = ROOT / "fixtures" / "pokerstars"
@@ -296,7 +296,7 @@ def test_hands_split_the_same_whatever_the_read_size(tmp_path: Path,
                                                      monkeypatch: pytest.MonkeyPatch) -> None:
     # The reader scans pieces of the file for hand boundaries; a boundary, a CRLF or a BOM
     # cut by a piece end must not change a hand, a line number or a rejection.
-    from audit.importers import pokerstars
+    from audit.importers.pokerstars import reader as pokerstars
 
     data = (FIXTURES / "nlhe-two-hands.txt").read_bytes()
     cut = data.index(b"PokerStars", 10)
@@ -436,7 +436,7 @@ def test_header_times_across_dst_changes_match_zoneinfo(zone: str, day: tuple[in
     import datetime as dt
     from zoneinfo import ZoneInfo
 
-    from audit.importers.pokerstars_game import ZONES, _time
+    from audit.importers.pokerstars.game import ZONES, _time
 
     tz = ZoneInfo(ZONES[zone])
     for minute in range(0, 24 * 60, 7):
@@ -463,7 +463,7 @@ def _brackets_by_hand(text: str) -> list[str]:
 @given(st.lists(st.sampled_from(["[", "]", " ", "Ah", "Kd", "2c", "Ts", "1h", "A", "x"]),
                 max_size=12).map("".join))
 def test_card_brackets_fast_path_reads_as_the_slow_path(text: str) -> None:
-    from audit.importers.pokerstars import _brackets
+    from audit.importers.pokerstars.reader import _brackets
 
     def outcome(read: Any) -> Any:
         try:

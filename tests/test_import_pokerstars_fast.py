@@ -1,4 +1,4 @@
-"""The vectorised PokerStars reader (audit/importers/pokerstars_fast.py) never changes an import.
+"""The vectorised PokerStars reader (audit/importers/pokerstars/fast.py) never changes an import.
 
 For every source of PokerStars text we have -- the real fpdb samples, the hand-written
 fixtures, a long file of real hands, the hostile-input documents and thousands of randomly
@@ -22,8 +22,8 @@ from hypothesis import strategies as st
 
 from audit.devtools.bench import write_stars_file
 from audit.devtools.hostile import hostile_documents, seeds
-from audit.importers.pokerstars import PokerStarsImporter, _ChunkBuilder
-from audit.importers.pokerstars_fast import read_fast
+from audit.importers.pokerstars.fast import read_fast
+from audit.importers.pokerstars.reader import PokerStarsImporter, _ChunkBuilder
 
 ROOT = Path(__file__).resolve().parents[1]
 FIXTURES = ROOT / "fixtures" / "pokerstars"
@@ -180,7 +180,7 @@ def test_fuzzed_files_read_the_same(tmp_path_factory: pytest.TempPathFactory,
 
 def test_a_failing_fast_path_leaves_the_hands_to_the_parser(tmp_path: Path,
                                                            monkeypatch: pytest.MonkeyPatch) -> None:
-    from audit.importers import pokerstars_fast
+    from audit.importers.pokerstars import fast as pokerstars_fast
 
     def broken(*args: object) -> None:
         raise RuntimeError("simulated defect")
@@ -322,7 +322,7 @@ def test_kernels_numba_cannot_build_leave_every_piece_to_the_parser(
         ) -> None:
     import numba.core.errors
 
-    from audit.importers import pokerstars_fast
+    from audit.importers.pokerstars import fast as pokerstars_fast
 
     path = tmp_path / "two-pieces.txt"
     write_stars_file(path, 6000)  # two 4 MB pieces

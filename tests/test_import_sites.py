@@ -19,7 +19,7 @@ from audit.importers.fulltilt import FullTiltImporter
 from audit.importers.ipoker import IPokerImporter
 from audit.importers.partypoker import PartyPokerImporter
 from audit.importers.sitetext import decode_line
-from audit.validate import validate_events
+from audit.ingest.validate import validate_events
 from tests.importing import by_hand, read_all
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -374,9 +374,9 @@ def test_ftp_bad_draw_hands_are_quarantined(tmp_path: Path, change: tuple[str, s
 
 
 def test_party_tournament_blinds_antes_level_and_chips(tmp_path: Path) -> None:
-    from audit.ingest import ingest
-    from audit.run import audit_store, read_findings
-    from audit.store import Store
+    from audit.ingest.pipeline import ingest
+    from audit.run.runner import audit_store, read_findings
+    from audit.store.dataset import Store
 
     rows, _, rejected = _read(PartyPokerImporter(), SITES / "party-mtt-nlhe.txt")
     assert rejected == []

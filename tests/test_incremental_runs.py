@@ -10,13 +10,13 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from audit.cli import main
-from audit.demo import DEMO_DATA
+from audit.cli.demo import DEMO_DATA
+from audit.cli.main import main
 from audit.errors import AuditInputError
-from audit.ingest import ingest
-from audit.run import audit_store, finished_runs, read_findings, run_chain
-from audit.sql import connect
-from audit.store import Store
+from audit.ingest.pipeline import ingest
+from audit.run.runner import audit_store, finished_runs, read_findings, run_chain
+from audit.sql.query import connect
+from audit.store.dataset import Store
 
 
 def _split_phh(folder: Path) -> list[Path]:

@@ -18,8 +18,8 @@ import pytest
 
 import audit.importers.ohh as ohh
 from audit.importers.base import RAW_EXCERPT_CHARS, REASON_CHARS, ReadLimits
-from audit.ingest import ingest
-from audit.store import Store
+from audit.ingest.pipeline import ingest
+from audit.store.dataset import Store
 from tests.eventrows import hand_rows
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -29,7 +29,7 @@ SUBPROCESS_TIMEOUT_S = 120  # generous: the refusals take well under a second
 
 def _cli(*args: str, timeout: float = SUBPROCESS_TIMEOUT_S) -> subprocess.CompletedProcess:
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    return subprocess.run([sys.executable, "-c", "from audit.cli import main; main()", *args],
+    return subprocess.run([sys.executable, "-c", "from audit.cli.main import main; main()", *args],
                           capture_output=True, text=True, timeout=timeout, env=env)
 
 
@@ -159,8 +159,8 @@ _MEMORY_PROBE = """
 import json, sys, tracemalloc
 from pathlib import Path
 from audit.importers.base import MIB, ReadLimits
-from audit.ingest import ingest
-from audit.store import Store
+from audit.ingest.pipeline import ingest
+from audit.store.dataset import Store
 from tests.eventrows import hand_rows
 tracemalloc.start()
 summary = ingest([Path(sys.argv[1])], Store(Path(sys.argv[2])),

@@ -12,9 +12,9 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
-from audit.ingest import ingest
-from audit.sql import query
-from audit.store import Store, _row_groups_holding
+from audit.ingest.pipeline import ingest
+from audit.sql.query import query
+from audit.store.dataset import Store, _row_groups_holding
 from tests.eventrows import (
     hand_rows,
     many_hands,

@@ -5,8 +5,8 @@ the normal limits is not."""
 from __future__ import annotations
 
 from audit.importers.text import parse_text
-from audit.profiles import load_profile
 from audit.replay import hand_from_rows, replay_hand
+from audit.rules.profiles import load_profile
 
 HAND = """
 hand fx:kill-holdem.{name} holdem fixed_limit sb=5 bb=10 small_bet=10 big_bet=20 button=4

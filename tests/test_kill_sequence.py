@@ -1,4 +1,4 @@
-"""Required kill pots across a table's deals (audit/replay/kill_sequence.py, RULEBOOK §4.13).
+"""Required kill pots across a table's deals (audit/sequence/kill.py, RULEBOOK §4.13).
 
 The fixtures fixtures/rules/KILL-*.txt are checked by tests/test_table_sequence.py (each id's
 breaking and legal deals); these tests prove what the fixtures alone do not: the check needs a
@@ -19,16 +19,16 @@ import pyarrow.parquet as pq
 import pytest
 
 from audit.importers.text import parse_text
-from audit.ingest import ingest
-from audit.profiles import load_profile
+from audit.ingest.pipeline import ingest
 from audit.replay import Settings
-from audit.replay.kill_sequence import KillDeal, kill_sequence_findings
-from audit.replay.table_sequence import consecutive_pairs, table_sequence_findings
-from audit.rules import RULES
-from audit.run import audit_store, read_findings
+from audit.rules.profiles import load_profile
+from audit.rules.registry import RULES
+from audit.run.runner import audit_store, read_findings
 from audit.schema import arrow_schema
+from audit.sequence.kill import KillDeal, kill_sequence_findings
+from audit.sequence.table import consecutive_pairs, table_sequence_findings
 from audit.simulate import simulate
-from audit.store import Store
+from audit.store.dataset import Store
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "rules"
 KILL_GAME = "house='{\"kill.required\": true}'"

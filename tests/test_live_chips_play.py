@@ -8,8 +8,8 @@ from __future__ import annotations
 import json
 
 from audit.importers.text import parse_text
-from audit.profiles import load_profile
 from audit.replay import hand_from_rows, replay_hand
+from audit.rules.profiles import load_profile
 
 PRELUDE = """seat 1 alice 100000
 seat 2 bob 100000

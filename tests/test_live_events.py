@@ -9,11 +9,11 @@ from pathlib import Path
 
 from click.testing import CliRunner
 
-from audit.cli import main
-from audit.ingest import ingest
-from audit.replay.live_words import Said, parse_declaration, parse_motion
+from audit.cli.main import main
+from audit.ingest.pipeline import ingest
+from audit.replay.live.words import Said, parse_declaration, parse_motion
 from audit.schema import event_kinds, schema_doc
-from audit.store import Store
+from audit.store.dataset import Store
 from tests.eventrows import hand_rows, quarantined, write_jsonl
 
 

@@ -10,10 +10,10 @@ from pathlib import Path
 import pytest
 
 from audit.importers.text import parse_text
-from audit.profiles import load_profile
 from audit.replay import hand_from_rows, replay_hand
-from audit.rule_catalog import LIVE_RULE_IDS
-from audit.rules import RULES
+from audit.rules.catalog import LIVE_RULE_IDS
+from audit.rules.profiles import load_profile
+from audit.rules.registry import RULES
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "rules"
 PHYSICAL = {"declare", "chips"}

@@ -6,11 +6,11 @@ from __future__ import annotations
 from pathlib import Path
 
 from audit.importers.text import parse_text
-from audit.profiles import load_profile
 from audit.replay import hand_from_rows, replay_hand
-from audit.replay.live_rulings import LiveRules, Situation, derive
-from audit.replay.live_words import parse_declaration
+from audit.replay.live.rulings import LiveRules, Situation, derive
+from audit.replay.live.words import parse_declaration
 from audit.replay.state import PL
+from audit.rules.profiles import load_profile
 
 FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "rules" / "BET-HALFPOT.txt"
 

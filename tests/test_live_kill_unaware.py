@@ -8,9 +8,9 @@ from __future__ import annotations
 from pathlib import Path
 
 from audit.importers.text import parse_text
-from audit.profiles import load_profile
 from audit.replay import hand_from_rows, replay_hand
-from audit.rules import RULES, Category
+from audit.rules.profiles import load_profile
+from audit.rules.registry import RULES, Category
 
 RULES_DIR = Path(__file__).resolve().parents[1] / "fixtures" / "rules"
 PERMITTED = RULES_DIR / "permitted" / "KILL-UNAWARE.txt"

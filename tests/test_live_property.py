@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from audit.importers.text import parse_text
 from audit.replay import hand_from_rows, replay_hand
-from audit.rule_catalog import LIVE_RULE_IDS
+from audit.rules.catalog import LIVE_RULE_IDS
 
 BB = 100
 STACK = 1_000_000  # deep enough that nobody is ever all-in

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from audit.importers.text import parse_text
 from audit.replay import hand_from_rows, replay_hand
-from audit.rules import RULES
+from audit.rules.registry import RULES
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "rules"
 HANDS = [rows for path in sorted(FIXTURES.glob("*.txt"))

@@ -9,10 +9,10 @@ import json
 import pytest
 
 from audit.importers.text import parse_text
-from audit.profiles import available_profiles, load_profile
 from audit.replay import hand_from_rows, replay_hand
-from audit.replay.live_rulings import STRING_REMEDIES, LiveRules
-from audit.replay.live_words import Said, parse_declaration, parse_motion
+from audit.replay.live.rulings import STRING_REMEDIES, LiveRules
+from audit.replay.live.words import Said, parse_declaration, parse_motion
+from audit.rules.profiles import available_profiles, load_profile
 
 HEAD = {
     "nl": "holdem no_limit sb=50 bb=100 button=3",
@@ -341,7 +341,7 @@ def test_a_short_call_is_ruled_once_and_a_made_up_one_not_at_all():
     short = RAISED + "declare 3 call\nchips 3 350 3x100+1x50\ncall 3 350\nfold 1\n" \
         "deal board Jc\ncheck 2\ncheck 3\ndeal board 3s\ncheck 2\ncheck 3\n" \
         "show 2 Qd Qc\nshow 3 8h 4c\naward 2 1150\n"
-    from audit.rule_catalog import LIVE_RULE_IDS
+    from audit.rules.catalog import LIVE_RULE_IDS
 
     chip_rules = set(LIVE_RULE_IDS) | {"CHIP-SHORT-CALL"}
     got = [r for r in findings("nl", short) if r[0] in chip_rules]
@@ -351,8 +351,8 @@ def test_a_short_call_is_ruled_once_and_a_made_up_one_not_at_all():
 
 
 def test_judgement_rulings_are_warnings_and_the_unambiguous_ones_violations():
-    from audit.rule_catalog import LIVE_RULE_IDS
-    from audit.rules import RULES
+    from audit.rules.catalog import LIVE_RULE_IDS
+    from audit.rules.registry import RULES
 
     review = {"CHIP-GROSS-MISUNDERSTANDING", "CHIP-FORWARD-MOTION", "TURN-RIGHT-TO-ACT",
               "CHIP-RAP", "DRAW-CHANGE-COUNT"}
@@ -374,8 +374,8 @@ def test_a_wager_under_the_minimum_is_brought_up_to_it_and_no_further(physical):
 
 
 def test_derive_is_a_pure_function_of_situation_words_and_chips():
-    from audit.replay.live_rulings import Situation, derive
-    from audit.replay.live_words import Motion
+    from audit.replay.live.rulings import Situation, derive
+    from audit.replay.live.words import Motion
     from audit.replay.state import FL, NL
 
     nl = Situation(cur=100, mine=0, stack=5000, pot=150, structure=NL, size=0, limit_to=0,
@@ -395,8 +395,8 @@ def test_derive_is_a_pure_function_of_situation_words_and_chips():
 
 
 def test_limit_all_in_for_less_than_half_a_bet_over_the_call_stands():
-    from audit.replay.live_rulings import Situation, derive
-    from audit.replay.live_words import Motion
+    from audit.replay.live.rulings import Situation, derive
+    from audit.replay.live.words import Motion
     from audit.replay.state import FL
 
     short_stack = Situation(cur=4400, mine=4200, stack=280, pot=9000, structure=FL, size=200,

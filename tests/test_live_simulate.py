@@ -1,4 +1,5 @@
-"""The live-table rendering of simulated hands (audit/simulate/live.py), scored against the live
+"""The live-table rendering of simulated hands (audit/simulate/play/live.py), scored against
+the live
 rulings: a canonical physical layer changes no finding, and every planted live violation is
 found under its rule id at its seat, with no live finding that no label explains."""
 
@@ -11,14 +12,14 @@ from pathlib import Path
 import pyarrow.parquet as pq
 import pytest
 
-from audit.profiles import load_profile
 from audit.replay import hands_from_table, replay_hand
-from audit.replay.settings import Settings
-from audit.rule_catalog import LIVE_RULE_IDS
-from audit.simulate.live import LIVE_INJECTORS, add_physical_layer_table
-from audit.simulate.sim import simulate
-from audit.sql import query
-from audit.store import Store
+from audit.rules.catalog import LIVE_RULE_IDS
+from audit.rules.profiles import load_profile
+from audit.rules.settings import Settings
+from audit.simulate.play.live import LIVE_INJECTORS, add_physical_layer_table
+from audit.simulate.play.sim import simulate
+from audit.sql.query import query
+from audit.store.dataset import Store
 
 MONTANA = Settings(load_profile("montana"))
 
@@ -104,7 +105,7 @@ def test_every_planted_live_violation_is_found_and_nothing_else(simulated):
 
 
 def test_simulate_live_scores_every_live_rule_at_full_precision_and_recall(tmp_path):
-    from audit.simulate.live import simulate_live
+    from audit.simulate.play.live import simulate_live
     from audit.simulate.scorecard import accuracy_scorecard
 
     out = tmp_path / "live-store"
@@ -123,7 +124,7 @@ def test_simulate_live_scores_every_live_rule_at_full_precision_and_recall(tmp_p
 def test_simulate_command_live_flag(tmp_path):
     from click.testing import CliRunner
 
-    from audit.simulate import simulate_command
+    from audit.cli.simulate import simulate_command
 
     out = tmp_path / "cli-live"
     r = CliRunner().invoke(simulate_command, ["--hands", "200", "--out", str(out), "--live",
@@ -139,7 +140,7 @@ def test_simulate_command_live_flag(tmp_path):
 
 
 def test_simulate_live_same_seed_same_bytes(tmp_path):
-    from audit.simulate.live import simulate_live
+    from audit.simulate.play.live import simulate_live
 
     def run(name):
         out = tmp_path / name

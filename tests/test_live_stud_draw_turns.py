@@ -57,7 +57,7 @@ def test_the_first_actors_own_declaration_is_in_turn_and_binds():
 
 
 def test_draw_change_count_words_are_read_as_counts():
-    from audit.replay.live_words import Said, parse_declaration
+    from audit.replay.live.words import Said, parse_declaration
 
     assert parse_declaration("stand pat").said is Said.PAT
     assert parse_declaration("pat").amount == 0

@@ -7,8 +7,8 @@ from __future__ import annotations
 import numpy as np
 import pyarrow as pa
 
-from audit import merkle
 from audit.schema import events_schema, events_table
+from audit.store import merkle
 from tests.eventrows import many_hands
 
 

@@ -7,7 +7,7 @@ import hashlib
 
 import pytest
 
-from audit import merkle
+from audit.store import merkle
 
 
 @pytest.mark.parametrize("count", [*range(0, 34), 255, 256, 257])

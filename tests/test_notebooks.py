@@ -10,10 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from audit.demo import demo_inputs
-from audit.ingest import ingest
-from audit.run import audit_store
-from audit.store import Store
+from audit.cli.demo import demo_inputs
+from audit.ingest.pipeline import ingest
+from audit.run.runner import audit_store
+from audit.store.dataset import Store
 
 nbformat = pytest.importorskip("nbformat", reason="nbformat is not installed")
 nbclient = pytest.importorskip("nbclient", reason="nbclient is not installed")

@@ -17,8 +17,8 @@ from audit.importers import detect_format
 from audit.importers.base import Rejected
 from audit.importers.ohh import OhhImporter
 from audit.importers.phh import PhhImporter
+from audit.ingest.validate import validate_events
 from audit.schema import events_table
-from audit.validate import validate_events
 
 ROOT = Path(__file__).resolve().parents[1]
 OHH_FIXTURES = ROOT / "fixtures" / "ohh"

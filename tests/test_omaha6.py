@@ -8,10 +8,10 @@ from pathlib import Path
 import pyarrow as pa
 
 from audit.importers import detect_format, get_importer
-from audit.profiles import load_profile
 from audit.replay import hands_from_table, replay_hand
-from audit.replay.fast import replay_table_fast
-from audit.replay.settings import Settings
+from audit.replay.fast.table import replay_table_fast
+from audit.rules.profiles import load_profile
+from audit.rules.settings import Settings
 
 FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "pokerstars" / "omaha6-showdown.txt"
 SETTINGS = Settings(load_profile("montana"))

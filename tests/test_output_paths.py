@@ -22,14 +22,14 @@ import pyarrow as pa
 import pytest
 from click.testing import CliRunner
 
-import audit.report.sqlinit as sqlinit
-from audit.cli import main
+import audit.sql.sqlinit as sqlinit
+from audit.cli.main import main
+from audit.cli.output import render
 from audit.devtools.attacks_sql import output_command
 from audit.devtools.reliability import _build_store
-from audit.output import render
-from audit.run import audit_store
-from audit.sql import query
-from audit.store import Store
+from audit.run.runner import audit_store
+from audit.sql.query import query
+from audit.store.dataset import Store
 
 
 def build(root: Path) -> Store:

@@ -8,7 +8,7 @@ from types import MappingProxyType
 import pytest
 
 from audit.errors import AuditInputError
-from audit.profiles import (
+from audit.rules.profiles import (
     CORE_PARAMS,
     DEFAULT_PROFILE,
     PARAM_CHOICES,
@@ -17,7 +17,7 @@ from audit.profiles import (
     load_profile,
     with_overrides,
 )
-from audit.rules import RULES, Severity
+from audit.rules.registry import RULES, Severity
 from audit.schema import schemas_dir
 
 PROFILES_DIR = schemas_dir() / "profiles"

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from audit.devtools.attacks_errors import proof_mutations, proof_outcome, run_cli, small_proof
-from audit.proof import check_proof, structure_problem
+from audit.store.proof import check_proof, structure_problem
 
 
 @pytest.fixture(scope="module")

@@ -9,11 +9,11 @@ from pathlib import Path
 
 import pytest
 
-from audit.ingest import ingest
-from audit.run import audit_store, read_findings
-from audit.sql import query
-from audit.store import Store
-from audit.summary import format_summary
+from audit.ingest.pipeline import ingest
+from audit.run.runner import audit_store, read_findings
+from audit.run.summary import format_summary
+from audit.sql.query import query
+from audit.store.dataset import Store
 
 
 @pytest.fixture(scope="module")

@@ -14,10 +14,10 @@ from pathlib import Path
 
 import pytest
 
-from audit.ingest import ingest
-from audit.run import audit_store, read_findings
-from audit.sql import query
-from audit.store import Store
+from audit.ingest.pipeline import ingest
+from audit.run.runner import audit_store, read_findings
+from audit.sql.query import query
+from audit.store.dataset import Store
 
 SAMPLES = Path(__file__).resolve().parents[2] / "shared" / "data" / "fpdb-sample"
 

@@ -9,11 +9,11 @@ from pathlib import Path
 
 import pytest
 
-from audit.ingest import ingest
+from audit.ingest.pipeline import ingest
 from audit.replay import hand_from_rows, replay_hand
-from audit.run import audit_store, read_findings
-from audit.sql import query
-from audit.store import Store
+from audit.run.runner import audit_store, read_findings
+from audit.sql.query import query
+from audit.store.dataset import Store
 
 SAMPLES = ("stars-7stud.txt", "stars-7stud-hilo.txt", "stars-razz.txt",
            "stars-27-single-draw-allin.txt", "stars-27-triple-draw.txt",

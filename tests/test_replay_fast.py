@@ -1,4 +1,4 @@
-"""The compiled fast path (audit/replay/fast_kernel.py) never changes an audit's result.
+"""The compiled fast path (audit/replay/fast/kernel.py) never changes an audit's result.
 
 For every source of hands we have — the rule fixtures (each breaking hand and its legal
 neighbour), real HandHQ and site hands, simulated hands with every injected violation, and
@@ -22,9 +22,9 @@ import pytest
 from audit.errors import AuditInputError
 from audit.importers import detect_format, get_importer
 from audit.importers.text import parse_text
-from audit.profiles import load_profile
-from audit.replay.fast import replay_table_fast
-from audit.replay.settings import Settings
+from audit.replay.fast.table import replay_table_fast
+from audit.rules.profiles import load_profile
+from audit.rules.settings import Settings
 from audit.schema import arrow_schema
 from audit.simulate import simulate
 
@@ -200,7 +200,7 @@ def test_every_hand_goes_back_when_disabled(monkeypatch: pytest.MonkeyPatch,
 
 def test_a_kernel_that_cannot_run_leaves_every_hand_to_the_reference(
         monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
-    import audit.replay.fast as fast
+    import audit.replay.fast.table as fast
 
     table = _simulated(tmp_path, hands=150, seed=2, tables=2)
     cash, tournament = _settings()
@@ -238,8 +238,8 @@ def test_text_codes_match_every_kind_and_detail() -> None:
     prefix, empty, null) to the code for other or blank, from any slice of the column: by
     the hash of the text (kinds, details) or, where two hashes collide (variants), by
     comparing it with every candidate."""
-    from audit.replay import fast
-    from audit.replay import fast_kernel as K
+    from audit.replay.fast import kernel as K
+    from audit.replay.fast import table as fast
 
     variants = tuple(fast._VARIANTS)
     assert len(fast._slots(K.KINDS)) and len(fast._slots(K.DETAILS))
@@ -253,7 +253,7 @@ def test_text_codes_match_every_kind_and_detail() -> None:
 
 
 def test_integer_columns_read_nulls_as_missing() -> None:
-    from audit.replay import fast
+    from audit.replay.fast import table as fast
 
     for type_ in (pa.int8(), pa.int16(), pa.int32(), pa.int64()):
         column = pa.array([5, None, -3, 7, None, 1, 2, 3, 4, None], type_).slice(1)

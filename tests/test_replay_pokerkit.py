@@ -17,7 +17,7 @@ import pytest
 pytest.importorskip("pokerkit")
 
 from audit.replay import hand_from_rows, replay_hand  # noqa: E402
-from audit.rules import Severity  # noqa: E402
+from audit.rules.registry import Severity  # noqa: E402
 from tests.pokerkit_gen import VARIANTS, create, random_hand  # noqa: E402
 from tests.pokerkit_settlement import ALL, Convention, settle  # noqa: E402
 

@@ -18,7 +18,7 @@ import pytest
 pytest.importorskip("pokerkit")
 
 from audit.replay import hand_from_rows, replay_hand  # noqa: E402
-from audit.rules import Severity  # noqa: E402
+from audit.rules.registry import Severity  # noqa: E402
 from tests.pokerkit_studdraw_gen import (  # noqa: E402
     DRAW,
     STUD,

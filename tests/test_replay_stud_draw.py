@@ -4,8 +4,8 @@ the open-pair option, the common card, heads-up uncapped, profile caps for two-r
 from __future__ import annotations
 
 from audit.importers.text import parse_text
-from audit.profiles import load_profile
 from audit.replay import hand_from_rows, replay_hand
+from audit.rules.profiles import load_profile
 
 HEAD = """hand fx:t {variant} fixed_limit ante=1 bring_in=2 small_bet=5 big_bet=10
 seat 1 alice 1000

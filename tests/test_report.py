@@ -16,20 +16,20 @@ import pyarrow.parquet as pq
 import pytest
 from click.testing import CliRunner
 
-from audit.demo import demo_inputs
+from audit.cli.demo import demo_inputs
+from audit.cli.report import report_command
 from audit.errors import AuditInputError
-from audit.ingest import ingest
+from audit.ingest.pipeline import ingest
+from audit.privacy import KEY_ENV, pseudonym
 from audit.report import build_report
-from audit.report.cli import report_command
-from audit.report.pseudonym import KEY_ENV, pseudonym
-from audit.rule_catalog import CATALOG
-from audit.rule_coverage import ENFORCED_WITHIN, PERMISSIONS
-from audit.rules import RULES
-from audit.run import audit_store, resolve_run
-from audit.run_commit import commit_run_files
+from audit.rules.catalog import CATALOG
+from audit.rules.coverage import ENFORCED_WITHIN, PERMISSIONS
+from audit.rules.registry import RULES
+from audit.run.runner import audit_store, resolve_run
 from audit.schema import findings_schema
-from audit.sql import query
-from audit.store import Store
+from audit.sql.query import query
+from audit.store.dataset import Store
+from audit.store.runs import commit_run_files
 
 CHROMIUM = Path("/usr/bin/chromium")
 SECTIONS = ("cover", "summary", "rules", "wrong-awards", "collusion", "data-quality",

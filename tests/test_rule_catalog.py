@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from audit.rule_catalog import (
+from audit.rules.catalog import (
     BUTTON_GAME_RULE_IDS,
     CATALOG,
     COLLUSION_RULE_IDS,
@@ -17,8 +17,8 @@ from audit.rule_catalog import (
     STUD_DRAW_RULE_IDS,
     TABLE_SEQUENCE_RULE_IDS,
 )
-from audit.rule_coverage import RULEBOOK_ALIASES, Coverage, coverages
-from audit.rules import RULES, Category, Severity, get_rule, register
+from audit.rules.coverage import RULEBOOK_ALIASES, Coverage, coverages
+from audit.rules.registry import RULES, Category, Severity, get_rule, register
 
 RULEBOOK = Path(__file__).resolve().parents[2] / "shared" / "RULEBOOK.md"
 SEED_KEY = re.compile(r"\b00[0-4]\b")
@@ -65,7 +65,7 @@ def test_only_implemented_rules_are_registered():
 
 
 def test_importing_the_registry_populates_it():
-    # audit.rules imports the catalogue at its end, so get_rule works without importing it.
+    # audit.rules.registry imports the catalogue at its end, so get_rule works without importing it.
     assert "BET-CAP-MULTIROUND" in RULES
 
 

@@ -1,4 +1,4 @@
-"""Rules decided within other rules' checks (audit/rule_coverage.py): each claim is proved by
+"""Rules decided within other rules' checks (audit/rules/coverage.py): each claim is proved by
 fixtures/rules/within/<ID>.txt, a hand that breaks the rule and must draw the enforcing ids'
 findings, and a nearby legal hand that must draw none."""
 
@@ -9,11 +9,11 @@ from pathlib import Path
 import pytest
 
 from audit.importers.text import parse_text
-from audit.profiles import load_profile
 from audit.replay import hand_from_rows, replay_hand
-from audit.rule_catalog import CATALOG
-from audit.rule_coverage import ENFORCED_WITHIN, PERMISSIONS
-from audit.rules import RULES, Severity
+from audit.rules.catalog import CATALOG
+from audit.rules.coverage import ENFORCED_WITHIN, PERMISSIONS
+from audit.rules.profiles import load_profile
+from audit.rules.registry import RULES, Severity
 
 WITHIN = Path(__file__).resolve().parents[1] / "fixtures" / "rules" / "within"
 
@@ -113,7 +113,7 @@ CROSS_REFERENCES = {
 
 @pytest.mark.parametrize(("alias", "target"), sorted(CROSS_REFERENCES.items()))
 def test_a_cross_reference_points_to_an_id_with_a_status_of_its_own(alias: str, target: str):
-    from audit.rule_coverage import RULEBOOK_ALIASES, Coverage, coverages
+    from audit.rules.coverage import RULEBOOK_ALIASES, Coverage, coverages
 
     assert RULEBOOK_ALIASES[alias] == (target,)
     assert coverages(alias) == [Coverage.ALIAS]

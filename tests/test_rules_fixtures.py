@@ -9,10 +9,10 @@ from pathlib import Path
 import pytest
 
 from audit.importers.text import parse_text
-from audit.profiles import load_profile
 from audit.replay import IMPLEMENTED_RULE_IDS, hand_from_rows, replay_hand
-from audit.rule_catalog import TABLE_SEQUENCE_RULE_IDS
-from audit.rules import RULES, Severity
+from audit.rules.catalog import TABLE_SEQUENCE_RULE_IDS
+from audit.rules.profiles import load_profile
+from audit.rules.registry import RULES, Severity
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "rules"
 
@@ -53,7 +53,7 @@ def test_every_implemented_rule_has_a_fixture():
 
 def test_every_implemented_rule_is_registered():
     unknown = [r for r in IMPLEMENTED_RULE_IDS if r not in RULES]
-    assert not unknown, f"rule ids missing from audit/rule_catalog.py: {unknown}"
+    assert not unknown, f"rule ids missing from audit/rules/catalog.py: {unknown}"
 
 
 def test_every_fixture_breaks_its_rule():

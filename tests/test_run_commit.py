@@ -1,4 +1,4 @@
-"""Audit runs are committed to the store's hash chain (audit/run_commit.py): verify checks them,
+"""Audit runs are committed to the store's hash chain (audit/store/runs.py): verify checks them,
 readers use only committed runs that pass their check, "latest" is the last run record, a
 crash before the commit point shows no run and one after it is rolled forward, and stores
 written before runs were committed still read."""
@@ -14,10 +14,10 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner, Result
 
-from audit.cli import main
-from audit.demo import DEMO_DATA
-from audit.ingest import ingest
-from audit.store import Store
+from audit.cli.demo import DEMO_DATA
+from audit.cli.main import main
+from audit.ingest.pipeline import ingest
+from audit.store.dataset import Store
 
 FORGED = "29991231T235959999999Z-deadbeef"
 
@@ -121,7 +121,8 @@ def test_latest_is_the_last_committed_run_not_the_newest_directory(store: Store)
 
 
 def test_a_run_committed_before_a_crash_is_rolled_forward(store: Store) -> None:
-    code = ("import sys; from audit.run import audit_store; from audit.store import Store; "
+    code = ("import sys; from audit.run.runner import audit_store; "
+            "from audit.store.dataset import Store; "
             "audit_store(Store(sys.argv[1]), _crash_at='committed')")
     died = subprocess.run([sys.executable, "-c", code, str(store.root)], check=False)
     assert died.returncode == 137
@@ -133,7 +134,7 @@ def test_a_run_committed_before_a_crash_is_rolled_forward(store: Store) -> None:
 
 
 def test_ingest_and_proofs_continue_the_chain_through_run_records(store: Store) -> None:
-    from audit.proof import build_proof, check_proof
+    from audit.store.proof import build_proof, check_proof
 
     run_record = _manifest(store)[-1]
     ingest([Path(__file__).parent.parent / "fixtures" / "ohh" / "hands.ohh"], store)
@@ -180,12 +181,12 @@ def test_the_report_knows_the_store_did_not_grow_since_the_run(store: Store) -> 
 
 
 def test_a_run_checked_once_is_checked_again_after_a_same_size_edit(store: Store) -> None:
-    """A command checks each run once (audit/run_commit.py keeps what it found intact); an
+    """A command checks each run once (audit/store/runs.py keeps what it found intact); an
     edit that keeps the size and mtime still shows, in the same process."""
     import os
 
     from audit.errors import RunCheckError
-    from audit.run import read_findings
+    from audit.run.runner import read_findings
 
     assert read_findings(store).num_rows > 0
     part = sorted((_run_dir(store) / "findings").glob("part-*.parquet"))[0]

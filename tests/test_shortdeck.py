@@ -11,14 +11,14 @@ from pathlib import Path
 
 import pytest
 
-from audit.cards import parse_cards
-from audit.evaluate import high_strength
-from audit.evaluate_short import short_class, short_strength
 from audit.export import ExportError, to_phh
 from audit.importers.phh import PhhImporter, PhhMappingError, phh_hand_to_events
-from audit.importers.pokerstars import PokerStarsImporter
+from audit.importers.pokerstars.reader import PokerStarsImporter
+from audit.poker.cards import parse_cards
+from audit.poker.evaluate.high import high_strength
+from audit.poker.evaluate.short import short_class, short_strength
 from audit.replay import hand_from_rows, replay_hand
-from audit.rules import Severity
+from audit.rules.registry import Severity
 from tests.importing import by_hand, read_all
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"

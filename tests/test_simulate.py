@@ -12,13 +12,14 @@ import pyarrow.parquet as pq
 import pytest
 from click.testing import CliRunner
 
+from audit.cli.simulate import simulate_command
 from audit.replay import IMPLEMENTED_RULE_IDS, hands_from_table, replay_hand
-from audit.run import _profiles
-from audit.simulate import accuracy_scorecard, simulate, simulate_command
-from audit.simulate.engine import FL, NL, PL
-from audit.simulate.inject_bets import ALL
-from audit.simulate.studdraw_killtable import KillTableInjector
-from audit.store import Store
+from audit.run.runner import _profiles
+from audit.simulate import accuracy_scorecard, simulate
+from audit.simulate.inject.bets import ALL
+from audit.simulate.play.engine import FL, NL, PL
+from audit.simulate.play.killtable import KillTableInjector
+from audit.store.dataset import Store
 
 CASH, TOURNAMENT = _profiles("montana", ())
 STRUCTURE_NAME = {FL: "fixed_limit", PL: "pot_limit", NL: "no_limit"}

@@ -11,12 +11,12 @@ from pathlib import Path
 
 import pyarrow.parquet as pq
 
-from audit.replay.table_sequence import table_sequence_findings
-from audit.run import _profiles
+from audit.run.runner import _profiles
+from audit.sequence.table import table_sequence_findings
 from audit.simulate import simulate
-from audit.simulate.inject import BigBlindWrongSeat
-from audit.simulate.table import Player, Table, play_hand
-from audit.store import Store
+from audit.simulate.inject.base import BigBlindWrongSeat
+from audit.simulate.play.table import Player, Table, play_hand
+from audit.store.dataset import Store
 
 CASH, TOURNAMENT = _profiles("montana", ())
 

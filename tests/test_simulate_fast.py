@@ -1,4 +1,5 @@
-"""The compiled NLHE simulator (audit/simulate/fast.py): its clean hands audit with no finding
+"""The compiled NLHE simulator (audit/simulate/compiled/simulator.py): its clean hands audit
+with no finding
 (every replay rule and the table-sequence rules, over many seeds and table counts), the same
 seed gives the same bytes, it plays like the Python engine (aggression, folds, flops,
 showdowns, pots side by side), and runs it does not play take the Python engine."""
@@ -13,10 +14,11 @@ import pytest
 
 from audit.errors import AuditInputError
 from audit.replay import hands_from_table, replay_hand
-from audit.run import _profiles, audit_store
-from audit.simulate import accuracy_scorecard, fast, simulate
-from audit.simulate.fast_stats import play_stats
-from audit.store import Store
+from audit.run.runner import _profiles, audit_store
+from audit.simulate import accuracy_scorecard, simulate
+from audit.simulate.compiled import simulator as fast
+from audit.simulate.compiled.stats import play_stats
+from audit.store.dataset import Store
 
 needs_kernel = pytest.mark.skipif(fast.ready() is None, reason="numba kernel unavailable")
 
@@ -156,7 +158,7 @@ def test_bench_reports_both_engines_and_the_stages() -> None:
 @needs_kernel
 def test_live_tables_over_fast_hands_audit_clean(tmp_path: Path) -> None:
     """`simulate --live` on a clean NLHE run: the physical layer goes onto fast-engine hands."""
-    from audit.simulate.live import simulate_live
+    from audit.simulate.play.live import simulate_live
 
     s = simulate_live(tmp_path / "s", hands=800, seed=3, tables=4)
     assert s.engine == "fast"

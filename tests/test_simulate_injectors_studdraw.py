@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from audit.rule_catalog import STUD_DRAW_RULE_IDS
+from audit.rules.catalog import STUD_DRAW_RULE_IDS
 from audit.simulate import accuracy_scorecard, simulate
-from audit.simulate.inject_stud import NOT_INJECTED
+from audit.simulate.inject.stud import NOT_INJECTED
 
 # (injector, variant, the rule ids its labels carry in that game)
 CASES = [

@@ -1,4 +1,4 @@
-"""Required-kill tables in the simulator (audit/simulate/studdraw_killtable.py, issue 7): clean
+"""Required-kill tables in the simulator (audit/simulate/play/killtable.py, issue 7): clean
 kill tables post every required kill hand after hand and replay with no finding at all; the
 cross-hand injectors (a kill owed and not posted, a kill nobody owed, a new player's kill
 skipped) are found exactly, on the hand and seat they label."""
@@ -13,9 +13,9 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
-from audit.replay.kill_sequence import Leg
+from audit.sequence.kill import Leg
 from audit.simulate import accuracy_scorecard, simulate
-from audit.simulate.studdraw_killtable import Outcome, advance, advance_scoop, outcome
+from audit.simulate.play.killtable import Outcome, advance, advance_scoop, outcome
 
 
 def _events(root: Path) -> pa.Table:

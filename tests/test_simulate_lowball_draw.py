@@ -13,9 +13,9 @@ from pathlib import Path
 import pytest
 
 from audit.replay import hands_from_table, replay_hand
-from audit.run import _profiles
+from audit.run.runner import _profiles
 from audit.simulate import simulate
-from audit.store import Store
+from audit.store.dataset import Store
 
 CASH, TOURNAMENT = _profiles("montana", ())
 RANKS = "23456789TJQKA"
@@ -49,7 +49,7 @@ def test_clean_a5_and_jacks_hands_replay_without_findings(tmp_path: Path, varian
 
 
 def _a5_low(cards: list[str]) -> bool:
-    """A seven-low or better, independently of audit.replay.jokers: five distinct ranks, aces
+    """A seven-low or better, independently of audit.poker.jokers: five distinct ranks, aces
     low, none above seven, the joker as the lowest missing rank."""
     ranks = [1 if c[0] == "A" else RANKS.index(c[0]) + 2 for c in cards if c != "Xj"]
     if "Xj" in cards:
@@ -108,7 +108,7 @@ def test_a5_plays_the_joker_half_the_tables_no_checkraise_no_checked_seven(
 
 def _has_openers(cards: list[str]) -> bool:
     """A pair of jacks or better (any two pair, trips, straight, flush...), the joker an ace
-    or the card completing a straight or flush; independent of audit.replay.jokers."""
+    or the card completing a straight or flush; independent of audit.poker.jokers."""
     rest = [c for c in cards if c != "Xj"]
     counts = Counter(RANKS.index(c[0]) for c in rest)
     if "Xj" in cards:

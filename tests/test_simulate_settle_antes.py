@@ -16,10 +16,10 @@ import pytest
 from audit.replay import replay_hand
 from audit.replay.events import hand_from_rows
 from audit.replay.pots import build_pots
-from audit.run import _profiles
-from audit.simulate.engine import FL, Hand, settle
-from audit.simulate.studdraw import play_stud
-from audit.simulate.table import STUD_GAMES, Player, Table
+from audit.run.runner import _profiles
+from audit.simulate.play.engine import FL, Hand, settle
+from audit.simulate.play.studdraw import play_stud
+from audit.simulate.play.table import STUD_GAMES, Player, Table
 
 CASH, TOURNAMENT = _profiles("montana", ())
 

@@ -13,11 +13,12 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+from audit.cli.simulate import simulate_command
 from audit.replay import hands_from_table, replay_hand
-from audit.run import _profiles
-from audit.simulate import simulate, simulate_command
-from audit.simulate.table import DRAW_GAMES, STUD_GAMES
-from audit.store import Store
+from audit.run.runner import _profiles
+from audit.simulate import simulate
+from audit.simulate.play.table import DRAW_GAMES, STUD_GAMES
+from audit.store.dataset import Store
 
 CASH, TOURNAMENT = _profiles("montana", ())
 
@@ -147,7 +148,7 @@ def test_stud_injectors_scored_perfectly_with_every_game(tmp_path: Path) -> None
              violations=0.1, tournament_share=0.3)
     card = accuracy_scorecard(root)
     assert card["clean_hand_findings"] == 0
-    from audit.rule_catalog import STUD_DRAW_RULE_IDS
+    from audit.rules.catalog import STUD_DRAW_RULE_IDS
 
     # every stud/draw injector is in the mix (tests/test_simulate_injectors_studdraw.py
     # scores each alone); with 3,000 hands most of their ids come up beside the button ones

@@ -18,12 +18,12 @@ import duckdb
 import pytest
 from click.testing import CliRunner
 
-from audit.cli import main
+from audit.cli.main import main
 from audit.devtools.reliability import _build_store
 from audit.errors import QueryError
-from audit.run import audit_store
-from audit.sql import check_read_only, connect, query
-from audit.store import Store
+from audit.run.runner import audit_store
+from audit.sql.query import check_read_only, connect, query
+from audit.store.dataset import Store
 
 # One statement per StatementType DuckDB's parser produces ({S} is the store root).
 STATEMENTS: dict[str, str] = {

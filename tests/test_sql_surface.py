@@ -11,13 +11,13 @@ import duckdb
 import pytest
 from click.testing import CliRunner
 
-from audit.demo import demo_inputs
-from audit.ingest import ingest
-from audit.report.cli import sql_init_command
-from audit.report.sqlinit import sql_init
-from audit.run import audit_store
-from audit.sql import query
-from audit.store import Store
+from audit.cli.demo import demo_inputs
+from audit.cli.report import sql_init_command
+from audit.ingest.pipeline import ingest
+from audit.run.runner import audit_store
+from audit.sql.query import query
+from audit.sql.sqlinit import sql_init
+from audit.store.dataset import Store
 
 README = Path(__file__).resolve().parents[1] / "README.md"
 HEADING = "### SQL: the views and ten example queries"

@@ -8,9 +8,9 @@ from pathlib import Path
 import pyarrow.parquet as pq
 import pytest
 
-from audit.ingest import ingest
-from audit.sql import query
-from audit.store import Store
+from audit.ingest.pipeline import ingest
+from audit.sql.query import query
+from audit.store.dataset import Store
 from tests.eventrows import (
     hand_rows,
     many_hands,

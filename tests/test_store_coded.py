@@ -1,5 +1,6 @@
 """Event tables handed to the store with dictionary-array string columns (the fast simulator
-does: audit/simulate/fast.py) are the same events as the plain-string tables: every reader
+does: audit/simulate/compiled/simulator.py) are the same events as the plain-string tables:
+every reader
 (the store, pyarrow, polars, DuckDB) gets the same types and values back, the Merkle leaves
 and roots are the same, find_hands and the duplicate check see the same ids, and a file may
 mix both kinds of table."""
@@ -16,11 +17,11 @@ import pyarrow.compute as pc
 import pyarrow.parquet as pq
 import pytest
 
-from audit import merkle
 from audit.schema import events_schema
-from audit.simulate import fast
-from audit.simulate.sim import EPOCH_US
-from audit.store import CODED_COLUMNS, EVENT_FILE_OPTIONS, Store
+from audit.simulate.compiled import simulator as fast
+from audit.simulate.play.sim import EPOCH_US
+from audit.store import merkle
+from audit.store.dataset import CODED_COLUMNS, EVENT_FILE_OPTIONS, Store
 
 needs_kernel = pytest.mark.skipif(fast.ready() is None, reason="numba kernel unavailable")
 NOW = datetime(2026, 3, 2, tzinfo=UTC)

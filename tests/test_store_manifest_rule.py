@@ -1,4 +1,5 @@
-"""The manifest's one torn-line rule (audit.store.read_manifest), shared by readers, verify and
+"""The manifest's one torn-line rule (audit.store.dataset.read_manifest), shared by readers,
+verify and
 the append path: a whole last record whose newline is missing is committed and kept, a
 proper prefix of one is a torn append and is cut, anything else is damage that stops the
 command with one line pointing at verify. Issue 19 items 4 and 11."""
@@ -10,11 +11,11 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from audit.cli import main
+from audit.cli.main import main
 from audit.devtools.attacks_store import manifest_byte_flips
 from audit.errors import StoreError
-from audit.ingest import ingest
-from audit.store import Store, read_manifest, record_hash
+from audit.ingest.pipeline import ingest
+from audit.store.dataset import Store, read_manifest, record_hash
 from tests.eventrows import many_hands, write_parquet
 
 
@@ -53,7 +54,7 @@ def test_every_byte_length_of_the_last_line(two_batches: Store, monkeypatch):
     """The last line cut after 0, 1, ..., all its bytes, then whole with its newline: the
     record counts as committed exactly when all its bytes are there, and an append after
     it leaves a whole chain (a prefix cut off, a whole record given its newline)."""
-    import audit.store as store_module
+    import audit.store.dataset as store_module
 
     monkeypatch.setattr(store_module.os, "fsync", lambda fd: None)  # speed: logic only
     store = two_batches
@@ -147,14 +148,14 @@ def test_manifest_byte_flips_give_one_line_never_a_traceback(tmp_path: Path):
 
 
 def test_every_byte_of_a_run_record_changed_is_one_line_never_a_traceback(tmp_path: Path):
-    """A run record (audit/run_commit.py) shares the chain with the batches: a flip in its
+    """A run record (audit/store/runs.py) shares the chain with the batches: a flip in its
     `outputs`, `run` or `run_id` is a damaged manifest or a failed check, not a KeyError.
     Regression: "path" flipped to "pbth" in a run's outputs crashed verify and every reader."""
     from click.testing import CliRunner
 
-    from audit.cli import main
+    from audit.cli.main import main
     from audit.devtools.attacks_store import build_store
-    from audit.run import audit_store
+    from audit.run.runner import audit_store
 
     store = build_store(tmp_path, batches=1)
     audit_store(store)
@@ -181,9 +182,9 @@ def test_a_run_record_edited_in_place_is_refused_by_readers(tmp_path: Path):
 
     from click.testing import CliRunner
 
-    from audit.cli import main
+    from audit.cli.main import main
     from audit.devtools.attacks_store import build_store
-    from audit.run import audit_store
+    from audit.run.runner import audit_store
 
     store = build_store(tmp_path, batches=1)
     audit_store(store)

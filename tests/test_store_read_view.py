@@ -12,13 +12,13 @@ from unittest import mock
 import pytest
 from click.testing import CliRunner
 
-import audit.store as store_module
-from audit.cli import main
+import audit.store.dataset as store_module
+from audit.cli.main import main
 from audit.devtools.attacks_store import leave_committed_in_staging, read_only_store
 from audit.devtools.faults import hands_table
-from audit.ingest import ingest
-from audit.run import audit_store
-from audit.store import Store
+from audit.ingest.pipeline import ingest
+from audit.run.runner import audit_store
+from audit.store.dataset import Store
 from tests.eventrows import many_hands, write_parquet
 
 

@@ -6,10 +6,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from audit.cards import parse_cards
 from audit.importers.text import parse_text
+from audit.poker.cards import parse_cards
+from audit.poker.stud import board_key, first_by_board
 from audit.replay import hand_from_rows, replay_hand
-from audit.replay.stud import board_key, first_by_board
 
 FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "rules" / "STUD-7TH-UP.txt"
 

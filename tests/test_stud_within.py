@@ -1,8 +1,8 @@
 """Stud/draw permissions that hold by construction (the comment after STUD_DRAW_RULE_IDS in
-audit/rule_catalog.py): the permitted play draws no finding.
+audit/rules/catalog.py): the permitted play draws no finding.
 
 The stud/draw rules decided within other ids' checks (STUD-COMPLETE, STUD-BOARD-BEATEN-CALL,
-JACKS-NO-REFUND, ORDER-LOWBALL, DRAWHI-OPEN) are in audit/rule_coverage.py, proved by
+JACKS-NO-REFUND, ORDER-LOWBALL, DRAWHI-OPEN) are in audit/rules/coverage.py, proved by
 fixtures/rules/within/ and tests/test_rule_coverage.py.
 """
 
@@ -13,9 +13,9 @@ from pathlib import Path
 import pytest
 
 from audit.importers.text import parse_text
-from audit.profiles import load_profile
 from audit.replay import hand_from_rows, replay_hand
-from audit.rules import Severity
+from audit.rules.profiles import load_profile
+from audit.rules.registry import Severity
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "rules"
 

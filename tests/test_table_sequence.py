@@ -1,4 +1,4 @@
-"""Cross-hand checks over one table's deals (audit/replay/table_sequence.py): every
+"""Cross-hand checks over one table's deals (audit/sequence/table.py): every
 TABLE_SEQUENCE_RULE_IDS id has fixtures/rules/<ID>.txt whose hands are one table's deals in
 order, with breaking and legal hands; the check runs inside `poker-audit audit`."""
 
@@ -14,21 +14,21 @@ import pyarrow.parquet as pq
 import pytest
 
 from audit.importers.text import parse_text
-from audit.ingest import ingest
-from audit.profiles import load_profile
+from audit.ingest.pipeline import ingest
 from audit.replay import Settings, hand_from_rows, replay_hand
-from audit.replay.table_sequence import (
+from audit.rules.catalog import TABLE_SEQUENCE_RULE_IDS
+from audit.rules.profiles import load_profile
+from audit.rules.registry import RULES, Severity
+from audit.run.runner import audit_store, read_findings
+from audit.schema import arrow_schema
+from audit.sequence.table import (
     Deal,
     check_button,
     consecutive_pairs,
     table_sequence_findings,
 )
-from audit.rule_catalog import TABLE_SEQUENCE_RULE_IDS
-from audit.rules import RULES, Severity
-from audit.run import audit_store, read_findings
-from audit.schema import arrow_schema
 from audit.simulate import simulate
-from audit.store import Store
+from audit.store.dataset import Store
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "rules"
 

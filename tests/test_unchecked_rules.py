@@ -4,7 +4,7 @@ They are catalogued from RULEBOOK.md (id, category, citation) so a later check c
 but no check emits them, so they are not registered, and the report's methodology lists each
 as not checked. Implementing one means moving it out of this list, registering it, and adding
 its fixture file under fixtures/rules/ (test_rules_fixtures.py then requires both hands), or,
-when other ids' checks already decide it, naming them in audit/rule_coverage.py with a proof
+when other ids' checks already decide it, naming them in audit/rules/coverage.py with a proof
 under fixtures/rules/within/ (tests/test_rule_coverage.py). The report prints each one's reason
 (audit/rule_coverage.NOT_CHECKED), one phrase such as "no hand log records deck changes".
 """
@@ -14,9 +14,9 @@ from __future__ import annotations
 import pytest
 
 from audit.report.methodology import unchecked_rules, why_unchecked
-from audit.rule_catalog import CATALOG
-from audit.rule_coverage import NOT_CHECKED as REASONS
-from audit.rules import RULES
+from audit.rules.catalog import CATALOG
+from audit.rules.coverage import NOT_CHECKED as REASONS
+from audit.rules.registry import RULES
 
 NOT_CHECKED = (
     "ANTE-DRAW-ANYTIME", "BET-NL-MAX-BUYIN", "BET-PL-ROUND", "BLIND-ALLIN-MAKEUP",

@@ -20,7 +20,7 @@ import pyarrow as pa
 
 import audit
 from audit.devtools.attacks import Attack
-from audit.store import Store
+from audit.store.dataset import Store
 
 SUITE = "errors"
 
@@ -99,7 +99,7 @@ def kill_pooled_audit(store: Store, moment: str, *, workers: int = 2, grace: flo
     at `moment` (a key of KILL_MOMENTS), then wait up to `grace` seconds for every process
     of that session to be gone. Any that is not is killed (by its pid) and reported as an
     orphan."""
-    from audit.run import finished_runs
+    from audit.run.runner import finished_runs
 
     runs_before = len(finished_runs(store))
     package_root = str(Path(audit.__file__).resolve().parents[1])
@@ -155,7 +155,7 @@ def build_busy_store(root: Path, *, files: int = 6, hands: int = 500) -> Store:
     import pyarrow.parquet as pq
 
     from audit.devtools.faults import hands_table
-    from audit.ingest import ingest
+    from audit.ingest.pipeline import ingest
 
     root.mkdir(parents=True, exist_ok=True)
     sources = []
@@ -291,7 +291,7 @@ class CliOutcome:
 def run_cli(args: list[str], stdin: bytes | None = None) -> CliOutcome:
     from click.testing import CliRunner
 
-    from audit.cli import main
+    from audit.cli.main import main
 
     result = CliRunner().invoke(main, args, input=stdin)
     crashed = "" if result.exception is None or isinstance(result.exception, SystemExit) \
@@ -317,8 +317,8 @@ def small_proof(workdir: Path) -> tuple[Store, dict[str, object]]:
     import pyarrow.parquet as pq
 
     from audit.devtools.faults import hands_table
-    from audit.ingest import ingest
-    from audit.proof import build_proof
+    from audit.ingest.pipeline import ingest
+    from audit.store.proof import build_proof
 
     workdir.mkdir(parents=True, exist_ok=True)
     store = Store(workdir / "store")
@@ -382,7 +382,7 @@ def cli_sweep(workdir: Path) -> list[tuple[str, bool, str]]:
     import pyarrow.parquet as pq
 
     from audit.devtools.faults import hands_table
-    from audit.ingest import ingest
+    from audit.ingest.pipeline import ingest
 
     workdir.mkdir(parents=True, exist_ok=True)
     store, proof = small_proof(workdir / "proof")

@@ -19,8 +19,8 @@ from pathlib import Path
 import audit
 from audit.devtools.attacks import Attack
 from audit.importers.base import MIB, RAW_EXCERPT_CHARS, REASON_CHARS, ReadLimits
-from audit.ingest import ingest
-from audit.store import Store
+from audit.ingest.pipeline import ingest
+from audit.store.dataset import Store
 
 SUITE = "ingest"
 TIMEOUT_S = 120  # a refused special file answers in about a second (the CLI's start-up)
@@ -62,7 +62,7 @@ def _cli(*args: str) -> tuple[subprocess.CompletedProcess[str] | None, float]:
     env = {**os.environ, "PYTHONPATH": str(Path(audit.__file__).resolve().parents[1])}
     started = time.monotonic()
     try:
-        done = subprocess.run([sys.executable, "-c", "from audit.cli import main; main()",
+        done = subprocess.run([sys.executable, "-c", "from audit.cli.main import main; main()",
                                *args], capture_output=True, text=True, timeout=TIMEOUT_S,
                               env=env, stdin=subprocess.DEVNULL)
     except subprocess.TimeoutExpired:
@@ -160,8 +160,8 @@ Seat 2: bob (big blind) collected ($0.02)
 _MEMORY_PROBE = """
 import json, resource, sys
 from pathlib import Path
-from audit.ingest import ingest
-from audit.store import Store
+from audit.ingest.pipeline import ingest
+from audit.store.dataset import Store
 summary = ingest([Path(sys.argv[1])], Store(Path(sys.argv[2])))
 f = summary.files[0]
 print(json.dumps({"rss_kb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss,

@@ -62,8 +62,8 @@ def pseudonymize_commands(main: click.Group) -> list[str]:
 
 def store_ids(store_root: Path) -> dict[str, set[str]]:
     """Every player, hand and table id of a store (what no pseudonymised output may show)."""
-    from audit.sql import query
-    from audit.store import Store
+    from audit.sql.query import query
+    from audit.store.dataset import Store
 
     store = Store(store_root)
 
@@ -96,7 +96,7 @@ def pseudonymized_outputs(store_root: Path, workdir: Path, *, export_hands: Iter
     """Run every --pseudonymize command on the store (each findings format, report, collusion,
     export in OHH and PHH to stdout and to a file); what each printed and wrote. With
     `pseudonymize=False` the same commands without the flag (the outputs that do name)."""
-    from audit.cli import main
+    from audit.cli.main import main
 
     runner = CliRunner()
     env = {"POKER_AUDIT_PSEUDONYM_KEY": key}
@@ -136,7 +136,7 @@ def pseudonymized_outputs(store_root: Path, workdir: Path, *, export_hands: Iter
 def simulated_store(workdir: Path, hands: int = 240) -> Path:
     """A simulated store with injected violations and two colluding teams, audited, with its
     collusion findings recorded."""
-    from audit.cli import main
+    from audit.cli.main import main
 
     root = workdir / "sim-store"
     runner = CliRunner()
@@ -161,9 +161,9 @@ def hostile_store(workdir: Path, hands: int = 12) -> Path:
     import pyarrow.parquet as pq
 
     from audit.devtools.faults import hands_table
-    from audit.ingest import ingest
-    from audit.run import audit_store
-    from audit.store import Store
+    from audit.ingest.pipeline import ingest
+    from audit.run.runner import audit_store
+    from audit.store.dataset import Store
 
     table = hands_table(HOSTILE_HAND_PREFIX, hands)
     hand_ids = table.column("hand_id").to_pylist()
@@ -233,7 +233,7 @@ def _case(name: str, store_root: Path, workdir: Path, hands: list[str],
 
 def attacks(workdir: Path) -> list[Attack]:
     """Each --pseudonymize output of each store searched for real ids and times with seconds."""
-    from audit.cli import main
+    from audit.cli.main import main
 
     results = []
     sim = simulated_store(workdir)

@@ -32,8 +32,8 @@ def build_store(root: Path, batches: int = 2, hands: int = 4) -> Any:
     import pyarrow.parquet as pq
 
     from audit.devtools.faults import hands_table
-    from audit.ingest import ingest
-    from audit.store import Store
+    from audit.ingest.pipeline import ingest
+    from audit.store.dataset import Store
 
     root.mkdir(parents=True, exist_ok=True)
     store = Store(root / "store")
@@ -59,8 +59,8 @@ def source_file(root: Path, prefix: str, hands: int = 3) -> Path:
 def leave_committed_in_staging(store: Any, src: Path) -> None:
     """Ingest `src` as a writer killed right after its commit point would: the manifest
     record is durable, its files are still in staging/ (recovery has not run)."""
-    from audit.ingest import ingest
-    from audit.store import Store
+    from audit.ingest.pipeline import ingest
+    from audit.store.dataset import Store
 
     with mock.patch.object(Store, "_publish", lambda self, batch_dir, record: None):
         ingest([src], store)
@@ -69,7 +69,7 @@ def leave_committed_in_staging(store: Any, src: Path) -> None:
 def run_cli(args: list[str]) -> Any:
     from click.testing import CliRunner
 
-    from audit.cli import main
+    from audit.cli.main import main
 
     return CliRunner().invoke(main, args, catch_exceptions=True)
 
@@ -199,7 +199,7 @@ def torn_last_line_every_length(workdir: Path) -> tuple[bool, str]:
     """Item 4: the last record line cut at every byte length (0 .. whole, then with its
     newline): readers and the append path agree, a whole record is kept and a prefix is
     cut, and the chain the next append builds is whole."""
-    from audit.store import Store
+    from audit.store.dataset import Store
 
     store = build_store(workdir, batches=2)
     raw = store.manifest_path.read_bytes()
@@ -232,7 +232,7 @@ def torn_last_line_every_length(workdir: Path) -> tuple[bool, str]:
 def _append_every_length(store: Any, first: bytes, last: bytes, wrong: list[str]) -> None:
     """The manifest `first` + each prefix of `last` (then `last` with its newline): the
     records read, then one append; what disagrees goes to `wrong`."""
-    from audit.store import record_hash
+    from audit.store.dataset import record_hash
 
     for cut in range(len(last) + 2):
         store.manifest_path.write_bytes(first + last[:cut] + (b"\n" if cut > len(last) else b""))
@@ -254,8 +254,8 @@ def _append_every_length(store: Any, first: bytes, last: bytes, wrong: list[str]
 def verify_while_a_batch_commits(workdir: Path) -> tuple[bool, str]:
     """Item 7: a batch commits and publishes while verify hashes files (after verify read
     the manifest, before it scanned events/): no false UNLISTED file."""
-    import audit.store as store_module
-    from audit.ingest import ingest
+    import audit.store.dataset as store_module
+    from audit.ingest.pipeline import ingest
 
     store = build_store(workdir, batches=2)
     src = source_file(workdir, "late")
@@ -306,7 +306,7 @@ READ_COMMANDS: dict[str, Callable[[Path, Path], list[str]]] = {
 def read_only_leftover(workdir: Path) -> list[Attack]:
     """Item 9: a read-only store holding a committed batch still in staging: every reader
     sees it (its hands are there) and writes nothing."""
-    from audit.run import audit_store
+    from audit.run.runner import audit_store
 
     store = build_store(workdir, batches=1)
     audit_store(store)
@@ -333,7 +333,7 @@ def damaged_event_file(workdir: Path) -> list[Attack]:
     """Item 11: an event file truncated or deleted: query, report, audit and replay say so
     in one line naming the file and pointing at verify (not at disk space or permissions);
     and one whose pages are zeroed stops the audit the same way."""
-    from audit.run import audit_store
+    from audit.run.runner import audit_store
 
     base = build_store(workdir / "base", batches=2)
     audit_store(base)
@@ -375,7 +375,7 @@ def manifest_byte_flips(workdir: Path, positions: int = FLIP_POSITIONS) -> list[
     flags it (exit 1); ingest, query, findings and report either still work (the flip did
     not touch what they read) or stop with one line naming the manifest and pointing at
     verify; never a traceback."""
-    from audit.run import audit_store
+    from audit.run.runner import audit_store
 
     base = build_store(workdir / "base", batches=2)
     audit_store(base)

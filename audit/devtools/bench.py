@@ -90,9 +90,9 @@ def bench_replay(phh_files: Sequence[Path], *, repeats: int = 3, pokerkit_hands:
     apart.
     """
     from audit.importers.phh import _split_hands
-    from audit.profiles import load_profile
     from audit.replay import Settings, hands_from_table, replay_hand
-    from audit.replay.fast import replay_table_fast
+    from audit.replay.fast.table import replay_table_fast
+    from audit.rules.profiles import load_profile
 
     pokerkit = _pokerkit()
     tables = _read_phh_hands(phh_files)
@@ -165,11 +165,11 @@ def bench_stud_draw(*, hands: int = 1_000, repeats: int = 3, seed: int = 7
     them (it refuses some of the simulator's table situations, e.g. a player sitting out);
     both sides then replay exactly the kept hands. Parsing is excluded on both sides."""
     from audit.export import to_phh
-    from audit.profiles import load_profile
     from audit.replay import Settings
-    from audit.replay.fast import replay_table_fast
+    from audit.replay.fast.table import replay_table_fast
+    from audit.rules.profiles import load_profile
     from audit.simulate import simulate
-    from audit.store import Store, read_event_file
+    from audit.store.dataset import Store, read_event_file
 
     pokerkit = _pokerkit()
     settings = Settings(load_profile("montana"))
@@ -227,8 +227,8 @@ def bench_evaluator(*, hands: int = 1_000_000, scalar_hands: int = 50_000,
                     ) -> dict[str, Any]:
     """7-card high evaluations/s on the same seeded random hands: ours vectorised, ours
     scalar, PokerKit's StandardHighHand (each on a prefix when slower)."""
-    from audit.cards import card_str
-    from audit.evaluate import high_strength, high_strength_many
+    from audit.poker.cards import card_str
+    from audit.poker.evaluate.high import high_strength, high_strength_many
 
     pokerkit = _pokerkit()
     rng = np.random.default_rng(seed)
@@ -271,7 +271,7 @@ def _treys_rate(deals: np.ndarray, repeats: int) -> float | None:
         from treys import Card, Evaluator
     except ImportError:
         return None
-    from audit.cards import card_str
+    from audit.poker.cards import card_str
 
     evaluator = Evaluator()
     rows = [[Card.new(card_str(c)) for c in row] for row in deals.tolist()]
@@ -323,8 +323,8 @@ def _template_hand() -> list[dict[str, Any]]:
 
 def bench_ingest(n_events: int = 1_000_000) -> dict[str, Any]:
     """Native Parquet ingest of synthetic events vs the raw read_table + write_table floor."""
-    from audit.ingest import ingest
-    from audit.store import Store
+    from audit.ingest.pipeline import ingest
+    from audit.store.dataset import Store
 
     table = synthetic_events(n_events)
     with tempfile.TemporaryDirectory(prefix="poker-audit-bench-") as tmp:
@@ -392,8 +392,8 @@ def bench_import(*, hands: int = 100_000, pokerkit_hands: int = 2_000, repeats: 
     back to) on the same file."""
     import resource
 
-    from audit.importers import pokerstars_fast
-    from audit.importers.pokerstars import PokerStarsImporter
+    from audit.importers.pokerstars import fast as pokerstars_fast
+    from audit.importers.pokerstars.reader import PokerStarsImporter
 
     pokerkit = _pokerkit()
     with tempfile.TemporaryDirectory(prefix="poker-audit-bench-") as tmp:

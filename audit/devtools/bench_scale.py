@@ -25,7 +25,7 @@ import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
 from audit.errors import AuditInputError
-from audit.store import Store
+from audit.store.dataset import Store
 
 
 def build_scaled_store(root: Path, hands: int, *, base_hands: int = 20_000, seed: int = 0,
@@ -83,8 +83,8 @@ def _first_hands(table: pa.Table, n: int) -> pa.Table:
 
 
 def _hand_player_rows(store: Store, run_id: str) -> int:
-    from audit.run import run_dir
-    from audit.run_layout import output_files
+    from audit.run.runner import run_dir
+    from audit.store.run_layout import output_files
 
     return sum(pq.ParquetFile(f).metadata.num_rows
                for f in output_files(run_dir(store, run_id), "hand_players"))
@@ -227,7 +227,7 @@ def _audit_in_fresh_process(root: Path, workers: int, processes: bool) -> dict[s
 
 
 def _measured_audit(root: str, workers: int, processes: bool, send: Any) -> None:
-    from audit.run import audit_store
+    from audit.run.runner import audit_store
 
     try:
         with TreeMemory() as memory:

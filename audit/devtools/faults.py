@@ -36,8 +36,8 @@ from audit.devtools.faulttap import KILLED, _child
 
 FAULTS = ("kill", "enospc", "readonly", "corrupt", "concurrent")
 COMMANDS = ("ingest", "audit", "report")
-_PRELOAD = ["audit.cli", "audit.ingest", "audit.run", "audit.report.build", "audit.sql",
-            "audit.devtools.faults_warmup"]
+_PRELOAD = ["audit.cli.main", "audit.ingest.pipeline", "audit.run.runner", "audit.report.build",
+            "audit.sql.query", "audit.devtools.faults_warmup"]
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -132,9 +132,9 @@ class FaultRunner:
 
     def prepare(self) -> None:
         """The audit and report stores: a few files ingested and audited once."""
-        from audit.ingest import ingest
-        from audit.run import audit_store
-        from audit.store import Store
+        from audit.ingest.pipeline import ingest
+        from audit.run.runner import audit_store
+        from audit.store.dataset import Store
 
         for _ in range(2):
             ingest([self._new_file()], Store(self.audit_store))
@@ -222,7 +222,7 @@ class FaultRunner:
                 self.report.trials.append(self.concurrent_trial(number))
             else:
                 self.report.trials.append(self.trial(number, command, fault))
-        from audit.store import Store
+        from audit.store.dataset import Store
 
         final = [p for c, root in (("ingest", self.ingest_store), ("audit", self.audit_store))
                  if Store(root).exists() for p in self._check_store(c, Store(root))]
@@ -233,7 +233,7 @@ class FaultRunner:
         return self.report
 
     def trial(self, number: int, command: str, fault: str) -> Trial:
-        from audit.store import Store
+        from audit.store.dataset import Store
 
         store = Store(self.ingest_store if command == "ingest" else self.audit_store)
         src = self._new_file() if command == "ingest" else None
@@ -270,8 +270,8 @@ class FaultRunner:
     def concurrent_trial(self, number: int) -> Trial:
         """Two ingests and an audit of the same store at once: all commit, and the audit's
         findings are those of the chain head it recorded."""
-        from audit.run import resolve_run
-        from audit.store import Store
+        from audit.run.runner import resolve_run
+        from audit.store.dataset import Store
 
         store = Store(self.ingest_store)
         sources = [self._new_file(), self._new_file()]
@@ -374,7 +374,7 @@ class FaultRunner:
         return problems
 
     def _check_hands(self, store: Any) -> list[str]:
-        from audit.sql import query
+        from audit.sql.query import query
 
         ids = [r["hand_id"] for r in query(store, "SELECT hand_id FROM hands_started")
                .to_pylist()]
@@ -475,7 +475,7 @@ def _hand_ids(path: Path) -> list[str]:
 
 
 def _findings(store: Any) -> list[dict[str, Any]]:
-    from audit.sql import query
+    from audit.sql.query import query
 
     rows = query(store, "SELECT * EXCLUDE (run_id) FROM latest_findings").to_pylist()
     return sorted(rows, key=lambda r: json.dumps(r, sort_keys=True, default=str))

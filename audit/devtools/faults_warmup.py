@@ -8,14 +8,14 @@ from __future__ import annotations
 
 def _warm() -> None:
     from audit.devtools.faults import hands_table
-    from audit.profiles import load_profile
     from audit.replay import Settings
-    from audit.replay.fast import replay_table_fast
+    from audit.replay.fast.table import replay_table_fast
+    from audit.rules.profiles import load_profile
     from audit.schema import events_schema
 
     replay_table_fast(hands_table("warm", 3).cast(events_schema()),
                       Settings(load_profile("montana")))
-    from audit import merkle
+    from audit.store import merkle
 
     kernel = merkle._kernel()  # the compiled Merkle leaf writer of large ingests
     if kernel is not None:

@@ -90,7 +90,7 @@ def _child(args: list[str], fault: str, point: int, result: str, scope: str) -> 
     """Run one CLI command under the tap; write its exit code and output to `result`."""
     from click.testing import CliRunner
 
-    from audit.cli import main
+    from audit.cli.main import main
 
     tap = _Tap(fault, point, scope)
     with tapped(tap):

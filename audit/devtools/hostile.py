@@ -158,8 +158,8 @@ def _outside(work: Path) -> set[str]:
 
 
 def run_case(work: Path, fmt: str, mutation: str, data: bytes, number: int) -> HostileCase:
-    from audit.ingest import ingest
-    from audit.store import Store
+    from audit.ingest.pipeline import ingest
+    from audit.store.dataset import Store
 
     src = work / "in" / f"{number:04d}-{fmt}.input"
     src.parent.mkdir(parents=True, exist_ok=True)

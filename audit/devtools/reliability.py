@@ -21,9 +21,9 @@ from typing import Any
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from audit import merkle
 from audit.devtools.attacks import SUITES, Attack, run_attacks
-from audit.store import GENESIS, Store, record_hash, sha256_file
+from audit.store import merkle
+from audit.store.dataset import GENESIS, Store, record_hash, sha256_file
 
 
 def _records(store: Store) -> list[dict[str, Any]]:
@@ -153,7 +153,7 @@ TAMPERS: dict[str, Callable[[Store], None]] = {
 
 def _build_store(root: Path) -> Store:
     from audit.devtools.faults import hands_table
-    from audit.ingest import ingest
+    from audit.ingest.pipeline import ingest
 
     store = Store(root / "store")
     root.mkdir(parents=True, exist_ok=True)
@@ -169,7 +169,7 @@ def _build_store(root: Path) -> Store:
 
 def run_tamper(workdir: Path | None = None) -> list[dict[str, Any]]:
     """Each tamper case on a fresh copy of a small store; whether it was detected and how."""
-    from audit.proof import build_proof, check_proof
+    from audit.store.proof import build_proof, check_proof
 
     tmp = Path(tempfile.mkdtemp(prefix="poker-audit-tamper-")) if workdir is None else workdir
     results: list[dict[str, Any]] = []
@@ -205,7 +205,7 @@ def run_tamper(workdir: Path | None = None) -> list[dict[str, Any]]:
         results.append({"case": "newest batch removed whole (record and files)",
                         "detected": copy.verify().ok and copy.head() != published,
                         "by": ["published head"]})
-        from audit.proof import dumps
+        from audit.store.proof import dumps
 
         proof = json.loads(dumps(build_proof(pristine, "t0h2")))
         for name, tamper_proof in PROOF_TAMPERS.items():

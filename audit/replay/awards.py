@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from audit.evaluate import describe_high
-from audit.evaluate_short import TRIPS_BEAT_STRAIGHT, describe_short
+from audit.poker.evaluate.high import describe_high
+from audit.poker.evaluate.short import TRIPS_BEAT_STRAIGHT, describe_short
 from audit.replay.pots import build_pots
 from audit.replay.showdown import PotResult, cards_of, settle
 from audit.replay.state import HandState, say_money
@@ -161,7 +161,7 @@ def _odd_chips_only(out: Outcome, diffs: list[int], pos: list[int], neg: list[in
 
 def implied_rake_message(kept: int, pot: int, max_percent: int, mpu: int) -> str:
     """The data-quality note for an unlogged collection beyond `max_percent` of the pot
-    (also written by the fast path, audit/replay/fast.py)."""
+    (also written by the fast path, audit/replay/fast/table.py)."""
     permille = kept * 1000 // max(pot, 1)
     return (f"The amount paid cannot be verified: the log does not state the rake, and the "
             f"house kept {say_money(kept, mpu)} of the {say_money(pot, mpu)} pot "

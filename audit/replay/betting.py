@@ -10,7 +10,7 @@ from __future__ import annotations
 from audit.replay.forced import open_preflop
 from audit.replay.state import FL, NL, STREETS, HandState
 
-# Data-quality ids (input that contradicts itself); registered in audit/rule_catalog.py.
+# Data-quality ids (input that contradicts itself); registered in audit/rules/catalog.py.
 DQ_AMOUNT = "DQ-INCONSISTENT-LOG"
 DQ_ACTION = "DQ-INCONSISTENT-LOG"
 HALF_POT = "half_pot"  # the game's structure value: replayed as pot limit, at half the maximum
@@ -18,7 +18,7 @@ HALF_POT = "half_pot"  # the game's structure value: replayed as pot limit, at h
 
 def order_rule(h: HandState) -> str:
     """The action-order rule id for the current street."""
-    if h.order_ids:  # stud games (audit/replay/family.py)
+    if h.order_ids:  # stud games (audit/replay/family/hooks.py)
         return h.order_ids[0 if h.street == 0 else 1]
     if len(h.seats) == 2:
         return "ORDER-HEADSUP"

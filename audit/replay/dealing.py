@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from audit.cards import parse_cards
+from audit.poker.cards import parse_cards
 from audit.replay.betting import flush_held
 from audit.replay.forced import new_round
 from audit.replay.state import BOARD_AFTER, STREETS, HandState

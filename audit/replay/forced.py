@@ -105,7 +105,7 @@ def post(h: HandState, detail: str | None, s: int | None, amount: int | None,
     stack = h.stack[s]
     kind = detail or "dead"
     h.last_seq = seq  # the last forced bet: where a missing ante is reported (check_antes)
-    if h.vh is None:  # stud and draw forced bets are judged by audit/replay/family.py
+    if h.vh is None:  # stud and draw forced bets are judged by audit/replay/family/hooks.py
         _check_amount(h, kind, s, add, stack, seq)
     order = h.order
     headsup = len(order) == 2

@@ -1,5 +1,5 @@
 """Short-deck (6+) hold'em in the button-game replay: the 36-card deck, the button blind and the
-short-deck hand values (audit/evaluate_short.py).
+short-deck hand values (audit/poker/evaluate/short.py).
 
 The game (PokerStars 6+ hold'em; PokerKit's NoLimitShortDeckHoldem): every player antes, the
 button alone posts a live blind (the `button blind`, the game's `big_blind`), so the first
@@ -13,8 +13,13 @@ the hand header), a card below the six DQ-INCONSISTENT-LOG (no such card is in t
 
 from __future__ import annotations
 
-from audit.cards import card_str
-from audit.evaluate_short import SHORT_VARIANTS, TRIPS_BEAT_STRAIGHT, is_short_card, short_strength
+from audit.poker.cards import card_str
+from audit.poker.evaluate.short import (
+    SHORT_VARIANTS,
+    TRIPS_BEAT_STRAIGHT,
+    is_short_card,
+    short_strength,
+)
 from audit.replay.dealing import Deck
 from audit.replay.forced import dealt_in, put_in, table_stakes
 from audit.replay.state import FL, HandState

@@ -17,7 +17,7 @@ def __getattr__(name: str) -> Any:
 
         return getattr(build, name)
     if name == "sql_init":
-        from audit.report.sqlinit import sql_init
+        from audit.sql.sqlinit import sql_init
 
         return sql_init
     raise AttributeError(name)

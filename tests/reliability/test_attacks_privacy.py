@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from audit.cli import main
+from audit.cli.main import main
 from audit.devtools.attacks import SUITES
 from audit.devtools.attacks_privacy import attacks, pseudonymize_commands
 

@@ -22,12 +22,12 @@ import pyarrow.parquet as pq
 import pytest
 from click.testing import CliRunner, Result
 
-from audit.cli import main
+from audit.cli.main import main
 from audit.devtools.faults import hands_table
 from audit.devtools.faulttap import _Tap, tapped
-from audit.run import finished_runs
-from audit.sql import query
-from audit.store import Store
+from audit.run.runner import finished_runs
+from audit.sql.query import query
+from audit.store.dataset import Store
 
 TMPFS_BYTES = 2 << 20
 HANDS_PER_FILE = 400

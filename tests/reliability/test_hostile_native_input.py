@@ -10,9 +10,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from audit.errors import AuditInputError
-from audit.ingest import ingest
-from audit.sql import query
-from audit.store import Store
+from audit.ingest.pipeline import ingest
+from audit.sql.query import query
+from audit.store.dataset import Store
 from tests.eventrows import hand_rows
 
 NASTY = st.one_of(

@@ -15,12 +15,12 @@ from click.testing import CliRunner
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from audit import merkle
-from audit.cli import main
-from audit.ingest import ingest
-from audit.proof import ProofError, build_proof, check_proof, proof_size
+from audit.cli.main import main
+from audit.ingest.pipeline import ingest
 from audit.schema import events_schema, events_table
-from audit.store import GENESIS, Store, record_hash, sha256_file
+from audit.store import merkle
+from audit.store.dataset import GENESIS, Store, record_hash, sha256_file
+from audit.store.proof import ProofError, build_proof, check_proof, proof_size
 from tests.eventrows import hand_rows, many_hands, write_parquet
 
 
