@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 from audit.importers import IMPORTERS, detect_format
 from audit.importers.base import Rejected
-from audit.importers.pokerstars.reader import PokerStarsImporter
+from audit.importers.pokerstars.importer import PokerStarsImporter
 from audit.ingest.validate import validate_events
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pyarrow as pa
 
-from audit.importers.pokerstars.reader import PokerStarsImporter
+from audit.importers.pokerstars.importer import PokerStarsImporter
 
 SAMPLE = Path(__file__).resolve().parents[2] / "shared" / "data" / "fpdb-sample" / "stars-7stud.txt"
 BRING_IN = "MasterTrini1: brings in for $0.02\n"

@@ -23,7 +23,8 @@ from hypothesis import strategies as st
 from audit.devtools.bench import write_stars_file
 from audit.devtools.hostile import hostile_documents, seeds
 from audit.importers.pokerstars.fast import read_fast
-from audit.importers.pokerstars.reader import PokerStarsImporter, _ChunkBuilder
+from audit.importers.pokerstars.importer import PokerStarsImporter
+from audit.importers.pokerstars.reader import _ChunkBuilder
 
 ROOT = Path(__file__).resolve().parents[1]
 FIXTURES = ROOT / "fixtures" / "pokerstars"

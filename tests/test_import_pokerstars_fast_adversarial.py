@@ -16,7 +16,8 @@ from typing import Any
 import pytest
 
 from audit.importers.pokerstars.fast import read_fast
-from audit.importers.pokerstars.reader import PokerStarsImporter, _ChunkBuilder
+from audit.importers.pokerstars.importer import PokerStarsImporter
+from audit.importers.pokerstars.reader import _ChunkBuilder
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "pokerstars"
 HAND = (FIXTURES / "nlhe-two-hands.txt").read_text(encoding="utf-8").split("\n\n\n")[0]

@@ -13,7 +13,7 @@ import pytest
 
 from audit.export import ExportError, to_phh
 from audit.importers.phh import PhhImporter, PhhMappingError, phh_hand_to_events
-from audit.importers.pokerstars.reader import PokerStarsImporter
+from audit.importers.pokerstars.importer import PokerStarsImporter
 from audit.poker.cards import parse_cards
 from audit.poker.evaluate.high import high_strength
 from audit.poker.evaluate.short import short_class, short_strength

@@ -19,7 +19,7 @@ import pytest
 
 from audit.schema import events_schema
 from audit.simulate.compiled import simulator as fast
-from audit.simulate.play.sim import EPOCH_US
+from audit.simulate.world import EPOCH_US
 from audit.store import merkle
 from audit.store.dataset import CODED_COLUMNS, EVENT_FILE_OPTIONS, Store
 

@@ -228,7 +228,8 @@ def bench_evaluator(*, hands: int = 1_000_000, scalar_hands: int = 50_000,
     """7-card high evaluations/s on the same seeded random hands: ours vectorised, ours
     scalar, PokerKit's StandardHighHand (each on a prefix when slower)."""
     from audit.poker.cards import card_str
-    from audit.poker.evaluate.high import high_strength, high_strength_many
+    from audit.poker.evaluate.high import high_strength
+    from audit.poker.evaluate.tables import high_strength_many
 
     pokerkit = _pokerkit()
     rng = np.random.default_rng(seed)
@@ -393,7 +394,7 @@ def bench_import(*, hands: int = 100_000, pokerkit_hands: int = 2_000, repeats: 
     import resource
 
     from audit.importers.pokerstars import fast as pokerstars_fast
-    from audit.importers.pokerstars.reader import PokerStarsImporter
+    from audit.importers.pokerstars.importer import PokerStarsImporter
 
     pokerkit = _pokerkit()
     with tempfile.TemporaryDirectory(prefix="poker-audit-bench-") as tmp:

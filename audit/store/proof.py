@@ -19,15 +19,8 @@ import pyarrow.parquet as pq
 
 from audit.errors import StoreError
 from audit.store import merkle
-from audit.store.dataset import (
-    CHAIN_VERSION,
-    GENESIS,
-    Store,
-    chain_hash,
-    read_event_file,
-    record_digest,
-    record_hash,
-)
+from audit.store.chain import CHAIN_VERSION, GENESIS, chain_hash, record_digest, record_hash
+from audit.store.dataset import Store, read_event_file
 from audit.store.proof_format import (  # noqa: F401  (read_proof, parse_proof, loads: the API here too)
     PROOF_FORMAT,
     PROOF_VERSION,

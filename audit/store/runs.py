@@ -39,21 +39,23 @@ import os
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from audit.errors import RunCheckError
-from audit.store.dataset import (
+from audit.store.chain import (
     CHAIN_VERSION,
     MANIFEST,
     RUN_LOCK_SUFFIX,
     RUN_TMP_SUFFIX,
-    Store,
     VerifyProblem,
     _fsync_dir,
     _fsync_file,
     record_hash,
     sha256_file,
 )
+
+if TYPE_CHECKING:  # runs take the Store they work on; the Store's verify calls verify_runs
+    from audit.store.dataset import Store
 
 RUN_KIND = "run"
 RUN_FILES_KIND = "run_files"

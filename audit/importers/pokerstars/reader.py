@@ -60,7 +60,6 @@ Nothing is recomputed: awards, rake and returns are what the site wrote.
 
 from __future__ import annotations
 
-import os
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -1097,56 +1096,6 @@ class _Columns:
         return good.table(prefix)
 
 
-class PokerStarsImporter:
-    """PokerStars hand history text: recognised by content, streamed in chunks of whole hands."""
-
-    name = "pokerstars"
-
-    def __init__(self, chunk_hands: int = CHUNK_HANDS, *, fast: bool = True) -> None:
-        self.chunk_hands = chunk_hands
-        self.fast = fast
-
-    def sniff(self, head: bytes, path: Path) -> bool:
-        """A `PokerStars Hand|Game|Zoom Hand|Home Game #` header in the first bytes."""
-        del path
-        return any(marker in head for marker in _SNIFF)
-
-    def read(self, path: Path, *, stats: dict[str, int] | None = None) -> Iterator[Chunk]:
-        """Stream `path` as chunks of about `chunk_hands` whole hands each.
-
-        The vectorised fast path (`pokerstars_fast`) reads the hand shapes it knows and hands
-        every other hand to the line parser here; the chunks are the same either way
-        (POKER_AUDIT_REFERENCE_IMPORT=1 reads every hand with the line parser). `stats`, when
-        given, counts the `hands` read and the `fast` ones (the benchmark reports the share)."""
-        builder = _ChunkBuilder(path, self.chunk_hands)
-        if self.fast and not reference_import_only():
-            from audit.importers.pokerstars.fast import read_fast
-
-            yield from read_fast(path, builder, stats)
-            return
-        counts = {} if stats is None else stats
-        counts.setdefault("hands", 0)
-        counts.setdefault("fast", 0)
-        for piece, line, first in _pieces(path):
-            if isinstance(piece, Unread):
-                builder.unread(piece)
-                continue
-            for is_hand, start, block in _blocks_in(piece, line, first):
-                counts["hands"] += is_hand
-                builder.feed(is_hand, start, block)
-                if builder.full:
-                    yield builder.take()
-        if builder.pending:
-            yield builder.take()
-
-
-REFERENCE_IMPORT_ENV = "POKER_AUDIT_REFERENCE_IMPORT"
-
-
-def reference_import_only() -> bool:
-    return os.environ.get(REFERENCE_IMPORT_ENV, "") not in ("", "0")
-
-
 class _ChunkBuilder:
     """Whole hands of one file gathered into chunks of `chunk_hands` imported hands, in file
     order: hands read by the line parser (`feed`) and runs of hands already turned into rows
@@ -1273,6 +1222,3 @@ def _guess_id(header: str) -> str | None:
     while j < len(header) and header[j].isdigit():
         j += 1
     return "ps:" + header[k + 1 : j] if j > k + 1 else None
-
-
-IMPORTER = PokerStarsImporter()

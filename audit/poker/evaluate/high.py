@@ -30,8 +30,7 @@ from typing import TYPE_CHECKING
 from audit.poker.cards import RANK_CHARS, card_str
 
 if TYPE_CHECKING:
-    import numpy as np
-    import numpy.typing as npt
+    pass
 
 __all__ = [
     "HIGH_CLASSES",
@@ -40,11 +39,9 @@ __all__ = [
     "describe_low_27",
     "high_class",
     "high_strength",
-    "high_strength_many",
     "low_27_strength",
     "low_a5_strength",
     "omaha_high_strength",
-    "omaha_high_strength_many",
     "omaha_low8_strength",
 ]
 
@@ -167,25 +164,6 @@ def high_strength(cards: Sequence[int]) -> int:
     """
     _checked(cards)
     return _high(cards)
-
-
-def high_strength_many(hands: npt.ArrayLike, *, validate: bool = True) -> np.ndarray:
-    """Vectorised :func:`high_strength` over an int array of shape ``(n, 5|6|7)``.
-
-    Uses additive rank keys into lookup tables built once per process (see
-    :mod:`audit.poker.evaluate.tables`); returns an ``int32`` array of the same strengths.
-    ``validate=False`` skips the card range and duplicate checks for trusted input.
-    """
-    from audit.poker.evaluate.tables import high_strength_many as _many
-
-    return _many(hands, validate=validate)
-
-
-def omaha_high_strength_many(holes: npt.ArrayLike, boards: npt.ArrayLike) -> np.ndarray:
-    """Vectorised :func:`omaha_high_strength` over ``(n, 2..6)`` holes and ``(n, 3..5)`` boards."""
-    from audit.poker.evaluate.tables import omaha_high_strength_many as _many
-
-    return _many(holes, boards)
 
 
 def high_class(strength: int) -> str:

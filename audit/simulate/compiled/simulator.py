@@ -31,6 +31,7 @@ from audit.compiled import CompiledModule, compile_failures
 from audit.errors import AuditInputError
 from audit.poker.cards import card_str
 from audit.schema import events_schema
+from audit.simulate.world import EPOCH, EPOCH_US, SEAT_COUNTS, batch_id
 
 FAST_ENGINES = ("auto", "fast", "python")
 CHUNK_HANDS = 32_768  # at most this many hands per kernel call and per Arrow table written
@@ -127,7 +128,6 @@ def _card_strings() -> pa.Array:
 
 def _tables_setup(seed: int, tables: int, fk: Any) -> dict[str, np.ndarray | list]:
     """Tables as sim.py draws them for NLHE cash: seat counts, stakes, rake, player styles."""
-    from audit.simulate.play.sim import SEAT_COUNTS
     from audit.simulate.play.table import CASH_STAKES
 
     rng = random.Random(seed)
@@ -159,8 +159,6 @@ def simulate_fast(store: Any, *, hands: int, seed: int, tables: int,
                   ) -> tuple[int, int]:
     """Play `hands` clean NLHE cash hands on `tables` tables into `store` (new); returns
     (events, batches). Raises what the kernel raises (the caller falls back)."""
-    from audit.simulate.play.sim import EPOCH, EPOCH_US, _batch_id
-
     fk = ready()
     if fk is None:
         raise RuntimeError("the compiled simulator is unavailable")
@@ -184,7 +182,7 @@ def simulate_fast(store: Any, *, hands: int, seed: int, tables: int,
             hi = min(hands, lo + hands_per_file)
             now = EPOCH + timedelta(seconds=batches)
             with store.locked():
-                writer = store.batch_writer(now=now, batch_id=_batch_id(seed, batches, now))
+                writer = store.batch_writer(now=now, batch_id=batch_id(seed, batches, now))
                 pending: Future | None = None
                 try:
                     i = lo
@@ -300,8 +298,6 @@ class _Static:
                ) -> list[tuple[str, pa.Table]]:
         """The chunk's event columns (E[column, event]) as one Arrow table per date
         partition, hands in order."""
-        from audit.simulate.play.sim import EPOCH
-
         hand_clock, hand_first = per_hand[2], per_hand[3]
         sizes = np.diff(np.append(hand_first, E.shape[1]))
         day_no = hand_clock // _DAY_US

@@ -10,13 +10,12 @@ give byte-identical files.
 from __future__ import annotations
 
 import gc
-import hashlib
 import random
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
-from datetime import UTC, datetime, timedelta
+from datetime import timedelta
 from pathlib import Path
 
 import numpy as np
@@ -40,14 +39,12 @@ from audit.simulate.play.table import (
     play_hand,
     stacks_after,
 )
+from audit.simulate.world import EPOCH, EPOCH_US, SEAT_COUNTS, batch_id
 from audit.store.dataset import Store
 
 BUTTON_VARIANTS = ("holdem", "omaha", "omaha_hilo")
 VARIANTS = (*BUTTON_VARIANTS, *STUD_GAMES, *DRAW_GAMES)
 STRUCTURES = ("no_limit", "pot_limit", "fixed_limit")
-SEAT_COUNTS = (2, 6, 6, 6, 8, 9, 9, 9, 10)
-EPOCH = datetime(2026, 3, 2, tzinfo=UTC)
-EPOCH_US = int(EPOCH.timestamp()) * 1_000_000
 _DAY_US = 86_400_000_000
 _SUB_CHUNK = 10_000  # hands per Arrow table handed to the writer
 
@@ -209,11 +206,6 @@ def _no_cyclic_gc() -> Iterator[None]:
             gc.enable()
 
 
-def _batch_id(seed: int, k: int, now: datetime) -> str:
-    digest = hashlib.sha256(f"poker-audit-sim:{seed}:{k}".encode()).hexdigest()[:8]
-    return now.strftime("%Y%m%dT%H%M%S%fZ") + "-" + digest
-
-
 def simulate(out: Path | str, *, hands: int, seed: int = 0, variant: str = "holdem",
              structure: str = "no_limit", tables: int = 8, players: int | None = None,
              violations: float = 0.0, colluders: int = 0, tournament_share: float = 0.0,
@@ -308,7 +300,7 @@ def simulate(out: Path | str, *, hands: int, seed: int = 0, variant: str = "hold
             now = EPOCH + timedelta(seconds=batches)
             with store.locked():
                 # a deterministic batch id (the store's default has a random suffix)
-                writer = store.batch_writer(now=now, batch_id=_batch_id(seed, batches, now))
+                writer = store.batch_writer(now=now, batch_id=batch_id(seed, batches, now))
                 try:
                     for i in range(lo, hi):
                         t = tabs[i % tables]
