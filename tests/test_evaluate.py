@@ -20,13 +20,12 @@ from audit.poker.evaluate.high import (
     describe_low_27,
     high_class,
     high_strength,
-    high_strength_many,
     low_27_strength,
     low_a5_strength,
     omaha_high_strength,
-    omaha_high_strength_many,
     omaha_low8_strength,
 )
+from audit.poker.evaluate.tables import high_strength_many, omaha_high_strength_many
 
 
 def high(text: str) -> int:
