@@ -9,6 +9,7 @@ from typing import Any
 from audit.errors import AuditInputError
 from audit.replay import ReplayResult, Settings, hands_from_table, replay_hand
 from audit.replay.hand import UNKNOWN_STACK
+from audit.rules.catalog import TABLE_SEQUENCE_RULE_IDS
 from audit.rules.profiles import DEFAULT_PROFILE, load_profile
 from audit.sql.query import query
 from audit.store.dataset import Store
@@ -39,8 +40,6 @@ def recorded_across_hands(store: Store, hand_id: str) -> list[dict[str, Any]]:
     """Findings the latest audit run recorded for this hand that no replay of the hand alone
     can give: the checks over a table's consecutive deals (button, missed blinds, kills) and
     the collusion analytics. Empty when the store has no audit run."""
-    from audit.rules.catalog import TABLE_SEQUENCE_RULE_IDS
-
     rows = query(store, "SELECT run_id, rule_id, category, severity, seq, message "
                         "FROM latest_findings WHERE hand_id = $h "
                         "ORDER BY seq NULLS LAST, rule_id, message", {"h": hand_id}).to_pylist()

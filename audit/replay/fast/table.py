@@ -21,6 +21,13 @@ import pyarrow.compute as pc
 
 from audit.compiled import CompiledModule, compile_failures
 from audit.poker.evaluate.high import HIGH_CLASSES
+from audit.poker.evaluate.tables import (
+    _card_arrays,
+    _flush_tables,
+    _nonflush_table,
+    _strengths,
+)
+from audit.replay.awards import implied_rake_message
 from audit.replay.events import hands_from_table
 from audit.replay.hand import replay_hand
 from audit.rules.findings import Finding, finding, findings_schema_for, findings_table
@@ -435,13 +442,6 @@ def _settings_rows(settings: list[Settings]) -> np.ndarray:
 
 @cache
 def _tables() -> tuple[np.ndarray, ...]:
-    from audit.poker.evaluate.tables import (
-        _card_arrays,
-        _flush_tables,
-        _nonflush_table,
-        _strengths,
-    )
-
     flush_suit, by_mask = _flush_tables()
     return (_nonflush_table(5), _nonflush_table(6), _nonflush_table(7), flush_suit, by_mask,
             _strengths(), _card_arrays()[0])
@@ -697,7 +697,7 @@ def _merge_findings(table: pa.Table, starts: np.ndarray, status: np.ndarray,
     """All findings in hand order: the reference replay's, and the data-quality note the
     kernel leaves for a hand whose winnings were not recorded or whose unlogged collection
     is beyond the implied bound (the messages awards.py writes), built as columns."""
-    from audit.replay.awards import implied_rake_message
+    # here, not at the top: the compiled kernel (numba) loads only when the fast path runs
     from audit.replay.fast.kernel import G_SETTINGS
 
     reference = [f for fs in ref_findings for f in fs]

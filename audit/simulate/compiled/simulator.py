@@ -30,7 +30,15 @@ import pyarrow as pa
 from audit.compiled import CompiledModule, compile_failures
 from audit.errors import AuditInputError
 from audit.poker.cards import card_str
+from audit.poker.evaluate.tables import (
+    _card_arrays,
+    _flush_tables,
+    _nonflush_table,
+    _strengths,
+)
 from audit.schema import events_schema
+from audit.simulate.play.agents import _CATEGORY_VALUE, _PAIR_SCORE
+from audit.simulate.play.table import CASH_STAKES
 from audit.simulate.world import EPOCH, EPOCH_US, SEAT_COUNTS, batch_id
 
 FAST_ENGINES = ("auto", "fast", "python")
@@ -96,14 +104,6 @@ def ready() -> Any:
 def _lookups() -> tuple[np.ndarray, ...]:
     """The kernel's read-only tables: preflop scores, the evaluator's LUTs, and the 0..1
     postflop value of every dense high strength (the agents' made-hand categories)."""
-    from audit.poker.evaluate.tables import (
-        _card_arrays,
-        _flush_tables,
-        _nonflush_table,
-        _strengths,
-    )
-    from audit.simulate.play.agents import _CATEGORY_VALUE, _PAIR_SCORE
-
     flush_suit, by_mask = _flush_tables()
     strengths = _strengths().astype(np.int64)
     category = strengths >> 20
@@ -128,8 +128,6 @@ def _card_strings() -> pa.Array:
 
 def _tables_setup(seed: int, tables: int, fk: Any) -> dict[str, np.ndarray | list]:
     """Tables as sim.py draws them for NLHE cash: seat counts, stakes, rake, player styles."""
-    from audit.simulate.play.table import CASH_STAKES
-
     rng = random.Random(seed)
     # drawn in sim.py's order (player styles, then per table: seats, the tournament coin,
     # stakes, rake), so a seed seats the same tables and styles as on the Python engine
@@ -238,6 +236,7 @@ class _Static:
     """Per-run Arrow pieces (names, per-table game fields) and the chunk -> table step."""
 
     def __init__(self, setup: dict, fk: Any, seed: int) -> None:
+        # here, not at the top: numba compiles the column step on import (about a second)
         from audit.simulate.compiled import columns as fast_columns
 
         self.fk = fk
