@@ -2,11 +2,14 @@
 
     from audit.rules.ids import BET_NL_MIN_RAISE   # == "BET-NL-MIN-RAISE"
 
-A constant's name is its id upper-cased with `-` -> `_` (MISDEAL-COND-a is MISDEAL_COND_A). Each
-is defined once, in the catalogue module that states the rule (audit/rules/catalog/<family>.py,
-listed in that module's `__all__`); this module gathers them all. Checks, injectors and tests
-name rule ids through these constants, so a mistyped id fails at import instead of matching
-nothing.
+A constant's name is its id upper-cased with `-` -> `_` (MISDEAL-COND-a is MISDEAL_COND_A). An id
+whose name would not be an identifier (a leading digit) or would clash with a name the catalogue
+modules already use (CATALOG, the category and severity short names such as WARNING, the
+*_RULE_IDS lists) gets the prefix `RULE_`; no id needs it today. Each constant is defined once,
+in the catalogue module that states the rule (audit/rules/catalog/<family>.py, listed in that
+module's `__all__`; an id registered without a catalogue entry is named where it is registered);
+this module gathers them all. Checks, injectors and tests name rule ids through these constants,
+so a mistyped id fails at import instead of matching nothing (tests/test_rule_ids.py).
 """
 
 from __future__ import annotations

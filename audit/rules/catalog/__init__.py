@@ -14,6 +14,9 @@ imports a later one.
   live         the live tables' physical layer (LIVE_RULE_IDS), registered
   sequence     rules across hands: table sequence and kill pots (TABLE_SEQUENCE_RULE_IDS)
   remaining    every other RULEBOOK id, catalogued only (audit/rules/coverage.py)
+
+Each family module names the ids it states as constants (`BET_NL_MIN_RAISE = rule(
+"BET-NL-MIN-RAISE", ...)`, listed in its `__all__`); audit.rules.ids gathers them all.
 """
 
 from __future__ import annotations
