@@ -19,7 +19,7 @@ from audit.simulate.scorecard import bench_accuracy, format_scorecard
 from audit.sql.query import query
 from audit.store.dataset import Store
 
-DEMO_DATA = Path(__file__).resolve().parent / "demo_data"
+DEMO_DATA = Path(__file__).resolve().parents[1] / "demo_data"  # audit/demo_data
 
 
 DEMO_SUFFIXES = (".phhs", ".phh", ".jsonl", ".parquet", ".csv")
