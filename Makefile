@@ -25,13 +25,16 @@ browser:
 		(apt-get update -qq && apt-get install -y -qq chromium >/dev/null) || \
 		echo "chromium could not be installed: the report's browser test will be skipped"
 
-# ruff, then the import contracts in .importlinter (the layer rule of ARCHITECTURE.md)
+# ruff, the import contracts in .importlinter (the layer rule of ARCHITECTURE.md), then mypy
+# --strict on poker/, rules/, store/ and the leaf modules below them ([tool.mypy] in pyproject.toml)
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/lint-imports
+	$(VENV)/bin/mypy
 
 bench: $(STAMP)
 	$(VENV)/bin/poker-audit bench $(addprefix --phh ,$(wildcard ../shared/data/handhq/*.phhs)) --out bench-result.json
 
 clean:
-	rm -rf $(VENV) audit-store fixtures/build bench/results .pytest_cache .import_linter_cache
+	rm -rf $(VENV) audit-store fixtures/build bench/results .pytest_cache .import_linter_cache \
+		.mypy_cache

@@ -195,8 +195,8 @@ def test_a_failing_fast_path_leaves_the_hands_to_the_parser(tmp_path: Path,
     assert got == _chunks(path, fast=False)
 
 
-# lines in the forms the compiled body reader (pokerstars_kernel.py) tells apart, and odd
-# forms next to them ('N' is a seated player's name, 'U' a name not seated, 'P' the seated
+# lines in the forms the compiled body reader (audit/importers/pokerstars/kernel.py) tells apart,
+# and odd forms next to them ('N' is a seated player's name, 'U' a name not seated, 'P' the seated
 # name less its last character: names are looked up byte for byte)
 _BODY_LINES = [
     "N: calls $1,000.5", "N: calls €2.25", "N: calls £2", "N: calls 2.255", "N: calls $2 to $3",

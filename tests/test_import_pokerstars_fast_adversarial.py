@@ -1,4 +1,5 @@
-"""Hands built to break the compiled PokerStars fast path (pokerstars_kernel.py), read the same.
+"""Hands built to break the compiled PokerStars fast path (audit/importers/pokerstars/kernel.py),
+read the same.
 
 Each case here is a hand reduced from a differential search (mutated real hands: odd names,
 amounts, line ends, extra lines) where the fast path and the line parser once disagreed, or a

@@ -1,5 +1,6 @@
 """The investigation notebooks (issue 9) run top to bottom against a small store built here, are
-committed without outputs, and import only from `audit` and the data/plotting libraries."""
+committed without outputs, and import only the library API (`audit`, never `audit.x.y`) and the
+data/plotting libraries."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+import audit
 from audit.cli.demo import demo_inputs
 from audit.ingest.pipeline import ingest
 from audit.run.runner import audit_store
@@ -56,11 +58,13 @@ def test_notebook_imports_only_audit_and_data_libraries(path: Path) -> None:
                 names = [a.name for a in node.names]
             elif isinstance(node, ast.ImportFrom):
                 names = [node.module or ""]
+                if node.module == "audit":  # the library API (audit/__init__.py) only
+                    assert {a.name for a in node.names} <= set(audit.__all__), path.name
             else:
                 continue
             for name in names:
                 assert name.split(".")[0] in ALLOWED_IMPORTS, (path.name, name)
-            assert not any(n.startswith("audit.rules") for n in names)  # never define rules
+                assert not name.startswith("audit."), (path.name, name)  # no audit.rules etc.
 
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.stem)

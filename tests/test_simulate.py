@@ -17,7 +17,7 @@ from audit.replay import IMPLEMENTED_RULE_IDS, hands_from_table, replay_hand
 from audit.rules.ids import ORDER_BUTTON_FIRST, ORDER_BUTTON_LATER, ORDER_HEADSUP
 from audit.run.runner import _profiles
 from audit.simulate import accuracy_scorecard, simulate
-from audit.simulate.inject.bets import ALL
+from audit.simulate.inject.registry import ALL
 from audit.simulate.play.engine import FL, NL, PL
 from audit.simulate.play.killtable import KillTableInjector
 from audit.store.dataset import Store

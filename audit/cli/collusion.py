@@ -1,4 +1,4 @@
-"""The `poker-audit collusion` click command (registered by audit/cli/main.py)."""
+"""The `poker-audit collusion` click command (loaded by audit/cli/main.py when it runs)."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ import click
 import pyarrow as pa
 
 from audit.cli.common import (
+    CONTEXT_SETTINGS,
     InputProblem,
     Share,
     format_option,
@@ -16,12 +17,16 @@ from audit.cli.common import (
     user_errors,
 )
 from audit.cli.output import OutputFormat, render
-from audit.privacy import PSEUDONYMIZE_HELP
+from audit.collusion.findings import collusion_leads, write_collusion_findings
+from audit.collusion.scorecard import collusion_scorecard, format_collusion_scorecard
+from audit.privacy import PSEUDONYMIZE_HELP, pseudonym_key
+from audit.run.runner import resolve_run
+from audit.sql.roster import pseudonymize_store_table
 
 _TABLE_COLUMNS = ("rank", "player", "counterparty", "pattern", "score", "q_value", "hands")
 
 
-@click.command("collusion")
+@click.command("collusion", context_settings=CONTEXT_SETTINGS)
 @store_option
 @click.option("--run", "run", default="latest", show_default=True, help="Run id or latest.")
 @click.option("--min-hands", type=click.IntRange(min=1), default=100, show_default=True,
@@ -46,14 +51,9 @@ def collusion_command(store: Path | None, run: str, min_hands: int, fdr: float,
         poker-audit collusion --store sim-store --scorecard
         POKER_AUDIT_PSEUDONYM_KEY=... poker-audit collusion --pseudonymize --format csv
     """
-    from audit.collusion.findings import collusion_leads, write_collusion_findings
-    from audit.run.runner import resolve_run
-
     target = open_store(store)
     with user_errors():
         if pseudonymize:
-            from audit.privacy import pseudonym_key
-
             pseudonym_key()  # no key: a usage error before any work or write
         run_id = resolve_run(target, run)
         if run_id is None:
@@ -62,16 +62,12 @@ def collusion_command(store: Path | None, run: str, min_hands: int, fdr: float,
         leads = collusion_leads(target, run_id, min_hands=min_hands, fdr=fdr)
         written = write_collusion_findings(target, run_id, leads)
         if scorecard:
-            from audit.collusion.scorecard import collusion_scorecard, format_collusion_scorecard
-
             if not (target.root / "colluders.parquet").exists():
                 raise InputProblem(f"--scorecard needs a simulated store: {target.root} has no "
                                    "colluders.parquet (make one with poker-audit simulate "
                                    "--colluders K)")
             card = collusion_scorecard(target.root, run=run_id, min_hands=min_hands, fdr=fdr)
         if pseudonymize:
-            from audit.sql.roster import pseudonymize_store_table
-
             leads = pseudonymize_store_table(target, leads)
     click.echo(f"run {run_id}: {leads.num_rows} lead(s) at FDR {fdr:g} (pairs with >= "
                f"{min_hands} hands together); {written.num_rows} collusion finding(s) written",

@@ -1,4 +1,4 @@
-"""What every command module of the CLI shares (audit/cli/main.py, */cli.py): the store and format
+"""What every command module of the CLI shares (audit/cli/*.py): the store and format
 options, opening a store, library errors turned into a one-line message with exit code 2, and
 the click parameter types. Imports no command module, so any of them can import it."""
 

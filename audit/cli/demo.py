@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import json
+import sys
 import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
+import click
 import pyarrow.compute as pc
 
+from audit.cli.common import CONTEXT_SETTINGS, user_errors
 from audit.cli.output import render
 from audit.errors import AuditInputError
 from audit.ingest.pipeline import ingest
@@ -19,7 +23,7 @@ from audit.simulate.scorecard import bench_accuracy, format_scorecard
 from audit.sql.query import query
 from audit.store.dataset import Store
 
-DEMO_DATA = Path(__file__).resolve().parent / "demo_data"
+DEMO_DATA = Path(__file__).resolve().parents[1] / "demo_data"  # audit/demo_data
 
 
 DEMO_SUFFIXES = (".phhs", ".phh", ".jsonl", ".parquet", ".csv")
@@ -94,8 +98,6 @@ def run_demo(echo: Callable[[str], None], store_dir: Path | None = None) -> int:
 
 
 def _quarantine_reasons(store: Store) -> list[str]:
-    import json
-
     out = []
     for record in store.records():
         for q in record.get("quarantine", []):
@@ -108,3 +110,20 @@ def _quarantine_reasons(store: Store) -> list[str]:
 
 def _indent(text: str) -> str:
     return "\n".join("   " + line for line in text.splitlines()) + "\n"
+
+
+@click.command(context_settings=CONTEXT_SETTINGS)
+@click.option(
+    "--store", type=click.Path(file_okay=False, path_type=Path), default=None,
+    help="Keep the demo store here instead of a temporary directory.",
+)
+def demo(store: Path | None) -> None:
+    """Run the main job end to end on hands shipped with poker-audit.
+
+    \b
+    Example:
+        poker-audit demo
+    """
+    with user_errors():
+        code = run_demo(click.echo, store)
+    sys.exit(code)

@@ -1,4 +1,5 @@
-"""Click commands `report` and `sql-init`, registered on the `poker-audit` group by audit.cli.main.
+"""Click commands `report` and `sql-init`, loaded by the `poker-audit` group (audit.cli.main) when
+one of them runs.
 
 Imports audit.cli.common, never audit.cli.main, so the group can import this module at any point.
 """
@@ -9,12 +10,19 @@ from pathlib import Path
 
 import click
 
-from audit.cli.common import InputProblem, open_store, store_option, user_errors
+from audit.cli.common import (
+    CONTEXT_SETTINGS,
+    InputProblem,
+    open_store,
+    store_option,
+    user_errors,
+)
 from audit.errors import AuditError
 from audit.privacy import PSEUDONYMIZE_HELP
+from audit.sql.sqlinit import sql_init
 
 
-@click.command("report")
+@click.command("report", context_settings=CONTEXT_SETTINGS)
 @store_option
 @click.option("--run", default="latest", show_default=True, help="Audit run id, or latest.")
 @click.option("--out", required=True, type=click.Path(dir_okay=False, path_type=Path),
@@ -30,6 +38,7 @@ def report_command(store: Path | None, run: str, out: Path, pseudonymize: bool) 
         poker-audit report --store ./audit-store --out report.html
         POKER_AUDIT_PSEUDONYM_KEY=... poker-audit report --out report.html --pseudonymize
     """
+    # start-up time: the report's charting library costs a second, and sql-init needs none of it
     from audit.report.build import write_report
 
     s = open_store(store)
@@ -39,7 +48,7 @@ def report_command(store: Path | None, run: str, out: Path, pseudonymize: bool) 
     click.echo(f"wrote {out}{done}", err=True)
 
 
-@click.command("sql-init")
+@click.command("sql-init", context_settings=CONTEXT_SETTINGS)
 @click.argument("path", type=click.Path(dir_okay=False, path_type=Path))
 @store_option
 def sql_init_command(path: Path, store: Path | None) -> None:
@@ -53,8 +62,6 @@ def sql_init_command(path: Path, store: Path | None) -> None:
         poker-audit sql-init audit.duckdb --store ./audit-store
         duckdb -readonly audit.duckdb "SELECT rule_id, count(*) FROM latest_findings GROUP BY 1"
     """
-    from audit.sql.sqlinit import sql_init
-
     s = open_store(store)
     try:
         sql_init(s, path)

@@ -1,4 +1,4 @@
-"""The `simulate` click command (registered in audit/cli/main.py by the lead): a thin layer over
+"""The `simulate` click command (loaded by audit/cli/main.py when it runs): a thin layer over
 `audit.simulate.simulate`, a summary on stderr."""
 
 from __future__ import annotations

@@ -36,7 +36,8 @@ from audit.devtools.faulttap import KILLED, _child
 
 FAULTS = ("kill", "enospc", "readonly", "corrupt", "concurrent")
 COMMANDS = ("ingest", "audit", "report")
-_PRELOAD = ["audit.cli.main", "audit.ingest.pipeline", "audit.run.runner", "audit.report.build",
+_PRELOAD = ["audit.cli.main", "audit.cli.ingest", "audit.cli.run", "audit.cli.report",
+            "audit.ingest.pipeline", "audit.run.runner", "audit.report.build",
             "audit.sql.query", "audit.devtools.faults_warmup"]
 
 

@@ -89,8 +89,10 @@ class Rank(StrEnum):
     ACE = "A"
     """Ace (high, except in ace-to-five low and the wheel straight)."""
 
+    # The member is a str, so this shadows str.index on purpose (Rank.ACE.index == 12 is the
+    # public API, tests/test_cards.py); no caller uses str.index on a member.
     @property
-    def index(self) -> int:
+    def index(self) -> int:  # type: ignore[override]
         """Rank index 0..12 (deuce 0, ace 12)."""
         return RANK_CHARS.index(self.value)
 
@@ -108,8 +110,10 @@ class Suit(StrEnum):
     SPADES = "s"
     """Spades, the highest suit for card-level ties."""
 
+    # The member is a str, so this shadows str.index on purpose (Suit.SPADES.index == 3 is the
+    # public API, tests/test_cards.py); no caller uses str.index on a member.
     @property
-    def index(self) -> int:
+    def index(self) -> int:  # type: ignore[override]
         """Suit index 0..3 (clubs 0, spades 3)."""
         return SUIT_CHARS.index(self.value)
 

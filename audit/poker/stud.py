@@ -9,6 +9,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+# A board's rank, compared only with boards ranked the same way: (shape, ranks) high, or
+# (paired cards, shape, ranks) negated for razz.
+BoardKey = tuple[int | tuple[int, ...], ...]
+
 
 def _ace_low(card: int) -> int:
     """Sort key of a card with the ace lowest: rank (A=0 .. K=12) then suit."""
@@ -30,7 +34,7 @@ def bring_in_seat(up: dict[int, int], rule: str) -> int:
     return min(known, key=lambda s: known[s])
 
 
-def board_key(cards: Sequence[int], low: bool) -> tuple:
+def board_key(cards: Sequence[int], low: bool) -> BoardKey:
     """Rank of a partial stud board (1–4 upcards, plus a common card), larger is better.
 
     High: by quads, trips, pairs, then high cards; straights and flushes are ignored
@@ -58,7 +62,7 @@ def first_by_board(boards: dict[int, list[int]], order: list[int], low: bool) ->
     """The seat with the best board; ties go to the first tied seat in `order` (clockwise
     from the dealer), ORDER-STUD-LATER / ORDER-RAZZ / ORDER-STUDHL."""
     best = 0
-    best_key: tuple | None = None
+    best_key: BoardKey | None = None
     for s in order:
         if s not in boards:
             continue

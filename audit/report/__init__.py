@@ -1,7 +1,7 @@
 """The compliance report (HTML) and the SQL surface (a DuckDB database file of the views).
 
-Imported lazily: the charting library costs a second to import, and every CLI command
-(not only `report`) imports this package to register its commands.
+Imported lazily: the charting library costs a second to import, and whoever wants only a hand's
+timeline (audit.report.timeline: `poker-audit replay`, the library API) needs none of it.
 """
 
 from __future__ import annotations

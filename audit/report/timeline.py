@@ -30,6 +30,8 @@ def load_hand(store: Store, hand_id: str) -> Any:
 def replay_stored_hand(
     store: Store, hand_id: str, profile: str = DEFAULT_PROFILE
 ) -> tuple[Any, ReplayResult]:
+    """A stored hand (its HandEvents) and its replay under `profile` (with the tournament
+    overlay for a tournament hand), traced for `render_timeline`."""
     hand = load_hand(store, hand_id)
     overlays = ["tournament"] if (hand.game or {}).get("tournament") else []
     settings = Settings(load_profile(profile, overlays))
@@ -110,3 +112,11 @@ def render_timeline(hand: Any, result: ReplayResult,
         lines += [f"      !! {r['severity'].upper()} {r['rule_id']}: {r['message']}"
                   for r in across]
     return "\n".join(lines) + "\n"
+
+
+def hand_timeline(store: Store, hand_id: str, profile: str = DEFAULT_PROFILE) -> str:
+    """What `poker-audit replay HAND_ID` prints: the stored hand replayed under `profile`, every
+    event with the pot and stacks after it and its findings inline, then what the latest audit
+    run recorded over this hand and the table's other hands."""
+    hand, result = replay_stored_hand(store, hand_id, profile)
+    return render_timeline(hand, result, recorded_across_hands(store, hand_id))

@@ -290,7 +290,9 @@ def _read_profile_file(name: str) -> _ProfileFile:
     )
 
 
-def _resolve_base(name: str, seen: tuple[str, ...] = ()) -> tuple[dict, dict, set[str]]:
+def _resolve_base(
+    name: str, seen: tuple[str, ...] = ()
+) -> tuple[dict[str, ParamValue], dict[str, Severity], set[str]]:
     """Params, severity overrides and disabled rules of a base profile after inheritance."""
     if name in seen:
         raise _fail(name, f"inheritance cycle {' -> '.join((*seen, name))}")

@@ -270,7 +270,8 @@ class Store:
 
     def head(self) -> str:
         records = self.records()
-        return records[-1]["hash"] if records else GENESIS
+        head: str = records[-1]["hash"] if records else GENESIS
+        return head
 
     def read_events(self) -> pa.Table:
         """Every committed event as one table (small stores, tests, demo)."""
@@ -633,7 +634,7 @@ class Store:
         for record in reversed(records):
             if not isinstance(record.get("batch_id"), str):
                 continue
-            candidate = staging / record["batch_id"] / rel
+            candidate: Path = staging / record["batch_id"] / rel
             if candidate.exists():
                 return candidate
         return None

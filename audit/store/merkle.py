@@ -110,7 +110,8 @@ def _is_coded(table: pa.Table, field: pa.Field) -> bool:
 def hand_starts(table: pa.Table) -> np.ndarray:
     """Row index of each hand's first event (hands are contiguous; seq 0 starts one)."""
     seq = table.column("seq").combine_chunks()
-    return pc.indices_nonzero(pc.equal(seq, 0)).to_numpy().astype(np.int64)
+    starts: np.ndarray = pc.indices_nonzero(pc.equal(seq, 0)).to_numpy().astype(np.int64)
+    return starts
 
 
 def canonical_hands(table: pa.Table) -> tuple[list[str], pa.Array]:
@@ -267,9 +268,14 @@ def compiled_leaves(table: pa.Table, kernel: Any) -> list[bytes]:
     scodes, coded = np.empty((n_str, n), np.int32), np.zeros(n_str, np.uint8)
     coded_bytes = 0  # the most bytes the coded columns' rows can expand to
     strings = _Strings()
-    kinds, index = [], []
+    kinds: list[int] = []
+    index: list[int] = []
     srows = np.zeros(0, dtype=np.int64)
-    fkinds, findex, fints, fvalid, foffsets = [], [], [], [], []
+    fkinds: list[int] = []
+    findex: list[int] = []
+    fints: list[np.ndarray] = []
+    fvalid: list[np.ndarray] = []
+    foffsets: list[np.ndarray] = []
     i_int = i_str = 0
     for field in schema:
         column = table.column(field.name)

@@ -71,9 +71,12 @@ def _put_bytes(out: np.ndarray, pos: int, data: np.ndarray, start: int, stop: in
 
 
 @njit(cache=True, nogil=True)  # runs beside Parquet encoding on ingest's hashing thread
-def _encode(bounds, kinds, index, ints, ivalid, soffsets, svalid, data, scodes, coded,
-            contiguous, srows, fkinds, findex, fints, fvalid, foffsets, true_bytes, false_bytes,
-            out, hand_offsets):
+def _encode(bounds: np.ndarray, kinds: np.ndarray, index: np.ndarray, ints: np.ndarray,
+            ivalid: np.ndarray, soffsets: np.ndarray, svalid: np.ndarray, data: np.ndarray,
+            scodes: np.ndarray, coded: np.ndarray, contiguous: np.ndarray, srows: np.ndarray,
+            fkinds: np.ndarray, findex: np.ndarray, fints: np.ndarray, fvalid: np.ndarray,
+            foffsets: np.ndarray, true_bytes: np.ndarray, false_bytes: np.ndarray,
+            out: np.ndarray, hand_offsets: np.ndarray) -> int:
     """Write every hand's canonical bytes into `out` (large enough: see encode); returns
     the length written."""
     pos = 0
@@ -165,7 +168,7 @@ def _encode(bounds, kinds, index, ints, ivalid, soffsets, svalid, data, scodes, 
 
 
 @njit(cache=True, nogil=True)
-def _null_rows_empty(soffsets, svalid, coded):
+def _null_rows_empty(soffsets: np.ndarray, svalid: np.ndarray, coded: np.ndarray) -> np.ndarray:
     """Per string column, 1 when no null row holds bytes (Arrow writers leave them empty,
     but need not): then a hand's strings are exactly the bytes between its first and last
     offsets, written with one copy instead of row by row. Never a dictionary column."""

@@ -62,7 +62,7 @@ def _find_hand(store: Store, hand_id: str) -> tuple[dict[str, Any], int] | None:
 
 
 def _event_rows(table: Any) -> list[dict[str, Any]]:
-    rows = table.to_pylist()
+    rows: list[dict[str, Any]] = table.to_pylist()
     for row in rows:
         if isinstance(row.get("ts"), datetime):
             row["ts"] = row["ts"].isoformat()
@@ -101,8 +101,10 @@ def build_proof(store: Store, hand_id: str) -> dict[str, Any]:
         )
     records = store.records()
     position = next(i for i, r in enumerate(records) if r.get("hash") == record["hash"])
-    later = [{"digest": record_digest(r)} if r.get("chain") == CHAIN_VERSION else {"record": r}
-             for r in records[position + 1:]]
+    later: list[dict[str, Any]] = [
+        {"digest": record_digest(r)} if r.get("chain") == CHAIN_VERSION else {"record": r}
+        for r in records[position + 1:]
+    ]
     return {
         "format": PROOF_FORMAT,
         "version": PROOF_VERSION,

@@ -93,7 +93,8 @@ def loads(text: str, where: str = "proof") -> dict[str, Any]:
         problem = structure_problem(proof)
     if problem:
         raise ProofError(f"{where}: not a well-formed inclusion proof ({problem}); {MAKE_ONE}")
-    return proof
+    shaped: dict[str, Any] = proof  # a dict: checked above
+    return shaped
 
 
 def _bounded_int(digits: str) -> int:
@@ -318,7 +319,7 @@ def _event_fields(value: Any, fields: list[pa.Field], where: str) -> dict[str, A
                   bool if pa.types.is_boolean(field.type) else str)
         if type(item) is not wanted:  # bool is no int here, nor 1.0
             raise MalformedProof(f"{where}.{name}: expected {_kind(wanted())}, got {_kind(item)}")
-        if wanted is int:
+        if type(item) is int:  # wanted is int (checked just above): the column's range
             bits = field.type.bit_width
             low, high = ((-(2 ** (bits - 1)), 2 ** (bits - 1) - 1)
                          if pa.types.is_signed_integer(field.type) else (0, 2**bits - 1))

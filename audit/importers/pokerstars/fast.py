@@ -3,7 +3,7 @@
 The file is cut into pieces of whole hands (`pokerstars._pieces`); each piece is checked as
 UTF-8 once and split into lines and hands. The seat lines and the body lines (actions,
 dealt and board cards, collections, returns, site messages) are read by compiled passes over
-the piece's bytes (pokerstars_kernel.py, numba, cached: one pass replaces dozens of polars
+the piece's bytes (kernel.py, numba, cached: one pass replaces dozens of polars
 string passes), the first two lines of each hand and the summary with vectorised regexes
 (polars, Rust). A file under `FAST_MIN_BYTES` is the line parser's alone (as fast there, and
 no numba to load). For hold'em and Omaha hi (2-, 4-, 5- and 6-card) cash and tournament

@@ -18,7 +18,9 @@ from numba import njit
 
 
 @njit(cache=True, nogil=True)
-def dense_high(cards, n, table5, table6, table7, flush_suit, by_mask, card_value):
+def dense_high(cards: np.ndarray, n: int, table5: np.ndarray, table6: np.ndarray,
+               table7: np.ndarray, flush_suit: np.ndarray, by_mask: np.ndarray,
+               card_value: np.ndarray) -> int:
     """Dense high-hand index of cards[:n] (n = 5, 6 or 7; cards 0..51, rank * 4 + suit), from
     the tables of audit/poker/evaluate/tables.py: the non-flush table for n cards, `flush_suit` of
     the packed suit counts, `by_mask` of a suit's rank bits, `card_value` per card."""
@@ -26,6 +28,7 @@ def dense_high(cards, n, table5, table6, table7, flush_suit, by_mask, card_value
     for i in range(n):
         value += card_value[cards[i]]
     key = value & ((1 << 23) - 1)  # the rank-key sum (evaluate_tables._KEY_MASK)
+    dense: int
     if n == 7:
         dense = table7[key]
     elif n == 6:

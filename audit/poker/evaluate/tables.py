@@ -215,4 +215,5 @@ def omaha_high_strength_many(holes: npt.ArrayLike, boards: npt.ArrayLike) -> np.
         axis=1,
     )  # (n, combos, 5)
     flat = high_strength_many(fives.reshape(-1, 5), validate=False)
-    return flat.reshape(hole.shape[0], -1).max(axis=1)
+    best: np.ndarray = flat.reshape(hole.shape[0], -1).max(axis=1)
+    return best

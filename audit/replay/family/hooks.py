@@ -3,7 +3,8 @@ audit/poker/variants.py: streets by card count (stud) or by draw phase (draw), t
 first to act by board, the open pair, draws and hand sizes, card counts, kill blinds, and the
 showdown with each game's evaluator and odd-chip rule. Betting legality itself stays in
 betting.py; kill blinds are in kill.py, stud cards dealt the wrong way in stud_deal.py, the
-draw-game rules (openers, draw counts, the sevens rule) in draw_rules.py, jokers in jokers.py.
+draw-game rules (openers, draw counts, the sevens rule) in draw_rules.py, jokers in
+audit/poker/jokers.py.
 """
 
 from __future__ import annotations

@@ -53,7 +53,7 @@ class TableReplay:
     players: pa.Table
     fast_hands: int  # proven clean by the compiled kernel
     reference_hands: int  # replayed by the reference replay
-    reasons: dict[int, int]  # kernel hand-back reason -> hands (see fast_kernel.py)
+    reasons: dict[int, int]  # kernel hand-back reason -> hands (see kernel.py)
 
 
 def reference_only() -> bool:
@@ -371,7 +371,7 @@ def _game_columns(table: pa.Table, starts: np.ndarray, cash: Settings,
     big_bet = np.where(big_bet != 0, big_bet, 2 * small_bet)
     t_known, t_value = truth("tournament")
     t_value = t_value.astype(bool)
-    use_tourn = t_value  # run.py: tournament settings when game.tournament is truthy
+    use_tourn = t_value  # audit/run/runner.py: tournament settings when game.tournament is truthy
     # one pair of settings rows per distinct house_overrides text (none = rows 0 and 1)
     house_code, overrides = _text_lookup(text("house_overrides"), "")
     settings = [cash, tournament]

@@ -1,9 +1,9 @@
-"""The compiled step from the NLHE kernel's event codes (fast_kernel.py) to Arrow buffers
+"""The compiled step from the NLHE kernel's event codes (kernel.py) to Arrow buffers
 (numba): each event column of the chosen hands written in one pass over their rows, the
 string columns as indices into the entries of the kernel's small dictionaries a table uses
 (hand ids, table names, kinds, details, card strings, player names: Arrow dictionary arrays,
 which the store writes without hashing or copying each row's string), validity as Arrow
-bitmaps. fast.py wraps the buffers as Arrow arrays without another copy. Before this, the
+bitmaps. simulator.py wraps the buffers as Arrow arrays without another copy. Before this, the
 same columns took numpy fancy indexing, Arrow takes and mask conversions, each a pass of its
 own (about a fifth of a simulated hand's CPU time).
 """

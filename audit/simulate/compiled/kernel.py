@@ -1,20 +1,21 @@
 """The compiled NLHE table simulator (numba): whole no-limit hold'em cash tables played hand
 after hand, every event written straight into preallocated integer columns.
 
-It plays what the Python engine (engine.py, table.py, agents.py) plays for a clean NLHE cash
-table: players arriving, leaving, sitting out (a returner waits for the big blind), busting
-and rebuying; stacks carried; the button moving to the next dealt-in seat; blinds (the button
-posts the small blind heads-up); the four agent styles deciding from hand strength (the
-precomputed preflop table, and postflop the lookup-table evaluator of evaluate_tables.py);
-showdowns, main and side pots, uncalled bets returned, odd chips clockwise from the button,
-rake (5%, capped at 3 big blinds, no flop no drop). The betting bookkeeping (last full raise,
-full-raise counter, reopening, turn order) mirrors engine.Hand so that every action the
-agents choose is legal as the replay judges it; a clean hand audits with no findings.
+It plays what the Python engine (audit/simulate/play/engine.py, audit/simulate/play/table.py,
+audit/simulate/play/agents.py) plays for a clean NLHE cash table: players arriving, leaving,
+sitting out (a returner waits for the big blind), busting and rebuying; stacks carried; the button
+moving to the next dealt-in seat; blinds (the button posts the small blind heads-up); the four
+agent styles deciding from hand strength (the precomputed preflop table, and postflop the
+lookup-table evaluator of audit/poker/evaluate/tables.py); showdowns, main and side pots, uncalled
+bets returned, odd chips clockwise from the button, rake (5%, capped at 3 big blinds, no flop no
+drop). The betting bookkeeping (last full raise, full-raise counter, reopening, turn order) mirrors
+engine.Hand so that every action the agents choose is legal as the replay judges it; a clean hand
+audits with no findings.
 
-Not here (those runs take the Python engine, sim.py decides): other games and structures,
-antes, straddles, tournaments, injected violations and colluders.
+Not here (those runs take the Python engine, audit/simulate/play/sim.py decides): other games and
+structures, antes, straddles, tournaments, injected violations and colluders.
 
-Randomness is one splitmix64 stream (fast_table.py) in `rng`, seeded from the simulation seed, so
+Randomness is one splitmix64 stream (table_state.py) in `rng`, seeded from the simulation seed, so
 a seed gives the same hands on every machine. Output columns (one row per event, the
 hand_started row included) use codes: `kind` indexes KINDS, `detail` DETAILS (0 = null),
 `cards` the card-string dictionary (0 = null, PAIR0 and TRIPLE0 below), `player` the pool

@@ -1,5 +1,5 @@
 """The fast simulator: clean no-limit hold'em cash tables played by the compiled engine
-(fast_kernel.py) and written to the store as Arrow columns built in bulk.
+(kernel.py) and written to the store as Arrow columns built in bulk.
 
 Which runs take it (`engine="auto"`, see `fast_eligible`): hold'em, no limit, no injected
 violations, no colluders, no tournament tables, the default player pool. Everything else
@@ -10,9 +10,9 @@ takes the Python engine with one warning (as the replay's fast path does).
 
 Deterministic per seed: table setup from `random.Random(seed)`, hands from the kernel's
 splitmix64 stream seeded from the seed, timestamps from the simulator's fixed epoch, batch
-ids as sim.py derives them; the same arguments give byte-identical files. The Parquet writer
-runs on a background thread (its encoding releases the GIL, and so does the kernel), one
-chunk behind the engine, so memory stays bounded by two chunks.
+ids as audit/simulate/play/sim.py derives them; the same arguments give byte-identical files. The
+Parquet writer runs on a background thread (its encoding releases the GIL, and so does the kernel),
+one chunk behind the engine, so memory stays bounded by two chunks.
 """
 
 from __future__ import annotations
@@ -82,7 +82,7 @@ def ready() -> Any:
     if fk is not None:
         try:
             # one hand played and made into a table: the kernel and the column writer
-            # (fast_columns.py) are built or loaded now, not inside the first batch
+            # (columns.py) are built or loaded now, not inside the first batch
             setup = _tables_setup(0, 1, fk)
             seats = np.full((1, fk.MAX_SEATS), -1, dtype=np.int64)
             per_hand = np.zeros((4, 1), dtype=np.int64)
@@ -127,9 +127,10 @@ def _card_strings() -> pa.Array:
 
 
 def _tables_setup(seed: int, tables: int, fk: Any) -> dict[str, np.ndarray | list]:
-    """Tables as sim.py draws them for NLHE cash: seat counts, stakes, rake, player styles."""
+    """Tables as play/sim.py draws them for NLHE cash: seat counts, stakes, rake, player
+    styles."""
     rng = random.Random(seed)
-    # drawn in sim.py's order (player styles, then per table: seats, the tournament coin,
+    # drawn in play/sim.py's order (player styles, then per table: seats, the tournament coin,
     # stakes, rake), so a seed seats the same tables and styles as on the Python engine
     pool = tables * fk.POOL_PER_TABLE
     styles = np.array([rng.randrange(4) for _ in range(pool)], dtype=np.int64)
@@ -169,7 +170,7 @@ def simulate_fast(store: Any, *, hands: int, seed: int, tables: int,
     lookups = _lookups()
     static = _Static(setup, fk, seed)
     # the kernel's buffers, reused chunk after chunk: the tables made from a chunk copy out
-    # of them (fast_columns.py), so the writer thread never reads what the next chunk
+    # of them (columns.py), so the writer thread never reads what the next chunk
     # overwrites, and no chunk pays for faulting in fresh pages
     chunk = _chunk_hands(min(hands, hands_per_file))
     E_all = np.empty((fk.N_E, chunk * _EVENTS_PER_HAND + fk.EVENT_RESERVE), dtype=np.int64)

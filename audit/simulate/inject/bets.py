@@ -1,5 +1,4 @@
-"""Betting injectors (a decision replaced during play: sizes, caps, reopening, short calls) and
-the registry that picks an applicable injector for a hand."""
+"""Betting injectors: a decision replaced during play (sizes, caps, reopening, short calls)."""
 
 from __future__ import annotations
 
@@ -21,9 +20,7 @@ from audit.rules.ids import (
     BET_PL_SB_AS_BB,
     CHIP_SHORT_CALL,
 )
-from audit.simulate.inject import base, log
 from audit.simulate.inject.base import Injector
-from audit.simulate.inject.stud import ALL_STUD
 from audit.simulate.play.engine import FL, NL, PL, Hand
 from audit.simulate.play.table import Table
 
@@ -327,42 +324,3 @@ class SubMinAllInRaise(Injector):
             self.done = True
             return None
         return self.once(("raise", to), self.rule, s)
-
-
-ALL: tuple[type[Injector], ...] = (*ALL_STUD,
-    base.WrongWinner, base.AwardToFolded, base.SidePotWrong, base.UncalledKept,
-    base.TieNotSplit, base.OddChipWrong, base.HiloOddChip, base.HiloScoop, base.RakeOverCap,
-    log.OrderSwap, log.OotCheckThenBet, log.OotCallThenRaise, log.OotBinding,
-    log.PrematureBoard, log.ExtraBurn, log.FlopExtra, log.ExtraHoleCard,
-    log.DuplicateCard, log.UnknownCards, log.TotalMismatch, log.OverStack,
-    base.BigBlindWrongSeat, base.HeadsUpBlindsSwapped, base.StraddleWrongSize,
-    base.StraddleLimit, base.StraddleTournament, base.ShortAnte, base.MissedBlindsAllDead,
-    UnderMinBet, UnderMinRaise, CompleteInBigBet, PotLimitOverMax, PotLimitSmallBlindAsBig,
-    LimitWrongSize, LimitWrongStreetSize, ShortCall, CapMultiRound, CapNoUncap, CapTournament,
-    ReraiseShortAllIn, HalfBetReraise, SubMinAllInRaise,
-)
-BY_NAME = {c.name: c for c in ALL}
-
-
-class Picker:
-    """Chooses an applicable injector for a hand (uniformly among those that fit the table)."""
-
-    def __init__(self, rng: random.Random, names: tuple[str, ...] | None = None) -> None:
-        self.rng = rng
-        if names:
-            unknown = [n for n in names if n not in BY_NAME]
-            if unknown:
-                raise ValueError(f"unknown injector(s) {unknown}; known: {sorted(BY_NAME)}")
-        self.classes = [BY_NAME[n] for n in names] if names else list(ALL)
-
-    def pick(self, t: Table) -> Injector | None:
-        active = [s for s in range(1, t.seat_count + 1)
-                  if t.players[s] is not None and not t.out[s]]
-        fits = [c for c in self.classes if c.applicable(t, len(active))]
-        if not fits:
-            return None
-        inj = fits[self.rng.randrange(len(fits))](self.rng)
-        b = t.button
-        order = [s for s in active if s > b] + [s for s in active if s <= b]
-        inj.prepare(t, order)
-        return inj

@@ -4,7 +4,7 @@ at limit ace-to-five, a raise over the two-round cap, five draw cards dealt at o
 that leaves a player short of a hand, and cards the dealer exposes (before the draw: kept when
 the game replaces them, replaced when it keeps them; on the draw: kept), all-in opens called
 short, turn order, late-completed hands, limps under a minimum open and miscalls (kill pots: in
-studdraw_inject_kill.py). Each breaks exactly its rule; what follows stays legal (the engine
+draw_kill.py). Each breaks exactly its rule; what follows stays legal (the engine
 plays on under the state the replay derives, or the injector keeps the rest of the round
 passive), and the labels sit on the event the replay reports."""
 
@@ -36,7 +36,6 @@ from audit.rules.ids import (
     ORDER_DRAW_PHASE,
 )
 from audit.simulate.inject.base import ACTIONS
-from audit.simulate.inject.draw_kill import ALL_KILL
 from audit.simulate.inject.studdraw_base import DrawInjector
 from audit.simulate.play.engine import CARD, Hand
 from audit.simulate.play.table import Table
@@ -340,7 +339,9 @@ class ExposedOnDrawKept(DrawInjector):
         return True
 
 
-ALL_DRAW = (JacksWithoutOpeners, A5CheckRaise, CapTwoRound, A5SevensChecked, DrawFiveAtOnce,
+# The draw injectors in two groups, as they were added: the registry (registry.py) puts the kill
+# injectors between them, and the order of the registry is the order a seed picks from.
+DRAW_INJECTORS = (JacksWithoutOpeners, A5CheckRaise, CapTwoRound, A5SevensChecked, DrawFiveAtOnce,
             DrawShortHand, ExposedPredrawKept, ExposedPredrawReplaced, ExposedOnDrawKept)
 
 
@@ -622,6 +623,6 @@ class LowballLimpUnderMinOpen(DrawInjector):
         return True
 
 
-ALL_DRAW = (*ALL_DRAW, *ALL_KILL, JacksAllInOpenShortCall, DrawServedOutOfOrder,
+LATER_DRAW_INJECTORS = (JacksAllInOpenShortCall, DrawServedOutOfOrder,
             JacksOpenerNotFirst, HandCompletedLate, LowballLimpUnderMinOpen, LowballMiscall,
             LowballPairNotAnnounced, JacksFalseOpenerPaid, JacksPotNotPlayed)

@@ -10,7 +10,8 @@ from audit.rules.ids import KILL_ONE_PER_DEAL, KILL_SIZE, KILL_VOLUNTARY_LOWBALL
 from audit.simulate.inject.base import Injector
 from audit.simulate.inject.studdraw_base import DrawInjector
 from audit.simulate.play.engine import Hand
-from audit.simulate.play.killtable import KILL_INJECTORS, is_kill_table
+from audit.simulate.play.killtable import KILL_INJECTORS as CROSS_HAND_KILL_INJECTORS
+from audit.simulate.play.killtable import is_kill_table
 from audit.simulate.play.table import Table
 
 KILL_GAMES = ("lowball_27_single", "lowball_27_triple", "lowball_a5", "badugi", "draw_high")
@@ -24,8 +25,8 @@ class _KillInjector(DrawInjector):
 
     @classmethod
     def applicable(cls, t: Table, n: int) -> bool:
-        # a required-kill table posts its own kills (studdraw_killtable.py): one more would be
-        # a second kill in the deal, and its winner would owe the next
+        # a required-kill table posts its own kills (audit/simulate/play/killtable.py): one more
+        # would be a second kill in the deal, and its winner would owe the next
         return not is_kill_table(t) and super().applicable(t, n)
 
     def killers(self, h: Hand, t: Table, n: int, depth: int) -> list[int]:
@@ -129,5 +130,5 @@ def _label_posts(inj: Injector, ev: list[list], detail: str, k: int) -> bool:
     return True
 
 
-ALL_KILL = (KillWrongSize, KillTwice, VoluntaryKillNotLowball, KillFoldOutOfTurn,
-            *KILL_INJECTORS)
+KILL_INJECTORS = (KillWrongSize, KillTwice, VoluntaryKillNotLowball, KillFoldOutOfTurn,
+            *CROSS_HAND_KILL_INJECTORS)

@@ -2,7 +2,7 @@
 called short, a small bet on a big-bet street (stud, and draw games after the draw), bets
 against the open-pair rules of 4th street, checks and folds out of turn (also when the lowcard
 is all-in for his ante), a tied pot's odd chip misplaced, a missing ante. Cards dealt the wrong
-way are in studdraw_inject_cards.py, the draw games' injectors in inject_draw.py; ALL_STUD
+way are in stud_cards.py, the draw games' injectors in draw.py; registry.py
 gathers them all. Each breaks exactly its rule; the engine then plays on under the state the
 replay derives from what was logged (or the rest of the round stays passive), so the rest of
 the hand stays legal."""
@@ -39,7 +39,6 @@ from audit.rules.ids import (
     STUDHL_NO_OPENPAIR,
 )
 from audit.simulate.inject.base import _pairs
-from audit.simulate.inject.draw import ALL_DRAW
 from audit.simulate.inject.stud_cards import (
     CommonCardNotShort,
     HoleCardUpThenUp,
@@ -425,13 +424,13 @@ class AllInStarterOutOfTurn(StudInjector):
         return True
 
 
-ALL_STUD = (BringInWrongSeat, BringInWrongAmount, StudSmallBetOnBigStreet, FiveStudBigBet,
+STUD_INJECTORS = (BringInWrongSeat, BringInWrongAmount, StudSmallBetOnBigStreet, FiveStudBigBet,
             DrawSmallBetOnBigRound, BringInFolds, OpenPairBigBetRazzHilo, OpenPairSmallRaise,
             StudCheckOutOfTurn, StudFoldOutOfTurn, StudSeventhMissing, HoleCardUpThenUp,
             SeventhUpTwice, SeventhUpOrder, CommonCardNotShort, StudTieOddChip,
             AnteSkipped, UpcardDealtDown, BringInAllInShortCall, BringInAllInCalledBetween,
             StudDoubleBurn,
-            AllInStarterOutOfTurn, AllInStarterChecks, *ALL_DRAW)
+            AllInStarterOutOfTurn, AllInStarterChecks)
 
 # Registered stud/draw ids the simulator does not inject, and why (tests/test_simulate_
 # injectors_studdraw.py fails on a registered id that has neither an injector nor a line here).

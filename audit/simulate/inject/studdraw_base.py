@@ -1,4 +1,4 @@
-"""The bases the stud and draw injectors share (inject_stud.py, inject_draw.py and the
+"""The bases the stud and draw injectors share (stud.py, draw.py and the
 studdraw_inject_*.py modules): fixed-limit stud and draw injectors, upcards of a seat, the
 action kinds of an event row."""
 

@@ -1,7 +1,7 @@
 """The kill blind a required-kill table posts in a button game (limit hold'em and Omaha hi-lo
 kill pots; audit/replay/kill.py): a live overblind after the blinds that scales the deal's
 limits by its size. Apart from table.py so that it imports nothing of the simulator but the
-engine (studdraw_killtable.py, which keeps the state, imports table.py)."""
+engine (killtable.py, which keeps the state, imports table.py)."""
 
 from __future__ import annotations
 

@@ -26,7 +26,7 @@ from audit.errors import AuditInputError
 from audit.schema import events_schema
 from audit.simulate.compiled.simulator import check_engine, fast_eligible, simulate_fast
 from audit.simulate.compiled.simulator import ready as fast_ready
-from audit.simulate.inject.bets import Picker
+from audit.simulate.inject.registry import Picker
 from audit.simulate.play.agents import COLLUSION_STYLES, STYLES
 from audit.simulate.play.killtable import HAND_START, KILL_TABLE_GAMES, KillTable
 from audit.simulate.play.studdraw import play_draw, play_stud
@@ -71,7 +71,7 @@ class SimSummary:
     labels: int
     colluder_teams: int
     seconds: float
-    engine: str = "python"  # "fast": the compiled NLHE engine played the run (fast.py)
+    engine: str = "python"  # "fast": the compiled engine (compiled/simulator.py) played the run
 
     @property
     def hands_per_second(self) -> float:
@@ -223,7 +223,7 @@ def simulate(out: Path | str, *, hands: int, seed: int = 0, variant: str = "hold
     not play.
 
     `kill_tables`: the share of fixed-limit cash lowball, draw, hold'em and Omaha hi-lo tables
-    (KILL_TABLE_GAMES) that play a required kill game across hands (studdraw_killtable.py)."""
+    (KILL_TABLE_GAMES) that play a required kill game across hands (killtable.py)."""
     _check_args(variant, structure, tables, hands, violations, colluders)
     if not 0 <= kill_tables <= 1:
         raise AuditInputError(f"kill_tables {kill_tables} is a share: give 0..1")

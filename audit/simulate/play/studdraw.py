@@ -277,7 +277,7 @@ def play_draw(t, rng: random.Random, deck: list[int], script=None,
     """Play one draw hand of table `t` (with an optional injector's script); returns (event
     rows after hand_started, hand, settlement) like table.play_hand. At jacks or better a deal
     nobody opens is passed and dealt again (see studdraw_lowball). `kills`: the kill posts a
-    required-kill table owes this deal, (seat, amount, detail) (studdraw_killtable.py)."""
+    required-kill table owes this deal, (seat, amount, detail) (killtable.py)."""
     joker = lowball.plays_joker(t.tid, t.variant)
     while True:
         if joker:

@@ -238,7 +238,7 @@ def play_hand(t: Table, rng: random.Random, script: Script | None,
               kills: list[tuple[int, int, str]] | None = None
               ) -> tuple[list[list], Hand, dict]:
     """Play one hand; returns (event rows after hand_started, the hand, the settlement).
-    `kills`: the kill blinds a required-kill table owes this deal (studdraw_killtable.py)."""
+    `kills`: the kill blinds a required-kill table owes this deal (killtable.py)."""
     size = t.seat_count + 1
     structure = STRUCTURE_CODE[t.structure]
     h = Hand(size, structure, t.sb, t.bb, t.tournament, t.variant == "omaha_hilo",
