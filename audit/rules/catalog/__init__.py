@@ -25,12 +25,12 @@ from __future__ import annotations
 # The catalogue order: keep it (see above).
 from audit.rules.catalog.base import CATALOG
 from audit.rules.catalog import deal, blinds, betting, showdown, tournament, evaluation  # noqa: F401
+from audit.rules.catalog.showdown import POT_CONSERVATION
 from audit.rules.catalog.own import (
     ANTE_AMOUNT,
     DQ_INCONSISTENT_LOG,
     DQ_UNVERIFIABLE_AWARD,
     OWN_RULE_IDS,
-    POT_CONSERVATION,
 )
 from audit.rules.catalog.button import BUTTON_GAME_RULE_IDS, REPLAY_RULE_IDS
 from audit.rules.catalog.studdraw import STUD_DRAW_RULE_IDS
