@@ -10,6 +10,7 @@ from click.testing import CliRunner
 
 from audit.cli.demo import DEMO_DATA
 from audit.cli.main import main
+from audit.rules.ids import POT_SPLIT_BY_CARDS
 
 
 def run(*args: str):
@@ -60,7 +61,7 @@ def test_audit_records_the_profile_and_store_head(demo_store: Path):
 
 def test_findings_of_the_latest_run_filter_by_rule(demo_store: Path):
     run("audit", "--store", str(demo_store))
-    rows = json.loads(run("findings", "--store", str(demo_store), "--rule", "POT-SPLIT-BY-CARDS",
+    rows = json.loads(run("findings", "--store", str(demo_store), "--rule", POT_SPLIT_BY_CARDS,
                           "--format", "json").output)
     assert {(r["hand_id"], r["seat"], r["delta"]) for r in rows} == {
         ("demo:3", 2, 700), ("demo:3", 1, -700)}

@@ -22,6 +22,13 @@ from audit.collusion.stats import bh_qvalues, binom_sf
 from audit.collusion.synthetic import generate
 from audit.importers.text import parse_text
 from audit.replay import hand_from_rows, replay_hand
+from audit.rules.ids import (
+    PATTERN_CHECKDOWN_ALLIN,
+    PATTERN_CHIP_DUMP,
+    PATTERN_COLLUSION,
+    PATTERN_SOFTPLAY,
+    PATTERN_WHIPSAW,
+)
 from audit.rules.registry import get_rule
 from audit.schema import arrow_schema
 from audit.sql.query import query
@@ -146,7 +153,7 @@ def test_pattern_checkdown_allin_per_hand_finding():
     hands, hp = _projections(CHECKDOWN)
     found = checkdown_findings(hp.lazy(), hands.lazy())
     assert [(f.rule_id, f.hand_id, f.player, f.counterparty) for f in found] == [
-        ("PATTERN-CHECKDOWN-ALLIN", "fx:checkdown", "alice", "bob")]
+        (PATTERN_CHECKDOWN_ALLIN, "fx:checkdown", "alice", "bob")]
     assert found[0].category == "collusion" and found[0].severity == "info"
 
 
@@ -189,8 +196,8 @@ def test_cli_prints_leads_and_writes_collusion_findings(planted, tmp_path):
     assert table.exit_code == 0 and "PATTERN-" in table.stdout
 
 
-STYLE_PATTERN = {"softplay": "PATTERN-SOFTPLAY", "chip_dump": "PATTERN-CHIP-DUMP",
-                 "whipsaw": "PATTERN-WHIPSAW", "checkdown": "PATTERN-CHECKDOWN-ALLIN"}
+STYLE_PATTERN = {"softplay": PATTERN_SOFTPLAY, "chip_dump": PATTERN_CHIP_DUMP,
+                 "whipsaw": PATTERN_WHIPSAW, "checkdown": PATTERN_CHECKDOWN_ALLIN}
 
 
 def test_each_planted_team_is_reported_under_its_rulebook_pattern(planted):
@@ -207,7 +214,7 @@ def test_folding_to_the_partner_and_sitting_together_are_pattern_collusion():
     # chip dumping, whipsawing or a check-down.
     by_name = {f.name: f for f in FEATURES}
     for name in ("fold_to_partner", "strong_fold", "seating"):
-        assert by_name[name].rule_id == "PATTERN-COLLUSION"
+        assert by_name[name].rule_id == PATTERN_COLLUSION
 
 
 def _same_table(x: pl.DataFrame, y: pl.DataFrame) -> None:

@@ -17,6 +17,7 @@ import pytest
 from audit.collusion import features as F
 from audit.collusion import leads_from_frames
 from audit.collusion.synthetic import generate
+from audit.rules.ids import PATTERN_CHECKDOWN_ALLIN
 
 _HP = {"hand_id": pl.String, "seat": pl.Int8, "player": pl.String, "invested": pl.Int64,
        "won": pl.Int64, "net": pl.Int64, "vpip": pl.Boolean, "pfr": pl.Boolean,
@@ -101,7 +102,7 @@ def test_planted_check_down_teams_are_found_without_false_leads(seed: int,
     truth = {frozenset((a, b)): style for style, a, b in planted}
     got = {frozenset((x["player_a"], x["player_b"])): x["pattern"] for x in leads}
     teams = [pair for pair, style in truth.items() if style == "checkdown"]
-    assert all(got.get(pair) == "PATTERN-CHECKDOWN-ALLIN" for pair in teams), (teams, got)
+    assert all(got.get(pair) == PATTERN_CHECKDOWN_ALLIN for pair in teams), (teams, got)
     assert set(got) <= set(truth), got
 
 

@@ -14,6 +14,7 @@ from click.testing import CliRunner
 
 from audit.cli.collusion import collusion_command
 from audit.collusion.scorecard import collusion_scorecard, format_collusion_scorecard
+from audit.rules.ids import PATTERN_CHIP_DUMP, PATTERN_SOFTPLAY, PATTERN_WHIPSAW
 from audit.run.runner import audit_store
 from audit.simulate.play.sim import simulate
 from audit.store.dataset import Store
@@ -52,9 +53,9 @@ def test_cli_names_the_teams_with_evidence(colluding_store: Path) -> None:
              for t in pq.read_table(colluding_store / "colluders.parquet").to_pylist()}
     assert leads and all(frozenset((x["player_a"], x["player_b"])) in teams for x in leads)
     by_style = {teams[frozenset((x["player_a"], x["player_b"]))]: x for x in leads}
-    assert by_style["soft_play"]["pattern"] == "PATTERN-SOFTPLAY"
-    assert by_style["chip_dump"]["pattern"] == "PATTERN-CHIP-DUMP"
-    assert by_style["whipsaw"]["pattern"] == "PATTERN-WHIPSAW"
+    assert by_style["soft_play"]["pattern"] == PATTERN_SOFTPLAY
+    assert by_style["chip_dump"]["pattern"] == PATTERN_CHIP_DUMP
+    assert by_style["whipsaw"]["pattern"] == PATTERN_WHIPSAW
     dump = by_style["chip_dump"]
     assert dump["delta"] > 0 and dump["evidence_hand_ids"]
     for lead in leads:

@@ -7,6 +7,7 @@ from pathlib import Path
 
 from audit.importers.text import parse_text
 from audit.replay import hand_from_rows, replay_hand
+from audit.rules.ids import LOWBALL_MISCALL, LOWBALL_PAIR_CALL
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "rules"
 
@@ -22,14 +23,14 @@ def _ids(rows):
 
 
 def test_an_unannounced_pair_in_a_log_without_speech_proves_nothing():
-    rows = _rows("LOWBALL-PAIR-CALL", ".fail")
-    assert "LOWBALL-PAIR-CALL" in _ids(rows)
+    rows = _rows(LOWBALL_PAIR_CALL, ".fail")
+    assert LOWBALL_PAIR_CALL in _ids(rows)
     online = [r for r in rows if r["kind"] != "declare"]  # an online log: no speech recorded
     assert _ids(online) == set()
 
 
 def test_a_miscall_at_deuce_to_seven_names_the_top_card_with_aces_high():
-    rows = _rows("LOWBALL-MISCALL", ".fail")
+    rows = _rows(LOWBALL_MISCALL, ".fail")
     rows[0]["game"]["variant"] = "lowball_27_single"
     for r in rows:
         if r["kind"] == "show" and r["seat"] == 2:
@@ -44,4 +45,4 @@ def test_a_miscall_at_deuce_to_seven_names_the_top_card_with_aces_high():
             r["cards"] = "8h 7d 6c 5s 4d"
         if r["kind"] == "deal" and r["seat"] == 2 and r["detail"] == "draw":
             r["cards"] = "4d"
-    assert _ids(rows) == {"LOWBALL-MISCALL"}
+    assert _ids(rows) == {LOWBALL_MISCALL}

@@ -12,6 +12,7 @@ import pyarrow.parquet as pq
 
 from audit.importers.text import parse_text
 from audit.replay.fast.table import replay_table_fast
+from audit.rules.ids import ANTE_AMOUNT
 from audit.rules.profiles import load_profile
 from audit.rules.settings import Settings
 from audit.schema import events_table, findings_schema
@@ -33,7 +34,7 @@ def _round_trip(table: pa.Table) -> pa.Table:
 
 def test_findings_of_no_run_have_a_nullable_run_id_and_write_to_parquet() -> None:
     findings = replay_table_fast(_events(), SETTINGS, SETTINGS).findings
-    assert "ANTE-AMOUNT" in findings.column("rule_id").to_pylist()
+    assert ANTE_AMOUNT in findings.column("rule_id").to_pylist()
     assert findings.column("run_id").null_count == findings.num_rows
     assert findings.schema.field("run_id").nullable
     assert not findings_schema().field("run_id").nullable

@@ -23,6 +23,7 @@ from audit.importers import IMPORTERS, detect_format
 from audit.importers.base import Rejected
 from audit.importers.phh import PhhImporter, PhhMappingError, phh_hand_to_events
 from audit.ingest.validate import validate_events
+from audit.rules.ids import POT_HILO_SPLIT, POT_ODDCHIP_HILO, POT_ODDCHIP_STUD
 from audit.schema import money_columns
 from tests.importing import by_hand, read_all
 
@@ -625,7 +626,7 @@ def test_pokerkit_stud_and_draw_phh_import_agrees_with_pokerkit(code: str) -> No
     from audit.replay import hand_from_rows, replay_hand
     from audit.rules.registry import Severity
 
-    tolerated = {"POT-ODDCHIP-STUD", "POT-ODDCHIP-HILO", "POT-HILO-SPLIT"}  # see the
+    tolerated = {POT_ODDCHIP_STUD, POT_ODDCHIP_HILO, POT_HILO_SPLIT}  # see the
     departures = 0  # differential test: PokerKit's odd chips and hi-lo side pots
     for rows, state, text in _pokerkit_phh_hands(code, 150):
         events = _one(text)

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from audit.importers.text import parse_text
 from audit.replay import hand_from_rows, replay_hand
+from audit.rules.ids import BET_LIMIT_FIXED
 from audit.rules.profiles import load_profile
 
 HAND = """
@@ -55,4 +56,4 @@ def test_a_full_kill_doubles_the_limits_of_the_deal() -> None:
 
 
 def test_a_raise_at_the_unkilled_limit_is_the_wrong_size() -> None:
-    assert ("BET-LIMIT-FIXED", 4) in _replay(30)
+    assert (BET_LIMIT_FIXED, 4) in _replay(30)

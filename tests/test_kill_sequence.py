@@ -21,6 +21,17 @@ import pytest
 from audit.importers.text import parse_text
 from audit.ingest.pipeline import ingest
 from audit.replay import Settings
+from audit.rules.ids import (
+    KILL_BUTTON_NEUTRAL,
+    KILL_GAME_TYPE,
+    KILL_LEG2,
+    KILL_LEG_PERSIST,
+    KILL_MUST_POST,
+    KILL_NEW_PLAYER,
+    KILL_SCOOP_5X,
+    KILL_SPLIT_LEG,
+    KILL_TRIGGER,
+)
 from audit.rules.profiles import load_profile
 from audit.rules.registry import RULES
 from audit.run.runner import audit_store, read_findings
@@ -54,24 +65,24 @@ def _found(hands, settings: Settings | None = None) -> list[tuple[str, str, int 
 
 
 def test_kill_ids_are_registered_as_procedure_rules_with_citations():
-    for rule_id in ("KILL-TRIGGER", "KILL-LEG2", "KILL-SCOOP-5X", "KILL-BUTTON-NEUTRAL",
-                    "KILL-SPLIT-LEG", "KILL-LEG-PERSIST", "KILL-MUST-POST", "KILL-NEW-PLAYER"):
+    for rule_id in (KILL_TRIGGER, KILL_LEG2, KILL_SCOOP_5X, KILL_BUTTON_NEUTRAL,
+                    KILL_SPLIT_LEG, KILL_LEG_PERSIST, KILL_MUST_POST, KILL_NEW_PLAYER):
         rule = RULES[rule_id]
         assert str(rule.category) == "procedure" and "000 §12" in rule.citation
-    assert "KILL-GAME-TYPE" not in RULES  # broken-game status: no hand log shows it
+    assert KILL_GAME_TYPE not in RULES  # broken-game status: no hand log shows it
 
 
 def test_kill_trigger_only_in_a_game_the_house_runs_with_a_required_kill():
-    plain = _text("KILL-TRIGGER").replace(" " + KILL_GAME, "")
+    plain = _text(KILL_TRIGGER).replace(" " + KILL_GAME, "")
     assert KILL_GAME not in plain
     assert _found(_hands(plain)) == []
     # the same deals under a profile that makes every game a kill game
     everywhere = Settings(load_profile("montana"), {"kill.required": True})
-    assert _found(_hands(plain), everywhere) == _found(_hands(_text("KILL-TRIGGER")))
+    assert _found(_hands(plain), everywhere) == _found(_hands(_text(KILL_TRIGGER)))
 
 
 def test_kill_trigger_messages_say_who_owed_what_and_why():
-    rows = [r for hand_rows, _ in _hands(_text("KILL-TRIGGER")) for r in hand_rows]
+    rows = [r for hand_rows, _ in _hands(_text(KILL_TRIGGER)) for r in hand_rows]
     events = pa.Table.from_pylist(rows, schema=arrow_schema("events"))
     found = {f.hand_id: f for f in table_sequence_findings(events, Settings(load_profile()))}
     missed = found["fx:KILL-TRIGGER.3-fail"]
@@ -89,27 +100,27 @@ def test_kill_trigger_messages_say_who_owed_what_and_why():
 def test_kill_trigger_needs_the_deals_proven_consecutive():
     # without deal 2 the log does not show carol's second pot: deal 3 owes nothing provable
     # (and alice's stack no longer follows on from deal 1: the pair is not proven either)
-    assert _found(_hands(_text("KILL-TRIGGER"), keep=("1", "3"))) == []
+    assert _found(_hands(_text(KILL_TRIGGER), keep=("1", "3"))) == []
 
 
 def test_kill_trigger_a_first_leg_the_log_cannot_prove_requires_nothing():
     # the file starts at deal 2: carol may or may not have won the deal before it, so neither
     # the missing kill of deal 3 nor a kill there would be a finding
-    assert _found(_hands(_text("KILL-TRIGGER"), keep=("2", "3"))) == []
-    assert _found(_hands(_text("KILL-LEG2"), keep=("2", "3"))) == []
+    assert _found(_hands(_text(KILL_TRIGGER), keep=("2", "3"))) == []
+    assert _found(_hands(_text(KILL_LEG2), keep=("2", "3"))) == []
 
 
 def test_kill_trigger_a_new_game_starts_with_a_neutral_button():
     # the omaha high-low deals follow hold'em ones: nothing carries over from hold'em
-    found = _found(_hands(_text("KILL-TRIGGER"), keep=("7", "8", "9")))
-    assert found == [("KILL-TRIGGER", "9-fail-after-scoop", 1)]
+    found = _found(_hands(_text(KILL_TRIGGER), keep=("7", "8", "9")))
+    assert found == [(KILL_TRIGGER, "9-fail-after-scoop", 1)]
 
 
 def test_kill_scoop_5x_multiple_comes_from_the_profile():
     ten = Settings(load_profile("montana"), {"kill.scoop_multiple": 10})
-    found = _found(_hands(_text("KILL-TRIGGER")), ten)
-    assert ("KILL-TRIGGER", "9-fail-after-scoop", 1) not in found  # 140 < 10 x 20
-    assert _found(_hands(_text("KILL-SCOOP-5X"))) == [("KILL-SCOOP-5X", "2-fail", 2)]
+    found = _found(_hands(_text(KILL_TRIGGER)), ten)
+    assert (KILL_TRIGGER, "9-fail-after-scoop", 1) not in found  # 140 < 10 x 20
+    assert _found(_hands(_text(KILL_SCOOP_5X))) == [(KILL_SCOOP_5X, "2-fail", 2)]
 
 
 def _deal(n: int, winner: str, *, won: int = 0, kill: str | None = None, hilo: bool = False,
@@ -136,12 +147,12 @@ def _sequence(*deals: KillDeal) -> list[tuple[str, str]]:
 
 
 @pytest.mark.parametrize(("won", "killed", "expected"), [
-    (20, False, [("KILL-TRIGGER", "h3")]),  # a full upper-limit bet: the kill was due
+    (20, False, [(KILL_TRIGGER, "h3")]),  # a full upper-limit bet: the kill was due
     (20, True, []),
     (15, False, []),  # between the lower and the upper limit: no proof either way
     (15, True, []),
     (5, False, []),  # less than any full bet: the second leg does not qualify
-    (5, True, [("KILL-LEG2", "h3")]),
+    (5, True, [(KILL_LEG2, "h3")]),
 ])
 def test_kill_leg2_only_amounts_outside_the_full_bet_band_decide(won, killed, expected):
     """A "full bet" of the limit is at least the lower limit (10) and at most the upper one
@@ -153,7 +164,7 @@ def test_kill_leg2_only_amounts_outside_the_full_bet_band_decide(won, killed, ex
 
 
 @pytest.mark.parametrize(("pot", "shown_down", "expected"), [
-    (100, True, [("KILL-TRIGGER", "h2")]),  # 5 x the upper limit, won at the showdown
+    (100, True, [(KILL_TRIGGER, "h2")]),  # 5 x the upper limit, won at the showdown
     (100, False, []),  # nobody contested it: whether that is a scoop the log cannot say
     (99, True, []),
 ])
@@ -167,21 +178,21 @@ def test_kill_must_post_a_killer_who_wins_kills_again_only_when_his_kill_was_req
     # carol's kill in h3 was due (two pots in a row): winning it, she owes the next kill
     owed = (_deal(1, "carol", won=30), _deal(2, "carol", won=30),
             _deal(3, "carol", won=30, kill="carol"), _deal(4, "alice", won=30))
-    assert _sequence(*owed) == [("KILL-MUST-POST", "h4")]
+    assert _sequence(*owed) == [(KILL_MUST_POST, "h4")]
     # the log starts at h2: her kill in h3 is not proven required, but she won h2 and h3, two
     # pots in a row, so h4 owes a kill all the same
-    assert _sequence(*owed[1:]) == [("KILL-TRIGGER", "h4")]
+    assert _sequence(*owed[1:]) == [(KILL_TRIGGER, "h4")]
     # the log starts at h3: a kill by a winner nobody proves owed it may have been voluntary
     assert _sequence(*owed[2:]) == []
 
 
 def test_kill_must_post_when_the_killer_has_left_the_table():
-    text = _text("KILL-MUST-POST")
+    text = _text(KILL_MUST_POST)
     last = text.split("hand fx:KILL-MUST-POST.7-fail-sits-out ", 1)[1]
     gone = re.sub(r"seat 2 bob \d+ detail=sitting_out\n", "", last)
     assert gone != last
     found = _found(_hands(text.replace(last, gone)))
-    assert ("KILL-MUST-POST", "7-fail-sits-out", 2) in found
+    assert (KILL_MUST_POST, "7-fail-sits-out", 2) in found
     rows = [r for hand_rows, _ in _hands(text.replace(last, gone)) for r in hand_rows]
     events = pa.Table.from_pylist(rows, schema=arrow_schema("events"))
     message = next(f.message for f in table_sequence_findings(events, Settings(load_profile()))
@@ -190,8 +201,8 @@ def test_kill_must_post_when_the_killer_has_left_the_table():
 
 
 def test_kill_new_player_is_judged_in_any_killed_pot_but_only_along_proven_deals():
-    text = _text("KILL-NEW-PLAYER")
-    assert _found(_hands(text)) == [("KILL-NEW-PLAYER", "3-fail", 1)]
+    text = _text(KILL_NEW_PLAYER)
+    assert _found(_hands(text)) == [(KILL_NEW_PLAYER, "3-fail", 1)]
     # without deal 1 the log does not show that alice had no seat before the killed pot
     assert _found(_hands(text, keep=("2", "3"))) == []
     # a player back from a break kept his seat: he is no new player
@@ -203,7 +214,7 @@ def test_kill_new_player_is_judged_in_any_killed_pot_but_only_along_proven_deals
 
 @pytest.mark.parametrize(("kills_next", "expected"), [
     (True, []),  # he kills the next pot, as a new player in a killed pot agrees to
-    (False, [("KILL-NEW-PLAYER", "h4")]),
+    (False, [(KILL_NEW_PLAYER, "h4")]),
 ])
 def test_kill_new_player_who_wins_the_killed_pot_still_kills_the_next(kills_next, expected):
     """dave played h1, sat out h2 (no seat) and came back into carol's killed pot h3, which he
@@ -216,7 +227,7 @@ def test_kill_new_player_who_wins_the_killed_pot_still_kills_the_next(kills_next
     assert _sequence(*deals) == expected
 
 
-@pytest.mark.parametrize("rule_id", ["KILL-TRIGGER", "KILL-MUST-POST"])
+@pytest.mark.parametrize("rule_id", [KILL_TRIGGER, KILL_MUST_POST])
 def test_kill_rules_are_checked_by_the_audit_run(tmp_path, rule_id):
     """`poker-audit audit` runs the kill sequence per event file, after the per-hand replay."""
     src = tmp_path / f"{rule_id}.jsonl"
@@ -245,7 +256,7 @@ def test_kill_trigger_on_simulated_limit_tables_flags_only_proven_second_pots(tm
     assert table_sequence_findings(events, Settings(load_profile())) == []
     kill_game = Settings(load_profile(), {"kill.required": True})
     missing = [f for f in table_sequence_findings(events, kill_game)
-               if f.rule_id == "KILL-TRIGGER"]
+               if f.rule_id == KILL_TRIGGER]
     assert len(missing) > 10
     previous = {b: a for a, b in consecutive_pairs(events).rows()}
     won: dict[str, set[str]] = defaultdict(set)

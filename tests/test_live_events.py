@@ -12,6 +12,7 @@ from click.testing import CliRunner
 from audit.cli.main import main
 from audit.ingest.pipeline import ingest
 from audit.replay.live.words import Said, parse_declaration, parse_motion
+from audit.rules.ids import STRING_RAISE
 from audit.schema import event_kinds, schema_doc
 from audit.store.dataset import Store
 from tests.eventrows import hand_rows, quarantined, write_jsonl
@@ -56,9 +57,9 @@ def test_a_live_hand_is_ingested_and_audited_with_its_string_raise(store: Store,
     result = CliRunner().invoke(main, ["audit", "--store", str(store.root)])
     assert result.exit_code in (0, 1), result.output
     out = CliRunner().invoke(main, ["findings", "--store", str(store.root), "--rule",
-                                    "STRING-RAISE", "--format", "json"])
+                                    STRING_RAISE, "--format", "json"])
     [f] = json.loads(out.output)
-    assert (f["hand_id"], f["seat"], f["rule_id"]) == ("live1", 1, "STRING-RAISE")
+    assert (f["hand_id"], f["seat"], f["rule_id"]) == ("live1", 1, STRING_RAISE)
     assert "2 motions (100, 200)" in f["message"] and f["expected"] == "call to 100"
 
 
@@ -70,7 +71,7 @@ def test_replay_shows_who_said_what_and_each_chip_motion(store: Store, tmp_path:
     assert any("declare seat 2 (bob) time" in line for line in lines)
     assert any("chips seat 1 (ann) 1x100 amount 100" in line for line in lines)
     assert any("chips seat 1 (ann) 2x100 amount 200" in line for line in lines)
-    assert any("STRING-RAISE" in line for line in lines)
+    assert any(STRING_RAISE in line for line in lines)
 
 
 

@@ -10,6 +10,7 @@ from audit.replay import hand_from_rows, replay_hand
 from audit.replay.live.rulings import LiveRules, Situation, derive
 from audit.replay.live.words import parse_declaration
 from audit.replay.state import PL
+from audit.rules.ids import BET_HALFPOT, VERBAL_BINDING
 from audit.rules.profiles import load_profile
 
 FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "rules" / "BET-HALFPOT.txt"
@@ -45,4 +46,4 @@ def _findings(hand_suffix: str) -> set[tuple[str, int | None]]:
 
 def test_live_pot_at_the_half_pot_maximum_is_clean_and_one_over_is_flagged():
     assert _findings("pass-pot-said") == set()
-    assert _findings("fail-pot-said") == {("BET-HALFPOT", 1), ("VERBAL-BINDING", 1)}
+    assert _findings("fail-pot-said") == {(BET_HALFPOT, 1), (VERBAL_BINDING, 1)}

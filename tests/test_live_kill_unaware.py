@@ -9,6 +9,7 @@ from pathlib import Path
 
 from audit.importers.text import parse_text
 from audit.replay import hand_from_rows, replay_hand
+from audit.rules.ids import CHIP_RELEASE_BINDING, DQ_INCONSISTENT_LOG
 from audit.rules.profiles import load_profile
 from audit.rules.registry import RULES, Category
 
@@ -24,7 +25,7 @@ def _replay(text: str, hand_id: str):
 
 def test_required_kill_withdrawal_of_the_blind_is_a_data_quality_note_not_a_violation():
     [f] = _replay(TEXT, "fx:KILL-UNAWARE.pass-required-kill")
-    assert (f.rule_id, f.seat) == ("DQ-INCONSISTENT-LOG", 4)
+    assert (f.rule_id, f.seat) == (DQ_INCONSISTENT_LOG, 4)
     assert RULES[f.rule_id].category == Category.DATA_QUALITY
     assert "face up" in f.message and "does not record" in f.message
 
@@ -32,7 +33,7 @@ def test_required_kill_withdrawal_of_the_blind_is_a_data_quality_note_not_a_viol
 def test_required_kill_withdrawal_of_another_amount_still_binds():
     hand = "fx:KILL-UNAWARE.banned-required-not-the-blind"
     got = [(f.rule_id, f.seat) for f in _replay(TEXT, hand)]
-    assert got == [("CHIP-RELEASE-BINDING", 4)]
+    assert got == [(CHIP_RELEASE_BINDING, 4)]
 
 
 def test_a_raise_over_the_required_kill_ends_the_benefit_of_the_doubt():
@@ -44,7 +45,7 @@ def test_a_raise_over_the_required_kill_ends_the_benefit_of_the_doubt():
                         "raise 3 to 40\nchips 4 10 1x10\nfold 4\nfold 1\nfold 2\n"
                         "award 3 55\n", 1)
     got = {(f.rule_id, f.seat) for f in _replay(text, "fx:raised")}
-    assert ("CHIP-RELEASE-BINDING", 4) in got and ("DQ-INCONSISTENT-LOG", 4) not in got
+    assert (CHIP_RELEASE_BINDING, 4) in got and (DQ_INCONSISTENT_LOG, 4) not in got
 
 
 def test_voluntary_kill_withdrawal_of_the_blind_draws_nothing():

@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 from audit.importers.text import parse_text
 from audit.replay import hand_from_rows, replay_hand
 from audit.rules.catalog import LIVE_RULE_IDS
+from audit.rules.ids import DQ_INCONSISTENT_LOG, STRING_RAISE
 
 BB = 100
 STACK = 1_000_000  # deep enough that nobody is ever all-in
@@ -135,7 +136,7 @@ def test_canonical_physical_layer_gives_no_live_finding(n, data):
     actions, lines = play(data.draw, n)
     rows, live = replay(render(actions, lines, data.draw))
     assert not {f.rule_id for f in live.findings} & set(LIVE_RULE_IDS)
-    assert [f for f in live.findings if f.rule_id == "DQ-INCONSISTENT-LOG"] == []
+    assert [f for f in live.findings if f.rule_id == DQ_INCONSISTENT_LOG] == []
     # the physical layer changes nothing else: same findings as the online log (seqs aside)
     assert _key(live.findings) == _key(online(rows).findings)
 
@@ -149,5 +150,5 @@ def test_a_raise_split_into_motions_without_a_word_is_always_a_string_raise(n, d
     k = data.draw(st.sampled_from(raises))
     _, live = replay(render(actions, lines, data.draw, split=k))
     kind, seat, added, total, cur = actions[k]
-    hits = [(f.seat, f.expected) for f in live.findings if f.rule_id == "STRING-RAISE"]
+    hits = [(f.seat, f.expected) for f in live.findings if f.rule_id == STRING_RAISE]
     assert hits == [(seat, f"call to {cur}")]

@@ -14,6 +14,13 @@ import pytest
 
 from audit.replay import hands_from_table, replay_hand
 from audit.rules.catalog import LIVE_RULE_IDS
+from audit.rules.ids import (
+    BET_NL_DENOM,
+    CHIP_GROSS_MISUNDERSTANDING,
+    CHIP_MIN_UNIT,
+    CHIP_SHORT_CALL,
+    STRING_BIGBET_MULTIMOVE,
+)
 from audit.rules.profiles import load_profile
 from audit.rules.settings import Settings
 from audit.simulate.play.live import LIVE_INJECTORS, add_physical_layer_table
@@ -53,8 +60,8 @@ def test_injectors_need_house_rules_only_on_the_hands_they_plant(simulated):
     house = {h: json.loads(g["house_overrides"] or "{}")
              for h, g in zip(live.column("hand_id").to_pylist(), live.column("game").to_pylist(),
                              strict=True) if g is not None}
-    keys = {"chip.min_unit": "CHIP-MIN-UNIT", "nl.wager_denom": "BET-NL-DENOM",
-            "nl.multimotion": "STRING-BIGBET-MULTIMOVE"}
+    keys = {"chip.min_unit": CHIP_MIN_UNIT, "nl.wager_denom": BET_NL_DENOM,
+            "nl.multimotion": STRING_BIGBET_MULTIMOVE}
     # each house rule must be planted somewhere, or its half of the check below is vacuous
     assert set(keys.values()) <= {planted.get(h) for h in house}
     for hand_id, extra in house.items():
@@ -71,7 +78,7 @@ def test_a_canonical_physical_layer_changes_no_finding(simulated):
 
     def key(fs):  # messages cite event seqs, which the inserted physical events move along
         return sorted((f.rule_id, f.seat, re.sub(r"event \d+", "event #", f.message))
-                      for f in fs if f.rule_id != "CHIP-GROSS-MISUNDERSTANDING")
+                      for f in fs if f.rule_id != CHIP_GROSS_MISUNDERSTANDING)
 
     live_findings = _findings(live)
     assert live_findings.keys() == online.keys()
@@ -93,8 +100,8 @@ def test_every_planted_live_violation_is_found_and_nothing_else(simulated):
             key = (hand_id, f.rule_id, f.seat)
             if key in planted:
                 found.add(key)
-            elif not (f.rule_id == "CHIP-GROSS-MISUNDERSTANDING"
-                      and "CHIP-SHORT-CALL" in sim_labels[hand_id]):
+            elif not (f.rule_id == CHIP_GROSS_MISUNDERSTANDING
+                      and CHIP_SHORT_CALL in sim_labels[hand_id]):
                 unexplained.append(key)  # a short call the simulator planted is < 80% owed
     assert unexplained == []
     # A live violation planted on a raise the simulator had already made illegal (a re-raise

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from audit.importers.text import parse_text
 from audit.replay import hand_from_rows, replay_hand
+from audit.rules.ids import CHIP_RAP, TURN_OOT_BINDING, TURN_OOT_CHECK, VERBAL_BINDING
 
 THIRD = """hand fx:stud-turns stud fixed_limit ante=1 bring_in=2 small_bet=5 big_bet=10
 seat 1 alice 1000
@@ -42,17 +43,17 @@ def test_an_out_of_turn_fold_before_the_rounds_first_action_is_not_binding_after
     assert _found(body) == []
     # with no bet before his turn the action did not change: the declared fold binds
     body = "declare 3 fold\ncheck 1\ncheck 2\nbet 3 5\nfold 1\nfold 2\naward 3 14\n"
-    assert _found(body) == [("TURN-OOT-BINDING", 3)]
+    assert _found(body) == [(TURN_OOT_BINDING, 3)]
 
 
 def test_an_out_of_turn_check_before_the_rounds_first_action_then_a_bet_is_turn_oot_check():
     body = ("declare 3 check\ncheck 1\ncheck 2\nbet 3 5\nfold 1\nfold 2\naward 3 14\n")
-    assert ("TURN-OOT-CHECK", 3) in _found(body)
+    assert (TURN_OOT_CHECK, 3) in _found(body)
 
 
 def test_the_first_actors_own_declaration_is_in_turn_and_binds():
     body = "declare 1 check\nbet 1 5\nfold 2\nfold 3\naward 1 14\n"
-    assert ("VERBAL-BINDING", 1) in _found(body)
+    assert (VERBAL_BINDING, 1) in _found(body)
     assert _found("declare 1 bet 5\nbet 1 5\nfold 2\nfold 3\naward 1 14\n") == []
 
 
@@ -88,4 +89,4 @@ def test_chip_rap_is_a_check_in_the_betting_and_pat_at_the_draw():
     [(rows, _)] = parse_text(DRAW_HEAD + "check 2\n" + after_draw)
     got = [(f.rule_id, f.seat) for f in replay_hand(hand_from_rows(rows)).findings
            if f.severity != "info"]
-    assert got == [("CHIP-RAP", 1)]  # everyone had drawn: the rap was a check, then he bet
+    assert got == [(CHIP_RAP, 1)]  # everyone had drawn: the rap was a check, then he bet

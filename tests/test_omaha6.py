@@ -10,6 +10,7 @@ import pyarrow as pa
 from audit.importers import detect_format, get_importer
 from audit.replay import hands_from_table, replay_hand
 from audit.replay.fast.table import replay_table_fast
+from audit.rules.ids import POT_SPLIT_BY_CARDS
 from audit.rules.profiles import load_profile
 from audit.rules.settings import Settings
 
@@ -52,7 +53,7 @@ def test_pot_paid_to_the_worse_six_card_hand_is_a_wrong_award(tmp_path: Path) ->
     table = _events(text, tmp_path)
     result = replay_hand(next(hands_from_table(table)), SETTINGS)
     wrong = {(f.rule_id, f.seat, f.delta) for f in result.findings}
-    assert wrong == {("POT-SPLIT-BY-CARDS", 1, 162), ("POT-SPLIT-BY-CARDS", 3, -162)}
+    assert wrong == {(POT_SPLIT_BY_CARDS, 1, 162), (POT_SPLIT_BY_CARDS, 3, -162)}
     fast = replay_table_fast(table, SETTINGS, SETTINGS)
     assert fast.fast_hands == 0  # a wrong award is the reference replay's to report
     assert fast.findings.num_rows == 2

@@ -8,6 +8,7 @@ from types import MappingProxyType
 import pytest
 
 from audit.errors import AuditInputError
+from audit.rules.ids import BET_CAP_TOURNAMENT, HOUSE_RAKE, TURN_OOT_CALL
 from audit.rules.profiles import (
     CORE_PARAMS,
     DEFAULT_PROFILE,
@@ -190,11 +191,11 @@ def test_profiles_are_immutable_hashable_and_cached():
 
 def test_severity_overrides_and_disabled_rules():
     private = load_profile("private")
-    assert private.severity_of("HOUSE-RAKE") is Severity.CRITICAL
-    assert load_profile("montana").severity_of("HOUSE-RAKE") == RULES["HOUSE-RAKE"].severity
-    assert not private.rule_enabled("TURN-OOT-CALL")
-    assert load_profile("montana").rule_enabled("TURN-OOT-CALL")
-    assert not load_profile("uspa-2004").rule_enabled("BET-CAP-TOURNAMENT")
+    assert private.severity_of(HOUSE_RAKE) is Severity.CRITICAL
+    assert load_profile("montana").severity_of(HOUSE_RAKE) == RULES[HOUSE_RAKE].severity
+    assert not private.rule_enabled(TURN_OOT_CALL)
+    assert load_profile("montana").rule_enabled(TURN_OOT_CALL)
+    assert not load_profile("uspa-2004").rule_enabled(BET_CAP_TOURNAMENT)
     for name in available_profiles():
         doc = _toml(name)
         for rule_id in (*doc.get("severity", {}), *doc.get("rules", {}).get("disabled", [])):

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from audit.ingest.pipeline import ingest
+from audit.rules.ids import DQ_UNVERIFIABLE_AWARD
 from audit.run.runner import audit_store, read_findings
 from audit.run.summary import format_summary
 from audit.sql.query import query
@@ -67,7 +68,7 @@ def test_handhq_unlogged_collection_beyond_the_bound_is_data_quality(audited):
     with the numbers (the bound, what was kept), and the amount counted as the collection."""
     store, _ = audited
     dq = {r["hand_id"]: r for r in read_findings(store).to_pylist()
-          if r["rule_id"] == "DQ-UNVERIFIABLE-AWARD" and r["actual"] is not None}
+          if r["rule_id"] == DQ_UNVERIFIABLE_AWARD and r["actual"] is not None}
     assert set(dq) == ABS_RAKE_PLUS_FLAT_DROP | {ABS_PHANTOM_ANTE, ABS_DROPPED_POST}
     hands = {r["hand_id"]: r for r in query(store, """
         SELECT h.hand_id, h.rake, h.awards_verified, sum(e.amount) AS paid

@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from audit.ingest.pipeline import ingest
+from audit.rules.ids import DQ_INCONSISTENT_LOG, DQ_UNVERIFIABLE_AWARD
 from audit.run.runner import audit_store, read_findings
 from audit.sql.query import query
 from audit.store.dataset import Store
@@ -40,8 +41,8 @@ OTHER_SITES = {
 # "titasands: folds" (he has no action left, and the site then pays a separate main pot he
 # is eligible for), and his cards are never shown, so the 90 main pot cannot be verified.
 KNOWN_INFO = {
-    ("ps:47656382023", "DQ-INCONSISTENT-LOG"),
-    ("ps:47656382023", "DQ-UNVERIFIABLE-AWARD"),
+    ("ps:47656382023", DQ_INCONSISTENT_LOG),
+    ("ps:47656382023", DQ_UNVERIFIABLE_AWARD),
 }
 
 

@@ -11,6 +11,7 @@ import pytest
 
 from audit.ingest.pipeline import ingest
 from audit.replay import hand_from_rows, replay_hand
+from audit.rules.ids import ORDER_RAZZ
 from audit.run.runner import audit_store, read_findings
 from audit.sql.query import query
 from audit.store.dataset import Store
@@ -62,4 +63,4 @@ def test_a_wrong_bring_in_on_a_real_razz_hand_is_caught(audited):
     other = next(r["seat"] for r in rows if r["kind"] == "seat" and r["seat"] != post["seat"])
     post["seat"] = other
     broken = replay_hand(hand_from_rows(rows))
-    assert "ORDER-RAZZ" in {f.rule_id for f in broken.findings}
+    assert ORDER_RAZZ in {f.rule_id for f in broken.findings}

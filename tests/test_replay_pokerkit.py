@@ -17,6 +17,18 @@ import pytest
 pytest.importorskip("pokerkit")
 
 from audit.replay import hand_from_rows, replay_hand  # noqa: E402
+from audit.rules.ids import (
+    BET_ALLIN_HALFBET,
+    BET_CAP_MULTIROUND,
+    BET_LIMIT_FIXED,
+    BET_NL_NO_REOPEN,
+    POT_HILO_SPLIT,
+    POT_ODDCHIP_BUTTON,
+    POT_ODDCHIP_HILO,
+    POT_SIDEPOT_BUILD,
+    POT_SPLIT_BY_CARDS,
+    POT_TIE_SPLIT,
+)
 from audit.rules.registry import Severity  # noqa: E402
 from tests.pokerkit_gen import VARIANTS, create, random_hand  # noqa: E402
 from tests.pokerkit_settlement import ALL, Convention, settle  # noqa: E402
@@ -26,8 +38,8 @@ HANDS_PER_VARIANT = 2500
 # after losing hands are mucked, hi-lo halves): tests/pokerkit_settlement.py settles every hand
 # both ways. A hand where we and PokerKit disagree must be exactly one PokerKit would settle our
 # way without its conventions; nothing is tolerated by count.
-AWARD_RULES = {"POT-ODDCHIP-HILO", "POT-ODDCHIP-BUTTON", "POT-HILO-SPLIT", "POT-SIDEPOT-BUILD",
-               "POT-TIE-SPLIT", "POT-SPLIT-BY-CARDS"}
+AWARD_RULES = {POT_ODDCHIP_HILO, POT_ODDCHIP_BUTTON, POT_HILO_SPLIT, POT_SIDEPOT_BUILD,
+               POT_TIE_SPLIT, POT_SPLIT_BY_CARDS}
 
 
 def _serious(result):
@@ -113,7 +125,7 @@ def test_pokerkit_low_half_from_any_pot():
     assert (ours[2], ours[3], ours[6]) == (27, 70, 284 - 27 + 17)
     assert (pokerkit[3], pokerkit[6]) == (60, 284)
     assert without[Convention.LOW_HALF_FROM_ANY_POT] == ours
-    assert {f.rule_id for f in _serious(result)} == {"POT-HILO-SPLIT"}
+    assert {f.rule_id for f in _serious(result)} == {POT_HILO_SPLIT}
 
 
 def test_pokerkit_mucked_hand_merges_pots():
@@ -131,7 +143,7 @@ def test_pokerkit_mucked_hand_merges_pots():
     assert ours == rulebook
     assert (ours[1] - pokerkit[1], ours[3] - pokerkit[3]) == (1, -1)
     assert without[Convention.MUCKED_HANDS_LEAVE_POTS] == ours
-    assert {f.rule_id for f in _serious(result)} == {"POT-ODDCHIP-HILO"}
+    assert {f.rule_id for f in _serious(result)} == {POT_ODDCHIP_HILO}
 
 
 def test_pokerkit_remainder_to_first_winner():
@@ -146,7 +158,7 @@ def test_pokerkit_remainder_to_first_winner():
     assert ours == rulebook
     assert (ours[2] - pokerkit[2], ours[3] - pokerkit[3]) == (-1, 1)
     assert without[Convention.REMAINDER_TO_FIRST] == ours
-    assert {f.rule_id for f in _serious(result)} == {"POT-ODDCHIP-BUTTON"}
+    assert {f.rule_id for f in _serious(result)} == {POT_ODDCHIP_BUTTON}
 
 
 def _replay_script(code, stacks, script, deck=None, blinds=(5, 10)):
@@ -162,7 +174,7 @@ def test_pokerkit_fixed_limit_cap_does_not_count_the_big_blind():
     rows, state, result = _replay_script(
         "FT", [100000] * 4, ["min", "min", "min", "min", "cc", "cc", "cc"] + ["cc"] * 40)
     ids = [f.rule_id for f in result.findings]
-    assert "BET-CAP-MULTIROUND" in ids
+    assert BET_CAP_MULTIROUND in ids
 
 
 def test_pokerkit_fixed_limit_headsup_cap():
@@ -190,7 +202,7 @@ def test_pokerkit_fixed_limit_half_bet_allin_completion():
                                          ["cc"] * 30, blinds=(1, 2))
     # p1 (SB, stack 3) completes to 3: an all-in 1 over the BB, less than half of 2.
     ids = [f.rule_id for f in result.findings]
-    assert ids == [] or set(ids) <= {"BET-LIMIT-FIXED", "BET-ALLIN-HALFBET"}
+    assert ids == [] or set(ids) <= {BET_LIMIT_FIXED, BET_ALLIN_HALFBET}
 
 
 def test_pokerkit_no_limit_short_allin_does_not_reopen():
@@ -214,7 +226,7 @@ def test_pokerkit_no_limit_short_allin_does_not_reopen():
     reraised[12].update(kind="raise", amount=200, total=300)
     reraised[13].update(amount=150, total=300)  # seat 1 calls it
     found = replay_hand(hand_from_rows(reraised)).findings
-    assert ("BET-NL-NO-REOPEN", 3, 12) in {(f.rule_id, f.seat, f.seq) for f in found}
+    assert (BET_NL_NO_REOPEN, 3, 12) in {(f.rule_id, f.seat, f.seq) for f in found}
 
 
 def test_pokerkit_everyone_folds_same_stacks():

@@ -18,6 +18,7 @@ import pytest
 pytest.importorskip("pokerkit")
 
 from audit.replay import hand_from_rows, replay_hand  # noqa: E402
+from audit.rules.ids import POT_HILO_SPLIT, POT_ODDCHIP_BUTTON, POT_ODDCHIP_HILO, POT_ODDCHIP_STUD
 from audit.rules.registry import Severity  # noqa: E402
 from tests.pokerkit_studdraw_gen import (  # noqa: E402
     DRAW,
@@ -33,11 +34,11 @@ HANDS_PER_VARIANT = int(os.environ.get("POKER_AUDIT_DIFFERENTIAL_HANDS") or (
     5000 if os.environ.get("CI") == "true" else 1000))
 # PokerKit's odd chip in stud goes by seat order, not to the highest (lowest) card by suit
 # (POT-ODDCHIP-STUD), nor always to the high half (POT-ODDCHIP-HILO): tolerated and counted.
-TOLERATED = {"POT-ODDCHIP-STUD", "POT-ODDCHIP-HILO", "POT-ODDCHIP-BUTTON"}
+TOLERATED = {POT_ODDCHIP_STUD, POT_ODDCHIP_HILO, POT_ODDCHIP_BUTTON}
 # PokerKit splits a stud/8 side pot in which no eligible hand has a qualifying low between
 # high and "low" anyway; the rulebook gives it whole to the best high hand (POT-HILO-SPLIT).
 # See test_pokerkit_stud_hilo_side_pot_without_a_low_departs.
-TOLERATED_BY_VARIANT = {"F7S/8": {"POT-HILO-SPLIT"}}
+TOLERATED_BY_VARIANT = {"F7S/8": {POT_HILO_SPLIT}}
 
 
 def _serious(result):
@@ -91,5 +92,5 @@ def test_pokerkit_stud_hilo_side_pot_without_a_low_departs():
         rows, state, _ = random_stud_hand(rng, "F7S/8", f"pk-F7S/8-{k}")
     result = replay_hand(hand_from_rows(rows))
     bad = {(f.rule_id, f.seat, f.expected, f.actual) for f in _serious(result)}
-    assert bad == {("POT-HILO-SPLIT", 1, "165", "147"), ("POT-HILO-SPLIT", 4, "52", "70")}
+    assert bad == {(POT_HILO_SPLIT, 1, "165", "147"), (POT_HILO_SPLIT, 4, "52", "70")}
     assert list(state.stacks)[:2] == [147, 92]

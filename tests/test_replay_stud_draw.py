@@ -5,6 +5,20 @@ from __future__ import annotations
 
 from audit.importers.text import parse_text
 from audit.replay import hand_from_rows, replay_hand
+from audit.rules.ids import (
+    A5_SEVENS_RULE,
+    BET_CAP_MULTIROUND,
+    BET_CAP_TWOROUND,
+    BET_LIMIT_FIXED,
+    JACKS_OPENERS,
+    KILL_SIZE,
+    KILL_VOLUNTARY_LOWBALL,
+    ORDER_BUTTON_LATER,
+    ORDER_KILL,
+    POT_SPLIT_BY_CARDS,
+    RAZZ_NO_OPENPAIR,
+    STUD_SHORT_DECK,
+)
 from audit.rules.profiles import load_profile
 
 HEAD = """hand fx:t {variant} fixed_limit ante=1 bring_in=2 small_bet=5 big_bet=10
@@ -39,7 +53,7 @@ def test_stud_completion_is_not_a_raise():
     assert _ids(HEAD.format(variant="stud") + body + "fold 3\nfold 4\nfold 1\naward 2 54\n") == []
     # ... and a fourth raise with four players in breaks the cap
     over = body + "raise 3 to 25\n"
-    assert "BET-CAP-MULTIROUND" in _ids(HEAD.format(variant="stud") + over)
+    assert BET_CAP_MULTIROUND in _ids(HEAD.format(variant="stud") + over)
 
 
 def test_stud_open_pair_allows_the_big_bet_and_small_bet_then_big_raise():
@@ -51,7 +65,7 @@ def test_stud_open_pair_allows_the_big_bet_and_small_bet_then_big_raise():
     razz = fourth.replace("post 2 bring_in 2\ncall 3 2\ncall 4 2\ncall 1 2",
                           "post 3 bring_in 2\ncall 4 2\ncall 1 2\ncall 2 2")
     got = _ids(HEAD.format(variant="razz") + razz + "bet 2 5\nraise 3 to 15\n")
-    assert "RAZZ-NO-OPENPAIR" in got
+    assert RAZZ_NO_OPENPAIR in got
 
 
 def test_stud_heads_up_is_uncapped_in_cash_games():
@@ -86,7 +100,7 @@ award 2 8
 """
     # the common card plays in both hands (seat 2's queens win), but with 36 cards left for
     # two players the deck did not run short: the common card itself is flagged
-    assert _ids(text) == ["STUD-SHORT-DECK"]
+    assert _ids(text) == [STUD_SHORT_DECK]
 
 
 DRAW = """hand fx:t draw_high fixed_limit sb=5 bb=10 small_bet=10 big_bet=20 button=3
@@ -108,10 +122,10 @@ raise 3 to 50
 def test_two_round_cap_follows_the_profile():
     # bet + 4 raises (Montana) allow the next raise to 60; private games stop at bet + 3
     fifth = "raise 1 to 60\nfold 2\nfold 3\naward 1 150\n"
-    assert "BET-CAP-TWOROUND" in _ids(DRAW + fifth, load_profile("montana"))
-    assert "BET-CAP-TWOROUND" in _ids(DRAW.replace("raise 3 to 50\n", "") +
+    assert BET_CAP_TWOROUND in _ids(DRAW + fifth, load_profile("montana"))
+    assert BET_CAP_TWOROUND in _ids(DRAW.replace("raise 3 to 50\n", "") +
                                       "raise 3 to 50\n", load_profile("private"))
-    assert "BET-CAP-TWOROUND" not in _ids(DRAW + fifth, load_profile("montana", ["ca-lowball"]))
+    assert BET_CAP_TWOROUND not in _ids(DRAW + fifth, load_profile("montana", ["ca-lowball"]))
 
 
 KILLED = """hand fx:t lowball_27_single fixed_limit sb=5 bb=10 small_bet=10 big_bet=20 button=4
@@ -138,16 +152,16 @@ award 4 {won}
 def test_kill_size_half_kill_raises_the_limits_by_half():
     # KILL-SIZE (000 §12 intro): a half kill of 15 at 10/20 makes the game 15/30
     assert _ids(KILLED.format(kill=15, raise_to=30, won=60)) == []
-    assert "BET-LIMIT-FIXED" in _ids(KILLED.format(kill=15, raise_to=40, won=70))
+    assert BET_LIMIT_FIXED in _ids(KILLED.format(kill=15, raise_to=40, won=70))
     # a full kill doubles them: 20/40
     assert _ids(KILLED.format(kill=20, raise_to=40, won=75)) == []
-    assert "BET-LIMIT-FIXED" in _ids(KILLED.format(kill=20, raise_to=30, won=65))
+    assert BET_LIMIT_FIXED in _ids(KILLED.format(kill=20, raise_to=30, won=65))
 
 
 def test_kill_percentages_follow_the_profile():
     # a house whose full kill is 3 x the big blind (house override) accepts a kill of 30
     text = KILLED.format(kill=30, raise_to=60, won=105)
-    assert "KILL-SIZE" in _ids(text)
+    assert KILL_SIZE in _ids(text)
     (rows, _), = parse_text(text)
     rows[0]["game"]["house_overrides"] = '{"kill.full_percent": 300}'
     result = replay_hand(hand_from_rows(rows))
@@ -184,7 +198,7 @@ show 2 2d 3h 5s 7c 6c
 def test_a5_sevens_rule_full_pot_paid_is_a_wrong_award_and_the_profile_can_switch_it_off():
     full = SEVENS.format(draw1="6d 7h", awards="award 1 70")
     got = _ids(full)
-    assert "A5-SEVENS-RULE" in got and len(got) > 1  # plus the wrong award to alice and bob
+    assert A5_SEVENS_RULE in got and len(got) > 1  # plus the wrong award to alice and bob
     (rows, _), = parse_text(full)
     rows[0]["game"]["house_overrides"] = '{"a5.sevens_rule": false}'
     assert [f.rule_id for f in replay_hand(hand_from_rows(rows)).findings
@@ -197,7 +211,7 @@ def test_a5_joker_is_the_lowest_missing_rank():
     # A-2-3-5-joker is 5-4-3-2-A, the best hand: it beats bob's 7-6-5-3-2 (RULEBOOK §5.3)
     text = SEVENS.format(draw1="5d Xj", awards="award 1 50\naward 2 20")
     assert _ids(text.replace("deal 1 hole 2c 3d 4h", "deal 1 hole Ac 2h 3s").replace(
-        "show 1 2c 3d 4h", "show 1 Ac 2h 3s")) == ["A5-SEVENS-RULE"]
+        "show 1 2c 3d 4h", "show 1 Ac 2h 3s")) == [A5_SEVENS_RULE]
 
 
 DRAW_HIGH_JOKER = """hand fx:t draw_high fixed_limit sb=5 bb=10 small_bet=10 big_bet=20 button=2
@@ -222,7 +236,7 @@ award {winner} 20
 def test_draw_high_joker_five_aces_beat_a_straight_flush():
     # RULEBOOK §5.6: four aces and the joker are five aces, the best possible hand
     assert _ids(DRAW_HIGH_JOKER.format(winner=1)) == []
-    assert "POT-SPLIT-BY-CARDS" in _ids(DRAW_HIGH_JOKER.format(winner=2))
+    assert POT_SPLIT_BY_CARDS in _ids(DRAW_HIGH_JOKER.format(winner=2))
 
 
 def _fixture_hand(rule_id, label):
@@ -237,7 +251,7 @@ def _findings(rows):
 
 
 def test_opener_acts_first_after_the_draw_in_ante_games_not_with_blinds():
-    rows = _fixture_hand("JACKS-OPENERS", ".pass-opener-acts-first")
+    rows = _fixture_hand(JACKS_OPENERS, ".pass-opener-acts-first")
     assert _findings(rows) == []
     # the same hand as draw high, dealt with a button and an ante: action after the draw starts
     # with the opener too (ORDER-DRAW-AFTER, 000 §11 intro)
@@ -264,29 +278,29 @@ draw 2 2d 8s 7s
 deal 2 draw Ah Ad Kd
 bet 2 20
 """
-    assert "ORDER-BUTTON-LATER" in _ids(blinds)
-    assert "ORDER-BUTTON-LATER" not in _ids(blinds.replace("bet 2 20", "check 1\nbet 2 20"))
+    assert ORDER_BUTTON_LATER in _ids(blinds)
+    assert ORDER_BUTTON_LATER not in _ids(blinds.replace("bet 2 20", "check 1\nbet 2 20"))
 
 
 def test_jacks_joker_with_an_ace_is_a_pair_of_aces_for_openers():
-    rows = _fixture_hand("JACKS-OPENERS", ".fail")
+    rows = _fixture_hand(JACKS_OPENERS, ".fail")
     deal = next(r for r in rows if r["kind"] == "deal" and r["seat"] == 1)
     deal["cards"] = "As Xj 2h 5s 9c"  # RULEBOOK §5.6: the joker plays as an ace
-    assert "JACKS-OPENERS" not in _findings(rows)
+    assert JACKS_OPENERS not in _findings(rows)
     deal["cards"] = "Ks Xj 2h 5s 9c"  # the joker is no wild card: ace-king high, no openers
-    assert "JACKS-OPENERS" in _findings(rows)
+    assert JACKS_OPENERS in _findings(rows)
     deal["cards"] = "Ts Xj Js Qs 9c"  # ...but it completes a straight, which opens
-    assert "JACKS-OPENERS" not in _findings(rows)
+    assert JACKS_OPENERS not in _findings(rows)
 
 
 def test_voluntary_killer_acts_last_a_required_killer_in_turn():
     # ORDER-KILL (000 §12 r.2, r.10): Dave, left of the killer Carol, opens the betting only
     # when Carol's kill is voluntary; under a required kill Carol (left of the big blind) is first
-    rows = _fixture_hand("KILL-VOLUNTARY-LOWBALL", ".pass")
+    rows = _fixture_hand(KILL_VOLUNTARY_LOWBALL, ".pass")
     assert _findings(rows) == []
     post = next(r for r in rows if r.get("detail") == "kill_voluntary")
     post["detail"] = "kill"
-    assert "ORDER-KILL" in _findings(rows)
+    assert ORDER_KILL in _findings(rows)
 
 
 def test_a_discarded_joker_is_a_card_thrown_away_not_a_crash():

@@ -18,6 +18,16 @@ from audit.rules.catalog import (
     TABLE_SEQUENCE_RULE_IDS,
 )
 from audit.rules.coverage import RULEBOOK_ALIASES, Coverage, coverages
+from audit.rules.ids import (
+    BET_CAP_MULTIROUND,
+    BET_PL_MAX,
+    DEAL_DUPLICATE_CARD,
+    KILL_GAME_TYPE,
+    META_RULING_WINDOW,
+    PATTERN_SITOUT_OK,
+    POT_CONSERVATION,
+    POT_ODDCHIP_BUTTON,
+)
 from audit.rules.registry import RULES, Category, Severity, get_rule, register
 
 RULEBOOK = Path(__file__).resolve().parents[2] / "shared" / "RULEBOOK.md"
@@ -66,7 +76,7 @@ def test_only_implemented_rules_are_registered():
 
 def test_importing_the_registry_populates_it():
     # audit.rules.registry imports the catalogue at its end, so get_rule works without importing it.
-    assert "BET-CAP-MULTIROUND" in RULES
+    assert BET_CAP_MULTIROUND in RULES
 
 
 @pytest.mark.parametrize("rule_id", BUTTON_GAME_RULE_IDS)
@@ -91,10 +101,10 @@ def test_categories_follow_the_catalogue_conventions():
             assert rule.category is Category.IRREGULARITY
         if rule_id.startswith("TURN-OOT-") or rule_id.startswith("ORDER-"):
             assert rule.category is Category.PROCEDURE
-    assert CATALOG["DEAL-DUPLICATE-CARD"].severity is Severity.CRITICAL
-    assert CATALOG["POT-CONSERVATION"].severity is Severity.CRITICAL
-    assert CATALOG["BET-PL-MAX"].category is Category.ILLEGAL_BET
-    assert CATALOG["POT-ODDCHIP-BUTTON"].category is Category.WRONG_AWARD
+    assert CATALOG[DEAL_DUPLICATE_CARD].severity is Severity.CRITICAL
+    assert CATALOG[POT_CONSERVATION].severity is Severity.CRITICAL
+    assert CATALOG[BET_PL_MAX].category is Category.ILLEGAL_BET
+    assert CATALOG[POT_ODDCHIP_BUTTON].category is Category.WRONG_AWARD
 
 
 def test_no_stud_draw_kill_or_session_rules_here(rulebook_ids):
@@ -152,8 +162,8 @@ def test_the_remaining_rulebook_ids_cite_their_rulebook_line(rulebook_ids):
     sources = dict(re.findall(r"^- `([A-Z0-9-]+)` .*?\*S(?: \([^)]*\))?:\* (.*)$", text,
                               flags=re.M))
     ids = list(CATALOG)
-    later = ids[ids.index("META-RULING-WINDOW"):]
-    assert {"META-RULING-WINDOW", "KILL-GAME-TYPE", "PATTERN-SITOUT-OK"} <= set(later)
+    later = ids[ids.index(META_RULING_WINDOW):]
+    assert {META_RULING_WINDOW, KILL_GAME_TYPE, PATTERN_SITOUT_OK} <= set(later)
     # the citation check below is conditional: only the EVAL-* ids lack a `*S:*` source line
     assert [r for r in later if r not in sources and not r.startswith("EVAL-")] == []
     for rule_id in later:
@@ -166,9 +176,9 @@ def test_the_remaining_rulebook_ids_cite_their_rulebook_line(rulebook_ids):
 
 def test_duplicate_registration_raises():
     before = dict(RULES)
-    with pytest.raises(ValueError, match="BET-PL-MAX"):
+    with pytest.raises(ValueError, match=BET_PL_MAX):
         register(
-            "BET-PL-MAX",
+            BET_PL_MAX,
             category=Category.ILLEGAL_BET,
             severity=Severity.VIOLATION,
             citation="000 §13 PL intro",

@@ -12,6 +12,13 @@ from audit.importers.text import parse_text
 from audit.replay import hand_from_rows, replay_hand
 from audit.rules.catalog import CATALOG
 from audit.rules.coverage import ENFORCED_WITHIN, PERMISSIONS
+from audit.rules.ids import (
+    BET_CAP_TOURNAMENT,
+    JACKS_PASSED_OUT,
+    META_RECONSTRUCT,
+    STRADDLE_TOURN,
+    TOURN_STUD_MISDEAL,
+)
 from audit.rules.profiles import load_profile
 from audit.rules.registry import RULES, Severity
 
@@ -103,11 +110,11 @@ def test_every_permitted_fixture_names_a_permission():
 # RULEBOOK lines that only point to another id ("see X"): each is named here with the id it
 # points to, and that id has a status of its own, so the report accounts for the rule once.
 CROSS_REFERENCES = {
-    "ANTE-JACKS-REANTE": "JACKS-PASSED-OUT",
-    "MISDEAL-STUD-TOURN": "TOURN-STUD-MISDEAL",
-    "POT-RECONSTRUCT": "META-RECONSTRUCT",
-    "TOURN-CAP-HEADSUP": "BET-CAP-TOURNAMENT",
-    "TOURN-NO-STRADDLE": "STRADDLE-TOURN",
+    "ANTE-JACKS-REANTE": JACKS_PASSED_OUT,
+    "MISDEAL-STUD-TOURN": TOURN_STUD_MISDEAL,
+    "POT-RECONSTRUCT": META_RECONSTRUCT,
+    "TOURN-CAP-HEADSUP": BET_CAP_TOURNAMENT,
+    "TOURN-NO-STRADDLE": STRADDLE_TOURN,
 }
 
 

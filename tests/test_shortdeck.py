@@ -18,6 +18,13 @@ from audit.poker.cards import parse_cards
 from audit.poker.evaluate.high import high_strength
 from audit.poker.evaluate.short import short_class, short_strength
 from audit.replay import hand_from_rows, replay_hand
+from audit.rules.ids import (
+    ANTE_AMOUNT,
+    BLIND_POSITIONS,
+    DQ_INCONSISTENT_LOG,
+    DQ_UNVERIFIABLE_AWARD,
+    POT_SPLIT_BY_CARDS,
+)
 from audit.rules.registry import Severity
 from tests.importing import by_hand, read_all
 
@@ -125,7 +132,7 @@ def _hand(*, variant: str = "holdem_6plus", blind_seat: int = 3, blind: int = 2,
 def test_replay_flush_beats_full_house_and_the_wrong_award() -> None:
     assert _rules(replay_hand(hand_from_rows(_hand()))) == []
     wrong = replay_hand(hand_from_rows(_hand(paid=2)))  # the full house paid over the flush
-    assert _rules(wrong) == ["POT-SPLIT-BY-CARDS", "POT-SPLIT-BY-CARDS"]
+    assert _rules(wrong) == [POT_SPLIT_BY_CARDS, POT_SPLIT_BY_CARDS]
     assert {(f.seat, f.delta) for f in wrong.findings} == {(1, -9), (2, 9)}
     assert "seat 1 (p1) has flush, A-K-Q-J-9; seat 2 (p2) only full house" in \
         wrong.findings[0].message
@@ -140,16 +147,16 @@ def test_replay_trips_against_straight_follows_the_variant() -> None:
     stars = _hand(hole1=trips, hole2=straight, board=board, paid=1)
     assert _rules(replay_hand(hand_from_rows(stars))) == []
     pk = _hand(variant="holdem_short", hole1=trips, hole2=straight, board=board, paid=1)
-    assert _rules(replay_hand(hand_from_rows(pk))) == ["POT-SPLIT-BY-CARDS"] * 2
+    assert _rules(replay_hand(hand_from_rows(pk))) == [POT_SPLIT_BY_CARDS] * 2
     pk = _hand(variant="holdem_short", hole1=trips, hole2=straight, board=board, paid=2)
     assert _rules(replay_hand(hand_from_rows(pk))) == []
 
 
 def test_replay_button_blind_position_size_and_order() -> None:
     wrong_seat = replay_hand(hand_from_rows(_hand(blind_seat=2)))
-    assert "BLIND-POSITIONS" in _rules(wrong_seat)
+    assert BLIND_POSITIONS in _rules(wrong_seat)
     wrong_size = replay_hand(hand_from_rows(_hand(blind=3)))
-    assert _rules(wrong_size)[0] == "ANTE-AMOUNT"
+    assert _rules(wrong_size)[0] == ANTE_AMOUNT
     assert (wrong_size.findings[0].expected, wrong_size.findings[0].actual) == ("2", "3")
     # the button acts last preflop: the button checking first is out of turn
     order = _rules(replay_hand(hand_from_rows(_hand(preflop=(3, 1, 2)))))
@@ -158,7 +165,7 @@ def test_replay_button_blind_position_size_and_order() -> None:
 
 def test_replay_card_below_six_is_a_data_error() -> None:
     result = replay_hand(hand_from_rows(_hand(hole1="Qh 5h")))
-    assert _rules(result) == ["DQ-INCONSISTENT-LOG", "DQ-UNVERIFIABLE-AWARD"]
+    assert _rules(result) == [DQ_INCONSISTENT_LOG, DQ_UNVERIFIABLE_AWARD]
     assert "36-card short deck" in result.findings[0].message
 
 
@@ -199,7 +206,7 @@ def test_pokerstars_6plus_full_house_paid_over_flush(tmp_path: Path) -> None:
     assert rejected == []
     result = replay_hand(hand_from_rows(hands["ps:400000000001"]))
     assert sorted((f.rule_id, f.seat, f.delta) for f in result.findings) == [
-        ("POT-SPLIT-BY-CARDS", 1, -1450), ("POT-SPLIT-BY-CARDS", 2, 1450)]
+        (POT_SPLIT_BY_CARDS, 1, -1450), (POT_SPLIT_BY_CARDS, 2, 1450)]
     for hand_id in ("ps:400000000002", "ps:400000000003", "ps:400000000004"):
         assert replay_hand(hand_from_rows(hands[hand_id])).findings == ()
 
@@ -231,7 +238,7 @@ def test_phh_ns_imports_replays_clean_and_round_trips(tmp_path: Path) -> None:
     as_stars = [dict(r) for r in rows]
     as_stars[0]["game"] = {**game, "variant": "holdem_6plus"}
     assert {f.rule_id for f in replay_hand(hand_from_rows(as_stars)).findings} == {
-        "POT-SPLIT-BY-CARDS"}
+        POT_SPLIT_BY_CARDS}
     out = tmp_path / "again.phh"
     out.write_text(to_phh(rows), encoding="utf-8")
     again, _, rejected = read_all(PhhImporter(), out)
@@ -311,4 +318,4 @@ winnings = [6, 0]  # p1: A-6-7-8-9, the lowest straight
     assert rows[0]["game"]["button_seat"] == 2
     assert [(r["seat"], r["detail"]) for r in rows if r["kind"] == "post"] == [
         (1, "ante"), (2, "ante"), (1, "button_blind")]
-    assert _rules(replay_hand(hand_from_rows(rows))) == ["BLIND-POSITIONS"]
+    assert _rules(replay_hand(hand_from_rows(rows))) == [BLIND_POSITIONS]

@@ -14,6 +14,7 @@ from click.testing import CliRunner
 
 from audit.cli.simulate import simulate_command
 from audit.replay import IMPLEMENTED_RULE_IDS, hands_from_table, replay_hand
+from audit.rules.ids import ORDER_BUTTON_FIRST, ORDER_BUTTON_LATER, ORDER_HEADSUP
 from audit.run.runner import _profiles
 from audit.simulate import accuracy_scorecard, simulate
 from audit.simulate.inject.registry import ALL
@@ -152,7 +153,7 @@ def test_simulate_command(tmp_path: Path) -> None:
 
 
 ROOT = Path(__file__).resolve().parents[1]
-ORDER_IDS = {"ORDER-BUTTON-FIRST", "ORDER-BUTTON-LATER", "ORDER-HEADSUP"}
+ORDER_IDS = {ORDER_BUTTON_FIRST, ORDER_BUTTON_LATER, ORDER_HEADSUP}
 
 
 def test_every_button_game_rule_has_an_injector() -> None:

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pyarrow.parquet as pq
 
+from audit.rules.ids import BLIND_POSITIONS
 from audit.run.runner import _profiles
 from audit.sequence.table import table_sequence_findings
 from audit.simulate import simulate
@@ -41,7 +42,7 @@ def test_the_big_blind_moves_past_a_seat_that_played_the_last_deal() -> None:
     inj.prepare(t, [2, 3, 4, 1])
     ev, _h, _res = play_hand(t, random.Random(3), inj)
     assert _big_blind_seat(ev) == 4
-    assert [(rule, seat) for _row, rule, seat, _p in inj.labels] == [("BLIND-POSITIONS", 4)]
+    assert [(rule, seat) for _row, rule, seat, _p in inj.labels] == [(BLIND_POSITIONS, 4)]
 
 
 def test_no_injection_on_a_returning_players_big_blind() -> None:
@@ -60,7 +61,7 @@ def test_injected_cash_tables_owe_no_missed_blind(tmp_path: Path) -> None:
     simulate(root, hands=300, seed=2, variant="holdem", structure="mixed", tables=3,
              tournament_share=0.0, violations=1.0, injectors=("big_blind_wrong_seat",))
     labels = Counter(lab["rule_id"] for lab in pq.read_table(root / "labels.parquet").to_pylist())
-    assert labels["BLIND-POSITIONS"] > 50
-    assert set(labels) == {"BLIND-POSITIONS"}
+    assert labels[BLIND_POSITIONS] > 50
+    assert set(labels) == {BLIND_POSITIONS}
     found = table_sequence_findings(Store(root).read_events(), CASH, TOURNAMENT)
     assert [(f.hand_id, f.rule_id, f.seat) for f in found] == []

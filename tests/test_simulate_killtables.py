@@ -13,6 +13,16 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
+from audit.rules.ids import (
+    KILL_BUTTON_NEUTRAL,
+    KILL_LEG2,
+    KILL_LEG_PERSIST,
+    KILL_MUST_POST,
+    KILL_NEW_PLAYER,
+    KILL_SCOOP_5X,
+    KILL_SPLIT_LEG,
+    KILL_TRIGGER,
+)
 from audit.sequence.kill import Leg
 from audit.simulate import accuracy_scorecard, simulate
 from audit.simulate.play.killtable import Outcome, advance, advance_scoop, outcome
@@ -43,22 +53,22 @@ def test_clean_kill_tables_replay_with_zero_findings(tmp_path: Path, variant: st
     assert card["labels"] == 0 and card["findings"] == 0, card["rules"]
 
 
-_OWED = {"KILL-TRIGGER", "KILL-MUST-POST", "KILL-SPLIT-LEG", "KILL-LEG-PERSIST"}
+_OWED = {KILL_TRIGGER, KILL_MUST_POST, KILL_SPLIT_LEG, KILL_LEG_PERSIST}
 
 
-_NOT_OWED = {"KILL-TRIGGER", "KILL-LEG2", "KILL-BUTTON-NEUTRAL"}
+_NOT_OWED = {KILL_TRIGGER, KILL_LEG2, KILL_BUTTON_NEUTRAL}
 
 
 @pytest.mark.parametrize(("injector", "variant", "must", "rules"), [
-    ("kill_not_posted", "draw_high", "KILL-TRIGGER", _OWED),
-    ("kill_not_posted", "lowball_a5", "KILL-TRIGGER", _OWED),
-    ("kill_not_posted", "omaha_hilo", "KILL-TRIGGER", _OWED),  # a scoop of 5 upper limits
-    ("kill_not_owed", "badugi", "KILL-TRIGGER", _NOT_OWED),
-    ("kill_not_owed", "lowball_27_single", "KILL-TRIGGER", _NOT_OWED),
-    ("kill_not_owed", "holdem", "KILL-LEG2", _NOT_OWED),
-    ("kill_not_owed", "omaha_hilo", "KILL-SCOOP-5X", {"KILL-SCOOP-5X"}),
+    ("kill_not_posted", "draw_high", KILL_TRIGGER, _OWED),
+    ("kill_not_posted", "lowball_a5", KILL_TRIGGER, _OWED),
+    ("kill_not_posted", "omaha_hilo", KILL_TRIGGER, _OWED),  # a scoop of 5 upper limits
+    ("kill_not_owed", "badugi", KILL_TRIGGER, _NOT_OWED),
+    ("kill_not_owed", "lowball_27_single", KILL_TRIGGER, _NOT_OWED),
+    ("kill_not_owed", "holdem", KILL_LEG2, _NOT_OWED),
+    ("kill_not_owed", "omaha_hilo", KILL_SCOOP_5X, {KILL_SCOOP_5X}),
     # new players who played a killed pot are few: more hands
-    ("new_player_kill_skipped", "omaha_hilo", "KILL-NEW-PLAYER", {"KILL-NEW-PLAYER"}),
+    ("new_player_kill_skipped", "omaha_hilo", KILL_NEW_PLAYER, {KILL_NEW_PLAYER}),
 ])
 def test_kill_table_injector_is_found_exactly(tmp_path: Path, injector: str, variant: str,
                                              must: str, rules: set[str]) -> None:
@@ -96,7 +106,7 @@ def test_advance_two_pots_in_a_row_and_the_full_bet_band() -> None:
     for due_from, expected in ((10, "a"), (20, None)):
         legs = dict.fromkeys("abc", Leg.NONE)
         due, not_due = advance(legs, _out("abc", "a", 30), True, due_from, 10)
-        assert due is None and not_due is not None and not_due.rule_id == "KILL-TRIGGER"
+        assert due is None and not_due is not None and not_due.rule_id == KILL_TRIGGER
         due, not_due = advance(legs, _out("abc", "a", 15), True, due_from, 10)
         assert (due.pid if due else None) == expected and not_due is None
     # a winner the log has not seen before may hold a leg: a kill is due, but not proven
@@ -105,17 +115,17 @@ def test_advance_two_pots_in_a_row_and_the_full_bet_band() -> None:
     legs = {}
     advance(legs, _out("abc", "a", 30), True, 20, 10)
     due, not_due = advance(legs, _out("abc", "a", 5), True, 20, 10)
-    assert due is None and not_due is not None and not_due.rule_id == "KILL-LEG2"
+    assert due is None and not_due is not None and not_due.rule_id == KILL_LEG2
     # a leg kept through a split pot makes the next win a second leg (KILL-SPLIT-LEG)
     legs = {}
     advance(legs, _out("abc", "a", 30), True, 10, 10)
     assert advance(legs, _out("abc", "ab", 0), True, 10, 10) == (None, None)
     assert legs["a"] is Leg.KEPT_SPLIT and legs["b"] is Leg.NONE_SPLIT
     due, _ = advance(legs, _out("abc", "a", 30), True, 10, 10)
-    assert due is not None and due.rule_id == "KILL-SPLIT-LEG" and due.certain
+    assert due is not None and due.rule_id == KILL_SPLIT_LEG and due.certain
     # a killer who wins kills again for the same amount
     due, _ = advance(legs, _out("abc", "a", 0, ("a", 40)), True, 10, 10)
-    assert due is not None and (due.rule_id, due.amount) == ("KILL-MUST-POST", 40)
+    assert due is not None and (due.rule_id, due.amount) == (KILL_MUST_POST, 40)
 
 
 def test_outcome_reads_blinds_and_kills_apart_from_bets() -> None:
@@ -136,11 +146,11 @@ def test_advance_scoop_five_upper_limits_and_the_showdown() -> None:
     big = Outcome(dealt=frozenset("abc"), winners=("a",), from_others=0, killer=None, pot=100,
                   shown_down=False)
     due, _ = advance_scoop({}, big, True, 100, False)
-    assert due is not None and due.rule_id == "KILL-TRIGGER" and due.certain
+    assert due is not None and due.rule_id == KILL_TRIGGER and due.certain
     due, _ = advance_scoop({}, big, True, 100, True)
     assert due is not None and not due.certain
     small = Outcome(dealt=frozenset("abc"), winners=("a",), from_others=0, killer=None, pot=99)
-    assert advance_scoop({}, small, True, 100, True)[1].rule_id == "KILL-SCOOP-5X"
+    assert advance_scoop({}, small, True, 100, True)[1].rule_id == KILL_SCOOP_5X
     split = Outcome(dealt=frozenset("abc"), winners=("a", "b"), from_others=0, killer=None,
                     pot=500, shown_down=True)
     assert advance_scoop({}, split, True, 100, True) == (None, None)

@@ -10,6 +10,7 @@ from audit.importers.text import parse_text
 from audit.poker.cards import parse_cards
 from audit.poker.stud import board_key, first_by_board
 from audit.replay import hand_from_rows, replay_hand
+from audit.rules.ids import ORDER_STUD_7TH_UP, POT_SPLIT_BY_CARDS
 
 FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "rules" / "STUD-7TH-UP.txt"
 
@@ -39,7 +40,7 @@ def test_a_declaration_by_a_player_whose_last_card_is_down_is_no_freeze():
     ids = {f.rule_id for f in _replay(rows).findings if f.severity != "info"}
     # Alice is no longer frozen: she still had to act on seventh street, and the award that
     # was right under the freeze (her main pot only) is wrong now
-    assert {"ORDER-STUD-7TH-UP", "POT-SPLIT-BY-CARDS"} <= ids
+    assert {ORDER_STUD_7TH_UP, POT_SPLIT_BY_CARDS} <= ids
 
 
 def test_boards_of_different_sizes_compare_by_category_then_rank():

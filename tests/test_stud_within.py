@@ -14,6 +14,15 @@ import pytest
 
 from audit.importers.text import parse_text
 from audit.replay import hand_from_rows, replay_hand
+from audit.rules.ids import (
+    A5_CHECKRAISE,
+    A5_SEVENS_RULE,
+    BET_CAP_TWOROUND,
+    BET_LIMIT_DRAW_DOUBLE,
+    BET_LIMIT_FIXED,
+    DRAWHI_ALLIN_ANTES,
+    STUD_7TH_UP,
+)
 from audit.rules.profiles import load_profile
 from audit.rules.registry import Severity
 
@@ -44,8 +53,8 @@ def _ids(rows):
     ("lowball_a5", "no_limit"),  # BBLOW-NO-SEVENS: NL/PL lowball allows check-raise
 ])
 def test_check_raise_is_permitted_outside_limit_ace_to_five(variant, structure):
-    rows = _fixture("A5-CHECKRAISE", ".fail")
-    assert "A5-CHECKRAISE" in _ids(rows)
+    rows = _fixture(A5_CHECKRAISE, ".fail")
+    assert A5_CHECKRAISE in _ids(rows)
     rows[0]["game"].update(variant=variant, structure=structure)
     assert _ids(rows) == set()
 
@@ -56,30 +65,30 @@ def test_check_raise_is_permitted_outside_limit_ace_to_five(variant, structure):
 ])
 def test_a_checked_seven_low_wins_the_whole_pot_where_there_is_no_sevens_rule(variant,
                                                                               structure):
-    rows = _fixture("A5-SEVENS-RULE", ".fail")
-    assert "A5-SEVENS-RULE" in _ids(rows)
+    rows = _fixture(A5_SEVENS_RULE, ".fail")
+    assert A5_SEVENS_RULE in _ids(rows)
     rows[0]["game"].update(variant=variant, structure=structure)
-    assert "A5-SEVENS-RULE" not in _ids(rows)
+    assert A5_SEVENS_RULE not in _ids(rows)
 
 
 def test_an_all_in_players_seventh_card_dealt_up_is_no_irregularity():
     # STUD-ALLIN-HOLECARD-UP: he keeps it and the others get their normal card
-    rows = _fixture("STUD-7TH-UP", ".pass-freeze")
+    rows = _fixture(STUD_7TH_UP, ".pass-freeze")
     rows = [r for r in rows if r["kind"] != "declare"]
     for r in rows:  # Bob's seventh card is dealt up after Alice's: an irregularity...
         if r["kind"] == "deal" and r["seat"] == 2 and r["cards"] == "7c":
             r["detail"] = "up"
-    assert "STUD-7TH-UP" in _ids(rows)
+    assert STUD_7TH_UP in _ids(rows)
     for r in rows:
         if r["kind"] == "seat" and r["seat"] == 1:
             r["amount"] = 3  # ...but not when Alice is all-in (ante and bring-in call)
-    assert "STUD-7TH-UP" not in _ids(rows)
+    assert STUD_7TH_UP not in _ids(rows)
 
 
 def test_an_opening_with_a_raise_counts_as_the_bet_and_a_raise_for_the_cap():
     # DRAWHI-OPEN: two bets opened at once are the bet and the first raise, so with three
     # players in, three more raises reach the cap of a bet and four raises (BET-CAP-TWOROUND)
-    rows = _fixture("DRAWHI-ALLIN-ANTES", ".pass")
+    rows = _fixture(DRAWHI_ALLIN_ANTES, ".pass")
     head = [r for r in rows if r["kind"] in ("hand_started", "seat", "post", "deal")]
     for r in head:
         if r["kind"] == "seat":
@@ -92,16 +101,16 @@ def test_an_opening_with_a_raise_counts_as_the_bet_and_a_raise_for_the_cap():
     seq = head[-1]["seq"]
     capped = [act(seq + 1, "bet", 1, 20), act(seq + 2, "raise", 2, 30),
               act(seq + 3, "raise", 3, 40), act(seq + 4, "raise", 1, 50)]
-    betting = {"BET-LIMIT-FIXED", "BET-LIMIT-DRAW-DOUBLE", "BET-CAP-TWOROUND"}
+    betting = {BET_LIMIT_FIXED, BET_LIMIT_DRAW_DOUBLE, BET_CAP_TWOROUND}
     assert not _ids(head + capped) & betting  # (no awards logged: only the betting counts)
     over = _ids(head + capped + [act(seq + 5, "raise", 2, 60)]) & betting
-    assert over == {"BET-CAP-TWOROUND"}
+    assert over == {BET_CAP_TWOROUND}
 
 
 def test_a_hand_folded_with_no_wager_pending_keeps_its_cards_and_place_in_the_deal():
     # STUD-FOLD-NO-WAGER (000 §7 r.9): Alice folds on fourth street although nobody bet; the
     # dealer goes on dealing to her seat, which is neither a breach nor an inconsistent log
-    rows = _fixture("STUD-7TH-UP", ".pass")
+    rows = _fixture(STUD_7TH_UP, ".pass")
     out, folded = [], False
     for r in rows:
         if r["kind"] == "check" and r["seat"] == 1 and any(x.get("cards") == "8h" for x in out):

@@ -17,6 +17,7 @@ from audit.importers.text import parse_text
 from audit.ingest.pipeline import ingest
 from audit.replay import Settings, hand_from_rows, replay_hand
 from audit.rules.catalog import TABLE_SEQUENCE_RULE_IDS
+from audit.rules.ids import BUTTON_MOVE
 from audit.rules.profiles import load_profile
 from audit.rules.registry import RULES, Severity
 from audit.run.runner import audit_store, read_findings
@@ -66,13 +67,13 @@ def test_table_sequence_rule(rule_id):
 def test_button_move_moving_button_profile_rejects_the_dead_button():
     """rrv11-online plays a moving button only (P17, 004 HE/Blinds): the dead button left in
     front of alice's empty seat is then a breach; montana (either method) accepts it."""
-    hands = _fixture("BUTTON-MOVE")
+    hands = _fixture(BUTTON_MOVE)
     moving = {f.hand_id for f in _sequence_findings(hands, "rrv11-online")}
     assert moving == {"fx:BUTTON-MOVE.3-fail", "fx:BUTTON-MOVE.6-pass-dead-button"}
 
 
 def test_button_move_needs_proof_that_the_deals_are_consecutive():
-    pairs = consecutive_pairs(_events(_fixture("BUTTON-MOVE"))).rows()
+    pairs = consecutive_pairs(_events(_fixture(BUTTON_MOVE))).rows()
     short = [(a.split(".", 1)[1], b.split(".", 1)[1]) for a, b in pairs]
     # alice starts hand 5 with 0.50 less than she finished hand 4 with: a deal is missing
     assert short == [("1-pass", "2-pass"), ("2-pass", "3-fail"), ("3-fail", "4-pass"),
@@ -95,17 +96,17 @@ def test_button_move_is_checked_by_the_audit_run(tmp_path):
     """`poker-audit audit` runs the sequence check per event file, after the per-hand replay."""
     src = tmp_path / "button-move.jsonl"
     with src.open("w", encoding="utf-8") as f:
-        for rows, _ in _fixture("BUTTON-MOVE"):
+        for rows, _ in _fixture(BUTTON_MOVE):
             for r in rows:
                 f.write(json.dumps(r) + "\n")
     store = Store(tmp_path / "store")
     summary = ingest([src], store)
     assert summary.quarantined == 0
     run = audit_store(store)
-    rows = [r for r in read_findings(store).to_pylist() if r["rule_id"] == "BUTTON-MOVE"]
+    rows = [r for r in read_findings(store).to_pylist() if r["rule_id"] == BUTTON_MOVE]
     assert [(r["hand_id"], r["seat"], r["severity"]) for r in rows] == [
         ("fx:BUTTON-MOVE.3-fail", 1, "warning")]
-    assert ("BUTTON-MOVE", "procedure", "warning", 1) in run.by_rule
+    assert (BUTTON_MOVE, "procedure", "warning", 1) in run.by_rule
 
 
 def test_button_move_on_simulated_tables_finds_exactly_the_moved_buttons(tmp_path):

@@ -26,6 +26,7 @@ from audit.collusion import features as F
 from audit.collusion.leads import LEAD_SCHEMA, leads_from_frames
 from audit.errors import AuditInputError
 from audit.rules.findings import Finding, finding, findings_table
+from audit.rules.ids import PATTERN_CHECKDOWN_ALLIN
 from audit.run.runner import checked_run_chain, resolve_run, run_chain, run_dir
 from audit.schema import arrow_schema
 from audit.store.dataset import Store
@@ -103,7 +104,7 @@ def checkdown_findings(hand_players: pl.LazyFrame, hands: pl.LazyFrame) -> list[
     for r in rows:
         strong = " while one of them held three of a kind or better" if r["cd_strong"] else ""
         out.append(finding(
-            "PATTERN-CHECKDOWN-ALLIN", hand_id=r["hand_id"], seq=None,
+            PATTERN_CHECKDOWN_ALLIN, hand_id=r["hand_id"], seq=None,
             player=r["player_a"], counterparty=r["player_b"],
             severity="warning" if r["cd_strong"] else "info",
             expected="a bet on some street after the all-in", actual="checked down",

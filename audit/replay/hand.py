@@ -24,6 +24,7 @@ from audit.replay.projections import project
 from audit.replay.shortdeck import SHORT_VARIANTS, ShortDeck, post_button_blind
 from audit.replay.state import HandState
 from audit.rules.findings import Finding
+from audit.rules.ids import DQ_INCONSISTENT_LOG
 from audit.rules.settings import Settings, as_settings
 
 UNKNOWN_STACK = 1 << 62
@@ -199,7 +200,7 @@ def _show(h: HandState, deck: Deck, kind: str, s: int | None, text: str | None,
     known_hole = [c for c in h.hole[s] if c >= 0]
     new = tuple(c for c in cards if c >= 0 and c not in known_hole)
     if known_hole and new:
-        h.flag("DQ-INCONSISTENT-LOG", seq, f"{h.who(s)} showed cards that differ from the "
+        h.flag(DQ_INCONSISTENT_LOG, seq, f"{h.who(s)} showed cards that differ from the "
                "hole cards logged for him; the shown cards are used.", seat=s,
                expected=" ".join(map(str, known_hole)), actual=text)
     deck.add(h, new, seq, f"{h.who(s)}'s shown cards")

@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from audit.rules.findings import Finding, finding
+from audit.rules.ids import BET_CAP_MULTIROUND, BET_LIMIT_HOLDEM_STREETS
 from audit.rules.settings import Settings
 
 FL, PL, NL = 0, 1, 2
@@ -117,9 +118,9 @@ class HandState:
         self.vh: Any = None  # FamilyHooks of a stud/draw hand (audit/replay/family/hooks.py)
         self.big_from = 2  # first betting round played at the big bet (fixed limit)
         self.street_rule: str | None = (
-            "BET-LIMIT-HOLDEM-STREETS" if self.variant.startswith(("holdem", "omaha")) else None)
+            BET_LIMIT_HOLDEM_STREETS if self.variant.startswith(("holdem", "omaha")) else None)
         self.order_ids: tuple[str, str] | None = None  # (first round, later rounds) order ids
-        self.cap_rule = "BET-CAP-MULTIROUND"
+        self.cap_rule = BET_CAP_MULTIROUND
 
     def alloc(self, max_seat: int) -> None:
         """Size the per-seat lists for seats 1..max_seat."""

@@ -81,5 +81,5 @@ def get_rule(rule_id: str) -> Rule:
         return RULES[rule_id]
     except KeyError:
         raise KeyError(
-            f"unknown rule id {rule_id!r}: register it in audit/rules/catalog.py") from None
+            f"unknown rule id {rule_id!r}: register it in audit/rules/catalog/") from None
 

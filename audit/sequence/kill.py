@@ -34,6 +34,16 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from audit.rules.findings import Finding, finding
+from audit.rules.ids import (
+    KILL_BUTTON_NEUTRAL,
+    KILL_LEG2,
+    KILL_LEG_PERSIST,
+    KILL_MUST_POST,
+    KILL_NEW_PLAYER,
+    KILL_SCOOP_5X,
+    KILL_SPLIT_LEG,
+    KILL_TRIGGER,
+)
 from audit.rules.settings import Settings
 
 _KILL_POSTS = ("kill", "kill_voluntary")
@@ -305,7 +315,7 @@ def _check(t: _Table, deal: KillDeal) -> list[Finding]:
                                      f"{due.reason}, so he must kill this pot{instead}.")
             else:
                 where = "sits out" if seat else "has left the table"
-                out += _emit("KILL-MUST-POST", deal, seq=0, seat=seat or due.seat,
+                out += _emit(KILL_MUST_POST, deal, seq=0, seat=seat or due.seat,
                              player=due.player, expected="kill", actual="none",
                              message=f"In the previous deal ({prev.hand_id}) {who} "
                                      f"{due.reason}, and he {where} here without posting the "
@@ -315,7 +325,7 @@ def _check(t: _Table, deal: KillDeal) -> list[Finding]:
                 t.owed[due.player] = deal.hand_id
             t.legs.pop(due.player, None)  # past a missed kill the log proves no more
         elif due.amount is not None and posted[2] != due.amount:
-            out += _emit("KILL-MUST-POST", deal, seq=posted[0], seat=posted[1],
+            out += _emit(KILL_MUST_POST, deal, seq=posted[0], seat=posted[1],
                          player=due.player, default="warning", expected=due.amount,
                          actual=posted[2], delta=posted[2] - due.amount,
                          message=f"In the previous deal ({prev.hand_id}) {who} "
@@ -327,7 +337,7 @@ def _check(t: _Table, deal: KillDeal) -> list[Finding]:
             continue  # still away: he owes it until he plays again
         del t.owed[player]
         if player not in kills and deal.required:
-            out += _emit("KILL-MUST-POST", deal, seq=0, seat=seat, player=player,
+            out += _emit(KILL_MUST_POST, deal, seq=0, seat=seat, player=player,
                          expected="kill", actual="none",
                          message=f"seat {seat} ({player}) did not post the kill he owed in "
                                  f"{since} and is dealt in here without posting it: he may not "
@@ -349,7 +359,7 @@ def _check(t: _Table, deal: KillDeal) -> list[Finding]:
         for player, killed in sorted(t.newcomers.items()):
             seat, dealt = deal.seated.get(player, (0, False))
             if dealt:
-                out += _emit("KILL-NEW-PLAYER", deal, seq=0, seat=seat, player=player,
+                out += _emit(KILL_NEW_PLAYER, deal, seq=0, seat=seat, player=player,
                              expected="kill", actual="none",
                              message=f"seat {seat} ({player}) took a seat at the table in "
                                      f"the killed pot {killed}; a new player may play a killed "
@@ -407,19 +417,19 @@ def _advance_scoop(t: _Table, deal: KillDeal, killer: tuple[str, int, bool] | No
     least = multiple * deal.big_bet
     if deal.pot >= least:
         if killer is not None and killer[0] == w and killer[2]:
-            t.due = Due(player=w, seat=_seat(deal, w), rule_id="KILL-MUST-POST",
+            t.due = Due(player=w, seat=_seat(deal, w), rule_id=KILL_MUST_POST,
                         reason=f"killed the pot for {killer[1]} and scooped it (a pot of "
                                f"{deal.pot})",
                         certain=True, amount=killer[1])
         else:
             # a scoop is winning both the high and the low pot: a pot nobody contested may not
             # count as one, so only a scoop at a showdown proves the kill due
-            t.due = Due(player=w, seat=_seat(deal, w), rule_id="KILL-TRIGGER",
+            t.due = Due(player=w, seat=_seat(deal, w), rule_id=KILL_TRIGGER,
                         reason=f"scooped a pot of {deal.pot} at the showdown, at least "
                                f"{multiple} times the upper limit ({least})",
                         certain=deal.shown_down)
     elif killer is None or killer[0] != w:
-        t.not_due = NotDue(player=w, rule_id="KILL-SCOOP-5X",
+        t.not_due = NotDue(player=w, rule_id=KILL_SCOOP_5X,
                            reason=f"the pot he scooped was {deal.pot}, less than {multiple} "
                                   f"times the upper limit ({least})")
 
@@ -434,7 +444,7 @@ def _advance_legs(t: _Table, deal: KillDeal, present: set[str],
     if len(winners) > 1:  # a split pot
         for p in winners:
             if killer is not None and killer[0] == p:
-                t.due = Due(player=p, seat=_seat(deal, p), rule_id="KILL-SPLIT-LEG",
+                t.due = Due(player=p, seat=_seat(deal, p), rule_id=KILL_SPLIT_LEG,
                             reason=f"killed the pot for {killer[1]} and split it",
                             certain=killer[2], amount=killer[1])
                 t.legs.pop(p, None)
@@ -448,7 +458,7 @@ def _advance_legs(t: _Table, deal: KillDeal, present: set[str],
     t.legs[w] = Leg.WON
     killed = killer is not None and killer[0] == w
     if killer is not None and killed and killer[2]:
-        t.due = Due(player=w, seat=_seat(deal, w), rule_id="KILL-MUST-POST",
+        t.due = Due(player=w, seat=_seat(deal, w), rule_id=KILL_MUST_POST,
                     reason=f"killed the pot for {killer[1]} and won it", certain=True,
                     amount=killer[1])
         return
@@ -458,33 +468,33 @@ def _advance_legs(t: _Table, deal: KillDeal, present: set[str],
         # the second leg: a full bet won, no part of the blinds; a "full bet" is at least the
         # lower limit and at most the upper one, so only amounts outside that band decide
         if won >= deal.big_bet:
-            rule, kept = _KEPT.get(before, ("KILL-TRIGGER", "")) if before else (
-                "KILL-TRIGGER", "")
+            rule, kept = _KEPT.get(before, (KILL_TRIGGER, "")) if before else (
+                KILL_TRIGGER, "")
             t.due = Due(player=w, seat=_seat(deal, w), rule_id=rule,
                         reason=f"won a second pot in a row{kept}, with {won} of the other "
                                "players' bets in it beyond the blinds",
                         certain=before is not None)
         elif won < full and before is not None and not killed:
-            t.not_due = NotDue(player=w, rule_id="KILL-LEG2",
+            t.not_due = NotDue(player=w, rule_id=KILL_LEG2,
                                reason=f"the second pot he won in a row held only {won} of "
                                       f"the other players' bets beyond the blinds, less "
                                       f"than a full bet ({full})")
     elif killed:
         return  # he killed a pot he did not owe: what winning it commits him to is unproven
     elif before is Leg.NONE_SPLIT:
-        t.not_due = NotDue(player=w, rule_id="KILL-BUTTON-NEUTRAL",
+        t.not_due = NotDue(player=w, rule_id=KILL_BUTTON_NEUTRAL,
                            reason="he won his first leg: the pot before it was split by "
                                   "players who did not hold the kill button, which left the "
                                   "button neutral")
     else:
-        t.not_due = NotDue(player=w, rule_id="KILL-TRIGGER",
+        t.not_due = NotDue(player=w, rule_id=KILL_TRIGGER,
                            reason="he won his first pot in a row")
 
 
 # the rule that kept a leg up, and how the message says so
 _KEPT: dict[Leg, tuple[str, str]] = {
-    Leg.KEPT_SPLIT: ("KILL-SPLIT-LEG", " (his leg survived the split pot before)"),
-    Leg.KEPT_AWAY: ("KILL-LEG-PERSIST", " (his leg survived his time away from the table)"),
+    Leg.KEPT_SPLIT: (KILL_SPLIT_LEG, " (his leg survived the split pot before)"),
+    Leg.KEPT_AWAY: (KILL_LEG_PERSIST, " (his leg survived his time away from the table)"),
 }
 
 

@@ -26,6 +26,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from audit.rules.findings import Finding, finding
+from audit.rules.ids import BLIND_MISSED_UNPOSTED, BUTTON_MOVE
 from audit.rules.settings import Settings
 from audit.sequence.kill import kill_findings
 
@@ -221,10 +222,10 @@ def _missed_big_blinds(hands: pl.DataFrame, seats: pl.DataFrame, pairs: pl.DataF
             if not seat:
                 del owed[player]  # he left the table
             elif dealt:
-                if not posted and "BLIND-MISSED-UNPOSTED" not in st.disabled:
+                if not posted and BLIND_MISSED_UNPOSTED not in st.disabled:
                     out.append(finding(
-                        "BLIND-MISSED-UNPOSTED", hand_id=hand_id, seq=0, seat=seat,
-                        player=player, severity=st.severity.get("BLIND-MISSED-UNPOSTED"),
+                        BLIND_MISSED_UNPOSTED, hand_id=hand_id, seq=0, seat=seat,
+                        player=player, severity=st.severity.get(BLIND_MISSED_UNPOSTED),
                         message=f"seat {seat} ({player}) sat out while the big blind passed his "
                                 f"seat ({owed[player]}) and is dealt in here without posting: "
                                 "a player who missed a blind posts it (the big blind live) or "
@@ -277,7 +278,7 @@ def _button_moves(hands: pl.DataFrame, seats: pl.DataFrame, pairs: pl.DataFrame,
     out: list[Finding] = []
     for prev_id, hand_id in pairs.iter_rows():
         st = tournament if (tournaments[hand_id] and tournament is not None) else cash
-        if "BUTTON-MOVE" in st.disabled:
+        if BUTTON_MOVE in st.disabled:
             continue
         a, b = deals[prev_id], deals[hand_id]
         why = check_button(a, b, st.button_method)
@@ -287,8 +288,8 @@ def _button_moves(hands: pl.DataFrame, seats: pl.DataFrame, pairs: pl.DataFrame,
                        .iter_rows())
         why = _name_seats(why, players)
         out.append(finding(
-            "BUTTON-MOVE", hand_id=hand_id, seq=0, seat=b.button,
-            player=players.get(b.button), severity=st.severity.get("BUTTON-MOVE"),
+            BUTTON_MOVE, hand_id=hand_id, seq=0, seat=b.button,
+            player=players.get(b.button), severity=st.severity.get(BUTTON_MOVE),
             actual=b.button,
             message=f"The button is on seat {b.button} in this hand, after seat {a.button} in "
                     f"the previous deal at this table ({prev_id}): {why}. Each round every "

@@ -15,6 +15,7 @@ from audit.cli.main import main
 from audit.devtools.faults import hands_table
 from audit.ingest.pipeline import ingest
 from audit.privacy import pseudonym
+from audit.rules.ids import CHIP_SHORT_CALL
 from audit.run.runner import audit_store
 from audit.sql.roster import store_roster
 from audit.store.dataset import Store
@@ -102,7 +103,7 @@ def test_findings_text_naming_another_player_is_pseudonymized(audited: Store):
     from audit.sql.roster import pseudonymize_store_table
 
     table = findings_table([finding(
-        "CHIP-SHORT-CALL", hand_id="p0", seq=7, seat=1, player="ann",
+        CHIP_SHORT_CALL, hand_id="p0", seq=7, seat=1, player="ann",
         expected="before seat 2 (bob)", actual="cat's turn",
         message="seat 1 (ann) acted before seat 2 (bob); cat and bob waited; announce it.",
     )], "run-1")

@@ -19,11 +19,19 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from audit.replay.state import FL, HandState
+from audit.rules.ids import (
+    A5_EXPOSED_LIMIT,
+    BBLOW_EXPOSED,
+    D27_EXPOSED,
+    DQ_INCONSISTENT_LOG,
+    DRAW_EXPOSED_ON_DRAW,
+    DRAWHI_EXPOSED_PREDRAW,
+)
 
 if TYPE_CHECKING:
     from audit.replay.family.hooks import FamilyHooks
 
-ON_DRAW = "DRAW-EXPOSED-ON-DRAW"
+ON_DRAW = DRAW_EXPOSED_ON_DRAW
 _A5_LIMIT = frozenset("A234567")
 _A5_BIG = frozenset("A2345")
 _D27 = frozenset("23457")
@@ -45,11 +53,11 @@ def predraw_rule(vh: FamilyHooks, h: HandState) -> tuple[str, frozenset[str] | N
     ev = vh.spec.evaluator
     limit = h.structure == FL
     if vh.spec.name in ("draw_high", "jacks_or_better"):
-        return "DRAWHI-EXPOSED-PREDRAW", None
+        return DRAWHI_EXPOSED_PREDRAW, None
     if ev == "lowa5":
-        return ("A5-EXPOSED-LIMIT", _A5_LIMIT) if limit else ("BBLOW-EXPOSED", _A5_BIG)
+        return (A5_EXPOSED_LIMIT, _A5_LIMIT) if limit else (BBLOW_EXPOSED, _A5_BIG)
     if ev == "low27":
-        return ("D27-EXPOSED", _D27) if limit else ("BBLOW-EXPOSED", _D27)
+        return (D27_EXPOSED, _D27) if limit else (BBLOW_EXPOSED, _D27)
     return None
 
 
@@ -69,7 +77,7 @@ def replaced(vh: FamilyHooks, h: HandState, s: int, new: tuple[int, ...], seq: i
     mine = vh.exposed.get(s) or []
     gone = next((e for e in reversed(mine) if e.card in h.hole[s]), None)
     if gone is None:
-        h.flag("DQ-INCONSISTENT-LOG", seq, f"{h.who(s)} is given a replacement for an exposed "
+        h.flag(DQ_INCONSISTENT_LOG, seq, f"{h.who(s)} is given a replacement for an exposed "
                "card, but no card was logged as exposed to him.", seat=s)
         h.hole[s].extend(new)
         return

@@ -19,6 +19,7 @@ from itertools import combinations
 
 from audit.poker.jokers import game_strength
 from audit.replay.state import HandState
+from audit.rules.ids import LOWBALL_MISCALL, LOWBALL_PAIR_CALL
 
 # rank index (audit.poker.cards: 2 = 0 .. A = 12) of a claimed top card, from the spoken word
 _WORDS = {"five": 3, "5": 3, "six": 4, "6": 4, "seven": 5, "7": 5, "eight": 6, "8": 6,
@@ -79,7 +80,7 @@ def check_miscalls(h: HandState, evaluator: str, claims: list[Claim],
             continue  # both hands intact heads-up: the best hand wins
         why = (f"{h.who(fouled[0])} mucked after it" if fouled else
                "in a multiway showdown a miscalled hand is dead")
-        h.flag("LOWBALL-MISCALL", seq, f"{h.who(s)} called his hand better than it was "
+        h.flag(LOWBALL_MISCALL, seq, f"{h.who(s)} called his hand better than it was "
                f"(event {c.seq}) and was paid; {why}, so his hand was dead.", seat=s,
                expected="dead hand", actual="paid")
 
@@ -105,7 +106,7 @@ def check_pair_calls(h: HandState, evaluator: str, announced: set[int], mucks: d
         fouled = [x for x, m in mucks.items() if x != s and m > at]
         if not fouled:
             continue  # both hands intact: the best hand wins
-        h.flag("LOWBALL-PAIR-CALL", seq, f"{h.who(s)} spread a hand with a pair without "
+        h.flag(LOWBALL_PAIR_CALL, seq, f"{h.who(s)} spread a hand with a pair without "
                f"saying \"pair\" (event {at}), {h.who(fouled[0])} then mucked, and he was "
                "paid; a player who spreads a pair must announce it or lose the pot when that "
                "makes another player foul his hand.", seat=s, expected="lose the pot",

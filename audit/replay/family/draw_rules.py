@@ -14,6 +14,13 @@ from audit.poker.cards import JOKER
 from audit.poker.jokers import has_openers, seven_or_better
 from audit.replay.showdown import PotResult
 from audit.replay.state import HandState
+from audit.rules.ids import (
+    A5_SEVENS_RULE,
+    DRAW_MAX_FOUR,
+    DRAW_SHORT_PREDRAW,
+    JACKS_OPENERS,
+    ORDER_DRAW_PHASE,
+)
 
 if TYPE_CHECKING:
     from audit.replay.family.hooks import FamilyHooks
@@ -28,7 +35,7 @@ def check_openers(h: HandState, s: int, seq: int) -> bool:
         return False
     if has_openers(list(cards)):
         return False
-    h.flag("JACKS-OPENERS", seq, f"{h.who(s)} opened without openers: his five cards before "
+    h.flag(JACKS_OPENERS, seq, f"{h.who(s)} opened without openers: his five cards before "
            "the draw hold no pair of jacks or better, which jacks-or-better requires to "
            "open.", seat=s, expected="a pair of jacks or better", actual="no openers")
     return True
@@ -37,14 +44,14 @@ def check_openers(h: HandState, s: int, seq: int) -> bool:
 def check_draw_deal(vh: FamilyHooks, h: HandState, s: int, n: int, seq: int) -> None:
     """DRAW-MAX-FOUR: at most four cards at once; a fifth only after everyone drew."""
     if n > 4:
-        h.flag("DRAW-MAX-FOUR", seq, f"{h.who(s)} was dealt {n} draw cards at once; at most "
+        h.flag(DRAW_MAX_FOUR, seq, f"{h.who(s)} was dealt {n} draw cards at once; at most "
                "four consecutive cards go to one player, and the fifth comes after everyone "
                "else has drawn.", seat=s, expected=4, actual=n)
     elif vh.got.get(s) and vh.got[s] + n > 4:  # beyond four cards in a row to him
         waiting = [x for x in h.seats if x != s and h.in_hand[x] and not h.folded[x]
                    and (x not in vh.drawn or vh.drawn[x] > 0)]
         if waiting:
-            h.flag("DRAW-MAX-FOUR", seq, f"{h.who(s)} was dealt more draw cards before "
+            h.flag(DRAW_MAX_FOUR, seq, f"{h.who(s)} was dealt more draw cards before "
                    f"{h.who(waiting[0])} had drawn; a player drawing five gets four, and "
                    "the fifth only after everyone else has drawn.", seat=s,
                    expected="after the other draws", actual="before")
@@ -65,7 +72,7 @@ def check_draw_order(vh: FamilyHooks, h: HandState, s: int, seq: int) -> None:
     if i < last and not vh.draw_order_flagged:
         vh.draw_order_flagged = True
         ahead = h.order[last]
-        h.flag("ORDER-DRAW-PHASE", seq, f"{h.who(s)} drew after {h.who(ahead)}, who sits "
+        h.flag(ORDER_DRAW_PHASE, seq, f"{h.who(s)} drew after {h.who(ahead)}, who sits "
                "after him; the draw is served to each player in order, clockwise from the "
                "first active player left of the button.", seat=s,
                expected=f"before {h.who(ahead)}", actual=f"after {h.who(ahead)}")
@@ -80,7 +87,7 @@ def check_short_predraw(vh: FamilyHooks, h: HandState, s: int, before: int, seq:
         return
     if not 0 < before < vh.spec.max_cards:
         return
-    h.flag("DRAW-SHORT-PREDRAW", seq, f"{h.who(s)} was dealt a missing card before the draw "
+    h.flag(DRAW_SHORT_PREDRAW, seq, f"{h.who(s)} was dealt a missing card before the draw "
            f"after the betting had begun (event {vh.first_action_seq}); a hand short before "
            "the draw is completed only before the first player acts, otherwise he draws up "
            f"to {vh.spec.max_cards}.", seat=s, expected="draws the missing card",
@@ -106,7 +113,7 @@ def sevens_rule(vh: FamilyHooks, h: HandState, results: list[PotResult],
     before = sum(pre)
     if total <= before or pot.amount != total:
         return  # no bet after the draw (or an uncalled one): the rule changes nothing
-    h.flag("A5-SEVENS-RULE", seq, f"{h.who(s)} checked a seven-low or better after the "
+    h.flag(A5_SEVENS_RULE, seq, f"{h.who(s)} checked a seven-low or better after the "
            f"draw and holds the best hand: under the sevens rule he wins only the "
            f"{h.money(before)} that was in the pot before the draw, and every post-draw "
            "bet goes back to the player who made it.", seat=s,

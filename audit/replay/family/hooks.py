@@ -59,8 +59,37 @@ from audit.replay.live.words import Said, parse_declaration
 from audit.replay.pots import split
 from audit.replay.showdown import PotResult, clockwise
 from audit.replay.state import FL, HandState
+from audit.rules.ids import (
+    A5_CHECKRAISE,
+    ANTE_DRAW,
+    BET_CAP_TWOROUND,
+    BET_STUD_OPENPAIR,
+    DEAL_PREMATURE,
+    DQ_INCONSISTENT_LOG,
+    DRAW_FIVE_CARD_HAND,
+    DRAWHI_ALLIN_ANTES,
+    LOWBALL_OPEN,
+    ORDER_BUTTON_FIRST,
+    ORDER_BUTTON_LATER,
+    ORDER_DRAW_AFTER,
+    ORDER_HEADSUP,
+    ORDER_KILL,
+    ORDER_MISSISSIPPI,
+    ORDER_STUD_7TH_UP,
+    ORDER_STUD_ALLIN_STARTER,
+    ORDER_STUD_COMMON,
+    RAZZ_NO_OPENPAIR,
+    STUD_BRINGIN_ALLIN,
+    STUD_BRINGIN_AMOUNT,
+    STUD_BRINGIN_OPTIONS,
+    STUD_CARD_COUNT,
+    STUD_PREMATURE,
+    STUD_SHORT_DECK,
+    STUD_WRONG_LOWCARD,
+    STUDHL_NO_OPENPAIR,
+)
 
-DQ = "DQ-INCONSISTENT-LOG"
+DQ = DQ_INCONSISTENT_LOG
 _ORDINALS = {2: "2nd", 3: "3rd", 4: "4th", 5: "5th", 6: "6th", 7: "7th"}
 
 
@@ -151,7 +180,7 @@ class FamilyHooks:
         if spec.two_round and h.structure == FL:
             two = st.values.get("cap.two_round", st.cap_multi)
             h.st = st.with_house(json.dumps({"cap.multi_round": two}))
-            h.cap_rule = "BET-CAP-TWOROUND"
+            h.cap_rule = BET_CAP_TWOROUND
 
     # --- streets ------------------------------------------------------------------------
 
@@ -175,7 +204,7 @@ class FamilyHooks:
         if h.oot:
             flush_held(h)
         if h.to_act and h.remaining() > 1 and not self.pending:
-            h.flag("STUD-PREMATURE" if self.stud else "DEAL-PREMATURE", seq,
+            h.flag(STUD_PREMATURE if self.stud else DEAL_PREMATURE, seq,
                    f"Cards for the next round were dealt before the betting {self.street_name(h)}"
                    f" was complete ({h.who(h.to_act)} still had to act); cards dealt early "
                    "are taken out of play and the betting finishes first.", seat=h.to_act)
@@ -184,8 +213,8 @@ class FamilyHooks:
             # after the draw the opener acts first, or the next player if he folded
             o = self.opener
             h.to_act = o if h.live(o) else h.next_to_act(o)
-            first = h.order_ids[0] if h.order_ids else "ORDER-BUTTON-FIRST"
-            h.order_ids = (first, "ORDER-DRAW-AFTER")
+            first = h.order_ids[0] if h.order_ids else ORDER_BUTTON_FIRST
+            h.order_ids = (first, ORDER_DRAW_AFTER)
         h.big_from = self.spec.big_from
         h.street_rule = self.spec.street_rule
         self.draw_pos = -1  # the next draw's order starts afresh
@@ -206,14 +235,14 @@ class FamilyHooks:
         """ORDER-STUD-ALLIN-STARTER: the player who should start the round is all-in, so the
         next active player to his left starts it; order findings this round cite the rule."""
         h.to_act = h.next_to_act(starter)
-        h.order_ids = ("ORDER-STUD-ALLIN-STARTER", "ORDER-STUD-ALLIN-STARTER")
+        h.order_ids = (ORDER_STUD_ALLIN_STARTER, ORDER_STUD_ALLIN_STARTER)
 
     def _opener_first(self, h: HandState) -> bool:
         """ORDER-DRAW-AFTER: jacks, and draw high dealt with an ante and no blinds (a table
         with blinds, as online sites deal draw high, keeps the button order after the draw)."""
         if self.spec.needs_openers:
             return True
-        return self.ante_rule_id == "ANTE-DRAW" and not h.bb_seat and not h.sb_seat
+        return self.ante_rule_id == ANTE_DRAW and not h.bb_seat and not h.sb_seat
 
     def _resolve(self, h: HandState) -> None:
         """First to act once a stud street's cards are all out."""
@@ -257,7 +286,7 @@ class FamilyHooks:
             check_seventh(self, h, alive, self.last_deal_seq)
             # the last round's first player counts the common card (ORDER-STUD-COMMON) or a
             # seventh card dealt face up (ORDER-STUD-7TH-UP) with the upcards
-            later = ("ORDER-STUD-COMMON" if self.common else "ORDER-STUD-7TH-UP"
+            later = (ORDER_STUD_COMMON if self.common else ORDER_STUD_7TH_UP
                      if any(self.faces.get(s, "")[6:7] == "u" for s in alive) else None)
             if later and h.order_ids:
                 h.order_ids = (h.order_ids[0], later)
@@ -270,11 +299,11 @@ class FamilyHooks:
         if h.street == 1 and any(has_open_pair(self.up.get(s, [])) for s in alive):
             if self.spec.open_pair:  # either limit may be bet (BET-STUD-OPENPAIR)
                 self.open_pair = True
-                h.street_rule = "BET-STUD-OPENPAIR"
+                h.street_rule = BET_STUD_OPENPAIR
             elif self.spec.name == "razz":
-                h.street_rule = "RAZZ-NO-OPENPAIR"
+                h.street_rule = RAZZ_NO_OPENPAIR
             elif self.spec.name == "stud_hilo":
-                h.street_rule = "STUDHL-NO-OPENPAIR"
+                h.street_rule = STUDHL_NO_OPENPAIR
 
     # --- events -------------------------------------------------------------------------
 
@@ -336,7 +365,7 @@ class FamilyHooks:
             check_faces(self, h, s, seq)
         if not self.short_flagged and sum(len(h.hole[x]) for x in h.seats) > 52:
             self.short_flagged = True
-            h.flag("STUD-SHORT-DECK", seq, f"{h.who(s)} was dealt his own card although the "
+            h.flag(STUD_SHORT_DECK, seq, f"{h.who(s)} was dealt his own card although the "
                    "players already hold more than the 52 cards of the deck; when the deck "
                    "cannot cover every player, the last card is dealt face up as a common card.",
                    seat=s, expected="a common card", actual="own card")
@@ -360,8 +389,8 @@ class FamilyHooks:
             if s is not None and 0 < s < h.size and h.in_hand[s] and not killed:
                 self.killer = s
                 # the first round of a killed pot goes by the kill order (ORDER-KILL)
-                h.order_ids = ("ORDER-KILL", "ORDER-HEADSUP" if len(h.seats) == 2
-                               else "ORDER-BUTTON-LATER")
+                h.order_ids = (ORDER_KILL, ORDER_HEADSUP if len(h.seats) == 2
+                               else ORDER_BUTTON_LATER)
                 if detail == "kill_voluntary":
                     self.kill_voluntary = True  # KILL-UNAWARE: the live layer lets a call
                     # of the blind made unaware of the kill be taken back
@@ -393,14 +422,14 @@ class FamilyHooks:
         stack = h.stack[s]
         bi = h.game.get("bring_in")
         if bi and add != bi and add < stack and add != h.small_bet:
-            h.flag("STUD-BRINGIN-AMOUNT", seq, f"{h.who(s)} brought in for {h.money(add)}; the "
+            h.flag(STUD_BRINGIN_AMOUNT, seq, f"{h.who(s)} brought in for {h.money(add)}; the "
                    f"bring-in in this structure is {h.money(bi)} (or a completion to "
                    f"{h.money(h.small_bet)}).", seat=s, expected=bi, actual=add,
                    delta=add - bi)
         put_in(h, s, add)
         if add and add == stack:
             if bi and add < bi:
-                self.short_wager = (h.bet[s], bi, "STUD-BRINGIN-ALLIN")
+                self.short_wager = (h.bet[s], bi, STUD_BRINGIN_ALLIN)
         h.acted[s] = True
         h.acted_level[s] = h.cur_bet
         h.acted_fr[s] = h.fr_count
@@ -428,7 +457,7 @@ class FamilyHooks:
             h.allin_street[w] = None
             h.cur_bet = max(h.bet[x] for x in h.seats)
             return
-        h.flag("STUD-WRONG-LOWCARD", seq, f"{h.who(s)} was made to bring in after "
+        h.flag(STUD_WRONG_LOWCARD, seq, f"{h.who(s)} was made to bring in after "
                f"{h.who(w)} had been named low and bet and the next player had acted; then "
                f"the wrong player's wager stands and the true lowcard owes nothing.", seat=s,
                expected="no bring-in", actual="bring-in")
@@ -457,7 +486,7 @@ class FamilyHooks:
         if self.allin_lowcard and kind == "check" and h.street == 0 and not h.cur_bet:
             # 000 §7 r.4: all other players enter for at least the normal amount; 001
             # 3.2.3.5.8: the player to his left may fold, bring in or complete. No check.
-            h.flag("ORDER-STUD-ALLIN-STARTER", seq, f"{h.who(s)} checked on 3rd street with "
+            h.flag(ORDER_STUD_ALLIN_STARTER, seq, f"{h.who(s)} checked on 3rd street with "
                    f"the lowcard, {h.who(self.allin_lowcard)}, all in for his ante: the player "
                    "who starts the action may fold, bring in or complete, and everyone else "
                    "enters for at least the normal amount; nobody may check.", seat=s,
@@ -479,13 +508,13 @@ class FamilyHooks:
                     self.deck.seen[c] = -1
         if (self.high_card > 0 and h.street == 0 and s == self.high_card and kind == "check"
                 and h.cur_bet == 0):
-            h.flag("ORDER-MISSISSIPPI", seq, f"{h.who(s)} holds the high card and checked in "
+            h.flag(ORDER_MISSISSIPPI, seq, f"{h.who(s)} holds the high card and checked in "
                    "round 1; at big-bet Mississippi stud the high card must bet or fold.",
                    seat=s, expected="bet or fold", actual="check")
         if self.stud and h.street == 0 and not self.bring_done and s == self.bring_seat:
             self.bring_done = True
             if kind in ("fold", "check") and not self.bringin_fold:
-                h.flag("STUD-BRINGIN-OPTIONS", seq, f"{h.who(s)} has the bring-in card and "
+                h.flag(STUD_BRINGIN_OPTIONS, seq, f"{h.who(s)} has the bring-in card and "
                        f"was logged to {kind}; the bring-in player must post the bring-in or "
                        "complete to a full bet.", seat=s, expected="bring in or complete",
                        actual=kind)
@@ -504,7 +533,7 @@ class FamilyHooks:
             if kind == "check":
                 self.checked.add(s)
             elif kind == "raise" and s in self.checked:
-                h.flag("A5-CHECKRAISE", seq, f"{h.who(s)} checked and then raised in the same "
+                h.flag(A5_CHECKRAISE, seq, f"{h.who(s)} checked and then raised in the same "
                        "round; check-raise is not allowed in limit ace-to-five lowball.",
                        seat=s, expected="call or fold", actual="raise")
 
@@ -523,12 +552,12 @@ class FamilyHooks:
             self.opened = True
             return
         if kind == "check" and h.cur_bet == 0:
-            h.flag("LOWBALL-OPEN", seq, f"{h.who(s)} checked before the draw; in lowball a "
+            h.flag(LOWBALL_OPEN, seq, f"{h.who(s)} checked before the draw; in lowball a "
                    "player opens with a bet or folds (only the big blind has an option).",
                    seat=s, expected="bet or fold", actual="check")
         elif (kind == "call" and self.min_open_2bb and h.bb_seat and s != h.bb_seat
               and h.cur_bet == h.bb and h.bet[s] < h.bb and h.stack[s] > h.bb - h.bet[s]):
-            h.flag("LOWBALL-OPEN", seq, f"{h.who(s)} came in by calling the big blind; in "
+            h.flag(LOWBALL_OPEN, seq, f"{h.who(s)} came in by calling the big blind; in "
                    f"this game the minimum open is twice the blind, {h.money(2 * h.bb)}.",
                    seat=s, expected=2 * h.bb, actual=h.bb)
 
@@ -537,7 +566,7 @@ class FamilyHooks:
         (playing for the antes); every caller still puts in the full bet (DRAWHI-ALLIN-ANTES).
         An opener may also open with a raise (DRAWHI-OPEN, 000 §11 intro): an opening of two
         bets counts as the opening bet and a raise."""
-        if self.ante_rule_id != "ANTE-DRAW" or h.structure != FL or h.cur_bet:
+        if self.ante_rule_id != ANTE_DRAW or h.structure != FL or h.cur_bet:
             return
         add = amount if amount is not None else (None if total is None else total - h.bet[s])
         stack = h.stack[s]
@@ -547,7 +576,7 @@ class FamilyHooks:
             h.fr_count += 1
             return
         if add is not None and 0 < add == stack and h.bet[s] + add < h.small_bet:
-            self.short_wager = (h.bet[s] + add, h.small_bet, "DRAWHI-ALLIN-ANTES")
+            self.short_wager = (h.bet[s] + add, h.small_bet, DRAWHI_ALLIN_ANTES)
 
     def _call_short_wager(self, h: HandState, s: int, amount: int | None, total: int | None,
                           seq: int) -> None:
@@ -593,7 +622,7 @@ class FamilyHooks:
             if h.oot:
                 flush_held(h)
             if h.to_act and h.remaining() > 1:
-                h.flag("DEAL-PREMATURE", seq, f"The draw began before the betting "
+                h.flag(DEAL_PREMATURE, seq, f"The draw began before the betting "
                        f"{self.street_name(h)} was complete ({h.who(h.to_act)} still had to "
                        "act); the draw comes only after the betting round ends.",
                        seat=h.to_act)
@@ -649,7 +678,7 @@ class FamilyHooks:
                 continue
             got = len(h.hole[s])
             if got != need:
-                h.flag("DRAW-FIVE-CARD-HAND", seq, f"{h.who(s)} holds {got} cards after the "
+                h.flag(DRAW_FIVE_CARD_HAND, seq, f"{h.who(s)} holds {got} cards after the "
                        f"draw; a playing hand has exactly {need}, so his hand is fouled (dead).",
                        seat=s, expected=need, actual=got)
 
@@ -734,11 +763,11 @@ class FamilyHooks:
             if not h.hole[s]:
                 continue
             if n > mx:
-                h.flag("STUD-CARD-COUNT", h.dealt_seqs.get(s), f"{h.who(s)} received {n} "
+                h.flag(STUD_CARD_COUNT, h.dealt_seqs.get(s), f"{h.who(s)} received {n} "
                        f"cards; a stud hand with more than {mx} cards is dead.", seat=s,
                        expected=mx, actual=n)
             elif n < mx and not h.folded[s] and h.street == last and h.remaining() > 1:
-                h.flag("STUD-CARD-COUNT", h.dealt_seqs.get(s), f"{h.who(s)} reached the "
+                h.flag(STUD_CARD_COUNT, h.dealt_seqs.get(s), f"{h.who(s)} reached the "
                        f"showdown with {n} cards; a stud hand needs {mx} (a hand missing only "
                        "its last card may be ruled live by the floor).", seat=s,
                        expected=mx, actual=n,

@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 
 from audit.poker.jokers import has_openers
 from audit.replay.state import HandState
+from audit.rules.ids import JACKS_FALSE_OPENER, JACKS_POT_PLAYS, JACKS_SPLIT_OPENERS
 
 
 @dataclass(slots=True)
@@ -55,7 +56,7 @@ def check_split_openers(h: HandState, rec: SplitOpeners, seq: int) -> None:
     before = kept + rec.discards
     if len(kept) + len(rec.drawn) != 5 or len(before) != 5 or has_openers(before):
         return
-    h.flag("JACKS-SPLIT-OPENERS", seq, f"{h.who(s)} opened and was paid from the pot, but his "
+    h.flag(JACKS_SPLIT_OPENERS, seq, f"{h.who(s)} opened and was paid from the pot, but his "
            "final hand plus his discards could not have held a pair of jacks or better; a "
            "player who split openers that could not have been there loses the pot.", seat=s,
            expected="openers in the final hand plus discards", actual="no openers")
@@ -135,7 +136,7 @@ def rule_false_opener(h: HandState, rec: FalseOpener, pre_draw: list[int] | None
         why = "all the action before the draw was complete"
     else:
         return  # the action was not complete: the bets go back, the opening bet stays
-    h.flag("JACKS-POT-PLAYS", end_seq, f"{h.who(s)} opened on false openers and the hand "
+    h.flag(JACKS_POT_PLAYS, end_seq, f"{h.who(s)} opened on false openers and the hand "
            f"ended before the draw with the bets given back, but {why}: then the pot plays "
            "(his hand is dead), even when the opener shows or declares a foul.", seat=s,
            expected="the pot plays", actual="bets returned")
@@ -184,7 +185,7 @@ def award_rule(h: HandState, rec: FalseOpener, s: int, paid_too_much: int
         return None  # a void hand (a card dealt twice) gives every wager back: no ruling
     from_pot = sum(a for w, a, label in h.awards if w == s and label != "uncalled")
     if (rec.ruling == PLAYS and not from_pot and paid_too_much <= rec.withdrawable):
-        return ("JACKS-POT-PLAYS", "once the action before the draw is complete, the opener "
+        return (JACKS_POT_PLAYS, "once the action before the draw is complete, the opener "
                 "may not withdraw any bet, whether or not his hand holds openers")
-    return ("JACKS-FALSE-OPENER", "he opened on false openers, so his hand is dead: it wins "
+    return (JACKS_FALSE_OPENER, "he opened on false openers, so his hand is dead: it wins "
             "nothing, and his opening bet stays in the pot")

@@ -11,13 +11,14 @@ all-in for less (ANTE-AMOUNT judges the size).
 from __future__ import annotations
 
 from audit.replay.state import HandState
+from audit.rules.ids import ANTE_DRAW, ANTE_STUD
 
-ANTE_GAMES = {"stud": "ANTE-STUD", "draw_high": "ANTE-DRAW", "jacks_or_better": "ANTE-DRAW"}
+ANTE_GAMES = {"stud": ANTE_STUD, "draw_high": ANTE_DRAW, "jacks_or_better": ANTE_DRAW}
 
 
 def ante_rule(family: str, variant: str) -> str | None:
     """The ante rule of a stud or draw game, or None when the game is played with blinds."""
-    return "ANTE-STUD" if family == "stud" else ANTE_GAMES.get(variant)
+    return ANTE_STUD if family == "stud" else ANTE_GAMES.get(variant)
 
 
 def check_antes(h: HandState, rule: str, anted: set[int], seq: int) -> None:

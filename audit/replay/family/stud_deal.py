@@ -13,6 +13,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from audit.replay.state import HandState
+from audit.rules.ids import STUD_7TH_UP, STUD_BURN_ERROR, STUD_EXPOSED_START, STUD_SHORT_DECK
 
 if TYPE_CHECKING:
     from audit.replay.family.hooks import FamilyHooks
@@ -24,7 +25,7 @@ def check_common(h: HandState, seq: int) -> None:
     needing = [x for x in h.seats if h.hole[x] and not h.folded[x]]
     fresh = 52 - dealt - 1  # every card not in a hand (stub, burns), less one burn
     if fresh >= len(needing):
-        h.flag("STUD-SHORT-DECK", seq, f"A common card was dealt although {fresh} cards "
+        h.flag(STUD_SHORT_DECK, seq, f"A common card was dealt although {fresh} cards "
                f"were left for the {len(needing)} players still in; the common card is "
                "only for a deck that cannot cover every remaining player.",
                expected="a card to each player", actual="common card")
@@ -39,20 +40,20 @@ def check_start(vh: FamilyHooks, h: HandState, s: int, seq: int) -> None:
         return
     vh.exposed_start.add(s)
     if h.tournament:
-        h.flag("STUD-EXPOSED-START", seq, f"{h.who(s)}'s hole card was dealt face up on the "
+        h.flag(STUD_EXPOSED_START, seq, f"{h.who(s)}'s hole card was dealt face up on the "
                "first street; in a stud tournament that is a misdeal.", seat=s,
                expected=want, actual=got)
     elif up_holes == len(want) - 1:
         vh.dead_start[s] = seq  # a violation only if he plays on (see before_action)
     elif got[-1] == "u":
-        h.flag("STUD-EXPOSED-START", seq, f"{h.who(s)}'s hole card was dealt face up, and "
+        h.flag(STUD_EXPOSED_START, seq, f"{h.who(s)}'s hole card was dealt face up, and "
                "then his next card face up too; after an exposed hole card the third card "
                "is dealt face down.", seat=s, expected=want.replace("u", "d"), actual=got)
 
 def dead_start_played(vh: FamilyHooks, h: HandState, s: int, seq: int) -> None:
     at = vh.dead_start.pop(s, None)
     if at is not None:
-        h.flag("STUD-EXPOSED-START", seq, f"Both of {h.who(s)}'s hole cards were dealt face "
+        h.flag(STUD_EXPOSED_START, seq, f"Both of {h.who(s)}'s hole cards were dealt face "
                "up: his hand is dead and his ante goes back to him, but he played on.",
                seat=s, expected="dead hand", actual="played")
 
@@ -64,11 +65,11 @@ def check_seventh(vh: FamilyHooks, h: HandState, alive: list[int], seq: int | No
         return
     if len(alive) > 2:
         for s in ups[1:]:
-            h.flag("STUD-7TH-UP", seq, f"{h.who(s)}'s seventh card was dealt face up after "
+            h.flag(STUD_7TH_UP, seq, f"{h.who(s)}'s seventh card was dealt face up after "
                    f"{h.who(ups[0])}'s was; with more than two players the others get "
                    "their last card face down.", seat=s, expected="down", actual="up")
     elif len(alive) == 2 and alive[0] in ups and alive[1] not in ups:
-        h.flag("STUD-7TH-UP", seq, f"{h.who(alive[0])}'s seventh card was dealt face up, "
+        h.flag(STUD_7TH_UP, seq, f"{h.who(alive[0])}'s seventh card was dealt face up, "
                f"so heads-up {h.who(alive[1])}'s must be dealt face up too.",
                seat=alive[1], expected="up", actual="down")
 
@@ -121,7 +122,7 @@ def check_stud_burns(h: HandState, streets: dict[int, tuple[int, int]],
         h.street = k  # name the street the burn belonged to
         where = name(h)
         h.street = street
-        h.flag("STUD-BURN-ERROR", seq, f"{'No card' if burns == 0 else f'{burns} cards'} "
+        h.flag(STUD_BURN_ERROR, seq, f"{'No card' if burns == 0 else f'{burns} cards'} "
                f"{'was' if burns == 0 else 'were'} burned before the cards dealt {where}; "
                "the dealer burns one card before each round, and a missed or double burn is "
                "corrected so every card reaches its proper position.",

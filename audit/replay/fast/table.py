@@ -31,6 +31,7 @@ from audit.replay.awards import implied_rake_message
 from audit.replay.events import hands_from_table
 from audit.replay.hand import replay_hand
 from audit.rules.findings import Finding, finding, findings_schema_for, findings_table
+from audit.rules.ids import DQ_UNVERIFIABLE_AWARD
 from audit.rules.settings import Settings
 from audit.schema import arrow_schema
 
@@ -676,7 +677,7 @@ def _winners(row_start: np.ndarray, seats: np.ndarray, player: pa.Array, won: np
     return _strings(out_off, buf, valid)
 
 
-UNRECORDED_RULE = "DQ-UNVERIFIABLE-AWARD"
+UNRECORDED_RULE = DQ_UNVERIFIABLE_AWARD
 UNRECORDED_MESSAGE = ("The award cannot be verified: the log does not record what each player "
                       "was paid; nothing is concluded about it.")
 

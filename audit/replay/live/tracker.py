@@ -46,6 +46,7 @@ from audit.replay.live.words import (
     parse_motion,
 )
 from audit.replay.state import FL, STREETS, HandState
+from audit.rules.ids import TURN_OOT_BINDING, TURN_OOT_CALL, TURN_OOT_CHECK
 
 
 def situation(h: HandState, s: int, prev_level: int = 0) -> Situation:
@@ -423,13 +424,13 @@ class LiveTable:
         said = {Said.BET: "raise", Said.RAISE: "raise", Said.POT: "raise", Said.RAP: "check",
                 Said.ALL_IN: "raise" if sit.cap > sit.cur else "call"}.get(d.said, str(d.said))
         if said == "check" and action == "raise":
-            h.flag("TURN-OOT-CHECK", seq, f"{h.who(s)} said \"{d.words}\" out of turn (event "
+            h.flag(TURN_OOT_CHECK, seq, f"{h.who(s)} said \"{d.words}\" out of turn (event "
                    f"{oseq}) and then bet or raised at his turn; a player who checks out of turn "
                    "may not bet or raise at his next turn.", seat=s,
                    expected="check, call or fold", actual=kind)
             return
         if said == "call" and action == "raise":
-            h.flag("TURN-OOT-CALL", seq, f"{h.who(s)} said \"{d.words}\" out of turn (event "
+            h.flag(TURN_OOT_CALL, seq, f"{h.who(s)} said \"{d.words}\" out of turn (event "
                    f"{oseq}) and then raised at his turn; a player who calls out of turn may not "
                    "turn it into a raise.", seat=s, expected="call or fold", actual=kind)
             return
@@ -439,7 +440,7 @@ class LiveTable:
         if self.rules.oot == "uspa":
             binding = binding and h.n_actions == n_then
         if binding:
-            h.flag("TURN-OOT-BINDING", seq, f"{h.who(s)} said \"{d.words}\" out of turn (event "
+            h.flag(TURN_OOT_BINDING, seq, f"{h.who(s)} said \"{d.words}\" out of turn (event "
                    f"{oseq}) and then did something else ({kind}) at his turn although the "
                    "action to him had not changed; the out-of-turn declaration was binding.",
                    seat=s, expected=said, actual=kind)

@@ -13,6 +13,26 @@ from __future__ import annotations
 import json
 import random
 
+from audit.rules.ids import (
+    ANTE_AMOUNT,
+    BLIND_HEADSUP,
+    BLIND_MISSED,
+    BLIND_POSITIONS,
+    HOUSE_RAKE,
+    ORDER_BUTTON_FIRST,
+    ORDER_BUTTON_LATER,
+    ORDER_HEADSUP,
+    POT_FOLD_FORFEIT,
+    POT_HILO_SPLIT,
+    POT_ODDCHIP_BUTTON,
+    POT_ODDCHIP_HILO,
+    POT_SIDEPOT_BUILD,
+    POT_SPLIT_BY_CARDS,
+    POT_TIE_SPLIT,
+    STRADDLE_BIGBET,
+    STRADDLE_LIMIT,
+    STRADDLE_TOURN,
+)
 from audit.simulate.play.engine import FL, NL, PL, Hand
 from audit.simulate.play.table import Script, Table
 
@@ -61,8 +81,8 @@ class Injector(Script):
 
 def _order_rule(h: Hand, street: int) -> str:
     if len(h.order) == 2:
-        return "ORDER-HEADSUP"
-    return "ORDER-BUTTON-FIRST" if street == 0 else "ORDER-BUTTON-LATER"
+        return ORDER_HEADSUP
+    return ORDER_BUTTON_FIRST if street == 0 else ORDER_BUTTON_LATER
 
 
 def _pairs(ev: list[list]):
@@ -80,19 +100,19 @@ def _classify(h: Hand, res: dict, s: int, d: int) -> str:
         lo is not None and s in lo and len(lo) > 1 for _, _, _, _, lo in pots)
     hilo_pot = any(lo is not None for _, _, _, _, lo in pots)
     if not h.in_hand[s] or (h.folded[s] and d > 0):
-        return "POT-FOLD-FORFEIT"
+        return POT_FOLD_FORFEIT
     if (tied or (hilo_pot and any(s in hi or (lo and s in lo) for _, _, _, hi, lo in pots))) \
             and abs(d) <= len(pots):
-        return "POT-ODDCHIP-HILO" if h.hilo else "POT-ODDCHIP-BUTTON"
+        return POT_ODDCHIP_HILO if h.hilo else POT_ODDCHIP_BUTTON
     if res["refund_seat"] == s and res["refund"] and d == -res["refund"]:
-        return "POT-SIDEPOT-BUILD"
+        return POT_SIDEPOT_BUILD
     if tied:
-        return "POT-TIE-SPLIT"
+        return POT_TIE_SPLIT
     if hilo_pot:
-        return "POT-HILO-SPLIT"
+        return POT_HILO_SPLIT
     if len(pots) > 1:
-        return "POT-SIDEPOT-BUILD"
-    return "POT-SPLIT-BY-CARDS"
+        return POT_SIDEPOT_BUILD
+    return POT_SPLIT_BY_CARDS
 
 
 class _AwardInjector(Injector):
@@ -134,7 +154,7 @@ class _AwardInjector(Injector):
 
 
 class WrongWinner(_AwardInjector):
-    name, rule = "wrong_winner", "POT-SPLIT-BY-CARDS"
+    name, rule = "wrong_winner", POT_SPLIT_BY_CARDS
     variants = ("holdem", "omaha")
 
     def move(self, h: Hand, res: dict, rng: random.Random) -> dict[int, int]:
@@ -149,7 +169,7 @@ class WrongWinner(_AwardInjector):
 
 
 class AwardToFolded(_AwardInjector):
-    name, rule = "award_to_folded", "POT-FOLD-FORFEIT"
+    name, rule = "award_to_folded", POT_FOLD_FORFEIT
 
     def move(self, h: Hand, res: dict, rng: random.Random) -> dict[int, int]:
         folded = [s for s in h.order if h.folded[s]]
@@ -164,7 +184,7 @@ class SidePotWrong(_AwardInjector):
     """A short stack shoves, one player raises over it, all check down; the side pot is then
     pushed to the short stack, who cannot win it."""
 
-    name, rule = "sidepot_wrong", "POT-SIDEPOT-BUILD"
+    name, rule = "sidepot_wrong", POT_SIDEPOT_BUILD
     variants = ("holdem", "omaha")
     structures = (NL,)
     min_players = 3
@@ -198,7 +218,7 @@ class SidePotWrong(_AwardInjector):
 
 
 class UncalledKept(_AwardInjector):
-    name, rule = "uncalled_kept", "POT-SIDEPOT-BUILD"
+    name, rule = "uncalled_kept", POT_SIDEPOT_BUILD
     no_rake = True
 
     def finish(self, h: Hand, res: dict, ev: list[list], t: Table,
@@ -217,7 +237,7 @@ _BROADWAY = [48, 45, 42, 39, 32]  # Ac Kd Qh Js Tc: the board plays in hold'em, 
 
 
 class TieNotSplit(_AwardInjector):
-    name, rule = "tie_not_split", "POT-TIE-SPLIT"
+    name, rule = "tie_not_split", POT_TIE_SPLIT
     variants = ("holdem",)
     min_players = 3
 
@@ -240,7 +260,7 @@ class TieNotSplit(_AwardInjector):
 
 
 class OddChipWrong(TieNotSplit):
-    name, rule = "odd_chip_wrong", "POT-ODDCHIP-BUTTON"
+    name, rule = "odd_chip_wrong", POT_ODDCHIP_BUTTON
 
     def move(self, h: Hand, res: dict, rng: random.Random) -> dict[int, int]:
         _, amount, _, high, _ = res["pots"][0]
@@ -250,7 +270,7 @@ class OddChipWrong(TieNotSplit):
 
 
 class HiloOddChip(_AwardInjector):
-    name, rule = "hilo_odd_chip", "POT-ODDCHIP-HILO"
+    name, rule = "hilo_odd_chip", POT_ODDCHIP_HILO
     variants = ("omaha_hilo",)
 
     def move(self, h: Hand, res: dict, rng: random.Random) -> dict[int, int]:
@@ -261,7 +281,7 @@ class HiloOddChip(_AwardInjector):
 
 
 class HiloScoop(_AwardInjector):
-    name, rule = "hilo_scoop", "POT-HILO-SPLIT"
+    name, rule = "hilo_scoop", POT_HILO_SPLIT
     variants = ("omaha_hilo",)
 
     def move(self, h: Hand, res: dict, rng: random.Random) -> dict[int, int]:
@@ -281,7 +301,7 @@ def _split(amount: int, winners: list[int]) -> list[tuple[int, int]]:
 
 
 class RakeOverCap(Injector):
-    name, rule = "rake_over_cap", "HOUSE-RAKE"
+    name, rule = "rake_over_cap", HOUSE_RAKE
     tournament = False
 
     def finish(self, h: Hand, res: dict, ev: list[list], t: Table,
@@ -323,7 +343,7 @@ class BigBlindWrongSeat(Injector):
     his big blind, and dealt in without posting he also owes the blind he missed
     (BLIND-MISSED-UNPOSTED, which the replay then rightly reports on the same hand)."""
 
-    name, rule = "big_blind_wrong_seat", "BLIND-POSITIONS"
+    name, rule = "big_blind_wrong_seat", BLIND_POSITIONS
     min_players = 3
 
     def prepare(self, t: Table, order: list[int]) -> None:
@@ -334,7 +354,7 @@ class BigBlindWrongSeat(Injector):
 class ShortAnte(Injector):
     """A player with chips posts less than the ante (tournament levels with an ante)."""
 
-    name, rule = "short_ante", "ANTE-AMOUNT"
+    name, rule = "short_ante", ANTE_AMOUNT
     tournament = True
 
     @classmethod
@@ -351,7 +371,7 @@ class MissedBlindsAllDead(Injector):
     """A player making up missed blinds posts small and big blind both dead (only the small
     blind goes in dead; the big blind is live)."""
 
-    name, rule = "missed_blinds_all_dead", "BLIND-MISSED"
+    name, rule = "missed_blinds_all_dead", BLIND_MISSED
     min_players = 3
 
     def prepare(self, t: Table, order: list[int]) -> None:
@@ -361,7 +381,7 @@ class MissedBlindsAllDead(Injector):
 
 
 class HeadsUpBlindsSwapped(Injector):
-    name, rule = "headsup_blinds_swapped", "BLIND-HEADSUP"
+    name, rule = "headsup_blinds_swapped", BLIND_HEADSUP
     max_players = 2
 
     def prepare(self, t: Table, order: list[int]) -> None:
@@ -369,7 +389,7 @@ class HeadsUpBlindsSwapped(Injector):
 
 
 class StraddleWrongSize(Injector):
-    name, rule = "straddle_wrong_size", "STRADDLE-BIGBET"
+    name, rule = "straddle_wrong_size", STRADDLE_BIGBET
     structures = (PL, NL)
     tournament = False
     min_players = 4
@@ -379,7 +399,7 @@ class StraddleWrongSize(Injector):
 
 
 class StraddleLimit(Injector):
-    name, rule = "straddle_at_limit", "STRADDLE-LIMIT"
+    name, rule = "straddle_at_limit", STRADDLE_LIMIT
     structures = (FL,)
     tournament = False
     min_players = 4
@@ -389,7 +409,7 @@ class StraddleLimit(Injector):
 
 
 class StraddleTournament(Injector):
-    name, rule = "straddle_in_tournament", "STRADDLE-TOURN"
+    name, rule = "straddle_in_tournament", STRADDLE_TOURN
     tournament = True
     min_players = 4
 

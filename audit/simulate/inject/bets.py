@@ -4,6 +4,22 @@ from __future__ import annotations
 
 import random
 
+from audit.rules.ids import (
+    BET_ALLIN_HALFBET,
+    BET_CAP_MULTIROUND,
+    BET_CAP_NO_UNCAP,
+    BET_CAP_TOURNAMENT,
+    BET_LIMIT_FIXED,
+    BET_LIMIT_HOLDEM_STREETS,
+    BET_NL_MIN_BET,
+    BET_NL_MIN_RAISE,
+    BET_NL_NO_COMPLETE,
+    BET_NL_NO_REOPEN,
+    BET_NL_SUBMIN_ALLIN,
+    BET_PL_MAX,
+    BET_PL_SB_AS_BB,
+    CHIP_SHORT_CALL,
+)
 from audit.simulate.inject.base import Injector
 from audit.simulate.play.engine import FL, NL, PL, Hand
 from audit.simulate.play.table import Table
@@ -18,7 +34,7 @@ def _passive(h: Hand, s: int) -> tuple:
 
 
 class UnderMinBet(Injector):
-    name, rule = "under_min_bet", "BET-NL-MIN-BET"
+    name, rule = "under_min_bet", BET_NL_MIN_BET
     structures = (PL, NL)
 
     def force(self, h: Hand, s: int) -> tuple | None:
@@ -28,7 +44,7 @@ class UnderMinBet(Injector):
 
 
 class UnderMinRaise(Injector):
-    name, rule = "under_min_raise", "BET-NL-MIN-RAISE"
+    name, rule = "under_min_raise", BET_NL_MIN_RAISE
     structures = (PL, NL)
 
     def force(self, h: Hand, s: int) -> tuple | None:
@@ -42,7 +58,7 @@ class UnderMinRaise(Injector):
 
 
 class CompleteInBigBet(Injector):
-    name, rule = "complete_in_big_bet", "BET-NL-NO-COMPLETE"
+    name, rule = "complete_in_big_bet", BET_NL_NO_COMPLETE
     structures = (PL, NL)
 
     def force(self, h: Hand, s: int) -> tuple | None:
@@ -63,7 +79,7 @@ def _pl_alt(h: Hand, s: int) -> tuple[int, int]:
 
 
 class PotLimitOverMax(Injector):
-    name, rule = "pot_limit_over_max", "BET-PL-MAX"
+    name, rule = "pot_limit_over_max", BET_PL_MAX
     structures = (PL,)
 
     def force(self, h: Hand, s: int) -> tuple | None:
@@ -78,7 +94,7 @@ class PotLimitOverMax(Injector):
 
 
 class PotLimitSmallBlindAsBig(Injector):
-    name, rule = "pot_limit_sb_as_bb", "BET-PL-SB-AS-BB"
+    name, rule = "pot_limit_sb_as_bb", BET_PL_SB_AS_BB
     structures = (PL,)
     tournament = True
 
@@ -93,7 +109,7 @@ class PotLimitSmallBlindAsBig(Injector):
 
 
 class LimitWrongSize(Injector):
-    name, rule = "limit_wrong_size", "BET-LIMIT-FIXED"
+    name, rule = "limit_wrong_size", BET_LIMIT_FIXED
     structures = (FL,)
 
     def force(self, h: Hand, s: int) -> tuple | None:
@@ -108,7 +124,7 @@ class LimitWrongSize(Injector):
 
 
 class LimitWrongStreetSize(Injector):
-    name, rule = "limit_wrong_street_size", "BET-LIMIT-HOLDEM-STREETS"
+    name, rule = "limit_wrong_street_size", BET_LIMIT_HOLDEM_STREETS
     structures = (FL,)
 
     def force(self, h: Hand, s: int) -> tuple | None:
@@ -122,7 +138,7 @@ class LimitWrongStreetSize(Injector):
 
 
 class ShortCall(Injector):
-    name, rule = "short_call", "CHIP-SHORT-CALL"
+    name, rule = "short_call", CHIP_SHORT_CALL
 
     def force(self, h: Hand, s: int) -> tuple | None:
         owed = h.cur - h.bet[s]
@@ -134,7 +150,7 @@ class ShortCall(Injector):
 class CapMultiRound(Injector):
     """Everyone raises to the cap with three or more players in, then one more raise."""
 
-    name, rule = "raise_over_cap", "BET-CAP-MULTIROUND"
+    name, rule = "raise_over_cap", BET_CAP_MULTIROUND
     structures = (FL,)
     min_players = 3
 
@@ -154,7 +170,7 @@ class CapMultiRound(Injector):
 class CapNoUncap(Injector):
     """Capped three-way, one player folds, the next raises the capped pot."""
 
-    name, rule = "raise_after_cap_fold", "BET-CAP-NO-UNCAP"
+    name, rule = "raise_after_cap_fold", BET_CAP_NO_UNCAP
     structures = (FL,)
     min_players = 3
     tournament = False
@@ -189,7 +205,7 @@ class CapNoUncap(Injector):
 
 
 class CapTournament(Injector):
-    name, rule = "raise_over_cap_headsup_tournament", "BET-CAP-TOURNAMENT"
+    name, rule = "raise_over_cap_headsup_tournament", BET_CAP_TOURNAMENT
     structures = (FL,)
     tournament = True
 
@@ -215,7 +231,7 @@ class CapTournament(Injector):
 class ReraiseShortAllIn(Injector):
     """R raises, Y goes all-in for less than a full raise, R re-raises (not reopened)."""
 
-    name, rule = "reraise_after_short_allin", "BET-NL-NO-REOPEN"
+    name, rule = "reraise_after_short_allin", BET_NL_NO_REOPEN
     structures = (PL, NL)
 
     def __init__(self, rng: random.Random) -> None:
@@ -262,7 +278,7 @@ class ReraiseShortAllIn(Injector):
 
 
 class HalfBetReraise(ReraiseShortAllIn):
-    name, rule = "reraise_after_half_bet_allin", "BET-ALLIN-HALFBET"
+    name, rule = "reraise_after_half_bet_allin", BET_ALLIN_HALFBET
     structures = (FL,)
 
     def short_ok(self, t: Table) -> bool:
@@ -275,7 +291,7 @@ class HalfBetReraise(ReraiseShortAllIn):
 class SubMinAllInRaise(Injector):
     """Y opens all-in for less than the minimum bet; Z raises by less than a full bet."""
 
-    name, rule = "raise_under_short_allin_bet", "BET-NL-SUBMIN-ALLIN"
+    name, rule = "raise_under_short_allin_bet", BET_NL_SUBMIN_ALLIN
     structures = (PL, NL)
 
     def __init__(self, rng: random.Random) -> None:

@@ -14,6 +14,27 @@ import json
 import random
 
 from audit.poker.jokers import has_openers, joker_low, seven_or_better
+from audit.rules.ids import (
+    A5_CHECKRAISE,
+    A5_EXPOSED_LIMIT,
+    A5_SEVENS_RULE,
+    BET_CAP_TWOROUND,
+    D27_EXPOSED,
+    DRAW_EXPOSED_ON_DRAW,
+    DRAW_FIVE_CARD_HAND,
+    DRAW_MAX_FOUR,
+    DRAW_SHORT_PREDRAW,
+    DRAWHI_ALLIN_ANTES,
+    DRAWHI_EXPOSED_PREDRAW,
+    JACKS_FALSE_OPENER,
+    JACKS_OPENERS,
+    JACKS_POT_PLAYS,
+    LOWBALL_MISCALL,
+    LOWBALL_OPEN,
+    LOWBALL_PAIR_CALL,
+    ORDER_DRAW_AFTER,
+    ORDER_DRAW_PHASE,
+)
 from audit.simulate.inject.base import ACTIONS
 from audit.simulate.inject.studdraw_base import DrawInjector
 from audit.simulate.play.engine import CARD, Hand
@@ -44,7 +65,7 @@ class JacksWithoutOpeners(DrawInjector):
     everyone folds to him the antes and his opening bet stay in the pot for the next deal (he
     is paid nothing)."""
 
-    name, rule = "jacks_without_openers", "JACKS-OPENERS"
+    name, rule = "jacks_without_openers", JACKS_OPENERS
     variants = ("jacks_or_better",)
 
     def prepare(self, t: Table, order: list[int]) -> None:
@@ -59,7 +80,7 @@ class JacksWithoutOpeners(DrawInjector):
             return None
         self.seat = s
         self.done = True
-        return ("raise", lo, None, [("JACKS-OPENERS", s, self.rule == "JACKS-OPENERS"), *more])
+        return ("raise", lo, None, [(JACKS_OPENERS, s, self.rule == JACKS_OPENERS), *more])
 
     def force(self, h: Hand, s: int) -> tuple | None:
         if not self.seat:
@@ -83,7 +104,7 @@ class A5CheckRaise(DrawInjector):
     """Limit ace-to-five after the draw: a player checks (not holding a seven-low, so the
     sevens rule stays out of it) and raises when the bet comes round to him."""
 
-    name, rule = "a5_check_raise", "A5-CHECKRAISE"
+    name, rule = "a5_check_raise", A5_CHECKRAISE
     variants = ("lowball_a5",)
     min_players = 3
 
@@ -108,7 +129,7 @@ class CapTwoRound(DrawInjector):
     """Single-draw games: a bet and four raises with three or more players in, then one more
     raise (the cap of a two-round game)."""
 
-    name, rule = "raise_over_two_round_cap", "BET-CAP-TWOROUND"
+    name, rule = "raise_over_two_round_cap", BET_CAP_TWOROUND
     variants = TWO_ROUND
     min_players = 3
 
@@ -127,7 +148,7 @@ class A5SevensChecked(DrawInjector):
     it wins, the awards follow the sevens ruling (the pot as it stood before the draw, every
     post-draw bet back to its maker), as the replay rules it."""
 
-    name, rule = "a5_seven_checked", "A5-SEVENS-RULE"
+    name, rule = "a5_seven_checked", A5_SEVENS_RULE
     variants = ("lowball_a5",)
 
     def prepare(self, t: Table, order: list[int]) -> None:
@@ -170,7 +191,7 @@ class DrawFiveAtOnce(DrawInjector):
     """A player drawing five is dealt all five at once (four, then the fifth after the
     others)."""
 
-    name, rule = "draw_five_at_once", "DRAW-MAX-FOUR"
+    name, rule = "draw_five_at_once", DRAW_MAX_FOUR
     variants = FIVE_CARD
 
     def draw_for(self, h: Hand, s: int, out: list[int], left: int
@@ -187,7 +208,7 @@ class DrawShortHand(DrawInjector):
     """A player is dealt one card fewer than he threw, so he holds four after the draw (a
     fouled hand); he folds at his next turn, so only the hand size is wrong."""
 
-    name, rule = "draw_short_hand", "DRAW-FIVE-CARD-HAND"
+    name, rule = "draw_short_hand", DRAW_FIVE_CARD_HAND
     variants = FIVE_CARD + ("lowball_27_triple",)
 
     def prepare(self, t: Table, order: list[int]) -> None:
@@ -221,9 +242,9 @@ class DrawShortHand(DrawInjector):
 # None: every exposed card is kept (draw high, jacks).
 _KEPT = {"lowball_27_single": "23457", "lowball_27_triple": "23457", "lowball_a5": "A234567",
          "draw_high": None, "jacks_or_better": None}
-_PREDRAW_RULE = {"lowball_27_single": "D27-EXPOSED", "lowball_27_triple": "D27-EXPOSED",
-                 "lowball_a5": "A5-EXPOSED-LIMIT", "draw_high": "DRAWHI-EXPOSED-PREDRAW",
-                 "jacks_or_better": "DRAWHI-EXPOSED-PREDRAW"}
+_PREDRAW_RULE = {"lowball_27_single": D27_EXPOSED, "lowball_27_triple": D27_EXPOSED,
+                 "lowball_a5": A5_EXPOSED_LIMIT, "draw_high": DRAWHI_EXPOSED_PREDRAW,
+                 "jacks_or_better": DRAWHI_EXPOSED_PREDRAW}
 
 
 def _hole_rows(ev: list[list]) -> list[list]:
@@ -235,7 +256,7 @@ class ExposedPredrawKept(DrawInjector):
     at deuce-to-seven, above 7 at ace-to-five) and the player keeps it. The log splits his deal
     into four cards and the exposed one; his hand is the one he played."""
 
-    name, rule = "exposed_predraw_kept", "D27-EXPOSED"
+    name, rule = "exposed_predraw_kept", D27_EXPOSED
     variants = ("lowball_27_single", "lowball_27_triple", "lowball_a5")
 
     def prepare(self, t: Table, order: list[int]) -> None:
@@ -265,7 +286,7 @@ class ExposedPredrawReplaced(DrawInjector):
     the player another instead. The exposed card is one nobody else saw; the replacement is
     the card he played with."""
 
-    name, rule = "exposed_predraw_replaced", "D27-EXPOSED"
+    name, rule = "exposed_predraw_replaced", D27_EXPOSED
     variants = ("lowball_27_single", "lowball_27_triple", "lowball_a5", "draw_high",
                 "jacks_or_better")
 
@@ -295,7 +316,7 @@ class ExposedPredrawReplaced(DrawInjector):
 class ExposedOnDrawKept(DrawInjector):
     """A card dealt face up on the draw is kept (it is replaced once everyone has drawn)."""
 
-    name, rule = "exposed_on_draw_kept", "DRAW-EXPOSED-ON-DRAW"
+    name, rule = "exposed_on_draw_kept", DRAW_EXPOSED_ON_DRAW
     variants = FIVE_CARD + ("lowball_27_triple", "badugi")
 
     def finish(self, h: Hand, res: dict, ev: list[list], t: Table, rng: random.Random,
@@ -329,7 +350,7 @@ class JacksAllInOpenShortCall(DrawInjector):
     opens all-in for it, playing for the antes; the next player calls only that amount where
     every caller puts in the full opening bet. The rest fold."""
 
-    name, rule = "jacks_allin_open_short_call", "DRAWHI-ALLIN-ANTES"
+    name, rule = "jacks_allin_open_short_call", DRAWHI_ALLIN_ANTES
     variants = ("jacks_or_better",)
 
     def prepare(self, t: Table, order: list[int]) -> None:
@@ -356,7 +377,7 @@ class JacksFalseOpenerPaid(JacksWithoutOpeners):
     to him; the house pays him the antes and gives his opening bet back, where his hand is
     dead and the antes and his bet stay for the next deal."""
 
-    name, rule = "jacks_false_opener_paid", "JACKS-FALSE-OPENER"
+    name, rule = "jacks_false_opener_paid", JACKS_FALSE_OPENER
 
     def force(self, h: Hand, s: int) -> tuple | None:
         if not self.seat:
@@ -378,7 +399,7 @@ class JacksPotNotPlayed(JacksWithoutOpeners):
     hand before the draw and gives the calls back, where the pot plays without the false
     opener's dead hand; his opening bet and the antes stay for the next deal."""
 
-    name, rule = "jacks_pot_not_played", "JACKS-POT-PLAYS"
+    name, rule = "jacks_pot_not_played", JACKS_POT_PLAYS
     min_players = 3
 
     def prepare(self, t: Table, order: list[int]) -> None:
@@ -464,7 +485,7 @@ class LowballMiscall(DrawInjector):
     ace-to-five, "seven" at deuce-to-seven) and the other player mucks; the miscaller was paid
     where his miscalled hand was dead."""
 
-    name, rule = "lowball_miscall", "LOWBALL-MISCALL"
+    name, rule = "lowball_miscall", LOWBALL_MISCALL
     variants = LOWBALL
 
     def finish(self, h: Hand, res: dict, ev: list[list], t: Table, rng: random.Random,
@@ -488,7 +509,7 @@ class LowballPairNotAnnounced(DrawInjector):
     """Lowball at a live table (a spoken call is logged): the winner spreads a hand with a pair
     without saying "pair", and the other player mucks; he should have lost the pot."""
 
-    name, rule = "lowball_pair_not_announced", "LOWBALL-PAIR-CALL"
+    name, rule = "lowball_pair_not_announced", LOWBALL_PAIR_CALL
     variants = LOWBALL
 
     def finish(self, h: Hand, res: dict, ev: list[list], t: Table, rng: random.Random,
@@ -513,7 +534,7 @@ class LowballPairNotAnnounced(DrawInjector):
 class DrawServedOutOfOrder(DrawInjector):
     """Two players' draws are served in the wrong order (the later seat draws first)."""
 
-    name, rule = "draw_served_out_of_order", "ORDER-DRAW-PHASE"
+    name, rule = "draw_served_out_of_order", ORDER_DRAW_PHASE
     variants = FIVE_CARD + ("lowball_27_triple", "badugi")
 
     def finish(self, h: Hand, res: dict, ev: list[list], t: Table, rng: random.Random,
@@ -532,7 +553,7 @@ class JacksOpenerNotFirst(DrawInjector):
     """After the draw at jacks the opener checks first, but the log has the next player check
     before him."""
 
-    name, rule = "jacks_opener_not_first", "ORDER-DRAW-AFTER"
+    name, rule = "jacks_opener_not_first", ORDER_DRAW_AFTER
     variants = ("jacks_or_better",)
 
     def finish(self, h: Hand, res: dict, ev: list[list], t: Table, rng: random.Random,
@@ -554,7 +575,7 @@ class HandCompletedLate(DrawInjector):
     acted (a short hand is completed before the action, else he draws to five; the dealer's
     seat may still get its last card)."""
 
-    name, rule = "hand_completed_late", "DRAW-SHORT-PREDRAW"
+    name, rule = "hand_completed_late", DRAW_SHORT_PREDRAW
     variants = ("lowball_27_single", "lowball_27_triple", "lowball_a5")
 
     def finish(self, h: Hand, res: dict, ev: list[list], t: Table, rng: random.Random,
@@ -579,7 +600,7 @@ class LowballLimpUnderMinOpen(DrawInjector):
     """A lowball table whose minimum open is twice the big blind (house lowball.min_open =
     2bb): players come in by calling the big blind."""
 
-    name, rule = "lowball_limp_under_min_open", "LOWBALL-OPEN"
+    name, rule = "lowball_limp_under_min_open", LOWBALL_OPEN
     variants = ("lowball_27_single", "lowball_27_triple", "lowball_a5")
 
     def finish(self, h: Hand, res: dict, ev: list[list], t: Table, rng: random.Random,

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import random
 
+from audit.rules.ids import KILL_ONE_PER_DEAL, KILL_SIZE, KILL_VOLUNTARY_LOWBALL, ORDER_KILL
 from audit.simulate.inject.base import Injector
 from audit.simulate.inject.studdraw_base import DrawInjector
 from audit.simulate.play.engine import Hand
@@ -42,7 +43,7 @@ class KillWrongSize(_KillInjector):
     """A kill of three big blinds (a full kill is two, a half kill one and a half); the table
     plays the limits that kill set, as the replay does."""
 
-    name, rule = "kill_wrong_size", "KILL-SIZE"
+    name, rule = "kill_wrong_size", KILL_SIZE
 
     def kills(self, h: Hand, t: Table) -> list[tuple[int, int, str]]:
         seats = self.killers(h, t, 1, 20 * h.bb)
@@ -60,7 +61,7 @@ class KillWrongSize(_KillInjector):
 class KillTwice(_KillInjector):
     """Two full kills in one deal (only one is allowed)."""
 
-    name, rule = "kill_twice", "KILL-ONE-PER-DEAL"
+    name, rule = "kill_twice", KILL_ONE_PER_DEAL
 
     def kills(self, h: Hand, t: Table) -> list[tuple[int, int, str]]:
         seats = self.killers(h, t, 2, 20 * h.bb)
@@ -78,7 +79,7 @@ class VoluntaryKillNotLowball(_KillInjector):
     """A voluntary kill in badugi or draw high; the optional voluntary kill is a lowball rule
     (the killer acts last on the first round, as a voluntary killer does)."""
 
-    name, rule = "voluntary_kill_not_lowball", "KILL-VOLUNTARY-LOWBALL"
+    name, rule = "voluntary_kill_not_lowball", KILL_VOLUNTARY_LOWBALL
     variants = ("badugi", "draw_high")
 
     def kills(self, h: Hand, t: Table) -> list[tuple[int, int, str]]:
@@ -97,7 +98,7 @@ class KillFoldOutOfTurn(_KillInjector):
     """A killed pot (a legal full kill) with two folds of the first round logged in the wrong
     order: the kill order decides that round's turns."""
 
-    name, rule = "kill_fold_out_of_turn", "ORDER-KILL"
+    name, rule = "kill_fold_out_of_turn", ORDER_KILL
 
     def kills(self, h: Hand, t: Table) -> list[tuple[int, int, str]]:
         seats = self.killers(h, t, 1, 20 * h.bb)

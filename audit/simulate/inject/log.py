@@ -6,6 +6,19 @@ from __future__ import annotations
 
 import random
 
+from audit.rules.ids import (
+    BOARD_FLOP_EXTRA,
+    BURN_EACH_ROUND,
+    DEAD_CARD_COUNT,
+    DEAL_DUPLICATE_CARD,
+    DEAL_PREMATURE,
+    DQ_INCONSISTENT_LOG,
+    DQ_UNVERIFIABLE_AWARD,
+    HOUSE_TABLE_STAKES,
+    TURN_OOT_BINDING,
+    TURN_OOT_CALL,
+    TURN_OOT_CHECK,
+)
 from audit.simulate.inject.base import Injector, _order_rule, _pairs
 from audit.simulate.play.engine import CARD, NL, PL, Hand
 from audit.simulate.play.table import Table
@@ -27,7 +40,7 @@ class OrderSwap(Injector):
 
 
 class OotCheckThenBet(Injector):
-    name, rule = "oot_check_then_bet", "TURN-OOT-CHECK"
+    name, rule = "oot_check_then_bet", TURN_OOT_CHECK
 
     def finish(self, h: Hand, res: dict, ev: list[list], t: Table,
                rng: random.Random, game: dict) -> bool:
@@ -42,7 +55,7 @@ class OotCheckThenBet(Injector):
 
 
 class OotCallThenRaise(Injector):
-    name, rule = "oot_call_then_raise", "TURN-OOT-CALL"
+    name, rule = "oot_call_then_raise", TURN_OOT_CALL
 
     def finish(self, h: Hand, res: dict, ev: list[list], t: Table,
                rng: random.Random, game: dict) -> bool:
@@ -60,7 +73,7 @@ class OotCallThenRaise(Injector):
 
 
 class OotBinding(Injector):
-    name, rule = "oot_bet_then_check", "TURN-OOT-BINDING"
+    name, rule = "oot_bet_then_check", TURN_OOT_BINDING
     structures = (PL, NL)
 
     def finish(self, h: Hand, res: dict, ev: list[list], t: Table,
@@ -79,7 +92,7 @@ class OotBinding(Injector):
 
 
 class PrematureBoard(Injector):
-    name, rule = "premature_board", "DEAL-PREMATURE"
+    name, rule = "premature_board", DEAL_PREMATURE
 
     def finish(self, h: Hand, res: dict, ev: list[list], t: Table,
                rng: random.Random, game: dict) -> bool:
@@ -93,7 +106,7 @@ class PrematureBoard(Injector):
 
 
 class ExtraBurn(Injector):
-    name, rule = "extra_burn", "BURN-EACH-ROUND"
+    name, rule = "extra_burn", BURN_EACH_ROUND
 
     def finish(self, h: Hand, res: dict, ev: list[list], t: Table,
                rng: random.Random, game: dict) -> bool:
@@ -107,7 +120,7 @@ class ExtraBurn(Injector):
 
 
 class FlopExtra(Injector):
-    name, rule = "flop_extra_card", "BOARD-FLOP-EXTRA"
+    name, rule = "flop_extra_card", BOARD_FLOP_EXTRA
 
     def finish(self, h: Hand, res: dict, ev: list[list], t: Table,
                rng: random.Random, game: dict) -> bool:
@@ -117,12 +130,12 @@ class FlopExtra(Injector):
         flop[4] += " " + CARD[h.deck[0]]
         self.labels.append((flop, self.rule, None, True))
         if any(len(p[2]) > 1 for p in res["pots"]):
-            self.labels.append((None, "DQ-UNVERIFIABLE-AWARD", None, False))
+            self.labels.append((None, DQ_UNVERIFIABLE_AWARD, None, False))
         return True
 
 
 class ExtraHoleCard(Injector):
-    name, rule = "extra_hole_card", "DEAD-CARD-COUNT"
+    name, rule = "extra_hole_card", DEAD_CARD_COUNT
 
     def finish(self, h: Hand, res: dict, ev: list[list], t: Table,
                rng: random.Random, game: dict) -> bool:
@@ -137,7 +150,7 @@ class ExtraHoleCard(Injector):
 
 
 class DuplicateCard(Injector):
-    name, rule = "duplicate_card", "DEAL-DUPLICATE-CARD"
+    name, rule = "duplicate_card", DEAL_DUPLICATE_CARD
 
     def finish(self, h: Hand, res: dict, ev: list[list], t: Table,
                rng: random.Random, game: dict) -> bool:
@@ -160,7 +173,7 @@ class DuplicateCard(Injector):
 
 
 class UnknownCards(Injector):
-    name, rule = "unknown_cards", "DQ-UNVERIFIABLE-AWARD"
+    name, rule = "unknown_cards", DQ_UNVERIFIABLE_AWARD
 
     def finish(self, h: Hand, res: dict, ev: list[list], t: Table,
                rng: random.Random, game: dict) -> bool:
@@ -179,7 +192,7 @@ class UnknownCards(Injector):
 
 
 class TotalMismatch(Injector):
-    name, rule = "total_mismatch", "DQ-INCONSISTENT-LOG"
+    name, rule = "total_mismatch", DQ_INCONSISTENT_LOG
 
     def finish(self, h: Hand, res: dict, ev: list[list], t: Table,
                rng: random.Random, game: dict) -> bool:
@@ -193,7 +206,7 @@ class TotalMismatch(Injector):
 
 
 class OverStack(Injector):
-    name, rule = "over_stack", "HOUSE-TABLE-STAKES"
+    name, rule = "over_stack", HOUSE_TABLE_STAKES
 
     def finish(self, h: Hand, res: dict, ev: list[list], t: Table,
                rng: random.Random, game: dict) -> bool:

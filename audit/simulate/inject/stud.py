@@ -13,6 +13,31 @@ import random
 
 from audit.poker.stud import has_open_pair
 from audit.poker.variants import SPECS
+from audit.rules.ids import (
+    ANTE_DRAW,
+    ANTE_STUD,
+    BBLOW_EXPOSED,
+    BET_HALFPOT,
+    BET_LIMIT_5STUD,
+    BET_LIMIT_DRAW_DOUBLE,
+    BET_LIMIT_MISSISSIPPI,
+    BET_LIMIT_STUD_STREETS,
+    BET_STUD_OPENPAIR,
+    JACKS_SPLIT_OPENERS,
+    ORDER_STUD_ALLIN_STARTER,
+    ORDER_STUD_COMMON,
+    ORDER_STUD_FIRST,
+    ORDER_STUD_LATER,
+    POT_ODDCHIP_STUD,
+    RAZZ_NO_OPENPAIR,
+    STUD_BRINGIN_ALLIN,
+    STUD_BRINGIN_AMOUNT,
+    STUD_BRINGIN_LOWCARD,
+    STUD_BRINGIN_OPTIONS,
+    STUD_PREMATURE,
+    STUD_WRONG_LOWCARD,
+    STUDHL_NO_OPENPAIR,
+)
 from audit.simulate.inject.base import _pairs
 from audit.simulate.inject.stud_cards import (
     CommonCardNotShort,
@@ -31,7 +56,7 @@ from audit.simulate.play.table import DRAW_GAMES, STUD_GAMES, Table
 class BringInWrongSeat(StudInjector):
     """A player other than the one with the bring-in card brings in."""
 
-    name, rule = "bring_in_wrong_seat", "STUD-BRINGIN-LOWCARD"  # ORDER-RAZZ etc. by game
+    name, rule = "bring_in_wrong_seat", STUD_BRINGIN_LOWCARD  # ORDER-RAZZ etc. by game
     variants = STUD_GAMES
 
     def bring_seat(self, h: Hand, due: int) -> int:
@@ -49,7 +74,7 @@ class BringInWrongSeat(StudInjector):
 class BringInWrongAmount(StudInjector):
     """The bring-in is posted one chip over its size (still short of a full bet)."""
 
-    name, rule = "bring_in_wrong_amount", "STUD-BRINGIN-AMOUNT"
+    name, rule = "bring_in_wrong_amount", STUD_BRINGIN_AMOUNT
     variants = STUD_GAMES
 
     def bring_amount(self, h: Hand, s: int, amount: int) -> int:
@@ -62,14 +87,14 @@ class BringInWrongAmount(StudInjector):
 class StudSmallBetOnBigStreet(StudInjector):
     """An opening bet of the small bet on fifth street or later (the big bet applies)."""
 
-    name, rule = "stud_small_bet_on_big_street", "BET-LIMIT-STUD-STREETS"
+    name, rule = "stud_small_bet_on_big_street", BET_LIMIT_STUD_STREETS
     # 5-card stud bets one size throughout; Mississippi doubles on its last two rounds
     variants = ("stud", "stud_hilo", "razz", "mississippi")
 
     def prepare(self, t: Table, order: list[int]) -> None:
         super().prepare(t, order)
         if t.variant == "mississippi":
-            self.rule = "BET-LIMIT-MISSISSIPPI"
+            self.rule = BET_LIMIT_MISSISSIPPI
 
     def force(self, h: Hand, s: int) -> tuple | None:
         if self.done or h.street < h.big_from or h.cur or h.stack[s] <= h.small_bet:
@@ -83,7 +108,7 @@ class StudSmallBetOnBigStreet(StudInjector):
 class FiveStudBigBet(StudInjector):
     """An opening bet of the big bet in 5-card stud, where every round is bet at one size."""
 
-    name, rule = "five_stud_big_bet", "BET-LIMIT-5STUD"
+    name, rule = "five_stud_big_bet", BET_LIMIT_5STUD
     variants = ("stud5",)
 
     def force(self, h: Hand, s: int) -> tuple | None:
@@ -99,7 +124,7 @@ class DrawSmallBetOnBigRound(StudSmallBetOnBigStreet):
     """An opening bet of the small bet in a round played at the big bet (after the draw in
     single-draw games, after the second draw in triple draw)."""
 
-    name, rule = "draw_small_bet_on_big_round", "BET-LIMIT-DRAW-DOUBLE"
+    name, rule = "draw_small_bet_on_big_round", BET_LIMIT_DRAW_DOUBLE
     variants = DRAW_GAMES
     min_players = 2
 
@@ -107,7 +132,7 @@ class DrawSmallBetOnBigRound(StudSmallBetOnBigStreet):
 class BringInFolds(StudInjector):
     """The player with the bring-in card folds instead of bringing in or completing."""
 
-    name, rule = "bring_in_folds", "STUD-BRINGIN-OPTIONS"
+    name, rule = "bring_in_folds", STUD_BRINGIN_OPTIONS
     variants = STUD_GAMES
 
     def bring_fold(self, h: Hand, s: int) -> bool:
@@ -146,12 +171,12 @@ class OpenPairBigBetRazzHilo(_OpenPair):
     """Razz and stud hi-lo: the big bet on 4th street because of an open pair (which changes
     nothing in these games)."""
 
-    name, rule = "open_pair_big_bet", "RAZZ-NO-OPENPAIR"
+    name, rule = "open_pair_big_bet", RAZZ_NO_OPENPAIR
     variants = ("razz", "stud_hilo")
 
     def prepare(self, t: Table, order: list[int]) -> None:
         super().prepare(t, order)
-        self.rule = "RAZZ-NO-OPENPAIR" if t.variant == "razz" else "STUDHL-NO-OPENPAIR"
+        self.rule = RAZZ_NO_OPENPAIR if t.variant == "razz" else STUDHL_NO_OPENPAIR
 
     def wrong(self, h: Hand, s: int) -> tuple | None:
         if h.cur or h.stack[s] <= h.big_bet:
@@ -163,7 +188,7 @@ class OpenPairSmallRaise(_OpenPair):
     """7-card stud, open pair on 4th street: after a big bet the raise is a small one (once the
     upper limit is bet, raises are at the upper limit)."""
 
-    name, rule = "open_pair_small_raise", "BET-STUD-OPENPAIR"
+    name, rule = "open_pair_small_raise", BET_STUD_OPENPAIR
     variants = ("stud",)
 
     def prepare(self, t: Table, order: list[int]) -> None:
@@ -185,7 +210,7 @@ class StudCheckOutOfTurn(StudInjector):
     """On a later street two checks are logged in the wrong order (the second player checks
     before the first, who then checks)."""
 
-    name, rule = "stud_check_out_of_turn", "ORDER-STUD-LATER"
+    name, rule = "stud_check_out_of_turn", ORDER_STUD_LATER
     variants = STUD_GAMES
 
     def finish(self, h: Hand, res: dict, ev: list[list], t: Table,
@@ -202,7 +227,7 @@ class StudFoldOutOfTurn(StudInjector):
     """3rd street: two folds in a row are logged in the wrong order (the second player folds
     before the first)."""
 
-    name, rule = "stud_fold_out_of_turn", "ORDER-STUD-FIRST"
+    name, rule = "stud_fold_out_of_turn", ORDER_STUD_FIRST
     variants = STUD_GAMES
 
     def finish(self, h: Hand, res: dict, ev: list[list], t: Table,
@@ -220,7 +245,7 @@ class StudTieOddChip(StudInjector):
     showdown; the tied pot is split with one chip moved from the player the odd chip is due to
     (by the cards, in stud) to the other."""
 
-    name, rule = "stud_tie_odd_chip", "POT-ODDCHIP-STUD"
+    name, rule = "stud_tie_odd_chip", POT_ODDCHIP_STUD
     variants = ("stud", "razz")
 
     def rig_stud(self, h: Hand, deck: list[int]) -> list[int]:
@@ -269,13 +294,13 @@ class AnteSkipped(StudInjector):
     """A player is dealt in without posting his ante (stud, and jacks or better, which is
     anted too); the rule is judged when the betting starts."""
 
-    name, rule = "ante_skipped", "ANTE-STUD"
+    name, rule = "ante_skipped", ANTE_STUD
     variants = (*STUD_GAMES, "jacks_or_better")
     min_players = 3
 
     def prepare(self, t: Table, order: list[int]) -> None:
         super().prepare(t, order)
-        self.rule = "ANTE-DRAW" if t.variant == "jacks_or_better" else "ANTE-STUD"
+        self.rule = ANTE_DRAW if t.variant == "jacks_or_better" else ANTE_STUD
         self.seat = order[self.rng.randrange(len(order))]
 
     def skip_ante(self, h: Hand, s: int) -> bool:
@@ -306,7 +331,7 @@ class BringInAllInShortCall(StudInjector):
     """The player with the bring-in card has one chip after his ante: he brings in all-in for
     it, and the next player calls that one chip instead of the full bring-in; the rest fold."""
 
-    name, rule = "bring_in_allin_short_call", "STUD-BRINGIN-ALLIN"
+    name, rule = "bring_in_allin_short_call", STUD_BRINGIN_ALLIN
     variants = STUD_GAMES
 
     def lowcard(self, h: Hand, b: int) -> None:
@@ -326,7 +351,7 @@ class BringInAllInCalledBetween(StudInjector):
     short of the full bring-in is legal); the player after him has chips and calls only those
     two instead of the full bring-in; the rest fold."""
 
-    name, rule = "bring_in_allin_called_between", "STUD-BRINGIN-ALLIN"
+    name, rule = "bring_in_allin_called_between", STUD_BRINGIN_ALLIN
     variants = STUD_GAMES
 
     def lowcard(self, h: Hand, b: int) -> None:
@@ -355,7 +380,7 @@ class AllInStarterChecks(StudInjector):
     starts 3rd street with a check, where he may only fold, bring in or complete (the players
     after him open for the bring-in rather than check, as the engine plays it)."""
 
-    name, rule = "allin_starter_checks", "ORDER-STUD-ALLIN-STARTER"
+    name, rule = "allin_starter_checks", ORDER_STUD_ALLIN_STARTER
     variants = STUD_GAMES
 
     def lowcard(self, h: Hand, b: int) -> None:
@@ -372,7 +397,7 @@ class AllInStarterOutOfTurn(StudInjector):
     left starts 3rd street; the player after that folds first, then the starter folds (the
     rest play on, and the all-in lowcard plays for the antes he matched)."""
 
-    name, rule = "allin_starter_out_of_turn", "ORDER-STUD-ALLIN-STARTER"
+    name, rule = "allin_starter_out_of_turn", ORDER_STUD_ALLIN_STARTER
     variants = STUD_GAMES
     min_players = 4  # the lowcard and a player still betting stay in after the two folds
 
@@ -410,19 +435,19 @@ STUD_INJECTORS = (BringInWrongSeat, BringInWrongAmount, StudSmallBetOnBigStreet,
 # Registered stud/draw ids the simulator does not inject, and why (tests/test_simulate_
 # injectors_studdraw.py fails on a registered id that has neither an injector nor a line here).
 NOT_INJECTED: dict[str, str] = {
-    "STUD-PREMATURE": "the replay moves on to the next street at a premature card, so the "
+    STUD_PREMATURE: "the replay moves on to the next street at a premature card, so the "
                       "unfinished round's remaining actions cannot be logged without further "
                       "findings; the rule's redeal of removed cards is not simulated",
-    "ORDER-STUD-COMMON": "needs a legal common card, i.e. eight players reaching 7th street; "
+    ORDER_STUD_COMMON: "needs a legal common card, i.e. eight players reaching 7th street; "
                          "simulated stud tables deal at most 7 (49 cards), so the only common "
                          "card is the one STUD-SHORT-DECK's injector deals, which that rule "
                          "already flags",
-    "STUD-WRONG-LOWCARD": "needs a second bring-in posted in the middle of 3rd street's "
+    STUD_WRONG_LOWCARD: "needs a second bring-in posted in the middle of 3rd street's "
                           "betting, a forced post the engine has no place for",
-    "JACKS-SPLIT-OPENERS": "judges an opener whose cards were not logged when he opened; the "
+    JACKS_SPLIT_OPENERS: "judges an opener whose cards were not logged when he opened; the "
                            "simulator logs every hand, and hiding the opener's cards makes an "
                            "unverifiable award of the pot he won",
-    "BBLOW-EXPOSED": "no-limit and pot-limit lowball are not simulated (draw tables are fixed "
+    BBLOW_EXPOSED: "no-limit and pot-limit lowball are not simulated (draw tables are fixed "
                      "limit)",
-    "BET-HALFPOT": "half-pot Mississippi is not simulated (stud tables are fixed limit)",
+    BET_HALFPOT: "half-pot Mississippi is not simulated (stud tables are fixed limit)",
 }

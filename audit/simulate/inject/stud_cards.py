@@ -9,6 +9,16 @@ import random
 
 from audit.poker.stud import bring_in_seat, first_by_board
 from audit.poker.variants import SPECS
+from audit.rules.ids import (
+    FIVESTUD_STRUCTURE,
+    MISS_STRUCTURE,
+    ORDER_STUD_7TH_UP,
+    STUD_7TH_UP,
+    STUD_BURN_ERROR,
+    STUD_CARD_COUNT,
+    STUD_EXPOSED_START,
+    STUD_SHORT_DECK,
+)
 from audit.simulate.inject.studdraw_base import ACTED, StudInjector, upcards
 from audit.simulate.play.engine import CARD, Hand
 from audit.simulate.play.table import STUD_GAMES, Table
@@ -17,7 +27,7 @@ from audit.simulate.play.table import STUD_GAMES, Table
 class StudSeventhMissing(StudInjector):
     """A player who loses at the showdown was never dealt his seventh card (he shows six)."""
 
-    name, rule = "stud_seventh_missing", "STUD-CARD-COUNT"
+    name, rule = "stud_seventh_missing", STUD_CARD_COUNT
     variants = ("stud", "stud_hilo", "razz")
 
     def finish(self, h: Hand, res: dict, ev: list[list], t: Table,
@@ -54,7 +64,7 @@ class HoleCardUpThenUp(StudInjector):
     card is a misdeal). Only a player who folds on 3rd street, and whose exposed card would
     not have made him the bring-in, so that the turn order stays the one that was played."""
 
-    name, rule = "hole_card_up_then_up", "STUD-EXPOSED-START"
+    name, rule = "hole_card_up_then_up", STUD_EXPOSED_START
     variants = _SEVEN
 
     def finish(self, h: Hand, res: dict, ev: list[list], t: Table,
@@ -86,7 +96,7 @@ class SeventhUpTwice(StudInjector):
     one is dealt up the others get theirs down). Only where the upcards leave the player who
     acted first on 7th street the one who should."""
 
-    name, rule = "seventh_up_twice", "STUD-7TH-UP"
+    name, rule = "seventh_up_twice", STUD_7TH_UP
     variants = _SEVEN
 
     def finish(self, h: Hand, res: dict, ev: list[list], t: Table,
@@ -119,7 +129,7 @@ class SeventhUpOrder(StudInjector):
     """One player's last card is dealt face up (legal), but 7th street is still opened by the
     player who was high on the board without it: the first to act counts that upcard."""
 
-    name, rule = "seventh_up_wrong_first", "ORDER-STUD-7TH-UP"
+    name, rule = "seventh_up_wrong_first", ORDER_STUD_7TH_UP
     variants = _SEVEN
 
     def finish(self, h: Hand, res: dict, ev: list[list], t: Table,
@@ -153,7 +163,7 @@ class CommonCardNotShort(StudInjector):
     player still in (the common card is only for a deck that runs short). The hands are played
     and settled with the common card."""
 
-    name, rule = "common_card_not_short", "STUD-SHORT-DECK"
+    name, rule = "common_card_not_short", STUD_SHORT_DECK
     variants = _SEVEN
 
     def common_last(self, h: Hand) -> bool:
@@ -166,12 +176,12 @@ class UpcardDealtDown(StudInjector):
     to a player who folds in that round; only where the missing upcard leaves the round's
     first player the one who acted first."""
 
-    name, rule = "upcard_dealt_down", "FIVESTUD-STRUCTURE"
+    name, rule = "upcard_dealt_down", FIVESTUD_STRUCTURE
     variants = ("stud5", "mississippi")
 
     def prepare(self, t: Table, order: list[int]) -> None:
         super().prepare(t, order)
-        self.rule = "FIVESTUD-STRUCTURE" if t.variant == "stud5" else "MISS-STRUCTURE"
+        self.rule = FIVESTUD_STRUCTURE if t.variant == "stud5" else MISS_STRUCTURE
 
     def finish(self, h: Hand, res: dict, ev: list[list], t: Table,
                rng: random.Random, game: dict) -> bool:
@@ -204,7 +214,7 @@ class StudDoubleBurn(StudInjector):
     """The log records the burns: one before each later street's cards, and two before one
     street's (a double burn)."""
 
-    name, rule = "stud_double_burn", "STUD-BURN-ERROR"
+    name, rule = "stud_double_burn", STUD_BURN_ERROR
     variants = STUD_GAMES
 
     def finish(self, h: Hand, res: dict, ev: list[list], t: Table,

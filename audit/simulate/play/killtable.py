@@ -35,6 +35,16 @@ import json
 import random
 from dataclasses import dataclass
 
+from audit.rules.ids import (
+    KILL_BUTTON_NEUTRAL,
+    KILL_LEG2,
+    KILL_LEG_PERSIST,
+    KILL_MUST_POST,
+    KILL_NEW_PLAYER,
+    KILL_SCOOP_5X,
+    KILL_SPLIT_LEG,
+    KILL_TRIGGER,
+)
 from audit.sequence.kill import Leg
 from audit.simulate.inject.base import Injector
 from audit.simulate.play.engine import FL, Hand
@@ -48,7 +58,7 @@ HAND_START: list = ["hand_started", None, None, None, None, None]  # a label at 
 
 _UP = frozenset({Leg.WON, Leg.KEPT_SPLIT, Leg.KEPT_AWAY})
 _VOLUNTARY = ("bet", "raise", "call", "complete")
-_KEPT_RULE = {Leg.KEPT_SPLIT: "KILL-SPLIT-LEG", Leg.KEPT_AWAY: "KILL-LEG-PERSIST"}
+_KEPT_RULE = {Leg.KEPT_SPLIT: KILL_SPLIT_LEG, Leg.KEPT_AWAY: KILL_LEG_PERSIST}
 
 
 def is_kill_table(t: Table) -> bool:
@@ -137,12 +147,12 @@ def advance_scoop(legs: dict[str, Leg], out: Outcome, killer_owed: bool, least: 
     w, killer = out.winners[0], out.killer
     if out.pot >= least:
         if killer is not None and killer[0] == w and killer_owed:
-            return KillDue(pid=w, amount=killer[1], rule_id="KILL-MUST-POST",
+            return KillDue(pid=w, amount=killer[1], rule_id=KILL_MUST_POST,
                            certain=True), None
-        return KillDue(pid=w, amount=0, rule_id="KILL-TRIGGER",
+        return KillDue(pid=w, amount=0, rule_id=KILL_TRIGGER,
                        certain=out.shown_down or not needs_showdown), None
     if killer is None or killer[0] != w:
-        return None, NotDue(pid=w, rule_id="KILL-SCOOP-5X")
+        return None, NotDue(pid=w, rule_id=KILL_SCOOP_5X)
     return None, None
 
 
@@ -163,7 +173,7 @@ def advance(legs: dict[str, Leg], out: Outcome, killer_owed: bool, due_from: int
         due = None
         for p in out.winners:
             if killer is not None and killer[0] == p:
-                due = KillDue(pid=p, amount=killer[1], rule_id="KILL-SPLIT-LEG",
+                due = KillDue(pid=p, amount=killer[1], rule_id=KILL_SPLIT_LEG,
                               certain=killer_owed)
                 legs.pop(p, None)
             elif legs.get(p) in _UP:
@@ -178,20 +188,20 @@ def advance(legs: dict[str, Leg], out: Outcome, killer_owed: bool, due_from: int
     legs[w] = Leg.WON
     killed = killer is not None and killer[0] == w
     if killed and killer_owed:
-        return KillDue(pid=w, amount=killer[1], rule_id="KILL-MUST-POST", certain=True), None
+        return KillDue(pid=w, amount=killer[1], rule_id=KILL_MUST_POST, certain=True), None
     won = out.from_others
     if before is None or before in _UP:
         if won >= due_from:
-            return KillDue(pid=w, amount=0, rule_id=_KEPT_RULE.get(before, "KILL-TRIGGER"),
+            return KillDue(pid=w, amount=0, rule_id=_KEPT_RULE.get(before, KILL_TRIGGER),
                            certain=before is not None), None
         if won < short_below and before is not None and not killed:
-            return None, NotDue(pid=w, rule_id="KILL-LEG2")
+            return None, NotDue(pid=w, rule_id=KILL_LEG2)
         return None, None
     if killed:
         return None, None
     if before is Leg.NONE_SPLIT:
-        return None, NotDue(pid=w, rule_id="KILL-BUTTON-NEUTRAL")
-    return None, NotDue(pid=w, rule_id="KILL-TRIGGER")
+        return None, NotDue(pid=w, rule_id=KILL_BUTTON_NEUTRAL)
+    return None, NotDue(pid=w, rule_id=KILL_TRIGGER)
 
 
 class KillTable:
@@ -371,7 +381,7 @@ class KillNotPosted(KillTableInjector):
     """The player who owes the kill is dealt in and does not post it: the replay files the id
     that made the kill due (KILL-TRIGGER, KILL-SPLIT-LEG, KILL-LEG-PERSIST, KILL-MUST-POST)."""
 
-    name, rule = "kill_not_posted", "KILL-TRIGGER"
+    name, rule = "kill_not_posted", KILL_TRIGGER
 
     def alter(self, kt: KillTable, t: Table, posts: list[tuple[int, int, str]]
               ) -> list[tuple[int, int, str]]:
@@ -388,7 +398,7 @@ class KillNotOwed(KillTableInjector):
     (KILL-TRIGGER), a second pot without a full bet won (KILL-LEG2), a first leg after a
     neutral button (KILL-BUTTON-NEUTRAL)."""
 
-    name, rule = "kill_not_owed", "KILL-TRIGGER"
+    name, rule = "kill_not_owed", KILL_TRIGGER
 
     def alter(self, kt: KillTable, t: Table, posts: list[tuple[int, int, str]]
               ) -> list[tuple[int, int, str]]:
@@ -421,7 +431,7 @@ class NewPlayerKillSkipped(KillTableInjector):
     """New players played a killed pot, agreeing to kill the next one, and nobody kills it:
     the replay files KILL-NEW-PLAYER for each of them dealt in here."""
 
-    name, rule = "new_player_kill_skipped", "KILL-NEW-PLAYER"
+    name, rule = "new_player_kill_skipped", KILL_NEW_PLAYER
 
     def alter(self, kt: KillTable, t: Table, posts: list[tuple[int, int, str]]
               ) -> list[tuple[int, int, str]]:

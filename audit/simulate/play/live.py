@@ -29,17 +29,36 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from audit.errors import AuditInputError
+from audit.rules.ids import (
+    BET_NL_DENOM,
+    BET_NL_UNDERMIN_FIX,
+    BET_UNDERSIZE_FIX,
+    CHIP_FORWARD_MOTION,
+    CHIP_FULL_PLUS_HALF,
+    CHIP_GROSS_MISUNDERSTANDING,
+    CHIP_MIN_UNIT,
+    CHIP_RAP,
+    CHIP_RELEASE_BINDING,
+    CHIP_SINGLE_CHIP_BET,
+    CHIP_SINGLE_OVERSIZE_CALL,
+    DRAW_CHANGE_COUNT,
+    STRING_BIGBET_MULTIMOVE,
+    STRING_RAISE,
+    TURN_RIGHT_TO_ACT,
+    VERBAL_BIGBET_DISCREPANCY,
+    VERBAL_BINDING,
+)
 from audit.schema import events_schema
 from audit.simulate.play.sim import LABEL_SCHEMA, SimSummary, simulate
 from audit.store.dataset import Store
 
 # The live violations this module can plant, each caught by the rule id of the same name.
 LIVE_INJECTORS: tuple[str, ...] = (
-    "STRING-RAISE", "VERBAL-BINDING", "CHIP-SINGLE-OVERSIZE-CALL", "VERBAL-BIGBET-DISCREPANCY",
-    "CHIP-RELEASE-BINDING", "CHIP-SINGLE-CHIP-BET", "CHIP-FULL-PLUS-HALF",
-    "STRING-BIGBET-MULTIMOVE", "BET-NL-UNDERMIN-FIX", "CHIP-GROSS-MISUNDERSTANDING",
-    "CHIP-FORWARD-MOTION", "TURN-RIGHT-TO-ACT", "CHIP-RAP", "BET-UNDERSIZE-FIX",
-    "CHIP-MIN-UNIT", "BET-NL-DENOM", "DRAW-CHANGE-COUNT",
+    STRING_RAISE, VERBAL_BINDING, CHIP_SINGLE_OVERSIZE_CALL, VERBAL_BIGBET_DISCREPANCY,
+    CHIP_RELEASE_BINDING, CHIP_SINGLE_CHIP_BET, CHIP_FULL_PLUS_HALF,
+    STRING_BIGBET_MULTIMOVE, BET_NL_UNDERMIN_FIX, CHIP_GROSS_MISUNDERSTANDING,
+    CHIP_FORWARD_MOTION, TURN_RIGHT_TO_ACT, CHIP_RAP, BET_UNDERSIZE_FIX,
+    CHIP_MIN_UNIT, BET_NL_DENOM, DRAW_CHANGE_COUNT,
 )
 _ACTIONS = frozenset({"fold", "check", "call", "bet", "raise", "complete"})
 _WAGERS = frozenset({"bet", "raise", "complete"})
@@ -135,41 +154,41 @@ def _fits(rule: str, rows: list[dict[str, Any]], facing: dict[int, _Facing], i: 
     bb = max(game.get("big_blind") or 0, game.get("min_bet") or 0)
     small = game.get("small_bet") or game.get("big_blind") or 0
     wager = kind in _WAGERS and total is not None and not allin and added >= 2
-    if rule in ("STRING-RAISE", "VERBAL-BINDING", "CHIP-SINGLE-OVERSIZE-CALL"):
+    if rule in (STRING_RAISE, VERBAL_BINDING, CHIP_SINGLE_OVERSIZE_CALL):
         return owed > 0 and wager
-    if rule == "VERBAL-BIGBET-DISCREPANCY":
+    if rule == VERBAL_BIGBET_DISCREPANCY:
         return owed > 0 and wager and structure != "fixed_limit"
-    if rule == "CHIP-RELEASE-BINDING":
+    if rule == CHIP_RELEASE_BINDING:
         return owed > 0 and kind == "fold"
-    if rule == "CHIP-SINGLE-CHIP-BET":  # a silent chip bigger than the logged bet
+    if rule == CHIP_SINGLE_CHIP_BET:  # a silent chip bigger than the logged bet
         return structure == "no_limit" and f.cur == 0 and wager and f.stack > added + bb > 0
-    if rule == "CHIP-FULL-PLUS-HALF":  # a call plus half a bet in several chips
+    if rule == CHIP_FULL_PLUS_HALF:  # a call plus half a bet in several chips
         return (structure == "fixed_limit" and bool(game.get("big_blind")) and kind == "call"
                 and not allin and f.first and owed > 0 and 2 <= f.inc and f.wagers < 3
                 and f.stack > owed + f.inc)
-    if rule == "STRING-BIGBET-MULTIMOVE":  # not a minimum raise: the first motion is less
+    if rule == STRING_BIGBET_MULTIMOVE:  # not a minimum raise: the first motion is less
         return big_bet and wager and total is not None and total - f.cur > max(f.inc, bb)
-    if rule == "BET-NL-UNDERMIN-FIX":  # chips under the minimum bet, the log bets more
+    if rule == BET_NL_UNDERMIN_FIX:  # chips under the minimum bet, the log bets more
         return big_bet and f.cur == 0 and wager and bb >= 2 and total is not None \
             and total > bb and f.first
-    if rule == "CHIP-GROSS-MISUNDERSTANDING":
+    if rule == CHIP_GROSS_MISUNDERSTANDING:
         return big_bet and kind == "call" and not allin and owed >= 2 and f.stack > owed
-    if rule == "CHIP-FORWARD-MOTION":  # held chips, the next player acts on them, a check
+    if rule == CHIP_FORWARD_MOTION:  # held chips, the next player acts on them, a check
         nxt = _next_actors(rows, facing, i)
         return (structure == "fixed_limit" and kind in ("check", "fold")
                 and f.stack > small
                 and bool(nxt) and nxt[0] == min(k for k in facing if k > i)
                 and rows[nxt[0]]["kind"] in _SAID)
-    if rule == "TURN-RIGHT-TO-ACT":  # three players declare their actions out of turn
+    if rule == TURN_RIGHT_TO_ACT:  # three players declare their actions out of turn
         return len(_next_actors(rows, facing, i)) >= 3
-    if rule == "CHIP-RAP":
+    if rule == CHIP_RAP:
         return owed == 0 and wager
-    if rule == "BET-UNDERSIZE-FIX":  # chips short of the bet released, then a check
+    if rule == BET_UNDERSIZE_FIX:  # chips short of the bet released, then a check
         return (structure == "fixed_limit" and kind == "check" and f.cur == 0 and small >= 2
                 and f.stack > small)
-    if rule == "CHIP-MIN-UNIT":  # a chip the house's smallest unit does not divide
+    if rule == CHIP_MIN_UNIT:  # a chip the house's smallest unit does not divide
         return wager and _unit(rows) >= 2
-    if rule == "BET-NL-DENOM":  # a chip smaller than the house's wager chip, not in quantity
+    if rule == BET_NL_DENOM:  # a chip smaller than the house's wager chip, not in quantity
         return big_bet and wager and added >= 3
     return False
 
@@ -226,56 +245,56 @@ def _planted(rule: str, rows: list[dict[str, Any]], facing: dict[int, _Facing], 
     r, f = rows[i], facing[i]
     cur, mine = f.cur, f.mine
     added = r.get("amount") or 0
-    if rule == "STRING-RAISE":
+    if rule == STRING_RAISE:
         cut = rng.randint(1, added - 1)
         return [{"kind": "chips", "amount": cut, "detail": None},
                 {"kind": "chips", "amount": added - cut, "detail": None}], {}
-    if rule == "VERBAL-BINDING":
+    if rule == VERBAL_BINDING:
         return [{"kind": "declare", "detail": "call"},
                 {"kind": "chips", "amount": added, "detail": None}], {}
-    if rule == "CHIP-SINGLE-OVERSIZE-CALL":
+    if rule == CHIP_SINGLE_OVERSIZE_CALL:
         return [{"kind": "chips", "amount": added, "detail": f"1x{added}"}], {}
-    if rule == "VERBAL-BIGBET-DISCREPANCY":
+    if rule == VERBAL_BIGBET_DISCREPANCY:
         said = (r.get("total") or mine + added) + max(1, cur - mine)
         return [{"kind": "declare", "detail": f"raise to {said}"},
                 {"kind": "chips", "amount": added, "detail": None}], {}
-    if rule == "CHIP-RELEASE-BINDING":  # the full call released into the pot, then the fold
+    if rule == CHIP_RELEASE_BINDING:  # the full call released into the pot, then the fold
         return [{"kind": "chips", "amount": cur - mine, "detail": None}], {}
-    if rule == "CHIP-SINGLE-CHIP-BET":
+    if rule == CHIP_SINGLE_CHIP_BET:
         bb = max(game.get("big_blind") or 0, game.get("min_bet") or 0)
         chip = added + bb
         return [{"kind": "chips", "amount": chip, "detail": f"1x{chip}"}], {}
-    if rule == "CHIP-FULL-PLUS-HALF":
+    if rule == CHIP_FULL_PLUS_HALF:
         extra = rng.randint((f.inc + 1) // 2, f.inc - 1) if f.inc > 2 else 1
         return [{"kind": "chips", "amount": cur - mine + extra, "detail": None}], {}
-    if rule == "STRING-BIGBET-MULTIMOVE":
+    if rule == STRING_BIGBET_MULTIMOVE:
         cut = rng.randint(1, added - 1)
         return [{"kind": "declare", "detail": "raise"},
                 {"kind": "chips", "amount": cut, "detail": None},
                 {"kind": "chips", "amount": added - cut, "detail": None}], \
             {"nl.multimotion": "single_motion"}
-    if rule == "BET-NL-UNDERMIN-FIX":
+    if rule == BET_NL_UNDERMIN_FIX:
         bb = game.get("big_blind") or 2
         return [{"kind": "chips", "amount": rng.randint(1, bb - 1), "detail": None}], {}
-    if rule == "CHIP-GROSS-MISUNDERSTANDING":
+    if rule == CHIP_GROSS_MISUNDERSTANDING:
         owed = cur - mine
         return [{"kind": "declare", "detail": "call"},
                 {"kind": "chips", "amount": rng.randint(1, max(1, owed * 3 // 4 - 1)),
                  "detail": None}], {}
-    if rule == "CHIP-FORWARD-MOTION":
+    if rule == CHIP_FORWARD_MOTION:
         j = _next_actors(rows, facing, i)[0]
         held = game.get("small_bet") or game.get("big_blind") or 1
         return [{"kind": "chips", "amount": held, "detail": f"1x{held} held"},
                 {"kind": "declare", "detail": _words(rows[j]), "from": j}], {}
-    if rule == "TURN-RIGHT-TO-ACT":
+    if rule == TURN_RIGHT_TO_ACT:
         return [{"kind": "declare", "detail": _words(rows[j]), "from": j}
                 for j in _next_actors(rows, facing, i)[:3]], {}
-    if rule == "CHIP-RAP":
+    if rule == CHIP_RAP:
         return [{"kind": "declare", "detail": "rap"}], {}
-    if rule == "BET-UNDERSIZE-FIX":
+    if rule == BET_UNDERSIZE_FIX:
         small = game.get("small_bet") or game.get("big_blind") or 2
         return [{"kind": "chips", "amount": rng.randint(1, small - 1), "detail": None}], {}
-    if rule == "CHIP-MIN-UNIT":
+    if rule == CHIP_MIN_UNIT:
         return [{"kind": "chips", "amount": added, "detail": f"1x{added - 1}+1x1"}], \
             {"chip.min_unit": _unit(rows)}
     # BET-NL-DENOM: one chip of the house's wager chip less one, and a 1 that does not play
@@ -296,10 +315,10 @@ def _plan(rows: list[dict[str, Any]], rng: random.Random, injectors: tuple[str, 
     game = rows[0]["game"]
     target = inject = None
     fitting: dict[str, list[int]] = {}
-    changes = {d[0]: d for d in _draw_changes(rows)} if "DRAW-CHANGE-COUNT" in injectors \
+    changes = {d[0]: d for d in _draw_changes(rows)} if DRAW_CHANGE_COUNT in injectors \
         else {}
     for rule in injectors:
-        picks = list(changes) if rule == "DRAW-CHANGE-COUNT" else \
+        picks = list(changes) if rule == DRAW_CHANGE_COUNT else \
             [i for i in facing if _fits(rule, rows, facing, i, game)]
         if picks:
             fitting[rule] = picks
@@ -311,7 +330,7 @@ def _plan(rows: list[dict[str, Any]], rng: random.Random, injectors: tuple[str, 
         counts[inject] += 1
     inserts = []
     house: dict[str, Any] = {}
-    if inject == "DRAW-CHANGE-COUNT" and target is not None:
+    if inject == DRAW_CHANGE_COUNT and target is not None:
         # he states another count, the next player states his on it, then he draws
         nxt = changes[target][1]
         said = "pat" if _draw_count(rows[target]) else "draw one"

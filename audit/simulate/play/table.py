@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import random
 
+from audit.rules.ids import ANTE_AMOUNT, BLIND_HEADSUP, BLIND_MISSED, BLIND_POSITIONS
 from audit.simulate.play import agents
 from audit.simulate.play.engine import (
     CARD,
@@ -266,7 +267,7 @@ def play_hand(t: Table, rng: random.Random, script: Script | None,
         for s in order:
             if short is not None and short[0] == s:
                 h.post(s, "ante", short[1])
-                script.labels.append((ev[-1], "ANTE-AMOUNT", s, True))
+                script.labels.append((ev[-1], ANTE_AMOUNT, s, True))
             else:
                 h.post(s, "ante", t.ante)
     headsup = len(order) == 2
@@ -281,10 +282,10 @@ def play_hand(t: Table, rng: random.Random, script: Script | None,
         bbs = order[2]
     h.post(bbs, "big_blind", t.bb)
     if mode:
-        script.labels.append((ev[-1], "BLIND-HEADSUP" if headsup else "BLIND-POSITIONS",
+        script.labels.append((ev[-1], BLIND_HEADSUP if headsup else BLIND_POSITIONS,
                               bbs, True))
         if headsup:
-            script.labels.append((ev[-2], "BLIND-HEADSUP", sbs, True))
+            script.labels.append((ev[-2], BLIND_HEADSUP, sbs, True))
     for s, amount, detail in kills or ():
         post_kill(h, s, amount, detail)
     st = script.straddle if script is not None else 0
@@ -300,7 +301,7 @@ def play_hand(t: Table, rng: random.Random, script: Script | None,
     if script is not None and script.dead_post is not None:
         s, amount = script.dead_post
         h.post(s, "missed_small", amount)
-        script.labels.append((ev[-1], "BLIND-MISSED", s, True))
+        script.labels.append((ev[-1], BLIND_MISSED, s, True))
     if deck is None:
         deck = list(range(52))
         rng.shuffle(deck)
