@@ -13,7 +13,7 @@ from audit.errors import AuditInputError
 from audit.ingest.pipeline import ingest
 from audit.sql.query import query
 from audit.store.dataset import Store
-from tests.eventrows import hand_rows
+from tests.support.eventrows import hand_rows
 
 NASTY = st.one_of(
     st.integers(min_value=-(2**70), max_value=2**70),

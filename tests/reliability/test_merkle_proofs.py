@@ -21,7 +21,7 @@ from audit.schema import events_schema, events_table
 from audit.store import merkle
 from audit.store.dataset import GENESIS, Store, record_hash, sha256_file
 from audit.store.proof import ProofError, build_proof, check_proof, proof_size
-from tests.eventrows import hand_rows, many_hands, write_parquet
+from tests.support.eventrows import hand_rows, many_hands, write_parquet
 
 
 @pytest.fixture
