@@ -83,6 +83,7 @@ def test_replay_unknown_hand_is_a_usage_error(demo_store: Path):
     assert result.exit_code == 2 and "hand 'nope:1' is not in" in result.output
 
 
+@pytest.mark.pokerkit
 def test_bench_quick_reports_ratios_against_pokerkit(tmp_path: Path):
     pytest.importorskip("pokerkit")
     out = tmp_path / "bench.json"

@@ -413,6 +413,7 @@ def _pokerkit_replay(body: str) -> dict[str, Any]:
 
 
 @pytest.mark.skipif(not HANDHQ_FILES, reason="../shared/data/handhq is not beside the checkout")
+@pytest.mark.pokerkit
 def test_handhq_matches_pokerkit() -> None:
     pytest.importorskip("pokerkit")
     compared = refused = finals = dead_posts = 0
@@ -622,6 +623,7 @@ PHH_STUD_DRAW = ("F7S", "F7S/8", "FR", "F2L3D", "N2L1D", "FB")
 
 
 @pytest.mark.parametrize("code", PHH_STUD_DRAW)
+@pytest.mark.pokerkit
 def test_pokerkit_stud_and_draw_phh_import_agrees_with_pokerkit(code: str) -> None:
     from audit.replay import hand_from_rows, replay_hand
     from audit.rules.registry import Severity
@@ -660,6 +662,7 @@ def test_pokerkit_stud_and_draw_phh_import_agrees_with_pokerkit(code: str) -> No
 
 
 @pytest.mark.parametrize("code", PHH_STUD_DRAW)
+@pytest.mark.pokerkit
 def test_stud_and_draw_phh_round_trip_through_export(code: str) -> None:
     from audit.export import to_phh
 

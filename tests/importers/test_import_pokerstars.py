@@ -383,6 +383,7 @@ def test_fuzz_never_crashes_never_loses_a_hand(tmp_path_factory: pytest.TempPath
 
 
 @needs_samples
+@pytest.mark.pokerkit
 def test_pokerkit_agrees_on_stacks_and_winnings() -> None:
     pokerkit = pytest.importorskip("pokerkit")
     path = SAMPLES / "stars-nlhe-6max-0.05-0.10.txt"
@@ -416,6 +417,7 @@ def test_pokerkit_agrees_on_stacks_and_winnings() -> None:
     assert compared == 78 and winnings == 15
 
 
+@pytest.mark.pokerkit
 def test_import_benchmark_counts_every_hand_and_compares_with_pokerkit() -> None:
     pytest.importorskip("pokerkit")
     from audit.devtools.bench import bench_import

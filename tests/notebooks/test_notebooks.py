@@ -68,6 +68,7 @@ def test_notebook_imports_only_audit_and_data_libraries(path: Path) -> None:
 
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.stem)
+@pytest.mark.notebooks
 def test_notebook_runs_top_to_bottom(
     path: Path, store: Store, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

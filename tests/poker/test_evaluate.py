@@ -433,12 +433,14 @@ def _omahas(n: int, seed: int) -> list[tuple[list[int], list[int]]]:
     return out
 
 
+@pytest.mark.pokerkit
 def test_pokerkit_agrees_on_high_hand_order() -> None:
     from pokerkit import StandardHighHand
 
     assert_same_order(_sevens(3000, 1), high_strength, lambda c: StandardHighHand.from_game(_pk(c)))
 
 
+@pytest.mark.pokerkit
 def test_pokerkit_agrees_on_ace_to_five_low_order() -> None:
     from pokerkit import RegularLowHand
 
@@ -446,6 +448,7 @@ def test_pokerkit_agrees_on_ace_to_five_low_order() -> None:
     assert_same_order(samples, low_a5_strength, lambda c: RegularLowHand.from_game(_pk(c)))
 
 
+@pytest.mark.pokerkit
 def test_pokerkit_agrees_on_eight_or_better_low_order() -> None:
     from pokerkit import EightOrBetterLowHand
 
@@ -459,6 +462,7 @@ def test_pokerkit_agrees_on_eight_or_better_low_order() -> None:
     )
 
 
+@pytest.mark.pokerkit
 def test_pokerkit_agrees_on_deuce_to_seven_order() -> None:
     from pokerkit import StandardLowHand
 
@@ -468,6 +472,7 @@ def test_pokerkit_agrees_on_deuce_to_seven_order() -> None:
     assert_same_order(samples, low_27_strength, lambda c: StandardLowHand(_pk(c)))
 
 
+@pytest.mark.pokerkit
 def test_pokerkit_agrees_on_omaha_high_order() -> None:
     from pokerkit import OmahaHoldemHand
 
@@ -478,6 +483,7 @@ def test_pokerkit_agrees_on_omaha_high_order() -> None:
     )
 
 
+@pytest.mark.pokerkit
 def test_pokerkit_agrees_on_omaha_eight_or_better_low_order() -> None:
     from pokerkit import OmahaEightOrBetterLowHand
 

@@ -131,6 +131,7 @@ def _pairs(n_cards, count, seed):
         yield deal[:n_cards], deal[n_cards:]
 
 
+@pytest.mark.pokerkit
 def test_razz_agrees_with_pokerkit_regular_low():
     from pokerkit.hands import RegularLowHand
 
@@ -140,6 +141,7 @@ def test_razz_agrees_with_pokerkit_regular_low():
     _same_order(razz_strength, theirs, _pairs(7, 2000, "razz"))
 
 
+@pytest.mark.pokerkit
 def test_deuce_to_seven_agrees_with_pokerkit():
     from pokerkit.hands import StandardLowHand as DeuceToSevenLowHand
 
@@ -149,6 +151,7 @@ def test_deuce_to_seven_agrees_with_pokerkit():
     _same_order(low_27_strength, theirs, _pairs(5, 3000, "27"))
 
 
+@pytest.mark.pokerkit
 def test_eight_or_better_agrees_with_pokerkit():
     from pokerkit.hands import EightOrBetterLowHand
 
@@ -169,6 +172,7 @@ def test_eight_or_better_agrees_with_pokerkit():
             assert (la > lb) == (ta[1] > tb[1]) and (la == lb) == (ta[1] == tb[1])
 
 
+@pytest.mark.pokerkit
 def test_badugi_agrees_with_pokerkit():
     # FixedLimitBadugi uses BadugiHand (aces low). PokerKit's StandardBadugiHand ranks the
     # ace high, which is not badugi as dealt in cardrooms: not used here.

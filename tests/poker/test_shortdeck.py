@@ -60,6 +60,7 @@ def test_short_ranking_named_cases() -> None:
         _s("5h 6d 7c 8s 9h")
 
 
+@pytest.mark.pokerkit
 def test_short_evaluator_agrees_with_pokerkit() -> None:
     """Random showdowns of two hands on one board: the same winner as PokerKit's
     ShortDeckHoldemHand (straight over trips). The PokerStars order (trips over a straight) is
@@ -260,6 +261,7 @@ def test_phh_ns_card_below_six_rejected() -> None:
 HANDS = 1500
 
 
+@pytest.mark.pokerkit
 def test_pokerkit_short_deck_differential(monkeypatch: pytest.MonkeyPatch) -> None:
     """Random legal NoLimitShortDeckHoldem hands (3-8 players, ante + button blind): our replay
     gives PokerKit's final stacks, or a wrong-award finding that PokerKit's own settlement

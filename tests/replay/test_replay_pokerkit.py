@@ -15,6 +15,7 @@ from collections import Counter
 import pytest
 
 pytest.importorskip("pokerkit")
+pytestmark = pytest.mark.pokerkit
 
 from audit.replay import hand_from_rows, replay_hand  # noqa: E402
 from audit.rules.ids import (

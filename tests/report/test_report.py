@@ -282,6 +282,7 @@ def test_report_command_writes_the_file(store: Store, tmp_path: Path) -> None:
 # ------------------------------------------------------------------------------- real browser
 
 
+@pytest.mark.browser
 def test_report_in_headless_chromium(collusion_store: Store, tmp_path: Path) -> None:
     sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
     if not CHROMIUM.exists():
