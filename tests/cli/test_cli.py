@@ -93,6 +93,7 @@ def test_findings_before_any_audit_is_empty_but_real(filled: Store):
     assert unknown.exit_code == 2 and "no finished audit run 'nope'" in unknown.output
 
 
+@pytest.mark.slow
 def test_demo_runs_end_to_end(tmp_path: Path):
     result = run("demo", "--store", str(tmp_path / "demo"))
     assert result.exit_code == 0, result.output

@@ -84,6 +84,7 @@ def test_replay_unknown_hand_is_a_usage_error(demo_store: Path):
 
 
 @pytest.mark.pokerkit
+@pytest.mark.slow
 def test_bench_quick_reports_ratios_against_pokerkit(tmp_path: Path):
     pytest.importorskip("pokerkit")
     out = tmp_path / "bench.json"

@@ -66,6 +66,7 @@ def test_each_style_is_detected_by_its_own_feature(planted):
         assert row[f"{STYLE_FEATURE[style]}_p"] < 1e-4, (style, a, b)
 
 
+@pytest.mark.slow
 def test_honest_populations_rarely_yield_leads():
     # Under the global null BH controls P(any lead) at the FDR level: allow ~fdr of 20 seeds.
     runs_with_leads = 0
@@ -376,6 +377,7 @@ def test_a_chain_of_leads_longer_than_a_team_is_pairs():
     longer = [*chain, (ring[-1], "stranger")]
     assert lead_teams(longer) == {pair: pair for pair in longer}
 
+@pytest.mark.slow
 def test_card_share_the_weaker_hand_folding_is_its_own_feature():
     # the planted pairs fold the weaker of their two hands when both would play: the card_share
     # feature names them, and on honest pairs its p-values are uniform (about 5% below 0.05)
@@ -416,6 +418,7 @@ def _deep_and_small_games(seed: int, deep: int) -> tuple[pl.DataFrame, pl.DataFr
     return pl.concat([h1, h2]), pl.concat([hp1, hp2])
 
 
+@pytest.mark.slow
 def test_chip_flow_skill_is_measured_per_big_blind_of_pot():
     # p0000's results in deep games are no expectation of the big blinds that flow in the small
     # pots he plays with others: measured per big blind of pot, the flow expected in his small

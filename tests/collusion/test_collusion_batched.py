@@ -53,6 +53,7 @@ def _without_one_by_one(hp: pl.DataFrame, hands: pl.DataFrame, pairs: list[tuple
 
 
 @pytest.mark.parametrize("seed", [3, 5, 11])
+@pytest.mark.slow
 def test_batched_overlap_rescoring_equals_scoring_each_pair_alone(seed: int) -> None:
     hands, hp, _ = generate(seed=seed, players=60, days=8,
                             teams={"softplay": 2, "chip_dump": 2, "whipsaw": 2, "card_share": 2,

@@ -19,6 +19,8 @@ from audit.run.runner import audit_store
 from audit.simulate.play.sim import simulate
 from audit.store.dataset import Store
 
+pytestmark = pytest.mark.slow  # every test simulates and audits a whole store
+
 HANDS, TABLES = 15_000, 6  # 2,500 hands per team table: about 20 s to simulate and audit
 
 

@@ -414,6 +414,7 @@ def _pokerkit_replay(body: str) -> dict[str, Any]:
 
 @pytest.mark.skipif(not HANDHQ_FILES, reason="../shared/data/handhq is not beside the checkout")
 @pytest.mark.pokerkit
+@pytest.mark.slow
 def test_handhq_matches_pokerkit() -> None:
     pytest.importorskip("pokerkit")
     compared = refused = finals = dead_posts = 0

@@ -170,6 +170,7 @@ def _mutated(draw: st.DrawFn) -> bytes:
     return b"\n".join(lines)
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=_mutated())
 def test_fuzzed_files_read_the_same(tmp_path_factory: pytest.TempPathFactory,

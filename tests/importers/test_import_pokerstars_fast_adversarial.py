@@ -88,6 +88,7 @@ def test_a_hand_of_a_million_lines_leaves_the_next_hand_s_streets_alone(tmp_path
     assert stats == {"hands": 3, "fast": 2}  # the giant hand (unreadable lines): the parser's
 
 
+@pytest.mark.slow
 def test_a_readable_hand_of_a_million_lines_is_the_parser_s(tmp_path: Path) -> None:
     # rows are put in order by keys with 20 bits for the line in the hand: the rows of a
     # fast hand past its line 2**20 sorted after the next hand's

@@ -172,6 +172,7 @@ print(json.dumps({"peak": tracemalloc.get_traced_memory()[1], "hands": f.hands,
 
 
 @pytest.mark.parametrize("where", ["outside", "inside"])
+@pytest.mark.slow
 def test_a_huge_single_line_costs_bounded_memory_and_a_short_quarantine(tmp_path: Path,
                                                                         where: str):
     """A 40 MB line (outside any hand, or inside one) with a 1 MiB line and 4 MiB hand limit:

@@ -61,6 +61,7 @@ def test_short_ranking_named_cases() -> None:
 
 
 @pytest.mark.pokerkit
+@pytest.mark.slow
 def test_short_evaluator_agrees_with_pokerkit() -> None:
     """Random showdowns of two hands on one board: the same winner as PokerKit's
     ShortDeckHoldemHand (straight over trips). The PokerStars order (trips over a straight) is
@@ -262,6 +263,7 @@ HANDS = 1500
 
 
 @pytest.mark.pokerkit
+@pytest.mark.slow
 def test_pokerkit_short_deck_differential(monkeypatch: pytest.MonkeyPatch) -> None:
     """Random legal NoLimitShortDeckHoldem hands (3-8 players, ante + button blind): our replay
     gives PokerKit's final stacks, or a wrong-award finding that PokerKit's own settlement

@@ -125,6 +125,7 @@ def _simulated(tmp_path: Path, **kw: object) -> pa.Table:
     return pa.concat_tables([pq.read_table(f).cast(EVENTS) for f in files])
 
 
+@pytest.mark.slow
 def test_simulated_hands_with_every_injected_violation(tmp_path: Path) -> None:
     table = _simulated(tmp_path, hands=3000, seed=7, variant="mixed", structure="mixed",
                        tables=10, violations=0.25, tournament_share=0.3)
@@ -168,6 +169,7 @@ def _corrupt(rows: list[dict], rng: random.Random) -> list[dict]:
     return rows
 
 
+@pytest.mark.slow
 def test_randomly_corrupted_hands(tmp_path: Path) -> None:
     table = _simulated(tmp_path, hands=1500, seed=21, variant="mixed", structure="mixed",
                        tables=6, tournament_share=0.3)

@@ -61,6 +61,7 @@ def _stacks_by_rulebook(pokerkit, findings):
 
 
 @pytest.mark.parametrize("code", list(VARIANTS))
+@pytest.mark.slow
 def test_pokerkit_differential(code):
     rng = random.Random(f"poker-audit-{code}")
     _, _, hole_n = VARIANTS[code]

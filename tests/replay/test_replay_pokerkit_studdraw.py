@@ -16,7 +16,7 @@ from collections import Counter
 import pytest
 
 pytest.importorskip("pokerkit")
-pytestmark = pytest.mark.pokerkit
+pytestmark = [pytest.mark.pokerkit, pytest.mark.slow]
 
 from audit.replay import hand_from_rows, replay_hand  # noqa: E402
 from audit.rules.ids import POT_HILO_SPLIT, POT_ODDCHIP_BUTTON, POT_ODDCHIP_HILO, POT_ODDCHIP_STUD

@@ -235,6 +235,7 @@ def test_report_collusion_leads_ranked_with_network(collusion_store: Store) -> N
 # ------------------------------------------------------------------------------- pseudonymization
 
 
+@pytest.mark.slow
 def test_report_pseudonymized_contains_no_raw_player_id(
     collusion_store: Store, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -283,6 +284,7 @@ def test_report_command_writes_the_file(store: Store, tmp_path: Path) -> None:
 
 
 @pytest.mark.browser
+@pytest.mark.slow
 def test_report_in_headless_chromium(collusion_store: Store, tmp_path: Path) -> None:
     sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
     if not CHROMIUM.exists():

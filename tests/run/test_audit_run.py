@@ -34,6 +34,7 @@ def _content(store: Store, run_id: str, name: str):
     return [pq.read_table(part).drop_columns(["run_id"]).to_pylist() for part in parts]
 
 
+@pytest.mark.slow
 def test_two_workers_give_the_same_findings_and_projections_as_one(store: Store):
     one = audit_store(store, workers=1)
     two = audit_store(store, workers=2)
@@ -65,6 +66,7 @@ def test_a_failed_run_leaves_no_visible_run(store: Store, monkeypatch):
     assert not [p for p in Path(store.runs_dir).iterdir() if p.name.startswith(".")]
 
 
+@pytest.mark.slow
 def test_a_dask_cluster_gives_the_same_findings_as_the_local_run(store: Store):
     distributed = pytest.importorskip("distributed")
     local = audit_store(store, workers=1)
@@ -76,6 +78,7 @@ def test_a_dask_cluster_gives_the_same_findings_as_the_local_run(store: Store):
         assert _content(store, remote.run_id, name) == _content(store, local.run_id, name)
 
 
+@pytest.mark.slow
 def test_an_unreachable_scheduler_is_a_clear_error(store: Store):
     pytest.importorskip("distributed")
     from audit.errors import AuditInputError

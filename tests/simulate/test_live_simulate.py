@@ -111,6 +111,7 @@ def test_every_planted_live_violation_is_found_and_nothing_else(simulated):
     assert len(found) >= 0.95 * len(planted)
 
 
+@pytest.mark.slow
 def test_simulate_live_scores_every_live_rule_at_full_precision_and_recall(tmp_path):
     from audit.simulate.play.live import simulate_live
     from audit.simulate.scorecard import accuracy_scorecard

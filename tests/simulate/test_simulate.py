@@ -101,6 +101,7 @@ def _digests(root: Path) -> dict[str, str]:
             for p in sorted(root.rglob("*")) if p.is_file() and p.name != ".lock"}
 
 
+@pytest.mark.slow
 def test_same_seed_same_bytes(tmp_path: Path) -> None:
     kw = dict(hands=1500, seed=3, variant="mixed", structure="mixed", tables=5,
               violations=0.1, colluders=2, hands_per_file=600, tournament_share=0.3)
@@ -127,6 +128,7 @@ def test_colluders_labelled(tmp_path: Path) -> None:
         assert t["strength"] == 1.0
 
 
+@pytest.mark.slow
 def test_accuracy_scorecard_is_perfect(tmp_path: Path) -> None:
     root = tmp_path / "s"
     simulate(root, hands=5000, seed=0, variant="mixed", structure="mixed", tables=12,

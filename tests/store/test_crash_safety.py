@@ -83,6 +83,7 @@ def _ingest_command(folder: Path, store_root: Path) -> list[str]:
     return [sys.executable, "-m", "audit.cli", "ingest", str(folder), "--store", str(store_root)]
 
 
+@pytest.mark.slow
 def test_sigkill_at_random_points_store_always_verifies(store: Store, tmp_path: Path):
     rng = random.Random(20261122)
     trials = 50

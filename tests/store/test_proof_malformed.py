@@ -24,6 +24,7 @@ def test_the_real_proof_is_well_formed_and_checks(proof: dict):
     assert check_proof(proof).ok
 
 
+@pytest.mark.slow
 def test_every_mutation_of_a_real_proof_gives_one_line(proof: dict, tmp_path: Path):
     mutations = list(proof_mutations(proof))
     assert len(mutations) > 1000  # every key dropped, every value of every wrong type

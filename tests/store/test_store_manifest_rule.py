@@ -138,6 +138,7 @@ def test_invalid_utf8_and_wrong_shapes_are_a_store_error_naming_the_line(two_bat
             store.records()
 
 
+@pytest.mark.slow
 def test_manifest_byte_flips_give_one_line_never_a_traceback(tmp_path: Path):
     """30 seeded single-byte changes of manifest.jsonl: verify fails (exit 1); ingest,
     query, findings and report work or stop with one line pointing at verify. Regression:
@@ -147,6 +148,7 @@ def test_manifest_byte_flips_give_one_line_never_a_traceback(tmp_path: Path):
     assert all(r.held for r in results), [(r.case, r.detail) for r in results if not r.held]
 
 
+@pytest.mark.slow
 def test_every_byte_of_a_run_record_changed_is_one_line_never_a_traceback(tmp_path: Path):
     """A run record (audit/store/runs.py) shares the chain with the batches: a flip in its
     `outputs`, `run` or `run_id` is a damaged manifest or a failed check, not a KeyError.
