@@ -20,7 +20,7 @@ demo: $(STAMP)
 test: $(STAMP) lint browser
 	$(PY) -m pytest
 
-# Lint, then every test but the slow ones (over about 5 s), the browser and the notebooks,
+# Lint, then every test but the slow ones (a second or more), the browser and the notebooks,
 # with the doctests: under 3 minutes on two cores. The markers are in pyproject.toml.
 check: $(STAMP) lint
 	$(PY) -m pytest -m "not slow and not browser and not notebooks"

@@ -101,6 +101,7 @@ def test_bench_quick_reports_ratios_against_pokerkit(tmp_path: Path):
 
 
 @pytest.mark.parametrize("fmt", ["ohh", "phh"])
+@pytest.mark.slow
 def test_export_round_trips_through_ingest(fmt: str, demo_store: Path, tmp_path: Path):
     hand_id = "phh:pokerstars:61364517354"
     out = tmp_path / f"hand.{fmt if fmt == 'ohh' else 'phhs'}"
@@ -121,6 +122,7 @@ def test_export_of_an_unknown_hand_is_a_usage_error(demo_store: Path):
     assert result.exit_code == 2 and "nope:1" in result.output
 
 
+@pytest.mark.slow
 def test_replay_shows_what_the_audit_found_across_the_tables_hands(tmp_path: Path):
     """BUTTON-MOVE needs the table's previous deal, so a replay of the hand alone cannot give
     it; the timeline shows it from the latest audit run, below the hand's own findings."""

@@ -133,6 +133,7 @@ def full_disk(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 @pytest.mark.parametrize("name", ("report", "export", "prove"))
+@pytest.mark.slow
 def test_a_full_disk_leaves_no_tmp_and_no_half_file(store: Store, hand_id: str, name: str,
                                                     tmp_path: Path,
                                                     monkeypatch: pytest.MonkeyPatch) -> None:
@@ -194,6 +195,7 @@ def test_query_prints_blobs_and_times_in_lists(store: Store, fmt: str) -> None:
 
 
 @pytest.mark.parametrize("folder", ["glob[1]*?", "quote'it", "new\nline", "both[1]*?\n'"])
+@pytest.mark.slow
 def test_query_and_sql_init_on_a_store_path_with_odd_characters(tmp_path: Path,
                                                                 folder: str) -> None:
     store = build(tmp_path / folder)

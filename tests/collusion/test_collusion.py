@@ -45,6 +45,7 @@ def planted():
     return hands, hp, teams
 
 
+@pytest.mark.slow
 def test_planted_pairs_rank_top_with_q_below_fdr(planted):
     hands, hp, teams = planted
     leads = pl.from_arrow(leads_from_frames(hp, hands, min_hands=50, fdr=0.05))
@@ -77,6 +78,7 @@ def test_honest_populations_rarely_yield_leads():
     assert runs_with_leads <= 2
 
 
+@pytest.mark.slow
 def test_minimum_sample_sizes_are_respected(planted):
     hands, hp, _ = planted
     assert leads_from_frames(hp, hands, min_hands=100_000, fdr=0.05).num_rows == 0
@@ -93,6 +95,7 @@ def test_minimum_sample_sizes_are_respected(planted):
     assert gated > 0  # some feature had too small a sample on some pair, and gave no p-value
 
 
+@pytest.mark.slow
 def test_evidence_hand_ids_are_hands_of_the_pair(planted):
     hands, hp, _ = planted
     leads = leads_from_frames(hp, hands, min_hands=50, fdr=0.05).to_pylist()
@@ -180,6 +183,7 @@ def _fake_store(tmp_path: Path, hands: pl.DataFrame, hp: pl.DataFrame) -> Store:
     return Store(tmp_path)
 
 
+@pytest.mark.slow
 def test_cli_prints_leads_and_writes_collusion_findings(planted, tmp_path):
     hands, hp, teams = planted
     store = _fake_store(tmp_path, hands, hp)
@@ -229,6 +233,7 @@ def _same_table(x: pl.DataFrame, y: pl.DataFrame) -> None:
             assert x[c].to_list() == y[c].to_list(), c
 
 
+@pytest.mark.slow
 def test_partials_per_file_combine_to_the_one_pass_aggregates(planted):
     # incremental: each batch of hands (here: each day, as one event file would be) gives a
     # partial; adding the partials up gives exactly the one-pass pair table
@@ -247,6 +252,7 @@ def test_partials_per_file_combine_to_the_one_pass_aggregates(planted):
     assert combined.rates.sort("player").equals(whole.rates.sort("player"))
 
 
+@pytest.mark.slow
 def test_chunked_leads_equal_one_pass_leads(planted):
     hands, hp, _ = planted
     one = leads_from_frames(hp, hands, min_hands=50, fdr=0.05).to_pylist()
@@ -276,6 +282,7 @@ def test_pattern_checkdown_allin_after_a_preflop_raise_over_the_all_in():
     assert checkdown_findings(hp.lazy(), hands.lazy()) == []
 
 
+@pytest.mark.slow
 def test_incremental_run_is_ranked_with_the_runs_it_builds_on(planted, tmp_path):
     # audit --since: the newer run holds only the newer hands; the leads of that run cover the
     # whole chain, the per-hand check-downs written with it only its own hands
@@ -311,6 +318,7 @@ def test_incremental_run_is_ranked_with_the_runs_it_builds_on(planted, tmp_path)
     assert per_hand and set(per_hand) <= set(new_hands["hand_id"].to_list())
 
 
+@pytest.mark.slow
 def test_each_run_keeps_its_pair_aggregates_and_reuses_them(planted, tmp_path):
     from audit.collusion import collusion_leads
     from audit.collusion.findings import run_partial

@@ -85,6 +85,7 @@ def test_batched_overlap_rescoring_equals_scoring_each_pair_alone(seed: int) -> 
 
 
 @pytest.mark.parametrize("case", range(4))
+@pytest.mark.slow
 def test_leads_equal_those_recorded_before_the_batching(case: int) -> None:
     rec = json.loads(RECORDED.read_text(encoding="utf-8"))[case]
     hands, hp, _ = generate(seed=rec["seed"], teams=rec["teams"], players=90, days=8)
@@ -116,6 +117,7 @@ def _sorted(frame: pl.DataFrame, *keys: str) -> pl.DataFrame:
 
 
 @pytest.mark.parametrize(("pieces", "spill"), [(7, True), (7, False), (1, True)])
+@pytest.mark.slow
 def test_hand_rows_in_pieces_spilled_or_not_answer_as_kept_whole_in_memory(
         population: tuple[pl.DataFrame, pl.DataFrame, A.Partial], pieces: int,
         spill: bool) -> None:
@@ -182,6 +184,7 @@ def test_evidence_from_rows_cut_down_chunk_by_chunk_is_the_evidence_of_all_rows(
         assert got[name].sort(A.KEYS).equals(want[name].sort(A.KEYS)), name
 
 
+@pytest.mark.slow
 def test_ranking_removes_its_spilled_hand_rows(tmp_path: Path,
                                                monkeypatch: pytest.MonkeyPatch) -> None:
     hands, hp, _ = generate(seed=3, players=40, days=4, teams={"chip_dump": 1})

@@ -93,6 +93,7 @@ def test_pair_table_counts_chances_and_check_downs() -> None:
 
 @pytest.mark.parametrize("seed", [7, 13, 21])
 @pytest.mark.parametrize("strength", [0.8, 0.5])
+@pytest.mark.slow
 def test_planted_check_down_teams_are_found_without_false_leads(seed: int,
                                                                  strength: float) -> None:
     # before the chance was counted before its outcome, 0 or 1 of the 2 teams was found here
@@ -107,6 +108,7 @@ def test_planted_check_down_teams_are_found_without_false_leads(seed: int,
 
 
 @pytest.mark.parametrize("seed", [7, 13, 21])
+@pytest.mark.slow
 def test_no_check_down_lead_in_an_honest_population(seed: int) -> None:
     hands, hp, _ = generate(seed=seed, players=90, days=8, teams={})
     scored = leads_from_frames(hp, hands, min_hands=50, fdr=1.0).to_pylist()

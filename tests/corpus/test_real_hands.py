@@ -55,6 +55,7 @@ def _stack(store, hand_id, player_prefix):
     return rows.to_pylist()[0]["amount"]
 
 
+@pytest.mark.slow
 def test_handhq_audits_with_no_finding_at_warning_or_above(audited):
     store, run = audited
     assert run.hands == 1657

@@ -56,6 +56,7 @@ def stars(tmp_path_factory) -> tuple[Store, object]:
     return store, audit_store(store)
 
 
+@pytest.mark.slow
 def test_pokerstars_button_games_audit_with_no_warning(stars):
     store, run = stars
     assert run.hands == STARS_HANDS

@@ -91,6 +91,7 @@ def _check_hand(events: list[dict[str, Any]]) -> None:
 
 
 @pytest.mark.skipif(not HANDHQ_FILES, reason="../shared/data/handhq is not beside the checkout")
+@pytest.mark.slow
 def test_handhq_all_hands_import_without_rejections() -> None:
     assert len(HANDHQ_FILES) == 7
     total = 0
@@ -625,6 +626,7 @@ PHH_STUD_DRAW = ("F7S", "F7S/8", "FR", "F2L3D", "N2L1D", "FB")
 
 @pytest.mark.parametrize("code", PHH_STUD_DRAW)
 @pytest.mark.pokerkit
+@pytest.mark.slow
 def test_pokerkit_stud_and_draw_phh_import_agrees_with_pokerkit(code: str) -> None:
     from audit.replay import hand_from_rows, replay_hand
     from audit.rules.registry import Severity

@@ -364,6 +364,7 @@ def _mutated(draw: st.DrawFn) -> bytes:
     return b"\n".join(lines)
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=_mutated())
 def test_fuzz_never_crashes_never_loses_a_hand(tmp_path_factory: pytest.TempPathFactory,

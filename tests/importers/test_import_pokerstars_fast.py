@@ -72,6 +72,7 @@ def test_common_hold_em_and_omaha_hands_take_the_fast_path(name: str) -> None:
     assert_same(SAMPLES / name, min_fast=0.95)
 
 
+@pytest.mark.slow
 def test_a_long_file_of_real_hands_reads_the_same(tmp_path: Path) -> None:
     path = tmp_path / "long.txt"
     write_stars_file(path, 3000)
@@ -113,6 +114,7 @@ def test_encodings_boms_line_ends_and_text_outside_hands(tmp_path: Path, encodin
     assert_same(path)
 
 
+@pytest.mark.slow
 def test_hostile_documents_read_the_same(tmp_path: Path) -> None:
     rng = random.Random(20261122)
     for number, (mutation, data) in enumerate(
@@ -319,6 +321,7 @@ def test_seat_lines_in_odd_forms_read_the_same(tmp_path: Path) -> None:
     assert_same(_sample_edited(tmp_path, len(_SEAT_LINES), edit), min_fast=0.15)
 
 
+@pytest.mark.slow
 def test_kernels_numba_cannot_build_leave_every_piece_to_the_parser(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
         ) -> None:

@@ -78,6 +78,7 @@ def _giant_then_two(filler: list[str], tail: list[str], at: str = "Gles65: folds
     return "\n\n\n".join([giant, *again]).encode() + b"\n"
 
 
+@pytest.mark.slow
 def test_a_hand_of_a_million_lines_leaves_the_next_hand_s_streets_alone(tmp_path: Path) -> None:
     # the giant hand's flop sits at its line 2**20 + 10: with 20 bits for the line in the
     # street keys it counted as a board at line 10 of the next hand, between the small blind
@@ -180,6 +181,7 @@ def _mutated(rng: random.Random, hand: str) -> str:
     return hand
 
 
+@pytest.mark.slow
 def test_a_seeded_sweep_of_mutated_hands_reads_the_same(tmp_path: Path) -> None:
     hands = [hand.strip("\n") for path in (FIXTURES / "nlhe-two-hands.txt",
                                             FIXTURES / "omaha6-showdown.txt",

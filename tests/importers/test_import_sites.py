@@ -551,6 +551,7 @@ def _mutated(draw: st.DrawFn) -> tuple[str, bytes]:
     return fmt, b"\n".join(lines)
 
 
+@pytest.mark.slow
 @settings(max_examples=500, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(case=_mutated())
 def test_fuzz_never_crashes_never_loses_a_hand(case: tuple[str, bytes], tmp_path_factory: Any

@@ -127,6 +127,7 @@ def test_an_unclosed_ohh_object_is_read_in_linear_time(tmp_path: Path,
 
 
 @pytest.mark.parametrize("special", ["fifo", "/dev/zero"])
+@pytest.mark.slow
 def test_special_files_are_refused_without_being_opened(tmp_path: Path, special: str):
     if special == "fifo":
         target = tmp_path / "hands.fifo"
@@ -144,6 +145,7 @@ def test_special_files_are_refused_without_being_opened(tmp_path: Path, special:
     assert "Traceback" not in done.stderr
 
 
+@pytest.mark.slow
 def test_special_file_inside_a_directory_is_refused_and_the_rest_read(tmp_path: Path):
     folder = tmp_path / "in"
     folder.mkdir()
@@ -308,6 +310,7 @@ def test_csv_bytes_that_are_not_utf8_quarantine_their_hand(tmp_path: Path):
     assert rejected["hand_id"] == "h0" and "not UTF-8" in rejected["reason"]
 
 
+@pytest.mark.slow
 def test_a_symlink_out_of_the_input_tree_is_refused_and_counted(tmp_path: Path):
     secret = tmp_path / "outside" / "secret.txt"
     secret.parent.mkdir()

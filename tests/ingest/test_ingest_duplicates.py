@@ -147,6 +147,7 @@ def test_find_hands_reads_past_skipped_row_groups(store: Store, tmp_path: Path, 
     assert store.find_hands(pa.array(["g5", "g7", "g55"])) == {"g5", "g7"}
 
 
+@pytest.mark.slow
 def test_concurrent_ingests_sharing_hands_store_each_hand_once(store: Store, tmp_path: Path):
     """Two processes ingest files that share half their hands: whichever commits second
     finds the shared ones in the store (the lookup runs under the writer lock)."""

@@ -296,6 +296,7 @@ def _dense_hands(n: int, k: int, seed: int) -> list[list[int]]:
     return hands
 
 
+@pytest.mark.slow
 def test_high_strength_many_agrees_with_scalar_on_100k_random_hands() -> None:
     hands = _random_hands(100_000, 7, seed=7)
     many = high_strength_many(hands)
@@ -384,6 +385,7 @@ def test_property_omaha_is_best_of_explicit_two_plus_three(hands: Any) -> None:
     )
 
 
+@pytest.mark.slow
 @settings(deadline=None)  # the first call builds the lookup tables
 @given(st.lists(hands7, min_size=1, max_size=20))
 def test_property_many_equals_scalar(hands: list[list[int]]) -> None:
@@ -434,6 +436,7 @@ def _omahas(n: int, seed: int) -> list[tuple[list[int], list[int]]]:
 
 
 @pytest.mark.pokerkit
+@pytest.mark.slow
 def test_pokerkit_agrees_on_high_hand_order() -> None:
     from pokerkit import StandardHighHand
 
@@ -441,6 +444,7 @@ def test_pokerkit_agrees_on_high_hand_order() -> None:
 
 
 @pytest.mark.pokerkit
+@pytest.mark.slow
 def test_pokerkit_agrees_on_ace_to_five_low_order() -> None:
     from pokerkit import RegularLowHand
 
@@ -449,6 +453,7 @@ def test_pokerkit_agrees_on_ace_to_five_low_order() -> None:
 
 
 @pytest.mark.pokerkit
+@pytest.mark.slow
 def test_pokerkit_agrees_on_eight_or_better_low_order() -> None:
     from pokerkit import EightOrBetterLowHand
 
@@ -473,6 +478,7 @@ def test_pokerkit_agrees_on_deuce_to_seven_order() -> None:
 
 
 @pytest.mark.pokerkit
+@pytest.mark.slow
 def test_pokerkit_agrees_on_omaha_high_order() -> None:
     from pokerkit import OmahaHoldemHand
 

@@ -132,6 +132,7 @@ def _pairs(n_cards, count, seed):
 
 
 @pytest.mark.pokerkit
+@pytest.mark.slow
 def test_razz_agrees_with_pokerkit_regular_low():
     from pokerkit.hands import RegularLowHand
 
@@ -152,6 +153,7 @@ def test_deuce_to_seven_agrees_with_pokerkit():
 
 
 @pytest.mark.pokerkit
+@pytest.mark.slow
 def test_eight_or_better_agrees_with_pokerkit():
     from pokerkit.hands import EightOrBetterLowHand
 
@@ -173,6 +175,7 @@ def test_eight_or_better_agrees_with_pokerkit():
 
 
 @pytest.mark.pokerkit
+@pytest.mark.slow
 def test_badugi_agrees_with_pokerkit():
     # FixedLimitBadugi uses BadugiHand (aces low). PokerKit's StandardBadugiHand ranks the
     # ace high, which is not badugi as dealt in cardrooms: not used here.

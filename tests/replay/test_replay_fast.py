@@ -89,6 +89,7 @@ def _imported(paths: list[Path]) -> pa.Table:
 
 
 @pytest.mark.skipif(not (SHARED / "handhq").exists(), reason="needs ../shared/data")
+@pytest.mark.slow
 def test_real_handhq_hands() -> None:
     assert_same(_imported(sorted((SHARED / "handhq").glob("*.phhs"))), min_fast=0.9)
 
@@ -132,6 +133,7 @@ def test_simulated_hands_with_every_injected_violation(tmp_path: Path) -> None:
     assert_same(table, min_fast=0.8)  # 0.85 measured
 
 
+@pytest.mark.slow
 def test_simulated_clean_hands_take_the_fast_path(tmp_path: Path) -> None:
     table = _simulated(tmp_path, hands=2000, seed=3, variant="holdem", structure="mixed",
                        tables=8)

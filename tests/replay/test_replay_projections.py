@@ -7,6 +7,7 @@ import subprocess
 import sys
 
 import pyarrow as pa
+import pytest
 
 from audit.importers.text import parse_text
 from audit.replay import hand_from_rows, hands_from_table, replay_hand, replay_table
@@ -84,6 +85,7 @@ def test_hands_from_table_slices_each_hand():
     assert not findings and len(hrows) == 3 and len(prow) == 9
 
 
+@pytest.mark.slow
 def test_replay_is_deterministic():
     # a hand with several findings (an underraise called for too much, then a wrong award),
     # replayed in this process and in two others with other string-hash seeds: a result that

@@ -103,6 +103,7 @@ def per10k(n: int, hands: int) -> float:
 # ------------------------------------------------------------------------------- golden numbers
 
 
+@pytest.mark.slow
 def test_report_cover_numbers_match_the_store(store: Store, html: str) -> None:
     k = kpis(html)
     run = resolve_run(store)
@@ -158,6 +159,7 @@ def test_report_per_rule_day_and_table_counts(store: Store, html: str) -> None:
         assert int(k[f"table:{row['table_id']}"]) == row["n"]
 
 
+@pytest.mark.slow
 def test_report_wrong_awards_total_per_table_and_day(store: Store, html: str) -> None:
     k = kpis(html)
     run = resolve_run(store)
@@ -212,6 +214,7 @@ def test_report_sections_methodology_and_examples(store: Store, html: str) -> No
     assert html.count("<svg") >= 3
 
 
+@pytest.mark.slow
 def test_report_is_valid_html(html: str, collusion_store: Store) -> None:
     parser = html5lib.HTMLParser(strict=True)
     parser.parse(html)
@@ -220,6 +223,7 @@ def test_report_is_valid_html(html: str, collusion_store: Store) -> None:
     assert "https://" not in html
 
 
+@pytest.mark.slow
 def test_report_collusion_leads_ranked_with_network(collusion_store: Store) -> None:
     html = build_report(collusion_store)
     k = kpis(html)
@@ -269,6 +273,7 @@ def test_report_pseudonymize_without_key_is_a_clear_error(
     assert KEY_ENV in result.output
 
 
+@pytest.mark.slow
 def test_report_command_writes_the_file(store: Store, tmp_path: Path) -> None:
     out = tmp_path / "report.html"
     result = CliRunner().invoke(report_command, ["--store", str(store.root), "--out", str(out)])

@@ -87,6 +87,7 @@ def test_an_unreachable_scheduler_is_a_clear_error(store: Store):
         audit_store(store, scheduler="tcp://127.0.0.1:9")
 
 
+@pytest.mark.slow
 def test_each_event_file_writes_its_own_part_of_each_projection(store: Store):
     run_id = audit_store(store).run_id
     parts = output_files(run_dir(store, run_id), "hands")
@@ -96,6 +97,7 @@ def test_each_event_file_writes_its_own_part_of_each_projection(store: Store):
     assert not [p for p in run_dir(store, run_id).iterdir() if p.suffix == ".parquet"]
 
 
+@pytest.mark.slow
 def test_a_run_written_before_parts_existed_still_reads(store: Store, tmp_path: Path):
     """Runs of earlier versions hold each output as one file; readers take both layouts."""
     import shutil
@@ -159,6 +161,7 @@ if __name__ == "__main__":
 """
 
 
+@pytest.mark.slow
 def test_each_worker_process_keeps_arrow_and_polars_to_one_thread(tmp_path: Path):
     # in a fresh interpreter: the forkserver (one per process) must start from worker_pool
     import subprocess

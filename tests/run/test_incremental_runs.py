@@ -34,6 +34,7 @@ def _key(table) -> Counter:
                    for r in table.to_pylist())
 
 
+@pytest.mark.slow
 def test_incremental_runs_read_as_one_full_run(tmp_path: Path) -> None:
     days = _split_phh(tmp_path)
     store = Store(tmp_path / "store")

@@ -245,6 +245,7 @@ def test_kill_rules_are_checked_by_the_audit_run(tmp_path, rule_id):
     assert got == expected
 
 
+@pytest.mark.slow
 def test_kill_trigger_on_simulated_limit_tables_flags_only_proven_second_pots(tmp_path):
     """The simulator's fixed-limit tables never kill. Audited as a kill game, each missing kill
     found must follow two proven consecutive deals that went whole to the same player, the

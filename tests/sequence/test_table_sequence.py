@@ -109,6 +109,7 @@ def test_button_move_is_checked_by_the_audit_run(tmp_path):
     assert (BUTTON_MOVE, "procedure", "warning", 1) in run.by_rule
 
 
+@pytest.mark.slow
 def test_button_move_on_simulated_tables_finds_exactly_the_moved_buttons(tmp_path):
     """The simulator's tables rotate a moving button: no finding, and most deals are proven
     consecutive. Moving the button of some proven deals to another dealt-in seat is found at

@@ -51,6 +51,7 @@ def test_every_live_rule_id_has_an_injector():
     assert sorted(LIVE_INJECTORS) == sorted(LIVE_RULE_IDS)
 
 
+@pytest.mark.slow
 def test_injectors_need_house_rules_only_on_the_hands_they_plant(simulated):
     import json
 
@@ -69,6 +70,7 @@ def test_injectors_need_house_rules_only_on_the_hands_they_plant(simulated):
             assert (key in extra) == (planted.get(hand_id) == rule), (hand_id, key)
 
 
+@pytest.mark.slow
 def test_a_canonical_physical_layer_changes_no_finding(simulated):
     table, _ = simulated
     live, labels = add_physical_layer_table(table, seed=1, violations=0.0)
@@ -87,6 +89,7 @@ def test_a_canonical_physical_layer_changes_no_finding(simulated):
         assert key(found) == key(online[hand_id]), hand_id
 
 
+@pytest.mark.slow
 def test_every_planted_live_violation_is_found_and_nothing_else(simulated):
     table, sim_labels = simulated
     live, labels = add_physical_layer_table(table, seed=3, violations=0.4)
@@ -147,6 +150,7 @@ def test_simulate_command_live_flag(tmp_path):
     assert bad.exit_code == 2 and "--live-violations needs --live" in bad.output
 
 
+@pytest.mark.slow
 def test_simulate_live_same_seed_same_bytes(tmp_path):
     from audit.simulate.play.live import simulate_live
 

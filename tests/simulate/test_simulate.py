@@ -44,6 +44,7 @@ def _labels(root: Path) -> dict[str, list[dict]]:
 
 @pytest.mark.parametrize("variant", ["holdem", "omaha", "omaha_hilo"])
 @pytest.mark.parametrize("structure", ["no_limit", "pot_limit", "fixed_limit"])
+@pytest.mark.slow
 def test_clean_hands_replay_without_findings(tmp_path: Path, variant: str,
                                              structure: str) -> None:
     root = tmp_path / "s"

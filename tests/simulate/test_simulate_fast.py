@@ -41,6 +41,7 @@ def test_clean_fast_hands_audit_without_findings(tmp_path: Path, seed: int, tabl
 
 
 @needs_kernel
+@pytest.mark.slow
 def test_clean_fast_hands_pass_the_reference_replay(tmp_path: Path) -> None:
     """The same without the replay's compiled path: every hand through the reference replay."""
     root = tmp_path / "s"
@@ -52,6 +53,7 @@ def test_clean_fast_hands_pass_the_reference_replay(tmp_path: Path) -> None:
 
 
 @needs_kernel
+@pytest.mark.slow
 def test_fast_hands_cover_the_table_life(tmp_path: Path) -> None:
     """Sitting out and coming back, side pots, split pots, rake, all-ins: the paths a clean
     audit must have seen for the property test above to mean anything."""
@@ -75,6 +77,7 @@ def test_fast_hands_cover_the_table_life(tmp_path: Path) -> None:
 
 
 @needs_kernel
+@pytest.mark.slow
 def test_fast_same_seed_same_bytes(tmp_path: Path) -> None:
     kw = dict(hands=5000, seed=3, tables=7, hands_per_file=2000)
     simulate(tmp_path / "a", **kw)  # type: ignore[arg-type]
@@ -89,6 +92,7 @@ def test_fast_same_seed_same_bytes(tmp_path: Path) -> None:
 
 
 @needs_kernel
+@pytest.mark.slow
 def test_fast_engine_plays_like_the_python_engine(tmp_path: Path) -> None:
     """The two engines' styles give comparable play: measured side by side on one seed."""
     simulate(tmp_path / "py", hands=8000, seed=9, tables=8, engine="python")
@@ -123,6 +127,7 @@ def test_without_the_kernel_the_python_engine_plays(tmp_path: Path,
     assert s.engine == "python" and s.hands == 200
 
 
+@pytest.mark.slow
 def test_nlhe_with_violations_keeps_a_perfect_scorecard(tmp_path: Path) -> None:
     """The default `simulate --variant holdem` with violations stays on the Python engine,
     whose labels are exact: 100% precision and recall."""
@@ -137,6 +142,7 @@ def test_nlhe_with_violations_keeps_a_perfect_scorecard(tmp_path: Path) -> None:
 
 
 @needs_kernel
+@pytest.mark.slow
 def test_bench_reports_both_engines_and_the_stages() -> None:
     from audit.devtools.fast_bench import bench_engines, format_engines
 
@@ -156,6 +162,7 @@ def test_bench_reports_both_engines_and_the_stages() -> None:
 
 
 @needs_kernel
+@pytest.mark.slow
 def test_live_tables_over_fast_hands_audit_clean(tmp_path: Path) -> None:
     """`simulate --live` on a clean NLHE run: the physical layer goes onto fast-engine hands."""
     from audit.simulate.play.live import simulate_live

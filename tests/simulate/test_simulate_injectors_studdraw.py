@@ -146,6 +146,7 @@ RARE = {"seventh_up_twice", "seventh_up_wrong_first", "lowball_pair_not_announce
 
 @pytest.mark.parametrize(("injector", "variant", "rules"), CASES,
                          ids=[f"{i}-{v}" for i, v, _ in CASES])
+@pytest.mark.slow
 def test_injector_is_found_exactly(tmp_path: Path, injector: str, variant: str,
                                    rules: set[str]) -> None:
     root = tmp_path / "s"

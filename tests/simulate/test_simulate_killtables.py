@@ -70,6 +70,7 @@ _NOT_OWED = {KILL_TRIGGER, KILL_LEG2, KILL_BUTTON_NEUTRAL}
     # new players who played a killed pot are few: more hands
     ("new_player_kill_skipped", "omaha_hilo", KILL_NEW_PLAYER, {KILL_NEW_PLAYER}),
 ])
+@pytest.mark.slow
 def test_kill_table_injector_is_found_exactly(tmp_path: Path, injector: str, variant: str,
                                              must: str, rules: set[str]) -> None:
     root = tmp_path / "s"

@@ -127,6 +127,7 @@ def _has_openers(cards: list[str]) -> bool:
     return straight or len({c[1] for c in rest}) == 1
 
 
+@pytest.mark.slow
 def test_jacks_antes_openers_and_the_opener_first_after_the_draw(tmp_path: Path) -> None:
     root = tmp_path / "s"
     simulate(root, hands=1200, seed=6, variant="jacks_or_better", tables=6,

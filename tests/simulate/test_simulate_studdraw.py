@@ -77,6 +77,7 @@ def test_stud_hands_look_like_stud(tmp_path: Path) -> None:
                if any(r["detail"] == "bring_in" for r in rows)) > 550
 
 
+@pytest.mark.slow
 def test_same_seed_same_bytes_all_games(tmp_path: Path) -> None:
     kw = dict(hands=800, seed=9, variant="all", structure="mixed", tables=10,
               tournament_share=0.3, violations=0.05)
@@ -137,6 +138,7 @@ def test_draw_hands_look_like_draw(tmp_path: Path, variant: str) -> None:
         assert kinds["stand_pat"] > 50
 
 
+@pytest.mark.slow
 def test_stud_injectors_scored_perfectly_with_every_game(tmp_path: Path) -> None:
     """Stud and draw injections (bring-in seat and size, small bet on a big street or round)
     beside the button ones: every label found, every finding labelled, no finding on a

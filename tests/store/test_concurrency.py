@@ -6,11 +6,14 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from audit.sql.query import query
 from audit.store.dataset import Store
 from tests.support.eventrows import many_hands, write_parquet
 
 
+@pytest.mark.slow
 def test_two_processes_ingesting_different_batches_both_commit(store: Store, tmp_path: Path):
     sources = []
     for name in ("left", "right"):
@@ -33,6 +36,7 @@ def test_two_processes_ingesting_different_batches_both_commit(store: Store, tmp
     assert n == 2 * 3 * 200
 
 
+@pytest.mark.slow
 def test_concurrent_ingest_of_the_same_file_stores_it_once(store: Store, tmp_path: Path):
     src = write_parquet(tmp_path / "same.parquet", many_hands("s", 300))
     procs = [

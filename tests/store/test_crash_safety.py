@@ -53,6 +53,7 @@ def _assert_consistent(store: Store) -> None:
 
 
 @pytest.mark.parametrize("point", ["staged", "committed"])
+@pytest.mark.slow
 def test_sigkill_between_data_write_and_manifest_append(point, store: Store, tmp_path: Path):
     src = write_parquet(tmp_path / "a.parquet", many_hands("k", 20))
     proc = subprocess.run([sys.executable, "-c", CRASH_AT, str(store.root), str(src), point])
@@ -226,6 +227,7 @@ def _start_paused_audit(store: Store, tmp_path: Path) -> tuple[subprocess.Popen,
     raise AssertionError("the audit never made its runs/.<id>.tmp directory")
 
 
+@pytest.mark.slow
 def test_a_killed_audits_tmp_dir_is_removed_on_the_next_open(store: Store, tmp_path: Path):
     ingest([write_parquet(tmp_path / "a.parquet", many_hands("r", 5))], store)
     proc, tmp, _ = _start_paused_audit(store, tmp_path)
@@ -238,6 +240,7 @@ def test_a_killed_audits_tmp_dir_is_removed_on_the_next_open(store: Store, tmp_p
     _assert_consistent(store)
 
 
+@pytest.mark.slow
 def test_a_running_audits_tmp_dir_survives_recovery(store: Store, tmp_path: Path):
     from audit.run.runner import audit_store, finished_runs
 

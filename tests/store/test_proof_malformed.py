@@ -39,6 +39,7 @@ def test_every_mutation_of_a_real_proof_gives_one_line(proof: dict, tmp_path: Pa
 @pytest.mark.parametrize("case", ["batch.index = string", "record = list", "chain = zero",
                                   "events.3 = empty list", "events.1.amount = 2**64",
                                   "events.1.seat = 1.5", "leaf.encoding = string"])
+@pytest.mark.slow
 def test_wrong_types_are_unreadable_input_naming_the_file_and_the_field(
         proof: dict, tmp_path: Path, case: str):
     mutation = next(m for m in proof_mutations(proof) if m.case == case)
@@ -50,6 +51,7 @@ def test_wrong_types_are_unreadable_input_naming_the_file_and_the_field(
     assert str(path) in outcome.lines[0] and field in outcome.lines[0], outcome.lines
 
 
+@pytest.mark.slow
 def test_the_library_check_reports_a_malformed_proof_instead_of_raising(proof: dict):
     malformed = 0
     for mutation in list(proof_mutations(proof))[::7]:

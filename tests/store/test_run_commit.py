@@ -120,6 +120,7 @@ def test_latest_is_the_last_committed_run_not_the_newest_directory(store: Store)
     assert _cli("findings", "--store", store.root, "--run", FORGED).exit_code == 2
 
 
+@pytest.mark.slow
 def test_a_run_committed_before_a_crash_is_rolled_forward(store: Store) -> None:
     code = ("import sys; from audit.run.runner import audit_store; "
             "from audit.store.dataset import Store; "
@@ -173,6 +174,7 @@ def test_collusion_outputs_are_committed_with_the_run(store: Store) -> None:
     assert _cli("query", "SELECT count(*) FROM findings", "--store", store.root).exit_code == 1
 
 
+@pytest.mark.slow
 def test_the_report_knows_the_store_did_not_grow_since_the_run(store: Store) -> None:
     from audit.report.build import collect
 

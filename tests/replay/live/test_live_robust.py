@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -36,6 +37,7 @@ def physical_event(draw):
             "detail": draw(DETAIL)}
 
 
+@pytest.mark.slow
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(hand=st.sampled_from(HANDS), data=st.data())
 def test_any_physical_layer_replays_to_registered_findings_only(hand, data):
