@@ -15,7 +15,6 @@ from collections import Counter
 import pytest
 
 pytest.importorskip("pokerkit")
-pytestmark = pytest.mark.pokerkit
 
 from audit.replay import hand_from_rows, replay_hand  # noqa: E402
 from audit.rules.ids import (
@@ -33,6 +32,8 @@ from audit.rules.ids import (
 from audit.rules.registry import Severity  # noqa: E402
 from tests.support.pokerkit_gen import VARIANTS, create, random_hand  # noqa: E402
 from tests.support.pokerkit_settlement import ALL, Convention, settle  # noqa: E402
+
+pytestmark = pytest.mark.pokerkit
 
 HANDS_PER_VARIANT = 2500
 # PokerKit departs from the rulebook in three settlement conventions (odd chips, pots formed

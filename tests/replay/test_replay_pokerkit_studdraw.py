@@ -16,7 +16,6 @@ from collections import Counter
 import pytest
 
 pytest.importorskip("pokerkit")
-pytestmark = [pytest.mark.pokerkit, pytest.mark.slow]
 
 from audit.replay import hand_from_rows, replay_hand  # noqa: E402
 from audit.rules.ids import POT_HILO_SPLIT, POT_ODDCHIP_BUTTON, POT_ODDCHIP_HILO, POT_ODDCHIP_STUD
@@ -27,6 +26,8 @@ from tests.support.pokerkit_studdraw_gen import (  # noqa: E402
     random_draw_hand,
     random_stud_hand,
 )
+
+pytestmark = [pytest.mark.pokerkit, pytest.mark.slow]
 
 # 5,000 random hands per game under CI (about 6 ms a stud hand, 3 ms a draw hand, nearly all
 # of it PokerKit's own up-card evaluation); 1,000 locally, where the suite shares two cores.
