@@ -1,11 +1,12 @@
-# Two commands: `make demo` runs the main job end to end, `make test` runs the tests.
-# Both create .venv and install the project into it once (the stamp makes reruns no-ops).
+# Two commands: `make demo` runs the main job end to end, `make test` runs the tests (all of
+# them, as CI does); `make check` is the fast subset for everyday work.
+# Each creates .venv and installs the project into it once (the stamp makes reruns no-ops).
 PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-stamp
 
-.PHONY: demo test lint bench clean browser
+.PHONY: demo test check lint bench clean browser
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -18,6 +19,11 @@ demo: $(STAMP)
 
 test: $(STAMP) lint browser
 	$(PY) -m pytest
+
+# Lint, then every test but the slow ones (a second or more), the browser and the notebooks,
+# with the doctests: under 3 minutes on two cores. The markers are in pyproject.toml.
+check: $(STAMP) lint
+	$(PY) -m pytest -m "not slow and not browser and not notebooks"
 
 # The report's browser test drives Debian's chromium (never a browser download).
 browser:

@@ -24,6 +24,13 @@ def shared_dir() -> Path:
     return SHARED
 
 
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Every hypothesis test (@given) carries the `fuzz` marker, so `-m fuzz` selects them all."""
+    for item in items:
+        if getattr(getattr(item, "obj", None), "is_hypothesis_test", False):
+            item.add_marker(pytest.mark.fuzz)
+
+
 # CI (`CI=true bash .ci/run`) has ../shared beside a clean checkout and every dev dependency
 # installed, so a skip there means a test quietly stopped testing. Only these two may skip:
 # the Makefile's chromium install can fail on a runner without apt, and atheris ships a wheel

@@ -16,7 +16,7 @@ from audit.schema import (
     schemas_dir,
 )
 from audit.store.dataset import Store
-from tests.eventrows import hand_rows, write_parquet
+from tests.support.eventrows import hand_rows, write_parquet
 
 
 def _all_types(doc_columns):

@@ -15,7 +15,7 @@ from click.testing import CliRunner
 
 from audit.cli.main import COMMANDS, main
 from audit.store.dataset import Store
-from tests.eventrows import many_hands, write_parquet
+from tests.support.eventrows import many_hands, write_parquet
 
 ROOT = Path(__file__).resolve().parents[1]
 HEAVY = ("audit.importers", "audit.replay", "audit.sequence", "audit.simulate", "audit.collusion")

@@ -133,6 +133,7 @@ def _assert_intact(store: Store, hands: set[str], batches: int, runs: int) -> No
         assert not list(store.runs_dir.glob(".*.tmp"))  # no half-written run left behind
 
 
+@pytest.mark.slow
 def test_disk_full_ingest_and_audit_fail_cleanly_and_succeed_after_freeing_space(
         small_disk: SmallDisk, tmp_path: Path, record_property: pytest.RecordProperty):
     record_property("disk_full_mode", small_disk.mode)

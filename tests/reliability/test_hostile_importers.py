@@ -23,6 +23,7 @@ def test_every_importer_has_a_hostile_sample():
 
 
 @pytest.mark.parametrize("fmt", sorted(IMPORTERS))
+@pytest.mark.slow
 def test_hostile_input_is_stored_or_quarantined_never_a_crash(fmt: str, tmp_path: Path):
     report = run_hostile(formats=(fmt,), workdir=tmp_path)
     assert report.tried >= 13

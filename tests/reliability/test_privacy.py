@@ -77,6 +77,7 @@ def test_pseudonymize_without_a_key_is_a_usage_error(audited: Store):
     assert code == 2 and "POKER_AUDIT_PSEUDONYM_KEY" in out and "Traceback" not in out
 
 
+@pytest.mark.slow
 def test_the_key_is_never_written_to_disk(audited: Store, tmp_path: Path):
     report = tmp_path / "report.html"
     exported = tmp_path / "hands.ohh"
@@ -162,6 +163,7 @@ def test_export_pseudonymize_drops_quasi_identifiers(audited: Store):
     assert 'venue = "poker-audit"' in text and 'hand = "hand-' in text
 
 
+@pytest.mark.slow
 def test_report_pseudonymize_hides_names_quoted_in_quarantine_reasons(audited: Store,
                                                                       tmp_path: Path):
     """A rejected row's reason quotes hostile input ("got 'Quentin Qzz'"): a name that is in
