@@ -157,15 +157,19 @@ Seat 2: bob (big blind) collected ($0.02)
 
 """
 
+# The probe's own peak is VmHWM (the high-water mark of this process's memory since its exec),
+# not getrusage's ru_maxrss: Linux carries the peak of the process that forked it across the
+# exec into ru_maxrss, so a probe started from a 3 GB pytest would report 3 GB.
 _MEMORY_PROBE = """
-import json, resource, sys
+import json, sys
 from pathlib import Path
 from audit.ingest.pipeline import ingest
 from audit.store.dataset import Store
 summary = ingest([Path(sys.argv[1])], Store(Path(sys.argv[2])))
 f = summary.files[0]
-print(json.dumps({"rss_kb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss,
-                  "hands": f.hands, "quarantined": f.quarantined}))
+status = Path("/proc/self/status").read_text().splitlines()
+peak_kb = next(int(line.split()[1]) for line in status if line.startswith("VmHWM:"))
+print(json.dumps({"rss_kb": peak_kb, "hands": f.hands, "quarantined": f.quarantined}))
 """
 
 
