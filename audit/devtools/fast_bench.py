@@ -17,6 +17,7 @@ from audit.simulate.compiled import simulator as fast
 from audit.simulate.compiled.simulator import ready
 from audit.simulate.compiled.stats import play_stats
 from audit.simulate.play.sim import simulate
+from audit.simulate.world import EPOCH_US
 from audit.store import merkle
 from audit.store.dataset import Store, event_parquet_writer
 
@@ -84,7 +85,6 @@ def _load_leaf_writer(fk: Any) -> None:
     done, n_ev = fk.play_hands(8, 0, setup["T"], seats, np.zeros_like(seats),
                                np.zeros_like(seats), np.zeros(len(setup["names"]), np.int64),
                                setup["styles"], setup["rng"], E, *per_hand, *fast._lookups())
-    from audit.simulate.world import EPOCH_US
 
     for _, table in fast._Static(setup, fk, 0).tables(E[:, :n_ev], per_hand[:, :done], 0,
                                                        EPOCH_US):
@@ -104,7 +104,6 @@ def engine_stages(*, hands: int = 100_000, seed: int = 0, tables: int = 16) -> d
     seated = np.zeros(len(setup["names"]), dtype=np.int64)
     lookups = fast._lookups()
     static = fast._Static(setup, fk, seed)
-    from audit.simulate.world import EPOCH_US
 
     cpu = {"kernel": 0.0, "arrow": 0.0, "parquet": 0.0, "merkle": 0.0}
     played = 0

@@ -13,10 +13,12 @@ __all__ = ["build_report", "collect", "sql_init", "write_report"]
 
 def __getattr__(name: str) -> Any:
     if name in ("build_report", "collect", "write_report"):
+        # here, not at the top: the charting library costs a second; timelines need none of it
         from audit.report import build
 
         return getattr(build, name)
     if name == "sql_init":
+        # here, not at the top: DuckDB (~0.3 s) loads only when the SQL surface is asked for
         from audit.sql.sqlinit import sql_init
 
         return sql_init
