@@ -49,7 +49,7 @@ from typing import Any
 import pyarrow as pa
 
 from audit.errors import AuditInputError
-from audit.replay.variants import spec_of
+from audit.poker.variants import spec_of
 
 OHH_GAME_TYPES = {"holdem": "Holdem", "omaha": "Omaha", "omaha_hilo": "OmahaHiLo",
                   "omaha5": "Omaha5", "omaha5_hilo": "Omaha5HiLo",

@@ -1,23 +1,23 @@
 """Pseudonymised outputs: findings, exported hands, collusion leads and the report with every
 player id, hand id and table id replaced by a keyed HMAC-SHA256 pseudonym, and times cut to
-the minute (the scheme of audit.report.pseudonym: ``anon-`` for players, ``hand-`` for hands,
+the minute (``anon-`` for players, ``hand-`` for hands,
 ``table-`` for tables).
 
 Why it cannot leak (issue 19): stored findings keep their text as the replay wrote it (old and
 new readers read the same Parquet), and the pseudonymizer does not trust any one column or any
 one finding to say which names its text holds. It substitutes from the *store's roster*
-(`Roster.of_store`: every player id, hand id and table id of the store's events, plus those of
-the table being written), which is every name a finding, a timeline or an export can contain,
-because each of them is built from the store's events. It goes over *every* string value of
-the output, whatever its column (lists and structs included), not a list of known text columns;
-id columns are mapped by HMAC whatever their value, so an id missing from the roster cannot
-pass through either. What remains in a pseudonymised output: rule ids, categories, severities,
-seats, amounts, cards, citations, the messages with names replaced, variants and stakes (the
-game struct), run ids (the time of the audit, not of play), the store path in the report, and
-times to the minute. Export drops `source` (the file an event came from, often named after a
-table or tournament). Text that did not come from the events, and so may name someone no roster
-knows, is replaced whole by a keyed pseudonym: the report's quarantine reasons (``reason-``, so
-rejections still group and count by reason) and dealer ids (``dealer-``).
+(`audit.sql.roster.store_roster`: every player id, hand id and table id of the store's events,
+plus those of the table being written), which is every name a finding, a timeline or an export
+can contain, because each of them is built from the store's events. It goes over *every* string
+value of the output, whatever its column (lists and structs included), not a list of known text
+columns; id columns are mapped by HMAC whatever their value, so an id missing from the roster
+cannot pass through either. What remains in a pseudonymised output: rule ids, categories,
+severities, seats, amounts, cards, citations, the messages with names replaced, variants and
+stakes (the game struct), run ids (the time of the audit, not of play), the store path in the
+report, and times to the minute. Export drops `source` (the file an event came from, often named
+after a table or tournament). Text that did not come from the events, and so may name someone no
+roster knows, is replaced whole by a keyed pseudonym: the report's quarantine reasons
+(``reason-``, so rejections still group and count by reason) and dealer ids (``dealer-``).
 
 The key comes from $POKER_AUDIT_PSEUDONYM_KEY (or the caller) and lives only in memory: no
 output, store file or log written by poker-audit contains it. The same key gives the same
@@ -30,17 +30,48 @@ from __future__ import annotations
 import datetime as dt
 import hashlib
 import hmac
+import os
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import pyarrow as pa
 
-from audit.report.pseudonym import pseudonym, pseudonym_key
+from audit.errors import AuditInputError
 
-if TYPE_CHECKING:
-    from audit.store import Store
+# Pseudonyms. A player id becomes ``anon-`` plus the first 16 hex digits of HMAC-SHA256(key,
+# id); the same key always gives the same pseudonym, so two reports made with one key can be
+# compared, and nobody without the key can test a guessed name against a pseudonym.
+KEY_ENV = "POKER_AUDIT_PSEUDONYM_KEY"
+PREFIX = "anon-"
+
+# Shared by every command with --pseudonymize (findings, export, report, collusion).
+PSEUDONYMIZE_HELP = (
+    "Replace every player id, hand id (site hand number) and table id (table name, "
+    "tournament id) by a keyed HMAC pseudonym, in id columns and in every message, and cut "
+    "times to the minute (key: $POKER_AUDIT_PSEUDONYM_KEY; never written anywhere). Left "
+    "as they are: rule ids, seats, amounts, cards, stakes and variants, run ids."
+)
+
+
+def pseudonym_key(key: str | bytes | None = None) -> bytes:
+    """The HMAC key: `key` when given, else $POKER_AUDIT_PSEUDONYM_KEY; an error when neither."""
+    if key is None:
+        key = os.environ.get(KEY_ENV)
+    if not key:
+        raise AuditInputError(
+            f"--pseudonymize needs a secret key: set {KEY_ENV} (keep it safe; the same key "
+            "gives the same pseudonyms, and anyone holding it can re-identify players)"
+        )
+    return key.encode("utf-8") if isinstance(key, str) else key
+
+
+def pseudonym(player: str, key: bytes) -> str:
+    """The keyed pseudonym of one player id."""
+    digest = hmac.new(key, player.encode("utf-8"), hashlib.sha256).hexdigest()
+    return PREFIX + digest[:16]
+
 
 # Columns holding one player id, one hand id, one table id (or a list of hand ids).
 PLAYER_COLUMNS = frozenset({"player", "counterparty", "player_a", "player_b"})
@@ -102,23 +133,6 @@ class Roster:
     hands: frozenset[str] = frozenset()
     tables: frozenset[str] = frozenset()
 
-    @classmethod
-    def of_store(cls, store: Store) -> Roster:
-        """Every player, hand and table id of the store's events (empty for an empty store)."""
-        from audit.sql import query
-
-        if not store.event_files():
-            return cls()
-
-        def ids(sql: str) -> frozenset[str]:
-            return frozenset(v for v in query(store, sql).column(0).to_pylist() if v)
-
-        return cls(
-            players=ids("SELECT DISTINCT player FROM events WHERE player IS NOT NULL"),
-            hands=ids("SELECT DISTINCT hand_id FROM events"),
-            tables=ids("SELECT DISTINCT table_id FROM events WHERE table_id IS NOT NULL"),
-        )
-
     def extended(self, *, players: Iterable[str] = (), hands: Iterable[str] = (),
                  tables: Iterable[str] = ()) -> Roster:
         return Roster(self.players | {p for p in players if p},
@@ -129,7 +143,7 @@ class Roster:
 class Redactor:
     """Replaces every id of a roster in any value (identity when `key` is None).
 
-    A name matches as a whole token, as in audit.report.pseudonym: "ann" is replaced in
+    A name matches as a whole token, as in `pseudonym`: "ann" is replaced in
     "seat 1 (ann)" but not inside "announce". Matching looks up the token at each place a
     name may start, so it costs the same for ten names or a million (a store's hand ids).
     """
@@ -271,10 +285,3 @@ def _plain(kind: pa.DataType) -> bool:
     """A type that can hold neither text nor a time (ints, floats, booleans)."""
     return (pa.types.is_integer(kind) or pa.types.is_floating(kind)
             or pa.types.is_boolean(kind) or pa.types.is_decimal(kind))
-
-
-def pseudonymize_store_table(store: Store, table: pa.Table,
-                             key: str | bytes | None = None) -> pa.Table:
-    """`pseudonymize_table` with the store's whole roster (every name the table may mention)."""
-    pseudonym_key(key)  # fail on a missing key before reading the store
-    return pseudonymize_table(table, key, roster=Roster.of_store(store))

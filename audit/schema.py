@@ -27,7 +27,9 @@ def schemas_dir() -> Path:
 @cache
 def schema_doc(name: str) -> dict[str, Any]:
     """The parsed JSON schema document `schemas/<name>.json`."""
-    return json.loads((schemas_dir() / f"{name}.json").read_text(encoding="utf-8"))
+    text = (schemas_dir() / f"{name}.json").read_text(encoding="utf-8")
+    doc: dict[str, Any] = json.loads(text)
+    return doc
 
 
 _SCALARS: dict[str, pa.DataType] = {

@@ -35,10 +35,10 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
-from audit import merkle
 from audit.devtools.bench import synthetic_events
-from audit.ingest import ingest
-from audit.store import Store
+from audit.ingest.pipeline import ingest
+from audit.store import merkle
+from audit.store.dataset import Store
 
 
 def _floor(src: Path, out: Path) -> tuple[float, float]:
@@ -159,8 +159,8 @@ def fresh_hands_file(store: Path, out: Path, hands: int) -> Path:
 
 _CHILD = """
 import json, resource, sys, time
-from audit.ingest import ingest
-from audit.store import Store
+from audit.ingest.pipeline import ingest
+from audit.store.dataset import Store
 start, cpu = time.perf_counter(), time.process_time()
 summary = ingest([sys.argv[1]], Store(sys.argv[2]))
 print(json.dumps({"seconds": round(time.perf_counter() - start, 2),

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from audit.store import Store
+from audit.store.dataset import Store
 
 SHARED = Path(__file__).resolve().parents[2] / "shared"
 
@@ -22,6 +22,13 @@ def shared_dir() -> Path:
     if not SHARED.exists():
         pytest.skip("../shared is not beside the checkout")
     return SHARED
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Every hypothesis test (@given) carries the `fuzz` marker, so `-m fuzz` selects them all."""
+    for item in items:
+        if getattr(getattr(item, "obj", None), "is_hypothesis_test", False):
+            item.add_marker(pytest.mark.fuzz)
 
 
 # CI (`CI=true bash .ci/run`) has ../shared beside a clean checkout and every dev dependency

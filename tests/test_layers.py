@@ -30,12 +30,12 @@ def test_import_contracts_are_kept():
 
 
 def test_the_cli_loads_no_devtools_module():
-    loaded = loaded_by("audit.cli")
-    assert "audit.cli" in loaded
+    loaded = loaded_by("audit.cli.main")
+    assert "audit.cli.main" in loaded
     assert [m for m in loaded if m.startswith("audit.devtools")] == []
 
 
 def test_the_store_loads_no_importer():
-    loaded = loaded_by("audit.store")
-    assert "audit.store" in loaded
+    loaded = loaded_by("audit.store.dataset")
+    assert "audit.store.dataset" in loaded
     assert [m for m in loaded if m.startswith("audit.importers")] == []

@@ -15,8 +15,8 @@ from audit.schema import (
     money_columns,
     schemas_dir,
 )
-from audit.store import Store
-from tests.eventrows import hand_rows, write_parquet
+from audit.store.dataset import Store
+from tests.support.eventrows import hand_rows, write_parquet
 
 
 def _all_types(doc_columns):
@@ -53,7 +53,7 @@ def test_event_kinds_are_the_architecture_closed_set():
 
 
 def test_schema_version_is_in_every_written_file(store: Store, tmp_path):
-    from audit.ingest import ingest
+    from audit.ingest.pipeline import ingest
 
     ingest([write_parquet(tmp_path / "h.parquet", hand_rows("h1"))], store)
     for path in store.event_files():

@@ -6,7 +6,7 @@ and those of the runs an incremental run builds on) and ranks the pairs
 findings of category collusion, severity warning (a lead, never a verdict), together with the
 per-hand PATTERN-CHECKDOWN-ALLIN findings, in runs/<run_id>/collusion.parquet (findings schema),
 written whole or not at all and committed to the store's chain with the run (a "run_files"
-record, audit/run_commit.py). The `findings` DuckDB view includes that file.
+record, audit/store/runs.py). The `findings` DuckDB view includes that file.
 """
 
 from __future__ import annotations
@@ -25,12 +25,13 @@ from audit.collusion import aggregate as A
 from audit.collusion import features as F
 from audit.collusion.leads import LEAD_SCHEMA, leads_from_frames
 from audit.errors import AuditInputError
-from audit.findings import Finding, finding, findings_table
-from audit.run import checked_run_chain, resolve_run, run_chain, run_dir
-from audit.run_commit import commit_run_files
-from audit.run_layout import output_files
+from audit.rules.findings import Finding, finding, findings_table
+from audit.rules.ids import PATTERN_CHECKDOWN_ALLIN
+from audit.run.runner import checked_run_chain, resolve_run, run_chain, run_dir
 from audit.schema import arrow_schema
-from audit.store import Store
+from audit.store.dataset import Store
+from audit.store.run_layout import output_files
+from audit.store.runs import commit_run_files
 
 COLLUSION_FILE = "collusion.parquet"
 
@@ -103,7 +104,7 @@ def checkdown_findings(hand_players: pl.LazyFrame, hands: pl.LazyFrame) -> list[
     for r in rows:
         strong = " while one of them held three of a kind or better" if r["cd_strong"] else ""
         out.append(finding(
-            "PATTERN-CHECKDOWN-ALLIN", hand_id=r["hand_id"], seq=None,
+            PATTERN_CHECKDOWN_ALLIN, hand_id=r["hand_id"], seq=None,
             player=r["player_a"], counterparty=r["player_b"],
             severity="warning" if r["cd_strong"] else "info",
             expected="a bet on some street after the all-in", actual="checked down",

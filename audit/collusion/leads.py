@@ -69,6 +69,13 @@ from audit.collusion.stats import (
     poisson_sf,
     signflip_p,
 )
+from audit.rules.ids import (
+    PATTERN_CHECKDOWN_ALLIN,
+    PATTERN_CHIP_DUMP,
+    PATTERN_COLLUSION,
+    PATTERN_SOFTPLAY,
+    PATTERN_WHIPSAW,
+)
 
 SEATING_NOTE = (
     "seating is reported but not combined into the pair p-value: pairs are selected for testing "
@@ -91,17 +98,17 @@ class Feature:
 # a transfer of chips before the betting patterns that come with it (a dumper never bets into
 # his receiver, which also reads as soft play).
 FEATURES = (
-    Feature("chip_dump", "PATTERN-CHIP-DUMP", "chip dumping", 10),
-    Feature("heavy_fold", "PATTERN-CHIP-DUMP", "folding to the partner after heavy investment",
+    Feature("chip_dump", PATTERN_CHIP_DUMP, "chip dumping", 10),
+    Feature("heavy_fold", PATTERN_CHIP_DUMP, "folding to the partner after heavy investment",
             10),
-    Feature("softplay", "PATTERN-SOFTPLAY", "soft play", 10),
-    Feature("whipsaw", "PATTERN-WHIPSAW", "whipsawing", 20),
-    Feature("checkdown", "PATTERN-CHECKDOWN-ALLIN", "check-downs with a third player all-in", 3),
-    Feature("co_entry", "PATTERN-COLLUSION", "seldom entering the same pot", 20),
-    Feature("fold_to_partner", "PATTERN-COLLUSION", "folding to the partner", 10),
-    Feature("strong_fold", "PATTERN-COLLUSION", "folding strong hands to the partner", 5),
-    Feature("card_share", "PATTERN-COLLUSION", "the weaker of the two hands folding", 20),
-    Feature("seating", "PATTERN-COLLUSION", "sitting together beyond chance", 3),
+    Feature("softplay", PATTERN_SOFTPLAY, "soft play", 10),
+    Feature("whipsaw", PATTERN_WHIPSAW, "whipsawing", 20),
+    Feature("checkdown", PATTERN_CHECKDOWN_ALLIN, "check-downs with a third player all-in", 3),
+    Feature("co_entry", PATTERN_COLLUSION, "seldom entering the same pot", 20),
+    Feature("fold_to_partner", PATTERN_COLLUSION, "folding to the partner", 10),
+    Feature("strong_fold", PATTERN_COLLUSION, "folding strong hands to the partner", 5),
+    Feature("card_share", PATTERN_COLLUSION, "the weaker of the two hands folding", 20),
+    Feature("seating", PATTERN_COLLUSION, "sitting together beyond chance", 3),
 )
 MIN_SAMPLE = {f.name: f.min_sample for f in FEATURES}
 

@@ -26,7 +26,7 @@ import pyarrow.parquet as pq
 
 from audit.collusion.findings import run_frames
 from audit.collusion.leads import lead_teams, pair_scores
-from audit.store import Store
+from audit.store.dataset import Store
 
 
 def planted_pairs(store_dir: Path | str) -> pl.DataFrame:

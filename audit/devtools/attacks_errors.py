@@ -19,8 +19,13 @@ from pathlib import Path
 import pyarrow as pa
 
 import audit
+from audit.cli.main import main
 from audit.devtools.attacks import Attack
-from audit.store import Store
+from audit.devtools.faults import hands_table
+from audit.ingest.pipeline import ingest
+from audit.run.runner import finished_runs
+from audit.store.dataset import Store
+from audit.store.proof import build_proof
 
 SUITE = "errors"
 
@@ -99,8 +104,6 @@ def kill_pooled_audit(store: Store, moment: str, *, workers: int = 2, grace: flo
     at `moment` (a key of KILL_MOMENTS), then wait up to `grace` seconds for every process
     of that session to be gone. Any that is not is killed (by its pid) and reported as an
     orphan."""
-    from audit.run import finished_runs
-
     runs_before = len(finished_runs(store))
     package_root = str(Path(audit.__file__).resolve().parents[1])
     env = {**os.environ,
@@ -153,9 +156,6 @@ def build_busy_store(root: Path, *, files: int = 6, hands: int = 500) -> Store:
     """A store whose pooled audit keeps two workers busy for seconds: `files` event files of
     `hands` hold'em hands, a third of them with a wrong award (replayed the slow way)."""
     import pyarrow.parquet as pq
-
-    from audit.devtools.faults import hands_table
-    from audit.ingest import ingest
 
     root.mkdir(parents=True, exist_ok=True)
     sources = []
@@ -291,8 +291,6 @@ class CliOutcome:
 def run_cli(args: list[str], stdin: bytes | None = None) -> CliOutcome:
     from click.testing import CliRunner
 
-    from audit.cli import main
-
     result = CliRunner().invoke(main, args, input=stdin)
     crashed = "" if result.exception is None or isinstance(result.exception, SystemExit) \
         else type(result.exception).__name__
@@ -315,10 +313,6 @@ def small_proof(workdir: Path) -> tuple[Store, dict[str, object]]:
     """A store of two batches and the proof of a hand in the first (so the chain carries
     a later record)."""
     import pyarrow.parquet as pq
-
-    from audit.devtools.faults import hands_table
-    from audit.ingest import ingest
-    from audit.proof import build_proof
 
     workdir.mkdir(parents=True, exist_ok=True)
     store = Store(workdir / "store")
@@ -380,9 +374,6 @@ def cli_sweep(workdir: Path) -> list[tuple[str, bool, str]]:
     an impossible output path, hostile house overrides in stored hands, a demo aimed at a
     real store."""
     import pyarrow.parquet as pq
-
-    from audit.devtools.faults import hands_table
-    from audit.ingest import ingest
 
     workdir.mkdir(parents=True, exist_ok=True)
     store, proof = small_proof(workdir / "proof")

@@ -19,8 +19,8 @@ from pathlib import Path
 import audit
 from audit.devtools.attacks import Attack
 from audit.importers.base import MIB, RAW_EXCERPT_CHARS, REASON_CHARS, ReadLimits
-from audit.ingest import ingest
-from audit.store import Store
+from audit.ingest.pipeline import ingest
+from audit.store.dataset import Store
 
 SUITE = "ingest"
 TIMEOUT_S = 120  # a refused special file answers in about a second (the CLI's start-up)
@@ -62,7 +62,7 @@ def _cli(*args: str) -> tuple[subprocess.CompletedProcess[str] | None, float]:
     env = {**os.environ, "PYTHONPATH": str(Path(audit.__file__).resolve().parents[1])}
     started = time.monotonic()
     try:
-        done = subprocess.run([sys.executable, "-c", "from audit.cli import main; main()",
+        done = subprocess.run([sys.executable, "-c", "from audit.cli.main import main; main()",
                                *args], capture_output=True, text=True, timeout=TIMEOUT_S,
                               env=env, stdin=subprocess.DEVNULL)
     except subprocess.TimeoutExpired:
@@ -157,15 +157,19 @@ Seat 2: bob (big blind) collected ($0.02)
 
 """
 
+# The probe's own peak is VmHWM (the high-water mark of this process's memory since its exec),
+# not getrusage's ru_maxrss: Linux carries the peak of the process that forked it across the
+# exec into ru_maxrss, so a probe started from a 3 GB pytest would report 3 GB.
 _MEMORY_PROBE = """
-import json, resource, sys
+import json, sys
 from pathlib import Path
-from audit.ingest import ingest
-from audit.store import Store
+from audit.ingest.pipeline import ingest
+from audit.store.dataset import Store
 summary = ingest([Path(sys.argv[1])], Store(Path(sys.argv[2])))
 f = summary.files[0]
-print(json.dumps({"rss_kb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss,
-                  "hands": f.hands, "quarantined": f.quarantined}))
+status = Path("/proc/self/status").read_text().splitlines()
+peak_kb = next(int(line.split()[1]) for line in status if line.startswith("VmHWM:"))
+print(json.dumps({"rss_kb": peak_kb, "hands": f.hands, "quarantined": f.quarantined}))
 """
 
 

@@ -23,7 +23,13 @@ import click
 from click.testing import CliRunner
 from markupsafe import escape
 
+from audit.cli.main import main
 from audit.devtools.attacks import Attack
+from audit.devtools.faults import hands_table
+from audit.ingest.pipeline import ingest
+from audit.run.runner import audit_store
+from audit.sql.query import query
+from audit.store.dataset import Store
 
 SUITE = "privacy"
 KEY = "attack-key-9d1c"
@@ -62,9 +68,6 @@ def pseudonymize_commands(main: click.Group) -> list[str]:
 
 def store_ids(store_root: Path) -> dict[str, set[str]]:
     """Every player, hand and table id of a store (what no pseudonymised output may show)."""
-    from audit.sql import query
-    from audit.store import Store
-
     store = Store(store_root)
 
     def ids(sql: str) -> set[str]:
@@ -96,8 +99,6 @@ def pseudonymized_outputs(store_root: Path, workdir: Path, *, export_hands: Iter
     """Run every --pseudonymize command on the store (each findings format, report, collusion,
     export in OHH and PHH to stdout and to a file); what each printed and wrote. With
     `pseudonymize=False` the same commands without the flag (the outputs that do name)."""
-    from audit.cli import main
-
     runner = CliRunner()
     env = {"POKER_AUDIT_PSEUDONYM_KEY": key}
     flag = ["--pseudonymize"] if pseudonymize else []
@@ -136,8 +137,6 @@ def pseudonymized_outputs(store_root: Path, workdir: Path, *, export_hands: Iter
 def simulated_store(workdir: Path, hands: int = 240) -> Path:
     """A simulated store with injected violations and two colluding teams, audited, with its
     collusion findings recorded."""
-    from audit.cli import main
-
     root = workdir / "sim-store"
     runner = CliRunner()
     for args in (["simulate", "--hands", str(hands), "--out", str(root), "--seed", "3",
@@ -159,11 +158,6 @@ def hostile_store(workdir: Path, hands: int = 12) -> Path:
     import pyarrow as pa
     import pyarrow.compute as pc
     import pyarrow.parquet as pq
-
-    from audit.devtools.faults import hands_table
-    from audit.ingest import ingest
-    from audit.run import audit_store
-    from audit.store import Store
 
     table = hands_table(HOSTILE_HAND_PREFIX, hands)
     hand_ids = table.column("hand_id").to_pylist()
@@ -233,8 +227,6 @@ def _case(name: str, store_root: Path, workdir: Path, hands: list[str],
 
 def attacks(workdir: Path) -> list[Attack]:
     """Each --pseudonymize output of each store searched for real ids and times with seconds."""
-    from audit.cli import main
-
     results = []
     sim = simulated_store(workdir)
     results += _case("simulated store", sim, workdir / "sim-out",

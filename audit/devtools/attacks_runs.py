@@ -16,6 +16,8 @@ from pathlib import Path
 
 from click.testing import CliRunner, Result
 
+from audit.cli.demo import DEMO_DATA
+from audit.cli.main import main
 from audit.devtools.attacks import Attack
 
 SUITE = "runs"
@@ -23,15 +25,11 @@ FORGED_ID = "29991231T235959999999Z-deadbeef"
 
 
 def _cli(*args: str) -> Result:
-    from audit.cli import main
-
     return CliRunner().invoke(main, [str(a) for a in args])
 
 
 def _build(root: Path) -> Path:
     """A store of two batches and one audit run with findings in more than one part."""
-    from audit.demo import DEMO_DATA
-
     store = root / "store"
     for name in ("sample-events.jsonl", "handhq-ps-50nl-excerpt.phhs"):
         done = _cli("ingest", DEMO_DATA / name, "--store", store)

@@ -25,7 +25,13 @@ from pathlib import Path
 from typing import Any
 from unittest import mock
 
+import audit.sql.sqlinit as sqlinit
+from audit.cli.main import main
 from audit.devtools.attacks import Attack
+from audit.devtools.reliability import _build_store
+from audit.run.runner import audit_store
+from audit.sql.query import query
+from audit.store.dataset import Store
 
 SUITE = "sql"
 
@@ -116,9 +122,6 @@ def _snapshot(root: Path) -> dict[str, str]:
 
 
 def _build(root: Path) -> Any:
-    from audit.devtools.reliability import _build_store
-    from audit.run import audit_store
-
     store = _build_store(root)
     audit_store(store, now=datetime(2026, 11, 21, 12, 0, tzinfo=UTC))
     return store
@@ -126,8 +129,6 @@ def _build(root: Path) -> Any:
 
 def _invoke(args: list[str]) -> Any:
     from click.testing import CliRunner
-
-    from audit.cli import main
 
     return CliRunner().invoke(main, args)
 
@@ -154,8 +155,6 @@ class _Cases:
     @contextlib.contextmanager
     def fresh(self) -> Iterator[tuple[Any, Path]]:
         """A copy of the store and an empty working directory (the process's, meanwhile)."""
-        from audit.store import Store
-
         self.count += 1
         case_dir = self.workdir / f"case-{self.count}"
         store = Store(case_dir / "store")
@@ -202,8 +201,6 @@ def output_command(name: str, store: Any, out: Path, hand_id: str) -> list[str]:
 
 
 def _hand_id(store: Any) -> str:
-    from audit.sql import query
-
     return str(query(store, "SELECT min(hand_id) AS h FROM events").column("h")[0].as_py())
 
 
@@ -224,8 +221,6 @@ def _output_into_store(cases: _Cases, name: str, how: str) -> str:
 
 def _full_disk(cases: _Cases, name: str) -> str:
     import duckdb
-
-    import audit.report.sqlinit as sqlinit
 
     def write_text(self: Path, data: str, *args: Any, **kwargs: Any) -> int:
         with open(self, "w", encoding="utf-8") as f:

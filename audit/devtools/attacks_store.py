@@ -20,7 +20,13 @@ from pathlib import Path
 from typing import Any
 from unittest import mock
 
+import audit.store.dataset as store_module
+from audit.cli.main import main
 from audit.devtools.attacks import Attack
+from audit.devtools.faults import hands_table
+from audit.ingest.pipeline import ingest
+from audit.run.runner import audit_store
+from audit.store.dataset import Store, record_hash
 
 SUITE = "store"
 FLIP_POSITIONS = 30  # seeded manifest byte flips tried per command
@@ -30,10 +36,6 @@ FLIP_COMMANDS = ("verify", "ingest", "query", "findings", "report")
 def build_store(root: Path, batches: int = 2, hands: int = 4) -> Any:
     """A store of `batches` ingested files of synthetic hands (t<i>h<n>) under root/store."""
     import pyarrow.parquet as pq
-
-    from audit.devtools.faults import hands_table
-    from audit.ingest import ingest
-    from audit.store import Store
 
     root.mkdir(parents=True, exist_ok=True)
     store = Store(root / "store")
@@ -48,8 +50,6 @@ def source_file(root: Path, prefix: str, hands: int = 3) -> Path:
     """A new input file of synthetic hands (ids prefix0..)."""
     import pyarrow.parquet as pq
 
-    from audit.devtools.faults import hands_table
-
     root.mkdir(parents=True, exist_ok=True)
     path = root / f"{prefix}.parquet"
     pq.write_table(hands_table(prefix, hands), path)
@@ -59,17 +59,12 @@ def source_file(root: Path, prefix: str, hands: int = 3) -> Path:
 def leave_committed_in_staging(store: Any, src: Path) -> None:
     """Ingest `src` as a writer killed right after its commit point would: the manifest
     record is durable, its files are still in staging/ (recovery has not run)."""
-    from audit.ingest import ingest
-    from audit.store import Store
-
     with mock.patch.object(Store, "_publish", lambda self, batch_dir, record: None):
         ingest([src], store)
 
 
 def run_cli(args: list[str]) -> Any:
     from click.testing import CliRunner
-
-    from audit.cli import main
 
     return CliRunner().invoke(main, args, catch_exceptions=True)
 
@@ -199,8 +194,6 @@ def torn_last_line_every_length(workdir: Path) -> tuple[bool, str]:
     """Item 4: the last record line cut at every byte length (0 .. whole, then with its
     newline): readers and the append path agree, a whole record is kept and a prefix is
     cut, and the chain the next append builds is whole."""
-    from audit.store import Store
-
     store = build_store(workdir, batches=2)
     raw = store.manifest_path.read_bytes()
     first, last = raw.rstrip(b"\n").rsplit(b"\n", 1)
@@ -232,8 +225,6 @@ def torn_last_line_every_length(workdir: Path) -> tuple[bool, str]:
 def _append_every_length(store: Any, first: bytes, last: bytes, wrong: list[str]) -> None:
     """The manifest `first` + each prefix of `last` (then `last` with its newline): the
     records read, then one append; what disagrees goes to `wrong`."""
-    from audit.store import record_hash
-
     for cut in range(len(last) + 2):
         store.manifest_path.write_bytes(first + last[:cut] + (b"\n" if cut > len(last) else b""))
         whole = cut >= len(last)
@@ -254,9 +245,6 @@ def _append_every_length(store: Any, first: bytes, last: bytes, wrong: list[str]
 def verify_while_a_batch_commits(workdir: Path) -> tuple[bool, str]:
     """Item 7: a batch commits and publishes while verify hashes files (after verify read
     the manifest, before it scanned events/): no false UNLISTED file."""
-    import audit.store as store_module
-    from audit.ingest import ingest
-
     store = build_store(workdir, batches=2)
     src = source_file(workdir, "late")
     real = store_module.sha256_file
@@ -277,8 +265,6 @@ def verify_while_a_batch_commits(workdir: Path) -> tuple[bool, str]:
 def verify_with_a_writer_staging(workdir: Path) -> tuple[bool, str]:
     """Item 7: verify while a batch writer has files open in staging (uncommitted) and a
     committed batch is still in staging: neither is unlisted or missing."""
-    from audit.devtools.faults import hands_table
-
     store = build_store(workdir, batches=1)
     leave_committed_in_staging(store, source_file(workdir, "leftover"))
     writer = store.batch_writer()  # as an ingest's: its event file is open in staging
@@ -306,8 +292,6 @@ READ_COMMANDS: dict[str, Callable[[Path, Path], list[str]]] = {
 def read_only_leftover(workdir: Path) -> list[Attack]:
     """Item 9: a read-only store holding a committed batch still in staging: every reader
     sees it (its hands are there) and writes nothing."""
-    from audit.run import audit_store
-
     store = build_store(workdir, batches=1)
     audit_store(store)
     leave_committed_in_staging(store, source_file(workdir, "left"))
@@ -333,8 +317,6 @@ def damaged_event_file(workdir: Path) -> list[Attack]:
     """Item 11: an event file truncated or deleted: query, report, audit and replay say so
     in one line naming the file and pointing at verify (not at disk space or permissions);
     and one whose pages are zeroed stops the audit the same way."""
-    from audit.run import audit_store
-
     base = build_store(workdir / "base", batches=2)
     audit_store(base)
     results = []
@@ -375,8 +357,6 @@ def manifest_byte_flips(workdir: Path, positions: int = FLIP_POSITIONS) -> list[
     flags it (exit 1); ingest, query, findings and report either still work (the flip did
     not touch what they read) or stop with one line naming the manifest and pointing at
     verify; never a traceback."""
-    from audit.run import audit_store
-
     base = build_store(workdir / "base", batches=2)
     audit_store(base)
     raw = base.manifest_path.read_bytes()

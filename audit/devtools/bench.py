@@ -21,7 +21,22 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
+from audit.devtools.fast_bench import bench_engines, format_engines
 from audit.errors import AuditInputError
+from audit.export import to_phh
+from audit.importers.phh import PhhImporter, _split_hands
+from audit.importers.pokerstars import fast as pokerstars_fast
+from audit.importers.pokerstars.importer import PokerStarsImporter
+from audit.ingest.pipeline import ingest
+from audit.poker.cards import card_str
+from audit.poker.evaluate.high import high_strength
+from audit.poker.evaluate.tables import high_strength_many
+from audit.replay import Settings, hands_from_table, replay_hand
+from audit.replay.fast.table import replay_table_fast
+from audit.rules.profiles import load_profile
+from audit.schema import arrow_schema, events_table
+from audit.simulate import simulate
+from audit.store.dataset import Store, read_event_file
 
 DEMO_PHH = Path(__file__).resolve().parents[1] / "demo_data" / "handhq-ps-50nl-excerpt.phhs"
 
@@ -52,9 +67,6 @@ def _best_seconds(run: Callable[[], object], repeats: int) -> float:
 def _read_phh_hands(phh_files: Sequence[Path]) -> list[pa.Table]:
     """The hands of the PHH files as event tables; an AuditInputError naming the file when
     one is not a regular file, cannot be read as PHH or holds no hand the importer reads."""
-    from audit.importers.phh import PhhImporter
-    from audit.schema import arrow_schema
-
     importer = PhhImporter()
     schema = arrow_schema("events")
     tables = []
@@ -89,11 +101,6 @@ def bench_replay(phh_files: Sequence[Path], *, repeats: int = 3, pokerkit_hands:
     before the clock starts. The one-time load (or first compile) of the kernel is reported
     apart.
     """
-    from audit.importers.phh import _split_hands
-    from audit.profiles import load_profile
-    from audit.replay import Settings, hands_from_table, replay_hand
-    from audit.replay.fast import replay_table_fast
-
     pokerkit = _pokerkit()
     tables = _read_phh_hands(phh_files)
     table = pa.concat_tables(tables)
@@ -164,13 +171,6 @@ def bench_stud_draw(*, hands: int = 1_000, repeats: int = 3, seed: int = 7
     The hands are simulated (fixed limit), exported to PHH, and kept when PokerKit replays
     them (it refuses some of the simulator's table situations, e.g. a player sitting out);
     both sides then replay exactly the kept hands. Parsing is excluded on both sides."""
-    from audit.export import to_phh
-    from audit.profiles import load_profile
-    from audit.replay import Settings
-    from audit.replay.fast import replay_table_fast
-    from audit.simulate import simulate
-    from audit.store import Store, read_event_file
-
     pokerkit = _pokerkit()
     settings = Settings(load_profile("montana"))
     tournament = Settings(load_profile("montana", ("tournament",)))
@@ -227,9 +227,6 @@ def bench_evaluator(*, hands: int = 1_000_000, scalar_hands: int = 50_000,
                     ) -> dict[str, Any]:
     """7-card high evaluations/s on the same seeded random hands: ours vectorised, ours
     scalar, PokerKit's StandardHighHand (each on a prefix when slower)."""
-    from audit.cards import card_str
-    from audit.evaluate import high_strength, high_strength_many
-
     pokerkit = _pokerkit()
     rng = np.random.default_rng(seed)
     deals = np.argsort(rng.random((hands, 52)), axis=1)[:, :7].copy()
@@ -271,7 +268,6 @@ def _treys_rate(deals: np.ndarray, repeats: int) -> float | None:
         from treys import Card, Evaluator
     except ImportError:
         return None
-    from audit.cards import card_str
 
     evaluator = Evaluator()
     rows = [[Card.new(card_str(c)) for c in row] for row in deals.tolist()]
@@ -284,8 +280,6 @@ def _treys_rate(deals: np.ndarray, repeats: int) -> float | None:
 
 def synthetic_events(n_events: int) -> pa.Table:
     """About n_events rows of complete, distinct three-player hands (15 events each)."""
-    from audit.schema import events_table
-
     template = events_table(_template_hand())
     per_hand = template.num_rows
     count = max(1, n_events // per_hand)
@@ -323,9 +317,6 @@ def _template_hand() -> list[dict[str, Any]]:
 
 def bench_ingest(n_events: int = 1_000_000) -> dict[str, Any]:
     """Native Parquet ingest of synthetic events vs the raw read_table + write_table floor."""
-    from audit.ingest import ingest
-    from audit.store import Store
-
     table = synthetic_events(n_events)
     with tempfile.TemporaryDirectory(prefix="poker-audit-bench-") as tmp:
         src = Path(tmp) / "events.parquet"
@@ -391,9 +382,6 @@ def bench_import(*, hands: int = 100_000, pokerkit_hands: int = 2_000, repeats: 
     CPU-second. `reference` also times the line parser alone (what the fast path hands
     back to) on the same file."""
     import resource
-
-    from audit.importers import pokerstars_fast
-    from audit.importers.pokerstars import PokerStarsImporter
 
     pokerkit = _pokerkit()
     with tempfile.TemporaryDirectory(prefix="poker-audit-bench-") as tmp:
@@ -523,8 +511,6 @@ def run_bench(phh_files: Sequence[Path] = (), *, quick: bool = False,
          f"(target {imported['target_ratio']}x and {imported['target_hands_per_second']:,} "
          f"hands per CPU-second)")
     result["import"] = imported
-    from audit.devtools.fast_bench import bench_engines, format_engines
-
     # the Python engine (injections, colluders, other games) and the compiled NLHE engine
     # (clean NLHE cash runs) on the same command, one run, with their play side by side
     sim = bench_engines(python_hands=2_000 if quick else 20_000,

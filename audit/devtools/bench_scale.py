@@ -25,13 +25,15 @@ import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
 from audit.errors import AuditInputError
-from audit.store import Store
+from audit.store.dataset import Store
+from audit.store.run_layout import output_files
 
 
 def build_scaled_store(root: Path, hands: int, *, base_hands: int = 20_000, seed: int = 0,
                        echo: Callable[[str], None] = print) -> Store:
     """A store of `hands` hands: a simulated base store, then copies of its event files
     under hand ids suffixed `~<copy>`, one committed batch per copy."""
+    # here, not at the top: spawned children (measured audit, ceiling pool) re-import this module
     from audit.simulate import simulate
 
     if hands < 1:
@@ -83,8 +85,8 @@ def _first_hands(table: pa.Table, n: int) -> pa.Table:
 
 
 def _hand_player_rows(store: Store, run_id: str) -> int:
-    from audit.run import run_dir
-    from audit.run_layout import output_files
+    # here, not at the top: spawned children (measured audit, ceiling pool) re-import this module
+    from audit.run.runner import run_dir
 
     return sum(pq.ParquetFile(f).metadata.num_rows
                for f in output_files(run_dir(store, run_id), "hand_players"))
@@ -227,7 +229,8 @@ def _audit_in_fresh_process(root: Path, workers: int, processes: bool) -> dict[s
 
 
 def _measured_audit(root: str, workers: int, processes: bool, send: Any) -> None:
-    from audit.run import audit_store
+    # here, not at the top: spawned children (measured audit, ceiling pool) re-import this module
+    from audit.run.runner import audit_store
 
     try:
         with TreeMemory() as memory:
@@ -266,6 +269,7 @@ def machine_ceiling(processes: int, iterations: int = 10_000_000) -> float:
 
 
 def _collusion(store: Store, run_id: str, echo: Callable[[str], None]) -> dict[str, Any]:
+    # here, not at the top: spawned children (measured audit, ceiling pool) re-import this module
     from audit.collusion import collusion_leads
 
     t0 = time.process_time()

@@ -1,7 +1,7 @@
 """Simulation speed of the Python and the compiled engine in one run (`poker-audit bench`):
 the same clean NLHE cash command on each, hands/s by the wall clock and per CPU second (all
 threads: the engine, Arrow, Parquet and the store's hashing), and how each engine's hands
-play (audit/simulate/fast_stats.py) side by side."""
+play (audit/simulate/compiled/stats.py) side by side."""
 
 from __future__ import annotations
 
@@ -13,12 +13,13 @@ from typing import Any
 
 import numpy as np
 
-from audit import merkle
-from audit.simulate import fast
-from audit.simulate.fast import ready
-from audit.simulate.fast_stats import play_stats
-from audit.simulate.sim import simulate
-from audit.store import Store, event_parquet_writer
+from audit.simulate.compiled import simulator as fast
+from audit.simulate.compiled.simulator import ready
+from audit.simulate.compiled.stats import play_stats
+from audit.simulate.play.sim import simulate
+from audit.simulate.world import EPOCH_US
+from audit.store import merkle
+from audit.store.dataset import Store, event_parquet_writer
 
 TARGET_HANDS_PER_SECOND = 50_000
 
@@ -84,7 +85,6 @@ def _load_leaf_writer(fk: Any) -> None:
     done, n_ev = fk.play_hands(8, 0, setup["T"], seats, np.zeros_like(seats),
                                np.zeros_like(seats), np.zeros(len(setup["names"]), np.int64),
                                setup["styles"], setup["rng"], E, *per_hand, *fast._lookups())
-    from audit.simulate.sim import EPOCH_US
 
     for _, table in fast._Static(setup, fk, 0).tables(E[:, :n_ev], per_hand[:, :done], 0,
                                                        EPOCH_US):
@@ -104,7 +104,6 @@ def engine_stages(*, hands: int = 100_000, seed: int = 0, tables: int = 16) -> d
     seated = np.zeros(len(setup["names"]), dtype=np.int64)
     lookups = fast._lookups()
     static = fast._Static(setup, fk, seed)
-    from audit.simulate.sim import EPOCH_US
 
     cpu = {"kernel": 0.0, "arrow": 0.0, "parquet": 0.0, "merkle": 0.0}
     played = 0

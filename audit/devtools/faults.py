@@ -32,12 +32,19 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from audit.devtools.bench import synthetic_events
 from audit.devtools.faulttap import KILLED, _child
+from audit.errors import AuditError
+from audit.ingest.pipeline import ingest
+from audit.run.runner import audit_store, resolve_run
+from audit.sql.query import query
+from audit.store.dataset import Store
 
 FAULTS = ("kill", "enospc", "readonly", "corrupt", "concurrent")
 COMMANDS = ("ingest", "audit", "report")
-_PRELOAD = ["audit.cli", "audit.ingest", "audit.run", "audit.report.build", "audit.sql",
-            "audit.devtools.faults_warmup"]
+_PRELOAD = ["audit.cli.main", "audit.cli.ingest", "audit.cli.run", "audit.cli.report",
+            "audit.ingest.pipeline", "audit.run.runner", "audit.report.build",
+            "audit.sql.query", "audit.devtools.faults_warmup"]
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -132,10 +139,6 @@ class FaultRunner:
 
     def prepare(self) -> None:
         """The audit and report stores: a few files ingested and audited once."""
-        from audit.ingest import ingest
-        from audit.run import audit_store
-        from audit.store import Store
-
         for _ in range(2):
             ingest([self._new_file()], Store(self.audit_store))
         audit_store(Store(self.audit_store))
@@ -222,7 +225,6 @@ class FaultRunner:
                 self.report.trials.append(self.concurrent_trial(number))
             else:
                 self.report.trials.append(self.trial(number, command, fault))
-        from audit.store import Store
 
         final = [p for c, root in (("ingest", self.ingest_store), ("audit", self.audit_store))
                  if Store(root).exists() for p in self._check_store(c, Store(root))]
@@ -233,8 +235,6 @@ class FaultRunner:
         return self.report
 
     def trial(self, number: int, command: str, fault: str) -> Trial:
-        from audit.store import Store
-
         store = Store(self.ingest_store if command == "ingest" else self.audit_store)
         src = self._new_file() if command == "ingest" else None
         point = self.rng.randint(1, max(1, self.calls[command]))
@@ -270,9 +270,6 @@ class FaultRunner:
     def concurrent_trial(self, number: int) -> Trial:
         """Two ingests and an audit of the same store at once: all commit, and the audit's
         findings are those of the chain head it recorded."""
-        from audit.run import resolve_run
-        from audit.store import Store
-
         store = Store(self.ingest_store)
         sources = [self._new_file(), self._new_file()]
         children = [self._start(self._args("ingest", src), "count", 0, f"ingest{i}")
@@ -348,8 +345,6 @@ class FaultRunner:
 
     # ------------------------------------------------------------- invariants
     def _check_store(self, command: str, store: Any) -> list[str]:
-        from audit.errors import AuditError
-
         problems: list[str] = []
         try:
             with store.locked():  # recovery: roll forward or undo what a crash left
@@ -374,8 +369,6 @@ class FaultRunner:
         return problems
 
     def _check_hands(self, store: Any) -> list[str]:
-        from audit.sql import query
-
         ids = [r["hand_id"] for r in query(store, "SELECT hand_id FROM hands_started")
                .to_pylist()]
         committed = sum(int(r.get("hands", 0)) for r in store.records())
@@ -452,8 +445,6 @@ def hands_table(prefix: str, hands: int) -> Any:
     import pyarrow as pa
     import pyarrow.compute as pc
 
-    from audit.devtools.bench import synthetic_events
-
     table = synthetic_events(15 * hands)
     per_hand = table.num_rows // hands
     numbers = pa.array(np.repeat(np.arange(hands), per_hand)).cast(pa.string())
@@ -475,8 +466,6 @@ def _hand_ids(path: Path) -> list[str]:
 
 
 def _findings(store: Any) -> list[dict[str, Any]]:
-    from audit.sql import query
-
     rows = query(store, "SELECT * EXCLUDE (run_id) FROM latest_findings").to_pylist()
     return sorted(rows, key=lambda r: json.dumps(r, sort_keys=True, default=str))
 

@@ -5,17 +5,17 @@ could leave locked (polars and DuckDB stay unused until a trial runs)."""
 
 from __future__ import annotations
 
+from audit.devtools.faults import hands_table
+from audit.replay import Settings
+from audit.replay.fast.table import replay_table_fast
+from audit.rules.profiles import load_profile
+from audit.schema import events_schema
+from audit.store import merkle
+
 
 def _warm() -> None:
-    from audit.devtools.faults import hands_table
-    from audit.profiles import load_profile
-    from audit.replay import Settings
-    from audit.replay.fast import replay_table_fast
-    from audit.schema import events_schema
-
     replay_table_fast(hands_table("warm", 3).cast(events_schema()),
                       Settings(load_profile("montana")))
-    from audit import merkle
 
     kernel = merkle._kernel()  # the compiled Merkle leaf writer of large ingests
     if kernel is not None:

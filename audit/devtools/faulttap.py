@@ -15,6 +15,8 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+from audit.cli.main import main
+
 KILLED = 137
 
 
@@ -89,8 +91,6 @@ def tapped(tap: _Tap) -> Iterator[_Tap]:
 def _child(args: list[str], fault: str, point: int, result: str, scope: str) -> None:
     """Run one CLI command under the tap; write its exit code and output to `result`."""
     from click.testing import CliRunner
-
-    from audit.cli import main
 
     tap = _Tap(fault, point, scope)
     with tapped(tap):

@@ -21,6 +21,9 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from audit.ingest.pipeline import ingest
+from audit.store.dataset import Store
+
 ROOT = Path(__file__).resolve().parents[2]
 TIME_LIMIT_S = 30.0
 MEMORY_LIMIT_MB = 2048
@@ -158,9 +161,6 @@ def _outside(work: Path) -> set[str]:
 
 
 def run_case(work: Path, fmt: str, mutation: str, data: bytes, number: int) -> HostileCase:
-    from audit.ingest import ingest
-    from audit.store import Store
-
     src = work / "in" / f"{number:04d}-{fmt}.input"
     src.parent.mkdir(parents=True, exist_ok=True)
     src.write_bytes(data)

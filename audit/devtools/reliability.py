@@ -21,9 +21,13 @@ from typing import Any
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from audit import merkle
 from audit.devtools.attacks import SUITES, Attack, run_attacks
-from audit.store import GENESIS, Store, record_hash, sha256_file
+from audit.devtools.faults import hands_table, run_fault_injection
+from audit.devtools.hostile import run_hostile
+from audit.ingest.pipeline import ingest
+from audit.store import merkle
+from audit.store.dataset import GENESIS, Store, record_hash, sha256_file
+from audit.store.proof import build_proof, check_proof, dumps
 
 
 def _records(store: Store) -> list[dict[str, Any]]:
@@ -152,9 +156,6 @@ TAMPERS: dict[str, Callable[[Store], None]] = {
 
 
 def _build_store(root: Path) -> Store:
-    from audit.devtools.faults import hands_table
-    from audit.ingest import ingest
-
     store = Store(root / "store")
     root.mkdir(parents=True, exist_ok=True)
     for i in range(3):
@@ -169,8 +170,6 @@ def _build_store(root: Path) -> Store:
 
 def run_tamper(workdir: Path | None = None) -> list[dict[str, Any]]:
     """Each tamper case on a fresh copy of a small store; whether it was detected and how."""
-    from audit.proof import build_proof, check_proof
-
     tmp = Path(tempfile.mkdtemp(prefix="poker-audit-tamper-")) if workdir is None else workdir
     results: list[dict[str, Any]] = []
     try:
@@ -205,7 +204,6 @@ def run_tamper(workdir: Path | None = None) -> list[dict[str, Any]]:
         results.append({"case": "newest batch removed whole (record and files)",
                         "detected": copy.verify().ok and copy.head() != published,
                         "by": ["published head"]})
-        from audit.proof import dumps
 
         proof = json.loads(dumps(build_proof(pristine, "t0h2")))
         for name, tamper_proof in PROOF_TAMPERS.items():
@@ -241,9 +239,6 @@ PROOF_TAMPERS: dict[str, Callable[[dict[str, Any]], None]] = {
 def scorecard(*, quick: bool = False, fault_trials: int | None = None,
               echo: Callable[[str], None] = print) -> dict[str, Any]:
     """Run the three suites and summarise them; `quick` shrinks the fault and fuzz runs."""
-    from audit.devtools.faults import run_fault_injection
-    from audit.devtools.hostile import run_hostile
-
     trials = fault_trials if fault_trials is not None else (40 if quick else 200)
     echo(f"fault injection: {trials} trials ...")
     faults = run_fault_injection(trials, fast=quick)

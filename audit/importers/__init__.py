@@ -13,8 +13,9 @@ from audit.errors import AuditInputError
 from audit.importers.base import Importer
 from audit.importers.events import NativeEventsImporter
 
-# Site and interchange formats, in sniffing order. Each module defines `IMPORTER`.
-FORMAT_MODULES = ("phh", "pokerstars", "fulltilt", "partypoker", "ipoker", "ohh")
+# Site and interchange formats, in sniffing order (module paths under audit.importers). Each
+# module defines `IMPORTER`.
+FORMAT_MODULES = ("phh", "pokerstars.importer", "fulltilt", "partypoker", "ipoker", "ohh")
 
 
 def _registry() -> dict[str, Importer]:

@@ -13,6 +13,7 @@ import pyarrow as pa
 
 # the quarantine record lives in a leaf module (the store writes it); re-exported here
 from audit.quarantine import Rejected as Rejected
+from audit.schema import events_table
 
 
 @dataclass(slots=True, kw_only=True)
@@ -47,8 +48,6 @@ SCHEMA_ERRORS = (pa.ArrowException, OverflowError, ValueError, TypeError)
 def chunk_or_quarantine(kept: list[KeptHand], rejected: list[Rejected], path: Path) -> Chunk:
     """The chunk of these hands; a hand whose values do not fit the event schema (an amount
     past 64 bits, ...) is quarantined with its line instead of failing the whole file."""
-    from audit.schema import events_table
-
     rows = [r for hand in kept for r in hand[0]]
     lines = [n for hand in kept for n in hand[1]]
     try:

@@ -2,7 +2,7 @@
 
 Only types are handled here: a value that does not fit its column (text in `amount`, a
 fractional amount, an unknown column) rejects its hand with the row and the reason. The rules
-of a well-formed hand are checked by audit.validate; the rules of poker by the replay.
+of a well-formed hand are checked by audit.ingest.validate; the rules of poker by the replay.
 """
 
 from __future__ import annotations

@@ -105,7 +105,7 @@ from audit.importers.base import (
     over_line_limit,
     read_limits,
 )
-from audit.replay.variants import spec_of
+from audit.poker.variants import spec_of
 
 CHUNK_HANDS = 5000
 _UTC = dt.UTC

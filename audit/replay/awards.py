@@ -2,13 +2,25 @@
 
 from __future__ import annotations
 
-from audit.evaluate import describe_high
-from audit.evaluate_short import TRIPS_BEAT_STRAIGHT, describe_short
+from audit.poker.evaluate.high import describe_high
+from audit.poker.evaluate.short import TRIPS_BEAT_STRAIGHT, describe_short
 from audit.replay.pots import build_pots
 from audit.replay.showdown import PotResult, cards_of, settle
 from audit.replay.state import HandState, say_money
+from audit.rules.ids import (
+    DQ_UNVERIFIABLE_AWARD,
+    HOUSE_RAKE,
+    POT_FOLD_FORFEIT,
+    POT_HILO_SPLIT,
+    POT_ODDCHIP_BUTTON,
+    POT_ODDCHIP_HILO,
+    POT_ODDCHIP_STUD,
+    POT_SIDEPOT_BUILD,
+    POT_SPLIT_BY_CARDS,
+    POT_TIE_SPLIT,
+)
 
-DQ_UNVERIFIABLE = "DQ-UNVERIFIABLE-AWARD"
+DQ_UNVERIFIABLE = DQ_UNVERIFIABLE_AWARD
 
 
 class Outcome:
@@ -161,7 +173,7 @@ def _odd_chips_only(out: Outcome, diffs: list[int], pos: list[int], neg: list[in
 
 def implied_rake_message(kept: int, pot: int, max_percent: int, mpu: int) -> str:
     """The data-quality note for an unlogged collection beyond `max_percent` of the pot
-    (also written by the fast path, audit/replay/fast.py)."""
+    (also written by the fast path, audit/replay/fast/table.py)."""
     permille = kept * 1000 // max(pot, 1)
     return (f"The amount paid cannot be verified: the log does not state the rake, and the "
             f"house kept {say_money(kept, mpu)} of the {say_money(pot, mpu)} pot "
@@ -174,7 +186,7 @@ def implied_rake_message(kept: int, pot: int, max_percent: int, mpu: int) -> str
 def _check_rake(h: HandState, rake: int, pot: int, seq: int) -> None:
     st = h.st
     if not st.rake_allowed:
-        h.flag("HOUSE-RAKE", seq, f"{h.money(rake)} was taken from the pot as rake, but this "
+        h.flag(HOUSE_RAKE, seq, f"{h.money(rake)} was taken from the pot as rake, but this "
                "profile allows no rake (private games may not rake).", expected=0, actual=rake,
                delta=rake)
         return
@@ -188,7 +200,7 @@ def _check_rake(h: HandState, rake: int, pot: int, seq: int) -> None:
         else:
             rate = f"a cap of {h.money(st.rake_cap)}"
         if rake > mx:
-            h.flag("HOUSE-RAKE", seq, f"The rake taken was {h.money(rake)} but the house rate "
+            h.flag(HOUSE_RAKE, seq, f"The rake taken was {h.money(rake)} but the house rate "
                    f"({rate}) allows at most {h.money(mx)} from a pot of {h.money(pot)}.",
                    expected=mx, actual=rake, delta=rake - mx)
 
@@ -229,38 +241,38 @@ def _report(h: HandState, out: Outcome, s: int, diffs: list[int], pos: list[int]
     if ruled is not None:
         rid, why = ruled
     elif not in_hand or (h.folded[s] and d > 0):
-        rid = "POT-FOLD-FORFEIT"
+        rid = POT_FOLD_FORFEIT
         why = "a player who folded (or was not in the hand) cannot win any pot"
     elif h.void:
-        rid = "POT-SPLIT-BY-CARDS"
+        rid = POT_SPLIT_BY_CARDS
         why = ("a card was dealt twice, so all action is void and each player gets back "
                "exactly what he put in")
     elif (tied or (hilo_pot and any(s in r.high or (r.low and s in r.low) for r in out.pots))
           ) and abs(d) <= len(out.pots):
-        rid = "POT-ODDCHIP-HILO" if h.hilo else (
-            "POT-ODDCHIP-STUD" if h.vh is not None and h.vh.stud else "POT-ODDCHIP-BUTTON")
+        rid = POT_ODDCHIP_HILO if h.hilo else (
+            POT_ODDCHIP_STUD if h.vh is not None and h.vh.stud else POT_ODDCHIP_BUTTON)
         why = ("the odd chip goes to the high half, and within a half to the first tied hand "
                "clockwise from the button" if h.hilo else
                "the odd chip goes to the first tied hand clockwise from the button")
     elif out.refunds and out.refunds[s] and d == -out.refunds[s]:
-        rid = "POT-SIDEPOT-BUILD"
+        rid = POT_SIDEPOT_BUILD
         why = f"his uncalled {h.money(out.refunds[s])} should have been returned to him"
     elif tied:
-        rid = "POT-TIE-SPLIT"
+        rid = POT_TIE_SPLIT
         why = "tied hands share the pot equally"
     elif hilo_pot:
-        rid = "POT-HILO-SPLIT"
+        rid = POT_HILO_SPLIT
         why = "the pot is split between the best high hand and the best qualifying low"
     elif runs and n_pots == 1:
-        rid = "POT-SPLIT-BY-CARDS"
+        rid = POT_SPLIT_BY_CARDS
         why = ("the pot was run more than once: it is divided into equal parts, the odd chip "
                "to the first run, and each board decides its own part")
     elif n_pots > 1:
-        rid = "POT-SIDEPOT-BUILD"
+        rid = POT_SIDEPOT_BUILD
         why = ("each side pot can be won only by the players who contributed to it, and each "
                "pot goes to the best hand among them")
     else:
-        rid = "POT-SPLIT-BY-CARDS"
+        rid = POT_SPLIT_BY_CARDS
         why = "the pot goes to the best hand (cards speak) or to the last player left"
         shown = _showdown_reason(h, out, s)
         if shown:

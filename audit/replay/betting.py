@@ -9,20 +9,43 @@ from __future__ import annotations
 
 from audit.replay.forced import open_preflop
 from audit.replay.state import FL, NL, STREETS, HandState
+from audit.rules.ids import (
+    BET_ALLIN_HALFBET,
+    BET_CAP_NO_UNCAP,
+    BET_CAP_TOURNAMENT,
+    BET_HALFPOT,
+    BET_LIMIT_FIXED,
+    BET_NL_MIN_BET,
+    BET_NL_MIN_RAISE,
+    BET_NL_NO_COMPLETE,
+    BET_NL_NO_REOPEN,
+    BET_NL_SUBMIN_ALLIN,
+    BET_PL_MAX,
+    BET_PL_SB_AS_BB,
+    CHIP_SHORT_CALL,
+    DQ_INCONSISTENT_LOG,
+    HOUSE_TABLE_STAKES,
+    ORDER_BUTTON_FIRST,
+    ORDER_BUTTON_LATER,
+    ORDER_HEADSUP,
+    TURN_OOT_BINDING,
+    TURN_OOT_CALL,
+    TURN_OOT_CHECK,
+)
 
-# Data-quality ids (input that contradicts itself); registered in audit/rule_catalog.py.
-DQ_AMOUNT = "DQ-INCONSISTENT-LOG"
-DQ_ACTION = "DQ-INCONSISTENT-LOG"
+# Data-quality ids (input that contradicts itself); registered in audit/rules/catalog/own.py.
+DQ_AMOUNT = DQ_INCONSISTENT_LOG
+DQ_ACTION = DQ_INCONSISTENT_LOG
 HALF_POT = "half_pot"  # the game's structure value: replayed as pot limit, at half the maximum
 
 
 def order_rule(h: HandState) -> str:
     """The action-order rule id for the current street."""
-    if h.order_ids:  # stud games (audit/replay/family.py)
+    if h.order_ids:  # stud games (audit/replay/family/hooks.py)
         return h.order_ids[0 if h.street == 0 else 1]
     if len(h.seats) == 2:
-        return "ORDER-HEADSUP"
-    return "ORDER-BUTTON-FIRST" if h.street == 0 else "ORDER-BUTTON-LATER"
+        return ORDER_HEADSUP
+    return ORDER_BUTTON_FIRST if h.street == 0 else ORDER_BUTTON_LATER
 
 
 def act(h: HandState, kind: str, s: int | None, amount: int | None, total: int | None,
@@ -108,12 +131,12 @@ def _check_oot(h: HandState, s: int, kind: str, held: tuple, seq: int) -> None:
     okind, level, oseq, n_then = held[0], held[1], held[2], held[3]
     changed_by_bet = h.cur_bet != level
     if okind == "check" and kind in ("bet", "raise"):
-        h.flag("TURN-OOT-CHECK", seq, f"{h.who(s)} checked out of turn (event {oseq}) and then "
+        h.flag(TURN_OOT_CHECK, seq, f"{h.who(s)} checked out of turn (event {oseq}) and then "
                f"made a {kind} at his turn; a player who checks out of turn may not bet or "
                "raise at his next turn.", seat=s, expected="check, call or fold", actual=kind)
         return
     if okind == "call" and kind == "raise":
-        h.flag("TURN-OOT-CALL", seq, f"{h.who(s)} called out of turn (event {oseq}) and then "
+        h.flag(TURN_OOT_CALL, seq, f"{h.who(s)} called out of turn (event {oseq}) and then "
                "raised at his turn; a player who calls out of turn may not turn it into a raise.",
                seat=s, expected="call or fold", actual="raise")
         return
@@ -123,7 +146,7 @@ def _check_oot(h: HandState, s: int, kind: str, held: tuple, seq: int) -> None:
     if h.st.oot == "uspa":
         binding = binding and h.n_actions == n_then
     if binding:
-        h.flag("TURN-OOT-BINDING", seq, f"{h.who(s)} acted out of turn ({okind}, event {oseq}) "
+        h.flag(TURN_OOT_BINDING, seq, f"{h.who(s)} acted out of turn ({okind}, event {oseq}) "
                f"and then did something else ({kind}) at his turn although the action to him "
                "had not changed; the out-of-turn action was binding.", seat=s,
                expected=okind, actual=kind)
@@ -164,7 +187,7 @@ def _apply(h: HandState, kind: str, s: int, amount: int | None, total: int | Non
     if add < 0:
         add = 0
     if add > stack:
-        h.flag("HOUSE-TABLE-STAKES", seq, f"{h.who(s)}'s {kind} puts in {h.money(add)} but he "
+        h.flag(HOUSE_TABLE_STAKES, seq, f"{h.who(s)}'s {kind} puts in {h.money(add)} but he "
                f"had only {h.money(stack)} in front of him; only the chips on the table at the "
                "start of the hand play (table stakes), so the excess is ignored.", seat=s,
                expected=stack, actual=add, delta=add - stack)
@@ -189,7 +212,7 @@ def _apply(h: HandState, kind: str, s: int, amount: int | None, total: int | Non
                        "nothing to call; the chips are counted as put in.", seat=s,
                        expected=0, actual=add, delta=add)
         elif add < owed and not all_in:
-            h.flag("CHIP-SHORT-CALL", seq, f"{h.who(s)} called {h.money(add)} but owed "
+            h.flag(CHIP_SHORT_CALL, seq, f"{h.who(s)} called {h.money(add)} but owed "
                    f"{h.money(owed)} and had chips to cover it; a short call must be made up "
                    f"(short by {h.money(owed - add)}).", seat=s, expected=owed, actual=add,
                    delta=add - owed)
@@ -242,31 +265,31 @@ def _raise(h: HandState, kind: str, s: int, cur: int, owed: int, new_total: int,
         return
     what = "bet" if opening else "raise"
     if kind == "complete":
-        h.flag("BET-NL-NO-COMPLETE", seq, f"{h.who(s)} is logged to 'complete' the bet in a "
+        h.flag(BET_NL_NO_COMPLETE, seq, f"{h.who(s)} is logged to 'complete' the bet in a "
                "big-bet game; completing exists only at fixed limit, so this is a raise.",
                seat=s)
     if h.acted[s] and not opening:
         reopened = h.fr_count > h.acted_fr[s] or (
             st.nl_reopen_aggregate and cur - h.acted_level[s] >= h.last_raise)
         if not reopened:
-            h.flag("BET-NL-NO-REOPEN", seq, f"{h.who(s)} re-raised to {h.money(new_total)} "
+            h.flag(BET_NL_NO_REOPEN, seq, f"{h.who(s)} re-raised to {h.money(new_total)} "
                    f"after already acting, facing only an incomplete all-in raise (to "
                    f"{h.money(cur)}, short of a full raise of {h.money(h.last_raise)}); he may "
                    "only call or fold.", seat=s, expected="call or fold", actual=new_total)
     if not all_in and increment < h.last_raise:
         need = cur + h.last_raise
         if opening:
-            h.flag("BET-NL-MIN-BET", seq, f"{h.who(s)} bet {h.money(new_total)}, below the "
+            h.flag(BET_NL_MIN_BET, seq, f"{h.who(s)} bet {h.money(new_total)}, below the "
                    f"minimum bet of {h.money(h.last_raise)}, with chips to bet more; every bet "
                    f"must be at least the minimum (short by {h.money(need - new_total)}).",
                    seat=s, expected=need, actual=new_total, delta=new_total - need)
         elif h.bet_was_short:
-            h.flag("BET-NL-SUBMIN-ALLIN", seq, f"{h.who(s)} raised to {h.money(new_total)} "
+            h.flag(BET_NL_SUBMIN_ALLIN, seq, f"{h.who(s)} raised to {h.money(new_total)} "
                    f"over an all-in of {h.money(cur)} that was less than the minimum bet; a "
                    f"raise must add at least the full minimum bet, i.e. to {h.money(need)}.",
                    seat=s, expected=need, actual=new_total, delta=new_total - need)
         else:
-            h.flag("BET-NL-MIN-RAISE", seq, f"{h.who(s)} raised to {h.money(new_total)} but "
+            h.flag(BET_NL_MIN_RAISE, seq, f"{h.who(s)} raised to {h.money(new_total)} but "
                    f"the minimum raise was to {h.money(need)} (the last full bet or raise was "
                    f"{h.money(h.last_raise)}); short by {h.money(need - new_total)}.", seat=s,
                    expected=need, actual=new_total, delta=new_total - need)
@@ -285,13 +308,13 @@ def _raise(h: HandState, kind: str, s: int, cur: int, owed: int, new_total: int,
             if new_total <= alt and allowed_alt:
                 pass
             elif new_total <= alt:
-                h.flag("BET-PL-SB-AS-BB", seq, f"{h.who(s)} made it {h.money(new_total)}, "
+                h.flag(BET_PL_SB_AS_BB, seq, f"{h.who(s)} made it {h.money(new_total)}, "
                        "which is only legal when the small blind is counted as a full big "
                        f"blind; this game uses strict pot limit, maximum {h.money(mx)}.",
                        seat=s, expected=mx, actual=new_total, delta=new_total - mx)
             else:
                 lim = alt if allowed_alt else mx
-                h.flag("BET-PL-MAX", seq, f"{h.who(s)} {what} to {h.money(new_total)} but the "
+                h.flag(BET_PL_MAX, seq, f"{h.who(s)} {what} to {h.money(new_total)} but the "
                        f"pot-limit maximum was {h.money(lim)} (current bet plus the pot after "
                        f"his call); over by {h.money(new_total - lim)}.", seat=s,
                        expected=lim, actual=new_total, delta=new_total - lim)
@@ -316,7 +339,7 @@ def _half_pot_max(h: HandState, s: int, what: str, cur: int, owed: int, new_tota
         pot += c
     lim = cur + (pot + 1) // 2
     if new_total > lim:
-        h.flag("BET-HALFPOT", seq, f"{h.who(s)}'s {what} to {h.money(new_total)} is over the "
+        h.flag(BET_HALFPOT, seq, f"{h.who(s)}'s {what} to {h.money(new_total)} is over the "
                f"half-pot maximum of {h.money(lim)}, the current bet plus half the pot after "
                f"his call ({h.money(pot)}); over by {h.money(new_total - lim)}.", seat=s,
                expected=lim, actual=new_total, delta=new_total - lim)
@@ -330,7 +353,7 @@ def _raise_fixed(h: HandState, kind: str, s: int, cur: int, new_total: int, all_
     expected = h.last_raise + size  # in fixed limit, last_raise holds the last full level
     what = "bet" if cur == 0 else "raise"
     if new_total != expected and not (all_in and new_total < expected):
-        rid = "BET-LIMIT-FIXED"
+        rid = BET_LIMIT_FIXED
         if new_total == h.last_raise + other and h.street_rule:
             rid = h.street_rule
         h.flag(rid, seq, f"{h.who(s)} made a {what} to {h.money(new_total)} on the "
@@ -341,7 +364,7 @@ def _raise_fixed(h: HandState, kind: str, s: int, cur: int, new_total: int, all_
         reopened = h.fr_count > h.acted_fr[s] or (
             st.allin_aggregate and cur - h.acted_level[s] >= size)
         if not reopened:
-            h.flag("BET-ALLIN-HALFBET", seq, f"{h.who(s)} raised after already acting, facing "
+            h.flag(BET_ALLIN_HALFBET, seq, f"{h.who(s)} raised after already acting, facing "
                    f"only an all-in of less than half a bet ({h.money(cur - h.acted_level[s])} "
                    f"more, half a bet is {h.money((size + 1) // 2)}); the betting was not "
                    "reopened for him, so he could only call or fold.", seat=s,
@@ -359,7 +382,7 @@ def _raise_fixed(h: HandState, kind: str, s: int, cur: int, new_total: int, all_
                    f"allows a bet and {st.cap_multi} raises per round.", seat=s,
                    expected=1 + st.cap_multi, actual=h.bets + 1)
         elif h.capped and not st.fold_uncaps:
-            h.flag("BET-CAP-NO-UNCAP", seq, f"{h.who(s)} raised after the betting was capped "
+            h.flag(BET_CAP_NO_UNCAP, seq, f"{h.who(s)} raised after the betting was capped "
                    f"at a bet and {st.cap_multi} raises; a later fold leaving two players does "
                    "not reopen the raising.", seat=s, expected=1 + st.cap_multi,
                    actual=h.bets + 1)
@@ -368,7 +391,7 @@ def _raise_fixed(h: HandState, kind: str, s: int, cur: int, new_total: int, all_
         elif live <= 2 and h.tournament and st.cap_headsup_tourn:
             pass
         elif live <= 2 and h.tournament:
-            h.flag("BET-CAP-TOURNAMENT", seq, f"{h.who(s)} made raise number {h.bets} heads-up "
+            h.flag(BET_CAP_TOURNAMENT, seq, f"{h.who(s)} made raise number {h.bets} heads-up "
                    f"in a limit tournament; the cap of a bet and {st.cap_multi} raises stays "
                    "until the event is down to two players.", seat=s,
                    expected=1 + st.cap_multi, actual=h.bets + 1)

@@ -2,12 +2,20 @@
 
 from __future__ import annotations
 
-from audit.cards import parse_cards
+from audit.poker.cards import parse_cards
 from audit.replay.betting import flush_held
 from audit.replay.forced import new_round
 from audit.replay.state import BOARD_AFTER, STREETS, HandState
+from audit.rules.ids import (
+    BOARD_FLOP_EXTRA,
+    BURN_EACH_ROUND,
+    DEAD_CARD_COUNT,
+    DEAL_DUPLICATE_CARD,
+    DEAL_PREMATURE,
+    DQ_INCONSISTENT_LOG,
+)
 
-DQ_BOARD = "DQ-INCONSISTENT-LOG"
+DQ_BOARD = DQ_INCONSISTENT_LOG
 
 
 class Deck:
@@ -25,7 +33,7 @@ class Deck:
                 continue
             if seen[c] >= 0:
                 if not h.void:
-                    h.flag("DEAL-DUPLICATE-CARD", seq, f"The same card was dealt twice ({where} "
+                    h.flag(DEAL_DUPLICATE_CARD, seq, f"The same card was dealt twice ({where} "
                            f"at event {seq} repeats a card first seen at event {seen[c]}); all "
                            "action is void and every player gets back what he put in.",
                            expected="distinct cards", actual="duplicate")
@@ -45,7 +53,7 @@ def deal(h: HandState, deck: Deck, detail: str | None, s: int | None, text: str 
         _board(h, deck, cards, seq)
         return
     if s is None or not 0 < s < h.size or not h.in_hand[s]:
-        h.flag("DQ-INCONSISTENT-LOG", seq, f"Cards were dealt to seat {s}, which is not dealt "
+        h.flag(DQ_INCONSISTENT_LOG, seq, f"Cards were dealt to seat {s}, which is not dealt "
                "into this hand.", expected="a dealt-in seat", actual=s)
         return
     h.hole[s].extend(cards)
@@ -67,7 +75,7 @@ def _run_board(h: HandState, deck: Deck, detail: str, cards: tuple[int, ...],
                "from 2 for the extra boards of a run-it-twice.", actual=detail)
         return
     if h.to_act and h.remaining() > 1:
-        h.flag("DEAL-PREMATURE", seq, f"A second runout was dealt before the "
+        h.flag(DEAL_PREMATURE, seq, f"A second runout was dealt before the "
                f"{STREETS[h.street]} betting was complete ({h.who(h.to_act)} still had to act); "
                "a pot is run twice only when no betting remains.", seat=h.to_act)
     mine = h.run_cards.setdefault(run, [])
@@ -97,14 +105,14 @@ def _board(h: HandState, deck: Deck, cards: tuple[int, ...], seq: int) -> None:
     if h.oot:
         flush_held(h)
     if h.to_act and h.remaining() > 1:
-        h.flag("DEAL-PREMATURE", seq, f"The {STREETS[nxt]} was dealt before the "
+        h.flag(DEAL_PREMATURE, seq, f"The {STREETS[nxt]} was dealt before the "
                f"{STREETS[h.street]} betting was complete ({h.who(h.to_act)} still had to act); "
                "a card dealt before the betting is complete does not play.",
                seat=h.to_act)
     need = BOARD_AFTER[nxt] - BOARD_AFTER[h.street]
     if len(cards) != need:
         if nxt == 1 and len(cards) > 3:
-            h.flag("BOARD-FLOP-EXTRA", seq, f"The flop was dealt with {len(cards)} cards; a "
+            h.flag(BOARD_FLOP_EXTRA, seq, f"The flop was dealt with {len(cards)} cards; a "
                    "flop with too many cards must be redealt.", expected=3, actual=len(cards))
         else:
             h.flag(DQ_BOARD, seq, f"The {STREETS[nxt]} has {len(cards)} card(s); it should "
@@ -128,13 +136,13 @@ def check_counts(h: HandState, board_seqs: list[int]) -> None:
     for s in h.seats:
         got = len(h.hole[s])
         if got and got != n:
-            h.flag("DEAD-CARD-COUNT", h.dealt_seqs.get(s), f"{h.who(s)} was dealt {got} hole "
+            h.flag(DEAD_CARD_COUNT, h.dealt_seqs.get(s), f"{h.who(s)} was dealt {got} hole "
                    f"cards; {h.variant} deals {n}. A hand with the wrong number of cards is "
                    "dead.", seat=s, expected=n, actual=got, delta=None)
     if h.burns:
         for k, bseq in enumerate(board_seqs, start=1):
             b = h.street_burns[k] if k <= 3 else 1
             if b != 1:
-                h.flag("BURN-EACH-ROUND", bseq, f"{b} burn cards were logged before the "
+                h.flag(BURN_EACH_ROUND, bseq, f"{b} burn cards were logged before the "
                        f"{STREETS[k]}; exactly one card is burned before each of the flop, "
                        "turn and river.", expected=1, actual=b)

@@ -4,8 +4,19 @@ missed and dead blinds; plus the start of each betting round."""
 from __future__ import annotations
 
 from audit.replay.state import FL, NL, HandState
+from audit.rules.ids import (
+    ANTE_AMOUNT,
+    BLIND_HEADSUP,
+    BLIND_MISSED,
+    BLIND_POSITIONS,
+    DQ_INCONSISTENT_LOG,
+    HOUSE_TABLE_STAKES,
+    STRADDLE_BIGBET,
+    STRADDLE_LIMIT,
+    STRADDLE_TOURN,
+)
 
-DQ_ACTION = "DQ-INCONSISTENT-LOG"
+DQ_ACTION = DQ_INCONSISTENT_LOG
 
 
 def new_round(h: HandState, street: int) -> None:
@@ -61,7 +72,7 @@ def table_stakes(h: HandState, s: int, add: int, seq: int, verb: str = "posts") 
     stack = h.stack[s]
     if add <= stack:
         return add
-    h.flag("HOUSE-TABLE-STAKES", seq, f"{h.who(s)} {verb} {h.money(add)} but had only "
+    h.flag(HOUSE_TABLE_STAKES, seq, f"{h.who(s)} {verb} {h.money(add)} but had only "
            f"{h.money(stack)}; only the chips on the table play.", seat=s,
            expected=stack, actual=add, delta=add - stack)
     return stack
@@ -105,7 +116,7 @@ def post(h: HandState, detail: str | None, s: int | None, amount: int | None,
     stack = h.stack[s]
     kind = detail or "dead"
     h.last_seq = seq  # the last forced bet: where a missing ante is reported (check_antes)
-    if h.vh is None:  # stud and draw forced bets are judged by audit/replay/family.py
+    if h.vh is None:  # stud and draw forced bets are judged by audit/replay/family/hooks.py
         _check_amount(h, kind, s, add, stack, seq)
     order = h.order
     headsup = len(order) == 2
@@ -114,7 +125,7 @@ def post(h: HandState, detail: str | None, s: int | None, amount: int | None,
         live = add
         expected = h.button if headsup else (order[0] if order else 0)
         if not h.game.get("dead_button") and expected and s != expected:
-            rid = "BLIND-HEADSUP" if headsup else "BLIND-POSITIONS"
+            rid = BLIND_HEADSUP if headsup else BLIND_POSITIONS
             why = ("heads-up the button posts the small blind" if headsup else
                    "the small blind is posted by the first player clockwise from the button")
             h.flag(rid, seq, f"{h.who(s)} posted the small blind but {why} ({h.who(expected)}).",
@@ -133,7 +144,7 @@ def post(h: HandState, detail: str | None, s: int | None, amount: int | None,
         # the log cannot tell which, so either of the first two seats may owe the big blind.
         no_small = not headsup and not h.sb_seat and s in order[:2]
         if not h.game.get("dead_button") and expected and s != expected and not no_small:
-            rid = "BLIND-HEADSUP" if headsup else "BLIND-POSITIONS"
+            rid = BLIND_HEADSUP if headsup else BLIND_POSITIONS
             h.flag(rid, seq, f"{h.who(s)} posted the big blind but it is due from "
                    f"{h.who(expected)}, the next player clockwise after the small blind.",
                    seat=s, expected=expected, actual=s)
@@ -164,13 +175,13 @@ def _check_amount(h: HandState, kind: str, s: int, add: int, stack: int, seq: in
     if kind == "ante":
         ante = h.ante
         if ante and add != ante and (short or add > ante):
-            h.flag("ANTE-AMOUNT", seq, f"{h.who(s)} posted an ante of {h.money(add)}, but the "
+            h.flag(ANTE_AMOUNT, seq, f"{h.who(s)} posted an ante of {h.money(add)}, but the "
                    f"ante in this game is {h.money(ante)}.", seat=s, expected=ante, actual=add,
                    delta=add - ante)
     elif kind in ("missed_big", "new_player"):
         bb = h.bb
         if bb and add < bb and short:
-            h.flag("BLIND-MISSED", seq, f"{h.who(s)} posted {h.money(add)} to be dealt in, but a "
+            h.flag(BLIND_MISSED, seq, f"{h.who(s)} posted {h.money(add)} to be dealt in, but a "
                    "player coming in or making up a missed big blind posts the full big blind, "
                    f"{h.money(bb)}.", seat=s, expected=bb, actual=add, delta=add - bb)
     elif kind in ("dead", "missed_small"):
@@ -179,7 +190,7 @@ def _check_amount(h: HandState, kind: str, s: int, add: int, stack: int, seq: in
             why = ("only the missed small blind goes in dead; the big blind he makes up is live "
                    "and counts toward his call" if add > sb else
                    "a missed small blind is made up in full")
-            h.flag("BLIND-MISSED", seq, f"{h.who(s)} posted {h.money(add)} dead, but the missed "
+            h.flag(BLIND_MISSED, seq, f"{h.who(s)} posted {h.money(add)} dead, but the missed "
                    f"small blind is {h.money(sb)}: {why}.", seat=s, expected=sb, actual=add,
                    delta=add - sb)
 
@@ -196,7 +207,7 @@ def check_antes(h: HandState, seq: int) -> None:
         return
     for s in seats:
         if not dead[s] and h.start[s] > 0 and h.contrib[s] < h.start[s]:
-            h.flag("ANTE-AMOUNT", seq, f"{h.who(s)} was dealt in without posting the ante of "
+            h.flag(ANTE_AMOUNT, seq, f"{h.who(s)} was dealt in without posting the ante of "
                    f"{h.money(h.ante)} that every other player posted.", seat=s,
                    expected=h.ante, actual=0, delta=-h.ante)
 
@@ -204,16 +215,16 @@ def check_antes(h: HandState, seq: int) -> None:
 def _straddle(h: HandState, s: int, add: int, seq: int) -> None:
     st = h.st
     if h.straddle_seat:
-        h.flag("STRADDLE-BIGBET", seq, f"{h.who(s)} posted a second straddle; only one "
+        h.flag(STRADDLE_BIGBET, seq, f"{h.who(s)} posted a second straddle; only one "
                "live straddle is allowed.", seat=s)
     elif h.tournament:
-        h.flag("STRADDLE-TOURN", seq, f"{h.who(s)} straddled in a tournament; the straddle "
+        h.flag(STRADDLE_TOURN, seq, f"{h.who(s)} straddled in a tournament; the straddle "
                "is allowed in cash games only.", seat=s)
     elif h.structure == FL and not st.straddle_limit:
-        h.flag("STRADDLE-LIMIT", seq, f"{h.who(s)} straddled in a fixed-limit game; a live "
+        h.flag(STRADDLE_LIMIT, seq, f"{h.who(s)} straddled in a fixed-limit game; a live "
                "straddle is not allowed at limit here.", seat=s)
     elif h.structure != FL and not st.straddle_bigbet:
-        h.flag("STRADDLE-BIGBET", seq, f"{h.who(s)} straddled but this profile allows no "
+        h.flag(STRADDLE_BIGBET, seq, f"{h.who(s)} straddled but this profile allows no "
                "straddle.", seat=s)
     else:
         order = h.order
@@ -221,11 +232,11 @@ def _straddle(h: HandState, s: int, add: int, seq: int) -> None:
         if h.bb_seat in order:
             expected = order[(order.index(h.bb_seat) + 1) % len(order)]
         if expected and s != expected:
-            h.flag("STRADDLE-BIGBET", seq, f"{h.who(s)} straddled but only the player "
+            h.flag(STRADDLE_BIGBET, seq, f"{h.who(s)} straddled but only the player "
                    f"immediately left of the big blind ({h.who(expected)}) may straddle.",
                    seat=s, expected=expected, actual=s)
         elif add != 2 * h.bb and add < h.stack[s]:
-            h.flag("STRADDLE-BIGBET", seq, f"{h.who(s)} straddled {h.money(add)}; the straddle "
+            h.flag(STRADDLE_BIGBET, seq, f"{h.who(s)} straddled {h.money(add)}; the straddle "
                    f"is exactly twice the big blind, {h.money(2 * h.bb)}.", seat=s,
                    expected=2 * h.bb, actual=add, delta=add - 2 * h.bb)
     h.straddle_seat = s

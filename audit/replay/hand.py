@@ -11,20 +11,21 @@ from typing import Any
 
 import pyarrow as pa
 
-from audit.cards import parse_cards
-from audit.findings import Finding
+from audit.poker.cards import parse_cards
 from audit.replay.awards import settle_hand
 from audit.replay.betting import act
 from audit.replay.dealing import Deck, burn, check_counts, deal
 from audit.replay.events import HandEvents, hands_from_table
-from audit.replay.family import hooks_for
+from audit.replay.family.hooks import hooks_for
 from audit.replay.forced import new_round, post
 from audit.replay.kill import post_kill
-from audit.replay.live import LiveTable
+from audit.replay.live.tracker import LiveTable
 from audit.replay.projections import project
-from audit.replay.settings import Settings, as_settings
 from audit.replay.shortdeck import SHORT_VARIANTS, ShortDeck, post_button_blind
 from audit.replay.state import HandState
+from audit.rules.findings import Finding
+from audit.rules.ids import DQ_INCONSISTENT_LOG
+from audit.rules.settings import Settings, as_settings
 
 UNKNOWN_STACK = 1 << 62
 _ACTIONS = frozenset({"fold", "check", "call", "bet", "raise", "complete"})
@@ -41,14 +42,15 @@ class ReplayResult:
 
 
 def replay_hand(hand: HandEvents, profile: Any = None, *, trace: bool = False) -> ReplayResult:
-    """Replay one hand; `profile` is a Profile (audit.profiles), a Settings, or None (Montana)."""
+    """Replay one hand; `profile` is a Profile (audit.rules.profiles), a Settings, or None
+    (Montana)."""
     st = as_settings(profile)
     game = hand.game or {}
     ho = game.get("house_overrides")
     if ho:
         st = st.with_house(ho)
     h = HandState(hand.hand_id, game, st)
-    vh = h.vh = hooks_for(h)  # stud and draw games (audit/replay/family.py); None otherwise
+    vh = h.vh = hooks_for(h)  # stud and draw games (audit/replay/family/hooks.py); None otherwise
     kinds = hand.kind
     seats = hand.seat
     n = len(kinds)
@@ -72,7 +74,7 @@ def replay_hand(hand: HandEvents, profile: Any = None, *, trace: bool = False) -
     deck = ShortDeck() if short else Deck()
     board_seqs: list[int] = []
     timeline: list[dict[str, Any]] | None = [] if trace else None
-    # The live-table layer (audit/replay/live.py) only for hands with a physical layer: the
+    # The live-table layer (audit/replay/live/tracker.py) only for hands with a physical layer: the
     # two C-level scans are all an online hand pays.
     live = LiveTable(st.values) if ("chips" in kinds or "declare" in kinds) else None
     end_seq = seqs[-1] if n else 0
@@ -147,7 +149,7 @@ def replay_hand(hand: HandEvents, profile: Any = None, *, trace: bool = False) -
         elif kind == "rake":
             h.rake_logged += amounts[i] or 0
         elif live is not None and (kind == "declare" or kind == "chips"):
-            # a stud seventh-street freeze is the stud hooks' (audit/replay/family.py)
+            # a stud seventh-street freeze is the stud hooks' (audit/replay/family/hooks.py)
             if not (kind == "declare" and vh is not None
                     and vh.declare(h, seats[i], details[i], seq)):
                 live.physical(h, kind, seats[i], amounts[i], details[i], seq, started)
@@ -198,7 +200,7 @@ def _show(h: HandState, deck: Deck, kind: str, s: int | None, text: str | None,
     known_hole = [c for c in h.hole[s] if c >= 0]
     new = tuple(c for c in cards if c >= 0 and c not in known_hole)
     if known_hole and new:
-        h.flag("DQ-INCONSISTENT-LOG", seq, f"{h.who(s)} showed cards that differ from the "
+        h.flag(DQ_INCONSISTENT_LOG, seq, f"{h.who(s)} showed cards that differ from the "
                "hole cards logged for him; the shown cards are used.", seat=s,
                expected=" ".join(map(str, known_hole)), actual=text)
     deck.add(h, new, seq, f"{h.who(s)}'s shown cards")

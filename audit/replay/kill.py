@@ -14,6 +14,12 @@ from __future__ import annotations
 
 from audit.replay.forced import post
 from audit.replay.state import FL, HandState
+from audit.rules.ids import (
+    DQ_INCONSISTENT_LOG,
+    KILL_ONE_PER_DEAL,
+    KILL_SIZE,
+    KILL_VOLUNTARY_LOWBALL,
+)
 
 
 def post_kill(h: HandState, s: int | None, amount: int | None, seq: int,
@@ -27,11 +33,11 @@ def post_kill(h: HandState, s: int | None, amount: int | None, seq: int,
         return
     bb = h.bb
     if bb <= 0:
-        h.flag("DQ-INCONSISTENT-LOG", seq, f"{h.who(s)} posted a kill, but the game has no big "
+        h.flag(DQ_INCONSISTENT_LOG, seq, f"{h.who(s)} posted a kill, but the game has no big "
                "blind to size it from; the limits are left as logged.", seat=s)
         return
     if killed:
-        h.flag("KILL-ONE-PER-DEAL", seq, f"{h.who(s)} posted a second kill blind in the same "
+        h.flag(KILL_ONE_PER_DEAL, seq, f"{h.who(s)} posted a second kill blind in the same "
                "deal; only one kill is allowed per deal.", seat=s, expected=1, actual=2)
         return
     values = h.st.values
@@ -44,7 +50,7 @@ def post_kill(h: HandState, s: int | None, amount: int | None, seq: int,
     if not percent:
         short_allin = add >= stack and add * 100 < bb * half
         if not short_allin:
-            h.flag("KILL-SIZE", seq, f"{h.who(s)} posted a kill of {h.money(add)}; a full kill "
+            h.flag(KILL_SIZE, seq, f"{h.who(s)} posted a kill of {h.money(add)}; a full kill "
                    f"is {h.money(bb * full // 100)} ({full}% of the big blind) and a half kill "
                    f"{h.money(bb * half // 100)} ({half}%).", seat=s,
                    expected=bb * full // 100, actual=add, delta=add - bb * full // 100)
@@ -65,11 +71,11 @@ def voluntary_kill(h: HandState, s: int, amount: int, stack: int, seq: int, *,
     """A voluntary kill: lowball only, at least four times the kill in the stack before
     posting; the killer then acts last on the first round."""
     if not lowball:
-        h.flag("KILL-VOLUNTARY-LOWBALL", seq, f"{h.who(s)} killed the pot voluntarily; the "
+        h.flag(KILL_VOLUNTARY_LOWBALL, seq, f"{h.who(s)} killed the pot voluntarily; the "
                "optional voluntary kill is a lowball rule.", seat=s, expected="lowball",
                actual=h.variant)
     elif stack < 4 * amount:
-        h.flag("KILL-VOLUNTARY-LOWBALL", seq, f"{h.who(s)} killed the pot voluntarily for "
+        h.flag(KILL_VOLUNTARY_LOWBALL, seq, f"{h.who(s)} killed the pot voluntarily for "
                f"{h.money(amount)} with {h.money(stack)} in front of him; a voluntary killer "
                f"needs at least four times the kill, {h.money(4 * amount)}.", seat=s,
                expected=4 * amount, actual=stack, delta=stack - 4 * amount)

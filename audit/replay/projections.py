@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from audit.cards import card_str
-from audit.evaluate import high_class
-from audit.evaluate_short import TRIPS_BEAT_STRAIGHT, short_class
+from audit.poker.cards import card_str
+from audit.poker.evaluate.high import high_class
+from audit.poker.evaluate.short import TRIPS_BEAT_STRAIGHT, short_class
 from audit.replay.awards import Outcome
 from audit.replay.state import HandState
 

@@ -1,5 +1,5 @@
 """Short-deck (6+) hold'em in the button-game replay: the 36-card deck, the button blind and the
-short-deck hand values (audit/evaluate_short.py).
+short-deck hand values (audit/poker/evaluate/short.py).
 
 The game (PokerStars 6+ hold'em; PokerKit's NoLimitShortDeckHoldem): every player antes, the
 button alone posts a live blind (the `button blind`, the game's `big_blind`), so the first
@@ -13,15 +13,21 @@ the hand header), a card below the six DQ-INCONSISTENT-LOG (no such card is in t
 
 from __future__ import annotations
 
-from audit.cards import card_str
-from audit.evaluate_short import SHORT_VARIANTS, TRIPS_BEAT_STRAIGHT, is_short_card, short_strength
+from audit.poker.cards import card_str
+from audit.poker.evaluate.short import (
+    SHORT_VARIANTS,
+    TRIPS_BEAT_STRAIGHT,
+    is_short_card,
+    short_strength,
+)
 from audit.replay.dealing import Deck
 from audit.replay.forced import dealt_in, put_in, table_stakes
 from audit.replay.state import FL, HandState
+from audit.rules.ids import ANTE_AMOUNT, BLIND_POSITIONS, DQ_INCONSISTENT_LOG
 
 __all__ = ["SHORT_VARIANTS", "ShortDeck", "post_button_blind", "short_high"]
 
-DQ_CARD = "DQ-INCONSISTENT-LOG"
+DQ_CARD = DQ_INCONSISTENT_LOG
 
 
 class ShortDeck(Deck):
@@ -51,12 +57,12 @@ def post_button_blind(h: HandState, s: int | None, amount: int | None, seq: int)
     stack = h.stack[s]
     h.last_seq = seq
     if h.button and s != h.button and not h.game.get("dead_button"):
-        h.flag("BLIND-POSITIONS", seq, f"{h.who(s)} posted the button blind, but in short-deck "
+        h.flag(BLIND_POSITIONS, seq, f"{h.who(s)} posted the button blind, but in short-deck "
                f"hold'em the player on the button ({h.who(h.button)}) posts it.", seat=s,
                expected=h.button, actual=s)
     bb = h.bb
     if bb and add != bb and (add < stack or add > bb):
-        h.flag("ANTE-AMOUNT", seq, f"{h.who(s)} posted a button blind of {h.money(add)}, but "
+        h.flag(ANTE_AMOUNT, seq, f"{h.who(s)} posted a button blind of {h.money(add)}, but "
                f"the button blind in this game is {h.money(bb)}.", seat=s, expected=bb,
                actual=add, delta=add - bb)
     h.bb_seat = s

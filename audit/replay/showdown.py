@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from audit.evaluate import high_strength, omaha_high_strength, omaha_low8_strength
+from audit.poker.evaluate.high import high_strength, omaha_high_strength, omaha_low8_strength
 from audit.replay.dealing import run_board
 from audit.replay.pots import split
 from audit.replay.shortdeck import SHORT_VARIANTS, short_high
@@ -92,7 +92,7 @@ def _settle_pot(h: HandState, res: PotResult, board: list[int], shares: list[int
             if omaha:
                 hi = omaha_high_strength(cards, board)
                 lo = omaha_low8_strength(cards, board) if h.hilo else None
-            elif h.variant in SHORT_VARIANTS:  # 6+ hold'em ranks (audit/evaluate_short.py)
+            elif h.variant in SHORT_VARIANTS:  # 6+ hold'em ranks (audit/poker/evaluate/short.py)
                 short = short_high(h, cards + board)
                 if short is None:  # a card outside the 36-card deck: nothing to decide on
                     res.verified = False

@@ -8,8 +8,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from audit.findings import Finding, finding
-from audit.replay.settings import Settings
+from audit.rules.findings import Finding, finding
+from audit.rules.ids import BET_CAP_MULTIROUND, BET_LIMIT_HOLDEM_STREETS
+from audit.rules.settings import Settings
 
 FL, PL, NL = 0, 1, 2
 STRUCTURES = {"fixed_limit": FL, "pot_limit": PL, "no_limit": NL, "half_pot": PL}
@@ -46,7 +47,7 @@ class HandState:
         "rake_logged", "awards", "award_seqs", "uncalled_logged", "timeline", "round_open",
         "street_burns", "bet_was_short", "awards_unrecorded", "dealt_seqs", "showdown", "last_seq",
         "run_cards", "kill_seat",
-        # stud/draw hooks (audit/replay/family.py); defaults keep button games unchanged
+        # stud/draw hooks (audit/replay/family/hooks.py); defaults keep button games unchanged
         "vh", "big_from", "street_rule", "order_ids", "cap_rule",
     )
 
@@ -114,12 +115,12 @@ class HandState:
         self.showdown = False
         self.last_seq = 0
         self.actions_seen = 0
-        self.vh: Any = None  # FamilyHooks of a stud/draw hand (audit/replay/family.py)
+        self.vh: Any = None  # FamilyHooks of a stud/draw hand (audit/replay/family/hooks.py)
         self.big_from = 2  # first betting round played at the big bet (fixed limit)
         self.street_rule: str | None = (
-            "BET-LIMIT-HOLDEM-STREETS" if self.variant.startswith(("holdem", "omaha")) else None)
+            BET_LIMIT_HOLDEM_STREETS if self.variant.startswith(("holdem", "omaha")) else None)
         self.order_ids: tuple[str, str] | None = None  # (first round, later rounds) order ids
-        self.cap_rule = "BET-CAP-MULTIROUND"
+        self.cap_rule = BET_CAP_MULTIROUND
 
     def alloc(self, max_seat: int) -> None:
         """Size the per-seat lists for seats 1..max_seat."""

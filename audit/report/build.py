@@ -2,7 +2,8 @@
 
 Numbers come from DuckDB SQL over the store's views (audit.report.queries), charts from
 matplotlib as inline SVG (audit.report.charts), worst examples from the replay timeline
-(audit.timeline). With ``pseudonymize=True`` every player id, hand id and table id, in tables,
+(audit.report.timeline). With ``pseudonymize=True`` every player id, hand id and table id,
+in tables,
 timelines, messages and charts, is replaced by a keyed HMAC-SHA256 pseudonym and times are cut
 to the minute (audit.privacy): all of the collected data passes the redactor before anything
 is drawn or printed.
@@ -19,9 +20,7 @@ from markupsafe import Markup
 
 from audit import __version__
 from audit.errors import AuditInputError
-from audit.outfile import check_output_path, write_output
-from audit.privacy import Redactor, Roster
-from audit.profiles import load_profile
+from audit.privacy import Redactor, Roster, pseudonym_key
 from audit.replay import Settings, replay_hand
 from audit.report import charts
 from audit.report import queries as q
@@ -34,13 +33,15 @@ from audit.report.methodology import (
     unchecked_rules,
     why_unchecked,
 )
-from audit.report.pseudonym import pseudonym_key
-from audit.rule_catalog import CATALOG
-from audit.rules import RULES
-from audit.run import batches_after, resolve_run
-from audit.sql import connect
-from audit.store import Store
-from audit.timeline import load_hand, render_timeline
+from audit.report.timeline import load_hand, render_timeline
+from audit.rules.catalog import CATALOG
+from audit.rules.profiles import load_profile
+from audit.rules.registry import RULES
+from audit.run.runner import batches_after, resolve_run
+from audit.sql.query import connect
+from audit.sql.roster import store_roster
+from audit.store.dataset import Store
+from audit.store.outfile import check_output_path, write_output
 
 WORST_EXAMPLES = 3  # hands shown with their timeline per rule id
 TABLE_ROWS = 25  # rows shown of the long tables (the rest are counted)
@@ -183,7 +184,7 @@ def build_report(
     data = collect(store, run)
     roster = Roster()
     if secret is not None:
-        roster = Roster.of_store(_store(store)).extended(players=data["players"])
+        roster = store_roster(_store(store)).extended(players=data["players"])
     pseudo = Redactor(secret, roster)
     data = pseudo(data)  # every row, timeline and label, before any chart is drawn
     pairs = data["collusion_pairs"]

@@ -1,7 +1,8 @@
 """What the auditor checks and what it cannot check, for the report's methodology section.
 
-Every RULEBOOK.md id has one status (audit/rule_coverage.py): checked (a registered rule id,
-audit.rules.RULES), checked within other ids, a permission the replay honours, not checked (with
+Every RULEBOOK.md id has one status (audit/rules/coverage.py): checked (a registered rule id,
+audit.rules.registry.RULES), checked within other ids, a permission the replay honours, not
+checked (with
 the reason), or a cross-reference to other ids. Not checkable at all: RULEBOOK.md §7 ("Not
 auditable from logs"), summarised here with its citations so the report does not depend on the
 rulebook file being present.
@@ -11,8 +12,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from audit.rule_catalog import CATALOG
-from audit.rule_coverage import (
+from audit.rules.catalog import CATALOG
+from audit.rules.coverage import (
     ENFORCED_WITHIN,
     NOT_CHECKED,
     PERMISSIONS,
@@ -20,7 +21,7 @@ from audit.rule_coverage import (
     EnforcedWithin,
     Permission,
 )
-from audit.rules import RULES, Rule
+from audit.rules.registry import RULES, Rule
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,7 +94,7 @@ def checked_rules() -> list[Rule]:
 
 
 def enforced_within_rules() -> list[tuple[Rule, EnforcedWithin]]:
-    """Catalogued rules decided by other ids' checks (audit/rule_coverage.py), sorted by id."""
+    """Catalogued rules decided by other ids' checks (audit/rules/coverage.py), sorted by id."""
     return [(CATALOG[k], ENFORCED_WITHIN[k]) for k in sorted(ENFORCED_WITHIN)
             if k in CATALOG and k not in RULES]
 
@@ -110,7 +111,7 @@ def unchecked_rules() -> list[Rule]:
 
 
 def why_unchecked(rule_id: str) -> str:
-    """The one-phrase reason a catalogued rule is not checked (audit/rule_coverage.py)."""
+    """The one-phrase reason a catalogued rule is not checked (audit/rules/coverage.py)."""
     return NOT_CHECKED[rule_id]
 
 

@@ -17,10 +17,10 @@ from typing import Any
 
 import pyarrow.parquet as pq
 
-from audit.rules import Severity
-from audit.run import audit_store, read_findings
-from audit.simulate.sim import simulate
-from audit.store import Store
+from audit.rules.registry import Severity
+from audit.run.runner import audit_store, read_findings
+from audit.simulate.play.sim import simulate
+from audit.store.dataset import Store
 
 WARNING = Severity("warning").level
 

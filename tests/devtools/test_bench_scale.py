@@ -8,6 +8,7 @@ from pathlib import Path
 import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.parquet as pq
+import pytest
 
 from audit.devtools.bench_scale import _tree_rss, bench_scale, build_scaled_store
 
@@ -22,6 +23,7 @@ def test_scaled_store_holds_the_hands_asked_for(tmp_path: Path) -> None:
     assert len(store.records()) == 3  # one committed batch per copy
 
 
+@pytest.mark.slow
 def test_scale_report(tmp_path: Path) -> None:
     result = bench_scale(1_500, tmp_path, echo=lambda _: None)
     assert result["hands"] == 1_500
@@ -42,6 +44,7 @@ def test_tree_memory_counts_this_process() -> None:
     assert _tree_rss(__import__("os").getpid()) > 10_000_000
 
 
+@pytest.mark.slow
 def test_each_audit_is_measured_in_its_own_process_and_a_failure_is_a_clean_error(
         tmp_path: Path) -> None:
     import os

@@ -17,7 +17,7 @@ import atheris
 with atheris.instrument_imports():
     from audit.errors import AuditInputError
     from audit.importers import IMPORTERS
-    from audit.validate import validate_events
+    from audit.ingest.validate import validate_events
 
 FORMATS = sorted(IMPORTERS)
 SCRATCH = Path("atheris-scratch")  # beside the corpus (set below): libFuzzer exits hard

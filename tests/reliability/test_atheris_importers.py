@@ -14,6 +14,8 @@ pytest.importorskip("atheris")
 HARNESS = Path(__file__).with_name("atheris_importers.py")
 
 
+@pytest.mark.fuzz
+@pytest.mark.slow
 def test_atheris_finds_no_importer_crash(tmp_path: Path):
     corpus = tmp_path / "corpus"
     run = subprocess.run(

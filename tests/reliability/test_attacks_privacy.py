@@ -7,11 +7,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from audit.cli import main
+import pytest
+
+from audit.cli.main import main
 from audit.devtools.attacks import SUITES
 from audit.devtools.attacks_privacy import attacks, pseudonymize_commands
 
 
+@pytest.mark.slow
 def test_every_pseudonymize_output_holds_no_real_id(tmp_path: Path):
     results = attacks(tmp_path)
     failed = [f"{a.case}: {a.detail}" for a in results if not a.held]

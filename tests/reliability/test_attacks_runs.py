@@ -5,9 +5,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from audit.devtools.attacks import SUITES, run_attacks
 
 
+@pytest.mark.slow
 def test_every_runs_attack_holds(tmp_path: Path) -> None:
     assert "runs" in SUITES
     results = run_attacks(tmp_path, suites=("runs",))

@@ -5,10 +5,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from audit.devtools.attacks import SUITES, run_attacks
 from audit.devtools.attacks_sql import OUTPUT_COMMANDS, SQL_WRITES
 
 
+@pytest.mark.slow
 def test_every_sql_attack_holds(tmp_path: Path) -> None:
     assert "sql" in SUITES
     results = run_attacks(tmp_path, suites=("sql",))

@@ -5,10 +5,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from audit.devtools.attacks import SUITES, run_attacks
 from audit.devtools.attacks_store import FLIP_COMMANDS, READ_COMMANDS
 
 
+@pytest.mark.slow
 def test_every_store_attack_holds(tmp_path: Path):
     assert "store" in SUITES
     results = run_attacks(tmp_path, suites=("store",))

@@ -22,12 +22,12 @@ import pyarrow.parquet as pq
 import pytest
 from click.testing import CliRunner, Result
 
-from audit.cli import main
+from audit.cli.main import main
 from audit.devtools.faults import hands_table
 from audit.devtools.faulttap import _Tap, tapped
-from audit.run import finished_runs
-from audit.sql import query
-from audit.store import Store
+from audit.run.runner import finished_runs
+from audit.sql.query import query
+from audit.store.dataset import Store
 
 TMPFS_BYTES = 2 << 20
 HANDS_PER_FILE = 400
@@ -133,6 +133,7 @@ def _assert_intact(store: Store, hands: set[str], batches: int, runs: int) -> No
         assert not list(store.runs_dir.glob(".*.tmp"))  # no half-written run left behind
 
 
+@pytest.mark.slow
 def test_disk_full_ingest_and_audit_fail_cleanly_and_succeed_after_freeing_space(
         small_disk: SmallDisk, tmp_path: Path, record_property: pytest.RecordProperty):
     record_property("disk_full_mode", small_disk.mode)

@@ -13,6 +13,8 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+import pytest
+
 from audit.devtools.faults import FAULTS, plan, run_fault_injection
 from audit.devtools.faulttap import _Tap, tapped
 
@@ -45,6 +47,7 @@ def test_the_tap_fails_writes_from_its_point_on(tmp_path: Path):
     (tmp_path / "three").write_text("untapped again")
 
 
+@pytest.mark.slow
 def test_seeded_faults_across_ingest_audit_and_report_are_all_survived(tmp_path: Path):
     report = run_fault_injection(TRIALS, fast=FAST, workdir=tmp_path)
     failed = [t for t in report.trials if not t.survived]

@@ -23,6 +23,7 @@ def test_every_importer_has_a_hostile_sample():
 
 
 @pytest.mark.parametrize("fmt", sorted(IMPORTERS))
+@pytest.mark.slow
 def test_hostile_input_is_stored_or_quarantined_never_a_crash(fmt: str, tmp_path: Path):
     report = run_hostile(formats=(fmt,), workdir=tmp_path)
     assert report.tried >= 13
@@ -38,8 +39,8 @@ def test_hostile_input_is_stored_or_quarantined_never_a_crash(fmt: str, tmp_path
 
 
 def test_a_phh_file_holding_only_a_comment_is_quarantined(tmp_path: Path):
-    from audit.ingest import ingest
-    from audit.store import Store
+    from audit.ingest.pipeline import ingest
+    from audit.store.dataset import Store
 
     src = tmp_path / "comment-only.phh"
     src.write_bytes(b"# One hand-written hand in a single .phh file (no [N] header): integer\n")

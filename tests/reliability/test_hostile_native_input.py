@@ -6,14 +6,15 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from audit.errors import AuditInputError
-from audit.ingest import ingest
-from audit.sql import query
-from audit.store import Store
-from tests.eventrows import hand_rows
+from audit.ingest.pipeline import ingest
+from audit.sql.query import query
+from audit.store.dataset import Store
+from tests.support.eventrows import hand_rows
 
 NASTY = st.one_of(
     st.integers(min_value=-(2**70), max_value=2**70),
@@ -30,6 +31,7 @@ COLUMNS = ["hand_id", "seq", "ts", "kind", "seat", "player", "amount", "total", 
            "detail", "game", "table_id", "source"]
 
 
+@pytest.mark.slow
 @settings(max_examples=150, deadline=None,
           suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 @given(data=st.data())

@@ -15,13 +15,13 @@ from click.testing import CliRunner
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from audit import merkle
-from audit.cli import main
-from audit.ingest import ingest
-from audit.proof import ProofError, build_proof, check_proof, proof_size
+from audit.cli.main import main
+from audit.ingest.pipeline import ingest
 from audit.schema import events_schema, events_table
-from audit.store import GENESIS, Store, record_hash, sha256_file
-from tests.eventrows import hand_rows, many_hands, write_parquet
+from audit.store import merkle
+from audit.store.dataset import GENESIS, Store, record_hash, sha256_file
+from audit.store.proof import ProofError, build_proof, check_proof, proof_size
+from tests.support.eventrows import hand_rows, many_hands, write_parquet
 
 
 @pytest.fixture
@@ -143,6 +143,7 @@ def _event_tables(draw: st.DrawFn) -> pa.Table:
     return pa.Table.from_pylist(rows, schema=schema)
 
 
+@pytest.mark.slow
 @settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(table=_event_tables(), cut=st.integers(0, 3))
 def test_compiled_leaves_equal_the_arrow_reference(table: pa.Table, cut: int):

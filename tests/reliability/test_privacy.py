@@ -11,12 +11,14 @@ import pyarrow.parquet as pq
 import pytest
 from click.testing import CliRunner
 
-from audit.cli import main
+from audit.cli.main import main
 from audit.devtools.faults import hands_table
-from audit.ingest import ingest
-from audit.report.pseudonym import pseudonym
-from audit.run import audit_store
-from audit.store import Store
+from audit.ingest.pipeline import ingest
+from audit.privacy import pseudonym
+from audit.rules.ids import CHIP_SHORT_CALL
+from audit.run.runner import audit_store
+from audit.sql.roster import store_roster
+from audit.store.dataset import Store
 
 KEY = "correct-horse-battery-staple-7f3a"
 PLAYERS = ("ann", "bob", "cat")
@@ -75,6 +77,7 @@ def test_pseudonymize_without_a_key_is_a_usage_error(audited: Store):
     assert code == 2 and "POKER_AUDIT_PSEUDONYM_KEY" in out and "Traceback" not in out
 
 
+@pytest.mark.slow
 def test_the_key_is_never_written_to_disk(audited: Store, tmp_path: Path):
     report = tmp_path / "report.html"
     exported = tmp_path / "hands.ohh"
@@ -97,11 +100,11 @@ def test_the_key_is_never_written_to_disk(audited: Store, tmp_path: Path):
 def test_findings_text_naming_another_player_is_pseudonymized(audited: Store):
     """The leak of issue 19: a finding whose expected / actual / message names a player who is
     neither its `player` nor its `counterparty` (`before seat 2 (p3_00076)`)."""
-    from audit.findings import finding, findings_table
-    from audit.privacy import pseudonymize_store_table
+    from audit.rules.findings import finding, findings_table
+    from audit.sql.roster import pseudonymize_store_table
 
     table = findings_table([finding(
-        "CHIP-SHORT-CALL", hand_id="p0", seq=7, seat=1, player="ann",
+        CHIP_SHORT_CALL, hand_id="p0", seq=7, seat=1, player="ann",
         expected="before seat 2 (bob)", actual="cat's turn",
         message="seat 1 (ann) acted before seat 2 (bob); cat and bob waited; announce it.",
     )], "run-1")
@@ -144,11 +147,11 @@ def test_redactor_replaces_hostile_names_and_ids_and_cuts_seconds():
 def test_export_pseudonymize_drops_quasi_identifiers(audited: Store):
     """Site hand numbers, table names and the seconds of a time do not leave; nor does the
     file the hand came from."""
-    from audit.privacy import Roster, pseudonymize_table
+    from audit.privacy import pseudonymize_table
 
     events = pq.read_table(audited.event_files()[0])
     assert set(events.column("table_id").to_pylist()) == {"bench"}
-    out = pseudonymize_table(events, KEY, roster=Roster.of_store(audited))
+    out = pseudonymize_table(events, KEY, roster=store_roster(audited))
     assert not set(out.column("hand_id").to_pylist()) & set(events.column("hand_id").to_pylist())
     assert all(t.startswith("table-") for t in out.column("table_id").to_pylist() if t)
     assert all(t is None or (t.second, t.microsecond) == (0, 0)
@@ -160,6 +163,7 @@ def test_export_pseudonymize_drops_quasi_identifiers(audited: Store):
     assert 'venue = "poker-audit"' in text and 'hand = "hand-' in text
 
 
+@pytest.mark.slow
 def test_report_pseudonymize_hides_names_quoted_in_quarantine_reasons(audited: Store,
                                                                       tmp_path: Path):
     """A rejected row's reason quotes hostile input ("got 'Quentin Qzz'"): a name that is in

@@ -10,7 +10,7 @@ import pytest
 from click.testing import CliRunner
 
 import audit.devtools.reliability as reliability
-from audit.cli import main
+from audit.cli.main import main
 from audit.devtools.reliability import PROOF_TAMPERS, TAMPERS, flagged, format_scorecard, run_tamper
 
 

@@ -1,0 +1,141 @@
+"""Audit runs: `audit` (replay every stored hand under a profile), `findings` (what a run found)
+and `replay` (one hand's timeline)."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import click
+
+from audit.cli.common import (
+    CONTEXT_SETTINGS,
+    InputProblem,
+    err,
+    format_option,
+    open_store,
+    store_option,
+    user_errors,
+)
+from audit.cli.output import render
+from audit.privacy import PSEUDONYMIZE_HELP
+from audit.report.timeline import hand_timeline
+from audit.run.runner import audit_store, read_findings, resolve_run
+from audit.run.summary import format_summary
+from audit.sql.roster import pseudonymize_store_table
+from audit.store.runs import run_unprotected
+
+SEVERITIES = ["info", "warning", "violation", "critical"]
+
+
+def profile_option(f: Callable[..., Any]) -> Callable[..., Any]:
+    return click.option(
+        "--profile", default="montana", show_default=True,
+        help="Rule profile (schemas/profiles): montana, uspa-2004, private, rr-fragment, "
+        "rrv11-online; add overlays with +, e.g. montana+ca-lowball.",
+    )(f)
+
+
+def split_profile(profile: str) -> tuple[str, list[str]]:
+    name, *overlays = profile.split("+")
+    return name, overlays
+
+
+@click.command(context_settings=CONTEXT_SETTINGS)
+@store_option
+@profile_option
+@click.option(
+    "--fail-on", type=click.Choice(SEVERITIES), default="violation", show_default=True,
+    help="Exit 1 when a finding is at or above this severity.",
+)
+@click.option("--workers", type=click.IntRange(min=1), default=1, show_default=True,
+              help="Replay event files in this many processes (same findings for any N).")
+@click.option("--scheduler", default=None, metavar="ADDR",
+              help="Run on a Dask distributed cluster, e.g. tcp://10.0.0.5:8786 (needs the "
+              "dask extra; workers must see the store at the same path).")
+@click.option("--since", default=None, metavar="RUN",
+              help="Incremental: audit only the batches committed after this run (a run id or "
+              "latest); findings of the two read as one.")
+def audit(store: Path | None, profile: str, fail_on: str, workers: int,
+          scheduler: str | None, since: str | None) -> None:
+    """Replay every stored hand under a rule profile and record the findings as a run.
+
+    Writes runs/<run_id>/findings/, hands/, hand_players/ (a part file per event file) and
+    run.json, and prints a summary by severity, category and rule id.
+
+    \b
+    Example:
+        poker-audit audit --store ./audit-store --profile montana --fail-on violation
+        poker-audit audit --workers 2
+        poker-audit audit --scheduler tcp://scheduler.example:8786
+        poker-audit audit --since latest      # only what was ingested since the last run
+        poker-audit findings --rule BET-NL-MIN-RAISE
+    """
+    target = open_store(store)
+    name, overlays = split_profile(profile)
+    with user_errors():
+        files = len(target.event_files())
+        if sys.stderr.isatty() and files > 1:
+            with click.progressbar(length=files, label="auditing", file=sys.stderr) as bar:
+                summary = audit_store(target, profile=name, overlays=overlays,
+                                      workers=workers, scheduler=scheduler,
+                                      progress=bar.update, since=since)
+        else:
+            summary = audit_store(target, profile=name, overlays=overlays, workers=workers,
+                                  scheduler=scheduler, since=since)
+    click.echo(format_summary(summary))
+    sys.exit(1 if summary.flagged(fail_on) else 0)
+
+
+@click.command(context_settings=CONTEXT_SETTINGS)
+@store_option
+@click.option("--run", "run", default="latest", show_default=True, help="Run id or latest.")
+@click.option("--rule", default=None, help="Only findings of this rule id.")
+@format_option
+@click.option("--pseudonymize", is_flag=True, help=PSEUDONYMIZE_HELP)
+def findings(store: Path | None, run: str, rule: str | None, fmt: str,
+             pseudonymize: bool) -> None:
+    """Print the findings of an audit run.
+
+    \b
+    Example:
+        poker-audit findings --rule BET-NL-MIN-RAISE --format csv
+        POKER_AUDIT_PSEUDONYM_KEY=... poker-audit findings --pseudonymize --format csv
+    """
+    target = open_store(store)
+    with user_errors():
+        table = read_findings(target, run, rule)
+        if pseudonymize:
+            table = pseudonymize_store_table(target, table)
+        run_id = resolve_run(target, run)
+        if run_id is None:
+            err("no audit run yet: findings appear after 'poker-audit audit'")
+        elif run_unprotected(target, run_id):
+            err(f"note: audit run {run_id} was written before runs were committed to the "
+                "chain, so it is not protected; run `poker-audit audit` to make a protected run")
+    click.echo(render(table, fmt), nl=False)
+
+
+@click.command(context_settings=CONTEXT_SETTINGS)
+@click.argument("hand_id")
+@store_option
+@profile_option
+def replay(hand_id: str, store: Path | None, profile: str) -> None:
+    """Show one hand's timeline: each event with the pot and stacks after it, findings inline.
+
+    Below it, what the latest audit run found over this hand and the table's other hands
+    (button movement, missed blinds, kills) and the collusion leads that cite it.
+
+    \b
+    Example:
+        poker-audit replay phh:pokerstars:61364517354
+    """
+    target = open_store(store)
+    name, overlays = split_profile(profile)
+    with user_errors():
+        if overlays:
+            raise InputProblem("replay takes a profile name without overlays")
+        text = hand_timeline(target, hand_id, name)
+    click.echo(text, nl=False)

@@ -1,0 +1,3 @@
+"""Ingest: read files through an importer (pipeline), validate their structure (validate), write a
+batch or quarantine what is rejected.
+"""

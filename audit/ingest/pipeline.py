@@ -1,0 +1,380 @@
+"""Ingest: source files -> importer -> structural validation -> one committed batch per file.
+
+Nothing is lost: every input hand ends up either in the store or in quarantine with its file,
+line and reason. Identical source bytes already in the store are skipped (and said so); a hand
+id already in the store is quarantined, never duplicated or dropped.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from audit.errors import AuditInputError
+from audit.importers import detect_format, get_importer
+from audit.importers.base import ReadLimits, Rejected, capped, using_limits
+from audit.ingest.validate import validate_events
+from audit.store.dataset import PendingBatch, SourceFile, Store, sha256_file
+
+
+@dataclass(slots=True, kw_only=True)
+class FileResult:
+    """What happened to one input file."""
+
+    path: str
+    format: str = ""
+    hands: int = 0
+    rows: int = 0
+    quarantined: int = 0
+    skipped: str = ""  # why the file was skipped (already ingested)
+    error: str = ""  # the file could not be read at all
+    refused: str = ""  # why the file was not opened (a symlink out of the input tree)
+    batch_id: str = ""
+    reasons: list[str] = field(default_factory=list)  # "file:line hand: reason", quarantined
+
+
+@dataclass(slots=True, kw_only=True)
+class IngestSummary:
+    files: list[FileResult] = field(default_factory=list)
+
+    @property
+    def hands(self) -> int:
+        return sum(f.hands for f in self.files)
+
+    @property
+    def rows(self) -> int:
+        return sum(f.rows for f in self.files)
+
+    @property
+    def quarantined(self) -> int:
+        return sum(f.quarantined for f in self.files)
+
+    @property
+    def errors(self) -> int:
+        return sum(1 for f in self.files if f.error)
+
+    @property
+    def refused(self) -> int:
+        return sum(1 for f in self.files if f.refused)
+
+    @property
+    def exit_code(self) -> int:
+        """0 clean, 1 when anything was quarantined or refused, 2 when a file could not be
+        read."""
+        if self.errors:
+            return 2
+        return 1 if self.quarantined or self.refused else 0
+
+
+def expand_paths(paths: Sequence[Path]) -> list[Path]:
+    """Files given directly, plus the files inside given directories (sorted, hidden skipped);
+    with the ones `ingest` refuses (special files, symlinks out of their directory), which it
+    names and counts."""
+    return [path for path, _ in _inputs(paths)]
+
+
+def _inputs(paths: Sequence[Path]) -> list[tuple[Path, str]]:
+    """(path, why it is refused or "") for every input. A directory is walked without
+    following symlinks out of it: a symlink inside the tree to a file inside the tree is read,
+    one pointing outside is refused (an attacker's link to /etc/passwd must not end up in
+    quarantine). A path given directly is the user's choice and read wherever it points."""
+    out: list[tuple[Path, str]] = []
+    for p in paths:
+        if p.is_dir():
+            out.extend(_walk(p))
+        elif p.exists() or p.is_symlink():
+            out.append((p, ""))
+        else:
+            raise AuditInputError(f"{p}: no such file or directory")
+    return out
+
+
+def _walk(root: Path) -> list[tuple[Path, str]]:
+    top = root.resolve()
+    found: list[tuple[Path, str]] = []
+    for folder, dirs, files in os.walk(root, followlinks=False):
+        for name in [*files, *dirs]:
+            path = Path(folder) / name
+            if name.startswith("."):
+                continue
+            if path.is_symlink():
+                target = path.resolve()
+                if not target.is_relative_to(top):
+                    found.append((path, f"a symlink to {target}, outside {root}; not followed "
+                                        "(copy the file into the directory to ingest it)"))
+                elif target.is_file():
+                    found.append((path, ""))
+                # a link to a folder inside the tree: its files are read where they are
+            elif name in files:
+                found.append((path, ""))
+    return sorted(found)
+
+
+def _special(path: Path) -> str:
+    """What kind of special file `path` is (FIFO, device, socket), or "" for a regular file.
+    Judged by stat alone: opening a FIFO blocks, and a device like /dev/zero never ends."""
+    try:
+        mode = path.stat().st_mode
+    except OSError as exc:
+        return f"cannot be examined ({exc.strerror})"
+    if stat.S_ISREG(mode):
+        return ""
+    for test, kind in ((stat.S_ISFIFO, "a FIFO"), (stat.S_ISCHR, "a character device"),
+                       (stat.S_ISBLK, "a block device"), (stat.S_ISSOCK, "a socket"),
+                       (stat.S_ISDIR, "a directory")):
+        if test(mode):
+            return kind
+    return "not a regular file"
+
+
+def _date_partitions(table: pa.Table) -> dict[str, pa.Table]:
+    """Split whole hands by the UTC date of their hand_started (undated when no ts)."""
+    if table.num_rows == 0:
+        return {}
+    starts = table.select(["hand_id", "ts"]).filter(pc.equal(table.column("seq"), 0))
+    days = pc.cast(starts.column("ts"), pa.date32())  # only distinct days get a name
+    distinct = pc.unique(days).to_pylist()
+    named = sorted((day.isoformat() if day is not None else "undated", day) for day in distinct)
+    if len(named) == 1:
+        return {named[0][0]: table}
+    out = {}
+    for name, day in named:
+        mask = pc.is_null(days) if day is None else pc.equal(days, pa.scalar(day, pa.date32()))
+        ids = starts.column("hand_id").filter(mask)
+        out[name] = table.filter(pc.is_in(table.column("hand_id"), value_set=ids.combine_chunks()))
+    return out
+
+
+def _in_store(hand_id: str) -> str:
+    return (f"hand {hand_id} is already in the store; a hand is stored once "
+            "(append a correction as an annotation event instead)")
+
+
+def _earlier_in_file(hand_id: str) -> str:
+    return (f"hand {hand_id} appears earlier in this file; a hand is stored once (append a "
+            "correction as an annotation event instead)")
+
+
+def _quarantined_hands(
+    rows: pa.Table, source: str, reason: Callable[[str], str]
+) -> list[Rejected]:
+    """One rejection per hand of `rows`, carrying all its rows (grouped in one pass)."""
+    by_hand: dict[str, list[str]] = {}
+    for row in rows.to_pylist():
+        by_hand.setdefault(row["hand_id"], []).append(str(row))
+    return [Rejected(source=source, line=None, hand_id=hand_id, reason=reason(hand_id),
+                     raw="\n".join(raw)) for hand_id, raw in by_hand.items()]
+
+
+def _drop_repeated_hands(
+    table: pa.Table, seen: set[str], source: str
+) -> tuple[pa.Table, list[Rejected]]:
+    """Quarantine hands whose id came earlier in this file, then remember the ids kept.
+    `seen` holds only this file's ids: the store is looked up once, after the file
+    (Store.find_hands), so memory follows the file, never the store."""
+    if table.num_rows == 0:
+        return table, []
+    ids = table.column("hand_id")
+    # a validated hand has exactly one seq 0 row: its id, once
+    hands = ids.filter(pc.equal(table.column("seq"), 0)).to_pylist()
+    repeated = [h for h in hands if h in seen]
+    rejected: list[Rejected] = []
+    if repeated:
+        mask = pc.is_in(ids, value_set=pa.array(repeated, pa.string()))
+        rejected = _quarantined_hands(table.filter(mask), source, _earlier_in_file)
+        table = table.filter(pc.invert(mask))
+    seen.update(hands)  # a repeated id is in already
+    return table, rejected
+
+
+def ingest(
+    paths: Sequence[Path | str],
+    store: Store,
+    *,
+    fmt: str = "auto",
+    progress: Callable[[int], None] | None = None,
+    limits: ReadLimits | None = None,
+) -> IngestSummary:
+    """Ingest files into the store; one committed batch per file. `limits` bounds what one
+    line and one hand may hold (default: `ReadLimits()`); past them the input is quarantined
+    with its size, never read whole."""
+    summary = IngestSummary()
+    store.recover_if_needed()  # the next writer finishes a crashed one's committed batch
+    given = [Path(p) for p in paths]
+    explicit = {p for p in given if not p.is_dir()}
+    with using_limits(limits or ReadLimits()):
+        for path, refusal in _inputs(given):
+            result = FileResult(path=str(path))
+            summary.files.append(result)
+            _ingest_one(path, path in explicit, refusal, store, fmt, result)
+            if progress:
+                progress(1)
+    return summary
+
+
+def _ingest_one(path: Path, explicit: bool, refusal: str, store: Store, fmt: str,
+                result: FileResult) -> None:
+    """One input: refused, skipped, stored, or quarantined whole; never an exception out of
+    the file's reading (the next file is read whatever this one holds)."""
+    if refusal:
+        result.refused = refusal
+        return
+    kind = _special(path)
+    if kind:
+        # never opened: a FIFO blocks in open(), a device like /dev/zero never ends
+        result.error = (f"{path}: {kind}, not a regular file; not read (copy the hand "
+                        "histories into a regular file and ingest that)")
+        return
+    if not explicit and _is_documentation(path):
+        result.skipped = "documentation found in a directory, not a hand history"
+        return
+    try:
+        _ingest_file(path, store, fmt, result)
+    except AuditInputError as exc:
+        result.error = str(exc)
+        _quarantine_whole(path, store, result, str(exc))
+    except _ReadFailure as failure:
+        # an importer defect or a hostile input it did not foresee (RecursionError,
+        # MemoryError, ...): the file is quarantined whole with the reason, and ingest goes on
+        exc = failure.__cause__
+        _quarantine_whole(path, store, result,
+                          f"{path}: the {result.format or 'input'} reader failed on this file "
+                          f"({type(exc).__name__}: {exc}); the file is quarantined whole, "
+                          "nothing of it was stored")
+
+
+def _quarantine_whole(path: Path, store: Store, result: FileResult, reason: str) -> None:
+    """The file itself is unreadable: quarantine it whole so nothing is lost."""
+    result.reasons = [reason if reason.startswith(f"{path}:") else f"{path}: {reason}"]
+    try:
+        raw, digest = _safe_text(path), sha256_file(path)
+    except OSError as exc:  # not readable at all: nothing of it can be stored or lost
+        result.error = f"{path}: cannot be read ({exc.strerror or exc}); check its permissions"
+        return
+    store.commit(
+        PendingBatch(
+            rejected=[capped(Rejected(source=str(path), line=None, hand_id=None,
+                                      reason=reason, raw=raw))],
+            sources=[SourceFile(path=str(path), sha256=digest)],
+        )
+    )
+    result.quarantined = 1
+
+
+class _ReadFailure(Exception):
+    """An unexpected exception while reading one file (its cause), as opposed to the store's
+    own failures, which stop the ingest."""
+
+
+_DOC_SUFFIXES = frozenset({".md", ".rst", ".pdf", ".html", ".htm", ".png", ".jpg", ".svg"})
+
+
+def _is_documentation(path: Path) -> bool:
+    """READMEs and the like that sit beside hand histories in a directory (named on the
+    command line, such a file is still read, and fails loudly if it is no hand history)."""
+    stem = path.name.upper()
+    return path.suffix.lower() in _DOC_SUFFIXES or stem.startswith(("README", "LICENSE"))
+
+
+def _safe_text(path: Path, limit: int = 1 << 20) -> str:
+    with path.open("rb") as f:  # never the whole file: it may be any size
+        data = f.read(limit)
+    return data.decode("utf-8", errors="backslashreplace")
+
+
+MAX_REASONS = 50  # reasons kept for the summary; every one is in the quarantine file
+
+
+def _reason(r: Rejected) -> str:
+    return f"{r.source}:{r.line if r.line is not None else '-'} hand {r.hand_id or '?'}: {r.reason}"
+
+
+def _read_checked(importer: Any, path: Path, unit: str) -> Iterator[tuple[Any, Any]]:
+    """Each chunk of the file with its structural check; any exception of the reading (not
+    an AuditInputError, which says what is wrong with the file) becomes a _ReadFailure."""
+    chunks = iter(importer.read(path))
+    while True:
+        try:
+            chunk = next(chunks)
+            checked = validate_events(chunk.table, chunk.lines, str(path), unit)
+        except StopIteration:
+            return
+        except AuditInputError:
+            raise
+        except Exception as exc:  # noqa: BLE001 - one file's input never stops the ingest
+            raise _ReadFailure() from exc
+        yield chunk, checked
+
+
+def _ingest_file(path: Path, store: Store, fmt: str, result: FileResult) -> None:
+    """One file -> one batch, streamed: each chunk is validated, deduplicated and written to
+    staging as it arrives, so memory is bounded by a chunk plus the file's hand ids, never
+    the file's events or the store's hands."""
+    try:
+        digest = sha256_file(path)
+        if digest in store.source_hashes():
+            result.skipped = "identical bytes already ingested"
+            return
+        if path.stat().st_size == 0:
+            raise AuditInputError(f"{path}: the file is empty")
+        name = detect_format(path) if fmt == "auto" else fmt
+        result.format = name
+        importer = get_importer(name)
+        with path.open("rb") as f:
+            unit = "row" if f.read(4) == b"PAR1" else "line"
+    except OSError as exc:
+        raise AuditInputError(f"{path}: cannot be read ({exc.strerror or exc}); check its "
+                              "permissions") from None
+    with store.locked():
+        if digest in store.source_hashes():  # a concurrent ingest of the same bytes won
+            result.skipped = "identical bytes already ingested"
+            return
+        seen: set[str] = set()  # this file's hand ids
+        writer = store.batch_writer()
+        reasons: list[str] = []
+        rows = rejected = 0
+
+        def quarantine(found: list[Rejected]) -> None:
+            nonlocal rejected
+            found = [capped(r) for r in found]
+            writer.reject(found)
+            rejected += len(found)
+            reasons.extend(_reason(r) for r in found[: max(0, MAX_REASONS - len(reasons))])
+
+        try:
+            for chunk, checked in _read_checked(importer, path, unit):
+                table, repeats = _drop_repeated_hands(checked.table, seen, str(path))
+                quarantine([*chunk.rejected, *checked.rejected, *repeats])
+                rows += table.num_rows
+                for date, part in _date_partitions(table).items():
+                    writer.write(date, part)
+            # Hands already in the store: one lookup of the whole file's ids after it is
+            # written (a duplicate is rare; its hands are taken back out of staging).
+            stored = store.find_hands(pa.array(list(seen), pa.string()))
+            if stored:
+                dropped = writer.drop_hands(pa.array(sorted(stored), pa.string()))
+                rows -= dropped.num_rows
+                quarantine(_quarantined_hands(dropped, str(path), _in_store))
+            if not rows and not rejected and name != "events":
+                # A hand history that yields no hand (e.g. a PHH file holding only a
+                # comment) was cut short or is not one: the caller quarantines the whole
+                # file. A native event table with a header and no rows is an empty export.
+                raise AuditInputError(f"{path}: no hand in the file (read as {name})")
+            writer.sources.append(SourceFile(path=str(path), sha256=digest))
+            record = writer.commit()
+        except BaseException:
+            writer.abort()
+            raise
+    result.reasons = reasons
+    if record:
+        result.batch_id = record["batch_id"]
+        result.hands = record["hands"]
+        result.rows = record["rows"]
+        result.quarantined = record["quarantined"]

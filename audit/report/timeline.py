@@ -1,0 +1,122 @@
+"""A hand's timeline for investigators: every event with the pot and stacks after it, and
+the findings inline at the event they point at (`poker-audit replay HAND_ID`)."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from typing import Any
+
+from audit.errors import AuditInputError
+from audit.replay import ReplayResult, Settings, hands_from_table, replay_hand
+from audit.replay.hand import UNKNOWN_STACK
+from audit.rules.catalog import TABLE_SEQUENCE_RULE_IDS
+from audit.rules.profiles import DEFAULT_PROFILE, load_profile
+from audit.sql.query import query
+from audit.store.dataset import Store
+
+
+def load_hand(store: Store, hand_id: str) -> Any:
+    """The stored events of one hand, as the replay's HandEvents."""
+    table = query(store, "SELECT * FROM events WHERE hand_id = $h ORDER BY seq", {"h": hand_id})
+    hands = list(hands_from_table(table))
+    if not hands:
+        raise AuditInputError(
+            f"hand {hand_id!r} is not in {store.root}; list hand ids with "
+            '"poker-audit query \\"SELECT hand_id FROM hands_started\\""'
+        )
+    return hands[0]
+
+
+def replay_stored_hand(
+    store: Store, hand_id: str, profile: str = DEFAULT_PROFILE
+) -> tuple[Any, ReplayResult]:
+    """A stored hand (its HandEvents) and its replay under `profile` (with the tournament
+    overlay for a tournament hand), traced for `render_timeline`."""
+    hand = load_hand(store, hand_id)
+    overlays = ["tournament"] if (hand.game or {}).get("tournament") else []
+    settings = Settings(load_profile(profile, overlays))
+    return hand, replay_hand(hand, settings, trace=True)
+
+
+def recorded_across_hands(store: Store, hand_id: str) -> list[dict[str, Any]]:
+    """Findings the latest audit run recorded for this hand that no replay of the hand alone
+    can give: the checks over a table's consecutive deals (button, missed blinds, kills) and
+    the collusion analytics. Empty when the store has no audit run."""
+    rows = query(store, "SELECT run_id, rule_id, category, severity, seq, message "
+                        "FROM latest_findings WHERE hand_id = $h "
+                        "ORDER BY seq NULLS LAST, rule_id, message", {"h": hand_id}).to_pylist()
+    return [r for r in rows
+            if r["rule_id"] in TABLE_SEQUENCE_RULE_IDS or r["category"] == "collusion"]
+
+
+def _event_text(hand: Any, i: int) -> str:
+    parts = [hand.kind[i]]
+    if hand.seat[i] is not None:
+        who = f"seat {hand.seat[i]}"
+        if hand.player[i]:
+            who += f" ({hand.player[i]})"
+        parts.append(who)
+    if hand.detail[i]:
+        parts.append(str(hand.detail[i]))
+    if hand.amount[i] is not None:
+        parts.append(f"amount {hand.amount[i]}")
+    if hand.total[i] is not None:
+        parts.append(f"to {hand.total[i]}")
+    if hand.cards[i]:
+        parts.append(f"[{hand.cards[i]}]")
+    return " ".join(parts)
+
+
+def _stack(value: int) -> str:
+    # The replay gives a seat whose stack the log does not state an effectively infinite one.
+    return "?" if value >= UNKNOWN_STACK // 2 else str(value)
+
+
+def render_timeline(hand: Any, result: ReplayResult,
+                    across: list[dict[str, Any]] | None = None) -> str:
+    """Plain text: header, one line per event (pot, amount to call, stacks), findings inline;
+    then `across`, the findings an audit run made over this hand and the table's other hands
+    (`recorded_across_hands`)."""
+    game = hand.game or {}
+    lines = [
+        f"hand {hand.hand_id}  table {hand.table_id[0] if hand.table_id else '-'}  "
+        f"{game.get('variant')} {game.get('structure')}  blinds "
+        f"{game.get('small_blind')}/{game.get('big_blind')}  button seat "
+        f"{game.get('button_seat')}",
+        "",
+        f"{'seq':>4}  {'event':<48} {'pot':>8} {'to call':>8}  stacks",
+    ]
+    trace = {row["seq"]: row for row in (result.timeline or ())}
+    by_seq: dict[int | None, list[Any]] = defaultdict(list)
+    for f in result.findings:
+        by_seq[f.seq].append(f)
+    for i, seq in enumerate(hand.seq):
+        row = trace.get(seq)
+        pot = f"{row['pot']:>8}" if row else " " * 8
+        to_call = f"{row['to_call']:>8}" if row else " " * 8
+        stacks = (" ".join(f"{s}:{_stack(v)}" for s, v in sorted(row["stacks"].items()))
+                  if row else "")
+        lines.append(f"{seq:>4}  {_event_text(hand, i):<48.48} {pot} {to_call}  {stacks}")
+        for f in by_seq.pop(seq, []):
+            lines.append(f"      !! {f.severity.upper()} {f.rule_id}: {f.message}")
+    for f in [f for fs in by_seq.values() for f in fs]:
+        lines.append(f"      !! {f.severity.upper()} {f.rule_id}: {f.message}")
+    hand_row = result.hand
+    lines += [
+        "",
+        f"pot {hand_row.get('pot')}  rake {hand_row.get('rake')}  winners "
+        f"{hand_row.get('winners') or '-'}  findings {len(result.findings)}",
+    ]
+    if across:
+        lines += ["", f"across hands (audit run {across[0]['run_id']}):"]
+        lines += [f"      !! {r['severity'].upper()} {r['rule_id']}: {r['message']}"
+                  for r in across]
+    return "\n".join(lines) + "\n"
+
+
+def hand_timeline(store: Store, hand_id: str, profile: str = DEFAULT_PROFILE) -> str:
+    """What `poker-audit replay HAND_ID` prints: the stored hand replayed under `profile`, every
+    event with the pot and stacks after it and its findings inline, then what the latest audit
+    run recorded over this hand and the table's other hands."""
+    hand, result = replay_stored_hand(store, hand_id, profile)
+    return render_timeline(hand, result, recorded_across_hands(store, hand_id))

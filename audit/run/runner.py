@@ -1,0 +1,428 @@
+"""Audit runs: replay every stored hand under a profile, write findings and projections under a
+run id, and find them again."""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import json
+import multiprocessing
+import os
+import shutil
+import threading
+from collections import Counter
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from multiprocessing.connection import Connection
+from pathlib import Path
+from typing import Any
+
+import pyarrow as pa
+import pyarrow.compute as pc
+import pyarrow.parquet as pq
+
+from audit import __version__
+from audit.errors import AuditInputError
+from audit.replay import Settings
+from audit.replay.fast.table import replay_table_fast
+from audit.rules.findings import findings_table
+from audit.rules.profiles import DEFAULT_PROFILE, load_profile
+from audit.rules.registry import Severity
+from audit.run.worker_guard import PARENT_ENV, guard_worker, pool_parent_env
+from audit.schema import arrow_schema, check_file_version, findings_schema
+from audit.sequence.table import table_sequence_findings
+from audit.store.dataset import GENESIS, Store, new_batch_id, read_event_file
+from audit.store.run_layout import OUTPUTS, output_files, part_path
+from audit.store.runs import RunCheckError, commit_run, require_intact, run_path, visible_runs
+
+
+def finished_runs(store: Store) -> list[dict[str, Any]]:
+    """The metadata (run.json) of every finished run, oldest first: the runs the chain
+    commits, in commit order (audit/store/runs.py); in a store written before runs were
+    committed, its runs by directory name."""
+    return [r.meta for r in visible_runs(store)]
+
+
+def resolve_run(store: Store, run: str = "latest") -> str | None:
+    """The run id for `latest` (the run the chain committed last) or an id; None when the
+    store has no finished run yet."""
+    runs = finished_runs(store)
+    if run == "latest":
+        return runs[-1]["run_id"] if runs else None
+    ids = [r["run_id"] for r in runs]
+    if run not in ids:
+        known = ", ".join(ids[-5:]) or "none yet"
+        raise AuditInputError(f"no finished audit run {run!r} in {store.root} (latest: {known})")
+    return run
+
+
+def run_dir(store: Store, run_id: str) -> Path:
+    return run_path(store, run_id)
+
+
+def run_chain(store: Store, run_id: str) -> list[str]:
+    """The run and the runs it builds on, oldest first: an incremental run (`audit --since`)
+    covers only the batches committed after its base run, so together they cover the store
+    as of the newest one."""
+    by_id = {r["run_id"]: r for r in finished_runs(store)}
+    chain = []
+    current: str | None = run_id
+    while current is not None and current in by_id and current not in chain:
+        chain.append(current)
+        current = by_id[current].get("since")
+    return chain[::-1]
+
+
+def checked_run_chain(store: Store, run_id: str) -> list[str]:
+    """run_chain, with every committed member checked against its run record (a run that
+    fails raises RunCheckError)."""
+    members = run_chain(store, run_id)
+    require_intact(store, members)
+    return members
+
+
+def read_findings(store: Store, run: str = "latest", rule: str | None = None) -> pa.Table:
+    """Findings of one run (with the runs an incremental run builds on), optionally of one
+    rule id; empty (with the schema) when none. Only committed runs that pass their check are
+    read (audit/store/runs.py)."""
+    store.ensure_recovered()  # a run committed just before a crash is renamed into place
+    run_id = resolve_run(store, run)
+    if run_id is None:
+        return findings_schema().empty_table()
+    tables = []
+    for member in checked_run_chain(store, run_id):
+        for path in output_files(run_dir(store, member), "findings"):
+            table = _read_output(path)
+            check_file_version(table.schema.metadata, "findings", str(path))
+            tables.append(table.cast(findings_schema()))
+    if not tables:
+        return findings_schema().empty_table()
+    table = pa.concat_tables(tables)
+    if rule:
+        table = table.filter(pc.equal(table.column("rule_id"), rule))
+    return table
+
+
+def _read_output(path: Path) -> pa.Table:
+    """One output part; an unreadable one (a legacy run cannot be checked first) is one line
+    naming the file."""
+    try:
+        return pq.read_table(path)
+    except (OSError, pa.ArrowException) as exc:
+        raise RunCheckError(f"{path}: audit run output is unreadable ({exc}); run "
+                            "`poker-audit verify`") from None
+
+
+# ---------------------------------------------------------------------------- audit runs
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class RunSummary:
+    """What an audit run found, for the CLI summary and the exit code."""
+
+    run_id: str
+    profile: str
+    hands: int
+    findings: int
+    by_rule: tuple[tuple[str, str, str, int], ...]  # (rule_id, category, severity, count)
+    by_category: tuple[tuple[str, int], ...]
+    by_severity: tuple[tuple[str, int], ...]
+    rake: int  # chips the house collected (logged or implied by pot - awards)
+    rake_hands: int
+    worst: str | None  # highest severity found
+    fast_hands: int = 0  # proven clean by the compiled fast path (the rest: reference replay)
+
+    def flagged(self, fail_on: str) -> bool:
+        """True when a finding is at or above `fail_on`."""
+        return self.worst is not None and Severity(self.worst).level >= Severity(fail_on).level
+
+
+@functools.cache
+def _profiles(name: str, overlays: tuple[str, ...]) -> tuple[Any, Any]:
+    """Settings for cash hands and for tournament hands (the tournament overlay added);
+    built once per process."""
+    cash = load_profile(name, overlays)
+    tournament_overlays = overlays if "tournament" in overlays else (*overlays, "tournament")
+    return Settings(cash), Settings(load_profile(name, tournament_overlays))
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class PartJob:
+    """One event file to audit into the run's part files number `index` (picklable for
+    worker processes)."""
+
+    index: int
+    path: Path
+    out: Path  # the run's directory while it is written
+    run_id: str
+    profile: str
+    overlays: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class PartStats:
+    """What a part contributes to the run summary (small: it crosses process boundaries)."""
+
+    hands: int
+    findings: int
+    rules: Counter[tuple[str, str, str]]
+    rake: int
+    rake_hands: int
+    fast_hands: int = 0  # proven clean by the compiled fast path
+
+
+def audit_part(job: PartJob) -> PartStats:
+    """Audit one file and write its findings and projections as the run's part files."""
+    cash, tournament = _profiles(job.profile, job.overlays)
+    events = read_event_file(job.path)
+    result = replay_table_fast(events, cash, tournament, job.run_id)
+    # cross-hand checks over each table's hands in this file (audit/sequence/table.py)
+    sequence = table_sequence_findings(events, cash, tournament)
+    findings = result.findings
+    if sequence:
+        findings = pa.concat_tables([findings, findings_table(sequence, job.run_id)])
+    tables = {
+        "findings": findings.cast(findings_schema()),
+        "hands": result.hands.cast(arrow_schema("hands")),
+        "hand_players": result.players.cast(arrow_schema("hand_players")),
+    }
+    for name, table in tables.items():
+        if table.num_rows:  # a file without findings writes no findings part
+            pq.write_table(table, part_path(job.out, name, job.index), compression="zstd")
+    rake = result.hands.column("rake")
+    counts = findings.group_by(["rule_id", "category", "severity"]).aggregate(
+        [("rule_id", "count")]).to_pylist()
+    return PartStats(
+        hands=result.hands.num_rows,
+        findings=findings.num_rows,
+        rules=Counter({(r["rule_id"], r["category"], r["severity"]): r["rule_id_count"]
+                       for r in counts}),
+        rake=int(pc.sum(rake).as_py() or 0),
+        rake_hands=int(pc.sum(pc.not_equal(rake, 0)).as_py() or 0),
+        fast_hands=result.fast_hands,
+    )
+
+
+def _run_parts(jobs: list[PartJob], workers: int,
+               progress: Callable[[int], None] | None,
+               scheduler: str | None = None, processes: bool = False) -> list[PartStats]:
+    """Audit every job; `progress` is called with each finished part, in file order."""
+    if scheduler:
+        return _run_parts_on_dask(jobs, scheduler, progress)
+    if not processes and (workers <= 1 or len(jobs) <= 1):
+        results = []
+        for job in jobs:
+            results.append(audit_part(job))
+            if progress:
+                progress(1)
+        return results
+    with worker_pool(workers) as pool:
+        results = []
+        for stats in pool.map(audit_part, jobs):  # in file order, whatever finishes first
+            results.append(stats)
+            if progress:
+                progress(1)
+        return results
+
+
+@contextlib.contextmanager
+def worker_pool(workers: int) -> Iterator[ProcessPoolExecutor]:
+    """N worker processes on N cores, each keeping Arrow and polars to its own thread
+    instead of starting a thread per core (oversubscribed, slower, more memory), and each
+    exiting when this process dies, however it dies (audit/run/worker_guard.py).
+
+    forkserver, not fork: the parent may already run Arrow/polars/numba threads, and a forked
+    copy of a held lock deadlocks the worker. polars fixes its thread pool when the
+    forkserver preloads it, so POLARS_MAX_THREADS must be in the environment the forkserver
+    starts with (the parent's own polars pool is already sized; the variable is restored),
+    as must the guard's note that tells the forkserver to die with this process."""
+    context = multiprocessing.get_context("forkserver")
+    context.set_forkserver_preload(["audit.run.runner"])
+    # the workers hold the read end; only this process holds the write end, so they see
+    # end of file when it is gone
+    parent_alive, keep_alive = context.Pipe(duplex=False)
+    saved = {name: os.environ.get(name) for name in ("POLARS_MAX_THREADS", PARENT_ENV)}
+    os.environ["POLARS_MAX_THREADS"] = "1"
+    os.environ[PARENT_ENV] = pool_parent_env(
+        arm=threading.current_thread() is threading.main_thread())
+    try:
+        with ProcessPoolExecutor(max_workers=workers, mp_context=context,
+                                 initializer=_start_worker, initargs=(parent_alive,)) as pool:
+            yield pool
+    finally:
+        for name, value in saved.items():
+            if value is None:
+                os.environ.pop(name, None)
+            else:
+                os.environ[name] = value
+        parent_alive.close()
+        keep_alive.close()  # after the pool's shutdown waited for its workers
+
+
+def _start_worker(parent_alive: Connection) -> None:
+    guard_worker(parent_alive)
+    pa.set_cpu_count(1)
+    pa.set_io_thread_count(1)
+
+
+def _run_parts_on_dask(jobs: list[PartJob], scheduler: str,
+                       progress: Callable[[int], None] | None) -> list[PartStats]:
+    """The same per-file function on a Dask distributed cluster. Workers must see the store
+    at the same path (a shared filesystem); results come back in file order."""
+    try:
+        from distributed import Client
+    except ImportError:
+        raise AuditInputError(
+            "--scheduler needs Dask distributed: pip install 'poker-audit[dask]'"
+        ) from None
+    try:
+        client = Client(scheduler, timeout="10s")
+    except OSError as exc:
+        raise AuditInputError(f"cannot reach the Dask scheduler at {scheduler}: {exc}") from None
+    try:
+        futures = client.map(audit_part, jobs, pure=False)
+        results = []
+        for future in futures:  # in file order
+            results.append(future.result())
+            if progress:
+                progress(1)
+        return results
+    finally:
+        client.close()
+
+
+def audit_store(
+    store: Store,
+    *,
+    profile: str = DEFAULT_PROFILE,
+    overlays: Sequence[str] = (),
+    workers: int = 1,
+    processes: bool = False,
+    scheduler: str | None = None,
+    now: datetime | None = None,
+    progress: Callable[[int], None] | None = None,
+    since: str | None = None,
+    _crash_at: str | None = None,
+) -> RunSummary:
+    """Replay every committed hand; write findings and projections under a new run id.
+
+    Event files are independent units of work: with `workers` > 1 they are replayed in
+    parallel processes, or with `scheduler` ("tcp://host:port") on a Dask cluster. Each
+    file's findings and projections are its own part files (audit/store/run_layout.py), so they
+    are identical for any number of workers and nothing is merged after the workers.
+
+    `processes` runs even a single worker in a worker process (one thread), as each of N
+    workers runs: `poker-audit bench --scale` measures scaling that way.
+
+    With `since` (a run id or "latest") the run is incremental: it replays only the batches
+    committed after that run, under the same profile, and records the run it builds on;
+    `read_findings` and the `latest_*` SQL views read the two as one.
+    """
+    store.ensure_recovered()
+    now = now or datetime.now(UTC)
+    cash, _ = _profiles(profile, tuple(overlays))
+    records = store.records()
+    batches = batch_records(records)
+    base_id, first = _incremental_base(store, since, cash.label, records)
+    files = store.event_files(batches[first:])  # in place, or committed but still staged
+    run_id = new_batch_id(now)
+    claim = store.claim_run(run_id)  # recovery removes runs/.<id>.tmp only once this is free
+    tmp = claim.tmp
+    try:
+        for name in OUTPUTS:
+            (tmp / name).mkdir(parents=True)
+        jobs = [PartJob(index=i, path=path, out=tmp, run_id=run_id, profile=profile,
+                        overlays=tuple(overlays)) for i, path in enumerate(files)]
+        stats = _run_parts(jobs, workers, progress, scheduler, processes)
+        summary = _summarise(run_id, cash.label, stats)
+        meta = {
+            "run_id": run_id,
+            "created_at": now.isoformat(),
+            "profile": cash.label,
+            "engine_version": __version__,
+            "store_head": records[-1]["hash"] if records else GENESIS,
+            "batches": len(batches),
+            "hands": summary.hands,
+            "findings": summary.findings,
+            "since": base_id,
+            "first_batch": first,
+        }
+        (tmp / "run.json").write_text(json.dumps(meta, indent=2) + "\n", encoding="utf-8")
+        # the commit point: the run's files hashed into a run record on the chain; then the
+        # run becomes visible whole, or not at all (audit/store/runs.py)
+        commit_run(store, run_id, tmp, meta, _crash_at=_crash_at)
+    except BaseException:
+        if not store._run_committed(run_id):  # a committed run is recovery's to rename
+            shutil.rmtree(tmp, ignore_errors=True)  # e.g. the disk filled writing run.json
+        raise
+    finally:
+        claim.release()
+    return summary
+
+
+def _incremental_base(store: Store, since: str | None, profile: str,
+                      records: list[dict[str, Any]]) -> tuple[str | None, int]:
+    """(base run id, first batch to audit) for `audit --since`; (None, 0) for a full run."""
+    if since is None:
+        return None, 0
+    base_id = resolve_run(store, since)
+    if base_id is None:
+        raise AuditInputError(f"--since {since}: {store.root} has no finished audit run to "
+                              "continue from; run a full audit first")
+    require_intact(store, run_chain(store, base_id))  # never build on a damaged run
+    base = next(r for r in finished_runs(store) if r["run_id"] == base_id)
+    if base["profile"] != profile:
+        raise AuditInputError(f"--since {base_id}: that run used profile {base['profile']}, "
+                              f"this one {profile}; an incremental run must use the same "
+                              "profile (run a full audit to change it)")
+    first = int(base["batches"])
+    later = batches_after(records, str(base["store_head"]))
+    if later is None or first != len(batch_records(records)) - later:
+        raise AuditInputError(f"--since {base_id}: the store no longer has the batches that "
+                              "run audited (its manifest head is not in the chain); run a "
+                              "full audit")
+    return base_id, first
+
+
+def batch_records(records: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The batch records of the chain (run records, audit/store/runs.py, carry a "kind")."""
+    return [r for r in records if "kind" not in r]
+
+
+def batches_after(records: Sequence[dict[str, Any]], head: str) -> int | None:
+    """How many batches the chain committed after the record `head` (0 for the genesis of an
+    empty store); None when no record has that hash (the chain was rewritten)."""
+    if head == GENESIS:
+        return len(batch_records(records))
+    for number, record in enumerate(records):
+        if record.get("hash") == head:
+            return len(batch_records(records[number + 1:]))
+    return None
+
+
+def _summarise(run_id: str, profile: str, stats: Sequence[PartStats]) -> RunSummary:
+    rules: Counter[tuple[str, str, str]] = Counter()
+    for part in stats:
+        rules.update(part.rules)
+    by_category: Counter[str] = Counter()
+    by_severity: Counter[str] = Counter()
+    for (_, category, severity), n in rules.items():
+        by_category[category] += n
+        by_severity[severity] += n
+    worst = max((Severity(s) for s in by_severity), key=lambda s: s.level, default=None)
+    return RunSummary(
+        run_id=run_id,
+        profile=profile,
+        hands=sum(p.hands for p in stats),
+        findings=sum(p.findings for p in stats),
+        by_rule=tuple(sorted(((r, c, s, n) for (r, c, s), n in rules.items()),
+                             key=lambda x: (-Severity(x[2]).level, -x[3], x[0]))),
+        by_category=tuple(sorted(by_category.items(), key=lambda x: (-x[1], x[0]))),
+        by_severity=tuple(sorted(by_severity.items(), key=lambda x: -Severity(x[0]).level)),
+        rake=sum(p.rake for p in stats),
+        rake_hands=sum(p.rake_hands for p in stats),
+        worst=str(worst) if worst else None,
+        fast_hands=sum(p.fast_hands for p in stats),
+    )

@@ -1,0 +1,3 @@
+"""Injectors: labelled violations planted into simulated hands, one registry (base) for every
+family's injectors.
+"""

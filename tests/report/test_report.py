@@ -1,0 +1,329 @@
+"""The compliance report (issue 9): its numbers against SQL over the same run, pseudonymization,
+HTML validity, the CLI commands, and a real headless Chromium rendering it."""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import html5lib
+import pyarrow as pa
+import pyarrow.parquet as pq
+import pytest
+from click.testing import CliRunner
+
+from audit.cli.demo import demo_inputs
+from audit.cli.report import report_command
+from audit.errors import AuditInputError
+from audit.ingest.pipeline import ingest
+from audit.privacy import KEY_ENV, pseudonym
+from audit.report import build_report
+from audit.rules.catalog import CATALOG
+from audit.rules.coverage import ENFORCED_WITHIN, PERMISSIONS
+from audit.rules.registry import RULES
+from audit.run.runner import audit_store, resolve_run
+from audit.schema import findings_schema
+from audit.sql.query import query
+from audit.store.dataset import Store
+from audit.store.runs import commit_run_files
+
+CHROMIUM = Path("/usr/bin/chromium")
+SECTIONS = ("cover", "summary", "rules", "wrong-awards", "collusion", "data-quality",
+            "methodology")
+
+
+def make_store(root: Path) -> Store:
+    """The demo hands (samples + the HandHQ excerpt, one hand quarantined), audited once."""
+    store = Store(root)
+    ingest(demo_inputs(), store)
+    audit_store(store, now=datetime(2026, 11, 21, 12, 0, tzinfo=UTC))
+    return store
+
+
+def add_collusion_findings(store: Store) -> None:
+    """Add collusion leads to the run as `poker-audit collusion` does (its collusion.parquet,
+    committed to the chain with the run) for the chart."""
+    run_id = resolve_run(store)
+    path = store.runs_dir / str(run_id) / "collusion.parquet"
+    pairs = query(store, """
+        SELECT a.hand_id, a.player AS p, b.player AS q FROM hand_players a
+        JOIN hand_players b ON a.hand_id = b.hand_id AND a.player < b.player
+        ORDER BY a.hand_id, p, q LIMIT 3""").to_pylist()
+    rows = [{
+        "run_id": run_id, "hand_id": r["hand_id"], "seq": None, "rule_id": "COLLUDE-SOFT-PLAY",
+        "category": "collusion", "severity": "warning", "seat": None, "player": r["p"],
+        "counterparty": r["q"], "expected": None, "actual": None, "delta": 100 * (i + 1),
+        "message": f"{r['p']} and {r['q']} never bet into each other", "citation": "test",
+    } for i, r in enumerate(pairs)]
+    pq.write_table(pa.Table.from_pylist(rows, schema=findings_schema()), path)
+    commit_run_files(store, str(run_id), [path])
+
+
+@pytest.fixture(scope="module")
+def store(tmp_path_factory: pytest.TempPathFactory) -> Store:
+    return make_store(tmp_path_factory.mktemp("report") / "store")
+
+
+@pytest.fixture(scope="module")
+def collusion_store(store: Store, tmp_path_factory: pytest.TempPathFactory) -> Store:
+    root = tmp_path_factory.mktemp("collusion") / "store"
+    shutil.copytree(store.root, root)
+    copy = Store(root)
+    add_collusion_findings(copy)
+    return copy
+
+
+@pytest.fixture(scope="module")
+def html(store: Store) -> str:
+    return build_report(store)
+
+
+def kpis(html: str) -> dict[str, str]:
+    """data-kpi -> data-value (or text) of every element the report marks as a number."""
+    doc = html5lib.parse(html, namespaceHTMLElements=False)
+    return {
+        e.get("data-kpi"): (e.get("data-value") if e.get("data-value") is not None
+                            else "".join(e.itertext()))
+        for e in doc.iter() if e.get("data-kpi") is not None
+    }
+
+
+def sql(store: Store, text: str, **params: Any) -> list[dict[str, Any]]:
+    return query(store, text, params or None).to_pylist()
+
+
+def per10k(n: int, hands: int) -> float:
+    return round(n * 10000 / hands, 2)
+
+
+# ------------------------------------------------------------------------------- golden numbers
+
+
+@pytest.mark.slow
+def test_report_cover_numbers_match_the_store(store: Store, html: str) -> None:
+    k = kpis(html)
+    run = resolve_run(store)
+    assert int(k["hands"]) == sql(store, "SELECT count(*) AS n FROM hands WHERE run_id = $r",
+                                  r=run)[0]["n"] == 123
+    assert int(k["manifest_records"]) == len(store.records())
+    assert k["store_head"] == store.head()
+    assert run in html
+    assert "montana@1" in html
+    tables = sql(store, "SELECT count(DISTINCT table_id) AS n FROM hands WHERE run_id = $r", r=run)
+    assert int(k["tables"]) == tables[0]["n"]
+
+
+def test_report_findings_per_10k_by_category_and_severity(store: Store, html: str) -> None:
+    k = kpis(html)
+    run = resolve_run(store)
+    hands = sql(store, "SELECT count(*) AS n FROM hands WHERE run_id = $r", r=run)[0]["n"]
+    expected = sql(store, """SELECT category, severity, count(*) AS n FROM findings
+                             WHERE run_id = $r GROUP BY ALL""", r=run)
+    assert expected
+    for row in expected:
+        key = f"{row['category']}:{row['severity']}"
+        assert int(k[f"count:{key}"]) == row["n"]
+        assert float(k[f"per10k:{key}"]) == per10k(row["n"], hands)
+    total = sql(store, "SELECT count(*) AS n FROM findings WHERE run_id = $r", r=run)[0]["n"]
+    assert int(k["findings"]) == total == 105
+    flagged = sql(store, "SELECT count(*) AS n FROM findings WHERE run_id = $r "
+                         "AND severity <> 'info'", r=run)[0]["n"]
+    assert int(k["flagged"]) == flagged
+
+
+def test_report_per_rule_day_and_table_counts(store: Store, html: str) -> None:
+    k = kpis(html)
+    run = resolve_run(store)
+    by_rule = sql(store, "SELECT rule_id, count(*) AS n FROM findings WHERE run_id = $r "
+                         "GROUP BY rule_id", r=run)
+    # the same rules both ways: none missing from the report, none it made up
+    assert {f"rule:{row['rule_id']}" for row in by_rule} == {x for x in k if x.startswith("rule:")}
+    for row in by_rule:
+        assert int(k[f"rule:{row['rule_id']}"]) == row["n"]
+    by_day = sql(store, """SELECT strftime(timezone('UTC', h.ts), '%Y-%m-%d') AS day,
+                                  count(f.rule_id) AS n
+                           FROM hands h LEFT JOIN findings f USING (run_id, hand_id)
+                           WHERE h.run_id = $r GROUP BY day""", r=run)
+    assert {f"day:{row['day']}" for row in by_day} == {x for x in k if x.startswith("day:")}
+    for row in by_day:
+        assert int(k[f"day:{row['day']}"]) == row["n"]
+    by_table = sql(store, """SELECT h.table_id, count(f.rule_id) AS n
+                             FROM hands h LEFT JOIN findings f USING (run_id, hand_id)
+                             WHERE h.run_id = $r GROUP BY h.table_id
+                             ORDER BY n DESC LIMIT 5""", r=run)
+    for row in by_table:
+        assert int(k[f"table:{row['table_id']}"]) == row["n"]
+
+
+@pytest.mark.slow
+def test_report_wrong_awards_total_per_table_and_day(store: Store, html: str) -> None:
+    k = kpis(html)
+    run = resolve_run(store)
+    deltas = [r["delta"] for r in sql(store, "SELECT delta FROM findings WHERE run_id = $r AND "
+                                             "category = 'wrong_award'", r=run)]
+    total = sum(d for d in deltas if d and d > 0)
+    assert total == 700  # demo:3: bob was paid 7.00 that belonged to ann
+    assert int(k["wrong_award_total"]) == int(k["wrong_award_chips"]) == total
+    rows = sql(store, """SELECT h.table_id, strftime(timezone('UTC', h.ts), '%Y-%m-%d') AS day,
+                                f.delta FROM findings f JOIN hands h USING (run_id, hand_id)
+                         WHERE f.run_id = $r AND f.category = 'wrong_award'""", r=run)
+    for key, field in (("wrong_table", "table_id"), ("wrong_day", "day")):
+        sums: dict[str, int] = {}
+        for r in rows:
+            sums[r[field]] = sums.get(r[field], 0) + max(r["delta"] or 0, 0)
+        for name, chips in sums.items():
+            assert int(k[f"{key}:{name}"]) == chips
+
+
+def test_report_data_quality_numbers(store: Store, html: str) -> None:
+    k = kpis(html)
+    run = resolve_run(store)
+    lines = [
+        line for path in store.root.glob("quarantine/*/rejected.jsonl")
+        for line in path.read_text(encoding="utf-8").splitlines() if line.strip()
+    ]
+    assert int(k["quarantined"]) == len(lines) == 1
+    assert int(k["quarantine:1"]) == 1
+    assert json.loads(lines[0])["reason"] in html
+    unverified = sql(store, "SELECT count(*) AS n FROM hands WHERE run_id = $r "
+                            "AND NOT awards_verified", r=run)[0]["n"]
+    assert int(k["unverified_awards"]) == unverified
+
+
+def test_report_sections_methodology_and_examples(store: Store, html: str) -> None:
+    for section in SECTIONS:
+        assert f'id="{section}"' in html
+    assert "Not logged" in html  # no dealer column in the events
+    assert 'id="collusion-none"' in html  # collusion was not computed for this store
+    for rule_id in RULES:
+        assert f'data-rule="{rule_id}"' in html
+    for rule_id in set(CATALOG) - set(RULES) - set(ENFORCED_WITHIN) - set(PERMISSIONS):
+        assert f'data-unchecked="{rule_id}"' in html
+    for rule_id in PERMISSIONS:
+        assert f'data-permitted="{rule_id}"' in html and f'data-unchecked="{rule_id}"' not in html
+    assert "no hand log records deck changes" in html  # each unchecked rule's reason
+    for rule_id in set(ENFORCED_WITHIN) - set(RULES):
+        assert f'data-within="{rule_id}"' in html and f'data-unchecked="{rule_id}"' not in html
+    assert "splashing the pot" in html  # RULEBOOK §7
+    assert "hand demo:3" in html  # the worst wrong award, as its replay timeline
+    assert "!! VIOLATION POT-SPLIT-BY-CARDS" in html
+    assert html.count("<svg") >= 3
+
+
+@pytest.mark.slow
+def test_report_is_valid_html(html: str, collusion_store: Store) -> None:
+    parser = html5lib.HTMLParser(strict=True)
+    parser.parse(html)
+    parser.parse(build_report(collusion_store))
+    assert "http://" not in html.replace("http://www.w3.org/", "")  # nothing to fetch
+    assert "https://" not in html
+
+
+@pytest.mark.slow
+def test_report_collusion_leads_ranked_with_network(collusion_store: Store) -> None:
+    html = build_report(collusion_store)
+    k = kpis(html)
+    assert 'data-chart="pair-network"' in html
+    pairs = sql(collusion_store, """SELECT least(player, counterparty) AS a,
+                                           greatest(player, counterparty) AS b, count(*) AS n
+                                    FROM latest_findings WHERE category = 'collusion'
+                                    GROUP BY ALL ORDER BY n DESC""")
+    assert int(k["pair:1"]) == pairs[0]["n"]
+    assert pairs[0]["a"] in html
+
+
+# ------------------------------------------------------------------------------- pseudonymization
+
+
+@pytest.mark.slow
+def test_report_pseudonymized_contains_no_raw_player_id(
+    collusion_store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv(KEY_ENV, "test-secret")
+    html = build_report(collusion_store, pseudonymize=True)
+    ids = {r["player"] for r in sql(collusion_store, "SELECT DISTINCT player FROM hand_players")}
+    ids |= {r["p"] for r in sql(collusion_store, """SELECT player AS p FROM findings
+            WHERE player IS NOT NULL UNION SELECT counterparty FROM findings
+            WHERE counterparty IS NOT NULL""")}
+    assert len(ids) > 100
+    for player in ids:
+        # As a whole token: "ann" must not appear as a name, but "announcements" is fine.
+        assert not re.search(rf"(?<![\w+/=]){re.escape(player)}(?![\w+/=])", html), player
+        if len(player) >= 8:
+            assert player not in html, player
+        assert pseudonym(player, b"test-secret") in html or player not in {"ann", "bob"}
+    assert pseudonym("bob", b"test-secret") in html  # the overpaid seat of demo:3
+    assert 'data-chart="pair-network"' in html
+
+
+def test_report_pseudonymize_without_key_is_a_clear_error(
+    store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv(KEY_ENV, raising=False)
+    with pytest.raises(AuditInputError, match=KEY_ENV):
+        build_report(store, pseudonymize=True)
+    out = store.root.parent / "x.html"  # outside the store: an --out inside it is refused
+    result = CliRunner().invoke(report_command, ["--store", str(store.root), "--out", str(out),
+                                                 "--pseudonymize"])
+    assert result.exit_code == 2
+    assert KEY_ENV in result.output
+
+
+@pytest.mark.slow
+def test_report_command_writes_the_file(store: Store, tmp_path: Path) -> None:
+    out = tmp_path / "report.html"
+    result = CliRunner().invoke(report_command, ["--store", str(store.root), "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    assert out.read_text(encoding="utf-8").startswith("<!DOCTYPE html>")
+    bad = CliRunner().invoke(report_command, ["--store", str(store.root), "--run", "nope",
+                                              "--out", str(out)])
+    assert bad.exit_code == 2
+    assert "no finished audit run" in bad.output
+
+
+# ------------------------------------------------------------------------------- real browser
+
+
+@pytest.mark.browser
+@pytest.mark.slow
+def test_report_in_headless_chromium(collusion_store: Store, tmp_path: Path) -> None:
+    sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
+    if not CHROMIUM.exists():
+        pytest.skip("Debian's chromium is not installed (apt-get install -y chromium)")
+    out = tmp_path / "report.html"
+    out.write_text(build_report(collusion_store), encoding="utf-8")
+    problems: list[str] = []
+    with sync_api.sync_playwright() as p:
+        browser = p.chromium.launch(
+            executable_path=str(CHROMIUM),
+            args=["--headless", "--no-sandbox", "--disable-gpu",
+                  "--disable-background-networking", "--disable-component-update",
+                  "--disable-sync", "--no-first-run"],
+        )
+        try:
+            page = browser.new_page(viewport={"width": 1280, "height": 900})
+            page.on("console", lambda m: problems.append(m.text) if m.type == "error" else None)
+            page.on("pageerror", lambda e: problems.append(str(e)))
+            page.on("request", lambda r: problems.append(f"request {r.url}")
+                    if not r.url.startswith(("file:", "data:")) else None)
+            page.goto(out.as_uri(), wait_until="load")
+            for section in SECTIONS:
+                assert page.locator(f"#{section}").is_visible(), section
+            charts = page.locator("svg.chart")
+            assert charts.count() >= 5
+            for i in range(charts.count()):
+                chart = charts.nth(i)
+                box = chart.bounding_box()
+                assert box and box["width"] > 100 and box["height"] > 50
+                assert chart.locator("path, text, use").count() > 5
+            shot = tmp_path / "report.png"
+            page.screenshot(path=str(shot), full_page=True)
+            assert shot.stat().st_size > 10_000
+            print(f"screenshot: {shot}")
+        finally:
+            browser.close()
+    assert problems == []
