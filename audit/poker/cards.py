@@ -90,7 +90,7 @@ class Rank(StrEnum):
     """Ace (high, except in ace-to-five low and the wheel straight)."""
 
     # The member is a str, so this shadows str.index on purpose (Rank.ACE.index == 12 is the
-    # public API, tests/test_cards.py); no caller uses str.index on a member.
+    # public API, tests/poker/test_cards.py); no caller uses str.index on a member.
     @property
     def index(self) -> int:  # type: ignore[override]
         """Rank index 0..12 (deuce 0, ace 12)."""
@@ -111,7 +111,7 @@ class Suit(StrEnum):
     """Spades, the highest suit for card-level ties."""
 
     # The member is a str, so this shadows str.index on purpose (Suit.SPADES.index == 3 is the
-    # public API, tests/test_cards.py); no caller uses str.index on a member.
+    # public API, tests/poker/test_cards.py); no caller uses str.index on a member.
     @property
     def index(self) -> int:  # type: ignore[override]
         """Suit index 0..3 (clubs 0, spades 3)."""

@@ -1,6 +1,6 @@
 """How the report accounts for every RULEBOOK.md id no check emits under its own name.
 
-Each RULEBOOK id has exactly one status (`coverages`, tests/test_rule_catalog.py): checked (a
+Each RULEBOOK id has exactly one status (`coverages`, tests/rules/test_rule_catalog.py): checked (a
 registered id), decided within other ids, a permission the replay honours, not checked (with the
 reason the report prints), or a cross-reference line that only points at other ids.
 
@@ -11,7 +11,7 @@ always shows up as the enforcing rule's finding: a capped raise, a short raise, 
 So these ids are checked, and the report says by which ids, instead of listing them as not
 checked. fixtures/rules/within/<ID>.txt proves each claim with a hand that breaks the rule
 (the enforcing id's finding expected) and a nearby legal hand (no finding);
-tests/test_rule_coverage.py replays them.
+tests/rules/test_rule_coverage.py replays them.
 
 Permissions (check-raise outside limit ace-to-five lowball, an all-in player's seventh card
 dealt up) are never flagged; fixtures/rules/permitted/<ID>.txt proves it with legal hands and,

@@ -9,7 +9,7 @@ modules already use (CATALOG, the category and severity short names such as WARN
 in the catalogue module that states the rule (audit/rules/catalog/<family>.py, listed in that
 module's `__all__`; an id registered without a catalogue entry is named where it is registered);
 this module gathers them all. Checks, injectors and tests name rule ids through these constants,
-so a mistyped id fails at import instead of matching nothing (tests/test_rule_ids.py).
+so a mistyped id fails at import instead of matching nothing (tests/rules/test_rule_ids.py).
 """
 
 from __future__ import annotations

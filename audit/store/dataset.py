@@ -726,7 +726,7 @@ def event_parquet_writer(sink: Any, schema: pa.Schema | None = None) -> pq.Parqu
     order (the events schema's metadata, then the serialised plain schema). The file reads
     back as the plain events schema in pyarrow, polars and DuckDB, and a table coded in the
     order Parquet numbers its dictionary entries gives the very bytes of the plain table
-    (tests/test_store_coded.py). A coded column is dictionary-encoded even where a plain one
+    (tests/store/test_store_coded.py). A coded column is dictionary-encoded even where a plain one
     is not (table_id): from the indices that costs less than encoding every row's string."""
     schema = schema or events_schema()
     coded = [f.name for f in schema if pa.types.is_dictionary(f.type)]

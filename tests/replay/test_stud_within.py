@@ -1,5 +1,5 @@
 """Stud/draw permissions that hold by construction (the comment after STUD_DRAW_RULE_IDS in
-audit/rules/catalog.py): the permitted play draws no finding.
+audit/rules/catalog/studdraw.py): the permitted play draws no finding.
 
 The stud/draw rules decided within other ids' checks (STUD-COMPLETE, STUD-BOARD-BEATEN-CALL,
 JACKS-NO-REFUND, ORDER-LOWBALL, DRAWHI-OPEN) are in audit/rules/coverage.py, proved by

@@ -54,7 +54,7 @@ def test_every_implemented_rule_has_a_fixture():
 
 def test_every_implemented_rule_is_registered():
     unknown = [r for r in IMPLEMENTED_RULE_IDS if r not in RULES]
-    assert not unknown, f"rule ids missing from audit/rules/catalog.py: {unknown}"
+    assert not unknown, f"rule ids missing from audit/rules/catalog/: {unknown}"
 
 
 def test_every_fixture_breaks_its_rule():

@@ -7,7 +7,7 @@ never writes a finding. Wherever the reference replay would flag something, or t
 holds anything this kernel does not model (antes, straddles, dead blinds, run it twice,
 hi-lo, live-table events, unknown cards a pot depends on, ...), it stops and marks the hand
 for the reference replay instead. A hand it marks clean therefore has no findings, and its
-projection rows equal the reference replay's (tests/test_replay_fast.py holds both to that).
+projection rows equal the reference replay's (tests/replay/test_replay_fast.py holds both to that).
 
 Inputs are integer columns decoded once per table (audit/replay/fast/table.py); outputs are
 columns. Status codes say why a hand was handed back (the `why_*` numbers below), which is

@@ -508,7 +508,7 @@ STUD_DRAW_RULE_IDS: tuple[str, ...] = (
 
 # Stud/draw rules decided within the checks of registered ids: catalogued here, not
 # registered twice; audit/rules/coverage.py names the deciding ids and
-# fixtures/rules/within/<ID>.txt proves each (tests/test_rule_coverage.py).
+# fixtures/rules/within/<ID>.txt proves each (tests/rules/test_rule_coverage.py).
 STUD_COMPLETE = rule(
     'STUD-COMPLETE', ILLEGAL_BET, VIOLATION,
     '000 §7 r.6, Gl. COMPLETE THE BET; 001 3.2.3.5.3, §2.2 COMPLETE THE BET',
@@ -540,8 +540,8 @@ DRAWHI_OPEN = rule(
     'games let a player open on any hand; others require jacks or better (JACKS-*).',
 )
 # Permissions no log can break; the bans they lift are scoped so they hold by construction
-# (audit/rule_coverage.PERMISSIONS; fixtures/rules/permitted/ and tests/test_stud_within.py show
-# the permitted play drawing no finding):
+# (audit.rules.coverage.PERMISSIONS; fixtures/rules/permitted/ and tests/replay/test_stud_within.py
+# show the permitted play drawing no finding):
 #   DRAWHI-CHECKRAISE, D27-CHECKRAISE, BBLOW-NO-SEVENS: A5-CHECKRAISE and A5-SEVENS-RULE apply
 #   to fixed-limit ace-to-five lowball only.
 #   STUD-ALLIN-HOLECARD-UP: an all-in player's seventh card dealt face up is never a

@@ -432,7 +432,7 @@ STUD_INJECTORS = (BringInWrongSeat, BringInWrongAmount, StudSmallBetOnBigStreet,
             StudDoubleBurn,
             AllInStarterOutOfTurn, AllInStarterChecks)
 
-# Registered stud/draw ids the simulator does not inject, and why (tests/test_simulate_
+# Registered stud/draw ids the simulator does not inject, and why (tests/simulate/test_simulate_
 # injectors_studdraw.py fails on a registered id that has neither an injector nor a line here).
 NOT_INJECTED: dict[str, str] = {
     STUD_PREMATURE: "the replay moves on to the next street at a premature card, so the "
