@@ -24,6 +24,8 @@ from audit.schema import schemas_dir
 PROFILES_DIR = schemas_dir() / "profiles"
 BASE_PROFILES = ("montana", "uspa-2004", "private", "rr-fragment", "rrv11-online")
 OVERLAYS = ("tournament", "ca-lowball")
+# the house rules of the rooms whose logs we read (issue 21): a room's own play, not a rulebook
+SITE_PROFILES = ("pokerstars", "fulltilt", "partypoker", "ipoker")
 
 
 def _toml(name: str) -> dict:
@@ -31,11 +33,11 @@ def _toml(name: str) -> dict:
 
 
 def test_every_profile_of_rulebook_section_3_exists():
-    assert set(available_profiles()) == set(BASE_PROFILES) | set(OVERLAYS)
+    assert set(available_profiles()) == set(BASE_PROFILES) | set(OVERLAYS) | set(SITE_PROFILES)
     assert DEFAULT_PROFILE == "montana"
 
 
-@pytest.mark.parametrize("name", BASE_PROFILES)
+@pytest.mark.parametrize("name", BASE_PROFILES + SITE_PROFILES)
 def test_every_base_profile_loads_with_every_param(name):
     profile = load_profile(name)
     assert profile.name == name
