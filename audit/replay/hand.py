@@ -22,6 +22,7 @@ from audit.replay.kill import post_kill
 from audit.replay.live.tracker import LiveTable
 from audit.replay.projections import project
 from audit.replay.shortdeck import SHORT_VARIANTS, ShortDeck, post_button_blind
+from audit.replay.site_totals import check_site_totals, stated_total_pot
 from audit.replay.state import HandState
 from audit.rules.findings import Finding
 from audit.rules.ids import DQ_INCONSISTENT_LOG
@@ -78,6 +79,7 @@ def replay_hand(hand: HandEvents, profile: Any = None, *, trace: bool = False) -
     # two C-level scans are all an online hand pays.
     live = LiveTable(st.values) if ("chips" in kinds or "declare" in kinds) else None
     end_seq = seqs[-1] if n else 0
+    stated_pot = None  # the room's own total pot (audit/replay/site_totals.py)
     for i in range(n):
         kind = kinds[i]
         seq = seqs[i]
@@ -138,6 +140,7 @@ def replay_hand(hand: HandEvents, profile: Any = None, *, trace: bool = False) -
             d = details[i] or ""
             if "winnings=unrecorded" in d or "winnings=absent" in d:
                 h.awards_unrecorded = True
+            stated_pot = stated_total_pot(d)
         elif kind in ("draw", "stand_pat") and vh is not None:
             if not started:
                 started = _start(h)
@@ -173,6 +176,7 @@ def replay_hand(hand: HandEvents, profile: Any = None, *, trace: bool = False) -
     else:
         check_counts(h, board_seqs)
     out = settle_hand(h, end_seq)
+    check_site_totals(h, out, stated_pot, end_seq)
     findings = tuple(h.findings)
     hand_row, player_rows = project(h, out, hand.ts[0] if n else None,
                                     hand.table_id[0] if n else None, len(findings))

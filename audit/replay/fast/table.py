@@ -93,6 +93,8 @@ def replay_table_fast(table: pa.Table, cash: Settings, tournament: Settings | No
         except compile_failures() as exc:  # the compiled path could not run: lose no
             KERNEL.failed(exc)             # time, no hand; the reference replay judges all
             fast = None
+        if fast is not None:
+            _site_totals_back(table, starts, fast)
     n_hands = len(starts) - 1
     status = fast["status"] if fast is not None else np.ones(n_hands, dtype=np.int64)
     back = np.flatnonzero(status > 0)
@@ -418,6 +420,40 @@ def _game_columns(table: pa.Table, starts: np.ndarray, cash: Settings,
                  "mpu": np.where(mpu > 0, mpu, 1)}, settings
 
 
+# A hand the kernel proved clean whose room-stated total pot differs from the pot it derived:
+# the reference replay states the DQ-SITE-TOTALS note (audit/replay/site_totals.py).
+BACK_SITE_TOTALS = 100
+_TOTAL_POT = r"(?:^|;)total_pot=(?P<v>-?[0-9]{1,18})(?:;|$)"
+
+
+def _site_totals_back(table: pa.Table, starts: np.ndarray, fast: dict[str, Any]) -> None:
+    """Send back to the reference replay the clean hands whose `hand_ended` states a total pot
+    other than the kernel's pot (less returned bets): rare, and worded there."""
+    if "detail" not in table.column_names:
+        return
+    ended = np.flatnonzero(fast["kind"] == kernel().K_HAND_ENDED)
+    if not len(ended):
+        return
+    texts = table.column("detail").take(pa.array(ended))
+    found = pc.extract_regex(texts, _TOTAL_POT)
+    valid = _valid_mask(found)
+    if not valid.any():
+        return
+    stated = _one_chunk(pc.fill_null(pc.cast(pc.struct_field(found, [0]), pa.int64()), 0)
+                        ).to_numpy()[valid]  # int64 throughout (money)
+    rows = ended[valid]
+    hands = np.searchsorted(starts, rows, side="right") - 1
+    status = fast["status"]
+    differs = (status[hands] <= 0) & (fast["pot_net"][hands] != stated)
+    status[hands[differs]] = BACK_SITE_TOTALS
+
+
+def _valid_mask(arr: pa.ChunkedArray | pa.Array) -> np.ndarray:
+    arr = _one_chunk(arr)
+    valid = _valid(arr)
+    return np.ones(len(arr), bool) if valid is None else valid
+
+
 def _settings_rows(settings: list[Settings]) -> np.ndarray:
     K = kernel()
 
@@ -506,6 +542,7 @@ def _run_kernel(table: pa.Table, starts: np.ndarray, cash: Settings,
         rows["hole_off"], rows["hole_valid"], rows["hole_buf"])
     out["rows"] = rows
     out["n_rows"] = int(n_rows)
+    out["kind"] = kind
     out["game"] = game_cols
     out["game_rows"] = game
     out["settings"] = settings_list
@@ -646,6 +683,9 @@ def _fast_tables(table: pa.Table, starts: np.ndarray, fast: dict[str, Any],
         raise KernelGap(f"the fast path does not produce hands columns {sorted(missing)}")
     hands = hands.append_column("_hand", pa.array(clean, pa.int64()))
     players = players.append_column("_hand", pa.array(hand_of_row, pa.int64()))
+    kept = status[hand_of_row] <= 0  # the kernel's rows of hands sent back after it ran
+    if not kept.all():
+        players = players.filter(pa.array(kept))
     return hands, players
 
 

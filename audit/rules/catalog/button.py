@@ -47,7 +47,12 @@ from audit.rules.catalog.deal import (
     DEAL_DUPLICATE_CARD,
     DEAL_PREMATURE,
 )
-from audit.rules.catalog.own import ANTE_AMOUNT, DQ_INCONSISTENT_LOG, DQ_UNVERIFIABLE_AWARD
+from audit.rules.catalog.own import (
+    ANTE_AMOUNT,
+    DQ_INCONSISTENT_LOG,
+    DQ_SITE_TOTALS,
+    DQ_UNVERIFIABLE_AWARD,
+)
 from audit.rules.catalog.showdown import (
     POT_FOLD_FORFEIT,
     POT_HILO_SPLIT,
@@ -85,7 +90,7 @@ REPLAY_RULE_IDS: tuple[str, ...] = (
     POT_SPLIT_BY_CARDS, POT_FOLD_FORFEIT, POT_SIDEPOT_BUILD, POT_TIE_SPLIT,
     POT_ODDCHIP_BUTTON, POT_ODDCHIP_HILO, POT_HILO_SPLIT, HOUSE_RAKE,
     # data quality
-    DQ_INCONSISTENT_LOG, DQ_UNVERIFIABLE_AWARD,
+    DQ_INCONSISTENT_LOG, DQ_UNVERIFIABLE_AWARD, DQ_SITE_TOTALS,
 )
 
 register_catalogued(REPLAY_RULE_IDS)

@@ -9,7 +9,7 @@ from audit.rules.catalog.showdown import POT_CONSERVATION
 
 # The ids stated in this module, as constants (audit.rules.ids has them all).
 __all__ = [
-    "DQ_UNVERIFIABLE_AWARD", "DQ_INCONSISTENT_LOG", "ANTE_AMOUNT",
+    "DQ_UNVERIFIABLE_AWARD", "DQ_INCONSISTENT_LOG", "DQ_SITE_TOTALS", "ANTE_AMOUNT",
 ]
 
 # --- Data quality: our own ids (see OWN_RULE_IDS) -------------------------------------------------
@@ -27,6 +27,16 @@ DQ_INCONSISTENT_LOG = rule(
     "(derived) RULEBOOK §2 assumed log vocabulary",
     "The hand's log contradicts itself (chips moved do not match the declared action, or an "
     "amount is impossible), so the affected checks could not be made.",
+)
+
+DQ_SITE_TOTALS = rule(
+    "DQ-SITE-TOTALS", DATA_QUALITY, INFO,
+    # Our own id: the room states its own money figures (total pot, rake, what each player
+    # collected) and the replay derives the same figures from the actions; when they disagree the
+    # log contradicts itself, and which side is wrong is not provable from the log alone.
+    "(derived) RULEBOOK §2 assumed log vocabulary (pot, rake, awards)",
+    "The room's stated total pot equals the chips the logged actions put in (less returned "
+    "uncalled bets), and equals the amounts collected plus the rake.",
 )
 
 # --- Forced-bet structure: our own id (see OWN_RULE_IDS) ------------------------------------------
@@ -48,5 +58,5 @@ ANTE_AMOUNT = rule(
 # RULEBOOK states the ante only for stud and draw (ANTE-STUD, ANTE-DRAW); a hold'em or Omaha
 # ante (incl. the big-blind ante) is a structure parameter of the hand header (RULEBOOK §2).
 # POT-CONSERVATION is stated with the awards (showdown.py).
-OWN_RULE_IDS: tuple[str, ...] = (DQ_UNVERIFIABLE_AWARD, DQ_INCONSISTENT_LOG, POT_CONSERVATION,
-                                 ANTE_AMOUNT)
+OWN_RULE_IDS: tuple[str, ...] = (DQ_UNVERIFIABLE_AWARD, DQ_INCONSISTENT_LOG, DQ_SITE_TOTALS,
+                                 POT_CONSERVATION, ANTE_AMOUNT)
