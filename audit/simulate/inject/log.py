@@ -13,6 +13,7 @@ from audit.rules.ids import (
     DEAL_DUPLICATE_CARD,
     DEAL_PREMATURE,
     DQ_INCONSISTENT_LOG,
+    DQ_SITE_TOTALS,
     DQ_UNVERIFIABLE_AWARD,
     HOUSE_TABLE_STAKES,
     TURN_OOT_BINDING,
@@ -202,6 +203,25 @@ class TotalMismatch(Injector):
         e = rows[rng.randrange(len(rows))]
         e[3] += 1 + rng.randrange(t.bb)
         self.labels.append((e, self.rule, e[1], True))
+        return True
+
+
+class SiteTotalsMismatch(Injector):
+    """The room's stated total pot (hand_ended `total_pot=`) is off from the pot the actions
+    made, as a site's export or a converter gets it wrong."""
+
+    name, rule = "site_totals_mismatch", DQ_SITE_TOTALS
+
+    def finish(self, h: Hand, res: dict, ev: list[list], t: Table,
+               rng: random.Random, game: dict) -> bool:
+        end = ev[-1]
+        if end[0] != "hand_ended" or end[5]:
+            return False
+        pot = sum(e[2] or 0 for e in ev
+                  if (e[0] == "award" and e[5] != "uncalled") or e[0] == "rake")
+        wrong = pot + (1 + rng.randrange(t.bb)) * (1 if pot < t.bb or rng.random() < 0.5 else -1)
+        end[5] = f"total_pot={wrong}"
+        self.labels.append((None, self.rule, None, True))
         return True
 
 

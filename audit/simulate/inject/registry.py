@@ -44,7 +44,7 @@ ALL: tuple[type[Injector], ...] = (
     base.StraddleLimit, base.StraddleTournament, base.ShortAnte, base.MissedBlindsAllDead,
     UnderMinBet, UnderMinRaise, CompleteInBigBet, PotLimitOverMax, PotLimitSmallBlindAsBig,
     LimitWrongSize, LimitWrongStreetSize, ShortCall, CapMultiRound, CapNoUncap, CapTournament,
-    ReraiseShortAllIn, HalfBetReraise, SubMinAllInRaise,
+    ReraiseShortAllIn, HalfBetReraise, SubMinAllInRaise, log.SiteTotalsMismatch,
 )
 BY_NAME = {c.name: c for c in ALL}
 
