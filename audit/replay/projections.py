@@ -102,5 +102,6 @@ def project(h: HandState, out: Outcome, ts: Any, table_id: str | None,
         "showdown": showdown,
         "awards_verified": out.verified,
         "findings": n_findings,
+        "profile": h.st.label,
     }
     return hand, tuple(rows)

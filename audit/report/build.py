@@ -33,9 +33,9 @@ from audit.report.methodology import (
     unchecked_rules,
     why_unchecked,
 )
-from audit.report.timeline import load_hand, render_timeline
+from audit.report.timeline import house_profile, load_hand, render_timeline
 from audit.rules.catalog import CATALOG
-from audit.rules.profiles import load_profile
+from audit.rules.profiles import AUTO_PROFILE, load_profile
 from audit.rules.registry import RULES
 from audit.run.runner import batches_after, resolve_run
 from audit.sql.query import connect
@@ -52,16 +52,24 @@ def _store(store: Store | str | Path) -> Store:
 
 
 def _profile_names(label: str) -> tuple[str, list[str]]:
-    """`montana@1+ca-lowball@1+tournament@1` -> ("montana", ["ca-lowball"])."""
+    """`montana@1+ca-lowball@1+tournament@1` -> ("montana", ["ca-lowball"]); a run of the
+    default `auto(montana@1+ca-lowball@1,pokerstars@1+ca-lowball@1,...)` -> ("auto",
+    ["ca-lowball"])."""
+    auto = label.startswith(AUTO_PROFILE + "(")
+    if auto:
+        label = label[len(AUTO_PROFILE) + 1:].split(",", 1)[0].rstrip(")")
     names = [part.split("@", 1)[0] for part in label.split("+") if part]
-    return names[0], [n for n in names[1:] if n != "tournament"]
+    return AUTO_PROFILE if auto else names[0], [n for n in names[1:] if n != "tournament"]
 
 
 def _timeline(store: Store, hand_id: str, profile_label: str) -> str:
-    """The readable replay of one hand (as `poker-audit replay`), under the run's profile."""
+    """The readable replay of one hand (as `poker-audit replay`), under the run's profile
+    (under an auto run, its room's)."""
     try:
         hand = load_hand(store, hand_id)
         name, overlays = _profile_names(profile_label)
+        if name == AUTO_PROFILE:
+            name = house_profile(hand)
         if (hand.game or {}).get("tournament"):
             overlays = [*overlays, "tournament"]
         result = replay_hand(hand, Settings(load_profile(name, overlays)), trace=True)
@@ -87,6 +95,7 @@ def collect(store: Store | str | Path, run: str = "latest") -> dict[str, Any]:
         data: dict[str, Any] = {
             "run": q.one(con, q.RUN, p),
             "hands": q.one(con, q.HANDS, p),
+            "by_profile": q.rows(con, q.BY_PROFILE, p),
             "findings": q.one(con, q.FINDINGS_TOTAL, p),
             "by_category_severity": q.rows(con, q.BY_CATEGORY_SEVERITY, p),
             "by_rule": q.rows(con, q.BY_RULE, p),

@@ -24,6 +24,13 @@ FROM hands WHERE run_id IN (
     SELECT member FROM run_members WHERE run_id = $run)
 """
 
+BY_PROFILE = """
+SELECT coalesce(profile, '(not recorded)') AS profile, count(*) AS hands
+FROM hands WHERE run_id IN (
+    SELECT member FROM run_members WHERE run_id = $run)
+GROUP BY ALL ORDER BY hands DESC, profile
+"""
+
 FINDINGS_TOTAL = """
 SELECT count(*) AS findings, count(*) FILTER (WHERE severity <> 'info') AS flagged,
        count(DISTINCT hand_id) AS hands_with_findings

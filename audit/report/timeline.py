@@ -10,7 +10,7 @@ from audit.errors import AuditInputError
 from audit.replay import ReplayResult, Settings, hands_from_table, replay_hand
 from audit.replay.hand import UNKNOWN_STACK
 from audit.rules.catalog import TABLE_SEQUENCE_RULE_IDS
-from audit.rules.profiles import DEFAULT_PROFILE, load_profile
+from audit.rules.profiles import AUTO_PROFILE, load_profile, room_of, room_profile
 from audit.sql.query import query
 from audit.store.dataset import Store
 
@@ -27,12 +27,23 @@ def load_hand(store: Store, hand_id: str) -> Any:
     return hands[0]
 
 
+def house_profile(hand: Any) -> str:
+    """The profile an auto run judges a hand (HandEvents) by: its room's house rules, else
+    Robert's Rules (audit/run/judges.py)."""
+    started = next((d for k, d in zip(hand.kind, hand.detail, strict=True)
+                    if k == "hand_started"), None)
+    return room_profile(room_of(hand.hand_id, started))
+
+
 def replay_stored_hand(
-    store: Store, hand_id: str, profile: str = DEFAULT_PROFILE
+    store: Store, hand_id: str, profile: str = AUTO_PROFILE
 ) -> tuple[Any, ReplayResult]:
     """A stored hand (its HandEvents) and its replay under `profile` (with the tournament
-    overlay for a tournament hand), traced for `render_timeline`."""
+    overlay for a tournament hand), traced for `render_timeline`. AUTO_PROFILE judges it by its
+    room's house rules, as an audit does (audit/run/judges.py)."""
     hand = load_hand(store, hand_id)
+    if profile == AUTO_PROFILE:
+        profile = house_profile(hand)
     overlays = ["tournament"] if (hand.game or {}).get("tournament") else []
     settings = Settings(load_profile(profile, overlays))
     return hand, replay_hand(hand, settings, trace=True)
@@ -105,7 +116,8 @@ def render_timeline(hand: Any, result: ReplayResult,
     lines += [
         "",
         f"pot {hand_row.get('pot')}  rake {hand_row.get('rake')}  winners "
-        f"{hand_row.get('winners') or '-'}  findings {len(result.findings)}",
+        f"{hand_row.get('winners') or '-'}  findings {len(result.findings)}  judged by "
+        f"{hand_row.get('profile') or '-'}",
     ]
     if across:
         lines += ["", f"across hands (audit run {across[0]['run_id']}):"]
@@ -114,7 +126,7 @@ def render_timeline(hand: Any, result: ReplayResult,
     return "\n".join(lines) + "\n"
 
 
-def hand_timeline(store: Store, hand_id: str, profile: str = DEFAULT_PROFILE) -> str:
+def hand_timeline(store: Store, hand_id: str, profile: str = AUTO_PROFILE) -> str:
     """What `poker-audit replay HAND_ID` prints: the stored hand replayed under `profile`, every
     event with the pot and stacks after it and its findings inline, then what the latest audit
     run recorded over this hand and the table's other hands."""

@@ -31,6 +31,18 @@ from audit.rules.registry import Severity
 from audit.schema import schemas_dir
 
 DEFAULT_PROFILE = "montana"
+# The default of an audit: each hand judged by the house rules of the room it was played in
+# (`room_profile`), Robert's Rules (DEFAULT_PROFILE) where we have none for that room.
+AUTO_PROFILE = "auto"
+
+# The rooms whose house rules are profiles (schemas/profiles/<room>.toml, issue 21), by the
+# source prefix their importer gives hand ids. A hand names its room with a `room=` flag on
+# `hand_started` (PokerStars-format text written by another room or a converter does), else
+# by that prefix. Only these names choose a profile: a log cannot pick a rulebook for itself.
+SITE_PROFILES: Mapping[str, str] = MappingProxyType(
+    {"ps": "pokerstars", "ftp": "fulltilt", "party": "partypoker", "ipoker": "ipoker"}
+)
+_SITE_NAMES = frozenset(SITE_PROFILES.values())
 
 ParamValue = bool | int | str
 
@@ -342,6 +354,31 @@ def load_profile(name: str = DEFAULT_PROFILE, overlays: Sequence[str] = ()) -> P
     if isinstance(overlays, str):  # a bare string would be split into letters
         overlays = (overlays,)
     return _load(name, tuple(overlays))
+
+
+def room_of(hand_id: str | None, started_detail: str | None) -> str | None:
+    """The room a hand was played in: its `room=` flag, else its hand id's source prefix.
+
+    >>> room_of("ps:231645858339", None), room_of("ps:9", "room=pokermaster;refunds=implicit")
+    ('pokerstars', 'pokermaster')
+    """
+    if started_detail and "room=" in started_detail:
+        for part in started_detail.split(";"):
+            key, _, value = part.partition("=")
+            if key.strip() == "room" and value.strip():
+                return value.strip().lower()
+    prefix, sep, _ = (hand_id or "").partition(":")
+    return SITE_PROFILES.get(prefix) if sep else None
+
+
+def room_profile(room: str | None) -> str:
+    """The profile that judges a room's hands under AUTO_PROFILE: its house rules when we
+    have them, else DEFAULT_PROFILE.
+
+    >>> room_profile("pokerstars"), room_profile("pokermaster"), room_profile("private")
+    ('pokerstars', 'montana', 'montana')
+    """
+    return room if room in _SITE_NAMES else DEFAULT_PROFILE
 
 
 def _reject_float(text: str) -> object:

@@ -76,9 +76,11 @@ class Settings:
         if any(type(v) is int and not INT64_MIN <= v <= INT64_MAX for v in known):
             return self  # the compiled replay's int64 columns cannot hold it
         try:
-            return Settings(self.profile, {**self.values, **extra})
+            house = Settings(self.profile, {**self.values, **extra})
         except (ValueError, TypeError, OverflowError):  # e.g. "rake.cap": "x" or NaN
             return self  # as for overrides that are not JSON: the profile's own values
+        house.label = self.label + "+house"  # as Profile.label names a profile with overrides
+        return house
 
 
 def as_settings(profile: Any) -> Settings:

@@ -4,7 +4,6 @@ run id, and find them again."""
 from __future__ import annotations
 
 import contextlib
-import functools
 import json
 import multiprocessing
 import os
@@ -13,7 +12,7 @@ import threading
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from multiprocessing.connection import Connection
 from pathlib import Path
@@ -25,14 +24,11 @@ import pyarrow.parquet as pq
 
 from audit import __version__
 from audit.errors import AuditInputError
-from audit.replay import Settings
-from audit.replay.fast.table import replay_table_fast
-from audit.rules.findings import findings_table
-from audit.rules.profiles import DEFAULT_PROFILE, load_profile
+from audit.rules.profiles import AUTO_PROFILE
 from audit.rules.registry import Severity
+from audit.run.judges import judge, run_label
 from audit.run.worker_guard import PARENT_ENV, guard_worker, pool_parent_env
 from audit.schema import arrow_schema, check_file_version, findings_schema
-from audit.sequence.table import table_sequence_findings
 from audit.store.dataset import GENESIS, Store, new_batch_id, read_event_file
 from audit.store.run_layout import OUTPUTS, output_files, part_path
 from audit.store.runs import RunCheckError, commit_run, require_intact, run_path, visible_runs
@@ -133,19 +129,11 @@ class RunSummary:
     rake_hands: int
     worst: str | None  # highest severity found
     fast_hands: int = 0  # proven clean by the compiled fast path (the rest: reference replay)
+    by_profile: tuple[tuple[str, int], ...] = ()  # hands judged by each profile (label)
 
     def flagged(self, fail_on: str) -> bool:
         """True when a finding is at or above `fail_on`."""
         return self.worst is not None and Severity(self.worst).level >= Severity(fail_on).level
-
-
-@functools.cache
-def _profiles(name: str, overlays: tuple[str, ...]) -> tuple[Any, Any]:
-    """Settings for cash hands and for tournament hands (the tournament overlay added);
-    built once per process."""
-    cash = load_profile(name, overlays)
-    tournament_overlays = overlays if "tournament" in overlays else (*overlays, "tournament")
-    return Settings(cash), Settings(load_profile(name, tournament_overlays))
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -171,18 +159,14 @@ class PartStats:
     rake: int
     rake_hands: int
     fast_hands: int = 0  # proven clean by the compiled fast path
+    profiles: Counter[str] = field(default_factory=Counter)  # hands judged by each profile
 
 
 def audit_part(job: PartJob) -> PartStats:
     """Audit one file and write its findings and projections as the run's part files."""
-    cash, tournament = _profiles(job.profile, job.overlays)
     events = read_event_file(job.path)
-    result = replay_table_fast(events, cash, tournament, job.run_id)
-    # cross-hand checks over each table's hands in this file (audit/sequence/table.py)
-    sequence = table_sequence_findings(events, cash, tournament)
+    result = judge(events, job.profile, job.overlays, job.run_id)
     findings = result.findings
-    if sequence:
-        findings = pa.concat_tables([findings, findings_table(sequence, job.run_id)])
     tables = {
         "findings": findings.cast(findings_schema()),
         "hands": result.hands.cast(arrow_schema("hands")),
@@ -202,7 +186,14 @@ def audit_part(job: PartJob) -> PartStats:
         rake=int(pc.sum(rake).as_py() or 0),
         rake_hands=int(pc.sum(pc.not_equal(rake, 0)).as_py() or 0),
         fast_hands=result.fast_hands,
+        profiles=Counter(dict(zip(*_value_counts(result.hands.column("profile")),
+                                  strict=True))),
     )
+
+
+def _value_counts(column: pa.ChunkedArray) -> tuple[list[str], list[int]]:
+    counts = pc.value_counts(column).to_pylist() if len(column) else []
+    return [c["values"] or "-" for c in counts], [c["counts"] for c in counts]
 
 
 def _run_parts(jobs: list[PartJob], workers: int,
@@ -296,7 +287,7 @@ def _run_parts_on_dask(jobs: list[PartJob], scheduler: str,
 def audit_store(
     store: Store,
     *,
-    profile: str = DEFAULT_PROFILE,
+    profile: str = AUTO_PROFILE,
     overlays: Sequence[str] = (),
     workers: int = 1,
     processes: bool = False,
@@ -322,10 +313,10 @@ def audit_store(
     """
     store.ensure_recovered()
     now = now or datetime.now(UTC)
-    cash, _ = _profiles(profile, tuple(overlays))
+    label = run_label(profile, tuple(overlays))  # also: an unknown profile fails here, early
     records = store.records()
     batches = batch_records(records)
-    base_id, first = _incremental_base(store, since, cash.label, records)
+    base_id, first = _incremental_base(store, since, label, records)
     files = store.event_files(batches[first:])  # in place, or committed but still staged
     run_id = new_batch_id(now)
     claim = store.claim_run(run_id)  # recovery removes runs/.<id>.tmp only once this is free
@@ -336,11 +327,11 @@ def audit_store(
         jobs = [PartJob(index=i, path=path, out=tmp, run_id=run_id, profile=profile,
                         overlays=tuple(overlays)) for i, path in enumerate(files)]
         stats = _run_parts(jobs, workers, progress, scheduler, processes)
-        summary = _summarise(run_id, cash.label, stats)
+        summary = _summarise(run_id, label, stats)
         meta = {
             "run_id": run_id,
             "created_at": now.isoformat(),
-            "profile": cash.label,
+            "profile": label,
             "engine_version": __version__,
             "store_head": records[-1]["hash"] if records else GENESIS,
             "batches": len(batches),
@@ -425,4 +416,6 @@ def _summarise(run_id: str, profile: str, stats: Sequence[PartStats]) -> RunSumm
         rake_hands=sum(p.rake_hands for p in stats),
         worst=str(worst) if worst else None,
         fast_hands=sum(p.fast_hands for p in stats),
+        by_profile=tuple(sorted(sum((p.profiles for p in stats), Counter()).items(),
+                                key=lambda x: (-x[1], x[0]))),
     )

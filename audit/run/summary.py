@@ -6,10 +6,14 @@ from typing import Any
 
 
 def format_summary(summary: Any) -> str:
+    profile = str(summary.profile)
     lines = [
-        f"audit run {summary.run_id} (profile {summary.profile}): {summary.hands} hands, "
-        f"{summary.findings} findings",
+        f"audit run {summary.run_id} (profile {profile.partition('(')[0]}): {summary.hands} "
+        f"hands, {summary.findings} findings",
     ]
+    judged = getattr(summary, "by_profile", ())
+    if judged:  # which profile judged how many hands (auto: each room's house rules)
+        lines.append("  judged by: " + ", ".join(f"{p} {n} hands" for p, n in judged))
     if summary.by_severity:
         lines.append("  by severity: " + ", ".join(f"{s} {n}" for s, n in summary.by_severity))
         lines.append("  by category: " + ", ".join(f"{c} {n}" for c, n in summary.by_category))

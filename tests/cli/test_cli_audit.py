@@ -29,7 +29,9 @@ def demo_store(tmp_path_factory) -> Path:
 def test_audit_summarises_and_exits_1_on_a_violation(demo_store: Path):
     result = run("audit", "--store", str(demo_store))
     assert result.exit_code == 1, result.output
-    assert "(profile montana@1): 123 hands" in result.output
+    assert "(profile auto): 123 hands" in result.output
+    # no hand came from a room with house rules of its own: Robert's Rules judged them all
+    assert "judged by: montana@1 123 hands" in result.output
     assert "violation wrong_award   POT-SPLIT-BY-CARDS" in result.output
     assert "house collection (rake" in result.output
 

@@ -45,7 +45,7 @@ def test_two_workers_give_the_same_findings_and_projections_as_one(store: Store)
 
 
 def test_a_failed_run_leaves_no_visible_run(store: Store, monkeypatch):
-    import audit.run.runner as run
+    import audit.run.judges as run
 
     before = [r["run_id"] for r in finished_runs(store)]
 

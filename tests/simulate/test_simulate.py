@@ -15,14 +15,14 @@ from click.testing import CliRunner
 from audit.cli.simulate import simulate_command
 from audit.replay import IMPLEMENTED_RULE_IDS, hands_from_table, replay_hand
 from audit.rules.ids import ORDER_BUTTON_FIRST, ORDER_BUTTON_LATER, ORDER_HEADSUP
-from audit.run.runner import _profiles
+from audit.run.judges import settings_pair
 from audit.simulate import accuracy_scorecard, simulate
 from audit.simulate.inject.registry import ALL
 from audit.simulate.play.engine import FL, NL, PL
 from audit.simulate.play.killtable import KillTableInjector
 from audit.store.dataset import Store
 
-CASH, TOURNAMENT = _profiles("montana", ())
+CASH, TOURNAMENT = settings_pair("montana", ())
 STRUCTURE_NAME = {FL: "fixed_limit", PL: "pot_limit", NL: "no_limit"}
 
 

@@ -12,14 +12,14 @@ from pathlib import Path
 import pyarrow.parquet as pq
 
 from audit.rules.ids import BLIND_POSITIONS
-from audit.run.runner import _profiles
+from audit.run.judges import settings_pair
 from audit.sequence.table import table_sequence_findings
 from audit.simulate import simulate
 from audit.simulate.inject.base import BigBlindWrongSeat
 from audit.simulate.play.table import Player, Table, play_hand
 from audit.store.dataset import Store
 
-CASH, TOURNAMENT = _profiles("montana", ())
+CASH, TOURNAMENT = settings_pair("montana", ())
 
 
 def _table(sat_out_before: frozenset[int]) -> Table:

@@ -14,7 +14,8 @@ import pytest
 
 from audit.errors import AuditInputError
 from audit.replay import hands_from_table, replay_hand
-from audit.run.runner import _profiles, audit_store
+from audit.run.judges import settings_pair
+from audit.run.runner import audit_store
 from audit.simulate import accuracy_scorecard, simulate
 from audit.simulate.compiled import simulator as fast
 from audit.simulate.compiled.stats import play_stats
@@ -46,7 +47,7 @@ def test_clean_fast_hands_pass_the_reference_replay(tmp_path: Path) -> None:
     """The same without the replay's compiled path: every hand through the reference replay."""
     root = tmp_path / "s"
     simulate(root, hands=3000, seed=21, tables=9)
-    cash, _ = _profiles("montana", ())
+    cash, _ = settings_pair("montana", ())
     found = [(hand.hand_id, f.rule_id) for hand in hands_from_table(Store(root).read_events())
              for f in replay_hand(hand, cash).findings]
     assert found == []

@@ -13,11 +13,11 @@ from pathlib import Path
 import pytest
 
 from audit.replay import hands_from_table, replay_hand
-from audit.run.runner import _profiles
+from audit.run.judges import settings_pair
 from audit.simulate import simulate
 from audit.store.dataset import Store
 
-CASH, TOURNAMENT = _profiles("montana", ())
+CASH, TOURNAMENT = settings_pair("montana", ())
 RANKS = "23456789TJQKA"
 BETS = ("bet", "raise", "complete")
 

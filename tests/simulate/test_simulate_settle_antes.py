@@ -16,12 +16,12 @@ import pytest
 from audit.replay import replay_hand
 from audit.replay.events import hand_from_rows
 from audit.replay.pots import build_pots
-from audit.run.runner import _profiles
+from audit.run.judges import settings_pair
 from audit.simulate.play.engine import FL, Hand, settle
 from audit.simulate.play.studdraw import play_stud
 from audit.simulate.play.table import STUD_GAMES, Player, Table
 
-CASH, TOURNAMENT = _profiles("montana", ())
+CASH, TOURNAMENT = settings_pair("montana", ())
 
 
 def _hand(contrib: dict[int, int], dead: dict[int, int], folded: set[int],

@@ -15,12 +15,12 @@ from click.testing import CliRunner
 
 from audit.cli.simulate import simulate_command
 from audit.replay import hands_from_table, replay_hand
-from audit.run.runner import _profiles
+from audit.run.judges import settings_pair
 from audit.simulate import simulate
 from audit.simulate.play.table import DRAW_GAMES, STUD_GAMES
 from audit.store.dataset import Store
 
-CASH, TOURNAMENT = _profiles("montana", ())
+CASH, TOURNAMENT = settings_pair("montana", ())
 
 
 def _replayed(root: Path) -> tuple[list, dict[str, list[str]]]:

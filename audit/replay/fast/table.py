@@ -677,6 +677,8 @@ def _fast_tables(table: pa.Table, starts: np.ndarray, fast: dict[str, Any],
         "showdown": pa.array(pick(fast["showdown"])),
         "awards_verified": pa.array(pick(status) == 0),
         "findings": pa.array(pick(fast["findings"]).astype(np.int32)),
+        "profile": _lookup(tuple(st.label for st in fast["settings"]),
+                           pick(fast["game_rows"][:, K.G_SETTINGS])),
     })
     missing = set(hands_schema.names) - set(hands.column_names)
     if missing:
@@ -695,7 +697,7 @@ class KernelGap(RuntimeError):
 
 _HANDS_COLUMNS = frozenset((
     "run_id", "hand_id", "ts", "table_id", "variant", "structure", "big_blind", "players",
-    "pot", "rake", "board", "winners", "showdown", "awards_verified", "findings"))
+    "pot", "rake", "board", "winners", "showdown", "awards_verified", "findings", "profile"))
 _PLAYERS_COLUMNS = frozenset((
     "run_id", "hand_id", "seat", "player", "position", "starting_stack", "invested", "won",
     "net", "vpip", "pfr", "aggressive_actions", "calls", "folded_street", "all_in_street",

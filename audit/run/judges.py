@@ -1,0 +1,161 @@
+"""Which rule profile judges each hand of an audit run.
+
+One named profile judges every hand (`--profile montana`: "where do this room's rules depart
+from the book?"), or, by default (AUTO_PROFILE), each hand is judged by the house rules of the
+room it was played in (audit/rules/profiles.py `room_of`, `room_profile`): PokerStars hands by
+schemas/profiles/pokerstars.toml, hands of a room we have no profile for by Robert's Rules.
+Tournament hands add the tournament overlay either way. The hands projection records the label
+of the profile that judged each hand.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from audit.replay.fast.table import replay_table_fast
+from audit.rules.findings import findings_table
+from audit.rules.profiles import (
+    AUTO_PROFILE,
+    DEFAULT_PROFILE,
+    SITE_PROFILES,
+    load_profile,
+    room_of,
+    room_profile,
+)
+from audit.rules.settings import Settings
+from audit.sequence.table import table_sequence_findings
+
+
+@functools.cache
+def settings_pair(name: str, overlays: tuple[str, ...]) -> tuple[Settings, Settings]:
+    """Settings for a profile's cash hands and for its tournament hands (the tournament overlay
+    added); built once per process."""
+    cash = load_profile(name, overlays)
+    tournament_overlays = overlays if "tournament" in overlays else (*overlays, "tournament")
+    return Settings(cash), Settings(load_profile(name, tournament_overlays))
+
+
+def run_label(name: str, overlays: Sequence[str]) -> str:
+    """What the run record says judged the run: the profile's label, or for AUTO_PROFILE every
+    profile it may choose, e.g. `auto(montana@1,fulltilt@1,...)`."""
+    if name != AUTO_PROFILE:
+        return settings_pair(name, tuple(overlays))[0].label
+    names = (DEFAULT_PROFILE, *sorted(set(SITE_PROFILES.values())))
+    return "auto(" + ",".join(settings_pair(n, tuple(overlays))[0].label for n in names) + ")"
+
+
+@dataclass(frozen=True, slots=True)
+class Judged:
+    """A file's hands replayed, each under its profile: the replay's findings and the
+    cross-hand (sequence) findings, the projections, and how many hands the compiled path
+    proved clean."""
+
+    findings: pa.Table
+    hands: pa.Table
+    players: pa.Table
+    fast_hands: int
+
+
+def judge(events: pa.Table, name: str, overlays: tuple[str, ...], run_id: str) -> Judged:
+    """Replay every hand of `events` (hands contiguous) under the profile `name`, or under each
+    hand's room profile when `name` is AUTO_PROFILE."""
+    groups = _hands_by_profile(events) if name == AUTO_PROFILE else None
+    if groups is None or len(groups) == 1:
+        profile = name if groups is None else next(iter(groups))
+        return _judge_one(events, profile, overlays, run_id)
+    starts = _hand_starts(events)
+    parts: list[tuple[np.ndarray, Judged]] = []
+    for profile, hands in groups.items():
+        rows = np.concatenate([np.arange(starts[h], starts[h + 1]) for h in hands])
+        parts.append((hands, _judge_one(events.take(pa.array(rows)), profile, overlays, run_id)))
+    ids = events.column("hand_id").take(pa.array(starts[:-1])).to_pylist()
+    return Judged(
+        findings=_in_hand_order([(h, j.findings) for h, j in parts], ids),
+        hands=_in_hand_order([(h, j.hands) for h, j in parts], ids),
+        players=_in_hand_order([(h, j.players) for h, j in parts], ids),
+        fast_hands=sum(j.fast_hands for _, j in parts),
+    )
+
+
+def _judge_one(events: pa.Table, profile: str, overlays: tuple[str, ...],
+               run_id: str) -> Judged:
+    cash, tournament = settings_pair(profile, overlays)
+    result = replay_table_fast(events, cash, tournament, run_id)
+    # cross-hand checks over each table's hands in this file (audit/sequence/table.py)
+    sequence = table_sequence_findings(events, cash, tournament)
+    findings = result.findings
+    if sequence:
+        findings = pa.concat_tables([findings, findings_table(sequence, run_id)])
+    return Judged(findings=findings, hands=result.hands, players=result.players,
+                  fast_hands=result.fast_hands)
+
+
+def _hand_starts(events: pa.Table) -> np.ndarray:
+    ids = events.column("hand_id").combine_chunks()
+    n = len(ids)
+    if n == 0:
+        return np.zeros(1, np.int64)
+    differs = pc.fill_null(pc.not_equal(ids.slice(1), ids.slice(0, n - 1)), True)
+    change = np.flatnonzero(differs.to_numpy(zero_copy_only=False)) + 1
+    return np.concatenate(([0], change, [n])).astype(np.int64)
+
+
+def _hands_by_profile(events: pa.Table) -> dict[str, np.ndarray]:
+    """The hands (indices in file order) each profile judges, by the room of each hand: the
+    `room=` flag of its hand_started row, else its hand id's prefix. Worked out per distinct
+    (prefix, flag) pair, not per hand."""
+    starts = _hand_starts(events)
+    n_hands = len(starts) - 1
+    if n_hands <= 0:
+        return {DEFAULT_PROFILE: np.zeros(0, np.int64)}
+    first = pa.array(starts[:-1])
+    ids = events.column("hand_id").take(first)
+    prefix = pc.if_else(pc.fill_null(pc.match_substring(ids, ":"), False),
+                        _before_colon(ids), pa.scalar("", pa.string()))
+    detail = (events.column("detail").take(first) if "detail" in events.column_names
+              else pa.nulls(n_hands, pa.string()))
+    started = pc.equal(events.column("kind").take(first), "hand_started")
+    flagged = pc.and_(pc.fill_null(started, False),
+                      pc.fill_null(pc.match_substring(detail, "room="), False))
+    room_text = pc.if_else(flagged, detail, pa.scalar("", pa.string()))
+    keys = pc.binary_join_element_wise(prefix, pc.fill_null(room_text, ""), "\x00")
+    encoded = pc.dictionary_encode(keys).combine_chunks()
+    codes = encoded.indices.to_numpy(zero_copy_only=False)
+    by_code = []
+    for key in encoded.dictionary.to_pylist():
+        pre, _, text = key.partition("\x00")
+        by_code.append(room_profile(room_of(pre + ":" if pre else "", text or None)))
+    profiles = np.array(by_code, dtype=object)[codes]
+    groups: dict[str, np.ndarray] = {}
+    for profile in dict.fromkeys(by_code):  # first-seen order: deterministic
+        groups[profile] = np.flatnonzero(profiles == profile)
+    return {p: h for p, h in groups.items() if len(h)}
+
+
+def _before_colon(ids: pa.Array | pa.ChunkedArray) -> pa.Array:
+    parts = pc.split_pattern(ids, ":", max_splits=1)
+    return pc.list_element(parts, 0)
+
+
+def _in_hand_order(parts: list[tuple[np.ndarray, pa.Table]], hand_ids: list[str | None]
+                   ) -> pa.Table:
+    """Rows of several groups' tables back in the file's hand order (rows of one hand keep
+    their order). A row's hand is found by its hand_id among its group's hands; a row whose
+    hand is not there (none today) goes last."""
+    last = len(hand_ids)
+    tables = []
+    for hands, table in parts:
+        index: dict[str | None, int] = {}
+        for h in hands.tolist():
+            index.setdefault(hand_ids[h], h)
+        position = [index.get(h, last) for h in table.column("hand_id").to_pylist()]
+        tables.append(table.append_column("_hand", pa.array(position, pa.int64())))
+    merged = pa.concat_tables(tables, promote_options="permissive")
+    keep = pc.sort_indices(merged, [("_hand", "ascending")])  # stable: keeps row order
+    return merged.take(keep).drop_columns(["_hand"])
