@@ -43,7 +43,8 @@ from audit.simulate.scorecard import bench_accuracy, format_scorecard
               "not the audit). With --quick only the four sites of issue 21 (stars, ftp, "
               "partypoker, ipoker).")
 @click.option("--profile", default=None, metavar="NAME",
-              help="The rule profile --corpus audits with (default: montana, the book's).")
+              help="The rule profile --corpus audits with (default: auto, each room by its "
+              "house rules; montana: by the book).")
 @click.option("--work", type=click.Path(file_okay=False, path_type=Path), default=None,
               help="Where --scale builds its store (default: a temporary directory).")
 @click.option("--out", type=click.Path(dir_okay=False, path_type=Path), default=None,
@@ -79,7 +80,7 @@ def bench(phh_files: tuple[Path, ...], quick: bool, accuracy: bool, reliability:
         elif corpus is not None:
             tool = devtool("corpus")
             result = tool.bench_corpus(
-                Path(corpus) if corpus else None, profile=profile or tool.DEFAULT_PROFILE,
+                Path(corpus) if corpus else None, profile=profile or tool.AUTO_PROFILE,
                 sites=tool.ISSUE_21_SITES if quick else None, echo=err)
             err(tool.format_corpus(result))
         elif scale:

@@ -9,8 +9,9 @@ under the corpus, such as its README, are not hand histories). For each site thi
 - hands imported (stored) and their share of the header count, hands quarantined with their
   reasons (digits read as N, grouped), files no importer recognises, and files skipped
   because identical bytes were already ingested;
-- findings by severity of an audit under a rule profile (default: the book's), and the
-  money-check notes (`DQ-SITE-TOTALS`: the room's stated totals disagree with the hand);
+- findings by severity of an audit under a rule profile (default auto: each room's house
+  rules), and the money-check notes (`DQ-SITE-TOTALS`: the room's stated totals disagree
+  with the hand);
 - import speed: hands stored per CPU-second of `ingest` over the site's files (format
   sniffing, decoding, parsing, validation and the Parquet writes of the store; not the audit).
 
@@ -38,7 +39,8 @@ import pyarrow.parquet as pq
 
 from audit.errors import AuditInputError
 from audit.ingest.pipeline import IngestSummary, ingest
-from audit.rules.profiles import DEFAULT_PROFILE
+from audit.rules.ids import DQ_SITE_TOTALS
+from audit.rules.profiles import AUTO_PROFILE
 from audit.rules.registry import Severity
 from audit.run.runner import audit_store, read_findings
 from audit.store.dataset import Store
@@ -50,7 +52,7 @@ ISSUE_21_SITES = ("stars", "ftp", "partypoker", "ipoker")
 
 # The money check of the room's stated totals (pot, rake, collected) against the hand; the
 # rule is being added to the replay, and counts 0 until it lands.
-SITE_TOTALS_RULE = "DQ-SITE-TOTALS"
+SITE_TOTALS_RULE = DQ_SITE_TOTALS
 
 SEVERITIES = tuple(s.value for s in Severity)  # info, warning, violation, critical
 _WARNING = Severity.WARNING.level
@@ -210,7 +212,7 @@ class SiteResult:
         }
 
 
-def measure_site(corpus: Path, site: str, *, profile: str = DEFAULT_PROFILE,
+def measure_site(corpus: Path, site: str, *, profile: str = AUTO_PROFILE,
                  work: Path | None = None) -> SiteResult:
     """Count, ingest (into a temporary store under `work`) and audit one site folder."""
     site_dir = corpus / site
@@ -291,7 +293,7 @@ def _tally_findings(result: SiteResult, store: Store, hand_files: dict[str, str]
 # --- the whole corpus ---------------------------------------------------------------------
 
 def bench_corpus(corpus: Path | None = None, *, sites: Sequence[str] | None = None,
-                 profile: str = DEFAULT_PROFILE,
+                 profile: str = AUTO_PROFILE,
                  echo: Callable[[str], None] | None = None) -> dict[str, Any]:
     """Every site of the corpus (or `sites` of it), measured; the JSON-ready result."""
     corpus = DEFAULT_CORPUS if corpus is None else corpus
