@@ -10,7 +10,7 @@ from audit.errors import AuditInputError
 from audit.replay import ReplayResult, Settings, hands_from_table, replay_hand
 from audit.replay.hand import UNKNOWN_STACK
 from audit.rules.catalog import TABLE_SEQUENCE_RULE_IDS
-from audit.rules.profiles import AUTO_PROFILE, load_profile, room_of, room_profile
+from audit.rules.profiles import AUTO_PROFILE, house_rules, load_profile
 from audit.sql.query import query
 from audit.store.dataset import Store
 
@@ -32,7 +32,7 @@ def house_profile(hand: Any) -> str:
     Robert's Rules (audit/run/judges.py)."""
     started = next((d for k, d in zip(hand.kind, hand.detail, strict=True)
                     if k == "hand_started"), None)
-    return room_profile(room_of(hand.hand_id, started))
+    return house_rules(hand.hand_id, started, (hand.game or {}).get("profile"))
 
 
 def replay_stored_hand(

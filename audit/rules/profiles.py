@@ -381,6 +381,27 @@ def room_profile(room: str | None) -> str:
     return room if room in _SITE_NAMES else DEFAULT_PROFILE
 
 
+@cache
+def base_profiles() -> frozenset[str]:
+    """The profiles a hand can be judged by on their own (every file but the overlays)."""
+    return frozenset(n for n in available_profiles() if not _read_profile_file(n).overlay)
+
+
+def house_rules(hand_id: str | None, started_detail: str | None,
+                declared: str | None = None) -> str:
+    """The profile an AUTO_PROFILE audit judges a hand by: the one its house declares
+    (`game.profile`, when it names a profile we have), else its room's (`room_profile`).
+
+    >>> house_rules("ps:1", None), house_rules("ps:1", None, "uspa-2004")
+    ('pokerstars', 'uspa-2004')
+    >>> house_rules("sim:1", None, "tournament"), house_rules("sim:1", None, "no-such")
+    ('montana', 'montana')
+    """
+    if declared and declared in base_profiles():
+        return declared
+    return room_profile(room_of(hand_id, started_detail))
+
+
 def _reject_float(text: str) -> object:
     raise AuditInputError(f"house overrides: {text} is a float; use integer minor units")
 

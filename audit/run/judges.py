@@ -1,9 +1,10 @@
 """Which rule profile judges each hand of an audit run.
 
 One named profile judges every hand (`--profile montana`: "where do this room's rules depart
-from the book?"), or, by default (AUTO_PROFILE), each hand is judged by the house rules of the
-room it was played in (audit/rules/profiles.py `room_of`, `room_profile`): PokerStars hands by
-schemas/profiles/pokerstars.toml, hands of a room we have no profile for by Robert's Rules.
+from the book?"), or, by default (AUTO_PROFILE), each hand is judged by its house rules
+(audit/rules/profiles.py `house_rules`): the profile the hand's house declares
+(`game.profile`), else its room's: PokerStars hands by schemas/profiles/pokerstars.toml, hands
+of a room we have no profile for by Robert's Rules.
 Tournament hands add the tournament overlay either way. The hands projection records the label
 of the profile that judged each hand.
 """
@@ -24,9 +25,8 @@ from audit.rules.profiles import (
     AUTO_PROFILE,
     DEFAULT_PROFILE,
     SITE_PROFILES,
+    house_rules,
     load_profile,
-    room_of,
-    room_profile,
 )
 from audit.rules.settings import Settings
 from audit.sequence.table import table_sequence_findings
@@ -107,35 +107,48 @@ def _hand_starts(events: pa.Table) -> np.ndarray:
 
 
 def _hands_by_profile(events: pa.Table) -> dict[str, np.ndarray]:
-    """The hands (indices in file order) each profile judges, by the room of each hand: the
-    `room=` flag of its hand_started row, else its hand id's prefix. Worked out per distinct
-    (prefix, flag) pair, not per hand."""
+    """The hands (indices in file order) each profile judges (`house_rules`): the profile its
+    house declares (`game.profile`), else its room's by the `room=` flag of its hand_started
+    row or its hand id's prefix. Worked out per distinct (prefix, flag, declared) triple, not
+    per hand."""
     starts = _hand_starts(events)
     n_hands = len(starts) - 1
     if n_hands <= 0:
         return {DEFAULT_PROFILE: np.zeros(0, np.int64)}
     first = pa.array(starts[:-1])
     ids = events.column("hand_id").take(first)
+    empty = pa.scalar("", pa.string())
     prefix = pc.if_else(pc.fill_null(pc.match_substring(ids, ":"), False),
-                        _before_colon(ids), pa.scalar("", pa.string()))
+                        _before_colon(ids), empty)
+    started = pc.fill_null(pc.equal(events.column("kind").take(first), "hand_started"), False)
     detail = (events.column("detail").take(first) if "detail" in events.column_names
               else pa.nulls(n_hands, pa.string()))
-    started = pc.equal(events.column("kind").take(first), "hand_started")
-    flagged = pc.and_(pc.fill_null(started, False),
-                      pc.fill_null(pc.match_substring(detail, "room="), False))
-    room_text = pc.if_else(flagged, detail, pa.scalar("", pa.string()))
-    keys = pc.binary_join_element_wise(prefix, pc.fill_null(room_text, ""), "\x00")
+    flagged = pc.and_(started, pc.fill_null(pc.match_substring(detail, "room="), False))
+    room_text = pc.if_else(flagged, detail, empty)
+    declared = _declared_profiles(events, first)
+    keys = pc.binary_join_element_wise(prefix, pc.fill_null(room_text, ""),
+                                       pc.fill_null(declared, ""), "\x00")
     encoded = pc.dictionary_encode(keys).combine_chunks()
     codes = encoded.indices.to_numpy(zero_copy_only=False)
     by_code = []
     for key in encoded.dictionary.to_pylist():
-        pre, _, text = key.partition("\x00")
-        by_code.append(room_profile(room_of(pre + ":" if pre else "", text or None)))
+        pre, text, stated = key.split("\x00")
+        by_code.append(house_rules(pre + ":" if pre else "", text or None, stated or None))
     profiles = np.array(by_code, dtype=object)[codes]
     groups: dict[str, np.ndarray] = {}
     for profile in dict.fromkeys(by_code):  # first-seen order: deterministic
         groups[profile] = np.flatnonzero(profiles == profile)
-    return {p: h for p, h in groups.items() if len(h)}
+    return groups
+
+
+def _declared_profiles(events: pa.Table, first: pa.Array) -> pa.Array:
+    """`game.profile` on each hand's first row (null where none is declared)."""
+    if "game" not in events.column_names:
+        return pa.nulls(len(first), pa.string())
+    game = events.column("game")
+    if not any(f.name == "profile" for f in game.type):
+        return pa.nulls(len(first), pa.string())
+    return pc.struct_field(game.take(first), "profile").cast(pa.string())
 
 
 def _before_colon(ids: pa.Array | pa.ChunkedArray) -> pa.Array:

@@ -8,6 +8,7 @@ import json
 
 import pytest
 
+import audit.rules.profiles as profiles
 import audit.run.judges as judges
 from audit.ingest.pipeline import ingest
 from audit.rules.ids import HOUSE_RAKE
@@ -53,7 +54,7 @@ def test_only_a_room_with_house_rules_chooses_a_profile_a_log_cannot_choose_a_ru
 def test_auto_judges_each_hand_by_its_room_and_keeps_the_file_order(monkeypatch):
     # A room whose house takes no rake (the private-game profile standing in for a room's):
     # its raked hands are flagged, the same hands from elsewhere are not.
-    monkeypatch.setattr(judges, "room_profile",
+    monkeypatch.setattr(profiles, "room_profile",
                         lambda room: "private" if room == "pokerstars" else "montana")
     rows = [*_raked("fx:1"), *_raked("ps:2"), *_raked("fx:3"),
             *_raked("ps:4", "room=pokermaster"), *_raked("ps:5")]
@@ -98,3 +99,14 @@ def test_profile_montana_judges_a_rooms_hands_by_the_book(store: Store):
     assert summary.profile == "montana@1"
     rows = query(store, "SELECT DISTINCT profile FROM latest_hands").to_pylist()
     assert rows == [{"profile": "montana@1"}]
+
+
+def test_a_hand_whose_house_declares_its_profile_is_judged_by_it():
+    # game.profile: "the rule profile the house plays under" (schemas/events.json)
+    rows = [*_raked("ps:1"), *_raked("fx:2")]
+    rows[0]["game"]["profile"] = "private"
+    judged = judges.judge(events_table(rows), AUTO_PROFILE, (), "r")
+    assert [(h["hand_id"], h["profile"]) for h in judged.hands.to_pylist()] == [
+        ("ps:1", "private@1"), ("fx:2", "montana@1")]
+    assert [r["hand_id"] for r in judged.findings.to_pylist()
+            if r["rule_id"] == HOUSE_RAKE] == ["ps:1"]
