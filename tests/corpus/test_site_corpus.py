@@ -99,7 +99,10 @@ def test_no_warning_or_worse_outside_the_reviewed_allowlist(site: str,
     assert _shown(unexplained(serious, allowed)) == ""
 
 
-@pytest.mark.parametrize("site", list(SITES))
+@pytest.mark.parametrize("site", _failing(
+    "stars",
+    reason="issue 21: PokerStars All-in Cash Out pots are not yet read as awards, and converted "
+           "hands whose own totals disagree are not yet reviewed"))
 def test_the_room_totals_agree_outside_the_reviewed_allowlist(site: str,
                                                               tmp_path_factory) -> None:
     result = measured(site, tmp_path_factory)
