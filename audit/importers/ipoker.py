@@ -44,6 +44,7 @@ on), each with its line, never a silent loss.
 from __future__ import annotations
 
 import codecs
+import hashlib
 import datetime as dt
 import re
 from collections.abc import Iterator
@@ -109,6 +110,7 @@ _DATE_FORMATS = ("%d-%b-%Y %H:%M:%S", "%Y-%m-%d %H:%M:%S", "%Y/%m/%d %H:%M:%S",
                  "%d.%m.%Y %H:%M:%S", "%Y.%m.%d %H:%M:%S", "%Y-%m-%dT%H:%M:%S")
 
 
+_RECENT_CODES = 4096  # gamecodes remembered to tell a reused code from a new game
 _MAX_WAITING = 200  # games held for limits a later hand of the session tells
 
 
@@ -127,6 +129,12 @@ class _Elem:
         self.text = ""
         self.line = line
         self.children: list[_Elem] = []
+
+
+def _content(el: _Elem) -> str:
+    """The element's content (tags, attributes, text; not its lines), for comparing games."""
+    inner = "".join(_content(c) for c in el.children)
+    return f"<{el.tag} {sorted(el.attrs.items())}>{el.text.strip()}{inner}</>"
 
 
 def _card(token: str, where: str) -> str:
@@ -281,7 +289,7 @@ def _button_from_blind(rounds: list[_Elem], h: SiteHand, listed: list[_Elem],
 
 
 def _map_game(game: _Elem, session: dict[str, str], file_name: str,
-              memory: dict[Any, Any]) -> SiteHand:
+              memory: dict[Any, Any], hand_id: str) -> SiteHand:
     code = game.attrs.get("gamecode", "")
     if not code:
         raise SiteHandError(f"line {game.line}: <game> without a gamecode")
@@ -294,6 +302,8 @@ def _map_game(game: _Elem, session: dict[str, str], file_name: str,
         raise SiteHandError(f"line {game.line}: <game> needs exactly one <general>")
     gen = general[0]
     startdate = next((c.text for c in gen.children if c.tag == "startdate"), "")
+    # a stated pot total and rake (`<totalpot>` / `<pot>`, `<rake>`), when the client writes them
+    stated = {c.tag.lower(): c.text.strip() for c in gen.children if c.text.strip()}
     players_el = _children(gen, "players")
     if len(players_el) != 1:
         raise SiteHandError(f"line {gen.line}: game <general> needs one <players>")
@@ -338,7 +348,7 @@ def _map_game(game: _Elem, session: dict[str, str], file_name: str,
         raise SiteHandError(f"line {game.line}: a stud game that is not fixed-limit "
                             f"({gametype!r})")
     ts, ts_note = _timestamp(startdate)
-    h = SiteHand(fmt="ipoker", file_name=file_name, hand_id=f"ipoker:{code}",
+    h = SiteHand(fmt="ipoker", file_name=file_name, hand_id=hand_id,
                  table_id=session.get("tablename", "").strip() or None)
     chips = {p.attrs["name"]: money(p.attrs.get("chips", "0") or "0", p.line) for p in players}
     g: dict[str, Any] = {"variant": variant, "structure": structure, "currency": currency,
@@ -375,8 +385,11 @@ def _map_game(game: _Elem, session: dict[str, str], file_name: str,
     else:
         g.update(small_blind=a, big_blind=b)
     live_bb = g.get("big_blind", 0)
+    total_pot = next((money(stated[k], gen.line) for k in ("totalpot", "pot") if k in stated),
+                     None)
+    rake = money(stated["rake"], gen.line) if "rake" in stated else None
     started = h.emit(game.line, "hand_started", ts_note + note, ts=ts, game=g,
-                     detail="refunds=implicit;rake=implicit")
+                     detail="refunds=implicit" + (";rake=implicit" if rake is None else ""))
     button = None
     invested: list[str] = []
     wins: list[tuple[int, str, int]] = []
@@ -512,7 +525,12 @@ def _map_game(game: _Elem, session: dict[str, str], file_name: str,
             started["source"] += ";bring_in=assumed half the small bet"
         g["bring_in"] = bring_in
     started["game"] = g
-    h.end(max(h.lines), "invested=" + ",".join(invested) if invested else None)
+    if rake:
+        h.emit(gen.line, "rake", amount=rake, detail="rake")
+    facts = [f"total_pot={total_pot}"] if total_pot is not None else []
+    if invested:
+        facts.append("invested=" + ",".join(invested))
+    h.end(max(h.lines), ";".join(facts) or None)
     return h
 
 
@@ -564,7 +582,22 @@ class _Stream:
         self.done: list[_Elem] = []
         self.last_game_line = 0
         self.memory: dict[Any, Any] = {}  # stakes / bring-in seen earlier in the session
-        self.waiting: list[tuple[_Elem, str]] = []  # games whose limits a later hand tells
+        self.waiting: list[tuple[_Elem, str, str]] = []  # games whose limits come later
+        self.codes: dict[str, list[str]] = {}  # recent gamecode -> digests of its games
+
+    def hand_id(self, game: _Elem) -> str:
+        """`ipoker:<gamecode>`; a different game under a gamecode already used in the session
+        (anonymised logs reuse codes) is `ipoker:<gamecode>#2`, `#3`, ...; the very same game
+        logged twice keeps its id (a duplicate, which ingest quarantines)."""
+        code = game.attrs.get("gamecode", "")
+        digest = hashlib.sha1(_content(game).encode("utf-8", "replace")).hexdigest()
+        seen = self.codes.setdefault(code, [])
+        if digest not in seen:
+            seen.append(digest)
+        if len(self.codes) > _RECENT_CODES:
+            del self.codes[next(iter(self.codes))]
+        k = seen.index(digest)
+        return f"ipoker:{code}" if k == 0 else f"ipoker:{code}#{k + 1}"
 
     def _doctype(self, *args: Any) -> None:
         raise AuditInputError(
@@ -685,8 +718,8 @@ class IPokerImporter:
             if failure is not None:
                 yield from self._flush(stream, out, path, game_lines)
                 self._reject_rest(stream, out, path, failure, fail_line)
-        for game, raw in stream.waiting:  # no later hand told their limits
-            self._map(stream, out, path, game, raw, last_try=True)
+        for waiting in stream.waiting:  # no later hand told their limits
+            self._map(stream, out, path, *waiting, last_try=True)
         if out.pending:
             yield out.take()
 
@@ -694,14 +727,14 @@ class IPokerImporter:
                game_lines: list[tuple[int, str]]) -> Iterator[Chunk]:
         for game in stream.done:
             raw = "".join(t for n, t in game_lines if n >= game.line)
-            if self._map(stream, out, path, game, raw) and stream.waiting:
+            hand_id = stream.hand_id(game)
+            if self._map(stream, out, path, game, raw, hand_id) and stream.waiting:
                 # a hand read: it may tell the limits a waiting hand lacked
                 waiting, stream.waiting = stream.waiting, []
-                for old, old_raw in waiting:
-                    self._map(stream, out, path, old, old_raw)
+                for old in waiting:
+                    self._map(stream, out, path, *old)
             if len(stream.waiting) > _MAX_WAITING:
-                old, old_raw = stream.waiting.pop(0)
-                self._map(stream, out, path, old, old_raw, last_try=True)
+                self._map(stream, out, path, *stream.waiting.pop(0), last_try=True)
             if out.full:
                 yield out.take()
         stream.done.clear()
@@ -712,14 +745,14 @@ class IPokerImporter:
             game_lines[:] = [(n, t) for n, t in game_lines if n >= keep_from]
 
     def _map(self, stream: _Stream, out: ChunkWriter, path: Path, game: _Elem, raw: str,
-             last_try: bool = False) -> bool:
+             hand_id: str, last_try: bool = False) -> bool:
         """Map one game into `out` (or quarantine it); a game whose limits only a later hand
         can tell waits in `stream.waiting` unless this is its last try. True when stored."""
         try:
-            hand = _map_game(game, stream.session, path.name, stream.memory)
+            hand = _map_game(game, stream.session, path.name, stream.memory, hand_id)
         except _LimitsUnknown as exc:
             if not last_try:
-                stream.waiting.append((game, raw))
+                stream.waiting.append((game, raw, hand_id))
                 return False
             reason = str(exc)
         except SiteHandError as exc:
@@ -729,8 +762,7 @@ class IPokerImporter:
         else:
             out.add(hand, raw)
             return True
-        out.rejected.append(Rejected(source=str(path), line=game.line,
-                                     hand_id=f"ipoker:{game.attrs.get('gamecode')}",
+        out.rejected.append(Rejected(source=str(path), line=game.line, hand_id=hand_id,
                                      reason=reason, raw=raw))
         return False
 
