@@ -489,9 +489,11 @@ def _map_game(game: _Elem, session: dict[str, str], file_name: str,
                     h.act(at, name, kind)
                 elif kind == "raise":
                     h.act(at, name, kind, to=amount)
-                elif kind == "bet" and is_stud and no == 2:
-                    # 3rd street: the first full bet completes the bring-in (or opens for it)
-                    h.act(at, name, "complete", added=amount)
+                elif (is_stud and no == 2 and kind in ("bet", "auto")
+                      and max(h.round.values(), default=0) <= (bring_in or 0)):
+                    # the first street: the first wager over the bring-in completes it (or
+                    # opens for the full bet), all-in or not
+                    h.act(at, name, "complete", added=amount, all_in=kind == "auto")
                 else:
                     h.act(at, name, kind, added=amount, all_in=kind == "auto")
             else:
