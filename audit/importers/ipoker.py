@@ -1,40 +1,68 @@
 """iPoker XML hand histories imported as events (streamed, constant memory, no DTDs).
 
-A file is one `<session>`: a `<general>` block (game type, table, currency, hero) and one
-`<game gamecode="N">` per hand.  The reader feeds the file line by line to expat (the parser
-under `xml.etree.ElementTree.iterparse`; used directly because iterparse does not report
-line numbers), keeps only the current `<game>` in memory and yields a `Chunk` of about 5,000
-whole hands.  Security: a document with a `<!DOCTYPE` (hence any `<!ENTITY`) is refused with
-an `AuditInputError` before any entity could be expanded (defusedxml's approach), and
-external entities are never fetched.  Encoding: as declared; a "utf-8" file with bytes that
-are not UTF-8 (old clients wrote cp1252 `€`) is read as cp1252 for those bytes.
+A file is one `<session>`: a `<general>` block (game type, table, currency, hero, tournament
+facts) and one `<game gamecode="N">` per hand.  The reader feeds the file line by line to expat
+(the parser under `xml.etree.ElementTree.iterparse`; used directly because iterparse does not
+report line numbers), keeps only the current `<game>` in memory and yields a `Chunk` of about
+5,000 whole hands.  Security: a document with a `<!DOCTYPE` (hence any `<!ENTITY`) is refused
+with an `AuditInputError` before any entity could be expanded (defusedxml's approach), and
+external entities are never fetched.  Encoding: a UTF-16 BOM rules; else as declared; a
+"utf-8" file with bytes that are not UTF-8 (old clients wrote cp1252 `€`) is read as cp1252
+for those bytes.
 
-Mapping (iPoker -> events; money exact, `$1,855` / `€301,49` both understood):
+Mapping (iPoker -> events; money exact, `$1,855` / `€301,49` / `1,500` chips understood):
 
-* `<game gamecode=N>` -> hand_id `ipoker:N`; table_id = session `<tablename>`; ts = game
-  `<startdate>` (`20-Apr-2012 20:42:31` or `2019-05-26 20:10:33`): iPoker logs no zone, so it
-  is read as UTC and `source` says so.
-* session `<gametype>` `[<game>] <L|FL|NL|PL> <cur><a>/<cur><b>`: Holdem -> holdem, Omaha ->
-  omaha, Omaha Hi-Lo -> omaha_hilo, 5 Card Omaha -> omaha5; with no game name (as in
-  `PL €2/€4`) the variant is read from the hole-card count (2 holdem, 4 omaha, 5 omaha5) and
-  `source` says so.  L/FL stakes are small_bet/big_bet (big_blind = small bet, small_blind as
-  posted); NL/PL stakes are the blinds.  `<currency>` USD/EUR/GBP -> minor 100; `<mode>` play
-  -> CHIPS/1; `<tournamentcode>` -> tournament.
-* `<player seat name chips dealer win bet>` -> seat (amount = chips); dealer="1" -> button;
-  a player with no `Pocket` cards is detail sitting_out.  `bet` (the player's total put in)
-  is kept in hand_ended detail `invested=<seat>:<minor>,...` for cross-checks.
-* round 0 actions: type 1 -> post small_blind, 2 -> big_blind, 15 -> ante.
-* round 1 `<cards type="Pocket">` -> deal/hole (`X` -> `??`; `SA` -> `As`, `D10` -> `Td`);
-  round >= 2 `<cards type="Flop|Turn|River">` -> deal/board.  Actions of a round in `no`
-  order (the file does not keep them in order): 0 fold, 4 check, 3 call (sum = chips
-  added), 5 bet (added), 23 raise (sum = raise-to total, as the players' `bet` totals
-  confirm), 7 all-in (added; bet / call / raise by the round state; detail all_in),
-  8 / 9 -> annotation no_action / sits_out.  Any other type (6 "raise by" included, whose
-  meaning varies by client version) quarantines the hand.
-* A non-hero player whose pocket cards are known and who did not fold -> show (iPoker
-  reveals shown hands only in the Pocket element); `win` > 0 -> award detail main (iPoker
-  does not split pots in the log).  iPoker logs neither uncalled-bet returns (its win
-  excludes them) nor rake: hand_started detail `refunds=implicit;rake=implicit`.
+* `<game gamecode=N>` -> hand_id `ipoker:N` (a different game under a gamecode already used
+  in the session -- anonymised logs reuse codes -- is `ipoker:N#2`, `#3`...); table_id =
+  session `<tablename>`; ts = game `<startdate>` (`20-Apr-2012 20:42:31`, `2019-05-26
+  20:10:33`, `2017/01/23 22:29:14`, `18.05.2021 18:26:13`): iPoker logs no zone, so it is
+  read as UTC and `source` says so.
+* session `<gametype>` `[<game>] <limit> [<cur><a>/<cur><b>]`: Holdem -> holdem, Omaha ->
+  omaha, Omaha Hi-Lo -> omaha_hilo, 5 Card Omaha -> omaha5, 7 Card Stud -> stud, 7 Card Stud
+  Hi-Lo -> stud_hilo, 5 Card Stud -> stud5, Razz -> razz (any case); `LH a/b` is limit
+  hold'em; with no game name (as in `PL €2/€4`) the variant is read from the hole-card count
+  (2 holdem, 4 omaha, 5 omaha5) and `source` says so.  Limit words as the localized clients
+  write them: NL / SL (Spanish) / БЛ (Russian) / LZ -> no_limit, PL / LP / ПЛ -> pot_limit,
+  L / FL -> fixed_limit.  L/FL stakes are small_bet/big_bet (big_blind = small bet,
+  small_blind as posted); NL/PL stakes are the blinds.  Tournament game types state no
+  stakes: NL/PL blinds are then the first small / big blind posted (not an all-in for
+  less), limit hold'em's small bet the big blind; stud limits come from the betting (a
+  completion on 3rd street, a bet on 4th street with no open pair, half a bet from 5th
+  street on), else from another hand of the session at the same ante and bring-in (a game
+  waits in the reader until one tells it, up to 200 games); `source` says which.
+* money: a tournament (`<tournamentcode>`, `<tournamentname>`, `<buyin>`, `<place>` in the
+  session) -> CHIPS with minor_per_unit 100 (iPoker chips come in hundredths,
+  `24,172.50`); play money -> CHIPS/1; otherwise the table's currency: `<tablecurrency>`,
+  else the stakes' symbol, else `<currency>` (the account's, which may differ: a CAD account
+  at a € table), minor_per_unit 100.
+* `<player seat name chips dealer win bet>` -> seat (amount = chips); a player without a name
+  is an empty seat (skipped); dealer="1" -> button; with no dealer flag the button is the
+  seat right of the first small blind (an empty seat: a dead button; heads-up the small
+  blind's seat) and `source` says so.  A player with no cards is detail sitting_out.  `bet`
+  (the player's total put in, as the client counts it) is kept in hand_ended detail
+  `invested=<seat>:<minor>,...` for cross-checks.
+* round 0: type 1 -> post small_blind (a second one: dead), 2 -> big_blind (a second one: a
+  player coming in: new_player for up to a big blind, live, the rest dead), 15 -> ante,
+  8 / 9 -> annotation no_action / sits_out.
+* button games: round 1 `<cards type="Pocket">` -> deal/hole (`X` -> `??`; `SA` -> `As`,
+  `D10` -> `Td`); round >= 2 `<cards type="Flop|Turn|River">` -> deal/board.
+* stud: round 2 is 3rd street (5-card stud: 2nd); `<cards type="Third Street"
+  player=P>X X DA</cards>` -> deal/down `?? ??` + deal/up `Ad`; later streets one up card,
+  7th street (`River`) one down card; type 16 -> post bring_in (live); on 3rd street the
+  first wager over the bring-in (type 5, or an all-in 7) -> complete.
+* actions of a round in `no` order (the file groups them per player, so document order is
+  not the order of play): 0 fold, 4 check, 3 call (sum = chips added), 5 bet (added), 23
+  raise (sum = raise-to total, as the players' `bet` totals confirm), 7 all-in (added; bet /
+  call / raise by the round state; detail all_in).  Any other type (6 "raise by" included,
+  whose meaning varies by client version) quarantines the hand, and so does an all-in
+  under disconnection protection (sum `DP`: the player stays in for what he has put in
+  without going all-in), which the replay cannot model.
+* A non-hero player whose cards are all known and who did not fold -> show (iPoker reveals
+  shown hands only in the cards elements; stud: all his cards); `win` > 0 -> award detail
+  main (iPoker does not split pots in the log).  iPoker logs no uncalled-bet returns (`win`
+  may include them): hand_started detail `refunds=implicit`; the rake is implicit too
+  (`rake=implicit`) unless the game states it: a game `<general>` `<rake>` -> a rake event
+  and `<totalpot>` / `<pot>` -> hand_ended detail `total_pot=<minor>`.
 
 Bad input: a game the mapping cannot read is quarantined whole; a syntax error (truncated
 file, garbage) quarantines the game it is in and every later `<game` (the parser cannot go
@@ -44,8 +72,8 @@ on), each with its line, never a silent loss.
 from __future__ import annotations
 
 import codecs
-import hashlib
 import datetime as dt
+import hashlib
 import re
 from collections.abc import Iterator
 from pathlib import Path
@@ -314,7 +342,8 @@ def _map_game(game: _Elem, session: dict[str, str], file_name: str,
         raise SiteHandError(f"line {players_el[0].line}: no <player> in the game")
 
     gametype = session.get("gametype", "").strip()
-    gt = _GAMETYPE.match(gametype)
+    # `LH 0.04/0.08 ...`: limit hold'em written the short way
+    gt = _GAMETYPE.match(re.sub(r"^LH\s+(?=\S*\d/)", "Holdem L ", gametype))
     if not gt:
         raise SiteHandError(f"line {game.line}: session gametype {gametype!r} not understood "
                             "(expected e.g. 'Holdem NL $0.02/$0.04')")
@@ -649,7 +678,9 @@ class _Stream:
 
 
 def _fallback_decoder(head: bytes) -> codecs.IncrementalDecoder:
-    m = _DECL_ENCODING.match(head)
+    if head.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):  # the BOM rules
+        return codecs.getincrementaldecoder("utf-16")(errors="replace")
+    m = _DECL_ENCODING.match(head.removeprefix(codecs.BOM_UTF8))
     name = m.group(1).decode("ascii").lower() if m else "utf-8"
     try:
         info = codecs.lookup(name)
@@ -670,6 +701,8 @@ class IPokerImporter:
     def sniff(self, head: bytes, path: Path) -> bool:
         """An XML `<session` with `<game gamecode=` or `<gametype>` (file name ignored)."""
         del path
+        if head.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
+            head = head.decode("utf-16", errors="replace").encode("utf-8")
         return b"<session" in head and (b"gamecode=" in head or b"<gametype>" in head)
 
     def read(self, path: Path) -> Iterator[Chunk]:

@@ -8,6 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from audit.importers import detect_format
 from audit.importers.base import Chunk, Rejected
 from audit.importers.ipoker import IPokerImporter
 from audit.ingest.pipeline import ingest
@@ -184,3 +185,15 @@ def test_a_stated_pot_total_and_rake_are_kept(tmp_path: Path) -> None:
         ("award", 380, "main"), ("rake", 20, "rake"),
         ("hand_ended", None, "total_pot=400;invested=1:200,5:200")]
     assert rows[0]["detail"] == "refunds=implicit"  # the rake is stated, not implicit
+
+
+def test_utf16_files_and_the_short_limit_holdem_gametype(tmp_path: Path) -> None:
+    path = tmp_path / "utf16.xml"
+    text = _STATED.replace('encoding="utf-8"', 'encoding="utf-16"').replace(
+        "Holdem NL $1/$2", "LH $1/$2")
+    path.write_bytes(text.encode("utf-16"))
+    assert detect_format(path) == "ipoker"
+    rows, _, rejected = read_all(IPokerImporter(), path)
+    assert rejected == []
+    assert (rows[0]["game"]["variant"], rows[0]["game"]["structure"],
+            rows[0]["game"]["small_bet"]) == ("holdem", "fixed_limit", 100)
