@@ -43,7 +43,8 @@ Mapping (iPoker -> events; money exact, `$1,855` / `€301,49` / `1,500` chips u
   `invested=<seat>:<minor>,...` for cross-checks.
 * round 0: type 1 -> post small_blind (a second one: dead), 2 -> big_blind (a second one: a
   player coming in: new_player for up to a big blind, live, the rest dead), 15 -> ante,
-  8 / 9 -> annotation no_action / sits_out.
+  8 / 9 -> annotation no_action / sits_out (9 in a betting round by a player dealt in and
+  still in the hand: the client folds him, so a fold follows).
 * button games: round 1 `<cards type="Pocket">` -> deal/hole (`X` -> `??`; `SA` -> `As`,
   `D10` -> `Td`); round >= 2 `<cards type="Flop|Turn|River">` -> deal/board.
 * stud: round 2 is 3rd street (5-card stud: 2nd); `<cards type="Third Street"
@@ -509,7 +510,11 @@ def _map_game(game: _Elem, session: dict[str, str], file_name: str,
                 bring_in = amount if bring_in is None else bring_in
                 h.post(at, name, "bring_in", amount, live=True)
             elif kind_code in _NOTES:
-                h.emit(at, "annotation", detail=_NOTES[kind_code], **h.who(name))
+                w = h.who(name)
+                h.emit(at, "annotation", detail=_NOTES[kind_code], **w)
+                if (kind_code == "9" and no > 0 and w["seat"] not in h.sitting_out
+                        and w["seat"] not in h.folded):
+                    h.act(at, name, "fold")  # dealt in, he sits out: the client folds him
             elif kind_code in _KINDS:
                 if no == 0:
                     raise SiteHandError(f"line {at}: action type {kind_code} among the posts")

@@ -197,3 +197,15 @@ def test_utf16_files_and_the_short_limit_holdem_gametype(tmp_path: Path) -> None
     assert rejected == []
     assert (rows[0]["game"]["variant"], rows[0]["game"]["structure"],
             rows[0]["game"]["small_bet"]) == ("holdem", "fixed_limit", 100)
+
+
+def test_a_player_dealt_in_who_sits_out_is_folded(tmp_path: Path) -> None:
+    path = tmp_path / "sitout.xml"
+    path.write_text(_STATED.replace(
+        '<action no="4" player="Ann" type="4" sum="$0"/>',
+        '<action no="4" player="Ann" type="9" sum="$0"/>'), encoding="utf-8")
+    rows, _, rejected = read_all(IPokerImporter(), path)
+    assert rejected == []
+    assert [(r["kind"], r["seat"], r["detail"]) for r in rows
+            if r["kind"] in ("annotation", "fold")] == [
+        ("annotation", 1, "sits_out"), ("fold", 1, None)]
