@@ -31,10 +31,11 @@ Mapping (iPoker -> events; money exact, `$1,855` / `€301,49` / `1,500` chips u
   street on), else from another hand of the session at the same ante and bring-in (a game
   waits in the reader until one tells it, up to 200 games); `source` says which.
 * money: a tournament (`<tournamentcode>`, `<tournamentname>`, `<buyin>`, `<place>` in the
-  session) -> CHIPS with minor_per_unit 100 (iPoker chips come in hundredths,
-  `24,172.50`); play money -> CHIPS/1; otherwise the table's currency: `<tablecurrency>`,
+  session) and play money -> CHIPS with minor_per_unit 100 (iPoker chips come in
+  hundredths, `24,172.50`); otherwise the table's currency: `<tablecurrency>`,
   else the stakes' symbol, else `<currency>` (the account's, which may differ: a CAD account
   at a € table), minor_per_unit 100.
+* session `<tablesize>` -> seat_count.
 * `<player seat name chips dealer win bet>` -> seat (amount = chips); a player without a name
   is an empty seat (skipped); dealer="1" -> button; with no dealer flag the button is the
   seat right of the first small blind (an empty seat: a dead button; heads-up the small
@@ -200,7 +201,7 @@ def _currency(session: dict[str, str], sym: str, tournament: bool) -> tuple[str,
     if tournament:  # iPoker tournament chips come in hundredths ('3,252.50')
         return "CHIPS", 100
     if session.get("mode", "real").strip().lower() == "play":
-        return "CHIPS", 1
+        return "CHIPS", 100
     cur = (session.get("tablecurrency", "").strip().upper() or _SYMBOLS.get(sym, "")
            or session.get("currency", "").strip().upper())
     if not cur:
@@ -301,7 +302,7 @@ def _stud_stakes(rounds: list[_Elem], money: _Money) -> tuple[int | None, tuple[
 
 
 def _button_from_blind(rounds: list[_Elem], h: SiteHand, listed: list[_Elem],
-                       money: _Money) -> int | None:
+                       seats: int | None) -> int | None:
     """The button when no player holds it (dealer="1"): heads-up it is the small blind's
     seat; otherwise the seat right of the small blind, an empty seat (a dead button)."""
     posts = [a for r in rounds if _round_no(r) == 0 for a in _children(r, "action")
@@ -314,7 +315,7 @@ def _button_from_blind(rounds: list[_Elem], h: SiteHand, listed: list[_Elem],
     if len(set(h.left) - h.sitting_out) == 2:
         return seat
     numbers = [int(p.attrs["seat"]) for p in listed if p.attrs.get("seat", "").isdigit()]
-    return seat - 1 if seat > 1 else max([10, *numbers])
+    return seat - 1 if seat > 1 else (seats or max([10, *numbers]))
 
 
 def _map_game(game: _Elem, session: dict[str, str], file_name: str,
@@ -383,6 +384,9 @@ def _map_game(game: _Elem, session: dict[str, str], file_name: str,
     chips = {p.attrs["name"]: money(p.attrs.get("chips", "0") or "0", p.line) for p in players}
     g: dict[str, Any] = {"variant": variant, "structure": structure, "currency": currency,
                          "minor_per_unit": mpu, "ante": 0, "tournament": tournament}
+    size = session.get("tablesize", "").strip()
+    if size.isdigit() and 2 <= int(size) <= 127:
+        g["seat_count"] = int(size)
     if gt.group("a") is not None:
         a, b = money(gt.group("a"), game.line), money(gt.group("b"), game.line)
     elif is_stud:
@@ -448,7 +452,7 @@ def _map_game(game: _Elem, session: dict[str, str], file_name: str,
             wins.append((at, name, win))
     if not is_stud:
         if button is None:
-            button = _button_from_blind(rounds, h, listed, money)
+            button = _button_from_blind(rounds, h, listed, g.get("seat_count"))
             if button is None:
                 raise SiteHandError(f"line {game.line}: no player has dealer=\"1\" and no "
                                     "small blind is posted (button unknown)")
