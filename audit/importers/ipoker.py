@@ -390,11 +390,11 @@ def _map_game(game: _Elem, session: dict[str, str], file_name: str,
     if gt.group("a") is not None:
         a, b = money(gt.group("a"), game.line), money(gt.group("b"), game.line)
     elif is_stud:
-        a, level = _stud_stakes(rounds, money)
+        small, level = _stud_stakes(rounds, money)
         key = ("stud", variant, currency, level)
-        if a is None:
-            a = memory.get(key)
-            if a is None:
+        if small is None:
+            small = memory.get(key)
+            if small is None:
                 raise _LimitsUnknown(
                     f"line {game.line}: gametype {gametype!r} states no stakes, nobody bets in "
                     "the hand and no other hand of the session at this ante and bring-in does, "
@@ -402,7 +402,7 @@ def _map_game(game: _Elem, session: dict[str, str], file_name: str,
             note += ";stakes=from another hand at this ante and bring-in (gametype states none)"
         else:
             note += ";stakes=read from the bets (gametype states none)"
-        memory[key] = a
+        memory[key] = a = small
         b = 2 * a
     else:
         sb_posted, bb_posted = _forced_stakes(rounds, chips, money)
@@ -538,16 +538,16 @@ def _map_game(game: _Elem, session: dict[str, str], file_name: str,
                 raise SiteHandError(f"line {at}: unknown iPoker action type {kind_code!r} "
                                     f"(player {name!r}, sum {act.attrs.get('sum')!r})")
     if is_stud:
-        for name, cards in stud_cards.items():
-            seat = h.seat_of.get(name)
-            if (seat is not None and name != hero and cards and "??" not in cards
-                    and seat not in h.folded):
-                h.emit(max(h.lines), "show", cards=" ".join(cards), **h.who(name))
+        for who, held in stud_cards.items():
+            at_seat = h.seat_of.get(who)
+            if (at_seat is not None and who != hero and held and "??" not in held
+                    and at_seat not in h.folded):
+                h.emit(max(h.lines), "show", cards=" ".join(held), **h.who(who))
     for name, (at, cards) in sorted(pockets.items(), key=lambda kv: kv[1][0]):
-        seat = h.seat_of.get(name)
-        if seat is None:
+        holder = h.seat_of.get(name)
+        if holder is None:
             raise SiteHandError(f"line {at}: pocket cards for {name!r}, who is not seated")
-        if name != hero and "??" not in cards and seat not in h.folded:
+        if name != hero and "??" not in cards and holder not in h.folded:
             h.emit(at, "show", cards=cards, **h.who(name))
     for at, name, win in wins:
         h.award(at, name, win, "main")
