@@ -53,7 +53,7 @@ Mapping (iPoker -> events; money exact, `$1,855` / `€301,49` / `1,500` chips u
   7th street (`River`) one down card; type 16 -> post bring_in (live); on 3rd street the
   first wager over the bring-in (type 5, or an all-in 7) -> complete.
 * actions of a round in `no` order (the file groups them per player, so document order is
-  not the order of play): 0 fold, 4 check, 3 call (sum = chips added), 5 bet (added), 23
+  not the order of play; an export numbering no action keeps document order): 0 fold, 4 check, 3 call (sum = chips added), 5 bet (added), 23
   raise (sum = raise-to total, as the players' `bet` totals confirm), 7 all-in (added; bet /
   call / raise by the round state; detail all_in).  Any other type (6 "raise by" included,
   whose meaning varies by client version) quarantines the hand, and so does an all-in
@@ -242,11 +242,19 @@ def _round_no(r: _Elem) -> int:
     return int(no)
 
 
-def _action_no(act: _Elem) -> int:
+def _in_play_order(actions: list[_Elem]) -> list[_Elem]:
+    """Actions in the order of play: by their `no` (the clients group a round's actions per
+    player, so document order is not the play); an export that numbers none of them keeps
+    document order; some numbered and some not is unreadable."""
+    numbers = [a.attrs.get("no", "") for a in actions]
+    if not any(numbers):
+        return list(actions)
     try:
-        return int(act.attrs.get("no", ""))
+        keys = [int(n) for n in numbers]
     except ValueError:
-        raise SiteHandError(f"line {act.line}: an action without a number") from None
+        bad = next(a for a, n in zip(actions, numbers, strict=True) if not n.isdigit())
+        raise SiteHandError(f"line {bad.line}: an action without a number") from None
+    return [a for _, a in sorted(zip(keys, actions, strict=True), key=lambda ka: ka[0])]
 
 
 def _forced_stakes(rounds: list[_Elem], chips: dict[str, int], money: _Money
@@ -257,7 +265,7 @@ def _forced_stakes(rounds: list[_Elem], chips: dict[str, int], money: _Money
     for r in rounds:
         if _round_no(r) != 0:
             continue
-        for act in sorted(_children(r, "action"), key=_action_no):
+        for act in _in_play_order(_children(r, "action")):
             code = act.attrs.get("type", "")
             if code in found:
                 amount = money(act.attrs.get("sum", "0") or "0", act.line)
@@ -291,7 +299,7 @@ def _stud_stakes(rounds: list[_Elem], money: _Money) -> tuple[int | None, tuple[
             continue
         if no < 2:
             continue
-        acts = sorted(_children(r, "action"), key=_action_no)
+        acts = _in_play_order(_children(r, "action"))
         brought = {a.attrs.get("player") for a in acts if a.attrs.get("type") == "16"}
         for act in acts:
             if act.attrs.get("type") == "5" and act.attrs.get("player") not in brought:
@@ -309,7 +317,7 @@ def _button_from_blind(rounds: list[_Elem], h: SiteHand, listed: list[_Elem],
              if a.attrs.get("type") == "1"]
     if not posts:
         return None
-    seat = h.seat_of.get(min(posts, key=_action_no).attrs.get("player", ""))
+    seat = h.seat_of.get(_in_play_order(posts)[0].attrs.get("player", ""))
     if seat is None:
         return None
     if len(set(h.left) - h.sitting_out) == 2:
@@ -483,7 +491,7 @@ def _map_game(game: _Elem, session: dict[str, str], file_name: str,
                 if no in (0, 1):
                     raise SiteHandError(f"line {c.line}: board cards in round {no}")
                 h.board(c.line, _cards(c.text, f"line {c.line}"))
-        for act in sorted(_children(r, "action"), key=_action_no):
+        for act in _in_play_order(_children(r, "action")):
             at, kind_code = act.line, act.attrs.get("type", "")
             name = act.attrs.get("player", "")
             amount = money(act.attrs.get("sum", "0") or "0", at)

@@ -5,6 +5,7 @@ twice, and the order of play taken from the actions' `no`, not from the document
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
@@ -209,3 +210,17 @@ def test_a_player_dealt_in_who_sits_out_is_folded(tmp_path: Path) -> None:
     assert [(r["kind"], r["seat"], r["detail"]) for r in rows
             if r["kind"] in ("annotation", "fold")] == [
         ("annotation", 1, "sits_out"), ("fold", 1, None)]
+
+
+def test_actions_without_numbers_keep_document_order(tmp_path: Path) -> None:
+    path = tmp_path / "unnumbered.xml"
+    path.write_text(re.sub(r' no="\d+"(?= player)', "", _STATED), encoding="utf-8")
+    rows, _, rejected = read_all(IPokerImporter(), path)
+    assert rejected == []
+    assert [(r["kind"], r["seat"]) for r in rows if r["kind"] in ("post", "call", "check")] == [
+        ("post", 5), ("post", 1), ("call", 5), ("check", 1)]
+    # some numbered and some not: the order of play is unknown
+    path.write_text(_STATED.replace(' no="3" player="Hero"', ' player="Hero"'),
+                    encoding="utf-8")
+    _, _, rejected = read_all(IPokerImporter(), path)
+    assert "an action without a number" in rejected[0].reason
