@@ -53,12 +53,13 @@ Mapping (iPoker -> events; money exact, `$1,855` / `€301,49` / `1,500` chips u
   7th street (`River`) one down card; type 16 -> post bring_in (live); on 3rd street the
   first wager over the bring-in (type 5, or an all-in 7) -> complete.
 * actions of a round in `no` order (the file groups them per player, so document order is
-  not the order of play; an export numbering no action keeps document order): 0 fold, 4 check, 3 call (sum = chips added), 5 bet (added), 23
-  raise (sum = raise-to total, as the players' `bet` totals confirm), 7 all-in (added; bet /
-  call / raise by the round state; detail all_in).  Any other type (6 "raise by" included,
-  whose meaning varies by client version) quarantines the hand, and so does an all-in
-  under disconnection protection (sum `DP`: the player stays in for what he has put in
-  without going all-in), which the replay cannot model.
+  not the order of play; an export numbering no action keeps document order): 0 fold,
+  4 check, 3 call (sum = chips added), 5 bet (added), 23 raise (sum = raise-to total, as
+  the players' `bet` totals confirm), 7 all-in (added; bet / call / raise by the round
+  state; detail all_in).  Any other type (6 "raise by" included, whose meaning varies by
+  client version) quarantines the hand, and so does an all-in under disconnection
+  protection (sum `DP`: the player stays in for what he has put in without going all-in),
+  which the replay cannot model.
 * A non-hero player whose cards are all known and who did not fold -> show (iPoker reveals
   shown hands only in the cards elements; stud: all his cards); `win` > 0 -> award detail
   main (iPoker does not split pots in the log).  iPoker logs no uncalled-bet returns (`win`
