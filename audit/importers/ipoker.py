@@ -65,7 +65,8 @@ Mapping (iPoker -> events; money exact, `$1,855` / `€301,49` / `1,500` chips u
   main (iPoker does not split pots in the log).  iPoker logs no uncalled-bet returns (`win`
   may include them): hand_started detail `refunds=implicit`; the rake is implicit too
   (`rake=implicit`) unless the game states it: a game `<general>` `<rake>` -> a rake event
-  and `<totalpot>` / `<pot>` -> hand_ended detail `total_pot=<minor>`.
+  and `<totalpot>` / `<pot>` -> hand_ended detail `total_pot=<minor>` (the same names as
+  attributes of `<game>` or its `<general>` too).
 
 Bad input: a game the mapping cannot read is quarantined whole; a syntax error (truncated
 file, garbage) quarantines the game it is in and every later `<game` (the parser cannot go
@@ -341,8 +342,11 @@ def _map_game(game: _Elem, session: dict[str, str], file_name: str,
         raise SiteHandError(f"line {game.line}: <game> needs exactly one <general>")
     gen = general[0]
     startdate = next((c.text for c in gen.children if c.tag == "startdate"), "")
-    # a stated pot total and rake (`<totalpot>` / `<pot>`, `<rake>`), when the client writes them
-    stated = {c.tag.lower(): c.text.strip() for c in gen.children if c.text.strip()}
+    # a stated pot total and rake, when the client writes them: elements of the game's
+    # <general> (`<totalpot>` / `<pot>`, `<rake>`) or attributes of <game> / <general>
+    stated = {k.lower(): v.strip() for el in (game, gen) for k, v in el.attrs.items()
+              if k.lower() in ("totalpot", "pot", "rake") and v.strip()}
+    stated.update({c.tag.lower(): c.text.strip() for c in gen.children if c.text.strip()})
     players_el = _children(gen, "players")
     if len(players_el) != 1:
         raise SiteHandError(f"line {gen.line}: game <general> needs one <players>")

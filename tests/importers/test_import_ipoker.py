@@ -224,3 +224,14 @@ def test_actions_without_numbers_keep_document_order(tmp_path: Path) -> None:
                     encoding="utf-8")
     _, _, rejected = read_all(IPokerImporter(), path)
     assert "an action without a number" in rejected[0].reason
+
+
+def test_a_stated_pot_total_and_rake_as_attributes(tmp_path: Path) -> None:
+    path = tmp_path / "attrs.xml"
+    text = _STATED.replace("   <totalpot>$4</totalpot>\n   <rake>$0.20</rake>\n", "")
+    text = text.replace('<game gamecode="7">', '<game gamecode="7" totalpot="$4" rake="$0.20">')
+    path.write_text(text, encoding="utf-8")
+    rows, _, rejected = read_all(IPokerImporter(), path)
+    assert rejected == []
+    assert [(r["kind"], r["amount"]) for r in rows if r["kind"] == "rake"] == [("rake", 20)]
+    assert rows[-1]["detail"].startswith("total_pot=400;")
