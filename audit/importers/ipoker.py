@@ -39,7 +39,8 @@ Mapping (iPoker -> events; money exact, `$1,855` / `€301,49` / `1,500` chips u
 * `<player seat name chips dealer win bet>` -> seat (amount = chips); a player without a name
   is an empty seat (skipped); dealer="1" -> button; with no dealer flag the button is the
   seat right of the first small blind (an empty seat: a dead button; heads-up the small
-  blind's seat) and `source` says so.  A player with no cards is detail sitting_out.  `bet`
+  blind's seat) and `source` says so.  A player with no cards is detail sitting_out (in a
+  partial export that logs only the forced bets, every player; `source` says so).  `bet`
   (the player's total put in, as the client counts it) is kept in hand_ended detail
   `invested=<seat>:<minor>,...` for cross-checks.
 * round 0: type 1 -> post small_blind (a second one: dead), 2 -> big_blind (a second one: a
@@ -391,6 +392,9 @@ def _map_game(game: _Elem, session: dict[str, str], file_name: str,
     if is_stud and structure != "fixed_limit":
         raise SiteHandError(f"line {game.line}: a stud game that is not fixed-limit "
                             f"({gametype!r})")
+    if rounds and all(_round_no(r) == 0 for r in rounds):
+        note += (";partial=the game logs only its forced bets (no cards, no action, no "
+                 "result): who was dealt in is unknown, so no seat is")
     ts, ts_note = _timestamp(startdate)
     h = SiteHand(fmt="ipoker", file_name=file_name, hand_id=hand_id,
                  table_id=session.get("tablename", "").strip() or None)
