@@ -39,8 +39,9 @@ Mapping (iPoker -> events; money exact, `$1,855` / `€301,49` / `1,500` chips u
 * `<player seat name chips dealer win bet>` -> seat (amount = chips); a player without a name
   is an empty seat (skipped); dealer="1" -> button; with no dealer flag the button is the
   seat right of the first small blind (an empty seat: a dead button; heads-up the small
-  blind's seat) and `source` says so.  A player with no cards is detail sitting_out (in a
-  partial export that logs only the forced bets, every player; `source` says so).  `bet`
+  blind's seat) and `source` says so.  A player with no cards and no action or forced bet
+  is detail sitting_out (in a partial export that logs only the forced bets, every player;
+  `source` says so).  `bet`
   (the player's total put in, as the client counts it) is kept in hand_ended detail
   `invested=<seat>:<minor>,...` for cross-checks.
 * round 0: type 1 -> post small_blind (a second one: dead), 2 -> big_blind (a second one: a
@@ -392,7 +393,12 @@ def _map_game(game: _Elem, session: dict[str, str], file_name: str,
     if is_stud and structure != "fixed_limit":
         raise SiteHandError(f"line {game.line}: a stud game that is not fixed-limit "
                             f"({gametype!r})")
-    if rounds and all(_round_no(r) == 0 for r in rounds):
+    # who was dealt in: cards of his own, or (button games: a client that lists only known
+    # cards) actions in a betting round, or a forced bet in a game that goes past them
+    partial = bool(rounds) and all(_round_no(r) == 0 for r in rounds)
+    acting = {a.attrs.get("player", "") for r in rounds for a in _children(r, "action")
+              if a.attrs.get("type") not in _NOTES and (_round_no(r) > 0 or not partial)}
+    if partial:
         note += (";partial=the game logs only its forced bets (no cards, no action, no "
                  "result): who was dealt in is unknown, so no seat is")
     ts, ts_note = _timestamp(startdate)
@@ -458,7 +464,7 @@ def _map_game(game: _Elem, session: dict[str, str], file_name: str,
         except ValueError:
             raise SiteHandError(f"line {at}: player without a seat number") from None
         name = p.attrs["name"]
-        dealt = name in stud_cards if is_stud else name in pockets
+        dealt = name in stud_cards if is_stud else (name in pockets or name in acting)
         h.add_seat(at, seat, name, chips[name], not dealt)
         if p.attrs.get("dealer") == "1":
             button = seat

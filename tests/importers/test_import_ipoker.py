@@ -235,3 +235,15 @@ def test_a_stated_pot_total_and_rake_as_attributes(tmp_path: Path) -> None:
     assert rejected == []
     assert [(r["kind"], r["amount"]) for r in rows if r["kind"] == "rake"] == [("rake", 20)]
     assert rows[-1]["detail"].startswith("total_pot=400;")
+
+
+def test_a_player_who_acts_without_listed_cards_was_dealt_in(tmp_path: Path) -> None:
+    path = tmp_path / "nocards.xml"
+    path.write_text(_STATED.replace('   <cards player="Ann" type="Pocket">X X</cards>\n', ""),
+                    encoding="utf-8")
+    rows, _, rejected = read_all(IPokerImporter(), path)
+    assert rejected == []
+    assert [(r["seat"], r["detail"]) for r in rows if r["kind"] == "seat"] == [
+        (1, None), (5, None)]
+    assert [(r["seat"], r["cards"]) for r in rows if r["kind"] == "deal"] == [
+        (1, "?? ??"), (5, "2s Kd")]
