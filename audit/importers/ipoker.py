@@ -70,9 +70,10 @@ Mapping (iPoker -> events; money exact, `$1,855` / `€301,49` / `1,500` chips u
   and `<totalpot>` / `<pot>` -> hand_ended detail `total_pot=<minor>` (the same names as
   attributes of `<game>` or its `<general>` too).
 
-Bad input: a game the mapping cannot read is quarantined whole; a syntax error (truncated
-file, garbage) quarantines the game it is in and every later `<game` (the parser cannot go
-on), each with its line, never a silent loss.
+A file may hold several `<session>` documents one after another: each is read with its own
+session facts.  Bad input: a game the mapping cannot read is quarantined whole; a syntax error
+(truncated file, garbage) quarantines the game it is in and every later `<game` (the parser
+cannot go on), each with its line, never a silent loss.
 """
 
 from __future__ import annotations
@@ -144,6 +145,8 @@ _DATE_FORMATS = ("%d-%b-%Y %H:%M:%S", "%Y-%m-%d %H:%M:%S", "%Y/%m/%d %H:%M:%S",
                  "%d.%m.%Y %H:%M:%S", "%Y.%m.%d %H:%M:%S", "%Y-%m-%dT%H:%M:%S")
 
 
+_NEXT_DOCUMENT = frozenset(expat.errors.codes[e] for e in (
+    expat.errors.XML_ERROR_JUNK_AFTER_DOC_ELEMENT, expat.errors.XML_ERROR_MISPLACED_XML_PI))
 _RECENT_CODES = 4096  # gamecodes remembered to tell a reused code from a new game
 _MAX_WAITING = 200  # games held for limits a later hand of the session tells
 
@@ -629,6 +632,16 @@ class _Stream:
 
     def __init__(self, path: Path) -> None:
         self.path = path
+        self.done: list[_Elem] = []
+        self.last_game_line = 0
+        self.waiting: list[tuple[_Elem, str, str]] = []  # games whose limits come later
+        self.codes: dict[str, list[str]] = {}  # recent gamecode -> digests of its games
+        self.new_session(0)
+
+    def new_session(self, offset: int) -> None:
+        """A fresh parser for a `<session>` whose first line is file line `offset + 1` (a file
+        may hold several documents one after the other)."""
+        self.offset = offset
         self.parser = expat.ParserCreate()
         self.parser.SetParamEntityParsing(expat.XML_PARAM_ENTITY_PARSING_NEVER)
         self.parser.StartDoctypeDeclHandler = self._doctype
@@ -642,11 +655,12 @@ class _Stream:
         self.meta: str | None = None
         self.game: _Elem | None = None
         self.path_in_game: list[_Elem] = []
-        self.done: list[_Elem] = []
-        self.last_game_line = 0
         self.memory: dict[Any, Any] = {}  # stakes / bring-in seen earlier in the session
-        self.waiting: list[tuple[_Elem, str, str]] = []  # games whose limits come later
-        self.codes: dict[str, list[str]] = {}  # recent gamecode -> digests of its games
+        self.closed = False  # the root element has ended
+
+    def at_next_document(self, exc: expat.ExpatError) -> bool:
+        """True when `exc` is the start of another document after a complete one."""
+        return self.closed and self.game is None and exc.code in _NEXT_DOCUMENT
 
     def hand_id(self, game: _Elem) -> str:
         """`ipoker:<gamecode>`; a different game under a gamecode already used in the session
@@ -662,23 +676,26 @@ class _Stream:
         k = seen.index(digest)
         return f"ipoker:{code}" if k == 0 else f"ipoker:{code}#{k + 1}"
 
+    def _line(self) -> int:
+        return self.parser.CurrentLineNumber + self.offset
+
     def _doctype(self, *args: Any) -> None:
         raise AuditInputError(
-            f"{self.path}: line {self.parser.CurrentLineNumber}: the XML declares a DOCTYPE; "
+            f"{self.path}: line {self._line()}: the XML declares a DOCTYPE; "
             "iPoker files have none, and DTDs/entities are refused (entity-expansion "
             "protection). Remove the <!DOCTYPE ...> prolog if the file is genuine.")
 
     def _entity(self, *args: Any) -> None:
         raise AuditInputError(
-            f"{self.path}: line {self.parser.CurrentLineNumber}: the XML declares an ENTITY; "
+            f"{self.path}: line {self._line()}: the XML declares an ENTITY; "
             "refused (entity-expansion protection)")
 
     def _external(self, *args: Any) -> int:
-        raise AuditInputError(f"{self.path}: line {self.parser.CurrentLineNumber}: external "
+        raise AuditInputError(f"{self.path}: line {self._line()}: external "
                               "entity reference refused")
 
     def _start(self, tag: str, attrs: dict[str, str]) -> None:
-        line = self.parser.CurrentLineNumber
+        line = self._line()
         if self.game is not None:
             el = _Elem(tag, attrs, line)
             self.path_in_game[-1].children.append(el)
@@ -694,6 +711,7 @@ class _Stream:
 
     def _end(self, tag: str) -> None:
         self.stack.pop()
+        self.closed = not self.stack
         if self.game is not None:
             self.path_in_game.pop()
             if not self.path_in_game:
@@ -764,11 +782,22 @@ class IPokerImporter:
                 game_lines.append((number, text))
                 held += len(text)
                 try:
-                    stream.parser.Parse(text, False)
+                    try:
+                        stream.parser.Parse(text, False)
+                    except expat.ExpatError as exc:
+                        if not stream.at_next_document(exc):
+                            raise
+                        # another <session> follows the finished one: a new document
+                        for waiting in stream.waiting:
+                            self._map(stream, out, path, *waiting, last_try=True)
+                        stream.waiting = []
+                        end = text.rfind("</session>")
+                        stream.new_session(number - 1)
+                        stream.parser.Parse(text[end + 10:] if end >= 0 else text, False)
                 except expat.ExpatError as exc:
-                    failure = f"XML syntax error at line {exc.lineno}, column {exc.offset}: " \
+                    fail_line = exc.lineno + stream.offset
+                    failure = f"XML syntax error at line {fail_line}, column {exc.offset}: " \
                               f"{expat.ErrorString(exc.code)}"
-                    fail_line = exc.lineno
                     break
                 before = len(game_lines)
                 yield from self._flush(stream, out, path, game_lines)
@@ -778,9 +807,9 @@ class IPokerImporter:
                 try:
                     stream.parser.Parse(decoder.decode(b"", True), True)
                 except expat.ExpatError as exc:
-                    failure = f"XML syntax error at line {exc.lineno}, column {exc.offset}: " \
+                    fail_line = exc.lineno + stream.offset
+                    failure = f"XML syntax error at line {fail_line}, column {exc.offset}: " \
                               f"{expat.ErrorString(exc.code)} (file truncated?)"
-                    fail_line = exc.lineno
                 yield from self._flush(stream, out, path, game_lines)
             if failure is not None:
                 yield from self._flush(stream, out, path, game_lines)

@@ -247,3 +247,18 @@ def test_a_player_who_acts_without_listed_cards_was_dealt_in(tmp_path: Path) -> 
         (1, None), (5, None)]
     assert [(r["seat"], r["cards"]) for r in rows if r["kind"] == "deal"] == [
         (1, "?? ??"), (5, "2s Kd")]
+
+
+def test_a_file_of_several_sessions_reads_each(tmp_path: Path) -> None:
+    first = (SITES / "ipoker-nlhe-spanish.xml").read_text(encoding="utf-8")
+    second = (SITES / "ipoker-plo-cad-account.xml").read_text(encoding="utf-8")
+    path = tmp_path / "two-sessions.xml"
+    path.write_text(first + second, encoding="utf-8")
+    rows, _, rejected = read_all(IPokerImporter(), path)
+    assert rejected == []
+    started = [r for r in rows if r["kind"] == "hand_started"]
+    # each game with its own session's game type and currency, at its own file line
+    assert [(r["hand_id"], r["game"]["variant"], r["game"]["currency"]) for r in started] == [
+        ("ipoker:3013573623", "holdem", "USD"), ("ipoker:7054739065", "omaha", "EUR")]
+    line = first.count("\n") + second.split("\n").index(' <game gamecode="7054739065">') + 1
+    assert started[1]["source"].split(";")[0] == f"ipoker:two-sessions.xml:{line}"
