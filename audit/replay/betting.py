@@ -401,7 +401,10 @@ def _raise_fixed(h: HandState, kind: str, s: int, cur: int, new_total: int, all_
                    f"allows a bet and {st.cap_multi} raises per round.", seat=s,
                    expected=1 + st.cap_multi, actual=h.bets + 1)
     if counts:
-        h.last_raise = new_total
+        # an all-in of half a bet or more counts as a full bet; under allin.limit_full_level
+        # the next raise goes on top of that full bet, not on top of the all-in
+        h.last_raise = expected if (st.allin_full_level and all_in
+                                    and new_total < expected) else new_total
         h.bets += 1
         h.fr_count += 1
         if h.bets >= 1 + st.cap_multi and h.contestants_with_chips() >= 3:

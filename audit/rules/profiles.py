@@ -92,6 +92,7 @@ CORE_PARAMS: frozenset[str] = frozenset(
         "tournament",
         "stud.bringin_fold",  # P24
         "a5.checkraise",  # A5-CHECKRAISE
+        "allin.limit_full_level",  # P7: a half-bet all-in raises the level to the full bet
     }
 )
 
