@@ -75,7 +75,7 @@ def test_every_file_of_the_site_is_recognised(site: str, tmp_path_factory) -> No
 
 
 @pytest.mark.parametrize("site", _failing(
-    "stars", "ftp", "partypoker", "ipoker",
+    "stars", "ftp", "partypoker",
     reason="issue 21: the readers quarantine whole families of real hands today (tournament "
            "headers, draw streets, session game types...)"))
 def test_at_least_99_percent_of_the_hands_import(site: str, tmp_path_factory) -> None:
@@ -88,7 +88,7 @@ def test_at_least_99_percent_of_the_hands_import(site: str, tmp_path_factory) ->
 
 
 @pytest.mark.parametrize("site", _failing(
-    "stars", "ipoker",
+    "stars",
     reason="issue 21: findings of warning or worse on real hands that nobody has shown to be "
            "irregular (reader or replay bugs until proven otherwise)"))
 def test_no_warning_or_worse_outside_the_reviewed_allowlist(site: str,
