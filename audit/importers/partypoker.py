@@ -411,7 +411,7 @@ class _Party:
 
     def _learn_aliases(self) -> None:
         """Full names the seat list cut short: `Dealt to Hero Name [..]`, `Hero Name balance`."""
-        for n, text in self.rest:
+        for _, text in self.rest:
             m = _DEALT.match(text) or _BALANCE.match(text)
             if not m:
                 continue
@@ -431,7 +431,8 @@ class _Party:
 
     def _unglue(self, text: str) -> list[str]:
         """`..cards.Player2 wins $1` -> two lines (the client sometimes drops the line end)."""
-        if ":" in text and self.split_name(text) and self.split_name(text)[1].startswith(":"):
+        said = self.split_name(text) if ":" in text else None
+        if said is not None and said[1].startswith(":"):
             return [text]  # chat
         out = []
         start = 0
@@ -566,7 +567,7 @@ class _Party:
         player clockwise before the small blind, the button, sits in seat 2 (the blinds and
         the order of play say so). Then the button is that seat, noted in `source`."""
         sb = next((self.names.get(who) for _, kind, who, text in events
-                   if kind == "line" and text.startswith("posts small blind")), None)
+                   if kind == "line" and who and text.startswith("posts small blind")), None)
         active = sorted(seat for _, seat, name, _ in seats if name in dealt_in)
         if not button or sb is None or sb not in active or len(active) < 3:
             return button
@@ -984,7 +985,7 @@ class _Party:
                 continue
             name = names[seat]
             cards = mine.get(name)
-            w = {"seat": seat, "player": name}
+            w: dict[str, Any] = {"seat": seat, "player": name}
             if number == 3:
                 got = cards.split(" ") if cards else ["??"] * 3
                 if len(got) != 3:
