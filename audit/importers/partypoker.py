@@ -202,7 +202,9 @@ _STUD_STREETS = {None: 3, "Fourth": 4, "Fifth": 5, "Sixth": 6, "River": 7}
 
 
 def _clean(text: str) -> str:
-    return " ".join(text.replace("\x00", " ").split())
+    """A line without stray NUL bytes (and a UTF-16 byte-order mark read as cp1252), its runs
+    of spaces collapsed."""
+    return " ".join(text.replace("\x00", "").lstrip("\ufeffÿþ").split())
 
 
 def _to_utc(month: str, day: str, time: str, zone: str, year: str, n: int, text: str
@@ -1076,10 +1078,11 @@ class PartyPokerImporter:
 
     def sniff(self, head: bytes, path: Path) -> bool:
         """`***** Hand History for Game N *****` (or `For`) at a line start near the top, NUL
-        bytes and spaces before it allowed (file name ignored)."""
+        bytes (UTF-16 text too) and spaces allowed (file name ignored)."""
         del path
-        return re.search(rb"(?m)^[\x00 \t\xef\xbb\xbf]*\*{5} ?Hand History [Ff]or Game \w+ ?\*{5}",
-                         head) is not None
+        text = head.replace(b"\x00", b"")  # stray NULs, or ASCII text written as UTF-16
+        return re.search(rb"(?m)^[ \t\xef\xbb\xbf\xff\xfe]*\*{5} ?Hand History [Ff]or Game \w+ "
+                         rb"?\*{5}", text) is not None
 
     def read(self, path: Path) -> Iterator[Chunk]:
         """Stream `path` as chunks of about `chunk_hands` whole hands each."""

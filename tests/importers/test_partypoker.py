@@ -166,3 +166,13 @@ def test_action_lines_naming_other_players_than_the_seat_list_are_matched_in_tur
     assert "holdem_AA is Player5,playclever99 is Player3" in rows[0]["source"]
     assert _kinds(rows, "fold") == [("fold", "Player5", None, None),
                                     ("fold", "Player3", None, None)]
+
+
+@pytest.mark.parametrize("encoding", ["utf-16", "utf-16-le"])
+def test_a_hand_saved_as_utf16_is_recognised_and_read(tmp_path: Path, encoding: str) -> None:
+    text = (SITES / "party-stud-hilo-lo-pot.txt").read_text()
+    path = tmp_path / "h.txt"
+    path.write_bytes(text.encode(encoding))
+    assert detect_format(path) == "partypoker"
+    rows, _, rejected = read_all(PartyPokerImporter(), path)
+    assert rejected == [] and rows[0]["hand_id"] == "party:11480841734"
