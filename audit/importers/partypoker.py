@@ -74,7 +74,10 @@ Mapping (PartyPoker line -> events; money exact):
   -> annotation `cash_out: ...`, no award.
 * Harmless lines -> annotation: chat (`name: text` -> `said: ...`), joined / left the table,
   sitting out, disconnected / reconnected, did not respond in time, time bank, finished in
-  place N, opens (stud), allowed to play after the button, `Creating Main Pot ...`.
+  place N, opens (stud), allowed to play after the button, `Creating Main Pot ...`; any other
+  status line of a seated player (`is ...`, `has ...`, `was ...`, `will ...` with no amount
+  and no cards) -> annotation `note: ...`. Anything else quarantines the hand, naming the line.
+* Files: UTF-8 or cp1252, UTF-16 (ASCII read through stray NUL bytes), BOMs.
 """
 
 from __future__ import annotations
@@ -186,6 +189,8 @@ _ANYONE_NOTES = [
     (re.compile(r"^Player (.+?) finished in .*$"), "finished"),
     (re.compile(r"^(.+?) finished in .*$"), "finished"),
 ]
+# a player's status line the grammar does not list: words only, no amount and no cards
+_STATUS = re.compile(r"^(?:is|has|was|will)\b[^0-9\[\]()$€£]*$")
 _HARMLESS = re.compile(r"^(?:Connection Lost due to some reason\.?|There was no qualifying low "
                        r"hand\.?|Creating (?:Main|Side) Pot .*|Board: \[.*\])$")
 # the voluntary actions that show a player was dealt in (posts and showdown lines count too)
@@ -790,6 +795,9 @@ class _Party:
                     h.emit(n, "annotation", detail=detail, **self.who(who))
                     break
             else:
+                if _STATUS.match(rest):  # a status message: it names no chips and no cards
+                    h.emit(n, "annotation", detail=f"note: {rest}", **self.who(who))
+                    continue
                 raise bad_line(n, f"{who} {rest}")
         if section == "pre":
             raise SiteHandError(f"line {last}: hand ends before the cards are dealt "

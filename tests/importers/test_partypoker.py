@@ -176,3 +176,22 @@ def test_a_hand_saved_as_utf16_is_recognised_and_read(tmp_path: Path, encoding: 
     assert detect_format(path) == "partypoker"
     rows, _, rejected = read_all(PartyPokerImporter(), path)
     assert rejected == [] and rows[0]["hand_id"] == "party:11480841734"
+
+
+def test_a_status_line_without_chips_is_a_note_a_new_money_line_quarantines(
+        tmp_path: Path) -> None:
+    text = (SITES / "party-unseated-big-blind.txt").read_text()
+    noted = text.replace("Player1 folds\n", "Player1 folds\nPlayer1 has returned to the table\n")
+    rows, _, rejected = read_all(PartyPokerImporter(), _write(tmp_path, "a.txt", noted))
+    assert rejected == []
+    assert ("annotation", "Player1", None, "note: has returned to the table") in _kinds(
+        rows, "annotation")
+    money = text.replace("Player1 folds\n", "Player1 straddles [$0,50 USD]\n")
+    rows, _, rejected = read_all(PartyPokerImporter(), _write(tmp_path, "b.txt", money))
+    assert rows == [] and "unknown line: 'Player1 straddles" in rejected[0].reason
+
+
+def _write(tmp_path: Path, name: str, text: str) -> Path:
+    path = tmp_path / name
+    path.write_text(text)
+    return path
