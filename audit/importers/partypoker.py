@@ -59,7 +59,8 @@ Mapping (PartyPoker line -> events; money exact):
   pre-action fold; the log repeats it as `folds` on the player's turn) -> annotation.
 * Stud: `** Dealing **` starts third street, `** Dealing Fourth|Fifth|Sixth street **` and
   `** Dealing River **` the later ones. The log shows only the hero's cards (`Dealt to`): every
-  live seat gets deal/down + deal/up per street, `??` where unknown; shown cards at showdown
+  live seat gets deal/down + deal/up per street, from the seven cards he shows at the showdown
+  (PartyPoker lists them in the order dealt) when he does, else `??`; the shown cards also
   come as a show.
 * `shows [ cards ]` -> show; `doesn't show [ cards ]` -> muck with cards; `does not show
   cards` -> muck. `wins $x [from the main pot | from the side pot k]` -> award main / side-k;
@@ -393,8 +394,10 @@ class _Party:
         self.started = h.emit(self.number, "hand_started", g.note, ts=g.ts, game=game,
                               detail=self._flags())
         for line, seat, name, amt in seats:
-            out = name not in dealt_in if not g.tournament else False
             stack = self.money(amt, line)
+            # a cash player who neither posts nor acts sits out; a tournament player is dealt
+            # in while he has chips (his blinds may go unlogged)
+            out = name not in dealt_in and (not g.tournament or stack == 0)
             if stack == 0 and not out:  # a new player's chips are not in the seat list yet
                 self._add_unseated(line, seat, name, "the seat list shows no chips for a "
                                    "player who plays; stack unknown")
@@ -576,7 +579,7 @@ class _Party:
         sb = next((self.names.get(who) for _, kind, who, text in events
                    if kind == "line" and who and text.startswith("posts small blind")), None)
         active = sorted(seat for _, seat, name, _ in seats if name in dealt_in)
-        if not button or sb is None or sb not in active or len(active) < 3:
+        if self.g.variant in _STUD or sb is None or sb not in active or len(active) < 3:
             return button
         before = active[active.index(sb) - 1]
         following = button % max(seat_count or 0, active[-1]) + 1
@@ -977,6 +980,13 @@ class _Party:
         """Every live seat gets its street's cards: the hero's from `Dealt to`, `??` else."""
         h = self.h
         h.new_round()
+        if not hasattr(self, "stud_shown"):
+            self.stud_shown = {}
+            for m, kind, who, text in events:
+                if kind == "line" and who and (sh := _SHOW.match(text) or _NOSHOW.match(text)):
+                    got = site_cards(sh.group(1), f"line {m}").split(" ")
+                    if len(got) == 7 and "??" not in got:
+                        self.stud_shown[who] = got
         mine: dict[str, str] = {}
         started = False
         for m, kind, who, text in events:
@@ -995,6 +1005,9 @@ class _Party:
                 continue
             name = names[seat]
             cards = mine.get(name)
+            shown = self.stud_shown.get(name)
+            if cards is None and shown:  # shown at the showdown in the order dealt
+                cards = " ".join(shown[:3]) if number == 3 else shown[number - 1]
             w: dict[str, Any] = {"seat": seat, "player": name}
             if number == 3:
                 got = cards.split(" ") if cards else ["??"] * 3

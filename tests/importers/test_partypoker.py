@@ -144,11 +144,20 @@ def test_stud_hi_lo_deals_every_street_and_pays_the_low_half() -> None:
     rows = _hand("party-stud-hilo-lo-pot.txt")
     assert rows[0]["game"]["variant"] == "stud_hilo"
     deals = [(r["player"], r["cards"], r["detail"]) for r in rows if r["kind"] == "deal"]
+    # the hero's cards from `Dealt to`, Player1's from the seven he shows (in the order dealt)
     assert deals[:4] == [("Player0", "Ah 4h", "down"), ("Player0", "4d", "up"),
-                         ("Player1", "?? ??", "down"), ("Player1", "??", "up")]
+                         ("Player1", "Qc 3d", "down"), ("Player1", "Ac", "up")]
+    assert deals[-2:] == [("Player0", "8s", "down"), ("Player1", "Jc", "down")]
     assert len(deals) == 2 * 2 + 2 * 4
     assert _kinds(rows, "award") == [("award", "Player0", 9050, "main/high"),
                                      ("award", "Player1", 9050, "main/low")]
+
+
+def test_stud_cards_nobody_shows_stay_unknown() -> None:
+    rows = _hand("party-stud-mtt-double-bets.txt")
+    third = {r["player"]: r["cards"] for r in rows if r["kind"] == "deal" and r["detail"] == "up"
+             and r["seq"] < 40}
+    assert (third["Hero"], third["Player2"], third["Player4"]) == ("3h", "??", "2h")
 
 
 def test_stud_tournament_double_bet_on_an_open_pair_and_the_bring_in() -> None:
