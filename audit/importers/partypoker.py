@@ -308,6 +308,7 @@ class _Party:
         self.number = block[0][0]
         self.lines = [(n, _clean(t)) for n, t in block]
         self.body = [(n, t) for n, t in self.lines if t]
+        self.stud_shown: dict[str, list[str]] | None = None  # stud: seven cards shown
 
     # --- the head: header, game, table, seats ---------------------------------------------
 
@@ -980,7 +981,7 @@ class _Party:
         """Every live seat gets its street's cards: the hero's from `Dealt to`, `??` else."""
         h = self.h
         h.new_round()
-        if not hasattr(self, "stud_shown"):
+        if self.stud_shown is None:
             self.stud_shown = {}
             for m, kind, who, text in events:
                 if kind == "line" and who and (sh := _SHOW.match(text) or _NOSHOW.match(text)):
