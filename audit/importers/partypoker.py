@@ -73,11 +73,12 @@ Mapping (PartyPoker line -> events; money exact):
   collected c ...` -> award c; shown cards in brackets there -> show. A player who `Cashed
   out` (PartyPoker's all-in cash-out: the house pays him, the pot still goes to the winner)
   -> annotation `cash_out: ...`, no award.
-* Harmless lines -> annotation: chat (`name: text` -> `said: ...`), joined / left the table,
-  sitting out, disconnected / reconnected, did not respond in time, time bank, finished in
-  place N, opens (stud), allowed to play after the button, `Creating Main Pot ...`; any other
-  status line of a seated player (`is ...`, `has ...`, `was ...`, `will ...` with no amount
-  and no cards) -> annotation `note: ...`. Anything else quarantines the hand, naming the line.
+* Harmless lines -> annotation: chat (`name: text` -> `said: ...`, observers too), joined /
+  left the table, sitting out, disconnected / reconnected, did not respond in time, time
+  bank, finished in place N, opens (stud), allowed to play after the button, `Creating Main
+  Pot ...`; any other status line of a seated player (`is ...`, `has ...`, `was ...`, `will
+  ...` with no amount and no cards) -> annotation `note: ...`. Anything else quarantines the
+  hand, naming the line.
 * Files: UTF-8 or cp1252, UTF-16 (ASCII read through stray NUL bytes), BOMs.
 """
 
@@ -190,6 +191,8 @@ _ANYONE_NOTES = [
     (re.compile(r"^Player (.+?) finished in .*$"), "finished"),
     (re.compile(r"^(.+?) finished in .*$"), "finished"),
 ]
+# chat by someone not seated (an observer): `name: text`
+_CHAT = re.compile(r"^([^:\[\]()]+?): (.*)$")
 # a player's status line the grammar does not list: words only, no amount and no cards
 _STATUS = re.compile(r"^(?:is|has|was|will)\b[^0-9\[\]()$€£]*$")
 _HARMLESS = re.compile(r"^(?:Connection Lost due to some reason\.?|There was no qualifying low "
@@ -723,7 +726,10 @@ class _Party:
                         h.emit(n, "annotation", player=a.group(1), detail=label)
                         break
                 else:
-                    raise bad_line(n, text)
+                    if (c := _CHAT.match(text)) is None:
+                        raise bad_line(n, text)
+                    # an observer (or the dealer) chatting
+                    h.emit(n, "annotation", player=c.group(1), detail=f"said: {c.group(2)}")
                 continue
             assert who is not None
             rest = text

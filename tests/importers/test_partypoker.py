@@ -204,3 +204,11 @@ def _write(tmp_path: Path, name: str, text: str) -> Path:
     path = tmp_path / name
     path.write_text(text)
     return path
+
+
+def test_an_observer_chatting_is_a_note(tmp_path: Path) -> None:
+    text = (SITES / "party-unseated-big-blind.txt").read_text()
+    chat = text.replace("Hero folds\n", "Hero folds\nrailbird77: nice hand\n")
+    rows, _, rejected = read_all(PartyPokerImporter(), _write(tmp_path, "c.txt", chat))
+    assert rejected == []
+    assert ("annotation", "railbird77", None, "said: nice hand") in _kinds(rows, "annotation")
