@@ -403,12 +403,14 @@ def test_party_tournament_blinds_antes_level_and_chips(tmp_path: Path) -> None:
             if r["severity"] != "info"] == []
 
 
-def test_party_fixed_limit_tournament_is_quarantined(tmp_path: Path) -> None:
+def test_party_fixed_limit_tournament_bets_the_big_blind_and_twice_it(tmp_path: Path) -> None:
+    # `FL ... Blinds-Antes(50/100 -10)`: the blinds; the small bet is the big blind
     text = (SITES / "party-mtt-nlhe.txt").read_text().replace("NL Texas", "FL Texas", 1)
     rows, _, rejected = _read(PartyPokerImporter(), _write(tmp_path, "p.txt", text.encode()))
-    assert list(_hands(rows)) == ["party:20000000002"]
-    assert [(r.hand_id, "fixed-limit tournament" in r.reason) for r in rejected] == [
-        ("party:20000000001", True)]
+    assert rejected == []
+    game = _hands(rows)["party:20000000001"][0]["game"]
+    assert (game["structure"], game["small_blind"], game["big_blind"], game["small_bet"],
+            game["big_bet"], game["ante"]) == ("fixed_limit", 50, 100, 100, 200, 10)
 
 
 def test_amount_past_64_bits_quarantines_that_hand_only(tmp_path: Path) -> None:
@@ -493,14 +495,15 @@ def test_ipoker_refuses_doctype_and_entities(tmp_path: Path, prolog: str) -> Non
 # --- fuzzing -------------------------------------------------------------------------------
 
 _FTP_HEAD = re.compile(r"^Full Tilt Poker Game #\d+: ")
-_PARTY_START = re.compile(r"^Game #\d+ starts\.$")
-_PARTY_HH = re.compile(r"^\*{5} Hand History for Game \d+ \*{5}$")
+_PARTY_PREAMBLE = re.compile(r"^(?:Game #\d+ starts\.?|#Game No ?: ?\d+)$")
+_PARTY_HH = re.compile(r"^\*{5} ?Hand History [Ff]or Game \w+ ?\*{5}$")
 _XML_GAME = re.compile(r"<game\b[^>]*gamecode=")
 
 
 def _header_lines(fmt: str, data: bytes) -> set[int]:
     out: set[int] = set()
     after_start = False
+    run_start = 0
     for n, raw in enumerate(data.split(b"\n"), start=1):
         # decoded as the readers decode a line (bytes that are not UTF-8 read as cp1252), so
         # a stray byte that is whitespace there (\xa0) is whitespace here too
@@ -508,14 +511,16 @@ def _header_lines(fmt: str, data: bytes) -> set[int]:
         if fmt == "fulltilt" and _FTP_HEAD.match(text):
             out.add(n)
         elif fmt == "partypoker":
-            if _PARTY_START.match(text):
-                out.add(n)
-                after_start = True
-            elif _PARTY_HH.match(text):
+            # a hand: a run of preamble / header lines (blank lines between) holding the
+            # `Hand History` line; it starts at the run's first line
+            party = " ".join(text.replace("\x00", " ").split())
+            if _PARTY_PREAMBLE.match(party) or _PARTY_HH.match(party):
                 if not after_start:
-                    out.add(n)
-                after_start = False
-            elif text.strip() and not text.startswith("#Game No"):
+                    run_start = n
+                after_start = True
+                if _PARTY_HH.match(party):
+                    out.add(run_start)
+            elif party:
                 after_start = False
         elif fmt == "ipoker" and _XML_GAME.search(text):
             out.add(n)

@@ -66,6 +66,7 @@ from audit.rules.ids import (
     BET_STUD_OPENPAIR,
     DEAL_PREMATURE,
     DQ_INCONSISTENT_LOG,
+    DQ_UNVERIFIABLE_AWARD,
     DRAW_FIVE_CARD_HAND,
     DRAWHI_ALLIN_ANTES,
     LOWBALL_OPEN,
@@ -106,7 +107,8 @@ class FamilyHooks:
                  "structure_flagged", "opened", "min_open_2bb", "frozen", "high_card",
                  "draw_pos", "draw_order_flagged", "draw_served", "first_action_seq",
                  "acted_before_deal", "split", "burn_mark", "street_burns", "claims",
-                 "mucks", "spoken", "pair_said", "shows", "false_open")
+                 "mucks", "spoken", "pair_said", "shows", "false_open", "order_unknown",
+                 "unlogged_noted")
 
     def __init__(self, h: HandState, spec: VariantSpec) -> None:
         self.spec = spec
@@ -158,6 +160,10 @@ class FamilyHooks:
         self.pair_said: set[int] = set()  # lowball: seats that announced "pair"
         self.shows: dict[int, int] = {}  # seat -> seq of his show
         self.street_burns: dict[int, tuple[int, int]] = {}  # stud street -> (burns, its seq)
+        # stud: upcards the log does not show decide who starts this round: the log's first
+        # actor starts it (noted once per hand as data quality)
+        self.order_unknown = False
+        self.unlogged_noted = False
         # big-bet Mississippi: no bring-in; the high card opens round 1 and may not check
         self.high_card = 0 if spec.name != "mississippi" or h.structure == FL else -1
         # LOWBALL-OPEN: the minimum open is the big blind (a call) or twice it (a raise)
@@ -263,6 +269,9 @@ class FamilyHooks:
             # an exposed hole card is his first up-dealt card; a dead hand brings in nothing
             up = {s: self.up[s][0 if s in self.exposed_start else -1] for s in alive
                   if self.up.get(s) and s not in self.dead_start}
+            if any(c < 0 for c in up.values()):
+                self._unlogged_upcards(h, "who brings in")
+                return
             b = bring_in_seat(up, self.spec.bring_in)
             if b in self.exposed_start:
                 # STUD-EXPOSED-START: the next player may fold, bring in or complete
@@ -291,6 +300,12 @@ class FamilyHooks:
             if later and h.order_ids:
                 h.order_ids = (h.order_ids[0], later)
         boards = {s: self.up.get(s, []) + self.common for s in alive}
+        if any(c < 0 for b in boards.values() for c in b):
+            self._unlogged_upcards(h, f"who starts the betting {self.street_name(h)}")
+            if h.street == 1 and self.spec.open_pair:  # an open pair cannot be ruled out
+                self.open_pair = True
+                h.street_rule = BET_STUD_OPENPAIR
+            return
         best = first_by_board(boards, h.order, self.spec.board == "low")
         if best and not h.live(best) and not h.folded[best]:
             self._allin_starter(h, best)
@@ -304,6 +319,18 @@ class FamilyHooks:
                 h.street_rule = RAZZ_NO_OPENPAIR
             elif self.spec.name == "stud_hilo":
                 h.street_rule = STUDHL_NO_OPENPAIR
+
+    def _unlogged_upcards(self, h: HandState, what: str) -> None:
+        """Upcards the log does not show (sites that log only the hero's cards): the round's
+        first actor is taken from the log, and the hand says once that it was not checked."""
+        self.bring_seat = 0
+        self.order_unknown = True
+        h.to_act = 0
+        if not self.unlogged_noted:
+            self.unlogged_noted = True
+            h.flag(DQ_UNVERIFIABLE_AWARD, self.last_deal_seq or 0, f"The log does not show "
+                   f"every upcard, so {what} (and the order of play on the streets whose "
+                   "upcards are unknown) cannot be verified; the log's order is followed.")
 
     # --- events -------------------------------------------------------------------------
 
@@ -438,6 +465,7 @@ class FamilyHooks:
         h.last_raise = 0
         h.bets = 0
         self.bring_done = True
+        self.order_unknown = False
         if wrong and self.wrong_bring is None:
             self.wrong_bring = (s, add, h.n_actions)
         h.to_act = h.next_to_act(s)
@@ -473,6 +501,9 @@ class FamilyHooks:
             self._end_draw(h, seq)
         if self.pending:
             self._resolve(h)
+        if self.order_unknown and s is not None and 0 < s < h.size and h.in_hand[s]:
+            self.order_unknown = False  # the upcards are unknown: the log's actor starts
+            h.to_act = s
         if self.exposed:
             check_held(self, h)
         if s is None or not 0 < s < h.size:
