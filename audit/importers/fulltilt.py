@@ -75,10 +75,18 @@ from audit.importers.sitetext import (
     parse_amount,
     read_site_text,
     site_cards,
+    sniff_text,
     to_minor,
 )
 
-_HEADER = re.compile(r"^Full Tilt Poker Game #(\d+): ")
+_HEADER = re.compile(r"^(?:Full Tilt Poker|FullTiltPoker) Game #(\d+): ")
+# the clock at the end of a header: `h:mm:ss ZONE - yyyy/mm/dd`, the ET time in brackets when
+# the player's zone is another (`17:00:14 CET - 2012/11/06 [11:00:14 ET - 2012/11/06]`), and
+# `(partial)` on a hand logged from the middle
+_HEADER_CLOCK = re.compile(
+    r" - (\d{1,2}:\d\d:\d\d) ([A-Z]{1,5}) - (\d{4})/(\d\d)/(\d\d)"
+    r"(?: \[(\d{1,2}:\d\d:\d\d) ([A-Z]{1,5}) - (\d{4})/(\d\d)/(\d\d)\])?"
+    r"(?: \((?:partial)\))?$")
 _SEAT = re.compile(r"^Seat (\d+): (.+?) \(([$€£]?[0-9][0-9,.]*)\)(, is sitting out)?$")
 _BUTTON = re.compile(r"^The button is in seat #(\d+)$")
 _STREET = re.compile(r"^\*\*\* (FLOP|TURN|RIVER) \*\*\* (\[[^\]]*\])(?: (\[[^\]]*\]))?"
@@ -93,13 +101,20 @@ _STAKES = re.compile(r"^([$€£]?)([0-9][0-9,.]*)/[$€£]?([0-9][0-9,.]*)"
 _CLOCK = re.compile(r"^(\d{1,2}:\d\d:\d\d) ([A-Z]{1,5})(?: \[(\d{4}/\d\d/\d\d) (\d{1,2}:\d\d:\d\d) "
                     r"([A-Z]{1,5})\])?$")
 _DATE = re.compile(r"^(\d{4})/(\d\d)/(\d\d)$")
-_TABLE = re.compile(r"^(?:(?P<tourney>.*\((?P<tid>\d+)\)), )?Table (?P<table>.+?)"
-                    r"(?: \((?P<max>\d+) max\))?(?: \((?:partial|deep|shallow|[a-z ,]+)\))*$")
+# `Table NAME (6 max, shallow)`, or a tournament's `$26 Super Turbo Matrix (244669447), Match 4`
+# / `MiniFTOPS Event #1 (243423165), Table 793`; the parenthesised table options name the seat
+# count (`6 max`, `heads up`) and the stack depth (`deep`, `shallow`)
+_TABLE = re.compile(r"^(?:(?P<tourney>.*\((?P<tid>\d+)\)), )?(?P<kind>Table|Match) "
+                    r"(?P<table>.+?)(?P<opts>(?: \([a-z0-9 ,]+\))*)$")
+_MAX = re.compile(r"\b(\d+) max\b")
+# a capped game: `CAP NL Hold'em`, `$2,000 Cap Pot Limit Omaha Hi`, `$400 Pot Limit Omaha Hi`
+_CAP = re.compile(r"^(?:cap |([$€£]?[0-9][0-9,.]*) (?:cap )?)")
 _LIMITS = {"nl": "no_limit", "no limit": "no_limit", "pl": "pot_limit", "pot limit": "pot_limit",
            "fl": "fixed_limit", "limit": "fixed_limit"}
 _GAMES = {"hold'em": "holdem", "holdem": "holdem", "omaha": "omaha", "omaha hi": "omaha",
           "omaha hi/lo": "omaha_hilo", "omaha h/l": "omaha_hilo", "omaha 8": "omaha_hilo",
-          "5 card omaha": "omaha5", "5 card omaha hi/lo": "omaha5_hilo"}
+          "5 card omaha": "omaha5", "5 card omaha hi": "omaha5",
+          "5 card omaha hi/lo": "omaha5_hilo", "5 card omaha h/l": "omaha5_hilo"}
 _STUD_GAMES = {"7 card stud": "stud", "stud": "stud", "stud hi": "stud",
                "7 card stud hi": "stud", "7 card stud hi/lo": "stud_hilo",
                "7 card stud h/l": "stud_hilo", "stud h/l": "stud_hilo", "stud hi/lo": "stud_hilo",
@@ -115,6 +130,7 @@ _DRAW_HEADERS = frozenset({"*** FIRST DRAW ***", "*** SECOND DRAW ***", "*** THI
                            "*** DRAW ***"})
 _DRAW_DEALT = re.compile(r"^Dealt to (.+?) \[([^\]]+)\] \[([^\]]+)\]$")
 _DISCARD = re.compile(r"^discards (\d+) cards?(?: \[([^\]]+)\])?$")
+_IS_DEALT = re.compile(r"^is dealt (\d+) cards?$")  # another player's unseen replacements
 _STAND_PAT = re.compile(r"^stands pat(?: on \[[^\]]*\])?$")
 _STUD_STREET = re.compile(r"^\*\*\* ([3-7])(?:RD|TH) STREET \*\*\*$")
 _STUD_DEALT = re.compile(r"^Dealt to (.+?) \[([^\]]+)\](?: \[([^\]]+)\])?$")
@@ -126,8 +142,12 @@ _POST = re.compile(r"^(posts the small blind of|posts the big blind of|"
 _WIN = re.compile(r"^(?:wins|ties for) (?:the )?(?:(high|low) )?"
                   r"(main pot|side pot(?: #?(\d+))?|pot)(?: #?(\d+))? \(" + _M + r"\)(?: .*)?$")
 _SHOW = re.compile(r"^shows \[([^\]]*)\](?: .*)?$")
+_SHOW_DESCRIPTION = re.compile(r"^shows [A-Za-z0-9].*$")  # `shows two pair, Kings and Sixes`
+_POT_SO_FAR = re.compile(r" \((?:Total )?Pot: [^)]*\)$")
+_BRING_IN_CARD = re.compile(r"^is (?:low|high) with \[[^\]]*\]$")  # who brings in, and why
 _MUCK = re.compile(r"^mucks(?: \[([^\]]*)\])?(?: .*)?$")
 _SEATED_NOTES = [
+    (re.compile(r"^sits down$"), "sits_down"),
     (re.compile(r"^(?:sits out|is sitting out)$"), "sits_out"),
     (re.compile(r"^has returned$"), "returned"),
     (re.compile(r"^has timed out(?: .*)?$"), "timed_out"),
@@ -145,6 +165,12 @@ _ANYONE_NOTES = [
     (re.compile(r"^(.+?) stands up$"), "stands_up"),
     (re.compile(r"^(.+?) has (?:joined|left) the table$"), "table_change"),
 ]
+_TABLE_NOTES = [  # lines about the table, no player named
+    (re.compile(r"^\d+ seconds left to act$"), "time_warning"),
+    (re.compile(r"^No low hand qualified$"), "no_low"),
+    (re.compile(r"^Players agree to Run It Twice$"), "run_it_twice"),
+]
+_RUN_SUMMARY = re.compile(r"^(?:\*\*\* SUMMARY \d \*\*\*|Pot \d [$€£]?[0-9][0-9,.]*)$")
 _OBSERVER = re.compile(r"^(.+?) \(Observer\): (.*)$")
 _LOW_DESC = re.compile(r"^\s*\([0-9AKQJT, -]*\)$")
 
@@ -153,12 +179,26 @@ def _ftp_game(header: str, number: int) -> dict[str, Any]:
     """The parts of a Full Tilt header line."""
     m = _HEADER.match(header)
     assert m
-    parts = header[m.end():].split(" - ")
+    rest = header[m.end():]
+    info: dict[str, Any] = {"game_no": m.group(1)}
+    if (c := _HEADER_CLOCK.search(rest)):
+        clock, zone, y, mo, d, et_clock, et_zone, et_y, et_mo, et_d = c.groups()
+        if et_clock:  # the bracket is the ET time: read that (a named zone, DST-aware)
+            clock, zone, y, mo, d = et_clock, et_zone, et_y, et_mo, et_d
+        info["clock"] = (clock, zone, None, None, None)
+        info["date"] = (y, mo, d)
+        rest = rest[:c.start()]
+    parts = rest.split(" - ")
     table = _TABLE.match(parts[0])
     if not table:
-        raise bad_line(number, header, "header without 'Table NAME'")
-    info: dict[str, Any] = {"game_no": m.group(1), "table": table.group("table"),
-                            "max": table.group("max"), "tournament": bool(table.group("tourney"))}
+        raise bad_line(number, header, "header without 'Table NAME' or 'Match N'")
+    opts = table.group("opts") or ""
+    seats = _MAX.search(opts)
+    name = table.group("table") if table.group("kind") == "Table" else (
+        "Match " + table.group("table"))
+    info.update(table=f"{table.group('tid')} {name}" if table.group("tourney") else name,
+                max=seats.group(1) if seats else ("2" if "heads up" in opts else None),
+                tournament=bool(table.group("tourney")))
     for part in parts[1:]:
         p = part.strip()
         low = p.lower()
@@ -180,23 +220,29 @@ def _ftp_game(header: str, number: int) -> dict[str, Any]:
     return info
 
 
-def _limit_and_game(text: str, number: int, header: str) -> tuple[str | None, str]:
+def _limit_and_game(text: str, number: int, header: str) -> tuple[str | None, str, str]:
+    """(structure, variant, cap) of a header's game words; cap is the stated cap (`$2,000`,
+    or `CAP` when the amount is not named) or ""."""
     if any(u in text for u in _UNSUPPORTED):
         raise bad_line(number, header, "unsupported Full Tilt game (A-5 triple draw)")
+    cap = ""
+    if (c := _CAP.match(text)):
+        cap = c.group(1) or "CAP"
+        text = text[c.end():]
     for words in sorted(_LIMITS, key=len, reverse=True):
         if text.startswith(words + " "):
             name = text[len(words) + 1:].strip()
             if name in _GAMES:
-                return _LIMITS[words], _GAMES[name]
+                return _LIMITS[words], _GAMES[name], cap
     if text in _GAMES:
-        return None, _GAMES[text]
+        return None, _GAMES[text], cap
     raise bad_line(number, header, f"unknown Full Tilt game {text!r}")
 
 
 def _map_ftp(block: list[tuple[int, str]], file_name: str) -> SiteHand:
     number, header = block[0]
     info = _ftp_game(header, number)
-    structure, variant = _limit_and_game(info["game"], number, header)
+    structure, variant, cap = _limit_and_game(info["game"], number, header)
     if structure is None:
         raise bad_line(number, header, "no betting structure (NL/PL/Limit) in the header")
     is_stud = variant in _STUD
@@ -219,6 +265,8 @@ def _map_ftp(block: list[tuple[int, str]], file_name: str) -> SiteHand:
     except ValueError:
         raise bad_line(number, header, "invalid date or time") from None
     ts, note = local_to_utc(local, zone)
+    if cap:  # a capped table: a player's chips in one hand stop at the cap
+        note += f";cap={cap}"
     h = SiteHand(fmt="fulltilt", file_name=file_name, hand_id=f"ftp:{info['game_no']}",
                  table_id=info["table"])
     low, high = money(low_s, number), money(high_s, number)
@@ -236,7 +284,7 @@ def _map_ftp(block: list[tuple[int, str]], file_name: str) -> SiteHand:
         game.update(small_blind=low, big_blind=high)
     started = h.emit(number, "hand_started", note, ts=ts, game=game)
 
-    body = block[1:]
+    body = [(n, t) for n, t in block[1:] if t.strip()]
     i = 0
     # seats
     while i < len(body) and (m := _SEAT.match(body[i][1])):
@@ -259,15 +307,18 @@ def _map_ftp(block: list[tuple[int, str]], file_name: str) -> SiteHand:
     last = number
     stud = _StudDeal(h) if is_stud else None
     draw = _Draws(h) if is_draw else None
+    shown: set[str] = set()
     for n, text in body[i:]:
         last = n
         if not text.strip():
             continue
+        if text.startswith("*** ") and (pt := _POT_SO_FAR.search(text)):
+            text = text[:pt.start()]  # `*** FLOP *** [..] (Total Pot: $96, 2 Players)`
         if draw is not None and section == "play":
             if (dd := _DRAW_DEALT.match(text)) and dd.group(1) in h.seat_of:
                 draw.dealt(n, text, dd.group(1), dd.group(3))
                 continue
-            if not ((d := _DEALT.match(text)) and d.group(1) in h.seat_of):
+            if text.startswith("*** "):
                 draw.flush()
             if text in _DRAW_HEADERS:
                 draw.start()
@@ -291,8 +342,8 @@ def _map_ftp(block: list[tuple[int, str]], file_name: str) -> SiteHand:
                 rake = money(t.group(2), n)
                 if rake:
                     h.emit(n, "rake", amount=rake, detail="rake")
-            elif text.startswith("Board: [") or text.startswith("Seat "):
-                pass
+            elif (text.startswith(("Board: [", "Seat ", "Duration ")) or _RUN_SUMMARY.match(text)):
+                pass  # restatements: the boards, the seats' results, run-it-twice pots
             else:
                 raise bad_line(n, text, "unknown summary line")
             continue
@@ -330,7 +381,12 @@ def _map_ftp(block: list[tuple[int, str]], file_name: str) -> SiteHand:
                     h.emit(n, "annotation", player=a.group(1), detail=label)
                     break
             else:
-                raise bad_line(n, text)
+                for pattern, label in _TABLE_NOTES:
+                    if pattern.match(text):
+                        h.emit(n, "annotation", detail=label)
+                        break
+                else:
+                    raise bad_line(n, text)
             continue
         name, rest = split
         if rest.startswith(":"):
@@ -365,6 +421,9 @@ def _map_ftp(block: list[tuple[int, str]], file_name: str) -> SiteHand:
         if draw is not None and section == "play" and (dc := _DISCARD.match(rest)):
             draw.discard(n, text, name, int(dc.group(1)), dc.group(2))
             continue
+        if draw is not None and section == "play" and (dn := _IS_DEALT.match(rest)):
+            draw.dealt_unseen(n, text, name, int(dn.group(1)))
+            continue
         if draw is not None and section == "play" and _STAND_PAT.match(rest):
             draw.start_if_betting()
             h.emit(n, "stand_pat", **h.who(name))
@@ -377,6 +436,8 @@ def _map_ftp(block: list[tuple[int, str]], file_name: str) -> SiteHand:
                     "raises to": "raise", "completes it to": "complete"}[verb]
             if (amt_s is None) != (kind in ("fold", "check")):
                 raise bad_line(n, text, "amount missing or unexpected")
+            if draw is not None:
+                draw.flush()  # the draw is over: replacements the log never showed are `??`
             if draw is not None and kind in ("call", "bet", "raise", "complete"):
                 draw.betting = True  # chips went in: a later discard starts a new draw
             if kind in ("raise", "complete"):
@@ -388,6 +449,15 @@ def _map_ftp(block: list[tuple[int, str]], file_name: str) -> SiteHand:
             continue
         if (s2 := _SHOW.match(rest)):
             h.emit(n, "show", cards=site_cards(s2.group(1), f"line {n}"), **h.who(name))
+            shown.add(name)
+            continue
+        if _SHOW_DESCRIPTION.match(rest):
+            if name not in shown:  # shown, but the log names the hand, not the cards
+                h.emit(n, "show", cards=" ".join(["??"] * len(h.hole.get(
+                    h.seat_of[name], "?? ??").split(" "))), **h.who(name))
+                shown.add(name)
+            continue  # the shown hand's name, after its cards
+        if stud is not None and _BRING_IN_CARD.match(rest):
             continue
         if (mk := _MUCK.match(rest)):
             w = h.who(name)
@@ -464,6 +534,18 @@ class _Draws:
                     raise bad_line(line, text, "a draw replaces as many cards as discarded")
                 del self.pending[k]
                 self.hand.emit(line, "deal", cards=cards, detail="draw", seat=seat, player=name)
+                return
+        raise bad_line(line, text, "new cards for a player who did not discard")
+
+    def dealt_unseen(self, line: int, text: str, name: str, count: int) -> None:
+        seat = self.hand.who(name)["seat"]
+        for k, (pseat, _, pcount, _) in enumerate(self.pending):
+            if pseat == seat:
+                if pcount != count:
+                    raise bad_line(line, text, "a draw replaces as many cards as discarded")
+                del self.pending[k]
+                self.hand.emit(line, "deal", cards=" ".join(["??"] * count), detail="draw",
+                               seat=seat, player=name)
                 return
         raise bad_line(line, text, "new cards for a player who did not discard")
 
@@ -551,16 +633,20 @@ class FullTiltImporter:
         self.chunk_hands = chunk_hands
 
     def sniff(self, head: bytes, path: Path) -> bool:
-        """A line starting `Full Tilt Poker Game #` near the top (file name ignored)."""
+        """A line starting `Full Tilt Poker Game #` (older files: `FullTiltPoker Game #`) near
+        the top, in UTF-8, cp1252 or UTF-16 (file name ignored)."""
         del path
-        return re.search(rb"(?m)^(?:\xef\xbb\xbf)?Full Tilt Poker Game #\d+: ", head) is not None
+        return _SNIFF.search(sniff_text(head)) is not None
 
     def read(self, path: Path) -> Iterator[Chunk]:
         """Stream `path` as chunks of about `chunk_hands` whole hands each."""
         yield from read_site_text(path, fmt="fulltilt", header=_HEADER_LINE,
                                   chunk_hands=self.chunk_hands, map_hand=_map_ftp,
-                                  hand_id_of=_ftp_hand_id)
+                                  hand_id_of=_ftp_hand_id, skip=_FRAMING)
 
 
-_HEADER_LINE = re.compile(r"^\ufeff?Full Tilt Poker Game #\d+: ")
+_SNIFF = re.compile(r"(?m)^\ufeff?(?:Full Tilt Poker|FullTiltPoker) Game #\d+: ")
+_HEADER_LINE = re.compile(r"^\ufeff?(?:Full Tilt Poker|FullTiltPoker) Game #\d+: ")
+# file framing written by archive tools around the hands (HM2 archives start with `BEGIN`)
+_FRAMING = re.compile(r"^(?:BEGIN|END)$")
 IMPORTER = FullTiltImporter()
