@@ -198,8 +198,12 @@ def _show(h: HandState, deck: Deck, kind: str, s: int | None, text: str | None,
         h.mucked[s] = True
         return
     known_hole = [c for c in h.hole[s] if c >= 0]
-    new = tuple(c for c in cards if c >= 0 and c not in known_hole)
-    if known_hole and new:
+    # a second show restates the first (an all-in stud hand shown on 3rd street and again at
+    # the end): the cards already shown are not dealt again
+    before = set(known_hole) | set(h.shown[s] or ())
+    new = tuple(c for c in cards if c >= 0 and c not in before)
+    unknown = len(h.hole[s]) - len(known_hole)  # face-down cards the log did not name
+    if known_hole and len(new) > unknown:
         h.flag(DQ_INCONSISTENT_LOG, seq, f"{h.who(s)} showed cards that differ from the "
                "hole cards logged for him; the shown cards are used.", seat=s,
                expected=" ".join(map(str, known_hole)), actual=text)

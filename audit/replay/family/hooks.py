@@ -698,7 +698,10 @@ class FamilyHooks:
             h.flag(DQ, seq, f"{h.who(s)} showed cards that differ from the cards logged for "
                    "him; the shown cards are used.", seat=s,
                    expected=" ".join(map(str, known)), actual=text)
-        new = tuple(c for c in own if c >= 0 and c not in known)
+        # a second show restates the first (an all-in stud hand turned up on 3rd street and
+        # shown again whole at the end): the cards already shown are not dealt again
+        before = set(known) | set(h.shown[s] or ())
+        new = tuple(c for c in own if c >= 0 and c not in before)
         deck.add(h, new, seq, f"{h.who(s)}'s shown cards")
         h.shown[s] = tuple(own)
         h.showdown = True
