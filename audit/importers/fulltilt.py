@@ -94,7 +94,15 @@ _STREET = re.compile(r"^\*\*\* (FLOP|TURN|RIVER) \*\*\* (\[[^\]]*\])(?: (\[[^\]]
 _DEALT = re.compile(r"^Dealt to (.+?) \[([^\]]+)\]$")
 _M = r"([$€£]?[0-9][0-9,.]*)"  # an amount
 _UNCALLED = re.compile(r"^Uncalled bet of ([$€£]?[0-9][0-9,.]*) returned to (.+)$")
-_TOTAL = re.compile(r"^Total pot ([$€£]?[0-9][0-9,.]*)(?: .*?)? ?\| Rake ([$€£]?[0-9][0-9,.]*)$")
+# `Total pot $234.55 Main pot $158.20. Side pot $76.35. | Rake $3`
+_TOTAL = re.compile(r"^Total pot ([$€£]?[0-9][0-9,.]*)((?: (?:Main|Side) pot[^|]*?)?) ?"
+                    r"\| Rake ([$€£]?[0-9][0-9,.]*)$")
+_POT_PART = re.compile(r"(Main|Side) pot(?:[- #]?(\d+))? ([$€£]?[0-9][0-9,.]*?)\.?(?= |$)")
+# a summary seat line's winnings: `Seat 5: P (big blind) collected (40), mucked`,
+# `Seat 2: P (big blind) showed [8c 4h] and won (27,000) with two pair, ...`
+_SUMMARY_SITTING_OUT = re.compile(r"^Seat (\d+): .+ is sitting out$")
+_SUMMARY_SEAT = re.compile(r"^Seat (\d+): ")
+_SUMMARY_WON = re.compile(r"(?:collected|and won) \(([$€£]?[0-9][0-9,.]*)\)")
 _STAKES = re.compile(r"^([$€£]?)([0-9][0-9,.]*)/[$€£]?([0-9][0-9,.]*)"
                      r"(?: Ante [$€£]?([0-9][0-9,.]*))?"
                      r"(?: Cap [$€£]?[0-9][0-9,.]*)?$")
@@ -287,9 +295,18 @@ def _map_ftp(block: list[tuple[int, str]], file_name: str) -> SiteHand:
     body = [(n, t) for n, t in block[1:] if t.strip()]
     i = 0
     # seats
+    # a seat dealt out is often named only in the summary: `Seat 2: Player2 is sitting out`
+    out_in_summary: set[int] = set()
+    in_summary = False
+    for _, text in body:
+        in_summary = in_summary or text == "*** SUMMARY ***"
+        if in_summary and (so := _SUMMARY_SITTING_OUT.match(text)):
+            out_in_summary.add(int(so.group(1)))
     while i < len(body) and (m := _SEAT.match(body[i][1])):
         n, _ = body[i]
-        h.add_seat(n, int(m.group(1)), m.group(2), money(m.group(3), n), bool(m.group(4)))
+        seat_no = int(m.group(1))
+        h.add_seat(n, seat_no, m.group(2), money(m.group(3), n),
+                   bool(m.group(4)) or seat_no in out_in_summary)
         i += 1
     if not h.seat_of:
         raise SiteHandError(f"line {number}: hand has no seats (truncated?)")
@@ -308,6 +325,10 @@ def _map_ftp(block: list[tuple[int, str]], file_name: str) -> SiteHand:
     stud = _StudDeal(h) if is_stud else None
     draw = _Draws(h) if is_draw else None
     shown: set[str] = set()
+    total_pot: int | None = None
+    pots: list[str] = []
+    summary_won: list[tuple[int, str, int]] = []  # (line, player, amount) of the summary
+    body_won = False  # the body names the winners (`wins the pot (X)`)
     for n, text in body[i:]:
         last = n
         if not text.strip():
@@ -338,11 +359,22 @@ def _map_ftp(block: list[tuple[int, str]], file_name: str) -> SiteHand:
             if text.startswith("*** ") and text not in ("*** SHOW DOWN ***", "*** SUMMARY ***"):
                 raise bad_line(n, text, "not a stud street")
         if section == "summary":
-            if (t := _TOTAL.match(text)):
-                rake = money(t.group(2), n)
+            if (t := _TOTAL.match(text)) and total_pot is None:
+                total_pot = money(t.group(1), n)
+                for kind, k, amount in _POT_PART.findall(t.group(2)):
+                    label = "main" if kind == "Main" else f"side-{k or 1}"
+                    pots.append(f"{label}:{money(amount, n)}")
+                if t.group(2).strip() and not pots:
+                    raise bad_line(n, text, "pot sizes not understood")
+                rake = money(t.group(3), n)
                 if rake:
                     h.emit(n, "rake", amount=rake, detail="rake")
-            elif (text.startswith(("Board: [", "Seat ", "Duration ")) or _RUN_SUMMARY.match(text)):
+            elif (ss := _SUMMARY_SEAT.match(text)):
+                names = [p for p, q in h.seat_of.items() if q == int(ss.group(1))]
+                for won in _SUMMARY_WON.findall(text[ss.end():]):
+                    if names:
+                        summary_won.append((n, names[0], money(won, n)))
+            elif (text.startswith(("Board: [", "Duration ")) or _RUN_SUMMARY.match(text)):
                 pass  # restatements: the boards, the seats' results, run-it-twice pots
             else:
                 raise bad_line(n, text, "unknown summary line")
@@ -475,6 +507,7 @@ def _map_ftp(block: list[tuple[int, str]], file_name: str) -> SiteHand:
             if half:
                 label += f"/{half}"
             h.award(n, name, money(amt_s, n), label)
+            body_won = True
             continue
         for pattern, label in _SEATED_NOTES:
             if pattern.match(rest):
@@ -484,18 +517,24 @@ def _map_ftp(block: list[tuple[int, str]], file_name: str) -> SiteHand:
             raise bad_line(n, text)
     if not ended:
         raise SiteHandError(f"line {last}: hand ends without '*** SUMMARY ***' (truncated?)")
+    if total_pot is None:
+        raise SiteHandError(f"line {last}: the summary has no 'Total pot' line (truncated?)")
+    if not body_won:  # a pot taken uncontested is written in the summary only
+        for at, who, amount in summary_won:
+            h.award(at, who, amount, "main")
+    end_detail = f"total_pot={total_pot}" + (";pots=" + ",".join(pots) if pots else "")
     if stud is not None:
         if "bring_in" not in game:
             game["bring_in"] = low // 2
             started["source"] += ";bring_in=assumed half the small bet"
-        h.end(last)
+        h.end(last, end_detail)
         return h
     if button is None:
         raise SiteHandError(f"line {number}: no 'The button is in seat #N' line")
     started["game"]["button_seat"] = button
     if structure == "fixed_limit":
         started["game"]["small_blind"] = sb_posted
-    h.end(last)
+    h.end(last, end_detail)
     return h
 
 
