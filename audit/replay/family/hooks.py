@@ -604,6 +604,9 @@ class FamilyHooks:
                 h.cur_bet = h.bet[s] + add
                 self.short_wager = (h.cur_bet, full, rule)
             return
+        if not any(x != s and h.in_hand[x] and not h.folded[x] and h.stack[x] > 0
+                   for x in h.seats):
+            return  # nobody left could match more: the normal amount would come straight back
         if add < h.stack[s]:
             h.flag(rule, seq, f"{h.who(s)} called {h.money(h.bet[s] + add)}, the short all-in "
                    f"wager, with chips to cover more; everyone else must still come in for "
