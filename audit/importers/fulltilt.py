@@ -100,6 +100,7 @@ _TOTAL = re.compile(r"^Total pot ([$€£]?[0-9][0-9,.]*)((?: (?:Main|Side) pot[
 _POT_PART = re.compile(r"(Main|Side) pot(?:[- #]?(\d+))? ([$€£]?[0-9][0-9,.]*?)\.?(?= |$)")
 # a summary seat line's winnings: `Seat 5: P (big blind) collected (40), mucked`,
 # `Seat 2: P (big blind) showed [8c 4h] and won (27,000) with two pair, ...`
+_PUT_IN = frozenset({"post", "call", "bet", "raise", "complete"})
 _SUMMARY_SITTING_OUT = re.compile(r"^Seat (\d+): .+ is sitting out$")
 _SUMMARY_SEAT = re.compile(r"^Seat (\d+): ")
 _SUMMARY_WON = re.compile(r"(?:collected|and won) \(([$€£]?[0-9][0-9,.]*)\)")
@@ -305,8 +306,10 @@ def _map_ftp(block: list[tuple[int, str]], file_name: str) -> SiteHand:
     while i < len(body) and (m := _SEAT.match(body[i][1])):
         n, _ = body[i]
         seat_no = int(m.group(1))
-        h.add_seat(n, seat_no, m.group(2), money(m.group(3), n),
-                   bool(m.group(4)) or seat_no in out_in_summary)
+        out = bool(m.group(4)) or seat_no in out_in_summary
+        if out and _plays(m.group(2), body):
+            out = False  # a tournament deals a player who sits out in: he antes, posts, folds
+        h.add_seat(n, seat_no, m.group(2), money(m.group(3), n), out)
         i += 1
     if not h.seat_of:
         raise SiteHandError(f"line {number}: hand has no seats (truncated?)")
@@ -523,6 +526,10 @@ def _map_ftp(block: list[tuple[int, str]], file_name: str) -> SiteHand:
         for at, who, amount in summary_won:
             h.award(at, who, amount, "main")
     end_detail = f"total_pot={total_pot}" + (";pots=" + ",".join(pots) if pots else "")
+    if not any(r["kind"] == "award" and r["detail"] == "uncalled" for r in h.rows):
+        put = sum(r["amount"] or 0 for r in h.rows if r["kind"] in _PUT_IN)
+        if put > total_pot:  # chips came back without an 'Uncalled bet' line (a walk)
+            started["detail"] = "refunds=implicit"
     if stud is not None:
         if "bring_in" not in game:
             game["bring_in"] = low // 2
@@ -536,6 +543,23 @@ def _map_ftp(block: list[tuple[int, str]], file_name: str) -> SiteHand:
         started["game"]["small_blind"] = sb_posted
     h.end(last, end_detail)
     return h
+
+
+_PLAYS = ("antes ", "posts ", "brings in ", "calls ", "bets ", "raises ", "completes ",
+          "checks", "folds", "discards ", "stands pat")
+
+
+def _plays(name: str, body: list[tuple[int, str]]) -> bool:
+    """Whether a seated player is dealt in: the log deals him cards or he antes, posts or
+    acts before the summary."""
+    for _, text in body:
+        if text == "*** SUMMARY ***":
+            return False
+        if text.startswith(f"Dealt to {name} ["):
+            return True
+        if text.startswith(name + " ") and text[len(name) + 1:].startswith(_PLAYS):
+            return True
+    return False
 
 
 class _Draws:
