@@ -120,7 +120,9 @@ def replay_hand(hand: HandEvents, profile: Any = None, *, trace: bool = False) -
                 if stack is None:  # stack not logged: never treat the seat as short
                     stack = UNKNOWN_STACK
                 h.start[s] = stack
-                h.stack[s] = stack
+                # at a capped table no player may put more than the cap into one hand: the
+                # capped player is all in for the hand while the chips behind stay his
+                h.stack[s] = min(stack, st.hand_cap) if st.hand_cap > 0 else stack
         elif kind == "award":
             s = seats[i]
             d = details[i] or ""
