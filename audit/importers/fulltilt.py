@@ -59,6 +59,7 @@ Mapping (Full Tilt line -> events; money exact: `Decimal` -> integer minor units
 from __future__ import annotations
 
 import datetime as dt
+import json
 import re
 from collections.abc import Iterator
 from pathlib import Path
@@ -145,7 +146,7 @@ _STUD_STREET = re.compile(r"^\*\*\* ([3-7])(?:RD|TH) STREET \*\*\*$")
 _STUD_DEALT = re.compile(r"^Dealt to (.+?) \[([^\]]+)\](?: \[([^\]]+)\])?$")
 _BRING_IN = re.compile(r"^brings in for " + r"([$€£]?[0-9][0-9,.]*)" + r"(, and is all in)?$")
 _ACTION = re.compile(r"^(folds|checks|calls|bets|raises to|completes it to)(?: " + _M + ")?"
-                     r"(, and is all in)?$")
+                     r"(, and is all in|, and is capped)?$")
 _POST = re.compile(r"^(posts the small blind of|posts the big blind of|"
                    r"posts a dead small blind of|posts|antes) " + _M + "(, and is all in)?$")
 _WIN = re.compile(r"^(?:wins|ties for) (?:the )?(?:(high|low) )?"
@@ -274,8 +275,7 @@ def _map_ftp(block: list[tuple[int, str]], file_name: str) -> SiteHand:
     except ValueError:
         raise bad_line(number, header, "invalid date or time") from None
     ts, note = local_to_utc(local, zone)
-    if cap:  # a capped table: a player's chips in one hand stop at the cap
-        note += f";cap={cap}"
+    cap_amount = money(cap, number) if cap and cap != "CAP" else 0
     h = SiteHand(fmt="fulltilt", file_name=file_name, hand_id=f"ftp:{info['game_no']}",
                  table_id=info["table"])
     low, high = money(low_s, number), money(high_s, number)
@@ -466,7 +466,8 @@ def _map_ftp(block: list[tuple[int, str]], file_name: str) -> SiteHand:
         if (a := _ACTION.match(rest)):
             if section != "play":
                 raise bad_line(n, text, "an action before the hole cards")
-            verb, amt_s, all_in = a.group(1), a.group(2), bool(a.group(3))
+            verb, amt_s = a.group(1), a.group(2)
+            all_in, capped = a.group(3) == ", and is all in", a.group(3) == ", and is capped"
             kind = {"folds": "fold", "checks": "check", "calls": "call", "bets": "bet",
                     "raises to": "raise", "completes it to": "complete"}[verb]
             if (amt_s is None) != (kind in ("fold", "check")):
@@ -481,6 +482,12 @@ def _map_ftp(block: list[tuple[int, str]], file_name: str) -> SiteHand:
                 h.act(n, name, kind, added=money(amt_s, n), all_in=all_in)
             else:
                 h.act(n, name, kind)
+            if capped and not cap_amount:  # his chips in the hand so far are the cap
+                seat_no = h.seat_of[name]
+                cap_amount = sum(r["amount"] or 0 for r in h.rows
+                                 if r["kind"] in _PUT_IN and r.get("seat") == seat_no) - sum(
+                    r["amount"] or 0 for r in h.rows
+                    if r["kind"] == "award" and r.get("seat") == seat_no)
             continue
         if (s2 := _SHOW.match(rest)):
             h.emit(n, "show", cards=site_cards(s2.group(1), f"line {n}"), **h.who(name))
@@ -525,6 +532,10 @@ def _map_ftp(block: list[tuple[int, str]], file_name: str) -> SiteHand:
     if not body_won:  # a pot taken uncontested is written in the summary only
         for at, who, amount in summary_won:
             h.award(at, who, amount, "main")
+    if cap_amount:  # a capped table: no player puts more than the cap into one hand
+        game["house_overrides"] = json.dumps({"stakes.hand_cap": cap_amount})
+    elif cap:
+        started["source"] += ";cap=not stated (nobody reached it)"
     end_detail = f"total_pot={total_pot}" + (";pots=" + ",".join(pots) if pots else "")
     if not any(r["kind"] == "award" and r["detail"] == "uncalled" for r in h.rows):
         put = sum(r["amount"] or 0 for r in h.rows if r["kind"] in _PUT_IN)
@@ -711,5 +722,5 @@ class FullTiltImporter:
 _SNIFF = re.compile(r"(?m)^\ufeff?(?:Full Tilt Poker|FullTiltPoker) Game #\d+: ")
 _HEADER_LINE = re.compile(r"^\ufeff?(?:Full Tilt Poker|FullTiltPoker) Game #\d+: ")
 # file framing written by archive tools around the hands (HM2 archives start with `BEGIN`)
-_FRAMING = re.compile(r"^(?:BEGIN|END)$")
+_FRAMING = re.compile(r"^(?:BEGIN|END|\*{5,} # \d+ \*{5,})$")
 IMPORTER = FullTiltImporter()
