@@ -90,7 +90,7 @@ _HEADER_CLOCK = re.compile(
     r"(?: \((?:partial)\))?$")
 _SEAT = re.compile(r"^Seat (\d+): (.+?) \(([$€£]?[0-9][0-9,.]*)\)(, is sitting out)?$")
 _BUTTON = re.compile(r"^The button is in seat #(\d+)$")
-_STREET = re.compile(r"^\*\*\* (FLOP|TURN|RIVER) \*\*\* (\[[^\]]*\])(?: (\[[^\]]*\]))?"
+_STREET = re.compile(r"^\*\*\* (FLOP|TURN|RIVER)(?: ([12]))? \*\*\* (\[[^\]]*\])(?: (\[[^\]]*\]))?"
                      r"(?: \(Total Pot: [^)]*\))?$")
 _DEALT = re.compile(r"^Dealt to (.+?) \[([^\]]+)\]$")
 _M = r"([$€£]?[0-9][0-9,.]*)"  # an amount
@@ -142,6 +142,7 @@ _DRAW_DEALT = re.compile(r"^Dealt to (.+?) \[([^\]]+)\] \[([^\]]+)\]$")
 _DISCARD = re.compile(r"^discards (\d+) cards?(?: \[([^\]]+)\])?$")
 _IS_DEALT = re.compile(r"^is dealt (\d+) cards?$")  # another player's unseen replacements
 _STAND_PAT = re.compile(r"^stands pat(?: on \[[^\]]*\])?$")
+_SHOW_DOWN = re.compile(r"^\*\*\* SHOW DOWN(?: [12])? \*\*\*$")
 _STUD_STREET = re.compile(r"^\*\*\* ([3-7])(?:RD|TH) STREET \*\*\*$")
 _STUD_DEALT = re.compile(r"^Dealt to (.+?) \[([^\]]+)\](?: \[([^\]]+)\])?$")
 _BRING_IN = re.compile(r"^brings in for " + r"([$€£]?[0-9][0-9,.]*)" + r"(, and is all in)?$")
@@ -312,6 +313,13 @@ def _map_ftp(block: list[tuple[int, str]], file_name: str) -> SiteHand:
         h.add_seat(n, seat_no, m.group(2), money(m.group(3), n), out)
         i += 1
     if not h.seat_of:
+        first = body[0][1] if body else ""
+        if first == "*** SUMMARY ***":
+            raise SiteHandError(f"line {number}: a summary-only hand (the log holds no seats "
+                                "and no play, e.g. a `(partial)` hand): nothing to replay")
+        if body and not first.startswith("Seat "):
+            raise SiteHandError(f"line {number}: no seat lines (an observed hand logged "
+                                "without the players' stacks): the stacks are unknown")
         raise SiteHandError(f"line {number}: hand has no seats (truncated?)")
     known: dict[str, tuple[int, str]] = {}
     is_draw = variant in _DRAW
@@ -332,6 +340,7 @@ def _map_ftp(block: list[tuple[int, str]], file_name: str) -> SiteHand:
     pots: list[str] = []
     summary_won: list[tuple[int, str, int]] = []  # (line, player, amount) of the summary
     body_won = False  # the body names the winners (`wins the pot (X)`)
+    runs = 1  # boards dealt (run it twice: 2)
     for n, text in body[i:]:
         last = n
         if not text.strip():
@@ -359,7 +368,7 @@ def _map_ftp(block: list[tuple[int, str]], file_name: str) -> SiteHand:
                 stud.dealt(n, text, d.group(1), d.group(2), d.group(3))
                 continue
             stud.flush()
-            if text.startswith("*** ") and text not in ("*** SHOW DOWN ***", "*** SUMMARY ***"):
+            if text.startswith("*** ") and not _SHOW_DOWN.match(text) and text != "*** SUMMARY ***":
                 raise bad_line(n, text, "not a stud street")
         if section == "summary":
             if (t := _TOTAL.match(text)) and total_pot is None:
@@ -391,15 +400,19 @@ def _map_ftp(block: list[tuple[int, str]], file_name: str) -> SiteHand:
             section = "play"
             h.deal_holes(n, variant, known)
             continue
-        if text == "*** SHOW DOWN ***" or _LOW_DESC.match(text):
+        if _SHOW_DOWN.match(text) or _LOW_DESC.match(text):
             continue
         if text == "*** SUMMARY ***":
             section = "summary"
             ended = True
             continue
         if (s := _STREET.match(text)):
-            cards = s.group(3) or s.group(2)
-            h.board(n, site_cards(cards, f"line {n}"))
+            cards = s.group(4) or s.group(3)
+            if s.group(2) == "2":  # run it twice: the second board's own cards
+                runs = 2
+                h.emit(n, "deal", cards=site_cards(cards, f"line {n}"), detail="board@run2")
+            else:
+                h.board(n, site_cards(cards, f"line {n}"))
             continue
         if (u := _UNCALLED.match(text)):
             h.award(n, u.group(2), money(u.group(1), n), "uncalled")
@@ -512,6 +525,8 @@ def _map_ftp(block: list[tuple[int, str]], file_name: str) -> SiteHand:
             half, pot, side_a, side_b, amt_s = wn.groups()
             if pot.startswith("side"):
                 label = f"side-{side_a or side_b or 1}"
+            elif pot == "pot" and side_b and runs > 1:  # `wins pot 2`: the second run's half
+                label = "main" + (f"@run{side_b}" if side_b != "1" else "")
             else:
                 label = "main"
             if half:
@@ -547,7 +562,10 @@ def _map_ftp(block: list[tuple[int, str]], file_name: str) -> SiteHand:
             started["source"] += ";bring_in=assumed half the small bet"
         h.end(last, end_detail)
         return h
-    if button is None:
+    if total_pot == 0 and not any(r["kind"] == "deal" for r in h.rows):
+        # no card dealt, nothing in the pot: the room called the hand off (the posts go back)
+        started["detail"] = ";".join(filter(None, ("cancelled=true", started.get("detail"))))
+    elif button is None:
         raise SiteHandError(f"line {number}: no 'The button is in seat #N' line")
     started["game"]["button_seat"] = button
     if structure == "fixed_limit":
