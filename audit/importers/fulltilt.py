@@ -103,11 +103,20 @@ _POT_PART = re.compile(r"(Main|Side) pot(?:[- #]?(\d+))? ([$€£]?[0-9][0-9,.]*
 # `Seat 2: P (big blind) showed [8c 4h] and won (27,000) with two pair, ...`
 _PUT_IN = frozenset({"post", "call", "bet", "raise", "complete"})
 _SUMMARY_SITTING_OUT = re.compile(r"^Seat (\d+): .+ is sitting out$")
+# the seat and name of a summary line: `Seat 3: cinidy lynn (small blind) collected ($100)`
+_SUMMARY_NAME = re.compile(r"^Seat (\d+): (.+?)(?: \((?:small blind|big blind|button)\))*"
+                           r"(?: (is sitting out)$| (?:collected|showed|mucked|folded|didn't|"
+                           r"lost|won|wins|is)\b)")
+_UNKNOWN_STACK = 1 << 60  # a stack the log does not give: no bet ever spends it all
 _SUMMARY_SEAT = re.compile(r"^Seat (\d+): ")
 _SUMMARY_WON = re.compile(r"(?:collected|and won) \(([$€£]?[0-9][0-9,.]*)\)")
 _STAKES = re.compile(r"^([$€£]?)([0-9][0-9,.]*)/[$€£]?([0-9][0-9,.]*)"
                      r"(?: Ante [$€£]?([0-9][0-9,.]*))?"
                      r"(?: Cap [$€£]?[0-9][0-9,.]*)?$")
+# stakes whose amounts are not numbers (a Flipout's `2B/2B Ante 2B`): the blinds are unknown
+_UNREAD_STAKES = re.compile(r"^[$€£]?[0-9]\w*/[$€£]?[0-9]\w*(?: Ante [$€£]?[0-9]\w*)?$")
+# stakes whose amounts are not numbers (a Flipout's `2B/2B Ante 2B`): the blinds are unknown
+_UNREAD_STAKES = re.compile(r"^[$€£]?[0-9]\w*/[$€£]?[0-9]\w*(?: Ante [$€£]?[0-9]\w*)?$")
 _CLOCK = re.compile(r"^(\d{1,2}:\d\d:\d\d) ([A-Z]{1,5})(?: \[(\d{4}/\d\d/\d\d) (\d{1,2}:\d\d:\d\d) "
                     r"([A-Z]{1,5})\])?$")
 _DATE = re.compile(r"^(\d{4})/(\d\d)/(\d\d)$")
@@ -135,7 +144,8 @@ _DRAW_GAMES = {"2-7 triple draw": "lowball_27_triple", "2-7 single draw": "lowba
                "5 card draw": "draw_high", "badugi": "badugi"}
 _GAMES.update(_DRAW_GAMES)
 _DRAW = frozenset(_DRAW_GAMES.values())
-_UNSUPPORTED = ("a-5", "lowball")
+_UNSUPPORTED = {"a-5": "A-5 triple draw", "lowball": "A-5 triple draw",
+                "irish": "Irish: four hole cards, two discarded after the flop"}
 _DRAW_HEADERS = frozenset({"*** FIRST DRAW ***", "*** SECOND DRAW ***", "*** THIRD DRAW ***",
                            "*** DRAW ***"})
 _DRAW_DEALT = re.compile(r"^Dealt to (.+?) \[([^\]]+)\] \[([^\]]+)\]$")
@@ -215,6 +225,9 @@ def _ftp_game(header: str, number: int) -> dict[str, Any]:
         low = p.lower()
         if (s := _STAKES.match(p)) and "stakes" not in info:
             info["stakes"] = s.groups()
+        elif _UNREAD_STAKES.match(p) and "stakes" not in info:
+            raise bad_line(number, header, f"stakes {p!r} state no amounts: the blinds and "
+                           "limits are unknown")
         elif (c := _CLOCK.match(p)) and "clock" not in info:
             info["clock"] = c.groups()
         elif (d := _DATE.match(p)) and "date" not in info:
@@ -234,8 +247,9 @@ def _ftp_game(header: str, number: int) -> dict[str, Any]:
 def _limit_and_game(text: str, number: int, header: str) -> tuple[str | None, str, str]:
     """(structure, variant, cap) of a header's game words; cap is the stated cap (`$2,000`,
     or `CAP` when the amount is not named) or ""."""
-    if any(u in text for u in _UNSUPPORTED):
-        raise bad_line(number, header, "unsupported Full Tilt game (A-5 triple draw)")
+    for words, game in _UNSUPPORTED.items():
+        if words in text:
+            raise bad_line(number, header, f"unsupported Full Tilt game ({game})")
     cap = ""
     if (c := _CAP.match(text)):
         cap = c.group(1) or "CAP"
@@ -317,10 +331,18 @@ def _map_ftp(block: list[tuple[int, str]], file_name: str) -> SiteHand:
         if first == "*** SUMMARY ***":
             raise SiteHandError(f"line {number}: a summary-only hand (the log holds no seats "
                                 "and no play, e.g. a `(partial)` hand): nothing to replay")
-        if body and not first.startswith("Seat "):
-            raise SiteHandError(f"line {number}: no seat lines (an observed hand logged "
-                                "without the players' stacks): the stacks are unknown")
-        raise SiteHandError(f"line {number}: hand has no seats (truncated?)")
+        # an observed hand logged without the seat lines: the summary names the seats, and
+        # the stacks are unknown (null: the replay never takes such a seat for short)
+        in_summary = False
+        for n, text in body:
+            in_summary = in_summary or text == "*** SUMMARY ***"
+            if in_summary and (ss := _SUMMARY_NAME.match(text)):
+                h.add_seat(n, int(ss.group(1)), ss.group(2), _UNKNOWN_STACK,
+                           bool(ss.group(3)) and not _plays(ss.group(2), body))
+                h.rows[-1]["amount"] = None
+        if not h.seat_of:
+            raise SiteHandError(f"line {number}: hand has no seats (truncated?)")
+        started["source"] += ";stacks=not logged (seats from the summary)"
     known: dict[str, tuple[int, str]] = {}
     is_draw = variant in _DRAW
     for n, text in body:
@@ -331,6 +353,7 @@ def _map_ftp(block: list[tuple[int, str]], file_name: str) -> SiteHand:
     section = "pre"  # pre (posts) -> play -> summary
     button = None
     sb_posted = None
+    sb_seat: int | None = None
     ended = False
     last = number
     stud = _StudDeal(h) if is_stud else None
@@ -452,6 +475,7 @@ def _map_ftp(block: list[tuple[int, str]], file_name: str) -> SiteHand:
                 h.post(n, name, "dead", amt, live=False)
             elif verb == "posts the small blind of":
                 sb_posted = amt if sb_posted is None else sb_posted
+                sb_seat = h.seat_of[name] if sb_seat is None else sb_seat
                 h.post(n, name, "small_blind", amt, live=True)
             elif verb == "posts the big blind of":
                 h.post(n, name, "big_blind", amt, live=True)
@@ -477,6 +501,10 @@ def _map_ftp(block: list[tuple[int, str]], file_name: str) -> SiteHand:
             h.emit(n, "stand_pat", **h.who(name))
             continue
         if (a := _ACTION.match(rest)):
+            if section == "pre" and rest == "checks" and h.left[h.seat_of[name]] == 0:
+                # all in on the ante, the blind he owes is logged as a check before the deal
+                h.emit(n, "annotation", detail="checks_all_in_before_the_deal", **h.who(name))
+                continue
             if section != "play":
                 raise bad_line(n, text, "an action before the hole cards")
             verb, amt_s = a.group(1), a.group(2)
@@ -565,7 +593,10 @@ def _map_ftp(block: list[tuple[int, str]], file_name: str) -> SiteHand:
     if total_pot == 0 and not any(r["kind"] == "deal" for r in h.rows):
         # no card dealt, nothing in the pot: the room called the hand off (the posts go back)
         started["detail"] = ";".join(filter(None, ("cancelled=true", started.get("detail"))))
-    elif button is None:
+        if button is None and len(h.seat_of) == 2 and sb_seat is not None:
+            button = sb_seat  # heads-up, the button posts the small blind
+            started["source"] += ";button=the small blind's seat (heads-up, no button line)"
+    if button is None:
         raise SiteHandError(f"line {number}: no 'The button is in seat #N' line")
     started["game"]["button_seat"] = button
     if structure == "fixed_limit":
