@@ -151,6 +151,7 @@ _DRAW_HEADERS = frozenset({"*** FIRST DRAW ***", "*** SECOND DRAW ***", "*** THI
 _DRAW_DEALT = re.compile(r"^Dealt to (.+?) \[([^\]]+)\] \[([^\]]+)\]$")
 _DISCARD = re.compile(r"^discards (\d+) cards?(?: \[([^\]]+)\])?$")
 _IS_DEALT = re.compile(r"^is dealt (\d+) cards?$")  # another player's unseen replacements
+_IS_DEALT_LINE = re.compile(r" is dealt \d+ cards?$")
 _STAND_PAT = re.compile(r"^stands pat(?: on \[[^\]]*\])?$")
 _SHOW_DOWN = re.compile(r"^\*\*\* SHOW DOWN(?: [12])? \*\*\*$")
 _STUD_STREET = re.compile(r"^\*\*\* ([3-7])(?:RD|TH) STREET \*\*\*$")
@@ -358,6 +359,8 @@ def _map_ftp(block: list[tuple[int, str]], file_name: str) -> SiteHand:
     last = number
     stud = _StudDeal(h) if is_stud else None
     draw = _Draws(h) if is_draw else None
+    if draw is not None:  # without `P is dealt N cards` lines a draw's deal follows its discard
+        draw.eager = not any(_IS_DEALT_LINE.search(t) for _, t in body)
     shown: set[str] = set()
     total_pot: int | None = None
     pots: list[str] = []
@@ -374,7 +377,8 @@ def _map_ftp(block: list[tuple[int, str]], file_name: str) -> SiteHand:
             if (dd := _DRAW_DEALT.match(text)) and dd.group(1) in h.seat_of:
                 draw.dealt(n, text, dd.group(1), dd.group(3))
                 continue
-            if text.startswith("*** "):
+            if text.startswith("*** ") or (draw.eager and not (
+                    (d := _DEALT.match(text)) and d.group(1) in h.seat_of)):
                 draw.flush()
             if text in _DRAW_HEADERS:
                 draw.start()
@@ -630,6 +634,9 @@ class _Draws:
         self.hand = hand
         self.betting = True  # in a betting round (a discard then starts a draw)
         self.pending: list[tuple[int, str, int, int]] = []  # (seat, name, count, line)
+        # whether unseen replacements are dealt at the next line (the log has no `is dealt`
+        # lines) or when the draw is over (all discards first, then `P is dealt N cards`)
+        self.eager = True
 
     def start(self) -> None:
         self.betting = False
