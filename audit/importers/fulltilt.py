@@ -377,9 +377,10 @@ def _map_ftp(block: list[tuple[int, str]], file_name: str) -> SiteHand:
             if (dd := _DRAW_DEALT.match(text)) and dd.group(1) in h.seat_of:
                 draw.dealt(n, text, dd.group(1), dd.group(3))
                 continue
-            if text.startswith("*** ") or (draw.eager and not (
-                    (d := _DEALT.match(text)) and d.group(1) in h.seat_of)):
+            if text.startswith("*** "):
                 draw.flush()
+            elif draw.eager and not ((d := _DEALT.match(text)) and d.group(1) in h.seat_of):
+                draw.flush(keep=set(known))  # the hero's new cards are shown, maybe later
             if text in _DRAW_HEADERS:
                 draw.start()
                 continue
@@ -679,11 +680,16 @@ class _Draws:
                 return
         raise bad_line(line, text, "new cards for a player who did not discard")
 
-    def flush(self) -> None:
+    def flush(self, keep: set[str] | None = None) -> None:
+        """Deal `??` for the pending replacements, except those of the players in `keep`."""
+        kept = []
         for seat, name, count, line in self.pending:
+            if keep and name in keep:
+                kept.append((seat, name, count, line))
+                continue
             self.hand.emit(line, "deal", cards=" ".join(["??"] * count), detail="draw",
                            seat=seat, player=name)
-        self.pending.clear()
+        self.pending = kept
 
 
 class _StudDeal:
