@@ -367,6 +367,8 @@ def _map_ftp(block: list[tuple[int, str]], file_name: str) -> SiteHand:
     summary_won: list[tuple[int, str, int]] = []  # (line, player, amount) of the summary
     body_won = False  # the body names the winners (`wins the pot (X)`)
     runs = 1  # boards dealt (run it twice: 2)
+    board_cards: list[str] = []  # the first board as dealt in the body
+    board_summary_seen = False
     for n, text in body[i:]:
         last = n
         if not text.strip():
@@ -414,6 +416,14 @@ def _map_ftp(block: list[tuple[int, str]], file_name: str) -> SiteHand:
                 for won in _SUMMARY_WON.findall(text[ss.end():]):
                     if names:
                         summary_won.append((n, names[0], money(won, n)))
+            elif text.startswith("Board: [") and not board_summary_seen:
+                board_summary_seen = True
+                stated = site_cards(text[7:], f"line {n}").split(" ")
+                if stated[:len(board_cards)] != board_cards:
+                    raise bad_line(n, text, "the summary's board is not the board dealt")
+                if len(stated) > len(board_cards) and not is_stud:
+                    # the body stops before the last cards (all in): the summary names them
+                    h.board(n, " ".join(stated[len(board_cards):]))
             elif (text.startswith(("Board: [", "Duration ")) or _RUN_SUMMARY.match(text)):
                 pass  # restatements: the boards, the seats' results, run-it-twice pots
             else:
@@ -441,6 +451,7 @@ def _map_ftp(block: list[tuple[int, str]], file_name: str) -> SiteHand:
                 h.emit(n, "deal", cards=site_cards(cards, f"line {n}"), detail="board@run2")
             else:
                 h.board(n, site_cards(cards, f"line {n}"))
+                board_cards.extend(site_cards(cards, f"line {n}").split(" "))
             continue
         if (u := _UNCALLED.match(text)):
             h.award(n, u.group(2), money(u.group(1), n), "uncalled")
