@@ -1,30 +1,42 @@
 """Full Tilt Poker text hand histories imported as events.
 
-A hand starts at a `Full Tilt Poker Game #N: ...` line and runs to the next one.  The reader
-streams the file line by line, keeps one hand's lines at a time, maps it, and yields a
-`Chunk` of about 5,000 whole hands.  A hand with any line it does not know is quarantined
-whole (a `Rejected` with file, line, the offending line and the reason, raw text); the rest
-of the file continues.
+A hand starts at a `Full Tilt Poker Game #N: ...` line (older files: `FullTiltPoker Game #N:`)
+and runs to the next one.  The reader streams the file line by line (UTF-8 with or without a
+BOM, cp1252, or UTF-16 with or without a BOM, a stray odd last byte dropped), keeps one hand's
+lines at a time, maps it, and yields a `Chunk` of about 5,000 whole hands.  Archive framing
+between hands (`BEGIN`, `******** # 2 ********`) and blank lines are skipped.  A hand with any
+line it does not know is quarantined whole (a `Rejected` with file, line, the offending line
+and the reason, raw text); the rest of the file continues.  Quarantined with their reason:
+summary-only hands (`(partial)`: no seats, no play), unsupported games (Irish, A-5 triple
+draw), stakes without amounts.
 
 Mapping (Full Tilt line -> events; money exact: `Decimal` -> integer minor units):
 
-* header `Full Tilt Poker Game #N: [tournament (id), ]Table T [(6 max)] - <stakes> - <game>
-  - <h:mm:ss> ET - <yyyy/mm/dd>` (stakes and game may come in either order; `Ante $x` after
-  the stakes) -> hand_started: hand_id `ftp:N`, table_id `T`, ts from ET
-  (America/New_York, DST-aware; any other zone abbreviation maps to its fixed offset; an
-  unknown one is read as UTC and `source` says so).  game: variant (Hold'em -> holdem,
-  Omaha [Hi] -> omaha, Omaha Hi/Lo | H/L -> omaha_hilo), structure (NL / No Limit,
+* header `Full Tilt Poker Game #N: [tournament (id), ]Table T|Match N [(6 max, shallow)] -
+  <stakes> - <game> - <h:mm:ss> ZONE - <yyyy/mm/dd> [<h:mm:ss> ET - <yyyy/mm/dd>] [(partial)]`
+  (stakes and game may come in either order; `Ante $x` after the stakes) -> hand_started:
+  hand_id `ftp:N`, table_id `T` (tournaments: `<id> T`, `<id> Match N`), ts from the ET time
+  (the bracketed one when given; America/New_York, DST-aware; any other zone abbreviation
+  maps to its fixed offset; an unknown one is read as UTC and `source` says so). A capped
+  game (`$400 Pot Limit Omaha Hi`, `$2,000 Cap ...`, `CAP NL Hold'em` with the cap read from
+  the first `, and is capped` action) -> game.house_overrides `{"stakes.hand_cap": N}`.
+  game: variant (Hold'em -> holdem, Omaha [Hi] -> omaha, 5 Card Omaha [Hi] -> omaha5,
+  Omaha Hi/Lo | H/L -> omaha_hilo), structure (NL / No Limit,
   PL / Pot Limit, Limit / FL), no-limit and pot-limit stakes are the blinds, fixed-limit
   stakes are small_bet/big_bet with big_blind = small bet and small_blind = the posted small
   blind; `$`/`€`/`£` -> USD/EUR/GBP with minor_per_unit 100, no symbol (tournament or play
-  chips) -> CHIPS/1; tournament when the header names one; seat_count from `(N max)`.
+  chips) -> CHIPS/1; tournament when the header names one; seat_count from `(N max)`
+  (`heads up`: 2).
   Stud games (`7 Card Stud` / `Stud Hi` -> stud, `Stud H/L` / `7 Card Stud Hi/Lo` ->
   stud_hilo, `Razz` -> razz; 5-card stud is not read) are fixed-limit with no button:
   small_bet/big_bet from the stakes, ante and bring_in from the first full posts (the
   bring-in: half the small bet when nobody brings in, and `source` says so). Draw games
   (`2-7 Triple Draw`, `2-7 Single Draw`, `5 Card Draw`, `Badugi`) are button games like
   hold'em; A-5 Triple Draw is quarantined ("unsupported Full Tilt game").
-* `Seat N: name ($stack)[, is sitting out]` -> seat (detail sitting_out).
+* `Seat N: name ($stack)[, is sitting out]` -> seat (detail sitting_out, also when only the
+  summary says `Seat N: name is sitting out`; not when the hand deals him in: he antes,
+  posts or acts). No seat lines at all (an observed hand) -> seats from the summary, stack
+  null.
 * posts: `posts the small blind of` -> small_blind, `posts the big blind of` -> big_blind,
   `posts a dead small blind of` -> dead (total null), `posts $x` -> new_player (live),
   `antes $x` -> ante (total null).  `, and is all in` -> detail stays the blind type.
@@ -46,11 +58,22 @@ Mapping (Full Tilt line -> events; money exact: `Decimal` -> integer minor units
   deal/down `??`. `brings in for $x` -> post bring_in (live); `completes it to $x` ->
   complete.
 * `shows [cards]` -> show; `mucks` -> muck (with the dealt cards when known).
-* `Uncalled bet of $x returned to name` -> award detail uncalled.
+* `Uncalled bet of $x returned to name` -> award detail uncalled; chips put in beyond the
+  stated total pot with no such line -> hand_started detail `refunds=implicit`.
 * `wins|ties for the [high|low] [main|side #k] pot ($x)` -> award detail main / side-k
   (`/high`, `/low` when the line says so).
-* summary `Total pot $x ... | Rake $r` -> rake (when r > 0).  Full Tilt logs uncalled bets
-  and rake explicitly, so hand_started has no implicit flags.
+* run it twice: `*** TURN 2 ***`, `*** RIVER 2 ***` -> deal board@run2 (the new cards);
+  `wins pot 2 ($x)` -> award main@run2; `*** SHOW DOWN 1|2 ***`, `*** SUMMARY 1|2 ***`,
+  `Pot 1 $x` are layout.
+* summary `Total pot $x [Main pot $m. Side pot $s.] | Rake $r` -> hand_ended detail
+  `total_pot=x[;pots=main:m,side-1:s]`, rake (when r > 0). `Seat N: ... collected ($x)` /
+  `... and won ($x)` -> award main when the body names no winner (a pot taken uncontested);
+  the summary's `Board: [..]` adds board cards the body never dealt (an all-in hand cut
+  short). A hand with no cards dealt and `Total pot 0` -> hand_started `cancelled=true`.
+* Street lines may carry the pot so far: `*** FLOP *** [..] (Total Pot: $96, 2 Players)`.
+  Stud `P is low|high with [c]` (who brings in) and `P shows <hand name>` after the cards are
+  layout; a show naming only the hand -> show `??` cards. `P is dealt N cards` -> deal/draw
+  `??` each (the discards first, then the deals).
 * Known harmless lines become `annotation`s (chat `said: ...`, `sits_out`, `sits_down`,
   `adds_chips`, `disconnected`, `reconnected`, `timed_out`, `returned`, `stands_up`,
   `requested_time`, ...) or are skipped as layout only (`*** SHOW DOWN ***`, low-hand
@@ -98,7 +121,7 @@ _UNCALLED = re.compile(r"^Uncalled bet of ([$€£]?[0-9][0-9,.]*) returned to (
 # `Total pot $234.55 Main pot $158.20. Side pot $76.35. | Rake $3`
 _TOTAL = re.compile(r"^Total pot ([$€£]?[0-9][0-9,.]*)((?: (?:Main|Side) pot[^|]*?)?) ?"
                     r"\| Rake ([$€£]?[0-9][0-9,.]*)$")
-_POT_PART = re.compile(r"(Main|Side) pot(?:[- #]?(\d+))? ([$€£]?[0-9][0-9,.]*?)\.?(?= |$)")
+_POT_PART = re.compile(r"(Main|Side) pot(?:(?: #|-| )(\d+))? ([$€£]?[0-9][0-9,.]*?)\.?(?= |$)")
 # a summary seat line's winnings: `Seat 5: P (big blind) collected (40), mucked`,
 # `Seat 2: P (big blind) showed [8c 4h] and won (27,000) with two pair, ...`
 _PUT_IN = frozenset({"post", "call", "bet", "raise", "complete"})
@@ -169,6 +192,8 @@ _POT_SO_FAR = re.compile(r" \((?:Total )?Pot: [^)]*\)$")
 _BRING_IN_CARD = re.compile(r"^is (?:low|high) with \[[^\]]*\]$")  # who brings in, and why
 _MUCK = re.compile(r"^mucks(?: \[([^\]]*)\])?(?: .*)?$")
 _SEATED_NOTES = [
+    (re.compile(r"^finished the tournament in \d+\w* place(?: and received .*)?$"), "finished"),
+    (re.compile(r"^wins the tournament(?: and receives .*)?$"), "won_tournament"),
     (re.compile(r"^sits down$"), "sits_down"),
     (re.compile(r"^(?:sits out|is sitting out)$"), "sits_out"),
     (re.compile(r"^has returned$"), "returned"),
@@ -186,6 +211,9 @@ _ANYONE_NOTES = [
     (re.compile(r"^(.+?) adds ([$€£]?[0-9][0-9,.]*)$"), "adds_chips"),
     (re.compile(r"^(.+?) stands up$"), "stands_up"),
     (re.compile(r"^(.+?) has (?:joined|left) the table$"), "table_change"),
+    (re.compile(r"^(.+?) finished the tournament in \d+\w* place(?: and received .*)?$"),
+     "finished"),
+    (re.compile(r"^(.+?) wins the tournament(?: and receives .*)?$"), "won_tournament"),
 ]
 _TABLE_NOTES = [  # lines about the table, no player named
     (re.compile(r"^\d+ seconds left to act$"), "time_warning"),

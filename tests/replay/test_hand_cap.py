@@ -16,7 +16,8 @@ from audit.rules.ids import DEAL_PREMATURE
 from audit.rules.profiles import load_profile
 
 CAPPED_PLO = """
-hand fx:capped-plo omaha pot_limit sb=500 bb=1000 button=5 currency=USD mpu=100 house='{"stakes.hand_cap": 40000}'
+hand fx:capped-plo omaha pot_limit sb=500 bb=1000 button=5 currency=USD mpu=100 \
+house='{"stakes.hand_cap": 40000}'
 seat 1 hero 40000
 seat 2 p0 284870
 seat 4 p1 179610
