@@ -14,7 +14,7 @@ import pyarrow as pa
 from audit.poker.cards import parse_cards
 from audit.replay.awards import settle_hand
 from audit.replay.betting import act
-from audit.replay.dealing import Deck, burn, check_counts, deal
+from audit.replay.dealing import Deck, burn, check_counts, deal, irish_discard
 from audit.replay.events import HandEvents, hands_from_table
 from audit.replay.family.hooks import hooks_for
 from audit.replay.forced import new_round, post
@@ -140,6 +140,8 @@ def replay_hand(hand: HandEvents, profile: Any = None, *, trace: bool = False) -
             d = details[i] or ""
             if "winnings=unrecorded" in d or "winnings=absent" in d:
                 h.awards_unrecorded = True
+        elif kind == "draw" and vh is None and h.variant == "irish":
+            irish_discard(h, seats[i], cards[i], seq)
         elif kind in ("draw", "stand_pat") and vh is not None:
             if not started:
                 started = _start(h)
