@@ -156,7 +156,8 @@ _LIMITS = {"nl": "no_limit", "no limit": "no_limit", "pl": "pot_limit", "pot lim
 _GAMES = {"hold'em": "holdem", "holdem": "holdem", "omaha": "omaha", "omaha hi": "omaha",
           "omaha hi/lo": "omaha_hilo", "omaha h/l": "omaha_hilo", "omaha 8": "omaha_hilo",
           "5 card omaha": "omaha5", "5 card omaha hi": "omaha5",
-          "5 card omaha hi/lo": "omaha5_hilo", "5 card omaha h/l": "omaha5_hilo"}
+          "5 card omaha hi/lo": "omaha5_hilo", "5 card omaha h/l": "omaha5_hilo",
+          "irish": "irish"}
 _STUD_GAMES = {"7 card stud": "stud", "stud": "stud", "stud hi": "stud",
                "7 card stud hi": "stud", "7 card stud hi/lo": "stud_hilo",
                "7 card stud h/l": "stud_hilo", "stud h/l": "stud_hilo", "stud hi/lo": "stud_hilo",
@@ -167,13 +168,13 @@ _DRAW_GAMES = {"2-7 triple draw": "lowball_27_triple", "2-7 single draw": "lowba
                "5 card draw": "draw_high", "badugi": "badugi"}
 _GAMES.update(_DRAW_GAMES)
 _DRAW = frozenset(_DRAW_GAMES.values())
-_UNSUPPORTED = {"a-5": "A-5 triple draw", "lowball": "A-5 triple draw",
-                "irish": "Irish: four hole cards, two discarded after the flop"}
+_UNSUPPORTED = {"a-5": "A-5 triple draw", "lowball": "A-5 triple draw"}
 _DRAW_HEADERS = frozenset({"*** FIRST DRAW ***", "*** SECOND DRAW ***", "*** THIRD DRAW ***",
                            "*** DRAW ***"})
 _DRAW_DEALT = re.compile(r"^Dealt to (.+?) \[([^\]]+)\] \[([^\]]+)\]$")
 _DISCARD = re.compile(r"^discards (\d+) cards?(?: \[([^\]]+)\])?$")
 _IS_DEALT = re.compile(r"^is dealt (\d+) cards?$")  # another player's unseen replacements
+_IRISH_DISCARD = re.compile(r"^discards(?: \[([^\]]+)\])?$")  # `Hero discards [9h 9c]`
 _IS_DEALT_LINE = re.compile(r" is dealt \d+ cards?$")
 _STAND_PAT = re.compile(r"^stands pat(?: on \[[^\]]*\])?$")
 _SHOW_DOWN = re.compile(r"^\*\*\* SHOW DOWN(?: [12])? \*\*\*$")
@@ -466,7 +467,8 @@ def _map_ftp(block: list[tuple[int, str]], file_name: str) -> SiteHand:
             section = "play"
             h.deal_holes(n, variant, known)
             continue
-        if _SHOW_DOWN.match(text) or _LOW_DESC.match(text):
+        if _SHOW_DOWN.match(text) or _LOW_DESC.match(text) or (
+                variant == "irish" and text == "*** DISCARD ROUND ***"):
             continue
         if text == "*** SUMMARY ***":
             section = "summary"
@@ -537,6 +539,11 @@ def _map_ftp(block: list[tuple[int, str]], file_name: str) -> SiteHand:
         if draw is not None and section == "play" and (dc := _DISCARD.match(rest)):
             draw.discard(n, text, name, int(dc.group(1)), dc.group(2))
             continue
+        if variant == "irish" and section == "play" and (ir := _IRISH_DISCARD.match(rest)):
+            # Irish: two hole cards thrown away after the flop, none drawn
+            cards = site_cards(ir.group(1), f"line {n}") if ir.group(1) else "?? ??"
+            h.emit(n, "draw", amount=0, cards=cards, **h.who(name))
+            continue
         if draw is not None and section == "play" and (dn := _IS_DEALT.match(rest)):
             draw.dealt_unseen(n, text, name, int(dn.group(1)))
             continue
@@ -590,7 +597,7 @@ def _map_ftp(block: list[tuple[int, str]], file_name: str) -> SiteHand:
             w = h.who(name)
             # the dealt cards are the mucked hand, except after a draw changed it
             cards = site_cards(mk.group(1), f"line {n}") if mk.group(1) else (
-                None if is_draw else h.hole.get(w["seat"]))
+                None if is_draw or variant == "irish" else h.hole.get(w["seat"]))
             h.emit(n, "muck", cards=cards if cards and "??" not in cards else None, **w)
             continue
         if (wn := _WIN.match(rest)):
