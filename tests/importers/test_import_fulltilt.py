@@ -169,13 +169,26 @@ def test_archive_framing_is_not_a_hand(name: str) -> None:
     assert detect_format(SITES / name) == "fulltilt"
 
 
+def test_irish_discards_after_the_flop(tmp_path: Path) -> None:
+    # cash/Flop/NL-Irish-6max-USD-2.00-4.00-201304.txt: `*** DISCARD ROUND ***`,
+    # `Player0 discards`, `Hero discards [9h 9c]`
+    hands, rejected = _read("ftp-irish.txt")
+    assert rejected == []
+    rows = hands["ftp:32447075821"]
+    assert rows[0]["game"]["variant"] == "irish"
+    assert _kinds(rows, "deal", "hole") == [(3, None, "?? ?? ?? ??", "hole"),
+                                            (4, None, "9h 9c Ts Kc", "hole")]
+    assert _kinds(rows, "draw") == [(3, 0, "?? ??", None), (4, 0, "9h 9c", None)]
+    assert _warnings(tmp_path, "ftp-irish.txt") == []
+
+
 def test_unsupported_game_and_unstated_stakes_name_the_reason(tmp_path: Path) -> None:
-    irish = ("Full Tilt Poker Game #32447075821: Table Armonia (6 max) - $2/$4 - No Limit Irish"
-             " - 00:56:40 ET - 2013/04/07\nSeat 3: Player0 ($688.20)\n*** SUMMARY ***\n")
+    a5 = ("Full Tilt Poker Game #32447075821: Table Armonia (6 max) - $2/$4 - Limit A-5 Triple "
+          "Draw - 00:56:40 ET - 2013/04/07\nSeat 3: Player0 ($688.20)\n*** SUMMARY ***\n")
     flipout = ("Full Tilt Poker Game #34541726731: $300 Flipout (272237051), Table 1 - NL "
                "Hold'em - 2B/2B Ante 2B - 04:46:00 ET - 2014/08/07\nSeat 1: Player0 (3,000)\n")
     path = tmp_path / "x.txt"
-    path.write_text(irish + flipout)
+    path.write_text(a5 + flipout)
     reasons = [r.reason for c in FullTiltImporter().read(path) for r in c.rejected]
-    assert "unsupported Full Tilt game (Irish" in reasons[0]
+    assert "unsupported Full Tilt game (A-5 triple draw)" in reasons[0]
     assert "stakes '2B/2B Ante 2B' state no amounts" in reasons[1]
