@@ -204,6 +204,8 @@ _SEATED_NOTES = [
     (re.compile(r"^has requested TIME$"), "requested_time"),
     (re.compile(r"^has \d+ seconds left to act$"), "time_warning"),
     (re.compile(r"^stands up$"), "stands_up"),
+    (re.compile(r"^has (?:joined|left) the table$"), "table_change"),
+    (re.compile(r"^(?:was|has been) removed from the table(?: .*)?$"), "removed"),
     (re.compile(r"^is feeling .*$"), "emote"),
     (re.compile(r"^adds ([$€£]?[0-9][0-9,.]*)$"), "adds_chips"),
 ]

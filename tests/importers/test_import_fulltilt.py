@@ -192,3 +192,14 @@ def test_unsupported_game_and_unstated_stakes_name_the_reason(tmp_path: Path) ->
     reasons = [r.reason for c in FullTiltImporter().read(path) for r in c.rejected]
     assert "unsupported Full Tilt game (A-5 triple draw)" in reasons[0]
     assert "stakes '2B/2B Ante 2B' state no amounts" in reasons[1]
+
+
+def test_table_notes_about_seated_players_are_annotations(tmp_path: Path) -> None:
+    text = (SITES / "ftp-razz-all-in-ante.txt").read_text().replace(
+        "*** SUMMARY ***", "Player0 finished the tournament in 2nd place\n"
+        "Player0 has left the table\n*** SUMMARY ***")
+    path = tmp_path / "notes.txt"
+    path.write_text(text)
+    rows = [r for c in FullTiltImporter().read(path) for r in c.table.to_pylist()]
+    assert [(r["player"], r["detail"]) for r in rows if r["kind"] == "annotation"] == [
+        ("Player0", "finished"), ("Player0", "table_change")]
