@@ -6,11 +6,12 @@ from __future__ import annotations
 
 import codecs
 import datetime as dt
+import io
 import re
 from collections.abc import Iterator
 from decimal import Decimal, InvalidOperation
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 from zoneinfo import ZoneInfo
 
 import pyarrow as pa
@@ -43,7 +44,8 @@ FIXED_OFFSETS = {
 }
 NAMED_ZONES = {"ET": "America/New_York", "CT": "America/Chicago", "PT": "America/Los_Angeles"}
 HOLE_COUNT = {"holdem": 2, "omaha": 4, "omaha_hilo": 4, "omaha5": 5, "omaha5_hilo": 5,
-              "lowball_27_triple": 5, "lowball_27_single": 5, "draw_high": 5, "badugi": 4}
+              "lowball_27_triple": 5, "lowball_27_single": 5, "draw_high": 5, "badugi": 4,
+              "irish": 4}
 _AMOUNT = re.compile(r"^[0-9][0-9,.]*$")
 
 
@@ -237,10 +239,67 @@ class UnreadLine(str):
     reason: str
 
 
+def utf16_encoding(head: bytes) -> str | None:
+    """`utf-16` when `head` (a file's first bytes) starts with a UTF-16 byte-order mark,
+    `utf-16-le` / `utf-16-be` when it has none but every other byte is NUL (ASCII text
+    written as UTF-16), else None."""
+    if head[:2] in (b"\xff\xfe", b"\xfe\xff"):
+        return "utf-16"
+    sample = head[: min(len(head), 512) // 2 * 2]
+    if len(sample) < 8:
+        return None
+    even, odd = sample[0::2], sample[1::2]
+    if not any(odd) and all(even):
+        return "utf-16-le"
+    if not any(even) and all(odd):
+        return "utf-16-be"
+    return None
+
+
+def sniff_text(head: bytes) -> str:
+    """A file's first bytes as text for format sniffing: UTF-16 decoded (a stray odd byte
+    dropped), anything else read as UTF-8 with cp1252 for bytes that are not UTF-8."""
+    encoding = utf16_encoding(head)
+    if encoding:
+        return codecs.getincrementaldecoder(encoding)(errors="replace").decode(head)
+    return head.decode("utf-8", errors="poker_audit_cp1252")
+
+
+class _Utf16AsUtf8(io.RawIOBase):
+    """A UTF-16 file read as UTF-8 bytes, streamed (so the line limits still apply). A
+    trailing odd byte, which cannot hold a character, is dropped; a broken surrogate in the
+    middle becomes U+FFFD."""
+
+    def __init__(self, raw: BinaryIO, encoding: str) -> None:
+        self.raw = raw
+        self.decoder = codecs.getincrementaldecoder(encoding)(errors="replace")
+        self.buffer = b""
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, b: Any) -> int:
+        while not self.buffer:
+            data = self.raw.read(1 << 16)
+            if not data:
+                return 0
+            self.buffer = self.decoder.decode(data).encode("utf-8", errors="surrogatepass")
+        n = min(len(b), len(self.buffer))
+        b[:n] = self.buffer[:n]
+        self.buffer = self.buffer[n:]
+        return n
+
+
 def iter_lines(path: Path) -> Iterator[tuple[int, str]]:
     """(line number, decoded text without line end) of a file, streamed; a line over the line
-    limit comes as an `UnreadLine` excerpt (its hand is quarantined, the line never held)."""
-    with path.open("rb") as f:
+    limit comes as an `UnreadLine` excerpt (its hand is quarantined, the line never held).
+    UTF-16 files (with or without a byte-order mark) are decoded as such."""
+    with path.open("rb") as raw_file:
+        encoding = utf16_encoding(raw_file.read(512))
+        raw_file.seek(0)
+        f: BinaryIO = raw_file
+        if encoding:
+            f = io.BufferedReader(_Utf16AsUtf8(raw_file, encoding))  # type: ignore[assignment]
         for number, raw in enumerate(bounded_lines(f), start=1):
             if isinstance(raw, Overlong):
                 line = UnreadLine(raw.text())
@@ -311,10 +370,11 @@ class ChunkWriter:
 _PER_LINE_COST = 64  # bytes a held line costs beyond its text (a tuple, a str header)
 
 
-def split_blocks(path: Path, is_header: Any
+def split_blocks(path: Path, is_header: Any, skip: Any = None
                  ) -> Iterator[tuple[bool, list[tuple[int, str]], str]]:
     """(starts with a header?, lines, why it is not read or "") blocks of a text file, split
-    where `is_header.match(line)` is truthy. A block over the hand limit keeps only its first
+    where `is_header.match(line)` is truthy; lines where `skip.match(line)` is truthy (a
+    site's file framing) are left out. A block over the hand limit keeps only its first
     lines (an excerpt), so memory follows the limit, never the file."""
     limit = read_limits().hand_bytes
     block: list[tuple[int, str]] = []
@@ -322,6 +382,8 @@ def split_blocks(path: Path, is_header: Any
     size = 0
     unread = ""
     for number, text in iter_lines(path):
+        if skip is not None and skip.match(text):
+            continue
         if is_header.match(text):
             if block:
                 yield is_hand, block, unread or _too_big(block, size, limit)
@@ -341,10 +403,10 @@ def _too_big(block: list[tuple[int, str]], size: int, limit: int) -> str:
 
 
 def read_site_text(path: Path, *, fmt: str, header: Any, chunk_hands: int,
-                   map_hand: Any, hand_id_of: Any) -> Iterator[Chunk]:
+                   map_hand: Any, hand_id_of: Any, skip: Any = None) -> Iterator[Chunk]:
     """The shared read loop: split into hands, map each, quarantine what fails."""
     out = ChunkWriter(chunk_hands, str(path))
-    for is_hand, block, unread in split_blocks(path, header):
+    for is_hand, block, unread in split_blocks(path, header, skip):
         significant = [(n, t) for n, t in block if t.strip()]
         if not significant:
             continue

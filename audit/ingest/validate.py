@@ -24,7 +24,7 @@ _DENOM = r"[1-9]\d*x[1-9]\d*"
 CHIPS_DETAIL_PATTERN = rf"^(?:{_DENOM}(?:[+ ]{_DENOM})*(?: held)?|held)?$"
 BUTTON_VARIANTS = frozenset(
     {"holdem", "omaha", "omaha5", "omaha_hilo", "omaha5_hilo", "omaha6", "omaha6_hilo",
-     "holdem_6plus", "holdem_short", "lowball_a5",
+     "holdem_6plus", "holdem_short", "irish", "lowball_a5",
      "lowball_27_single", "lowball_27_triple", "draw_high", "jacks_or_better", "badugi"}
 )
 STUD_VARIANTS = frozenset({"stud", "stud_hilo", "razz", "stud5", "mississippi"})

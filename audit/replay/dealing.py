@@ -134,7 +134,7 @@ def check_counts(h: HandState, board_seqs: list[int]) -> None:
     """End of hand: hole-card counts per seat and one burn per street (when burns are logged)."""
     n = h.hole_n
     for s in h.seats:
-        got = len(h.hole[s])
+        got = len(h.hole[s]) + h.discarded.get(s, 0)  # Irish: with the two cards discarded
         if got and got != n:
             h.flag(DEAD_CARD_COUNT, h.dealt_seqs.get(s), f"{h.who(s)} was dealt {got} hole "
                    f"cards; {h.variant} deals {n}. A hand with the wrong number of cards is "
@@ -146,3 +146,29 @@ def check_counts(h: HandState, board_seqs: list[int]) -> None:
                 h.flag(BURN_EACH_ROUND, bseq, f"{b} burn cards were logged before the "
                        f"{STREETS[k]}; exactly one card is burned before each of the flop, "
                        "turn and river.", expected=1, actual=b)
+
+
+def irish_discard(h: HandState, s: int | None, text: str | None, seq: int) -> None:
+    """Irish: the seat discards hole cards after the flop (`??` when the log does not say
+    which) and plays on with the rest as hold'em. A discard must be two of his own cards,
+    once, after the flop."""
+    if s is None or not 0 < s < h.size or not h.in_hand[s]:
+        return
+    cards = parse_cards(text) if text else ()
+    hole = h.hole[s]
+    if h.discarded.get(s) or len(h.board) != 3 or len(cards) != 2:
+        h.flag(DQ_INCONSISTENT_LOG, seq, f"{h.who(s)} discarded {len(cards)} cards with "
+               f"{len(h.board)} board cards; in Irish each player discards two, once, after "
+               "the flop.", seat=s, expected=2, actual=len(cards))
+    removed = 0
+    for c in cards:
+        if c >= 0 and c in hole:
+            hole.remove(c)
+        elif any(x < 0 for x in hole):
+            hole.remove(next(x for x in hole if x < 0))
+        else:
+            h.flag(DQ_INCONSISTENT_LOG, seq, f"{h.who(s)} discarded a card he was not "
+                   "dealt.", seat=s, actual=text)
+            continue
+        removed += 1
+    h.discarded[s] = h.discarded.get(s, 0) + removed

@@ -14,7 +14,7 @@ import pyarrow as pa
 from audit.poker.cards import parse_cards
 from audit.replay.awards import settle_hand
 from audit.replay.betting import act
-from audit.replay.dealing import Deck, burn, check_counts, deal
+from audit.replay.dealing import Deck, burn, check_counts, deal, irish_discard
 from audit.replay.events import HandEvents, hands_from_table
 from audit.replay.family.hooks import hooks_for
 from audit.replay.forced import new_round, post
@@ -122,7 +122,9 @@ def replay_hand(hand: HandEvents, profile: Any = None, *, trace: bool = False) -
                 if stack is None:  # stack not logged: never treat the seat as short
                     stack = UNKNOWN_STACK
                 h.start[s] = stack
-                h.stack[s] = stack
+                # at a capped table no player may put more than the cap into one hand: the
+                # capped player is all in for the hand while the chips behind stay his
+                h.stack[s] = min(stack, st.hand_cap) if st.hand_cap > 0 else stack
         elif kind == "award":
             s = seats[i]
             d = details[i] or ""
@@ -141,6 +143,8 @@ def replay_hand(hand: HandEvents, profile: Any = None, *, trace: bool = False) -
             if "winnings=unrecorded" in d or "winnings=absent" in d:
                 h.awards_unrecorded = True
             stated_pot = stated_total_pot(d)
+        elif kind == "draw" and vh is None and h.variant == "irish":
+            irish_discard(h, seats[i], cards[i], seq)
         elif kind in ("draw", "stand_pat") and vh is not None:
             if not started:
                 started = _start(h)
@@ -202,8 +206,12 @@ def _show(h: HandState, deck: Deck, kind: str, s: int | None, text: str | None,
         h.mucked[s] = True
         return
     known_hole = [c for c in h.hole[s] if c >= 0]
-    new = tuple(c for c in cards if c >= 0 and c not in known_hole)
-    if known_hole and new:
+    # a second show restates the first (an all-in stud hand shown on 3rd street and again at
+    # the end): the cards already shown are not dealt again
+    before = set(known_hole) | set(h.shown[s] or ())
+    new = tuple(c for c in cards if c >= 0 and c not in before)
+    unknown = len(h.hole[s]) - len(known_hole)  # face-down cards the log did not name
+    if known_hole and len(new) > unknown:
         h.flag(DQ_INCONSISTENT_LOG, seq, f"{h.who(s)} showed cards that differ from the "
                "hole cards logged for him; the shown cards are used.", seat=s,
                expected=" ".join(map(str, known_hole)), actual=text)

@@ -29,7 +29,8 @@ def cards_of(h: HandState, s: int) -> list[int] | None:
     shown = h.shown[s]
     cards = list(shown) if shown is not None and all(c >= 0 for c in shown) else h.hole[s]
     # unknown (??) and, outside the joker games, the joker: the hand cannot be evaluated
-    if len(cards) != h.hole_n or any(not 0 <= c < 52 for c in cards):
+    need = 2 if h.variant == "irish" else h.hole_n  # Irish plays the two cards kept
+    if len(cards) != need or any(not 0 <= c < 52 for c in cards):
         return None
     return cards
 
@@ -66,7 +67,7 @@ def settle(h: HandState, pots: list[tuple[int, list[int]]], shares: list[int],
 def _settle_pot(h: HandState, res: PotResult, board: list[int], shares: list[int],
                 strengths: dict[int, tuple[int, int | None]]) -> None:
     amount, eligible = res.amount, res.eligible
-    omaha = h.hole_n != 2
+    omaha = h.hole_n != 2 and h.variant != "irish"  # Irish plays its two kept cards as hold'em
     # Declining to show ("doesn't show hand") forfeits nothing when no one else is left
     # in the pot: the last live hand wins uncontested (RULEBOOK §4.14).
     contenders = eligible if len(eligible) == 1 else [

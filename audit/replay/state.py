@@ -15,7 +15,7 @@ from audit.rules.settings import Settings
 FL, PL, NL = 0, 1, 2
 STRUCTURES = {"fixed_limit": FL, "pot_limit": PL, "no_limit": NL, "half_pot": PL}
 HOLE_COUNT = {"holdem": 2, "omaha": 4, "omaha_hilo": 4, "omaha5": 5, "omaha5_hilo": 5,
-              "omaha6": 6, "omaha6_hilo": 6}
+              "omaha6": 6, "omaha6_hilo": 6, "irish": 4}
 HILO = frozenset({"omaha_hilo", "omaha5_hilo", "omaha6_hilo"})
 STREETS = ("preflop", "flop", "turn", "river", "showdown")
 BOARD_AFTER = (0, 3, 4, 5)  # board size once street n has been dealt
@@ -46,7 +46,7 @@ class HandState:
         "allin_street", "faced_from", "actions_seen", "refunds_implicit", "rake_implicit",
         "rake_logged", "awards", "award_seqs", "uncalled_logged", "timeline", "round_open",
         "street_burns", "bet_was_short", "awards_unrecorded", "dealt_seqs", "showdown", "last_seq",
-        "run_cards", "kill_seat",
+        "run_cards", "kill_seat", "discarded",
         # stud/draw hooks (audit/replay/family/hooks.py); defaults keep button games unchanged
         "vh", "big_from", "street_rule", "order_ids", "cap_rule",
     )
@@ -59,6 +59,7 @@ class HandState:
         self.variant = game.get("variant") or "holdem"
         self.structure = STRUCTURES.get(game.get("structure") or "no_limit", NL)
         self.hole_n = HOLE_COUNT.get(self.variant, 2)
+        self.discarded: dict[int, int] = {}  # Irish: hole cards each seat discarded
         self.hilo = self.variant in HILO
         t = game.get("tournament")
         self.tournament = bool(t) if t is not None else st.tournament

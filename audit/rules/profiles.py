@@ -80,6 +80,7 @@ CORE_PARAMS: frozenset[str] = frozenset(
         "cap.headsup_tournament",
         "cap.fold_uncaps",
         "nl.min_bet_amount",
+        "stakes.hand_cap",
         "straddle.bigbet",
         "straddle.new_bring_in",
         "straddle.limit",

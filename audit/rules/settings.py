@@ -21,7 +21,7 @@ class Settings:
                  "straddle_bigbet",
                  "straddle_limit", "pl_sb_as_bb", "pl_sb_as_bb_tourn", "oot",
                  "oddchip_button", "min_bet_amount", "rake_allowed", "rake_percent", "rake_cap",
-                 "rake_implied_max_percent", "button_method",
+                 "rake_implied_max_percent", "button_method", "hand_cap",
                  "tournament",
                  "severity", "disabled", "profile", "values")
 
@@ -46,6 +46,7 @@ class Settings:
         self.allin_full_level = bool(values["allin.limit_full_level"])
         self.nl_min_house = values["nl.min_bet"] == "house"
         self.min_bet_amount = int(values["nl.min_bet_amount"] or 0)
+        self.hand_cap = int(values["stakes.hand_cap"] or 0)  # a capped table (0 = none)
         self.nl_reopen_aggregate = values["nl.reopen"] == "aggregate"
         self.straddle_bigbet = bool(values["straddle.bigbet"])
         self.straddle_limit = bool(values["straddle.limit"])

@@ -115,7 +115,7 @@ def test_ftp_observed_omaha_hilo_events() -> None:
         ("award", 1, 204850, None, None, "main/high"),
         ("award", 2, 204850, None, None, "main/low"),
         ("rake", None, 300, None, None, "rake"),
-        ("hand_ended", None, None, None, None, None),
+        ("hand_ended", None, None, None, None, "total_pot=410000"),  # `Total pot $4,100`
     ]
     said = [r for r in rows if r["kind"] == "annotation"]
     assert said[0]["detail"] == "said: mark karr HAHAHAHAAHA" and said[0]["seat"] is None

@@ -635,6 +635,9 @@ class FamilyHooks:
                 h.cur_bet = h.bet[s] + add
                 self.short_wager = (h.cur_bet, full, rule)
             return
+        if not any(x != s and h.in_hand[x] and not h.folded[x] and h.stack[x] > 0
+                   for x in h.seats):
+            return  # nobody left could match more: the normal amount would come straight back
         if add < h.stack[s]:
             h.flag(rule, seq, f"{h.who(s)} called {h.money(h.bet[s] + add)}, the short all-in "
                    f"wager, with chips to cover more; everyone else must still come in for "
@@ -729,7 +732,10 @@ class FamilyHooks:
             h.flag(DQ, seq, f"{h.who(s)} showed cards that differ from the cards logged for "
                    "him; the shown cards are used.", seat=s,
                    expected=" ".join(map(str, known)), actual=text)
-        new = tuple(c for c in own if c >= 0 and c not in known)
+        # a second show restates the first (an all-in stud hand turned up on 3rd street and
+        # shown again whole at the end): the cards already shown are not dealt again
+        before = set(known) | set(h.shown[s] or ())
+        new = tuple(c for c in own if c >= 0 and c not in before)
         deck.add(h, new, seq, f"{h.who(s)}'s shown cards")
         h.shown[s] = tuple(own)
         h.showdown = True

@@ -401,7 +401,10 @@ def _game_columns(table: pa.Table, starts: np.ndarray, cash: Settings,
     # half-pot (BET-HALFPOT) is judged by the reference replay only; the kernel knows pot limit
     half_pot = s_index == structures.index("half_pot")
     ante = ints("ante")
+    # a capped table (stakes.hand_cap) is judged by the reference replay only
+    capped = np.array([st.hand_cap > 0 for st in settings], bool)[which]
     supported = (has_game & (v_code >= 0) & (ints("bring_in") == 0) & ~dead_button & ~half_pot
+                 & ~capped
                  & (ante >= 0) & (button >= 0) & (button < K.MAX_SEATS))
     out[:, K.G_VARIANT] = v_code
     out[:, K.G_STRUCTURE] = s_code
