@@ -48,7 +48,10 @@ def check_site_totals(h: HandState, out: Outcome, stated: int | None, seq: int) 
     if stated is None or h.void:
         return
     pot = derived_pot(h, out)
-    if pot != stated:
+    # a pot only one player can win (the unmatched part of a short all-in ante) is his own
+    # chips back: a room may count it in its total pot or return it as an uncalled bet
+    own = sum(r.amount for r in out.pots if len(r.eligible) == 1)
+    if stated not in (pot, pot - own):
         more = "more" if pot > stated else "less"
         h.flag(DQ_SITE_TOTALS, seq,
                f"The room states a total pot of {h.money(stated)}, but the logged actions put "
@@ -64,7 +67,8 @@ def check_site_totals(h: HandState, out: Outcome, stated: int | None, seq: int) 
     collected = sum(amount for _, amount, label in h.awards
                     if not label.startswith("uncalled"))
     rake = h.rake_logged
-    if collected + rake != stated:
+    # the one-player pot, counted in the total or not, paid as a win or returned as uncalled
+    if collected + rake - stated not in (0, own, -own):
         more = "more" if collected + rake > stated else "less"
         h.flag(DQ_SITE_TOTALS, seq,
                f"The room's own figures disagree: it states a total pot of {h.money(stated)} "

@@ -83,3 +83,35 @@ def test_collections_and_rake_that_do_not_add_up_to_the_stated_pot_are_noted():
     assert "collected 600 " in notes[0]["message"]
     assert notes[0]["delta"] == -40
     assert notes[0]["severity"] == "info"
+
+
+def test_a_pot_only_its_owner_can_win_may_be_counted_or_returned():
+    # Full Tilt, Razz heads-up (ftp:31349767778): 'Hero antes 7', 'Player0 antes 6, and is
+    # all in', 'Uncalled bet of 1 returned to Hero', 'Total pot 12': the unmatched chip of the
+    # ante is a pot only Hero could win, so the room returns it and leaves it out of the total.
+    text = """hand fx:ante razz fixed_limit small_bet=40 big_bet=80 ante=7 bring_in=20
+seat 1 hero 994
+seat 2 villain 6
+post 1 ante 7
+post 2 ante 6
+deal 1 down 6c 7c
+deal 1 up 7d
+deal 2 down 9d 9s
+deal 2 up 2c
+deal 1 up 7s
+deal 2 up Ks
+deal 1 up 3s
+deal 2 up Td
+deal 1 up Jd
+deal 2 up Jh
+deal 1 down Jc
+deal 2 down 2s
+show 1 6c 7c 7d 7s 3s Jd Jc
+show 2 9d 9s 2c Ks Td Jh 2s
+award 1 1 uncalled
+award 2 12
+end detail=total_pot=12
+"""
+    assert _notes(_table(text), use_kernel=False) == []
+    assert _notes(_table(text.replace("total_pot=12", "total_pot=11")),
+                  use_kernel=False) == [("fx:ante", "11", "13")]
