@@ -66,7 +66,7 @@ def _shown(findings: list[Finding]) -> str:
 
 
 @pytest.mark.parametrize("site", _failing(
-    "stars", "ftp",
+    "stars",
     reason="issue 21: the readers do not yet recognise every file of their folder (room "
            "variants of the PokerStars format, Full Tilt and PartyPoker layouts)"))
 def test_every_file_of_the_site_is_recognised(site: str, tmp_path_factory) -> None:
@@ -75,7 +75,7 @@ def test_every_file_of_the_site_is_recognised(site: str, tmp_path_factory) -> No
 
 
 @pytest.mark.parametrize("site", _failing(
-    "stars", "ftp",
+    "stars",
     reason="issue 21: the readers quarantine whole families of real hands today (tournament "
            "headers, draw streets, session game types...)"))
 def test_at_least_99_percent_of_the_hands_import(site: str, tmp_path_factory) -> None:
