@@ -34,9 +34,10 @@ def profile_option(f: Callable[..., Any]) -> Callable[..., Any]:
     return click.option(
         "--profile", default="auto", show_default=True,
         help="Rule profile (schemas/profiles): auto judges each hand by its room's house "
-        "rules (pokerstars, fulltilt, partypoker, ipoker) and by montana where we have none; "
-        "or one profile for every hand: montana, uspa-2004, private, rr-fragment, "
-        "rrv11-online, or a room's; add overlays with +, e.g. montana+ca-lowball.",
+        "rules (pokerstars, fulltilt, partypoker, ipoker, ggpoker, winamax, pacific, winning, "
+        "bovada, merge) and by montana where we have none; or one profile for every hand: "
+        "montana, uspa-2004, private, rr-fragment, rrv11-online, or a room's; add overlays "
+        "with +, e.g. montana+ca-lowball.",
     )(f)
 
 

@@ -40,7 +40,9 @@ AUTO_PROFILE = "auto"
 # `hand_started` (PokerStars-format text written by another room or a converter does), else
 # by that prefix. Only these names choose a profile: a log cannot pick a rulebook for itself.
 SITE_PROFILES: Mapping[str, str] = MappingProxyType(
-    {"ps": "pokerstars", "ftp": "fulltilt", "party": "partypoker", "ipoker": "ipoker"}
+    {"ps": "pokerstars", "ftp": "fulltilt", "party": "partypoker", "ipoker": "ipoker",
+     "gg": "ggpoker", "wmx": "winamax", "888": "pacific", "wpn": "winning", "bov": "bovada",
+     "merge": "merge"}
 )
 _SITE_NAMES = frozenset(SITE_PROFILES.values())
 

@@ -25,7 +25,8 @@ PROFILES_DIR = schemas_dir() / "profiles"
 BASE_PROFILES = ("montana", "uspa-2004", "private", "rr-fragment", "rrv11-online")
 OVERLAYS = ("tournament", "ca-lowball")
 # the house rules of the rooms whose logs we read (issue 21): a room's own play, not a rulebook
-SITE_PROFILES = ("pokerstars", "fulltilt", "partypoker", "ipoker")
+SITE_PROFILES = ("pokerstars", "fulltilt", "partypoker", "ipoker", "ggpoker", "winamax",
+                 "pacific", "winning", "bovada", "merge")
 
 
 def _toml(name: str) -> dict:

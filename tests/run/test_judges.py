@@ -45,8 +45,9 @@ def test_a_hand_names_its_room_by_flag_else_by_its_source_prefix():
 
 
 def test_only_a_room_with_house_rules_chooses_a_profile_a_log_cannot_choose_a_rulebook():
-    assert [room_profile(r) for r in ("pokerstars", "fulltilt", "partypoker", "ipoker")] == [
-        "pokerstars", "fulltilt", "partypoker", "ipoker"]
+    rooms = ("pokerstars", "fulltilt", "partypoker", "ipoker", "ggpoker", "winamax", "pacific",
+             "winning", "bovada", "merge")
+    assert [room_profile(r) for r in rooms] == list(rooms)
     assert [room_profile(r) for r in ("pokermaster", "private", "montana", None)] == [
         "montana"] * 4
 
@@ -83,8 +84,9 @@ def store(tmp_path) -> Store:
 
 def test_the_run_records_the_profiles_and_each_hand_its_judge(store: Store):
     summary = audit_store(store)
-    assert summary.profile == ("auto(montana@1,fulltilt@1,ipoker@1,partypoker@1,"
-                               "pokerstars@1)")
+    assert summary.profile == ("auto(montana@1,bovada@1,fulltilt@1,ggpoker@1,ipoker@1,"
+                               "merge@1,pacific@1,partypoker@1,pokerstars@1,winamax@1,"
+                               "winning@1)")
     assert summary.by_profile == (("montana@1", 1), ("pokerstars@1", 1))
     rows = query(store, "SELECT hand_id, profile FROM latest_hands ORDER BY hand_id").to_pylist()
     assert [(r["hand_id"], r["profile"]) for r in rows] == [
