@@ -36,7 +36,7 @@ from audit.rules.ids import (
     ORDER_DRAW_PHASE,
 )
 from audit.simulate.inject.base import ACTIONS
-from audit.simulate.inject.studdraw_base import DrawInjector
+from audit.simulate.inject.studdraw_base import DrawInjector, another_with_chips
 from audit.simulate.play.engine import CARD, Hand
 from audit.simulate.play.table import Table
 
@@ -368,6 +368,11 @@ class JacksAllInOpenShortCall(DrawInjector):
             self.opener = s
             return ("raise", h.bet[s] + short)
         if not self.done:
+            if not another_with_chips(h, s):
+                # nobody else could put in more: the full bet would come straight back, so the
+                # short call breaks nothing (tests/replay/test_short_bring_in_nobody_left.py)
+                self.done = True
+                return None
             return self.once(("call",), self.rule, s)
         return ("fold",)
 

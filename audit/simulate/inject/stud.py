@@ -48,7 +48,7 @@ from audit.simulate.inject.stud_cards import (
     StudSeventhMissing,
     UpcardDealtDown,
 )
-from audit.simulate.inject.studdraw_base import ACTED, StudInjector, upcards
+from audit.simulate.inject.studdraw_base import ACTED, StudInjector, another_with_chips, upcards
 from audit.simulate.play.engine import Hand
 from audit.simulate.play.table import DRAW_GAMES, STUD_GAMES, Table
 
@@ -367,8 +367,11 @@ class BringInAllInCalledBetween(StudInjector):
             return None
         if not self.done:
             his = next((e for e in reversed(h.ev) if e[1] == seat and e[0] in ACTED), None)
-            if his is None or his[0] != "call" or h.bet[seat] != h.cur or h.stack[seat]:
-                self.done = True  # he did not call all in between the two: a clean hand
+            if (his is None or his[0] != "call" or h.bet[seat] != h.cur or h.stack[seat]
+                    or not another_with_chips(h, s)):
+                # he did not call all in between the two, or nobody else could put in more
+                # (the full bring-in would come straight back): a clean hand
+                self.done = True
                 self.seat = 0
                 return None
             return self.once(("call",), self.rule, s)

@@ -27,3 +27,9 @@ class DrawInjector(Injector):
 def upcards(h: Hand, s: int, faces: str) -> list[int]:
     """Seat s's cards dealt face up, by the game's dealing pattern."""
     return [c for c, f in zip(h.hole[s], faces, strict=False) if f == "u"]
+
+
+def another_with_chips(h: Hand, s: int) -> bool:
+    """A player other than `s` still in the hand with chips left: one who could match more
+    than a short all-in forced wager (where none is, a short call of it breaks nothing)."""
+    return any(x != s and not h.folded[x] and h.stack[x] > 0 for x in h.order)
