@@ -110,6 +110,7 @@ def collect(store: Store | str | Path, run: str = "latest") -> dict[str, Any]:
             "quarantine": q.one(con, q.QUARANTINE_TOTAL),
             "quarantine_by_reason": q.rows(con, q.QUARANTINE_BY_REASON),
             "data_quality": q.rows(con, q.DATA_QUALITY, p),
+            "anonymous_hands": q.one(con, q.ANONYMOUS_HANDS, p)["hands"],
             "players": [r["player"] for r in q.rows(con, q.PLAYERS)],
         }
         data["by_dealer"] = q.rows(con, q.BY_DEALER, p) if data["dealer_logged"] else []

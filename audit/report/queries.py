@@ -194,6 +194,13 @@ FROM findings WHERE run_id IN (
 GROUP BY rule_id, message ORDER BY findings DESC, rule_id, message
 """
 
+ANONYMOUS_HANDS = """
+SELECT count(DISTINCT hand_id) AS hands FROM events
+WHERE kind = 'hand_started' AND detail LIKE '%players=anonymous%'
+  AND hand_id IN (SELECT hand_id FROM hands WHERE run_id IN (
+      SELECT member FROM run_members WHERE run_id = $run))
+"""
+
 PLAYERS = """
 SELECT player FROM events WHERE player IS NOT NULL
 UNION SELECT player FROM hand_players WHERE player IS NOT NULL

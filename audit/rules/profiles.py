@@ -369,8 +369,10 @@ def room_of(hand_id: str | None, started_detail: str | None) -> str | None:
     if started_detail and "room=" in started_detail:
         for part in started_detail.split(";"):
             key, _, value = part.partition("=")
-            if key.strip() == "room" and value.strip():
-                return value.strip().lower()
+            if key.strip() == "room":
+                # a name, not text: letters, digits, '-' and '_' (it qualifies player ids)
+                room = "".join(c for c in value.strip().lower() if c.isalnum() or c in "-_")
+                return room or None
     prefix, sep, _ = (hand_id or "").partition(":")
     return SITE_PROFILES.get(prefix) if sep else None
 

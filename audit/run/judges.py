@@ -27,8 +27,10 @@ from audit.rules.profiles import (
     SITE_PROFILES,
     house_rules,
     load_profile,
+    room_of,
 )
 from audit.rules.settings import Settings
+from audit.run.identity import ANONYMOUS_FLAG, qualify_players
 from audit.sequence.table import table_sequence_findings
 
 
@@ -62,25 +64,57 @@ class Judged:
     fast_hands: int
 
 
+@dataclass(frozen=True, slots=True)
+class HandFacts:
+    """What a file's hands say about who played them and under which rules: per distinct
+    kind of hand (`codes` per hand index into the tuples) its room, house rules profile and
+    whether its players are anonymous."""
+
+    starts: np.ndarray  # row where each hand starts, the row count last
+    hand_ids: pa.Array  # each hand's id
+    codes: np.ndarray  # per hand: index into rooms / profiles / anonymous
+    rooms: tuple[str | None, ...]
+    profiles: tuple[str, ...]
+    anonymous: tuple[bool, ...]
+
+    def by_profile(self) -> dict[str, np.ndarray]:
+        """The hands (indices in file order) each profile judges, in first-seen order."""
+        if not len(self.codes):
+            return {DEFAULT_PROFILE: np.zeros(0, np.int64)}
+        per_hand = np.array(self.profiles, dtype=object)[self.codes]
+        return {p: np.flatnonzero(per_hand == p) for p in dict.fromkeys(self.profiles)
+                if (per_hand == p).any()}
+
+
 def judge(events: pa.Table, name: str, overlays: tuple[str, ...], run_id: str) -> Judged:
     """Replay every hand of `events` (hands contiguous) under the profile `name`, or under each
-    hand's room profile when `name` is AUTO_PROFILE."""
-    groups = _hands_by_profile(events) if name == AUTO_PROFILE else None
+    hand's house rules when `name` is AUTO_PROFILE; player ids then qualified by room
+    (audit/run/identity.py)."""
+    facts = hand_facts(events)
+    groups = facts.by_profile() if name == AUTO_PROFILE else None
     if groups is None or len(groups) == 1:
         profile = name if groups is None else next(iter(groups))
-        return _judge_one(events, profile, overlays, run_id)
-    starts = _hand_starts(events)
+        return qualified(_judge_one(events, profile, overlays, run_id), facts)
+    starts = facts.starts
     parts: list[tuple[np.ndarray, Judged]] = []
     for profile, hands in groups.items():
         rows = np.concatenate([np.arange(starts[h], starts[h + 1]) for h in hands])
         parts.append((hands, _judge_one(events.take(pa.array(rows)), profile, overlays, run_id)))
-    ids = events.column("hand_id").take(pa.array(starts[:-1])).to_pylist()
-    return Judged(
+    ids = facts.hand_ids.to_pylist()
+    return qualified(Judged(
         findings=_in_hand_order([(h, j.findings) for h, j in parts], ids),
         hands=_in_hand_order([(h, j.hands) for h, j in parts], ids),
         players=_in_hand_order([(h, j.players) for h, j in parts], ids),
         fast_hands=sum(j.fast_hands for _, j in parts),
-    )
+    ), facts)
+
+
+def qualified(judged: Judged, facts: HandFacts) -> Judged:
+    """The judged tables with player ids qualified by room (audit/run/identity.py)."""
+    findings, hands, players = qualify_players(judged.findings, judged.hands, judged.players,
+                                               facts)
+    return Judged(findings=findings, hands=hands, players=players,
+                  fast_hands=judged.fast_hands)
 
 
 def _judge_one(events: pa.Table, profile: str, overlays: tuple[str, ...],
@@ -106,39 +140,42 @@ def _hand_starts(events: pa.Table) -> np.ndarray:
     return np.concatenate(([0], change, [n])).astype(np.int64)
 
 
-def _hands_by_profile(events: pa.Table) -> dict[str, np.ndarray]:
-    """The hands (indices in file order) each profile judges (`house_rules`): the profile its
-    house declares (`game.profile`), else its room's by the `room=` flag of its hand_started
-    row or its hand id's prefix. Worked out per distinct (prefix, flag, declared) triple, not
-    per hand."""
+def hand_facts(events: pa.Table) -> HandFacts:
+    """Each hand's room, house rules (`house_rules`: the profile its house declares in
+    `game.profile`, else its room's, by the `room=` flag of its hand_started row or its hand
+    id's prefix) and whether its players are anonymous (`players=anonymous`). Worked out per
+    distinct (prefix, flags, declared profile), not per hand."""
     starts = _hand_starts(events)
     n_hands = len(starts) - 1
-    if n_hands <= 0:
-        return {DEFAULT_PROFILE: np.zeros(0, np.int64)}
     first = pa.array(starts[:-1])
-    ids = events.column("hand_id").take(first)
+    ids = events.column("hand_id").take(first) if n_hands > 0 else pa.array([], pa.string())
+    if n_hands <= 0:
+        empty_codes = np.zeros(0, np.int64)
+        return HandFacts(starts=starts, hand_ids=ids, codes=empty_codes, rooms=(),
+                         profiles=(), anonymous=())
     empty = pa.scalar("", pa.string())
     prefix = pc.if_else(pc.fill_null(pc.match_substring(ids, ":"), False),
                         _before_colon(ids), empty)
     started = pc.fill_null(pc.equal(events.column("kind").take(first), "hand_started"), False)
     detail = (events.column("detail").take(first) if "detail" in events.column_names
               else pa.nulls(n_hands, pa.string()))
-    flagged = pc.and_(started, pc.fill_null(pc.match_substring(detail, "room="), False))
-    room_text = pc.if_else(flagged, detail, empty)
+    flagged = pc.and_(started, pc.fill_null(pc.match_substring_regex(
+        detail, "room=|players=anonymous"), False))
+    flags = pc.if_else(flagged, detail, empty)
     declared = _declared_profiles(events, first)
-    keys = pc.binary_join_element_wise(prefix, pc.fill_null(room_text, ""),
+    keys = pc.binary_join_element_wise(prefix, pc.fill_null(flags, ""),
                                        pc.fill_null(declared, ""), "\x00")
     encoded = pc.dictionary_encode(keys).combine_chunks()
-    codes = encoded.indices.to_numpy(zero_copy_only=False)
-    by_code = []
+    rooms, profiles, anonymous = [], [], []
     for key in encoded.dictionary.to_pylist():
         pre, text, stated = key.split("\x00")
-        by_code.append(house_rules(pre + ":" if pre else "", text or None, stated or None))
-    profiles = np.array(by_code, dtype=object)[codes]
-    groups: dict[str, np.ndarray] = {}
-    for profile in dict.fromkeys(by_code):  # first-seen order: deterministic
-        groups[profile] = np.flatnonzero(profiles == profile)
-    return groups
+        hand_id = pre + ":" if pre else ""
+        rooms.append(room_of(hand_id, text or None))
+        profiles.append(house_rules(hand_id, text or None, stated or None))
+        anonymous.append(ANONYMOUS_FLAG in text.split(";"))
+    return HandFacts(starts=starts, hand_ids=ids,
+                     codes=encoded.indices.to_numpy(zero_copy_only=False).astype(np.int64),
+                     rooms=tuple(rooms), profiles=tuple(profiles), anonymous=tuple(anonymous))
 
 
 def _declared_profiles(events: pa.Table, first: pa.Array) -> pa.Array:
