@@ -82,7 +82,13 @@ _KINDS = frozenset({"Hand", "Game", "Zoom Hand", "Zoom Game", "Home Game", "Home
                     "Zoom Tournament Hand"})
 _HEADER = re.compile(r"PokerStars ([A-Za-z ]+?) #(\d+): +(.*)$")
 _DATE = re.compile(r"(\d{4})/(\d{1,2})/(\d{1,2}) (\d{1,2}):(\d{2}):(\d{2})(?: ([A-Z]{1,5}))?$")
-_LEVEL = re.compile(r"(?:Match Round [IVXLC]+, )?Level ([IVXLC]+|\d+) \(([^()]*)\)$")
+# the date of 2007-2008 headers: '2007/10/15 - 05:34:03 (ET)' (read as '2007/10/15 05:34:03 ET')
+_OLD_DATE = re.compile(r"(.* - \d{4}/\d{1,2}/\d{1,2}) - (\d{1,2}:\d{2}:\d{2}) \(([A-Z]{1,5})\)$")
+# 6+ hold'em stakes of 2019: '(Button Blind $2 - Ante $2  USD)', read as the later '($2/$2 USD)'
+# (ante/button blind)
+_BUTTON_ANTE = re.compile(r"\(Button Blind ([^ ()]+) - Ante ([^ ()]+) *([A-Z]{3})?\)")
+_LEVEL = re.compile(r"(?:Match Round [IVXLC]+, )?Level ([IVXLC]+|\d+) \(([^()]*)\)$",
+                    re.IGNORECASE)
 _CASH = re.compile(r"(.+?) \(([^()]*)\)$")
 
 
@@ -100,6 +106,8 @@ class Header:
     minor_per_unit: int
     ts: dt.datetime | None
     ts_note: str  # '' or ';ts=...' when the time was assumed
+    # the room that wrote the hand when it is not PokerStars (its hand ids are that room's)
+    room: str | None = None
 
 
 def roman(text: str) -> int:
@@ -179,8 +187,9 @@ def _find_game(text: str) -> tuple[str, str, str]:
     if m and m.group(2) in FULL_NAMES:  # mixed game in a tournament: 'HORSE (Razz Limit)'
         variant, structure = _game(m.group(2))
         return variant, structure, m.group(1)
+    upper = text.upper()  # (exports write the game in capitals: '7 CARD STUD HI/LO LIMIT')
     for name in sorted(FULL_NAMES, key=len, reverse=True):
-        if text == name or text.endswith(" " + name):
+        if text == name or text.endswith(" " + name) or upper.endswith(" " + name.upper()):
             variant, structure = _game(name)
             return variant, structure, text[: -len(name)].strip()
     raise PokerStarsError(f"unknown PokerStars game in {text!r}")
@@ -255,6 +264,13 @@ def read_header(line: str) -> tuple[Header, str, dt.datetime | None, str]:
     """(the game, the hand number, the time, the time note) of a header line. The returned
     `Header` may be shared by every hand of the same game: its own number, ts and ts_note are
     those of the first such hand, so use the returned ones."""
+    if line.endswith(")"):
+        old = _OLD_DATE.match(line)
+        if old is not None:
+            line = f"{old[1]} {old[2]} {old[3]}"
+    if "(Button Blind " in line:
+        line = _BUTTON_ANTE.sub(lambda m: f"({m[2]}/{m[1]} {m[3] or ''})".replace(" )", ")"),
+                                line, count=1)
     m = _HEADER.match(line)
     if not m or m.group(1) not in _KINDS:
         raise PokerStarsError(f"hand header {line!r} is not like 'PokerStars Hand #N: ...'")
@@ -276,6 +292,10 @@ def _parse_header(line: str, number: str, rest: str) -> Header:
     if len(parts) < 2:
         raise PokerStarsError(f"hand header {line!r} has no ' - ' before the date")
     ts, note = _time(parts[-1])
+    # PokerStars writes the time zone; a header without one was written by a converter from
+    # another room's history (its hand number is that room's)
+    room = "converted" if _DATE.match(parts[-1].strip()) and not _DATE.match(
+        parts[-1].strip())[7] else None
     desc = parts[0]
     if desc.startswith("{"):  # home game club name
         close = desc.find("} ")
@@ -283,17 +303,26 @@ def _parse_header(line: str, number: str, rest: str) -> Header:
             raise PokerStarsError(f"hand header {line!r}: unclosed club name")
         desc = desc[close + 2 :]
     level: int | None = None
-    if desc.startswith("Tournament #"):
+    if desc.startswith(("Tournament #", "Zoom Tournament #", "TOURNAMENT #")):
         if len(parts) != 3:
             raise PokerStarsError(
                 f"tournament header {line!r} is not 'GAME - Level L (SB/BB) - DATE'")
         lm = _LEVEL.match(parts[1])
+        old = _CASH.match(parts[1]) if not lm else None
+        if old and "/" in old[2]:
+            # a converter's 'Tournament #N, $125+$10 - Hold'em No Limit (3000/6000) - DATE':
+            # the game and its blinds, no level
+            variant, structure = _game(old[1])
+            stakes, currency, mpu = _stakes(old[2], True)
+            return Header(number, variant, structure, True, None, stakes, currency, mpu, ts,
+                          note, room)
         if not lm:
             raise PokerStarsError(f"tournament level {parts[1]!r} is not like 'Level IV (50/100)'")
         level = roman(lm.group(1))
         variant, structure, _ = _find_game(desc)
         stakes, currency, mpu = _stakes(lm.group(2), True)
-        return Header(number, variant, structure, True, level, stakes, currency, mpu, ts, note)
+        return Header(number, variant, structure, True, level, stakes, currency, mpu, ts, note,
+                      room)
     if len(parts) != 2:
         raise PokerStarsError(f"hand header {line!r} is not 'GAME (STAKES) - DATE'")
     cm = _CASH.match(desc)
@@ -304,4 +333,5 @@ def _parse_header(line: str, number: str, rest: str) -> Header:
         game, stakes_text = stakes_text.split(", ", 1)
     variant, structure = _game(game)
     stakes, currency, mpu = _stakes(stakes_text, False)
-    return Header(number, variant, structure, False, None, stakes, currency, mpu, ts, note)
+    return Header(number, variant, structure, False, None, stakes, currency, mpu, ts, note,
+                  room)

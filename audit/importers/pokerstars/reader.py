@@ -93,6 +93,7 @@ from audit.schema import events_schema
 
 CHUNK_HANDS = 5000
 _SNIFF = (b"PokerStars Hand #", b"PokerStars Game #", b"PokerStars Zoom Hand #",
+          b"PokerStars Home Game Hand #", b"PokerStars Zoom Game #",
           b"PokerStars Home Game #")
 _BOM = b"\xef\xbb\xbf"
 _ALL_IN = " and is all-in"
@@ -106,6 +107,11 @@ _NOTES = (
     (" was removed from the table for failing to post", "removed"),
     (" will be allowed to play after the button", "allowed_after_button"),
 )
+_KNOCKOUT = re.compile(r"(.+) wins \S+ for (?:eliminating|splitting the elimination of) ").match
+# Site lines without a player -> annotation detail.
+_SITE_LINES = {"No low hand qualified": "no_low", "Betting is capped": "betting_capped",
+               "Hand cancelled": "cancelled", "Pair on board - a double bet is allowed":
+               "pair_on_board", "The deck is reshuffled": "deck_reshuffled"}
 # A seat line with no parentheses in the name and nothing after the stack (the common case).
 _PLAIN_SEAT = re.compile(r"Seat ([1-9][0-9]?): ([^()]+) \((\$?[0-9.,]+) in chips\)$").match
 _STUD_STREETS = {"3rd STREET": 3, "4th STREET": 4, "5th STREET": 5, "6th STREET": 6}
@@ -273,6 +279,9 @@ class _Hand:
                     out.add(seat)
                 elif rest.startswith(", ") and rest.endswith(" bounty)"):
                     pass  # a progressive knockout's bounty on his head: no chips in play
+                elif (rest.startswith(", ") and rest.endswith(" bounty) is sitting out")
+                      and h.tournament):
+                    note_out = True
                 else:
                     raise PokerStarsError(f"seat line {s!r} has unknown text {rest!r}",
                                           start + first)
@@ -418,8 +427,13 @@ class _Hand:
                             base, run = name[7:], "@run2"
                         if base not in _BOARD_STREETS:
                             raise ValueError
-                        parts = _brackets(cards)
-                        add(("deal", None, None, None, None, parts[-1], "board" + run, ln))
+                        if cards.endswith(" []") and base != "FLOP":
+                            # the street's card left out of the log: dealt, unknown
+                            new_cards = "??"
+                            _brackets(cards[:-3])
+                        else:
+                            new_cards = _brackets(cards)[-1]
+                        add(("deal", None, None, None, None, new_cards, "board" + run, ln))
                         new_round()
                         continue
                     colon = s.find(": ")
@@ -433,7 +447,11 @@ class _Hand:
                     if all_in:
                         act = act[: -len(_ALL_IN)]
                     detail = "all_in" if all_in else None
-                    if act == "folds" or act.startswith("folds ["):
+                    if act == "folds (disconnect)":  # a converter's: folded for him
+                        folded.add(seat)
+                        add(("annotation", seat, name, None, None, None, "disconnected", ln))
+                        add(("fold", seat, name, None, None, None, None, ln))
+                    elif act == "folds" or act.startswith("folds ["):
                         folded.add(seat)
                         add(("fold", seat, name, None, None,
                              _cards(act[6:]) if len(act) > 5 else None, None, ln))
@@ -551,7 +569,13 @@ class _Hand:
                         tail = act[k + 1 :]
                         if tail and not (tail.startswith(" (") and tail.endswith(")")):
                             raise ValueError
-                        add(("show", seat, name, None, None, _cards(act[6 : k + 1]), None, ln))
+                        shown = act[6 : k + 1]
+                        if "XX" in shown:  # a card the converter did not know: '[XX Qs]'
+                            shown = " ".join("??" if c == "XX" else _cards(f"[{c}]")
+                                             for c in shown[1:-1].split(" "))
+                        else:
+                            shown = _cards(shown)
+                        add(("show", seat, name, None, None, shown, None, ln))
                     elif act in ("mucks hand", "doesn't show hand"):
                         muck_row.setdefault(seat, []).append(len(rows))
                         add(("muck", seat, name, None, None, None, None, ln))
@@ -607,7 +631,7 @@ class _Hand:
                 raise
             except (ValueError, IndexError, KeyError, StopIteration):
                 raise PokerStarsError(f"cannot read line {s!r}", ln) from None
-        if not summary or total_pot is None:
+        if not summary or total_pot is None and not cancelled:
             raise PokerStarsError("hand ends without '*** SUMMARY ***' and 'Total pot' "
                                   "(truncated?)", start + n - 1)
         if variant in HILO and not no_low:
@@ -637,6 +661,8 @@ class _Hand:
                 note += ";bring_in=assumed half the small bet"
             game["bring_in"] = bring_in
         flags = []
+        if h.room is not None:
+            flags.append(f"room={h.room}")
         if cancelled:
             flags.append("cancelled=true")
         if not cancelled and total_pot is not None and "Uncalled bet (" not in self.text:
@@ -646,11 +672,11 @@ class _Hand:
         started_detail = ";".join(flags) or None
         r0 = rows[0]
         rows[0] = r0[:6] + (started_detail,) + r0[7:]
-        end_detail = f"total_pot={total_pot}" + pots_note
+        end_detail = (f"total_pot={total_pot}" + pots_note) if total_pot is not None else None
         add(("hand_ended", None, None, None, None, None, end_detail, start + n - 1))
         if variant in SHORT:
             _short_deck_cards(rows)
-        return "ps:" + number, table, ts, rows, game, note
+        return ("ps:" if h.room is None else h.room + ":") + number, table, ts, rows, game, note
 
     @staticmethod
     def _dealt(s: str, ln: int, seats: dict[str, int], names: dict[int, str], rows: list[Row],
@@ -691,6 +717,9 @@ class _Hand:
             raise ValueError
         for j, (pseat, _pname, count, _pln) in enumerate(pending_draw):
             if pseat == seat:
+                # '[kept] [new]'; all cards drawn: '[new]' alone
+                if len(parts) == 1 and len(parts[0].split(" ")) == count:
+                    parts = ["", parts[0]]
                 if len(parts) != 2 or len(parts[1].split(" ")) != count:
                     raise ValueError
                 del pending_draw[j]
@@ -752,10 +781,8 @@ class _Hand:
             rows.append(("award", seats[name], name, money(s[14:k], mpu), None, None,
                          "uncalled", ln))
             return
-        if s in ("No low hand qualified", "Betting is capped", "Hand cancelled",
-                 "Pair on board - a double bet is allowed"):
-            detail = {"No low hand qualified": "no_low", "Betting is capped": "betting_capped",
-                      "Hand cancelled": "cancelled"}.get(s, "pair_on_board")
+        if s in _SITE_LINES:
+            detail = _SITE_LINES[s]
             rows.append(("annotation", None, None, None, None, None, detail, ln))
             return
         k = s.find(" said, \"")
@@ -763,6 +790,16 @@ class _Hand:
             name = s[:k]
             rows.append(("annotation", seats.get(name), name, None, None, None,
                          "said: " + s[k + 8 : -1], ln))
+            return
+        if s == "Table leave user":  # a converter's: someone left, not said who
+            rows.append(("annotation", None, None, None, None, None, "leaves", ln))
+            return
+        ko = _KNOCKOUT(s)
+        if ko is not None and ko[1] in seats:
+            # a progressive knockout: 'P wins $x for eliminating Q and their own bounty
+            # increases by $y to $z' / '... for splitting the elimination of Q and ...'
+            rows.append(("annotation", seats[ko[1]], ko[1], None, None, None, f"bounty: {s}",
+                         ln))
             return
         for suffix, detail in _NOTES:
             k = s.find(suffix)
