@@ -401,7 +401,11 @@ def _raise_fixed(h: HandState, kind: str, s: int, cur: int, new_total: int, all_
                    f"allows a bet and {st.cap_multi} raises per round.", seat=s,
                    expected=1 + st.cap_multi, actual=h.bets + 1)
     if counts:
-        h.last_raise = new_total
+        # an all-in of half a bet or more is a raise (it reopens the betting and counts for
+        # the cap); it makes a new full level except under allin.limit full_bet_levels, where
+        # the next raise goes to the last full level plus one bet
+        if st.allin_half_level or not all_in or new_total - h.last_raise >= size:
+            h.last_raise = new_total
         h.bets += 1
         h.fr_count += 1
         if h.bets >= 1 + st.cap_multi and h.contestants_with_chips() >= 3:

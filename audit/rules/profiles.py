@@ -38,7 +38,9 @@ ParamValue = bool | int | str
 # matches on these values, so a typo in a profile file must fail at load, not silently never match.
 PARAM_CHOICES: Mapping[str, frozenset[str]] = MappingProxyType(
     {
-        "allin.limit": frozenset({"half_bet_aggregate", "half_bet"}),  # P7
+        # P7; full_bet_levels (PokerStars): a short all-in never sets a new level, the next
+        # raise goes to the last full level plus one bet
+        "allin.limit": frozenset({"half_bet_aggregate", "half_bet", "full_bet_levels"}),
         "nl.min_bet": frozenset({"big_blind", "house"}),  # P8
         "nl.reopen": frozenset({"aggregate", "full_raise_only"}),  # P9
         "nl.multimotion": frozenset({"cash_only", "always", "single_motion"}),  # P10

@@ -51,8 +51,8 @@ FL, PL, NL = 0, 1, 2
 P_CAP_MULTI, P_CAP_HEADSUP, P_CAP_HEADSUP_TOURN, P_FOLD_UNCAPS, P_ALLIN_AGGREGATE, \
     P_NL_REOPEN_AGGREGATE, P_PL_SB_AS_BB, P_PL_SB_AS_BB_TOURN, P_RAKE_ALLOWED, \
     P_RAKE_PERCENT, P_RAKE_CAP, P_RAKE_IMPLIED_MAX, P_STRADDLE_BIGBET, P_STRADDLE_LIMIT, \
-    P_STRADDLE_NEW_BRING_IN = range(15)
-N_SETTINGS = 15
+    P_STRADDLE_NEW_BRING_IN, P_ALLIN_HALF_LEVEL = range(16)
+N_SETTINGS = 16
 
 # per-seat state rows
 S_IN, S_FOLDED, S_ACTED, S_START, S_STACK, S_BET, S_CONTRIB, S_ACTED_LEVEL, S_ACTED_FR, \
@@ -1256,7 +1256,8 @@ def _raise_fixed(s, cur, new_total, all_in, S, H, order, P):
         else:
             return 74
     if counts:
-        H[H_LAST_RAISE] = new_total
+        if P[P_ALLIN_HALF_LEVEL] or not all_in or new_total - H[H_LAST_RAISE] >= size:
+            H[H_LAST_RAISE] = new_total
         H[H_BETS] += 1
         H[H_FR_COUNT] += 1
         if H[H_BETS] >= 1 + P[P_CAP_MULTI] and _with_chips(S, order, n) >= 3:
