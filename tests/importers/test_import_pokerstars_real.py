@@ -136,3 +136,12 @@ def test_progressive_knockout_lines_are_bounty_notes() -> None:
 def test_the_deck_reshuffled_line_is_a_note() -> None:
     rows = _whole("deck-reshuffled.txt")
     assert any(r["kind"] == "annotation" and r["detail"] == "deck_reshuffled" for r in rows)
+
+
+def test_a_converters_second_small_blind_is_live() -> None:
+    # 'UTG: posts small blind $15' after the blinds, then 'UTG: calls $15' to the $30 blind:
+    # the post counts toward his round (a PokerStars second small blind would be dead)
+    rows = _whole("converted-second-small-blind.txt")
+    utg = [(r["kind"], r["amount"], r["total"], r["detail"]) for r in rows
+           if r["player"] == "UTG" and r["kind"] in ("post", "call")]
+    assert utg[:2] == [("post", 1500, 1500, "new_player"), ("call", 1500, 3000, None)]

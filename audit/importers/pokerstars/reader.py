@@ -491,8 +491,15 @@ class _Hand:
                         what = act[6:]
                         if what.startswith("small blind "):
                             amt = money(what[12:], mpu)
-                            if seen_sb:
+                            if seen_sb and h.room != "converted":
                                 add(("post", seat, name, amt, None, None, "dead", ln))
+                            elif seen_sb:
+                                # a converter's second small blind is live: the poster's
+                                # call completes it (PLO-6-max-USD-30-60-201703.converted.
+                                # secondsb.txt: posts $15, calls $15 to the $30 blind)
+                                tot = rnd.get(seat, 0) + amt
+                                rnd[seat] = tot
+                                add(("post", seat, name, amt, tot, None, "new_player", ln))
                             else:
                                 seen_sb = True
                                 if not all_in:
