@@ -71,7 +71,8 @@ def test_a_turn_card_left_out_of_the_log_is_dealt_unknown() -> None:
 
 def test_a_cancelled_hand_without_a_pot_line_is_imported_and_marked() -> None:
     rows = _whole("hand-cancelled-no-total.txt")
-    assert "cancelled=true" in rows[0]["detail"]
+    # the room gave the posts back without a line: refunds are implicit
+    assert rows[0]["detail"] == "cancelled=true;refunds=implicit"
     assert rows[-1]["kind"] == "hand_ended" and rows[-1]["detail"] is None
 
 
@@ -145,3 +146,25 @@ def test_a_converters_second_small_blind_is_live() -> None:
     utg = [(r["kind"], r["amount"], r["total"], r["detail"]) for r in rows
            if r["player"] == "UTG" and r["kind"] in ("post", "call")]
     assert utg[:2] == [("post", 1500, 1500, "new_player"), ("call", 1500, 3000, None)]
+
+
+def _awards(rows: list[dict[str, Any]], hand: str) -> list[tuple[int, int, str]]:
+    return [(r["seat"], r["amount"], r["detail"]) for r in rows
+            if r["hand_id"] == hand and r["kind"] == "award" and r["detail"] != "uncalled"]
+
+
+def test_an_all_in_cash_out_winner_still_wins_the_pot() -> None:
+    # 'Player0 cashed out the hand for $6.63' and no 'collected' line: the summary says
+    # 'won ($25.23) ... (pot not awarded as player cashed out)'; the pots are his
+    rows = _whole("all-in-cash-out.txt", hands=3)
+    assert _awards(rows, "ps:231645858339") == [(1, 555, "main"), (1, 1968, "side-1")]
+    assert _awards(rows, "ps:212394558154") == [(6, 10908, "main")]
+    assert any(r["kind"] == "annotation" and r["detail"].startswith("cash_out: ")
+               for r in rows if r["hand_id"] == "ps:231645858339")
+
+
+def test_tied_cash_out_winners_share_each_pot() -> None:
+    # Hero won $51.86 and Player1 $51.85 of Main pot $22.38 and Side pot $81.33
+    rows = _whole("all-in-cash-out.txt", hands=3)
+    assert _awards(rows, "ps:232772509770") == [(1, 1119, "main"), (4, 1119, "main"),
+                                                (1, 4067, "side-1"), (4, 4066, "side-1")]

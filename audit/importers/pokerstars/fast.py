@@ -447,6 +447,10 @@ def _hands(lines: _Lines, n_hands: int, ok: np.ndarray, data: np.ndarray, begin:
         frame = pl.concat([frame.filter(~is_muck), mucks.select(_ROW_COLUMNS)])
     per_hand = (per_hand.join(pots, on="h", how="left", maintain_order="left")
                 .join(posts, on="h", how="left", maintain_order="left"))
+    # an All-in Cash Out hand: its pot may be paid by the summary only, the parser's to read
+    _bad(frame, (pl.col("kind") == "annotation")
+         & pl.col("detail").str.starts_with("cash_out: ")
+         & pl.col("detail").str.contains(" cashed out the hand for ", literal=True), ok)
     frame, per_hand = _finish(frame, per_hand, ok)
     return frame, per_hand, ok
 

@@ -316,6 +316,7 @@ class _Hand:
         bring_in = ante = None
         total_pot = None
         pots_note = ""
+        cashed_out: list[tuple[int, int, int]] = []  # (seat, amount won, line)
         hole_n = HOLE_COUNT.get(variant, 2)
 
         def flush() -> None:
@@ -620,6 +621,12 @@ class _Hand:
                     seat = int(s[5:colon])
                     if seat not in names or not s.startswith(names[seat], colon + 2):
                         raise ValueError
+                    if s.endswith(" (pot not awarded as player cashed out)"):
+                        # All-in Cash Out: he won the pot, the room paid him the cash-out
+                        # instead (a note); the pot is his all the same
+                        k = s.find(" and won (")
+                        won = s[k + 10 : s.index(")", k + 10)]
+                        cashed_out.append((seat, money(won, mpu), ln))
                     k = s.find(" mucked [")
                     if k >= 0:
                         cards = _cards(s[k + 8 : s.index("]", k) + 1])
@@ -638,6 +645,8 @@ class _Hand:
                 raise
             except (ValueError, IndexError, KeyError, StopIteration):
                 raise PokerStarsError(f"cannot read line {s!r}", ln) from None
+        if cashed_out and not award_rows:
+            self._cashed_out_awards(rows, names, cashed_out, pots_note)
         if not summary or total_pot is None and not cancelled:
             raise PokerStarsError("hand ends without '*** SUMMARY ***' and 'Total pot' "
                                   "(truncated?)", start + n - 1)
@@ -672,6 +681,8 @@ class _Hand:
             flags.append(f"room={h.room}")
         if cancelled:
             flags.append("cancelled=true")
+            if total_pot is None:  # the room gave the posts back without a line saying so
+                flags.append("refunds=implicit")
         if not cancelled and total_pot is not None and "Uncalled bet (" not in self.text:
             put = sum(r[3] or 0 for r in rows if r[0] in _PUT_IN)
             if put > total_pot:  # the site returned chips without an 'Uncalled bet' line
@@ -734,6 +745,34 @@ class _Hand:
                 return
         if len(parts) != 1:  # a restatement of the hand after standing pat is fine
             raise ValueError
+
+    @staticmethod
+    def _cashed_out_awards(rows: list[Row], names: dict[int, str],
+                           cashed_out: list[tuple[int, int, int]], pots_note: str) -> None:
+        """The awards of a pot the room did not push because its winner had cashed out: what
+        the summary says he won, by pot when he alone won the stated pots."""
+        pots = [(label, int(size)) for label, _, size in
+                (p.partition(":") for p in pots_note[len(";pots="):].split(","))] \
+            if pots_note else []
+        if pots and sum(size for _, size in pots) == sum(won for _, won, _ in cashed_out):
+            # tied winners share each pot: equal parts, the odd units where the stated sums
+            # say (they must come out as what each was said to win)
+            owed = [won for _, won, _ in cashed_out]
+            shares: list[list[int]] = []
+            for _, size in pots:
+                part = [size // len(cashed_out)] * len(cashed_out)
+                for j in range(size - sum(part)):
+                    best = max(range(len(owed)), key=lambda w: owed[w] - part[w])
+                    part[best] += 1
+                owed = [o - q for o, q in zip(owed, part, strict=True)]
+                shares.append(part)
+            if not any(owed):
+                for (label, _), part in zip(pots, shares, strict=True):
+                    for (seat, _, ln), amount in zip(cashed_out, part, strict=True):
+                        rows.append(("award", seat, names[seat], amount, None, None, label, ln))
+                return
+        for seat, amount, ln in cashed_out:
+            rows.append(("award", seat, names[seat], amount, None, None, "main", ln))
 
     @staticmethod
     def _total(s: str, ln: int, mpu: int, rows: list[Row]) -> tuple[int, str]:
