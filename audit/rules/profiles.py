@@ -81,6 +81,7 @@ CORE_PARAMS: frozenset[str] = frozenset(
         "rake.implied_max_percent",
         "tournament",
         "stud.bringin_fold",  # P24
+        "draw.max_at_once",  # DRAW-MAX-FOUR: 4 (the book), 5 (a whole draw at once, online)
         "a5.checkraise",  # A5-CHECKRAISE
     }
 )
