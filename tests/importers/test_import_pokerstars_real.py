@@ -168,3 +168,46 @@ def test_tied_cash_out_winners_share_each_pot() -> None:
     rows = _whole("all-in-cash-out.txt", hands=3)
     assert _awards(rows, "ps:232772509770") == [(1, 1119, "main"), (4, 1119, "main"),
                                                 (1, 4067, "side-1"), (4, 4066, "side-1")]
+
+
+# -- other rooms writing PokerStars text: sniffed, read, flagged room=<name>, own id prefix --
+
+
+def test_pokermaster_hands_carry_the_room_and_their_own_ids() -> None:
+    rows = _whole("pokermaster-omaha5.txt")
+    assert rows[0]["hand_id"] == "pokermaster:1905261509100000"
+    assert rows[0]["detail"] == "room=pokermaster"
+    # headed 'Omaha Pot Limit', five cards dealt: five-card Omaha
+    assert rows[0]["game"]["variant"] == "omaha5"
+
+
+def test_pokermasters_second_bigger_big_blind_is_a_straddle() -> None:
+    rows = _whole("pokermaster-straddle.txt")
+    posts = [(r["seat"], r["amount"], r["detail"]) for r in rows
+             if r["kind"] == "post" and r["detail"] != "ante"]
+    assert posts == [(1, 200, "small_blind"), (2, 400, "big_blind"), (3, 800, "straddle")]
+    assert rows[0]["game"]["straddle"] == 800
+
+
+def test_full_tilt_on_the_pokerstars_software() -> None:
+    rows = _whole("fulltilt-on-stars.txt")
+    assert (rows[0]["hand_id"], rows[0]["detail"]) == ("ftp:153580143072", "room=fulltilt")
+
+
+def test_run_it_once_tournament_and_cash_hands() -> None:
+    # 'Table ID ...' '3-Max', no seconds in the time, '[hero]' on a seat line, a level-less
+    # tournament header, '*** SHOWDOWN ***' and 'P shows [..] for ...'
+    rows = _whole("rio-tournament.txt")
+    assert (rows[0]["hand_id"], rows[0]["detail"]) == ("rio:55582352", "room=rio")
+    assert rows[0]["table_id"] == "55582350" and rows[0]["game"]["seat_count"] == 3
+    assert rows[0]["game"]["tournament"] and rows[0]["game"]["big_blind"] == 20
+    rows = _whole("rio-cp1252.txt")
+    assert [r["cards"] for r in rows if r["kind"] == "show"] == ["Ad 3c As Kh"]
+    assert rows[0]["ts"].isoformat().startswith("2019-02-17T21:38:00")
+
+
+def test_splash_the_pot_is_quarantined_naming_it() -> None:
+    rows, rejected = _read("rio-splash-the-pot.txt")
+    assert rows == [] and len(rejected) == 1
+    assert rejected[0].hand_id == "rio:30266126"
+    assert "Splash the Pot" in rejected[0].reason

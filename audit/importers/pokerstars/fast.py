@@ -38,12 +38,14 @@ from audit.importers.base import Chunk, read_limits
 from audit.importers.pokerstars.game import _KINDS, HOLE_COUNT, _zone, read_header
 from audit.importers.pokerstars.reader import (
     _BOM,
+    STARS_HEAD,
     Unread,
     _blocks_in,
     _ChunkBuilder,
     _Hand,
     _pieces,
     _table_tail,
+    file_head,
 )
 from audit.schema import events_schema
 
@@ -108,7 +110,10 @@ def read_fast(path: Path, builder: _ChunkBuilder, stats: dict[str, int] | None =
     stats.setdefault("hands", 0)
     stats.setdefault("fast", 0)
     small = path.stat().st_size < (FAST_MIN_BYTES if min_bytes is None else min_bytes)
-    for data, line0, first in _pieces(path):
+    head = file_head(path)
+    if head != STARS_HEAD:  # another room's PokerStars text: the parser's alone
+        small = True
+    for data, line0, first in _pieces(path, head):
         if isinstance(data, Unread):  # a stretch over the hand limit, not read
             builder.unread(data)
             if builder.full:
@@ -127,7 +132,7 @@ def read_fast(path: Path, builder: _ChunkBuilder, stats: dict[str, int] | None =
             _warn_once(exc)
             piece = None
         if piece is None:
-            for is_hand, start, block in _blocks_in(data, line0, first):
+            for is_hand, start, block in _blocks_in(data, line0, first, head):
                 stats["hands"] += is_hand
                 builder.feed(is_hand, start, block)
                 if builder.full:

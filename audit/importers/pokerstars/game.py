@@ -80,8 +80,18 @@ ZONES = {
 _ROMAN = {"I": 1, "V": 5, "X": 10, "L": 50, "C": 100}
 _KINDS = frozenset({"Hand", "Game", "Zoom Hand", "Zoom Game", "Home Game", "Home Game Hand",
                     "Zoom Tournament Hand"})
-_HEADER = re.compile(r"PokerStars ([A-Za-z ]+?) #(\d+): +(.*)$")
-_DATE = re.compile(r"(\d{4})/(\d{1,2})/(\d{1,2}) (\d{1,2}):(\d{2}):(\d{2})(?: ([A-Z]{1,5}))?$")
+# The rooms whose hand histories are PokerStars text (their own header word), and the room flag
+# and hand id prefix of each (PokerStars' own: no flag, `ps:`). Run It Once's numbers are
+# 8-digit and PokerMaster's its own: either could be a PokerStars number, hence their own
+# prefixes; Full Tilt on the PokerStars software numbers its hands apart from PokerStars.
+ROOMS: dict[str, str | None] = {"PokerStars": None, "PokerMaster": "pokermaster",
+                                "Run It Once Poker": "rio", "Full Tilt": "fulltilt"}
+ID_PREFIX = {None: "ps:", "pokermaster": "pokermaster:", "rio": "rio:", "fulltilt": "ftp:",
+             "converted": "converted:"}
+_HEADER = re.compile(r"(PokerStars|PokerMaster|Run It Once Poker|Full Tilt) ([A-Za-z ]+?) "
+                     r"#(\d+): +(.*)$")
+# (Run It Once writes no seconds: '2019/06/25 16:12 UTC')
+_DATE = re.compile(r"(\d{4})/(\d{1,2})/(\d{1,2}) (\d{1,2}):(\d{2})(?::(\d{2}))?(?: ([A-Z]{1,5}))?$")
 # the date of 2007-2008 headers: '2007/10/15 - 05:34:03 (ET)' (read as '2007/10/15 05:34:03 ET')
 _OLD_DATE = re.compile(r"(.* - \d{4}/\d{1,2}/\d{1,2}) - (\d{1,2}:\d{2}:\d{2}) \(([A-Z]{1,5})\)$")
 # 6+ hold'em stakes of 2019: '(Button Blind $2 - Ante $2  USD)', read as the later '($2/$2 USD)'
@@ -223,7 +233,7 @@ def _time(text: str) -> tuple[dt.datetime | None, str]:
     m = _DATE.match(text.strip())
     if not m:
         raise PokerStarsError(f"date {text!r} is not like '2010/08/03 10:57:43 ET'")
-    y, mo, d, h, mi, s = (int(g) for g in m.groups()[:6])
+    y, mo, d, h, mi, s = (int(g or 0) for g in m.groups()[:6])
     zone_name = m.group(7) or ""
     try:
         local = dt.datetime(y, mo, d, h, mi, s)
@@ -272,19 +282,28 @@ def read_header(line: str) -> tuple[Header, str, dt.datetime | None, str]:
         line = _BUTTON_ANTE.sub(lambda m: f"({m[2]}/{m[1]} {m[3] or ''})".replace(" )", ")"),
                                 line, count=1)
     m = _HEADER.match(line)
-    if not m or m.group(1) not in _KINDS:
+    if not m or m.group(2) not in _KINDS:
         raise PokerStarsError(f"hand header {line!r} is not like 'PokerStars Hand #N: ...'")
-    number, rest = m.group(2), m.group(3)
+    number, rest = m.group(3), m.group(4)
     game, sep, date = rest.rpartition(" - ")
+    game = m.group(1) + "|" + game  # (the same game text of two rooms: two headers)
     known = _KNOWN_GAMES.get(game) if sep else None
     if known is not None:
         ts, note = _time(date)
-        return known, number, ts, note
-    header = _parse_header(line, number, rest)
-    if len(_KNOWN_GAMES) > 10_000:
-        _KNOWN_GAMES.clear()
-    _KNOWN_GAMES[game] = header
-    return header, number, header.ts, header.ts_note
+    else:
+        known = _parse_header(line, number, rest)
+        if len(_KNOWN_GAMES) > 10_000:
+            _KNOWN_GAMES.clear()
+        _KNOWN_GAMES[game] = known
+        ts, note = known.ts, known.ts_note
+    # another room's text, or (PokerStars always writes the time zone) a header without a zone:
+    # a converter's, from another room's history (its hand number is that room's)
+    room = ROOMS[m.group(1)]
+    if room is None and note and note.endswith("(zone '')"):
+        room = "converted"
+    if room != known.room:
+        known = replace(known, room=room)
+    return known, number, ts, note
 
 
 def _parse_header(line: str, number: str, rest: str) -> Header:
@@ -292,10 +311,6 @@ def _parse_header(line: str, number: str, rest: str) -> Header:
     if len(parts) < 2:
         raise PokerStarsError(f"hand header {line!r} has no ' - ' before the date")
     ts, note = _time(parts[-1])
-    # PokerStars writes the time zone; a header without one was written by a converter from
-    # another room's history (its hand number is that room's)
-    room = "converted" if _DATE.match(parts[-1].strip()) and not _DATE.match(
-        parts[-1].strip())[7] else None
     desc = parts[0]
     if desc.startswith("{"):  # home game club name
         close = desc.find("} ")
@@ -304,6 +319,13 @@ def _parse_header(line: str, number: str, rest: str) -> Header:
         desc = desc[close + 2 :]
     level: int | None = None
     if desc.startswith(("Tournament #", "Zoom Tournament #", "TOURNAMENT #")):
+        cm = _CASH.match(desc) if len(parts) == 2 else None
+        if cm and "/" in cm[2]:
+            # Run It Once: 'Tournament #N, €4.69+€0.31 NAME, Hold'em No Limit (10/20) - DATE'
+            variant, structure, _ = _find_game(cm[1])
+            stakes, currency, mpu = _stakes(cm[2], True)
+            return Header(number, variant, structure, True, None, stakes, currency, mpu, ts,
+                          note)
         if len(parts) != 3:
             raise PokerStarsError(
                 f"tournament header {line!r} is not 'GAME - Level L (SB/BB) - DATE'")
@@ -315,14 +337,13 @@ def _parse_header(line: str, number: str, rest: str) -> Header:
             variant, structure = _game(old[1])
             stakes, currency, mpu = _stakes(old[2], True)
             return Header(number, variant, structure, True, None, stakes, currency, mpu, ts,
-                          note, room)
+                          note)
         if not lm:
             raise PokerStarsError(f"tournament level {parts[1]!r} is not like 'Level IV (50/100)'")
         level = roman(lm.group(1))
         variant, structure, _ = _find_game(desc)
         stakes, currency, mpu = _stakes(lm.group(2), True)
-        return Header(number, variant, structure, True, level, stakes, currency, mpu, ts, note,
-                      room)
+        return Header(number, variant, structure, True, level, stakes, currency, mpu, ts, note)
     if len(parts) != 2:
         raise PokerStarsError(f"hand header {line!r} is not 'GAME (STAKES) - DATE'")
     cm = _CASH.match(desc)
@@ -333,5 +354,4 @@ def _parse_header(line: str, number: str, rest: str) -> Header:
         game, stakes_text = stakes_text.split(", ", 1)
     variant, structure = _game(game)
     stakes, currency, mpu = _stakes(stakes_text, False)
-    return Header(number, variant, structure, False, None, stakes, currency, mpu, ts, note,
-                  room)
+    return Header(number, variant, structure, False, None, stakes, currency, mpu, ts, note)

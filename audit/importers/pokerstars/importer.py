@@ -16,6 +16,7 @@ from audit.importers.pokerstars.reader import (
     _blocks_in,
     _ChunkBuilder,
     _pieces,
+    file_head,
 )
 
 __all__ = ["IMPORTER", "REFERENCE_IMPORT_ENV", "PokerStarsImporter", "reference_import_only"]
@@ -31,7 +32,9 @@ class PokerStarsImporter:
         self.fast = fast
 
     def sniff(self, head: bytes, path: Path) -> bool:
-        """A `PokerStars Hand|Game|Zoom Hand|Home Game #` header in the first bytes."""
+        """A `PokerStars Hand|Game|Zoom Hand|Home Game #` header in the first bytes, or the
+        header of another room writing PokerStars text (`PokerMaster Hand #`, `Run It Once
+        Poker Hand #`, `Full Tilt Hand #`)."""
         del path
         return any(marker in head for marker in _SNIFF)
 
@@ -53,11 +56,12 @@ class PokerStarsImporter:
         counts = {} if stats is None else stats
         counts.setdefault("hands", 0)
         counts.setdefault("fast", 0)
-        for piece, line, first in _pieces(path):
+        head = file_head(path)
+        for piece, line, first in _pieces(path, head):
             if isinstance(piece, Unread):
                 builder.unread(piece)
                 continue
-            for is_hand, start, block in _blocks_in(piece, line, first):
+            for is_hand, start, block in _blocks_in(piece, line, first, head):
                 counts["hands"] += is_hand
                 builder.feed(is_hand, start, block)
                 if builder.full:

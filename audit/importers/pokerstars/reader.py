@@ -83,6 +83,8 @@ from audit.importers.pokerstars.game import (
     DRAW,
     HILO,
     HOLE_COUNT,
+    ID_PREFIX,
+    ROOMS,
     SHORT,
     STUD,
     PokerStarsError,
@@ -94,7 +96,22 @@ from audit.schema import events_schema
 CHUNK_HANDS = 5000
 _SNIFF = (b"PokerStars Hand #", b"PokerStars Game #", b"PokerStars Zoom Hand #",
           b"PokerStars Home Game Hand #", b"PokerStars Zoom Game #",
-          b"PokerStars Home Game #")
+          b"PokerStars Home Game #", b"PokerMaster Hand #", b"Run It Once Poker Hand #",
+          b"Full Tilt Hand #")
+# the first words of a hand's header line, per room ('PokerStars ', 'Full Tilt ', ...)
+HEADS = tuple(room.encode() + b" " for room in ROOMS)
+STARS_HEAD = b"PokerStars "
+
+
+def file_head(path: Path) -> bytes:
+    """The header words of the room whose hands the file holds (the first found in its first
+    64 KB), `PokerStars ` when none is."""
+    with path.open("rb") as f:
+        data = f.read(1 << 16)
+    found = [(k, head) for head in HEADS for k in (data.find(b"\n" + head),
+                                                   data.find(head, 0, len(head) + 3))
+             if k >= 0]
+    return min(found)[1] if found else STARS_HEAD
 _BOM = b"\xef\xbb\xbf"
 _ALL_IN = " and is all-in"
 # Site messages 'P <suffix>' -> annotation detail.
@@ -118,6 +135,7 @@ _STUD_STREETS = {"3rd STREET": 3, "4th STREET": 4, "5th STREET": 5, "6th STREET"
 _BOARD_STREETS = ("FLOP", "TURN", "RIVER")
 _DRAW_HEADERS = frozenset({"FIRST DRAW", "SECOND DRAW", "THIRD DRAW", "DRAW"})
 _QUIET_HEADERS = frozenset({"HOLE CARDS", "DEALING HANDS", "SHOW DOWN", "FIRST SHOW DOWN",
+                            "SHOWDOWN",
                             "PRE-FLOP"})
 _PUT_IN = frozenset({"post", "call", "bet", "raise", "complete"})
 # the bring-in last logged per (currency, stakes) in a file: a stud hand that logs none (its
@@ -173,7 +191,7 @@ def _table_tail(text: str) -> tuple[int | None, int | None, str | None]:
     seat_count = button = None
     unknown = None
     for i, word in enumerate(tail):
-        if word.endswith("-max") and word[:-4].isdigit():
+        if word.endswith(("-max", "-Max")) and word[:-4].isdigit():
             seat_count = int(word[:-4])
         elif word.startswith("#") and tail[i + 1 : i + 4] == ["is", "the", "button"]:
             button = int(word[1:])
@@ -211,11 +229,11 @@ class _Hand:
         is_draw = variant in DRAW
         rows: list[Row] = []
         add = rows.append
-        if len(lines) < 2 or not lines[1].startswith("Table '"):
+        if len(lines) < 2 or not lines[1].startswith(("Table '", "Table ID '")):
             raise PokerStarsError("second line is not \"Table '...'\"", start + 1)
         tline = lines[1]
         close = tline.rfind("'")
-        table = tline[7:close]
+        table = tline[tline.index("'") + 1 : close]
         seat_count, button, unknown = _table_tail(tline[close + 1 :])
         if unknown is not None:
             raise PokerStarsError(f"table line {tline!r} has unknown text {unknown!r}",
@@ -270,7 +288,9 @@ class _Hand:
             detail = None
             note_out = False
             if rest:
-                if rest == "is sitting out" and h.tournament:
+                if rest == "[hero]":  # Run It Once marks the player whose history it is
+                    pass
+                elif rest == "is sitting out" and h.tournament:
                     # PokerStars tournaments deal a sitting-out player in: he is blinded
                     # and anted, and his hand is folded for him. Dealt in, with a note.
                     note_out = True
@@ -320,8 +340,15 @@ class _Hand:
         hole_n = HOLE_COUNT.get(variant, 2)
 
         def flush() -> None:
-            nonlocal pending_hole, stud_river
+            nonlocal pending_hole, stud_river, hole_n
             if pending_hole >= 0:
+                if variant == "omaha" and h.room is not None and hole_known:
+                    # another room's 5- or 6-card Omaha headed plain 'Omaha' (PokerMaster):
+                    # the cards dealt say which
+                    dealt = len(next(iter(hole_known.values()))[0].split(" "))
+                    if dealt in (5, 6):
+                        hole_n = dealt
+                        game["variant"] = f"omaha{dealt}"
                 for seat in sorted(names):
                     if seat in out:
                         continue
@@ -372,6 +399,8 @@ class _Hand:
                         fast = True
             if not s:
                 raise PokerStarsError("blank line inside a hand", ln)
+            if s.startswith("# ") and h.room == "pokermaster":
+                continue  # PokerMaster's export note (JSON: game, table, player ids)
             try:
                 if not fast:
                     if s.startswith("Dealt to "):
@@ -511,6 +540,11 @@ class _Hand:
                         elif what.startswith("big blind "):
                             amt = money(what[10:], mpu)
                             label = "new_player" if seen_bb else "big_blind"
+                            if seen_bb and first_bb and amt > first_bb and h.room is not None:
+                                # another room's straddle written as a second, bigger big
+                                # blind (PokerMaster: 'posts big blind $8' after the $4 one)
+                                label = "straddle"
+                                game.setdefault("straddle", amt)
                             if not seen_bb and not all_in:
                                 first_bb = amt
                             seen_bb = True
@@ -694,7 +728,7 @@ class _Hand:
         add(("hand_ended", None, None, None, None, None, end_detail, start + n - 1))
         if variant in SHORT:
             _short_deck_cards(rows)
-        return ("ps:" if h.room is None else h.room + ":") + number, table, ts, rows, game, note
+        return ID_PREFIX[h.room] + number, table, ts, rows, game, note
 
     @staticmethod
     def _dealt(s: str, ln: int, seats: dict[str, int], names: dict[int, str], rows: list[Row],
@@ -795,6 +829,12 @@ class _Hand:
             j += 3
         for part in parts[1:]:
             label, _, amount = part.rpartition(" ")
+            if label in ("Main pot", "Side pot") or label.startswith(("Side pot-", "Side pot ")):
+                # Run It Once: 'Total pot €146.34 | Main pot €119.52 | Side pot €21.82 | ...'
+                key = "main" if label == "Main pot" else (
+                    "side-" + str(int(label[9:])) if len(label) > 8 else "side-1")
+                pots.append(f"{key}:{money(amount, mpu)}")
+                continue
             detail = {"Rake": "rake", "Jackpot": "jackpot", "Fee": "fee",
                       "Jackpot contribution": "jackpot"}.get(label)
             if detail is None:
@@ -813,7 +853,7 @@ class _Hand:
                 label = "main"
             elif pot == "side pot":
                 label = "side-1"
-            elif pot.startswith("side pot-"):
+            elif pot.startswith(("side pot-", "side pot ")):  # (Run It Once: 'side pot 1')
                 label = "side-" + str(int(pot[9:]))
             else:
                 raise ValueError
@@ -837,6 +877,18 @@ class _Hand:
             rows.append(("annotation", seats.get(name), name, None, None, None,
                          "said: " + s[k + 8 : -1], ln))
             return
+        k = s.find(" shows [")
+        if k > 0 and s[:k] in seats and s.endswith("]"):
+            # Run It Once: 'P shows [Ad 3c As Kh] for Full House [As Ad Js Jh Jc]'
+            name = s[:k]
+            shown, _, best = s[k + 7 :].partition(" for ")
+            if best:
+                _cards(best[best.index("["):])
+            rows.append(("show", seats[name], name, None, None, _cards(shown), None, ln))
+            return
+        if s.startswith("STP added: "):
+            raise PokerStarsError(f"Splash the Pot: the room adds {s[11:]} to the pot ({s!r}), "
+                                  "money no event records (not supported)", ln)
         if s == "Table leave user":  # a converter's: someone left, not said who
             rows.append(("annotation", None, None, None, None, None, "leaves", ln))
             return
@@ -897,7 +949,8 @@ class _Hand:
 # fault in more memory: no faster over a whole 100k-hand file, 30% more peak RSS.)
 _READ_BYTES = 1 << 22
 # A line that starts a hand or ends one: a header, or a blank (whitespace-only) line.
-_BOUNDARY = re.compile(rb"^(?:PokerStars |[ \t\r\x0b\x0c]*$)", re.MULTILINE)
+_BOUNDARIES = {head: re.compile(rb"^(?:" + re.escape(head) + rb"|[ \t\r\x0b\x0c]*$)",
+                                re.MULTILINE) for head in HEADS}
 
 
 def _short_deck_cards(rows: list[Row]) -> None:
@@ -938,11 +991,12 @@ class Unread:
         text = _decode(self.head)
         return Rejected(source=str(path), line=self.line, hand_id=_guess_id(text[:200]),
                         reason=over_hand_limit(self.line, self.size) if text.startswith(
-                            "PokerStars ") else over_text_limit(self.line, self.size),
+                            tuple(h.decode() for h in HEADS)) else over_text_limit(
+                            self.line, self.size),
                         raw=text + f"... [{self.size - len(self.head):,} more bytes not read]")
 
 
-def _pieces(path: Path) -> Iterator[tuple[bytes | Unread, int, bool]]:
+def _pieces(path: Path, head: bytes = STARS_HEAD) -> Iterator[tuple[bytes | Unread, int, bool]]:
     """(bytes, number of its first line, is the file's start) for consecutive pieces of the
     file: whole lines, each piece starting at the file's start or at a hand header and ending
     before a header or at the end of the file, so every piece splits into blocks on its own.
@@ -951,7 +1005,7 @@ def _pieces(path: Path) -> Iterator[tuple[bytes | Unread, int, bool]]:
     linear time; past the hand limit they are no longer held: the stretch is given as
     `Unread` (its first bytes and size) and the file read on from the next header, so memory
     follows the limit, never the file."""
-    mark = b"\nPokerStars "
+    mark = b"\n" + head
     limit = read_limits().hand_bytes
     line = 1
     first = True
@@ -1027,15 +1081,18 @@ def _pieces(path: Path) -> Iterator[tuple[bytes | Unread, int, bool]]:
 
 def _blocks(path: Path) -> Iterator[tuple[bool, int, bytes]]:
     """(is_hand, first line, raw bytes) for each hand and each run of text outside hands."""
-    for piece, line, first in _pieces(path):
+    head = file_head(path)
+    for piece, line, first in _pieces(path, head):
         if not isinstance(piece, Unread):
-            yield from _blocks_in(piece, line, first)
+            yield from _blocks_in(piece, line, first, head)
 
 
-def _blocks_in(buf: bytes, line: int, first: bool) -> Iterator[tuple[bool, int, bytes]]:
+def _blocks_in(buf: bytes, line: int, first: bool, head: bytes = STARS_HEAD
+               ) -> Iterator[tuple[bool, int, bytes]]:
     """The blocks of one piece of `_pieces` whose first line is `line`.
 
-    A hand starts at a line beginning `PokerStars ` (on line 1 also after a BOM) and ends at
+    A hand starts at a line beginning `head` (`PokerStars `, or another room's header words:
+    `file_head`; on line 1 also after a BOM) and ends at
     the next blank line or header. The boundaries are found by one regex scan of the piece, so
     the cost per line is C, not Python."""
     parts: list[bytes] = []  # the open block's bytes
@@ -1046,13 +1103,13 @@ def _blocks_in(buf: bytes, line: int, first: bool) -> Iterator[tuple[bool, int, 
     pos = 0  # start of the content not yet given to a block
     at = 0  # position whose line number is `line`
     marks: list[int] = []  # boundary positions: >= 0 a header, -1 - p a blank line
-    if first and buf.startswith(_BOM + b"PokerStars "):
+    if first and buf.startswith(_BOM + head):
         marks.append(0)
-    for m in _BOUNDARY.finditer(buf):
+    for m in _BOUNDARIES[head].finditer(buf):
         p = m.start()
         if p == size:  # the empty text after the last line end is no line
             break
-        marks.append(p if buf.startswith(b"PokerStars ", p) else -1 - p)
+        marks.append(p if buf.startswith(head, p) else -1 - p)
     for mark in marks:
         header = mark >= 0
         p = mark if header else -1 - mark
@@ -1304,4 +1361,6 @@ def _guess_id(header: str) -> str | None:
     j = k + 1
     while j < len(header) and header[j].isdigit():
         j += 1
-    return "ps:" + header[k + 1 : j] if j > k + 1 else None
+    prefix = next((ID_PREFIX[room] for word, room in ROOMS.items()
+                   if header.lstrip("\ufeff").startswith(word + " ")), "ps:")
+    return prefix + header[k + 1 : j] if j > k + 1 else None
