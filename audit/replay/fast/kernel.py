@@ -130,10 +130,22 @@ def _next_to_act(S, H, order, after):
         s = order[(start + k) % n]
         if S[S_IN, s] and S[S_FOLDED, s] == 0 and S[S_STACK, s] > 0 and (
                 S[S_ACTED, s] == 0 or S[S_BET, s] < cur):
-            if can_act == 1 and S[S_BET, s] >= cur:
+            if can_act == 1 and (S[S_BET, s] >= cur
+                                 or S[S_BET, s] >= _top_other_bet(S, order, n, s)):
                 return 0
             return s
     return 0
+
+
+@njit(cache=True)
+def _top_other_bet(S, order, n, seat):
+    """HandState.top_other_bet: the most any other player in the hand has in this round."""
+    top = 0
+    for i in range(n):
+        s = order[i]
+        if s != seat and S[S_IN, s] and S[S_FOLDED, s] == 0 and S[S_BET, s] > top:
+            top = S[S_BET, s]
+    return top
 
 
 @njit(cache=True, inline="always")
