@@ -36,6 +36,9 @@ GAMES: dict[str, str | None] = {
     "6 Card Omaha": "omaha6",
     "6 Card Omaha Hi/Lo": "omaha6_hilo",
     "Courchevel": None,
+    "Split Hold'em": None,  # two boards, each half the pot: no variant yet
+    "Split Omaha": None,
+    "Split Omaha Hi/Lo": None,
     "Courchevel Hi/Lo": None,
     "6+ Hold'em": "holdem_6plus",
     "Hold'em 6+": "holdem_6plus",
