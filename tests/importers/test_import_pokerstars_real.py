@@ -211,3 +211,19 @@ def test_splash_the_pot_is_quarantined_naming_it() -> None:
     assert rows == [] and len(rejected) == 1
     assert rejected[0].hand_id == "rio:30266126"
     assert "Splash the Pot" in rejected[0].reason
+
+
+def test_a_utf16_file_and_nul_bytes_read_as_the_text(tmp_path: Path) -> None:
+    text = (REAL / "old-date-2007.txt").read_text()
+    for name, data in (("le.txt", b"\xff\xfe" + text.encode("utf-16-le") + b"\x00"),
+                       ("be.txt", text.encode("utf-16-be")),
+                       ("nul.txt", text.replace("\n", "\x00\n", 3).encode() + b"\x00" * 64)):
+        path = tmp_path / name
+        path.write_bytes(data)
+        assert detect_format(path) == "pokerstars", name
+        rows: list[dict[str, Any]] = []
+        for chunk in PokerStarsImporter().read(path):
+            assert chunk.rejected == [], name
+            rows += chunk.table.to_pylist()
+        assert rows[0]["hand_id"] == "ps:12637565869" and rows[-1]["kind"] == "hand_ended"
+        assert rows[0]["source"].startswith(f"pokerstars:{name}:")

@@ -233,8 +233,8 @@ def _read_piece(data: bytes, line0: int, first: bool, prefix: str) -> _Piece | N
     empty = np.zeros(0, np.int64)
     if not data:
         return _Piece(None, empty, empty, [], [])
-    if len(data) >= 2**31 or KERNEL.get() is None:
-        return None
+    if len(data) >= 2**31 or b"\x00" in data or KERNEL.get() is None:
+        return None  # (NUL bytes: the parser drops them)
     bom = first and data.startswith(_BOM + b"PokerStars ")
     # lines without copying: an Arrow string array over the piece's bytes (each value a line
     # with its line end), validated as UTF-8 (else the parser decodes hand by hand)

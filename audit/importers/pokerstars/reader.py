@@ -1280,6 +1280,10 @@ class _ChunkBuilder:
                 raw=text + f"... [{len(block) - RAW_EXCERPT_CHARS:,} more bytes]"))
             return
         text = _decode(block)
+        if "\x00" in text:  # NUL bytes (a file padded or damaged by a tool): not text
+            text = text.replace("\x00", "")
+            if not is_hand and not text.strip():
+                return
         lines = text.split("\n")
         if lines and lines[-1] == "":
             lines.pop()
