@@ -17,7 +17,8 @@ class Settings:
     """Plain attributes for the hot loop; built from a Profile (or None = Montana defaults)."""
 
     __slots__ = ("label", "cap_multi", "cap_headsup", "cap_headsup_tourn", "fold_uncaps",
-                 "allin_aggregate", "allin_half_level", "nl_min_house", "nl_reopen_aggregate", "straddle_bigbet",
+                 "allin_aggregate", "allin_half_level", "nl_min_house", "nl_reopen_aggregate",
+                 "straddle_bigbet",
                  "straddle_limit", "pl_sb_as_bb", "pl_sb_as_bb_tourn", "oot",
                  "oddchip_button", "min_bet_amount", "rake_allowed", "rake_percent", "rake_cap",
                  "rake_implied_max_percent", "button_method",

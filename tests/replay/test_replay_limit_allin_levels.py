@@ -13,9 +13,9 @@ import pytest
 from audit.importers.pokerstars.importer import PokerStarsImporter
 from audit.ingest.pipeline import ingest
 from audit.replay.fast.table import replay_table_fast
+from audit.rules.ids import BET_LIMIT_FIXED
 from audit.rules.profiles import load_profile
 from audit.rules.settings import Settings
-from audit.rules.ids import BET_LIMIT_FIXED
 from audit.run.runner import audit_store, read_findings
 from audit.store.dataset import Store
 

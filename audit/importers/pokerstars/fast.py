@@ -233,8 +233,8 @@ def _read_piece(data: bytes, line0: int, first: bool, prefix: str) -> _Piece | N
     empty = np.zeros(0, np.int64)
     if not data:
         return _Piece(None, empty, empty, [], [])
-    if len(data) >= 2**31 or b"\x00" in data or KERNEL.get() is None:
-        return None  # (NUL bytes: the parser drops them)
+    if len(data) >= 2**31 or KERNEL.get() is None:
+        return None
     bom = first and data.startswith(_BOM + b"PokerStars ")
     # lines without copying: an Arrow string array over the piece's bytes (each value a line
     # with its line end), validated as UTF-8 (else the parser decodes hand by hand)
@@ -281,6 +281,12 @@ def _read_piece(data: bytes, line0: int, first: bool, prefix: str) -> _Piece | N
     # from the bytes: a hand with a line that starts with a space is the parser's
     byte = np.frombuffer(data, np.uint8)
     ok[h_of[byte[begins[idx]] == 32]] = False
+    if b"\x00" in data:  # a hand with NUL bytes: the parser's (it drops them)
+        nul_line = np.searchsorted(begins, np.flatnonzero(byte == 0), side="right") - 1
+        hand_of_line = np.full(n_lines + 1, -1, dtype=np.int64)
+        hand_of_line[idx] = h_of
+        hit = hand_of_line[nul_line]
+        ok[hit[hit >= 0]] = False
     # a line whose end str.rstrip() would strip further (odd whitespace): the parser's
     lengths = pc.binary_length(stripped).to_numpy(zero_copy_only=False)
     ends_at = begins[idx] + lengths[idx] - 1

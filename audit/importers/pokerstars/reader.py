@@ -795,9 +795,9 @@ class _Hand:
             shares: list[list[int]] = []
             for _, size in pots:
                 part = [size // len(cashed_out)] * len(cashed_out)
-                for j in range(size - sum(part)):
-                    best = max(range(len(owed)), key=lambda w: owed[w] - part[w])
-                    part[best] += 1
+                for _ in range(size - sum(part)):  # each odd unit to the most still owed
+                    left = [o - q for o, q in zip(owed, part, strict=True)]
+                    part[left.index(max(left))] += 1
                 owed = [o - q for o, q in zip(owed, part, strict=True)]
                 shares.append(part)
             if not any(owed):
