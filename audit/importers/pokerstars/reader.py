@@ -625,7 +625,8 @@ class _Hand:
                         if pending_hole >= 0 and not h.tournament:
                             out.add(seat)
                         add(("annotation", seat, name, None, None, None, "sits_out", ln))
-                    elif act.startswith(("Chooses to EV Cashout", "Pays Cashout Risk (")):
+                    elif act.startswith(("Chooses to EV Cashout", "Pays Cashout Risk (",
+                                         "Receives Cashout (")):
                         add(("annotation", seat, name, None, None, None, "cash_out: " + act, ln))
                     else:
                         raise ValueError
