@@ -1281,11 +1281,12 @@ class _ChunkBuilder:
                 raw=text + f"... [{len(block) - RAW_EXCERPT_CHARS:,} more bytes]"))
             return
         text = _decode(block)
-        if "\x00" in text:  # NUL bytes (a file padded or damaged by a tool): not text
-            text = text.replace("\x00", "")
-            if not is_hand and not text.strip():
+        clean = text
+        if "\x00" in text:  # NUL bytes (a file padded or damaged by a tool): not text; a
+            clean = text.replace("\x00", "")  # rejection keeps the bytes as they were
+            if not is_hand and not clean.strip():
                 return
-        lines = text.split("\n")
+        lines = clean.split("\n")
         if lines and lines[-1] == "":
             lines.pop()
         lines = [s.rstrip() for s in lines]
@@ -1298,7 +1299,7 @@ class _ChunkBuilder:
                        f"{lines[0][:200]!r}"))
             return
         try:
-            parsed = _Hand(lines, start, path.name, text, self.bring_ins).parse()
+            parsed = _Hand(lines, start, path.name, clean, self.bring_ins).parse()
             hand_id, table, ts, rows, game, note = parsed
             if hand_id in self.seen:
                 raise PokerStarsError(f"hand id {hand_id} repeats a hand already read "
