@@ -198,13 +198,16 @@ def _show(h: HandState, deck: Deck, kind: str, s: int | None, text: str | None,
         h.mucked[s] = True
         return
     known_hole = [c for c in h.hole[s] if c >= 0]
-    new = tuple(c for c in cards if c >= 0 and c not in known_hole)
+    # cards he showed before are his, not dealt again: a run-it-twice shows the hand at each
+    # showdown
+    before = h.shown[s] or ()
+    new = tuple(c for c in cards if c >= 0 and c not in known_hole and c not in before)
     if known_hole and new:
         h.flag(DQ_INCONSISTENT_LOG, seq, f"{h.who(s)} showed cards that differ from the "
                "hole cards logged for him; the shown cards are used.", seat=s,
                expected=" ".join(map(str, known_hole)), actual=text)
     deck.add(h, new, seq, f"{h.who(s)}'s shown cards")
-    h.shown[s] = cards
+    h.shown[s] = cards if not before else before + tuple(c for c in cards if c not in before)
     h.showdown = True
 
 

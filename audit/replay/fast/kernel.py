@@ -650,6 +650,9 @@ def _replay_one(lo, hi, kind, seat, amount, total, detail, flags, cards_data, ca
                 for q in range(hn):
                     if hole[s, q] == c:
                         dup_hole = True
+                for q in range(S[S_SHOWN_N, s]):  # shown before (each showdown of a
+                    if shown[s, q] == c:          # run-it-twice shows the hand)
+                        dup_hole = True
                 if dup_hole:
                     continue
                 if known_hole:
@@ -657,9 +660,23 @@ def _replay_one(lo, hi, kind, seat, amount, total, detail, flags, cards_data, ca
                 if seen[c] >= 0:
                     return 9
                 seen[c] = i
-            for j in range(n):
-                shown[s, j] = parsed[j]
-            S[S_SHOWN_N, s] = n
+            m = S[S_SHOWN_N, s]
+            if m == 0:
+                for j in range(n):
+                    shown[s, j] = parsed[j]
+                m = n
+            else:  # shown again: the cards not shown before are added (HandState.shown)
+                for j in range(n):
+                    again = False
+                    for q in range(m):
+                        if shown[s, q] == parsed[j]:
+                            again = True
+                    if not again:
+                        if m >= shown.shape[1]:
+                            return 3
+                        shown[s, m] = parsed[j]
+                        m += 1
+            S[S_SHOWN_N, s] = m
             S[S_SHOWN, s] = 1
         elif k == K_HAND_ENDED:
             if flags[i] & F_UNRECORDED:
