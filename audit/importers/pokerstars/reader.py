@@ -52,6 +52,18 @@ chips for tournaments and play money):
   timed_out, returned, sits_out, removed, allowed_after_button, cash_out, betting_capped,
   pair_on_board, no_low, `said: <words>`, `bounty: <line>`, `finished: <line>`.
 
+* other rooms writing PokerStars text (`PokerMaster Hand #`, `Run It Once Poker Hand #`,
+  `Full Tilt Hand #`: game.ROOMS) and converters (a header without a time zone): hand_started
+  detail `room=<pokermaster|rio|fulltilt|converted>`, hand_id prefix `pokermaster:`, `rio:`,
+  `ftp:`, `converted:` (their numbers are not PokerStars'). A file's hands are cut at its
+  room's header (`file_head`). Run It Once's Splash the Pot (money the room adds) is
+  quarantined by name.
+* All-in Cash Out: a pot the summary says was `won ($x) ... (pot not awarded as player cashed
+  out)` -> award(s) to its winner(s), by the stated pots (tied winners share each); the
+  `cashed out the hand for` line -> annotation cash_out.
+* a 2007 header date `2007/10/15 - 05:34:03 (ET)`; UTF-16 files are read from a UTF-8 copy
+  (importer.py); NUL bytes are dropped.
+
 Harmless lines accepted without an event: `*** HOLE CARDS ***`, `*** DEALING HANDS ***`,
 `*** SHOW DOWN ***` (and FIRST/SECOND), `*** SUMMARY ***`, `Hand was run twice`,
 `Board [..]`, `FIRST/SECOND Board [..]`, summary `Seat N: ...` lines (restatements).
