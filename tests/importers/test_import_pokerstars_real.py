@@ -227,3 +227,15 @@ def test_a_utf16_file_and_nul_bytes_read_as_the_text(tmp_path: Path) -> None:
             rows += chunk.table.to_pylist()
         assert rows[0]["hand_id"] == "ps:12637565869" and rows[-1]["kind"] == "hand_ended"
         assert rows[0]["source"].startswith(f"pokerstars:{name}:")
+
+
+def test_discarding_no_card_is_standing_pat() -> None:
+    # 'Hero: discards 0 cards []' / 'Hero: discards 0 cards': he keeps his five cards
+    path = REAL.parent / "draw-discards-zero.txt"
+    rows: list[dict[str, Any]] = []
+    for chunk in PokerStarsImporter().read(path):
+        assert chunk.rejected == []
+        rows += chunk.table.to_pylist()
+    hero = [r["kind"] for r in rows if r["player"] == "Hero" and r["kind"] in
+            ("draw", "stand_pat")]
+    assert hero == ["stand_pat", "stand_pat", "stand_pat"]

@@ -605,8 +605,12 @@ class _Hand:
                             in_draw = True
                         words = act.split(" ", 3)
                         count = int(words[1])
-                        if words[2] not in ("card", "cards") or count < 1:
+                        if words[2] not in ("card", "cards") or count < 0:
                             raise ValueError
+                        if count == 0 and words[3:] in ([], ["[]"]):
+                            # 'discards 0 cards': he kept his hand (stood pat)
+                            add(("stand_pat", seat, name, None, None, None, None, ln))
+                            continue
                         known = _cards(words[3]) if len(words) > 3 else None
                         if known is not None and len(known.split(" ")) != count:
                             raise ValueError
