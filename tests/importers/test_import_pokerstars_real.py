@@ -239,3 +239,11 @@ def test_discarding_no_card_is_standing_pat() -> None:
     hero = [r["kind"] for r in rows if r["player"] == "Hero" and r["kind"] in
             ("draw", "stand_pat")]
     assert hero == ["stand_pat", "stand_pat", "stand_pat"]
+
+
+def test_a_capped_no_limit_hand_is_quarantined_naming_the_cap() -> None:
+    # 'raises $14.50 to $15 and has reached the $15 cap': capped no-limit is not supported
+    rejected = [r for chunk in PokerStarsImporter().read(REAL.parent / "capped-nl.txt")
+                for r in chunk.rejected]
+    assert len(rejected) == 1 and rejected[0].hand_id == "ps:500000000003"
+    assert "capped no-limit" in rejected[0].reason

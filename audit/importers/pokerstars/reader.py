@@ -485,6 +485,10 @@ class _Hand:
                 if name is not None and name in seats:
                     seat = seats[name]
                     act = s[colon + 2 :]
+                    if act.endswith(" cap") and " and has reached the " in act:
+                        raise PokerStarsError(
+                            f"{s!r}: a capped no-limit game (a player who reaches the cap has "
+                            "no more action) is not supported", ln)
                     all_in = act.endswith(_ALL_IN)
                     if all_in:
                         act = act[: -len(_ALL_IN)]
@@ -925,6 +929,7 @@ class _Hand:
         # 'wins the tournament' before 'wins the ' ('wins the $x bounty for eliminating')
         for marker, detail in ((" wins the tournament", "finished"), (" wins the ", "bounty"),
                                (" finished the tournament", "finished"),
+                               (" wins an entry to tournament #", "finished"),
                                (" cashed out the hand for ", "cash_out"),
                                (" re-buys and receives ", "rebuy"),
                                (" takes the add-on and receives ", "addon")):
