@@ -244,6 +244,9 @@ class _Hand:
         if len(lines) < 2 or not lines[1].startswith(("Table '", "Table ID '")):
             raise PokerStarsError("second line is not \"Table '...'\"", start + 1)
         tline = lines[1]
+        if tline.count("'") < 2:
+            raise PokerStarsError(f"table line {tline!r} has no closing quote: the hand is cut "
+                                  "short (truncated)", start + 1)
         close = tline.rfind("'")
         table = tline[tline.index("'") + 1 : close]
         seat_count, button, unknown = _table_tail(tline[close + 1 :])
