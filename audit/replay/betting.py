@@ -211,7 +211,10 @@ def _apply(h: HandState, kind: str, s: int, amount: int | None, total: int | Non
                 h.flag(DQ_AMOUNT, seq, f"{h.who(s)} is logged to call {h.money(add)} with "
                        "nothing to call; the chips are counted as put in.", seat=s,
                        expected=0, actual=add, delta=add)
-        elif add < owed and not all_in:
+        elif add < owed and not all_in and not (
+                h.contestants_with_chips() == 1 and bet[s] + add >= h.top_other_bet(s)):
+            # (a call to as much as any other player has in, when all of them are all in, is
+            # whole: more could not be called)
             h.flag(CHIP_SHORT_CALL, seq, f"{h.who(s)} called {h.money(add)} but owed "
                    f"{h.money(owed)} and had chips to cover it; a short call must be made up "
                    f"(short by {h.money(owed - add)}).", seat=s, expected=owed, actual=add,
@@ -401,10 +404,16 @@ def _raise_fixed(h: HandState, kind: str, s: int, cur: int, new_total: int, all_
                    f"allows a bet and {st.cap_multi} raises per round.", seat=s,
                    expected=1 + st.cap_multi, actual=h.bets + 1)
     if counts:
-        # an all-in of half a bet or more counts as a full bet; under allin.limit_full_level
-        # the next raise goes on top of that full bet, not on top of the all-in
-        h.last_raise = expected if (st.allin_full_level and all_in
-                                    and new_total < expected) else new_total
+        # an all-in of half a bet or more is a raise (it reopens the betting and counts for
+        # the cap). Where the next raise goes (allin.limit, P7): the book puts it on top of the
+        # all-in (a new full level); PokerStars (full_bet_levels) on top of the last full
+        # level, the short all-in making no level; iPoker (allin.limit_full_level) on top of
+        # the full bet the all-in stands for
+        if not (all_in and new_total < expected) or (st.allin_half_level
+                                                      and not st.allin_full_level):
+            h.last_raise = new_total
+        elif st.allin_full_level:
+            h.last_raise = expected
         h.bets += 1
         h.fr_count += 1
         if h.bets >= 1 + st.cap_multi and h.contestants_with_chips() >= 3:

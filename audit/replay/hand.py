@@ -207,8 +207,10 @@ def _show(h: HandState, deck: Deck, kind: str, s: int | None, text: str | None,
         return
     known_hole = [c for c in h.hole[s] if c >= 0]
     # a second show restates the first (an all-in stud hand shown on 3rd street and again at
-    # the end): the cards already shown are not dealt again
-    before = set(known_hole) | set(h.shown[s] or ())
+    # the end; a run-it-twice shows the hand at each showdown): the cards already shown are
+    # not dealt again
+    prior = h.shown[s] or ()
+    before = set(known_hole) | set(prior)
     new = tuple(c for c in cards if c >= 0 and c not in before)
     unknown = len(h.hole[s]) - len(known_hole)  # face-down cards the log did not name
     if known_hole and len(new) > unknown:
@@ -216,7 +218,7 @@ def _show(h: HandState, deck: Deck, kind: str, s: int | None, text: str | None,
                "hole cards logged for him; the shown cards are used.", seat=s,
                expected=" ".join(map(str, known_hole)), actual=text)
     deck.add(h, new, seq, f"{h.who(s)}'s shown cards")
-    h.shown[s] = cards
+    h.shown[s] = cards if not prior else prior + tuple(c for c in cards if c not in prior)
     h.showdown = True
 
 

@@ -205,7 +205,9 @@ class HandState:
         cur = self.cur_bet
         in_hand, folded, stack, acted, bet = (self.in_hand, self.folded, self.stack,
                                               self.acted, self.bet)
-        # if only one player can act and owes nothing, the round is over
+        # if only one player can act and owes nothing, the round is over: he owes nothing once
+        # he has the current bet in, or as much as any other player in the hand (the others
+        # are all in: more from him could not be called)
         can_act = 0
         for s in order:
             if in_hand[s] and not folded[s] and stack[s] > 0:
@@ -214,10 +216,18 @@ class HandState:
             s = order[(start + k) % n]
             if in_hand[s] and not folded[s] and stack[s] > 0 and (
                     not acted[s] or bet[s] < cur):
-                if can_act == 1 and bet[s] >= cur:
+                if can_act == 1 and (bet[s] >= cur or bet[s] >= self.top_other_bet(s)):
                     return 0
                 return s
         return 0
+
+    def top_other_bet(self, seat: int) -> int:
+        """The most any other player still in the hand has in on this round."""
+        top = 0
+        for s in self.seats:
+            if s != seat and self.in_hand[s] and not self.folded[s] and self.bet[s] > top:
+                top = self.bet[s]
+        return top
 
     def _index_after(self, seat: int) -> int:
         """Index in `order` of the first seat clockwise after `seat` (seat may be empty)."""

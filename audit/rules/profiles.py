@@ -52,7 +52,9 @@ ParamValue = bool | int | str
 # matches on these values, so a typo in a profile file must fail at load, not silently never match.
 PARAM_CHOICES: Mapping[str, frozenset[str]] = MappingProxyType(
     {
-        "allin.limit": frozenset({"half_bet_aggregate", "half_bet"}),  # P7
+        # P7; full_bet_levels (PokerStars): a short all-in never sets a new level, the next
+        # raise goes to the last full level plus one bet
+        "allin.limit": frozenset({"half_bet_aggregate", "half_bet", "full_bet_levels"}),
         "nl.min_bet": frozenset({"big_blind", "house"}),  # P8
         "nl.reopen": frozenset({"aggregate", "full_raise_only"}),  # P9
         "nl.multimotion": frozenset({"cash_only", "always", "single_motion"}),  # P10
@@ -94,6 +96,7 @@ CORE_PARAMS: frozenset[str] = frozenset(
         "rake.implied_max_percent",
         "tournament",
         "stud.bringin_fold",  # P24
+        "draw.max_at_once",  # DRAW-MAX-FOUR: 4 (the book), 5 (a whole draw at once, online)
         "a5.checkraise",  # A5-CHECKRAISE
         "allin.limit_full_level",  # P7: a half-bet all-in raises the level to the full bet
     }

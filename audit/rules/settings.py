@@ -17,7 +17,8 @@ class Settings:
     """Plain attributes for the hot loop; built from a Profile (or None = Montana defaults)."""
 
     __slots__ = ("label", "cap_multi", "cap_headsup", "cap_headsup_tourn", "fold_uncaps",
-                 "allin_aggregate", "allin_full_level", "nl_min_house", "nl_reopen_aggregate",
+                 "allin_aggregate", "allin_full_level", "allin_half_level", "nl_min_house",
+                 "nl_reopen_aggregate",
                  "straddle_bigbet",
                  "straddle_limit", "pl_sb_as_bb", "pl_sb_as_bb_tourn", "oot",
                  "oddchip_button", "min_bet_amount", "rake_allowed", "rake_percent", "rake_cap",
@@ -44,6 +45,9 @@ class Settings:
         self.fold_uncaps = bool(values["cap.fold_uncaps"])
         self.allin_aggregate = values["allin.limit"] == "half_bet_aggregate"
         self.allin_full_level = bool(values["allin.limit_full_level"])
+        # fixed limit: an all-in of half a bet or more makes a new full level (the book); not
+        # under full_bet_levels, where the next raise completes it to the next full level
+        self.allin_half_level = values["allin.limit"] != "full_bet_levels"
         self.nl_min_house = values["nl.min_bet"] == "house"
         self.min_bet_amount = int(values["nl.min_bet_amount"] or 0)
         self.hand_cap = int(values["stakes.hand_cap"] or 0)  # a capped table (0 = none)

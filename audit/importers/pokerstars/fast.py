@@ -38,12 +38,14 @@ from audit.importers.base import Chunk, read_limits
 from audit.importers.pokerstars.game import _KINDS, HOLE_COUNT, _zone, read_header
 from audit.importers.pokerstars.reader import (
     _BOM,
+    STARS_HEAD,
     Unread,
     _blocks_in,
     _ChunkBuilder,
     _Hand,
     _pieces,
     _table_tail,
+    file_head,
 )
 from audit.schema import events_schema
 
@@ -108,7 +110,10 @@ def read_fast(path: Path, builder: _ChunkBuilder, stats: dict[str, int] | None =
     stats.setdefault("hands", 0)
     stats.setdefault("fast", 0)
     small = path.stat().st_size < (FAST_MIN_BYTES if min_bytes is None else min_bytes)
-    for data, line0, first in _pieces(path):
+    head = file_head(path)
+    if head != STARS_HEAD:  # another room's PokerStars text: the parser's alone
+        small = True
+    for data, line0, first in _pieces(path, head):
         if isinstance(data, Unread):  # a stretch over the hand limit, not read
             builder.unread(data)
             if builder.full:
@@ -127,7 +132,7 @@ def read_fast(path: Path, builder: _ChunkBuilder, stats: dict[str, int] | None =
             _warn_once(exc)
             piece = None
         if piece is None:
-            for is_hand, start, block in _blocks_in(data, line0, first):
+            for is_hand, start, block in _blocks_in(data, line0, first, head):
                 stats["hands"] += is_hand
                 builder.feed(is_hand, start, block)
                 if builder.full:
@@ -276,6 +281,12 @@ def _read_piece(data: bytes, line0: int, first: bool, prefix: str) -> _Piece | N
     # from the bytes: a hand with a line that starts with a space is the parser's
     byte = np.frombuffer(data, np.uint8)
     ok[h_of[byte[begins[idx]] == 32]] = False
+    if b"\x00" in data:  # a hand with NUL bytes: the parser's (it drops them)
+        nul_line = np.searchsorted(begins, np.flatnonzero(byte == 0), side="right") - 1
+        hand_of_line = np.full(n_lines + 1, -1, dtype=np.int64)
+        hand_of_line[idx] = h_of
+        hit = hand_of_line[nul_line]
+        ok[hit[hit >= 0]] = False
     # a line whose end str.rstrip() would strip further (odd whitespace): the parser's
     lengths = pc.binary_length(stripped).to_numpy(zero_copy_only=False)
     ends_at = begins[idx] + lengths[idx] - 1
@@ -447,6 +458,10 @@ def _hands(lines: _Lines, n_hands: int, ok: np.ndarray, data: np.ndarray, begin:
         frame = pl.concat([frame.filter(~is_muck), mucks.select(_ROW_COLUMNS)])
     per_hand = (per_hand.join(pots, on="h", how="left", maintain_order="left")
                 .join(posts, on="h", how="left", maintain_order="left"))
+    # an All-in Cash Out hand: its pot may be paid by the summary only, the parser's to read
+    _bad(frame, (pl.col("kind") == "annotation")
+         & pl.col("detail").str.starts_with("cash_out: ")
+         & pl.col("detail").str.contains(" cashed out the hand for ", literal=True), ok)
     frame, per_hand = _finish(frame, per_hand, ok)
     return frame, per_hand, ok
 

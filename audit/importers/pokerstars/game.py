@@ -36,6 +36,9 @@ GAMES: dict[str, str | None] = {
     "6 Card Omaha": "omaha6",
     "6 Card Omaha Hi/Lo": "omaha6_hilo",
     "Courchevel": None,
+    "Split Hold'em": None,  # two boards, each half the pot: no variant yet
+    "Split Omaha": None,
+    "Split Omaha Hi/Lo": None,
     "Courchevel Hi/Lo": None,
     "6+ Hold'em": "holdem_6plus",
     "Hold'em 6+": "holdem_6plus",
@@ -80,9 +83,25 @@ ZONES = {
 _ROMAN = {"I": 1, "V": 5, "X": 10, "L": 50, "C": 100}
 _KINDS = frozenset({"Hand", "Game", "Zoom Hand", "Zoom Game", "Home Game", "Home Game Hand",
                     "Zoom Tournament Hand"})
-_HEADER = re.compile(r"PokerStars ([A-Za-z ]+?) #(\d+): +(.*)$")
-_DATE = re.compile(r"(\d{4})/(\d{1,2})/(\d{1,2}) (\d{1,2}):(\d{2}):(\d{2})(?: ([A-Z]{1,5}))?$")
-_LEVEL = re.compile(r"(?:Match Round [IVXLC]+, )?Level ([IVXLC]+|\d+) \(([^()]*)\)$")
+# The rooms whose hand histories are PokerStars text (their own header word), and the room flag
+# and hand id prefix of each (PokerStars' own: no flag, `ps:`). Run It Once's numbers are
+# 8-digit and PokerMaster's its own: either could be a PokerStars number, hence their own
+# prefixes; Full Tilt on the PokerStars software numbers its hands apart from PokerStars.
+ROOMS: dict[str, str | None] = {"PokerStars": None, "PokerMaster": "pokermaster",
+                                "Run It Once Poker": "rio", "Full Tilt": "fulltilt"}
+ID_PREFIX = {None: "ps:", "pokermaster": "pokermaster:", "rio": "rio:", "fulltilt": "ftp:",
+             "converted": "converted:"}
+_HEADER = re.compile(r"(PokerStars|PokerMaster|Run It Once Poker|Full Tilt) ([A-Za-z ]+?) "
+                     r"#(\d+): +(.*)$")
+# (Run It Once writes no seconds: '2019/06/25 16:12 UTC')
+_DATE = re.compile(r"(\d{4})/(\d{1,2})/(\d{1,2}) (\d{1,2}):(\d{2})(?::(\d{2}))?(?: ([A-Z]{1,5}))?$")
+# the date of 2007-2008 headers: '2007/10/15 - 05:34:03 (ET)' (read as '2007/10/15 05:34:03 ET')
+_OLD_DATE = re.compile(r"(.* - \d{4}/\d{1,2}/\d{1,2}) - (\d{1,2}:\d{2}:\d{2}) \(([A-Z]{1,5})\)$")
+# 6+ hold'em stakes of 2019: '(Button Blind $2 - Ante $2  USD)', read as the later '($2/$2 USD)'
+# (ante/button blind)
+_BUTTON_ANTE = re.compile(r"\(Button Blind ([^ ()]+) - Ante ([^ ()]+) *([A-Z]{3})?\)")
+_LEVEL = re.compile(r"(?:Match Round [IVXLC]+, )?Level ([IVXLC]+|\d+) \(([^()]*)\)$",
+                    re.IGNORECASE)
 _CASH = re.compile(r"(.+?) \(([^()]*)\)$")
 
 
@@ -100,6 +119,8 @@ class Header:
     minor_per_unit: int
     ts: dt.datetime | None
     ts_note: str  # '' or ';ts=...' when the time was assumed
+    # the room that wrote the hand when it is not PokerStars (its hand ids are that room's)
+    room: str | None = None
 
 
 def roman(text: str) -> int:
@@ -179,8 +200,9 @@ def _find_game(text: str) -> tuple[str, str, str]:
     if m and m.group(2) in FULL_NAMES:  # mixed game in a tournament: 'HORSE (Razz Limit)'
         variant, structure = _game(m.group(2))
         return variant, structure, m.group(1)
+    upper = text.upper()  # (exports write the game in capitals: '7 CARD STUD HI/LO LIMIT')
     for name in sorted(FULL_NAMES, key=len, reverse=True):
-        if text == name or text.endswith(" " + name):
+        if text == name or text.endswith(" " + name) or upper.endswith(" " + name.upper()):
             variant, structure = _game(name)
             return variant, structure, text[: -len(name)].strip()
     raise PokerStarsError(f"unknown PokerStars game in {text!r}")
@@ -214,7 +236,7 @@ def _time(text: str) -> tuple[dt.datetime | None, str]:
     m = _DATE.match(text.strip())
     if not m:
         raise PokerStarsError(f"date {text!r} is not like '2010/08/03 10:57:43 ET'")
-    y, mo, d, h, mi, s = (int(g) for g in m.groups()[:6])
+    y, mo, d, h, mi, s = (int(g or 0) for g in m.groups()[:6])
     zone_name = m.group(7) or ""
     try:
         local = dt.datetime(y, mo, d, h, mi, s)
@@ -255,20 +277,36 @@ def read_header(line: str) -> tuple[Header, str, dt.datetime | None, str]:
     """(the game, the hand number, the time, the time note) of a header line. The returned
     `Header` may be shared by every hand of the same game: its own number, ts and ts_note are
     those of the first such hand, so use the returned ones."""
+    if line.endswith(")"):
+        old = _OLD_DATE.match(line)
+        if old is not None:
+            line = f"{old[1]} {old[2]} {old[3]}"
+    if "(Button Blind " in line:
+        line = _BUTTON_ANTE.sub(lambda m: f"({m[2]}/{m[1]} {m[3] or ''})".replace(" )", ")"),
+                                line, count=1)
     m = _HEADER.match(line)
-    if not m or m.group(1) not in _KINDS:
+    if not m or m.group(2) not in _KINDS:
         raise PokerStarsError(f"hand header {line!r} is not like 'PokerStars Hand #N: ...'")
-    number, rest = m.group(2), m.group(3)
+    number, rest = m.group(3), m.group(4)
     game, sep, date = rest.rpartition(" - ")
+    game = m.group(1) + "|" + game  # (the same game text of two rooms: two headers)
     known = _KNOWN_GAMES.get(game) if sep else None
     if known is not None:
         ts, note = _time(date)
-        return known, number, ts, note
-    header = _parse_header(line, number, rest)
-    if len(_KNOWN_GAMES) > 10_000:
-        _KNOWN_GAMES.clear()
-    _KNOWN_GAMES[game] = header
-    return header, number, header.ts, header.ts_note
+    else:
+        known = _parse_header(line, number, rest)
+        if len(_KNOWN_GAMES) > 10_000:
+            _KNOWN_GAMES.clear()
+        _KNOWN_GAMES[game] = known
+        ts, note = known.ts, known.ts_note
+    # another room's text, or (PokerStars always writes the time zone) a header without a zone:
+    # a converter's, from another room's history (its hand number is that room's)
+    room = ROOMS[m.group(1)]
+    if room is None and note and note.endswith("(zone '')"):
+        room = "converted"
+    if room != known.room:
+        known = replace(known, room=room)
+    return known, number, ts, note
 
 
 def _parse_header(line: str, number: str, rest: str) -> Header:
@@ -283,11 +321,26 @@ def _parse_header(line: str, number: str, rest: str) -> Header:
             raise PokerStarsError(f"hand header {line!r}: unclosed club name")
         desc = desc[close + 2 :]
     level: int | None = None
-    if desc.startswith("Tournament #"):
+    if desc.startswith(("Tournament #", "Zoom Tournament #", "TOURNAMENT #")):
+        cm = _CASH.match(desc) if len(parts) == 2 else None
+        if cm and "/" in cm[2]:
+            # Run It Once: 'Tournament #N, €4.69+€0.31 NAME, Hold'em No Limit (10/20) - DATE'
+            variant, structure, _ = _find_game(cm[1])
+            stakes, currency, mpu = _stakes(cm[2], True)
+            return Header(number, variant, structure, True, None, stakes, currency, mpu, ts,
+                          note)
         if len(parts) != 3:
             raise PokerStarsError(
                 f"tournament header {line!r} is not 'GAME - Level L (SB/BB) - DATE'")
         lm = _LEVEL.match(parts[1])
+        old = _CASH.match(parts[1]) if not lm else None
+        if old and "/" in old[2]:
+            # a converter's 'Tournament #N, $125+$10 - Hold'em No Limit (3000/6000) - DATE':
+            # the game and its blinds, no level
+            variant, structure = _game(old[1])
+            stakes, currency, mpu = _stakes(old[2], True)
+            return Header(number, variant, structure, True, None, stakes, currency, mpu, ts,
+                          note)
         if not lm:
             raise PokerStarsError(f"tournament level {parts[1]!r} is not like 'Level IV (50/100)'")
         level = roman(lm.group(1))

@@ -52,6 +52,18 @@ chips for tournaments and play money):
   timed_out, returned, sits_out, removed, allowed_after_button, cash_out, betting_capped,
   pair_on_board, no_low, `said: <words>`, `bounty: <line>`, `finished: <line>`.
 
+* other rooms writing PokerStars text (`PokerMaster Hand #`, `Run It Once Poker Hand #`,
+  `Full Tilt Hand #`: game.ROOMS) and converters (a header without a time zone): hand_started
+  detail `room=<pokermaster|rio|fulltilt|converted>`, hand_id prefix `pokermaster:`, `rio:`,
+  `ftp:`, `converted:` (their numbers are not PokerStars'). A file's hands are cut at its
+  room's header (`file_head`). Run It Once's Splash the Pot (money the room adds) is
+  quarantined by name.
+* All-in Cash Out: a pot the summary says was `won ($x) ... (pot not awarded as player cashed
+  out)` -> award(s) to its winner(s), by the stated pots (tied winners share each); the
+  `cashed out the hand for` line -> annotation cash_out.
+* a 2007 header date `2007/10/15 - 05:34:03 (ET)`; UTF-16 files are read from a UTF-8 copy
+  (importer.py); NUL bytes are dropped.
+
 Harmless lines accepted without an event: `*** HOLE CARDS ***`, `*** DEALING HANDS ***`,
 `*** SHOW DOWN ***` (and FIRST/SECOND), `*** SUMMARY ***`, `Hand was run twice`,
 `Board [..]`, `FIRST/SECOND Board [..]`, summary `Seat N: ...` lines (restatements).
@@ -83,6 +95,8 @@ from audit.importers.pokerstars.game import (
     DRAW,
     HILO,
     HOLE_COUNT,
+    ID_PREFIX,
+    ROOMS,
     SHORT,
     STUD,
     PokerStarsError,
@@ -93,7 +107,23 @@ from audit.schema import events_schema
 
 CHUNK_HANDS = 5000
 _SNIFF = (b"PokerStars Hand #", b"PokerStars Game #", b"PokerStars Zoom Hand #",
-          b"PokerStars Home Game #")
+          b"PokerStars Home Game Hand #", b"PokerStars Zoom Game #",
+          b"PokerStars Home Game #", b"PokerMaster Hand #", b"Run It Once Poker Hand #",
+          b"Full Tilt Hand #")
+# the first words of a hand's header line, per room ('PokerStars ', 'Full Tilt ', ...)
+HEADS = tuple(room.encode() + b" " for room in ROOMS)
+STARS_HEAD = b"PokerStars "
+
+
+def file_head(path: Path) -> bytes:
+    """The header words of the room whose hands the file holds (the first found in its first
+    64 KB), `PokerStars ` when none is."""
+    with path.open("rb") as f:
+        data = f.read(1 << 16)
+    found = [(k, head) for head in HEADS for k in (data.find(b"\n" + head),
+                                                   data.find(head, 0, len(head) + 3))
+             if k >= 0]
+    return min(found)[1] if found else STARS_HEAD
 _BOM = b"\xef\xbb\xbf"
 _ALL_IN = " and is all-in"
 # Site messages 'P <suffix>' -> annotation detail.
@@ -106,12 +136,18 @@ _NOTES = (
     (" was removed from the table for failing to post", "removed"),
     (" will be allowed to play after the button", "allowed_after_button"),
 )
+_KNOCKOUT = re.compile(r"(.+) wins \S+ for (?:eliminating|splitting the elimination of) ").match
+# Site lines without a player -> annotation detail.
+_SITE_LINES = {"No low hand qualified": "no_low", "Betting is capped": "betting_capped",
+               "Hand cancelled": "cancelled", "Pair on board - a double bet is allowed":
+               "pair_on_board", "The deck is reshuffled": "deck_reshuffled"}
 # A seat line with no parentheses in the name and nothing after the stack (the common case).
 _PLAIN_SEAT = re.compile(r"Seat ([1-9][0-9]?): ([^()]+) \((\$?[0-9.,]+) in chips\)$").match
 _STUD_STREETS = {"3rd STREET": 3, "4th STREET": 4, "5th STREET": 5, "6th STREET": 6}
 _BOARD_STREETS = ("FLOP", "TURN", "RIVER")
 _DRAW_HEADERS = frozenset({"FIRST DRAW", "SECOND DRAW", "THIRD DRAW", "DRAW"})
 _QUIET_HEADERS = frozenset({"HOLE CARDS", "DEALING HANDS", "SHOW DOWN", "FIRST SHOW DOWN",
+                            "SHOWDOWN",
                             "PRE-FLOP"})
 _PUT_IN = frozenset({"post", "call", "bet", "raise", "complete"})
 # the bring-in last logged per (currency, stakes) in a file: a stud hand that logs none (its
@@ -167,7 +203,7 @@ def _table_tail(text: str) -> tuple[int | None, int | None, str | None]:
     seat_count = button = None
     unknown = None
     for i, word in enumerate(tail):
-        if word.endswith("-max") and word[:-4].isdigit():
+        if word.endswith(("-max", "-Max")) and word[:-4].isdigit():
             seat_count = int(word[:-4])
         elif word.startswith("#") and tail[i + 1 : i + 4] == ["is", "the", "button"]:
             button = int(word[1:])
@@ -205,11 +241,14 @@ class _Hand:
         is_draw = variant in DRAW
         rows: list[Row] = []
         add = rows.append
-        if len(lines) < 2 or not lines[1].startswith("Table '"):
+        if len(lines) < 2 or not lines[1].startswith(("Table '", "Table ID '")):
             raise PokerStarsError("second line is not \"Table '...'\"", start + 1)
         tline = lines[1]
+        if tline.count("'") < 2:
+            raise PokerStarsError(f"table line {tline!r} has no closing quote: the hand is cut "
+                                  "short (truncated)", start + 1)
         close = tline.rfind("'")
-        table = tline[7:close]
+        table = tline[tline.index("'") + 1 : close]
         seat_count, button, unknown = _table_tail(tline[close + 1 :])
         if unknown is not None:
             raise PokerStarsError(f"table line {tline!r} has unknown text {unknown!r}",
@@ -264,7 +303,9 @@ class _Hand:
             detail = None
             note_out = False
             if rest:
-                if rest == "is sitting out" and h.tournament:
+                if rest == "[hero]":  # Run It Once marks the player whose history it is
+                    pass
+                elif rest == "is sitting out" and h.tournament:
                     # PokerStars tournaments deal a sitting-out player in: he is blinded
                     # and anted, and his hand is folded for him. Dealt in, with a note.
                     note_out = True
@@ -273,6 +314,9 @@ class _Hand:
                     out.add(seat)
                 elif rest.startswith(", ") and rest.endswith(" bounty)"):
                     pass  # a progressive knockout's bounty on his head: no chips in play
+                elif (rest.startswith(", ") and rest.endswith(" bounty) is sitting out")
+                      and h.tournament):
+                    note_out = True
                 else:
                     raise PokerStarsError(f"seat line {s!r} has unknown text {rest!r}",
                                           start + first)
@@ -307,11 +351,19 @@ class _Hand:
         bring_in = ante = None
         total_pot = None
         pots_note = ""
+        cashed_out: list[tuple[int, int, int]] = []  # (seat, amount won, line)
         hole_n = HOLE_COUNT.get(variant, 2)
 
         def flush() -> None:
-            nonlocal pending_hole, stud_river
+            nonlocal pending_hole, stud_river, hole_n
             if pending_hole >= 0:
+                if variant == "omaha" and h.room is not None and hole_known:
+                    # another room's 5- or 6-card Omaha headed plain 'Omaha' (PokerMaster):
+                    # the cards dealt say which
+                    dealt = len(next(iter(hole_known.values()))[0].split(" "))
+                    if dealt in (5, 6):
+                        hole_n = dealt
+                        game["variant"] = f"omaha{dealt}"
                 for seat in sorted(names):
                     if seat in out:
                         continue
@@ -362,6 +414,8 @@ class _Hand:
                         fast = True
             if not s:
                 raise PokerStarsError("blank line inside a hand", ln)
+            if s.startswith("# ") and h.room == "pokermaster":
+                continue  # PokerMaster's export note (JSON: game, table, player ids)
             try:
                 if not fast:
                     if s.startswith("Dealt to "):
@@ -418,8 +472,13 @@ class _Hand:
                             base, run = name[7:], "@run2"
                         if base not in _BOARD_STREETS:
                             raise ValueError
-                        parts = _brackets(cards)
-                        add(("deal", None, None, None, None, parts[-1], "board" + run, ln))
+                        if cards.endswith(" []") and base != "FLOP":
+                            # the street's card left out of the log: dealt, unknown
+                            new_cards = "??"
+                            _brackets(cards[:-3])
+                        else:
+                            new_cards = _brackets(cards)[-1]
+                        add(("deal", None, None, None, None, new_cards, "board" + run, ln))
                         new_round()
                         continue
                     colon = s.find(": ")
@@ -429,11 +488,19 @@ class _Hand:
                 if name is not None and name in seats:
                     seat = seats[name]
                     act = s[colon + 2 :]
+                    if act.endswith(" cap") and " and has reached the " in act:
+                        raise PokerStarsError(
+                            f"{s!r}: a capped no-limit game (a player who reaches the cap has "
+                            "no more action) is not supported", ln)
                     all_in = act.endswith(_ALL_IN)
                     if all_in:
                         act = act[: -len(_ALL_IN)]
                     detail = "all_in" if all_in else None
-                    if act == "folds" or act.startswith("folds ["):
+                    if act == "folds (disconnect)":  # a converter's: folded for him
+                        folded.add(seat)
+                        add(("annotation", seat, name, None, None, None, "disconnected", ln))
+                        add(("fold", seat, name, None, None, None, None, ln))
+                    elif act == "folds" or act.startswith("folds ["):
                         folded.add(seat)
                         add(("fold", seat, name, None, None,
                              _cards(act[6:]) if len(act) > 5 else None, None, ln))
@@ -473,8 +540,15 @@ class _Hand:
                         what = act[6:]
                         if what.startswith("small blind "):
                             amt = money(what[12:], mpu)
-                            if seen_sb:
+                            if seen_sb and h.room != "converted":
                                 add(("post", seat, name, amt, None, None, "dead", ln))
+                            elif seen_sb:
+                                # a converter's second small blind is live: the poster's
+                                # call completes it (PLO-6-max-USD-30-60-201703.converted.
+                                # secondsb.txt: posts $15, calls $15 to the $30 blind)
+                                tot = rnd.get(seat, 0) + amt
+                                rnd[seat] = tot
+                                add(("post", seat, name, amt, tot, None, "new_player", ln))
                             else:
                                 seen_sb = True
                                 if not all_in:
@@ -485,6 +559,11 @@ class _Hand:
                         elif what.startswith("big blind "):
                             amt = money(what[10:], mpu)
                             label = "new_player" if seen_bb else "big_blind"
+                            if seen_bb and first_bb and amt > first_bb and h.room is not None:
+                                # another room's straddle written as a second, bigger big
+                                # blind (PokerMaster: 'posts big blind $8' after the $4 one)
+                                label = "straddle"
+                                game.setdefault("straddle", amt)
                             if not seen_bb and not all_in:
                                 first_bb = amt
                             seen_bb = True
@@ -533,8 +612,12 @@ class _Hand:
                             in_draw = True
                         words = act.split(" ", 3)
                         count = int(words[1])
-                        if words[2] not in ("card", "cards") or count < 1:
+                        if words[2] not in ("card", "cards") or count < 0:
                             raise ValueError
+                        if count == 0 and words[3:] in ([], ["[]"]):
+                            # 'discards 0 cards': he kept his hand (stood pat)
+                            add(("stand_pat", seat, name, None, None, None, None, ln))
+                            continue
                         known = _cards(words[3]) if len(words) > 3 else None
                         if known is not None and len(known.split(" ")) != count:
                             raise ValueError
@@ -551,7 +634,13 @@ class _Hand:
                         tail = act[k + 1 :]
                         if tail and not (tail.startswith(" (") and tail.endswith(")")):
                             raise ValueError
-                        add(("show", seat, name, None, None, _cards(act[6 : k + 1]), None, ln))
+                        shown = act[6 : k + 1]
+                        if "XX" in shown:  # a card the converter did not know: '[XX Qs]'
+                            shown = " ".join("??" if c == "XX" else _cards(f"[{c}]")
+                                             for c in shown[1:-1].split(" "))
+                        else:
+                            shown = _cards(shown)
+                        add(("show", seat, name, None, None, shown, None, ln))
                     elif act in ("mucks hand", "doesn't show hand"):
                         muck_row.setdefault(seat, []).append(len(rows))
                         add(("muck", seat, name, None, None, None, None, ln))
@@ -559,7 +648,8 @@ class _Hand:
                         if pending_hole >= 0 and not h.tournament:
                             out.add(seat)
                         add(("annotation", seat, name, None, None, None, "sits_out", ln))
-                    elif act.startswith(("Chooses to EV Cashout", "Pays Cashout Risk (")):
+                    elif act.startswith(("Chooses to EV Cashout", "Pays Cashout Risk (",
+                                         "Receives Cashout (")):
                         add(("annotation", seat, name, None, None, None, "cash_out: " + act, ln))
                     else:
                         raise ValueError
@@ -589,6 +679,12 @@ class _Hand:
                     seat = int(s[5:colon])
                     if seat not in names or not s.startswith(names[seat], colon + 2):
                         raise ValueError
+                    if s.endswith(" (pot not awarded as player cashed out)"):
+                        # All-in Cash Out: he won the pot, the room paid him the cash-out
+                        # instead (a note); the pot is his all the same
+                        k = s.find(" and won (")
+                        won = s[k + 10 : s.index(")", k + 10)]
+                        cashed_out.append((seat, money(won, mpu), ln))
                     k = s.find(" mucked [")
                     if k >= 0:
                         cards = _cards(s[k + 8 : s.index("]", k) + 1])
@@ -607,7 +703,9 @@ class _Hand:
                 raise
             except (ValueError, IndexError, KeyError, StopIteration):
                 raise PokerStarsError(f"cannot read line {s!r}", ln) from None
-        if not summary or total_pot is None:
+        if cashed_out and not award_rows:
+            self._cashed_out_awards(rows, names, cashed_out, pots_note)
+        if not summary or total_pot is None and not cancelled:
             raise PokerStarsError("hand ends without '*** SUMMARY ***' and 'Total pot' "
                                   "(truncated?)", start + n - 1)
         if variant in HILO and not no_low:
@@ -637,8 +735,12 @@ class _Hand:
                 note += ";bring_in=assumed half the small bet"
             game["bring_in"] = bring_in
         flags = []
+        if h.room is not None:
+            flags.append(f"room={h.room}")
         if cancelled:
             flags.append("cancelled=true")
+            if total_pot is None:  # the room gave the posts back without a line saying so
+                flags.append("refunds=implicit")
         if not cancelled and total_pot is not None and "Uncalled bet (" not in self.text:
             put = sum(r[3] or 0 for r in rows if r[0] in _PUT_IN)
             if put > total_pot:  # the site returned chips without an 'Uncalled bet' line
@@ -646,11 +748,11 @@ class _Hand:
         started_detail = ";".join(flags) or None
         r0 = rows[0]
         rows[0] = r0[:6] + (started_detail,) + r0[7:]
-        end_detail = f"total_pot={total_pot}" + pots_note
+        end_detail = (f"total_pot={total_pot}" + pots_note) if total_pot is not None else None
         add(("hand_ended", None, None, None, None, None, end_detail, start + n - 1))
         if variant in SHORT:
             _short_deck_cards(rows)
-        return "ps:" + number, table, ts, rows, game, note
+        return ID_PREFIX[h.room] + number, table, ts, rows, game, note
 
     @staticmethod
     def _dealt(s: str, ln: int, seats: dict[str, int], names: dict[int, str], rows: list[Row],
@@ -691,6 +793,9 @@ class _Hand:
             raise ValueError
         for j, (pseat, _pname, count, _pln) in enumerate(pending_draw):
             if pseat == seat:
+                # '[kept] [new]'; all cards drawn: '[new]' alone
+                if len(parts) == 1 and len(parts[0].split(" ")) == count:
+                    parts = ["", parts[0]]
                 if len(parts) != 2 or len(parts[1].split(" ")) != count:
                     raise ValueError
                 del pending_draw[j]
@@ -698,6 +803,34 @@ class _Hand:
                 return
         if len(parts) != 1:  # a restatement of the hand after standing pat is fine
             raise ValueError
+
+    @staticmethod
+    def _cashed_out_awards(rows: list[Row], names: dict[int, str],
+                           cashed_out: list[tuple[int, int, int]], pots_note: str) -> None:
+        """The awards of a pot the room did not push because its winner had cashed out: what
+        the summary says he won, by pot when he alone won the stated pots."""
+        pots = [(label, int(size)) for label, _, size in
+                (p.partition(":") for p in pots_note[len(";pots="):].split(","))] \
+            if pots_note else []
+        if pots and sum(size for _, size in pots) == sum(won for _, won, _ in cashed_out):
+            # tied winners share each pot: equal parts, the odd units where the stated sums
+            # say (they must come out as what each was said to win)
+            owed = [won for _, won, _ in cashed_out]
+            shares: list[list[int]] = []
+            for _, size in pots:
+                part = [size // len(cashed_out)] * len(cashed_out)
+                for _ in range(size - sum(part)):  # each odd unit to the most still owed
+                    left = [o - q for o, q in zip(owed, part, strict=True)]
+                    part[left.index(max(left))] += 1
+                owed = [o - q for o, q in zip(owed, part, strict=True)]
+                shares.append(part)
+            if not any(owed):
+                for (label, _), part in zip(pots, shares, strict=True):
+                    for (seat, _, ln), amount in zip(cashed_out, part, strict=True):
+                        rows.append(("award", seat, names[seat], amount, None, None, label, ln))
+                return
+        for seat, amount, ln in cashed_out:
+            rows.append(("award", seat, names[seat], amount, None, None, "main", ln))
 
     @staticmethod
     def _total(s: str, ln: int, mpu: int, rows: list[Row]) -> tuple[int, str]:
@@ -720,6 +853,12 @@ class _Hand:
             j += 3
         for part in parts[1:]:
             label, _, amount = part.rpartition(" ")
+            if label in ("Main pot", "Side pot") or label.startswith(("Side pot-", "Side pot ")):
+                # Run It Once: 'Total pot €146.34 | Main pot €119.52 | Side pot €21.82 | ...'
+                key = "main" if label == "Main pot" else (
+                    "side-" + str(int(label[9:])) if len(label) > 8 else "side-1")
+                pots.append(f"{key}:{money(amount, mpu)}")
+                continue
             detail = {"Rake": "rake", "Jackpot": "jackpot", "Fee": "fee",
                       "Jackpot contribution": "jackpot"}.get(label)
             if detail is None:
@@ -738,7 +877,7 @@ class _Hand:
                 label = "main"
             elif pot == "side pot":
                 label = "side-1"
-            elif pot.startswith("side pot-"):
+            elif pot.startswith(("side pot-", "side pot ")):  # (Run It Once: 'side pot 1')
                 label = "side-" + str(int(pot[9:]))
             else:
                 raise ValueError
@@ -752,10 +891,8 @@ class _Hand:
             rows.append(("award", seats[name], name, money(s[14:k], mpu), None, None,
                          "uncalled", ln))
             return
-        if s in ("No low hand qualified", "Betting is capped", "Hand cancelled",
-                 "Pair on board - a double bet is allowed"):
-            detail = {"No low hand qualified": "no_low", "Betting is capped": "betting_capped",
-                      "Hand cancelled": "cancelled"}.get(s, "pair_on_board")
+        if s in _SITE_LINES:
+            detail = _SITE_LINES[s]
             rows.append(("annotation", None, None, None, None, None, detail, ln))
             return
         k = s.find(" said, \"")
@@ -763,6 +900,28 @@ class _Hand:
             name = s[:k]
             rows.append(("annotation", seats.get(name), name, None, None, None,
                          "said: " + s[k + 8 : -1], ln))
+            return
+        k = s.find(" shows [")
+        if k > 0 and s[:k] in seats and s.endswith("]"):
+            # Run It Once: 'P shows [Ad 3c As Kh] for Full House [As Ad Js Jh Jc]'
+            name = s[:k]
+            shown, _, best = s[k + 7 :].partition(" for ")
+            if best:
+                _cards(best[best.index("["):])
+            rows.append(("show", seats[name], name, None, None, _cards(shown), None, ln))
+            return
+        if s.startswith("STP added: "):
+            raise PokerStarsError(f"Splash the Pot: the room adds {s[11:]} to the pot ({s!r}), "
+                                  "money no event records (not supported)", ln)
+        if s == "Table leave user":  # a converter's: someone left, not said who
+            rows.append(("annotation", None, None, None, None, None, "leaves", ln))
+            return
+        ko = _KNOCKOUT(s)
+        if ko is not None and ko[1] in seats:
+            # a progressive knockout: 'P wins $x for eliminating Q and their own bounty
+            # increases by $y to $z' / '... for splitting the elimination of Q and ...'
+            rows.append(("annotation", seats[ko[1]], ko[1], None, None, None, f"bounty: {s}",
+                         ln))
             return
         for suffix, detail in _NOTES:
             k = s.find(suffix)
@@ -773,6 +932,7 @@ class _Hand:
         # 'wins the tournament' before 'wins the ' ('wins the $x bounty for eliminating')
         for marker, detail in ((" wins the tournament", "finished"), (" wins the ", "bounty"),
                                (" finished the tournament", "finished"),
+                               (" wins an entry to tournament #", "finished"),
                                (" cashed out the hand for ", "cash_out"),
                                (" re-buys and receives ", "rebuy"),
                                (" takes the add-on and receives ", "addon")):
@@ -814,7 +974,8 @@ class _Hand:
 # fault in more memory: no faster over a whole 100k-hand file, 30% more peak RSS.)
 _READ_BYTES = 1 << 22
 # A line that starts a hand or ends one: a header, or a blank (whitespace-only) line.
-_BOUNDARY = re.compile(rb"^(?:PokerStars |[ \t\r\x0b\x0c]*$)", re.MULTILINE)
+_BOUNDARIES = {head: re.compile(rb"^(?:" + re.escape(head) + rb"|[ \t\r\x0b\x0c]*$)",
+                                re.MULTILINE) for head in HEADS}
 
 
 def _short_deck_cards(rows: list[Row]) -> None:
@@ -855,11 +1016,12 @@ class Unread:
         text = _decode(self.head)
         return Rejected(source=str(path), line=self.line, hand_id=_guess_id(text[:200]),
                         reason=over_hand_limit(self.line, self.size) if text.startswith(
-                            "PokerStars ") else over_text_limit(self.line, self.size),
+                            tuple(h.decode() for h in HEADS)) else over_text_limit(
+                            self.line, self.size),
                         raw=text + f"... [{self.size - len(self.head):,} more bytes not read]")
 
 
-def _pieces(path: Path) -> Iterator[tuple[bytes | Unread, int, bool]]:
+def _pieces(path: Path, head: bytes = STARS_HEAD) -> Iterator[tuple[bytes | Unread, int, bool]]:
     """(bytes, number of its first line, is the file's start) for consecutive pieces of the
     file: whole lines, each piece starting at the file's start or at a hand header and ending
     before a header or at the end of the file, so every piece splits into blocks on its own.
@@ -868,7 +1030,7 @@ def _pieces(path: Path) -> Iterator[tuple[bytes | Unread, int, bool]]:
     linear time; past the hand limit they are no longer held: the stretch is given as
     `Unread` (its first bytes and size) and the file read on from the next header, so memory
     follows the limit, never the file."""
-    mark = b"\nPokerStars "
+    mark = b"\n" + head
     limit = read_limits().hand_bytes
     line = 1
     first = True
@@ -944,15 +1106,18 @@ def _pieces(path: Path) -> Iterator[tuple[bytes | Unread, int, bool]]:
 
 def _blocks(path: Path) -> Iterator[tuple[bool, int, bytes]]:
     """(is_hand, first line, raw bytes) for each hand and each run of text outside hands."""
-    for piece, line, first in _pieces(path):
+    head = file_head(path)
+    for piece, line, first in _pieces(path, head):
         if not isinstance(piece, Unread):
-            yield from _blocks_in(piece, line, first)
+            yield from _blocks_in(piece, line, first, head)
 
 
-def _blocks_in(buf: bytes, line: int, first: bool) -> Iterator[tuple[bool, int, bytes]]:
+def _blocks_in(buf: bytes, line: int, first: bool, head: bytes = STARS_HEAD
+               ) -> Iterator[tuple[bool, int, bytes]]:
     """The blocks of one piece of `_pieces` whose first line is `line`.
 
-    A hand starts at a line beginning `PokerStars ` (on line 1 also after a BOM) and ends at
+    A hand starts at a line beginning `head` (`PokerStars `, or another room's header words:
+    `file_head`; on line 1 also after a BOM) and ends at
     the next blank line or header. The boundaries are found by one regex scan of the piece, so
     the cost per line is C, not Python."""
     parts: list[bytes] = []  # the open block's bytes
@@ -963,13 +1128,13 @@ def _blocks_in(buf: bytes, line: int, first: bool) -> Iterator[tuple[bool, int, 
     pos = 0  # start of the content not yet given to a block
     at = 0  # position whose line number is `line`
     marks: list[int] = []  # boundary positions: >= 0 a header, -1 - p a blank line
-    if first and buf.startswith(_BOM + b"PokerStars "):
+    if first and buf.startswith(_BOM + head):
         marks.append(0)
-    for m in _BOUNDARY.finditer(buf):
+    for m in _BOUNDARIES[head].finditer(buf):
         p = m.start()
         if p == size:  # the empty text after the last line end is no line
             break
-        marks.append(p if buf.startswith(b"PokerStars ", p) else -1 - p)
+        marks.append(p if buf.startswith(head, p) else -1 - p)
     for mark in marks:
         header = mark >= 0
         p = mark if header else -1 - mark
@@ -1140,7 +1305,12 @@ class _ChunkBuilder:
                 raw=text + f"... [{len(block) - RAW_EXCERPT_CHARS:,} more bytes]"))
             return
         text = _decode(block)
-        lines = text.split("\n")
+        clean = text
+        if "\x00" in text:  # NUL bytes (a file padded or damaged by a tool): not text; a
+            clean = text.replace("\x00", "")  # rejection keeps the bytes as they were
+            if not is_hand and not clean.strip():
+                return
+        lines = clean.split("\n")
         if lines and lines[-1] == "":
             lines.pop()
         lines = [s.rstrip() for s in lines]
@@ -1153,7 +1323,7 @@ class _ChunkBuilder:
                        f"{lines[0][:200]!r}"))
             return
         try:
-            parsed = _Hand(lines, start, path.name, text, self.bring_ins).parse()
+            parsed = _Hand(lines, start, path.name, clean, self.bring_ins).parse()
             hand_id, table, ts, rows, game, note = parsed
             if hand_id in self.seen:
                 raise PokerStarsError(f"hand id {hand_id} repeats a hand already read "
@@ -1221,4 +1391,6 @@ def _guess_id(header: str) -> str | None:
     j = k + 1
     while j < len(header) and header[j].isdigit():
         j += 1
-    return "ps:" + header[k + 1 : j] if j > k + 1 else None
+    prefix = next((ID_PREFIX[room] for word, room in ROOMS.items()
+                   if header.lstrip("\ufeff").startswith(word + " ")), "ps:")
+    return prefix + header[k + 1 : j] if j > k + 1 else None

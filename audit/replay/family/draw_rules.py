@@ -42,7 +42,10 @@ def check_openers(h: HandState, s: int, seq: int) -> bool:
 
 
 def check_draw_deal(vh: FamilyHooks, h: HandState, s: int, n: int, seq: int) -> None:
-    """DRAW-MAX-FOUR: at most four cards at once; a fifth only after everyone drew."""
+    """DRAW-MAX-FOUR: at most four cards at once; a fifth only after everyone drew. A house
+    that deals a whole draw at once (`draw.max_at_once` 5: an online room) departs from it."""
+    if int(h.st.values.get("draw.max_at_once", 4)) >= 5:
+        return
     if n > 4:
         h.flag(DRAW_MAX_FOUR, seq, f"{h.who(s)} was dealt {n} draw cards at once; at most "
                "four consecutive cards go to one player, and the fifth comes after everyone "

@@ -51,8 +51,8 @@ FL, PL, NL = 0, 1, 2
 P_CAP_MULTI, P_CAP_HEADSUP, P_CAP_HEADSUP_TOURN, P_FOLD_UNCAPS, P_ALLIN_AGGREGATE, \
     P_NL_REOPEN_AGGREGATE, P_PL_SB_AS_BB, P_PL_SB_AS_BB_TOURN, P_RAKE_ALLOWED, \
     P_RAKE_PERCENT, P_RAKE_CAP, P_RAKE_IMPLIED_MAX, P_STRADDLE_BIGBET, P_STRADDLE_LIMIT, \
-    P_STRADDLE_NEW_BRING_IN, P_ALLIN_FULL_LEVEL = range(16)
-N_SETTINGS = 16
+    P_STRADDLE_NEW_BRING_IN, P_ALLIN_FULL_LEVEL, P_ALLIN_HALF_LEVEL = range(17)
+N_SETTINGS = 17
 
 # per-seat state rows
 S_IN, S_FOLDED, S_ACTED, S_START, S_STACK, S_BET, S_CONTRIB, S_ACTED_LEVEL, S_ACTED_FR, \
@@ -130,10 +130,22 @@ def _next_to_act(S, H, order, after):
         s = order[(start + k) % n]
         if S[S_IN, s] and S[S_FOLDED, s] == 0 and S[S_STACK, s] > 0 and (
                 S[S_ACTED, s] == 0 or S[S_BET, s] < cur):
-            if can_act == 1 and S[S_BET, s] >= cur:
+            if can_act == 1 and (S[S_BET, s] >= cur
+                                 or S[S_BET, s] >= _top_other_bet(S, order, n, s)):
                 return 0
             return s
     return 0
+
+
+@njit(cache=True)
+def _top_other_bet(S, order, n, seat):
+    """HandState.top_other_bet: the most any other player in the hand has in this round."""
+    top = 0
+    for i in range(n):
+        s = order[i]
+        if s != seat and S[S_IN, s] and S[S_FOLDED, s] == 0 and S[S_BET, s] > top:
+            top = S[S_BET, s]
+    return top
 
 
 @njit(cache=True, inline="always")
@@ -638,6 +650,9 @@ def _replay_one(lo, hi, kind, seat, amount, total, detail, flags, cards_data, ca
                 for q in range(hn):
                     if hole[s, q] == c:
                         dup_hole = True
+                for q in range(S[S_SHOWN_N, s]):  # shown before (each showdown of a
+                    if shown[s, q] == c:          # run-it-twice shows the hand)
+                        dup_hole = True
                 if dup_hole:
                     continue
                 if known_hole:
@@ -645,9 +660,23 @@ def _replay_one(lo, hi, kind, seat, amount, total, detail, flags, cards_data, ca
                 if seen[c] >= 0:
                     return 9
                 seen[c] = i
-            for j in range(n):
-                shown[s, j] = parsed[j]
-            S[S_SHOWN_N, s] = n
+            m = S[S_SHOWN_N, s]
+            if m == 0:
+                for j in range(n):
+                    shown[s, j] = parsed[j]
+                m = n
+            else:  # shown again: the cards not shown before are added (HandState.shown)
+                for j in range(n):
+                    again = False
+                    for q in range(m):
+                        if shown[s, q] == parsed[j]:
+                            again = True
+                    if not again:
+                        if m >= shown.shape[1]:
+                            return 3
+                        shown[s, m] = parsed[j]
+                        m += 1
+            S[S_SHOWN_N, s] = m
             S[S_SHOWN, s] = 1
         elif k == K_HAND_ENDED:
             if flags[i] & F_UNRECORDED:
@@ -1256,10 +1285,12 @@ def _raise_fixed(s, cur, new_total, all_in, S, H, order, P):
         else:
             return 74
     if counts:
-        if P[P_ALLIN_FULL_LEVEL] and all_in and new_total < expected:
-            H[H_LAST_RAISE] = expected  # allin.limit_full_level: a raise goes on the full bet
-        else:
+        short = all_in and new_total < expected
+        if not short or (P[P_ALLIN_HALF_LEVEL] and not P[P_ALLIN_FULL_LEVEL]):
             H[H_LAST_RAISE] = new_total
+        elif P[P_ALLIN_FULL_LEVEL]:
+            H[H_LAST_RAISE] = expected  # iPoker: the raise goes on the full bet
+        # PokerStars (full_bet_levels): a short all-in makes no new level
         H[H_BETS] += 1
         H[H_FR_COUNT] += 1
         if H[H_BETS] >= 1 + P[P_CAP_MULTI] and _with_chips(S, order, n) >= 3:

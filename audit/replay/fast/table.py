@@ -478,6 +478,7 @@ def _settings_rows(settings: list[Settings]) -> np.ndarray:
         rows[i, K.P_STRADDLE_LIMIT] = st.straddle_limit
         rows[i, K.P_STRADDLE_NEW_BRING_IN] = bool(st.values.get("straddle.new_bring_in", True))
         rows[i, K.P_ALLIN_FULL_LEVEL] = st.allin_full_level
+        rows[i, K.P_ALLIN_HALF_LEVEL] = st.allin_half_level
     return rows
 
 
