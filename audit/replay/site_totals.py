@@ -43,15 +43,35 @@ def derived_pot(h: HandState, out: Outcome) -> int:
     return sum(h.contrib) - sum(out.refunds) if out.refunds else sum(h.contrib)
 
 
+def _one_player_pots(out: Outcome) -> int:
+    """Chips in pots only one player can win (the unmatched part of a short all-in ante): his
+    own chips back, which a room may count in its total pot or return as an uncalled bet."""
+    return sum(r.amount for r in out.pots if len(r.eligible) == 1)
+
+
+def _agreeing_totals(h: HandState, out: Outcome, pot: int) -> set[int]:
+    """The total pots a room may state for these actions without contradicting them: the pot
+    less the uncalled bets returned, with or without the one-player pots; where the log states
+    the returns, the chips put in less those returns (its own account of what came back);
+    where the hand logs none, everything put in (such a room counts the return in the pot and
+    in the award, as converted walks do: 'Total pot 12600', 'HOOP collected 12600')."""
+    own = _one_player_pots(out)
+    agree = {pot, pot - own}
+    put = sum(h.contrib)
+    if h.uncalled_logged:
+        agree.add(put - sum(amount for _, amount, label in h.awards
+                            if label.startswith("uncalled")))
+    else:
+        agree.add(put)
+    return agree
+
+
 def check_site_totals(h: HandState, out: Outcome, stated: int | None, seq: int) -> None:
     """One DQ-SITE-TOTALS note when the room's stated figures and the replay's disagree."""
     if stated is None or h.void:
         return
     pot = derived_pot(h, out)
-    # a pot only one player can win (the unmatched part of a short all-in ante) is his own
-    # chips back: a room may count it in its total pot or return it as an uncalled bet
-    own = sum(r.amount for r in out.pots if len(r.eligible) == 1)
-    if stated not in (pot, pot - own):
+    if stated not in _agreeing_totals(h, out, pot):
         more = "more" if pot > stated else "less"
         h.flag(DQ_SITE_TOTALS, seq,
                f"The room states a total pot of {h.money(stated)}, but the logged actions put "
@@ -67,6 +87,7 @@ def check_site_totals(h: HandState, out: Outcome, stated: int | None, seq: int) 
     collected = sum(amount for _, amount, label in h.awards
                     if not label.startswith("uncalled"))
     rake = h.rake_logged
+    own = _one_player_pots(out)
     # the one-player pot, counted in the total or not, paid as a win or returned as uncalled
     if collected + rake - stated not in (0, own, -own):
         more = "more" if collected + rake > stated else "less"

@@ -115,3 +115,28 @@ end detail=total_pot=12
     assert _notes(_table(text), use_kernel=False) == []
     assert _notes(_table(text.replace("total_pot=12", "total_pot=11")),
                   use_kernel=False) == [("fx:ante", "11", "13")]
+
+
+def test_a_room_that_logs_no_return_may_count_it_in_the_pot_and_the_award():
+    # converted PokerStars text of a walk (converted:3210773305): blinds 3000/6000, antes 600
+    # each, everyone folds to the big blind: 'HOOP collected 12600', 'Total pot 12600'. The
+    # unmatched 3000 of the big blind came back inside the award, never as a return.
+    walk = """hand fx:walk holdem no_limit sb=50 bb=100 button=3
+seat 1 alice 10000
+seat 2 bob 10000
+seat 3 carol 10000
+post 1 small_blind 50
+post 2 big_blind 100
+deal 1 hole As Ks
+deal 2 hole Qd Qc
+deal 3 hole 8h 4c
+fold 3
+fold 1
+award 2 150
+end detail=total_pot=150
+"""
+    assert _notes(_table(walk), use_kernel=False) == []
+    assert _notes(_table(walk)) == []
+    # the same room stating the pot the collection does not make is still noted
+    assert _notes(_table(walk.replace("total_pot=150", "total_pot=140"))) == [
+        ("fx:walk", "140", "100")]
