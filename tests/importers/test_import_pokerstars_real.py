@@ -105,6 +105,16 @@ def test_a_converted_tournament_header_without_a_level() -> None:
     assert (game["small_blind"], game["big_blind"], game["ante"]) == (3000, 6000, 600)
 
 
+def test_another_rooms_anonymous_table_is_flagged_anonymous() -> None:
+    # 'Seat 2: UTGplus2', 'Seat 3: Dealer', 'Seat 5: Small Blind' (the hero keeps his name):
+    # an Ignition table converted to PokerStars text names seats, not people
+    started = _whole("converted-tourney-no-level.txt")[0]
+    assert started["detail"].split(";") == ["room=converted", "players=anonymous"]
+    # PokerStars' own hands and named converted tables are not
+    assert "players=anonymous" not in (_whole("pt2-export-capitals.txt")[0]["detail"] or "")
+    assert "players=anonymous" not in _whole("rio-tournament.txt")[0]["detail"]
+
+
 def test_an_export_in_capitals_reads_the_game_and_level() -> None:
     rows = _whole("pt2-export-capitals.txt")
     assert rows[0]["hand_id"] == "ps:29356803849" and rows[0]["detail"] is None

@@ -57,7 +57,8 @@ chips for tournaments and play money):
   detail `room=<pokermaster|rio|fulltilt|converted>`, hand_id prefix `pokermaster:`, `rio:`,
   `ftp:`, `converted:` (their numbers are not PokerStars'). A file's hands are cut at its
   room's header (`file_head`). Run It Once's Splash the Pot (money the room adds) is
-  quarantined by name.
+  quarantined by name. Another room's anonymous table (two or more seats named `Dealer`,
+  `Small Blind`, `UTGplus1`...) is flagged `players=anonymous`: seat labels are not people.
 * All-in Cash Out: a pot the summary says was `won ($x) ... (pot not awarded as player cashed
   out)` -> award(s) to its winner(s), by the stated pots (tied winners share each); the
   `cashed out the hand for` line -> annotation cash_out.
@@ -126,6 +127,10 @@ def file_head(path: Path) -> bytes:
     return min(found)[1] if found else STARS_HEAD
 _BOM = b"\xef\xbb\xbf"
 _ALL_IN = " and is all-in"
+# The seat labels an anonymous table writes instead of names (converted Bovada/Ignition text).
+_SEAT_LABEL = re.compile(r"^(?:Dealer|Small Blind|Big Blind|UTG(?:\+\d|plus\d)?|"
+                         r"Seat \d+)(?: \[ME\])?$")
+
 # Site messages 'P <suffix>' -> annotation detail.
 _NOTES = (
     (" joins the table at seat #", "joins"), (" leaves the table", "leaves"),
@@ -737,6 +742,10 @@ class _Hand:
         flags = []
         if h.room is not None:
             flags.append(f"room={h.room}")
+            if sum(1 for name in names.values() if _SEAT_LABEL.match(name)) >= 2:
+                # another room's anonymous table (Bovada/Ignition): 'Dealer', 'Small Blind',
+                # 'UTGplus1' are seats, not people (the hero may keep a name)
+                flags.append("players=anonymous")
         if cancelled:
             flags.append("cancelled=true")
             if total_pot is None:  # the room gave the posts back without a line saying so
