@@ -212,6 +212,7 @@ def test_bench_corpus_prints_a_table_per_site_and_json(tmp_path: Path) -> None:
     assert (stars["files"], stars["hands"], stars["imported"]) == (2, 1, 1)
     assert set(stars["findings"]) == {"info", "warning", "violation", "critical"}
     assert stars["ingest_cpu_s"] > 0 and stars["hands_per_cpu_s"] > 0
+    assert stars["read_hands"] >= stars["imported"] and stars["read_hands_per_cpu_s"] > 0
     assert out["total"]["imported"] == 2
 
 
