@@ -49,7 +49,7 @@ FAILING: dict[str, set[str]] = {
     "partypoker": set(),
     "ipoker": set(),
     "ggpoker": {"recognised", "imported"},
-    "winamax": {"recognised", "imported"},
+    "winamax": set(),
     "pacific": {"recognised", "imported"},
     "winning": {"recognised", "imported"},
     "bovada": {"recognised", "imported"},
