@@ -67,6 +67,7 @@ from typing import Any
 from audit.importers.base import Chunk
 from audit.importers.sitetext import (
     CHUNK_HANDS,
+    RoundsHand,
     SiteHand,
     SiteHandError,
     bad_line,
@@ -465,7 +466,7 @@ class _Hand:
         if not collected:
             for at, who, amount in summary_won:
                 h.award(at, who, amount, "main")
-        refund = self._split_uncalled(last)
+        refund = h.split_uncalled(last)
         if refund is None:
             started["detail"] = "refunds=implicit"
             refund = 0
@@ -532,49 +533,6 @@ class _Hand:
         for n, count in draws.pop(name, []):
             cards = new[-count:] if new and len(new) >= count else ["??"] * count
             self.h.emit(n, "deal", cards=" ".join(cards), detail="draw", **self.h.who(name))
-
-    def _split_uncalled(self, line: int) -> int | None:
-        """The uncalled part of the last bet (the top round total's excess over the next one,
-        on the last round chips went in), split off the bettor's collection as an `uncalled`
-        award (Winamax's collection holds it). None when his collections hold less."""
-        h = self.h
-        assert isinstance(h, RoundsHand)
-        ranked = sorted(h.last_round().items(), key=lambda kv: kv[1], reverse=True)
-        if not ranked:
-            return 0
-        top, most = ranked[0]
-        refund = most - (ranked[1][1] if len(ranked) > 1 else 0)
-        if refund <= 0:
-            return 0
-        awards = [r for r in h.rows if r["kind"] == "award" and r.get("seat") == top]
-        if sum(r["amount"] for r in awards) < refund:
-            return None
-        left = refund
-        for r in awards:
-            take = min(left, r["amount"])
-            r["amount"] -= take
-            left -= take
-        player = awards[0]["player"]
-        keep = [k for k, r in enumerate(h.rows) if not (r["kind"] == "award" and r["amount"] == 0)]
-        h.rows = [h.rows[k] for k in keep]
-        h.lines = [h.lines[k] for k in keep]
-        for k, r in enumerate(h.rows):
-            r["seq"] = k
-        h.emit(line, "award", amount=refund, detail="uncalled", seat=top, player=player)
-        return refund
-
-
-class RoundsHand(SiteHand):
-    """A SiteHand that remembers the last betting round chips went into."""
-
-    def new_round(self) -> None:
-        if self.round:
-            self._last = dict(self.round)
-        super().new_round()
-
-    def last_round(self) -> dict[int, int]:
-        return dict(self.round) if self.round else dict(getattr(self, "_last", {}))
-
 
 class _Stud:
     """Stud streets: each street's `Dealt to` lines, `??` for seats the log deals nothing,

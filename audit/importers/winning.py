@@ -69,6 +69,7 @@ from audit.importers.sitetext import (
     CHUNK_HANDS,
     CURRENCY_SYMBOLS,
     HOLE_COUNT,
+    RoundsHand,
     SiteHand,
     SiteHandError,
     bad_line,
@@ -585,8 +586,8 @@ class _New:
         table = tb.group("t") if tb.group("t") is not None else tb.group("t2")
         if tournament:
             table = f"{m.group('tid')} {table}"
-        h = SiteHand(fmt="winning", file_name=self.file_name, hand_id=f"wpn:{m.group('id')}",
-                     table_id=table)
+        h = RoundsHand(fmt="winning", file_name=self.file_name,
+                       hand_id=f"wpn:{m.group('id')}", table_id=table)
         try:
             low, high = self.money(a_s.lstrip("$€£"), number), self.money(b_s.lstrip("$€£"),
                                                                          number)
@@ -756,7 +757,15 @@ class _New:
                 h.award(at, who, amount, "main")
         if structure == "fixed_limit":
             game["small_blind"] = sb_posted if sb_posted is not None else low // 2
-        del started
+        if not any(r["kind"] == "award" and r["detail"] == "uncalled" for r in h.rows):
+            # no `Uncalled bet` line (a walk): the room's total pot and the collection hold
+            # the unmatched bet (NLO8-6max-USD-3-6-202104.walk.txt, wpn:779388412)
+            refund = h.split_uncalled(last)
+            if refund is None:
+                started["detail"] = "refunds=implicit"
+            elif refund:
+                total_pot -= refund
+                h.rows[-1]["source"] += ";uncalled=not logged: split off the collection"
         end = f"total_pot={total_pot}" + (";pots=" + ",".join(pots) if pots else "")
         h.end(last, end)
         return h

@@ -96,6 +96,7 @@ CORE_PARAMS: frozenset[str] = frozenset(
         "stud.bringin_fold",  # P24
         "a5.checkraise",  # A5-CHECKRAISE
         "allin.limit_full_level",  # P7: a half-bet all-in raises the level to the full bet
+        "allin.disconnect_protection",  # a disconnected player stays in for what he put in
     }
 )
 
