@@ -232,6 +232,32 @@ class SiteHand:
     def end(self, line: int, detail: str | None = None) -> None:
         self.emit(line, "hand_ended", detail=detail)
 
+    def money_last(self) -> None:
+        """The awards (pot by pot, each pot's in the order logged) and then the rake moved
+        after the rest of the hand, as OHH carries them (`pots` after the `rounds`), so an
+        OHH export reads back the same events; call before `end`."""
+        money = [k for k, r in enumerate(self.rows) if r["kind"] in ("award", "rake")]
+        if not money:
+            return
+        pot_order: dict[int, int] = {}
+
+        def pot(k: int) -> tuple[int, int]:
+            r = self.rows[k]
+            if r["kind"] == "rake":
+                return (1 << 30, 0 if r["detail"] != "jackpot" else 1)
+            base = (r["detail"] or "main").split("/")[0].split("@")[0]
+            num = int(base[5:]) if base.startswith("side-") and base[5:].isdigit() else 0
+            return (pot_order.setdefault(num, len(pot_order)), 0)
+
+        ordered = sorted(money, key=lambda k: (pot(k), k))
+        moved = set(money)
+        rest = [k for k in range(len(self.rows)) if k not in moved]
+        order = rest + ordered
+        self.rows = [self.rows[k] for k in order]
+        self.lines = [self.lines[k] for k in order]
+        for k, r in enumerate(self.rows):
+            r["seq"] = k
+
 
 class RoundsHand(SiteHand):
     """A SiteHand for rooms that log no uncalled-bet return (their collection holds it): it

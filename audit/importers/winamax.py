@@ -61,6 +61,7 @@ import datetime as dt
 import re
 from collections.abc import Iterator
 from decimal import Decimal
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -152,6 +153,17 @@ def _amount(text: str) -> Decimal:
     return sign * value * (1000 if thousands else 1)
 
 
+def _known(cards: str | None) -> str | None:
+    """Hole cards when every one is known (a mucked hand is the hand dealt)."""
+    return cards if cards and "??" not in cards else None
+
+
+@lru_cache(maxsize=4096)
+def _minor(text: str, mpu: int) -> int:
+    """An amount in minor units (memoised: a file repeats the same few amounts)."""
+    return to_minor(_amount(text), mpu, text)
+
+
 def _wmx_hand_id(header: str) -> str | None:
     m = re.search(r" - HandId: #([0-9][0-9-]*) - ", header)
     return f"wmx:{m.group(1)}" if m else None
@@ -168,7 +180,10 @@ class _Hand:
         self.game: dict[str, Any] = {}
 
     def money(self, text: str, n: int) -> int:
-        return to_minor(_amount(text), self.mpu, f"line {n} amount {text!r}")
+        try:
+            return _minor(text, self.mpu)
+        except SiteHandError:
+            return to_minor(_amount(text), self.mpu, f"line {n} amount {text!r}")
 
     def map(self) -> SiteHand:  # noqa: C901, PLR0912, PLR0915 - one pass over the grammar
         number, header = self.block[0]
@@ -408,6 +423,12 @@ class _Hand:
                             ";amount=the raise is negative: the total written is the chips "
                             "added, the player's whole stack")
                         continue
+                    top = max(h.round.values(), default=0)
+                    if is_stud and stud is not None and stud.number == 3 and \
+                            top == game.get("bring_in") and to <= game["small_bet"]:
+                        # 3rd street, over the bring-in up to the small bet: a completion
+                        h.act(n, name, "complete", to=to, all_in=all_in)
+                        continue
                     h.act(n, name, "raise", to=to, all_in=all_in)
                 elif verb == "completes":
                     h.act(n, name, "complete", to=self.money(a.group("to") or a.group("a"), n),
@@ -438,8 +459,9 @@ class _Hand:
                     h.emit(n, "show", cards=site_cards(sh.group(1), f"line {n}"), **h.who(name))
                 continue
             if (mk := _MUCK.match(rest_)):
-                cards = site_cards(mk.group(1), f"line {n}") if mk.group(1) else None
-                h.emit(n, "muck", cards=cards, **h.who(name))
+                mucked = site_cards(mk.group(1), f"line {n}") if mk.group(1) else (
+                    None if is_draw else _known(h.hole.get(h.seat_of[name])))
+                h.emit(n, "muck", cards=mucked, **h.who(name))
                 continue
             if (c := _COLLECT.match(rest_)):
                 pot = c.group("pot")
@@ -480,6 +502,7 @@ class _Hand:
         end = f"total_pot={total_pot + rake - refund}"
         if pots:
             end += ";pots=" + ",".join(pots)
+        h.money_last()
         h.end(last, end)
         return h
 
@@ -589,7 +612,7 @@ class _Stud:
             shown = self.shown.get(name)
             if shown:
                 cards = [shown[first + k] if c == "??" else c for k, c in enumerate(cards)]
-            w = {"seat": seat, "player": name}
+            w: dict[str, Any] = {"seat": seat, "player": name}
             if self.number == 3:
                 h.emit(self.line, "deal", cards=" ".join(cards[:2]), detail="down", **w)
                 h.emit(self.line, "deal", cards=cards[2], detail="up", **w)

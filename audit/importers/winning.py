@@ -61,6 +61,7 @@ from __future__ import annotations
 import datetime as dt
 import re
 from collections.abc import Iterator
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -164,6 +165,17 @@ _NEW_NOTES = [
 ]
 
 
+def _known(cards: str | None) -> str | None:
+    """Hole cards when every one is known (a mucked hand is the hand dealt)."""
+    return cards if cards and "??" not in cards else None
+
+
+@lru_cache(maxsize=4096)
+def _minor(text: str, mpu: int) -> int:
+    """An amount in minor units (memoised: a file repeats the same few amounts)."""
+    return to_minor(parse_amount(text), mpu, text)
+
+
 def _old_hand_id(block: list[tuple[int, str]]) -> str | None:
     for _, text in block[:4]:
         if (m := re.match(r"^Game ID: (\d+) ", text)):
@@ -183,7 +195,10 @@ class _Old:
         self.mpu = 100
 
     def money(self, text: str, n: int) -> int:
-        return to_minor(parse_amount(text), self.mpu, f"line {n} amount {text!r}")
+        try:
+            return _minor(text, self.mpu)
+        except SiteHandError:
+            return to_minor(parse_amount(text), self.mpu, f"line {n} amount {text!r}")
 
     def map(self) -> SiteHand:  # noqa: C901, PLR0912, PLR0915 - one pass over the grammar
         number, header = self.block[0]
@@ -329,7 +344,7 @@ class _Old:
                 groups = re.findall(r"\[([^\]]*)\]", sv.group(2))
                 h.board(n, site_cards(groups[-1], f"line {n}"))
                 continue
-            if is_stud and (ss := _OLD_STUD.match(text)):
+            if is_stud and _OLD_STUD.match(text):
                 flush_deal(n)
                 stud_street += 1
                 h.new_round()
@@ -378,7 +393,8 @@ class _Old:
                 h.emit(n, "annotation", detail="all_in_protection", **h.who(name))
                 continue
             if verb == "mucks cards":
-                mucked[name] = h.emit(n, "muck", **h.who(name))
+                mucked[name] = h.emit(n, "muck", cards=_known(h.hole.get(h.seat_of.get(name, 0))),
+                                      **h.who(name))
                 continue
             if verb == "shows cards" or verb.startswith("shows "):
                 continue  # the cards come in the summary
@@ -410,6 +426,7 @@ class _Old:
             started["source"] += ";bring_in=not posted, assumed half the small bet"
         if structure == "fixed_limit" and not is_stud:
             game["small_blind"] = sb_posted if sb_posted is not None else low // 2
+        h.money_last()
         h.end(last, f"total_pot={total_pot}")
         return h
 
@@ -554,7 +571,10 @@ class _New:
         self.mpu = 100
 
     def money(self, text: str, n: int) -> int:
-        return to_minor(parse_amount(text), self.mpu, f"line {n} amount {text!r}")
+        try:
+            return _minor(text, self.mpu)
+        except SiteHandError:
+            return to_minor(parse_amount(text), self.mpu, f"line {n} amount {text!r}")
 
     def map(self) -> SiteHand:  # noqa: C901, PLR0912, PLR0915 - one pass over the grammar
         number, header = self.block[0]
@@ -730,7 +750,8 @@ class _New:
                 h.emit(n, "show", cards=site_cards(sh.group(1), f"line {n}"), **h.who(name))
                 continue
             if (mk := _NEW_MUCK.match(verb)):
-                cards = site_cards(mk.group(1), f"line {n}") if mk.group(1) else None
+                cards = site_cards(mk.group(1), f"line {n}") if mk.group(1) else _known(
+                    h.hole.get(h.seat_of[name]))
                 h.emit(n, "muck", cards=cards, **h.who(name))
                 continue
             if (c := _COLLECT.match(verb)):
@@ -767,6 +788,7 @@ class _New:
                 total_pot -= refund
                 h.rows[-1]["source"] += ";uncalled=not logged: split off the collection"
         end = f"total_pot={total_pot}" + (";pots=" + ",".join(pots) if pots else "")
+        h.money_last()
         h.end(last, end)
         return h
 
