@@ -120,6 +120,12 @@ _NOTES = [
     (re.compile(r"^(?:joins|has joined) the table.*$"), "joined_table"),
     (re.compile(r"^(?:leaves|has left) the table.*$"), "left_table"),
 ]
+# a status line the grammar does not list: words only, no amount, no cards
+_STATUS = re.compile(r"^(?:is|has|was|will|sits|joins|leaves|returns|waits)\b[^0-9\[\]()€$£]*$")
+# someone not seated (or not yet): joins / leaves, chat
+_ANYONE = re.compile(r"^(?P<name>.+?) (?P<what>(?:joins|leaves|has joined|has left) the table"
+                     r"(?: at seat #?\d+)?|is sitting out|sits out|will be allowed to play "
+                     r"after the button|waits for the big blind)\.?$")
 _GAMES = {
     "holdem": "holdem", "hold'em": "holdem", "omaha": "omaha", "omaha hi": "omaha",
     "omaha8": "omaha_hilo", "omaha hi/lo": "omaha_hilo", "omaha hi-lo": "omaha_hilo",
@@ -366,6 +372,10 @@ class _Hand:
                 stud.flush()
             split = h.split_name(text)
             if split is None:
+                if (an := _ANYONE.match(text)):
+                    h.emit(n, "annotation", player=an.group("name"),
+                           detail=f"note: {an.group('what')}")
+                    continue
                 raise bad_line(n, text)
             name, rest_ = split
             if (p := _POST.match(rest_)):
@@ -480,7 +490,9 @@ class _Hand:
                     h.emit(n, "annotation", detail=label, **h.who(name))
                     break
             else:
-                raise bad_line(n, text)
+                if not _STATUS.match(rest_):
+                    raise bad_line(n, text)
+                h.emit(n, "annotation", detail=f"note: {rest_}", **h.who(name))
         if section != "summary":
             raise SiteHandError(f"line {last}: hand ends without '*** SUMMARY ***' (truncated?)")
         if total_pot is None:

@@ -99,7 +99,8 @@ _OLD_GAMES = {"hold'em": "holdem", "holdem": "holdem", "six plus hold'em": "hold
               "seven cards stud": "stud", "seven cards stud hilow": "stud_hilo",
               "razz": "razz"}
 _OLD_POST = re.compile(rf"^(has small blind|has big blind|has dead blind|posts ante|ante|"
-                       rf"bring in|posts small blind|posts big blind) \((?P<a>{_NUM})\)$")
+                       rf"bring in|posts small blind|posts big blind|has straddle|"
+                       rf"posts straddle|straddle) \((?P<a>{_NUM})\)$")
 _OLD_ACTION = re.compile(rf"^(calls|bets|raises|allin) \((?P<a>{_NUM})\)$")
 _RECEIVED = re.compile(r"^received (?:a card\.|card: \[([^\]]*)\])$")
 _OLD_STREET = re.compile(r"^\*\*\* (FLOP|TURN|RIVER) \*\*\*:? ((?:\[[^\]]*\] ?)+)$")
@@ -174,6 +175,14 @@ def _known(cards: str | None) -> str | None:
 def _minor(text: str, mpu: int) -> int:
     """An amount in minor units (memoised: a file repeats the same few amounts)."""
     return to_minor(parse_amount(text), mpu, text)
+
+
+# a status line the grammar does not list: words only, no amount, no cards
+_STATUS = re.compile(r"^(?:is|has|was|will|sits|joins|leaves|returns|waits)\b[^0-9\[\]()€$£]*$")
+# someone not seated (or not yet): joins / leaves
+_ANYONE = re.compile(r"^(?P<name>.+?) (?P<what>(?:joins|leaves|has joined|has left) the table"
+                     r"(?: at seat #?\d+)?|is sitting out|sits out|will be allowed to play "
+                     r"after the button|waits for the big blind)\.?$")
 
 
 def _old_hand_id(block: list[tuple[int, str]]) -> str | None:
@@ -370,6 +379,9 @@ class _Old:
                     h.post(n, name, kind, amt, live=True)
                 elif what == "has dead blind":
                     h.post(n, name, "dead", amt, live=False)
+                elif "straddle" in what:
+                    game["straddle"] = amt
+                    h.post(n, name, "straddle", amt, live=True)
                 elif what == "bring in":
                     game.setdefault("bring_in", amt)
                     h.post(n, name, "bring_in", amt, live=True)
@@ -406,7 +418,9 @@ class _Old:
                         h.emit(n, "annotation", detail=label, player=name)
                     break
             else:
-                raise bad_line(n, text)
+                if not _STATUS.match(verb):
+                    raise bad_line(n, text)
+                h.emit(n, "annotation", detail=f"note: {verb}", **h.who(name))
         if section != "ended":
             raise SiteHandError(f"line {last}: hand ends without `Game ended at:` (truncated?)")
         if total_pot is None:
@@ -702,6 +716,10 @@ class _New:
                 continue
             split = h.split_name(text)
             if split is None:
+                if (an := _ANYONE.match(text)):
+                    h.emit(n, "annotation", player=an.group("name"),
+                           detail=f"note: {an.group('what')}")
+                    continue
                 raise bad_line(n, text)
             name, verb = split
             if (p := _NEW_POST.match(verb)):
@@ -767,6 +785,8 @@ class _New:
             else:
                 if verb.startswith(":"):
                     h.emit(n, "annotation", detail=f"said: {verb[1:].strip()}", **h.who(name))
+                elif _STATUS.match(verb):
+                    h.emit(n, "annotation", detail=f"note: {verb}", **h.who(name))
                 else:
                     raise bad_line(n, text)
         if section != "summary":

@@ -181,3 +181,18 @@ def test_fuzz_never_crashes_never_loses_a_hand(name: str, ops: list, tmp_path: P
     path = tmp_path / "mutated.txt"
     path.write_bytes(mutate((SITES / name).read_bytes(), ops))
     never_loses_a_hand(WinamaxImporter(), path, _HEADER)
+
+
+def test_status_lines_are_notes(tmp_path: Path) -> None:
+    # the grammar beyond the corpus: someone joining, a seated player's status line
+    text = (SITES / "wmx-no-colon.txt").read_text(encoding="utf-8").replace(
+        "*** PRE-FLOP ***\n", "*** PRE-FLOP ***\nNewGuy joins the table at seat #6\n"
+        "Player2 will be back soon\n")
+    path = tmp_path / "status.txt"
+    path.write_text(text, encoding="utf-8")
+    hands, rejected = read(WinamaxImporter(), path)
+    assert rejected == []
+    notes = [(r["player"], r["detail"]) for r in hands["wmx:15917912-457-1618228092"]
+             if r["kind"] == "annotation"]
+    assert notes == [("NewGuy", "note: joins the table at seat #6"),
+                     ("Player2", "note: will be back soon")]

@@ -171,3 +171,26 @@ def test_fuzz_never_crashes_never_loses_a_hand(name: str, ops: list, tmp_path: P
     path = tmp_path / "mutated.txt"
     path.write_bytes(mutate((SITES / name).read_bytes(), ops))
     never_loses_a_hand(WinningImporter(), path, _HEADER)
+
+
+def test_status_lines_are_notes(tmp_path: Path) -> None:
+    # the grammar beyond the corpus, both formats: a seated player's status line, someone
+    # joining the table
+    text = (SITES / "wpn-new-cash.txt").read_text(encoding="utf-8").replace(
+        "*** HOLE CARDS ***\n", "*** HOLE CARDS ***\nNewGuy joins the table at seat #7\n"
+        "Player4 has returned\n")
+    path = tmp_path / "new.txt"
+    path.write_text(text, encoding="utf-8")
+    hands, rejected = read(WinningImporter(), path)
+    assert rejected == []
+    assert [(r["player"], r["detail"]) for r in hands["wpn:68217077"]
+            if r["kind"] == "annotation"] == [("NewGuy", "note: joins the table at seat #7"),
+                                              ("Player4", "note: has returned")]
+    old = (SITES / "wpn-six-plus.txt").read_text(encoding="utf-8").replace(
+        "Player primo4 folds\n", "Player primo4 folds\nPlayer primo4 is waiting\n", 1)
+    path = tmp_path / "old.txt"
+    path.write_text(old, encoding="utf-8")
+    hands, rejected = read(WinningImporter(), path)
+    assert rejected == []
+    assert [(r["player"], r["detail"]) for r in hands["wpn:1377529121"]
+            if r["kind"] == "annotation"] == [("primo4", "note: is waiting")]
