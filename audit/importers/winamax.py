@@ -97,7 +97,8 @@ _STUD_STREET = re.compile(r"^\*\*\* (3rd|4th|5th|6th|7th|THIRD|FOURTH|FIFTH|SIXT
                           r"(?: STREET)? \*\*\*$", re.IGNORECASE)
 _DRAW_STREET = re.compile(r"^\*\*\* (FIRST|SECOND|THIRD|FOURTH)-(BET|DRAW) \*\*\*$")
 _DEALT = re.compile(r"^Dealt to (.+?) ((?:\[[^\]]*\] ?)+)$")
-_POST = re.compile(rf"^posts (small blind|big blind|ante|straddle) (?P<a>{_AMT})"
+_POST = re.compile(rf"^posts (small blind|big blind|ante|straddle|small blind \+ big blind|"
+                   rf"small & big blinds?|small and big blinds?) (?P<a>{_AMT})"
                    r"(?P<oop> out of position)?(?P<allin> and is all-in)?$")
 _BRING = re.compile(rf"^(?:brings in|bring-in|brings-in) (?P<a>{_AMT})(?P<allin> and is all-in)?$")
 _ACTION = re.compile(rf"^(folds|checks|calls|bets|raises|completes)(?: (?P<a>{_AMT}))?"
@@ -107,7 +108,8 @@ _PAT = re.compile(r"^stands? pat$")
 _SHOW = re.compile(r"^shows \[([^\]]*)\](?: \(.*\))?$")
 _MUCK = re.compile(r"^(?:mucks|doesn't show)(?: (?:hand|cards))?(?: \[([^\]]*)\])?$")
 _COLLECT = re.compile(rf"^collected (?P<a>{_AMT}) from "
-                      r"(?P<pot>pot|main pot|side pot(?: (?P<k>\d+))?)(?: \((?P<half>HI|LO)\))?$")
+                      r"(?P<pot>pot|main pot|side pot(?: (?P<k>\d+))?)(?: \((?P<half>HI|LO|hi|lo|"
+                      r"high|low)\))?$")
 _TOTAL = re.compile(rf"^Total pot (?P<a>{_AMT})(?P<pots>.*?) \| (?:Rake (?P<r>{_AMT})|No rake)$")
 _POT_PART = re.compile(rf"(Main|Side) pot(?: (\d+))?:? (?P<a>{_AMT})")
 _SUMMARY_SEAT = re.compile(r"^Seat (\d+): ")
@@ -130,6 +132,7 @@ _GAMES = {
     "holdem": "holdem", "hold'em": "holdem", "omaha": "omaha", "omaha hi": "omaha",
     "omaha8": "omaha_hilo", "omaha hi/lo": "omaha_hilo", "omaha hi-lo": "omaha_hilo",
     "5 card omaha": "omaha5", "5 card omaha hi/lo": "omaha5_hilo", "5 card omaha8": "omaha5_hilo",
+    "omaha5": "omaha5", "omaha5 hi/lo": "omaha5_hilo", "omaha 5": "omaha5",
     "6 card omaha": "omaha6", "6 card omaha hi/lo": "omaha6_hilo", "6 card omaha8": "omaha6_hilo",
     "7-card stud": "stud", "7 card stud": "stud", "7stud": "stud",
     "7-card stud hi/lo": "stud_hilo", "7 card stud hi/lo": "stud_hilo", "7stud8": "stud_hilo",
@@ -388,6 +391,11 @@ class _Hand:
                 elif what == "big blind":
                     h.post(n, name, "new_player" if p.group("oop") else "big_blind", amt,
                            live=True)
+                elif what.startswith("small"):  # both blinds: the big blind live, the rest dead
+                    bb = game.get("big_blind") or amt
+                    h.post(n, name, "new_player", min(bb, amt), live=True)
+                    if amt > bb:
+                        h.post(n, name, "dead", amt - bb, live=False)
                 elif what == "ante":
                     h.post(n, name, "ante", amt, live=False)
                     game["ante"] = game["ante"] or amt
@@ -477,7 +485,7 @@ class _Hand:
                 pot = c.group("pot")
                 label = "main" if pot in ("pot", "main pot") else f"side-{c.group('k') or 1}"
                 if c.group("half"):
-                    label += "/high" if c.group("half") == "HI" else "/low"
+                    label += "/high" if c.group("half").lower() in ("hi", "high") else "/low"
                 h.award(n, name, self.money(c.group("a"), n), label)
                 collected = True
                 continue
