@@ -232,6 +232,77 @@ class SiteHand:
     def end(self, line: int, detail: str | None = None) -> None:
         self.emit(line, "hand_ended", detail=detail)
 
+    def money_last(self) -> None:
+        """The awards (pot by pot, each pot's in the order logged) and then the rake moved
+        after the rest of the hand, as OHH carries them (`pots` after the `rounds`), so an
+        OHH export reads back the same events; call before `end`."""
+        money = [k for k, r in enumerate(self.rows) if r["kind"] in ("award", "rake")]
+        if not money:
+            return
+        pot_order: dict[int, int] = {}
+
+        def pot(k: int) -> tuple[int, int]:
+            r = self.rows[k]
+            if r["kind"] == "rake":
+                return (1 << 30, 0 if r["detail"] != "jackpot" else 1)
+            base = (r["detail"] or "main").split("/")[0].split("@")[0]
+            num = int(base[5:]) if base.startswith("side-") and base[5:].isdigit() else 0
+            return (pot_order.setdefault(num, len(pot_order)), 0)
+
+        ordered = sorted(money, key=lambda k: (pot(k), k))
+        moved = set(money)
+        rest = [k for k in range(len(self.rows)) if k not in moved]
+        order = rest + ordered
+        self.rows = [self.rows[k] for k in order]
+        self.lines = [self.lines[k] for k in order]
+        for k, r in enumerate(self.rows):
+            r["seq"] = k
+
+
+class RoundsHand(SiteHand):
+    """A SiteHand for rooms that log no uncalled-bet return (their collection holds it): it
+    remembers the last betting round chips went into, to split the uncalled part off."""
+
+    _last: dict[int, int] | None = None
+
+    def new_round(self) -> None:
+        if self.round:
+            self._last = dict(self.round)
+        super().new_round()
+
+    def last_round(self) -> dict[int, int]:
+        return dict(self.round) if self.round else dict(self._last or {})
+
+    def split_uncalled(self, line: int) -> int | None:
+        """The uncalled part of the last bet (the top round total's excess over the next one,
+        on the last round chips went in), split off the bettor's collections as an
+        `uncalled` award; 0 when nothing was uncalled, None when his collections hold less
+        than that (the return stays implicit)."""
+        ranked = sorted(self.last_round().items(), key=lambda kv: kv[1], reverse=True)
+        if not ranked:
+            return 0
+        top, most = ranked[0]
+        refund = most - (ranked[1][1] if len(ranked) > 1 else 0)
+        if refund <= 0:
+            return 0
+        awards = [r for r in self.rows if r["kind"] == "award" and r.get("seat") == top]
+        if sum(r["amount"] for r in awards) < refund:
+            return None
+        left = refund
+        for r in awards:
+            take = min(left, r["amount"])
+            r["amount"] -= take
+            left -= take
+        player = awards[0]["player"]
+        keep = [k for k, r in enumerate(self.rows)
+                if not (r["kind"] == "award" and r["amount"] == 0)]
+        self.rows = [self.rows[k] for k in keep]
+        self.lines = [self.lines[k] for k in keep]
+        for k, r in enumerate(self.rows):
+            r["seq"] = k
+        self.emit(line, "award", amount=refund, detail="uncalled", seat=top, player=player)
+        return refund
+
 
 class UnreadLine(str):
     """An excerpt standing for a line over the line limit; `reason` says so."""

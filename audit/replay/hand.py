@@ -72,6 +72,9 @@ def replay_hand(hand: HandEvents, profile: Any = None, *, trace: bool = False) -
     seqs = hand.seq
     started = False
     short = h.variant in SHORT_VARIANTS  # 6+ hold'em: 36 cards, a button blind
+    # a short-deck game dealt with a small and a big blind (WPN's Six Plus Hold'em) has no
+    # button blind: its big blind is an ordinary big blind
+    short_bb = short and "small_blind" not in details
     deck = ShortDeck() if short else Deck()
     board_seqs: list[int] = []
     timeline: list[dict[str, Any]] | None = [] if trace else None
@@ -102,7 +105,8 @@ def replay_hand(hand: HandEvents, profile: Any = None, *, trace: bool = False) -
                 # a kill in hold'em or Omaha raises the limits as in the draw games
                 post_kill(h, seats[i], amounts[i], seq, killed=bool(h.kill_seat))
                 h.kill_seat = h.kill_seat or seats[i] or 0
-            elif short and details[i] in ("button_blind", "big_blind"):
+            elif short and (details[i] == "button_blind"
+                            or (short_bb and details[i] == "big_blind")):
                 post_button_blind(h, seats[i], amounts[i], seq)
             else:
                 post(h, details[i], seats[i], amounts[i], seq)
@@ -153,6 +157,8 @@ def replay_hand(hand: HandEvents, profile: Any = None, *, trace: bool = False) -
                 live.drew(h, kind, seats[i], seq)
         elif kind == "burn":
             burn(h, seq)
+        elif kind == "annotation" and details[i] == "all_in_protection":
+            _all_in_protection(h, seats[i])
         elif kind == "rake":
             h.rake_logged += amounts[i] or 0
         elif live is not None and (kind == "declare" or kind == "chips"):
@@ -186,6 +192,18 @@ def replay_hand(hand: HandEvents, profile: Any = None, *, trace: bool = False) -
                                     hand.table_id[0] if n else None, len(findings))
     return ReplayResult(findings=findings, hand=hand_row, players=player_rows,
                         timeline=tuple(timeline) if timeline is not None else None)
+
+
+def _all_in_protection(h: HandState, s: int | None) -> None:
+    """A room's disconnection protection (profile allin.disconnect_protection): the player
+    stays in the hand for what he has put in, as if all in; his chips behind stay his and out
+    of play. Under a profile without it the note changes nothing (he simply failed to act)."""
+    if not h.st.allin_protection or s is None or not 0 < s < h.size or not h.in_hand[s] \
+            or h.folded[s] or h.stack[s] <= 0:
+        return
+    h.stack[s] = 0
+    if h.to_act == s:
+        h.to_act = h.next_to_act(s)
 
 
 def _start(h: HandState) -> bool:

@@ -99,6 +99,7 @@ CORE_PARAMS: frozenset[str] = frozenset(
         "draw.max_at_once",  # DRAW-MAX-FOUR: 4 (the book), 5 (a whole draw at once, online)
         "a5.checkraise",  # A5-CHECKRAISE
         "allin.limit_full_level",  # P7: a half-bet all-in raises the level to the full bet
+        "allin.disconnect_protection",  # a disconnected player stays in for what he put in
     }
 )
 

@@ -23,6 +23,7 @@ class Settings:
                  "straddle_limit", "pl_sb_as_bb", "pl_sb_as_bb_tourn", "oot",
                  "oddchip_button", "min_bet_amount", "rake_allowed", "rake_percent", "rake_cap",
                  "rake_implied_max_percent", "button_method", "hand_cap",
+                 "allin_protection",
                  "tournament",
                  "severity", "disabled", "profile", "values")
 
@@ -51,6 +52,9 @@ class Settings:
         self.nl_min_house = values["nl.min_bet"] == "house"
         self.min_bet_amount = int(values["nl.min_bet_amount"] or 0)
         self.hand_cap = int(values["stakes.hand_cap"] or 0)  # a capped table (0 = none)
+        # an online room's disconnection protection: an `all_in_protection` annotation keeps
+        # the player in the pot for what he has put in, his chips behind left out of play
+        self.allin_protection = bool(values["allin.disconnect_protection"])
         self.nl_reopen_aggregate = values["nl.reopen"] == "aggregate"
         self.straddle_bigbet = bool(values["straddle.bigbet"])
         self.straddle_limit = bool(values["straddle.limit"])

@@ -49,9 +49,9 @@ FAILING: dict[str, set[str]] = {
     "partypoker": set(),
     "ipoker": set(),
     "ggpoker": {"recognised", "imported"},
-    "winamax": {"recognised", "imported"},
+    "winamax": set(),
     "pacific": {"recognised", "imported"},
-    "winning": {"recognised", "imported"},
+    "winning": {"imported"},  # 40 of 41 distinct hands (the 66 count 25 twice); one cut short
     "bovada": {"recognised", "imported"},
     "merge": {"recognised", "imported"},
 }

@@ -519,6 +519,13 @@ def _run_kernel(table: pa.Table, starts: np.ndarray, cash: Settings,
     total = _ints(_column(table, "total", pa.int64()), K.MISSING)
     cards_off, cards_data = _string_buffers(_column(table, "cards", pa.string()))
     game, game_cols, settings_list = _game_columns(table, starts, cash, tournament)
+    if "detail" in table.column_names:
+        # an all-in under disconnection protection (allin.disconnect_protection) is judged
+        # by the reference replay only
+        marked = pc.fill_null(pc.equal(table.column("detail"), "all_in_protection"), False)
+        rows_at = np.flatnonzero(marked.to_numpy(zero_copy_only=False) & (kind == K.K_ANNOTATION))
+        if len(rows_at):
+            game[np.searchsorted(starts, rows_at, side="right") - 1, K.G_SUPPORTED] = 0
     settings = _settings_rows(settings_list)
     out: dict[str, Any] = {
         "status": np.zeros(n_hands, np.int64),

@@ -1,0 +1,668 @@
+"""Winamax text hand histories imported as events.
+
+A hand starts at a `Winamax Poker - ...` header line and runs to the next one. The reader
+streams the file line by line (UTF-8 with or without a BOM, bytes that are not UTF-8 read as
+cp1252, UTF-16), maps one hand at a time and yields chunks of whole hands. A hand with a line
+the grammar does not know is quarantined whole, naming the line; an unsupported game is
+quarantined naming the game.
+
+Mapping (Winamax line -> events; money exact, `Decimal` -> integer minor units):
+
+* header `Winamax Poker - <kind> - HandId: #<id> - <game> <structure> (<stakes>) -
+  <yyyy/mm/dd hh:mm:ss> <ZONE>` with kind `CashGame`, `Go Fast "<name>"`, `Tournament "<name>"
+  buyIn: <buy-in> level: <n>` (any other kind is read as a cash game) -> hand_started:
+  hand_id `wmx:<id>`, table_id the table name; games `Holdem` -> holdem, `Omaha` -> omaha,
+  `Omaha8` / `Omaha Hi/Lo` -> omaha_hilo, `5 Card Omaha [Hi/Lo]` -> omaha5[_hilo],
+  `6 Card Omaha [Hi/Lo]` -> omaha6[_hilo], `7-Card Stud` / `7stud` -> stud, `... Hi/Lo` /
+  `7stud8` -> stud_hilo, `Razz` -> razz, `Lowball27` / `2-7 Triple Draw` ->
+  lowball_27_triple, `2-7 Single Draw` -> lowball_27_single, `5 Card Draw` -> draw_high;
+  structures `no limit`, `pot limit`, `fixed limit`. Stakes: `sb/bb` or `ante/sb/bb` (button
+  games; fixed-limit draw and hold'em: `small bet/big bet`, the blinds as posted), stud
+  `ante/small bet/big bet` (the bring-in from its post). Amounts with `€` -> EUR; cash tables
+  `(real money)` -> EUR, `(play money)` -> CHIPS, both in cents (minor 100); tournaments ->
+  CHIPS/1. Tournament chip counts may be written `1.32k` (thousands).
+* `Table[:] '<name>' <n>-max (real|play money) [Seat #<b> is the button]` -> seat_count n,
+  button_seat b (seat 0 / none: no button, stud).
+* `Seat N: name (stack[, X€ bounty])` -> seat.
+* `*** ANTE/BLINDS ***`: `posts small blind x` -> small_blind, `posts big blind x` ->
+  big_blind, `posts big blind x out of position` -> new_player (live), `posts small blind x
+  out of position` -> dead, `posts ante x` -> ante, `posts straddle x` -> straddle. A `raises
+  x to y` there (a player posting the blinds out of turn, who then posts the small blind: the
+  corpus' `ante.raise` hands) is kept as the log writes it: a live post of y (detail
+  new_player) before the small blind, and `source` says so.
+* `Dealt to P [cards]` -> deal/hole (everyone else `??`); stud `Dealt to P [X X c] [d]` ->
+  deal/down + deal/up per street (`X` unknown; a seat the log deals nothing gets `??`, filled
+  from the seven cards it shows at the showdown, which Winamax lists in the order dealt);
+  draw `Dealt to P [kept] [new]` after a discard -> deal/draw.
+* `folds`, `checks`, `calls x`, `bets x`, `raises x to y` (y is the round total; `and is
+  all-in` -> all_in), stud `brings in x` / `bring-in x` -> post bring_in. A raise whose
+  increment is negative (`raises -6.10€ to 18.90€`: the log wrote the chips added as the
+  total, an all-in for less than a raise) is read as the chips added when that is the
+  player's whole stack; `source` says so.
+* draw: `*** FIRST-DRAW ***` etc. end a betting round; `discard N card(s) [cards]` -> draw
+  (amount N, `??` each when not shown) and deal/draw `??` each (the hero's from a later
+  `Dealt to`); `discard 0 card` / `stands pat` -> stand_pat.
+* `*** FLOP *** [a b c]`, `*** TURN *** [..][d]`, `*** RIVER *** [..][e]` (also with a colon)
+  -> deal/board; stud `*** 3rd STREET ***` / `*** THIRD ***` ... start betting rounds.
+* `shows [cards] (hand)` -> show (once per player; hi/lo hands show twice).
+* `collected x from pot|main pot|side pot k [(HI)|(LO)]` -> award main / side-k [/high|/low].
+  Winamax logs no uncalled-bet return: the collection holds it. The top contributor's excess
+  over the next is split off as an award `uncalled` (when his collection holds it; otherwise
+  hand_started detail `refunds=implicit`).
+* summary `Total pot x | Rake r` / `| No rake` -> rake event, hand_ended detail
+  `total_pot=<x + r - uncalled>` (Winamax's total counts the returned bet);
+  `Seat N: ... won x` -> award main when the body collected nothing; `Board:` and the other
+  seat lines are restatements.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from collections.abc import Iterator
+from decimal import Decimal
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from audit.importers.base import Chunk
+from audit.importers.sitetext import (
+    CHUNK_HANDS,
+    RoundsHand,
+    SiteHand,
+    SiteHandError,
+    bad_line,
+    local_to_utc,
+    parse_amount,
+    read_site_text,
+    site_cards,
+    sniff_text,
+    to_minor,
+)
+
+_HEADER = re.compile(
+    r"^\ufeff?Winamax Poker - (?P<kind>.*?) - HandId: #(?P<id>[0-9][0-9-]*) - "
+    r"(?P<game>.+?) (?P<structure>no limit|pot limit|fixed limit|half pot limit) "
+    r"\((?P<stakes>[^()]*)\) - (?P<date>\d{4}/\d{1,2}/\d{1,2} \d{1,2}:\d\d:\d\d) "
+    r"(?P<zone>[A-Za-z]+)$", re.IGNORECASE)
+_HEADER_LINE = re.compile(r"^\ufeff?Winamax Poker - ")
+_SNIFF = re.compile(r"(?m)^\ufeff?Winamax Poker - .* - HandId: #")
+_TOURNEY = re.compile(r'^Tournament "(?P<name>.*)" buyIn: (?P<buyin>.*?) level: (?P<level>\d+)$')
+_TABLE = re.compile(r"^Table:? '(?P<name>.*)' (?P<max>\d+)-max \((?P<money>real|play) money\)"
+                    r"(?: Seat #(?P<button>\d+) is the button)?$")
+_AMT = r"-?[0-9][0-9,.]*k?\s?€?"
+_SEAT = re.compile(rf"^Seat (\d+): (.+?) \((?P<stack>{_AMT})(?:, (?P<bounty>[^()]*) bounty)?\)$")
+_STREET = re.compile(r"^\*\*\* (FLOP|TURN|RIVER) \*\*\*:? ((?:\[[^\]]*\] ?)+)$")
+_STUD_STREET = re.compile(r"^\*\*\* (3rd|4th|5th|6th|7th|THIRD|FOURTH|FIFTH|SIXTH|SEVENTH)"
+                          r"(?: STREET)? \*\*\*$", re.IGNORECASE)
+_DRAW_STREET = re.compile(r"^\*\*\* (FIRST|SECOND|THIRD|FOURTH)-(BET|DRAW) \*\*\*$")
+_DEALT = re.compile(r"^Dealt to (.+?) ((?:\[[^\]]*\] ?)+)$")
+_POST = re.compile(rf"^posts (small blind|big blind|ante|straddle|small blind \+ big blind|"
+                   rf"small & big blinds?|small and big blinds?) (?P<a>{_AMT})"
+                   r"(?P<oop> out of position)?(?P<allin> and is all-in)?$")
+_BRING = re.compile(rf"^(?:brings in|bring-in|brings-in) (?P<a>{_AMT})(?P<allin> and is all-in)?$")
+_ACTION = re.compile(rf"^(folds|checks|calls|bets|raises|completes)(?: (?P<a>{_AMT}))?"
+                     rf"(?: to (?P<to>{_AMT}))?(?P<allin> and is all-in)?$")
+_DISCARD = re.compile(r"^(?:discards?|draws?) (\d+) cards?(?: \[([^\]]*)\])?$")
+_PAT = re.compile(r"^stands? pat$")
+_SHOW = re.compile(r"^shows \[([^\]]*)\](?: \(.*\))?$")
+_MUCK = re.compile(r"^(?:mucks|doesn't show)(?: (?:hand|cards))?(?: \[([^\]]*)\])?$")
+_COLLECT = re.compile(rf"^collected (?P<a>{_AMT}) from "
+                      r"(?P<pot>pot|main pot|side pot(?: (?P<k>\d+))?)(?: \((?P<half>HI|LO|hi|lo|"
+                      r"high|low)\))?$")
+_TOTAL = re.compile(rf"^Total pot (?P<a>{_AMT})(?P<pots>.*?) \| (?:Rake (?P<r>{_AMT})|No rake)$")
+_POT_PART = re.compile(rf"(Main|Side) pot(?: (\d+))?:? (?P<a>{_AMT})")
+_SUMMARY_SEAT = re.compile(r"^Seat (\d+): ")
+_SUMMARY_WON = re.compile(rf" won (?P<a>{_AMT})(?: |$)")
+_NOTES = [
+    (re.compile(r"^(?:is )?sitting out$|^sits out$"), "sits_out"),
+    (re.compile(r"^(?:is )?disconnected$"), "disconnected"),
+    (re.compile(r"^(?:is )?reconnected$"), "reconnected"),
+    (re.compile(r"^(?:is )?timed out$|^did not respond in time$"), "timed_out"),
+    (re.compile(r"^(?:joins|has joined) the table.*$"), "joined_table"),
+    (re.compile(r"^(?:leaves|has left) the table.*$"), "left_table"),
+]
+# a status line the grammar does not list: words only, no amount, no cards
+_STATUS = re.compile(r"^(?:is|has|was|will|sits|joins|leaves|returns|waits)\b[^0-9\[\]()€$£]*$")
+# someone not seated (or not yet): joins / leaves, chat
+_ANYONE = re.compile(r"^(?P<name>.+?) (?P<what>(?:joins|leaves|has joined|has left) the table"
+                     r"(?: at seat #?\d+)?|is sitting out|sits out|will be allowed to play "
+                     r"after the button|waits for the big blind)\.?$")
+_GAMES = {
+    "holdem": "holdem", "hold'em": "holdem", "omaha": "omaha", "omaha hi": "omaha",
+    "omaha8": "omaha_hilo", "omaha hi/lo": "omaha_hilo", "omaha hi-lo": "omaha_hilo",
+    "5 card omaha": "omaha5", "5 card omaha hi/lo": "omaha5_hilo", "5 card omaha8": "omaha5_hilo",
+    "omaha5": "omaha5", "omaha5 hi/lo": "omaha5_hilo", "omaha 5": "omaha5",
+    "6 card omaha": "omaha6", "6 card omaha hi/lo": "omaha6_hilo", "6 card omaha8": "omaha6_hilo",
+    "7-card stud": "stud", "7 card stud": "stud", "7stud": "stud",
+    "7-card stud hi/lo": "stud_hilo", "7 card stud hi/lo": "stud_hilo", "7stud8": "stud_hilo",
+    "7-card stud8": "stud_hilo", "razz": "razz",
+    "lowball27": "lowball_27_triple", "2-7 triple draw": "lowball_27_triple",
+    "lowball27 triple draw": "lowball_27_triple", "2-7 single draw": "lowball_27_single",
+    "lowball27 single draw": "lowball_27_single", "5 card draw": "draw_high",
+}
+_STRUCTURES = {"no limit": "no_limit", "pot limit": "pot_limit", "fixed limit": "fixed_limit",
+               "half pot limit": "half_pot"}
+_STUD = frozenset({"stud", "stud_hilo", "razz"})
+_DRAW = frozenset({"lowball_27_triple", "lowball_27_single", "draw_high"})
+_HOLES = {"holdem": 2, "omaha": 4, "omaha_hilo": 4, "omaha5": 5, "omaha5_hilo": 5, "omaha6": 6,
+          "omaha6_hilo": 6, "lowball_27_triple": 5, "lowball_27_single": 5, "draw_high": 5}
+_STUD_NUMBER = {"3rd": 3, "4th": 4, "5th": 5, "6th": 6, "7th": 7, "third": 3, "fourth": 4,
+                "fifth": 5, "sixth": 6, "seventh": 7}
+
+
+def _amount(text: str) -> Decimal:
+    """`1.32k` -> 1320, `2,50€` -> 2.50, `-6.10€` -> -6.10 (exact)."""
+    t = text.strip().replace("€", "").strip()
+    sign = 1
+    if t.startswith("-"):
+        sign, t = -1, t[1:]
+    thousands = t.endswith("k")
+    value = parse_amount(t[:-1] if thousands else t)
+    return sign * value * (1000 if thousands else 1)
+
+
+def _known(cards: str | None) -> str | None:
+    """Hole cards when every one is known (a mucked hand is the hand dealt)."""
+    return cards if cards and "??" not in cards else None
+
+
+@lru_cache(maxsize=4096)
+def _minor(text: str, mpu: int) -> int:
+    """An amount in minor units (memoised: a file repeats the same few amounts)."""
+    return to_minor(_amount(text), mpu, text)
+
+
+def _wmx_hand_id(header: str) -> str | None:
+    m = re.search(r" - HandId: #([0-9][0-9-]*) - ", header)
+    return f"wmx:{m.group(1)}" if m else None
+
+
+class _Hand:
+    """One Winamax hand being mapped."""
+
+    def __init__(self, block: list[tuple[int, str]], file_name: str) -> None:
+        self.block = block
+        self.file_name = file_name
+        self.mpu = 100
+        self.h: SiteHand
+        self.game: dict[str, Any] = {}
+
+    def money(self, text: str, n: int) -> int:
+        try:
+            return _minor(text, self.mpu)
+        except SiteHandError:
+            return to_minor(_amount(text), self.mpu, f"line {n} amount {text!r}")
+
+    def map(self) -> SiteHand:  # noqa: C901, PLR0912, PLR0915 - one pass over the grammar
+        number, header = self.block[0]
+        m = _HEADER.match(header)
+        if m is None:
+            raise bad_line(number, header, "header not understood")
+        kind = m.group("kind")
+        t = _TOURNEY.match(kind)
+        tournament = t is not None
+        game_name = " ".join(m.group("game").lower().split())
+        variant = _GAMES.get(game_name)
+        if variant is None:
+            raise bad_line(number, header, f"unsupported Winamax game {m.group('game')!r}")
+        structure = _STRUCTURES[m.group("structure").lower()]
+        body = [(n, x) for n, x in self.block[1:] if x.strip()]
+        if not body:
+            raise SiteHandError(f"line {number}: a header without a hand (truncated?)")
+        tn, ttext = body[0]
+        tb = _TABLE.match(ttext)
+        if tb is None:
+            raise bad_line(tn, ttext, "no table line after the header")
+        play = tb.group("money") == "play"
+        euro = "€" in m.group("stakes") or (not play and not tournament)
+        self.mpu = 1 if tournament else 100
+        currency = "CHIPS" if tournament or play else "EUR"
+        if tournament and "€" in m.group("stakes"):
+            currency, self.mpu = "EUR", 100
+        del euro
+        try:
+            local = dt.datetime.strptime(m.group("date"), "%Y/%m/%d %H:%M:%S")
+        except ValueError:
+            raise bad_line(number, header, "invalid date") from None
+        ts, note = local_to_utc(local, m.group("zone"))
+        if play:
+            note += ";currency=play money"
+        if tournament:
+            assert t is not None
+            note += f";tournament={t.group('name')};buyin={t.group('buyin')}"
+        h = RoundsHand(fmt="winamax", file_name=self.file_name, hand_id=f"wmx:{m.group('id')}",
+                     table_id=tb.group("name"))
+        self.h = h
+        stakes = [self.money(s, number) for s in m.group("stakes").split("/")]
+        if not 2 <= len(stakes) <= 3:
+            raise bad_line(number, header, "stakes not understood")
+        game: dict[str, Any] = {
+            "variant": variant, "structure": structure, "currency": currency,
+            "minor_per_unit": self.mpu, "tournament": tournament,
+            "level": int(t.group("level")) if t else None,
+            "seat_count": int(tb.group("max")), "ante": 0,
+        }
+        self.game = game
+        is_stud = variant in _STUD
+        is_draw = variant in _DRAW
+        low, high = stakes[-2], stakes[-1]
+        if len(stakes) == 3:
+            game["ante"] = stakes[0]
+        if is_stud:
+            if structure != "fixed_limit":
+                raise bad_line(number, header, "a stud game that is not fixed-limit")
+            game.update(small_bet=low, big_bet=high)
+        elif structure == "fixed_limit":
+            game.update(small_bet=low, big_bet=high, big_blind=low)
+        else:
+            game.update(small_blind=low, big_blind=high)
+        button = int(tb.group("button")) if tb.group("button") else 0
+        if not is_stud:
+            if not button:
+                raise bad_line(tn, ttext, "a button game without a button seat")
+            game["button_seat"] = button
+        started = h.emit(number, "hand_started", note, ts=ts, game=game)
+        i = 1
+        while i < len(body) and (s := _SEAT.match(body[i][1])):
+            n, _ = body[i]
+            h.add_seat(n, int(s.group(1)), s.group(2), self.money(s.group("stack"), n), False)
+            i += 1
+        if not h.seat_of:
+            raise SiteHandError(f"line {tn}: hand has no seats (truncated?)")
+        rest = body[i:]
+        # the players the hand deals in: those who post, act or are dealt cards
+        self._mark_sitting_out(rest)
+        section = "pre"
+        known: dict[str, tuple[int, str]] = {}
+        if not is_stud:
+            for n, text in rest:
+                if (d := _DEALT.match(text)) and d.group(1) in h.seat_of \
+                        and d.group(1) not in known:
+                    groups = re.findall(r"\[([^\]]*)\]", d.group(2))
+                    known[d.group(1)] = (n, site_cards(groups[0], f"line {n}"))
+        stud = _Stud(self, rest) if is_stud else None
+        holes_dealt = False
+        draws: dict[str, list[tuple[int, int]]] = {}  # player -> [(line, count)] pending
+        total_pot: int | None = None
+        pots: list[str] = []
+        rake = 0
+        collected = False
+        summary_won: list[tuple[int, str, int]] = []
+        shown: set[str] = set()
+        blind_raise: dict[str, tuple[int, int]] = {}
+        last = number
+
+        def deal_holes(n: int) -> None:
+            nonlocal holes_dealt
+            if not holes_dealt and not is_stud:
+                holes_dealt = True
+                h.deal_holes(n, variant, known)
+                for seat, cards in h.hole.items():
+                    if len(cards.split(" ")) != _HOLES[variant]:
+                        raise SiteHandError(f"line {n}: seat {seat} holds {cards!r}, not "
+                                            f"{_HOLES[variant]} cards")
+
+        for n, text in rest:
+            last = n
+            if section == "summary":
+                if (tp := _TOTAL.match(text)) and total_pot is None:
+                    total_pot = self.money(tp.group("a"), n)
+                    for kind_, k, amount in _POT_PART.findall(tp.group("pots")):
+                        label = "main" if kind_ == "Main" else f"side-{k or 1}"
+                        pots.append(f"{label}:{self.money(amount, n)}")
+                    if tp.group("r"):
+                        rake = self.money(tp.group("r"), n)
+                        if rake:
+                            h.emit(n, "rake", amount=rake, detail="rake")
+                elif (ss := _SUMMARY_SEAT.match(text)):
+                    names = [p for p, q in h.seat_of.items() if q == int(ss.group(1))]
+                    won = _SUMMARY_WON.search(text)
+                    if won and names:
+                        summary_won.append((n, names[0], self.money(won.group("a"), n)))
+                elif text.startswith("Board: ["):
+                    pass
+                else:
+                    raise bad_line(n, text, "unknown summary line")
+                continue
+            if text == "*** SUMMARY ***":
+                if stud is not None:
+                    stud.flush()
+                self._flush_draws(draws, known)
+                section = "summary"
+                continue
+            if text == "*** ANTE/BLINDS ***":
+                continue
+            if text == "*** PRE-FLOP ***":
+                self._post_both(blind_raise)
+                deal_holes(n)
+                section = "play"
+                continue
+            if text == "*** SHOW DOWN ***":
+                if stud is not None:
+                    stud.flush()
+                self._flush_draws(draws, known)
+                deal_holes(n)
+                section = "showdown"
+                continue
+            if (st := _STREET.match(text)):
+                deal_holes(n)
+                groups = re.findall(r"\[([^\]]*)\]", st.group(2))
+                h.board(n, site_cards(groups[-1], f"line {n}"))
+                section = "play"
+                continue
+            if stud is not None and (ss2 := _STUD_STREET.match(text)):
+                stud.street(n, _STUD_NUMBER[ss2.group(1).lower()])
+                section = "play"
+                continue
+            if is_draw and (ds := _DRAW_STREET.match(text)):
+                deal_holes(n)
+                self._flush_draws(draws, known)
+                if ds.group(2) == "BET" and ds.group(1) != "FIRST":
+                    h.new_round()
+                section = "play"
+                continue
+            if (d := _DEALT.match(text)) and d.group(1) in h.seat_of:
+                if stud is not None:
+                    stud.dealt(n, d.group(1), d.group(2))
+                elif is_draw and holes_dealt:
+                    groups = re.findall(r"\[([^\]]*)\]", d.group(2))
+                    if d.group(1) in draws and len(groups) == 2:
+                        new = site_cards(groups[1], f"line {n}").split(" ")
+                        self._draw_cards(draws, d.group(1), new)
+                continue
+            if stud is not None:
+                stud.flush()
+            split = h.split_name(text)
+            if split is None:
+                if (an := _ANYONE.match(text)):
+                    h.emit(n, "annotation", player=an.group("name"),
+                           detail=f"note: {an.group('what')}")
+                    continue
+                raise bad_line(n, text)
+            name, rest_ = split
+            if (p := _POST.match(rest_)):
+                what, amt = p.group(1), self.money(p.group("a"), n)
+                if what == "small blind" and name in blind_raise:
+                    self._post_both(blind_raise, name, amt)
+                elif what == "small blind":
+                    h.post(n, name, "dead" if p.group("oop") else "small_blind", amt,
+                           live=not p.group("oop"))
+                elif what == "big blind":
+                    h.post(n, name, "new_player" if p.group("oop") else "big_blind", amt,
+                           live=True)
+                elif what.startswith("small"):  # both blinds: the big blind live, the rest dead
+                    bb = game.get("big_blind") or amt
+                    h.post(n, name, "new_player", min(bb, amt), live=True)
+                    if amt > bb:
+                        h.post(n, name, "dead", amt - bb, live=False)
+                elif what == "ante":
+                    h.post(n, name, "ante", amt, live=False)
+                    game["ante"] = game["ante"] or amt
+                else:
+                    h.post(n, name, "straddle", amt, live=True)
+                    game["straddle"] = amt
+                if p.group("allin"):
+                    h.rows[-1]["source"] += ";all_in"
+                continue
+            if stud is not None and (b := _BRING.match(rest_)):
+                amt = self.money(b.group("a"), n)
+                game.setdefault("bring_in", amt)
+                h.post(n, name, "bring_in", amt, live=True)
+                continue
+            if (a := _ACTION.match(rest_)):
+                verb = a.group(1)
+                all_in = bool(a.group("allin"))
+                if section == "pre" and verb == "raises" and a.group("to"):
+                    # a raise among the blinds: the player posts out of turn (see _post_both)
+                    blind_raise[name] = (n, self.money(a.group("to"), n))
+                    continue
+                self._post_both(blind_raise)
+                deal_holes(n)
+                if is_draw:
+                    self._flush_draws(draws, known)
+                if verb in ("folds", "checks"):
+                    if a.group("a"):
+                        raise bad_line(n, text, "an amount on a fold or check")
+                    h.act(n, name, "fold" if verb == "folds" else "check")
+                    continue
+                if not a.group("a"):
+                    raise bad_line(n, text, "amount missing")
+                amt = self.money(a.group("a"), n)
+                if verb == "raises":
+                    if not a.group("to"):
+                        raise bad_line(n, text, "a raise without its total")
+                    to = self.money(a.group("to"), n)
+                    seat = h.seat_of[name]
+                    if amt < 0 and to == h.left[seat]:
+                        h.act(n, name, "raise" if h.round.get(seat, 0) + to > max(
+                            h.round.values(), default=0) else "call", added=to, all_in=True)
+                        h.rows[-1]["source"] += (
+                            ";amount=the raise is negative: the total written is the chips "
+                            "added, the player's whole stack")
+                        continue
+                    top = max(h.round.values(), default=0)
+                    if is_stud and stud is not None and stud.number == 3 and \
+                            top == game.get("bring_in") and to <= game["small_bet"]:
+                        # 3rd street, over the bring-in up to the small bet: a completion
+                        h.act(n, name, "complete", to=to, all_in=all_in)
+                        continue
+                    h.act(n, name, "raise", to=to, all_in=all_in)
+                elif verb == "completes":
+                    h.act(n, name, "complete", to=self.money(a.group("to") or a.group("a"), n),
+                          all_in=all_in)
+                else:
+                    h.act(n, name, "call" if verb == "calls" else "bet", added=amt,
+                          all_in=all_in)
+                continue
+            if is_draw and (dc := _DISCARD.match(rest_)):
+                count = int(dc.group(1))
+                w = h.who(name)
+                if count == 0:
+                    h.emit(n, "stand_pat", **w)
+                    continue
+                cards = site_cards(dc.group(2), f"line {n}") if dc.group(2) else " ".join(
+                    ["??"] * count)
+                if len(cards.split(" ")) != count:
+                    raise bad_line(n, text, "the discarded cards are not the count")
+                h.emit(n, "draw", amount=count, cards=cards, **w)
+                draws.setdefault(name, []).append((n, count))
+                continue
+            if is_draw and _PAT.match(rest_):
+                h.emit(n, "stand_pat", **h.who(name))
+                continue
+            if (sh := _SHOW.match(rest_)):
+                if name not in shown:
+                    shown.add(name)
+                    h.emit(n, "show", cards=site_cards(sh.group(1), f"line {n}"), **h.who(name))
+                continue
+            if (mk := _MUCK.match(rest_)):
+                mucked = site_cards(mk.group(1), f"line {n}") if mk.group(1) else (
+                    None if is_draw else _known(h.hole.get(h.seat_of[name])))
+                h.emit(n, "muck", cards=mucked, **h.who(name))
+                continue
+            if (c := _COLLECT.match(rest_)):
+                pot = c.group("pot")
+                label = "main" if pot in ("pot", "main pot") else f"side-{c.group('k') or 1}"
+                if c.group("half"):
+                    label += "/high" if c.group("half").lower() in ("hi", "high") else "/low"
+                h.award(n, name, self.money(c.group("a"), n), label)
+                collected = True
+                continue
+            if rest_.startswith(":") or rest_.startswith("said"):
+                h.emit(n, "annotation", detail=f"said: {rest_.lstrip(':').strip()}",
+                       **h.who(name))
+                continue
+            for pattern, label in _NOTES:
+                if pattern.match(rest_):
+                    h.emit(n, "annotation", detail=label, **h.who(name))
+                    break
+            else:
+                if not _STATUS.match(rest_):
+                    raise bad_line(n, text)
+                h.emit(n, "annotation", detail=f"note: {rest_}", **h.who(name))
+        if section != "summary":
+            raise SiteHandError(f"line {last}: hand ends without '*** SUMMARY ***' (truncated?)")
+        if total_pot is None:
+            raise SiteHandError(f"line {last}: the summary has no 'Total pot' line (truncated?)")
+        if not collected:
+            for at, who, amount in summary_won:
+                h.award(at, who, amount, "main")
+        refund = h.split_uncalled(last)
+        if refund is None:
+            started["detail"] = "refunds=implicit"
+            refund = 0
+        if stud is not None and "bring_in" not in game:
+            game["bring_in"] = game["small_bet"] // 2
+            started["source"] += ";bring_in=not posted, assumed half the small bet"
+        if structure == "fixed_limit" and not is_stud:
+            sb = next((r["amount"] for r in h.rows if r["kind"] == "post"
+                       and r["detail"] == "small_blind"), None)
+            game["small_blind"] = sb if sb is not None else low // 2
+        end = f"total_pot={total_pot + rake - refund}"
+        if pots:
+            end += ";pots=" + ",".join(pots)
+        h.money_last()
+        h.end(last, end)
+        return h
+
+    def _post_both(self, pending: dict[str, tuple[int, int]], name: str | None = None,
+                   small: int = 0) -> None:
+        """`P raises x to y` among the blinds, then `P posts small blind s`: a player posting
+        out of turn, y + s in all, of which the table's big blind is live and the rest dead
+        (PLO-5max-EUR-1.00-2.00-201407.ante.raise.txt, wmx:6417287-1303-1406683540: the
+        others then call the big blind and he checks). A raise among the blinds that no small
+        blind follows is a live post of y."""
+        h = self.h
+        for who in [name] if name else list(pending):
+            n, to = pending.pop(who)
+            total = to + small
+            bb = self.game.get("big_blind") or 0
+            live = bb if small and 0 < bb < total else total
+            h.post(n, who, "new_player", live, live=True)
+            h.rows[-1]["source"] += ";post=written as `raises .. to ..` among the blinds"
+            if total > live:
+                h.post(n, who, "dead", total - live, live=False)
+                h.rows[-1]["source"] += ";post=written as `raises .. to ..` and a small blind"
+
+    def _mark_sitting_out(self, rest: list[tuple[int, str]]) -> None:
+        """A seated player the hand never names (no post, action, card or showdown line) was
+        not dealt in: detail sitting_out."""
+        h = self.h
+        named: set[str] = set()
+        for _, text in rest:
+            if text == "*** SUMMARY ***":
+                break
+            if (d := _DEALT.match(text)):
+                named.add(d.group(1))
+                continue
+            sp = h.split_name(text)
+            if sp is not None:
+                named.add(sp[0])
+        for row in h.rows:
+            if row["kind"] == "seat" and row["player"] not in named:
+                row["detail"] = "sitting_out"
+                h.sitting_out.add(row["seat"])
+
+    def _flush_draws(self, draws: dict[str, list[tuple[int, int]]],
+                     known: dict[str, tuple[int, str]]) -> None:
+        """Pending draws whose new cards the log never showed: `??` each."""
+        del known
+        for name in list(draws):
+            self._draw_cards(draws, name, None)
+
+    def _draw_cards(self, draws: dict[str, list[tuple[int, int]]], name: str,
+                    new: list[str] | None) -> None:
+        for n, count in draws.pop(name, []):
+            cards = new[-count:] if new and len(new) >= count else ["??"] * count
+            self.h.emit(n, "deal", cards=" ".join(cards), detail="draw", **self.h.who(name))
+
+class _Stud:
+    """Stud streets: each street's `Dealt to` lines, `??` for seats the log deals nothing,
+    unknown cards filled from the seven cards a player shows (in the order dealt)."""
+
+    def __init__(self, hand: _Hand, rest: list[tuple[int, str]]) -> None:
+        self.hand = hand
+        self.h = hand.h
+        self.shown: dict[str, list[str]] = {}
+        for n, text in rest:
+            sp = self.h.split_name(text)
+            if sp and (sh := _SHOW.match(sp[1])):
+                cards = site_cards(sh.group(1), f"line {n}").split(" ")
+                if len(cards) == 7:
+                    self.shown[sp[0]] = cards
+        self.number = 0
+        self.line = 0
+        self.got: dict[str, list[str]] = {}
+        self.pending = False
+
+    def street(self, n: int, number: int) -> None:
+        self.flush()
+        if number != self.number + 1 and not (self.number == 0 and number == 3):
+            raise bad_line(n, f"street {number}", "stud street out of order")
+        self.number = number
+        self.line = n
+        self.got = {}
+        self.pending = True
+        self.h.new_round()
+
+    def dealt(self, n: int, name: str, groups: str) -> None:
+        if not self.pending:
+            raise bad_line(n, f"Dealt to {name} {groups}", "stud cards outside a street")
+        parts = re.findall(r"\[([^\]]*)\]", groups)
+        new = parts[-1].split() if self.number > 3 else parts[0].split()
+        self.got[name] = ["??" if c.upper() == "X" else site_cards(c, f"line {n}") for c in new]
+
+    def flush(self) -> None:
+        if not self.pending:
+            return
+        self.pending = False
+        h = self.h
+        names = {s: nm for nm, s in h.seat_of.items()}
+        count = 3 if self.number == 3 else 1
+        first = 0 if self.number == 3 else self.number - 1
+        for seat in sorted(h.left):
+            if seat in h.sitting_out or seat in h.folded:
+                continue
+            name = names[seat]
+            cards = self.got.get(name, ["??"] * count)
+            if len(cards) != count:
+                raise SiteHandError(f"line {self.line}: street {self.number} deals {count} "
+                                    f"card(s) to {name}, the log {len(cards)}")
+            shown = self.shown.get(name)
+            if shown:
+                cards = [shown[first + k] if c == "??" else c for k, c in enumerate(cards)]
+            w: dict[str, Any] = {"seat": seat, "player": name}
+            if self.number == 3:
+                h.emit(self.line, "deal", cards=" ".join(cards[:2]), detail="down", **w)
+                h.emit(self.line, "deal", cards=cards[2], detail="up", **w)
+            else:
+                h.emit(self.line, "deal", cards=cards[0],
+                       detail="down" if self.number == 7 else "up", **w)
+
+
+def _map_winamax(block: list[tuple[int, str]], file_name: str) -> SiteHand:
+    return _Hand(block, file_name).map()
+
+
+class WinamaxImporter:
+    """Winamax text files: recognised by content, read hand by hand."""
+
+    name = "winamax"
+
+    def __init__(self, chunk_hands: int = CHUNK_HANDS) -> None:
+        self.chunk_hands = chunk_hands
+
+    def sniff(self, head: bytes, path: Path) -> bool:
+        """A `Winamax Poker - ... - HandId: #` line near the top (file name ignored)."""
+        del path
+        return _SNIFF.search(sniff_text(head)) is not None
+
+    def read(self, path: Path) -> Iterator[Chunk]:
+        """Stream `path` as chunks of about `chunk_hands` whole hands each."""
+        yield from read_site_text(path, fmt="winamax", header=_HEADER_LINE,
+                                  chunk_hands=self.chunk_hands, map_hand=_map_winamax,
+                                  hand_id_of=_wmx_hand_id)
+
+
+IMPORTER = WinamaxImporter()

@@ -1,0 +1,843 @@
+"""Winning Poker Network (WPN: Americas Cardroom, Black Chip, True Poker, ...) text hand
+histories imported as events.
+
+WPN has written two text formats; both are read, cash games and tournaments. A hand starts at
+its header line and runs to the next one; the reader streams the file line by line (UTF-8,
+cp1252, UTF-16 with a stray odd last byte), maps one hand at a time and yields chunks of whole
+hands. A hand with a line the grammar does not know is quarantined whole, naming the line; so
+is a hand the file cuts short (no summary).
+
+**The older format** (`Game started at: yyyy/m/d h:m:s`, no time zone: read as UTC, `source`
+says so):
+
+* `Game ID: <id> <a>/<b> <description> (<game>)` -> hand_id `wpn:<id>`, table_id the
+  description; games `Hold'em` -> holdem, `Six Plus Hold'em` -> holdem_6plus, `Omaha` ->
+  omaha, `Omaha HiLow` -> omaha_hilo, `5 Card Omaha[ HiLow]` -> omaha5[_hilo], `Seven Cards
+  Stud` -> stud, `Seven Cards Stud HiLow` -> stud_hilo, `Razz` -> razz; another game is
+  quarantined naming it. A description ending `, Table N` (or none at all) is a tournament
+  (CHIPS/1), else a cash game in USD cents. The line names no betting structure: a big blind
+  posted at the LOWER stake is a fixed-limit game (`a/b` the small and big bet: LHE
+  `2/4`, big blind 2), else `a/b` are the blinds of a no-limit (hold'em) or pot-limit
+  (Omaha) game; stud is fixed-limit. `source` notes the inference.
+* `Seat N is the button`, `Seat N: name (stack).` -> seat.
+* `Player P has small blind (x)` / `has big blind (x)` / `posts ante (x)` / `ante (x)` / `bring
+  in (x)` / `has dead blind (x)` -> posts (small_blind, big_blind, ante, bring_in, dead).
+* `received card: [c]` / `received a card.` (one line per card) -> deal/hole (`??` unknown);
+  stud: the first three cards are 3rd street (two down, one up), and each `*** Third|Fourth|
+  Fifth|Sixth street ***` header (WPN names them one street early) deals the next street:
+  up cards, the last one down.
+* `calls (x)`, `bets (x)`, `raises (x)` (x = chips ADDED, as the `Bets:` totals of the
+  summary confirm), `allin (x)` (added; bet / call / raise by the round state), `folds`,
+  `checks`.
+* `P is disconnected and ALL IN.` followed by `P allin` (no amount): WPN's disconnection
+  protection: the player stays in the hand for what he has put in, without putting in more;
+  -> annotation `all_in_protection` (the replay treats the seat as all-in from there).
+* `Uncalled bet (x) returned to P` -> award uncalled; `*** FLOP ***: [..]` etc. -> board.
+* summary `Pot: x[. Rake r][. JP fee j]` -> rake events (rake, jackpot), hand_ended detail
+  `total_pot=<x + r + j>`; `[*]Player P <shows: <hand> [cards] | mucks (does not show: [cards])
+  | mucks (does not show cards) | does not show cards>. Bets: b. Collects: c. Wins|Loses: w.`
+  -> show / muck, and award main of c when c > 0 (WPN writes one collection per player,
+  high and low halves and side pots together).
+* A player whose name the log leaves out (`Player  has big blind (2)`: an empty name) is the
+  one seated player the hand never names; with no such player he sits in the button's seat
+  when that is free, else the first free seat (stack: what he put in when he went all-in,
+  else unknown), and his collection is the pot less everyone else's when the summary omits
+  him. `source` notes each inference. Summary lines for players not seated who put nothing in
+  are annotations.
+
+**The newer format** (`Hand #N - <game>(<structure>) - $a/$b - <date> UTC`, tournaments
+`Game Hand #N - <name> Tournament #T - <game>(<structure>) - Level L (a/b)- <date> UTC`) is
+PokerStars-like: `<table> N-max Seat #B is the button` / `Table 'T' N-max Seat #B is the
+button`, `Seat N: P ($x)`, `posts the small blind $x` / `the big blind` / `ante`, `*** HOLE
+CARDS ***`, `Dealt to P [..]`, `raises $x to $y`, `calls $x`, `bets $x`, `and is all-in`,
+`Uncalled bet ($x) returned to P`, `collected $x from pot`, `shows [..]`, `does not show`,
+`mucks`, the running `Main pot x` / `Side pot N x` lines (layout), `*** SUMMARY ***`,
+`Total pot x[ | Rake y][ | JP Fee z]`, `Board [..]`, `Seat N: ... won x` (award main when the
+body collected nothing).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from collections.abc import Iterator
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from audit.importers.base import Chunk
+from audit.importers.sitetext import (
+    CHUNK_HANDS,
+    CURRENCY_SYMBOLS,
+    HOLE_COUNT,
+    RoundsHand,
+    SiteHand,
+    SiteHandError,
+    bad_line,
+    local_to_utc,
+    parse_amount,
+    read_site_text,
+    site_cards,
+    sniff_text,
+    to_minor,
+)
+
+_HEADER_LINE = re.compile(r"^\ufeff?(?:Game started at: |(?:Game )?Hand #\d+ - )")
+_SNIFF = re.compile(r"(?m)^\ufeff?(?:Game started at: \d{4}/\d{1,2}/\d{1,2} [\d:]+\s*$"
+                    r"|(?:Game )?Hand #\d+ - .*\((?:No Limit|Pot Limit|Fixed Limit|Limit)\) - )")
+_NUM = r"[0-9][0-9,.]*"
+
+# --- older format -------------------------------------------------------------------------
+_STARTED = re.compile(r"^\ufeff?Game started at: (\d{4}/\d{1,2}/\d{1,2} \d{1,2}:\d{1,2}:\d{1,2})$")
+_GAME_ID = re.compile(rf"^Game ID: (?P<id>\d+) (?P<a>{_NUM})/(?P<b>{_NUM}) ?(?P<desc>.*?) ?"
+                      r"\((?P<game>[^()]*)\)$")
+_BUTTON = re.compile(r"^Seat (\d+) is the button$")
+_SEAT = re.compile(rf"^Seat (\d+): (.*) \((?P<a>{_NUM})\)\.?$")
+_OLD_GAMES = {"hold'em": "holdem", "holdem": "holdem", "six plus hold'em": "holdem_6plus",
+              "omaha": "omaha", "omaha hilow": "omaha_hilo", "omaha hi/lo": "omaha_hilo",
+              "5 card omaha": "omaha5", "5 card omaha hilow": "omaha5_hilo",
+              "seven cards stud": "stud", "seven cards stud hilow": "stud_hilo",
+              "razz": "razz"}
+_OLD_POST = re.compile(rf"^(has small blind|has big blind|has dead blind|posts ante|ante|"
+                       rf"bring in|posts small blind|posts big blind|has straddle|"
+                       rf"posts straddle|straddle) \((?P<a>{_NUM})\)$")
+_OLD_ACTION = re.compile(rf"^(calls|bets|raises|allin) \((?P<a>{_NUM})\)$")
+_RECEIVED = re.compile(r"^received (?:a card\.|card: \[([^\]]*)\])$")
+_OLD_STREET = re.compile(r"^\*\*\* (FLOP|TURN|RIVER) \*\*\*:? ((?:\[[^\]]*\] ?)+)$")
+_OLD_STUD = re.compile(r"^\*\*\* (Third|Fourth|Fifth|Sixth|Seventh) street \*\*\*$",
+                       re.IGNORECASE)
+_UNCALLED = re.compile(rf"^Uncalled bet \(\$?(?P<a>{_NUM})\) returned to ?(?P<who>.*)$")
+_POT = re.compile(rf"^Pot: (?P<p>{_NUM}?)\.?(?:\s*Rake (?P<r>{_NUM}?)\.?)?"
+                  rf"(?:\s*JP fee (?P<j>{_NUM}?)\.?)?$")
+_RESULT = re.compile(rf"^\*?Player (?P<rest>.*?)\.? ?Bets: (?P<b>{_NUM}?)\. Collects: "
+                     rf"(?P<c>{_NUM}?)\. (?:Wins|Loses): (?P<w>{_NUM}?)\.$")
+_RESULT_SHOW = re.compile(r"^shows: .*?\[([^\]]*)\].*$")
+_RESULT_MUCK = re.compile(r"^mucks \(does not show: \[([^\]]*)\]\)$")
+_RESULT_NONE = re.compile(r"^(?:mucks \(does not show cards\)|does not show cards)$")
+_OLD_NOTES = [
+    (re.compile(r"^sitting out$"), "sits_out"),
+    (re.compile(r"^is timed out\.?$"), "timed_out"),
+    (re.compile(r"^is disconnected\.?$"), "disconnected"),
+    (re.compile(r"^is connected\.?$|^is reconnected\.?$"), "reconnected"),
+    (re.compile(r"^(?:has )?(?:joined|left) the table\.?$"), "table_change"),
+    (re.compile(r"^wait(?:s)? for big blind\.?$"), "waits_for_big_blind"),
+]
+_STUD = frozenset({"stud", "stud_hilo", "razz"})
+
+# --- newer format -------------------------------------------------------------------------
+_NEW_HEADER = re.compile(
+    r"^\ufeff?(?:Game )?Hand #(?P<id>\d+) - (?:(?P<tname>.*?) ?Tournament #(?P<tid>\d+) - )?"
+    r"(?P<game>[^()]+?) ?\((?P<limit>No Limit|Pot Limit|Fixed Limit|Limit)\) - "
+    rf"(?:Level (?P<level>\d+) \((?P<ta>{_NUM})/(?P<tb>{_NUM})\)|"
+    rf"(?P<ca>[$€£]?{_NUM})/(?P<cb>[$€£]?{_NUM})) ?- "
+    r"(?P<date>\d{4}/\d\d/\d\d \d{1,2}:\d\d:\d\d) (?P<zone>[A-Za-z]+)$")
+_NEW_GAMES = {"holdem": "holdem", "hold'em": "holdem", "omaha": "omaha",
+              "omaha h/l": "omaha_hilo", "omaha hi/lo": "omaha_hilo", "omaha5": "omaha5",
+              "5 card omaha": "omaha5", "omaha5 h/l": "omaha5_hilo",
+              "5 card omaha h/l": "omaha5_hilo", "6 card omaha": "omaha6",
+              "omaha6": "omaha6", "six plus holdem": "holdem_6plus"}
+_LIMITS = {"no limit": "no_limit", "pot limit": "pot_limit", "fixed limit": "fixed_limit",
+           "limit": "fixed_limit"}
+_TABLE = re.compile(r"^(?:Table '(?P<t>.*)'|(?P<t2>.*?)) (?P<max>\d+)-max"
+                    r"(?: Seat #(?P<b>\d+) is the button)?$")
+_AMT = rf"[$€£]?{_NUM}"
+_NEW_SEAT = re.compile(rf"^Seat (\d+): (.+?) \((?P<a>{_AMT})\)(?P<out> is sitting out)?$")
+_NEW_POST = re.compile(rf"^posts (the small blind|the big blind|ante|the ante|dead blind|"
+                       rf"straddle|small & big blinds) (?P<a>{_AMT})(?P<allin> and is all-in)?$")
+_NEW_ACTION = re.compile(rf"^(folds|checks|calls|bets|raises)(?: (?P<a>{_AMT}))?"
+                         rf"(?: to (?P<to>{_AMT}))?(?P<allin> and is all-in)?$")
+_NEW_STREET = re.compile(r"^\*\*\* (FLOP|TURN|RIVER) \*\*\*:? ((?:\[[^\]]*\] ?)+)$")
+_DEALT = re.compile(r"^Dealt to (.+?) \[([^\]]*)\]$")
+_NEW_SHOW = re.compile(r"^shows \[([^\]]*)\](?: \(.*\))?$")
+_NEW_MUCK = re.compile(r"^(?:mucks|does not show)(?: hand)?(?: \[([^\]]*)\])?$")
+_COLLECT = re.compile(rf"^collected (?P<a>{_AMT}) from (?:the )?(?P<pot>pot|main pot|side pot"
+                      r"(?:[- ]#?(?P<k>\d+))?)$")
+_RUNNING = re.compile(rf"^(?:Main pot|Side pot(?:[- ]\d+)?) {_AMT}(?: .*)?$")
+_TOTAL = re.compile(rf"^Total pot (?P<a>{_AMT})(?P<rest>.*)$")
+_TOTAL_PART = re.compile(rf"(Rake|JP Fee|JP fee|Jackpot|Main pot|Side pot(?:[- ]\d+)?) "
+                         rf"(?P<a>{_AMT})")
+_SUMMARY_SEAT = re.compile(r"^Seat (\d+): ")
+_SUMMARY_WON = re.compile(rf"\bwon \(?(?P<a>{_AMT})\)?")
+_NEW_NOTES = [
+    (re.compile(r"^(?:is )?sitting out$|^sits out$"), "sits_out"),
+    (re.compile(r"^(?:is )?disconnected$"), "disconnected"),
+    (re.compile(r"^(?:is )?(?:re)?connected$"), "reconnected"),
+    (re.compile(r"^(?:has )?timed out$"), "timed_out"),
+]
+
+
+def _known(cards: str | None) -> str | None:
+    """Hole cards when every one is known (a mucked hand is the hand dealt)."""
+    return cards if cards and "??" not in cards else None
+
+
+@lru_cache(maxsize=4096)
+def _minor(text: str, mpu: int) -> int:
+    """An amount in minor units (memoised: a file repeats the same few amounts)."""
+    return to_minor(parse_amount(text), mpu, text)
+
+
+# a status line the grammar does not list: words only, no amount, no cards
+_STATUS = re.compile(r"^(?:is|has|was|will|sits|joins|leaves|returns|waits)\b[^0-9\[\]()€$£]*$")
+# someone not seated (or not yet): joins / leaves
+_ANYONE = re.compile(r"^(?P<name>.+?) (?P<what>(?:joins|leaves|has joined|has left) the table"
+                     r"(?: at seat #?\d+)?|is sitting out|sits out|will be allowed to play "
+                     r"after the button|waits for the big blind)\.?$")
+
+
+def _old_hand_id(block: list[tuple[int, str]]) -> str | None:
+    for _, text in block[:4]:
+        if (m := re.match(r"^Game ID: (\d+) ", text)):
+            return f"wpn:{m.group(1)}"
+    if (m := _NEW_HEADER.match(block[0][1]) or re.match(r"^\ufeff?(?:Game )?Hand #(\d+)",
+                                                         block[0][1])):
+        return f"wpn:{m.group(1)}"
+    return None
+
+
+class _Old:
+    """One hand of the older format being mapped."""
+
+    def __init__(self, block: list[tuple[int, str]], file_name: str) -> None:
+        self.block = [(n, t) for n, t in block if t.strip() and t.strip() != "\ufffd"]
+        self.file_name = file_name
+        self.mpu = 100
+
+    def money(self, text: str, n: int) -> int:
+        try:
+            return _minor(text, self.mpu)
+        except SiteHandError:
+            return to_minor(parse_amount(text), self.mpu, f"line {n} amount {text!r}")
+
+    def map(self) -> SiteHand:  # noqa: C901, PLR0912, PLR0915 - one pass over the grammar
+        number, header = self.block[0]
+        st = _STARTED.match(header)
+        if st is None:
+            raise bad_line(number, header, "header not understood")
+        if len(self.block) < 2 or not (g := _GAME_ID.match(self.block[1][1])):
+            raise bad_line(self.block[1][0] if len(self.block) > 1 else number,
+                           self.block[1][1] if len(self.block) > 1 else header,
+                           "no `Game ID:` line after the header")
+        gn = self.block[1][0]
+        variant = _OLD_GAMES.get(" ".join(g.group("game").lower().split()))
+        if variant is None:
+            raise bad_line(gn, self.block[1][1], f"unsupported WPN game {g.group('game')!r}")
+        desc = g.group("desc").strip()
+        tournament = not desc or re.search(r", Table \d+$", desc) is not None
+        self.mpu = 1 if tournament else 100
+        note = ";ts=local time read as UTC (the log names no time zone)"
+        try:
+            local = dt.datetime.strptime(st.group(1), "%Y/%m/%d %H:%M:%S")
+        except ValueError:
+            raise bad_line(number, header, "invalid date") from None
+        ts, _ = local_to_utc(local, "UTC")
+        if not desc:
+            note += ";tournament=the game line names no table: read as tournament chips"
+        h = SiteHand(fmt="winning", file_name=self.file_name, hand_id=f"wpn:{g.group('id')}",
+                     table_id=desc or None)
+        is_stud = variant in _STUD
+        low, high = self.money(g.group("a"), gn), self.money(g.group("b"), gn)
+        game: dict[str, Any] = {
+            "variant": variant, "currency": "CHIPS" if tournament else "USD",
+            "minor_per_unit": self.mpu, "tournament": tournament, "ante": 0,
+        }
+        body = self.block[2:]
+        i = 0
+        button = None
+        seats: list[tuple[int, int, str, int]] = []
+        while i < len(body):
+            n, text = body[i]
+            if (b := _BUTTON.match(text)):
+                button = int(b.group(1))
+            elif (s := _SEAT.match(text)):
+                seats.append((n, int(s.group(1)), s.group(2), self.money(s.group("a"), n)))
+            else:
+                break
+            i += 1
+        if not seats:
+            raise SiteHandError(f"line {number}: hand has no seats (truncated?)")
+        rest = body[i:]
+        if not any(t == "------ Summary ------" for _, t in rest):
+            raise SiteHandError(f"line {rest[-1][0] if rest else body[-1][0]}: the hand ends "
+                                "without its summary (the file is cut short)")
+        # the big blind as posted tells the structure (the game line names none)
+        bb_post = next((self.money(p.group("a"), n) for n, t in rest
+                        if t.startswith("Player ") and (p := re.search(
+                            rf"has big blind \((?P<a>{_NUM})\)$", t))), None)
+        if is_stud:
+            structure = "fixed_limit"
+            game.update(small_bet=low, big_bet=high)
+        elif bb_post is not None and bb_post == low and high == 2 * low:
+            structure = "fixed_limit"
+            game.update(small_bet=low, big_bet=high, big_blind=low)
+            note += ";structure=fixed limit (the big blind is the lower stake)"
+        else:
+            structure = "pot_limit" if variant.startswith("omaha") else "no_limit"
+            game.update(small_blind=low, big_blind=high)
+            note += (f";structure={structure.replace('_', ' ')} (the big blind is the higher "
+                     "stake)")
+        game["structure"] = structure
+        if not is_stud:
+            if button is None:
+                raise SiteHandError(f"line {number}: no `Seat N is the button` line")
+            game["button_seat"] = button
+        started = h.emit(number, "hand_started", note, ts=ts, game=game)
+        for n, seat_no, name, stack in seats:
+            h.add_seat(n, seat_no, name, stack, False)
+        unknown = self._unknown_player(h, rest, button, started)
+        self._sitting_out(h, rest, unknown)
+        sb_posted: int | None = None
+        received: dict[str, list[tuple[int, str]]] = {}
+        dealt = False
+        stud_street = 3
+        section = "play"
+        total_pot: int | None = None
+        results: list[tuple[int, str, int]] = []  # (line, player, collects)
+        protected: set[str] = set()
+        last = number
+        mucked: dict[str, dict[str, Any]] = {}
+
+        def flush_deal(n: int) -> None:
+            nonlocal dealt, received
+            if not received:
+                return
+            if is_stud:
+                self._stud_deal(h, stud_street, received)
+            elif not dealt:
+                known = {p: (c[0][0], " ".join(x for _, x in c)) for p, c in received.items()}
+                count = HOLE_COUNT.get(variant, 2)
+                for p, (at, cards) in known.items():
+                    if len(cards.split(" ")) != count:
+                        raise bad_line(at, f"{p}: {cards}", f"{variant} deals {count} hole "
+                                       "cards")
+                h.deal_holes(n, variant, known)
+            else:
+                raise bad_line(n, "received card", "cards received after the deal")
+            dealt = True
+            received = {}
+
+        for n, text in rest:
+            last = n
+            if section == "summary":
+                if (pt := _POT.match(text)):
+                    total_pot = self.money(pt.group("p"), n)
+                    for key, label in (("r", "rake"), ("j", "jackpot")):
+                        if pt.group(key):
+                            amt = self.money(pt.group(key), n)
+                            total_pot += amt
+                            if amt:
+                                h.emit(n, "rake", amount=amt, detail=label)
+                    continue
+                if text.startswith("Board: ["):
+                    continue
+                if text.startswith("Game ended at: "):
+                    section = "ended"
+                    continue
+                if (r := _RESULT.match(text)):
+                    self._result(h, n, text, r, unknown, results, mucked)
+                    continue
+                raise bad_line(n, text, "unknown summary line")
+            if section == "ended":
+                raise bad_line(n, text, "a line after `Game ended at:`")
+            if text == "------ Summary ------":
+                flush_deal(n)
+                section = "summary"
+                continue
+            if (u := _UNCALLED.match(text)):
+                flush_deal(n)
+                who = self._name(u.group("who").strip(), unknown, n, text)
+                h.award(n, who, self.money(u.group("a"), n), "uncalled")
+                continue
+            if (sv := _OLD_STREET.match(text)):
+                flush_deal(n)
+                groups = re.findall(r"\[([^\]]*)\]", sv.group(2))
+                h.board(n, site_cards(groups[-1], f"line {n}"))
+                continue
+            if is_stud and _OLD_STUD.match(text):
+                flush_deal(n)
+                stud_street += 1
+                h.new_round()
+                continue
+            if not text.startswith("Player "):
+                raise bad_line(n, text)
+            name, verb = self._split(h, text[7:], unknown, n, text)
+            if (rc := _RECEIVED.match(verb)):
+                card = site_cards(rc.group(1), f"line {n}") if rc.group(1) else "??"
+                received.setdefault(name, []).append((n, card))
+                continue
+            flush_deal(n)
+            if (p := _OLD_POST.match(verb)):
+                what, amt = p.group(1), self.money(p.group("a"), n)
+                if what in ("has small blind", "posts small blind"):
+                    kind = "small_blind" if sb_posted is None else "dead"
+                    sb_posted = amt if sb_posted is None else sb_posted
+                    h.post(n, name, kind, amt, live=kind != "dead")
+                elif what in ("has big blind", "posts big blind"):
+                    kind = "big_blind" if not any(
+                        r["kind"] == "post" and r["detail"] == "big_blind" for r in h.rows
+                    ) else "new_player"
+                    h.post(n, name, kind, amt, live=True)
+                elif what == "has dead blind":
+                    h.post(n, name, "dead", amt, live=False)
+                elif "straddle" in what:
+                    game["straddle"] = amt
+                    h.post(n, name, "straddle", amt, live=True)
+                elif what == "bring in":
+                    game.setdefault("bring_in", amt)
+                    h.post(n, name, "bring_in", amt, live=True)
+                else:
+                    game["ante"] = game["ante"] or amt
+                    h.post(n, name, "ante", amt, live=False)
+                continue
+            if (a := _OLD_ACTION.match(verb)):
+                amt = self.money(a.group("a"), n)
+                kind = {"calls": "call", "bets": "bet", "raises": "raise", "allin": "auto"}[
+                    a.group(1)]
+                h.act(n, name, kind, added=amt, all_in=kind == "auto")
+                continue
+            if verb in ("folds", "checks"):
+                h.act(n, name, "fold" if verb == "folds" else "check")
+                continue
+            if verb == "is disconnected and ALL IN.":
+                protected.add(name)
+                continue
+            if verb == "allin" and name in protected:
+                h.emit(n, "annotation", detail="all_in_protection", **h.who(name))
+                continue
+            if verb == "mucks cards":
+                mucked[name] = h.emit(n, "muck", cards=_known(h.hole.get(h.seat_of.get(name, 0))),
+                                      **h.who(name))
+                continue
+            if verb == "shows cards" or verb.startswith("shows "):
+                continue  # the cards come in the summary
+            for pattern, label in _OLD_NOTES:
+                if pattern.match(verb):
+                    if name in h.seat_of:
+                        h.emit(n, "annotation", detail=label, **h.who(name))
+                    else:
+                        h.emit(n, "annotation", detail=label, player=name)
+                    break
+            else:
+                if not _STATUS.match(verb):
+                    raise bad_line(n, text)
+                h.emit(n, "annotation", detail=f"note: {verb}", **h.who(name))
+        if section != "ended":
+            raise SiteHandError(f"line {last}: hand ends without `Game ended at:` (truncated?)")
+        if total_pot is None:
+            raise SiteHandError(f"line {last}: the summary has no `Pot:` line")
+        stated = sum(c for _, _, c in results)
+        for at, who, amount in results:
+            h.award(at, who, amount, "main")
+        if unknown and unknown[0] not in {w for _, w, _ in results}:
+            rake_total = sum(r["amount"] for r in h.rows if r["kind"] == "rake")
+            left = total_pot - rake_total - stated
+            if left > 0:
+                h.award(last, unknown[0], left, "main")
+                h.rows[-1]["source"] += (";award=the summary omits the unnamed player: the "
+                                         "pot less everyone else's collections")
+        if is_stud and "bring_in" not in game:
+            game["bring_in"] = low // 2
+            started["source"] += ";bring_in=not posted, assumed half the small bet"
+        if structure == "fixed_limit" and not is_stud:
+            game["small_blind"] = sb_posted if sb_posted is not None else low // 2
+        h.money_last()
+        h.end(last, f"total_pot={total_pot}")
+        return h
+
+    def _split(self, h: SiteHand, text: str, unknown: list[str], n: int, line: str
+               ) -> tuple[str, str]:
+        if text.startswith(" ") and unknown:
+            return unknown[0], text[1:]
+        sp = h.split_name(text)
+        if sp is None:
+            # an unseated name: a status line (sitting out) is kept as a note
+            m = re.match(r"^(\S+) (sitting out|is timed out\.?|is disconnected\.?)$", text)
+            if m:
+                return m.group(1), m.group(2)
+            raise bad_line(n, line, "a player who is not seated")
+        return sp
+
+    def _sitting_out(self, h: SiteHand, rest: list[tuple[int, str]], unknown: list[str]
+                     ) -> None:
+        """A seated player the hand deals no card and who posts and does nothing (at most a
+        `sitting out` line) was not dealt in: detail sitting_out."""
+        playing = set(unknown)
+        for _, t in rest:
+            if t == "------ Summary ------":
+                break
+            if t.startswith("Player "):
+                sp = h.split_name(t[7:])
+                if sp and sp[1] != "sitting out":
+                    playing.add(sp[0])
+            elif (u := _UNCALLED.match(t)):
+                playing.add(u.group("who").strip())
+        for row in h.rows:
+            if row["kind"] == "seat" and row["player"] not in playing:
+                row["detail"] = "sitting_out"
+                h.sitting_out.add(row["seat"])
+
+    def _name(self, who: str, unknown: list[str], n: int, line: str) -> str:
+        if not who and unknown:
+            return unknown[0]
+        if who not in self.h_seat_of:
+            raise bad_line(n, line, "a player who is not seated")
+        return who
+
+    def _unknown_player(self, h: SiteHand, rest: list[tuple[int, str]], button: int | None,
+                        started: dict[str, Any]) -> list[str]:
+        """The player the log leaves unnamed (`Player  has big blind`), as [his name]."""
+        self.h_seat_of = h.seat_of
+        lines = [t for _, t in rest if t.startswith("Player  ") or t.startswith("*Player  ")
+                 or t == "Uncalled bet" or re.match(r"^Uncalled bet \(.*\) returned to ?$", t)]
+        if not lines:
+            return []
+        named = set()
+        for _, t in rest:
+            body = t[8:] if t.startswith("*Player ") else t[7:] if t.startswith("Player ") \
+                else t.rpartition(" returned to ")[2] if t.startswith("Uncalled bet") else ""
+            sp = h.split_name(body)
+            if sp:
+                named.add(sp[0])
+        silent = [p for p in h.seat_of if p not in named]
+        if len(silent) == 1:
+            started["source"] += (f";player=the unnamed player is {silent[0]!r}, the one "
+                                  "seated player the hand never names")
+            return [silent[0]]
+        # not seated: he sits in the button's seat when free, else the first free seat
+        free = [s for s in range(1, 11) if s not in h.left]
+        if not free:
+            raise SiteHandError(f"line {rest[0][0]}: a player with no name acts and no seat "
+                                "is free for him")
+        seat = button if button in free else free[0]
+        stack = None
+        put = 0
+        for n, t in rest:
+            if t.startswith("Player  "):
+                if (m := re.search(rf"\((?P<a>{_NUM})\)$", t)):
+                    put += self.money(m.group("a"), n)
+                if re.match(rf"^Player  allin \({_NUM}\)$", t):
+                    stack = put
+        name = "(unnamed)"
+        h.add_seat(rest[0][0], seat, name, stack if stack is not None else 0, False)
+        row = h.rows[-1]
+        if stack is None:
+            row["amount"] = None
+        row["source"] += (f";seat=the log names neither this player nor his seat: the "
+                          f"{'button' if seat == button else 'first free'} seat; stack="
+                          + ("his chips when he went all-in" if stack is not None
+                             else "unknown"))
+        return [name]
+
+    def _result(self, h: SiteHand, n: int, text: str, r: re.Match[str], unknown: list[str],
+                results: list[tuple[int, str, int]], mucked: dict[str, dict[str, Any]]
+                ) -> None:
+        rest = r.group("rest")
+        if rest.startswith(" ") and unknown:
+            name, what = unknown[0], rest[1:]
+        else:
+            sp = h.split_name(rest)
+            if sp is None:
+                bets, coll = self.money(r.group("b"), n), self.money(r.group("c"), n)
+                if bets or coll:
+                    raise bad_line(n, text, "a result for a player who is not seated")
+                h.emit(n, "annotation", detail=f"note: {text}")
+                return
+            name, what = sp
+        what = what.rstrip(".").strip()
+        w = h.who(name)
+        if (s := _RESULT_SHOW.match(what)):
+            h.emit(n, "show", cards=site_cards(s.group(1), f"line {n}"), **w)
+        elif (m := _RESULT_MUCK.match(what)):
+            cards = site_cards(m.group(1), f"line {n}")
+            if name in mucked:
+                mucked[name]["cards"] = cards
+            else:
+                h.emit(n, "muck", cards=cards, **w)
+        elif not _RESULT_NONE.match(what):
+            raise bad_line(n, text, "unknown summary result")
+        coll = self.money(r.group("c"), n)
+        if coll:
+            results.append((n, name, coll))
+
+    def _stud_deal(self, h: SiteHand, street: int, received: dict[str, list[tuple[int, str]]]
+                   ) -> None:
+        for name, cards in received.items():
+            w = h.who(name)
+            at = cards[0][0]
+            got = [c for _, c in cards]
+            if street == 3:
+                if len(got) != 3:
+                    raise bad_line(at, f"{name}: {got}", "3rd street deals three cards")
+                h.emit(at, "deal", cards=" ".join(got[:2]), detail="down", **w)
+                h.emit(cards[2][0], "deal", cards=got[2], detail="up", **w)
+            else:
+                if len(got) != 1:
+                    raise bad_line(at, f"{name}: {got}", "a stud street deals one card")
+                h.emit(at, "deal", cards=got[0], detail="down" if street == 7 else "up", **w)
+
+
+class _New:
+    """One hand of the newer (PokerStars-like) format being mapped."""
+
+    def __init__(self, block: list[tuple[int, str]], file_name: str) -> None:
+        self.block = [(n, t) for n, t in block if t.strip()]
+        self.file_name = file_name
+        self.mpu = 100
+
+    def money(self, text: str, n: int) -> int:
+        try:
+            return _minor(text, self.mpu)
+        except SiteHandError:
+            return to_minor(parse_amount(text), self.mpu, f"line {n} amount {text!r}")
+
+    def map(self) -> SiteHand:  # noqa: C901, PLR0912, PLR0915 - one pass over the grammar
+        number, header = self.block[0]
+        m = _NEW_HEADER.match(header)
+        if m is None:
+            raise bad_line(number, header, "header not understood")
+        variant = _NEW_GAMES.get(" ".join(m.group("game").lower().split()))
+        if variant is None:
+            raise bad_line(number, header, f"unsupported WPN game {m.group('game')!r}")
+        structure = _LIMITS[m.group("limit").lower()]
+        tournament = m.group("tid") is not None
+        if tournament:
+            currency, self.mpu = "CHIPS", 1
+            a_s, b_s = m.group("ta"), m.group("tb")
+        else:
+            a_s, b_s = m.group("ca"), m.group("cb")
+            currency = CURRENCY_SYMBOLS.get(a_s[0], "USD")
+        try:
+            local = dt.datetime.strptime(m.group("date"), "%Y/%m/%d %H:%M:%S")
+        except ValueError:
+            raise bad_line(number, header, "invalid date") from None
+        ts, note = local_to_utc(local, m.group("zone"))
+        if tournament:
+            note += f";tournament={m.group('tid')}"
+        body = self.block[1:]
+        if not body or not (tb := _TABLE.match(body[0][1])):
+            raise bad_line(body[0][0] if body else number, body[0][1] if body else header,
+                           "no table line after the header")
+        table = tb.group("t") if tb.group("t") is not None else tb.group("t2")
+        if tournament:
+            table = f"{m.group('tid')} {table}"
+        h = RoundsHand(fmt="winning", file_name=self.file_name,
+                       hand_id=f"wpn:{m.group('id')}", table_id=table)
+        try:
+            low, high = self.money(a_s.lstrip("$€£"), number), self.money(b_s.lstrip("$€£"),
+                                                                         number)
+        except SiteHandError:
+            if not tournament:
+                raise
+            # tournament blinds written with cents (`3000.00/6000.00`): whole chips
+            low = to_minor(parse_amount(a_s), 1, f"line {number}")
+            high = to_minor(parse_amount(b_s), 1, f"line {number}")
+        game: dict[str, Any] = {
+            "variant": variant, "structure": structure, "currency": currency,
+            "minor_per_unit": self.mpu, "tournament": tournament, "ante": 0,
+            "level": int(m.group("level")) if m.group("level") else None,
+            "seat_count": int(tb.group("max")),
+        }
+        if structure == "fixed_limit":
+            game.update(small_bet=low, big_bet=high, big_blind=low)
+        else:
+            game.update(small_blind=low, big_blind=high)
+        if not tb.group("b"):
+            raise bad_line(body[0][0], body[0][1], "no button seat")
+        game["button_seat"] = int(tb.group("b"))
+        started = h.emit(number, "hand_started", note, ts=ts, game=game)
+        i = 1
+        while i < len(body) and (s := _NEW_SEAT.match(body[i][1])):
+            n = body[i][0]
+            h.add_seat(n, int(s.group(1)), s.group(2), self.money(s.group("a"), n),
+                       bool(s.group("out")))
+            i += 1
+        if not h.seat_of:
+            raise SiteHandError(f"line {number}: hand has no seats (truncated?)")
+        rest = body[i:]
+        known: dict[str, tuple[int, str]] = {}
+        for n, text in rest:
+            if (d := _DEALT.match(text)) and d.group(1) in h.seat_of and d.group(1) not in known:
+                known[d.group(1)] = (n, site_cards(d.group(2), f"line {n}"))
+        section = "pre"
+        total_pot: int | None = None
+        pots: list[str] = []
+        collected = False
+        summary_won: list[tuple[int, str, int]] = []
+        sb_posted: int | None = None
+        last = number
+        for n, text in rest:
+            last = n
+            if section == "summary":
+                if (t := _TOTAL.match(text)) and total_pot is None:
+                    total_pot = self.money(t.group("a"), n)
+                    for label, amount in _TOTAL_PART.findall(t.group("rest")):
+                        amt = self.money(amount, n)
+                        low_label = label.lower()
+                        if low_label == "rake":
+                            if amt:
+                                h.emit(n, "rake", amount=amt, detail="rake")
+                        elif low_label in ("jp fee", "jackpot"):
+                            if amt:
+                                h.emit(n, "rake", amount=amt, detail="jackpot")
+                        elif low_label == "main pot":
+                            pots.append(f"main:{amt}")
+                        else:
+                            k = re.sub(r"\D", "", label) or "1"
+                            pots.append(f"side-{k}:{amt}")
+                elif (ss := _SUMMARY_SEAT.match(text)):
+                    names = [p for p, q in h.seat_of.items() if q == int(ss.group(1))]
+                    for won in _SUMMARY_WON.finditer(text[ss.end():]):
+                        if names:
+                            summary_won.append((n, names[0], self.money(won.group("a"), n)))
+                elif text.startswith(("Board [", "Board: [")):
+                    pass
+                else:
+                    raise bad_line(n, text, "unknown summary line")
+                continue
+            if text == "*** SUMMARY ***":
+                section = "summary"
+                continue
+            if text == "*** HOLE CARDS ***":
+                if section != "pre":
+                    raise bad_line(n, text, "second hole-cards line")
+                section = "play"
+                h.deal_holes(n, variant, known)
+                continue
+            if text in ("*** SHOW DOWN ***", "*** SHOWDOWN ***") or _RUNNING.match(text):
+                continue
+            if (sv := _NEW_STREET.match(text)):
+                groups = re.findall(r"\[([^\]]*)\]", sv.group(2))
+                h.board(n, site_cards(groups[-1], f"line {n}"))
+                continue
+            if (u := _UNCALLED.match(text)):
+                h.award(n, u.group("who").strip(), self.money(u.group("a"), n), "uncalled")
+                continue
+            if (d := _DEALT.match(text)) and d.group(1) in h.seat_of:
+                continue
+            split = h.split_name(text)
+            if split is None:
+                if (an := _ANYONE.match(text)):
+                    h.emit(n, "annotation", player=an.group("name"),
+                           detail=f"note: {an.group('what')}")
+                    continue
+                raise bad_line(n, text)
+            name, verb = split
+            if (p := _NEW_POST.match(verb)):
+                what, amt = p.group(1), self.money(p.group("a"), n)
+                if what == "the small blind":
+                    kind = "small_blind" if sb_posted is None else "dead"
+                    sb_posted = amt if sb_posted is None else sb_posted
+                    h.post(n, name, kind, amt, live=kind != "dead")
+                elif what == "the big blind":
+                    kind = "big_blind" if not any(
+                        r["kind"] == "post" and r["detail"] == "big_blind" for r in h.rows
+                    ) else "new_player"
+                    h.post(n, name, kind, amt, live=True)
+                elif what in ("ante", "the ante"):
+                    game["ante"] = game["ante"] or amt
+                    h.post(n, name, "ante", amt, live=False)
+                elif what == "dead blind":
+                    h.post(n, name, "dead", amt, live=False)
+                elif what == "straddle":
+                    game["straddle"] = amt
+                    h.post(n, name, "straddle", amt, live=True)
+                else:  # small & big blinds: the big blind live, the small blind dead
+                    bb = game.get("big_blind") or amt
+                    h.post(n, name, "new_player", min(bb, amt), live=True)
+                    if amt > bb:
+                        h.post(n, name, "dead", amt - bb, live=False)
+                continue
+            if (a := _NEW_ACTION.match(verb)):
+                if section != "play":
+                    raise bad_line(n, text, "an action before the hole cards")
+                kind = {"folds": "fold", "checks": "check", "calls": "call", "bets": "bet",
+                        "raises": "raise"}[a.group(1)]
+                all_in = bool(a.group("allin"))
+                if kind in ("fold", "check"):
+                    h.act(n, name, kind)
+                elif kind == "raise":
+                    if not a.group("to"):
+                        raise bad_line(n, text, "a raise without its total")
+                    h.act(n, name, kind, to=self.money(a.group("to"), n), all_in=all_in)
+                else:
+                    if not a.group("a"):
+                        raise bad_line(n, text, "amount missing")
+                    h.act(n, name, kind, added=self.money(a.group("a"), n), all_in=all_in)
+                continue
+            if (sh := _NEW_SHOW.match(verb)):
+                h.emit(n, "show", cards=site_cards(sh.group(1), f"line {n}"), **h.who(name))
+                continue
+            if (mk := _NEW_MUCK.match(verb)):
+                cards = site_cards(mk.group(1), f"line {n}") if mk.group(1) else _known(
+                    h.hole.get(h.seat_of[name]))
+                h.emit(n, "muck", cards=cards, **h.who(name))
+                continue
+            if (c := _COLLECT.match(verb)):
+                label = "main" if c.group("pot") in ("pot", "main pot") else \
+                    f"side-{c.group('k') or 1}"
+                h.award(n, name, self.money(c.group("a"), n), label)
+                collected = True
+                continue
+            for pattern, label in _NEW_NOTES:
+                if pattern.match(verb):
+                    h.emit(n, "annotation", detail=label, **h.who(name))
+                    break
+            else:
+                if verb.startswith(":"):
+                    h.emit(n, "annotation", detail=f"said: {verb[1:].strip()}", **h.who(name))
+                elif _STATUS.match(verb):
+                    h.emit(n, "annotation", detail=f"note: {verb}", **h.who(name))
+                else:
+                    raise bad_line(n, text)
+        if section != "summary":
+            raise SiteHandError(f"line {last}: hand ends without `*** SUMMARY ***` (truncated?)")
+        if total_pot is None:
+            raise SiteHandError(f"line {last}: the summary has no `Total pot` line")
+        if not collected:
+            for at, who, amount in summary_won:
+                h.award(at, who, amount, "main")
+        if structure == "fixed_limit":
+            game["small_blind"] = sb_posted if sb_posted is not None else low // 2
+        if not any(r["kind"] == "award" and r["detail"] == "uncalled" for r in h.rows):
+            # no `Uncalled bet` line (a walk): the room's total pot and the collection hold
+            # the unmatched bet (NLO8-6max-USD-3-6-202104.walk.txt, wpn:779388412)
+            refund = h.split_uncalled(last)
+            if refund is None:
+                started["detail"] = "refunds=implicit"
+            elif refund:
+                total_pot -= refund
+                h.rows[-1]["source"] += ";uncalled=not logged: split off the collection"
+        end = f"total_pot={total_pot}" + (";pots=" + ",".join(pots) if pots else "")
+        h.money_last()
+        h.end(last, end)
+        return h
+
+
+def _map_winning(block: list[tuple[int, str]], file_name: str) -> SiteHand:
+    if block[0][1].lstrip("\ufeff").startswith("Game started at: "):
+        return _Old(block, file_name).map()
+    return _New(block, file_name).map()
+
+
+class WinningImporter:
+    """Winning Poker Network text files (both formats): recognised by content."""
+
+    name = "winning"
+
+    def __init__(self, chunk_hands: int = CHUNK_HANDS) -> None:
+        self.chunk_hands = chunk_hands
+
+    def sniff(self, head: bytes, path: Path) -> bool:
+        """`Game started at: yyyy/m/d h:m:s` alone on a line, or a `[Game ]Hand #N - <game>(No
+        Limit|Pot Limit|Fixed Limit) - ` header (file name ignored)."""
+        del path
+        return _SNIFF.search(sniff_text(head)) is not None
+
+    def read(self, path: Path) -> Iterator[Chunk]:
+        """Stream `path` as chunks of about `chunk_hands` whole hands each."""
+        yield from read_site_text(path, fmt="winning", header=_HEADER_LINE,
+                                  chunk_hands=self.chunk_hands, map_hand=_map_winning,
+                                  hand_id_of=lambda header: _old_hand_id([(0, header)]))
+
+
+IMPORTER = WinningImporter()
