@@ -19,7 +19,7 @@ Mapping (888 line -> events; money exact: `Decimal` -> integer minor units):
   separator followed by one or two digits is the decimal point, any other is grouping.
   Cash at `(Real Money)`: the symbol's currency (USD/EUR/GBP, minor 100); `(Practice Play)`
   cash: CHIPS/100 (play chips with cents); tournaments (`Tournament #N <buy-in> - Table #k`):
-  CHIPS/1 whatever symbol the amounts carry.
+  CHIPS/1 whatever symbol the amounts carry, under the dead-button rule (dead_button true).
 * `Table NAME[ N Max] (Real Money)` / `Tournament #N ... - Table #k[ N Max] (...)` -> table_id
   (`NAME`, `<N> <k>`), seat_count from `N Max` (else `Total number of players : a/b` -> b).
 * `Seat N is the button` -> button_seat; `Seat N: name ( $x )` -> seat.
@@ -248,6 +248,11 @@ def _map_888(block: list[tuple[int, str]], file_name: str) -> SiteHand:
         "tournament": tournament, "ante": 0,
         "seat_count": int(tb.group("max")) if tb.group("max") else None,
     }
+    if tournament:
+        # 888 tournaments move the big blind one player a deal and the small blind to the last
+        # big blind, the button left behind (NLHE-PM-MTT-10-20120221.txt hands 143941885,
+        # 143944112: a player moved in between the button and the blinds posts nothing)
+        game["dead_button"] = True
     if structure == "fixed_limit":
         game.update(small_blind=sb, big_blind=bb, small_bet=bb, big_bet=2 * bb)
     else:
