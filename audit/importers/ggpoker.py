@@ -33,7 +33,8 @@ Mapping (GG line -> events; money exact: `Decimal` -> integer minor units):
   `board@run3` with the cards that differ from the first run.
 * `shows [cards] (...)` -> show; `mucks [cards]` / `mucks` -> muck.
 * `Uncalled bet (x) returned to P` -> award uncalled; `P collected x from pot` -> award main
-  (`main@runN` under the N-th `*** ... SHOWDOWN ***`).
+  (`main@runN` under the N-th `*** ... SHOWDOWN ***`); the awards follow the play (GG logs an
+  uncalled bet's return before the shows and the rest of an all-in board).
 * summary `Total pot x | Rake r | Jackpot j | Bingo b | Fortune f | Tax t` -> hand_ended
   `total_pot=x`, rake events (rake: `rake`, Jackpot: `jackpot`, the others `fee`; only those
   above 0). `Board [..]`, `Seat N: ...`, `Hand was run two times` are layout.
@@ -216,6 +217,9 @@ def _map_gg(block: list[tuple[int, str]], file_name: str) -> SiteHand:
             known[d.group(1)] = (n, site_cards(d.group(2), f"line {n}"))
     section = "pre"  # pre (posts) -> play -> showdown -> summary
     run = 1
+    # what the house pushed, written after the play (the log returns an uncalled bet before
+    # the shows and the rest of an all-in board: the order of the pushes is not play)
+    awards: list[tuple[int, str, int, str]] = []
     big_blind_seat: int | None = None
     posted_bb: int | None = None  # the big blind as posted (not all in)
     posted_sb: int | None = None
@@ -262,11 +266,12 @@ def _map_gg(block: list[tuple[int, str]], file_name: str) -> SiteHand:
             section = "summary"
             continue
         if (u := _UNCALLED.match(text)):
-            h.award(n, u.group(2), money(u.group(1), n), "uncalled")
+            h.who(u.group(2))
+            awards.append((n, u.group(2), money(u.group(1), n), "uncalled"))
             continue
         if (co := _COLLECTED.match(text)) and co.group(1) in h.seat_of:
-            h.award(n, co.group(1), money(co.group(2), n),
-                    "main" if run == 1 else f"main@run{run}")
+            awards.append((n, co.group(1), money(co.group(2), n),
+                           "main" if run == 1 else f"main@run{run}"))
             continue
         split = h.split_name(text)
         if split is None or not split[1].startswith(":"):
@@ -341,6 +346,8 @@ def _map_gg(block: list[tuple[int, str]], file_name: str) -> SiteHand:
         raise SiteHandError(f"line {last}: hand ends without '*** SUMMARY ***' (truncated?)")
     if total_pot is None:
         raise SiteHandError(f"line {last}: the summary has no 'Total pot' line (truncated?)")
+    for at, who, amt, label in awards:
+        h.award(at, who, amt, label)
     for at, kind, amt in fees:
         h.emit(at, "rake", amount=amt, detail=kind)
     if short:

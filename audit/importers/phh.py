@@ -451,7 +451,8 @@ def _map_hand(
         bb_value, sb_value, straddles = max(blinds), None, []
 
     hand_id = (
-        f"phh:{_slug(str(hand['venue']))}:{hand['hand']}"
+        str(hand["x_poker_audit_hand_id"]) if hand.get("x_poker_audit_hand_id")
+        else f"phh:{_slug(str(hand['venue']))}:{hand['hand']}"
         if hand.get("venue") is not None and hand.get("hand") is not None
         else f"phh:{hand_key}"
     )
