@@ -124,10 +124,15 @@ _STRUCTURES = [("(nl postflop)", "no_limit"), ("no limit", "no_limit"),
 _HOLE = {"holdem": 2, "holdem_short": 2, "omaha": 4, "omaha_hilo": 4, "omaha5": 5,
          "omaha5_hilo": 5, "omaha6": 6, "omaha6_hilo": 6}
 _FEE_KINDS = {"rake": "rake", "jackpot": "jackpot"}
+_MONEY: dict[tuple[str, int], int] = {}
+_GAMES_READ: dict[str, tuple[str, str]] = {}  # game words already read  # amounts already read (they repeat hand after hand)
 
 
 def _game(text: str, number: int, header: str) -> tuple[str, str]:
     """(variant, structure) of a header's game words (`PLO-5`, `Hold'em No Limit`, ...)."""
+    known = _GAMES_READ.get(text)
+    if known is not None:
+        return known
     low = text.lower()
     variant = None
     for words, v in _GAME_WORDS:
@@ -139,6 +144,8 @@ def _game(text: str, number: int, header: str) -> tuple[str, str]:
     structure = next((s for w, s in _STRUCTURES if w in low), None)
     if structure is None:
         raise bad_line(number, header, f"no betting structure in the game {text!r}")
+    if len(_GAMES_READ) < 1024:
+        _GAMES_READ[text] = (variant, structure)
     return variant, structure
 
 
@@ -176,7 +183,14 @@ def _map_gg(block: list[tuple[int, str]], file_name: str) -> SiteHand:
         currency, mpu = CURRENCY_SYMBOLS[symbol], 100
 
     def money(text: str, where: int) -> int:
-        return to_minor(parse_amount(text), mpu, f"line {where} amount {text!r}")
+        key = (text, mpu)
+        value = _MONEY.get(key)
+        if value is None:
+            value = to_minor(parse_amount(text), mpu, f"line {where} amount {text!r}")
+            if len(_MONEY) > 4096:
+                _MONEY.clear()
+            _MONEY[key] = value
+        return value
 
     short = variant == "holdem_short"
     if bb_s is None:  # `ShortDeck No Limit ($0.02)`: one stake, the ante and button blind
@@ -220,10 +234,7 @@ def _map_gg(block: list[tuple[int, str]], file_name: str) -> SiteHand:
     # what the house pushed, written after the play (the log returns an uncalled bet before
     # the shows and the rest of an all-in board: the order of the pushes is not play)
     awards: list[tuple[int, str, int, str]] = []
-    big_blind_seat: int | None = None
-    posted_bb: int | None = None  # the big blind as posted (not all in)
-    posted_sb: int | None = None
-    missed: set[str] = set()  # players who posted a missed blind
+    state = _Posts()
     total_pot: int | None = None
     fees: list[tuple[int, str, int]] = []
     last = number
@@ -240,6 +251,12 @@ def _map_gg(block: list[tuple[int, str]], file_name: str) -> SiteHand:
             if _LAYOUT.match(text):
                 continue
             raise bad_line(n, text, "unknown summary line")
+        name, colon, what = text.partition(": ")
+        if colon and name in h.seat_of:
+            _player_line(h, n, text, name, what, section, money, game, short, state)
+            continue
+        if text.startswith("Dealt to "):
+            continue
         if text == "*** HOLE CARDS ***":
             if section != "pre":
                 raise bad_line(n, text, "a second deal of the hole cards")
@@ -273,75 +290,11 @@ def _map_gg(block: list[tuple[int, str]], file_name: str) -> SiteHand:
             awards.append((n, co.group(1), money(co.group(2), n),
                            "main" if run == 1 else f"main@run{run}"))
             continue
-        split = h.split_name(text)
+        split = h.split_name(text)  # a name holding ': ' (rare): the long way
         if split is None or not split[1].startswith(":"):
             raise bad_line(n, text)
-        name, what = split[0], split[1][1:].strip()
-        if (p := _POST.match(what)):
-            if section != "pre":
-                raise bad_line(n, text, "a forced bet after the deal")
-            verb, amt = p.group(1), money(p.group(2), n)
-            if verb == "posts the ante":
-                if not short:
-                    game["ante"] = max(game["ante"], amt)
-                h.post(n, name, "ante", amt, live=False)
-            elif verb == "posts small blind":
-                if posted_sb is None and amt < h.left[h.seat_of[name]]:
-                    posted_sb = amt
-                h.post(n, name, "small_blind", amt, live=True)
-            elif verb == "posts big blind":
-                if big_blind_seat is None:
-                    big_blind_seat = h.seat_of[name]
-                    h.post(n, name, "big_blind", amt, live=True)
-                    posted_bb = amt if amt < h.left[big_blind_seat] + amt else posted_bb
-                else:  # a second big blind: a player coming in, or making up a missed one
-                    h.post(n, name, "missed_big" if name in missed else "new_player", amt,
-                           live=True)
-            elif verb in ("posts missed blind", "posts dead blind"):
-                missed.add(name)
-                h.post(n, name, "dead", amt, live=False)
-            elif verb == "posts button blind":
-                h.post(n, name, "button_blind", amt, live=True)
-            else:  # a straddle: the amount is the straddler's round total
-                seat = h.seat_of[name]
-                before = h.round.get(seat, 0)
-                if amt < before:
-                    raise bad_line(n, text, "a straddle below the player's round total")
-                h.post(n, name, "straddle", amt - before, live=True)
-            continue
-        if (a := _ACTION.match(what)):
-            if section == "pre":
-                raise bad_line(n, text, "an action before the hole cards")
-            verb, x, y, all_in = a.groups()
-            all_in_b = bool(all_in)
-            if verb in ("folds", "checks"):
-                if x is not None:
-                    raise bad_line(n, text, "amount unexpected")
-                h.act(n, name, "fold" if verb == "folds" else "check")
-            elif verb == "raises":
-                if y is None:
-                    raise bad_line(n, text, "a raise without 'to'")
-                h.act(n, name, "raise", to=money(y, n), all_in=all_in_b)
-            else:
-                if x is None or y is not None:
-                    raise bad_line(n, text, "amount missing or unexpected")
-                h.act(n, name, "call" if verb == "calls" else "bet", added=money(x, n),
-                      all_in=all_in_b)
-            continue
-        if (sh := _SHOW.match(what)):
-            h.emit(n, "show", cards=site_cards(sh.group(1), f"line {n}"), **h.who(name))
-            continue
-        if (mk := _MUCK.match(what)):
-            w = h.who(name)
-            h.emit(n, "muck", cards=site_cards(mk.group(1), f"line {n}") if mk.group(1)
-                   else None, **w)
-            continue
-        for pattern, label in _NOTES:
-            if pattern.match(what):
-                h.emit(n, "annotation", detail=label, **h.who(name))
-                break
-        else:
-            raise bad_line(n, text)
+        _player_line(h, n, text, split[0], split[1][1:].strip(), section, money, game, short,
+                     state)
     if section != "summary":
         raise SiteHandError(f"line {last}: hand ends without '*** SUMMARY ***' (truncated?)")
     if total_pot is None:
@@ -352,17 +305,100 @@ def _map_gg(block: list[tuple[int, str]], file_name: str) -> SiteHand:
         h.emit(at, "rake", amount=amt, detail=kind)
     if short:
         _check_short_blinds(h)
-    elif posted_bb is not None and posted_bb != bb and tournament is not None:
+    elif state.posted_bb is not None and state.posted_bb != bb and tournament is not None:
         # the header's level names other blinds than those the hand posts (GG writes the
         # level's stakes; the blinds actually posted rule the hand)
-        started["source"] += (f";stakes=blinds as posted ({posted_sb}/{posted_bb}), the header "
-                              f"says {sb}/{bb}")
-        game["big_blind"] = posted_bb
-        if posted_sb is not None:
-            game["small_blind"] = posted_sb
+        started["source"] += (f";stakes=blinds as posted ({state.posted_sb}/"
+                              f"{state.posted_bb}), the header says {sb}/{bb}")
+        game["big_blind"] = state.posted_bb
+        if state.posted_sb is not None:
+            game["small_blind"] = state.posted_sb
     h.end(last, f"total_pot={total_pot}")
     return h
 
+
+
+class _Posts:
+    """What the forced bets of one hand showed so far."""
+
+    __slots__ = ("big_blind_seat", "missed", "posted_bb", "posted_sb")
+
+    def __init__(self) -> None:
+        self.big_blind_seat: int | None = None
+        self.posted_bb: int | None = None  # the big blind as posted (not all in)
+        self.posted_sb: int | None = None
+        self.missed: set[str] = set()  # players who posted a missed blind
+
+
+def _player_line(h: SiteHand, n: int, text: str, name: str, what: str, section: str,
+                 money: Any, game: dict[str, Any], short: bool, state: _Posts) -> None:
+    """A seated player's `name: ...` line: a post, an action, a show or muck, a note."""
+    if (p := _POST.match(what)):
+        if section != "pre":
+            raise bad_line(n, text, "a forced bet after the deal")
+        verb, amt = p.group(1), money(p.group(2), n)
+        if verb == "posts the ante":
+            if not short:
+                game["ante"] = max(game["ante"], amt)
+            h.post(n, name, "ante", amt, live=False)
+        elif verb == "posts small blind":
+            if state.posted_sb is None and amt < h.left[h.seat_of[name]]:
+                state.posted_sb = amt
+            h.post(n, name, "small_blind", amt, live=True)
+        elif verb == "posts big blind":
+            if state.big_blind_seat is None:
+                state.big_blind_seat = h.seat_of[name]
+                h.post(n, name, "big_blind", amt, live=True)
+                if h.left[state.big_blind_seat] > 0:  # not all in: the blind as set
+                    state.posted_bb = amt
+            else:  # a second big blind: a player coming in, or making up a missed one
+                h.post(n, name, "missed_big" if name in state.missed else "new_player", amt,
+                       live=True)
+        elif verb in ("posts missed blind", "posts dead blind"):
+            state.missed.add(name)
+            h.post(n, name, "dead", amt, live=False)
+        elif verb == "posts button blind":
+            h.post(n, name, "button_blind", amt, live=True)
+        else:  # a straddle: the amount is the straddler's round total
+            seat = h.seat_of[name]
+            before = h.round.get(seat, 0)
+            if amt < before:
+                raise bad_line(n, text, "a straddle below the player's round total")
+            h.post(n, name, "straddle", amt - before, live=True)
+        return
+    if (a := _ACTION.match(what)):
+        if section == "pre":
+            raise bad_line(n, text, "an action before the hole cards")
+        verb, x, y, all_in = a.groups()
+        all_in_b = bool(all_in)
+        if verb in ("folds", "checks"):
+            if x is not None:
+                raise bad_line(n, text, "amount unexpected")
+            h.act(n, name, "fold" if verb == "folds" else "check")
+        elif verb == "raises":
+            if y is None:
+                raise bad_line(n, text, "a raise without 'to'")
+            h.act(n, name, "raise", to=money(y, n), all_in=all_in_b)
+        else:
+            if x is None or y is not None:
+                raise bad_line(n, text, "amount missing or unexpected")
+            h.act(n, name, "call" if verb == "calls" else "bet", added=money(x, n),
+                  all_in=all_in_b)
+        return
+    if (sh := _SHOW.match(what)):
+        h.emit(n, "show", cards=site_cards(sh.group(1), f"line {n}"), **h.who(name))
+        return
+    if (mk := _MUCK.match(what)):
+        w = h.who(name)
+        h.emit(n, "muck", cards=site_cards(mk.group(1), f"line {n}") if mk.group(1)
+               else None, **w)
+        return
+    for pattern, label in _NOTES:
+        if pattern.match(what):
+            h.emit(n, "annotation", detail=label, **h.who(name))
+            break
+    else:
+        raise bad_line(n, text)
 
 def _check_short_blinds(h: SiteHand) -> None:
     """Short deck has no small or big blind: only the button blind and antes."""

@@ -63,7 +63,8 @@ from audit.importers.sitetext import (
 )
 
 _GAME_NO = re.compile(r"^\ufeff?#Game No ?: ?(\d+)\s*$")
-_ROOM = re.compile(r"^\ufeff?\*{5} ?(?P<room>[^*]*?\S) Hand History [Ff]or Game (?P<no>\d+) ?\*{5}$")
+_ROOM = re.compile(r"^\ufeff?\*{5} ?(?P<room>[^*]*?\S) Hand History [Ff]or Game (?P<no>\d+) ?"
+                   r"\*{5}$")
 _SNIFF = re.compile(r"(?m)^\ufeff?\*{5} ?(?:888|Cassava|Pacific)[^*\n]* Hand History [Ff]or Game "
                     r"\d+ ?\*{5}")
 _STAKES = re.compile(r"^(?P<sb>[^/]+)/(?P<bb>.+?) Blinds (?P<game>.+?) - \*\*\*"
@@ -109,6 +110,10 @@ _SPANISH = re.compile(r"\[[^\]]*\b(?:[2-9TJQKA]|10)[pt]\b")
 _SPACES = re.compile(r"[\s\u00a0\u202f\u2009]+")
 _NUMBER = re.compile(r"^[0-9]+(?:[.,][0-9]+)*$")
 _SYMBOLS = "$€£"
+# a line `name verb[ [amount]]`, the name as short as the verbs allow (checked to be seated)
+_QUICK = re.compile(r"^(.+?) (?:folds|checks|calls|bets|raises|posts|shows|mucks|collected|"
+                    r"did not show)\b")
+_MONEY: dict[tuple[str, int], int] = {}  # amounts already read (they repeat hand after hand)
 _PUT_IN = frozenset({"post", "call", "bet", "raise"})
 
 
@@ -227,15 +232,22 @@ def _map_888(block: list[tuple[int, str]], file_name: str) -> SiteHand:
             currency = "CHIPS"
 
     def money(text: str, where: int) -> int:
-        return to_minor(amount_888(text), mpu, f"line {where} amount {text!r}")
+        key = (text, mpu)
+        value = _MONEY.get(key)
+        if value is None:
+            value = to_minor(amount_888(text), mpu, f"line {where} amount {text!r}")
+            if len(_MONEY) > 4096:
+                _MONEY.clear()
+            _MONEY[key] = value
+        return value
 
     sb, bb = money(s.group("sb"), st_line), money(s.group("bb"), st_line)
     ts = None
     if s.group("y"):
         try:
-            ts = dt.datetime.strptime(f"{s.group('y')}-{s.group('mo')}-{s.group('d')} "
-                                      f"{s.group('t')}", "%Y-%m-%d %H:%M:%S").replace(
-                tzinfo=dt.UTC)
+            hh, mm, ss = s.group("t").split(":")
+            ts = dt.datetime(int(s.group("y")), int(s.group("mo")), int(s.group("d")), int(hh),
+                             int(mm), int(ss), tzinfo=dt.UTC)
         except ValueError:
             raise bad_line(st_line, st_text, "invalid date or time") from None
     if tournament:
@@ -321,10 +333,14 @@ def _map_888(block: list[tuple[int, str]], file_name: str) -> SiteHand:
             continue
         if _LAYOUT.match(text):
             continue
-        split = h.split_name(text)
-        if split is None:
-            raise bad_line(n, text)
-        name, rest = split
+        q = _QUICK.match(text)  # `name verb [amount]` with a seated name: most lines
+        if q is not None and q.group(1) in h.seat_of:
+            name, rest = q.group(1), text[q.end(1) + 1:]
+        else:
+            split = h.split_name(text)
+            if split is None:
+                raise bad_line(n, text)
+            name, rest = split
         a = _ACTION.match(rest)
         if a is None:
             for pattern, label in _NOTES:
