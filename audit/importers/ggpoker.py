@@ -93,7 +93,7 @@ _POST = re.compile(r"^(posts the ante|posts small blind|posts big blind|posts mi
                    r"posts button blind|posts straddle|straddle|posts dead blind) " + _M +
                    r"( and is all-in)?$")
 _SHOW = re.compile(r"^shows \[([^\]]*)\](?: \(.*\))?$")
-_MUCK = re.compile(r"^mucks(?: \[([^\]]*)\])?(?: \(.*\))?$")
+_MUCK = re.compile(r"^mucks(?: hand)?(?: \[([^\]]*)\])?(?: \(.*\))?$")
 _LAYOUT = re.compile(r"^(?:Board \[[^\]]*\]|(?:FIRST|SECOND|THIRD)(?: Board \[[^\]]*\])?|"
                      r"Hand was run (?:two|three|\w+) times|Seat \d+: .*)$")
 _NOTES = [
@@ -213,8 +213,9 @@ def _map_gg(block: list[tuple[int, str]], file_name: str) -> SiteHand:
         "small_blind": sb, "big_blind": bb, "button_seat": int(tb.group("button")),
         "seat_count": int(tb.group("max")) if tb.group("max") else None,
     }
-    if structure == "fixed_limit":
-        game.update(small_bet=bb, big_bet=2 * bb)
+    if structure == "fixed_limit":  # limit stakes are the bets, PokerStars-like: the small
+        # bet is the big blind, the small blind half of it (read from the post when there is one)
+        game.update(small_bet=sb, big_bet=bb, big_blind=sb, small_blind=sb // 2)
     started = h.emit(number, "hand_started", ts=ts, game=game)
     i = 1
     while i < len(body) and (s := _SEAT.match(body[i][1])):
@@ -250,6 +251,9 @@ def _map_gg(block: list[tuple[int, str]], file_name: str) -> SiteHand:
                 continue
             if _LAYOUT.match(text):
                 continue
+            if text.lower().startswith("cash drop"):
+                raise bad_line(n, text, "unsupported GGPoker feature: Cash Drop (house money "
+                               "added to the pot)")
             raise bad_line(n, text, "unknown summary line")
         name, colon, what = text.partition(": ")
         if colon and name in h.seat_of:
@@ -344,6 +348,8 @@ def _player_line(h: SiteHand, n: int, text: str, name: str, what: str, section: 
         elif verb == "posts small blind":
             if state.posted_sb is None and amt < h.left[h.seat_of[name]]:
                 state.posted_sb = amt
+                if game["structure"] == "fixed_limit":
+                    game["small_blind"] = amt
             h.post(n, name, "small_blind", amt, live=True)
         elif verb == "posts big blind":
             if state.big_blind_seat is None:
