@@ -124,8 +124,8 @@ _STRUCTURES = [("(nl postflop)", "no_limit"), ("no limit", "no_limit"),
 _HOLE = {"holdem": 2, "holdem_short": 2, "omaha": 4, "omaha_hilo": 4, "omaha5": 5,
          "omaha5_hilo": 5, "omaha6": 6, "omaha6_hilo": 6}
 _FEE_KINDS = {"rake": "rake", "jackpot": "jackpot"}
-_MONEY: dict[tuple[str, int], int] = {}
-_GAMES_READ: dict[str, tuple[str, str]] = {}  # game words already read  # amounts already read (they repeat hand after hand)
+_MONEY: dict[tuple[str, int], int] = {}  # amounts already read (they repeat hand after hand)
+_GAMES_READ: dict[str, tuple[str, str]] = {}  # game words already read
 
 
 def _game(text: str, number: int, header: str) -> tuple[str, str]:
