@@ -38,6 +38,8 @@ Mapping (GG line -> events; money exact: `Decimal` -> integer minor units):
 * summary `Total pot x | Rake r | Jackpot j | Bingo b | Fortune f | Tax t` -> hand_ended
   `total_pot=x`, rake events (rake: `rake`, Jackpot: `jackpot`, the others `fee`; only those
   above 0). `Board [..]`, `Seat N: ...`, `Hand was run two times` are layout.
+* a bomb pot (no blind, no preflop action, the flop dealt to players with chips) is
+  quarantined naming it (the replay has no hand that starts on the flop).
 * all-in insurance / EV cash-out lines (`Chooses to EV Cashout`, `Pays Cashout Risk (x)`,
   `Receives Cashout (x)`) -> annotation `cash_out` (the pot itself is paid as logged).
 """
@@ -273,6 +275,8 @@ def _map_gg(block: list[tuple[int, str]], file_name: str) -> SiteHand:
             which, street, old, new = st.groups()
             r = _RUNS[which]
             cards = site_cards(new or old, f"line {n}")
+            if street == "FLOP" and r == 1:
+                _bomb_pot_check(h, n, text)
             if r == 1:
                 h.board(n, cards)
             else:  # a later run: its own cards (a new flop, or the turn / river card)
@@ -405,6 +409,22 @@ def _player_line(h: SiteHand, n: int, text: str, name: str, what: str, section: 
             break
     else:
         raise bad_line(n, text)
+
+_BLINDS = frozenset({"small_blind", "big_blind", "button_blind", "straddle"})
+_BETS = frozenset({"fold", "check", "call", "bet", "raise"})
+
+
+def _bomb_pot_check(h: SiteHand, n: int, text: str) -> None:
+    """A flop dealt with no blind posted and no preflop action while two or more players still
+    have chips is a bomb pot (everyone antes, the hand starts on the flop): a GGPoker game the
+    replay does not model, so the hand is quarantined naming it."""
+    if any(r["kind"] in _BETS or (r["kind"] == "post" and r["detail"] in _BLINDS)
+           for r in h.rows):
+        return
+    if sum(1 for seat, left in h.left.items() if left > 0 and seat not in h.sitting_out) >= 2:
+        raise bad_line(n, text, "unsupported GGPoker feature: bomb pot (antes only, no "
+                       "preflop betting)")
+
 
 def _check_short_blinds(h: SiteHand) -> None:
     """Short deck has no small or big blind: only the button blind and antes."""

@@ -173,3 +173,16 @@ def test_round_trip_through_ohh_and_phh(path: Path, tmp_path: Path) -> None:
 @given(data=mutated(GG))
 def test_fuzz_never_crashes_never_loses_a_hand(data: bytes, tmp_path: Path) -> None:
     never_crashes_never_loses_a_hand(GGPokerImporter(), data, tmp_path / "mutated.txt", _HEADER)
+
+
+def test_a_bomb_pot_is_quarantined_naming_it(tmp_path: Path) -> None:
+    # no corpus hand holds one: the short-deck excerpt made into a hand with antes only and no
+    # preflop action, the flop dealt to players with chips
+    text = (SITES / "gg-shortdeck-rit.txt").read_text()
+    head, _, _ = text.partition("*** HOLE CARDS ***")
+    head = "\n".join(t for t in head.splitlines() if "button blind" not in t)
+    path = tmp_path / "bomb.txt"
+    path.write_text(head + "\n*** HOLE CARDS ***\n*** FLOP *** [Tc 8h Ah]\n*** SUMMARY ***\n"
+                    "Total pot $300 | Rake $0\n")
+    hands, rejected, _ = read(GGPokerImporter(), path)
+    assert hands == {} and "bomb pot" in rejected[0].reason
