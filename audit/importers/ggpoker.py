@@ -26,7 +26,8 @@ Mapping (GG line -> events; money exact: `Decimal` -> integer minor units):
 * posts: `posts the ante x` -> ante, `posts small blind x` -> small_blind, `posts big blind x`
   -> big_blind, `posts missed blind x` -> dead, `posts button blind x` -> button_blind,
   `straddle x` -> straddle (x is the straddler's round total: amount = x minus what he has in).
-* `Dealt to P [cards]` / `Dealt to P` -> deal/hole (`??` when not shown).
+* `Dealt to P [cards]` / `Dealt to P` -> deal/hole (`??` when not shown); a seated player
+  the hand neither deals to nor hears from is sitting out (seat detail sitting_out).
 * `folds`, `checks`, `calls x`, `bets x`, `raises x to y` (`and is all-in` -> all_in).
 * `*** FLOP|TURN|RIVER ***` -> deal/board; run it twice / three times: `*** FIRST|SECOND|THIRD
   FLOP|TURN|RIVER ***` -> the first run as the board, the others as `board@run2` /
@@ -229,9 +230,21 @@ def _map_gg(block: list[tuple[int, str]], file_name: str) -> SiteHand:
         raise SiteHandError(f"line {number}: hand has no seats (truncated?)")
     body = body[i:]
     known: dict[str, tuple[int, str]] = {}
+    dealt_to: set[str] = set()
+    active: set[str] = set()  # players with a `name: ...` line (a post, an action, a show)
     for n, text in body:
-        if (d := _DEALT.match(text)) and d.group(2) and d.group(1) in h.seat_of:
-            known[d.group(1)] = (n, site_cards(d.group(2), f"line {n}"))
+        if (d := _DEALT.match(text)) and d.group(1) in h.seat_of:
+            dealt_to.add(d.group(1))
+            if d.group(2):
+                known[d.group(1)] = (n, site_cards(d.group(2), f"line {n}"))
+        elif (name := text.partition(": ")[0]) in h.seat_of:
+            active.add(name)
+    if dealt_to:  # GG names every player dealt in: a seat it never deals nor hears is out
+        for name, seat in h.seat_of.items():
+            if name not in dealt_to and name not in active and seat not in h.sitting_out:
+                h.sitting_out.add(seat)
+                seat_row = next(r for r in h.rows if r["kind"] == "seat" and r["seat"] == seat)
+                seat_row["detail"] = "sitting_out"
     section = "pre"  # pre (posts) -> play -> showdown -> summary
     run = 1
     # what the house pushed, written after the play (the log returns an uncalled bet before

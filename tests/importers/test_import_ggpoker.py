@@ -186,3 +186,14 @@ def test_a_bomb_pot_is_quarantined_naming_it(tmp_path: Path) -> None:
                     "Total pot $300 | Rake $0\n")
     hands, rejected, _ = read(GGPokerImporter(), path)
     assert hands == {} and "bomb pot" in rejected[0].reason
+
+
+def test_a_seat_never_dealt_to_is_sitting_out(tmp_path: Path) -> None:
+    text = (SITES / "gg-shortdeck-rit.txt").read_text().replace(
+        "Seat 4: 559023", "Seat 2: idle ($50 in chips)\nSeat 4: 559023")
+    path = tmp_path / "idle.txt"
+    path.write_text(text)
+    hands, rejected, _ = read(GGPokerImporter(), path)
+    rows = hands["gg:1171217378123557259"]
+    assert rejected == [] and _rows(rows, "seat")[1] == (2, 5000, None, None, "sitting_out")
+    assert all(r["seat"] != 2 for r in rows if r["kind"] == "deal")
