@@ -22,7 +22,8 @@ Mapping (888 line -> events; money exact: `Decimal` -> integer minor units):
   CHIPS/1 whatever symbol the amounts carry, under the dead-button rule (dead_button true).
 * `Table NAME[ N Max] (Real Money)` / `Tournament #N ... - Table #k[ N Max] (...)` -> table_id
   (`NAME`, `<N> <k>`), seat_count from `N Max` (else `Total number of players : a/b` -> b).
-* `Seat N is the button` -> button_seat; `Seat N: name ( $x )` -> seat.
+* `Seat N is the button` -> button_seat; `Seat N: name ( $x )` -> seat (detail sitting_out
+  when no line of the hand names the player: a player dealt in always posts, acts or shows).
 * `posts small blind [x]` -> small_blind, `posts big blind [x]` -> big_blind (a second one: a
   new player's post, new_player), `posts ante [x]` -> ante, `posts dead blind [a + b]` -> dead
   a (dead money) and new_player b (live; nothing when b is 0).
@@ -293,6 +294,15 @@ def _map_888(block: list[tuple[int, str]], file_name: str) -> SiteHand:
     game["button_seat"] = button
     body = lines[i:]
     spanish = any(_SPANISH.search(t) for _, t in body)
+    # a seated player dealt in always has a line (a post, an action, his cards): one without
+    # any sits out
+    heard = {t[9:].partition(" [")[0] if t.startswith("Dealt to ") else
+             (sp[0] if (sp := h.split_name(t)) else "") for _, t in body}
+    for name, seat in h.seat_of.items():
+        if name not in heard:
+            h.sitting_out.add(seat)
+            next(r for r in h.rows if r["kind"] == "seat" and r["seat"] == seat)[
+                "detail"] = "sitting_out"
 
     def cards(text: str, where: int) -> str:
         return cards_888(text, f"line {where}", spanish)

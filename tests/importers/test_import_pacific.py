@@ -174,3 +174,14 @@ def test_round_trip_through_ohh_and_phh(path: Path, tmp_path: Path) -> None:
 def test_fuzz_never_crashes_never_loses_a_hand(data: bytes, tmp_path: Path) -> None:
     never_crashes_never_loses_a_hand(PacificImporter(), data, tmp_path / "mutated.txt",
                                      _GAME_NO)
+
+
+def test_a_seated_player_no_line_names_is_sitting_out(tmp_path: Path) -> None:
+    text = (SITES / "888-fixed-limit.txt").read_text().replace(
+        "Seat 4: wanagu22", "Seat 3: idle ( $5 )\nSeat 4: wanagu22")
+    path = tmp_path / "idle.txt"
+    path.write_text(text)
+    hands, rejected, _ = read(PacificImporter(), path)
+    rows = hands["888:311162661"]
+    assert rejected == [] and _rows(rows, "seat")[1] == (3, 500, None, "sitting_out")
+    assert all(r["seat"] != 3 for r in rows if r["kind"] == "deal")
