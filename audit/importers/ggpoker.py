@@ -162,7 +162,8 @@ def _map_gg(block: list[tuple[int, str]], file_name: str) -> SiteHand:
     if not c:
         raise bad_line(number, header, "header without a date and time")
     try:
-        ts = dt.datetime(*(int(x) for x in c.groups()), tzinfo=dt.UTC)
+        y, mo, d, hh, mi, ss = (int(x) for x in c.groups())
+        ts = dt.datetime(y, mo, d, hh, mi, ss, tzinfo=dt.UTC)
     except ValueError:
         raise bad_line(number, header, "invalid date or time") from None
     rest = rest[:c.start()]
@@ -233,10 +234,10 @@ def _map_gg(block: list[tuple[int, str]], file_name: str) -> SiteHand:
     dealt_to: set[str] = set()
     active: set[str] = set()  # players with a `name: ...` line (a post, an action, a show)
     for n, text in body:
-        if (d := _DEALT.match(text)) and d.group(1) in h.seat_of:
-            dealt_to.add(d.group(1))
-            if d.group(2):
-                known[d.group(1)] = (n, site_cards(d.group(2), f"line {n}"))
+        if (dm := _DEALT.match(text)) and dm.group(1) in h.seat_of:
+            dealt_to.add(dm.group(1))
+            if dm.group(2):
+                known[dm.group(1)] = (n, site_cards(dm.group(2), f"line {n}"))
         elif (name := text.partition(": ")[0]) in h.seat_of:
             active.add(name)
     if dealt_to:  # GG names every player dealt in: a seat it never deals nor hears is out

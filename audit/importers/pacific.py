@@ -421,8 +421,8 @@ def _map_888(block: list[tuple[int, str]], file_name: str) -> SiteHand:
             continue
         if verb == "did not show his hand":
             w = h.who(name)
-            cards = h.hole.get(w["seat"])
-            h.emit(n, "muck", cards=cards if cards and "??" not in cards else None, **w)
+            hole = h.hole.get(w["seat"])
+            h.emit(n, "muck", cards=hole if hole and "??" not in hole else None, **w)
             continue
         if verb == "collected":
             if amt_s is None:

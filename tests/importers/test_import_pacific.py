@@ -185,3 +185,14 @@ def test_a_seated_player_no_line_names_is_sitting_out(tmp_path: Path) -> None:
     rows = hands["888:311162661"]
     assert rejected == [] and _rows(rows, "seat")[1] == (3, 500, None, "sitting_out")
     assert all(r["seat"] != 3 for r in rows if r["kind"] == "deal")
+
+
+def test_a_show_after_a_hand_not_shown(tmp_path: Path) -> None:
+    # `did not show his hand` before another player's `shows [..]` (the summary's order)
+    text = (SITES / "888-fixed-limit.txt").read_text().replace(
+        "** Summary **\n", "** Summary **\npokergallo did not show his hand\n")
+    path = tmp_path / "order.txt"
+    path.write_text(text)
+    hands, rejected, _ = read(PacificImporter(), path)
+    rows = hands["888:311162661"]
+    assert rejected == [] and len(_rows(rows, "show")) == 2 and len(_rows(rows, "muck")) == 2
