@@ -205,6 +205,10 @@ def to_ohh(hand_rows: list[dict[str, Any]]) -> dict[str, Any]:
                 act["cards"] = _cards(row["cards"])
             if detail is not None:
                 act["x_poker_audit_detail"] = detail
+        elif kind == "deal" and (detail or "").startswith("board@run"):
+            # another runout's board (run it twice): OHH has none, so an extension action
+            act.update(action="x_poker_audit_deal", cards=_cards(row.get("cards")),
+                       x_poker_audit_detail=detail)
         elif kind == "annotation":
             act.update(action="x_poker_audit_annotation", x_poker_audit_detail=detail)
             if seat is None:

@@ -240,6 +240,10 @@ def ohh_hand_to_events(doc: Any, *, source: str) -> list[dict[str, Any]]:
                 raise OhhMappingError(f"{what} is not an object")
             name = act.get("action")
             pid = act.get("player_id")
+            if name == "x_poker_audit_deal" and pid is None:  # another run's board
+                emit("deal", cards=_cards(act.get("cards"), what),
+                     detail=act.get("x_poker_audit_detail"))
+                continue
             if name == "x_poker_audit_annotation" and pid is None:
                 emit("annotation", player=act.get("x_player"),
                      detail=act.get("x_poker_audit_detail"))

@@ -322,8 +322,9 @@ def _ingest_file(path: Path, store: Store, fmt: str, result: FileResult) -> None
         if digest in store.source_hashes():
             result.skipped = "identical bytes already ingested"
             return
-        if path.stat().st_size == 0:
-            raise AuditInputError(f"{path}: the file is empty")
+        if path.stat().st_size == 0:  # a site's log of a session without a hand
+            result.skipped = "the file is empty: no hand in it"
+            return
         name = detect_format(path) if fmt == "auto" else fmt
         result.format = name
         importer = get_importer(name)

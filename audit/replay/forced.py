@@ -213,10 +213,21 @@ def check_antes(h: HandState, seq: int) -> None:
 
 
 def _straddle(h: HandState, s: int, add: int, seq: int) -> None:
+    """A live straddle: cash only, and (montana) one, left of the big blind, twice the blind.
+    A house may allow re-straddles (`straddle.max`: how many, 0 = any number; each is
+    `straddle.multiple` times the bet it straddles) and a straddle from any seat
+    (`straddle.position = "any"`: the action then starts left of the last straddler)."""
     st = h.st
-    if h.straddle_seat:
+    allowed = int(st.values.get("straddle.max", 1) or 0)
+    anywhere = st.values.get("straddle.position", "left_of_big_blind") == "any"
+    multiple = int(st.values.get("straddle.multiple", 2) or 2)
+    before = h.straddles
+    h.straddles = before + 1
+    if before and (allowed == 1 or (allowed and before >= allowed)):
         h.flag(STRADDLE_BIGBET, seq, f"{h.who(s)} posted a second straddle; only one "
-               "live straddle is allowed.", seat=s)
+               "live straddle is allowed." if allowed == 1 else
+               f"{h.who(s)} posted straddle {before + 1}; at most {allowed} are allowed.",
+               seat=s)
     elif h.tournament:
         h.flag(STRADDLE_TOURN, seq, f"{h.who(s)} straddled in a tournament; the straddle "
                "is allowed in cash games only.", seat=s)
@@ -229,16 +240,20 @@ def _straddle(h: HandState, s: int, add: int, seq: int) -> None:
     else:
         order = h.order
         expected = 0
-        if h.bb_seat in order:
-            expected = order[(order.index(h.bb_seat) + 1) % len(order)]
+        after = h.straddle_seat or h.bb_seat
+        if after in order and not anywhere:
+            expected = order[(order.index(after) + 1) % len(order)]
+        base = h.cur_bet if before else h.bb
+        total = h.bet[s] + add
         if expected and s != expected:
             h.flag(STRADDLE_BIGBET, seq, f"{h.who(s)} straddled but only the player "
-                   f"immediately left of the big blind ({h.who(expected)}) may straddle.",
-                   seat=s, expected=expected, actual=s)
-        elif add != 2 * h.bb and add < h.stack[s]:
-            h.flag(STRADDLE_BIGBET, seq, f"{h.who(s)} straddled {h.money(add)}; the straddle "
-                   f"is exactly twice the big blind, {h.money(2 * h.bb)}.", seat=s,
-                   expected=2 * h.bb, actual=add, delta=add - 2 * h.bb)
+                   f"immediately left of the {'last straddle' if before else 'big blind'} "
+                   f"({h.who(expected)}) may straddle.", seat=s, expected=expected, actual=s)
+        elif total != multiple * base and add < h.stack[s]:
+            what = "the bet it straddles" if before else "the big blind"
+            h.flag(STRADDLE_BIGBET, seq, f"{h.who(s)} straddled {h.money(total)}; the straddle "
+                   f"is exactly {multiple} times {what}, {h.money(multiple * base)}.", seat=s,
+                   expected=multiple * base, actual=total, delta=total - multiple * base)
     h.straddle_seat = s
     h.anchor = s
     if h.structure == NL or h.structure != FL:

@@ -42,6 +42,7 @@ class HandState:
         "dead", "in_hand", "folded", "acted", "acted_level", "acted_fr", "hole", "shown",
         "mucked", "street", "board", "cur_bet", "last_raise", "fr_count", "bets", "capped",
         "aggressor", "last_actor", "anchor", "to_act", "sb_seat", "bb_seat", "straddle_seat",
+        "straddles",
         "oot", "n_actions", "void", "burns", "vpip", "pfr", "aggr", "calls", "folded_street",
         "allin_street", "faced_from", "actions_seen", "refunds_implicit", "rake_implicit",
         "rake_logged", "awards", "award_seqs", "uncalled_logged", "timeline", "round_open",
@@ -95,6 +96,7 @@ class HandState:
         self.sb_seat = 0
         self.bb_seat = 0
         self.straddle_seat = 0
+        self.straddles = 0  # straddles posted this hand
         self.oot: dict[int, tuple[str, int, int, int]] = {}
         self.n_actions = 0
         self.void = False

@@ -63,6 +63,8 @@ PARAM_CHOICES: Mapping[str, frozenset[str]] = MappingProxyType(
         "oot": frozenset({"montana", "uspa", "etiquette"}),  # P15
         "verbal": frozenset({"binds_overrides", "must_take", "bigbet_corrected"}),  # P16
         "button.method": frozenset({"moving", "dead", "either"}),  # P17
+        # who may straddle: the player left of the big blind (or of the last straddle), or any
+        "straddle.position": frozenset({"left_of_big_blind", "any"}),
         "blinds.headsup": frozenset({"sb_on_button_last_bb_gets_button", "sb_on_button"}),  # P18
         "misdeal.holdem_exposed": frozenset({"first_two_cards", "first_card"}),  # P35
         "sidepot.order": frozenset(
@@ -88,6 +90,8 @@ CORE_PARAMS: frozenset[str] = frozenset(
         "straddle.bigbet",
         "straddle.new_bring_in",
         "straddle.limit",
+        "straddle.max",
+        "straddle.multiple",
         "pl.sb_as_bb",
         "pl.sb_as_bb_tournament",
         "rake.allowed",

@@ -110,7 +110,6 @@ def test_truncated_parquet_is_a_clear_error_and_quarantined_whole(store, tmp_pat
 @pytest.mark.parametrize(
     ("content", "message"),
     [
-        (b"", "the file is empty"),
         (b"\x00\xff\x13garbage\x01" * 50, "cannot tell the format"),
     ],
 )
@@ -119,6 +118,16 @@ def test_empty_and_garbage_files_exit_2_with_a_clear_message(content, message, s
     src.write_bytes(content)
     code, out = ingest_cli(store, src)
     assert code == 2 and message in out and "Traceback" not in out
+
+
+def test_empty_file_is_skipped_with_one_line(store, tmp_path):
+    """A site writes an empty file for a session without a hand (GGPoker
+    PLO5-6max-USD-0.1-0.25-202104.straddle.walk.txt): skipped, said so, not quarantined."""
+    src = tmp_path / "empty.txt"
+    src.write_bytes(b"")
+    code, out = ingest_cli(store, src)
+    assert code == 0 and "skipped, the file is empty: no hand in it" in out
+    assert "Traceback" not in out and quarantined(store) == []
 
 
 def test_zero_hand_file_is_clean(store: Store, tmp_path: Path):

@@ -1,0 +1,476 @@
+"""GGPoker (GGNetwork) text hand histories imported as events.
+
+A hand starts at a `Poker Hand #<id>: ` line and runs to the next one (PokerStars-like text,
+but not PokerStars: no `PokerStars` word, player names hashed, GG's own game names). The reader
+streams the file line by line (UTF-8 with or without a BOM, cp1252, UTF-16), keeps one hand's
+lines at a time, maps it, and yields a `Chunk` of about 5,000 whole hands. A hand with a line
+it does not know is quarantined whole (file, line, the offending line, the reason, the raw
+text); the rest of the file continues.
+
+Mapping (GG line -> events; money exact: `Decimal` -> integer minor units):
+
+* header `Poker Hand #<id>: <game> (<stakes>) - yyyy/mm/dd hh:mm:ss` (cash) or `Poker Hand
+  #<id>: Tournament #<t>, <name> <game> - Level<k>(<sb>/<bb>[(<ante>)]) - yyyy/mm/dd
+  hh:mm:ss` -> hand_started: hand_id `gg:<id>` (the id keeps its letters: `RC`, `OM`, `SD`,
+  `TM`, ...), ts (the time as written, read as UTC: the log names no zone). Games: `Hold'em`
+  / `NLH` -> holdem, `PLO` / `Omaha` -> omaha, `PLO-5` / `5 Card Omaha` -> omaha5, `PLO-6` /
+  `6 Card Omaha` -> omaha6, `... Hi/Lo` / `PLO8` -> the hi-lo variant, `ShortDeck` -> holdem_short
+  (GG's short deck ranks a straight above three of a kind, as its hands show). Structures: `No
+  Limit`, `Pot Limit` (the PLO names), `Limit`, `(NL postflop)` (Omaha: pot limit before the
+  flop, no limit after) -> no_limit (the replay holds no mixed structure; the pot-limit
+  cap before the flop is not judged). Currency `$` -> USD/100
+  (cash), tournaments CHIPS/1. Short deck: the stake is the ante and the button blind
+  (big_blind = ante = stake).
+* `Table 'NAME' N-max Seat #B is the button` -> table_id (tournaments `<t> NAME`), seat_count,
+  button_seat. `Seat N: name ($x in chips)` -> seat.
+* posts: `posts the ante x` -> ante, `posts small blind x` -> small_blind, `posts big blind x`
+  -> big_blind, `posts missed blind x` -> dead, `posts button blind x` -> button_blind,
+  `straddle x` -> straddle (x is the straddler's round total: amount = x minus what he has in).
+* `Dealt to P [cards]` / `Dealt to P` -> deal/hole (`??` when not shown); a seated player
+  the hand neither deals to nor hears from is sitting out (seat detail sitting_out).
+* `folds`, `checks`, `calls x`, `bets x`, `raises x to y` (`and is all-in` -> all_in).
+* `*** FLOP|TURN|RIVER ***` -> deal/board; run it twice / three times: `*** FIRST|SECOND|THIRD
+  FLOP|TURN|RIVER ***` -> the first run as the board, the others as `board@run2` /
+  `board@run3` with the cards that differ from the first run.
+* `shows [cards] (...)` -> show; `mucks [cards]` / `mucks` -> muck.
+* `Uncalled bet (x) returned to P` -> award uncalled; `P collected x from pot` -> award main
+  (`main@runN` under the N-th `*** ... SHOWDOWN ***`); the awards follow the play (GG logs an
+  uncalled bet's return before the shows and the rest of an all-in board).
+* summary `Total pot x | Rake r | Jackpot j | Bingo b | Fortune f | Tax t` -> hand_ended
+  `total_pot=x`, rake events (rake: `rake`, Jackpot: `jackpot`, the others `fee`; only those
+  above 0). `Board [..]`, `Seat N: ...`, `Hand was run two times` are layout.
+* a bomb pot (no blind, no preflop action, the flop dealt to players with chips) is
+  quarantined naming it (the replay has no hand that starts on the flop).
+* all-in insurance / EV cash-out lines (`Chooses to EV Cashout`, `Pays Cashout Risk (x)`,
+  `Receives Cashout (x)`) -> annotation `cash_out` (the pot itself is paid as logged).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from audit.importers.base import Chunk
+from audit.importers.sitetext import (
+    CHUNK_HANDS,
+    CURRENCY_SYMBOLS,
+    SiteHand,
+    SiteHandError,
+    bad_line,
+    parse_amount,
+    read_site_text,
+    site_cards,
+    sniff_text,
+    to_minor,
+)
+
+_HEADER = re.compile(r"^\ufeff?Poker Hand #([A-Za-z]*\d+): ")
+_SNIFF = re.compile(r"(?m)^\ufeff?Poker Hand #[A-Za-z]*\d+: ")
+_CLOCK = re.compile(r" - (\d{4})/(\d\d)/(\d\d) (\d{1,2}):(\d\d):(\d\d)(?: [A-Z]{1,5})?$")
+_M = r"([$€£]?[0-9][0-9,.]*)"
+_CASH_STAKES = re.compile(r"^(?P<game>.+?) \((?P<sb>[$€£]?[0-9][0-9,.]*)"
+                          r"(?:/(?P<bb>[$€£]?[0-9][0-9,.]*))?(?: - [^)]*)?\)$")
+_TOURNEY = re.compile(r"^Tournament #(?P<tid>\d+), (?P<name>.+) - Level ?(?P<level>\d+) ?"
+                      r"\((?P<sb>[0-9][0-9,.]*)/(?P<bb>[0-9][0-9,.]*)"
+                      r"(?:\((?P<ante>[0-9][0-9,.]*)\))?\)$")
+_TABLE = re.compile(r"^Table '(?P<name>.*)' (?:(?P<max>\d+)-max )?Seat #(?P<button>\d+) is the "
+                    r"button$")
+_SEAT = re.compile(r"^Seat (\d+): (.+?) \(([$€£]?[0-9][0-9,.]*) in chips\)"
+                   r"(?: is sitting out| out of hand)?$")
+_SEAT_OUT = re.compile(r" (?:is sitting out|out of hand)$")
+_DEALT = re.compile(r"^Dealt to (.+?)(?: \[([^\]]*)\])?$")
+_STREET = re.compile(r"^\*\*\* (?:(FIRST|SECOND|THIRD) )?(FLOP|TURN|RIVER) \*\*\* +"
+                     r"(\[[^\]]*\])(?: (\[[^\]]*\]))?$")
+_SHOWDOWN = re.compile(r"^\*\*\* (?:(FIRST|SECOND|THIRD) )?SHOW ?DOWN \*\*\*$")
+_UNCALLED = re.compile(r"^Uncalled bet \(" + _M + r"\) returned to (.+)$")
+_COLLECTED = re.compile(r"^(.+?) collected " + _M + r" from (?:the )?(?:main |side )?pot"
+                        r"(?:-?\d+)?$")
+_TOTAL = re.compile(r"^Total pot " + _M + r"(?P<rest>(?: \| [A-Za-z ]+ [$€£]?[0-9][0-9,.]*)*)$")
+_FEE = re.compile(r" \| ([A-Za-z ]+?) ([$€£]?[0-9][0-9,.]*)")
+_ACTION = re.compile(r"^(folds|checks|calls|bets|raises)(?: " + _M + r")?(?: to " + _M + r")?"
+                     r"( and is all-in)?$")
+_POST = re.compile(r"^(posts the ante|posts small blind|posts big blind|posts missed blind|"
+                   r"posts button blind|posts straddle|straddle|posts dead blind) " + _M +
+                   r"( and is all-in)?$")
+_SHOW = re.compile(r"^shows \[([^\]]*)\](?: \(.*\))?$")
+_MUCK = re.compile(r"^mucks(?: hand)?(?: \[([^\]]*)\])?(?: \(.*\))?$")
+_LAYOUT = re.compile(r"^(?:Board \[[^\]]*\]|(?:FIRST|SECOND|THIRD)(?: Board \[[^\]]*\])?|"
+                     r"Hand was run (?:two|three|\w+) times|Seat \d+: .*)$")
+_NOTES = [
+    (re.compile(r"^(?:Chooses to EV Cashout|Pays Cashout Risk \(.*\)|Receives Cashout \(.*\)|"
+                r"Pays insurance.*|Receives insurance.*)$", re.I), "cash_out"),
+    (re.compile(r"^(?:sits out|is sitting out|sitting out)$"), "sits_out"),
+    (re.compile(r"^(?:is disconnected|has been disconnected)$"), "disconnected"),
+    (re.compile(r"^(?:is connected|has reconnected)$"), "reconnected"),
+    (re.compile(r"^has timed out(?: .*)?$"), "timed_out"),
+    (re.compile(r"^(?:joins the table|leaves the table)(?: .*)?$"), "table_change"),
+    (re.compile(r"^doesn't show hand$"), "no_show"),
+]
+_RUNS = {None: 1, "FIRST": 1, "SECOND": 2, "THIRD": 3}
+# GG's game names: (words, variant, structure or None when a structure word follows/precedes)
+_GAME_WORDS = [
+    ("shortdeck", "holdem_short"), ("short deck", "holdem_short"),
+    ("plo-6 hi/lo", "omaha6_hilo"), ("plo-5 hi/lo", "omaha5_hilo"),
+    ("plo-6", "omaha6"), ("plo-5", "omaha5"), ("plo6", "omaha6"), ("plo5", "omaha5"),
+    ("plo8", "omaha_hilo"), ("plo hi/lo", "omaha_hilo"), ("plo", "omaha"),
+    ("6 card omaha hi/lo", "omaha6_hilo"), ("5 card omaha hi/lo", "omaha5_hilo"),
+    ("6 card omaha", "omaha6"), ("5 card omaha", "omaha5"),
+    ("omaha hi/lo", "omaha_hilo"), ("omaha", "omaha"),
+    ("hold'em", "holdem"), ("holdem", "holdem"), ("nlh", "holdem"),
+]
+_STRUCTURES = [("(nl postflop)", "no_limit"), ("no limit", "no_limit"),
+               ("pot limit", "pot_limit"), ("fixed limit", "fixed_limit"),
+               ("limit", "fixed_limit"), ("nlh", "no_limit"), ("plo", "pot_limit")]
+_HOLE = {"holdem": 2, "holdem_short": 2, "omaha": 4, "omaha_hilo": 4, "omaha5": 5,
+         "omaha5_hilo": 5, "omaha6": 6, "omaha6_hilo": 6}
+_FEE_KINDS = {"rake": "rake", "jackpot": "jackpot"}
+_MONEY: dict[tuple[str, int], int] = {}  # amounts already read (they repeat hand after hand)
+_GAMES_READ: dict[str, tuple[str, str]] = {}  # game words already read
+
+
+def _game(text: str, number: int, header: str) -> tuple[str, str]:
+    """(variant, structure) of a header's game words (`PLO-5`, `Hold'em No Limit`, ...)."""
+    known = _GAMES_READ.get(text)
+    if known is not None:
+        return known
+    low = text.lower()
+    variant = None
+    for words, v in _GAME_WORDS:
+        if re.search(r"(?:^|[\s$])" + re.escape(words) + r"(?:$|[\s(])", low):
+            variant = v
+            break
+    if variant is None:
+        raise bad_line(number, header, f"unsupported GGPoker game {text!r}")
+    structure = next((s for w, s in _STRUCTURES if w in low), None)
+    if structure is None:
+        raise bad_line(number, header, f"no betting structure in the game {text!r}")
+    if len(_GAMES_READ) < 1024:
+        _GAMES_READ[text] = (variant, structure)
+    return variant, structure
+
+
+def _map_gg(block: list[tuple[int, str]], file_name: str) -> SiteHand:
+    number, header = block[0]
+    m = _HEADER.match(header)
+    assert m
+    hand_no = m.group(1)
+    rest = header[m.end():].strip()
+    c = _CLOCK.search(rest)
+    if not c:
+        raise bad_line(number, header, "header without a date and time")
+    try:
+        y, mo, d, hh, mi, ss = (int(x) for x in c.groups())
+        ts = dt.datetime(y, mo, d, hh, mi, ss, tzinfo=dt.UTC)
+    except ValueError:
+        raise bad_line(number, header, "invalid date or time") from None
+    rest = rest[:c.start()]
+    tournament = None
+    level = None
+    if (t := _TOURNEY.match(rest)):
+        tournament = t.group("tid")
+        level = int(t.group("level"))
+        game_words = t.group("name")
+        sb_s, bb_s, ante_s = t.group("sb"), t.group("bb"), t.group("ante")
+    elif (k := _CASH_STAKES.match(rest)):
+        game_words = k.group("game")
+        sb_s, bb_s, ante_s = k.group("sb"), k.group("bb"), None
+    else:
+        raise bad_line(number, header, "header stakes not understood")
+    variant, structure = _game(game_words, number, header)
+    symbol = next((ch for ch in sb_s if ch in "$€£"), "")
+    if tournament is not None or not symbol:
+        currency, mpu = "CHIPS", 1 if tournament is not None else 100
+    else:
+        currency, mpu = CURRENCY_SYMBOLS[symbol], 100
+
+    def money(text: str, where: int) -> int:
+        key = (text, mpu)
+        value = _MONEY.get(key)
+        if value is None:
+            value = to_minor(parse_amount(text), mpu, f"line {where} amount {text!r}")
+            if len(_MONEY) > 4096:
+                _MONEY.clear()
+            _MONEY[key] = value
+        return value
+
+    short = variant == "holdem_short"
+    if bb_s is None:  # `ShortDeck No Limit ($0.02)`: one stake, the ante and button blind
+        if not short:
+            raise bad_line(number, header, "one stake for a game with two blinds")
+        stake = money(sb_s, number)
+        sb, bb, ante = 0, stake, stake
+    else:
+        sb, bb = money(sb_s, number), money(bb_s, number)
+        ante = money(ante_s, number) if ante_s else 0
+    body = [(n, t.strip()) for n, t in block[1:] if t.strip()]
+    if not body or not (tb := _TABLE.match(body[0][1])):
+        raise SiteHandError(f"line {number}: no \"Table 'NAME' ... is the button\" line")
+    table = tb.group("name")
+    h = SiteHand(fmt="ggpoker", file_name=file_name, hand_id=f"gg:{hand_no}",
+                 table_id=f"{tournament} {table}" if tournament else table)
+    game: dict[str, Any] = {
+        "variant": variant, "structure": structure, "currency": currency, "minor_per_unit": mpu,
+        "tournament": tournament is not None, "level": level, "ante": ante,
+        "small_blind": sb, "big_blind": bb, "button_seat": int(tb.group("button")),
+        "seat_count": int(tb.group("max")) if tb.group("max") else None,
+    }
+    if structure == "fixed_limit":  # limit stakes are the bets, PokerStars-like: the small
+        # bet is the big blind, the small blind half of it (read from the post when there is one)
+        game.update(small_bet=sb, big_bet=bb, big_blind=sb, small_blind=sb // 2)
+    started = h.emit(number, "hand_started", ts=ts, game=game)
+    i = 1
+    while i < len(body) and (s := _SEAT.match(body[i][1])):
+        n, text = body[i]
+        h.add_seat(n, int(s.group(1)), s.group(2), money(s.group(3), n),
+                   bool(_SEAT_OUT.search(text)))
+        i += 1
+    if not h.seat_of:
+        raise SiteHandError(f"line {number}: hand has no seats (truncated?)")
+    body = body[i:]
+    known: dict[str, tuple[int, str]] = {}
+    dealt_to: set[str] = set()
+    active: set[str] = set()  # players with a `name: ...` line (a post, an action, a show)
+    for n, text in body:
+        if (dm := _DEALT.match(text)) and dm.group(1) in h.seat_of:
+            dealt_to.add(dm.group(1))
+            if dm.group(2):
+                known[dm.group(1)] = (n, site_cards(dm.group(2), f"line {n}"))
+        elif (name := text.partition(": ")[0]) in h.seat_of:
+            active.add(name)
+    if dealt_to:  # GG names every player dealt in: a seat it never deals nor hears is out
+        for name, seat in h.seat_of.items():
+            if name not in dealt_to and name not in active and seat not in h.sitting_out:
+                h.sitting_out.add(seat)
+                seat_row = next(r for r in h.rows if r["kind"] == "seat" and r["seat"] == seat)
+                seat_row["detail"] = "sitting_out"
+    section = "pre"  # pre (posts) -> play -> showdown -> summary
+    run = 1
+    # what the house pushed, written after the play (the log returns an uncalled bet before
+    # the shows and the rest of an all-in board: the order of the pushes is not play)
+    awards: list[tuple[int, str, int, str]] = []
+    state = _Posts()
+    total_pot: int | None = None
+    fees: list[tuple[int, str, int]] = []
+    last = number
+    for n, text in body:
+        last = n
+        if section == "summary":
+            if (tp := _TOTAL.match(text)):
+                total_pot = money(tp.group(1), n)
+                for word, amt_s in _FEE.findall(tp.group("rest")):
+                    amt = money(amt_s, n)
+                    if amt:
+                        fees.append((n, _FEE_KINDS.get(word.strip().lower(), "fee"), amt))
+                continue
+            if _LAYOUT.match(text):
+                continue
+            if text.lower().startswith("cash drop"):
+                raise bad_line(n, text, "unsupported GGPoker feature: Cash Drop (house money "
+                               "added to the pot)")
+            raise bad_line(n, text, "unknown summary line")
+        name, colon, what = text.partition(": ")
+        if colon and name in h.seat_of:
+            _player_line(h, n, text, name, what, section, money, game, short, state)
+            continue
+        if text.startswith("Dealt to "):
+            continue
+        if text == "*** HOLE CARDS ***":
+            if section != "pre":
+                raise bad_line(n, text, "a second deal of the hole cards")
+            h.deal_holes(n, variant, known)
+            section = "play"
+            continue
+        if _DEALT.match(text):
+            continue
+        if (st := _STREET.match(text)):
+            which, street, old, new = st.groups()
+            r = _RUNS[which]
+            cards = site_cards(new or old, f"line {n}")
+            if street == "FLOP" and r == 1:
+                _bomb_pot_check(h, n, text)
+            if r == 1:
+                h.board(n, cards)
+            else:  # a later run: its own cards (a new flop, or the turn / river card)
+                h.emit(n, "deal", cards=cards, detail=f"board@run{r}")
+            section = "play"
+            continue
+        if (sd := _SHOWDOWN.match(text)):
+            run = _RUNS[sd.group(1)]
+            section = "showdown"
+            continue
+        if text == "*** SUMMARY ***":
+            section = "summary"
+            continue
+        if (u := _UNCALLED.match(text)):
+            h.who(u.group(2))
+            awards.append((n, u.group(2), money(u.group(1), n), "uncalled"))
+            continue
+        if (co := _COLLECTED.match(text)) and co.group(1) in h.seat_of:
+            awards.append((n, co.group(1), money(co.group(2), n),
+                           "main" if run == 1 else f"main@run{run}"))
+            continue
+        split = h.split_name(text)  # a name holding ': ' (rare): the long way
+        if split is None or not split[1].startswith(":"):
+            raise bad_line(n, text)
+        _player_line(h, n, text, split[0], split[1][1:].strip(), section, money, game, short,
+                     state)
+    if section != "summary":
+        raise SiteHandError(f"line {last}: hand ends without '*** SUMMARY ***' (truncated?)")
+    if total_pot is None:
+        raise SiteHandError(f"line {last}: the summary has no 'Total pot' line (truncated?)")
+    for at, who, amt, label in awards:
+        h.award(at, who, amt, label)
+    for at, kind, amt in fees:
+        h.emit(at, "rake", amount=amt, detail=kind)
+    if short:
+        _check_short_blinds(h)
+    elif state.posted_bb is not None and state.posted_bb != bb and tournament is not None:
+        # the header's level names other blinds than those the hand posts (GG writes the
+        # level's stakes; the blinds actually posted rule the hand)
+        started["source"] += (f";stakes=blinds as posted ({state.posted_sb}/"
+                              f"{state.posted_bb}), the header says {sb}/{bb}")
+        game["big_blind"] = state.posted_bb
+        if state.posted_sb is not None:
+            game["small_blind"] = state.posted_sb
+    h.end(last, f"total_pot={total_pot}")
+    return h
+
+
+
+class _Posts:
+    """What the forced bets of one hand showed so far."""
+
+    __slots__ = ("big_blind_seat", "missed", "posted_bb", "posted_sb")
+
+    def __init__(self) -> None:
+        self.big_blind_seat: int | None = None
+        self.posted_bb: int | None = None  # the big blind as posted (not all in)
+        self.posted_sb: int | None = None
+        self.missed: set[str] = set()  # players who posted a missed blind
+
+
+def _player_line(h: SiteHand, n: int, text: str, name: str, what: str, section: str,
+                 money: Any, game: dict[str, Any], short: bool, state: _Posts) -> None:
+    """A seated player's `name: ...` line: a post, an action, a show or muck, a note."""
+    if (p := _POST.match(what)):
+        if section != "pre":
+            raise bad_line(n, text, "a forced bet after the deal")
+        verb, amt = p.group(1), money(p.group(2), n)
+        if verb == "posts the ante":
+            if not short:
+                game["ante"] = max(game["ante"], amt)
+            h.post(n, name, "ante", amt, live=False)
+        elif verb == "posts small blind":
+            if state.posted_sb is None and amt < h.left[h.seat_of[name]]:
+                state.posted_sb = amt
+                if game["structure"] == "fixed_limit":
+                    game["small_blind"] = amt
+            h.post(n, name, "small_blind", amt, live=True)
+        elif verb == "posts big blind":
+            if state.big_blind_seat is None:
+                state.big_blind_seat = h.seat_of[name]
+                h.post(n, name, "big_blind", amt, live=True)
+                if h.left[state.big_blind_seat] > 0:  # not all in: the blind as set
+                    state.posted_bb = amt
+            else:  # a second big blind: a player coming in, or making up a missed one
+                h.post(n, name, "missed_big" if name in state.missed else "new_player", amt,
+                       live=True)
+        elif verb in ("posts missed blind", "posts dead blind"):
+            state.missed.add(name)
+            h.post(n, name, "dead", amt, live=False)
+        elif verb == "posts button blind":
+            h.post(n, name, "button_blind", amt, live=True)
+        else:  # a straddle: the amount is the straddler's round total
+            seat = h.seat_of[name]
+            before = h.round.get(seat, 0)
+            if amt < before:
+                raise bad_line(n, text, "a straddle below the player's round total")
+            h.post(n, name, "straddle", amt - before, live=True)
+        return
+    if (a := _ACTION.match(what)):
+        if section == "pre":
+            raise bad_line(n, text, "an action before the hole cards")
+        verb, x, y, all_in = a.groups()
+        all_in_b = bool(all_in)
+        if verb in ("folds", "checks"):
+            if x is not None:
+                raise bad_line(n, text, "amount unexpected")
+            h.act(n, name, "fold" if verb == "folds" else "check")
+        elif verb == "raises":
+            if y is None:
+                raise bad_line(n, text, "a raise without 'to'")
+            h.act(n, name, "raise", to=money(y, n), all_in=all_in_b)
+        else:
+            if x is None or y is not None:
+                raise bad_line(n, text, "amount missing or unexpected")
+            h.act(n, name, "call" if verb == "calls" else "bet", added=money(x, n),
+                  all_in=all_in_b)
+        return
+    if (sh := _SHOW.match(what)):
+        h.emit(n, "show", cards=site_cards(sh.group(1), f"line {n}"), **h.who(name))
+        return
+    if (mk := _MUCK.match(what)):
+        w = h.who(name)
+        h.emit(n, "muck", cards=site_cards(mk.group(1), f"line {n}") if mk.group(1)
+               else None, **w)
+        return
+    for pattern, label in _NOTES:
+        if pattern.match(what):
+            h.emit(n, "annotation", detail=label, **h.who(name))
+            break
+    else:
+        raise bad_line(n, text)
+
+_BLINDS = frozenset({"small_blind", "big_blind", "button_blind", "straddle"})
+_BETS = frozenset({"fold", "check", "call", "bet", "raise"})
+
+
+def _bomb_pot_check(h: SiteHand, n: int, text: str) -> None:
+    """A flop dealt with no blind posted and no preflop action while two or more players still
+    have chips is a bomb pot (everyone antes, the hand starts on the flop): a GGPoker game the
+    replay does not model, so the hand is quarantined naming it."""
+    if any(r["kind"] in _BETS or (r["kind"] == "post" and r["detail"] in _BLINDS)
+           for r in h.rows):
+        return
+    if sum(1 for seat, left in h.left.items() if left > 0 and seat not in h.sitting_out) >= 2:
+        raise bad_line(n, text, "unsupported GGPoker feature: bomb pot (antes only, no "
+                       "preflop betting)")
+
+
+def _check_short_blinds(h: SiteHand) -> None:
+    """Short deck has no small or big blind: only the button blind and antes."""
+    for row in h.rows:
+        if row["kind"] == "post" and row["detail"] in ("small_blind", "big_blind"):
+            raise SiteHandError(f"{row['source']}: a {row['detail']} in short deck")
+
+
+def _gg_hand_id(header: str) -> str | None:
+    m = _HEADER.match(header)
+    return f"gg:{m.group(1)}" if m else None
+
+
+class GGPokerImporter:
+    """GGPoker text files: recognised by content, read hand by hand."""
+
+    name = "ggpoker"
+
+    def __init__(self, chunk_hands: int = CHUNK_HANDS) -> None:
+        self.chunk_hands = chunk_hands
+
+    def sniff(self, head: bytes, path: Path) -> bool:
+        """A line starting `Poker Hand #<id>: ` near the top (PokerStars writes `PokerStars
+        Hand #`, never a bare `Poker Hand #` at a line start), file name ignored."""
+        del path
+        return _SNIFF.search(sniff_text(head)) is not None
+
+    def read(self, path: Path) -> Iterator[Chunk]:
+        """Stream `path` as chunks of about `chunk_hands` whole hands each."""
+        yield from read_site_text(path, fmt="ggpoker", header=_HEADER,
+                                  chunk_hands=self.chunk_hands, map_hand=_map_gg,
+                                  hand_id_of=_gg_hand_id)
+
+
+IMPORTER = GGPokerImporter()

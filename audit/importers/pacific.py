@@ -1,0 +1,468 @@
+"""888poker / Pacific Poker / Cassava text hand histories imported as events.
+
+A hand starts at a `#Game No : N` line (or, in a file without it, at the `***** <room> Hand
+History for Game N *****` line) and runs to the next one. The room line names the skin:
+`888poker`, `Cassava`, `888.ro`, `888poker.ca-on`, `Pacific Poker`, ... The reader streams the
+file line by line (UTF-8 with or without a BOM, cp1252, UTF-16), keeps one hand's lines at a
+time, maps it, and yields a `Chunk` of about 5,000 whole hands. A hand with a line it does not
+know is quarantined whole (file, line, the offending line, the reason, the raw text).
+
+Mapping (888 line -> events; money exact: `Decimal` -> integer minor units):
+
+* `<sb>/<bb> Blinds <limit> <game>[ Jackpot table] - *** DD MM YYYY HH:MM:SS` (the date may be
+  missing) -> hand_started: hand_id `888:N`, ts (the time as written, read as UTC: the log
+  names no zone; no date -> ts null), game: `No Limit` / `Pot Limit` / `Fix Limit` / `Limit`;
+  `Holdem` -> holdem, `Omaha` -> omaha, `OmahaHL` / `Omaha Hi/Lo` -> omaha_hilo, `5 Card
+  Omaha[ Hi/Lo]` -> omaha5[_hilo]; fixed limit: small bet = big blind, big bet = twice it.
+  Amounts carry the symbol before or after (`$0.50`, `25 $`, `15 €`) and group digits with
+  `,`, `.`, a space or a no-break space (`1.183.764 $`, `25 000`, `15 788,50 $`): a last
+  separator followed by one or two digits is the decimal point, any other is grouping.
+  Cash at `(Real Money)`: the symbol's currency (USD/EUR/GBP, minor 100); `(Practice Play)`
+  cash: CHIPS/100 (play chips with cents); tournaments (`Tournament #N <buy-in> - Table #k`):
+  CHIPS/1 whatever symbol the amounts carry, under the dead-button rule (dead_button true).
+* `Table NAME[ N Max] (Real Money)` / `Tournament #N ... - Table #k[ N Max] (...)` -> table_id
+  (`NAME`, `<N> <k>`), seat_count from `N Max` (else `Total number of players : a/b` -> b).
+* `Seat N is the button` -> button_seat; `Seat N: name ( $x )` -> seat (detail sitting_out
+  when no line of the hand names the player: a player dealt in always posts, acts or shows).
+* `posts small blind [x]` -> small_blind, `posts big blind [x]` -> big_blind (a second one: a
+  new player's post, new_player), `posts ante [x]` -> ante, `posts dead blind [a + b]` -> dead
+  a (dead money) and new_player b (live; nothing when b is 0).
+* `** Dealing down cards **` -> deal/hole for every seat, `Dealt to P [ c, c ]` for the one
+  whose cards the log shows, `??` for everyone else (an observed hand has no such line: the
+  first action deals `??` holes). Cards in Swedish (`Kn` knekt = J, `D` dam = Q, `E` ess = A)
+  are read as such.
+* `folds`, `checks`, `calls [x]`, `bets [x]`, `raises [x]` (x = chips added on the round; a
+  stack spent to zero -> all_in), `All-in [x]` (bet, call or raise by the amount).
+* `** Dealing flop|turn|river ** [ .. ]` -> deal/board, a new round.
+* summary: `shows [ .. ]` -> show, `mucks [ .. ]` -> muck, `did not show his hand` -> muck,
+  `collected [ x ]` -> award main (the log names no pot), `(Hi: ..)` / `(Lo: ..)` layout.
+* The log states no total pot, no rake and no uncalled-bet return: hand_started detail
+  `refunds=implicit;rake=implicit`. A hand whose pot nobody collects in the log (`no pot
+  awarded`) -> hand_ended `winnings=absent`.
+* `P has joined the table`, `P has left the table`, ... -> annotation.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from collections.abc import Iterator
+from decimal import Decimal, InvalidOperation
+from pathlib import Path
+from typing import Any
+
+from audit.importers.base import Chunk
+from audit.importers.sitetext import (
+    CHUNK_HANDS,
+    CURRENCY_SYMBOLS,
+    SiteHand,
+    SiteHandError,
+    bad_line,
+    read_site_text,
+    sniff_text,
+    to_minor,
+)
+
+_GAME_NO = re.compile(r"^\ufeff?#Game No ?: ?(\d+)\s*$")
+_ROOM = re.compile(r"^\ufeff?\*{5} ?(?P<room>[^*]*?\S) Hand History [Ff]or Game (?P<no>\d+) ?"
+                   r"\*{5}$")
+_SNIFF = re.compile(r"(?m)^\ufeff?\*{5} ?(?:888|Cassava|Pacific)[^*\n]* Hand History [Ff]or Game "
+                    r"\d+ ?\*{5}")
+_STAKES = re.compile(r"^(?P<sb>[^/]+)/(?P<bb>.+?) Blinds (?P<game>.+?) - \*\*\*"
+                     r"(?: (?P<d>\d\d) (?P<mo>\d\d) (?P<y>\d{4}) (?P<t>\d\d:\d\d:\d\d))?\s*$")
+# `Table NAME[ N Max] (Real Money)`, `Tournament #N <buy-in> - Table #k[ N Max] (Real Money)`,
+# or a tournament line without a table number (`Tournament #N <name> 10 Max (Real Money)`)
+_TABLE = re.compile(r"^(?:Tournament #(?P<tid>\d+)(?: (?P<buyin>.*?))?(?: - Table #(?P<tno>\S+))?|"
+                    r"Table (?P<name>.+?))(?: (?P<max>\d+) Max)? \((?P<money>[^)]*)\)\s*$")
+_BUTTON = re.compile(r"^Seat (\d+) is the button$")
+_PLAYERS = re.compile(r"^Total number of players ?: ?(\d+)(?: ?/ ?(\d+))?$")
+_SEAT = re.compile(r"^Seat (\d+): (.+?) \( ?(.*?) ?\)$")
+_STREET = re.compile(r"^\*\* Dealing (flop|turn|river) \*\* \[(.*)\]$")
+_ACTION = re.compile(r"^(folds|checks|calls|bets|raises|All-in|all-in|posts small blind|"
+                     r"posts big blind|posts ante|posts dead blind|posts bring-in|shows|mucks|"
+                     r"collected|did not show his hand)(?: \[(.*)\])?(?: .*)?$")
+_DEAD = re.compile(r"^(.+?) \+ (.+)$")
+_LAYOUT = re.compile(r"^\((?:Hi|Lo|High|Low): [^)]*\)$")
+_DEALT = re.compile(r"^Dealt to (.+?) \[(.*)\]$")
+_NOTES = [
+    (re.compile(r"^has joined the table$"), "table_change"),
+    (re.compile(r"^has left the table$"), "table_change"),
+    (re.compile(r"^(?:is sitting out|sits out|has sat out)$"), "sits_out"),
+    (re.compile(r"^(?:has returned|is back)$"), "returned"),
+    (re.compile(r"^has (?:been )?disconnected$"), "disconnected"),
+    (re.compile(r"^has reconnected$"), "reconnected"),
+    (re.compile(r"^has timed out$"), "timed_out"),
+    (re.compile(r"^said, .*$"), "said"),
+]
+_LIMITS = {"no limit": "no_limit", "pot limit": "pot_limit", "fix limit": "fixed_limit",
+           "fixed limit": "fixed_limit", "limit": "fixed_limit"}
+_GAMES = {"holdem": "holdem", "hold'em": "holdem", "texas holdem": "holdem",
+          "omaha": "omaha", "omaha hi": "omaha", "omahahl": "omaha_hilo",
+          "omaha hi/lo": "omaha_hilo", "omaha hi-lo": "omaha_hilo", "omaha hl": "omaha_hilo",
+          "5 card omaha": "omaha5", "5 card omaha hi/lo": "omaha5_hilo",
+          "5 card omahahl": "omaha5_hilo"}
+_HOLE = {"holdem": 2, "omaha": 4, "omaha_hilo": 4, "omaha5": 5, "omaha5_hilo": 5}
+# Swedish card ranks (`Kn` knekt, `D` dam, `E` ess) and 10 written out
+_RANKS = {"Kn": "J", "D": "Q", "E": "A", "10": "T", "1": "A"}
+_SPANISH_SUITS = {"p": "s", "t": "c", "d": "d", "c": "h"}
+# a hand whose cards use the Spanish suit letters `p` (picas) or `t` (tréboles): its `c` is
+# corazones (hearts), not clubs
+_SPANISH = re.compile(r"\[[^\]]*\b(?:[2-9TJQKA]|10)[pt]\b")
+_SPACES = re.compile(r"[\s\u00a0\u202f\u2009]+")
+_NUMBER = re.compile(r"^[0-9]+(?:[.,][0-9]+)*$")
+_SYMBOLS = "$€£"
+# a line `name verb[ [amount]]`, the name as short as the verbs allow (checked to be seated)
+_QUICK = re.compile(r"^(.+?) (?:folds|checks|calls|bets|raises|posts|shows|mucks|collected|"
+                    r"did not show)\b")
+_MONEY: dict[tuple[str, int], int] = {}  # amounts already read (they repeat hand after hand)
+_PUT_IN = frozenset({"post", "call", "bet", "raise"})
+
+
+def amount_888(text: str) -> Decimal:
+    """`$1,855` -> 1855; `15 788,50 $` -> 15788.50; `1.183.764 $` -> 1183764 (exact): a last
+    separator followed by one or two digits is the decimal point, any other groups digits."""
+    t = _SPACES.sub("", text).strip(_SYMBOLS)
+    for code in ("USD", "EUR", "GBP"):
+        t = t.removesuffix(code)
+    t = t.strip(_SYMBOLS)
+    if not _NUMBER.match(t):
+        raise SiteHandError(f"{text!r} is not an amount")
+    cut = max(t.rfind("."), t.rfind(","))
+    if cut >= 0 and len(t) - cut - 1 in (1, 2):
+        t = t[:cut].replace(".", "").replace(",", "") + "." + t[cut + 1:]
+    else:
+        t = t.replace(".", "").replace(",", "")
+    try:
+        return Decimal(t)
+    except InvalidOperation:
+        raise SiteHandError(f"{text!r} is not an amount") from None
+
+
+def cards_888(text: str, what: str, spanish: bool = False) -> str:
+    """`[ 5s, Ad, 8h, 7c ]` / Swedish `[ Ec, Knd, 4c, Kh ]` -> `5s Ad 8h 7c` / `Ac Jd 4c Kh`;
+    Spanish suits (`spanish`: picas p, tréboles t, diamantes d, corazones c) -> s c d h."""
+    out = []
+    for c in text.replace(",", " ").split():
+        rank, suit = c[:-1], c[-1:].lower()
+        rank = _RANKS.get(rank, rank.upper())
+        if spanish:
+            suit = _SPANISH_SUITS.get(suit, suit)
+        if len(rank) != 1 or rank not in "23456789TJQKA" or suit not in "cdhs":
+            raise SiteHandError(f"{what}: {c!r} is not a card")
+        out.append(rank + suit)
+    if not out:
+        raise SiteHandError(f"{what}: no cards")
+    return " ".join(out)
+
+
+def _symbol(text: str) -> str:
+    for ch in text:
+        if ch in _SYMBOLS:
+            return ch
+    return ""
+
+
+class _Header:
+    """Where a hand starts: a `#Game No :` line, or a room line not right after one."""
+
+    def __init__(self) -> None:
+        self.after_game_no = False
+
+    def match(self, text: str) -> bool:
+        if _GAME_NO.match(text):
+            self.after_game_no = True
+            return True
+        if not text.strip():
+            return False
+        if _ROOM.match(text) and not self.after_game_no:
+            return True
+        self.after_game_no = False
+        return False
+
+
+def _hand_id_of(text: str) -> str | None:
+    if (g := _GAME_NO.match(text)):
+        return f"888:{g.group(1)}"
+    r = _ROOM.match(text)
+    return f"888:{r.group('no')}" if r else None
+
+
+def _map_888(block: list[tuple[int, str]], file_name: str) -> SiteHand:
+    lines = [(n, t.strip()) for n, t in block if t.strip()]
+    number, first = lines[0]
+    i = 0
+    game_no = None
+    if (g := _GAME_NO.match(first)):
+        game_no = g.group(1)
+        i = 1
+    if i >= len(lines) or not (r := _ROOM.match(lines[i][1])):
+        raise SiteHandError(f"line {number}: no '***** <room> Hand History for Game N *****' "
+                            "line (truncated?)")
+    game_no = game_no or r.group("no")
+    if r.group("no") != game_no:
+        raise bad_line(lines[i][0], lines[i][1], "the game number differs from '#Game No'")
+    i += 1
+    if i >= len(lines) or not (s := _STAKES.match(lines[i][1])):
+        raise bad_line(*(lines[i] if i < len(lines) else lines[-1]), "no stakes line")
+    st_line, st_text = lines[i]
+    i += 1
+    if i >= len(lines) or not (tb := _TABLE.match(lines[i][1])):
+        raise bad_line(*(lines[i] if i < len(lines) else lines[-1]), "no table line")
+    i += 1
+    tournament = tb.group("tid") is not None
+    money_kind = tb.group("money").lower()
+    words = s.group("game").strip()
+    low = words.lower().removesuffix(" jackpot table").strip()
+    structure = variant = None
+    for lw in sorted(_LIMITS, key=len, reverse=True):
+        if low.startswith(lw + " "):
+            structure, name = _LIMITS[lw], low[len(lw) + 1:].strip()
+            variant = _GAMES.get(name)
+            break
+    if structure is None or variant is None:
+        raise bad_line(st_line, st_text, f"unsupported 888 game {words!r}")
+    symbol = _symbol(s.group("sb") + s.group("bb"))
+    if tournament:
+        currency, mpu = "CHIPS", 1
+    elif "practice" in money_kind or "play" in money_kind:
+        currency, mpu = "CHIPS", 100
+    else:
+        currency = CURRENCY_SYMBOLS.get(symbol, "USD" if not symbol else symbol)
+        mpu = 100
+        if not symbol:
+            currency = "CHIPS"
+
+    def money(text: str, where: int) -> int:
+        key = (text, mpu)
+        value = _MONEY.get(key)
+        if value is None:
+            value = to_minor(amount_888(text), mpu, f"line {where} amount {text!r}")
+            if len(_MONEY) > 4096:
+                _MONEY.clear()
+            _MONEY[key] = value
+        return value
+
+    sb, bb = money(s.group("sb"), st_line), money(s.group("bb"), st_line)
+    ts = None
+    if s.group("y"):
+        try:
+            hh, mm, ss = s.group("t").split(":")
+            ts = dt.datetime(int(s.group("y")), int(s.group("mo")), int(s.group("d")), int(hh),
+                             int(mm), int(ss), tzinfo=dt.UTC)
+        except ValueError:
+            raise bad_line(st_line, st_text, "invalid date or time") from None
+    if tournament:
+        table_id = f"{tb.group('tid')} {tb.group('tno') or ''}".strip()
+    else:
+        table_id = tb.group("name")
+    h = SiteHand(fmt="pacific", file_name=file_name, hand_id=f"888:{game_no}", table_id=table_id)
+    game: dict[str, Any] = {
+        "variant": variant, "structure": structure, "currency": currency, "minor_per_unit": mpu,
+        "tournament": tournament, "ante": 0,
+        "seat_count": int(tb.group("max")) if tb.group("max") else None,
+    }
+    if tournament:
+        # 888 tournaments move the big blind one player a deal and the small blind to the last
+        # big blind, the button left behind (NLHE-PM-MTT-10-20120221.txt hands 143941885,
+        # 143944112: a player moved in between the button and the blinds posts nothing)
+        game["dead_button"] = True
+    if structure == "fixed_limit":
+        game.update(small_blind=sb, big_blind=bb, small_bet=bb, big_bet=2 * bb)
+    else:
+        game.update(small_blind=sb, big_blind=bb)
+    started = h.emit(number, "hand_started", ts=ts, game=game,
+                     detail="refunds=implicit;rake=implicit")
+    button = None
+    while i < len(lines):
+        n, text = lines[i]
+        if (b := _BUTTON.match(text)):
+            button = int(b.group(1))
+        elif (p := _PLAYERS.match(text)):
+            if p.group(2) and game["seat_count"] is None:
+                game["seat_count"] = int(p.group(2))
+        else:
+            break
+        i += 1
+    while i < len(lines) and (m := _SEAT.match(lines[i][1])):
+        n, text = lines[i]
+        h.add_seat(n, int(m.group(1)), m.group(2), money(m.group(3), n), False)
+        i += 1
+    if not h.seat_of:
+        raise SiteHandError(f"line {number}: hand has no seats (truncated?)")
+    if button is None:
+        raise SiteHandError(f"line {number}: no 'Seat N is the button' line")
+    game["button_seat"] = button
+    body = lines[i:]
+    spanish = any(_SPANISH.search(t) for _, t in body)
+    # a seated player dealt in always has a line (a post, an action, his cards): one without
+    # any sits out
+    heard = {t[9:].partition(" [")[0] if t.startswith("Dealt to ") else
+             (sp[0] if (sp := h.split_name(t)) else "") for _, t in body}
+    for name, seat in h.seat_of.items():
+        if name not in heard:
+            h.sitting_out.add(seat)
+            next(r for r in h.rows if r["kind"] == "seat" and r["seat"] == seat)[
+                "detail"] = "sitting_out"
+
+    def cards(text: str, where: int) -> str:
+        return cards_888(text, f"line {where}", spanish)
+
+    known: dict[str, tuple[int, str]] = {}
+    for n, text in body:
+        if (d := _DEALT.match(text)):
+            if d.group(1) not in h.seat_of:
+                raise bad_line(n, text, "cards dealt to a player who is not seated")
+            known[d.group(1)] = (n, cards(d.group(2), n))
+    section = "pre"
+    dealt = False
+    big_posted = False
+    awards = 0
+    ended = False
+    last = number
+    for n, text in body:
+        last = n
+        if text == "** Dealing down cards **":
+            if section != "pre":
+                raise bad_line(n, text, "a second deal of the hole cards")
+            h.deal_holes(n, variant, known)
+            dealt = True
+            section = "play"
+            continue
+        if _DEALT.match(text):
+            continue
+        if (st := _STREET.match(text)):
+            if section == "pre":  # an observed hand: the hole cards are dealt unseen
+                h.deal_holes(n, variant, known)
+                dealt = True
+            section = "play"
+            h.board(n, cards(st.group(2), n))
+            continue
+        if text == "** Summary **":
+            section = "summary"
+            ended = True
+            continue
+        if _LAYOUT.match(text):
+            continue
+        q = _QUICK.match(text)  # `name verb [amount]` with a seated name: most lines
+        if q is not None and q.group(1) in h.seat_of:
+            name, rest = q.group(1), text[q.end(1) + 1:]
+        else:
+            split = h.split_name(text)
+            if split is None:
+                raise bad_line(n, text)
+            name, rest = split
+        a = _ACTION.match(rest)
+        if a is None:
+            for pattern, label in _NOTES:
+                if pattern.match(rest):
+                    h.emit(n, "annotation", detail=label, **h.who(name))
+                    break
+            else:
+                raise bad_line(n, text)
+            continue
+        verb, amt_s = a.group(1), a.group(2)
+        if verb.startswith("posts"):
+            if section != "pre":
+                raise bad_line(n, text, "a forced bet after the deal")
+            if amt_s is None:
+                raise bad_line(n, text, "a post without an amount")
+            if verb == "posts small blind":
+                h.post(n, name, "small_blind", money(amt_s, n), live=True)
+            elif verb == "posts big blind":
+                h.post(n, name, "new_player" if big_posted else "big_blind", money(amt_s, n),
+                       live=True)
+                big_posted = True
+            elif verb == "posts ante":
+                amt = money(amt_s, n)
+                game["ante"] = max(game["ante"], amt)
+                h.post(n, name, "ante", amt, live=False)
+            elif verb == "posts bring-in":
+                raise bad_line(n, text, "unsupported 888 game (stud)")
+            else:
+                dm = _DEAD.match(amt_s)
+                if not dm:
+                    raise bad_line(n, text, "a dead blind without 'a + b'")
+                dead, live = money(dm.group(1), n), money(dm.group(2), n)
+                if dead:
+                    h.post(n, name, "dead", dead, live=False)
+                if live:
+                    h.post(n, name, "new_player", live, live=True)
+            continue
+        if verb in ("folds", "checks", "calls", "bets", "raises", "All-in", "all-in"):
+            if section == "summary":
+                raise bad_line(n, text, "an action in the summary")
+            if not dealt:  # an observed hand: no `Dealing down cards` line
+                h.deal_holes(n, variant, known)
+                dealt = True
+                section = "play"
+            if (amt_s is None) != (verb in ("folds", "checks")):
+                raise bad_line(n, text, "amount missing or unexpected")
+            if verb == "folds":
+                h.act(n, name, "fold")
+            elif verb == "checks":
+                h.act(n, name, "check")
+            elif verb == "calls":
+                h.act(n, name, "call", added=money(amt_s, n))
+            elif verb == "bets":
+                h.act(n, name, "bet", added=money(amt_s, n))
+            elif verb == "raises":
+                h.act(n, name, "raise", added=money(amt_s, n))
+            else:
+                h.act(n, name, "auto", added=money(amt_s, n), all_in=True)
+            continue
+        if verb == "shows":
+            if amt_s is None:
+                raise bad_line(n, text, "shows without cards")
+            h.emit(n, "show", cards=cards(amt_s, n), **h.who(name))
+            continue
+        if verb == "mucks":
+            w = h.who(name)
+            h.emit(n, "muck", cards=cards(amt_s, n) if amt_s else None, **w)
+            continue
+        if verb == "did not show his hand":
+            w = h.who(name)
+            hole = h.hole.get(w["seat"])
+            h.emit(n, "muck", cards=hole if hole and "??" not in hole else None, **w)
+            continue
+        if verb == "collected":
+            if amt_s is None:
+                raise bad_line(n, text, "collected without an amount")
+            h.award(n, name, money(amt_s, n), "main")
+            awards += 1
+            continue
+        raise bad_line(n, text)
+    if not ended:
+        raise SiteHandError(f"line {last}: hand ends without '** Summary **' (truncated?)")
+    end = None
+    if not awards:
+        put = sum(r["amount"] or 0 for r in h.rows if r["kind"] in _PUT_IN)
+        if put:
+            end = "winnings=absent"
+            started["source"] += ";winnings=no 'collected' line"
+    h.end(last, end)
+    return h
+
+
+class PacificImporter:
+    """888poker / Pacific / Cassava text files: recognised by content, read hand by hand."""
+
+    name = "pacific"
+
+    def __init__(self, chunk_hands: int = CHUNK_HANDS) -> None:
+        self.chunk_hands = chunk_hands
+
+    def sniff(self, head: bytes, path: Path) -> bool:
+        """A `***** 888poker|Cassava|888.xx|Pacific... Hand History for Game N *****` line near
+        the top (PartyPoker's own `***** Hand History for Game` names no room), file name
+        ignored."""
+        del path
+        return _SNIFF.search(sniff_text(head)) is not None
+
+    def read(self, path: Path) -> Iterator[Chunk]:
+        """Stream `path` as chunks of about `chunk_hands` whole hands each."""
+        yield from read_site_text(path, fmt="pacific", header=_Header(),
+                                  chunk_hands=self.chunk_hands, map_hand=_map_888,
+                                  hand_id_of=_hand_id_of)
+
+
+IMPORTER = PacificImporter()
