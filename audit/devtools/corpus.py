@@ -177,6 +177,7 @@ class SiteResult:
     site: str
     files: int = 0
     hands: int = 0  # counted at the hand headers
+    repeated: int = 0  # of those, hands in files byte-identical to one already read
     imported: int = 0  # stored
     quarantined: int = 0
     reasons: Counter[str] = field(default_factory=Counter)
@@ -192,8 +193,14 @@ class SiteResult:
     findings: list[Finding] = field(default_factory=list)  # warning+ and DQ-SITE-TOTALS
 
     @property
+    def distinct(self) -> int:
+        """Hands to import: a file byte-identical to one already read holds the same hands
+        again, stored once (the corpus keeps some files in two folders)."""
+        return self.hands - self.repeated
+
+    @property
     def imported_pct(self) -> float:
-        return 100.0 * self.imported / self.hands if self.hands else 0.0
+        return 100.0 * self.imported / self.distinct if self.distinct else 0.0
 
     @property
     def hands_per_cpu_s(self) -> float:
@@ -208,6 +215,7 @@ class SiteResult:
                           if Severity(f.severity).level >= _WARNING)
         return {
             "site": self.site, "files": self.files, "hands": self.hands,
+            "repeated_hands": self.repeated, "distinct_hands": self.distinct,
             "imported": self.imported, "imported_pct": round(self.imported_pct, 2),
             "quarantined": self.quarantined,
             "quarantine_reasons": [{"reason": reason, "count": n,
@@ -281,6 +289,7 @@ def _tally_ingest(result: SiteResult, summary: IngestSummary, store: Store,
         rel = Path(f.path).relative_to(corpus).as_posix()
         if f.skipped:
             result.duplicates.append(rel)
+            result.repeated += count_hands(Path(f.path), result.site)
         elif not f.format:  # no importer took it (or it could not be read at all)
             result.unrecognised.append(rel)
         else:
@@ -358,6 +367,7 @@ def total_of(results: Iterable[SiteResult]) -> SiteResult:
     for r in results:
         total.files += r.files
         total.hands += r.hands
+        total.repeated += r.repeated
         total.imported += r.imported
         total.quarantined += r.quarantined
         total.reasons.update(r.reasons)
@@ -395,7 +405,8 @@ def format_corpus(result: dict[str, Any], reasons: int = 3) -> str:
             f"{r['site_totals_notes']:>7}{r['hands_per_cpu_s']:>12.0f}"
             f"{r.get('read_hands_per_cpu_s', 0):>11.0f}")
     lines.append("")
-    lines.append("hands: counted at the site's hand header; %: imported of those; "
+    lines.append("hands: counted at the site's hand header; %: imported of those (less the "
+                 "hands of files byte-identical to one already read, stored once); "
                  "quar: quarantined; unrec: files no importer recognises; dup: files skipped "
                  "as identical to one already read; totals: DQ-SITE-TOTALS notes; "
                  "hands/cpu-s: hands stored per CPU-second of the import (a store commit per "
