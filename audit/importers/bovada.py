@@ -128,6 +128,8 @@ _POSTS = {"small blind": "small_blind", "ante/small blind": "small_blind",
           "ante chip": "ante", "bring_in chip": "bring_in", "posts chip": "new_player",
           "posts dead chip": "dead_chip"}
 _BLIND_OF = {"Small Blind": "small_blind", "Big Blind": "big_blind", "Dealer": "dealer"}
+_ACTIONS = frozenset({"folds", "fold", "checks", "check", "call", "calls", "bets", "d bets",
+                      "double bets", "bets chip info", "raises", "raise", "all-in"})
 _PUT_IN = frozenset({"post", "call", "bet", "raise", "complete"})
 _ME = re.compile(r"\s+\[ME\]")
 
@@ -374,6 +376,18 @@ def _map_bovada(block: list[tuple[int, str]], file_name: str
     rake_stated = False
     stud = _Stud(h) if is_stud else None
     live_count = len(h.seat_of) - len(h.sitting_out)
+    # the older files write no street lines: a street starts when the betting round before it
+    # is over, its cards taken from the summary's board
+    implicit = not is_stud and not any(
+        p is None and (t.startswith(("*** FLOP", "*** TURN", "*** RIVER", "Card dealt to table")))
+        for _, t, p, _ in body)
+    summary_board: list[str] = []
+    if implicit:
+        for n, t, p, _ in body[summary_at:]:
+            if p is None and t.startswith("Board [") and t[6:].strip("[] "):
+                summary_board = site_cards(t[6:], f"line {n}").split(" ")
+                break
+    need: set[int] | None = None  # seats still to act this round (implicit streets)
     has_antes = any(r.startswith("Ante chip") for _, _, p, r in body if p is not None)
     anted: set[str] = set()
     positions = {p.split(" [")[0] for p in h.seat_of}
@@ -392,9 +406,11 @@ def _map_bovada(block: list[tuple[int, str]], file_name: str
                         "[] ") else []
                     if stated[:len(board)] != board:
                         raise bad_line(n, text, "the summary's board is not the board dealt")
-                    if len(stated) > len(board):
-                        h.board(n, " ".join(stated[len(board):]))
-                        board = stated
+                    while len(stated) > len(board):  # street by street
+                        more = stated[len(board):3] if len(board) < 3 else stated[len(board):
+                                                                                  len(board) + 1]
+                        h.board(n, " ".join(more))
+                        board.extend(more)
                 elif _SUMMARY_SEAT.match(text) or not text.strip():
                     pass
                 else:
@@ -405,6 +421,7 @@ def _map_bovada(block: list[tuple[int, str]], file_name: str
                 continue
             if text == "*** HOLE CARDS ***" or (is_stud and _STUD_STREET.match(text)):
                 if section == "pre" and not is_stud:
+                    need = {x for x in h.left if x not in h.sitting_out and h.left[x] > 0}
                     h.deal_holes(n, variant, {p: (c[0][0], site_cards(c[0][1], f"line {n}"))
                                               for p, c in dealt.items()})
                 section = "play"
@@ -475,11 +492,27 @@ def _map_bovada(block: list[tuple[int, str]], file_name: str
             raise bad_line(n, text)
         verb, paren, x, y = a.groups()
         v = verb.strip().lower()
+        if implicit and need is not None and v in _ACTIONS:
+            if not need and len(board) < 5:  # the round is over: the next street's cards
+                k = 3 if not board else 1
+                more = summary_board[len(board):len(board) + k]
+                if len(more) < k:
+                    more = ["??"] * k
+                    started["source"] += ";board=not logged"
+                h.board(n, " ".join(more))
+                board.extend(more)
+                need = {x for x in h.left if x not in h.sitting_out and x not in h.folded
+                        and h.left[x] > 0}
+            rows_before = len(h.rows)
         if v in _FOLDS:
             h.act(n, name, "fold")
+            if need is not None:
+                need.discard(h.seat_of[name])
             continue
         if v == "checks" or v == "check":
             h.act(n, name, "check")
+            if need is not None:
+                need.discard(h.seat_of[name])
             continue
         if v in _POSTS:
             if x is None:
@@ -552,6 +585,18 @@ def _map_bovada(block: list[tuple[int, str]], file_name: str
             h.award(n, name, money(x, n), "side-1")
         else:
             raise bad_line(n, text)
+        if implicit and need is not None and v in _ACTIONS and len(h.rows) > rows_before:
+            row = h.rows[-1]
+            seat = row["seat"]
+            if row["kind"] in ("bet", "raise", "complete"):
+                need = {x for x in h.left if x not in h.sitting_out and x not in h.folded
+                        and h.left[x] > 0 and x != seat}
+            elif row["kind"] == "post":
+                pass
+            else:
+                need.discard(seat)
+            if h.left[seat] == 0:
+                need.discard(seat)
     if stud is not None:
         stud.flush()
     if total_pot is not None:
