@@ -130,6 +130,10 @@ _POSTS = {"small blind": "small_blind", "ante/small blind": "small_blind",
 _BLIND_OF = {"Small Blind": "small_blind", "Big Blind": "big_blind", "Dealer": "dealer"}
 _ACTIONS = frozenset({"folds", "fold", "checks", "check", "call", "calls", "bets", "d bets",
                       "double bets", "bets chip info", "raises", "raise", "all-in"})
+_NEVER_TWICE = ("Small", "Big", "Ante", "Bring_in", "Posts", "Call", "Bets", "D bets", "Double",
+                "Raises", "All-in", "Return uncalled", "Hand result", "Hand Result", "Ranking",
+                "Prize")
+_REPEATED = "\x00repeated"
 _PUT_IN = frozenset({"post", "call", "bet", "raise", "complete"})
 _ME = re.compile(r"\s+\[ME\]")
 
@@ -281,6 +285,7 @@ def _map_bovada(block: list[tuple[int, str]], file_name: str
     plays: set[str] = set()
     k = i
     summary_at = None
+    prev = ""
     while k < n_block:
         n, text = block[k]
         if summary_at is not None:
@@ -297,6 +302,14 @@ def _map_bovada(block: list[tuple[int, str]], file_name: str
         p, sep, rest = text.partition(" : ")
         if sep and not p.startswith("*"):
             name = who(p, n)
+            if text == prev and rest.startswith(_NEVER_TWICE):
+                # the same chips moved twice in a row by one player cannot happen (a second
+                # bet, call, post or payout needs someone else to act first): the log repeats
+                # the line (a corrupted file); kept as a note, not as a second action
+                body.append((n, text, None, _REPEATED))
+                k += 1
+                continue
+            prev = text
             body.append((n, text, name, rest))
             if rest.startswith("Card dealt to a spot ["):
                 dealt.setdefault(name, []).append((n, rest[21:]))
@@ -443,6 +456,11 @@ def _map_bovada(block: list[tuple[int, str]], file_name: str
                 new = site_cards(text[20:], f"line {n}")
                 h.board(n, new)
                 board.extend(new.split(" "))
+                continue
+            if rest is _REPEATED:
+                h.emit(n, "annotation", detail=f"repeated_line: {text}")
+                if ";repeated" not in started["source"]:
+                    started["source"] += ";repeated=lines the log repeats are notes"
                 continue
             if text.startswith(("Seating Info:", "Player Info:", "Table Info:",
                                 "Set dealer")):
