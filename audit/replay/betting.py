@@ -211,7 +211,7 @@ def _apply(h: HandState, kind: str, s: int, amount: int | None, total: int | Non
                 h.flag(DQ_AMOUNT, seq, f"{h.who(s)} is logged to call {h.money(add)} with "
                        "nothing to call; the chips are counted as put in.", seat=s,
                        expected=0, actual=add, delta=add)
-        elif add < owed and not all_in:
+        elif add < owed and not all_in and not h.covers_all_ins(s, new_total):
             h.flag(CHIP_SHORT_CALL, seq, f"{h.who(s)} called {h.money(add)} but owed "
                    f"{h.money(owed)} and had chips to cover it; a short call must be made up "
                    f"(short by {h.money(owed - add)}).", seat=s, expected=owed, actual=add,

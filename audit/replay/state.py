@@ -214,10 +214,30 @@ class HandState:
             s = order[(start + k) % n]
             if in_hand[s] and not folded[s] and stack[s] > 0 and (
                     not acted[s] or bet[s] < cur):
-                if can_act == 1 and bet[s] >= cur:
+                if can_act == 1 and (bet[s] >= cur or bet[s] >= self.top_other(s)):
+                    # the only player with chips covers every bet he faces: nobody could
+                    # match more (a blind all in for less leaves the level above his chips)
                     return 0
                 return s
         return 0
+
+    def top_other(self, s: int) -> int:
+        """The largest round total of the players other than `s` still in the hand."""
+        top = 0
+        in_hand, folded, bet = self.in_hand, self.folded, self.bet
+        for o in self.order:
+            if o != s and in_hand[o] and not folded[o] and bet[o] > top:
+                top = bet[o]
+        return top
+
+    def covers_all_ins(self, s: int, total: int) -> bool:
+        """Whether every other player still in the hand is all in and `total` matches the
+        largest of their round totals: more could only come back as an uncalled bet."""
+        in_hand, folded, stack = self.in_hand, self.folded, self.stack
+        for o in self.order:
+            if o != s and in_hand[o] and not folded[o] and stack[o] > 0:
+                return False
+        return total >= self.top_other(s)
 
     def _index_after(self, seat: int) -> int:
         """Index in `order` of the first seat clockwise after `seat` (seat may be empty)."""
