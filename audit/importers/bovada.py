@@ -563,7 +563,12 @@ def _map_bovada(block: list[tuple[int, str]], file_name: str
         if v in _CALLS:
             h.act(n, name, "call", added=money(x, n))
         elif v in _BETS:
-            h.act(n, name, "bet", added=money(x, n))
+            amt = money(x, n)
+            kind = "bet"
+            if stud is not None and stud.number == 3:  # opens 3rd street for the full bet
+                kind = _raise_kind(h, stud, h.round.get(h.seat_of[name], 0) + amt)
+                kind = "bet" if kind == "raise" else kind
+            h.act(n, name, kind, added=amt)
         elif v == "raises" or v == "raise":
             to = money(y if y is not None else x, n)
             h.act(n, name, _raise_kind(h, stud, to), to=to)
@@ -677,7 +682,9 @@ def _stud_limits(body: list[tuple[int, str, str | None, str]], money: _Money,
         v = a.group(1).strip().lower()
         if v in ("bring_in chip", "big blind/bring in", "big blind"):
             bring = money(a.group(3), n)
-        elif street == 3 and v in ("raises", "raise", "all-in") and small is None:
+        elif street == 3 and v == "bets" and small is None:
+            small = money(a.group(3), n)  # the bring-in's seat completes at once
+        elif street == 3 and v in ("raises", "raise") and small is None:
             small = money(a.group(4) or a.group(3), n)
         elif street == 4 and v == "bets" and small is None:
             small = money(a.group(3), n)
