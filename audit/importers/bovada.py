@@ -350,9 +350,12 @@ def _map_bovada(block: list[tuple[int, str]], file_name: str
     elif stakes and not is_stud:
         sb, bb = money(stakes[0], number), money(stakes[1], number)
     posted_sb = posted_bb = None
+    dead_chips: list[int] = []
     for n, _, name, rest in body:
         if name is None:
             continue
+        if rest.startswith("Posts dead chip "):
+            dead_chips.append(money(rest.rsplit(" ", 1)[1], n))
         if rest.startswith(("Small Blind ", "Small blind ", "Ante/Small")) and posted_sb is None:
             posted_sb = money(rest.rsplit(" ", 1)[1], n)
         elif rest.startswith(("Big blind", "Big Blind")) and posted_bb is None:
@@ -361,6 +364,8 @@ def _map_bovada(block: list[tuple[int, str]], file_name: str
             posted_bb = money(rest.rsplit(" ", 1)[1], n)  # all in on the big blind
         elif rest.startswith("Card dealt") or rest.startswith(("Fold", "Call", "Raise", "Bet")):
             break
+    big = bb if bb is not None else posted_bb
+    dead_sb = next((d - big for d in dead_chips if big and big < d < 2 * big), None)
     stud_limits = None
     if is_stud:
         stud_limits = _stud_limits(body, money, started)
@@ -372,6 +377,8 @@ def _map_bovada(block: list[tuple[int, str]], file_name: str
             if bb is None:
                 raise SiteHandError(f"line {number}: no big blind posted: the blinds of the "
                                     "table are unknown")
+            if sb is None and dead_sb is not None:
+                sb = dead_sb  # a missed small blind made up with the big blind
             if sb is None:
                 sb = bb // 2
                 started["source"] += ";small_blind=assumed half the big blind (none posted)"
@@ -622,6 +629,16 @@ def _map_bovada(block: list[tuple[int, str]], file_name: str
                 need.discard(seat)
     if stud is not None:
         stud.flush()
+    if not any(r["kind"] == "award" and r["detail"] == "uncalled" for r in h.rows):
+        put: dict[int, int] = {}
+        for r in h.rows:
+            if r["kind"] in _PUT_IN:
+                put[r["seat"]] = put.get(r["seat"], 0) + (r["amount"] or 0)
+        top = sorted(put.values(), reverse=True)
+        if len(top) > 1 and top[0] > top[1]:
+            # chips nobody matched and no `Return uncalled` line (a walk): the room pays them
+            # back inside the winner's `Hand result`
+            started["detail"] += ";refunds=implicit"
     if total_pot is not None:
         if not rake_stated:
             started["detail"] += ";rake=implicit"

@@ -51,7 +51,10 @@ def check_site_totals(h: HandState, out: Outcome, stated: int | None, seq: int) 
     # a pot only one player can win (the unmatched part of a short all-in ante) is his own
     # chips back: a room may count it in its total pot or return it as an uncalled bet
     own = sum(r.amount for r in out.pots if len(r.eligible) == 1)
-    if stated not in (pot, pot - own):
+    # a room that logs no returned bet pays it inside the winner's collection, and may count it
+    # in its total pot (a walk: Bovada `Total Pot($12)` for blinds of $4 and $8)
+    gross = sum(h.contrib) if h.refunds_implicit and not h.uncalled_logged else pot
+    if stated not in (pot, pot - own, gross):
         more = "more" if pot > stated else "less"
         h.flag(DQ_SITE_TOTALS, seq,
                f"The room states a total pot of {h.money(stated)}, but the logged actions put "
