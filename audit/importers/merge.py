@@ -252,7 +252,7 @@ def _map_game(game: _E, desc: dict[str, str], file_name: str) -> SiteHand:
         raise SiteHandError(f"line {game.line}: no <players>")
     listed = [p for p in players.kids if p.tag == "player"]
     acting = {e.a["player"] for r in rounds for e in r.kids
-              if e.a.get("player", "").lstrip("-").isdigit()}
+              if e.tag in ("event", "winner") and e.a.get("player", "").isdigit()}
     numbers = {int(p.a.get("seat", "-1")) for p in listed} | {int(x) for x in acting}
     if min(numbers, default=1) < 0:
         raise SiteHandError(f"line {players.line}: a seat number below 0")
@@ -262,13 +262,21 @@ def _map_game(game: _E, desc: dict[str, str], file_name: str) -> SiteHand:
         notes.append(";seats=numbered from 0 in the log, shifted to 1..")
     started = h.emit(game.line, "hand_started", "".join(notes), ts=ts, game=gm,
                      detail="rake=implicit")
+    raise_to, put, posted_by = _semantics(rounds, money)
+    if not raise_to:
+        started["source"] += ";raise=chips added (this client's RAISE amounts)"
+    balance = {p.a["seat"]: money(p.a.get("balance", "0"), p.line) for p in listed}
+    after_posts = any(put.get(x, 0) > b for x, b in balance.items())
+    if after_posts:  # the balances are what is left after the forced bets
+        started["source"] += ";stacks=balance plus the forced bets (logged after them)"
+        for x in balance:
+            balance[x] += posted_by.get(x, 0)
     name_of: dict[str, str] = {}
     for p in listed:
         seat = int(p.a["seat"]) + shift
         name = p.a.get("nickname") or f"seat {seat}"
         name_of[p.a["seat"]] = name
-        h.add_seat(p.line, seat, name, money(p.a.get("balance", "0"), p.line),
-                   p.a.get("dealtin") == "false")
+        h.add_seat(p.line, seat, name, balance[p.a["seat"]], p.a.get("dealtin") == "false")
     for x in sorted(acting - set(name_of), key=int):
         seat = int(x) + shift
         name = f"seat {seat}"
@@ -293,8 +301,8 @@ def _map_game(game: _E, desc: dict[str, str], file_name: str) -> SiteHand:
                 gm["min_bet"] = money(c, game.line)
         else:
             sb, bb = money(a, game.line), money(b, game.line)
-    elif (m := _LIMIT_STAKES.search(stakes)):
-        sb, bb = money(m.group(1), game.line), money(m.group(2), game.line)
+    elif (m := _LIMIT_STAKES.search(stakes)):  # fixed limit: the small and big bet
+        gm.update(small_bet=money(m.group(1), game.line), big_bet=money(m.group(2), game.line))
     elif (m := _BLINDS.search(stakes)):
         sb, bb = money(m.group(1), game.line), money(m.group(2), game.line)
         if (an := _ANTE.search(stakes)):
@@ -307,7 +315,9 @@ def _map_game(game: _E, desc: dict[str, str], file_name: str) -> SiteHand:
         gm["ante"] = posted["ANTE"]
     if is_stud:
         if structure == "fixed_limit":
-            if sb is not None:
+            if "small_bet" in gm:
+                pass
+            elif sb is not None:
                 gm.update(small_bet=sb, big_bet=bb)
             else:
                 small, big = _stud_limits(rounds, money)
@@ -315,6 +325,9 @@ def _map_game(game: _E, desc: dict[str, str], file_name: str) -> SiteHand:
                 started["source"] += ";limits=from the betting (the stakes name none)"
         if "bring_in" not in gm:
             gm["bring_in"] = posted["BRING_IN"] or (gm.get("small_bet") or 0) // 2
+    elif "small_bet" in gm:  # fixed-limit button game: the blinds as posted
+        bb = posted["BIG_BLIND"] or gm["small_bet"]
+        gm.update(big_blind=bb, small_blind=posted["SMALL_BLIND"] or bb // 2)
     else:
         if bb is None:
             sb, bb = posted["SMALL_BLIND"], posted["BIG_BLIND"]
@@ -327,8 +340,46 @@ def _map_game(game: _E, desc: dict[str, str], file_name: str) -> SiteHand:
                       small_blind=posted["SMALL_BLIND"] or bb // 2)
         else:
             gm.update(small_blind=sb if sb is not None else bb // 2, big_blind=bb)
-    _play(h, game, rounds, name_of, money, gm, started, is_stud, is_draw, variant)
+    _play(h, game, rounds, name_of, money, gm, started, is_stud, is_draw, variant, raise_to)
     return h
+
+
+def _semantics(rounds: list[_E], money: _Money
+               ) -> tuple[bool, dict[str, int], dict[str, int]]:
+    """(RAISE and COMPLETE amounts are round totals?, chips each player put in, the forced
+    bets each posted).  Clients differ: the newer write the raise-to total, the older the
+    chips added; the one whose chips match what the winners were paid (plus a rake) wins."""
+    won = sum(money(e.a.get("amount"), e.line) for r in rounds for e in r.kids
+              if e.tag == "winner" and e.a.get("amount"))
+    results = []
+    for to in (True, False):
+        put: dict[str, int] = {}
+        posted: dict[str, int] = {}
+        round_total: dict[str, int] = {}
+        for r in rounds:
+            rid = r.a.get("id", "")
+            if rid in _BETTING and rid not in ("PREFLOP", "PRE_FIRST_DRAW", "THIRD_STREET"):
+                round_total = {}
+            if rid in _DRAW_ROUNDS:
+                round_total = {}
+            for e in r.kids:
+                if e.tag != "event" or e.a.get("amount") is None:
+                    continue
+                t, p = e.a.get("type"), e.a.get("player", "")
+                amt = money(e.a["amount"], e.line)
+                if t in ("RAISE", "COMPLETE") and to:
+                    add = max(0, amt - round_total.get(p, 0))
+                else:
+                    add = amt
+                if t in ("SMALL_BLIND", "BIG_BLIND", "ANTE", "BRING_IN"):
+                    posted[p] = posted.get(p, 0) + amt
+                if t != "ANTE":
+                    round_total[p] = round_total.get(p, 0) + add
+                put[p] = put.get(p, 0) + add
+        results.append((to, put, posted, sum(put.values()) - won))
+    fits = [r for r in results if r[3] >= 0]
+    to, put, posted, _ = min(fits, key=lambda r: r[3]) if fits else results[0]
+    return to, put, posted
 
 
 def _stud_limits(rounds: list[_E], money: _Money) -> tuple[int, int]:
@@ -354,7 +405,7 @@ def _stud_limits(rounds: list[_E], money: _Money) -> tuple[int, int]:
 
 def _play(h: SiteHand, game: _E, rounds: list[_E], name_of: dict[str, str], money: _Money,
           gm: dict[str, Any], started: dict[str, Any], is_stud: bool, is_draw: bool,
-          variant: str) -> None:
+          variant: str, raise_to: bool) -> None:
     count = HOLE_COUNT.get(variant, 2)
     try:
         count = int(game.a.get("numholecards", count))
@@ -389,11 +440,15 @@ def _play(h: SiteHand, game: _E, rounds: list[_E], name_of: dict[str, str], mone
                  if c.tag == "cards" and c.a.get("type") in ("SHOWN", "MUCKED")}
         # deals of the round first
         if not is_stud and not dealt and (rid in _BETTING or rid in _DRAW_ROUNDS):
-            h.deal_holes(r.line, variant, {name_of[p]: (r.line, " ".join(c[:count]))
-                                           for p, c in hole.items()})
-            for seat in h.hole:
-                h.hole[seat] = " ".join(h.hole[seat].split(" ")[:count] + ["??"] * max(
-                    0, count - len(h.hole[seat].split(" "))))
+            known = {name_of[p]: " ".join(c[:count]) for p, c in hole.items()}
+            names = {seat: name for name, seat in h.seat_of.items()}
+            for seat in sorted(h.left):
+                if seat in h.sitting_out:
+                    continue
+                cards = known.get(names[seat]) or " ".join(["??"] * count)
+                h.hole[seat] = cards
+                h.emit(r.line, "deal", cards=cards, detail="hole", seat=seat,
+                       player=names[seat])
             dealt = True
         if rid in _BETTING and rid not in ("PREFLOP", "PRE_FIRST_DRAW", "THIRD_STREET"):
             h.new_round()
@@ -408,9 +463,10 @@ def _play(h: SiteHand, game: _E, rounds: list[_E], name_of: dict[str, str], mone
                 if now[:len(board)] != board:
                     raise SiteHandError(f"line {c.line}: the board {now} is not the board "
                                         f"dealt {board}")
-                if len(now) > len(board):
-                    h.board(c.line, " ".join(now[len(board):]))
-                    board = now
+                while len(now) > len(board):  # street by street
+                    k = 3 if not board else 1
+                    h.board(c.line, " ".join(now[len(board):len(board) + k]))
+                    board = now[:len(board) + k]
         if rid in _DRAW_ROUNDS:
             h.new_round()
             _draw_round(h, r, name_of, hand_now, who)
@@ -481,7 +537,10 @@ def _play(h: SiteHand, game: _E, rounds: list[_E], name_of: dict[str, str], mone
                 h.act(e.line, name, "bet", added=money(amount, e.line))
             elif t in ("RAISE", "COMPLETE"):
                 kind = "complete" if t == "COMPLETE" else "raise"
-                h.act(e.line, name, kind, to=money(amount, e.line))
+                if raise_to:
+                    h.act(e.line, name, kind, to=money(amount, e.line))
+                else:
+                    h.act(e.line, name, kind, added=money(amount, e.line))
             elif t == "ALL_IN":
                 if amount is None:
                     h.emit(e.line, "annotation", detail="all_in", **w)
