@@ -221,6 +221,10 @@ def _map_game(game: _E, desc: dict[str, str], file_name: str) -> SiteHand:
     variant = _variant(game, desc)
     is_stud = variant in _STUD
     is_draw = variant in _DRAW
+    draws = sum(1 for r in game.kids if r.tag == "round" and r.a.get("id") in _DRAW_ROUNDS)
+    if variant == "lowball_a5" and draws > 1:
+        raise SiteHandError(f"line {game.line}: unsupported Merge game: A-5 triple draw "
+                            "(the replay knows A-5 lowball with one draw)")
     stakes = game.a.get("stakes") or desc.get("stakes", "")
     low = stakes.lower()
     structure = next((s for w, s in _STRUCTURES if w in low), None)
@@ -266,7 +270,8 @@ def _map_game(game: _E, desc: dict[str, str], file_name: str) -> SiteHand:
     if not raise_to:
         started["source"] += ";raise=chips added (this client's RAISE amounts)"
     balance = {p.a["seat"]: money(p.a.get("balance", "0"), p.line) for p in listed}
-    after_posts = any(put.get(x, 0) > b for x, b in balance.items())
+    after_posts = any(put.get(x, 0) > b for x, b in balance.items()) or _acts_past_balance(
+        rounds, balance, money, raise_to)
     if after_posts:  # the balances are what is left after the forced bets
         started["source"] += ";stacks=balance plus the forced bets (logged after them)"
         for x in balance:
@@ -311,6 +316,11 @@ def _map_game(game: _E, desc: dict[str, str], file_name: str) -> SiteHand:
     posted = {t: next((money(e.a.get("amount"), e.line) for e in posts
                        if e.a.get("type") == t and e.a.get("amount")), None)
               for t in ("SMALL_BLIND", "BIG_BLIND", "ANTE", "BRING_IN")}
+    if (bb is not None and not game.a.get("stakes") and posted["BIG_BLIND"]
+            and posted["BIG_BLIND"] != bb and posted["SMALL_BLIND"] != sb):
+        # the description (the file's, written once) names other blinds than this hand posts
+        sb, bb = posted["SMALL_BLIND"], posted["BIG_BLIND"]
+        started["source"] += f";blinds=as posted (the description says {stakes!r})"
     if posted["ANTE"] and not gm["ante"]:
         gm["ante"] = posted["ANTE"]
     if is_stud:
@@ -344,6 +354,37 @@ def _map_game(game: _E, desc: dict[str, str], file_name: str) -> SiteHand:
     return h
 
 
+_VOLUNTARY = frozenset({"FOLD", "CHECK", "CALL", "BET", "RAISE", "COMPLETE", "ALL_IN"})
+
+
+def _acts_past_balance(rounds: list[_E], balance: dict[str, int], money: _Money,
+                       raise_to: bool) -> bool:
+    """Whether a player acts after putting in his whole logged balance: then the balance is
+    what he had left after the forced bets (an all-in player never acts again)."""
+    put: dict[str, int] = {}
+    round_total: dict[str, int] = {}
+    for r in rounds:
+        rid = r.a.get("id", "")
+        if rid in _DRAW_ROUNDS or (rid in _BETTING and rid not in (
+                "PREFLOP", "PRE_FIRST_DRAW", "THIRD_STREET")):
+            round_total = {}
+        for e in r.kids:
+            if e.tag != "event":
+                continue
+            t, p = e.a.get("type"), e.a.get("player", "")
+            if t in _VOLUNTARY and p in balance and put.get(p, 0) >= balance[p] > 0:
+                return True
+            if e.a.get("amount") is None:
+                continue
+            amt = money(e.a["amount"], e.line)
+            add = max(0, amt - round_total.get(p, 0)) if (
+                t in ("RAISE", "COMPLETE") and raise_to) else amt
+            if t != "ANTE":
+                round_total[p] = round_total.get(p, 0) + add
+            put[p] = put.get(p, 0) + add
+    return False
+
+
 def _semantics(rounds: list[_E], money: _Money
                ) -> tuple[bool, dict[str, int], dict[str, int]]:
     """(RAISE and COMPLETE amounts are round totals?, chips each player put in, the forced
@@ -356,6 +397,7 @@ def _semantics(rounds: list[_E], money: _Money
         put: dict[str, int] = {}
         posted: dict[str, int] = {}
         round_total: dict[str, int] = {}
+        miscalls = 0
         for r in rounds:
             rid = r.a.get("id", "")
             if rid in _BETTING and rid not in ("PREFLOP", "PRE_FIRST_DRAW", "THIRD_STREET"):
@@ -371,14 +413,18 @@ def _semantics(rounds: list[_E], money: _Money
                     add = max(0, amt - round_total.get(p, 0))
                 else:
                     add = amt
+                if t == "CALL" and add != max(round_total.values(), default=0) - \
+                        round_total.get(p, 0):
+                    miscalls += 1  # a call that does not match the bet it faces
                 if t in ("SMALL_BLIND", "BIG_BLIND", "ANTE", "BRING_IN"):
                     posted[p] = posted.get(p, 0) + amt
                 if t != "ANTE":
                     round_total[p] = round_total.get(p, 0) + add
                 put[p] = put.get(p, 0) + add
-        results.append((to, put, posted, sum(put.values()) - won))
-    fits = [r for r in results if r[3] >= 0]
-    to, put, posted, _ = min(fits, key=lambda r: r[3]) if fits else results[0]
+        results.append((to, put, posted, sum(put.values()) - won, miscalls))
+    # fewest calls that do not match their bet, then the smallest rake that pays the winners
+    fits = [r for r in results if r[3] >= 0] or results
+    to, put, posted, _, _ = min(fits, key=lambda r: (r[4], r[3]))
     return to, put, posted
 
 
