@@ -477,9 +477,19 @@ def _play(h: SiteHand, game: _E, rounds: list[_E], name_of: dict[str, str], mone
             raise SiteHandError(f"line {line}: player {p!r} is not seated in this hand")
         return h.who(name_of[p])
 
+    pending: list[tuple[int, str, str | None, _E | None]] = []
     for r in rounds:
         rid = r.a.get("id", "")
         last = r.line
+        if pending and rid not in _STUD_STREETS:
+            for line, t, p, c in pending:
+                w = who(p, line)
+                full = stud_held.get(p or "")
+                cards = " ".join(full) if full and "??" not in full else (
+                    " ".join(_cards(c.a.get("cards", ""), f"line {c.line}")) if c is not None
+                    else None)
+                h.emit(line, "show" if t == "SHOW" else "muck", cards=cards, **w)
+            pending = []
         if rid not in _BETTING and rid not in _DRAW_ROUNDS and rid not in _LAYOUT_ROUNDS:
             raise SiteHandError(f"line {r.line}: unknown round {rid!r}")
         shown = {c.a.get("player"): c for c in r.kids
@@ -592,6 +602,10 @@ def _play(h: SiteHand, game: _E, rounds: list[_E], name_of: dict[str, str], mone
                     h.emit(e.line, "annotation", detail="all_in", **w)
                 else:
                     h.act(e.line, name, "auto", added=money(amount, e.line), all_in=True)
+            elif t in ("SHOW", "MUCK") and is_stud and street < 7 and _more_streets(
+                    rounds, r):
+                # an all-in showdown before the last street: shown once every card is dealt
+                pending.append((e.line, t, p, shown.get(p)))
             elif t == "SHOW":
                 c = shown.get(p)
                 cards = " ".join(_cards(c.a.get("cards", ""), f"line {c.line}")) if (
@@ -605,6 +619,11 @@ def _play(h: SiteHand, game: _E, rounds: list[_E], name_of: dict[str, str], mone
             else:
                 raise SiteHandError(f"line {e.line}: unknown Merge event {t!r}")
     h.end(last)
+
+
+def _more_streets(rounds: list[_E], r: _E) -> bool:
+    """Whether a stud street round follows `r`."""
+    return any(x.a.get("id") in _STUD_STREETS for x in rounds[rounds.index(r) + 1:])
 
 
 def _has_event(r: _E, player: str | None, card_type: str) -> bool:
