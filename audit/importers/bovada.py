@@ -604,7 +604,11 @@ def _map_bovada(block: list[tuple[int, str]], file_name: str
             if y is not None or (paren and paren.startswith("raise")):
                 to = money(y, n) if y is not None else (amt if amt == before + left
                                                         or amt != left else before + amt)
-                h.act(n, name, _raise_kind(h, stud, to), to=to, all_in=to - before == left)
+                kind = _raise_kind(h, stud, to)
+                if kind == "complete":
+                    h.act(n, name, kind, to=to, all_in=to - before == left)
+                else:  # a bet when nobody has bet, a call when it does not raise
+                    h.act(n, name, "auto", added=to - before, all_in=to - before == left)
             else:
                 h.act(n, name, "auto", added=amt, all_in=amt == left)
         elif v.startswith("return uncalled"):
@@ -662,7 +666,34 @@ def _map_bovada(block: list[tuple[int, str]], file_name: str
         started["source"] += ";bring_in=assumed half the small bet"
     last = block[end - 1][0] if end is not None else block[-1][0]
     h.end(last, f"total_pot={total_pot}" if total_pot is not None else None)
+    _settle_last(h)
     return h, end
+
+
+def _settle_last(h: SiteHand) -> None:
+    """The awards after the play (grouped by pot, as the room's pots are paid), then the rake,
+    then hand_ended: notes the log writes after a payout (`Leave(Auto)`, `Ranking 2`) stay
+    with the play. Each row keeps its source line."""
+    rows, lines = h.rows, h.lines
+    order: list[str] = []
+    for r in rows:
+        if r["kind"] == "award":
+            pot = _pot_of(r["detail"])
+            if pot not in order:
+                order.append(pot)
+    keyed = sorted(range(len(rows)), key=lambda i: (
+        (2, 0) if rows[i]["kind"] == "hand_ended" else
+        (1, 1 + len(order)) if rows[i]["kind"] == "rake" else
+        (1, order.index(_pot_of(rows[i]["detail"]))) if rows[i]["kind"] == "award" else (0, 0)))
+    h.rows = [rows[i] for i in keyed]
+    h.lines = [lines[i] for i in keyed]
+    for seq, r in enumerate(h.rows):
+        r["seq"] = seq
+
+
+def _pot_of(label: str | None) -> str:
+    base = (label or "main").split("/")[0].split("@")[0]
+    return "main" if base in ("main", "uncalled") else base
 
 
 def _first_words(text: str) -> str:
