@@ -23,7 +23,8 @@ Mapping (Merge -> events; money exact, `$1,855.50` / `1500.00` understood):
   Limit`, `Limit`); stakes `($sb/$bb)`, `Limit $sb/$bb` (fixed limit: small/big bet), stud
   `($ante/$bring-in/$x)`, tournaments `Level L [Ante A, ]Blinds sb/bb` or none (then the
   posted blinds; stud limits from the betting).  Tournament when the description says so:
-  chips (CHIPS, minor 100); cash: USD; `realmoney="false"` play chips (CHIPS).
+  chips (CHIPS, minor 1; 100 when a hand writes a fraction of a chip); cash: USD (minor 100);
+  `realmoney="false"` play chips (CHIPS).
 * `<players dealer=D>` `<player seat nickname balance dealtin>` -> seat (dealtin false:
   sitting_out); the button is D.  Seats numbered from 0 are shifted to 1.. (`source` says
   so).  A player acting from a seat the list lacks (he joined as the hand began) is seated
@@ -181,6 +182,21 @@ def _cards(text: str, where: str) -> list[str]:
     return [_card(c, where) for c in text.split(",") if c.strip() or len(text.split(",")) > 1]
 
 
+_FRACTION = re.compile(r"\.[0-9]*[1-9]")
+
+
+def _fractions(game: _E) -> bool:
+    """Whether an amount or balance of the hand has a fraction (`12.50`)."""
+    todo = [game]
+    while todo:
+        el = todo.pop()
+        for key in ("amount", "balance"):
+            if _FRACTION.search(el.a.get(key, "")):
+                return True
+        todo.extend(el.kids)
+    return False
+
+
 def _variant(game: _E, desc: dict[str, str]) -> str:
     code = game.a.get("multigametype") or game.a.get("gametype", "")
     variant = _CODES.get(code)
@@ -235,7 +251,9 @@ def _map_game(game: _E, desc: dict[str, str], file_name: str) -> SiteHand:
                             f"{stakes!r}")
     tournament = "tournament" in desc.get("type", "").lower() or "buyIn" in game.a
     play = game.a.get("realmoney") == "false"
-    money = _Money(100)
+    chips = tournament or play
+    # chips are whole (`1500.00`) unless a hand writes a fraction of one: then hundredths
+    money = _Money(100 if not chips or _fractions(game) else 1)
     data = re.split(r"[|:]", game.a.get("data", ""))
     table = gid.split("-")[0]
     if tournament:
@@ -246,7 +264,7 @@ def _map_game(game: _E, desc: dict[str, str], file_name: str) -> SiteHand:
     ts, note = _ts(game)
     gm: dict[str, Any] = {
         "variant": variant, "structure": structure,
-        "currency": "CHIPS" if tournament or play else "USD", "minor_per_unit": 100,
+        "currency": "CHIPS" if chips else "USD", "minor_per_unit": money.mpu,
         "tournament": tournament, "ante": 0,
         "seat_count": int(game.a["seats"]) if game.a.get("seats", "").isdigit() else None,
     }
