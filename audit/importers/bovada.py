@@ -268,7 +268,16 @@ def _map_bovada(block: list[tuple[int, str]], file_name: str
         seat_no[label] = k if renumbered else w
     bare = {lab[:-5]: lab for lab in seat_no if lab.endswith(" [ME]")}
 
+    known_as: dict[str, str] = {}
+
     def who(raw: str, line: int) -> str:
+        got = known_as.get(raw)
+        if got is not None:
+            return got
+        known_as[raw] = name = _who(raw, line)
+        return name
+
+    def _who(raw: str, line: int) -> str:
         lab = _label(raw)
         if lab in seat_no:
             return lab
@@ -326,7 +335,7 @@ def _map_bovada(block: list[tuple[int, str]], file_name: str
                             "(truncated?)")
     # --- game ----------------------------------------------------------------------------------
     if variant in ("omaha", "omaha_hilo") and dealt:
-        count = len(site_cards(next(iter(dealt.values()))[0][1], f"line {number}").split())
+        count = len(_cards(next(iter(dealt.values()))[0][1], f"line {number}").split())
         if count in (5, 6):
             variant = f"omaha{count}" + ("_hilo" if variant == "omaha_hilo" else "")
     game: dict[str, Any] = {
@@ -405,7 +414,7 @@ def _map_bovada(block: list[tuple[int, str]], file_name: str
     if implicit:
         for n, t, p, _ in body[summary_at:]:
             if p is None and t.startswith("Board [") and t[6:].strip("[] "):
-                summary_board = site_cards(t[6:], f"line {n}").split(" ")
+                summary_board = _cards(t[6:], f"line {n}").split(" ")
                 break
     need: set[int] | None = None  # seats still to act this round (implicit streets)
     has_antes = any(r.startswith("Ante chip") for _, _, p, r in body if p is not None)
@@ -422,7 +431,7 @@ def _map_bovada(block: list[tuple[int, str]], file_name: str
                         if r:
                             h.emit(n, "rake", amount=r, detail="rake")
                 elif text.startswith("Board [") and not is_stud:
-                    stated = site_cards(text[6:], f"line {n}").split(" ") if text[6:].strip(
+                    stated = _cards(text[6:], f"line {n}").split(" ") if text[6:].strip(
                         "[] ") else []
                     if stated[:len(board)] != board:
                         raise bad_line(n, text, "the summary's board is not the board dealt")
@@ -442,7 +451,7 @@ def _map_bovada(block: list[tuple[int, str]], file_name: str
             if text == "*** HOLE CARDS ***" or (is_stud and _STUD_STREET.match(text)):
                 if section == "pre" and not is_stud:
                     need = {x for x in h.left if x not in h.sitting_out and h.left[x] > 0}
-                    h.deal_holes(n, variant, {p: (c[0][0], site_cards(c[0][1], f"line {n}"))
+                    h.deal_holes(n, variant, {p: (c[0][0], _cards(c[0][1], f"line {n}"))
                                               for p, c in dealt.items()})
                 section = "play"
                 continue
@@ -454,13 +463,13 @@ def _map_bovada(block: list[tuple[int, str]], file_name: str
                 cards = st.group(3) or st.group(2)
                 if cards is None:
                     raise bad_line(n, text, "a street without cards")
-                new = site_cards(cards, f"line {n}")
+                new = _cards(cards, f"line {n}")
                 h.board(n, new)
                 board.extend(new.split(" "))
                 section = "play"
                 continue
             if text.startswith("Card dealt to table ["):
-                new = site_cards(text[20:], f"line {n}")
+                new = _cards(text[20:], f"line {n}")
                 h.board(n, new)
                 board.extend(new.split(" "))
                 continue
@@ -480,7 +489,7 @@ def _map_bovada(block: list[tuple[int, str]], file_name: str
         # a player's line
         if rest.startswith("Card dealt to a spot ["):
             if stud is not None:
-                stud.dealt(n, text, name, site_cards(rest[21:], f"line {n}"))
+                stud.dealt(n, text, name, _cards(rest[21:], f"line {n}"))
                 section = "play"
             continue  # button games: dealt at *** HOLE CARDS ***
         if rest.startswith("Set dealer"):
@@ -675,6 +684,13 @@ def _settle_last(h: SiteHand) -> None:
     then hand_ended: notes the log writes after a payout (`Leave(Auto)`, `Ranking 2`) stay
     with the play. Each row keeps its source line."""
     rows, lines = h.rows, h.lines
+    tail = len(rows) - 1
+    while tail > 0 and rows[tail - 1]["kind"] in ("award", "rake"):
+        tail -= 1
+    if all(r["kind"] not in ("award", "rake") for r in rows[:tail]) and all(
+            _pot_of(r["detail"]) == "main" for r in rows[tail:-1] if r["kind"] == "award") and (
+            all(r["kind"] == "award" for r in rows[tail:-1]) or rows[-2]["kind"] == "rake"):
+        return  # already in order: the play, the main pot's awards, the rake
     order: list[str] = []
     for r in rows:
         if r["kind"] == "award":
@@ -694,6 +710,17 @@ def _settle_last(h: SiteHand) -> None:
 def _pot_of(label: str | None) -> str:
     base = (label or "main").split("/")[0].split("@")[0]
     return "main" if base in ("main", "uncalled") else base
+
+
+_CARD_SET = frozenset(r + u for r in "23456789TJQKA" for u in "cdhs")
+
+
+def _cards(text: str, what: str) -> str:
+    """`[4s Qh]` -> `4s Qh` (validated); anything unusual goes to the shared reader."""
+    inner = text.strip().strip("[]").split()
+    if inner and all(c in _CARD_SET for c in inner):
+        return " ".join(inner)
+    return site_cards(text, what)
 
 
 def _first_words(text: str) -> str:
