@@ -15,8 +15,8 @@ from audit.importers.events import NativeEventsImporter
 
 # Site and interchange formats, in sniffing order (module paths under audit.importers). Each
 # module defines `IMPORTER`.
-FORMAT_MODULES = ("phh", "pokerstars.importer", "fulltilt", "partypoker", "ipoker", "bovada", "merge",
-                  "ohh")
+FORMAT_MODULES = ("phh", "pokerstars.importer", "fulltilt", "partypoker", "ipoker", "bovada",
+                  "merge", "ohh")
 
 
 def _registry() -> dict[str, Importer]:

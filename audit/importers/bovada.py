@@ -94,7 +94,8 @@ _TBL = re.compile(r"TBL#(\d+)")
 _ZONE = re.compile(r"Zone Poker ID#(\d+)")
 _TOURNEY = re.compile(r"Tournament #([\w-]+)")
 _LEVEL = re.compile(r"Level (\d+) \(([0-9][0-9,.]*)/([0-9][0-9,.]*)\)")
-_GAME = re.compile(r"\b(HOLDEM|OMAHA|7CARD|5CARD|2-7|RAZZ)(?:ZonePoker)?(?: (HiLo))?(?:ZonePoker)?\b")
+_GAME = re.compile(r"\b(HOLDEM|OMAHA|7CARD|5CARD|2-7|RAZZ)(?:ZonePoker)?(?: (HiLo))?"
+                   r"(?:ZonePoker)?\b")
 _LIMIT = re.compile(r"(No Limit|Pot Limit|Fixed Limit|Limit)")
 _SPEED = re.compile(r"\b(Normal|Turbo|Super Turbo|Hyper Turbo|Hyper|Deep)\b-?")
 _STAKES_INFO = re.compile(r"Stakes: (\$?[0-9][0-9,.]*)-(\$?[0-9][0-9,.]*)")
@@ -264,7 +265,7 @@ def _map_bovada(block: list[tuple[int, str]], file_name: str
     if renumbered:
         notes.append(";seats=numbered in list order (the log lists player ids)")
     seat_no: dict[str, int] = {}
-    for k, (n, w, label, _, _) in enumerate(seats, start=1):
+    for k, (_, w, label, _, _) in enumerate(seats, start=1):
         seat_no[label] = k if renumbered else w
     bare = {lab[:-5]: lab for lab in seat_no if lab.endswith(" [ME]")}
 
@@ -398,7 +399,6 @@ def _map_bovada(block: list[tuple[int, str]], file_name: str
             game.update(small_blind=sb, big_blind=bb)
     # --- play ----------------------------------------------------------------------------------
     section = "pre"
-    button = None
     dealer_k = None
     board: list[str] = []
     total_pot = None
