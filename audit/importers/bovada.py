@@ -55,7 +55,21 @@ Mapping (Bovada line -> events; money exact: `Decimal` -> integer minor units):
   last player in (a pot taken uncontested), else muck.
 * summary `Total Pot($x)[ | Rake ($r)]` -> hand_ended detail `total_pot=x` and a rake event
   (no rake part: hand_started detail `rake=implicit`); `Board [..]` adds board cards the
-  body never dealt; seat result lines are restatements.
+  body never dealt, street by street; seat result lines are restatements.  The awards come
+  after the play (grouped by pot).  Chips nobody matched with no `Return uncalled` line (a
+  walk: the big blind's excess is paid inside his `Hand result` and counted in the total
+  pot) -> hand_started detail `refunds=implicit`.
+* The older files write no street lines (neither `*** FLOP ***` nor `Card dealt to table`):
+  a street then starts when the betting round before it is over (every player still in
+  with chips has acted since the last bet and matched it), its cards taken from the
+  summary's board (`??` when the summary names none, `source` says so).
+* All in before the hole cards is a forced bet: the ante (when the hand has antes and he has
+  not anted), else the blind of his position (`Small Blind`, `Big Blind`, heads-up `Dealer`);
+  in stud before any bet on 3rd street, the bring-in.  A blind all in for less keeps the
+  table's blinds from the level or the stakes (cash: as posted).
+* A line the log repeats verbatim that cannot happen twice in a row (a second post, bet,
+  call, raise, return or payout by the same player with nobody acting between) -> annotation
+  `repeated_line: ...` (the corrupted files), not a second action.
 * Harmless lines -> annotation (`Leave(Auto)`, `Enter(Auto)`, `Seat sit out`, `Sit out`,
   `Re-join`, `Table enter|leave user`, `Table deposit $x`, `Seat stand`, `Draw for dealer`,
   `Ranking N`, `Prize ...`, `Folds & shows [..]` after the fold); `Seating Info:` and

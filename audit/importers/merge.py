@@ -29,10 +29,18 @@ Mapping (Merge -> events; money exact, `$1,855.50` / `1500.00` understood):
   sitting_out); the button is D.  Seats numbered from 0 are shifted to 1.. (`source` says
   so).  A player acting from a seat the list lacks (he joined as the hand began) is seated
   with his stack unknown (null), named `seat N`.
+* Clients differ in two ways, read per hand from the hand itself: newer ones write a RAISE /
+  COMPLETE amount as the round total, older ones as the chips added (the reading whose calls
+  match the bets they face, then whose chips pay the winners with the smallest rake, wins;
+  `source` says when chips added); and some log each balance after the forced bets (a
+  player puts in more than his balance, or acts after putting all of it in): the forced
+  bets are then added back to the starting stack (`source` says so).
 * events in order: SMALL_BLIND / BIG_BLIND (a second one: a player coming in, new_player) /
   ANTE / BRING_IN -> post; FOLD, CHECK, CALL (added), BET (added), RAISE and COMPLETE
-  (round total), ALL_IN with an amount (added; bet, call or raise by the round; without
-  one it is a note); SHOW / MUCK with the round's SHOWN / MUCKED cards; DRAW (`text` = cards
+  (round total, or added: above), ALL_IN with an amount (added; bet, call or raise by the
+  round; without one it is a note); a stud showdown logged before the last street is
+  written once every card is dealt; A-5 triple draw is quarantined (the replay knows A-5
+  lowball with one draw); SHOW / MUCK with the round's SHOWN / MUCKED cards; DRAW (`text` = cards
   thrown) -> draw with `??` each, the replacements deal/draw (the hero's from his new hand);
   CHAT -> annotation said; DISCONNECTED, RECONNECTED, PLAYER_OUT -> annotation;
   GAME_CANCELLED -> hand_started detail cancelled=true.
@@ -41,8 +49,10 @@ Mapping (Merge -> events; money exact, `$1,855.50` / `1500.00` understood):
   round; stud DRAW_DRAWN_CARDS (each player's cards so far, `null` unseen) -> deal/down and
   up per street.
 * `<winner amount uncalled potnumber pottype>` -> award: uncalled true -> `uncalled`, else
-  `main` (pot 1) / `side-k` (pot k+1), pottype h / l -> `/high` / `/low`.  Merge states no
-  total pot and no rake: hand_started detail `rake=implicit`.
+  `main` (pot 1) / `side-k` (pot k+1), pottype h / l -> `/high` / `/low`; the awards come
+  after the play (grouped by pot).  Merge states no total pot and no rake: hand_started
+  detail `rake=implicit`.  A description naming other blinds than the hand posts (a file's
+  description is written once) yields to the posts (`source` says so).
 """
 from __future__ import annotations
 
