@@ -279,8 +279,8 @@ def _map_bovada(block: list[tuple[int, str]], file_name: str
     if renumbered:
         notes.append(";seats=numbered in list order (the log lists player ids)")
     seat_no: dict[str, int] = {}
-    for k, (_, w, label, _, _) in enumerate(seats, start=1):
-        seat_no[label] = k if renumbered else w
+    for k, (_, listed_no, label, _, _) in enumerate(seats, start=1):
+        seat_no[label] = k if renumbered else listed_no
     bare = {lab[:-5]: lab for lab in seat_no if lab.endswith(" [ME]")}
 
     known_as: dict[str, str] = {}
