@@ -265,9 +265,9 @@ def to_phh(hand_rows: list[dict[str, Any]]) -> str:
     button = game.get("button_seat")
     if stud and game.get("bring_in") is None:
         raise ExportError(f"hand {hand_id}: a stud hand needs the game's bring_in for PHH")
-    if not stud and button not in by_seat:
-        raise ExportError(f"hand {hand_id}: the button seat {button} has no player")
     n = len(seats)
+    if not stud and button not in by_seat and (n == 2 or button is None):
+        raise ExportError(f"hand {hand_id}: the button seat {button} has no player")
     if n < 2:
         raise ExportError(f"hand {hand_id}: PHH needs 2 or more players")
     ordered = sorted(by_seat)
@@ -302,9 +302,8 @@ def to_phh(hand_rows: list[dict[str, Any]]) -> str:
         other = next(s for s in ordered if s != button)
         order = [other, button] if blind(button) < blind(other) else [button, other]
         listed = order[::-1]  # the importer reverses heads-up antes and blinds
-    else:
-        i = ordered.index(button)
-        order = ordered[i + 1:] + ordered[: i + 1]
+    else:  # clockwise from the seat left of the button (an empty seat under a dead button)
+        order = [s for s in ordered if s > button] + [s for s in ordered if s <= button]
         listed = order
     p_of = {seat: k + 1 for k, seat in enumerate(order)}
 

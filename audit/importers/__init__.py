@@ -16,7 +16,7 @@ from audit.importers.events import NativeEventsImporter
 # Site and interchange formats, in sniffing order (module paths under audit.importers). Each
 # module defines `IMPORTER`.
 FORMAT_MODULES = ("phh", "pokerstars.importer", "fulltilt", "partypoker", "pacific", "ggpoker",
-                  "ipoker", "winamax", "winning", "ohh")
+                  "ipoker", "bovada", "merge", "winamax", "winning", "ohh")
 
 
 def _registry() -> dict[str, Importer]:

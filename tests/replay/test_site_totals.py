@@ -140,3 +140,26 @@ end detail=total_pot=150
     # the same room stating the pot the collection does not make is still noted
     assert _notes(_table(walk.replace("total_pot=150", "total_pot=140"))) == [
         ("fx:walk", "140", "100")]
+
+
+WALK = """hand fx:{name} holdem fixed_limit sb=4 bb=8 small_bet=8 big_bet=16 button=3{flags}
+seat 1 sb 860
+seat 2 bb 294
+seat 3 dealer 411
+post 1 small_blind 4
+post 2 big_blind 8
+deal 1 hole Qh 4h
+deal 2 hole 5s 2c
+deal 3 hole 2s 4s
+fold 3
+fold 1
+award 2 12 main
+end detail=total_pot=12
+"""
+
+
+def test_a_walk_whose_unlogged_return_the_room_counts_in_its_total_pot_is_silent():
+    # Bovada bov:2596780411 (bovada/cash/Flop/LHE-USD-8-16-201204.old.format.txt): no
+    # `Return uncalled` line, `Hand result $12`, `Total Pot($12)` for blinds of $4 and $8
+    table = _table(WALK.format(name="walk", flags=' detail="refunds=implicit"'))
+    assert _notes(table) == [] and _notes(table, use_kernel=False) == []
