@@ -86,15 +86,14 @@ from typing import Any
 
 from audit.importers.base import Chunk, Rejected
 from audit.importers.sitetext import (
-    CHUNK_HANDS,
     ChunkWriter,
     SiteHand,
     SiteHandError,
+    SiteTextImporter,
     bad_line,
     local_to_utc,
     raw_text,
     site_cards,
-    sniff_text,
     split_blocks,
 )
 
@@ -849,19 +848,13 @@ def _hand_id(header: str) -> str | None:
     return f"bov:{m.group(1)}" if m else None
 
 
-class BovadaImporter:
-    """Bovada / Bodog / Ignition text files: recognised by content, read hand by hand."""
+class BovadaImporter(SiteTextImporter):
+    """Bovada / Bodog / Ignition text files: recognised by a line starting `Bovada Hand #`,
+    `Bodog Hand #`, `Ignition Hand #` (and the room's other names) near the top, read hand by
+    hand."""
 
     name = "bovada"
-
-    def __init__(self, chunk_hands: int = CHUNK_HANDS) -> None:
-        self.chunk_hands = chunk_hands
-
-    def sniff(self, head: bytes, path: Path) -> bool:
-        """A line starting `Bovada Hand #`, `Bodog Hand #`, `Ignition Hand #` (and the
-        room's other names) near the top (file name ignored)."""
-        del path
-        return _SNIFF.search(sniff_text(head)) is not None
+    sniff_re = _SNIFF
 
     def read(self, path: Path) -> Iterator[Chunk]:
         """Stream `path` as chunks of about `chunk_hands` whole hands each."""

@@ -49,21 +49,16 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
-from audit.importers.base import Chunk
 from audit.importers.sitetext import (
-    CHUNK_HANDS,
     CURRENCY_SYMBOLS,
     SiteHand,
     SiteHandError,
+    SiteTextImporter,
     bad_line,
     parse_amount,
-    read_site_text,
     site_cards,
-    sniff_text,
     to_minor,
 )
 
@@ -452,25 +447,16 @@ def _gg_hand_id(header: str) -> str | None:
     return f"gg:{m.group(1)}" if m else None
 
 
-class GGPokerImporter:
-    """GGPoker text files: recognised by content, read hand by hand."""
+class GGPokerImporter(SiteTextImporter):
+    """GGPoker text files: recognised by a line starting `Poker Hand #<id>: ` near the top
+    (PokerStars writes `PokerStars Hand #`, never a bare `Poker Hand #` at a line start), read
+    hand by hand."""
 
     name = "ggpoker"
-
-    def __init__(self, chunk_hands: int = CHUNK_HANDS) -> None:
-        self.chunk_hands = chunk_hands
-
-    def sniff(self, head: bytes, path: Path) -> bool:
-        """A line starting `Poker Hand #<id>: ` near the top (PokerStars writes `PokerStars
-        Hand #`, never a bare `Poker Hand #` at a line start), file name ignored."""
-        del path
-        return _SNIFF.search(sniff_text(head)) is not None
-
-    def read(self, path: Path) -> Iterator[Chunk]:
-        """Stream `path` as chunks of about `chunk_hands` whole hands each."""
-        yield from read_site_text(path, fmt="ggpoker", header=_HEADER,
-                                  chunk_hands=self.chunk_hands, map_hand=_map_gg,
-                                  hand_id_of=_gg_hand_id)
+    sniff_re = _SNIFF
+    header_line = _HEADER
+    map_hand = staticmethod(_map_gg)
+    hand_id_of = staticmethod(_gg_hand_id)
 
 
 IMPORTER = GGPokerImporter()

@@ -1,4 +1,4 @@
-"""Helpers shared by the site-text importers (Full Tilt, PartyPoker, iPoker): exact amounts,
+"""Helpers shared by the site-text importers (Full Tilt, PartyPoker, iPoker, ...): exact amounts,
 site time zones, card text, a hand being built (`SiteHand`), and the streaming read loop that
 splits a file into hands, maps each one and yields chunks of whole hands."""
 
@@ -509,6 +509,40 @@ def read_site_text(path: Path, *, fmt: str, header: Any, chunk_hands: int,
             yield out.take()
     if out.pending:
         yield out.take()
+
+
+class SiteTextImporter:
+    """A site's text files: recognised by `sniff_re` matching near the top (the file name
+    ignored), read hand by hand by `read_site_text` with the subclass's hooks (`header_line`
+    or a fresh `header()` per file, `map_hand`, `hand_id_of`, `skip`)."""
+
+    name: str
+    sniff_re: re.Pattern[str]
+    header_line: Any = None
+    skip: Any = None
+
+    def __init__(self, chunk_hands: int = CHUNK_HANDS) -> None:
+        self.chunk_hands = chunk_hands
+
+    def sniff(self, head: bytes, path: Path) -> bool:
+        del path
+        return self.sniff_re.search(sniff_text(head)) is not None
+
+    def header(self) -> Any:
+        """What tells a hand's first line, for one file."""
+        return self.header_line
+
+    def map_hand(self, block: list[tuple[int, str]], file_name: str) -> Any:
+        raise NotImplementedError
+
+    def hand_id_of(self, header: str) -> str | None:
+        raise NotImplementedError
+
+    def read(self, path: Path) -> Iterator[Chunk]:
+        """Stream `path` as chunks of about `chunk_hands` whole hands each."""
+        yield from read_site_text(path, fmt=self.name, header=self.header(),
+                                  chunk_hands=self.chunk_hands, map_hand=self.map_hand,
+                                  hand_id_of=self.hand_id_of, skip=self.skip)
 
 
 def bad_line(number: int, text: str, why: str = "unknown line") -> SiteHandError:

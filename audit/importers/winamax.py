@@ -59,24 +59,19 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-from collections.abc import Iterator
 from decimal import Decimal
 from functools import lru_cache
-from pathlib import Path
 from typing import Any
 
-from audit.importers.base import Chunk
 from audit.importers.sitetext import (
-    CHUNK_HANDS,
     RoundsHand,
     SiteHand,
     SiteHandError,
+    SiteTextImporter,
     bad_line,
     local_to_utc,
     parse_amount,
-    read_site_text,
     site_cards,
-    sniff_text,
     to_minor,
 )
 
@@ -645,24 +640,15 @@ def _map_winamax(block: list[tuple[int, str]], file_name: str) -> SiteHand:
     return _Hand(block, file_name).map()
 
 
-class WinamaxImporter:
-    """Winamax text files: recognised by content, read hand by hand."""
+class WinamaxImporter(SiteTextImporter):
+    """Winamax text files: recognised by a `Winamax Poker - ... - HandId: #` line near the top,
+    read hand by hand."""
 
     name = "winamax"
-
-    def __init__(self, chunk_hands: int = CHUNK_HANDS) -> None:
-        self.chunk_hands = chunk_hands
-
-    def sniff(self, head: bytes, path: Path) -> bool:
-        """A `Winamax Poker - ... - HandId: #` line near the top (file name ignored)."""
-        del path
-        return _SNIFF.search(sniff_text(head)) is not None
-
-    def read(self, path: Path) -> Iterator[Chunk]:
-        """Stream `path` as chunks of about `chunk_hands` whole hands each."""
-        yield from read_site_text(path, fmt="winamax", header=_HEADER_LINE,
-                                  chunk_hands=self.chunk_hands, map_hand=_map_winamax,
-                                  hand_id_of=_wmx_hand_id)
+    sniff_re = _SNIFF
+    header_line = _HEADER_LINE
+    map_hand = staticmethod(_map_winamax)
+    hand_id_of = staticmethod(_wmx_hand_id)
 
 
 IMPORTER = WinamaxImporter()

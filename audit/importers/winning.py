@@ -60,25 +60,20 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-from collections.abc import Iterator
 from functools import lru_cache
-from pathlib import Path
 from typing import Any
 
-from audit.importers.base import Chunk
 from audit.importers.sitetext import (
-    CHUNK_HANDS,
     CURRENCY_SYMBOLS,
     HOLE_COUNT,
     RoundsHand,
     SiteHand,
     SiteHandError,
+    SiteTextImporter,
     bad_line,
     local_to_utc,
     parse_amount,
-    read_site_text,
     site_cards,
-    sniff_text,
     to_minor,
 )
 
@@ -819,25 +814,18 @@ def _map_winning(block: list[tuple[int, str]], file_name: str) -> SiteHand:
     return _New(block, file_name).map()
 
 
-class WinningImporter:
-    """Winning Poker Network text files (both formats): recognised by content."""
+class WinningImporter(SiteTextImporter):
+    """Winning Poker Network text files (both formats): recognised by `Game started at:
+    yyyy/m/d h:m:s` alone on a line, or a `[Game ]Hand #N - <game>(No Limit|Pot Limit|Fixed
+    Limit) - ` header, near the top."""
 
     name = "winning"
+    sniff_re = _SNIFF
+    header_line = _HEADER_LINE
+    map_hand = staticmethod(_map_winning)
 
-    def __init__(self, chunk_hands: int = CHUNK_HANDS) -> None:
-        self.chunk_hands = chunk_hands
-
-    def sniff(self, head: bytes, path: Path) -> bool:
-        """`Game started at: yyyy/m/d h:m:s` alone on a line, or a `[Game ]Hand #N - <game>(No
-        Limit|Pot Limit|Fixed Limit) - ` header (file name ignored)."""
-        del path
-        return _SNIFF.search(sniff_text(head)) is not None
-
-    def read(self, path: Path) -> Iterator[Chunk]:
-        """Stream `path` as chunks of about `chunk_hands` whole hands each."""
-        yield from read_site_text(path, fmt="winning", header=_HEADER_LINE,
-                                  chunk_hands=self.chunk_hands, map_hand=_map_winning,
-                                  hand_id_of=lambda header: _old_hand_id([(0, header)]))
+    def hand_id_of(self, header: str) -> str | None:
+        return _old_hand_id([(0, header)])
 
 
 IMPORTER = WinningImporter()
