@@ -8,8 +8,9 @@ import codecs
 import datetime as dt
 import io
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from decimal import Decimal, InvalidOperation
+from functools import lru_cache
 from pathlib import Path
 from typing import Any, BinaryIO
 from zoneinfo import ZoneInfo
@@ -89,6 +90,36 @@ def to_minor(value: Decimal, mpu: int, what: str) -> int:
     return int(scaled)
 
 
+@lru_cache(maxsize=4096)
+def _cached_minor(text: str, mpu: int, parse: Callable[[str], Decimal]) -> int:
+    return to_minor(parse(text), mpu, text)
+
+
+def site_money(text: str, mpu: int, n: int,
+               parse: Callable[[str], Decimal] = parse_amount) -> int:
+    """An amount of line `n` in minor units (memoised: a file repeats the same few amounts);
+    an amount finer than the unit is an error naming the line."""
+    try:
+        return _cached_minor(text, mpu, parse)
+    except SiteHandError:
+        return to_minor(parse(text), mpu, f"line {n} amount {text!r}")
+
+
+def known_cards(cards: str | None) -> str | None:
+    """Hole cards when every one is known (a mucked hand is the hand dealt)."""
+    return cards if cards and "??" not in cards else None
+
+
+# a status line the grammar does not list: words only, no amount, no cards
+STATUS_LINE = re.compile(
+    r"^(?:is|has|was|will|sits|joins|leaves|returns|waits)\b[^0-9\[\]()€$£]*$")
+# someone not seated (or not yet): joins / leaves
+UNSEATED_NOTE = re.compile(
+    r"^(?P<name>.+?) (?P<what>(?:joins|leaves|has joined|has left) the table"
+    r"(?: at seat #?\d+)?|is sitting out|sits out|will be allowed to play "
+    r"after the button|waits for the big blind)\.?$")
+
+
 def local_to_utc(local: dt.datetime, zone: str) -> tuple[dt.datetime, str]:
     """A wall-clock time in a named zone abbreviation as UTC, and a note when assumed."""
     z = zone.upper()
@@ -163,6 +194,18 @@ class SiteHand:
             if text.startswith(name) and (len(text) == len(name) or text[len(name)] in " :"):
                 return name, text[len(name):].lstrip(" ")
         return None
+
+    def split_or_note(self, n: int, text: str) -> tuple[str, str] | None:
+        """(seated player, rest of the line) of line `n`; None for a note on someone not
+        seated (`UNSEATED_NOTE`, kept as an annotation); any other line is not understood."""
+        split = self.split_name(text)
+        if split is None:
+            if (an := UNSEATED_NOTE.match(text)):
+                self.emit(n, "annotation", player=an.group("name"),
+                          detail=f"note: {an.group('what')}")
+                return None
+            raise bad_line(n, text)
+        return split
 
     def who(self, name: str) -> dict[str, Any]:
         seat = self.seat_of.get(name)

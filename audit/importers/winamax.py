@@ -60,19 +60,20 @@ from __future__ import annotations
 import datetime as dt
 import re
 from decimal import Decimal
-from functools import lru_cache
 from typing import Any
 
 from audit.importers.sitetext import (
+    STATUS_LINE,
     RoundsHand,
     SiteHand,
     SiteHandError,
     SiteTextImporter,
     bad_line,
+    known_cards,
     local_to_utc,
     parse_amount,
     site_cards,
-    to_minor,
+    site_money,
 )
 
 _HEADER = re.compile(
@@ -117,12 +118,6 @@ _NOTES = [
     (re.compile(r"^(?:joins|has joined) the table.*$"), "joined_table"),
     (re.compile(r"^(?:leaves|has left) the table.*$"), "left_table"),
 ]
-# a status line the grammar does not list: words only, no amount, no cards
-_STATUS = re.compile(r"^(?:is|has|was|will|sits|joins|leaves|returns|waits)\b[^0-9\[\]()€$£]*$")
-# someone not seated (or not yet): joins / leaves, chat
-_ANYONE = re.compile(r"^(?P<name>.+?) (?P<what>(?:joins|leaves|has joined|has left) the table"
-                     r"(?: at seat #?\d+)?|is sitting out|sits out|will be allowed to play "
-                     r"after the button|waits for the big blind)\.?$")
 _GAMES = {
     "holdem": "holdem", "hold'em": "holdem", "omaha": "omaha", "omaha hi": "omaha",
     "omaha8": "omaha_hilo", "omaha hi/lo": "omaha_hilo", "omaha hi-lo": "omaha_hilo",
@@ -157,17 +152,6 @@ def _amount(text: str) -> Decimal:
     return sign * value * (1000 if thousands else 1)
 
 
-def _known(cards: str | None) -> str | None:
-    """Hole cards when every one is known (a mucked hand is the hand dealt)."""
-    return cards if cards and "??" not in cards else None
-
-
-@lru_cache(maxsize=4096)
-def _minor(text: str, mpu: int) -> int:
-    """An amount in minor units (memoised: a file repeats the same few amounts)."""
-    return to_minor(_amount(text), mpu, text)
-
-
 def _wmx_hand_id(header: str) -> str | None:
     m = re.search(r" - HandId: #([0-9][0-9-]*) - ", header)
     return f"wmx:{m.group(1)}" if m else None
@@ -184,10 +168,7 @@ class _Hand:
         self.game: dict[str, Any] = {}
 
     def money(self, text: str, n: int) -> int:
-        try:
-            return _minor(text, self.mpu)
-        except SiteHandError:
-            return to_minor(_amount(text), self.mpu, f"line {n} amount {text!r}")
+        return site_money(text, self.mpu, n, _amount)
 
     def map(self) -> SiteHand:  # noqa: C901, PLR0912, PLR0915 - one pass over the grammar
         number, header = self.block[0]
@@ -368,13 +349,9 @@ class _Hand:
                 continue
             if stud is not None:
                 stud.flush()
-            split = h.split_name(text)
+            split = h.split_or_note(n, text)
             if split is None:
-                if (an := _ANYONE.match(text)):
-                    h.emit(n, "annotation", player=an.group("name"),
-                           detail=f"note: {an.group('what')}")
-                    continue
-                raise bad_line(n, text)
+                continue
             name, rest_ = split
             if (p := _POST.match(rest_)):
                 what, amt = p.group(1), self.money(p.group("a"), n)
@@ -473,7 +450,7 @@ class _Hand:
                 continue
             if (mk := _MUCK.match(rest_)):
                 mucked = site_cards(mk.group(1), f"line {n}") if mk.group(1) else (
-                    None if is_draw else _known(h.hole.get(h.seat_of[name])))
+                    None if is_draw else known_cards(h.hole.get(h.seat_of[name])))
                 h.emit(n, "muck", cards=mucked, **h.who(name))
                 continue
             if (c := _COLLECT.match(rest_)):
@@ -493,7 +470,7 @@ class _Hand:
                     h.emit(n, "annotation", detail=label, **h.who(name))
                     break
             else:
-                if not _STATUS.match(rest_):
+                if not STATUS_LINE.match(rest_):
                     raise bad_line(n, text)
                 h.emit(n, "annotation", detail=f"note: {rest_}", **h.who(name))
         if section != "summary":

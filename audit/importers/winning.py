@@ -60,20 +60,22 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-from functools import lru_cache
 from typing import Any
 
 from audit.importers.sitetext import (
     CURRENCY_SYMBOLS,
     HOLE_COUNT,
+    STATUS_LINE,
     RoundsHand,
     SiteHand,
     SiteHandError,
     SiteTextImporter,
     bad_line,
+    known_cards,
     local_to_utc,
     parse_amount,
     site_cards,
+    site_money,
     to_minor,
 )
 
@@ -161,23 +163,6 @@ _NEW_NOTES = [
 ]
 
 
-def _known(cards: str | None) -> str | None:
-    """Hole cards when every one is known (a mucked hand is the hand dealt)."""
-    return cards if cards and "??" not in cards else None
-
-
-@lru_cache(maxsize=4096)
-def _minor(text: str, mpu: int) -> int:
-    """An amount in minor units (memoised: a file repeats the same few amounts)."""
-    return to_minor(parse_amount(text), mpu, text)
-
-
-# a status line the grammar does not list: words only, no amount, no cards
-_STATUS = re.compile(r"^(?:is|has|was|will|sits|joins|leaves|returns|waits)\b[^0-9\[\]()€$£]*$")
-# someone not seated (or not yet): joins / leaves
-_ANYONE = re.compile(r"^(?P<name>.+?) (?P<what>(?:joins|leaves|has joined|has left) the table"
-                     r"(?: at seat #?\d+)?|is sitting out|sits out|will be allowed to play "
-                     r"after the button|waits for the big blind)\.?$")
 
 
 def _old_hand_id(block: list[tuple[int, str]]) -> str | None:
@@ -199,10 +184,7 @@ class _Old:
         self.mpu = 100
 
     def money(self, text: str, n: int) -> int:
-        try:
-            return _minor(text, self.mpu)
-        except SiteHandError:
-            return to_minor(parse_amount(text), self.mpu, f"line {n} amount {text!r}")
+        return site_money(text, self.mpu, n)
 
     def map(self) -> SiteHand:  # noqa: C901, PLR0912, PLR0915 - one pass over the grammar
         number, header = self.block[0]
@@ -400,7 +382,8 @@ class _Old:
                 h.emit(n, "annotation", detail="all_in_protection", **h.who(name))
                 continue
             if verb == "mucks cards":
-                mucked[name] = h.emit(n, "muck", cards=_known(h.hole.get(h.seat_of.get(name, 0))),
+                mucked[name] = h.emit(n, "muck",
+                                      cards=known_cards(h.hole.get(h.seat_of.get(name, 0))),
                                       **h.who(name))
                 continue
             if verb == "shows cards" or verb.startswith("shows "):
@@ -413,7 +396,7 @@ class _Old:
                         h.emit(n, "annotation", detail=label, player=name)
                     break
             else:
-                if not _STATUS.match(verb):
+                if not STATUS_LINE.match(verb):
                     raise bad_line(n, text)
                 h.emit(n, "annotation", detail=f"note: {verb}", **h.who(name))
         if section != "ended":
@@ -580,10 +563,7 @@ class _New:
         self.mpu = 100
 
     def money(self, text: str, n: int) -> int:
-        try:
-            return _minor(text, self.mpu)
-        except SiteHandError:
-            return to_minor(parse_amount(text), self.mpu, f"line {n} amount {text!r}")
+        return site_money(text, self.mpu, n)
 
     def map(self) -> SiteHand:  # noqa: C901, PLR0912, PLR0915 - one pass over the grammar
         number, header = self.block[0]
@@ -709,13 +689,9 @@ class _New:
                 continue
             if (d := _DEALT.match(text)) and d.group(1) in h.seat_of:
                 continue
-            split = h.split_name(text)
+            split = h.split_or_note(n, text)
             if split is None:
-                if (an := _ANYONE.match(text)):
-                    h.emit(n, "annotation", player=an.group("name"),
-                           detail=f"note: {an.group('what')}")
-                    continue
-                raise bad_line(n, text)
+                continue
             name, verb = split
             if (p := _NEW_POST.match(verb)):
                 what, amt = p.group(1), self.money(p.group("a"), n)
@@ -763,7 +739,7 @@ class _New:
                 h.emit(n, "show", cards=site_cards(sh.group(1), f"line {n}"), **h.who(name))
                 continue
             if (mk := _NEW_MUCK.match(verb)):
-                cards = site_cards(mk.group(1), f"line {n}") if mk.group(1) else _known(
+                cards = site_cards(mk.group(1), f"line {n}") if mk.group(1) else known_cards(
                     h.hole.get(h.seat_of[name]))
                 h.emit(n, "muck", cards=cards, **h.who(name))
                 continue
@@ -780,7 +756,7 @@ class _New:
             else:
                 if verb.startswith(":"):
                     h.emit(n, "annotation", detail=f"said: {verb[1:].strip()}", **h.who(name))
-                elif _STATUS.match(verb):
+                elif STATUS_LINE.match(verb):
                     h.emit(n, "annotation", detail=f"note: {verb}", **h.who(name))
                 else:
                     raise bad_line(n, text)
