@@ -92,6 +92,7 @@ from audit.importers.sitetext import (
     SiteTextImporter,
     bad_line,
     local_to_utc,
+    pot_of,
     raw_text,
     site_cards,
     split_blocks,
@@ -693,36 +694,17 @@ def _map_bovada(block: list[tuple[int, str]], file_name: str
 
 
 def _settle_last(h: SiteHand) -> None:
-    """The awards after the play (grouped by pot, as the room's pots are paid), then the rake,
-    then hand_ended: notes the log writes after a payout (`Leave(Auto)`, `Ranking 2`) stay
-    with the play. Each row keeps its source line."""
-    rows, lines = h.rows, h.lines
+    """`SiteHand.settle_awards_last` unless the hand is already in that order (the play, the
+    main pot's awards, the rake)."""
+    rows = h.rows
     tail = len(rows) - 1
     while tail > 0 and rows[tail - 1]["kind"] in ("award", "rake"):
         tail -= 1
     if all(r["kind"] not in ("award", "rake") for r in rows[:tail]) and all(
-            _pot_of(r["detail"]) == "main" for r in rows[tail:-1] if r["kind"] == "award") and (
+            pot_of(r["detail"]) == "main" for r in rows[tail:-1] if r["kind"] == "award") and (
             all(r["kind"] == "award" for r in rows[tail:-1]) or rows[-2]["kind"] == "rake"):
         return  # already in order: the play, the main pot's awards, the rake
-    order: list[str] = []
-    for r in rows:
-        if r["kind"] == "award":
-            pot = _pot_of(r["detail"])
-            if pot not in order:
-                order.append(pot)
-    keyed = sorted(range(len(rows)), key=lambda i: (
-        (2, 0) if rows[i]["kind"] == "hand_ended" else
-        (1, 1 + len(order)) if rows[i]["kind"] == "rake" else
-        (1, order.index(_pot_of(rows[i]["detail"]))) if rows[i]["kind"] == "award" else (0, 0)))
-    h.rows = [rows[i] for i in keyed]
-    h.lines = [lines[i] for i in keyed]
-    for seq, r in enumerate(h.rows):
-        r["seq"] = seq
-
-
-def _pot_of(label: str | None) -> str:
-    base = (label or "main").split("/")[0].split("@")[0]
-    return "main" if base in ("main", "uncalled") else base
+    h.settle_awards_last()
 
 
 _CARD_SET = frozenset(r + u for r in "23456789TJQKA" for u in "cdhs")

@@ -379,7 +379,7 @@ def _map_game(game: _E, desc: dict[str, str], file_name: str) -> SiteHand:
         else:
             gm.update(small_blind=sb if sb is not None else bb // 2, big_blind=bb)
     _play(h, game, rounds, name_of, money, gm, started, is_stud, is_draw, variant, raise_to)
-    _settle_last(h)
+    h.settle_awards_last()
     return h
 
 
@@ -455,32 +455,6 @@ def _semantics(rounds: list[_E], money: _Money
     fits = [r for r in results if r[3] >= 0] or results
     to, put, posted, _, _ = min(fits, key=lambda r: (r[4], r[3]))
     return to, put, posted
-
-
-def _settle_last(h: SiteHand) -> None:
-    """The awards after the play (grouped by pot, as the room's pots are paid), then the rake,
-    then hand_ended: notes the log writes after a payout (`Leave(Auto)`, `Ranking 2`) stay
-    with the play. Each row keeps its source line."""
-    rows, lines = h.rows, h.lines
-    order: list[str] = []
-    for r in rows:
-        if r["kind"] == "award":
-            pot = _pot_of(r["detail"])
-            if pot not in order:
-                order.append(pot)
-    keyed = sorted(range(len(rows)), key=lambda i: (
-        (2, 0) if rows[i]["kind"] == "hand_ended" else
-        (1, 1 + len(order)) if rows[i]["kind"] == "rake" else
-        (1, order.index(_pot_of(rows[i]["detail"]))) if rows[i]["kind"] == "award" else (0, 0)))
-    h.rows = [rows[i] for i in keyed]
-    h.lines = [lines[i] for i in keyed]
-    for seq, r in enumerate(h.rows):
-        r["seq"] = seq
-
-
-def _pot_of(label: str | None) -> str:
-    base = (label or "main").split("/")[0].split("@")[0]
-    return "main" if base in ("main", "uncalled") else base
 
 
 def _stud_limits(rounds: list[_E], money: _Money) -> tuple[int, int]:

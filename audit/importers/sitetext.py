@@ -120,6 +120,12 @@ UNSEATED_NOTE = re.compile(
     r"after the button|waits for the big blind)\.?$")
 
 
+def pot_of(label: str | None) -> str:
+    """The pot an award label names (`side1/high@2` -> `side1`; uncalled bets: `main`)."""
+    base = (label or "main").split("/")[0].split("@")[0]
+    return "main" if base in ("main", "uncalled") else base
+
+
 def local_to_utc(local: dt.datetime, zone: str) -> tuple[dt.datetime, str]:
     """A wall-clock time in a named zone abbreviation as UTC, and a note when assumed."""
     z = zone.upper()
@@ -206,6 +212,27 @@ class SiteHand:
                 return None
             raise bad_line(n, text)
         return split
+
+    def settle_awards_last(self) -> None:
+        """The awards after the play (grouped by pot, as the room's pots are paid), then the
+        rake, then hand_ended: notes the log writes after a payout (`Leave(Auto)`, `Ranking
+        2`) stay with the play. Each row keeps its source line."""
+        rows, lines = self.rows, self.lines
+        order: list[str] = []
+        for r in rows:
+            if r["kind"] == "award":
+                pot = pot_of(r["detail"])
+                if pot not in order:
+                    order.append(pot)
+        keyed = sorted(range(len(rows)), key=lambda i: (
+            (2, 0) if rows[i]["kind"] == "hand_ended" else
+            (1, 1 + len(order)) if rows[i]["kind"] == "rake" else
+            (1, order.index(pot_of(rows[i]["detail"]))) if rows[i]["kind"] == "award" else
+            (0, 0)))
+        self.rows = [rows[i] for i in keyed]
+        self.lines = [lines[i] for i in keyed]
+        for seq, r in enumerate(self.rows):
+            r["seq"] = seq
 
     def who(self, name: str) -> dict[str, Any]:
         seat = self.seat_of.get(name)
