@@ -137,6 +137,16 @@ def local_to_utc(local: dt.datetime, zone: str) -> tuple[dt.datetime, str]:
     return local.replace(tzinfo=_UTC), f";ts=local time read as UTC (unknown zone {zone!r})"
 
 
+def header_time(stamp: str, zone: str, number: int, header: str) -> tuple[dt.datetime, str]:
+    """A header's `yyyy/mm/dd hh:mm:ss` in `zone` as UTC and its note (`local_to_utc`); an
+    invalid date is an error naming the header line."""
+    try:
+        local = dt.datetime.strptime(stamp, "%Y/%m/%d %H:%M:%S")
+    except ValueError:
+        raise bad_line(number, header, "invalid date") from None
+    return local_to_utc(local, zone)
+
+
 def site_cards(text: str, what: str) -> str:
     """`[ 9c , 2s ]` / `7d Ah 6s 2h` -> `9c 2s` / `7d Ah 6s 2h` (validated)."""
     cards = text.replace(",", " ").replace("[", " ").replace("]", " ").split()

@@ -57,7 +57,6 @@ Mapping (Winamax line -> events; money exact, `Decimal` -> integer minor units):
 
 from __future__ import annotations
 
-import datetime as dt
 import re
 from decimal import Decimal
 from typing import Any
@@ -69,8 +68,8 @@ from audit.importers.sitetext import (
     SiteHandError,
     SiteTextImporter,
     bad_line,
+    header_time,
     known_cards,
-    local_to_utc,
     parse_amount,
     site_cards,
     site_money,
@@ -197,11 +196,7 @@ class _Hand:
         if tournament and "€" in m.group("stakes"):
             currency, self.mpu = "EUR", 100
         del euro
-        try:
-            local = dt.datetime.strptime(m.group("date"), "%Y/%m/%d %H:%M:%S")
-        except ValueError:
-            raise bad_line(number, header, "invalid date") from None
-        ts, note = local_to_utc(local, m.group("zone"))
+        ts, note = header_time(m.group("date"), m.group("zone"), number, header)
         if play:
             note += ";currency=play money"
         if tournament:

@@ -58,7 +58,6 @@ body collected nothing).
 
 from __future__ import annotations
 
-import datetime as dt
 import re
 from typing import Any
 
@@ -71,8 +70,8 @@ from audit.importers.sitetext import (
     SiteHandError,
     SiteTextImporter,
     bad_line,
+    header_time,
     known_cards,
-    local_to_utc,
     parse_amount,
     site_cards,
     site_money,
@@ -175,16 +174,25 @@ def _old_hand_id(block: list[tuple[int, str]]) -> str | None:
     return None
 
 
-class _Old:
-    """One hand of the older format being mapped."""
+class _Hand:
+    """One hand being mapped (either format): its lines but blank ones, its money unit."""
 
     def __init__(self, block: list[tuple[int, str]], file_name: str) -> None:
-        self.block = [(n, t) for n, t in block if t.strip() and t.strip() != "\ufffd"]
+        self.block = [(n, t) for n, t in block if t.strip()]
         self.file_name = file_name
         self.mpu = 100
 
     def money(self, text: str, n: int) -> int:
         return site_money(text, self.mpu, n)
+
+
+class _Old(_Hand):
+    """One hand of the older format being mapped."""
+
+    def __init__(self, block: list[tuple[int, str]], file_name: str) -> None:
+        super().__init__(block, file_name)
+        # a line of a lone replacement character (a byte no encoding reads) is blank too
+        self.block = [(n, t) for n, t in self.block if t.strip() != "\ufffd"]
 
     def map(self) -> SiteHand:  # noqa: C901, PLR0912, PLR0915 - one pass over the grammar
         number, header = self.block[0]
@@ -203,11 +211,7 @@ class _Old:
         tournament = not desc or re.search(r", Table \d+$", desc) is not None
         self.mpu = 1 if tournament else 100
         note = ";ts=local time read as UTC (the log names no time zone)"
-        try:
-            local = dt.datetime.strptime(st.group(1), "%Y/%m/%d %H:%M:%S")
-        except ValueError:
-            raise bad_line(number, header, "invalid date") from None
-        ts, _ = local_to_utc(local, "UTC")
+        ts, _ = header_time(st.group(1), "UTC", number, header)
         if not desc:
             note += ";tournament=the game line names no table: read as tournament chips"
         h = SiteHand(fmt="winning", file_name=self.file_name, hand_id=f"wpn:{g.group('id')}",
@@ -554,16 +558,8 @@ class _Old:
                 h.emit(at, "deal", cards=got[0], detail="down" if street == 7 else "up", **w)
 
 
-class _New:
+class _New(_Hand):
     """One hand of the newer (PokerStars-like) format being mapped."""
-
-    def __init__(self, block: list[tuple[int, str]], file_name: str) -> None:
-        self.block = [(n, t) for n, t in block if t.strip()]
-        self.file_name = file_name
-        self.mpu = 100
-
-    def money(self, text: str, n: int) -> int:
-        return site_money(text, self.mpu, n)
 
     def map(self) -> SiteHand:  # noqa: C901, PLR0912, PLR0915 - one pass over the grammar
         number, header = self.block[0]
@@ -581,11 +577,7 @@ class _New:
         else:
             a_s, b_s = m.group("ca"), m.group("cb")
             currency = CURRENCY_SYMBOLS.get(a_s[0], "USD")
-        try:
-            local = dt.datetime.strptime(m.group("date"), "%Y/%m/%d %H:%M:%S")
-        except ValueError:
-            raise bad_line(number, header, "invalid date") from None
-        ts, note = local_to_utc(local, m.group("zone"))
+        ts, note = header_time(m.group("date"), m.group("zone"), number, header)
         if tournament:
             note += f";tournament={m.group('tid')}"
         body = self.block[1:]
