@@ -847,25 +847,16 @@ class BovadaImporter(SiteTextImporter):
             if not block:
                 continue
             if unread:
-                out.rejected.append(Rejected(
-                    source=src, line=block[0][0], raw=raw_text(block), reason=unread,
-                    hand_id=_hand_id(block[0][1]) if is_hand else None))
+                out.reject(block, unread, _hand_id(block[0][1]) if is_hand else None)
                 continue
             if not is_hand:
                 out.rejected.append(_outside(src, block))
                 continue
-            try:
-                hand, end = _map_bovada(block, path.name)
-            except SiteHandError as exc:
-                out.rejected.append(Rejected(source=src, line=block[0][0], reason=str(exc),
-                                             hand_id=_hand_id(block[0][1]),
-                                             raw=raw_text(block)))
+            mapped = out.map_or_reject(block, _hand_id(block[0][1]), _map_bovada, block,
+                                       path.name)
+            if mapped is None:
                 continue
-            except Exception as exc:  # noqa: BLE001 - one bad hand never stops the file
-                out.rejected.append(Rejected(
-                    source=src, line=block[0][0], hand_id=_hand_id(block[0][1]),
-                    raw=raw_text(block), reason=f"importer error {type(exc).__name__}: {exc}"))
-                continue
+            hand, end = mapped
             out.add(hand, raw_text(block if end is None else block[:end]))
             if end is not None:
                 out.rejected.append(_outside(src, block[end:]))

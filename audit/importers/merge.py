@@ -240,6 +240,11 @@ def _ts(game: _E) -> tuple[dt.datetime, str]:
     raise SiteHandError(f"line {game.line}: no time (starttime {start!r})")
 
 
+def _map_text(body: list[tuple[int, str]], desc: dict[str, str], file_name: str) -> SiteHand:
+    """The hand of a `<game>` piece's lines."""
+    return _map_game(_parse("\n".join(t for _, t in body), body[0][0]), desc, file_name)
+
+
 def _map_game(game: _E, desc: dict[str, str], file_name: str) -> SiteHand:
     gid = game.a.get("id")
     if not gid:
@@ -757,9 +762,7 @@ class MergeImporter:
         desc: dict[str, str] = {}
         for is_hand, block, unread in split_blocks(path, _GAME_LINE):
             if unread:
-                out.rejected.append(Rejected(
-                    source=src, line=block[0][0], raw=raw_text(block), reason=unread,
-                    hand_id=_hand_id(block[0][1]) if is_hand else None))
+                out.reject(block, unread, _hand_id(block[0][1]) if is_hand else None)
                 continue
             body = block
             tail: list[tuple[int, str]] = []
@@ -779,19 +782,9 @@ class MergeImporter:
                     continue
                 outside.append((n, t))
             if body:
-                try:
-                    game = _parse("\n".join(t for _, t in body), body[0][0])
-                    hand = _map_game(game, desc, path.name)
-                except SiteHandError as exc:
-                    out.rejected.append(Rejected(source=src, line=body[0][0], reason=str(exc),
-                                                 hand_id=_hand_id(body[0][1]),
-                                                 raw=raw_text(body)))
-                except Exception as exc:  # noqa: BLE001 - one bad hand never stops the file
-                    out.rejected.append(Rejected(
-                        source=src, line=body[0][0], hand_id=_hand_id(body[0][1]),
-                        raw=raw_text(body),
-                        reason=f"importer error {type(exc).__name__}: {exc}"))
-                else:
+                hand = out.map_or_reject(body, _hand_id(body[0][1]), _map_text, body, desc,
+                                         path.name)
+                if hand is not None:
                     out.add(hand, raw_text(body))
             if outside:
                 out.rejected.append(Rejected(

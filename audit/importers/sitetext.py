@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterator
 from decimal import Decimal, InvalidOperation
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, BinaryIO
+from typing import Any, BinaryIO, TypeVar
 from zoneinfo import ZoneInfo
 
 import pyarrow as pa
@@ -464,6 +464,9 @@ def raw_text(block: list[tuple[int, str]]) -> str:
     return "\n".join(text for _, text in block) + "\n"
 
 
+_T = TypeVar("_T")
+
+
 class ChunkWriter:
     """Collects mapped hands and rejections; `full` says when a chunk should be yielded."""
 
@@ -481,6 +484,25 @@ class ChunkWriter:
         self.lines.extend(hand.lines)
         self.kept.append((hand, raw))
         self.hands += 1
+
+    def map_or_reject(self, block: list[tuple[int, str]], hand_id: str | None,
+                      mapper: Callable[..., _T], *args: Any) -> _T | None:
+        """`mapper(*args)`, or None with the hand of `block` quarantined: a `SiteHandError`
+        says why, any other exception is an importer error (one bad hand never stops the
+        file)."""
+        try:
+            return mapper(*args)
+        except SiteHandError as exc:
+            reason = str(exc)
+        except Exception as exc:  # noqa: BLE001 - one bad hand never stops the file
+            reason = f"importer error {type(exc).__name__}: {exc}"
+        self.reject(block, reason, hand_id)
+        return None
+
+    def reject(self, block: list[tuple[int, str]], reason: str, hand_id: str | None) -> None:
+        """Quarantine the lines of `block` (from its first line) for `reason`."""
+        self.rejected.append(Rejected(source=self.source, line=block[0][0], hand_id=hand_id,
+                                      reason=reason, raw=raw_text(block)))
 
     @property
     def full(self) -> bool:
@@ -562,9 +584,7 @@ def read_site_text(path: Path, *, fmt: str, header: Any, chunk_hands: int,
         if not significant:
             continue
         if unread:
-            out.rejected.append(Rejected(
-                source=str(path), line=block[0][0], raw=raw_text(block), reason=unread,
-                hand_id=hand_id_of(block[0][1]) if is_hand else None))
+            out.reject(block, unread, hand_id_of(block[0][1]) if is_hand else None)
             continue
         if not is_hand:
             out.rejected.append(Rejected(
@@ -572,17 +592,8 @@ def read_site_text(path: Path, *, fmt: str, header: Any, chunk_hands: int,
                 reason=f"line {significant[0][0]}: text outside any hand: "
                        f"{significant[0][1][:120]!r}"))
             continue
-        try:
-            hand = map_hand(block, path.name)
-        except SiteHandError as exc:
-            out.rejected.append(Rejected(source=str(path), line=block[0][0],
-                                         hand_id=hand_id_of(block[0][1]), reason=str(exc),
-                                         raw=raw_text(block)))
-            continue
-        except Exception as exc:  # noqa: BLE001 - one bad hand never stops the file
-            out.rejected.append(Rejected(source=str(path), line=block[0][0],
-                                         hand_id=hand_id_of(block[0][1]), raw=raw_text(block),
-                                         reason=f"importer error {type(exc).__name__}: {exc}"))
+        hand = out.map_or_reject(block, hand_id_of(block[0][1]), map_hand, block, path.name)
+        if hand is None:
             continue
         out.add(hand, raw_text(block))
         if out.full:
