@@ -57,9 +57,8 @@ from audit.importers.sitetext import (
     SiteHandError,
     SiteTextImporter,
     bad_line,
-    parse_amount,
     site_cards,
-    to_minor,
+    site_money,
 )
 
 _HEADER = re.compile(r"^\ufeff?Poker Hand #([A-Za-z]*\d+): ")
@@ -122,7 +121,6 @@ _STRUCTURES = [("(nl postflop)", "no_limit"), ("no limit", "no_limit"),
 _HOLE = {"holdem": 2, "holdem_short": 2, "omaha": 4, "omaha_hilo": 4, "omaha5": 5,
          "omaha5_hilo": 5, "omaha6": 6, "omaha6_hilo": 6}
 _FEE_KINDS = {"rake": "rake", "jackpot": "jackpot"}
-_MONEY: dict[tuple[str, int], int] = {}  # amounts already read (they repeat hand after hand)
 _GAMES_READ: dict[str, tuple[str, str]] = {}  # game words already read
 
 
@@ -182,14 +180,7 @@ def _map_gg(block: list[tuple[int, str]], file_name: str) -> SiteHand:
         currency, mpu = CURRENCY_SYMBOLS[symbol], 100
 
     def money(text: str, where: int) -> int:
-        key = (text, mpu)
-        value = _MONEY.get(key)
-        if value is None:
-            value = to_minor(parse_amount(text), mpu, f"line {where} amount {text!r}")
-            if len(_MONEY) > 4096:
-                _MONEY.clear()
-            _MONEY[key] = value
-        return value
+        return site_money(text, mpu, where)
 
     short = variant == "holdem_short"
     if bb_s is None:  # `ShortDeck No Limit ($0.02)`: one stake, the ante and button blind

@@ -55,7 +55,7 @@ from audit.importers.sitetext import (
     SiteHandError,
     SiteTextImporter,
     bad_line,
-    to_minor,
+    site_money,
 )
 
 _GAME_NO = re.compile(r"^\ufeff?#Game No ?: ?(\d+)\s*$")
@@ -109,7 +109,6 @@ _SYMBOLS = "$€£"
 # a line `name verb[ [amount]]`, the name as short as the verbs allow (checked to be seated)
 _QUICK = re.compile(r"^(.+?) (?:folds|checks|calls|bets|raises|posts|shows|mucks|collected|"
                     r"did not show)\b")
-_MONEY: dict[tuple[str, int], int] = {}  # amounts already read (they repeat hand after hand)
 _PUT_IN = frozenset({"post", "call", "bet", "raise"})
 
 
@@ -228,14 +227,7 @@ def _map_888(block: list[tuple[int, str]], file_name: str) -> SiteHand:
             currency = "CHIPS"
 
     def money(text: str, where: int) -> int:
-        key = (text, mpu)
-        value = _MONEY.get(key)
-        if value is None:
-            value = to_minor(amount_888(text), mpu, f"line {where} amount {text!r}")
-            if len(_MONEY) > 4096:
-                _MONEY.clear()
-            _MONEY[key] = value
-        return value
+        return site_money(text, mpu, where, amount_888)
 
     sb, bb = money(s.group("sb"), st_line), money(s.group("bb"), st_line)
     ts = None
