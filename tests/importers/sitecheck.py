@@ -61,6 +61,12 @@ def kinds(rows: list[dict[str, Any]], kind: str, detail: str | None = None) -> l
             if r["kind"] == kind and (detail is None or r["detail"] == detail)]
 
 
+def rows_of(rows: list[dict[str, Any]], *kinds: str) -> list[tuple]:
+    """(kind, seat, amount, total, cards, detail) of the rows of these kinds."""
+    return [(r["kind"], r["seat"], r["amount"], r["total"], r["cards"], r["detail"])
+            for r in rows if r["kind"] in kinds]
+
+
 def findings(tmp_path: Path, *names: str, profile: str | None = None) -> list[tuple]:
     """(hand, rule, severity) of every finding on the fixtures, audited under the hand's own
     profile (by hand-id prefix) or `profile`."""
@@ -173,6 +179,10 @@ def mutate(data: bytes, ops: list[tuple[int, str, bytes, int]]) -> bytes:
     return b"\n".join(lines)
 
 
+# what `mutate` is given: 1-4 (line index, operation, garbage, cut)
+MUTATIONS = st.lists(st.tuples(st.integers(0, 10_000), st.sampled_from(
+    ["delete", "duplicate", "truncate", "garbage", "swap"]), st.binary(max_size=12),
+    st.integers(0, 200)), min_size=1, max_size=4)
 _GARBAGE = st.binary(min_size=1, max_size=12)
 
 

@@ -21,6 +21,7 @@ from tests.importers.sitecheck import (
     never_crashes_never_loses_a_hand,
     read,
     round_trip,
+    rows_of,
 )
 
 FIXTURES = sorted(p.name for p in SITES.glob("bovada-*.txt"))
@@ -29,11 +30,6 @@ FIXTURES = sorted(p.name for p in SITES.glob("bovada-*.txt"))
 def _read(name: str | Path) -> tuple[dict[str, list[dict[str, Any]]], list[Rejected]]:
     hands, rejected, _ = read(BovadaImporter(), name if isinstance(name, Path) else SITES / name)
     return hands, rejected
-
-
-def _kinds(rows: list[dict[str, Any]], *kinds: str) -> list[tuple]:
-    return [(r["kind"], r["seat"], r["amount"], r["total"], r["cards"], r["detail"])
-            for r in rows if r["kind"] in kinds]
 
 
 def _findings(tmp_path: Path, *names: str, profile: str = "bovada") -> list[tuple]:
@@ -59,8 +55,8 @@ def test_anonymous_zone_poker_hands_keep_the_seat_labels_and_are_marked(tmp_path
     # every player's cards are written: the hole deals are known
     assert [r["cards"] for r in first if r["kind"] == "deal"][:2] == ["4s Qh", "5c 8c"]
     # `Raises $0.65 to $0.75`: raise to 75 (65 added); the return and the result
-    assert ("raise", 4, 65, 75, None, None) in _kinds(first, "raise")
-    assert _kinds(first, "award") == [("award", 4, 50, None, None, "uncalled"),
+    assert ("raise", 4, 65, 75, None, None) in rows_of(first, "raise")
+    assert rows_of(first, "award") == [("award", 4, 50, None, None, "uncalled"),
                                      ("award", 4, 50, None, None, "main")]
     # no summary total: the rake is not logged
     assert "rake=implicit" in started["detail"]
@@ -83,7 +79,7 @@ def test_older_files_without_street_lines_start_each_street_when_the_round_is_ov
     turn = next(k for k, r in enumerate(rows) if r["cards"] == "6s")
     assert kinds[flop + 1:turn] == ["check"] * 5 and kinds[turn + 1] == "bet"
     # `Raises $35` (the older grammar): raise to 35
-    assert ("raise", 5, 3500, 3500, None, None) in _kinds(rows, "raise")
+    assert ("raise", 5, 3500, 3500, None, None) in rows_of(rows, "raise")
     assert rows[-1]["detail"] == "total_pot=17500"
     assert _findings(tmp_path, "bovada-old-format-no-streets.txt") == []
 
@@ -101,7 +97,7 @@ def test_tournament_player_ids_become_seats_in_list_order() -> None:
     assert rows[0]["table_id"] == "M-20210422003411 18"
     assert "seats=numbered in list order" in rows[0]["source"]
     assert [r["seat"] for r in rows if r["kind"] == "seat"] == list(range(1, 10))
-    assert ("raise", 5, 10580, 11030, None, "all_in") in _kinds(rows, "raise")
+    assert ("raise", 5, 10580, 11030, None, "all_in") in rows_of(rows, "raise")
     # the clock says UTC
     assert str(rows[0]["ts"]) == "2021-04-22 01:42:48+00:00"
 
@@ -145,7 +141,7 @@ def test_stud_hilo_with_street_lines(tmp_path: Path) -> None:
     assert (game["variant"], game["small_bet"], game["big_bet"], game["bring_in"]) == (
         "stud_hilo", 500, 1000, 250)
     assert [r["player"] for r in rows if r["kind"] == "seat"][4] == "Seat+5 [ME]"
-    assert ("complete", 8, 500, 500, None, None) in _kinds(rows, "complete")
+    assert ("complete", 8, 500, 500, None, None) in rows_of(rows, "complete")
     assert _findings(tmp_path, "bovada-stud-hilo-streets.txt") == []
 
 
@@ -156,7 +152,7 @@ def test_all_in_on_the_big_blind_is_a_post_and_heads_up_a_call_of_it_is_enough(
     hands, rejected = _read("bovada-allin-blind-headsup.txt")
     assert rejected == []
     rows = hands["bov:2701691320"]
-    assert ("post", 7, 237, 237, None, "big_blind") in _kinds(rows, "post")
+    assert ("post", 7, 237, 237, None, "big_blind") in rows_of(rows, "post")
     assert rows[0]["game"]["big_blind"] == 400
     assert _findings(tmp_path, "bovada-allin-blind-headsup.txt") == []
 

@@ -21,6 +21,7 @@ from tests.importers.sitecheck import (
     never_crashes_never_loses_a_hand,
     read,
     round_trip,
+    rows_of,
 )
 
 FIXTURES = sorted(p.name for p in SITES.glob("merge-*.txt"))
@@ -29,11 +30,6 @@ FIXTURES = sorted(p.name for p in SITES.glob("merge-*.txt"))
 def _read(name: str | Path) -> tuple[dict[str, list[dict[str, Any]]], list[Rejected]]:
     hands, rejected, _ = read(MergeImporter(), name if isinstance(name, Path) else SITES / name)
     return hands, rejected
-
-
-def _kinds(rows: list[dict[str, Any]], *kinds: str) -> list[tuple]:
-    return [(r["kind"], r["seat"], r["amount"], r["total"], r["cards"], r["detail"])
-            for r in rows if r["kind"] in kinds]
 
 
 def _findings(tmp_path: Path, *names: str, profile: str = "merge") -> list[tuple]:
@@ -54,8 +50,8 @@ def test_newer_clients_write_the_raise_to_total(tmp_path: Path) -> None:
     game = rows[0]["game"]
     assert (game["variant"], game["structure"], game["small_blind"], game["big_blind"],
             game["button_seat"], game["currency"]) == ("holdem", "no_limit", 100, 200, 4, "USD")
-    assert ("raise", 2, 1750, 1950, None, None) in _kinds(rows, "raise")
-    assert ("call", 2, 6142, 8092, None, None) in _kinds(rows, "call")
+    assert ("raise", 2, 1750, 1950, None, None) in rows_of(rows, "raise")
+    assert ("call", 2, 6142, 8092, None, None) in rows_of(rows, "call")
     assert "rake=implicit" in rows[0]["detail"]
     # the time is the first event's epoch timestamp (UTC)
     assert str(rows[0]["ts"]).startswith("2013-08-18 19:58:34")
@@ -69,7 +65,7 @@ def test_older_clients_write_the_chips_added(tmp_path: Path) -> None:
     hands, rejected = _read("merge-raise-added.txt")
     assert rejected == []
     rows = hands["merge:27626183-2"]
-    assert ("raise", 4, 500, 600, None, None) in _kinds(rows, "raise")
+    assert ("raise", 4, 500, 600, None, None) in rows_of(rows, "raise")
     assert "raise=chips added" in rows[0]["source"]
     # seats numbered from 0 are shifted
     assert [r["seat"] for r in rows if r["kind"] == "seat"] == [1, 4]
@@ -103,7 +99,7 @@ def test_a_player_missing_from_the_seat_list_is_seated_with_his_stack_unknown(
     rows = hands["merge:59766765-529"]
     seated = [(r["seat"], r["player"], r["amount"]) for r in rows if r["kind"] == "seat"]
     assert seated[-1] == (6, "seat 6", None)
-    assert _kinds(rows, "award") == [("award", 3, 60, None, None, "main"),
+    assert rows_of(rows, "award") == [("award", 3, 60, None, None, "main"),
                                      ("award", 3, 60, None, None, "uncalled")]
     assert _findings(tmp_path, "merge-player-not-in-preamble.txt") == []
 

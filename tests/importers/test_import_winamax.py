@@ -13,7 +13,15 @@ from hypothesis import strategies as st
 
 from audit.importers import detect_format
 from audit.importers.winamax import WinamaxImporter
-from tests.importers.sitecheck import SITES, kinds, mutate, never_loses_a_hand, read, warnings
+from tests.importers.sitecheck import (
+    MUTATIONS,
+    SITES,
+    kinds,
+    mutate,
+    never_loses_a_hand,
+    read,
+    warnings,
+)
 
 FIXTURES = sorted(p.name for p in SITES.glob("wmx-*.txt"))
 
@@ -174,9 +182,7 @@ _HEADER = re.compile(r"^\ufeff?Winamax Poker - ")
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow,
                                                                    HealthCheck.function_scoped_fixture])
 @given(name=st.sampled_from(FIXTURES),
-       ops=st.lists(st.tuples(st.integers(0, 10_000), st.sampled_from(
-           ["delete", "duplicate", "truncate", "garbage", "swap"]), st.binary(max_size=12),
-           st.integers(0, 200)), min_size=1, max_size=4))
+       ops=MUTATIONS)
 def test_fuzz_never_crashes_never_loses_a_hand(name: str, ops: list, tmp_path: Path) -> None:
     path = tmp_path / "mutated.txt"
     path.write_bytes(mutate((SITES / name).read_bytes(), ops))

@@ -15,7 +15,15 @@ from audit.importers import detect_format
 from audit.importers.sitetext import utf16_encoding
 from audit.importers.winning import WinningImporter
 from audit.rules.profiles import load_profile
-from tests.importers.sitecheck import SITES, kinds, mutate, never_loses_a_hand, read, warnings
+from tests.importers.sitecheck import (
+    MUTATIONS,
+    SITES,
+    kinds,
+    mutate,
+    never_loses_a_hand,
+    read,
+    warnings,
+)
 
 FIXTURES = sorted(p.name for p in SITES.glob("wpn-*.txt"))
 
@@ -164,9 +172,7 @@ _HEADER = re.compile(r"^\ufeff?(?:Game started at: |(?:Game )?Hand #\d+ - )")
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow,
                                                                    HealthCheck.function_scoped_fixture])
 @given(name=st.sampled_from([n for n in FIXTURES if "utf16" not in n]),
-       ops=st.lists(st.tuples(st.integers(0, 10_000), st.sampled_from(
-           ["delete", "duplicate", "truncate", "garbage", "swap"]), st.binary(max_size=12),
-           st.integers(0, 200)), min_size=1, max_size=4))
+       ops=MUTATIONS)
 def test_fuzz_never_crashes_never_loses_a_hand(name: str, ops: list, tmp_path: Path) -> None:
     path = tmp_path / "mutated.txt"
     path.write_bytes(mutate((SITES / name).read_bytes(), ops))
