@@ -64,7 +64,7 @@ from pathlib import Path
 from typing import Any
 from xml.parsers import expat
 
-from audit.importers.base import Chunk, Rejected
+from audit.importers.base import Chunk
 from audit.importers.sitetext import (
     CHUNK_HANDS,
     HOLE_COUNT,
@@ -758,7 +758,6 @@ class MergeImporter:
     def read(self, path: Path) -> Iterator[Chunk]:
         """Stream `path` as chunks of about `chunk_hands` whole hands each."""
         out = ChunkWriter(self.chunk_hands, str(path))
-        src = str(path)
         desc: dict[str, str] = {}
         for is_hand, block, unread in split_blocks(path, _GAME_LINE):
             if unread:
@@ -787,10 +786,7 @@ class MergeImporter:
                 if hand is not None:
                     out.add(hand, raw_text(body))
             if outside:
-                out.rejected.append(Rejected(
-                    source=src, line=outside[0][0], hand_id=None, raw=raw_text(outside),
-                    reason=f"line {outside[0][0]}: text outside any hand: "
-                           f"{outside[0][1][:120]!r}"))
+                out.reject_outside(outside, *outside[0])
             if out.full:
                 yield out.take()
         if out.pending:

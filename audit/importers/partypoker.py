@@ -90,7 +90,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from audit.importers.base import Chunk, Rejected
+from audit.importers.base import Chunk
 from audit.importers.sitetext import (
     CHUNK_HANDS,
     ChunkWriter,
@@ -1124,10 +1124,7 @@ class PartyPokerImporter:
                 out.reject(block, unread, hand_id)
                 continue
             if not is_hand:
-                out.rejected.append(Rejected(
-                    source=str(path), line=significant[0][0], hand_id=None, raw=raw_text(block),
-                    reason=f"line {significant[0][0]}: text outside any hand: "
-                           f"{_clean(significant[0][1])[:120]!r}"))
+                out.reject_outside(block, significant[0][0], _clean(significant[0][1]))
                 continue
             hand = out.map_or_reject(block, hand_id, _map_party, block, path.name)
             if hand is None:

@@ -504,6 +504,13 @@ class ChunkWriter:
         self.rejected.append(Rejected(source=self.source, line=block[0][0], hand_id=hand_id,
                                       reason=reason, raw=raw_text(block)))
 
+    def reject_outside(self, block: list[tuple[int, str]], line: int, text: str) -> None:
+        """Quarantine `block`, text outside any hand, named by its first significant line
+        (number `line`, `text`)."""
+        self.rejected.append(Rejected(
+            source=self.source, line=line, hand_id=None, raw=raw_text(block),
+            reason=f"line {line}: text outside any hand: {text[:120]!r}"))
+
     @property
     def full(self) -> bool:
         return self.hands >= self.chunk_hands
@@ -587,10 +594,7 @@ def read_site_text(path: Path, *, fmt: str, header: Any, chunk_hands: int,
             out.reject(block, unread, hand_id_of(block[0][1]) if is_hand else None)
             continue
         if not is_hand:
-            out.rejected.append(Rejected(
-                source=str(path), line=significant[0][0], hand_id=None, raw=raw_text(block),
-                reason=f"line {significant[0][0]}: text outside any hand: "
-                       f"{significant[0][1][:120]!r}"))
+            out.reject_outside(block, *significant[0])
             continue
         hand = out.map_or_reject(block, hand_id_of(block[0][1]), map_hand, block, path.name)
         if hand is None:
