@@ -86,15 +86,15 @@ from typing import Any
 
 from audit.importers.base import Chunk, Rejected
 from audit.importers.sitetext import (
-    CHUNK_HANDS,
     ChunkWriter,
     SiteHand,
     SiteHandError,
+    SiteTextImporter,
     bad_line,
     local_to_utc,
+    pot_of,
     raw_text,
     site_cards,
-    sniff_text,
     split_blocks,
 )
 
@@ -694,36 +694,17 @@ def _map_bovada(block: list[tuple[int, str]], file_name: str
 
 
 def _settle_last(h: SiteHand) -> None:
-    """The awards after the play (grouped by pot, as the room's pots are paid), then the rake,
-    then hand_ended: notes the log writes after a payout (`Leave(Auto)`, `Ranking 2`) stay
-    with the play. Each row keeps its source line."""
-    rows, lines = h.rows, h.lines
+    """`SiteHand.settle_awards_last` unless the hand is already in that order (the play, the
+    main pot's awards, the rake)."""
+    rows = h.rows
     tail = len(rows) - 1
     while tail > 0 and rows[tail - 1]["kind"] in ("award", "rake"):
         tail -= 1
     if all(r["kind"] not in ("award", "rake") for r in rows[:tail]) and all(
-            _pot_of(r["detail"]) == "main" for r in rows[tail:-1] if r["kind"] == "award") and (
+            pot_of(r["detail"]) == "main" for r in rows[tail:-1] if r["kind"] == "award") and (
             all(r["kind"] == "award" for r in rows[tail:-1]) or rows[-2]["kind"] == "rake"):
         return  # already in order: the play, the main pot's awards, the rake
-    order: list[str] = []
-    for r in rows:
-        if r["kind"] == "award":
-            pot = _pot_of(r["detail"])
-            if pot not in order:
-                order.append(pot)
-    keyed = sorted(range(len(rows)), key=lambda i: (
-        (2, 0) if rows[i]["kind"] == "hand_ended" else
-        (1, 1 + len(order)) if rows[i]["kind"] == "rake" else
-        (1, order.index(_pot_of(rows[i]["detail"]))) if rows[i]["kind"] == "award" else (0, 0)))
-    h.rows = [rows[i] for i in keyed]
-    h.lines = [lines[i] for i in keyed]
-    for seq, r in enumerate(h.rows):
-        r["seq"] = seq
-
-
-def _pot_of(label: str | None) -> str:
-    base = (label or "main").split("/")[0].split("@")[0]
-    return "main" if base in ("main", "uncalled") else base
+    h.settle_awards_last()
 
 
 _CARD_SET = frozenset(r + u for r in "23456789TJQKA" for u in "cdhs")
@@ -849,19 +830,13 @@ def _hand_id(header: str) -> str | None:
     return f"bov:{m.group(1)}" if m else None
 
 
-class BovadaImporter:
-    """Bovada / Bodog / Ignition text files: recognised by content, read hand by hand."""
+class BovadaImporter(SiteTextImporter):
+    """Bovada / Bodog / Ignition text files: recognised by a line starting `Bovada Hand #`,
+    `Bodog Hand #`, `Ignition Hand #` (and the room's other names) near the top, read hand by
+    hand."""
 
     name = "bovada"
-
-    def __init__(self, chunk_hands: int = CHUNK_HANDS) -> None:
-        self.chunk_hands = chunk_hands
-
-    def sniff(self, head: bytes, path: Path) -> bool:
-        """A line starting `Bovada Hand #`, `Bodog Hand #`, `Ignition Hand #` (and the
-        room's other names) near the top (file name ignored)."""
-        del path
-        return _SNIFF.search(sniff_text(head)) is not None
+    sniff_re = _SNIFF
 
     def read(self, path: Path) -> Iterator[Chunk]:
         """Stream `path` as chunks of about `chunk_hands` whole hands each."""
@@ -872,25 +847,16 @@ class BovadaImporter:
             if not block:
                 continue
             if unread:
-                out.rejected.append(Rejected(
-                    source=src, line=block[0][0], raw=raw_text(block), reason=unread,
-                    hand_id=_hand_id(block[0][1]) if is_hand else None))
+                out.reject(block, unread, _hand_id(block[0][1]) if is_hand else None)
                 continue
             if not is_hand:
                 out.rejected.append(_outside(src, block))
                 continue
-            try:
-                hand, end = _map_bovada(block, path.name)
-            except SiteHandError as exc:
-                out.rejected.append(Rejected(source=src, line=block[0][0], reason=str(exc),
-                                             hand_id=_hand_id(block[0][1]),
-                                             raw=raw_text(block)))
+            mapped = out.map_or_reject(block, _hand_id(block[0][1]), _map_bovada, block,
+                                       path.name)
+            if mapped is None:
                 continue
-            except Exception as exc:  # noqa: BLE001 - one bad hand never stops the file
-                out.rejected.append(Rejected(
-                    source=src, line=block[0][0], hand_id=_hand_id(block[0][1]),
-                    raw=raw_text(block), reason=f"importer error {type(exc).__name__}: {exc}"))
-                continue
+            hand, end = mapped
             out.add(hand, raw_text(block if end is None else block[:end]))
             if end is not None:
                 out.rejected.append(_outside(src, block[end:]))

@@ -84,22 +84,17 @@ from __future__ import annotations
 import datetime as dt
 import json
 import re
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
-from audit.importers.base import Chunk
 from audit.importers.sitetext import (
-    CHUNK_HANDS,
     CURRENCY_SYMBOLS,
     SiteHand,
     SiteHandError,
+    SiteTextImporter,
     bad_line,
     local_to_utc,
     parse_amount,
-    read_site_text,
     site_cards,
-    sniff_text,
     to_minor,
 )
 
@@ -808,29 +803,23 @@ def _ftp_hand_id(header: str) -> str | None:
     return f"ftp:{m.group(1)}" if m else None
 
 
-class FullTiltImporter:
-    """Full Tilt Poker text files: recognised by content, read hand by hand."""
-
-    name = "fulltilt"
-
-    def __init__(self, chunk_hands: int = CHUNK_HANDS) -> None:
-        self.chunk_hands = chunk_hands
-
-    def sniff(self, head: bytes, path: Path) -> bool:
-        """A line starting `Full Tilt Poker Game #` (older files: `FullTiltPoker Game #`) near
-        the top, in UTF-8, cp1252 or UTF-16 (file name ignored)."""
-        del path
-        return _SNIFF.search(sniff_text(head)) is not None
-
-    def read(self, path: Path) -> Iterator[Chunk]:
-        """Stream `path` as chunks of about `chunk_hands` whole hands each."""
-        yield from read_site_text(path, fmt="fulltilt", header=_HEADER_LINE,
-                                  chunk_hands=self.chunk_hands, map_hand=_map_ftp,
-                                  hand_id_of=_ftp_hand_id, skip=_FRAMING)
-
-
 _SNIFF = re.compile(r"(?m)^\ufeff?(?:Full Tilt Poker|FullTiltPoker) Game #\d+: ")
 _HEADER_LINE = re.compile(r"^\ufeff?(?:Full Tilt Poker|FullTiltPoker) Game #\d+: ")
 # file framing written by archive tools around the hands (HM2 archives start with `BEGIN`)
 _FRAMING = re.compile(r"^(?:BEGIN|END|\*{5,} # \d+ \*{5,})$")
+
+
+class FullTiltImporter(SiteTextImporter):
+    """Full Tilt Poker text files: recognised by a line starting `Full Tilt Poker Game #` (older
+    files: `FullTiltPoker Game #`) near the top, in UTF-8, cp1252 or UTF-16; read hand by
+    hand."""
+
+    name = "fulltilt"
+    sniff_re = _SNIFF
+    header_line = _HEADER_LINE
+    skip = _FRAMING
+    map_hand = staticmethod(_map_ftp)
+    hand_id_of = staticmethod(_ftp_hand_id)
+
+
 IMPORTER = FullTiltImporter()

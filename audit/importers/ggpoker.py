@@ -49,22 +49,16 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
-from audit.importers.base import Chunk
 from audit.importers.sitetext import (
-    CHUNK_HANDS,
     CURRENCY_SYMBOLS,
     SiteHand,
     SiteHandError,
+    SiteTextImporter,
     bad_line,
-    parse_amount,
-    read_site_text,
     site_cards,
-    sniff_text,
-    to_minor,
+    site_money,
 )
 
 _HEADER = re.compile(r"^\ufeff?Poker Hand #([A-Za-z]*\d+): ")
@@ -127,7 +121,6 @@ _STRUCTURES = [("(nl postflop)", "no_limit"), ("no limit", "no_limit"),
 _HOLE = {"holdem": 2, "holdem_short": 2, "omaha": 4, "omaha_hilo": 4, "omaha5": 5,
          "omaha5_hilo": 5, "omaha6": 6, "omaha6_hilo": 6}
 _FEE_KINDS = {"rake": "rake", "jackpot": "jackpot"}
-_MONEY: dict[tuple[str, int], int] = {}  # amounts already read (they repeat hand after hand)
 _GAMES_READ: dict[str, tuple[str, str]] = {}  # game words already read
 
 
@@ -187,14 +180,7 @@ def _map_gg(block: list[tuple[int, str]], file_name: str) -> SiteHand:
         currency, mpu = CURRENCY_SYMBOLS[symbol], 100
 
     def money(text: str, where: int) -> int:
-        key = (text, mpu)
-        value = _MONEY.get(key)
-        if value is None:
-            value = to_minor(parse_amount(text), mpu, f"line {where} amount {text!r}")
-            if len(_MONEY) > 4096:
-                _MONEY.clear()
-            _MONEY[key] = value
-        return value
+        return site_money(text, mpu, where)
 
     short = variant == "holdem_short"
     if bb_s is None:  # `ShortDeck No Limit ($0.02)`: one stake, the ante and button blind
@@ -452,25 +438,16 @@ def _gg_hand_id(header: str) -> str | None:
     return f"gg:{m.group(1)}" if m else None
 
 
-class GGPokerImporter:
-    """GGPoker text files: recognised by content, read hand by hand."""
+class GGPokerImporter(SiteTextImporter):
+    """GGPoker text files: recognised by a line starting `Poker Hand #<id>: ` near the top
+    (PokerStars writes `PokerStars Hand #`, never a bare `Poker Hand #` at a line start), read
+    hand by hand."""
 
     name = "ggpoker"
-
-    def __init__(self, chunk_hands: int = CHUNK_HANDS) -> None:
-        self.chunk_hands = chunk_hands
-
-    def sniff(self, head: bytes, path: Path) -> bool:
-        """A line starting `Poker Hand #<id>: ` near the top (PokerStars writes `PokerStars
-        Hand #`, never a bare `Poker Hand #` at a line start), file name ignored."""
-        del path
-        return _SNIFF.search(sniff_text(head)) is not None
-
-    def read(self, path: Path) -> Iterator[Chunk]:
-        """Stream `path` as chunks of about `chunk_hands` whole hands each."""
-        yield from read_site_text(path, fmt="ggpoker", header=_HEADER,
-                                  chunk_hands=self.chunk_hands, map_hand=_map_gg,
-                                  hand_id_of=_gg_hand_id)
+    sniff_re = _SNIFF
+    header_line = _HEADER
+    map_hand = staticmethod(_map_gg)
+    hand_id_of = staticmethod(_gg_hand_id)
 
 
 IMPORTER = GGPokerImporter()

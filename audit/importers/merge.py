@@ -64,7 +64,7 @@ from pathlib import Path
 from typing import Any
 from xml.parsers import expat
 
-from audit.importers.base import Chunk, Rejected
+from audit.importers.base import Chunk
 from audit.importers.sitetext import (
     CHUNK_HANDS,
     HOLE_COUNT,
@@ -240,6 +240,11 @@ def _ts(game: _E) -> tuple[dt.datetime, str]:
     raise SiteHandError(f"line {game.line}: no time (starttime {start!r})")
 
 
+def _map_text(body: list[tuple[int, str]], desc: dict[str, str], file_name: str) -> SiteHand:
+    """The hand of a `<game>` piece's lines."""
+    return _map_game(_parse("\n".join(t for _, t in body), body[0][0]), desc, file_name)
+
+
 def _map_game(game: _E, desc: dict[str, str], file_name: str) -> SiteHand:
     gid = game.a.get("id")
     if not gid:
@@ -379,7 +384,7 @@ def _map_game(game: _E, desc: dict[str, str], file_name: str) -> SiteHand:
         else:
             gm.update(small_blind=sb if sb is not None else bb // 2, big_blind=bb)
     _play(h, game, rounds, name_of, money, gm, started, is_stud, is_draw, variant, raise_to)
-    _settle_last(h)
+    h.settle_awards_last()
     return h
 
 
@@ -455,32 +460,6 @@ def _semantics(rounds: list[_E], money: _Money
     fits = [r for r in results if r[3] >= 0] or results
     to, put, posted, _, _ = min(fits, key=lambda r: (r[4], r[3]))
     return to, put, posted
-
-
-def _settle_last(h: SiteHand) -> None:
-    """The awards after the play (grouped by pot, as the room's pots are paid), then the rake,
-    then hand_ended: notes the log writes after a payout (`Leave(Auto)`, `Ranking 2`) stay
-    with the play. Each row keeps its source line."""
-    rows, lines = h.rows, h.lines
-    order: list[str] = []
-    for r in rows:
-        if r["kind"] == "award":
-            pot = _pot_of(r["detail"])
-            if pot not in order:
-                order.append(pot)
-    keyed = sorted(range(len(rows)), key=lambda i: (
-        (2, 0) if rows[i]["kind"] == "hand_ended" else
-        (1, 1 + len(order)) if rows[i]["kind"] == "rake" else
-        (1, order.index(_pot_of(rows[i]["detail"]))) if rows[i]["kind"] == "award" else (0, 0)))
-    h.rows = [rows[i] for i in keyed]
-    h.lines = [lines[i] for i in keyed]
-    for seq, r in enumerate(h.rows):
-        r["seq"] = seq
-
-
-def _pot_of(label: str | None) -> str:
-    base = (label or "main").split("/")[0].split("@")[0]
-    return "main" if base in ("main", "uncalled") else base
 
 
 def _stud_limits(rounds: list[_E], money: _Money) -> tuple[int, int]:
@@ -779,13 +758,10 @@ class MergeImporter:
     def read(self, path: Path) -> Iterator[Chunk]:
         """Stream `path` as chunks of about `chunk_hands` whole hands each."""
         out = ChunkWriter(self.chunk_hands, str(path))
-        src = str(path)
         desc: dict[str, str] = {}
         for is_hand, block, unread in split_blocks(path, _GAME_LINE):
             if unread:
-                out.rejected.append(Rejected(
-                    source=src, line=block[0][0], raw=raw_text(block), reason=unread,
-                    hand_id=_hand_id(block[0][1]) if is_hand else None))
+                out.reject(block, unread, _hand_id(block[0][1]) if is_hand else None)
                 continue
             body = block
             tail: list[tuple[int, str]] = []
@@ -805,25 +781,12 @@ class MergeImporter:
                     continue
                 outside.append((n, t))
             if body:
-                try:
-                    game = _parse("\n".join(t for _, t in body), body[0][0])
-                    hand = _map_game(game, desc, path.name)
-                except SiteHandError as exc:
-                    out.rejected.append(Rejected(source=src, line=body[0][0], reason=str(exc),
-                                                 hand_id=_hand_id(body[0][1]),
-                                                 raw=raw_text(body)))
-                except Exception as exc:  # noqa: BLE001 - one bad hand never stops the file
-                    out.rejected.append(Rejected(
-                        source=src, line=body[0][0], hand_id=_hand_id(body[0][1]),
-                        raw=raw_text(body),
-                        reason=f"importer error {type(exc).__name__}: {exc}"))
-                else:
+                hand = out.map_or_reject(body, _hand_id(body[0][1]), _map_text, body, desc,
+                                         path.name)
+                if hand is not None:
                     out.add(hand, raw_text(body))
             if outside:
-                out.rejected.append(Rejected(
-                    source=src, line=outside[0][0], hand_id=None, raw=raw_text(outside),
-                    reason=f"line {outside[0][0]}: text outside any hand: "
-                           f"{outside[0][1][:120]!r}"))
+                out.reject_outside(outside, *outside[0])
             if out.full:
                 yield out.take()
         if out.pending:

@@ -46,21 +46,16 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-from collections.abc import Iterator
 from decimal import Decimal, InvalidOperation
-from pathlib import Path
 from typing import Any
 
-from audit.importers.base import Chunk
 from audit.importers.sitetext import (
-    CHUNK_HANDS,
     CURRENCY_SYMBOLS,
     SiteHand,
     SiteHandError,
+    SiteTextImporter,
     bad_line,
-    read_site_text,
-    sniff_text,
-    to_minor,
+    site_money,
 )
 
 _GAME_NO = re.compile(r"^\ufeff?#Game No ?: ?(\d+)\s*$")
@@ -114,7 +109,6 @@ _SYMBOLS = "$€£"
 # a line `name verb[ [amount]]`, the name as short as the verbs allow (checked to be seated)
 _QUICK = re.compile(r"^(.+?) (?:folds|checks|calls|bets|raises|posts|shows|mucks|collected|"
                     r"did not show)\b")
-_MONEY: dict[tuple[str, int], int] = {}  # amounts already read (they repeat hand after hand)
 _PUT_IN = frozenset({"post", "call", "bet", "raise"})
 
 
@@ -233,14 +227,7 @@ def _map_888(block: list[tuple[int, str]], file_name: str) -> SiteHand:
             currency = "CHIPS"
 
     def money(text: str, where: int) -> int:
-        key = (text, mpu)
-        value = _MONEY.get(key)
-        if value is None:
-            value = to_minor(amount_888(text), mpu, f"line {where} amount {text!r}")
-            if len(_MONEY) > 4096:
-                _MONEY.clear()
-            _MONEY[key] = value
-        return value
+        return site_money(text, mpu, where, amount_888)
 
     sb, bb = money(s.group("sb"), st_line), money(s.group("bb"), st_line)
     ts = None
@@ -443,26 +430,18 @@ def _map_888(block: list[tuple[int, str]], file_name: str) -> SiteHand:
     return h
 
 
-class PacificImporter:
-    """888poker / Pacific / Cassava text files: recognised by content, read hand by hand."""
+class PacificImporter(SiteTextImporter):
+    """888poker / Pacific / Cassava text files: recognised by a `***** 888poker|Cassava|888.xx|
+    Pacific... Hand History for Game N *****` line near the top (PartyPoker's own `***** Hand
+    History for Game` names no room), read hand by hand."""
 
     name = "pacific"
+    sniff_re = _SNIFF
+    map_hand = staticmethod(_map_888)
+    hand_id_of = staticmethod(_hand_id_of)
 
-    def __init__(self, chunk_hands: int = CHUNK_HANDS) -> None:
-        self.chunk_hands = chunk_hands
-
-    def sniff(self, head: bytes, path: Path) -> bool:
-        """A `***** 888poker|Cassava|888.xx|Pacific... Hand History for Game N *****` line near
-        the top (PartyPoker's own `***** Hand History for Game` names no room), file name
-        ignored."""
-        del path
-        return _SNIFF.search(sniff_text(head)) is not None
-
-    def read(self, path: Path) -> Iterator[Chunk]:
-        """Stream `path` as chunks of about `chunk_hands` whole hands each."""
-        yield from read_site_text(path, fmt="pacific", header=_Header(),
-                                  chunk_hands=self.chunk_hands, map_hand=_map_888,
-                                  hand_id_of=_hand_id_of)
+    def header(self) -> _Header:
+        return _Header()  # a fresh matcher per file
 
 
 IMPORTER = PacificImporter()

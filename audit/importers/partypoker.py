@@ -90,7 +90,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from audit.importers.base import Chunk, Rejected
+from audit.importers.base import Chunk
 from audit.importers.sitetext import (
     CHUNK_HANDS,
     ChunkWriter,
@@ -1121,28 +1121,12 @@ class PartyPokerImporter:
                 continue
             hand_id = _party_hand_id(block) if is_hand else None
             if unread:
-                out.rejected.append(Rejected(source=str(path), line=block[0][0],
-                                             raw=raw_text(block), reason=unread,
-                                             hand_id=hand_id))
+                out.reject(block, unread, hand_id)
                 continue
             if not is_hand:
-                out.rejected.append(Rejected(
-                    source=str(path), line=significant[0][0], hand_id=None, raw=raw_text(block),
-                    reason=f"line {significant[0][0]}: text outside any hand: "
-                           f"{_clean(significant[0][1])[:120]!r}"))
+                out.reject_outside(block, significant[0][0], _clean(significant[0][1]))
                 continue
-            try:
-                hand = _map_party(block, path.name)
-            except SiteHandError as exc:
-                out.rejected.append(Rejected(source=str(path), line=block[0][0],
-                                             hand_id=hand_id, reason=str(exc),
-                                             raw=raw_text(block)))
-                continue
-            except Exception as exc:  # noqa: BLE001 - one bad hand never stops the file
-                out.rejected.append(Rejected(
-                    source=str(path), line=block[0][0], hand_id=hand_id, raw=raw_text(block),
-                    reason=f"importer error {type(exc).__name__}: {exc}"))
-                continue
+            hand = out.map_or_reject(block, hand_id, _map_party, block, path.name)
             if hand is None:
                 continue
             out.add(hand, raw_text(block))

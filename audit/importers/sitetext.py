@@ -1,4 +1,4 @@
-"""Helpers shared by the site-text importers (Full Tilt, PartyPoker, iPoker): exact amounts,
+"""Helpers shared by the site-text importers (Full Tilt, PartyPoker, iPoker, ...): exact amounts,
 site time zones, card text, a hand being built (`SiteHand`), and the streaming read loop that
 splits a file into hands, maps each one and yields chunks of whole hands."""
 
@@ -8,10 +8,11 @@ import codecs
 import datetime as dt
 import io
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from decimal import Decimal, InvalidOperation
+from functools import lru_cache
 from pathlib import Path
-from typing import Any, BinaryIO
+from typing import Any, BinaryIO, TypeVar
 from zoneinfo import ZoneInfo
 
 import pyarrow as pa
@@ -89,6 +90,42 @@ def to_minor(value: Decimal, mpu: int, what: str) -> int:
     return int(scaled)
 
 
+@lru_cache(maxsize=4096)
+def _cached_minor(text: str, mpu: int, parse: Callable[[str], Decimal]) -> int:
+    return to_minor(parse(text), mpu, text)
+
+
+def site_money(text: str, mpu: int, n: int,
+               parse: Callable[[str], Decimal] = parse_amount) -> int:
+    """An amount of line `n` in minor units (memoised: a file repeats the same few amounts);
+    an amount finer than the unit is an error naming the line."""
+    try:
+        return _cached_minor(text, mpu, parse)
+    except SiteHandError:
+        return to_minor(parse(text), mpu, f"line {n} amount {text!r}")
+
+
+def known_cards(cards: str | None) -> str | None:
+    """Hole cards when every one is known (a mucked hand is the hand dealt)."""
+    return cards if cards and "??" not in cards else None
+
+
+# a status line the grammar does not list: words only, no amount, no cards
+STATUS_LINE = re.compile(
+    r"^(?:is|has|was|will|sits|joins|leaves|returns|waits)\b[^0-9\[\]()€$£]*$")
+# someone not seated (or not yet): joins / leaves
+UNSEATED_NOTE = re.compile(
+    r"^(?P<name>.+?) (?P<what>(?:joins|leaves|has joined|has left) the table"
+    r"(?: at seat #?\d+)?|is sitting out|sits out|will be allowed to play "
+    r"after the button|waits for the big blind)\.?$")
+
+
+def pot_of(label: str | None) -> str:
+    """The pot an award label names (`side1/high@2` -> `side1`; uncalled bets: `main`)."""
+    base = (label or "main").split("/")[0].split("@")[0]
+    return "main" if base in ("main", "uncalled") else base
+
+
 def local_to_utc(local: dt.datetime, zone: str) -> tuple[dt.datetime, str]:
     """A wall-clock time in a named zone abbreviation as UTC, and a note when assumed."""
     z = zone.upper()
@@ -98,6 +135,16 @@ def local_to_utc(local: dt.datetime, zone: str) -> tuple[dt.datetime, str]:
         tz = dt.timezone(dt.timedelta(hours=FIXED_OFFSETS[z]))
         return local.replace(tzinfo=tz).astimezone(_UTC), ""
     return local.replace(tzinfo=_UTC), f";ts=local time read as UTC (unknown zone {zone!r})"
+
+
+def header_time(stamp: str, zone: str, number: int, header: str) -> tuple[dt.datetime, str]:
+    """A header's `yyyy/mm/dd hh:mm:ss` in `zone` as UTC and its note (`local_to_utc`); an
+    invalid date is an error naming the header line."""
+    try:
+        local = dt.datetime.strptime(stamp, "%Y/%m/%d %H:%M:%S")
+    except ValueError:
+        raise bad_line(number, header, "invalid date") from None
+    return local_to_utc(local, zone)
 
 
 def site_cards(text: str, what: str) -> str:
@@ -163,6 +210,39 @@ class SiteHand:
             if text.startswith(name) and (len(text) == len(name) or text[len(name)] in " :"):
                 return name, text[len(name):].lstrip(" ")
         return None
+
+    def split_or_note(self, n: int, text: str) -> tuple[str, str] | None:
+        """(seated player, rest of the line) of line `n`; None for a note on someone not
+        seated (`UNSEATED_NOTE`, kept as an annotation); any other line is not understood."""
+        split = self.split_name(text)
+        if split is None:
+            if (an := UNSEATED_NOTE.match(text)):
+                self.emit(n, "annotation", player=an.group("name"),
+                          detail=f"note: {an.group('what')}")
+                return None
+            raise bad_line(n, text)
+        return split
+
+    def settle_awards_last(self) -> None:
+        """The awards after the play (grouped by pot, as the room's pots are paid), then the
+        rake, then hand_ended: notes the log writes after a payout (`Leave(Auto)`, `Ranking
+        2`) stay with the play. Each row keeps its source line."""
+        rows, lines = self.rows, self.lines
+        order: list[str] = []
+        for r in rows:
+            if r["kind"] == "award":
+                pot = pot_of(r["detail"])
+                if pot not in order:
+                    order.append(pot)
+        keyed = sorted(range(len(rows)), key=lambda i: (
+            (2, 0) if rows[i]["kind"] == "hand_ended" else
+            (1, 1 + len(order)) if rows[i]["kind"] == "rake" else
+            (1, order.index(pot_of(rows[i]["detail"]))) if rows[i]["kind"] == "award" else
+            (0, 0)))
+        self.rows = [rows[i] for i in keyed]
+        self.lines = [lines[i] for i in keyed]
+        for seq, r in enumerate(self.rows):
+            r["seq"] = seq
 
     def who(self, name: str) -> dict[str, Any]:
         seat = self.seat_of.get(name)
@@ -384,6 +464,9 @@ def raw_text(block: list[tuple[int, str]]) -> str:
     return "\n".join(text for _, text in block) + "\n"
 
 
+_T = TypeVar("_T")
+
+
 class ChunkWriter:
     """Collects mapped hands and rejections; `full` says when a chunk should be yielded."""
 
@@ -401,6 +484,32 @@ class ChunkWriter:
         self.lines.extend(hand.lines)
         self.kept.append((hand, raw))
         self.hands += 1
+
+    def map_or_reject(self, block: list[tuple[int, str]], hand_id: str | None,
+                      mapper: Callable[..., _T], *args: Any) -> _T | None:
+        """`mapper(*args)`, or None with the hand of `block` quarantined: a `SiteHandError`
+        says why, any other exception is an importer error (one bad hand never stops the
+        file)."""
+        try:
+            return mapper(*args)
+        except SiteHandError as exc:
+            reason = str(exc)
+        except Exception as exc:  # noqa: BLE001 - one bad hand never stops the file
+            reason = f"importer error {type(exc).__name__}: {exc}"
+        self.reject(block, reason, hand_id)
+        return None
+
+    def reject(self, block: list[tuple[int, str]], reason: str, hand_id: str | None) -> None:
+        """Quarantine the lines of `block` (from its first line) for `reason`."""
+        self.rejected.append(Rejected(source=self.source, line=block[0][0], hand_id=hand_id,
+                                      reason=reason, raw=raw_text(block)))
+
+    def reject_outside(self, block: list[tuple[int, str]], line: int, text: str) -> None:
+        """Quarantine `block`, text outside any hand, named by its first significant line
+        (number `line`, `text`)."""
+        self.rejected.append(Rejected(
+            source=self.source, line=line, hand_id=None, raw=raw_text(block),
+            reason=f"line {line}: text outside any hand: {text[:120]!r}"))
 
     @property
     def full(self) -> bool:
@@ -482,33 +591,53 @@ def read_site_text(path: Path, *, fmt: str, header: Any, chunk_hands: int,
         if not significant:
             continue
         if unread:
-            out.rejected.append(Rejected(
-                source=str(path), line=block[0][0], raw=raw_text(block), reason=unread,
-                hand_id=hand_id_of(block[0][1]) if is_hand else None))
+            out.reject(block, unread, hand_id_of(block[0][1]) if is_hand else None)
             continue
         if not is_hand:
-            out.rejected.append(Rejected(
-                source=str(path), line=significant[0][0], hand_id=None, raw=raw_text(block),
-                reason=f"line {significant[0][0]}: text outside any hand: "
-                       f"{significant[0][1][:120]!r}"))
+            out.reject_outside(block, *significant[0])
             continue
-        try:
-            hand = map_hand(block, path.name)
-        except SiteHandError as exc:
-            out.rejected.append(Rejected(source=str(path), line=block[0][0],
-                                         hand_id=hand_id_of(block[0][1]), reason=str(exc),
-                                         raw=raw_text(block)))
-            continue
-        except Exception as exc:  # noqa: BLE001 - one bad hand never stops the file
-            out.rejected.append(Rejected(source=str(path), line=block[0][0],
-                                         hand_id=hand_id_of(block[0][1]), raw=raw_text(block),
-                                         reason=f"importer error {type(exc).__name__}: {exc}"))
+        hand = out.map_or_reject(block, hand_id_of(block[0][1]), map_hand, block, path.name)
+        if hand is None:
             continue
         out.add(hand, raw_text(block))
         if out.full:
             yield out.take()
     if out.pending:
         yield out.take()
+
+
+class SiteTextImporter:
+    """A site's text files: recognised by `sniff_re` matching near the top (the file name
+    ignored), read hand by hand by `read_site_text` with the subclass's hooks (`header_line`
+    or a fresh `header()` per file, `map_hand`, `hand_id_of`, `skip`)."""
+
+    name: str
+    sniff_re: re.Pattern[str]
+    header_line: Any = None
+    skip: Any = None
+
+    def __init__(self, chunk_hands: int = CHUNK_HANDS) -> None:
+        self.chunk_hands = chunk_hands
+
+    def sniff(self, head: bytes, path: Path) -> bool:
+        del path
+        return self.sniff_re.search(sniff_text(head)) is not None
+
+    def header(self) -> Any:
+        """What tells a hand's first line, for one file."""
+        return self.header_line
+
+    def map_hand(self, block: list[tuple[int, str]], file_name: str) -> Any:
+        raise NotImplementedError
+
+    def hand_id_of(self, header: str) -> str | None:
+        raise NotImplementedError
+
+    def read(self, path: Path) -> Iterator[Chunk]:
+        """Stream `path` as chunks of about `chunk_hands` whole hands each."""
+        yield from read_site_text(path, fmt=self.name, header=self.header(),
+                                  chunk_hands=self.chunk_hands, map_hand=self.map_hand,
+                                  hand_id_of=self.hand_id_of, skip=self.skip)
 
 
 def bad_line(number: int, text: str, why: str = "unknown line") -> SiteHandError:

@@ -57,27 +57,22 @@ Mapping (Winamax line -> events; money exact, `Decimal` -> integer minor units):
 
 from __future__ import annotations
 
-import datetime as dt
 import re
-from collections.abc import Iterator
 from decimal import Decimal
-from functools import lru_cache
-from pathlib import Path
 from typing import Any
 
-from audit.importers.base import Chunk
 from audit.importers.sitetext import (
-    CHUNK_HANDS,
+    STATUS_LINE,
     RoundsHand,
     SiteHand,
     SiteHandError,
+    SiteTextImporter,
     bad_line,
-    local_to_utc,
+    header_time,
+    known_cards,
     parse_amount,
-    read_site_text,
     site_cards,
-    sniff_text,
-    to_minor,
+    site_money,
 )
 
 _HEADER = re.compile(
@@ -122,12 +117,6 @@ _NOTES = [
     (re.compile(r"^(?:joins|has joined) the table.*$"), "joined_table"),
     (re.compile(r"^(?:leaves|has left) the table.*$"), "left_table"),
 ]
-# a status line the grammar does not list: words only, no amount, no cards
-_STATUS = re.compile(r"^(?:is|has|was|will|sits|joins|leaves|returns|waits)\b[^0-9\[\]()€$£]*$")
-# someone not seated (or not yet): joins / leaves, chat
-_ANYONE = re.compile(r"^(?P<name>.+?) (?P<what>(?:joins|leaves|has joined|has left) the table"
-                     r"(?: at seat #?\d+)?|is sitting out|sits out|will be allowed to play "
-                     r"after the button|waits for the big blind)\.?$")
 _GAMES = {
     "holdem": "holdem", "hold'em": "holdem", "omaha": "omaha", "omaha hi": "omaha",
     "omaha8": "omaha_hilo", "omaha hi/lo": "omaha_hilo", "omaha hi-lo": "omaha_hilo",
@@ -162,17 +151,6 @@ def _amount(text: str) -> Decimal:
     return sign * value * (1000 if thousands else 1)
 
 
-def _known(cards: str | None) -> str | None:
-    """Hole cards when every one is known (a mucked hand is the hand dealt)."""
-    return cards if cards and "??" not in cards else None
-
-
-@lru_cache(maxsize=4096)
-def _minor(text: str, mpu: int) -> int:
-    """An amount in minor units (memoised: a file repeats the same few amounts)."""
-    return to_minor(_amount(text), mpu, text)
-
-
 def _wmx_hand_id(header: str) -> str | None:
     m = re.search(r" - HandId: #([0-9][0-9-]*) - ", header)
     return f"wmx:{m.group(1)}" if m else None
@@ -189,10 +167,7 @@ class _Hand:
         self.game: dict[str, Any] = {}
 
     def money(self, text: str, n: int) -> int:
-        try:
-            return _minor(text, self.mpu)
-        except SiteHandError:
-            return to_minor(_amount(text), self.mpu, f"line {n} amount {text!r}")
+        return site_money(text, self.mpu, n, _amount)
 
     def map(self) -> SiteHand:  # noqa: C901, PLR0912, PLR0915 - one pass over the grammar
         number, header = self.block[0]
@@ -221,11 +196,7 @@ class _Hand:
         if tournament and "€" in m.group("stakes"):
             currency, self.mpu = "EUR", 100
         del euro
-        try:
-            local = dt.datetime.strptime(m.group("date"), "%Y/%m/%d %H:%M:%S")
-        except ValueError:
-            raise bad_line(number, header, "invalid date") from None
-        ts, note = local_to_utc(local, m.group("zone"))
+        ts, note = header_time(m.group("date"), m.group("zone"), number, header)
         if play:
             note += ";currency=play money"
         if tournament:
@@ -373,13 +344,9 @@ class _Hand:
                 continue
             if stud is not None:
                 stud.flush()
-            split = h.split_name(text)
+            split = h.split_or_note(n, text)
             if split is None:
-                if (an := _ANYONE.match(text)):
-                    h.emit(n, "annotation", player=an.group("name"),
-                           detail=f"note: {an.group('what')}")
-                    continue
-                raise bad_line(n, text)
+                continue
             name, rest_ = split
             if (p := _POST.match(rest_)):
                 what, amt = p.group(1), self.money(p.group("a"), n)
@@ -478,7 +445,7 @@ class _Hand:
                 continue
             if (mk := _MUCK.match(rest_)):
                 mucked = site_cards(mk.group(1), f"line {n}") if mk.group(1) else (
-                    None if is_draw else _known(h.hole.get(h.seat_of[name])))
+                    None if is_draw else known_cards(h.hole.get(h.seat_of[name])))
                 h.emit(n, "muck", cards=mucked, **h.who(name))
                 continue
             if (c := _COLLECT.match(rest_)):
@@ -498,7 +465,7 @@ class _Hand:
                     h.emit(n, "annotation", detail=label, **h.who(name))
                     break
             else:
-                if not _STATUS.match(rest_):
+                if not STATUS_LINE.match(rest_):
                     raise bad_line(n, text)
                 h.emit(n, "annotation", detail=f"note: {rest_}", **h.who(name))
         if section != "summary":
@@ -645,24 +612,15 @@ def _map_winamax(block: list[tuple[int, str]], file_name: str) -> SiteHand:
     return _Hand(block, file_name).map()
 
 
-class WinamaxImporter:
-    """Winamax text files: recognised by content, read hand by hand."""
+class WinamaxImporter(SiteTextImporter):
+    """Winamax text files: recognised by a `Winamax Poker - ... - HandId: #` line near the top,
+    read hand by hand."""
 
     name = "winamax"
-
-    def __init__(self, chunk_hands: int = CHUNK_HANDS) -> None:
-        self.chunk_hands = chunk_hands
-
-    def sniff(self, head: bytes, path: Path) -> bool:
-        """A `Winamax Poker - ... - HandId: #` line near the top (file name ignored)."""
-        del path
-        return _SNIFF.search(sniff_text(head)) is not None
-
-    def read(self, path: Path) -> Iterator[Chunk]:
-        """Stream `path` as chunks of about `chunk_hands` whole hands each."""
-        yield from read_site_text(path, fmt="winamax", header=_HEADER_LINE,
-                                  chunk_hands=self.chunk_hands, map_hand=_map_winamax,
-                                  hand_id_of=_wmx_hand_id)
+    sniff_re = _SNIFF
+    header_line = _HEADER_LINE
+    map_hand = staticmethod(_map_winamax)
+    hand_id_of = staticmethod(_wmx_hand_id)
 
 
 IMPORTER = WinamaxImporter()

@@ -58,27 +58,23 @@ body collected nothing).
 
 from __future__ import annotations
 
-import datetime as dt
 import re
-from collections.abc import Iterator
-from functools import lru_cache
-from pathlib import Path
 from typing import Any
 
-from audit.importers.base import Chunk
 from audit.importers.sitetext import (
-    CHUNK_HANDS,
     CURRENCY_SYMBOLS,
     HOLE_COUNT,
+    STATUS_LINE,
     RoundsHand,
     SiteHand,
     SiteHandError,
+    SiteTextImporter,
     bad_line,
-    local_to_utc,
+    header_time,
+    known_cards,
     parse_amount,
-    read_site_text,
     site_cards,
-    sniff_text,
+    site_money,
     to_minor,
 )
 
@@ -166,23 +162,6 @@ _NEW_NOTES = [
 ]
 
 
-def _known(cards: str | None) -> str | None:
-    """Hole cards when every one is known (a mucked hand is the hand dealt)."""
-    return cards if cards and "??" not in cards else None
-
-
-@lru_cache(maxsize=4096)
-def _minor(text: str, mpu: int) -> int:
-    """An amount in minor units (memoised: a file repeats the same few amounts)."""
-    return to_minor(parse_amount(text), mpu, text)
-
-
-# a status line the grammar does not list: words only, no amount, no cards
-_STATUS = re.compile(r"^(?:is|has|was|will|sits|joins|leaves|returns|waits)\b[^0-9\[\]()€$£]*$")
-# someone not seated (or not yet): joins / leaves
-_ANYONE = re.compile(r"^(?P<name>.+?) (?P<what>(?:joins|leaves|has joined|has left) the table"
-                     r"(?: at seat #?\d+)?|is sitting out|sits out|will be allowed to play "
-                     r"after the button|waits for the big blind)\.?$")
 
 
 def _old_hand_id(block: list[tuple[int, str]]) -> str | None:
@@ -195,19 +174,25 @@ def _old_hand_id(block: list[tuple[int, str]]) -> str | None:
     return None
 
 
-class _Old:
-    """One hand of the older format being mapped."""
+class _Hand:
+    """One hand being mapped (either format): its lines but blank ones, its money unit."""
 
     def __init__(self, block: list[tuple[int, str]], file_name: str) -> None:
-        self.block = [(n, t) for n, t in block if t.strip() and t.strip() != "\ufffd"]
+        self.block = [(n, t) for n, t in block if t.strip()]
         self.file_name = file_name
         self.mpu = 100
 
     def money(self, text: str, n: int) -> int:
-        try:
-            return _minor(text, self.mpu)
-        except SiteHandError:
-            return to_minor(parse_amount(text), self.mpu, f"line {n} amount {text!r}")
+        return site_money(text, self.mpu, n)
+
+
+class _Old(_Hand):
+    """One hand of the older format being mapped."""
+
+    def __init__(self, block: list[tuple[int, str]], file_name: str) -> None:
+        super().__init__(block, file_name)
+        # a line of a lone replacement character (a byte no encoding reads) is blank too
+        self.block = [(n, t) for n, t in self.block if t.strip() != "\ufffd"]
 
     def map(self) -> SiteHand:  # noqa: C901, PLR0912, PLR0915 - one pass over the grammar
         number, header = self.block[0]
@@ -226,11 +211,7 @@ class _Old:
         tournament = not desc or re.search(r", Table \d+$", desc) is not None
         self.mpu = 1 if tournament else 100
         note = ";ts=local time read as UTC (the log names no time zone)"
-        try:
-            local = dt.datetime.strptime(st.group(1), "%Y/%m/%d %H:%M:%S")
-        except ValueError:
-            raise bad_line(number, header, "invalid date") from None
-        ts, _ = local_to_utc(local, "UTC")
+        ts, _ = header_time(st.group(1), "UTC", number, header)
         if not desc:
             note += ";tournament=the game line names no table: read as tournament chips"
         h = SiteHand(fmt="winning", file_name=self.file_name, hand_id=f"wpn:{g.group('id')}",
@@ -405,7 +386,8 @@ class _Old:
                 h.emit(n, "annotation", detail="all_in_protection", **h.who(name))
                 continue
             if verb == "mucks cards":
-                mucked[name] = h.emit(n, "muck", cards=_known(h.hole.get(h.seat_of.get(name, 0))),
+                mucked[name] = h.emit(n, "muck",
+                                      cards=known_cards(h.hole.get(h.seat_of.get(name, 0))),
                                       **h.who(name))
                 continue
             if verb == "shows cards" or verb.startswith("shows "):
@@ -418,7 +400,7 @@ class _Old:
                         h.emit(n, "annotation", detail=label, player=name)
                     break
             else:
-                if not _STATUS.match(verb):
+                if not STATUS_LINE.match(verb):
                     raise bad_line(n, text)
                 h.emit(n, "annotation", detail=f"note: {verb}", **h.who(name))
         if section != "ended":
@@ -576,19 +558,8 @@ class _Old:
                 h.emit(at, "deal", cards=got[0], detail="down" if street == 7 else "up", **w)
 
 
-class _New:
+class _New(_Hand):
     """One hand of the newer (PokerStars-like) format being mapped."""
-
-    def __init__(self, block: list[tuple[int, str]], file_name: str) -> None:
-        self.block = [(n, t) for n, t in block if t.strip()]
-        self.file_name = file_name
-        self.mpu = 100
-
-    def money(self, text: str, n: int) -> int:
-        try:
-            return _minor(text, self.mpu)
-        except SiteHandError:
-            return to_minor(parse_amount(text), self.mpu, f"line {n} amount {text!r}")
 
     def map(self) -> SiteHand:  # noqa: C901, PLR0912, PLR0915 - one pass over the grammar
         number, header = self.block[0]
@@ -606,11 +577,7 @@ class _New:
         else:
             a_s, b_s = m.group("ca"), m.group("cb")
             currency = CURRENCY_SYMBOLS.get(a_s[0], "USD")
-        try:
-            local = dt.datetime.strptime(m.group("date"), "%Y/%m/%d %H:%M:%S")
-        except ValueError:
-            raise bad_line(number, header, "invalid date") from None
-        ts, note = local_to_utc(local, m.group("zone"))
+        ts, note = header_time(m.group("date"), m.group("zone"), number, header)
         if tournament:
             note += f";tournament={m.group('tid')}"
         body = self.block[1:]
@@ -714,13 +681,9 @@ class _New:
                 continue
             if (d := _DEALT.match(text)) and d.group(1) in h.seat_of:
                 continue
-            split = h.split_name(text)
+            split = h.split_or_note(n, text)
             if split is None:
-                if (an := _ANYONE.match(text)):
-                    h.emit(n, "annotation", player=an.group("name"),
-                           detail=f"note: {an.group('what')}")
-                    continue
-                raise bad_line(n, text)
+                continue
             name, verb = split
             if (p := _NEW_POST.match(verb)):
                 what, amt = p.group(1), self.money(p.group("a"), n)
@@ -768,7 +731,7 @@ class _New:
                 h.emit(n, "show", cards=site_cards(sh.group(1), f"line {n}"), **h.who(name))
                 continue
             if (mk := _NEW_MUCK.match(verb)):
-                cards = site_cards(mk.group(1), f"line {n}") if mk.group(1) else _known(
+                cards = site_cards(mk.group(1), f"line {n}") if mk.group(1) else known_cards(
                     h.hole.get(h.seat_of[name]))
                 h.emit(n, "muck", cards=cards, **h.who(name))
                 continue
@@ -785,7 +748,7 @@ class _New:
             else:
                 if verb.startswith(":"):
                     h.emit(n, "annotation", detail=f"said: {verb[1:].strip()}", **h.who(name))
-                elif _STATUS.match(verb):
+                elif STATUS_LINE.match(verb):
                     h.emit(n, "annotation", detail=f"note: {verb}", **h.who(name))
                 else:
                     raise bad_line(n, text)
@@ -819,25 +782,18 @@ def _map_winning(block: list[tuple[int, str]], file_name: str) -> SiteHand:
     return _New(block, file_name).map()
 
 
-class WinningImporter:
-    """Winning Poker Network text files (both formats): recognised by content."""
+class WinningImporter(SiteTextImporter):
+    """Winning Poker Network text files (both formats): recognised by `Game started at:
+    yyyy/m/d h:m:s` alone on a line, or a `[Game ]Hand #N - <game>(No Limit|Pot Limit|Fixed
+    Limit) - ` header, near the top."""
 
     name = "winning"
+    sniff_re = _SNIFF
+    header_line = _HEADER_LINE
+    map_hand = staticmethod(_map_winning)
 
-    def __init__(self, chunk_hands: int = CHUNK_HANDS) -> None:
-        self.chunk_hands = chunk_hands
-
-    def sniff(self, head: bytes, path: Path) -> bool:
-        """`Game started at: yyyy/m/d h:m:s` alone on a line, or a `[Game ]Hand #N - <game>(No
-        Limit|Pot Limit|Fixed Limit) - ` header (file name ignored)."""
-        del path
-        return _SNIFF.search(sniff_text(head)) is not None
-
-    def read(self, path: Path) -> Iterator[Chunk]:
-        """Stream `path` as chunks of about `chunk_hands` whole hands each."""
-        yield from read_site_text(path, fmt="winning", header=_HEADER_LINE,
-                                  chunk_hands=self.chunk_hands, map_hand=_map_winning,
-                                  hand_id_of=lambda header: _old_hand_id([(0, header)]))
+    def hand_id_of(self, header: str) -> str | None:
+        return _old_hand_id([(0, header)])
 
 
 IMPORTER = WinningImporter()

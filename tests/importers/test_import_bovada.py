@@ -10,50 +10,30 @@ from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
 
-from audit.errors import AuditInputError
-from audit.export import export_hands
 from audit.importers import detect_format
 from audit.importers.base import Rejected
 from audit.importers.bovada import BovadaImporter
-from audit.importers.ohh import OhhImporter
-from audit.importers.phh import PhhImporter
-from audit.importers.sitetext import decode_line
-from audit.ingest.pipeline import ingest
-from audit.ingest.validate import validate_events
-from audit.run.runner import audit_store, read_findings
-from audit.schema import events_table
-from audit.store.dataset import Store
+from tests.importers.sitecheck import (
+    SITES,
+    findings,
+    mutated,
+    never_crashes_never_loses_a_hand,
+    read,
+    round_trip,
+    rows_of,
+)
 
-SITES = Path(__file__).resolve().parents[2] / "fixtures" / "sites"
 FIXTURES = sorted(p.name for p in SITES.glob("bovada-*.txt"))
 
 
 def _read(name: str | Path) -> tuple[dict[str, list[dict[str, Any]]], list[Rejected]]:
-    path = name if isinstance(name, Path) else SITES / name
-    hands: dict[str, list[dict[str, Any]]] = {}
-    rejected: list[Rejected] = []
-    for chunk in BovadaImporter().read(path):
-        checked = validate_events(chunk.table, chunk.lines, str(path), "line")
-        assert checked.rejected == [], [r.reason for r in checked.rejected]
-        for row in chunk.table.to_pylist():
-            hands.setdefault(row["hand_id"], []).append(row)
-        rejected.extend(chunk.rejected)
+    hands, rejected, _ = read(BovadaImporter(), name if isinstance(name, Path) else SITES / name)
     return hands, rejected
 
 
-def _kinds(rows: list[dict[str, Any]], *kinds: str) -> list[tuple]:
-    return [(r["kind"], r["seat"], r["amount"], r["total"], r["cards"], r["detail"])
-            for r in rows if r["kind"] in kinds]
-
-
 def _findings(tmp_path: Path, *names: str, profile: str = "bovada") -> list[tuple]:
-    store = Store(tmp_path / "store")
-    ingest([SITES / n for n in names], store)
-    audit_store(store, profile=profile)
-    return [(r["hand_id"], r["rule_id"], r["severity"])
-            for r in read_findings(store).to_pylist()]
+    return findings(tmp_path, *names, profile=profile)
 
 
 @pytest.mark.parametrize("name", FIXTURES)
@@ -75,8 +55,8 @@ def test_anonymous_zone_poker_hands_keep_the_seat_labels_and_are_marked(tmp_path
     # every player's cards are written: the hole deals are known
     assert [r["cards"] for r in first if r["kind"] == "deal"][:2] == ["4s Qh", "5c 8c"]
     # `Raises $0.65 to $0.75`: raise to 75 (65 added); the return and the result
-    assert ("raise", 4, 65, 75, None, None) in _kinds(first, "raise")
-    assert _kinds(first, "award") == [("award", 4, 50, None, None, "uncalled"),
+    assert ("raise", 4, 65, 75, None, None) in rows_of(first, "raise")
+    assert rows_of(first, "award") == [("award", 4, 50, None, None, "uncalled"),
                                      ("award", 4, 50, None, None, "main")]
     # no summary total: the rake is not logged
     assert "rake=implicit" in started["detail"]
@@ -99,7 +79,7 @@ def test_older_files_without_street_lines_start_each_street_when_the_round_is_ov
     turn = next(k for k, r in enumerate(rows) if r["cards"] == "6s")
     assert kinds[flop + 1:turn] == ["check"] * 5 and kinds[turn + 1] == "bet"
     # `Raises $35` (the older grammar): raise to 35
-    assert ("raise", 5, 3500, 3500, None, None) in _kinds(rows, "raise")
+    assert ("raise", 5, 3500, 3500, None, None) in rows_of(rows, "raise")
     assert rows[-1]["detail"] == "total_pot=17500"
     assert _findings(tmp_path, "bovada-old-format-no-streets.txt") == []
 
@@ -117,7 +97,7 @@ def test_tournament_player_ids_become_seats_in_list_order() -> None:
     assert rows[0]["table_id"] == "M-20210422003411 18"
     assert "seats=numbered in list order" in rows[0]["source"]
     assert [r["seat"] for r in rows if r["kind"] == "seat"] == list(range(1, 10))
-    assert ("raise", 5, 10580, 11030, None, "all_in") in _kinds(rows, "raise")
+    assert ("raise", 5, 10580, 11030, None, "all_in") in rows_of(rows, "raise")
     # the clock says UTC
     assert str(rows[0]["ts"]) == "2021-04-22 01:42:48+00:00"
 
@@ -161,7 +141,7 @@ def test_stud_hilo_with_street_lines(tmp_path: Path) -> None:
     assert (game["variant"], game["small_bet"], game["big_bet"], game["bring_in"]) == (
         "stud_hilo", 500, 1000, 250)
     assert [r["player"] for r in rows if r["kind"] == "seat"][4] == "Seat+5 [ME]"
-    assert ("complete", 8, 500, 500, None, None) in _kinds(rows, "complete")
+    assert ("complete", 8, 500, 500, None, None) in rows_of(rows, "complete")
     assert _findings(tmp_path, "bovada-stud-hilo-streets.txt") == []
 
 
@@ -172,7 +152,7 @@ def test_all_in_on_the_big_blind_is_a_post_and_heads_up_a_call_of_it_is_enough(
     hands, rejected = _read("bovada-allin-blind-headsup.txt")
     assert rejected == []
     rows = hands["bov:2701691320"]
-    assert ("post", 7, 237, 237, None, "big_blind") in _kinds(rows, "post")
+    assert ("post", 7, 237, 237, None, "big_blind") in rows_of(rows, "post")
     assert rows[0]["game"]["big_blind"] == 400
     assert _findings(tmp_path, "bovada-allin-blind-headsup.txt") == []
 
@@ -226,56 +206,6 @@ def test_posts_dead_chip_is_the_big_blind_live_and_the_small_blind_dead(
     assert _findings(tmp_path, "bovada-post-dead-chip.txt") == []
 
 
-_PLAY = ("fold", "check", "call", "bet", "raise", "complete")
-
-
-def _play(rows: list[dict[str, Any]]) -> list[tuple[Any, ...]]:
-    """What PHH keeps of a hand: each player's forced bets in all, the actions in order, the
-    boards (no pot labels, rake, notes or site flags)."""
-    posted: dict[str, int] = {}
-    for r in rows:
-        if r["kind"] == "post":
-            posted[r["player"]] = posted.get(r["player"], 0) + (r["amount"] or 0)
-    return [("posted", p, a) for p, a in sorted(posted.items())] + [
-        (r["kind"], r["player"], r["amount"]) for r in rows if r["kind"] in _PLAY] + [
-        ("board", r["cards"]) for r in rows if r["kind"] == "deal" and r["detail"] == "board"]
-
-
-def round_trip(hands: dict[str, list[dict[str, Any]]], tmp_path: Path) -> tuple[int, int]:
-    """Export each hand the format can hold to OHH and to PHH and read it back: OHH gives the
-    same events (all but `source`), PHH the same play. (hands through OHH, through PHH)"""
-    counts = []
-    for fmt, importer, suffix in (("ohh", OhhImporter(), ".ohh"),
-                                  ("phh", PhhImporter(), ".phhs")):
-        kept = {}
-        for hand_id, rows in hands.items():
-            try:
-                export_hands(events_table(rows), fmt)
-            except AuditInputError:
-                continue  # a game the format has no form for (the ExportError says which)
-            kept[hand_id] = rows
-        counts.append(len(kept))
-        if not kept:
-            continue
-        path = tmp_path / f"export{suffix}"
-        path.write_text(export_hands(events_table([r for h in kept.values() for r in h]),
-                                     fmt), encoding="utf-8")
-        back: dict[str, list[dict[str, Any]]] = {}
-        for chunk in importer.read(path):
-            assert chunk.rejected == []
-            for r in chunk.table.to_pylist():
-                back.setdefault(r["hand_id"].removeprefix("phh:"), []).append(r)
-        assert sorted(back) == sorted(kept), fmt
-        for hand_id, rows in kept.items():
-            if fmt == "ohh":
-                bare = [{k: v for k, v in r.items() if k != "source"} for r in rows]
-                assert [{k: v for k, v in r.items() if k != "source"}
-                        for r in back[hand_id]] == bare, hand_id
-            else:
-                assert _play(back[hand_id]) == _play(rows), hand_id
-    return counts[0], counts[1]
-
-
 @pytest.mark.parametrize("name", FIXTURES)
 def test_round_trip_through_phh_and_ohh_gives_the_same_events(name: str,
                                                              tmp_path: Path) -> None:
@@ -291,62 +221,11 @@ def test_round_trip_through_phh_and_ohh_gives_the_same_events(name: str,
 
 _HEADER = re.compile(r"^(?:Bovada|Bodog(?:\.com|\.eu| UK| Canada|88)?|Ignition(?: Casino)?)"
                      r" Hand #\d+")
-_GARBAGE = st.binary(min_size=1, max_size=12)
-
-
-@st.composite
-def _mutated(draw: st.DrawFn) -> bytes:
-    lines = (SITES / draw(st.sampled_from(FIXTURES))).read_bytes().split(b"\n")
-    for _ in range(draw(st.integers(1, 4))):
-        if not lines:
-            break
-        i = draw(st.integers(0, len(lines) - 1))
-        op = draw(st.sampled_from(["delete", "duplicate", "truncate", "garbage", "swap"]))
-        if op == "delete":
-            del lines[i]
-        elif op == "duplicate":
-            lines.insert(i, lines[i])
-        elif op == "truncate":
-            lines[i] = lines[i][: draw(st.integers(0, max(0, len(lines[i]) - 1)))]
-        elif op == "garbage":
-            lines[i] = lines[i] + draw(_GARBAGE)
-        else:
-            lines[i] = re.sub(rb"[0-9]+", lambda m: m.group(0)[::-1], lines[i])
-    return b"\n".join(lines)
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(data=_mutated())
+@given(data=mutated([SITES / n for n in FIXTURES]))
 def test_fuzz_never_crashes_never_loses_a_hand(data: bytes, tmp_path_factory: Any) -> None:
-    path = tmp_path_factory.mktemp("fuzz") / "mutated.txt"
-    path.write_bytes(data)
-    rows: list[dict[str, Any]] = []
-    lines: list[int] = []
-    rejected: list[Rejected] = []
-    try:
-        for chunk in BovadaImporter().read(path):
-            checked = validate_events(chunk.table, chunk.lines, str(path), "line")
-            assert checked.rejected == [], [r.reason for r in checked.rejected]
-            rows += chunk.table.to_pylist()
-            lines += chunk.lines
-            rejected += chunk.rejected
-    except AuditInputError as exc:
-        assert str(exc)
-        return
-    started = {line for row, line in zip(rows, lines, strict=True)
-               if row["kind"] == "hand_started"}
-    headers = {n for n, raw in enumerate(data.split(b"\n"), start=1)
-               if _HEADER.match(decode_line(raw))}
-    accounted = started | {r.line for r in rejected if r.line is not None}
-    assert headers <= accounted, f"hands lost silently at lines {sorted(headers - accounted)}"
-    assert started <= headers
-    for r in rejected:
-        assert r.reason
-    # no hand half-imported: each imported hand starts with hand_started and ends with
-    # hand_ended, its seq contiguous
-    by_hand: dict[str, list[dict[str, Any]]] = {}
-    for row in rows:
-        by_hand.setdefault(row["hand_id"], []).append(row)
-    for hand in by_hand.values():
-        assert hand[0]["kind"] == "hand_started" and hand[-1]["kind"] == "hand_ended"
-        assert [r["seq"] for r in hand] == list(range(len(hand)))
+    never_crashes_never_loses_a_hand(BovadaImporter(), data,
+                                     tmp_path_factory.mktemp("fuzz") / "mutated.txt", _HEADER,
+                                     strip=False, exact=True)

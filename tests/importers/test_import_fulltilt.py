@@ -12,34 +12,16 @@ import pytest
 from audit.importers import detect_format
 from audit.importers.fulltilt import FullTiltImporter
 from audit.importers.sitetext import sniff_text, utf16_encoding
-from audit.ingest.pipeline import ingest
-from audit.run.runner import audit_store, read_findings
-from audit.store.dataset import Store
-
-SITES = Path(__file__).resolve().parents[2] / "fixtures" / "sites"
+from tests.importers.sitecheck import SITES, kinds, read, warnings
 
 
 def _read(name: str) -> tuple[dict[str, list[dict[str, Any]]], list[Any]]:
-    hands: dict[str, list[dict[str, Any]]] = {}
-    rejected = []
-    for chunk in FullTiltImporter().read(SITES / name):
-        for row in chunk.table.to_pylist():
-            hands.setdefault(row["hand_id"], []).append(row)
-        rejected.extend(chunk.rejected)
+    hands, rejected, _ = read(FullTiltImporter(), SITES / name, validate=False)
     return hands, rejected
 
 
-def _kinds(rows: list[dict[str, Any]], kind: str, detail: str | None = None) -> list[tuple]:
-    return [(r["seat"], r["amount"], r["cards"], r["detail"]) for r in rows
-            if r["kind"] == kind and (detail is None or r["detail"] == detail)]
-
-
 def _warnings(tmp_path: Path, *names: str, profile: str = "fulltilt") -> list[tuple]:
-    store = Store(tmp_path / "store")
-    ingest([SITES / n for n in names], store)
-    audit_store(store, profile=profile)
-    return [(r["hand_id"], r["rule_id"]) for r in read_findings(store).to_pylist()
-            if r["severity"] != "info"]
+    return warnings(tmp_path, *names, profile=profile)
 
 
 def test_utf16_file_with_a_stray_last_byte_is_sniffed_and_read() -> None:
@@ -71,13 +53,13 @@ def test_triple_draw_discards_then_unseen_replacements() -> None:
         "lowball_27_triple", "fixed_limit", 10, 20, 5, 10)
     assert [r["seat"] for r in rows if r["kind"] == "seat" and r["detail"] == "sitting_out"
             ] == [2, 4, 5]
-    assert _kinds(rows, "draw") == [(1, 1, "??", None), (3, 2, "?? ??", None),
-                                     (3, 1, "??", None)]
-    assert _kinds(rows, "deal", "draw") == [(1, None, "??", "draw"), (3, None, "?? ??", "draw"),
-                                            (3, None, "??", "draw")]
+    assert kinds(rows, "draw") == [(1, 1, "??", None), (3, 2, "?? ??", None),
+                                    (3, 1, "??", None)]
+    assert kinds(rows, "deal", "draw") == [(1, None, "??", "draw"), (3, None, "?? ??", "draw"),
+                                           (3, None, "??", "draw")]
     assert len([r for r in rows if r["kind"] == "stand_pat"]) == 3
     assert rows[-1]["detail"] == "total_pot=105"  # `Total pot $1.05 | Rake $0.05`
-    assert _kinds(rows, "rake") == [(None, 5, None, "rake")]
+    assert kinds(rows, "rake") == [(None, 5, None, "rake")]
 
 
 def test_a_hand_called_off_before_the_deal_is_imported_as_cancelled() -> None:
@@ -105,13 +87,13 @@ def test_run_it_twice_boards_and_pots() -> None:
     # cash/Flop/PLO-6max-USD-2.00-4.00-201211.RIT.side.pot.txt
     hands, _ = _read("ftp-run-it-twice-side-pot.txt")
     rows = hands["ftp:31318697695"]
-    assert _kinds(rows, "deal", "board") == [(None, None, "2c As Jh", "board"),
-                                             (None, None, "9h", "board"),
-                                             (None, None, "Kh", "board")]
-    assert _kinds(rows, "deal", "board@run2") == [(None, None, "Th", "board@run2"),
-                                                  (None, None, "5d", "board@run2")]
-    assert _kinds(rows, "award") == [(2, 5600, None, "uncalled"), (2, 7635, None, "side-1"),
-                                     (2, 7760, None, "main"), (1, 7760, None, "main@run2")]
+    assert kinds(rows, "deal", "board") == [(None, None, "2c As Jh", "board"),
+                                            (None, None, "9h", "board"),
+                                            (None, None, "Kh", "board")]
+    assert kinds(rows, "deal", "board@run2") == [(None, None, "Th", "board@run2"),
+                                                 (None, None, "5d", "board@run2")]
+    assert kinds(rows, "award") == [(2, 5600, None, "uncalled"), (2, 7635, None, "side-1"),
+                                    (2, 7760, None, "main"), (1, 7760, None, "main@run2")]
     assert rows[-1]["detail"] == "total_pot=23455;pots=main:15820,side-1:7635"
 
 
@@ -135,14 +117,14 @@ def test_tournament_match_headers_summary_awards_and_the_summary_board(tmp_path:
     assert start["table_id"] == "244669447 Match 1"
     assert str(start["ts"]) == "2012-11-23 07:24:50+00:00"  # 02:24:50 ET
     # everyone folds to the big blind: the summary alone says `collected (40)`
-    assert _kinds(hands["ftp:31493020221"], "award") == [(5, 20, None, "uncalled"),
-                                                         (5, 40, None, "main")]
+    assert kinds(hands["ftp:31493020221"], "award") == [(5, 20, None, "uncalled"),
+                                                        (5, 40, None, "main")]
     # the same with no `Uncalled bet` line: the walk's return is implicit
     walk = hands["ftp:31493033197"]
     assert walk[0]["detail"] == "refunds=implicit"
-    assert _kinds(walk, "award") == [(1, 60, None, "main")]
+    assert kinds(walk, "award") == [(1, 60, None, "main")]
     # the body stops at the turn; the summary's board names the river
-    assert _kinds(hands["ftp:31493022176"], "deal", "board")[-1] == (None, None, "2c", "board")
+    assert kinds(hands["ftp:31493022176"], "deal", "board")[-1] == (None, None, "2c", "board")
     # a hand logged as its summary alone is quarantined with the reason
     assert [(r.hand_id, "summary-only hand" in r.reason) for r in rejected] == [
         ("ftp:31493008842", True)]
@@ -176,9 +158,9 @@ def test_irish_discards_after_the_flop(tmp_path: Path) -> None:
     assert rejected == []
     rows = hands["ftp:32447075821"]
     assert rows[0]["game"]["variant"] == "irish"
-    assert _kinds(rows, "deal", "hole") == [(3, None, "?? ?? ?? ??", "hole"),
-                                            (4, None, "9h 9c Ts Kc", "hole")]
-    assert _kinds(rows, "draw") == [(3, 0, "?? ??", None), (4, 0, "9h 9c", None)]
+    assert kinds(rows, "deal", "hole") == [(3, None, "?? ?? ?? ??", "hole"),
+                                           (4, None, "9h 9c Ts Kc", "hole")]
+    assert kinds(rows, "draw") == [(3, 0, "?? ??", None), (4, 0, "9h 9c", None)]
     assert _warnings(tmp_path, "ftp-irish.txt") == []
 
 

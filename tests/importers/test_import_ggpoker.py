@@ -13,19 +13,17 @@ from hypothesis import HealthCheck, given, settings
 from audit.importers import detect_format
 from audit.importers.ggpoker import _HEADER, GGPokerImporter
 from audit.importers.pokerstars.importer import IMPORTER as STARS
-from audit.ingest.pipeline import ingest
-from audit.run.runner import audit_store, read_findings
-from audit.store.dataset import Store
 from tests.importers.sitecheck import (
+    SITES,
     mutated,
     never_crashes_never_loses_a_hand,
     ohh_round_trip,
     phh_round_trip,
     read,
+    warnings,
 )
 
 ROOT = Path(__file__).resolve().parents[2]
-SITES = ROOT / "fixtures" / "sites"
 GG = sorted(SITES.glob("gg-*.txt"))
 
 
@@ -37,14 +35,6 @@ def _read(name: str) -> tuple[dict[str, list[dict[str, Any]]], list[Any]]:
 def _rows(rows: list[dict[str, Any]], kind: str, detail: str | None = None) -> list[tuple]:
     return [(r["seat"], r["amount"], r["total"], r["cards"], r["detail"]) for r in rows
             if r["kind"] == kind and (detail is None or r["detail"] == detail)]
-
-
-def _warnings(tmp_path: Path, *names: str, profile: str | None = None) -> list[tuple]:
-    store = Store(tmp_path / "store")
-    ingest([SITES / n for n in names], store)
-    audit_store(store, **({"profile": profile} if profile else {}))
-    return [(r["hand_id"], r["rule_id"]) for r in read_findings(store).to_pylist()
-            if r["severity"] != "info"]
 
 
 def test_gg_files_are_ggpoker_and_not_pokerstars() -> None:
@@ -75,8 +65,8 @@ def test_short_deck_button_blind_and_straddles_as_round_totals() -> None:
 def test_straddles_audit_clean_under_ggpoker_and_are_flagged_by_the_book(tmp_path: Path
                                                                         ) -> None:
     names = ("gg-shortdeck-straddles.txt", "gg-plo5-over-straddle.txt")
-    assert _warnings(tmp_path / "gg", *names) == []  # the room's profile, chosen by prefix
-    book = _warnings(tmp_path / "book", *names, profile="montana")
+    assert warnings(tmp_path / "gg", *names) == []  # the room's profile, chosen by prefix
+    book = warnings(tmp_path / "book", *names, profile="montana")
     assert {rule for _, rule in book} == {"STRADDLE-BIGBET"}
     assert {h for h, _ in book} == {"gg:SD27208838", "gg:SD27208832", "gg:OM1410171"}
 
@@ -139,7 +129,7 @@ def test_omaha_nl_postflop_and_clean(tmp_path: Path) -> None:
     hands, _ = _read("gg-omaha-nl-postflop.txt")
     game = hands["gg:TM2697462"][0]["game"]
     assert (game["variant"], game["structure"], game["ante"]) == ("omaha", "no_limit", 350)
-    assert _warnings(tmp_path, "gg-omaha-nl-postflop.txt", "gg-shortdeck-rit.txt",
+    assert warnings(tmp_path, "gg-omaha-nl-postflop.txt", "gg-shortdeck-rit.txt",
                      "gg-plo-rit-missed-blind.txt", "gg-plo-run-thrice.txt",
                      "gg-mtt-header-level-blinds.txt") == []
 

@@ -14,10 +14,9 @@ from hypothesis import HealthCheck, given, settings
 from audit.importers import detect_format
 from audit.importers.pacific import _GAME_NO, PacificImporter, amount_888, cards_888
 from audit.importers.partypoker import IMPORTER as PARTY
-from audit.ingest.pipeline import ingest
-from audit.run.runner import audit_store, read_findings
-from audit.store.dataset import Store
 from tests.importers.sitecheck import (
+    SITES,
+    findings,
     mutated,
     never_crashes_never_loses_a_hand,
     ohh_round_trip,
@@ -25,8 +24,6 @@ from tests.importers.sitecheck import (
     read,
 )
 
-ROOT = Path(__file__).resolve().parents[2]
-SITES = ROOT / "fixtures" / "sites"
 PACIFIC = sorted(SITES.glob("888-*.txt"))
 
 
@@ -37,13 +34,6 @@ def _read(name: str) -> tuple[dict[str, list[dict[str, Any]]], list[Any]]:
 
 def _rows(rows: list[dict[str, Any]], kind: str) -> list[tuple]:
     return [(r["seat"], r["amount"], r["cards"], r["detail"]) for r in rows if r["kind"] == kind]
-
-
-def _findings(tmp_path: Path, *names: str) -> list[tuple]:
-    store = Store(tmp_path / "store")
-    ingest([SITES / n for n in names], store)
-    audit_store(store)
-    return [(r["hand_id"], r["rule_id"], r["severity"]) for r in read_findings(store).to_pylist()]
 
 
 def test_888_files_are_pacific_and_partypoker_files_are_not() -> None:
@@ -134,7 +124,7 @@ def test_no_pot_awarded_is_marked_absent(tmp_path: Path) -> None:
     rows = hands["888:424764397"]
     assert rows[0]["game"]["variant"] == "omaha_hilo"
     assert rows[-1]["detail"] == "winnings=absent" and _rows(rows, "award") == []
-    assert [f for f in _findings(tmp_path, "888-no-pot-awarded.txt") if f[2] != "info"] == []
+    assert [f for f in findings(tmp_path, "888-no-pot-awarded.txt") if f[2] != "info"] == []
 
 
 def test_fixed_limit_bets_and_raises_add_chips() -> None:
@@ -147,7 +137,7 @@ def test_fixed_limit_bets_and_raises_add_chips() -> None:
 def test_tournament_dead_button_clean(tmp_path: Path) -> None:
     # tour/Flop/NLHE-PM-MTT-10-20120221.txt hand 143941885: snowcat420, moved in at seat 2
     # between the button and the blinds, posts nothing; the last big blind posts the small
-    assert [f for f in _findings(tmp_path, "888-mtt-dead-button.txt", "888-fixed-limit.txt",
+    assert [f for f in findings(tmp_path, "888-mtt-dead-button.txt", "888-fixed-limit.txt",
                                  "888-swedish-cards.txt", "888-observed.txt",
                                  "888-dead-blind.txt", "888-ro-dot-groups.txt")
             if f[2] != "info"] == []

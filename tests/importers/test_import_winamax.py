@@ -13,7 +13,15 @@ from hypothesis import strategies as st
 
 from audit.importers import detect_format
 from audit.importers.winamax import WinamaxImporter
-from tests.importers.sitecases import SITES, kinds, mutate, never_loses_a_hand, read, warnings
+from tests.importers.sitecheck import (
+    MUTATIONS,
+    SITES,
+    kinds,
+    mutate,
+    never_loses_a_hand,
+    read,
+    warnings,
+)
 
 FIXTURES = sorted(p.name for p in SITES.glob("wmx-*.txt"))
 
@@ -21,7 +29,7 @@ FIXTURES = sorted(p.name for p in SITES.glob("wmx-*.txt"))
 @pytest.mark.parametrize("name", FIXTURES)
 def test_every_fixture_is_recognised_and_imported_whole(name: str) -> None:
     assert detect_format(SITES / name) == "winamax"
-    hands, rejected = read(WinamaxImporter(), SITES / name)
+    hands, rejected, _ = read(WinamaxImporter(), SITES / name)
     assert rejected == [] and hands
     for rows in hands.values():
         assert rows[0]["kind"] == "hand_started" and rows[-1]["kind"] == "hand_ended"
@@ -32,7 +40,7 @@ def test_every_fixture_is_recognised_and_imported_whole(name: str) -> None:
 def test_raise_among_the_blinds_is_a_post_of_both_blinds(tmp_path: Path) -> None:
     # cash/Flop/PLO-5max-EUR-1.00-2.00-201407.ante.raise.txt: `Player3 raises 1€ to 3€` in
     # *** ANTE/BLINDS ***, then `Player3 posts small blind 1€`: 4€ in, the big blind live
-    hands, _ = read(WinamaxImporter(), SITES / "wmx-ante-raise.txt")
+    hands, _, _ = read(WinamaxImporter(), SITES / "wmx-ante-raise.txt")
     rows = hands["wmx:6417287-1303-1406683540"]
     assert kinds(rows, "post") == [(5, 200, None, "new_player"), (5, 200, None, "dead"),
                                    (3, 200, None, "big_blind")]
@@ -50,7 +58,7 @@ def test_raise_among_the_blinds_is_a_post_of_both_blinds(tmp_path: Path) -> None
 def test_negative_raise_is_the_chips_added_all_in(tmp_path: Path) -> None:
     # cash/Stud/7-Stud-6max-EUR-25-50-201611._8games_.negative.bet.txt: after the bring-in of
     # 10€ and a raise to 25€, `Player0 raises -6.10€ to 18.90€`: his last 18.90€, all in
-    hands, _ = read(WinamaxImporter(), SITES / "wmx-stud-negative-raise.txt")
+    hands, _, _ = read(WinamaxImporter(), SITES / "wmx-stud-negative-raise.txt")
     rows = hands["wmx:9250793-1578-1479092164"]
     raise_ = next(r for r in rows if r["kind"] == "raise" and r["seat"] == 2)
     assert (raise_["amount"], raise_["total"], raise_["detail"]) == (1890, 2890, "all_in")
@@ -65,7 +73,7 @@ def test_negative_raise_is_the_chips_added_all_in(tmp_path: Path) -> None:
 
 def test_hilo_collections_play_money_and_rake() -> None:
     # cash/Flop/PLO8-2max-play-0.05-0.10-201610.export.txt: `collected 0.47 from pot (HI)`
-    hands, _ = read(WinamaxImporter(), SITES / "wmx-plo8-play-hilo.txt")
+    hands, _, _ = read(WinamaxImporter(), SITES / "wmx-plo8-play-hilo.txt")
     rows = hands["wmx:8976324-443-1476102647"]
     game = rows[0]["game"]
     assert (game["variant"], game["structure"], game["currency"], game["minor_per_unit"],
@@ -80,7 +88,7 @@ def test_hilo_collections_play_money_and_rake() -> None:
 def test_thousands_and_the_uncalled_bet_in_the_collection() -> None:
     # tour/Flop/NLHE-EUR-STT-FullHist.txt, 2nd hand: `Total pot 1.32k | No rake`, the river
     # bet of 660 uncalled inside `Player5 collected 1320 from pot`
-    hands, _ = read(WinamaxImporter(), SITES / "wmx-thousands.txt")
+    hands, _, _ = read(WinamaxImporter(), SITES / "wmx-thousands.txt")
     rows = hands["wmx:7959970263859201-2-1288801071"]
     assert rows[0]["game"]["currency"] == "CHIPS" and rows[0]["game"]["minor_per_unit"] == 1
     assert kinds(rows, "award") == [(9, 660, None, "main"), (9, 660, None, "uncalled")]
@@ -90,7 +98,7 @@ def test_thousands_and_the_uncalled_bet_in_the_collection() -> None:
 def test_side_pot_of_one_player_is_his_returned_bet(tmp_path: Path) -> None:
     # cash/Flop/5-Card-PLO8-6max-EUR-1.00-2.00-201611.txt: `Hero collected 84€ from side pot
     # 1` is his bet beyond the 24€ all-in call: a returned bet
-    hands, _ = read(WinamaxImporter(), SITES / "wmx-5card-side-pot.txt")
+    hands, _, _ = read(WinamaxImporter(), SITES / "wmx-5card-side-pot.txt")
     rows = hands["wmx:9247976-232-1478874498"]
     assert rows[0]["game"]["variant"] == "omaha5_hilo"
     assert kinds(rows, "award") == [(1, 15450, None, "main"), (2, 8400, None, "uncalled")]
@@ -100,7 +108,7 @@ def test_side_pot_of_one_player_is_his_returned_bet(tmp_path: Path) -> None:
 
 def test_triple_draw_discards_without_cards(tmp_path: Path) -> None:
     # cash/Draw/Triple Draw 2-7-FL-6max-play-0.50-1.00-201610.export.txt
-    hands, _ = read(WinamaxImporter(), SITES / "wmx-triple-draw.txt")
+    hands, _, _ = read(WinamaxImporter(), SITES / "wmx-triple-draw.txt")
     rows = hands["wmx:9160772-2-1476189756"]
     game = rows[0]["game"]
     assert (game["variant"], game["small_bet"], game["big_bet"], game["small_blind"],
@@ -117,7 +125,7 @@ def test_triple_draw_discards_without_cards(tmp_path: Path) -> None:
 def test_stud_without_any_card_lines(tmp_path: Path) -> None:
     # cash/Stud/7-Stud-6max-play-0.5-0.10-201606.export.txt: `Seat #0 is the button`, no
     # `Dealt to` line at all: every street deals `??`, the shown cards fill them in
-    hands, _ = read(WinamaxImporter(), SITES / "wmx-stud-no-cards.txt")
+    hands, _, _ = read(WinamaxImporter(), SITES / "wmx-stud-no-cards.txt")
     rows = hands["wmx:8835086-564-1465760198"]
     game = rows[0]["game"]
     assert (game["ante"], game["small_bet"], game["big_bet"], game["bring_in"]) == (1, 5, 10, 2)
@@ -134,7 +142,7 @@ def test_cp1252_bounty_seats_and_three_stakes() -> None:
     raw = (SITES / "wmx-bounty-cp1252.txt").read_bytes()
     with pytest.raises(UnicodeDecodeError):
         raw.decode("utf-8")
-    hands, _ = read(WinamaxImporter(), SITES / "wmx-bounty-cp1252.txt")
+    hands, _, _ = read(WinamaxImporter(), SITES / "wmx-bounty-cp1252.txt")
     rows = hands["wmx:2357799155578961958-128-1653325811"]
     game = rows[0]["game"]
     assert (game["ante"], game["small_blind"], game["big_blind"], game["level"]) == (
@@ -145,7 +153,7 @@ def test_cp1252_bounty_seats_and_three_stakes() -> None:
 
 def test_table_line_without_colon_and_street_with_colon() -> None:
     # cash/Flop/PLO-5max-EUR-2-4-202104.no.colon.txt: `Table 'Nagoya' ...`, `*** FLOP ***: [..]`
-    hands, _ = read(WinamaxImporter(), SITES / "wmx-no-colon.txt")
+    hands, _, _ = read(WinamaxImporter(), SITES / "wmx-no-colon.txt")
     rows = hands["wmx:15917912-457-1618228092"]
     assert rows[0]["table_id"] == "Nagoya"
     assert kinds(rows, "deal", "board") == [(None, None, "3h Td 6d", "board"),
@@ -174,9 +182,7 @@ _HEADER = re.compile(r"^\ufeff?Winamax Poker - ")
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow,
                                                                    HealthCheck.function_scoped_fixture])
 @given(name=st.sampled_from(FIXTURES),
-       ops=st.lists(st.tuples(st.integers(0, 10_000), st.sampled_from(
-           ["delete", "duplicate", "truncate", "garbage", "swap"]), st.binary(max_size=12),
-           st.integers(0, 200)), min_size=1, max_size=4))
+       ops=MUTATIONS)
 def test_fuzz_never_crashes_never_loses_a_hand(name: str, ops: list, tmp_path: Path) -> None:
     path = tmp_path / "mutated.txt"
     path.write_bytes(mutate((SITES / name).read_bytes(), ops))
@@ -190,7 +196,7 @@ def test_status_lines_are_notes(tmp_path: Path) -> None:
         "Player2 will be back soon\n")
     path = tmp_path / "status.txt"
     path.write_text(text, encoding="utf-8")
-    hands, rejected = read(WinamaxImporter(), path)
+    hands, rejected, _ = read(WinamaxImporter(), path)
     assert rejected == []
     notes = [(r["player"], r["detail"]) for r in hands["wmx:15917912-457-1618228092"]
              if r["kind"] == "annotation"]

@@ -15,7 +15,15 @@ from audit.importers import detect_format
 from audit.importers.sitetext import utf16_encoding
 from audit.importers.winning import WinningImporter
 from audit.rules.profiles import load_profile
-from tests.importers.sitecases import SITES, kinds, mutate, never_loses_a_hand, read, warnings
+from tests.importers.sitecheck import (
+    MUTATIONS,
+    SITES,
+    kinds,
+    mutate,
+    never_loses_a_hand,
+    read,
+    warnings,
+)
 
 FIXTURES = sorted(p.name for p in SITES.glob("wpn-*.txt"))
 
@@ -23,7 +31,7 @@ FIXTURES = sorted(p.name for p in SITES.glob("wpn-*.txt"))
 @pytest.mark.parametrize("name", FIXTURES)
 def test_every_fixture_is_recognised_and_read(name: str, tmp_path: Path) -> None:
     assert detect_format(SITES / name) == "winning"
-    hands, rejected = read(WinningImporter(), SITES / name)
+    hands, rejected, _ = read(WinningImporter(), SITES / name)
     assert hands
     assert [r.reason for r in rejected if "cut short" not in r.reason] == []
     for rows in hands.values():
@@ -39,7 +47,7 @@ def test_utf16_with_stray_byte_and_structure_from_the_big_blind() -> None:
     # blind of 2 is the lower stake, so 2/4 is a fixed-limit game
     raw = (SITES / "wpn-lhe-utf16.txt").read_bytes()
     assert utf16_encoding(raw) == "utf-16" and len(raw) % 2 == 1
-    hands, _ = read(WinningImporter(), SITES / "wpn-lhe-utf16.txt")
+    hands, _, _ = read(WinningImporter(), SITES / "wpn-lhe-utf16.txt")
     rows = hands["wpn:693968595"]
     game = rows[0]["game"]
     assert (game["structure"], game["small_bet"], game["big_bet"], game["small_blind"],
@@ -55,7 +63,7 @@ def test_utf16_with_stray_byte_and_structure_from_the_big_blind() -> None:
 def test_disconnection_protection_keeps_him_in_for_what_he_put_in(tmp_path: Path) -> None:
     # cash/Flop/PLO8-6max-USD-40-80-201610.disconnected.allin...: `Player Player0 is
     # disconnected and ALL IN.`, `Player Player0 allin` with 937 behind; he wins the high half
-    hands, _ = read(WinningImporter(), SITES / "wpn-disconnected-allin.txt")
+    hands, _, _ = read(WinningImporter(), SITES / "wpn-disconnected-allin.txt")
     rows = hands["wpn:741631166"]
     assert kinds(rows, "annotation") == [(2, None, None, "all_in_protection")]
     assert kinds(rows, "rake") == [(None, 276, None, "rake"), (None, 24, None, "jackpot")]
@@ -71,7 +79,7 @@ def test_disconnection_protection_keeps_him_in_for_what_he_put_in(tmp_path: Path
 def test_unnamed_player_is_the_seat_the_hand_never_names() -> None:
     # cash/Flop/NLHE-9max-USD-1.00-2.00-201612.Unknown.Player.Acts...: `Player  has big blind
     # (2)` with an empty name; Player7 (seat 4, listed last) is never named; Player2 sits out
-    hands, _ = read(WinningImporter(), SITES / "wpn-unnamed-player.txt")
+    hands, _, _ = read(WinningImporter(), SITES / "wpn-unnamed-player.txt")
     rows = hands["wpn:665312038"]
     assert kinds(rows, "post", "big_blind") == [(4, 200, None, "big_blind")]
     assert "the unnamed player is 'Player7'" in rows[0]["source"]
@@ -85,7 +93,7 @@ def test_unnamed_player_without_a_seat_sits_on_the_button() -> None:
     # tour/Other/NLHE-NA-0-0 HH00000000 T1-G0-201601.unknown.player.acts.txt: two seats
     # listed, a third player with no name antes and goes all in for 1480; the summary omits
     # him, his collection is the pot less the others'
-    hands, _ = read(WinningImporter(), SITES / "wpn-unnamed-unseated.txt")
+    hands, _, _ = read(WinningImporter(), SITES / "wpn-unnamed-unseated.txt")
     rows = hands["wpn:547441485"]
     assert rows[0]["game"]["tournament"] is True and rows[0]["game"]["currency"] == "CHIPS"
     assert kinds(rows, "seat")[-1] == (1, 1500, None, None)
@@ -96,7 +104,7 @@ def test_unnamed_player_without_a_seat_sits_on_the_button() -> None:
 def test_six_plus_with_small_and_big_blind(tmp_path: Path) -> None:
     # cash/Flop/6+Holdem-6-max-USD-0.02-0.05-201902...: `(Six Plus Hold'em)` dealt with a
     # small and a big blind, no antes: no button blind
-    hands, _ = read(WinningImporter(), SITES / "wpn-six-plus.txt")
+    hands, _, _ = read(WinningImporter(), SITES / "wpn-six-plus.txt")
     rows = hands["wpn:1377529121"]
     assert rows[0]["game"]["variant"] == "holdem_6plus"
     assert kinds(rows, "post") == [(6, 2, None, "small_blind"), (1, 5, None, "big_blind")]
@@ -106,7 +114,7 @@ def test_six_plus_with_small_and_big_blind(tmp_path: Path) -> None:
 def test_stud_streets_are_named_one_early_and_a_cut_hand_is_quarantined() -> None:
     # cash/Stud/7-Stud-HL-8max-USD-1.00-2.00-201608...: three cards before `*** Third street
     # ***`, which deals the fourth; the file ends inside its second hand
-    hands, rejected = read(WinningImporter(), SITES / "wpn-stud-hilo-cut.txt")
+    hands, rejected, _ = read(WinningImporter(), SITES / "wpn-stud-hilo-cut.txt")
     rows = hands["wpn:693975843"]
     game = rows[0]["game"]
     assert (game["variant"], game["structure"], game["ante"], game["bring_in"],
@@ -121,7 +129,7 @@ def test_stud_streets_are_named_one_early_and_a_cut_hand_is_quarantined() -> Non
 def test_newer_format_walk_and_tournament() -> None:
     # cash/Flop/NLO8-6max-USD-3-6-202104.walk.txt: no `Uncalled bet` line, `Total pot $9.00`
     # and `won $9.00` hold the big blind's unmatched 3
-    hands, _ = read(WinningImporter(), SITES / "wpn-new-walk.txt")
+    hands, _, _ = read(WinningImporter(), SITES / "wpn-new-walk.txt")
     rows = hands["wpn:779388412"]
     assert (rows[0]["game"]["variant"], rows[0]["game"]["structure"]) == ("omaha_hilo",
                                                                         "no_limit")
@@ -129,7 +137,7 @@ def test_newer_format_walk_and_tournament() -> None:
     assert rows[-1]["detail"] == "total_pot=600"
     # tour/Other/NLHE-8max-NA-0-0-202207.GTD.txt: `Game Hand #...`, `Level 10
     # (3000.00/6000.00)`, running `Main pot` lines
-    hands, _ = read(WinningImporter(), SITES / "wpn-new-tourney.txt")
+    hands, _, _ = read(WinningImporter(), SITES / "wpn-new-tourney.txt")
     rows = hands["wpn:1296393662"]
     game = rows[0]["game"]
     assert (game["small_blind"], game["big_blind"], game["ante"], game["level"],
@@ -141,7 +149,7 @@ def test_newer_format_walk_and_tournament() -> None:
 def test_sitting_out_and_unseated_summary_line() -> None:
     # tour/Other/NLHE-NA-0-0 HH20190118 T9360380-G0-201901.txt: leadlando is dealt nothing;
     # the summary lists bagunga1, who is not seated and put nothing in
-    hands, _ = read(WinningImporter(), SITES / "wpn-no-table-tourney.txt")
+    hands, _, _ = read(WinningImporter(), SITES / "wpn-no-table-tourney.txt")
     rows = hands["wpn:1356882665"]
     assert (2, 1500, None, "sitting_out") in kinds(rows, "seat")
     assert rows[0]["game"]["tournament"] is True
@@ -164,9 +172,7 @@ _HEADER = re.compile(r"^\ufeff?(?:Game started at: |(?:Game )?Hand #\d+ - )")
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow,
                                                                    HealthCheck.function_scoped_fixture])
 @given(name=st.sampled_from([n for n in FIXTURES if "utf16" not in n]),
-       ops=st.lists(st.tuples(st.integers(0, 10_000), st.sampled_from(
-           ["delete", "duplicate", "truncate", "garbage", "swap"]), st.binary(max_size=12),
-           st.integers(0, 200)), min_size=1, max_size=4))
+       ops=MUTATIONS)
 def test_fuzz_never_crashes_never_loses_a_hand(name: str, ops: list, tmp_path: Path) -> None:
     path = tmp_path / "mutated.txt"
     path.write_bytes(mutate((SITES / name).read_bytes(), ops))
@@ -181,7 +187,7 @@ def test_status_lines_are_notes(tmp_path: Path) -> None:
         "Player4 has returned\n")
     path = tmp_path / "new.txt"
     path.write_text(text, encoding="utf-8")
-    hands, rejected = read(WinningImporter(), path)
+    hands, rejected, _ = read(WinningImporter(), path)
     assert rejected == []
     assert [(r["player"], r["detail"]) for r in hands["wpn:68217077"]
             if r["kind"] == "annotation"] == [("NewGuy", "note: joins the table at seat #7"),
@@ -190,7 +196,7 @@ def test_status_lines_are_notes(tmp_path: Path) -> None:
         "Player primo4 folds\n", "Player primo4 folds\nPlayer primo4 is waiting\n", 1)
     path = tmp_path / "old.txt"
     path.write_text(old, encoding="utf-8")
-    hands, rejected = read(WinningImporter(), path)
+    hands, rejected, _ = read(WinningImporter(), path)
     assert rejected == []
     assert [(r["player"], r["detail"]) for r in hands["wpn:1377529121"]
             if r["kind"] == "annotation"] == [("primo4", "note: is waiting")]

@@ -21,7 +21,7 @@ from audit.importers.phh import PhhImporter
 from audit.importers.winamax import WinamaxImporter
 from audit.importers.winning import WinningImporter
 from audit.schema import events_table
-from tests.importers.sitecases import SITES, read
+from tests.importers.sitecheck import SITES, read
 
 CASES = [(WinamaxImporter(), p.name) for p in sorted(SITES.glob("wmx-*.txt"))] + [
     (WinningImporter(), p.name) for p in sorted(SITES.glob("wpn-*.txt"))]
@@ -51,23 +51,23 @@ def _export(rows: list[dict[str, Any]], fmt: str, path: Path) -> bool:
 
 @pytest.mark.parametrize(("importer", "name"), CASES, ids=[n for _, n in CASES])
 def test_ohh_round_trip_is_identical(importer: Importer, name: str, tmp_path: Path) -> None:
-    hands, _ = read(importer, SITES / name)
+    hands, _, _ = read(importer, SITES / name)
     rows = [r for hand in hands.values() for r in hand]
     if not _export(rows, "ohh", tmp_path / "x.ohh"):
         assert rows[0]["game"]["variant"] in ("stud", "stud_hilo", "lowball_27_triple")
         return
-    back, rejected = read(OhhImporter(), tmp_path / "x.ohh")
+    back, rejected, _ = read(OhhImporter(), tmp_path / "x.ohh")
     assert rejected == []
     assert {h: _plain(r) for h, r in back.items()} == {h: _plain(r) for h, r in hands.items()}
 
 
 @pytest.mark.parametrize(("importer", "name"), CASES, ids=[n for _, n in CASES])
 def test_phh_round_trip_keeps_the_play(importer: Importer, name: str, tmp_path: Path) -> None:
-    hands, _ = read(importer, SITES / name)
+    hands, _, _ = read(importer, SITES / name)
     rows = [r for hand in hands.values() for r in hand]
     if not _export(rows, "phh", tmp_path / "x.phhs"):
         return
-    back, rejected = read(PhhImporter(), tmp_path / "x.phhs")
+    back, rejected, _ = read(PhhImporter(), tmp_path / "x.phhs")
     assert rejected == [] and set(back) == set(hands)
     for hand_id, original in hands.items():
         again = back[hand_id]
