@@ -67,6 +67,12 @@ def seeds() -> dict[str, bytes]:
         "pokerstars": fixtures / "pokerstars" / "nlhe-two-hands.txt",
         "fulltilt": fixtures / "sites" / "ftp-sidepot-uncalled.txt",
         "partypoker": fixtures / "sites" / "party-mtt-nlhe.txt",
+        "ggpoker": fixtures / "sites" / "gg-plo-rit-missed-blind.txt",
+        "pacific": fixtures / "sites" / "888-dead-blind.txt",
+        "winamax": fixtures / "sites" / "wmx-5card-side-pot.txt",
+        "winning": fixtures / "sites" / "wpn-disconnected-allin.txt",
+        "bovada": fixtures / "sites" / "bovada-zone-poker.txt",
+        "merge": fixtures / "sites" / "merge-raise-to.txt",
         "ohh": fixtures / "ohh" / "hands.ohh",
     }
     out = {name: path.read_bytes() for name, path in files.items() if path.exists()}

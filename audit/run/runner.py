@@ -29,7 +29,7 @@ from audit.rules.registry import Severity
 from audit.run.judges import judge, run_label
 from audit.run.worker_guard import PARENT_ENV, guard_worker, pool_parent_env
 from audit.schema import arrow_schema, check_file_version, findings_schema
-from audit.store.dataset import GENESIS, Store, new_batch_id, read_event_file
+from audit.store.dataset import GENESIS, Store, new_batch_id, published_path, read_event_file
 from audit.store.run_layout import OUTPUTS, output_files, part_path
 from audit.store.runs import RunCheckError, commit_run, require_intact, run_path, visible_runs
 
@@ -164,7 +164,13 @@ class PartStats:
 
 def audit_part(job: PartJob) -> PartStats:
     """Audit one file and write its findings and projections as the run's part files."""
-    events = read_event_file(job.path)
+    try:
+        events = read_event_file(job.path)
+    except FileNotFoundError:  # published from staging since the run listed it
+        moved = published_path(job.path)
+        if moved is None:
+            raise
+        events = read_event_file(moved)
     result = judge(events, job.profile, job.overlays, job.run_id)
     findings = result.findings
     tables = {

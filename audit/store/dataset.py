@@ -251,13 +251,17 @@ class Store:
         now: in place, or in staging when a crashed writer committed them but did not publish
         them (see committed_path)."""
         records = self.records() if records is None else records
-        paths = [self.committed_path(f["path"], records)
-                 for r in records for f in r.get("files", [])]
-        for path in paths:
+        paths = []
+        for rel in [f["path"] for r in records for f in r.get("files", [])]:
+            path = self.committed_path(rel, records)
             problem = _parquet_tail_problem(path)
+            if problem == "is missing":  # a writer published it from staging in between
+                path = self.committed_path(rel, records)
+                problem = _parquet_tail_problem(path)
             if problem:
                 raise StoreError(f"{path}: committed event file {problem}; run "
                                  f"`poker-audit verify --store {self.root}`")
+            paths.append(path)
         return paths
 
     def quarantine_files(self) -> list[Path]:
@@ -961,6 +965,18 @@ def _parquet_tail_problem(path: Path) -> str | None:
         return "is missing"
     if tail[4:] != b"PAR1" or int.from_bytes(tail[:4], "little") > size - 12:
         return "is cut short or damaged (no Parquet footer)"
+    return None
+
+
+def published_path(path: Path) -> Path | None:
+    """Where a file read from a store's `staging/<batch>/<rel>` is published to (`<rel>` in
+    place), or None when `path` is not in staging. A reader that takes no lock may find a
+    committed file gone from staging because a writer just published it (publishing only ever
+    moves a file from staging into place)."""
+    parts = path.parts
+    for i in range(len(parts) - 2, 0, -1):
+        if parts[i] == "staging":
+            return Path(*parts[:i], *parts[i + 2:])
     return None
 
 

@@ -172,3 +172,24 @@ def test_each_worker_process_keeps_arrow_and_polars_to_one_thread(tmp_path: Path
     out = subprocess.run([sys.executable, str(script)], capture_output=True, text=True,
                          timeout=300, check=True)
     assert out.stdout.strip() == "[(1, 1, 1)]"
+
+
+def test_an_event_file_published_from_staging_after_the_run_listed_it_is_still_read(
+        store: Store, tmp_path: Path):
+    # A reader takes no lock: the run lists a committed batch still in staging (its writer
+    # crashed after the commit point), and the next writer publishes it before the run reads
+    # it. The file is then where publishing puts it, never gone.
+    from audit.run.runner import PartJob, audit_part
+    from audit.store.dataset import published_path
+
+    record = next(r for r in store.records() if r.get("files"))
+    rel = record["files"][0]["path"]
+    listed = store.root / "staging" / record["batch_id"] / rel  # gone: published since
+    assert not listed.exists() and published_path(listed) == store.root / rel
+    out = tmp_path / "run"
+    for name in OUTPUTS:
+        (out / name).mkdir(parents=True)
+    stats = audit_part(PartJob(index=0, path=listed, out=out, run_id="r", profile="montana",
+                               overlays=()))
+    assert stats.hands == record["files"][0]["hands"]
+    assert published_path(store.root / rel) is None
