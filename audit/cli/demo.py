@@ -64,7 +64,8 @@ def run_demo(echo: Callable[[str], None], store_dir: Path | None = None) -> int:
             SELECT player, count(DISTINCT hand_id) AS hands, sum(amount) AS put_in
             FROM events WHERE kind IN ('post', 'call', 'bet', 'raise', 'complete')
             GROUP BY player ORDER BY put_in DESC LIMIT 5"""), "table")))
-        echo("5. Audit: replay every hand under the Montana profile (Robert's Rules)")
+        echo("5. Audit: replay every hand under its room's house rules (these hands name no room "
+             "with house rules of its own: Robert's Rules, the montana profile)")
         run = audit_store(store)
         echo(_indent(format_summary(run)))
         echo("\n6. The findings at warning or above (poker-audit findings)")
