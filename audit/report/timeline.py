@@ -60,7 +60,9 @@ def recorded_across_hands(store: Store, hand_id: str) -> list[dict[str, Any]]:
             if r["rule_id"] in TABLE_SEQUENCE_RULE_IDS or r["category"] == "collusion"]
 
 
-def _event_text(hand: Any, i: int) -> str:
+def _event_parts(hand: Any, i: int) -> list[str]:
+    """The words of an event's line; each label stays with its value (`amount 10475`,
+    `seat 4 (name)`), so a wrapped line never separates them."""
     parts = [hand.kind[i]]
     if hand.seat[i] is not None:
         who = f"seat {hand.seat[i]}"
@@ -68,19 +70,48 @@ def _event_text(hand: Any, i: int) -> str:
             who += f" ({hand.player[i]})"
         parts.append(who)
     if hand.detail[i]:
-        parts.append(str(hand.detail[i]))
+        parts += str(hand.detail[i]).split()
     if hand.amount[i] is not None:
         parts.append(f"amount {hand.amount[i]}")
     if hand.total[i] is not None:
         parts.append(f"to {hand.total[i]}")
     if hand.cards[i]:
         parts.append(f"[{hand.cards[i]}]")
-    return " ".join(parts)
+    return parts
 
 
 def _stack(value: int) -> str:
     # The replay gives a seat whose stack the log does not state an effectively infinite one.
     return "?" if value >= UNKNOWN_STACK // 2 else str(value)
+
+
+EVENT_WIDTH = 56  # the event column: longer text wraps onto the next lines, never cut
+
+
+def _wrap(parts: list[str], width: int = EVENT_WIDTH) -> list[str]:
+    """`parts` joined into lines of at most `width` characters, broken only between parts: a
+    number or a name is never cut (a part longer than `width` stands whole on its own line)."""
+    lines: list[str] = []
+    line = ""
+    for part in parts:
+        if line and len(line) + 1 + len(part) > width:
+            lines.append(line)
+            line = part
+        else:
+            line = f"{line} {part}" if line else part
+    return [*lines, line]
+
+
+def _paid_back(hand: Any) -> dict[int, dict[int, int]]:
+    """seq -> {seat: chips} each award event pays back (pots won, uncalled bets returned):
+    the replay's stacks are what is behind each seat after its bets; the timeline adds what the
+    seat was paid from that event on."""
+    paid: dict[int, dict[int, int]] = {}
+    for i, kind in enumerate(hand.kind):
+        seat, amount = hand.seat[i], hand.amount[i]
+        if kind == "award" and seat is not None and amount:
+            paid.setdefault(hand.seq[i], {})[seat] = amount
+    return paid
 
 
 def render_timeline(hand: Any, result: ReplayResult,
@@ -95,19 +126,26 @@ def render_timeline(hand: Any, result: ReplayResult,
         f"{game.get('small_blind')}/{game.get('big_blind')}  button seat "
         f"{game.get('button_seat')}",
         "",
-        f"{'seq':>4}  {'event':<48} {'pot':>8} {'to call':>8}  stacks",
+        f"{'seq':>4}  {'event':<{EVENT_WIDTH}} {'pot':>8} {'to call':>8}  stacks",
     ]
     trace = {row["seq"]: row for row in (result.timeline or ())}
     by_seq: dict[int | None, list[Any]] = defaultdict(list)
     for f in result.findings:
         by_seq[f.seq].append(f)
+    paid_back = _paid_back(hand)
+    paid: dict[int, int] = defaultdict(int)  # chips paid to each seat so far
     for i, seq in enumerate(hand.seq):
+        for seat, amount in paid_back.get(seq, {}).items():
+            paid[seat] += amount
         row = trace.get(seq)
         pot = f"{row['pot']:>8}" if row else " " * 8
         to_call = f"{row['to_call']:>8}" if row else " " * 8
-        stacks = (" ".join(f"{s}:{_stack(v)}" for s, v in sorted(row["stacks"].items()))
+        stacks = (" ".join(f"{s}:{_stack(v + paid[s])}" for s, v in sorted(row["stacks"].items()))
                   if row else "")
-        lines.append(f"{seq:>4}  {_event_text(hand, i):<48.48} {pot} {to_call}  {stacks}")
+        text = _wrap(_event_parts(hand, i))
+        first = f"{seq:>4}  {text[0]:<{EVENT_WIDTH}} {pot} {to_call}  {stacks}"
+        lines.append(first.rstrip())
+        lines += [f"      {more}" for more in text[1:]]
         for f in by_seq.pop(seq, []):
             lines.append(f"      !! {f.severity.upper()} {f.rule_id}: {f.message}")
     for f in [f for fs in by_seq.values() for f in fs]:
