@@ -19,7 +19,7 @@ from jinja2 import Environment, PackageLoader, StrictUndefined
 from markupsafe import Markup
 
 from audit import __version__
-from audit.errors import AuditInputError
+from audit.errors import AuditError, AuditInputError, StoreError
 from audit.privacy import Redactor, Roster, pseudonym_key
 from audit.replay import Settings, replay_hand
 from audit.report import charts
@@ -40,8 +40,15 @@ from audit.rules.registry import RULES
 from audit.run.runner import batches_after, resolve_run
 from audit.sql.query import connect
 from audit.sql.roster import store_roster
-from audit.store.dataset import Store
+from audit.store.dataset import Store, VerifyReport
 from audit.store.outfile import check_output_path, write_output
+
+class IntegrityCheckFailed(StoreError):
+    """The report was written, but the store failed its integrity check at generation time (the
+    report opens with a banner saying so): the CLI exits 1, as `verify` does."""
+
+    exit_code = 1
+
 
 WORST_EXAMPLES = 3  # hands shown with their timeline per rule id
 TABLE_ROWS = 25  # rows shown of the long tables (the rest are counted)
@@ -76,6 +83,18 @@ def _timeline(store: Store, hand_id: str, profile_label: str) -> str:
         return render_timeline(hand, result)
     except Exception as exc:  # a report must still be produced; say why this one is missing
         return f"(timeline unavailable for {hand_id}: {exc})\n"
+
+
+def _integrity(store: Store, verify: VerifyReport) -> dict[str, Any]:
+    """What the report says of the store's integrity check (its banner when it failed)."""
+    return {
+        "path": str(store.root.resolve()),
+        "verify_ok": verify.ok,
+        "verify_problems": [f"{v.kind}: {v.path} {v.detail}" for v in verify.problems][:20],
+        "verify_count": len(verify.problems),
+        # the files the integrity check found changed, missing or unlisted
+        "verify_files": sorted({str(v.path) for v in verify.problems}),
+    }
 
 
 def collect(store: Store | str | Path, run: str = "latest") -> dict[str, Any]:
@@ -125,13 +144,10 @@ def collect(store: Store | str | Path, run: str = "latest") -> dict[str, Any]:
     finally:
         con.close()
     records = store.records()
-    verify = store.verify()
     data["store"] = {
-        "path": str(store.root.resolve()),
+        **_integrity(store, store.verify()),
         "head": store.head(),
         "records": len(records),
-        "verify_ok": verify.ok,
-        "verify_problems": [f"{v.kind}: {v.path} {v.detail}" for v in verify.problems][:20],
         # batches committed after the head the run audited (run records do not count)
         "changed_since_run": batches_after(records, str(data["run"].get("store_head"))) != 0,
     }
@@ -188,10 +204,14 @@ def build_report(
     pseudonymize: bool = False,
     key: str | bytes | None = None,
     now: datetime | None = None,
+    collected: dict[str, Any] | None = None,
 ) -> str:
-    """The HTML report of one audit run (`latest` or a run id), as one self-contained string."""
+    """The HTML report of one audit run (`latest` or a run id), as one self-contained string.
+    `collected`, when given, receives the raw data the report was built from (`collect`)."""
     secret = pseudonym_key(key) if pseudonymize else None  # fail before any work
     data = collect(store, run)
+    if collected is not None:
+        collected.update(data)
     roster = Roster()
     if secret is not None:
         roster = store_roster(_store(store)).extended(players=data["players"])
@@ -232,8 +252,31 @@ def build_report(
 def write_report(store: Store | str | Path, out: Path, run: str = "latest", *,
                  pseudonymize: bool = False, key: str | bytes | None = None) -> Path:
     """Build the report and write it to `out` (via a temporary file, so never half-written;
-    an `out` inside the store is refused before anything is built)."""
+    an `out` inside the store is refused before anything is built). A store that fails its
+    integrity check still gets its report, opening with a banner saying so, then
+    IntegrityCheckFailed (exit 1) names the files."""
     store = _store(store)
     check_output_path(store, out)
-    html = build_report(store, run, pseudonymize=pseudonymize, key=key)
-    return write_output(store, out, html)
+    data: dict[str, Any] = {}
+    try:
+        html = build_report(store, run, pseudonymize=pseudonymize, key=key, collected=data)
+    except AuditError:
+        raise
+    except Exception as exc:  # a damaged file the views cannot read: is the store tampered?
+        verify = store.verify()
+        if verify.ok:
+            raise
+        data["store"] = _integrity(store, verify)
+        html = _env(Redactor(None, Roster())).get_template("unreadable.html.j2").render(
+            d=data, error=" ".join(str(exc).split())[:300], engine=__version__,
+            generated_at=datetime.now(UTC).strftime("%Y-%m-%d %H:%M:%S UTC"))
+    written = write_output(store, out, html)
+    integrity = data["store"]
+    if not integrity["verify_ok"]:
+        files = integrity["verify_files"]
+        shown = ", ".join(files[:3]) + (f" and {len(files) - 3} more" if len(files) > 3 else "")
+        raise IntegrityCheckFailed(
+            f"the store failed its integrity check ({integrity['verify_count']} problem(s) in "
+            f"{shown}); {written} was written with a banner saying so; run "
+            f"`poker-audit verify --store {store.root}`")
+    return written

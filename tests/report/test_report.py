@@ -327,3 +327,50 @@ def test_report_in_headless_chromium(collusion_store: Store, tmp_path: Path) -> 
         finally:
             browser.close()
     assert problems == []
+
+
+# ------------------------------------------------------------------------------- tampered store
+
+
+def flip_a_byte(path: Path) -> None:
+    data = bytearray(path.read_bytes())
+    data[len(data) // 2] ^= 0xFF
+    path.write_bytes(bytes(data))
+
+
+def append_a_line(path: Path) -> None:
+    with path.open("a", encoding="utf-8") as fh:
+        fh.write('{"reason": "added after the fact"}\n')
+
+
+@pytest.mark.parametrize(("tamper", "pattern"), [
+    (flip_a_byte, "events/*/*.parquet"),  # one flipped byte in an events file
+    (append_a_line, "quarantine/*/rejected.jsonl"),  # a changed file the manifest lists
+])
+def test_report_on_a_tampered_store_opens_with_a_banner_and_exits_1(
+    store: Store, tmp_path: Path, tamper: Any, pattern: str
+) -> None:
+    root = tmp_path / "store"
+    shutil.copytree(store.root, root)
+    victim = sorted(root.glob(pattern))[0]
+    tamper(victim)
+    name = victim.relative_to(root).as_posix()
+    out = tmp_path / "report.html"
+    result = CliRunner().invoke(report_command, ["--store", str(root), "--out", str(out)])
+    assert result.exit_code == 1, result.output
+    assert "integrity check" in result.output and name in result.output
+    assert "poker-audit verify" in result.output
+    assert len(result.output.strip().splitlines()) == 1  # one line, no traceback
+    html = out.read_text(encoding="utf-8")  # the report is still written, banner first
+    doc = html5lib.parse(html, namespaceHTMLElements=False)
+    main = doc.find(".//main")
+    assert main is not None
+    banner = main[0]
+    assert banner.get("id") == "integrity-banner" and banner.get("role") == "alert"
+    text = " ".join("".join(banner.itertext()).split())
+    assert "Integrity check FAILED" in text and name in text
+    assert f"poker-audit verify --store {root.resolve()}" in text
+
+
+def test_report_on_an_intact_store_has_no_banner(html: str) -> None:
+    assert 'id="integrity-banner"' not in html
