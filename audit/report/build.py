@@ -37,6 +37,7 @@ from audit.report.timeline import house_profile, load_hand, render_timeline
 from audit.rules.catalog import CATALOG
 from audit.rules.profiles import AUTO_PROFILE, load_profile
 from audit.rules.registry import RULES
+from audit.run.money import is_currency, unit_order
 from audit.run.runner import batches_after, resolve_run
 from audit.sql.query import connect
 from audit.sql.roster import store_roster
@@ -121,7 +122,9 @@ def collect(store: Store | str | Path, run: str = "latest") -> dict[str, Any]:
             "by_day": q.rows(con, q.BY_DAY, p),
             "by_table": q.rows(con, q.BY_TABLE, p),
             "dealer_logged": bool(q.one(con, q.DEALER_LOGGED)["n"]),
+            "money": q.rows(con, q.MONEY_BY_UNIT, p),
             "wrong_awards": q.one(con, q.WRONG_AWARDS_TOTAL, p),
+            "wrong_awards_by_unit": q.rows(con, q.WRONG_AWARDS_BY_UNIT, p),
             "wrong_awards_by_table": q.rows(con, q.WRONG_AWARDS_BY_TABLE, p),
             "wrong_awards_by_day": q.rows(con, q.WRONG_AWARDS_BY_DAY, p),
             "collusion_pairs": q.rows(con, q.COLLUSION_PAIRS, p),
@@ -168,6 +171,30 @@ def _fmt_num(value: Any) -> str:
     return f"{float(value or 0):,.2f}"
 
 
+def _fmt_money(value: Any, unit: str, minor_per_unit: Any = None) -> str:
+    """Minor units as the unit's money, integers only: `USD 1,234.56`, `1,234 tournament
+    chips`. A unit whose minor units are not a power of ten is given in minor units."""
+    minor = int(value or 0)
+    if not is_currency(unit):
+        return f"{minor:,} {unit}"
+    mpu = int(minor_per_unit or 1)
+    digits = len(str(mpu)) - 1
+    if mpu <= 1 or mpu != 10 ** digits:
+        return f"{unit} {minor:,} (minor units)"
+    major, cents = divmod(abs(minor), mpu)
+    return f"{unit} {'-' if minor < 0 else ''}{major:,}.{cents:0{digits}d}"
+
+
+def _per_unit_bars(rows: list[dict[str, Any]], key: str, name: str) -> str:
+    """One bar chart of chips misawarded per money unit (bars of two currencies never share an
+    axis)."""
+    units = sorted({r["unit"] for r in rows}, key=unit_order)
+    return "".join(
+        charts.chips_bars([r for r in rows if r["unit"] == u], key,
+                          name if len(units) == 1 else f"{name}-{i + 1}", unit=u)
+        for i, u in enumerate(units))
+
+
 def _fmt_ts(value: Any) -> str:
     if value is None:
         return "unknown"
@@ -194,6 +221,7 @@ def _env(pseudo: Redactor) -> Environment:
     env.filters["int"] = _fmt_int
     env.filters["num"] = _fmt_num
     env.filters["ts"] = _fmt_ts
+    env.filters["money"] = _fmt_money
     return env
 
 
@@ -222,11 +250,9 @@ def build_report(
         "category": charts.category_severity(data["by_category_severity"]),
         "day": charts.per_day(data["by_day"]),
         "table": charts.per_table(data["by_table"]),
-        "wrong_table": (charts.chips_bars(data["wrong_awards_by_table"], "table_id",
-                                          "wrong-awards-table")
-                        if data["wrong_awards_by_table"] else ""),
-        "wrong_day": (charts.chips_bars(data["wrong_awards_by_day"], "day", "wrong-awards-day")
-                      if data["wrong_awards_by_day"] else ""),
+        "wrong_table": _per_unit_bars(data["wrong_awards_by_table"], "table_id",
+                                      "wrong-awards-table"),
+        "wrong_day": _per_unit_bars(data["wrong_awards_by_day"], "day", "wrong-awards-day"),
         "network": charts.pair_network(pairs) if pairs else "",
     }
     html = _env(pseudo).get_template("report.html.j2").render(

@@ -20,6 +20,8 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 from matplotlib.figure import Figure  # noqa: E402
 
+from audit.run.money import is_currency  # noqa: E402
+
 SEVERITY_COLOURS = {
     "critical": "#7f0000",
     "violation": "#d7301f",
@@ -111,14 +113,16 @@ def per_table(rows: Sequence[dict[str, Any]], limit: int = 15) -> str:
         return _svg(fig, "per-table")
 
 
-def chips_bars(rows: Sequence[dict[str, Any]], key: str, name: str, limit: int = 15) -> str:
-    """Chips misawarded per `key` (table or day)."""
+def chips_bars(rows: Sequence[dict[str, Any]], key: str, name: str, limit: int = 15,
+               unit: str = "") -> str:
+    """Chips misawarded per `key` (table or day), in one money `unit` (never two on one axis)."""
     top = list(rows[:limit])
     with plt.rc_context(_STYLE):
         fig, ax = plt.subplots(figsize=(7, 0.6 + 0.3 * max(len(top), 1)))
         ax.barh([_short(r[key]) for r in top], [int(r["chips"]) for r in top], color="#d7301f")
         ax.invert_yaxis()
-        ax.set_xlabel("chips misawarded (minor units)")
+        ax.set_xlabel(f"{unit} misawarded (minor units)" if is_currency(unit or "chips")
+                      else f"{unit or 'chips'} misawarded")
         return _svg(fig, name)
 
 

@@ -25,11 +25,13 @@ from audit.report import build_report
 from audit.rules.catalog import CATALOG
 from audit.rules.coverage import ENFORCED_WITHIN, PERMISSIONS
 from audit.rules.registry import RULES
+from audit.run.money import MONEY_UNIT_SQL, TOURNAMENT_CHIPS
 from audit.run.runner import audit_store, resolve_run
 from audit.schema import findings_schema
 from audit.sql.query import query
 from audit.store.dataset import Store
 from audit.store.runs import commit_run_files
+from tests.support.money_store import EUR_HANDS, EUR_RAKE, USD_HANDS, USD_RAKE, make_money_store
 
 CHROMIUM = Path("/usr/bin/chromium")
 SECTIONS = ("cover", "summary", "rules", "wrong-awards", "collusion", "data-quality",
@@ -167,7 +169,7 @@ def test_report_wrong_awards_total_per_table_and_day(store: Store, html: str) ->
                                              "category = 'wrong_award'", r=run)]
     total = sum(d for d in deltas if d and d > 0)
     assert total == 700  # demo:3: bob was paid 7.00 that belonged to ann
-    assert int(k["wrong_award_total"]) == int(k["wrong_award_chips"]) == total
+    assert int(k["wrong_award_total:USD"]) == int(k["wrong_award_chips:USD"]) == total
     rows = sql(store, """SELECT h.table_id, strftime(timezone('UTC', h.ts), '%Y-%m-%d') AS day,
                                 f.delta FROM findings f JOIN hands h USING (run_id, hand_id)
                          WHERE f.run_id = $r AND f.category = 'wrong_award'""", r=run)
@@ -176,7 +178,7 @@ def test_report_wrong_awards_total_per_table_and_day(store: Store, html: str) ->
         for r in rows:
             sums[r[field]] = sums.get(r[field], 0) + max(r["delta"] or 0, 0)
         for name, chips in sums.items():
-            assert int(k[f"{key}:{name}"]) == chips
+            assert int(k[f"{key}:{name}:USD"]) == chips  # the demo's hands are all in dollars
 
 
 def test_report_data_quality_numbers(store: Store, html: str) -> None:
@@ -374,3 +376,42 @@ def test_report_on_a_tampered_store_opens_with_a_banner_and_exits_1(
 
 def test_report_on_an_intact_store_has_no_banner(html: str) -> None:
     assert 'id="integrity-banner"' not in html
+
+
+# ------------------------------------------------------------------------------- money
+
+
+@pytest.fixture(scope="module")
+def money_store(tmp_path_factory: pytest.TempPathFactory) -> Store:
+    return make_money_store(tmp_path_factory.mktemp("money") / "store")[0]
+
+
+def test_report_never_adds_money_across_currencies(money_store: Store) -> None:
+    html = build_report(money_store)
+    k = kpis(html)
+    run = resolve_run(money_store)
+    expected = sql(money_store, f"""
+        SELECT {MONEY_UNIT_SQL} AS unit, count(*) AS hands, sum(h.pot) AS pot,
+               sum(h.rake) AS rake
+        FROM hands h JOIN hands_started s USING (hand_id) WHERE h.run_id = $r
+        GROUP BY ALL""", r=run)
+    assert {r["unit"] for r in expected} == {"USD", "EUR", TOURNAMENT_CHIPS}
+    for r in expected:
+        assert int(k[f"money:{r['unit']}:hands"]) == r["hands"]
+        assert int(k[f"money:{r['unit']}:pot"]) == r["pot"]
+        assert int(k[f"money:{r['unit']}:rake"]) == r["rake"]
+    assert int(k["money:USD:rake"]) == USD_HANDS * USD_RAKE
+    assert int(k["money:EUR:rake"]) == EUR_HANDS * EUR_RAKE
+    # one wrong award of 240 cents (a 250 pot less 10 rake) and one of 250 tournament chips:
+    # two totals, never "490"
+    assert int(k["wrong_award_chips:USD"]) == int(k["wrong_award_total:USD"]) == 240
+    assert int(k[f"wrong_award_chips:{TOURNAMENT_CHIPS}"]) == 250
+    assert int(k[f"wrong_award_total:{TOURNAMENT_CHIPS}"]) == 250
+    assert int(k["wrong_award_chips:EUR"]) == 0
+    assert "490" not in {v for key, v in k.items() if "wrong" in key}
+    assert "USD 2.40" in html and "250 tournament chips" in html
+    # the misawards per table and per day carry their currency, and each unit has its chart
+    assert int(k["wrong_table:usd-cash:USD"]) == 240
+    assert int(k[f"wrong_day:2026-11-02:{TOURNAMENT_CHIPS}"]) == 250
+    assert 'data-chart="wrong-awards-table-1"' in html
+    assert 'data-chart="wrong-awards-table-2"' in html
