@@ -44,6 +44,7 @@ from audit.sql.roster import store_roster
 from audit.store.dataset import Store, VerifyReport
 from audit.store.outfile import check_output_path, write_output
 
+
 class IntegrityCheckFailed(StoreError):
     """The report was written, but the store failed its integrity check at generation time (the
     report opens with a banner saying so): the CLI exits 1, as `verify` does."""

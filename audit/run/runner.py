@@ -220,7 +220,8 @@ def _rake_by_unit(events: pa.Table, hands: pa.Table
     def field_of(name: str) -> list[Any]:
         if name not in fields:
             return [None] * started.num_rows
-        return pc.struct_field(game, name).to_pylist()  # type: ignore[no-any-return]
+        values: list[Any] = pc.struct_field(game, name).to_pylist()
+        return values
 
     unit = {h: money_unit(c, t) for h, c, t in zip(
         started.column("hand_id").to_pylist(), field_of("currency"), field_of("tournament"),

@@ -415,3 +415,76 @@ def test_report_never_adds_money_across_currencies(money_store: Store) -> None:
     assert int(k[f"wrong_day:2026-11-02:{TOURNAMENT_CHIPS}"]) == 250
     assert 'data-chart="wrong-awards-table-1"' in html
     assert 'data-chart="wrong-awards-table-2"' in html
+
+
+@pytest.mark.browser
+@pytest.mark.slow
+def test_report_in_headless_chromium_collapsed_banner_and_currencies(
+    store: Store, money_store: Store, tmp_path: Path
+) -> None:
+    """Issue 23 in a real browser: the worst examples' timelines are closed until clicked,
+    a tampered store's report opens with the integrity banner, and money KPIs are per currency."""
+    sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
+    if not CHROMIUM.exists():
+        pytest.skip("Debian's chromium is not installed (apt-get install -y chromium)")
+    plain = tmp_path / "plain.html"
+    plain.write_text(build_report(store), encoding="utf-8")
+    tampered_root = tmp_path / "tampered"
+    shutil.copytree(store.root, tampered_root)
+    append_a_line(sorted(tampered_root.glob("quarantine/*/rejected.jsonl"))[0])
+    tampered = tmp_path / "tampered.html"
+    assert CliRunner().invoke(report_command, ["--store", str(tampered_root), "--out",
+                                               str(tampered)]).exit_code == 1
+    money = tmp_path / "money.html"
+    money.write_text(build_report(money_store), encoding="utf-8")
+    with sync_api.sync_playwright() as p:
+        browser = p.chromium.launch(
+            executable_path=str(CHROMIUM),
+            args=["--headless", "--no-sandbox", "--disable-gpu",
+                  "--disable-background-networking", "--disable-component-update",
+                  "--disable-sync", "--no-first-run"],
+        )
+        try:
+            page = browser.new_page(viewport={"width": 1280, "height": 900})
+
+            # collapsed timelines: none shown until its summary is clicked
+            page.goto(plain.as_uri(), wait_until="load")
+            timelines = page.locator("#rules pre.timeline")
+            assert timelines.count() >= 3
+            assert not any(timelines.nth(i).is_visible() for i in range(timelines.count()))
+            assert page.locator("#integrity-banner").count() == 0
+            collapsed = page.evaluate("document.body.scrollHeight")
+            page.locator("#rules details.timeline summary").first.click()
+            assert timelines.first.is_visible()
+            assert "!! VIOLATION" in page.locator("#rules").inner_text()
+            page.evaluate("document.querySelectorAll('#rules details')"
+                          ".forEach(d => d.open = true)")
+            assert page.evaluate("document.body.scrollHeight") > collapsed + 1000
+
+            # a tampered store: the banner comes first, above the cover, and names the file
+            page.goto(tampered.as_uri(), wait_until="load")
+            banner = page.locator("#integrity-banner")
+            assert banner.is_visible()
+            box, cover = banner.bounding_box(), page.locator("#cover").bounding_box()
+            assert box and cover and box["y"] < cover["y"] and box["height"] > 40
+            text = banner.inner_text()
+            assert "Integrity check FAILED" in text and "rejected.jsonl" in text
+            assert "poker-audit verify" in text
+            colour = page.evaluate("getComputedStyle(document.getElementById("
+                                   "'integrity-banner')).backgroundColor")
+            assert colour == "rgb(253, 232, 230)"
+
+            # per-currency KPIs: a row and a card per currency, tournament chips apart
+            page.goto(money.as_uri(), wait_until="load")
+            units = page.locator("#summary tr[data-unit]")
+            assert [units.nth(i).get_attribute("data-unit") for i in range(units.count())] == [
+                "EUR", "USD", TOURNAMENT_CHIPS]
+            for i in range(units.count()):
+                assert units.nth(i).is_visible()
+            assert "USD 0.30" in units.nth(1).inner_text()  # 3 hands x 10 cents of rake
+            assert "EUR 0.30" in units.nth(0).inner_text()  # 2 hands x 15 cents
+            cards = page.locator("#summary .kpi").all_inner_texts()
+            assert any("USD 2.40" in c for c in cards)
+            assert any("250 tournament chips" in c for c in cards)
+        finally:
+            browser.close()

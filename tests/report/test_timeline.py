@@ -8,8 +8,6 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-import pytest
-
 from audit.replay import Settings, hands_from_table, replay_hand
 from audit.report.timeline import render_timeline
 from audit.rules.profiles import load_profile
@@ -53,47 +51,9 @@ def long_names_hand(hand_id: str = "ps:47656382023") -> list[dict[str, Any]]:
     return rows
 
 
-GOLDEN = """\
-hand ps:47656382023  table Ceres IV (Hold'em No Limit $0.50/$1)  holdem no_limit  blinds 50/100  button seat 1
-
- seq  event                                                         pot  to call  stacks
-   0  hand_started
-   1  seat
-      seat 1 (Maximilian_von_Hohenzollern_der_Dritte@pokerstars)
-      amount 1047500
-   2  seat seat 2 (bob) amount 911600
-   3  seat seat 3 (Ana Beatriz dos Santos Oliveira@pokerstars)
-      amount 20000
-   4  post seat 2 (bob) small_blind amount 50 to 50                  50       50  1:1047500 2:911550 3:20000
-   5  post seat 3 (Ana Beatriz dos Santos Oliveira@pokerstars)      150      100  1:1047500 2:911550 3:19900
-      big_blind amount 100 to 100
-   6  deal seat 1 hole [As Kd]                                      150      100  1:1047500 2:911550 3:19900
-   7  deal seat 2 hole [?? ??]                                      150      100  1:1047500 2:911550 3:19900
-   8  deal seat 3 hole [?? ??]                                      150      100  1:1047500 2:911550 3:19900
-   9  raise                                                       10625    10475  1:1037025 2:911550 3:19900
-      seat 1 (Maximilian_von_Hohenzollern_der_Dritte@pokerstars)
-      amount 10475 to 10475
-  10  raise seat 2 (bob) amount 91110 to 91160                   101735    91160  1:1037025 2:820440 3:19900
-  11  fold seat 3 (Ana Beatriz dos Santos Oliveira@pokerstars)   101735    91160  1:1037025 2:820440 3:19900
-  12  call                                                       182420    91160  1:956340 2:820440 3:19900
-      seat 1 (Maximilian_von_Hohenzollern_der_Dritte@pokerstars)
-      amount 80685 to 91160
-  13  deal board [2c 7d 9h]                                      182420        0  1:956340 2:820440 3:19900
-  14  check seat 2 (bob)                                         182420        0  1:956340 2:820440 3:19900
-  15  bet                                                       1094020   911600  1:44740 2:820440 3:19900
-      seat 1 (Maximilian_von_Hohenzollern_der_Dritte@pokerstars)
-      amount 911600 to 911600
-  16  fold seat 2 (bob)                                         1094020   911600  1:44740 2:820440 3:19900
-  17  award                                                     1094020   911600  1:956340 2:820440 3:19900
-      seat 1 (Maximilian_von_Hohenzollern_der_Dritte@pokerstars)
-      uncalled amount 911600
-  18  award                                                     1094020   911600  1:1138760 2:820440 3:19900
-      seat 1 (Maximilian_von_Hohenzollern_der_Dritte@pokerstars)
-      main amount 182420
-  19  hand_ended                                                1094020   911600  1:1138760 2:820440 3:19900
-
-pot 1094020  rake 0  winners 1:Maximilian_von_Hohenzollern_der_Dritte@pokerstars  findings 0  judged by pokerstars@1
-"""
+# What `poker-audit replay ps:47656382023` prints for that hand (checked by hand: seat 1 ends with
+# 1047500 - 91160 + 182420; its 911600 river bet came back uncalled).
+GOLDEN = Path(__file__).with_name("golden") / "timeline_long_names.txt"
 
 
 def timeline_of(rows: list[dict[str, Any]]) -> str:
@@ -104,7 +64,7 @@ def timeline_of(rows: list[dict[str, Any]]) -> str:
 
 def test_timeline_never_cuts_a_number_or_a_name_and_stacks_take_in_awards() -> None:
     text = timeline_of(long_names_hand())
-    assert text == GOLDEN
+    assert text == GOLDEN.read_text(encoding="utf-8")
     # the amounts the issue saw cut ("amount 1047" for 10475) stand whole
     for whole in ("amount 10475 to 10475", "amount 911600 to 911600", "amount 1047500",
                   f"({LONG})", f"({SPACED})"):
@@ -121,3 +81,34 @@ def test_timeline_stacks_add_each_award_from_its_event_on() -> None:
     assert lines[returned].endswith("1:956340 2:820440 3:19900")  # 44740 + the 911600 back
     won = next(i for i, line in enumerate(lines) if line.startswith("  18  award"))
     assert lines[won].endswith("1:1138760 2:820440 3:19900")
+
+
+def test_report_timeline_is_the_terminal_timeline_whole(tmp_path: Path) -> None:
+    """The HTML report shows the same timeline, every number and name whole, in a block that
+    scrolls sideways rather than breaking a word."""
+    import html5lib
+
+    from audit.ingest.pipeline import ingest
+    from audit.report import build_report
+    from audit.report.timeline import replay_stored_hand
+    from audit.run.runner import audit_store
+    from audit.store.dataset import Store
+    from tests.support.eventrows import write_parquet
+
+    rows = long_names_hand()
+    main = next(r for r in rows if r["kind"] == "award" and r["detail"] == "main")
+    main.update(seat=2, player="bob")  # the pot pushed to bob, who folded: a wrong award
+    store = Store(tmp_path / "store")
+    ingest([write_parquet(tmp_path / "hand.parquet", rows)], store)
+    audit_store(store, now=datetime(2026, 11, 21, 12, 0, tzinfo=UTC))
+    html = build_report(store)
+    doc = html5lib.parse(html, namespaceHTMLElements=False)
+    shown = ["".join(p.itertext()) for p in doc.iter("pre") if p.get("class") == "timeline"]
+    hand, result = replay_stored_hand(store, "ps:47656382023")
+    assert shown and shown[0] == render_timeline(hand, result)
+    for whole in ("amount 10475 to 10475", "amount 911600 to 911600", f"({LONG})",
+                  f"({SPACED})"):
+        assert whole in shown[0], whole
+    style = html[html.index("pre.timeline {"):]
+    style = style[:style.index("}")]
+    assert "white-space: pre;" in style and "anywhere" not in style
