@@ -114,6 +114,35 @@ def _paid_back(hand: Any) -> dict[int, dict[int, int]]:
     return paid
 
 
+def _silent_returns(hand: Any, result: ReplayResult) -> dict[int, int]:
+    """Uncalled bets the room gave back without logging them (`refunds=implicit` sources, e.g.
+    PHH, whose winnings leave them out): seat -> chips. What the pot took in and neither an
+    award nor the house's collection paid out went back to the seats whose bets were not
+    called (their chips put in less what the replay counts as invested)."""
+    started = next((str(d or "") for k, d in zip(hand.kind, hand.detail, strict=True)
+                    if k == "hand_started"), "")
+    awards = [(s, a or 0, d) for k, s, a, d in
+              zip(hand.kind, hand.seat, hand.amount, hand.detail, strict=True) if k == "award"]
+    if "refunds=implicit" not in started or any(d == "uncalled" for _, _, d in awards):
+        return {}
+    last = (result.timeline or ())[-1:] or None
+    if last is None:
+        return {}
+    starts = {s: a for k, s, a in zip(hand.kind, hand.seat, hand.amount, strict=True)
+              if k == "seat" and s is not None and a is not None}
+    invested = {p["seat"]: p["invested"] for p in result.players}
+    left = last[0]["pot"] - sum(a for _, a, _ in awards) - int(result.hand.get("rake") or 0)
+    returned: dict[int, int] = {}
+    for seat, behind in sorted(last[0]["stacks"].items()):
+        if left <= 0 or seat not in starts or seat not in invested:
+            continue
+        uncalled = starts[seat] - behind - invested[seat]  # put in, less what the pot kept
+        if 0 < uncalled <= starts[seat]:
+            returned[seat] = min(uncalled, left)
+            left -= returned[seat]
+    return returned
+
+
 def render_timeline(hand: Any, result: ReplayResult,
                     across: list[dict[str, Any]] | None = None) -> str:
     """Plain text: header, one line per event (pot, amount to call, stacks), findings inline;
@@ -134,9 +163,14 @@ def render_timeline(hand: Any, result: ReplayResult,
         by_seq[f.seq].append(f)
     paid_back = _paid_back(hand)
     paid: dict[int, int] = defaultdict(int)  # chips paid to each seat so far
+    silent = _silent_returns(hand, result)
+    settle_at = next((i for i, k in enumerate(hand.kind) if k == "hand_ended"), len(hand.seq) - 1)
     for i, seq in enumerate(hand.seq):
         for seat, amount in paid_back.get(seq, {}).items():
             paid[seat] += amount
+        if i == settle_at:
+            for seat, amount in silent.items():
+                paid[seat] += amount
         row = trace.get(seq)
         pot = f"{row['pot']:>8}" if row else " " * 8
         to_call = f"{row['to_call']:>8}" if row else " " * 8
@@ -146,6 +180,9 @@ def render_timeline(hand: Any, result: ReplayResult,
         first = f"{seq:>4}  {text[0]:<{EVENT_WIDTH}} {pot} {to_call}  {stacks}"
         lines.append(first.rstrip())
         lines += [f"      {more}" for more in text[1:]]
+        if i == settle_at and silent:  # in the stacks from here on
+            lines.append("      returned, not logged by the room (uncalled): " + ", ".join(
+                f"seat {s} {a}" for s, a in silent.items()))
         for f in by_seq.pop(seq, []):
             lines.append(f"      !! {f.severity.upper()} {f.rule_id}: {f.message}")
     for f in [f for fs in by_seq.values() for f in fs]:

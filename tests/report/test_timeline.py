@@ -112,3 +112,32 @@ def test_report_timeline_is_the_terminal_timeline_whole(tmp_path: Path) -> None:
     style = html[html.index("pre.timeline {"):]
     style = style[:style.index("}")]
     assert "white-space: pre;" in style and "anywhere" not in style
+
+
+def implicit_returns_hand(*, folded_into_award: bool) -> list[dict[str, Any]]:
+    """The same hand from a room that never logs an uncalled bet coming back (PHH's winnings
+    leave it out): no `uncalled` award, `refunds=implicit` on the hand. Some rooms fold the
+    returned bet into the award instead."""
+    rows = [r for r in long_names_hand() if r.get("detail") != "uncalled"]
+    rows[0]["detail"] = "refunds=implicit"
+    if folded_into_award:
+        next(r for r in rows if r.get("detail") == "main")["amount"] = 182420 + 911600
+    for seq, row in enumerate(rows):
+        row["seq"] = seq
+    return rows
+
+
+def test_timeline_stacks_take_in_a_return_the_room_did_not_log() -> None:
+    lines = timeline_of(implicit_returns_hand(folded_into_award=False)).splitlines()
+    end = next(i for i, line in enumerate(lines) if line.startswith("  18  hand_ended"))
+    assert lines[end].endswith("1:1138760 2:820440 3:19900")  # as when the return is logged
+    assert lines[end + 1] == "      returned, not logged by the room (uncalled): seat 1 911600"
+    won = next(i for i, line in enumerate(lines) if line.startswith("  17  award"))
+    assert lines[won].endswith("1:227160 2:820440 3:19900")  # 44740 behind + the 182420 pot
+
+
+def test_timeline_counts_a_return_folded_into_the_award_once() -> None:
+    text = timeline_of(implicit_returns_hand(folded_into_award=True))
+    assert "not logged by the room" not in text
+    end = next(line for line in text.splitlines() if line.startswith("  18  hand_ended"))
+    assert end.endswith("1:1138760 2:820440 3:19900")
