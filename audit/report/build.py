@@ -164,6 +164,11 @@ def collect(store: Store | str | Path, run: str = "latest") -> dict[str, Any]:
     return data
 
 
+def _printable(text: str) -> str:
+    """One line of printable text (a reader's error may quote bytes of the damaged file)."""
+    return " ".join("".join(c if c.isprintable() else "?" for c in text).split())
+
+
 def _fmt_int(value: Any) -> str:
     return f"{int(value or 0):,}"
 
@@ -295,7 +300,7 @@ def write_report(store: Store | str | Path, out: Path, run: str = "latest", *,
             raise
         data["store"] = _integrity(store, verify)
         html = _env(Redactor(None, Roster())).get_template("unreadable.html.j2").render(
-            d=data, error=" ".join(str(exc).split())[:300], engine=__version__,
+            d=data, error=_printable(str(exc))[:300], engine=__version__,
             generated_at=datetime.now(UTC).strftime("%Y-%m-%d %H:%M:%S UTC"))
     written = write_output(store, out, html)
     integrity = data["store"]

@@ -364,6 +364,7 @@ def test_report_on_a_tampered_store_opens_with_a_banner_and_exits_1(
     assert "poker-audit verify" in result.output
     assert len(result.output.strip().splitlines()) == 1  # one line, no traceback
     html = out.read_text(encoding="utf-8")  # the report is still written, banner first
+    html5lib.HTMLParser(strict=True).parse(html)
     doc = html5lib.parse(html, namespaceHTMLElements=False)
     main = doc.find(".//main")
     assert main is not None
