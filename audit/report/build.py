@@ -19,7 +19,7 @@ from jinja2 import Environment, PackageLoader, StrictUndefined
 from markupsafe import Markup
 
 from audit import __version__
-from audit.errors import AuditInputError
+from audit.errors import AuditError, AuditInputError, StoreError
 from audit.privacy import Redactor, Roster, pseudonym_key
 from audit.replay import Settings, replay_hand
 from audit.report import charts
@@ -37,11 +37,20 @@ from audit.report.timeline import house_profile, load_hand, render_timeline
 from audit.rules.catalog import CATALOG
 from audit.rules.profiles import AUTO_PROFILE, load_profile
 from audit.rules.registry import RULES
+from audit.run.money import is_currency, unit_order
 from audit.run.runner import batches_after, resolve_run
 from audit.sql.query import connect
 from audit.sql.roster import store_roster
-from audit.store.dataset import Store
+from audit.store.dataset import Store, VerifyReport
 from audit.store.outfile import check_output_path, write_output
+
+
+class IntegrityCheckFailed(StoreError):
+    """The report was written, but the store failed its integrity check at generation time (the
+    report opens with a banner saying so): the CLI exits 1, as `verify` does."""
+
+    exit_code = 1
+
 
 WORST_EXAMPLES = 3  # hands shown with their timeline per rule id
 TABLE_ROWS = 25  # rows shown of the long tables (the rest are counted)
@@ -78,6 +87,18 @@ def _timeline(store: Store, hand_id: str, profile_label: str) -> str:
         return f"(timeline unavailable for {hand_id}: {exc})\n"
 
 
+def _integrity(store: Store, verify: VerifyReport) -> dict[str, Any]:
+    """What the report says of the store's integrity check (its banner when it failed)."""
+    return {
+        "path": str(store.root.resolve()),
+        "verify_ok": verify.ok,
+        "verify_problems": [f"{v.kind}: {v.path} {v.detail}" for v in verify.problems][:20],
+        "verify_count": len(verify.problems),
+        # the files the integrity check found changed, missing or unlisted
+        "verify_files": sorted({str(v.path) for v in verify.problems}),
+    }
+
+
 def collect(store: Store | str | Path, run: str = "latest") -> dict[str, Any]:
     """Every number and row of the report (player ids raw), from SQL over the views."""
     store = _store(store)
@@ -102,7 +123,9 @@ def collect(store: Store | str | Path, run: str = "latest") -> dict[str, Any]:
             "by_day": q.rows(con, q.BY_DAY, p),
             "by_table": q.rows(con, q.BY_TABLE, p),
             "dealer_logged": bool(q.one(con, q.DEALER_LOGGED)["n"]),
+            "money": q.rows(con, q.MONEY_BY_UNIT, p),
             "wrong_awards": q.one(con, q.WRONG_AWARDS_TOTAL, p),
+            "wrong_awards_by_unit": q.rows(con, q.WRONG_AWARDS_BY_UNIT, p),
             "wrong_awards_by_table": q.rows(con, q.WRONG_AWARDS_BY_TABLE, p),
             "wrong_awards_by_day": q.rows(con, q.WRONG_AWARDS_BY_DAY, p),
             "collusion_pairs": q.rows(con, q.COLLUSION_PAIRS, p),
@@ -125,13 +148,10 @@ def collect(store: Store | str | Path, run: str = "latest") -> dict[str, Any]:
     finally:
         con.close()
     records = store.records()
-    verify = store.verify()
     data["store"] = {
-        "path": str(store.root.resolve()),
+        **_integrity(store, store.verify()),
         "head": store.head(),
         "records": len(records),
-        "verify_ok": verify.ok,
-        "verify_problems": [f"{v.kind}: {v.path} {v.detail}" for v in verify.problems][:20],
         # batches committed after the head the run audited (run records do not count)
         "changed_since_run": batches_after(records, str(data["run"].get("store_head"))) != 0,
     }
@@ -144,12 +164,41 @@ def collect(store: Store | str | Path, run: str = "latest") -> dict[str, Any]:
     return data
 
 
+def _printable(text: str) -> str:
+    """One line of printable text (a reader's error may quote bytes of the damaged file)."""
+    return " ".join("".join(c if c.isprintable() else "?" for c in text).split())
+
+
 def _fmt_int(value: Any) -> str:
     return f"{int(value or 0):,}"
 
 
 def _fmt_num(value: Any) -> str:
     return f"{float(value or 0):,.2f}"
+
+
+def _fmt_money(value: Any, unit: str, minor_per_unit: Any = None) -> str:
+    """Minor units as the unit's money, integers only: `USD 1,234.56`, `1,234 tournament
+    chips`. A unit whose minor units are not a power of ten is given in minor units."""
+    minor = int(value or 0)
+    if not is_currency(unit):
+        return f"{minor:,} {unit}"
+    mpu = int(minor_per_unit or 1)
+    digits = len(str(mpu)) - 1
+    if mpu <= 1 or mpu != 10 ** digits:
+        return f"{unit} {minor:,} (minor units)"
+    major, cents = divmod(abs(minor), mpu)
+    return f"{unit} {'-' if minor < 0 else ''}{major:,}.{cents:0{digits}d}"
+
+
+def _per_unit_bars(rows: list[dict[str, Any]], key: str, name: str) -> str:
+    """One bar chart of chips misawarded per money unit (bars of two currencies never share an
+    axis)."""
+    units = sorted({r["unit"] for r in rows}, key=unit_order)
+    return "".join(
+        charts.chips_bars([r for r in rows if r["unit"] == u], key,
+                          name if len(units) == 1 else f"{name}-{i + 1}", unit=u)
+        for i, u in enumerate(units))
 
 
 def _fmt_ts(value: Any) -> str:
@@ -178,6 +227,7 @@ def _env(pseudo: Redactor) -> Environment:
     env.filters["int"] = _fmt_int
     env.filters["num"] = _fmt_num
     env.filters["ts"] = _fmt_ts
+    env.filters["money"] = _fmt_money
     return env
 
 
@@ -188,10 +238,14 @@ def build_report(
     pseudonymize: bool = False,
     key: str | bytes | None = None,
     now: datetime | None = None,
+    collected: dict[str, Any] | None = None,
 ) -> str:
-    """The HTML report of one audit run (`latest` or a run id), as one self-contained string."""
+    """The HTML report of one audit run (`latest` or a run id), as one self-contained string.
+    `collected`, when given, receives the raw data the report was built from (`collect`)."""
     secret = pseudonym_key(key) if pseudonymize else None  # fail before any work
     data = collect(store, run)
+    if collected is not None:
+        collected.update(data)
     roster = Roster()
     if secret is not None:
         roster = store_roster(_store(store)).extended(players=data["players"])
@@ -202,11 +256,9 @@ def build_report(
         "category": charts.category_severity(data["by_category_severity"]),
         "day": charts.per_day(data["by_day"]),
         "table": charts.per_table(data["by_table"]),
-        "wrong_table": (charts.chips_bars(data["wrong_awards_by_table"], "table_id",
-                                          "wrong-awards-table")
-                        if data["wrong_awards_by_table"] else ""),
-        "wrong_day": (charts.chips_bars(data["wrong_awards_by_day"], "day", "wrong-awards-day")
-                      if data["wrong_awards_by_day"] else ""),
+        "wrong_table": _per_unit_bars(data["wrong_awards_by_table"], "table_id",
+                                      "wrong-awards-table"),
+        "wrong_day": _per_unit_bars(data["wrong_awards_by_day"], "day", "wrong-awards-day"),
         "network": charts.pair_network(pairs) if pairs else "",
     }
     html = _env(pseudo).get_template("report.html.j2").render(
@@ -232,8 +284,31 @@ def build_report(
 def write_report(store: Store | str | Path, out: Path, run: str = "latest", *,
                  pseudonymize: bool = False, key: str | bytes | None = None) -> Path:
     """Build the report and write it to `out` (via a temporary file, so never half-written;
-    an `out` inside the store is refused before anything is built)."""
+    an `out` inside the store is refused before anything is built). A store that fails its
+    integrity check still gets its report, opening with a banner saying so, then
+    IntegrityCheckFailed (exit 1) names the files."""
     store = _store(store)
     check_output_path(store, out)
-    html = build_report(store, run, pseudonymize=pseudonymize, key=key)
-    return write_output(store, out, html)
+    data: dict[str, Any] = {}
+    try:
+        html = build_report(store, run, pseudonymize=pseudonymize, key=key, collected=data)
+    except AuditError:
+        raise
+    except Exception as exc:  # a damaged file the views cannot read: is the store tampered?
+        verify = store.verify()
+        if verify.ok:
+            raise
+        data["store"] = _integrity(store, verify)
+        html = _env(Redactor(None, Roster())).get_template("unreadable.html.j2").render(
+            d=data, error=_printable(str(exc))[:300], engine=__version__,
+            generated_at=datetime.now(UTC).strftime("%Y-%m-%d %H:%M:%S UTC"))
+    written = write_output(store, out, html)
+    integrity = data["store"]
+    if not integrity["verify_ok"]:
+        files = integrity["verify_files"]
+        shown = ", ".join(files[:3]) + (f" and {len(files) - 3} more" if len(files) > 3 else "")
+        raise IntegrityCheckFailed(
+            f"the store failed its integrity check ({integrity['verify_count']} problem(s) in "
+            f"{shown}); {written} was written with a banner saying so; run "
+            f"`poker-audit verify --store {store.root}`")
+    return written

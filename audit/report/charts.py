@@ -11,14 +11,18 @@ import io
 import math
 import re
 from collections.abc import Sequence
+from datetime import date, datetime, timedelta
 from typing import Any
 
 import matplotlib
 
 matplotlib.use("Agg")
 
+import matplotlib.dates as mdates  # noqa: E402
 import matplotlib.pyplot as plt  # noqa: E402
 from matplotlib.figure import Figure  # noqa: E402
+
+from audit.run.money import is_currency  # noqa: E402
 
 SEVERITY_COLOURS = {
     "critical": "#7f0000",
@@ -50,6 +54,11 @@ def _svg(fig: Figure, name: str) -> str:
     return svg.replace("<svg ", f'<svg class="chart" data-chart="{name}" role="img" ', 1)
 
 
+def _legend_outside(ax: Any) -> None:
+    """The legend beside the plot, right of the axes, where it never covers a bar or a line."""
+    ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0.0, frameon=False)
+
+
 def _short(label: object, width: int = 28) -> str:
     text = "(none)" if label is None else str(label)
     return text if len(text) <= width else text[: width - 1] + "…"
@@ -74,29 +83,55 @@ def category_severity(rows: Sequence[dict[str, Any]]) -> str:
         ax.set_xlabel("findings per 10,000 hands")
         ax.invert_yaxis()
         if rows:
-            ax.legend(loc="lower right", frameon=False)
+            _legend_outside(ax)
         return _svg(fig, "category-severity")
 
 
 def per_day(rows: Sequence[dict[str, Any]]) -> str:
-    """Findings per 10,000 hands per UTC day: all findings and those above info."""
-    days = [str(r["day"]) if r["day"] is not None else "unknown" for r in rows]
+    """Findings per 10,000 hands per UTC day, all findings and those above info, on a time axis:
+    days are placed by date, so a gap of a week looks like a week (hands of unknown date are in
+    the table only)."""
+    dated = [r for r in rows if r["day"] is not None]
+    days = [_as_date(r["day"]) for r in dated]
     with plt.rc_context(_STYLE):
         fig, ax = plt.subplots(figsize=(7, 2.6))
-        x = range(len(days))
-        ax.plot(x, [float(r["per_10k"]) for r in rows], marker="o", color="#3182bd",
+        ax.plot(days, [float(r["per_10k"]) for r in dated], marker="o", color="#3182bd",
                 label="all findings")
-        ax.plot(x, [float(r["flagged_per_10k"]) for r in rows], marker="s", color="#d7301f",
-                label="warning and above")
-        ax.set_xticks(list(x), days, rotation=30 if len(days) > 6 else 0, ha="right")
+        ax.plot(days, [float(r["flagged_per_10k"]) for r in dated], marker="s",
+                color="#d7301f", label="warning and above")
+        locator = mdates.AutoDateLocator(minticks=2, maxticks=8)
+        ax.xaxis.set_major_locator(locator)
+        ax.xaxis.set_major_formatter(mdates.ConciseDateFormatter(locator))
+        if len(set(days)) == 1:  # one day: a day either side, so the point is not on the edge
+            ax.set_xlim(days[0] - timedelta(days=1), days[0] + timedelta(days=1))
         ax.set_ylabel("per 10,000 hands")
-        ax.set_ylim(bottom=0)
-        ax.legend(frameon=False)
+        top = max((float(r["per_10k"]) for r in dated), default=0.0)
+        ax.set_ylim(0, top * 1.15 or 1.0)  # room above the highest point
+        if dated:
+            _legend_outside(ax)
         return _svg(fig, "per-day")
 
 
+def _as_date(value: Any) -> date:
+    if isinstance(value, datetime):
+        return value.date()
+    if isinstance(value, date):
+        return value
+    return date.fromisoformat(str(value))
+
+
+def all_bars_equal(rows: Sequence[dict[str, Any]], limit: int = 15) -> bool:
+    """True when the by-table chart would show nothing but bars of one length (one table, or
+    every table at the same rates): the table below it says all there is."""
+    top = list(rows[:limit])
+    return len({(float(r["per_10k"]), float(r["flagged_per_10k"])) for r in top}) <= 1
+
+
 def per_table(rows: Sequence[dict[str, Any]], limit: int = 15) -> str:
-    """The tables with the most findings above info (then most findings), per 10,000 hands."""
+    """The tables with the most findings above info (then most findings), per 10,000 hands;
+    "" when every bar would be equal (`all_bars_equal`)."""
+    if all_bars_equal(rows, limit):
+        return ""
     top = list(rows[:limit])
     with plt.rc_context(_STYLE):
         fig, ax = plt.subplots(figsize=(7, 0.6 + 0.3 * max(len(top), 1)))
@@ -107,18 +142,20 @@ def per_table(rows: Sequence[dict[str, Any]], limit: int = 15) -> str:
                 label="warning and above")
         ax.invert_yaxis()
         ax.set_xlabel("findings per 10,000 hands at the table")
-        ax.legend(loc="lower right", frameon=False)
+        _legend_outside(ax)
         return _svg(fig, "per-table")
 
 
-def chips_bars(rows: Sequence[dict[str, Any]], key: str, name: str, limit: int = 15) -> str:
-    """Chips misawarded per `key` (table or day)."""
+def chips_bars(rows: Sequence[dict[str, Any]], key: str, name: str, limit: int = 15,
+               unit: str = "") -> str:
+    """Chips misawarded per `key` (table or day), in one money `unit` (never two on one axis)."""
     top = list(rows[:limit])
     with plt.rc_context(_STYLE):
         fig, ax = plt.subplots(figsize=(7, 0.6 + 0.3 * max(len(top), 1)))
         ax.barh([_short(r[key]) for r in top], [int(r["chips"]) for r in top], color="#d7301f")
         ax.invert_yaxis()
-        ax.set_xlabel("chips misawarded (minor units)")
+        ax.set_xlabel(f"{unit} misawarded (minor units)" if is_currency(unit or "chips")
+                      else f"{unit or 'chips'} misawarded")
         return _svg(fig, name)
 
 

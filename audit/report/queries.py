@@ -2,6 +2,8 @@
 
 Each query is a module constant taking the run id as ``$run``, so tests (and a curious analyst)
 can run the same SQL and get the same numbers. Days are UTC calendar days of the hand's start.
+Money is never added across currencies: every money total is grouped by the hand's money unit
+(`unit`: a currency code, tournament chips apart; audit/run/money.py).
 """
 
 from __future__ import annotations
@@ -10,11 +12,43 @@ from typing import Any
 
 import duckdb
 
+from audit.run.money import MONEY_UNIT_SQL
+
 SEVERITY_ORDER = ("critical", "violation", "warning", "info")
 _SEVERITY_RANK = "CASE severity WHEN 'critical' THEN 3 WHEN 'violation' THEN 2 " \
                  "WHEN 'warning' THEN 1 ELSE 0 END"
 
 RUN = "SELECT * FROM runs WHERE run_id = $run"
+
+# The money unit of every stored hand (a currency code; tournament chips and play chips apart).
+_UNITS = f"units AS (SELECT hand_id, any_value({MONEY_UNIT_SQL}) AS unit, " \
+         "min(minor_per_unit) AS minor_per_unit FROM hands_started GROUP BY hand_id)"
+_UNIT_ORDER = "CASE unit WHEN 'tournament chips' THEN 2 WHEN 'chips' THEN 1 ELSE 0 END, unit"
+
+# Per money unit: hands, chips put into pots, the house collection (rake, logged or implied)
+# and the chips misawarded (the overpayments of wrong-award findings).
+MONEY_BY_UNIT = f"""
+WITH {_UNITS},
+h AS (
+    SELECT coalesce(u.unit, 'chips') AS unit, count(*) AS hands, sum(h.pot) AS pot,
+           sum(h.rake) AS rake, count(*) FILTER (WHERE h.rake <> 0) AS raked_hands,
+           min(u.minor_per_unit) AS minor_per_unit
+    FROM hands h LEFT JOIN units u USING (hand_id)
+    WHERE h.run_id IN (SELECT member FROM run_members WHERE run_id = $run)
+    GROUP BY ALL
+), w AS (
+    SELECT coalesce(u.unit, 'chips') AS unit,
+           coalesce(sum(f.delta) FILTER (WHERE f.delta > 0), 0) AS wrong_award_chips
+    FROM findings f LEFT JOIN units u USING (hand_id)
+    WHERE f.run_id IN (SELECT member FROM run_members WHERE run_id = $run)
+      AND f.category = 'wrong_award'
+    GROUP BY ALL
+)
+SELECT h.unit, h.hands, h.pot, h.rake, h.raked_hands, h.minor_per_unit,
+       coalesce(w.wrong_award_chips, 0) AS wrong_award_chips
+FROM h LEFT JOIN w USING (unit)
+ORDER BY {_UNIT_ORDER}
+"""
 
 HANDS = """
 SELECT count(*) AS hands, min(ts) AS first_ts, max(ts) AS last_ts,
@@ -64,13 +98,15 @@ ORDER BY max({_SEVERITY_RANK}) DESC, findings DESC, rule_id
 """
 
 # The worst hands of one rule: the largest chip delta first, then hand id.
-WORST_HANDS = """
-SELECT hand_id, max(abs(coalesce(delta, 0))) AS worst_delta, count(*) AS findings,
-       list(DISTINCT message ORDER BY message)[1:5] AS messages
-FROM findings WHERE run_id IN (
-    SELECT member FROM run_members WHERE run_id = $run) AND rule_id = $rule
-GROUP BY hand_id
-ORDER BY worst_delta DESC, hand_id
+WORST_HANDS = f"""
+WITH {_UNITS}
+SELECT f.hand_id, max(abs(coalesce(f.delta, 0))) AS worst_delta, count(*) AS findings,
+       list(DISTINCT f.message ORDER BY f.message)[1:5] AS messages,
+       coalesce(any_value(u.unit), 'chips') AS unit
+FROM findings f LEFT JOIN units u USING (hand_id) WHERE f.run_id IN (
+    SELECT member FROM run_members WHERE run_id = $run) AND f.rule_id = $rule
+GROUP BY f.hand_id
+ORDER BY worst_delta DESC, f.hand_id
 LIMIT $limit
 """
 
@@ -135,31 +171,48 @@ ORDER BY flagged DESC, findings DESC, h.dealer
 """
 
 # Chips misawarded: the sum of the positive deltas of wrong_award findings (what was overpaid;
-# the matching underpayments are the negative deltas of the same pots).
+# the matching underpayments are the negative deltas of the same pots), per money unit.
 WRONG_AWARDS_TOTAL = """
-SELECT coalesce(sum(delta) FILTER (WHERE delta > 0), 0) AS chips,
-       count(*) AS findings, count(DISTINCT hand_id) AS hands
+SELECT count(*) AS findings, count(DISTINCT hand_id) AS hands
 FROM findings WHERE run_id IN (
     SELECT member FROM run_members WHERE run_id = $run) AND category = 'wrong_award'
 """
 
-WRONG_AWARDS_BY_TABLE = """
-SELECT h.table_id, coalesce(sum(f.delta) FILTER (WHERE f.delta > 0), 0) AS chips,
-       count(DISTINCT f.hand_id) AS hands
-FROM findings f JOIN hands h ON h.run_id = f.run_id AND h.hand_id = f.hand_id
-WHERE f.run_id IN (
-    SELECT member FROM run_members WHERE run_id = $run) AND f.category = 'wrong_award'
-GROUP BY h.table_id ORDER BY chips DESC, h.table_id NULLS LAST
+WRONG_AWARDS_BY_UNIT = f"""
+WITH {_UNITS}, w AS (
+    SELECT coalesce(u.unit, 'chips') AS unit,
+           coalesce(sum(f.delta) FILTER (WHERE f.delta > 0), 0) AS chips,
+           count(*) AS findings, count(DISTINCT f.hand_id) AS hands
+    FROM findings f LEFT JOIN units u USING (hand_id)
+    WHERE f.run_id IN (
+        SELECT member FROM run_members WHERE run_id = $run) AND f.category = 'wrong_award'
+    GROUP BY ALL
+)
+SELECT * FROM w ORDER BY {_UNIT_ORDER}
 """
 
-WRONG_AWARDS_BY_DAY = """
-SELECT CAST(timezone('UTC', h.ts) AS DATE) AS day,
+WRONG_AWARDS_BY_TABLE = f"""
+WITH {_UNITS}
+SELECT h.table_id, coalesce(u.unit, 'chips') AS unit,
        coalesce(sum(f.delta) FILTER (WHERE f.delta > 0), 0) AS chips,
        count(DISTINCT f.hand_id) AS hands
 FROM findings f JOIN hands h ON h.run_id = f.run_id AND h.hand_id = f.hand_id
+LEFT JOIN units u ON u.hand_id = f.hand_id
 WHERE f.run_id IN (
     SELECT member FROM run_members WHERE run_id = $run) AND f.category = 'wrong_award'
-GROUP BY day ORDER BY day NULLS LAST
+GROUP BY ALL ORDER BY chips DESC, h.table_id NULLS LAST, unit
+"""
+
+WRONG_AWARDS_BY_DAY = f"""
+WITH {_UNITS}
+SELECT CAST(timezone('UTC', h.ts) AS DATE) AS day, coalesce(u.unit, 'chips') AS unit,
+       coalesce(sum(f.delta) FILTER (WHERE f.delta > 0), 0) AS chips,
+       count(DISTINCT f.hand_id) AS hands
+FROM findings f JOIN hands h ON h.run_id = f.run_id AND h.hand_id = f.hand_id
+LEFT JOIN units u ON u.hand_id = f.hand_id
+WHERE f.run_id IN (
+    SELECT member FROM run_members WHERE run_id = $run) AND f.category = 'wrong_award'
+GROUP BY ALL ORDER BY day NULLS LAST, unit
 """
 
 # Collusion leads: findings of category 'collusion', one row per unordered player pair.

@@ -60,7 +60,9 @@ def recorded_across_hands(store: Store, hand_id: str) -> list[dict[str, Any]]:
             if r["rule_id"] in TABLE_SEQUENCE_RULE_IDS or r["category"] == "collusion"]
 
 
-def _event_text(hand: Any, i: int) -> str:
+def _event_parts(hand: Any, i: int) -> list[str]:
+    """The words of an event's line; each label stays with its value (`amount 10475`,
+    `seat 4 (name)`), so a wrapped line never separates them."""
     parts = [hand.kind[i]]
     if hand.seat[i] is not None:
         who = f"seat {hand.seat[i]}"
@@ -68,19 +70,77 @@ def _event_text(hand: Any, i: int) -> str:
             who += f" ({hand.player[i]})"
         parts.append(who)
     if hand.detail[i]:
-        parts.append(str(hand.detail[i]))
+        parts += str(hand.detail[i]).split()
     if hand.amount[i] is not None:
         parts.append(f"amount {hand.amount[i]}")
     if hand.total[i] is not None:
         parts.append(f"to {hand.total[i]}")
     if hand.cards[i]:
         parts.append(f"[{hand.cards[i]}]")
-    return " ".join(parts)
+    return parts
 
 
 def _stack(value: int) -> str:
     # The replay gives a seat whose stack the log does not state an effectively infinite one.
     return "?" if value >= UNKNOWN_STACK // 2 else str(value)
+
+
+EVENT_WIDTH = 56  # the event column: longer text wraps onto the next lines, never cut
+
+
+def _wrap(parts: list[str], width: int = EVENT_WIDTH) -> list[str]:
+    """`parts` joined into lines of at most `width` characters, broken only between parts: a
+    number or a name is never cut (a part longer than `width` stands whole on its own line)."""
+    lines: list[str] = []
+    line = ""
+    for part in parts:
+        if line and len(line) + 1 + len(part) > width:
+            lines.append(line)
+            line = part
+        else:
+            line = f"{line} {part}" if line else part
+    return [*lines, line]
+
+
+def _paid_back(hand: Any) -> dict[int, dict[int, int]]:
+    """seq -> {seat: chips} each award event pays back (pots won, uncalled bets returned):
+    the replay's stacks are what is behind each seat after its bets; the timeline adds what the
+    seat was paid from that event on."""
+    paid: dict[int, dict[int, int]] = {}
+    for i, kind in enumerate(hand.kind):
+        seat, amount = hand.seat[i], hand.amount[i]
+        if kind == "award" and seat is not None and amount:
+            paid.setdefault(hand.seq[i], {})[seat] = amount
+    return paid
+
+
+def _silent_returns(hand: Any, result: ReplayResult) -> dict[int, int]:
+    """Uncalled bets the room gave back without logging them (`refunds=implicit` sources, e.g.
+    PHH, whose winnings leave them out): seat -> chips. What the pot took in and neither an
+    award nor the house's collection paid out went back to the seats whose bets were not
+    called (their chips put in less what the replay counts as invested)."""
+    started = next((str(d or "") for k, d in zip(hand.kind, hand.detail, strict=True)
+                    if k == "hand_started"), "")
+    awards = [(s, a or 0, d) for k, s, a, d in
+              zip(hand.kind, hand.seat, hand.amount, hand.detail, strict=True) if k == "award"]
+    if "refunds=implicit" not in started or any(d == "uncalled" for _, _, d in awards):
+        return {}
+    last = (result.timeline or ())[-1:] or None
+    if last is None:
+        return {}
+    starts = {s: a for k, s, a in zip(hand.kind, hand.seat, hand.amount, strict=True)
+              if k == "seat" and s is not None and a is not None}
+    invested = {p["seat"]: p["invested"] for p in result.players}
+    left = last[0]["pot"] - sum(a for _, a, _ in awards) - int(result.hand.get("rake") or 0)
+    returned: dict[int, int] = {}
+    for seat, behind in sorted(last[0]["stacks"].items()):
+        if left <= 0 or seat not in starts or seat not in invested:
+            continue
+        uncalled = starts[seat] - behind - invested[seat]  # put in, less what the pot kept
+        if 0 < uncalled <= starts[seat]:
+            returned[seat] = min(uncalled, left)
+            left -= returned[seat]
+    return returned
 
 
 def render_timeline(hand: Any, result: ReplayResult,
@@ -95,19 +155,34 @@ def render_timeline(hand: Any, result: ReplayResult,
         f"{game.get('small_blind')}/{game.get('big_blind')}  button seat "
         f"{game.get('button_seat')}",
         "",
-        f"{'seq':>4}  {'event':<48} {'pot':>8} {'to call':>8}  stacks",
+        f"{'seq':>4}  {'event':<{EVENT_WIDTH}} {'pot':>8} {'to call':>8}  stacks",
     ]
     trace = {row["seq"]: row for row in (result.timeline or ())}
     by_seq: dict[int | None, list[Any]] = defaultdict(list)
     for f in result.findings:
         by_seq[f.seq].append(f)
+    paid_back = _paid_back(hand)
+    paid: dict[int, int] = defaultdict(int)  # chips paid to each seat so far
+    silent = _silent_returns(hand, result)
+    settle_at = next((i for i, k in enumerate(hand.kind) if k == "hand_ended"), len(hand.seq) - 1)
     for i, seq in enumerate(hand.seq):
+        for seat, amount in paid_back.get(seq, {}).items():
+            paid[seat] += amount
+        if i == settle_at:
+            for seat, amount in silent.items():
+                paid[seat] += amount
         row = trace.get(seq)
         pot = f"{row['pot']:>8}" if row else " " * 8
         to_call = f"{row['to_call']:>8}" if row else " " * 8
-        stacks = (" ".join(f"{s}:{_stack(v)}" for s, v in sorted(row["stacks"].items()))
+        stacks = (" ".join(f"{s}:{_stack(v + paid[s])}" for s, v in sorted(row["stacks"].items()))
                   if row else "")
-        lines.append(f"{seq:>4}  {_event_text(hand, i):<48.48} {pot} {to_call}  {stacks}")
+        text = _wrap(_event_parts(hand, i))
+        first = f"{seq:>4}  {text[0]:<{EVENT_WIDTH}} {pot} {to_call}  {stacks}"
+        lines.append(first.rstrip())
+        lines += [f"      {more}" for more in text[1:]]
+        if i == settle_at and silent:  # in the stacks from here on
+            lines.append("      returned, not logged by the room (uncalled): " + ", ".join(
+                f"seat {s} {a}" for s, a in silent.items()))
         for f in by_seq.pop(seq, []):
             lines.append(f"      !! {f.severity.upper()} {f.rule_id}: {f.message}")
     for f in [f for fs in by_seq.values() for f in fs]:

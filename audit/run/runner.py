@@ -27,6 +27,7 @@ from audit.errors import AuditInputError
 from audit.rules.profiles import AUTO_PROFILE
 from audit.rules.registry import Severity
 from audit.run.judges import judge, run_label
+from audit.run.money import PLAY_CHIPS, money_unit, unit_order
 from audit.run.worker_guard import PARENT_ENV, guard_worker, pool_parent_env
 from audit.schema import arrow_schema, check_file_version, findings_schema
 from audit.store.dataset import GENESIS, Store, new_batch_id, published_path, read_event_file
@@ -130,6 +131,9 @@ class RunSummary:
     worst: str | None  # highest severity found
     fast_hands: int = 0  # proven clean by the compiled fast path (the rest: reference replay)
     by_profile: tuple[tuple[str, int], ...] = ()  # hands judged by each profile (label)
+    # (money unit, hands, rake, hands with rake) per currency, tournament chips apart
+    # (audit/run/money.py): `rake` above adds them all and is no amount of money
+    money: tuple[tuple[str, int, int, int], ...] = ()
 
     def flagged(self, fail_on: str) -> bool:
         """True when a finding is at or above `fail_on`."""
@@ -160,6 +164,10 @@ class PartStats:
     rake_hands: int
     fast_hands: int = 0  # proven clean by the compiled fast path
     profiles: Counter[str] = field(default_factory=Counter)  # hands judged by each profile
+    # per money unit (audit/run/money.py): hands, rake, hands with rake
+    unit_hands: Counter[str] = field(default_factory=Counter)
+    unit_rake: Counter[str] = field(default_factory=Counter)
+    unit_rake_hands: Counter[str] = field(default_factory=Counter)
 
 
 def audit_part(job: PartJob) -> PartStats:
@@ -182,6 +190,7 @@ def audit_part(job: PartJob) -> PartStats:
         if table.num_rows:  # a file without findings writes no findings part
             pq.write_table(table, part_path(job.out, name, job.index), compression="zstd")
     rake = result.hands.column("rake")
+    unit_hands, unit_rake, unit_rake_hands = _rake_by_unit(events, result.hands)
     counts = findings.group_by(["rule_id", "category", "severity"]).aggregate(
         [("rule_id", "count")]).to_pylist()
     return PartStats(
@@ -194,7 +203,39 @@ def audit_part(job: PartJob) -> PartStats:
         fast_hands=result.fast_hands,
         profiles=Counter(dict(zip(*_value_counts(result.hands.column("profile")),
                                   strict=True))),
+        unit_hands=unit_hands,
+        unit_rake=unit_rake,
+        unit_rake_hands=unit_rake_hands,
     )
+
+
+def _rake_by_unit(events: pa.Table, hands: pa.Table
+                  ) -> tuple[Counter[str], Counter[str], Counter[str]]:
+    """Hands, rake and hands with rake per money unit (a currency, tournament chips apart):
+    the unit of each hand is on its hand_started event (audit/run/money.py)."""
+    started = events.filter(pc.equal(events.column("kind"), "hand_started"))
+    game = started.column("game")
+    fields = {f.name for f in game.type} if pa.types.is_struct(game.type) else set()
+
+    def field_of(name: str) -> list[Any]:
+        if name not in fields:
+            return [None] * started.num_rows
+        values: list[Any] = pc.struct_field(game, name).to_pylist()
+        return values
+
+    unit = {h: money_unit(c, t) for h, c, t in zip(
+        started.column("hand_id").to_pylist(), field_of("currency"), field_of("tournament"),
+        strict=True)}
+    n: Counter[str] = Counter()
+    rake: Counter[str] = Counter()
+    raked: Counter[str] = Counter()
+    for hand_id, r in zip(hands.column("hand_id").to_pylist(), hands.column("rake").to_pylist(),
+                          strict=True):
+        u = unit.get(hand_id, PLAY_CHIPS)
+        n[u] += 1
+        rake[u] += r or 0
+        raked[u] += 1 if r else 0
+    return n, rake, raked
 
 
 def _value_counts(column: pa.ChunkedArray) -> tuple[list[str], list[int]]:
@@ -424,4 +465,16 @@ def _summarise(run_id: str, profile: str, stats: Sequence[PartStats]) -> RunSumm
         fast_hands=sum(p.fast_hands for p in stats),
         by_profile=tuple(sorted(sum((p.profiles for p in stats), Counter()).items(),
                                 key=lambda x: (-x[1], x[0]))),
+        money=_money(stats),
     )
+
+
+def _money(stats: Sequence[PartStats]) -> tuple[tuple[str, int, int, int], ...]:
+    hands: Counter[str] = Counter()
+    rake: Counter[str] = Counter()
+    raked: Counter[str] = Counter()
+    for part in stats:
+        hands.update(part.unit_hands)
+        rake.update(part.unit_rake)
+        raked.update(part.unit_rake_hands)
+    return tuple((u, hands[u], rake[u], raked[u]) for u in sorted(hands, key=unit_order))

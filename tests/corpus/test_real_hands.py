@@ -121,8 +121,11 @@ def test_handhq_rake_is_reported_per_site(audited):
     assert {"pokerstars", "partypoker", "full-tilt-poker", "ongame-network", "absolute-poker",
             "ipoker-network"} <= sites
     assert sum(r["rake"] for r in rows) == run.rake
-    assert f"house collection (rake, logged or implied by pot minus awards): {run.rake} " \
-        in format_summary(run)
+    text = format_summary(run)  # one line per currency (issue 23), never a sum across them
+    assert "  house collection (rake, logged or implied by pot minus awards):\n" in text
+    assert sum(rake for _, _, rake, _ in run.money) == run.rake
+    for unit, _, rake, raked in run.money:
+        assert f"    {unit}: {rake} " in text and f" over {raked} of " in text
 
 
 def test_phh_seats_that_contradict_the_order_of_play_are_renumbered(audited):

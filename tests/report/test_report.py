@@ -25,11 +25,13 @@ from audit.report import build_report
 from audit.rules.catalog import CATALOG
 from audit.rules.coverage import ENFORCED_WITHIN, PERMISSIONS
 from audit.rules.registry import RULES
+from audit.run.money import MONEY_UNIT_SQL, TOURNAMENT_CHIPS
 from audit.run.runner import audit_store, resolve_run
 from audit.schema import findings_schema
 from audit.sql.query import query
 from audit.store.dataset import Store
 from audit.store.runs import commit_run_files
+from tests.support.money_store import EUR_HANDS, EUR_RAKE, USD_HANDS, USD_RAKE, make_money_store
 
 CHROMIUM = Path("/usr/bin/chromium")
 SECTIONS = ("cover", "summary", "rules", "wrong-awards", "collusion", "data-quality",
@@ -167,7 +169,7 @@ def test_report_wrong_awards_total_per_table_and_day(store: Store, html: str) ->
                                              "category = 'wrong_award'", r=run)]
     total = sum(d for d in deltas if d and d > 0)
     assert total == 700  # demo:3: bob was paid 7.00 that belonged to ann
-    assert int(k["wrong_award_total"]) == int(k["wrong_award_chips"]) == total
+    assert int(k["wrong_award_total:USD"]) == int(k["wrong_award_chips:USD"]) == total
     rows = sql(store, """SELECT h.table_id, strftime(timezone('UTC', h.ts), '%Y-%m-%d') AS day,
                                 f.delta FROM findings f JOIN hands h USING (run_id, hand_id)
                          WHERE f.run_id = $r AND f.category = 'wrong_award'""", r=run)
@@ -176,7 +178,7 @@ def test_report_wrong_awards_total_per_table_and_day(store: Store, html: str) ->
         for r in rows:
             sums[r[field]] = sums.get(r[field], 0) + max(r["delta"] or 0, 0)
         for name, chips in sums.items():
-            assert int(k[f"{key}:{name}"]) == chips
+            assert int(k[f"{key}:{name}:USD"]) == chips  # the demo's hands are all in dollars
 
 
 def test_report_data_quality_numbers(store: Store, html: str) -> None:
@@ -327,3 +329,163 @@ def test_report_in_headless_chromium(collusion_store: Store, tmp_path: Path) -> 
         finally:
             browser.close()
     assert problems == []
+
+
+# ------------------------------------------------------------------------------- tampered store
+
+
+def flip_a_byte(path: Path) -> None:
+    data = bytearray(path.read_bytes())
+    data[len(data) // 2] ^= 0xFF
+    path.write_bytes(bytes(data))
+
+
+def append_a_line(path: Path) -> None:
+    with path.open("a", encoding="utf-8") as fh:
+        fh.write('{"reason": "added after the fact"}\n')
+
+
+@pytest.mark.parametrize(("tamper", "pattern"), [
+    (flip_a_byte, "events/*/*.parquet"),  # one flipped byte in an events file
+    (append_a_line, "quarantine/*/rejected.jsonl"),  # a changed file the manifest lists
+])
+def test_report_on_a_tampered_store_opens_with_a_banner_and_exits_1(
+    store: Store, tmp_path: Path, tamper: Any, pattern: str
+) -> None:
+    root = tmp_path / "store"
+    shutil.copytree(store.root, root)
+    victim = sorted(root.glob(pattern))[0]
+    tamper(victim)
+    name = victim.relative_to(root).as_posix()
+    out = tmp_path / "report.html"
+    result = CliRunner().invoke(report_command, ["--store", str(root), "--out", str(out)])
+    assert result.exit_code == 1, result.output
+    assert "integrity check" in result.output and name in result.output
+    assert "poker-audit verify" in result.output
+    assert len(result.output.strip().splitlines()) == 1  # one line, no traceback
+    html = out.read_text(encoding="utf-8")  # the report is still written, banner first
+    html5lib.HTMLParser(strict=True).parse(html)
+    doc = html5lib.parse(html, namespaceHTMLElements=False)
+    main = doc.find(".//main")
+    assert main is not None
+    banner = main[0]
+    assert banner.get("id") == "integrity-banner" and banner.get("role") == "alert"
+    text = " ".join("".join(banner.itertext()).split())
+    assert "Integrity check FAILED" in text and name in text
+    assert f"poker-audit verify --store {root.resolve()}" in text
+
+
+def test_report_on_an_intact_store_has_no_banner(html: str) -> None:
+    assert 'id="integrity-banner"' not in html
+
+
+# ------------------------------------------------------------------------------- money
+
+
+@pytest.fixture(scope="module")
+def money_store(tmp_path_factory: pytest.TempPathFactory) -> Store:
+    return make_money_store(tmp_path_factory.mktemp("money") / "store")[0]
+
+
+def test_report_never_adds_money_across_currencies(money_store: Store) -> None:
+    html = build_report(money_store)
+    k = kpis(html)
+    run = resolve_run(money_store)
+    expected = sql(money_store, f"""
+        SELECT {MONEY_UNIT_SQL} AS unit, count(*) AS hands, sum(h.pot) AS pot,
+               sum(h.rake) AS rake
+        FROM hands h JOIN hands_started s USING (hand_id) WHERE h.run_id = $r
+        GROUP BY ALL""", r=run)
+    assert {r["unit"] for r in expected} == {"USD", "EUR", TOURNAMENT_CHIPS}
+    for r in expected:
+        assert int(k[f"money:{r['unit']}:hands"]) == r["hands"]
+        assert int(k[f"money:{r['unit']}:pot"]) == r["pot"]
+        assert int(k[f"money:{r['unit']}:rake"]) == r["rake"]
+    assert int(k["money:USD:rake"]) == USD_HANDS * USD_RAKE
+    assert int(k["money:EUR:rake"]) == EUR_HANDS * EUR_RAKE
+    # one wrong award of 240 cents (a 250 pot less 10 rake) and one of 250 tournament chips:
+    # two totals, never "490"
+    assert int(k["wrong_award_chips:USD"]) == int(k["wrong_award_total:USD"]) == 240
+    assert int(k[f"wrong_award_chips:{TOURNAMENT_CHIPS}"]) == 250
+    assert int(k[f"wrong_award_total:{TOURNAMENT_CHIPS}"]) == 250
+    assert int(k["wrong_award_chips:EUR"]) == 0
+    assert "490" not in {v for key, v in k.items() if "wrong" in key}
+    assert "USD 2.40" in html and "250 tournament chips" in html
+    # the misawards per table and per day carry their currency, and each unit has its chart
+    assert int(k["wrong_table:usd-cash:USD"]) == 240
+    assert int(k[f"wrong_day:2026-11-02:{TOURNAMENT_CHIPS}"]) == 250
+    assert 'data-chart="wrong-awards-table-1"' in html
+    assert 'data-chart="wrong-awards-table-2"' in html
+
+
+@pytest.mark.browser
+@pytest.mark.slow
+def test_report_in_headless_chromium_collapsed_banner_and_currencies(
+    store: Store, money_store: Store, tmp_path: Path
+) -> None:
+    """Issue 23 in a real browser: the worst examples' timelines are closed until clicked,
+    a tampered store's report opens with the integrity banner, and money KPIs are per currency."""
+    sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
+    if not CHROMIUM.exists():
+        pytest.skip("Debian's chromium is not installed (apt-get install -y chromium)")
+    plain = tmp_path / "plain.html"
+    plain.write_text(build_report(store), encoding="utf-8")
+    tampered_root = tmp_path / "tampered"
+    shutil.copytree(store.root, tampered_root)
+    append_a_line(sorted(tampered_root.glob("quarantine/*/rejected.jsonl"))[0])
+    tampered = tmp_path / "tampered.html"
+    assert CliRunner().invoke(report_command, ["--store", str(tampered_root), "--out",
+                                               str(tampered)]).exit_code == 1
+    money = tmp_path / "money.html"
+    money.write_text(build_report(money_store), encoding="utf-8")
+    with sync_api.sync_playwright() as p:
+        browser = p.chromium.launch(
+            executable_path=str(CHROMIUM),
+            args=["--headless", "--no-sandbox", "--disable-gpu",
+                  "--disable-background-networking", "--disable-component-update",
+                  "--disable-sync", "--no-first-run"],
+        )
+        try:
+            page = browser.new_page(viewport={"width": 1280, "height": 900})
+
+            # collapsed timelines: none shown until its summary is clicked
+            page.goto(plain.as_uri(), wait_until="load")
+            timelines = page.locator("#rules pre.timeline")
+            assert timelines.count() >= 3
+            assert not any(timelines.nth(i).is_visible() for i in range(timelines.count()))
+            assert page.locator("#integrity-banner").count() == 0
+            collapsed = page.evaluate("document.body.scrollHeight")
+            page.locator("#rules details.timeline summary").first.click()
+            assert timelines.first.is_visible()
+            assert "!! VIOLATION" in page.locator("#rules").inner_text()
+            page.evaluate("document.querySelectorAll('#rules details')"
+                          ".forEach(d => d.open = true)")
+            assert page.evaluate("document.body.scrollHeight") > collapsed + 1000
+
+            # a tampered store: the banner comes first, above the cover, and names the file
+            page.goto(tampered.as_uri(), wait_until="load")
+            banner = page.locator("#integrity-banner")
+            assert banner.is_visible()
+            box, cover = banner.bounding_box(), page.locator("#cover").bounding_box()
+            assert box and cover and box["y"] < cover["y"] and box["height"] > 40
+            text = banner.inner_text()
+            assert "Integrity check FAILED" in text and "rejected.jsonl" in text
+            assert "poker-audit verify" in text
+            colour = page.evaluate("getComputedStyle(document.getElementById("
+                                   "'integrity-banner')).backgroundColor")
+            assert colour == "rgb(253, 232, 230)"
+
+            # per-currency KPIs: a row and a card per currency, tournament chips apart
+            page.goto(money.as_uri(), wait_until="load")
+            units = page.locator("#summary tr[data-unit]")
+            assert [units.nth(i).get_attribute("data-unit") for i in range(units.count())] == [
+                "EUR", "USD", TOURNAMENT_CHIPS]
+            for i in range(units.count()):
+                assert units.nth(i).is_visible()
+            assert "USD 0.30" in units.nth(1).inner_text()  # 3 hands x 10 cents of rake
+            assert "EUR 0.30" in units.nth(0).inner_text()  # 2 hands x 15 cents
+            cards = page.locator("#summary .kpi").all_inner_texts()
+            assert any("USD 2.40" in c for c in cards)
+            assert any("250 tournament chips" in c for c in cards)
+        finally:
+            browser.close()
