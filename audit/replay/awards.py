@@ -27,7 +27,7 @@ class Outcome:
     """Expected settlement of a hand (for the projections)."""
 
     __slots__ = ("pots", "refunds", "expected", "actual", "rake", "verified", "strengths",
-                 "carried")
+                 "carried", "included")
 
     def __init__(self) -> None:
         self.pots: list[PotResult] = []
@@ -38,6 +38,7 @@ class Outcome:
         self.verified = True
         self.strengths: dict[int, tuple[int, int | None]] = {}
         self.carried = 0  # chips a ruling keeps in the pot for the next deal
+        self.included: dict[int, int] = {}  # returns the source folded into a seat's award
 
 
 def settle_hand(h: HandState, end_seq: int) -> Outcome:
@@ -80,6 +81,7 @@ def settle_hand(h: HandState, end_seq: int) -> Outcome:
             extra = actual[s] - expected[s]
             if r and (extra == r or (h.rake_implicit and 0 < extra < r)):
                 expected[s] += r
+                out.included[s] = r
                 included += r
     out.expected = expected
     if h.awards_unrecorded:

@@ -59,7 +59,8 @@ def project(h: HandState, out: Outcome, ts: Any, table_id: str | None,
     for s in h.seats:
         invested = h.contrib[s] - refunds[s]
         got = out.actual[s] if s < len(out.actual) else 0
-        won = got - (refunds[s] if refunds_in_awards else 0)
+        # a return the source folded into the award is the player's own money, not a win
+        won = got - (refunds[s] if refunds_in_awards else out.included.get(s, 0))
         if won > 0:
             winners.append(f"{s}:{h.player[s] or ''}")
         sv = out.strengths.get(s)

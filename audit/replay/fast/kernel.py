@@ -58,8 +58,8 @@ N_SETTINGS = 17
 S_IN, S_FOLDED, S_ACTED, S_START, S_STACK, S_BET, S_CONTRIB, S_ACTED_LEVEL, S_ACTED_FR, \
     S_VPIP, S_PFR, S_AGGR, S_CALLS, S_FOLDED_STREET, S_ALLIN_STREET, S_FACED_FROM, \
     S_MUCKED, S_SHOWN, S_SHOWN_N, S_HOLE_N, S_SEAT_EVENT, S_ACTUAL, S_EXPECTED, S_REFUND, \
-    S_STRENGTH, S_LIVE_C, S_DEAD, S_ANTES, S_LOW = range(29)
-N_SEAT_ROWS = 29
+    S_STRENGTH, S_LIVE_C, S_DEAD, S_ANTES, S_LOW, S_INCLUDED = range(30)
+N_SEAT_ROWS = 30
 MAX_SEATS = 24  # seat numbers 1..23; a bigger table goes to the reference replay
 MAX_CARDS = 8
 
@@ -458,7 +458,8 @@ def replay_batch(starts, kind, seat, amount, total, detail, flags, cards_data, c
             r_start[row] = S[S_START, s]  # UNKNOWN_STACK: null
             refund = S[S_REFUND, s]
             r_invested[row] = S[S_CONTRIB, s] - refund
-            r_won[row] = S[S_ACTUAL, s] - (refund if refunds_in_awards else 0)
+            # a return the source folded into the award is not a win either
+            r_won[row] = S[S_ACTUAL, s] - (refund if refunds_in_awards else S[S_INCLUDED, s])
             r_vpip[row] = S[S_VPIP, s]
             r_pfr[row] = S[S_PFR, s]
             r_aggr[row] = S[S_AGGR, s]
@@ -905,6 +906,7 @@ def _replay_one(lo, hi, kind, seat, amount, total, detail, flags, cards_data, ca
             extra = S[S_ACTUAL, s] - S[S_EXPECTED, s]
             if r and (extra == r or (rake_implicit and 0 < extra < r)):
                 S[S_EXPECTED, s] += r
+                S[S_INCLUDED, s] = r
                 included += r
     pot = 0
     refunds = 0
