@@ -184,7 +184,7 @@ def test_a_blob_inside_a_list_prints_in_every_format() -> None:
     assert '["a\\\\x00b\\\\x5C","\\\\xFF"]' in render(table, "table")
 
 
-@pytest.mark.parametrize("fmt", ("table", "csv", "json"))
+@pytest.mark.parametrize("fmt", ("table", "csv", "json", "jsonl"))
 def test_query_prints_blobs_and_times_in_lists(store: Store, fmt: str) -> None:
     sql = ("SELECT [blob 'a\\x00b'] AS l, {'b': blob '\\xFF'} AS s, MAP {'k': blob 'v'} AS m, "
            "[TIME '01:02:03'] AS t, [INTERVAL 1 DAY] AS i, [uuid()] AS u")
