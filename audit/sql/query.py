@@ -184,6 +184,8 @@ def connect(store: Store, *, output: Path | None = None) -> duckdb.DuckDBPyConne
     relations["latest_run"] = latest_run_literal(store)  # decided by the chain, not by names
     views = (schemas_dir() / "views.sql").read_text(encoding="utf-8")
     con.execute(views.format(**relations))
+    if output is not None:  # times written as text read the same on every machine
+        con.execute("SET TimeZone = 'UTC'")
     _lock_down(con, [*readable_files(store), *([output] if output is not None else [])])
     return con
 
@@ -345,6 +347,24 @@ def _statement_text(sql: str) -> str:
     return sql
 
 
+_NESTED = frozenset({"struct", "list", "map", "union", "array"})
+
+
+def _nested_as_json(body: str, relation: duckdb.DuckDBPyRelation) -> str:
+    """`body` with each list, struct or map column as JSON text, for a CSV cell (DuckDB's CSV
+    writer would print its own literal form, which no CSV reader parses); as it is when no
+    column is nested or two columns share a name."""
+    names = list(relation.columns)
+    nested = [str(t.id) in _NESTED for t in relation.types]
+    if not any(nested) or len(set(names)) != len(names):
+        return body
+    columns = ", ".join(
+        (f"to_json({q}) AS {q}" if is_nested else q)
+        for q, is_nested in zip(('"' + n.replace('"', '""') + '"' for n in names), nested,
+                                strict=True))
+    return f"SELECT {columns} FROM ({body}\n) AS _rows"
+
+
 def copy_query(
     store: Store, sql: str, params: Mapping[str, Any] | Sequence[Any] | None, fmt: str,
     target: Path,
@@ -362,6 +382,8 @@ def copy_query(
         if _explained(sql) is not None:  # EXPLAIN cannot stand inside COPY: its plan is small
             con.register("_explained", relation.to_arrow_table())
             body, params = "SELECT * FROM _explained", None
+        elif fmt == "csv":
+            body = _nested_as_json(body, relation)
         copy = (f"COPY ({body}\n) TO {sql_literal(str(target))} "
                 f"({COPY_FORMATS[fmt]}, USE_TMP_FILE false)")
         statements = duckdb.extract_statements(copy)  # the user's text stays inside (...)

@@ -212,3 +212,13 @@ def test_numbers_are_right_aligned_in_the_terminal_table() -> None:
         "alice       7     -250  x\n"
         "bob     12345  1000000\n"
         "(2 rows)\n")
+
+
+def test_a_nested_column_is_json_in_a_csv_cell(pristine: Store) -> None:
+    code, text = run(pristine, "SELECT {'big_blind': 400, 'currency': 'USD'} AS game, "
+                     "[1, 2] AS seats, 'x' AS note", "--format", "csv")
+    assert code == 0, text
+    (row,) = csv.DictReader(io.StringIO(text))
+    assert json.loads(row["game"]) == {"big_blind": 400, "currency": "USD"}
+    assert json.loads(row["seats"]) == [1, 2]
+    assert row["note"] == "x"
