@@ -1,4 +1,6 @@
-"""Rendering Arrow tables for the terminal: an aligned text table, CSV or JSON."""
+"""Rendering Arrow tables for the terminal: an aligned text table (numbers right-aligned), CSV,
+JSON or JSON Lines. (`query` writes csv, json and jsonl with DuckDB's own writer instead:
+audit.sql.query.stream_query.)"""
 
 from __future__ import annotations
 
@@ -20,6 +22,7 @@ class OutputFormat(StrEnum):
     TABLE = "table"
     CSV = "csv"
     JSON = "json"
+    JSONL = "jsonl"
 
 
 def blob_text(value: bytes) -> str:
@@ -53,12 +56,20 @@ def _cell(value: Any) -> str:
     return str(_plain(value))
 
 
+def _is_number(dtype: pa.DataType) -> bool:
+    """A column the table right-aligns (integers, floats, decimals)."""
+    return bool(pa.types.is_integer(dtype) or pa.types.is_floating(dtype)
+                or pa.types.is_decimal(dtype))
+
+
 def render(table: pa.Table, fmt: OutputFormat | str, *, max_width: int = 60) -> str:
     """The rows of a table as text in the requested format (JSON: a list of objects)."""
     rows = table.to_pylist()
     fmt = OutputFormat(fmt)
     if fmt is OutputFormat.JSON:
         return json.dumps([_plain(r) for r in rows], indent=2, ensure_ascii=False) + "\n"
+    if fmt is OutputFormat.JSONL:
+        return "".join(json.dumps(_plain(r), ensure_ascii=False) + "\n" for r in rows)
     if fmt is OutputFormat.CSV:
         buf = io.StringIO()
         writer = csv.writer(buf, lineterminator="\n")
@@ -69,9 +80,13 @@ def render(table: pa.Table, fmt: OutputFormat | str, *, max_width: int = 60) -> 
     cells = [[_cell(r[c]) for c in names] for r in rows]
     cells = [[c if len(c) <= max_width else c[: max_width - 1] + "…" for c in row] for row in cells]
     widths = [max([len(n), *(len(row[i]) for row in cells)]) for i, n in enumerate(names)]
-    lines = ["  ".join(n.ljust(w) for n, w in zip(names, widths, strict=True)).rstrip()]
-    lines.append("  ".join("-" * w for w in widths))
-    lines += ["  ".join(c.ljust(w) for c, w in zip(row, widths, strict=True)).rstrip()
-              for row in cells]
+    numeric = [_is_number(table.schema.field(i).type) for i in range(len(names))]
+
+    def line(row: list[str]) -> str:
+        return "  ".join(c.rjust(w) if right else c.ljust(w)
+                         for c, w, right in zip(row, widths, numeric, strict=True)).rstrip()
+
+    lines = [line(names), "  ".join("-" * w for w in widths)]
+    lines += [line(row) for row in cells]
     lines.append(f"({len(rows)} row{'s' if len(rows) != 1 else ''})")
     return "\n".join(lines) + "\n"

@@ -17,12 +17,13 @@ from audit.cli.common import (
     store_option,
     user_errors,
 )
-from audit.cli.output import render
+from audit.cli.output import OutputFormat, render
 from audit.export import export_hands
 from audit.privacy import PSEUDONYMIZE_HELP
+from audit.sql.query import copy_query, stream_query
 from audit.sql.query import query as run_query
 from audit.sql.roster import pseudonymize_store_table
-from audit.store.outfile import write_output
+from audit.store.outfile import replacing, write_output
 
 
 @click.command(context_settings=CONTEXT_SETTINGS)
@@ -33,23 +34,48 @@ from audit.store.outfile import write_output
     "-p", "--param", "params", nargs=2, multiple=True, metavar="NAME VALUE",
     help="Bind a named parameter ($NAME in the SQL). Repeatable.",
 )
-def query(sql: str, store: Path | None, fmt: str, params: tuple[tuple[str, str], ...]) -> None:
+@click.option("--out", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="Write the rows (csv, json or jsonl) to this file instead of stdout.")
+def query(sql: str, store: Path | None, fmt: str, params: tuple[tuple[str, str], ...],
+          out: Path | None) -> None:
     """Run a read-only SQL query over the store's DuckDB views.
 
     Views: events, hands_started, findings, latest_findings, runs, hands, hand_players.
     Use - to read the SQL from stdin. Parameters are bound, never formatted into the SQL.
+    csv, json (one array) and jsonl (one object per line) are written by DuckDB as the rows
+    come, for any number of rows; table is for reading in a terminal.
 
     \b
     Example:
         poker-audit query "SELECT variant, count(*) FROM hands_started GROUP BY 1"
         poker-audit query "SELECT * FROM events WHERE hand_id = \\$h" -p h ps:123 --format json
+        poker-audit query "SELECT * FROM events" --format jsonl --out events.jsonl
     """
     if sql == "-":
         sql = sys.stdin.read()
     target = open_store(store)
+    bound = dict(params) if params else None
+    if fmt == OutputFormat.TABLE:
+        if out is not None:
+            raise InputProblem("--out writes csv, json or jsonl: add --format csv (or json, "
+                               "jsonl), or leave out --out to see a table")
+        with user_errors():
+            table = run_query(target, sql, bound)
+        click.echo(render(table, fmt), nl=False)
+        return
     with user_errors():
-        table = run_query(target, sql, dict(params) if params else None)
-    click.echo(render(table, fmt), nl=False)
+        if out is not None:
+            with replacing(target, out) as tmp:
+                copy_query(target, sql, bound, fmt, tmp)
+            err(f"wrote {out}")
+            return
+        sys.stdout.flush()
+        stdout = sys.stdout.buffer
+        try:
+            stream_query(target, sql, bound, fmt, stdout)
+            stdout.flush()
+        except BrokenPipeError:  # the reader stopped (| head): not an error
+            sys.stderr.close()  # nothing more to say; keep Python quiet at exit
 
 
 @click.command(context_settings=CONTEXT_SETTINGS)

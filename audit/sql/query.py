@@ -6,17 +6,23 @@ configuration locked. `query` runs exactly one plain read with bound parameters:
 whose parse tree holds no write and no effectful function, or EXPLAIN of one. (DuckDB cannot
 open an allowed file read-only: SQL given to a raw `connect()` connection could still COPY onto
 a file the views read; that is why SQL text from a user goes through `query`.)
+
+`copy_query` and `stream_query` write the rows of such a read as CSV, JSON or JSON Lines with
+DuckDB's own writer (COPY (read) TO target), streamed as DuckDB produces them, never held in
+Python: the connection may then also open that one target (a file outside the store, or the
+write end of a pipe whose other end `stream_query` copies to a stream such as stdout).
 """
 
 from __future__ import annotations
 
 import functools
 import json
+import os
 import re
 import threading
 from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 import duckdb
 import pyarrow as pa
@@ -152,9 +158,10 @@ def _lock_down(con: duckdb.DuckDBPyConnection, readable: Sequence[Path]) -> None
         con.execute(setting)
 
 
-def connect(store: Store) -> duckdb.DuckDBPyConnection:
+def connect(store: Store, *, output: Path | None = None) -> duckdb.DuckDBPyConnection:
     """An in-memory DuckDB connection with the store's views: it can read the files the
-    views read and write nothing anywhere, and its settings are locked."""
+    views read and write nothing anywhere (but `output`, given by copy_query: a file outside
+    the store or a pipe), and its settings are locked."""
     store.ensure_recovered()
     con = duckdb.connect(":memory:")
     relations: dict[str, str] = {}
@@ -177,7 +184,9 @@ def connect(store: Store) -> duckdb.DuckDBPyConnection:
     relations["latest_run"] = latest_run_literal(store)  # decided by the chain, not by names
     views = (schemas_dir() / "views.sql").read_text(encoding="utf-8")
     con.execute(views.format(**relations))
-    _lock_down(con, readable_files(store))
+    if output is not None:  # times written as text read the same on every machine
+        con.execute("SET TimeZone = 'UTC'")
+    _lock_down(con, [*readable_files(store), *([output] if output is not None else [])])
     return con
 
 
@@ -317,3 +326,102 @@ def query(
         raise QueryError(f"query failed: {_one_line(exc)}") from None
     finally:
         con.close()
+
+
+# DuckDB's COPY options for each format a query can be written in.
+COPY_FORMATS: dict[str, str] = {
+    "csv": "FORMAT csv, HEADER true",
+    "json": "FORMAT json, ARRAY true",  # one JSON array of objects
+    "jsonl": "FORMAT json",  # JSON Lines: one object per line
+}
+
+
+def _statement_text(sql: str) -> str:
+    """`sql` (one statement, checked) without its closing semicolons, to sit inside COPY (...)."""
+    tokens = duckdb.tokenize(sql)
+    while tokens and tokens[-1][1] == duckdb.token_type.comment:
+        tokens = tokens[:-1]
+    while tokens and sql[tokens[-1][0]] == ";" and tokens[-1][1] == duckdb.token_type.operator:
+        sql = sql[: tokens[-1][0]]
+        tokens = tokens[:-1]
+    return sql
+
+
+_NESTED = frozenset({"struct", "list", "map", "union", "array"})
+
+
+def _nested_as_json(body: str, relation: duckdb.DuckDBPyRelation) -> str:
+    """`body` with each list, struct or map column as JSON text, for a CSV cell (DuckDB's CSV
+    writer would print its own literal form, which no CSV reader parses); as it is when no
+    column is nested or two columns share a name."""
+    names = list(relation.columns)
+    nested = [str(t.id) in _NESTED for t in relation.types]
+    if not any(nested) or len(set(names)) != len(names):
+        return body
+    columns = ", ".join(
+        (f"to_json({q}) AS {q}" if is_nested else q)
+        for q, is_nested in zip(('"' + n.replace('"', '""') + '"' for n in names), nested,
+                                strict=True))
+    return f"SELECT {columns} FROM ({body}\n) AS _rows"
+
+
+def copy_query(
+    store: Store, sql: str, params: Mapping[str, Any] | Sequence[Any] | None, fmt: str,
+    target: Path,
+) -> None:
+    """Run one read-only SQL statement over the store's views and write its rows to `target`
+    in `fmt` (csv, json or jsonl) with DuckDB's COPY, streamed. `target` is written as given
+    (callers write a temporary file outside the store, or a pipe)."""
+    if fmt not in COPY_FORMATS:
+        raise QueryError(f"unknown format {fmt!r}: give one of {', '.join(COPY_FORMATS)}")
+    check_read_only(sql)
+    con = connect(store, output=target)
+    try:
+        body = _statement_text(sql)
+        relation = con.sql(body, params=params or None)  # bound here: errors name its lines
+        if _explained(sql) is not None:  # EXPLAIN cannot stand inside COPY: its plan is small
+            con.register("_explained", relation.to_arrow_table())
+            body, params = "SELECT * FROM _explained", None
+        elif fmt == "csv":
+            body = _nested_as_json(body, relation)
+        copy = (f"COPY ({body}\n) TO {sql_literal(str(target))} "
+                f"({COPY_FORMATS[fmt]}, USE_TMP_FILE false)")
+        statements = duckdb.extract_statements(copy)  # the user's text stays inside (...)
+        if [s.type for s in statements] != [duckdb.StatementType.COPY]:
+            raise QueryError(_ONLY_READS.format(got="a statement that does not stay a read"))
+        con.execute(copy, params or None)
+    except duckdb.Error as exc:
+        raise QueryError(f"query failed: {_one_line(exc)}") from None
+    finally:
+        con.close()
+
+
+def stream_query(
+    store: Store, sql: str, params: Mapping[str, Any] | Sequence[Any] | None, fmt: str,
+    sink: BinaryIO, *, chunk: int = 1 << 20,
+) -> None:
+    """`copy_query` into `sink` (stdout): DuckDB writes into a pipe, this thread copies the
+    pipe to `sink` as the bytes come. A sink that closes early (`| head`) stops the query."""
+    read_end, write_end = os.pipe()
+    failed: list[BaseException] = []
+
+    def run() -> None:
+        try:
+            copy_query(store, sql, params, fmt, Path(f"/dev/fd/{write_end}"))
+        except BaseException as exc:  # re-raised in the caller's thread
+            failed.append(exc)
+        finally:
+            os.close(write_end)
+
+    worker = threading.Thread(target=run, name="poker-audit-copy", daemon=True)
+    worker.start()
+    try:
+        with os.fdopen(read_end, "rb", buffering=0) as pipe:
+            while data := pipe.read(chunk):
+                sink.write(data)
+    finally:
+        worker.join()
+    if failed:
+        if isinstance(failed[0], QueryError) and "Broken pipe" in str(failed[0]):
+            raise BrokenPipeError(str(failed[0]))
+        raise failed[0]

@@ -86,10 +86,10 @@ def test_sql_init_on_an_empty_store_gives_empty_views(tmp_path: Path) -> None:
             assert con.execute(f"SELECT count(*) FROM {view}").fetchone() == (0,)
 
 
-def test_sql_init_replaces_an_existing_file(store: Store, tmp_path: Path) -> None:
+def test_sql_init_replaces_an_existing_file_when_forced(store: Store, tmp_path: Path) -> None:
     path = tmp_path / "a.duckdb"
     path.write_text("not a database")
-    sql_init(store, path)
+    sql_init(store, path, force=True)
     with duckdb.connect(str(path), read_only=True) as con:
         assert con.execute("SELECT count(*) FROM hands_started").fetchone() == (123,)
 
