@@ -3,7 +3,8 @@
 `FindingSelection` says which findings to keep (rule id, at least a severity, category, hand) and
 how many; `select_findings` applies it to a run's findings table and orders what is left worst
 first (critical, violation, warning, info), then by hand (a run-wide finding such as a collusion
-lead, with no hand, before the hands), then by the event's place in the hand.
+lead, with no hand, before the hands), then by the event's place in the hand; ties keep the
+run's order (collusion leads stay in rank order).
 `check_rule_id` refuses a rule id that no rule has, naming the closest ids.
 """
 
@@ -69,13 +70,10 @@ def select_findings(table: pa.Table, selection: FindingSelection) -> pa.Table:
                           pa.int8()),
         "hand": pc.fill_null(table.column("hand_id"), ""),
         "seq": pc.fill_null(table.column("seq").cast(pa.int64()), -1),
-        "rule": table.column("rule_id"),
-        "player": pc.fill_null(table.column("player"), ""),
-        "counterparty": pc.fill_null(table.column("counterparty"), ""),
     })
+    # a stable sort: ties keep the run's order (collusion leads their rank, a hand its rules)
     order = pc.sort_indices(keyed, sort_keys=[
-        ("level", "descending"), ("hand", "ascending"), ("seq", "ascending"),
-        ("rule", "ascending"), ("player", "ascending"), ("counterparty", "ascending")])
+        ("level", "descending"), ("hand", "ascending"), ("seq", "ascending")])
     table = table.take(order)
     if selection.limit is not None:
         table = table.slice(0, selection.limit)
