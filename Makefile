@@ -21,7 +21,8 @@ demo: $(STAMP)
 # The investigation notebooks (notebooks/) in JupyterLab, installed into .venv (the dev extra
 # has it; a venv made before it gets it here), on the store in $$POKER_AUDIT_STORE, else
 # ./audit-store (an absolute path: a notebook runs in notebooks/). Make one with
-# `.venv/bin/poker-audit demo --store audit-store`, or ingest and audit your own hands.
+# `.venv/bin/poker-audit demo --store audit-store`, or ingest and audit your own hands. As root
+# (a container), Jupyter starts only with --allow-root.
 NOTEBOOK_STORE = $(abspath $(or $(POKER_AUDIT_STORE),audit-store))
 notebooks: $(STAMP)
 	@$(VENV)/bin/jupyter-lab --version >/dev/null 2>&1 || \
@@ -29,7 +30,8 @@ notebooks: $(STAMP)
 	@test -f "$(NOTEBOOK_STORE)/manifest.jsonl" || echo "note: no store at $(NOTEBOOK_STORE) \
 	yet: make one with .venv/bin/poker-audit demo --store $(NOTEBOOK_STORE), or set \
 	POKER_AUDIT_STORE"
-	POKER_AUDIT_STORE="$(NOTEBOOK_STORE)" $(VENV)/bin/jupyter lab notebooks/
+	POKER_AUDIT_STORE="$(NOTEBOOK_STORE)" $(VENV)/bin/jupyter lab notebooks/ \
+		$$([ "$$(id -u)" = 0 ] && echo --allow-root)
 
 test: $(STAMP) lint browser
 	$(PY) -m pytest
