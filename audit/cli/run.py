@@ -103,7 +103,8 @@ FINDING_COLUMNS = ("hand_id", "seq", "rule_id", "severity", "player", "counterpa
 @click.command(context_settings=CONTEXT_SETTINGS)
 @store_option
 @click.option("--run", "run", default="latest", show_default=True, help="Run id or latest.")
-@click.option("--rule", default=None, help="Only findings of this rule id.")
+@click.option("--rule", default=None,
+              help="Only findings of this rule id (an unknown id: an error naming the closest).")
 @click.option("--severity", type=click.Choice(SEVERITIES), default=None,
               help="Only findings at least this severe (warning: warning, violation, critical).")
 @click.option("--category", type=click.Choice([c.value for c in Category]), default=None,

@@ -198,9 +198,9 @@ EVIDENCE_SHOWN = 3  # evidence hand ids in a lead's row (all of them are in the 
 
 def lead_summary(leads: pa.Table) -> pa.Table:
     """The leads as shown (LEAD_COLUMNS): rank, the pair (player and counterparty as the lead
-    names them), pattern, q-value (two significant digits), the hands the pair played together
-    and the first evidence hands."""
-    q = [f"{v:.2g}" for v in leads.column("q_value").to_pylist()]
+    names them), pattern, q-value (two significant digits; 0, a tail beyond floating point,
+    reads <1e-300), the hands the pair played together and the first evidence hands."""
+    q = [f"{v:.2g}" if v > 0 else "<1e-300" for v in leads.column("q_value").to_pylist()]
     evidence = [", ".join(h[:EVIDENCE_SHOWN]) for h in leads.column("evidence_hand_ids")
                 .to_pylist()]
     return pa.table({
