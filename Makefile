@@ -1,12 +1,13 @@
 # Two commands: `make demo` runs the main job end to end, `make test` runs the tests (all of
-# them, as CI does); `make check` is the fast subset for everyday work.
+# them, as CI does); `make check` is the fast subset for everyday work; `make notebooks` opens
+# the investigation notebooks in JupyterLab.
 # Each creates .venv and installs the project into it once (the stamp makes reruns no-ops).
 PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-stamp
 
-.PHONY: demo test check lint bench clean browser
+.PHONY: demo test check lint bench clean browser notebooks
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -16,6 +17,21 @@ $(STAMP): pyproject.toml
 
 demo: $(STAMP)
 	$(VENV)/bin/poker-audit demo
+
+# The investigation notebooks (notebooks/) in JupyterLab, installed into .venv (the dev extra
+# has it; a venv made before it gets it here), on the store in $$POKER_AUDIT_STORE, else
+# ./audit-store (an absolute path: a notebook runs in notebooks/). Make one with
+# `.venv/bin/poker-audit demo --store audit-store`, or ingest and audit your own hands. As root
+# (a container), Jupyter starts only with --allow-root.
+NOTEBOOK_STORE = $(abspath $(or $(POKER_AUDIT_STORE),audit-store))
+notebooks: $(STAMP)
+	@$(VENV)/bin/jupyter-lab --version >/dev/null 2>&1 || \
+		$(PY) -m pip install --quiet -e '.[notebooks]'
+	@test -f "$(NOTEBOOK_STORE)/manifest.jsonl" || echo "note: no store at $(NOTEBOOK_STORE) \
+	yet: make one with .venv/bin/poker-audit demo --store $(NOTEBOOK_STORE), or set \
+	POKER_AUDIT_STORE"
+	POKER_AUDIT_STORE="$(NOTEBOOK_STORE)" $(VENV)/bin/jupyter lab notebooks/ \
+		$$([ "$$(id -u)" = 0 ] && echo --allow-root)
 
 test: $(STAMP) lint browser
 	$(PY) -m pytest

@@ -13,7 +13,8 @@ Audit and read the findings
     load_profile        a rule profile (`montana`, overlays with `+`), available_profiles
     finished_runs       every finished audit run; resolve_run: `latest` -> run id
     read_findings       the findings of a run, as an Arrow table
-    collusion_leads     ranked collusion leads of a run, with their evidence hands
+    collusion_leads     compute the ranked collusion leads of a run, with their evidence hands
+    collusion_story     the leads and single-hand pattern notes `poker-audit collusion` recorded
 Ask SQL (read-only DuckDB over the views of schemas/views.sql)
     query               one statement, parameters bound, an Arrow table back
     connect             a DuckDB connection holding the views
@@ -64,6 +65,7 @@ _API: dict[str, tuple[str, str | None]] = {
     "resolve_run": ("audit.run.runner", "resolve_run"),
     "read_findings": ("audit.run.runner", "read_findings"),
     "collusion_leads": ("audit.collusion.findings", "collusion_leads"),
+    "collusion_story": ("audit.collusion.findings", "collusion_story"),
     "query": ("audit.sql.query", "query"),
     "connect": ("audit.sql.query", "connect"),
     "report_queries": ("audit.report.queries", None),
@@ -83,7 +85,7 @@ _API: dict[str, tuple[str, str | None]] = {
 __all__ = [
     "Store", "ingest_files", "build_proof", "check_proof",
     "audit_store", "load_profile", "available_profiles", "finished_runs", "resolve_run",
-    "read_findings", "collusion_leads",
+    "read_findings", "collusion_leads", "collusion_story",
     "query", "connect", "report_queries",
     "replay_hand", "hand_from_rows", "hands_from_table", "replay_stored_hand", "render_timeline",
     "hand_timeline",
@@ -92,7 +94,7 @@ __all__ = [
 ]
 
 if TYPE_CHECKING:  # what type checkers and editors see; at run time __getattr__ loads them
-    from audit.collusion.findings import collusion_leads
+    from audit.collusion.findings import collusion_leads, collusion_story
     from audit.errors import AuditError, AuditInputError
     from audit.ingest.pipeline import ingest as ingest_files
     from audit.replay.events import hand_from_rows, hands_from_table

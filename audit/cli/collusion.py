@@ -5,7 +5,6 @@ from __future__ import annotations
 from pathlib import Path
 
 import click
-import pyarrow as pa
 
 from audit.cli.common import (
     CONTEXT_SETTINGS,
@@ -16,14 +15,14 @@ from audit.cli.common import (
     store_option,
     user_errors,
 )
-from audit.cli.output import OutputFormat, render
-from audit.collusion.findings import collusion_leads, write_collusion_findings
+from audit.cli.output import OutputFormat, render, render_fitted, terminal_width
+from audit.collusion.findings import NOTE_COLUMNS, lead_summary, record_collusion
 from audit.collusion.scorecard import collusion_scorecard, format_collusion_scorecard
 from audit.privacy import PSEUDONYMIZE_HELP, pseudonym_key
 from audit.run.runner import resolve_run
 from audit.sql.roster import pseudonymize_store_table
 
-_TABLE_COLUMNS = ("rank", "player", "counterparty", "pattern", "score", "q_value", "hands")
+NOTES_SHOWN = 20  # single-hand pattern notes listed under the leads (all: `findings`)
 
 
 @click.command("collusion", context_settings=CONTEXT_SETTINGS)
@@ -44,6 +43,11 @@ def collusion_command(store: Path | None, run: str, min_hands: int, fdr: float,
     """Rank collusion leads (soft play, chip dumping, whipsaw, check-downs) for an audit run
     and record them as collusion findings: suspicions with evidence, never verdicts.
 
+    A lead is a player pair the tests name at the false discovery rate, ranked by q-value;
+    `hands` is the number of hands the pair played together. Single hands that show a pattern
+    (a check-down behind a third player's all-in) are listed apart as notes, never as leads.
+    The report's "Collusion leads" section and the notebooks show the same leads and notes.
+
     \b
     Example:
         poker-audit collusion --min-hands 200 --fdr 0.01
@@ -59,25 +63,31 @@ def collusion_command(store: Path | None, run: str, min_hands: int, fdr: float,
         if run_id is None:
             raise InputProblem(f'no audit run yet: run "poker-audit audit --store '
                                f'{target.root}" first')
-        leads = collusion_leads(target, run_id, min_hands=min_hands, fdr=fdr)
-        written = write_collusion_findings(target, run_id, leads)
+        story = record_collusion(target, run_id, min_hands=min_hands, fdr=fdr)
         if scorecard:
             if not (target.root / "colluders.parquet").exists():
                 raise InputProblem(f"--scorecard needs a simulated store: {target.root} has no "
                                    "colluders.parquet (make one with poker-audit simulate "
                                    "--colluders K)")
             card = collusion_scorecard(target.root, run=run_id, min_hands=min_hands, fdr=fdr)
+        leads, notes = story.leads, story.notes
         if pseudonymize:
             leads = pseudonymize_store_table(target, leads)
+            notes = pseudonymize_store_table(target, notes)
     click.echo(f"run {run_id}: {leads.num_rows} lead(s) at FDR {fdr:g} (pairs with >= "
-               f"{min_hands} hands together); {written.num_rows} collusion finding(s) written",
-               err=True)
+               f"{min_hands} hands together), ranked by q-value; {notes.num_rows} single-hand "
+               "pattern note(s), listed apart; both recorded as findings of the run "
+               "(poker-audit findings --category collusion)", err=True)
     if scorecard:
         click.echo(format_collusion_scorecard(card), err=True)
-    if OutputFormat(fmt) is OutputFormat.TABLE:
-        shown = leads.select(list(_TABLE_COLUMNS))
-        evidence = [", ".join(h[:3]) for h in leads.column("evidence_hand_ids").to_pylist()]
-        shown = shown.append_column("evidence", pa.array(evidence, pa.string()))
-        click.echo(render(shown, fmt), nl=False)
-    else:
+    if OutputFormat(fmt) is not OutputFormat.TABLE:
         click.echo(render(leads, fmt), nl=False)
+        return
+    click.echo(render(lead_summary(leads), fmt, max_width=terminal_width()), nl=False)
+    if notes.num_rows:
+        shown = notes.select(list(NOTE_COLUMNS)).slice(0, NOTES_SHOWN)
+        click.echo("\nSingle-hand pattern notes (one hand each: not leads)")
+        click.echo(render_fitted(shown, terminal_width(), "message"), nl=False)
+        if notes.num_rows > NOTES_SHOWN:
+            click.echo(f"{notes.num_rows - NOTES_SHOWN} more: poker-audit findings "
+                       "--category collusion")

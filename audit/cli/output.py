@@ -1,12 +1,14 @@
-"""Rendering Arrow tables for the terminal: an aligned text table (numbers right-aligned), CSV,
-JSON or JSON Lines. (`query` writes csv, json and jsonl with DuckDB's own writer instead:
-audit.sql.query.stream_query.)"""
+"""Rendering Arrow tables for the terminal: an aligned text table (numbers right-aligned; cut
+cells, or fitted to the terminal with one long column wrapped), CSV, JSON or JSON Lines. (`query`
+writes csv, json and jsonl with DuckDB's own writer instead: audit.sql.query.stream_query.)"""
 
 from __future__ import annotations
 
 import csv
 import io
 import json
+import shutil
+import textwrap
 from datetime import date, datetime, time
 from decimal import Decimal
 from enum import StrEnum, unique
@@ -90,3 +92,49 @@ def render(table: pa.Table, fmt: OutputFormat | str, *, max_width: int = 60) -> 
     lines += [line(row) for row in cells]
     lines.append(f"({len(rows)} row{'s' if len(rows) != 1 else ''})")
     return "\n".join(lines) + "\n"
+
+
+def terminal_width(default: int = 100) -> int:
+    """Columns of the terminal stdout shows in ($COLUMNS first; `default` when not a terminal,
+    e.g. piped to a file)."""
+    return shutil.get_terminal_size((default, 24)).columns
+
+
+def render_fitted(table: pa.Table, width: int, wrap: str, *, min_wrap: int = 40) -> str:
+    """An aligned text table that fits `width` columns, nothing cut off: every column but `wrap`
+    keeps its whole values, and `wrap` (a long text such as a finding's message) takes the rest
+    of the line and continues on following lines under itself, broken at spaces. When that would
+    leave `wrap` fewer than `min_wrap` columns, `wrap` is printed under each row instead,
+    indented, across the whole width."""
+    names = table.column_names
+    rows = [[_cell(r[c]) for c in names] for r in table.to_pylist()]
+    k = names.index(wrap)
+    widths = [max([len(n), *(len(row[i]) for row in rows)]) for i, n in enumerate(names)]
+    fixed = sum(w for i, w in enumerate(widths) if i != k) + 2 * (len(names) - 1)
+    below = width - fixed < min_wrap
+    if below:
+        widths[k] = 0
+    else:
+        widths[k] = max(1, min(widths[k], width - fixed))
+
+    def line(cells: list[str]) -> str:
+        if below:
+            cells, ws = cells[:k] + cells[k + 1:], widths[:k] + widths[k + 1:]
+        else:
+            ws = widths
+        return "  ".join(c.ljust(w) for c, w in zip(cells, ws, strict=True)).rstrip()
+
+    dashes = ["-" * w for w in widths]
+    out = [line(list(names)), line(dashes)]
+    for row in rows:
+        if below:
+            out.append(line(row))
+            out += ["    " + p for p in textwrap.wrap(row[k], max(20, width - 4),
+                                                     break_on_hyphens=False)]
+            continue
+        pieces = textwrap.wrap(row[k], widths[k], break_on_hyphens=False) or [""]
+        out.append(line([*row[:k], pieces[0], *row[k + 1:]]))
+        out += [line(["" for _ in names[:k]] + [p] + ["" for _ in names[k + 1:]])
+                for p in pieces[1:]]
+    out.append(f"({len(rows)} row{'s' if len(rows) != 1 else ''})")
+    return "\n".join(out) + "\n"

@@ -19,10 +19,12 @@ from audit.cli.common import (
     store_option,
     user_errors,
 )
-from audit.cli.output import render
+from audit.cli.output import OutputFormat, render, render_fitted, terminal_width
 from audit.privacy import PSEUDONYMIZE_HELP
 from audit.report.timeline import hand_timeline
+from audit.rules.registry import Category, Severity
 from audit.run.runner import audit_store, read_findings, resolve_run
+from audit.run.selection import FindingSelection, check_rule_id, select_findings
 from audit.run.summary import format_summary
 from audit.sql.roster import pseudonymize_store_table
 from audit.store.runs import run_unprotected
@@ -92,24 +94,54 @@ def audit(store: Path | None, profile: str, fail_on: str, workers: int,
     sys.exit(1 if summary.flagged(fail_on) else 0)
 
 
+# What `findings` shows in a terminal (fitted to its width, the message wrapped); --wide and
+# --format csv|json show every column of schemas/findings.json.
+FINDING_COLUMNS = ("hand_id", "seq", "rule_id", "severity", "player", "counterparty", "delta",
+                   "message")
+
+
 @click.command(context_settings=CONTEXT_SETTINGS)
 @store_option
 @click.option("--run", "run", default="latest", show_default=True, help="Run id or latest.")
-@click.option("--rule", default=None, help="Only findings of this rule id.")
+@click.option("--rule", default=None,
+              help="Only findings of this rule id (an unknown id: an error naming the closest).")
+@click.option("--severity", type=click.Choice(SEVERITIES), default=None,
+              help="Only findings at least this severe (warning: warning, violation, critical).")
+@click.option("--category", type=click.Choice([c.value for c in Category]), default=None,
+              help="Only findings of this category.")
+@click.option("--hand", "hand", default=None, metavar="HAND_ID",
+              help="Only the findings of this hand (e.g. ps:47656382023).")
+@click.option("--limit", type=click.IntRange(min=1), default=None,
+              help="Show the first N findings (worst first, then by hand).")
+@click.option("--wide", is_flag=True,
+              help="Table: every column, each finding on one line, nothing cut or wrapped "
+                   "(default: the columns that matter, fitted to the terminal, the message "
+                   "wrapped).")
 @format_option
 @click.option("--pseudonymize", is_flag=True, help=PSEUDONYMIZE_HELP)
-def findings(store: Path | None, run: str, rule: str | None, fmt: str,
+def findings(store: Path | None, run: str, rule: str | None, severity: str | None,
+             category: str | None, hand: str | None, limit: int | None, wide: bool, fmt: str,
              pseudonymize: bool) -> None:
-    """Print the findings of an audit run.
+    """Print the findings of an audit run, worst first (critical, violation, warning, info),
+    then by hand. A run's collusion leads (no hand) and single-hand pattern notes are among
+    them once `poker-audit collusion` has run.
 
     \b
     Example:
+        poker-audit findings --severity violation --limit 20
+        poker-audit findings --category collusion
+        poker-audit findings --hand ps:47656382023
         poker-audit findings --rule BET-NL-MIN-RAISE --format csv
         POKER_AUDIT_PSEUDONYM_KEY=... poker-audit findings --pseudonymize --format csv
     """
     target = open_store(store)
     with user_errors():
-        table = read_findings(target, run, rule)
+        table = read_findings(target, run)
+        if rule is not None:
+            check_rule_id(rule, table.column("rule_id").to_pylist())
+        table = select_findings(table, FindingSelection(
+            rule=rule, severity=Severity(severity) if severity else None,
+            category=Category(category) if category else None, hand=hand, limit=limit))
         if pseudonymize:
             table = pseudonymize_store_table(target, table)
         run_id = resolve_run(target, run)
@@ -118,7 +150,13 @@ def findings(store: Path | None, run: str, rule: str | None, fmt: str,
         elif run_unprotected(target, run_id):
             err(f"note: audit run {run_id} was written before runs were committed to the "
                 "chain, so it is not protected; run `poker-audit audit` to make a protected run")
-    click.echo(render(table, fmt), nl=False)
+    if OutputFormat(fmt) is not OutputFormat.TABLE:
+        click.echo(render(table, fmt), nl=False)
+    elif wide:
+        click.echo(render(table, fmt, max_width=sys.maxsize), nl=False)
+    else:
+        shown = table.select(list(FINDING_COLUMNS))
+        click.echo(render_fitted(shown, terminal_width(), "message"), nl=False)
 
 
 @click.command(context_settings=CONTEXT_SETTINGS)

@@ -1,12 +1,24 @@
-"""Collusion leads for an audit run, and writing them as `collusion` findings.
+"""Collusion leads for an audit run: one definition, recorded once, read by every surface.
 
-`collusion_leads` reads a run's projections (runs/<run_id>/hands/, hand_players/ part files,
-and those of the runs an incremental run builds on) and ranks the pairs
-(audit/collusion/leads.py). `write_collusion_findings` stores the leads as
-findings of category collusion, severity warning (a lead, never a verdict), together with the
-per-hand PATTERN-CHECKDOWN-ALLIN findings, in runs/<run_id>/collusion.parquet (findings schema),
-written whole or not at all and committed to the store's chain with the run (a "run_files"
-record, audit/store/runs.py). The `findings` DuckDB view includes that file.
+A *lead* is a player pair the statistical tests name (audit/collusion/leads.py): q-value at or
+below the false discovery rate, ranked by q-value, with the hands the pair played together and
+its evidence hands. A *pattern note* is one hand that shows a pattern (today
+PATTERN-CHECKDOWN-ALLIN: two players checking a hand down behind a third player's all-in): a
+single hand is weak evidence, so notes are listed apart from the leads, never ranked with them.
+
+`record_collusion` (what `poker-audit collusion` runs) computes the leads of a run
+(`collusion_leads`: the run's projections, runs/<run_id>/hands/, hand_players/ part files and
+those of the runs an incremental run builds on) and writes, each whole or not at all and
+committed to the store's chain with the run (a "run_files" record, audit/store/runs.py):
+
+- runs/<run_id>/collusion_leads.parquet: the leads (LEAD_SCHEMA), as ranked;
+- runs/<run_id>/collusion.parquet: the leads as findings of category collusion, severity
+  warning, hand_id NULL (a lead, never a verdict), and the pattern notes of the run's own
+  hands (findings schema). `read_findings` (`poker-audit findings`) and the `findings` DuckDB
+  view include it.
+
+`collusion_story` reads them back: the same leads and notes for `poker-audit collusion`, the
+report's "Collusion leads" section and the notebooks.
 """
 
 from __future__ import annotations
@@ -14,11 +26,13 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import polars as pl
 import pyarrow as pa
+import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
 from audit.collusion import aggregate as A
@@ -28,12 +42,13 @@ from audit.errors import AuditInputError
 from audit.rules.findings import Finding, finding, findings_table
 from audit.rules.ids import PATTERN_CHECKDOWN_ALLIN
 from audit.run.runner import checked_run_chain, resolve_run, run_chain, run_dir
-from audit.schema import arrow_schema
+from audit.schema import arrow_schema, check_file_version, findings_schema
 from audit.store.dataset import Store
-from audit.store.run_layout import output_files
-from audit.store.runs import commit_run_files
+from audit.store.run_layout import COLLUSION_FINDINGS, COLLUSION_LEADS, output_files
+from audit.store.runs import commit_run_files, run_file
 
-COLLUSION_FILE = "collusion.parquet"
+COLLUSION_FILE = COLLUSION_FINDINGS
+SEVERITY_LEVEL = {"critical": 3, "violation": 2, "warning": 1, "info": 0}
 
 
 def run_frames(store: Store, run: str) -> tuple[str, pl.LazyFrame, pl.LazyFrame]:
@@ -128,9 +143,16 @@ def _lead_finding(r: dict[str, Any]) -> Finding:
     )
 
 
+def _write_whole(table: pa.Table, final: Path) -> None:
+    tmp = final.with_name(f".{final.name}.tmp")
+    pq.write_table(table, tmp, compression="zstd")
+    os.replace(tmp, final)
+
+
 def write_collusion_findings(store: Store, run_id: str, leads: pa.Table) -> pa.Table:
-    """Write the leads and the per-hand check-down findings of the run's own hands to
-    runs/<run_id>/collusion.parquet (replacing an earlier collusion pass of the same run)."""
+    """Write the leads (runs/<run_id>/collusion_leads.parquet) and, as findings, the leads and
+    the pattern notes of the run's own hands (runs/<run_id>/collusion.parquet), replacing an
+    earlier collusion pass of the same run. Returns the findings written."""
     run_id = resolve_run(store, run_id) or run_id
     run_frames(store, run_id)  # the run and its members have projections
     hp, hands = _own_frames(store, run_id)  # per-hand findings: this run's own hands
@@ -138,9 +160,107 @@ def write_collusion_findings(store: Store, run_id: str, leads: pa.Table) -> pa.T
         raise ValueError("leads must come from collusion_leads()")
     found = [_lead_finding(r) for r in leads.to_pylist()] + checkdown_findings(hp, hands)
     table = findings_table(found, run_id)
-    final = run_dir(store, run_id) / COLLUSION_FILE
-    tmp = final.with_name(f".{COLLUSION_FILE}.tmp")
-    pq.write_table(table, tmp, compression="zstd")
-    os.replace(tmp, final)
-    commit_run_files(store, run_id, [final])  # a record on the chain commits the file
+    base = run_dir(store, run_id)
+    _write_whole(leads.cast(LEAD_SCHEMA), base / COLLUSION_LEADS)
+    _write_whole(table, base / COLLUSION_FINDINGS)
+    # a record on the chain commits both files
+    commit_run_files(store, run_id, [base / COLLUSION_LEADS, base / COLLUSION_FINDINGS])
     return table
+
+
+@dataclass(frozen=True, slots=True)
+class CollusionStory:
+    """What the collusion analytics recorded for one run, as every surface shows it.
+
+    `leads`: the statistical leads (LEAD_SCHEMA), ranked by q-value; `hands` is the number of
+    hands the pair played together (the sample its tests read), `evidence_hand_ids` the hands
+    that show the pattern most. `notes`: single-hand pattern notes (findings schema), worst
+    first, then by hand. `computed` is False when `poker-audit collusion` has not been run for
+    this run (then both are empty)."""
+
+    run_id: str
+    leads: pa.Table
+    notes: pa.Table
+    computed: bool
+
+    @property
+    def pairs(self) -> list[tuple[str, str]]:
+        """The leads' pairs, in rank order."""
+        return list(zip(self.leads.column("player_a").to_pylist(),
+                        self.leads.column("player_b").to_pylist(), strict=True))
+
+
+# How every surface shows a lead and a note (the `collusion` table, the report, the notebooks).
+LEAD_COLUMNS = ("rank", "player", "counterparty", "pattern", "q_value", "hands", "evidence")
+NOTE_COLUMNS = ("hand_id", "rule_id", "severity", "player", "counterparty", "message")
+EVIDENCE_SHOWN = 3  # evidence hand ids in a lead's row (all of them are in the lead's message)
+
+
+def lead_summary(leads: pa.Table) -> pa.Table:
+    """The leads as shown (LEAD_COLUMNS): rank, the pair (player and counterparty as the lead
+    names them), pattern, q-value (two significant digits; 0, a tail beyond floating point,
+    reads <1e-300), the hands the pair played together and the first evidence hands."""
+    q = [f"{v:.2g}" if v > 0 else "<1e-300" for v in leads.column("q_value").to_pylist()]
+    evidence = [", ".join(h[:EVIDENCE_SHOWN]) for h in leads.column("evidence_hand_ids")
+                .to_pylist()]
+    return pa.table({
+        "rank": leads.column("rank"), "player": leads.column("player"),
+        "counterparty": leads.column("counterparty"), "pattern": leads.column("pattern"),
+        "q_value": pa.array(q, pa.string()), "hands": leads.column("hands"),
+        "evidence": pa.array(evidence, pa.string()),
+    })
+
+
+def _read_recorded(path: Path) -> pa.Table:
+    try:
+        return pq.read_table(path)
+    except (OSError, pa.ArrowException) as exc:
+        raise AuditInputError(f"{path}: collusion output is unreadable ({exc}); run "
+                              "`poker-audit verify`") from None
+
+
+def sort_notes(notes: pa.Table) -> pa.Table:
+    """Pattern notes worst first, then by hand, pair and rule."""
+    level = pa.array([SEVERITY_LEVEL.get(s, 0) for s in notes.column("severity").to_pylist()],
+                     pa.int8())
+    keyed = notes.append_column("_level", level)
+    order = pc.sort_indices(keyed, sort_keys=[
+        ("_level", "descending"), ("hand_id", "ascending"), ("player", "ascending"),
+        ("counterparty", "ascending"), ("rule_id", "ascending")])
+    return notes.take(order)
+
+
+def collusion_story(store: Store, run: str = "latest") -> CollusionStory:
+    """The leads and pattern notes `poker-audit collusion` recorded for a run (with the notes
+    of the runs an incremental run builds on). Not computed yet: empty, `computed` False."""
+    run_id = resolve_run(store, run)
+    if run_id is None:
+        raise AuditInputError(
+            f"no audit run in {store.root}: run \"poker-audit audit --store {store.root}\" first")
+    leads_path = run_file(store, run_id, COLLUSION_LEADS)
+    leads = (_read_recorded(leads_path).cast(LEAD_SCHEMA) if leads_path is not None
+             else LEAD_SCHEMA.empty_table())
+    notes = []
+    for member in checked_run_chain(store, run_id):
+        path = run_file(store, member, COLLUSION_FINDINGS)
+        if path is None:
+            continue
+        table = _read_recorded(path)
+        check_file_version(table.schema.metadata, "findings", str(path))
+        notes.append(table.filter(pc.is_valid(table.column("hand_id"))).cast(findings_schema()))
+    note_table = (pa.concat_tables(notes) if notes else findings_schema().empty_table())
+    return CollusionStory(run_id=run_id, leads=leads, notes=sort_notes(note_table),
+                          computed=leads_path is not None)
+
+
+def record_collusion(store: Store, run: str = "latest", min_hands: int = 100,
+                     fdr: float = 0.05) -> CollusionStory:
+    """Compute the leads of a run, record them with the pattern notes (`write_collusion_findings`)
+    and return what every surface will show (`collusion_story`)."""
+    run_id = resolve_run(store, run)
+    if run_id is None:
+        raise AuditInputError(
+            f"no audit run in {store.root}: run \"poker-audit audit --store {store.root}\" first")
+    leads = collusion_leads(store, run_id, min_hands=min_hands, fdr=fdr)
+    write_collusion_findings(store, run_id, leads)
+    return collusion_story(store, run_id)

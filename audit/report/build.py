@@ -19,6 +19,7 @@ from jinja2 import Environment, PackageLoader, StrictUndefined
 from markupsafe import Markup
 
 from audit import __version__
+from audit.collusion.findings import NOTE_COLUMNS, collusion_story, lead_summary
 from audit.errors import AuditError, AuditInputError, StoreError
 from audit.privacy import Redactor, Roster, pseudonym_key
 from audit.replay import Settings, replay_hand
@@ -128,8 +129,6 @@ def collect(store: Store | str | Path, run: str = "latest") -> dict[str, Any]:
             "wrong_awards_by_unit": q.rows(con, q.WRONG_AWARDS_BY_UNIT, p),
             "wrong_awards_by_table": q.rows(con, q.WRONG_AWARDS_BY_TABLE, p),
             "wrong_awards_by_day": q.rows(con, q.WRONG_AWARDS_BY_DAY, p),
-            "collusion_pairs": q.rows(con, q.COLLUSION_PAIRS, p),
-            "collusion_view": q.view_exists(con, "collusion_leads"),
             "quarantine": q.one(con, q.QUARANTINE_TOTAL),
             "quarantine_by_reason": q.rows(con, q.QUARANTINE_BY_REASON),
             "data_quality": q.rows(con, q.DATA_QUALITY, p),
@@ -137,16 +136,13 @@ def collect(store: Store | str | Path, run: str = "latest") -> dict[str, Any]:
             "players": [r["player"] for r in q.rows(con, q.PLAYERS)],
         }
         data["by_dealer"] = q.rows(con, q.BY_DEALER, p) if data["dealer_logged"] else []
-        data["collusion_leads"] = (
-            q.rows(con, "SELECT * FROM collusion_leads LIMIT 50") if data["collusion_view"]
-            else []
-        )
         for rule in data["by_rule"]:
             rule["worst"] = q.rows(
                 con, q.WORST_HANDS, {**p, "rule": rule["rule_id"], "limit": WORST_EXAMPLES}
             )
     finally:
         con.close()
+    data["collusion"] = _collusion(store, run_id)
     records = store.records()
     data["store"] = {
         **_integrity(store, store.verify()),
@@ -167,6 +163,18 @@ def collect(store: Store | str | Path, run: str = "latest") -> dict[str, Any]:
 def _printable(text: str) -> str:
     """One line of printable text (a reader's error may quote bytes of the damaged file)."""
     return " ".join("".join(c if c.isprintable() else "?" for c in text).split())
+
+
+def _collusion(store: Store, run_id: str) -> dict[str, Any]:
+    """The "Collusion leads" section: the leads `poker-audit collusion` recorded for the run,
+    ranked by q-value as it prints them (audit.collusion.collusion_story), and apart from them
+    the single-hand pattern notes."""
+    story = collusion_story(store, run_id)
+    leads = lead_summary(story.leads).to_pylist()
+    for row, full in zip(leads, story.leads.to_pylist(), strict=True):
+        row["message"] = full["message"]
+    return {"computed": story.computed, "leads": leads,
+            "notes": story.notes.select(list(NOTE_COLUMNS)).to_pylist()}
 
 
 def _fmt_int(value: Any) -> str:
@@ -251,7 +259,9 @@ def build_report(
         roster = store_roster(_store(store)).extended(players=data["players"])
     pseudo = Redactor(secret, roster)
     data = pseudo(data)  # every row, timeline and label, before any chart is drawn
-    pairs = data["collusion_pairs"]
+    # the leads' pairs, one edge each (the chart reads a weight and a severity per edge)
+    pairs = [{"player_a": r["player"], "player_b": r["counterparty"], "findings": 1,
+              "severity_rank": 1} for r in data["collusion"]["leads"]]
     chart = {
         "category": charts.category_severity(data["by_category_severity"]),
         "day": charts.per_day(data["by_day"]),
@@ -263,7 +273,6 @@ def build_report(
     }
     html = _env(pseudo).get_template("report.html.j2").render(
         d=data,
-        pairs=pairs,
         chart={k: Markup(v) for k, v in chart.items()},
         checked=checked_rules(),
         within=enforced_within_rules(),

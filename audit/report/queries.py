@@ -215,24 +215,6 @@ WHERE f.run_id IN (
 GROUP BY ALL ORDER BY day NULLS LAST, unit
 """
 
-# Collusion leads: findings of category 'collusion', one row per unordered player pair.
-COLLUSION_PAIRS = f"""
-SELECT least(player, coalesce(counterparty, player)) AS player_a,
-       greatest(player, coalesce(counterparty, player)) AS player_b,
-       count(*) AS findings, count(DISTINCT hand_id) AS hands,
-       max({_SEVERITY_RANK}) AS severity_rank,
-       string_agg(DISTINCT rule_id, ', ' ORDER BY rule_id) AS rules,
-       coalesce(sum(abs(delta)), 0) AS chips,
-       coalesce(list(DISTINCT hand_id ORDER BY hand_id)
-                FILTER (WHERE hand_id IS NOT NULL), [])[1:5] AS evidence_hands,
-       min(message) AS evidence
-FROM findings WHERE run_id IN (
-    SELECT member FROM run_members WHERE run_id = $run)
-  AND category = 'collusion' AND player IS NOT NULL
-GROUP BY player_a, player_b
-ORDER BY severity_rank DESC, findings DESC, chips DESC, player_a, player_b
-"""
-
 QUARANTINE_BY_REASON = """
 SELECT reason, count(*) AS rejected, count(DISTINCT source) AS files
 FROM quarantine GROUP BY reason ORDER BY rejected DESC, reason

@@ -31,8 +31,15 @@ from audit.run.money import PLAY_CHIPS, money_unit, unit_order
 from audit.run.worker_guard import PARENT_ENV, guard_worker, pool_parent_env
 from audit.schema import arrow_schema, check_file_version, findings_schema
 from audit.store.dataset import GENESIS, Store, new_batch_id, published_path, read_event_file
-from audit.store.run_layout import OUTPUTS, output_files, part_path
-from audit.store.runs import RunCheckError, commit_run, require_intact, run_path, visible_runs
+from audit.store.run_layout import COLLUSION_FINDINGS, OUTPUTS, output_files, part_path
+from audit.store.runs import (
+    RunCheckError,
+    commit_run,
+    require_intact,
+    run_file,
+    run_path,
+    visible_runs,
+)
 
 
 def finished_runs(store: Store) -> list[dict[str, Any]]:
@@ -83,7 +90,9 @@ def checked_run_chain(store: Store, run_id: str) -> list[str]:
 def read_findings(store: Store, run: str = "latest", rule: str | None = None) -> pa.Table:
     """Findings of one run (with the runs an incremental run builds on), optionally of one
     rule id; empty (with the schema) when none. Only committed runs that pass their check are
-    read (audit/store/runs.py)."""
+    read (audit/store/runs.py). With them the run's collusion findings (`poker-audit
+    collusion`: its leads, hand_id NULL, and the single-hand pattern notes; of the runs it
+    builds on only their notes, since the run's own leads cover their hands too)."""
     store.ensure_recovered()  # a run committed just before a crash is renamed into place
     run_id = resolve_run(store, run)
     if run_id is None:
@@ -93,6 +102,13 @@ def read_findings(store: Store, run: str = "latest", rule: str | None = None) ->
         for path in output_files(run_dir(store, member), "findings"):
             table = _read_output(path)
             check_file_version(table.schema.metadata, "findings", str(path))
+            tables.append(table.cast(findings_schema()))
+        collusion = run_file(store, member, COLLUSION_FINDINGS)
+        if collusion is not None:
+            table = _read_output(collusion)
+            check_file_version(table.schema.metadata, "findings", str(collusion))
+            if member != run_id:  # an earlier run's leads are superseded by this run's
+                table = table.filter(pc.is_valid(table.column("hand_id")))
             tables.append(table.cast(findings_schema()))
     if not tables:
         return findings_schema().empty_table()

@@ -26,3 +26,10 @@ def output_files(run_path: Path, output: str) -> list[Path]:
     if single.is_file():
         return [single]
     return sorted((run_path / output).glob("part-*.parquet"))
+
+
+# Files `poker-audit collusion` adds to a run (audit/collusion/findings.py): the leads and the
+# single-hand pattern notes as findings rows (read with the run's findings), and the leads with
+# their statistics (q-value, hands together, evidence hands) for every surface that ranks them.
+COLLUSION_FINDINGS = "collusion.parquet"
+COLLUSION_LEADS = "collusion_leads.parquet"

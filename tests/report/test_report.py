@@ -12,12 +12,12 @@ from typing import Any
 
 import html5lib
 import pyarrow as pa
-import pyarrow.parquet as pq
 import pytest
 from click.testing import CliRunner
 
 from audit.cli.demo import demo_inputs
 from audit.cli.report import report_command
+from audit.collusion import LEAD_SCHEMA, collusion_story, write_collusion_findings
 from audit.errors import AuditInputError
 from audit.ingest.pipeline import ingest
 from audit.privacy import KEY_ENV, pseudonym
@@ -27,10 +27,8 @@ from audit.rules.coverage import ENFORCED_WITHIN, PERMISSIONS
 from audit.rules.registry import RULES
 from audit.run.money import MONEY_UNIT_SQL, TOURNAMENT_CHIPS
 from audit.run.runner import audit_store, resolve_run
-from audit.schema import findings_schema
 from audit.sql.query import query
 from audit.store.dataset import Store
-from audit.store.runs import commit_run_files
 from tests.support.money_store import EUR_HANDS, EUR_RAKE, USD_HANDS, USD_RAKE, make_money_store
 
 CHROMIUM = Path("/usr/bin/chromium")
@@ -47,22 +45,27 @@ def make_store(root: Path) -> Store:
 
 
 def add_collusion_findings(store: Store) -> None:
-    """Add collusion leads to the run as `poker-audit collusion` does (its collusion.parquet,
-    committed to the chain with the run) for the chart."""
-    run_id = resolve_run(store)
-    path = store.runs_dir / str(run_id) / "collusion.parquet"
+    """Record collusion leads for the run through the writer `poker-audit collusion` uses (its
+    collusion_leads.parquet and collusion.parquet, committed to the chain with the run). The
+    demo's pairs share too few hands for the tests to name any, so three leads are given."""
+    run_id = str(resolve_run(store))
     pairs = query(store, """
-        SELECT a.hand_id, a.player AS p, b.player AS q FROM hand_players a
+        SELECT a.player AS p, b.player AS q, count(*) AS n, list(a.hand_id ORDER BY a.hand_id)
+               AS hands FROM hand_players a
         JOIN hand_players b ON a.hand_id = b.hand_id AND a.player < b.player
-        ORDER BY a.hand_id, p, q LIMIT 3""").to_pylist()
-    rows = [{
-        "run_id": run_id, "hand_id": r["hand_id"], "seq": None, "rule_id": "COLLUDE-SOFT-PLAY",
-        "category": "collusion", "severity": "warning", "seat": None, "player": r["p"],
-        "counterparty": r["q"], "expected": None, "actual": None, "delta": 100 * (i + 1),
-        "message": f"{r['p']} and {r['q']} never bet into each other", "citation": "test",
+        GROUP BY ALL ORDER BY n DESC, p, q LIMIT 3""").to_pylist()
+    leads = [{
+        "rank": i + 1, "run_id": run_id, "player_a": r["p"], "player_b": r["q"],
+        "player": r["p"], "counterparty": r["q"], "pattern": "PATTERN-SOFTPLAY",
+        "score": 10.0 - i, "p_value": 10.0 ** (i - 10), "q_value": 10.0 ** (i - 9),
+        "hands": r["n"], "delta": None,
+        "features": json.dumps({"softplay": {"n": r["n"], "observed": 0, "expected": 5.0,
+                                             "p": 10.0 ** (i - 10)}}),
+        "evidence_hand_ids": r["hands"][:3],
+        "message": f"Lead, not a verdict: {r['p']} and {r['q']} never bet into each other",
+        "team": [r["p"], r["q"]],
     } for i, r in enumerate(pairs)]
-    pq.write_table(pa.Table.from_pylist(rows, schema=findings_schema()), path)
-    commit_run_files(store, str(run_id), [path])
+    write_collusion_findings(store, run_id, pa.Table.from_pylist(leads, schema=LEAD_SCHEMA))
 
 
 @pytest.fixture(scope="module")
@@ -230,12 +233,11 @@ def test_report_collusion_leads_ranked_with_network(collusion_store: Store) -> N
     html = build_report(collusion_store)
     k = kpis(html)
     assert 'data-chart="pair-network"' in html
-    pairs = sql(collusion_store, """SELECT least(player, counterparty) AS a,
-                                           greatest(player, counterparty) AS b, count(*) AS n
-                                    FROM latest_findings WHERE category = 'collusion'
-                                    GROUP BY ALL ORDER BY n DESC""")
-    assert int(k["pair:1"]) == pairs[0]["n"]
-    assert pairs[0]["a"] in html
+    leads = collusion_story(collusion_store).leads.to_pylist()
+    assert len(leads) == 3
+    for lead in leads:  # each lead's hands: the hands the pair played together
+        assert int(k[f"lead:{lead['rank']}"]) == lead["hands"] > 0
+    assert leads[0]["player"] in html
 
 
 # ------------------------------------------------------------------------------- pseudonymization
