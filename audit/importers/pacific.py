@@ -49,13 +49,13 @@ import re
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
+from audit.importers.fasttext import Amounts, split_seated
 from audit.importers.sitetext import (
     CURRENCY_SYMBOLS,
     SiteHand,
     SiteHandError,
     SiteTextImporter,
     bad_line,
-    site_money,
 )
 
 _GAME_NO = re.compile(r"^\ufeff?#Game No ?: ?(\d+)\s*$")
@@ -132,6 +132,9 @@ def amount_888(text: str) -> Decimal:
         raise SiteHandError(f"{text!r} is not an amount") from None
 
 
+_AMOUNTS = Amounts(amount_888)
+
+
 def cards_888(text: str, what: str, spanish: bool = False) -> str:
     """`[ 5s, Ad, 8h, 7c ]` / Swedish `[ Ec, Knd, 4c, Kh ]` -> `5s Ad 8h 7c` / `Ac Jd 4c Kh`;
     Spanish suits (`spanish`: picas p, tréboles t, diamantes d, corazones c) -> s c d h."""
@@ -182,7 +185,7 @@ def _hand_id_of(text: str) -> str | None:
 
 
 def _map_888(block: list[tuple[int, str]], file_name: str) -> SiteHand:
-    lines = [(n, t.strip()) for n, t in block if t.strip()]
+    lines = [(n, t) for n, x in block if (t := x.strip())]
     number, first = lines[0]
     i = 0
     game_no = None
@@ -226,9 +229,7 @@ def _map_888(block: list[tuple[int, str]], file_name: str) -> SiteHand:
         if not symbol:
             currency = "CHIPS"
 
-    def money(text: str, where: int) -> int:
-        return site_money(text, mpu, where, amount_888)
-
+    money = _AMOUNTS.of(mpu)
     sb, bb = money(s.group("sb"), st_line), money(s.group("bb"), st_line)
     ts = None
     if s.group("y"):
@@ -280,11 +281,11 @@ def _map_888(block: list[tuple[int, str]], file_name: str) -> SiteHand:
         raise SiteHandError(f"line {number}: no 'Seat N is the button' line")
     game["button_seat"] = button
     body = lines[i:]
-    spanish = any(_SPANISH.search(t) for _, t in body)
+    spanish = any("[" in t and _SPANISH.search(t) for _, t in body)
     # a seated player dealt in always has a line (a post, an action, his cards): one without
     # any sits out
     heard = {t[9:].partition(" [")[0] if t.startswith("Dealt to ") else
-             (sp[0] if (sp := h.split_name(t)) else "") for _, t in body}
+             (sp[0] if (sp := split_seated(h, t)) else "") for _, t in body}
     for name, seat in h.seat_of.items():
         if name not in heard:
             h.sitting_out.add(seat)
@@ -296,7 +297,7 @@ def _map_888(block: list[tuple[int, str]], file_name: str) -> SiteHand:
 
     known: dict[str, tuple[int, str]] = {}
     for n, text in body:
-        if (d := _DEALT.match(text)):
+        if text.startswith("Dealt to ") and (d := _DEALT.match(text)):
             if d.group(1) not in h.seat_of:
                 raise bad_line(n, text, "cards dealt to a player who is not seated")
             known[d.group(1)] = (n, cards(d.group(2), n))
@@ -315,9 +316,9 @@ def _map_888(block: list[tuple[int, str]], file_name: str) -> SiteHand:
             dealt = True
             section = "play"
             continue
-        if _DEALT.match(text):
+        if text.startswith("Dealt to ") and _DEALT.match(text):
             continue
-        if (st := _STREET.match(text)):
+        if text.startswith("** Dealing ") and (st := _STREET.match(text)):
             if section == "pre":  # an observed hand: the hole cards are dealt unseen
                 h.deal_holes(n, variant, known)
                 dealt = True
@@ -328,13 +329,13 @@ def _map_888(block: list[tuple[int, str]], file_name: str) -> SiteHand:
             section = "summary"
             ended = True
             continue
-        if _LAYOUT.match(text):
+        if text.startswith("(") and _LAYOUT.match(text):
             continue
         q = _QUICK.match(text)  # `name verb [amount]` with a seated name: most lines
         if q is not None and q.group(1) in h.seat_of:
             name, rest = q.group(1), text[q.end(1) + 1:]
         else:
-            split = h.split_name(text)
+            split = split_seated(h, text)
             if split is None:
                 raise bad_line(n, text)
             name, rest = split

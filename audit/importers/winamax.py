@@ -61,6 +61,7 @@ import re
 from decimal import Decimal
 from typing import Any
 
+from audit.importers.fasttext import Amounts, split_or_note, split_seated
 from audit.importers.sitetext import (
     STATUS_LINE,
     RoundsHand,
@@ -72,7 +73,6 @@ from audit.importers.sitetext import (
     known_cards,
     parse_amount,
     site_cards,
-    site_money,
 )
 
 _HEADER = re.compile(
@@ -151,6 +151,9 @@ def _amount(text: str) -> Decimal:
     return sign * value * (1000 if thousands else 1)
 
 
+_AMOUNTS = Amounts(_amount)
+
+
 def _wmx_hand_id(header: str) -> str | None:
     m = re.search(r" - HandId: #([0-9][0-9-]*) - ", header)
     return f"wmx:{m.group(1)}" if m else None
@@ -167,7 +170,7 @@ class _Hand:
         self.game: dict[str, Any] = {}
 
     def money(self, text: str, n: int) -> int:
-        return site_money(text, self.mpu, n, _amount)
+        return _AMOUNTS.value(text, self.mpu, n)
 
     def map(self) -> SiteHand:  # noqa: C901, PLR0912, PLR0915 - one pass over the grammar
         number, header = self.block[0]
@@ -248,8 +251,8 @@ class _Hand:
         known: dict[str, tuple[int, str]] = {}
         if not is_stud:
             for n, text in rest:
-                if (d := _DEALT.match(text)) and d.group(1) in h.seat_of \
-                        and d.group(1) not in known:
+                if text.startswith("Dealt to ") and (d := _DEALT.match(text)) and \
+                        d.group(1) in h.seat_of and d.group(1) not in known:
                     groups = re.findall(r"\[([^\]]*)\]", d.group(2))
                     known[d.group(1)] = (n, site_cards(groups[0], f"line {n}"))
         stud = _Stud(self, rest) if is_stud else None
@@ -316,24 +319,26 @@ class _Hand:
                 deal_holes(n)
                 section = "showdown"
                 continue
-            if (st := _STREET.match(text)):
+            stars = text.startswith("*** ")  # a street (the others are above)
+            if stars and (st := _STREET.match(text)):
                 deal_holes(n)
                 groups = re.findall(r"\[([^\]]*)\]", st.group(2))
                 h.board(n, site_cards(groups[-1], f"line {n}"))
                 section = "play"
                 continue
-            if stud is not None and (ss2 := _STUD_STREET.match(text)):
+            if stars and stud is not None and (ss2 := _STUD_STREET.match(text)):
                 stud.street(n, _STUD_NUMBER[ss2.group(1).lower()])
                 section = "play"
                 continue
-            if is_draw and (ds := _DRAW_STREET.match(text)):
+            if stars and is_draw and (ds := _DRAW_STREET.match(text)):
                 deal_holes(n)
                 self._flush_draws(draws, known)
                 if ds.group(2) == "BET" and ds.group(1) != "FIRST":
                     h.new_round()
                 section = "play"
                 continue
-            if (d := _DEALT.match(text)) and d.group(1) in h.seat_of:
+            if text.startswith("Dealt to ") and (d := _DEALT.match(text)) and \
+                    d.group(1) in h.seat_of:
                 if stud is not None:
                     stud.dealt(n, d.group(1), d.group(2))
                 elif is_draw and holes_dealt:
@@ -344,7 +349,7 @@ class _Hand:
                 continue
             if stud is not None:
                 stud.flush()
-            split = h.split_or_note(n, text)
+            split = split_or_note(h, n, text)
             if split is None:
                 continue
             name, rest_ = split
@@ -520,10 +525,10 @@ class _Hand:
         for _, text in rest:
             if text == "*** SUMMARY ***":
                 break
-            if (d := _DEALT.match(text)):
+            if text.startswith("Dealt to ") and (d := _DEALT.match(text)):
                 named.add(d.group(1))
                 continue
-            sp = h.split_name(text)
+            sp = split_seated(h, text)
             if sp is not None:
                 named.add(sp[0])
         for row in h.rows:
@@ -553,7 +558,7 @@ class _Stud:
         self.h = hand.h
         self.shown: dict[str, list[str]] = {}
         for n, text in rest:
-            sp = self.h.split_name(text)
+            sp = split_seated(self.h, text)
             if sp and (sh := _SHOW.match(sp[1])):
                 cards = site_cards(sh.group(1), f"line {n}").split(" ")
                 if len(cards) == 7:

@@ -1,0 +1,96 @@
+"""Quick helpers for the GGPoker, 888poker and Winamax readers' line loops: a seated player's
+name split off a line by dictionary look-ups, and a file's amounts memoised by their text.
+
+Each gives exactly what the slower general helper of `sitetext` gives (`SiteHand.split_name`,
+`site_money`): they only spare the per-line work (a scan over every seated name, a cache keyed
+by the parsing function)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from decimal import Decimal
+
+from audit.importers.sitetext import UNSEATED_NOTE, SiteHand, bad_line, parse_amount, site_money
+
+_BOUNDARY = " :"
+_MONEY_MEMO = 4096  # distinct (unit, text) amounts remembered per parser; a file repeats few
+
+
+def split_seated(h: SiteHand, text: str) -> tuple[str, str] | None:
+    """`h.split_name(text)`: (the longest seated name `text` starts with, followed by the end,
+    a space or a colon; the rest without leading spaces), or None. Looks up each distinct name
+    length once instead of trying every name."""
+    seat_of = h.seat_of
+    size = len(text)
+    for length in name_lengths(h):
+        if length < size:
+            if text[length] in _BOUNDARY and text[:length] in seat_of:
+                return text[:length], text[length:].lstrip(" ")
+        elif length == size and text in seat_of:
+            return text, ""
+    return None
+
+
+def split_or_note(h: SiteHand, n: int, text: str) -> tuple[str, str] | None:
+    """`h.split_or_note(n, text)`: (seated player, rest of the line) of line `n`; None for a
+    note on someone not seated (kept as an annotation); any other line is not understood."""
+    split = split_seated(h, text)
+    if split is None:
+        if (an := UNSEATED_NOTE.match(text)):
+            h.emit(n, "annotation", player=an.group("name"), detail=f"note: {an.group('what')}")
+            return None
+        raise bad_line(n, text)
+    return split
+
+
+def name_lengths(h: SiteHand) -> list[int]:
+    """The distinct lengths of the seated names, longest first (kept on the hand, rebuilt when
+    a seat was added since)."""
+    cached: tuple[int, list[int]] | None = getattr(h, "_fast_lengths", None)
+    if cached is not None and cached[0] == len(h.seat_of):
+        return cached[1]
+    lengths = sorted({len(name) for name in h.seat_of}, reverse=True)
+    h._fast_lengths = (len(h.seat_of), lengths)  # type: ignore[attr-defined]
+    return lengths
+
+
+class Amounts:
+    """`site_money(text, mpu, line, parse)` memoised on (mpu, text); an amount that fails is
+    not remembered, so its error (naming its line) is raised each time as before."""
+
+    __slots__ = ("memo", "parse")
+
+    def __init__(self, parse: Callable[[str], Decimal] = parse_amount) -> None:
+        self.parse = parse
+        self.memo: dict[int, dict[str, int]] = {}
+
+    def value(self, text: str, mpu: int, where: int) -> int:
+        """`site_money(text, mpu, where, parse)`."""
+        memo = self.memo.get(mpu)
+        if memo is None:
+            memo = self.memo[mpu] = {}
+        value = memo.get(text)
+        if value is None:
+            value = site_money(text, mpu, where, self.parse)
+            if len(memo) >= _MONEY_MEMO:
+                memo.clear()
+            memo[text] = value
+        return value
+
+    def of(self, mpu: int) -> Callable[[str, int], int]:
+        """The memoised `money(text, line)` of one unit."""
+        memo = self.memo.get(mpu)
+        if memo is None:
+            memo = self.memo[mpu] = {}
+        parse = self.parse
+
+        def money(text: str, where: int) -> int:
+            value = memo.get(text)
+            if value is None:
+                value = site_money(text, mpu, where, parse)
+                if len(memo) >= _MONEY_MEMO:
+                    memo.clear()
+                memo[text] = value
+            return value
+
+        return money
