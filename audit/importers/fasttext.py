@@ -31,10 +31,13 @@ def split_seated(h: SiteHand, text: str) -> tuple[str, str] | None:
     return None
 
 
-def split_or_note(h: SiteHand, n: int, text: str) -> tuple[str, str] | None:
+def split_or_note(h: SiteHand, n: int, text: str,
+                  known: dict[str, tuple[str, str] | None] | None = None
+                  ) -> tuple[str, str] | None:
     """`h.split_or_note(n, text)`: (seated player, rest of the line) of line `n`; None for a
-    note on someone not seated (kept as an annotation); any other line is not understood."""
-    split = split_seated(h, text)
+    note on someone not seated (kept as an annotation); any other line is not understood.
+    `known` holds lines already split (by `split_seated`, with the same seats)."""
+    split = known[text] if known is not None and text in known else split_seated(h, text)
     if split is None:
         if (an := UNSEATED_NOTE.match(text)):
             h.emit(n, "annotation", player=an.group("name"), detail=f"note: {an.group('what')}")

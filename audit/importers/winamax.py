@@ -57,6 +57,7 @@ Mapping (Winamax line -> events; money exact, `Decimal` -> integer minor units):
 
 from __future__ import annotations
 
+import datetime as dt
 import re
 from decimal import Decimal
 from typing import Any
@@ -71,6 +72,7 @@ from audit.importers.sitetext import (
     bad_line,
     header_time,
     known_cards,
+    local_to_utc,
     parse_amount,
     site_cards,
 )
@@ -154,6 +156,23 @@ def _amount(text: str) -> Decimal:
 _AMOUNTS = Amounts(_amount)
 
 
+def _header_time(stamp: str, zone: str, number: int, header: str
+                 ) -> tuple[dt.datetime, str]:
+    """`sitetext.header_time` for the header's `yyyy/m/d h:mm:ss` (the header pattern holds
+    it to that shape): in ASCII digits the fields are read as integers instead of by
+    `strptime`, which refuses the same dates; other digits go to `strptime`."""
+    if not stamp.isascii():
+        return header_time(stamp, zone, number, header)
+    try:
+        day, clock = stamp.split(" ")
+        y, mo, d = day.split("/")
+        hh, mi, ss = clock.split(":")
+        local = dt.datetime(int(y), int(mo), int(d), int(hh), int(mi), int(ss))
+    except ValueError:
+        raise bad_line(number, header, "invalid date") from None
+    return local_to_utc(local, zone)
+
+
 def _wmx_hand_id(header: str) -> str | None:
     m = re.search(r" - HandId: #([0-9][0-9-]*) - ", header)
     return f"wmx:{m.group(1)}" if m else None
@@ -199,7 +218,7 @@ class _Hand:
         if tournament and "€" in m.group("stakes"):
             currency, self.mpu = "EUR", 100
         del euro
-        ts, note = header_time(m.group("date"), m.group("zone"), number, header)
+        ts, note = _header_time(m.group("date"), m.group("zone"), number, header)
         if play:
             note += ";currency=play money"
         if tournament:
@@ -246,7 +265,7 @@ class _Hand:
             raise SiteHandError(f"line {tn}: hand has no seats (truncated?)")
         rest = body[i:]
         # the players the hand deals in: those who post, act or are dealt cards
-        self._mark_sitting_out(rest)
+        splits = self._mark_sitting_out(rest)
         section = "pre"
         known: dict[str, tuple[int, str]] = {}
         if not is_stud:
@@ -290,7 +309,8 @@ class _Hand:
                         if rake:
                             h.emit(n, "rake", amount=rake, detail="rake")
                 elif (ss := _SUMMARY_SEAT.match(text)):
-                    names = [p for p, q in h.seat_of.items() if q == int(ss.group(1))]
+                    listed = int(ss.group(1))
+                    names = [p for p, q in h.seat_of.items() if q == listed]
                     won = _SUMMARY_WON.search(text)
                     if won and names:
                         summary_won.append((n, names[0], self.money(won.group("a"), n)))
@@ -349,7 +369,7 @@ class _Hand:
                 continue
             if stud is not None:
                 stud.flush()
-            split = split_or_note(h, n, text)
+            split = split_or_note(h, n, text, splits)
             if split is None:
                 continue
             name, rest_ = split
@@ -517,24 +537,28 @@ class _Hand:
                 h.post(n, who, "dead", total - live, live=False)
                 h.rows[-1]["source"] += ";post=written as `raises .. to ..` and a small blind"
 
-    def _mark_sitting_out(self, rest: list[tuple[int, str]]) -> None:
+    def _mark_sitting_out(self, rest: list[tuple[int, str]]
+                          ) -> dict[str, tuple[str, str] | None]:
         """A seated player the hand never names (no post, action, card or showdown line) was
-        not dealt in: detail sitting_out."""
+        not dealt in: detail sitting_out. Returns the lines split on the way (text -> seated
+        player and the rest, or None)."""
         h = self.h
         named: set[str] = set()
+        splits: dict[str, tuple[str, str] | None] = {}
         for _, text in rest:
             if text == "*** SUMMARY ***":
                 break
             if text.startswith("Dealt to ") and (d := _DEALT.match(text)):
                 named.add(d.group(1))
                 continue
-            sp = split_seated(h, text)
+            sp = splits[text] = split_seated(h, text)
             if sp is not None:
                 named.add(sp[0])
         for row in h.rows:
             if row["kind"] == "seat" and row["player"] not in named:
                 row["detail"] = "sitting_out"
                 h.sitting_out.add(row["seat"])
+        return splits
 
     def _flush_draws(self, draws: dict[str, list[tuple[int, int]]],
                      known: dict[str, tuple[int, str]]) -> None:
