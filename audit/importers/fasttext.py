@@ -18,11 +18,21 @@ _MONEY_MEMO = 4096  # distinct (unit, text) amounts remembered per parser; a fil
 
 def split_seated(h: SiteHand, text: str) -> tuple[str, str] | None:
     """`h.split_name(text)`: (the longest seated name `text` starts with, followed by the end,
-    a space or a colon; the rest without leading spaces), or None. Looks up each distinct name
-    length once instead of trying every name."""
+    a space or a colon; the rest without leading spaces), or None. When no seated name holds
+    a space or a colon (nearly always), that name can only be the text up to its first space
+    or colon: one look-up. Otherwise each distinct name length is looked up once, longest
+    first, instead of trying every name."""
     seat_of = h.seat_of
+    simple, lengths = _names(h)
+    if simple:
+        word = text.partition(" ")[0]
+        if ":" in word:
+            word = word.partition(":")[0]
+        if word in seat_of:
+            return word, text[len(word):].lstrip(" ")
+        return None
     size = len(text)
-    for length in name_lengths(h):
+    for length in lengths:
         if length < size:
             if text[length] in _BOUNDARY and text[:length] in seat_of:
                 return text[:length], text[length:].lstrip(" ")
@@ -46,15 +56,16 @@ def split_or_note(h: SiteHand, n: int, text: str,
     return split
 
 
-def name_lengths(h: SiteHand) -> list[int]:
-    """The distinct lengths of the seated names, longest first (kept on the hand, rebuilt when
-    a seat was added since)."""
-    cached: tuple[int, list[int]] | None = getattr(h, "_fast_lengths", None)
+def _names(h: SiteHand) -> tuple[bool, list[int]]:
+    """(no seated name holds a space or a colon, the distinct lengths of the seated names
+    longest first), kept on the hand and rebuilt when a seat was added since."""
+    cached: tuple[int, bool, list[int]] | None = getattr(h, "_fast_names", None)
     if cached is not None and cached[0] == len(h.seat_of):
-        return cached[1]
+        return cached[1], cached[2]
+    simple = not any(" " in name or ":" in name for name in h.seat_of)
     lengths = sorted({len(name) for name in h.seat_of}, reverse=True)
-    h._fast_lengths = (len(h.seat_of), lengths)  # type: ignore[attr-defined]
-    return lengths
+    h._fast_names = (len(h.seat_of), simple, lengths)  # type: ignore[attr-defined]
+    return simple, lengths
 
 
 class Amounts:
