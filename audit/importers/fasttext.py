@@ -1,19 +1,29 @@
 """Quick helpers for the GGPoker, 888poker and Winamax readers' line loops: a seated player's
-name split off a line by dictionary look-ups, and a file's amounts memoised by their text.
+name split off a line by dictionary look-ups, and a file's amounts and card texts memoised by
+their text.
 
 Each gives exactly what the slower general helper of `sitetext` gives (`SiteHand.split_name`,
-`site_money`): they only spare the per-line work (a scan over every seated name, a cache keyed
-by the parsing function)."""
+`split_or_note`, `site_money`, `site_cards`): they only spare the per-line work (a scan over
+every seated name, a cache keyed by the parsing function, the cards read again)."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from decimal import Decimal
 
-from audit.importers.sitetext import UNSEATED_NOTE, SiteHand, bad_line, parse_amount, site_money
+from audit.importers.sitetext import (
+    UNSEATED_NOTE,
+    SiteHand,
+    bad_line,
+    parse_amount,
+    site_cards,
+    site_money,
+)
 
 _BOUNDARY = " :"
 _MONEY_MEMO = 4096  # distinct (unit, text) amounts remembered per parser; a file repeats few
+_CARDS_MEMO = 4096  # distinct card texts remembered
+_CARDS: dict[str, str] = {}
 
 
 def split_seated(h: SiteHand, text: str) -> tuple[str, str] | None:
@@ -66,6 +76,18 @@ def _names(h: SiteHand) -> tuple[bool, list[int]]:
     lengths = sorted({len(name) for name in h.seat_of}, reverse=True)
     h._fast_names = (len(h.seat_of), simple, lengths)  # type: ignore[attr-defined]
     return simple, lengths
+
+
+def quick_cards(text: str, what: str) -> str:
+    """`site_cards(text, what)` memoised on `text` (a card text that is refused is not
+    remembered: its error names `what` each time)."""
+    cards = _CARDS.get(text)
+    if cards is None:
+        cards = site_cards(text, what)
+        if len(_CARDS) >= _CARDS_MEMO:
+            _CARDS.clear()
+        _CARDS[text] = cards
+    return cards
 
 
 class Amounts:

@@ -51,14 +51,13 @@ import datetime as dt
 import re
 from typing import Any
 
-from audit.importers.fasttext import Amounts, split_seated
+from audit.importers.fasttext import Amounts, quick_cards, split_seated
 from audit.importers.sitetext import (
     CURRENCY_SYMBOLS,
     SiteHand,
     SiteHandError,
     SiteTextImporter,
     bad_line,
-    site_cards,
 )
 
 _HEADER = re.compile(r"^\ufeff?Poker Hand #([A-Za-z]*\d+): ")
@@ -228,7 +227,7 @@ def _map_gg(block: list[tuple[int, str]], file_name: str) -> SiteHand:
                 dm.group(1) in seat_of:
             dealt_to.add(dm.group(1))
             if dm.group(2):
-                known[dm.group(1)] = (n, site_cards(dm.group(2), f"line {n}"))
+                known[dm.group(1)] = (n, quick_cards(dm.group(2), f"line {n}"))
         elif (name := text.partition(": ")[0]) in seat_of:
             active.add(name)
     if dealt_to:  # GG names every player dealt in: a seat it never deals nor hears is out
@@ -278,7 +277,7 @@ def _map_gg(block: list[tuple[int, str]], file_name: str) -> SiteHand:
         if stars and (st := _STREET.match(text)):
             which, street, old, new = st.groups()
             r = _RUNS[which]
-            cards = site_cards(new or old, f"line {n}")
+            cards = quick_cards(new or old, f"line {n}")
             if street == "FLOP" and r == 1:
                 _bomb_pot_check(h, n, text)
             if r == 1:
@@ -401,11 +400,11 @@ def _player_line(h: SiteHand, n: int, text: str, name: str, what: str, section: 
                   all_in=all_in_b)
         return
     if what.startswith("shows [") and (sh := _SHOW.match(what)):
-        h.emit(n, "show", cards=site_cards(sh.group(1), f"line {n}"), **h.who(name))
+        h.emit(n, "show", cards=quick_cards(sh.group(1), f"line {n}"), **h.who(name))
         return
     if what.startswith("mucks") and (mk := _MUCK.match(what)):
         w = h.who(name)
-        h.emit(n, "muck", cards=site_cards(mk.group(1), f"line {n}") if mk.group(1)
+        h.emit(n, "muck", cards=quick_cards(mk.group(1), f"line {n}") if mk.group(1)
                else None, **w)
         return
     for pattern, label in _NOTES:

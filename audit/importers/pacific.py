@@ -133,6 +133,7 @@ def amount_888(text: str) -> Decimal:
 
 
 _AMOUNTS = Amounts(amount_888)
+_CARDS_READ: dict[tuple[str, bool], str] = {}  # card text, Spanish suits -> cards
 
 
 def cards_888(text: str, what: str, spanish: bool = False) -> str:
@@ -293,7 +294,13 @@ def _map_888(block: list[tuple[int, str]], file_name: str) -> SiteHand:
                 "detail"] = "sitting_out"
 
     def cards(text: str, where: int) -> str:
-        return cards_888(text, f"line {where}", spanish)
+        got = _CARDS_READ.get((text, spanish))
+        if got is None:  # read once (a refused text is not kept: its error names the line)
+            got = cards_888(text, f"line {where}", spanish)
+            if len(_CARDS_READ) >= 4096:
+                _CARDS_READ.clear()
+            _CARDS_READ[(text, spanish)] = got
+        return got
 
     known: dict[str, tuple[int, str]] = {}
     for n, text in body:

@@ -62,7 +62,7 @@ import re
 from decimal import Decimal
 from typing import Any
 
-from audit.importers.fasttext import Amounts, split_or_note, split_seated
+from audit.importers.fasttext import Amounts, quick_cards, split_or_note, split_seated
 from audit.importers.sitetext import (
     STATUS_LINE,
     RoundsHand,
@@ -74,7 +74,6 @@ from audit.importers.sitetext import (
     known_cards,
     local_to_utc,
     parse_amount,
-    site_cards,
 )
 
 _HEADER = re.compile(
@@ -273,7 +272,7 @@ class _Hand:
                 if text.startswith("Dealt to ") and (d := _DEALT.match(text)) and \
                         d.group(1) in h.seat_of and d.group(1) not in known:
                     groups = re.findall(r"\[([^\]]*)\]", d.group(2))
-                    known[d.group(1)] = (n, site_cards(groups[0], f"line {n}"))
+                    known[d.group(1)] = (n, quick_cards(groups[0], f"line {n}"))
         stud = _Stud(self, rest) if is_stud else None
         holes_dealt = False
         draws: dict[str, list[tuple[int, int]]] = {}  # player -> [(line, count)] pending
@@ -343,7 +342,7 @@ class _Hand:
             if stars and (st := _STREET.match(text)):
                 deal_holes(n)
                 groups = re.findall(r"\[([^\]]*)\]", st.group(2))
-                h.board(n, site_cards(groups[-1], f"line {n}"))
+                h.board(n, quick_cards(groups[-1], f"line {n}"))
                 section = "play"
                 continue
             if stars and stud is not None and (ss2 := _STUD_STREET.match(text)):
@@ -364,7 +363,7 @@ class _Hand:
                 elif is_draw and holes_dealt:
                     groups = re.findall(r"\[([^\]]*)\]", d.group(2))
                     if d.group(1) in draws and len(groups) == 2:
-                        new = site_cards(groups[1], f"line {n}").split(" ")
+                        new = quick_cards(groups[1], f"line {n}").split(" ")
                         self._draw_cards(draws, d.group(1), new)
                 continue
             if stud is not None:
@@ -453,7 +452,7 @@ class _Hand:
                 if count == 0:
                     h.emit(n, "stand_pat", **w)
                     continue
-                cards = site_cards(dc.group(2), f"line {n}") if dc.group(2) else " ".join(
+                cards = quick_cards(dc.group(2), f"line {n}") if dc.group(2) else " ".join(
                     ["??"] * count)
                 if len(cards.split(" ")) != count:
                     raise bad_line(n, text, "the discarded cards are not the count")
@@ -466,10 +465,10 @@ class _Hand:
             if (sh := _SHOW.match(rest_)):
                 if name not in shown:
                     shown.add(name)
-                    h.emit(n, "show", cards=site_cards(sh.group(1), f"line {n}"), **h.who(name))
+                    h.emit(n, "show", cards=quick_cards(sh.group(1), f"line {n}"), **h.who(name))
                 continue
             if (mk := _MUCK.match(rest_)):
-                mucked = site_cards(mk.group(1), f"line {n}") if mk.group(1) else (
+                mucked = quick_cards(mk.group(1), f"line {n}") if mk.group(1) else (
                     None if is_draw else known_cards(h.hole.get(h.seat_of[name])))
                 h.emit(n, "muck", cards=mucked, **h.who(name))
                 continue
@@ -584,7 +583,7 @@ class _Stud:
         for n, text in rest:
             sp = split_seated(self.h, text)
             if sp and (sh := _SHOW.match(sp[1])):
-                cards = site_cards(sh.group(1), f"line {n}").split(" ")
+                cards = quick_cards(sh.group(1), f"line {n}").split(" ")
                 if len(cards) == 7:
                     self.shown[sp[0]] = cards
         self.number = 0
@@ -607,7 +606,7 @@ class _Stud:
             raise bad_line(n, f"Dealt to {name} {groups}", "stud cards outside a street")
         parts = re.findall(r"\[([^\]]*)\]", groups)
         new = parts[-1].split() if self.number > 3 else parts[0].split()
-        self.got[name] = ["??" if c.upper() == "X" else site_cards(c, f"line {n}") for c in new]
+        self.got[name] = ["??" if c.upper() == "X" else quick_cards(c, f"line {n}") for c in new]
 
     def flush(self) -> None:
         if not self.pending:

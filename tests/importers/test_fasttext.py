@@ -13,9 +13,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from audit.importers.fasttext import Amounts, split_or_note, split_seated
+from audit.importers.fasttext import Amounts, quick_cards, split_or_note, split_seated
 from audit.importers.pacific import amount_888
-from audit.importers.sitetext import SiteHand, SiteHandError, parse_amount, site_money
+from audit.importers.sitetext import SiteHand, SiteHandError, parse_amount, site_cards, site_money
 
 _PIECES = ["a", "b", "Bob", " ", ":", "é", "x y", "1", ": calls 5", " folds", " joins the table"]
 _NAMES = st.lists(st.lists(st.sampled_from(["a", "b", "Bob", " ", ":", "é", "x"]), min_size=1,
@@ -84,3 +84,16 @@ def test_an_amount_is_worth_what_site_money_says_every_time(
         want = outcome(site_money, text, mpu, line, parse)
         assert outcome(money, text, line) == want
         assert outcome(amounts.value, text, mpu, line) == want
+
+
+@pytest.mark.parametrize("text", ["[ 9c , 2s ]", "7d Ah 6s 2h", "10h Xx", "[Ah Kd]", "[]", "Zz",
+                                  "?? ??", "[ 9c , 2s ]"])
+def test_cards_are_read_as_site_cards_reads_them_every_time(text: str) -> None:
+    def outcome(read: Callable[[str, str], str], line: int) -> object:
+        try:
+            return read(text, f"line {line}")
+        except SiteHandError as exc:
+            return str(exc)
+
+    for line in (5, 6, 5):
+        assert outcome(quick_cards, line) == outcome(site_cards, line)
