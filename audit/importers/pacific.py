@@ -160,6 +160,10 @@ def _symbol(text: str) -> str:
     return ""
 
 
+_GAME_NO_START = ("#Game No", "\ufeff#Game No")  # what _GAME_NO and _ROOM lines start with
+_ROOM_START = ("*****", "\ufeff*****")
+
+
 class _Header:
     """Where a hand starts: a `#Game No :` line, or a room line not right after one."""
 
@@ -167,12 +171,12 @@ class _Header:
         self.after_game_no = False
 
     def match(self, text: str) -> bool:
-        if _GAME_NO.match(text):
+        if text.startswith(_GAME_NO_START) and _GAME_NO.match(text):
             self.after_game_no = True
             return True
         if not text.strip():
             return False
-        if _ROOM.match(text) and not self.after_game_no:
+        if text.startswith(_ROOM_START) and _ROOM.match(text) and not self.after_game_no:
             return True
         self.after_game_no = False
         return False
