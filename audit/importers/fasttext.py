@@ -28,26 +28,23 @@ _CARDS: dict[str, str] = {}
 
 def split_seated(h: SiteHand, text: str) -> tuple[str, str] | None:
     """`h.split_name(text)`: (the longest seated name `text` starts with, followed by the end,
-    a space or a colon; the rest without leading spaces), or None. When no seated name holds
-    a space or a colon (nearly always), that name can only be the text up to its first space
-    or colon: one look-up. Otherwise each distinct name length is looked up once, longest
-    first, instead of trying every name."""
-    seat_of = h.seat_of
-    simple, lengths = _names(h)
+    a space or a colon; the rest without leading spaces), or None. Such a name starts with
+    the text's first word (up to its first space or colon): only the seated names starting
+    with that word are tried, longest first (nearly always one, and when no seated name holds
+    a space or a colon, that word is the name)."""
+    word = text.partition(" ")[0]
+    if ":" in word:
+        word = word.partition(":")[0]
+    simple, by_word = _names(h)
     if simple:
-        word = text.partition(" ")[0]
-        if ":" in word:
-            word = word.partition(":")[0]
-        if word in seat_of:
+        if word in h.seat_of:
             return word, text[len(word):].lstrip(" ")
         return None
     size = len(text)
-    for length in lengths:
-        if length < size:
-            if text[length] in _BOUNDARY and text[:length] in seat_of:
-                return text[:length], text[length:].lstrip(" ")
-        elif length == size and text in seat_of:
-            return text, ""
+    for name in by_word.get(word, ()):
+        length = len(name)
+        if text.startswith(name) and (length == size or text[length] in _BOUNDARY):
+            return name, text[length:].lstrip(" ")
     return None
 
 
@@ -66,16 +63,23 @@ def split_or_note(h: SiteHand, n: int, text: str,
     return split
 
 
-def _names(h: SiteHand) -> tuple[bool, list[int]]:
-    """(no seated name holds a space or a colon, the distinct lengths of the seated names
-    longest first), kept on the hand and rebuilt when a seat was added since."""
-    cached: tuple[int, bool, list[int]] | None = getattr(h, "_fast_names", None)
+def _first_word(name: str) -> str:
+    word = name.partition(" ")[0]
+    return word.partition(":")[0] if ":" in word else word
+
+
+def _names(h: SiteHand) -> tuple[bool, dict[str, list[str]]]:
+    """(no seated name holds a space or a colon, the seated names by their first word, longest
+    first), kept on the hand and rebuilt when a seat was added since."""
+    cached: tuple[int, bool, dict[str, list[str]]] | None = getattr(h, "_fast_names", None)
     if cached is not None and cached[0] == len(h.seat_of):
         return cached[1], cached[2]
     simple = not any(" " in name or ":" in name for name in h.seat_of)
-    lengths = sorted({len(name) for name in h.seat_of}, reverse=True)
-    h._fast_names = (len(h.seat_of), simple, lengths)  # type: ignore[attr-defined]
-    return simple, lengths
+    by_word: dict[str, list[str]] = {}
+    for name in sorted(h.seat_of, key=len, reverse=True):
+        by_word.setdefault(_first_word(name), []).append(name)
+    h._fast_names = (len(h.seat_of), simple, by_word)  # type: ignore[attr-defined]
+    return simple, by_word
 
 
 def quick_cards(text: str, what: str) -> str:
