@@ -70,7 +70,8 @@ def _first_word(name: str) -> str:
 
 def _names(h: SiteHand) -> tuple[bool, dict[str, list[str]]]:
     """(no seated name holds a space or a colon, the seated names by their first word, longest
-    first), kept on the hand and rebuilt when a seat was added since."""
+    first), kept on the hand (when it takes attributes) and rebuilt when a seat was added
+    since."""
     cached: tuple[int, bool, dict[str, list[str]]] | None = getattr(h, "_fast_names", None)
     if cached is not None and cached[0] == len(h.seat_of):
         return cached[1], cached[2]
@@ -78,7 +79,10 @@ def _names(h: SiteHand) -> tuple[bool, dict[str, list[str]]]:
     by_word: dict[str, list[str]] = {}
     for name in sorted(h.seat_of, key=len, reverse=True):
         by_word.setdefault(_first_word(name), []).append(name)
-    h._fast_names = (len(h.seat_of), simple, by_word)  # type: ignore[attr-defined]
+    try:
+        h._fast_names = (len(h.seat_of), simple, by_word)  # type: ignore[attr-defined]
+    except AttributeError:  # a hand class with slots: worked out again next time
+        pass
     return simple, by_word
 
 
