@@ -51,14 +51,13 @@ import datetime as dt
 import re
 from typing import Any
 
+from audit.importers.fasttext import Amounts, quick_cards, split_seated
 from audit.importers.sitetext import (
     CURRENCY_SYMBOLS,
     SiteHand,
     SiteHandError,
     SiteTextImporter,
     bad_line,
-    site_cards,
-    site_money,
 )
 
 _HEADER = re.compile(r"^\ufeff?Poker Hand #([A-Za-z]*\d+): ")
@@ -122,6 +121,11 @@ _HOLE = {"holdem": 2, "holdem_short": 2, "omaha": 4, "omaha_hilo": 4, "omaha5": 
          "omaha5_hilo": 5, "omaha6": 6, "omaha6_hilo": 6}
 _FEE_KINDS = {"rake": "rake", "jackpot": "jackpot"}
 _GAMES_READ: dict[str, tuple[str, str]] = {}  # game words already read
+_AMOUNTS = Amounts()
+# the first words of a seated player's `name: ...` line, by what it can be (a cheap test
+# before the pattern that decides)
+_POST_START = ("posts ", "straddle ")
+_ACTION_START = ("folds", "checks", "calls", "bets", "raises")
 
 
 def _game(text: str, number: int, header: str) -> tuple[str, str]:
@@ -179,9 +183,7 @@ def _map_gg(block: list[tuple[int, str]], file_name: str) -> SiteHand:
     else:
         currency, mpu = CURRENCY_SYMBOLS[symbol], 100
 
-    def money(text: str, where: int) -> int:
-        return site_money(text, mpu, where)
-
+    money = _AMOUNTS.of(mpu)
     short = variant == "holdem_short"
     if bb_s is None:  # `ShortDeck No Limit ($0.02)`: one stake, the ante and button blind
         if not short:
@@ -191,7 +193,7 @@ def _map_gg(block: list[tuple[int, str]], file_name: str) -> SiteHand:
     else:
         sb, bb = money(sb_s, number), money(bb_s, number)
         ante = money(ante_s, number) if ante_s else 0
-    body = [(n, t.strip()) for n, t in block[1:] if t.strip()]
+    body = [(n, line) for n, x in block[1:] if (line := x.strip())]
     if not body or not (tb := _TABLE.match(body[0][1])):
         raise SiteHandError(f"line {number}: no \"Table 'NAME' ... is the button\" line")
     table = tb.group("name")
@@ -219,12 +221,14 @@ def _map_gg(block: list[tuple[int, str]], file_name: str) -> SiteHand:
     known: dict[str, tuple[int, str]] = {}
     dealt_to: set[str] = set()
     active: set[str] = set()  # players with a `name: ...` line (a post, an action, a show)
+    seat_of = h.seat_of
     for n, text in body:
-        if (dm := _DEALT.match(text)) and dm.group(1) in h.seat_of:
+        if text.startswith("Dealt to ") and (dm := _DEALT.match(text)) and \
+                dm.group(1) in seat_of:
             dealt_to.add(dm.group(1))
             if dm.group(2):
-                known[dm.group(1)] = (n, site_cards(dm.group(2), f"line {n}"))
-        elif (name := text.partition(": ")[0]) in h.seat_of:
+                known[dm.group(1)] = (n, quick_cards(dm.group(2), f"line {n}"))
+        elif (name := text.partition(": ")[0]) in seat_of:
             active.add(name)
     if dealt_to:  # GG names every player dealt in: a seat it never deals nor hears is out
         for name, seat in h.seat_of.items():
@@ -258,23 +262,22 @@ def _map_gg(block: list[tuple[int, str]], file_name: str) -> SiteHand:
                                "added to the pot)")
             raise bad_line(n, text, "unknown summary line")
         name, colon, what = text.partition(": ")
-        if colon and name in h.seat_of:
+        if colon and name in seat_of:
             _player_line(h, n, text, name, what, section, money, game, short, state)
             continue
         if text.startswith("Dealt to "):
             continue
-        if text == "*** HOLE CARDS ***":
+        stars = text.startswith("*** ")  # the streets, the showdown, the summary
+        if stars and text == "*** HOLE CARDS ***":
             if section != "pre":
                 raise bad_line(n, text, "a second deal of the hole cards")
             h.deal_holes(n, variant, known)
             section = "play"
             continue
-        if _DEALT.match(text):
-            continue
-        if (st := _STREET.match(text)):
+        if stars and (st := _STREET.match(text)):
             which, street, old, new = st.groups()
             r = _RUNS[which]
-            cards = site_cards(new or old, f"line {n}")
+            cards = quick_cards(new or old, f"line {n}")
             if street == "FLOP" and r == 1:
                 _bomb_pot_check(h, n, text)
             if r == 1:
@@ -283,22 +286,23 @@ def _map_gg(block: list[tuple[int, str]], file_name: str) -> SiteHand:
                 h.emit(n, "deal", cards=cards, detail=f"board@run{r}")
             section = "play"
             continue
-        if (sd := _SHOWDOWN.match(text)):
+        if stars and (sd := _SHOWDOWN.match(text)):
             run = _RUNS[sd.group(1)]
             section = "showdown"
             continue
-        if text == "*** SUMMARY ***":
+        if stars and text == "*** SUMMARY ***":
             section = "summary"
             continue
-        if (u := _UNCALLED.match(text)):
+        if text.startswith("Uncalled bet (") and (u := _UNCALLED.match(text)):
             h.who(u.group(2))
             awards.append((n, u.group(2), money(u.group(1), n), "uncalled"))
             continue
-        if (co := _COLLECTED.match(text)) and co.group(1) in h.seat_of:
+        if " collected " in text and (co := _COLLECTED.match(text)) and \
+                co.group(1) in seat_of:
             awards.append((n, co.group(1), money(co.group(2), n),
                            "main" if run == 1 else f"main@run{run}"))
             continue
-        split = h.split_name(text)  # a name holding ': ' (rare): the long way
+        split = split_seated(h, text)  # a name holding ': ' (rare): the long way
         if split is None or not split[1].startswith(":"):
             raise bad_line(n, text)
         _player_line(h, n, text, split[0], split[1][1:].strip(), section, money, game, short,
@@ -341,7 +345,7 @@ class _Posts:
 def _player_line(h: SiteHand, n: int, text: str, name: str, what: str, section: str,
                  money: Any, game: dict[str, Any], short: bool, state: _Posts) -> None:
     """A seated player's `name: ...` line: a post, an action, a show or muck, a note."""
-    if (p := _POST.match(what)):
+    if what.startswith(_POST_START) and (p := _POST.match(what)):
         if section != "pre":
             raise bad_line(n, text, "a forced bet after the deal")
         verb, amt = p.group(1), money(p.group(2), n)
@@ -376,7 +380,7 @@ def _player_line(h: SiteHand, n: int, text: str, name: str, what: str, section: 
                 raise bad_line(n, text, "a straddle below the player's round total")
             h.post(n, name, "straddle", amt - before, live=True)
         return
-    if (a := _ACTION.match(what)):
+    if what.startswith(_ACTION_START) and (a := _ACTION.match(what)):
         if section == "pre":
             raise bad_line(n, text, "an action before the hole cards")
         verb, x, y, all_in = a.groups()
@@ -395,12 +399,12 @@ def _player_line(h: SiteHand, n: int, text: str, name: str, what: str, section: 
             h.act(n, name, "call" if verb == "calls" else "bet", added=money(x, n),
                   all_in=all_in_b)
         return
-    if (sh := _SHOW.match(what)):
-        h.emit(n, "show", cards=site_cards(sh.group(1), f"line {n}"), **h.who(name))
+    if what.startswith("shows [") and (sh := _SHOW.match(what)):
+        h.emit(n, "show", cards=quick_cards(sh.group(1), f"line {n}"), **h.who(name))
         return
-    if (mk := _MUCK.match(what)):
+    if what.startswith("mucks") and (mk := _MUCK.match(what)):
         w = h.who(name)
-        h.emit(n, "muck", cards=site_cards(mk.group(1), f"line {n}") if mk.group(1)
+        h.emit(n, "muck", cards=quick_cards(mk.group(1), f"line {n}") if mk.group(1)
                else None, **w)
         return
     for pattern, label in _NOTES:

@@ -49,13 +49,13 @@ import re
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
+from audit.importers.fasttext import Amounts, split_seated
 from audit.importers.sitetext import (
     CURRENCY_SYMBOLS,
     SiteHand,
     SiteHandError,
     SiteTextImporter,
     bad_line,
-    site_money,
 )
 
 _GAME_NO = re.compile(r"^\ufeff?#Game No ?: ?(\d+)\s*$")
@@ -132,6 +132,10 @@ def amount_888(text: str) -> Decimal:
         raise SiteHandError(f"{text!r} is not an amount") from None
 
 
+_AMOUNTS = Amounts(amount_888)
+_CARDS_READ: dict[tuple[str, bool], str] = {}  # card text, Spanish suits -> cards
+
+
 def cards_888(text: str, what: str, spanish: bool = False) -> str:
     """`[ 5s, Ad, 8h, 7c ]` / Swedish `[ Ec, Knd, 4c, Kh ]` -> `5s Ad 8h 7c` / `Ac Jd 4c Kh`;
     Spanish suits (`spanish`: picas p, tréboles t, diamantes d, corazones c) -> s c d h."""
@@ -156,6 +160,10 @@ def _symbol(text: str) -> str:
     return ""
 
 
+_GAME_NO_START = ("#Game No", "\ufeff#Game No")  # what _GAME_NO and _ROOM lines start with
+_ROOM_START = ("*****", "\ufeff*****")
+
+
 class _Header:
     """Where a hand starts: a `#Game No :` line, or a room line not right after one."""
 
@@ -163,12 +171,12 @@ class _Header:
         self.after_game_no = False
 
     def match(self, text: str) -> bool:
-        if _GAME_NO.match(text):
+        if text.startswith(_GAME_NO_START) and _GAME_NO.match(text):
             self.after_game_no = True
             return True
         if not text.strip():
             return False
-        if _ROOM.match(text) and not self.after_game_no:
+        if text.startswith(_ROOM_START) and _ROOM.match(text) and not self.after_game_no:
             return True
         self.after_game_no = False
         return False
@@ -182,7 +190,7 @@ def _hand_id_of(text: str) -> str | None:
 
 
 def _map_888(block: list[tuple[int, str]], file_name: str) -> SiteHand:
-    lines = [(n, t.strip()) for n, t in block if t.strip()]
+    lines = [(n, t) for n, x in block if (t := x.strip())]
     number, first = lines[0]
     i = 0
     game_no = None
@@ -226,9 +234,7 @@ def _map_888(block: list[tuple[int, str]], file_name: str) -> SiteHand:
         if not symbol:
             currency = "CHIPS"
 
-    def money(text: str, where: int) -> int:
-        return site_money(text, mpu, where, amount_888)
-
+    money = _AMOUNTS.of(mpu)
     sb, bb = money(s.group("sb"), st_line), money(s.group("bb"), st_line)
     ts = None
     if s.group("y"):
@@ -280,11 +286,11 @@ def _map_888(block: list[tuple[int, str]], file_name: str) -> SiteHand:
         raise SiteHandError(f"line {number}: no 'Seat N is the button' line")
     game["button_seat"] = button
     body = lines[i:]
-    spanish = any(_SPANISH.search(t) for _, t in body)
+    spanish = any("[" in t and _SPANISH.search(t) for _, t in body)
     # a seated player dealt in always has a line (a post, an action, his cards): one without
     # any sits out
     heard = {t[9:].partition(" [")[0] if t.startswith("Dealt to ") else
-             (sp[0] if (sp := h.split_name(t)) else "") for _, t in body}
+             (sp[0] if (sp := split_seated(h, t)) else "") for _, t in body}
     for name, seat in h.seat_of.items():
         if name not in heard:
             h.sitting_out.add(seat)
@@ -292,11 +298,17 @@ def _map_888(block: list[tuple[int, str]], file_name: str) -> SiteHand:
                 "detail"] = "sitting_out"
 
     def cards(text: str, where: int) -> str:
-        return cards_888(text, f"line {where}", spanish)
+        got = _CARDS_READ.get((text, spanish))
+        if got is None:  # read once (a refused text is not kept: its error names the line)
+            got = cards_888(text, f"line {where}", spanish)
+            if len(_CARDS_READ) >= 4096:
+                _CARDS_READ.clear()
+            _CARDS_READ[(text, spanish)] = got
+        return got
 
     known: dict[str, tuple[int, str]] = {}
     for n, text in body:
-        if (d := _DEALT.match(text)):
+        if text.startswith("Dealt to ") and (d := _DEALT.match(text)):
             if d.group(1) not in h.seat_of:
                 raise bad_line(n, text, "cards dealt to a player who is not seated")
             known[d.group(1)] = (n, cards(d.group(2), n))
@@ -315,9 +327,9 @@ def _map_888(block: list[tuple[int, str]], file_name: str) -> SiteHand:
             dealt = True
             section = "play"
             continue
-        if _DEALT.match(text):
+        if text.startswith("Dealt to ") and _DEALT.match(text):
             continue
-        if (st := _STREET.match(text)):
+        if text.startswith("** Dealing ") and (st := _STREET.match(text)):
             if section == "pre":  # an observed hand: the hole cards are dealt unseen
                 h.deal_holes(n, variant, known)
                 dealt = True
@@ -328,13 +340,13 @@ def _map_888(block: list[tuple[int, str]], file_name: str) -> SiteHand:
             section = "summary"
             ended = True
             continue
-        if _LAYOUT.match(text):
+        if text.startswith("(") and _LAYOUT.match(text):
             continue
         q = _QUICK.match(text)  # `name verb [amount]` with a seated name: most lines
         if q is not None and q.group(1) in h.seat_of:
             name, rest = q.group(1), text[q.end(1) + 1:]
         else:
-            split = h.split_name(text)
+            split = split_seated(h, text)
             if split is None:
                 raise bad_line(n, text)
             name, rest = split

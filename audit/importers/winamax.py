@@ -57,10 +57,12 @@ Mapping (Winamax line -> events; money exact, `Decimal` -> integer minor units):
 
 from __future__ import annotations
 
+import datetime as dt
 import re
 from decimal import Decimal
 from typing import Any
 
+from audit.importers.fasttext import Amounts, quick_cards, split_or_note, split_seated
 from audit.importers.sitetext import (
     STATUS_LINE,
     RoundsHand,
@@ -70,9 +72,8 @@ from audit.importers.sitetext import (
     bad_line,
     header_time,
     known_cards,
+    local_to_utc,
     parse_amount,
-    site_cards,
-    site_money,
 )
 
 _HEADER = re.compile(
@@ -151,6 +152,26 @@ def _amount(text: str) -> Decimal:
     return sign * value * (1000 if thousands else 1)
 
 
+_AMOUNTS = Amounts(_amount)
+
+
+def _header_time(stamp: str, zone: str, number: int, header: str
+                 ) -> tuple[dt.datetime, str]:
+    """`sitetext.header_time` for the header's `yyyy/m/d h:mm:ss` (the header pattern holds
+    it to that shape): in ASCII digits the fields are read as integers instead of by
+    `strptime`, which refuses the same dates; other digits go to `strptime`."""
+    if not stamp.isascii():
+        return header_time(stamp, zone, number, header)
+    try:
+        day, clock = stamp.split(" ")
+        y, mo, d = day.split("/")
+        hh, mi, ss = clock.split(":")
+        local = dt.datetime(int(y), int(mo), int(d), int(hh), int(mi), int(ss))
+    except ValueError:
+        raise bad_line(number, header, "invalid date") from None
+    return local_to_utc(local, zone)
+
+
 def _wmx_hand_id(header: str) -> str | None:
     m = re.search(r" - HandId: #([0-9][0-9-]*) - ", header)
     return f"wmx:{m.group(1)}" if m else None
@@ -167,7 +188,7 @@ class _Hand:
         self.game: dict[str, Any] = {}
 
     def money(self, text: str, n: int) -> int:
-        return site_money(text, self.mpu, n, _amount)
+        return _AMOUNTS.value(text, self.mpu, n)
 
     def map(self) -> SiteHand:  # noqa: C901, PLR0912, PLR0915 - one pass over the grammar
         number, header = self.block[0]
@@ -196,7 +217,7 @@ class _Hand:
         if tournament and "€" in m.group("stakes"):
             currency, self.mpu = "EUR", 100
         del euro
-        ts, note = header_time(m.group("date"), m.group("zone"), number, header)
+        ts, note = _header_time(m.group("date"), m.group("zone"), number, header)
         if play:
             note += ";currency=play money"
         if tournament:
@@ -243,15 +264,15 @@ class _Hand:
             raise SiteHandError(f"line {tn}: hand has no seats (truncated?)")
         rest = body[i:]
         # the players the hand deals in: those who post, act or are dealt cards
-        self._mark_sitting_out(rest)
+        splits = self._mark_sitting_out(rest)
         section = "pre"
         known: dict[str, tuple[int, str]] = {}
         if not is_stud:
             for n, text in rest:
-                if (d := _DEALT.match(text)) and d.group(1) in h.seat_of \
-                        and d.group(1) not in known:
+                if text.startswith("Dealt to ") and (d := _DEALT.match(text)) and \
+                        d.group(1) in h.seat_of and d.group(1) not in known:
                     groups = re.findall(r"\[([^\]]*)\]", d.group(2))
-                    known[d.group(1)] = (n, site_cards(groups[0], f"line {n}"))
+                    known[d.group(1)] = (n, quick_cards(groups[0], f"line {n}"))
         stud = _Stud(self, rest) if is_stud else None
         holes_dealt = False
         draws: dict[str, list[tuple[int, int]]] = {}  # player -> [(line, count)] pending
@@ -287,7 +308,8 @@ class _Hand:
                         if rake:
                             h.emit(n, "rake", amount=rake, detail="rake")
                 elif (ss := _SUMMARY_SEAT.match(text)):
-                    names = [p for p, q in h.seat_of.items() if q == int(ss.group(1))]
+                    listed = int(ss.group(1))
+                    names = [p for p, q in h.seat_of.items() if q == listed]
                     won = _SUMMARY_WON.search(text)
                     if won and names:
                         summary_won.append((n, names[0], self.money(won.group("a"), n)))
@@ -316,35 +338,37 @@ class _Hand:
                 deal_holes(n)
                 section = "showdown"
                 continue
-            if (st := _STREET.match(text)):
+            stars = text.startswith("*** ")  # a street (the others are above)
+            if stars and (st := _STREET.match(text)):
                 deal_holes(n)
                 groups = re.findall(r"\[([^\]]*)\]", st.group(2))
-                h.board(n, site_cards(groups[-1], f"line {n}"))
+                h.board(n, quick_cards(groups[-1], f"line {n}"))
                 section = "play"
                 continue
-            if stud is not None and (ss2 := _STUD_STREET.match(text)):
+            if stars and stud is not None and (ss2 := _STUD_STREET.match(text)):
                 stud.street(n, _STUD_NUMBER[ss2.group(1).lower()])
                 section = "play"
                 continue
-            if is_draw and (ds := _DRAW_STREET.match(text)):
+            if stars and is_draw and (ds := _DRAW_STREET.match(text)):
                 deal_holes(n)
                 self._flush_draws(draws, known)
                 if ds.group(2) == "BET" and ds.group(1) != "FIRST":
                     h.new_round()
                 section = "play"
                 continue
-            if (d := _DEALT.match(text)) and d.group(1) in h.seat_of:
+            if text.startswith("Dealt to ") and (d := _DEALT.match(text)) and \
+                    d.group(1) in h.seat_of:
                 if stud is not None:
                     stud.dealt(n, d.group(1), d.group(2))
                 elif is_draw and holes_dealt:
                     groups = re.findall(r"\[([^\]]*)\]", d.group(2))
                     if d.group(1) in draws and len(groups) == 2:
-                        new = site_cards(groups[1], f"line {n}").split(" ")
+                        new = quick_cards(groups[1], f"line {n}").split(" ")
                         self._draw_cards(draws, d.group(1), new)
                 continue
             if stud is not None:
                 stud.flush()
-            split = h.split_or_note(n, text)
+            split = split_or_note(h, n, text, splits)
             if split is None:
                 continue
             name, rest_ = split
@@ -428,7 +452,7 @@ class _Hand:
                 if count == 0:
                     h.emit(n, "stand_pat", **w)
                     continue
-                cards = site_cards(dc.group(2), f"line {n}") if dc.group(2) else " ".join(
+                cards = quick_cards(dc.group(2), f"line {n}") if dc.group(2) else " ".join(
                     ["??"] * count)
                 if len(cards.split(" ")) != count:
                     raise bad_line(n, text, "the discarded cards are not the count")
@@ -441,10 +465,10 @@ class _Hand:
             if (sh := _SHOW.match(rest_)):
                 if name not in shown:
                     shown.add(name)
-                    h.emit(n, "show", cards=site_cards(sh.group(1), f"line {n}"), **h.who(name))
+                    h.emit(n, "show", cards=quick_cards(sh.group(1), f"line {n}"), **h.who(name))
                 continue
             if (mk := _MUCK.match(rest_)):
-                mucked = site_cards(mk.group(1), f"line {n}") if mk.group(1) else (
+                mucked = quick_cards(mk.group(1), f"line {n}") if mk.group(1) else (
                     None if is_draw else known_cards(h.hole.get(h.seat_of[name])))
                 h.emit(n, "muck", cards=mucked, **h.who(name))
                 continue
@@ -512,24 +536,28 @@ class _Hand:
                 h.post(n, who, "dead", total - live, live=False)
                 h.rows[-1]["source"] += ";post=written as `raises .. to ..` and a small blind"
 
-    def _mark_sitting_out(self, rest: list[tuple[int, str]]) -> None:
+    def _mark_sitting_out(self, rest: list[tuple[int, str]]
+                          ) -> dict[str, tuple[str, str] | None]:
         """A seated player the hand never names (no post, action, card or showdown line) was
-        not dealt in: detail sitting_out."""
+        not dealt in: detail sitting_out. Returns the lines split on the way (text -> seated
+        player and the rest, or None)."""
         h = self.h
         named: set[str] = set()
+        splits: dict[str, tuple[str, str] | None] = {}
         for _, text in rest:
             if text == "*** SUMMARY ***":
                 break
-            if (d := _DEALT.match(text)):
+            if text.startswith("Dealt to ") and (d := _DEALT.match(text)):
                 named.add(d.group(1))
                 continue
-            sp = h.split_name(text)
+            sp = splits[text] = split_seated(h, text)
             if sp is not None:
                 named.add(sp[0])
         for row in h.rows:
             if row["kind"] == "seat" and row["player"] not in named:
                 row["detail"] = "sitting_out"
                 h.sitting_out.add(row["seat"])
+        return splits
 
     def _flush_draws(self, draws: dict[str, list[tuple[int, int]]],
                      known: dict[str, tuple[int, str]]) -> None:
@@ -553,9 +581,9 @@ class _Stud:
         self.h = hand.h
         self.shown: dict[str, list[str]] = {}
         for n, text in rest:
-            sp = self.h.split_name(text)
+            sp = split_seated(self.h, text)
             if sp and (sh := _SHOW.match(sp[1])):
-                cards = site_cards(sh.group(1), f"line {n}").split(" ")
+                cards = quick_cards(sh.group(1), f"line {n}").split(" ")
                 if len(cards) == 7:
                     self.shown[sp[0]] = cards
         self.number = 0
@@ -578,7 +606,7 @@ class _Stud:
             raise bad_line(n, f"Dealt to {name} {groups}", "stud cards outside a street")
         parts = re.findall(r"\[([^\]]*)\]", groups)
         new = parts[-1].split() if self.number > 3 else parts[0].split()
-        self.got[name] = ["??" if c.upper() == "X" else site_cards(c, f"line {n}") for c in new]
+        self.got[name] = ["??" if c.upper() == "X" else quick_cards(c, f"line {n}") for c in new]
 
     def flush(self) -> None:
         if not self.pending:

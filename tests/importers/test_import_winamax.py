@@ -5,6 +5,7 @@ named in each test), and each test states what the reader makes of it."""
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -12,7 +13,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from audit.importers import detect_format
-from audit.importers.winamax import WinamaxImporter
+from audit.importers.sitetext import header_time
+from audit.importers.winamax import WinamaxImporter, _header_time
 from tests.importers.sitecheck import (
     MUTATIONS,
     SITES,
@@ -202,3 +204,25 @@ def test_status_lines_are_notes(tmp_path: Path) -> None:
              if r["kind"] == "annotation"]
     assert notes == [("NewGuy", "note: joins the table at seat #6"),
                      ("Player2", "note: will be back soon")]
+
+
+_FIELD = st.sampled_from(["0", "00", "1", "01", "09", "12", "13", "23", "24", "29", "30", "31",
+                          "32", "59", "60", "61", "99", "٣", "١٢", "１２"])
+
+
+@settings(max_examples=400, deadline=None)
+@given(year=st.sampled_from(["2020", "2024", "1900", "0000", "0001", "9999", "٢٠٢٠"]),
+       month=_FIELD, day=_FIELD, hour=_FIELD, minute=_FIELD, second=_FIELD,
+       zone=st.sampled_from(["CET", "CEST", "UTC", "ET", "AEDT", "XYZ"]))
+def test_header_times_are_read_as_strptime_reads_them(year: str, month: str, day: str,
+                                                      hour: str, minute: str, second: str,
+                                                      zone: str) -> None:
+    # the reader reads the header's date field by field; it accepts and refuses exactly the
+    # dates `strptime` does (February 30th, hour 24, second 60, digits of other scripts)
+    def outcome(read: Callable[[str, str, int, str], object]) -> object:
+        try:
+            return read(f"{year}/{month}/{day} {hour}:{minute}:{second}", zone, 7, "hdr")
+        except Exception as exc:  # noqa: BLE001 - the refusal itself is compared
+            return type(exc).__name__, str(exc)
+
+    assert outcome(_header_time) == outcome(header_time)
