@@ -314,6 +314,26 @@ class Store:
                 found.update(hits.to_pylist())
         return found
 
+    def read_hands(self, hand_ids: Sequence[str]) -> pa.Table:
+        """The stored events of `hand_ids` (those the store holds), in file order: only the
+        row groups whose hand_id range can hold one are read, as find_hands does, so memory
+        follows the hands asked for, not the store."""
+        ordered = sorted(set(hand_ids))
+        tables = []
+        if ordered:
+            wanted = pa.array(ordered, pa.string())
+            for rel in [f["path"] for r in self.records() for f in r.get("files", [])]:
+                source = pq.ParquetFile(self.file_path(rel))
+                groups = _row_groups_holding(source.metadata, ordered)
+                if not groups:
+                    continue
+                table = source.read_row_groups(groups).cast(events_schema())
+                table = table.filter(pa.compute.is_in(table.column("hand_id"),
+                                                      value_set=wanted))
+                if table.num_rows:
+                    tables.append(table)
+        return pa.concat_tables(tables) if tables else events_schema().empty_table()
+
     def source_hashes(self) -> set[str]:
         return {s["sha256"] for r in self.records() for s in r.get("sources", [])}
 
