@@ -24,6 +24,7 @@ from audit.privacy import PSEUDONYMIZE_HELP
 from audit.report.timeline import hand_timeline
 from audit.run.runner import audit_store, read_findings, resolve_run
 from audit.run.summary import format_summary
+from audit.sql.hand_ids import resolve_hand_id
 from audit.sql.roster import pseudonymize_store_table
 from audit.store.runs import run_unprotected
 
@@ -128,17 +129,20 @@ def findings(store: Path | None, run: str, rule: str | None, fmt: str,
 def replay(hand_id: str, store: Path | None, profile: str) -> None:
     """Show one hand's timeline: each event with the pot and stacks after it, findings inline.
 
-    Below it, what the latest audit run found over this hand and the table's other hands
-    (button movement, missed blinds, kills) and the collusion leads that cite it.
+    HAND_ID is a stored hand id or the room's own hand number (47656382023 for
+    ps:47656382023); a number several rooms share is an error listing the matching ids.
+    Below the timeline, what the latest audit run found over this hand and the table's other
+    hands (button movement, missed blinds, kills) and the collusion leads that cite it.
 
     \b
     Example:
         poker-audit replay phh:pokerstars:61364517354
+        poker-audit replay 47656382023
     """
     target = open_store(store)
     name, overlays = split_profile(profile)
     with user_errors():
         if overlays:
             raise InputProblem("replay takes a profile name without overlays")
-        text = hand_timeline(target, hand_id, name)
+        text = hand_timeline(target, resolve_hand_id(target, hand_id), name)
     click.echo(text, nl=False)
