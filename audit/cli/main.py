@@ -33,6 +33,7 @@ COMMANDS: dict[str, str] = {
     "query": "audit.cli.query:query",
     "replay": "audit.cli.run:replay",
     "report": "audit.cli.report:report_command",
+    "runs": "audit.cli.runs:runs_command",
     "simulate": "audit.cli.simulate:simulate_command",
     "sql-init": "audit.cli.report:sql_init_command",
     "verify": "audit.cli.integrity:verify",
