@@ -3,6 +3,7 @@ and `replay` (one hand's timeline)."""
 
 from __future__ import annotations
 
+import json
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -24,6 +25,7 @@ from audit.privacy import PSEUDONYMIZE_HELP
 from audit.report.timeline import hand_timeline
 from audit.run.runner import audit_store, read_findings, resolve_run
 from audit.run.summary import format_summary
+from audit.run.summary_doc import summary_document
 from audit.sql.hand_ids import resolve_hand_id
 from audit.sql.roster import pseudonymize_store_table
 from audit.store.runs import run_unprotected
@@ -62,8 +64,12 @@ def split_profile(profile: str) -> tuple[str, list[str]]:
 @click.option("--since", default=None, metavar="RUN",
               help="Incremental: audit only the batches committed after this run (a run id or "
               "latest); findings of the two read as one.")
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text",
+              show_default=True,
+              help="The summary as text, or as one JSON document on stdout (progress and "
+              "notes stay on stderr); the exit code is the same.")
 def audit(store: Path | None, profile: str, fail_on: str, workers: int,
-          scheduler: str | None, since: str | None) -> None:
+          scheduler: str | None, since: str | None, fmt: str) -> None:
     """Replay every stored hand under a rule profile and record the findings as a run.
 
     Writes runs/<run_id>/findings/, hands/, hand_players/ (a part file per event file) and
@@ -75,6 +81,7 @@ def audit(store: Path | None, profile: str, fail_on: str, workers: int,
         poker-audit audit --workers 2
         poker-audit audit --scheduler tcp://scheduler.example:8786
         poker-audit audit --since latest      # only what was ingested since the last run
+        poker-audit audit --format json > run-summary.json
         poker-audit findings --rule BET-NL-MIN-RAISE
     """
     target = open_store(store)
@@ -89,7 +96,10 @@ def audit(store: Path | None, profile: str, fail_on: str, workers: int,
         else:
             summary = audit_store(target, profile=name, overlays=overlays, workers=workers,
                                   scheduler=scheduler, since=since)
-    click.echo(format_summary(summary))
+    if fmt == "json":
+        click.echo(json.dumps(summary_document(summary, fail_on), indent=2))
+    else:
+        click.echo(format_summary(summary))
     sys.exit(1 if summary.flagged(fail_on) else 0)
 
 
