@@ -61,9 +61,9 @@ def ingest(paths: tuple[Path, ...], store: Path | None, fmt: str, retry_quaranti
     Every hand is either stored or quarantined with its file, line and reason; a hand the
     store holds already (the same events, from an overlapping export) is counted as already
     stored. Identical files already ingested are skipped, unless none of their hands was
-    stored (a wrong --format): those are read again. Special files (FIFOs, devices, sockets) are not read,
-    nor symlinks in a directory that point out of it. Exit code 1 when anything was
-    quarantined or refused, 2 when a file could not be read.
+    stored (a wrong --format): those are read again. Special files (FIFOs, devices,
+    sockets) are not read, nor symlinks in a directory that point out of it. Exit code 1
+    when anything was quarantined or refused, 2 when a file could not be read.
 
     \b
     Example:

@@ -37,7 +37,7 @@ class FileResult:
     hands: int = 0
     rows: int = 0
     quarantined: int = 0
-    already_stored: int = 0  # hands identical to stored ones (overlapping exports): not stored again
+    already_stored: int = 0  # hands the store holds with the same events: not stored again
     skipped: str = ""  # why the file was skipped (already ingested)
     error: str = ""  # the file could not be read at all
     refused: str = ""  # why the file was not opened (a symlink out of the input tree)
