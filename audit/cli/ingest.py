@@ -92,6 +92,8 @@ def ingest(paths: tuple[Path, ...], store: Path | None, fmt: str, retry_quaranti
             already = f", {f.already_stored} already stored" if f.already_stored else ""
             err(f"{f.path}: {f.hands} hands ({f.rows} events) stored{already}, "
                 f"{f.quarantined} quarantined [{f.format}]")
+        if f.hint:
+            err(f"{f.path}: {f.hint}")
     refused = f", {summary.refused} refused" if summary.refused else ""
     err(f"total: {summary.hands} hands stored, {summary.quarantined} quarantined, "
         f"{summary.errors} unreadable file(s){refused}; store {target.root}")

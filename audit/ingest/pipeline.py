@@ -41,6 +41,7 @@ class FileResult:
     skipped: str = ""  # why the file was skipped (already ingested)
     error: str = ""  # the file could not be read at all
     refused: str = ""  # why the file was not opened (a symlink out of the input tree)
+    hint: str = ""  # a file that stored nothing under --format X reads as another format
     batch_id: str = ""
     reasons: list[str] = field(default_factory=list)  # "file:line hand: reason", quarantined
 
@@ -283,6 +284,21 @@ def _ingest_one(path: Path, explicit: bool, refusal: str, store: Store, fmt: str
                           f"{path}: the {result.format or 'input'} reader failed on this file "
                           f"({type(exc).__name__}: {exc}); the file is quarantined whole, "
                           "nothing of it was stored")
+    if fmt != "auto" and result.quarantined and not result.hands and not result.already_stored:
+        result.hint = _format_hint(path, fmt)
+
+
+def _format_hint(path: Path, fmt: str) -> str:
+    """For a file that stored nothing under `fmt`: the format its content looks like, when
+    another ("" when none, or the same)."""
+    try:
+        detected = detect_format(path)
+    except (AuditInputError, OSError):
+        return ""
+    if detected == fmt:
+        return ""
+    return (f"its content reads as {detected}, not {fmt}; nothing of it was stored, so it "
+            f"is read again when given again (--format {detected}, or leave --format out)")
 
 
 def _quarantine_whole(path: Path, store: Store, result: FileResult, reason: str) -> None:

@@ -71,6 +71,8 @@ def test_a_file_read_under_the_wrong_format_is_read_again_under_the_right_one(
     src = _stars_file(tmp_path)
     code, out = _ingest(store, str(src), "--format", "fulltilt")
     assert code == 1, out  # nothing of it fits Full Tilt's format: quarantined
+    assert (f"{src}: its content reads as pokerstars, not fulltilt; nothing of it was stored, "
+            "so it is read again when given again") in out
     assert _stored(store) == 0 and quarantined(store)
     code, out = _ingest(store, str(src))  # the right format (by content): read again
     assert code == 0, out
