@@ -25,7 +25,9 @@ from audit.errors import AuditInputError
 from audit.importers import detect_format, get_importer
 from audit.importers.base import ReadLimits, Rejected, capped, using_limits
 from audit.ingest.validate import validate_events
+from audit.schema import events_schema
 from audit.store.dataset import PendingBatch, SourceFile, Store, sha256_file
+from audit.store.merkle import canonical_hands
 
 
 @dataclass(slots=True, kw_only=True)
@@ -171,19 +173,24 @@ def _in_store(hand_id: str) -> str:
 _PROVENANCE = "source"
 
 
-def _hand_rows(table: pa.Table) -> dict[str, list[dict[str, Any]]]:
-    """Each hand's rows in seq order, without their provenance."""
-    by_hand: dict[str, list[dict[str, Any]]] = {}
-    for row in table.drop_columns([_PROVENANCE]).to_pylist():
-        by_hand.setdefault(row["hand_id"], []).append(row)
-    return {h: sorted(rows, key=lambda r: r["seq"]) for h, rows in by_hand.items()}
+def _content(table: pa.Table) -> dict[str, bytes]:
+    """Each hand's canonical bytes (the Merkle leaf's encoding: every column, row by row)
+    with its provenance blanked."""
+    if table.num_rows == 0:
+        return {}
+    table = table.cast(events_schema())
+    table = table.set_column(table.schema.get_field_index(_PROVENANCE), _PROVENANCE,
+                             pa.nulls(table.num_rows, pa.string()))
+    ids, canonical = canonical_hands(table.sort_by([("hand_id", "ascending"),
+                                                    ("seq", "ascending")]))
+    return dict(zip(ids, canonical.to_pylist(), strict=True))
 
 
 def identical_hands(new: pa.Table, stored: pa.Table) -> set[str]:
     """The hands of `new` that `stored` holds with the same events: every column but the
     provenance equal, row for row."""
-    have = _hand_rows(stored)
-    return {h for h, rows in _hand_rows(new).items() if have.get(h) == rows}
+    have = _content(stored)
+    return {h for h, content in _content(new).items() if have.get(h) == content}
 
 
 def _earlier_in_file(hand_id: str) -> str:

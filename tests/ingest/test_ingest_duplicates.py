@@ -204,3 +204,16 @@ def test_concurrent_ingests_sharing_hands_store_each_hand_once(store: Store, tmp
     assert quarantined(store) == []
     assert codes == [0, 0]
     assert store.verify().ok
+
+
+def test_a_stored_hand_is_the_same_hand_when_only_its_provenance_differs():
+    from audit.ingest.pipeline import identical_hands
+
+    stored = raw_table([*hand_rows("p0"), *hand_rows("p1"), *hand_rows("p2")])
+    again = [*hand_rows("p2"), *hand_rows("p0"), *hand_rows("p1")]  # another order
+    for row in again:
+        row["source"] = "pokerstars:export-2.txt:17"  # another file and line
+    again[1]["amount"] = 9999  # p2: a seat's stack differs
+    again[15]["game"] = {**again[15]["game"], "big_blind": 200}  # p0: the game differs
+    assert identical_hands(raw_table(again), stored) == {"p1"}
+    assert identical_hands(stored, stored) == {"p0", "p1", "p2"}
