@@ -4,13 +4,35 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
+from typing import Any
 
 import click
 
-from audit.cli.common import CONTEXT_SETTINGS, err, open_store, store_option, user_errors
+from audit.cli.common import (
+    CONTEXT_SETTINGS,
+    InputProblem,
+    err,
+    open_store,
+    store_option,
+    user_errors,
+)
+from audit.importers import IMPORTERS
 from audit.importers.base import MIB, ReadLimits
 from audit.ingest.pipeline import expand_paths
 from audit.ingest.pipeline import ingest as run_ingest
+
+
+class FormatChoice(click.Choice):
+    """The registered input formats, in any case (PokerStars is pokerstars); an unknown one is
+    a one-line error naming them, before anything touches the store."""
+
+    def convert(self, value: Any, param: click.Parameter | None,
+                ctx: click.Context | None) -> Any:
+        try:
+            return super().convert(value, param, ctx)
+        except click.BadParameter:
+            raise InputProblem(f"--format {value!r} is not a format; use one of: "
+                               f"{', '.join(self.choices)}") from None
 
 
 @click.command(context_settings=CONTEXT_SETTINGS)
@@ -19,22 +41,29 @@ from audit.ingest.pipeline import ingest as run_ingest
 @click.option(
     "--format",
     "fmt",
+    type=FormatChoice(["auto", *sorted(IMPORTERS)], case_sensitive=False),
     default="auto",
     show_default=True,
-    help="Input format: auto (by content), events (Parquet/JSONL/CSV), phh.",
+    help="Input format: auto (by content), events (Parquet/JSONL/CSV), phh, ohh or a room's "
+    "hand histories.",
 )
+@click.option("--retry-quarantined", is_flag=True,
+              help="Read again files already ingested whose hands were quarantined (after an "
+              "importer fix); their stored hands count as already stored.")
 @click.option("--max-line-mb", type=click.IntRange(min=1), default=4, show_default=True,
               help="Longest line read, in MiB; a longer one is quarantined with its size.")
 @click.option("--max-hand-mb", type=click.IntRange(min=1), default=32, show_default=True,
               help="Largest hand read, in MiB; a larger one is quarantined with its size.")
-def ingest(paths: tuple[Path, ...], store: Path | None, fmt: str, max_line_mb: int,
-           max_hand_mb: int) -> None:
+def ingest(paths: tuple[Path, ...], store: Path | None, fmt: str, retry_quarantined: bool,
+           max_line_mb: int, max_hand_mb: int) -> None:
     """Append hands from files or directories to the store.
 
-    Every hand is either stored or quarantined with its file, line and reason. Identical
-    files already ingested are skipped. Special files (FIFOs, devices, sockets) are not read,
-    nor symlinks in a directory that point out of it. Exit code 1 when anything was
-    quarantined or refused, 2 when a file could not be read.
+    Every hand is either stored or quarantined with its file, line and reason; a hand the
+    store holds already (the same events, from an overlapping export) is counted as already
+    stored. Identical files already ingested are skipped, unless none of their hands was
+    stored (a wrong --format): those are read again. Special files (FIFOs, devices,
+    sockets) are not read, nor symlinks in a directory that point out of it. Exit code 1
+    when anything was quarantined or refused, 2 when a file could not be read.
 
     \b
     Example:
@@ -48,9 +77,10 @@ def ingest(paths: tuple[Path, ...], store: Path | None, fmt: str, max_line_mb: i
         if sys.stderr.isatty() and len(files) > 1:
             with click.progressbar(length=len(files), label="ingesting", file=sys.stderr) as bar:
                 summary = run_ingest(paths, target, fmt=fmt, progress=bar.update,
-                                     limits=limits)
+                                     limits=limits, retry_quarantined=retry_quarantined)
         else:
-            summary = run_ingest(paths, target, fmt=fmt, limits=limits)
+            summary = run_ingest(paths, target, fmt=fmt, limits=limits,
+                                 retry_quarantined=retry_quarantined)
     for f in summary.files:
         if f.error:
             err(f"error: {f.error}" + (" (file quarantined whole)" if f.quarantined else ""))
@@ -59,11 +89,17 @@ def ingest(paths: tuple[Path, ...], store: Path | None, fmt: str, max_line_mb: i
         elif f.skipped:
             err(f"{f.path}: skipped, {f.skipped}")
         else:
-            err(f"{f.path}: {f.hands} hands ({f.rows} events) stored, "
+            already = f", {f.already_stored} already stored" if f.already_stored else ""
+            err(f"{f.path}: {f.hands} hands ({f.rows} events) stored{already}, "
                 f"{f.quarantined} quarantined [{f.format}]")
+        if f.hint:
+            err(f"{f.path}: {f.hint}")
     refused = f", {summary.refused} refused" if summary.refused else ""
     err(f"total: {summary.hands} hands stored, {summary.quarantined} quarantined, "
         f"{summary.errors} unreadable file(s){refused}; store {target.root}")
+    if summary.already_stored:
+        err(f"already stored: {summary.already_stored} hands the store holds with the same "
+            "events (overlapping exports); not stored again, not quarantined")
     reasons = [r for f in summary.files for r in f.reasons]
     for reason in reasons[:20]:
         err(f"quarantined: {reason}")

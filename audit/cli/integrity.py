@@ -3,8 +3,10 @@ of one hand) and `verify-proof` (check a proof with what it carries)."""
 
 from __future__ import annotations
 
+import json
 import sys
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -16,6 +18,7 @@ from audit.cli.common import (
     store_option,
     user_errors,
 )
+from audit.store.dataset import VerifyReport
 from audit.store.outfile import write_output
 from audit.store.proof import build_proof, check_proof, dumps, proof_size
 from audit.store.proof_format import MAX_PROOF_BYTES, parse_proof, printable, read_proof
@@ -30,7 +33,11 @@ def _is_sha256_hex(text: str) -> bool:
 @click.option("--head", default=None, metavar="HASH",
               help="A chain head published earlier (verify prints it): fail if the chain "
               "does not hold it, as after a rollback.")
-def verify(store: Path | None, head: str | None) -> None:
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text",
+              show_default=True,
+              help="The result as text, or as one JSON document on stdout (notes stay on "
+              "stderr); the exit code is the same.")
+def verify(store: Path | None, head: str | None, fmt: str) -> None:
     """Check the store's integrity: every file hash and the manifest hash chain.
 
     Names each modified, missing or unlisted file. Exit code 1 on any problem. Publish the
@@ -42,29 +49,50 @@ def verify(store: Path | None, head: str | None) -> None:
     Example:
         poker-audit verify --store ./audit-store
         poker-audit verify --store ./audit-store --head 2b05decf...
+        poker-audit verify --format json
     """
     if head is not None and not _is_sha256_hex(head):
         raise InputProblem(f"--head {head!r} is not a chain head (64 hex digits); use the "
                            "head a `poker-audit verify` printed")
     target = open_store(store)
     report = target.verify(head=head.lower() if head else None)
-    for p in report.problems:
-        click.echo(f"{p.kind.upper()}: {p.path}: {p.detail}")
-    for run_id in report.unprotected:  # not a problem: nothing protected them to check
-        click.echo(f"UNPROTECTED: runs/{run_id}: audit run written before runs were committed "
-                   "to the chain; verify cannot check it (run `poker-audit audit` to make a "
-                   "protected run)")
-    status = "OK" if report.ok else f"FAILED ({len(report.problems)} problem(s))"
-    click.echo(
-        f"{status}: {report.batches} batches, {report.files} files, {report.hands} hands, "
-        f"{report.rows} events; chain head {report.head}"
-    )
+    if fmt == "json":
+        click.echo(json.dumps(verify_document(report, head), indent=2))
+    else:
+        for p in report.problems:
+            click.echo(f"{p.kind.upper()}: {p.path}: {p.detail}")
+        for run_id in report.unprotected:  # not a problem: nothing protected them to check
+            click.echo(f"UNPROTECTED: runs/{run_id}: audit run written before runs were "
+                       "committed to the chain; verify cannot check it (run `poker-audit "
+                       "audit` to make a protected run)")
+        status = "OK" if report.ok else f"FAILED ({len(report.problems)} problem(s))"
+        click.echo(
+            f"{status}: {report.batches} batches, {report.files} files, {report.hands} hands, "
+            f"{report.rows} events; chain head {report.head}"
+        )
     if report.ok and head:
         err(f"the chain holds the published head {head.lower()}")
     elif report.ok:
         err(f"publish the chain head where the store's owner cannot change it; later "
             f"`poker-audit verify --head {report.head}` fails if the store was rolled back")
     sys.exit(0 if report.ok else 1)
+
+
+def verify_document(report: VerifyReport, head: str | None) -> dict[str, Any]:
+    """What `verify --format json` prints: the counts, the chain head, each problem and each
+    unprotected run, and the published head checked (null without --head)."""
+    return {
+        "ok": report.ok,
+        "batches": report.batches,
+        "files": report.files,
+        "hands": report.hands,
+        "rows": report.rows,
+        "head": report.head,
+        "published_head": head.lower() if head else None,
+        "problems": [{"kind": p.kind, "path": p.path, "detail": p.detail}
+                     for p in report.problems],
+        "unprotected_runs": [f"runs/{run_id}" for run_id in report.unprotected],
+    }
 
 
 @click.command(context_settings=CONTEXT_SETTINGS)

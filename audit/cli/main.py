@@ -33,6 +33,7 @@ COMMANDS: dict[str, str] = {
     "query": "audit.cli.query:query",
     "replay": "audit.cli.run:replay",
     "report": "audit.cli.report:report_command",
+    "runs": "audit.cli.runs:runs_command",
     "simulate": "audit.cli.simulate:simulate_command",
     "sql-init": "audit.cli.report:sql_init_command",
     "verify": "audit.cli.integrity:verify",
@@ -113,15 +114,21 @@ class AuditGroup(LazyGroup):
                 ) from None
             # not space or permissions: a file the store lists is gone or unreadable, or
             # the input is; verify names every damaged store file
+            also = ("" if exc.errno is None else
+                    "; if the file belongs to the store, run `poker-audit verify`")
             raise InputProblem(
                 f"{exc.strerror or exc}{where}: the command stopped and committed nothing "
-                f"partial; {next_step_for(exc)}; if the file belongs to the store, run "
-                "`poker-audit verify`"
+                f"partial; {next_step_for(exc)}{also}"
             ) from None
 
 
 def next_step_for(exc: OSError) -> str:
-    """What to do about an operating-system error: the advice that fits its cause."""
+    """What to do about an operating-system error: the advice that fits its cause. One
+    without an errno is a decoder's (Arrow's "ZSTD decompression failed", "Corrupt snappy
+    compressed data"): bytes of a file that changed, never a disk or permission matter."""
+    if exc.errno is None:
+        return ("a file's bytes do not decode: run `poker-audit verify`, which names each "
+                "damaged store file")
     if exc.errno in (errno.ENOSPC, errno.EDQUOT):
         return "free disk space"
     if exc.errno in (errno.EACCES, errno.EPERM, errno.EROFS):

@@ -3,6 +3,7 @@ and `replay` (one hand's timeline)."""
 
 from __future__ import annotations
 
+import json
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -26,6 +27,8 @@ from audit.rules.registry import Category, Severity
 from audit.run.runner import audit_store, read_findings, resolve_run
 from audit.run.selection import FindingSelection, check_rule_id, select_findings
 from audit.run.summary import format_summary
+from audit.run.summary_doc import summary_document
+from audit.sql.hand_ids import resolve_hand_id
 from audit.sql.roster import pseudonymize_store_table
 from audit.store.runs import run_unprotected
 
@@ -63,8 +66,12 @@ def split_profile(profile: str) -> tuple[str, list[str]]:
 @click.option("--since", default=None, metavar="RUN",
               help="Incremental: audit only the batches committed after this run (a run id or "
               "latest); findings of the two read as one.")
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text",
+              show_default=True,
+              help="The summary as text, or as one JSON document on stdout (progress and "
+              "notes stay on stderr); the exit code is the same.")
 def audit(store: Path | None, profile: str, fail_on: str, workers: int,
-          scheduler: str | None, since: str | None) -> None:
+          scheduler: str | None, since: str | None, fmt: str) -> None:
     """Replay every stored hand under a rule profile and record the findings as a run.
 
     Writes runs/<run_id>/findings/, hands/, hand_players/ (a part file per event file) and
@@ -76,6 +83,7 @@ def audit(store: Path | None, profile: str, fail_on: str, workers: int,
         poker-audit audit --workers 2
         poker-audit audit --scheduler tcp://scheduler.example:8786
         poker-audit audit --since latest      # only what was ingested since the last run
+        poker-audit audit --format json > run-summary.json
         poker-audit findings --rule BET-NL-MIN-RAISE
     """
     target = open_store(store)
@@ -90,7 +98,10 @@ def audit(store: Path | None, profile: str, fail_on: str, workers: int,
         else:
             summary = audit_store(target, profile=name, overlays=overlays, workers=workers,
                                   scheduler=scheduler, since=since)
-    click.echo(format_summary(summary))
+    if fmt == "json":
+        click.echo(json.dumps(summary_document(summary, fail_on), indent=2))
+    else:
+        click.echo(format_summary(summary))
     sys.exit(1 if summary.flagged(fail_on) else 0)
 
 
@@ -166,17 +177,20 @@ def findings(store: Path | None, run: str, rule: str | None, severity: str | Non
 def replay(hand_id: str, store: Path | None, profile: str) -> None:
     """Show one hand's timeline: each event with the pot and stacks after it, findings inline.
 
-    Below it, what the latest audit run found over this hand and the table's other hands
-    (button movement, missed blinds, kills) and the collusion leads that cite it.
+    HAND_ID is a stored hand id or the room's own hand number (47656382023 for
+    ps:47656382023); a number several rooms share is an error listing the matching ids.
+    Below the timeline, what the latest audit run found over this hand and the table's other
+    hands (button movement, missed blinds, kills) and the collusion leads that cite it.
 
     \b
     Example:
         poker-audit replay phh:pokerstars:61364517354
+        poker-audit replay 47656382023
     """
     target = open_store(store)
     name, overlays = split_profile(profile)
     with user_errors():
         if overlays:
             raise InputProblem("replay takes a profile name without overlays")
-        text = hand_timeline(target, hand_id, name)
+        text = hand_timeline(target, resolve_hand_id(target, hand_id), name)
     click.echo(text, nl=False)

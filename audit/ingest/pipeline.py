@@ -1,8 +1,12 @@
 """Ingest: source files -> importer -> structural validation -> one committed batch per file.
 
 Nothing is lost: every input hand ends up either in the store or in quarantine with its file,
-line and reason. Identical source bytes already in the store are skipped (and said so); a hand
-id already in the store is quarantined, never duplicated or dropped.
+line and reason. Identical source bytes whose batch stored a hand are skipped (and said so); a
+file that stored none (every hand quarantined, say under a wrong --format) is read again when
+given again, and `retry_quarantined` reads again the files whose hands were quarantined. A hand
+already in the store with the same events (overlapping exports: only the `source` column, the
+file and line it came from, may differ) is counted as already stored, never duplicated; one
+whose id is stored with other events is quarantined.
 """
 
 from __future__ import annotations
@@ -21,7 +25,9 @@ from audit.errors import AuditInputError
 from audit.importers import detect_format, get_importer
 from audit.importers.base import ReadLimits, Rejected, capped, using_limits
 from audit.ingest.validate import validate_events
+from audit.schema import events_schema
 from audit.store.dataset import PendingBatch, SourceFile, Store, sha256_file
+from audit.store.merkle import canonical_hands
 
 
 @dataclass(slots=True, kw_only=True)
@@ -33,9 +39,11 @@ class FileResult:
     hands: int = 0
     rows: int = 0
     quarantined: int = 0
+    already_stored: int = 0  # hands the store holds with the same events: not stored again
     skipped: str = ""  # why the file was skipped (already ingested)
     error: str = ""  # the file could not be read at all
     refused: str = ""  # why the file was not opened (a symlink out of the input tree)
+    hint: str = ""  # a file that stored nothing under --format X reads as another format
     batch_id: str = ""
     reasons: list[str] = field(default_factory=list)  # "file:line hand: reason", quarantined
 
@@ -55,6 +63,10 @@ class IngestSummary:
     @property
     def quarantined(self) -> int:
         return sum(f.quarantined for f in self.files)
+
+    @property
+    def already_stored(self) -> int:
+        return sum(f.already_stored for f in self.files)
 
     @property
     def errors(self) -> int:
@@ -153,8 +165,32 @@ def _date_partitions(table: pa.Table) -> dict[str, pa.Table]:
 
 
 def _in_store(hand_id: str) -> str:
-    return (f"hand {hand_id} is already in the store; a hand is stored once "
-            "(append a correction as an annotation event instead)")
+    return (f"hand {hand_id} is already in the store with other events; a hand is stored "
+            "once (append a correction as an annotation event instead)")
+
+
+# provenance: the file and line a row was read from, which overlapping exports do not share
+_PROVENANCE = "source"
+
+
+def _content(table: pa.Table) -> dict[str, bytes]:
+    """Each hand's canonical bytes (the Merkle leaf's encoding: every column, row by row)
+    with its provenance blanked."""
+    if table.num_rows == 0:
+        return {}
+    table = table.cast(events_schema())
+    table = table.set_column(table.schema.get_field_index(_PROVENANCE), _PROVENANCE,
+                             pa.nulls(table.num_rows, pa.string()))
+    ids, canonical = canonical_hands(table.sort_by([("hand_id", "ascending"),
+                                                    ("seq", "ascending")]))
+    return dict(zip(ids, canonical.to_pylist(), strict=True))
+
+
+def identical_hands(new: pa.Table, stored: pa.Table) -> set[str]:
+    """The hands of `new` that `stored` holds with the same events: every column but the
+    provenance equal, row for row."""
+    have = _content(stored)
+    return {h for h, content in _content(new).items() if have.get(h) == content}
 
 
 def _earlier_in_file(hand_id: str) -> str:
@@ -201,10 +237,16 @@ def ingest(
     fmt: str = "auto",
     progress: Callable[[int], None] | None = None,
     limits: ReadLimits | None = None,
+    retry_quarantined: bool = False,
 ) -> IngestSummary:
     """Ingest files into the store; one committed batch per file. `limits` bounds what one
     line and one hand may hold (default: `ReadLimits()`); past them the input is quarantined
-    with its size, never read whole."""
+    with its size, never read whole. `fmt` is checked before the store is touched (an unknown
+    one is an AuditInputError). `retry_quarantined` reads again files already ingested whose
+    hands were quarantined (after an importer fix): their stored hands come out as already
+    stored, the others are read again."""
+    if fmt != "auto":
+        get_importer(fmt)  # an unknown format touches no store and quarantines no file
     summary = IngestSummary()
     store.recover_if_needed()  # the next writer finishes a crashed one's committed batch
     given = [Path(p) for p in paths]
@@ -213,14 +255,15 @@ def ingest(
         for path, refusal in _inputs(given):
             result = FileResult(path=str(path))
             summary.files.append(result)
-            _ingest_one(path, path in explicit, refusal, store, fmt, result)
+            _ingest_one(path, path in explicit, refusal, store, fmt, result,
+                        retry_quarantined)
             if progress:
                 progress(1)
     return summary
 
 
 def _ingest_one(path: Path, explicit: bool, refusal: str, store: Store, fmt: str,
-                result: FileResult) -> None:
+                result: FileResult, retry_quarantined: bool = False) -> None:
     """One input: refused, skipped, stored, or quarantined whole; never an exception out of
     the file's reading (the next file is read whatever this one holds)."""
     if refusal:
@@ -236,7 +279,7 @@ def _ingest_one(path: Path, explicit: bool, refusal: str, store: Store, fmt: str
         result.skipped = "documentation found in a directory, not a hand history"
         return
     try:
-        _ingest_file(path, store, fmt, result)
+        _ingest_file(path, store, fmt, result, retry_quarantined)
     except AuditInputError as exc:
         result.error = str(exc)
         _quarantine_whole(path, store, result, str(exc))
@@ -248,6 +291,21 @@ def _ingest_one(path: Path, explicit: bool, refusal: str, store: Store, fmt: str
                           f"{path}: the {result.format or 'input'} reader failed on this file "
                           f"({type(exc).__name__}: {exc}); the file is quarantined whole, "
                           "nothing of it was stored")
+    if fmt != "auto" and result.quarantined and not result.hands and not result.already_stored:
+        result.hint = _format_hint(path, fmt)
+
+
+def _format_hint(path: Path, fmt: str) -> str:
+    """For a file that stored nothing under `fmt`: the format its content looks like, when
+    another ("" when none, or the same)."""
+    try:
+        detected = detect_format(path)
+    except (AuditInputError, OSError):
+        return ""
+    if detected == fmt:
+        return ""
+    return (f"its content reads as {detected}, not {fmt}; nothing of it was stored, so it "
+            f"is read again when given again (--format {detected}, or leave --format out)")
 
 
 def _quarantine_whole(path: Path, store: Store, result: FileResult, reason: str) -> None:
@@ -313,14 +371,28 @@ def _read_checked(importer: Any, path: Path, unit: str) -> Iterator[tuple[Any, A
         yield chunk, checked
 
 
-def _ingest_file(path: Path, store: Store, fmt: str, result: FileResult) -> None:
+def _already_ingested(store: Store, digest: str, retry_quarantined: bool) -> str:
+    """Why a file with these bytes is not read again ("" when it is read): a batch of the
+    same bytes stored hands (and, with `retry_quarantined`, quarantined none)."""
+    stored = quarantined = False
+    for record in store.records():
+        if any(s.get("sha256") == digest for s in record.get("sources", [])):
+            stored = stored or record.get("hands", 0) > 0
+            quarantined = quarantined or record.get("quarantined", 0) > 0
+    if not stored or (retry_quarantined and quarantined):
+        return ""
+    return "identical bytes already ingested"
+
+
+def _ingest_file(path: Path, store: Store, fmt: str, result: FileResult,
+                 retry_quarantined: bool = False) -> None:
     """One file -> one batch, streamed: each chunk is validated, deduplicated and written to
     staging as it arrives, so memory is bounded by a chunk plus the file's hand ids, never
     the file's events or the store's hands."""
     try:
         digest = sha256_file(path)
-        if digest in store.source_hashes():
-            result.skipped = "identical bytes already ingested"
+        result.skipped = _already_ingested(store, digest, retry_quarantined)
+        if result.skipped:
             return
         if path.stat().st_size == 0:  # a site's log of a session without a hand
             result.skipped = "the file is empty: no hand in it"
@@ -334,13 +406,14 @@ def _ingest_file(path: Path, store: Store, fmt: str, result: FileResult) -> None
         raise AuditInputError(f"{path}: cannot be read ({exc.strerror or exc}); check its "
                               "permissions") from None
     with store.locked():
-        if digest in store.source_hashes():  # a concurrent ingest of the same bytes won
-            result.skipped = "identical bytes already ingested"
+        # a concurrent ingest of the same bytes won
+        result.skipped = _already_ingested(store, digest, retry_quarantined)
+        if result.skipped:
             return
         seen: set[str] = set()  # this file's hand ids
         writer = store.batch_writer()
         reasons: list[str] = []
-        rows = rejected = 0
+        rows = rejected = already = 0
 
         def quarantine(found: list[Rejected]) -> None:
             nonlocal rejected
@@ -357,23 +430,31 @@ def _ingest_file(path: Path, store: Store, fmt: str, result: FileResult) -> None
                 for date, part in _date_partitions(table).items():
                     writer.write(date, part)
             # Hands already in the store: one lookup of the whole file's ids after it is
-            # written (a duplicate is rare; its hands are taken back out of staging).
+            # written (a duplicate is rare; its hands are taken back out of staging). The
+            # same hand from an overlapping export is already stored; another hand under a
+            # stored id is quarantined.
             stored = store.find_hands(pa.array(list(seen), pa.string()))
             if stored:
                 dropped = writer.drop_hands(pa.array(sorted(stored), pa.string()))
                 rows -= dropped.num_rows
-                quarantine(_quarantined_hands(dropped, str(path), _in_store))
-            if not rows and not rejected and name != "events":
+                same = identical_hands(dropped, store.read_hands(sorted(stored)))
+                already = len(same)
+                differing = dropped.filter(pc.invert(pc.is_in(
+                    dropped.column("hand_id"), value_set=pa.array(sorted(same), pa.string()))))
+                quarantine(_quarantined_hands(differing, str(path), _in_store))
+            if not rows and not rejected and not already and name != "events":
                 # A hand history that yields no hand (e.g. a PHH file holding only a
                 # comment) was cut short or is not one: the caller quarantines the whole
                 # file. A native event table with a header and no rows is an empty export.
                 raise AuditInputError(f"{path}: no hand in the file (read as {name})")
-            writer.sources.append(SourceFile(path=str(path), sha256=digest))
+            if rows or rejected:  # a file all of whose hands are stored commits nothing
+                writer.sources.append(SourceFile(path=str(path), sha256=digest))
             record = writer.commit()
         except BaseException:
             writer.abort()
             raise
     result.reasons = reasons
+    result.already_stored = already
     if record:
         result.batch_id = record["batch_id"]
         result.hands = record["hands"]

@@ -167,6 +167,7 @@ class PartJob:
     run_id: str
     profile: str
     overlays: tuple[str, ...]
+    sha256: str | None = None  # the manifest's: a file that differs is refused, named
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -189,12 +190,12 @@ class PartStats:
 def audit_part(job: PartJob) -> PartStats:
     """Audit one file and write its findings and projections as the run's part files."""
     try:
-        events = read_event_file(job.path)
+        events = read_event_file(job.path, job.sha256)
     except FileNotFoundError:  # published from staging since the run listed it
         moved = published_path(job.path)
         if moved is None:
             raise
-        events = read_event_file(moved)
+        events = read_event_file(moved, job.sha256)
     result = judge(events, job.profile, job.overlays, job.run_id)
     findings = result.findings
     tables = {
@@ -387,8 +388,10 @@ def audit_store(
     try:
         for name in OUTPUTS:
             (tmp / name).mkdir(parents=True)
+        digests = [f["sha256"] for r in batches[first:] for f in r.get("files", [])]
         jobs = [PartJob(index=i, path=path, out=tmp, run_id=run_id, profile=profile,
-                        overlays=tuple(overlays)) for i, path in enumerate(files)]
+                        overlays=tuple(overlays), sha256=digest)
+                for i, (path, digest) in enumerate(zip(files, digests, strict=True))]
         stats = _run_parts(jobs, workers, progress, scheduler, processes)
         summary = _summarise(run_id, label, stats)
         meta = {

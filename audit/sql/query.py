@@ -323,7 +323,8 @@ def query(
     try:
         return con.sql(sql, params=params or None).to_arrow_table()
     except duckdb.Error as exc:
-        raise QueryError(f"query failed: {_one_line(exc)}") from None
+        raise QueryError(damaged_store_note(store, exc) or f"query failed: {_one_line(exc)}"
+                         ) from None
     finally:
         con.close()
 
@@ -391,7 +392,8 @@ def copy_query(
             raise QueryError(_ONLY_READS.format(got="a statement that does not stay a read"))
         con.execute(copy, params or None)
     except duckdb.Error as exc:
-        raise QueryError(f"query failed: {_one_line(exc)}") from None
+        raise QueryError(damaged_store_note(store, exc) or f"query failed: {_one_line(exc)}"
+                         ) from None
     finally:
         con.close()
 
@@ -425,3 +427,23 @@ def stream_query(
         if isinstance(failed[0], QueryError) and "Broken pipe" in str(failed[0]):
             raise BrokenPipeError(str(failed[0]))
         raise failed[0]
+
+
+# what DuckDB raises when a file it reads is damaged (its bare Error: "Out of buffer"); a
+# mistake in the SQL (parser, binder, catalog, conversion) never makes the store suspect
+_READ_FAILURES = (duckdb.InvalidInputException, duckdb.IOException, duckdb.InternalException)
+
+
+def damaged_store_note(store: Store, exc: duckdb.Error) -> str:
+    """When a read failed because an event file changed since it was committed: one line
+    naming it (DuckDB names none, or only the byte it choked on) and pointing at verify;
+    otherwise ""."""
+    if type(exc) is not duckdb.Error and not isinstance(exc, _READ_FAILURES):
+        return ""
+    changed = store.changed_event_files()
+    if not changed:
+        return ""
+    more = f" (and {len(changed) - 1} more)" if len(changed) > 1 else ""
+    return (f"{changed[0]}{more}: committed event file differs from what the store committed "
+            f"(sha256 differs from the manifest), so the query failed ({_one_line(exc)}); "
+            f"run `poker-audit verify --store {store.root}`")

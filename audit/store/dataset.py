@@ -314,6 +314,42 @@ class Store:
                 found.update(hits.to_pylist())
         return found
 
+    def read_hands(self, hand_ids: Sequence[str]) -> pa.Table:
+        """The stored events of `hand_ids` (those the store holds), in file order: only the
+        row groups whose hand_id range can hold one are read, as find_hands does, so memory
+        follows the hands asked for, not the store."""
+        ordered = sorted(set(hand_ids))
+        tables = []
+        if ordered:
+            wanted = pa.array(ordered, pa.string())
+            for rel in [f["path"] for r in self.records() for f in r.get("files", [])]:
+                source = pq.ParquetFile(self.file_path(rel))
+                groups = _row_groups_holding(source.metadata, ordered)
+                if not groups:
+                    continue
+                table = source.read_row_groups(groups).cast(events_schema())
+                table = table.filter(pa.compute.is_in(table.column("hand_id"),
+                                                      value_set=wanted))
+                if table.num_rows:
+                    tables.append(table)
+        return pa.concat_tables(tables) if tables else events_schema().empty_table()
+
+    def changed_event_files(self) -> list[Path]:
+        """Committed event files whose bytes differ from the manifest's sha256 (or that are
+        gone): what to name when a read of the store fails without saying which file (DuckDB's
+        "Out of buffer"). Hashes every event file; verify checks the rest."""
+        records = self.records()
+        changed = []
+        for f in [f for r in records for f in r.get("files", [])]:
+            path = self.committed_path(f["path"], records)
+            try:
+                same = sha256_file(path) == f["sha256"]
+            except OSError:
+                same = False
+            if not same:
+                changed.append(path)
+        return changed
+
     def source_hashes(self) -> set[str]:
         return {s["sha256"] for r in self.records() for s in r.get("sources", [])}
 
@@ -980,10 +1016,15 @@ def published_path(path: Path) -> Path | None:
     return None
 
 
-def read_event_file(path: Path) -> pa.Table:
+def read_event_file(path: Path, sha256: str | None = None) -> pa.Table:
     """Read an event file written by any schema version up to this one. A file that is gone
     raises FileNotFoundError (a committed one may have moved out of staging meanwhile: see
-    Store.committed_path); one that does not read as Parquet, a StoreError naming it."""
+    Store.committed_path); one that does not read as Parquet, a StoreError naming it. With
+    `sha256` (the manifest's), bytes that differ are a StoreError naming the file: a flipped
+    byte can also decode into wrong values without any read error."""
+    if sha256 is not None and sha256_file(path) != sha256:
+        raise StoreError(f"{path}: committed event file differs from what the store committed "
+                         "(sha256 differs from the manifest); run `poker-audit verify`")
     try:
         table = pq.read_table(path)
     except FileNotFoundError:

@@ -57,7 +57,7 @@ def test_reingesting_identical_bytes_is_a_noop_that_says_so(store: Store, tmp_pa
 
 def test_hand_id_already_in_store_is_quarantined_not_duplicated(store: Store, tmp_path):
     ingest([write_parquet(tmp_path / "a.parquet", many_hands("h", 2))], store)
-    rows = many_hands("h", 3)  # h0, h1 again plus the new h2
+    rows = many_hands("h", 3, table_id="t9")  # h0, h1 again (other events) plus the new h2
     summary = ingest([write_jsonl(tmp_path / "b.jsonl", rows)], store)
     assert (summary.hands, summary.quarantined) == (1, 2)
     assert summary.exit_code == 1
