@@ -19,10 +19,10 @@ import pyarrow as pa
 
 from audit.errors import AuditInputError
 from audit.importers.base import (
+    _HEAD_BYTES,
     Chunk,
     Overlong,
     Rejected,
-    bounded_lines,
     over_hand_limit,
     over_line_limit,
     read_limits,
@@ -445,19 +445,93 @@ def iter_lines(path: Path) -> Iterator[tuple[int, str]]:
     """(line number, decoded text without line end) of a file, streamed; a line over the line
     limit comes as an `UnreadLine` excerpt (its hand is quarantined, the line never held).
     UTF-16 files (with or without a byte-order mark) are decoded as such."""
+    for piece in line_pieces(path):
+        yield from piece
+
+
+_PIECE_BYTES = 1 << 20  # bytes read at once: whole lines are decoded a piece at a time
+
+
+def line_pieces(path: Path) -> Iterator[list[tuple[int, str]]]:
+    """The lines of `iter_lines`, a piece (about a MiB of whole lines) at a time: each piece is
+    decoded and split at once, not line by line, with exactly the text `decode_line` gives
+    each line (a UTF-8 byte sequence never spans a line end, so decoding the piece decodes
+    each of its lines alike). Memory follows the piece and the line limit, never the file."""
     with path.open("rb") as raw_file:
         encoding = utf16_encoding(raw_file.read(512))
         raw_file.seek(0)
         f: BinaryIO = raw_file
         if encoding:
             f = io.BufferedReader(_Utf16AsUtf8(raw_file, encoding))  # type: ignore[assignment]
-        for number, raw in enumerate(bounded_lines(f), start=1):
-            if isinstance(raw, Overlong):
-                line = UnreadLine(raw.text())
-                line.reason = over_line_limit(number, raw.size)
-                yield number, line
-                continue
-            yield number, decode_line(raw)
+        yield from _pieces_of(f, read_limits().line_bytes)
+
+
+def _pieces_of(f: BinaryIO, limit: int) -> Iterator[list[tuple[int, str]]]:
+    """`line_pieces` of an open binary file; a line whose text (line end aside) runs over
+    `limit` bytes is an `UnreadLine` of its first bytes (as `bounded_lines` reads it), skipped
+    without being held."""
+    number = 0
+    tail = b""
+    while True:
+        data = f.read(_PIECE_BYTES)
+        if not data:
+            break
+        buf = tail + data if tail else data
+        while True:
+            cut = buf.rfind(b"\n") + 1
+            if cut:
+                piece, number = _decode_piece(buf[:cut], number, limit)
+                yield piece
+            tail = buf[cut:]
+            if len(tail) <= limit:
+                break
+            # a line over the limit: skip to its end, keeping its head
+            head, size = tail[:min(limit + 1, _HEAD_BYTES)], len(tail)
+            tail = buf = b""
+            while more := f.read(_PIECE_BYTES):
+                end = more.find(b"\n")
+                if end >= 0:
+                    size += end + 1
+                    buf = more[end + 1:]
+                    break
+                size += len(more)
+            number += 1
+            yield [(number, _unread(number, head, size))]
+    if tail:  # the last line, with no line end
+        piece, number = _decode_piece(tail + b"\n", number, limit, last=True)
+        yield piece
+
+
+def _unread(number: int, head: bytes, size: int) -> UnreadLine:
+    line = UnreadLine(Overlong(size, head).text())
+    line.reason = over_line_limit(number, size)
+    return line
+
+
+def _decode_piece(raw: bytes, number: int, limit: int, *, last: bool = False
+                  ) -> tuple[list[tuple[int, str]], int]:
+    """The lines of `raw` (whole lines, each ending in a line end; `last`: the line end was
+    added to the file's last line, which has none) numbered from `number + 1`, and the last
+    number."""
+    raws = raw.split(b"\n")
+    raws.pop()
+    if max(map(len, raws)) > limit:  # a line over the limit within the piece
+        out = []
+        for k, one in enumerate(raws, start=number + 1):
+            if len(one) > limit:
+                size = len(one) + (0 if last and k == number + len(raws) else 1)
+                out.append((k, _unread(k, one[:min(limit + 1, _HEAD_BYTES)], size)))
+            else:
+                out.append((k, decode_line(one)))
+        return out, number + len(raws)
+    text = raw.decode("utf-8", errors="poker_audit_cp1252")
+    if "\ufeff" in text:
+        lines = [t.lstrip("\ufeff").rstrip() for t in text.split("\n")]
+    else:
+        lines = [t.rstrip() for t in text.split("\n")]
+    lines.pop()
+    return list(zip(range(number + 1, number + 1 + len(lines)), lines, strict=True)), \
+        number + len(lines)
 
 
 def raw_text(block: list[tuple[int, str]]) -> str:
@@ -555,25 +629,40 @@ def split_blocks(path: Path, is_header: Any, skip: Any = None
     """(starts with a header?, lines, why it is not read or "") blocks of a text file, split
     where `is_header.match(line)` is truthy; lines where `skip.match(line)` is truthy (a
     site's file framing) are left out. A block over the hand limit keeps only its first
-    lines (an excerpt), so memory follows the limit, never the file."""
+    lines (an excerpt), so memory follows the limit, never the file. `is_header.match` is
+    called once per line not skipped, in file order (it may keep state)."""
     limit = read_limits().hand_bytes
     block: list[tuple[int, str]] = []
     is_hand = False
     size = 0
     unread = ""
-    for number, text in iter_lines(path):
-        if skip is not None and skip.match(text):
-            continue
-        if is_header.match(text):
-            if block:
-                yield is_hand, block, unread or _too_big(block, size, limit)
-            block, size, unread = [], 0, ""
-            is_hand = True
-        if isinstance(text, UnreadLine):
-            unread = unread or text.reason
-        size += len(text) + _PER_LINE_COST
-        if size <= limit:
-            block.append((number, text))
+    header = is_header.match
+    for piece in line_pieces(path):
+        if skip is not None:
+            piece = [line for line in piece if not skip.match(line[1])]
+        starts = [k for k, line in enumerate(piece) if header(line[1])]
+        starts.append(len(piece))
+        at = 0
+        for k in starts:
+            if k > at:  # lines of the block under way
+                part = piece[at:k]
+                grown = size + sum(len(t) for _, t in part) + _PER_LINE_COST * len(part)
+                if grown <= limit:
+                    block.extend(part)
+                elif size <= limit:
+                    for line in part:
+                        size += len(line[1]) + _PER_LINE_COST
+                        if size <= limit:
+                            block.append(line)
+                size = grown
+                if not unread:
+                    unread = next((t.reason for _, t in part if isinstance(t, UnreadLine)), "")
+            if k < len(piece):  # a header: the next block starts
+                if block:
+                    yield is_hand, block, unread or _too_big(block, size, limit)
+                block, size, unread = [], 0, ""
+                is_hand = True
+                at = k
     if block:
         yield is_hand, block, unread or _too_big(block, size, limit)
 
