@@ -160,14 +160,28 @@ def _label(text: str) -> str:
     return " ".join(text.split()) if "  " in text else text.strip()
 
 
+_KNOWN_AMOUNTS: dict[bool, dict[str, int]] = {True: {}, False: {}}
+
+
 class _Money:
-    __slots__ = ("mpu", "dollars")
+    __slots__ = ("mpu", "dollars", "known")
 
     def __init__(self, dollars: bool) -> None:
         self.dollars = dollars
         self.mpu = 100 if dollars else 1
+        self.known = _KNOWN_AMOUNTS[dollars]  # the amounts read so far (a file repeats them)
 
     def __call__(self, text: str, line: int) -> int:
+        got = self.known.get(text)
+        if got is not None:
+            return got
+        value = self._read(text, line)
+        if len(self.known) >= 4096:
+            self.known.clear()
+        self.known[text] = value
+        return value
+
+    def _read(self, text: str, line: int) -> int:
         t = text.lstrip("$").replace(",", "")
         try:
             value = Decimal(t) * self.mpu
@@ -211,11 +225,24 @@ def _header(number: int, text: str) -> dict[str, Any]:
     lv = _LEVEL.search(rest)
     info["level"] = (int(lv.group(1)), lv.group(2), lv.group(3)) if lv else None
     try:
-        local = dt.datetime.strptime(stamp, "%Y-%m-%d %H:%M:%S")
+        local = _local_time(stamp)
     except ValueError:
         raise bad_line(number, text, "invalid date or time") from None
     info["local"] = local
     return info
+
+
+def _local_time(stamp: str) -> dt.datetime:
+    """`yyyy-mm-dd h:mm:ss` (as `_HEADER` matched it) as a datetime, as
+    `strptime(stamp, "%Y-%m-%d %H:%M:%S")` reads it (ValueError when it is no date)."""
+    if not stamp.isascii():  # digits of another script: strptime's own reading
+        return dt.datetime.strptime(stamp, "%Y-%m-%d %H:%M:%S")
+    day, _, clock = stamp.partition(" ")
+    hour, minute, second = clock.split(":")
+    if len(minute) != 2 or len(second) != 2:
+        raise ValueError(stamp)
+    return dt.datetime(int(day[:4]), int(day[5:7]), int(day[8:10]), int(hour), int(minute),
+                       int(second))
 
 
 def _map_bovada(block: list[tuple[int, str]], file_name: str

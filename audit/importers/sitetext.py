@@ -182,12 +182,13 @@ class SiteHand:
         self.folded: set[int] = set()
         self.hole: dict[int, str] = {}
         self._names: list[str] = []
+        self._source = f"{fmt}:{file_name}:"
 
     def emit(self, line: int, kind: str, note: str = "", **fields: Any) -> dict[str, Any]:
-        row = {"hand_id": self.hand_id, "seq": len(self.rows), "table_id": self.table_id,
-               "kind": kind, "source": f"{self.fmt}:{self.file_name}:{line}{note}"}
-        row.update(fields)
-        self.rows.append(row)
+        rows = self.rows
+        row = {"hand_id": self.hand_id, "seq": len(rows), "table_id": self.table_id,
+               "kind": kind, "source": f"{self._source}{line}{note}", **fields}
+        rows.append(row)
         self.lines.append(line)
         return row
 
@@ -298,11 +299,15 @@ class SiteHand:
 
     def deal_holes(self, line: int, variant: str, known: dict[str, tuple[int, str]]) -> None:
         count = HOLE_COUNT.get(variant, 2)
+        unknown = (line, " ".join(["??"] * count))
+        name_at = {s: n for n, s in reversed(self.seat_of.items())}  # the first name listed
         for seat in sorted(self.left):
             if seat in self.sitting_out:
                 continue
-            name = next(n for n, s in self.seat_of.items() if s == seat)
-            at, cards = known.get(name, (line, " ".join(["??"] * count)))
+            name = name_at.get(seat)
+            if name is None:
+                name = next(n for n, s in self.seat_of.items() if s == seat)
+            at, cards = known.get(name, unknown)
             self.hole[seat] = cards
             self.emit(at, "deal", cards=cards, detail="hole", seat=seat, player=name)
 
