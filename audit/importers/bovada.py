@@ -724,12 +724,14 @@ def _settle_last(h: SiteHand) -> None:
     """`SiteHand.settle_awards_last` unless the hand is already in that order (the play, the
     main pot's awards, the rake)."""
     rows = h.rows
+    kinds = [r["kind"] for r in rows]
     tail = len(rows) - 1
-    while tail > 0 and rows[tail - 1]["kind"] in ("award", "rake"):
+    while tail > 0 and kinds[tail - 1] in ("award", "rake"):
         tail -= 1
-    if all(r["kind"] not in ("award", "rake") for r in rows[:tail]) and all(
+    play = kinds[:tail]
+    if "award" not in play and "rake" not in play and all(
             pot_of(r["detail"]) == "main" for r in rows[tail:-1] if r["kind"] == "award") and (
-            all(r["kind"] == "award" for r in rows[tail:-1]) or rows[-2]["kind"] == "rake"):
+            all(k == "award" for k in kinds[tail:-1]) or kinds[-2] == "rake"):
         return  # already in order: the play, the main pot's awards, the rake
     h.settle_awards_last()
 

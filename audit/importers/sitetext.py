@@ -681,14 +681,14 @@ def read_site_text(path: Path, *, fmt: str, header: Any, chunk_hands: int,
     """The shared read loop: split into hands, map each, quarantine what fails."""
     out = ChunkWriter(chunk_hands, str(path))
     for is_hand, block, unread in split_blocks(path, header, skip):
-        significant = [(n, t) for n, t in block if t.strip()]
-        if not significant:
+        first = next(((n, t) for n, t in block if t.strip()), None)
+        if first is None:  # blank lines only
             continue
         if unread:
             out.reject(block, unread, hand_id_of(block[0][1]) if is_hand else None)
             continue
         if not is_hand:
-            out.reject_outside(block, *significant[0])
+            out.reject_outside(block, *first)
             continue
         hand = out.map_or_reject(block, hand_id_of(block[0][1]), map_hand, block, path.name)
         if hand is None:
