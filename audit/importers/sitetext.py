@@ -229,17 +229,21 @@ class SiteHand:
         rake, then hand_ended: notes the log writes after a payout (`Leave(Auto)`, `Ranking
         2`) stay with the play. Each row keeps its source line."""
         rows, lines = self.rows, self.lines
-        order: list[str] = []
-        for r in rows:
-            if r["kind"] == "award":
-                pot = pot_of(r["detail"])
-                if pot not in order:
-                    order.append(pot)
-        keyed = sorted(range(len(rows)), key=lambda i: (
-            (2, 0) if rows[i]["kind"] == "hand_ended" else
-            (1, 1 + len(order)) if rows[i]["kind"] == "rake" else
-            (1, order.index(pot_of(rows[i]["detail"]))) if rows[i]["kind"] == "award" else
-            (0, 0)))
+        play: list[int] = []
+        pots: dict[str, list[int]] = {}  # by pot, in the order each pot is first paid
+        rake: list[int] = []
+        ended: list[int] = []
+        for i, r in enumerate(rows):
+            kind = r["kind"]
+            if kind == "award":
+                pots.setdefault(pot_of(r["detail"]), []).append(i)
+            elif kind == "rake":
+                rake.append(i)
+            elif kind == "hand_ended":
+                ended.append(i)
+            else:
+                play.append(i)
+        keyed = play + [i for paid in pots.values() for i in paid] + rake + ended
         self.rows = [rows[i] for i in keyed]
         self.lines = [lines[i] for i in keyed]
         for seq, r in enumerate(self.rows):
@@ -462,6 +466,12 @@ def line_pieces(path: Path) -> Iterator[list[tuple[int, str]]]:
     decoded and split at once, not line by line, with exactly the text `decode_line` gives
     each line (a UTF-8 byte sequence never spans a line end, so decoding the piece decodes
     each of its lines alike). Memory follows the piece and the line limit, never the file."""
+    for piece, _ in _flagged_pieces(path):
+        yield piece
+
+
+def _flagged_pieces(path: Path) -> Iterator[tuple[list[tuple[int, str]], bool]]:
+    """(piece, whether it holds an `UnreadLine`) of `line_pieces`."""
     with path.open("rb") as raw_file:
         encoding = utf16_encoding(raw_file.read(512))
         raw_file.seek(0)
@@ -471,8 +481,8 @@ def line_pieces(path: Path) -> Iterator[list[tuple[int, str]]]:
         yield from _pieces_of(f, read_limits().line_bytes)
 
 
-def _pieces_of(f: BinaryIO, limit: int) -> Iterator[list[tuple[int, str]]]:
-    """`line_pieces` of an open binary file; a line whose text (line end aside) runs over
+def _pieces_of(f: BinaryIO, limit: int) -> Iterator[tuple[list[tuple[int, str]], bool]]:
+    """`_flagged_pieces` of an open binary file; a line whose text (line end aside) runs over
     `limit` bytes is an `UnreadLine` of its first bytes (as `bounded_lines` reads it), skipped
     without being held."""
     number = 0
@@ -485,8 +495,8 @@ def _pieces_of(f: BinaryIO, limit: int) -> Iterator[list[tuple[int, str]]]:
         while True:
             cut = buf.rfind(b"\n") + 1
             if cut:
-                piece, number = _decode_piece(buf[:cut], number, limit)
-                yield piece
+                piece, number, odd = _decode_piece(buf[:cut], number, limit)
+                yield piece, odd
             tail = buf[cut:]
             if len(tail) <= limit:
                 break
@@ -501,10 +511,10 @@ def _pieces_of(f: BinaryIO, limit: int) -> Iterator[list[tuple[int, str]]]:
                     break
                 size += len(more)
             number += 1
-            yield [(number, _unread(number, head, size))]
+            yield [(number, _unread(number, head, size))], True
     if tail:  # the last line, with no line end
-        piece, number = _decode_piece(tail + b"\n", number, limit, last=True)
-        yield piece
+        piece, number, odd = _decode_piece(tail + b"\n", number, limit, last=True)
+        yield piece, odd
 
 
 def _unread(number: int, head: bytes, size: int) -> UnreadLine:
@@ -514,29 +524,30 @@ def _unread(number: int, head: bytes, size: int) -> UnreadLine:
 
 
 def _decode_piece(raw: bytes, number: int, limit: int, *, last: bool = False
-                  ) -> tuple[list[tuple[int, str]], int]:
+                  ) -> tuple[list[tuple[int, str]], int, bool]:
     """The lines of `raw` (whole lines, each ending in a line end; `last`: the line end was
-    added to the file's last line, which has none) numbered from `number + 1`, and the last
-    number."""
-    raws = raw.split(b"\n")
-    raws.pop()
-    if max(map(len, raws)) > limit:  # a line over the limit within the piece
-        out = []
-        for k, one in enumerate(raws, start=number + 1):
-            if len(one) > limit:
-                size = len(one) + (0 if last and k == number + len(raws) else 1)
-                out.append((k, _unread(k, one[:min(limit + 1, _HEAD_BYTES)], size)))
-            else:
-                out.append((k, decode_line(one)))
-        return out, number + len(raws)
+    added to the file's last line, which has none) numbered from `number + 1`, the last
+    number, and whether a line is over the limit (an `UnreadLine`)."""
+    if len(raw) > limit:  # a line may be over the limit
+        raws = raw.split(b"\n")
+        raws.pop()
+        if max(map(len, raws)) > limit:
+            out = []
+            for k, one in enumerate(raws, start=number + 1):
+                if len(one) > limit:
+                    size = len(one) + (0 if last and k == number + len(raws) else 1)
+                    out.append((k, _unread(k, one[:min(limit + 1, _HEAD_BYTES)], size)))
+                else:
+                    out.append((k, decode_line(one)))
+            return out, number + len(raws), True
     text = raw.decode("utf-8", errors="poker_audit_cp1252")
     if "\ufeff" in text:
         lines = [t.lstrip("\ufeff").rstrip() for t in text.split("\n")]
     else:
         lines = [t.rstrip() for t in text.split("\n")]
     lines.pop()
-    return list(zip(range(number + 1, number + 1 + len(lines)), lines, strict=True)), \
-        number + len(lines)
+    end = number + len(lines)
+    return list(zip(range(number + 1, end + 1), lines, strict=True)), end, False
 
 
 def raw_text(block: list[tuple[int, str]]) -> str:
@@ -642,16 +653,17 @@ def split_blocks(path: Path, is_header: Any, skip: Any = None
     size = 0
     unread = ""
     header = is_header.match
-    for piece in line_pieces(path):
+    for piece, odd in _flagged_pieces(path):
         if skip is not None:
             piece = [line for line in piece if not skip.match(line[1])]
         starts = [k for k, line in enumerate(piece) if header(line[1])]
         starts.append(len(piece))
+        sizes = [len(line[1]) for line in piece]
         at = 0
         for k in starts:
             if k > at:  # lines of the block under way
                 part = piece[at:k]
-                grown = size + sum(len(t) for _, t in part) + _PER_LINE_COST * len(part)
+                grown = size + sum(sizes[at:k]) + _PER_LINE_COST * (k - at)
                 if grown <= limit:
                     block.extend(part)
                 elif size <= limit:
@@ -660,7 +672,7 @@ def split_blocks(path: Path, is_header: Any, skip: Any = None
                         if size <= limit:
                             block.append(line)
                 size = grown
-                if not unread:
+                if odd and not unread:
                     unread = next((t.reason for _, t in part if isinstance(t, UnreadLine)), "")
             if k < len(piece):  # a header: the next block starts
                 if block:
