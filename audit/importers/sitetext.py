@@ -182,6 +182,8 @@ class SiteHand:
         self.folded: set[int] = set()
         self.hole: dict[int, str] = {}
         self._names: list[str] = []
+        # the names when none holds a space or a colon: a line's name is then its first word
+        self._plain: frozenset[str] | None = frozenset()
         self._source = f"{fmt}:{file_name}:"
 
     def emit(self, line: int, kind: str, note: str = "", **fields: Any) -> dict[str, Any]:
@@ -200,6 +202,8 @@ class SiteHand:
         self.seat_of[name] = seat
         self.left[seat] = stack
         self._names = sorted(self.seat_of, key=len, reverse=True)
+        self._plain = None if any(" " in n or ":" in n for n in self._names) else frozenset(
+            self._names)
         if sitting_out:
             self.sitting_out.add(seat)
         self.emit(line, "seat", seat=seat, player=name, amount=stack,
@@ -207,6 +211,16 @@ class SiteHand:
 
     def split_name(self, text: str) -> tuple[str, str] | None:
         """(seated player, rest of the line) when the line starts with a seated player."""
+        plain = self._plain
+        if plain is not None:  # the longest name the line starts with is its first word
+            end = text.find(" ")
+            colon = text.find(":", 0, end if end >= 0 else len(text))
+            if colon >= 0:
+                end = colon
+            elif end < 0:
+                end = len(text)
+            name = text[:end]
+            return (name, text[end:].lstrip(" ")) if name in plain else None
         for name in self._names:
             if text.startswith(name) and (len(text) == len(name) or text[len(name)] in " :"):
                 return name, text[len(name):].lstrip(" ")
