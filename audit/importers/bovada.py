@@ -79,6 +79,7 @@ from __future__ import annotations
 
 import datetime as dt
 import re
+from functools import lru_cache
 from collections.abc import Iterator
 from decimal import Decimal
 from pathlib import Path
@@ -198,21 +199,36 @@ def _header(number: int, text: str) -> dict[str, Any]:
     if not m:
         raise bad_line(number, text, "hand header not understood")
     room, hand_no, rest, stamp, zone = m.groups()
-    info: dict[str, Any] = {"room": room, "no": hand_no, "zone": zone}
+    words = _table_and_game(rest)
+    if isinstance(words, str):
+        raise bad_line(number, text, words)
+    info: dict[str, Any] = {"room": room, "no": hand_no, "zone": zone, **words}
+    try:
+        local = _local_time(stamp)
+    except ValueError:
+        raise bad_line(number, text, "invalid date or time") from None
+    info["local"] = local
+    return info
+
+
+@lru_cache(maxsize=1024)
+def _table_and_game(rest: str) -> dict[str, Any] | str:
+    """What a header's table and game words say (a file repeats them hand after hand), or
+    why they are not understood. The caller copies the dict; nobody changes it."""
     g = _GAME.search(rest)
     if not g:
-        raise bad_line(number, text, "no game (HOLDEM, OMAHA, 7CARD, ...) in the header")
+        return "no game (HOLDEM, OMAHA, 7CARD, ...) in the header"
     game = _GAMES.get((g.group(1), g.group(2) or ""))
     if game is None:
-        raise bad_line(number, text, f"unsupported Bovada game {g.group(0)!r}")
-    info["variant"] = game
+        return f"unsupported Bovada game {g.group(0)!r}"
+    info: dict[str, Any] = {"variant": game}
     lim = _LIMIT.search(rest[g.end():])
     info["structure"] = _LIMITS[lim.group(1)] if lim else None
     info["speed"] = None
     if lim is None:
         sp = _SPEED.search(rest)
         if sp is None:
-            raise bad_line(number, text, "no betting structure in the header")
+            return "no betting structure in the header"
         info["speed"] = sp.group(1)
         info["structure"] = "fixed_limit" if game in _STUD else (
             "no_limit" if game == "holdem" else "pot_limit")
@@ -224,11 +240,6 @@ def _header(number: int, text: str) -> dict[str, Any]:
     info["table"] = f"{tour.group(1)} {table}" if tour else table
     lv = _LEVEL.search(rest)
     info["level"] = (int(lv.group(1)), lv.group(2), lv.group(3)) if lv else None
-    try:
-        local = _local_time(stamp)
-    except ValueError:
-        raise bad_line(number, text, "invalid date or time") from None
-    info["local"] = local
     return info
 
 
@@ -562,11 +573,10 @@ def _map_bovada(block: list[tuple[int, str]], file_name: str
             else:
                 h.emit(n, "annotation", detail=_first_words(rest), **w)
             continue
-        a = _ACT.match(rest)
-        if a is None:
+        act = _action(rest)
+        if act is None:
             raise bad_line(n, text)
-        verb, paren, x, y = a.groups()
-        v = verb.strip().lower()
+        v, paren, x, y = act
         if implicit and need is not None and v in _ACTIONS:
             if not need and len(board) < 5:  # the round is over: the next street's cards
                 k = 3 if not board else 1
@@ -745,6 +755,17 @@ def _cards(text: str, what: str) -> str:
     if inner and all(c in _CARD_SET for c in inner):
         return " ".join(inner)
     return site_cards(text, what)
+
+
+@lru_cache(maxsize=4096)
+def _action(rest: str) -> tuple[str, str | None, str | None, str | None] | None:
+    """(verb lower-cased, parenthesis, amount, raise-to) of a player's line (`_ACT`; a file
+    repeats the same few), None when it is not one."""
+    a = _ACT.match(rest)
+    if a is None:
+        return None
+    verb, paren, x, y = a.groups()
+    return verb.strip().lower(), paren, x, y
 
 
 def _first_words(text: str) -> str:
