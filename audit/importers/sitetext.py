@@ -273,26 +273,29 @@ class SiteHand:
         self.round = {}
 
     def post(self, line: int, name: str, detail: str, amount: int, *, live: bool) -> None:
-        w = self.who(name)
-        seat = w["seat"]
+        seat = self.seat_of.get(name)
+        if seat is None:
+            raise SiteHandError(f"{name!r} is not seated in this hand")
         self.left[seat] -= amount
         total = None
         if live:
             total = self.round.get(seat, 0) + amount
             self.round[seat] = total
-        self.emit(line, "post", amount=amount, total=total, detail=detail, **w)
+        self.emit(line, "post", amount=amount, total=total, detail=detail, seat=seat,
+                  player=name)
 
     def act(self, line: int, name: str, kind: str, *, added: int | None = None,
             to: int | None = None, all_in: bool = False) -> None:
         """fold / check / call / bet / raise / complete, with chips added or a raise-to."""
-        w = self.who(name)
-        seat = w["seat"]
+        seat = self.seat_of.get(name)
+        if seat is None:
+            raise SiteHandError(f"{name!r} is not seated in this hand")
         if kind == "fold":
             self.folded.add(seat)
-            self.emit(line, kind, **w)
+            self.emit(line, kind, seat=seat, player=name)
             return
         if kind == "check":
-            self.emit(line, kind, **w)
+            self.emit(line, kind, seat=seat, player=name)
             return
         before = self.round.get(seat, 0)
         if to is not None:
@@ -309,7 +312,8 @@ class SiteHand:
         total = before + added
         self.round[seat] = total
         self.emit(line, kind, amount=added, total=total,
-                  detail="all_in" if all_in or (added > 0 and added == stack) else None, **w)
+                  detail="all_in" if all_in or (added > 0 and added == stack) else None,
+                  seat=seat, player=name)
 
     def board(self, line: int, cards: str) -> None:
         self.new_round()
