@@ -79,9 +79,9 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-from functools import lru_cache
 from collections.abc import Iterator
 from decimal import Decimal
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
