@@ -82,6 +82,7 @@ import re
 from collections.abc import Iterator
 from decimal import Decimal
 from functools import lru_cache
+from operator import itemgetter
 from pathlib import Path
 from typing import Any
 
@@ -152,6 +153,7 @@ _NEVER_TWICE = ("Small", "Big", "Ante", "Bring_in", "Posts", "Call", "Bets", "D 
 _REPEATED = "\x00repeated"
 _PUT_IN = frozenset({"post", "call", "bet", "raise", "complete"})
 _ME = re.compile(r"\s+\[ME\]")
+_TEXT = itemgetter(1)  # the text of a (line number, text) pair
 
 
 def _label(text: str) -> str:
@@ -752,7 +754,7 @@ _CARD_SET = frozenset(r + u for r in "23456789TJQKA" for u in "cdhs")
 def _cards(text: str, what: str) -> str:
     """`[4s Qh]` -> `4s Qh` (validated); anything unusual goes to the shared reader."""
     inner = text.strip().strip("[]").split()
-    if inner and all(c in _CARD_SET for c in inner):
+    if inner and _CARD_SET.issuperset(inner):
         return " ".join(inner)
     return site_cards(text, what)
 
@@ -893,7 +895,7 @@ class BovadaImporter(SiteTextImporter):
         out = ChunkWriter(self.chunk_hands, str(path))
         src = str(path)
         for is_hand, block, unread in split_blocks(path, _HEADER_LINE):
-            block = [(n, t) for n, t in block if t]
+            block = list(filter(_TEXT, block))  # blank lines left out
             if not block:
                 continue
             if unread:

@@ -11,6 +11,7 @@ import re
 from collections.abc import Callable, Iterator
 from decimal import Decimal, InvalidOperation
 from functools import lru_cache
+from operator import itemgetter
 from pathlib import Path
 from typing import Any, BinaryIO, TypeVar
 from zoneinfo import ZoneInfo
@@ -568,8 +569,11 @@ def _decode_piece(raw: bytes, number: int, limit: int, *, last: bool = False
     return list(zip(range(number + 1, end + 1), lines, strict=True)), end, False
 
 
+_TEXT = itemgetter(1)  # the text of a (line number, text) pair
+
+
 def raw_text(block: list[tuple[int, str]]) -> str:
-    return "\n".join(text for _, text in block) + "\n"
+    return "\n".join(map(_TEXT, block)) + "\n"
 
 
 _T = TypeVar("_T")
