@@ -142,10 +142,24 @@ def header_time(stamp: str, zone: str, number: int, header: str) -> tuple[dt.dat
     """A header's `yyyy/mm/dd hh:mm:ss` in `zone` as UTC and its note (`local_to_utc`); an
     invalid date is an error naming the header line."""
     try:
-        local = dt.datetime.strptime(stamp, "%Y/%m/%d %H:%M:%S")
+        local = _site_clock(stamp)
     except ValueError:
         raise bad_line(number, header, "invalid date") from None
     return local_to_utc(local, zone)
+
+
+_CLOCK = re.compile(r"(\d{4})/(\d\d?)/(\d\d?) (\d\d?):(\d\d?):(\d\d?)", re.ASCII)
+
+
+def _site_clock(stamp: str) -> dt.datetime:
+    """`strptime(stamp, "%Y/%m/%d %H:%M:%S")`, read directly when `stamp` is plain ASCII
+    digits (each field's number is the one strptime reads; a value out of range is a
+    ValueError either way), by strptime otherwise."""
+    m = _CLOCK.fullmatch(stamp)
+    if m is None:
+        return dt.datetime.strptime(stamp, "%Y/%m/%d %H:%M:%S")
+    year, month, day, hour, minute, second = map(int, m.groups())
+    return dt.datetime(year, month, day, hour, minute, second)
 
 
 def site_cards(text: str, what: str) -> str:
