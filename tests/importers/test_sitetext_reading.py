@@ -9,6 +9,9 @@ per-line reading is kept below as the rule (`bounded_lines` + `decode_line`, one
 time) and compared on the real files of the corpus, the fixtures, and random bytes with tiny
 limits and tiny pieces.
 
+The hand builder's shortcuts (a header clock read without strptime, a line's player found as
+its first word, the awards settled in one pass) are checked against the rule they stand for.
+
 The Bovada and Winning readers are checked against golden digests of what they make of every
 file of their corpus folders (events with their sources, row lines, rejections), chunked as
 shipped and two hands a chunk. A change that is meant to change an import regenerates them:
@@ -20,8 +23,10 @@ and says in its commit why the events changed.
 
 from __future__ import annotations
 
+import datetime as dt
 import hashlib
 import io
+import itertools
 import json
 import re
 import sys
@@ -42,7 +47,8 @@ from audit.importers.base import (
     read_limits,
     using_limits,
 )
-from audit.importers.bovada import BovadaImporter
+from audit.importers.bovada import _HEADER as _BOVADA_HEADER
+from audit.importers.bovada import BovadaImporter, _local_time
 from audit.importers.fulltilt import _FRAMING
 from audit.importers.partypoker import _Split
 from audit.importers.winning import WinningImporter
@@ -188,6 +194,91 @@ def test_a_line_over_the_limit_is_skipped_to_its_end_and_the_next_line_read(
     assert lines[1][:2] == (2, "yyyyyyyyyyy... [40 more bytes of this line not read]")
     assert lines[1][2].startswith("line 2 is 51 bytes, over the limit of 10 bytes")
     assert lines[2:] == [(3, "next", ""), (4, "last", "")]
+
+
+# --- the hand builder's shortcuts, against the rule they stand for -------------------------
+
+_CLOCK_FIELDS = ["0", "00", "1", "01", "07", "9", "12", "13", "23", "24", "29", "30", "31", "32",
+                 "59", "60", "61", "99", "007", "\u0661"]
+
+
+def _strptime(stamp: str, fmt: str) -> dt.datetime | str:
+    try:
+        return dt.datetime.strptime(stamp, fmt)
+    except ValueError:
+        return "invalid"
+
+
+def _or_invalid(read: Any, stamp: str) -> dt.datetime | str:
+    try:
+        return read(stamp)  # type: ignore[no-any-return]
+    except ValueError:
+        return "invalid"
+
+
+def test_a_header_clock_reads_as_strptime_reads_it() -> None:
+    # every field value strptime treats apart: one or two digits, out of range, leap seconds,
+    # three digits, another script's digits
+    for year in ("2016", "0000", "201"):
+        for month, day, hour, minute, second in itertools.product(
+                _CLOCK_FIELDS, _CLOCK_FIELDS, ["0", "9", "23", "24"], ["5", "59", "60"],
+                ["0", "60", "61"]):
+            stamp = f"{year}/{month}/{day} {hour}:{minute}:{second}"
+            assert _or_invalid(sitetext._site_clock, stamp) == \
+                _strptime(stamp, "%Y/%m/%d %H:%M:%S"), stamp
+            dashed = f"{year}-{month}-{day} {hour}:{minute}:{second}"
+            if _BOVADA_HEADER.match(f"Bovada Hand #1: TBL#2 HOLDEM No Limit - {dashed}"):
+                assert _or_invalid(_local_time, dashed) == \
+                    _strptime(dashed, "%Y-%m-%d %H:%M:%S"), dashed
+
+
+def _longest_name_first(names: list[str], text: str) -> tuple[str, str] | None:
+    for name in sorted(names, key=len, reverse=True):
+        if text.startswith(name) and (len(text) == len(name) or text[len(name)] in " :"):
+            return name, text[len(name):].lstrip(" ")
+    return None
+
+
+_NAME_BITS = st.sampled_from(["a", "b", "ab", " ", ":", "x y", "\u00e9", "\t", "1"])
+
+
+@settings(max_examples=500, deadline=None)
+@given(names=st.lists(st.lists(_NAME_BITS, max_size=3).map("".join), max_size=5, unique=True),
+       text=st.lists(_NAME_BITS, max_size=8).map("".join))
+def test_a_line_names_the_longest_seated_name_it_starts_with(names: list[str], text: str
+                                                              ) -> None:
+    h = sitetext.SiteHand(fmt="f", file_name="x.txt", hand_id="h", table_id=None)
+    for seat, name in enumerate(names, start=1):
+        h.add_seat(seat, seat, name, 100, False)
+    assert h.split_name(text) == _longest_name_first(names, text)
+
+
+@settings(max_examples=500, deadline=None)
+@given(rows=st.lists(st.tuples(
+    st.sampled_from(["award", "rake", "hand_ended", "bet", "deal"]),
+    st.sampled_from([None, "main", "side-1", "side-2", "side1/high@2", "uncalled"])),
+    max_size=12))
+def test_awards_settle_after_the_play_pot_by_pot_then_the_rake_then_the_end(
+        rows: list[tuple[str, str | None]]) -> None:
+    h = sitetext.SiteHand(fmt="f", file_name="x.txt", hand_id="h", table_id=None)
+    for line, (kind, detail) in enumerate(rows, start=1):
+        h.emit(line, kind, detail=detail)
+    before = list(h.rows)
+    order: list[str] = []
+    for r in before:
+        if r["kind"] == "award" and sitetext.pot_of(r["detail"]) not in order:
+            order.append(sitetext.pot_of(r["detail"]))
+
+    def rank(r: dict[str, Any]) -> tuple[int, int]:  # the order a stable sort gives
+        return ((2, 0) if r["kind"] == "hand_ended" else (1, 1 + len(order))
+                if r["kind"] == "rake" else (1, order.index(sitetext.pot_of(r["detail"])))
+                if r["kind"] == "award" else (0, 0))
+
+    want = sorted(before, key=rank)
+    h.settle_awards_last()
+    assert [r["source"] for r in h.rows] == [r["source"] for r in want]
+    assert h.lines == [int(r["source"].rsplit(":", 1)[1]) for r in want]
+    assert [r["seq"] for r in h.rows] == list(range(len(rows)))
 
 
 # --- the readers' events, golden ----------------------------------------------------------
