@@ -325,22 +325,24 @@ class _Old(_Hand):
                 flush_deal(n)
                 section = "summary"
                 continue
-            if (u := _UNCALLED.match(text)):
+            if text.startswith("Player "):
+                pass  # a player's line: no return, street or summary line starts so
+            elif (u := _UNCALLED.match(text)):
                 flush_deal(n)
                 who = self._name(u.group("who").strip(), unknown, n, text)
                 h.award(n, who, self.money(u.group("a"), n), "uncalled")
                 continue
-            if (sv := _OLD_STREET.match(text)):
+            elif (sv := _OLD_STREET.match(text)):
                 flush_deal(n)
                 groups = re.findall(r"\[([^\]]*)\]", sv.group(2))
                 h.board(n, site_cards(groups[-1], f"line {n}"))
                 continue
-            if is_stud and _OLD_STUD.match(text):
+            elif is_stud and _OLD_STUD.match(text):
                 flush_deal(n)
                 stud_street += 1
                 h.new_round()
                 continue
-            if not text.startswith("Player "):
+            else:
                 raise bad_line(n, text)
             name, verb = self._split(h, text[7:], unknown, n, text)
             if (rc := _RECEIVED.match(verb)):
