@@ -81,6 +81,8 @@ import datetime as dt
 import re
 from collections.abc import Iterator
 from decimal import Decimal
+from functools import lru_cache
+from operator import itemgetter
 from pathlib import Path
 from typing import Any
 
@@ -151,6 +153,7 @@ _NEVER_TWICE = ("Small", "Big", "Ante", "Bring_in", "Posts", "Call", "Bets", "D 
 _REPEATED = "\x00repeated"
 _PUT_IN = frozenset({"post", "call", "bet", "raise", "complete"})
 _ME = re.compile(r"\s+\[ME\]")
+_TEXT = itemgetter(1)  # the text of a (line number, text) pair
 
 
 def _label(text: str) -> str:
@@ -160,14 +163,28 @@ def _label(text: str) -> str:
     return " ".join(text.split()) if "  " in text else text.strip()
 
 
+_KNOWN_AMOUNTS: dict[bool, dict[str, int]] = {True: {}, False: {}}
+
+
 class _Money:
-    __slots__ = ("mpu", "dollars")
+    __slots__ = ("mpu", "dollars", "known")
 
     def __init__(self, dollars: bool) -> None:
         self.dollars = dollars
         self.mpu = 100 if dollars else 1
+        self.known = _KNOWN_AMOUNTS[dollars]  # the amounts read so far (a file repeats them)
 
     def __call__(self, text: str, line: int) -> int:
+        got = self.known.get(text)
+        if got is not None:
+            return got
+        value = self._read(text, line)
+        if len(self.known) >= 4096:
+            self.known.clear()
+        self.known[text] = value
+        return value
+
+    def _read(self, text: str, line: int) -> int:
         t = text.lstrip("$").replace(",", "")
         try:
             value = Decimal(t) * self.mpu
@@ -184,21 +201,36 @@ def _header(number: int, text: str) -> dict[str, Any]:
     if not m:
         raise bad_line(number, text, "hand header not understood")
     room, hand_no, rest, stamp, zone = m.groups()
-    info: dict[str, Any] = {"room": room, "no": hand_no, "zone": zone}
+    words = _table_and_game(rest)
+    if isinstance(words, str):
+        raise bad_line(number, text, words)
+    info: dict[str, Any] = {"room": room, "no": hand_no, "zone": zone, **words}
+    try:
+        local = _local_time(stamp)
+    except ValueError:
+        raise bad_line(number, text, "invalid date or time") from None
+    info["local"] = local
+    return info
+
+
+@lru_cache(maxsize=1024)
+def _table_and_game(rest: str) -> dict[str, Any] | str:
+    """What a header's table and game words say (a file repeats them hand after hand), or
+    why they are not understood. The caller copies the dict; nobody changes it."""
     g = _GAME.search(rest)
     if not g:
-        raise bad_line(number, text, "no game (HOLDEM, OMAHA, 7CARD, ...) in the header")
+        return "no game (HOLDEM, OMAHA, 7CARD, ...) in the header"
     game = _GAMES.get((g.group(1), g.group(2) or ""))
     if game is None:
-        raise bad_line(number, text, f"unsupported Bovada game {g.group(0)!r}")
-    info["variant"] = game
+        return f"unsupported Bovada game {g.group(0)!r}"
+    info: dict[str, Any] = {"variant": game}
     lim = _LIMIT.search(rest[g.end():])
     info["structure"] = _LIMITS[lim.group(1)] if lim else None
     info["speed"] = None
     if lim is None:
         sp = _SPEED.search(rest)
         if sp is None:
-            raise bad_line(number, text, "no betting structure in the header")
+            return "no betting structure in the header"
         info["speed"] = sp.group(1)
         info["structure"] = "fixed_limit" if game in _STUD else (
             "no_limit" if game == "holdem" else "pot_limit")
@@ -210,12 +242,20 @@ def _header(number: int, text: str) -> dict[str, Any]:
     info["table"] = f"{tour.group(1)} {table}" if tour else table
     lv = _LEVEL.search(rest)
     info["level"] = (int(lv.group(1)), lv.group(2), lv.group(3)) if lv else None
-    try:
-        local = dt.datetime.strptime(stamp, "%Y-%m-%d %H:%M:%S")
-    except ValueError:
-        raise bad_line(number, text, "invalid date or time") from None
-    info["local"] = local
     return info
+
+
+def _local_time(stamp: str) -> dt.datetime:
+    """`yyyy-mm-dd h:mm:ss` (as `_HEADER` matched it) as a datetime, as
+    `strptime(stamp, "%Y-%m-%d %H:%M:%S")` reads it (ValueError when it is no date)."""
+    if not stamp.isascii():  # digits of another script: strptime's own reading
+        return dt.datetime.strptime(stamp, "%Y-%m-%d %H:%M:%S")
+    day, _, clock = stamp.partition(" ")
+    hour, minute, second = clock.split(":")
+    if len(minute) != 2 or len(second) != 2:
+        raise ValueError(stamp)
+    return dt.datetime(int(day[:4]), int(day[5:7]), int(day[8:10]), int(hour), int(minute),
+                       int(second))
 
 
 def _map_bovada(block: list[tuple[int, str]], file_name: str
@@ -535,11 +575,10 @@ def _map_bovada(block: list[tuple[int, str]], file_name: str
             else:
                 h.emit(n, "annotation", detail=_first_words(rest), **w)
             continue
-        a = _ACT.match(rest)
-        if a is None:
+        act = _action(rest)
+        if act is None:
             raise bad_line(n, text)
-        verb, paren, x, y = a.groups()
-        v = verb.strip().lower()
+        v, paren, x, y = act
         if implicit and need is not None and v in _ACTIONS:
             if not need and len(board) < 5:  # the round is over: the next street's cards
                 k = 3 if not board else 1
@@ -697,12 +736,14 @@ def _settle_last(h: SiteHand) -> None:
     """`SiteHand.settle_awards_last` unless the hand is already in that order (the play, the
     main pot's awards, the rake)."""
     rows = h.rows
+    kinds = [r["kind"] for r in rows]
     tail = len(rows) - 1
-    while tail > 0 and rows[tail - 1]["kind"] in ("award", "rake"):
+    while tail > 0 and kinds[tail - 1] in ("award", "rake"):
         tail -= 1
-    if all(r["kind"] not in ("award", "rake") for r in rows[:tail]) and all(
+    play = kinds[:tail]
+    if "award" not in play and "rake" not in play and all(
             pot_of(r["detail"]) == "main" for r in rows[tail:-1] if r["kind"] == "award") and (
-            all(r["kind"] == "award" for r in rows[tail:-1]) or rows[-2]["kind"] == "rake"):
+            all(k == "award" for k in kinds[tail:-1]) or kinds[-2] == "rake"):
         return  # already in order: the play, the main pot's awards, the rake
     h.settle_awards_last()
 
@@ -713,9 +754,20 @@ _CARD_SET = frozenset(r + u for r in "23456789TJQKA" for u in "cdhs")
 def _cards(text: str, what: str) -> str:
     """`[4s Qh]` -> `4s Qh` (validated); anything unusual goes to the shared reader."""
     inner = text.strip().strip("[]").split()
-    if inner and all(c in _CARD_SET for c in inner):
+    if inner and _CARD_SET.issuperset(inner):
         return " ".join(inner)
     return site_cards(text, what)
+
+
+@lru_cache(maxsize=4096)
+def _action(rest: str) -> tuple[str, str | None, str | None, str | None] | None:
+    """(verb lower-cased, parenthesis, amount, raise-to) of a player's line (`_ACT`; a file
+    repeats the same few), None when it is not one."""
+    a = _ACT.match(rest)
+    if a is None:
+        return None
+    verb, paren, x, y = a.groups()
+    return verb.strip().lower(), paren, x, y
 
 
 def _first_words(text: str) -> str:
@@ -843,7 +895,7 @@ class BovadaImporter(SiteTextImporter):
         out = ChunkWriter(self.chunk_hands, str(path))
         src = str(path)
         for is_hand, block, unread in split_blocks(path, _HEADER_LINE):
-            block = [(n, t) for n, t in block if t]
+            block = list(filter(_TEXT, block))  # blank lines left out
             if not block:
                 continue
             if unread:

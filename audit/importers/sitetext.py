@@ -11,6 +11,7 @@ import re
 from collections.abc import Callable, Iterator
 from decimal import Decimal, InvalidOperation
 from functools import lru_cache
+from operator import itemgetter
 from pathlib import Path
 from typing import Any, BinaryIO, TypeVar
 from zoneinfo import ZoneInfo
@@ -19,10 +20,10 @@ import pyarrow as pa
 
 from audit.errors import AuditInputError
 from audit.importers.base import (
+    _HEAD_BYTES,
     Chunk,
     Overlong,
     Rejected,
-    bounded_lines,
     over_hand_limit,
     over_line_limit,
     read_limits,
@@ -141,10 +142,24 @@ def header_time(stamp: str, zone: str, number: int, header: str) -> tuple[dt.dat
     """A header's `yyyy/mm/dd hh:mm:ss` in `zone` as UTC and its note (`local_to_utc`); an
     invalid date is an error naming the header line."""
     try:
-        local = dt.datetime.strptime(stamp, "%Y/%m/%d %H:%M:%S")
+        local = _site_clock(stamp)
     except ValueError:
         raise bad_line(number, header, "invalid date") from None
     return local_to_utc(local, zone)
+
+
+_CLOCK = re.compile(r"(\d{4})/(\d\d?)/(\d\d?) (\d\d?):(\d\d?):(\d\d?)", re.ASCII)
+
+
+def _site_clock(stamp: str) -> dt.datetime:
+    """`strptime(stamp, "%Y/%m/%d %H:%M:%S")`, read directly when `stamp` is plain ASCII
+    digits (each field's number is the one strptime reads; a value out of range is a
+    ValueError either way), by strptime otherwise."""
+    m = _CLOCK.fullmatch(stamp)
+    if m is None:
+        return dt.datetime.strptime(stamp, "%Y/%m/%d %H:%M:%S")
+    year, month, day, hour, minute, second = map(int, m.groups())
+    return dt.datetime(year, month, day, hour, minute, second)
 
 
 def site_cards(text: str, what: str) -> str:
@@ -182,12 +197,15 @@ class SiteHand:
         self.folded: set[int] = set()
         self.hole: dict[int, str] = {}
         self._names: list[str] = []
+        # the names when none holds a space or a colon: a line's name is then its first word
+        self._plain: frozenset[str] | None = frozenset()
+        self._source = f"{fmt}:{file_name}:"
 
     def emit(self, line: int, kind: str, note: str = "", **fields: Any) -> dict[str, Any]:
-        row = {"hand_id": self.hand_id, "seq": len(self.rows), "table_id": self.table_id,
-               "kind": kind, "source": f"{self.fmt}:{self.file_name}:{line}{note}"}
-        row.update(fields)
-        self.rows.append(row)
+        rows = self.rows
+        row = {"hand_id": self.hand_id, "seq": len(rows), "table_id": self.table_id,
+               "kind": kind, "source": f"{self._source}{line}{note}", **fields}
+        rows.append(row)
         self.lines.append(line)
         return row
 
@@ -199,6 +217,8 @@ class SiteHand:
         self.seat_of[name] = seat
         self.left[seat] = stack
         self._names = sorted(self.seat_of, key=len, reverse=True)
+        self._plain = None if any(" " in n or ":" in n for n in self._names) else frozenset(
+            self._names)
         if sitting_out:
             self.sitting_out.add(seat)
         self.emit(line, "seat", seat=seat, player=name, amount=stack,
@@ -206,6 +226,16 @@ class SiteHand:
 
     def split_name(self, text: str) -> tuple[str, str] | None:
         """(seated player, rest of the line) when the line starts with a seated player."""
+        plain = self._plain
+        if plain is not None:  # the longest name the line starts with is its first word
+            end = text.find(" ")
+            colon = text.find(":", 0, end if end >= 0 else len(text))
+            if colon >= 0:
+                end = colon
+            elif end < 0:
+                end = len(text)
+            name = text[:end]
+            return (name, text[end:].lstrip(" ")) if name in plain else None
         for name in self._names:
             if text.startswith(name) and (len(text) == len(name) or text[len(name)] in " :"):
                 return name, text[len(name):].lstrip(" ")
@@ -228,17 +258,21 @@ class SiteHand:
         rake, then hand_ended: notes the log writes after a payout (`Leave(Auto)`, `Ranking
         2`) stay with the play. Each row keeps its source line."""
         rows, lines = self.rows, self.lines
-        order: list[str] = []
-        for r in rows:
-            if r["kind"] == "award":
-                pot = pot_of(r["detail"])
-                if pot not in order:
-                    order.append(pot)
-        keyed = sorted(range(len(rows)), key=lambda i: (
-            (2, 0) if rows[i]["kind"] == "hand_ended" else
-            (1, 1 + len(order)) if rows[i]["kind"] == "rake" else
-            (1, order.index(pot_of(rows[i]["detail"]))) if rows[i]["kind"] == "award" else
-            (0, 0)))
+        play: list[int] = []
+        pots: dict[str, list[int]] = {}  # by pot, in the order each pot is first paid
+        rake: list[int] = []
+        ended: list[int] = []
+        for i, r in enumerate(rows):
+            kind = r["kind"]
+            if kind == "award":
+                pots.setdefault(pot_of(r["detail"]), []).append(i)
+            elif kind == "rake":
+                rake.append(i)
+            elif kind == "hand_ended":
+                ended.append(i)
+            else:
+                play.append(i)
+        keyed = play + [i for paid in pots.values() for i in paid] + rake + ended
         self.rows = [rows[i] for i in keyed]
         self.lines = [lines[i] for i in keyed]
         for seq, r in enumerate(self.rows):
@@ -254,26 +288,29 @@ class SiteHand:
         self.round = {}
 
     def post(self, line: int, name: str, detail: str, amount: int, *, live: bool) -> None:
-        w = self.who(name)
-        seat = w["seat"]
+        seat = self.seat_of.get(name)
+        if seat is None:
+            raise SiteHandError(f"{name!r} is not seated in this hand")
         self.left[seat] -= amount
         total = None
         if live:
             total = self.round.get(seat, 0) + amount
             self.round[seat] = total
-        self.emit(line, "post", amount=amount, total=total, detail=detail, **w)
+        self.emit(line, "post", amount=amount, total=total, detail=detail, seat=seat,
+                  player=name)
 
     def act(self, line: int, name: str, kind: str, *, added: int | None = None,
             to: int | None = None, all_in: bool = False) -> None:
         """fold / check / call / bet / raise / complete, with chips added or a raise-to."""
-        w = self.who(name)
-        seat = w["seat"]
+        seat = self.seat_of.get(name)
+        if seat is None:
+            raise SiteHandError(f"{name!r} is not seated in this hand")
         if kind == "fold":
             self.folded.add(seat)
-            self.emit(line, kind, **w)
+            self.emit(line, kind, seat=seat, player=name)
             return
         if kind == "check":
-            self.emit(line, kind, **w)
+            self.emit(line, kind, seat=seat, player=name)
             return
         before = self.round.get(seat, 0)
         if to is not None:
@@ -290,7 +327,8 @@ class SiteHand:
         total = before + added
         self.round[seat] = total
         self.emit(line, kind, amount=added, total=total,
-                  detail="all_in" if all_in or (added > 0 and added == stack) else None, **w)
+                  detail="all_in" if all_in or (added > 0 and added == stack) else None,
+                  seat=seat, player=name)
 
     def board(self, line: int, cards: str) -> None:
         self.new_round()
@@ -298,11 +336,15 @@ class SiteHand:
 
     def deal_holes(self, line: int, variant: str, known: dict[str, tuple[int, str]]) -> None:
         count = HOLE_COUNT.get(variant, 2)
+        unknown = (line, " ".join(["??"] * count))
+        name_at = {s: n for n, s in reversed(self.seat_of.items())}  # the first name listed
         for seat in sorted(self.left):
             if seat in self.sitting_out:
                 continue
-            name = next(n for n, s in self.seat_of.items() if s == seat)
-            at, cards = known.get(name, (line, " ".join(["??"] * count)))
+            name = name_at.get(seat)
+            if name is None:
+                name = next(n for n, s in self.seat_of.items() if s == seat)
+            at, cards = known.get(name, unknown)
             self.hole[seat] = cards
             self.emit(at, "deal", cards=cards, detail="hole", seat=seat, player=name)
 
@@ -445,23 +487,107 @@ def iter_lines(path: Path) -> Iterator[tuple[int, str]]:
     """(line number, decoded text without line end) of a file, streamed; a line over the line
     limit comes as an `UnreadLine` excerpt (its hand is quarantined, the line never held).
     UTF-16 files (with or without a byte-order mark) are decoded as such."""
+    for piece in line_pieces(path):
+        yield from piece
+
+
+_PIECE_BYTES = 1 << 20  # bytes read at once: whole lines are decoded a piece at a time
+
+
+def line_pieces(path: Path) -> Iterator[list[tuple[int, str]]]:
+    """The lines of `iter_lines`, a piece (about a MiB of whole lines) at a time: each piece is
+    decoded and split at once, not line by line, with exactly the text `decode_line` gives
+    each line (a UTF-8 byte sequence never spans a line end, so decoding the piece decodes
+    each of its lines alike). Memory follows the piece and the line limit, never the file."""
+    for piece, _ in _flagged_pieces(path):
+        yield piece
+
+
+def _flagged_pieces(path: Path) -> Iterator[tuple[list[tuple[int, str]], bool]]:
+    """(piece, whether it holds an `UnreadLine`) of `line_pieces`."""
     with path.open("rb") as raw_file:
         encoding = utf16_encoding(raw_file.read(512))
         raw_file.seek(0)
         f: BinaryIO = raw_file
         if encoding:
             f = io.BufferedReader(_Utf16AsUtf8(raw_file, encoding))  # type: ignore[assignment]
-        for number, raw in enumerate(bounded_lines(f), start=1):
-            if isinstance(raw, Overlong):
-                line = UnreadLine(raw.text())
-                line.reason = over_line_limit(number, raw.size)
-                yield number, line
-                continue
-            yield number, decode_line(raw)
+        yield from _pieces_of(f, read_limits().line_bytes)
+
+
+def _pieces_of(f: BinaryIO, limit: int) -> Iterator[tuple[list[tuple[int, str]], bool]]:
+    """`_flagged_pieces` of an open binary file; a line whose text (line end aside) runs over
+    `limit` bytes is an `UnreadLine` of its first bytes (as `bounded_lines` reads it), skipped
+    without being held."""
+    number = 0
+    tail = b""
+    while True:
+        data = f.read(_PIECE_BYTES)
+        if not data:
+            break
+        buf = tail + data if tail else data
+        while True:
+            cut = buf.rfind(b"\n") + 1
+            if cut:
+                piece, number, odd = _decode_piece(buf[:cut], number, limit)
+                yield piece, odd
+            tail = buf[cut:]
+            if len(tail) <= limit:
+                break
+            # a line over the limit: skip to its end, keeping its head
+            head, size = tail[:min(limit + 1, _HEAD_BYTES)], len(tail)
+            tail = buf = b""
+            while more := f.read(_PIECE_BYTES):
+                end = more.find(b"\n")
+                if end >= 0:
+                    size += end + 1
+                    buf = more[end + 1:]
+                    break
+                size += len(more)
+            number += 1
+            yield [(number, _unread(number, head, size))], True
+    if tail:  # the last line, with no line end
+        piece, number, odd = _decode_piece(tail + b"\n", number, limit, last=True)
+        yield piece, odd
+
+
+def _unread(number: int, head: bytes, size: int) -> UnreadLine:
+    line = UnreadLine(Overlong(size, head).text())
+    line.reason = over_line_limit(number, size)
+    return line
+
+
+def _decode_piece(raw: bytes, number: int, limit: int, *, last: bool = False
+                  ) -> tuple[list[tuple[int, str]], int, bool]:
+    """The lines of `raw` (whole lines, each ending in a line end; `last`: the line end was
+    added to the file's last line, which has none) numbered from `number + 1`, the last
+    number, and whether a line is over the limit (an `UnreadLine`)."""
+    if len(raw) > limit:  # a line may be over the limit
+        raws = raw.split(b"\n")
+        raws.pop()
+        if max(map(len, raws)) > limit:
+            out = []
+            for k, one in enumerate(raws, start=number + 1):
+                if len(one) > limit:
+                    size = len(one) + (0 if last and k == number + len(raws) else 1)
+                    out.append((k, _unread(k, one[:min(limit + 1, _HEAD_BYTES)], size)))
+                else:
+                    out.append((k, decode_line(one)))
+            return out, number + len(raws), True
+    text = raw.decode("utf-8", errors="poker_audit_cp1252")
+    if "\ufeff" in text:
+        lines = [t.lstrip("\ufeff").rstrip() for t in text.split("\n")]
+    else:
+        lines = [t.rstrip() for t in text.split("\n")]
+    lines.pop()
+    end = number + len(lines)
+    return list(zip(range(number + 1, end + 1), lines, strict=True)), end, False
+
+
+_TEXT = itemgetter(1)  # the text of a (line number, text) pair
 
 
 def raw_text(block: list[tuple[int, str]]) -> str:
-    return "\n".join(text for _, text in block) + "\n"
+    return "\n".join(map(_TEXT, block)) + "\n"
 
 
 _T = TypeVar("_T")
@@ -555,25 +681,41 @@ def split_blocks(path: Path, is_header: Any, skip: Any = None
     """(starts with a header?, lines, why it is not read or "") blocks of a text file, split
     where `is_header.match(line)` is truthy; lines where `skip.match(line)` is truthy (a
     site's file framing) are left out. A block over the hand limit keeps only its first
-    lines (an excerpt), so memory follows the limit, never the file."""
+    lines (an excerpt), so memory follows the limit, never the file. `is_header.match` is
+    called once per line not skipped, in file order (it may keep state)."""
     limit = read_limits().hand_bytes
     block: list[tuple[int, str]] = []
     is_hand = False
     size = 0
     unread = ""
-    for number, text in iter_lines(path):
-        if skip is not None and skip.match(text):
-            continue
-        if is_header.match(text):
-            if block:
-                yield is_hand, block, unread or _too_big(block, size, limit)
-            block, size, unread = [], 0, ""
-            is_hand = True
-        if isinstance(text, UnreadLine):
-            unread = unread or text.reason
-        size += len(text) + _PER_LINE_COST
-        if size <= limit:
-            block.append((number, text))
+    header = is_header.match
+    for piece, odd in _flagged_pieces(path):
+        if skip is not None:
+            piece = [line for line in piece if not skip.match(line[1])]
+        starts = [k for k, line in enumerate(piece) if header(line[1])]
+        starts.append(len(piece))
+        sizes = [len(line[1]) for line in piece]
+        at = 0
+        for k in starts:
+            if k > at:  # lines of the block under way
+                part = piece[at:k]
+                grown = size + sum(sizes[at:k]) + _PER_LINE_COST * (k - at)
+                if grown <= limit:
+                    block.extend(part)
+                elif size <= limit:
+                    for line in part:
+                        size += len(line[1]) + _PER_LINE_COST
+                        if size <= limit:
+                            block.append(line)
+                size = grown
+                if odd and not unread:
+                    unread = next((t.reason for _, t in part if isinstance(t, UnreadLine)), "")
+            if k < len(piece):  # a header: the next block starts
+                if block:
+                    yield is_hand, block, unread or _too_big(block, size, limit)
+                block, size, unread = [], 0, ""
+                is_hand = True
+                at = k
     if block:
         yield is_hand, block, unread or _too_big(block, size, limit)
 
@@ -587,14 +729,14 @@ def read_site_text(path: Path, *, fmt: str, header: Any, chunk_hands: int,
     """The shared read loop: split into hands, map each, quarantine what fails."""
     out = ChunkWriter(chunk_hands, str(path))
     for is_hand, block, unread in split_blocks(path, header, skip):
-        significant = [(n, t) for n, t in block if t.strip()]
-        if not significant:
+        first = next(((n, t) for n, t in block if t.strip()), None)
+        if first is None:  # blank lines only
             continue
         if unread:
             out.reject(block, unread, hand_id_of(block[0][1]) if is_hand else None)
             continue
         if not is_hand:
-            out.reject_outside(block, *significant[0])
+            out.reject_outside(block, *first)
             continue
         hand = out.map_or_reject(block, hand_id_of(block[0][1]), map_hand, block, path.name)
         if hand is None:

@@ -119,6 +119,7 @@ _OLD_NOTES = [
     (re.compile(r"^wait(?:s)? for big blind\.?$"), "waits_for_big_blind"),
 ]
 _STUD = frozenset({"stud", "stud_hilo", "razz"})
+_UNNAMED_RETURN = re.compile(r"^Uncalled bet \(.*\) returned to ?$")
 
 # --- newer format -------------------------------------------------------------------------
 _NEW_HEADER = re.compile(
@@ -178,7 +179,7 @@ class _Hand:
     """One hand being mapped (either format): its lines but blank ones, its money unit."""
 
     def __init__(self, block: list[tuple[int, str]], file_name: str) -> None:
-        self.block = [(n, t) for n, t in block if t.strip()]
+        self.block = [line for line in block if line[1] and not line[1].isspace()]
         self.file_name = file_name
         self.mpu = 100
 
@@ -324,22 +325,24 @@ class _Old(_Hand):
                 flush_deal(n)
                 section = "summary"
                 continue
-            if (u := _UNCALLED.match(text)):
+            if text.startswith("Player "):
+                pass  # a player's line: no return, street or summary line starts so
+            elif (u := _UNCALLED.match(text)):
                 flush_deal(n)
                 who = self._name(u.group("who").strip(), unknown, n, text)
                 h.award(n, who, self.money(u.group("a"), n), "uncalled")
                 continue
-            if (sv := _OLD_STREET.match(text)):
+            elif (sv := _OLD_STREET.match(text)):
                 flush_deal(n)
                 groups = re.findall(r"\[([^\]]*)\]", sv.group(2))
                 h.board(n, site_cards(groups[-1], f"line {n}"))
                 continue
-            if is_stud and _OLD_STUD.match(text):
+            elif is_stud and _OLD_STUD.match(text):
                 flush_deal(n)
                 stud_street += 1
                 h.new_round()
                 continue
-            if not text.startswith("Player "):
+            else:
                 raise bad_line(n, text)
             name, verb = self._split(h, text[7:], unknown, n, text)
             if (rc := _RECEIVED.match(verb)):
@@ -469,9 +472,8 @@ class _Old(_Hand):
                         started: dict[str, Any]) -> list[str]:
         """The player the log leaves unnamed (`Player  has big blind`), as [his name]."""
         self.h_seat_of = h.seat_of
-        lines = [t for _, t in rest if t.startswith("Player  ") or t.startswith("*Player  ")
-                 or t == "Uncalled bet" or re.match(r"^Uncalled bet \(.*\) returned to ?$", t)]
-        if not lines:
+        if not any(t.startswith(("Player  ", "*Player  ")) or t == "Uncalled bet"
+                   or _UNNAMED_RETURN.match(t) for _, t in rest):
             return []
         named = set()
         for _, t in rest:
