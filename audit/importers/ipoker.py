@@ -158,7 +158,8 @@ class _LimitsUnknown(SiteHandError):
 class _Elem:
     """A parsed element of the current game: tag, attributes, text, line, children."""
 
-    __slots__ = ("tag", "attrs", "text", "line", "children")
+    # `content`: a finished game's content, set on games only (`_Stream.hand_id`)
+    __slots__ = ("tag", "attrs", "text", "line", "children", "slot", "content")
 
     def __init__(self, tag: str, attrs: dict[str, str], line: int) -> None:
         self.tag = tag
@@ -166,12 +167,14 @@ class _Elem:
         self.text = ""
         self.line = line
         self.children: list[_Elem] = []
+        self.slot = 0  # where its text goes in the game's content (`_Stream.content`)
 
 
-def _content(el: _Elem) -> str:
-    """The element's content (tags, attributes, text; not its lines), for comparing games."""
-    inner = "".join(_content(c) for c in el.children)
-    return f"<{el.tag} {sorted(el.attrs.items())}>{el.text.strip()}{inner}</>"
+def _head(tag: str, attrs: dict[str, str]) -> str:
+    """An element's tag and attributes (sorted by name) as game content is compared (see
+    `_Stream.hand_id`)."""
+    items = sorted(attrs.items()) if len(attrs) > 1 else attrs.items()
+    return tag + "\x1d" + "\x1f".join([k + "\x1e" + v for k, v in items]) + "\x1c"
 
 
 def _card(token: str, where: str) -> str:
@@ -218,13 +221,28 @@ def _currency(session: dict[str, str], sym: str, tournament: bool) -> tuple[str,
     return cur, 100
 
 
+_KNOWN_AMOUNTS: dict[int, dict[str, int]] = {}  # minor units by amount text, per unit
+_KNOWN_MAX = 8192  # amounts remembered per unit (a file repeats a few hundred)
+
+
 class _Money:
-    """Amounts of one game in minor units (`$1,855`, `€301,49`, `1,500` chips)."""
+    """Amounts of one game in minor units (`$1,855`, `€301,49`, `1,500` chips); the amounts
+    read are remembered (a file repeats the same few), errors never."""
 
     def __init__(self, mpu: int) -> None:
         self.mpu = mpu
+        self.known = _KNOWN_AMOUNTS.setdefault(mpu, {})
 
     def __call__(self, text: str, where: int) -> int:
+        value = self.known.get(text)
+        if value is None:
+            value = self._read(text, where)
+            if len(self.known) >= _KNOWN_MAX:
+                self.known.clear()
+            self.known[text] = value
+        return value
+
+    def _read(self, text: str, where: int) -> int:
         t = text.strip()
         if t.upper() == "DP":
             raise SiteHandError(
@@ -650,11 +668,13 @@ class _Stream:
         self.parser.StartElementHandler = self._start
         self.parser.EndElementHandler = self._end
         self.parser.CharacterDataHandler = self._text
+        self.parser.buffer_text = True  # a text run in one call, not one per line or entity
         self.stack: list[str] = []
         self.session: dict[str, str] = {}
         self.meta: str | None = None
         self.game: _Elem | None = None
         self.path_in_game: list[_Elem] = []
+        self.content: list[str] = []  # the current game's content, element by element
         self.memory: dict[Any, Any] = {}  # stakes / bring-in seen earlier in the session
         self.closed = False  # the root element has ended
 
@@ -665,9 +685,15 @@ class _Stream:
     def hand_id(self, game: _Elem) -> str:
         """`ipoker:<gamecode>`; a different game under a gamecode already used in the session
         (anonymised logs reuse codes) is `ipoker:<gamecode>#2`, `#3`, ...; the very same game
-        logged twice keeps its id (a duplicate, which ingest quarantines)."""
+        logged twice keeps its id (a duplicate, which ingest quarantines).
+
+        Games are compared by content (`game.content`, made as the game is parsed: each element's
+        tag, attributes sorted by name, text stripped, then its children, in document order;
+        not their lines). Fields are parted by control characters, which XML 1.0 text and
+        attribute values cannot hold (expat refuses them), so no content can pass for
+        another."""
         code = game.attrs.get("gamecode", "")
-        digest = hashlib.sha1(_content(game).encode("utf-8", "replace")).hexdigest()
+        digest = hashlib.sha1(game.content.encode("utf-8", "replace")).hexdigest()
         seen = self.codes.setdefault(code, [])
         if digest not in seen:
             seen.append(digest)
@@ -695,15 +721,22 @@ class _Stream:
                               "entity reference refused")
 
     def _start(self, tag: str, attrs: dict[str, str]) -> None:
-        line = self._line()
+        line = self.parser.CurrentLineNumber + self.offset
         if self.game is not None:
             el = _Elem(tag, attrs, line)
-            self.path_in_game[-1].children.append(el)
-            self.path_in_game.append(el)
+            path = self.path_in_game
+            path[-1].children.append(el)
+            path.append(el)
+            content = self.content
+            content.append(_head(tag, attrs))
+            el.slot = len(content)
+            content.append("")
         elif tag == "game":
             self.last_game_line = line
             self.game = _Elem(tag, attrs, line)
             self.path_in_game = [self.game]
+            self.content = [_head(tag, attrs), ""]
+            self.game.slot = 1
         elif len(self.stack) == 2 and self.stack[-1] == "general":
             self.meta = tag
             self.session[tag] = ""
@@ -713,9 +746,13 @@ class _Stream:
         self.stack.pop()
         self.closed = not self.stack
         if self.game is not None:
-            self.path_in_game.pop()
+            el = self.path_in_game.pop()
+            content = self.content
+            content[el.slot] = el.text.strip()
+            content.append("\x1b")
             if not self.path_in_game:
-                self.done.append(self.game)
+                el.content = "".join(content)
+                self.done.append(el)
                 self.game = None
         elif self.meta == tag:
             self.meta = None
