@@ -158,8 +158,8 @@ class _LimitsUnknown(SiteHandError):
 class _Elem:
     """A parsed element of the current game: tag, attributes, text, line, children."""
 
-    # `content`: a finished game's content, set on games only (`_Stream.hand_id`)
     __slots__ = ("tag", "attrs", "text", "line", "children", "slot", "content")
+    content: str  # a finished game's content, set on games only (`_Stream.hand_id`)
 
     def __init__(self, tag: str, attrs: dict[str, str], line: int) -> None:
         self.tag = tag

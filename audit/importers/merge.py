@@ -158,13 +158,30 @@ def _parse(text: str, first_line: int) -> _E:
     return root[0]
 
 
+_KNOWN_AMOUNTS: dict[int, dict[str, int]] = {}  # minor units by amount text, per unit
+_KNOWN_MAX = 8192  # amounts remembered per unit (a file repeats a few hundred)
+
+
 class _Money:
-    __slots__ = ("mpu",)
+    """Amounts in minor units; the amounts read are remembered (a file repeats the same
+    few), errors never."""
+
+    __slots__ = ("mpu", "known")
 
     def __init__(self, mpu: int) -> None:
         self.mpu = mpu
+        self.known = _KNOWN_AMOUNTS.setdefault(mpu, {})
 
     def __call__(self, text: str | None, line: int) -> int:
+        value = self.known.get(text) if text is not None else None
+        if value is None:
+            value = self._read(text, line)
+            if len(self.known) >= _KNOWN_MAX:
+                self.known.clear()
+            self.known[text] = value  # type: ignore[index]
+        return value
+
+    def _read(self, text: str | None, line: int) -> int:
         if text is None:
             raise SiteHandError(f"line {line}: an amount is missing")
         t = text.strip().lstrip("$€£").replace(",", "")
@@ -177,7 +194,19 @@ class _Money:
         return int(value)
 
 
+_KNOWN_CARDS: dict[str, str] = {}  # card by token, of the tokens read (errors never)
+
+
 def _card(token: str, where: str) -> str:
+    card = _KNOWN_CARDS.get(token)
+    if card is None:
+        card = _read_card(token, where)
+        if len(_KNOWN_CARDS) < 4096:
+            _KNOWN_CARDS[token] = card
+    return card
+
+
+def _read_card(token: str, where: str) -> str:
     t = token.strip()
     if t in ("null", "", "?", "??", "X", "xx"):
         return "??"

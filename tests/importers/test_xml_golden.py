@@ -22,7 +22,7 @@ import hashlib
 import json
 import random
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -34,8 +34,8 @@ from audit.importers.merge import MergeImporter
 from tests.importers.sitecheck import SITES, mutate
 
 GOLDEN = Path(__file__).with_name("xml_golden.json")
-READERS: dict[str, type[Importer]] = {"merge": MergeImporter,  # type: ignore[dict-item]
-                                      "ipoker": IPokerImporter}
+READERS: dict[str, Callable[[int], Importer]] = {"merge": MergeImporter,
+                                                 "ipoker": IPokerImporter}
 FIXTURES = {"merge": "merge-*.txt", "ipoker": "ipoker-*.xml"}
 MUTANTS = 60  # mutated copies per reader
 CHUNKS = (5000, 2)
