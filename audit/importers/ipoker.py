@@ -170,14 +170,29 @@ class _Elem:
         self.slot = 0  # where its text goes in the game's content (`_Stream.content`)
 
 
+_PAIR = "\x1e".join
+
+
 def _head(tag: str, attrs: dict[str, str]) -> str:
     """An element's tag and attributes (sorted by name) as game content is compared (see
-    `_Stream.hand_id`)."""
-    items = sorted(attrs.items()) if len(attrs) > 1 else attrs.items()
-    return tag + "\x1d" + "\x1f".join([k + "\x1e" + v for k, v in items]) + "\x1c"
+    `_Stream.hand_id`). A name\x1evalue pair sorts as its name: no name holds a character
+    below \x1e."""
+    return tag + "\x1d" + "\x1f".join(sorted(map(_PAIR, attrs.items()))) + "\x1c"
+
+
+_KNOWN_CARDS: dict[str, str] = {}  # card by token, of the tokens read (errors never)
 
 
 def _card(token: str, where: str) -> str:
+    card = _KNOWN_CARDS.get(token)
+    if card is None:
+        card = _read_card(token, where)
+        if len(_KNOWN_CARDS) < 4096:
+            _KNOWN_CARDS[token] = card
+    return card
+
+
+def _read_card(token: str, where: str) -> str:
     if token.upper() in ("X", "XX", "?"):
         return "??"
     suit, rank = token[:1].lower(), token[1:].upper()
@@ -722,7 +737,7 @@ class _Stream:
 
     def _start(self, tag: str, attrs: dict[str, str]) -> None:
         line = self.parser.CurrentLineNumber + self.offset
-        if self.game is not None:
+        if self.game is not None:  # (inside a game `stack` stays at the game: `path_in_game`)
             el = _Elem(tag, attrs, line)
             path = self.path_in_game
             path[-1].children.append(el)
@@ -731,7 +746,8 @@ class _Stream:
             content.append(_head(tag, attrs))
             el.slot = len(content)
             content.append("")
-        elif tag == "game":
+            return
+        if tag == "game":
             self.last_game_line = line
             self.game = _Elem(tag, attrs, line)
             self.path_in_game = [self.game]
@@ -743,18 +759,22 @@ class _Stream:
         self.stack.append(tag)
 
     def _end(self, tag: str) -> None:
-        self.stack.pop()
-        self.closed = not self.stack
         if self.game is not None:
             el = self.path_in_game.pop()
             content = self.content
             content[el.slot] = el.text.strip()
             content.append("\x1b")
-            if not self.path_in_game:
-                el.content = "".join(content)
-                self.done.append(el)
-                self.game = None
-        elif self.meta == tag:
+            if self.path_in_game:
+                return
+            el.content = "".join(content)
+            self.done.append(el)
+            self.game = None
+            self.stack.pop()
+            self.closed = not self.stack
+            return
+        self.stack.pop()
+        self.closed = not self.stack
+        if self.meta == tag:
             self.meta = None
 
     def _text(self, data: str) -> None:
