@@ -275,11 +275,19 @@ def _children(el: _Elem, tag: str) -> list[_Elem]:
     return [c for c in el.children if c.tag == tag]
 
 
+_ROUND_NUMBERS: dict[str, int] = {}  # round number by its `no` text, of the numbers read
+
+
 def _round_no(r: _Elem) -> int:
     no = r.attrs.get("no", "")
-    if not no.isdigit():
-        raise SiteHandError(f"line {r.line}: <round> without a number")
-    return int(no)
+    number = _ROUND_NUMBERS.get(no)
+    if number is None:
+        if not no.isdigit():
+            raise SiteHandError(f"line {r.line}: <round> without a number")
+        number = int(no)
+        if len(_ROUND_NUMBERS) < 1024:
+            _ROUND_NUMBERS[no] = number
+    return number
 
 
 def _in_play_order(actions: list[_Elem]) -> list[_Elem]:
@@ -432,8 +440,15 @@ def _map_game(game: _Elem, session: dict[str, str], file_name: str,
     # who was dealt in: cards of his own, or (button games: a client that lists only known
     # cards) actions in a betting round, or a forced bet in a game that goes past them
     partial = bool(rounds) and all(_round_no(r) == 0 for r in rounds)
-    acting = {a.attrs.get("player", "") for r in rounds for a in _children(r, "action")
-              if a.attrs.get("type") not in _NOTES and (_round_no(r) > 0 or not partial)}
+    acting: set[str] = set()
+    for r in rounds:
+        number: int | None = None  # (read at the round's first action that is not a note)
+        for a in r.children:
+            if a.tag == "action" and a.attrs.get("type") not in _NOTES:
+                if number is None:
+                    number = _round_no(r)
+                if number > 0 or not partial:
+                    acting.add(a.attrs.get("player", ""))
     if partial:
         note += (";partial=the game logs only its forced bets (no cards, no action, no "
                  "result): who was dealt in is unknown, so no seat is")

@@ -112,12 +112,15 @@ _NOTES = {"DISCONNECTED": "disconnected", "RECONNECTED": "reconnected",
           "PLAYER_OUT": "player_out", "SITTING_OUT": "sits_out", "TIMEOUT": "timed_out"}
 _PUT_IN = frozenset({"post", "call", "bet", "raise", "complete"})
 _UNKNOWN_STACK = 1 << 60
+_FRACTION = re.compile(r"\.[0-9]*[1-9]")  # an amount with a fraction (`12.50`)
 
 
 class _E:
     """An XML element with the line it starts on."""
 
-    __slots__ = ("tag", "a", "line", "kids")
+    __slots__ = ("tag", "a", "line", "kids", "fractions")
+    # set on the parsed <game> (`_parse`): whether an amount or balance in it has a fraction
+    fractions: bool
 
     def __init__(self, tag: str, attrs: dict[str, str], line: int) -> None:
         self.tag = tag
@@ -134,6 +137,7 @@ def _parse(text: str, first_line: int) -> _E:
     parser = expat.ParserCreate()
     stack: list[_E] = []
     root: list[_E] = []
+    fractions: list[bool] = []  # one entry once an amount or balance has a fraction
 
     def start(tag: str, attrs: dict[str, str]) -> None:
         el = _E(tag, attrs, first_line + parser.CurrentLineNumber - 1)
@@ -142,6 +146,10 @@ def _parse(text: str, first_line: int) -> _E:
         else:
             root.append(el)
         stack.append(el)
+        if not fractions and ("amount" in attrs or "balance" in attrs) and (
+                _FRACTION.search(attrs.get("amount", ""))
+                or _FRACTION.search(attrs.get("balance", ""))):
+            fractions.append(True)
 
     def end(tag: str) -> None:
         stack.pop()
@@ -155,6 +163,8 @@ def _parse(text: str, first_line: int) -> _E:
                             f"({expat.errors.messages[exc.code]})") from None
     if not root or root[0].tag != "game":
         raise SiteHandError(f"line {first_line}: no <game> element")
+    # (a document has one root: every element parsed is in the game)
+    root[0].fractions = bool(fractions)
     return root[0]
 
 
@@ -221,21 +231,6 @@ def _cards(text: str, where: str) -> list[str]:
     return [_card(c, where) for c in text.split(",") if c.strip() or len(text.split(",")) > 1]
 
 
-_FRACTION = re.compile(r"\.[0-9]*[1-9]")
-
-
-def _fractions(game: _E) -> bool:
-    """Whether an amount or balance of the hand has a fraction (`12.50`)."""
-    todo = [game]
-    while todo:
-        el = todo.pop()
-        for key in ("amount", "balance"):
-            if _FRACTION.search(el.a.get(key, "")):
-                return True
-        todo.extend(el.kids)
-    return False
-
-
 def _variant(game: _E, desc: dict[str, str]) -> str:
     code = game.a.get("multigametype") or game.a.get("gametype", "")
     variant = _CODES.get(code)
@@ -297,7 +292,7 @@ def _map_game(game: _E, desc: dict[str, str], file_name: str) -> SiteHand:
     play = game.a.get("realmoney") == "false"
     chips = tournament or play
     # chips are whole (`1500.00`) unless a hand writes a fraction of one: then hundredths
-    money = _Money(100 if not chips or _fractions(game) else 1)
+    money = _Money(100 if not chips or game.fractions else 1)
     data = re.split(r"[|:]", game.a.get("data", ""))
     table = gid.split("-")[0]
     if tournament:
