@@ -99,6 +99,7 @@ from audit.importers.base import (
 )
 from audit.importers.sitetext import (
     CHUNK_HANDS,
+    HOLE_COUNT,
     ChunkWriter,
     SiteHand,
     SiteHandError,
@@ -202,20 +203,40 @@ def _read_card(token: str, where: str) -> str:
     return rank + suit
 
 
+_KNOWN_HANDS: dict[str, str] = {}  # cards by the text of a cards element, of those read
+
+
 def _cards(text: str, where: str) -> str:
-    tokens = text.split()
-    if not tokens:
-        raise SiteHandError(f"{where}: empty cards element")
-    return " ".join(_card(t, where) for t in tokens)
+    cards = _KNOWN_HANDS.get(text)
+    if cards is None:
+        tokens = text.split()
+        if not tokens:
+            raise SiteHandError(f"{where}: empty cards element")
+        cards = " ".join(_card(t, where) for t in tokens)
+        if len(_KNOWN_HANDS) >= 8192:
+            _KNOWN_HANDS.clear()
+        _KNOWN_HANDS[text] = cards
+    return cards
+
+
+# `2019-05-26 20:10:33`, the usual start date, read without strptime (the same result: a
+# text this matches whose date is no date goes the strptime way, as any other)
+_ISO_DATE = re.compile(r"([0-9]{4})-([0-9]{2})-([0-9]{2}) ([0-9]{2}):([0-9]{2}):([0-9]{2})")
+_UTC_NOTE = ";ts=local time read as UTC (iPoker logs no zone)"
 
 
 def _timestamp(text: str) -> tuple[dt.datetime | None, str]:
+    if (m := _ISO_DATE.fullmatch(text.strip())) is not None:
+        try:
+            return dt.datetime(*map(int, m.groups()), tzinfo=_UTC), _UTC_NOTE
+        except ValueError:
+            pass
     for fmt in _DATE_FORMATS:
         try:
             local = dt.datetime.strptime(text.strip(), fmt)
         except ValueError:
             continue
-        return local.replace(tzinfo=_UTC), ";ts=local time read as UTC (iPoker logs no zone)"
+        return local.replace(tzinfo=_UTC), _UTC_NOTE
     return None, f";ts=unreadable start date {text.strip()[:40]!r}"
 
 
@@ -374,6 +395,23 @@ def _button_from_blind(rounds: list[_Elem], h: SiteHand, listed: list[_Elem],
     return seat - 1 if seat > 1 else (seats or max([10, *numbers]))
 
 
+class _Hand(SiteHand):
+    """A SiteHand whose hole cards are dealt with the player of each seat looked up once
+    (seats and names are one to one: `add_seat` refuses either twice)."""
+
+    def deal_holes(self, line: int, variant: str, known: dict[str, tuple[int, str]]) -> None:
+        count = HOLE_COUNT.get(variant, 2)
+        unknown = " ".join(["??"] * count)
+        name_at = {s: n for n, s in self.seat_of.items()}
+        for seat in sorted(self.left):
+            if seat in self.sitting_out:
+                continue
+            name = name_at[seat]
+            at, cards = known.get(name, (line, unknown))
+            self.hole[seat] = cards
+            self.emit(at, "deal", cards=cards, detail="hole", seat=seat, player=name)
+
+
 def _map_game(game: _Elem, session: dict[str, str], file_name: str,
               memory: dict[Any, Any], hand_id: str) -> SiteHand:
     code = game.attrs.get("gamecode", "")
@@ -453,7 +491,7 @@ def _map_game(game: _Elem, session: dict[str, str], file_name: str,
         note += (";partial=the game logs only its forced bets (no cards, no action, no "
                  "result): who was dealt in is unknown, so no seat is")
     ts, ts_note = _timestamp(startdate)
-    h = SiteHand(fmt="ipoker", file_name=file_name, hand_id=hand_id,
+    h = _Hand(fmt="ipoker", file_name=file_name, hand_id=hand_id,
                  table_id=session.get("tablename", "").strip() or None)
     chips = {p.attrs["name"]: money(p.attrs.get("chips", "0") or "0", p.line) for p in players}
     g: dict[str, Any] = {"variant": variant, "structure": structure, "currency": currency,
