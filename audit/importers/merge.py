@@ -450,23 +450,25 @@ def _semantics(rounds: list[_E], money: _Money
     chips added; the one whose chips match what the winners were paid (plus a rake) wins."""
     won = sum(money(e.a.get("amount"), e.line) for r in rounds for e in r.kids
               if e.tag == "winner" and e.a.get("amount"))
+    # each round: (does a new betting round start?, its events with an amount), read once
+    plays: list[tuple[bool, list[tuple[str | None, str, int]]]] = []
+    for r in rounds:
+        rid = r.a.get("id", "")
+        new = (rid in _BETTING and rid not in ("PREFLOP", "PRE_FIRST_DRAW", "THIRD_STREET")
+               ) or rid in _DRAW_ROUNDS
+        plays.append((new, [(e.a.get("type"), e.a.get("player", ""), money(e.a["amount"], e.line))
+                            for e in r.kids
+                            if e.tag == "event" and e.a.get("amount") is not None]))
     results = []
     for to in (True, False):
         put: dict[str, int] = {}
         posted: dict[str, int] = {}
         round_total: dict[str, int] = {}
         miscalls = 0
-        for r in rounds:
-            rid = r.a.get("id", "")
-            if rid in _BETTING and rid not in ("PREFLOP", "PRE_FIRST_DRAW", "THIRD_STREET"):
+        for new, events in plays:
+            if new:
                 round_total = {}
-            if rid in _DRAW_ROUNDS:
-                round_total = {}
-            for e in r.kids:
-                if e.tag != "event" or e.a.get("amount") is None:
-                    continue
-                t, p = e.a.get("type"), e.a.get("player", "")
-                amt = money(e.a["amount"], e.line)
+            for t, p, amt in events:
                 if t in ("RAISE", "COMPLETE") and to:
                     add = max(0, amt - round_total.get(p, 0))
                 else:
