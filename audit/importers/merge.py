@@ -227,8 +227,18 @@ def _read_card(token: str, where: str) -> str:
     return t[0].upper() + t[1].lower()
 
 
+_KNOWN_HANDS: dict[str, tuple[str, ...]] = {}  # cards by the text of a cards element
+
+
 def _cards(text: str, where: str) -> list[str]:
-    return [_card(c, where) for c in text.split(",") if c.strip() or len(text.split(",")) > 1]
+    cards = _KNOWN_HANDS.get(text)
+    if cards is None:
+        tokens = text.split(",")
+        cards = tuple(_card(c, where) for c in tokens if c.strip() or len(tokens) > 1)
+        if len(_KNOWN_HANDS) >= 8192:
+            _KNOWN_HANDS.clear()
+        _KNOWN_HANDS[text] = cards
+    return list(cards)
 
 
 def _variant(game: _E, desc: dict[str, str]) -> str:
