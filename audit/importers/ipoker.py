@@ -886,7 +886,9 @@ class IPokerImporter:
                         game_lines[0][0]
                     break
                 # expat counts a lone CR as a line break; keep its line numbers = file lines
-                text = decoder.decode(raw).replace("\r\n", "\n").replace("\r", " ")
+                text = decoder.decode(raw)
+                if "\r" in text:
+                    text = text.replace("\r\n", "\n").replace("\r", " ")
                 if number == 1:
                     text = text.lstrip("\ufeff")
                 game_lines.append((number, text))
