@@ -71,7 +71,6 @@ from audit.importers.sitetext import (
     ChunkWriter,
     SiteHand,
     SiteHandError,
-    raw_text,
     sniff_text,
     split_blocks,
 )
@@ -274,9 +273,10 @@ def _ts(game: _E) -> tuple[dt.datetime, str]:
     raise SiteHandError(f"line {game.line}: no time (starttime {start!r})")
 
 
-def _map_text(body: list[tuple[int, str]], desc: dict[str, str], file_name: str) -> SiteHand:
-    """The hand of a `<game>` piece's lines."""
-    return _map_game(_parse("\n".join(t for _, t in body), body[0][0]), desc, file_name)
+def _map_text(text: str, first_line: int, desc: dict[str, str], file_name: str) -> SiteHand:
+    """The hand of a `<game>` piece's text (its lines joined), whose first line is
+    `first_line`."""
+    return _map_game(_parse(text, first_line), desc, file_name)
 
 
 def _map_game(game: _E, desc: dict[str, str], file_name: str) -> SiteHand:
@@ -801,10 +801,16 @@ class MergeImporter:
                 continue
             body = block
             tail: list[tuple[int, str]] = []
+            text = ""  # the lines of `body` joined
             if is_hand:
-                end = next((k for k, (_, t) in enumerate(block) if "</game>" in t), None)
-                if end is not None:
+                text = "\n".join([t for _, t in block])
+                at = text.find("</game>")  # (a line holds no line break)
+                if at >= 0:  # the game ends on the line of its first `</game>`
+                    end = text.count("\n", 0, at)
                     body, tail = block[:end + 1], block[end + 1:]
+                    stop = text.find("\n", at)
+                    if stop >= 0:
+                        text = text[:stop]
             else:
                 body, tail = [], block
             outside = []
@@ -817,10 +823,10 @@ class MergeImporter:
                     continue
                 outside.append((n, t))
             if body:
-                hand = out.map_or_reject(body, _hand_id(body[0][1]), _map_text, body, desc,
-                                         path.name)
+                hand = out.map_or_reject(body, _hand_id(body[0][1]), _map_text, text,
+                                         body[0][0], desc, path.name)
                 if hand is not None:
-                    out.add(hand, raw_text(body))
+                    out.add(hand, text + "\n")  # (`raw_text(body)`)
             if outside:
                 out.reject_outside(outside, *outside[0])
             if out.full:
