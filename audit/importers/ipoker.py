@@ -911,10 +911,14 @@ class IPokerImporter:
                     failure = f"XML syntax error at line {fail_line}, column {exc.offset}: " \
                               f"{expat.ErrorString(exc.code)}"
                     break
-                before = len(game_lines)
-                yield from self._flush(stream, out, path, game_lines)
-                if len(game_lines) != before:  # trimmed to the game in progress
-                    held = sum(len(t) for _, t in game_lines)
+                # (`_flush` has work when a game ended or lines before the game in progress,
+                # or before this line between games, can go)
+                keep_from = stream.game.line if stream.game is not None else number
+                if stream.done or game_lines[0][0] < keep_from:
+                    before = len(game_lines)
+                    yield from self._flush(stream, out, path, game_lines)
+                    if len(game_lines) != before:  # trimmed to the game in progress
+                        held = sum(len(t) for _, t in game_lines)
             else:
                 try:
                     stream.parser.Parse(decoder.decode(b"", True), True)
