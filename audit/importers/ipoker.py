@@ -99,6 +99,7 @@ from audit.importers.base import (
 )
 from audit.importers.sitetext import (
     CHUNK_HANDS,
+    HOLE_COUNT,
     ChunkWriter,
     SiteHand,
     SiteHandError,
@@ -158,7 +159,8 @@ class _LimitsUnknown(SiteHandError):
 class _Elem:
     """A parsed element of the current game: tag, attributes, text, line, children."""
 
-    __slots__ = ("tag", "attrs", "text", "line", "children")
+    __slots__ = ("tag", "attrs", "text", "line", "children", "slot", "content")
+    content: str  # a finished game's content, set on games only (`_Stream.hand_id`)
 
     def __init__(self, tag: str, attrs: dict[str, str], line: int) -> None:
         self.tag = tag
@@ -166,15 +168,32 @@ class _Elem:
         self.text = ""
         self.line = line
         self.children: list[_Elem] = []
+        self.slot = 0  # where its text goes in the game's content (`_Stream.content`)
 
 
-def _content(el: _Elem) -> str:
-    """The element's content (tags, attributes, text; not its lines), for comparing games."""
-    inner = "".join(_content(c) for c in el.children)
-    return f"<{el.tag} {sorted(el.attrs.items())}>{el.text.strip()}{inner}</>"
+_PAIR = "\x1e".join
+
+
+def _head(tag: str, attrs: dict[str, str]) -> str:
+    """An element's tag and attributes (sorted by name) as game content is compared (see
+    `_Stream.hand_id`). A name\x1evalue pair sorts as its name: no name holds a character
+    below \x1e."""
+    return tag + "\x1d" + "\x1f".join(sorted(map(_PAIR, attrs.items()))) + "\x1c"
+
+
+_KNOWN_CARDS: dict[str, str] = {}  # card by token, of the tokens read (errors never)
 
 
 def _card(token: str, where: str) -> str:
+    card = _KNOWN_CARDS.get(token)
+    if card is None:
+        card = _read_card(token, where)
+        if len(_KNOWN_CARDS) < 4096:
+            _KNOWN_CARDS[token] = card
+    return card
+
+
+def _read_card(token: str, where: str) -> str:
     if token.upper() in ("X", "XX", "?"):
         return "??"
     suit, rank = token[:1].lower(), token[1:].upper()
@@ -184,20 +203,40 @@ def _card(token: str, where: str) -> str:
     return rank + suit
 
 
+_KNOWN_HANDS: dict[str, str] = {}  # cards by the text of a cards element, of those read
+
+
 def _cards(text: str, where: str) -> str:
-    tokens = text.split()
-    if not tokens:
-        raise SiteHandError(f"{where}: empty cards element")
-    return " ".join(_card(t, where) for t in tokens)
+    cards = _KNOWN_HANDS.get(text)
+    if cards is None:
+        tokens = text.split()
+        if not tokens:
+            raise SiteHandError(f"{where}: empty cards element")
+        cards = " ".join(_card(t, where) for t in tokens)
+        if len(_KNOWN_HANDS) >= 8192:
+            _KNOWN_HANDS.clear()
+        _KNOWN_HANDS[text] = cards
+    return cards
+
+
+# `2019-05-26 20:10:33`, the usual start date, read without strptime (the same result: a
+# text this matches whose date is no date goes the strptime way, as any other)
+_ISO_DATE = re.compile(r"([0-9]{4})-([0-9]{2})-([0-9]{2}) ([0-9]{2}):([0-9]{2}):([0-9]{2})")
+_UTC_NOTE = ";ts=local time read as UTC (iPoker logs no zone)"
 
 
 def _timestamp(text: str) -> tuple[dt.datetime | None, str]:
+    if (m := _ISO_DATE.fullmatch(text.strip())) is not None:
+        try:
+            return dt.datetime(*map(int, m.groups()), tzinfo=_UTC), _UTC_NOTE
+        except ValueError:
+            pass
     for fmt in _DATE_FORMATS:
         try:
             local = dt.datetime.strptime(text.strip(), fmt)
         except ValueError:
             continue
-        return local.replace(tzinfo=_UTC), ";ts=local time read as UTC (iPoker logs no zone)"
+        return local.replace(tzinfo=_UTC), _UTC_NOTE
     return None, f";ts=unreadable start date {text.strip()[:40]!r}"
 
 
@@ -218,13 +257,28 @@ def _currency(session: dict[str, str], sym: str, tournament: bool) -> tuple[str,
     return cur, 100
 
 
+_KNOWN_AMOUNTS: dict[int, dict[str, int]] = {}  # minor units by amount text, per unit
+_KNOWN_MAX = 8192  # amounts remembered per unit (a file repeats a few hundred)
+
+
 class _Money:
-    """Amounts of one game in minor units (`$1,855`, `€301,49`, `1,500` chips)."""
+    """Amounts of one game in minor units (`$1,855`, `€301,49`, `1,500` chips); the amounts
+    read are remembered (a file repeats the same few), errors never."""
 
     def __init__(self, mpu: int) -> None:
         self.mpu = mpu
+        self.known = _KNOWN_AMOUNTS.setdefault(mpu, {})
 
     def __call__(self, text: str, where: int) -> int:
+        value = self.known.get(text)
+        if value is None:
+            value = self._read(text, where)
+            if len(self.known) >= _KNOWN_MAX:
+                self.known.clear()
+            self.known[text] = value
+        return value
+
+    def _read(self, text: str, where: int) -> int:
         t = text.strip()
         if t.upper() == "DP":
             raise SiteHandError(
@@ -242,11 +296,19 @@ def _children(el: _Elem, tag: str) -> list[_Elem]:
     return [c for c in el.children if c.tag == tag]
 
 
+_ROUND_NUMBERS: dict[str, int] = {}  # round number by its `no` text, of the numbers read
+
+
 def _round_no(r: _Elem) -> int:
     no = r.attrs.get("no", "")
-    if not no.isdigit():
-        raise SiteHandError(f"line {r.line}: <round> without a number")
-    return int(no)
+    number = _ROUND_NUMBERS.get(no)
+    if number is None:
+        if not no.isdigit():
+            raise SiteHandError(f"line {r.line}: <round> without a number")
+        number = int(no)
+        if len(_ROUND_NUMBERS) < 1024:
+            _ROUND_NUMBERS[no] = number
+    return number
 
 
 def _in_play_order(actions: list[_Elem]) -> list[_Elem]:
@@ -333,6 +395,23 @@ def _button_from_blind(rounds: list[_Elem], h: SiteHand, listed: list[_Elem],
     return seat - 1 if seat > 1 else (seats or max([10, *numbers]))
 
 
+class _Hand(SiteHand):
+    """A SiteHand whose hole cards are dealt with the player of each seat looked up once
+    (seats and names are one to one: `add_seat` refuses either twice)."""
+
+    def deal_holes(self, line: int, variant: str, known: dict[str, tuple[int, str]]) -> None:
+        count = HOLE_COUNT.get(variant, 2)
+        unknown = " ".join(["??"] * count)
+        name_at = {s: n for n, s in self.seat_of.items()}
+        for seat in sorted(self.left):
+            if seat in self.sitting_out:
+                continue
+            name = name_at[seat]
+            at, cards = known.get(name, (line, unknown))
+            self.hole[seat] = cards
+            self.emit(at, "deal", cards=cards, detail="hole", seat=seat, player=name)
+
+
 def _map_game(game: _Elem, session: dict[str, str], file_name: str,
               memory: dict[Any, Any], hand_id: str) -> SiteHand:
     code = game.attrs.get("gamecode", "")
@@ -399,13 +478,20 @@ def _map_game(game: _Elem, session: dict[str, str], file_name: str,
     # who was dealt in: cards of his own, or (button games: a client that lists only known
     # cards) actions in a betting round, or a forced bet in a game that goes past them
     partial = bool(rounds) and all(_round_no(r) == 0 for r in rounds)
-    acting = {a.attrs.get("player", "") for r in rounds for a in _children(r, "action")
-              if a.attrs.get("type") not in _NOTES and (_round_no(r) > 0 or not partial)}
+    acting: set[str] = set()
+    for r in rounds:
+        number: int | None = None  # (read at the round's first action that is not a note)
+        for a in r.children:
+            if a.tag == "action" and a.attrs.get("type") not in _NOTES:
+                if number is None:
+                    number = _round_no(r)
+                if number > 0 or not partial:
+                    acting.add(a.attrs.get("player", ""))
     if partial:
         note += (";partial=the game logs only its forced bets (no cards, no action, no "
                  "result): who was dealt in is unknown, so no seat is")
     ts, ts_note = _timestamp(startdate)
-    h = SiteHand(fmt="ipoker", file_name=file_name, hand_id=hand_id,
+    h = _Hand(fmt="ipoker", file_name=file_name, hand_id=hand_id,
                  table_id=session.get("tablename", "").strip() or None)
     chips = {p.attrs["name"]: money(p.attrs.get("chips", "0") or "0", p.line) for p in players}
     g: dict[str, Any] = {"variant": variant, "structure": structure, "currency": currency,
@@ -650,11 +736,13 @@ class _Stream:
         self.parser.StartElementHandler = self._start
         self.parser.EndElementHandler = self._end
         self.parser.CharacterDataHandler = self._text
+        self.parser.buffer_text = True  # a text run in one call, not one per line or entity
         self.stack: list[str] = []
         self.session: dict[str, str] = {}
         self.meta: str | None = None
         self.game: _Elem | None = None
         self.path_in_game: list[_Elem] = []
+        self.content: list[str] = []  # the current game's content, element by element
         self.memory: dict[Any, Any] = {}  # stakes / bring-in seen earlier in the session
         self.closed = False  # the root element has ended
 
@@ -665,9 +753,15 @@ class _Stream:
     def hand_id(self, game: _Elem) -> str:
         """`ipoker:<gamecode>`; a different game under a gamecode already used in the session
         (anonymised logs reuse codes) is `ipoker:<gamecode>#2`, `#3`, ...; the very same game
-        logged twice keeps its id (a duplicate, which ingest quarantines)."""
+        logged twice keeps its id (a duplicate, which ingest quarantines).
+
+        Games are compared by content (`game.content`, made as the game is parsed: each element's
+        tag, attributes sorted by name, text stripped, then its children, in document order;
+        not their lines). Fields are parted by control characters, which XML 1.0 text and
+        attribute values cannot hold (expat refuses them), so no content can pass for
+        another."""
         code = game.attrs.get("gamecode", "")
-        digest = hashlib.sha1(_content(game).encode("utf-8", "replace")).hexdigest()
+        digest = hashlib.sha1(game.content.encode("utf-8", "replace")).hexdigest()
         seen = self.codes.setdefault(code, [])
         if digest not in seen:
             seen.append(digest)
@@ -695,29 +789,45 @@ class _Stream:
                               "entity reference refused")
 
     def _start(self, tag: str, attrs: dict[str, str]) -> None:
-        line = self._line()
-        if self.game is not None:
+        line = self.parser.CurrentLineNumber + self.offset
+        if self.game is not None:  # (inside a game `stack` stays at the game: `path_in_game`)
             el = _Elem(tag, attrs, line)
-            self.path_in_game[-1].children.append(el)
-            self.path_in_game.append(el)
-        elif tag == "game":
+            path = self.path_in_game
+            path[-1].children.append(el)
+            path.append(el)
+            content = self.content
+            content.append(_head(tag, attrs))
+            el.slot = len(content)
+            content.append("")
+            return
+        if tag == "game":
             self.last_game_line = line
             self.game = _Elem(tag, attrs, line)
             self.path_in_game = [self.game]
+            self.content = [_head(tag, attrs), ""]
+            self.game.slot = 1
         elif len(self.stack) == 2 and self.stack[-1] == "general":
             self.meta = tag
             self.session[tag] = ""
         self.stack.append(tag)
 
     def _end(self, tag: str) -> None:
+        if self.game is not None:
+            el = self.path_in_game.pop()
+            content = self.content
+            content[el.slot] = el.text.strip()
+            content.append("\x1b")
+            if self.path_in_game:
+                return
+            el.content = "".join(content)
+            self.done.append(el)
+            self.game = None
+            self.stack.pop()
+            self.closed = not self.stack
+            return
         self.stack.pop()
         self.closed = not self.stack
-        if self.game is not None:
-            self.path_in_game.pop()
-            if not self.path_in_game:
-                self.done.append(self.game)
-                self.game = None
-        elif self.meta == tag:
+        if self.meta == tag:
             self.meta = None
 
     def _text(self, data: str) -> None:
@@ -776,7 +886,9 @@ class IPokerImporter:
                         game_lines[0][0]
                     break
                 # expat counts a lone CR as a line break; keep its line numbers = file lines
-                text = decoder.decode(raw).replace("\r\n", "\n").replace("\r", " ")
+                text = decoder.decode(raw)
+                if "\r" in text:
+                    text = text.replace("\r\n", "\n").replace("\r", " ")
                 if number == 1:
                     text = text.lstrip("\ufeff")
                 game_lines.append((number, text))
@@ -799,10 +911,14 @@ class IPokerImporter:
                     failure = f"XML syntax error at line {fail_line}, column {exc.offset}: " \
                               f"{expat.ErrorString(exc.code)}"
                     break
-                before = len(game_lines)
-                yield from self._flush(stream, out, path, game_lines)
-                if len(game_lines) != before:  # trimmed to the game in progress
-                    held = sum(len(t) for _, t in game_lines)
+                # (`_flush` has work when a game ended or lines before the game in progress,
+                # or before this line between games, can go)
+                keep_from = stream.game.line if stream.game is not None else number
+                if stream.done or game_lines[0][0] < keep_from:
+                    before = len(game_lines)
+                    yield from self._flush(stream, out, path, game_lines)
+                    if len(game_lines) != before:  # trimmed to the game in progress
+                        held = sum(len(t) for _, t in game_lines)
             else:
                 try:
                     stream.parser.Parse(decoder.decode(b"", True), True)

@@ -71,7 +71,6 @@ from audit.importers.sitetext import (
     ChunkWriter,
     SiteHand,
     SiteHandError,
-    raw_text,
     sniff_text,
     split_blocks,
 )
@@ -112,12 +111,15 @@ _NOTES = {"DISCONNECTED": "disconnected", "RECONNECTED": "reconnected",
           "PLAYER_OUT": "player_out", "SITTING_OUT": "sits_out", "TIMEOUT": "timed_out"}
 _PUT_IN = frozenset({"post", "call", "bet", "raise", "complete"})
 _UNKNOWN_STACK = 1 << 60
+_FRACTION = re.compile(r"\.[0-9]*[1-9]")  # an amount with a fraction (`12.50`)
 
 
 class _E:
     """An XML element with the line it starts on."""
 
-    __slots__ = ("tag", "a", "line", "kids")
+    __slots__ = ("tag", "a", "line", "kids", "fractions")
+    # set on the parsed <game> (`_parse`): whether an amount or balance in it has a fraction
+    fractions: bool
 
     def __init__(self, tag: str, attrs: dict[str, str], line: int) -> None:
         self.tag = tag
@@ -134,6 +136,7 @@ def _parse(text: str, first_line: int) -> _E:
     parser = expat.ParserCreate()
     stack: list[_E] = []
     root: list[_E] = []
+    fractions: list[bool] = []  # one entry once an amount or balance has a fraction
 
     def start(tag: str, attrs: dict[str, str]) -> None:
         el = _E(tag, attrs, first_line + parser.CurrentLineNumber - 1)
@@ -142,6 +145,10 @@ def _parse(text: str, first_line: int) -> _E:
         else:
             root.append(el)
         stack.append(el)
+        if not fractions and ("amount" in attrs or "balance" in attrs) and (
+                _FRACTION.search(attrs.get("amount", ""))
+                or _FRACTION.search(attrs.get("balance", ""))):
+            fractions.append(True)
 
     def end(tag: str) -> None:
         stack.pop()
@@ -155,16 +162,35 @@ def _parse(text: str, first_line: int) -> _E:
                             f"({expat.errors.messages[exc.code]})") from None
     if not root or root[0].tag != "game":
         raise SiteHandError(f"line {first_line}: no <game> element")
+    # (a document has one root: every element parsed is in the game)
+    root[0].fractions = bool(fractions)
     return root[0]
 
 
+_KNOWN_AMOUNTS: dict[int, dict[str, int]] = {}  # minor units by amount text, per unit
+_KNOWN_MAX = 8192  # amounts remembered per unit (a file repeats a few hundred)
+
+
 class _Money:
-    __slots__ = ("mpu",)
+    """Amounts in minor units; the amounts read are remembered (a file repeats the same
+    few), errors never."""
+
+    __slots__ = ("mpu", "known")
 
     def __init__(self, mpu: int) -> None:
         self.mpu = mpu
+        self.known = _KNOWN_AMOUNTS.setdefault(mpu, {})
 
     def __call__(self, text: str | None, line: int) -> int:
+        value = self.known.get(text) if text is not None else None
+        if value is None:
+            value = self._read(text, line)
+            if len(self.known) >= _KNOWN_MAX:
+                self.known.clear()
+            self.known[text] = value  # type: ignore[index]
+        return value
+
+    def _read(self, text: str | None, line: int) -> int:
         if text is None:
             raise SiteHandError(f"line {line}: an amount is missing")
         t = text.strip().lstrip("$€£").replace(",", "")
@@ -177,7 +203,19 @@ class _Money:
         return int(value)
 
 
+_KNOWN_CARDS: dict[str, str] = {}  # card by token, of the tokens read (errors never)
+
+
 def _card(token: str, where: str) -> str:
+    card = _KNOWN_CARDS.get(token)
+    if card is None:
+        card = _read_card(token, where)
+        if len(_KNOWN_CARDS) < 4096:
+            _KNOWN_CARDS[token] = card
+    return card
+
+
+def _read_card(token: str, where: str) -> str:
     t = token.strip()
     if t in ("null", "", "?", "??", "X", "xx"):
         return "??"
@@ -188,23 +226,18 @@ def _card(token: str, where: str) -> str:
     return t[0].upper() + t[1].lower()
 
 
+_KNOWN_HANDS: dict[str, tuple[str, ...]] = {}  # cards by the text of a cards element
+
+
 def _cards(text: str, where: str) -> list[str]:
-    return [_card(c, where) for c in text.split(",") if c.strip() or len(text.split(",")) > 1]
-
-
-_FRACTION = re.compile(r"\.[0-9]*[1-9]")
-
-
-def _fractions(game: _E) -> bool:
-    """Whether an amount or balance of the hand has a fraction (`12.50`)."""
-    todo = [game]
-    while todo:
-        el = todo.pop()
-        for key in ("amount", "balance"):
-            if _FRACTION.search(el.a.get(key, "")):
-                return True
-        todo.extend(el.kids)
-    return False
+    cards = _KNOWN_HANDS.get(text)
+    if cards is None:
+        tokens = text.split(",")
+        cards = tuple(_card(c, where) for c in tokens if c.strip() or len(tokens) > 1)
+        if len(_KNOWN_HANDS) >= 8192:
+            _KNOWN_HANDS.clear()
+        _KNOWN_HANDS[text] = cards
+    return list(cards)
 
 
 def _variant(game: _E, desc: dict[str, str]) -> str:
@@ -240,9 +273,10 @@ def _ts(game: _E) -> tuple[dt.datetime, str]:
     raise SiteHandError(f"line {game.line}: no time (starttime {start!r})")
 
 
-def _map_text(body: list[tuple[int, str]], desc: dict[str, str], file_name: str) -> SiteHand:
-    """The hand of a `<game>` piece's lines."""
-    return _map_game(_parse("\n".join(t for _, t in body), body[0][0]), desc, file_name)
+def _map_text(text: str, first_line: int, desc: dict[str, str], file_name: str) -> SiteHand:
+    """The hand of a `<game>` piece's text (its lines joined), whose first line is
+    `first_line`."""
+    return _map_game(_parse(text, first_line), desc, file_name)
 
 
 def _map_game(game: _E, desc: dict[str, str], file_name: str) -> SiteHand:
@@ -268,7 +302,7 @@ def _map_game(game: _E, desc: dict[str, str], file_name: str) -> SiteHand:
     play = game.a.get("realmoney") == "false"
     chips = tournament or play
     # chips are whole (`1500.00`) unless a hand writes a fraction of one: then hundredths
-    money = _Money(100 if not chips or _fractions(game) else 1)
+    money = _Money(100 if not chips or game.fractions else 1)
     data = re.split(r"[|:]", game.a.get("data", ""))
     table = gid.split("-")[0]
     if tournament:
@@ -426,23 +460,25 @@ def _semantics(rounds: list[_E], money: _Money
     chips added; the one whose chips match what the winners were paid (plus a rake) wins."""
     won = sum(money(e.a.get("amount"), e.line) for r in rounds for e in r.kids
               if e.tag == "winner" and e.a.get("amount"))
+    # each round: (does a new betting round start?, its events with an amount), read once
+    plays: list[tuple[bool, list[tuple[str | None, str, int]]]] = []
+    for r in rounds:
+        rid = r.a.get("id", "")
+        new = (rid in _BETTING and rid not in ("PREFLOP", "PRE_FIRST_DRAW", "THIRD_STREET")
+               ) or rid in _DRAW_ROUNDS
+        plays.append((new, [(e.a.get("type"), e.a.get("player", ""), money(e.a["amount"], e.line))
+                            for e in r.kids
+                            if e.tag == "event" and e.a.get("amount") is not None]))
     results = []
     for to in (True, False):
         put: dict[str, int] = {}
         posted: dict[str, int] = {}
         round_total: dict[str, int] = {}
         miscalls = 0
-        for r in rounds:
-            rid = r.a.get("id", "")
-            if rid in _BETTING and rid not in ("PREFLOP", "PRE_FIRST_DRAW", "THIRD_STREET"):
+        for new, events in plays:
+            if new:
                 round_total = {}
-            if rid in _DRAW_ROUNDS:
-                round_total = {}
-            for e in r.kids:
-                if e.tag != "event" or e.a.get("amount") is None:
-                    continue
-                t, p = e.a.get("type"), e.a.get("player", "")
-                amt = money(e.a["amount"], e.line)
+            for t, p, amt in events:
                 if t in ("RAISE", "COMPLETE") and to:
                     add = max(0, amt - round_total.get(p, 0))
                 else:
@@ -765,10 +801,16 @@ class MergeImporter:
                 continue
             body = block
             tail: list[tuple[int, str]] = []
+            text = ""  # the lines of `body` joined
             if is_hand:
-                end = next((k for k, (_, t) in enumerate(block) if "</game>" in t), None)
-                if end is not None:
+                text = "\n".join([t for _, t in block])
+                at = text.find("</game>")  # (a line holds no line break)
+                if at >= 0:  # the game ends on the line of its first `</game>`
+                    end = text.count("\n", 0, at)
                     body, tail = block[:end + 1], block[end + 1:]
+                    stop = text.find("\n", at)
+                    if stop >= 0:
+                        text = text[:stop]
             else:
                 body, tail = [], block
             outside = []
@@ -781,10 +823,10 @@ class MergeImporter:
                     continue
                 outside.append((n, t))
             if body:
-                hand = out.map_or_reject(body, _hand_id(body[0][1]), _map_text, body, desc,
-                                         path.name)
+                hand = out.map_or_reject(body, _hand_id(body[0][1]), _map_text, text,
+                                         body[0][0], desc, path.name)
                 if hand is not None:
-                    out.add(hand, raw_text(body))
+                    out.add(hand, text + "\n")  # (`raw_text(body)`)
             if outside:
                 out.reject_outside(outside, *outside[0])
             if out.full:
