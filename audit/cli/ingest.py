@@ -7,10 +7,17 @@ from pathlib import Path
 
 import click
 
-from audit.cli.common import CONTEXT_SETTINGS, err, open_store, store_option, user_errors
+from audit.cli.common import (
+    CONTEXT_SETTINGS,
+    err,
+    open_store,
+    progress_bar,
+    store_option,
+    user_errors,
+)
 from audit.importers.base import MIB, ReadLimits
-from audit.ingest.pipeline import expand_paths
 from audit.ingest.pipeline import ingest as run_ingest
+from audit.ingest.pipeline import input_bytes
 
 
 @click.command(context_settings=CONTEXT_SETTINGS)
@@ -44,13 +51,9 @@ def ingest(paths: tuple[Path, ...], store: Path | None, fmt: str, max_line_mb: i
     target = open_store(store, must_exist=False)
     limits = ReadLimits(line_bytes=max_line_mb * MIB, hand_bytes=max_hand_mb * MIB)
     with user_errors():
-        files = expand_paths(list(paths))
-        if sys.stderr.isatty() and len(files) > 1:
-            with click.progressbar(length=len(files), label="ingesting", file=sys.stderr) as bar:
-                summary = run_ingest(paths, target, fmt=fmt, progress=bar.update,
-                                     limits=limits)
-        else:
-            summary = run_ingest(paths, target, fmt=fmt, limits=limits)
+        # the bar counts bytes read, inside a large file too (not files)
+        with progress_bar(input_bytes(paths), "ingesting") as advance:
+            summary = run_ingest(paths, target, fmt=fmt, progress=advance, limits=limits)
     for f in summary.files:
         if f.error:
             err(f"error: {f.error}" + (" (file quarantined whole)" if f.quarantined else ""))

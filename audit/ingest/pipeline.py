@@ -16,6 +16,7 @@ from typing import Any
 
 import pyarrow as pa
 import pyarrow.compute as pc
+import pyarrow.parquet as pq
 
 from audit.errors import AuditInputError
 from audit.importers import detect_format, get_importer
@@ -204,7 +205,8 @@ def ingest(
 ) -> IngestSummary:
     """Ingest files into the store; one committed batch per file. `limits` bounds what one
     line and one hand may hold (default: `ReadLimits()`); past them the input is quarantined
-    with its size, never read whole."""
+    with its size, never read whole. `progress(n)`: n more bytes of the input are read (of
+    `input_bytes(paths)`), reported chunk by chunk inside a file, not only file by file."""
     summary = IngestSummary()
     store.recover_if_needed()  # the next writer finishes a crashed one's committed batch
     given = [Path(p) for p in paths]
@@ -213,14 +215,67 @@ def ingest(
         for path, refusal in _inputs(given):
             result = FileResult(path=str(path))
             summary.files.append(result)
-            _ingest_one(path, path in explicit, refusal, store, fmt, result)
-            if progress:
-                progress(1)
+            read = _FileProgress(path, progress) if progress and not refusal else None
+            _ingest_one(path, path in explicit, refusal, store, fmt, result, read)
+            if read:
+                read.finish()
     return summary
 
 
+def input_bytes(paths: Sequence[Path | str]) -> int:
+    """The bytes `ingest` reads from these paths (regular files only): its progress total."""
+    return sum(_regular_size(path) for path, refusal in _inputs([Path(p) for p in paths])
+               if not refusal)
+
+
+def _regular_size(path: Path) -> int:
+    try:
+        info = path.stat()
+    except OSError:
+        return 0
+    return info.st_size if stat.S_ISREG(info.st_mode) else 0
+
+
+class _FileProgress:
+    """How far into one file the reading is, in bytes, told to `report` as chunks arrive: a
+    chunk's last line (or Parquet row) of the file's lines (rows), counted once up front."""
+
+    def __init__(self, path: Path, report: Callable[[int], None]) -> None:
+        self.path = path
+        self.size = _regular_size(path)
+        self.report = report
+        self.done = 0
+        self.total: int | None = None
+
+    def chunk(self, lines: Sequence[int], unit: str) -> None:
+        if len(lines) == 0 or not self.size:
+            return
+        if self.total is None:
+            self.total = _count_units(self.path, unit)
+        self._to(self.size * min(int(max(lines)), self.total) // max(self.total, 1))
+
+    def finish(self) -> None:
+        self._to(self.size)
+
+    def _to(self, at: int) -> None:
+        if at > self.done:
+            self.report(at - self.done)
+            self.done = at
+
+
+def _count_units(path: Path, unit: str) -> int:
+    """Lines of a text file (read in blocks, never whole) or rows of a Parquet file."""
+    if unit == "row":
+        return int(pq.ParquetFile(path).metadata.num_rows)
+    lines = 0
+    with path.open("rb") as f:
+        while block := f.read(1 << 20):
+            lines += block.count(b"\n")
+    return lines + 1
+
+
 def _ingest_one(path: Path, explicit: bool, refusal: str, store: Store, fmt: str,
-                result: FileResult) -> None:
+                result: FileResult, read: _FileProgress | None = None) -> None:
     """One input: refused, skipped, stored, or quarantined whole; never an exception out of
     the file's reading (the next file is read whatever this one holds)."""
     if refusal:
@@ -236,7 +291,7 @@ def _ingest_one(path: Path, explicit: bool, refusal: str, store: Store, fmt: str
         result.skipped = "documentation found in a directory, not a hand history"
         return
     try:
-        _ingest_file(path, store, fmt, result)
+        _ingest_file(path, store, fmt, result, read)
     except AuditInputError as exc:
         result.error = str(exc)
         _quarantine_whole(path, store, result, str(exc))
@@ -313,7 +368,8 @@ def _read_checked(importer: Any, path: Path, unit: str) -> Iterator[tuple[Any, A
         yield chunk, checked
 
 
-def _ingest_file(path: Path, store: Store, fmt: str, result: FileResult) -> None:
+def _ingest_file(path: Path, store: Store, fmt: str, result: FileResult,
+                 read: _FileProgress | None = None) -> None:
     """One file -> one batch, streamed: each chunk is validated, deduplicated and written to
     staging as it arrives, so memory is bounded by a chunk plus the file's hand ids, never
     the file's events or the store's hands."""
@@ -351,6 +407,8 @@ def _ingest_file(path: Path, store: Store, fmt: str, result: FileResult) -> None
 
         try:
             for chunk, checked in _read_checked(importer, path, unit):
+                if read:
+                    read.chunk(chunk.lines, unit)
                 table, repeats = _drop_repeated_hands(checked.table, seen, str(path))
                 quarantine([*chunk.rejected, *checked.rejected, *repeats])
                 rows += table.num_rows
