@@ -46,7 +46,9 @@ def _cached(name: str) -> bool:
     if any((source.parent / "__pycache__").glob(pattern)):
         return True
     cache_dir = os.environ.get("NUMBA_CACHE_DIR")
-    return bool(cache_dir) and any(Path(cache_dir).glob(f"{source.parent.name}_*/{pattern}"))
+    if not cache_dir:
+        return False
+    return any(Path(cache_dir).glob(f"{source.parent.name}_*/{pattern}"))
 
 
 def _announce_compile(title: str, seconds: int) -> None:

@@ -210,6 +210,8 @@ def to_ohh(hand_rows: list[dict[str, Any]]) -> dict[str, Any]:
             _keep_total(act, row, None if detail in ("ante", "dead") else round_total)
         elif kind in OHH_BETS:
             act["action"] = OHH_BETS[kind]
+            if row.get("cards") is not None:  # e.g. a fold showing a card
+                act["cards"] = _cards(row["cards"])
             if kind not in ("fold", "check"):
                 act["amount"] = money(row.get("amount")) or 0
                 act["is_allin"] = detail == "all_in"

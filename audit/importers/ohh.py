@@ -293,14 +293,14 @@ def ohh_hand_to_events(doc: Any, *, source: str) -> list[dict[str, Any]]:
             elif name in BETS:
                 kind = BETS[name]
                 if kind in ("fold", "check"):
-                    emit(kind, detail=x_detail, **who)
+                    emit(kind, detail=x_detail, cards=cards, **who)
                     continue
                 amount = minor(act.get("amount"), f"{what}.amount")
                 total = round_total.get(seat, 0) + amount
                 round_total[seat] = total
                 if "x_total" in act:
                     total = _int_or_none(act["x_total"], f"{what}.x_total")
-                emit(kind, amount=amount, total=total,
+                emit(kind, amount=amount, total=total, cards=cards,
                      detail=x_detail or ("all_in" if act.get("is_allin") else None), **who)
             elif name == "Shows Cards":
                 emit("show", cards=cards or " ".join(["??"] * count), detail=x_detail, **who)
