@@ -10,6 +10,8 @@ goes to the user's cache directory instead.
 from __future__ import annotations
 
 import importlib
+import importlib.util
+import multiprocessing
 import os
 import sys
 from pathlib import Path
@@ -25,6 +27,38 @@ def compile_failures() -> tuple[type[BaseException], ...]:
     except ImportError:
         return _BASE_FAILURES
     return (*_BASE_FAILURES, numba.core.errors.NumbaError)
+
+
+# about how long numba takes to compile each module the first time (one core, seconds)
+COMPILE_SECONDS = {"audit.replay.fast.kernel": 60, "audit.simulate.compiled.kernel": 20,
+                   "audit.importers.pokerstars.kernel": 30, "audit.store.merkle_kernel": 5}
+_ANNOUNCED: dict[str, bool] = {}
+
+
+def _cached(name: str) -> bool:
+    """Whether numba's cache holds compiled code of module `name` (its index files, next to
+    the module in __pycache__ or under NUMBA_CACHE_DIR); stale entries count as cached."""
+    spec = importlib.util.find_spec(name)
+    if spec is None or spec.origin is None:
+        return True
+    source = Path(spec.origin)
+    pattern = f"{source.stem}.*.nbi"
+    if any((source.parent / "__pycache__").glob(pattern)):
+        return True
+    cache_dir = os.environ.get("NUMBA_CACHE_DIR")
+    if not cache_dir:
+        return False
+    return any(Path(cache_dir).glob(f"{source.parent.name}_*/{pattern}"))
+
+
+def _announce_compile(title: str, seconds: int) -> None:
+    """One line, once per run, before numba compiles on a first run: where the wait goes.
+    Only on a terminal and only in the main process (workers compile silently)."""
+    if _ANNOUNCED or not sys.stderr.isatty() or multiprocessing.parent_process() is not None:
+        return
+    _ANNOUNCED["done"] = True
+    print(f"poker-audit: compiling the fast path once ({title}), about {seconds} s; later "
+          "runs start at once", file=sys.stderr, flush=True)
 
 
 class CompiledModule:
@@ -48,6 +82,8 @@ class CompiledModule:
             import numba.core.config
 
             numba.core.config.reload_config()  # picks up NUMBA_CACHE_DIR set above
+            if not _cached(self.name):
+                _announce_compile(self.title, COMPILE_SECONDS.get(self.name, 30))
             module = importlib.import_module(self.name)
         except ImportError as exc:
             self.failed(exc)

@@ -40,9 +40,12 @@ bring-in other than the posted size (or the stack).  Draw games (N2L1D, F2L3D, F
 from __future__ import annotations
 
 import datetime as dt
+import hashlib
 import json
 import re
+import tomllib
 from collections import defaultdict
+from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
@@ -141,9 +144,19 @@ def to_ohh(hand_rows: list[dict[str, Any]]) -> dict[str, Any]:
     ohh["rounds"].append(rnd)
     number_of = 0
     pots: dict[int, dict[str, Any]] = {}
-    for row in rows[1:]:
+    # where each event comes back on import: the players, then rounds and actions in order,
+    # then the pots' wins, their rake and jackpot, and hand_ended (audit.importers.ohh)
+    placed: dict[str, list[int]] = {"players": [], "stream": [], "end": []}
+    won: dict[int, list[int]] = {}
+    raked: dict[str, int] = {}
+    round_total: dict[int, int] = {}  # each seat's chips in this round, as the importer adds
+    for at, row in enumerate(rows[1:], start=1):
         kind, detail, seat = row["kind"], row.get("detail"), row.get("seat")
+        if kind == "rake" and (detail not in ("rake", "jackpot") or detail in raked
+                               or not row.get("amount")):
+            kind = "x_event"  # a second rake row, or one OHH's pot fields cannot hold
         if kind == "seat":
+            placed["players"].append(at)
             player = {"id": seat, "seat": seat, "name": row.get("player"),
                       "starting_stack": money(row.get("amount")),
                       "is_sitting_out": detail == "sitting_out"}
@@ -156,6 +169,8 @@ def to_ohh(hand_rows: list[dict[str, Any]]) -> dict[str, Any]:
             rnd = {"id": k + 1, "street": STREETS[k] if k < 3 else f"Board {k + 1}",
                    "cards": _cards(row.get("cards")), "actions": []}
             ohh["rounds"].append(rnd)
+            placed["stream"].append(at)
+            round_total.clear()
             continue
         if kind == "award":
             label = detail or "main"
@@ -168,17 +183,19 @@ def to_ohh(hand_rows: list[dict[str, Any]]) -> dict[str, Any]:
             if label != ("main" if num == 0 else f"side-{num}"):
                 win["x_poker_audit_label"] = label
             pot["player_wins"].append(win)
+            won.setdefault(num, []).append(at)
             continue
         if kind == "rake":
-            pot = pots.setdefault(0, {"number": 0, "amount": 0, "rake": 0, "jackpot": 0,
-                                      "player_wins": []})
-            key = "jackpot" if detail == "jackpot" else "rake"
-            pot[key] = (pot[key] or 0) + money(row["amount"])  # type: ignore[operator]
+            pots.setdefault(0, {"number": 0, "amount": 0, "rake": 0, "jackpot": 0,
+                                "player_wins": []})[detail] = money(row["amount"])
+            raked[detail] = at
             continue
         if kind == "hand_ended":
             if detail is not None:
                 ohh["x_poker_audit_ended_detail"] = detail
+            placed["end"].append(at)
             continue
+        placed["stream"].append(at)
         number_of += 1
         act: dict[str, Any] = {"action_number": number_of, "player_id": seat}
         if kind == "deal" and detail == "hole":
@@ -190,13 +207,17 @@ def to_ohh(hand_rows: list[dict[str, Any]]) -> dict[str, Any]:
             act.update(action=name, amount=money(row.get("amount")) or 0)
             if detail != _inverse(OHH_POSTS).get(name):
                 act["x_poker_audit_detail"] = detail
+            _keep_total(act, row, None if detail in ("ante", "dead") else round_total)
         elif kind in OHH_BETS:
             act["action"] = OHH_BETS[kind]
+            if row.get("cards") is not None:  # e.g. a fold showing a card
+                act["cards"] = _cards(row["cards"])
             if kind not in ("fold", "check"):
                 act["amount"] = money(row.get("amount")) or 0
                 act["is_allin"] = detail == "all_in"
                 if detail not in (None, "all_in"):
                     act["x_poker_audit_detail"] = detail
+                _keep_total(act, row, round_total)
             elif detail is not None:
                 act["x_poker_audit_detail"] = detail
         elif kind in ("show", "muck"):
@@ -213,12 +234,43 @@ def to_ohh(hand_rows: list[dict[str, Any]]) -> dict[str, Any]:
             act.update(action="x_poker_audit_annotation", x_poker_audit_detail=detail)
             if seat is None:
                 act["x_player"] = row.get("player")
-        else:
-            raise ExportError(f"hand {hand_id}: event {row['seq']} ({kind} {detail or ''}) "
-                              "has no OHH form")
+        else:  # an event OHH has no action for (a burn, the live layer's chips / declare)
+            act.update(action="x_poker_audit_event", **_extension_event(row))
         rnd["actions"].append(act)
     ohh["pots"] = [pots[k] for k in pots]
+    order = [0, *placed["players"], *placed["stream"], *(at for k in pots for at in won.get(k, [])),
+             *(raked[k] for k in ("rake", "jackpot") if k in raked), *placed["end"]]
+    if order != list(range(len(rows))):  # events OHH's layout puts elsewhere (e.g. the rake
+        ohh["x_poker_audit_order"] = order  # before an award): each one's place in the hand
+    if any(r.get("ts") is not None for r in rows[1:]):  # OHH times the hand, not its events
+        ohh["x_poker_audit_ts"] = [_iso(r.get("ts")) for r in rows]
     return {"ohh": {k: v for k, v in ohh.items() if v is not None}}
+
+
+def _iso(ts: dt.datetime | None) -> str | None:
+    return None if ts is None else ts.astimezone(dt.UTC).isoformat()
+
+
+def _keep_total(act: dict[str, Any], row: dict[str, Any],
+                round_total: dict[int, int] | None) -> None:
+    """The OHH importer derives a put-in's round total (the seat's total before + amount; none
+    for dead money); an event whose total differs keeps it in `x_total` (minor units)."""
+    if round_total is None:
+        derived = None
+    else:
+        derived = round_total.get(row["seat"], 0) + (row.get("amount") or 0)
+        round_total[row["seat"]] = derived
+    if row.get("total") != derived:
+        act["x_total"] = row.get("total")
+
+
+def _extension_event(row: dict[str, Any]) -> dict[str, Any]:
+    """An event the format has no word for, as extension fields (amounts in minor units)."""
+    fields = {"x_kind": row["kind"], "x_amount": row.get("amount"), "x_total": row.get("total"),
+              "cards": _cards(row.get("cards")) or None,
+              "x_poker_audit_detail": row.get("detail"),
+              "x_player": row.get("player") if row.get("seat") is None else None}
+    return {k: v for k, v in fields.items() if v is not None}
 
 
 def _inverse(d: dict[str, str]) -> dict[str, str]:
@@ -258,7 +310,15 @@ def to_phh(hand_rows: list[dict[str, Any]]) -> str:
         raise ExportError(f"hand {hand_id}: {game.get('variant')} {game.get('structure')} "
                           f"has no PHH variant code here ({', '.join(PHH_VARIANTS.values())})")
     mpu = int(game.get("minor_per_unit") or 1)
-    seats = [r for r in rows if r["kind"] == "seat"]
+    run_twice = next((r for r in rows if r["kind"] == "deal"
+                      and (r.get("detail") or "").startswith("board@run")), None)
+    if run_twice is not None:
+        raise ExportError(f"hand {hand_id}: event {run_twice['seq']} deals another runout's "
+                          "board (run it more than once), which this PHH writer cannot record")
+    # PHH deals every listed player in: a seat sitting out (no event but his seat) is left out
+    acting = {r.get("seat") for r in rows if r["kind"] not in ("seat", "hand_started")}
+    seats = [r for r in rows if r["kind"] == "seat"
+             and (r.get("detail") != "sitting_out" or r["seat"] in acting)]
     by_seat = {r["seat"]: r for r in seats}
     spec = spec_of(game.get("variant"))
     stud = spec is not None and spec.family == "stud"
@@ -278,9 +338,12 @@ def to_phh(hand_rows: list[dict[str, Any]]) -> str:
 
     def blind(seat: int) -> int:
         p = posts.get(seat, {})
-        if "new_player" in p or "dead" in p:
-            return -(p.get("new_player", 0) + p.get("dead", 0))
-        total = 0
+        if any(k in p for k in ("new_player", "dead", "missed_small", "missed_big")):
+            # dead money: PHH's negative entry (up to a big blind live, the rest dead)
+            return -sum(v for k, v in p.items() if k not in ("ante", "bring_in"))
+        # a kill blind, like a straddle, is a live blind PHH lists by position
+        total = sum(v for k, v in p.items() if k not in (
+            "ante", "bring_in", "small_blind", "big_blind", "button_blind", "straddle"))
         if "small_blind" in p:
             total += game.get("small_blind") or p["small_blind"]
         if "big_blind" in p:
@@ -343,10 +406,12 @@ def to_phh(hand_rows: list[dict[str, Any]]) -> str:
                                   f"{r.get('amount')} where PHH's `pb` posts {due}")
             actions.append(f"{p} pb")
             continue
-        if kind in ("seat", "post", "hand_ended", "rake", "annotation"):
-            continue
+        if kind in ("seat", "post", "hand_ended", "rake", "annotation", "burn", "chips",
+                    "declare"):
+            continue  # kept only in the extension _poker_audit_events
         if kind == "award":
-            awards[seat] += r["amount"]
+            if detail != "uncalled":  # PHH returns an uncalled bet itself: not winnings
+                awards[seat] += r["amount"]
             continue
         if kind == "deal" and (detail in ("board", "common") or (stud and seat is None)):
             actions.append(f"d db {''.join(_cards(r.get('cards')))}")
@@ -451,7 +516,44 @@ def to_phh(hand_rows: list[dict[str, Any]]) -> str:
         u = ts.astimezone(dt.UTC)
         out += [f"year = {u.year}", f"month = {u.month}", f"day = {u.day}",
                 f"time = {u.time().isoformat()}", "time_zone = 'UTC'"]
-    return "\n".join(out) + "\n"
+    standard = "\n".join(out) + "\n"
+    return standard + "\n".join(_phh_extension(rows, game, standard)) + "\n"
+
+
+def _toml_value(v: Any) -> str:
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, int):
+        return str(v)
+    if isinstance(v, dt.datetime):
+        return _toml_str(v.astimezone(dt.UTC).isoformat())
+    return _toml_str(str(v))
+
+
+def _inline(fields: dict[str, Any]) -> str:
+    return "{" + ", ".join(f"{k} = {_toml_value(v)}" for k, v in fields.items()
+                           if v is not None) + "}"
+
+
+_EVENT_FIELDS = ("kind", "seat", "player", "amount", "total", "cards", "detail", "ts")
+
+
+def phh_digest(fields: dict[str, Any]) -> str:
+    """The digest of a PHH hand's standard fields (parsed; user-defined `_` fields aside)."""
+    standard = {k: v for k, v in fields.items() if not k.startswith("_")}
+    text = json.dumps(standard, sort_keys=True, default=str, ensure_ascii=False)
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def _phh_extension(rows: list[dict[str, Any]], game: dict[str, Any], standard: str) -> list[str]:
+    """The user-defined fields (PHH: names starting with `_`) that give poker-audit the hand's
+    exact events: the game struct and every event in order (amounts in minor units, times in
+    ISO 8601), with the digest of the standard fields they go with: the importer uses them
+    only while the standard fields are unchanged.  Another PHH reader ignores them."""
+    events = "".join(f"  {_inline({k: r.get(k) for k in _EVENT_FIELDS})},\n" for r in rows)
+    digest = phh_digest(tomllib.loads(standard, parse_float=Decimal))
+    return [f"_poker_audit_digest = {_toml_str(digest)}",
+            f"_poker_audit_game = {_inline(game)}", f"_poker_audit_events = [\n{events}]"]
 
 
 # --- whole tables ----------------------------------------------------------------------
@@ -464,11 +566,49 @@ def _hands(table: pa.Table) -> list[list[dict[str, Any]]]:
     return list(grouped.values())
 
 
-def export_hands(events_table: pa.Table, fmt: str) -> str:
-    """Every hand of an event table as OHH JSON lines (`ohh`) or a `.phhs` text (`phh`)."""
-    hands = _hands(events_table)
+@dataclass(frozen=True, slots=True)
+class Skipped:
+    """A hand the format cannot hold, and why (the exporter's one-line reason)."""
+
+    hand_id: str
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class Exported:
+    """An export: the text of the hands written, how many, and the hands skipped."""
+
+    text: str
+    written: int
+    skipped: tuple[Skipped, ...]
+
+
+def export_each(events_table: pa.Table, fmt: str) -> Exported:
+    """Every hand the format can hold, as OHH JSON lines (`ohh`) or a `.phhs` text (`phh`); a
+    hand it cannot hold (a game with no code in it, a deal it cannot record) is skipped, with
+    the reason, and the rest are written."""
+    if fmt not in ("ohh", "phh"):
+        raise ExportError(f"unknown export format {fmt!r}; use ohh or phh")
+    texts: list[str] = []
+    skipped: list[Skipped] = []
+    for hand in _hands(events_table):
+        try:
+            texts.append(ohh_json(to_ohh(hand)) + "\n" if fmt == "ohh" else to_phh(hand))
+        except ExportError as exc:
+            hand_id = str(hand[0]["hand_id"])
+            skipped.append(Skipped(hand_id, str(exc).removeprefix(f"hand {hand_id}: ")))
     if fmt == "ohh":
-        return "".join(ohh_json(to_ohh(h)) + "\n" for h in hands)
-    if fmt == "phh":
-        return "\n".join(f"[{k}]\n{to_phh(h)}" for k, h in enumerate(hands, start=1))
-    raise ExportError(f"unknown export format {fmt!r}; use ohh or phh")
+        text = "".join(texts)
+    else:
+        text = "\n".join(f"[{k}]\n{t}" for k, t in enumerate(texts, start=1))
+    return Exported(text, len(texts), tuple(skipped))
+
+
+def export_hands(events_table: pa.Table, fmt: str) -> str:
+    """Every hand of an event table as OHH JSON lines (`ohh`) or a `.phhs` text (`phh`);
+    ExportError on the first hand the format cannot hold (`export_each` skips it instead)."""
+    done = export_each(events_table, fmt)
+    if done.skipped:
+        first = done.skipped[0]
+        raise ExportError(f"hand {first.hand_id}: {first.reason}")
+    return done.text

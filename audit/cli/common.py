@@ -5,6 +5,7 @@ the click parameter types. Imports no command module, so any of them can import 
 from __future__ import annotations
 
 import math
+import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -64,6 +65,17 @@ def open_store(path: Path | None, *, must_exist: bool = True) -> Store:
             f'"poker-audit ingest FILE --store {store.root}"'
         )
     return store
+
+
+@contextmanager
+def progress_bar(length: int, label: str) -> Iterator[Callable[[int], None] | None]:
+    """A progress bar on stderr when stderr is a terminal (its `update`), else None: progress
+    never reaches a pipe or a log file."""
+    if not sys.stderr.isatty() or length <= 0:
+        yield None
+        return
+    with click.progressbar(length=length, label=label, file=sys.stderr) as bar:
+        yield bar.update
 
 
 def err(message: str) -> None:

@@ -13,13 +13,14 @@ from audit.cli.common import (
     InputProblem,
     err,
     open_store,
+    progress_bar,
     store_option,
     user_errors,
 )
 from audit.importers import IMPORTERS
 from audit.importers.base import MIB, ReadLimits
-from audit.ingest.pipeline import expand_paths
 from audit.ingest.pipeline import ingest as run_ingest
+from audit.ingest.pipeline import input_bytes
 
 
 class FormatChoice(click.Choice):
@@ -73,13 +74,9 @@ def ingest(paths: tuple[Path, ...], store: Path | None, fmt: str, retry_quaranti
     target = open_store(store, must_exist=False)
     limits = ReadLimits(line_bytes=max_line_mb * MIB, hand_bytes=max_hand_mb * MIB)
     with user_errors():
-        files = expand_paths(list(paths))
-        if sys.stderr.isatty() and len(files) > 1:
-            with click.progressbar(length=len(files), label="ingesting", file=sys.stderr) as bar:
-                summary = run_ingest(paths, target, fmt=fmt, progress=bar.update,
-                                     limits=limits, retry_quarantined=retry_quarantined)
-        else:
-            summary = run_ingest(paths, target, fmt=fmt, limits=limits,
+        # the bar counts bytes read, inside a large file too (not files)
+        with progress_bar(input_bytes(paths), "ingesting") as advance:
+            summary = run_ingest(paths, target, fmt=fmt, progress=advance, limits=limits,
                                  retry_quarantined=retry_quarantined)
     for f in summary.files:
         if f.error:

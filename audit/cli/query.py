@@ -18,7 +18,7 @@ from audit.cli.common import (
     user_errors,
 )
 from audit.cli.output import OutputFormat, render
-from audit.export import export_hands
+from audit.export import export_each
 from audit.privacy import PSEUDONYMIZE_HELP
 from audit.sql.query import copy_query, stream_query
 from audit.sql.query import query as run_query
@@ -91,6 +91,9 @@ def export(hand_ids: tuple[str, ...], store: Path | None, fmt: str, out: Path | 
            pseudonymize: bool) -> None:
     """Export stored hands for interchange with other tools, in OHH or PHH.
 
+    A hand the format cannot hold (a game it has no code for, a deal it cannot record) is
+    skipped with a line on stderr saying why; the rest are written and the exit code is 1.
+
     \b
     Example:
         poker-audit export ps:35824123646 ps:35824138453 --format ohh > hands.ohh
@@ -112,10 +115,16 @@ def export(hand_ids: tuple[str, ...], store: Path | None, fmt: str, out: Path | 
                                'hands_started\\""')
         if pseudonymize:
             table = pseudonymize_store_table(target, table)
-        text = export_hands(table, fmt)
+        done = export_each(table, fmt)
+    for skip in done.skipped:
+        err(f"skipped {skip.hand_id}: {skip.reason}")
     if out:
         with user_errors():
-            write_output(target, out, text)
-        err(f"{len(hand_ids)} hand(s) written to {out}")
+            write_output(target, out, done.text)
+        err(f"{done.written} hand(s) written to {out}")
     else:
-        click.echo(text, nl=False)
+        click.echo(done.text, nl=False)
+    if done.skipped:
+        err(f"{len(done.skipped)} hand(s) skipped: {fmt.upper()} cannot hold them (above); "
+            f"{done.written} written")
+        sys.exit(1)

@@ -23,6 +23,7 @@ from audit.cli.common import (
 from audit.cli.output import OutputFormat, render, render_fitted, terminal_width
 from audit.privacy import PSEUDONYMIZE_HELP
 from audit.report.timeline import hand_timeline
+from audit.rules.profiles import is_profile_file
 from audit.rules.registry import Category, Severity
 from audit.run.runner import audit_store, read_findings, resolve_run
 from audit.run.selection import FindingSelection, check_rule_id, select_findings
@@ -41,13 +42,24 @@ def profile_option(f: Callable[..., Any]) -> Callable[..., Any]:
         help="Rule profile (schemas/profiles): auto judges each hand by its room's house "
         "rules (pokerstars, fulltilt, partypoker, ipoker, ggpoker, winamax, pacific, winning, "
         "bovada, merge) and by montana where we have none; or one profile for every hand: "
-        "montana, uspa-2004, private, rr-fragment, rrv11-online, or a room's; add overlays "
-        "with +, e.g. montana+ca-lowball.",
+        "montana, uspa-2004, private, rr-fragment, rrv11-online, or a room's, or your own "
+        "profile file (house.toml); add overlays with +, e.g. montana+ca-lowball.",
     )(f)
 
 
 def split_profile(profile: str) -> tuple[str, list[str]]:
+    """(base profile, overlays) of a --profile value `NAME[+OVERLAY...]`; NAME may be a
+    profile file (`house.toml`), read by its absolute path (worker processes read it too)."""
     name, *overlays = profile.split("+")
+    if not name:
+        raise InputProblem(
+            f"--profile {profile}: an overlay only changes a base profile; name the base "
+            f"first, e.g. --profile montana+{overlays[0] if overlays else 'tournament'}")
+    if any(not o for o in overlays):
+        raise InputProblem(f"--profile {profile}: nothing between '+' signs or after the "
+                           "last one; write NAME+OVERLAY, e.g. montana+tournament")
+    if is_profile_file(name):
+        name = str(Path(name).expanduser().resolve())
     return name, overlays
 
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from audit.cli.common import CONTEXT_SETTINGS, InputProblem, Share
+from audit.cli.common import CONTEXT_SETTINGS, InputProblem, Share, progress_bar
 from audit.errors import AuditError
 from audit.simulate.play.live import simulate_live
 from audit.simulate.play.sim import VARIANTS, simulate
@@ -76,10 +76,12 @@ def simulate_command(hands: int, out: Path, seed: int, variant: str, structure: 
         extra["kill_tables"] = kill_tables
     run = simulate_live if live else simulate
     try:
-        s = run(out, hands=hands, seed=seed, variant=variant, structure=structure,
-                tables=tables, players=players, violations=violations,
-                colluders=colluders, collusion_strength=collusion_strength,
-                tournament_share=tournament_share, hands_per_file=hands_per_file, **extra)
+        with progress_bar(hands, "simulating") as advance:
+            s = run(out, hands=hands, seed=seed, variant=variant, structure=structure,
+                    tables=tables, players=players, violations=violations,
+                    colluders=colluders, collusion_strength=collusion_strength,
+                    tournament_share=tournament_share, hands_per_file=hands_per_file,
+                    progress=advance, **extra)
     except AuditError as exc:
         raise InputProblem(str(exc)) from None
     click.echo(f"simulated {s.hands:,} hands ({s.events:,} events) into {s.out} in "

@@ -29,12 +29,20 @@ Mapping (OHH -> events):
   by the action, for Raise too; total = the player's round total before + amount.  (Some
   writers put the raise-to total there; such files import as over-raises and the replay
   flags them, so the reading is visible, never silent.)  An action may carry
-  `x_poker_audit_detail` (a detail OHH has no field for, e.g. `unrevealed`).
+  `x_poker_audit_detail` (a detail OHH has no field for, e.g. `unrevealed`), and `x_total`
+  (minor units, or null) when an export's round total is not the one derived here.
 * pots in order: each player_wins entry -> award (win_amount) with detail `main` for pot 0
   and `side-k` for pot k, or the entry's `x_poker_audit_label` (`uncalled`, `main/high`...);
   pot `rake` -> rake, `jackpot` -> rake detail jackpot.
 * hand_started / hand_ended detail: extensions `x_poker_audit_started_detail` /
   `x_poker_audit_ended_detail`, else none.
+* An event OHH has no action for (a burn; the live layer's `chips` / `declare`) is the
+  extension action `x_poker_audit_event` (`x_kind`, `player_id` or `x_player`, `x_amount` /
+  `x_total` in minor units, `cards`, `x_poker_audit_detail`); the times of the events, when an
+  export had more than the hand's start time, are the list `x_poker_audit_ts` (one ISO time or
+  null per event, in order); `x_poker_audit_order` gives each event's place in the hand when
+  OHH's layout puts it elsewhere (a rake before an award, an uncalled bet returned before the
+  showdown): the i-th event read goes to place order[i].
 """
 
 from __future__ import annotations
@@ -81,6 +89,9 @@ NOTES = {"Added Chips": "adds_chips", "Sits Down": "sits_down", "Stands Up": "st
 HOLE_COUNT = {"holdem": 2, "omaha": 4, "omaha_hilo": 4, "omaha5": 5, "omaha5_hilo": 5}
 _DEAD = ("ante", "dead")
 _CARD = re.compile(r"^(?:[2-9TJQKA][cdhs]|\?\?|Xj)$")
+# events an export writes as the extension action `x_poker_audit_event` (no OHH action says them)
+_EXTENSION_KINDS = frozenset({"burn", "chips", "declare", "deal", "post", "draw", "stand_pat",
+                              "rake", "complete"})
 _GAME_INT = ("small_blind", "big_blind", "small_bet", "big_bet", "ante", "bring_in",
              "straddle", "min_bet", "button_seat", "seat_count", "minor_per_unit", "level")
 
@@ -248,6 +259,19 @@ def ohh_hand_to_events(doc: Any, *, source: str) -> list[dict[str, Any]]:
                 emit("annotation", player=act.get("x_player"),
                      detail=act.get("x_poker_audit_detail"))
                 continue
+            if name == "x_poker_audit_event":  # an event OHH has no action for (a burn...)
+                kind = act.get("x_kind")
+                if kind not in _EXTENSION_KINDS:
+                    raise OhhMappingError(f"{what}: x_kind {kind!r} is not one of "
+                                          f"{', '.join(sorted(_EXTENSION_KINDS))}")
+                if pid is not None and pid not in seat_of:
+                    raise OhhMappingError(f"{what}: player_id {pid!r} is not in players")
+                seat, player = seat_of[pid] if pid is not None else (None, act.get("x_player"))
+                emit(kind, seat=seat, player=player, cards=_cards(act.get("cards"), what),
+                     amount=_int_or_none(act.get("x_amount"), f"{what}.x_amount"),
+                     total=_int_or_none(act.get("x_total"), f"{what}.x_total"),
+                     detail=act.get("x_poker_audit_detail"))
+                continue
             if pid not in seat_of:
                 raise OhhMappingError(f"{what}: player_id {pid!r} is not in players")
             seat, player = seat_of[pid]
@@ -263,16 +287,20 @@ def ohh_hand_to_events(doc: Any, *, source: str) -> list[dict[str, Any]]:
                 if detail not in _DEAD:
                     total = round_total.get(seat, 0) + amount
                     round_total[seat] = total
+                if "x_total" in act:  # an export's total that differs from the derived one
+                    total = _int_or_none(act["x_total"], f"{what}.x_total")
                 emit("post", amount=amount, total=total, detail=detail, **who)
             elif name in BETS:
                 kind = BETS[name]
                 if kind in ("fold", "check"):
-                    emit(kind, detail=x_detail, **who)
+                    emit(kind, detail=x_detail, cards=cards, **who)
                     continue
                 amount = minor(act.get("amount"), f"{what}.amount")
                 total = round_total.get(seat, 0) + amount
                 round_total[seat] = total
-                emit(kind, amount=amount, total=total,
+                if "x_total" in act:
+                    total = _int_or_none(act["x_total"], f"{what}.x_total")
+                emit(kind, amount=amount, total=total, cards=cards,
                      detail=x_detail or ("all_in" if act.get("is_allin") else None), **who)
             elif name == "Shows Cards":
                 emit("show", cards=cards or " ".join(["??"] * count), detail=x_detail, **who)
@@ -311,7 +339,44 @@ def ohh_hand_to_events(doc: Any, *, source: str) -> list[dict[str, Any]]:
     for amount, detail in rakes:
         emit("rake", amount=amount, detail=detail)
     emit("hand_ended", detail=ohh.get("x_poker_audit_ended_detail"))
+    order = ohh.get("x_poker_audit_order")
+    if order is not None:
+        if sorted(order) != list(range(len(rows))) if isinstance(order, list) else True:
+            raise OhhMappingError(f"x_poker_audit_order must order the {len(rows)} events "
+                                  f"(a permutation of 0..{len(rows) - 1})")
+        placed: list[dict[str, Any]] = [{}] * len(rows)
+        for row, at in zip(rows, order, strict=True):
+            placed[at] = row
+        for seq, row in enumerate(placed):
+            row["seq"] = seq
+        rows = placed
+    times = ohh.get("x_poker_audit_ts")
+    if times is not None:
+        _event_times(rows, times)
     return rows
+
+
+def _int_or_none(value: Any, what: str) -> int | None:
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise OhhMappingError(f"{what} must be an integer (minor units), got {value!r}")
+    return value
+
+
+def _event_times(rows: list[dict[str, Any]], times: Any) -> None:
+    """The extension `x_poker_audit_ts`: each event's time (ISO 8601 or null), in order."""
+    if not isinstance(times, list) or len(times) != len(rows):
+        raise OhhMappingError(f"x_poker_audit_ts must list one time per event ({len(rows)})")
+    for row, when in zip(rows, times, strict=True):
+        if when is None:
+            row["ts"] = None
+            continue
+        try:
+            ts = dt.datetime.fromisoformat(str(when))
+        except ValueError:
+            raise OhhMappingError(f"x_poker_audit_ts: {when!r} is not an ISO 8601 time") from None
+        row["ts"] = ts.astimezone(_UTC) if ts.tzinfo else ts.replace(tzinfo=_UTC)
 
 
 def _loads(text: str) -> Any:

@@ -83,6 +83,8 @@ Legality is not checked: an illegal action is imported as logged, for the replay
 from __future__ import annotations
 
 import datetime as dt
+import hashlib
+import json
 import re
 import tomllib
 from collections.abc import Iterator
@@ -686,7 +688,103 @@ def _map_hand(
                 if card[0] in "2345":
                     raise PhhMappingError(f"card {card} in a short-deck ({variant_code}) hand: "
                                           "the 36-card deck has no card below the six")
+    if "_poker_audit_events" in hand:
+        if hand.get("_poker_audit_digest") == phh_digest(hand):
+            exact = _exact_events(hand, h)
+            return exact, ["_poker_audit_events"] * len(exact)
+        for row in h.rows:
+            row["source"] += ";_poker_audit_events ignored: the PHH fields were changed"
     return h.rows, h.anchors
+
+
+def phh_digest(fields: dict[str, Any]) -> str:
+    """The digest of a PHH hand's standard fields (parsed; user-defined `_` fields aside), as
+    poker-audit's exporter writes it in `_poker_audit_digest` (audit.export.phh_digest)."""
+    standard = {k: v for k, v in fields.items() if not k.startswith("_")}
+    text = json.dumps(standard, sort_keys=True, default=str, ensure_ascii=False)
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+_EXACT_FIELDS = {"kind": str, "seat": int, "player": str, "amount": int, "total": int,
+                 "cards": str, "detail": str, "ts": str}
+_GAME_FIELDS = {"variant": str, "structure": str, "currency": str, "profile": str,
+                "house_overrides": str, "tournament": bool, "dead_button": bool}
+
+
+def _exact_events(hand: dict[str, Any], h: _Hand) -> list[dict[str, Any]]:
+    """The events of a poker-audit export's `_poker_audit_events` (with `_poker_audit_game`):
+    the hand exactly as stored, where the standard fields say only its play (`phh_play`)."""
+    events, game = hand.get("_poker_audit_events"), hand.get("_poker_audit_game")
+    if not isinstance(events, list) or not events or not isinstance(game, dict):
+        raise PhhMappingError("_poker_audit_events must list the events and _poker_audit_game "
+                              "must be the game table")
+    for key, value in game.items():
+        want = _GAME_FIELDS.get(key, int)
+        if type(value) is not want:
+            raise PhhMappingError(f"_poker_audit_game.{key} = {value!r} is not a {want.__name__}")
+    rows: list[dict[str, Any]] = []
+    for i, event in enumerate(events):
+        if not isinstance(event, dict) or set(event) - set(_EXACT_FIELDS):
+            raise PhhMappingError(f"_poker_audit_events[{i}] is not an event table")
+        for key, value in event.items():
+            if type(value) is not _EXACT_FIELDS[key]:
+                raise PhhMappingError(f"_poker_audit_events[{i}].{key} = {value!r} is not a "
+                                      f"{_EXACT_FIELDS[key].__name__}")
+        row = {"hand_id": h.hand_id, "seq": i, "table_id": h.table_id,
+               **{k: event.get(k) for k in _EXACT_FIELDS}, "source": h.source}
+        if row["ts"] is not None:
+            try:
+                row["ts"] = dt.datetime.fromisoformat(row["ts"]).astimezone(_UTC)
+            except ValueError:
+                raise PhhMappingError(f"_poker_audit_events[{i}].ts {row['ts']!r} is not an "
+                                      "ISO 8601 time") from None
+        rows.append(row)
+    if rows[0]["kind"] != "hand_started":
+        raise PhhMappingError("_poker_audit_events must start with hand_started")
+    rows[0]["game"] = {k: game.get(k) for k in h.rows[0]["game"]} | game
+    return rows
+
+
+_PLAY = ("fold", "check", "call", "bet", "raise", "complete")
+
+
+def phh_play(rows: list[dict[str, Any]]) -> tuple[Any, ...]:
+    """What the standard PHH fields say of a hand, and so what a PHH round trip keeps when
+    another tool drops our `_poker_audit_*` fields: the players dealt in (seat, name, stack; a
+    seat sitting out is not listed), what each seat posted before the cards (antes, blinds,
+    bring-in: one sum per seat), the cards each seat was dealt and the board, in order, the
+    betting (kind, seat, amount, total), draws (seat, how many) and stand-pats, shows (with
+    cards) and mucks, and each seat's winnings (its awards but an uncalled bet returned).
+    Not said: event times but the start, details (all-in, dead / live blind labels, pot
+    labels), burns, rake, annotations, the live layer, and the hand's started / ended notes."""
+    rows = sorted(rows, key=lambda r: r["seq"])
+    acting = {r.get("seat") for r in rows if r["kind"] not in ("seat", "hand_started")}
+    seats = sorted((r["seat"], r.get("player"), r.get("amount")) for r in rows
+                   if r["kind"] == "seat" and (r.get("detail") != "sitting_out"
+                                               or r["seat"] in acting))
+    posted: dict[int, int] = {}
+    dealt: dict[int, list[str]] = {}
+    won: dict[int, int] = {}
+    play: list[tuple[Any, ...]] = []
+    for r in rows:
+        kind, seat = r["kind"], r.get("seat")
+        if kind == "post":
+            posted[seat] = posted.get(seat, 0) + (r.get("amount") or 0)
+        elif kind == "deal":
+            dealt.setdefault(-1 if seat is None else seat, []).extend(
+                (r.get("cards") or "").split())
+        elif kind in _PLAY:
+            play.append((kind, seat, r.get("amount"), r.get("total")))
+        elif kind == "draw":
+            play.append((kind, seat, r.get("amount")))
+        elif kind in ("stand_pat", "muck"):
+            play.append((kind, seat))
+        elif kind == "show":
+            play.append((kind, seat, r.get("cards")))
+        elif kind == "award" and r.get("detail") != "uncalled":
+            won[seat] = won.get(seat, 0) + (r.get("amount") or 0)
+    return (seats, sorted(posted.items()), sorted(dealt.items()), play,
+            sorted((k, v) for k, v in won.items() if v))
 
 
 def phh_hand_to_events(

@@ -20,6 +20,7 @@ from typing import Any
 
 import pyarrow as pa
 import pyarrow.compute as pc
+import pyarrow.parquet as pq
 
 from audit.errors import AuditInputError
 from audit.importers import detect_format, get_importer
@@ -244,7 +245,8 @@ def ingest(
     with its size, never read whole. `fmt` is checked before the store is touched (an unknown
     one is an AuditInputError). `retry_quarantined` reads again files already ingested whose
     hands were quarantined (after an importer fix): their stored hands come out as already
-    stored, the others are read again."""
+    stored, the others are read again. `progress(n)`: n more bytes of the input are read (of
+    `input_bytes(paths)`), reported chunk by chunk inside a file, not only file by file."""
     if fmt != "auto":
         get_importer(fmt)  # an unknown format touches no store and quarantines no file
     summary = IngestSummary()
@@ -255,15 +257,69 @@ def ingest(
         for path, refusal in _inputs(given):
             result = FileResult(path=str(path))
             summary.files.append(result)
+            read = _FileProgress(path, progress) if progress and not refusal else None
             _ingest_one(path, path in explicit, refusal, store, fmt, result,
-                        retry_quarantined)
-            if progress:
-                progress(1)
+                        retry_quarantined, read)
+            if read:
+                read.finish()
     return summary
 
 
+def input_bytes(paths: Sequence[Path | str]) -> int:
+    """The bytes `ingest` reads from these paths (regular files only): its progress total."""
+    return sum(_regular_size(path) for path, refusal in _inputs([Path(p) for p in paths])
+               if not refusal)
+
+
+def _regular_size(path: Path) -> int:
+    try:
+        info = path.stat()
+    except OSError:
+        return 0
+    return info.st_size if stat.S_ISREG(info.st_mode) else 0
+
+
+class _FileProgress:
+    """How far into one file the reading is, in bytes, told to `report` as chunks arrive: a
+    chunk's last line (or Parquet row) of the file's lines (rows), counted once up front."""
+
+    def __init__(self, path: Path, report: Callable[[int], None]) -> None:
+        self.path = path
+        self.size = _regular_size(path)
+        self.report = report
+        self.done = 0
+        self.total: int | None = None
+
+    def chunk(self, lines: Sequence[int], unit: str) -> None:
+        if len(lines) == 0 or not self.size:
+            return
+        if self.total is None:
+            self.total = _count_units(self.path, unit)
+        self._to(self.size * min(int(max(lines)), self.total) // max(self.total, 1))
+
+    def finish(self) -> None:
+        self._to(self.size)
+
+    def _to(self, at: int) -> None:
+        if at > self.done:
+            self.report(at - self.done)
+            self.done = at
+
+
+def _count_units(path: Path, unit: str) -> int:
+    """Lines of a text file (read in blocks, never whole) or rows of a Parquet file."""
+    if unit == "row":
+        return int(pq.ParquetFile(path).metadata.num_rows)
+    lines = 0
+    with path.open("rb") as f:
+        while block := f.read(1 << 20):
+            lines += block.count(b"\n")
+    return lines + 1
+
+
 def _ingest_one(path: Path, explicit: bool, refusal: str, store: Store, fmt: str,
-                result: FileResult, retry_quarantined: bool = False) -> None:
+                result: FileResult, retry_quarantined: bool = False,
+                read: _FileProgress | None = None) -> None:
     """One input: refused, skipped, stored, or quarantined whole; never an exception out of
     the file's reading (the next file is read whatever this one holds)."""
     if refusal:
@@ -279,7 +335,7 @@ def _ingest_one(path: Path, explicit: bool, refusal: str, store: Store, fmt: str
         result.skipped = "documentation found in a directory, not a hand history"
         return
     try:
-        _ingest_file(path, store, fmt, result, retry_quarantined)
+        _ingest_file(path, store, fmt, result, retry_quarantined, read)
     except AuditInputError as exc:
         result.error = str(exc)
         _quarantine_whole(path, store, result, str(exc))
@@ -385,7 +441,7 @@ def _already_ingested(store: Store, digest: str, retry_quarantined: bool) -> str
 
 
 def _ingest_file(path: Path, store: Store, fmt: str, result: FileResult,
-                 retry_quarantined: bool = False) -> None:
+                 retry_quarantined: bool = False, read: _FileProgress | None = None) -> None:
     """One file -> one batch, streamed: each chunk is validated, deduplicated and written to
     staging as it arrives, so memory is bounded by a chunk plus the file's hand ids, never
     the file's events or the store's hands."""
@@ -424,6 +480,8 @@ def _ingest_file(path: Path, store: Store, fmt: str, result: FileResult,
 
         try:
             for chunk, checked in _read_checked(importer, path, unit):
+                if read:
+                    read.chunk(chunk.lines, unit)
                 table, repeats = _drop_repeated_hands(checked.table, seen, str(path))
                 quarantine([*chunk.rejected, *checked.rejected, *repeats])
                 rows += table.num_rows

@@ -18,6 +18,7 @@ every audit run records ``profile.label`` (e.g. ``montana@1+tournament@1``).
 from __future__ import annotations
 
 import json
+import os
 import tomllib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -195,8 +196,20 @@ def available_profiles() -> tuple[str, ...]:
     return tuple(sorted(p.stem for p in _profiles_dir().glob("*.toml")))
 
 
+def is_profile_file(name: str) -> bool:
+    """Whether a --profile value names a profile file (`house.toml`, `rules/house`) rather
+    than one of ours."""
+    return name.endswith(".toml") or "/" in name or os.sep in name
+
+
+def _path_of(name: str) -> Path:
+    return Path(name) if is_profile_file(name) else _profiles_dir() / f"{name}.toml"
+
+
 def _where(name: str) -> str:
-    return f"rule profile {name!r} (schemas/profiles/{name}.toml)"
+    if is_profile_file(name):
+        return f"rule profile file {name}"
+    return f"rule profile {name!r} ({_path_of(name)})"
 
 
 def _fail(name: str, problem: str) -> AuditInputError:
@@ -226,24 +239,32 @@ def _check_value(where: str, key: str, value: object, template: ParamValue | Non
 @cache
 def _read_profile_file(name: str) -> _ProfileFile:
     """Parse and validate one profile file (cached: files are read once per process)."""
-    if name not in available_profiles():
+    own_file = is_profile_file(name)
+    if not own_file and name not in available_profiles():
         bases = [n for n in available_profiles() if not _read_profile_file(n).overlay]
         overlays = [n for n in available_profiles() if _read_profile_file(n).overlay]
         raise AuditInputError(
             f"unknown rule profile {name!r}; available profiles: {', '.join(bases)} "
-            f"(overlays: {', '.join(overlays)}); see schemas/profiles/"
+            f"(overlays: {', '.join(overlays)}); or give your own profile file, e.g. "
+            f"--profile house.toml (ours are examples: {_profiles_dir()})"
         )
-    path = _profiles_dir() / f"{name}.toml"
+    path = _path_of(name)
     try:
         doc = tomllib.loads(path.read_text(encoding="utf-8"))
     except tomllib.TOMLDecodeError as exc:
         raise _fail(name, f"not valid TOML: {exc}") from None
+    except UnicodeDecodeError:
+        raise _fail(name, "not UTF-8 text") from None
+    except OSError as exc:
+        raise _fail(name, f"cannot be read ({exc.strerror or exc})") from None
+    stem = path.stem
+    default = not own_file and name == DEFAULT_PROFILE
 
     unknown = set(doc) - _TOP_LEVEL_KEYS
     if unknown:
         raise _fail(name, f"unknown top-level keys {sorted(unknown)}")
-    if doc.get("name") != name:
-        raise _fail(name, f"name = {doc.get('name')!r} must match the file name")
+    if doc.get("name") != stem:
+        raise _fail(name, f"name = {doc.get('name')!r} must match the file name ({stem!r})")
     version = doc.get("version")
     if type(version) is not int or version < 1:
         raise _fail(name, f"version = {version!r} must be an integer >= 1")
@@ -251,7 +272,7 @@ def _read_profile_file(name: str) -> _ProfileFile:
     if not isinstance(description, str) or not description:
         raise _fail(name, "description is missing")
     inherits = doc.get("inherits")
-    if name == DEFAULT_PROFILE:
+    if default:
         if inherits is not None:
             raise _fail(name, "the default profile inherits from nothing")
     elif not isinstance(inherits, str):
@@ -263,7 +284,7 @@ def _read_profile_file(name: str) -> _ProfileFile:
     raw_params = doc.get("params", {})
     if not isinstance(raw_params, dict):
         raise _fail(name, "[params] must be a table")
-    if name == DEFAULT_PROFILE:
+    if default:
         templates: Mapping[str, ParamValue] = {}
     else:
         templates = _read_profile_file(DEFAULT_PROFILE).params
@@ -275,7 +296,7 @@ def _read_profile_file(name: str) -> _ProfileFile:
                 f"{DEFAULT_PROFILE}.toml first",
             )
     params = {k: _check_value(_where(name), k, v, templates.get(k)) for k, v in raw_params.items()}
-    if name == DEFAULT_PROFILE:
+    if default:
         missing = CORE_PARAMS - set(params)
         if missing:
             raise _fail(name, f"the default profile lists every parameter; add {sorted(missing)}")
@@ -334,13 +355,15 @@ def _resolve_base(
 def _load(name: str, overlays: tuple[str, ...]) -> Profile:
     base = _read_profile_file(name)
     if base.overlay:
-        raise _fail(name, "is an overlay; load a base profile and pass it in overlays=")
+        raise _fail(name, "is an overlay: it changes a base profile, so name one before it, "
+                          f"e.g. {DEFAULT_PROFILE}+{name}")
     params, severity, disabled = _resolve_base(name)
     versions = []
     for overlay_name in overlays:
         overlay = _read_profile_file(overlay_name)
         if not overlay.overlay:
-            raise _fail(overlay_name, "is a base profile, not an overlay (no overlay = true)")
+            raise _fail(overlay_name, "is a base profile, not an overlay (it has no "
+                                      "overlay = true): give it alone, before any +")
         # Overlays set only their own keys, so the base profile's other answers survive.
         params.update(overlay.params)
         severity.update(overlay.severity)

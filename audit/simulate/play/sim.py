@@ -47,6 +47,7 @@ VARIANTS = (*BUTTON_VARIANTS, *STUD_GAMES, *DRAW_GAMES)
 STRUCTURES = ("no_limit", "pot_limit", "fixed_limit")
 _DAY_US = 86_400_000_000
 _SUB_CHUNK = 10_000  # hands per Arrow table handed to the writer
+_PROGRESS_EVERY = 500  # hands between two progress reports (and the last one)
 
 LABEL_SCHEMA = pa.schema([
     ("hand_id", pa.string()), ("seq", pa.int32()), ("rule_id", pa.string()),
@@ -346,8 +347,9 @@ def simulate(out: Path | str, *, hands: int, seed: int = 0, variant: str = "hold
                         if (i + 1 - lo) % _SUB_CHUNK == 0 or i == hi - 1:
                             for partition, table in buf.tables():
                                 writer.write(partition, table)
-                        if progress is not None and (i + 1) % 10_000 == 0:
-                            progress(10_000)
+                        if progress is not None and ((i + 1) % _PROGRESS_EVERY == 0
+                                                     or i + 1 == hands):
+                            progress((i + 1) - (i // _PROGRESS_EVERY) * _PROGRESS_EVERY)
                     writer.commit()
                 except BaseException:
                     writer.abort()
