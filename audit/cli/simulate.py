@@ -34,6 +34,15 @@ from audit.simulate.play.sim import VARIANTS, simulate
               help="Colluding teams of two (one per table).")
 @click.option("--collusion-strength", type=Share(0, 1), default=0.8,
               show_default=True, help="How often a colluder acts on the team's strategy.")
+@click.option("--family", type=click.Choice(["sim", "rulebook"]), default="sim",
+              show_default=True,
+              help="Colluder family: sim (the simulator's own) or rulebook (an independent "
+                   "population written from the rule texts: six honest types, --colluders "
+                   "teams cycling soft play, chip dumping, whipsaw, check-down, card sharing, "
+                   "a team of three; up to two teams a table).")
+@click.option("--colluding-share", type=Share(0, 1), default=0.8, show_default=True,
+              help="With --family rulebook: share of the hands where two of a team are dealt "
+                   "in that the team colludes in.")
 @click.option("--tournament-share", type=Share(0, 1), default=0.0,
               show_default=True, help="Share of tables that are tournament tables.")
 @click.option("--hands-per-file", type=click.IntRange(min=1), default=50_000,
@@ -50,7 +59,7 @@ def simulate_command(hands: int, out: Path, seed: int, variant: str, structure: 
                      tables: int, players: int | None, violations: float, colluders: int,
                      collusion_strength: float, tournament_share: float,
                      hands_per_file: int, kill_tables: float, live: bool,
-                     live_violations: float) -> None:
+                     live_violations: float, family: str, colluding_share: float) -> None:
     """Simulate realistic hands into a new event store, with labelled violations.
 
     Button games (hold'em, Omaha, Omaha hi-lo; no limit, pot limit, fixed limit) and fixed
@@ -74,6 +83,10 @@ def simulate_command(hands: int, out: Path, seed: int, variant: str, structure: 
     extra = {"live_violations": live_violations} if live else {}
     if kill_tables:
         extra["kill_tables"] = kill_tables
+    if family != "sim":
+        if live:
+            raise InputProblem("--family rulebook: live tables play the sim family only")
+        extra.update(family=family, colluding_share=colluding_share)
     run = simulate_live if live else simulate
     try:
         s = run(out, hands=hands, seed=seed, variant=variant, structure=structure,
