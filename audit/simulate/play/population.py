@@ -18,8 +18,8 @@ What each style does, from the rule text it is written from:
   opponent, i.e. not betting good hands and not bluffing against him"): with only teammates
   left, never bet or raise, check or call.
 - chip_dump (PATTERN-CHIP-DUMP, "large bets or calls with hopeless hands into one account, folds
-  after heavy investment, one-directional transfers"): the dumper follows the receiver into
-  pots; heads-up after the flop he bets the pot whatever he holds, the receiver raises, the
+  after heavy investment, one-directional transfers"): the receiver enters cheap pots, the
+  dumper follows him in; heads-up after the flop he bets the pot whatever he holds, the receiver raises, the
   dumper folds.
 - whipsaw (PATTERN-WHIPSAW, "two players repeatedly re-raising each other while a third player
   is caught calling in between"): after the flop, with a third player still in with chips, a
@@ -235,7 +235,11 @@ def _chip_dump(h: Hand, s: int, mate: int, role: int, others: list[int], owed: i
                rng: random.Random) -> tuple | None:
     lo, hi = h.raise_range(s)
     if h.street == 0:
-        if role == 0 and owed > 0 and h.bet[mate] > h.bb and owed <= 15 * h.bb:
+        if owed <= 0 or owed > 15 * h.bb:
+            return None
+        if role == 1 and owed <= 3 * h.bb:
+            return ("call",)  # the receiver takes the pots the dumper can lose to him
+        if role == 0 and (h.bet[mate] > h.bb or h.bet[mate] == h.bb and mate != h.bb_seat):
             return ("call",)  # the dumper follows the receiver into the pot
         return None
     if others:
