@@ -7,8 +7,9 @@ style) and an audit run's projections, scores every pair (audit/collusion/leads.
   FDR), teams named whole (one lead, the connected lead pairs, holds all members: teams of three
   or more) and the AUC of the pair score (-log10 p) of the planted pairs against every honest
   pair tested (the probability that a planted pair outranks an honest one; ties count half);
-- overall: leads, true leads, precision, false leads, false leads per 1,000 players and per
-  100,000 hands, and precision at k (k = the number of planted pairs);
+- overall: leads, true leads, precision, false leads (and those naming two players of no
+  team), false leads per 1,000 players and per 100,000 hands, and precision at k (k = the
+  number of planted pairs);
 - per planted team, found or not (`teams`): its members, the hands its best pair played
   together, that pair's rank among all tested pairs (by q-value, then p-value; 1 = the
   strongest), its q- and p-value and strongest test; untested teams (fewer than min_hands hands
@@ -87,6 +88,9 @@ def score_against_labels(scored: pl.DataFrame, planted: pl.DataFrame, *, fdr: fl
     k = planted.height  # planted pairs
     top = tested.sort("p_value").head(k)
     false_leads = leads.height - true_leads
+    colluders = set(planted["player_a"].to_list()) | set(planted["player_b"].to_list())
+    honest_pairs = leads.filter(~pl.col("player_a").is_in(list(colluders))
+                                & ~pl.col("player_b").is_in(list(colluders))).height
     return {
         "pairs_tested": tested.height,
         "players": players,
@@ -95,6 +99,9 @@ def score_against_labels(scored: pl.DataFrame, planted: pl.DataFrame, *, fdr: fl
         "leads": leads.height,
         "true_leads": true_leads,
         "false_leads": false_leads,
+        # false leads naming two players of no team (the others name a colluder and someone
+        # outside his team)
+        "false_leads_honest": honest_pairs,
         "false_leads_per_1000_players": 1000 * false_leads / max(players, 1),
         "hands": hands,
         "false_leads_per_100k_hands": 100_000 * false_leads / hands if hands else None,
@@ -158,7 +165,8 @@ def format_collusion_scorecard(card: dict[str, Any]) -> str:
                      f"{r['whole']:>5}")
     prec = "-" if card["precision"] is None else f"{100 * card['precision']:.0f}%"
     lines.append(f"leads {card['leads']} at FDR {card['fdr']:g} ({card['true_leads']} true, "
-                 f"{card['false_leads']} false; precision {prec}; "
+                 f"{card['false_leads']} false, {card.get('false_leads_honest', 0)} of them "
+                 f"between players of no team; precision {prec}; "
                  f"{card['false_leads_per_1000_players']:.2f} false per 1,000 players"
                  + ("" if card.get("false_leads_per_100k_hands") is None else
                     f", {card['false_leads_per_100k_hands']:.2f} per 100,000 hands "

@@ -57,7 +57,7 @@ def test_every_planted_team_has_its_rank_and_q_value_found_or_not() -> None:
 
 def test_false_leads_are_counted_per_100000_hands() -> None:
     card = score_against_labels(_scored(), _planted(), fdr=0.05, players=9, hands=50_000)
-    assert card["false_leads"] == 1
+    assert card["false_leads"] == card["false_leads_honest"] == 1
     assert card["false_leads_per_100k_hands"] == 2.0
     assert card["styles"]["soft_play"]["recall"] == 1.0
     assert card["styles"]["team_of_three"]["recall"] == 0.0
@@ -87,3 +87,12 @@ def test_cli_scorecard_lists_every_planted_team_of_a_rulebook_population(
     assert rows[10].split()[1] == "team_of_three" and rows[10].count("p1_") == 3
     assert all(r.split()[3].isdigit() for r in rows)  # every team tested: 300 hands together
     assert "per 100,000 hands (3,000 hands)" in result.stderr
+
+
+def test_a_false_lead_naming_a_colluder_and_an_outsider_is_told_apart() -> None:
+    extra = pl.DataFrame([("b", "h", 800, 1e-3, 0.04, "co_entry")],
+                         schema=_scored().schema, orient="row")
+    card = score_against_labels(pl.concat([_scored(), extra]), _planted(), fdr=0.05, players=9,
+                                hands=50_000)
+    assert (card["false_leads"], card["false_leads_honest"]) == (2, 1)
+    assert "2 false, 1 of them between players of no team" in format_collusion_scorecard(card)

@@ -19,8 +19,8 @@ What each style does, from the rule text it is written from:
   left, never bet or raise, check or call.
 - chip_dump (PATTERN-CHIP-DUMP, "large bets or calls with hopeless hands into one account, folds
   after heavy investment, one-directional transfers"): the receiver enters cheap pots, the
-  dumper follows him in; heads-up after the flop he bets the pot whatever he holds, the receiver raises, the
-  dumper folds.
+  dumper follows him in; heads-up after the flop he bets the pot whatever he holds, the
+  receiver raises, the dumper folds.
 - whipsaw (PATTERN-WHIPSAW, "two players repeatedly re-raising each other while a third player
   is caught calling in between"): after the flop, with a third player still in with chips, a
   partner bets and the other raises his partner's bets (up to three team raises a street); no

@@ -233,7 +233,8 @@ def simulate(out: Path | str, *, hands: int, seed: int = 0, variant: str = "hold
     independently designed population of population.py: six honest types, `colluders` teams
     cycling soft play, chip dumping, whipsaw, check-down, card sharing and a team of three, each
     colluding in a share `colluding_share` of the hands where two of its members are dealt in;
-    those hands are listed in colluding_hands.parquet)."""
+    those hands are listed in colluding_hands.parquet, every player's honest type in
+    players.parquet)."""
     if family not in POPULATION_FAMILIES:
         raise AuditInputError(f"unknown colluder family {family!r}: use one of "
                               f"{', '.join(POPULATION_FAMILIES)}")
@@ -381,6 +382,9 @@ def simulate(out: Path | str, *, hands: int, seed: int = 0, variant: str = "hold
     _write_colluders(root, teams)
     if population is not None:
         _write_colluding_hands(root, population.colluded)
+        pq.write_table(pa.table({"player": list(population.kind),
+                                 "type": list(population.kind.values())}),
+                       root / "players.parquet", compression="zstd")
     return SimSummary(out=str(root), seed=seed, hands=hands, events=events, batches=batches,
                       injected_hands=injected, labels=len(labels), colluder_teams=len(teams),
                       seconds=time.perf_counter() - started)
