@@ -66,6 +66,9 @@ def simulate_command(hands: int, out: Path, seed: int, variant: str, structure: 
     limit stud and draw games (stud, stud_hilo, razz, stud5, lowball_27_single,
     lowball_27_triple, badugi, draw_high), cash and tournament tables. Injected violations
     are listed in OUT/labels.parquet, colluding teams in OUT/colluders.parquet.
+    --family rulebook plays an independent population written from the rule texts
+    (audit/simulate/play/population.py) and lists the hands each team colluded in
+    (OUT/colluding_hands.parquet) and every player's honest type (OUT/players.parquet).
     With --live every action also gets the physical layer a live table logs
     (audit/simulate/play/live.py), and --live-violations plants string raises, verbal calls
     followed by raises, oversized chips and the like, labelled likewise.
@@ -75,6 +78,8 @@ def simulate_command(hands: int, out: Path, seed: int, variant: str, structure: 
         poker-audit simulate --hands 100000 --out sim-store --seed 1 \\
             --variant mixed --structure mixed --violations 0.05 --colluders 2
         poker-audit audit --store sim-store
+        poker-audit simulate --hands 60000 --out pop-store --tables 10 --players 120 \\
+            --family rulebook --colluders 11 --colluding-share 0.4
     """
     if live_violations and not live:
         raise InputProblem("--live-violations needs --live")
