@@ -35,7 +35,8 @@ NOTES_SHOWN = 20  # single-hand pattern notes listed under the leads (all: `find
 @format_option
 @click.option("--scorecard", is_flag=True,
               help="Simulated store: also score the leads against its colluders.parquet "
-                   "(per style recall and AUC, precision, false leads) on stderr.")
+                   "(per style recall and AUC, precision, false leads per 1,000 players and "
+                   "per 100,000 hands, the rank and q-value of every planted team) on stderr.")
 @click.option("--pseudonymize", is_flag=True,
               help=PSEUDONYMIZE_HELP + " The findings recorded in the store keep the ids.")
 def collusion_command(store: Path | None, run: str, min_hands: int, fdr: float,

@@ -34,6 +34,15 @@ from audit.simulate.play.sim import VARIANTS, simulate
               help="Colluding teams of two (one per table).")
 @click.option("--collusion-strength", type=Share(0, 1), default=0.8,
               show_default=True, help="How often a colluder acts on the team's strategy.")
+@click.option("--family", type=click.Choice(["sim", "rulebook"]), default="sim",
+              show_default=True,
+              help="Colluder family: sim (the simulator's own) or rulebook (an independent "
+                   "population written from the rule texts: six honest types, --colluders "
+                   "teams cycling soft play, chip dumping, whipsaw, check-down, card sharing, "
+                   "a team of three; up to two teams a table).")
+@click.option("--colluding-share", type=Share(0, 1), default=0.8, show_default=True,
+              help="With --family rulebook: share of the hands where two of a team are dealt "
+                   "in that the team colludes in.")
 @click.option("--tournament-share", type=Share(0, 1), default=0.0,
               show_default=True, help="Share of tables that are tournament tables.")
 @click.option("--hands-per-file", type=click.IntRange(min=1), default=50_000,
@@ -50,13 +59,16 @@ def simulate_command(hands: int, out: Path, seed: int, variant: str, structure: 
                      tables: int, players: int | None, violations: float, colluders: int,
                      collusion_strength: float, tournament_share: float,
                      hands_per_file: int, kill_tables: float, live: bool,
-                     live_violations: float) -> None:
+                     live_violations: float, family: str, colluding_share: float) -> None:
     """Simulate realistic hands into a new event store, with labelled violations.
 
     Button games (hold'em, Omaha, Omaha hi-lo; no limit, pot limit, fixed limit) and fixed
     limit stud and draw games (stud, stud_hilo, razz, stud5, lowball_27_single,
     lowball_27_triple, badugi, draw_high), cash and tournament tables. Injected violations
     are listed in OUT/labels.parquet, colluding teams in OUT/colluders.parquet.
+    --family rulebook plays an independent population written from the rule texts
+    (audit/simulate/play/population.py) and lists the hands each team colluded in
+    (OUT/colluding_hands.parquet) and every player's honest type (OUT/players.parquet).
     With --live every action also gets the physical layer a live table logs
     (audit/simulate/play/live.py), and --live-violations plants string raises, verbal calls
     followed by raises, oversized chips and the like, labelled likewise.
@@ -66,6 +78,8 @@ def simulate_command(hands: int, out: Path, seed: int, variant: str, structure: 
         poker-audit simulate --hands 100000 --out sim-store --seed 1 \\
             --variant mixed --structure mixed --violations 0.05 --colluders 2
         poker-audit audit --store sim-store
+        poker-audit simulate --hands 60000 --out pop-store --tables 10 --players 120 \\
+            --family rulebook --colluders 11 --colluding-share 0.4
     """
     if live_violations and not live:
         raise InputProblem("--live-violations needs --live")
@@ -74,6 +88,10 @@ def simulate_command(hands: int, out: Path, seed: int, variant: str, structure: 
     extra = {"live_violations": live_violations} if live else {}
     if kill_tables:
         extra["kill_tables"] = kill_tables
+    if family != "sim":
+        if live:
+            raise InputProblem("--family rulebook: live tables play the sim family only")
+        extra.update(family=family, colluding_share=colluding_share)
     run = simulate_live if live else simulate
     try:
         with progress_bar(hands, "simulating") as advance:

@@ -7,8 +7,13 @@ style) and an audit run's projections, scores every pair (audit/collusion/leads.
   FDR), teams named whole (one lead, the connected lead pairs, holds all members: teams of three
   or more) and the AUC of the pair score (-log10 p) of the planted pairs against every honest
   pair tested (the probability that a planted pair outranks an honest one; ties count half);
-- overall: leads, true leads, precision, false leads and false leads per 1,000 players, and
-  precision at k (k = the number of planted pairs).
+- overall: leads, true leads, precision, false leads (and those naming two players of no
+  team), false leads per 1,000 players and per 100,000 hands, and precision at k (k = the
+  number of planted pairs);
+- per planted team, found or not (`teams`): its members, the hands its best pair played
+  together, that pair's rank among all tested pairs (by q-value, then p-value; 1 = the
+  strongest), its q- and p-value and strongest test; untested teams (fewer than min_hands hands
+  together) have no rank.
 
 A pair is honest unless both players are members of one planted team: a lead naming one colluder
 and an innocent player is a false lead.
@@ -42,8 +47,9 @@ def planted_pairs(store_dir: Path | str) -> pl.DataFrame:
 
 
 def score_against_labels(scored: pl.DataFrame, planted: pl.DataFrame, *, fdr: float,
-                         players: int) -> dict[str, Any]:
-    """The scorecard of scored pairs (columns of `pair_scores`) against planted teams."""
+                         players: int, hands: int | None = None) -> dict[str, Any]:
+    """The scorecard of scored pairs (columns of `pair_scores`) against planted teams;
+    `hands`: the hands of the population (for false leads per 100,000 hands)."""
     keys = ["player_a", "player_b"]
     tested = scored.filter(pl.col("p_value").is_not_nan())
     tested = tested.join(planted, on=keys, how="left").with_columns(
@@ -81,6 +87,10 @@ def score_against_labels(scored: pl.DataFrame, planted: pl.DataFrame, *, fdr: fl
     true_leads = int(leads["planted"].sum())
     k = planted.height  # planted pairs
     top = tested.sort("p_value").head(k)
+    false_leads = leads.height - true_leads
+    colluders = set(planted["player_a"].to_list()) | set(planted["player_b"].to_list())
+    honest_pairs = leads.filter(~pl.col("player_a").is_in(list(colluders))
+                                & ~pl.col("player_b").is_in(list(colluders))).height
     return {
         "pairs_tested": tested.height,
         "players": players,
@@ -88,12 +98,49 @@ def score_against_labels(scored: pl.DataFrame, planted: pl.DataFrame, *, fdr: fl
         "styles": styles,
         "leads": leads.height,
         "true_leads": true_leads,
-        "false_leads": leads.height - true_leads,
-        "false_leads_per_1000_players": 1000 * (leads.height - true_leads) / max(players, 1),
+        "false_leads": false_leads,
+        # false leads naming two players of no team (the others name a colluder and someone
+        # outside his team)
+        "false_leads_honest": honest_pairs,
+        "false_leads_per_1000_players": 1000 * false_leads / max(players, 1),
+        "hands": hands,
+        "false_leads_per_100k_hands": 100_000 * false_leads / hands if hands else None,
+        "teams": team_ranks(scored, planted, fdr=fdr),
         "precision": true_leads / leads.height if leads.height else None,
         "recall": true_leads / k if k else None,  # of planted pairs
         "precision_at_k": float(top["planted"].sum()) / k if k else None,
     }
+
+
+def team_ranks(scored: pl.DataFrame, planted: pl.DataFrame, *, fdr: float
+               ) -> list[dict[str, Any]]:
+    """Every planted team, found or not: its best pair's rank among all tested pairs (by q, then
+    p; 1 = strongest), q, p, strongest test and hands together (None when never tested)."""
+    keys = ["player_a", "player_b"]
+    ranked = (scored.filter(pl.col("p_value").is_not_nan())
+              .sort(["q_value", "p_value", "player_a", "player_b"])
+              .with_row_index("rank", offset=1))
+    cols = [c for c in ("top",) if c in scored.columns]
+    mine = planted.join(ranked.select(*keys, "rank", "q_value", "p_value", *cols),
+                        on=keys, how="left")
+    mine = mine.join(scored.select(*keys, "hands"), on=keys, how="left")
+    out = []
+    for team_id in sorted(set(planted["team_id"].to_list())):
+        rows = mine.filter(pl.col("team_id") == team_id)
+        members = sorted(set(rows["player_a"].to_list()) | set(rows["player_b"].to_list()))
+        best = rows.filter(pl.col("rank").is_not_null()).sort("rank").head(1)
+        hands = rows["hands"].drop_nulls()
+        r = best.row(0, named=True) if best.height else None
+        out.append({
+            "team_id": team_id, "style": rows["style"][0], "members": members,
+            "hands": int(hands.max()) if hands.len() else 0,  # type: ignore[arg-type]
+            "rank": r["rank"] if r else None,
+            "q_value": r["q_value"] if r else None,
+            "p_value": r["p_value"] if r else None,
+            "top": r.get("top") if r else None,
+            "found": bool(r and r["q_value"] <= fdr),
+        })
+    return out
 
 
 def collusion_scorecard(store_dir: Path | str, *, run: str = "latest", min_hands: int = 100,
@@ -102,21 +149,39 @@ def collusion_scorecard(store_dir: Path | str, *, run: str = "latest", min_hands
     run_id, hp, hands = run_frames(Store(Path(store_dir)), run)
     scored, _ = pair_scores(hp, hands, min_hands=min_hands, fdr=fdr)
     players = hp.select(pl.col("player").drop_nulls().n_unique()).collect().item()
-    card = score_against_labels(scored, planted_pairs(store_dir), fdr=fdr, players=players)
+    n_hands = hands.select(pl.len()).collect().item()
+    card = score_against_labels(scored, planted_pairs(store_dir), fdr=fdr, players=players,
+                                hands=n_hands)
     return {"run_id": run_id, "min_hands": min_hands, **card}
 
 
 def format_collusion_scorecard(card: dict[str, Any]) -> str:
     """The scorecard as a fixed-width table."""
-    lines = [f"{'style':12} {'teams':>5} {'found':>5} {'recall':>7} {'AUC':>6} {'whole':>5}"]
+    lines = [f"{'style':13} {'teams':>5} {'found':>5} {'recall':>7} {'AUC':>6} {'whole':>5}"]
     for style, r in card["styles"].items():
         auc = "-" if r["auc"] is None else f"{r['auc']:.3f}"
         rec = "-" if r["recall"] is None else f"{100 * r['recall']:.0f}%"
-        lines.append(f"{style:12} {r['teams']:>5} {r['found']:>5} {rec:>7} {auc:>6} "
+        lines.append(f"{style:13} {r['teams']:>5} {r['found']:>5} {rec:>7} {auc:>6} "
                      f"{r['whole']:>5}")
     prec = "-" if card["precision"] is None else f"{100 * card['precision']:.0f}%"
     lines.append(f"leads {card['leads']} at FDR {card['fdr']:g} ({card['true_leads']} true, "
-                 f"{card['false_leads']} false; precision {prec}; "
-                 f"{card['false_leads_per_1000_players']:.2f} false per 1,000 players); "
-                 f"{card['pairs_tested']} pairs tested")
+                 f"{card['false_leads']} false, {card.get('false_leads_honest', 0)} of them "
+                 f"between players of no team; precision {prec}; "
+                 f"{card['false_leads_per_1000_players']:.2f} false per 1,000 players"
+                 + ("" if card.get("false_leads_per_100k_hands") is None else
+                    f", {card['false_leads_per_100k_hands']:.2f} per 100,000 hands "
+                    f"({card['hands']:,} hands)")
+                 + f"); {card['pairs_tested']} pairs tested")
+    teams = card.get("teams") or []
+    if teams:
+        lines.append("planted teams (rank: the best pair among all tested pairs, by q-value)")
+        lines.append(f"{'team':>4} {'style':13} {'found':5} {'rank':>6} {'q_value':>8} "
+                     f"{'p_value':>8} {'hands':>6} {'test':17} members")
+        for t in teams:
+            rank = "-" if t["rank"] is None else str(t["rank"])
+            q = "-" if t["q_value"] is None else f"{t['q_value']:.2g}"
+            p = "-" if t["p_value"] is None else f"{t['p_value']:.2g}"
+            lines.append(f"{t['team_id']:>4} {t['style']:13} {'yes' if t['found'] else 'no':5} "
+                         f"{rank:>6} {q:>8} {p:>8} {t['hands']:>6} {t['top'] or '-':17} "
+                         f"{', '.join(t['members'])}")
     return "\n".join(lines)

@@ -29,6 +29,7 @@ from audit.simulate.compiled.simulator import ready as fast_ready
 from audit.simulate.inject.registry import Picker
 from audit.simulate.play.agents import COLLUSION_STYLES, STYLES
 from audit.simulate.play.killtable import HAND_START, KILL_TABLE_GAMES, KillTable
+from audit.simulate.play.population import POPULATION_FAMILIES, Population
 from audit.simulate.play.studdraw import play_draw, play_stud
 from audit.simulate.play.table import (
     DRAW_GAMES,
@@ -57,6 +58,8 @@ COLLUDER_SCHEMA = pa.schema([
     ("team_id", pa.int32()), ("players", pa.list_(pa.string())), ("style", pa.string()),
     ("strength", pa.float64()), ("table_id", pa.string()),
 ])
+
+COLLUDING_HANDS_SCHEMA = pa.schema([("hand_id", pa.string()), ("team_id", pa.int32())])
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -214,7 +217,8 @@ def simulate(out: Path | str, *, hands: int, seed: int = 0, variant: str = "hold
              colluder_team_size: int = 2, kill_tables: float = 0.0,
              injectors: tuple[str, ...] | None = None,
              progress: Callable[[int], None] | None = None,
-             engine: str = "auto") -> SimSummary:
+             engine: str = "auto", family: str = "sim",
+             colluding_share: float = 0.8) -> SimSummary:
     """Simulate `hands` hands on `tables` tables into a new event store at `out`.
 
     `engine`: "auto" plays clean no-limit hold'em cash runs on the compiled engine
@@ -224,8 +228,23 @@ def simulate(out: Path | str, *, hands: int, seed: int = 0, variant: str = "hold
     not play.
 
     `kill_tables`: the share of fixed-limit cash lowball, draw, hold'em and Omaha hi-lo tables
-    (KILL_TABLE_GAMES) that play a required kill game across hands (killtable.py)."""
-    _check_args(variant, structure, tables, hands, violations, colluders)
+    (KILL_TABLE_GAMES) that play a required kill game across hands (killtable.py).
+
+    `family`: "sim" (the simulator's own players and colluders, agents.py) or "rulebook" (the
+    independently designed population of population.py: six honest types, `colluders` teams
+    cycling soft play, chip dumping, whipsaw, check-down, card sharing and a team of three, each
+    colluding in a share `colluding_share` of the hands where two of its members are dealt in;
+    those hands are listed in colluding_hands.parquet, every player's honest type in
+    players.parquet)."""
+    if family not in POPULATION_FAMILIES:
+        raise AuditInputError(f"unknown colluder family {family!r}: use one of "
+                              f"{', '.join(POPULATION_FAMILIES)}")
+    population = Population(colluding_share) if family == "rulebook" else None
+    _check_args(variant, structure, tables, hands, violations,
+                colluders if population is None else 0)
+    if population is not None and (variant not in BUTTON_VARIANTS or kill_tables):
+        raise AuditInputError("--family rulebook plays hold'em or Omaha tables without kill "
+                              "games: give --variant holdem, omaha or omaha_hilo")
     if not 0 <= kill_tables <= 1:
         raise AuditInputError(f"kill_tables {kill_tables} is a share: give 0..1")
     check_engine(engine)
@@ -241,7 +260,7 @@ def simulate(out: Path | str, *, hands: int, seed: int = 0, variant: str = "hold
     if engine == "fast" and why_not:
         raise AuditInputError(f"the fast engine cannot play this run: {why_not}; use the "
                               "python engine (engine='python' or 'auto')")
-    if engine != "python" and not why_not and fast_ready() is not None:
+    if engine != "python" and not why_not and population is None and fast_ready() is not None:
         events, batches = simulate_fast(store, hands=hands, seed=seed, tables=tables,
                                         hands_per_file=hands_per_file, progress=progress)
         _write_labels(root, [])
@@ -287,8 +306,12 @@ def simulate(out: Path | str, *, hands: int, seed: int = 0, variant: str = "hold
             t.players, t.stacks, t.out = ([None] * (t.seat_count + 1), [0] * (t.seat_count + 1),
                                           [False] * (t.seat_count + 1))
             kill_state[t.tid] = KillTable(t)
-    teams = _seat_colluders(tabs, pool, colluders, collusion_strength, rng, seated,
-                            colluder_team_size)
+    if population is None:
+        teams = _seat_colluders(tabs, pool, colluders, collusion_strength, rng, seated,
+                                colluder_team_size)
+    else:
+        pool[:] = population.setup(tabs, pool_size, colluders, rng, seed, seated)
+        teams = population.team_rows()
     picker = Picker(rng, injectors)
     decks = _Decks(seed)
     days: dict[int, str] = {}
@@ -332,6 +355,8 @@ def simulate(out: Path | str, *, hands: int, seed: int = 0, variant: str = "hold
                                 labels.append((hand_id, _seq_of(ev, row), rule, seat, script.name,
                                                primary))
                         stacks_after(t, h, ev)
+                        if population is not None:
+                            population.hand_done(hand_id)
                         if kt is not None:
                             kt.after(t, ev)
                         ts = EPOCH_US + t.clock
@@ -357,6 +382,11 @@ def simulate(out: Path | str, *, hands: int, seed: int = 0, variant: str = "hold
             batches += 1
     _write_labels(root, labels)
     _write_colluders(root, teams)
+    if population is not None:
+        _write_colluding_hands(root, population.colluded)
+        pq.write_table(pa.table({"player": list(population.kind),
+                                 "type": list(population.kind.values())}),
+                       root / "players.parquet", compression="zstd")
     return SimSummary(out=str(root), seed=seed, hands=hands, events=events, batches=batches,
                       injected_hands=injected, labels=len(labels), colluder_teams=len(teams),
                       seconds=time.perf_counter() - started)
@@ -429,6 +459,14 @@ def _write_labels(root: Path, labels: list[tuple]) -> None:
     table = pa.Table.from_arrays([pa.array(list(c), f.type) for c, f in
                                   zip(cols, LABEL_SCHEMA, strict=True)], schema=LABEL_SCHEMA)
     pq.write_table(table, root / "labels.parquet", compression="zstd")
+
+
+def _write_colluding_hands(root: Path, rows: list[tuple[str, int]]) -> None:
+    """The hands each rulebook team colluded in (hand_id, team_id)."""
+    table = pa.Table.from_arrays([pa.array([r[0] for r in rows], pa.string()),
+                                  pa.array([r[1] for r in rows], pa.int32())],
+                                 schema=COLLUDING_HANDS_SCHEMA)
+    pq.write_table(table, root / "colluding_hands.parquet", compression="zstd")
 
 
 def _write_colluders(root: Path, teams: list[dict]) -> None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import random
+from collections.abc import Callable
 
 from audit.rules.ids import ANTE_AMOUNT, BLIND_HEADSUP, BLIND_MISSED, BLIND_POSITIONS
 from audit.simulate.play import agents
@@ -51,7 +52,8 @@ class Table:
 
     __slots__ = ("tid", "seat_count", "variant", "structure", "tournament", "sb", "bb", "level",
                  "raked", "house", "players", "stacks", "out", "button", "hands", "buyin",
-                 "clock", "team_style", "team_strength", "last_seated", "sat_out_before")
+                 "clock", "team_style", "team_strength", "last_seated", "sat_out_before",
+                 "policy")
 
     def __init__(self, tid: str, seat_count: int, variant: str, structure: str,
                  tournament: bool, rng: random.Random) -> None:
@@ -87,6 +89,9 @@ class Table:
         # the seats sitting out in the table's previous deal (set by maintain): one dealt in
         # now has just come back, and the replay expects him to post (BLIND-MISSED-UNPOSTED)
         self.sat_out_before: frozenset[int] = frozenset()
+        # a population's decisions (population.py): (table, hand, seat, rng) -> decision, or
+        # None to leave the seat to the default agents
+        self.policy: Callable[[Table, Hand, int, random.Random], tuple | None] | None = None
 
     @property
     def ante(self) -> int:
@@ -318,10 +323,13 @@ def play_hand(t: Table, rng: random.Random, script: Script | None,
     teams = _teams(t, h)
     force = script.force if script is not None else None
     decide = agents.decide
+    policy = t.policy
     while True:
         while h.to_act:
             s = h.to_act
             act = force(h, s) if force is not None else None
+            if act is None and policy is not None:
+                act = policy(t, h, s, rng)
             if act is None and teams:
                 partner, role = teams.get(s, (0, 0))
                 if partner:
