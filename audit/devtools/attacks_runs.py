@@ -145,9 +145,12 @@ def _forged_case(root: Path, base: Path, *, audit_after: bool) -> Attack:
     verified = _cli("verify", "--store", store)
     detected = verified.exit_code == 1 and f"runs/{FORGED_ID}" in verified.output
     report = _cli("report", "--store", store, "--out", root / f"{store.name}.html")
-    # the report is of the committed run (it also lists verify's problems, the forged dir)
-    report_ok = report.exit_code == 0 and f"run {expected_run}</title>" in (
-        root / f"{store.name}.html").read_text()
+    # the report is of the committed run, under a banner naming verify's problem (the forged
+    # dir), and exits 1 as a report on a store that fails its integrity check does
+    page = root / f"{store.name}.html"
+    text = page.read_text() if page.exists() else ""
+    report_ok = (report.exit_code == 1 and f"run {expected_run}</title>" in text
+                 and 'id="integrity-banner"' in text and FORGED_ID in text)
     held = (detected and runs_shown == {expected_run} and len(shown) == len(real) > 0
             and report_ok)
     return Attack(suite=SUITE, case=case, held=held,

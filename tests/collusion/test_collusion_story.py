@@ -93,7 +93,7 @@ def test_collusion_command_lists_the_notes_apart_from_the_leads(
     head, _, tail = text.partition("Single-hand pattern notes")
     assert tail, text
     assert "PATTERN-CHECKDOWN-ALLIN" in tail
-    lines = [line.split() for line in head.splitlines()[2:] if line[:1].isdigit()]
+    lines = [line.split() for line in head.splitlines()[2:] if line.lstrip()[:1].isdigit()]
     assert [(int(x[0]), x[1], x[2]) for x in lines] == [
         (r["rank"], r["player"], r["counterparty"]) for r in leads]
 

@@ -119,8 +119,20 @@ def test_any_simulated_hand_comes_back_identical(seed: int, variant: str, struct
                 _standard_fields_say_the_play(rows)
 
 
+def _short_bring_in(rows: list[dict[str, Any]]) -> bool:
+    """A bring-in posted all in for less than the game's: PHH's calls carry no amount, and
+    the level the next players call (the short post, or the full bring-in, as our simulator
+    deals it) is not in the standard fields (a known limit; the exact events ride
+    in the `_poker_audit_*` fields)."""
+    full = (rows[0].get("game") or {}).get("bring_in") or 0
+    return any(r["kind"] == "post" and r.get("detail") == "bring_in" and r["amount"] < full
+               for r in rows)
+
+
 def _standard_fields_say_the_play(rows: list[dict[str, Any]]) -> None:
     """What another PHH tool reads: the standard fields alone give the same play."""
+    if _short_bring_in(rows):
+        return
     try:
         text = to_phh(rows)
     except Exception:  # noqa: BLE001 - skipped by the export, with its reason
