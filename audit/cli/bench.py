@@ -12,7 +12,7 @@ from typing import Any
 
 import click
 
-from audit.cli.common import CONTEXT_SETTINGS, err, user_errors
+from audit.cli.common import CONTEXT_SETTINGS, InputProblem, err, user_errors
 from audit.simulate.scorecard import bench_accuracy, format_scorecard
 
 
@@ -32,6 +32,14 @@ from audit.simulate.scorecard import bench_accuracy, format_scorecard
 @click.option("--scale", type=click.IntRange(min=1), default=None, metavar="HANDS",
               help="Instead: build a store of HANDS simulated hands, audit it end to end with 1 "
               "and 2 workers (time, hands/s, peak RSS) and print the capacity model.")
+@click.option("--pipeline", type=click.IntRange(min=1), default=None, metavar="HANDS",
+              help="Instead: a room's day of HANDS simulated mixed-game hands end to end "
+              "(simulate, ingest, verify, audit with 2 workers, collusion, report), each stage "
+              "in a fresh process: wall time, CPU-seconds and peak memory per stage, hands/s "
+              "of the whole and the capacity model.")
+@click.option("--simulate-at-most", type=click.IntRange(min=1), default=None, metavar="HANDS",
+              help="With --pipeline: simulate at most this many hands (measured) and copy "
+              "them under fresh hand ids up to HANDS [default: simulate them all].")
 @click.option("--corpus", "corpus", is_flag=False, flag_value="", default=None, metavar="[DIR]",
               help="Instead: import and audit a corpus of real site logs (a folder of site "
               "folders; default ../shared/data/fpdb-dev beside the checkout), each site into "
@@ -46,11 +54,13 @@ from audit.simulate.scorecard import bench_accuracy, format_scorecard
               help="The rule profile --corpus audits with (default: auto, each room by its "
               "house rules; montana: by the book).")
 @click.option("--work", type=click.Path(file_okay=False, path_type=Path), default=None,
-              help="Where --scale builds its store (default: a temporary directory).")
+              help="Where --scale and --pipeline build their stores (default: a temporary "
+              "directory).")
 @click.option("--out", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="Also write the JSON result here.")
 def bench(phh_files: tuple[Path, ...], quick: bool, accuracy: bool, reliability: bool,
-          scale: int | None, corpus: str | None, profile: str | None, work: Path | None,
+          scale: int | None, pipeline: int | None, simulate_at_most: int | None,
+          corpus: str | None, profile: str | None, work: Path | None,
           out: Path | None) -> None:
     """Measure throughput side by side with PokerKit on the same hands, as ratios.
 
@@ -64,12 +74,15 @@ def bench(phh_files: tuple[Path, ...], quick: bool, accuracy: bool, reliability:
         poker-audit bench --accuracy
         poker-audit bench --reliability --quick
         poker-audit bench --scale 10000000 --work /data/scale
+        poker-audit bench --pipeline 100000 --work /tmp --out pipeline.json
         poker-audit bench --corpus ../shared/data/fpdb-dev --out corpus.json
     """
     # devtools is the top layer: the CLI names it by string and never imports it at load time
     def devtool(name: str) -> Any:
         return importlib.import_module(f"audit.devtools.{name}")
 
+    if simulate_at_most is not None and not pipeline:
+        raise InputProblem("--simulate-at-most goes with --pipeline")
     flagged = False
     with user_errors():
         if reliability:
@@ -83,6 +96,14 @@ def bench(phh_files: tuple[Path, ...], quick: bool, accuracy: bool, reliability:
                 Path(corpus) if corpus else None, profile=profile or tool.AUTO_PROFILE,
                 sites=tool.ISSUE_21_SITES if quick else None, echo=err)
             err(tool.format_corpus(result))
+        elif pipeline:
+            if work is not None:
+                work.mkdir(parents=True, exist_ok=True)
+            tool = devtool("bench_pipeline")
+            with tempfile.TemporaryDirectory(dir=work) as tmp:
+                result = tool.bench_pipeline(pipeline, Path(tmp),
+                                             simulate_at_most=simulate_at_most, echo=err)
+            err(tool.format_pipeline(result))
         elif scale:
             if work is not None:
                 work.mkdir(parents=True, exist_ok=True)

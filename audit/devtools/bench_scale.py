@@ -120,13 +120,20 @@ def _tree_rss(root_pid: int) -> int:
     """Bytes of memory `root_pid` and its descendants use: the proportional set size (shared
     pages, e.g. a forkserver's preloaded modules in its workers, counted once in total),
     or the resident set where the kernel does not report it (Linux /proc; 0 elsewhere)."""
+    return sum(_pss(pid, rss) for pid, rss, _cpu in process_tree(root_pid))
+
+
+def process_tree(root_pid: int) -> list[tuple[int, int, int]]:
+    """`root_pid` and its living descendants (Linux /proc; empty elsewhere), each as (pid,
+    resident bytes, CPU clock ticks it used itself: user + system, its children not
+    included)."""
     children: dict[int, list[int]] = {}
-    rss: dict[int, int] = {}
+    stats: dict[int, tuple[int, int]] = {}
     page = os.sysconf("SC_PAGE_SIZE") if hasattr(os, "sysconf") else 4096
     try:
         entries = os.listdir("/proc")
     except OSError:
-        return 0
+        return []
     for entry in entries:
         if not entry.isdigit():
             continue
@@ -137,14 +144,16 @@ def _tree_rss(root_pid: int) -> int:
             continue
         pid = int(entry)
         children.setdefault(int(stat[1]), []).append(pid)  # field 4: ppid
-        rss[pid] = int(stat[21]) * page  # field 24: rss pages
-    total = 0
+        # field 24: rss pages; fields 14, 15: utime, stime in clock ticks
+        stats[pid] = (int(stat[21]) * page, int(stat[11]) + int(stat[12]))
+    tree = []
     todo = [root_pid]
     while todo:
         pid = todo.pop()
-        total += _pss(pid, rss.get(pid, 0))
+        rss, cpu = stats.get(pid, (0, 0))
+        tree.append((pid, rss, cpu))
         todo.extend(children.get(pid, ()))
-    return total
+    return tree
 
 
 def _pss(pid: int, fallback: int) -> int:

@@ -27,6 +27,8 @@ BUTTON_VARIANTS = frozenset(
      "holdem_6plus", "holdem_short", "irish", "lowball_a5",
      "lowball_27_single", "lowball_27_triple", "draw_high", "jacks_or_better", "badugi"}
 )
+# draw games a table may deal with an ante and no blinds: a big blind or an ante is required
+ANTE_NOT_BLIND_VARIANTS = frozenset({"jacks_or_better", "draw_high"})
 STUD_VARIANTS = frozenset({"stud", "stud_hilo", "razz", "stud5", "mississippi"})
 
 
@@ -102,7 +104,10 @@ def _row_errors() -> pl.Expr:
         (
             started
             & g.struct.field("variant").is_in(sorted(BUTTON_VARIANTS))
-            & (g.struct.field("big_blind").is_null() | (g.struct.field("big_blind") <= 0)),
+            & (g.struct.field("big_blind").is_null() | (g.struct.field("big_blind") <= 0))
+            # jacks or better is dealt with an ante and no blinds (RULEBOOK §4.6)
+            & ~(g.struct.field("variant").is_in(sorted(ANTE_NOT_BLIND_VARIANTS))
+                & (g.struct.field("ante").fill_null(0) > 0)),
             pl.lit("game config has no big_blind (button games need one)"),
         ),
         (
