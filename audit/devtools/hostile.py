@@ -142,6 +142,7 @@ class HostileCase:
     seconds: float
     hands: int
     quarantined: int
+    already_stored: int  # hands an earlier case stored with the same events
     skipped: bool
     problem: str
 
@@ -174,14 +175,17 @@ def run_case(work: Path, fmt: str, mutation: str, data: bytes, number: int) -> H
     before = _outside(work)
     start = time.perf_counter()
     problem = ""
-    hands = quarantined = 0
+    hands = quarantined = already = 0
     skipped = False
     try:
         summary = ingest([src], store, fmt=fmt)
         hands, quarantined = summary.hands, summary.quarantined
+        already = summary.already_stored
         result = summary.files[0]
         skipped = bool(result.skipped)  # the same bytes as an earlier case
-        if not (result.hands or result.quarantined or result.skipped):
+        # a hand an earlier case stored with the same events is "already stored" (an
+        # overlapping export), accounted for like a stored one
+        if not (result.hands or result.quarantined or result.already_stored or result.skipped):
             problem = "the file was neither stored nor quarantined"
         elif result.quarantined and not all(r.strip() for r in result.reasons):
             problem = "a quarantined hand has no reason"
@@ -196,7 +200,8 @@ def run_case(work: Path, fmt: str, mutation: str, data: bytes, number: int) -> H
         problem = "the store no longer verifies"
     src.unlink()
     return HostileCase(fmt=fmt, mutation=mutation, handled=not problem, seconds=seconds,
-                       hands=hands, quarantined=quarantined, skipped=skipped, problem=problem)
+                       hands=hands, quarantined=quarantined, already_stored=already,
+                       skipped=skipped, problem=problem)
 
 
 def run_hostile(*, rounds: int = 1, seed: int = 20261122, formats: tuple[str, ...] = (),
