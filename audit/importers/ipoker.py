@@ -318,11 +318,12 @@ def _in_play_order(actions: list[_Elem]) -> list[_Elem]:
     numbers = [a.attrs.get("no", "") for a in actions]
     if not any(numbers):
         return list(actions)
-    try:
-        keys = [int(n) for n in numbers]
-    except ValueError:
-        bad = next(a for a, n in zip(actions, numbers, strict=True) if not n.isdigit())
-        raise SiteHandError(f"line {bad.line}: an action without a number") from None
+    keys = []
+    for action, number in zip(actions, numbers, strict=True):
+        try:
+            keys.append(int(number))
+        except ValueError:  # '' and digits int() refuses ('²' passes str.isdigit())
+            raise SiteHandError(f"line {action.line}: an action without a number") from None
     return [a for _, a in sorted(zip(keys, actions, strict=True), key=lambda ka: ka[0])]
 
 

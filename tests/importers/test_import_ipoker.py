@@ -226,6 +226,16 @@ def test_actions_without_numbers_keep_document_order(tmp_path: Path) -> None:
     assert "an action without a number" in rejected[0].reason
 
 
+def test_an_action_numbered_with_a_superscript_digit_is_named(tmp_path: Path) -> None:
+    # '²'.isdigit() is true but int('²') fails: the reason names the action, not StopIteration
+    path = tmp_path / "superscript.xml"
+    path.write_text(_STATED.replace(' no="3" player="Hero"', ' no="\u00b2" player="Hero"'),
+                    encoding="utf-8")
+    _, _, rejected = read_all(IPokerImporter(), path)
+    assert len(rejected) == 1
+    assert "an action without a number" in rejected[0].reason
+
+
 def test_a_stated_pot_total_and_rake_as_attributes(tmp_path: Path) -> None:
     path = tmp_path / "attrs.xml"
     text = _STATED.replace("   <totalpot>$4</totalpot>\n   <rake>$0.20</rake>\n", "")
