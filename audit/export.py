@@ -20,8 +20,9 @@ PHH inverts `audit.importers.phh`: p1..pN start left of the button and pN is the
 Blinds are written at their nominal size (game small_blind / big_blind) so a short stack's
 capped post re-imports the same.  ts is written as UTC (`time_zone = 'UTC'`).  The hand id
 survives through `venue` / `hand` (`phh:<venue>:<hand>`) and, for other importers, in
-`x_poker_audit_hand_id`.  PHH has no pot labels, rake or annotations: awards are summed per
-player into `winnings`, and rake / annotations are not written.
+`_poker_audit_hand_id` (PHH's user-defined fields start with `_`).  PHH has no pot labels,
+rake or annotations: awards are summed per player into `winnings`, and rake / annotations are
+not written.
 
 Short deck (NS) is holdem_short only, whose ranking (a straight over three of a kind) is
 PokerKit's: the button blind is the button's `blinds_or_straddles` entry. A PokerStars 6+
@@ -482,7 +483,7 @@ def to_phh(hand_rows: list[dict[str, Any]]) -> str:
         venue, number = prefix, rest
     out.append(f"venue = {_toml_str(venue)}")
     out.append(f"hand = {_toml_str(number)}")
-    out.append(f"x_poker_audit_hand_id = {_toml_str(hand_id)}")
+    out.append(f"_poker_audit_hand_id = {_toml_str(hand_id)}")
     if start.get("table_id") is not None:
         out.append(f"table = {_toml_str(start['table_id'])}")
     def site_seat(seat: int) -> int:  # the phh importer renumbers seats; give back the site's

@@ -452,9 +452,10 @@ def _map_hand(
     if short:  # the button blind is the game's one blind (its big_blind)
         bb_value, sb_value, straddles = max(blinds), None, []
 
+    # our own export of another importer's hand (`x_...`: exports before the PHH-conformant name)
+    exported_id = hand.get("_poker_audit_hand_id", hand.get("x_poker_audit_hand_id"))
     hand_id = (
-        hand["x_poker_audit_hand_id"]  # our own export of another importer's hand
-        if isinstance(hand.get("x_poker_audit_hand_id"), str) and hand["x_poker_audit_hand_id"]
+        exported_id if isinstance(exported_id, str) and exported_id
         else f"phh:{_slug(str(hand['venue']))}:{hand['hand']}"
         if hand.get("venue") is not None and hand.get("hand") is not None
         else f"phh:{hand_key}"

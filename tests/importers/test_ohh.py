@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import warnings
 from collections import defaultdict
 from decimal import Decimal
 from itertools import islice
@@ -123,7 +124,18 @@ def test_phh_export_heads_up_and_hand_id(tmp_path: Path) -> None:
     hands = list(_hands(rows).values())
     heads_up = next(h for h in islice(hands, 2000) if sum(r["kind"] == "seat" for r in h) == 2)
     text = to_phh(heads_up)
-    assert "x_poker_audit_hand_id" in text and "time_zone = 'UTC'" in text
+    # PHH's user-defined fields start with an underscore (PokerKit warns on any other name)
+    assert "\n_poker_audit_hand_id = " in text and "x_poker_audit" not in text
+    assert "time_zone = 'UTC'" in text
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        pokerkit = pytest.importorskip("pokerkit")
+        pokerkit.HandHistory.loads(text)
+    older = text.replace("\n_poker_audit_hand_id = ", "\nx_poker_audit_hand_id = ")
+    older_path = tmp_path / "older.phh"
+    older_path.write_text(older, encoding="utf-8")
+    reread, _ = _read(PhhImporter(), older_path)
+    assert reread[0]["hand_id"] == heads_up[0]["hand_id"]  # exports of earlier versions still read
     doc = to_ohh(heads_up)["ohh"]
     assert doc["x_poker_audit_hand_id"] == heads_up[0]["hand_id"]
     assert doc["dealer_seat"] == heads_up[0]["game"]["button_seat"]
