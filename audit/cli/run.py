@@ -49,8 +49,15 @@ def profile_option(f: Callable[..., Any]) -> Callable[..., Any]:
 
 def split_profile(profile: str) -> tuple[str, list[str]]:
     """(base profile, overlays) of a --profile value `NAME[+OVERLAY...]`; NAME may be a
-    profile file (`house.toml`), read by its absolute path (worker processes read it too)."""
-    name, *overlays = profile.split("+")
+    profile file (`house.toml`), read by its absolute path (worker processes read it too); a
+    file whose path holds '+' is taken whole (the longest prefix that is a file)."""
+    parts = profile.split("+")
+    name, overlays = parts[0], parts[1:]
+    for end in range(len(parts), 1, -1):
+        candidate = "+".join(parts[:end])
+        if is_profile_file(candidate) and Path(candidate).expanduser().is_file():
+            name, overlays = candidate, parts[end:]
+            break
     if not name:
         raise InputProblem(
             f"--profile {profile}: an overlay only changes a base profile; name the base "

@@ -11,6 +11,7 @@ is drawn or printed.
 
 from __future__ import annotations
 
+import re
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -61,6 +62,10 @@ def _store(store: Store | str | Path) -> Store:
     return store if isinstance(store, Store) else Store(Path(store))
 
 
+_OVERLAY_AT_END = re.compile(r"\+([^+@/\\]+)@\d+$")
+_VERSION_AT_END = re.compile(r"@\d+$")
+
+
 def _profile_names(label: str) -> tuple[str, list[str]]:
     """`montana@1+ca-lowball@1+tournament@1` -> ("montana", ["ca-lowball"]); a run of the
     default `auto(montana@1+ca-lowball@1,pokerstars@1+ca-lowball@1,...)` -> ("auto",
@@ -68,8 +73,15 @@ def _profile_names(label: str) -> tuple[str, list[str]]:
     auto = label.startswith(AUTO_PROFILE + "(")
     if auto:
         label = label[len(AUTO_PROFILE) + 1:].split(",", 1)[0].rstrip(")")
-    names = [part.split("@", 1)[0] for part in label.split("+") if part]
-    return AUTO_PROFILE if auto else names[0], [n for n in names[1:] if n != "tournament"]
+    # read from the right: overlays are plain names, the base may be a file path holding
+    # '+' or '@' (`/rules/a+b/x@y/house.toml@1+tournament@1`)
+    label = label.removesuffix("+house")
+    overlays: list[str] = []
+    while (last := _OVERLAY_AT_END.search(label)) is not None:
+        overlays.insert(0, last[1])
+        label = label[:last.start()]
+    base = _VERSION_AT_END.sub("", label)
+    return AUTO_PROFILE if auto else base, [n for n in overlays if n != "tournament"]
 
 
 def _timeline(store: Store, hand_id: str, profile_label: str) -> str:

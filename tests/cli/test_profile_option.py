@@ -4,6 +4,7 @@ does not have: it names the file it read."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -89,3 +90,28 @@ def _ours() -> Path:
     from audit.schema import schemas_dir
 
     return schemas_dir() / "profiles"
+
+
+def test_a_profile_file_under_a_path_with_plus_and_at_signs(tmp_path: Path) -> None:
+    # Before: "/x/a+b/house.toml" was read as base "/x/a" and overlay "b/house.toml" ("cannot
+    # be read"), and the report's timelines of a run under "/x/y@z/house.toml" read the base as
+    # "/x/y" ("timeline unavailable").
+    folder = tmp_path / "rules+2026" / "team@room"
+    folder.mkdir(parents=True)
+    house = folder / "house.toml"
+    house.write_text('name = "house"\nversion = 2\ndescription = "Montana"\n'
+                     'inherits = "montana"\n', encoding="utf-8")
+    store = tmp_path / "store"
+    simulate(store, hands=60, seed=5, tables=2, violations=0.3)
+    code, stderr = _audit(store, f"{house}+tournament")
+    assert code in (0, 1), stderr
+    runs = CliRunner().invoke(main, ["query", "SELECT profile FROM runs", "--store",
+                                     str(store), "--format", "csv"])
+    assert f"{house}@2+tournament@1" in runs.stdout
+    report = tmp_path / "report.html"
+    result = CliRunner().invoke(main, ["report", "--store", str(store), "--out", str(report)])
+    assert result.exit_code in (0, 1), result.stderr
+    html = report.read_text(encoding="utf-8")
+    timelines = re.findall(r'<pre class="timeline">(.*?)</pre>', html, re.DOTALL)
+    assert timelines  # the worst hands are shown, each replayed under the run's profile
+    assert not any("timeline unavailable" in t for t in timelines)
