@@ -17,6 +17,8 @@ from audit.cli.common import (
 from audit.cli.output import render
 from audit.run.listing import list_runs
 
+_NO_CUT = 1 << 16  # a table cell width no label reaches
+
 
 @click.command("runs", context_settings=CONTEXT_SETTINGS)
 @store_option
@@ -24,9 +26,10 @@ from audit.run.listing import list_runs
 def runs_command(store: Path | None, fmt: str) -> None:
     """List the audit runs: id, time, profile, hands and findings, newest first.
 
-    The first row is the run `--run latest` reads. `since` names the run an incremental run
-    (`audit --since`) builds on; `protected` is false for a run written before runs were
-    committed to the hash chain.
+    The first row is the run `--run latest` reads. The table shows the profile last and in
+    full (an auto run's label names the profile of every room). `since` names the run an
+    incremental run (`audit --since`) builds on; `protected` is false for a run written
+    before runs were committed to the hash chain.
 
     \b
     Example:
@@ -38,4 +41,9 @@ def runs_command(store: Path | None, fmt: str) -> None:
         table = list_runs(target)
     if not table.num_rows:
         err("no audit run yet: runs appear after 'poker-audit audit'")
-    click.echo(render(table, fmt), nl=False)
+    if fmt == "table":  # the profile label (an auto run's names every room's) in full, last
+        order = [c for c in table.column_names if c != "profile"] + ["profile"]
+        click.echo(render(table.select(order), fmt, max_width=_NO_CUT), nl=False)
+    else:
+        click.echo(render(table, fmt), nl=False)
+

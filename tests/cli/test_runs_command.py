@@ -54,8 +54,12 @@ def test_runs_table_and_csv_carry_the_same_runs(audited: tuple[Store, list[str]]
     code, out, _ = _runs(store)
     assert code == 0
     header, rule, *body, count = out.splitlines()
-    assert header.split()[:5] == ["run_id", "created_at", "profile", "hands", "findings"]
+    assert header.split() == ["run_id", "created_at", "hands", "findings", "since",
+                              "protected", "profile"]
     assert [line.split()[0] for line in body] == ids[::-1]
+    # the auto run's long label is shown whole (it was cut at 60 characters with '…')
+    auto_label = json.loads(_runs(store, "--format", "json")[1])[1]["profile"]
+    assert len(auto_label) > 60 and body[1].endswith(auto_label) and "…" not in out
     assert count == "(3 rows)"
     code, out, _ = _runs(store, "--format", "csv")
     assert [r["run_id"] for r in csv.DictReader(io.StringIO(out))] == ids[::-1]
