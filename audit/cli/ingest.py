@@ -92,8 +92,10 @@ def ingest(paths: tuple[Path, ...], store: Path | None, fmt: str, retry_quaranti
         if f.hint:
             err(f"{f.path}: {f.hint}")
     refused = f", {summary.refused} refused" if summary.refused else ""
+    still = sum(1 for f in summary.files if f.still_quarantined)
+    still_text = f", {still} file(s) skipped still only in quarantine" if still else ""
     err(f"total: {summary.hands} hands stored, {summary.quarantined} quarantined, "
-        f"{summary.errors} unreadable file(s){refused}; store {target.root}")
+        f"{summary.errors} unreadable file(s){refused}{still_text}; store {target.root}")
     if summary.already_stored:
         err(f"already stored: {summary.already_stored} hands the store holds with the same "
             "events (overlapping exports); not stored again, not quarantined")

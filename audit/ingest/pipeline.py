@@ -42,6 +42,7 @@ class FileResult:
     quarantined: int = 0
     already_stored: int = 0  # hands the store holds with the same events: not stored again
     skipped: str = ""  # why the file was skipped (already ingested)
+    still_quarantined: bool = False  # skipped: the same bytes, read the same way, stored nothing
     error: str = ""  # the file could not be read at all
     refused: str = ""  # why the file was not opened (a symlink out of the input tree)
     hint: str = ""  # a file that stored nothing under --format X reads as another format
@@ -83,7 +84,8 @@ class IngestSummary:
         read."""
         if self.errors:
             return 2
-        return 1 if self.quarantined or self.refused else 0
+        still = any(f.still_quarantined for f in self.files)
+        return 1 if self.quarantined or self.refused or still else 0
 
 
 def expand_paths(paths: Sequence[Path]) -> list[Path]:
@@ -338,7 +340,7 @@ def _ingest_one(path: Path, explicit: bool, refusal: str, store: Store, fmt: str
         _ingest_file(path, store, fmt, result, retry_quarantined, read)
     except AuditInputError as exc:
         result.error = str(exc)
-        _quarantine_whole(path, store, result, str(exc))
+        _quarantine_whole(path, store, result, str(exc), fmt)
     except _ReadFailure as failure:
         # an importer defect or a hostile input it did not foresee (RecursionError,
         # MemoryError, ...): the file is quarantined whole with the reason, and ingest goes on
@@ -346,7 +348,7 @@ def _ingest_one(path: Path, explicit: bool, refusal: str, store: Store, fmt: str
         _quarantine_whole(path, store, result,
                           f"{path}: the {result.format or 'input'} reader failed on this file "
                           f"({type(exc).__name__}: {exc}); the file is quarantined whole, "
-                          "nothing of it was stored")
+                          "nothing of it was stored", fmt)
     if fmt != "auto" and result.quarantined and not result.hands and not result.already_stored:
         result.hint = _format_hint(path, fmt)
 
@@ -364,7 +366,8 @@ def _format_hint(path: Path, fmt: str) -> str:
             f"is read again when given again (--format {detected}, or leave --format out)")
 
 
-def _quarantine_whole(path: Path, store: Store, result: FileResult, reason: str) -> None:
+def _quarantine_whole(path: Path, store: Store, result: FileResult, reason: str,
+                      read_as: str) -> None:
     """The file itself is unreadable: quarantine it whole so nothing is lost."""
     result.reasons = [reason if reason.startswith(f"{path}:") else f"{path}: {reason}"]
     try:
@@ -376,7 +379,7 @@ def _quarantine_whole(path: Path, store: Store, result: FileResult, reason: str)
         PendingBatch(
             rejected=[capped(Rejected(source=str(path), line=None, hand_id=None,
                                       reason=reason, raw=raw))],
-            sources=[SourceFile(path=str(path), sha256=digest)],
+            sources=[SourceFile(path=str(path), sha256=digest, read_as=read_as)],
         )
     )
     result.quarantined = 1
@@ -427,17 +430,33 @@ def _read_checked(importer: Any, path: Path, unit: str) -> Iterator[tuple[Any, A
         yield chunk, checked
 
 
-def _already_ingested(store: Store, digest: str, retry_quarantined: bool) -> str:
-    """Why a file with these bytes is not read again ("" when it is read): a batch of the
-    same bytes stored hands (and, with `retry_quarantined`, quarantined none)."""
-    stored = quarantined = False
+def _already_ingested(store: Store, digest: str, retry_quarantined: bool,
+                      read_as: str = "") -> tuple[str, bool]:
+    """(why a file with these bytes is not read again, "" when it is read; whether its hands
+    are still only in quarantine). Skipped: a batch of the same bytes stored hands (unless
+    `retry_quarantined` and it quarantined some), or one asked to read them the same way
+    (`read_as`) stored nothing and quarantined them (reading again would only repeat the
+    quarantine records; another --format, or `retry_quarantined` after a fix, reads them)."""
+    stored = quarantined = same_request_failed = False
     for record in store.records():
-        if any(s.get("sha256") == digest for s in record.get("sources", [])):
+        sources = [s for s in record.get("sources", []) if s.get("sha256") == digest]
+        if sources:
             stored = stored or record.get("hands", 0) > 0
             quarantined = quarantined or record.get("quarantined", 0) > 0
-    if not stored or (retry_quarantined and quarantined):
-        return ""
-    return "identical bytes already ingested"
+            same_request_failed = same_request_failed or (
+                bool(read_as) and record.get("hands", 0) == 0
+                and record.get("quarantined", 0) > 0
+                and any(s.get("read_as") == read_as for s in sources))
+    if retry_quarantined and quarantined:
+        return "", False
+    if stored:
+        return "identical bytes already ingested", False
+    if same_request_failed:
+        how = "by content" if read_as == "auto" else f"as {read_as}"
+        return (f"identical bytes already read {how} and quarantined, nothing of them stored "
+                "(SELECT * FROM quarantine in `poker-audit query` says why); another "
+                "--format, or --retry-quarantined after a fix, reads them again"), True
+    return "", False
 
 
 def _ingest_file(path: Path, store: Store, fmt: str, result: FileResult,
@@ -447,7 +466,8 @@ def _ingest_file(path: Path, store: Store, fmt: str, result: FileResult,
     the file's events or the store's hands."""
     try:
         digest = sha256_file(path)
-        result.skipped = _already_ingested(store, digest, retry_quarantined)
+        result.skipped, result.still_quarantined = _already_ingested(
+            store, digest, retry_quarantined, fmt)
         if result.skipped:
             return
         if path.stat().st_size == 0:  # a site's log of a session without a hand
@@ -463,7 +483,8 @@ def _ingest_file(path: Path, store: Store, fmt: str, result: FileResult,
                               "permissions") from None
     with store.locked():
         # a concurrent ingest of the same bytes won
-        result.skipped = _already_ingested(store, digest, retry_quarantined)
+        result.skipped, result.still_quarantined = _already_ingested(
+            store, digest, retry_quarantined, fmt)
         if result.skipped:
             return
         seen: set[str] = set()  # this file's hand ids
@@ -506,7 +527,7 @@ def _ingest_file(path: Path, store: Store, fmt: str, result: FileResult,
                 # file. A native event table with a header and no rows is an empty export.
                 raise AuditInputError(f"{path}: no hand in the file (read as {name})")
             if rows or rejected:  # a file all of whose hands are stored commits nothing
-                writer.sources.append(SourceFile(path=str(path), sha256=digest))
+                writer.sources.append(SourceFile(path=str(path), sha256=digest, read_as=fmt))
             record = writer.commit()
         except BaseException:
             writer.abort()

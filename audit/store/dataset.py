@@ -133,6 +133,7 @@ class SourceFile:
 
     path: str
     sha256: str
+    read_as: str = ""  # the format the ingest was asked for (`auto` or a name), when known
 
 
 @dataclass(slots=True, kw_only=True)
@@ -955,7 +956,9 @@ class BatchWriter:
             "schema_version": schema_version("events"),
             "files": files,
             "quarantine": quarantine,
-            "sources": [{"path": s.path, "sha256": s.sha256} for s in self.sources],
+            "sources": [{"path": s.path, "sha256": s.sha256,
+                         **({"read_as": s.read_as} if s.read_as else {})}
+                        for s in self.sources],
             "hands": sum(f["hands"] for f in files),
             "rows": sum(f["rows"] for f in files),
             "quarantined": self._rejected,

@@ -82,6 +82,40 @@ def test_a_file_read_under_the_wrong_format_is_read_again_under_the_right_one(
     assert code == 0 and "skipped, identical bytes already ingested" in out
 
 
+def test_the_same_wrong_format_again_adds_no_second_quarantine(store: Store, tmp_path: Path):
+    """Given again under the same wrong --format, the file would be quarantined again exactly
+    as before: it is skipped (exit 1, its hands are still only in quarantine) instead of
+    doubling the report's quarantine count; the right format still reads it."""
+    src = _stars_file(tmp_path)
+    assert _ingest(store, str(src), "--format", "fulltilt")[0] == 1
+    first = len(quarantined(store))
+    assert first > 0
+    code, out = _ingest(store, str(src), "--format", "fulltilt")
+    assert code == 1, out
+    assert (f"{src}: skipped, identical bytes already read as fulltilt and quarantined, "
+            "nothing of them stored") in out
+    assert len(quarantined(store)) == first
+    assert "1 file(s) skipped still only in quarantine" in out
+    code, out = _ingest(store, str(src), "--format", "fulltilt", "--retry-quarantined")
+    assert code == 1 and "skipped" not in out  # asked to: read (and quarantined) again
+    assert len(quarantined(store)) == 2 * first
+    assert _ingest(store, str(src))[0] == 0 and _stored(store) == 2
+
+
+def test_an_unreadable_file_given_again_is_not_quarantined_twice(store: Store,
+                                                                 tmp_path: Path):
+    junk = tmp_path / "notes.txt"
+    junk.write_text("not a hand history\n", encoding="utf-8")
+    code, out = _ingest(store, str(junk))
+    assert code == 2 and "cannot tell the format from its content" in out
+    first = len(quarantined(store))
+    assert first == 1
+    code, out = _ingest(store, str(junk))
+    assert code == 1 and "skipped, identical bytes already read by content and quarantined" in out
+    assert "0 quarantined, 0 unreadable file(s), 1 file(s) skipped still only in quarantine" in out
+    assert len(quarantined(store)) == first
+
+
 def test_overlapping_site_exports_say_already_stored_and_stay_clean(store: Store,
                                                                   tmp_path: Path):
     """Two exports of the same session (the second a byte longer): the second stores
