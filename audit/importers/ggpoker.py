@@ -49,11 +49,17 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-from typing import Any
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any, NamedTuple
 
+from audit.importers.base import Chunk
+from audit.importers.columns import FastHand, read_columns
 from audit.importers.fasttext import Amounts, quick_cards, split_seated
 from audit.importers.sitetext import (
+    CHUNK_HANDS,
     CURRENCY_SYMBOLS,
+    HOLE_COUNT,
     SiteHand,
     SiteHandError,
     SiteTextImporter,
@@ -149,8 +155,25 @@ def _game(text: str, number: int, header: str) -> tuple[str, str]:
     return variant, structure
 
 
-def _map_gg(block: list[tuple[int, str]], file_name: str) -> SiteHand:
-    number, header = block[0]
+class _Header(NamedTuple):
+    """What a hand's first line says."""
+
+    hand_no: str
+    ts: dt.datetime
+    tournament: str | None
+    level: int | None
+    variant: str
+    structure: str
+    currency: str
+    mpu: int
+    small_blind: int
+    big_blind: int
+    ante: int
+
+
+def _read_header(number: int, header: str) -> _Header:
+    """The first line of a hand (`Poker Hand #...`), read; a SiteHandError when it is not
+    understood."""
     m = _HEADER.match(header)
     assert m
     hand_no = m.group(1)
@@ -184,15 +207,24 @@ def _map_gg(block: list[tuple[int, str]], file_name: str) -> SiteHand:
         currency, mpu = CURRENCY_SYMBOLS[symbol], 100
 
     money = _AMOUNTS.of(mpu)
-    short = variant == "holdem_short"
     if bb_s is None:  # `ShortDeck No Limit ($0.02)`: one stake, the ante and button blind
-        if not short:
+        if variant != "holdem_short":
             raise bad_line(number, header, "one stake for a game with two blinds")
         stake = money(sb_s, number)
         sb, bb, ante = 0, stake, stake
     else:
         sb, bb = money(sb_s, number), money(bb_s, number)
         ante = money(ante_s, number) if ante_s else 0
+    return _Header(hand_no, ts, tournament, level, variant, structure, currency, mpu, sb, bb,
+                   ante)
+
+
+def _map_gg(block: list[tuple[int, str]], file_name: str) -> SiteHand:
+    number, header = block[0]
+    hand_no, ts, tournament, level, variant, structure, currency, mpu, sb, bb, ante = \
+        _read_header(number, header)
+    money = _AMOUNTS.of(mpu)
+    short = variant == "holdem_short"
     body = [(n, line) for n, x in block[1:] if (line := x.strip())]
     if not body or not (tb := _TABLE.match(body[0][1])):
         raise SiteHandError(f"line {number}: no \"Table 'NAME' ... is the button\" line")
@@ -442,6 +474,310 @@ def _gg_hand_id(header: str) -> str | None:
     return f"gg:{m.group(1)}" if m else None
 
 
+
+
+# --- the fast path -----------------------------------------------------------------------
+# The common hands read straight into rows of values (`FastHand`), value for value as
+# `_map_gg` reads them; a hand holding anything this path does not follow (a line it does not
+# know, a name with ': ', a bomb pot, an error of any kind) is left to `_map_gg`, the single
+# source of truth, which alone quarantines.
+
+class _Fallback(Exception):
+    """The fast path leaves this hand to the line parser."""
+
+
+_BLIND_POSTS = frozenset({"small_blind", "big_blind", "button_blind", "straddle"})
+_WHAT: dict[str, tuple[Any, ...] | None] = {}  # a player line's text after `name: `, read
+_WHAT_MEMO = 4096
+
+
+def _what(what: str) -> tuple[Any, ...] | None:
+    """A seated player's line after `name: `, as `_player_line` tells it: ("post", verb,
+    amount text, all in), ("act", verb, x, y, all in), ("show", cards text), ("muck", cards
+    text or None), ("note", label); None when `_player_line` would refuse it."""
+    if what.startswith(_POST_START) and (p := _POST.match(what)):
+        return ("post", p.group(1), p.group(2), bool(p.group(3)))
+    if what.startswith(_ACTION_START) and (a := _ACTION.match(what)):
+        verb, x, y, all_in = a.groups()
+        return ("act", verb, x, y, bool(all_in))
+    if what.startswith("shows [") and (sh := _SHOW.match(what)):
+        return ("show", sh.group(1))
+    if what.startswith("mucks") and (mk := _MUCK.match(what)):
+        return ("muck", mk.group(1))
+    for pattern, label in _NOTES:
+        if pattern.match(what):
+            return ("note", label)
+    return None
+
+
+def _fast_gg(block: list[tuple[int, str]], file_name: str) -> FastHand | None:
+    """`_map_gg(block, file_name)` as a `FastHand`, or None for the line parser to read."""
+    try:
+        return _fast_hand(block, file_name)
+    except Exception:  # noqa: BLE001 - the line parser reads it (and says what is wrong)
+        return None
+
+
+def _fast_hand(block: list[tuple[int, str]], file_name: str) -> FastHand:  # noqa: C901, PLR0912, PLR0915
+    number, header = block[0]
+    hand_no, ts, tournament, level, variant, structure, currency, mpu, sb, bb, ante = \
+        _read_header(number, header)
+    money = _AMOUNTS.of(mpu)
+    short = variant == "holdem_short"
+    body = [(n, line) for n, x in block[1:] if (line := x.strip())]
+    tb = _TABLE.match(body[0][1])
+    if tb is None:
+        raise _Fallback
+    table = tb.group("name")
+    game: dict[str, Any] = {
+        "variant": variant, "structure": structure, "currency": currency, "minor_per_unit": mpu,
+        "tournament": tournament is not None, "level": level, "ante": ante,
+        "small_blind": sb, "big_blind": bb, "button_seat": int(tb.group("button")),
+        "seat_count": int(tb.group("max")) if tb.group("max") else None,
+    }
+    fixed = structure == "fixed_limit"
+    if fixed:
+        game.update(small_bet=sb, big_bet=bb, big_blind=sb, small_blind=sb // 2)
+    rows: list[tuple[Any, ...]] = [("hand_started", None, None, None, None, None, None,
+                                    number, "")]
+    seat_of: dict[str, int] = {}
+    left: dict[int, int] = {}
+    sitting_out: set[int] = set()
+    seat_row: dict[int, int] = {}
+    i = 1
+    size = len(body)
+    while i < size and (s := _SEAT.match(body[i][1])):
+        n, text = body[i]
+        seat, name = int(s.group(1)), s.group(2)
+        if not 1 <= seat <= 127 or seat in left or name in seat_of:
+            raise _Fallback
+        stack = money(s.group(3), n)
+        seat_of[name] = seat
+        left[seat] = stack
+        out = bool(_SEAT_OUT.search(text))
+        if out:
+            sitting_out.add(seat)
+        seat_row[seat] = len(rows)
+        rows.append(("seat", seat, name, stack, None, None, "sitting_out" if out else None, n,
+                     ""))
+        i += 1
+    if not seat_of:
+        raise _Fallback
+    body = body[i:]
+    known: dict[str, tuple[int, str]] = {}
+    dealt_to: set[str] = set()
+    active: set[str] = set()
+    for n, text in body:
+        if text.startswith("Dealt to ") and (dm := _DEALT.match(text)) and \
+                dm.group(1) in seat_of:
+            dealt_to.add(dm.group(1))
+            if dm.group(2):
+                known[dm.group(1)] = (n, quick_cards(dm.group(2), f"line {n}"))
+        elif (name := text.partition(": ")[0]) in seat_of:
+            active.add(name)
+    if dealt_to:
+        for name, seat in seat_of.items():
+            if name not in dealt_to and name not in active and seat not in sitting_out:
+                sitting_out.add(seat)
+                k = seat_row[seat]
+                rows[k] = rows[k][:6] + ("sitting_out", rows[k][7], "")
+    section = "pre"
+    run = 1
+    awards: list[tuple[int, str, int, str]] = []
+    fees: list[tuple[int, str, int]] = []
+    total_pot: int | None = None
+    last = number
+    rnd: dict[int, int] = {}
+    forced = False  # a bet or a blind so far (a flop without one may be a bomb pot)
+    big_blind_seat: int | None = None
+    posted_bb: int | None = None
+    posted_sb: int | None = None
+    missed: set[str] = set()
+    append = rows.append
+    for n, text in body:
+        last = n
+        if section == "summary":
+            if (tp := _TOTAL.match(text)):
+                total_pot = money(tp.group(1), n)
+                for word, amt_s in _FEE.findall(tp.group("rest")):
+                    amt = money(amt_s, n)
+                    if amt:
+                        fees.append((n, _FEE_KINDS.get(word.strip().lower(), "fee"), amt))
+                continue
+            if _LAYOUT.match(text):
+                continue
+            raise _Fallback
+        name, colon, what = text.partition(": ")
+        if colon and name in seat_of:
+            if what in _WHAT:
+                parsed = _WHAT[what]
+            else:
+                parsed = _what(what)
+                if len(_WHAT) >= _WHAT_MEMO:
+                    _WHAT.clear()
+                _WHAT[what] = parsed
+            if parsed is None:
+                raise _Fallback
+            seat = seat_of[name]
+            tag = parsed[0]
+            if tag == "act":
+                if section == "pre":
+                    raise _Fallback
+                _, verb, x, y, all_in = parsed
+                if verb == "folds" or verb == "checks":
+                    if x is not None:
+                        raise _Fallback
+                    append(("fold" if verb == "folds" else "check", seat, name, None, None,
+                            None, None, n, ""))
+                    forced = True
+                    continue
+                before = rnd.get(seat, 0)
+                if verb == "raises":
+                    if y is None:
+                        raise _Fallback
+                    added = money(y, n) - before
+                    if added < 0:
+                        raise _Fallback
+                    kind = "raise"
+                else:
+                    if x is None or y is not None:
+                        raise _Fallback
+                    added = money(x, n)
+                    kind = "call" if verb == "calls" else "bet"
+                stack = left[seat]
+                left[seat] = stack - added
+                total = before + added
+                rnd[seat] = total
+                append((kind, seat, name, added, total, None,
+                        "all_in" if all_in or (added > 0 and added == stack) else None, n, ""))
+                forced = True
+                continue
+            if tag == "post":
+                if section != "pre":
+                    raise _Fallback
+                _, verb, amt_s, _all_in = parsed
+                amt = money(amt_s, n)
+                if verb == "posts the ante":
+                    if not short:
+                        game["ante"] = max(game["ante"], amt)
+                    left[seat] -= amt
+                    append(("post", seat, name, amt, None, None, "ante", n, ""))
+                    continue
+                if verb == "posts small blind":
+                    if short:
+                        raise _Fallback
+                    if posted_sb is None and amt < left[seat]:
+                        posted_sb = amt
+                        if fixed:
+                            game["small_blind"] = amt
+                    detail = "small_blind"
+                elif verb == "posts big blind":
+                    if short:
+                        raise _Fallback
+                    if big_blind_seat is None:
+                        big_blind_seat = seat
+                        detail = "big_blind"
+                    else:
+                        detail = "missed_big" if name in missed else "new_player"
+                elif verb in ("posts missed blind", "posts dead blind"):
+                    missed.add(name)
+                    left[seat] -= amt
+                    append(("post", seat, name, amt, None, None, "dead", n, ""))
+                    continue
+                elif verb == "posts button blind":
+                    detail = "button_blind"
+                else:  # a straddle: the amount is the straddler's round total
+                    before = rnd.get(seat, 0)
+                    if amt < before:
+                        raise _Fallback
+                    amt -= before
+                    detail = "straddle"
+                left[seat] -= amt
+                total = rnd.get(seat, 0) + amt
+                rnd[seat] = total
+                append(("post", seat, name, amt, total, None, detail, n, ""))
+                if detail in _BLIND_POSTS:
+                    forced = True
+                if detail == "big_blind" and left[seat] > 0:
+                    posted_bb = amt
+                continue
+            if tag == "show":
+                append(("show", seat, name, None, None, quick_cards(parsed[1], f"line {n}"),
+                        None, n, ""))
+                continue
+            if tag == "muck":
+                append(("muck", seat, name, None, None,
+                        quick_cards(parsed[1], f"line {n}") if parsed[1] else None, None, n,
+                        ""))
+                continue
+            append(("annotation", seat, name, None, None, None, parsed[1], n, ""))
+            continue
+        if text.startswith("Dealt to "):
+            continue
+        if text.startswith("*** "):
+            if text == "*** HOLE CARDS ***":
+                if section != "pre":
+                    raise _Fallback
+                unknown = (n, " ".join(["??"] * HOLE_COUNT.get(variant, 2)))
+                name_at = {s: nm for nm, s in seat_of.items()}
+                for seat in sorted(left):
+                    if seat in sitting_out:
+                        continue
+                    name = name_at[seat]
+                    at, cards = known.get(name, unknown)
+                    append(("deal", seat, name, None, None, cards, "hole", at, ""))
+                section = "play"
+                continue
+            if (st := _STREET.match(text)):
+                which, street, old, new = st.groups()
+                r = _RUNS[which]
+                cards = quick_cards(new or old, f"line {n}")
+                if r == 1:
+                    if street == "FLOP" and not forced and sum(
+                            1 for seat, chips in left.items()
+                            if chips > 0 and seat not in sitting_out) >= 2:
+                        raise _Fallback  # a bomb pot: the line parser says so
+                    rnd = {}
+                    append(("deal", None, None, None, None, cards, "board", n, ""))
+                else:
+                    append(("deal", None, None, None, None, cards, f"board@run{r}", n, ""))
+                section = "play"
+                continue
+            if (sd := _SHOWDOWN.match(text)):
+                run = _RUNS[sd.group(1)]
+                section = "showdown"
+                continue
+            if text == "*** SUMMARY ***":
+                section = "summary"
+                continue
+        if text.startswith("Uncalled bet (") and (u := _UNCALLED.match(text)):
+            if u.group(2) not in seat_of:
+                raise _Fallback
+            awards.append((n, u.group(2), money(u.group(1), n), "uncalled"))
+            continue
+        if " collected " in text and (co := _COLLECTED.match(text)) and \
+                co.group(1) in seat_of:
+            awards.append((n, co.group(1), money(co.group(2), n),
+                           "main" if run == 1 else f"main@run{run}"))
+            continue
+        raise _Fallback
+    if section != "summary" or total_pot is None:
+        raise _Fallback
+    for at, who, amt, label in awards:
+        append(("award", seat_of[who], who, amt, None, None, label, at, ""))
+    for at, kind, amt in fees:
+        append(("rake", None, None, amt, None, None, kind, at, ""))
+    if not short and posted_bb is not None and posted_bb != bb and tournament is not None:
+        rows[0] = rows[0][:8] + (f";stakes=blinds as posted ({posted_sb}/{posted_bb}), the "
+                                 f"header says {sb}/{bb}",)
+        game["big_blind"] = posted_bb
+        if posted_sb is not None:
+            game["small_blind"] = posted_sb
+    append(("hand_ended", None, None, None, None, None, f"total_pot={total_pot}", last, ""))
+    return FastHand(f"gg:{hand_no}", f"{tournament} {table}" if tournament else table, ts,
+                    game, rows, f"ggpoker:{file_name}:")
+
+
 class GGPokerImporter(SiteTextImporter):
     """GGPoker text files: recognised by a line starting `Poker Hand #<id>: ` near the top
     (PokerStars writes `PokerStars Hand #`, never a bare `Poker Hand #` at a line start), read
@@ -452,6 +788,17 @@ class GGPokerImporter(SiteTextImporter):
     header_line = _HEADER
     map_hand = staticmethod(_map_gg)
     hand_id_of = staticmethod(_gg_hand_id)
+
+    def __init__(self, chunk_hands: int = CHUNK_HANDS, *, fast: bool = True) -> None:
+        super().__init__(chunk_hands)
+        self.fast = fast
+
+    def read(self, path: Path) -> Iterator[Chunk]:
+        """Stream `path` as chunks of about `chunk_hands` whole hands each: the common hands
+        by the fast path (`_fast_gg`), the others by the line parser (`_map_gg`)."""
+        yield from read_columns(path, header=_HEADER, chunk_hands=self.chunk_hands,
+                                map_hand=_map_gg, hand_id_of=_gg_hand_id,
+                                fast_map=_fast_gg if self.fast else None)
 
 
 IMPORTER = GGPokerImporter()

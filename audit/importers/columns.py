@@ -1,0 +1,215 @@
+"""Event tables built from columns at a small fixed cost, for readers of many small files.
+
+`events_table(rows)` (`pa.Table.from_pylist`) converts each of the 13 event columns with its
+own `pa.array` call, whose fixed cost (several microseconds each) dominates a file of a hand
+or two. `EventColumns` holds the columns as plain lists (a row added by appending to each,
+never a dict per event) and `table()` converts them with one `pa.array` call per Arrow type:
+the string columns are converted together, one after the other, and each column is a slice of
+that array (likewise the two int64 columns). The values, their conversion and the errors are
+those of `pa.array(column, type=field.type)`, which is what `pa.Table.from_pylist` does per
+column: the table equals `events_table(rows)` value for value, with the same schema.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pyarrow as pa
+
+from audit.importers.base import Chunk
+from audit.importers.sitetext import ChunkWriter, SiteHand, raw_text, split_blocks
+from audit.schema import events_schema
+
+_SCHEMA = events_schema()
+_NAMES = tuple(_SCHEMA.names)
+# the columns converted together, in the schema's order of each group
+_STRINGS = tuple(f.name for f in _SCHEMA if f.type == pa.string())
+_INT64 = tuple(f.name for f in _SCHEMA if f.type == pa.int64())
+_ALONE = tuple(n for n in _NAMES if n not in _STRINGS and n not in _INT64)
+_TYPES = {f.name: f.type for f in _SCHEMA}
+_STRING = pa.string()
+_LONG = pa.int64()
+
+
+class EventColumns:
+    """The event columns of a chunk under way, as lists (missing values are None)."""
+
+    __slots__ = ("cols", "size")
+
+    def __init__(self) -> None:
+        self.cols: dict[str, list[Any]] = {name: [] for name in _NAMES}
+        self.size = 0
+
+    def add_rows(self, rows: list[dict[str, Any]]) -> None:
+        """Append event rows (dicts keyed by column name; a missing key is null)."""
+        for name, col in self.cols.items():
+            col.extend([row.get(name) for row in rows])
+        self.size += len(rows)
+
+    def table(self) -> pa.Table:
+        """The columns as an events table (as `events_table` of the same rows); raises what
+        `pa.array` raises on a value that does not fit its column."""
+        return columns_table(self.cols, self.size)
+
+
+def columns_table(cols: dict[str, list[Any]], size: int) -> pa.Table:
+    """An events table of `cols` (every event column, each `size` values)."""
+    arrays: dict[str, Any] = {}
+    strings: list[Any] = []
+    for name in _STRINGS:
+        strings += cols[name]
+    text = pa.array(strings, _STRING)
+    for k, name in enumerate(_STRINGS):
+        arrays[name] = text.slice(k * size, size)
+    longs: list[Any] = []
+    for name in _INT64:
+        longs += cols[name]
+    numbers = pa.array(longs, _LONG)
+    for k, name in enumerate(_INT64):
+        arrays[name] = numbers.slice(k * size, size)
+    for name in _ALONE:
+        arrays[name] = pa.array(cols[name], _TYPES[name])
+    return pa.Table.from_arrays([arrays[name] for name in _NAMES], schema=_SCHEMA)
+
+
+def rows_table(rows: list[dict[str, Any]]) -> pa.Table:
+    """`events_table(rows)`, built by `EventColumns`."""
+    cols = EventColumns()
+    cols.add_rows(rows)
+    return cols.table()
+
+
+class FastHand:
+    """A hand read by a fast path, as rows of values (no dict per event): each row is
+    (kind, seat, player, amount, total, cards, detail, line, note); the source of a row is
+    `source + str(line) + note`; ts and game ride on the first row (hand_started)."""
+
+    __slots__ = ("game", "hand_id", "rows", "source", "table_id", "ts")
+
+    def __init__(self, hand_id: str, table_id: str | None, ts: Any, game: dict[str, Any],
+                 rows: list[tuple[Any, ...]], source: str) -> None:
+        self.hand_id = hand_id
+        self.table_id = table_id
+        self.ts = ts
+        self.game = game
+        self.rows = rows
+        self.source = source
+
+    @property
+    def lines(self) -> list[int]:
+        return [row[7] for row in self.rows]
+
+    def dict_rows(self) -> list[dict[str, Any]]:
+        """The rows as `SiteHand.rows` holds them (the values a dict row would carry)."""
+        out = []
+        for seq, (kind, seat, player, amount, total, cards, detail, line, note) in enumerate(
+                self.rows):
+            out.append({"hand_id": self.hand_id, "seq": seq, "table_id": self.table_id,
+                        "kind": kind, "source": f"{self.source}{line}{note}", "seat": seat,
+                        "player": player, "amount": amount, "total": total, "cards": cards,
+                        "detail": detail, "ts": self.ts if seq == 0 else None,
+                        "game": self.game if seq == 0 else None})
+        return out
+
+
+class ColumnChunkWriter(ChunkWriter):
+    """`ChunkWriter` whose chunk is built column-wise (`columns_table`): hands come as a
+    `SiteHand` (the line parser's rows) or a `FastHand`; the chunks, their row lines and the
+    rejections are those `ChunkWriter` gives for the same hands (a chunk whose values do not
+    fit the schema falls back to `ChunkWriter`'s hand-by-hand check, on the dict rows)."""
+
+    def __init__(self, chunk_hands: int, source: str = "") -> None:
+        super().__init__(chunk_hands, source)
+        self.cols = EventColumns()
+        self.kept_any: list[tuple[Any, str]] = []
+
+    def add(self, hand: SiteHand, raw: str = "") -> None:
+        self.cols.add_rows(hand.rows)
+        self.lines.extend(hand.lines)
+        self.kept_any.append((hand, raw))
+        self.hands += 1
+
+    def add_fast(self, hand: FastHand, raw: str = "") -> None:
+        rows = hand.rows
+        count = len(rows)
+        cols = self.cols.cols
+        kind, seat, player, amount, total, cards, detail, line, note = zip(*rows, strict=True)
+        cols["kind"] += kind
+        cols["seat"] += seat
+        cols["player"] += player
+        cols["amount"] += amount
+        cols["total"] += total
+        cols["cards"] += cards
+        cols["detail"] += detail
+        self.lines += line
+        source = hand.source
+        cols["source"] += [f"{source}{n}{x}" for n, x in zip(line, note, strict=True)]
+        cols["hand_id"] += [hand.hand_id] * count
+        cols["table_id"] += [hand.table_id] * count
+        cols["seq"] += range(count)
+        blank = [None] * (count - 1)
+        cols["ts"].append(hand.ts)
+        cols["ts"] += blank
+        cols["game"].append(hand.game)
+        cols["game"] += blank
+        self.cols.size += count
+        self.kept_any.append((hand, raw))
+        self.hands += 1
+
+    def take(self) -> Chunk:
+        try:
+            table = self.cols.table()
+        except (pa.ArrowException, OverflowError, ValueError, TypeError):
+            self.kept = [(hand if isinstance(hand, SiteHand) else _AsSiteHand(hand), raw)
+                         for hand, raw in self.kept_any]
+            table = self._without_unfit_hands()
+        chunk = Chunk(table=table, rejected=self.rejected, lines=self.lines)
+        self.rows, self.lines, self.rejected, self.kept, self.hands = [], [], [], [], 0
+        self.cols, self.kept_any = EventColumns(), []
+        return chunk
+
+    @property
+    def pending(self) -> bool:
+        return bool(self.cols.size or self.rejected)
+
+
+class _AsSiteHand(SiteHand):
+    """A `FastHand` seen as the `SiteHand` the line parser builds (rows, lines, hand_id)."""
+
+    def __init__(self, hand: FastHand) -> None:  # noqa: D107 - only what the check reads
+        self.hand_id = hand.hand_id
+        self.rows = hand.dict_rows()
+        self.lines = hand.lines
+
+
+def read_columns(path: Path, *, header: Any, chunk_hands: int, map_hand: Any, hand_id_of: Any,
+                 fast_map: Any = None, skip: Any = None) -> Iterator[Chunk]:
+    """`sitetext.read_site_text` with the chunk built column-wise, and a fast path:
+    `fast_map(block, file name)` gives a `FastHand`, or None to leave the hand to
+    `map_hand` (the line parser, which alone quarantines)."""
+    out = ColumnChunkWriter(chunk_hands, str(path))
+    name = path.name
+    for is_hand, block, unread in split_blocks(path, header, skip):
+        first = next(((n, t) for n, t in block if t.strip()), None)
+        if first is None:  # blank lines only
+            continue
+        if unread:
+            out.reject(block, unread, hand_id_of(block[0][1]) if is_hand else None)
+            continue
+        if not is_hand:
+            out.reject_outside(block, *first)
+            continue
+        fast = fast_map(block, name) if fast_map is not None else None
+        if fast is not None:
+            out.add_fast(fast, raw_text(block))
+        else:
+            hand = out.map_or_reject(block, hand_id_of(block[0][1]), map_hand, block, name)
+            if hand is None:
+                continue
+            out.add(hand, raw_text(block))
+        if out.full:
+            yield out.take()
+    if out.pending:
+        yield out.take()
