@@ -74,6 +74,18 @@ def columns_table(cols: dict[str, list[Any]], size: int) -> pa.Table:
     return pa.Table.from_arrays([arrays[name] for name in _NAMES], schema=_SCHEMA)
 
 
+_ROW = pa.struct(list(_SCHEMA))
+
+
+def tuples_table(rows: list[tuple[Any, ...]]) -> pa.Table:
+    """An events table of rows given as tuples of the event columns in the schema's order:
+    one conversion (`pa.array` of the rows as a struct of the columns, each value converted
+    as `pa.array(column, type=field.type)` converts it), so a chunk of a few rows costs
+    little; equal to `events_table` of the same rows as dicts."""
+    batch = pa.RecordBatch.from_struct_array(pa.array(rows, _ROW))
+    return pa.Table.from_batches([batch], schema=_SCHEMA)
+
+
 def rows_table(rows: list[dict[str, Any]]) -> pa.Table:
     """`events_table(rows)`, built by `EventColumns`."""
     cols = EventColumns()
@@ -115,64 +127,52 @@ class FastHand:
 
 
 class ColumnChunkWriter(ChunkWriter):
-    """`ChunkWriter` whose chunk is built column-wise (`columns_table`): hands come as a
-    `SiteHand` (the line parser's rows) or a `FastHand`; the chunks, their row lines and the
-    rejections are those `ChunkWriter` gives for the same hands (a chunk whose values do not
-    fit the schema falls back to `ChunkWriter`'s hand-by-hand check, on the dict rows)."""
+    """`ChunkWriter` whose chunk is built from row tuples at a small fixed cost
+    (`tuples_table`): hands come as a `SiteHand` (the line parser's rows) or a `FastHand`;
+    the chunks, their row lines and the rejections are those `ChunkWriter` gives for the same
+    hands (a chunk whose values do not fit the schema falls back to `ChunkWriter`'s
+    hand-by-hand check, on the dict rows)."""
 
     def __init__(self, chunk_hands: int, source: str = "") -> None:
         super().__init__(chunk_hands, source)
-        self.cols = EventColumns()
+        self.tuples: list[tuple[Any, ...]] = []
         self.kept_any: list[tuple[Any, str]] = []
 
     def add(self, hand: SiteHand, raw: str = "") -> None:
-        self.cols.add_rows(hand.rows)
+        get = dict.get
+        self.tuples += [tuple([get(row, name) for name in _NAMES]) for row in hand.rows]
         self.lines.extend(hand.lines)
         self.kept_any.append((hand, raw))
         self.hands += 1
 
     def add_fast(self, hand: FastHand, raw: str = "") -> None:
-        rows = hand.rows
-        count = len(rows)
-        cols = self.cols.cols
-        kind, seat, player, amount, total, cards, detail, line, note = zip(*rows, strict=True)
-        cols["kind"] += kind
-        cols["seat"] += seat
-        cols["player"] += player
-        cols["amount"] += amount
-        cols["total"] += total
-        cols["cards"] += cards
-        cols["detail"] += detail
-        self.lines += line
-        source = hand.source
-        cols["source"] += [f"{source}{n}{x}" for n, x in zip(line, note, strict=True)]
-        cols["hand_id"] += [hand.hand_id] * count
-        cols["table_id"] += [hand.table_id] * count
-        cols["seq"] += range(count)
-        blank = [None] * (count - 1)
-        cols["ts"].append(hand.ts)
-        cols["ts"] += blank
-        cols["game"].append(hand.game)
-        cols["game"] += blank
-        self.cols.size += count
+        hand_id, table_id, source = hand.hand_id, hand.table_id, hand.source
+        tuples = [(hand_id, seq, None, table_id, kind, seat, player, amount, total, cards,
+                   detail, None, f"{source}{line}{note}")
+                  for seq, (kind, seat, player, amount, total, cards, detail, line, note)
+                  in enumerate(hand.rows)]
+        first = tuples[0]
+        tuples[0] = first[:2] + (hand.ts,) + first[3:11] + (hand.game, first[12])
+        self.tuples += tuples
+        self.lines += [row[7] for row in hand.rows]
         self.kept_any.append((hand, raw))
         self.hands += 1
 
     def take(self) -> Chunk:
         try:
-            table = self.cols.table()
+            table = tuples_table(self.tuples)
         except (pa.ArrowException, OverflowError, ValueError, TypeError):
             self.kept = [(hand if isinstance(hand, SiteHand) else _AsSiteHand(hand), raw)
                          for hand, raw in self.kept_any]
             table = self._without_unfit_hands()
         chunk = Chunk(table=table, rejected=self.rejected, lines=self.lines)
         self.rows, self.lines, self.rejected, self.kept, self.hands = [], [], [], [], 0
-        self.cols, self.kept_any = EventColumns(), []
+        self.tuples, self.kept_any = [], []
         return chunk
 
     @property
     def pending(self) -> bool:
-        return bool(self.cols.size or self.rejected)
+        return bool(self.tuples or self.rejected)
 
 
 class _AsSiteHand(SiteHand):

@@ -487,27 +487,111 @@ class _Fallback(Exception):
 
 
 _BLIND_POSTS = frozenset({"small_blind", "big_blind", "button_blind", "straddle"})
-_WHAT: dict[str, tuple[Any, ...] | None] = {}  # a player line's text after `name: `, read
-_WHAT_MEMO = 4096
+# a line's token codes: what a line outside the summary is, read once per text and unit
+_T_FOLD, _T_CHECK, _T_CALL, _T_BET, _T_RAISE, _T_POST, _T_SHOWS, _T_MUCKS, _T_NOTE = range(1, 10)
+_T_DEALT_TO, _T_HOLE_CARDS, _T_BOARD, _T_SHOW_DOWN, _T_SUMMARY, _T_RETURNED, _T_COLLECTS, _T_OTHER = range(
+    10, 18)
+_TOKENS: dict[int, dict[str, tuple[Any, ...]]] = {}  # unit -> line text -> token
+_TOKENS_MEMO = 8192
 
 
-def _what(what: str) -> tuple[Any, ...] | None:
-    """A seated player's line after `name: `, as `_player_line` tells it: ("post", verb,
-    amount text, all in), ("act", verb, x, y, all in), ("show", cards text), ("muck", cards
-    text or None), ("note", label); None when `_player_line` would refuse it."""
+def _player_token(what: str, money: Any) -> tuple[Any, ...] | None:
+    """A seated player's line after `name: ` as `_player_line` reads it: (code, amount,
+    detail, all in / cards / label), None when `_player_line` would refuse it (or its amount
+    is not one)."""
     if what.startswith(_POST_START) and (p := _POST.match(what)):
-        return ("post", p.group(1), p.group(2), bool(p.group(3)))
+        return (_T_POST, money(p.group(2), 0), p.group(1))
     if what.startswith(_ACTION_START) and (a := _ACTION.match(what)):
         verb, x, y, all_in = a.groups()
-        return ("act", verb, x, y, bool(all_in))
+        if verb in ("folds", "checks"):
+            return None if x is not None else ((_T_FOLD if verb == "folds" else _T_CHECK),)
+        if verb == "raises":
+            return None if y is None else (_T_RAISE, money(y, 0), bool(all_in))
+        if x is None or y is not None:
+            return None
+        return (_T_CALL if verb == "calls" else _T_BET, money(x, 0), bool(all_in))
     if what.startswith("shows [") and (sh := _SHOW.match(what)):
-        return ("show", sh.group(1))
+        return (_T_SHOWS, quick_cards(sh.group(1), "cards"))
     if what.startswith("mucks") and (mk := _MUCK.match(what)):
-        return ("muck", mk.group(1))
+        return (_T_MUCKS, quick_cards(mk.group(1), "cards") if mk.group(1) else None)
     for pattern, label in _NOTES:
         if pattern.match(what):
-            return ("note", label)
+            return (_T_NOTE, label)
     return None
+
+
+def _other_token(text: str, money: Any) -> tuple[Any, ...]:
+    """A line that is not a seated player's, as `_map_gg`'s loop tells it (outside the
+    summary)."""
+    if text.startswith("Dealt to "):
+        return (_T_DEALT_TO,)
+    if text.startswith("*** "):
+        if text == "*** HOLE CARDS ***":
+            return (_T_HOLE_CARDS,)
+        if (st := _STREET.match(text)):
+            which, street, old, new = st.groups()
+            return (_T_BOARD, _RUNS[which], street == "FLOP", quick_cards(new or old, "cards"))
+        if (sd := _SHOWDOWN.match(text)):
+            return (_T_SHOW_DOWN, _RUNS[sd.group(1)])
+        if text == "*** SUMMARY ***":
+            return (_T_SUMMARY,)
+    if text.startswith("Uncalled bet (") and (u := _UNCALLED.match(text)):
+        return (_T_RETURNED, u.group(2), money(u.group(1), 0))
+    if " collected " in text and (co := _COLLECTED.match(text)):
+        return (_T_COLLECTS, co.group(1), money(co.group(2), 0))
+    return (_T_OTHER,)
+
+
+def _token(text: str, money: Any) -> tuple[Any, ...]:
+    """(the name before `: ` or None, that player's line token or None, the line's token when
+    it is not a seated player's line); an amount or cards that are not read make the token
+    `_T_OTHER` (the line parser says why)."""
+    name, colon, what = text.partition(": ")
+    try:
+        mine = _player_token(what, money) if colon else None
+    except SiteHandError:
+        mine = None
+    try:
+        other = _other_token(text, money)
+    except SiteHandError:
+        other = (_T_OTHER,)
+    return (name if colon else None, mine, other)
+
+
+_DEALT_LINES: dict[str, tuple[str | None, str | None]] = {}  # `Dealt to` line -> read
+_LAYOUT_LINES: set[str] = set()  # summary lines `_LAYOUT` matches
+_OUT_ENDS = (" is sitting out", " out of hand")
+_STAKES: dict[str, tuple[Any, ...]] = {}  # a header's text between `: ` and the clock, read
+
+
+def _dealt_line(text: str) -> tuple[str | None, str | None]:
+    """(name, cards) of a `Dealt to` line as `_DEALT` reads it (name None when it does not
+    match; cards None when not shown); an error reading the cards is raised."""
+    dm = _DEALT.match(text)
+    if dm is None:
+        return None, None
+    return dm.group(1), quick_cards(dm.group(2), "cards") if dm.group(2) else None
+
+
+def _quick_header(number: int, header: str) -> _Header:
+    """`_read_header`, the stakes and game of a header text read once (the clock each time);
+    any header it does not read as `_read_header` would raises."""
+    m = _HEADER.match(header)
+    assert m
+    rest = header[m.end():].strip()
+    c = _CLOCK.search(rest)
+    stakes = rest[:c.start()] if c else None
+    known = _STAKES.get(stakes) if stakes is not None else None
+    if known is None:
+        read = _read_header(number, header)
+        if stakes is not None:
+            if len(_STAKES) >= _TOKENS_MEMO:
+                _STAKES.clear()
+            _STAKES[stakes] = read[2:]
+        return read
+    assert c
+    y, mo, d, hh, mi, ss = (int(x) for x in c.groups())
+    return _Header(m.group(1), dt.datetime(y, mo, d, hh, mi, ss, tzinfo=dt.UTC), *known)
 
 
 def _fast_gg(block: list[tuple[int, str]], file_name: str) -> FastHand | None:
@@ -521,7 +605,7 @@ def _fast_gg(block: list[tuple[int, str]], file_name: str) -> FastHand | None:
 def _fast_hand(block: list[tuple[int, str]], file_name: str) -> FastHand:  # noqa: C901, PLR0912, PLR0915
     number, header = block[0]
     hand_no, ts, tournament, level, variant, structure, currency, mpu, sb, bb, ante = \
-        _read_header(number, header)
+        _quick_header(number, header)
     money = _AMOUNTS.of(mpu)
     short = variant == "holdem_short"
     body = [(n, line) for n, x in block[1:] if (line := x.strip())]
@@ -554,7 +638,7 @@ def _fast_hand(block: list[tuple[int, str]], file_name: str) -> FastHand:  # noq
         stack = money(s.group(3), n)
         seat_of[name] = seat
         left[seat] = stack
-        out = bool(_SEAT_OUT.search(text))
+        out = text.endswith(_OUT_ENDS)  # `_SEAT_OUT`
         if out:
             sitting_out.add(seat)
         seat_row[seat] = len(rows)
@@ -566,22 +650,28 @@ def _fast_hand(block: list[tuple[int, str]], file_name: str) -> FastHand:  # noq
     body = body[i:]
     known: dict[str, tuple[int, str]] = {}
     dealt_to: set[str] = set()
-    active: set[str] = set()
-    for n, text in body:
-        if text.startswith("Dealt to ") and (dm := _DEALT.match(text)) and \
-                dm.group(1) in seat_of:
-            dealt_to.add(dm.group(1))
-            if dm.group(2):
-                known[dm.group(1)] = (n, quick_cards(dm.group(2), f"line {n}"))
-        elif (name := text.partition(": ")[0]) in seat_of:
-            active.add(name)
-    if dealt_to:
+    dealt_lines: set[str] = set()
+    for n, text in [line for line in body if line[1].startswith("Dealt to ")]:
+        dealt = _DEALT_LINES.get(text)
+        if dealt is None:
+            dealt = _dealt_line(text)
+            if len(_DEALT_LINES) >= _TOKENS_MEMO:
+                _DEALT_LINES.clear()
+            _DEALT_LINES[text] = dealt
+        if dealt[0] is not None and dealt[0] in seat_of:
+            dealt_to.add(dealt[0])
+            dealt_lines.add(text)
+            if dealt[1] is not None:
+                known[dealt[0]] = (n, dealt[1])
+    if dealt_to and len(dealt_to) < len(seat_of):
+        # the text before the first ': ' of the other lines: a player who has one is in
+        firsts = {text.partition(": ")[0] for _, text in body if text not in dealt_lines}
         for name, seat in seat_of.items():
-            if name not in dealt_to and name not in active and seat not in sitting_out:
+            if name not in dealt_to and name not in firsts and seat not in sitting_out:
                 sitting_out.add(seat)
                 k = seat_row[seat]
                 rows[k] = rows[k][:6] + ("sitting_out", rows[k][7], "")
-    section = "pre"
+    section = 0  # 0 posts, 1 play, 2 showdown, 3 summary
     run = 1
     awards: list[tuple[int, str, int, str]] = []
     fees: list[tuple[int, str, int]] = []
@@ -594,9 +684,14 @@ def _fast_hand(block: list[tuple[int, str]], file_name: str) -> FastHand:  # noq
     posted_sb: int | None = None
     missed: set[str] = set()
     append = rows.append
+    tokens = _TOKENS.get(mpu)
+    if tokens is None:
+        tokens = _TOKENS[mpu] = {}
     for n, text in body:
         last = n
-        if section == "summary":
+        if section == 3:
+            if text in _LAYOUT_LINES:
+                continue
             if (tp := _TOTAL.match(text)):
                 total_pot = money(tp.group(1), n)
                 for word, amt_s in _FEE.findall(tp.group("rest")):
@@ -605,58 +700,55 @@ def _fast_hand(block: list[tuple[int, str]], file_name: str) -> FastHand:  # noq
                         fees.append((n, _FEE_KINDS.get(word.strip().lower(), "fee"), amt))
                 continue
             if _LAYOUT.match(text):
+                if len(_LAYOUT_LINES) >= _TOKENS_MEMO:
+                    _LAYOUT_LINES.clear()
+                _LAYOUT_LINES.add(text)
                 continue
             raise _Fallback
-        name, colon, what = text.partition(": ")
-        if colon and name in seat_of:
-            if what in _WHAT:
-                parsed = _WHAT[what]
-            else:
-                parsed = _what(what)
-                if len(_WHAT) >= _WHAT_MEMO:
-                    _WHAT.clear()
-                _WHAT[what] = parsed
-            if parsed is None:
+        tok = tokens.get(text)
+        if tok is None:
+            tok = _token(text, money)
+            if len(tokens) >= _TOKENS_MEMO:
+                tokens.clear()
+            tokens[text] = tok
+        name = tok[0]
+        if name is not None and name in seat_of:
+            mine = tok[1]
+            if mine is None:
                 raise _Fallback
             seat = seat_of[name]
-            tag = parsed[0]
-            if tag == "act":
-                if section == "pre":
+            code = mine[0]
+            if code <= _T_CHECK:
+                if section == 0:
                     raise _Fallback
-                _, verb, x, y, all_in = parsed
-                if verb == "folds" or verb == "checks":
-                    if x is not None:
-                        raise _Fallback
-                    append(("fold" if verb == "folds" else "check", seat, name, None, None,
-                            None, None, n, ""))
-                    forced = True
-                    continue
+                append(("fold" if code == _T_FOLD else "check", seat, name, None, None, None,
+                        None, n, ""))
+                forced = True
+                continue
+            if code <= _T_RAISE:
+                if section == 0:
+                    raise _Fallback
                 before = rnd.get(seat, 0)
-                if verb == "raises":
-                    if y is None:
-                        raise _Fallback
-                    added = money(y, n) - before
+                if code == _T_RAISE:
+                    added = mine[1] - before
                     if added < 0:
                         raise _Fallback
                     kind = "raise"
                 else:
-                    if x is None or y is not None:
-                        raise _Fallback
-                    added = money(x, n)
-                    kind = "call" if verb == "calls" else "bet"
+                    added = mine[1]
+                    kind = "call" if code == _T_CALL else "bet"
                 stack = left[seat]
                 left[seat] = stack - added
                 total = before + added
                 rnd[seat] = total
                 append((kind, seat, name, added, total, None,
-                        "all_in" if all_in or (added > 0 and added == stack) else None, n, ""))
+                        "all_in" if mine[2] or (added > 0 and added == stack) else None, n, ""))
                 forced = True
                 continue
-            if tag == "post":
-                if section != "pre":
+            if code == _T_POST:
+                if section != 0:
                     raise _Fallback
-                _, verb, amt_s, _all_in = parsed
-                amt = money(amt_s, n)
+                amt, verb = mine[1], mine[2]
                 if verb == "posts the ante":
                     if not short:
                         game["ante"] = max(game["ante"], amt)
@@ -701,67 +793,62 @@ def _fast_hand(block: list[tuple[int, str]], file_name: str) -> FastHand:  # noq
                 if detail == "big_blind" and left[seat] > 0:
                     posted_bb = amt
                 continue
-            if tag == "show":
-                append(("show", seat, name, None, None, quick_cards(parsed[1], f"line {n}"),
-                        None, n, ""))
-                continue
-            if tag == "muck":
-                append(("muck", seat, name, None, None,
-                        quick_cards(parsed[1], f"line {n}") if parsed[1] else None, None, n,
-                        ""))
-                continue
-            append(("annotation", seat, name, None, None, None, parsed[1], n, ""))
+            if code == _T_SHOWS:
+                append(("show", seat, name, None, None, mine[1], None, n, ""))
+            elif code == _T_MUCKS:
+                append(("muck", seat, name, None, None, mine[1], None, n, ""))
+            else:
+                append(("annotation", seat, name, None, None, None, mine[1], n, ""))
             continue
-        if text.startswith("Dealt to "):
+        other = tok[2]
+        code = other[0]
+        if code == _T_DEALT_TO:
             continue
-        if text.startswith("*** "):
-            if text == "*** HOLE CARDS ***":
-                if section != "pre":
-                    raise _Fallback
-                unknown = (n, " ".join(["??"] * HOLE_COUNT.get(variant, 2)))
-                name_at = {s: nm for nm, s in seat_of.items()}
-                for seat in sorted(left):
-                    if seat in sitting_out:
-                        continue
-                    name = name_at[seat]
-                    at, cards = known.get(name, unknown)
-                    append(("deal", seat, name, None, None, cards, "hole", at, ""))
-                section = "play"
-                continue
-            if (st := _STREET.match(text)):
-                which, street, old, new = st.groups()
-                r = _RUNS[which]
-                cards = quick_cards(new or old, f"line {n}")
-                if r == 1:
-                    if street == "FLOP" and not forced and sum(
-                            1 for seat, chips in left.items()
-                            if chips > 0 and seat not in sitting_out) >= 2:
-                        raise _Fallback  # a bomb pot: the line parser says so
-                    rnd = {}
-                    append(("deal", None, None, None, None, cards, "board", n, ""))
-                else:
-                    append(("deal", None, None, None, None, cards, f"board@run{r}", n, ""))
-                section = "play"
-                continue
-            if (sd := _SHOWDOWN.match(text)):
-                run = _RUNS[sd.group(1)]
-                section = "showdown"
-                continue
-            if text == "*** SUMMARY ***":
-                section = "summary"
-                continue
-        if text.startswith("Uncalled bet (") and (u := _UNCALLED.match(text)):
-            if u.group(2) not in seat_of:
+        if code == _T_BOARD:
+            r = other[1]
+            if r == 1:
+                if other[2] and not forced and sum(
+                        1 for seat, chips in left.items()
+                        if chips > 0 and seat not in sitting_out) >= 2:
+                    raise _Fallback  # a bomb pot: the line parser says so
+                rnd = {}
+                append(("deal", None, None, None, None, other[3], "board", n, ""))
+            else:
+                append(("deal", None, None, None, None, other[3], f"board@run{r}", n, ""))
+            section = 1
+            continue
+        if code == _T_COLLECTS:
+            if other[1] not in seat_of:
                 raise _Fallback
-            awards.append((n, u.group(2), money(u.group(1), n), "uncalled"))
+            awards.append((n, other[1], other[2], "main" if run == 1 else f"main@run{run}"))
             continue
-        if " collected " in text and (co := _COLLECTED.match(text)) and \
-                co.group(1) in seat_of:
-            awards.append((n, co.group(1), money(co.group(2), n),
-                           "main" if run == 1 else f"main@run{run}"))
+        if code == _T_RETURNED:
+            if other[1] not in seat_of:
+                raise _Fallback
+            awards.append((n, other[1], other[2], "uncalled"))
+            continue
+        if code == _T_HOLE_CARDS:
+            if section != 0:
+                raise _Fallback
+            unknown = (n, " ".join(["??"] * HOLE_COUNT.get(variant, 2)))
+            name_at = {s: nm for nm, s in seat_of.items()}
+            for seat in sorted(left):
+                if seat in sitting_out:
+                    continue
+                name = name_at[seat]
+                at, cards = known.get(name, unknown)
+                append(("deal", seat, name, None, None, cards, "hole", at, ""))
+            section = 1
+            continue
+        if code == _T_SHOW_DOWN:
+            run = other[1]
+            section = 2
+            continue
+        if code == _T_SUMMARY:
+            section = 3
             continue
         raise _Fallback
-    if section != "summary" or total_pot is None:
+    if section != 3 or total_pot is None:
         raise _Fallback
     for at, who, amt, label in awards:
         append(("award", seat_of[who], who, amt, None, None, label, at, ""))
