@@ -488,9 +488,10 @@ class _Fallback(Exception):
 
 _BLIND_POSTS = frozenset({"small_blind", "big_blind", "button_blind", "straddle"})
 # a line's token codes: what a line outside the summary is, read once per text and unit
-_T_FOLD, _T_CHECK, _T_CALL, _T_BET, _T_RAISE, _T_POST, _T_SHOWS, _T_MUCKS, _T_NOTE = range(1, 10)
-_T_DEALT_TO, _T_HOLE_CARDS, _T_BOARD, _T_SHOW_DOWN, _T_SUMMARY, _T_RETURNED, _T_COLLECTS, _T_OTHER = range(
-    10, 18)
+(_T_FOLD, _T_CHECK, _T_CALL, _T_BET, _T_RAISE, _T_POST, _T_SHOWS, _T_MUCKS,
+ _T_NOTE) = range(1, 10)
+(_T_DEALT_TO, _T_HOLE_CARDS, _T_BOARD, _T_SHOW_DOWN, _T_SUMMARY, _T_RETURNED, _T_COLLECTS,
+ _T_OTHER) = range(10, 18)
 _TOKENS: dict[int, dict[str, tuple[Any, ...]]] = {}  # unit -> line text -> token
 _TOKENS_MEMO = 8192
 

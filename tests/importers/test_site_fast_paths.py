@@ -20,15 +20,17 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from audit.devtools.hostile import hostile_documents, seeds
-from audit.importers import ggpoker
+from audit.importers import ggpoker, winamax
 
 ROOT = Path(__file__).resolve().parents[2]
 SITES = ROOT / "fixtures" / "sites"
 CORPUS = ROOT.parent / "shared" / "data" / "fpdb-dev"
 needs_corpus = pytest.mark.skipif(not CORPUS.exists(), reason="fpdb-dev corpus not present")
 
-READERS: dict[str, Any] = {"ggpoker": ggpoker.GGPokerImporter}
-FIXTURES = {"ggpoker": sorted(SITES.glob("gg-*.txt"))}
+READERS: dict[str, Any] = {"ggpoker": ggpoker.GGPokerImporter,
+                           "winamax": winamax.WinamaxImporter}
+FIXTURES = {"ggpoker": sorted(SITES.glob("gg-*.txt")),
+            "winamax": sorted(SITES.glob("wmx-*.txt"))}
 
 
 def _chunks(fmt: str, path: Path, *, fast: bool, chunk_hands: int) -> list[Any]:
@@ -65,12 +67,12 @@ def test_real_and_fixture_files_read_the_same(fmt: str, path: Path) -> None:
 
 
 @needs_corpus
-@pytest.mark.parametrize(("fmt", "least"), [("ggpoker", 0.95)])
+@pytest.mark.parametrize(("fmt", "least"), [("ggpoker", 0.95), ("winamax", 0.8)])
 def test_the_common_hands_of_the_corpus_take_the_fast_path(fmt: str, least: float,
                                                            monkeypatch: pytest.MonkeyPatch
                                                            ) -> None:
-    module = {"ggpoker": ggpoker}[fmt]
-    name = {"ggpoker": "_fast_gg"}[fmt]
+    module = {"ggpoker": ggpoker, "winamax": winamax}[fmt]
+    name = {"ggpoker": "_fast_gg", "winamax": "_fast_winamax"}[fmt]
     real = getattr(module, name)
     taken: list[bool] = []
 
@@ -139,6 +141,17 @@ _WORDS = {
                 b"posts missed blind ", b"raises ", b" to ", b"calls ", b"bets ", b"folds",
                 b"checks", b"mucks", b"shows [", b"Hero", b"Poker Hand #RC1: ", b"Level3",
                 b"Tournament #1, "],
+    "winamax": [b" collected ", b" and is all-in", b"Dealt to ", b"*** ", b" [", b"]",
+                b"\xe2\x82\xac",
+                b"Seat 3: ", b"(", b")", b",", b".", b" ", b"\xc2\xa0", b"k", b"-",
+                b"Total pot ", b" | Rake ", b" | No rake", b"Main pot ", b"Side pot 1 ",
+                b"*** SUMMARY ***", b"*** PRE-FLOP ***", b"*** ANTE/BLINDS ***",
+                b"*** FLOP *** ", b"*** SHOW DOWN ***", b" out of position",
+                b"posts big blind ", b"posts small blind ", b"posts ante ", b"posts straddle ",
+                b"raises ", b" to ", b"calls ", b"bets ", b"folds", b"checks", b"completes ",
+                b"mucks", b"shows [", b"Hero", b" won ", b"from side pot 2", b" (HI)",
+                b"is sitting out", b"has left the table", b"Table: ", b" Seat #2 is the button",
+                b"Tournament \"T\" buyIn: 1\xe2\x82\xac level: 3", b" CET", b"Omaha "],
 }
 
 
