@@ -1,13 +1,14 @@
-"""Event tables built from columns at a small fixed cost, for readers of many small files.
+"""Chunks of event rows built at a small fixed cost, for readers of many small files.
 
-`events_table(rows)` (`pa.Table.from_pylist`) converts each of the 13 event columns with its
-own `pa.array` call, whose fixed cost (several microseconds each) dominates a file of a hand
-or two. `EventColumns` holds the columns as plain lists (a row added by appending to each,
-never a dict per event) and `table()` converts them with one `pa.array` call per Arrow type:
-the string columns are converted together, one after the other, and each column is a slice of
-that array (likewise the two int64 columns). The values, their conversion and the errors are
-those of `pa.array(column, type=field.type)`, which is what `pa.Table.from_pylist` does per
-column: the table equals `events_table(rows)` value for value, with the same schema.
+A fast path reads a hand straight into rows of values (`FastHand`: no dict per event); the
+`ColumnChunkWriter` collects those hands and the line parser's (`SiteHand`) in file order and
+builds each chunk's table with one conversion (`tuples_table`): `events_table(rows)`
+(`pa.Table.from_pylist`) converts each of the 13 event columns with its own `pa.array` call,
+whose fixed cost dominates a file of a hand or two. The values, their conversion and the
+errors are those of `pa.array(column, type=field.type)`, which is what `pa.Table.from_pylist`
+does per column: the table equals `events_table` of the same rows, with the same schema; a
+chunk with a value that does not fit is checked hand by hand as `ChunkWriter` does.
+`read_columns` is `sitetext.read_site_text` with a fast path and this writer.
 """
 
 from __future__ import annotations
@@ -24,56 +25,6 @@ from audit.schema import events_schema
 
 _SCHEMA = events_schema()
 _NAMES = tuple(_SCHEMA.names)
-# the columns converted together, in the schema's order of each group
-_STRINGS = tuple(f.name for f in _SCHEMA if f.type == pa.string())
-_INT64 = tuple(f.name for f in _SCHEMA if f.type == pa.int64())
-_ALONE = tuple(n for n in _NAMES if n not in _STRINGS and n not in _INT64)
-_TYPES = {f.name: f.type for f in _SCHEMA}
-_STRING = pa.string()
-_LONG = pa.int64()
-
-
-class EventColumns:
-    """The event columns of a chunk under way, as lists (missing values are None)."""
-
-    __slots__ = ("cols", "size")
-
-    def __init__(self) -> None:
-        self.cols: dict[str, list[Any]] = {name: [] for name in _NAMES}
-        self.size = 0
-
-    def add_rows(self, rows: list[dict[str, Any]]) -> None:
-        """Append event rows (dicts keyed by column name; a missing key is null)."""
-        for name, col in self.cols.items():
-            col.extend([row.get(name) for row in rows])
-        self.size += len(rows)
-
-    def table(self) -> pa.Table:
-        """The columns as an events table (as `events_table` of the same rows); raises what
-        `pa.array` raises on a value that does not fit its column."""
-        return columns_table(self.cols, self.size)
-
-
-def columns_table(cols: dict[str, list[Any]], size: int) -> pa.Table:
-    """An events table of `cols` (every event column, each `size` values)."""
-    arrays: dict[str, Any] = {}
-    strings: list[Any] = []
-    for name in _STRINGS:
-        strings += cols[name]
-    text = pa.array(strings, _STRING)
-    for k, name in enumerate(_STRINGS):
-        arrays[name] = text.slice(k * size, size)
-    longs: list[Any] = []
-    for name in _INT64:
-        longs += cols[name]
-    numbers = pa.array(longs, _LONG)
-    for k, name in enumerate(_INT64):
-        arrays[name] = numbers.slice(k * size, size)
-    for name in _ALONE:
-        arrays[name] = pa.array(cols[name], _TYPES[name])
-    return pa.Table.from_arrays([arrays[name] for name in _NAMES], schema=_SCHEMA)
-
-
 _ROW = pa.struct(list(_SCHEMA))
 
 
@@ -84,13 +35,6 @@ def tuples_table(rows: list[tuple[Any, ...]]) -> pa.Table:
     little; equal to `events_table` of the same rows as dicts."""
     batch = pa.RecordBatch.from_struct_array(pa.array(rows, _ROW))
     return pa.Table.from_batches([batch], schema=_SCHEMA)
-
-
-def rows_table(rows: list[dict[str, Any]]) -> pa.Table:
-    """`events_table(rows)`, built by `EventColumns`."""
-    cols = EventColumns()
-    cols.add_rows(rows)
-    return cols.table()
 
 
 class FastHand:

@@ -493,7 +493,8 @@ _BLIND_POSTS = frozenset({"small_blind", "big_blind", "button_blind", "straddle"
 (_T_DEALT_TO, _T_HOLE_CARDS, _T_BOARD, _T_SHOW_DOWN, _T_SUMMARY, _T_RETURNED, _T_COLLECTS,
  _T_OTHER) = range(10, 18)
 _TOKENS: dict[int, dict[str, tuple[Any, ...]]] = {}  # unit -> line text -> token
-_TOKENS_MEMO = 8192
+_TOKENS_MEMO = 8192  # texts remembered per memo (then it starts over)
+_MEMO_TEXT = 256  # the longest text remembered: memory stays small whatever the lines
 
 
 def _player_token(what: str, money: Any) -> tuple[Any, ...] | None:
@@ -585,7 +586,7 @@ def _quick_header(number: int, header: str) -> _Header:
     known = _STAKES.get(stakes) if stakes is not None else None
     if known is None:
         read = _read_header(number, header)
-        if stakes is not None:
+        if stakes is not None and len(stakes) <= _MEMO_TEXT:
             if len(_STAKES) >= _TOKENS_MEMO:
                 _STAKES.clear()
             _STAKES[stakes] = read[2:]
@@ -656,9 +657,10 @@ def _fast_hand(block: list[tuple[int, str]], file_name: str) -> FastHand:  # noq
         dealt = _DEALT_LINES.get(text)
         if dealt is None:
             dealt = _dealt_line(text)
-            if len(_DEALT_LINES) >= _TOKENS_MEMO:
-                _DEALT_LINES.clear()
-            _DEALT_LINES[text] = dealt
+            if len(text) <= _MEMO_TEXT:
+                if len(_DEALT_LINES) >= _TOKENS_MEMO:
+                    _DEALT_LINES.clear()
+                _DEALT_LINES[text] = dealt
         if dealt[0] is not None and dealt[0] in seat_of:
             dealt_to.add(dealt[0])
             dealt_lines.add(text)
@@ -701,17 +703,19 @@ def _fast_hand(block: list[tuple[int, str]], file_name: str) -> FastHand:  # noq
                         fees.append((n, _FEE_KINDS.get(word.strip().lower(), "fee"), amt))
                 continue
             if _LAYOUT.match(text):
-                if len(_LAYOUT_LINES) >= _TOKENS_MEMO:
-                    _LAYOUT_LINES.clear()
-                _LAYOUT_LINES.add(text)
+                if len(text) <= _MEMO_TEXT:
+                    if len(_LAYOUT_LINES) >= _TOKENS_MEMO:
+                        _LAYOUT_LINES.clear()
+                    _LAYOUT_LINES.add(text)
                 continue
             raise _Fallback
         tok = tokens.get(text)
         if tok is None:
             tok = _token(text, money)
-            if len(tokens) >= _TOKENS_MEMO:
-                tokens.clear()
-            tokens[text] = tok
+            if len(text) <= _MEMO_TEXT:
+                if len(tokens) >= _TOKENS_MEMO:
+                    tokens.clear()
+                tokens[text] = tok
         name = tok[0]
         if name is not None and name in seat_of:
             mine = tok[1]

@@ -658,7 +658,8 @@ _CARD_GROUPS = re.compile(r"\[([^\]]*)\]")
 
 _T_ACT, _T_POST, _T_SHOW, _T_MUCK, _T_COLLECT, _T_NOTE, _T_OTHER = range(1, 8)
 _TOKENS: dict[int, dict[str, tuple[Any, ...]]] = {}  # unit -> a line after the name -> read
-_TOKENS_MEMO = 8192
+_TOKENS_MEMO = 8192  # texts remembered (then the memo starts over)
+_MEMO_TEXT = 256  # the longest text remembered: memory stays small whatever the lines
 
 
 def _what_token(what: str, money: Any) -> tuple[Any, ...]:
@@ -930,9 +931,10 @@ def _fast_hand(block: list[tuple[int, str]], file_name: str) -> FastHand:  # noq
         tok = tokens.get(what)
         if tok is None:
             tok = _what_token(what, money)
-            if len(tokens) >= _TOKENS_MEMO:
-                tokens.clear()
-            tokens[what] = tok
+            if len(what) <= _MEMO_TEXT:
+                if len(tokens) >= _TOKENS_MEMO:
+                    tokens.clear()
+                tokens[what] = tok
         code = tok[0]
         if code == _T_ACT:
             _, verb, amt, to, all_in = tok

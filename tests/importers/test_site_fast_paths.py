@@ -205,3 +205,19 @@ def test_fuzzed_files_read_the_same(tmp_path_factory: pytest.TempPathFactory,
     path = tmp_path_factory.mktemp("fuzz") / "f.txt"
     path.write_bytes(data)
     assert_same(fmt, path, chunk_hands=2)
+
+
+def test_the_fast_paths_remember_only_short_texts(tmp_path: Path) -> None:
+    # the memos of lines read keep short texts only: a file of long lines cannot fill memory
+    long_name = "x" * 5000
+    gg = (SITES / "gg-plo-rit-missed-blind.txt").read_text(encoding="utf-8").replace(
+        "e0cf801d", long_name)
+    wmx = (SITES / "wmx-no-colon.txt").read_text(encoding="utf-8").replace("Player1", long_name)
+    for fmt, text in (("ggpoker", gg), ("winamax", wmx)):
+        path = tmp_path / f"{fmt}.txt"
+        path.write_text(text, encoding="utf-8")
+        assert_same(fmt, path)
+    remembered = [text for memo in (*ggpoker._TOKENS.values(), ggpoker._DEALT_LINES,
+                                    ggpoker._LAYOUT_LINES, ggpoker._STAKES,
+                                    *winamax._TOKENS.values()) for text in memo]
+    assert remembered and max(map(len, remembered)) <= 256
