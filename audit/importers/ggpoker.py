@@ -5,7 +5,10 @@ but not PokerStars: no `PokerStars` word, player names hashed, GG's own game nam
 streams the file line by line (UTF-8 with or without a BOM, cp1252, UTF-16), keeps one hand's
 lines at a time, maps it, and yields a `Chunk` of about 5,000 whole hands. A hand with a line
 it does not know is quarantined whole (file, line, the offending line, the reason, the raw
-text); the rest of the file continues.
+text); the rest of the file continues. The common hands are read by a fast path (`_fast_gg`:
+each line read once per text, rows of values, no dict per event, one Arrow conversion per
+chunk); any hand it does not follow to the end goes to the line parser (`_map_gg`), the single
+source of truth (tests/importers/test_site_fast_paths.py: both give the same chunks).
 
 Mapping (GG line -> events; money exact: `Decimal` -> integer minor units):
 

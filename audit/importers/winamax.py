@@ -4,7 +4,10 @@ A hand starts at a `Winamax Poker - ...` header line and runs to the next one. T
 streams the file line by line (UTF-8 with or without a BOM, bytes that are not UTF-8 read as
 cp1252, UTF-16), maps one hand at a time and yields chunks of whole hands. A hand with a line
 the grammar does not know is quarantined whole, naming the line; an unsupported game is
-quarantined naming the game.
+quarantined naming the game. The common flop-game hands are read by a fast path
+(`_fast_winamax`: rows of values, no dict per event, one Arrow conversion per chunk); stud,
+draw and any hand it does not follow to the end go to the line parser (`_Hand.map`), the
+single source of truth (tests/importers/test_site_fast_paths.py: both give the same chunks).
 
 Mapping (Winamax line -> events; money exact, `Decimal` -> integer minor units):
 
