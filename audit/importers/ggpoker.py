@@ -5,7 +5,10 @@ but not PokerStars: no `PokerStars` word, player names hashed, GG's own game nam
 streams the file line by line (UTF-8 with or without a BOM, cp1252, UTF-16), keeps one hand's
 lines at a time, maps it, and yields a `Chunk` of about 5,000 whole hands. A hand with a line
 it does not know is quarantined whole (file, line, the offending line, the reason, the raw
-text); the rest of the file continues.
+text); the rest of the file continues. The common hands are read by a fast path (`_fast_gg`:
+each line read once per text, rows of values, no dict per event, one Arrow conversion per
+chunk); any hand it does not follow to the end goes to the line parser (`_map_gg`), the single
+source of truth (tests/importers/test_site_fast_paths.py: both give the same chunks).
 
 Mapping (GG line -> events; money exact: `Decimal` -> integer minor units):
 
@@ -49,11 +52,17 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-from typing import Any
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any, NamedTuple
 
+from audit.importers.base import Chunk
+from audit.importers.columns import FastHand, read_columns
 from audit.importers.fasttext import Amounts, quick_cards, split_seated
 from audit.importers.sitetext import (
+    CHUNK_HANDS,
     CURRENCY_SYMBOLS,
+    HOLE_COUNT,
     SiteHand,
     SiteHandError,
     SiteTextImporter,
@@ -149,8 +158,25 @@ def _game(text: str, number: int, header: str) -> tuple[str, str]:
     return variant, structure
 
 
-def _map_gg(block: list[tuple[int, str]], file_name: str) -> SiteHand:
-    number, header = block[0]
+class _Header(NamedTuple):
+    """What a hand's first line says."""
+
+    hand_no: str
+    ts: dt.datetime
+    tournament: str | None
+    level: int | None
+    variant: str
+    structure: str
+    currency: str
+    mpu: int
+    small_blind: int
+    big_blind: int
+    ante: int
+
+
+def _read_header(number: int, header: str) -> _Header:
+    """The first line of a hand (`Poker Hand #...`), read; a SiteHandError when it is not
+    understood."""
     m = _HEADER.match(header)
     assert m
     hand_no = m.group(1)
@@ -184,15 +210,24 @@ def _map_gg(block: list[tuple[int, str]], file_name: str) -> SiteHand:
         currency, mpu = CURRENCY_SYMBOLS[symbol], 100
 
     money = _AMOUNTS.of(mpu)
-    short = variant == "holdem_short"
     if bb_s is None:  # `ShortDeck No Limit ($0.02)`: one stake, the ante and button blind
-        if not short:
+        if variant != "holdem_short":
             raise bad_line(number, header, "one stake for a game with two blinds")
         stake = money(sb_s, number)
         sb, bb, ante = 0, stake, stake
     else:
         sb, bb = money(sb_s, number), money(bb_s, number)
         ante = money(ante_s, number) if ante_s else 0
+    return _Header(hand_no, ts, tournament, level, variant, structure, currency, mpu, sb, bb,
+                   ante)
+
+
+def _map_gg(block: list[tuple[int, str]], file_name: str) -> SiteHand:
+    number, header = block[0]
+    hand_no, ts, tournament, level, variant, structure, currency, mpu, sb, bb, ante = \
+        _read_header(number, header)
+    money = _AMOUNTS.of(mpu)
+    short = variant == "holdem_short"
     body = [(n, line) for n, x in block[1:] if (line := x.strip())]
     if not body or not (tb := _TABLE.match(body[0][1])):
         raise SiteHandError(f"line {number}: no \"Table 'NAME' ... is the button\" line")
@@ -442,6 +477,402 @@ def _gg_hand_id(header: str) -> str | None:
     return f"gg:{m.group(1)}" if m else None
 
 
+
+
+# --- the fast path -----------------------------------------------------------------------
+# The common hands read straight into rows of values (`FastHand`), value for value as
+# `_map_gg` reads them; a hand holding anything this path does not follow (a line it does not
+# know, a name with ': ', a bomb pot, an error of any kind) is left to `_map_gg`, the single
+# source of truth, which alone quarantines.
+
+class _Fallback(Exception):
+    """The fast path leaves this hand to the line parser."""
+
+
+_BLIND_POSTS = frozenset({"small_blind", "big_blind", "button_blind", "straddle"})
+# a line's token codes: what a line outside the summary is, read once per text and unit
+(_T_FOLD, _T_CHECK, _T_CALL, _T_BET, _T_RAISE, _T_POST, _T_SHOWS, _T_MUCKS,
+ _T_NOTE) = range(1, 10)
+(_T_DEALT_TO, _T_HOLE_CARDS, _T_BOARD, _T_SHOW_DOWN, _T_SUMMARY, _T_RETURNED, _T_COLLECTS,
+ _T_OTHER) = range(10, 18)
+_TOKENS: dict[int, dict[str, tuple[Any, ...]]] = {}  # unit -> line text -> token
+_TOKENS_MEMO = 8192  # texts remembered per memo (then it starts over)
+_MEMO_TEXT = 256  # the longest text remembered: memory stays small whatever the lines
+
+
+def _player_token(what: str, money: Any) -> tuple[Any, ...] | None:
+    """A seated player's line after `name: ` as `_player_line` reads it: (code, amount,
+    detail, all in / cards / label), None when `_player_line` would refuse it (or its amount
+    is not one)."""
+    if what.startswith(_POST_START) and (p := _POST.match(what)):
+        return (_T_POST, money(p.group(2), 0), p.group(1))
+    if what.startswith(_ACTION_START) and (a := _ACTION.match(what)):
+        verb, x, y, all_in = a.groups()
+        if verb in ("folds", "checks"):
+            return None if x is not None else ((_T_FOLD if verb == "folds" else _T_CHECK),)
+        if verb == "raises":
+            return None if y is None else (_T_RAISE, money(y, 0), bool(all_in))
+        if x is None or y is not None:
+            return None
+        return (_T_CALL if verb == "calls" else _T_BET, money(x, 0), bool(all_in))
+    if what.startswith("shows [") and (sh := _SHOW.match(what)):
+        return (_T_SHOWS, quick_cards(sh.group(1), "cards"))
+    if what.startswith("mucks") and (mk := _MUCK.match(what)):
+        return (_T_MUCKS, quick_cards(mk.group(1), "cards") if mk.group(1) else None)
+    for pattern, label in _NOTES:
+        if pattern.match(what):
+            return (_T_NOTE, label)
+    return None
+
+
+def _other_token(text: str, money: Any) -> tuple[Any, ...]:
+    """A line that is not a seated player's, as `_map_gg`'s loop tells it (outside the
+    summary)."""
+    if text.startswith("Dealt to "):
+        return (_T_DEALT_TO,)
+    if text.startswith("*** "):
+        if text == "*** HOLE CARDS ***":
+            return (_T_HOLE_CARDS,)
+        if (st := _STREET.match(text)):
+            which, street, old, new = st.groups()
+            return (_T_BOARD, _RUNS[which], street == "FLOP", quick_cards(new or old, "cards"))
+        if (sd := _SHOWDOWN.match(text)):
+            return (_T_SHOW_DOWN, _RUNS[sd.group(1)])
+        if text == "*** SUMMARY ***":
+            return (_T_SUMMARY,)
+    if text.startswith("Uncalled bet (") and (u := _UNCALLED.match(text)):
+        return (_T_RETURNED, u.group(2), money(u.group(1), 0))
+    if " collected " in text and (co := _COLLECTED.match(text)):
+        return (_T_COLLECTS, co.group(1), money(co.group(2), 0))
+    return (_T_OTHER,)
+
+
+def _token(text: str, money: Any) -> tuple[Any, ...]:
+    """(the name before `: ` or None, that player's line token or None, the line's token when
+    it is not a seated player's line); an amount or cards that are not read make the token
+    `_T_OTHER` (the line parser says why)."""
+    name, colon, what = text.partition(": ")
+    try:
+        mine = _player_token(what, money) if colon else None
+    except SiteHandError:
+        mine = None
+    try:
+        other = _other_token(text, money)
+    except SiteHandError:
+        other = (_T_OTHER,)
+    return (name if colon else None, mine, other)
+
+
+_DEALT_LINES: dict[str, tuple[str | None, str | None]] = {}  # `Dealt to` line -> read
+_LAYOUT_LINES: set[str] = set()  # summary lines `_LAYOUT` matches
+_OUT_ENDS = (" is sitting out", " out of hand")
+_STAKES: dict[str, tuple[Any, ...]] = {}  # a header's text between `: ` and the clock, read
+
+
+def _dealt_line(text: str) -> tuple[str | None, str | None]:
+    """(name, cards) of a `Dealt to` line as `_DEALT` reads it (name None when it does not
+    match; cards None when not shown); an error reading the cards is raised."""
+    dm = _DEALT.match(text)
+    if dm is None:
+        return None, None
+    return dm.group(1), quick_cards(dm.group(2), "cards") if dm.group(2) else None
+
+
+def _quick_header(number: int, header: str) -> _Header:
+    """`_read_header`, the stakes and game of a header text read once (the clock each time);
+    any header it does not read as `_read_header` would raises."""
+    m = _HEADER.match(header)
+    assert m
+    rest = header[m.end():].strip()
+    c = _CLOCK.search(rest)
+    stakes = rest[:c.start()] if c else None
+    known = _STAKES.get(stakes) if stakes is not None else None
+    if known is None:
+        read = _read_header(number, header)
+        if stakes is not None and len(stakes) <= _MEMO_TEXT:
+            if len(_STAKES) >= _TOKENS_MEMO:
+                _STAKES.clear()
+            _STAKES[stakes] = read[2:]
+        return read
+    assert c
+    y, mo, d, hh, mi, ss = (int(x) for x in c.groups())
+    return _Header(m.group(1), dt.datetime(y, mo, d, hh, mi, ss, tzinfo=dt.UTC), *known)
+
+
+def _fast_gg(block: list[tuple[int, str]], file_name: str) -> FastHand | None:
+    """`_map_gg(block, file_name)` as a `FastHand`, or None for the line parser to read."""
+    try:
+        return _fast_hand(block, file_name)
+    except Exception:  # noqa: BLE001 - the line parser reads it (and says what is wrong)
+        return None
+
+
+def _fast_hand(block: list[tuple[int, str]], file_name: str) -> FastHand:  # noqa: C901, PLR0912, PLR0915
+    number, header = block[0]
+    hand_no, ts, tournament, level, variant, structure, currency, mpu, sb, bb, ante = \
+        _quick_header(number, header)
+    money = _AMOUNTS.of(mpu)
+    short = variant == "holdem_short"
+    body = [(n, line) for n, x in block[1:] if (line := x.strip())]
+    tb = _TABLE.match(body[0][1])
+    if tb is None:
+        raise _Fallback
+    table = tb.group("name")
+    game: dict[str, Any] = {
+        "variant": variant, "structure": structure, "currency": currency, "minor_per_unit": mpu,
+        "tournament": tournament is not None, "level": level, "ante": ante,
+        "small_blind": sb, "big_blind": bb, "button_seat": int(tb.group("button")),
+        "seat_count": int(tb.group("max")) if tb.group("max") else None,
+    }
+    fixed = structure == "fixed_limit"
+    if fixed:
+        game.update(small_bet=sb, big_bet=bb, big_blind=sb, small_blind=sb // 2)
+    rows: list[tuple[Any, ...]] = [("hand_started", None, None, None, None, None, None,
+                                    number, "")]
+    seat_of: dict[str, int] = {}
+    left: dict[int, int] = {}
+    sitting_out: set[int] = set()
+    seat_row: dict[int, int] = {}
+    i = 1
+    size = len(body)
+    while i < size and (s := _SEAT.match(body[i][1])):
+        n, text = body[i]
+        seat, name = int(s.group(1)), s.group(2)
+        if not 1 <= seat <= 127 or seat in left or name in seat_of:
+            raise _Fallback
+        stack = money(s.group(3), n)
+        seat_of[name] = seat
+        left[seat] = stack
+        out = text.endswith(_OUT_ENDS)  # `_SEAT_OUT`
+        if out:
+            sitting_out.add(seat)
+        seat_row[seat] = len(rows)
+        rows.append(("seat", seat, name, stack, None, None, "sitting_out" if out else None, n,
+                     ""))
+        i += 1
+    if not seat_of:
+        raise _Fallback
+    body = body[i:]
+    known: dict[str, tuple[int, str]] = {}
+    dealt_to: set[str] = set()
+    dealt_lines: set[str] = set()
+    for n, text in [line for line in body if line[1].startswith("Dealt to ")]:
+        dealt = _DEALT_LINES.get(text)
+        if dealt is None:
+            dealt = _dealt_line(text)
+            if len(text) <= _MEMO_TEXT:
+                if len(_DEALT_LINES) >= _TOKENS_MEMO:
+                    _DEALT_LINES.clear()
+                _DEALT_LINES[text] = dealt
+        if dealt[0] is not None and dealt[0] in seat_of:
+            dealt_to.add(dealt[0])
+            dealt_lines.add(text)
+            if dealt[1] is not None:
+                known[dealt[0]] = (n, dealt[1])
+    if dealt_to and len(dealt_to) < len(seat_of):
+        # the text before the first ': ' of the other lines: a player who has one is in
+        firsts = {text.partition(": ")[0] for _, text in body if text not in dealt_lines}
+        for name, seat in seat_of.items():
+            if name not in dealt_to and name not in firsts and seat not in sitting_out:
+                sitting_out.add(seat)
+                k = seat_row[seat]
+                rows[k] = rows[k][:6] + ("sitting_out", rows[k][7], "")
+    section = 0  # 0 posts, 1 play, 2 showdown, 3 summary
+    run = 1
+    awards: list[tuple[int, str, int, str]] = []
+    fees: list[tuple[int, str, int]] = []
+    total_pot: int | None = None
+    last = number
+    rnd: dict[int, int] = {}
+    forced = False  # a bet or a blind so far (a flop without one may be a bomb pot)
+    big_blind_seat: int | None = None
+    posted_bb: int | None = None
+    posted_sb: int | None = None
+    missed: set[str] = set()
+    append = rows.append
+    tokens = _TOKENS.get(mpu)
+    if tokens is None:
+        tokens = _TOKENS[mpu] = {}
+    for n, text in body:
+        last = n
+        if section == 3:
+            if text in _LAYOUT_LINES:
+                continue
+            if (tp := _TOTAL.match(text)):
+                total_pot = money(tp.group(1), n)
+                for word, amt_s in _FEE.findall(tp.group("rest")):
+                    amt = money(amt_s, n)
+                    if amt:
+                        fees.append((n, _FEE_KINDS.get(word.strip().lower(), "fee"), amt))
+                continue
+            if _LAYOUT.match(text):
+                if len(text) <= _MEMO_TEXT:
+                    if len(_LAYOUT_LINES) >= _TOKENS_MEMO:
+                        _LAYOUT_LINES.clear()
+                    _LAYOUT_LINES.add(text)
+                continue
+            raise _Fallback
+        tok = tokens.get(text)
+        if tok is None:
+            tok = _token(text, money)
+            if len(text) <= _MEMO_TEXT:
+                if len(tokens) >= _TOKENS_MEMO:
+                    tokens.clear()
+                tokens[text] = tok
+        name = tok[0]
+        if name is not None and name in seat_of:
+            mine = tok[1]
+            if mine is None:
+                raise _Fallback
+            seat = seat_of[name]
+            code = mine[0]
+            if code <= _T_CHECK:
+                if section == 0:
+                    raise _Fallback
+                append(("fold" if code == _T_FOLD else "check", seat, name, None, None, None,
+                        None, n, ""))
+                forced = True
+                continue
+            if code <= _T_RAISE:
+                if section == 0:
+                    raise _Fallback
+                before = rnd.get(seat, 0)
+                if code == _T_RAISE:
+                    added = mine[1] - before
+                    if added < 0:
+                        raise _Fallback
+                    kind = "raise"
+                else:
+                    added = mine[1]
+                    kind = "call" if code == _T_CALL else "bet"
+                stack = left[seat]
+                left[seat] = stack - added
+                total = before + added
+                rnd[seat] = total
+                append((kind, seat, name, added, total, None,
+                        "all_in" if mine[2] or (added > 0 and added == stack) else None, n, ""))
+                forced = True
+                continue
+            if code == _T_POST:
+                if section != 0:
+                    raise _Fallback
+                amt, verb = mine[1], mine[2]
+                if verb == "posts the ante":
+                    if not short:
+                        game["ante"] = max(game["ante"], amt)
+                    left[seat] -= amt
+                    append(("post", seat, name, amt, None, None, "ante", n, ""))
+                    continue
+                if verb == "posts small blind":
+                    if short:
+                        raise _Fallback
+                    if posted_sb is None and amt < left[seat]:
+                        posted_sb = amt
+                        if fixed:
+                            game["small_blind"] = amt
+                    detail = "small_blind"
+                elif verb == "posts big blind":
+                    if short:
+                        raise _Fallback
+                    if big_blind_seat is None:
+                        big_blind_seat = seat
+                        detail = "big_blind"
+                    else:
+                        detail = "missed_big" if name in missed else "new_player"
+                elif verb in ("posts missed blind", "posts dead blind"):
+                    missed.add(name)
+                    left[seat] -= amt
+                    append(("post", seat, name, amt, None, None, "dead", n, ""))
+                    continue
+                elif verb == "posts button blind":
+                    detail = "button_blind"
+                else:  # a straddle: the amount is the straddler's round total
+                    before = rnd.get(seat, 0)
+                    if amt < before:
+                        raise _Fallback
+                    amt -= before
+                    detail = "straddle"
+                left[seat] -= amt
+                total = rnd.get(seat, 0) + amt
+                rnd[seat] = total
+                append(("post", seat, name, amt, total, None, detail, n, ""))
+                if detail in _BLIND_POSTS:
+                    forced = True
+                if detail == "big_blind" and left[seat] > 0:
+                    posted_bb = amt
+                continue
+            if code == _T_SHOWS:
+                append(("show", seat, name, None, None, mine[1], None, n, ""))
+            elif code == _T_MUCKS:
+                append(("muck", seat, name, None, None, mine[1], None, n, ""))
+            else:
+                append(("annotation", seat, name, None, None, None, mine[1], n, ""))
+            continue
+        other = tok[2]
+        code = other[0]
+        if code == _T_DEALT_TO:
+            continue
+        if code == _T_BOARD:
+            r = other[1]
+            if r == 1:
+                if other[2] and not forced and sum(
+                        1 for seat, chips in left.items()
+                        if chips > 0 and seat not in sitting_out) >= 2:
+                    raise _Fallback  # a bomb pot: the line parser says so
+                rnd = {}
+                append(("deal", None, None, None, None, other[3], "board", n, ""))
+            else:
+                append(("deal", None, None, None, None, other[3], f"board@run{r}", n, ""))
+            section = 1
+            continue
+        if code == _T_COLLECTS:
+            if other[1] not in seat_of:
+                raise _Fallback
+            awards.append((n, other[1], other[2], "main" if run == 1 else f"main@run{run}"))
+            continue
+        if code == _T_RETURNED:
+            if other[1] not in seat_of:
+                raise _Fallback
+            awards.append((n, other[1], other[2], "uncalled"))
+            continue
+        if code == _T_HOLE_CARDS:
+            if section != 0:
+                raise _Fallback
+            unknown = (n, " ".join(["??"] * HOLE_COUNT.get(variant, 2)))
+            name_at = {s: nm for nm, s in seat_of.items()}
+            for seat in sorted(left):
+                if seat in sitting_out:
+                    continue
+                name = name_at[seat]
+                at, cards = known.get(name, unknown)
+                append(("deal", seat, name, None, None, cards, "hole", at, ""))
+            section = 1
+            continue
+        if code == _T_SHOW_DOWN:
+            run = other[1]
+            section = 2
+            continue
+        if code == _T_SUMMARY:
+            section = 3
+            continue
+        raise _Fallback
+    if section != 3 or total_pot is None:
+        raise _Fallback
+    for at, who, amt, label in awards:
+        append(("award", seat_of[who], who, amt, None, None, label, at, ""))
+    for at, kind, amt in fees:
+        append(("rake", None, None, amt, None, None, kind, at, ""))
+    if not short and posted_bb is not None and posted_bb != bb and tournament is not None:
+        rows[0] = rows[0][:8] + (f";stakes=blinds as posted ({posted_sb}/{posted_bb}), the "
+                                 f"header says {sb}/{bb}",)
+        game["big_blind"] = posted_bb
+        if posted_sb is not None:
+            game["small_blind"] = posted_sb
+    append(("hand_ended", None, None, None, None, None, f"total_pot={total_pot}", last, ""))
+    return FastHand(f"gg:{hand_no}", f"{tournament} {table}" if tournament else table, ts,
+                    game, rows, f"ggpoker:{file_name}:")
+
+
 class GGPokerImporter(SiteTextImporter):
     """GGPoker text files: recognised by a line starting `Poker Hand #<id>: ` near the top
     (PokerStars writes `PokerStars Hand #`, never a bare `Poker Hand #` at a line start), read
@@ -452,6 +883,17 @@ class GGPokerImporter(SiteTextImporter):
     header_line = _HEADER
     map_hand = staticmethod(_map_gg)
     hand_id_of = staticmethod(_gg_hand_id)
+
+    def __init__(self, chunk_hands: int = CHUNK_HANDS, *, fast: bool = True) -> None:
+        super().__init__(chunk_hands)
+        self.fast = fast
+
+    def read(self, path: Path) -> Iterator[Chunk]:
+        """Stream `path` as chunks of about `chunk_hands` whole hands each: the common hands
+        by the fast path (`_fast_gg`), the others by the line parser (`_map_gg`)."""
+        yield from read_columns(path, header=_HEADER, chunk_hands=self.chunk_hands,
+                                map_hand=_map_gg, hand_id_of=_gg_hand_id,
+                                fast_map=_fast_gg if self.fast else None)
 
 
 IMPORTER = GGPokerImporter()

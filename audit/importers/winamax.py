@@ -4,7 +4,10 @@ A hand starts at a `Winamax Poker - ...` header line and runs to the next one. T
 streams the file line by line (UTF-8 with or without a BOM, bytes that are not UTF-8 read as
 cp1252, UTF-16), maps one hand at a time and yields chunks of whole hands. A hand with a line
 the grammar does not know is quarantined whole, naming the line; an unsupported game is
-quarantined naming the game.
+quarantined naming the game. The common flop-game hands are read by a fast path
+(`_fast_winamax`: rows of values, no dict per event, one Arrow conversion per chunk); stud,
+draw and any hand it does not follow to the end go to the line parser (`_Hand.map`), the
+single source of truth (tests/importers/test_site_fast_paths.py: both give the same chunks).
 
 Mapping (Winamax line -> events; money exact, `Decimal` -> integer minor units):
 
@@ -59,11 +62,17 @@ from __future__ import annotations
 
 import datetime as dt
 import re
+from collections.abc import Iterator
 from decimal import Decimal
+from pathlib import Path
 from typing import Any
 
+from audit.importers.base import Chunk
+from audit.importers.columns import FastHand, read_columns
 from audit.importers.fasttext import Amounts, quick_cards, split_or_note, split_seated
 from audit.importers.sitetext import (
+    CHUNK_HANDS,
+    HOLE_COUNT,
     STATUS_LINE,
     RoundsHand,
     SiteHand,
@@ -636,6 +645,430 @@ class _Stud:
                        detail="down" if self.number == 7 else "up", **w)
 
 
+# --- the fast path -----------------------------------------------------------------------
+# The common flop-game hands read straight into rows of values (`FastHand`), value for value
+# as `_Hand.map` reads them; a hand holding anything this path does not follow (stud, draw, a
+# line it does not know, a name with a space or a colon, blinds posted out of turn, a negative
+# raise, an implicit refund, an error of any kind) is left to `_Hand.map`, the single source
+# of truth, which alone quarantines.
+
+class _Fallback(Exception):
+    """The fast path leaves this hand to the line parser."""
+
+
+_CARD_GROUPS = re.compile(r"\[([^\]]*)\]")
+
+
+_T_ACT, _T_POST, _T_SHOW, _T_MUCK, _T_COLLECT, _T_NOTE, _T_OTHER = range(1, 8)
+_TOKENS: dict[int, dict[str, tuple[Any, ...]]] = {}  # unit -> a line after the name -> read
+_TOKENS_MEMO = 8192  # texts remembered (then the memo starts over)
+_MEMO_TEXT = 256  # the longest text remembered: memory stays small whatever the lines
+
+
+def _what_token(what: str, money: Any) -> tuple[Any, ...]:
+    """A seated player's line after the name, as `_Hand.map` reads it (its amounts in the
+    unit of `money`): (code, ...); `_T_OTHER` when the fast path leaves it to the line parser
+    (a line not known, an amount or cards not read, a completion, a chat line)."""
+    try:
+        return _read_what(what, money)
+    except SiteHandError:
+        return (_T_OTHER,)
+
+
+def _read_what(what: str, money: Any) -> tuple[Any, ...]:  # noqa: PLR0911 - one per rule
+    if (p := _POST.match(what)):
+        return (_T_POST, p.group(1), money(p.group("a"), 0), bool(p.group("oop")),
+                bool(p.group("allin")))
+    if (a := _ACTION.match(what)):
+        verb = a.group(1)
+        if verb == "completes":
+            return (_T_OTHER,)
+        if verb in ("folds", "checks"):
+            return (_T_OTHER,) if a.group("a") else (_T_ACT, verb, None, None, False)
+        if not a.group("a"):
+            return (_T_OTHER,)
+        amt = money(a.group("a"), 0)
+        if verb == "raises":
+            if not a.group("to"):
+                return (_T_OTHER,)
+            return (_T_ACT, verb, amt, money(a.group("to"), 0), bool(a.group("allin")))
+        return (_T_ACT, verb, amt, None, bool(a.group("allin")))
+    if (sh := _SHOW.match(what)):
+        return (_T_SHOW, quick_cards(sh.group(1), "cards"))
+    if (mk := _MUCK.match(what)):
+        return (_T_MUCK, quick_cards(mk.group(1), "cards") if mk.group(1) else None)
+    if (c := _COLLECT.match(what)):
+        pot = c.group("pot")
+        label = "main" if pot in ("pot", "main pot") else f"side-{c.group('k') or 1}"
+        if c.group("half"):
+            label += "/high" if c.group("half").lower() in ("hi", "high") else "/low"
+        return (_T_COLLECT, label, money(c.group("a"), 0))
+    if what.startswith(":") or what.startswith("said"):
+        return (_T_OTHER,)
+    for pattern, label in _NOTES:
+        if pattern.match(what):
+            return (_T_NOTE, label)
+    if STATUS_LINE.match(what):
+        return (_T_NOTE, f"note: {what}")
+    return (_T_OTHER,)
+
+
+def _fast_winamax(block: list[tuple[int, str]], file_name: str) -> FastHand | None:
+    """`_map_winamax(block, file_name)` as a `FastHand`, or None for the line parser."""
+    try:
+        return _fast_hand(block, file_name)
+    except Exception:  # noqa: BLE001 - the line parser reads it (and says what is wrong)
+        return None
+
+
+def _fast_hand(block: list[tuple[int, str]], file_name: str) -> FastHand:  # noqa: C901, PLR0912, PLR0915
+    number, header = block[0]
+    m = _HEADER.match(header)
+    if m is None:
+        raise _Fallback
+    t = _TOURNEY.match(m.group("kind"))
+    tournament = t is not None
+    variant = _GAMES.get(" ".join(m.group("game").lower().split()))
+    if variant is None or variant in _STUD or variant in _DRAW:
+        raise _Fallback
+    structure = _STRUCTURES[m.group("structure").lower()]
+    body = [(n, x) for n, x in block[1:] if x.strip()]
+    tb = _TABLE.match(body[0][1])
+    if tb is None:
+        raise _Fallback
+    play = tb.group("money") == "play"
+    mpu = 1 if tournament else 100
+    currency = "CHIPS" if tournament or play else "EUR"
+    stakes_text = m.group("stakes")
+    if tournament and "€" in stakes_text:
+        currency, mpu = "EUR", 100
+    ts, note = _header_time(m.group("date"), m.group("zone"), number, header)
+    if play:
+        note += ";currency=play money"
+    if t is not None:
+        note += f";tournament={t.group('name')};buyin={t.group('buyin')}"
+    money = _AMOUNTS.of(mpu)
+    stakes = [money(x, number) for x in stakes_text.split("/")]
+    if not 2 <= len(stakes) <= 3:
+        raise _Fallback
+    game: dict[str, Any] = {
+        "variant": variant, "structure": structure, "currency": currency,
+        "minor_per_unit": mpu, "tournament": tournament,
+        "level": int(t.group("level")) if t else None,
+        "seat_count": int(tb.group("max")), "ante": 0,
+    }
+    low, high = stakes[-2], stakes[-1]
+    if len(stakes) == 3:
+        game["ante"] = stakes[0]
+    fixed = structure == "fixed_limit"
+    if fixed:
+        game.update(small_bet=low, big_bet=high, big_blind=low)
+    else:
+        game.update(small_blind=low, big_blind=high)
+    button = int(tb.group("button")) if tb.group("button") else 0
+    if not button:
+        raise _Fallback
+    game["button_seat"] = button
+    rows: list[tuple[Any, ...]] = [("hand_started", None, None, None, None, None, None,
+                                    number, note)]
+    append = rows.append
+    seat_of: dict[str, int] = {}
+    left: dict[int, int] = {}
+    seat_row: dict[int, int] = {}
+    i = 1
+    size = len(body)
+    while i < size and (s := _SEAT.match(body[i][1])):
+        n = body[i][0]
+        seat, name = int(s.group(1)), s.group(2)
+        if not 1 <= seat <= 127 or seat in left or name in seat_of:
+            raise _Fallback
+        stack = money(s.group("stack"), n)
+        seat_of[name] = seat
+        left[seat] = stack
+        seat_row[seat] = len(rows)
+        append(("seat", seat, name, stack, None, None, None, n, ""))
+        i += 1
+    if not seat_of:
+        raise _Fallback
+    rest = body[i:]
+    # the players the hand deals in (`_mark_sitting_out`), and the lines split on the way
+    named: set[str] = set()
+    splits: dict[str, tuple[str, str] | None] = {}
+    simple = not any(" " in name or ":" in name for name in seat_of)
+    by_word: dict[str, list[str]] = {}
+    if not simple:
+        for name in sorted(seat_of, key=len, reverse=True):
+            word = name.partition(" ")[0]
+            by_word.setdefault(word.partition(":")[0] if ":" in word else word, []).append(
+                name)
+    for _, text in rest:
+        if text == "*** SUMMARY ***":
+            break
+        if text.startswith("Dealt to ") and (d := _DEALT.match(text)):
+            named.add(d.group(1))
+            continue
+        # `split_seated`: the longest seated name the line starts with, then its end, a
+        # space or a colon
+        word = text.partition(" ")[0]
+        if ":" in word:
+            word = word.partition(":")[0]
+        split = None
+        if simple:
+            if word in seat_of:
+                split = (word, text[len(word):].lstrip(" "))
+        else:
+            for name in by_word.get(word, ()):
+                length = len(name)
+                if text.startswith(name) and (length == len(text) or text[length] in " :"):
+                    split = (name, text[length:].lstrip(" "))
+                    break
+        splits[text] = split
+        if split is not None:
+            named.add(split[0])
+    sitting_out: set[int] = set()
+    for seat_name, seat in seat_of.items():
+        if seat_name not in named:
+            k = seat_row[seat]
+            rows[k] = rows[k][:6] + ("sitting_out", rows[k][7], "")
+            sitting_out.add(seat)
+    known: dict[str, tuple[int, str]] = {}
+    for n, text in rest:
+        if text.startswith("Dealt to ") and (d := _DEALT.match(text)) and \
+                d.group(1) in seat_of and d.group(1) not in known:
+            known[d.group(1)] = (n, quick_cards(_CARD_GROUPS.findall(d.group(2))[0],
+                                                f"line {n}"))
+    section = "pre"
+    holes_dealt = False
+    hole: dict[int, str] = {}
+    total_pot: int | None = None
+    pots: list[str] = []
+    rake = 0
+    collected = False
+    summary_won: list[tuple[int, str, int]] = []
+    shown: set[str] = set()
+    last = number
+    rnd: dict[int, int] = {}
+    last_round: dict[int, int] | None = None
+    holes = _HOLES[variant]
+
+    def deal_holes(n: int) -> None:
+        nonlocal holes_dealt
+        if holes_dealt:
+            return
+        holes_dealt = True
+        unknown = (n, " ".join(["??"] * HOLE_COUNT.get(variant, 2)))
+        name_at = {s: nm for nm, s in seat_of.items()}
+        for seat in sorted(left):
+            if seat in sitting_out:
+                continue
+            who = name_at[seat]
+            at, cards = known.get(who, unknown)
+            hole[seat] = cards
+            append(("deal", seat, who, None, None, cards, "hole", at, ""))
+        for cards in hole.values():
+            if len(cards.split(" ")) != holes:
+                raise _Fallback
+
+    def post(n: int, name: str, seat: int, detail: str, amount: int, live: bool) -> None:
+        left[seat] -= amount
+        total = None
+        if live:
+            total = rnd.get(seat, 0) + amount
+            rnd[seat] = total
+        append(("post", seat, name, amount, total, None, detail, n, ""))
+
+    tokens = _TOKENS.get(mpu)
+    if tokens is None:
+        tokens = _TOKENS[mpu] = {}
+    for n, text in rest:
+        last = n
+        if section == "summary":
+            if (tp := _TOTAL.match(text)) and total_pot is None:
+                total_pot = money(tp.group("a"), n)
+                for kind_, k, amount in _POT_PART.findall(tp.group("pots")):
+                    label = "main" if kind_ == "Main" else f"side-{k or 1}"
+                    pots.append(f"{label}:{money(amount, n)}")
+                if tp.group("r"):
+                    rake = money(tp.group("r"), n)
+                    if rake:
+                        append(("rake", None, None, rake, None, None, "rake", n, ""))
+            elif (ss := _SUMMARY_SEAT.match(text)):
+                listed = int(ss.group(1))
+                names = [p for p, q in seat_of.items() if q == listed]
+                won = _SUMMARY_WON.search(text)
+                if won and names:
+                    summary_won.append((n, names[0], money(won.group("a"), n)))
+            elif not text.startswith("Board: ["):
+                raise _Fallback
+            continue
+        if text == "*** SUMMARY ***":
+            section = "summary"
+            continue
+        if text == "*** ANTE/BLINDS ***":
+            continue
+        if text == "*** PRE-FLOP ***":
+            deal_holes(n)
+            section = "play"
+            continue
+        if text == "*** SHOW DOWN ***":
+            deal_holes(n)
+            section = "showdown"
+            continue
+        if text.startswith("*** ") and (st := _STREET.match(text)):
+            deal_holes(n)
+            cards = quick_cards(_CARD_GROUPS.findall(st.group(2))[-1], f"line {n}")
+            if rnd:
+                last_round = dict(rnd)
+            rnd = {}
+            append(("deal", None, None, None, None, cards, "board", n, ""))
+            section = "play"
+            continue
+        if text.startswith("Dealt to ") and (d := _DEALT.match(text)) and \
+                d.group(1) in seat_of:
+            continue
+        split = splits[text] if text in splits else None
+        if split is None:
+            raise _Fallback  # a note on someone not seated, or a line not known
+        name, what = split
+        seat = seat_of[name]
+        tok = tokens.get(what)
+        if tok is None:
+            tok = _what_token(what, money)
+            if len(what) <= _MEMO_TEXT:
+                if len(tokens) >= _TOKENS_MEMO:
+                    tokens.clear()
+                tokens[what] = tok
+        code = tok[0]
+        if code == _T_ACT:
+            _, verb, amt, to, all_in = tok
+            if section == "pre" and verb == "raises":
+                raise _Fallback  # blinds posted out of turn: the line parser reads them
+            deal_holes(n)
+            if verb == "folds" or verb == "checks":
+                append(("fold" if verb == "folds" else "check", seat, name, None, None, None,
+                        None, n, ""))
+                continue
+            before = rnd.get(seat, 0)
+            if verb == "raises":
+                if amt < 0 and to == left[seat]:
+                    raise _Fallback  # a negative raise: the line parser reads it
+                added = to - before
+                if added < 0:
+                    raise _Fallback
+                kind = "raise"
+            else:
+                added = amt
+                kind = "call" if verb == "calls" else "bet"
+            stack = left[seat]
+            left[seat] = stack - added
+            total = before + added
+            rnd[seat] = total
+            append((kind, seat, name, added, total, None,
+                    "all_in" if all_in or (added > 0 and added == stack) else None, n, ""))
+            continue
+        if code == _T_POST:
+            _, verb, amt, oop, all_in = tok
+            if verb == "small blind":
+                post(n, name, seat, "dead" if oop else "small_blind", amt, not oop)
+            elif verb == "big blind":
+                post(n, name, seat, "new_player" if oop else "big_blind", amt, True)
+            elif verb.startswith("small"):  # both blinds: the big blind live, the rest dead
+                bb = game.get("big_blind") or amt
+                post(n, name, seat, "new_player", min(bb, amt), True)
+                if amt > bb:
+                    post(n, name, seat, "dead", amt - bb, False)
+            elif verb == "ante":
+                post(n, name, seat, "ante", amt, False)
+                game["ante"] = game["ante"] or amt
+            else:
+                post(n, name, seat, "straddle", amt, True)
+                game["straddle"] = amt
+            if all_in:
+                rows[-1] = rows[-1][:8] + (rows[-1][8] + ";all_in",)
+            continue
+        if code == _T_SHOW:
+            if name not in shown:
+                shown.add(name)
+                append(("show", seat, name, None, None, tok[1], None, n, ""))
+            continue
+        if code == _T_MUCK:
+            append(("muck", seat, name, None, None,
+                    tok[1] if tok[1] is not None else known_cards(hole.get(seat)), None, n,
+                    ""))
+            continue
+        if code == _T_COLLECT:
+            append(("award", seat, name, tok[2], None, None, tok[1], n, ""))
+            collected = True
+            continue
+        if code == _T_NOTE:
+            append(("annotation", seat, name, None, None, None, tok[1], n, ""))
+            continue
+        raise _Fallback
+    if section != "summary" or total_pot is None:
+        raise _Fallback
+    if not collected:
+        for at, who, amount in summary_won:
+            append(("award", seat_of[who], who, amount, None, None, "main", at, ""))
+    rows, refund = _split_uncalled(rows, dict(rnd) if rnd else dict(last_round or {}), last)
+    if fixed:
+        sb = next((r[3] for r in rows if r[0] == "post" and r[6] == "small_blind"), None)
+        game["small_blind"] = sb if sb is not None else low // 2
+    end = f"total_pot={total_pot + rake - refund}"
+    if pots:
+        end += ";pots=" + ",".join(pots)
+    rows = _money_last(rows)
+    rows.append(("hand_ended", None, None, None, None, None, end, last, ""))
+    return FastHand(f"wmx:{m.group('id')}", tb.group("name"), ts, game, rows,
+                    f"winamax:{file_name}:")
+
+
+def _split_uncalled(rows: list[tuple[Any, ...]], last_round: dict[int, int], line: int
+                    ) -> tuple[list[tuple[Any, ...]], int]:
+    """`RoundsHand.split_uncalled` on row tuples: (rows, the refund); an implicit refund (the
+    collections hold less) is left to the line parser."""
+    ranked = sorted(last_round.items(), key=lambda kv: kv[1], reverse=True)
+    if not ranked:
+        return rows, 0
+    top, most = ranked[0]
+    refund = most - (ranked[1][1] if len(ranked) > 1 else 0)
+    if refund <= 0:
+        return rows, 0
+    awards = [k for k, r in enumerate(rows) if r[0] == "award" and r[1] == top]
+    if sum(rows[k][3] for k in awards) < refund:
+        raise _Fallback
+    left = refund
+    for k in awards:
+        r = rows[k]
+        take = min(left, r[3])
+        rows[k] = r[:3] + (r[3] - take,) + r[4:]
+        left -= take
+    player = rows[awards[0]][2]
+    rows = [r for r in rows if not (r[0] == "award" and r[3] == 0)]
+    rows.append(("award", top, player, refund, None, None, "uncalled", line, ""))
+    return rows, refund
+
+
+def _money_last(rows: list[tuple[Any, ...]]) -> list[tuple[Any, ...]]:
+    """`SiteHand.money_last` on row tuples: the awards (pot by pot) and then the rake after
+    the rest of the hand."""
+    money = [k for k, r in enumerate(rows) if r[0] in ("award", "rake")]
+    if not money:
+        return rows
+    pot_order: dict[int, int] = {}
+
+    def pot(k: int) -> tuple[int, int]:
+        r = rows[k]
+        if r[0] == "rake":
+            return (1 << 30, 0 if r[6] != "jackpot" else 1)
+        base = (r[6] or "main").split("/")[0].split("@")[0]
+        num = int(base[5:]) if base.startswith("side-") and base[5:].isdigit() else 0
+        return (pot_order.setdefault(num, len(pot_order)), 0)
+
+    ordered = sorted(money, key=lambda k: (pot(k), k))
+    moved = set(money)
+    return [r for k, r in enumerate(rows) if k not in moved] + [rows[k] for k in ordered]
+
+
 def _map_winamax(block: list[tuple[int, str]], file_name: str) -> SiteHand:
     return _Hand(block, file_name).map()
 
@@ -649,6 +1082,17 @@ class WinamaxImporter(SiteTextImporter):
     header_line = _HEADER_LINE
     map_hand = staticmethod(_map_winamax)
     hand_id_of = staticmethod(_wmx_hand_id)
+
+    def __init__(self, chunk_hands: int = CHUNK_HANDS, *, fast: bool = True) -> None:
+        super().__init__(chunk_hands)
+        self.fast = fast
+
+    def read(self, path: Path) -> Iterator[Chunk]:
+        """Stream `path` as chunks of about `chunk_hands` whole hands each: the common hands
+        by the fast path (`_fast_winamax`), the others by the line parser (`_Hand.map`)."""
+        yield from read_columns(path, header=_HEADER_LINE, chunk_hands=self.chunk_hands,
+                                map_hand=_map_winamax, hand_id_of=_wmx_hand_id,
+                                fast_map=_fast_winamax if self.fast else None)
 
 
 IMPORTER = WinamaxImporter()

@@ -187,3 +187,21 @@ def test_a_seat_never_dealt_to_is_sitting_out(tmp_path: Path) -> None:
     rows = hands["gg:1171217378123557259"]
     assert rejected == [] and _rows(rows, "seat")[1] == (2, 5000, None, None, "sitting_out")
     assert all(r["seat"] != 2 for r in rows if r["kind"] == "deal")
+
+
+def test_six_card_omaha_deals_six_unknown_cards_to_the_others(tmp_path: Path) -> None:
+    # GG's PLO-6: a player whose cards are never shown is dealt six unknown cards, not two
+    text = (SITES / "gg-plo-rit-missed-blind.txt").read_text(encoding="utf-8")
+    text = text.replace("PLO ($2/$5)", "PLO-6 ($2/$5)").replace(
+        "[Ad Jd Jc Ks]", "[Ad Jd Jc Ks 2c 3c]").replace("[5d 2s 5c 2h]", "[5d 2s 5c 2h 8c 9c]")
+    path = tmp_path / "plo6.txt"
+    path.write_text(text, encoding="utf-8")
+    for fast in (True, False):
+        hands, rejected = [], []
+        for chunk in GGPokerImporter(fast=fast).read(path):
+            hands += chunk.table.to_pylist()
+            rejected += chunk.rejected
+        assert rejected == []
+        assert [(r["player"], r["cards"]) for r in hands if r["detail"] == "hole"][:3] == [
+            ("Hero", "Ad Jd Jc Ks 2c 3c"), ("21e21aa8", "?? ?? ?? ?? ?? ??"),
+            ("e0cf801d", "?? ?? ?? ?? ?? ??")]

@@ -226,3 +226,20 @@ def test_header_times_are_read_as_strptime_reads_them(year: str, month: str, day
             return type(exc).__name__, str(exc)
 
     assert outcome(_header_time) == outcome(header_time)
+
+
+def test_six_card_omaha_deals_six_unknown_cards_to_the_others(tmp_path: Path) -> None:
+    # a 6 Card Omaha hand whose other players' cards are never shown: each is dealt six
+    # unknown cards (the hand used to be quarantined, "holds '?? ??', not 6 cards")
+    text = (SITES / "wmx-5card-side-pot.txt").read_text(encoding="utf-8")
+    text = text.replace("5 Card Omaha Hi/Lo", "6 Card Omaha Hi/Lo").replace(
+        "[3h Ah Jc Ts 9s]", "[3h Ah Jc Ts 9s 2d]")
+    text = "\n".join(line for line in text.split("\n") if " shows [" not in line)
+    path = tmp_path / "omaha6.txt"
+    path.write_text(text, encoding="utf-8")
+    for fast in (True, False):
+        hands, rejected, _ = read(WinamaxImporter(fast=fast), path)
+        assert rejected == []
+        rows = hands["wmx:9247976-232-1478874498"]
+        assert [(r["player"], r["cards"]) for r in rows if r["detail"] == "hole"] == [
+            ("Player0", "?? ?? ?? ?? ?? ??"), ("Hero", "3h Ah Jc Ts 9s 2d")]
