@@ -88,7 +88,7 @@ from typing import Any
 
 from audit.importers.base import Chunk, Rejected
 from audit.importers.sitetext import (
-    ChunkWriter,
+    CHUNK_HANDS,
     SiteHand,
     SiteHandError,
     SiteTextImporter,
@@ -97,7 +97,6 @@ from audit.importers.sitetext import (
     pot_of,
     raw_text,
     site_cards,
-    split_blocks,
 )
 
 _ROOMS = r"(?:Bovada|Bodog(?:\.com|\.eu| UK| Canada|88)?|Ignition(?: Casino)?)"
@@ -890,32 +889,16 @@ class BovadaImporter(SiteTextImporter):
     name = "bovada"
     sniff_re = _SNIFF
 
+    def __init__(self, chunk_hands: int = CHUNK_HANDS, *, fast: bool = True) -> None:
+        super().__init__(chunk_hands)
+        self.fast = fast
+
     def read(self, path: Path) -> Iterator[Chunk]:
-        """Stream `path` as chunks of about `chunk_hands` whole hands each."""
-        out = ChunkWriter(self.chunk_hands, str(path))
-        src = str(path)
-        for is_hand, block, unread in split_blocks(path, _HEADER_LINE):
-            block = list(filter(_TEXT, block))  # blank lines left out
-            if not block:
-                continue
-            if unread:
-                out.reject(block, unread, _hand_id(block[0][1]) if is_hand else None)
-                continue
-            if not is_hand:
-                out.rejected.append(_outside(src, block))
-                continue
-            mapped = out.map_or_reject(block, _hand_id(block[0][1]), _map_bovada, block,
-                                       path.name)
-            if mapped is None:
-                continue
-            hand, end = mapped
-            out.add(hand, raw_text(block if end is None else block[:end]))
-            if end is not None:
-                out.rejected.append(_outside(src, block[end:]))
-            if out.full:
-                yield out.take()
-        if out.pending:
-            yield out.take()
+        """Stream `path` as chunks of about `chunk_hands` whole hands each: the common hands
+        by the fast path (bovada_fast.py), every other one by the line parser `_map_bovada`
+        (`fast=False`: the parser alone)."""
+        from audit.importers.bovada_fast import read_bovada  # it builds on this module
+        yield from read_bovada(path, self.chunk_hands, fast=self.fast)
 
 
 def _outside(src: str, block: list[tuple[int, str]]) -> Rejected:

@@ -1,0 +1,816 @@
+"""Bovada import, fast path: the common hand shapes mapped straight to event columns.
+
+`bovada._map_bovada` (the line parser) is the single source of truth; this module reads the
+hands it fully understands the same way, value for value, without a dict per event: each
+event is a row tuple (kind, seat, player, amount, total, cards, detail, line), a hand's
+columns that repeat (hand id, table, seq, source) are filled once per hand, and each chunk is
+one Arrow table built from the column lists. A player's line is classified once per distinct
+text (a file repeats the same few: `Folds`, `Calls $0.25`, ...) into an opcode with its
+amounts in minor units.
+
+It takes button games (hold'em, Omaha hi and hi/lo, with or without street lines) made only
+of lines it knows: seats, `Table Info`, blinds, antes, posts, hole cards, folds, checks,
+calls, bets, raises, all-ins, boards, uncalled returns, results, shows and mucks, the room's
+notes, the summary's pot, rake, board and seat lines. Any other hand (stud, an unknown or odd
+line, a repeated line, a seat the parser would refuse, a hand followed by text that is not
+its own, anything that raises) is the line parser's, which then reads or quarantines it; so
+the chunks, events, sources, row lines and rejections are those of the line parser alone
+(tests/importers/test_import_bovada_fast.py checks it on the real files, the fixtures and
+fuzzed hands).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pyarrow as pa
+
+from audit.importers.base import Chunk
+from audit.importers.bovada import (
+    _ACT,
+    _BLIND_OF,
+    _FOLDS,
+    _HEADER_LINE,
+    _NEVER_TWICE,
+    _NOTES,
+    _POSTS,
+    _SEAT,
+    _SEAT_PLUS,
+    _STAKES_INFO,
+    _STREET,
+    _STUD,
+    _SUMMARY_SEAT,
+    _SUMMARY_TOTAL,
+    _TEXT,
+    _action,
+    _cards,
+    _first_words,
+    _hand_id,
+    _header,
+    _label,
+    _map_bovada,
+    _Money,
+    _outside,
+)
+from audit.importers.sitetext import (
+    HOLE_COUNT,
+    ChunkWriter,
+    SiteHand,
+    local_to_utc,
+    raw_text,
+    split_blocks,
+)
+from audit.schema import events_schema
+
+# opcodes of a player's line (the text after `LABEL : `)
+_DEALT, _SETDEALER, _SHOW, _MUCK, _NOSHOW, _FOLDSHOW, _WNOTE = range(7)
+_FOLD, _CHECK, _POST, _NOTE, _CALL, _BET, _RAISE, _ALLIN = range(7, 15)
+_UNCALLED, _RESULT, _SIDE, _BAD = range(15, 19)
+_ACTION_OPS = frozenset({_FOLD, _CHECK, _CALL, _BET, _RAISE, _ALLIN})  # bovada._ACTIONS
+_NOT_PLAYS = ("Leave", "Enter", "Seat ", "Sit", "Re-join", "Table ", "Stand", "Draw for",
+              "Set dealer", "Ranking", "Prize")
+_SHOWISH = ("Showdown", "Mucks", "Does not show", "Folds & ", "Draw for dealer", "Prize ")
+_PUT_IN = frozenset({"post", "call", "bet", "raise", "complete"})
+_STREET_LINES = ("*** FLOP", "*** TURN", "*** RIVER", "Card dealt to table")
+_SKIPPED = ("Seating Info:", "Player Info:", "Table Info:", "Set dealer")
+_STOP_BLINDS = ("Fold", "Call", "Raise", "Bet")
+
+# a line's classification: (opcode, a, b, c, counts as play, must not repeat)
+_Cls = tuple[int, Any, Any, Any, bool, bool]
+_CLASSES: dict[bool, dict[str, _Cls]] = {True: {}, False: {}}
+_MONEY = {True: _Money(True), False: _Money(False)}
+_NOTE_LINES: dict[str, str | None] = {}  # a line outside the play -> its note (None: unknown)
+
+
+class _Fallback(Exception):
+    """The hand is the line parser's."""
+
+
+def _classify(rest: str, dollars: bool) -> _Cls:
+    """What a player's line does, read as `_map_bovada` reads it; `_BAD` for a line whose
+    reading could fail (the parser then reads the hand)."""
+    plays = not rest.startswith(_NOT_PLAYS)
+    twice = rest.startswith(_NEVER_TWICE)
+    if rest.startswith("Card dealt to a spot ["):
+        return (_DEALT, rest[21:], None, None, False, twice)
+    if rest.startswith("Set dealer"):
+        sd = rest.rfind("[")
+        k = None
+        if sd >= 0:
+            try:
+                k = int(rest[sd + 1:].rstrip("]"))
+            except ValueError:
+                return (_BAD, None, None, None, plays, twice)
+        return (_SETDEALER, k, None, None, plays, twice)
+    if rest.startswith(_SHOWISH):
+        if rest.startswith("Showdown"):
+            op = _SHOW
+        elif rest.startswith("Mucks"):
+            op = _MUCK
+        elif rest.startswith("Does not show"):
+            op = _NOSHOW
+        elif rest.startswith("Folds & "):
+            op = _FOLDSHOW
+        else:
+            return (_WNOTE, _first_words(rest), None, None, plays, twice)
+        return (op, None, None, None, plays, twice)
+    act = _action(rest)
+    if act is None:
+        return (_BAD, None, None, None, plays, twice)
+    v, paren, x, y = act
+    if v in _FOLDS:
+        return (_FOLD, None, None, None, plays, twice)
+    if v == "checks" or v == "check":
+        return (_CHECK, None, None, None, plays, twice)
+    money = _MONEY[dollars]
+    try:
+        if v in _POSTS:
+            if x is None:
+                return (_BAD, None, None, None, plays, twice)
+            return (_POST, _POSTS[v], money(x, 0), None, plays, twice)
+        if v in _NOTES:
+            return (_NOTE, _NOTES[v], None, None, plays, twice)
+        if x is None:
+            return (_BAD, None, None, None, plays, twice)
+        if v == "call" or v == "calls":
+            return (_CALL, money(x, 0), None, None, plays, twice)
+        if v in ("bets", "d bets", "double bets", "bets chip info"):
+            return (_BET, money(x, 0), None, None, plays, twice)
+        if v == "raises" or v == "raise":
+            return (_RAISE, money(y if y is not None else x, 0), None, None, plays, twice)
+        if v == "all-in":
+            return (_ALLIN, money(x, 0), money(y, 0) if y is not None else None,
+                    bool(paren and paren.startswith("raise")), plays, twice)
+        if v.startswith("return uncalled"):
+            return (_UNCALLED, money(x, 0), None, None, plays, twice)
+        if v == "hand result":
+            return (_RESULT, money(x, 0), None, None, plays, twice)
+        if v.startswith("hand result-side pot"):
+            return (_SIDE, money(x, 0), None, None, plays, twice)
+    except Exception:  # noqa: BLE001 - an amount the parser refuses: its hand
+        return (_BAD, None, None, None, plays, twice)
+    return (_BAD, None, None, None, plays, twice)
+
+
+def _note_line(text: str) -> str | None:
+    """The note of a line outside the play (`Enter(Auto)`, `Table enter user`), None when
+    it is none."""
+    got = _NOTE_LINES.get(text, "")
+    if got != "":
+        return got
+    a = _ACT.match(text)
+    note = _NOTES.get(a.group(1).strip().lower()) if a else None
+    if len(_NOTE_LINES) >= 4096:
+        _NOTE_LINES.clear()
+    _NOTE_LINES[text] = note
+    return note
+
+
+# A fast hand: (hand id, table id, ts, game, started source, started detail, rows), rows as
+# (kind, seat, player, amount, total, cards, detail, line) in the hand's final order.
+FastHand = tuple[str, Any, Any, dict[str, Any], str, str, list[tuple[Any, ...]]]
+
+
+def map_fast(block: list[tuple[int, str]], file_name: str) -> FastHand | None:
+    """The hand of `block` as `_map_bovada` maps it, or None when it is the parser's."""
+    try:
+        return _map(block, file_name)
+    except Exception:  # noqa: BLE001 - anything odd: the parser reads (or refuses) the hand
+        return None
+
+
+def _map(block: list[tuple[int, str]], file_name: str) -> FastHand | None:  # noqa: C901
+    number, header = block[0]
+    info = _header(number, header)
+    variant: str = info["variant"]
+    if variant in _STUD:
+        return None
+    structure: str = info["structure"]
+    if info["zone"]:
+        ts, note = local_to_utc(info["local"], info["zone"])
+    else:
+        ts, _ = local_to_utc(info["local"], "ET")
+        note = ";ts=Eastern time (no zone written)"
+    source = f"bovada:{file_name}:{number}{note}"
+    if info["speed"]:
+        source += (f";structure={structure} (the header names only the speed "
+                   f"{info['speed']!r})")
+    # --- seats (as the parser reads them) ----------------------------------------------------
+    n_block = len(block)
+    i = 1
+    seats: list[tuple[int, int, str, str, str]] = []
+    stakes: tuple[str, str] | None = None
+    while i < n_block:
+        n, text = block[i]
+        if text.startswith("Seat"):
+            s = _SEAT.match(text)
+            if s:
+                seats.append((n, int(s.group(1)), _label(s.group(2)), s.group(3), s.group(4)))
+                i += 1
+                continue
+            s = _SEAT_PLUS.match(text)
+            if s:
+                label = f"Seat+{s.group(1)}" + (" [ME]" if s.group(2) else "")
+                seats.append((n, int(s.group(1)), label, s.group(3), s.group(4)))
+                i += 1
+                continue
+            break
+        if text.startswith("Table Info:"):
+            si = _STAKES_INFO.search(text)
+            if si:
+                stakes = (si.group(1), si.group(2))
+            i += 1
+            continue
+        if not text.strip():
+            i += 1
+            continue
+        break
+    if not seats:
+        return None
+    dollars = seats[0][3] == "$"
+    money = _MONEY[dollars]
+    written = [s[1] for s in seats]
+    renumbered = not (all(a < b for a, b in zip(written, written[1:], strict=False))
+                      and written[-1] <= 10)
+    if renumbered:
+        source += ";seats=numbered in list order (the log lists player ids)"
+    seat_of: dict[str, int] = {}
+    for k, (_, listed_no, label, _, _) in enumerate(seats, start=1):
+        seat_of[label] = k if renumbered else listed_no
+    if len(seat_of) != len(seats) or len(set(seat_of.values())) != len(seats):
+        return None  # a seat listed twice: the parser says so
+    bare = {lab[:-5]: lab for lab in seat_of if lab.endswith(" [ME]")}
+    known_as: dict[str, str] = {}
+    classes = _CLASSES[dollars]
+    if len(classes) >= 8192:
+        classes.clear()
+    # --- the body: each player's line classified once ----------------------------------------
+    body: list[tuple[int, str, str | None, str, _Cls | None]] = []
+    dealt: dict[str, list[tuple[int, str]]] = {}
+    plays: set[str] = set()
+    summary_at = None
+    prev = ""
+    for k in range(i, n_block):
+        n, text = block[k]
+        if summary_at is not None:
+            if (text.startswith("Seat") and (_SEAT.match(text) or _SEAT_PLUS.match(text))) or \
+                    " : " in text:
+                return None  # a piece of another hand follows
+            body.append((n, text, None, text, None))
+            continue
+        if not text:
+            continue
+        p, sep, rest = text.partition(" : ")
+        if sep and not p.startswith("*"):
+            name = known_as.get(p)
+            if name is None:
+                lab = _label(p)
+                if lab in seat_of:
+                    name = lab
+                elif lab in bare:
+                    name = bare[lab]
+                elif lab.endswith(" [ME]") and lab[:-5] in seat_of:
+                    name = lab[:-5]
+                else:
+                    return None
+                known_as[p] = name
+            c = classes.get(rest)
+            if c is None:
+                c = classes[rest] = _classify(rest, dollars)
+            if text == prev and c[5]:
+                return None  # a repeated line: the parser's note
+            prev = text
+            body.append((n, text, name, rest, c))
+            if c[0] == _DEALT:
+                got = dealt.get(name)
+                if got is None:
+                    dealt[name] = [(n, c[1])]
+                else:
+                    got.append((n, c[1]))
+            elif c[4]:
+                plays.add(name)
+        else:
+            if text == "*** SUMMARY ***":
+                summary_at = len(body)
+            body.append((n, text, None, text, None))
+    if summary_at is None:
+        return None
+    # --- game ----------------------------------------------------------------------------------
+    if variant in ("omaha", "omaha_hilo") and dealt:
+        count = len(_cards(next(iter(dealt.values()))[0][1], "").split())
+        if count in (5, 6):
+            variant = f"omaha{count}" + ("_hilo" if variant == "omaha_hilo" else "")
+    game: dict[str, Any] = {
+        "variant": variant, "structure": structure,
+        "currency": "USD" if dollars else "CHIPS", "minor_per_unit": money.mpu,
+        "tournament": info["tournament"], "ante": 0, "seat_count": None,
+    }
+    if info["level"]:
+        game["level"] = info["level"][0]
+    detail = "players=anonymous"
+    rows: list[tuple[Any, ...]] = [()]  # the hand_started row comes last
+    append = rows.append
+    left: dict[int, int] = {}
+    sitting_out: set[int] = set()
+    for n, _, label, _, amount in seats:
+        seat = seat_of[label]
+        if not 1 <= seat <= 127:
+            return None
+        stack = money(amount, n)
+        left[seat] = stack
+        out = label not in dealt and label not in plays
+        if out:
+            sitting_out.add(seat)
+        append(("seat", seat, label, stack, None, None, "sitting_out" if out else None, n))
+    # blinds: the level's, the table's stakes, else the posted ones
+    sb = bb = None
+    if info["level"]:
+        sb, bb = money(info["level"][1], number), money(info["level"][2], number)
+        if bb == 0:
+            sb = bb = None
+    elif stakes:
+        sb, bb = money(stakes[0], number), money(stakes[1], number)
+    posted_sb = posted_bb = None
+    dead_chips: list[int] = []
+    for n, _, name, rest, _ in body:
+        if name is None:
+            continue
+        if rest.startswith("Posts dead chip "):
+            dead_chips.append(money(rest.rsplit(" ", 1)[1], n))
+        if rest.startswith(("Small Blind ", "Small blind ", "Ante/Small")) and posted_sb is None:
+            posted_sb = money(rest.rsplit(" ", 1)[1], n)
+        elif rest.startswith(("Big blind", "Big Blind")) and posted_bb is None:
+            posted_bb = money(rest.rsplit(" ", 1)[1], n)
+        elif rest.startswith("All-in ") and posted_bb is None and name.startswith("Big Blind"):
+            posted_bb = money(rest.rsplit(" ", 1)[1], n)
+        elif rest.startswith("Card dealt") or rest.startswith(_STOP_BLINDS):
+            break
+    big = bb if bb is not None else posted_bb
+    dead_sb = next((d - big for d in dead_chips if big and big < d < 2 * big), None)
+    if bb is None:
+        bb = posted_bb
+        sb = posted_sb
+        if bb is None:
+            return None
+        if sb is None and dead_sb is not None:
+            sb = dead_sb
+        if sb is None:
+            sb = bb // 2
+            source += ";small_blind=assumed half the big blind (none posted)"
+    if structure == "fixed_limit":
+        game.update(small_bet=bb, big_bet=2 * bb, big_blind=bb,
+                    small_blind=posted_sb if posted_sb is not None else sb)
+    else:
+        game.update(small_blind=sb, big_blind=bb)
+    # --- play ----------------------------------------------------------------------------------
+    section = 0  # 0 before the hole cards, 1 the play, 2 the summary
+    dealer_k = None
+    board: list[str] = []
+    total_pot = None
+    rake_stated = False
+    rake_row = None
+    pots: dict[str, list[tuple[Any, ...]]] = {}
+    rnd: dict[int, int] = {}
+    folded: set[int] = set()
+    hole: dict[int, str] = {}
+    live_count = len(seat_of) - len(sitting_out)
+    uncalled = False
+    implicit = not any(p is None and t.startswith(_STREET_LINES) for _, t, p, _, _ in body)
+    summary_board: list[str] = []
+    if implicit:
+        for _, t, p, _, _ in body[summary_at:]:
+            if p is None and t.startswith("Board [") and t[6:].strip("[] "):
+                summary_board = _cards(t[6:], "").split(" ")
+                break
+    need: set[int] | None = None
+    has_antes = any(r.startswith("Ante chip") for _, _, p, r, _ in body if p is not None)
+    anted: set[str] = set()
+    positions = {p.split(" [")[0] for p in seat_of}
+    for n, text, name, rest, c in body:
+        if c is None:
+            if section == 2:
+                if (tp := _SUMMARY_TOTAL.match(text)) and total_pot is None:
+                    total_pot = money(tp.group(1), n)
+                    if tp.group(2) is not None:
+                        rake_stated = True
+                        r = money(tp.group(2), n)
+                        if r:
+                            rake_row = ("rake", None, None, r, None, None, "rake", n)
+                elif text.startswith("Board ["):
+                    stated = _cards(text[6:], "").split(" ") if text[6:].strip("[] ") else []
+                    if stated[:len(board)] != board:
+                        return None
+                    while len(stated) > len(board):
+                        more = stated[len(board):3] if len(board) < 3 else stated[len(board):
+                                                                                  len(board) + 1]
+                        rnd = {}
+                        append(("deal", None, None, None, None, " ".join(more), "board", n))
+                        board.extend(more)
+                elif _SUMMARY_SEAT.match(text) or not text.strip():
+                    pass
+                else:
+                    return None
+                continue
+            if text == "*** SUMMARY ***":
+                section = 2
+                continue
+            if text == "*** HOLE CARDS ***":
+                if section == 0:
+                    need = {x for x in left if x not in sitting_out and left[x] > 0}
+                    count = HOLE_COUNT.get(variant, 2)
+                    unknown = (n, " ".join(["??"] * count))
+                    known = {p: (d[0][0], _cards(d[0][1], "")) for p, d in dealt.items()}
+                    name_at = {s: p for p, s in reversed(seat_of.items())}
+                    for seat in sorted(left):
+                        if seat in sitting_out:
+                            continue
+                        who = name_at[seat]
+                        at, cards = known.get(who, unknown)
+                        hole[seat] = cards
+                        append(("deal", seat, who, None, None, cards, "hole", at))
+                section = 1
+                continue
+            if (st := _STREET.match(text)):
+                cards = st.group(3) or st.group(2)
+                if cards is None:
+                    return None
+                new = _cards(cards, "")
+                rnd = {}
+                append(("deal", None, None, None, None, new, "board", n))
+                board.extend(new.split(" "))
+                section = 1
+                continue
+            if text.startswith("Card dealt to table ["):
+                new = _cards(text[20:], "")
+                rnd = {}
+                append(("deal", None, None, None, None, new, "board", n))
+                board.extend(new.split(" "))
+                continue
+            if text.startswith(_SKIPPED):
+                continue
+            note_of = _note_line(text)
+            if note_of is None:
+                return None
+            append(("annotation", None, None, None, None, None, note_of, n))
+            continue
+        # a player's line
+        op = c[0]
+        if op == _DEALT:
+            continue  # dealt at *** HOLE CARDS ***
+        if op == _SETDEALER:
+            if c[1] is not None:
+                dealer_k = c[1]
+            continue
+        seat = seat_of[name]
+        if op <= _WNOTE:
+            if op == _SHOW:
+                append(("show", seat, name, None, None, hole.get(seat) or "?? ??", None, n))
+            elif op == _MUCK:
+                append(("muck", seat, name, None, None, hole.get(seat), None, n))
+            elif op == _NOSHOW:
+                if live_count - len(folded) <= 1:
+                    append(("annotation", seat, name, None, None, None, "does_not_show", n))
+                else:
+                    append(("muck", seat, name, None, None, hole.get(seat), None, n))
+            elif op == _FOLDSHOW:
+                if seat not in folded:
+                    folded.add(seat)
+                    append(("fold", seat, name, None, None, None, None, n))
+                append(("annotation", seat, name, None, None, None, "shows_folded_hand", n))
+            else:
+                append(("annotation", seat, name, None, None, None, c[1], n))
+            continue
+        if op == _BAD:
+            return None
+        acting = implicit and need is not None and op in _ACTION_OPS
+        if acting:
+            assert need is not None
+            if not need and len(board) < 5:  # the round is over: the next street's cards
+                k = 3 if not board else 1
+                more = summary_board[len(board):len(board) + k]
+                if len(more) < k:
+                    more = ["??"] * k
+                    source += ";board=not logged"
+                rnd = {}
+                append(("deal", None, None, None, None, " ".join(more), "board", n))
+                board.extend(more)
+                need = {x for x in left if x not in sitting_out and x not in folded
+                        and left[x] > 0}
+            rows_before = len(rows)
+        if op == _FOLD:
+            folded.add(seat)
+            append(("fold", seat, name, None, None, None, None, n))
+            if need is not None:
+                need.discard(seat)
+            continue
+        if op == _CHECK:
+            append(("check", seat, name, None, None, None, None, n))
+            if need is not None:
+                need.discard(seat)
+            continue
+        if op == _POST:
+            kind, amt = c[1], c[2]
+            if kind == "ante":
+                anted.add(name)
+                if not game["ante"]:
+                    game["ante"] = amt
+                left[seat] -= amt
+                append(("post", seat, name, amt, None, None, "ante", n))
+            elif kind == "bring_in":
+                return None
+            elif kind == "dead_chip":
+                live = min(amt, game.get("big_blind") or amt)
+                left[seat] -= live
+                total = rnd[seat] = rnd.get(seat, 0) + live
+                append(("post", seat, name, live, total, None, "new_player", n))
+                if amt > live:
+                    left[seat] -= amt - live
+                    append(("post", seat, name, amt - live, None, None, "dead", n))
+            else:
+                left[seat] -= amt
+                total = rnd[seat] = rnd.get(seat, 0) + amt
+                append(("post", seat, name, amt, total, None, kind, n))
+            continue
+        if op == _NOTE:
+            append(("annotation", seat, name, None, None, None, c[1], n))
+            continue
+        if op == _CALL or op == _BET:
+            added = c[1]
+            stack = left[seat]
+            left[seat] = stack - added
+            total = rnd[seat] = rnd.get(seat, 0) + added
+            append(("call" if op == _CALL else "bet", seat, name, added, total, None,
+                    "all_in" if added > 0 and added == stack else None, n))
+        elif op == _RAISE:
+            to = c[1]
+            before = rnd.get(seat, 0)
+            added = to - before
+            if added < 0:
+                return None
+            stack = left[seat]
+            left[seat] = stack - added
+            rnd[seat] = to
+            append(("raise", seat, name, added, to, None,
+                    "all_in" if added > 0 and added == stack else None, n))
+        elif op == _ALLIN and section == 0:
+            # all in on a forced bet: the ante, the blind of his position
+            amt = c[1]
+            if has_antes and name not in anted:
+                left[seat] -= amt
+                append(("post", seat, name, amt, None, None, "ante", n))
+            else:
+                kind = _BLIND_OF.get(name.split(" [")[0])
+                if kind is None or (kind == "dealer" and "Small Blind" in positions):
+                    kind = "new_player"
+                elif kind == "dealer":
+                    kind = "small_blind"
+                left[seat] -= amt
+                total = rnd[seat] = rnd.get(seat, 0) + amt
+                append(("post", seat, name, amt, total, None, kind, n))
+        elif op == _ALLIN:
+            stack, before = left[seat], rnd.get(seat, 0)
+            amt = c[1]
+            if c[2] is not None or c[3]:
+                to = c[2] if c[2] is not None else (amt if amt == before + stack
+                                                    or amt != stack else before + amt)
+                added = to - before
+                if added < 0:
+                    return None
+                all_in = added == stack
+            else:
+                added = amt
+                all_in = amt == stack
+            top = max(rnd.values(), default=0)
+            kind = "bet" if top == 0 else ("call" if before + added <= top else "raise")
+            left[seat] = stack - added
+            total = rnd[seat] = before + added
+            append((kind, seat, name, added, total, None,
+                    "all_in" if all_in or (added > 0 and added == stack) else None, n))
+        elif op == _UNCALLED:
+            uncalled = True
+            pot = pots.get("main")
+            if pot is None:
+                pot = pots["main"] = []
+            pot.append(("award", seat, name, c[1], None, None, "uncalled", n))
+        elif op == _RESULT:
+            pot = pots.get("main")
+            if pot is None:
+                pot = pots["main"] = []
+            pot.append(("award", seat, name, c[1], None, None, "main", n))
+        elif op == _SIDE:
+            pot = pots.get("side-1")
+            if pot is None:
+                pot = pots["side-1"] = []
+            pot.append(("award", seat, name, c[1], None, None, "side-1", n))
+        else:
+            return None
+        if acting and len(rows) > rows_before:
+            assert need is not None
+            kind = rows[-1][0]
+            if kind in ("bet", "raise", "complete"):
+                need = {x for x in left if x not in sitting_out and x not in folded
+                        and left[x] > 0 and x != seat}
+            elif kind != "post":
+                need.discard(seat)
+            if left[seat] == 0:
+                need.discard(seat)
+    if not uncalled:
+        put: dict[int, int] = {}
+        for r in rows:
+            if r and r[0] in _PUT_IN:
+                put[r[1]] = put.get(r[1], 0) + (r[3] or 0)
+        top_put = sorted(put.values(), reverse=True)
+        if len(top_put) > 1 and top_put[0] > top_put[1]:
+            detail += ";refunds=implicit"
+    if not rake_stated:
+        detail += ";rake=implicit"
+    dealer = next((s for p, s in seat_of.items() if p.split(" [")[0] == "Dealer"), None)
+    if dealer is None and "Small Blind" in positions:
+        dealer = next(s for p, s in seat_of.items() if p.split(" [")[0] == "Small Blind") - 1
+        source += ";button=the empty seat before the small blind"
+    if dealer is None and dealer_k is not None:
+        dealer = dealer_k if not renumbered or dealer_k <= len(seats) else None
+    if dealer is None:
+        return None
+    game["button_seat"] = dealer
+    for paid in pots.values():
+        rows.extend(paid)
+    if rake_row is not None:
+        rows.append(rake_row)
+    rows.append(("hand_ended", None, None, None, None, None,
+                 f"total_pot={total_pot}" if total_pot is not None else None, block[-1][0]))
+    rows[0] = ("hand_started", None, None, None, None, None, detail, number)
+    return (f"bov:{info['no']}", info["table"], ts, game, source, detail, rows)
+
+
+class _FastHandRows:
+    """A fast hand as the parser's rows (dicts), for `ChunkWriter`'s quarantine of hands whose
+    values do not fit the schema."""
+
+    def __init__(self, hand: FastHand, file_name: str) -> None:
+        hand_id, table_id, ts, game, source, _, rows = hand
+        self.hand_id = hand_id
+        self.lines = [r[7] for r in rows]
+        prefix = f"bovada:{file_name}:"
+        self.rows = []
+        for seq, r in enumerate(rows):
+            row: dict[str, Any] = {
+                "hand_id": hand_id, "seq": seq, "table_id": table_id, "kind": r[0],
+                "source": source if seq == 0 else f"{prefix}{r[7]}"}
+            for key, value in zip(_FIELDS, r[1:7], strict=True):
+                if value is not None:
+                    row[key] = value
+            if seq == 0:
+                row["ts"] = ts
+                row["game"] = game
+            self.rows.append(row)
+
+
+_FIELDS = ("seat", "player", "amount", "total", "cards", "detail")
+_ROW_KEYS = frozenset({"hand_id", "seq", "table_id", "kind", "source", "ts", "game", *_FIELDS})
+
+
+class _ColumnWriter(ChunkWriter):
+    """`ChunkWriter` whose chunk table is built column by column from the hands' row tuples
+    (fast hands as mapped, the parser's hands converted); the same chunks, lines and
+    rejections."""
+
+    def __init__(self, chunk_hands: int, source: str, file_name: str) -> None:
+        super().__init__(chunk_hands, source)
+        self.file_name = file_name
+        self.prefix = f"bovada:{file_name}:"
+        self.hand_rows: list[tuple[Any, ...]] = []
+        self.heads: list[tuple[str, Any, Any, Any, str, int]] = []
+        self.pieces: list[Any] = []  # per hand: (FastHand, block) or (SiteHand, raw)
+        self.odd = False  # a parser hand whose rows the columns cannot carry
+
+    def add_fast(self, hand: FastHand, block: list[tuple[int, str]]) -> None:
+        hand_id, table_id, ts, game, source, _, rows = hand
+        self.hand_rows.extend(rows)
+        self.heads.append((hand_id, table_id, ts, game, source, len(rows)))
+        self.pieces.append((hand, block))
+        self.hands += 1
+
+    def add(self, hand: SiteHand, raw: str = "") -> None:
+        rows = hand.rows
+        self.pieces.append((hand, raw))
+        self.hands += 1
+        if not rows or self.odd:
+            self.odd = True
+            return
+        head = rows[0]
+        prefix = self.prefix
+        for seq, (r, line) in enumerate(zip(rows, hand.lines, strict=True)):
+            if r.keys() - _ROW_KEYS or r["hand_id"] != hand.hand_id or r["seq"] != seq or \
+                    r["table_id"] != head["table_id"] or (seq and (
+                        r.get("ts") is not None or r.get("game") is not None
+                        or r["source"] != f"{prefix}{line}")):
+                self.odd = True
+                return
+        self.hand_rows.extend(
+            (r["kind"], r.get("seat"), r.get("player"), r.get("amount"), r.get("total"),
+             r.get("cards"), r.get("detail"), line)
+            for r, line in zip(rows, hand.lines, strict=True))
+        self.heads.append((hand.hand_id, head["table_id"], head.get("ts"), head.get("game"),
+                           head["source"], len(rows)))
+
+    @property
+    def pending(self) -> bool:
+        return bool(self.pieces or self.rejected)
+
+    def take(self) -> Chunk:
+        table = None
+        if not self.odd:
+            try:
+                table = self._columns()
+            except (pa.ArrowException, OverflowError, ValueError, TypeError):
+                table = None
+        if table is None:  # the parser's way: rows as dicts, unfit hands quarantined
+            self.rows, self.lines, self.kept = [], [], []
+            for hand, extra in self.pieces:
+                if isinstance(hand, SiteHand):
+                    self.rows.extend(hand.rows)
+                    self.lines.extend(hand.lines)
+                    self.kept.append((hand, extra))
+                else:
+                    as_rows = _FastHandRows(hand, self.file_name)
+                    self.rows.extend(as_rows.rows)
+                    self.lines.extend(as_rows.lines)
+                    self.kept.append((as_rows, raw_text(extra)))  # type: ignore[arg-type]
+            chunk = super().take()
+        else:
+            lines = [r[7] for r in self.hand_rows]
+            chunk = Chunk(table=table, rejected=self.rejected, lines=lines)
+            self.rows, self.lines, self.rejected, self.kept, self.hands = [], [], [], [], 0
+        self.hand_rows, self.heads, self.pieces, self.odd = [], [], [], False
+        return chunk
+
+    def _columns(self) -> pa.Table:
+        schema = events_schema()
+        rows = self.hand_rows
+        size = len(rows)
+        hand_ids: list[str] = []
+        table_ids: list[Any] = []
+        seqs: list[int] = []
+        ts: list[Any] = [None] * size
+        games: list[Any] = [None] * size
+        at = 0
+        starts = []
+        for hand_id, table_id, when, game, _, count in self.heads:
+            hand_ids += [hand_id] * count
+            table_ids += [table_id] * count
+            seqs += range(count)
+            ts[at] = when
+            games[at] = game
+            starts.append(at)
+            at += count
+        if size:
+            kinds, seats, players, amounts, totals, cards, details, lines = zip(
+                *rows, strict=True)
+        else:
+            kinds = seats = players = amounts = totals = cards = details = lines = ()
+        prefix = self.prefix
+        sources = [f"{prefix}{line}" for line in lines]
+        for k, head in zip(starts, self.heads, strict=True):
+            sources[k] = head[4]
+        columns = [hand_ids, seqs, ts, table_ids, kinds, seats, players, amounts, totals,
+                   cards, details, games, sources]
+        arrays = [pa.array(col, type=f.type) for col, f in zip(columns, schema, strict=True)]
+        return pa.Table.from_arrays(arrays, schema=schema)
+
+
+def read_bovada(path: Path, chunk_hands: int, *, fast: bool = True) -> Iterator[Chunk]:
+    """The chunks of `path`: each hand by the fast path when it takes it, else by the line
+    parser (`fast=False`: the parser alone)."""
+    src = str(path)
+    file_name = path.name
+    out = _ColumnWriter(chunk_hands, src, file_name)
+    for is_hand, block, unread in split_blocks(path, _HEADER_LINE):
+        block = list(filter(_TEXT, block))  # blank lines left out
+        if not block:
+            continue
+        if unread:
+            out.reject(block, unread, _hand_id(block[0][1]) if is_hand else None)
+            continue
+        if not is_hand:
+            out.rejected.append(_outside(src, block))
+            continue
+        got = map_fast(block, file_name) if fast else None
+        if got is not None:
+            out.add_fast(got, block)
+        else:
+            mapped = out.map_or_reject(block, _hand_id(block[0][1]), _map_bovada, block,
+                                       file_name)
+            if mapped is None:
+                continue
+            hand, end = mapped
+            out.add(hand, raw_text(block if end is None else block[:end]))
+            if end is not None:
+                out.rejected.append(_outside(src, block[end:]))
+        if out.full:
+            yield out.take()
+    if out.pending:
+        yield out.take()
+
