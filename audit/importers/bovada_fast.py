@@ -21,6 +21,7 @@ fuzzed hands).
 
 from __future__ import annotations
 
+import datetime as dt
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -32,10 +33,12 @@ from audit.importers.bovada import (
     _ACT,
     _BLIND_OF,
     _FOLDS,
+    _HEADER,
     _HEADER_LINE,
     _NEVER_TWICE,
     _NOTES,
     _POSTS,
+    _REPEATED,
     _SEAT,
     _SEAT_PLUS,
     _STAKES_INFO,
@@ -48,11 +51,12 @@ from audit.importers.bovada import (
     _cards,
     _first_words,
     _hand_id,
-    _header,
     _label,
+    _local_time,
     _map_bovada,
     _Money,
     _outside,
+    _table_and_game,
 )
 from audit.importers.sitetext import (
     HOLE_COUNT,
@@ -81,11 +85,52 @@ _STOP_BLINDS = ("Fold", "Call", "Raise", "Bet")
 _Cls = tuple[int, Any, Any, Any, bool, bool]
 _CLASSES: dict[bool, dict[str, _Cls]] = {True: {}, False: {}}
 _MONEY = {True: _Money(True), False: _Money(False)}
-_NOTE_LINES: dict[str, str | None] = {}  # a line outside the play -> its note (None: unknown)
+_NOTE_LINES: dict[str, str | None] = {}
+_CARD_TEXT: dict[str, str] = {}  # `[4s Qh]` -> `4s Qh` (`_cards`; a file repeats them)
+_LABELS: dict[str, str] = {}  # a label as written -> as stored (`_label`)
+_SEAT_LINES: dict[str, tuple[int, str, str, str]] = {}  # a seat line read (`_seat_line`)
 
 
-class _Fallback(Exception):
-    """The hand is the line parser's."""
+def _cards_of(text: str) -> str:
+    got = _CARD_TEXT.get(text)
+    if got is None:
+        got = _cards(text, "")
+        if len(_CARD_TEXT) >= 8192:
+            _CARD_TEXT.clear()
+        _CARD_TEXT[text] = got
+    return got
+  # a line outside the play -> its note (None: unknown)
+
+
+_EPOCH = dt.datetime(1970, 1, 1, tzinfo=dt.UTC)
+_MICRO = dt.timedelta(microseconds=1)
+_HOURS: dict[tuple[str, str | None], tuple[int, str]] = {}
+
+
+def _utc_micros(stamp: str, zone: str | None) -> tuple[int, str]:
+    """A header's clock (`_HEADER`'s stamp and zone) as UTC microseconds since the epoch and
+    the source note, as `_map_bovada` reads it: `local_to_utc` of the hour (memoised: a
+    file's hands share their hours) plus the minutes and seconds (the zones' offsets change
+    on the hour, here 2:00 local, since 1970; an earlier year, a clock out of range or not
+    ASCII raises, and the parser reads the hand)."""
+    minute, second = int(stamp[-5:-3]), int(stamp[-2:])
+    if minute > 59 or second > 59 or not stamp.isascii():
+        raise ValueError(stamp)
+    key = (stamp[:-6], zone)
+    got = _HOURS.get(key)
+    if got is None:
+        local = _local_time(stamp[:-6] + ":00:00")
+        if local.year < 1970:
+            raise ValueError(stamp)
+        if zone:
+            utc, note = local_to_utc(local, zone)
+        else:
+            utc, _ = local_to_utc(local, "ET")
+            note = ";ts=Eastern time (no zone written)"
+        if len(_HOURS) >= 4096:
+            _HOURS.clear()
+        got = _HOURS[key] = ((utc - _EPOCH) // _MICRO, note)
+    return got[0] + (minute * 60 + second) * 1_000_000, got[1]
 
 
 def _classify(rest: str, dollars: bool) -> _Cls:
@@ -154,6 +199,37 @@ def _classify(rest: str, dollars: bool) -> _Cls:
     return (_BAD, None, None, None, plays, twice)
 
 
+def _seat_line(text: str) -> tuple[int, str, str, str] | None:
+    """(seat, label as stored, `$` or "", amount) of a `Seat N: LABEL ($x in chips)` line, as
+    `_SEAT` reads it; None when it is not one."""
+    got = _SEAT_LINES.get(text)
+    if got is not None:
+        return got
+    if text.startswith("Seat ") and text.endswith(" in chips)"):
+        colon = text.find(": ", 5)
+        num = text[5:colon]
+        if colon > 5 and num.isdigit() and num.isascii():
+            body = text[colon + 2:-10]  # LABEL ($x
+            k = body.rfind(" (")
+            if k > 0:  # the amount holds no space: the label ends at the last ` (`
+                amount = body[k + 2:]
+                dollar = "$" if amount[:1] == "$" else ""
+                if dollar:
+                    amount = amount[1:]
+                if amount[:1].isdigit() and amount.isascii() and not amount.strip(
+                        "0123456789,."):
+                    got = (int(num), _label(body[:k]), dollar, amount)
+    if got is None:
+        s = _SEAT.match(text)
+        if s is None:
+            return None
+        got = (int(s.group(1)), _label(s.group(2)), s.group(3), s.group(4))
+    if len(_SEAT_LINES) >= 4096:
+        _SEAT_LINES.clear()
+    _SEAT_LINES[text] = got
+    return got
+
+
 def _note_line(text: str) -> str | None:
     """The note of a line outside the play (`Enter(Auto)`, `Table enter user`), None when
     it is none."""
@@ -183,16 +259,18 @@ def map_fast(block: list[tuple[int, str]], file_name: str) -> FastHand | None:
 
 def _map(block: list[tuple[int, str]], file_name: str) -> FastHand | None:  # noqa: C901
     number, header = block[0]
-    info = _header(number, header)
+    m = _HEADER.match(header)
+    if m is None:
+        return None
+    _, hand_no, rest, stamp, zone = m.groups()
+    info = _table_and_game(rest)
+    if isinstance(info, str):
+        return None
     variant: str = info["variant"]
     if variant in _STUD:
         return None
     structure: str = info["structure"]
-    if info["zone"]:
-        ts, note = local_to_utc(info["local"], info["zone"])
-    else:
-        ts, _ = local_to_utc(info["local"], "ET")
-        note = ";ts=Eastern time (no zone written)"
+    ts, note = _utc_micros(stamp, zone)
     source = f"bovada:{file_name}:{number}{note}"
     if info["speed"]:
         source += (f";structure={structure} (the header names only the speed "
@@ -205,9 +283,9 @@ def _map(block: list[tuple[int, str]], file_name: str) -> FastHand | None:  # no
     while i < n_block:
         n, text = block[i]
         if text.startswith("Seat"):
-            s = _SEAT.match(text)
-            if s:
-                seats.append((n, int(s.group(1)), _label(s.group(2)), s.group(3), s.group(4)))
+            seat_line = _seat_line(text)
+            if seat_line is not None:
+                seats.append((n, *seat_line))
                 i += 1
                 continue
             s = _SEAT_PLUS.match(text)
@@ -231,17 +309,24 @@ def _map(block: list[tuple[int, str]], file_name: str) -> FastHand | None:  # no
         return None
     dollars = seats[0][3] == "$"
     money = _MONEY[dollars]
-    written = [s[1] for s in seats]
-    renumbered = not (all(a < b for a, b in zip(written, written[1:], strict=False))
-                      and written[-1] <= 10)
+    seat_of: dict[str, int] = {}
+    rising = True
+    last = 0
+    bare: dict[str, str] = {}
+    for _, listed_no, label, _, _ in seats:
+        if listed_no <= last:
+            rising = False
+        last = listed_no
+        seat_of[label] = listed_no
+        if label.endswith(" [ME]"):
+            bare[label[:-5]] = label
+    renumbered = not (rising and last <= 10)
     if renumbered:
         source += ";seats=numbered in list order (the log lists player ids)"
-    seat_of: dict[str, int] = {}
-    for k, (_, listed_no, label, _, _) in enumerate(seats, start=1):
-        seat_of[label] = k if renumbered else listed_no
-    if len(seat_of) != len(seats) or len(set(seat_of.values())) != len(seats):
-        return None  # a seat listed twice: the parser says so
-    bare = {lab[:-5]: lab for lab in seat_of if lab.endswith(" [ME]")}
+        for k, (_, _, label, _, _) in enumerate(seats, start=1):
+            seat_of[label] = k
+    if len(seat_of) != len(seats):
+        return None  # a label listed twice: the parser says so
     known_as: dict[str, str] = {}
     classes = _CLASSES[dollars]
     if len(classes) >= 8192:
@@ -252,12 +337,15 @@ def _map(block: list[tuple[int, str]], file_name: str) -> FastHand | None:  # no
     plays: set[str] = set()
     summary_at = None
     prev = ""
+    streets = antes = False  # a street line outside the players' lines, an ante posted
     for k in range(i, n_block):
         n, text = block[k]
         if summary_at is not None:
             if (text.startswith("Seat") and (_SEAT.match(text) or _SEAT_PLUS.match(text))) or \
                     " : " in text:
                 return None  # a piece of another hand follows
+            if streets is False and text.startswith(_STREET_LINES):
+                streets = True
             body.append((n, text, None, text, None))
             continue
         if not text:
@@ -266,7 +354,12 @@ def _map(block: list[tuple[int, str]], file_name: str) -> FastHand | None:  # no
         if sep and not p.startswith("*"):
             name = known_as.get(p)
             if name is None:
-                lab = _label(p)
+                lab = _LABELS.get(p)
+                if lab is None:
+                    lab = _label(p)
+                    if len(_LABELS) >= 4096:
+                        _LABELS.clear()
+                    _LABELS[p] = lab
                 if lab in seat_of:
                     name = lab
                 elif lab in bare:
@@ -280,9 +373,15 @@ def _map(block: list[tuple[int, str]], file_name: str) -> FastHand | None:  # no
             if c is None:
                 c = classes[rest] = _classify(rest, dollars)
             if text == prev and c[5]:
-                return None  # a repeated line: the parser's note
+                # the same chips moved twice in a row by one player: the log repeats the line
+                body.append((n, text, None, _REPEATED, None))
+                if streets is False and text.startswith(_STREET_LINES):
+                    streets = True
+                continue
             prev = text
             body.append((n, text, name, rest, c))
+            if antes is False and rest.startswith("Ante chip"):
+                antes = True
             if c[0] == _DEALT:
                 got = dealt.get(name)
                 if got is None:
@@ -294,12 +393,14 @@ def _map(block: list[tuple[int, str]], file_name: str) -> FastHand | None:  # no
         else:
             if text == "*** SUMMARY ***":
                 summary_at = len(body)
+            elif streets is False and text.startswith(_STREET_LINES):
+                streets = True
             body.append((n, text, None, text, None))
     if summary_at is None:
         return None
     # --- game ----------------------------------------------------------------------------------
     if variant in ("omaha", "omaha_hilo") and dealt:
-        count = len(_cards(next(iter(dealt.values()))[0][1], "").split())
+        count = len(_cards_of(next(iter(dealt.values()))[0][1]).split())
         if count in (5, 6):
             variant = f"omaha{count}" + ("_hilo" if variant == "omaha_hilo" else "")
     game: dict[str, Any] = {
@@ -314,11 +415,14 @@ def _map(block: list[tuple[int, str]], file_name: str) -> FastHand | None:  # no
     append = rows.append
     left: dict[int, int] = {}
     sitting_out: set[int] = set()
+    stacks = money.known
     for n, _, label, _, amount in seats:
         seat = seat_of[label]
         if not 1 <= seat <= 127:
             return None
-        stack = money(amount, n)
+        stack = stacks.get(amount)
+        if stack is None:
+            stack = money(amount, n)
         left[seat] = stack
         out = label not in dealt and label not in plays
         if out:
@@ -377,15 +481,15 @@ def _map(block: list[tuple[int, str]], file_name: str) -> FastHand | None:  # no
     hole: dict[int, str] = {}
     live_count = len(seat_of) - len(sitting_out)
     uncalled = False
-    implicit = not any(p is None and t.startswith(_STREET_LINES) for _, t, p, _, _ in body)
+    implicit = not streets
     summary_board: list[str] = []
     if implicit:
         for _, t, p, _, _ in body[summary_at:]:
             if p is None and t.startswith("Board [") and t[6:].strip("[] "):
-                summary_board = _cards(t[6:], "").split(" ")
+                summary_board = _cards_of(t[6:]).split(" ")
                 break
     need: set[int] | None = None
-    has_antes = any(r.startswith("Ante chip") for _, _, p, r, _ in body if p is not None)
+    has_antes = antes
     anted: set[str] = set()
     positions = {p.split(" [")[0] for p in seat_of}
     for n, text, name, rest, c in body:
@@ -399,7 +503,7 @@ def _map(block: list[tuple[int, str]], file_name: str) -> FastHand | None:  # no
                         if r:
                             rake_row = ("rake", None, None, r, None, None, "rake", n)
                 elif text.startswith("Board ["):
-                    stated = _cards(text[6:], "").split(" ") if text[6:].strip("[] ") else []
+                    stated = _cards_of(text[6:]).split(" ") if text[6:].strip("[] ") else []
                     if stated[:len(board)] != board:
                         return None
                     while len(stated) > len(board):
@@ -421,7 +525,7 @@ def _map(block: list[tuple[int, str]], file_name: str) -> FastHand | None:  # no
                     need = {x for x in left if x not in sitting_out and left[x] > 0}
                     count = HOLE_COUNT.get(variant, 2)
                     unknown = (n, " ".join(["??"] * count))
-                    known = {p: (d[0][0], _cards(d[0][1], "")) for p, d in dealt.items()}
+                    known = {p: (d[0][0], _cards_of(d[0][1])) for p, d in dealt.items()}
                     name_at = {s: p for p, s in reversed(seat_of.items())}
                     for seat in sorted(left):
                         if seat in sitting_out:
@@ -436,17 +540,23 @@ def _map(block: list[tuple[int, str]], file_name: str) -> FastHand | None:  # no
                 cards = st.group(3) or st.group(2)
                 if cards is None:
                     return None
-                new = _cards(cards, "")
+                new = _cards_of(cards)
                 rnd = {}
                 append(("deal", None, None, None, None, new, "board", n))
                 board.extend(new.split(" "))
                 section = 1
                 continue
             if text.startswith("Card dealt to table ["):
-                new = _cards(text[20:], "")
+                new = _cards_of(text[20:])
                 rnd = {}
                 append(("deal", None, None, None, None, new, "board", n))
                 board.extend(new.split(" "))
+                continue
+            if rest is _REPEATED:
+                append(("annotation", None, None, None, None, None, f"repeated_line: {text}",
+                        n))
+                if ";repeated" not in source:
+                    source += ";repeated=lines the log repeats are notes"
                 continue
             if text.startswith(_SKIPPED):
                 continue
@@ -642,7 +752,7 @@ def _map(block: list[tuple[int, str]], file_name: str) -> FastHand | None:  # no
     rows.append(("hand_ended", None, None, None, None, None,
                  f"total_pot={total_pot}" if total_pot is not None else None, block[-1][0]))
     rows[0] = ("hand_started", None, None, None, None, None, detail, number)
-    return (f"bov:{info['no']}", info["table"], ts, game, source, detail, rows)
+    return (f"bov:{hand_no}", info["table"], ts, game, source, detail, rows)
 
 
 class _FastHandRows:
@@ -663,7 +773,7 @@ class _FastHandRows:
                 if value is not None:
                     row[key] = value
             if seq == 0:
-                row["ts"] = ts
+                row["ts"] = _EPOCH + ts * _MICRO
                 row["game"] = game
             self.rows.append(row)
 
@@ -713,7 +823,14 @@ class _ColumnWriter(ChunkWriter):
             (r["kind"], r.get("seat"), r.get("player"), r.get("amount"), r.get("total"),
              r.get("cards"), r.get("detail"), line)
             for r, line in zip(rows, hand.lines, strict=True))
-        self.heads.append((hand.hand_id, head["table_id"], head.get("ts"), head.get("game"),
+        when = head.get("ts")
+        if when is not None:
+            try:
+                when = (when - _EPOCH) // _MICRO
+            except TypeError:  # not a UTC time
+                self.odd = True
+                return
+        self.heads.append((hand.hand_id, head["table_id"], when, head.get("game"),
                            head["source"], len(rows)))
 
     @property
@@ -755,29 +872,32 @@ class _ColumnWriter(ChunkWriter):
         table_ids: list[Any] = []
         seqs: list[int] = []
         ts: list[Any] = [None] * size
-        games: list[Any] = [None] * size
+        games: list[Any] = [None] * size  # the index of the hand's game on its first row
+        game_of: list[Any] = []
         at = 0
         starts = []
-        for hand_id, table_id, when, game, _, count in self.heads:
+        for k, (hand_id, table_id, when, game, _, count) in enumerate(self.heads):
             hand_ids += [hand_id] * count
             table_ids += [table_id] * count
             seqs += range(count)
             ts[at] = when
-            games[at] = game
+            games[at] = k
+            game_of.append(game)
             starts.append(at)
             at += count
-        if size:
-            kinds, seats, players, amounts, totals, cards, details, lines = zip(
-                *rows, strict=True)
-        else:
-            kinds = seats = players = amounts = totals = cards = details = lines = ()
+        kinds, seats, players, amounts, totals, cards, details, lines = (
+            [r[k] for r in rows] for k in range(8))
         prefix = self.prefix
         sources = [f"{prefix}{line}" for line in lines]
         for k, head in zip(starts, self.heads, strict=True):
             sources[k] = head[4]
         columns = [hand_ids, seqs, ts, table_ids, kinds, seats, players, amounts, totals,
                    cards, details, games, sources]
-        arrays = [pa.array(col, type=f.type) for col, f in zip(columns, schema, strict=True)]
+        arrays = [pa.array(col, type=f.type) for col, f in zip(columns, schema, strict=True)
+                  if f.name != "game"]
+        game_type = schema.field("game").type
+        arrays.insert(schema.get_field_index("game"), pa.array(game_of, type=game_type).take(
+            pa.array(games, type=pa.int32())))
         return pa.Table.from_arrays(arrays, schema=schema)
 
 
