@@ -38,7 +38,6 @@ from audit.importers.bovada import (
     _NEVER_TWICE,
     _NOTES,
     _POSTS,
-    _REPEATED,
     _SEAT,
     _SEAT_PLUS,
     _STAKES_INFO,
@@ -131,6 +130,31 @@ def _utc_micros(stamp: str, zone: str | None) -> tuple[int, str]:
             _HOURS.clear()
         got = _HOURS[key] = ((utc - _EPOCH) // _MICRO, note)
     return got[0] + (minute * 60 + second) * 1_000_000, got[1]
+
+
+# a summary line: one to pass, a piece of another hand, the board, not a summary line, or
+# the total pot's (total, rake) texts
+_PASS, _PIECE, _BOARD, _ODD = "pass", "piece", "board", "odd"
+_SUMMARY_LINES: dict[str, Any] = {}
+
+
+def _summary_line(text: str) -> Any:
+    """What a line after `*** SUMMARY ***` is, as `_map_bovada` reads it."""
+    if (text.startswith("Seat") and (_SEAT.match(text) or _SEAT_PLUS.match(text))) or \
+            " : " in text:
+        return _PIECE  # a piece of another hand, its header lost
+    if (tp := _SUMMARY_TOTAL.match(text)):
+        code: Any = (tp.group(1), tp.group(2))
+    elif text.startswith("Board ["):
+        return _BOARD
+    elif _SUMMARY_SEAT.match(text) or not text.strip():
+        code = _PASS
+    else:
+        code = _ODD
+    if len(_SUMMARY_LINES) >= 4096:
+        _SUMMARY_LINES.clear()
+    _SUMMARY_LINES[text] = code
+    return code
 
 
 def _classify(rest: str, dollars: bool) -> _Cls:
@@ -311,7 +335,7 @@ def _map(block: list[tuple[int, str]], file_name: str) -> FastHand | None:  # no
     money = _MONEY[dollars]
     seat_of: dict[str, int] = {}
     rising = True
-    last = 0
+    last = -1
     bare: dict[str, str] = {}
     for _, listed_no, label, _, _ in seats:
         if listed_no <= last:
@@ -327,216 +351,118 @@ def _map(block: list[tuple[int, str]], file_name: str) -> FastHand | None:  # no
             seat_of[label] = k
     if len(seat_of) != len(seats):
         return None  # a label listed twice: the parser says so
+    # blinds: the level's, the table's stakes, else the posted ones
+    table_sb = table_bb = None
+    if info["level"]:
+        table_sb, table_bb = money(info["level"][1], number), money(info["level"][2], number)
+        if table_bb == 0:
+            table_sb = table_bb = None
+    elif stakes:
+        table_sb, table_bb = money(stakes[0], number), money(stakes[1], number)
+    # --- one pass over the body ---------------------------------------------------------------
+    # What the parser knows before the play (who is dealt in, who sits out, the blinds, whether
+    # the log writes streets) is used here as it is known so far, and checked at the end.
+    left: dict[int, int] = {}
+    stacks = money.known
+    for n, _, label, _, amount in seats:
+        seat = seat_of[label]
+        stack = stacks.get(amount)
+        if stack is None:
+            stack = money(amount, n)
+        if seat in left or not 1 <= seat <= 127:
+            return None
+        left[seat] = stack
+    first_stacks = dict(left)
     known_as: dict[str, str] = {}
     classes = _CLASSES[dollars]
     if len(classes) >= 8192:
         classes.clear()
-    # --- the body: each player's line classified once ----------------------------------------
-    body: list[tuple[int, str, str | None, str, _Cls | None]] = []
-    dealt: dict[str, list[tuple[int, str]]] = {}
-    plays: set[str] = set()
-    summary_at = None
-    prev = ""
-    streets = antes = False  # a street line outside the players' lines, an ante posted
-    for k in range(i, n_block):
-        n, text = block[k]
-        if summary_at is not None:
-            if (text.startswith("Seat") and (_SEAT.match(text) or _SEAT_PLUS.match(text))) or \
-                    " : " in text:
-                return None  # a piece of another hand follows
-            if streets is False and text.startswith(_STREET_LINES):
-                streets = True
-            body.append((n, text, None, text, None))
-            continue
-        if not text:
-            continue
-        p, sep, rest = text.partition(" : ")
-        if sep and not p.startswith("*"):
-            name = known_as.get(p)
-            if name is None:
-                lab = _LABELS.get(p)
-                if lab is None:
-                    lab = _label(p)
-                    if len(_LABELS) >= 4096:
-                        _LABELS.clear()
-                    _LABELS[p] = lab
-                if lab in seat_of:
-                    name = lab
-                elif lab in bare:
-                    name = bare[lab]
-                elif lab.endswith(" [ME]") and lab[:-5] in seat_of:
-                    name = lab[:-5]
-                else:
-                    return None
-                known_as[p] = name
-            c = classes.get(rest)
-            if c is None:
-                c = classes[rest] = _classify(rest, dollars)
-            if text == prev and c[5]:
-                # the same chips moved twice in a row by one player: the log repeats the line
-                body.append((n, text, None, _REPEATED, None))
-                if streets is False and text.startswith(_STREET_LINES):
-                    streets = True
-                continue
-            prev = text
-            body.append((n, text, name, rest, c))
-            if antes is False and rest.startswith("Ante chip"):
-                antes = True
-            if c[0] == _DEALT:
-                got = dealt.get(name)
-                if got is None:
-                    dealt[name] = [(n, c[1])]
-                else:
-                    got.append((n, c[1]))
-            elif c[4]:
-                plays.add(name)
-        else:
-            if text == "*** SUMMARY ***":
-                summary_at = len(body)
-            elif streets is False and text.startswith(_STREET_LINES):
-                streets = True
-            body.append((n, text, None, text, None))
-    if summary_at is None:
-        return None
-    # --- game ----------------------------------------------------------------------------------
-    if variant in ("omaha", "omaha_hilo") and dealt:
-        count = len(_cards_of(next(iter(dealt.values()))[0][1]).split())
-        if count in (5, 6):
-            variant = f"omaha{count}" + ("_hilo" if variant == "omaha_hilo" else "")
-    game: dict[str, Any] = {
-        "variant": variant, "structure": structure,
-        "currency": "USD" if dollars else "CHIPS", "minor_per_unit": money.mpu,
-        "tournament": info["tournament"], "ante": 0, "seat_count": None,
-    }
-    if info["level"]:
-        game["level"] = info["level"][0]
-    detail = "players=anonymous"
-    rows: list[tuple[Any, ...]] = [()]  # the hand_started row comes last
+    rows: list[tuple[Any, ...]] = [()] * (1 + len(seats))  # hand_started and seats come last
     append = rows.append
-    left: dict[int, int] = {}
-    sitting_out: set[int] = set()
-    stacks = money.known
-    for n, _, label, _, amount in seats:
-        seat = seat_of[label]
-        if not 1 <= seat <= 127:
-            return None
-        stack = stacks.get(amount)
-        if stack is None:
-            stack = money(amount, n)
-        left[seat] = stack
-        out = label not in dealt and label not in plays
-        if out:
-            sitting_out.add(seat)
-        append(("seat", seat, label, stack, None, None, "sitting_out" if out else None, n))
-    # blinds: the level's, the table's stakes, else the posted ones
-    sb = bb = None
-    if info["level"]:
-        sb, bb = money(info["level"][1], number), money(info["level"][2], number)
-        if bb == 0:
-            sb = bb = None
-    elif stakes:
-        sb, bb = money(stakes[0], number), money(stakes[1], number)
+    dealt: dict[str, tuple[int, str]] = {}  # a player's first `Card dealt to a spot`
+    plays: set[str] = set()
+    out: set[int] | None = None  # who sits out, as known when first needed
+    prev = ""
+    section = 0  # 0 before the hole cards, 1 the play, 2 the summary
+    scanning = True  # the blinds: the posts before the first card or action
     posted_sb = posted_bb = None
     dead_chips: list[int] = []
-    for n, _, name, rest, _ in body:
-        if name is None:
-            continue
-        if rest.startswith("Posts dead chip "):
-            dead_chips.append(money(rest.rsplit(" ", 1)[1], n))
-        if rest.startswith(("Small Blind ", "Small blind ", "Ante/Small")) and posted_sb is None:
-            posted_sb = money(rest.rsplit(" ", 1)[1], n)
-        elif rest.startswith(("Big blind", "Big Blind")) and posted_bb is None:
-            posted_bb = money(rest.rsplit(" ", 1)[1], n)
-        elif rest.startswith("All-in ") and posted_bb is None and name.startswith("Big Blind"):
-            posted_bb = money(rest.rsplit(" ", 1)[1], n)
-        elif rest.startswith("Card dealt") or rest.startswith(_STOP_BLINDS):
-            break
-    big = bb if bb is not None else posted_bb
-    dead_sb = next((d - big for d in dead_chips if big and big < d < 2 * big), None)
-    if bb is None:
-        bb = posted_bb
-        sb = posted_sb
-        if bb is None:
-            return None
-        if sb is None and dead_sb is not None:
-            sb = dead_sb
-        if sb is None:
-            sb = bb // 2
-            source += ";small_blind=assumed half the big blind (none posted)"
-    if structure == "fixed_limit":
-        game.update(small_bet=bb, big_bet=2 * bb, big_blind=bb,
-                    small_blind=posted_sb if posted_sb is not None else sb)
-    else:
-        game.update(small_blind=sb, big_blind=bb)
-    # --- play ----------------------------------------------------------------------------------
-    section = 0  # 0 before the hole cards, 1 the play, 2 the summary
+    holes_at = holes_line = None
+    need: set[int] | None = None
+    need_base: list[int] | None = None
+    tracking = False  # no street line yet: the parser's implicit streets may apply
+    antes = False  # an `Ante chip` line so far
+    antes_posted: set[str] = set()
+    ante = 0
+    allin_before_antes = False
+    streets = False  # a street line so far
+    repeated = False
+    play_notes: list[str] = []  # notes on the play, in order
+    # streets the log does not write, dealt from the summary's board once it is read:
+    # (row, board index, cards, line, note index)
+    pending: list[tuple[int, int, int, int, int]] = []
+    shown = False
     dealer_k = None
     board: list[str] = []
     total_pot = None
-    rake_stated = False
     rake_row = None
     pots: dict[str, list[tuple[Any, ...]]] = {}
     rnd: dict[int, int] = {}
     folded: set[int] = set()
-    hole: dict[int, str] = {}
-    live_count = len(seat_of) - len(sitting_out)
     uncalled = False
-    implicit = not streets
-    summary_board: list[str] = []
-    if implicit:
-        for _, t, p, _, _ in body[summary_at:]:
-            if p is None and t.startswith("Board [") and t[6:].strip("[] "):
-                summary_board = _cards_of(t[6:]).split(" ")
-                break
-    need: set[int] | None = None
-    has_antes = antes
-    anted: set[str] = set()
-    positions = {p.split(" [")[0] for p in seat_of}
-    for n, text, name, rest, c in body:
-        if c is None:
-            if section == 2:
-                if (tp := _SUMMARY_TOTAL.match(text)) and total_pot is None:
-                    total_pot = money(tp.group(1), n)
-                    if tp.group(2) is not None:
-                        rake_stated = True
-                        r = money(tp.group(2), n)
-                        if r:
-                            rake_row = ("rake", None, None, r, None, None, "rake", n)
-                elif text.startswith("Board ["):
-                    stated = _cards_of(text[6:]).split(" ") if text[6:].strip("[] ") else []
-                    if stated[:len(board)] != board:
-                        return None
-                    while len(stated) > len(board):
-                        more = stated[len(board):3] if len(board) < 3 else stated[len(board):
-                                                                                  len(board) + 1]
-                        rnd = {}
-                        append(("deal", None, None, None, None, " ".join(more), "board", n))
-                        board.extend(more)
-                elif _SUMMARY_SEAT.match(text) or not text.strip():
-                    pass
-                else:
-                    return None
+    has_summary = False
+    positions = None
+    for k in range(i, n_block):
+        n, text = block[k]
+        if section == 2:
+            code = _SUMMARY_LINES.get(text)
+            if code is None:
+                code = _summary_line(text)
+            if code is _PASS:
                 continue
+            if code is _PIECE or code is _ODD:
+                return None
+            if code is _BOARD:
+                if pending and text[6:].strip("[] "):
+                    _deal_pending(pending, _cards_of(text[6:]).split(" "), rows, board,
+                                  play_notes)
+                    pending = []
+                stated = _cards_of(text[6:]).split(" ") if text[6:].strip("[] ") else []
+                if stated[:len(board)] != board:
+                    return None
+                while len(stated) > len(board):
+                    more = stated[len(board):3] if len(board) < 3 else stated[len(board):
+                                                                              len(board) + 1]
+                    rnd = {}
+                    append(("deal", None, None, None, None, " ".join(more), "board", n))
+                    board.extend(more)
+                continue
+            if total_pot is not None:
+                return None  # a second total: not a summary line
+            total_pot = money(code[0], n)
+            if code[1] is not None:
+                r = money(code[1], n)
+                if r:
+                    rake_row = ("rake", None, None, r, None, None, "rake", n)
+                rake_row = rake_row or ()
+            continue
+        p, sep, rest = text.partition(" : ")
+        if not sep or p.startswith("*"):
             if text == "*** SUMMARY ***":
                 section = 2
+                has_summary = True
                 continue
             if text == "*** HOLE CARDS ***":
                 if section == 0:
-                    need = {x for x in left if x not in sitting_out and left[x] > 0}
-                    count = HOLE_COUNT.get(variant, 2)
-                    unknown = (n, " ".join(["??"] * count))
-                    known = {p: (d[0][0], _cards_of(d[0][1])) for p, d in dealt.items()}
-                    name_at = {s: p for p, s in reversed(seat_of.items())}
-                    for seat in sorted(left):
-                        if seat in sitting_out:
-                            continue
-                        who = name_at[seat]
-                        at, cards = known.get(who, unknown)
-                        hole[seat] = cards
-                        append(("deal", seat, who, None, None, cards, "hole", at))
+                    holes_at, holes_line = len(rows), n
+                    need_base = [x for x in left if left[x] > 0]
+                    tracking = not streets
                 section = 1
                 continue
-            if (st := _STREET.match(text)):
+            if text.startswith("*** "):
+                st = _STREET.match(text)
+                if st is None:
+                    return None
                 cards = st.group(3) or st.group(2)
                 if cards is None:
                     return None
@@ -545,18 +471,16 @@ def _map(block: list[tuple[int, str]], file_name: str) -> FastHand | None:  # no
                 append(("deal", None, None, None, None, new, "board", n))
                 board.extend(new.split(" "))
                 section = 1
+                tracking = False
+                streets = True
                 continue
             if text.startswith("Card dealt to table ["):
                 new = _cards_of(text[20:])
                 rnd = {}
                 append(("deal", None, None, None, None, new, "board", n))
                 board.extend(new.split(" "))
-                continue
-            if rest is _REPEATED:
-                append(("annotation", None, None, None, None, None, f"repeated_line: {text}",
-                        n))
-                if ";repeated" not in source:
-                    source += ";repeated=lines the log repeats are notes"
+                tracking = False
+                streets = True
                 continue
             if text.startswith(_SKIPPED):
                 continue
@@ -566,48 +490,110 @@ def _map(block: list[tuple[int, str]], file_name: str) -> FastHand | None:  # no
             append(("annotation", None, None, None, None, None, note_of, n))
             continue
         # a player's line
+        name = known_as.get(p)
+        if name is None:
+            lab = _LABELS.get(p)
+            if lab is None:
+                lab = _label(p)
+                if len(_LABELS) >= 4096:
+                    _LABELS.clear()
+                _LABELS[p] = lab
+            if lab in seat_of:
+                name = lab
+            elif lab in bare:
+                name = bare[lab]
+            elif lab.endswith(" [ME]") and lab[:-5] in seat_of:
+                name = lab[:-5]
+            else:
+                return None
+            known_as[p] = name
+        c = classes.get(rest)
+        if c is None:
+            c = classes[rest] = _classify(rest, dollars)
+        if text == prev and c[5]:
+            # the same chips moved twice in a row by one player: the log repeats the line
+            if text.startswith(_STREET_LINES):
+                return None
+            append(("annotation", None, None, None, None, None, f"repeated_line: {text}", n))
+            if not repeated:
+                repeated = True
+                play_notes.append(";repeated=lines the log repeats are notes")
+            continue
+        prev = text
         op = c[0]
+        if scanning:
+            if rest.startswith("Posts dead chip "):
+                dead_chips.append(money(rest.rsplit(" ", 1)[1], n))
+            if rest.startswith(("Small Blind ", "Small blind ", "Ante/Small")):
+                if posted_sb is None:
+                    posted_sb = money(rest.rsplit(" ", 1)[1], n)
+            elif rest.startswith(("Big blind", "Big Blind")):
+                if posted_bb is None:
+                    posted_bb = money(rest.rsplit(" ", 1)[1], n)
+            elif rest.startswith("All-in ") and posted_bb is None and name.startswith(
+                    "Big Blind"):
+                posted_bb = money(rest.rsplit(" ", 1)[1], n)
+            elif rest.startswith("Card dealt") or rest.startswith(_STOP_BLINDS):
+                scanning = False
         if op == _DEALT:
-            continue  # dealt at *** HOLE CARDS ***
+            if shown:
+                return None  # cards dealt after a show: the parser's
+            if name not in dealt:
+                dealt[name] = (n, c[1])
+            continue
+        if c[4]:
+            plays.add(name)
+        if rest.startswith("Ante chip"):
+            antes = True
         if op == _SETDEALER:
             if c[1] is not None:
                 dealer_k = c[1]
             continue
         seat = seat_of[name]
         if op <= _WNOTE:
-            if op == _SHOW:
-                append(("show", seat, name, None, None, hole.get(seat) or "?? ??", None, n))
-            elif op == _MUCK:
-                append(("muck", seat, name, None, None, hole.get(seat), None, n))
-            elif op == _NOSHOW:
-                if live_count - len(folded) <= 1:
-                    append(("annotation", seat, name, None, None, None, "does_not_show", n))
-                else:
-                    append(("muck", seat, name, None, None, hole.get(seat), None, n))
-            elif op == _FOLDSHOW:
+            if op == _WNOTE:
+                append(("annotation", seat, name, None, None, None, c[1], n))
+                continue
+            if op == _FOLDSHOW:
                 if seat not in folded:
                     folded.add(seat)
                     append(("fold", seat, name, None, None, None, None, n))
                 append(("annotation", seat, name, None, None, None, "shows_folded_hand", n))
+                continue
+            shown = True
+            if out is None:
+                out = {seat_of[x] for x in seat_of if x not in dealt and x not in plays}
+            cards = None
+            if holes_at is not None and seat not in out:
+                got = dealt.get(name)
+                cards = _cards_of(got[1]) if got is not None else None
+                if cards is None:
+                    cards = " ".join(["??"] * HOLE_COUNT.get(_variant(variant, dealt), 2))
+            if op == _SHOW:
+                append(("show", seat, name, None, None, cards or "?? ??", None, n))
+            elif op == _MUCK:
+                append(("muck", seat, name, None, None, cards, None, n))
+            elif len(seat_of) - len(out) - len(folded) <= 1:
+                append(("annotation", seat, name, None, None, None, "does_not_show", n))
             else:
-                append(("annotation", seat, name, None, None, None, c[1], n))
+                append(("muck", seat, name, None, None, cards, None, n))
             continue
         if op == _BAD:
             return None
-        acting = implicit and need is not None and op in _ACTION_OPS
+        acting = tracking and op in _ACTION_OPS
         if acting:
-            assert need is not None
+            if need is None:
+                if out is None:
+                    out = {seat_of[x] for x in seat_of if x not in dealt and x not in plays}
+                need = {x for x in need_base or () if x not in out}
             if not need and len(board) < 5:  # the round is over: the next street's cards
-                k = 3 if not board else 1
-                more = summary_board[len(board):len(board) + k]
-                if len(more) < k:
-                    more = ["??"] * k
-                    source += ";board=not logged"
+                k3 = 3 if not board else 1
+                pending.append((len(rows), len(board), k3, n, len(play_notes)))
+                play_notes.append("")
                 rnd = {}
-                append(("deal", None, None, None, None, " ".join(more), "board", n))
-                board.extend(more)
-                need = {x for x in left if x not in sitting_out and x not in folded
-                        and left[x] > 0}
+                append(())
+                board.extend([""] * k3)
+                need = {x for x in left if x not in out and x not in folded and left[x] > 0}
             rows_before = len(rows)
         if op == _FOLD:
             folded.add(seat)
@@ -623,21 +609,24 @@ def _map(block: list[tuple[int, str]], file_name: str) -> FastHand | None:  # no
         if op == _POST:
             kind, amt = c[1], c[2]
             if kind == "ante":
-                anted.add(name)
-                if not game["ante"]:
-                    game["ante"] = amt
+                antes_posted.add(name)
+                if not ante:
+                    ante = amt
                 left[seat] -= amt
                 append(("post", seat, name, amt, None, None, "ante", n))
-            elif kind == "bring_in":
-                return None
             elif kind == "dead_chip":
-                live = min(amt, game.get("big_blind") or amt)
+                big = table_bb if table_bb is not None else posted_bb
+                if big is None:
+                    return None  # the big blind is not known yet
+                live = min(amt, big or amt)
                 left[seat] -= live
                 total = rnd[seat] = rnd.get(seat, 0) + live
                 append(("post", seat, name, live, total, None, "new_player", n))
                 if amt > live:
                     left[seat] -= amt - live
                     append(("post", seat, name, amt - live, None, None, "dead", n))
+            elif kind == "bring_in":
+                return None
             else:
                 left[seat] -= amt
                 total = rnd[seat] = rnd.get(seat, 0) + amt
@@ -667,10 +656,14 @@ def _map(block: list[tuple[int, str]], file_name: str) -> FastHand | None:  # no
         elif op == _ALLIN and section == 0:
             # all in on a forced bet: the ante, the blind of his position
             amt = c[1]
-            if has_antes and name not in anted:
+            if not antes:
+                allin_before_antes = True
+            if antes and name not in antes_posted:
                 left[seat] -= amt
                 append(("post", seat, name, amt, None, None, "ante", n))
             else:
+                if positions is None:
+                    positions = {x.split(" [")[0] for x in seat_of}
                 kind = _BLIND_OF.get(name.split(" [")[0])
                 if kind is None or (kind == "dealer" and "Small Blind" in positions):
                     kind = "new_player"
@@ -717,15 +710,69 @@ def _map(block: list[tuple[int, str]], file_name: str) -> FastHand | None:  # no
         else:
             return None
         if acting and len(rows) > rows_before:
-            assert need is not None
+            assert need is not None and out is not None
             kind = rows[-1][0]
             if kind in ("bet", "raise", "complete"):
-                need = {x for x in left if x not in sitting_out and x not in folded
+                need = {x for x in left if x not in out and x not in folded
                         and left[x] > 0 and x != seat}
             elif kind != "post":
                 need.discard(seat)
             if left[seat] == 0:
                 need.discard(seat)
+    if not has_summary:
+        return None
+    # --- what the parser knew before the play, checked ----------------------------------------
+    sitting_out = {seat_of[x] for x in seat_of if x not in dealt and x not in plays}
+    if out is not None and out != sitting_out:
+        return None
+    if allin_before_antes and antes:
+        return None
+    variant = _variant(variant, dealt)
+    game: dict[str, Any] = {
+        "variant": variant, "structure": structure,
+        "currency": "USD" if dollars else "CHIPS", "minor_per_unit": money.mpu,
+        "tournament": info["tournament"], "ante": ante, "seat_count": None,
+    }
+    if info["level"]:
+        game["level"] = info["level"][0]
+    sb, bb = table_sb, table_bb
+    big = bb if bb is not None else posted_bb
+    dead_sb = next((d - big for d in dead_chips if big and big < d < 2 * big), None)
+    if bb is None:
+        bb = posted_bb
+        sb = posted_sb
+        if bb is None:
+            return None
+        if sb is None and dead_sb is not None:
+            sb = dead_sb
+        if sb is None:
+            sb = bb // 2
+            source += ";small_blind=assumed half the big blind (none posted)"
+    if structure == "fixed_limit":
+        game.update(small_bet=bb, big_bet=2 * bb, big_blind=bb,
+                    small_blind=posted_sb if posted_sb is not None else sb)
+    else:
+        game.update(small_blind=sb, big_blind=bb)
+    for j, (n, _, label, _, _) in enumerate(seats, start=1):
+        seat = seat_of[label]
+        is_out = seat in sitting_out
+        rows[j] = ("seat", seat, label, first_stacks[seat], None, None,
+                   "sitting_out" if is_out else None, n)
+    if holes_at is not None:
+        unknown = " ".join(["??"] * HOLE_COUNT.get(variant, 2))
+        deals = []
+        for seat, label in sorted((s, x) for x, s in seat_of.items()):
+            if seat in sitting_out:
+                continue
+            got = dealt.get(label)
+            deals.append(("deal", seat, label, None, None, unknown, "hole", holes_line)
+                         if got is None else
+                         ("deal", seat, label, None, None, _cards_of(got[1]), "hole", got[0]))
+        rows[holes_at:holes_at] = deals
+    if pending:
+        _deal_pending(pending, [], rows, board, play_notes)
+    source += "".join(play_notes)
+    detail = "players=anonymous"
     if not uncalled:
         put: dict[int, int] = {}
         for r in rows:
@@ -734,11 +781,13 @@ def _map(block: list[tuple[int, str]], file_name: str) -> FastHand | None:  # no
         top_put = sorted(put.values(), reverse=True)
         if len(top_put) > 1 and top_put[0] > top_put[1]:
             detail += ";refunds=implicit"
-    if not rake_stated:
+    if rake_row is None:
         detail += ";rake=implicit"
-    dealer = next((s for p, s in seat_of.items() if p.split(" [")[0] == "Dealer"), None)
+    if positions is None:
+        positions = {x.split(" [")[0] for x in seat_of}
+    dealer = next((s for x, s in seat_of.items() if x.split(" [")[0] == "Dealer"), None)
     if dealer is None and "Small Blind" in positions:
-        dealer = next(s for p, s in seat_of.items() if p.split(" [")[0] == "Small Blind") - 1
+        dealer = next(s for x, s in seat_of.items() if x.split(" [")[0] == "Small Blind") - 1
         source += ";button=the empty seat before the small blind"
     if dealer is None and dealer_k is not None:
         dealer = dealer_k if not renumbered or dealer_k <= len(seats) else None
@@ -747,12 +796,34 @@ def _map(block: list[tuple[int, str]], file_name: str) -> FastHand | None:  # no
     game["button_seat"] = dealer
     for paid in pots.values():
         rows.extend(paid)
-    if rake_row is not None:
+    if rake_row:
         rows.append(rake_row)
     rows.append(("hand_ended", None, None, None, None, None,
                  f"total_pot={total_pot}" if total_pot is not None else None, block[-1][0]))
     rows[0] = ("hand_started", None, None, None, None, None, detail, number)
     return (f"bov:{hand_no}", info["table"], ts, game, source, detail, rows)
+
+
+def _deal_pending(pending: list[tuple[int, int, int, int, int]], summary_board: list[str],
+                  rows: list[tuple[Any, ...]], board: list[str], notes: list[str]) -> None:
+    """The streets the log does not write, dealt from the summary's board (`??` when it names
+    none, `source` says so)."""
+    for at, start, k, line, note in pending:
+        more = summary_board[start:start + k]
+        if len(more) < k:
+            more = ["??"] * k
+            notes[note] = ";board=not logged"
+        rows[at] = ("deal", None, None, None, None, " ".join(more), "board", line)
+        board[start:start + k] = more
+
+
+def _variant(variant: str, dealt: dict[str, tuple[int, str]]) -> str:
+    """Omaha dealt five or six cards is omaha5 / omaha6 (by the first player dealt)."""
+    if variant in ("omaha", "omaha_hilo") and dealt:
+        count = len(_cards_of(next(iter(dealt.values()))[1]).split())
+        if count in (5, 6):
+            return f"omaha{count}" + ("_hilo" if variant == "omaha_hilo" else "")
+    return variant
 
 
 class _FastHandRows:
