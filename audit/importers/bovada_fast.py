@@ -224,34 +224,32 @@ def _classify(rest: str, dollars: bool) -> _Cls:
 
 
 def _seat_line(text: str) -> tuple[int, str, str, str] | None:
-    """(seat, label as stored, `$` or "", amount) of a `Seat N: LABEL ($x in chips)` line, as
-    `_SEAT` reads it; None when it is not one."""
+    """(seat, label as stored, `$` or "", amount) of a `Seat N: LABEL ($x in chips)` line
+    (`_SEAT`), None when it is not one."""
     got = _SEAT_LINES.get(text)
     if got is not None:
         return got
-    if text.startswith("Seat ") and text.endswith(" in chips)"):
-        colon = text.find(": ", 5)
-        num = text[5:colon]
-        if colon > 5 and num.isdigit() and num.isascii():
-            body = text[colon + 2:-10]  # LABEL ($x
-            k = body.rfind(" (")
-            if k > 0:  # the amount holds no space: the label ends at the last ` (`
-                amount = body[k + 2:]
-                dollar = "$" if amount[:1] == "$" else ""
-                if dollar:
-                    amount = amount[1:]
-                if amount[:1].isdigit() and amount.isascii() and not amount.strip(
-                        "0123456789,."):
-                    got = (int(num), _label(body[:k]), dollar, amount)
-    if got is None:
-        s = _SEAT.match(text)
-        if s is None:
-            return None
-        got = (int(s.group(1)), _label(s.group(2)), s.group(3), s.group(4))
+    s = _SEAT.match(text)
+    if s is None:
+        return None
+    written = s.group(2)
+    label = _LABELS.get(written)
+    if label is None:
+        label = _stored_label(written)
+    got = (int(s.group(1)), label, s.group(3), s.group(4))
     if len(_SEAT_LINES) >= 4096:
         _SEAT_LINES.clear()
     _SEAT_LINES[text] = got
     return got
+
+
+def _stored_label(written: str) -> str:
+    """`_label(written)`, memoised."""
+    label = _label(written)
+    if len(_LABELS) >= 4096:
+        _LABELS.clear()
+    _LABELS[written] = label
+    return label
 
 
 def _note_line(text: str) -> str | None:
@@ -401,6 +399,7 @@ def _map(block: list[tuple[int, str]], file_name: str) -> FastHand | None:  # no
     # streets the log does not write, dealt from the summary's board once it is read:
     # (row, board index, cards, line, note index)
     pending: list[tuple[int, int, int, int, int]] = []
+    inserted = False
     shown = False
     dealer_k = None
     board: list[str] = []
@@ -415,6 +414,8 @@ def _map(block: list[tuple[int, str]], file_name: str) -> FastHand | None:  # no
     for k in range(i, n_block):
         n, text = block[k]
         if section == 2:
+            if inserted and text.startswith(_STREET_LINES):
+                return None  # a street line in the summary: the parser deals no street
             code = _SUMMARY_LINES.get(text)
             if code is None:
                 code = _summary_line(text)
@@ -473,6 +474,8 @@ def _map(block: list[tuple[int, str]], file_name: str) -> FastHand | None:  # no
                 section = 1
                 tracking = False
                 streets = True
+                if inserted:
+                    return None  # the log writes streets after all: no street was implicit
                 continue
             if text.startswith("Card dealt to table ["):
                 new = _cards_of(text[20:])
@@ -481,6 +484,8 @@ def _map(block: list[tuple[int, str]], file_name: str) -> FastHand | None:  # no
                 board.extend(new.split(" "))
                 tracking = False
                 streets = True
+                if inserted:
+                    return None  # the log writes streets after all: no street was implicit
                 continue
             if text.startswith(_SKIPPED):
                 continue
@@ -494,10 +499,7 @@ def _map(block: list[tuple[int, str]], file_name: str) -> FastHand | None:  # no
         if name is None:
             lab = _LABELS.get(p)
             if lab is None:
-                lab = _label(p)
-                if len(_LABELS) >= 4096:
-                    _LABELS.clear()
-                _LABELS[p] = lab
+                lab = _stored_label(p)
             if lab in seat_of:
                 name = lab
             elif lab in bare:
@@ -588,6 +590,7 @@ def _map(block: list[tuple[int, str]], file_name: str) -> FastHand | None:  # no
                 need = {x for x in need_base or () if x not in out}
             if not need and len(board) < 5:  # the round is over: the next street's cards
                 k3 = 3 if not board else 1
+                inserted = True
                 pending.append((len(rows), len(board), k3, n, len(play_notes)))
                 play_notes.append("")
                 rnd = {}
