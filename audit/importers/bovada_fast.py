@@ -23,10 +23,13 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Iterator
+from operator import itemgetter
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pyarrow as pa
+import pyarrow.compute as pc
 
 from audit.importers.base import Chunk
 from audit.importers.bovada import (
@@ -853,6 +856,8 @@ class _FastHandRows:
 
 
 _FIELDS = ("seat", "player", "amount", "total", "cards", "detail")
+_ROW_FIELDS = tuple(itemgetter(k) for k in range(8))  # a row tuple's fields
+_LINE = _ROW_FIELDS[7]
 _ROW_KEYS = frozenset({"hand_id", "seq", "table_id", "kind", "source", "ts", "game", *_FIELDS})
 
 
@@ -932,7 +937,7 @@ class _ColumnWriter(ChunkWriter):
                     self.kept.append((as_rows, raw_text(extra)))  # type: ignore[arg-type]
             chunk = super().take()
         else:
-            lines = [r[7] for r in self.hand_rows]
+            lines = list(map(_LINE, self.hand_rows))
             chunk = Chunk(table=table, rejected=self.rejected, lines=lines)
             self.rows, self.lines, self.rejected, self.kept, self.hands = [], [], [], [], 0
         self.hand_rows, self.heads, self.pieces, self.odd = [], [], [], False
@@ -960,15 +965,18 @@ class _ColumnWriter(ChunkWriter):
             starts.append(at)
             at += count
         kinds, seats, players, amounts, totals, cards, details, lines = (
-            [r[k] for r in rows] for k in range(8))
-        prefix = self.prefix
-        sources = [f"{prefix}{line}" for line in lines]
-        for k, head in zip(starts, self.heads, strict=True):
-            sources[k] = head[4]
+            list(map(get, rows)) for get in _ROW_FIELDS)
+        # each row's source is `bovada:FILE:LINE`, the hand_started rows' with their notes
+        mask = np.zeros(size, dtype=bool)
+        mask[starts] = True
+        sources = pc.replace_with_mask(
+            pc.binary_join_element_wise(self.prefix, pc.cast(pa.array(lines, pa.int64()),
+                                                             pa.string()), ""),
+            pa.array(mask), pa.array([head[4] for head in self.heads], pa.string()))
         columns = [hand_ids, seqs, ts, table_ids, kinds, seats, players, amounts, totals,
                    cards, details, games, sources]
-        arrays = [pa.array(col, type=f.type) for col, f in zip(columns, schema, strict=True)
-                  if f.name != "game"]
+        arrays = [col if isinstance(col, pa.Array) else pa.array(col, type=f.type)
+                  for col, f in zip(columns, schema, strict=True) if f.name != "game"]
         game_type = schema.field("game").type
         arrays.insert(schema.get_field_index("game"), pa.array(game_of, type=game_type).take(
             pa.array(games, type=pa.int32())))
