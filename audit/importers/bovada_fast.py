@@ -83,8 +83,8 @@ _STREET_LINES = ("*** FLOP", "*** TURN", "*** RIVER", "Card dealt to table")
 _SKIPPED = ("Seating Info:", "Player Info:", "Table Info:", "Set dealer")
 _STOP_BLINDS = ("Fold", "Call", "Raise", "Bet")
 
-# a line's classification: (opcode, a, b, c, counts as play, must not repeat)
-_Cls = tuple[int, Any, Any, Any, bool, bool]
+# a line's classification: (opcode, a, b, c, counts as play, must not repeat, an ante)
+_Cls = tuple[int, Any, Any, Any, bool, bool, bool]
 _CLASSES: dict[bool, dict[str, _Cls]] = {True: {}, False: {}}
 _MONEY = {True: _Money(True), False: _Money(False)}
 _NOTE_LINES: dict[str, str | None] = {}
@@ -165,8 +165,9 @@ def _classify(rest: str, dollars: bool) -> _Cls:
     reading could fail (the parser then reads the hand)."""
     plays = not rest.startswith(_NOT_PLAYS)
     twice = rest.startswith(_NEVER_TWICE)
+    ante = rest.startswith("Ante chip")
     if rest.startswith("Card dealt to a spot ["):
-        return (_DEALT, rest[21:], None, None, False, twice)
+        return (_DEALT, rest[21:], None, None, False, twice, False)
     if rest.startswith("Set dealer"):
         sd = rest.rfind("[")
         k = None
@@ -174,8 +175,8 @@ def _classify(rest: str, dollars: bool) -> _Cls:
             try:
                 k = int(rest[sd + 1:].rstrip("]"))
             except ValueError:
-                return (_BAD, None, None, None, plays, twice)
-        return (_SETDEALER, k, None, None, plays, twice)
+                return (_BAD, None, None, None, plays, twice, ante)
+        return (_SETDEALER, k, None, None, plays, twice, ante)
     if rest.startswith(_SHOWISH):
         if rest.startswith("Showdown"):
             op = _SHOW
@@ -186,44 +187,44 @@ def _classify(rest: str, dollars: bool) -> _Cls:
         elif rest.startswith("Folds & "):
             op = _FOLDSHOW
         else:
-            return (_WNOTE, _first_words(rest), None, None, plays, twice)
-        return (op, None, None, None, plays, twice)
+            return (_WNOTE, _first_words(rest), None, None, plays, twice, ante)
+        return (op, None, None, None, plays, twice, ante)
     act = _action(rest)
     if act is None:
-        return (_BAD, None, None, None, plays, twice)
+        return (_BAD, None, None, None, plays, twice, ante)
     v, paren, x, y = act
     if v in _FOLDS:
-        return (_FOLD, None, None, None, plays, twice)
+        return (_FOLD, None, None, None, plays, twice, ante)
     if v == "checks" or v == "check":
-        return (_CHECK, None, None, None, plays, twice)
+        return (_CHECK, None, None, None, plays, twice, ante)
     money = _MONEY[dollars]
     try:
         if v in _POSTS:
             if x is None:
-                return (_BAD, None, None, None, plays, twice)
-            return (_POST, _POSTS[v], money(x, 0), None, plays, twice)
+                return (_BAD, None, None, None, plays, twice, ante)
+            return (_POST, _POSTS[v], money(x, 0), None, plays, twice, ante)
         if v in _NOTES:
-            return (_NOTE, _NOTES[v], None, None, plays, twice)
+            return (_NOTE, _NOTES[v], None, None, plays, twice, ante)
         if x is None:
-            return (_BAD, None, None, None, plays, twice)
+            return (_BAD, None, None, None, plays, twice, ante)
         if v == "call" or v == "calls":
-            return (_CALL, money(x, 0), None, None, plays, twice)
+            return (_CALL, money(x, 0), None, None, plays, twice, ante)
         if v in ("bets", "d bets", "double bets", "bets chip info"):
-            return (_BET, money(x, 0), None, None, plays, twice)
+            return (_BET, money(x, 0), None, None, plays, twice, ante)
         if v == "raises" or v == "raise":
-            return (_RAISE, money(y if y is not None else x, 0), None, None, plays, twice)
+            return (_RAISE, money(y if y is not None else x, 0), None, None, plays, twice, ante)
         if v == "all-in":
             return (_ALLIN, money(x, 0), money(y, 0) if y is not None else None,
-                    bool(paren and paren.startswith("raise")), plays, twice)
+                    bool(paren and paren.startswith("raise")), plays, twice, ante)
         if v.startswith("return uncalled"):
-            return (_UNCALLED, money(x, 0), None, None, plays, twice)
+            return (_UNCALLED, money(x, 0), None, None, plays, twice, ante)
         if v == "hand result":
-            return (_RESULT, money(x, 0), None, None, plays, twice)
+            return (_RESULT, money(x, 0), None, None, plays, twice, ante)
         if v.startswith("hand result-side pot"):
-            return (_SIDE, money(x, 0), None, None, plays, twice)
+            return (_SIDE, money(x, 0), None, None, plays, twice, ante)
     except Exception:  # noqa: BLE001 - an amount the parser refuses: its hand
-        return (_BAD, None, None, None, plays, twice)
-    return (_BAD, None, None, None, plays, twice)
+        return (_BAD, None, None, None, plays, twice, ante)
+    return (_BAD, None, None, None, plays, twice, ante)
 
 
 def _seat_line(text: str) -> tuple[int, str, str, str] | None:
@@ -414,8 +415,7 @@ def _map(block: list[tuple[int, str]], file_name: str) -> FastHand | None:  # no
     uncalled = False
     has_summary = False
     positions = None
-    for k in range(i, n_block):
-        n, text = block[k]
+    for n, text in block[i:]:
         if section == 2:
             if inserted and text.startswith(_STREET_LINES):
                 return None  # a street line in the summary: the parser deals no street
@@ -548,7 +548,7 @@ def _map(block: list[tuple[int, str]], file_name: str) -> FastHand | None:  # no
             continue
         if c[4]:
             plays.add(name)
-        if rest.startswith("Ante chip"):
+        if c[6]:
             antes = True
         if op == _SETDEALER:
             if c[1] is not None:
