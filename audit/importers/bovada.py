@@ -7,6 +7,9 @@ BOM, cp1252, UTF-16), keeps one hand's lines at a time, maps it, and yields a `C
 the offending line, raw text); the rest of the file continues.  Text after a hand's summary
 that is not a summary line (a piece of another hand whose header was lost, as archives that
 concatenate partial files hold) is rejected on its own as text outside any hand.
+`_map_bovada` below is the reader's single source of truth; the common button-game hands are
+read by a fast path (bovada_fast.py) that builds the same events column-wise and hands every
+other hand to it, so the chunks are the same either way.
 
 These rooms deal at anonymous tables: a player is named by his position on this hand
 (`Dealer`, `Small Blind`, `UTG+2`, stud `Seat+3`), `[ME]` marking the hero.  The reader

@@ -9,6 +9,7 @@ hand a hand to the parser; it may never read one differently.
 
 from __future__ import annotations
 
+import random
 import re
 from pathlib import Path
 from typing import Any
@@ -17,6 +18,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from audit.devtools.hostile import hostile_documents, seeds
 from audit.importers import bovada_fast
 from audit.importers.bovada import BovadaImporter
 
@@ -112,6 +114,19 @@ def test_a_hand_the_fast_path_refuses_is_the_parser_s(tmp_path: Path) -> None:
     assert stats == {"hands": 2, "fast": 1}
     rejected = [r for _, _, rej in _chunks(path, fast=True) for r in rej]
     assert len(rejected) == 1 and "unknown line" in rejected[0][3]
+
+
+@pytest.mark.slow
+def test_hostile_documents_read_the_same(tmp_path: Path) -> None:
+    rng = random.Random(20261129)
+    for number, (mutation, data) in enumerate(
+            hostile_documents("bovada", seeds()["bovada"], rng, 2)):
+        path = tmp_path / f"{number}.txt"
+        path.write_bytes(data)
+        try:
+            assert_same(path, chunk_hands=3)
+        except AssertionError as exc:
+            raise AssertionError(f"hostile mutation {mutation}: {exc}") from None
 
 
 _FUZZ_SOURCE = FIXTURES + ([p for p in REAL if p.stat().st_size < 8000] if REAL else [])
