@@ -727,6 +727,8 @@ def _map(block: list[tuple[int, str]], file_name: str) -> FastHand | None:  # no
                 need.discard(seat)
     if not has_summary:
         return None
+    if pending:  # the summary names no board
+        _deal_pending(pending, [], rows, board, play_notes)
     # --- what the parser knew before the play, checked ----------------------------------------
     sitting_out = {seat_of[x] for x in seat_of if x not in dealt and x not in plays}
     if out is not None and out != sitting_out:
@@ -775,8 +777,6 @@ def _map(block: list[tuple[int, str]], file_name: str) -> FastHand | None:  # no
                          if got is None else
                          ("deal", seat, label, None, None, _cards_of(got[1]), "hole", got[0]))
         rows[holes_at:holes_at] = deals
-    if pending:
-        _deal_pending(pending, [], rows, board, play_notes)
     source += "".join(play_notes)
     detail = "players=anonymous"
     if not uncalled:

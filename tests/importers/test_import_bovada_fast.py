@@ -116,6 +116,55 @@ def test_a_hand_the_fast_path_refuses_is_the_parser_s(tmp_path: Path) -> None:
     assert len(rejected) == 1 and "unknown line" in rejected[0][3]
 
 
+# the old files write no street lines: a street starts when the betting round is over, its
+# cards from the summary's board -- here the summary names none (`??`); found by fuzzing
+_NO_BOARD_NAMED = """\
+Bovada Hand #2629955907 TBL#1902693 HOLDEM No Limit - 2012-09-02 13:52:49
+Seat 1: UTG+1 ($22.23 in chips)
+Seat 2: UTG+2 ($15.74 in chips)
+Seat 3: Dealer ($37.88 in chips)
+Seat 5: Big Blind ($25.02 in chips)
+Seat 6: UTG [ME] ($45.89 in chips)
+Dealer : Set dealer/Bring in spot [3]
+Big Blind : Big blind/Bring in $52.0
+UTG+2 : Posts dead chip $0.35
+*** HOLE CARDS ***
+UTG+1 : Card dealt to a spot [Ac 7h]
+UTG+2 : Card dealt to a spot [6c 3s]
+Dealer : Card dealt to a spot [7c 3d]
+Big Blind : Card dealt to a spot [4c Jh]
+UTG  [ME] : Card dealt to a spot [9d 8s]
+UTG  [ME] : Folds
+UTG+1 : Raises $0.75 to $0.75
+UTG+2 : Folds
+Dealer : Folds
+Big Blind : Folds
+UTG+1 : Return uncalled portion of bet $0.50
+UTG+1 : Does not show [Ac 7h] (High Card)
+UTG+1 : Hand result $0.85
+Dealer : Seat sit out
+*** SUMMARY ***
+Total Pot($0.85) | Rake ($0)
+Seat+1: UTG+1 $0.85 [Does not show]
+Seat+2: UTG+2 Folded before the FLOP
+Seat+3: Dealer Folded before the FLOP
+Seat+5: Big Blind Folded before the FLOP
+Seat+6: UTG Folded before the FLOP
+"""
+
+
+def test_a_street_the_log_omits_with_no_board_in_the_summary_reads_the_same(
+        tmp_path: Path) -> None:
+    path = tmp_path / "no-board.txt"
+    path.write_text(_NO_BOARD_NAMED, encoding="utf-8")
+    assert assert_same(path) == {"hands": 1, "fast": 1}
+    [(table, _, _)] = _chunks(path, fast=True)
+    rows = table.to_pylist()
+    assert [r["cards"] for r in rows if r["detail"] == "board"] == ["?? ?? ??"]
+    assert [r["player"] for r in rows if r["detail"] == "hole"] == [
+        "UTG+1", "UTG+2", "Dealer", "Big Blind", "UTG [ME]"]
+
+
 @pytest.mark.slow
 def test_hostile_documents_read_the_same(tmp_path: Path) -> None:
     rng = random.Random(20261129)
@@ -138,7 +187,11 @@ _WORDS = [b" : ", b"*** ", b" [", b"]", b"$", b",", b".", b" ", b"\xc2\xa0", b"[
           b"Card dealt to a spot ", b"Card dealt to table ", b"*** FLOP *** ", b"*** TURN *** ",
           b"*** HOLE CARDS ***", b"*** SUMMARY ***", b"Total Pot(", b" | Rake (", b"Board [",
           b"Set dealer [", b"Dealer", b"Big Blind", b"Small Blind", b"UTG", b"Leave(Auto)",
-          b"Table enter user", b"Seat+", b"Level 3 (10/20)", b"(timeout)", b"10c", b"??"]
+          b"Table enter user", b"Seat+", b"Level 3 (10/20)", b"(timeout)", b"10c", b"??",
+          b"Folds & shows ", b"Draw for dealer ", b"Prize Cash ", b"Ranking 3", b"D bets $2",
+          b"Bring_in chip $1", b"Table Info: Stakes: $1-$2", b"Tournament #7 ", b"TBL#9 ",
+          b"Seat sit out", b"Re-join", b"Enter(Auto)", b" EDT", b" 2021-03-14 02:30:00",
+          b"Bovada Hand #1: ", b"OMAHA HiLo ", b"7CARD ", b"Fixed Limit ", b"Turbo-"]
 
 
 @st.composite
