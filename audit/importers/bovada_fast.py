@@ -236,11 +236,11 @@ def _seat_line(text: str) -> tuple[int, str, str, str] | None:
     s = _SEAT.match(text)
     if s is None:
         return None
-    written = s.group(2)
+    number, written, dollar, amount = s.groups()
     label = _LABELS.get(written)
     if label is None:
         label = _stored_label(written)
-    got = (int(s.group(1)), label, s.group(3), s.group(4))
+    got = (int(number), label, dollar, amount)
     if len(_SEAT_LINES) >= 4096:
         _SEAT_LINES.clear()
     _SEAT_LINES[text] = got
