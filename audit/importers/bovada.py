@@ -7,6 +7,9 @@ BOM, cp1252, UTF-16), keeps one hand's lines at a time, maps it, and yields a `C
 the offending line, raw text); the rest of the file continues.  Text after a hand's summary
 that is not a summary line (a piece of another hand whose header was lost, as archives that
 concatenate partial files hold) is rejected on its own as text outside any hand.
+`_map_bovada` below is the reader's single source of truth; the common button-game hands are
+read by a fast path (bovada_fast.py) that builds the same events column-wise and hands every
+other hand to it, so the chunks are the same either way.
 
 These rooms deal at anonymous tables: a player is named by his position on this hand
 (`Dealer`, `Small Blind`, `UTG+2`, stud `Seat+3`), `[ME]` marking the hero.  The reader
@@ -88,7 +91,7 @@ from typing import Any
 
 from audit.importers.base import Chunk, Rejected
 from audit.importers.sitetext import (
-    ChunkWriter,
+    CHUNK_HANDS,
     SiteHand,
     SiteHandError,
     SiteTextImporter,
@@ -97,7 +100,6 @@ from audit.importers.sitetext import (
     pot_of,
     raw_text,
     site_cards,
-    split_blocks,
 )
 
 _ROOMS = r"(?:Bovada|Bodog(?:\.com|\.eu| UK| Canada|88)?|Ignition(?: Casino)?)"
@@ -890,32 +892,16 @@ class BovadaImporter(SiteTextImporter):
     name = "bovada"
     sniff_re = _SNIFF
 
+    def __init__(self, chunk_hands: int = CHUNK_HANDS, *, fast: bool = True) -> None:
+        super().__init__(chunk_hands)
+        self.fast = fast
+
     def read(self, path: Path) -> Iterator[Chunk]:
-        """Stream `path` as chunks of about `chunk_hands` whole hands each."""
-        out = ChunkWriter(self.chunk_hands, str(path))
-        src = str(path)
-        for is_hand, block, unread in split_blocks(path, _HEADER_LINE):
-            block = list(filter(_TEXT, block))  # blank lines left out
-            if not block:
-                continue
-            if unread:
-                out.reject(block, unread, _hand_id(block[0][1]) if is_hand else None)
-                continue
-            if not is_hand:
-                out.rejected.append(_outside(src, block))
-                continue
-            mapped = out.map_or_reject(block, _hand_id(block[0][1]), _map_bovada, block,
-                                       path.name)
-            if mapped is None:
-                continue
-            hand, end = mapped
-            out.add(hand, raw_text(block if end is None else block[:end]))
-            if end is not None:
-                out.rejected.append(_outside(src, block[end:]))
-            if out.full:
-                yield out.take()
-        if out.pending:
-            yield out.take()
+        """Stream `path` as chunks of about `chunk_hands` whole hands each: the common hands
+        by the fast path (bovada_fast.py), every other one by the line parser `_map_bovada`
+        (`fast=False`: the parser alone)."""
+        from audit.importers.bovada_fast import read_bovada  # it builds on this module
+        yield from read_bovada(path, self.chunk_hands, fast=self.fast)
 
 
 def _outside(src: str, block: list[tuple[int, str]]) -> Rejected:
