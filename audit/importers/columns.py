@@ -1,0 +1,190 @@
+"""Event rows kept as columns, the Arrow table they make, and the read loop of a site-text
+reader with a fast path: the fast paths of the small-file site readers (888poker, Winning)
+append each event's values to column lists instead of building a dict per event, and a
+chunk's table is built with a handful of Arrow conversions (strings together, integers
+together) instead of one per column and one per game field.
+
+`read_columns` is `sitetext.read_site_text` with a fast path tried first on every hand: a hand
+the fast path does not fully understand (it returns False, or raises) is mapped by the
+reader's line parser, the single source of truth, exactly as before; the chunks, their
+boundaries, their rejections and row lines are the ones `read_site_text` yields.
+
+`EventColumns.table()` is exactly `events_table(rows)` of the same rows (same schema with its
+metadata, same values; a game dict's missing keys are nulls, its unknown keys ignored), which
+tests/importers/test_event_columns.py checks. A value that does not fit the schema raises as
+`events_table` does (the reader then falls back to its row-by-row path)."""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pyarrow as pa
+
+from audit.importers.base import Chunk
+from audit.importers.sitetext import ChunkWriter, raw_text, split_blocks
+from audit.schema import events_schema
+
+_SCHEMA = events_schema()
+_GAME_TYPE = _SCHEMA.field("game").type
+_GAME_FIELDS = list(_GAME_TYPE)
+_GAME_STR = [f.name for f in _GAME_FIELDS if f.type == pa.string()]
+_GAME_I64 = [f.name for f in _GAME_FIELDS if f.type == pa.int64()]
+_GAME_I8 = [f.name for f in _GAME_FIELDS if f.type == pa.int8()]
+_GAME_I32 = [f.name for f in _GAME_FIELDS if f.type == pa.int32()]
+_GAME_BOOL = [f.name for f in _GAME_FIELDS if f.type == pa.bool_()]
+# the game fields in schema order, as positions in the order the table builds them
+_GAME_ORDER = [(_GAME_STR + _GAME_I64 + _GAME_I8 + _GAME_I32 + _GAME_BOOL).index(f.name)
+               for f in _GAME_FIELDS]
+_TOP = ("hand_id", "seq", "ts", "table_id", "kind", "seat", "player", "amount", "total",
+        "cards", "detail", "game", "source")
+assert tuple(_SCHEMA.names) == _TOP
+_STRING, _I64, _I32, _I8, _BOOL = pa.string(), pa.int64(), pa.int32(), pa.int8(), pa.bool_()
+_TS = _SCHEMA.field("ts").type
+
+
+class EventColumns:
+    """A chunk's events as row tuples (`ROW`: hand_id, seq, table_id, kind, seat, player,
+    amount, total, cards, detail, source, line), the `ts` and `game` of the rows that have
+    them (by row number), turned into columns when the chunk's table is made."""
+
+    __slots__ = ("games", "rows", "times")
+
+    def __init__(self) -> None:
+        self.rows: list[tuple[Any, ...]] = []
+        self.times: dict[int, dt.datetime] = {}
+        self.games: dict[int, dict[str, Any]] = {}
+
+    def __len__(self) -> int:
+        return len(self.rows)
+
+    @property
+    def lines(self) -> list[int]:
+        return [r[11] for r in self.rows]
+
+    def add_rows(self, rows: list[dict[str, Any]], lines: list[int]) -> None:
+        """A hand's event dicts (as `SiteHand.rows`, missing keys null) and their lines."""
+        out = self.rows
+        for r, line in zip(rows, lines, strict=True):
+            get = r.get
+            if (ts := get("ts")) is not None:
+                self.times[len(out)] = ts
+            if (game := get("game")) is not None:
+                self.games[len(out)] = game
+            out.append((get("hand_id"), get("seq"), get("table_id"), get("kind"), get("seat"),
+                        get("player"), get("amount"), get("total"), get("cards"),
+                        get("detail"), get("source"), line))
+
+    def truncate(self, size: int) -> None:
+        """Drop the rows from `size` on (a hand given up)."""
+        del self.rows[size:]
+        for sparse in (self.times, self.games):
+            for row in [k for k in sparse if k >= size]:
+                del sparse[row]
+
+    def table(self) -> pa.Table:
+        """The rows as `events_table` makes them."""
+        n = len(self.rows)
+        if not n:
+            return _SCHEMA.empty_table()
+        (hand_id, seq, table_id, kind, seat, player, amount, total, cards, detail, source,
+         _) = zip(*self.rows, strict=True)
+        strings: list[Any] = [*hand_id, *table_id, *kind, *player, *cards, *detail, *source]
+        ints: list[Any] = [*amount, *total]
+        small: list[Any] = list(seat)
+        mid: list[Any] = list(seq)
+        flags: list[Any] = []
+        games = self.games
+        for names, out in ((_GAME_STR, strings), (_GAME_I64, ints), (_GAME_I8, small),
+                           (_GAME_I32, mid), (_GAME_BOOL, flags)):
+            for name in names:
+                column: list[Any] = [None] * n
+                for row, g in games.items():
+                    column[row] = g.get(name)
+                out.extend(column)
+        valid = bytearray((n + 7) >> 3)  # the struct's validity: a game on hand_started rows
+        for row in games:
+            valid[row >> 3] |= 1 << (row & 7)
+        s = pa.array(strings, type=_STRING)
+        i = pa.array(ints, type=_I64)
+        i8 = pa.array(small, type=_I8)
+        i32 = pa.array(mid, type=_I32)
+        b = pa.array(flags, type=_BOOL)
+        children: list[pa.Array] = []
+        for names, arr, at in ((_GAME_STR, s, 7 * n), (_GAME_I64, i, 2 * n),
+                               (_GAME_I8, i8, n), (_GAME_I32, i32, n), (_GAME_BOOL, b, 0)):
+            for _ in names:
+                children.append(arr.slice(at, n))
+                at += n
+        game = pa.Array.from_buffers(_GAME_TYPE, n, [pa.py_buffer(valid)],
+                                     children=[children[k] for k in _GAME_ORDER])
+        if self.times:
+            stamps: list[Any] = [None] * n
+            for row, ts in self.times.items():
+                stamps[row] = ts
+            times = pa.array(stamps, type=_TS)
+        else:
+            times = pa.nulls(n, _TS)
+        return pa.Table.from_arrays(
+            [s.slice(0, n), i32.slice(0, n), times, s.slice(n, n), s.slice(2 * n, n),
+             i8.slice(0, n), s.slice(3 * n, n), i.slice(0, n), i.slice(n, n),
+             s.slice(4 * n, n), s.slice(5 * n, n), game, s.slice(6 * n, n)],
+            schema=_SCHEMA)
+
+
+# a fast path: (hand lines, file name, columns) -> whether it added the whole hand
+FastMap = Callable[[list[tuple[int, str]], str, EventColumns], bool]
+
+
+def read_columns(path: Path, *, header: Any, chunk_hands: int, fast: FastMap, map_hand: Any,
+                 hand_id_of: Any, skip: Any = None) -> Iterator[Chunk]:
+    """`read_site_text(path, ...)` with `fast` tried first on each hand."""
+    out = ChunkWriter(chunk_hands, str(path))
+    cols = EventColumns()
+    kept: list[list[tuple[int, str]]] = []  # the chunk's hands, should the table need rows
+    name = path.name
+    for is_hand, block, unread in split_blocks(path, header, skip):
+        first = next(((n, t) for n, t in block if t.strip()), None)
+        if first is None:  # blank lines only
+            continue
+        if unread:
+            out.reject(block, unread, hand_id_of(block[0][1]) if is_hand else None)
+            continue
+        if not is_hand:
+            out.reject_outside(block, *first)
+            continue
+        size = len(cols)
+        try:
+            done = fast(block, name, cols)
+        except Exception:  # noqa: BLE001 - the line parser decides what a hand is
+            done = False
+        if not done:
+            cols.truncate(size)
+            hand = out.map_or_reject(block, hand_id_of(block[0][1]), map_hand, block, name)
+            if hand is None:
+                continue
+            cols.add_rows(hand.rows, hand.lines)
+        kept.append(block)
+        if len(kept) >= chunk_hands:
+            yield _take(out, cols, kept, map_hand, name)
+            cols, kept = EventColumns(), []
+    if kept or out.rejected:
+        yield _take(out, cols, kept, map_hand, name)
+
+
+def _take(out: ChunkWriter, cols: EventColumns, kept: list[list[tuple[int, str]]],
+          map_hand: Any, name: str) -> Chunk:
+    """The chunk of `cols` and the rejections so far; when a value does not fit the schema,
+    the chunk `ChunkWriter.take` makes of the same hands mapped by the line parser (the
+    unfit hands quarantined after the others)."""
+    try:
+        table = cols.table()
+    except (pa.ArrowException, OverflowError, ValueError, TypeError):
+        for block in kept:
+            out.add(map_hand(block, name), raw_text(block))
+        return out.take()
+    chunk = Chunk(table=table, rejected=out.rejected, lines=cols.lines)
+    out.rejected = []
+    return chunk
