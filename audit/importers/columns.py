@@ -35,9 +35,7 @@ _GAME_I64 = [f.name for f in _GAME_FIELDS if f.type == pa.int64()]
 _GAME_I8 = [f.name for f in _GAME_FIELDS if f.type == pa.int8()]
 _GAME_I32 = [f.name for f in _GAME_FIELDS if f.type == pa.int32()]
 _GAME_BOOL = [f.name for f in _GAME_FIELDS if f.type == pa.bool_()]
-# the game fields in schema order, as positions in the order the table builds them
-_GAME_ORDER = [(_GAME_STR + _GAME_I64 + _GAME_I8 + _GAME_I32 + _GAME_BOOL).index(f.name)
-               for f in _GAME_FIELDS]
+assert len(_GAME_STR + _GAME_I64 + _GAME_I8 + _GAME_I32 + _GAME_BOOL) == len(_GAME_FIELDS)
 _TOP = ("hand_id", "seq", "ts", "table_id", "kind", "seat", "player", "amount", "total",
         "cards", "detail", "game", "source")
 assert tuple(_SCHEMA.names) == _TOP
@@ -92,34 +90,11 @@ class EventColumns:
         (hand_id, seq, table_id, kind, seat, player, amount, total, cards, detail, source,
          _) = zip(*self.rows, strict=True)
         strings: list[Any] = [*hand_id, *table_id, *kind, *player, *cards, *detail, *source]
-        ints: list[Any] = [*amount, *total]
-        small: list[Any] = list(seat)
-        mid: list[Any] = list(seq)
-        flags: list[Any] = []
-        games = self.games
-        for names, out in ((_GAME_STR, strings), (_GAME_I64, ints), (_GAME_I8, small),
-                           (_GAME_I32, mid), (_GAME_BOOL, flags)):
-            for name in names:
-                column: list[Any] = [None] * n
-                for row, g in games.items():
-                    column[row] = g.get(name)
-                out.extend(column)
-        valid = bytearray((n + 7) >> 3)  # the struct's validity: a game on hand_started rows
-        for row in games:
-            valid[row >> 3] |= 1 << (row & 7)
         s = pa.array(strings, type=_STRING)
-        i = pa.array(ints, type=_I64)
-        i8 = pa.array(small, type=_I8)
-        i32 = pa.array(mid, type=_I32)
-        b = pa.array(flags, type=_BOOL)
-        children: list[pa.Array] = []
-        for names, arr, at in ((_GAME_STR, s, 7 * n), (_GAME_I64, i, 2 * n),
-                               (_GAME_I8, i8, n), (_GAME_I32, i32, n), (_GAME_BOOL, b, 0)):
-            for _ in names:
-                children.append(arr.slice(at, n))
-                at += n
-        game = pa.Array.from_buffers(_GAME_TYPE, n, [pa.py_buffer(valid)],
-                                     children=[children[k] for k in _GAME_ORDER])
+        i = pa.array([*amount, *total], type=_I64)
+        i8 = pa.array(seat, type=_I8)
+        i32 = pa.array(seq, type=_I32)
+        game = _game_column(n, self.games)
         if self.times:
             stamps: list[Any] = [None] * n
             for row, ts in self.times.items():
@@ -128,10 +103,19 @@ class EventColumns:
         else:
             times = pa.nulls(n, _TS)
         return pa.Table.from_arrays(
-            [s.slice(0, n), i32.slice(0, n), times, s.slice(n, n), s.slice(2 * n, n),
-             i8.slice(0, n), s.slice(3 * n, n), i.slice(0, n), i.slice(n, n),
+            [s.slice(0, n), i32, times, s.slice(n, n), s.slice(2 * n, n),
+             i8, s.slice(3 * n, n), i.slice(0, n), i.slice(n, n),
              s.slice(4 * n, n), s.slice(5 * n, n), game, s.slice(6 * n, n)],
             schema=_SCHEMA)
+
+
+def _game_column(n: int, games: dict[int, dict[str, Any]]) -> pa.Array:
+    """The `game` struct column of `n` rows with `games` at their rows, null elsewhere (one
+    conversion, as `events_table` converts it)."""
+    column: list[Any] = [None] * n
+    for row, game in games.items():
+        column[row] = game
+    return pa.array(column, type=_GAME_TYPE)
 
 
 # a fast path: (hand lines, file name, columns) -> whether it added the whole hand

@@ -195,6 +195,24 @@ class _Header:
         self.after_game_no = False
         return False
 
+    def starts(self, piece: list[tuple[int, str]]) -> list[int]:
+        """The positions in `piece` where `match` is true, called on each line in turn (only
+        a line starting `#`, `*` or a BOM can be a header; any other line that is not blank
+        only resets the state)."""
+        out = []
+        after = self.after_game_no
+        for k, (_, text) in enumerate(piece):
+            lead = text[:1]
+            if lead == "#" or lead == "*" or lead == "\ufeff":
+                self.after_game_no = after
+                if self.match(text):
+                    out.append(k)
+                after = self.after_game_no
+            elif after and text.strip():
+                after = False
+        self.after_game_no = after
+        return out
+
 
 def _hand_id_of(text: str) -> str | None:
     if (g := _GAME_NO.match(text)):
