@@ -784,7 +784,7 @@ class _New(_Hand):
 
 
 _FAST_GAMES = frozenset({"holdem", "holdem_6plus", "omaha", "omaha_hilo", "omaha5",
-                         "omaha5_hilo"})
+                         "omaha5_hilo", "stud", "stud_hilo", "razz"})
 # on a hand's lines joined by line ends: a line of an unnamed player (as `_unknown_player`
 # finds one), the first player line posting the big blind (`has big blind (x)` at its end)
 _UNNAMED_LINES = re.compile(r"^(?:Player  |\*Player  |Uncalled bet$|Uncalled bet \(.*\) "
@@ -813,8 +813,8 @@ def _plain_split(text: str, seat_of: dict[str, int]) -> tuple[str, str] | None:
 def _fast_old(block: list[tuple[int, str]], file_name: str,  # noqa: C901, PLR0911, PLR0912, PLR0915
               cols: EventColumns) -> bool:
     """The hand of `block` (older format) added to `cols` as `_Old.map` maps it, when it is a
-    hold'em or Omaha hand of the common lines (every player named by one word, no note, no
-    unnamed player); False for any other hand, which the line parser then reads."""
+    hand of the common lines (every player named by one word, no unnamed player, no line
+    out of place); False for any other hand, which the line parser then reads."""
     lines = [(n, t) for n, t in block if t and not t.isspace() and t.strip() != "\ufffd"]
     if len(lines) < 2:
         return False
@@ -862,7 +862,8 @@ def _fast_old(block: list[tuple[int, str]], file_name: str,  # noqa: C901, PLR09
         i += 1
     rest = lines[i:]
     texts = [t for _, t in rest]
-    if not seats or button is None or _SUMMARY not in texts:
+    is_stud = variant in _STUD
+    if not seats or (button is None and not is_stud) or _SUMMARY not in texts:
         return False
     joined = "\n".join(texts)
     if _UNNAMED_LINES.search(joined):
@@ -871,7 +872,10 @@ def _fast_old(block: list[tuple[int, str]], file_name: str,  # noqa: C901, PLR09
     if (bp := _BIG_BLIND_LINES.search(joined)):
         at = joined.count("\n", 0, bp.start())
         bb_post = money(bp.group("a"), rest[at][0])
-    if bb_post is not None and bb_post == low and high == 2 * low:
+    if is_stud:
+        structure = "fixed_limit"
+        game.update(small_bet=low, big_bet=high)
+    elif bb_post is not None and bb_post == low and high == 2 * low:
         structure = "fixed_limit"
         game.update(small_bet=low, big_bet=high, big_blind=low)
         note += ";structure=fixed limit (the big blind is the lower stake)"
@@ -881,7 +885,8 @@ def _fast_old(block: list[tuple[int, str]], file_name: str,  # noqa: C901, PLR09
         note += (f";structure={structure.replace('_', ' ')} (the big blind is the higher "
                  "stake)")
     game["structure"] = structure
-    game["button_seat"] = button
+    if not is_stud:
+        game["button_seat"] = button
     # who plays: a player line (not `sitting out`) before the summary, or an uncalled return
     playing = set()
     splits: dict[str, tuple[str, str] | None] = {}  # the player lines, split
@@ -921,6 +926,7 @@ def _fast_old(block: list[tuple[int, str]], file_name: str,  # noqa: C901, PLR09
     results: list[tuple[int, str, int]] = []
     mucked: dict[str, list[Any]] = {}
     protected: set[str] = set()
+    stud_street = 3
     last = number
 
     for n, text in rest:
@@ -983,7 +989,24 @@ def _fast_old(block: list[tuple[int, str]], file_name: str,  # noqa: C901, PLR09
         elif text != _SUMMARY and not text.startswith("Uncalled bet") and \
                 not text.startswith("*** "):
             return False
-        if received:  # the cards received so far: the deal
+        if received and is_stud:  # the cards received so far: a stud street
+            for who, got in received.items():
+                at = got[0][0]
+                if stud_street == 3:
+                    if len(got) != 3:
+                        return False
+                    out.append(["deal", seat_of[who], who, None, None,
+                                f"{got[0][1]} {got[1][1]}", "down", f"{prefix}{at}", at])
+                    out.append(["deal", seat_of[who], who, None, None, got[2][1], "up",
+                                f"{prefix}{got[2][0]}", got[2][0]])
+                else:
+                    if len(got) != 1:
+                        return False
+                    out.append(["deal", seat_of[who], who, None, None, got[0][1],
+                                "down" if stud_street == 7 else "up", f"{prefix}{at}", at])
+            dealt = True
+            received = {}
+        elif received:  # the cards received so far: the deal
             if dealt:
                 return False
             known = {p: (c[0][0], " ".join(x for _, x in c)) for p, c in received.items()}
@@ -1015,6 +1038,10 @@ def _fast_old(block: list[tuple[int, str]], file_name: str,  # noqa: C901, PLR09
                 rnd = {}
                 out.append(["deal", None, None, None, None, quick_cards(groups[-1], "cards"),
                             "board", f"{prefix}{n}", n])
+                continue
+            if is_stud and _OLD_STUD.match(text):
+                stud_street += 1
+                rnd = {}
                 continue
             return False
         seat = seat_of[name]
@@ -1056,7 +1083,8 @@ def _fast_old(block: list[tuple[int, str]], file_name: str,  # noqa: C901, PLR09
                 game["straddle"] = amt
                 detail, live = "straddle", True
             elif what == "bring in":
-                return False
+                game.setdefault("bring_in", amt)
+                detail, live = "bring_in", True
             else:
                 game["ante"] = game["ante"] or amt
                 detail, live = "ante", False
@@ -1094,7 +1122,10 @@ def _fast_old(block: list[tuple[int, str]], file_name: str,  # noqa: C901, PLR09
     for at, who, amount in results:
         out.append(["award", seat_of[who], who, amount, None, None, "main", f"{prefix}{at}",
                     at])
-    if structure == "fixed_limit":
+    if is_stud and "bring_in" not in game:
+        game["bring_in"] = low // 2
+        out[0][7] += ";bring_in=not posted, assumed half the small bet"
+    if structure == "fixed_limit" and not is_stud:
         game["small_blind"] = sb_posted if sb_posted is not None else low // 2
     # money_last: the play, then the awards as logged, then the rake before the jackpot
     play = [r for r in out if r[0] != "award" and r[0] != "rake"]
