@@ -102,11 +102,11 @@ class EventColumns:
             times = pa.array(stamps, type=_TS)
         else:
             times = pa.nulls(n, _TS)
-        return pa.Table.from_arrays(
+        return pa.Table.from_batches([pa.RecordBatch.from_arrays(
             [s.slice(0, n), i32, times, s.slice(n, n), s.slice(2 * n, n),
              i8, s.slice(3 * n, n), i.slice(0, n), i.slice(n, n),
              s.slice(4 * n, n), s.slice(5 * n, n), game, s.slice(6 * n, n)],
-            schema=_SCHEMA)
+            schema=_SCHEMA)])
 
 
 def _game_column(n: int, games: dict[int, dict[str, Any]]) -> pa.Array:

@@ -529,6 +529,7 @@ def _fast_888(block: list[tuple[int, str]], file_name: str,  # noqa: C901, PLR09
         if not symbol:
             currency = "CHIPS"
     money = _AMOUNTS.of(mpu)
+    known_amounts = _AMOUNTS.memo[mpu]  # what `money` remembers: read without a call
     sb, bb = money(s.group("sb"), number), money(s.group("bb"), number)
     ts = None
     if s.group("y"):
@@ -694,7 +695,9 @@ def _fast_888(block: list[tuple[int, str]], file_name: str,  # noqa: C901, PLR09
             if not dealt:
                 deal(n)
                 section = "play"
-            added = money(amt_s, n)
+            added = known_amounts.get(amt_s)
+            if added is None:
+                added = money(amt_s, n)
             before = rnd.get(seat, 0)
             stack = left[seat]
             left[seat] = stack - added
@@ -731,7 +734,9 @@ def _fast_888(block: list[tuple[int, str]], file_name: str,  # noqa: C901, PLR09
             post = _HOLE_POSTS.get(verb)
             if post is None:
                 return False
-            amt = money(amt_s, n)
+            amt = known_amounts.get(amt_s)
+            if amt is None:
+                amt = money(amt_s, n)
             left[seat] -= amt
             put += amt
             if post == "ante":

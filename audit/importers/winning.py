@@ -815,7 +815,8 @@ def _fast_old(block: list[tuple[int, str]], file_name: str,  # noqa: C901, PLR09
     """The hand of `block` (older format) added to `cols` as `_Old.map` maps it, when it is a
     hand of the common lines (every player named by one word, no unnamed player, no line
     out of place); False for any other hand, which the line parser then reads."""
-    lines = [(n, t) for n, t in block if t and not t.isspace() and t.strip() != "\ufffd"]
+    lines = [(n, t) for n, t in block
+             if t and not t.isspace() and ("\ufffd" not in t or t.strip() != "\ufffd")]
     if len(lines) < 2:
         return False
     number, header = lines[0]
@@ -831,6 +832,7 @@ def _fast_old(block: list[tuple[int, str]], file_name: str,  # noqa: C901, PLR09
     tournament = not desc or _TABLE_NUMBER.search(desc) is not None
     mpu = 1 if tournament else 100
     money = _AMOUNTS.of(mpu)
+    known_amounts = _AMOUNTS.memo[mpu]  # what `money` remembers: read without a call
     note = ";ts=local time read as UTC (the log names no time zone)"
     ts, _ = header_time(st.group(1), "UTC", number, header)
     if not desc:
@@ -894,7 +896,12 @@ def _fast_old(block: list[tuple[int, str]], file_name: str,  # noqa: C901, PLR09
         if t == _SUMMARY:
             break
         if t.startswith("Player "):
-            sp = splits[t] = _plain_split(t[7:], seat_of)
+            word, _, after = t[7:].partition(" ")
+            if ":" in word:
+                sp = _plain_split(t[7:], seat_of)
+            else:  # `_plain_split` of a line whose first word holds no colon
+                sp = (word, after.lstrip(" ")) if word in seat_of else None
+            splits[t] = sp
             if sp and sp[1] != "sitting out":
                 playing.add(sp[0])
         elif (u := _UNCALLED.match(t)):
@@ -982,7 +989,7 @@ def _fast_old(block: list[tuple[int, str]], file_name: str,  # noqa: C901, PLR09
             if sp is None:
                 return False
             name, verb = sp
-            if (rc := _RECEIVED.match(verb)):
+            if verb.startswith("received ") and (rc := _RECEIVED.match(verb)):
                 card = quick_cards(rc.group(1), "cards") if rc.group(1) else "??"
                 received.setdefault(name, []).append((n, card))
                 continue
@@ -1050,7 +1057,10 @@ def _fast_old(block: list[tuple[int, str]], file_name: str,  # noqa: C901, PLR09
                         None, f"{prefix}{n}", n])
             continue
         if (a := _OLD_ACTION.match(verb)):
-            added = money(a.group("a"), n)
+            text_amount = a.group("a")
+            added = known_amounts.get(text_amount)
+            if added is None:
+                added = money(text_amount, n)
             kind = _OLD_ACTS[a.group(1)]
             before = rnd.get(seat, 0)
             if kind == "auto":

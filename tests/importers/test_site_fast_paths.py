@@ -44,9 +44,9 @@ class Site:
 SITE = {
     "pacific": Site("pacific", pacific.PacificImporter, pacific._fast_888, pacific._map_888,
                     sorted(SITES.glob("888-*.txt")), 0.95),
-    # the Winning corpus holds stud, unnamed players and newer-format hands: the line parser's
+    # the Winning corpus holds unnamed players and newer-format hands: the line parser's
     "winning": Site("winning", winning.WinningImporter, winning._fast_winning,
-                    winning._map_winning, sorted(SITES.glob("wpn-*.txt")), 0.6),
+                    winning._map_winning, sorted(SITES.glob("wpn-*.txt")), 0.8),
 }
 
 
