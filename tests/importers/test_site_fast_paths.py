@@ -198,3 +198,27 @@ def test_a_call_of_the_whole_stack_is_all_in_on_the_fast_path(tmp_path: Path) ->
     calls = [r for r in chunk.table.to_pylist() if r["player"] == "ChazDazzle"
              and r["kind"] == "call"]
     assert [(r["amount"], r["detail"]) for r in calls] == [(17, "all_in")]
+
+
+def _gives_up(block: list[tuple[int, str]], name: str, cols: EventColumns) -> bool:
+    cols.rows.append(("half", 0, None, "seat", 1, "x", 1, None, None, None, "x", 1))
+    return False
+
+
+def _breaks(block: list[tuple[int, str]], name: str, cols: EventColumns) -> bool:
+    cols.rows.append(("half", 0, None, "seat", 1, "x", 1, None, None, None, "x", 1))
+    raise ValueError("a fast path that breaks midway")
+
+
+@pytest.mark.parametrize("fast", [_gives_up, _breaks])
+@pytest.mark.parametrize("site", sorted(SITE))
+def test_a_hand_the_fast_path_gives_up_midway_is_the_line_parsers_alone(
+        site: str, fast: columns.FastMap) -> None:
+    for path in SITE[site].fixtures:
+        for chunk_hands in (5000, 2):
+            reader = SITE[site].make(chunk_hands)
+            got = list(columns.read_columns(path, header=reader.header(),
+                                            chunk_hands=chunk_hands, fast=fast,
+                                            map_hand=SITE[site].line_parser,
+                                            hand_id_of=reader.hand_id_of))
+            assert _flat(got) == _flat(_as_line_parser(site, path, chunk_hands)), path
