@@ -10,9 +10,11 @@ reader's line parser, the single source of truth, exactly as before; the chunks,
 boundaries, their rejections and row lines are the ones `read_site_text` yields.
 
 `EventColumns.table()` is exactly `events_table(rows)` of the same rows (same schema with its
-metadata, same values; a game dict's missing keys are nulls, its unknown keys ignored), which
-tests/importers/test_event_columns.py checks. A value that does not fit the schema raises as
-`events_table` does (the reader then falls back to its row-by-row path)."""
+metadata, same values; a game dict's missing keys are nulls, its unknown keys ignored). A
+value that does not fit the schema raises as `events_table` does, and the chunk is then made
+as `ChunkWriter.take` makes it (the unfit hands quarantined). A chunk's hands are kept (their
+lines) until the chunk is yielded, as `ChunkWriter` keeps their raw text: memory follows the
+chunk, never the file. tests/importers/test_site_fast_paths.py checks all of this."""
 
 from __future__ import annotations
 
@@ -29,24 +31,18 @@ from audit.schema import events_schema
 
 _SCHEMA = events_schema()
 _GAME_TYPE = _SCHEMA.field("game").type
-_GAME_FIELDS = list(_GAME_TYPE)
-_GAME_STR = [f.name for f in _GAME_FIELDS if f.type == pa.string()]
-_GAME_I64 = [f.name for f in _GAME_FIELDS if f.type == pa.int64()]
-_GAME_I8 = [f.name for f in _GAME_FIELDS if f.type == pa.int8()]
-_GAME_I32 = [f.name for f in _GAME_FIELDS if f.type == pa.int32()]
-_GAME_BOOL = [f.name for f in _GAME_FIELDS if f.type == pa.bool_()]
-assert len(_GAME_STR + _GAME_I64 + _GAME_I8 + _GAME_I32 + _GAME_BOOL) == len(_GAME_FIELDS)
 _TOP = ("hand_id", "seq", "ts", "table_id", "kind", "seat", "player", "amount", "total",
         "cards", "detail", "game", "source")
-assert tuple(_SCHEMA.names) == _TOP
-_STRING, _I64, _I32, _I8, _BOOL = pa.string(), pa.int64(), pa.int32(), pa.int8(), pa.bool_()
+if tuple(_SCHEMA.names) != _TOP:  # EventColumns.table() places the columns in this order
+    raise RuntimeError(f"the events schema's columns changed: {_SCHEMA.names}")
+_STRING, _I64, _I32, _I8 = pa.string(), pa.int64(), pa.int32(), pa.int8()
 _TS = _SCHEMA.field("ts").type
 
 
 class EventColumns:
-    """A chunk's events as row tuples (`ROW`: hand_id, seq, table_id, kind, seat, player,
-    amount, total, cards, detail, source, line), the `ts` and `game` of the rows that have
-    them (by row number), turned into columns when the chunk's table is made."""
+    """A chunk's events as row tuples (hand_id, seq, table_id, kind, seat, player, amount,
+    total, cards, detail, source, line), and the `ts` and `game` of the rows that have them
+    (by row number), turned into columns when the chunk's table is made."""
 
     __slots__ = ("games", "rows", "times")
 
@@ -152,14 +148,14 @@ def read_columns(path: Path, *, header: Any, chunk_hands: int, fast: FastMap, ma
             cols.add_rows(hand.rows, hand.lines)
         kept.append(block)
         if len(kept) >= chunk_hands:
-            yield _take(out, cols, kept, map_hand, name)
+            yield _take(out, cols, kept, map_hand, hand_id_of, name)
             cols, kept = EventColumns(), []
     if kept or out.rejected:
-        yield _take(out, cols, kept, map_hand, name)
+        yield _take(out, cols, kept, map_hand, hand_id_of, name)
 
 
 def _take(out: ChunkWriter, cols: EventColumns, kept: list[list[tuple[int, str]]],
-          map_hand: Any, name: str) -> Chunk:
+          map_hand: Any, hand_id_of: Any, name: str) -> Chunk:
     """The chunk of `cols` and the rejections so far; when a value does not fit the schema,
     the chunk `ChunkWriter.take` makes of the same hands mapped by the line parser (the
     unfit hands quarantined after the others)."""
@@ -167,7 +163,9 @@ def _take(out: ChunkWriter, cols: EventColumns, kept: list[list[tuple[int, str]]
         table = cols.table()
     except (pa.ArrowException, OverflowError, ValueError, TypeError):
         for block in kept:
-            out.add(map_hand(block, name), raw_text(block))
+            hand = out.map_or_reject(block, hand_id_of(block[0][1]), map_hand, block, name)
+            if hand is not None:
+                out.add(hand, raw_text(block))
         return out.take()
     chunk = Chunk(table=table, rejected=out.rejected, lines=cols.lines)
     out.rejected = []

@@ -48,7 +48,7 @@ cards, `did not show his hand`, `collected` -- are read straight into event colu
 name with a space, a line out of place, an amount or card that does not read) is left to the
 line parser above (`_map_888`), which stays the single source of truth: the fast path makes
 exactly the events the line parser makes of the hands it takes
-(tests/importers/test_pacific_fast.py).
+(tests/importers/test_site_fast_paths.py).
 """
 
 from __future__ import annotations

@@ -54,6 +54,14 @@ CARDS ***`, `Dealt to P [..]`, `raises $x to $y`, `calls $x`, `bets $x`, `and is
 `mucks`, the running `Main pot x` / `Side pot N x` lines (layout), `*** SUMMARY ***`,
 `Total pot x[ | Rake y][ | JP Fee z]`, `Board [..]`, `Seat N: ... won x` (award main when the
 body collected nothing).
+
+**Fast path** (`_fast_old`): the older format's hands whose players are named by one word, with
+no unnamed player and only the lines listed above in their places (posts, cards received,
+actions, streets, uncalled returns, notes, the summary's pot and results), are read straight
+into event columns (`columns.EventColumns`); every other hand (an unnamed player, an
+unseated name, a line out of place, the newer format) is left to the line parser (`_Old`,
+`_New`), which stays the single source of truth: the fast path makes exactly the events the
+line parser makes of the hands it takes (tests/importers/test_site_fast_paths.py).
 """
 
 from __future__ import annotations
