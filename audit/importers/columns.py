@@ -1,8 +1,8 @@
 """Event rows kept as columns, the Arrow table they make, and the read loop of a site-text
 reader with a fast path: the fast paths of the small-file site readers (888poker, Winning)
-append each event's values to column lists instead of building a dict per event, and a
-chunk's table is built with a handful of Arrow conversions (strings together, integers
-together) instead of one per column and one per game field.
+append each event as a tuple of its values instead of building a dict per event, and a
+chunk's table is built by one Arrow conversion of the tuples (a struct array whose fields are
+the columns) instead of a conversion of each dict.
 
 `read_columns` is `sitetext.read_site_text` with a fast path tried first on every hand: a hand
 the fast path does not fully understand (it returns False, or raises) is mapped by the
@@ -18,7 +18,6 @@ chunk, never the file. tests/importers/test_site_fast_paths.py checks all of thi
 
 from __future__ import annotations
 
-import datetime as dt
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -30,88 +29,52 @@ from audit.importers.sitetext import ChunkWriter, raw_text, split_blocks
 from audit.schema import events_schema
 
 _SCHEMA = events_schema()
-_GAME_TYPE = _SCHEMA.field("game").type
 _TOP = ("hand_id", "seq", "ts", "table_id", "kind", "seat", "player", "amount", "total",
         "cards", "detail", "game", "source")
 if tuple(_SCHEMA.names) != _TOP:  # EventColumns.table() places the columns in this order
     raise RuntimeError(f"the events schema's columns changed: {_SCHEMA.names}")
-_STRING, _I64, _I32, _I8 = pa.string(), pa.int64(), pa.int32(), pa.int8()
-_TS = _SCHEMA.field("ts").type
+# a row: the schema's columns, then its source line
+_ROW_TYPE = pa.struct([*_SCHEMA, pa.field("line", pa.int64())])
+_COLUMNS = list(range(len(_TOP)))
 
 
 class EventColumns:
-    """A chunk's events as row tuples (hand_id, seq, table_id, kind, seat, player, amount,
-    total, cards, detail, source, line), and the `ts` and `game` of the rows that have them
-    (by row number), turned into columns when the chunk's table is made."""
+    """A chunk's events as row tuples in the schema's column order with each row's source
+    line last (hand_id, seq, ts, table_id, kind, seat, player, amount, total, cards, detail,
+    game, source, line), turned into the chunk's table by one Arrow conversion."""
 
-    __slots__ = ("games", "rows", "times")
+    __slots__ = ("rows",)
 
     def __init__(self) -> None:
         self.rows: list[tuple[Any, ...]] = []
-        self.times: dict[int, dt.datetime] = {}
-        self.games: dict[int, dict[str, Any]] = {}
 
     def __len__(self) -> int:
         return len(self.rows)
 
     @property
     def lines(self) -> list[int]:
-        return [r[11] for r in self.rows]
+        return [r[13] for r in self.rows]
 
     def add_rows(self, rows: list[dict[str, Any]], lines: list[int]) -> None:
         """A hand's event dicts (as `SiteHand.rows`, missing keys null) and their lines."""
         out = self.rows
         for r, line in zip(rows, lines, strict=True):
             get = r.get
-            if (ts := get("ts")) is not None:
-                self.times[len(out)] = ts
-            if (game := get("game")) is not None:
-                self.games[len(out)] = game
-            out.append((get("hand_id"), get("seq"), get("table_id"), get("kind"), get("seat"),
-                        get("player"), get("amount"), get("total"), get("cards"),
-                        get("detail"), get("source"), line))
+            out.append((get("hand_id"), get("seq"), get("ts"), get("table_id"), get("kind"),
+                        get("seat"), get("player"), get("amount"), get("total"), get("cards"),
+                        get("detail"), get("game"), get("source"), line))
 
     def truncate(self, size: int) -> None:
         """Drop the rows from `size` on (a hand given up)."""
         del self.rows[size:]
-        for sparse in (self.times, self.games):
-            for row in [k for k in sparse if k >= size]:
-                del sparse[row]
 
     def table(self) -> pa.Table:
         """The rows as `events_table` makes them."""
-        n = len(self.rows)
-        if not n:
+        if not self.rows:
             return _SCHEMA.empty_table()
-        (hand_id, seq, table_id, kind, seat, player, amount, total, cards, detail, source,
-         _) = zip(*self.rows, strict=True)
-        strings: list[Any] = [*hand_id, *table_id, *kind, *player, *cards, *detail, *source]
-        s = pa.array(strings, type=_STRING)
-        i = pa.array([*amount, *total], type=_I64)
-        i8 = pa.array(seat, type=_I8)
-        i32 = pa.array(seq, type=_I32)
-        game = _game_column(n, self.games)
-        if self.times:
-            stamps: list[Any] = [None] * n
-            for row, ts in self.times.items():
-                stamps[row] = ts
-            times = pa.array(stamps, type=_TS)
-        else:
-            times = pa.nulls(n, _TS)
-        return pa.Table.from_batches([pa.RecordBatch.from_arrays(
-            [s.slice(0, n), i32, times, s.slice(n, n), s.slice(2 * n, n),
-             i8, s.slice(3 * n, n), i.slice(0, n), i.slice(n, n),
-             s.slice(4 * n, n), s.slice(5 * n, n), game, s.slice(6 * n, n)],
-            schema=_SCHEMA)])
-
-
-def _game_column(n: int, games: dict[int, dict[str, Any]]) -> pa.Array:
-    """The `game` struct column of `n` rows with `games` at their rows, null elsewhere (one
-    conversion, as `events_table` converts it)."""
-    column: list[Any] = [None] * n
-    for row, game in games.items():
-        column[row] = game
-    return pa.array(column, type=_GAME_TYPE)
+        packed = pa.RecordBatch.from_struct_array(pa.array(self.rows, type=_ROW_TYPE))
+        return pa.Table.from_batches([packed.select(_COLUMNS)]).replace_schema_metadata(
+            _SCHEMA.metadata)
 
 
 # a fast path: (hand lines, file name, columns) -> whether it added the whole hand

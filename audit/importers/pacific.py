@@ -604,19 +604,16 @@ def _fast_888(block: list[tuple[int, str]], file_name: str,  # noqa: C901, PLR09
     rows = cols.rows
     add = rows.append
     base = len(rows)
-    add((hand_id, 0, table_id, "hand_started", None, None, None, None, None,
-         "refunds=implicit;rake=implicit", f"{prefix}{number}", number))
-    if ts is not None:
-        cols.times[base] = ts
-    cols.games[base] = game
+    add((hand_id, 0, ts, table_id, "hand_started", None, None, None, None, None,
+         "refunds=implicit;rake=implicit", game, f"{prefix}{number}", number))
     seq = 1
     sitting_out: set[int] = set()
     for n, seat, name, stack in seated:
         out = name not in heard
         if out:
             sitting_out.add(seat)
-        add((hand_id, seq, table_id, "seat", seat, name, stack, None, None,
-             "sitting_out" if out else None, f"{prefix}{n}", n))
+        add((hand_id, seq, None, table_id, "seat", seat, name, stack, None, None,
+             "sitting_out" if out else None, None, f"{prefix}{n}", n))
         seq += 1
 
     rnd: dict[int, int] = {}
@@ -635,7 +632,7 @@ def _fast_888(block: list[tuple[int, str]], file_name: str,  # noqa: C901, PLR09
             who = name_at[q]
             at, got = known.get(who, unknown)
             hole[q] = got
-            add((hand_id, seq, table_id, "deal", q, who, None, None, got, "hole",
+            add((hand_id, seq, None, table_id, "deal", q, who, None, None, got, "hole", None,
                  f"{prefix}{at}", at))
             seq += 1
 
@@ -659,8 +656,8 @@ def _fast_888(block: list[tuple[int, str]], file_name: str,  # noqa: C901, PLR09
                     deal(n)
                 section = "play"
                 rnd = {}
-                add((hand_id, seq, table_id, "deal", None, None, None, None,
-                     _fast_cards(st.group(2), spanish), "board", f"{prefix}{n}", n))
+                add((hand_id, seq, None, table_id, "deal", None, None, None, None,
+                     _fast_cards(st.group(2), spanish), "board", None, f"{prefix}{n}", n))
                 seq += 1
             elif text == "** Summary **":
                 section = "summary"
@@ -675,14 +672,14 @@ def _fast_888(block: list[tuple[int, str]], file_name: str,  # noqa: C901, PLR09
             if not dealt:
                 deal(n)
                 section = "play"
-            add((hand_id, seq, table_id, "fold" if rest == "folds" else "check", seat, name,
-                 None, None, None, None, f"{prefix}{n}", n))
+            add((hand_id, seq, None, table_id, "fold" if rest == "folds" else "check", seat, name,
+                 None, None, None, None, None, f"{prefix}{n}", n))
             seq += 1
             continue
         if rest == "did not show his hand":
             got = hole.get(seat)
-            add((hand_id, seq, table_id, "muck", seat, name, None, None,
-                 got if got and "??" not in got else None, None, f"{prefix}{n}", n))
+            add((hand_id, seq, None, table_id, "muck", seat, name, None, None,
+                 got if got and "??" not in got else None, None, None, f"{prefix}{n}", n))
             seq += 1
             continue
         verb, _, amt_s = rest.partition(" [")
@@ -704,8 +701,8 @@ def _fast_888(block: list[tuple[int, str]], file_name: str,  # noqa: C901, PLR09
             total = before + added
             rnd[seat] = total
             put += added
-            add((hand_id, seq, table_id, act, seat, name, added, total, None,
-                 "all_in" if added > 0 and added == stack else None, f"{prefix}{n}", n))
+            add((hand_id, seq, None, table_id, act, seat, name, added, total, None,
+                 "all_in" if added > 0 and added == stack else None, None, f"{prefix}{n}", n))
             seq += 1
             continue
         if verb.startswith("posts "):
@@ -719,16 +716,16 @@ def _fast_888(block: list[tuple[int, str]], file_name: str,  # noqa: C901, PLR09
                 if dead:
                     left[seat] -= dead
                     put += dead
-                    add((hand_id, seq, table_id, "post", seat, name, dead, None, None, "dead",
-                         f"{prefix}{n}", n))
+                    add((hand_id, seq, None, table_id, "post", seat, name, dead, None, None,
+                         "dead", None, f"{prefix}{n}", n))
                     seq += 1
                 if live:
                     left[seat] -= live
                     put += live
                     total = rnd.get(seat, 0) + live
                     rnd[seat] = total
-                    add((hand_id, seq, table_id, "post", seat, name, live, total, None,
-                         "new_player", f"{prefix}{n}", n))
+                    add((hand_id, seq, None, table_id, "post", seat, name, live, total, None,
+                         "new_player", None, f"{prefix}{n}", n))
                     seq += 1
                 continue
             post = _HOLE_POSTS.get(verb)
@@ -741,8 +738,8 @@ def _fast_888(block: list[tuple[int, str]], file_name: str,  # noqa: C901, PLR09
             put += amt
             if post == "ante":
                 game["ante"] = max(game["ante"], amt)
-                add((hand_id, seq, table_id, "post", seat, name, amt, None, None, "ante",
-                     f"{prefix}{n}", n))
+                add((hand_id, seq, None, table_id, "post", seat, name, amt, None, None, "ante",
+                     None, f"{prefix}{n}", n))
                 seq += 1
                 continue
             if post == "big_blind":
@@ -751,18 +748,18 @@ def _fast_888(block: list[tuple[int, str]], file_name: str,  # noqa: C901, PLR09
                 big_posted = True
             total = rnd.get(seat, 0) + amt
             rnd[seat] = total
-            add((hand_id, seq, table_id, "post", seat, name, amt, total, None, post,
-                 f"{prefix}{n}", n))
+            add((hand_id, seq, None, table_id, "post", seat, name, amt, total, None, post,
+                 None, f"{prefix}{n}", n))
             seq += 1
             continue
         if verb == "shows" or verb == "mucks":
-            add((hand_id, seq, table_id, "show" if verb == "shows" else "muck", seat, name,
-                 None, None, _fast_cards(amt_s, spanish), None, f"{prefix}{n}", n))
+            add((hand_id, seq, None, table_id, "show" if verb == "shows" else "muck", seat, name,
+                 None, None, _fast_cards(amt_s, spanish), None, None, f"{prefix}{n}", n))
             seq += 1
             continue
         if verb == "collected":
-            add((hand_id, seq, table_id, "award", seat, name, money(amt_s, n), None, None,
-                 "main", f"{prefix}{n}", n))
+            add((hand_id, seq, None, table_id, "award", seat, name, money(amt_s, n), None, None,
+                 "main", None, f"{prefix}{n}", n))
             seq += 1
             awards += 1
             continue
@@ -773,10 +770,10 @@ def _fast_888(block: list[tuple[int, str]], file_name: str,  # noqa: C901, PLR09
     if not awards and put:
         end = "winnings=absent"
         started = rows[base]
-        rows[base] = (*started[:10], started[10] + ";winnings=no 'collected' line",
-                      started[11])
-    add((hand_id, seq, table_id, "hand_ended", None, None, None, None, None, end,
-         f"{prefix}{last}", last))
+        rows[base] = (*started[:12], started[12] + ";winnings=no 'collected' line",
+                      started[13])
+    add((hand_id, seq, None, table_id, "hand_ended", None, None, None, None, None, end,
+         None, f"{prefix}{last}", last))
     return True
 
 

@@ -1154,13 +1154,15 @@ def _fast_old(block: list[tuple[int, str]], file_name: str,  # noqa: C901, PLR09
     rows = cols.rows
     base = len(rows)
     seq = 0
-    for r in (*play, *paid, *raked, *jackpot):
-        rows.append((hand_id, seq, table_id, *r))
+    for kind, seat, name, amount, total, cards, detail, source, line in (
+            *play, *paid, *raked, *jackpot):
+        rows.append((hand_id, seq, None, table_id, kind, seat, name, amount, total, cards,
+                     detail, None, source, line))
         seq += 1
-    rows.append((hand_id, seq, table_id, "hand_ended", None, None, None, None, None,
-                 f"total_pot={total_pot}", f"{prefix}{last}", last))
-    cols.times[base] = ts
-    cols.games[base] = game
+    rows.append((hand_id, seq, None, table_id, "hand_ended", None, None, None, None, None,
+                 f"total_pot={total_pot}", None, f"{prefix}{last}", last))
+    started = rows[base]  # the hand's first row: its time and game
+    rows[base] = (*started[:2], ts, *started[3:11], game, *started[12:])
     return True
 
 
