@@ -804,6 +804,7 @@ _TABLE_NUMBER = re.compile(r", Table \d+$")
 _OLD_ACTS = {"calls": "call", "bets": "bet", "raises": "raise", "allin": "auto"}
 _AMOUNTS = Amounts(parse_amount)
 _SUMMARY = "------ Summary ------"
+_NOT_SHOWN = frozenset({"does not show cards", "mucks (does not show cards)"})
 
 
 def _plain_split(text: str, seat_of: dict[str, int]) -> tuple[str, str] | None:
@@ -974,7 +975,9 @@ def _fast_old(block: list[tuple[int, str]], file_name: str,  # noqa: C901, PLR09
                 continue
             name, what = sp
             what = what.rstrip(".").strip()
-            if (sh := _RESULT_SHOW.match(what)):
+            if what in _NOT_SHOWN:  # as `_RESULT_NONE` reads them
+                pass
+            elif (sh := _RESULT_SHOW.match(what)):
                 out.append(["show", seat_of[name], name, None, None,
                             quick_cards(sh.group(1), "cards"), None, f"{prefix}{n}", n])
             elif (mk := _RESULT_MUCK.match(what)):
@@ -997,6 +1000,9 @@ def _fast_old(block: list[tuple[int, str]], file_name: str,  # noqa: C901, PLR09
             if sp is None:
                 return False
             name, verb = sp
+            if verb == "received a card.":  # an unseen card (`_RECEIVED`, no group)
+                received.setdefault(name, []).append((n, "??"))
+                continue
             if verb.startswith("received ") and (rc := _RECEIVED.match(verb)):
                 card = quick_cards(rc.group(1), "cards") if rc.group(1) else "??"
                 received.setdefault(name, []).append((n, card))
