@@ -1,46 +1,91 @@
-"""Chunks of event rows built at a small fixed cost, for readers of many small files.
+"""Event rows kept as columns, the Arrow table they make, and the read loop of a site-text
+reader with a fast path: the fast paths of the small-file site readers (888poker, Winning)
+append each event as a tuple of its values instead of building a dict per event, and a
+chunk's table is built by one Arrow conversion of the tuples (a struct array whose fields are
+the columns) instead of a conversion of each dict; the GGPoker and Winamax fast paths read a
+hand whole into a `FastHand` first (`whole_hands`).
 
-A fast path reads a hand straight into rows of values (`FastHand`: no dict per event); the
-`ColumnChunkWriter` collects those hands and the line parser's (`SiteHand`) in file order and
-builds each chunk's table with one conversion (`tuples_table`): `events_table(rows)`
-(`pa.Table.from_pylist`) converts each of the 13 event columns with its own `pa.array` call,
-whose fixed cost dominates a file of a hand or two. The values, their conversion and the
-errors are those of `pa.array(column, type=field.type)`, which is what `pa.Table.from_pylist`
-does per column: the table equals `events_table` of the same rows, with the same schema; a
-chunk with a value that does not fit is checked hand by hand as `ChunkWriter` does.
-`read_columns` is `sitetext.read_site_text` with a fast path and this writer.
-"""
+`read_columns` is `sitetext.read_site_text` with a fast path tried first on every hand: a hand
+the fast path does not fully understand (it returns False, or raises) is mapped by the
+reader's line parser, the single source of truth, exactly as before; the chunks, their
+boundaries, their rejections and row lines are the ones `read_site_text` yields.
+
+`EventColumns.table()` is exactly `events_table(rows)` of the same rows (same schema with its
+metadata, same values; a game dict's missing keys are nulls, its unknown keys ignored). A
+value that does not fit the schema raises as `events_table` does, and the chunk is then made
+as `ChunkWriter.take` makes it (the unfit hands quarantined). A chunk's hands are kept (their
+lines) until the chunk is yielded, as `ChunkWriter` keeps their raw text: memory follows the
+chunk, never the file. tests/importers/test_site_fast_paths.py checks all of this."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import pyarrow as pa
 
 from audit.importers.base import Chunk
-from audit.importers.sitetext import ChunkWriter, SiteHand, raw_text, split_blocks
+from audit.importers.sitetext import ChunkWriter, raw_text, split_blocks
 from audit.schema import events_schema
 
 _SCHEMA = events_schema()
-_NAMES = tuple(_SCHEMA.names)
-_ROW = pa.struct(list(_SCHEMA))
+_TOP = ("hand_id", "seq", "ts", "table_id", "kind", "seat", "player", "amount", "total",
+        "cards", "detail", "game", "source")
+if tuple(_SCHEMA.names) != _TOP:  # EventColumns.table() places the columns in this order
+    raise RuntimeError(f"the events schema's columns changed: {_SCHEMA.names}")
+# a row: the schema's columns, then its source line
+_ROW_TYPE = pa.struct([*_SCHEMA, pa.field("line", pa.int64())])
+_COLUMNS = list(range(len(_TOP)))
 
 
-def tuples_table(rows: list[tuple[Any, ...]]) -> pa.Table:
-    """An events table of rows given as tuples of the event columns in the schema's order:
-    one conversion (`pa.array` of the rows as a struct of the columns, each value converted
-    as `pa.array(column, type=field.type)` converts it), so a chunk of a few rows costs
-    little; equal to `events_table` of the same rows as dicts."""
-    batch = pa.RecordBatch.from_struct_array(pa.array(rows, _ROW))
-    return pa.Table.from_batches([batch], schema=_SCHEMA)
+class EventColumns:
+    """A chunk's events as row tuples in the schema's column order with each row's source
+    line last (hand_id, seq, ts, table_id, kind, seat, player, amount, total, cards, detail,
+    game, source, line), turned into the chunk's table by one Arrow conversion."""
+
+    __slots__ = ("rows",)
+
+    def __init__(self) -> None:
+        self.rows: list[tuple[Any, ...]] = []
+
+    def __len__(self) -> int:
+        return len(self.rows)
+
+    @property
+    def lines(self) -> list[int]:
+        return [r[13] for r in self.rows]
+
+    def add_rows(self, rows: list[dict[str, Any]], lines: list[int]) -> None:
+        """A hand's event dicts (as `SiteHand.rows`, missing keys null) and their lines."""
+        out = self.rows
+        for r, line in zip(rows, lines, strict=True):
+            get = r.get
+            out.append((get("hand_id"), get("seq"), get("ts"), get("table_id"), get("kind"),
+                        get("seat"), get("player"), get("amount"), get("total"), get("cards"),
+                        get("detail"), get("game"), get("source"), line))
+
+    def truncate(self, size: int) -> None:
+        """Drop the rows from `size` on (a hand given up)."""
+        del self.rows[size:]
+
+    def table(self) -> pa.Table:
+        """The rows as `events_table` makes them."""
+        if not self.rows:
+            return _SCHEMA.empty_table()
+        packed = pa.RecordBatch.from_struct_array(pa.array(self.rows, type=_ROW_TYPE))
+        return pa.Table.from_batches([packed.select(_COLUMNS)]).replace_schema_metadata(
+            _SCHEMA.metadata)
+
+
+# a fast path: (hand lines, file name, columns) -> whether it added the whole hand
+FastMap = Callable[[list[tuple[int, str]], str, EventColumns], bool]
 
 
 class FastHand:
-    """A hand read by a fast path, as rows of values (no dict per event): each row is
-    (kind, seat, player, amount, total, cards, detail, line, note); the source of a row is
-    `source + str(line) + note`; ts and game ride on the first row (hand_started)."""
+    """A hand a fast path read whole before giving it (GGPoker, Winamax), as rows of values:
+    each row is (kind, seat, player, amount, total, cards, detail, line, note); the source of
+    a row is `source + str(line) + note`; ts and game ride on the first row (hand_started)."""
 
     __slots__ = ("game", "hand_id", "rows", "source", "table_id", "ts")
 
@@ -53,87 +98,37 @@ class FastHand:
         self.rows = rows
         self.source = source
 
-    @property
-    def lines(self) -> list[int]:
-        return [row[7] for row in self.rows]
-
-    def dict_rows(self) -> list[dict[str, Any]]:
-        """The rows as `SiteHand.rows` holds them (the values a dict row would carry)."""
-        out = []
-        for seq, (kind, seat, player, amount, total, cards, detail, line, note) in enumerate(
-                self.rows):
-            out.append({"hand_id": self.hand_id, "seq": seq, "table_id": self.table_id,
-                        "kind": kind, "source": f"{self.source}{line}{note}", "seat": seat,
-                        "player": player, "amount": amount, "total": total, "cards": cards,
-                        "detail": detail, "ts": self.ts if seq == 0 else None,
-                        "game": self.game if seq == 0 else None})
-        return out
+    def add_to(self, cols: EventColumns) -> None:
+        hand_id, table_id, source = self.hand_id, self.table_id, self.source
+        first = len(cols.rows)
+        cols.rows += [(hand_id, seq, None, table_id, kind, seat, player, amount, total, cards,
+                       detail, None, f"{source}{line}{note}", line)
+                      for seq, (kind, seat, player, amount, total, cards, detail, line, note)
+                      in enumerate(self.rows)]
+        if len(cols.rows) > first:
+            row = cols.rows[first]
+            cols.rows[first] = row[:2] + (self.ts,) + row[3:11] + (self.game,) + row[12:]
 
 
-class ColumnChunkWriter(ChunkWriter):
-    """`ChunkWriter` whose chunk is built from row tuples at a small fixed cost
-    (`tuples_table`): hands come as a `SiteHand` (the line parser's rows) or a `FastHand`;
-    the chunks, their row lines and the rejections are those `ChunkWriter` gives for the same
-    hands (a chunk whose values do not fit the schema falls back to `ChunkWriter`'s
-    hand-by-hand check, on the dict rows)."""
-
-    def __init__(self, chunk_hands: int, source: str = "") -> None:
-        super().__init__(chunk_hands, source)
-        self.tuples: list[tuple[Any, ...]] = []
-        self.kept_any: list[tuple[Any, str]] = []
-
-    def add(self, hand: SiteHand, raw: str = "") -> None:
-        get = dict.get
-        self.tuples += [tuple([get(row, name) for name in _NAMES]) for row in hand.rows]
-        self.lines.extend(hand.lines)
-        self.kept_any.append((hand, raw))
-        self.hands += 1
-
-    def add_fast(self, hand: FastHand, raw: str = "") -> None:
-        hand_id, table_id, source = hand.hand_id, hand.table_id, hand.source
-        tuples = [(hand_id, seq, None, table_id, kind, seat, player, amount, total, cards,
-                   detail, None, f"{source}{line}{note}")
-                  for seq, (kind, seat, player, amount, total, cards, detail, line, note)
-                  in enumerate(hand.rows)]
-        first = tuples[0]
-        tuples[0] = first[:2] + (hand.ts,) + first[3:11] + (hand.game, first[12])
-        self.tuples += tuples
-        self.lines += [row[7] for row in hand.rows]
-        self.kept_any.append((hand, raw))
-        self.hands += 1
-
-    def take(self) -> Chunk:
-        try:
-            table = tuples_table(self.tuples)
-        except (pa.ArrowException, OverflowError, ValueError, TypeError):
-            self.kept = [(hand if isinstance(hand, SiteHand) else _AsSiteHand(hand), raw)
-                         for hand, raw in self.kept_any]
-            table = self._without_unfit_hands()
-        chunk = Chunk(table=table, rejected=self.rejected, lines=self.lines)
-        self.rows, self.lines, self.rejected, self.kept, self.hands = [], [], [], [], 0
-        self.tuples, self.kept_any = [], []
-        return chunk
-
-    @property
-    def pending(self) -> bool:
-        return bool(self.tuples or self.rejected)
+def whole_hands(fast_map: Callable[[list[tuple[int, str]], str], FastHand | None] | None
+                ) -> FastMap:
+    """A `FastMap` of a fast path that gives a whole `FastHand` or None (the line parser's
+    hand); None: every hand to the line parser."""
+    def fast(block: list[tuple[int, str]], name: str, cols: EventColumns) -> bool:
+        hand = fast_map(block, name) if fast_map is not None else None
+        if hand is None:
+            return False
+        hand.add_to(cols)
+        return True
+    return fast
 
 
-class _AsSiteHand(SiteHand):
-    """A `FastHand` seen as the `SiteHand` the line parser builds (rows, lines, hand_id)."""
-
-    def __init__(self, hand: FastHand) -> None:  # noqa: D107 - only what the check reads
-        self.hand_id = hand.hand_id
-        self.rows = hand.dict_rows()
-        self.lines = hand.lines
-
-
-def read_columns(path: Path, *, header: Any, chunk_hands: int, map_hand: Any, hand_id_of: Any,
-                 fast_map: Any = None, skip: Any = None) -> Iterator[Chunk]:
-    """`sitetext.read_site_text` with the chunk built column-wise, and a fast path:
-    `fast_map(block, file name)` gives a `FastHand`, or None to leave the hand to
-    `map_hand` (the line parser, which alone quarantines)."""
-    out = ColumnChunkWriter(chunk_hands, str(path))
+def read_columns(path: Path, *, header: Any, chunk_hands: int, fast: FastMap, map_hand: Any,
+                 hand_id_of: Any, skip: Any = None) -> Iterator[Chunk]:
+    """`read_site_text(path, ...)` with `fast` tried first on each hand."""
+    out = ChunkWriter(chunk_hands, str(path))
+    cols = EventColumns()
+    kept: list[list[tuple[int, str]]] = []  # the chunk's hands, should the table need rows
     name = path.name
     for is_hand, block, unread in split_blocks(path, header, skip):
         first = next(((n, t) for n, t in block if t.strip()), None)
@@ -145,15 +140,38 @@ def read_columns(path: Path, *, header: Any, chunk_hands: int, map_hand: Any, ha
         if not is_hand:
             out.reject_outside(block, *first)
             continue
-        fast = fast_map(block, name) if fast_map is not None else None
-        if fast is not None:
-            out.add_fast(fast, raw_text(block))
-        else:
+        size = len(cols)
+        try:
+            done = fast(block, name, cols)
+        except Exception:  # noqa: BLE001 - the line parser decides what a hand is
+            done = False
+        if not done:
+            cols.truncate(size)
             hand = out.map_or_reject(block, hand_id_of(block[0][1]), map_hand, block, name)
             if hand is None:
                 continue
-            out.add(hand, raw_text(block))
-        if out.full:
-            yield out.take()
-    if out.pending:
-        yield out.take()
+            cols.add_rows(hand.rows, hand.lines)
+        kept.append(block)
+        if len(kept) >= chunk_hands:
+            yield _take(out, cols, kept, map_hand, hand_id_of, name)
+            cols, kept = EventColumns(), []
+    if kept or out.rejected:
+        yield _take(out, cols, kept, map_hand, hand_id_of, name)
+
+
+def _take(out: ChunkWriter, cols: EventColumns, kept: list[list[tuple[int, str]]],
+          map_hand: Any, hand_id_of: Any, name: str) -> Chunk:
+    """The chunk of `cols` and the rejections so far; when a value does not fit the schema,
+    the chunk `ChunkWriter.take` makes of the same hands mapped by the line parser (the
+    unfit hands quarantined after the others)."""
+    try:
+        table = cols.table()
+    except (pa.ArrowException, OverflowError, ValueError, TypeError):
+        for block in kept:
+            hand = out.map_or_reject(block, hand_id_of(block[0][1]), map_hand, block, name)
+            if hand is not None:
+                out.add(hand, raw_text(block))
+        return out.take()
+    chunk = Chunk(table=table, rejected=out.rejected, lines=cols.lines)
+    out.rejected = []
+    return chunk

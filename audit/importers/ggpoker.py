@@ -57,7 +57,7 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from audit.importers.base import Chunk
-from audit.importers.columns import FastHand, read_columns
+from audit.importers.columns import FastHand, read_columns, whole_hands
 from audit.importers.fasttext import Amounts, quick_cards, split_seated
 from audit.importers.sitetext import (
     CHUNK_HANDS,
@@ -893,7 +893,7 @@ class GGPokerImporter(SiteTextImporter):
         by the fast path (`_fast_gg`), the others by the line parser (`_map_gg`)."""
         yield from read_columns(path, header=_HEADER, chunk_hands=self.chunk_hands,
                                 map_hand=_map_gg, hand_id_of=_gg_hand_id,
-                                fast_map=_fast_gg if self.fast else None)
+                                fast=whole_hands(_fast_gg if self.fast else None))
 
 
 IMPORTER = GGPokerImporter()

@@ -40,18 +40,32 @@ Mapping (888 line -> events; money exact: `Decimal` -> integer minor units):
   `refunds=implicit;rake=implicit`. A hand whose pot nobody collects in the log (`no pot
   awarded`) -> hand_ended `winnings=absent`.
 * `P has joined the table`, `P has left the table`, ... -> annotation.
+
+**Fast path** (`_fast_888`): the common hands -- players named by one word, the lines posts
+of blinds and antes, the deal, folds, checks, calls, bets, raises, streets, shows, mucks with
+cards, `did not show his hand`, `collected` -- are read straight into event columns
+(`columns.EventColumns`); a hand with anything else (a note, a dead blind, an all-in line, a
+name with a space, a line out of place, an amount or card that does not read) is left to the
+line parser above (`_map_888`), which stays the single source of truth: the fast path makes
+exactly the events the line parser makes of the hands it takes
+(tests/importers/test_site_fast_paths.py).
 """
 
 from __future__ import annotations
 
 import datetime as dt
 import re
+from collections.abc import Iterator
 from decimal import Decimal, InvalidOperation
+from pathlib import Path
 from typing import Any
 
+from audit.importers.base import Chunk
+from audit.importers.columns import EventColumns, read_columns
 from audit.importers.fasttext import Amounts, split_seated
 from audit.importers.sitetext import (
     CURRENCY_SYMBOLS,
+    HOLE_COUNT,
     SiteHand,
     SiteHandError,
     SiteTextImporter,
@@ -180,6 +194,24 @@ class _Header:
             return True
         self.after_game_no = False
         return False
+
+    def starts(self, piece: list[tuple[int, str]]) -> list[int]:
+        """The positions in `piece` where `match` is true, called on each line in turn (only
+        a line starting `#`, `*` or a BOM can be a header; any other line that is not blank
+        only resets the state)."""
+        out = []
+        after = self.after_game_no
+        for k, (_, text) in enumerate(piece):
+            lead = text[:1]
+            if lead == "#" or lead == "*" or lead == "\ufeff":
+                self.after_game_no = after
+                if self.match(text):
+                    out.append(k)
+                after = self.after_game_no
+            elif after and text.strip():
+                after = False
+        self.after_game_no = after
+        return out
 
 
 def _hand_id_of(text: str) -> str | None:
@@ -442,6 +474,321 @@ def _map_888(block: list[tuple[int, str]], file_name: str) -> SiteHand:
     return h
 
 
+_SORTED_LIMITS = sorted(_LIMITS, key=len, reverse=True)
+# `_SPANISH` found on any line of a hand's text joined by line ends
+_SPANISH_LINES = re.compile(r"\[[^\]\n]*\b(?:[2-9TJQKA]|10)[pt]\b")
+_PLAIN_NAME = re.compile(r"[^\s:*()\[\]#]+")  # a one-word name no body line can start with
+_FAST_SKIP = frozenset({"Dealt"})  # a first word the fast path cannot tell from a name
+_HOLE_POSTS = {"posts small blind": "small_blind", "posts big blind": "big_blind",
+               "posts ante": "ante"}  # and `posts dead blind`, read apart
+_FAST_ACTS = {"calls": "call", "bets": "bet", "raises": "raise"}
+
+
+def _fast_888(block: list[tuple[int, str]], file_name: str,  # noqa: C901, PLR0911, PLR0912, PLR0915
+              cols: EventColumns) -> bool:
+    """The hand of `block` added to `cols` as `_map_888` maps it, when it has only the common
+    lines (module doc); False (with `cols` possibly part-written: the caller truncates) for any
+    other hand, which the line parser then reads."""
+    lines = [(n, t) for n, x in block if (t := x.strip())]
+    number, first = lines[0]
+    i = 0
+    game_no = None
+    if (g := _GAME_NO.match(first)):
+        game_no = g.group(1)
+        i = 1
+    if i >= len(lines) or not (r := _ROOM.match(lines[i][1])):
+        return False
+    game_no = game_no or r.group("no")
+    if r.group("no") != game_no:
+        return False
+    i += 1
+    if i >= len(lines) or not (s := _STAKES.match(lines[i][1])):
+        return False
+    i += 1
+    if i >= len(lines) or not (tb := _TABLE.match(lines[i][1])):
+        return False
+    i += 1
+    tournament = tb.group("tid") is not None
+    money_kind = tb.group("money").lower()
+    low = s.group("game").strip().lower().removesuffix(" jackpot table").strip()
+    structure = variant = None
+    for lw in _SORTED_LIMITS:
+        if low.startswith(lw + " "):
+            structure, variant = _LIMITS[lw], _GAMES.get(low[len(lw) + 1:].strip())
+            break
+    if structure is None or variant is None:
+        return False
+    symbol = _symbol(s.group("sb") + s.group("bb"))
+    if tournament:
+        currency, mpu = "CHIPS", 1
+    elif "practice" in money_kind or "play" in money_kind:
+        currency, mpu = "CHIPS", 100
+    else:
+        currency = CURRENCY_SYMBOLS.get(symbol, "USD" if not symbol else symbol)
+        mpu = 100
+        if not symbol:
+            currency = "CHIPS"
+    money = _AMOUNTS.of(mpu)
+    known_amounts = _AMOUNTS.memo[mpu]  # what `money` remembers: read without a call
+    sb, bb = money(s.group("sb"), number), money(s.group("bb"), number)
+    ts = None
+    if s.group("y"):
+        hh, mm, ss = s.group("t").split(":")
+        ts = dt.datetime(int(s.group("y")), int(s.group("mo")), int(s.group("d")), int(hh),
+                         int(mm), int(ss), tzinfo=dt.UTC)
+    if tournament:
+        table_id = f"{tb.group('tid')} {tb.group('tno') or ''}".strip()
+    else:
+        table_id = tb.group("name")
+    game: dict[str, Any] = {
+        "variant": variant, "structure": structure, "currency": currency, "minor_per_unit": mpu,
+        "tournament": tournament, "ante": 0,
+        "seat_count": int(tb.group("max")) if tb.group("max") else None,
+    }
+    if tournament:
+        game["dead_button"] = True
+    if structure == "fixed_limit":
+        game.update(small_blind=sb, big_blind=bb, small_bet=bb, big_bet=2 * bb)
+    else:
+        game.update(small_blind=sb, big_blind=bb)
+    button = None
+    while i < len(lines):
+        text = lines[i][1]
+        if (b := _BUTTON.match(text)):
+            button = int(b.group(1))
+        elif (p := _PLAYERS.match(text)):
+            if p.group(2) and game["seat_count"] is None:
+                game["seat_count"] = int(p.group(2))
+        else:
+            break
+        i += 1
+    seated: list[tuple[int, int, str, int]] = []
+    seat_of: dict[str, int] = {}
+    left: dict[int, int] = {}
+    while i < len(lines) and (m := _SEAT.match(lines[i][1])):
+        n = lines[i][0]
+        seat, name = int(m.group(1)), m.group(2)
+        if not 1 <= seat <= 127 or seat in left or name in seat_of:
+            return False
+        if not _PLAIN_NAME.fullmatch(name) or name in _FAST_SKIP:
+            return False
+        stack = money(m.group(3), n)
+        seat_of[name] = seat
+        left[seat] = stack
+        seated.append((n, seat, name, stack))
+        i += 1
+    if not seated or button is None:
+        return False
+    game["button_seat"] = button
+    body = lines[i:]
+    texts = [t for _, t in body]
+    joined = "\n".join(texts)
+    spanish = _SPANISH_LINES.search(joined) is not None
+    # the first words (up to a colon): a seated name among them is heard, as `split_seated`
+    # finds it (a one-word name has no colon; `Dealt` is no seated name here)
+    heard = {t.partition(" ")[0] for t in texts}
+    if ":" in joined:
+        heard.update([w.partition(":")[0] for w in heard if ":" in w])
+    known: dict[str, tuple[int, str]] = {}
+    if "Dealt to " in joined:
+        for n, text in body:
+            if text.startswith("Dealt to "):
+                heard.add(text[9:].partition(" [")[0])
+                if (d := _DEALT.match(text)):
+                    if d.group(1) not in seat_of:
+                        return False
+                    known[d.group(1)] = (n, _fast_cards(d.group(2), spanish))
+
+    hand_id = f"888:{game_no}"
+    prefix = f"pacific:{file_name}:"
+    rows = cols.rows
+    add = rows.append
+    base = len(rows)
+    add((hand_id, 0, ts, table_id, "hand_started", None, None, None, None, None,
+         "refunds=implicit;rake=implicit", game, f"{prefix}{number}", number))
+    seq = 1
+    sitting_out: set[int] = set()
+    for n, seat, name, stack in seated:
+        out = name not in heard
+        if out:
+            sitting_out.add(seat)
+        add((hand_id, seq, None, table_id, "seat", seat, name, stack, None, None,
+             "sitting_out" if out else None, None, f"{prefix}{n}", n))
+        seq += 1
+
+    rnd: dict[int, int] = {}
+    hole: dict[int, str] = {}
+    hole_count = HOLE_COUNT.get(variant, 2)
+    name_at = {q: p for p, q in seat_of.items()}
+    dealt = big_posted = ended = False
+
+    def deal(line: int) -> None:
+        nonlocal seq, dealt
+        dealt = True
+        unknown = (line, " ".join(["??"] * hole_count))
+        for q in sorted(left):
+            if q in sitting_out:
+                continue
+            who = name_at[q]
+            at, got = known.get(who, unknown)
+            hole[q] = got
+            add((hand_id, seq, None, table_id, "deal", q, who, None, None, got, "hole", None,
+                 f"{prefix}{at}", at))
+            seq += 1
+
+    section = "pre"
+    awards = put = 0
+    last = number
+    for n, text in body:
+        last = n
+        name, _, rest = text.partition(" ")
+        if name not in seat_of:  # no seated name starts the deal, street, summary or layouts
+            if text == "** Dealing down cards **":
+                if section != "pre":
+                    return False
+                deal(n)
+                section = "play"
+            elif text.startswith("Dealt to "):
+                if not _DEALT.match(text):
+                    return False  # read above
+            elif text.startswith("** Dealing ") and (st := _STREET.match(text)):
+                if section == "pre":
+                    deal(n)
+                section = "play"
+                rnd = {}
+                add((hand_id, seq, None, table_id, "deal", None, None, None, None,
+                     _fast_cards(st.group(2), spanish), "board", None, f"{prefix}{n}", n))
+                seq += 1
+            elif text == "** Summary **":
+                section = "summary"
+                ended = True
+            elif not (text.startswith("(") and _LAYOUT.match(text)):
+                return False
+            continue
+        seat = seat_of[name]
+        if rest == "folds" or rest == "checks":
+            if section == "summary":
+                return False
+            if not dealt:
+                deal(n)
+                section = "play"
+            add((hand_id, seq, None, table_id, "fold" if rest == "folds" else "check", seat, name,
+                 None, None, None, None, None, f"{prefix}{n}", n))
+            seq += 1
+            continue
+        if rest == "did not show his hand":
+            got = hole.get(seat)
+            add((hand_id, seq, None, table_id, "muck", seat, name, None, None,
+                 got if got and "??" not in got else None, None, None, f"{prefix}{n}", n))
+            seq += 1
+            continue
+        verb, _, amt_s = rest.partition(" [")
+        if not amt_s.endswith("]") or "]" in amt_s[:-1]:
+            return False
+        amt_s = amt_s[:-1]
+        if (act := _FAST_ACTS.get(verb)) is not None:
+            if section == "summary":
+                return False
+            if not dealt:
+                deal(n)
+                section = "play"
+            added = known_amounts.get(amt_s)
+            if added is None:
+                added = money(amt_s, n)
+            before = rnd.get(seat, 0)
+            stack = left[seat]
+            left[seat] = stack - added
+            total = before + added
+            rnd[seat] = total
+            put += added
+            add((hand_id, seq, None, table_id, act, seat, name, added, total, None,
+                 "all_in" if added > 0 and added == stack else None, None, f"{prefix}{n}", n))
+            seq += 1
+            continue
+        if verb.startswith("posts "):
+            if section != "pre":
+                return False
+            if verb == "posts dead blind":
+                dm = _DEAD.match(amt_s)
+                if not dm:
+                    return False
+                dead, live = money(dm.group(1), n), money(dm.group(2), n)
+                if dead:
+                    left[seat] -= dead
+                    put += dead
+                    add((hand_id, seq, None, table_id, "post", seat, name, dead, None, None,
+                         "dead", None, f"{prefix}{n}", n))
+                    seq += 1
+                if live:
+                    left[seat] -= live
+                    put += live
+                    total = rnd.get(seat, 0) + live
+                    rnd[seat] = total
+                    add((hand_id, seq, None, table_id, "post", seat, name, live, total, None,
+                         "new_player", None, f"{prefix}{n}", n))
+                    seq += 1
+                continue
+            post = _HOLE_POSTS.get(verb)
+            if post is None:
+                return False
+            amt = known_amounts.get(amt_s)
+            if amt is None:
+                amt = money(amt_s, n)
+            left[seat] -= amt
+            put += amt
+            if post == "ante":
+                game["ante"] = max(game["ante"], amt)
+                add((hand_id, seq, None, table_id, "post", seat, name, amt, None, None, "ante",
+                     None, f"{prefix}{n}", n))
+                seq += 1
+                continue
+            if post == "big_blind":
+                if big_posted:
+                    post = "new_player"
+                big_posted = True
+            total = rnd.get(seat, 0) + amt
+            rnd[seat] = total
+            add((hand_id, seq, None, table_id, "post", seat, name, amt, total, None, post,
+                 None, f"{prefix}{n}", n))
+            seq += 1
+            continue
+        if verb == "shows" or verb == "mucks":
+            add((hand_id, seq, None, table_id, "show" if verb == "shows" else "muck", seat, name,
+                 None, None, _fast_cards(amt_s, spanish), None, None, f"{prefix}{n}", n))
+            seq += 1
+            continue
+        if verb == "collected":
+            add((hand_id, seq, None, table_id, "award", seat, name, money(amt_s, n), None, None,
+                 "main", None, f"{prefix}{n}", n))
+            seq += 1
+            awards += 1
+            continue
+        return False
+    if not ended:
+        return False
+    end = None
+    if not awards and put:
+        end = "winnings=absent"
+        started = rows[base]
+        rows[base] = (*started[:12], started[12] + ";winnings=no 'collected' line",
+                      started[13])
+    add((hand_id, seq, None, table_id, "hand_ended", None, None, None, None, None, end,
+         None, f"{prefix}{last}", last))
+    return True
+
+
+def _fast_cards(text: str, spanish: bool) -> str:
+    """The cards of `text` as `_map_888` reads them (memoised alike); a text that does not read
+    raises (the hand goes to the line parser, whose error names the line)."""
+    got = _CARDS_READ.get((text, spanish))
+    if got is None:
+        got = cards_888(text, "cards", spanish)
+        if len(_CARDS_READ) >= 4096:
+            _CARDS_READ.clear()
+        _CARDS_READ[(text, spanish)] = got
+    return got
+
+
 class PacificImporter(SiteTextImporter):
     """888poker / Pacific / Cassava text files: recognised by a `***** 888poker|Cassava|888.xx|
     Pacific... Hand History for Game N *****` line near the top (PartyPoker's own `***** Hand
@@ -454,6 +801,12 @@ class PacificImporter(SiteTextImporter):
 
     def header(self) -> _Header:
         return _Header()  # a fresh matcher per file
+
+    def read(self, path: Path) -> Iterator[Chunk]:
+        """Stream `path` as chunks of about `chunk_hands` whole hands each (the common hands
+        by the fast path, the others by the line parser)."""
+        yield from read_columns(path, header=self.header(), chunk_hands=self.chunk_hands,
+                                fast=_fast_888, map_hand=_map_888, hand_id_of=_hand_id_of)
 
 
 IMPORTER = PacificImporter()

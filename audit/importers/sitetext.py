@@ -682,17 +682,23 @@ def split_blocks(path: Path, is_header: Any, skip: Any = None
     where `is_header.match(line)` is truthy; lines where `skip.match(line)` is truthy (a
     site's file framing) are left out. A block over the hand limit keeps only its first
     lines (an excerpt), so memory follows the limit, never the file. `is_header.match` is
-    called once per line not skipped, in file order (it may keep state)."""
+    called once per line not skipped, in file order (it may keep state); an `is_header` with a
+    `starts(piece)` method gives the header positions of a whole piece of lines at once
+    instead (the same positions, its state kept alike)."""
     limit = read_limits().hand_bytes
     block: list[tuple[int, str]] = []
     is_hand = False
     size = 0
     unread = ""
     header = is_header.match
+    header_starts = getattr(is_header, "starts", None)
     for piece, odd in _flagged_pieces(path):
         if skip is not None:
             piece = [line for line in piece if not skip.match(line[1])]
-        starts = [k for k, line in enumerate(piece) if header(line[1])]
+        if header_starts is not None:
+            starts = header_starts(piece)
+        else:
+            starts = [k for k, line in enumerate(piece) if header(line[1])]
         starts.append(len(piece))
         sizes = [len(line[1]) for line in piece]
         at = 0

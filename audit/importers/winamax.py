@@ -68,7 +68,7 @@ from pathlib import Path
 from typing import Any
 
 from audit.importers.base import Chunk
-from audit.importers.columns import FastHand, read_columns
+from audit.importers.columns import FastHand, read_columns, whole_hands
 from audit.importers.fasttext import Amounts, quick_cards, split_or_note, split_seated
 from audit.importers.sitetext import (
     CHUNK_HANDS,
@@ -1092,7 +1092,7 @@ class WinamaxImporter(SiteTextImporter):
         by the fast path (`_fast_winamax`), the others by the line parser (`_Hand.map`)."""
         yield from read_columns(path, header=_HEADER_LINE, chunk_hands=self.chunk_hands,
                                 map_hand=_map_winamax, hand_id_of=_wmx_hand_id,
-                                fast_map=_fast_winamax if self.fast else None)
+                                fast=whole_hands(_fast_winamax if self.fast else None))
 
 
 IMPORTER = WinamaxImporter()

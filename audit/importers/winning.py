@@ -54,13 +54,26 @@ CARDS ***`, `Dealt to P [..]`, `raises $x to $y`, `calls $x`, `bets $x`, `and is
 `mucks`, the running `Main pot x` / `Side pot N x` lines (layout), `*** SUMMARY ***`,
 `Total pot x[ | Rake y][ | JP Fee z]`, `Board [..]`, `Seat N: ... won x` (award main when the
 body collected nothing).
+
+**Fast path** (`_fast_old`): the older format's hands whose players are named by one word, with
+no unnamed player and only the lines listed above in their places (posts, cards received,
+actions, streets, uncalled returns, notes, the summary's pot and results), are read straight
+into event columns (`columns.EventColumns`); every other hand (an unnamed player, an
+unseated name, a line out of place, the newer format) is left to the line parser (`_Old`,
+`_New`), which stays the single source of truth: the fast path makes exactly the events the
+line parser makes of the hands it takes (tests/importers/test_site_fast_paths.py).
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
+from audit.importers.base import Chunk
+from audit.importers.columns import EventColumns, read_columns
+from audit.importers.fasttext import Amounts, quick_cards
 from audit.importers.sitetext import (
     CURRENCY_SYMBOLS,
     HOLE_COUNT,
@@ -778,6 +791,395 @@ class _New(_Hand):
         return h
 
 
+_FAST_GAMES = frozenset({"holdem", "holdem_6plus", "omaha", "omaha_hilo", "omaha5",
+                         "omaha5_hilo", "stud", "stud_hilo", "razz"})
+# on a hand's lines joined by line ends: a line of an unnamed player (as `_unknown_player`
+# finds one), the first player line posting the big blind (`has big blind (x)` at its end)
+_UNNAMED_LINES = re.compile(r"^(?:Player  |\*Player  |Uncalled bet$|Uncalled bet \(.*\) "
+                            r"returned to ?$)", re.MULTILINE)
+_BIG_BLIND_LINES = re.compile(rf"^Player [^\n]*?has big blind \((?P<a>{_NUM})\)$",
+                              re.MULTILINE)
+_BRACKETS = re.compile(r"\[([^\]]*)\]")
+_TABLE_NUMBER = re.compile(r", Table \d+$")
+_OLD_ACTS = {"calls": "call", "bets": "bet", "raises": "raise", "allin": "auto"}
+_AMOUNTS = Amounts(parse_amount)
+_SUMMARY = "------ Summary ------"
+_NOT_SHOWN = frozenset({"does not show cards", "mucks (does not show cards)"})
+
+
+def _plain_split(text: str, seat_of: dict[str, int]) -> tuple[str, str] | None:
+    """`SiteHand.split_name(text)` when no seated name holds a space or a colon."""
+    end = text.find(" ")
+    colon = text.find(":", 0, end if end >= 0 else len(text))
+    if colon >= 0:
+        end = colon
+    elif end < 0:
+        end = len(text)
+    name = text[:end]
+    return (name, text[end:].lstrip(" ")) if name in seat_of else None
+
+
+def _fast_old(block: list[tuple[int, str]], file_name: str,  # noqa: C901, PLR0911, PLR0912, PLR0915
+              cols: EventColumns) -> bool:
+    """The hand of `block` (older format) added to `cols` as `_Old.map` maps it, when it is a
+    hand of the common lines (every player named by one word, no unnamed player, no line
+    out of place); False for any other hand, which the line parser then reads."""
+    lines = [(n, t) for n, t in block
+             if t and not t.isspace() and ("\ufffd" not in t or t.strip() != "\ufffd")]
+    if len(lines) < 2:
+        return False
+    number, header = lines[0]
+    st = _STARTED.match(header)
+    g = _GAME_ID.match(lines[1][1])
+    if st is None or g is None:
+        return False
+    gn = lines[1][0]
+    variant = _OLD_GAMES.get(" ".join(g.group("game").lower().split()))
+    if variant not in _FAST_GAMES:
+        return False
+    desc = g.group("desc").strip()
+    tournament = not desc or _TABLE_NUMBER.search(desc) is not None
+    mpu = 1 if tournament else 100
+    money = _AMOUNTS.of(mpu)
+    known_amounts = _AMOUNTS.memo[mpu]  # what `money` remembers: read without a call
+    note = ";ts=local time read as UTC (the log names no time zone)"
+    ts, _ = header_time(st.group(1), "UTC", number, header)
+    if not desc:
+        note += ";tournament=the game line names no table: read as tournament chips"
+    low, high = money(g.group("a"), gn), money(g.group("b"), gn)
+    game: dict[str, Any] = {
+        "variant": variant, "currency": "CHIPS" if tournament else "USD",
+        "minor_per_unit": mpu, "tournament": tournament, "ante": 0,
+    }
+    i = 2
+    button = None
+    seats: list[tuple[int, int, str, int]] = []
+    seat_of: dict[str, int] = {}
+    while i < len(lines):
+        n, text = lines[i]
+        if (b := _BUTTON.match(text)):
+            button = int(b.group(1))
+        elif (m := _SEAT.match(text)):
+            seat, name = int(m.group(1)), m.group(2)
+            stack = money(m.group("a"), n)
+            if not 1 <= seat <= 127 or seat in seat_of.values() or name in seat_of:
+                return False
+            if not name or " " in name or ":" in name or name != name.strip():
+                return False
+            seat_of[name] = seat
+            seats.append((n, seat, name, stack))
+        else:
+            break
+        i += 1
+    rest = lines[i:]
+    texts = [t for _, t in rest]
+    is_stud = variant in _STUD
+    if not seats or (button is None and not is_stud) or _SUMMARY not in texts:
+        return False
+    joined = "\n".join(texts)
+    if _UNNAMED_LINES.search(joined):
+        return False  # an unnamed player: the line parser works out who
+    bb_post = None
+    if (bp := _BIG_BLIND_LINES.search(joined)):
+        at = joined.count("\n", 0, bp.start())
+        bb_post = money(bp.group("a"), rest[at][0])
+    if is_stud:
+        structure = "fixed_limit"
+        game.update(small_bet=low, big_bet=high)
+    elif bb_post is not None and bb_post == low and high == 2 * low:
+        structure = "fixed_limit"
+        game.update(small_bet=low, big_bet=high, big_blind=low)
+        note += ";structure=fixed limit (the big blind is the lower stake)"
+    else:
+        structure = "pot_limit" if variant.startswith("omaha") else "no_limit"
+        game.update(small_blind=low, big_blind=high)
+        note += (f";structure={structure.replace('_', ' ')} (the big blind is the higher "
+                 "stake)")
+    game["structure"] = structure
+    if not is_stud:
+        game["button_seat"] = button
+    # who plays: a player line (not `sitting out`) before the summary, or an uncalled return
+    playing = set()
+    splits: dict[str, tuple[str, str] | None] = {}  # the player lines, split
+    for t in texts:
+        if t == _SUMMARY:
+            break
+        if t.startswith("Player "):
+            word, _, after = t[7:].partition(" ")
+            if ":" in word:
+                sp = _plain_split(t[7:], seat_of)
+            else:  # `_plain_split` of a line whose first word holds no colon
+                sp = (word, after.lstrip(" ")) if word in seat_of else None
+            splits[t] = sp
+            if sp and sp[1] != "sitting out":
+                playing.add(sp[0])
+        elif (u := _UNCALLED.match(t)):
+            playing.add(u.group("who").strip())
+
+    prefix = f"winning:{file_name}:"
+    # the hand's rows before money_last orders them: kind, seat, player, amount, total, cards,
+    # detail, source, line
+    out: list[list[Any]] = [["hand_started", None, None, None, None, None, None,
+                             f"{prefix}{number}{note}", number]]
+    left: dict[int, int] = {}
+    sitting_out: set[int] = set()
+    for n, seat, name, stack in seats:
+        left[seat] = stack
+        idle = name not in playing
+        if idle:
+            sitting_out.add(seat)
+        out.append(["seat", seat, name, stack, None, None, "sitting_out" if idle else None,
+                    f"{prefix}{n}", n])
+    rnd: dict[int, int] = {}
+    hole: dict[int, str] = {}
+    name_at = {q: p for p, q in seat_of.items()}
+    count = HOLE_COUNT.get(variant, 2)
+    received: dict[str, list[tuple[int, str]]] = {}
+    dealt = big_posted = False
+    sb_posted: int | None = None
+    section = "play"
+    total_pot: int | None = None
+    results: list[tuple[int, str, int]] = []
+    mucked: dict[str, list[Any]] = {}
+    protected: set[str] = set()
+    stud_street = 3
+    last = number
+
+    for n, text in rest:
+        last = n
+        if section == "summary":
+            if (pt := _POT.match(text)):
+                total_pot = money(pt.group("p"), n)
+                for key, label in (("r", "rake"), ("j", "jackpot")):
+                    if pt.group(key):
+                        amt = money(pt.group(key), n)
+                        total_pot += amt
+                        if amt:
+                            out.append(["rake", None, None, amt, None, None, label,
+                                        f"{prefix}{n}", n])
+                continue
+            if text.startswith("Board: ["):
+                continue
+            if text.startswith("Game ended at: "):
+                section = "ended"
+                continue
+            r = _RESULT.match(text)
+            if r is None:
+                return False
+            sp = _plain_split(r.group("rest"), seat_of)
+            if sp is None:  # someone not seated: a note when he put nothing in
+                if money(r.group("b"), n) or money(r.group("c"), n):
+                    return False
+                out.append(["annotation", None, None, None, None, None, f"note: {text}",
+                            f"{prefix}{n}", n])
+                continue
+            name, what = sp
+            what = what.rstrip(".").strip()
+            if what in _NOT_SHOWN:  # as `_RESULT_NONE` reads them
+                pass
+            elif (sh := _RESULT_SHOW.match(what)):
+                out.append(["show", seat_of[name], name, None, None,
+                            quick_cards(sh.group(1), "cards"), None, f"{prefix}{n}", n])
+            elif (mk := _RESULT_MUCK.match(what)):
+                cards = quick_cards(mk.group(1), "cards")
+                if name in mucked:
+                    mucked[name][5] = cards
+                else:
+                    out.append(["muck", seat_of[name], name, None, None, cards, None,
+                                f"{prefix}{n}", n])
+            elif not _RESULT_NONE.match(what):
+                return False
+            coll = money(r.group("c"), n)
+            if coll:
+                results.append((n, name, coll))
+            continue
+        if section == "ended":
+            return False
+        if text.startswith("Player "):
+            sp = splits[text]
+            if sp is None:
+                return False
+            name, verb = sp
+            if verb == "received a card.":  # an unseen card (`_RECEIVED`, no group)
+                received.setdefault(name, []).append((n, "??"))
+                continue
+            if verb.startswith("received ") and (rc := _RECEIVED.match(verb)):
+                card = quick_cards(rc.group(1), "cards") if rc.group(1) else "??"
+                received.setdefault(name, []).append((n, card))
+                continue
+        elif text != _SUMMARY and not text.startswith("Uncalled bet") and \
+                not text.startswith("*** "):
+            return False
+        if received and is_stud:  # the cards received so far: a stud street
+            for who, got in received.items():
+                at = got[0][0]
+                if stud_street == 3:
+                    if len(got) != 3:
+                        return False
+                    out.append(["deal", seat_of[who], who, None, None,
+                                f"{got[0][1]} {got[1][1]}", "down", f"{prefix}{at}", at])
+                    out.append(["deal", seat_of[who], who, None, None, got[2][1], "up",
+                                f"{prefix}{got[2][0]}", got[2][0]])
+                else:
+                    if len(got) != 1:
+                        return False
+                    out.append(["deal", seat_of[who], who, None, None, got[0][1],
+                                "down" if stud_street == 7 else "up", f"{prefix}{at}", at])
+            dealt = True
+            received = {}
+        elif received:  # the cards received so far: the deal
+            if dealt:
+                return False
+            known = {p: (c[0][0], " ".join(x for _, x in c)) for p, c in received.items()}
+            if any(len(cards.split(" ")) != count for _, cards in known.values()):
+                return False
+            unknown = (n, " ".join(["??"] * count))
+            for q in sorted(left):
+                if q in sitting_out:
+                    continue
+                who = name_at[q]
+                at, got_cards = known.get(who, unknown)
+                hole[q] = got_cards
+                out.append(["deal", q, who, None, None, got_cards, "hole", f"{prefix}{at}", at])
+            dealt = True
+            received = {}
+        if text == _SUMMARY:
+            section = "summary"
+            continue
+        if not text.startswith("Player "):
+            if (u := _UNCALLED.match(text)):
+                who = u.group("who").strip()
+                if who not in seat_of:
+                    return False
+                out.append(["award", seat_of[who], who, money(u.group("a"), n), None, None,
+                            "uncalled", f"{prefix}{n}", n])
+                continue
+            if (sv := _OLD_STREET.match(text)):
+                groups = _BRACKETS.findall(sv.group(2))
+                rnd = {}
+                out.append(["deal", None, None, None, None, quick_cards(groups[-1], "cards"),
+                            "board", f"{prefix}{n}", n])
+                continue
+            if is_stud and _OLD_STUD.match(text):
+                stud_street += 1
+                rnd = {}
+                continue
+            return False
+        seat = seat_of[name]
+        if verb == "folds" or verb == "checks":
+            out.append(["fold" if verb == "folds" else "check", seat, name, None, None, None,
+                        None, f"{prefix}{n}", n])
+            continue
+        if (a := _OLD_ACTION.match(verb)):
+            text_amount = a.group("a")
+            added = known_amounts.get(text_amount)
+            if added is None:
+                added = money(text_amount, n)
+            kind = _OLD_ACTS[a.group(1)]
+            before = rnd.get(seat, 0)
+            if kind == "auto":
+                top = max(rnd.values(), default=0)
+                kind = "bet" if top == 0 else ("call" if before + added <= top else "raise")
+                all_in = True
+            else:
+                all_in = False
+            stack = left[seat]
+            left[seat] = stack - added
+            total = before + added
+            rnd[seat] = total
+            out.append([kind, seat, name, added, total, None,
+                        "all_in" if all_in or (added > 0 and added == stack) else None,
+                        f"{prefix}{n}", n])
+            continue
+        if (p := _OLD_POST.match(verb)):
+            what, amt = p.group(1), money(p.group("a"), n)
+            if what in ("has small blind", "posts small blind"):
+                detail = "small_blind" if sb_posted is None else "dead"
+                sb_posted = amt if sb_posted is None else sb_posted
+                live = detail != "dead"
+            elif what in ("has big blind", "posts big blind"):
+                detail = "new_player" if big_posted else "big_blind"
+                big_posted = True
+                live = True
+            elif what == "has dead blind":
+                detail, live = "dead", False
+            elif "straddle" in what:
+                game["straddle"] = amt
+                detail, live = "straddle", True
+            elif what == "bring in":
+                game.setdefault("bring_in", amt)
+                detail, live = "bring_in", True
+            else:
+                game["ante"] = game["ante"] or amt
+                detail, live = "ante", False
+            left[seat] -= amt
+            total = None
+            if live:
+                total = rnd.get(seat, 0) + amt
+                rnd[seat] = total
+            out.append(["post", seat, name, amt, total, None, detail, f"{prefix}{n}", n])
+            continue
+        if verb == "is disconnected and ALL IN.":
+            protected.add(name)
+            continue
+        if verb == "allin" and name in protected:
+            out.append(["annotation", seat, name, None, None, None, "all_in_protection",
+                        f"{prefix}{n}", n])
+            continue
+        if verb == "mucks cards":
+            got = hole.get(seat)
+            row = ["muck", seat, name, None, None, got if got and "??" not in got else None,
+                   None, f"{prefix}{n}", n]
+            mucked[name] = row
+            out.append(row)
+            continue
+        if verb == "shows cards" or verb.startswith("shows "):
+            continue  # the cards come in the summary
+        label = next((known for pattern, known in _OLD_NOTES if pattern.match(verb)), None)
+        if label is None:
+            if not STATUS_LINE.match(verb):
+                return False
+            label = f"note: {verb}"
+        out.append(["annotation", seat, name, None, None, None, label, f"{prefix}{n}", n])
+    if section != "ended" or total_pot is None:
+        return False
+    for at, who, amount in results:
+        out.append(["award", seat_of[who], who, amount, None, None, "main", f"{prefix}{at}",
+                    at])
+    if is_stud and "bring_in" not in game:
+        game["bring_in"] = low // 2
+        out[0][7] += ";bring_in=not posted, assumed half the small bet"
+    if structure == "fixed_limit" and not is_stud:
+        game["small_blind"] = sb_posted if sb_posted is not None else low // 2
+    # money_last: the play, then the awards as logged, then the rake before the jackpot
+    play = [r for r in out if r[0] != "award" and r[0] != "rake"]
+    paid = [r for r in out if r[0] == "award"]
+    raked = [r for r in out if r[0] == "rake" and r[6] != "jackpot"]
+    jackpot = [r for r in out if r[0] == "rake" and r[6] == "jackpot"]
+    hand_id, table_id = f"wpn:{g.group('id')}", desc or None
+    rows = cols.rows
+    base = len(rows)
+    seq = 0
+    for kind, seat, name, amount, total, cards, detail, source, line in (
+            *play, *paid, *raked, *jackpot):
+        rows.append((hand_id, seq, None, table_id, kind, seat, name, amount, total, cards,
+                     detail, None, source, line))
+        seq += 1
+    rows.append((hand_id, seq, None, table_id, "hand_ended", None, None, None, None, None,
+                 f"total_pot={total_pot}", None, f"{prefix}{last}", last))
+    started = rows[base]  # the hand's first row: its time and game
+    rows[base] = (*started[:2], ts, *started[3:11], game, *started[12:])
+    return True
+
+
+def _fast_winning(block: list[tuple[int, str]], file_name: str, cols: EventColumns) -> bool:
+    """The fast path of the older format's common hands (`_fast_old`); a newer-format hand
+    is the line parser's."""
+    if block[0][1].lstrip("\ufeff").startswith("Game started at: "):
+        return _fast_old(block, file_name, cols)
+    return False
+
+
 def _map_winning(block: list[tuple[int, str]], file_name: str) -> SiteHand:
     if block[0][1].lstrip("\ufeff").startswith("Game started at: "):
         return _Old(block, file_name).map()
@@ -796,6 +1198,13 @@ class WinningImporter(SiteTextImporter):
 
     def hand_id_of(self, header: str) -> str | None:
         return _old_hand_id([(0, header)])
+
+    def read(self, path: Path) -> Iterator[Chunk]:
+        """Stream `path` as chunks of about `chunk_hands` whole hands each (the older format's
+        common hands by the fast path, the others by the line parser)."""
+        yield from read_columns(path, header=self.header(), chunk_hands=self.chunk_hands,
+                                fast=_fast_winning, map_hand=_map_winning,
+                                hand_id_of=self.hand_id_of)
 
 
 IMPORTER = WinningImporter()
