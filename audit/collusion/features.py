@@ -329,12 +329,16 @@ def player_totals(table: pl.LazyFrame) -> pl.LazyFrame:
     (`wk{g}_n` and so on, per game group g of GAME_GROUPS.)
     """
     c = pl.col
+    # co-entry: each pair's weighted (clipped) log odds ratio of entering together and its
+    # weight, summed over a player's pairs (`co_entry_terms`)
+    ce = co_entry_terms(c("hands"), c("va"), c("vb"), c("vboth"))
     side_a = table.select(
         player=c("player_a"), hands=c("hands"), hu_n=c("hu_n"), soft_k=c("soft_ka"),
         f_n=c("fa_n"), f_k=c("fa_k"), sf_n=c("sfa_n"), sf_k=c("sfa_k"), gain=-c("flow"),
         flow_nz=c("flow_nz"), pot_nz=c("flow_w"),
         hf_k=c("hfa_k"), ind_n=c("fb_k"), ind_k=c("hfb_k"), fd_n=c("fb_n"), fd_k=c("fb_k"),
         ws_n=c("ws_n"), ws_k=c("ws_k"), cd_n=c("cd_n"), cd_k=c("cd_k"),
+        ce_wl=ce[0], ce_w=ce[1],
         **_card_share_side("a", "b"),
     )
     side_b = table.select(
@@ -343,10 +347,27 @@ def player_totals(table: pl.LazyFrame) -> pl.LazyFrame:
         flow_nz=c("flow_nz"), pot_nz=c("flow_w"),
         hf_k=c("hfb_k"), ind_n=c("fa_k"), ind_k=c("hfa_k"), fd_n=c("fa_n"), fd_k=c("fa_k"),
         ws_n=c("ws_n"), ws_k=c("ws_k"), cd_n=c("cd_n"), cd_k=c("cd_k"),
+        ce_wl=ce[0], ce_w=ce[1],
         **_card_share_side("b", "a"),
     )
     sides = pl.concat([side_a, side_b])
     return sides.group_by("player").agg(pl.all().sum())
+
+
+CO_ENTRY_CLIP = 1.0  # a pair's log odds ratio of entering together, as it enters baselines
+
+
+def co_entry_terms(n: pl.Expr, va: pl.Expr, vb: pl.Expr, both: pl.Expr
+                   ) -> tuple[pl.Expr, pl.Expr]:
+    """A pair's co-entry log odds ratio (entered or not, each player; a half added to each
+    cell) clipped to ±CO_ENTRY_CLIP, times its weight (inverse variance), and the weight: summed
+    over a player's pairs, their ratio is his usual co-entry with anyone. Clipped so that one
+    partner far out (a team entering together or apart) does not set his usual."""
+    n, va, vb, both = (x.cast(pl.Float64) for x in (n, va, vb, both))
+    cells = (both + 0.5, va - both + 0.5, vb - both + 0.5, n - va - vb + both + 0.5)
+    lor = ((cells[0] * cells[3]) / (cells[1] * cells[2])).log()
+    w = 1.0 / (1.0 / cells[0] + 1.0 / cells[1] + 1.0 / cells[2] + 1.0 / cells[3])
+    return lor.clip(-CO_ENTRY_CLIP, CO_ENTRY_CLIP) * w, w
 
 
 def _card_share_side(me: str, other: str) -> dict[str, pl.Expr]:

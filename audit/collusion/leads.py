@@ -227,6 +227,7 @@ def score_pairs(table: pl.DataFrame, totals: pl.DataFrame, rates: pl.DataFrame,
                                        "softplay"], pool), np.nan)}
 
     for name, pre, tot in (("fold_to_partner", "f", "f"), ("strong_fold", "sf", "sf")):
+        k_pair, n_pair = g[f"{pre}a_k"] + g[f"{pre}b_k"], g[f"{pre}a_n"] + g[f"{pre}b_n"]
         r = pool.ratio(g[f"{pre}a_k"] + g[f"{pre}b_k"], g[f"{pre}a_n"] + g[f"{pre}b_n"])
         pa_ = _shrunk(g[f"{tot}_k__a"] - g[f"{pre}a_k"], g[f"{tot}_n__a"] - g[f"{pre}a_n"], r)
         pb_ = _shrunk(g[f"{tot}_k__b"] - g[f"{pre}b_k"], g[f"{tot}_n__b"] - g[f"{pre}b_n"], r)
@@ -236,7 +237,15 @@ def score_pairs(table: pl.DataFrame, totals: pl.DataFrame, rates: pl.DataFrame,
             r = pool.floor(r, 1e-6)
             drew_a = _shrunk(g["fd_k__a"] - g["fb_k"], g["fd_n__a"] - g["fb_n"], r)
             drew_b = _shrunk(g["fd_k__b"] - g["fa_k"], g["fd_n__b"] - g["fa_n"], r)
-            pa_, pb_ = np.clip(pa_ * drew_b / r, 0, 0.99), np.clip(pb_ * drew_a / r, 0, 0.99)
+            # over the fold rate of the pair's own context (all the other pairs of A and of
+            # B, folds either way), not the population's: both tendencies are measured at the
+            # players' own tables, and a table that folds a lot (a team whipsawing or dumping
+            # at it) raised both and counted twice
+            ctx = np.maximum(_shrunk(
+                g["f_k__a"] + g["fd_k__a"] + g["f_k__b"] + g["fd_k__b"] - 2 * k_pair,
+                g["f_n__a"] + g["fd_n__a"] + g["f_n__b"] + g["fd_n__b"] - 2 * n_pair, r), 1e-6)
+            pa_, pb_ = (np.clip(pa_ * drew_b / ctx, 0, 0.99),
+                        np.clip(pb_ * drew_a / ctx, 0, 0.99))
         n = g[f"{pre}a_n"] + g[f"{pre}b_n"]
         k = g[f"{pre}a_k"] + g[f"{pre}b_k"]
         e = g[f"{pre}a_n"] * pa_ + g[f"{pre}b_n"] * pb_
@@ -329,7 +338,25 @@ def score_pairs(table: pl.DataFrame, totals: pl.DataFrame, rates: pl.DataFrame,
     n, va, vb, both = g["hands"], g["va"], g["vb"], g["vboth"]
     cells = (both + 0.5, va - both + 0.5, vb - both + 0.5, n - va - vb + both + 0.5)
     lor = np.log(cells[0] * cells[3] / (cells[1] * cells[2]))
-    z = lor / np.sqrt(sum(1.0 / c for c in cells))
+    # against each player's own co-entry with everyone else (Mantel-Haenszel log odds ratio
+    # over his other pairs), on the log-odds scale around the pair's context (all the other
+    # pairs of A and of B): an aggressive player's raises cut the entries of whoever acts
+    # after him, so two loose-aggressive regulars who sit together for thousands of hands
+    # each cut the other's entries as they cut everyone's, and the pair shows both effects;
+    # a team that splits the pots between them shows it with each other only
+    var = sum(1.0 / c for c in cells)
+    own_w = 1.0 / var
+    own_wl = np.clip(lor, -F.CO_ENTRY_CLIP, F.CO_ENTRY_CLIP) * own_w
+    wa, wla = g["ce_w__a"] - own_w, g["ce_wl__a"] - own_wl
+    wb, wlb = g["ce_w__b"] - own_w, g["ce_wl__b"] - own_wl
+    # shrunk toward the population's usual with the weight of a pair of min_hands-ish hands
+    usual = float(np.sum(own_wl)) / max(float(np.sum(own_w)), 1e-9) if not pool.lone else 0.0
+    w0 = 10.0
+    mean_a = (wla + w0 * usual) / (np.maximum(wa, 0) + w0)
+    mean_b = (wlb + w0 * usual) / (np.maximum(wb, 0) + w0)
+    ctx = (wla + wlb + w0 * usual) / (np.maximum(wa + wb, 0) + w0)
+    base = mean_a + mean_b - ctx
+    z = (lor - base) / np.sqrt(var)
     ok = np.minimum(va, vb) >= MIN_SAMPLE["co_entry"]
     zc = z if pool.lone else empirical_null(z, ok)  # (fewer than 10: as is)
     out |= {"co_entry_n": n, "co_entry_k": both, "co_entry_e": va * vb / np.maximum(n, 1),
@@ -349,7 +376,17 @@ def score_pairs(table: pl.DataFrame, totals: pl.DataFrame, rates: pl.DataFrame,
         strong_b = _shrunk(g[f"sg{i}_k__b"] - ka, g[f"sg{i}_n__b"] - na, r)
         weak_b = _shrunk(g[f"wk{i}_k__b"] - kb, g[f"wk{i}_n__b"] - nb, r)
         strong_a = _shrunk(g[f"sg{i}_k__a"] - kb, g[f"sg{i}_n__a"] - nb, r)
-        e = e + na * _odds_product(weak_a, strong_b, r) + nb * _odds_product(weak_b, strong_a, r)
+        # both tendencies are measured at the tables the two players sit at, so each carries
+        # the looseness of those tables: combined around the population rate, a loose table
+        # counts twice (every pair of a table where a chip-dumping team drags the pots wide
+        # open looked like card sharers). Combined around the rate of the pair's own context
+        # instead: the weaker hand joining in all the other pairs of A and of B.
+        ctx = _shrunk(sum(g[f"{s}{i}_k__{x}"] for s in ("wk", "sg") for x in "ab")
+                      - 2 * (ka + kb),
+                      sum(g[f"{s}{i}_n__{x}"] for s in ("wk", "sg") for x in "ab")
+                      - 2 * (na + nb), r)
+        e = e + (na * _odds_product(weak_a, strong_b, ctx)
+                 + nb * _odds_product(weak_b, strong_a, ctx))
         n, k = n + na + nb, k + ka + kb
     r = pool.ratio(k, n)
     ok = n >= MIN_SAMPLE["card_share"]
