@@ -51,7 +51,11 @@ HAND_PLAYER_COLUMNS = (
     "folded_street", "all_in_street", "showed", "hole_cards", "hand_class", "faced_bet_from",
 )
 HAND_COLUMNS = ("hand_id", "ts", "table_id", "players", "pot", "showdown", "big_blind",
-                "variant", "structure")
+                "variant", "structure", "profile")
+# the hands projection's `profile` names the rules that judged the hand; a tournament hand is
+# judged with the tournament overlay (`montana@1+tournament@1`): the hand's format, as the
+# hand_started event's game.tournament says it, without reading the events again
+TOURNAMENT_OVERLAY = "tournament@"
 # games in which entering the pot means different things (how many enter, with what), for
 # baselines taken game by game: hold'em or Omaha, big-bet or fixed limit
 GAME_GROUPS = ("holdem big-bet", "holdem fixed limit", "omaha big-bet", "omaha fixed limit")
@@ -119,6 +123,14 @@ def preflop_strength(hole: pl.Expr, variant: pl.Expr) -> pl.Expr:
     return pl.when(known).then(best).otherwise(None).cast(pl.Int16)
 
 
+def hand_columns(hands: pl.LazyFrame) -> pl.LazyFrame:
+    """The HAND_COLUMNS of a hands projection (`profile` null where a frame has none: hands of
+    unknown format count as cash hands)."""
+    if "profile" not in hands.collect_schema().names():
+        hands = hands.with_columns(profile=pl.lit(None, dtype=pl.String))
+    return hands.select(HAND_COLUMNS)
+
+
 def player_hands(hand_players: pl.LazyFrame, hands: pl.LazyFrame) -> pl.LazyFrame:
     """One row per named player per hand with the per-player flags the pair features need."""
     hp = hand_players.select(HAND_PLAYER_COLUMNS).filter(pl.col("player").is_not_null())
@@ -155,7 +167,12 @@ def player_hands(hand_players: pl.LazyFrame, hands: pl.LazyFrame) -> pl.LazyFram
         .agg(caught=pl.len().cast(pl.Int32))
         .rename({"faced_bet_from": "player"})
     )
-    h = hands.select(HAND_COLUMNS)
+    h = hand_columns(hands).with_columns(
+        # a tournament hand dealt to two players: whatever one loses the other wins, and the
+        # match ends when one has every chip (a heads-up freezeout), so the chips that flow
+        # between the two are the format's, not a transfer either chose
+        hu_tournament=pl.col("profile").str.contains(TOURNAMENT_OVERLAY, literal=True)
+        .fill_null(False) & (pl.col("players") == 2)).drop("profile")
     rows = (hp.join(per_hand, on="hand_id", how="left")
             .join(callers, on=["hand_id", "player"], how="left")
             .join(h, on="hand_id", how="left"))
@@ -201,7 +218,7 @@ def _big_blind() -> pl.Expr:
 
 
 _COMMON = ("hand_id", "ts", "table_id", "players", "pot", "showdown", "big_blind", "game",
-           "n_contest", "n_allin_preflop", "total_gain")
+           "n_contest", "n_allin_preflop", "total_gain", "hu_tournament")
 # the columns of `player_hands` that `pair_hands` reads
 PAIR_INPUT = (*_COMMON, *(c for c in _SIDE if c not in _COMMON))
 
@@ -227,7 +244,8 @@ def pair_hands(ph: pl.LazyFrame, only: pl.DataFrame | None = None,
     # flows in big blinds: players move between stakes, and a chip at 200/400 is not a chip at
     # 5/10 (hands without a big blind count their chips as they are)
     gain = pl.col("total_gain").cast(pl.Float64) * _big_blind()
-    flow = pl.when(gain > 0).then(
+    # no flow counted in a heads-up tournament hand (`player_hands`: the format's)
+    flow = pl.when((gain > 0) & ~pl.col("hu_tournament")).then(
         (a("loss_a") * b("gain_b") - b("loss_b") * a("gain_a")).cast(pl.Float64) / gain
     ).otherwise(0.0)
     third_caught = (a("caught_a") + b("caught_b")
@@ -259,11 +277,12 @@ def pair_hands(ph: pl.LazyFrame, only: pl.DataFrame | None = None,
         d=flow,
         # the pot in big blinds: the scale of what could flow in the hand (skill null model)
         w=(pl.col("pot").cast(pl.Float64) / _big_blind()).fill_null(0.0),
-        d_chips=pl.when(pl.col("total_gain") > 0).then(
+        d_chips=pl.when((pl.col("total_gain") > 0) & ~pl.col("hu_tournament")).then(
             (a("loss_a") * b("gain_b") - b("loss_b") * a("gain_a")).cast(pl.Float64)
             / pl.col("total_gain").cast(pl.Float64)).otherwise(0.0),
-        hfold_a=fa & a("folded_a") & a("heavy_a"),
-        hfold_b=fb & b("folded_b") & b("heavy_b"),
+        # (a heavy fold moves chips too: not in a heads-up tournament hand, as the flow)
+        hfold_a=fa & a("folded_a") & a("heavy_a") & ~pl.col("hu_tournament"),
+        hfold_b=fb & b("folded_b") & b("heavy_b") & ~pl.col("hu_tournament"),
         multi=pl.col("players") >= 3,
         ws=(aa > 0) & (ab > 0) & (aa + ab >= 3) & (third_caught >= 1),
         cd_opp=cd_opp,
