@@ -370,7 +370,30 @@ def player_totals(table: pl.LazyFrame) -> pl.LazyFrame:
         **_card_share_side("b", "a"),
     )
     sides = pl.concat([side_a, side_b])
-    return sides.group_by("player").agg(pl.all().sum())
+    totals = sides.group_by("player").agg(pl.all().sum())
+    # card sharing: how often the others who sat with a player joined his stronger hands, as
+    # their own entry rates with a weaker hand predict (`sg{g}_e`): being joined often is the
+    # looseness of the company he keeps (a table of loose players), not a trait of his
+    weak = totals.select("player", *[weak_rate(c(f"wk{g}_k"), c(f"wk{g}_n")).alias(f"w{g}")
+                                     for g in range(len(GAME_GROUPS))])
+    wa = weak.rename({"player": "player_a", **{f"w{g}": f"w{g}_a"
+                                               for g in range(len(GAME_GROUPS))}})
+    wb = weak.rename({"player": "player_b", **{f"w{g}": f"w{g}_b"
+                                               for g in range(len(GAME_GROUPS))}})
+    rows = table.join(wa, on="player_a", how="left").join(wb, on="player_b", how="left")
+    joined = pl.concat([
+        rows.select(player=c("player_a"), **{f"sg{g}_e": c(f"cs{g}_nb") * c(f"w{g}_b")
+                                             for g in range(len(GAME_GROUPS))}),
+        rows.select(player=c("player_b"), **{f"sg{g}_e": c(f"cs{g}_na") * c(f"w{g}_a")
+                                             for g in range(len(GAME_GROUPS))}),
+    ]).group_by("player").agg(pl.all().sum())
+    return totals.join(weak, on="player", how="left").join(joined, on="player", how="left")
+
+
+def weak_rate(k: pl.Expr | float, n: pl.Expr | float) -> pl.Expr | float:
+    """A player's rate of entering with the weaker of two known hands (a pseudo-count each way:
+    a player seldom seen is about even)."""
+    return (k + 1) / (n + 2)
 
 
 CO_ENTRY_CLIP = 1.0  # a pair's log odds ratio of entering together, as it enters baselines

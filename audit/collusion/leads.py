@@ -6,8 +6,9 @@ everyone except this partner, shrunk toward the population rate with ALPHA pseud
 - softplay (PATTERN-SOFTPLAY): bets/raises of A and B in heads-up pots against each other;
   binomial lower tail against the mean of their own heads-up aggression rates against others.
 - fold_to_partner (PATTERN-COLLUSION): folds to the partner's bet or raise; binomial upper tail
-  with rate own·drew/population: the folder's fold rate facing others' bets times the bettor's
-  rate of drawing folds from others, over the population rate.
+  with rate own·drew/context: the folder's fold rate facing others' bets times the bettor's
+  rate of drawing folds from others, over the fold rate of the pair's context (all the other
+  pairs of both players: their tables), not the population's, so a table's style counts once.
 - strong_fold (PATTERN-COLLUSION): folds of known strong hole cards to the partner's bets;
   binomial upper tail against the player's own such folds against others.
 - chip_dump (PATTERN-CHIP-DUMP): net flow between the pair in big blinds (blinds lost without
@@ -30,14 +31,16 @@ everyone except this partner, shrunk toward the population rate with ALPHA pseud
   pair's chances) over everyone's share Q.
 - card_share (PATTERN-COLLUSION): where both starting hands are known (button games; Chen
   points of the best two hole cards) and the stronger one entered voluntarily: how often the
-  weaker entered too; binomial lower tail with rate odds(weaker)·odds(stronger)/odds(population):
-  the weaker player's entry rate when another player entered with a better hand than his, and
-  the stronger player's rate of being joined by others' weaker hands. Hole-card sharing: the
-  weaker of the two hands folds so that only the stronger plays.
+  weaker entered too; binomial lower tail with rate weak·pull: the weaker player's entry rate
+  when another player entered with a better hand than his, times the stronger player's pull
+  (how often others joined his stronger hands over what their own such entry rates predict).
+  Hole-card sharing: the weaker of the two hands folds so that only the stronger plays.
 - co_entry (PATTERN-COLLUSION): hands both entered voluntarily, as a log odds ratio against
-  independent entry at each one's rate in the pair's hands, standardised (z), then centred and
-  scaled by the median and MAD of all tested pairs' z (empirical null); lower normal tail.
-  Hole-card sharing and team play show as partners who seldom contest the same pot.
+  independent entry at each one's rate in the pair's hands, less what each player's usual
+  co-entry with everyone else predicts (an aggressive player's raises cut the entries of whoever
+  acts after him), standardised (z), then centred and scaled by the median and MAD of all
+  tested pairs' z (empirical null); lower normal tail. Hole-card sharing and team play show as
+  partners who seldom contest the same pot with each other only.
 - seating (PATTERN-COLLUSION): table-days shared; Poisson upper tail with the mean expected if
   each sitting picked any table open that day at random. Reported as evidence only, not combined
   (SEATING_NOTE).
@@ -192,14 +195,6 @@ def _z_dispersion(z: Any, use: Any) -> float:
     if z.size < 20:
         return 1.0
     return max(1.0, float(np.median(z * z)) / CHI2_1_MEDIAN)
-
-
-def _odds_product(p1: Any, p2: Any, base: float) -> Any:
-    """The rate whose odds are odds(p1)·odds(p2)/odds(base): two players' tendencies, each
-    measured against the population rate `base`, combined."""
-    p1, p2 = np.clip(p1, 1e-6, 1 - 1e-6), np.clip(p2, 1e-6, 1 - 1e-6)
-    odds = (p1 / (1 - p1)) * (p2 / (1 - p2)) / (base / (1 - base))
-    return np.clip(odds / (1 + odds), 1e-6, 1 - 1e-6)
 
 
 def score_pairs(table: pl.DataFrame, totals: pl.DataFrame, rates: pl.DataFrame,
@@ -364,29 +359,26 @@ def score_pairs(table: pl.DataFrame, totals: pl.DataFrame, rates: pl.DataFrame,
 
     # hole-card sharing: when the stronger of the two known starting hands entered the pot, how
     # often the weaker entered too, against the weaker player's rate when someone else entered
-    # with a better hand than his and the stronger player's rate of being joined by weaker hands
-    # of others (combined on the log-odds scale around the population rate): tight and loose
-    # players are honest reasons, a look at the partner's cards is not
+    # with a better hand than his and the stronger player's pull on weaker hands of others:
+    # tight and loose players are honest reasons, a look at the partner's cards is not
     # game by game (GAME_GROUPS): how often the weaker hand plays along differs by game
     n = k = e = 0.0
     for i in range(len(F.GAME_GROUPS)):
         na, ka, nb, kb = (g[f"cs{i}_{x}"] for x in ("na", "ka", "nb", "kb"))
         r = np.clip(pool.ratio(ka + kb, na + nb), 0.01, 0.99)
         weak_a = _shrunk(g[f"wk{i}_k__a"] - ka, g[f"wk{i}_n__a"] - na, r)
-        strong_b = _shrunk(g[f"sg{i}_k__b"] - ka, g[f"sg{i}_n__b"] - na, r)
         weak_b = _shrunk(g[f"wk{i}_k__b"] - kb, g[f"wk{i}_n__b"] - nb, r)
-        strong_a = _shrunk(g[f"sg{i}_k__a"] - kb, g[f"sg{i}_n__a"] - nb, r)
-        # both tendencies are measured at the tables the two players sit at, so each carries
-        # the looseness of those tables: combined around the population rate, a loose table
-        # counts twice (every pair of a table where a chip-dumping team drags the pots wide
-        # open looked like card sharers). Combined around the rate of the pair's own context
-        # instead: the weaker hand joining in all the other pairs of A and of B.
-        ctx = _shrunk(sum(g[f"{s}{i}_k__{x}"] for s in ("wk", "sg") for x in "ab")
-                      - 2 * (ka + kb),
-                      sum(g[f"{s}{i}_n__{x}"] for s in ("wk", "sg") for x in "ab")
-                      - 2 * (na + nb), r)
-        e = e + (na * _odds_product(weak_a, strong_b, ctx)
-                 + nb * _odds_product(weak_b, strong_a, ctx))
+        # the stronger player's effect on those who hold the weaker hand: how often the others
+        # joined his stronger hands over how often their own entry rates predict (without this
+        # pair), shrunk toward no effect. Against the population's rate instead, a player at a
+        # loose table (a chip-dumping team joining every pot) looked like one who draws callers,
+        # and two honest regulars of that table like card sharers.
+        pull_b = ((g[f"sg{i}_k__b"] - ka + ALPHA * r)
+                  / np.maximum(g[f"sg{i}_e__b"] - na * g[f"w{i}__a"] + ALPHA * r, 1e-9))
+        pull_a = ((g[f"sg{i}_k__a"] - kb + ALPHA * r)
+                  / np.maximum(g[f"sg{i}_e__a"] - nb * g[f"w{i}__b"] + ALPHA * r, 1e-9))
+        e = e + (na * np.clip(weak_a * pull_b, 1e-6, 0.99)
+                 + nb * np.clip(weak_b * pull_a, 1e-6, 0.99))
         n, k = n + na + nb, k + ka + kb
     r = pool.ratio(k, n)
     ok = n >= MIN_SAMPLE["card_share"]
