@@ -6,9 +6,10 @@ everyone except this partner, shrunk toward the population rate with ALPHA pseud
 - softplay (PATTERN-SOFTPLAY): bets/raises of A and B in heads-up pots against each other;
   binomial lower tail against the mean of their own heads-up aggression rates against others.
 - fold_to_partner (PATTERN-COLLUSION): folds to the partner's bet or raise; binomial upper tail
-  with rate own·drew/context: the folder's fold rate facing others' bets times the bettor's
-  rate of drawing folds from others, over the fold rate of the pair's context (all the other
-  pairs of both players: their tables), not the population's, so a table's style counts once.
+  with odds own·drew/context: the folder's fold rate facing others' bets and the bettor's rate
+  of drawing folds from others, combined on the odds scale around the fold rate of the pair's
+  context (all the other pairs of both players: their tables), not the population's, so a
+  table's style counts once.
 - strong_fold (PATTERN-COLLUSION): folds of known strong hole cards to the partner's bets;
   binomial upper tail against the player's own such folds against others.
 - chip_dump (PATTERN-CHIP-DUMP): net flow between the pair in big blinds (blinds lost without
@@ -197,6 +198,14 @@ def _z_dispersion(z: Any, use: Any) -> float:
     return max(1.0, float(np.median(z * z)) / CHI2_1_MEDIAN)
 
 
+def _odds_product(p1: Any, p2: Any, base: Any) -> Any:
+    """The rate whose odds are odds(p1)·odds(p2)/odds(base): two players' tendencies, each
+    measured against the rate `base` of where they were measured, combined."""
+    p1, p2, base = (np.clip(x, 1e-6, 1 - 1e-6) for x in (p1, p2, base))
+    odds = (p1 / (1 - p1)) * (p2 / (1 - p2)) / (base / (1 - base))
+    return np.clip(odds / (1 + odds), 1e-6, 1 - 1e-6)
+
+
 def score_pairs(table: pl.DataFrame, totals: pl.DataFrame, rates: pl.DataFrame,
                 pool: _Pool = WHOLE, keep: tuple[str, ...] = ()) -> pl.DataFrame:
     """Per pair: each feature's observed, expected and p-value (NaN when not tested); `pool`:
@@ -239,8 +248,9 @@ def score_pairs(table: pl.DataFrame, totals: pl.DataFrame, rates: pl.DataFrame,
             ctx = np.maximum(_shrunk(
                 g["f_k__a"] + g["fd_k__a"] + g["f_k__b"] + g["fd_k__b"] - 2 * k_pair,
                 g["f_n__a"] + g["fd_n__a"] + g["f_n__b"] + g["fd_n__b"] - 2 * n_pair, r), 1e-6)
-            pa_, pb_ = (np.clip(pa_ * drew_b / ctx, 0, 0.99),
-                        np.clip(pb_ * drew_a / ctx, 0, 0.99))
+            # combined on the odds scale: fold rates run close to 1, where a product of rates
+            # passes 1 and had to be cut off there
+            pa_, pb_ = _odds_product(pa_, drew_b, ctx), _odds_product(pb_, drew_a, ctx)
         n = g[f"{pre}a_n"] + g[f"{pre}b_n"]
         k = g[f"{pre}a_k"] + g[f"{pre}b_k"]
         e = g[f"{pre}a_n"] * pa_ + g[f"{pre}b_n"] * pb_
