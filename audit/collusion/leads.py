@@ -355,7 +355,7 @@ def score_pairs(table: pl.DataFrame, totals: pl.DataFrame, rates: pl.DataFrame,
     wa, wla = g["ce_w__a"] - own_w, g["ce_wl__a"] - own_wl
     wb, wlb = g["ce_w__b"] - own_w, g["ce_wl__b"] - own_wl
     # shrunk toward the population's usual with the weight of a pair of min_hands-ish hands
-    usual = float(np.sum(own_wl)) / max(float(np.sum(own_w)), 1e-9) if not pool.lone else 0.0
+    usual = pool.ratio(own_wl, own_w)
     w0 = 10.0
     mean_a = (wla + w0 * usual) / (np.maximum(wa, 0) + w0)
     mean_b = (wlb + w0 * usual) / (np.maximum(wb, 0) + w0)
