@@ -34,7 +34,7 @@ from audit.collusion import features as F
 
 KEYS = ["player_a", "player_b"]
 # bump when a pair feature changes: kept partials of another version are recomputed
-PARTIAL_VERSION = 3
+PARTIAL_VERSION = 5
 PARTIAL_FILE = "collusion_pairs.parquet"
 ROWS_PER_CHUNK = 2_000_000  # hand_players rows per chunk (about 300,000 hands)
 
@@ -158,7 +158,7 @@ class HandRows:
         """The projections' rows of piece `i`: the hand players read (they are read three
         times below), the hands as a scan."""
         hp = self.hand_players.select(F.HAND_PLAYER_COLUMNS)
-        hands = self.hands.select(F.HAND_COLUMNS)
+        hands = F.hand_columns(self.hands)
         if self.pieces == 1:
             return hp.collect(), hands
         if self.spill and hasattr(pl, "PartitionBy"):

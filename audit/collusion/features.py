@@ -51,7 +51,11 @@ HAND_PLAYER_COLUMNS = (
     "folded_street", "all_in_street", "showed", "hole_cards", "hand_class", "faced_bet_from",
 )
 HAND_COLUMNS = ("hand_id", "ts", "table_id", "players", "pot", "showdown", "big_blind",
-                "variant", "structure")
+                "variant", "structure", "profile")
+# the hands projection's `profile` names the rules that judged the hand; a tournament hand is
+# judged with the tournament overlay (`montana@1+tournament@1`): the hand's format, as the
+# hand_started event's game.tournament says it, without reading the events again
+TOURNAMENT_OVERLAY = "tournament@"
 # games in which entering the pot means different things (how many enter, with what), for
 # baselines taken game by game: hold'em or Omaha, big-bet or fixed limit
 GAME_GROUPS = ("holdem big-bet", "holdem fixed limit", "omaha big-bet", "omaha fixed limit")
@@ -119,6 +123,14 @@ def preflop_strength(hole: pl.Expr, variant: pl.Expr) -> pl.Expr:
     return pl.when(known).then(best).otherwise(None).cast(pl.Int16)
 
 
+def hand_columns(hands: pl.LazyFrame) -> pl.LazyFrame:
+    """The HAND_COLUMNS of a hands projection (`profile` null where a frame has none: hands of
+    unknown format count as cash hands)."""
+    if "profile" not in hands.collect_schema().names():
+        hands = hands.with_columns(profile=pl.lit(None, dtype=pl.String))
+    return hands.select(HAND_COLUMNS)
+
+
 def player_hands(hand_players: pl.LazyFrame, hands: pl.LazyFrame) -> pl.LazyFrame:
     """One row per named player per hand with the per-player flags the pair features need."""
     hp = hand_players.select(HAND_PLAYER_COLUMNS).filter(pl.col("player").is_not_null())
@@ -155,7 +167,12 @@ def player_hands(hand_players: pl.LazyFrame, hands: pl.LazyFrame) -> pl.LazyFram
         .agg(caught=pl.len().cast(pl.Int32))
         .rename({"faced_bet_from": "player"})
     )
-    h = hands.select(HAND_COLUMNS)
+    h = hand_columns(hands).with_columns(
+        # a tournament hand dealt to two players: whatever one loses the other wins, and the
+        # match ends when one has every chip (a heads-up freezeout), so the chips that flow
+        # between the two are the format's, not a transfer either chose
+        hu_tournament=pl.col("profile").str.contains(TOURNAMENT_OVERLAY, literal=True)
+        .fill_null(False) & (pl.col("players") == 2)).drop("profile")
     rows = (hp.join(per_hand, on="hand_id", how="left")
             .join(callers, on=["hand_id", "player"], how="left")
             .join(h, on="hand_id", how="left"))
@@ -201,7 +218,7 @@ def _big_blind() -> pl.Expr:
 
 
 _COMMON = ("hand_id", "ts", "table_id", "players", "pot", "showdown", "big_blind", "game",
-           "n_contest", "n_allin_preflop", "total_gain")
+           "n_contest", "n_allin_preflop", "total_gain", "hu_tournament")
 # the columns of `player_hands` that `pair_hands` reads
 PAIR_INPUT = (*_COMMON, *(c for c in _SIDE if c not in _COMMON))
 
@@ -227,7 +244,8 @@ def pair_hands(ph: pl.LazyFrame, only: pl.DataFrame | None = None,
     # flows in big blinds: players move between stakes, and a chip at 200/400 is not a chip at
     # 5/10 (hands without a big blind count their chips as they are)
     gain = pl.col("total_gain").cast(pl.Float64) * _big_blind()
-    flow = pl.when(gain > 0).then(
+    # no flow counted in a heads-up tournament hand (`player_hands`: the format's)
+    flow = pl.when((gain > 0) & ~pl.col("hu_tournament")).then(
         (a("loss_a") * b("gain_b") - b("loss_b") * a("gain_a")).cast(pl.Float64) / gain
     ).otherwise(0.0)
     third_caught = (a("caught_a") + b("caught_b")
@@ -259,11 +277,12 @@ def pair_hands(ph: pl.LazyFrame, only: pl.DataFrame | None = None,
         d=flow,
         # the pot in big blinds: the scale of what could flow in the hand (skill null model)
         w=(pl.col("pot").cast(pl.Float64) / _big_blind()).fill_null(0.0),
-        d_chips=pl.when(pl.col("total_gain") > 0).then(
+        d_chips=pl.when((pl.col("total_gain") > 0) & ~pl.col("hu_tournament")).then(
             (a("loss_a") * b("gain_b") - b("loss_b") * a("gain_a")).cast(pl.Float64)
             / pl.col("total_gain").cast(pl.Float64)).otherwise(0.0),
-        hfold_a=fa & a("folded_a") & a("heavy_a"),
-        hfold_b=fb & b("folded_b") & b("heavy_b"),
+        # (a heavy fold moves chips too: not in a heads-up tournament hand, as the flow)
+        hfold_a=fa & a("folded_a") & a("heavy_a") & ~pl.col("hu_tournament"),
+        hfold_b=fb & b("folded_b") & b("heavy_b") & ~pl.col("hu_tournament"),
         multi=pl.col("players") >= 3,
         ws=(aa > 0) & (ab > 0) & (aa + ab >= 3) & (third_caught >= 1),
         cd_opp=cd_opp,
@@ -329,12 +348,16 @@ def player_totals(table: pl.LazyFrame) -> pl.LazyFrame:
     (`wk{g}_n` and so on, per game group g of GAME_GROUPS.)
     """
     c = pl.col
+    # co-entry: each pair's weighted (clipped) log odds ratio of entering together and its
+    # weight, summed over a player's pairs (`co_entry_terms`)
+    ce = co_entry_terms(c("hands"), c("va"), c("vb"), c("vboth"))
     side_a = table.select(
         player=c("player_a"), hands=c("hands"), hu_n=c("hu_n"), soft_k=c("soft_ka"),
         f_n=c("fa_n"), f_k=c("fa_k"), sf_n=c("sfa_n"), sf_k=c("sfa_k"), gain=-c("flow"),
         flow_nz=c("flow_nz"), pot_nz=c("flow_w"),
         hf_k=c("hfa_k"), ind_n=c("fb_k"), ind_k=c("hfb_k"), fd_n=c("fb_n"), fd_k=c("fb_k"),
         ws_n=c("ws_n"), ws_k=c("ws_k"), cd_n=c("cd_n"), cd_k=c("cd_k"),
+        ce_wl=ce[0], ce_w=ce[1],
         **_card_share_side("a", "b"),
     )
     side_b = table.select(
@@ -343,10 +366,50 @@ def player_totals(table: pl.LazyFrame) -> pl.LazyFrame:
         flow_nz=c("flow_nz"), pot_nz=c("flow_w"),
         hf_k=c("hfb_k"), ind_n=c("fa_k"), ind_k=c("hfa_k"), fd_n=c("fa_n"), fd_k=c("fa_k"),
         ws_n=c("ws_n"), ws_k=c("ws_k"), cd_n=c("cd_n"), cd_k=c("cd_k"),
+        ce_wl=ce[0], ce_w=ce[1],
         **_card_share_side("b", "a"),
     )
     sides = pl.concat([side_a, side_b])
-    return sides.group_by("player").agg(pl.all().sum())
+    totals = sides.group_by("player").agg(pl.all().sum())
+    # card sharing: how often the others who sat with a player joined his stronger hands, as
+    # their own entry rates with a weaker hand predict (`sg{g}_e`): being joined often is the
+    # looseness of the company he keeps (a table of loose players), not a trait of his
+    weak = totals.select("player", *[weak_rate(c(f"wk{g}_k"), c(f"wk{g}_n")).alias(f"w{g}")
+                                     for g in range(len(GAME_GROUPS))])
+    wa = weak.rename({"player": "player_a", **{f"w{g}": f"w{g}_a"
+                                               for g in range(len(GAME_GROUPS))}})
+    wb = weak.rename({"player": "player_b", **{f"w{g}": f"w{g}_b"
+                                               for g in range(len(GAME_GROUPS))}})
+    rows = table.join(wa, on="player_a", how="left").join(wb, on="player_b", how="left")
+    joined = pl.concat([
+        rows.select(player=c("player_a"), **{f"sg{g}_e": c(f"cs{g}_nb") * c(f"w{g}_b")
+                                             for g in range(len(GAME_GROUPS))}),
+        rows.select(player=c("player_b"), **{f"sg{g}_e": c(f"cs{g}_na") * c(f"w{g}_a")
+                                             for g in range(len(GAME_GROUPS))}),
+    ]).group_by("player").agg(pl.all().sum())
+    return totals.join(weak, on="player", how="left").join(joined, on="player", how="left")
+
+
+def weak_rate(k: pl.Expr | float, n: pl.Expr | float) -> pl.Expr | float:
+    """A player's rate of entering with the weaker of two known hands (a pseudo-count each way:
+    a player seldom seen is about even)."""
+    return (k + 1) / (n + 2)
+
+
+CO_ENTRY_CLIP = 1.0  # a pair's log odds ratio of entering together, as it enters baselines
+
+
+def co_entry_terms(n: pl.Expr, va: pl.Expr, vb: pl.Expr, both: pl.Expr
+                   ) -> tuple[pl.Expr, pl.Expr]:
+    """A pair's co-entry log odds ratio (entered or not, each player; a half added to each
+    cell) clipped to ±CO_ENTRY_CLIP, times its weight (inverse variance), and the weight: summed
+    over a player's pairs, their ratio is his usual co-entry with anyone. Clipped so that one
+    partner far out (a team entering together or apart) does not set his usual."""
+    n, va, vb, both = (x.cast(pl.Float64) for x in (n, va, vb, both))
+    cells = (both + 0.5, va - both + 0.5, vb - both + 0.5, n - va - vb + both + 0.5)
+    lor = ((cells[0] * cells[3]) / (cells[1] * cells[2])).log()
+    w = 1.0 / (1.0 / cells[0] + 1.0 / cells[1] + 1.0 / cells[2] + 1.0 / cells[3])
+    return lor.clip(-CO_ENTRY_CLIP, CO_ENTRY_CLIP) * w, w
 
 
 def _card_share_side(me: str, other: str) -> dict[str, pl.Expr]:

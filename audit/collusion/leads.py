@@ -6,8 +6,10 @@ everyone except this partner, shrunk toward the population rate with ALPHA pseud
 - softplay (PATTERN-SOFTPLAY): bets/raises of A and B in heads-up pots against each other;
   binomial lower tail against the mean of their own heads-up aggression rates against others.
 - fold_to_partner (PATTERN-COLLUSION): folds to the partner's bet or raise; binomial upper tail
-  with rate own·drew/population: the folder's fold rate facing others' bets times the bettor's
-  rate of drawing folds from others, over the population rate.
+  with odds own·drew/context: the folder's fold rate facing others' bets and the bettor's rate
+  of drawing folds from others, combined on the odds scale around the fold rate of the pair's
+  context (all the other pairs of both players: their tables), not the population's, so a
+  table's style counts once.
 - strong_fold (PATTERN-COLLUSION): folds of known strong hole cards to the partner's bets;
   binomial upper tail against the player's own such folds against others.
 - chip_dump (PATTERN-CHIP-DUMP): net flow between the pair in big blinds (blinds lost without
@@ -30,14 +32,16 @@ everyone except this partner, shrunk toward the population rate with ALPHA pseud
   pair's chances) over everyone's share Q.
 - card_share (PATTERN-COLLUSION): where both starting hands are known (button games; Chen
   points of the best two hole cards) and the stronger one entered voluntarily: how often the
-  weaker entered too; binomial lower tail with rate odds(weaker)·odds(stronger)/odds(population):
-  the weaker player's entry rate when another player entered with a better hand than his, and
-  the stronger player's rate of being joined by others' weaker hands. Hole-card sharing: the
-  weaker of the two hands folds so that only the stronger plays.
+  weaker entered too; binomial lower tail with rate weak·pull: the weaker player's entry rate
+  when another player entered with a better hand than his, times the stronger player's pull
+  (how often others joined his stronger hands over what their own such entry rates predict).
+  Hole-card sharing: the weaker of the two hands folds so that only the stronger plays.
 - co_entry (PATTERN-COLLUSION): hands both entered voluntarily, as a log odds ratio against
-  independent entry at each one's rate in the pair's hands, standardised (z), then centred and
-  scaled by the median and MAD of all tested pairs' z (empirical null); lower normal tail.
-  Hole-card sharing and team play show as partners who seldom contest the same pot.
+  independent entry at each one's rate in the pair's hands, less what each player's usual
+  co-entry with everyone else predicts (an aggressive player's raises cut the entries of whoever
+  acts after him), standardised (z), then centred and scaled by the median and MAD of all
+  tested pairs' z (empirical null); lower normal tail. Hole-card sharing and team play show as
+  partners who seldom contest the same pot with each other only.
 - seating (PATTERN-COLLUSION): table-days shared; Poisson upper tail with the mean expected if
   each sitting picked any table open that day at random. Reported as evidence only, not combined
   (SEATING_NOTE).
@@ -194,10 +198,10 @@ def _z_dispersion(z: Any, use: Any) -> float:
     return max(1.0, float(np.median(z * z)) / CHI2_1_MEDIAN)
 
 
-def _odds_product(p1: Any, p2: Any, base: float) -> Any:
+def _odds_product(p1: Any, p2: Any, base: Any) -> Any:
     """The rate whose odds are odds(p1)·odds(p2)/odds(base): two players' tendencies, each
-    measured against the population rate `base`, combined."""
-    p1, p2 = np.clip(p1, 1e-6, 1 - 1e-6), np.clip(p2, 1e-6, 1 - 1e-6)
+    measured against the rate `base` of where they were measured, combined."""
+    p1, p2, base = (np.clip(x, 1e-6, 1 - 1e-6) for x in (p1, p2, base))
     odds = (p1 / (1 - p1)) * (p2 / (1 - p2)) / (base / (1 - base))
     return np.clip(odds / (1 + odds), 1e-6, 1 - 1e-6)
 
@@ -227,6 +231,7 @@ def score_pairs(table: pl.DataFrame, totals: pl.DataFrame, rates: pl.DataFrame,
                                        "softplay"], pool), np.nan)}
 
     for name, pre, tot in (("fold_to_partner", "f", "f"), ("strong_fold", "sf", "sf")):
+        k_pair, n_pair = g[f"{pre}a_k"] + g[f"{pre}b_k"], g[f"{pre}a_n"] + g[f"{pre}b_n"]
         r = pool.ratio(g[f"{pre}a_k"] + g[f"{pre}b_k"], g[f"{pre}a_n"] + g[f"{pre}b_n"])
         pa_ = _shrunk(g[f"{tot}_k__a"] - g[f"{pre}a_k"], g[f"{tot}_n__a"] - g[f"{pre}a_n"], r)
         pb_ = _shrunk(g[f"{tot}_k__b"] - g[f"{pre}b_k"], g[f"{tot}_n__b"] - g[f"{pre}b_n"], r)
@@ -236,7 +241,16 @@ def score_pairs(table: pl.DataFrame, totals: pl.DataFrame, rates: pl.DataFrame,
             r = pool.floor(r, 1e-6)
             drew_a = _shrunk(g["fd_k__a"] - g["fb_k"], g["fd_n__a"] - g["fb_n"], r)
             drew_b = _shrunk(g["fd_k__b"] - g["fa_k"], g["fd_n__b"] - g["fa_n"], r)
-            pa_, pb_ = np.clip(pa_ * drew_b / r, 0, 0.99), np.clip(pb_ * drew_a / r, 0, 0.99)
+            # over the fold rate of the pair's own context (all the other pairs of A and of
+            # B, folds either way), not the population's: both tendencies are measured at the
+            # players' own tables, and a table that folds a lot (a team whipsawing or dumping
+            # at it) raised both and counted twice
+            ctx = np.maximum(_shrunk(
+                g["f_k__a"] + g["fd_k__a"] + g["f_k__b"] + g["fd_k__b"] - 2 * k_pair,
+                g["f_n__a"] + g["fd_n__a"] + g["f_n__b"] + g["fd_n__b"] - 2 * n_pair, r), 1e-6)
+            # combined on the odds scale: fold rates run close to 1, where a product of rates
+            # passes 1 and had to be cut off there
+            pa_, pb_ = _odds_product(pa_, drew_b, ctx), _odds_product(pb_, drew_a, ctx)
         n = g[f"{pre}a_n"] + g[f"{pre}b_n"]
         k = g[f"{pre}a_k"] + g[f"{pre}b_k"]
         e = g[f"{pre}a_n"] * pa_ + g[f"{pre}b_n"] * pb_
@@ -329,7 +343,25 @@ def score_pairs(table: pl.DataFrame, totals: pl.DataFrame, rates: pl.DataFrame,
     n, va, vb, both = g["hands"], g["va"], g["vb"], g["vboth"]
     cells = (both + 0.5, va - both + 0.5, vb - both + 0.5, n - va - vb + both + 0.5)
     lor = np.log(cells[0] * cells[3] / (cells[1] * cells[2]))
-    z = lor / np.sqrt(sum(1.0 / c for c in cells))
+    # against each player's own co-entry with everyone else (Mantel-Haenszel log odds ratio
+    # over his other pairs), on the log-odds scale around the pair's context (all the other
+    # pairs of A and of B): an aggressive player's raises cut the entries of whoever acts
+    # after him, so two loose-aggressive regulars who sit together for thousands of hands
+    # each cut the other's entries as they cut everyone's, and the pair shows both effects;
+    # a team that splits the pots between them shows it with each other only
+    var = sum(1.0 / c for c in cells)
+    own_w = 1.0 / var
+    own_wl = np.clip(lor, -F.CO_ENTRY_CLIP, F.CO_ENTRY_CLIP) * own_w
+    wa, wla = g["ce_w__a"] - own_w, g["ce_wl__a"] - own_wl
+    wb, wlb = g["ce_w__b"] - own_w, g["ce_wl__b"] - own_wl
+    # shrunk toward the population's usual with the weight of a pair of min_hands-ish hands
+    usual = pool.ratio(own_wl, own_w)
+    w0 = 10.0
+    mean_a = (wla + w0 * usual) / (np.maximum(wa, 0) + w0)
+    mean_b = (wlb + w0 * usual) / (np.maximum(wb, 0) + w0)
+    ctx = (wla + wlb + w0 * usual) / (np.maximum(wa + wb, 0) + w0)
+    base = mean_a + mean_b - ctx
+    z = (lor - base) / np.sqrt(var)
     ok = np.minimum(va, vb) >= MIN_SAMPLE["co_entry"]
     zc = z if pool.lone else empirical_null(z, ok)  # (fewer than 10: as is)
     out |= {"co_entry_n": n, "co_entry_k": both, "co_entry_e": va * vb / np.maximum(n, 1),
@@ -337,19 +369,26 @@ def score_pairs(table: pl.DataFrame, totals: pl.DataFrame, rates: pl.DataFrame,
 
     # hole-card sharing: when the stronger of the two known starting hands entered the pot, how
     # often the weaker entered too, against the weaker player's rate when someone else entered
-    # with a better hand than his and the stronger player's rate of being joined by weaker hands
-    # of others (combined on the log-odds scale around the population rate): tight and loose
-    # players are honest reasons, a look at the partner's cards is not
+    # with a better hand than his and the stronger player's pull on weaker hands of others:
+    # tight and loose players are honest reasons, a look at the partner's cards is not
     # game by game (GAME_GROUPS): how often the weaker hand plays along differs by game
     n = k = e = 0.0
     for i in range(len(F.GAME_GROUPS)):
         na, ka, nb, kb = (g[f"cs{i}_{x}"] for x in ("na", "ka", "nb", "kb"))
         r = np.clip(pool.ratio(ka + kb, na + nb), 0.01, 0.99)
         weak_a = _shrunk(g[f"wk{i}_k__a"] - ka, g[f"wk{i}_n__a"] - na, r)
-        strong_b = _shrunk(g[f"sg{i}_k__b"] - ka, g[f"sg{i}_n__b"] - na, r)
         weak_b = _shrunk(g[f"wk{i}_k__b"] - kb, g[f"wk{i}_n__b"] - nb, r)
-        strong_a = _shrunk(g[f"sg{i}_k__a"] - kb, g[f"sg{i}_n__a"] - nb, r)
-        e = e + na * _odds_product(weak_a, strong_b, r) + nb * _odds_product(weak_b, strong_a, r)
+        # the stronger player's effect on those who hold the weaker hand: how often the others
+        # joined his stronger hands over how often their own entry rates predict (without this
+        # pair), shrunk toward no effect. Against the population's rate instead, a player at a
+        # loose table (a chip-dumping team joining every pot) looked like one who draws callers,
+        # and two honest regulars of that table like card sharers.
+        pull_b = ((g[f"sg{i}_k__b"] - ka + ALPHA * r)
+                  / np.maximum(g[f"sg{i}_e__b"] - na * g[f"w{i}__a"] + ALPHA * r, 1e-9))
+        pull_a = ((g[f"sg{i}_k__a"] - kb + ALPHA * r)
+                  / np.maximum(g[f"sg{i}_e__a"] - nb * g[f"w{i}__b"] + ALPHA * r, 1e-9))
+        e = e + (na * np.clip(weak_a * pull_b, 1e-6, 0.99)
+                 + nb * np.clip(weak_b * pull_a, 1e-6, 0.99))
         n, k = n + na + nb, k + ka + kb
     r = pool.ratio(k, n)
     ok = n >= MIN_SAMPLE["card_share"]
