@@ -20,9 +20,12 @@ everyone except this partner, shrunk toward the population rate with ALPHA pseud
   folder's share of such folds against others times the bettor's share of such folds he draws
   from others, over the population share.
 - whipsaw (PATTERN-WHIPSAW): hands where both raised and a third player called in between;
-  binomial upper tail with rate u_A·u_B·c: each player's rate of betting or raising in the
-  pair's multiway hands, times the population share of double-raise hands that catch a third
-  player (excess of joint raising over independent raising).
+  binomial upper tail with rate u_A·u_B·t_A·t_B: each player's rate of betting or raising in
+  the pair's multiway hands (the double raises independent raising makes), times each one's
+  factor fitted over all pairs (`fitted_factors`, without this pair): how often his double
+  raises with the others he met caught a third player. Also against u_A·u_B·c, c the
+  population share of double raises that catch a third player (excess of joint raising over
+  independent raising); the smaller p of the two, doubled (Bonferroni).
 - checkdown (PATTERN-CHECKDOWN-ALLIN): check-downs among the hands in which both stayed in with
   chips behind a third player's all-in (counted whatever happened next); binomial upper tail
   with rate R·(q_A/Q)·(q_B/Q): the population's rate R without this pair, times each player's
@@ -202,6 +205,70 @@ def _odds_product(p1: Any, p2: Any, base: float) -> Any:
     return np.clip(odds / (1 + odds), 1e-6, 1 - 1e-6)
 
 
+def _symmetric_fit(x: Any, y: Any, n: Any, k: Any, players: int, prior: float,
+                   rounds: int = 30) -> tuple[Any, Any]:
+    """Fit k ~ n · f(x) · f(y) over the rows (x, y) of a pair table, one factor per player, by
+    iterative proportional fitting (a Poisson log-linear model), each factor shrunk toward
+    `prior` by ALPHA pseudo-observations. Returns (f, d): the factors and their denominators
+    (Σ n · f(other) over each player's rows), from which one row's own counts are taken out for
+    a leave-pair-out factor."""
+    kk = np.bincount(x, k, players) + np.bincount(y, k, players)
+    f = np.full(players, prior)
+    for _ in range(rounds):
+        f = (kk + ALPHA * prior) / (np.bincount(x, n * f[y], players)
+                                    + np.bincount(y, n * f[x], players) + ALPHA)
+    return f, np.bincount(x, n * f[y], players) + np.bincount(y, n * f[x], players)
+
+
+def _whipsaw_exposure(raised_a: Any, raised_b: Any, multiway: Any) -> Any:
+    """The hands in which both players of a pair bet or raised that their own rates in their
+    multiway hands together predict by chance: n · (ga / n) · (gb / n)."""
+    return raised_a * raised_b / np.maximum(multiway, 1.0)
+
+
+FIT_SCHEMA = {"player": pl.String, "ws_t": pl.Float64, "ws_d": pl.Float64, "ws_r": pl.Float64}
+
+
+def fitted_factors(table: pl.DataFrame) -> pl.DataFrame:
+    """Per player, his factors in models fitted over all pairs of the pair table `table`, the
+    baselines of tests whose rate depends on both players' styles at once.
+
+    - whipsaw (`_symmetric_fit`): the multiway hands of A and B in which both raised around a
+      caught third player number about E · `ws_t`(A) · `ws_t`(B), where E = `_whipsaw_exposure`
+      is the double raises their own raising rates in those hands make by chance (`ws_r`: the
+      population's whipsaws per such double raise; `ws_d`: the player's exposure weighted by
+      his partners' `ws_t`). A player's factor says how much more often than by chance his
+      double raises with others catch a third player between them.
+
+    Each player's factor is measured against the very opponents he met, and theirs against
+    theirs. The whipsaw baseline was E times the population's `ws_r` for every pair: loose-
+    aggressive players seldom raise in the same hand (one raise is enough to take the pot), so
+    it expected more whipsaws of two of them than they played, and a whipsawing team of two
+    such players read as honest (p near 1 where the fitted factors give 2e-7)."""
+    if table.height == 0:
+        return pl.DataFrame(schema=FIT_SCHEMA)
+    names, idx = np.unique(np.concatenate([table["player_a"].to_numpy(),
+                                           table["player_b"].to_numpy()]), return_inverse=True)
+    m, h = len(names), table.height
+    a_, b_ = idx[:h], idx[h:]
+
+    def num(col: str) -> Any:
+        return table[col].to_numpy().astype(float)
+
+    n, k = _whipsaw_exposure(num("ws_ga"), num("ws_gb"), num("ws_n")), num("ws_k")
+    ws_r = float(k.sum() / n.sum()) if n.sum() > 0 else 0.0
+    ws_t, ws_d = _symmetric_fit(a_, b_, n, k, m, float(np.sqrt(ws_r)))
+    return pl.DataFrame({"player": names.astype(str), "ws_t": ws_t, "ws_d": ws_d,
+                         "ws_r": np.full(m, ws_r)}, schema=FIT_SCHEMA)
+
+
+def totals_of(baseline: pl.DataFrame) -> pl.DataFrame:
+    """Per player, the totals over all his pairs of the pair table `baseline`
+    (features.player_totals) and his factors in the fitted models (`fitted_factors`)."""
+    return (F.player_totals(baseline.lazy()).collect()
+            .join(fitted_factors(baseline), on="player", how="left"))
+
+
 def score_pairs(table: pl.DataFrame, totals: pl.DataFrame, rates: pl.DataFrame,
                 pool: _Pool = WHOLE, keep: tuple[str, ...] = ()) -> pl.DataFrame:
     """Per pair: each feature's observed, expected and p-value (NaN when not tested); `pool`:
@@ -287,19 +354,36 @@ def score_pairs(table: pl.DataFrame, totals: pl.DataFrame, rates: pl.DataFrame,
                                      _quasi_sf(k, n, p0, n >= MIN_SAMPLE["heavy_fold"], pool),
                                      np.nan)}
 
-    # whipsaw: P(A raises) · P(B raises) from each player's multiway hands without the partner,
-    # times the population share of such double-raise hands that catch a third player
-    # (rates from the pair's own multiway hands: a team that always sits together has no
-    # hands without the partner to learn from, and these margins include any extra raising)
-    u = pool.ratio(g["multi_g__a"], g["multi_n__a"])
-    ua = _shrunk(g["ws_ga"], g["ws_n"], u)
-    ub = _shrunk(g["ws_gb"], g["ws_n"], u)
-    c = pool.ratio(g["ws_k"], g["ws_both"])
-    p0 = np.clip(ua * ub * c, 1e-9, 0.95)
+    # whipsaw: of the pair's multiway hands, those in which both raised around a caught third
+    # player, against the double raises their own raising rates there make by chance times
+    # ws_t(A) · ws_t(B), each player's factor fitted over all pairs (`fitted_factors`) and
+    # taken without this pair's hands: how often his double raises with the partners he met
+    # caught a third player, measured against how often theirs did with theirs (a team that
+    # always sits together still has the other players at its table to be measured against)
     n, k = g["ws_n"], g["ws_k"]
-    out |= {"whipsaw_n": n, "whipsaw_k": k, "whipsaw_e": n * p0,
-            "whipsaw_p": np.where(n >= MIN_SAMPLE["whipsaw"],
-                                  _quasi_sf(k, n, p0, n >= MIN_SAMPLE["whipsaw"], pool), np.nan)}
+    expo = _whipsaw_exposure(g["ws_ga"], g["ws_gb"], n)
+    prior = np.sqrt(g["ws_r__a"])
+    ta = (g["ws_k__a"] - k + ALPHA * prior) / np.maximum(
+        g["ws_d__a"] - expo * g["ws_t__b"] + ALPHA, 1e-9)
+    tb = (g["ws_k__b"] - k + ALPHA * prior) / np.maximum(
+        g["ws_d__b"] - expo * g["ws_t__a"] + ALPHA, 1e-9)
+    # (a pair whose players the fit has not seen, no whipsaw anywhere: its own rate)
+    fitted = np.where(g["ws_r__a"] > 0, np.clip(expo / np.maximum(n, 1) * ta * tb, 1e-9, 0.95),
+                      pool.ratio(k, n))
+    # and against the same double raises times the population's share of them that catch a
+    # third player, for every pair alike: a team whose whipsaws also catch its partner between
+    # one of them and a stranger raises each one's fitted factor with the others he met (the
+    # partner is the caught third player there). The pair is judged on the baseline it
+    # contradicts more, Bonferroni for the two.
+    u = pool.ratio(g["multi_g__a"], g["multi_n__a"])
+    common = np.clip(_shrunk(g["ws_ga"], n, u) * _shrunk(g["ws_gb"], n, u)
+                     * pool.ratio(k, g["ws_both"]), 1e-9, 0.95)
+    ok = n >= MIN_SAMPLE["whipsaw"]
+    p_fit, p_common = _quasi_sf(k, n, fitted, ok, pool), _quasi_sf(k, n, common, ok, pool)
+    out |= {"whipsaw_n": n, "whipsaw_k": k,
+            "whipsaw_e": n * np.where(p_fit <= p_common, fitted, common),
+            "whipsaw_p": np.where(ok, np.minimum(1.0, 2 * np.minimum(p_fit, p_common)),
+                                  np.nan)}
 
     # check-downs: the pairs' rate among such chances without this pair (chances are rare, and
     # a team's own check-downs would otherwise set the rate it is judged against), times each
@@ -429,7 +513,7 @@ def _score(table: pl.DataFrame, baseline: pl.DataFrame, min_hands: int, rates: p
     pair table `baseline` (or `totals` already made from it); co-sittings from all hands'
     `cells` (or `seats` already made for these pairs); population rates per `pool`."""
     if totals is None:
-        totals = F.player_totals(baseline.lazy()).collect()
+        totals = totals_of(baseline)
     table = table.filter(pl.col("hands") >= min_hands)
     if seats is None:
         seats = F.co_sittings(cells, tables, table.lazy().select("player_a", "player_b")).collect()
@@ -498,7 +582,7 @@ def resolve_overlaps(leads: pl.DataFrame, rows: A.HandRows, baseline: pl.DataFra
     memo = {} if memo is None else memo
     todo = [job for job in jobs if job not in memo]
     if todo:
-        totals = F.player_totals(baseline.lazy()).collect()
+        totals = totals_of(baseline)
         ps = _without(rows, [k[0] for k in todo], [k[1] for k in todo], baseline, totals,
                       min_hands, rates, cells, tables)
         memo.update(zip(todo, ps, strict=True))
