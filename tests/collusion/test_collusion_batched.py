@@ -31,7 +31,7 @@ def _without_one_by_one(hp: pl.DataFrame, hands: pl.DataFrame, pairs: list[tuple
                         rates: pl.DataFrame, cells: pl.LazyFrame,
                         tables: pl.LazyFrame) -> list[float]:
     """The former `_without`: one `_score` call per pair on the pair's hands without `absent`."""
-    totals = F.player_totals(baseline.lazy()).collect()
+    totals = L.totals_of(baseline)
     wanted = pl.DataFrame(pairs, schema={"player_a": pl.String, "player_b": pl.String},
                           orient="row")
     rows = (F.pair_hands(F.player_hands(hp.lazy(), hands.lazy()))
@@ -75,7 +75,7 @@ def test_batched_overlap_rescoring_equals_scoring_each_pair_alone(seed: int) -> 
     for min_hands in (30, 100):
         want = _without_one_by_one(hp, hands, pairs, absent, agg.table, min_hands, agg.rates,
                                    cells, tables)
-        totals = F.player_totals(agg.table.lazy()).collect()
+        totals = L.totals_of(agg.table)
         rows = A.HandRows(hp.lazy(), hands.lazy(), len(parts))
         got = L._without(rows, pairs, absent, agg.table, totals, min_hands, agg.rates, cells,
                          tables)
