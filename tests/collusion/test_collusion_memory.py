@@ -4,7 +4,6 @@ file's hands) at a time, and they are the notes the whole run's rows give at onc
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 import polars as pl
@@ -70,7 +69,7 @@ def test_pattern_notes_hold_one_part_of_the_run_at_a_time(
 
 
 def test_a_part_without_its_hands_file_reads_as_the_whole_run_does(
-        store: Store, tmp_path: Path) -> None:
+        store: Store) -> None:
     """A part whose hands file is missing joins no hand (as in the whole run's join)."""
     run = str(resolve_run(store))
     parts = list(run_parts(store, run))

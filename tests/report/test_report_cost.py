@@ -4,7 +4,7 @@ the very rows and timelines the per-rule query and the per-hand read give."""
 
 from __future__ import annotations
 
-from pathlib import Path
+from datetime import UTC, datetime
 from typing import Any
 
 import pytest
@@ -88,11 +88,9 @@ def test_the_report_reads_its_queries_and_hands_once_whatever_the_rules(
 
 
 def test_the_report_html_is_the_same_as_built_hand_by_hand(
-        store: Store, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+        store: Store, monkeypatch: pytest.MonkeyPatch) -> None:
     """The whole HTML with the shown hands read together equals the HTML with each read
     alone (the way the report read them before)."""
-    from datetime import UTC, datetime
-
     now = datetime(2026, 11, 29, tzinfo=UTC)
     together = build.build_report(store, now=now)
     monkeypatch.setattr(build, "_stored_hands", lambda con, ids: {})
