@@ -78,7 +78,9 @@ def run_parts(store: Store, run_id: str) -> Iterator[tuple[pl.LazyFrame, pl.Lazy
     hands of one event file, and a hand never spans event files, so each part is whole hands."""
     d = run_dir(store, run_id)
     hands = {f.name: f for f in output_files(d, "hands")}
-    empty = pl.from_arrow(arrow_schema("hands").empty_table()).lazy().select(F.HAND_COLUMNS)
+    none = pl.from_arrow(arrow_schema("hands").empty_table())
+    assert isinstance(none, pl.DataFrame)
+    empty = none.lazy().select(F.HAND_COLUMNS)
     for f in output_files(d, "hand_players"):
         yield (pl.scan_parquet(f).select(F.HAND_PLAYER_COLUMNS),
                pl.scan_parquet(hands[f.name]).select(F.HAND_COLUMNS) if f.name in hands

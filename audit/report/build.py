@@ -148,11 +148,11 @@ def collect(store: Store | str | Path, run: str = "latest") -> dict[str, Any]:
             "players": [r["player"] for r in q.rows(con, q.PLAYERS)],
         }
         data["by_dealer"] = q.rows(con, q.BY_DEALER, p) if data["dealer_logged"] else []
-        worst: dict[str, list[dict[str, Any]]] = {}
+        worst_of: dict[str, list[dict[str, Any]]] = {}
         for row in q.rows(con, q.WORST_HANDS_BY_RULE, {**p, "limit": WORST_EXAMPLES}):
-            worst.setdefault(row.pop("rule_id"), []).append(row)
+            worst_of.setdefault(row.pop("rule_id"), []).append(row)
         for rule in data["by_rule"]:
-            rule["worst"] = worst.get(rule["rule_id"], [])
+            rule["worst"] = worst_of.get(rule["rule_id"], [])
         shown = _stored_hands(con, [w["hand_id"] for r in data["by_rule"] for w in r["worst"]])
     finally:
         con.close()
