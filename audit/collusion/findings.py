@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -73,6 +73,20 @@ def _own_frames(store: Store, run_id: str) -> tuple[pl.LazyFrame, pl.LazyFrame]:
             _projection(d, "hands", F.HAND_COLUMNS))
 
 
+def run_parts(store: Store, run_id: str) -> Iterator[tuple[pl.LazyFrame, pl.LazyFrame]]:
+    """A run's own projections one part at a time (hand players, hands): a part holds the
+    hands of one event file, and a hand never spans event files, so each part is whole hands."""
+    d = run_dir(store, run_id)
+    hands = {f.name: f for f in output_files(d, "hands")}
+    none = pl.from_arrow(arrow_schema("hands").empty_table())
+    assert isinstance(none, pl.DataFrame)
+    empty = none.lazy().select(F.HAND_COLUMNS)
+    for f in output_files(d, "hand_players"):
+        yield (pl.scan_parquet(f).select(F.HAND_PLAYER_COLUMNS),
+               pl.scan_parquet(hands[f.name]).select(F.HAND_COLUMNS) if f.name in hands
+               else empty)
+
+
 def _projection(run_path: Path, output: str, columns: Sequence[str]) -> pl.LazyFrame:
     """One projection of a run (its part files; an empty frame when the run had no hands)."""
     files = output_files(run_path, output)
@@ -107,16 +121,35 @@ def checkdown_findings(hand_players: pl.LazyFrame, hands: pl.LazyFrame) -> list[
     """PATTERN-CHECKDOWN-ALLIN per hand: two players with chips checked to showdown (neither bet
     nor raised in the hand) after a third player went all-in before the river. Severity warning
     when one of them showed three of a kind or better, else info (a single hand is weak)."""
+    return _checkdown(_checkdown_rows(hand_players, hands))
+
+
+def checkdown_findings_by_part(parts: Iterable[tuple[pl.LazyFrame, pl.LazyFrame]]
+                               ) -> list[Finding]:
+    """`checkdown_findings` of all the hands of `parts` ((hand players, hands) of whole hands,
+    as `run_parts` gives them), one part at a time: the pair rows of one part's all-in hands
+    are held at once, not those of the whole run (at 5M hands they took gigabytes)."""
+    found = [_checkdown_rows(hp, hands) for hp, hands in parts]
+    found = [f for f in found if f.height]
+    return _checkdown(pl.concat(found).sort("hand_id", "player_a", "player_b") if found
+                      else pl.DataFrame())
+
+
+def _checkdown_rows(hand_players: pl.LazyFrame, hands: pl.LazyFrame) -> pl.DataFrame:
+    """The pair-hand rows of PATTERN-CHECKDOWN-ALLIN: hand, pair, strength and pot."""
     # only hands with an early all-in can hold one: the pair rows of the rest are never built
     allin = (hand_players.filter(pl.col("all_in_street").is_in(list(F.EARLY_STREETS)))
              .select("hand_id").unique())
     ph = F.player_hands(hand_players.join(allin, on="hand_id", how="semi"),
                         hands.join(allin, on="hand_id", how="semi"))
-    rows = (F.pair_hands(ph).filter(pl.col("cd"))
+    return (F.pair_hands(ph).filter(pl.col("cd"))
             .select("hand_id", "player_a", "player_b", "cd_strong", "pot")
-            .sort("hand_id", "player_a", "player_b").collect().to_dicts())
+            .sort("hand_id", "player_a", "player_b").collect())
+
+
+def _checkdown(rows: pl.DataFrame) -> list[Finding]:
     out = []
-    for r in rows:
+    for r in rows.to_dicts():
         strong = " while one of them held three of a kind or better" if r["cd_strong"] else ""
         out.append(finding(
             PATTERN_CHECKDOWN_ALLIN, hand_id=r["hand_id"], seq=None,
@@ -155,10 +188,11 @@ def write_collusion_findings(store: Store, run_id: str, leads: pa.Table) -> pa.T
     earlier collusion pass of the same run. Returns the findings written."""
     run_id = resolve_run(store, run_id) or run_id
     run_frames(store, run_id)  # the run and its members have projections
-    hp, hands = _own_frames(store, run_id)  # per-hand findings: this run's own hands
     if leads.schema.names != LEAD_SCHEMA.names:
         raise ValueError("leads must come from collusion_leads()")
-    found = [_lead_finding(r) for r in leads.to_pylist()] + checkdown_findings(hp, hands)
+    # per-hand findings: this run's own hands, one part (event file) at a time
+    found = ([_lead_finding(r) for r in leads.to_pylist()]
+             + checkdown_findings_by_part(run_parts(store, run_id)))
     table = findings_table(found, run_id)
     base = run_dir(store, run_id)
     _write_whole(leads.cast(LEAD_SCHEMA), base / COLLUSION_LEADS)

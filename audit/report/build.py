@@ -23,7 +23,7 @@ from audit import __version__
 from audit.collusion.findings import NOTE_COLUMNS, collusion_story, lead_summary
 from audit.errors import AuditError, AuditInputError, StoreError
 from audit.privacy import Redactor, Roster, pseudonym_key
-from audit.replay import Settings, replay_hand
+from audit.replay import Settings, hands_from_table, replay_hand
 from audit.report import charts
 from audit.report import queries as q
 from audit.report.methodology import (
@@ -84,11 +84,23 @@ def _profile_names(label: str) -> tuple[str, list[str]]:
     return AUTO_PROFILE if auto else base, [n for n in overlays if n != "tournament"]
 
 
-def _timeline(store: Store, hand_id: str, profile_label: str) -> str:
+def _stored_hands(con: Any, hand_ids: list[Any]) -> dict[str, Any]:
+    """The stored events of the hands the report shows (HandEvents by hand id), read in one
+    query rather than one per hand."""
+    wanted = sorted({h for h in hand_ids if h is not None})
+    if not wanted:
+        return {}
+    table = con.sql("SELECT * FROM events WHERE hand_id IN (SELECT unnest($ids)) "
+                    "ORDER BY hand_id, seq", params={"ids": wanted}).to_arrow_table()
+    return {hand.hand_id: hand for hand in hands_from_table(table)}
+
+
+def _timeline(store: Store, hand_id: str, profile_label: str, hand: Any = None) -> str:
     """The readable replay of one hand (as `poker-audit replay`), under the run's profile
-    (under an auto run, its room's)."""
+    (under an auto run, its room's). `hand`: its events already read (else read here)."""
     try:
-        hand = load_hand(store, hand_id)
+        if hand is None:
+            hand = load_hand(store, hand_id)
         name, overlays = _profile_names(profile_label)
         if name == AUTO_PROFILE:
             name = house_profile(hand)
@@ -148,10 +160,12 @@ def collect(store: Store | str | Path, run: str = "latest") -> dict[str, Any]:
             "players": [r["player"] for r in q.rows(con, q.PLAYERS)],
         }
         data["by_dealer"] = q.rows(con, q.BY_DEALER, p) if data["dealer_logged"] else []
+        worst_of: dict[str, list[dict[str, Any]]] = {}
+        for row in q.rows(con, q.WORST_HANDS_BY_RULE, {**p, "limit": WORST_EXAMPLES}):
+            worst_of.setdefault(row.pop("rule_id"), []).append(row)
         for rule in data["by_rule"]:
-            rule["worst"] = q.rows(
-                con, q.WORST_HANDS, {**p, "rule": rule["rule_id"], "limit": WORST_EXAMPLES}
-            )
+            rule["worst"] = worst_of.get(rule["rule_id"], [])
+        shown = _stored_hands(con, [w["hand_id"] for r in data["by_rule"] for w in r["worst"]])
     finally:
         con.close()
     data["collusion"] = _collusion(store, run_id)
@@ -166,7 +180,8 @@ def collect(store: Store | str | Path, run: str = "latest") -> dict[str, Any]:
     profile = str(data["run"].get("profile") or "")
     for rule in data["by_rule"]:
         for worst in rule["worst"]:
-            worst["timeline"] = _timeline(store, worst["hand_id"], profile)
+            worst["timeline"] = _timeline(store, worst["hand_id"], profile,
+                                          shown.get(worst["hand_id"]))
         spec = RULES.get(rule["rule_id"]) or CATALOG.get(rule["rule_id"])
         rule["text"] = spec.text if spec else ""
     return data

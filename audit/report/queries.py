@@ -23,6 +23,13 @@ RUN = "SELECT * FROM runs WHERE run_id = $run"
 # The money unit of every stored hand (a currency code; tournament chips and play chips apart).
 _UNITS = f"units AS (SELECT hand_id, any_value({MONEY_UNIT_SQL}) AS unit, " \
          "min(minor_per_unit) AS minor_per_unit FROM hands_started GROUP BY hand_id)"
+# The same, for the hands of the run's wrong-award findings only (what the wrong-award
+# queries join: a few hands, not every stored hand).
+_WRONG_AWARD_UNITS = (
+    f"units AS (SELECT hand_id, any_value({MONEY_UNIT_SQL}) AS unit, "
+    "min(minor_per_unit) AS minor_per_unit FROM hands_started WHERE hand_id IN ("
+    "SELECT hand_id FROM findings WHERE category = 'wrong_award' AND run_id IN ("
+    "SELECT member FROM run_members WHERE run_id = $run)) GROUP BY hand_id)")
 _UNIT_ORDER = "CASE unit WHEN 'tournament chips' THEN 2 WHEN 'chips' THEN 1 ELSE 0 END, unit"
 
 # Per money unit: hands, chips put into pots, the house collection (rake, logged or implied)
@@ -110,6 +117,30 @@ ORDER BY worst_delta DESC, f.hand_id
 LIMIT $limit
 """
 
+# The worst hands of every rule at once (WORST_HANDS for each rule_id, in one pass over the
+# findings): the money unit is looked up for the hands shown only, not for every stored hand.
+WORST_HANDS_BY_RULE = f"""
+WITH w AS (
+    SELECT f.rule_id, f.hand_id, max(abs(coalesce(f.delta, 0))) AS worst_delta,
+           count(*) AS findings, list(DISTINCT f.message ORDER BY f.message)[1:5] AS messages
+    FROM findings f WHERE f.run_id IN (
+        SELECT member FROM run_members WHERE run_id = $run)
+    GROUP BY f.rule_id, f.hand_id
+), ranked AS (
+    SELECT *, row_number() OVER (PARTITION BY rule_id ORDER BY worst_delta DESC, hand_id)
+              AS place
+    FROM w
+), shown AS (SELECT * FROM ranked WHERE place <= $limit),
+units AS (
+    SELECT hand_id, any_value({MONEY_UNIT_SQL}) AS unit FROM hands_started
+    WHERE hand_id IN (SELECT hand_id FROM shown) GROUP BY hand_id
+)
+SELECT s.rule_id, s.hand_id, s.worst_delta, s.findings, s.messages,
+       coalesce(u.unit, 'chips') AS unit
+FROM shown s LEFT JOIN units u USING (hand_id)
+ORDER BY s.rule_id, s.place
+"""
+
 BY_DAY = """
 WITH h AS (
     SELECT CAST(timezone('UTC', ts) AS DATE) AS day, count(*) AS hands
@@ -179,7 +210,7 @@ FROM findings WHERE run_id IN (
 """
 
 WRONG_AWARDS_BY_UNIT = f"""
-WITH {_UNITS}, w AS (
+WITH {_WRONG_AWARD_UNITS}, w AS (
     SELECT coalesce(u.unit, 'chips') AS unit,
            coalesce(sum(f.delta) FILTER (WHERE f.delta > 0), 0) AS chips,
            count(*) AS findings, count(DISTINCT f.hand_id) AS hands
@@ -192,7 +223,7 @@ SELECT * FROM w ORDER BY {_UNIT_ORDER}
 """
 
 WRONG_AWARDS_BY_TABLE = f"""
-WITH {_UNITS}
+WITH {_WRONG_AWARD_UNITS}
 SELECT h.table_id, coalesce(u.unit, 'chips') AS unit,
        coalesce(sum(f.delta) FILTER (WHERE f.delta > 0), 0) AS chips,
        count(DISTINCT f.hand_id) AS hands
@@ -204,7 +235,7 @@ GROUP BY ALL ORDER BY chips DESC, h.table_id NULLS LAST, unit
 """
 
 WRONG_AWARDS_BY_DAY = f"""
-WITH {_UNITS}
+WITH {_WRONG_AWARD_UNITS}
 SELECT CAST(timezone('UTC', h.ts) AS DATE) AS day, coalesce(u.unit, 'chips') AS unit,
        coalesce(sum(f.delta) FILTER (WHERE f.delta > 0), 0) AS chips,
        count(DISTINCT f.hand_id) AS hands
