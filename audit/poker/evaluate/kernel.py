@@ -52,3 +52,93 @@ def dense_high(cards: np.ndarray, n: int, table5: np.ndarray, table6: np.ndarray
 # about as much as the lookup. Not cached on its own: an inlined function is compiled only
 # as part of its callers.
 dense_high_inline = njit(nogil=True, inline="always")(dense_high.py_func)
+
+
+# --------------------------------------------------------------------------- low hands
+# audit/poker/evaluate/high.py's ace-to-five low (razz, stud high-low's 8-or-better low),
+# compiled for the replay kernel's stud showdowns: the same strengths, value for value
+# (tests/poker/test_evaluate_kernel.py compares them on every razz board and random hands).
+
+LOW_BASE = 1 << 23  # high.py _LOW_BASE: low strength = LOW_BASE - badness
+NO_LOW = -1  # no qualifying low (the Python evaluator's None)
+
+
+@njit(cache=True, nogil=True)
+def _a5_badness(cards: np.ndarray, pick: np.ndarray) -> int:
+    """high.py _a5_badness of the five cards cards[pick[0..4]]: the groups of equal ace-low
+    ranks, biggest group first (then the higher rank), as category and 4-bit rank digits."""
+    counts = np.zeros(13, np.int64)
+    for i in range(5):
+        counts[((cards[pick[i]] >> 2) + 1) % 13] += 1
+    value = 0
+    n_groups = 0
+    top = 0
+    pairs = 0
+    for size in range(4, 0, -1):
+        for r in range(12, -1, -1):
+            if counts[r] == size:
+                value = (value << 4) | r
+                n_groups += 1
+                if n_groups == 1:
+                    top = size
+                if size == 2:
+                    pairs += 1
+    for _ in range(n_groups, 5):
+        value <<= 4
+    if top == 1:
+        category = 0
+    elif top == 2:
+        category = 1 if pairs == 1 else 2
+    elif top == 3:
+        category = 4 if pairs else 3
+    else:
+        category = 5
+    return (category << 20) | value
+
+
+@njit(cache=True, nogil=True)
+def low_a5(cards: np.ndarray, n: int, qualifier: int) -> int:
+    """high.py low_a5_strength of cards[:n] (5..7 known cards): the best ace-to-five low,
+    higher is better; `qualifier` 8 for eight-or-better (NO_LOW when none), 0 for none."""
+    mask = 0
+    for i in range(n):
+        mask |= 1 << (((cards[i] >> 2) + 1) % 13)
+    bits = 0
+    m = mask
+    while m:
+        m &= m - 1
+        bits += 1
+    if bits >= 5:
+        best = 0
+        taken = 0
+        for r in range(13):
+            if mask >> r & 1:
+                best |= 1 << r
+                taken += 1
+                if taken == 5:
+                    break
+        if qualifier and best >> qualifier:
+            return NO_LOW
+        value = 0
+        for r in range(12, -1, -1):
+            if best >> r & 1:
+                value = (value << 4) | r
+        return LOW_BASE - value
+    if qualifier:
+        return NO_LOW
+    pick = np.empty(5, np.int64)
+    worst = 1 << 30
+    for a in range(n):
+        for b in range(a + 1, n):
+            for c in range(b + 1, n):
+                for d in range(c + 1, n):
+                    for e in range(d + 1, n):
+                        pick[0] = a
+                        pick[1] = b
+                        pick[2] = c
+                        pick[3] = d
+                        pick[4] = e
+                        v = _a5_badness(cards, pick)
+                        if v < worst:
+                            worst = v
+    return LOW_BASE - worst

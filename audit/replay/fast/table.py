@@ -40,7 +40,7 @@ UNKNOWN_STACK = 1 << 62
 DISABLE_ENV = "POKER_AUDIT_REFERENCE_REPLAY"  # =1: every hand through the reference replay
 _STREETS = np.array([None, "preflop", "flop", "turn", "river", "showdown"], dtype=object)
 _VARIANTS = {"holdem": 0, "omaha": 1, "omaha5": 2, "omaha_hilo": 3, "omaha5_hilo": 4,
-             "omaha6": 5, "omaha6_hilo": 6}
+             "omaha6": 5, "omaha6_hilo": 6, "stud": 7, "stud_hilo": 8, "razz": 9}
 _STRUCTURES = {"fixed_limit": 0, "pot_limit": 1, "half_pot": 1, "no_limit": 2}
 
 
@@ -403,7 +403,13 @@ def _game_columns(table: pa.Table, starts: np.ndarray, cash: Settings,
     ante = ints("ante")
     # a capped table (stakes.hand_cap) is judged by the reference replay only
     capped = np.array([st.hand_cap > 0 for st in settings], bool)[which]
-    supported = (has_game & (v_code >= 0) & (ints("bring_in") == 0) & ~dead_button & ~half_pot
+    # stud (a bring-in game) at fixed limit; a stud game stating a big blind and no bring-in
+    # is left to the reference replay (its blind-game opening would apply)
+    bring_in = ints("bring_in")
+    stud = v_code >= K.V_FIRST_STUD
+    stud_ok = stud & (s_code == _STRUCTURES["fixed_limit"]) & ((bring_in > 0) | (bb == 0))
+    supported = (has_game & (v_code >= 0) & ((bring_in == 0) | stud) & (~stud | stud_ok)
+                 & ~dead_button & ~half_pot
                  & ~capped
                  & (ante >= 0) & (button >= 0) & (button < K.MAX_SEATS))
     out[:, K.G_VARIANT] = v_code
@@ -418,6 +424,7 @@ def _game_columns(table: pa.Table, starts: np.ndarray, cash: Settings,
     out[:, K.G_SETTINGS] = which
     out[:, K.G_SUPPORTED] = supported
     out[:, K.G_ANTE] = ante
+    out[:, K.G_BRING_IN] = bring_in
     mpu = ints("minor_per_unit")
     return out, {"variant": variant, "structure": structure, "big_blind": bb,
                  "mpu": np.where(mpu > 0, mpu, 1)}, settings
