@@ -62,3 +62,45 @@ def test_a_paired_razz_hand_keeps_its_best_five_and_loses_to_any_unpaired_one() 
     assert _compiled(paired, None) == low_a5_strength(paired)
     assert _compiled(unpaired, None) > _compiled(paired, None)
     assert _compiled(paired, 8) is None
+
+
+# --- deuce-to-seven and badugi (RULEBOOK §5.5, §5.6): the draw games' showdowns ------------
+
+
+def test_every_five_card_rank_pattern_ranks_as_deuce_to_seven() -> None:
+    from audit.poker.evaluate.high import low_27_strength
+
+    for ranks in combinations_with_replacement(range(13), 5):
+        if max(ranks.count(r) for r in ranks) > 4:
+            continue
+        cards = _deal(ranks)
+        assert kernel.low_27(np.array(cards, np.int64)) == low_27_strength(cards), ranks
+        if len(set(ranks)) == 5:  # the same ranks suited: a flush or a straight flush
+            suited = [r * 4 + 2 for r in ranks]
+            assert kernel.low_27(np.array(suited, np.int64)) == low_27_strength(suited)
+
+
+def test_random_deuce_to_seven_and_badugi_hands_rank_as_the_python_evaluators() -> None:
+    from audit.poker.evaluate.high import low_27_strength
+    from audit.poker.evaluate.low import badugi_strength
+
+    rng = random.Random(27)
+    for _ in range(20_000):
+        five = rng.sample(range(52), 5)
+        assert kernel.low_27(np.array(five, np.int64)) == low_27_strength(five), five
+        four = five[:4]
+        assert kernel.badugi(np.array(four, np.int64)) == badugi_strength(four), four
+
+
+def test_every_badugi_rank_and_suit_pattern_ranks_as_the_python_evaluator() -> None:
+    from audit.poker.evaluate.low import badugi_strength
+
+    checked = 0
+    for ranks in combinations_with_replacement(range(13), 4):
+        for suits in ((0, 1, 2, 3), (0, 0, 1, 2), (0, 0, 1, 1), (0, 0, 0, 1), (3, 2, 3, 1)):
+            cards = [r * 4 + s for r, s in zip(ranks, suits, strict=True)]
+            if len(set(cards)) < 4:
+                continue
+            assert kernel.badugi(np.array(cards, np.int64)) == badugi_strength(cards), cards
+            checked += 1
+    assert checked > 6000  # 6,916 hands

@@ -142,3 +142,138 @@ def low_a5(cards: np.ndarray, n: int, qualifier: int) -> int:
                         if v < worst:
                             worst = v
     return LOW_BASE - worst
+
+
+# --------------------------------------------------------------------------- draw lows
+# high.py's deuce-to-seven low and low.py's badugi, compiled for the draw showdowns of the
+# replay kernel: the same strengths (tests/poker/test_evaluate_kernel.py).
+
+HIGH_BASE = 1 << 24  # high.py _HIGH_BASE: 2-7 strength = HIGH_BASE - high strength (no wheel)
+
+
+@njit(cache=True, nogil=True)
+def _encode(category: int, ranks: np.ndarray, n: int) -> int:
+    value = category
+    for i in range(5):
+        value = (value << 4) | (ranks[i] if i < n else 0)
+    return value
+
+
+@njit(cache=True, nogil=True)
+def high5_no_wheel(cards: np.ndarray) -> int:
+    """high.py _high(cards, wheel=False) of five known cards: aces high only."""
+    counts = np.zeros(13, np.int64)
+    suit_mask = np.zeros(4, np.int64)
+    for i in range(5):
+        counts[cards[i] >> 2] += 1
+        suit_mask[cards[i] & 3] |= 1 << (cards[i] >> 2)
+    ranks = np.zeros(5, np.int64)
+    n = 0
+    mask = 0
+    for r in range(12, -1, -1):
+        if counts[r]:
+            ranks[n] = r
+            n += 1
+            mask |= 1 << r
+    flush = False
+    for s in range(4):
+        if suit_mask[s] != 0 and suit_mask[s] == mask and n == 5:
+            flush = True
+    top = -1
+    for t in range(12, 3, -1):
+        window = 0b11111 << (t - 4)
+        if mask & window == window:
+            top = t
+            break
+    out = np.zeros(5, np.int64)
+    if flush:  # five cards of one suit: a straight flush or a flush beats any other shape
+        if top >= 0:
+            out[0] = top
+            return _encode(8, out, 1)
+        return _encode(5, ranks, 5)
+    big = 0
+    second = 0
+    for r in range(13):
+        if counts[r] > big:
+            big = counts[r]
+    pairs = 0
+    for r in range(13):
+        if counts[r] >= 2:
+            pairs += 1
+    if big == 4:
+        k = 0
+        for r in range(12, -1, -1):
+            if counts[r] == 4:
+                out[0] = r
+        for r in range(12, -1, -1):
+            if counts[r] and r != out[0] and k == 0:
+                out[1] = r
+                k = 1
+        return _encode(7, out, 2)
+    if big == 3 and pairs >= 2:
+        for r in range(12, -1, -1):
+            if counts[r] == 3:
+                out[0] = r
+            elif counts[r] == 2:
+                second = r
+        out[1] = second
+        return _encode(6, out, 2)
+    if top >= 0:
+        out[0] = top
+        return _encode(4, out, 1)
+    # trips, two pair, one pair, high card: the groups first (higher first), then kickers
+    k = 0
+    for size in range(3, 0, -1):
+        for r in range(12, -1, -1):
+            if counts[r] == size:
+                out[k] = r
+                k += 1
+    if big == 3:
+        return _encode(3, out, 3)
+    if pairs == 2:
+        return _encode(2, out, 3)
+    if pairs == 1:
+        return _encode(1, out, 4)
+    return _encode(0, out, 5)
+
+
+@njit(cache=True, nogil=True)
+def low_27(cards: np.ndarray) -> int:
+    """high.py low_27_strength of five known cards: the worst high hand is the best low."""
+    return HIGH_BASE - high5_no_wheel(cards)
+
+
+@njit(cache=True, nogil=True)
+def badugi(cards: np.ndarray) -> int:
+    """low.py badugi_strength of four known cards: the largest set of distinct ranks and
+    suits, then the lower highest card (aces low), and so on."""
+    best = 0
+    for k in range(4, 0, -1):
+        for sub in range(1, 16):
+            size = 0
+            ranks = 0
+            suits = 0
+            ok = True
+            for i in range(4):
+                if sub >> i & 1:
+                    size += 1
+                    r = ((cards[i] >> 2) + 1) % 13
+                    su = cards[i] & 3
+                    if ranks >> r & 1 or suits >> su & 1:
+                        ok = False
+                    ranks |= 1 << r
+                    suits |= 1 << su
+            if size != k or not ok:
+                continue
+            code = 0
+            i = 0
+            for r in range(12, -1, -1):
+                if ranks >> r & 1:
+                    code |= r << (4 * (3 - i))
+                    i += 1
+            v = (k << 16) | (0xFFFF - code)
+            if v > best:
+                best = v
+        if best:
+            return best
+    return best
