@@ -320,3 +320,43 @@ def test_real_stud_draw_and_mixed_site_hands() -> None:
     stud = table.filter(pc.is_in(table.column("hand_id"), stud_ids))
     assert_same(stud, min_fast=0.85)  # 0.91 measured (295 stud hands)
     assert_same(table, min_fast=0.0)
+
+
+# --- draw (issue 24): 2-7 single and triple draw, badugi and draw high, dealt with blinds ---
+
+DRAW_GAMES = ("lowball_27_triple", "lowball_27_single", "badugi", "draw_high")
+
+
+@pytest.mark.parametrize("variant", DRAW_GAMES)
+def test_simulated_clean_draw_hands_take_the_fast_path(tmp_path: Path, variant: str) -> None:
+    table = _simulated(tmp_path, hands=2000, seed=13, variant=variant,
+                       structure="fixed_limit", tables=6)
+    assert_same(table, min_fast=0.95)
+
+
+@pytest.mark.parametrize("variant", DRAW_GAMES)
+def test_simulated_draw_hands_with_injected_violations(tmp_path: Path, variant: str) -> None:
+    table = _simulated(tmp_path, hands=2000, seed=14, variant=variant,
+                       structure="fixed_limit", tables=6, violations=0.25)
+    assert_same(table, min_fast=0.6)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("variant", DRAW_GAMES)
+@pytest.mark.parametrize("violations", [0.0, 0.2])
+def test_tens_of_thousands_of_simulated_draw_hands(tmp_path: Path, variant: str,
+                                                   violations: float) -> None:
+    table = _simulated(tmp_path, hands=20_000, seed=22, variant=variant,
+                       structure="fixed_limit", tables=12, violations=violations)
+    assert_same(table, min_fast=0.95 if not violations else 0.6)
+
+
+@pytest.mark.slow
+def test_every_game_at_once_clean_and_with_violations(tmp_path: Path) -> None:
+    """--variant all: button, stud and draw games side by side in one table."""
+    clean = _simulated(tmp_path / "clean", hands=6000, seed=23, variant="all",
+                       structure="fixed_limit", tables=14)
+    assert_same(clean, min_fast=0.8)
+    flagged = _simulated(tmp_path / "flagged", hands=6000, seed=24, variant="all",
+                         structure="fixed_limit", tables=14, violations=0.25)
+    assert_same(flagged, min_fast=0.6)

@@ -1,8 +1,12 @@
-"""The compiled replay of button games (numba): proves a hand clean or hands it back.
+"""The compiled replay (numba): proves a hand clean or hands it back.
 
 `replay_batch` walks every hand of an event table with the same rules as the reference replay
 (audit/replay/hand.py and the modules it calls) for the common case: hold'em and Omaha high
-at fixed, pot and no limit, blinds, hole and board cards, showdowns, awards and rake. It
+at fixed, pot and no limit, blinds, hole and board cards, showdowns, awards and rake; and at
+fixed limit seven-card stud, stud high-low and razz (antes, the bring-in, first to act by the
+upcards, the open pair) and the draw games dealt with blinds, 2-7 single and triple draw,
+badugi and draw high (the draws, hand sizes, the lowball opening), as the stud/draw hooks
+(audit/replay/family/hooks.py) replay them: one betting, pot and award model for all. It
 never writes a finding. Wherever the reference replay would flag something, or the hand
 holds anything this kernel does not model (antes, straddles, dead blinds, run it twice,
 hi-lo, live-table events, unknown cards a pot depends on, ...), it stops and marks the hand
@@ -19,23 +23,25 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from audit.poker.evaluate.kernel import dense_high_inline, low_a5
+from audit.poker.evaluate.kernel import badugi, dense_high_inline, low_27, low_a5
 
 MISSING = np.iinfo(np.int64).min  # a null amount/total/seat in the integer columns
 
 # event kinds (audit/replay/fast/table.py maps the `kind` strings to these codes)
 KINDS = ("hand_started", "seat", "post", "deal", "burn", "fold", "check", "call", "bet",
-         "raise", "show", "muck", "award", "rake", "hand_ended", "annotation", "complete")
+         "raise", "show", "muck", "award", "rake", "hand_ended", "annotation", "complete",
+         "draw", "stand_pat")
 K_HAND_STARTED, K_SEAT, K_POST, K_DEAL, K_BURN, K_FOLD, K_CHECK, K_CALL, K_BET, K_RAISE, \
-    K_SHOW, K_MUCK, K_AWARD, K_RAKE, K_HAND_ENDED, K_ANNOTATION, K_COMPLETE = range(len(KINDS))
+    K_SHOW, K_MUCK, K_AWARD, K_RAKE, K_HAND_ENDED, K_ANNOTATION, K_COMPLETE, K_DRAW, \
+    K_STAND_PAT = range(len(KINDS))
 
 # details the kernel tells apart (all others: -1; null: -2)
 DETAILS = ("small_blind", "big_blind", "hole", "board", "uncalled", "sitting_out", "ante",
            "straddle", "new_player", "missed_big", "dead", "missed_small", "bring_in", "up",
-           "down")
+           "down", "draw")
 D_SMALL_BLIND, D_BIG_BLIND, D_HOLE, D_BOARD, D_UNCALLED, D_SITTING_OUT, D_ANTE, \
     D_STRADDLE, D_NEW_PLAYER, D_MISSED_BIG, D_DEAD, D_MISSED_SMALL, D_BRING_IN, D_UP, \
-    D_DOWN = range(len(DETAILS))
+    D_DOWN, D_DRAW = range(len(DETAILS))
 D_OTHER, D_NULL = -1, -2
 
 # per-event flags decoded from `detail` text
@@ -46,9 +52,16 @@ G_VARIANT, G_STRUCTURE, G_BB, G_SB, G_SMALL_BET, G_BIG_BET, G_MIN_BET, G_BUTTON,
     G_TOURNAMENT, G_SETTINGS, G_SUPPORTED, G_ANTE, G_BRING_IN = range(13)
 N_GAME = 13
 V_HOLDEM, V_OMAHA, V_OMAHA5, V_OMAHA_HILO, V_OMAHA5_HILO, V_OMAHA6, V_OMAHA6_HILO, \
-    V_STUD, V_STUD_HILO, V_RAZZ = range(10)
-V_FIRST_STUD = V_STUD  # variant codes from here on are seven-card stud games
-HOLE_CARDS = (2, 4, 5, 4, 5, 6, 6, 7, 7, 7)  # by variant code
+    V_STUD, V_STUD_HILO, V_RAZZ, V_27_TRIPLE, V_27_SINGLE, V_BADUGI, V_DRAW_HIGH = range(14)
+V_FIRST_STUD = V_STUD  # V_STUD..V_RAZZ: seven-card stud games
+V_FIRST_DRAW = V_27_TRIPLE  # from here on: draw games (audit/poker/variants.py)
+HOLE_CARDS = (2, 4, 5, 4, 5, 6, 6, 7, 7, 7, 5, 5, 4, 5)  # by variant code
+# draw games by variant code - V_FIRST_DRAW: draws, first round at the big bet, lowball
+# (LOWBALL-OPEN); the single-draw games' two-round cap comes with their settings row
+# (audit/replay/fast/table.py)
+DRAWS = (3, 1, 3, 1)
+DRAW_BIG_FROM = (2, 1, 2, 1)
+DRAW_LOWBALL = (1, 1, 0, 0)
 # seven-card stud (audit/poker/variants.py): how the n-th card of a hand is dealt, 1 = up
 STUD_UP = (0, 0, 1, 1, 1, 1, 0)
 FL, PL, NL = 0, 1, 2
@@ -57,16 +70,17 @@ FL, PL, NL = 0, 1, 2
 P_CAP_MULTI, P_CAP_HEADSUP, P_CAP_HEADSUP_TOURN, P_FOLD_UNCAPS, P_ALLIN_AGGREGATE, \
     P_NL_REOPEN_AGGREGATE, P_PL_SB_AS_BB, P_PL_SB_AS_BB_TOURN, P_RAKE_ALLOWED, \
     P_RAKE_PERCENT, P_RAKE_CAP, P_RAKE_IMPLIED_MAX, P_STRADDLE_BIGBET, P_STRADDLE_LIMIT, \
-    P_STRADDLE_NEW_BRING_IN, P_ALLIN_FULL_LEVEL, P_ALLIN_HALF_LEVEL = range(17)
-N_SETTINGS = 17
+    P_STRADDLE_NEW_BRING_IN, P_ALLIN_FULL_LEVEL, P_ALLIN_HALF_LEVEL, \
+    P_MIN_OPEN_2BB = range(18)
+N_SETTINGS = 18
 
 # per-seat state rows
 S_IN, S_FOLDED, S_ACTED, S_START, S_STACK, S_BET, S_CONTRIB, S_ACTED_LEVEL, S_ACTED_FR, \
     S_VPIP, S_PFR, S_AGGR, S_CALLS, S_FOLDED_STREET, S_ALLIN_STREET, S_FACED_FROM, \
     S_MUCKED, S_SHOWN, S_SHOWN_N, S_HOLE_N, S_SEAT_EVENT, S_ACTUAL, S_EXPECTED, S_REFUND, \
     S_STRENGTH, S_LIVE_C, S_DEAD, S_ANTES, S_LOW, S_INCLUDED, S_ODD_HIGH, \
-    S_ODD_LOW = range(32)
-N_SEAT_ROWS = 32
+    S_ODD_LOW, S_DREW, S_DRAWN, S_GOT, S_SERVED = range(36)
+N_SEAT_ROWS = 36
 MAX_SEATS = 24  # seat numbers 1..23; a bigger table goes to the reference replay
 MAX_CARDS = 8
 
@@ -76,8 +90,9 @@ H_STREET, H_CUR_BET, H_LAST_RAISE, H_FR_COUNT, H_BETS, H_CAPPED, H_AGGRESSOR, H_
     H_BUTTON, H_SIZE, H_N_ORDER, H_BB, H_SB, H_SMALL_BET, H_BIG_BET, H_TOURNAMENT, \
     H_SETTINGS, H_RAKE, H_REFUNDS_ALL, H_ANTE, H_STRADDLE_SEAT, H_POT_NET, H_STUD, \
     H_BIG_FROM, H_PENDING, H_BRING_SEAT, H_BRING_DONE, H_OPEN_PAIR, H_BIG_SEEN, H_BURN_MARK, \
-    H_BAD_BURN, H_ANTES_CHECKED, H_DEALT = range(40)
-N_SCALARS = 40
+    H_BAD_BURN, H_ANTES_CHECKED, H_DEALT, H_FAMILY, H_CAP_MULTI, H_PHASE, H_IN_DRAW, \
+    H_DRAW_POS, H_OPENED, H_FIRST_ACTION, H_HOLE_CARDS = range(48)
+N_SCALARS = 48
 
 BOARD_AFTER = (0, 3, 4, 5)
 POSITION_NAMES = ("", "BTN", "SB", "BB", "CO", "HJ", "LJ", "UTG")  # then 8+i = UTG+i
@@ -691,6 +706,181 @@ def _split_listed(amount, winners, n, S):
         S[S_EXPECTED, winners[i]] += q + (1 if i < r else 0)
 
 
+# --------------------------------------------------------------------------- draw
+# 2-7 single and triple draw, badugi and draw high dealt with blinds, as hooks.py replays
+# them for the common case: the draws in order, hand sizes, the lowball opening, the
+# two-round cap of the single-draw games. Anything else goes back.
+
+
+@njit(cache=True)
+def _named_class(variant):
+    """projections.py: a hand class is named in the high games only."""
+    return not (variant == V_RAZZ or variant == V_27_TRIPLE or variant == V_27_SINGLE
+                or variant == V_BADUGI)
+
+
+@njit(cache=True)
+def _draw_strength(variant, cards, table5, table6, table7, flush_suit, by_mask, strengths,
+                   card_value):
+    """game_strength of a draw hand (all cards known, the game's hand size)."""
+    if variant == V_BADUGI:
+        return badugi(cards)
+    if variant == V_DRAW_HIGH:
+        return _strength(cards, 5, table5, table6, table7, flush_suit, by_mask, strengths,
+                         card_value)
+    return low_27(cards)
+
+
+@njit(cache=True)
+def _draw_deal(i, d, s, n, parsed, hole, seen, S, H):
+    """hooks.py deal() in a draw game: the hand before the first draw, or a draw's cards."""
+    if s == MISSING or not (0 < s < H[H_SIZE]) or not S[S_IN, s]:
+        return 11
+    if d == D_DRAW:
+        if not H[H_IN_DRAW] or not S[S_DREW, s]:
+            return 110  # draw cards outside a draw, or before his discards
+        if n > 4 or S[S_GOT, s] + n > 4:
+            return 111  # DRAW-MAX-FOUR (or a house dealing five at once)
+        S[S_GOT, s] += n
+        S[S_DRAWN, s] -= n
+    elif d != D_HOLE and d != D_NULL:
+        return 112  # cards dealt face up, a replacement, a board
+    elif H[H_PHASE] or H[H_IN_DRAW] or H[H_FIRST_ACTION]:
+        return 113  # a hand completed after the betting began (DRAW-SHORT-PREDRAW)
+    hn = S[S_HOLE_N, s]
+    if hn + n > MAX_CARDS:
+        return 12
+    for j in range(n):
+        c = parsed[j]
+        hole[s, hn + j] = c
+        if c >= 0:
+            if seen[c] >= 0:
+                return 9  # (the reference lets a discard come back after a reshuffle)
+            seen[c] = i
+    S[S_HOLE_N, s] = hn + n
+    return 0
+
+
+@njit(cache=True)
+def _draw_sizes(hole_n, S, H, order):
+    """hooks.py _check_hand_sizes: every hand still in holds the game's hand size."""
+    for ix in range(H[H_N_ORDER]):
+        s = order[ix]
+        if not S[S_FOLDED, s] and S[S_HOLE_N, s] and S[S_HOLE_N, s] != hole_n:
+            return 95  # DRAW-FIVE-CARD-HAND
+    return 0
+
+
+@njit(cache=True)
+def _end_draw(hole_n, S, H, order):
+    """hooks.py _end_draw: the draw is over, the next betting round begins."""
+    H[H_IN_DRAW] = 0
+    why = _draw_sizes(hole_n, S, H, order)
+    if why:
+        return why
+    if H[H_TO_ACT] and _remaining(S, order, H[H_N_ORDER]) > 1:
+        return 7  # DEAL-PREMATURE
+    _new_round(S, H, order, H[H_PHASE])
+    H[H_DRAW_POS] = -1
+    for ix in range(H[H_N_ORDER]):
+        S[S_SERVED, order[ix]] = 0
+    return 0
+
+
+@njit(cache=True)
+def _remove_card(hole, s, S, q):
+    """Take the card at index q out of seat s's hand, keeping the others' order."""
+    hn = S[S_HOLE_N, s]
+    for j in range(q, hn - 1):
+        hole[s, j] = hole[s, j + 1]
+    S[S_HOLE_N, s] = hn - 1
+
+
+@njit(cache=True)
+def _find(hole, s, S, c):
+    for q in range(S[S_HOLE_N, s]):
+        if hole[s, q] == c:
+            return q
+    return -1
+
+
+@njit(cache=True)
+def _draw(k, s, amount, n_disc, parsed, hole, variant, S, H, order):
+    """hooks.py draw(): a `draw` (discards) or `stand_pat` event."""
+    if H[H_IN_DRAW] and s != MISSING and 0 < s < H[H_SIZE] and S[S_DREW, s]:
+        why = _end_draw(H[H_HOLE_CARDS], S, H, order)  # he draws again: the next draw,
+        if why:                                          # with no betting between
+            return why
+    if not H[H_IN_DRAW]:
+        if H[H_TO_ACT] and _remaining(S, order, H[H_N_ORDER]) > 1:
+            return 7  # DEAL-PREMATURE: the draw before the betting was complete
+        if H[H_PHASE] == 0 and not H[H_BB_SEAT]:
+            return 115  # no big blind: an ante deal whose order after the draw may differ
+        H[H_PHASE] += 1
+        H[H_IN_DRAW] = 1
+        for ix in range(H[H_N_ORDER]):
+            S[S_DREW, order[ix]] = 0
+            S[S_GOT, order[ix]] = 0
+        if H[H_PHASE] > DRAWS[variant - V_FIRST_DRAW]:
+            return 116  # more draws than the game has
+    if s == MISSING or not (0 < s < H[H_SIZE]) or not S[S_IN, s] or S[S_FOLDED, s]:
+        return 117
+    # draw_rules.py check_draw_order: served clockwise from the button
+    if H[H_BUTTON] and not S[S_SERVED, s]:
+        i = _index_in(order, H[H_N_ORDER], s)
+        if i >= 0:
+            S[S_SERVED, s] = 1
+            if i < H[H_DRAW_POS]:
+                return 118  # ORDER-DRAW-PHASE
+            if i > H[H_DRAW_POS]:
+                H[H_DRAW_POS] = i
+    S[S_DREW, s] = 1
+    if k == K_STAND_PAT:
+        S[S_DRAWN, s] = 0
+        return 0
+    n = amount if amount != MISSING else n_disc
+    for j in range(min(n, n_disc)):
+        c = parsed[j]
+        q = _find(hole, s, S, c) if c >= 0 else -1
+        if q < 0:
+            q = _find(hole, s, S, -1)
+            if q < 0:
+                if c >= 0:
+                    return 119  # discards a card he does not hold
+                continue
+        _remove_card(hole, s, S, q)
+    for _ in range(n - n_disc):
+        q = _find(hole, s, S, -1)
+        if q >= 0:
+            _remove_card(hole, s, S, q)
+        elif S[S_HOLE_N, s]:
+            S[S_HOLE_N, s] -= 1
+            for j in range(S[S_HOLE_N, s]):
+                hole[s, j] = -1  # which card went is unknown
+    S[S_DRAWN, s] = n
+    return 0
+
+
+@njit(cache=True)
+def _draw_before(k, s, variant, hole_n, S, H, order, P):
+    """hooks.py before_action in a draw game; 0, or the reason the hand goes back."""
+    H[H_FIRST_ACTION] = 1
+    if H[H_IN_DRAW]:
+        why = _end_draw(hole_n, S, H, order)
+        if why:
+            return why
+    if s == MISSING or not (0 < s < H[H_SIZE]):
+        return 40
+    if H[H_STREET] == 0 and DRAW_LOWBALL[variant - V_FIRST_DRAW] and not H[H_OPENED]:
+        if k == K_BET or k == K_RAISE or k == K_COMPLETE:
+            H[H_OPENED] = 1
+        elif k == K_CHECK and H[H_CUR_BET] == 0:
+            return 120  # LOWBALL-OPEN: a check before the draw
+        elif k == K_CALL and P[P_MIN_OPEN_2BB]:
+            return 121  # LOWBALL-OPEN where the minimum open is twice the blind
+    return 0
+
+
 # --------------------------------------------------------------------------- the replay
 
 
@@ -802,7 +992,7 @@ def replay_batch(starts, kind, seat, amount, total, detail, flags, cards_data, c
             r_allin[row] = S[S_ALLIN_STREET, s]
             r_showed[row] = S[S_SHOWN, s]
             # a hand class is named for the high games only (razz has none)
-            r_strength[row] = (S[S_STRENGTH, s] if showdown and game[hix, G_VARIANT] != V_RAZZ
+            r_strength[row] = (S[S_STRENGTH, s] if showdown and _named_class(game[hix, G_VARIANT])
                                else -1)
             f = S[S_FACED_FROM, s]
             r_faced_event[row] = S[S_SEAT_EVENT, f] if f > 0 else -1
@@ -852,9 +1042,16 @@ def _replay_one(lo, hi, kind, seat, amount, total, detail, flags, cards_data, ca
     H[H_ANTE] = g[G_ANTE]
     H[H_BIG_FROM] = 2
     variant = g[G_VARIANT]
-    stud = variant >= V_FIRST_STUD
+    stud = V_FIRST_STUD <= variant < V_FIRST_DRAW
+    draw = variant >= V_FIRST_DRAW
     H[H_STUD] = 1 if stud else 0
+    H[H_FAMILY] = 1 if stud or draw else 0  # audit/replay/family/hooks.py replays it
+    H[H_CAP_MULTI] = P[P_CAP_MULTI]
+    if draw:
+        H[H_BIG_FROM] = DRAW_BIG_FROM[variant - V_FIRST_DRAW]
+        H[H_DRAW_POS] = -1
     hole_n = HOLE_CARDS[variant]
+    H[H_HOLE_CARDS] = hole_n
     hilo = variant == V_OMAHA_HILO or variant == V_OMAHA5_HILO or variant == V_OMAHA6_HILO
     # seats first: the table size is the highest seat (or the button)
     max_seat = 0
@@ -884,12 +1081,16 @@ def _replay_one(lo, hi, kind, seat, amount, total, detail, flags, cards_data, ca
     for i in range(lo, hi):
         k = kind[i]
         s = seat[i]
-        if (k >= K_FOLD and k <= K_RAISE) or (k == K_COMPLETE and stud):
+        if (k >= K_FOLD and k <= K_RAISE) or (k == K_COMPLETE and (stud or draw)):
             if not started:
                 _start(S, H, order)
                 started = True
             if stud:
                 why = _stud_before(k, s, amount[i], total[i], variant, hole, S, H, order)
+                if why:
+                    return why
+            elif draw:
+                why = _draw_before(k, s, variant, hole_n, S, H, order, P)
                 if why:
                     return why
             why = _act(k, s, amount[i], total[i], S, H, order, P)
@@ -919,6 +1120,11 @@ def _replay_one(lo, hi, kind, seat, amount, total, detail, flags, cards_data, ca
                     return 3
             if stud:
                 why = _stud_deal(i, d, s, n, parsed, hole, seen, S, H, order, burns)
+                if why:
+                    return why
+                continue
+            if draw:
+                why = _draw_deal(i, d, s, n, parsed, hole, seen, S, H)
                 if why:
                     return why
                 continue
@@ -991,7 +1197,7 @@ def _replay_one(lo, hi, kind, seat, amount, total, detail, flags, cards_data, ca
             if k == K_MUCK:
                 S[S_MUCKED, s] = 1
                 continue
-            if stud:
+            if stud or draw:
                 why = _stud_show(i, s, n, parsed, hole, shown, seen, S)
                 if why:
                     return why
@@ -1053,6 +1259,18 @@ def _replay_one(lo, hi, kind, seat, amount, total, detail, flags, cards_data, ca
                 rake_implicit = (flags[i] & F_RAKE_IMPLICIT) != 0
         elif k == K_ANNOTATION:
             pass
+        elif (k == K_DRAW or k == K_STAND_PAT) and draw:
+            if not started:
+                _start(S, H, order)
+                started = True
+            n = 0
+            if k == K_DRAW and cards_off[i + 1] > cards_off[i]:
+                n = _parse_cards(cards_data, cards_off[i], cards_off[i + 1], parsed)
+                if n < 0:
+                    return 3
+            why = _draw(k, s, amount[i], n, parsed, hole, variant, S, H, order)
+            if why:
+                return why
         else:
             return 17  # draw, stand_pat, declare, chips, complete, ...
     if not started:
@@ -1065,11 +1283,18 @@ def _replay_one(lo, hi, kind, seat, amount, total, detail, flags, cards_data, ca
         if why:
             return why
         burns = 0  # judged
+    if draw:
+        # hooks.py finish(): the hand sizes after the last draw; a hand of the wrong size
+        # before any draw is dead at the showdown (hooks.py _dead): both go back
+        why = _draw_sizes(hole_n, S, H, order)
+        if why:
+            return why
+        burns = 0  # the draw games judge no burns
     # check_counts
     for ix in range(n_order):
         s = order[ix]
         got = S[S_HOLE_N, s]
-        if got and got != hole_n and not stud:
+        if got and got != hole_n and not (stud or draw):
             return 18  # DEAD-CARD-COUNT
     if burns:
         for kk in range(1, n_board_deals + 1):
@@ -1165,7 +1390,7 @@ def _replay_one(lo, hi, kind, seat, amount, total, detail, flags, cards_data, ca
         if n_cont == 1:
             S[S_EXPECTED, last_cont] += amt
             continue
-        if n_cont == 0 or (nb != 5 and not stud):
+        if n_cont == 0 or (nb != 5 and not (stud or draw)):
             if unrecorded:
                 continue  # the pot is unverifiable; the hand's one finding says why
             return 20  # DQ-UNVERIFIABLE-AWARD
@@ -1191,6 +1416,9 @@ def _replay_one(lo, hi, kind, seat, amount, total, detail, flags, cards_data, ca
                 if cn != hole_n and not (stud and 5 <= cn <= 7):
                     unverified = True
                     break
+                if draw and S[S_HOLE_N, s] != hole_n:  # a fouled hand (hooks.py _dead)
+                    unverified = True
+                    break
                 for j in range(cn):
                     c = shown[s, j] if use_shown else hole[s, j]
                     if c < 0:
@@ -1198,7 +1426,10 @@ def _replay_one(lo, hi, kind, seat, amount, total, detail, flags, cards_data, ca
                     seven[j] = c
                 if unverified:
                     break
-                if stud:
+                if draw:
+                    v = _draw_strength(variant, seven, table5, table6, table7, flush_suit,
+                                       by_mask, strengths, card_value)
+                elif stud:
                     v = _stud_strength(variant, seven, cn, S, s, table5, table6, table7,
                                        flush_suit, by_mask, strengths, card_value)
                 elif variant == V_HOLDEM:
@@ -1647,10 +1878,10 @@ def _raise_fixed(s, cur, new_total, all_in, S, H, order, P):
             return 71  # BET-ALLIN-HALFBET
     increment = new_total - cur
     # a stud completion (bring-in to a full bet) counts as the bet, not as a raise
-    counts = (increment >= size or (H[H_STUD] and new_total - H[H_LAST_RAISE] >= size)
+    counts = (increment >= size or (H[H_FAMILY] and new_total - H[H_LAST_RAISE] >= size)
               or (all_in and 2 * (new_total - H[H_LAST_RAISE]) >= size))
     n = H[H_N_ORDER]
-    if counts and cur > 0 and H[H_BETS] >= 1 + P[P_CAP_MULTI]:
+    if counts and cur > 0 and H[H_BETS] >= 1 + H[H_CAP_MULTI]:
         live = _with_chips(S, order, n)
         if live >= 3:
             return 72
@@ -1671,7 +1902,7 @@ def _raise_fixed(s, cur, new_total, all_in, S, H, order, P):
         # PokerStars (full_bet_levels): a short all-in makes no new level
         H[H_BETS] += 1
         H[H_FR_COUNT] += 1
-        if H[H_BETS] >= 1 + P[P_CAP_MULTI] and _with_chips(S, order, n) >= 3:
+        if H[H_BETS] >= 1 + H[H_CAP_MULTI] and _with_chips(S, order, n) >= 3:
             H[H_CAPPED] = 1
     return 0
 
