@@ -269,9 +269,9 @@ def test_integer_columns_read_nulls_as_missing() -> None:
     assert list(fast._ints(flags.slice(3), 9)) == [1, 1, 0, 9, 1, 0]
 
 
-# --- stud (issue 24): the kernel replays seven-card stud, stud high-low and razz itself ------
+# --- stud (issue 24): the kernel replays seven-card stud, stud high-low, razz, five-card stud ---
 
-STUD_GAMES = ("stud", "stud_hilo", "razz")
+STUD_GAMES = ("stud", "stud_hilo", "razz", "stud5")
 
 
 @pytest.mark.parametrize("variant", STUD_GAMES)

@@ -3,11 +3,11 @@
 `replay_batch` walks every hand of an event table with the same rules as the reference replay
 (audit/replay/hand.py and the modules it calls) for the common case: hold'em and Omaha high
 at fixed, pot and no limit, blinds, hole and board cards, showdowns, awards and rake; and at
-fixed limit seven-card stud, stud high-low and razz (antes, the bring-in, first to act by the
-upcards, the open pair) and the draw games dealt with blinds, 2-7 single and triple draw,
-badugi and draw high (the draws, hand sizes, the lowball opening), as the stud/draw hooks
-(audit/replay/family/hooks.py) replay them: one betting, pot and award model for all. It
-never writes a finding. Wherever the reference replay would flag something, or the hand
+fixed limit seven-card stud, stud high-low, razz and five-card stud (antes, the bring-in,
+first to act by the upcards, the open pair) and the draw games dealt with blinds, 2-7 single
+and triple draw, badugi and draw high (the draws, hand sizes, the lowball opening), as the
+stud/draw hooks (audit/replay/family/hooks.py) replay them: one betting, pot and award model
+for all. It never writes a finding. Wherever the reference replay would flag something, or the hand
 holds anything this kernel does not model (antes, straddles, dead blinds, run it twice,
 hi-lo, live-table events, unknown cards a pot depends on, ...), it stops and marks the hand
 for the reference replay instead. A hand it marks clean therefore has no findings, and its
@@ -52,10 +52,11 @@ G_VARIANT, G_STRUCTURE, G_BB, G_SB, G_SMALL_BET, G_BIG_BET, G_MIN_BET, G_BUTTON,
     G_TOURNAMENT, G_SETTINGS, G_SUPPORTED, G_ANTE, G_BRING_IN = range(13)
 N_GAME = 13
 V_HOLDEM, V_OMAHA, V_OMAHA5, V_OMAHA_HILO, V_OMAHA5_HILO, V_OMAHA6, V_OMAHA6_HILO, \
-    V_STUD, V_STUD_HILO, V_RAZZ, V_27_TRIPLE, V_27_SINGLE, V_BADUGI, V_DRAW_HIGH = range(14)
-V_FIRST_STUD = V_STUD  # V_STUD..V_RAZZ: seven-card stud games
+    V_STUD, V_STUD_HILO, V_RAZZ, V_STUD5, V_27_TRIPLE, V_27_SINGLE, V_BADUGI, \
+    V_DRAW_HIGH = range(15)
+V_FIRST_STUD = V_STUD  # V_STUD..V_STUD5: stud games
 V_FIRST_DRAW = V_27_TRIPLE  # from here on: draw games (audit/poker/variants.py)
-HOLE_CARDS = (2, 4, 5, 4, 5, 6, 6, 7, 7, 7, 5, 5, 4, 5)  # by variant code
+HOLE_CARDS = (2, 4, 5, 4, 5, 6, 6, 7, 7, 7, 5, 5, 5, 4, 5)  # by variant code
 # draw games by variant code - V_FIRST_DRAW: draws, first round at the big bet, lowball
 # (LOWBALL-OPEN); the single-draw games' two-round cap comes with their settings row
 # (audit/replay/fast/table.py)
@@ -63,7 +64,13 @@ DRAWS = (3, 1, 3, 1)
 DRAW_BIG_FROM = (2, 1, 2, 1)
 DRAW_LOWBALL = (1, 1, 0, 0)
 # seven-card stud (audit/poker/variants.py): how the n-th card of a hand is dealt, 1 = up
-STUD_UP = (0, 0, 1, 1, 1, 1, 0)
+# stud games by variant code - V_FIRST_STUD (audit/poker/variants.py): how the n-th card of
+# a hand is dealt (1 = up), the cards each holds on the first street, the first round at the
+# big bet (five-card stud: none)
+STUD_UP = ((0, 0, 1, 1, 1, 1, 0), (0, 0, 1, 1, 1, 1, 0), (0, 0, 1, 1, 1, 1, 0),
+           (0, 1, 1, 1, 1, 0, 0))
+STUD_FIRST = (3, 3, 3, 2)
+STUD_BIG_FROM = (2, 2, 2, 99)
 FL, PL, NL = 0, 1, 2
 
 # profile settings columns (one row per Settings a hand can use: G_SETTINGS is the row)
@@ -432,17 +439,19 @@ def _board_key(cards, lo, hi, low):
 
 
 @njit(cache=True)
-def _stud_deal(i, d, s, n, parsed, hole, seen, S, H, order, burns):
+def _stud_deal(i, d, s, n, parsed, hole, seen, S, H, order, burns, variant, hole_n):
     """hooks.py deal() for a card dealt to a seat; 0, or the reason the hand goes back."""
     if d != D_UP and d != D_DOWN and d != D_HOLE and d != D_NULL:
         return 80  # a common card or another deal
     if s == MISSING or not (0 < s < H[H_SIZE]) or not S[S_IN, s]:
         return 11
     hn = S[S_HOLE_N, s]
-    if hn + n > 7:
+    faces = STUD_UP[variant - V_FIRST_STUD]
+    first = STUD_FIRST[variant - V_FIRST_STUD]
+    if hn + n > hole_n:
         return 12  # STUD-CARD-COUNT
     for j in range(n):
-        up = STUD_UP[hn + j]
+        up = faces[hn + j]
         if (d == D_UP) != (up == 1):
             return 81  # STUD-EXPOSED-START, STUD-7TH-UP and the like
         c = parsed[j]
@@ -457,7 +466,7 @@ def _stud_deal(i, d, s, n, parsed, hole, seen, S, H, order, burns):
     H[H_DEALT] += n
     if H[H_DEALT] > 52:
         return 83  # STUD-SHORT-DECK
-    k = hn + n - 3
+    k = hn + n - first
     if k > H[H_STREET]:
         if k != H[H_STREET] + 1:
             return 84
@@ -472,7 +481,7 @@ def _stud_deal(i, d, s, n, parsed, hole, seen, S, H, order, burns):
         H[H_PENDING] = 1
         H[H_OPEN_PAIR] = 0
         H[H_BIG_SEEN] = 0
-        H[H_BIG_FROM] = 2
+        H[H_BIG_FROM] = STUD_BIG_FROM[variant - V_FIRST_STUD]
     return 0
 
 
@@ -484,7 +493,7 @@ def _stud_resolve(variant, hole, S, H, order):
     street = H[H_STREET]
     for i in range(n):
         s = order[i]
-        if not S[S_FOLDED, s] and S[S_HOLE_N, s] != 3 + street:
+        if not S[S_FOLDED, s] and S[S_HOLE_N, s] != STUD_FIRST[variant - V_FIRST_STUD] + street:
             return 85  # a player still in without this street's cards
     razz = variant == V_RAZZ
     if street == 0:
@@ -494,7 +503,7 @@ def _stud_resolve(variant, hole, S, H, order):
             s = order[i]
             if S[S_FOLDED, s]:
                 continue
-            c = hole[s, 2]
+            c = hole[s, STUD_FIRST[variant - V_FIRST_STUD] - 1]
             key = _ace_low(c) if razz else 100 - c
             if b == 0 or key > best:
                 b = s
@@ -508,13 +517,14 @@ def _stud_resolve(variant, hole, S, H, order):
         H[H_TO_ACT] = 0
         return 0
     n_up = street + 1 if street < 4 else 4
+    up_lo = STUD_FIRST[variant - V_FIRST_STUD] - 1
     b = 0
     best = 0
     for i in range(n):
         s = order[i]
         if S[S_FOLDED, s]:
             continue
-        key = _board_key(hole[s], 2, 2 + n_up, razz)
+        key = _board_key(hole[s], up_lo, up_lo + n_up, razz)
         if b == 0 or key > best:
             b = s
             best = key
@@ -647,14 +657,15 @@ def _stud_show(i, s, n, parsed, hole, shown, seen, S):
 
 
 @njit(cache=True)
-def _stud_finish(S, H, order, burns):
+def _stud_finish(S, H, order, burns, variant, hole_n):
     """hooks.py finish(): card counts and burns."""
     n = H[H_N_ORDER]
     rem = _remaining(S, order, n)
     for i in range(n):
         s = order[i]
         c = S[S_HOLE_N, s]
-        if c and c < 7 and not S[S_FOLDED, s] and H[H_STREET] == 4 and rem > 1:
+        if (c and c < hole_n and not S[S_FOLDED, s]
+                and H[H_STREET] == hole_n - STUD_FIRST[variant - V_FIRST_STUD] and rem > 1):
             return 92  # STUD-CARD-COUNT: short at the showdown
     if burns and H[H_BAD_BURN]:
         return 19  # STUD-BURN-ERROR
@@ -1040,13 +1051,15 @@ def _replay_one(lo, hi, kind, seat, amount, total, detail, flags, cards_data, ca
     H[H_SETTINGS] = g[G_SETTINGS]
     H[H_LAST_RAISE] = g[G_MIN_BET]
     H[H_ANTE] = g[G_ANTE]
-    H[H_BIG_FROM] = 2
     variant = g[G_VARIANT]
     stud = V_FIRST_STUD <= variant < V_FIRST_DRAW
     draw = variant >= V_FIRST_DRAW
     H[H_STUD] = 1 if stud else 0
     H[H_FAMILY] = 1 if stud or draw else 0  # audit/replay/family/hooks.py replays it
     H[H_CAP_MULTI] = P[P_CAP_MULTI]
+    H[H_BIG_FROM] = 2
+    if stud:
+        H[H_BIG_FROM] = STUD_BIG_FROM[variant - V_FIRST_STUD]
     if draw:
         H[H_BIG_FROM] = DRAW_BIG_FROM[variant - V_FIRST_DRAW]
         H[H_DRAW_POS] = -1
@@ -1119,7 +1132,8 @@ def _replay_one(lo, hi, kind, seat, amount, total, detail, flags, cards_data, ca
                 if n < 0:
                     return 3
             if stud:
-                why = _stud_deal(i, d, s, n, parsed, hole, seen, S, H, order, burns)
+                why = _stud_deal(i, d, s, n, parsed, hole, seen, S, H, order, burns, variant,
+                                 hole_n)
                 if why:
                     return why
                 continue
@@ -1279,7 +1293,7 @@ def _replay_one(lo, hi, kind, seat, amount, total, detail, flags, cards_data, ca
     if n_order < 2:
         return 26
     if stud:
-        why = _stud_finish(S, H, order, burns)
+        why = _stud_finish(S, H, order, burns, variant, hole_n)
         if why:
             return why
         burns = 0  # judged
