@@ -391,6 +391,24 @@ def _write_cards(cards, n, buf, pos):
     return pos
 
 
+@njit(cache=True, inline="always")
+def _give(i, s, n, parsed, hole, seen, S):
+    """Cards dealt to seat s (event i) join his hand: 0, or 12 (more cards than the kernel
+    holds), 9 (DEAL-DUPLICATE-CARD: a card seen before)."""
+    hn = S[S_HOLE_N, s]
+    if hn + n > MAX_CARDS:
+        return 12
+    for j in range(n):
+        c = parsed[j]
+        hole[s, hn + j] = c
+        if c >= 0:
+            if seen[c] >= 0:
+                return 9
+            seen[c] = i
+    S[S_HOLE_N, s] = hn + n
+    return 0
+
+
 # --------------------------------------------------------------------------- stud
 # Seven-card stud, stud high-low and razz, as audit/replay/family/hooks.py replays them for
 # the common case: antes, the bring-in by the lowest (razz: highest) upcard, first to act by
@@ -454,15 +472,11 @@ def _stud_deal(i, d, s, n, parsed, hole, seen, S, H, order, burns, variant, hole
         up = faces[hn + j]
         if (d == D_UP) != (up == 1):
             return 81  # STUD-EXPOSED-START, STUD-7TH-UP and the like
-        c = parsed[j]
-        if up and c < 0:
+        if up and parsed[j] < 0:
             return 82  # an upcard the log does not show
-        hole[s, hn + j] = c
-        if c >= 0:
-            if seen[c] >= 0:
-                return 9
-            seen[c] = i
-    S[S_HOLE_N, s] = hn + n
+    why = _give(i, s, n, parsed, hole, seen, S)
+    if why:
+        return why
     H[H_DEALT] += n
     if H[H_DEALT] > 52:
         return 83  # STUD-SHORT-DECK
@@ -486,6 +500,32 @@ def _stud_deal(i, d, s, n, parsed, hole, seen, S, H, order, burns, variant, hole
 
 
 @njit(cache=True)
+def _stud_first(variant, hole, S, H, order):
+    """The seat still in with the best claim to act first, ties to the first clockwise: on
+    the first street the bring-in card (audit/poker/stud.py bring_in_seat: the lowest upcard,
+    razz the highest, aces low), later the best board (first_by_board)."""
+    first = STUD_FIRST[variant - V_FIRST_STUD]
+    razz = variant == V_RAZZ
+    street = H[H_STREET]
+    n_up = street + 1 if street < 4 else 4
+    b = 0
+    best = 0
+    for i in range(H[H_N_ORDER]):
+        s = order[i]
+        if S[S_FOLDED, s]:
+            continue
+        if street == 0:
+            c = hole[s, first - 1]
+            key = _ace_low(c) if razz else 100 - c
+        else:
+            key = _board_key(hole[s], first - 1, first - 1 + n_up, razz)
+        if b == 0 or key > best:
+            b = s
+            best = key
+    return b
+
+
+@njit(cache=True)
 def _stud_resolve(variant, hole, S, H, order):
     """hooks.py _resolve: who brings in, or who starts a later street, once its cards are out."""
     H[H_PENDING] = 0
@@ -495,19 +535,8 @@ def _stud_resolve(variant, hole, S, H, order):
         s = order[i]
         if not S[S_FOLDED, s] and S[S_HOLE_N, s] != STUD_FIRST[variant - V_FIRST_STUD] + street:
             return 85  # a player still in without this street's cards
-    razz = variant == V_RAZZ
     if street == 0:
-        b = 0
-        best = 0
-        for i in range(n):
-            s = order[i]
-            if S[S_FOLDED, s]:
-                continue
-            c = hole[s, STUD_FIRST[variant - V_FIRST_STUD] - 1]
-            key = _ace_low(c) if razz else 100 - c
-            if b == 0 or key > best:
-                b = s
-                best = key
+        b = _stud_first(variant, hole, S, H, order)
         H[H_BRING_SEAT] = b
         if b == 0 or S[S_STACK, b] == 0:
             return 86  # the lowcard is all in for his ante
@@ -516,18 +545,7 @@ def _stud_resolve(variant, hole, S, H, order):
     if _next_to_act(S, H, order, 0) == 0:
         H[H_TO_ACT] = 0
         return 0
-    n_up = street + 1 if street < 4 else 4
-    up_lo = STUD_FIRST[variant - V_FIRST_STUD] - 1
-    b = 0
-    best = 0
-    for i in range(n):
-        s = order[i]
-        if S[S_FOLDED, s]:
-            continue
-        key = _board_key(hole[s], up_lo, up_lo + n_up, razz)
-        if b == 0 or key > best:
-            b = s
-            best = key
+    b = _stud_first(variant, hole, S, H, order)
     if S[S_STACK, b] > 0:
         H[H_TO_ACT] = b
     else:  # ORDER-STUD-ALLIN-STARTER: the next player still able to act starts
@@ -758,18 +776,8 @@ def _draw_deal(i, d, s, n, parsed, hole, seen, S, H):
         return 112  # cards dealt face up, a replacement, a board
     elif H[H_PHASE] or H[H_IN_DRAW] or H[H_FIRST_ACTION]:
         return 113  # a hand completed after the betting began (DRAW-SHORT-PREDRAW)
-    hn = S[S_HOLE_N, s]
-    if hn + n > MAX_CARDS:
-        return 12
-    for j in range(n):
-        c = parsed[j]
-        hole[s, hn + j] = c
-        if c >= 0:
-            if seen[c] >= 0:
-                return 9  # (the reference lets a discard come back after a reshuffle)
-            seen[c] = i
-    S[S_HOLE_N, s] = hn + n
-    return 0
+    # a card seen before goes back (the reference lets a discard return after a reshuffle)
+    return _give(i, s, n, parsed, hole, seen, S)
 
 
 @njit(cache=True)
@@ -1169,17 +1177,9 @@ def _replay_one(lo, hi, kind, seat, amount, total, detail, flags, cards_data, ca
                     return 10
                 if s == MISSING or not (0 < s < size) or not S[S_IN, s]:
                     return 11
-                hn = S[S_HOLE_N, s]
-                if hn + n > MAX_CARDS:
-                    return 12
-                for j in range(n):
-                    c = parsed[j]
-                    hole[s, hn + j] = c
-                    if c >= 0:
-                        if seen[c] >= 0:
-                            return 9
-                        seen[c] = i
-                S[S_HOLE_N, s] = hn + n
+                why = _give(i, s, n, parsed, hole, seen, S)
+                if why:
+                    return why
         elif k == K_SEAT:
             if started:
                 return 13
