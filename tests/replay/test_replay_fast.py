@@ -16,6 +16,7 @@ from pathlib import Path
 
 import numpy as np
 import pyarrow as pa
+import pyarrow.compute as pc
 import pyarrow.parquet as pq
 import pytest
 
@@ -266,3 +267,97 @@ def test_integer_columns_read_nulls_as_missing() -> None:
         assert list(values) == [0, 7, 0, 0] and list(known) == [False, True, False, False]
     flags = pa.array([True, None, False, True, True, False, None, True, False], pa.bool_())
     assert list(fast._ints(flags.slice(3), 9)) == [1, 1, 0, 9, 1, 0]
+
+
+# --- stud (issue 24): the kernel replays seven-card stud, stud high-low, razz, five-card stud ---
+
+STUD_GAMES = ("stud", "stud_hilo", "razz", "stud5")
+
+
+@pytest.mark.parametrize("variant", STUD_GAMES)
+def test_simulated_clean_stud_hands_take_the_fast_path(tmp_path: Path, variant: str) -> None:
+    table = _simulated(tmp_path, hands=2000, seed=11, variant=variant,
+                       structure="fixed_limit", tables=6)
+    assert_same(table, min_fast=0.97)  # every clean hand measured (1.0)
+
+
+@pytest.mark.parametrize("variant", STUD_GAMES)
+def test_simulated_stud_hands_with_injected_violations(tmp_path: Path, variant: str) -> None:
+    table = _simulated(tmp_path, hands=2000, seed=12, variant=variant,
+                       structure="fixed_limit", tables=6, violations=0.25)
+    assert_same(table, min_fast=0.7)  # 0.86-0.89 measured: the flagged hands go back
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("variant", STUD_GAMES)
+@pytest.mark.parametrize("violations", [0.0, 0.2])
+def test_tens_of_thousands_of_simulated_stud_hands(tmp_path: Path, variant: str,
+                                                   violations: float) -> None:
+    table = _simulated(tmp_path, hands=20_000, seed=21, variant=variant,
+                       structure="fixed_limit", tables=12, violations=violations)
+    assert_same(table, min_fast=0.97 if not violations else 0.7)
+
+
+FPDB_DEV = SHARED / "fpdb-dev"
+
+
+@pytest.mark.skipif(not FPDB_DEV.exists(), reason="needs ../shared/data/fpdb-dev")
+def test_real_stud_draw_and_mixed_site_hands() -> None:
+    """Every site's stud, draw and mixed-game files the importers read: the stud hands take
+    the kernel unless a log leaves out upcards (which the reference notes) or the like."""
+    paths = [p for p in sorted(FPDB_DEV.rglob("*")) if p.is_file() and any(
+        part in ("Stud", "Draw", "Mixed", "Other") for part in p.parts)]
+    tables = []
+    for path in paths:
+        try:
+            tables.append(_imported([path]))
+        except AuditInputError:
+            continue
+    table = pa.concat_tables(tables)
+    stud_rows = pc.is_in(pc.struct_field(table.column("game"), "variant"),
+                         pa.array(list(STUD_GAMES)))
+    stud_ids = pc.unique(table.column("hand_id").filter(stud_rows))
+    stud = table.filter(pc.is_in(table.column("hand_id"), stud_ids))
+    assert_same(stud, min_fast=0.85)  # 0.91 measured (295 stud hands)
+    assert_same(table, min_fast=0.0)
+
+
+# --- draw (issue 24): 2-7 single and triple draw, badugi and draw high, dealt with blinds ---
+
+DRAW_GAMES = ("lowball_27_triple", "lowball_27_single", "badugi", "draw_high")
+
+
+@pytest.mark.parametrize("variant", DRAW_GAMES)
+def test_simulated_clean_draw_hands_take_the_fast_path(tmp_path: Path, variant: str) -> None:
+    table = _simulated(tmp_path, hands=2000, seed=13, variant=variant,
+                       structure="fixed_limit", tables=6)
+    assert_same(table, min_fast=0.95)
+
+
+@pytest.mark.parametrize("variant", DRAW_GAMES)
+def test_simulated_draw_hands_with_injected_violations(tmp_path: Path, variant: str) -> None:
+    table = _simulated(tmp_path, hands=2000, seed=14, variant=variant,
+                       structure="fixed_limit", tables=6, violations=0.25)
+    assert_same(table, min_fast=0.6)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("variant", DRAW_GAMES)
+@pytest.mark.parametrize("violations", [0.0, 0.2])
+def test_tens_of_thousands_of_simulated_draw_hands(tmp_path: Path, variant: str,
+                                                   violations: float) -> None:
+    table = _simulated(tmp_path, hands=20_000, seed=22, variant=variant,
+                       structure="fixed_limit", tables=12, violations=violations)
+    assert_same(table, min_fast=0.95 if not violations else 0.6)
+
+
+@pytest.mark.slow
+def test_every_game_at_once_clean_and_with_violations(tmp_path: Path) -> None:
+    """--variant all: button, stud and draw games side by side in one table."""
+    clean = _simulated(tmp_path / "clean", hands=6000, seed=23, variant="all",
+                       structure="fixed_limit", tables=14)
+    # 0.79 measured: ace-to-five lowball, jacks or better and Mississippi stud go back whole
+    assert_same(clean, min_fast=0.7)
+    flagged = _simulated(tmp_path / "flagged", hands=6000, seed=24, variant="all",
+                         structure="fixed_limit", tables=14, violations=0.25)
+    assert_same(flagged, min_fast=0.5)

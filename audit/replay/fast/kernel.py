@@ -1,9 +1,13 @@
-"""The compiled replay of button games (numba): proves a hand clean or hands it back.
+"""The compiled replay (numba): proves a hand clean or hands it back.
 
 `replay_batch` walks every hand of an event table with the same rules as the reference replay
 (audit/replay/hand.py and the modules it calls) for the common case: hold'em and Omaha high
-at fixed, pot and no limit, blinds, hole and board cards, showdowns, awards and rake. It
-never writes a finding. Wherever the reference replay would flag something, or the hand
+at fixed, pot and no limit, blinds, hole and board cards, showdowns, awards and rake; and at
+fixed limit seven-card stud, stud high-low, razz and five-card stud (antes, the bring-in,
+first to act by the upcards, the open pair) and the draw games dealt with blinds, 2-7 single
+and triple draw, badugi and draw high (the draws, hand sizes, the lowball opening), as the
+stud/draw hooks (audit/replay/family/hooks.py) replay them: one betting, pot and award model
+for all. It never writes a finding. Wherever the reference replay would flag something, or the hand
 holds anything this kernel does not model (antes, straddles, dead blinds, run it twice,
 hi-lo, live-table events, unknown cards a pot depends on, ...), it stops and marks the hand
 for the reference replay instead. A hand it marks clean therefore has no findings, and its
@@ -19,21 +23,25 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from audit.poker.evaluate.kernel import dense_high_inline
+from audit.poker.evaluate.kernel import badugi, dense_high_inline, low_27, low_a5
 
 MISSING = np.iinfo(np.int64).min  # a null amount/total/seat in the integer columns
 
 # event kinds (audit/replay/fast/table.py maps the `kind` strings to these codes)
 KINDS = ("hand_started", "seat", "post", "deal", "burn", "fold", "check", "call", "bet",
-         "raise", "show", "muck", "award", "rake", "hand_ended", "annotation")
+         "raise", "show", "muck", "award", "rake", "hand_ended", "annotation", "complete",
+         "draw", "stand_pat")
 K_HAND_STARTED, K_SEAT, K_POST, K_DEAL, K_BURN, K_FOLD, K_CHECK, K_CALL, K_BET, K_RAISE, \
-    K_SHOW, K_MUCK, K_AWARD, K_RAKE, K_HAND_ENDED, K_ANNOTATION = range(len(KINDS))
+    K_SHOW, K_MUCK, K_AWARD, K_RAKE, K_HAND_ENDED, K_ANNOTATION, K_COMPLETE, K_DRAW, \
+    K_STAND_PAT = range(len(KINDS))
 
 # details the kernel tells apart (all others: -1; null: -2)
 DETAILS = ("small_blind", "big_blind", "hole", "board", "uncalled", "sitting_out", "ante",
-           "straddle", "new_player", "missed_big", "dead", "missed_small")
+           "straddle", "new_player", "missed_big", "dead", "missed_small", "bring_in", "up",
+           "down", "draw")
 D_SMALL_BLIND, D_BIG_BLIND, D_HOLE, D_BOARD, D_UNCALLED, D_SITTING_OUT, D_ANTE, \
-    D_STRADDLE, D_NEW_PLAYER, D_MISSED_BIG, D_DEAD, D_MISSED_SMALL = range(len(DETAILS))
+    D_STRADDLE, D_NEW_PLAYER, D_MISSED_BIG, D_DEAD, D_MISSED_SMALL, D_BRING_IN, D_UP, \
+    D_DOWN, D_DRAW = range(len(DETAILS))
 D_OTHER, D_NULL = -1, -2
 
 # per-event flags decoded from `detail` text
@@ -41,25 +49,45 @@ F_REFUNDS_IMPLICIT, F_RAKE_IMPLICIT, F_UNRECORDED = 1, 2, 4
 
 # per-hand game columns (one row per hand)
 G_VARIANT, G_STRUCTURE, G_BB, G_SB, G_SMALL_BET, G_BIG_BET, G_MIN_BET, G_BUTTON, \
-    G_TOURNAMENT, G_SETTINGS, G_SUPPORTED, G_ANTE = range(12)
-N_GAME = 12
-V_HOLDEM, V_OMAHA, V_OMAHA5, V_OMAHA_HILO, V_OMAHA5_HILO, V_OMAHA6, V_OMAHA6_HILO = range(7)
-HOLE_CARDS = (2, 4, 5, 4, 5, 6, 6)  # by variant code
+    G_TOURNAMENT, G_SETTINGS, G_SUPPORTED, G_ANTE, G_BRING_IN = range(13)
+N_GAME = 13
+V_HOLDEM, V_OMAHA, V_OMAHA5, V_OMAHA_HILO, V_OMAHA5_HILO, V_OMAHA6, V_OMAHA6_HILO, \
+    V_STUD, V_STUD_HILO, V_RAZZ, V_STUD5, V_27_TRIPLE, V_27_SINGLE, V_BADUGI, \
+    V_DRAW_HIGH = range(15)
+V_FIRST_STUD = V_STUD  # V_STUD..V_STUD5: stud games
+V_FIRST_DRAW = V_27_TRIPLE  # from here on: draw games (audit/poker/variants.py)
+HOLE_CARDS = (2, 4, 5, 4, 5, 6, 6, 7, 7, 7, 5, 5, 5, 4, 5)  # by variant code
+# draw games by variant code - V_FIRST_DRAW: draws, first round at the big bet, lowball
+# (LOWBALL-OPEN); the single-draw games' two-round cap comes with their settings row
+# (audit/replay/fast/table.py)
+DRAWS = (3, 1, 3, 1)
+DRAW_BIG_FROM = (2, 1, 2, 1)
+DRAW_LOWBALL = (1, 1, 0, 0)
+# seven-card stud (audit/poker/variants.py): how the n-th card of a hand is dealt, 1 = up
+# stud games by variant code - V_FIRST_STUD (audit/poker/variants.py): how the n-th card of
+# a hand is dealt (1 = up), the cards each holds on the first street, the first round at the
+# big bet (five-card stud: none)
+STUD_UP = ((0, 0, 1, 1, 1, 1, 0), (0, 0, 1, 1, 1, 1, 0), (0, 0, 1, 1, 1, 1, 0),
+           (0, 1, 1, 1, 1, 0, 0))
+STUD_FIRST = (3, 3, 3, 2)
+STUD_BIG_FROM = (2, 2, 2, 99)
 FL, PL, NL = 0, 1, 2
 
 # profile settings columns (one row per Settings a hand can use: G_SETTINGS is the row)
 P_CAP_MULTI, P_CAP_HEADSUP, P_CAP_HEADSUP_TOURN, P_FOLD_UNCAPS, P_ALLIN_AGGREGATE, \
     P_NL_REOPEN_AGGREGATE, P_PL_SB_AS_BB, P_PL_SB_AS_BB_TOURN, P_RAKE_ALLOWED, \
     P_RAKE_PERCENT, P_RAKE_CAP, P_RAKE_IMPLIED_MAX, P_STRADDLE_BIGBET, P_STRADDLE_LIMIT, \
-    P_STRADDLE_NEW_BRING_IN, P_ALLIN_FULL_LEVEL, P_ALLIN_HALF_LEVEL = range(17)
-N_SETTINGS = 17
+    P_STRADDLE_NEW_BRING_IN, P_ALLIN_FULL_LEVEL, P_ALLIN_HALF_LEVEL, \
+    P_MIN_OPEN_2BB = range(18)
+N_SETTINGS = 18
 
 # per-seat state rows
 S_IN, S_FOLDED, S_ACTED, S_START, S_STACK, S_BET, S_CONTRIB, S_ACTED_LEVEL, S_ACTED_FR, \
     S_VPIP, S_PFR, S_AGGR, S_CALLS, S_FOLDED_STREET, S_ALLIN_STREET, S_FACED_FROM, \
     S_MUCKED, S_SHOWN, S_SHOWN_N, S_HOLE_N, S_SEAT_EVENT, S_ACTUAL, S_EXPECTED, S_REFUND, \
-    S_STRENGTH, S_LIVE_C, S_DEAD, S_ANTES, S_LOW, S_INCLUDED = range(30)
-N_SEAT_ROWS = 30
+    S_STRENGTH, S_LIVE_C, S_DEAD, S_ANTES, S_LOW, S_INCLUDED, S_ODD_HIGH, \
+    S_ODD_LOW, S_DREW, S_DRAWN, S_GOT, S_SERVED = range(36)
+N_SEAT_ROWS = 36
 MAX_SEATS = 24  # seat numbers 1..23; a bigger table goes to the reference replay
 MAX_CARDS = 8
 
@@ -67,8 +95,11 @@ MAX_CARDS = 8
 H_STREET, H_CUR_BET, H_LAST_RAISE, H_FR_COUNT, H_BETS, H_CAPPED, H_AGGRESSOR, H_ANCHOR, \
     H_TO_ACT, H_SB_SEAT, H_BB_SEAT, H_N_ACTIONS, H_BET_WAS_SHORT, H_STRUCTURE, H_MIN_BET, \
     H_BUTTON, H_SIZE, H_N_ORDER, H_BB, H_SB, H_SMALL_BET, H_BIG_BET, H_TOURNAMENT, \
-    H_SETTINGS, H_RAKE, H_REFUNDS_ALL, H_ANTE, H_STRADDLE_SEAT, H_POT_NET = range(29)
-N_SCALARS = 29
+    H_SETTINGS, H_RAKE, H_REFUNDS_ALL, H_ANTE, H_STRADDLE_SEAT, H_POT_NET, H_STUD, \
+    H_BIG_FROM, H_PENDING, H_BRING_SEAT, H_BRING_DONE, H_OPEN_PAIR, H_BIG_SEEN, H_BURN_MARK, \
+    H_BAD_BURN, H_ANTES_CHECKED, H_DEALT, H_FAMILY, H_CAP_MULTI, H_PHASE, H_IN_DRAW, \
+    H_DRAW_POS, H_OPENED, H_FIRST_ACTION, H_HOLE_CARDS = range(48)
+N_SCALARS = 48
 
 BOARD_AFTER = (0, 3, 4, 5)
 POSITION_NAMES = ("", "BTN", "SB", "BB", "CO", "HJ", "LJ", "UTG")  # then 8+i = UTG+i
@@ -184,6 +215,9 @@ def _start(S, H, order):
             n += 1
     H[H_N_ORDER] = n
     _new_round(S, H, order, 0)
+    if H[H_STUD]:  # hooks.py start(): who acts waits for the cards
+        H[H_TO_ACT] = 0
+        H[H_PENDING] = 1
 
 
 @njit(cache=True, inline="always")
@@ -357,6 +391,515 @@ def _write_cards(cards, n, buf, pos):
     return pos
 
 
+@njit(cache=True, inline="always")
+def _give(i, s, n, parsed, hole, seen, S):
+    """Cards dealt to seat s (event i) join his hand: 0, or 12 (more cards than the kernel
+    holds), 9 (DEAL-DUPLICATE-CARD: a card seen before)."""
+    hn = S[S_HOLE_N, s]
+    if hn + n > MAX_CARDS:
+        return 12
+    for j in range(n):
+        c = parsed[j]
+        hole[s, hn + j] = c
+        if c >= 0:
+            if seen[c] >= 0:
+                return 9
+            seen[c] = i
+    S[S_HOLE_N, s] = hn + n
+    return 0
+
+
+# --------------------------------------------------------------------------- stud
+# Seven-card stud, stud high-low and razz, as audit/replay/family/hooks.py replays them for
+# the common case: antes, the bring-in by the lowest (razz: highest) upcard, first to act by
+# the best board, the open pair on 4th street, fixed-limit streets. Anything else goes back.
+
+
+@njit(cache=True)
+def _ace_low(card):
+    """audit/poker/stud.py _ace_low: rank with the ace lowest, then suit."""
+    return (((card >> 2) + 1) % 13) * 4 + (card & 3)
+
+
+@njit(cache=True)
+def _board_key(cards, lo, hi, low):
+    """audit/poker/stud.py board_key of cards[lo:hi] as one integer, larger is better, for
+    boards of the same size (the shape then fixes how many ranks follow): high, by quads,
+    trips, two pair, pair, then the ranks, biggest group first; low (razz), the reverse."""
+    counts = np.zeros(13, np.int64)
+    for i in range(lo, hi):
+        r = ((cards[i] >> 2) + 1) % 13 if low else cards[i] >> 2
+        counts[r] += 1
+    top = 0
+    pairs = 0
+    ranks = 0
+    for size in range(4, 0, -1):
+        for r in range(12, -1, -1):
+            if counts[r] == size:
+                if top == 0:
+                    top = size
+                if size == 2:
+                    pairs += 1
+                ranks = (ranks << 4) | (15 - r if low else r)
+    if top == 4:
+        shape = 4
+    elif top == 3:
+        shape = 3
+    elif pairs >= 2:
+        shape = 2
+    elif pairs == 1:
+        shape = 1
+    else:
+        shape = 0
+    if low:
+        shape = 4 - shape
+    return (shape << 24) | ranks
+
+
+@njit(cache=True)
+def _stud_deal(i, d, s, n, parsed, hole, seen, S, H, order, burns, variant, hole_n):
+    """hooks.py deal() for a card dealt to a seat; 0, or the reason the hand goes back."""
+    if d != D_UP and d != D_DOWN and d != D_HOLE and d != D_NULL:
+        return 80  # a common card or another deal
+    if s == MISSING or not (0 < s < H[H_SIZE]) or not S[S_IN, s]:
+        return 11
+    hn = S[S_HOLE_N, s]
+    faces = STUD_UP[variant - V_FIRST_STUD]
+    first = STUD_FIRST[variant - V_FIRST_STUD]
+    if hn + n > hole_n:
+        return 12  # STUD-CARD-COUNT
+    for j in range(n):
+        up = faces[hn + j]
+        if (d == D_UP) != (up == 1):
+            return 81  # STUD-EXPOSED-START, STUD-7TH-UP and the like
+        if up and parsed[j] < 0:
+            return 82  # an upcard the log does not show
+    why = _give(i, s, n, parsed, hole, seen, S)
+    if why:
+        return why
+    H[H_DEALT] += n
+    if H[H_DEALT] > 52:
+        return 83  # STUD-SHORT-DECK
+    k = hn + n - first
+    if k > H[H_STREET]:
+        if k != H[H_STREET] + 1:
+            return 84
+        # hooks.py _next_street
+        if H[H_TO_ACT] and _remaining(S, order, H[H_N_ORDER]) > 1 and not H[H_PENDING]:
+            return 7  # STUD-PREMATURE
+        if burns - H[H_BURN_MARK] != 1:
+            H[H_BAD_BURN] = 1
+        H[H_BURN_MARK] = burns
+        _new_round(S, H, order, k)
+        H[H_TO_ACT] = 0
+        H[H_PENDING] = 1
+        H[H_OPEN_PAIR] = 0
+        H[H_BIG_SEEN] = 0
+        H[H_BIG_FROM] = STUD_BIG_FROM[variant - V_FIRST_STUD]
+    return 0
+
+
+@njit(cache=True)
+def _stud_first(variant, hole, S, H, order):
+    """The seat still in with the best claim to act first, ties to the first clockwise: on
+    the first street the bring-in card (audit/poker/stud.py bring_in_seat: the lowest upcard,
+    razz the highest, aces low), later the best board (first_by_board)."""
+    first = STUD_FIRST[variant - V_FIRST_STUD]
+    razz = variant == V_RAZZ
+    street = H[H_STREET]
+    n_up = street + 1 if street < 4 else 4
+    b = 0
+    best = 0
+    for i in range(H[H_N_ORDER]):
+        s = order[i]
+        if S[S_FOLDED, s]:
+            continue
+        if street == 0:
+            c = hole[s, first - 1]
+            key = _ace_low(c) if razz else 100 - c
+        else:
+            key = _board_key(hole[s], first - 1, first - 1 + n_up, razz)
+        if b == 0 or key > best:
+            b = s
+            best = key
+    return b
+
+
+@njit(cache=True)
+def _stud_resolve(variant, hole, S, H, order):
+    """hooks.py _resolve: who brings in, or who starts a later street, once its cards are out."""
+    H[H_PENDING] = 0
+    n = H[H_N_ORDER]
+    street = H[H_STREET]
+    for i in range(n):
+        s = order[i]
+        if not S[S_FOLDED, s] and S[S_HOLE_N, s] != STUD_FIRST[variant - V_FIRST_STUD] + street:
+            return 85  # a player still in without this street's cards
+    if street == 0:
+        b = _stud_first(variant, hole, S, H, order)
+        H[H_BRING_SEAT] = b
+        if b == 0 or S[S_STACK, b] == 0:
+            return 86  # the lowcard is all in for his ante
+        H[H_TO_ACT] = b
+        return 0
+    if _next_to_act(S, H, order, 0) == 0:
+        H[H_TO_ACT] = 0
+        return 0
+    b = _stud_first(variant, hole, S, H, order)
+    if S[S_STACK, b] > 0:
+        H[H_TO_ACT] = b
+    else:  # ORDER-STUD-ALLIN-STARTER: the next player still able to act starts
+        H[H_TO_ACT] = _next_to_act(S, H, order, b)
+    if street == 1 and variant == V_STUD:
+        for i in range(n):
+            s = order[i]
+            if not S[S_FOLDED, s] and hole[s, 2] >> 2 == hole[s, 3] >> 2:
+                H[H_OPEN_PAIR] = 1  # BET-STUD-OPENPAIR: either limit may be bet
+    return 0
+
+
+@njit(cache=True)
+def _stud_antes(S, H, order):
+    """hooks.py _antes_due, once the betting starts: every player has anted (an ante game)."""
+    if H[H_ANTES_CHECKED]:
+        return 0
+    H[H_ANTES_CHECKED] = 1
+    if H[H_ANTE] > 0:
+        for i in range(H[H_N_ORDER]):
+            if S[S_ANTES, order[i]] != 1:
+                return 35
+    return 0
+
+
+@njit(cache=True)
+def _stud_before(k, s, amount, total, variant, hole, S, H, order):
+    """hooks.py before_action for the common case; 0, or the reason the hand goes back."""
+    why = _stud_antes(S, H, order)
+    if why:
+        return why
+    if H[H_PENDING]:
+        why = _stud_resolve(variant, hole, S, H, order)
+        if why:
+            return why
+    if s == MISSING or not (0 < s < H[H_SIZE]):
+        return 40
+    if H[H_STREET] == 0 and not H[H_BRING_DONE] and s == H[H_BRING_SEAT]:
+        H[H_BRING_DONE] = 1
+        if k == K_FOLD or k == K_CHECK:
+            return 87  # STUD-BRINGIN-OPTIONS
+    if H[H_OPEN_PAIR] and (k == K_BET or k == K_RAISE or k == K_COMPLETE):
+        if total != MISSING:
+            new_total = total
+        else:
+            new_total = S[S_BET, s] + (0 if amount == MISSING else amount)
+        if H[H_BIG_SEEN] or new_total - H[H_LAST_RAISE] == H[H_BIG_BET]:
+            H[H_BIG_FROM] = H[H_STREET]  # the big bet from now on this round
+            H[H_BIG_SEEN] = 1
+        else:
+            H[H_BIG_FROM] = 2
+    return 0
+
+
+@njit(cache=True)
+def _stud_bring_in(s, amount, bring_in, variant, hole, S, H, order):
+    """hooks.py post() of the bring-in: due from the lowcard, the structure's amount."""
+    why = _stud_antes(S, H, order)
+    if why:
+        return why
+    if s == MISSING or not (0 < s < H[H_SIZE]) or not S[S_IN, s]:
+        return 31
+    if H[H_PENDING]:
+        why = _stud_resolve(variant, hole, S, H, order)
+        if why:
+            return why
+    if H[H_STREET] != 0 or H[H_BRING_DONE] or s != H[H_BRING_SEAT]:
+        return 88  # a bring-in by the wrong seat, or a second one
+    add = 0 if amount == MISSING else amount
+    stack = S[S_STACK, s]
+    if add >= stack:
+        return 89  # over his stack, or all in for it (STUD-BRINGIN-ALLIN)
+    if bring_in and add != bring_in and add != H[H_SMALL_BET]:
+        return 90  # STUD-BRINGIN-AMOUNT
+    S[S_STACK, s] = stack - add
+    S[S_CONTRIB, s] += add
+    S[S_BET, s] += add
+    if S[S_BET, s] > H[H_CUR_BET]:
+        H[H_CUR_BET] = S[S_BET, s]
+    S[S_ACTED, s] = 1
+    S[S_ACTED_LEVEL, s] = H[H_CUR_BET]
+    S[S_ACTED_FR, s] = H[H_FR_COUNT]
+    H[H_N_ACTIONS] += 1
+    H[H_LAST_RAISE] = 0
+    H[H_BETS] = 0
+    H[H_BRING_DONE] = 1
+    H[H_TO_ACT] = _next_to_act(S, H, order, s)
+    return 0
+
+
+@njit(cache=True)
+def _stud_show(i, s, n, parsed, hole, shown, seen, S):
+    """hooks.py show(): the shown cards (all known) replace what was shown before; every
+    known hole card is among them."""
+    hn = S[S_HOLE_N, s]
+    for j in range(n):
+        if parsed[j] < 0:
+            return 91
+    for q in range(hn):
+        c = hole[s, q]
+        if c < 0:
+            continue
+        found = False
+        for j in range(n):
+            if parsed[j] == c:
+                found = True
+        if not found:
+            return 15  # shown cards that differ from the logged ones
+    for j in range(n):
+        c = parsed[j]
+        before = False
+        for q in range(hn):
+            if hole[s, q] == c:
+                before = True
+        for q in range(S[S_SHOWN_N, s]):
+            if shown[s, q] == c:
+                before = True
+        if not before:
+            if seen[c] >= 0:
+                return 9
+            seen[c] = i
+    for j in range(n):
+        shown[s, j] = parsed[j]
+    S[S_SHOWN_N, s] = n
+    S[S_SHOWN, s] = 1
+    return 0
+
+
+@njit(cache=True)
+def _stud_finish(S, H, order, burns, variant, hole_n):
+    """hooks.py finish(): card counts and burns."""
+    n = H[H_N_ORDER]
+    rem = _remaining(S, order, n)
+    for i in range(n):
+        s = order[i]
+        c = S[S_HOLE_N, s]
+        if (c and c < hole_n and not S[S_FOLDED, s]
+                and H[H_STREET] == hole_n - STUD_FIRST[variant - V_FIRST_STUD] and rem > 1):
+            return 92  # STUD-CARD-COUNT: short at the showdown
+    if burns and H[H_BAD_BURN]:
+        return 19  # STUD-BURN-ERROR
+    return 0
+
+
+@njit(cache=True)
+def _stud_strength(variant, cards, n, S, s, table5, table6, table7, flush_suit, by_mask,
+                   strengths, card_value):
+    """game_strength of a stud hand of n (5..7) known cards, its 8-or-better low in
+    S[S_LOW, s], and its odd-chip keys (audit/poker/stud.py oddchip_order): in high games
+    the highest card by suit first, in low games the lowest, aces low."""
+    top = -1
+    low = 99
+    for j in range(n):
+        if cards[j] > top:
+            top = cards[j]
+        a = _ace_low(cards[j])
+        if a < low:
+            low = a
+    S[S_ODD_HIGH, s] = low if variant == V_RAZZ else -top
+    S[S_ODD_LOW, s] = low
+    if variant == V_RAZZ:
+        return low_a5(cards, n, 0)
+    if variant == V_STUD_HILO:
+        S[S_LOW, s] = low_a5(cards, n, 8)
+    return _strength(cards, n, table5, table6, table7, flush_suit, by_mask, strengths,
+                     card_value)
+
+
+@njit(cache=True)
+def _oddchip_sort(winners, n, S, row):
+    """audit/poker/stud.py oddchip_order: the winners by their S[row] key, smallest first."""
+    for a in range(1, n):
+        w = winners[a]
+        b = a - 1
+        while b >= 0 and S[row, winners[b]] > S[row, w]:
+            winners[b + 1] = winners[b]
+            b -= 1
+        winners[b + 1] = w
+
+
+@njit(cache=True)
+def _split_listed(amount, winners, n, S):
+    """pots.split: equal shares, one odd chip each to the first winners as listed."""
+    q = amount // n
+    r = amount - q * n
+    for i in range(n):
+        S[S_EXPECTED, winners[i]] += q + (1 if i < r else 0)
+
+
+# --------------------------------------------------------------------------- draw
+# 2-7 single and triple draw, badugi and draw high dealt with blinds, as hooks.py replays
+# them for the common case: the draws in order, hand sizes, the lowball opening, the
+# two-round cap of the single-draw games. Anything else goes back.
+
+
+@njit(cache=True)
+def _named_class(variant):
+    """projections.py: a hand class is named in the high games only."""
+    return not (variant == V_RAZZ or variant == V_27_TRIPLE or variant == V_27_SINGLE
+                or variant == V_BADUGI)
+
+
+@njit(cache=True)
+def _draw_strength(variant, cards, table5, table6, table7, flush_suit, by_mask, strengths,
+                   card_value):
+    """game_strength of a draw hand (all cards known, the game's hand size)."""
+    if variant == V_BADUGI:
+        return badugi(cards)
+    if variant == V_DRAW_HIGH:
+        return _strength(cards, 5, table5, table6, table7, flush_suit, by_mask, strengths,
+                         card_value)
+    return low_27(cards)
+
+
+@njit(cache=True)
+def _draw_deal(i, d, s, n, parsed, hole, seen, S, H):
+    """hooks.py deal() in a draw game: the hand before the first draw, or a draw's cards."""
+    if s == MISSING or not (0 < s < H[H_SIZE]) or not S[S_IN, s]:
+        return 11
+    if d == D_DRAW:
+        if not H[H_IN_DRAW] or not S[S_DREW, s]:
+            return 110  # draw cards outside a draw, or before his discards
+        if n > 4 or S[S_GOT, s] + n > 4:
+            return 111  # DRAW-MAX-FOUR (or a house dealing five at once)
+        S[S_GOT, s] += n
+        S[S_DRAWN, s] -= n
+    elif d != D_HOLE and d != D_NULL:
+        return 112  # cards dealt face up, a replacement, a board
+    elif H[H_PHASE] or H[H_IN_DRAW] or H[H_FIRST_ACTION]:
+        return 113  # a hand completed after the betting began (DRAW-SHORT-PREDRAW)
+    # a card seen before goes back (the reference lets a discard return after a reshuffle)
+    return _give(i, s, n, parsed, hole, seen, S)
+
+
+@njit(cache=True)
+def _draw_sizes(hole_n, S, H, order):
+    """hooks.py _check_hand_sizes: every hand still in holds the game's hand size."""
+    for ix in range(H[H_N_ORDER]):
+        s = order[ix]
+        if not S[S_FOLDED, s] and S[S_HOLE_N, s] and S[S_HOLE_N, s] != hole_n:
+            return 95  # DRAW-FIVE-CARD-HAND
+    return 0
+
+
+@njit(cache=True)
+def _end_draw(hole_n, S, H, order):
+    """hooks.py _end_draw: the draw is over, the next betting round begins."""
+    H[H_IN_DRAW] = 0
+    why = _draw_sizes(hole_n, S, H, order)
+    if why:
+        return why
+    if H[H_TO_ACT] and _remaining(S, order, H[H_N_ORDER]) > 1:
+        return 7  # DEAL-PREMATURE
+    _new_round(S, H, order, H[H_PHASE])
+    H[H_DRAW_POS] = -1
+    for ix in range(H[H_N_ORDER]):
+        S[S_SERVED, order[ix]] = 0
+    return 0
+
+
+@njit(cache=True)
+def _remove_card(hole, s, S, q):
+    """Take the card at index q out of seat s's hand, keeping the others' order."""
+    hn = S[S_HOLE_N, s]
+    for j in range(q, hn - 1):
+        hole[s, j] = hole[s, j + 1]
+    S[S_HOLE_N, s] = hn - 1
+
+
+@njit(cache=True)
+def _find(hole, s, S, c):
+    for q in range(S[S_HOLE_N, s]):
+        if hole[s, q] == c:
+            return q
+    return -1
+
+
+@njit(cache=True)
+def _draw(k, s, amount, n_disc, parsed, hole, variant, S, H, order):
+    """hooks.py draw(): a `draw` (discards) or `stand_pat` event."""
+    if H[H_IN_DRAW] and s != MISSING and 0 < s < H[H_SIZE] and S[S_DREW, s]:
+        why = _end_draw(H[H_HOLE_CARDS], S, H, order)  # he draws again: the next draw,
+        if why:                                          # with no betting between
+            return why
+    if not H[H_IN_DRAW]:
+        if H[H_TO_ACT] and _remaining(S, order, H[H_N_ORDER]) > 1:
+            return 7  # DEAL-PREMATURE: the draw before the betting was complete
+        if H[H_PHASE] == 0 and not H[H_BB_SEAT]:
+            return 115  # no big blind: an ante deal whose order after the draw may differ
+        H[H_PHASE] += 1
+        H[H_IN_DRAW] = 1
+        for ix in range(H[H_N_ORDER]):
+            S[S_DREW, order[ix]] = 0
+            S[S_GOT, order[ix]] = 0
+        if H[H_PHASE] > DRAWS[variant - V_FIRST_DRAW]:
+            return 116  # more draws than the game has
+    if s == MISSING or not (0 < s < H[H_SIZE]) or not S[S_IN, s] or S[S_FOLDED, s]:
+        return 117
+    # draw_rules.py check_draw_order: served clockwise from the button
+    if H[H_BUTTON] and not S[S_SERVED, s]:
+        i = _index_in(order, H[H_N_ORDER], s)
+        if i >= 0:
+            S[S_SERVED, s] = 1
+            if i < H[H_DRAW_POS]:
+                return 118  # ORDER-DRAW-PHASE
+            if i > H[H_DRAW_POS]:
+                H[H_DRAW_POS] = i
+    S[S_DREW, s] = 1
+    if k == K_STAND_PAT:
+        S[S_DRAWN, s] = 0
+        return 0
+    n = amount if amount != MISSING else n_disc
+    for j in range(min(n, n_disc)):
+        c = parsed[j]
+        q = _find(hole, s, S, c) if c >= 0 else -1
+        if q < 0:
+            q = _find(hole, s, S, -1)
+            if q < 0:
+                if c >= 0:
+                    return 119  # discards a card he does not hold
+                continue
+        _remove_card(hole, s, S, q)
+    for _ in range(n - n_disc):
+        q = _find(hole, s, S, -1)
+        if q >= 0:
+            _remove_card(hole, s, S, q)
+        elif S[S_HOLE_N, s]:
+            S[S_HOLE_N, s] -= 1
+            for j in range(S[S_HOLE_N, s]):
+                hole[s, j] = -1  # which card went is unknown
+    S[S_DRAWN, s] = n
+    return 0
+
+
+@njit(cache=True)
+def _draw_before(k, s, variant, hole_n, S, H, order, P):
+    """hooks.py before_action in a draw game; 0, or the reason the hand goes back."""
+    H[H_FIRST_ACTION] = 1
+    if H[H_IN_DRAW]:
+        why = _end_draw(hole_n, S, H, order)
+        if why:
+            return why
+    if s == MISSING or not (0 < s < H[H_SIZE]):
+        return 40
+    if H[H_STREET] == 0 and DRAW_LOWBALL[variant - V_FIRST_DRAW] and not H[H_OPENED]:
+        if k == K_BET or k == K_RAISE or k == K_COMPLETE:
+            H[H_OPENED] = 1
+        elif k == K_CHECK and H[H_CUR_BET] == 0:
+            return 120  # LOWBALL-OPEN: a check before the draw
+        elif k == K_CALL and P[P_MIN_OPEN_2BB]:
+            return 121  # LOWBALL-OPEN where the minimum open is twice the blind
+    return 0
+
+
 # --------------------------------------------------------------------------- the replay
 
 
@@ -467,7 +1010,9 @@ def replay_batch(starts, kind, seat, amount, total, detail, flags, cards_data, c
             r_folded[row] = S[S_FOLDED_STREET, s]
             r_allin[row] = S[S_ALLIN_STREET, s]
             r_showed[row] = S[S_SHOWN, s]
-            r_strength[row] = S[S_STRENGTH, s] if showdown else -1
+            # a hand class is named for the high games only (razz has none)
+            r_strength[row] = (S[S_STRENGTH, s] if showdown and _named_class(game[hix, G_VARIANT])
+                               else -1)
             f = S[S_FACED_FROM, s]
             r_faced_event[row] = S[S_SEAT_EVENT, f] if f > 0 else -1
             hole_off[row] = hpos
@@ -515,7 +1060,19 @@ def _replay_one(lo, hi, kind, seat, amount, total, detail, flags, cards_data, ca
     H[H_LAST_RAISE] = g[G_MIN_BET]
     H[H_ANTE] = g[G_ANTE]
     variant = g[G_VARIANT]
+    stud = V_FIRST_STUD <= variant < V_FIRST_DRAW
+    draw = variant >= V_FIRST_DRAW
+    H[H_STUD] = 1 if stud else 0
+    H[H_FAMILY] = 1 if stud or draw else 0  # audit/replay/family/hooks.py replays it
+    H[H_CAP_MULTI] = P[P_CAP_MULTI]
+    H[H_BIG_FROM] = 2
+    if stud:
+        H[H_BIG_FROM] = STUD_BIG_FROM[variant - V_FIRST_STUD]
+    if draw:
+        H[H_BIG_FROM] = DRAW_BIG_FROM[variant - V_FIRST_DRAW]
+        H[H_DRAW_POS] = -1
     hole_n = HOLE_CARDS[variant]
+    H[H_HOLE_CARDS] = hole_n
     hilo = variant == V_OMAHA_HILO or variant == V_OMAHA5_HILO or variant == V_OMAHA6_HILO
     # seats first: the table size is the highest seat (or the button)
     max_seat = 0
@@ -545,10 +1102,18 @@ def _replay_one(lo, hi, kind, seat, amount, total, detail, flags, cards_data, ca
     for i in range(lo, hi):
         k = kind[i]
         s = seat[i]
-        if k >= K_FOLD and k <= K_RAISE:
+        if (k >= K_FOLD and k <= K_RAISE) or (k == K_COMPLETE and (stud or draw)):
             if not started:
                 _start(S, H, order)
                 started = True
+            if stud:
+                why = _stud_before(k, s, amount[i], total[i], variant, hole, S, H, order)
+                if why:
+                    return why
+            elif draw:
+                why = _draw_before(k, s, variant, hole_n, S, H, order, P)
+                if why:
+                    return why
             why = _act(k, s, amount[i], total[i], S, H, order, P)
             if why:
                 return why
@@ -556,7 +1121,12 @@ def _replay_one(lo, hi, kind, seat, amount, total, detail, flags, cards_data, ca
             if not started:
                 _start(S, H, order)
                 started = True
-            why = _post(detail[i], s, amount[i], S, H, order, P)
+            if stud and detail[i] == D_BRING_IN:
+                why = _stud_bring_in(s, amount[i], g[G_BRING_IN], variant, hole, S, H, order)
+            elif stud and detail[i] != D_ANTE:
+                return 30  # blinds, kills, ... in a stud game: the reference judges them
+            else:
+                why = _post(detail[i], s, amount[i], S, H, order, P)
             if why:
                 return why
         elif k == K_DEAL:
@@ -569,6 +1139,17 @@ def _replay_one(lo, hi, kind, seat, amount, total, detail, flags, cards_data, ca
                 n = _parse_cards(cards_data, cards_off[i], cards_off[i + 1], parsed)
                 if n < 0:
                     return 3
+            if stud:
+                why = _stud_deal(i, d, s, n, parsed, hole, seen, S, H, order, burns, variant,
+                                 hole_n)
+                if why:
+                    return why
+                continue
+            if draw:
+                why = _draw_deal(i, d, s, n, parsed, hole, seen, S, H)
+                if why:
+                    return why
+                continue
             for j in range(n):
                 if parsed[j] == -1 and d != D_HOLE and not (d == D_NULL and s != MISSING):
                     return 4  # an unknown board card
@@ -596,17 +1177,9 @@ def _replay_one(lo, hi, kind, seat, amount, total, detail, flags, cards_data, ca
                     return 10
                 if s == MISSING or not (0 < s < size) or not S[S_IN, s]:
                     return 11
-                hn = S[S_HOLE_N, s]
-                if hn + n > MAX_CARDS:
-                    return 12
-                for j in range(n):
-                    c = parsed[j]
-                    hole[s, hn + j] = c
-                    if c >= 0:
-                        if seen[c] >= 0:
-                            return 9
-                        seen[c] = i
-                S[S_HOLE_N, s] = hn + n
+                why = _give(i, s, n, parsed, hole, seen, S)
+                if why:
+                    return why
         elif k == K_SEAT:
             if started:
                 return 13
@@ -637,6 +1210,11 @@ def _replay_one(lo, hi, kind, seat, amount, total, detail, flags, cards_data, ca
                     return 3
             if k == K_MUCK:
                 S[S_MUCKED, s] = 1
+                continue
+            if stud or draw:
+                why = _stud_show(i, s, n, parsed, hole, shown, seen, S)
+                if why:
+                    return why
                 continue
             hn = S[S_HOLE_N, s]
             known_hole = False
@@ -695,6 +1273,18 @@ def _replay_one(lo, hi, kind, seat, amount, total, detail, flags, cards_data, ca
                 rake_implicit = (flags[i] & F_RAKE_IMPLICIT) != 0
         elif k == K_ANNOTATION:
             pass
+        elif (k == K_DRAW or k == K_STAND_PAT) and draw:
+            if not started:
+                _start(S, H, order)
+                started = True
+            n = 0
+            if k == K_DRAW and cards_off[i + 1] > cards_off[i]:
+                n = _parse_cards(cards_data, cards_off[i], cards_off[i + 1], parsed)
+                if n < 0:
+                    return 3
+            why = _draw(k, s, amount[i], n, parsed, hole, variant, S, H, order)
+            if why:
+                return why
         else:
             return 17  # draw, stand_pat, declare, chips, complete, ...
     if not started:
@@ -702,11 +1292,23 @@ def _replay_one(lo, hi, kind, seat, amount, total, detail, flags, cards_data, ca
     n_order = H[H_N_ORDER]
     if n_order < 2:
         return 26
+    if stud:
+        why = _stud_finish(S, H, order, burns, variant, hole_n)
+        if why:
+            return why
+        burns = 0  # judged
+    if draw:
+        # hooks.py finish(): the hand sizes after the last draw; a hand of the wrong size
+        # before any draw is dead at the showdown (hooks.py _dead): both go back
+        why = _draw_sizes(hole_n, S, H, order)
+        if why:
+            return why
+        burns = 0  # the draw games judge no burns
     # check_counts
     for ix in range(n_order):
         s = order[ix]
         got = S[S_HOLE_N, s]
-        if got and got != hole_n:
+        if got and got != hole_n and not (stud or draw):
             return 18  # DEAD-CARD-COUNT
     if burns:
         for kk in range(1, n_board_deals + 1):
@@ -802,7 +1404,7 @@ def _replay_one(lo, hi, kind, seat, amount, total, detail, flags, cards_data, ca
         if n_cont == 1:
             S[S_EXPECTED, last_cont] += amt
             continue
-        if n_cont == 0 or nb != 5:
+        if n_cont == 0 or (nb != 5 and not (stud or draw)):
             if unrecorded:
                 continue  # the pot is unverifiable; the hand's one finding says why
             return 20  # DQ-UNVERIFIABLE-AWARD
@@ -825,7 +1427,10 @@ def _replay_one(lo, hi, kind, seat, amount, total, detail, flags, cards_data, ca
                         if shown[s, j] < 0:
                             use_shown = False
                 cn = S[S_SHOWN_N, s] if use_shown else S[S_HOLE_N, s]
-                if cn != hole_n:
+                if cn != hole_n and not (stud and 5 <= cn <= 7):
+                    unverified = True
+                    break
+                if draw and S[S_HOLE_N, s] != hole_n:  # a fouled hand (hooks.py _dead)
                     unverified = True
                     break
                 for j in range(cn):
@@ -835,7 +1440,13 @@ def _replay_one(lo, hi, kind, seat, amount, total, detail, flags, cards_data, ca
                     seven[j] = c
                 if unverified:
                     break
-                if variant == V_HOLDEM:
+                if draw:
+                    v = _draw_strength(variant, seven, table5, table6, table7, flush_suit,
+                                       by_mask, strengths, card_value)
+                elif stud:
+                    v = _stud_strength(variant, seven, cn, S, s, table5, table6, table7,
+                                       flush_suit, by_mask, strengths, card_value)
+                elif variant == V_HOLDEM:
                     seven[2] = board[0]
                     seven[3] = board[1]
                     seven[4] = board[2]
@@ -879,7 +1490,15 @@ def _replay_one(lo, hi, kind, seat, amount, total, detail, flags, cards_data, ca
             return 20
         # clockwise from the button; one odd chip each to the first winners; a qualifying
         # low takes half, the odd chip of the whole pot staying with the high half
-        if n_low:
+        if stud:  # the odd chips by card (POT-ODDCHIP-STUD)
+            _oddchip_sort(winners[:MAX_SEATS], n_win, S, S_ODD_HIGH)
+            low_half = amt // 2 if n_low else 0
+            _split_listed(amt - low_half, winners[:MAX_SEATS], n_win, S)
+            if n_low:
+                _oddchip_sort(winners[MAX_SEATS:], n_low, S, S_ODD_LOW)
+                _split_listed(low_half, winners[MAX_SEATS:], n_low, S)
+            ok = True
+        elif n_low:
             low_half = amt // 2
             ok = _split(amt - low_half, winners[:MAX_SEATS], n_win, order, n_order, S)
             ok = ok and _split(low_half, winners[MAX_SEATS:], n_low, order, n_order, S)
@@ -1126,7 +1745,7 @@ def _act(k, s, amount, total, S, H, order, P):
                 return 0  # an all-in player 'checking' through
             return 43
     street = H[H_STREET]
-    if street == 0 and H[H_N_ACTIONS] == 0:
+    if street == 0 and H[H_N_ACTIONS] == 0 and not H[H_STUD]:
         if H[H_ANTE] > 0:  # forced.py check_antes: every player has anted by now
             for i in range(H[H_N_ORDER]):
                 if S[S_ANTES, order[i]] != 1:
@@ -1262,7 +1881,7 @@ def _raise(k, s, cur, owed, new_total, all_in, S, H, order, P):
 @njit(cache=True)
 def _raise_fixed(s, cur, new_total, all_in, S, H, order, P):
     street = H[H_STREET]
-    size = H[H_SMALL_BET] if street < 2 else H[H_BIG_BET]
+    size = H[H_SMALL_BET] if street < H[H_BIG_FROM] else H[H_BIG_BET]
     expected = H[H_LAST_RAISE] + size
     if new_total != expected and not (all_in and new_total < expected):
         return 70  # BET-LIMIT-FIXED
@@ -1272,9 +1891,11 @@ def _raise_fixed(s, cur, new_total, all_in, S, H, order, P):
         if not reopened:
             return 71  # BET-ALLIN-HALFBET
     increment = new_total - cur
-    counts = increment >= size or (all_in and 2 * (new_total - H[H_LAST_RAISE]) >= size)
+    # a stud completion (bring-in to a full bet) counts as the bet, not as a raise
+    counts = (increment >= size or (H[H_FAMILY] and new_total - H[H_LAST_RAISE] >= size)
+              or (all_in and 2 * (new_total - H[H_LAST_RAISE]) >= size))
     n = H[H_N_ORDER]
-    if counts and cur > 0 and H[H_BETS] >= 1 + P[P_CAP_MULTI]:
+    if counts and cur > 0 and H[H_BETS] >= 1 + H[H_CAP_MULTI]:
         live = _with_chips(S, order, n)
         if live >= 3:
             return 72
@@ -1295,7 +1916,7 @@ def _raise_fixed(s, cur, new_total, all_in, S, H, order, P):
         # PokerStars (full_bet_levels): a short all-in makes no new level
         H[H_BETS] += 1
         H[H_FR_COUNT] += 1
-        if H[H_BETS] >= 1 + P[P_CAP_MULTI] and _with_chips(S, order, n) >= 3:
+        if H[H_BETS] >= 1 + H[H_CAP_MULTI] and _with_chips(S, order, n) >= 3:
             H[H_CAPPED] = 1
     return 0
 

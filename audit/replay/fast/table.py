@@ -10,6 +10,7 @@ the same order, as replaying every hand with the reference replay.
 
 from __future__ import annotations
 
+import json
 import os
 from dataclasses import dataclass
 from functools import cache
@@ -40,7 +41,9 @@ UNKNOWN_STACK = 1 << 62
 DISABLE_ENV = "POKER_AUDIT_REFERENCE_REPLAY"  # =1: every hand through the reference replay
 _STREETS = np.array([None, "preflop", "flop", "turn", "river", "showdown"], dtype=object)
 _VARIANTS = {"holdem": 0, "omaha": 1, "omaha5": 2, "omaha_hilo": 3, "omaha5_hilo": 4,
-             "omaha6": 5, "omaha6_hilo": 6}
+             "omaha6": 5, "omaha6_hilo": 6, "stud": 7, "stud_hilo": 8, "razz": 9,
+             "stud5": 10, "lowball_27_triple": 11, "lowball_27_single": 12, "badugi": 13,
+             "draw_high": 14}
 _STRUCTURES = {"fixed_limit": 0, "pot_limit": 1, "half_pot": 1, "no_limit": 2}
 
 
@@ -403,9 +406,27 @@ def _game_columns(table: pa.Table, starts: np.ndarray, cash: Settings,
     ante = ints("ante")
     # a capped table (stakes.hand_cap) is judged by the reference replay only
     capped = np.array([st.hand_cap > 0 for st in settings], bool)[which]
-    supported = (has_game & (v_code >= 0) & (ints("bring_in") == 0) & ~dead_button & ~half_pot
+    # stud (a bring-in game) at fixed limit; a stud game stating a big blind and no bring-in
+    # is left to the reference replay (its blind-game opening would apply)
+    bring_in = ints("bring_in")
+    stud = (v_code >= K.V_FIRST_STUD) & (v_code < K.V_FIRST_DRAW)
+    limit = s_code == _STRUCTURES["fixed_limit"]
+    stud_ok = stud & limit & ((bring_in > 0) | (bb == 0))
+    # the draw games at fixed limit, dealt with blinds
+    draw_ok = (v_code < K.V_FIRST_DRAW) | (limit & (bring_in == 0) & (bb > 0))
+    supported = (has_game & (v_code >= 0) & ((bring_in == 0) | stud) & (~stud | stud_ok)
+                 & draw_ok
+                 & ~dead_button & ~half_pot
                  & ~capped
                  & (ante >= 0) & (button >= 0) & (button < K.MAX_SEATS))
+    # the single-draw games at fixed limit play under the two-round cap (cap.two_round), as
+    # the stud/draw hooks set it: their own settings rows, after all the others
+    two_round = limit & np.isin(v_code, (_VARIANTS["lowball_27_single"],
+                                         _VARIANTS["draw_high"]))
+    if two_round.any():
+        n_rows = len(settings)
+        settings.extend(_two_round(st) for st in settings[:n_rows])
+        which = np.where(two_round, which + n_rows, which)
     out[:, K.G_VARIANT] = v_code
     out[:, K.G_STRUCTURE] = s_code
     out[:, K.G_BB] = bb
@@ -418,9 +439,16 @@ def _game_columns(table: pa.Table, starts: np.ndarray, cash: Settings,
     out[:, K.G_SETTINGS] = which
     out[:, K.G_SUPPORTED] = supported
     out[:, K.G_ANTE] = ante
+    out[:, K.G_BRING_IN] = bring_in
     mpu = ints("minor_per_unit")
     return out, {"variant": variant, "structure": structure, "big_blind": bb,
                  "mpu": np.where(mpu > 0, mpu, 1)}, settings
+
+
+def _two_round(st: Settings) -> Settings:
+    """audit/replay/family/hooks.py: a two-round game's settings at fixed limit."""
+    two = st.values.get("cap.two_round", st.cap_multi)
+    return st.with_house(json.dumps({"cap.multi_round": two}))
 
 
 # A hand the kernel proved clean whose room-stated total pot differs from the pot it derived:
@@ -479,6 +507,7 @@ def _settings_rows(settings: list[Settings]) -> np.ndarray:
         rows[i, K.P_STRADDLE_NEW_BRING_IN] = bool(st.values.get("straddle.new_bring_in", True))
         rows[i, K.P_ALLIN_FULL_LEVEL] = st.allin_full_level
         rows[i, K.P_ALLIN_HALF_LEVEL] = st.allin_half_level
+        rows[i, K.P_MIN_OPEN_2BB] = str(st.values.get("lowball.min_open", "bb")).lower() == "2bb"
     return rows
 
 
