@@ -77,14 +77,21 @@ def run_parts(store: Store, run_id: str) -> Iterator[tuple[pl.LazyFrame, pl.Lazy
     """A run's own projections one part at a time (hand players, hands): a part holds the
     hands of one event file, and a hand never spans event files, so each part is whole hands."""
     d = run_dir(store, run_id)
-    hands = {f.name: f for f in output_files(d, "hands")}
+    hands = {_part_key(f): f for f in output_files(d, "hands")}
     none = pl.from_arrow(arrow_schema("hands").empty_table())
     assert isinstance(none, pl.DataFrame)
     empty = none.lazy().select(F.HAND_COLUMNS)
     for f in output_files(d, "hand_players"):
+        key = _part_key(f)
         yield (pl.scan_parquet(f).select(F.HAND_PLAYER_COLUMNS),
-               pl.scan_parquet(hands[f.name]).select(F.HAND_COLUMNS) if f.name in hands
-               else empty)
+               pl.scan_parquet(hands[key]).select(F.HAND_COLUMNS) if key in hands else empty)
+
+
+def _part_key(f: Path) -> str:
+    """What pairs a run's hand_players part with its hands part: the part's name
+    (`part-00003.parquet` in both folders), or one key for a run written as single files
+    (`hands.parquet`, `hand_players.parquet`)."""
+    return f.name if f.name.startswith("part-") else "the whole run"
 
 
 def _projection(run_path: Path, output: str, columns: Sequence[str]) -> pl.LazyFrame:
