@@ -18,7 +18,7 @@ import pytest
 
 from audit.collusion import aggregate as A
 from audit.collusion import features as F
-from audit.collusion.leads import combine, score_pairs
+from audit.collusion.leads import combine, score_pairs, totals_of
 from audit.collusion.synthetic import generate
 
 TABLES, SEATS, HANDS = 40, 6, 3000  # tables of regulars: every pair together 3,000 hands
@@ -54,7 +54,7 @@ def _population(columns: list[str], fill: Callable[[np.random.Generator, int, in
 
 
 def _scored(table: pl.DataFrame) -> pl.DataFrame:
-    totals = F.player_totals(table.lazy()).collect()
+    totals = totals_of(table)  # each player's totals and fitted factors
     rates = pl.DataFrame({"player": pl.Series([], dtype=pl.String)})
     rates = rates.with_columns([pl.lit(0).alias(c) for c in F.RATE_COLUMNS])
     tested = table.with_columns(seat_k=pl.lit(0), seat_e=pl.lit(0.0))
