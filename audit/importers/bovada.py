@@ -82,7 +82,7 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from decimal import Decimal
 from functools import lru_cache
 from operator import itemgetter
@@ -260,6 +260,52 @@ def _local_time(stamp: str) -> dt.datetime:
                        int(second))
 
 
+SeatRow = tuple[int, int, str, str, str]  # (line, written seat, label, $, amount)
+
+
+def _seat_line(text: str) -> tuple[int, str, str, str] | None:
+    """A `Seat N: label ($amount in chips)` line: (written seat, label, $, amount)."""
+    s = _SEAT.match(text)
+    return None if s is None else (int(s.group(1)), _label(s.group(2)), s.group(3), s.group(4))
+
+
+def seat_lines(block: list[tuple[int, str]],
+               seat_line: Callable[[str], tuple[int, str, str, str] | None]
+               ) -> tuple[int, list[SeatRow], tuple[str, str] | None]:
+    """The seat lines after the header (with `Table Info:` stakes and blank lines among them):
+    (the index of the first line after them, the seats, the stakes written); `seat_line` reads
+    a `Seat N:` line (the fast path passes a memoised one)."""
+    i, n_block = 1, len(block)
+    seats: list[SeatRow] = []
+    stakes: tuple[str, str] | None = None
+    while i < n_block:
+        n, text = block[i]
+        if text.startswith("Seat"):
+            seat = seat_line(text)
+            if seat is not None:
+                seats.append((n, *seat))
+                i += 1
+                continue
+            s = _SEAT_PLUS.match(text)
+            if s:
+                label = f"Seat+{s.group(1)}" + (" [ME]" if s.group(2) else "")
+                seats.append((n, int(s.group(1)), label, s.group(3), s.group(4)))
+                i += 1
+                continue
+            break
+        if text.startswith("Table Info:"):
+            si = _STAKES_INFO.search(text)
+            if si:
+                stakes = (si.group(1), si.group(2))
+            i += 1
+            continue
+        if not text.strip():
+            i += 1
+            continue
+        break
+    return i, seats, stakes
+
+
 def _map_bovada(block: list[tuple[int, str]], file_name: str
                 ) -> tuple[SiteHand, int | None]:
     """The hand of `block`, and the index in `block` where text that is no part of it begins
@@ -283,34 +329,7 @@ def _map_bovada(block: list[tuple[int, str]], file_name: str
                      f"{info['speed']!r})")
     # --- seats -------------------------------------------------------------------------------
     n_block = len(block)
-    i = 1
-    seats: list[tuple[int, int, str, str, str]] = []  # (line, written seat, label, $, amount)
-    stakes: tuple[str, str] | None = None
-    while i < n_block:
-        n, text = block[i]
-        if text.startswith("Seat"):
-            s = _SEAT.match(text)
-            if s:
-                seats.append((n, int(s.group(1)), _label(s.group(2)), s.group(3), s.group(4)))
-                i += 1
-                continue
-            s = _SEAT_PLUS.match(text)
-            if s:
-                label = f"Seat+{s.group(1)}" + (" [ME]" if s.group(2) else "")
-                seats.append((n, int(s.group(1)), label, s.group(3), s.group(4)))
-                i += 1
-                continue
-            break
-        if text.startswith("Table Info:"):
-            si = _STAKES_INFO.search(text)
-            if si:
-                stakes = (si.group(1), si.group(2))
-            i += 1
-            continue
-        if not text.strip():
-            i += 1
-            continue
-        break
+    i, seats, stakes = seat_lines(block, _seat_line)
     if not seats:
         raise SiteHandError(f"line {number}: hand has no seats (truncated?)")
     dollars = seats[0][3] == "$"

@@ -43,7 +43,6 @@ from audit.importers.bovada import (
     _POSTS,
     _SEAT,
     _SEAT_PLUS,
-    _STAKES_INFO,
     _STREET,
     _STUD,
     _SUMMARY_SEAT,
@@ -59,6 +58,7 @@ from audit.importers.bovada import (
     _Money,
     _outside,
     _table_and_game,
+    seat_lines,
 )
 from audit.importers.sitetext import (
     HOLE_COUNT,
@@ -302,35 +302,7 @@ def _map(block: list[tuple[int, str]], file_name: str) -> FastHand | None:  # no
         source += (f";structure={structure} (the header names only the speed "
                    f"{info['speed']!r})")
     # --- seats (as the parser reads them) ----------------------------------------------------
-    n_block = len(block)
-    i = 1
-    seats: list[tuple[int, int, str, str, str]] = []
-    stakes: tuple[str, str] | None = None
-    while i < n_block:
-        n, text = block[i]
-        if text.startswith("Seat"):
-            seat_line = _seat_line(text)
-            if seat_line is not None:
-                seats.append((n, *seat_line))
-                i += 1
-                continue
-            s = _SEAT_PLUS.match(text)
-            if s:
-                label = f"Seat+{s.group(1)}" + (" [ME]" if s.group(2) else "")
-                seats.append((n, int(s.group(1)), label, s.group(3), s.group(4)))
-                i += 1
-                continue
-            break
-        if text.startswith("Table Info:"):
-            si = _STAKES_INFO.search(text)
-            if si:
-                stakes = (si.group(1), si.group(2))
-            i += 1
-            continue
-        if not text.strip():
-            i += 1
-            continue
-        break
+    i, seats, stakes = seat_lines(block, _seat_line)
     if not seats:
         return None
     dollars = seats[0][3] == "$"
