@@ -7,8 +7,8 @@ lines at a time, maps it, and yields a `Chunk` of about 5,000 whole hands.  Arch
 between hands (`BEGIN`, `******** # 2 ********`) and blank lines are skipped.  A hand with any
 line it does not know is quarantined whole (a `Rejected` with file, line, the offending line
 and the reason, raw text); the rest of the file continues.  Quarantined with their reason:
-summary-only hands (`(partial)`: no seats, no play), unsupported games (Irish, A-5 triple
-draw), stakes without amounts.
+summary-only hands (`(partial)`: no seats, no play), games the header does not name, stakes
+without amounts.
 
 Mapping (Full Tilt line -> events; money exact: `Decimal` -> integer minor units):
 
@@ -31,8 +31,8 @@ Mapping (Full Tilt line -> events; money exact: `Decimal` -> integer minor units
   stud_hilo, `Razz` -> razz; 5-card stud is not read) are fixed-limit with no button:
   small_bet/big_bet from the stakes, ante and bring_in from the first full posts (the
   bring-in: half the small bet when nobody brings in, and `source` says so). Draw games
-  (`2-7 Triple Draw`, `2-7 Single Draw`, `5 Card Draw`, `Badugi`) are button games like
-  hold'em; A-5 Triple Draw is quarantined ("unsupported Full Tilt game").
+  (`2-7 Triple Draw`, `2-7 Single Draw`, `A-5 Triple Draw`, `5 Card Draw`, `Badugi`) are
+  button games like hold'em; a bare `Lowball` is quarantined ("unsupported Full Tilt game").
 * `Seat N: name ($stack)[, is sitting out]` -> seat (detail sitting_out, also when only the
   summary says `Seat N: name is sitting out`; not when the hand deals him in: he antes,
   posts or acts). No seat lines at all (an observed hand) -> seats from the summary, stack
@@ -160,10 +160,11 @@ _STUD_GAMES = {"7 card stud": "stud", "stud": "stud", "stud hi": "stud",
 _GAMES.update(_STUD_GAMES)
 _STUD = frozenset(_STUD_GAMES.values())
 _DRAW_GAMES = {"2-7 triple draw": "lowball_27_triple", "2-7 single draw": "lowball_27_single",
-               "5 card draw": "draw_high", "badugi": "badugi"}
+               "a-5 triple draw": "lowball_a5_triple", "5 card draw": "draw_high",
+               "badugi": "badugi"}
 _GAMES.update(_DRAW_GAMES)
 _DRAW = frozenset(_DRAW_GAMES.values())
-_UNSUPPORTED = {"a-5": "A-5 triple draw", "lowball": "A-5 triple draw"}
+_UNSUPPORTED = {"lowball": "a lowball game the header does not name"}
 _DRAW_HEADERS = frozenset({"*** FIRST DRAW ***", "*** SECOND DRAW ***", "*** THIRD DRAW ***",
                            "*** DRAW ***"})
 _DRAW_DEALT = re.compile(r"^Dealt to (.+?) \[([^\]]+)\] \[([^\]]+)\]$")

@@ -39,10 +39,9 @@ Mapping (Merge -> events; money exact, `$1,855.50` / `1500.00` understood):
   ANTE / BRING_IN -> post; FOLD, CHECK, CALL (added), BET (added), RAISE and COMPLETE
   (round total, or added: above), ALL_IN with an amount (added; bet, call or raise by the
   round; without one it is a note); a stud showdown logged before the last street is
-  written once every card is dealt; A-5 triple draw is quarantined (the replay knows A-5
-  lowball with one draw); SHOW / MUCK with the round's SHOWN / MUCKED cards; DRAW (`text` = cards
-  thrown) -> draw with `??` each, the replacements deal/draw (the hero's from his new hand);
-  CHAT -> annotation said; DISCONNECTED, RECONNECTED, PLAYER_OUT -> annotation;
+  written once every card is dealt; SHOW / MUCK with the round's SHOWN / MUCKED cards; DRAW
+  (`text` = cards thrown) -> draw with `??` each, the replacements deal/draw (the hero's from
+  his new hand); CHAT -> annotation said; DISCONNECTED, RECONNECTED, PLAYER_OUT -> annotation;
   GAME_CANCELLED -> hand_started detail cancelled=true.
 * cards: HOLE (the hero's) -> deal/hole at the first betting round (others `??`);
   COMMUNITY (the whole board so far) -> deal/board with the new cards at the start of its
@@ -83,14 +82,14 @@ _DESC = re.compile(r"<description\b([^>]*)/?>")
 _ATTR = re.compile(r"(\w+)=\"([^\"]*)\"")
 _CODES = {"2": "holdem", "23": "holdem", "9": "omaha", "11": "omaha", "35": "omaha_hilo",
           "37": "omaha_hilo", "39": "stud", "41": "stud", "43": "stud_hilo",
-          "45": "stud_hilo", "47": "razz", "49": "razz", "63": "lowball_a5",
+          "45": "stud_hilo", "47": "razz", "49": "razz", "63": "lowball_a5_triple",
           "67": "lowball_27_triple", "71": "badugi"}
 _NAMES = {"holdem": "holdem", "omaha": "omaha", "omaha h/l8": "omaha_hilo",
           "omaha h/l": "omaha_hilo", "7-stud": "stud", "7-stud h/l8": "stud_hilo",
           "7-stud h/l": "stud_hilo", "razz": "razz", "badugi": "badugi",
-          "2-7 lowball": "lowball_27_triple", "a-5 lowball": "lowball_a5"}
+          "2-7 lowball": "lowball_27_triple", "a-5 lowball": "lowball_a5_triple"}
 _STUD = frozenset({"stud", "stud_hilo", "razz"})
-_DRAW = frozenset({"lowball_27_triple", "lowball_a5", "badugi", "draw_high",
+_DRAW = frozenset({"lowball_27_triple", "lowball_a5_triple", "badugi", "draw_high",
                    "lowball_27_single"})
 _STRUCTURES = (("half pot limit", "half_pot"), ("no limit", "no_limit"),
                ("pot limit", "pot_limit"), ("limit", "fixed_limit"))
@@ -286,10 +285,6 @@ def _map_game(game: _E, desc: dict[str, str], file_name: str) -> SiteHand:
     variant = _variant(game, desc)
     is_stud = variant in _STUD
     is_draw = variant in _DRAW
-    draws = sum(1 for r in game.kids if r.tag == "round" and r.a.get("id") in _DRAW_ROUNDS)
-    if variant == "lowball_a5" and draws > 1:
-        raise SiteHandError(f"line {game.line}: unsupported Merge game: A-5 triple draw "
-                            "(the replay knows A-5 lowball with one draw)")
     stakes = game.a.get("stakes") or desc.get("stakes", "")
     low = stakes.lower()
     structure = next((s for w, s in _STRUCTURES if w in low), None)

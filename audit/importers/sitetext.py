@@ -47,7 +47,7 @@ FIXED_OFFSETS = {
 NAMED_ZONES = {"ET": "America/New_York", "CT": "America/Chicago", "PT": "America/Los_Angeles"}
 HOLE_COUNT = {"holdem": 2, "omaha": 4, "omaha_hilo": 4, "omaha5": 5, "omaha5_hilo": 5,
               "omaha6": 6, "omaha6_hilo": 6, "lowball_27_triple": 5, "lowball_27_single": 5,
-              "draw_high": 5, "badugi": 4, "irish": 4}
+              "lowball_a5_triple": 5, "draw_high": 5, "badugi": 4, "irish": 4}
 _AMOUNT = re.compile(r"^[0-9][0-9,.]*$")
 
 

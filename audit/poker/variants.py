@@ -38,6 +38,10 @@ class VariantSpec:
     # stud games whose dealing pattern a rule states (FIVESTUD-STRUCTURE, MISS-STRUCTURE):
     # every betting round is played on exactly `counts` cards, dealt face up or down as `faces`
     structure_rule: str = ""
+    # the book's limit ace-to-five rules (A5-CHECKRAISE, A5-SEVENS-RULE: 000 §10 A5) are written
+    # for the one-draw game; no seed speaks of triple draw, which rooms deal with check-raise
+    # allowed and the whole pot to the best low
+    a5_book_rules: bool = False
 
     @property
     def max_cards(self) -> int:
@@ -84,7 +88,12 @@ SPECS: dict[str, VariantSpec] = {
                                      street_rule="BET-LIMIT-DRAW-DOUBLE"),
     "lowball_a5": VariantSpec(name="lowball_a5", family="draw", counts=(5,), draws=1,
                               big_from=1, evaluator="lowa5", order_first="", order_later="",
-                              street_rule="BET-LIMIT-DRAW-DOUBLE", two_round=True),
+                              street_rule="BET-LIMIT-DRAW-DOUBLE", two_round=True,
+                              a5_book_rules=True),
+    "lowball_a5_triple": VariantSpec(name="lowball_a5_triple", family="draw", counts=(5,),
+                                     draws=3, big_from=2, evaluator="lowa5",
+                                     order_first="", order_later="",
+                                     street_rule="BET-LIMIT-DRAW-DOUBLE"),
     "draw_high": VariantSpec(name="draw_high", family="draw", counts=(5,), draws=1, big_from=1,
                              evaluator="high", order_first="", order_later="",
                              street_rule="BET-LIMIT-DRAW-DOUBLE", two_round=True),

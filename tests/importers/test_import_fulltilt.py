@@ -164,15 +164,30 @@ def test_irish_discards_after_the_flop(tmp_path: Path) -> None:
     assert _warnings(tmp_path, "ftp-irish.txt") == []
 
 
+def test_ace_to_five_triple_draw_is_its_own_game(tmp_path: Path) -> None:
+    # `Limit A-5 Triple Draw` (before: quarantined as unsupported): the triple draw's grammar,
+    # dealt as lowball_a5_triple, the game whose book A-5 rules (one draw) do not apply
+    raw = (SITES / "ftp-utf16-triple-draw.txt").read_bytes()[:-1].decode("utf-16")  # stray byte
+    path = tmp_path / "a5.txt"
+    path.write_text(raw.replace("Limit 2-7 Triple Draw", "Limit A-5 Triple Draw"),
+                    encoding="utf-16")
+    hands, rejected, _ = read(FullTiltImporter(), path, validate=True)
+    assert rejected == [] and list(hands) == ["ftp:25325440000"]
+    rows = hands["ftp:25325440000"]
+    assert (rows[0]["game"]["variant"], rows[0]["game"]["structure"]) == (
+        "lowball_a5_triple", "fixed_limit")
+    assert len([r for r in rows if r["kind"] == "draw"]) == 3
+
+
 def test_unsupported_game_and_unstated_stakes_name_the_reason(tmp_path: Path) -> None:
-    a5 = ("Full Tilt Poker Game #32447075821: Table Armonia (6 max) - $2/$4 - Limit A-5 Triple "
-          "Draw - 00:56:40 ET - 2013/04/07\nSeat 3: Player0 ($688.20)\n*** SUMMARY ***\n")
+    a5 = ("Full Tilt Poker Game #32447075821: Table Armonia (6 max) - $2/$4 - Limit Lowball "
+          "- 00:56:40 ET - 2013/04/07\nSeat 3: Player0 ($688.20)\n*** SUMMARY ***\n")
     flipout = ("Full Tilt Poker Game #34541726731: $300 Flipout (272237051), Table 1 - NL "
                "Hold'em - 2B/2B Ante 2B - 04:46:00 ET - 2014/08/07\nSeat 1: Player0 (3,000)\n")
     path = tmp_path / "x.txt"
     path.write_text(a5 + flipout)
     reasons = [r.reason for c in FullTiltImporter().read(path) for r in c.rejected]
-    assert "unsupported Full Tilt game (A-5 triple draw)" in reasons[0]
+    assert "unsupported Full Tilt game (a lowball game the header does not name)" in reasons[0]
     assert "stakes '2B/2B Ante 2B' state no amounts" in reasons[1]
 
 

@@ -128,6 +128,19 @@ def test_triple_draw_discards_and_the_heros_new_cards(tmp_path: Path) -> None:
     assert _findings(tmp_path, "merge-27-triple-draw.txt") == []
 
 
+def test_ace_to_five_triple_draw_is_read_and_audits_clean(tmp_path: Path) -> None:
+    # cash/Draw/A5-3-Draw-Limit-USD-0.50-1-201105.Sample.txt: gametype 63, `A-5 Lowball`, three
+    # draws (before: quarantined, "the replay knows A-5 lowball with one draw")
+    hands, rejected = _read("merge-a5-triple-draw.txt")
+    assert rejected == []
+    rows = hands["merge:33997611-33"]
+    assert (rows[0]["game"]["variant"], rows[0]["game"]["structure"]) == (
+        "lowball_a5_triple", "fixed_limit")
+    assert [(r["seat"], r["amount"]) for r in rows if r["kind"] == "draw"] == [
+        (3, 1), (1, 2), (3, 1), (1, 1), (1, 1)]
+    assert _findings(tmp_path, "merge-a5-triple-draw.txt") == []
+
+
 def test_a_cancelled_game_is_imported_and_marked() -> None:
     # cash/Draw/3-Draw-PL-USD-0.05-0.10-201102.Cancelled.hand.txt: GAME_CANCELLED
     hands, rejected = _read("merge-cancelled.txt")

@@ -257,3 +257,21 @@ def test_a_capped_no_limit_hand_is_quarantined_naming_the_cap() -> None:
                 for r in chunk.rejected]
     assert len(rejected) == 1 and rejected[0].hand_id == "ps:500000000003"
     assert "capped no-limit" in rejected[0].reason
+
+
+def test_ace_to_five_triple_draw_is_read_as_its_own_game(tmp_path: Path) -> None:
+    # `Triple Draw A-5 Lowball Limit` (before: "unsupported game"): the triple draw grammar,
+    # dealt as lowball_a5_triple, validated like every other game
+    text = (REAL.parent / "draw-discards-zero.txt").read_text(encoding="utf-8")
+    path = tmp_path / "a5.txt"
+    path.write_text(text.replace("Triple Draw 2-7 Lowball", "Triple Draw A-5 Lowball"),
+                    encoding="utf-8")
+    rows: list[dict[str, Any]] = []
+    for chunk in PokerStarsImporter().read(path):
+        assert chunk.rejected == []
+        assert validate_events(chunk.table, chunk.lines, str(path), "line").rejected == []
+        rows += chunk.table.to_pylist()
+    assert (rows[0]["game"]["variant"], rows[0]["game"]["structure"]) == (
+        "lowball_a5_triple", "fixed_limit")
+    assert [r["kind"] for r in rows if r["player"] == "Hero" and r["kind"] in
+            ("draw", "stand_pat")] == ["stand_pat", "stand_pat", "stand_pat"]

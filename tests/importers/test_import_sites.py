@@ -304,7 +304,7 @@ def test_ftp_stud_deal_bring_in_assumed_and_hidden_seventh_card(tmp_path: Path) 
     (("*** 5TH STREET ***", "*** 6TH STREET ***"), "stud street out of order"),
     (("*** 4TH STREET ***", "*** FLOP *** [2c 3d 4h]"), "not a stud street"),
     (("Dealt to Bob [9s]\n", "Dealt to Bob [9s]\nDealt to Bob [8s]\n"), "a second deal"),
-    (("Limit 7 Card Stud", "Limit A-5 Triple Draw"), "unsupported Full Tilt game (A-5"),
+    (("Limit 7 Card Stud", "Limit Lowball"), "unsupported Full Tilt game (a lowball"),
 ])
 def test_ftp_stud_bad_hands_are_quarantined(tmp_path: Path, change: tuple[str, str],
                                             reason: str) -> None:

@@ -48,7 +48,7 @@ GAMES: dict[str, str | None] = {
     "5 Card Stud": "stud5",
     "Triple Draw 2-7 Lowball": "lowball_27_triple",
     "Single Draw 2-7 Lowball": "lowball_27_single",
-    "Triple Draw A-5 Lowball": None,
+    "Triple Draw A-5 Lowball": "lowball_a5_triple",
     "5 Card Draw": "draw_high",
     "Badugi": "badugi",
 }
@@ -60,14 +60,16 @@ FULL_NAMES: dict[str, tuple[str, str | None, str]] = {
     for label, structure in STRUCTURES.items()
 }
 STUD = frozenset({"stud", "stud_hilo", "razz", "stud5"})
-DRAW = frozenset({"lowball_27_triple", "lowball_27_single", "draw_high", "badugi"})
+DRAW = frozenset({"lowball_27_triple", "lowball_27_single", "lowball_a5_triple", "draw_high",
+                  "badugi"})
 HILO = frozenset({"omaha_hilo", "omaha5_hilo", "omaha6_hilo", "stud_hilo"})
 # 6+ (short-deck) hold'em: the 36-card deck, antes and a button blind (audit/replay/shortdeck.py)
 SHORT = frozenset({"holdem_6plus"})
 HOLE_COUNT = {"holdem": 2, "holdem_6plus": 2, "omaha": 4, "omaha_hilo": 4,
               "omaha5": 5, "omaha5_hilo": 5,
               "omaha6": 6, "omaha6_hilo": 6,
-              "lowball_27_triple": 5, "lowball_27_single": 5, "draw_high": 5, "badugi": 4}
+              "lowball_27_triple": 5, "lowball_27_single": 5, "lowball_a5_triple": 5,
+              "draw_high": 5, "badugi": 4}
 CURRENCY_SYMBOLS = {"$": "USD", "€": "EUR", "£": "GBP"}
 ZONES = {
     "ET": "America/New_York", "EST": "America/New_York", "EDT": "America/New_York",

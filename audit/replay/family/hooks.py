@@ -169,7 +169,7 @@ class FamilyHooks:
         # LOWBALL-OPEN: the minimum open is the big blind (a call) or twice it (a raise)
         self.min_open_2bb = str(h.st.values.get("lowball.min_open", "bb")).lower() == "2bb"
         st = h.st
-        self.sevens = (spec.evaluator == "lowa5" and h.structure == FL
+        self.sevens = (spec.a5_book_rules and h.structure == FL
                        and bool(st.values.get("a5.sevens_rule", True)))
         self.bringin_fold = bool(st.values.get("stud.bringin_fold", False))
         self.a5_checkraise = bool(st.values.get("a5.checkraise", False))
@@ -560,7 +560,7 @@ class FamilyHooks:
             self._lowball_open(h, kind, s, seq)
         if self.sevens and kind == "check" and h.street >= 1 and s not in self.sevens_checks:
             self.sevens_checks[s] = seq
-        if self.spec.evaluator == "lowa5" and h.structure == FL and not self.a5_checkraise:
+        if self.spec.a5_book_rules and h.structure == FL and not self.a5_checkraise:
             if kind == "check":
                 self.checked.add(s)
             elif kind == "raise" and s in self.checked:
