@@ -923,36 +923,62 @@ class _ColumnWriter(ChunkWriter):
         table_ids: list[Any] = []
         seqs: list[int] = []
         ts: list[Any] = [None] * size
-        games: list[Any] = [None] * size  # the index of the hand's game on its first row
         game_of: list[Any] = []
         at = 0
         starts = []
-        for k, (hand_id, table_id, when, game, _, count) in enumerate(self.heads):
+        for hand_id, table_id, when, game, _, count in self.heads:
             hand_ids += [hand_id] * count
             table_ids += [table_id] * count
             seqs += range(count)
             ts[at] = when
-            games[at] = k
             game_of.append(game)
             starts.append(at)
             at += count
+        # the row tuples turned into columns at once
         kinds, seats, players, amounts, totals, cards, details, lines = (
-            list(map(get, rows)) for get in _ROW_FIELDS)
-        # each row's source is `bovada:FILE:LINE`, the hand_started rows' with their notes
-        mask = np.zeros(size, dtype=bool)
-        mask[starts] = True
-        sources = pc.replace_with_mask(
-            pc.binary_join_element_wise(self.prefix, pc.cast(pa.array(lines, pa.int64()),
-                                                             pa.string()), ""),
-            pa.array(mask), pa.array([head[4] for head in self.heads], pa.string()))
+            zip(*rows, strict=True) if rows else ((),) * 8)
+        heads = [head[4] for head in self.heads]
         columns = [hand_ids, seqs, ts, table_ids, kinds, seats, players, amounts, totals,
-                   cards, details, games, sources]
-        arrays = [col if isinstance(col, pa.Array) else pa.array(col, type=f.type)
-                  for col, f in zip(columns, schema, strict=True) if f.name != "game"]
-        game_type = schema.field("game").type
-        arrays.insert(schema.get_field_index("game"), pa.array(game_of, type=game_type).take(
-            pa.array(games, type=pa.int32())))
+                   cards, details]
+        arrays = [pa.array(col, type=schema.field(k).type) for k, col in enumerate(columns)]
+        arrays.append(_game_column(game_of, starts, size, schema.field("game").type))
+        arrays.append(_source_column(self.prefix, lines, starts, heads))
         return pa.Table.from_arrays(arrays, schema=schema)
+
+
+# A chunk this small builds its game and source columns from Python lists (an Arrow compute
+# call costs ~30-100 µs whatever its size); a bigger one with Arrow's vectorised kernels.
+_SMALL_CHUNK_ROWS = 512
+
+
+def _game_column(games: list[Any], starts: list[int], size: int, game_type: pa.DataType
+                 ) -> pa.Array:
+    """The `game` column: each hand's game on its first row (`starts`), null elsewhere."""
+    if size <= _SMALL_CHUNK_ROWS:
+        full: list[Any] = [None] * size
+        for at, game in zip(starts, games, strict=True):
+            full[at] = game
+        return pa.array(full, type=game_type)
+    index: list[int | None] = [None] * size
+    for k, at in enumerate(starts):
+        index[at] = k
+    return pa.array(games, type=game_type).take(pa.array(index, type=pa.int32()))
+
+
+def _source_column(prefix: str, lines: Any, starts: list[int], heads: list[str]) -> pa.Array:
+    """Each row's source `bovada:FILE:LINE`, the hands' first rows' (`starts`) with their notes
+    (`heads`)."""
+    if len(lines) <= _SMALL_CHUNK_ROWS:
+        sources = [prefix + str(n) for n in lines]
+        for at, head in zip(starts, heads, strict=True):
+            sources[at] = head
+        return pa.array(sources, type=pa.string())
+    mask = np.zeros(len(lines), dtype=bool)
+    mask[starts] = True
+    return pc.replace_with_mask(
+        pc.binary_join_element_wise(prefix, pc.cast(pa.array(lines, pa.int64()), pa.string()),
+                                    ""),
+        pa.array(mask), pa.array(heads, pa.string()))
 
 
 def read_bovada(path: Path, chunk_hands: int, *, fast: bool = True) -> Iterator[Chunk]:
