@@ -20,7 +20,8 @@ from hypothesis import strategies as st
 
 from audit.devtools.hostile import hostile_documents, seeds
 from audit.importers import bovada_fast
-from audit.importers.bovada import BovadaImporter
+from audit.importers.bovada import _HEADER_LINE, BovadaImporter
+from audit.importers.sitetext import line_pieces
 
 ROOT = Path(__file__).resolve().parents[2]
 FIXTURES = sorted((ROOT / "fixtures" / "sites").glob("bovada-*.txt"))
@@ -242,3 +243,32 @@ def test_many_fuzzed_hands_read_the_same(tmp_path_factory: pytest.TempPathFactor
     path = tmp_path_factory.mktemp("fuzz") / "f.txt"
     path.write_bytes(data)
     assert_same(path, chunk_hands=2)
+
+
+def _headers_line_by_line(piece: list[tuple[int, str]]) -> list[int]:
+    return [k for k, (_, text) in enumerate(piece) if _HEADER_LINE.match(text)]
+
+
+@needs_corpus
+def test_a_file_s_hands_start_at_the_same_lines_found_a_piece_at_once() -> None:
+    # the hands of a file start where the header pattern matches, line by line; the fast
+    # reader finds them a piece at once and must find exactly those lines
+    found = 0
+    for path in [*REAL, *FIXTURES]:
+        for piece in line_pieces(path):
+            want = _headers_line_by_line(piece)
+            assert bovada_fast.HEADER_LINES.starts(piece) == want, path.name
+            found += len(want)
+    assert found >= 1117
+
+
+_HEADER_BITS = ["Bovada", "Bodog", "Bodog.com", "Ignition", "Ignition Casino", "Bodog UK",
+                " Hand #", "Hand #", " Hand #12", "\ufeff", " ", "#", "7", "x", ": ", "\u00e9"]
+
+
+@settings(max_examples=300, deadline=None)
+@given(lines=st.lists(st.lists(st.sampled_from(_HEADER_BITS), max_size=6).map("".join),
+                      max_size=12))
+def test_headers_found_a_piece_at_once_are_those_found_line_by_line(lines: list[str]) -> None:
+    piece = list(enumerate(lines, start=1))
+    assert bovada_fast.HEADER_LINES.starts(piece) == _headers_line_by_line(piece)
