@@ -936,9 +936,8 @@ class _ColumnWriter(ChunkWriter):
             game_of.append(game)
             starts.append(at)
             at += count
-        # the row tuples turned into columns at once
         kinds, seats, players, amounts, totals, cards, details, lines = (
-            zip(*rows, strict=True) if rows else ((),) * 8)
+            list(map(get, rows)) for get in _ROW_FIELDS)
         heads = [head[4] for head in self.heads]
         columns = [hand_ids, seqs, ts, table_ids, kinds, seats, players, amounts, totals,
                    cards, details]
