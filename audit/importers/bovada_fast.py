@@ -921,35 +921,58 @@ class _ColumnWriter(ChunkWriter):
         schema = events_schema()
         rows = self.hand_rows
         size = len(rows)
-        hand_ids: list[str] = []
-        table_ids: list[Any] = []
-        seqs: list[int] = []
+        heads = self.heads
         ts: list[Any] = [None] * size
         game_of: list[Any] = []
+        counts: list[int] = []
+        starts: list[int] = []
         at = 0
-        starts = []
-        for hand_id, table_id, when, game, _, count in self.heads:
-            hand_ids += [hand_id] * count
-            table_ids += [table_id] * count
-            seqs += range(count)
+        for _, _, when, game, _, count in heads:
             ts[at] = when
             game_of.append(game)
             starts.append(at)
+            counts.append(count)
             at += count
         kinds, seats, players, amounts, totals, cards, details, lines = (
             list(map(get, rows)) for get in _ROW_FIELDS)
-        heads = [head[4] for head in self.heads]
-        columns = [hand_ids, seqs, ts, table_ids, kinds, seats, players, amounts, totals,
-                   cards, details]
-        arrays = [pa.array(col, type=schema.field(k).type) for k, col in enumerate(columns)]
+        arrays = _hand_columns(heads, counts, starts, size)  # hand_id, seq
+        arrays.append(pa.array(ts, type=schema.field("ts").type))
+        arrays.append(_per_hand([head[1] for head in heads], counts, size))  # table_id
+        arrays += [pa.array(col, type=schema.field(k).type) for k, col in enumerate(
+            (kinds, seats, players, amounts, totals, cards, details), start=4)]
         arrays.append(_game_column(game_of, starts, size, schema.field("game").type))
-        arrays.append(_source_column(self.prefix, lines, starts, heads))
+        arrays.append(_source_column(self.prefix, lines, starts, [head[4] for head in heads]))
         return pa.Table.from_arrays(arrays, schema=schema)
 
 
 # A chunk this small builds its game and source columns from Python lists (an Arrow compute
 # call costs ~30-100 µs whatever its size); a bigger one with Arrow's vectorised kernels.
 _SMALL_CHUNK_ROWS = 512
+
+
+def _per_hand(values: list[Any], counts: list[int], size: int) -> pa.Array:
+    """A string column holding each hand's value on each of its `counts` rows."""
+    if size <= _SMALL_CHUNK_ROWS:
+        out: list[Any] = []
+        for value, count in zip(values, counts, strict=True):
+            out += [value] * count
+        return pa.array(out, type=pa.string())
+    index = np.repeat(np.arange(len(values), dtype=np.int32), counts)
+    return pa.array(values, type=pa.string()).take(pa.array(index))
+
+
+def _hand_columns(heads: list[Any], counts: list[int], starts: list[int], size: int
+                  ) -> list[pa.Array]:
+    """The `hand_id` and `seq` columns of a chunk's hands (`heads`, `counts` rows each, the
+    first at `starts`)."""
+    hand_ids = _per_hand([head[0] for head in heads], counts, size)
+    if size <= _SMALL_CHUNK_ROWS:
+        seqs: list[int] = []
+        for count in counts:
+            seqs += range(count)
+        return [hand_ids, pa.array(seqs, type=pa.int32())]
+    first = np.repeat(np.asarray(starts, dtype=np.int32), counts)
+    return [hand_ids, pa.array(np.arange(size, dtype=np.int32) - first)]
 
 
 def _game_column(games: list[Any], starts: list[int], size: int, game_type: pa.DataType
