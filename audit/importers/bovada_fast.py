@@ -831,7 +831,6 @@ class _FastHandRows:
 
 _FIELDS = ("seat", "player", "amount", "total", "cards", "detail")
 _ROW_FIELDS = tuple(itemgetter(k) for k in range(8))  # a row tuple's fields
-_LINE = _ROW_FIELDS[7]
 _ROW_KEYS = frozenset({"hand_id", "seq", "table_id", "kind", "source", "ts", "game", *_FIELDS})
 
 
@@ -848,6 +847,7 @@ class _ColumnWriter(ChunkWriter):
         self.heads: list[tuple[str, Any, Any, Any, str, int]] = []
         self.pieces: list[Any] = []  # per hand: (FastHand, block) or (SiteHand, raw)
         self.odd = False  # a parser hand whose rows the columns cannot carry
+        self.row_lines: list[int] = []  # the line of each row of the last table built
 
     def add_fast(self, hand: FastHand, block: list[tuple[int, str]]) -> None:
         hand_id, table_id, ts, game, source, _, rows = hand
@@ -911,8 +911,7 @@ class _ColumnWriter(ChunkWriter):
                     self.kept.append((as_rows, raw_text(extra)))  # type: ignore[arg-type]
             chunk = super().take()
         else:
-            lines = list(map(_LINE, self.hand_rows))
-            chunk = Chunk(table=table, rejected=self.rejected, lines=lines)
+            chunk = Chunk(table=table, rejected=self.rejected, lines=self.row_lines)
             self.rows, self.lines, self.rejected, self.kept, self.hands = [], [], [], [], 0
         self.hand_rows, self.heads, self.pieces, self.odd = [], [], [], False
         return chunk
@@ -935,6 +934,7 @@ class _ColumnWriter(ChunkWriter):
             at += count
         kinds, seats, players, amounts, totals, cards, details, lines = (
             list(map(get, rows)) for get in _ROW_FIELDS)
+        self.row_lines = lines
         arrays = _hand_columns(heads, counts, starts, size)  # hand_id, seq
         arrays.append(pa.array(ts, type=schema.field("ts").type))
         arrays.append(_per_hand([head[1] for head in heads], counts, size))  # table_id
