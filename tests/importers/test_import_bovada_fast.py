@@ -272,3 +272,22 @@ _HEADER_BITS = ["Bovada", "Bodog", "Bodog.com", "Ignition", "Ignition Casino", "
 def test_headers_found_a_piece_at_once_are_those_found_line_by_line(lines: list[str]) -> None:
     piece = list(enumerate(lines, start=1))
     assert bovada_fast.HEADER_LINES.starts(piece) == _headers_line_by_line(piece)
+
+
+@pytest.mark.parametrize("path", [*FIXTURES[:3], *(p for p in REAL if p.stat().st_size > 50000)],
+                         ids=lambda p: p.name)
+def test_a_chunk_s_columns_are_the_same_built_from_lists_or_vectorised(
+        path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # a small chunk builds its game, source and per-hand columns from Python lists, a big
+    # one with Arrow and numpy: the tables are the same either way
+    monkeypatch.setattr(bovada_fast, "_SMALL_CHUNK_ROWS", 1 << 30)
+    as_lists = _chunks(path, fast=True, chunk_hands=50)
+    monkeypatch.setattr(bovada_fast, "_SMALL_CHUNK_ROWS", 0)
+    vectorised = _chunks(path, fast=True, chunk_hands=50)
+    assert len(as_lists) == len(vectorised) >= 1
+    for (a_table, a_lines, a_rej), (v_table, v_lines, v_rej) in zip(as_lists, vectorised,
+                                                                      strict=True):
+        assert a_table.num_rows > 0
+        assert a_table.equals(v_table, check_metadata=True)
+        assert a_table.to_pylist() == v_table.to_pylist()
+        assert (a_lines, a_rej) == (v_lines, v_rej)
