@@ -17,12 +17,19 @@ its own, anything that raises) is the line parser's, which then reads or quarant
 the chunks, events, sources, row lines and rejections are those of the line parser alone
 (tests/importers/test_import_bovada_fast.py checks it on the real files, the fixtures and
 fuzzed hands).
+
+Per-file costs are kept low for the room's small files (3-40 hands): a chunk under
+`_SMALL_CHUNK_ROWS` rows builds its game, source and per-hand columns from Python lists (an
+Arrow compute call costs 30-100 µs whatever its size), a bigger one with Arrow's `take` and
+numpy; the hand headers of a piece of lines are found at once (`HEADER_LINES`).
 """
 
 from __future__ import annotations
 
 import datetime as dt
+from bisect import bisect_right
 from collections.abc import Iterator
+from itertools import accumulate
 from operator import itemgetter
 from pathlib import Path
 from typing import Any
@@ -829,7 +836,6 @@ class _FastHandRows:
 
 _FIELDS = ("seat", "player", "amount", "total", "cards", "detail")
 _ROW_FIELDS = tuple(itemgetter(k) for k in range(8))  # a row tuple's fields
-_LINE = _ROW_FIELDS[7]
 _ROW_KEYS = frozenset({"hand_id", "seq", "table_id", "kind", "source", "ts", "game", *_FIELDS})
 
 
@@ -846,6 +852,7 @@ class _ColumnWriter(ChunkWriter):
         self.heads: list[tuple[str, Any, Any, Any, str, int]] = []
         self.pieces: list[Any] = []  # per hand: (FastHand, block) or (SiteHand, raw)
         self.odd = False  # a parser hand whose rows the columns cannot carry
+        self.row_lines: list[int] = []  # the line of each row of the last table built
 
     def add_fast(self, hand: FastHand, block: list[tuple[int, str]]) -> None:
         hand_id, table_id, ts, game, source, _, rows = hand
@@ -909,8 +916,7 @@ class _ColumnWriter(ChunkWriter):
                     self.kept.append((as_rows, raw_text(extra)))  # type: ignore[arg-type]
             chunk = super().take()
         else:
-            lines = list(map(_LINE, self.hand_rows))
-            chunk = Chunk(table=table, rejected=self.rejected, lines=lines)
+            chunk = Chunk(table=table, rejected=self.rejected, lines=self.row_lines)
             self.rows, self.lines, self.rejected, self.kept, self.hands = [], [], [], [], 0
         self.hand_rows, self.heads, self.pieces, self.odd = [], [], [], False
         return chunk
@@ -919,40 +925,119 @@ class _ColumnWriter(ChunkWriter):
         schema = events_schema()
         rows = self.hand_rows
         size = len(rows)
-        hand_ids: list[str] = []
-        table_ids: list[Any] = []
-        seqs: list[int] = []
+        heads = self.heads
         ts: list[Any] = [None] * size
-        games: list[Any] = [None] * size  # the index of the hand's game on its first row
         game_of: list[Any] = []
+        counts: list[int] = []
+        starts: list[int] = []
         at = 0
-        starts = []
-        for k, (hand_id, table_id, when, game, _, count) in enumerate(self.heads):
-            hand_ids += [hand_id] * count
-            table_ids += [table_id] * count
-            seqs += range(count)
+        for _, _, when, game, _, count in heads:
             ts[at] = when
-            games[at] = k
             game_of.append(game)
             starts.append(at)
+            counts.append(count)
             at += count
         kinds, seats, players, amounts, totals, cards, details, lines = (
             list(map(get, rows)) for get in _ROW_FIELDS)
-        # each row's source is `bovada:FILE:LINE`, the hand_started rows' with their notes
-        mask = np.zeros(size, dtype=bool)
-        mask[starts] = True
-        sources = pc.replace_with_mask(
-            pc.binary_join_element_wise(self.prefix, pc.cast(pa.array(lines, pa.int64()),
-                                                             pa.string()), ""),
-            pa.array(mask), pa.array([head[4] for head in self.heads], pa.string()))
-        columns = [hand_ids, seqs, ts, table_ids, kinds, seats, players, amounts, totals,
-                   cards, details, games, sources]
-        arrays = [col if isinstance(col, pa.Array) else pa.array(col, type=f.type)
-                  for col, f in zip(columns, schema, strict=True) if f.name != "game"]
-        game_type = schema.field("game").type
-        arrays.insert(schema.get_field_index("game"), pa.array(game_of, type=game_type).take(
-            pa.array(games, type=pa.int32())))
+        self.row_lines = lines
+        arrays = _hand_columns(heads, counts, starts, size)  # hand_id, seq
+        arrays.append(pa.array(ts, type=schema.field("ts").type))
+        arrays.append(_per_hand([head[1] for head in heads], counts, size))  # table_id
+        arrays += [pa.array(col, type=schema.field(k).type) for k, col in enumerate(
+            (kinds, seats, players, amounts, totals, cards, details), start=4)]
+        arrays.append(_game_column(game_of, starts, size, schema.field("game").type))
+        arrays.append(_source_column(self.prefix, lines, starts, [head[4] for head in heads]))
         return pa.Table.from_arrays(arrays, schema=schema)
+
+
+# A chunk this small builds its game and source columns from Python lists (an Arrow compute
+# call costs ~30-100 µs whatever its size); a bigger one with Arrow's vectorised kernels.
+_SMALL_CHUNK_ROWS = 512
+
+
+def _per_hand(values: list[Any], counts: list[int], size: int) -> pa.Array:
+    """A string column holding each hand's value on each of its `counts` rows."""
+    if size <= _SMALL_CHUNK_ROWS:
+        out: list[Any] = []
+        for value, count in zip(values, counts, strict=True):
+            out += [value] * count
+        return pa.array(out, type=pa.string())
+    index = np.repeat(np.arange(len(values), dtype=np.int32), counts)
+    return pa.array(values, type=pa.string()).take(pa.array(index))
+
+
+def _hand_columns(heads: list[Any], counts: list[int], starts: list[int], size: int
+                  ) -> list[pa.Array]:
+    """The `hand_id` and `seq` columns of a chunk's hands (`heads`, `counts` rows each, the
+    first at `starts`)."""
+    hand_ids = _per_hand([head[0] for head in heads], counts, size)
+    if size <= _SMALL_CHUNK_ROWS:
+        seqs: list[int] = []
+        for count in counts:
+            seqs += range(count)
+        return [hand_ids, pa.array(seqs, type=pa.int32())]
+    first = np.repeat(np.asarray(starts, dtype=np.int32), counts)
+    return [hand_ids, pa.array(np.arange(size, dtype=np.int32) - first)]
+
+
+def _game_column(games: list[Any], starts: list[int], size: int, game_type: pa.DataType
+                 ) -> pa.Array:
+    """The `game` column: each hand's game on its first row (`starts`), null elsewhere."""
+    if size <= _SMALL_CHUNK_ROWS:
+        full: list[Any] = [None] * size
+        for at, game in zip(starts, games, strict=True):
+            full[at] = game
+        return pa.array(full, type=game_type)
+    index: list[int | None] = [None] * size
+    for k, at in enumerate(starts):
+        index[at] = k
+    return pa.array(games, type=game_type).take(pa.array(index, type=pa.int32()))
+
+
+def _source_column(prefix: str, lines: Any, starts: list[int], heads: list[str]) -> pa.Array:
+    """Each row's source `bovada:FILE:LINE`, the hands' first rows' (`starts`) with their notes
+    (`heads`)."""
+    if len(lines) <= _SMALL_CHUNK_ROWS:
+        sources = [prefix + str(n) for n in lines]
+        for at, head in zip(starts, heads, strict=True):
+            sources[at] = head
+        return pa.array(sources, type=pa.string())
+    mask = np.zeros(len(lines), dtype=bool)
+    mask[starts] = True
+    return pc.replace_with_mask(
+        pc.binary_join_element_wise(prefix, pc.cast(pa.array(lines, pa.int64()), pa.string()),
+                                    ""),
+        pa.array(mask), pa.array(heads, pa.string()))
+
+
+class _HeaderLines:
+    """What tells a hand's first line (`_HEADER_LINE`), for `split_blocks`: `starts(piece)`
+    finds the headers of a piece of lines at once, the same lines as `match` line by line --
+    a header holds ` Hand #`, so only the lines where `str.find` meets it (a C scan of the
+    piece joined) are matched."""
+
+    match = _HEADER_LINE.match
+
+    @staticmethod
+    def starts(piece: list[tuple[int, str]]) -> list[int]:
+        texts = list(map(_TEXT, piece))
+        joined = "\n".join(texts)
+        find = joined.find
+        hit = find(" Hand #")
+        if hit < 0:
+            return []
+        ends = list(accumulate([len(t) + 1 for t in texts]))  # where each next line starts
+        match = _HEADER_LINE.match
+        out = []
+        while hit >= 0:
+            k = bisect_right(ends, hit)
+            if match(texts[k]):
+                out.append(k)
+            hit = find(" Hand #", ends[k])
+        return out
+
+
+HEADER_LINES = _HeaderLines()
 
 
 def read_bovada(path: Path, chunk_hands: int, *, fast: bool = True) -> Iterator[Chunk]:
@@ -961,7 +1046,7 @@ def read_bovada(path: Path, chunk_hands: int, *, fast: bool = True) -> Iterator[
     src = str(path)
     file_name = path.name
     out = _ColumnWriter(chunk_hands, src, file_name)
-    for is_hand, block, unread in split_blocks(path, _HEADER_LINE):
+    for is_hand, block, unread in split_blocks(path, HEADER_LINES):
         block = list(filter(_TEXT, block))  # blank lines left out
         if not block:
             continue

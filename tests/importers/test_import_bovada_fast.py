@@ -20,7 +20,8 @@ from hypothesis import strategies as st
 
 from audit.devtools.hostile import hostile_documents, seeds
 from audit.importers import bovada_fast
-from audit.importers.bovada import BovadaImporter
+from audit.importers.bovada import _HEADER_LINE, BovadaImporter
+from audit.importers.sitetext import line_pieces
 
 ROOT = Path(__file__).resolve().parents[2]
 FIXTURES = sorted((ROOT / "fixtures" / "sites").glob("bovada-*.txt"))
@@ -242,3 +243,51 @@ def test_many_fuzzed_hands_read_the_same(tmp_path_factory: pytest.TempPathFactor
     path = tmp_path_factory.mktemp("fuzz") / "f.txt"
     path.write_bytes(data)
     assert_same(path, chunk_hands=2)
+
+
+def _headers_line_by_line(piece: list[tuple[int, str]]) -> list[int]:
+    return [k for k, (_, text) in enumerate(piece) if _HEADER_LINE.match(text)]
+
+
+@needs_corpus
+def test_a_file_s_hands_start_at_the_same_lines_found_a_piece_at_once() -> None:
+    # the hands of a file start where the header pattern matches, line by line; the fast
+    # reader finds them a piece at once and must find exactly those lines
+    found = 0
+    for path in [*REAL, *FIXTURES]:
+        for piece in line_pieces(path):
+            want = _headers_line_by_line(piece)
+            assert bovada_fast.HEADER_LINES.starts(piece) == want, path.name
+            found += len(want)
+    assert found >= 1117
+
+
+_HEADER_BITS = ["Bovada", "Bodog", "Bodog.com", "Ignition", "Ignition Casino", "Bodog UK",
+                " Hand #", "Hand #", " Hand #12", "\ufeff", " ", "#", "7", "x", ": ", "\u00e9"]
+
+
+@settings(max_examples=300, deadline=None)
+@given(lines=st.lists(st.lists(st.sampled_from(_HEADER_BITS), max_size=6).map("".join),
+                      max_size=12))
+def test_headers_found_a_piece_at_once_are_those_found_line_by_line(lines: list[str]) -> None:
+    piece = list(enumerate(lines, start=1))
+    assert bovada_fast.HEADER_LINES.starts(piece) == _headers_line_by_line(piece)
+
+
+@pytest.mark.parametrize("path", [*FIXTURES[:3], *(p for p in REAL if p.stat().st_size > 50000)],
+                         ids=lambda p: p.name)
+def test_a_chunk_s_columns_are_the_same_built_from_lists_or_vectorised(
+        path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # a small chunk builds its game, source and per-hand columns from Python lists, a big
+    # one with Arrow and numpy: the tables are the same either way
+    monkeypatch.setattr(bovada_fast, "_SMALL_CHUNK_ROWS", 1 << 30)
+    as_lists = _chunks(path, fast=True, chunk_hands=50)
+    monkeypatch.setattr(bovada_fast, "_SMALL_CHUNK_ROWS", 0)
+    vectorised = _chunks(path, fast=True, chunk_hands=50)
+    assert len(as_lists) == len(vectorised) >= 1
+    for (a_table, a_lines, a_rej), (v_table, v_lines, v_rej) in zip(as_lists, vectorised,
+                                                                      strict=True):
+        assert a_table.num_rows > 0
+        assert a_table.equals(v_table, check_metadata=True)
+        assert a_table.to_pylist() == v_table.to_pylist()
+        assert (a_lines, a_rej) == (v_lines, v_rej)
