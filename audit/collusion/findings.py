@@ -37,6 +37,7 @@ import pyarrow.parquet as pq
 
 from audit.collusion import aggregate as A
 from audit.collusion import features as F
+from audit.collusion import streets as S
 from audit.collusion.leads import LEAD_SCHEMA, leads_from_frames
 from audit.errors import AuditInputError
 from audit.rules.findings import Finding, finding, findings_table
@@ -107,7 +108,11 @@ def collusion_leads(store: Store, run: str = "latest", min_hands: int = 100,
     """Ranked collusion leads of a run (columns: audit.collusion.leads.LEAD_SCHEMA)."""
     run_id, hp, hands = run_frames(store, run)
     agg = A.combine(run_partial(store, member) for member in run_chain(store, run_id))
-    return leads_from_frames(hp, hands, min_hands=min_hands, fdr=fdr, run_id=run_id, agg=agg)
+    # per-street bets behind all-ins (the checkdown_bets test): the events of the run's hands,
+    # one event file at a time
+    streets = S.file_counts(store.event_files(), hands.select("hand_id"))
+    return leads_from_frames(hp, hands, min_hands=min_hands, fdr=fdr, run_id=run_id, agg=agg,
+                             streets=streets)
 
 
 def run_partial(store: Store, run_id: str, seat_bucket: str = "1d") -> A.Partial:
