@@ -8,7 +8,8 @@ themselves, one event file at a time (a hand never spans event files), columnar 
 per hand), and keeps per player-street only what the test needs.
 
 A *street* of a board game is the betting after a board deal (flop 1, turn 2, river 3); the
-preflop round (0) is never one of these spots. A player *has chips* on a street when he is in
+preflop round (0) is never one of these spots; stud and draw games deal no board, so their
+hands have no such spots (untested by this measure). A player *has chips* on a street when he is in
 the hand at its start: not folded and not all-in on an earlier street. Two kinds of spots per
 player-street in which he has chips and at least one other player has chips too:
 
@@ -123,5 +124,8 @@ def street_counts(events: pl.LazyFrame, hand_ids: pl.LazyFrame | None = None) ->
 
 
 def file_counts(files: Iterable[Path], hand_ids: pl.LazyFrame | None = None) -> StreetCounts:
-    """`street_counts` of event files, one file at a time (memory bounded by the largest)."""
-    return combine(street_counts(pl.scan_parquet(f), hand_ids) for f in files)
+    """`street_counts` of event files, one file at a time (memory bounded by the largest, and
+    the hand ids). The hand ids are read once: a scan of them joined to each file read them
+    again per file (55 s instead of 4 s for the 309 files of the real hands)."""
+    ids = None if hand_ids is None else hand_ids.select("hand_id").unique().collect().lazy()
+    return combine(street_counts(pl.scan_parquet(f), ids) for f in files)

@@ -9,12 +9,19 @@ betting behind all-ins with other players and in comparable multiway spots."""
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import polars as pl
 import pytest
 
+from audit.collusion import collusion_leads
 from audit.collusion import streets as S
 from audit.collusion.leads import pair_scores
 from audit.collusion.synthetic import generate, street_spots
+from audit.run.runner import audit_store
+from audit.simulate.play.sim import simulate
+from audit.store.dataset import Store
 
 
 def _events(hand: str, actions: list[tuple[str, str | None, str | None]]) -> pl.DataFrame:
@@ -67,7 +74,8 @@ def test_counts_of_parts_add_up() -> None:
     assert S.combine([]).pairs.height == 0
 
 
-def _population(seed: int, share: float, teams: dict[str, int]):
+def _population(seed: int, share: float, teams: dict[str, int]
+                ) -> tuple[pl.DataFrame, pl.DataFrame, list[tuple[str, str, str]], S.StreetCounts]:
     # a short-stacked game: a third of the multiway pots see an all-in on the flop
     hands, hp, planted = generate(seed=seed, players=60, days=16, teams=teams)
     spots = street_spots(hp, planted, seed=seed, share=share, allin_rate=0.35)
@@ -106,3 +114,23 @@ def test_honest_pairs_checking_down_at_the_honest_rate_are_no_lead(seed: int) ->
     assert tested.height > 50  # pairs were tested per street
     assert tested["checkdown_bets_p"].min() > 0.05 / tested.height
     assert scored.filter(pl.col("q_value") <= 0.05).height == 0
+
+
+@pytest.mark.slow
+def test_the_leads_of_a_store_read_its_events_per_street(tmp_path: Path) -> None:
+    # a simulated rulebook population (check-down teams among others), audited: the leads of
+    # the run test every pair's streets behind all-ins as its events count them
+    root = tmp_path / "pop"
+    simulate(root, hands=8000, seed=3, tables=4, players=40, colluders=4, family="rulebook",
+             colluding_share=1.0)
+    store = Store(root)
+    audit_store(store)
+    every = collusion_leads(store, min_hands=50, fdr=1.0).to_pylist()
+    counted = S.file_counts(store.event_files())
+    behind = {(r["player_a"], r["player_b"]): r["cdx_n"] for r in counted.pairs.to_dicts()}
+    tested = 0
+    for row in every:
+        f = json.loads(row["features"])["checkdown_bets"]
+        assert f["n"] == behind.get((row["player_a"], row["player_b"]), 0)
+        tested += f["p"] is not None
+    assert tested > 0  # some pair met enough streets behind all-ins to be tested
