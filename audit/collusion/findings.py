@@ -8,8 +8,10 @@ single hand is weak evidence, so notes are listed apart from the leads, never ra
 
 `record_collusion` (what `poker-audit collusion` runs) computes the leads of a run
 (`collusion_leads`: the run's projections, runs/<run_id>/hands/, hand_players/ part files and
-those of the runs an incremental run builds on) and writes, each whole or not at all and
-committed to the store's chain with the run (a "run_files" record, audit/store/runs.py):
+those of the runs an incremental run builds on, and the store's event files for the run's
+hands, one file at a time, for the per-street check-down test of audit/collusion/streets.py)
+and writes, each whole or not at all and committed to the store's chain with the run (a
+"run_files" record, audit/store/runs.py):
 
 - runs/<run_id>/collusion_leads.parquet: the leads (LEAD_SCHEMA), as ranked;
 - runs/<run_id>/collusion.parquet: the leads as findings of category collusion, severity
