@@ -88,12 +88,13 @@ def sum_tables(tables: list[pl.DataFrame]) -> pl.DataFrame:
 
 
 def subtract(table: pl.DataFrame, minus: pl.DataFrame) -> pl.DataFrame:
-    """`table` less the counts of `minus` (pairs absent from `minus` unchanged)."""
+    """`table` less the counts of `minus` (pairs absent from `minus` unchanged, and so are the
+    columns `minus` does not have: counts joined from elsewhere, leads.with_streets)."""
     cols = [c for c in table.columns if c not in KEYS]
     joined = table.join(minus, on=KEYS, how="left", suffix="__minus")
     return joined.select(*KEYS, *[
         (pl.col(c) - pl.col(f"{c}__minus").fill_null(0)).cast(table.schema[c]).alias(c)
-        for c in cols])
+        if c in minus.columns else pl.col(c) for c in cols])
 
 
 def aggregate(parts: Iterable[Chunk], seat_bucket: str = "1d") -> Partial:

@@ -8,8 +8,10 @@ single hand is weak evidence, so notes are listed apart from the leads, never ra
 
 `record_collusion` (what `poker-audit collusion` runs) computes the leads of a run
 (`collusion_leads`: the run's projections, runs/<run_id>/hands/, hand_players/ part files and
-those of the runs an incremental run builds on) and writes, each whole or not at all and
-committed to the store's chain with the run (a "run_files" record, audit/store/runs.py):
+those of the runs an incremental run builds on, and the store's event files for the run's
+hands, one file at a time, for the per-street check-down test of audit/collusion/streets.py)
+and writes, each whole or not at all and committed to the store's chain with the run (a
+"run_files" record, audit/store/runs.py):
 
 - runs/<run_id>/collusion_leads.parquet: the leads (LEAD_SCHEMA), as ranked;
 - runs/<run_id>/collusion.parquet: the leads as findings of category collusion, severity
@@ -37,6 +39,7 @@ import pyarrow.parquet as pq
 
 from audit.collusion import aggregate as A
 from audit.collusion import features as F
+from audit.collusion import streets as S
 from audit.collusion.leads import LEAD_SCHEMA, leads_from_frames
 from audit.errors import AuditInputError
 from audit.rules.findings import Finding, finding, findings_table
@@ -107,7 +110,11 @@ def collusion_leads(store: Store, run: str = "latest", min_hands: int = 100,
     """Ranked collusion leads of a run (columns: audit.collusion.leads.LEAD_SCHEMA)."""
     run_id, hp, hands = run_frames(store, run)
     agg = A.combine(run_partial(store, member) for member in run_chain(store, run_id))
-    return leads_from_frames(hp, hands, min_hands=min_hands, fdr=fdr, run_id=run_id, agg=agg)
+    # per-street bets behind all-ins (the checkdown_bets test): the events of the run's hands,
+    # one event file at a time
+    streets = S.file_counts(store.event_files(), hands.select("hand_id"))
+    return leads_from_frames(hp, hands, min_hands=min_hands, fdr=fdr, run_id=run_id, agg=agg,
+                             streets=streets)
 
 
 def run_partial(store: Store, run_id: str, seat_bucket: str = "1d") -> A.Partial:

@@ -33,6 +33,12 @@ everyone except this partner, shrunk toward the population rate with ALPHA pseud
   with rate R·(q_A/Q)·(q_B/Q): the population's rate R without this pair, times each player's
   share of hands checked down among his own hands behind an all-in (per hand, without this
   pair's chances) over everyone's share Q.
+- checkdown_bets (PATTERN-CHECKDOWN-ALLIN; tested only when the events were read,
+  audit/collusion/streets.py): the streets after a third player's all-in on which both players
+  had chips, and their bets and raises there (per player-street); binomial lower tail against
+  the mean of each one's own rate of betting behind an all-in without this partner, shrunk
+  toward his aggression in comparable multiway spots without an all-in times the population's
+  ratio of the two.
 - card_share (PATTERN-COLLUSION): where both starting hands are known (button games; Chen
   points of the best two hole cards) and the stronger one entered voluntarily: how often the
   weaker entered too; binomial lower tail with rate weak·pull: the weaker player's entry rate
@@ -67,6 +73,7 @@ import pyarrow as pa
 
 from audit.collusion import aggregate as A
 from audit.collusion import features as F
+from audit.collusion import streets as S
 from audit.collusion.stats import (
     bh_qvalues,
     binom_cdf,
@@ -111,6 +118,8 @@ FEATURES = (
     Feature("softplay", PATTERN_SOFTPLAY, "soft play", 10),
     Feature("whipsaw", PATTERN_WHIPSAW, "whipsawing", 20),
     Feature("checkdown", PATTERN_CHECKDOWN_ALLIN, "check-downs with a third player all-in", 3),
+    Feature("checkdown_bets", PATTERN_CHECKDOWN_ALLIN,
+            "no bets into the side pot behind a third player's all-in", 5),
     Feature("co_entry", PATTERN_COLLUSION, "seldom entering the same pot", 20),
     Feature("fold_to_partner", PATTERN_COLLUSION, "folding to the partner", 10),
     Feature("strong_fold", PATTERN_COLLUSION, "folding strong hands to the partner", 5),
@@ -460,6 +469,8 @@ def score_pairs(table: pl.DataFrame, totals: pl.DataFrame, rates: pl.DataFrame,
                                     _quasi_sf(k, n, p0, n >= MIN_SAMPLE["checkdown"], pool),
                                     np.nan)}
 
+    out |= _checkdown_bets(t, g, pool)
+
     # co-entry: hands both entered voluntarily, against the product of their entry rates in the
     # pair's own hands (a log odds ratio), centred and scaled by the population of pairs (an
     # empirical null: honest neighbours' entries are not independent either)
@@ -528,6 +539,43 @@ def score_pairs(table: pl.DataFrame, totals: pl.DataFrame, rates: pl.DataFrame,
                     "flow_chips").with_columns(**cols)
 
 
+def _checkdown_bets(t: pl.DataFrame, g: dict[str, Any], pool: _Pool) -> dict[str, Any]:
+    """The `checkdown_bets` columns: NaN unless the pair table carries the street counts
+    (audit/collusion/streets.py; not in the overlap re-check's tables, built from the
+    projections)."""
+    if not all(c in t.columns for c in (*S.PAIR_COLUMNS, *(f"{c}__a" for c in
+                                                           S.PLAYER_COLUMNS))):
+        nan = np.full(t.height, np.nan)
+        return {"checkdown_bets_n": nan, "checkdown_bets_k": nan, "checkdown_bets_e": nan,
+                "checkdown_bets_p": nan}
+    # the population's aggression behind an all-in over its aggression in reference spots
+    # (each player once: the rates of the players of the pairs scored, both sides)
+    r0 = pool.ratio(g["cdx_rk__a"] + g["cdx_rk__b"], g["cdx_rn__a"] + g["cdx_rn__b"])
+    r1 = pool.ratio(g["cdx_c__a"] + g["cdx_c__b"], g["cdx_h__a"] + g["cdx_h__b"])
+    ratio = np.where(np.asarray(r0) > 0, np.asarray(r1) / np.maximum(r0, 1e-9), 1.0)
+    n = g["cdx_n"]
+    prior_a = np.clip(_shrunk(g["cdx_rk__a"], g["cdx_rn__a"], r0) * ratio, 1e-3, 0.95)
+    prior_b = np.clip(_shrunk(g["cdx_rk__b"], g["cdx_rn__b"], r0) * ratio, 1e-3, 0.95)
+    # each one's own rate behind an all-in without the streets he shared with this partner
+    pa_ = _shrunk(g["cdx_c__a"] - g["cdx_ka"], g["cdx_h__a"] - n, prior_a)
+    pb_ = _shrunk(g["cdx_c__b"] - g["cdx_kb"], g["cdx_h__b"] - n, prior_b)
+    k, p0 = g["cdx_ka"] + g["cdx_kb"], np.clip((pa_ + pb_) / 2, 1e-6, 1 - 1e-6)
+    ok = n >= MIN_SAMPLE["checkdown_bets"]
+    return {"checkdown_bets_n": n, "checkdown_bets_k": k, "checkdown_bets_e": 2 * n * p0,
+            "checkdown_bets_p": np.where(ok, _quasi_cdf(k, 2 * n, p0, ok, pool), np.nan)}
+
+
+def with_streets(agg: A.Partial, streets: S.StreetCounts) -> A.Partial:
+    """The aggregates with the street counts joined: per pair into the pair table, per player
+    into the player rates (zero where a pair or player had none)."""
+    keys = ["player_a", "player_b"]
+    table = agg.table.join(streets.pairs, on=keys, how="left").with_columns(
+        pl.col(*S.PAIR_COLUMNS).fill_null(0))
+    rates = agg.rates.join(streets.players, on="player", how="left").with_columns(
+        pl.col(*S.PLAYER_COLUMNS).fill_null(0))
+    return A.Partial(table=table, cells=agg.cells, rates=rates)
+
+
 def combine(scored: pl.DataFrame) -> pl.DataFrame:
     """Pair p-value (Bonferroni over tested features), BH q-value, top feature.
 
@@ -563,7 +611,8 @@ def combine(scored: pl.DataFrame) -> pl.DataFrame:
 def pair_scores(hand_players: pl.LazyFrame, hands: pl.LazyFrame, *, min_hands: int,
                 seat_bucket: str = "1d", fdr: float | None = None, rounds: int = 3,
                 rows_per_chunk: int = A.ROWS_PER_CHUNK, evidence_q: float | None = None,
-                agg: A.Partial | None = None) -> tuple[pl.DataFrame, pl.DataFrame]:
+                agg: A.Partial | None = None, streets: S.StreetCounts | None = None
+                ) -> tuple[pl.DataFrame, pl.DataFrame]:
     """(scored pairs with p and q, the pair-hand rows that can be the evidence (`evidence_rows`)
     of the pairs with q <= `evidence_q`, all tested pairs when None or >= 1).
 
@@ -575,6 +624,8 @@ def pair_scores(hand_players: pl.LazyFrame, hands: pl.LazyFrame, *, min_hands: i
     parts = A.chunks(hand_players, hands, rows_per_chunk)
     if agg is None:
         agg = A.aggregate(parts, seat_bucket)
+    if streets is not None:  # the per-street counts read from the events (checkdown_bets)
+        agg = with_streets(agg, streets)
     # the lead players' hands, built once for all that follows
     rows = A.HandRows(hand_players, hands, len(parts))
     cells = agg.cells.lazy()
@@ -786,6 +837,7 @@ _EVIDENCE_FILTER = {
     "card_share": (pl.col("cs_a") & ~pl.col("cs_ea")) | (pl.col("cs_b") & ~pl.col("cs_eb")),
     "whipsaw": pl.col("ws"),
     "checkdown": pl.col("cd"),
+    "checkdown_bets": pl.col("cd_opp"),
     "heavy_fold": pl.col("hfold_a") | pl.col("hfold_b"),
     "seating": pl.lit(True),
 }
@@ -870,6 +922,10 @@ def _describe(name: str, r: dict[str, Any]) -> str:
         return (f"in {n:.0f} hands in which both stayed in with chips behind a third player's "
                 f"all-in they checked it down {k:.0f} times where {e:.1f} were expected from "
                 "the population's rate and each one's check-downs without the other")
+    if name == "checkdown_bets":
+        return (f"on {n:.0f} streets after a third player's all-in on which both had chips "
+                f"they bet or raised {k:.0f} times where {e:.1f} were expected from each one's "
+                "betting behind all-ins without the other and in comparable multiway spots")
     return (f"they sat at the same table on {k:.0f} table-days where {e:.1f} were expected by "
             "chance given the tables open those days")
 
@@ -950,10 +1006,12 @@ def leads_from_frames(hand_players: pl.DataFrame | pl.LazyFrame,
                       hands: pl.DataFrame | pl.LazyFrame, *, min_hands: int = 100,
                       fdr: float = 0.05, run_id: str | None = None,
                       seat_bucket: str = "1d", rows_per_chunk: int = A.ROWS_PER_CHUNK,
-                      agg: A.Partial | None = None) -> pa.Table:
-    """Ranked leads (q <= fdr; fdr >= 1 returns every tested pair) from projection frames."""
+                      agg: A.Partial | None = None,
+                      streets: S.StreetCounts | None = None) -> pa.Table:
+    """Ranked leads (q <= fdr; fdr >= 1 returns every tested pair) from projection frames
+    (and the events' street counts, `streets`, when read: audit/collusion/streets.py)."""
     scored, pairs = pair_scores(hand_players.lazy(), hands.lazy(), min_hands=min_hands,
                                 seat_bucket=seat_bucket, fdr=min(fdr, 0.999), evidence_q=fdr,
-                                rows_per_chunk=rows_per_chunk, agg=agg)
+                                rows_per_chunk=rows_per_chunk, agg=agg, streets=streets)
     scored = scored.filter(pl.col("p_value").is_not_nan())
     return lead_rows(scored, pairs, run_id, fdr)

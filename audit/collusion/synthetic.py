@@ -181,3 +181,51 @@ def _rough_strength(cards: list[str]) -> int:
     """A colluder's quick ranking of two hole cards: pairs first, then the high and low card."""
     hi, lo = sorted(("23456789TJQKA".index(c[0]) for c in cards), reverse=True)
     return 200 + hi if hi == lo else hi * 13 + lo
+
+
+def street_spots(hand_players: pl.DataFrame, planted: list[tuple[str, str, str]], *, seed: int,
+                 share: float, allin_rate: float = 0.25) -> pl.DataFrame:
+    """Per-street spots (audit/collusion/streets.py `spots` rows: hand_id, player, street,
+    behind, aggr) for the hands of `hand_players`: in a hand where three or more entered the
+    pot, one of them goes all-in on the flop in a share `allin_rate` of such hands, and those
+    who entered with him stay in with chips on the turn and the river (behind spots); otherwise
+    each of them has a reference spot on the flop. Every player bets a street at his own rate
+    (drawn once per player), a little more often behind an all-in than in the multiway
+    reference spots, as honest players do; a planted "checkdown" pair, both behind the all-in,
+    never bets there in a share `share` of such hands (the team's agreement). Its own random
+    stream: the projections of `generate` are the same with or without it."""
+    rng = random.Random(seed)
+    teams = {frozenset((a, b)) for style, a, b in planted if style == "checkdown"}
+    entered = (hand_players.filter(pl.col("vpip")).group_by("hand_id", maintain_order=True)
+               .agg(pl.col("player")))
+    rate: dict[str, float] = {}
+    out: dict[str, list[Any]] = {"hand_id": [], "player": [], "street": [], "behind": [],
+                                 "aggr": []}
+
+    def spot(hid: str, p: str, street: int, behind: bool, quiet: bool) -> None:
+        r = rate.setdefault(p, rng.uniform(0.1, 0.45))
+        out["hand_id"].append(hid)
+        out["player"].append(p)
+        out["street"].append(street)
+        out["behind"].append(behind)
+        out["aggr"].append(not quiet and rng.random() < (r if behind else r / 1.4))
+
+    for hid, ins in entered.iter_rows():
+        if len(ins) < 3:
+            continue
+        if rng.random() >= allin_rate:
+            for p in ins:
+                spot(hid, p, 1, False, False)
+            continue
+        allin = rng.choice(ins)
+        behind = [p for p in ins if p != allin]
+        agreed: set[str] = set()
+        for pair in teams:
+            if pair <= set(behind) and rng.random() < share:
+                agreed |= pair
+        for street in (2, 3):
+            for p in behind:
+                spot(hid, p, street, True, p in agreed)
+    return pl.DataFrame(out, schema={"hand_id": pl.String, "player": pl.String,
+                                     "street": pl.Int8, "behind": pl.Boolean,
+                                     "aggr": pl.Boolean})
