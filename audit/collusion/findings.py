@@ -112,7 +112,7 @@ def collusion_leads(store: Store, run: str = "latest", min_hands: int = 100,
     agg = A.combine(run_partial(store, member) for member in run_chain(store, run_id))
     # per-street bets behind all-ins (the checkdown_bets test): the events of the run's hands,
     # one event file at a time
-    streets = S.file_counts(store.event_files(), hands.select("hand_id"))
+    streets = S.file_counts(store.event_files(), hp)
     return leads_from_frames(hp, hands, min_hands=min_hands, fdr=fdr, run_id=run_id, agg=agg,
                              streets=streets)
 

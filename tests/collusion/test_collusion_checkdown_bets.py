@@ -67,6 +67,25 @@ def test_a_hand_without_an_all_in_has_no_spot_behind_one_and_heads_up_none_at_al
     assert S.spots(hu.lazy()).collect().height == 0  # two with chips, no all-in: no spot
 
 
+def test_the_counts_name_players_as_the_run_does_and_skip_anonymous_tables() -> None:
+    # the events keep the log's names; the run's hand_players name `alice@pokerstars`, and no
+    # one at an anonymous table (h9: the same play, seat labels): the pair tests join on the
+    # run's names, so the counts must use them (before: the log's, so a real room's pairs
+    # were never tested per street and Bovada's seat labels would have been counted)
+    seat_of = {"alice": 1, "bob": 2, "carol": 3}
+    shove = SHOVE.with_columns(seat=pl.col("player").replace_strict(seat_of, default=None))
+    anonymous = shove.with_columns(hand_id=pl.lit("h9"))
+    seats = pl.DataFrame(
+        [("h1", s, f"{p}@pokerstars") for p, s in seat_of.items()]
+        + [("h9", s, None) for s in seat_of.values()],
+        schema={"hand_id": pl.String, "seat": pl.Int64, "player": pl.String}, orient="row")
+    got = S.street_counts(pl.concat([shove, anonymous]).lazy(), seats.lazy())
+    assert got.pairs.rows() == [("alice@pokerstars", "bob@pokerstars", 2, 1, 0)]
+    assert got.players.sort("player").rows() == [
+        ("alice@pokerstars", 2, 1, 1, 0), ("bob@pokerstars", 2, 0, 1, 0),
+        ("carol@pokerstars", 0, 0, 1, 1)]
+
+
 def test_counts_of_parts_add_up() -> None:
     one = S.street_counts(SHOVE.lazy())
     two = S.combine([one, one])
