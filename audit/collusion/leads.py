@@ -710,8 +710,8 @@ def resolve_overlaps(leads: pl.DataFrame, rows: A.HandRows, baseline: pl.DataFra
 
     Two leads sharing a player, (A, B) and (A, C), are each judged again without the hands the
     other's third player entered: (A, B) without those C entered, (A, C) without those B
-    entered. When one stands (p still within the leads' cut-off) and the other does not, the
-    one that stands explains the other: a whipsawing partner A and a stranger C at his table
+    entered. When one stands (its re-check a discovery at the FDR among all the re-checks,
+    Benjamini–Hochberg) and the other does not, the one that stands explains the other: a whipsawing partner A and a stranger C at his table
     look like folding to each other, because A's raises trap C between A and B, but without
     B's hands the pattern goes, while A and B without C's remain a team. When both stand, or
     neither (a team of three that always sits together), both are kept: they are one team
