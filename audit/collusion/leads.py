@@ -711,21 +711,25 @@ def resolve_overlaps(leads: pl.DataFrame, rows: A.HandRows, baseline: pl.DataFra
     Two leads sharing a player, (A, B) and (A, C), are each judged again without the hands the
     other's third player entered: (A, B) without those C entered, (A, C) without those B
     entered. When one stands (its re-check a discovery at the FDR among all the re-checks,
-    Benjamini–Hochberg) and the other does not, the one that stands explains the other: a whipsawing partner A and a stranger C at his table
-    look like folding to each other, because A's raises trap C between A and B, but without
-    B's hands the pattern goes, while A and B without C's remain a team. When both stand, or
-    neither (a team of three that always sits together), both are kept: they are one team
-    (`lead_teams`).
+    Benjamini–Hochberg) and the other does not, the one that stands explains the other: a
+    whipsawing partner A and a stranger C at his table look like folding to each other, because
+    A's raises trap C between A and B, but without B's hands the pattern goes, while A and B
+    without C's remain a team. When both stand, or neither (a team of three that always sits
+    together), both are kept: they are one team (`lead_teams`).
 
     Entered, not sat: at a fixed table, where a team and a stranger sit together every hand,
     no hand is left without the other (both re-checks read p = 1 and every such lead stood).
     But a hand kept because B did not enter it is picked by B's choice, which depends on how
     A and C played before him (a chip dumper follows his receiver into the pot): the kept hands
     are no random part of the pair's, and tests of who enters with whom read them as new
-    evidence (card sharing at p = 1e-30 between a receiver and a stranger on the hands the
-    dumper stayed out of). So each re-check judges the lead on the test that made it a lead
-    (its `top` feature, Bonferroni over its `n_features` as before), and against baselines
-    from the same kind of hands: every pair's hands without those the absent player entered.
+    evidence (a chip dumper's receiver and a stranger read as card sharers, beyond any lead's
+    p, on the hands the dumper stayed out of: the receiver enters almost only with him). So
+    each re-check judges the lead on the test that made it a lead (its `top` feature,
+    Bonferroni over its `n_features` as before), and against baselines from the same kind of
+    hands: every pair's hands without those the absent player entered. A re-check is one test
+    among the re-checks, not a pair among all pairs: judged against the weakest lead's p
+    instead, a chip-dumping team re-checked without a loose stranger's hands (half its heavy
+    folds gone, p 6e-6) fell short and was explained away by the stranger's own lead.
 
     `memo` keeps each (pair, left-out player) p-value for the next call with the same
     `baseline` (explain_away's rounds judge mostly the same overlaps again).
