@@ -249,8 +249,13 @@ def pair_rows(rows: HandRows, wanted: pl.DataFrame,
 
 
 def spoiled_table(rows: HandRows, members: pl.Series, skip: pl.DataFrame) -> pl.DataFrame:
-    """Pair aggregates over the hands in which a player of `members` sat who is not one of the
-    pair (pairs in `skip` left out): what `table` loses when those hands are set aside.
+    """Pair aggregates over the hands that a player of `members` who is not one of the pair
+    entered voluntarily (put money in the pot of his own choice, `vpip`; pairs in `skip` left
+    out): what `table` loses when those hands are set aside.
+
+    Entered, not merely sat: a team acts on a hand by playing it, and at a fixed table where
+    the team sits every hand, setting aside every hand it sat in left its neighbours nothing to
+    be judged on (p = 1 for all of them, a real team among them included).
 
     Which hands a pair loses depends on the members only, so the table of all pairs is kept
     per set of members (explaining away's rounds often keep the same players) and `skip` taken
@@ -260,13 +265,17 @@ def spoiled_table(rows: HandRows, members: pl.Series, skip: pl.DataFrame) -> pl.
         tables = []
         them = members.implode()
         for ph in rows.player_hands(key):
-            # members in the hand, counted on the player rows (not the many more pair rows)
+            # members who entered the hand, counted on the player rows (not the many more pair
+            # rows)
             counted = ph.lazy().with_columns(
-                n_lead=pl.col("player").is_in(them).cast(pl.UInt32).sum().over("hand_id"))
+                n_lead=(pl.col("player").is_in(them) & pl.col("vpip").fill_null(False))
+                .cast(pl.UInt32).sum().over("hand_id"))
             spoiled = (F.pair_hands(counted, carry=("n_lead",))
                        .filter(pl.col("n_lead")
-                               - pl.col("player_a").is_in(them).cast(pl.UInt32)
-                               - pl.col("player_b").is_in(them).cast(pl.UInt32) > 0)
+                               - (pl.col("player_a").is_in(them) & pl.col("vpip_a")
+                                  .fill_null(False)).cast(pl.UInt32)
+                               - (pl.col("player_b").is_in(them) & pl.col("vpip_b")
+                                  .fill_null(False)).cast(pl.UInt32) > 0)
                        .drop("n_lead"))
             tables.append(F.pair_table(spoiled).collect())
         rows.spoiled[key] = sum_tables(tables) if tables else pl.DataFrame()
@@ -278,18 +287,19 @@ def spoiled_table(rows: HandRows, members: pl.Series, skip: pl.DataFrame) -> pl.
 
 def without_table(rows: HandRows, jobs: pl.DataFrame) -> pl.DataFrame:
     """Per job (columns job, player_a, player_b, absent): the pair aggregates (`pair_table`,
-    by job) of the pair's hands in which the job's `absent` player did not sit, added up chunk
-    by chunk (a hand and everyone in it are in one chunk)."""
+    by job) of the pair's hands that the job's `absent` player did not enter voluntarily
+    (`vpip`; see `spoiled_table`), added up chunk by chunk (a hand and everyone in it are in one
+    chunk)."""
     wanted = jobs.select(KEYS).unique()
     inside = pl.concat([wanted["player_a"], wanted["player_b"]]).unique().to_list()
     away = jobs["absent"].unique().implode()
     tables = []
     for ph in rows.player_hands(inside, others=True):
         own = F.pair_hands(ph.lazy(), wanted)
-        sat = (ph.lazy().filter(pl.col("player").is_in(away))
-               .select("hand_id", absent=pl.col("player")).unique())
+        entered = (ph.lazy().filter(pl.col("player").is_in(away) & pl.col("vpip"))
+                   .select("hand_id", absent=pl.col("player")).unique())
         left = (own.join(jobs.lazy(), on=KEYS)
-                .join(sat, on=["hand_id", "absent"], how="anti"))
+                .join(entered, on=["hand_id", "absent"], how="anti"))
         tables.append(F.pair_table(left, by=("job",)).collect())
     tables = [t for t in tables if t.height]
     if not tables:

@@ -78,7 +78,7 @@ from audit.collusion.stats import (
     bh_qvalues,
     binom_cdf,
     binom_sf,
-    empirical_null,
+    empirical_null_params,
     normal_cdf,
     poisson_sf,
     signflip_p,
@@ -152,9 +152,58 @@ class _Pool:
     """What the population-wide parts of the null models (rates over all pairs, dispersion,
     empirical null) are taken over: all the pairs scored together, or, `lone`, each pair on its
     own — the overlap re-check judges each pair as if it were the only one (one-row tables),
-    and scores many such pairs in one call without letting them see each other."""
+    and scores many such pairs in one call without letting them see each other.
+
+    `spread`: per test, the population's spread (dispersion φ, the empirical null's centre and
+    scale) measured over all the pairs (`measure`), for a lone pair, which has too few pairs to
+    measure it, to be judged with it: judged with φ = 1 and no empirical null, a pair re-checked
+    on part of its hands read as far stronger evidence than the first pass had found on all of
+    them (a stranger's 407 folds in 421 to a colluder where 373 were expected: p 1e-7 alone,
+    where the first pass, with the population's φ, read 1266 such folds as 1e-17), and the
+    overlap re-check compares leads on those p-values. `measured`: where a pass over all the
+    pairs writes the spreads it measured (`spread_of`)."""
 
     lone: bool = False
+    spread: tuple[tuple[str, float], ...] = ()
+    measured: dict[str, float] | None = None
+
+    def dispersion(self, name: str | None, k: Any, n: Any, p0: Any, use: Any) -> float:
+        """φ of the test `name` (`_dispersion`): measured over the pairs, or the population's
+        (`spread`) for a lone pair, 1 when unknown."""
+        known = dict(self.spread)
+        if name is not None and name in known:
+            return known[name]
+        if self.lone:
+            return 1.0
+        phi = _dispersion(k, n, p0, use)
+        if self.measured is not None and name is not None:
+            self.measured[name] = phi
+        return phi
+
+    def z_dispersion(self, name: str, z: Any, use: Any) -> float:
+        """As `dispersion`, of a z statistic (`_z_dispersion`)."""
+        known = dict(self.spread)
+        if name in known:
+            return known[name]
+        if self.lone:
+            return 1.0
+        phi = _z_dispersion(z, use)
+        if self.measured is not None:
+            self.measured[name] = phi
+        return phi
+
+    def null(self, name: str, z: Any, use: Any) -> Any:
+        """z on the empirical null (`stats.empirical_null`) of the pairs, or the population's
+        for a lone pair (z as it is when unknown)."""
+        known = dict(self.spread)
+        if f"{name}:centre" in known:
+            return (np.asarray(z, float) - known[f"{name}:centre"]) / known[f"{name}:scale"]
+        if self.lone:
+            return z
+        centre, scale = empirical_null_params(z, use)
+        if self.measured is not None:
+            self.measured.update({f"{name}:centre": centre, f"{name}:scale": scale})
+        return (np.asarray(z, float) - centre) / scale
 
     def ratio(self, k: Any, n: Any) -> Any:
         if not self.lone:
@@ -188,16 +237,18 @@ def _dispersion(k: Any, n: Any, p0: Any, use: Any) -> float:
     return max(1.0, float(np.median(chi)) / CHI2_1_MEDIAN)
 
 
-def _quasi_sf(k: Any, n: Any, p0: Any, use: Any, pool: _Pool = WHOLE) -> Any:
-    """Quasi-binomial upper tail: the binomial tail of k/φ successes in n/φ trials (φ = 1 for
-    a lone pair: too few pairs to measure it, as `_dispersion` reads fewer than 20)."""
-    phi = 1.0 if pool.lone else _dispersion(k, n, p0, use)
+def _quasi_sf(k: Any, n: Any, p0: Any, use: Any, pool: _Pool = WHOLE,
+              name: str | None = None) -> Any:
+    """Quasi-binomial upper tail: the binomial tail of k/φ successes in n/φ trials (φ of the
+    test `name`: `_Pool.dispersion`)."""
+    phi = pool.dispersion(name, k, n, p0, use)
     return binom_sf(np.asarray(k, float) / phi, np.asarray(n, float) / phi, p0)
 
 
-def _quasi_cdf(k: Any, n: Any, p0: Any, use: Any, pool: _Pool = WHOLE) -> Any:
+def _quasi_cdf(k: Any, n: Any, p0: Any, use: Any, pool: _Pool = WHOLE,
+               name: str | None = None) -> Any:
     """Quasi-binomial lower tail (as `_quasi_sf`)."""
-    phi = 1.0 if pool.lone else _dispersion(k, n, p0, use)
+    phi = pool.dispersion(name, k, n, p0, use)
     return binom_cdf(np.asarray(k, float) / phi, np.asarray(n, float) / phi, p0)
 
 
@@ -347,7 +398,7 @@ def score_pairs(table: pl.DataFrame, totals: pl.DataFrame, rates: pl.DataFrame,
     out |= {"softplay_n": g["hu_n"], "softplay_k": k, "softplay_e": n * (pa_ + pb_) / 2,
             "softplay_p": np.where(g["hu_n"] >= MIN_SAMPLE["softplay"],
                                    _quasi_cdf(k, n, (pa_ + pb_) / 2, g["hu_n"] >= MIN_SAMPLE[
-                                       "softplay"], pool), np.nan)}
+                                       "softplay"], pool, "softplay"), np.nan)}
 
     for name, pre, tot in (("fold_to_partner", "f", "f"), ("strong_fold", "sf", "sf")):
         k_pair, n_pair = g[f"{pre}a_k"] + g[f"{pre}b_k"], g[f"{pre}a_n"] + g[f"{pre}b_n"]
@@ -376,7 +427,8 @@ def score_pairs(table: pl.DataFrame, totals: pl.DataFrame, rates: pl.DataFrame,
         p0 = np.where(n > 0, e / np.maximum(n, 1), r)
         out |= {f"{name}_n": n, f"{name}_k": k, f"{name}_e": e,
                 f"{name}_p": np.where(n >= MIN_SAMPLE[name],
-                                      _quasi_sf(k, n, p0, n >= MIN_SAMPLE[name], pool), np.nan)}
+                                      _quasi_sf(k, n, p0, n >= MIN_SAMPLE[name], pool, name),
+                                      np.nan)}
 
     # chip flow A -> B (big blinds), centred on the flow expected from results against others.
     # Skill: each player's net big blinds per big blind of pot in his flowing hands against
@@ -394,8 +446,7 @@ def score_pairs(table: pl.DataFrame, totals: pl.DataFrame, rates: pl.DataFrame,
     s = g["flow"] - e
     sq = np.maximum(g["flow_sq"] - 2 * c * g["flow_dw"] + c * c * g["flow_w2"], 1e-9)
     z = s / np.sqrt(sq)
-    if not pool.lone:  # one pair: too few to measure it (fewer than 20)
-        z = z / np.sqrt(_z_dispersion(z, g["flow_nz"] >= MIN_SAMPLE["chip_dump"]))
+    z = z / np.sqrt(pool.z_dispersion("chip_dump", z, g["flow_nz"] >= MIN_SAMPLE["chip_dump"]))
     out |= {"chip_dump_n": g["flow_nz"], "chip_dump_k": g["flow"], "chip_dump_e": e,
             "chip_dump_z": z,
             "chip_dump_p": np.where(g["flow_nz"] >= MIN_SAMPLE["chip_dump"], signflip_p(z),
@@ -413,7 +464,8 @@ def score_pairs(table: pl.DataFrame, totals: pl.DataFrame, rates: pl.DataFrame,
     p0 = np.where((n > 0) & (g["hf_r__a"] > 0), e / np.maximum(n, 1), pool.ratio(k, n))
     out |= {"heavy_fold_n": n, "heavy_fold_k": k, "heavy_fold_e": e,
             "heavy_fold_p": np.where(n >= MIN_SAMPLE["heavy_fold"],
-                                     _quasi_sf(k, n, p0, n >= MIN_SAMPLE["heavy_fold"], pool),
+                                     _quasi_sf(k, n, p0, n >= MIN_SAMPLE["heavy_fold"], pool,
+                                               "heavy_fold"),
                                      np.nan)}
 
     # whipsaw: of the pair's multiway hands, those in which both raised around a caught third
@@ -441,7 +493,8 @@ def score_pairs(table: pl.DataFrame, totals: pl.DataFrame, rates: pl.DataFrame,
     common = np.clip(_shrunk(g["ws_ga"], n, u) * _shrunk(g["ws_gb"], n, u)
                      * pool.ratio(k, g["ws_both"]), 1e-9, 0.95)
     ok = n >= MIN_SAMPLE["whipsaw"]
-    p_fit, p_common = _quasi_sf(k, n, fitted, ok, pool), _quasi_sf(k, n, common, ok, pool)
+    p_fit = _quasi_sf(k, n, fitted, ok, pool, "whipsaw:fit")
+    p_common = _quasi_sf(k, n, common, ok, pool, "whipsaw:common")
     out |= {"whipsaw_n": n, "whipsaw_k": k,
             "whipsaw_e": n * np.where(p_fit <= p_common, fitted, common),
             "whipsaw_p": np.where(ok, np.minimum(1.0, 2 * np.minimum(p_fit, p_common)),
@@ -497,7 +550,7 @@ def score_pairs(table: pl.DataFrame, totals: pl.DataFrame, rates: pl.DataFrame,
     base = mean_a + mean_b - ctx
     z = (lor - base) / np.sqrt(var)
     ok = np.minimum(va, vb) >= MIN_SAMPLE["co_entry"]
-    zc = z if pool.lone else empirical_null(z, ok)  # (fewer than 10: as is)
+    zc = pool.null("co_entry", z, ok)  # (fewer than 10: as is)
     out |= {"co_entry_n": n, "co_entry_k": both, "co_entry_e": va * vb / np.maximum(n, 1),
             "co_entry_z": zc, "co_entry_p": np.where(ok, normal_cdf(zc), np.nan)}
 
@@ -528,7 +581,8 @@ def score_pairs(table: pl.DataFrame, totals: pl.DataFrame, rates: pl.DataFrame,
     ok = n >= MIN_SAMPLE["card_share"]
     out |= {"card_share_n": n, "card_share_k": k, "card_share_e": e,
             "card_share_p": np.where(ok, _quasi_cdf(k, n, np.where(n > 0, e / np.maximum(n, 1),
-                                                                    r), ok, pool), np.nan)}
+                                                                    r), ok, pool,
+                                                    "card_share"), np.nan)}
 
     k, e = g["seat_k"], g["seat_e"]
     out |= {"seating_n": k, "seating_k": k, "seating_e": e,
@@ -630,9 +684,12 @@ def pair_scores(hand_players: pl.LazyFrame, hands: pl.LazyFrame, *, min_hands: i
     rows = A.HandRows(hand_players, hands, len(parts))
     cells = agg.cells.lazy()
     tables = cells.group_by("bucket").agg(n_tables=pl.col("table").n_unique())
-    scored = _score(agg.table, agg.table, min_hands, agg.rates, cells, tables)
+    measured: dict[str, float] = {}
+    scored = _score(agg.table, agg.table, min_hands, agg.rates, cells, tables,
+                    pool=_Pool(measured=measured))
     if fdr is not None:
-        scored = explain_away(scored, agg, rows, min_hands, cells, tables, fdr, rounds)
+        scored = explain_away(scored, agg, rows, min_hands, cells, tables, fdr, rounds,
+                              lone=_Pool(lone=True, spread=tuple(sorted(measured.items()))))
     wanted = scored.filter(pl.col("p_value").is_not_nan())
     if evidence_q is not None and evidence_q < 1:
         wanted = wanted.filter(pl.col("q_value") <= evidence_q)
@@ -662,13 +719,16 @@ def _score(table: pl.DataFrame, baseline: pl.DataFrame, min_hands: int, rates: p
 
 def _without(rows: A.HandRows, pairs: list[tuple[str, str]], absent: list[str],
              baseline: pl.DataFrame, totals: pl.DataFrame, min_hands: int, rates: pl.DataFrame,
-             cells: pl.LazyFrame, tables: pl.LazyFrame) -> list[float]:
-    """p-value of each pair of `pairs` on its hands in which the matching player of `absent`
-    did not sit (baselines from all hands; 1 when too few hands are left).
+             cells: pl.LazyFrame, tables: pl.LazyFrame, lone: _Pool = LONE,
+             tests: list[tuple[str, int]] | None = None) -> list[float]:
+    """p-value of each pair of `pairs` on its hands that the matching player of `absent` did
+    not enter (`A.without_table`; baselines from `baseline`; 1 when too few hands are left);
+    `tests`: per job, the one test (feature, and the number of tests its Bonferroni counted)
+    to judge it on, rather than its strongest evidence among all.
 
     Each (pair, absent player) job is judged as if its pair were the only one scored (`LONE`:
-    no population-wide rate, dispersion or empirical null across the jobs), all jobs in one
-    table: one row per job, the pair's hands without the absent player's."""
+    no population-wide rate across the jobs; the population's spread when `lone` carries it),
+    all jobs in one table: one row per job, the pair's hands without the absent player's."""
     if not pairs:
         return []
     jobs = pl.DataFrame({
@@ -682,9 +742,11 @@ def _without(rows: A.HandRows, pairs: list[tuple[str, str]], absent: list[str],
         return [1.0] * len(pairs)
     # seating is counted over all hands whichever are left out: once for all the pairs
     seats = F.co_sittings(cells, tables, wanted.lazy()).collect()
-    scored = _score(table, baseline, min_hands, rates, cells, tables, totals, seats, LONE,
+    scored = _score(table, baseline, min_hands, rates, cells, tables, totals, seats, lone,
                     keep=("job",))
-    got = dict(zip(scored["job"].to_list(), scored["p_value"].to_list(), strict=True))
+    got = {r["job"]: (r["p_value"] if tests is None else
+                      min(1.0, tests[r["job"]][1] * r[f"{tests[r['job']][0]}_p"]))
+           for r in scored.iter_rows(named=True)}
     return [1.0 if (p := got.get(i)) is None or np.isnan(p) else float(p)
             for i in range(len(pairs))]
 
@@ -692,17 +754,33 @@ def _without(rows: A.HandRows, pairs: list[tuple[str, str]], absent: list[str],
 def resolve_overlaps(leads: pl.DataFrame, rows: A.HandRows, baseline: pl.DataFrame,
                      min_hands: int, rates: pl.DataFrame, cells: pl.LazyFrame,
                      tables: pl.LazyFrame,
-                     memo: dict[tuple[tuple[str, str], str], float] | None = None
-                     ) -> pl.DataFrame:
-    """The leads (player_a, player_b, p_value) less those another lead explains.
+                     memo: dict[tuple[tuple[str, str], str], float] | None = None,
+                     lone: _Pool = LONE, fdr: float = 0.05) -> pl.DataFrame:
+    """The leads (player_a, player_b, p_value, top, n_features) less those another lead
+    explains.
 
-    Two leads sharing a player, (A, B) and (A, C), are each judged again without the other's
-    third player's hands: (A, B) without C's, (A, C) without B's. When one stands (p still
-    within the leads' cut-off) and the other does not, the one that stands explains the other:
-    a whipsawing partner A and a stranger C at his table look like folding to each other,
-    because A's raises trap C between A and B, but without B the pattern goes, while A and B
-    without C remain a team. When both stand, or neither (a team of three that always sits
+    Two leads sharing a player, (A, B) and (A, C), are each judged again without the hands the
+    other's third player entered: (A, B) without those C entered, (A, C) without those B
+    entered. When one stands (its re-check a discovery at the FDR among all the re-checks,
+    Benjamini–Hochberg) and the other does not, the one that stands explains the other: a
+    whipsawing partner A and a stranger C at his table look like folding to each other, because
+    A's raises trap C between A and B, but without B's hands the pattern goes, while A and B
+    without C's remain a team. When both stand, or neither (a team of three that always sits
     together), both are kept: they are one team (`lead_teams`).
+
+    Entered, not sat: at a fixed table, where a team and a stranger sit together every hand,
+    no hand is left without the other (both re-checks read p = 1 and every such lead stood).
+    But a hand kept because B did not enter it is picked by B's choice, which depends on how
+    A and C played before him (a chip dumper follows his receiver into the pot): the kept hands
+    are no random part of the pair's, and tests of who enters with whom read them as new
+    evidence (a chip dumper's receiver and a stranger read as card sharers, beyond any lead's
+    p, on the hands the dumper stayed out of: the receiver enters almost only with him). So
+    each re-check judges the lead on the test that made it a lead (its `top` feature,
+    Bonferroni over its `n_features` as before), and against baselines from the same kind of
+    hands: every pair's hands without those the absent player entered. A re-check is one test
+    among the re-checks, not a pair among all pairs: judged against the weakest lead's p
+    instead, a chip-dumping team re-checked without a loose stranger's hands (half its heavy
+    folds gone, p 6e-6) fell short and was explained away by the stranger's own lead.
 
     `memo` keeps each (pair, left-out player) p-value for the next call with the same
     `baseline` (explain_away's rounds judge mostly the same overlaps again).
@@ -712,7 +790,6 @@ def resolve_overlaps(leads: pl.DataFrame, rows: A.HandRows, baseline: pl.DataFra
                if len(set(keys[i]) & set(keys[j])) == 1]
     if not overlap:
         return leads
-    cut = float(leads["p_value"].max())
     jobs: dict[tuple[tuple[str, str], str], float] = {}
     for i, j in overlap:
         third_j = next(x for x in keys[j] if x not in keys[i])
@@ -720,12 +797,20 @@ def resolve_overlaps(leads: pl.DataFrame, rows: A.HandRows, baseline: pl.DataFra
         jobs[(keys[i], third_j)] = jobs[(keys[j], third_i)] = 1.0
     memo = {} if memo is None else memo
     todo = [job for job in jobs if job not in memo]
-    if todo:
-        totals = totals_of(baseline)
-        ps = _without(rows, [k[0] for k in todo], [k[1] for k in todo], baseline, totals,
-                      min_hands, rates, cells, tables)
-        memo.update(zip(todo, ps, strict=True))
-    stands = {job: memo[job] <= cut for job in jobs}
+    tests = {(r["player_a"], r["player_b"]): (r["top"], int(r["n_features"]))
+             for r in leads.select("player_a", "player_b", "top", "n_features")
+             .iter_rows(named=True)}
+    for absent in sorted({x for _, x in todo}):
+        mine = [job for job in todo if job[1] == absent]
+        none = pl.DataFrame(schema={"player_a": pl.String, "player_b": pl.String})
+        clean = A.subtract(baseline, A.spoiled_table(rows, pl.Series([absent]), none))
+        ps = _without(rows, [k[0] for k in mine], [absent] * len(mine), clean,
+                      totals_of(clean), min_hands, rates, cells, tables, lone,
+                      [tests[k[0]] for k in mine])
+        memo.update(zip(mine, ps, strict=True))
+    order = list(jobs)
+    q = bh_qvalues(np.array([memo[job] for job in order]))
+    stands = {job: bool(qj <= fdr) for job, qj in zip(order, q, strict=True)}
     explained: set[tuple[str, str]] = set()
     for i, j in overlap:
         third_j = next(x for x in keys[j] if x not in keys[i])
@@ -772,7 +857,7 @@ def lead_teams(pairs: list[tuple[str, str]]) -> dict[tuple[str, str], tuple[str,
 
 def explain_away(scored: pl.DataFrame, agg: A.Partial, rows: A.HandRows, min_hands: int,
                  cells: pl.LazyFrame, tables: pl.LazyFrame, fdr: float,
-                 rounds: int) -> pl.DataFrame:
+                 rounds: int, lone: _Pool = LONE) -> pl.DataFrame:
     """Re-score the pairs that are not core leads with the core leads' influence removed, until
     the core is stable (at most `rounds` times).
 
@@ -780,8 +865,10 @@ def explain_away(scored: pl.DataFrame, agg: A.Partial, rows: A.HandRows, min_han
     teammate lowers that teammate's "folds drawn" baseline, a dumper's losses raise his
     partner's skill, a partner caught calling between his teammate and a stranger looks like a
     whipsaw, and two strangers squeezed by a whipsawing team fold big pots to each other's re-
-    raises. So the other pairs are judged on the hands in which no player of a core lead (other
-    than themselves) sat, with baselines from those hands. The core leads (every lead but those
+    raises. So the other pairs are judged on the hands that no player of a core lead (other
+    than themselves) entered voluntarily, with baselines from those hands (entered, not sat: at
+    a fixed table where a lead's player sits every hand, nothing was left, and every pair of
+    the table, a real team among them, read p = 1). The core leads (every lead but those
     another lead sharing a player explains, `resolve_overlaps`) stand; every other pair, an
     explained lead included, is re-scored that way. A pair that lost hands to it, or has a
     lead's player in it, keeps the larger of its two p-values (1 once no longer testable): for
@@ -800,7 +887,8 @@ def explain_away(scored: pl.DataFrame, agg: A.Partial, rows: A.HandRows, min_han
     rows.cover(pl.concat([candidates["player_a"], candidates["player_b"]]).unique().to_list())
     for _ in range(rounds):
         leads = resolve_overlaps(scored.filter(pl.col("q_value") <= fdr).sort("p_value"),
-                                 rows, agg.table, min_hands, agg.rates, cells, tables, memo)
+                                 rows, agg.table, min_hands, agg.rates, cells, tables, memo,
+                                 lone, fdr)
         leads = leads.select("player_a", "player_b")
         now = set(leads.iter_rows())
         if now == lead_keys:

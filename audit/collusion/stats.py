@@ -208,9 +208,15 @@ def empirical_null(z: Array, use: NDArray[np.bool_]) -> Array:
     spread; a few planted outliers move neither the median nor the MAD.
     """
     z = np.asarray(z, dtype=np.float64)
-    bulk = z[use & np.isfinite(z)]
-    if bulk.size < 10:
-        return z
-    centre = float(np.median(bulk))
-    spread = max(1.0, 1.4826 * float(np.median(np.abs(bulk - centre))))
+    centre, spread = empirical_null_params(z, use)
     return (z - centre) / spread
+
+
+def empirical_null_params(z: Array, use: NDArray[np.bool_]) -> tuple[float, float]:
+    """The centre and scale `empirical_null` takes from z[use] ((0, 1) for fewer than 10)."""
+    z = np.asarray(z, dtype=np.float64)
+    bulk = z[np.asarray(use, bool) & np.isfinite(z)]
+    if bulk.size < 10:
+        return 0.0, 1.0
+    centre = float(np.median(bulk))
+    return centre, max(1.0, 1.4826 * float(np.median(np.abs(bulk - centre))))

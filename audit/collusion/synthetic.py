@@ -28,8 +28,11 @@ _STREETS = ("flop", "turn", "river")
 
 def generate(*, seed: int, players: int = 120, days: int = 10, hands_per_sitting: int = 40,
              seats: int = 6, teams: dict[str, int] | None = None, strength: float = 0.8,
-             bb: int = 100) -> tuple[pl.DataFrame, pl.DataFrame, list[tuple[str, str, str]]]:
-    """(hands, hand_players, planted [(style, player_a, player_b)]) for one population."""
+             bb: int = 100, companions: int = 0
+             ) -> tuple[pl.DataFrame, pl.DataFrame, list[tuple[str, str, str]]]:
+    """(hands, hand_players, planted [(style, player_a, player_b)]) for one population;
+    `companions`: honest players who sit at each team's table every hand (a fixed table's
+    regulars: the team's play shapes theirs, and they are no team)."""
     rng = random.Random(seed)
     names = [f"p{i:04d}" for i in range(players)]
     prop = {p: (rng.uniform(0.2, 0.45), rng.uniform(0.25, 0.6), rng.uniform(0.3, 0.6),
@@ -45,12 +48,14 @@ def generate(*, seed: int, players: int = 120, days: int = 10, hands_per_sitting
     for style, a, b in planted:
         team_of[a] = (style, a, b)
         team_of[b] = (style, a, b)
+    glued = {(a, b): [pool.pop() for _ in range(companions)] for _, a, b in planted}
+    seated = set(team_of) | {p for ps in glued.values() for p in ps}
     hands: list[dict[str, Any]] = []
     rows: list[dict[str, Any]] = []
     start = datetime(2026, 1, 1, tzinfo=UTC)
     for day in range(days):
-        units: list[list[str]] = [[a, b] for _, a, b in planted]
-        units += [[p] for p in names if p not in team_of]
+        units: list[list[str]] = [[a, b, *glued[(a, b)]] for _, a, b in planted]
+        units += [[p] for p in names if p not in seated]
         rng.shuffle(units)
         tables: list[list[str]] = [[]]
         for u in units:

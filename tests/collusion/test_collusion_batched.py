@@ -30,7 +30,9 @@ def _without_one_by_one(hp: pl.DataFrame, hands: pl.DataFrame, pairs: list[tuple
                         absent: list[str], baseline: pl.DataFrame, min_hands: int,
                         rates: pl.DataFrame, cells: pl.LazyFrame,
                         tables: pl.LazyFrame) -> list[float]:
-    """The former `_without`: one `_score` call per pair on the pair's hands without `absent`."""
+    """The former `_without`: one `_score` call per pair on the pair's hands that `absent` did
+    not enter (the re-check sets aside the hands the other lead's player entered, not every hand
+    he sat in: at a fixed table that left nothing)."""
     totals = L.totals_of(baseline)
     wanted = pl.DataFrame(pairs, schema={"player_a": pl.String, "player_b": pl.String},
                           orient="row")
@@ -40,7 +42,7 @@ def _without_one_by_one(hp: pl.DataFrame, hands: pl.DataFrame, pairs: list[tuple
     out = []
     for (a, b), x in zip(pairs, absent, strict=True):
         own = rows.filter((pl.col("player_a") == a) & (pl.col("player_b") == b))
-        away = hp.filter(pl.col("player") == x).select("hand_id")
+        away = hp.filter((pl.col("player") == x) & pl.col("vpip")).select("hand_id")
         left = own.join(away, on="hand_id", how="anti")
         table = F.pair_table(left.lazy()).collect() if left.height else None
         if table is None or table.height == 0:
