@@ -101,7 +101,7 @@ def _rows(lines: Lines, first: np.ndarray, last: np.ndarray, prefix: str) -> Ker
     extras, at = _extras(len(raw), params, use, prefix)
     data = np.frombuffer(bytearray(raw + extras), dtype=np.uint8)  # writeable: see compiledtext
     rows = np.empty((11, 2 * int((last - first).sum()) + 32 * n + 64), np.int64)
-    per = np.zeros((8, n), np.int64)
+    per = np.zeros((11, n), np.int64)
     ok = np.zeros(n, np.bool_)
     row0 = np.zeros(n + 1, np.int64)
     count = k.hands(data, lines.lo, lines.hi, lines.odd, first, last, use, values,
@@ -111,8 +111,12 @@ def _rows(lines: Lines, first: np.ndarray, last: np.ndarray, prefix: str) -> Ker
     rows = rows[:, :count]
     r_hand, r_kind, r_seat, r_plo, r_phi, r_amount, r_total, r_clo, r_chi, r_detail, r_line = \
         rows
-    t_lo, t_hi, button, max_seats, g_ante, g_sb, g_bb, pot = per
+    t_lo, t_hi, button, max_seats, g_ante, g_sb, g_bb, pot, p_sb, p_bb, noted = per
     null = k.NULL
+    note_lo = np.full(count, -1, np.int64)
+    note_hi = note_lo
+    if noted.any():  # the first row's source notes the blinds as posted, as `_fast_hand` does
+        data, note_lo, note_hi = _notes(data, noted, p_sb, p_bb, values, row0, count, null)
     key = at["key"][r_hand]
     first_row = np.zeros(count, np.bool_)
     first_row[row0[np.flatnonzero(ok)]] = True
@@ -136,12 +140,14 @@ def _rows(lines: Lines, first: np.ndarray, last: np.ndarray, prefix: str) -> Ker
     num = np.stack([nothing, nothing, nothing, nothing, nothing,
                     np.where(codes == k.D_TOTAL, pot[r_hand], null), r_line, nothing, nothing,
                     nothing])
+    lo3 = np.stack([*([absent] * 6), note_lo, *([absent] * 3)])
+    hi3 = np.stack([*([absent] * 6), note_hi, *([absent] * 3)])
     offsets = np.empty((10, count + 1), np.int32)
-    t.text_sizes(lo1, hi1, lo2, hi2, num, null, offsets)
+    t.text_sizes(lo1, hi1, lo2, hi2, num, lo3, hi3, null, offsets)
     starts = np.zeros(11, np.int64)
     np.cumsum(offsets[:, -1], out=starts[1:])
     out = np.empty(int(starts[-1]), np.uint8)
-    t.text_fill(data, lo1, hi1, lo2, hi2, num, null, offsets, out, starts)
+    t.text_fill(data, lo1, hi1, lo2, hi2, num, lo3, hi3, null, offsets, out, starts)
     text = [strings((offsets[c], out[starts[c]:starts[c + 1]]), lo1[c] >= 0)
             for c in range(10)]
     fixed_limit = at["fixed"][key]
@@ -191,6 +197,24 @@ class _Values(dict):  # type: ignore[type-arg]
 
 _VALUES = _Values()
 _TS = _SCHEMA.field("ts").type
+
+
+def _notes(data: np.ndarray, noted: np.ndarray, p_sb: np.ndarray, p_bb: np.ndarray,
+           values: np.ndarray, row0: np.ndarray, count: int, null: int
+           ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """`data` with the notes of the hands whose blinds are not the header's appended, and
+    each row's note span (lo -1: none; on the first row of such a hand)."""
+    lo = np.full(count, -1, np.int64)
+    hi = np.full(count, -1, np.int64)
+    more = bytearray(data.tobytes())
+    for h in np.flatnonzero(noted).tolist():
+        posted_sb = None if p_sb[h] == null else int(p_sb[h])
+        note = (f";stakes=blinds as posted ({posted_sb}/{int(p_bb[h])}), the header says "
+                f"{int(values[5][h])}/{int(values[6][h])}").encode()
+        lo[row0[h]] = len(more)
+        more += note
+        hi[row0[h]] = len(more)
+    return np.frombuffer(more, dtype=np.uint8), lo, hi
 
 
 def _extras(size: int, params: list[Any], use: np.ndarray, prefix: str

@@ -35,7 +35,7 @@ MAX_FEES = 8
 ROW_FIELDS = ("hand", "kind", "seat", "player_lo", "player_hi", "amount", "total", "cards_lo",
               "cards_hi", "detail", "line")
 HAND_FIELDS = ("table_lo", "table_hi", "button", "seat_count", "ante", "small_blind",
-               "big_blind", "total_pot")
+               "big_blind", "total_pot", "posted_small_blind", "posted_big_blind", "noted")
 KINDS = ("hand_started", "seat", "post", "fold", "check", "call", "bet", "raise", "deal",
          "show", "muck", "award", "rake", "hand_ended")
 (K_STARTED, K_SEAT, K_POST, K_FOLD, K_CHECK, K_CALL, K_BET, K_RAISE, K_DEAL, K_SHOW, K_MUCK,
@@ -259,6 +259,7 @@ def hands(data, lo, hi, odd, first, last, use, params, unknown_at, rows, per, ok
                 rows[8], rows[9], rows[10])
     (t_lo, t_hi, button, max_seats, g_ante, g_sb, g_bb, pot) = (
         per[0], per[1], per[2], per[3], per[4], per[5], per[6], per[7])
+    p_sb, p_bb, noted = per[8], per[9], per[10]
     name_lo = np.empty(MAX_SEATS, np.int64)
     name_hi = np.empty(MAX_SEATS, np.int64)
     seat_no = np.empty(MAX_SEATS, np.int64)
@@ -290,8 +291,8 @@ def hands(data, lo, hi, odd, first, last, use, params, unknown_at, rows, per, ok
                      fixed_of[h], tour_of[h], hole_of[h], sb_of[h], bb_of[h], ante_of[h],
                      unknown_at, cap, h, r, r_hand, r_kind, r_seat, r_plo, r_phi, r_amount,
                      r_total, r_clo, r_chi, r_detail, r_line, t_lo, t_hi, button, max_seats,
-                     g_ante, g_sb, g_bb, pot, name_lo, name_hi, seat_no, left, rnd, out,
-                     dealt, active, missed, seat_row, known_lo, known_hi, known_line,
+                     g_ante, g_sb, g_bb, pot, p_sb, p_bb, noted, name_lo, name_hi, seat_no,
+                     left, rnd, out, dealt, active, missed, seat_row, known_lo, known_hi, known_line,
                      aw_line, aw_seat, aw_amount, aw_detail, fee_line, fee_amount, fee_kind)
         if good > start:
             ok[h] = True
@@ -305,8 +306,8 @@ def hands(data, lo, hi, odd, first, last, use, params, unknown_at, rows, per, ok
 @njit(cache=True, nogil=True)
 def _hand(data, lo, hi, odd, i0, i1, mpu, short, fixed, tour, hole, sb, bb, ante, unknown_at,
           cap, h, r, r_hand, r_kind, r_seat, r_plo, r_phi, r_amount, r_total, r_clo, r_chi,
-          r_detail, r_line, t_lo, t_hi, button, max_seats, g_ante, g_sb, g_bb, pot, name_lo,
-          name_hi, seat_no, left, rnd, out, dealt, active, missed, seat_row, known_lo,
+          r_detail, r_line, t_lo, t_hi, button, max_seats, g_ante, g_sb, g_bb, pot, p_sb, p_bb,
+          noted, name_lo, name_hi, seat_no, left, rnd, out, dealt, active, missed, seat_row, known_lo,
           known_hi, known_line, aw_line, aw_seat, aw_amount, aw_detail, fee_line, fee_amount,
           fee_kind):
     """One hand's rows from row r on: the row count after them, or -1 (not read here)."""
@@ -785,8 +786,13 @@ def _hand(data, lo, hi, odd, i0, i1, mpu, short, fixed, tour, hole, sb, bb, ante
         return -1
     if section != 3 or total_pot == NULL:
         return -1
-    if not short and posted_bb != NULL and posted_bb != bb and tour:
-        return -1  # the blinds as posted: the Python fast path notes them
+    noted[h] = not short and posted_bb != NULL and posted_bb != bb and tour
+    if noted[h]:  # the blinds as posted (the hand's first row notes them)
+        game_bb = posted_bb
+        if posted_sb != NULL:
+            game_sb = posted_sb
+    p_sb[h] = posted_sb
+    p_bb[h] = posted_bb
     for w in range(n_awards):
         k = aw_seat[w]
         _row(r, h, K_AWARD, seat_no[k], name_lo[k], name_hi[k], aw_amount[w], NULL, -1, -1,

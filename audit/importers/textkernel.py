@@ -123,10 +123,11 @@ def same(data, a0, a1, b0, b1):
 
 
 @njit(cache=True, nogil=True)
-def text_sizes(lo1, hi1, lo2, hi2, num, none, offsets):
+def text_sizes(lo1, hi1, lo2, hi2, num, lo3, hi3, none, offsets):
     """The offsets (int32, per column from 0) of the string columns `text_fill` writes: row i
-    of column c is data[lo1:hi1] + data[lo2:hi2] + the decimal digits of num (the second part
-    left out where lo2 < 0, the digits where num == none; null -- empty -- where lo1 < 0)."""
+    of column c is data[lo1:hi1] + data[lo2:hi2] + the decimal digits of num + data[lo3:hi3]
+    (a span left out where its lo < 0, the digits where num == none; null -- empty -- where
+    lo1 < 0)."""
     for c in range(lo1.shape[0]):
         total = 0
         offsets[c, 0] = 0
@@ -144,11 +145,13 @@ def text_sizes(lo1, hi1, lo2, hi2, num, none, offsets):
                     while x >= 10:
                         x //= 10
                         total += 1
+                if lo3[c, i] >= 0:
+                    total += hi3[c, i] - lo3[c, i]
             offsets[c, i + 1] = total
 
 
 @njit(cache=True, nogil=True)
-def text_fill(data, lo1, hi1, lo2, hi2, num, none, offsets, out, starts):
+def text_fill(data, lo1, hi1, lo2, hi2, num, lo3, hi3, none, offsets, out, starts):
     """Write the string columns `text_sizes` measured; column c at out[starts[c]:]."""
     for c in range(lo1.shape[0]):
         base = starts[c]
@@ -167,11 +170,22 @@ def text_fill(data, lo1, hi1, lo2, hi2, num, none, offsets, out, starts):
             if x != none:
                 if x < 0:
                     out[at] = 45
+                    at += 1
                     x = -x
-                p = base + offsets[c, i + 1] - 1
+                digits = 1
+                y = x
+                while y >= 10:
+                    y //= 10
+                    digits += 1
+                p = at + digits - 1
                 while True:
                     out[p] = 48 + x % 10
                     x //= 10
                     p -= 1
                     if x == 0:
                         break
+                at += digits
+            if lo3[c, i] >= 0:
+                for k in range(lo3[c, i], hi3[c, i]):
+                    out[at] = data[k]
+                    at += 1
