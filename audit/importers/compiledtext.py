@@ -16,6 +16,7 @@ kernel's rows and the others' rows in hand order (one take), its lines and rejec
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -70,12 +71,16 @@ class CompiledRoom:
 def plain_bytes(path: Path) -> bytes | None:
     """The file's bytes when a compiled pass may read it whole (see the module docstring)."""
     try:
-        if path.stat().st_size > MAX_BYTES:
-            return None
-        raw = path.read_bytes()
+        fd = os.open(path, os.O_RDONLY)
     except OSError:
         return None
-    if _BOM in raw or utf16_encoding(raw[:512]):
+    try:
+        raw = os.read(fd, MAX_BYTES + 1)
+    except OSError:
+        return None
+    finally:
+        os.close(fd)
+    if len(raw) > MAX_BYTES or _BOM in raw or utf16_encoding(raw[:512]):
         return None
     try:
         raw.decode("utf-8")
@@ -99,19 +104,21 @@ def read_compiled(path: Path, room: CompiledRoom, lines_of: Callable[[np.ndarray
     lines_of(data, begin, lo, hi, odd)
     lines = Lines(data, begin, lo, hi, odd)
     limits = read_limits()
-    ends = np.append(begin[1:] - 1, len(data)) if len(begin) else begin
-    if len(begin) and int((ends - begin).max()) > limits.line_bytes:
-        return None
+    if len(raw) > limits.line_bytes:  # a line may be over the limit
+        ends = np.append(begin[1:] - 1, len(data)) if len(begin) else begin
+        if len(begin) and int((ends - begin).max()) > limits.line_bytes:
+            return None
     heads = np.flatnonzero(room.is_header(lines))
-    blank = lo == hi
-    if not len(heads) or not blank[:heads[0]].all():
+    if not len(heads) or heads[0] and (lo[:heads[0]] != hi[:heads[0]]).any():
         return None
     first = heads
-    last = np.append(heads[1:], len(begin))
+    last = np.append(heads[1:], n)
     # a hand's size as split_blocks counts it (characters <= bytes): over the limit, not here
-    sizes = np.add.reduceat(ends - begin + _PER_LINE_COST, first)
-    if int(sizes.max()) > limits.hand_bytes:
-        return None
+    if len(raw) + _PER_LINE_COST * n > limits.hand_bytes:
+        ends = np.append(begin[1:] - 1, len(data))
+        sizes = np.add.reduceat(ends - begin + _PER_LINE_COST, first)
+        if int(sizes.max()) > limits.hand_bytes:
+            return None
     prefix = f"{fmt}:{path.name}:"
     try:
         prefix.encode("utf-8")
@@ -217,13 +224,6 @@ def bitmap(valid: np.ndarray | None) -> pa.Buffer | None:
     if valid is None or valid.all():
         return None
     return pa.py_buffer(np.packbits(valid, bitorder="little"))
-
-
-def strings(made: tuple[np.ndarray, np.ndarray], valid: np.ndarray | None) -> pa.Array:
-    """A string array of a compiled pass's (int32 offsets, bytes), null where not `valid`."""
-    offsets, values = made
-    return pa.Array.from_buffers(pa.string(), len(offsets) - 1,
-                                 [bitmap(valid), pa.py_buffer(offsets), pa.py_buffer(values)])
 
 
 def fixed(values: np.ndarray, valid: np.ndarray | None, kind: pa.DataType) -> pa.Array:

@@ -5,7 +5,11 @@ but not PokerStars: no `PokerStars` word, player names hashed, GG's own game nam
 streams the file line by line (UTF-8 with or without a BOM, cp1252, UTF-16), keeps one hand's
 lines at a time, maps it, and yields a `Chunk` of about 5,000 whole hands. A hand with a line
 it does not know is quarantined whole (file, line, the offending line, the reason, the raw
-text); the rest of the file continues. The common hands are read by a fast path (`_fast_gg`:
+text); the rest of the file continues. A file of 4 KB or more is read by a compiled pass first
+(ggpoker_kernel.py, numba: the common hands straight from the bytes into event columns,
+39 µs a hand against 189 µs; tests/importers/test_ggpoker_compiled.py: the same chunks as the
+line parser), every hand it does not fully read by the Python fast path and the line parser.
+The common hands are otherwise read by a fast path (`_fast_gg`:
 each line read once per text, rows of values, no dict per event, one Arrow conversion per
 chunk); any hand it does not follow to the end goes to the line parser (`_map_gg`), the single
 source of truth (tests/importers/test_site_fast_paths.py: both give the same chunks).
@@ -874,9 +878,9 @@ def _fast_hand(block: list[tuple[int, str]], file_name: str) -> FastHand:  # noq
 
 
 # A file smaller than this is read by the Python fast path alone: the compiled pass costs
-# more per file (its Arrow columns: ~0.7 ms against ~0.35 ms for a one-hand file) and less
-# per hand (~70 µs against ~200 µs), so it pays from about four hands (6 KB) on.
-COMPILED_MIN_BYTES = 8 << 10
+# more per file (its Arrow columns: ~0.6 ms against ~0.37 ms for a one-hand file) and less
+# per hand (59 hands: 2.3 ms against 11.1 ms), so it pays from about three hands (4 KB) on.
+COMPILED_MIN_BYTES = 4 << 10
 
 
 class GGPokerImporter(SiteTextImporter):

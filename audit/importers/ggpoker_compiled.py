@@ -7,6 +7,7 @@ kernel does not read, the chunks).
 
 from __future__ import annotations
 
+from functools import cache
 from typing import Any
 
 import numpy as np
@@ -20,7 +21,6 @@ from audit.importers.compiledtext import (
     bitmap,
     bools,
     fixed,
-    strings,
 )
 from audit.importers.sitetext import HOLE_COUNT, SiteHandError
 from audit.schema import events_schema
@@ -120,50 +120,62 @@ def _rows(lines: Lines, first: np.ndarray, last: np.ndarray, prefix: str) -> Ker
     key = at["key"][r_hand]
     first_row = np.zeros(count, np.bool_)
     first_row[row0[np.flatnonzero(ok)]] = True
-    absent = np.full(count, -1, np.int64)
-    nothing = np.full(count, null, np.int64)
     codes = r_detail
     # the string columns: hand_id, table_id, kind, player, cards, detail, source, and the
-    # game's variant, structure and currency
-    d_lo = np.where(codes >= 0, at["detail_lo"][codes], -1)
-    d_hi = at["detail_hi"][codes]
-    lo1 = np.stack([np.full(count, at["gg"]), at["table_lo"][key], at["kind_lo"][r_kind], r_plo,
-                    r_clo, d_lo, np.full(count, at["prefix"]),
-                    np.where(first_row, at["variant_lo"][key], -1),
-                    np.where(first_row, at["structure_lo"][key], -1),
-                    np.where(first_row, at["currency_lo"][key], -1)])
-    hi1 = np.stack([np.full(count, at["gg"] + 3), at["table_hi"][key], at["kind_hi"][r_kind],
-                    r_phi, r_chi, d_hi, np.full(count, at["prefix_end"]),
-                    at["variant_hi"][key], at["structure_hi"][key], at["currency_hi"][key]])
-    lo2 = np.stack([id_lo[r_hand], t_lo[r_hand], *([absent] * 8)])
-    hi2 = np.stack([id_hi[r_hand], t_hi[r_hand], *([absent] * 8)])
-    num = np.stack([nothing, nothing, nothing, nothing, nothing,
-                    np.where(codes == k.D_TOTAL, pot[r_hand], null), r_line, nothing, nothing,
-                    nothing])
-    lo3 = np.stack([*([absent] * 6), note_lo, *([absent] * 3)])
-    hi3 = np.stack([*([absent] * 6), note_hi, *([absent] * 3)])
+    # game's variant, structure and currency: (lo1, hi1, lo2, hi2, num, lo3, hi3) of each
+    spec = np.full((7, 10, count), -1, np.int64)
+    lo1, hi1, lo2, hi2, num, lo3, hi3 = spec
+    num[:] = null
+    lo1[0], hi1[0], lo2[0], hi2[0] = at["gg"], at["gg"] + 3, id_lo[r_hand], id_hi[r_hand]
+    lo1[1], hi1[1] = at["table_lo"][key], at["table_hi"][key]
+    lo2[1], hi2[1] = t_lo[r_hand], t_hi[r_hand]
+    lo1[2], hi1[2] = at["kind_lo"][r_kind], at["kind_hi"][r_kind]
+    lo1[3], hi1[3] = r_plo, r_phi
+    lo1[4], hi1[4] = r_clo, r_chi
+    detail = codes >= 0
+    lo1[5][detail] = at["detail_lo"][codes[detail]]
+    hi1[5] = at["detail_hi"][codes]
+    total = codes == k.D_TOTAL
+    num[5][total] = pot[r_hand[total]]
+    lo1[6], hi1[6], num[6], lo3[6], hi3[6] = at["prefix"], at["prefix_end"], r_line, note_lo, \
+        note_hi
+    for c, field in ((7, "variant"), (8, "structure"), (9, "currency")):
+        lo1[c][first_row] = at[field + "_lo"][key[first_row]]
+        hi1[c] = at[field + "_hi"][key]
     offsets = np.empty((10, count + 1), np.int32)
     t.text_sizes(lo1, hi1, lo2, hi2, num, lo3, hi3, null, offsets)
     starts = np.zeros(11, np.int64)
     np.cumsum(offsets[:, -1], out=starts[1:])
     out = np.empty(int(starts[-1]), np.uint8)
     t.text_fill(data, lo1, hi1, lo2, hi2, num, lo3, hi3, null, offsets, out, starts)
-    text = [strings((offsets[c], out[starts[c]:starts[c + 1]]), lo1[c] >= 0)
-            for c in range(10)]
+    valid = lo1 >= 0
+    nulls = (~valid.all(axis=1)).tolist()
+    bits = np.packbits(valid, axis=1, bitorder="little")
+    width = bits.shape[1]
+    bits_buf, off_buf, out_buf = pa.py_buffer(bits), pa.py_buffer(offsets), pa.py_buffer(out)
+    size = 4 * (count + 1)
+    edges = starts.tolist()
+    text = [pa.Array.from_buffers(_STRING, count, [
+        bits_buf.slice(c * width, width) if nulls[c] else None, off_buf.slice(c * size, size),
+        out_buf.slice(edges[c], edges[c + 1] - edges[c])]) for c in range(10)]
     fixed_limit = at["fixed"][key]
     level = at["level"][key]
     seats = max_seats[r_hand].astype(np.int8)
-    game = pa.Array.from_buffers(_GAME, count, [bitmap(first_row)], children=[
-        text[7], text[8],
-        fixed(g_sb[r_hand], first_row, pa.int64()), fixed(g_bb[r_hand], first_row, pa.int64()),
+    heads = bitmap(first_row)
+
+    def head(values: np.ndarray, kind: pa.DataType) -> pa.Array:
+        return pa.Array.from_buffers(kind, count, [heads, pa.py_buffer(values)])
+
+    game = pa.Array.from_buffers(_GAME, count, [heads], children=[
+        text[7], text[8], head(g_sb[r_hand], pa.int64()), head(g_bb[r_hand], pa.int64()),
         fixed(values[5][r_hand], first_row & fixed_limit, pa.int64()),
         fixed(values[6][r_hand], first_row & fixed_limit, pa.int64()),
-        fixed(g_ante[r_hand], first_row, pa.int64()),
+        head(g_ante[r_hand], pa.int64()),
         pa.nulls(count, pa.int64()), pa.nulls(count, pa.int64()), pa.nulls(count, pa.int64()),
-        fixed(button[r_hand].astype(np.int8), first_row, pa.int8()),
+        head(button[r_hand].astype(np.int8), pa.int8()),
         fixed(seats, first_row & (max_seats[r_hand] >= 0), pa.int8()),
         text[9],
-        fixed(values[0][r_hand], first_row, pa.int64()),
+        head(values[0][r_hand], pa.int64()),
         bools(values[3][r_hand].astype(np.bool_), first_row),
         fixed(level.astype(np.int32), first_row & (level != null), pa.int32()),
         pa.nulls(count, pa.bool_()), pa.nulls(count, pa.string()), pa.nulls(count, pa.string()),
@@ -171,7 +183,7 @@ def _rows(lines: Lines, first: np.ndarray, last: np.ndarray, prefix: str) -> Ker
     columns = [
         text[0],
         fixed((np.arange(count) - row0[r_hand]).astype(np.int32), None, pa.int32()),
-        fixed(np.where(first_row, micros[r_hand], 0), first_row, _TS),
+        head(micros[r_hand], _TS),
         text[1], text[2],
         fixed(r_seat.astype(np.int8), r_seat >= 0, pa.int8()),
         text[3],
@@ -197,6 +209,7 @@ class _Values(dict):  # type: ignore[type-arg]
 
 _VALUES = _Values()
 _TS = _SCHEMA.field("ts").type
+_STRING = pa.string()
 
 
 def _notes(data: np.ndarray, noted: np.ndarray, p_sb: np.ndarray, p_bb: np.ndarray,
@@ -217,21 +230,19 @@ def _notes(data: np.ndarray, noted: np.ndarray, p_sb: np.ndarray, p_bb: np.ndarr
     return np.frombuffer(more, dtype=np.uint8), lo, hi
 
 
-def _extras(size: int, params: list[Any], use: np.ndarray, prefix: str
-            ) -> tuple[bytes, dict[str, Any]]:
-    """The texts the columns take beside the file's (appended after its `size` bytes) and
-    where they are: the unknown hole cards, the kinds, the details, `gg:`, the source prefix,
-    and per stakes text its variant, structure, currency, table id prefix, whether it is
-    fixed limit, its level (`ggpoker_kernel.NULL`: none); `key`: each hand's stakes text."""
-    from audit.importers.ggpoker_kernel import D_TOTAL, DETAILS, KINDS, NULL
+@cache
+def _constant() -> tuple[bytes, dict[str, Any]]:
+    """The texts every file's columns take (the unknown hole cards, the kinds, the details,
+    `gg:`) and where they are from the end of the file's bytes."""
+    from audit.importers.ggpoker_kernel import D_TOTAL, DETAILS, KINDS
 
     out = bytearray(b"\n")
     at: dict[str, Any] = {}
 
     def put(text: str) -> tuple[int, int]:
-        lo = size + len(out)
+        lo = len(out)
         out.extend(text.encode())
-        return lo, size + len(out)
+        return lo, len(out)
 
     at["unknown"] = put("?? ?? ?? ?? ?? ??")[0]
     for name, vocab in (("kind", KINDS), ("detail", (*DETAILS, "total_pot="))):
@@ -240,6 +251,26 @@ def _extras(size: int, params: list[Any], use: np.ndarray, prefix: str
         at[name + "_hi"] = np.array([b for _, b in spans], np.int64)
     assert len(at["detail_lo"]) == D_TOTAL + 1
     at["gg"] = put("gg:")[0]
+    return bytes(out), at
+
+
+def _extras(size: int, params: list[Any], use: np.ndarray, prefix: str
+            ) -> tuple[bytes, dict[str, Any]]:
+    """The texts the columns take beside the file's (appended after its `size` bytes) and
+    where they are: the unknown hole cards, the kinds, the details, `gg:`, the source prefix,
+    and per stakes text its variant, structure, currency, table id prefix, whether it is
+    fixed limit, its level (`ggpoker_kernel.NULL`: none); `key`: each hand's stakes text."""
+    from audit.importers.ggpoker_kernel import NULL
+
+    const, spans = _constant()
+    out = bytearray(const)
+    at: dict[str, Any] = {name: value + size for name, value in spans.items()}
+
+    def put(text: str) -> tuple[int, int]:
+        lo = size + len(out)
+        out.extend(text.encode())
+        return lo, size + len(out)
+
     at["prefix"], at["prefix_end"] = put(prefix)
     keys: dict[tuple[Any, ...], int] = {}
     hand_key = np.zeros(len(params), np.int64)

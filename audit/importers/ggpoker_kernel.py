@@ -8,15 +8,17 @@ line: the table line, the seat lines, `Dealt to` lines, posts, actions, shows an
 plain streets (`*** FLOP|TURN|RIVER ***`), `*** HOLE CARDS ***`, `*** SHOWDOWN ***`,
 uncalled returns, collections, and the summary's total pot, fees and seat/board lines. A hand
 holding anything else (a note, run it twice, a name with a space or a colon, an amount or
-cards written otherwise than plainly, a bomb pot, a tournament's blinds other than its
-header's, more than `MAX_SEATS` seats, ...) is not read (`ok` False): the Python fast path and
-the line parser read it. Its rows are then not kept (the row count goes back).
+cards written otherwise than plainly, a bomb pot, more than `MAX_SEATS` seats, ...) is not
+read (`ok` False): the Python fast path and the line parser read it. Its rows are then not
+kept (the row count goes back). A tournament hand whose blinds are not its header's is read:
+`noted` says so and gives the blinds as posted (the first row's source notes them).
 
 Row columns: hand (index), kind (`KINDS`), seat (-1: null), player and cards spans (lo -1:
 null), amount and total (`NULL` when null), detail (`DETAILS`; -1 null; `D_TOTAL`: the hand's
 `total_pot=...`), line (1-based). Per hand: ok, the first row, the table name span, the
 button, the seat count (-1: none), the game's ante, small and big blind as the hand leaves
-them, the total pot.
+them, the total pot, the small and big blind as posted (`NULL`: none) and whether they are
+noted.
 """
 
 from __future__ import annotations
@@ -292,7 +294,8 @@ def hands(data, lo, hi, odd, first, last, use, params, unknown_at, rows, per, ok
                      unknown_at, cap, h, r, r_hand, r_kind, r_seat, r_plo, r_phi, r_amount,
                      r_total, r_clo, r_chi, r_detail, r_line, t_lo, t_hi, button, max_seats,
                      g_ante, g_sb, g_bb, pot, p_sb, p_bb, noted, name_lo, name_hi, seat_no,
-                     left, rnd, out, dealt, active, missed, seat_row, known_lo, known_hi, known_line,
+                     left, rnd, out, dealt, active, missed, seat_row, known_lo, known_hi,
+                     known_line,
                      aw_line, aw_seat, aw_amount, aw_detail, fee_line, fee_amount, fee_kind)
         if good > start:
             ok[h] = True
@@ -307,7 +310,8 @@ def hands(data, lo, hi, odd, first, last, use, params, unknown_at, rows, per, ok
 def _hand(data, lo, hi, odd, i0, i1, mpu, short, fixed, tour, hole, sb, bb, ante, unknown_at,
           cap, h, r, r_hand, r_kind, r_seat, r_plo, r_phi, r_amount, r_total, r_clo, r_chi,
           r_detail, r_line, t_lo, t_hi, button, max_seats, g_ante, g_sb, g_bb, pot, p_sb, p_bb,
-          noted, name_lo, name_hi, seat_no, left, rnd, out, dealt, active, missed, seat_row, known_lo,
+          noted, name_lo, name_hi, seat_no, left, rnd, out, dealt, active, missed, seat_row,
+          known_lo,
           known_hi, known_line, aw_line, aw_seat, aw_amount, aw_detail, fee_line, fee_amount,
           fee_kind):
     """One hand's rows from row r on: the row count after them, or -1 (not read here)."""

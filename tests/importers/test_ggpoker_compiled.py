@@ -73,18 +73,19 @@ def test_the_kernel_reads_the_common_hands_of_the_corpus_itself(
     for path in _corpus("ggpoker"):
         list(ggpoker.GGPokerImporter(compiled_min_bytes=0).read(path))
     read, given = map(sum, zip(*kernel_hands, strict=True))
-    # today 62 of 71: run it twice / three times, a note and blinds other than the header's
-    # are the Python fast path's
-    assert given >= 70 and read >= 0.85 * given, (read, given)
+    # today 68 of 71: run it twice / three times and a bomb pot are the Python fast path's
+    assert given >= 70 and read >= 0.9 * given, (read, given)
 
 
 def test_the_fixtures_plain_hands_are_read_by_the_kernel(
         kernel_hands: list[tuple[int, int]]) -> None:
+    # straddles, short deck, Omaha pot limit before the flop, a tournament level whose blinds
+    # are not the header's (its first row notes the blinds as posted)
     for name in ("gg-omaha-nl-postflop.txt", "gg-plo5-over-straddle.txt",
-                 "gg-shortdeck-straddles.txt"):
+                 "gg-shortdeck-straddles.txt", "gg-mtt-header-level-blinds.txt"):
         list(ggpoker.GGPokerImporter(compiled_min_bytes=0).read(
             FIXTURES["ggpoker"][0].parent / name))
-    assert kernel_hands == [(1, 1), (1, 1), (2, 2)]
+    assert kernel_hands == [(1, 1), (1, 1), (2, 2), (1, 1)]
 
 
 def test_a_file_under_the_size_threshold_is_the_python_fast_paths(
