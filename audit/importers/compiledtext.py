@@ -151,17 +151,25 @@ def _chunks(raw: bytes, lines: Lines, first: np.ndarray, last: np.ndarray, kerne
     # the chunk's rows: kernel rows k0:k1 and (position, size) of the others' rows
     k0 = k1 = int(row0[0]) if len(row0) else 0
     spans: list[tuple[str, int, int]] = []
-    for h, done in enumerate(ok):
-        if done:
-            a, b = int(row0[h]), int(row0[h + 1])
+    h = 0
+    n_hands = len(ok)
+    while h < n_hands:
+        if ok[h]:  # a run of hands the kernel read, up to the chunk's end
+            end = h + 1
+            room = chunk_hands - len(kept)
+            while end < n_hands and ok[end] and end - h < room:
+                end += 1
+            a, b = int(row0[h]), int(row0[end])
             if spans and spans[-1][0] == "k":
                 spans[-1] = ("k", spans[-1][1], b)
             else:
                 spans.append(("k", a, b))
             k1 = b
-            kept.append(h)
+            kept.extend(range(h, end))
+            h = end
         else:
             block = _block(raw, lines, int(first[h]), int(last[h]))
+            h += 1
             size = len(cols)
             try:
                 read = fast(block, name, cols)

@@ -272,6 +272,7 @@ def hands(data, lo, hi, odd, first, last, use, params, unknown_at, rows, per, ok
     active = np.empty(MAX_SEATS, np.bool_)
     missed = np.empty(MAX_SEATS, np.bool_)
     seat_row = np.empty(MAX_SEATS, np.int64)
+    order = np.empty(MAX_SEATS, np.int64)
     known_lo = np.empty(MAX_SEATS, np.int64)
     known_hi = np.empty(MAX_SEATS, np.int64)
     known_line = np.empty(MAX_SEATS, np.int64)
@@ -294,8 +295,8 @@ def hands(data, lo, hi, odd, first, last, use, params, unknown_at, rows, per, ok
                      unknown_at, cap, h, r, r_hand, r_kind, r_seat, r_plo, r_phi, r_amount,
                      r_total, r_clo, r_chi, r_detail, r_line, t_lo, t_hi, button, max_seats,
                      g_ante, g_sb, g_bb, pot, p_sb, p_bb, noted, name_lo, name_hi, seat_no,
-                     left, rnd, out, dealt, active, missed, seat_row, known_lo, known_hi,
-                     known_line,
+                     left, rnd, out, dealt, active, missed, seat_row, order, known_lo,
+                     known_hi, known_line,
                      aw_line, aw_seat, aw_amount, aw_detail, fee_line, fee_amount, fee_kind)
         if good > start:
             ok[h] = True
@@ -311,7 +312,7 @@ def _hand(data, lo, hi, odd, i0, i1, mpu, short, fixed, tour, hole, sb, bb, ante
           cap, h, r, r_hand, r_kind, r_seat, r_plo, r_phi, r_amount, r_total, r_clo, r_chi,
           r_detail, r_line, t_lo, t_hi, button, max_seats, g_ante, g_sb, g_bb, pot, p_sb, p_bb,
           noted, name_lo, name_hi, seat_no, left, rnd, out, dealt, active, missed, seat_row,
-          known_lo,
+          order, known_lo,
           known_hi, known_line, aw_line, aw_seat, aw_amount, aw_detail, fee_line, fee_amount,
           fee_kind):
     """One hand's rows from row r on: the row count after them, or -1 (not read here)."""
@@ -694,17 +695,27 @@ def _hand(data, lo, hi, odd, i0, i1, mpu, short, fixed, tour, hole, sb, bb, ante
             if section != 0:
                 return -1
             # the seats in number order
-            for s in range(1, 128):
-                for k in range(n):
-                    if seat_no[k] == s and not out[k]:
-                        if known_lo[k] >= 0:
-                            clo, chi, at = known_lo[k], known_hi[k], known_line[k]
-                        else:
-                            clo, chi, at = unknown_at, unknown_at + 3 * hole - 1, i + 1
-                        _row(r, h, K_DEAL, s, name_lo[k], name_hi[k], NULL, NULL, clo, chi,
-                             D_HOLE, at, r_hand, r_kind, r_seat, r_plo, r_phi, r_amount,
-                             r_total, r_clo, r_chi, r_detail, r_line)
-                        r += 1
+            for j in range(n):
+                order[j] = j
+            for j in range(1, n):
+                m = order[j]
+                q = j
+                while q > 0 and seat_no[order[q - 1]] > seat_no[m]:
+                    order[q] = order[q - 1]
+                    q -= 1
+                order[q] = m
+            for j in range(n):
+                k = order[j]
+                s = seat_no[k]
+                if not out[k]:
+                    if known_lo[k] >= 0:
+                        clo, chi, at = known_lo[k], known_hi[k], known_line[k]
+                    else:
+                        clo, chi, at = unknown_at, unknown_at + 3 * hole - 1, i + 1
+                    _row(r, h, K_DEAL, s, name_lo[k], name_hi[k], NULL, NULL, clo, chi,
+                         D_HOLE, at, r_hand, r_kind, r_seat, r_plo, r_phi, r_amount,
+                         r_total, r_clo, r_chi, r_detail, r_line)
+                    r += 1
             section = 1
             continue
         street = -1
