@@ -20,7 +20,12 @@ from hypothesis import HealthCheck, assume, given, settings
 from audit.importers import ggpoker, ggpoker_compiled
 from audit.importers.compiledtext import CompiledRoom, KernelRows
 from audit.importers.sitetext import parse_amount, site_money
-from tests.importers.test_site_fast_paths import FIXTURES, _corpus, _mutated
+from tests.importers.test_site_fast_paths import (
+    FIXTURES,
+    _corpus,
+    _mutated,
+    assert_chunks_equal,
+)
 
 CASES = FIXTURES["ggpoker"] + [p for p in _corpus("ggpoker") if p.stat().st_size]
 
@@ -32,16 +37,8 @@ def _chunks(path: Path, chunk_hands: int, **options: Any) -> list[Any]:
 
 
 def assert_compiled_same(path: Path, chunk_hands: int = 5000) -> None:
-    want = _chunks(path, chunk_hands, fast=False)
-    got = _chunks(path, chunk_hands, compiled_min_bytes=0)
-    assert len(got) == len(want)
-    for g, w in zip(got, want, strict=True):
-        assert g[0].equals(w[0], check_metadata=True)
-        assert g[3] == w[3]
-        assert g[2] == w[2]
-        bad = [(a, b) for a, b in zip(g[1], w[1], strict=True) if a != b]
-        assert not bad, bad[:2]
-        assert len(g[1]) == len(w[1])
+    assert_chunks_equal(_chunks(path, chunk_hands, compiled_min_bytes=0),
+                        _chunks(path, chunk_hands, fast=False))
 
 
 @pytest.fixture
