@@ -123,9 +123,9 @@ def _rows(lines: Lines, first: np.ndarray, last: np.ndarray, prefix: str) -> Ker
     codes = r_detail
     # the string columns: hand_id, table_id, kind, player, cards, detail, source, and the
     # game's variant, structure and currency: (lo1, hi1, lo2, hi2, num, lo3, hi3) of each
-    spec = np.full((7, 10, count), -1, np.int64)
+    spec = np.empty((7, 10, count), np.int64)  # what is not set below is never read
     lo1, hi1, lo2, hi2, num, lo3, hi3 = spec
-    num[:] = null
+    lo1[5], lo1[7:], lo2[2:], lo3[:6], lo3[7:], num[:6], num[7:] = -1, -1, -1, -1, -1, null, null
     lo1[0], hi1[0], lo2[0], hi2[0] = at["gg"], at["gg"] + 3, id_lo[r_hand], id_hi[r_hand]
     lo1[1], hi1[1] = at["table_lo"][key], at["table_hi"][key]
     lo2[1], hi2[1] = t_lo[r_hand], t_hi[r_hand]
@@ -219,15 +219,15 @@ def _notes(data: np.ndarray, noted: np.ndarray, p_sb: np.ndarray, p_bb: np.ndarr
     each row's note span (lo -1: none; on the first row of such a hand)."""
     lo = np.full(count, -1, np.int64)
     hi = np.full(count, -1, np.int64)
-    more = bytearray(data.tobytes())
+    more = bytearray()
     for h in np.flatnonzero(noted).tolist():
         posted_sb = None if p_sb[h] == null else int(p_sb[h])
         note = (f";stakes=blinds as posted ({posted_sb}/{int(p_bb[h])}), the header says "
                 f"{int(values[5][h])}/{int(values[6][h])}").encode()
-        lo[row0[h]] = len(more)
+        lo[row0[h]] = len(data) + len(more)
         more += note
-        hi[row0[h]] = len(more)
-    return np.frombuffer(more, dtype=np.uint8), lo, hi
+        hi[row0[h]] = len(data) + len(more)
+    return np.concatenate([data, np.frombuffer(more, dtype=np.uint8)]), lo, hi
 
 
 @cache
