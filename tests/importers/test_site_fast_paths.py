@@ -42,6 +42,11 @@ def _chunks(fmt: str, path: Path, *, fast: bool, chunk_hands: int) -> list[Any]:
 def assert_same(fmt: str, path: Path, *, chunk_hands: int = 5000) -> None:
     want = _chunks(fmt, path, fast=False, chunk_hands=chunk_hands)
     got = _chunks(fmt, path, fast=True, chunk_hands=chunk_hands)
+    assert_chunks_equal(got, want)
+
+
+def assert_chunks_equal(got: list[Any], want: list[Any]) -> None:
+    """Chunks as `_chunks` lists them: the same schema, rejections, lines and rows."""
     assert len(got) == len(want)
     for g, w in zip(got, want, strict=True):
         assert g[0].equals(w[0], check_metadata=True)

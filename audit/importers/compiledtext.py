@@ -1,0 +1,245 @@
+"""The read loop of a site-text reader with a compiled pass: a file's hands read from its
+bytes by a room's numba kernel, the hands it does not read by the room's Python fast path and
+line parser, the chunks exactly those of `columns.read_columns`.
+
+`read_compiled` takes a file only when its bytes are plain: at most `MAX_BYTES` (the file is
+held whole: memory stays that of a chunk), UTF-8 without a BOM, not UTF-16, no line over the
+line limit and no hand over the hand limit, and its first non-blank line a hand's header (no
+text outside hands); any other file returns None and is read by `read_columns` as before. The
+room gives a `CompiledRoom`: which lines start a hand (`is_header`) and the rows of the hands
+its kernel reads (`rows`: a table of the schema and each row's line, with which hands it
+read). Each hand it did not read is cut from the file's text as `sitetext.split_blocks` cuts
+it and goes to the room's fast path and line parser, in file order; a chunk's table is the
+kernel's rows and the others' rows in hand order (one take), its lines and rejections those
+`read_columns` gives.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pyarrow as pa
+
+from audit.importers.base import Chunk, read_limits
+from audit.importers.columns import EventColumns, FastMap
+from audit.importers.sitetext import _PER_LINE_COST, ChunkWriter, raw_text, utf16_encoding
+from audit.importers.textkernel import line_count
+from audit.schema import events_schema
+
+_SCHEMA = events_schema()
+MAX_BYTES = 8 << 20  # a larger file is streamed by read_columns
+_BOM = b"\xef\xbb\xbf"
+
+
+@dataclass(frozen=True, slots=True)
+class Lines:
+    """A file's bytes cut into lines: data[begin[i]:] is line i; data[lo[i]:hi[i]] its text
+    stripped; odd[i]: its ends may hold a Unicode space (never read by a kernel)."""
+
+    data: np.ndarray
+    begin: np.ndarray
+    lo: np.ndarray
+    hi: np.ndarray
+    odd: np.ndarray
+
+
+@dataclass(frozen=True, slots=True)
+class KernelRows:
+    """The rows of the hands a kernel read: `table` (the events schema), `lines` (each row's
+    line), `ok[h]` (hand h read), `row0[h]:row0[h + 1]` (its rows)."""
+
+    table: pa.Table
+    lines: np.ndarray
+    ok: np.ndarray
+    row0: np.ndarray
+
+
+@dataclass(frozen=True, slots=True)
+class CompiledRoom:
+    """A room's compiled pass: `is_header(lines)` -> bool per line; `rows(lines, first,
+    last, prefix)` -> `KernelRows` of the hands at lines first[h]:last[h]."""
+
+    is_header: Callable[[Lines], np.ndarray]
+    rows: Callable[[Lines, np.ndarray, np.ndarray, str], KernelRows]
+
+
+def plain_bytes(path: Path) -> bytes | None:
+    """The file's bytes when a compiled pass may read it whole (see the module docstring)."""
+    try:
+        fd = os.open(path, os.O_RDONLY)
+    except OSError:
+        return None
+    try:
+        raw = os.read(fd, MAX_BYTES + 1)
+    except OSError:
+        return None
+    finally:
+        os.close(fd)
+    if len(raw) > MAX_BYTES or _BOM in raw or utf16_encoding(raw[:512]):
+        return None
+    try:
+        raw.decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+    return raw
+
+
+def read_compiled(path: Path, room: CompiledRoom, lines_of: Callable[[np.ndarray], Any], *,
+                  fmt: str, chunk_hands: int, fast: FastMap, map_hand: Any,
+                  hand_id_of: Any) -> Iterator[Chunk] | None:
+    """The chunks of `path` (a generator), or None when the file is not for a compiled pass."""
+    raw = plain_bytes(path)
+    if raw is None:
+        return None
+    # writeable: numba types a read-only array by its slow path (tens of µs a call)
+    data = np.frombuffer(bytearray(raw), dtype=np.uint8)
+    n = line_count(raw)
+    begin, lo, hi = np.empty(n, np.int64), np.empty(n, np.int64), np.empty(n, np.int64)
+    odd = np.empty(n, np.bool_)
+    lines_of(data, begin, lo, hi, odd)
+    lines = Lines(data, begin, lo, hi, odd)
+    limits = read_limits()
+    if len(raw) > limits.line_bytes:  # a line may be over the limit
+        ends = np.append(begin[1:] - 1, len(data)) if len(begin) else begin
+        if len(begin) and int((ends - begin).max()) > limits.line_bytes:
+            return None
+    heads = np.flatnonzero(room.is_header(lines))
+    if not len(heads) or heads[0] and (lo[:heads[0]] != hi[:heads[0]]).any():
+        return None
+    first = heads
+    last = np.append(heads[1:], n)
+    # a hand's size as split_blocks counts it (characters <= bytes): over the limit, not here
+    if len(raw) + _PER_LINE_COST * n > limits.hand_bytes:
+        ends = np.append(begin[1:] - 1, len(data))
+        sizes = np.add.reduceat(ends - begin + _PER_LINE_COST, first)
+        if int(sizes.max()) > limits.hand_bytes:
+            return None
+    prefix = f"{fmt}:{path.name}:"
+    try:
+        prefix.encode("utf-8")
+    except UnicodeEncodeError:
+        return None
+    kernel = room.rows(lines, first, last, prefix)
+    return _chunks(raw, lines, first, last, kernel, path, chunk_hands=chunk_hands, fast=fast,
+                   map_hand=map_hand, hand_id_of=hand_id_of)
+
+
+def _block(raw: bytes, lines: Lines, i0: int, i1: int) -> list[tuple[int, str]]:
+    """Lines i0:i1 as `split_blocks` gives them: (number, text right-stripped)."""
+    end = int(lines.begin[i1]) if i1 < len(lines.begin) else len(raw)
+    text = raw[int(lines.begin[i0]):end].decode("utf-8")
+    parts = text.split("\n")
+    if text.endswith("\n"):
+        parts.pop()
+    return [(i0 + 1 + k, t.rstrip()) for k, t in enumerate(parts)]
+
+
+def _chunks(raw: bytes, lines: Lines, first: np.ndarray, last: np.ndarray, kernel: KernelRows,
+            path: Path, *, chunk_hands: int, fast: FastMap, map_hand: Any, hand_id_of: Any
+            ) -> Iterator[Chunk]:
+    out = ChunkWriter(chunk_hands, str(path))
+    name = path.name
+    ok = kernel.ok.tolist()
+    row0 = kernel.row0
+    cols = EventColumns()
+    kept: list[int | list[tuple[int, str]]] = []  # a hand the kernel read, or its block
+    # the chunk's rows: kernel rows k0:k1 and (position, size) of the others' rows
+    k0 = k1 = int(row0[0]) if len(row0) else 0
+    spans: list[tuple[str, int, int]] = []
+    h = 0
+    n_hands = len(ok)
+    while h < n_hands:
+        if ok[h]:  # a run of hands the kernel read, up to the chunk's end
+            end = h + 1
+            room = chunk_hands - len(kept)
+            while end < n_hands and ok[end] and end - h < room:
+                end += 1
+            a, b = int(row0[h]), int(row0[end])
+            if spans and spans[-1][0] == "k":
+                spans[-1] = ("k", spans[-1][1], b)
+            else:
+                spans.append(("k", a, b))
+            k1 = b
+            kept.extend(range(h, end))
+            h = end
+        else:
+            block = _block(raw, lines, int(first[h]), int(last[h]))
+            h += 1
+            size = len(cols)
+            try:
+                read = fast(block, name, cols)
+            except Exception:  # noqa: BLE001 - the line parser decides what a hand is
+                read = False
+            if not read:
+                cols.truncate(size)
+                hand = out.map_or_reject(block, hand_id_of(block[0][1]), map_hand, block, name)
+                if hand is None:
+                    continue
+                cols.add_rows(hand.rows, hand.lines)
+            spans.append(("p", size, len(cols)))
+            kept.append(block)
+        if len(kept) >= chunk_hands:
+            yield _take(raw, lines, first, last, out, kernel, cols, kept, spans, (k0, k1),
+                        map_hand, hand_id_of, name)
+            cols, kept, spans = EventColumns(), [], []
+            k0 = k1
+    if kept or out.rejected:
+        yield _take(raw, lines, first, last, out, kernel, cols, kept, spans, (k0, k1),
+                    map_hand, hand_id_of, name)
+
+
+def _take(raw: bytes, lines: Lines, first: np.ndarray, last: np.ndarray, out: ChunkWriter,
+          kernel: KernelRows, cols: EventColumns, kept: list[Any],
+          spans: list[tuple[str, int, int]], krows: tuple[int, int], map_hand: Any,
+          hand_id_of: Any, name: str) -> Chunk:
+    k0, k1 = krows
+    try:
+        other = cols.table() if len(cols) else None
+    except (pa.ArrowException, OverflowError, ValueError, TypeError):
+        # as columns._take: the chunk's hands mapped by the line parser, the unfit quarantined
+        for item in kept:
+            block = item if isinstance(item, list) else _block(
+                raw, lines, int(first[item]), int(last[item]))
+            hand = out.map_or_reject(block, hand_id_of(block[0][1]), map_hand, block, name)
+            if hand is not None:
+                out.add(hand, raw_text(block))
+        return out.take()
+    mine = kernel.table.slice(k0, k1 - k0) if k1 > k0 else None
+    if other is None:
+        table = mine if mine is not None else _SCHEMA.empty_table()
+        row_lines = kernel.lines[k0:k1].tolist()
+    elif mine is None:
+        table = other
+        row_lines = cols.lines
+    else:
+        n_mine = k1 - k0
+        order = np.concatenate([np.arange(a - k0, b - k0) if kind == "k" else
+                                np.arange(n_mine + a, n_mine + b) for kind, a, b in spans])
+        table = pa.concat_tables([mine, other]).take(order)
+        row_lines = np.concatenate([kernel.lines[k0:k1],
+                                    np.asarray(cols.lines, dtype=np.int64)])[order].tolist()
+    chunk = Chunk(table=table, rejected=out.rejected, lines=row_lines)
+    out.rejected = []
+    return chunk
+
+
+def bitmap(valid: np.ndarray | None) -> pa.Buffer | None:
+    if valid is None or valid.all():
+        return None
+    return pa.py_buffer(np.packbits(valid, bitorder="little"))
+
+
+def fixed(values: np.ndarray, valid: np.ndarray | None, kind: pa.DataType) -> pa.Array:
+    """`values` (already of `kind`'s width) as `kind`, null where not `valid`."""
+    return pa.Array.from_buffers(kind, len(values), [bitmap(valid), pa.py_buffer(values)])
+
+
+def bools(values: np.ndarray, valid: np.ndarray | None) -> pa.Array:
+    """`values` as booleans, null where not `valid`."""
+    return pa.Array.from_buffers(pa.bool_(), len(values), [
+        bitmap(valid), pa.py_buffer(np.packbits(values, bitorder="little"))])

@@ -1,0 +1,191 @@
+"""Room-independent compiled (numba, cached) pieces of the site-text readers' compiled passes:
+a file's bytes cut into lines as `sitetext` cuts them, a strict amount, name spans compared,
+and string columns written from byte spans and numbers.
+
+A compiled pass reads a hand only when every check here holds; the rest is the Python fast
+path's and the line parser's (the single source of truth). The byte primitives of the
+PokerStars kernel (`_at`, `_is`, `_find`, `_card`, `_cards`) are used as they are.
+
+Arrays go in filled by the caller and come back written (a numba function that returns arrays
+costs microseconds per array to box).
+
+* `lines_of(data, ...)`: each line's first byte and its end after an ASCII right strip (what
+  `str.rstrip()` removes that is ASCII: space, \\t, \\r, \\x0b, \\x0c, \\x1c-\\x1f), its start
+  after an ASCII left strip, and whether the line is odd: its last byte kept is not ASCII (it
+  may end in a Unicode space `str.rstrip()` would remove) or its first kept byte may start one
+  (0xC2, 0xE1, 0xE2, 0xE3: U+0085, U+00A0, U+1680, U+2000-U+205F, U+3000) — a hand holding an
+  odd line is never read by a compiled pass.
+* `plain_amount(data, p, end, mpu)`: an amount written `[$]?D{1,3}(,DDD)*(.D{1,2})?` or
+  `[$]?D+(.D{1,2})?` (at most 15 digits in all) that `sitetext.parse_amount` reads as that very
+  number (a comma always groups thousands there; cents only when the unit has them: a chip
+  amount with a point is not read here).
+* `text_sizes` / `text_fill`: string columns (Arrow offsets and bytes), each row a span, an
+  optional second span and optional decimal digits (a source `room:file:LINE`, a detail
+  `total_pot=N`), all the columns of a table in one pass.
+"""
+
+from __future__ import annotations
+
+from numba import njit
+
+from audit.importers.pokerstars.kernel import _digit
+
+
+@njit(cache=True, nogil=True)
+def _space(c):
+    """An ASCII byte `str.strip()` removes."""
+    return c == 32 or 9 <= c <= 13 or 28 <= c <= 31
+
+
+def line_count(raw: bytes) -> int:
+    """The number of lines `lines_of` cuts `raw` into (a last line without an end counts)."""
+    return raw.count(b"\n") + (1 if raw and not raw.endswith(b"\n") else 0)
+
+
+@njit(cache=True, nogil=True)
+def lines_of(data, begin, lo, hi, odd):
+    """Fill (begin, lo, hi, odd) of each line of `data` (split at b'\\n', `line_count`
+    lines): the line starts at begin; its text stripped on both sides is data[lo:hi]."""
+    size = len(data)
+    p = 0
+    for i in range(len(begin)):
+        q = p
+        while q < size and data[q] != 10:
+            q += 1
+        e = q
+        while e > p and _space(data[e - 1]):
+            e -= 1
+        s = p
+        while s < e and _space(data[s]):
+            s += 1
+        begin[i] = p
+        lo[i] = s
+        hi[i] = e
+        odd[i] = e > s and (data[e - 1] >= 128 or data[s] in (0xC2, 0xE1, 0xE2, 0xE3))
+        p = q + 1
+
+
+@njit(cache=True, nogil=True)
+def plain_amount(data, p, end, mpu):
+    """(position after the amount at data[p:...] or -1 when none is read there, minor units):
+    see the module's docstring for the forms read."""
+    if p < end and data[p] == 36:  # $
+        p += 1
+    start = p
+    digits = 0
+    whole = 0
+    while p < end and _digit(data[p]):
+        whole = whole * 10 + (data[p] - 48)
+        digits += 1
+        p += 1
+    lead = digits
+    if lead == 0:
+        return -1, 0
+    if p < end and data[p] == 44:  # thousands groups: the first group of 1-3 digits
+        if lead > 3 or (lead > 1 and data[start] == 48):
+            return -1, 0
+        while p < end and data[p] == 44:
+            for k in range(1, 4):
+                if p + k >= end or not _digit(data[p + k]):
+                    return -1, 0
+                whole = whole * 10 + (data[p + k] - 48)
+            digits += 3
+            p += 4
+        if p < end and _digit(data[p]):
+            return -1, 0
+    if digits > 15:
+        return -1, 0
+    frac = 0
+    if p < end and data[p] == 46:  # .
+        if mpu != 100 or p + 1 >= end or not _digit(data[p + 1]):
+            return -1, 0
+        frac = (data[p + 1] - 48) * 10
+        p += 2
+        if p < end and _digit(data[p]):
+            frac += data[p] - 48
+            p += 1
+        if p < end and (_digit(data[p]) or data[p] == 46 or data[p] == 44):
+            return -1, 0
+    elif p < end and data[p] == 44:
+        return -1, 0
+    return p, whole * mpu + frac
+
+
+@njit(cache=True, nogil=True)
+def same(data, a0, a1, b0, b1):
+    """data[a0:a1] == data[b0:b1]."""
+    if a1 - a0 != b1 - b0:
+        return False
+    for k in range(a1 - a0):
+        if data[a0 + k] != data[b0 + k]:
+            return False
+    return True
+
+
+@njit(cache=True, nogil=True)
+def text_sizes(lo1, hi1, lo2, hi2, num, lo3, hi3, none, offsets):
+    """The offsets (int32, per column from 0) of the string columns `text_fill` writes: row i
+    of column c is data[lo1:hi1] + data[lo2:hi2] + the decimal digits of num + data[lo3:hi3]
+    (a span left out where its lo < 0, the digits where num == none; null -- empty -- where
+    lo1 < 0)."""
+    for c in range(lo1.shape[0]):
+        total = 0
+        offsets[c, 0] = 0
+        for i in range(lo1.shape[1]):
+            if lo1[c, i] >= 0:
+                total += hi1[c, i] - lo1[c, i]
+                if lo2[c, i] >= 0:
+                    total += hi2[c, i] - lo2[c, i]
+                x = num[c, i]
+                if x != none:
+                    if x < 0:
+                        total += 1
+                        x = -x
+                    total += 1
+                    while x >= 10:
+                        x //= 10
+                        total += 1
+                if lo3[c, i] >= 0:
+                    total += hi3[c, i] - lo3[c, i]
+            offsets[c, i + 1] = total
+
+
+@njit(cache=True, nogil=True)
+def text_fill(data, lo1, hi1, lo2, hi2, num, lo3, hi3, none, offsets, out, starts):
+    """Write the string columns `text_sizes` measured; column c at out[starts[c]:]."""
+    for c in range(lo1.shape[0]):
+        base = starts[c]
+        for i in range(lo1.shape[1]):
+            if lo1[c, i] < 0:
+                continue
+            at = base + offsets[c, i]
+            for k in range(lo1[c, i], hi1[c, i]):
+                out[at] = data[k]
+                at += 1
+            if lo2[c, i] >= 0:
+                for k in range(lo2[c, i], hi2[c, i]):
+                    out[at] = data[k]
+                    at += 1
+            x = num[c, i]
+            if x != none:
+                if x < 0:
+                    out[at] = 45
+                    at += 1
+                    x = -x
+                digits = 1
+                y = x
+                while y >= 10:
+                    y //= 10
+                    digits += 1
+                p = at + digits - 1
+                while True:
+                    out[p] = 48 + x % 10
+                    x //= 10
+                    p -= 1
+                    if x == 0:
+                        break
+                at += digits
+            if lo3[c, i] >= 0:
+                for k in range(lo3[c, i], hi3[c, i]):
+                    out[at] = data[k]
+                    at += 1
