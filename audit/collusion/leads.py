@@ -519,7 +519,8 @@ def score_pairs(table: pl.DataFrame, totals: pl.DataFrame, rates: pl.DataFrame,
     p0 = np.clip(r * (qa / q) * (qb / q), 1e-9, 0.95)
     out |= {"checkdown_n": n, "checkdown_k": k, "checkdown_e": n * p0,
             "checkdown_p": np.where(n >= MIN_SAMPLE["checkdown"],
-                                    _quasi_sf(k, n, p0, n >= MIN_SAMPLE["checkdown"], pool),
+                                    _quasi_sf(k, n, p0, n >= MIN_SAMPLE["checkdown"], pool,
+                                              "checkdown"),
                                     np.nan)}
 
     out |= _checkdown_bets(t, g, pool)
@@ -616,7 +617,8 @@ def _checkdown_bets(t: pl.DataFrame, g: dict[str, Any], pool: _Pool) -> dict[str
     k, p0 = g["cdx_ka"] + g["cdx_kb"], np.clip((pa_ + pb_) / 2, 1e-6, 1 - 1e-6)
     ok = n >= MIN_SAMPLE["checkdown_bets"]
     return {"checkdown_bets_n": n, "checkdown_bets_k": k, "checkdown_bets_e": 2 * n * p0,
-            "checkdown_bets_p": np.where(ok, _quasi_cdf(k, 2 * n, p0, ok, pool), np.nan)}
+            "checkdown_bets_p": np.where(ok, _quasi_cdf(k, 2 * n, p0, ok, pool, "checkdown_bets"),
+                                         np.nan)}
 
 
 def with_streets(agg: A.Partial, streets: S.StreetCounts) -> A.Partial:
