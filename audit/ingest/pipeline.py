@@ -11,6 +11,7 @@ whose id is stored with other events is quarantined.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import stat
 from collections.abc import Callable, Iterator, Sequence
@@ -25,6 +26,7 @@ import pyarrow.parquet as pq
 from audit.errors import AuditInputError
 from audit.importers import detect_format, get_importer
 from audit.importers.base import ReadLimits, Rejected, capped, using_limits
+from audit.ingest.readahead import read_ahead
 from audit.ingest.validate import validate_events
 from audit.schema import events_schema
 from audit.store.dataset import PendingBatch, SourceFile, Store, sha256_file
@@ -500,14 +502,17 @@ def _ingest_file(path: Path, store: Store, fmt: str, result: FileResult,
             reasons.extend(_reason(r) for r in found[: max(0, MAX_REASONS - len(reasons))])
 
         try:
-            for chunk, checked in _read_checked(importer, path, unit):
-                if read:
-                    read.chunk(chunk.lines, unit)
-                table, repeats = _drop_repeated_hands(checked.table, seen, str(path))
-                quarantine([*chunk.rejected, *checked.rejected, *repeats])
-                rows += table.num_rows
-                for date, part in _date_partitions(table).items():
-                    writer.write(date, part)
+            # the next chunk is read and checked on a second thread while this one is
+            # written (audit/ingest/readahead.py): the same chunks, in the same order
+            with contextlib.closing(read_ahead(_read_checked(importer, path, unit))) as chunks:
+                for chunk, checked in chunks:
+                    if read:
+                        read.chunk(chunk.lines, unit)
+                    table, repeats = _drop_repeated_hands(checked.table, seen, str(path))
+                    quarantine([*chunk.rejected, *checked.rejected, *repeats])
+                    rows += table.num_rows
+                    for date, part in _date_partitions(table).items():
+                        writer.write(date, part)
             # Hands already in the store: one lookup of the whole file's ids after it is
             # written (a duplicate is rare; its hands are taken back out of staging). The
             # same hand from an overlapping export is already stored; another hand under a

@@ -4,9 +4,12 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from datetime import datetime, timedelta
 from typing import Any
 
+import numpy as np
 import pyarrow as pa
+import pyarrow.compute as pc
 
 _COLUMNS = ("hand_id", "seq", "ts", "table_id", "kind", "seat", "player", "amount", "total",
             "cards", "detail", "game")
@@ -71,8 +74,10 @@ def hands_from_table(table: pa.Table) -> Iterator[HandEvents]:
     """
     if table.num_rows == 0:
         return
-    present = [c for c in _COLUMNS if c in table.column_names]
+    present = [c for c in _COLUMNS if c in table.column_names and c != "ts"]
     cols: dict[str, list[Any]] = table.select(present).to_pydict()
+    if "ts" in table.column_names:
+        cols["ts"] = timestamps(table.column("ts"))
     n = table.num_rows
     for c in _COLUMNS:
         if c not in cols:
@@ -87,3 +92,35 @@ def hands_from_table(table: pa.Table) -> Iterator[HandEvents]:
             lo = i
             current = hid
     yield _build(cols, lo, n)
+
+
+_MICROS = {"s": 1_000_000, "ms": 1_000, "us": 1}
+
+
+def timestamps(column: pa.ChunkedArray | pa.Array) -> list[Any]:
+    """`column.to_pylist()` for a UTC timestamp column, the same datetimes made once per
+    distinct instant (pyarrow makes a zone-aware datetime per row, the reference replay's
+    dearest step on a store's events); any other column, or a value out of datetime's
+    range, as pyarrow converts it."""
+    type_ = column.type
+    if not (pa.types.is_timestamp(type_) and type_.tz == "UTC" and type_.unit in _MICROS):
+        return column.to_pylist()
+    valid = pc.is_valid(column)
+    first = pc.index(valid, True).as_py()
+    if first < 0:  # every value null (or none at all)
+        return column.to_pylist()
+    # the zone object pyarrow gives its datetimes, so the values are the very same
+    zone = column[first].as_py().tzinfo
+    epoch = datetime(1970, 1, 1, tzinfo=zone)
+    ticks = pc.fill_null(column.cast(pa.int64()), 0).to_numpy()
+    instants, which = np.unique(ticks, return_inverse=True)
+    step = _MICROS[type_.unit]
+    try:
+        made = [epoch + timedelta(microseconds=int(t) * step) for t in instants.tolist()]
+    except OverflowError:
+        return column.to_pylist()
+    out: list[Any] = [made[i] for i in which.tolist()]
+    if column.null_count:
+        for i in np.flatnonzero(~valid.to_numpy(zero_copy_only=False)).tolist():
+            out[i] = None
+    return out

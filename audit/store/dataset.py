@@ -127,6 +127,9 @@ def new_batch_id(now: datetime) -> str:
     return now.strftime("%Y%m%dT%H%M%S%fZ") + "-" + uuid.uuid4().hex[:8]
 
 
+VERIFY_THREADS = 2  # files hashed and batches' Merkle roots recomputed at once by verify
+
+
 @dataclass(frozen=True, slots=True, kw_only=True)
 class SourceFile:
     """An input file of a batch, identified by the hash of its bytes."""
@@ -549,20 +552,34 @@ class Store:
                 listed[f["path"]] = f["sha256"]
             hands += int(record.get("hands", 0))
             rows += int(record.get("rows", 0))
-        for rel, digest in sorted(listed.items()):
+        # files hashed, then batches' Merkle roots recomputed, VERIFY_THREADS at a time
+        # (hashing, Parquet and the compiled leaf writer release the GIL); the problems are
+        # named in the same order as one at a time, and at most VERIFY_THREADS batches are
+        # in memory at once
+        def actual_digest(rel: str) -> str | None:
             try:
-                actual = self._read_committed(rel, records, sha256_file)
+                return str(self._read_committed(rel, records, sha256_file))
             except FileNotFoundError:
-                problems.append(VerifyProblem(kind="missing", path=rel, detail="file is gone"))
-                damaged.add(rel)
-                continue
-            if actual != digest:
-                problems.append(
-                    VerifyProblem(kind="modified", path=rel, detail="sha256 differs from manifest")
-                )
-                damaged.add(rel)
-        for number, record in enumerate(records, start=1):
-            problems += self._verify_merkle(number, record, damaged)
+                return None
+
+        with ThreadPoolExecutor(max_workers=VERIFY_THREADS,
+                                thread_name_prefix="verify") as pool:
+            expected = sorted(listed.items())
+            for (rel, digest), actual in zip(
+                    expected, pool.map(actual_digest, [rel for rel, _ in expected]),
+                    strict=True):
+                if actual is None:
+                    problems.append(VerifyProblem(kind="missing", path=rel,
+                                                  detail="file is gone"))
+                    damaged.add(rel)
+                elif actual != digest:
+                    problems.append(VerifyProblem(kind="modified", path=rel,
+                                                  detail="sha256 differs from manifest"))
+                    damaged.add(rel)
+            merkle.load_leaf_writer()  # loaded once, before the threads use it
+            for found in pool.map(lambda nr: self._verify_merkle(nr[0], nr[1], damaged),
+                                  enumerate(records, start=1)):
+                problems += found
         problems += self._unlisted(listed) if readable else []
         # audit runs committed to the chain (audit/store/runs.py): files, hashes, extra files
         run_problems, unprotected = verify_runs(self, records)

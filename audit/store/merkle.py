@@ -189,6 +189,11 @@ def _kernel() -> Any:
     return _LEAF_WRITER.get()
 
 
+def load_leaf_writer() -> None:
+    """Load the compiled leaf writer now (threads that hash leaves then share it loaded)."""
+    _kernel()
+
+
 class _Strings:
     """String columns as absolute offsets into one shared byte buffer."""
 
