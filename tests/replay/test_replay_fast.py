@@ -324,7 +324,7 @@ def test_real_stud_draw_and_mixed_site_hands() -> None:
 
 # --- draw (issue 24): 2-7 single and triple draw, badugi and draw high, dealt with blinds ---
 
-DRAW_GAMES = ("lowball_27_triple", "lowball_27_single", "badugi", "draw_high")
+DRAW_GAMES = ("lowball_27_triple", "lowball_27_single", "badugi", "draw_high", "lowball_a5")
 
 
 @pytest.mark.parametrize("variant", DRAW_GAMES)

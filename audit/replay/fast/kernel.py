@@ -53,16 +53,16 @@ G_VARIANT, G_STRUCTURE, G_BB, G_SB, G_SMALL_BET, G_BIG_BET, G_MIN_BET, G_BUTTON,
 N_GAME = 13
 V_HOLDEM, V_OMAHA, V_OMAHA5, V_OMAHA_HILO, V_OMAHA5_HILO, V_OMAHA6, V_OMAHA6_HILO, \
     V_STUD, V_STUD_HILO, V_RAZZ, V_STUD5, V_27_TRIPLE, V_27_SINGLE, V_BADUGI, \
-    V_DRAW_HIGH = range(15)
+    V_DRAW_HIGH, V_LOWBALL_A5 = range(16)
 V_FIRST_STUD = V_STUD  # V_STUD..V_STUD5: stud games
 V_FIRST_DRAW = V_27_TRIPLE  # from here on: draw games (audit/poker/variants.py)
-HOLE_CARDS = (2, 4, 5, 4, 5, 6, 6, 7, 7, 7, 5, 5, 5, 4, 5)  # by variant code
+HOLE_CARDS = (2, 4, 5, 4, 5, 6, 6, 7, 7, 7, 5, 5, 5, 4, 5, 5)  # by variant code
 # draw games by variant code - V_FIRST_DRAW: draws, first round at the big bet, lowball
 # (LOWBALL-OPEN); the single-draw games' two-round cap comes with their settings row
 # (audit/replay/fast/table.py)
-DRAWS = (3, 1, 3, 1)
-DRAW_BIG_FROM = (2, 1, 2, 1)
-DRAW_LOWBALL = (1, 1, 0, 0)
+DRAWS = (3, 1, 3, 1, 1)
+DRAW_BIG_FROM = (2, 1, 2, 1, 1)
+DRAW_LOWBALL = (1, 1, 0, 0, 1)
 # seven-card stud (audit/poker/variants.py): how the n-th card of a hand is dealt, 1 = up
 # stud games by variant code - V_FIRST_STUD (audit/poker/variants.py): how the n-th card of
 # a hand is dealt (1 = up), the cards each holds on the first street, the first round at the
@@ -86,10 +86,11 @@ S_IN, S_FOLDED, S_ACTED, S_START, S_STACK, S_BET, S_CONTRIB, S_ACTED_LEVEL, S_AC
     S_VPIP, S_PFR, S_AGGR, S_CALLS, S_FOLDED_STREET, S_ALLIN_STREET, S_FACED_FROM, \
     S_MUCKED, S_SHOWN, S_SHOWN_N, S_HOLE_N, S_SEAT_EVENT, S_ACTUAL, S_EXPECTED, S_REFUND, \
     S_STRENGTH, S_LIVE_C, S_DEAD, S_ANTES, S_LOW, S_INCLUDED, S_ODD_HIGH, \
-    S_ODD_LOW, S_DREW, S_DRAWN, S_GOT, S_SERVED = range(36)
-N_SEAT_ROWS = 36
+    S_ODD_LOW, S_DREW, S_DRAWN, S_GOT, S_SERVED, S_CHECKED, S_CHECKED_AFTER = range(38)
+N_SEAT_ROWS = 38
 MAX_SEATS = 24  # seat numbers 1..23; a bigger table goes to the reference replay
 MAX_CARDS = 8
+JOKER = 52  # audit/poker/cards.py; the deck's duplicate check (dealing.py Deck) skips it
 
 # hand scalars
 H_STREET, H_CUR_BET, H_LAST_RAISE, H_FR_COUNT, H_BETS, H_CAPPED, H_AGGRESSOR, H_ANCHOR, \
@@ -232,9 +233,10 @@ def _index_in(order, n, seat):
 
 
 @njit(cache=True, inline="always")
-def _parse_cards(data, lo, hi, out):
+def _parse_cards(data, lo, hi, out, joker):
     """Cards of one text into `out`; returns the count, -1 for text the reference replay
-    must handle itself (jokers, malformed text, too many cards)."""
+    must handle itself (malformed text, too many cards, and the joker unless `joker`: the
+    games that play it, as JOKER = 52)."""
     n = 0
     i = lo
     while i < hi:
@@ -252,6 +254,8 @@ def _parse_cards(data, lo, hi, out):
             b = data[k + 1]
             if a == 63 and b == 63:  # ??
                 card = -1
+            elif joker and (a == 88 or a == 120) and (b == 106 or b == 74):  # Xj
+                card = JOKER
             else:
                 if 97 <= a <= 122:
                     a -= 32
@@ -384,6 +388,9 @@ def _write_cards(cards, n, buf, pos):
         if c < 0:
             buf[pos] = 63
             buf[pos + 1] = 63
+        elif c == JOKER:
+            buf[pos] = 88
+            buf[pos + 1] = 106
         else:
             buf[pos] = (50, 51, 52, 53, 54, 55, 56, 57, 84, 74, 81, 75, 65)[c >> 2]
             buf[pos + 1] = (99, 100, 104, 115)[c & 3]
@@ -401,7 +408,7 @@ def _give(i, s, n, parsed, hole, seen, S):
     for j in range(n):
         c = parsed[j]
         hole[s, hn + j] = c
-        if c >= 0:
+        if 0 <= c < JOKER:
             if seen[c] >= 0:
                 return 9
             seen[c] = i
@@ -663,7 +670,7 @@ def _stud_show(i, s, n, parsed, hole, shown, seen, S):
         for q in range(S[S_SHOWN_N, s]):
             if shown[s, q] == c:
                 before = True
-        if not before:
+        if not before and c != JOKER:
             if seen[c] >= 0:
                 return 9
             seen[c] = i
@@ -745,7 +752,7 @@ def _split_listed(amount, winners, n, S):
 def _named_class(variant):
     """projections.py: a hand class is named in the high games only."""
     return not (variant == V_RAZZ or variant == V_27_TRIPLE or variant == V_27_SINGLE
-                or variant == V_BADUGI)
+                or variant == V_BADUGI or variant == V_LOWBALL_A5)
 
 
 @njit(cache=True)
@@ -754,6 +761,13 @@ def _draw_strength(variant, cards, table5, table6, table7, flush_suit, by_mask, 
     """game_strength of a draw hand (all cards known, the game's hand size)."""
     if variant == V_BADUGI:
         return badugi(cards)
+    if variant == V_LOWBALL_A5:
+        # low.py strength("lowa5"): razz_strength; jokers.py game_strength: the joker plays
+        # as the lowest rank missing from the hand (two jokers cannot be ranked: the caller)
+        for j in range(5):
+            if cards[j] == JOKER:
+                cards[j] = _joker_low(cards, 5)
+        return low_a5(cards, 5, 0)
     if variant == V_DRAW_HIGH:
         return _strength(cards, 5, table5, table6, table7, flush_suit, by_mask, strengths,
                          card_value)
@@ -897,6 +911,65 @@ def _draw_before(k, s, variant, hole_n, S, H, order, P):
             return 120  # LOWBALL-OPEN: a check before the draw
         elif k == K_CALL and P[P_MIN_OPEN_2BB]:
             return 121  # LOWBALL-OPEN where the minimum open is twice the blind
+    if variant == V_LOWBALL_A5 and H[H_STRUCTURE] == FL:
+        # hooks.py: a check after the draw may bring the sevens rule (A5-SEVENS-RULE, judged
+        # at the end); a check then a raise in one round is A5-CHECKRAISE unless the house
+        # allows it: both go back
+        if k == K_CHECK:
+            S[S_CHECKED, s] = H[H_STREET] + 1
+            if H[H_STREET] >= 1:
+                S[S_CHECKED_AFTER, s] = 1
+        elif k == K_RAISE and S[S_CHECKED, s] == H[H_STREET] + 1:
+            return 122
+    return 0
+
+
+@njit(cache=True)
+def _joker_low(cards, n):
+    """jokers.py joker_low: a card of the lowest ace-low rank missing from the other cards
+    (the rank alone decides an ace-to-five low)."""
+    mask = 0
+    for j in range(n):
+        if 0 <= cards[j] < JOKER:
+            mask |= 1 << (((cards[j] >> 2) + 1) % 13)
+    low = 0
+    while mask >> low & 1:
+        low += 1
+    return ((low - 1) % 13) * 4
+
+
+@njit(cache=True)
+def _seven_or_better(cards, n):
+    """jokers.py seven_or_better: five known cards of different ranks, none above seven,
+    aces low (the joker filling the lowest gap)."""
+    if n != 5:
+        return False
+    mask = 0
+    jokers = 0
+    for j in range(n):
+        if cards[j] < 0:
+            return False
+        if cards[j] == JOKER:
+            jokers += 1
+        else:
+            mask |= 1 << (((cards[j] >> 2) + 1) % 13)
+    if jokers > 1:
+        return True  # not rankable; the reference decides (the caller goes back)
+    if jokers:
+        mask |= 1 << ((_joker_low(cards, n) >> 2) + 1) % 13
+    return mask < (1 << 7) and _bits(mask) == 5
+
+
+@njit(cache=True)
+def _sevens_back(hole, shown, S, H, order):
+    """hooks.py settle(): a seven-low or better checked after the draw (A5-SEVENS-RULE) may
+    change the award; any such hand still in goes back, whatever the pot."""
+    for ix in range(H[H_N_ORDER]):
+        s = order[ix]
+        if S[S_CHECKED_AFTER, s] and not S[S_FOLDED, s] and (
+                _seven_or_better(hole[s], S[S_HOLE_N, s])
+                or (S[S_SHOWN, s] and _seven_or_better(shown[s], S[S_SHOWN_N, s]))):
+            return 123
     return 0
 
 
@@ -1073,6 +1146,7 @@ def _replay_one(lo, hi, kind, seat, amount, total, detail, flags, cards_data, ca
         H[H_DRAW_POS] = -1
     hole_n = HOLE_CARDS[variant]
     H[H_HOLE_CARDS] = hole_n
+    joker = variant == V_LOWBALL_A5  # jokers.py JOKER_GAMES (draw high's joker goes back)
     hilo = variant == V_OMAHA_HILO or variant == V_OMAHA5_HILO or variant == V_OMAHA6_HILO
     # seats first: the table size is the highest seat (or the button)
     max_seat = 0
@@ -1136,7 +1210,7 @@ def _replay_one(lo, hi, kind, seat, amount, total, detail, flags, cards_data, ca
             d = detail[i]
             n = 0
             if cards_off[i + 1] > cards_off[i]:
-                n = _parse_cards(cards_data, cards_off[i], cards_off[i + 1], parsed)
+                n = _parse_cards(cards_data, cards_off[i], cards_off[i + 1], parsed, joker)
                 if n < 0:
                     return 3
             if stud:
@@ -1205,7 +1279,7 @@ def _replay_one(lo, hi, kind, seat, amount, total, detail, flags, cards_data, ca
                 continue
             n = 0
             if cards_off[i + 1] > cards_off[i]:
-                n = _parse_cards(cards_data, cards_off[i], cards_off[i + 1], parsed)
+                n = _parse_cards(cards_data, cards_off[i], cards_off[i + 1], parsed, joker)
                 if n < 0:
                     return 3
             if k == K_MUCK:
@@ -1279,7 +1353,7 @@ def _replay_one(lo, hi, kind, seat, amount, total, detail, flags, cards_data, ca
                 started = True
             n = 0
             if k == K_DRAW and cards_off[i + 1] > cards_off[i]:
-                n = _parse_cards(cards_data, cards_off[i], cards_off[i + 1], parsed)
+                n = _parse_cards(cards_data, cards_off[i], cards_off[i + 1], parsed, joker)
                 if n < 0:
                     return 3
             why = _draw(k, s, amount[i], n, parsed, hole, variant, S, H, order)
@@ -1303,6 +1377,10 @@ def _replay_one(lo, hi, kind, seat, amount, total, detail, flags, cards_data, ca
         why = _draw_sizes(hole_n, S, H, order)
         if why:
             return why
+        if variant == V_LOWBALL_A5 and H[H_STRUCTURE] == FL:
+            why = _sevens_back(hole, shown, S, H, order)
+            if why:
+                return why
         burns = 0  # the draw games judge no burns
     # check_counts
     for ix in range(n_order):
@@ -1433,11 +1511,16 @@ def _replay_one(lo, hi, kind, seat, amount, total, detail, flags, cards_data, ca
                 if draw and S[S_HOLE_N, s] != hole_n:  # a fouled hand (hooks.py _dead)
                     unverified = True
                     break
+                jokers = 0
                 for j in range(cn):
                     c = shown[s, j] if use_shown else hole[s, j]
                     if c < 0:
                         unverified = True
+                    if c == JOKER:
+                        jokers += 1
                     seven[j] = c
+                if jokers > 1:  # hooks.py hand_cards: two jokers cannot be ranked
+                    unverified = True
                 if unverified:
                     break
                 if draw:

@@ -43,7 +43,7 @@ _STREETS = np.array([None, "preflop", "flop", "turn", "river", "showdown"], dtyp
 _VARIANTS = {"holdem": 0, "omaha": 1, "omaha5": 2, "omaha_hilo": 3, "omaha5_hilo": 4,
              "omaha6": 5, "omaha6_hilo": 6, "stud": 7, "stud_hilo": 8, "razz": 9,
              "stud5": 10, "lowball_27_triple": 11, "lowball_27_single": 12, "badugi": 13,
-             "draw_high": 14}
+             "draw_high": 14, "lowball_a5": 15}
 _STRUCTURES = {"fixed_limit": 0, "pot_limit": 1, "half_pot": 1, "no_limit": 2}
 
 
@@ -422,7 +422,7 @@ def _game_columns(table: pa.Table, starts: np.ndarray, cash: Settings,
     # the single-draw games at fixed limit play under the two-round cap (cap.two_round), as
     # the stud/draw hooks set it: their own settings rows, after all the others
     two_round = limit & np.isin(v_code, (_VARIANTS["lowball_27_single"],
-                                         _VARIANTS["draw_high"]))
+                                         _VARIANTS["draw_high"], _VARIANTS["lowball_a5"]))
     if two_round.any():
         n_rows = len(settings)
         settings.extend(_two_round(st) for st in settings[:n_rows])
