@@ -324,7 +324,8 @@ def test_real_stud_draw_and_mixed_site_hands() -> None:
 
 # --- draw (issue 24): 2-7 single and triple draw, badugi and draw high, dealt with blinds ---
 
-DRAW_GAMES = ("lowball_27_triple", "lowball_27_single", "badugi", "draw_high", "lowball_a5")
+DRAW_GAMES = ("lowball_27_triple", "lowball_27_single", "badugi", "draw_high", "lowball_a5",
+              "jacks_or_better")
 
 
 @pytest.mark.parametrize("variant", DRAW_GAMES)

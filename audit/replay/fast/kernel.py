@@ -53,16 +53,16 @@ G_VARIANT, G_STRUCTURE, G_BB, G_SB, G_SMALL_BET, G_BIG_BET, G_MIN_BET, G_BUTTON,
 N_GAME = 13
 V_HOLDEM, V_OMAHA, V_OMAHA5, V_OMAHA_HILO, V_OMAHA5_HILO, V_OMAHA6, V_OMAHA6_HILO, \
     V_STUD, V_STUD_HILO, V_RAZZ, V_STUD5, V_27_TRIPLE, V_27_SINGLE, V_BADUGI, \
-    V_DRAW_HIGH, V_LOWBALL_A5 = range(16)
+    V_DRAW_HIGH, V_LOWBALL_A5, V_JACKS = range(17)
 V_FIRST_STUD = V_STUD  # V_STUD..V_STUD5: stud games
 V_FIRST_DRAW = V_27_TRIPLE  # from here on: draw games (audit/poker/variants.py)
-HOLE_CARDS = (2, 4, 5, 4, 5, 6, 6, 7, 7, 7, 5, 5, 5, 4, 5, 5)  # by variant code
+HOLE_CARDS = (2, 4, 5, 4, 5, 6, 6, 7, 7, 7, 5, 5, 5, 4, 5, 5, 5)  # by variant code
 # draw games by variant code - V_FIRST_DRAW: draws, first round at the big bet, lowball
 # (LOWBALL-OPEN); the single-draw games' two-round cap comes with their settings row
 # (audit/replay/fast/table.py)
-DRAWS = (3, 1, 3, 1, 1)
-DRAW_BIG_FROM = (2, 1, 2, 1, 1)
-DRAW_LOWBALL = (1, 1, 0, 0, 1)
+DRAWS = (3, 1, 3, 1, 1, 1)
+DRAW_BIG_FROM = (2, 1, 2, 1, 1, 1)
+DRAW_LOWBALL = (1, 1, 0, 0, 1, 0)
 # seven-card stud (audit/poker/variants.py): how the n-th card of a hand is dealt, 1 = up
 # stud games by variant code - V_FIRST_STUD (audit/poker/variants.py): how the n-th card of
 # a hand is dealt (1 = up), the cards each holds on the first street, the first round at the
@@ -99,8 +99,8 @@ H_STREET, H_CUR_BET, H_LAST_RAISE, H_FR_COUNT, H_BETS, H_CAPPED, H_AGGRESSOR, H_
     H_SETTINGS, H_RAKE, H_REFUNDS_ALL, H_ANTE, H_STRADDLE_SEAT, H_POT_NET, H_STUD, \
     H_BIG_FROM, H_PENDING, H_BRING_SEAT, H_BRING_DONE, H_OPEN_PAIR, H_BIG_SEEN, H_BURN_MARK, \
     H_BAD_BURN, H_ANTES_CHECKED, H_DEALT, H_FAMILY, H_CAP_MULTI, H_PHASE, H_IN_DRAW, \
-    H_DRAW_POS, H_OPENED, H_FIRST_ACTION, H_HOLE_CARDS = range(48)
-N_SCALARS = 48
+    H_DRAW_POS, H_OPENED, H_FIRST_ACTION, H_HOLE_CARDS, H_OPENER, H_OPENER_FIRST = range(50)
+N_SCALARS = 50
 
 BOARD_AFTER = (0, 3, 4, 5)
 POSITION_NAMES = ("", "BTN", "SB", "BB", "CO", "HJ", "LJ", "UTG")  # then 8+i = UTG+i
@@ -768,7 +768,10 @@ def _draw_strength(variant, cards, table5, table6, table7, flush_suit, by_mask, 
             if cards[j] == JOKER:
                 cards[j] = _joker_low(cards, 5)
         return low_a5(cards, 5, 0)
-    if variant == V_DRAW_HIGH:
+    if variant == V_DRAW_HIGH or variant == V_JACKS:
+        if _holds(cards, 5, JOKER):
+            return _joker_high(cards[:5], table5, table6, table7, flush_suit, by_mask,
+                               strengths, card_value)
         return _strength(cards, 5, table5, table6, table7, flush_suit, by_mask, strengths,
                          card_value)
     return low_27(cards)
@@ -814,6 +817,13 @@ def _end_draw(hole_n, S, H, order):
     if H[H_TO_ACT] and _remaining(S, order, H[H_N_ORDER]) > 1:
         return 7  # DEAL-PREMATURE
     _new_round(S, H, order, H[H_PHASE])
+    o = H[H_OPENER]
+    if o and H[H_TO_ACT] and H[H_OPENER_FIRST]:
+        # ORDER-DRAW-AFTER: the opener acts first, or the next player if he cannot
+        if S[S_IN, o] and not S[S_FOLDED, o] and S[S_STACK, o] > 0:
+            H[H_TO_ACT] = o
+        else:
+            H[H_TO_ACT] = _next_to_act(S, H, order, o)
     H[H_DRAW_POS] = -1
     for ix in range(H[H_N_ORDER]):
         S[S_SERVED, order[ix]] = 0
@@ -847,8 +857,14 @@ def _draw(k, s, amount, n_disc, parsed, hole, variant, S, H, order):
     if not H[H_IN_DRAW]:
         if H[H_TO_ACT] and _remaining(S, order, H[H_N_ORDER]) > 1:
             return 7  # DEAL-PREMATURE: the draw before the betting was complete
-        if H[H_PHASE] == 0 and not H[H_BB_SEAT]:
-            return 115  # no big blind: an ante deal whose order after the draw may differ
+        if H[H_PHASE] == 0:
+            # hooks.py _opener_first: after the draw the opener acts first at jacks, and at
+            # draw high dealt with an ante and no blinds; any other deal with no big blind
+            # goes back
+            H[H_OPENER_FIRST] = variant == V_JACKS or (
+                variant == V_DRAW_HIGH and not H[H_BB_SEAT] and not H[H_SB_SEAT])
+            if not H[H_BB_SEAT] and not H[H_OPENER_FIRST]:
+                return 115
         H[H_PHASE] += 1
         H[H_IN_DRAW] = 1
         for ix in range(H[H_N_ORDER]):
@@ -895,7 +911,155 @@ def _draw(k, s, amount, n_disc, parsed, hole, variant, S, H, order):
 
 
 @njit(cache=True)
-def _draw_before(k, s, variant, hole_n, S, H, order, P):
+def _opens(s, amount, total, variant, hole, S, H):
+    """hooks.py before_action, the first bet or raise before the draw: at the ante games
+    (draw high, jacks; ANTE-DRAW) at fixed limit an opening of two bets (DRAWHI-OPEN) or an
+    all-in opening short of the bet (DRAWHI-ALLIN-ANTES) goes back; at jacks the opener's
+    five cards must be known, without the joker, and hold openers (JACKS-OPENERS; unknown
+    cards: JACKS-SPLIT-OPENERS is judged at the end), else the hand goes back."""
+    if variant != V_JACKS and variant != V_DRAW_HIGH:
+        return 0
+    if H[H_STRUCTURE] == FL and H[H_CUR_BET] == 0:
+        add = amount if amount != MISSING else (total - S[S_BET, s] if total != MISSING
+                                                else MISSING)
+        if add != MISSING:
+            if S[S_BET, s] + add == 2 * H[H_SMALL_BET] and not H[H_BB_SEAT]:
+                return 124
+            if 0 < add == S[S_STACK, s] and S[S_BET, s] + add < H[H_SMALL_BET]:
+                return 125
+    if variant == V_JACKS and not _openers(hole[s], S[S_HOLE_N, s]):
+        return 126
+    return 0
+
+
+@njit(cache=True)
+def _openers(cards, n):
+    """jokers.py has_openers, the joker (one) playing as an ace or as the card completing a
+    straight or flush: False also for cards not all known."""
+    if n != 5:
+        return False
+    jokers = 0
+    five = np.empty(5, np.int64)
+    for j in range(5):
+        five[j] = cards[j]
+        if cards[j] < 0:
+            return False
+        if cards[j] == JOKER:
+            jokers += 1
+            at = j
+    if jokers == 0:
+        return _has_openers(five, 5)
+    if jokers > 1:
+        return False
+    no_ace = True
+    for c in range(JOKER):
+        if _holds(cards, 5, c):
+            continue
+        five[at] = c
+        if c >> 2 == 12:
+            no_ace = False
+            if _has_openers(five, 5):
+                return True
+        elif _straight_or_flush(five):
+            return True
+    return no_ace  # four aces and the joker: five aces
+
+
+@njit(cache=True, inline="always")
+def _holds(cards, n, c):
+    for j in range(n):
+        if cards[j] == c:
+            return True
+    return False
+
+
+@njit(cache=True)
+def _straight_or_flush(five):
+    suits = 0
+    mask = 0
+    for j in range(5):
+        suits |= 1 << (five[j] & 3)
+        mask |= 1 << (five[j] >> 2)
+    if suits & (suits - 1) == 0:
+        return True
+    if _bits(mask) != 5:
+        return False
+    low = 0
+    while not mask >> low & 1:
+        low += 1
+    return mask >> low == 0b11111 or mask == 0b1000000001111
+
+
+@njit(cache=True)
+def _joker_high(cards, table5, table6, table7, flush_suit, by_mask, strengths, card_value):
+    """jokers.py game_strength("high") of five known cards holding one joker: the best of
+    the joker as any ace not held, or as any card making a straight or flush; five aces when
+    every ace is held."""
+    at = 0
+    for j in range(5):
+        if cards[j] == JOKER:
+            at = j
+    best = 0
+    no_ace = True
+    five = cards.copy()
+    for c in range(JOKER):
+        if _holds(cards, 5, c):
+            continue
+        five[at] = c
+        v = _strength(five, 5, table5, table6, table7, flush_suit, by_mask, strengths,
+                      card_value)
+        cat = v >> 20
+        if c >> 2 == 12:
+            no_ace = False
+        if c >> 2 == 12 or cat == 4 or cat == 5 or cat == 8:  # STRAIGHT, FLUSH, S. FLUSH
+            if v > best:
+                best = v
+    if no_ace:
+        return (8 << 20) | 0xFFFFF  # FIVE_ACES
+    return best
+
+
+@njit(cache=True)
+def _has_openers(cards, n):
+    """jokers.py has_openers for five known cards without the joker (anything else: False):
+    a pair of jacks or better, two pair, trips, a straight, a flush or better."""
+    if n != 5:
+        return False
+    counts = np.zeros(13, np.int64)
+    suits = 0
+    for j in range(5):
+        c = cards[j]
+        if c < 0 or c >= JOKER:
+            return False
+        counts[c >> 2] += 1
+        suits |= 1 << (c & 3)
+    pairs = 0
+    high_pair = False
+    mask = 0
+    for r in range(13):
+        if counts[r]:
+            mask |= 1 << r
+        if counts[r] >= 3:
+            return True
+        if counts[r] == 2:
+            pairs += 1
+            if r >= 9:  # jacks (2 = 0 .. A = 12)
+                high_pair = True
+    if pairs >= 2 or high_pair:
+        return True
+    if suits & (suits - 1) == 0:
+        return True  # a flush
+    if pairs == 0:
+        low = 0
+        while not mask >> low & 1:
+            low += 1
+        if mask >> low == 0b11111 or mask == 0b1000000001111:  # a straight, or the wheel
+            return True
+    return False
+
+
+@njit(cache=True)
+def _draw_before(k, s, amount, total, variant, hole, hole_n, S, H, order, P):
     """hooks.py before_action in a draw game; 0, or the reason the hand goes back."""
     H[H_FIRST_ACTION] = 1
     if H[H_IN_DRAW]:
@@ -904,6 +1068,11 @@ def _draw_before(k, s, variant, hole_n, S, H, order, P):
             return why
     if s == MISSING or not (0 < s < H[H_SIZE]):
         return 40
+    if H[H_STREET] == 0 and not H[H_OPENER] and (k == K_BET or k == K_RAISE):
+        why = _opens(s, amount, total, variant, hole, S, H)
+        if why:
+            return why
+        H[H_OPENER] = s
     if H[H_STREET] == 0 and DRAW_LOWBALL[variant - V_FIRST_DRAW] and not H[H_OPENED]:
         if k == K_BET or k == K_RAISE or k == K_COMPLETE:
             H[H_OPENED] = 1
@@ -1146,7 +1315,9 @@ def _replay_one(lo, hi, kind, seat, amount, total, detail, flags, cards_data, ca
         H[H_DRAW_POS] = -1
     hole_n = HOLE_CARDS[variant]
     H[H_HOLE_CARDS] = hole_n
-    joker = variant == V_LOWBALL_A5  # jokers.py JOKER_GAMES (draw high's joker goes back)
+    # jokers.py JOKER_GAMES: ace-to-five and the high draw games play a joker (a high hand
+    # holding it goes back at the showdown)
+    joker = variant == V_LOWBALL_A5 or variant == V_DRAW_HIGH or variant == V_JACKS
     hilo = variant == V_OMAHA_HILO or variant == V_OMAHA5_HILO or variant == V_OMAHA6_HILO
     # seats first: the table size is the highest seat (or the button)
     max_seat = 0
@@ -1185,7 +1356,8 @@ def _replay_one(lo, hi, kind, seat, amount, total, detail, flags, cards_data, ca
                 if why:
                     return why
             elif draw:
-                why = _draw_before(k, s, variant, hole_n, S, H, order, P)
+                why = _draw_before(k, s, amount[i], total[i], variant, hole, hole_n, S, H,
+                                   order, P)
                 if why:
                     return why
             why = _act(k, s, amount[i], total[i], S, H, order, P)
