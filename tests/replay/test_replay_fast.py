@@ -271,7 +271,7 @@ def test_integer_columns_read_nulls_as_missing() -> None:
 
 # --- stud (issue 24): the kernel replays seven-card stud, stud high-low, razz, five-card stud ---
 
-STUD_GAMES = ("stud", "stud_hilo", "razz", "stud5")
+STUD_GAMES = ("stud", "stud_hilo", "razz", "stud5", "mississippi")
 
 
 @pytest.mark.parametrize("variant", STUD_GAMES)

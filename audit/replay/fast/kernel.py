@@ -52,11 +52,11 @@ G_VARIANT, G_STRUCTURE, G_BB, G_SB, G_SMALL_BET, G_BIG_BET, G_MIN_BET, G_BUTTON,
     G_TOURNAMENT, G_SETTINGS, G_SUPPORTED, G_ANTE, G_BRING_IN = range(13)
 N_GAME = 13
 V_HOLDEM, V_OMAHA, V_OMAHA5, V_OMAHA_HILO, V_OMAHA5_HILO, V_OMAHA6, V_OMAHA6_HILO, \
-    V_STUD, V_STUD_HILO, V_RAZZ, V_STUD5, V_27_TRIPLE, V_27_SINGLE, V_BADUGI, \
-    V_DRAW_HIGH, V_LOWBALL_A5, V_JACKS = range(17)
-V_FIRST_STUD = V_STUD  # V_STUD..V_STUD5: stud games
+    V_STUD, V_STUD_HILO, V_RAZZ, V_STUD5, V_MISSISSIPPI, V_27_TRIPLE, V_27_SINGLE, \
+    V_BADUGI, V_DRAW_HIGH, V_LOWBALL_A5, V_JACKS = range(18)
+V_FIRST_STUD = V_STUD  # V_STUD..V_MISSISSIPPI: stud games
 V_FIRST_DRAW = V_27_TRIPLE  # from here on: draw games (audit/poker/variants.py)
-HOLE_CARDS = (2, 4, 5, 4, 5, 6, 6, 7, 7, 7, 5, 5, 5, 4, 5, 5, 5)  # by variant code
+HOLE_CARDS = (2, 4, 5, 4, 5, 6, 6, 7, 7, 7, 5, 7, 5, 5, 4, 5, 5, 5)  # by variant code
 # draw games by variant code - V_FIRST_DRAW: draws, first round at the big bet, lowball
 # (LOWBALL-OPEN); the single-draw games' two-round cap comes with their settings row
 # (audit/replay/fast/table.py)
@@ -68,9 +68,20 @@ DRAW_LOWBALL = (1, 1, 0, 0, 1, 0)
 # a hand is dealt (1 = up), the cards each holds on the first street, the first round at the
 # big bet (five-card stud: none)
 STUD_UP = ((0, 0, 1, 1, 1, 1, 0), (0, 0, 1, 1, 1, 1, 0), (0, 0, 1, 1, 1, 1, 0),
-           (0, 1, 1, 1, 1, 0, 0))
-STUD_FIRST = (3, 3, 3, 2)
-STUD_BIG_FROM = (2, 2, 2, 99)
+           (0, 1, 1, 1, 1, 0, 0), (0, 0, 1, 1, 1, 1, 1))
+STUD_FIRST = (3, 3, 3, 2, 3)
+STUD_BIG_FROM = (2, 2, 2, 99, 2)
+# VariantSpec.counts: the cards each holds in each betting round (then 99: no such round),
+# the street a hand of n cards is on (hooks.py deal(): the first round whose count covers
+# n; -1 before the first), the upcards on each street, and the last street
+STUD_COUNTS = ((3, 4, 5, 6, 7), (3, 4, 5, 6, 7), (3, 4, 5, 6, 7), (2, 3, 4, 5, 99),
+               (3, 5, 6, 7, 99))
+STUD_STREET_OF = ((-1, -1, -1, 0, 1, 2, 3, 4, 4), (-1, -1, -1, 0, 1, 2, 3, 4, 4),
+                  (-1, -1, -1, 0, 1, 2, 3, 4, 4), (-1, -1, 0, 1, 2, 3, 3, 3, 3),
+                  (-1, -1, -1, 0, 1, 1, 2, 3, 3))
+STUD_UPS = ((1, 2, 3, 4, 4), (1, 2, 3, 4, 4), (1, 2, 3, 4, 4), (1, 2, 3, 4, 4),
+            (1, 3, 4, 5, 5))
+STUD_LAST = (4, 4, 4, 3, 3)
 FL, PL, NL = 0, 1, 2
 
 # profile settings columns (one row per Settings a hand can use: G_SETTINGS is the row)
@@ -460,6 +471,10 @@ def _board_key(cards, lo, hi, low):
         shape = 0
     if low:
         shape = 4 - shape
+    elif top == 4:  # five upcards (Mississippi): a full house between trips and quads
+        shape = 5
+    elif top == 3 and pairs:
+        shape = 4
     return (shape << 24) | ranks
 
 
@@ -472,7 +487,6 @@ def _stud_deal(i, d, s, n, parsed, hole, seen, S, H, order, burns, variant, hole
         return 11
     hn = S[S_HOLE_N, s]
     faces = STUD_UP[variant - V_FIRST_STUD]
-    first = STUD_FIRST[variant - V_FIRST_STUD]
     if hn + n > hole_n:
         return 12  # STUD-CARD-COUNT
     for j in range(n):
@@ -487,7 +501,7 @@ def _stud_deal(i, d, s, n, parsed, hole, seen, S, H, order, burns, variant, hole
     H[H_DEALT] += n
     if H[H_DEALT] > 52:
         return 83  # STUD-SHORT-DECK
-    k = hn + n - first
+    k = STUD_STREET_OF[variant - V_FIRST_STUD][hn + n]
     if k > H[H_STREET]:
         if k != H[H_STREET] + 1:
             return 84
@@ -514,7 +528,7 @@ def _stud_first(variant, hole, S, H, order):
     first = STUD_FIRST[variant - V_FIRST_STUD]
     razz = variant == V_RAZZ
     street = H[H_STREET]
-    n_up = street + 1 if street < 4 else 4
+    n_up = STUD_UPS[variant - V_FIRST_STUD][street]
     b = 0
     best = 0
     for i in range(H[H_N_ORDER]):
@@ -540,7 +554,7 @@ def _stud_resolve(variant, hole, S, H, order):
     street = H[H_STREET]
     for i in range(n):
         s = order[i]
-        if not S[S_FOLDED, s] and S[S_HOLE_N, s] != STUD_FIRST[variant - V_FIRST_STUD] + street:
+        if not S[S_FOLDED, s] and S[S_HOLE_N, s] != STUD_COUNTS[variant - V_FIRST_STUD][street]:
             return 85  # a player still in without this street's cards
     if street == 0:
         b = _stud_first(variant, hole, S, H, order)
@@ -690,7 +704,7 @@ def _stud_finish(S, H, order, burns, variant, hole_n):
         s = order[i]
         c = S[S_HOLE_N, s]
         if (c and c < hole_n and not S[S_FOLDED, s]
-                and H[H_STREET] == hole_n - STUD_FIRST[variant - V_FIRST_STUD] and rem > 1):
+                and H[H_STREET] == STUD_LAST[variant - V_FIRST_STUD] and rem > 1):
             return 92  # STUD-CARD-COUNT: short at the showdown
     if burns and H[H_BAD_BURN]:
         return 19  # STUD-BURN-ERROR
