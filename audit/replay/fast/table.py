@@ -412,10 +412,11 @@ def _game_columns(table: pa.Table, starts: np.ndarray, cash: Settings,
     stud = (v_code >= K.V_FIRST_STUD) & (v_code < K.V_FIRST_DRAW)
     limit = s_code == _STRUCTURES["fixed_limit"]
     stud_ok = stud & limit & ((bring_in > 0) | (bb == 0))
-    # the draw games at fixed limit, dealt with blinds
+    # the draw games dealt with blinds
     # (draw high and jacks also dealt with antes and no blinds: ANTE-DRAW)
     ante_draw = np.isin(v_code, (_VARIANTS["draw_high"], _VARIANTS["jacks_or_better"]))
-    draw_ok = (v_code < K.V_FIRST_DRAW) | (limit & (bring_in == 0) & ((bb > 0) | ante_draw))
+    # at any limit: pot and no limit bet as hold'em does (the half-pot games go back above)
+    draw_ok = (v_code < K.V_FIRST_DRAW) | ((bring_in == 0) & ((bb > 0) | ante_draw))
     supported = (has_game & (v_code >= 0) & ((bring_in == 0) | stud) & (~stud | stud_ok)
                  & draw_ok
                  & ~dead_button & ~half_pot
