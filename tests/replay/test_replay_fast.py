@@ -357,11 +357,12 @@ def test_every_game_at_once_clean_and_with_violations(tmp_path: Path) -> None:
     """--variant all: button, stud and draw games side by side in one table."""
     clean = _simulated(tmp_path / "clean", hands=6000, seed=23, variant="all",
                        structure="fixed_limit", tables=14)
-    # 0.79 measured: ace-to-five lowball, jacks or better and Mississippi stud go back whole
-    assert_same(clean, min_fast=0.7)
+    # every family compiled: 1.0 measured on 8,000 clean hands (0.675 before ace-to-five,
+    # jacks or better and Mississippi stud were)
+    assert_same(clean, min_fast=0.95)
     flagged = _simulated(tmp_path / "flagged", hands=6000, seed=24, variant="all",
                          structure="fixed_limit", tables=14, violations=0.25)
-    assert_same(flagged, min_fast=0.5)
+    assert_same(flagged, min_fast=0.75)  # 0.85 measured on 8,000 hands
 
 
 # --- big-bet draw (issue 24): pot- and no-limit draw games bet as hold'em's big-bet rounds ---
@@ -400,3 +401,14 @@ def test_big_bet_draw_hands_with_injected_violations(tmp_path: Path, variant: st
                                      structure="fixed_limit", tables=6, violations=0.25),
                           "no_limit")
     assert_same(table, min_fast=0.5)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("variant", BIG_BET_DRAW)
+@pytest.mark.parametrize("violations", [0.0, 0.2])
+def test_tens_of_thousands_of_big_bet_draw_hands(tmp_path: Path, variant: str,
+                                                 violations: float) -> None:
+    table = _at_structure(_simulated(tmp_path, hands=20_000, seed=25, variant=variant,
+                                     structure="fixed_limit", tables=12,
+                                     violations=violations), "no_limit")
+    assert_same(table, min_fast=0.8 if not violations else 0.5)

@@ -2,12 +2,14 @@
 
 `replay_batch` walks every hand of an event table with the same rules as the reference replay
 (audit/replay/hand.py and the modules it calls) for the common case: hold'em and Omaha high
-at fixed, pot and no limit, blinds, hole and board cards, showdowns, awards and rake; and at
-fixed limit seven-card stud, stud high-low, razz and five-card stud (antes, the bring-in,
-first to act by the upcards, the open pair) and the draw games dealt with blinds, 2-7 single
-and triple draw, badugi and draw high (the draws, hand sizes, the lowball opening), as the
-stud/draw hooks (audit/replay/family/hooks.py) replay them: one betting, pot and award model
-for all. It never writes a finding. Wherever the reference replay would flag something, or the hand
+at fixed, pot and no limit, blinds, hole and board cards, showdowns, awards and rake; at
+fixed limit seven-card stud, stud high-low, razz, five-card stud and Mississippi stud (antes,
+the bring-in, first to act by the upcards, the open pair, the rounds by card count); and at
+any limit the draw games, 2-7 single and triple draw, ace-to-five (the joker, the sevens rule
+and check-raise handed back), badugi, draw high, and jacks or better (openers, the opener
+first after the draw), dealt with blinds or, draw high and jacks, with antes (the draws, hand
+sizes, the lowball opening), as the stud/draw hooks (audit/replay/family/hooks.py) replay
+them: one betting, pot and award model for all (big-bet stud goes back). It never writes a finding. Wherever the reference replay would flag something, or the hand
 holds anything this kernel does not model (antes, straddles, dead blinds, run it twice,
 hi-lo, live-table events, unknown cards a pot depends on, ...), it stops and marks the hand
 for the reference replay instead. A hand it marks clean therefore has no findings, and its
