@@ -9,10 +9,11 @@ any limit the draw games, 2-7 single and triple draw, ace-to-five (the joker, th
 and check-raise handed back), badugi, draw high, and jacks or better (openers, the opener
 first after the draw), dealt with blinds or, draw high and jacks, with antes (the draws, hand
 sizes, the lowball opening), as the stud/draw hooks (audit/replay/family/hooks.py) replay
-them: one betting, pot and award model for all (big-bet stud goes back). It never writes a finding. Wherever the reference replay would flag something, or the hand
-holds anything this kernel does not model (antes, straddles, dead blinds, run it twice,
-hi-lo, live-table events, unknown cards a pot depends on, ...), it stops and marks the hand
-for the reference replay instead. A hand it marks clean therefore has no findings, and its
+them: one betting, pot and award model for all (big-bet stud goes back). It never writes a
+finding. Wherever the reference replay would flag something, or the hand holds anything this
+kernel does not model (antes, straddles, dead blinds, run it twice, hi-lo, live-table
+events, unknown cards a pot depends on, ...), it stops and marks the hand for the reference
+replay instead. A hand it marks clean therefore has no findings, and its
 projection rows equal the reference replay's (tests/replay/test_replay_fast.py holds both to that).
 
 Inputs are integer columns decoded once per table (audit/replay/fast/table.py); outputs are
