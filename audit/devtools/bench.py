@@ -176,6 +176,12 @@ def _at_structure(events: pa.Table, structure: str) -> pa.Table:
     fields = [game.field(i) for i in range(game.type.num_fields)]
     at = names.index("structure")
     fields[at] = pa.array([structure] * len(game), game.type.field(at).type)
+    # a big-bet header: the minimum bet is the big blind; no fixed-limit bet sizes
+    fields[names.index("min_bet")] = fields[names.index("big_blind")].cast(
+        game.type.field(names.index("min_bet")).type)
+    for name in ("small_bet", "big_bet"):
+        i = names.index(name)
+        fields[i] = pa.nulls(len(game), game.type.field(i).type)
     return events.set_column(events.column_names.index("game"), events.field("game"),
                              pa.StructArray.from_arrays(fields, fields=list(game.type),
                                                         mask=game.is_null()))
