@@ -158,9 +158,33 @@ def bench_replay(phh_files: Sequence[Path], *, repeats: int = 3, pokerkit_hands:
     }
 
 
-# PokerKit's stud and draw variants, as the simulator names the games
-STUD_DRAW_GAMES = (("F7S", "stud"), ("F7S/8", "stud_hilo"), ("FR", "razz"),
-                   ("F2L3D", "lowball_27_triple"), ("FB", "badugi"))
+# PokerKit's stud and draw variants, as the simulator names the games, and the structure.
+# PokerKit plays none of five-card or Mississippi stud, ace-to-five, jacks or better, draw
+# high, or 2-7 single draw at fixed limit; of the big-bet draw games, no-limit 2-7 single draw
+STUD_DRAW_GAMES = (("F7S", "stud", "fixed_limit"), ("F7S/8", "stud_hilo", "fixed_limit"),
+                   ("FR", "razz", "fixed_limit"),
+                   ("F2L3D", "lowball_27_triple", "fixed_limit"),
+                   ("FB", "badugi", "fixed_limit"),
+                   ("N2L1D", "lowball_27_single", "no_limit"))
+
+
+def _at_structure(events: pa.Table, structure: str) -> pa.Table:
+    """The same hands at another betting structure (the simulator deals the draw games at
+    fixed limit; its bets and raises, one bet more each, are legal no-limit wagers)."""
+    game = events.column("game").combine_chunks()
+    names = [game.type.field(i).name for i in range(game.type.num_fields)]
+    fields = [game.field(i) for i in range(game.type.num_fields)]
+    at = names.index("structure")
+    fields[at] = pa.array([structure] * len(game), game.type.field(at).type)
+    # a big-bet header: the minimum bet is the big blind; no fixed-limit bet sizes
+    fields[names.index("min_bet")] = fields[names.index("big_blind")].cast(
+        game.type.field(names.index("min_bet")).type)
+    for name in ("small_bet", "big_bet"):
+        i = names.index(name)
+        fields[i] = pa.nulls(len(game), game.type.field(i).type)
+    return events.set_column(events.column_names.index("game"), events.field("game"),
+                             pa.StructArray.from_arrays(fields, fields=list(game.type),
+                                                        mask=game.is_null()))
 
 
 def bench_stud_draw(*, hands: int = 1_000, repeats: int = 3, seed: int = 7
@@ -168,20 +192,23 @@ def bench_stud_draw(*, hands: int = 1_000, repeats: int = 3, seed: int = 7
     """Hands/s replaying and validating stud and draw hands: ours (the audit's path) vs
     PokerKit's HandHistory replay, per game, on the same hands.
 
-    The hands are simulated (fixed limit), exported to PHH, and kept when PokerKit replays
-    them (it refuses some of the simulator's table situations, e.g. a player sitting out);
-    both sides then replay exactly the kept hands. Parsing is excluded on both sides."""
+    The hands are simulated (fixed limit; the no-limit game's are relabelled), exported to
+    PHH, and kept when PokerKit replays them (it refuses some of the simulator's table
+    situations, e.g. a player sitting out); both sides then replay exactly the kept hands.
+    Parsing is excluded on both sides."""
     pokerkit = _pokerkit()
     settings = Settings(load_profile("montana"))
     tournament = Settings(load_profile("montana", ("tournament",)))
     out: dict[str, Any] = {}
     with tempfile.TemporaryDirectory() as tmp, warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        for code, variant in STUD_DRAW_GAMES:
+        for code, variant, structure in STUD_DRAW_GAMES:
             store = Store(Path(tmp) / variant)
             simulate(store.root, hands=hands, seed=seed, variant=variant,
                      structure="fixed_limit", tables=4)
             events = pa.concat_tables([read_event_file(f) for f in store.event_files()])
+            if structure != "fixed_limit":
+                events = _at_structure(events, structure)
             kept_ids, histories = [], []
             for hand in _hand_rows(events):
                 try:
@@ -478,7 +505,7 @@ def run_bench(phh_files: Sequence[Path] = (), *, quick: bool = False,
          f"{replay['fast_path_share']:.1%} of hands proven clean by the compiled path")
     result["replay"] = replay
     stud_draw = bench_stud_draw(hands=100 if quick else 1_000, repeats=1 if quick else 3)
-    echo("replay, stud and draw (simulated fixed-limit hands PokerKit replays): "
+    echo("replay, stud and draw (simulated hands PokerKit replays): "
          + "; ".join(f"{code} {r['ours_hands_per_second']:,} vs PokerKit "
                      f"{r['pokerkit_hands_per_second']:,} hands/s = {r['ratio']}x "
                      f"({r['hands']} hands)" for code, r in stud_draw.items()))

@@ -95,7 +95,7 @@ def test_bench_quick_reports_ratios_against_pokerkit(tmp_path: Path):
     data = json.loads(out.read_text())
     for section in ("replay", "evaluator"):
         assert data[section]["ratio"] > 1
-    assert set(data["replay_stud_draw"]) == {"F7S", "F7S/8", "FR", "F2L3D", "FB"}
+    assert set(data["replay_stud_draw"]) == {"F7S", "F7S/8", "FR", "F2L3D", "FB", "N2L1D"}
     for game in data["replay_stud_draw"].values():  # the same hands on both sides
         assert game["hands"] > 0 and game["ours_hands_per_second"] > 0
         assert game["pokerkit_hands_per_second"] > 0

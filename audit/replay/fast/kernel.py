@@ -2,15 +2,18 @@
 
 `replay_batch` walks every hand of an event table with the same rules as the reference replay
 (audit/replay/hand.py and the modules it calls) for the common case: hold'em and Omaha high
-at fixed, pot and no limit, blinds, hole and board cards, showdowns, awards and rake; and at
-fixed limit seven-card stud, stud high-low, razz and five-card stud (antes, the bring-in,
-first to act by the upcards, the open pair) and the draw games dealt with blinds, 2-7 single
-and triple draw, badugi and draw high (the draws, hand sizes, the lowball opening), as the
-stud/draw hooks (audit/replay/family/hooks.py) replay them: one betting, pot and award model
-for all. It never writes a finding. Wherever the reference replay would flag something, or the hand
-holds anything this kernel does not model (antes, straddles, dead blinds, run it twice,
-hi-lo, live-table events, unknown cards a pot depends on, ...), it stops and marks the hand
-for the reference replay instead. A hand it marks clean therefore has no findings, and its
+at fixed, pot and no limit, blinds, hole and board cards, showdowns, awards and rake; at
+fixed limit seven-card stud, stud high-low, razz, five-card stud and Mississippi stud (antes,
+the bring-in, first to act by the upcards, the open pair, the rounds by card count); and at
+any limit the draw games, 2-7 single and triple draw, ace-to-five (the joker, the sevens rule
+and check-raise handed back), badugi, draw high, and jacks or better (openers, the opener
+first after the draw), dealt with blinds or, draw high and jacks, with antes (the draws, hand
+sizes, the lowball opening), as the stud/draw hooks (audit/replay/family/hooks.py) replay
+them: one betting, pot and award model for all (big-bet stud goes back). It never writes a
+finding. Wherever the reference replay would flag something, or the hand holds anything this
+kernel does not model (antes, straddles, dead blinds, run it twice, hi-lo, live-table
+events, unknown cards a pot depends on, ...), it stops and marks the hand for the reference
+replay instead. A hand it marks clean therefore has no findings, and its
 projection rows equal the reference replay's (tests/replay/test_replay_fast.py holds both to that).
 
 Inputs are integer columns decoded once per table (audit/replay/fast/table.py); outputs are
@@ -52,25 +55,36 @@ G_VARIANT, G_STRUCTURE, G_BB, G_SB, G_SMALL_BET, G_BIG_BET, G_MIN_BET, G_BUTTON,
     G_TOURNAMENT, G_SETTINGS, G_SUPPORTED, G_ANTE, G_BRING_IN = range(13)
 N_GAME = 13
 V_HOLDEM, V_OMAHA, V_OMAHA5, V_OMAHA_HILO, V_OMAHA5_HILO, V_OMAHA6, V_OMAHA6_HILO, \
-    V_STUD, V_STUD_HILO, V_RAZZ, V_STUD5, V_27_TRIPLE, V_27_SINGLE, V_BADUGI, \
-    V_DRAW_HIGH = range(15)
-V_FIRST_STUD = V_STUD  # V_STUD..V_STUD5: stud games
+    V_STUD, V_STUD_HILO, V_RAZZ, V_STUD5, V_MISSISSIPPI, V_27_TRIPLE, V_27_SINGLE, \
+    V_BADUGI, V_DRAW_HIGH, V_LOWBALL_A5, V_JACKS = range(18)
+V_FIRST_STUD = V_STUD  # V_STUD..V_MISSISSIPPI: stud games
 V_FIRST_DRAW = V_27_TRIPLE  # from here on: draw games (audit/poker/variants.py)
-HOLE_CARDS = (2, 4, 5, 4, 5, 6, 6, 7, 7, 7, 5, 5, 5, 4, 5)  # by variant code
+HOLE_CARDS = (2, 4, 5, 4, 5, 6, 6, 7, 7, 7, 5, 7, 5, 5, 4, 5, 5, 5)  # by variant code
 # draw games by variant code - V_FIRST_DRAW: draws, first round at the big bet, lowball
 # (LOWBALL-OPEN); the single-draw games' two-round cap comes with their settings row
 # (audit/replay/fast/table.py)
-DRAWS = (3, 1, 3, 1)
-DRAW_BIG_FROM = (2, 1, 2, 1)
-DRAW_LOWBALL = (1, 1, 0, 0)
+DRAWS = (3, 1, 3, 1, 1, 1)
+DRAW_BIG_FROM = (2, 1, 2, 1, 1, 1)
+DRAW_LOWBALL = (1, 1, 0, 0, 1, 0)
 # seven-card stud (audit/poker/variants.py): how the n-th card of a hand is dealt, 1 = up
 # stud games by variant code - V_FIRST_STUD (audit/poker/variants.py): how the n-th card of
 # a hand is dealt (1 = up), the cards each holds on the first street, the first round at the
 # big bet (five-card stud: none)
 STUD_UP = ((0, 0, 1, 1, 1, 1, 0), (0, 0, 1, 1, 1, 1, 0), (0, 0, 1, 1, 1, 1, 0),
-           (0, 1, 1, 1, 1, 0, 0))
-STUD_FIRST = (3, 3, 3, 2)
-STUD_BIG_FROM = (2, 2, 2, 99)
+           (0, 1, 1, 1, 1, 0, 0), (0, 0, 1, 1, 1, 1, 1))
+STUD_FIRST = (3, 3, 3, 2, 3)
+STUD_BIG_FROM = (2, 2, 2, 99, 2)
+# VariantSpec.counts: the cards each holds in each betting round (then 99: no such round),
+# the street a hand of n cards is on (hooks.py deal(): the first round whose count covers
+# n; -1 before the first), the upcards on each street, and the last street
+STUD_COUNTS = ((3, 4, 5, 6, 7), (3, 4, 5, 6, 7), (3, 4, 5, 6, 7), (2, 3, 4, 5, 99),
+               (3, 5, 6, 7, 99))
+STUD_STREET_OF = ((-1, -1, -1, 0, 1, 2, 3, 4, 4), (-1, -1, -1, 0, 1, 2, 3, 4, 4),
+                  (-1, -1, -1, 0, 1, 2, 3, 4, 4), (-1, -1, 0, 1, 2, 3, 3, 3, 3),
+                  (-1, -1, -1, 0, 1, 1, 2, 3, 3))
+STUD_UPS = ((1, 2, 3, 4, 4), (1, 2, 3, 4, 4), (1, 2, 3, 4, 4), (1, 2, 3, 4, 4),
+            (1, 3, 4, 5, 5))
+STUD_LAST = (4, 4, 4, 3, 3)
 FL, PL, NL = 0, 1, 2
 
 # profile settings columns (one row per Settings a hand can use: G_SETTINGS is the row)
@@ -86,10 +100,11 @@ S_IN, S_FOLDED, S_ACTED, S_START, S_STACK, S_BET, S_CONTRIB, S_ACTED_LEVEL, S_AC
     S_VPIP, S_PFR, S_AGGR, S_CALLS, S_FOLDED_STREET, S_ALLIN_STREET, S_FACED_FROM, \
     S_MUCKED, S_SHOWN, S_SHOWN_N, S_HOLE_N, S_SEAT_EVENT, S_ACTUAL, S_EXPECTED, S_REFUND, \
     S_STRENGTH, S_LIVE_C, S_DEAD, S_ANTES, S_LOW, S_INCLUDED, S_ODD_HIGH, \
-    S_ODD_LOW, S_DREW, S_DRAWN, S_GOT, S_SERVED = range(36)
-N_SEAT_ROWS = 36
+    S_ODD_LOW, S_DREW, S_DRAWN, S_GOT, S_SERVED, S_CHECKED, S_CHECKED_AFTER = range(38)
+N_SEAT_ROWS = 38
 MAX_SEATS = 24  # seat numbers 1..23; a bigger table goes to the reference replay
 MAX_CARDS = 8
+JOKER = 52  # audit/poker/cards.py; the deck's duplicate check (dealing.py Deck) skips it
 
 # hand scalars
 H_STREET, H_CUR_BET, H_LAST_RAISE, H_FR_COUNT, H_BETS, H_CAPPED, H_AGGRESSOR, H_ANCHOR, \
@@ -98,8 +113,8 @@ H_STREET, H_CUR_BET, H_LAST_RAISE, H_FR_COUNT, H_BETS, H_CAPPED, H_AGGRESSOR, H_
     H_SETTINGS, H_RAKE, H_REFUNDS_ALL, H_ANTE, H_STRADDLE_SEAT, H_POT_NET, H_STUD, \
     H_BIG_FROM, H_PENDING, H_BRING_SEAT, H_BRING_DONE, H_OPEN_PAIR, H_BIG_SEEN, H_BURN_MARK, \
     H_BAD_BURN, H_ANTES_CHECKED, H_DEALT, H_FAMILY, H_CAP_MULTI, H_PHASE, H_IN_DRAW, \
-    H_DRAW_POS, H_OPENED, H_FIRST_ACTION, H_HOLE_CARDS = range(48)
-N_SCALARS = 48
+    H_DRAW_POS, H_OPENED, H_FIRST_ACTION, H_HOLE_CARDS, H_OPENER, H_OPENER_FIRST = range(50)
+N_SCALARS = 50
 
 BOARD_AFTER = (0, 3, 4, 5)
 POSITION_NAMES = ("", "BTN", "SB", "BB", "CO", "HJ", "LJ", "UTG")  # then 8+i = UTG+i
@@ -232,9 +247,10 @@ def _index_in(order, n, seat):
 
 
 @njit(cache=True, inline="always")
-def _parse_cards(data, lo, hi, out):
+def _parse_cards(data, lo, hi, out, joker):
     """Cards of one text into `out`; returns the count, -1 for text the reference replay
-    must handle itself (jokers, malformed text, too many cards)."""
+    must handle itself (malformed text, too many cards, and the joker unless `joker`: the
+    games that play it, as JOKER = 52)."""
     n = 0
     i = lo
     while i < hi:
@@ -252,6 +268,8 @@ def _parse_cards(data, lo, hi, out):
             b = data[k + 1]
             if a == 63 and b == 63:  # ??
                 card = -1
+            elif joker and (a == 88 or a == 120) and (b == 106 or b == 74):  # Xj
+                card = JOKER
             else:
                 if 97 <= a <= 122:
                     a -= 32
@@ -384,6 +402,9 @@ def _write_cards(cards, n, buf, pos):
         if c < 0:
             buf[pos] = 63
             buf[pos + 1] = 63
+        elif c == JOKER:
+            buf[pos] = 88
+            buf[pos + 1] = 106
         else:
             buf[pos] = (50, 51, 52, 53, 54, 55, 56, 57, 84, 74, 81, 75, 65)[c >> 2]
             buf[pos + 1] = (99, 100, 104, 115)[c & 3]
@@ -401,7 +422,7 @@ def _give(i, s, n, parsed, hole, seen, S):
     for j in range(n):
         c = parsed[j]
         hole[s, hn + j] = c
-        if c >= 0:
+        if 0 <= c < JOKER:
             if seen[c] >= 0:
                 return 9
             seen[c] = i
@@ -453,6 +474,10 @@ def _board_key(cards, lo, hi, low):
         shape = 0
     if low:
         shape = 4 - shape
+    elif top == 4:  # five upcards (Mississippi): a full house between trips and quads
+        shape = 5
+    elif top == 3 and pairs:
+        shape = 4
     return (shape << 24) | ranks
 
 
@@ -465,7 +490,6 @@ def _stud_deal(i, d, s, n, parsed, hole, seen, S, H, order, burns, variant, hole
         return 11
     hn = S[S_HOLE_N, s]
     faces = STUD_UP[variant - V_FIRST_STUD]
-    first = STUD_FIRST[variant - V_FIRST_STUD]
     if hn + n > hole_n:
         return 12  # STUD-CARD-COUNT
     for j in range(n):
@@ -480,7 +504,7 @@ def _stud_deal(i, d, s, n, parsed, hole, seen, S, H, order, burns, variant, hole
     H[H_DEALT] += n
     if H[H_DEALT] > 52:
         return 83  # STUD-SHORT-DECK
-    k = hn + n - first
+    k = STUD_STREET_OF[variant - V_FIRST_STUD][hn + n]
     if k > H[H_STREET]:
         if k != H[H_STREET] + 1:
             return 84
@@ -507,7 +531,7 @@ def _stud_first(variant, hole, S, H, order):
     first = STUD_FIRST[variant - V_FIRST_STUD]
     razz = variant == V_RAZZ
     street = H[H_STREET]
-    n_up = street + 1 if street < 4 else 4
+    n_up = STUD_UPS[variant - V_FIRST_STUD][street]
     b = 0
     best = 0
     for i in range(H[H_N_ORDER]):
@@ -533,7 +557,7 @@ def _stud_resolve(variant, hole, S, H, order):
     street = H[H_STREET]
     for i in range(n):
         s = order[i]
-        if not S[S_FOLDED, s] and S[S_HOLE_N, s] != STUD_FIRST[variant - V_FIRST_STUD] + street:
+        if not S[S_FOLDED, s] and S[S_HOLE_N, s] != STUD_COUNTS[variant - V_FIRST_STUD][street]:
             return 85  # a player still in without this street's cards
     if street == 0:
         b = _stud_first(variant, hole, S, H, order)
@@ -663,7 +687,7 @@ def _stud_show(i, s, n, parsed, hole, shown, seen, S):
         for q in range(S[S_SHOWN_N, s]):
             if shown[s, q] == c:
                 before = True
-        if not before:
+        if not before and c != JOKER:
             if seen[c] >= 0:
                 return 9
             seen[c] = i
@@ -683,7 +707,7 @@ def _stud_finish(S, H, order, burns, variant, hole_n):
         s = order[i]
         c = S[S_HOLE_N, s]
         if (c and c < hole_n and not S[S_FOLDED, s]
-                and H[H_STREET] == hole_n - STUD_FIRST[variant - V_FIRST_STUD] and rem > 1):
+                and H[H_STREET] == STUD_LAST[variant - V_FIRST_STUD] and rem > 1):
             return 92  # STUD-CARD-COUNT: short at the showdown
     if burns and H[H_BAD_BURN]:
         return 19  # STUD-BURN-ERROR
@@ -745,7 +769,7 @@ def _split_listed(amount, winners, n, S):
 def _named_class(variant):
     """projections.py: a hand class is named in the high games only."""
     return not (variant == V_RAZZ or variant == V_27_TRIPLE or variant == V_27_SINGLE
-                or variant == V_BADUGI)
+                or variant == V_BADUGI or variant == V_LOWBALL_A5)
 
 
 @njit(cache=True)
@@ -754,7 +778,17 @@ def _draw_strength(variant, cards, table5, table6, table7, flush_suit, by_mask, 
     """game_strength of a draw hand (all cards known, the game's hand size)."""
     if variant == V_BADUGI:
         return badugi(cards)
-    if variant == V_DRAW_HIGH:
+    if variant == V_LOWBALL_A5:
+        # low.py strength("lowa5"): razz_strength; jokers.py game_strength: the joker plays
+        # as the lowest rank missing from the hand (two jokers cannot be ranked: the caller)
+        for j in range(5):
+            if cards[j] == JOKER:
+                cards[j] = _joker_low(cards, 5)
+        return low_a5(cards, 5, 0)
+    if variant == V_DRAW_HIGH or variant == V_JACKS:
+        if _holds(cards, 5, JOKER):
+            return _joker_high(cards[:5], table5, table6, table7, flush_suit, by_mask,
+                               strengths, card_value)
         return _strength(cards, 5, table5, table6, table7, flush_suit, by_mask, strengths,
                          card_value)
     return low_27(cards)
@@ -800,6 +834,13 @@ def _end_draw(hole_n, S, H, order):
     if H[H_TO_ACT] and _remaining(S, order, H[H_N_ORDER]) > 1:
         return 7  # DEAL-PREMATURE
     _new_round(S, H, order, H[H_PHASE])
+    o = H[H_OPENER]
+    if o and H[H_TO_ACT] and H[H_OPENER_FIRST]:
+        # ORDER-DRAW-AFTER: the opener acts first, or the next player if he cannot
+        if S[S_IN, o] and not S[S_FOLDED, o] and S[S_STACK, o] > 0:
+            H[H_TO_ACT] = o
+        else:
+            H[H_TO_ACT] = _next_to_act(S, H, order, o)
     H[H_DRAW_POS] = -1
     for ix in range(H[H_N_ORDER]):
         S[S_SERVED, order[ix]] = 0
@@ -833,8 +874,14 @@ def _draw(k, s, amount, n_disc, parsed, hole, variant, S, H, order):
     if not H[H_IN_DRAW]:
         if H[H_TO_ACT] and _remaining(S, order, H[H_N_ORDER]) > 1:
             return 7  # DEAL-PREMATURE: the draw before the betting was complete
-        if H[H_PHASE] == 0 and not H[H_BB_SEAT]:
-            return 115  # no big blind: an ante deal whose order after the draw may differ
+        if H[H_PHASE] == 0:
+            # hooks.py _opener_first: after the draw the opener acts first at jacks, and at
+            # draw high dealt with an ante and no blinds; any other deal with no big blind
+            # goes back
+            H[H_OPENER_FIRST] = variant == V_JACKS or (
+                variant == V_DRAW_HIGH and not H[H_BB_SEAT] and not H[H_SB_SEAT])
+            if not H[H_BB_SEAT] and not H[H_OPENER_FIRST]:
+                return 115
         H[H_PHASE] += 1
         H[H_IN_DRAW] = 1
         for ix in range(H[H_N_ORDER]):
@@ -881,7 +928,155 @@ def _draw(k, s, amount, n_disc, parsed, hole, variant, S, H, order):
 
 
 @njit(cache=True)
-def _draw_before(k, s, variant, hole_n, S, H, order, P):
+def _opens(s, amount, total, variant, hole, S, H):
+    """hooks.py before_action, the first bet or raise before the draw: at the ante games
+    (draw high, jacks; ANTE-DRAW) at fixed limit an opening of two bets (DRAWHI-OPEN) or an
+    all-in opening short of the bet (DRAWHI-ALLIN-ANTES) goes back; at jacks the opener's
+    five cards must be known, without the joker, and hold openers (JACKS-OPENERS; unknown
+    cards: JACKS-SPLIT-OPENERS is judged at the end), else the hand goes back."""
+    if variant != V_JACKS and variant != V_DRAW_HIGH:
+        return 0
+    if H[H_STRUCTURE] == FL and H[H_CUR_BET] == 0:
+        add = amount if amount != MISSING else (total - S[S_BET, s] if total != MISSING
+                                                else MISSING)
+        if add != MISSING:
+            if S[S_BET, s] + add == 2 * H[H_SMALL_BET] and not H[H_BB_SEAT]:
+                return 124
+            if 0 < add == S[S_STACK, s] and S[S_BET, s] + add < H[H_SMALL_BET]:
+                return 125
+    if variant == V_JACKS and not _openers(hole[s], S[S_HOLE_N, s]):
+        return 126
+    return 0
+
+
+@njit(cache=True)
+def _openers(cards, n):
+    """jokers.py has_openers, the joker (one) playing as an ace or as the card completing a
+    straight or flush: False also for cards not all known."""
+    if n != 5:
+        return False
+    jokers = 0
+    five = np.empty(5, np.int64)
+    for j in range(5):
+        five[j] = cards[j]
+        if cards[j] < 0:
+            return False
+        if cards[j] == JOKER:
+            jokers += 1
+            at = j
+    if jokers == 0:
+        return _has_openers(five, 5)
+    if jokers > 1:
+        return False
+    no_ace = True
+    for c in range(JOKER):
+        if _holds(cards, 5, c):
+            continue
+        five[at] = c
+        if c >> 2 == 12:
+            no_ace = False
+            if _has_openers(five, 5):
+                return True
+        elif _straight_or_flush(five):
+            return True
+    return no_ace  # four aces and the joker: five aces
+
+
+@njit(cache=True, inline="always")
+def _holds(cards, n, c):
+    for j in range(n):
+        if cards[j] == c:
+            return True
+    return False
+
+
+@njit(cache=True)
+def _straight_or_flush(five):
+    suits = 0
+    mask = 0
+    for j in range(5):
+        suits |= 1 << (five[j] & 3)
+        mask |= 1 << (five[j] >> 2)
+    if suits & (suits - 1) == 0:
+        return True
+    if _bits(mask) != 5:
+        return False
+    low = 0
+    while not mask >> low & 1:
+        low += 1
+    return mask >> low == 0b11111 or mask == 0b1000000001111
+
+
+@njit(cache=True)
+def _joker_high(cards, table5, table6, table7, flush_suit, by_mask, strengths, card_value):
+    """jokers.py game_strength("high") of five known cards holding one joker: the best of
+    the joker as any ace not held, or as any card making a straight or flush; five aces when
+    every ace is held."""
+    at = 0
+    for j in range(5):
+        if cards[j] == JOKER:
+            at = j
+    best = 0
+    no_ace = True
+    five = cards.copy()
+    for c in range(JOKER):
+        if _holds(cards, 5, c):
+            continue
+        five[at] = c
+        v = _strength(five, 5, table5, table6, table7, flush_suit, by_mask, strengths,
+                      card_value)
+        cat = v >> 20
+        if c >> 2 == 12:
+            no_ace = False
+        if c >> 2 == 12 or cat == 4 or cat == 5 or cat == 8:  # STRAIGHT, FLUSH, S. FLUSH
+            if v > best:
+                best = v
+    if no_ace:
+        return (8 << 20) | 0xFFFFF  # FIVE_ACES
+    return best
+
+
+@njit(cache=True)
+def _has_openers(cards, n):
+    """jokers.py has_openers for five known cards without the joker (anything else: False):
+    a pair of jacks or better, two pair, trips, a straight, a flush or better."""
+    if n != 5:
+        return False
+    counts = np.zeros(13, np.int64)
+    suits = 0
+    for j in range(5):
+        c = cards[j]
+        if c < 0 or c >= JOKER:
+            return False
+        counts[c >> 2] += 1
+        suits |= 1 << (c & 3)
+    pairs = 0
+    high_pair = False
+    mask = 0
+    for r in range(13):
+        if counts[r]:
+            mask |= 1 << r
+        if counts[r] >= 3:
+            return True
+        if counts[r] == 2:
+            pairs += 1
+            if r >= 9:  # jacks (2 = 0 .. A = 12)
+                high_pair = True
+    if pairs >= 2 or high_pair:
+        return True
+    if suits & (suits - 1) == 0:
+        return True  # a flush
+    if pairs == 0:
+        low = 0
+        while not mask >> low & 1:
+            low += 1
+        if mask >> low == 0b11111 or mask == 0b1000000001111:  # a straight, or the wheel
+            return True
+    return False
+
+
+@njit(cache=True)
+def _draw_before(k, s, amount, total, variant, hole, hole_n, S, H, order, P):
     """hooks.py before_action in a draw game; 0, or the reason the hand goes back."""
     H[H_FIRST_ACTION] = 1
     if H[H_IN_DRAW]:
@@ -890,6 +1085,11 @@ def _draw_before(k, s, variant, hole_n, S, H, order, P):
             return why
     if s == MISSING or not (0 < s < H[H_SIZE]):
         return 40
+    if H[H_STREET] == 0 and not H[H_OPENER] and (k == K_BET or k == K_RAISE):
+        why = _opens(s, amount, total, variant, hole, S, H)
+        if why:
+            return why
+        H[H_OPENER] = s
     if H[H_STREET] == 0 and DRAW_LOWBALL[variant - V_FIRST_DRAW] and not H[H_OPENED]:
         if k == K_BET or k == K_RAISE or k == K_COMPLETE:
             H[H_OPENED] = 1
@@ -897,6 +1097,65 @@ def _draw_before(k, s, variant, hole_n, S, H, order, P):
             return 120  # LOWBALL-OPEN: a check before the draw
         elif k == K_CALL and P[P_MIN_OPEN_2BB]:
             return 121  # LOWBALL-OPEN where the minimum open is twice the blind
+    if variant == V_LOWBALL_A5 and H[H_STRUCTURE] == FL:
+        # hooks.py: a check after the draw may bring the sevens rule (A5-SEVENS-RULE, judged
+        # at the end); a check then a raise in one round is A5-CHECKRAISE unless the house
+        # allows it: both go back
+        if k == K_CHECK:
+            S[S_CHECKED, s] = H[H_STREET] + 1
+            if H[H_STREET] >= 1:
+                S[S_CHECKED_AFTER, s] = 1
+        elif k == K_RAISE and S[S_CHECKED, s] == H[H_STREET] + 1:
+            return 122
+    return 0
+
+
+@njit(cache=True)
+def _joker_low(cards, n):
+    """jokers.py joker_low: a card of the lowest ace-low rank missing from the other cards
+    (the rank alone decides an ace-to-five low)."""
+    mask = 0
+    for j in range(n):
+        if 0 <= cards[j] < JOKER:
+            mask |= 1 << (((cards[j] >> 2) + 1) % 13)
+    low = 0
+    while mask >> low & 1:
+        low += 1
+    return ((low - 1) % 13) * 4
+
+
+@njit(cache=True)
+def _seven_or_better(cards, n):
+    """jokers.py seven_or_better: five known cards of different ranks, none above seven,
+    aces low (the joker filling the lowest gap)."""
+    if n != 5:
+        return False
+    mask = 0
+    jokers = 0
+    for j in range(n):
+        if cards[j] < 0:
+            return False
+        if cards[j] == JOKER:
+            jokers += 1
+        else:
+            mask |= 1 << (((cards[j] >> 2) + 1) % 13)
+    if jokers > 1:
+        return True  # not rankable; the reference decides (the caller goes back)
+    if jokers:
+        mask |= 1 << ((_joker_low(cards, n) >> 2) + 1) % 13
+    return mask < (1 << 7) and _bits(mask) == 5
+
+
+@njit(cache=True)
+def _sevens_back(hole, shown, S, H, order):
+    """hooks.py settle(): a seven-low or better checked after the draw (A5-SEVENS-RULE) may
+    change the award; any such hand still in goes back, whatever the pot."""
+    for ix in range(H[H_N_ORDER]):
+        s = order[ix]
+        if S[S_CHECKED_AFTER, s] and not S[S_FOLDED, s] and (
+                _seven_or_better(hole[s], S[S_HOLE_N, s])
+                or (S[S_SHOWN, s] and _seven_or_better(shown[s], S[S_SHOWN_N, s]))):
+            return 123
     return 0
 
 
@@ -1073,6 +1332,9 @@ def _replay_one(lo, hi, kind, seat, amount, total, detail, flags, cards_data, ca
         H[H_DRAW_POS] = -1
     hole_n = HOLE_CARDS[variant]
     H[H_HOLE_CARDS] = hole_n
+    # jokers.py JOKER_GAMES: ace-to-five and the high draw games play a joker (a high hand
+    # holding it goes back at the showdown)
+    joker = variant == V_LOWBALL_A5 or variant == V_DRAW_HIGH or variant == V_JACKS
     hilo = variant == V_OMAHA_HILO or variant == V_OMAHA5_HILO or variant == V_OMAHA6_HILO
     # seats first: the table size is the highest seat (or the button)
     max_seat = 0
@@ -1111,7 +1373,8 @@ def _replay_one(lo, hi, kind, seat, amount, total, detail, flags, cards_data, ca
                 if why:
                     return why
             elif draw:
-                why = _draw_before(k, s, variant, hole_n, S, H, order, P)
+                why = _draw_before(k, s, amount[i], total[i], variant, hole, hole_n, S, H,
+                                   order, P)
                 if why:
                     return why
             why = _act(k, s, amount[i], total[i], S, H, order, P)
@@ -1136,7 +1399,7 @@ def _replay_one(lo, hi, kind, seat, amount, total, detail, flags, cards_data, ca
             d = detail[i]
             n = 0
             if cards_off[i + 1] > cards_off[i]:
-                n = _parse_cards(cards_data, cards_off[i], cards_off[i + 1], parsed)
+                n = _parse_cards(cards_data, cards_off[i], cards_off[i + 1], parsed, joker)
                 if n < 0:
                     return 3
             if stud:
@@ -1205,7 +1468,7 @@ def _replay_one(lo, hi, kind, seat, amount, total, detail, flags, cards_data, ca
                 continue
             n = 0
             if cards_off[i + 1] > cards_off[i]:
-                n = _parse_cards(cards_data, cards_off[i], cards_off[i + 1], parsed)
+                n = _parse_cards(cards_data, cards_off[i], cards_off[i + 1], parsed, joker)
                 if n < 0:
                     return 3
             if k == K_MUCK:
@@ -1279,7 +1542,7 @@ def _replay_one(lo, hi, kind, seat, amount, total, detail, flags, cards_data, ca
                 started = True
             n = 0
             if k == K_DRAW and cards_off[i + 1] > cards_off[i]:
-                n = _parse_cards(cards_data, cards_off[i], cards_off[i + 1], parsed)
+                n = _parse_cards(cards_data, cards_off[i], cards_off[i + 1], parsed, joker)
                 if n < 0:
                     return 3
             why = _draw(k, s, amount[i], n, parsed, hole, variant, S, H, order)
@@ -1303,6 +1566,10 @@ def _replay_one(lo, hi, kind, seat, amount, total, detail, flags, cards_data, ca
         why = _draw_sizes(hole_n, S, H, order)
         if why:
             return why
+        if variant == V_LOWBALL_A5 and H[H_STRUCTURE] == FL:
+            why = _sevens_back(hole, shown, S, H, order)
+            if why:
+                return why
         burns = 0  # the draw games judge no burns
     # check_counts
     for ix in range(n_order):
@@ -1433,11 +1700,16 @@ def _replay_one(lo, hi, kind, seat, amount, total, detail, flags, cards_data, ca
                 if draw and S[S_HOLE_N, s] != hole_n:  # a fouled hand (hooks.py _dead)
                     unverified = True
                     break
+                jokers = 0
                 for j in range(cn):
                     c = shown[s, j] if use_shown else hole[s, j]
                     if c < 0:
                         unverified = True
+                    if c == JOKER:
+                        jokers += 1
                     seven[j] = c
+                if jokers > 1:  # hooks.py hand_cards: two jokers cannot be ranked
+                    unverified = True
                 if unverified:
                     break
                 if draw:

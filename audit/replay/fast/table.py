@@ -42,8 +42,8 @@ DISABLE_ENV = "POKER_AUDIT_REFERENCE_REPLAY"  # =1: every hand through the refer
 _STREETS = np.array([None, "preflop", "flop", "turn", "river", "showdown"], dtype=object)
 _VARIANTS = {"holdem": 0, "omaha": 1, "omaha5": 2, "omaha_hilo": 3, "omaha5_hilo": 4,
              "omaha6": 5, "omaha6_hilo": 6, "stud": 7, "stud_hilo": 8, "razz": 9,
-             "stud5": 10, "lowball_27_triple": 11, "lowball_27_single": 12, "badugi": 13,
-             "draw_high": 14}
+             "stud5": 10, "mississippi": 11, "lowball_27_triple": 12, "lowball_27_single": 13,
+             "badugi": 14, "draw_high": 15, "lowball_a5": 16, "jacks_or_better": 17}
 _STRUCTURES = {"fixed_limit": 0, "pot_limit": 1, "half_pot": 1, "no_limit": 2}
 
 
@@ -412,8 +412,11 @@ def _game_columns(table: pa.Table, starts: np.ndarray, cash: Settings,
     stud = (v_code >= K.V_FIRST_STUD) & (v_code < K.V_FIRST_DRAW)
     limit = s_code == _STRUCTURES["fixed_limit"]
     stud_ok = stud & limit & ((bring_in > 0) | (bb == 0))
-    # the draw games at fixed limit, dealt with blinds
-    draw_ok = (v_code < K.V_FIRST_DRAW) | (limit & (bring_in == 0) & (bb > 0))
+    # the draw games dealt with blinds
+    # (draw high and jacks also dealt with antes and no blinds: ANTE-DRAW)
+    ante_draw = np.isin(v_code, (_VARIANTS["draw_high"], _VARIANTS["jacks_or_better"]))
+    # at any limit: pot and no limit bet as hold'em does (the half-pot games go back above)
+    draw_ok = (v_code < K.V_FIRST_DRAW) | ((bring_in == 0) & ((bb > 0) | ante_draw))
     supported = (has_game & (v_code >= 0) & ((bring_in == 0) | stud) & (~stud | stud_ok)
                  & draw_ok
                  & ~dead_button & ~half_pot
@@ -422,7 +425,8 @@ def _game_columns(table: pa.Table, starts: np.ndarray, cash: Settings,
     # the single-draw games at fixed limit play under the two-round cap (cap.two_round), as
     # the stud/draw hooks set it: their own settings rows, after all the others
     two_round = limit & np.isin(v_code, (_VARIANTS["lowball_27_single"],
-                                         _VARIANTS["draw_high"]))
+                                         _VARIANTS["draw_high"], _VARIANTS["lowball_a5"],
+                                         _VARIANTS["jacks_or_better"]))
     if two_round.any():
         n_rows = len(settings)
         settings.extend(_two_round(st) for st in settings[:n_rows])
