@@ -433,3 +433,34 @@ def test_random_legal_no_limit_single_draw_hands_from_pokerkit() -> None:
     for k in range(400):
         rows.extend(random_draw_hand(rng, "N2L1D", f"pk-fast-N2L1D-{k}")[0])
     assert_same(_events(rows), min_fast=0.95)  # 1.0 measured (400 of 400)
+
+
+# --- ace-to-five triple draw: read from the rooms (PokerStars, Full Tilt, Merge), not dealt by
+# the simulator: its 2-7 triple draw hands relabelled (the same deal, draws and betting; the
+# showdowns now judged ace-to-five, so a pot the 2-7 hand won is a finding both must agree on)
+
+
+def _as_variant(table: pa.Table, variant: str) -> pa.Table:
+    game = table.column("game").combine_chunks()
+    names = [game.type.field(i).name for i in range(game.type.num_fields)]
+    fields = [game.field(i) for i in range(game.type.num_fields)]
+    at = names.index("variant")
+    fields[at] = pa.array([variant] * len(game), game.type.field(at).type)
+    relabelled = pa.StructArray.from_arrays(fields, fields=list(game.type),
+                                            mask=game.is_null())
+    return table.set_column(table.column_names.index("game"), table.field("game"),
+                            relabelled)
+
+
+@pytest.mark.parametrize("violations", [0.0, 0.25])
+def test_ace_to_five_triple_draw_hands(tmp_path: Path, violations: float) -> None:
+    table = _as_variant(_simulated(tmp_path, hands=2000, seed=17, variant="lowball_27_triple",
+                                   structure="fixed_limit", tables=6, violations=violations),
+                        "lowball_a5_triple")
+    assert_same(table, min_fast=0.8 if not violations else 0.6)  # 0.89, 0.77 measured
+
+
+def test_ace_to_five_triple_draw_from_merge() -> None:
+    # the real hand of merge/cash/Draw/A5-3-Draw-Limit-USD-0.50-1-201105.Sample.txt
+    table = _imported([ROOT / "fixtures" / "sites" / "merge-a5-triple-draw.txt"])
+    assert_same(table, "merge", min_fast=1.0)

@@ -56,16 +56,16 @@ G_VARIANT, G_STRUCTURE, G_BB, G_SB, G_SMALL_BET, G_BIG_BET, G_MIN_BET, G_BUTTON,
 N_GAME = 13
 V_HOLDEM, V_OMAHA, V_OMAHA5, V_OMAHA_HILO, V_OMAHA5_HILO, V_OMAHA6, V_OMAHA6_HILO, \
     V_STUD, V_STUD_HILO, V_RAZZ, V_STUD5, V_MISSISSIPPI, V_27_TRIPLE, V_27_SINGLE, \
-    V_BADUGI, V_DRAW_HIGH, V_LOWBALL_A5, V_JACKS = range(18)
+    V_BADUGI, V_DRAW_HIGH, V_LOWBALL_A5, V_JACKS, V_A5_TRIPLE = range(19)
 V_FIRST_STUD = V_STUD  # V_STUD..V_MISSISSIPPI: stud games
 V_FIRST_DRAW = V_27_TRIPLE  # from here on: draw games (audit/poker/variants.py)
-HOLE_CARDS = (2, 4, 5, 4, 5, 6, 6, 7, 7, 7, 5, 7, 5, 5, 4, 5, 5, 5)  # by variant code
+HOLE_CARDS = (2, 4, 5, 4, 5, 6, 6, 7, 7, 7, 5, 7, 5, 5, 4, 5, 5, 5, 5)  # by variant code
 # draw games by variant code - V_FIRST_DRAW: draws, first round at the big bet, lowball
 # (LOWBALL-OPEN); the single-draw games' two-round cap comes with their settings row
 # (audit/replay/fast/table.py)
-DRAWS = (3, 1, 3, 1, 1, 1)
-DRAW_BIG_FROM = (2, 1, 2, 1, 1, 1)
-DRAW_LOWBALL = (1, 1, 0, 0, 1, 0)
+DRAWS = (3, 1, 3, 1, 1, 1, 3)
+DRAW_BIG_FROM = (2, 1, 2, 1, 1, 1, 2)
+DRAW_LOWBALL = (1, 1, 0, 0, 1, 0, 1)
 # seven-card stud (audit/poker/variants.py): how the n-th card of a hand is dealt, 1 = up
 # stud games by variant code - V_FIRST_STUD (audit/poker/variants.py): how the n-th card of
 # a hand is dealt (1 = up), the cards each holds on the first street, the first round at the
@@ -769,7 +769,7 @@ def _split_listed(amount, winners, n, S):
 def _named_class(variant):
     """projections.py: a hand class is named in the high games only."""
     return not (variant == V_RAZZ or variant == V_27_TRIPLE or variant == V_27_SINGLE
-                or variant == V_BADUGI or variant == V_LOWBALL_A5)
+                or variant == V_BADUGI or variant == V_LOWBALL_A5 or variant == V_A5_TRIPLE)
 
 
 @njit(cache=True)
@@ -778,7 +778,7 @@ def _draw_strength(variant, cards, table5, table6, table7, flush_suit, by_mask, 
     """game_strength of a draw hand (all cards known, the game's hand size)."""
     if variant == V_BADUGI:
         return badugi(cards)
-    if variant == V_LOWBALL_A5:
+    if variant == V_LOWBALL_A5 or variant == V_A5_TRIPLE:
         # low.py strength("lowa5"): razz_strength; jokers.py game_strength: the joker plays
         # as the lowest rank missing from the hand (two jokers cannot be ranked: the caller)
         for j in range(5):
@@ -1334,7 +1334,8 @@ def _replay_one(lo, hi, kind, seat, amount, total, detail, flags, cards_data, ca
     H[H_HOLE_CARDS] = hole_n
     # jokers.py JOKER_GAMES: ace-to-five and the high draw games play a joker (a high hand
     # holding it goes back at the showdown)
-    joker = variant == V_LOWBALL_A5 or variant == V_DRAW_HIGH or variant == V_JACKS
+    joker = (variant == V_LOWBALL_A5 or variant == V_A5_TRIPLE or variant == V_DRAW_HIGH
+             or variant == V_JACKS)
     hilo = variant == V_OMAHA_HILO or variant == V_OMAHA5_HILO or variant == V_OMAHA6_HILO
     # seats first: the table size is the highest seat (or the button)
     max_seat = 0

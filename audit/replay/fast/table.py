@@ -43,7 +43,8 @@ _STREETS = np.array([None, "preflop", "flop", "turn", "river", "showdown"], dtyp
 _VARIANTS = {"holdem": 0, "omaha": 1, "omaha5": 2, "omaha_hilo": 3, "omaha5_hilo": 4,
              "omaha6": 5, "omaha6_hilo": 6, "stud": 7, "stud_hilo": 8, "razz": 9,
              "stud5": 10, "mississippi": 11, "lowball_27_triple": 12, "lowball_27_single": 13,
-             "badugi": 14, "draw_high": 15, "lowball_a5": 16, "jacks_or_better": 17}
+             "badugi": 14, "draw_high": 15, "lowball_a5": 16, "jacks_or_better": 17,
+             "lowball_a5_triple": 18}
 _STRUCTURES = {"fixed_limit": 0, "pot_limit": 1, "half_pot": 1, "no_limit": 2}
 
 
