@@ -168,9 +168,10 @@ STUD_DRAW_GAMES = (("F7S", "stud", "fixed_limit"), ("F7S/8", "stud_hilo", "fixed
                    ("N2L1D", "lowball_27_single", "no_limit"))
 
 
-def _at_structure(events: pa.Table, structure: str) -> pa.Table:
+def at_structure(events: pa.Table, structure: str) -> pa.Table:
     """The same hands at another betting structure (the simulator deals the draw games at
-    fixed limit; its bets and raises, one bet more each, are legal no-limit wagers)."""
+    fixed limit; its bets and raises, one bet more each, are legal big-bet wagers where they
+    reach the minimum; any that is not is a finding both replays must agree on)."""
     game = events.column("game").combine_chunks()
     names = [game.type.field(i).name for i in range(game.type.num_fields)]
     fields = [game.field(i) for i in range(game.type.num_fields)]
@@ -208,7 +209,7 @@ def bench_stud_draw(*, hands: int = 1_000, repeats: int = 3, seed: int = 7
                      structure="fixed_limit", tables=4)
             events = pa.concat_tables([read_event_file(f) for f in store.event_files()])
             if structure != "fixed_limit":
-                events = _at_structure(events, structure)
+                events = at_structure(events, structure)
             kept_ids, histories = [], []
             for hand in _hand_rows(events):
                 try:

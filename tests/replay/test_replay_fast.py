@@ -20,6 +20,7 @@ import pyarrow.compute as pc
 import pyarrow.parquet as pq
 import pytest
 
+from audit.devtools.bench import at_structure
 from audit.errors import AuditInputError
 from audit.importers import detect_format, get_importer
 from audit.importers.text import parse_text
@@ -368,27 +369,6 @@ def test_every_game_at_once_clean_and_with_violations(tmp_path: Path) -> None:
 # --- big-bet draw (issue 24): pot- and no-limit draw games bet as hold'em's big-bet rounds ---
 
 
-def _at_structure(table: pa.Table, structure: str) -> pa.Table:
-    """The same hands dealt at another betting structure: fixed-limit bets and raises (each
-    one bet more) are legal big-bet wagers where they reach the minimum; any that is not is a
-    finding both replays must agree on."""
-    game = table.column("game").combine_chunks()
-    fields = [game.field(i) for i in range(game.type.num_fields)]
-    names = [game.type.field(i).name for i in range(game.type.num_fields)]
-    at = names.index("structure")
-    fields[at] = pa.array([structure] * len(game), game.type.field(at).type)
-    # a big-bet header: the minimum bet is the big blind; no fixed-limit bet sizes
-    fields[names.index("min_bet")] = fields[names.index("big_blind")].cast(
-        game.type.field(names.index("min_bet")).type)
-    for name in ("small_bet", "big_bet"):
-        i = names.index(name)
-        fields[i] = pa.nulls(len(game), game.type.field(i).type)
-    relabelled = pa.StructArray.from_arrays(fields, fields=list(game.type),
-                                            mask=game.is_null())
-    return table.set_column(table.column_names.index("game"), table.field("game"),
-                            relabelled)
-
-
 BIG_BET_DRAW = ("lowball_27_single", "lowball_27_triple", "badugi", "lowball_a5", "draw_high")
 
 
@@ -396,14 +376,14 @@ BIG_BET_DRAW = ("lowball_27_single", "lowball_27_triple", "badugi", "lowball_a5"
 @pytest.mark.parametrize("variant", BIG_BET_DRAW)
 def test_big_bet_draw_hands_take_the_fast_path(tmp_path: Path, variant: str,
                                                structure: str) -> None:
-    table = _at_structure(_simulated(tmp_path, hands=1500, seed=15, variant=variant,
+    table = at_structure(_simulated(tmp_path, hands=1500, seed=15, variant=variant,
                                      structure="fixed_limit", tables=6), structure)
     assert_same(table, min_fast=0.8)
 
 
 @pytest.mark.parametrize("variant", BIG_BET_DRAW)
 def test_big_bet_draw_hands_with_injected_violations(tmp_path: Path, variant: str) -> None:
-    table = _at_structure(_simulated(tmp_path, hands=1500, seed=16, variant=variant,
+    table = at_structure(_simulated(tmp_path, hands=1500, seed=16, variant=variant,
                                      structure="fixed_limit", tables=6, violations=0.25),
                           "no_limit")
     assert_same(table, min_fast=0.5)
@@ -414,7 +394,7 @@ def test_big_bet_draw_hands_with_injected_violations(tmp_path: Path, variant: st
 @pytest.mark.parametrize("violations", [0.0, 0.2])
 def test_tens_of_thousands_of_big_bet_draw_hands(tmp_path: Path, variant: str,
                                                  violations: float) -> None:
-    table = _at_structure(_simulated(tmp_path, hands=20_000, seed=25, variant=variant,
+    table = at_structure(_simulated(tmp_path, hands=20_000, seed=25, variant=variant,
                                      structure="fixed_limit", tables=12,
                                      violations=violations), "no_limit")
     assert_same(table, min_fast=0.8 if not violations else 0.5)
