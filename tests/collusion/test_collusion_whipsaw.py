@@ -17,15 +17,9 @@ import polars as pl
 
 from audit.collusion import features as F
 from audit.collusion import leads as L
+from tests.collusion.frames import HANDS, HP
 
-_HP = {"hand_id": pl.String, "seat": pl.Int8, "player": pl.String, "invested": pl.Int64,
-       "won": pl.Int64, "net": pl.Int64, "vpip": pl.Boolean, "pfr": pl.Boolean,
-       "aggressive_actions": pl.Int32, "calls": pl.Int32, "folded_street": pl.String,
-       "all_in_street": pl.String, "showed": pl.Boolean, "hole_cards": pl.String,
-       "hand_class": pl.String, "faced_bet_from": pl.String}
-_HANDS = {"hand_id": pl.String, "ts": pl.Datetime("us", "UTC"), "table_id": pl.String,
-          "players": pl.Int8, "pot": pl.Int64, "showdown": pl.Boolean, "big_blind": pl.Int64,
-          "variant": pl.String, "structure": pl.String}
+_HP, _HANDS = HP, HANDS
 
 N = 3000  # multiway hands each pair played together
 LOOSE, TIGHT = 0.40, 0.10  # share of multiway hands a player bets or raises in
