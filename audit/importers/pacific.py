@@ -64,6 +64,7 @@ from audit.importers.base import Chunk
 from audit.importers.columns import EventColumns, read_columns
 from audit.importers.fasttext import Amounts, split_seated
 from audit.importers.sitetext import (
+    CHUNK_HANDS,
     CURRENCY_SYMBOLS,
     HOLE_COUNT,
     SiteHand,
@@ -799,14 +800,49 @@ class PacificImporter(SiteTextImporter):
     map_hand = staticmethod(_map_888)
     hand_id_of = staticmethod(_hand_id_of)
 
+    def __init__(self, chunk_hands: int = CHUNK_HANDS, *, fast: bool = True,
+                 compiled: bool = True) -> None:
+        super().__init__(chunk_hands)
+        self.fast = fast
+        self.compiled = compiled
+
     def header(self) -> _Header:
         return _Header()  # a fresh matcher per file
 
     def read(self, path: Path) -> Iterator[Chunk]:
-        """Stream `path` as chunks of about `chunk_hands` whole hands each (the common hands
-        by the fast path, the others by the line parser)."""
+        """Stream `path` as chunks of about `chunk_hands` whole hands each: the common hands
+        by the compiled pass (`pacific_kernel`, a file read whole when it is plain) or the
+        fast path (`_fast_888`), the others by the line parser (`_map_888`)."""
+        fast = _fast_888 if self.fast else _no_fast
+        if self.fast and self.compiled:
+            chunks = _read_compiled(path, self.chunk_hands)
+            if chunks is not None:
+                yield from chunks
+                return
         yield from read_columns(path, header=self.header(), chunk_hands=self.chunk_hands,
-                                fast=_fast_888, map_hand=_map_888, hand_id_of=_hand_id_of)
+                                fast=fast, map_hand=_map_888, hand_id_of=_hand_id_of)
+
+
+def _no_fast(block: list[tuple[int, str]], file_name: str, cols: EventColumns) -> bool:
+    return False
+
+
+def _read_compiled(path: Path, chunk_hands: int) -> Iterator[Chunk] | None:
+    """The chunks of the compiled pass, or None (not a plain file, or no numba here)."""
+    from audit.compiled import compile_failures
+    from audit.importers import pacific_compiled as pc
+    from audit.importers.compiledtext import read_compiled
+
+    kernel, text = pc.KERNEL.get(), pc.TEXT.get()
+    if kernel is None or text is None:
+        return None
+    try:
+        return read_compiled(path, pc.ROOM, text.lines_of, fmt="pacific",
+                             chunk_hands=chunk_hands, fast=_fast_888, map_hand=_map_888,
+                             hand_id_of=_hand_id_of)
+    except compile_failures() as exc:
+        pc.KERNEL.failed(exc)
+        return None
 
 
 IMPORTER = PacificImporter()
