@@ -7,6 +7,7 @@ per file (numbers and string columns written by the kernel, one Arrow array per 
 
 from __future__ import annotations
 
+import struct
 from functools import cache
 from typing import Any
 
@@ -24,9 +25,6 @@ TEXT = CompiledModule("audit.importers.textkernel", "the compiled site-text read
                       "site text files are read by the Python fast paths")
 
 _SCHEMA = events_schema()
-_GAME = _SCHEMA.field("game").type
-_TS = _SCHEMA.field("ts").type
-_STRING, _INT64, _INT32, _INT8, _BOOL = pa.string(), pa.int64(), pa.int32(), pa.int8(), pa.bool_()
 _MEMO = 1024
 _LIMIT = 1 << 63
 # (stakes text, table text, dated) -> (variant, structure, currency, mpu, tournament, small
@@ -109,13 +107,6 @@ def _constant() -> tuple[bytes, dict[str, Any]]:
     return bytes(out), {"const": np.array(spans, np.int64).T.copy(), "unknown": unknown}
 
 
-def _nulls(count: int) -> list[pa.Array]:
-    """The game's fields the 888 log never fills: bring-in, straddle, minimum bet, level,
-    profile, house overrides."""
-    return [pa.nulls(count, _INT64), pa.nulls(count, _INT64), pa.nulls(count, _INT64),
-            pa.nulls(count, _INT32), pa.nulls(count, _STRING), pa.nulls(count, _STRING)]
-
-
 def _rows(lines: Lines, first: np.ndarray, last: np.ndarray, prefix: str) -> KernelRows:
     k = KERNEL.get()
     t = TEXT.get()
@@ -178,58 +169,43 @@ def _rows(lines: Lines, first: np.ndarray, last: np.ndarray, prefix: str) -> Ker
                        size + at["unknown"], card_at, rows, per, ok, row0)
     if not count:
         return KernelRows(_SCHEMA.empty_table(), np.empty(0, np.int64), ok, row0)
-    const_at = at["const"] + size
-    valid = np.empty((18, count), np.bool_)
-    numbers = np.empty((10, count), np.int64)
-    small = np.empty((5, count), np.int8)
-    spec = k.columns(buffer, rows, count, row0, ok, per, hand_key, key_text, params, const_at,
-                     prefix_lo, prefix_hi, head[5], valid, numbers, small)
-    lo1, hi1, lo2, hi2, num, lo3, hi3 = spec
-    offsets = np.empty((10, count + 1), np.int32)
-    t.text_sizes(lo1, hi1, lo2, hi2, num, lo3, hi3, k.NULL, offsets)
-    starts = np.zeros(11, np.int64)
-    np.cumsum(offsets[:, -1], out=starts[1:])
-    out = np.empty(int(starts[-1]), np.uint8)
-    t.text_fill(buffer, lo1, hi1, lo2, hi2, num, lo3, hi3, k.NULL, offsets, out, starts)
-    every = valid.all(axis=1).tolist()
-    bits = np.packbits(valid, axis=1, bitorder="little")
-    width = bits.shape[1]
-    bits_buf, off_buf, out_buf = pa.py_buffer(bits), pa.py_buffer(offsets), pa.py_buffer(out)
-    num_buf, small_buf = pa.py_buffer(numbers), pa.py_buffer(small)
-    flags = pa.py_buffer(np.packbits(small[3].astype(np.bool_), bitorder="little"))
+    template, spots = _template()
+    msg = k.message(buffer, rows, count, row0, ok, per, hand_key, key_text, params,
+                    at["const"] + size, prefix_lo, prefix_hi, head[5], template, spots)
+    batch = pa.ipc.read_record_batch(pa.py_buffer(msg), _SCHEMA)
+    return KernelRows(pa.Table.from_batches([batch]), rows[10, :count].copy(), ok, row0)
 
-    def mask(c: int) -> pa.Buffer | None:
-        return None if every[c] else bits_buf.slice(c * width, width)
 
-    size_off = 4 * (count + 1)
-    edges = starts.tolist()
-    text = [pa.Array.from_buffers(_STRING, count, [
-        mask(c), off_buf.slice(c * size_off, size_off),
-        out_buf.slice(edges[c], edges[c + 1] - edges[c])]) for c in range(10)]
+@cache
+def _template() -> tuple[np.ndarray, np.ndarray]:
+    """An Arrow IPC record batch message's metadata of the events schema (its 8-byte prefix
+    with it) and where its batch length, body length, nodes and buffers are: the kernel
+    writes a batch's own there (`pacific_kernel.message`)."""
+    row: dict[str, Any] = dict.fromkeys(_SCHEMA.names)
+    row.update(hand_id="h", seq=1, kind="k", source="s")
+    msg = pa.Table.from_pylist([row], schema=_SCHEMA).to_batches()[0].serialize().to_pybytes()
+    (size,) = struct.unpack_from("<i", msg, 4)
+    meta = msg[8:8 + size]
 
-    def wide(row: int, kind: pa.DataType, c: int) -> pa.Array:
-        return pa.Array.from_buffers(kind, count, [mask(c), num_buf.slice(8 * count * row,
-                                                                          8 * count)])
+    def fields(pos: int) -> list[int]:
+        vtable = pos - struct.unpack_from("<i", meta, pos)[0]
+        (length,) = struct.unpack_from("<H", meta, vtable)
+        return [struct.unpack_from("<H", meta, vtable + 4 + 2 * i)[0]
+                for i in range((length - 4) // 2)]
 
-    def byte(row: int, c: int) -> pa.Array:
-        return pa.Array.from_buffers(_INT8, count, [mask(c), small_buf.slice(count * row,
-                                                                            count)])
+    def target(pos: int) -> int:
+        return pos + int(struct.unpack_from("<I", meta, pos)[0])
 
-    seq = pa.py_buffer(numbers[0].astype(np.int32))
-    bring_in, straddle, min_bet, level, profile, house = _nulls(count)
-    game = pa.Array.from_buffers(_GAME, count, [mask(14)], children=[
-        text[7], text[8], wide(4, _INT64, 14), wide(5, _INT64, 14), wide(6, _INT64, 15),
-        wide(7, _INT64, 15), wide(8, _INT64, 14), bring_in, straddle, min_bet,
-        byte(1, 14), byte(2, 16), text[9], wide(9, _INT64, 14),
-        pa.Array.from_buffers(_BOOL, count, [mask(14), flags]), level,
-        pa.Array.from_buffers(_BOOL, count, [mask(17), flags]), profile, house])
-    columns = [
-        text[0], pa.Array.from_buffers(_INT32, count, [None, seq]),
-        pa.Array.from_buffers(_TS, count, [mask(11), num_buf.slice(8 * count, 8 * count)]),
-        text[1], text[2], byte(0, 10), text[3], wide(2, _INT64, 12), wide(3, _INT64, 13),
-        text[4], text[5], game, text[6]]
-    return KernelRows(pa.Table.from_arrays(columns, schema=_SCHEMA), rows[10, :count].copy(),
-                      ok, row0)
+    root = target(0)
+    header = target(root + fields(root)[2])
+    batch = fields(header)
+    nodes, buffers = target(header + batch[1]), target(header + batch[2])
+    spots = np.array([8 + header + batch[0], 8 + root + fields(root)[3], 8 + nodes + 4,
+                      8 + buffers + 4], np.int64)
+    counts = struct.unpack_from("<I", meta, nodes)[0], struct.unpack_from("<I", meta, buffers)[0]
+    if counts != (32, 75) or struct.unpack_from("<q", msg, int(spots[0]))[0] != 1:
+        raise RuntimeError(f"the events schema's IPC layout changed: {counts}")
+    return np.frombuffer(msg[:8 + size], np.uint8).copy(), spots
 
 
 ROOM = CompiledRoom(is_header=_is_header, rows=_rows)

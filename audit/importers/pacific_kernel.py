@@ -31,7 +31,7 @@ from numba import njit
 
 from audit.importers.ggpoker_kernel import _days, _two
 from audit.importers.pokerstars.kernel import _at, _b, _digit, _is
-from audit.importers.textkernel import _space, plain_amount, same
+from audit.importers.textkernel import _space, same, text_fill, text_sizes
 
 NULL = np.iinfo(np.int64).min
 MAX_SEATS = 16
@@ -255,14 +255,92 @@ def _plain_name(data, p, end):
 
 
 @njit(cache=True, nogil=True)
+def _gap(data, p, end):
+    """The length of a space `amount_888` removes at data[p:] (a space, a no-break space,
+    U+202F, U+2009), or 0."""
+    c = data[p]
+    if c == 32:
+        return 1
+    if c == 0xC2 and p + 1 < end and data[p + 1] == 0xA0:
+        return 2
+    if c == 0xE2 and p + 2 < end and data[p + 1] == 0x80 and data[p + 2] in (0xAF, 0x89):
+        return 3
+    return 0
+
+
+@njit(cache=True, nogil=True)
+def _symbol(data, p, end):
+    """The length of a currency symbol (`$`, `€`, `£`) at data[p:], or 0."""
+    c = data[p]
+    if c == 36:
+        return 1
+    if c == 0xC2 and p + 1 < end and data[p + 1] == 0xA3:
+        return 2
+    if c == 0xE2 and p + 2 < end and data[p + 1] == 0x82 and data[p + 2] == 0xAC:
+        return 3
+    return 0
+
+
+@njit(cache=True, nogil=True)
 def _amount(data, p, end, mpu):
-    """An amount in data[p:end] with spaces around it and nothing else: (ok, minor units)."""
-    while p < end and data[p] == 32:
-        p += 1
-    while end > p and data[end - 1] == 32:
-        end -= 1
-    q, value = plain_amount(data, p, end, mpu)
-    return q >= 0 and q == end, value
+    """An amount in data[p:end] as `pacific.amount_888` and `site_money` read it: (ok, minor
+    units). Spaces are left out, symbols taken off both ends; then digits with `.` or `,`
+    between them: a last separator followed by one or two digits is the decimal point, any
+    other groups digits. Not ok: anything else (a currency code, other spaces), more than 15
+    digits, an amount finer than the unit."""
+    a = p
+    while a < end:  # spaces and symbols in any order before the digits
+        k = _gap(data, a, end)
+        if k == 0:
+            k = _symbol(data, a, end)
+        if k == 0:
+            break
+        a += k
+    digits = 0
+    value = 0
+    after = -1  # digits after the last separator (-1: none yet)
+    last_sep = False
+    q = a
+    while q < end:
+        c = data[q]
+        if _digit(c):
+            value = value * 10 + c - 48
+            digits += 1
+            if after >= 0:
+                after += 1
+            last_sep = False
+            q += 1
+            continue
+        if c == 46 or c == 44:
+            if digits == 0 or last_sep:
+                return False, 0
+            after = 0
+            last_sep = True
+            q += 1
+            continue
+        k = _gap(data, q, end)
+        if k:
+            q += k
+            continue
+        break
+    if digits == 0 or last_sep or digits > 15:
+        return False, 0
+    while q < end:  # only spaces and symbols after the digits
+        k = _gap(data, q, end)
+        if k == 0:
+            k = _symbol(data, q, end)
+        if k == 0:
+            return False, 0
+        q += k
+    if after == 1 or after == 2:
+        scale = 10 if after == 1 else 100
+        whole, cents = value // scale, value % scale
+        if mpu == 100:
+            return True, whole * 100 + (cents * 10 if after == 1 else cents)
+        if cents:
+            return False, 0
+        return True, whole * mpu
+    return True, value * mpu
 
 
 @njit(cache=True, nogil=True)
@@ -902,3 +980,120 @@ def columns(data, rows, count, row0, ok, per, hand_key, key_text, params, const,
         for r in range(count):
             valid[c, r] = lo1[c, r] >= 0
     return spec
+
+
+# the events schema's Arrow nodes in IPC order (the game's fields inside it): the type (0
+# string, 1 int64 or timestamp, 2 int32, 3 int8, 4 bool, 5 struct), where the values are
+# (`columns`: a string column, a row of numbers or of small; -1: none, all null) and the
+# validity row (`columns`' valid; 18: all valid, 19: all null)
+_NODE_TYPE = np.array([0, 2, 1, 0, 0, 3, 0, 1, 1, 0, 0, 5, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 3, 3,
+                       0, 1, 4, 2, 4, 0, 0, 0], np.int64)
+_NODE_SRC = np.array([0, 0, 1, 1, 2, 0, 3, 2, 3, 4, 5, -1, 7, 8, 4, 5, 6, 7, 8, -1, -1, -1, 1,
+                      2, 9, 9, 3, -1, 4, -1, -1, 6], np.int64)
+_NODE_VALID = np.array([0, 18, 11, 1, 2, 10, 3, 12, 13, 4, 5, 14, 7, 8, 14, 14, 15, 15, 14,
+                        19, 19, 19, 14, 16, 9, 14, 14, 19, 17, 19, 19, 6], np.int64)
+
+
+@njit(cache=True, nogil=True)
+def _put(out, p, x, n):
+    """x written little-endian in n bytes at out[p:]."""
+    for k in range(n):
+        out[p + k] = (x >> (8 * k)) & 255
+
+
+@njit(cache=True, nogil=True)
+def message(data, rows, count, row0, ok, per, hand_key, key_text, params, const, prefix_lo,
+            prefix_hi, micros, template, spots):
+    """The rows as one Arrow IPC record batch message of the events schema: `template` (a
+    message's metadata of that schema) with this batch's length, nodes and buffers written at
+    `spots` (length, body length, nodes, buffers), then the body (`columns`' values)."""
+    valid = np.ones((20, count), np.bool_)
+    numbers = np.zeros((10, count), np.int64)
+    small = np.zeros((5, count), np.int8)
+    spec = columns(data, rows, count, row0, ok, per, hand_key, key_text, params, const,
+                   prefix_lo, prefix_hi, micros, valid, numbers, small)
+    for r in range(count):
+        valid[19, r] = False
+    lo1, hi1, lo2, hi2, num, lo3, hi3 = spec
+    offsets = np.empty((10, count + 1), np.int32)
+    text_sizes(lo1, hi1, lo2, hi2, num, lo3, hi3, NULL, offsets)
+    n_nodes = len(_NODE_TYPE)
+    nulls = np.zeros(n_nodes, np.int64)
+    bufs = np.zeros((2, 75), np.int64)
+    where = np.zeros((3, n_nodes), np.int64)  # each node's first buffer index
+    starts = np.zeros(10, np.int64)
+    pos = 0
+    b = 0
+    bitmap = (count + 7) // 8
+    for j in range(n_nodes):
+        kind, src, vr = _NODE_TYPE[j], _NODE_SRC[j], _NODE_VALID[j]
+        good = 0
+        for r in range(count):
+            good += valid[vr, r]
+        nulls[j] = count - good
+        where[0, j] = b
+        sizes = np.zeros(3, np.int64)
+        sizes[0] = bitmap if nulls[j] else 0
+        n_buf = 2
+        if kind == 0:
+            sizes[1] = 4 * (count + 1)
+            sizes[2] = offsets[src, count] if src >= 0 else 0
+            n_buf = 3
+        elif kind == 1:
+            sizes[1] = 8 * count
+        elif kind == 2:
+            sizes[1] = 4 * count
+        elif kind == 3:
+            sizes[1] = count
+        elif kind == 4:
+            sizes[1] = bitmap
+        else:
+            n_buf = 1
+        for m in range(n_buf):
+            bufs[0, b] = pos
+            bufs[1, b] = sizes[m]
+            if kind == 0 and m == 2 and src >= 0:
+                starts[src] = len(template) + pos
+            pos += (sizes[m] + 7) // 8 * 8
+            b += 1
+    out = np.zeros(len(template) + pos, np.uint8)
+    out[:len(template)] = template
+    _put(out, spots[0], count, 8)
+    _put(out, spots[1], pos, 8)
+    for j in range(n_nodes):
+        _put(out, spots[2] + 16 * j, count, 8)
+        _put(out, spots[2] + 16 * j + 8, nulls[j], 8)
+    for m in range(b):
+        _put(out, spots[3] + 16 * m, bufs[0, m], 8)
+        _put(out, spots[3] + 16 * m + 8, bufs[1, m], 8)
+    text_fill(data, lo1, hi1, lo2, hi2, num, lo3, hi3, NULL, offsets, out, starts)
+    base = len(template)
+    for j in range(n_nodes):
+        kind, src, vr = _NODE_TYPE[j], _NODE_SRC[j], _NODE_VALID[j]
+        m = where[0, j]
+        if nulls[j]:
+            p = base + bufs[0, m]
+            for r in range(count):
+                if valid[vr, r]:
+                    out[p + (r >> 3)] |= 1 << (r & 7)
+        p = base + bufs[0, m + 1] if kind != 5 else 0
+        if kind == 0:
+            if src >= 0:
+                for r in range(count + 1):
+                    _put(out, p + 4 * r, offsets[src, r], 4)
+        elif kind == 1:
+            if src >= 0:
+                for r in range(count):
+                    _put(out, p + 8 * r, numbers[src, r], 8)
+        elif kind == 2:
+            if src >= 0:
+                for r in range(count):
+                    _put(out, p + 4 * r, numbers[src, r], 4)
+        elif kind == 3:
+            for r in range(count):
+                out[p + r] = small[src, r]
+        elif kind == 4:
+            for r in range(count):
+                if small[src, r]:
+                    out[p + (r >> 3)] |= 1 << (r & 7)
+    return out
