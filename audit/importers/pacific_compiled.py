@@ -27,8 +27,8 @@ TEXT = CompiledModule("audit.importers.textkernel", "the compiled site-text read
 _SCHEMA = events_schema()
 _MEMO = 1024
 _LIMIT = 1 << 63
-# (stakes text, table text, dated) -> (variant, structure, currency, mpu, tournament, small
-# blind, big blind, seat count or -1, table id, fixed limit) or None
+# (stakes text, table text, dated) -> (table id, variant, structure, currency (UTF-8), mpu,
+# tournament, fixed limit, small blind, big blind, hole cards, seat count or -1) or None
 _PARAMS: dict[tuple[bytes, bytes, bool], tuple[Any, ...] | None] = {}
 
 
@@ -79,8 +79,8 @@ def _params(stakes: bytes, table: bytes, full: bytes) -> tuple[Any, ...] | None:
     seats = int(tb.group("max")) if tb.group("max") else -1
     if not all(-_LIMIT <= v < _LIMIT for v in (sb, bb, 2 * bb)) or seats > 127:
         return None
-    return (variant, structure, currency, mpu, tournament, sb, bb, seats, table_id,
-            structure == "fixed_limit")
+    return (table_id.encode(), variant.encode(), structure.encode(), currency.encode(), mpu,
+            tournament, structure == "fixed_limit", sb, bb, HOLE_COUNT.get(variant, 2), seats)
 
 
 def _is_header(lines: Lines) -> np.ndarray:
@@ -109,19 +109,15 @@ def _constant() -> tuple[bytes, dict[str, Any]]:
 
 def _rows(lines: Lines, first: np.ndarray, last: np.ndarray, prefix: str) -> KernelRows:
     k = KERNEL.get()
-    t = TEXT.get()
-    assert k is not None and t is not None
+    assert k is not None and TEXT.get() is not None
     data = lines.data
     raw = data.tobytes()
     n = len(first)
     head = np.empty((6, n), np.int64)
     k.heads(data, lines.lo, lines.hi, first, last, head)
     use = np.zeros(n, np.bool_)
-    values = np.zeros((3, n), np.int64)  # mpu, fixed limit, hole cards
-    per = np.zeros((7, n), np.int64)
     hand_key = np.zeros(n, np.int64)
     keys: dict[tuple[Any, ...], int] = {}
-    found: list[tuple[Any, ...]] = []
     st_lo, st_hi, tb_lo, tb_hi, state = head[:5].tolist()
     for h in np.flatnonzero((head[0] >= 0) & (head[4] >= 0)).tolist():
         key = (raw[st_lo[h]:st_hi[h]], raw[tb_lo[h]:tb_hi[h]], state[h])
@@ -136,44 +132,34 @@ def _rows(lines: Lines, first: np.ndarray, last: np.ndarray, prefix: str) -> Ker
             continue
         index = keys.get(p)
         if index is None:
-            index = keys[p] = len(found)
-            found.append(p)
+            index = keys[p] = len(keys)
         use[h] = True
         hand_key[h] = index
-        values[0, h] = p[3]
-        values[1, h] = p[9]
-        values[2, h] = HOLE_COUNT.get(p[0], 2)
-        per[3, h] = p[7]
     const, at = _constant()
     size = len(raw)
-    extra = bytearray(const)
-    key_text = np.zeros((8, max(len(found), 1)), np.int64)
-    params = np.zeros((5, max(len(found), 1)), np.int64)
-    for index, p in enumerate(found):
-        for c, text in enumerate((p[8], p[0], p[1], p[2])):
-            key_text[2 * c, index] = size + len(extra)
-            extra += text.encode()
-            key_text[2 * c + 1, index] = size + len(extra)
-        params[:, index] = (p[3], p[4], p[9], p[5], p[6])
-    prefix_lo = size + len(extra)
-    extra += prefix.encode()
-    prefix_hi = size + len(extra)
-    card_at = size + len(extra)
-    buffer = np.empty(card_at + size + 16, np.uint8)  # the card area: cards are never longer
-    buffer[:size] = data
-    buffer[size:card_at] = np.frombuffer(bytes(extra), np.uint8)
-    rows = np.empty((11, 2 * int((last - first).sum()) + 24 * n + 64), np.int64)
-    ok = np.zeros(n, np.bool_)
-    row0 = np.zeros(n + 1, np.int64)
-    count, _ = k.hands(buffer, lines.lo, lines.hi, lines.odd, first, last, use, values,
-                       size + at["unknown"], card_at, rows, per, ok, row0)
-    if not count:
-        return KernelRows(_SCHEMA.empty_table(), np.empty(0, np.int64), ok, row0)
+    parts = [raw, const]
+    at_now = size + len(const)
+    spans = []
+    for p in keys:  # each stakes' texts: table id, variant, structure, currency
+        for text in p[:4]:
+            parts.append(text)
+            spans.append((at_now, at_now + len(text)))
+            at_now += len(text)
+    key_text = np.array(spans or [(0, 0)] * 4, np.int64).reshape(-1, 8).T.copy()
+    params = np.array([p[4:] for p in keys] or [(0,) * 7], np.int64).T.copy()
+    parts.append(prefix.encode())
+    card_at = at_now + len(parts[-1])
+    parts.append(bytes(size + 16))  # the card area: cards are never longer than the file
+    buffer = np.frombuffer(bytearray(b"".join(parts)), np.uint8)
     template, spots = _template()
-    msg = k.message(buffer, rows, count, row0, ok, per, hand_key, key_text, params,
-                    at["const"] + size, prefix_lo, prefix_hi, head[5], template, spots)
+    msg, row_lines, ok, row0 = k.read(buffer, lines.lo, lines.hi, lines.odd, first, last,
+                                      use, hand_key, key_text, params, at["const"] + size,
+                                      at_now, card_at, head, size + at["unknown"], card_at,
+                                      template, spots)
+    if not len(row_lines):
+        return KernelRows(_SCHEMA.empty_table(), row_lines, ok, row0)
     batch = pa.ipc.read_record_batch(pa.py_buffer(msg), _SCHEMA)
-    return KernelRows(pa.Table.from_batches([batch]), rows[10, :count].copy(), ok, row0)
+    return KernelRows(pa.Table.from_batches([batch]), row_lines, ok, row0)
 
 
 @cache

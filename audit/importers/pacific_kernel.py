@@ -1097,3 +1097,33 @@ def message(data, rows, count, row0, ok, per, hand_key, key_text, params, const,
                 if small[src, r]:
                     out[p + (r >> 3)] |= 1 << (r & 7)
     return out
+
+
+@njit(cache=True, nogil=True)
+def read(data, lo, hi, odd, first, last, use, hand_key, key_text, params, const, prefix_lo,
+         prefix_hi, head, unknown_at, card_at, template, spots):
+    """`hands` and `message` in one call: (the IPC message, each row's line, ok, row0).
+    params[:, k] of stakes k (hand_key[h]: the hand's): mpu, tournament, fixed limit, small
+    and big blind, hole cards, seat count (-1: none); head: `heads`' output."""
+    n = len(first)
+    values = np.zeros((3, n), np.int64)
+    per = np.zeros((7, n), np.int64)
+    for h in range(n):
+        key = hand_key[h]
+        values[0, h] = params[0, key]
+        values[1, h] = params[2, key]
+        values[2, h] = params[5, key]
+        per[3, h] = params[6, key]
+    lines = 0
+    for h in range(n):
+        lines += last[h] - first[h]
+    rows = np.empty((11, 2 * lines + 24 * n + 64), np.int64)
+    ok = np.zeros(n, np.bool_)
+    row0 = np.zeros(n + 1, np.int64)
+    count, _ = hands(data, lo, hi, odd, first, last, use, values, unknown_at, card_at, rows,
+                     per, ok, row0)
+    if count == 0:
+        return np.zeros(0, np.uint8), np.zeros(0, np.int64), ok, row0
+    msg = message(data, rows, count, row0, ok, per, hand_key, key_text, params, const,
+                  prefix_lo, prefix_hi, head[5], template, spots)
+    return msg, rows[10, :count].copy(), ok, row0
