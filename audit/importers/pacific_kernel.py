@@ -918,18 +918,26 @@ def columns(data, rows, count, row0, ok, per, hand_key, key_text, params, const,
     the note of a hand no one collected in; key_text[:, k]: the spans of stakes k's table id,
     variant, structure and currency; params[:, k]: mpu, tournament, fixed limit, small and big
     blind."""
-    spec = np.full((7, 10, count), -1, np.int64)
+    spec = np.empty((7, 10, count), np.int32)  # every entry is written below
     lo1, hi1, lo2, hi2, num, lo3, hi3 = spec
-    for c in range(10):
-        for r in range(count):
-            num[c, r] = NULL
     n_kinds = len(KINDS)
+    note = 1 + n_kinds + len(DETAILS)
     for h in range(len(ok)):
         if not ok[h]:
             continue
         key = hand_key[h]
         head = row0[h]
+        fixed = params[2, key] != 0
+        tour = params[1, key] != 0
         for r in range(head, row0[h + 1]):
+            for c in range(10):
+                lo1[c, r] = -1
+                hi1[c, r] = -1
+                lo2[c, r] = -1
+                hi2[c, r] = -1
+                num[c, r] = -1
+                lo3[c, r] = -1
+                hi3[c, r] = -1
             kind = rows[1, r]
             lo1[0, r], hi1[0, r] = const[0, 0], const[1, 0]
             lo2[0, r], hi2[0, r] = per[0, h], per[1, h]
@@ -942,6 +950,15 @@ def columns(data, rows, count, row0, ok, per, hand_key, key_text, params, const,
                 lo1[5, r], hi1[5, r] = const[0, 1 + n_kinds + d], const[1, 1 + n_kinds + d]
             lo1[6, r], hi1[6, r] = prefix_lo, prefix_hi
             num[6, r] = rows[10, r]
+            first = r == head
+            if first:
+                for c in range(3):
+                    lo1[7 + c, r], hi1[7 + c, r] = key_text[2 + 2 * c, key], \
+                        key_text[3 + 2 * c, key]
+                if per[6, h]:
+                    lo3[6, r], hi3[6, r] = const[0, note], const[1, note]
+            for c in range(10):
+                valid[c, r] = lo1[c, r] >= 0
             numbers[0, r] = r - head
             seat = rows[2, r]
             small[0, r] = seat if seat >= 0 else 0
@@ -950,12 +967,9 @@ def columns(data, rows, count, row0, ok, per, hand_key, key_text, params, const,
             valid[12, r] = rows[5, r] != NULL
             numbers[3, r] = rows[6, r]
             valid[13, r] = rows[6, r] != NULL
-            first = r == head
             valid[11, r] = first and micros[h] != NULL
             numbers[1, r] = micros[h] if first else 0
             valid[14, r] = first
-            fixed = params[2, key] != 0
-            tour = params[1, key] != 0
             valid[15, r] = first and fixed
             valid[16, r] = first and per[3, h] >= 0
             valid[17, r] = first and tour
@@ -969,16 +983,6 @@ def columns(data, rows, count, row0, ok, per, hand_key, key_text, params, const,
             small[2, r] = per[3, h] if per[3, h] >= 0 else 0
             small[3, r] = tour
             small[4, r] = tour
-            if first:
-                for c in range(3):
-                    lo1[7 + c, r], hi1[7 + c, r] = key_text[2 + 2 * c, key], \
-                        key_text[3 + 2 * c, key]
-                if per[6, h]:
-                    lo3[6, r], hi3[6, r] = const[0, 1 + n_kinds + len(DETAILS)], \
-                        const[1, 1 + n_kinds + len(DETAILS)]
-    for c in range(10):
-        for r in range(count):
-            valid[c, r] = lo1[c, r] >= 0
     return spec
 
 
@@ -1007,16 +1011,17 @@ def message(data, rows, count, row0, ok, per, hand_key, key_text, params, const,
     """The rows as one Arrow IPC record batch message of the events schema: `template` (a
     message's metadata of that schema) with this batch's length, nodes and buffers written at
     `spots` (length, body length, nodes, buffers), then the body (`columns`' values)."""
-    valid = np.ones((20, count), np.bool_)
-    numbers = np.zeros((10, count), np.int64)
-    small = np.zeros((5, count), np.int8)
+    valid = np.empty((20, count), np.bool_)
+    numbers = np.empty((10, count), np.int64)
+    small = np.empty((5, count), np.int8)
     spec = columns(data, rows, count, row0, ok, per, hand_key, key_text, params, const,
                    prefix_lo, prefix_hi, micros, valid, numbers, small)
     for r in range(count):
+        valid[18, r] = True
         valid[19, r] = False
     lo1, hi1, lo2, hi2, num, lo3, hi3 = spec
     offsets = np.empty((10, count + 1), np.int32)
-    text_sizes(lo1, hi1, lo2, hi2, num, lo3, hi3, NULL, offsets)
+    text_sizes(lo1, hi1, lo2, hi2, num, lo3, hi3, -1, offsets)
     n_nodes = len(_NODE_TYPE)
     nulls = np.zeros(n_nodes, np.int64)
     bufs = np.zeros((2, 75), np.int64)
@@ -1066,7 +1071,7 @@ def message(data, rows, count, row0, ok, per, hand_key, key_text, params, const,
     for m in range(b):
         _put(out, spots[3] + 16 * m, bufs[0, m], 8)
         _put(out, spots[3] + 16 * m + 8, bufs[1, m], 8)
-    text_fill(data, lo1, hi1, lo2, hi2, num, lo3, hi3, NULL, offsets, out, starts)
+    text_fill(data, lo1, hi1, lo2, hi2, num, lo3, hi3, -1, offsets, out, starts)
     base = len(template)
     for j in range(n_nodes):
         kind, src, vr = _NODE_TYPE[j], _NODE_SRC[j], _NODE_VALID[j]
@@ -1079,16 +1084,15 @@ def message(data, rows, count, row0, ok, per, hand_key, key_text, params, const,
         p = base + bufs[0, m + 1] if kind != 5 else 0
         if kind == 0:
             if src >= 0:
-                for r in range(count + 1):
-                    _put(out, p + 4 * r, offsets[src, r], 4)
+                out[p:p + 4 * (count + 1)].view(np.int32)[:] = offsets[src]
         elif kind == 1:
             if src >= 0:
-                for r in range(count):
-                    _put(out, p + 8 * r, numbers[src, r], 8)
+                out[p:p + 8 * count].view(np.int64)[:] = numbers[src]
         elif kind == 2:
             if src >= 0:
+                v = out[p:p + 4 * count].view(np.int32)
                 for r in range(count):
-                    _put(out, p + 4 * r, numbers[src, r], 4)
+                    v[r] = numbers[src, r]
         elif kind == 3:
             for r in range(count):
                 out[p + r] = small[src, r]
