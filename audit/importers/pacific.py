@@ -41,6 +41,11 @@ Mapping (888 line -> events; money exact: `Decimal` -> integer minor units):
   awarded`) -> hand_ended `winnings=absent`.
 * `P has joined the table`, `P has left the table`, ... -> annotation.
 
+**Compiled pass** (pacific_kernel.py, numba; pacific_compiled.py): a plain UTF-8 file is read
+whole from its bytes first, the common hands straight into one Arrow batch
+(tests/importers/test_pacific_compiled.py: the same chunks as the line parser); every hand it
+does not fully read goes to the fast path and the line parser as below.
+
 **Fast path** (`_fast_888`): the common hands -- players named by one word, the lines posts
 of blinds and antes, the deal, folds, checks, calls, bets, raises, streets, shows, mucks with
 cards, `did not show his hand`, `collected` -- are read straight into event columns
