@@ -80,6 +80,11 @@ def plain_bytes(path: Path) -> bytes | None:
         return None
     finally:
         os.close(fd)
+    return _plain(raw)
+
+
+def _plain(raw: bytes) -> bytes | None:
+    """`raw` when `plain_bytes` would take a file of these bytes."""
     if len(raw) > MAX_BYTES or _BOM in raw or utf16_encoding(raw[:512]):
         return None
     try:
@@ -91,9 +96,11 @@ def plain_bytes(path: Path) -> bytes | None:
 
 def read_compiled(path: Path, room: CompiledRoom, lines_of: Callable[[np.ndarray], Any], *,
                   fmt: str, chunk_hands: int, fast: FastMap, map_hand: Any,
-                  hand_id_of: Any) -> Iterator[Chunk] | None:
-    """The chunks of `path` (a generator), or None when the file is not for a compiled pass."""
-    raw = plain_bytes(path)
+                  hand_id_of: Any, raw: bytes | None = None) -> Iterator[Chunk] | None:
+    """The chunks of `path` (a generator), or None when the file is not for a compiled pass.
+    `raw`: the file's text as UTF-8 bytes when the room read it so itself (checked as
+    `plain_bytes` checks the file's)."""
+    raw = plain_bytes(path) if raw is None else _plain(raw)
     if raw is None:
         return None
     # writeable: numba types a read-only array by its slow path (tens of µs a call)

@@ -76,6 +76,7 @@ from audit.importers.sitetext import (
     SiteHandError,
     SiteTextImporter,
     bad_line,
+    utf16_encoding,
 )
 
 _GAME_NO = re.compile(r"^\ufeff?#Game No ?: ?(\d+)\s*$")
@@ -832,6 +833,27 @@ def _no_fast(block: list[tuple[int, str]], file_name: str, cols: EventColumns) -
     return False
 
 
+def _utf8_text(path: Path) -> bytes | None:
+    """The file's text as UTF-8 bytes, as the reader decodes it line by line (UTF-8, a byte
+    that is not read as cp1252: 888 writes cp1252 files too); None for a file the compiled
+    pass leaves alone (over its size, UTF-16, a BOM)."""
+    from audit.importers.compiledtext import _BOM, MAX_BYTES
+
+    try:
+        if path.stat().st_size > MAX_BYTES:
+            return None
+        raw = path.read_bytes()
+    except OSError:
+        return None
+    if len(raw) > MAX_BYTES or _BOM in raw or utf16_encoding(raw[:512]):
+        return None
+    try:
+        raw.decode("utf-8")
+    except UnicodeDecodeError:
+        return raw.decode("utf-8", errors="poker_audit_cp1252").encode("utf-8")
+    return raw
+
+
 def _read_compiled(path: Path, chunk_hands: int) -> Iterator[Chunk] | None:
     """The chunks of the compiled pass, or None (not a plain file, or no numba here)."""
     from audit.compiled import compile_failures
@@ -841,10 +863,13 @@ def _read_compiled(path: Path, chunk_hands: int) -> Iterator[Chunk] | None:
     kernel, text = pc.KERNEL.get(), pc.TEXT.get()
     if kernel is None or text is None:
         return None
+    raw = _utf8_text(path)
+    if raw is None:
+        return None
     try:
         return read_compiled(path, pc.ROOM, text.lines_of, fmt="pacific",
                              chunk_hands=chunk_hands, fast=_fast_888, map_hand=_map_888,
-                             hand_id_of=_hand_id_of)
+                             hand_id_of=_hand_id_of, raw=raw)
     except compile_failures() as exc:
         pc.KERNEL.failed(exc)
         return None

@@ -12,11 +12,12 @@ clock, the button and player count lines, the seats, posts of blinds, antes and 
 the deal, `Dealt to` lines, folds, checks, calls, bets, raises, streets, shows, mucks, `did
 not show his hand`, collections, the summary and the `(Hi: ..)` layout lines. A hand holding
 anything else (a note, an all-in line, a name with a space or a character a name line cannot
-start with, an amount written otherwise than `$1,234.56`, Spanish suits, cards that do not
-read, more than `MAX_SEATS` seats, ...) is not read (`ok` False): the Python fast path and the
-line parser read it, and its rows are not kept.
+start with, an amount with a currency code or a tab, a card-like `7p` next to a non-ASCII
+character, cards that do not read, more than `MAX_SEATS` seats, ...) is not read (`ok`
+False): the Python fast path and the line parser read it, and its rows are not kept.
 
-Cards are written as the reader writes them (`Kn` -> `J`, `10` -> `T`, suits lowered) into the
+Cards are written as the reader writes them (`Kn` -> `J`, `10` -> `T`, suits lowered, Spanish
+suits read as such) into the
 card area of `data` (from `card_at` on). Row columns: hand (index), kind (`KINDS`), seat (-1:
 null), player and cards spans (lo -1: null), amount and total (`NULL`: null), detail
 (`DETAILS`, -1 null), line (1-based). Per hand (`HAND_FIELDS`): the game number's span, the
@@ -366,9 +367,10 @@ def _rank(data, p, n):
 
 
 @njit(cache=True, nogil=True)
-def _cards(data, p, end, out_at):
+def _cards(data, p, end, out_at, spanish):
     """The cards of data[p:end] (tokens split at spaces and commas) written at data[out_at:]
-    as `cards_888` writes them: their end there, or -1 (a token that is no card, no card)."""
+    as `cards_888` writes them (`spanish`: the suits p, t, d, c are s, c, d, h): their end
+    there, or -1 (a token that is no card, no card)."""
     w = out_at
     q = p
     while True:
@@ -385,6 +387,13 @@ def _cards(data, p, end, out_at):
         s = data[q - 1]
         if 65 <= s <= 90:
             s += 32
+        if spanish:
+            if s == 112:  # picas
+                s = 115
+            elif s == 116:  # tréboles
+                s = 99
+            elif s == 99:  # corazones
+                s = 104
         if not (s == 99 or s == 100 or s == 104 or s == 115):
             return -1
         r = _rank(data, t, n - 1)
@@ -402,18 +411,40 @@ def _cards(data, p, end, out_at):
 
 
 @njit(cache=True, nogil=True)
+def _word(c):
+    """An ASCII byte `\\w` matches."""
+    return 48 <= c <= 57 or 65 <= c <= 90 or 97 <= c <= 122 or c == 95
+
+
+@njit(cache=True, nogil=True)
 def _spanish(data, a, e):
-    """A `[`...`]` part of data[a:e] holds a `p` or `t` (maybe a Spanish suit: not read)."""
+    """Whether line data[a:e] holds a Spanish suit as the reader's `_SPANISH` finds it
+    (`\\[[^\\]\\n]*\\b(?:[2-9TJQKA]|10)[pt]\\b`): 1 yes, 0 no, -1 not told here (a
+    non-ASCII character next to a rank and a `p` or `t` inside brackets)."""
     inside = False
-    for k in range(a, e):
-        c = data[k]
+    for i in range(a, e):
+        c = data[i]
         if c == 91:
             inside = True
-        elif c == 93:
+            continue
+        if c == 93:
             inside = False
-        elif inside and (c == 112 or c == 116):
-            return True
-    return False
+            continue
+        if not inside:
+            continue
+        q = i + 1
+        if c == 49 and q < e and data[q] == 48:  # 10
+            q += 1
+        elif not (50 <= c <= 57 or c == 84 or c == 74 or c == 81 or c == 75 or c == 65):
+            continue
+        if q >= e or not (data[q] == 112 or data[q] == 116):
+            continue
+        before, after = data[i - 1], data[q + 1] if q + 1 < e else 32
+        if before >= 128 or after >= 128:
+            return -1  # next to a character `\\w` may match
+        if not _word(before) and not _word(after):
+            return 1
+    return 0
 
 
 @njit(cache=True, nogil=True)
@@ -615,13 +646,19 @@ def _hand(data, lo, hi, odd, i0, i1, mpu, fixed, n_hole, unknown_at, w, rows, r,
     if n == 0 or button < 0:
         return -1, w
     body = i
+    spanish = False
+    for i in range(body, i1):
+        got = _spanish(data, lo[i], hi[i])
+        if got < 0:
+            return -1, w
+        if got:
+            spanish = True
+            break
     # who is heard (a line starts with the name, or `Dealt to NAME`), the cards dealt
     for i in range(body, i1):
         a, e = lo[i], hi[i]
         if a == e:
             continue
-        if _spanish(data, a, e):
-            return -1, w
         if _at(data, a, e, _DEALT_TO):
             p = a + len(_DEALT_TO)
             c = p
@@ -635,7 +672,7 @@ def _hand(data, lo, hi, odd, i0, i1, mpu, fixed, n_hole, unknown_at, w, rows, r,
             if c < e and data[e - 1] == 93:  # `Dealt to NAME [CARDS]`
                 if k < 0:
                     return -1, w
-                end = _cards(data, c + 2, e - 1, w)
+                end = _cards(data, c + 2, e - 1, w, spanish)
                 if end < 0:
                     return -1, w
                 known[0, k] = w
@@ -703,7 +740,7 @@ def _hand(data, lo, hi, odd, i0, i1, mpu, fixed, n_hole, unknown_at, w, rows, r,
                 section = 1
                 for j in range(n):
                     rnd[j] = 0
-                end = _cards(data, p + len(_STREET_END), e - 1, w)
+                end = _cards(data, p + len(_STREET_END), e - 1, w, spanish)
                 if end < 0:
                     return -1, w
                 _row(rows, r, h, K_DEAL, -1, -1, -1, NULL, NULL, w, end, D_BOARD, i + 1)
@@ -849,7 +886,7 @@ def _hand(data, lo, hi, odd, i0, i1, mpu, fixed, n_hole, unknown_at, w, rows, r,
         if v != x0 - 2:
             return -1, w
         if verb == K_SHOW or verb == K_MUCK:
-            end = _cards(data, x0, x1, w)
+            end = _cards(data, x0, x1, w, spanish)
             if end < 0:
                 return -1, w
             _row(rows, r, h, verb, s, name_lo[k], name_hi[k], NULL, NULL, w, end, -1, i + 1)
