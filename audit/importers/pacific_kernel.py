@@ -148,12 +148,13 @@ def header_lines(data, begin, lo, hi, odd, out):
     for i in range(len(begin)):
         out[i] = False
     for i in range(len(begin)):
-        if odd[i]:
-            return 1
         b, e = begin[i], hi[i]
+        if odd[i] or (_at(data, b, e, _GAME_NO) or _at(data, b, e, _STARS)) and \
+                not _ascii(data, b, e):
+            for j in range(len(begin)):
+                out[j] = False
+            return 1
         if _at(data, b, e, _GAME_NO):
-            if not _ascii(data, b, e):
-                return 1
             if _game_no(data, b, e) >= 0:
                 out[i] = True
                 after = True
@@ -162,8 +163,6 @@ def header_lines(data, begin, lo, hi, odd, out):
         elif lo[i] == e:
             continue
         elif _at(data, b, e, _STARS):
-            if not _ascii(data, b, e):
-                return 1
             if not after and _room(data, b, e) >= 0:
                 out[i] = True
             after = False

@@ -102,7 +102,8 @@ def test_without_the_compiled_pass_nothing_reaches_the_kernel(
 
 
 @pytest.mark.parametrize("encoding", ["utf-8-sig", "cp1252", "utf-16", "crlf", "junk",
-                                      "nbsp", "blank-head", "indented-header"])
+                                      "nbsp", "nbsp-later", "not-utf8-header", "blank-head",
+                                      "indented-header"])
 def test_encodings_line_ends_and_text_outside_hands(tmp_path: Path, encoding: str) -> None:
     text = (SITES / "888-fixed-limit.txt").read_text(encoding="utf-8")
     text = text + "\n\n" + text.replace("Hero", "Hérö")
@@ -113,6 +114,11 @@ def test_encodings_line_ends_and_text_outside_hands(tmp_path: Path, encoding: st
         path.write_bytes(("junk line\n\n" + text + "\n\ntrailing").encode())
     elif encoding == "nbsp":  # a Unicode space str.strip() removes, the kernel never reads
         path.write_bytes(text.replace("\n", "\u00a0\n", 3).encode())
+    elif encoding == "nbsp-later":  # after the first hand's header: still one file's hands
+        path.write_bytes(text.replace("*****\n", "*****\u00a0\n", 1).encode())
+    elif encoding == "not-utf8-header":  # a cp1252 byte ends a room line of the second hand
+        path.write_bytes(text.encode().replace(b" *****\n", b" *****\x80\n").replace(
+            b" *****\x80\n", b" *****\n", 1))
     elif encoding == "blank-head":
         path.write_bytes(("\n \n" + text).encode())
     elif encoding == "indented-header":  # no header at a line's start: one hand, not two
