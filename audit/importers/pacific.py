@@ -181,6 +181,18 @@ def _symbol(text: str) -> str:
     return ""
 
 
+def _unit(tournament: bool, money_kind: str, symbol: str) -> tuple[str, int]:
+    """(currency, minor units per unit) of a hand: tournament chips, play chips (with cents),
+    or the stakes' symbol (none: chips)."""
+    if tournament:
+        return "CHIPS", 1
+    if "practice" in money_kind or "play" in money_kind:
+        return "CHIPS", 100
+    if not symbol:
+        return "CHIPS", 100
+    return CURRENCY_SYMBOLS.get(symbol, symbol), 100
+
+
 _GAME_NO_START = ("#Game No", "\ufeff#Game No")  # what _GAME_NO and _ROOM lines start with
 _ROOM_START = ("*****", "\ufeff*****")
 
@@ -262,16 +274,7 @@ def _map_888(block: list[tuple[int, str]], file_name: str) -> SiteHand:
             break
     if structure is None or variant is None:
         raise bad_line(st_line, st_text, f"unsupported 888 game {words!r}")
-    symbol = _symbol(s.group("sb") + s.group("bb"))
-    if tournament:
-        currency, mpu = "CHIPS", 1
-    elif "practice" in money_kind or "play" in money_kind:
-        currency, mpu = "CHIPS", 100
-    else:
-        currency = CURRENCY_SYMBOLS.get(symbol, "USD" if not symbol else symbol)
-        mpu = 100
-        if not symbol:
-            currency = "CHIPS"
+    currency, mpu = _unit(tournament, money_kind, _symbol(s.group("sb") + s.group("bb")))
 
     money = _AMOUNTS.of(mpu)
     sb, bb = money(s.group("sb"), st_line), money(s.group("bb"), st_line)
@@ -525,16 +528,7 @@ def _fast_888(block: list[tuple[int, str]], file_name: str,  # noqa: C901, PLR09
             break
     if structure is None or variant is None:
         return False
-    symbol = _symbol(s.group("sb") + s.group("bb"))
-    if tournament:
-        currency, mpu = "CHIPS", 1
-    elif "practice" in money_kind or "play" in money_kind:
-        currency, mpu = "CHIPS", 100
-    else:
-        currency = CURRENCY_SYMBOLS.get(symbol, "USD" if not symbol else symbol)
-        mpu = 100
-        if not symbol:
-            currency = "CHIPS"
+    currency, mpu = _unit(tournament, money_kind, _symbol(s.group("sb") + s.group("bb")))
     money = _AMOUNTS.of(mpu)
     known_amounts = _AMOUNTS.memo[mpu]  # what `money` remembers: read without a call
     sb, bb = money(s.group("sb"), number), money(s.group("bb"), number)

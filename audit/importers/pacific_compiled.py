@@ -16,7 +16,7 @@ import pyarrow as pa
 
 from audit.compiled import CompiledModule
 from audit.importers.compiledtext import CompiledRoom, KernelRows, Lines
-from audit.importers.sitetext import CURRENCY_SYMBOLS, HOLE_COUNT
+from audit.importers.sitetext import HOLE_COUNT
 from audit.schema import events_schema
 
 KERNEL = CompiledModule("audit.importers.pacific_kernel", "the compiled 888poker reader",
@@ -57,16 +57,7 @@ def _params(stakes: bytes, table: bytes, full: bytes) -> tuple[Any, ...] | None:
             break
     if structure is None or variant is None:
         return None
-    symbol = p._symbol(s.group("sb") + s.group("bb"))
-    if tournament:
-        currency, mpu = "CHIPS", 1
-    elif "practice" in money_kind or "play" in money_kind:
-        currency, mpu = "CHIPS", 100
-    else:
-        currency = CURRENCY_SYMBOLS.get(symbol, "USD" if not symbol else symbol)
-        mpu = 100
-        if not symbol:
-            currency = "CHIPS"
+    currency, mpu = p._unit(tournament, money_kind, p._symbol(s.group("sb") + s.group("bb")))
     money = p._AMOUNTS.of(mpu)
     try:
         sb, bb = money(s.group("sb"), 0), money(s.group("bb"), 0)

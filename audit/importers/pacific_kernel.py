@@ -30,7 +30,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from audit.importers.ggpoker_kernel import _days, _two
+from audit.importers.ggpoker_kernel import _days, _seat_of, _two
+from audit.importers.ggpoker_kernel import _row as _gg_row
 from audit.importers.pokerstars.kernel import _at, _b, _digit, _is
 from audit.importers.textkernel import _space, same, text_fill, text_sizes
 
@@ -459,26 +460,10 @@ def _bracket(data, p, e):
 
 
 @njit(cache=True, nogil=True)
-def _seat_of(data, name_lo, name_hi, n, a, b):
-    for k in range(n):
-        if same(data, name_lo[k], name_hi[k], a, b):
-            return k
-    return -1
-
-
-@njit(cache=True, nogil=True)
 def _row(rows, r, h, kind, seat, plo, phi, amount, total, clo, chi, detail, line):
-    rows[0, r] = h
-    rows[1, r] = kind
-    rows[2, r] = seat
-    rows[3, r] = plo
-    rows[4, r] = phi
-    rows[5, r] = amount
-    rows[6, r] = total
-    rows[7, r] = clo
-    rows[8, r] = chi
-    rows[9, r] = detail
-    rows[10, r] = line
+    """Row r (`ROW_FIELDS`) of rows[:, r]."""
+    _gg_row(r, h, kind, seat, plo, phi, amount, total, clo, chi, detail, line, rows[0], rows[1],
+            rows[2], rows[3], rows[4], rows[5], rows[6], rows[7], rows[8], rows[9], rows[10])
 
 
 @njit(cache=True, nogil=True)
