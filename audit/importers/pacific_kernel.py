@@ -939,7 +939,7 @@ def columns(data, rows, count, row0, ok, per, hand_key, key_text, params, const,
     the note of a hand no one collected in; key_text[:, k]: the spans of stakes k's table id,
     variant, structure and currency; params[:, k]: mpu, tournament, fixed limit, small and big
     blind."""
-    spec = np.empty((7, 10, count), np.int32)  # every entry is written below
+    spec = np.full((7, 10, count), -1, np.int32)  # -1: no span, no number
     lo1, hi1, lo2, hi2, num, lo3, hi3 = spec
     n_kinds = len(KINDS)
     note = 1 + n_kinds + len(DETAILS)
@@ -951,14 +951,6 @@ def columns(data, rows, count, row0, ok, per, hand_key, key_text, params, const,
         fixed = params[2, key] != 0
         tour = params[1, key] != 0
         for r in range(head, row0[h + 1]):
-            for c in range(10):
-                lo1[c, r] = -1
-                hi1[c, r] = -1
-                lo2[c, r] = -1
-                hi2[c, r] = -1
-                num[c, r] = -1
-                lo3[c, r] = -1
-                hi3[c, r] = -1
             kind = rows[1, r]
             lo1[0, r], hi1[0, r] = const[0, 0], const[1, 0]
             lo2[0, r], hi2[0, r] = per[0, h], per[1, h]
@@ -1051,12 +1043,13 @@ def message(data, rows, count, row0, ok, per, hand_key, key_text, params, const,
     pos = 0
     b = 0
     bitmap = (count + 7) // 8
+    goods = np.zeros(len(valid), np.int64)
+    for v in range(len(valid)):
+        for r in range(count):
+            goods[v] += valid[v, r]
     for j in range(n_nodes):
         kind, src, vr = _NODE_TYPE[j], _NODE_SRC[j], _NODE_VALID[j]
-        good = 0
-        for r in range(count):
-            good += valid[vr, r]
-        nulls[j] = count - good
+        nulls[j] = count - goods[vr]
         where[0, j] = b
         sizes = np.zeros(3, np.int64)
         sizes[0] = bitmap if nulls[j] else 0
