@@ -112,8 +112,9 @@ def _rows(lines: Lines, first: np.ndarray, last: np.ndarray, prefix: str) -> Ker
     st_lo, st_hi, tb_lo, tb_hi, state = head[:5].tolist()
     for h in np.flatnonzero((head[0] >= 0) & (head[4] >= 0)).tolist():
         key = (raw[st_lo[h]:st_hi[h]], raw[tb_lo[h]:tb_hi[h]], state[h])
-        p = _PARAMS.get(key, False)
-        if p is False:
+        if key in _PARAMS:
+            p = _PARAMS[key]
+        else:
             full = raw[st_lo[h]:st_hi[h] + 20] if state[h] else key[0]
             p = _params(key[0], key[1], full)
             if len(_PARAMS) >= _MEMO:
