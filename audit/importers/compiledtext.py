@@ -16,6 +16,7 @@ kernel's rows and the others' rows in hand order (one take), its lines and rejec
 
 from __future__ import annotations
 
+import codecs
 import os
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -96,6 +97,39 @@ def read_compiled(path: Path, room: CompiledRoom, lines_of: Callable[[np.ndarray
     raw = plain_bytes(path)
     if raw is None:
         return None
+    return read_compiled_text(raw, path, room, lines_of, fmt=fmt, chunk_hands=chunk_hands,
+                              fast=fast, map_hand=map_hand, hand_id_of=hand_id_of)
+
+
+def plain_text_bytes(path: Path) -> bytes | None:
+    """`plain_bytes`, or for a UTF-16 file (at most `MAX_BYTES`) its text as the UTF-8 bytes
+    `sitetext` reads it as (decoded as `_Utf16AsUtf8` decodes it: a stray odd last byte
+    dropped, a broken surrogate U+FFFD), when they are plain; else None."""
+    raw = plain_bytes(path)
+    if raw is not None:
+        return raw
+    try:
+        with path.open("rb") as f:
+            raw = f.read(MAX_BYTES + 1)
+    except OSError:
+        return None
+    encoding = utf16_encoding(raw[:512])
+    if encoding is None or len(raw) > MAX_BYTES:
+        return None
+    try:
+        text = codecs.getincrementaldecoder(encoding)(errors="replace").decode(raw)
+        out = text.encode("utf-8")
+    except UnicodeError:
+        return None
+    return None if _BOM in out else out
+
+
+def read_compiled_text(raw: bytes, path: Path, room: CompiledRoom,
+                       lines_of: Callable[[np.ndarray], Any], *, fmt: str, chunk_hands: int,
+                       fast: FastMap, map_hand: Any, hand_id_of: Any
+                       ) -> Iterator[Chunk] | None:
+    """`read_compiled` of the file `path` whose text is `raw` (`plain_bytes` or
+    `plain_text_bytes` of it)."""
     # writeable: numba types a read-only array by its slow path (tens of µs a call)
     data = np.frombuffer(bytearray(raw), dtype=np.uint8)
     n = line_count(raw)

@@ -75,6 +75,7 @@ from audit.importers.base import Chunk
 from audit.importers.columns import EventColumns, read_columns
 from audit.importers.fasttext import Amounts, quick_cards
 from audit.importers.sitetext import (
+    CHUNK_HANDS,
     CURRENCY_SYMBOLS,
     HOLE_COUNT,
     STATUS_LINE,
@@ -1186,6 +1187,11 @@ def _map_winning(block: list[tuple[int, str]], file_name: str) -> SiteHand:
     return _New(block, file_name).map()
 
 
+# A file smaller than this is read by the Python fast path and line parser alone (the
+# compiled pass costs more per file, its Arrow columns, and less per hand).
+COMPILED_MIN_BYTES = 0
+
+
 class WinningImporter(SiteTextImporter):
     """Winning Poker Network text files (both formats): recognised by `Game started at:
     yyyy/m/d h:m:s` alone on a line, or a `[Game ]Hand #N - <game>(No Limit|Pot Limit|Fixed
@@ -1196,15 +1202,62 @@ class WinningImporter(SiteTextImporter):
     header_line = _HEADER_LINE
     map_hand = staticmethod(_map_winning)
 
+    def __init__(self, chunk_hands: int = CHUNK_HANDS, *, fast: bool = True,
+                 compiled: bool = True, compiled_min_bytes: int = COMPILED_MIN_BYTES) -> None:
+        super().__init__(chunk_hands)
+        self.fast = fast
+        self.compiled = compiled
+        self.compiled_min_bytes = compiled_min_bytes
+
     def hand_id_of(self, header: str) -> str | None:
         return _old_hand_id([(0, header)])
 
     def read(self, path: Path) -> Iterator[Chunk]:
-        """Stream `path` as chunks of about `chunk_hands` whole hands each (the older format's
-        common hands by the fast path, the others by the line parser)."""
+        """Stream `path` as chunks of about `chunk_hands` whole hands each: the older format's
+        common hands by the compiled pass (`winning_kernel`, a file read whole when it is
+        plain UTF-8 or UTF-16) or the Python fast path (`_fast_old`), the others by the line
+        parser."""
+        fast = _fast_winning if self.fast else _no_fast
+        if self.fast and self.compiled and _size(path) >= self.compiled_min_bytes:
+            chunks = _read_compiled(path, self.chunk_hands, fast, self.hand_id_of)
+            if chunks is not None:
+                yield from chunks
+                return
         yield from read_columns(path, header=self.header(), chunk_hands=self.chunk_hands,
-                                fast=_fast_winning, map_hand=_map_winning,
-                                hand_id_of=self.hand_id_of)
+                                fast=fast, map_hand=_map_winning, hand_id_of=self.hand_id_of)
+
+
+def _no_fast(block: list[tuple[int, str]], file_name: str, cols: EventColumns) -> bool:
+    return False
+
+
+def _size(path: Path) -> int:
+    try:
+        return path.stat().st_size
+    except OSError:
+        return 0
+
+
+def _read_compiled(path: Path, chunk_hands: int, fast: Any, hand_id_of: Any
+                   ) -> Iterator[Chunk] | None:
+    """The chunks of the compiled pass, or None (not a plain file, or no numba here)."""
+    from audit.compiled import compile_failures
+    from audit.importers import winning_compiled as wc
+    from audit.importers.compiledtext import plain_text_bytes, read_compiled_text
+
+    kernel, text = wc.KERNEL.get(), wc.TEXT.get()
+    if kernel is None or text is None:
+        return None
+    raw = plain_text_bytes(path)
+    if raw is None:
+        return None
+    try:
+        return read_compiled_text(raw, path, wc.ROOM, text.lines_of, fmt="winning",
+                                  chunk_hands=chunk_hands, fast=fast, map_hand=_map_winning,
+                                  hand_id_of=hand_id_of)
+    except compile_failures() as exc:
+        wc.KERNEL.failed(exc)
+        return None
 
 
 IMPORTER = WinningImporter()
