@@ -9,13 +9,14 @@ chunks); UTF-16 files are read as the UTF-8 text `sitetext` reads them as.
 
 from __future__ import annotations
 
+import datetime as dt
 from typing import Any
 
 import numpy as np
 import pyarrow as pa
 
 from audit.compiled import CompiledModule
-from audit.importers.compiledtext import CompiledRoom, KernelRows, Lines, fixed
+from audit.importers.compiledtext import CompiledRoom, KernelRows, Lines
 from audit.importers.sitetext import HOLE_COUNT, SiteHandError, header_time
 from audit.schema import events_schema
 
@@ -29,6 +30,8 @@ _SCHEMA = events_schema()
 _GAME = _SCHEMA.field("game").type
 _TS = _SCHEMA.field("ts").type
 _STRING = pa.string()
+_INT64_TYPE = pa.int64()
+_INT8 = pa.int8()
 _INT64 = 1 << 63
 _MEMO = 1024
 _NOTE = ";ts=local time read as UTC (the log names no time zone)"
@@ -38,7 +41,9 @@ _KERNEL_GAMES = frozenset({"holdem", "holdem_6plus", "omaha", "omaha_hilo", "oma
                            "omaha5_hilo"})
 # `Game ID:` line after the id -> (variant, table id, tournament, mpu, low, high) or None
 _GAME_LINES: dict[str, tuple[Any, ...] | None] = {}
-_CLOCKS: dict[str, Any] = {}  # header clock text -> its UTC time
+_CLOCKS: dict[str, Any] = {}  # header clock text -> its UTC time (µs since 1970)
+_EPOCH = dt.datetime(1970, 1, 1, tzinfo=dt.timezone.utc)
+_MICRO = dt.timedelta(microseconds=1)
 
 
 def _is_header(lines: Lines) -> np.ndarray:
@@ -123,9 +128,10 @@ def _heads(raw: bytes, lines: Lines, first: np.ndarray, last: np.ndarray
         ts = _CLOCKS.get(stamp)
         if ts is None:
             try:
-                ts, _ = header_time(stamp, "UTC", i0 + 1, header)
+                when, _ = header_time(stamp, "UTC", i0 + 1, header)
             except SiteHandError:
                 continue
+            ts = (when - _EPOCH) // _MICRO
             if len(_CLOCKS) >= _MEMO:
                 _CLOCKS.clear()
             _CLOCKS[stamp] = ts
@@ -164,95 +170,122 @@ def _rows(lines: Lines, first: np.ndarray, last: np.ndarray, prefix: str) -> Ker
                              ok, row0, prefix), rows[10, :count_rows].copy(), ok, row0)
 
 
+class _Extras:
+    """The texts the string columns take beside the file's bytes (appended after them): each
+    `put` gives its span in the joined buffer."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self.out = bytearray()
+        self.spans: dict[str, tuple[int, int]] = {}
+
+    def put(self, text: str) -> tuple[int, int]:
+        span = self.spans.get(text)
+        if span is None:
+            lo = self.size + len(self.out)
+            self.out += text.encode()
+            span = self.spans[text] = (lo, self.size + len(self.out))
+        return span
+
+
 def _table(k: Any, t: Any, raw: bytes, cards: np.ndarray, rows: np.ndarray, heads: list[Any],
            per: np.ndarray, ok: np.ndarray, row0: np.ndarray, prefix: str) -> pa.Table:
     """The Arrow table of the kernel's rows."""
-    from audit.importers.winning_kernel import D_TOTAL, DETAILS, KINDS, NULL
+    from audit.importers.winning_kernel import DETAILS, INT8S, INTS, KINDS, NULL, VALID
 
     count = rows.shape[1]
-    r_hand, r_kind, r_seat, r_plo, r_phi, r_amount, r_total, r_clo, r_chi, r_detail, r_line = \
-        rows
     n = len(heads)
-    hand_ids: list[str] = [""] * n
-    tables: list[str | None] = [None] * n
-    times: list[Any] = [None] * n
-    games: list[dict[str, Any] | None] = [None] * n
-    totals: list[str] = [""] * n
-    extra = bytearray(prefix.encode())
-    size = len(raw) + len(cards)
-    note_lo = np.full(n, -1, np.int64)
-    note_hi = np.full(n, -1, np.int64)
-    button, bb, sb, straddle, ante, pot = (per[f].tolist() for f in range(6))
+    extras = _Extras(len(raw) + len(cards))
+    put = extras.put
+    # per hand: the spans of hand_id, table_id, the source note, variant, structure, currency
+    # (lo -1: null), and the game's numbers (`_NUMBERS`)
+    spans = np.full((12, n), -1, np.int64)
+    numbers = np.zeros((len(_NUMBERS), n), np.int64)
+    known = np.zeros((len(_NUMBERS), n), np.bool_)
+    button, bb, sb, straddle, ante = (per[f].tolist() for f in range(5))
     for h in np.flatnonzero(ok).tolist():
-        hand_id, ts, (variant, desc, tournament, mpu, low, high) = heads[h]
-        hand_ids[h], tables[h], times[h] = hand_id, desc or None, ts
+        hand_id, micros, (variant, desc, tournament, mpu, low, high) = heads[h]
         note = _NOTE if desc else _NOTE + _NO_TABLE
-        game: dict[str, Any] = {
-            "variant": variant, "currency": "CHIPS" if tournament else "USD",
-            "minor_per_unit": mpu, "tournament": tournament, "ante": ante[h],
-            "button_seat": button[h]}
-        if bb[h] != NULL and bb[h] == low and high == 2 * low:
-            game.update(structure="fixed_limit", small_bet=low, big_bet=high, big_blind=low,
-                        small_blind=sb[h] if sb[h] != NULL else low // 2)
+        fixed_limit = bb[h] != NULL and bb[h] == low and high == 2 * low
+        if fixed_limit:
+            structure = "fixed_limit"
             note += _FIXED
+            blinds = (sb[h] if sb[h] != NULL else low // 2, low, low, high)
         else:
             structure = "pot_limit" if variant.startswith("omaha") else "no_limit"
-            game.update(structure=structure, small_blind=low, big_blind=high)
             note += (f";structure={structure.replace('_', ' ')} (the big blind is the higher "
                      "stake)")
-        if straddle[h] != NULL:
-            game["straddle"] = straddle[h]
-        games[h] = game
-        totals[h] = f"total_pot={pot[h]}"
-        note_lo[h] = size + len(extra)
-        extra += note.encode()
-        note_hi[h] = size + len(extra)
-    data = np.frombuffer(bytearray(raw) + cards.tobytes() + extra, dtype=np.uint8)
-    first_row = np.zeros(count, np.bool_)
-    first_row[row0[np.flatnonzero(ok)]] = True
-    # the string columns player, cards, source: (lo1, hi1, lo2, hi2, num, lo3, hi3) of each
-    spec = np.full((7, 3, count), -1, np.int64)
+            blinds = (low, high, 0, 0)
+        spans[0:2, h] = put(hand_id)
+        if desc:
+            spans[2:4, h] = put(desc)
+        spans[4:6, h] = put(note)
+        spans[6:8, h] = put(variant)
+        spans[8:10, h] = put(structure)
+        spans[10:12, h] = put("CHIPS" if tournament else "USD")
+        numbers[:, h] = (micros, *blinds, ante[h], straddle[h], button[h], mpu, tournament)
+        known[:, h] = (True, True, True, fixed_limit, fixed_limit, True, straddle[h] != NULL,
+                       True, True, True)
+    fixed_spans = np.array([*put(prefix), *put("total_pot=")], np.int64)
+    kinds = np.array([put(v) for v in KINDS], np.int64).T.copy()
+    details = np.array([put(v) for v in DETAILS], np.int64).T.copy()
+    data = np.frombuffer(bytearray(raw) + cards.tobytes() + extras.out, dtype=np.uint8)
+    spec = np.empty((7, 10, count), np.int64)
+    ints = np.zeros((len(INTS), count), np.int64)
+    int8s = np.zeros((len(INT8S), count), np.int8)
+    seq = np.empty(count, np.int32)
+    valid = np.empty((len(VALID), count), np.bool_)
+    k.columns(rows, count, row0, ok, spans, numbers, known, kinds, details, fixed_spans,
+              per[5], spec, ints, int8s, seq, valid)
     lo1, hi1, lo2, hi2, num, lo3, hi3 = spec
-    num[:2] = NULL
-    lo1[0], hi1[0] = r_plo, r_phi
-    lo1[1], hi1[1] = r_clo, r_chi
-    lo1[2], hi1[2], num[2] = size, size + len(prefix.encode()), r_line
-    lo3[2][first_row] = note_lo[r_hand[first_row]]
-    hi3[2][first_row] = note_hi[r_hand[first_row]]
-    offsets = np.empty((3, count + 1), np.int32)
+    offsets = np.empty((10, count + 1), np.int32)
     t.text_sizes(lo1, hi1, lo2, hi2, num, lo3, hi3, NULL, offsets)
-    starts = np.zeros(4, np.int64)
+    starts = np.zeros(11, np.int64)
     np.cumsum(offsets[:, -1], out=starts[1:])
     out = np.empty(int(starts[-1]), np.uint8)
     t.text_fill(data, lo1, hi1, lo2, hi2, num, lo3, hi3, NULL, offsets, out, starts)
-    valid = lo1 >= 0
-    out_buf = pa.py_buffer(out)
+    bits = np.packbits(valid, axis=1, bitorder="little")
+    width = bits.shape[1]
+    bits_buf, off_buf, out_buf = pa.py_buffer(bits), pa.py_buffer(offsets), pa.py_buffer(out)
+    ints_buf, int8s_buf = pa.py_buffer(ints), pa.py_buffer(int8s)
+    size = 4 * (count + 1)
     edges = starts.tolist()
+
+    def mask(v: int) -> pa.Buffer:
+        return bits_buf.slice(v * width, width)
+
     text = [pa.Array.from_buffers(_STRING, count, [
-        pa.py_buffer(np.packbits(valid[c], bitorder="little")),
-        pa.py_buffer(offsets[c].copy()), out_buf.slice(edges[c], edges[c + 1] - edges[c])])
-        for c in range(3)]
-    hand_index = pa.array(r_hand)
-    head_index = pa.array(r_hand, mask=~first_row)
-    details = r_detail.copy()
-    total = details == D_TOTAL
-    details[total] = len(DETAILS) + r_hand[total]
+        mask(c), off_buf.slice(c * size, size),
+        out_buf.slice(edges[c], edges[c + 1] - edges[c])]) for c in range(10)]
+
+    def num64(f: int, kind: pa.DataType = _INT64_TYPE) -> pa.Array:
+        return pa.Array.from_buffers(kind, count, [mask(10 + f),
+                                                   ints_buf.slice(8 * f * count, 8 * count)])
+
+    def num8(f: int) -> pa.Array:
+        return pa.Array.from_buffers(_INT8, count, [mask(20 + f),
+                                                    int8s_buf.slice(f * count, count)])
+
+    game = pa.Array.from_buffers(_GAME, count, [mask(22)], children=[
+        text[7], text[8], num64(3), num64(4), num64(5), num64(6), num64(7),
+        pa.nulls(count, _INT64_TYPE), num64(8), pa.nulls(count, _INT64_TYPE), num8(1),
+        pa.nulls(count, _INT8), text[9], num64(9),
+        pa.Array.from_buffers(pa.bool_(), count, [mask(22), bits_buf.slice(23 * width, width)]),
+        pa.nulls(count, pa.int32()), pa.nulls(count, pa.bool_()), pa.nulls(count, _STRING),
+        pa.nulls(count, _STRING),
+    ])
     columns = [
-        pa.array(hand_ids, _STRING).take(hand_index),
-        fixed((np.arange(count) - row0[r_hand]).astype(np.int32), None, pa.int32()),
-        pa.array(times, _TS).take(head_index),
-        pa.array(tables, _STRING).take(hand_index),
-        pa.array(KINDS, _STRING).take(pa.array(r_kind)),
-        fixed(r_seat.astype(np.int8), r_seat >= 0, pa.int8()),
-        text[0],
-        fixed(r_amount.copy(), r_amount != NULL, pa.int64()),
-        fixed(r_total.copy(), r_total != NULL, pa.int64()),
-        text[1],
-        pa.array([*DETAILS, *totals], _STRING).take(pa.array(details, mask=details < 0)),
-        pa.array(games, _GAME).take(head_index),
-        text[2],
+        text[0], pa.Array.from_buffers(pa.int32(), count, [None, pa.py_buffer(seq)]),
+        num64(0, _TS), text[1], text[2], num8(0), text[3], num64(1), num64(2), text[4],
+        text[5], game, text[6],
     ]
     return pa.Table.from_arrays(columns, schema=_SCHEMA)
+
+
+# the game's numbers by hand, on its first row: the clock (µs since 1970), the blinds, the bets
+# (fixed limit), ante, straddle, button seat, minor units per unit, tournament
+_NUMBERS = ("micros", "small_blind", "big_blind", "small_bet", "big_bet", "ante", "straddle",
+            "button", "mpu", "tournament")
 
 
 ROOM = CompiledRoom(is_header=_is_header, rows=_rows)

@@ -925,3 +925,61 @@ def hands(data, begin, lo, hi, odd, first, body, last, use, mpu, count, base, ro
     row0[len(first)] = r
     used[0] = cpos
     return r
+
+
+# the per-row columns `columns` fills: int64 values, their validity (after the string
+# columns' ten rows), int8 values
+INTS = ("ts", "amount", "total", "small_blind", "big_blind", "small_bet", "big_bet", "ante",
+        "straddle", "mpu")
+INT8S = ("seat", "button")
+VALID = (*(f"text{c}" for c in range(10)), *INTS, "seat", "button", "game", "tournament")
+
+
+@njit(cache=True, nogil=True)
+def columns(rows, count, row0, ok, spans, numbers, known, kinds, details, fixed_spans, pot,
+            spec, ints, int8s, seq, valid):
+    """The columns of rows[:, :count] (`ROW_FIELDS`): string specs for `textkernel.text_fill`
+    (hand_id, table_id, kind, player, cards, detail, source, variant, structure, currency:
+    (lo1, hi1, lo2, hi2, num, lo3, hi3) each), `INTS`, `INT8S`, seq and `VALID` rows; the
+    hand's columns (spans[:, h]: hand_id, table_id, note, variant, structure, currency; numbers
+    and known[:, h]: ts, small_blind, big_blind, small_bet, big_bet, ante, straddle, button,
+    mpu, tournament) on its first row; fixed_spans: the source prefix and `total_pot=`."""
+    for i in range(count):
+        h = rows[0, i]
+        head = i == row0[h]
+        for c in range(10):
+            spec[0, c, i] = -1
+            spec[2, c, i] = -1
+            spec[4, c, i] = NULL
+            spec[5, c, i] = -1
+        spec[0, 0, i], spec[1, 0, i] = spans[0, h], spans[1, h]
+        spec[0, 1, i], spec[1, 1, i] = spans[2, h], spans[3, h]
+        kind = rows[1, i]
+        spec[0, 2, i], spec[1, 2, i] = kinds[0, kind], kinds[1, kind]
+        spec[0, 3, i], spec[1, 3, i] = rows[3, i], rows[4, i]
+        spec[0, 4, i], spec[1, 4, i] = rows[7, i], rows[8, i]
+        detail = rows[9, i]
+        if detail == D_TOTAL:
+            spec[0, 5, i], spec[1, 5, i], spec[4, 5, i] = fixed_spans[2], fixed_spans[3], pot[h]
+        elif detail >= 0:
+            spec[0, 5, i], spec[1, 5, i] = details[0, detail], details[1, detail]
+        spec[0, 6, i], spec[1, 6, i], spec[4, 6, i] = fixed_spans[0], fixed_spans[1], rows[10, i]
+        if head:
+            spec[5, 6, i], spec[6, 6, i] = spans[4, h], spans[5, h]
+            for c in range(3):
+                spec[0, 7 + c, i], spec[1, 7 + c, i] = spans[6 + 2 * c, h], spans[7 + 2 * c, h]
+        for c in range(10):
+            valid[c, i] = spec[0, c, i] >= 0
+        seq[i] = i - row0[h]
+        ints[1, i], ints[2, i] = rows[5, i], rows[6, i]
+        valid[11, i], valid[12, i] = rows[5, i] != NULL, rows[6, i] != NULL
+        int8s[0, i] = rows[2, i]
+        valid[20, i] = rows[2, i] >= 0
+        for f, at in ((0, 0), (1, 3), (2, 4), (3, 5), (4, 6), (5, 7), (6, 8), (8, 9)):
+            ints[at, i] = numbers[f, h]
+            valid[10 + at, i] = head and known[f, h]
+        int8s[1, i] = numbers[7, h]
+        valid[21, i] = head
+        valid[22, i] = head
+        valid[23, i] = head and numbers[9, h] != 0
+    return ok
