@@ -81,6 +81,11 @@ def plain_bytes(path: Path) -> bytes | None:
         return None
     finally:
         os.close(fd)
+    return plain_of(raw)
+
+
+def plain_of(raw: bytes) -> bytes | None:
+    """`raw` (a file's first `MAX_BYTES` + 1 bytes) when `plain_bytes` takes it, else None."""
     if len(raw) > MAX_BYTES or _BOM in raw or utf16_encoding(raw[:512]):
         return None
     try:
@@ -102,26 +107,56 @@ def read_compiled(path: Path, room: CompiledRoom, lines_of: Callable[[np.ndarray
 
 
 def plain_text_bytes(path: Path) -> bytes | None:
-    """`plain_bytes`, or for a UTF-16 file (at most `MAX_BYTES`) its text as the UTF-8 bytes
-    `sitetext` reads it as (decoded as `_Utf16AsUtf8` decodes it: a stray odd last byte
-    dropped, a broken surrogate U+FFFD), when they are plain; else None."""
-    raw = plain_bytes(path)
-    if raw is not None:
-        return raw
+    """`plain_bytes`, or the text of a UTF-16 file or a UTF-8 file with byte-order marks (at
+    most `MAX_BYTES`) as the UTF-8 bytes `sitetext` reads it as: UTF-16 decoded as
+    `_Utf16AsUtf8` decodes it (a stray odd last byte dropped, a broken surrogate U+FFFD), the
+    marks that start a line dropped as `_decode_piece` drops them (a file with another mark,
+    or with marks and longer than the line limit, is not plain); else None."""
     try:
-        with path.open("rb") as f:
-            raw = f.read(MAX_BYTES + 1)
+        fd = os.open(path, os.O_RDONLY)
     except OSError:
         return None
-    encoding = utf16_encoding(raw[:512])
-    if encoding is None or len(raw) > MAX_BYTES:
-        return None
     try:
-        text = codecs.getincrementaldecoder(encoding)(errors="replace").decode(raw)
-        out = text.encode("utf-8")
-    except UnicodeError:
+        raw = os.read(fd, MAX_BYTES + 1)
+    except OSError:
         return None
-    return None if _BOM in out else out
+    finally:
+        os.close(fd)
+    if len(raw) > MAX_BYTES:
+        return None
+    encoding = utf16_encoding(raw[:512])
+    if encoding is None:
+        plain = plain_of(raw)
+        if plain is not None or _BOM not in raw:
+            return plain
+        out = raw
+    else:
+        try:
+            out = codecs.getincrementaldecoder(encoding)(errors="replace").decode(raw).encode(
+                "utf-8")
+        except UnicodeError:
+            return None
+    if _BOM in out:  # `sitetext` drops byte-order marks that start a line
+        if len(out) > read_limits().line_bytes:
+            return None  # a line's length as the limit counts it: its marks included
+        out = _line_boms_dropped(out)
+        if out is None:
+            return None
+    try:
+        out.decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+    return out
+
+
+def _line_boms_dropped(text: bytes) -> bytes | None:
+    """`text` without the byte-order marks that start a line, or None when another is left."""
+    while text.startswith(_BOM):
+        text = text[len(_BOM):]
+    mark = b"\n" + _BOM
+    while mark in text:
+        text = text.replace(mark, b"\n")
+    return None if _BOM in text else text
 
 
 def read_compiled_text(raw: bytes, path: Path, room: CompiledRoom,

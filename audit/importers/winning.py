@@ -1227,6 +1227,11 @@ class WinningImporter(SiteTextImporter):
                                 fast=fast, map_hand=_map_winning, hand_id_of=self.hand_id_of)
 
 
+# the start of a file of the older format's games the kernel reads (not stud or razz)
+_KERNEL_FILE = re.compile(rb"\s*Game started at: [^\n]*\s*Game ID: [^\n]*\((?!Seven Cards Stud|Razz)"
+                          rb"[^()\n]*\)\s*\n")
+
+
 def _no_fast(block: list[tuple[int, str]], file_name: str, cols: EventColumns) -> bool:
     return False
 
@@ -1249,8 +1254,8 @@ def _read_compiled(path: Path, chunk_hands: int, fast: Any, hand_id_of: Any
     if kernel is None or text is None:
         return None
     raw = plain_text_bytes(path)
-    if raw is None:
-        return None
+    if raw is None or not _KERNEL_FILE.match(raw, 0, 2048):
+        return None  # a file the kernel reads no hand of (newer format, stud): not worth it
     try:
         return read_compiled_text(raw, path, wc.ROOM, text.lines_of, fmt="winning",
                                   chunk_hands=chunk_hands, fast=fast, map_hand=_map_winning,

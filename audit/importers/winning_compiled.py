@@ -10,6 +10,7 @@ chunks); UTF-16 files are read as the UTF-8 text `sitetext` reads them as.
 from __future__ import annotations
 
 import datetime as dt
+from functools import cache
 from typing import Any
 
 import numpy as np
@@ -171,13 +172,15 @@ def _rows(lines: Lines, first: np.ndarray, last: np.ndarray, prefix: str) -> Ker
 
 
 class _Extras:
-    """The texts the string columns take beside the file's bytes (appended after them): each
-    `put` gives its span in the joined buffer."""
+    """The texts the string columns take beside the file's bytes (appended after them, the
+    constant ones first: `_constant`): each `put` gives its span in the joined buffer."""
 
     def __init__(self, size: int) -> None:
+        const, spans = _constant()
         self.size = size
-        self.out = bytearray()
+        self.out = bytearray(const)
         self.spans: dict[str, tuple[int, int]] = {}
+        self.const = {name: value + size for name, value in spans.items()}
 
     def put(self, text: str) -> tuple[int, int]:
         span = self.spans.get(text)
@@ -188,10 +191,29 @@ class _Extras:
         return span
 
 
+@cache
+def _constant() -> tuple[bytes, dict[str, np.ndarray]]:
+    """The texts every file's columns take (kinds, details, `total_pot=`) and their spans
+    from the start of the block."""
+    from audit.importers.winning_kernel import DETAILS, KINDS
+
+    out = bytearray()
+
+    def put(text: str) -> tuple[int, int]:
+        lo = len(out)
+        out.extend(text.encode())
+        return lo, len(out)
+
+    spans = {"kinds": np.array([put(v) for v in KINDS], np.int64).T.copy(),
+             "details": np.array([put(v) for v in DETAILS], np.int64).T.copy(),
+             "total": np.array(put("total_pot="), np.int64)}
+    return bytes(out), spans
+
+
 def _table(k: Any, t: Any, raw: bytes, cards: np.ndarray, rows: np.ndarray, heads: list[Any],
            per: np.ndarray, ok: np.ndarray, row0: np.ndarray, prefix: str) -> pa.Table:
     """The Arrow table of the kernel's rows."""
-    from audit.importers.winning_kernel import DETAILS, INT8S, INTS, KINDS, NULL, VALID
+    from audit.importers.winning_kernel import INT8S, INTS, NULL, VALID
 
     count = rows.shape[1]
     n = len(heads)
@@ -226,9 +248,9 @@ def _table(k: Any, t: Any, raw: bytes, cards: np.ndarray, rows: np.ndarray, head
         numbers[:, h] = (micros, *blinds, ante[h], straddle[h], button[h], mpu, tournament)
         known[:, h] = (True, True, True, fixed_limit, fixed_limit, True, straddle[h] != NULL,
                        True, True, True)
-    fixed_spans = np.array([*put(prefix), *put("total_pot=")], np.int64)
-    kinds = np.array([put(v) for v in KINDS], np.int64).T.copy()
-    details = np.array([put(v) for v in DETAILS], np.int64).T.copy()
+    const = extras.const
+    fixed_spans = np.array([*put(prefix), *const["total"].tolist()], np.int64)
+    kinds, details = const["kinds"], const["details"]
     data = np.frombuffer(bytearray(raw) + cards.tobytes() + extras.out, dtype=np.uint8)
     spec = np.empty((7, 10, count), np.int64)
     ints = np.zeros((len(INTS), count), np.int64)
