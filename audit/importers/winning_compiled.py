@@ -206,7 +206,8 @@ def _constant() -> tuple[bytes, dict[str, np.ndarray]]:
 
     spans = {"kinds": np.array([put(v) for v in KINDS], np.int64).T.copy(),
              "details": np.array([put(v) for v in DETAILS], np.int64).T.copy(),
-             "total": np.array(put("total_pot="), np.int64)}
+             "total": np.array(put("total_pot="), np.int64),
+             "note": np.array(put("note: "), np.int64)}
     return bytes(out), spans
 
 
@@ -249,7 +250,8 @@ def _table(k: Any, t: Any, raw: bytes, cards: np.ndarray, rows: np.ndarray, head
         known[:, h] = (True, True, True, fixed_limit, fixed_limit, True, straddle[h] != NULL,
                        True, True, True)
     const = extras.const
-    fixed_spans = np.array([*put(prefix), *const["total"].tolist()], np.int64)
+    fixed_spans = np.array([*put(prefix), *const["total"].tolist(), *const["note"].tolist()],
+                           np.int64)
     kinds, details = const["kinds"], const["details"]
     data = np.frombuffer(bytearray(raw) + cards.tobytes() + extras.out, dtype=np.uint8)
     spec = np.empty((7, 10, count), np.int64)

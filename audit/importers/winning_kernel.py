@@ -49,6 +49,7 @@ DETAILS = ("small_blind", "big_blind", "dead", "new_player", "straddle", "ante",
  D_ALL_IN, D_SITTING_OUT, D_RAKE, D_JACKPOT, D_PROTECTION, D_SITS_OUT, D_TIMED_OUT,
  D_DISCONNECTED, D_RECONNECTED, D_TABLE_CHANGE, D_WAITS) = range(len(DETAILS))
 D_TOTAL = len(DETAILS)
+D_NOTE = D_TOTAL + 1  # `note: ` and the line (its span as the row's cards span, not its cards)
 
 _STARTED = _b("Game started at: ")
 _HAND = _b("Hand #")
@@ -333,33 +334,34 @@ def _pot(data, p, e, mpu):
 @njit(cache=True, nogil=True)
 def _result(data, s, e, mpu):
     """A summary result line `[*]Player REST[.][ ]Bets: B. Collects: C. Wins|Loses: W.`:
-    (rest end or -1, collected)."""
+    (rest end or -1, collected, whether B is a plain zero)."""
     p = s + (len(_STAR_PLAYER) if data[s] == 42 else len(_PLAYER))
     k = _find(data, p, e, _BETS)
     if k < 0:
-        return -1, 0
+        return -1, 0, False
     b0 = k + len(_BETS)
     c = _find(data, b0, e, _COLLECTS)
     if c < 0 or _token(data, b0, e) < c or _token(data, b0, e) == b0:
-        return -1, 0
+        return -1, 0, False
     c0 = c + len(_COLLECTS)
     d = _find(data, c0, e, _DOT_SPACE)
     if d <= c0 or _token(data, c0, e) < d:
-        return -1, 0
+        return -1, 0, False
     if _at(data, d, e, _WINS):
         w0 = d + len(_WINS)
     elif _at(data, d, e, _LOSES):
         w0 = d + len(_LOSES)
     else:
-        return -1, 0
+        return -1, 0, False
     ok, collected = _num(data, c0, d, mpu)
     if not ok or data[e - 1] != 46 or e - 1 <= w0 or _token(data, w0, e) != e:
-        return -1, 0
+        return -1, 0, False
+    plain, bets = _num(data, b0, c, mpu)
     if k > p and data[k - 1] == 32:
         k -= 1
     if k > p and data[k - 1] == 46:
         k -= 1
-    return k, collected
+    return k, collected, plain and bets == 0
 
 
 @njit(cache=True, nogil=True)
@@ -602,16 +604,25 @@ def hands(data, begin, lo, hi, odd, first, body, last, use, mpu, count, base, ro
                         good = False
                 if not good:
                     break
-                k_end, collected = _result(data, s, e, unit)
+                k_end, collected, no_bets = _result(data, s, e, unit)
                 if k_end < 0:
                     good = False
                     break
                 p = s + (len(_STAR_PLAYER) if data[s] == 42 else len(_PLAYER))
                 q = _plain_name(data, p, k_end)
-                k = -1 if q < 0 else _seat_index(data, p, q, s_lo, s_hi, ns)
-                if k < 0:
+                if q < 0:
                     good = False
                     break
+                k = _seat_index(data, p, q, s_lo, s_hi, ns)
+                if k < 0:  # someone not seated who put nothing in: the line as a note
+                    if collected or not no_bets:
+                        good = False
+                        break
+                    r_hand[r], r_kind[r], r_seat[r], r_plo[r] = h, K_NOTE, -1, -1
+                    r_amount[r], r_total[r], r_clo[r], r_chi[r] = NULL, NULL, s, e
+                    r_detail[r], r_line[r] = D_NOTE, n
+                    r += 1
+                    continue
                 while q < k_end and data[q] == 32:
                     q += 1
                 we = k_end  # what.rstrip(".").strip()
@@ -943,7 +954,8 @@ def columns(rows, count, row0, ok, spans, numbers, known, kinds, details, fixed_
     (lo1, hi1, lo2, hi2, num, lo3, hi3) each), `INTS`, `INT8S`, seq and `VALID` rows; the
     hand's columns (spans[:, h]: hand_id, table_id, note, variant, structure, currency; numbers
     and known[:, h]: ts, small_blind, big_blind, small_bet, big_bet, ante, straddle, button,
-    mpu, tournament) on its first row; fixed_spans: the source prefix and `total_pot=`."""
+    mpu, tournament) on its first row; fixed_spans: the source prefix, `total_pot=` and
+    `note: `."""
     for i in range(count):
         h = rows[0, i]
         head = i == row0[h]
@@ -957,11 +969,15 @@ def columns(rows, count, row0, ok, spans, numbers, known, kinds, details, fixed_
         kind = rows[1, i]
         spec[0, 2, i], spec[1, 2, i] = kinds[0, kind], kinds[1, kind]
         spec[0, 3, i], spec[1, 3, i] = rows[3, i], rows[4, i]
-        spec[0, 4, i], spec[1, 4, i] = rows[7, i], rows[8, i]
         detail = rows[9, i]
+        if detail == D_NOTE:
+            spec[0, 5, i], spec[1, 5, i] = fixed_spans[4], fixed_spans[5]
+            spec[2, 5, i], spec[3, 5, i] = rows[7, i], rows[8, i]
+        else:
+            spec[0, 4, i], spec[1, 4, i] = rows[7, i], rows[8, i]
         if detail == D_TOTAL:
             spec[0, 5, i], spec[1, 5, i], spec[4, 5, i] = fixed_spans[2], fixed_spans[3], pot[h]
-        elif detail >= 0:
+        elif 0 <= detail < D_TOTAL:
             spec[0, 5, i], spec[1, 5, i] = details[0, detail], details[1, detail]
         spec[0, 6, i], spec[1, 6, i], spec[4, 6, i] = fixed_spans[0], fixed_spans[1], rows[10, i]
         if head:
