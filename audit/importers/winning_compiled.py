@@ -52,16 +52,16 @@ def _is_header(lines: Lines) -> np.ndarray:
 
     k = KERNEL.get()
     assert k is not None
-    out = np.empty(len(lines.begin), np.bool_)
+    out = np.empty(len(lines.begin), np.int8)
     k.header_lines(lines.data, lines.begin, lines.hi, out)
-    odd = np.flatnonzero(lines.odd)
-    if len(odd):  # a line ending in a Unicode space: told by the reader's own pattern
+    unsure = np.flatnonzero(lines.odd | (out < 0))
+    if len(unsure):  # a line ending in a Unicode space, a digit past ASCII: as the reader
         raw = lines.data.tobytes()
         ends = np.append(lines.begin[1:] - 1, len(raw))
-        for i in odd.tolist():
+        for i in unsure.tolist():
             text = raw[lines.begin[i]:ends[i]].decode("utf-8").rstrip()
             out[i] = _HEADER_LINE.match(text) is not None
-    return out
+    return out > 0
 
 
 def _game_line(rest: str, number: int) -> tuple[Any, ...] | None:

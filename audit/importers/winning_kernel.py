@@ -105,25 +105,29 @@ _RANKS = _b("23456789TJQKA")
 
 @njit(cache=True, nogil=True)
 def is_header(data, b, hi):
-    """Whether the line at data[b:hi] (right-stripped) starts a hand (`_HEADER_LINE`)."""
+    """Whether the line at data[b:hi] (right-stripped) starts a hand (`_HEADER_LINE`): 1
+    yes, 0 no, -1 to be told in Python (a byte past ASCII where `\\d` may read a digit)."""
     if _at(data, b, hi, _STARTED):
-        return hi > b + len(_STARTED)
+        return 1 if hi > b + len(_STARTED) else 0
     p = b
     if _at(data, p, hi, _GAME_HAND):
         p += len(_GAME_HAND)
     elif _at(data, p, hi, _HAND):
         p += len(_HAND)
     else:
-        return False
+        return 0
     q = p
     while q < hi and _digit(data[q]):
         q += 1
-    return q > p and _at(data, q, hi, _DASH)
+    if q < hi and data[q] >= 128:
+        return -1
+    return 1 if q > p and _at(data, q, hi, _DASH) else 0
 
 
 @njit(cache=True, nogil=True)
 def header_lines(data, begin, hi, out):
-    """Fill out[i]: whether line i starts a hand (odd lines are told again in Python)."""
+    """Fill out[i]: whether line i starts a hand (1, 0; -1: to be told in Python, as odd
+    lines are)."""
     for i in range(len(begin)):
         out[i] = is_header(data, begin[i], hi[i])
 

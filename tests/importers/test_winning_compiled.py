@@ -186,3 +186,16 @@ def test_mutated_hands_read_as_the_line_parser_reads_them(
     path = tmp_path_factory.mktemp("fuzz") / "f.txt"
     path.write_bytes(data)
     assert_compiled_same(path, chunk_hands=2)
+
+
+@pytest.mark.parametrize("line", ["Hand #\u0661 - x", "Game Hand #12\u0663 - y",
+                                  "Hand #1 -\u00a0", "Game started at: \u00a0"])
+def test_a_header_the_kernel_cannot_tell_is_told_by_the_readers_pattern(
+        tmp_path: Path, line: str) -> None:
+    # `\d` reads Arabic-Indic digits, `str.rstrip` a no-break space: where a hand starts is
+    # the reader's pattern's call, never the kernel's guess
+    text = _omaha_text()
+    path = tmp_path / "x.txt"
+    path.write_bytes((text + line + "\n" + text).encode())
+    for chunk_hands in (5000, 1):
+        assert_compiled_same(path, chunk_hands)
