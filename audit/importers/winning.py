@@ -1228,8 +1228,8 @@ class WinningImporter(SiteTextImporter):
 
 
 # the start of a file of the older format's games the kernel reads (not stud or razz)
-_KERNEL_FILE = re.compile(rb"\s*Game started at: [^\n]*\s*Game ID: [^\n]*\((?!Seven Cards Stud|Razz)"
-                          rb"[^()\n]*\)\s*\n")
+_KERNEL_FILE = re.compile(rb"\s*Game started at: [^\n]*\s*Game ID: [^\n]*"
+                          rb"\((?!Seven Cards Stud|Razz)[^()\n]*\)\s*\n")
 
 
 def _no_fast(block: list[tuple[int, str]], file_name: str, cols: EventColumns) -> bool:

@@ -43,7 +43,7 @@ _KERNEL_GAMES = frozenset({"holdem", "holdem_6plus", "omaha", "omaha_hilo", "oma
 # `Game ID:` line after the id -> (variant, table id, tournament, mpu, low, high) or None
 _GAME_LINES: dict[str, tuple[Any, ...] | None] = {}
 _CLOCKS: dict[str, Any] = {}  # header clock text -> its UTC time (µs since 1970)
-_EPOCH = dt.datetime(1970, 1, 1, tzinfo=dt.timezone.utc)
+_EPOCH = dt.datetime(1970, 1, 1, tzinfo=dt.UTC)
 _MICRO = dt.timedelta(microseconds=1)
 
 
