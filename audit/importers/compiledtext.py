@@ -71,17 +71,22 @@ class CompiledRoom:
 
 def plain_bytes(path: Path) -> bytes | None:
     """The file's bytes when a compiled pass may read it whole (see the module docstring)."""
+    raw = _head_bytes(path)
+    return None if raw is None else plain_of(raw)
+
+
+def _head_bytes(path: Path) -> bytes | None:
+    """The file's first `MAX_BYTES` + 1 bytes, or None when it cannot be read."""
     try:
         fd = os.open(path, os.O_RDONLY)
     except OSError:
         return None
     try:
-        raw = os.read(fd, MAX_BYTES + 1)
+        return os.read(fd, MAX_BYTES + 1)
     except OSError:
         return None
     finally:
         os.close(fd)
-    return plain_of(raw)
 
 
 def plain_of(raw: bytes) -> bytes | None:
@@ -112,17 +117,8 @@ def plain_text_bytes(path: Path) -> bytes | None:
     `_Utf16AsUtf8` decodes it (a stray odd last byte dropped, a broken surrogate U+FFFD), the
     marks that start a line dropped as `_decode_piece` drops them (a file with another mark,
     or with marks and longer than the line limit, is not plain); else None."""
-    try:
-        fd = os.open(path, os.O_RDONLY)
-    except OSError:
-        return None
-    try:
-        raw = os.read(fd, MAX_BYTES + 1)
-    except OSError:
-        return None
-    finally:
-        os.close(fd)
-    if len(raw) > MAX_BYTES:
+    raw = _head_bytes(path)
+    if raw is None or len(raw) > MAX_BYTES:
         return None
     encoding = utf16_encoding(raw[:512])
     if encoding is None:

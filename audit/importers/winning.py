@@ -820,6 +820,16 @@ def _plain_split(text: str, seat_of: dict[str, int]) -> tuple[str, str] | None:
     return (name, text[end:].lstrip(" ")) if name in seat_of else None
 
 
+def _old_game(g: re.Match[str]) -> tuple[str | None, str, bool, int]:
+    """What a `Game ID:` line (`_GAME_ID`) says of the game as the fast paths read it: the
+    variant (None: a game the reader does not know), the table description, whether it is a
+    tournament and the minor units per unit."""
+    variant = _OLD_GAMES.get(" ".join(g.group("game").lower().split()))
+    desc = g.group("desc").strip()
+    tournament = not desc or _TABLE_NUMBER.search(desc) is not None
+    return variant, desc, tournament, 1 if tournament else 100
+
+
 def _fast_old(block: list[tuple[int, str]], file_name: str,  # noqa: C901, PLR0911, PLR0912, PLR0915
               cols: EventColumns) -> bool:
     """The hand of `block` (older format) added to `cols` as `_Old.map` maps it, when it is a
@@ -835,12 +845,9 @@ def _fast_old(block: list[tuple[int, str]], file_name: str,  # noqa: C901, PLR09
     if st is None or g is None:
         return False
     gn = lines[1][0]
-    variant = _OLD_GAMES.get(" ".join(g.group("game").lower().split()))
+    variant, desc, tournament, mpu = _old_game(g)
     if variant not in _FAST_GAMES:
         return False
-    desc = g.group("desc").strip()
-    tournament = not desc or _TABLE_NUMBER.search(desc) is not None
-    mpu = 1 if tournament else 100
     money = _AMOUNTS.of(mpu)
     known_amounts = _AMOUNTS.memo[mpu]  # what `money` remembers: read without a call
     note = ";ts=local time read as UTC (the log names no time zone)"

@@ -68,17 +68,14 @@ def _game_line(rest: str, number: int) -> tuple[Any, ...] | None:
     """What the `Game ID:` line says beside the id, as `_fast_old` reads it; None when the
     kernel does not read such hands (stud, a game it does not know, stakes that do not
     fit)."""
-    from audit.importers.winning import _AMOUNTS, _GAME_ID, _OLD_GAMES, _TABLE_NUMBER
+    from audit.importers.winning import _AMOUNTS, _GAME_ID, _old_game
 
     g = _GAME_ID.match("Game ID: 0 " + rest)
     if g is None:
         return None
-    variant = _OLD_GAMES.get(" ".join(g.group("game").lower().split()))
+    variant, desc, tournament, mpu = _old_game(g)
     if variant not in _KERNEL_GAMES:
         return None
-    desc = g.group("desc").strip()
-    tournament = not desc or _TABLE_NUMBER.search(desc) is not None
-    mpu = 1 if tournament else 100
     money = _AMOUNTS.of(mpu)
     try:
         low, high = money(g.group("a"), number), money(g.group("b"), number)
