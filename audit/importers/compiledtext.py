@@ -5,7 +5,9 @@ line parser, the chunks exactly those of `columns.read_columns`.
 `read_compiled` takes a file only when its bytes are plain: at most `MAX_BYTES` (the file is
 held whole: memory stays that of a chunk), UTF-8 without a BOM, not UTF-16, no line over the
 line limit and no hand over the hand limit, and its first non-blank line a hand's header (no
-text outside hands); any other file returns None and is read by `read_columns` as before. The
+text outside hands); any other file returns None and is read by `read_columns` as before
+(`plain_text_bytes` and `read_compiled_text` also give a room UTF-16 files and files with
+byte-order marks, as the UTF-8 text `sitetext` reads them as). The
 room gives a `CompiledRoom`: which lines start a hand (`is_header`) and the rows of the hands
 its kernel reads (`rows`: a table of the schema and each row's line, with which hands it
 read). Each hand it did not read is cut from the file's text as `sitetext.split_blocks` cuts
