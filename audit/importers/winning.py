@@ -63,11 +63,11 @@ unseated name, a line out of place, the newer format) is left to the line parser
 `_New`), which stays the single source of truth: the fast path makes exactly the events the
 line parser makes of the hands it takes (tests/importers/test_site_fast_paths.py).
 
-**Compiled pass** (`winning_kernel`, `winning_compiled`): a file of the older format's hold'em
-and Omaha hands (plain UTF-8, UTF-16 or with byte-order marks, at most 8 MB) is read whole:
+**Compiled pass** (`winning_kernel`, `winning_compiled`): a file of the older format's hold'em,
+Omaha and stud hands (plain UTF-8, UTF-16 or with byte-order marks, at most 8 MB) is read whole:
 its common hands straight from its text into event columns by a numba kernel, the others
 by the fast path and the line parser, in the same chunks (tests/importers/
-test_winning_compiled.py). A file of the newer format or of stud is read as above.
+test_winning_compiled.py). A file of the newer format is read as above.
 """
 
 from __future__ import annotations
@@ -1240,9 +1240,8 @@ class WinningImporter(SiteTextImporter):
                                 fast=fast, map_hand=_map_winning, hand_id_of=self.hand_id_of)
 
 
-# the start of a file of the older format's games the kernel reads (not stud or razz)
-_KERNEL_FILE = re.compile(rb"\s*Game started at: [^\n]*\s*Game ID: [^\n]*"
-                          rb"\((?!Seven Cards Stud|Razz)[^()\n]*\)\s*\n")
+# the start of a file of the older format (the kernel's)
+_KERNEL_FILE = re.compile(rb"\s*Game started at: [^\n]*\s*Game ID: ")
 
 
 def _no_fast(block: list[tuple[int, str]], file_name: str, cols: EventColumns) -> bool:
@@ -1268,7 +1267,7 @@ def _read_compiled(path: Path, chunk_hands: int, fast: Any, hand_id_of: Any
         return None
     raw = plain_text_bytes(path)
     if raw is None or not _KERNEL_FILE.match(raw, 0, 2048):
-        return None  # a file the kernel reads no hand of (newer format, stud): not worth it
+        return None  # a file of the newer format, which the kernel does not read
     try:
         return read_compiled_text(raw, path, wc.ROOM, text.lines_of, fmt="winning",
                                   chunk_hands=chunk_hands, fast=fast, map_hand=_map_winning,

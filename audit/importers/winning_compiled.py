@@ -39,7 +39,9 @@ _NOTE = ";ts=local time read as UTC (the log names no time zone)"
 _NO_TABLE = ";tournament=the game line names no table: read as tournament chips"
 _FIXED = ";structure=fixed limit (the big blind is the lower stake)"
 _KERNEL_GAMES = frozenset({"holdem", "holdem_6plus", "omaha", "omaha_hilo", "omaha5",
-                           "omaha5_hilo"})
+                           "omaha5_hilo", "stud", "stud_hilo", "razz"})
+_STUD = frozenset({"stud", "stud_hilo", "razz"})
+_BRING_IN = ";bring_in=not posted, assumed half the small bet"
 # `Game ID:` line after the id -> (variant, table id, tournament, mpu, low, high) or None
 _GAME_LINES: dict[str, tuple[Any, ...] | None] = {}
 _CLOCKS: dict[str, Any] = {}  # header clock text -> its UTC time (µs since 1970)
@@ -151,12 +153,12 @@ def _rows(lines: Lines, first: np.ndarray, last: np.ndarray, prefix: str) -> Ker
     for h in np.flatnonzero(use).tolist():
         variant, _, _, unit, _, _ = heads[h][2]
         mpu[h] = unit
-        count[h] = HOLE_COUNT.get(variant, 2)
+        count[h] = 0 if variant in _STUD else HOLE_COUNT.get(variant, 2)
     size = len(raw)
     n_lines = int((last - first).sum())
     rows = np.empty((11, 2 * n_lines + 24 * n + 64), np.int64)
     cbuf = np.empty(2 * size + 16 * 16 * n + 64, np.uint8)
-    per = np.zeros((7, n), np.int64)
+    per = np.zeros((8, n), np.int64)
     ok = np.zeros(n, np.bool_)
     row0 = np.zeros(n + 1, np.int64)
     used = np.zeros(1, np.int64)
@@ -223,11 +225,20 @@ def _table(k: Any, t: Any, raw: bytes, cards: np.ndarray, rows: np.ndarray, head
     numbers = np.zeros((len(_NUMBERS), n), np.int64)
     known = np.zeros((len(_NUMBERS), n), np.bool_)
     button, bb, sb, straddle, ante = (per[f].tolist() for f in range(5))
+    bring_in = per[7].tolist()
     for h in np.flatnonzero(ok).tolist():
         hand_id, micros, (variant, desc, tournament, mpu, low, high) = heads[h]
         note = _NOTE if desc else _NOTE + _NO_TABLE
-        fixed_limit = bb[h] != NULL and bb[h] == low and high == 2 * low
-        if fixed_limit:
+        stud = variant in _STUD
+        fixed_limit = stud or (bb[h] != NULL and bb[h] == low and high == 2 * low)
+        posted_bring_in = bring_in[h] != NULL
+        if stud:
+            structure = "fixed_limit"
+            blinds = (0, 0, low, high)
+            if not posted_bring_in:
+                bring_in[h] = low // 2
+                note += _BRING_IN
+        elif fixed_limit:
             structure = "fixed_limit"
             note += _FIXED
             blinds = (sb[h] if sb[h] != NULL else low // 2, low, low, high)
@@ -243,9 +254,10 @@ def _table(k: Any, t: Any, raw: bytes, cards: np.ndarray, rows: np.ndarray, head
         spans[6:8, h] = put(variant)
         spans[8:10, h] = put(structure)
         spans[10:12, h] = put("CHIPS" if tournament else "USD")
-        numbers[:, h] = (micros, *blinds, ante[h], straddle[h], button[h], mpu, tournament)
-        known[:, h] = (True, True, True, fixed_limit, fixed_limit, True, straddle[h] != NULL,
-                       True, True, True)
+        numbers[:, h] = (micros, *blinds, ante[h], straddle[h], button[h], mpu, tournament,
+                         bring_in[h])
+        known[:, h] = (True, not stud, not stud, fixed_limit, fixed_limit, True,
+                       straddle[h] != NULL, not stud, True, True, stud or posted_bring_in)
     const = extras.const
     fixed_spans = np.array([*put(prefix), *const["total"].tolist(), *const["note"].tolist()],
                            np.int64)
@@ -284,14 +296,14 @@ def _table(k: Any, t: Any, raw: bytes, cards: np.ndarray, rows: np.ndarray, head
                                                    ints_buf.slice(8 * f * count, 8 * count)])
 
     def num8(f: int) -> pa.Array:
-        return pa.Array.from_buffers(_INT8, count, [mask(20 + f),
+        return pa.Array.from_buffers(_INT8, count, [mask(21 + f),
                                                     int8s_buf.slice(f * count, count)])
 
-    game = pa.Array.from_buffers(_GAME, count, [mask(22)], children=[
-        text[7], text[8], num64(3), num64(4), num64(5), num64(6), num64(7),
-        pa.nulls(count, _INT64_TYPE), num64(8), pa.nulls(count, _INT64_TYPE), num8(1),
-        pa.nulls(count, _INT8), text[9], num64(9),
-        pa.Array.from_buffers(pa.bool_(), count, [mask(22), bits_buf.slice(23 * width, width)]),
+    game = pa.Array.from_buffers(_GAME, count, [mask(23)], children=[
+        text[7], text[8], num64(3), num64(4), num64(5), num64(6), num64(7), num64(10),
+        num64(8), pa.nulls(count, _INT64_TYPE), num8(1), pa.nulls(count, _INT8), text[9],
+        num64(9),
+        pa.Array.from_buffers(pa.bool_(), count, [mask(23), bits_buf.slice(24 * width, width)]),
         pa.nulls(count, pa.int32()), pa.nulls(count, pa.bool_()), pa.nulls(count, _STRING),
         pa.nulls(count, _STRING),
     ])
@@ -306,7 +318,7 @@ def _table(k: Any, t: Any, raw: bytes, cards: np.ndarray, rows: np.ndarray, head
 # the game's numbers by hand, on its first row: the clock (µs since 1970), the blinds, the bets
 # (fixed limit), ante, straddle, button seat, minor units per unit, tournament
 _NUMBERS = ("micros", "small_blind", "big_blind", "small_bet", "big_bet", "ante", "straddle",
-            "button", "mpu", "tournament")
+            "button", "mpu", "tournament", "bring_in")
 
 
 ROOM = CompiledRoom(is_header=_is_header, rows=_rows)

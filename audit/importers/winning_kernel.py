@@ -36,7 +36,7 @@ MAX_AWARDS = 64
 ROW_FIELDS = ("hand", "kind", "seat", "player_lo", "player_hi", "amount", "total", "cards_lo",
               "cards_hi", "detail", "line")
 HAND_FIELDS = ("button", "big_blind_posted", "small_blind_posted", "straddle", "ante",
-               "total_pot", "last_line")
+               "total_pot", "last_line", "bring_in")
 KINDS = ("hand_started", "seat", "post", "deal", "fold", "check", "call", "bet", "raise",
          "award", "rake", "annotation", "show", "muck", "hand_ended")
 (K_STARTED, K_SEAT, K_POST, K_DEAL, K_FOLD, K_CHECK, K_CALL, K_BET, K_RAISE, K_AWARD, K_RAKE,
@@ -44,10 +44,11 @@ KINDS = ("hand_started", "seat", "post", "deal", "fold", "check", "call", "bet",
 DETAILS = ("small_blind", "big_blind", "dead", "new_player", "straddle", "ante", "hole",
            "board", "uncalled", "main", "all_in", "sitting_out", "rake", "jackpot",
            "all_in_protection", "sits_out", "timed_out", "disconnected", "reconnected",
-           "table_change", "waits_for_big_blind")
+           "table_change", "waits_for_big_blind", "bring_in", "down", "up")
 (D_SB, D_BB, D_DEAD, D_NEW_PLAYER, D_STRADDLE, D_ANTE, D_HOLE, D_BOARD, D_UNCALLED, D_MAIN,
  D_ALL_IN, D_SITTING_OUT, D_RAKE, D_JACKPOT, D_PROTECTION, D_SITS_OUT, D_TIMED_OUT,
- D_DISCONNECTED, D_RECONNECTED, D_TABLE_CHANGE, D_WAITS) = range(len(DETAILS))
+ D_DISCONNECTED, D_RECONNECTED, D_TABLE_CHANGE, D_WAITS, D_BRING_IN, D_DOWN,
+ D_UP) = range(len(DETAILS))
 D_TOTAL = len(DETAILS)
 D_NOTE = D_TOTAL + 1  # `note: ` and the line (its span as the row's cards span, not its cards)
 
@@ -88,6 +89,10 @@ _HAS_DEAD = _b("has dead blind (")
 _HAS_STRADDLE, _POSTS_STRADDLE, _STRADDLE = _b("has straddle ("), _b("posts straddle ("), \
     _b("straddle (")
 _POSTS_ANTE, _ANTE = _b("posts ante ("), _b("ante (")
+_BRING_IN = _b("bring in (")
+_STUD_STREETS = (_b("*** Third street ***"), _b("*** Fourth street ***"),
+                 _b("*** Fifth street ***"), _b("*** Sixth street ***"),
+                 _b("*** Seventh street ***"))
 _PROTECTED = _b("is disconnected and ALL IN.")
 _ALLIN = _b("allin")
 _MUCKS_CARDS = _b("mucks cards")
@@ -260,7 +265,7 @@ def _dot(data, p, e, lit):
 @njit(cache=True, nogil=True)
 def _post(data, v, e):
     """The post `_OLD_POST` names at data[v:e] (0 small blind, 1 big blind, 2 dead blind, 3
-    straddle, 4 ante; -1 none) and where its amount starts."""
+    straddle, 4 ante, 5 bring in; -1 none) and where its amount starts."""
     if _at(data, v, e, _HAS_SB):
         return 0, v + len(_HAS_SB)
     if _at(data, v, e, _POSTS_SB):
@@ -281,6 +286,8 @@ def _post(data, v, e):
         return 4, v + len(_POSTS_ANTE)
     if _at(data, v, e, _ANTE):
         return 4, v + len(_ANTE)
+    if _at(data, v, e, _BRING_IN):
+        return 5, v + len(_BRING_IN)
     return -1, e
 
 
@@ -301,6 +308,16 @@ def _note(data, v, e):
     if _dot(data, v, e, _WAIT) or _dot(data, v, e, _WAITS):
         return D_WAITS
     return -1
+
+
+@njit(cache=True, nogil=True)
+def _stud_street(data, s, e):
+    """`*** Third|Fourth|Fifth|Sixth|Seventh street ***` at data[s:e] (`_OLD_STUD`, in the
+    case WPN writes it)."""
+    for k in range(len(_STUD_STREETS)):
+        if _is(data, s, e, _STUD_STREETS[k]):
+            return True
+    return False
 
 
 @njit(cache=True, nogil=True)
@@ -408,6 +425,8 @@ def hands(data, begin, lo, hi, odd, first, body, last, use, mpu, count, base, ro
     got = np.empty(MAX_SEATS, np.int64)  # cards received
     got_line = np.empty(MAX_SEATS, np.int64)
     got_card = np.empty((MAX_SEATS, 8, 2), np.uint8)
+    got_at = np.empty((MAX_SEATS, 8), np.int64)  # each card's line
+    got_order = np.empty(MAX_SEATS, np.int64)  # the players by their first card
     hole_ok = np.empty(MAX_SEATS, np.bool_)  # its hole cards are all known
     hole_lo = np.empty(MAX_SEATS, np.int64)
     hole_hi = np.empty(MAX_SEATS, np.int64)
@@ -482,7 +501,8 @@ def hands(data, begin, lo, hi, odd, first, body, last, use, mpu, count, base, ro
             else:
                 break
             i += 1
-        if not good or ns == 0 or not 1 <= button <= 127:
+        stud = count[h] == 0
+        if not good or ns == 0 or (not stud and not 1 <= button <= 127):
             continue
         rest = i
         # what the fast path looks at before the play: the summary, an unnamed player, the
@@ -569,6 +589,9 @@ def hands(data, begin, lo, hi, odd, first, body, last, use, mpu, count, base, ro
         dealt = False
         big_posted = False
         sb = NULL
+        bring_in = NULL
+        stud_street = 3
+        n_got = 0
         straddle = NULL
         ante = 0
         section = 0  # 0 play, 1 summary, 2 ended
@@ -692,11 +715,14 @@ def hands(data, begin, lo, hi, odd, first, body, last, use, mpu, count, base, ro
                     good = False
                     break
                 if _is(data, v, e, _RECEIVED_A_CARD) or _at(data, v, e, _RECEIVED_CARD):
-                    if got[k] == 8 or dealt:
+                    if got[k] == 8 or (dealt and not stud):
                         good = False
                         break
                     if got[k] == 0:
                         got_line[k] = n
+                        got_order[n_got] = k
+                        n_got += 1
+                    got_at[k, got[k]] = n
                     if data[v + 9] == 97:  # a card.
                         got_card[k, got[k], 0], got_card[k, got[k], 1] = 63, 63
                     else:
@@ -720,7 +746,35 @@ def hands(data, begin, lo, hi, odd, first, body, last, use, mpu, count, base, ro
                       _at(data, s, e, _STARS)):
                 good = False
                 break
-            if received:  # the deal: every seat dealt in, unknown cards where none came
+            if received and stud:  # a stud street: each player's cards as received
+                for o in range(n_got):
+                    k2 = got_order[o]
+                    if got[k2] != (3 if stud_street == 3 else 1):
+                        good = False
+                        break
+                    for j in range(got[k2]):
+                        if j != 1:  # the two down cards of third street are one row
+                            r_hand[r], r_kind[r], r_seat[r], r_plo[r], r_phi[r] = h, K_DEAL, \
+                                s_no[k2], s_lo[k2], s_hi[k2]
+                            r_amount[r], r_total[r], r_clo[r], r_line[r] = NULL, NULL, \
+                                base + cpos, got_at[k2, j]
+                            r_detail[r] = D_DOWN if j == 0 and (
+                                stud_street == 3 or stud_street == 7) else D_UP
+                        else:
+                            cbuf[cpos] = 32
+                            cpos += 1
+                        cbuf[cpos], cbuf[cpos + 1] = got_card[k2, j, 0], got_card[k2, j, 1]
+                        cpos += 2
+                        if j != 0 or stud_street != 3:
+                            r_chi[r] = base + cpos
+                            r += 1
+                    got[k2] = 0
+                if not good:
+                    break
+                n_got = 0
+                dealt = True
+                received = False
+            elif received:  # the deal: every seat dealt in, unknown cards where none came
                 if dealt:
                     good = False
                     break
@@ -817,6 +871,11 @@ def hands(data, begin, lo, hi, odd, first, body, last, use, mpu, count, base, ro
                     r += 1
                     cpos = at
                     continue
+                if stud and _stud_street(data, s, e):
+                    stud_street += 1
+                    for k2 in range(ns):
+                        rnd[k2] = 0
+                    continue
                 good = False
                 break
             # a seated player's line
@@ -879,6 +938,10 @@ def hands(data, begin, lo, hi, odd, first, body, last, use, mpu, count, base, ro
                 elif post == 3:
                     straddle = amount
                     detail = D_STRADDLE
+                elif post == 5:
+                    if bring_in == NULL:
+                        bring_in = amount
+                    detail = D_BRING_IN
                 else:
                     if ante == 0:
                         ante = amount
@@ -935,7 +998,7 @@ def hands(data, begin, lo, hi, odd, first, body, last, use, mpu, count, base, ro
             last_line
         r += 1
         per[0, h], per[1, h], per[2, h], per[3, h], per[4, h] = button, bb, sb, straddle, ante
-        per[5, h], per[6, h] = pot, last_line
+        per[5, h], per[6, h], per[7, h] = pot, last_line, bring_in
         ok[h] = True
     row0[len(first)] = r
     used[0] = cpos
@@ -945,7 +1008,7 @@ def hands(data, begin, lo, hi, odd, first, body, last, use, mpu, count, base, ro
 # the per-row columns `columns` fills: int64 values, their validity (after the string
 # columns' ten rows), int8 values
 INTS = ("ts", "amount", "total", "small_blind", "big_blind", "small_bet", "big_bet", "ante",
-        "straddle", "mpu")
+        "straddle", "mpu", "bring_in")
 INT8S = ("seat", "button")
 VALID = (*(f"text{c}" for c in range(10)), *INTS, "seat", "button", "game", "tournament")
 
@@ -958,7 +1021,7 @@ def columns(rows, count, row0, ok, spans, numbers, known, kinds, details, fixed_
     (lo1, hi1, lo2, hi2, num, lo3, hi3) each), `INTS`, `INT8S`, seq and `VALID` rows; the
     hand's columns (spans[:, h]: hand_id, table_id, note, variant, structure, currency; numbers
     and known[:, h]: ts, small_blind, big_blind, small_bet, big_bet, ante, straddle, button,
-    mpu, tournament) on its first row; fixed_spans: the source prefix, `total_pot=` and
+    mpu, tournament, bring_in) on its first row; fixed_spans: the source prefix, `total_pot=` and
     `note: `."""
     for i in range(count):
         h = rows[0, i]
@@ -994,12 +1057,13 @@ def columns(rows, count, row0, ok, spans, numbers, known, kinds, details, fixed_
         ints[1, i], ints[2, i] = rows[5, i], rows[6, i]
         valid[11, i], valid[12, i] = rows[5, i] != NULL, rows[6, i] != NULL
         int8s[0, i] = rows[2, i]
-        valid[20, i] = rows[2, i] >= 0
-        for f, at in ((0, 0), (1, 3), (2, 4), (3, 5), (4, 6), (5, 7), (6, 8), (8, 9)):
+        valid[21, i] = rows[2, i] >= 0
+        for f, at in ((0, 0), (1, 3), (2, 4), (3, 5), (4, 6), (5, 7), (6, 8), (8, 9),
+                      (10, 10)):
             ints[at, i] = numbers[f, h]
             valid[10 + at, i] = head and known[f, h]
         int8s[1, i] = numbers[7, h]
-        valid[21, i] = head
-        valid[22, i] = head
-        valid[23, i] = head and numbers[9, h] != 0
+        valid[22, i] = head and known[7, h]
+        valid[23, i] = head
+        valid[24, i] = head and numbers[9, h] != 0
     return ok

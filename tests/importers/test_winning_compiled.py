@@ -27,9 +27,11 @@ from tests.importers.test_site_fast_paths import _corpus, assert_chunks_equal
 
 FIXTURES = sorted((Path(__file__).resolve().parents[2] / "fixtures" / "sites").glob("wpn-*"))
 CASES = FIXTURES + _corpus("winning")
-# the older format's hold'em and Omaha hands of the corpus (not stud, no unnamed player)
+# the older format's hold'em and Omaha files of the corpus with no unnamed player
 OLD_FORMAT = [p for p in _corpus("winning") if "Stud" not in p.name
-              and "unknown.player" not in p.name.lower()]
+              and "unknown.player" not in p.name.lower()
+              and p.read_bytes()[:40].replace(b"\x00", b"").lstrip(b"\xff\xfe").startswith(
+                  b"Game started at: ")]
 
 
 def _chunks(path: Path, chunk_hands: int, **options: Any) -> list[Any]:
@@ -71,24 +73,25 @@ def test_the_kernel_reads_the_common_hands_of_the_corpus_itself(
     for path in _corpus("winning"):
         list(winning.WinningImporter().read(path))
     read, given = map(sum, zip(*kernel_hands, strict=True))
-    # today 45 of the 50 hands of the older format's hold'em and Omaha files (the five others
-    # have an unnamed player, the line parser's); stud and the newer format never go to it
-    assert given >= 48 and read >= 0.88 * given, (read, given)
+    # today 55 of the 62 hands of the older format's files, of the corpus's 66 (five have an
+    # unnamed player, one is cut short by its file's end: the line parser's); the newer
+    # format's files never go to it
+    assert given >= 60 and read >= 0.85 * given, (read, given)
 
 
 def test_the_fixtures_plain_hands_are_read_by_the_kernel(
         kernel_hands: list[tuple[int, int]]) -> None:
     # fixed limit from UTF-16, six plus hold'em, the disconnection protection, a tournament
-    # whose game line names no table (a summary line for someone not seated)
+    # whose game line names no table (a summary line for someone not seated), stud hi-lo (its
+    # second hand cut short by the file's end: the line parser's, quarantined)
     for name in ("wpn-lhe-utf16.txt", "wpn-six-plus.txt", "wpn-disconnected-allin.txt",
-                 "wpn-no-table-tourney.txt"):
+                 "wpn-no-table-tourney.txt", "wpn-stud-hilo-cut.txt"):
         list(winning.WinningImporter().read(FIXTURES[0].parent / name))
-    assert kernel_hands == [(1, 1), (1, 1), (1, 1), (1, 1)]
+    assert kernel_hands == [(1, 1), (1, 1), (1, 1), (1, 1), (1, 2)]
 
 
-def test_files_the_kernel_reads_nothing_of_skip_it(kernel_hands: list[tuple[int, int]]
-                                                    ) -> None:
-    for name in ("wpn-new-cash.txt", "wpn-stud-hilo-cut.txt"):
+def test_a_file_of_the_newer_format_skips_it(kernel_hands: list[tuple[int, int]]) -> None:
+    for name in ("wpn-new-cash.txt", "wpn-new-tourney.txt", "wpn-new-walk.txt"):
         list(winning.WinningImporter().read(FIXTURES[0].parent / name))
     assert kernel_hands == []
 
@@ -153,12 +156,15 @@ _WORDS = [b"Player ", b"Player  ", b"*Player ", b" (", b")", b"(1,000)", b"(0.00
           b" Bets: 0. Collects: 0. Loses: 0.", b" Bets: 1. Collects: 2. Wins: 1.",
           b"shows: Pair [Ah Ad]", b"mucks (does not show: [Ah Kd])", b"does not show cards",
           b"Seat 9: ghost (10).", b"Seat 1 is the button", b"Game started at: 2016/8/2 1:2:3",
-          b"Game ID: 1 0.10/0.25 T (Omaha HiLow)", b", Table 2", b"\xef\xbb\xbf", b"\x00"]
+          b"Game ID: 1 0.10/0.25 T (Omaha HiLow)", b", Table 2", b"\xef\xbb\xbf", b"\x00",
+          b"*** Fourth street ***", b"*** fifth Street ***", b"bring in (0.50)", b"(Razz)"]
 
 
 def _sources() -> list[Path]:
+    stud = [p for p in _corpus("winning") if "Stud" in p.name]
     return [p for p in FIXTURES if p.name.startswith(("wpn-lhe", "wpn-six", "wpn-disc",
-                                                      "wpn-no-table"))] + OLD_FORMAT[:12]
+                                                      "wpn-no-table", "wpn-stud"))] + \
+        list({p.name: p for p in OLD_FORMAT}.values()) + stud[:2]
 
 
 @st.composite
