@@ -1200,9 +1200,13 @@ def _map_winning(block: list[tuple[int, str]], file_name: str) -> SiteHand:
     return _New(block, file_name).map()
 
 
-# A file smaller than this is read by the Python fast path and line parser alone: none is,
-# the compiled pass costs no more than the fast path even for a file of one hand (~0.47 ms).
-COMPILED_MIN_BYTES = 0
+# A file of fewer hands than this is read by the Python fast path and line parser alone: the
+# compiled pass costs more per file (~0.47 ms for one hand against ~0.42 ms) and less per hand
+# (59 hands: ~0.55 ms against ~0.75 ms for two). So is a file of a few hands with an unnamed
+# player (`Player  has ...`): its hands are the line parser's, the compiled pass a cost.
+COMPILED_MIN_HANDS = 2
+_FEW_HANDS = 4
+_UNNAMED = b"\nPlayer  "
 
 
 class WinningImporter(SiteTextImporter):
@@ -1216,11 +1220,11 @@ class WinningImporter(SiteTextImporter):
     map_hand = staticmethod(_map_winning)
 
     def __init__(self, chunk_hands: int = CHUNK_HANDS, *, fast: bool = True,
-                 compiled: bool = True, compiled_min_bytes: int = COMPILED_MIN_BYTES) -> None:
+                 compiled: bool = True, compiled_min_hands: int = COMPILED_MIN_HANDS) -> None:
         super().__init__(chunk_hands)
         self.fast = fast
         self.compiled = compiled
-        self.compiled_min_bytes = compiled_min_bytes
+        self.compiled_min_hands = compiled_min_hands
 
     def hand_id_of(self, header: str) -> str | None:
         return _old_hand_id([(0, header)])
@@ -1231,8 +1235,9 @@ class WinningImporter(SiteTextImporter):
         plain UTF-8 or UTF-16) or the Python fast path (`_fast_old`), the others by the line
         parser."""
         fast = _fast_winning if self.fast else _no_fast
-        if self.fast and self.compiled and _size(path) >= self.compiled_min_bytes:
-            chunks = _read_compiled(path, self.chunk_hands, fast, self.hand_id_of)
+        if self.fast and self.compiled:
+            chunks = _read_compiled(path, self.chunk_hands, fast, self.hand_id_of,
+                                    self.compiled_min_hands)
             if chunks is not None:
                 yield from chunks
                 return
@@ -1248,15 +1253,8 @@ def _no_fast(block: list[tuple[int, str]], file_name: str, cols: EventColumns) -
     return False
 
 
-def _size(path: Path) -> int:
-    try:
-        return path.stat().st_size
-    except OSError:
-        return 0
-
-
-def _read_compiled(path: Path, chunk_hands: int, fast: Any, hand_id_of: Any
-                   ) -> Iterator[Chunk] | None:
+def _read_compiled(path: Path, chunk_hands: int, fast: Any, hand_id_of: Any,
+                   min_hands: int) -> Iterator[Chunk] | None:
     """The chunks of the compiled pass, or None (not a plain file, or no numba here)."""
     from audit.compiled import compile_failures
     from audit.importers import winning_compiled as wc
@@ -1268,6 +1266,9 @@ def _read_compiled(path: Path, chunk_hands: int, fast: Any, hand_id_of: Any
     raw = plain_text_bytes(path)
     if raw is None or not _KERNEL_FILE.match(raw, 0, 2048):
         return None  # a file of the newer format, which the kernel does not read
+    hands = raw.count(b"Game started at: ")
+    if hands < min_hands or (hands < _FEW_HANDS and _UNNAMED in raw):
+        return None  # not worth it (`COMPILED_MIN_HANDS`)
     try:
         return read_compiled_text(raw, path, wc.ROOM, text.lines_of, fmt="winning",
                                   chunk_hands=chunk_hands, fast=fast, map_hand=_map_winning,
