@@ -47,7 +47,6 @@ from audit.rules.ids import (
     KILL_TRIGGER,
 )
 from audit.rules.settings import Settings
-from audit.sequence.hand_keys import hand_keys
 
 _KILL_POSTS = ("kill", "kill_voluntary")
 _VOLUNTARY = ("bet", "raise", "call", "complete")
@@ -144,19 +143,20 @@ def _house_mentions_kill(events: pa.Table) -> bool:
     return bool(pc.any(pc.match_substring(pc.fill_null(house, ""), "kill.required")).as_py())
 
 
-def kill_deals(events: pa.Table, hands: pl.DataFrame, cash: Settings,
+def kill_deals(events: pa.Table, keys: pa.Array, hands: pl.DataFrame, cash: Settings,
                tournament: Settings | None) -> dict[int, KillDeal]:
-    """The deals of `hands` (table_sequence's button-game hands, keyed by `hand`,
-    audit/sequence/hand_keys.py) that a kill rule can concern, by hand key: those of a
-    required-kill game and those of a table where a kill was posted. Empty, and cheap, when no
-    hand of the file is in a kill game and none was killed."""
+    """The deals of `hands` (table_sequence's button-game hands, keyed by `hand`: `keys` has
+    each row's, audit/sequence/hand_keys.py) that a kill rule can concern, by hand key: those
+    of a required-kill game and those of a table where a kill was posted. Empty, and cheap,
+    when no hand of the file is in a kill game and none was killed."""
     wanted_by_profile = bool(cash.values.get("kill.required")) or bool(
         tournament is not None and tournament.values.get("kill.required"))
     kind, detail = events.column("kind"), events.column("detail")
-    killed = pc.and_(pc.equal(kind, "post"), pc.is_in(detail, pa.array(_KILL_POSTS)))
+    killed = pc.is_in(detail, pa.array(_KILL_POSTS))  # a kill post: only posts say so
+    if pc.any(killed).as_py():
+        killed = pc.and_(pc.equal(kind, "post"), killed)
     if not (wanted_by_profile or pc.any(killed).as_py() or _house_mentions_kill(events)):
         return {}
-    keys = hand_keys(events)
     started = pc.equal(kind, "hand_started")
     game = events.column("game")
     games = pl.from_arrow(pa.table({
@@ -173,17 +173,25 @@ def kill_deals(events: pa.Table, hands: pl.DataFrame, cash: Settings,
         hands.select("hand", "hand_id", "table_id", pl.col("tournament").fill_null(False)),
         on="hand", how="inner", maintain_order="left")
     cache: dict[tuple[bool, str], Settings] = {}
+    # a hand without house overrides plays its profile's kill rule; the others their house's
+    plain = {is_t: bool(_settings(cash, tournament, is_t, None, cache).values.get(
+        "kill.required")) for is_t in (False, True)}
+    housed = games.filter(pl.col("house").is_not_null() & (pl.col("house") != ""))
     required = {h: bool(_settings(cash, tournament, t, house, cache).values.get("kill.required"))
-                for h, t, house in games.select("hand", "tournament", "house").iter_rows()}
-    kill_hands = set(pc.filter(keys, killed).to_pylist())
+                for h, t, house in housed.select("hand", "tournament", "house").iter_rows()}
+    kill_hands = pc.unique(pc.filter(keys, killed))
     # a killed pot concerns the deal after it too (KILL-NEW-PLAYER), in any game
-    kill_tables = set(games.filter(pl.col("hand").is_in(list(kill_hands)))
-                      .get_column("table_id").to_list())
-    chosen = [h for (h, r), table in zip(required.items(), games.get_column("table_id"),
-                                         strict=True) if r or table in kill_tables]
-    if not chosen:
+    kill_tables = games.filter(pl.col("hand").is_in(kill_hands.to_pylist())).get_column(
+        "table_id").unique()
+    by_profile = pl.when(pl.col("tournament")).then(plain[True]).otherwise(plain[False])
+    games = games.filter(pl.col("table_id").is_in(kill_tables.to_list())
+                         | pl.col("hand").is_in([h for h, r in required.items() if r])
+                         | (~pl.col("hand").is_in(list(required)) & by_profile))
+    if games.is_empty():
         return {}
-    games = games.filter(pl.col("hand").is_in(chosen))
+    chosen = games.get_column("hand").to_list()
+    required.update({h: plain[t] for h, t in games.select("hand", "tournament").iter_rows()
+                     if h not in required})
     # the rows of the chosen deals only, before they become a frame
     ev = pl.from_arrow(events.select(["seq", "kind", "seat", "player", "amount", "detail"])
                        .append_column("hand", keys)
@@ -509,8 +517,10 @@ _KEPT: dict[Leg, tuple[str, str]] = {
 }
 
 
-def kill_findings(events: pa.Table, hands: pl.DataFrame, pairs: pl.DataFrame, cash: Settings,
-                  tournament: Settings | None) -> list[Finding]:
-    """Every session-level kill finding of one event file (see the module docstring)."""
-    return kill_sequence_findings(kill_deals(events, hands, cash, tournament), hands, pairs)
+def kill_findings(events: pa.Table, keys: pa.Array, hands: pl.DataFrame, pairs: pl.DataFrame,
+                  cash: Settings, tournament: Settings | None) -> list[Finding]:
+    """Every session-level kill finding of one event file (see the module docstring); `keys`
+    has each row's hand key, `hands` and `pairs` are audit/sequence/table.py's."""
+    return kill_sequence_findings(kill_deals(events, keys, hands, cash, tournament), hands,
+                                  pairs)
 

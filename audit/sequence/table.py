@@ -49,11 +49,10 @@ class Deal:
     dealt: tuple[int, ...]
 
 
-def _frames(events: pa.Table) -> tuple[pl.DataFrame, pl.DataFrame]:
+def _frames(events: pa.Table, keys: pa.Array) -> tuple[pl.DataFrame, pl.DataFrame]:
     """(one row per button-game hand with a table, one row per seated player of those hands),
-    keyed by `hand`, the hand's integer key (audit/sequence/hand_keys.py); `hand_id` is on
-    the hands frame only."""
-    keys = hand_keys(events)
+    keyed by `hand`, the hand's integer key (`keys`, per row: audit/sequence/hand_keys.py);
+    `hand_id` is on the hands frame only."""
     kind, game = events.column("kind"), events.column("game")
     started = pc.equal(kind, "hand_started")
     first = pl.from_arrow(pa.table({
@@ -148,7 +147,7 @@ def consecutive_pairs(events: pa.Table) -> pl.DataFrame:
     and at least two players are."""
     if events.num_rows == 0:
         return pl.DataFrame(schema={"prev_id": pl.String, "hand_id": pl.String})
-    hands, seats = _frames(events)
+    hands, seats = _frames(events, hand_keys(events))
     ids = hands.select("hand", "hand_id").unique("hand", keep="first")
     return _pairs(hands, seats).join(
         ids.rename({"hand": "prev", "hand_id": "prev_id"}), on="prev", how="left",
@@ -301,13 +300,14 @@ def table_sequence_findings(events: pa.Table, cash: Settings,
     work)."""
     if events.num_rows == 0:
         return []
-    hands, seats = _frames(events)
+    keys = hand_keys(events)
+    hands, seats = _frames(events, keys)
     pairs = _pairs(hands, seats)
     if pairs.is_empty():
         return []
     out = _button_moves(hands, seats, pairs, cash, tournament)
     out.extend(_missed_big_blinds(hands, seats, pairs, cash, tournament))
-    out.extend(kill_findings(events, hands, pairs, cash, tournament))
+    out.extend(kill_findings(events, keys, hands, pairs, cash, tournament))
     return out
 
 
@@ -315,12 +315,17 @@ def _button_moves(hands: pl.DataFrame, seats: pl.DataFrame, pairs: pl.DataFrame,
                   cash: Settings, tournament: Settings | None) -> list[Finding]:
     dealt = seats.filter(pl.col("dealt")).group_by("hand").agg(
         pl.col("seat").sort().alias("dealt"))
+    per_hand = hands.select("hand", "hand_id", "button", "big_blind_seat",
+                            pl.col("tournament").fill_null(False)).join(
+        dealt, on="hand", how="left", maintain_order="left")
+    if per_hand.get_column("hand").n_unique() == per_hand.height:
+        pairs = _button_questions(pairs, per_hand, cash, tournament)
     deals = {h: Deal(hand_id=hand_id, button=btn, big_blind_seat=bb, dealt=tuple(d or ()))
-             for h, hand_id, btn, bb, d in hands.join(
-                 dealt, on="hand", how="left", maintain_order="left").select(
+             for h, hand_id, btn, bb, d in per_hand.filter(
+                 pl.col("hand").is_in(pairs.get_column("prev").implode())
+                 | pl.col("hand").is_in(pairs.get_column("hand").implode())).select(
                  "hand", "hand_id", "button", "big_blind_seat", "dealt").iter_rows()}
-    tournaments = dict(hands.select("hand", pl.col("tournament").fill_null(False))
-                       .iter_rows())
+    tournaments = dict(per_hand.select("hand", "tournament").iter_rows())
     out: list[Finding] = []
     for prev, hand in pairs.iter_rows():
         st = tournament if (tournaments[hand] and tournament is not None) else cash
@@ -341,3 +346,32 @@ def _button_moves(hands: pl.DataFrame, seats: pl.DataFrame, pairs: pl.DataFrame,
                     f"the previous deal at this table ({a.hand_id}): {why}. Each round every "
                     "player must get the button once."))
     return out
+
+
+def _button_questions(pairs: pl.DataFrame, per_hand: pl.DataFrame, cash: Settings,
+                      tournament: Settings | None) -> pl.DataFrame:
+    """The pairs whose button check_button must judge (in their order): not those it passes
+    at sight, where fewer than two are dealt in, or where neither deal is heads-up and a
+    moving button (the profile allows one) went to the next player clockwise, nor those
+    whose profile does not check BUTTON-MOVE."""
+    def allows(st: Settings) -> tuple[bool, bool]:  # (checked, a moving button is allowed)
+        return BUTTON_MOVE not in st.disabled, st.button_method != "dead"
+
+    cash_rule, tournament_rule = allows(cash), allows(tournament or cash)
+    b = per_hand.select("hand", "button", "tournament", "dealt")
+    a = per_hand.select(pl.col("hand").alias("prev"), pl.col("button").alias("prev_button"),
+                        pl.col("dealt").alias("prev_dealt"))
+    both = pairs.with_row_index("pair").join(b, on="hand", how="left", maintain_order="left"
+                                             ).join(a, on="prev", how="left",
+                                                    maintain_order="left")
+    seat = pl.col("dealt")
+    clockwise = both.select("pair", "prev_button", "dealt").explode("dealt").group_by(
+        "pair").agg(pl.coalesce(seat.filter(seat > pl.col("prev_button")).min(), seat.min())
+                    .alias("clockwise"))
+    checked = pl.when(pl.col("tournament")).then(tournament_rule[0]).otherwise(cash_rule[0])
+    moving = pl.when(pl.col("tournament")).then(tournament_rule[1]).otherwise(cash_rule[1])
+    n, n_prev = seat.list.len().fill_null(0), pl.col("prev_dealt").list.len().fill_null(0)
+    passed = (n < 2) | ((n > 2) & (n_prev > 2) & moving
+                        & (pl.col("button") == pl.col("clockwise")).fill_null(False))
+    return both.join(clockwise, on="pair", how="left", maintain_order="left").filter(
+        checked & ~passed).select("prev", "hand")
