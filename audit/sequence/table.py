@@ -238,24 +238,20 @@ def _missed_big_blinds(hands: pl.DataFrame, seats: pl.DataFrame, pairs: pl.DataF
     sat_out = seats.filter(~pl.col("dealt"))
     if sat_out.is_empty():
         return []
-    watched = set(sat_out.get_column("player").to_list())
-    rows = seats.filter(pl.col("player").is_in(list(watched))).select(
+    followed = _blind_runs(hands, sat_out, pairs)
+    watched = sat_out.get_column("player").unique()
+    rows = seats.filter(pl.col("player").is_in(watched.implode())
+                        & pl.col("hand").is_in(followed.get_column("hand").implode())).select(
         "hand", "player", "seat", "dealt", "posted").rows()
     at: dict[int, dict[str, tuple[int, bool, bool]]] = {}
     for hand, player, seat, dealt, posted in rows:
         at.setdefault(hand, {})[player] = (seat, dealt, posted)
-    # only a table where someone sat out can owe a blind: the others are not followed
-    tables = hands.join(sat_out.select("hand"), on="hand", how="semi").get_column("table_id")
     proven = set(pairs.rows())
     out: list[Finding] = []
     owed: dict[str, str] = {}  # player -> the deal whose big blind he missed
     played: set[str] = set()
     prev: tuple[str, int, int] | None = None
-    for table_id, hand, hand_id, big_blind, is_tournament in hands.filter(
-            pl.col("table_id").is_in(tables.unique().to_list())).sort(
-            _ORDER, nulls_last=True).select(
-            "table_id", "hand", "hand_id", "big_blind_seat",
-            pl.col("tournament").fill_null(False)).iter_rows():
+    for table_id, hand, hand_id, big_blind, is_tournament in followed.iter_rows():
         here = at.get(hand, {})
         st = tournament if (is_tournament and tournament is not None) else cash
         if prev is None or (prev[1], hand) not in proven or is_tournament:
@@ -283,6 +279,30 @@ def _missed_big_blinds(hands: pl.DataFrame, seats: pl.DataFrame, pairs: pl.DataF
         played.update(p for p, (_s, dealt, _p) in here.items() if dealt)
         prev = (table_id, hand, big_blind)
     return out
+
+
+def _blind_runs(hands: pl.DataFrame, sat_out: pl.DataFrame, pairs: pl.DataFrame
+                ) -> pl.DataFrame:
+    """The deals _missed_big_blinds must follow, in table order: the runs of proven
+    consecutive cash deals (a gap or a tournament deal forgets what was owed and starts a
+    run) in which the big blind passed someone sitting out, from the seat before him to a
+    seat after him. In any other run nobody comes to owe a blind."""
+    ordered = hands.sort(_ORDER, nulls_last=True).select(
+        "table_id", "hand", "hand_id", "big_blind_seat", pl.col("tournament").fill_null(False))
+    bb = pl.col("big_blind_seat").fill_null(0).cast(pl.Int64)
+    runs = ordered.with_columns(pl.col("hand").shift(1).alias("prev"),
+                                bb.shift(1).alias("prev_bb"), bb.alias("bb")).join(
+        pairs.with_columns(pl.lit(True).alias("proven")), on=["prev", "hand"], how="left",
+        maintain_order="left").with_columns(
+        (~pl.col("proven").fill_null(False) | pl.col("tournament")).cum_sum().alias("run"))
+    seat, after, before = pl.col("seat").cast(pl.Int64), pl.col("prev_bb"), pl.col("bb")
+    passed = runs.filter(pl.col("proven").fill_null(False) & ~pl.col("tournament")
+                         & (after != 0) & (before != 0)).join(
+        sat_out.select("hand", "seat"), on="hand", how="inner").filter(
+        ((seat - after) % 256 + 256) % 256 > 0,
+        ((seat - after) % 256 + 256) % 256 < ((before - after) % 256 + 256) % 256)
+    return runs.filter(pl.col("run").is_in(passed.get_column("run").unique().implode())
+                       ).select("table_id", "hand", "hand_id", "big_blind_seat", "tournament")
 
 
 def _name_seats(text: str, players: dict[int, str]) -> str:
