@@ -398,10 +398,13 @@ def _stratum_rate(k: Any, n: Any) -> Any:
 @dataclass(frozen=True, slots=True)
 class Partners:
     """The pairs of a pair table whose players treat each other unlike anyone else (`pairs`:
-    player_a, player_b) and the players' totals without them (`totals`, as `totals_of`)."""
+    player_a, player_b), the players' totals without them (`totals`, as `totals_of`) and, per
+    partner pair that shares a player with another (`own`), its players' totals without the
+    other partner pairs."""
 
     pairs: pl.DataFrame
     totals: pl.DataFrame
+    own: tuple[tuple[tuple[str, str], pl.DataFrame], ...] = ()
 
 
 def partners_of(baseline: pl.DataFrame, totals: pl.DataFrame) -> Partners | None:
@@ -435,10 +438,20 @@ def partners_of(baseline: pl.DataFrame, totals: pl.DataFrame) -> Partners | None
              for s in strata])
     if not flagged.any():
         return None
-    pairs = t.filter(pl.Series(flagged)).select("player_a", "player_b")
-    return Partners(pairs=pairs,
-                    totals=totals_of(baseline.join(pairs, on=["player_a", "player_b"],
-                                                   how="anti")))
+    keys = ["player_a", "player_b"]
+    pairs = t.filter(pl.Series(flagged)).select(keys)
+    # a partner pair is judged against its players' other pairs, other partners left out too
+    # (a chip dumper folds to the strangers at his table less than to others as well: his
+    # soft play with one of them read against his heads-up aggression with his receiver)
+    rows = pairs.rows()
+    own = []
+    for a, b in rows:
+        if any({a, b} & {x, y} for x, y in rows if (x, y) != (a, b)):
+            others = pairs.filter((pl.col("player_a") != a) | (pl.col("player_b") != b))
+            own.append(((a, b), totals_of(baseline.join(others, on=keys, how="anti"))
+                        .filter(pl.col("player").is_in([a, b]))))
+    return Partners(pairs=pairs, totals=totals_of(baseline.join(pairs, on=keys, how="anti")),
+                    own=tuple(own))
 
 
 def _heavy_fold_rate(g: dict[str, Any], x: str, y: str, folds: Any, heavy: Any) -> Any:
@@ -545,6 +558,15 @@ def score_pairs(table: pl.DataFrame, totals: pl.DataFrame, rates: pl.DataFrame,
         for c in g:
             if c.endswith(("__a", "__b")) and c in other.columns:
                 g[c] = np.where(mine, g[c], other[c].fill_null(0).to_numpy().astype(float))
+        index = {pair: i for i, pair in enumerate(t.select("player_a", "player_b").rows())}
+        for pair, own in partners.own:
+            if pair not in index:
+                continue
+            row = _with_totals(pl.DataFrame({"player_a": [pair[0]], "player_b": [pair[1]]}),
+                               own, rates)
+            for c in g:
+                if c.endswith(("__a", "__b")) and c in row.columns:
+                    g[c][index[pair]] = float(row[c].fill_null(0)[0])
     out: dict[str, Any] = {}
 
     # soft play: aggression in heads-up pots against each other vs. against others

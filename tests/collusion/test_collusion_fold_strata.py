@@ -167,3 +167,34 @@ def test_a_dumper_following_his_receiver_in_does_not_set_the_receivers_usual_co_
     # lead (co-entry looks for partners who seldom enter together), nor is anyone else
     assert leads.height == 0, leads.select("player_a", "player_b", "top", "p_value")
     assert _pair(scored, RECEIVER, STRANGER)["co_entry_p"] > 0.01
+
+
+def test_a_dumpers_play_with_a_stranger_is_judged_without_his_receiver(
+        columns: list[str]) -> None:
+    # the dumper folds to the stranger's bets far less often than to others' too (a partner
+    # pair for the baselines, like the receiver's), and bets into his receiver in every
+    # heads-up pot (1,000 of them; against everyone else half the time). The dumper and the
+    # stranger, judged against the dumper's heads-up aggression with his receiver counted in,
+    # read as soft play.
+    def rates(folder: str, bettor: str) -> tuple[float, float, float]:
+        if (folder, bettor) == (DUMPER, STRANGER):
+            return TO_PARTNER
+        return _receiver(folder, bettor)
+
+    rng = np.random.default_rng(3)
+    table = _table(columns, rates)
+    hu = []
+    for a, b in table.select("player_a", "player_b").rows():
+        n = 1000 if {a, b} == {RECEIVER, DUMPER} else 300
+        rate = 0.93 if {a, b} == {RECEIVER, DUMPER} else 0.5
+        hu.append({"hu_n": n, "soft_ka": int(rng.binomial(n, rate)),
+                   "soft_kb": int(rng.binomial(n, rate))})
+    table = table.with_columns(pl.DataFrame(hu).cast(pl.Int64))
+    partners = partners_of(table, totals_of(table))
+    assert partners is not None and (DUMPER, STRANGER) in partners.pairs.rows()
+    scored = _scored(table)
+    pair = _pair(scored, DUMPER, STRANGER)
+    assert 0.9 < pair["softplay_k"] / pair["softplay_e"] < 1.1
+    leads = scored.filter(pl.col("q_value") <= 0.05)
+    assert leads.select("player_a", "player_b").rows() == [(RECEIVER, DUMPER)] or \
+        leads.height == 0, leads.select("player_a", "player_b", "top")
