@@ -497,7 +497,8 @@ def _fold_to_partner(g: dict[str, Any], pool: _Pool) -> dict[str, Any]:
     a chip-dump receiver who enters every cheap pot with junk when his team colludes folds more
     to everyone's bets, his rate against others lowered by his partner, to whom he never folds
     (he raises the partner's bets): his folds to an aggressive stranger at his table read as
-    folding to a partner (p 1e-17, issue 25), where stratum by stratum they are his own."""
+    folding to a partner (p 1e-17, issue 25), where stratum by stratum, and against his rate
+    without his partner (`partners_of`), they are his own."""
     k = g["fa_k"] + g["fb_k"]
     n = g["fa_n"] + g["fb_n"]
     r_all = pool.ratio(k, n)
