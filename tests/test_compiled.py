@@ -24,7 +24,10 @@ AUDIT = ROOT / "audit"
 
 
 @pytest.mark.parametrize(("kernel", "compiles_in"), [
-    ("audit.replay.fast.kernel", {"audit.poker.evaluate.kernel"}),
+    ("audit.replay.fast.kernel", {"audit.poker.evaluate.kernel", *(
+        f"audit.replay.fast.{m}" for m in ("layout", "turns", "forced", "betting", "cards",
+                                           "strength", "pots", "stud", "draw", "jokers",
+                                           "decode"))}),
     ("audit.simulate.compiled.kernel", {"audit.poker.evaluate.kernel",
                                         "audit.simulate.compiled.table_state"}),
     ("audit.importers.ggpoker_kernel", {"audit.importers.textkernel",
