@@ -20,11 +20,12 @@ Inputs are integer columns decoded once per table (audit/replay/fast/table.py, i
 layout.py); outputs are columns. Status codes say why a hand was handed back (the numbers each
 module returns), which is what the fast-path coverage figures in `poker-audit bench` count.
 
-This module is the hand loop (`replay_batch`, `_replay_one`): each event to its handler, then
-the pots, the showdown and the award check, then the projection rows. The handlers are
-concepts of their own: turns.py (turn order), forced.py (blinds, antes, straddles),
-betting.py (actions), cards.py (card text, dealing), strength.py and pots.py (the showdown),
-stud.py, draw.py and jokers.py (the stud and draw games); decode.py reads the Arrow columns.
+This module is the hand loop (`replay_batch`, `_replay_one`): each event to its handler, the
+end-of-hand checks, then the pots, the showdown and the award check, then the projection rows.
+The rest are concepts of their own: turns.py (turn order), forced.py (blinds, antes,
+straddles), betting.py (actions), cards.py (card text, dealing), pots.py, showdown.py (with
+strength.py) and awards.py (the end of the hand), stud.py, draw.py and jokers.py (the stud and
+draw games); layout.py holds the codes and state rows, decode.py reads the Arrow columns.
 """
 
 from __future__ import annotations
@@ -32,6 +33,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from audit.replay.fast.awards import _check_awards
 from audit.replay.fast.betting import _act
 from audit.replay.fast.cards import _give, _parse_cards, _write_cards
 from audit.replay.fast.decode import (
@@ -48,15 +50,12 @@ from audit.replay.fast.draw import (
     _draw_before,
     _draw_deal,
     _draw_sizes,
-    _draw_strength,
     _sevens_back,
 )
 from audit.replay.fast.forced import _post
 from audit.replay.fast.layout import (
     BOARD_AFTER,
     CLEAN,
-    CLEAN_IMPLIED_RAKE,
-    CLEAN_UNRECORDED,
     D_ANTE,
     D_BOARD,
     D_BRING_IN,
@@ -108,7 +107,6 @@ from audit.replay.fast.layout import (
     H_TO_ACT,
     H_TOURNAMENT,
     HOLE_CARDS,
-    JOKER,
     K_ANNOTATION,
     K_AWARD,
     K_BURN,
@@ -158,19 +156,13 @@ from audit.replay.fast.layout import (
     S_ANTES,
     S_CALLS,
     S_CONTRIB,
-    S_DEAD,
-    S_EXPECTED,
     S_FACED_FROM,
-    S_FOLDED,
     S_FOLDED_STREET,
     S_HOLE_N,
     S_IN,
     S_INCLUDED,
-    S_LIVE_C,
     S_LOW,
     S_MUCKED,
-    S_ODD_HIGH,
-    S_ODD_LOW,
     S_PFR,
     S_REFUND,
     S_SEAT_EVENT,
@@ -189,7 +181,6 @@ from audit.replay.fast.layout import (
     V_DRAW_HIGH,
     V_FIRST_DRAW,
     V_FIRST_STUD,
-    V_HOLDEM,
     V_JACKS,
     V_LOWBALL_A5,
     V_OMAHA5_HILO,
@@ -197,15 +188,14 @@ from audit.replay.fast.layout import (
     V_OMAHA_HILO,
     V_RAZZ,
 )
-from audit.replay.fast.pots import _oddchip_sort, _split, _split_listed
-from audit.replay.fast.strength import _omaha_low8, _omaha_strength, _strength
+from audit.replay.fast.pots import _build_pots
+from audit.replay.fast.showdown import _settle_pots
 from audit.replay.fast.stud import (
     _stud_before,
     _stud_bring_in,
     _stud_deal,
     _stud_finish,
     _stud_show,
-    _stud_strength,
 )
 from audit.replay.fast.turns import _index_in, _new_round, _remaining, _start
 
@@ -649,278 +639,16 @@ def _replay_one(lo, hi, kind, seat, amount, total, detail, flags, cards_data, ca
             if S[S_ANTES, order[ix]] != 1:
                 return 35
     board[MAX_CARDS - 1] = nb
-    # ---- pots (audit/replay/pots.py build_pots; antes are dead money in the main pot)
-    top = 0
-    second = 0
-    top_seat = 0
-    dead_total = 0
-    for s in range(1, size):
-        if not S[S_IN, s]:
-            continue
-        dead_total += S[S_DEAD, s]
-        c = S[S_CONTRIB, s] - S[S_DEAD, s]
-        if c > top:
-            second = top
-            top = c
-            top_seat = s
-        elif c > second:
-            second = c
-    for s in range(size):
-        S[S_LIVE_C, s] = S[S_CONTRIB, s] - S[S_DEAD, s]
-        if S[S_IN, s] and not S[S_FOLDED, s] and S[S_LIVE_C, s] <= 0 and S[S_DEAD, s] > 0:
-            return 36  # all-in on the ante alone: the reference builds that main pot
-    if top_seat and top > second:
-        S[S_REFUND, top_seat] = top - second
-        S[S_LIVE_C, top_seat] -= top - second
-    # distinct live levels, ascending
-    n_levels = 0
-    for s in range(1, size):
-        if S[S_IN, s] and not S[S_FOLDED, s] and S[S_LIVE_C, s] > 0:
-            c = S[S_LIVE_C, s]
-            dup = False
-            for q in range(n_levels):
-                if pot_level[q] == c:
-                    dup = True
-            if not dup:
-                pot_level[n_levels] = c
-                n_levels += 1
-    pot_level[:n_levels].sort()
-    n_pots = 0
-    prev = 0
-    for q in range(n_levels):
-        level = pot_level[q]
-        amt = 0
-        for s in range(1, size):
-            if not S[S_IN, s]:
-                continue
-            x = S[S_LIVE_C, s]
-            if x > prev:
-                amt += (x if x < level else level) - prev
-        if amt:
-            pot_amount[n_pots] = amt
-            pot_level[n_pots] = level  # eligible: not folded and live contribution >= level
-            n_pots += 1
-        prev = level
-    rest = 0
-    for s in range(1, size):
-        if S[S_IN, s] and S[S_LIVE_C, s] > prev:
-            rest += S[S_LIVE_C, s] - prev
-    if n_pots == 0 and (rest or dead_total):
-        pot_amount[0] = 0
-        pot_level[0] = 0  # everyone not folded
-        n_pots = 1
-    if rest:
-        pot_amount[n_pots - 1] += rest
-    if dead_total:
-        pot_amount[0] += dead_total
-    # ---- each pot to its best hand (audit/replay/showdown.py settle)
-    for p in range(n_pots):
-        amt = pot_amount[p]
-        level = pot_level[p]
-        n_elig = 0
-        n_cont = 0
-        last_elig = 0
-        last_cont = 0
-        for s in range(1, size):
-            if S[S_IN, s] and not S[S_FOLDED, s] and S[S_LIVE_C, s] >= level:
-                n_elig += 1
-                last_elig = s
-                if not S[S_MUCKED, s]:
-                    n_cont += 1
-                    last_cont = s
-        if n_elig == 1:
-            S[S_EXPECTED, last_elig] += amt
-            continue
-        if n_cont == 1:
-            S[S_EXPECTED, last_cont] += amt
-            continue
-        if n_cont == 0 or (nb != 5 and not (stud or draw)):
-            if unrecorded:
-                continue  # the pot is unverifiable; the hand's one finding says why
-            return 20  # DQ-UNVERIFIABLE-AWARD
-        best = -1
-        n_win = 0
-        best_low = -1
-        n_low = 0
-        unverified = False
-        for s in range(1, size):
-            if not (S[S_IN, s] and not S[S_FOLDED, s] and S[S_LIVE_C, s] >= level
-                    and not S[S_MUCKED, s]):
-                continue
-            v = S[S_STRENGTH, s]
-            if v < 0:
-                # cards_of: the shown cards when all known, else the hole cards
-                use_shown = False
-                if S[S_SHOWN, s]:
-                    use_shown = True
-                    for j in range(S[S_SHOWN_N, s]):
-                        if shown[s, j] < 0:
-                            use_shown = False
-                cn = S[S_SHOWN_N, s] if use_shown else S[S_HOLE_N, s]
-                if cn != hole_n and not (stud and 5 <= cn <= 7):
-                    unverified = True
-                    break
-                if draw and S[S_HOLE_N, s] != hole_n:  # a fouled hand (hooks.py _dead)
-                    unverified = True
-                    break
-                jokers = 0
-                for j in range(cn):
-                    c = shown[s, j] if use_shown else hole[s, j]
-                    if c < 0:
-                        unverified = True
-                    if c == JOKER:
-                        jokers += 1
-                    seven[j] = c
-                if jokers > 1:  # hooks.py hand_cards: two jokers cannot be ranked
-                    unverified = True
-                if unverified:
-                    break
-                if draw:
-                    v = _draw_strength(variant, seven, table5, table6, table7, flush_suit,
-                                       by_mask, strengths, card_value)
-                elif stud:
-                    v = _stud_strength(variant, seven, cn, S, s, table5, table6, table7,
-                                       flush_suit, by_mask, strengths, card_value)
-                elif variant == V_HOLDEM:
-                    seven[2] = board[0]
-                    seven[3] = board[1]
-                    seven[4] = board[2]
-                    seven[5] = board[3]
-                    seven[6] = board[4]
-                    for a in range(7):  # the evaluator refuses a card twice
-                        for b in range(a + 1, 7):
-                            if seven[a] == seven[b]:
-                                return 21
-                    v = _strength(seven, 7, table5, table6, table7, flush_suit, by_mask,
-                                  strengths, card_value)
-                else:
-                    hc = np.empty(cn, np.int64)
-                    for j in range(cn):
-                        hc[j] = seven[j]
-                        for q in range(5):
-                            if hc[j] == board[q]:
-                                return 21
-                    v = _omaha_strength(hc, cn, board, table5, table6, table7, flush_suit,
-                                        by_mask, strengths, card_value)
-                    if hilo:
-                        S[S_LOW, s] = _omaha_low8(hc, cn, board)
-                S[S_STRENGTH, s] = v
-            if v > best:
-                best = v
-                n_win = 0
-            if v == best:
-                winners[n_win] = s
-                n_win += 1
-            lo = S[S_LOW, s]
-            if lo >= 0:
-                if lo > best_low:
-                    best_low = lo
-                    n_low = 0
-                if lo == best_low:
-                    winners[MAX_SEATS + n_low] = s
-                    n_low += 1
-        if unverified:
-            if unrecorded:
-                continue
-            return 20
-        # clockwise from the button; one odd chip each to the first winners; a qualifying
-        # low takes half, the odd chip of the whole pot staying with the high half
-        if stud:  # the odd chips by card (POT-ODDCHIP-STUD)
-            _oddchip_sort(winners[:MAX_SEATS], n_win, S, S_ODD_HIGH)
-            low_half = amt // 2 if n_low else 0
-            _split_listed(amt - low_half, winners[:MAX_SEATS], n_win, S)
-            if n_low:
-                _oddchip_sort(winners[MAX_SEATS:], n_low, S, S_ODD_LOW)
-                _split_listed(low_half, winners[MAX_SEATS:], n_low, S)
-            ok = True
-        elif n_low:
-            low_half = amt // 2
-            ok = _split(amt - low_half, winners[:MAX_SEATS], n_win, order, n_order, S)
-            ok = ok and _split(low_half, winners[MAX_SEATS:], n_low, order, n_order, S)
-        else:
-            ok = _split(amt, winners[:MAX_SEATS], n_win, order, n_order, S)
-        if not ok:
-            return 22  # a winner outside the seating order
-    # ---- compare with what was paid (audit/replay/awards.py settle_hand)
-    refunds_all = not refunds_implicit or uncalled_logged
-    if unrecorded:
-        H[H_REFUNDS_ALL] = 1 if refunds_all else 0
-        H[H_RAKE] = 0
-        return CLEAN_UNRECORDED
-    if refunds_all:
-        for s in range(1, size):
-            if S[S_IN, s]:
-                S[S_EXPECTED, s] += S[S_REFUND, s]
-    included = 0
-    if refunds_implicit and not uncalled_logged:
-        for s in range(1, size):
-            if not S[S_IN, s]:
-                continue
-            r = S[S_REFUND, s]
-            extra = S[S_ACTUAL, s] - S[S_EXPECTED, s]
-            if r and (extra == r or (rake_implicit and 0 < extra < r)):
-                S[S_EXPECTED, s] += r
-                S[S_INCLUDED, s] = r
-                included += r
-    pot = 0
-    refunds = 0
-    paid = 0
-    for s in range(size):
-        pot += S[S_CONTRIB, s]
-        refunds += S[S_REFUND, s]
-        paid += S[S_ACTUAL, s]
-    pot -= refunds
-    paid -= included if (refunds_implicit and not uncalled_logged) else refunds
-    n_pos = 0
-    shortfall = 0
-    for s in range(1, size):
-        if S[S_IN, s]:
-            dd = S[S_ACTUAL, s] - S[S_EXPECTED, s]
-        else:
-            dd = S[S_ACTUAL, s]
-        if dd > 0:
-            n_pos += 1
-        elif dd < 0:
-            shortfall -= dd
-    rake = rake_logged
-    H[H_POT_NET] = pot
-    H[H_REFUNDS_ALL] = 1 if refunds_all else 0
-    if rake_implicit:
-        rake = pot - paid
-        if rake < 0:
-            rake = 0
-        if rake * 100 > pot * P[P_RAKE_IMPLIED_MAX]:
-            # more than an unlogged collection is taken to be (awards.py): with the house's
-            # schedule in the profile it is judged as rake, else it is a data-quality note
-            if n_pos or shortfall != rake:
-                return 23
-            H[H_RAKE] = rake
-            if P[P_RAKE_PERCENT] or P[P_RAKE_CAP] or not P[P_RAKE_ALLOWED]:
-                if not P[P_RAKE_ALLOWED]:
-                    return 24
-                mx = pot * P[P_RAKE_PERCENT] // 100 if P[P_RAKE_PERCENT] else P[P_RAKE_CAP]
-                if P[P_RAKE_CAP] and mx > P[P_RAKE_CAP]:
-                    mx = P[P_RAKE_CAP]
-                if rake > mx:
-                    return 24
-                return CLEAN
-            return CLEAN_IMPLIED_RAKE
-    explained = rake and n_pos == 0 and (rake_implicit or shortfall == rake)
-    if explained or (rake and rake_logged):
-        if not P[P_RAKE_ALLOWED]:
-            return 24  # HOUSE-RAKE
-        if P[P_RAKE_PERCENT] or P[P_RAKE_CAP]:  # awards.py _check_rake: a rate, a cap or both
-            mx = pot * P[P_RAKE_PERCENT] // 100 if P[P_RAKE_PERCENT] else P[P_RAKE_CAP]
-            if P[P_RAKE_CAP] and mx > P[P_RAKE_CAP]:
-                mx = P[P_RAKE_CAP]
-            if rake > mx:
-                return 24
-    if not explained and (n_pos or shortfall):
-        return 25  # a wrong award (or one the odd-chip exception might excuse)
-    # results the projection needs
-    H[H_REFUNDS_ALL] = 1 if refunds_all else 0
-    H[H_RAKE] = rake
-    return CLEAN
+    why, n_pots = _build_pots(S, size, pot_amount, pot_level)
+    if why:
+        return why
+    why = _settle_pots(n_pots, pot_amount, pot_level, S, order, n_order, size, board, nb, hole,
+                       shown, hole_n, variant, stud, draw, hilo, unrecorded, seven, winners,
+                       table5, table6, table7, flush_suit, by_mask, strengths, card_value)
+    if why:
+        return why
+    return _check_awards(S, H, P, size, unrecorded, refunds_implicit, uncalled_logged,
+                         rake_implicit, rake_logged)
 
 
 @njit(cache=True)
