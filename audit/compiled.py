@@ -148,19 +148,27 @@ def package_root(name: str) -> Path | None:
     return None if spec is None or spec.origin is None else Path(spec.origin).parent
 
 
-def compiled_in(name: str, root: Path) -> dict[str, bytes]:
+def compiled_in(name: str, root: Path, read: dict[str, tuple[bytes, set[str]]] | None = None
+                ) -> dict[str, bytes]:
     """The source of module `name` and of every module of its package (at `root`) it imports,
     transitively, by module name: what a numba module compiles in (the functions it calls or
-    inlines, the constants it freezes)."""
+    inlines, the constants it freezes). `read` keeps each module's source and imports for the
+    next call."""
+    read = {} if read is None else read
     sources: dict[str, bytes] = {}
     todo = [name]
     while todo:
         module = todo.pop()
-        path = _module_file(root, module)
-        if module in sources or path is None:
+        if module in sources:
             continue
-        sources[module] = path.read_bytes()
-        todo.extend(_imports(root, module, sources[module], path.name == "__init__.py"))
+        if module not in read:
+            path = _module_file(root, module)
+            if path is None:
+                continue
+            text = path.read_bytes()
+            read[module] = (text, _imports(root, module, text, path.name == "__init__.py"))
+        sources[module] = read[module][0]
+        todo.extend(read[module][1])
     return dict(sorted(sources.items()))
 
 
@@ -178,7 +186,7 @@ def cache_dir(source: Path, numba_cache_dir: str | None) -> Path:
     NUMBA_CACHE_DIR, the directory numba names after the source's directory."""
     if not numba_cache_dir:
         return source.parent / "__pycache__"
-    parent = source.resolve().parent
+    parent = Path(os.path.abspath(source)).parent  # as numba names it
     return Path(numba_cache_dir) / f"{parent.name}_{hashlib.sha1(str(parent).encode()).hexdigest()}"
 
 
@@ -190,12 +198,13 @@ def refresh_cache(name: str, numba_cache_dir: str | None, root: Path | None = No
     root = root or package_root(name)
     if root is None:
         return
-    for module, text in compiled_in(name, root).items():
+    read: dict[str, tuple[bytes, set[str]]] = {}
+    for module, text in compiled_in(name, root, read).items():
         source = _module_file(root, module)
         if source is None or b"numba" not in text:
             continue
         where = cache_dir(source, numba_cache_dir)
-        stamp, key = where / f"{source.stem}.nbkey", cache_key(compiled_in(module, root))
+        stamp, key = where / f"{source.stem}.nbkey", cache_key(compiled_in(module, root, read))
         try:
             if stamp.is_file() and stamp.read_text() == key:
                 continue
