@@ -65,7 +65,7 @@ import re
 from collections.abc import Iterator
 from decimal import Decimal
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from audit.importers.base import Chunk
 from audit.importers.columns import FastHand, read_columns, whole_hands
@@ -721,8 +721,23 @@ def _fast_winamax(block: list[tuple[int, str]], file_name: str) -> FastHand | No
         return None
 
 
-def _fast_hand(block: list[tuple[int, str]], file_name: str) -> FastHand:  # noqa: C901, PLR0912, PLR0915
-    number, header = block[0]
+class _Head(NamedTuple):
+    """What a hand's header and table line say, as the fast path reads them."""
+
+    ts: dt.datetime
+    note: str
+    mpu: int
+    game: dict[str, Any]
+    low: int
+    fixed: bool
+    variant: str
+    hand_id: str
+    table_id: str
+
+
+def _fast_head(number: int, header: str, table: str) -> _Head:
+    """The header (line `number`) and table line of a flop-game hand as `_Hand.map` reads
+    them; `_Fallback` (or any error) for a hand the fast path leaves to the line parser."""
     m = _HEADER.match(header)
     if m is None:
         raise _Fallback
@@ -732,8 +747,7 @@ def _fast_hand(block: list[tuple[int, str]], file_name: str) -> FastHand:  # noq
     if variant is None or variant in _STUD or variant in _DRAW:
         raise _Fallback
     structure = _STRUCTURES[m.group("structure").lower()]
-    body = [(n, x) for n, x in block[1:] if x.strip()]
-    tb = _TABLE.match(body[0][1])
+    tb = _TABLE.match(table)
     if tb is None:
         raise _Fallback
     play = tb.group("money") == "play"
@@ -769,6 +783,16 @@ def _fast_hand(block: list[tuple[int, str]], file_name: str) -> FastHand:  # noq
     if not button:
         raise _Fallback
     game["button_seat"] = button
+    return _Head(ts, note, mpu, game, low, fixed, variant, f"wmx:{m.group('id')}",
+                 tb.group("name"))
+
+
+def _fast_hand(block: list[tuple[int, str]], file_name: str) -> FastHand:  # noqa: C901, PLR0912, PLR0915
+    number, header = block[0]
+    body = [(n, x) for n, x in block[1:] if x.strip()]
+    head = _fast_head(number, header, body[0][1])
+    ts, note, mpu, game, low, fixed, variant = head[:7]
+    money = _AMOUNTS.of(mpu)
     rows: list[tuple[Any, ...]] = [("hand_started", None, None, None, None, None, None,
                                     number, note)]
     append = rows.append
@@ -1018,8 +1042,7 @@ def _fast_hand(block: list[tuple[int, str]], file_name: str) -> FastHand:  # noq
         end += ";pots=" + ",".join(pots)
     rows = _money_last(rows)
     rows.append(("hand_ended", None, None, None, None, None, end, last, ""))
-    return FastHand(f"wmx:{m.group('id')}", tb.group("name"), ts, game, rows,
-                    f"winamax:{file_name}:")
+    return FastHand(head.hand_id, head.table_id, ts, game, rows, f"winamax:{file_name}:")
 
 
 def _split_uncalled(rows: list[tuple[Any, ...]], last_round: dict[int, int], line: int
