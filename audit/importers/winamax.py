@@ -1096,6 +1096,10 @@ def _map_winamax(block: list[tuple[int, str]], file_name: str) -> SiteHand:
     return _Hand(block, file_name).map()
 
 
+# A file smaller than this is read by the Python fast path alone (see `_read_compiled`).
+COMPILED_MIN_BYTES = 0
+
+
 class WinamaxImporter(SiteTextImporter):
     """Winamax text files: recognised by a `Winamax Poker - ... - HandId: #` line near the top,
     read hand by hand."""
@@ -1106,16 +1110,50 @@ class WinamaxImporter(SiteTextImporter):
     map_hand = staticmethod(_map_winamax)
     hand_id_of = staticmethod(_wmx_hand_id)
 
-    def __init__(self, chunk_hands: int = CHUNK_HANDS, *, fast: bool = True) -> None:
+    def __init__(self, chunk_hands: int = CHUNK_HANDS, *, fast: bool = True,
+                 compiled: bool = True, compiled_min_bytes: int = COMPILED_MIN_BYTES) -> None:
         super().__init__(chunk_hands)
         self.fast = fast
+        self.compiled = compiled
+        self.compiled_min_bytes = compiled_min_bytes
 
     def read(self, path: Path) -> Iterator[Chunk]:
         """Stream `path` as chunks of about `chunk_hands` whole hands each: the common hands
-        by the fast path (`_fast_winamax`), the others by the line parser (`_Hand.map`)."""
+        by the compiled pass (`winamax_kernel`, a file read whole when it is plain) or the
+        fast path (`_fast_winamax`), the others by the line parser (`_Hand.map`)."""
+        fast = whole_hands(_fast_winamax if self.fast else None)
+        if self.fast and self.compiled and _size(path) >= self.compiled_min_bytes:
+            chunks = _read_compiled(path, self.chunk_hands, fast)
+            if chunks is not None:
+                yield from chunks
+                return
         yield from read_columns(path, header=_HEADER_LINE, chunk_hands=self.chunk_hands,
-                                map_hand=_map_winamax, hand_id_of=_wmx_hand_id,
-                                fast=whole_hands(_fast_winamax if self.fast else None))
+                                map_hand=_map_winamax, hand_id_of=_wmx_hand_id, fast=fast)
+
+
+def _size(path: Path) -> int:
+    try:
+        return path.stat().st_size
+    except OSError:
+        return 0
+
+
+def _read_compiled(path: Path, chunk_hands: int, fast: Any) -> Iterator[Chunk] | None:
+    """The chunks of the compiled pass, or None (not a plain file, or no numba here)."""
+    from audit.compiled import compile_failures
+    from audit.importers import winamax_compiled as wc
+    from audit.importers.compiledtext import read_compiled
+
+    kernel, text = wc.KERNEL.get(), wc.TEXT.get()
+    if kernel is None or text is None:
+        return None
+    try:
+        return read_compiled(path, wc.ROOM, text.lines_of, fmt="winamax",
+                             chunk_hands=chunk_hands, fast=fast, map_hand=_map_winamax,
+                             hand_id_of=_wmx_hand_id)
+    except compile_failures() as exc:
+        wc.KERNEL.failed(exc)
+        return None
 
 
 IMPORTER = WinamaxImporter()

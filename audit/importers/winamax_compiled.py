@@ -1,0 +1,246 @@
+"""Winamax's compiled pass (`winamax_kernel`) turned into event columns: what each header's
+kind, game, stakes, zone and table money say read once per text by the fast path's own
+`winamax._fast_head`, the kernel's rows made into one Arrow table per file (the columns'
+spans and numbers written by the kernel, strings from byte spans, a few calls a column).
+`compiledtext.read_compiled` does the rest (the hands the kernel does not read, the chunks).
+
+A file of the corpus holds one hand or a few: the work per file is kept to a handful of
+compiled calls and one Arrow array per column.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from typing import Any
+
+import numpy as np
+import pyarrow as pa
+
+from audit.compiled import CompiledModule
+from audit.importers.compiledtext import CompiledRoom, KernelRows, Lines
+from audit.schema import events_schema
+
+KERNEL = CompiledModule("audit.importers.winamax_kernel", "the compiled Winamax reader",
+                        "Winamax files are read by the Python fast path")
+TEXT = CompiledModule("audit.importers.textkernel", "the compiled site-text reader",
+                      "site text files are read by the Python fast paths")
+
+_SCHEMA = events_schema()
+_GAME = _SCHEMA.field("game").type
+_TS = _SCHEMA.field("ts").type
+_STRING = pa.string()
+_MEMO = 1024
+_INT64 = 1 << 63
+# header text (kind, game to stakes, zone, table money) -> the numbers `columns` takes
+_KEYS: dict[bytes, tuple[Any, ...] | None] = {}
+
+
+def _is_header(lines: Lines) -> np.ndarray:
+    k = KERNEL.get()
+    assert k is not None
+    out = np.empty(len(lines.begin), np.bool_)
+    k.header_lines(lines.data, lines.begin, lines.hi, out)
+    return out
+
+
+def _params(raw: bytes, lines: Lines, i: int, t: int, head: list[int]) -> tuple[Any, ...] | None:
+    """What the header at line i and the table line t say as `_fast_head` reads them:
+    (note, variant, structure, currency, mpu, tournament, level, low, high, fixed, hole
+    cards, clock offset in µs, stakes ante); None when it does not read them, when the
+    kernel's spans are not the reader's own, or when a value does not fit the schema."""
+    import datetime as dt
+
+    from audit.importers.sitetext import HOLE_COUNT, NAMED_ZONES
+    from audit.importers.winamax import _HEADER, _HOLES, _fast_head
+
+    begin = int(lines.begin[i])
+    header = raw[begin:int(lines.hi[i])].decode("utf-8")
+    table = raw[int(lines.lo[t]):int(lines.hi[t])].decode("utf-8")
+    try:
+        read = _fast_head(i + 1, header, table)
+    except Exception:  # noqa: BLE001 - the fast path and the line parser read this hand
+        return None
+    m = _HEADER.match(header)
+    game = read.game
+    (id_lo, id_hi, kind_lo, kind_hi, game_lo, game_hi, zone_lo, zone_hi, clock, t_lo, t_hi,
+     seats, _play, button) = head
+    if m is None or m.group("kind") != raw[kind_lo:kind_hi].decode() or \
+            m.group("id") != raw[id_lo:id_hi].decode() or \
+            m.start("game") != len(raw[begin:game_lo].decode()) or \
+            m.end("stakes") + 1 != len(raw[begin:game_hi].decode()) or \
+            m.group("zone") != raw[zone_lo:zone_hi].decode() or \
+            m.group("zone").upper() in NAMED_ZONES or \
+            read.table_id != raw[t_lo:t_hi].decode() or game["seat_count"] != seats or \
+            game["button_seat"] != button:
+        return None
+    epoch = dt.datetime(1970, 1, 1, tzinfo=dt.timezone.utc)
+    offset = (read.ts - epoch) // dt.timedelta(microseconds=1) - clock
+    variant = read.variant
+    low, high = (game["small_bet"], game["big_bet"]) if read.fixed else (
+        game["small_blind"], game["big_blind"])
+    level = game["level"]
+    if HOLE_COUNT.get(variant, 2) != _HOLES[variant] or \
+            not all(-_INT64 <= v < _INT64 for v in (low, high, game["ante"], offset)) or \
+            (level is not None and not -(1 << 31) <= level < (1 << 31)):
+        return None
+    return (read.note, variant, game["structure"], game["currency"], read.mpu,
+            game["tournament"], level, low, high, read.fixed, _HOLES[variant], offset,
+            game["ante"])
+
+
+def _rows(lines: Lines, first: np.ndarray, last: np.ndarray, prefix: str) -> KernelRows:
+    k = KERNEL.get()
+    t = TEXT.get()
+    assert k is not None and t is not None
+    data = lines.data
+    n = len(first)
+    head = np.empty((14, n), np.int64)
+    table = np.zeros(n, np.int64)
+    read = np.empty(n, np.bool_)
+    k.headers(data, lines.begin, lines.lo, lines.hi, first, last, head, table, read)
+    use = np.zeros(n, np.bool_)
+    params = np.zeros((5, n), np.int64)
+    key_of = np.zeros(n, np.int64)
+    found: dict[tuple[Any, ...], int] = {}
+    if read.any():
+        raw = data.tobytes()
+        heads = head.T.tolist()
+        for h in np.flatnonzero(read).tolist():
+            kh = heads[h]
+            key = b"\0".join((raw[kh[2]:kh[3]], raw[kh[4]:kh[5]], raw[kh[6]:kh[7]],
+                              b"p" if kh[12] else b"r"))
+            p = _KEYS.get(key, False)
+            if p is False:
+                p = _params(raw, lines, int(first[h]), int(table[h]), kh)
+                if p is None:
+                    continue  # not remembered: this header's clock or id may be the reason
+                if len(_KEYS) >= _MEMO:
+                    _KEYS.clear()
+                _KEYS[key] = p
+            if p is None:
+                continue
+            use[h] = True
+            key_of[h] = found.setdefault(p, len(found))
+            params[:, h] = (p[4], p[9], p[10], p[7], p[12])
+    ok = np.zeros(n, np.bool_)
+    row0 = np.zeros(n + 1, np.int64)
+    if not found:
+        return KernelRows(_SCHEMA.empty_table(), np.empty(0, np.int64), ok, row0)
+    const, c_lo, c_hi = _constant()
+    more = bytearray(const)
+    base = len(data)
+    pre = base + len(more)
+    more += prefix.encode()
+    c_lo = np.append(c_lo + base, pre)
+    c_hi = np.append(c_hi + base, base + len(more))
+    keys = np.zeros((16, len(found)), np.int64)
+    for p, j in found.items():
+        for c, text in enumerate(p[:4]):
+            keys[2 * c, j] = base + len(more)
+            more += text.encode()
+            keys[2 * c + 1, j] = base + len(more)
+        keys[8:16, j] = (p[4], p[5], k.NULL if p[6] is None else p[6], p[10], p[7], p[8],
+                         p[9], p[11])
+    full = np.concatenate([data, np.frombuffer(more, dtype=np.uint8)])
+    cap = 2 * int((last - first).sum()) + (k.MAX_SEATS + 8) * n + 64
+    rows = np.empty((14, cap), np.int64)
+    per = np.zeros((4, n), np.int64)
+    count = k.hands(full, lines.lo, lines.hi, lines.odd, lines.begin, first, last, table, use,
+                    params, c_lo[k.C_UNKNOWN], rows, per, ok, row0)
+    if not count:
+        return KernelRows(_SCHEMA.empty_table(), np.empty(0, np.int64), ok, row0)
+    spec = np.empty((7, 10, count), np.int64)
+    i64 = np.empty((10, count), np.int64)
+    i32 = np.empty((2, count), np.int32)
+    i8 = np.empty((4, count), np.int8)
+    valid = np.empty((7, count), np.bool_)
+    k.columns(rows, count, row0, head, per, key_of, keys, c_lo, c_hi, spec, i64, i32, i8,
+              valid)
+    lo1, hi1, lo2, hi2, num, lo3, hi3 = spec
+    offsets = np.empty((10, count + 1), np.int32)
+    t.text_sizes(lo1, hi1, lo2, hi2, num, lo3, hi3, k.NULL, offsets)
+    starts = np.zeros(11, np.int64)
+    np.cumsum(offsets[:, -1], out=starts[1:])
+    out = np.empty(int(starts[-1]), np.uint8)
+    t.text_fill(full, lo1, hi1, lo2, hi2, num, lo3, hi3, k.NULL, offsets, out, starts)
+    return KernelRows(_table(count, lo1 >= 0, offsets, out, starts, i64, i32, i8, valid),
+                      rows[12, :count].copy(), ok, row0)
+
+
+def _table(count: int, texts: np.ndarray, offsets: np.ndarray, out: np.ndarray,
+           starts: np.ndarray, i64: np.ndarray, i32: np.ndarray, i8: np.ndarray,
+           valid: np.ndarray) -> pa.Table:
+    """The events table of the columns `winamax_kernel.columns` wrote."""
+    width = (count + 7) // 8
+    bits = pa.py_buffer(np.packbits(np.concatenate([texts, valid]), axis=1,
+                                    bitorder="little"))
+    masks = [bits.slice(c * width, width) for c in range(17)]
+    full = [not row.all() for row in np.concatenate([texts, valid])]
+    text_off, text_out = pa.py_buffer(offsets), pa.py_buffer(out)
+    size = 4 * (count + 1)
+    edges = starts.tolist()
+
+    def mask(c: int) -> pa.Buffer | None:
+        return masks[c] if full[c] else None
+
+    text = [pa.Array.from_buffers(_STRING, count, [
+        mask(c), text_off.slice(c * size, size),
+        text_out.slice(edges[c], edges[c + 1] - edges[c])]) for c in range(10)]
+    b64, b32, b8 = pa.py_buffer(i64), pa.py_buffer(i32), pa.py_buffer(i8)
+    w64, w32, w8 = 8 * count, 4 * count, count
+    first, seat, amount, total, fixed, straddle, level = (mask(10 + c) for c in range(7))
+    head = masks[10]
+
+    def long(c: int, m: pa.Buffer | None, kind: pa.DataType = pa.int64()) -> pa.Array:
+        return pa.Array.from_buffers(kind, count, [m, b64.slice(c * w64, w64)])
+
+    def small(c: int, m: pa.Buffer | None) -> pa.Array:
+        return pa.Array.from_buffers(pa.int8(), count, [m, b8.slice(c * w8, w8)])
+
+    nulls = _nulls(count)
+    tournament = pa.Array.from_buffers(pa.bool_(), count, [head, pa.py_buffer(
+        np.packbits(i8[3], bitorder="little"))])
+    game = pa.Array.from_buffers(_GAME, count, [head], children=[
+        text[7], text[8], long(3, head), long(4, head), long(5, fixed), long(6, fixed),
+        long(7, head), nulls[0], long(8, straddle), nulls[0], small(1, head), small(2, head),
+        text[9], long(9, head), tournament,
+        pa.Array.from_buffers(pa.int32(), count, [level, b32.slice(w32, w32)]),
+        nulls[1], nulls[2], nulls[2]])
+    columns = [
+        text[0], pa.Array.from_buffers(pa.int32(), count, [None, b32.slice(0, w32)]),
+        long(0, head, _TS), text[1], text[2], small(0, seat), text[3], long(1, amount),
+        long(2, total), text[4], text[5], game, text[6]]
+    return pa.Table.from_arrays(columns, schema=_SCHEMA)
+
+
+_NULLS: dict[int, tuple[pa.Array, pa.Array, pa.Array]] = {}
+
+
+def _nulls(count: int) -> tuple[pa.Array, pa.Array, pa.Array]:
+    """All-null int64, bool and string arrays of `count` rows (the game fields Winamax never
+    sets), kept for the row counts seen."""
+    got = _NULLS.get(count)
+    if got is None:
+        if len(_NULLS) >= _MEMO:
+            _NULLS.clear()
+        got = _NULLS[count] = (pa.nulls(count, pa.int64()), pa.nulls(count, pa.bool_()),
+                               pa.nulls(count, pa.string()))
+    return got
+
+
+@cache
+def _constant() -> tuple[bytes, np.ndarray, np.ndarray]:
+    """The texts every file's columns take (`winamax_kernel.CONSTANTS`) and their spans from
+    the end of the file's bytes."""
+    from audit.importers.winamax_kernel import CONSTANTS
+
+    out = bytearray(b"\n")
+    lo, hi = [], []
+    for text in CONSTANTS:
+        lo.append(len(out))
+        out.extend(text.encode())
+        hi.append(len(out))
+    return bytes(out), np.array(lo, np.int64), np.array(hi, np.int64)
+
+
+ROOM = CompiledRoom(is_header=_is_header, rows=_rows)
