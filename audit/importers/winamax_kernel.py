@@ -12,9 +12,9 @@ whose header was read, line by line: the seat lines (`Seat N: NAME (STACK[€][,
 calls, bets, raises (not among the blinds), shows, mucks, collections, the plain streets
 (`*** PRE-FLOP ***`, `*** FLOP *** [..]`, ...), `*** SHOW DOWN ***` and the summary (`Total pot
 X | Rake Y` / `| No rake`, the seat lines' `won X`, `Board: [..]`). A hand holding anything
-else (a note, a chat line, an amount written otherwise than plainly -- `1.32k`, `-6`, a space
-before the euro sign --, cards written otherwise than `Ah Kd`, a line with a leading space or a
-Unicode space, blinds posted as a raise, pot parts in the total, ...) is not read (`ok`
+else (a note, a chat line, an amount written otherwise than plainly -- `-6`, `1.325k`, a
+space before the euro sign --, cards written otherwise than `Ah Kd`, a line with a leading
+space or a Unicode space, blinds posted as a raise, pot parts in the total, ...) is not read (`ok`
 False): the Python fast path and the line parser read it.
 
 Row columns (`ROW_FIELDS`): hand (index), kind (`KINDS`), seat (-1: null), player and cards
@@ -291,8 +291,9 @@ def headers(data, begin, lo, hi, first, last, out, table, ok):
 @njit(cache=True, nogil=True)
 def _money(data, p, end, mpu):
     """An amount as the reader's `_AMT` and `_amount` read it, written plainly: ASCII digits
-    (`textkernel.plain_amount`, no sign, no `k`) and an optional euro sign right after:
-    (position after it or -1, minor units)."""
+    (`textkernel.plain_amount`, no sign), an optional `k` (thousands: `1.32k`, at most two
+    decimals) and an optional euro sign right after: (position after it or -1, minor
+    units)."""
     if p >= end or not _digit(data[p]):
         return -1, 0
     q = p
@@ -300,9 +301,16 @@ def _money(data, p, end, mpu):
         q += 1
     if data[q - 1] == 44:  # `1,000, 5€ bounty`: the comma is not the amount's
         q -= 1
-    r, value = plain_amount(data, p, q, mpu)
-    if r != q:
-        return -1, 0
+    if q < end and data[q] == 107:  # `1.32k`: thousands
+        r, value = plain_amount(data, p, q, 100)
+        if r != q or value >= 10 ** 13:
+            return -1, 0
+        value *= 10 * mpu
+        q += 1
+    else:
+        r, value = plain_amount(data, p, q, mpu)
+        if r != q:
+            return -1, 0
     if _at(data, q, end, _EURO):
         q += len(_EURO)
     return q, value
