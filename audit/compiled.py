@@ -32,7 +32,8 @@ def compile_failures() -> tuple[type[BaseException], ...]:
 # about how long numba takes to compile each module the first time (one core, seconds)
 COMPILE_SECONDS = {"audit.replay.fast.kernel": 60, "audit.simulate.compiled.kernel": 20,
                    "audit.importers.pokerstars.kernel": 30, "audit.store.merkle_kernel": 5,
-                   "audit.importers.ggpoker_kernel": 30, "audit.importers.textkernel": 5}
+                   "audit.importers.ggpoker_kernel": 30, "audit.importers.textkernel": 5,
+                   "audit.importers.winamax_kernel": 30}
 _ANNOUNCED: dict[str, bool] = {}
 
 
