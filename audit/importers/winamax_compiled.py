@@ -99,7 +99,7 @@ def _rows(lines: Lines, first: np.ndarray, last: np.ndarray, prefix: str) -> Ker
     read = np.empty(n, np.bool_)
     k.headers(data, lines.begin, lines.lo, lines.hi, first, last, head, table, read)
     use = np.zeros(n, np.bool_)
-    params = np.zeros((5, n), np.int64)
+    params = np.zeros((6, n), np.int64)
     key_of = np.zeros(n, np.int64)
     found: dict[tuple[Any, ...], int] = {}
     if read.any():
@@ -121,7 +121,7 @@ def _rows(lines: Lines, first: np.ndarray, last: np.ndarray, prefix: str) -> Ker
                 continue
             use[h] = True
             key_of[h] = found.setdefault(p, len(found))
-            params[:, h] = (p[4], p[9], p[10], p[7], p[12])
+            params[:, h] = (p[4], p[9], p[10], p[7], p[12], p[7] if p[9] else p[8])
     ok = np.zeros(n, np.bool_)
     row0 = np.zeros(n + 1, np.int64)
     if not found:

@@ -9,18 +9,20 @@ the zone, the clock as microseconds of wall time) and its table line (`Table[:] 
 read once per text in Python by the fast path's own `_fast_head`. `hands` reads every hand
 whose header was read, line by line: the seat lines (`Seat N: NAME (STACK[€][, X bounty])`),
 `Dealt to`, posts (small and big blind, ante, straddle, `out of position`), folds, checks,
-calls, bets, raises (not among the blinds), shows, mucks, collections, the plain streets
+calls, bets, raises (among the blinds: the blinds posted as a raise, as `_Hand._post_both`
+reads them), shows, mucks, collections, the plain streets
 (`*** PRE-FLOP ***`, `*** FLOP *** [..]`, ...), `*** SHOW DOWN ***` and the summary (`Total pot
 X | Rake Y` / `| No rake`, the seat lines' `won X`, `Board: [..]`). A hand holding anything
 else (a note, a chat line, an amount written otherwise than plainly -- `-6`, `1.325k`, a
 space before the euro sign --, cards written otherwise than `Ah Kd`, a line with a leading
-space or a Unicode space, blinds posted as a raise, pot parts in the total, ...) is not read (`ok`
-False): the Python fast path and the line parser read it.
+space or a Unicode space, pot parts in the total, ...) is not read (`ok` False): the Python
+fast path and the line parser read it.
 
 Row columns (`ROW_FIELDS`): hand (index), kind (`KINDS`), seat (-1: null), player and cards
 spans (lo -1: null), amount and total (`NULL`: null), detail (`DETAILS`, -1 null), its number
 (`NULL`: none: `side-N`, `total_pot=N`), its half (-1 none, `HALVES`), line (1-based), note
-(-1 none, `N_ALL_IN`, `N_HEAD`: the header's note). Per hand (`HAND_FIELDS`): the ante, small
+(-1 none, `N_ALL_IN`, `N_HEAD`: the header's note, `N_RAISE_POST` / `N_RAISE_DEAD`: the
+blinds posted as a raise). Per hand (`HAND_FIELDS`): the ante, small
 blind and straddle as the hand leaves them.
 """
 
@@ -51,7 +53,7 @@ DETAILS = ("sitting_out", "small_blind", "big_blind", "new_player", "dead", "ant
 (D_SITTING_OUT, D_SB, D_BB, D_NEW_PLAYER, D_DEAD, D_ANTE, D_STRADDLE, D_ALL_IN, D_HOLE,
  D_BOARD, D_MAIN, D_UNCALLED, D_RAKE, D_SIDE, D_TOTAL) = range(len(DETAILS))
 HALVES = ("/high", "/low")
-N_ALL_IN, N_HEAD = 0, 1
+N_ALL_IN, N_HEAD, N_RAISE_POST, N_RAISE_DEAD = 0, 1, 2, 3
 
 _HEAD = _b("Winamax Poker - ")
 _HAND_ID = _b(" - HandId: #")
@@ -381,7 +383,7 @@ def _dealt(data, a, e, name_lo, name_hi, n):
 def hands(data, lo, hi, odd, begin, first, last, table, use, params, unknown_at, rows, per,
           ok, row0):
     """Read each hand (lines first[h]:last[h], its table line table[h]; `use[h]`: its header
-    was read; params[:, h]: mpu, fixed limit, hole cards, low stake, stakes ante) into
+    was read; params[:, h]: mpu, fixed limit, hole cards, low stake, stakes ante, big blind) into
     rows[:, r] (`ROW_FIELDS`) and per[:, h] (`HAND_FIELDS`), ok[h] and row0; the number of
     rows."""
     n_hands = len(first)
@@ -401,6 +403,7 @@ def hands(data, lo, hi, odd, begin, first, last, table, use, params, unknown_at,
     known_line = np.empty(MAX_SEATS, np.int64)
     money = np.empty((7, MAX_MONEY), np.int64)
     won = np.empty((3, MAX_WON), np.int64)
+    pend = np.empty((3, MAX_SEATS), np.int64)
     r = 0
     for h in range(n_hands):
         row0[h] = r
@@ -410,7 +413,7 @@ def hands(data, lo, hi, odd, begin, first, last, table, use, params, unknown_at,
         good = _hand(data, lo, hi, odd, begin, first[h], last[h], table[h], params[:, h],
                      unknown_at, rows, r, h, per, name_lo, name_hi, seat_no, seat_row, left,
                      rnd, when, last_rnd, last_when, named, shown, known_lo, known_hi,
-                     known_line, money, won)
+                     known_line, money, won, pend)
         if good > r:
             ok[h] = True
             r = good
@@ -440,9 +443,10 @@ def _row(rows, r, h, kind, seat, plo, phi, amount, total, clo, chi, detail, line
 @njit(cache=True, nogil=True)
 def _hand(data, lo, hi, odd, begin, i0, i1, tl, params, unknown_at, rows, r, h, per, name_lo,
           name_hi, seat_no, seat_row, left, rnd, when, last_rnd, last_when, named, shown,
-          known_lo, known_hi, known_line, money, won):
+          known_lo, known_hi, known_line, money, won, pend):
     """One hand's rows from row r on: the row count after them, or -1 (not read here)."""
-    mpu, fixed, holes, low, ante = params[0], params[1], params[2], params[3], params[4]
+    mpu, fixed, holes, low, ante, bb = (params[0], params[1], params[2], params[3],
+                                        params[4], params[5])
     for i in range(i0, i1):
         if odd[i] and (_space_at(data, lo[i], hi[i]) or _space_before(data, lo[i], hi[i])):
             return -1
@@ -544,6 +548,7 @@ def _hand(data, lo, hi, odd, begin, i0, i1, tl, params, unknown_at, rows, r, h, 
     clock = 0  # the order players enter a round
     first_sb = NULL
     straddle = NULL
+    n_pend = 0
     for i in range(body, i1):
         a, e = lo[i], hi[i]
         if a == e:
@@ -624,6 +629,10 @@ def _hand(data, lo, hi, odd, begin, i0, i1, tl, params, unknown_at, rows, r, h, 
                 board = _groups(data, p + 1, e)
                 if board < 0 or data[e - 1] != 93 or not _plain_cards(data, board, e - 1):
                     return -1
+            if data[a + 4] == 80 and not board >= 0:  # PRE-FLOP: the blinds posted as a raise
+                r, clock = _post_both(rows, r, h, pend, n_pend, -1, 0, bb, seat_no, name_lo,
+                                      name_hi, left, rnd, when, clock)
+                n_pend = 0
             if not dealt:
                 dealt = True
                 r = _deal(rows, r, h, i + 1, n, seat_no, named, name_lo, name_hi, known_lo,
@@ -675,6 +684,20 @@ def _hand(data, lo, hi, odd, begin, i0, i1, tl, params, unknown_at, rows, r, h, 
                 return -1
             live = True
             detail = verb
+            if verb == D_SB and n_pend:
+                j = -1
+                for w in range(n_pend):
+                    if pend[0, w] == k:
+                        j = w
+                if j >= 0:  # the small blind of a player who posted as a raise
+                    if all_in:
+                        return -1
+                    r, clock = _post_both(rows, r, h, pend, n_pend, j, amt, bb, seat_no,
+                                          name_lo, name_hi, left, rnd, when, clock)
+                    for w in range(j, n_pend - 1):
+                        pend[:, w] = pend[:, w + 1]
+                    n_pend -= 1
+                    continue
             if verb == D_SB:
                 if oop:
                     detail = D_DEAD
@@ -728,9 +751,21 @@ def _hand(data, lo, hi, odd, begin, i0, i1, tl, params, unknown_at, rows, r, h, 
             all_in = _is(data, q, e, _ALL_IN)
             if q != e and not all_in:
                 return -1
-            if section == 0:
-                return -1  # blinds posted as a raise: the line parser reads them
+            if section == 0:  # blinds posted as a raise (`_Hand._post_both`): kept
+                at = n_pend
+                for j in range(n_pend):
+                    if pend[0, j] == k:
+                        at = j
+                if at == n_pend:
+                    n_pend += 1
+                pend[0, at] = k
+                pend[1, at] = i + 1
+                pend[2, at] = x
+                continue
         if kind >= 0:
+            r, clock = _post_both(rows, r, h, pend, n_pend, -1, 0, bb, seat_no, name_lo,
+                                  name_hi, left, rnd, when, clock)
+            n_pend = 0
             if not dealt:
                 dealt = True
                 r = _deal(rows, r, h, i + 1, n, seat_no, named, name_lo, name_hi, known_lo,
@@ -911,6 +946,34 @@ def _hand(data, lo, hi, odd, begin, i0, i1, tl, params, unknown_at, rows, r, h, 
 
 
 @njit(cache=True, nogil=True)
+def _post_both(rows, r, h, pend, n_pend, only, small, bb, seat_no, name_lo, name_hi, left,
+               rnd, when, clock):
+    """`_Hand._post_both`: the posts of the players who posted the blinds as `raises x to y`
+    (pend[:, j]: seat index, line, y; all of them, or only pend[:, only] with its small blind
+    `small`): a live post (new_player) of the table's big blind when a small blind follows
+    and y + small is more, of y + small otherwise, the rest dead: (row count, the
+    round's clock) after them."""
+    for j in range(n_pend):
+        if only >= 0 and j != only:
+            continue
+        k, line = pend[0, j], pend[1, j]
+        total = pend[2, j] + small
+        live = bb if small and 0 < bb < total else total
+        left[k] -= live
+        if when[k] < 0:
+            when[k] = clock
+            clock += 1
+        rnd[k] += live
+        r = _row(rows, r, h, K_POST, seat_no[k], name_lo[k], name_hi[k], live, rnd[k], -1,
+                 -1, D_NEW_PLAYER, line, N_RAISE_POST)
+        if total > live:
+            left[k] -= total - live
+            r = _row(rows, r, h, K_POST, seat_no[k], name_lo[k], name_hi[k], total - live,
+                     NULL, -1, -1, D_DEAD, line, N_RAISE_DEAD)
+    return r, clock
+
+
+@njit(cache=True, nogil=True)
 def _put(money, w, kind, k, amount, detail, number, half, line):
     """Money entry w: (kind, seat index, amount, detail, its number, half, line)."""
     money[0, w] = kind
@@ -954,8 +1017,12 @@ C_HALF = C_DETAIL + len(DETAILS)
 C_ALL_IN = C_HALF + len(HALVES)
 C_WMX = C_ALL_IN + 1
 C_UNKNOWN = C_WMX + 1
-C_PREFIX = C_UNKNOWN + 1
-CONSTANTS = (*KINDS, *DETAILS, *HALVES, ";all_in", "wmx:", "?? ?? ?? ?? ?? ??")
+C_RAISE_POST = C_UNKNOWN + 1
+C_RAISE_DEAD = C_RAISE_POST + 1
+C_PREFIX = C_RAISE_DEAD + 1
+CONSTANTS = (*KINDS, *DETAILS, *HALVES, ";all_in", "wmx:", "?? ?? ?? ?? ?? ??",
+             ";post=written as `raises .. to ..` among the blinds",
+             ";post=written as `raises .. to ..` and a small blind")
 # the integer columns `columns` writes: int64, int32, int8 rows and their validity
 I64 = ("ts", "amount", "total", "small_blind", "big_blind", "small_bet", "big_bet", "ante",
        "straddle", "minor_per_unit")
@@ -1007,6 +1074,10 @@ def columns(rows, count, row0, head, per, key_of, keys, c_lo, c_hi, spec, i64, i
             lo3[6, i], hi3[6, i] = c_lo[C_ALL_IN], c_hi[C_ALL_IN]
         elif note == N_HEAD:
             lo3[6, i], hi3[6, i] = keys[0, j], keys[1, j]
+        elif note == N_RAISE_POST:
+            lo3[6, i], hi3[6, i] = c_lo[C_RAISE_POST], c_hi[C_RAISE_POST]
+        elif note == N_RAISE_DEAD:
+            lo3[6, i], hi3[6, i] = c_lo[C_RAISE_DEAD], c_hi[C_RAISE_DEAD]
         if first:
             for c in range(3):
                 lo1[7 + c, i], hi1[7 + c, i] = keys[2 + 2 * c, j], keys[3 + 2 * c, j]

@@ -99,19 +99,20 @@ def test_the_kernel_reads_the_common_hands_of_the_corpus_itself(
     for path in _corpus("winamax"):
         list(winamax.WinamaxImporter(compiled_min_bytes=0).read(path))
     read, given = map(sum, zip(*kernel_hands, strict=True))
-    # today 45 of 51 (the cp1252 bounty file is not given): stud, triple draw and the blinds
-    # posted as a raise are the Python fast path's and the line parser's
-    assert given >= 50 and read >= 0.85 * given, (read, given)
+    # today 47 of 51 (the cp1252 bounty file is not given): stud and triple draw are the
+    # line parser's
+    assert given >= 50 and read >= 0.9 * given, (read, given)
 
 
 def test_the_fixtures_plain_hands_are_read_by_the_kernel(
         kernel_hands: list[tuple[int, int]]) -> None:
-    # a side pot in 5-card Omaha, hi/lo halves in play money, amounts in thousands, a tie
+    # a side pot in 5-card Omaha, hi/lo halves in play money, amounts in thousands, a tie,
+    # the blinds posted as a raise; not stud
     for name in ("wmx-5card-side-pot.txt", "wmx-plo8-play-hilo.txt", "wmx-thousands.txt",
-                 "wmx-tie-odd-chips.txt", "wmx-stud-no-cards.txt"):
+                 "wmx-tie-odd-chips.txt", "wmx-ante-raise.txt", "wmx-stud-no-cards.txt"):
         list(winamax.WinamaxImporter(compiled_min_bytes=0).read(
             FIXTURES["winamax"][0].parent / name))
-    assert kernel_hands == [(1, 1), (1, 1), (1, 1), (1, 1), (0, 1)]
+    assert kernel_hands == [(1, 1), (1, 1), (1, 1), (1, 1), (2, 2), (0, 1)]
 
 
 def test_a_file_under_the_size_threshold_is_the_python_fast_paths(
@@ -162,6 +163,11 @@ def test_encodings_line_ends_and_text_outside_hands(tmp_path: Path, encoding: st
     ("Hero posts big blind 4€", "Hero posts big blind 4€\nx Razhiel posts straddle 8€"),
     ("Player0 raises 4€ to 8€", "Player0 raises 4€ to 3€"),
     ("*** ANTE/BLINDS ***", "*** ANTE/BLINDS ***\nHero raises 1€ to 3€"),
+    ("*** ANTE/BLINDS ***", "*** ANTE/BLINDS ***\nPlayer0 raises 1€ to 3€"),
+    ("*** ANTE/BLINDS ***", "*** ANTE/BLINDS ***\nPlayer0 raises 1€ to 3€\nPlayer0 raises 1€ to 5€"),
+    ("*** ANTE/BLINDS ***", "*** ANTE/BLINDS ***\nx Razhiel raises 1€ to 3€\nHero raises 1€ to 9€"),
+    ("small blind 2€", "small blind 2€ and is all-in"),
+    ("small blind 2€", "small blind 2€ out of position"),
     ("Hero checks\nPlayer0 checks\n*** RIVER", "Hero checks\nPlayer0 mucks\n*** RIVER"),
     ("Player0 folds", "Player0 shows [Ah Ad] (pair)\nPlayer0 shows [Ah Ad]\nPlayer0 mucks hand"),
     ("Seat #1 is the button", "Seat #0 is the button"), ("3-max", "200-max"),
@@ -176,7 +182,9 @@ def test_odd_lines_read_as_the_line_parser_reads_them(tmp_path: Path, old: str,
                                                       new: str) -> None:
     assert old in HAND
     path = tmp_path / "x.txt"
-    path.write_text(HAND.replace(old, new, 1) + "\n" + HAND, encoding="utf-8")
+    text = HAND.replace(old, new, 1)
+    path.write_text(text + "\n" + text.replace("*** ANTE/BLINDS ***", "*** ANTE/BLINDS ***\n"
+                    "Player0 raises 2€ to 6€", 1) + "\n" + HAND, encoding="utf-8")
     assert_compiled_same(path)
     assert_compiled_same(path, chunk_hands=1)
 
