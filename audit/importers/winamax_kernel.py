@@ -907,7 +907,7 @@ def _hand(data, lo, hi, odd, begin, i0, i1, tl, params, unknown_at, rows, r, h, 
         else:
             refund = 0
     # the money last: pot by pot in the order the pots first appear, the rake after
-    for pot in range(n_money + 1):
+    for _pot in range(n_money + 1):
         number = -1
         for w in range(n_money):
             if money[0, w] == K_AWARD and money[5, w] != -2:
