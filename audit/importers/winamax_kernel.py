@@ -31,6 +31,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from audit.importers.ggpoker_kernel import _days
 from audit.importers.pokerstars.kernel import _at, _b, _cards, _digit, _find, _is
 from audit.importers.textkernel import plain_amount, same
 
@@ -144,17 +145,6 @@ def _back(data, q, lo):
 
 
 @njit(cache=True, nogil=True)
-def _days(y, m, d):
-    """Days from 1970-01-01 to the date (proleptic Gregorian)."""
-    y -= m <= 2
-    era = y // 400
-    yoe = y - era * 400
-    doy = (153 * (m + (-3 if m > 2 else 9)) + 2) // 5 + d - 1
-    doe = yoe * 365 + yoe // 4 - yoe // 100 + doy
-    return era * 146097 + doe - 719468
-
-
-@njit(cache=True, nogil=True)
 def _clock(data, a, e, out, h):
     """The header's end ` - yyyy/m/d h:mm:ss ZONE` read from the end of data[a:e] into
     out[6:9, h] (zone span, wall clock in microseconds); the start of ` - ` before the date,
@@ -193,17 +183,12 @@ def _clock(data, a, e, out, h):
     y = _number(data, p, q)
     if y < 1900 or y > 9000 or not 1 <= mo <= 12 or d < 1 or hh > 23 or mi > 59 or ss > 59:
         return -1
-    leap = y % 4 == 0 and (y % 100 != 0 or y % 400 == 0)
-    dim = 31
-    if mo == 2:
-        dim = 29 if leap else 28
-    elif mo in (4, 6, 9, 11):
-        dim = 30
-    if d > dim:
+    month = _days(y, mo, 1)
+    if d > (_days(y + 1, 1, 1) if mo == 12 else _days(y, mo + 1, 1)) - month:
         return -1
     out[6, h] = z
     out[7, h] = e
-    out[8, h] = (((_days(y, mo, d) * 24 + hh) * 60 + mi) * 60 + ss) * 1000000
+    out[8, h] = ((((month + d - 1) * 24 + hh) * 60 + mi) * 60 + ss) * 1000000
     return p - 3
 
 
