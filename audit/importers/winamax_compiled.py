@@ -162,12 +162,15 @@ def _rows(lines: Lines, first: np.ndarray, last: np.ndarray, prefix: str) -> Ker
     t.text_sizes(lo1, hi1, lo2, hi2, num, lo3, hi3, k.NULL, offsets)
     starts = np.zeros(11, np.int64)
     np.cumsum(offsets[:, -1], out=starts[1:])
-    out = np.empty(int(starts[-1]), np.uint8)
+    size = int(starts[-1])
+    message = _message(count, size)
+    out = message[1] if message is not None else np.empty(size, np.uint8)
     t.text_fill(full, lo1, hi1, lo2, hi2, num, lo3, hi3, k.NULL, offsets, out, starts)
-    columns = (count, lo1 >= 0, offsets, out, starts, i64, i32, i8, valid)
-    table = _message_table(*columns)
-    if table is None:
-        table = _table(*columns)
+    if message is not None:
+        table = _message_table(message, k, count, lo1, offsets, starts, size, i64, i32, i8,
+                               valid)
+    else:
+        table = _table(count, lo1 >= 0, offsets, out, starts, i64, i32, i8, valid)
     return KernelRows(table, rows[12, :count].copy(), ok, row0)
 
 
@@ -273,12 +276,29 @@ class _Ipc:
         buffers = field(batch, 2) + u32(field(batch, 2))
         self.nodes, self.n_nodes = 8 + nodes + 4, u32(nodes)
         self.buffers, self.n_buffers = 8 + buffers + 4, u32(buffers)
-        self.head = bytes(message[:8 + size])
+        self.size = 8 + size
+        self.array = np.frombuffer(message[:8 + size], np.uint8).copy()
+        from audit.importers.winamax_kernel import (
+            F_BOOL,
+            F_I8,
+            F_I32,
+            F_I64,
+            F_STRING,
+            F_STRUCT,
+            NO_NULLS,
+        )
+
+        kinds = {"s": F_STRING, "i64": F_I64, "i32": F_I32, "i8": F_I8, "b": F_BOOL,
+                 "g": F_STRUCT}
+        self.fields = np.array([(kinds[f[0]], NO_NULLS if f[1] is None else f[1],
+                                 f[2] if len(f) > 2 else 0) for f in _FIELDS], np.int64)
         want_buffers = sum(3 if f[0] == "s" else 1 if f[0] == "g" else 2 for f in _FIELDS)
         if (self.n_nodes, self.n_buffers) != (len(_FIELDS), want_buffers) or \
+                self.nodes % 8 or self.buffers % 8 or self.length % 8 or \
+                self.body_length % 8 or self.size % 8 or \
                 struct.unpack_from("<q", message, self.length)[0] != 3 or \
                 struct.unpack_from("<q", message, self.body_length)[0] != len(message) - \
-                len(self.head):
+                self.size:
             raise ValueError("the template message is not laid out as expected")
 
 
@@ -290,67 +310,50 @@ def _ipc() -> _Ipc | None:
         return None
 
 
-def _message_table(count: int, texts: np.ndarray, offsets: np.ndarray, out: np.ndarray,
-                   starts: np.ndarray, i64: np.ndarray, i32: np.ndarray, i8: np.ndarray,
-                   valid: np.ndarray) -> pa.Table | None:
-    """`_table`'s table read from one IPC message; None when the template is not known."""
+def _message(count: int, size: int) -> tuple[np.ndarray, np.ndarray, list[int]] | None:
+    """The message of a table of `count` rows and `size` bytes of strings, its template
+    header written: (message, its string region, the regions' starts); None when the
+    template is not known."""
     ipc = _ipc()
     if ipc is None:
         return None
     c8 = (count + 7) // 8 * 8
     width = ((count + 7) // 8 + 7) // 8 * 8
-    co = (count + 1 + 1) // 2 * 2
-    masks = np.concatenate([texts, valid])
-    # the regions of the body: int64 rows, int32 rows, int8 rows, bit rows (masks, the
-    # tournament flags, zeros), offset rows (the string columns', zeros), the strings
-    sizes = [80 * count, 2 * 4 * c8, 4 * c8, 19 * width, 11 * 4 * co,
-             (len(out) + 7) // 8 * 8]
-    head = len(ipc.head)
-    at = np.cumsum([head, *sizes])
-    message = np.zeros(int(at[-1]), np.uint8)
-    message[:head] = np.frombuffer(ipc.head, np.uint8)
-    message[at[0]:at[1]] = i64.reshape(-1).view(np.uint8)
-    message[at[1]:at[2]].view(np.int32).reshape(2, c8)[:, :count] = i32
-    message[at[2]:at[3]].view(np.int8).reshape(4, c8)[:, :count] = i8
-    bits = message[at[3]:at[4]].reshape(19, width)
-    packed = np.packbits(masks, axis=1, bitorder="little")
-    bits[:17, :packed.shape[1]] = packed
-    bits[17, :packed.shape[1]] = np.packbits(i8[3], bitorder="little")
-    off = message[at[4]:at[5]].view(np.int32).reshape(11, co)
-    off[:10, :count + 1] = offsets
-    off[:10, :count + 1] += starts[:10, None].astype(np.int32)
-    message[at[5]:at[5] + len(out)] = out
-    nulls = (count - masks.sum(axis=1)).tolist()
-    base = head
-    row = {"i64": (int(at[0]) - base, 8 * count), "i32": (int(at[1]) - base, 4 * c8),
-           "i8": (int(at[2]) - base, c8), "b": (int(at[3]) - base, width)}
-    bit0, off0, str0 = int(at[3]) - base, int(at[4]) - base, int(at[5]) - base
-    node: list[int] = []
-    buffers: list[int] = []
-    for f in _FIELDS:
-        mask = f[1]
-        if mask is None:
-            node += [count, 0]
-            buffers += [0, 0]
-        elif mask < 0:
-            node += [count, count]
-            buffers += [bit0 + 18 * width, width]
-        else:
-            node += [count, nulls[mask]]
-            buffers += [bit0 + mask * width, width] if nulls[mask] else [0, 0]
-        if f[0] == "s":
-            buffers += [off0 + f[2] * 4 * co, 4 * (count + 1), str0, len(out)]
-        elif f[0] != "g":
-            start, size = row[f[0]]
-            buffers += [start + f[2] * size, size]
-    meta = message[:head]
-    meta[ipc.nodes:ipc.nodes + 16 * len(_FIELDS)] = np.array(node, np.int64).view(np.uint8)
-    meta[ipc.buffers:ipc.buffers + 8 * len(buffers)] = np.array(buffers, np.int64).view(
-        np.uint8)
-    meta[ipc.length:ipc.length + 8] = np.array([count], np.int64).view(np.uint8)
-    meta[ipc.body_length:ipc.body_length + 8] = np.array([len(message) - head],
-                                                          np.int64).view(np.uint8)
-    batch = pa.ipc.read_record_batch(pa.py_buffer(message), _SCHEMA)
+    co = (count + 2) // 2 * 2
+    # int64 rows, int32 rows, int8 rows, bit rows (masks, tournament flags, zeros), offset
+    # rows (the string columns', zeros), the strings
+    at = [ipc.size]
+    for part in (80 * count, 8 * c8, 4 * c8, 19 * width, 44 * co, (size + 7) // 8 * 8):
+        at.append(at[-1] + part)
+    message = np.zeros(at[-1], np.uint8)
+    message[:ipc.size] = ipc.array
+    return message, message[at[5]:at[5] + size], at
+
+
+def _message_table(message: tuple[np.ndarray, np.ndarray, list[int]], k: Any, count: int,
+                   lo1: np.ndarray, offsets: np.ndarray, starts: np.ndarray, size: int,
+                   i64: np.ndarray, i32: np.ndarray, i8: np.ndarray, valid: np.ndarray
+                   ) -> pa.Table:
+    """`_table`'s table read from one IPC message (`_message`, its strings written)."""
+    ipc = _ipc()
+    assert ipc is not None
+    data, _, at = message
+    c8 = (count + 7) // 8 * 8
+    width = ((count + 7) // 8 + 7) // 8 * 8
+    co = (count + 2) // 2 * 2
+    data[at[0]:at[1]].view(np.int64)[:] = i64.reshape(-1)
+    data[at[1]:at[2]].view(np.int32).reshape(2, c8)[:, :count] = i32
+    data[at[2]:at[3]].view(np.int8).reshape(4, c8)[:, :count] = i8
+    head = ipc.size
+    body = np.array(at[:6], np.int64) - head
+    k.pack(count, lo1, valid, i8[3], offsets, starts, ipc.fields, body, c8, width, co, size,
+           data[at[3]:at[4]].reshape(19, width), data[at[4]:at[5]].view(np.int32).reshape(
+               11, co), data[ipc.nodes:ipc.nodes + 16 * len(_FIELDS)].view(np.int64).reshape(
+               -1, 2), data[ipc.buffers:ipc.buffers + 16 * ipc.n_buffers].view(
+               np.int64).reshape(-1, 2))
+    data[ipc.length:ipc.length + 8].view(np.int64)[0] = count
+    data[ipc.body_length:ipc.body_length + 8].view(np.int64)[0] = len(data) - head
+    batch = pa.ipc.read_record_batch(pa.py_buffer(data), _SCHEMA)
     return pa.Table.from_batches([batch])
 
 

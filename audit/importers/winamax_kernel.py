@@ -1091,3 +1091,72 @@ def columns(rows, count, row0, head, per, key_of, keys, c_lo, c_hi, spec, i64, i
         valid[4, i] = first and fixed
         valid[5, i] = first and per[2, h] != NULL
         valid[6, i] = first and keys[10, j] != NULL
+
+
+# the kinds of the schema's fields in an IPC message (`winamax_compiled._FIELDS`)
+F_STRING, F_I64, F_I32, F_I8, F_BOOL, F_STRUCT = range(6)
+NO_NULLS, ALL_NULL = -2, -1
+
+
+@njit(cache=True, nogil=True)
+def pack(count, lo1, valid, tflags, offsets, starts, fields, at, c8, width, co, out_len,
+         bits, off, nodes, buffers):
+    """The body regions and numbers of the table's IPC message (`winamax_compiled`):
+    bits[m] the validity of mask m (the string columns' where lo1 >= 0, then `valid`'s),
+    bits[17] the tournament flags (bits[18] stays zero: the all-null columns), off[c] the
+    string offsets into the one string region (off[10] stays zero), and per field
+    (fields[f]: kind, mask or `NO_NULLS` / `ALL_NULL`, data row) its node (rows, nulls) and
+    buffers (offset, length; at: the regions' offsets: int64, int32, int8, bits, offsets,
+    strings)."""
+    n_masks = lo1.shape[0] + valid.shape[0]
+    nulls = np.zeros(n_masks, np.int64)
+    for m in range(n_masks):
+        for i in range(count):
+            here = lo1[m, i] >= 0 if m < lo1.shape[0] else valid[m - lo1.shape[0], i]
+            if here:
+                bits[m, i >> 3] |= 1 << (i & 7)
+            else:
+                nulls[m] += 1
+    for i in range(count):
+        if tflags[i]:
+            bits[17, i >> 3] |= 1 << (i & 7)
+    for c in range(offsets.shape[0]):
+        for i in range(count + 1):
+            off[c, i] = offsets[c, i] + starts[c]
+    b = 0
+    for f in range(fields.shape[0]):
+        kind, mask, row = fields[f, 0], fields[f, 1], fields[f, 2]
+        nodes[f, 0] = count
+        buffers[b, 0] = 0
+        buffers[b, 1] = 0
+        if mask == NO_NULLS:
+            nodes[f, 1] = 0
+        elif mask == ALL_NULL:
+            nodes[f, 1] = count
+            buffers[b, 0] = at[3] + 18 * width
+            buffers[b, 1] = width
+        else:
+            nodes[f, 1] = nulls[mask]
+            if nulls[mask]:
+                buffers[b, 0] = at[3] + mask * width
+                buffers[b, 1] = width
+        b += 1
+        if kind == F_STRING:
+            buffers[b, 0] = at[4] + row * 4 * co
+            buffers[b, 1] = 4 * (count + 1)
+            buffers[b + 1, 0] = at[5]
+            buffers[b + 1, 1] = out_len
+            b += 2
+        elif kind != F_STRUCT:
+            if kind == F_I64:
+                start, size = at[0], 8 * count
+            elif kind == F_I32:
+                start, size = at[1], 4 * c8
+            elif kind == F_I8:
+                start, size = at[2], c8
+            else:
+                start, size = at[3], width
+            buffers[b, 0] = start + row * size
+            buffers[b, 1] = size
+            b += 1
+    return b
