@@ -614,16 +614,14 @@ def _hand(data, lo, hi, odd, begin, i0, i1, tl, params, unknown_at, rows, r, h, 
                 board = _groups(data, p + 1, e)
                 if board < 0 or data[e - 1] != 93 or not _plain_cards(data, board, e - 1):
                     return -1
-            if data[a + 4] == 80 and not board >= 0:  # PRE-FLOP: the blinds posted as a raise
-                r, clock = _post_both(rows, r, h, pend, n_pend, -1, 0, bb, seat_no, name_lo,
-                                      name_hi, left, rnd, when, clock)
-                n_pend = 0
-            if not dealt:
-                dealt = True
-                r = _deal(rows, r, h, i + 1, n, seat_no, named, name_lo, name_hi, known_lo,
-                          known_hi, known_line, unknown_at, holes)
-                if r < 0:
-                    return -1
+            flush = data[a + 4] == 80 and board < 0  # PRE-FLOP
+            r, clock = _start(rows, r, h, i + 1, flush, dealt, pend, n_pend if flush else 0,
+                              bb, n, seat_no, named, name_lo, name_hi, left, rnd, when, clock,
+                              known_lo, known_hi, known_line, unknown_at, holes)
+            if r < 0:
+                return -1
+            n_pend = 0 if flush else n_pend
+            dealt = True
             if board >= 0:
                 if clock:  # the round's totals kept for the uncalled bet
                     for k in range(n):
@@ -748,15 +746,13 @@ def _hand(data, lo, hi, odd, begin, i0, i1, tl, params, unknown_at, rows, r, h, 
                 pend[2, at] = x
                 continue
         if kind >= 0:
-            r, clock = _post_both(rows, r, h, pend, n_pend, -1, 0, bb, seat_no, name_lo,
-                                  name_hi, left, rnd, when, clock)
+            r, clock = _start(rows, r, h, i + 1, True, dealt, pend, n_pend, bb, n, seat_no,
+                              named, name_lo, name_hi, left, rnd, when, clock, known_lo,
+                              known_hi, known_line, unknown_at, holes)
+            if r < 0:
+                return -1
             n_pend = 0
-            if not dealt:
-                dealt = True
-                r = _deal(rows, r, h, i + 1, n, seat_no, named, name_lo, name_hi, known_lo,
-                          known_hi, known_line, unknown_at, holes)
-                if r < 0:
-                    return -1
+            dealt = True
             if kind == K_FOLD or kind == K_CHECK:
                 r = _row(rows, r, h, kind, s, name_lo[k], name_hi[k], NULL, NULL, -1, -1, -1,
                          i + 1, -1)
@@ -928,6 +924,21 @@ def _hand(data, lo, hi, odd, begin, i0, i1, tl, params, unknown_at, rows, r, h, 
     if r <= start:
         return -1
     return r
+
+
+@njit(cache=True, nogil=True)
+def _start(rows, r, h, line, flush, dealt, pend, n_pend, bb, n, seat_no, named, name_lo,
+           name_hi, left, rnd, when, clock, known_lo, known_hi, known_line, unknown_at, holes):
+    """Before an action or a street: the blinds posted as a raise (`flush`: the n_pend
+    pending, `_post_both`), then the hole cards unless `dealt` (`_deal`): (row count or -1,
+    the round's clock)."""
+    if flush:
+        r, clock = _post_both(rows, r, h, pend, n_pend, -1, 0, bb, seat_no, name_lo, name_hi,
+                              left, rnd, when, clock)
+    if not dealt:
+        r = _deal(rows, r, h, line, n, seat_no, named, name_lo, name_hi, known_lo, known_hi,
+                  known_line, unknown_at, holes)
+    return r, clock
 
 
 @njit(cache=True, nogil=True)
