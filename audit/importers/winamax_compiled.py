@@ -33,7 +33,7 @@ _INT64_TYPE = pa.int64()
 _MEMO = 1024
 _INT64 = 1 << 63
 # header text (kind, game to stakes, zone, table money) -> the numbers `columns` takes
-_KEYS: dict[bytes, tuple[Any, ...] | None] = {}
+_KEYS: dict[tuple[bytes, bytes, bytes, int], tuple[Any, ...] | None] = {}
 
 
 def _is_header(lines: Lines) -> np.ndarray:
@@ -108,8 +108,7 @@ def _rows(lines: Lines, first: np.ndarray, last: np.ndarray, prefix: str) -> Ker
         heads = head.T.tolist()
         for h in np.flatnonzero(read).tolist():
             kh = heads[h]
-            key = b"\0".join((raw[kh[2]:kh[3]], raw[kh[4]:kh[5]], raw[kh[6]:kh[7]],
-                              b"p" if kh[12] else b"r"))
+            key = (raw[kh[2]:kh[3]], raw[kh[4]:kh[5]], raw[kh[6]:kh[7]], kh[12])
             p = _KEYS.get(key, False)
             if p is False:
                 p = _params(raw, lines, int(first[h]), int(table[h]), kh)
