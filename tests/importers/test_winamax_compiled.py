@@ -122,6 +122,18 @@ def test_a_file_under_the_size_threshold_is_the_python_fast_paths(
     assert kernel_hands == []
 
 
+@pytest.mark.parametrize("path", [p for p in CASES if "Full" in p.name or "side" in p.name],
+                         ids=lambda p: p.name)
+def test_without_the_ipc_template_the_columns_are_built_array_by_array(
+        path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # the table is read as one IPC message laid out as pyarrow lays out this schema; should
+    # that layout not be the one expected, the arrays are built one by one: the same chunks
+    assert winamax_compiled._ipc() is not None
+    monkeypatch.setattr(winamax_compiled, "_ipc", lambda: None)
+    assert_compiled_same(path)
+    assert_compiled_same(path, chunk_hands=2)
+
+
 @pytest.mark.parametrize("encoding", ["utf-8-sig", "cp1252", "utf-16", "crlf", "junk",
                                       "nbsp", "nbsp-line", "blank-head", "lead-space"])
 def test_encodings_line_ends_and_text_outside_hands(tmp_path: Path, encoding: str) -> None:
