@@ -35,7 +35,7 @@ _INT64_TYPE = pa.int64()
 _MEMO = 1024
 _INT64 = 1 << 63
 # header text (kind, game to stakes, zone, table money) -> the numbers `columns` takes
-_KEYS: dict[tuple[bytes, bytes, bytes, int], tuple[Any, ...] | None] = {}
+_KEYS: dict[tuple[bytes, bytes, bytes, int], tuple[Any, ...]] = {}
 
 
 def _is_header(lines: Lines) -> np.ndarray:
@@ -111,16 +111,14 @@ def _rows(lines: Lines, first: np.ndarray, last: np.ndarray, prefix: str) -> Ker
         for h in np.flatnonzero(read).tolist():
             kh = heads[h]
             key = (raw[kh[2]:kh[3]], raw[kh[4]:kh[5]], raw[kh[6]:kh[7]], kh[12])
-            p = _KEYS.get(key, False)
-            if p is False:
+            p = _KEYS.get(key)
+            if p is None:
                 p = _params(raw, lines, int(first[h]), int(table[h]), kh)
                 if p is None:
                     continue  # not remembered: this header's clock or id may be the reason
                 if len(_KEYS) >= _MEMO:
                     _KEYS.clear()
                 _KEYS[key] = p
-            if p is None:
-                continue
             use[h] = True
             key_of[h] = found.setdefault(p, len(found))
             params[:, h] = (p[4], p[9], p[10], p[7], p[12], p[7] if p[9] else p[8])
