@@ -4,15 +4,20 @@ The replay kernel, the simulator's NLHE engine and the Merkle leaf writer are nu
 compiled on first use and cached. Where numba cannot build or run them, the caller falls back
 to its reference path (same results, slower) after one warning. numba caches the compiled
 code next to the module; when that directory is read-only (a system-wide install) the cache
-goes to the user's cache directory instead.
+goes to the user's cache directory instead. numba keys that cache on the source of the module
+that defines each function only, not on the modules it calls or inlines, so before loading a
+module `refresh_cache` drops the cache of every numba module it compiles in whose key (a digest
+over that module and every module of its package it imports, transitively) has changed.
 """
 
 from __future__ import annotations
 
+import hashlib
 import importlib
 import importlib.util
 import multiprocessing
 import os
+import re
 import sys
 from pathlib import Path
 from types import ModuleType
@@ -33,8 +38,12 @@ def compile_failures() -> tuple[type[BaseException], ...]:
 COMPILE_SECONDS = {"audit.replay.fast.kernel": 60, "audit.simulate.compiled.kernel": 20,
                    "audit.importers.pokerstars.kernel": 30, "audit.store.merkle_kernel": 5,
                    "audit.importers.ggpoker_kernel": 30, "audit.importers.textkernel": 5,
+                   "audit.importers.winning_kernel": 30, "audit.importers.winamax_kernel": 30,
                    "audit.importers.pacific_kernel": 30}
 _ANNOUNCED: dict[str, bool] = {}
+# an import statement: `from .x import a, b` / `from x import (a,\n b)` / `import x, y`
+_IMPORT = re.compile(r"^[ \t]*(?:from[ \t]+(\.*)([\w.]*)[ \t]+import[ \t]+(\([^)]*\)|[^\n]*)"
+                     r"|import[ \t]+([^\n]*))", re.MULTILINE)
 
 
 def _cached(name: str) -> bool:
@@ -84,6 +93,7 @@ class CompiledModule:
             import numba.core.config
 
             numba.core.config.reload_config()  # picks up NUMBA_CACHE_DIR set above
+            refresh_cache(self.name, getattr(numba.core.config, "CACHE_DIR", None))
             if not _cached(self.name):
                 _announce_compile(self.title, COMPILE_SECONDS.get(self.name, 30))
             module = importlib.import_module(self.name)
@@ -100,3 +110,111 @@ class CompiledModule:
                   f"{self.fallback}", file=sys.stderr)
             self.state["warned"] = True
         self.state["module"] = None
+
+
+def _module_file(root: Path, name: str) -> Path | None:
+    """The source of module `name` (dotted, in the package at `root`), or None."""
+    path = root.parent.joinpath(*name.split("."))
+    for candidate in (path.with_suffix(".py"), path / "__init__.py"):
+        if candidate.is_file():
+            return candidate
+    return None
+
+
+def _imports(root: Path, name: str, source: bytes, is_package: bool) -> set[str]:
+    """The modules of the package at `root` that module `name` imports (its import lines
+    read, not run; a line in a docstring that looks like one counts too)."""
+    found: set[str] = set()
+    package = name.split(".") if is_package else name.split(".")[:-1]
+    for match in _IMPORT.finditer(source.decode("utf-8", "replace")):
+        level, module, names, plain = match.groups()
+        if plain is not None:
+            found.update(_names(plain))
+            continue
+        parts = package[:len(package) + 1 - len(level)] if level else []
+        base = ".".join([*parts, *([module] if module else [])])
+        found.add(base)
+        found.update(f"{base}.{alias}" for alias in _names(names))
+    return {m for m in found if m.split(".")[0] == root.name and _module_file(root, m)}
+
+
+def _names(text: str) -> list[str]:
+    """The names of an import line: `a as b, c` or `(a,  # comment\n c)` -> [a, c]."""
+    text = re.sub(r"#[^\n]*", "", text).strip().strip("()\\")
+    return [part.split()[0] for part in text.split(",") if part.split()]
+
+
+def package_root(name: str) -> Path | None:
+    """The directory of the top-level package of module `name` (found, not imported)."""
+    spec = importlib.util.find_spec(name.split(".")[0])
+    return None if spec is None or spec.origin is None else Path(spec.origin).parent
+
+
+def compiled_in(name: str, root: Path, read: dict[str, tuple[bytes, set[str]]] | None = None
+                ) -> dict[str, bytes]:
+    """The source of module `name` and of every module of its package (at `root`) it imports,
+    transitively, by module name: what a numba module compiles in (the functions it calls or
+    inlines, the constants it freezes). `read` keeps each module's source and imports for the
+    next call."""
+    read = {} if read is None else read
+    sources: dict[str, bytes] = {}
+    todo = [name]
+    while todo:
+        module = todo.pop()
+        if module in sources:
+            continue
+        if module not in read:
+            path = _module_file(root, module)
+            if path is None:
+                continue
+            text = path.read_bytes()
+            read[module] = (text, _imports(root, module, text, path.name == "__init__.py"))
+        sources[module] = read[module][0]
+        todo.extend(read[module][1])
+    return dict(sorted(sources.items()))
+
+
+def cache_key(sources: dict[str, bytes]) -> str:
+    """A digest over the sources a module compiles in (`compiled_in`): any edit changes it."""
+    digest = hashlib.sha256()
+    for module, text in sorted(sources.items()):
+        digest.update(f"{module}\0{len(text)}\0".encode())
+        digest.update(text)
+    return digest.hexdigest()
+
+
+def cache_dir(source: Path, numba_cache_dir: str | None) -> Path:
+    """Where numba caches the functions of `source`: __pycache__ beside it or, under
+    NUMBA_CACHE_DIR, the directory numba names after the source's directory."""
+    if not numba_cache_dir:
+        return source.parent / "__pycache__"
+    parent = Path(os.path.abspath(source)).parent  # as numba names it
+    return Path(numba_cache_dir) / f"{parent.name}_{hashlib.sha1(str(parent).encode()).hexdigest()}"
+
+
+def refresh_cache(name: str, numba_cache_dir: str | None, root: Path | None = None) -> None:
+    """Before module `name` is loaded: drop numba's cache of each numba module it compiles in
+    (itself included) whose `cache_key` is not the one recorded beside that cache
+    (`<module>.nbkey`), and record the new key; a module whose key holds keeps its cache. A
+    cache that cannot be written is left as it is."""
+    root = root or package_root(name)
+    if root is None:
+        return
+    read: dict[str, tuple[bytes, set[str]]] = {}
+    for module, text in compiled_in(name, root, read).items():
+        source = _module_file(root, module)
+        if source is None or b"numba" not in text:
+            continue
+        where = cache_dir(source, numba_cache_dir)
+        stamp, key = where / f"{source.stem}.nbkey", cache_key(compiled_in(module, root, read))
+        try:
+            if stamp.is_file() and stamp.read_text() == key:
+                continue
+            for stale in [*where.glob(f"{source.stem}.*.nbi"), *where.glob(f"{source.stem}.*.nbc")]:
+                stale.unlink(missing_ok=True)
+            where.mkdir(parents=True, exist_ok=True)
+            fresh = where / f"{stamp.name}.{os.getpid()}"
+            fresh.write_text(key)
+            fresh.replace(stamp)
+        except OSError:
+            continue

@@ -13,8 +13,10 @@ Feature columns of a pair-hand row (A = player_a < B = player_b, alphabetically)
 - `vpip_a`, `vpip_b`: voluntarily entered the pot (team play and hole-card sharing: the weaker
   of two shared hands folds, so partners seldom contest the same pot).
 - `fa`/`fb`: A faced a bet or raise last made by B (resp. B by A); `fold_a`/`fold_b`: and
-  folded (unusual folds to each other). `sfa`/`sfb`: the folder's hole cards are known and
-  strong (TT+, AK, AQ: showdown and fold behaviour suggesting knowledge of the partner's cards).
+  folded (unusual folds to each other). `entry_a`/`entry_b`: how the player came into the hand
+  (ENTRY: 0 not voluntarily, 1 calling, 2 raising preflop), the range he folds from.
+  `sfa`/`sfb`: the folder's hole cards are known and strong (TT+, AK, AQ: showdown and fold
+  behaviour suggesting knowledge of the partner's cards).
 - `d`: big blinds flowing from A to B in the hand (A's loss times B's share of the winnings, minus
   the reverse; chip dumping). `hfold_a`/`hfold_b`: A folded to B's bet (resp. B to A's) after
   putting HEAVY_BB big blinds or more into the pot (folds after heavy investment).
@@ -207,7 +209,7 @@ def player_hands(hand_players: pl.LazyFrame, hands: pl.LazyFrame) -> pl.LazyFram
 
 
 _SIDE = ("player", "net", "gain", "loss", "aggressive_actions", "called", "folded", "survivor",
-         "heavy", "vpip", "beyond_preflop",
+         "heavy", "vpip", "pfr", "beyond_preflop",
          "contest", "allin_early", "faced_bet_from", "strong_hole", "strong_made", "caught",
          "strength", "behind_allin", "cd_self")
 
@@ -266,6 +268,8 @@ def pair_hands(ph: pl.LazyFrame, only: pl.DataFrame | None = None,
         post_b=b("beyond_preflop_b") > 0,
         vpip_a=a("vpip_a"),
         vpip_b=b("vpip_b"),
+        entry_a=_entry(a("vpip_a"), a("pfr_a")),
+        entry_b=_entry(b("vpip_b"), b("pfr_b")),
         fa=fa,
         fb=fb,
         fold_a=fa & a("folded_a"),
@@ -303,6 +307,19 @@ def pair_hands(ph: pl.LazyFrame, only: pl.DataFrame | None = None,
     )
 
 
+# How a player came into a hand, the range he holds when he faces a bet: not voluntarily (a
+# blind, or a fold to a preflop raise), calling (limping or calling a raise), raising preflop.
+# A player who enters with junk folds more to everyone's bets, and an aggressive preflop raiser
+# draws folds mostly from players who never entered: the folds to a partner are judged stratum
+# by stratum (audit/collusion/leads.py, fold_to_partner).
+ENTRY = ("not entered", "entered calling", "raised preflop")
+
+
+def _entry(vpip: pl.Expr, pfr: pl.Expr) -> pl.Expr:
+    return (vpip.fill_null(False).cast(pl.Int8)
+            + (vpip.fill_null(False) & pfr.fill_null(False)).cast(pl.Int8))
+
+
 def pair_table(pairs: pl.LazyFrame, by: tuple[str, ...] = ()) -> pl.LazyFrame:
     """Per pair (and per value of the columns `by`): hands together and the counts every null
     model needs."""
@@ -315,6 +332,10 @@ def pair_table(pairs: pl.LazyFrame, by: tuple[str, ...] = ()) -> pl.LazyFrame:
         va=c("vpip_a").sum(), vb=c("vpip_b").sum(), vboth=(c("vpip_a") & c("vpip_b")).sum(),
         fa_n=c("fa").sum(), fa_k=c("fold_a").sum(),
         fb_n=c("fb").sum(), fb_k=c("fold_b").sum(),
+        # the same per entry stratum of the folder (ENTRY; stratum 0 is the rest of fa_n, ...)
+        **{f"f{x}{s}_{y}": (c(col) & (c(f"entry_{x}") == s)).sum()
+           for s in range(1, len(ENTRY)) for x in ("a", "b")
+           for y, col in (("n", f"f{x}"), ("k", f"fold_{x}"))},
         sfa_n=c("sfa").sum(), sfa_k=c("sfold_a").sum(),
         sfb_n=c("sfb").sum(), sfb_k=c("sfold_b").sum(),
         flow=c("d").sum(),
@@ -353,7 +374,8 @@ def player_totals(table: pl.LazyFrame) -> pl.LazyFrame:
     ce = co_entry_terms(c("hands"), c("va"), c("vb"), c("vboth"))
     side_a = table.select(
         player=c("player_a"), hands=c("hands"), hu_n=c("hu_n"), soft_k=c("soft_ka"),
-        f_n=c("fa_n"), f_k=c("fa_k"), sf_n=c("sfa_n"), sf_k=c("sfa_k"), gain=-c("flow"),
+        f_n=c("fa_n"), f_k=c("fa_k"), **_entry_side("a", "b"), sf_n=c("sfa_n"),
+        sf_k=c("sfa_k"), gain=-c("flow"),
         flow_nz=c("flow_nz"), pot_nz=c("flow_w"),
         hf_k=c("hfa_k"), ind_n=c("fb_k"), ind_k=c("hfb_k"), fd_n=c("fb_n"), fd_k=c("fb_k"),
         ws_n=c("ws_n"), ws_k=c("ws_k"), cd_n=c("cd_n"), cd_k=c("cd_k"),
@@ -362,7 +384,8 @@ def player_totals(table: pl.LazyFrame) -> pl.LazyFrame:
     )
     side_b = table.select(
         player=c("player_b"), hands=c("hands"), hu_n=c("hu_n"), soft_k=c("soft_kb"),
-        f_n=c("fb_n"), f_k=c("fb_k"), sf_n=c("sfb_n"), sf_k=c("sfb_k"), gain=c("flow"),
+        f_n=c("fb_n"), f_k=c("fb_k"), **_entry_side("b", "a"), sf_n=c("sfb_n"),
+        sf_k=c("sfb_k"), gain=c("flow"),
         flow_nz=c("flow_nz"), pot_nz=c("flow_w"),
         hf_k=c("hfb_k"), ind_n=c("fa_k"), ind_k=c("hfa_k"), fd_n=c("fa_n"), fd_k=c("fa_k"),
         ws_n=c("ws_n"), ws_k=c("ws_k"), cd_n=c("cd_n"), cd_k=c("cd_k"),
@@ -396,20 +419,37 @@ def weak_rate(k: pl.Expr | float, n: pl.Expr | float) -> pl.Expr | float:
     return (k + 1) / (n + 2)
 
 
-CO_ENTRY_CLIP = 1.0  # a pair's log odds ratio of entering together, as it enters baselines
+# A pair's log odds ratio of entering together beyond this is left out of both players' usual
+# co-entry: a partner, not a measure of how the player enters with anyone.
+CO_ENTRY_CLIP = 1.0
 
 
 def co_entry_terms(n: pl.Expr, va: pl.Expr, vb: pl.Expr, both: pl.Expr
                    ) -> tuple[pl.Expr, pl.Expr]:
     """A pair's co-entry log odds ratio (entered or not, each player; a half added to each
-    cell) clipped to ±CO_ENTRY_CLIP, times its weight (inverse variance), and the weight: summed
-    over a player's pairs, their ratio is his usual co-entry with anyone. Clipped so that one
-    partner far out (a team entering together or apart) does not set his usual."""
+    cell) times its weight (inverse variance), and the weight, both 0 for a pair beyond
+    ±CO_ENTRY_CLIP: summed over a player's pairs, their ratio is his usual co-entry with anyone.
+    Left out, not clipped: a chip dumper follows his receiver into the pot (log odds ratio
+    1.6), and clipped to 1 with the weight of 6,000 hands together he still set a third of the
+    receiver's usual, which made every aggressive stranger at their table, whose raises cut the
+    receiver's entries, read as a card sharer (p 8e-13, issue 25)."""
     n, va, vb, both = (x.cast(pl.Float64) for x in (n, va, vb, both))
     cells = (both + 0.5, va - both + 0.5, vb - both + 0.5, n - va - vb + both + 0.5)
     lor = ((cells[0] * cells[3]) / (cells[1] * cells[2])).log()
     w = 1.0 / (1.0 / cells[0] + 1.0 / cells[1] + 1.0 / cells[2] + 1.0 / cells[3])
+    w = pl.when(lor.abs() <= CO_ENTRY_CLIP).then(w).otherwise(0.0)
     return lor.clip(-CO_ENTRY_CLIP, CO_ENTRY_CLIP) * w, w
+
+
+def _entry_side(me: str, other: str) -> dict[str, pl.Expr]:
+    """A player's folds to bets per entry stratum (`f{s}_n`/`f{s}_k`) and the folds he drew
+    from players of that stratum (`fd{s}_n`/`fd{s}_k`), s = 1, 2 of ENTRY."""
+    c = pl.col
+    out = {}
+    for s in range(1, len(ENTRY)):
+        out |= {f"f{s}_n": c(f"f{me}{s}_n"), f"f{s}_k": c(f"f{me}{s}_k"),
+                f"fd{s}_n": c(f"f{other}{s}_n"), f"fd{s}_k": c(f"f{other}{s}_k")}
+    return out
 
 
 def _card_share_side(me: str, other: str) -> dict[str, pl.Expr]:

@@ -191,6 +191,20 @@ def bh_qvalues(p: Array) -> Array:
     return q
 
 
+def weighted_bh_qvalues(p: Array, w: Array) -> Array:
+    """Weighted Benjamini–Hochberg q-values (Genovese, Roeder & Wasserman 2006): the q-values of
+    p / w, the weights w > 0 scaled to average 1 over the tested (non-NaN) p. With weights fixed
+    before the p-values are seen, the false-discovery rate holds at the level, and the error
+    budget goes where the weights put it."""
+    p, w = np.asarray(p, dtype=np.float64), np.asarray(w, dtype=np.float64)
+    ok = ~np.isnan(p)
+    if not ok.any():
+        return bh_qvalues(p)
+    w = np.where(ok, np.maximum(w, 1e-12), 1.0)
+    w = w / w[ok].mean()
+    return bh_qvalues(np.where(ok, p / w, np.nan))
+
+
 _ERFC = np.frompyfunc(math.erfc, 1, 1)
 
 

@@ -5,7 +5,9 @@ line parser, the chunks exactly those of `columns.read_columns`.
 `read_compiled` takes a file only when its bytes are plain: at most `MAX_BYTES` (the file is
 held whole: memory stays that of a chunk), UTF-8 without a BOM, not UTF-16, no line over the
 line limit and no hand over the hand limit, and its first non-blank line a hand's header (no
-text outside hands); any other file returns None and is read by `read_columns` as before. The
+text outside hands); any other file returns None and is read by `read_columns` as before
+(`plain_text_bytes` and `read_compiled_text` also give a room UTF-16 files and files with
+byte-order marks, as the UTF-8 text `sitetext` reads them as). The
 room gives a `CompiledRoom`: which lines start a hand (`is_header`) and the rows of the hands
 its kernel reads (`rows`: a table of the schema and each row's line, with which hands it
 read). Each hand it did not read is cut from the file's text as `sitetext.split_blocks` cuts
@@ -16,6 +18,7 @@ kernel's rows and the others' rows in hand order (one take), its lines and rejec
 
 from __future__ import annotations
 
+import codecs
 import os
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -70,21 +73,26 @@ class CompiledRoom:
 
 def plain_bytes(path: Path) -> bytes | None:
     """The file's bytes when a compiled pass may read it whole (see the module docstring)."""
+    raw = _head_bytes(path)
+    return None if raw is None else plain_of(raw)
+
+
+def _head_bytes(path: Path) -> bytes | None:
+    """The file's first `MAX_BYTES` + 1 bytes, or None when it cannot be read."""
     try:
         fd = os.open(path, os.O_RDONLY)
     except OSError:
         return None
     try:
-        raw = os.read(fd, MAX_BYTES + 1)
+        return os.read(fd, MAX_BYTES + 1)
     except OSError:
         return None
     finally:
         os.close(fd)
-    return _plain(raw)
 
 
-def _plain(raw: bytes) -> bytes | None:
-    """`raw` when `plain_bytes` would take a file of these bytes."""
+def plain_of(raw: bytes) -> bytes | None:
+    """`raw` (a file's first `MAX_BYTES` + 1 bytes) when `plain_bytes` takes it, else None."""
     if len(raw) > MAX_BYTES or _BOM in raw or utf16_encoding(raw[:512]):
         return None
     try:
@@ -96,13 +104,65 @@ def _plain(raw: bytes) -> bytes | None:
 
 def read_compiled(path: Path, room: CompiledRoom, lines_of: Callable[[np.ndarray], Any], *,
                   fmt: str, chunk_hands: int, fast: FastMap, map_hand: Any,
-                  hand_id_of: Any, raw: bytes | None = None) -> Iterator[Chunk] | None:
-    """The chunks of `path` (a generator), or None when the file is not for a compiled pass.
-    `raw`: the file's text as UTF-8 bytes when the room read it so itself (checked as
-    `plain_bytes` checks the file's)."""
-    raw = plain_bytes(path) if raw is None else _plain(raw)
+                  hand_id_of: Any) -> Iterator[Chunk] | None:
+    """The chunks of `path` (a generator), or None when the file is not for a compiled pass."""
+    raw = plain_bytes(path)
     if raw is None:
         return None
+    return read_compiled_text(raw, path, room, lines_of, fmt=fmt, chunk_hands=chunk_hands,
+                              fast=fast, map_hand=map_hand, hand_id_of=hand_id_of)
+
+
+def plain_text_bytes(path: Path) -> bytes | None:
+    """`plain_bytes`, or the text of a UTF-16 file or a UTF-8 file with byte-order marks (at
+    most `MAX_BYTES`) as the UTF-8 bytes `sitetext` reads it as: UTF-16 decoded as
+    `_Utf16AsUtf8` decodes it (a stray odd last byte dropped, a broken surrogate U+FFFD), the
+    marks that start a line dropped as `_decode_piece` drops them (a file with another mark,
+    or with marks and longer than the line limit, is not plain); else None."""
+    raw = _head_bytes(path)
+    if raw is None or len(raw) > MAX_BYTES:
+        return None
+    encoding = utf16_encoding(raw[:512])
+    if encoding is None:
+        plain = plain_of(raw)
+        if plain is not None or _BOM not in raw:
+            return plain
+        out = raw
+    else:
+        try:
+            out = codecs.getincrementaldecoder(encoding)(errors="replace").decode(raw).encode(
+                "utf-8")
+        except UnicodeError:
+            return None
+    if _BOM in out:  # `sitetext` drops byte-order marks that start a line
+        if len(out) > read_limits().line_bytes:
+            return None  # a line's length as the limit counts it: its marks included
+        out = _line_boms_dropped(out)
+        if out is None:
+            return None
+    try:
+        out.decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+    return out
+
+
+def _line_boms_dropped(text: bytes) -> bytes | None:
+    """`text` without the byte-order marks that start a line, or None when another is left."""
+    while text.startswith(_BOM):
+        text = text[len(_BOM):]
+    mark = b"\n" + _BOM
+    while mark in text:
+        text = text.replace(mark, b"\n")
+    return None if _BOM in text else text
+
+
+def read_compiled_text(raw: bytes, path: Path, room: CompiledRoom,
+                       lines_of: Callable[[np.ndarray], Any], *, fmt: str, chunk_hands: int,
+                       fast: FastMap, map_hand: Any, hand_id_of: Any
+                       ) -> Iterator[Chunk] | None:
+    """`read_compiled` of the file `path` whose text is `raw` (`plain_bytes` or
+    `plain_text_bytes` of it)."""
     # writeable: numba types a read-only array by its slow path (tens of µs a call)
     data = np.frombuffer(bytearray(raw), dtype=np.uint8)
     n = line_count(raw)

@@ -828,31 +828,35 @@ def _no_fast(block: list[tuple[int, str]], file_name: str, cols: EventColumns) -
 
 
 def _utf8_text(path: Path) -> bytes | None:
-    """The file's text as UTF-8 bytes, as the reader decodes it line by line (UTF-8, a byte
-    that is not read as cp1252: 888 writes cp1252 files too); None for a file the compiled
-    pass leaves alone (over its size, UTF-16, a BOM)."""
-    from audit.importers.compiledtext import _BOM, MAX_BYTES
+    """The file's text as the UTF-8 bytes the reader reads it as: `plain_text_bytes` (UTF-8,
+    UTF-16, byte-order marks), or a file that is not UTF-8 read as the reader decodes it line
+    by line (a byte that is not UTF-8 read as cp1252: 888 writes cp1252 files too); None for a
+    file the compiled pass leaves alone."""
+    from audit.importers.compiledtext import _BOM, MAX_BYTES, plain_of, plain_text_bytes
 
+    raw = plain_text_bytes(path)
+    if raw is not None:
+        return raw
     try:
         if path.stat().st_size > MAX_BYTES:
             return None
-        raw = path.read_bytes()
+        data = path.read_bytes()
     except OSError:
         return None
-    if len(raw) > MAX_BYTES or _BOM in raw or utf16_encoding(raw[:512]):
+    if len(data) > MAX_BYTES or _BOM in data or utf16_encoding(data[:512]):
         return None
     try:
-        raw.decode("utf-8")
+        data.decode("utf-8")
     except UnicodeDecodeError:
-        return raw.decode("utf-8", errors="poker_audit_cp1252").encode("utf-8")
-    return raw
+        return plain_of(data.decode("utf-8", errors="poker_audit_cp1252").encode("utf-8"))
+    return None  # UTF-8, yet not plain
 
 
 def _read_compiled(path: Path, chunk_hands: int) -> Iterator[Chunk] | None:
     """The chunks of the compiled pass, or None (not a plain file, or no numba here)."""
     from audit.compiled import compile_failures
     from audit.importers import pacific_compiled as pc
-    from audit.importers.compiledtext import read_compiled
+    from audit.importers.compiledtext import read_compiled_text
 
     kernel, text = pc.KERNEL.get(), pc.TEXT.get()
     if kernel is None or text is None:
@@ -861,9 +865,9 @@ def _read_compiled(path: Path, chunk_hands: int) -> Iterator[Chunk] | None:
     if raw is None:
         return None
     try:
-        return read_compiled(path, pc.ROOM, text.lines_of, fmt="pacific",
-                             chunk_hands=chunk_hands, fast=_fast_888, map_hand=_map_888,
-                             hand_id_of=_hand_id_of, raw=raw)
+        return read_compiled_text(raw, path, pc.ROOM, text.lines_of, fmt="pacific",
+                                  chunk_hands=chunk_hands, fast=_fast_888, map_hand=_map_888,
+                                  hand_id_of=_hand_id_of)
     except compile_failures() as exc:
         pc.KERNEL.failed(exc)
         return None

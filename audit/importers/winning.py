@@ -62,6 +62,12 @@ into event columns (`columns.EventColumns`); every other hand (an unnamed player
 unseated name, a line out of place, the newer format) is left to the line parser (`_Old`,
 `_New`), which stays the single source of truth: the fast path makes exactly the events the
 line parser makes of the hands it takes (tests/importers/test_site_fast_paths.py).
+
+**Compiled pass** (`winning_kernel`, `winning_compiled`): a file of the older format's hold'em,
+Omaha and stud hands (plain UTF-8, UTF-16 or with byte-order marks, at most 8 MB) is read whole:
+its common hands straight from its text into event columns by a numba kernel, the others
+by the fast path and the line parser, in the same chunks (tests/importers/
+test_winning_compiled.py). A file of the newer format is read as above.
 """
 
 from __future__ import annotations
@@ -75,6 +81,7 @@ from audit.importers.base import Chunk
 from audit.importers.columns import EventColumns, read_columns
 from audit.importers.fasttext import Amounts, quick_cards
 from audit.importers.sitetext import (
+    CHUNK_HANDS,
     CURRENCY_SYMBOLS,
     HOLE_COUNT,
     STATUS_LINE,
@@ -819,6 +826,16 @@ def _plain_split(text: str, seat_of: dict[str, int]) -> tuple[str, str] | None:
     return (name, text[end:].lstrip(" ")) if name in seat_of else None
 
 
+def _old_game(g: re.Match[str]) -> tuple[str | None, str, bool, int]:
+    """What a `Game ID:` line (`_GAME_ID`) says of the game as the fast paths read it: the
+    variant (None: a game the reader does not know), the table description, whether it is a
+    tournament and the minor units per unit."""
+    variant = _OLD_GAMES.get(" ".join(g.group("game").lower().split()))
+    desc = g.group("desc").strip()
+    tournament = not desc or _TABLE_NUMBER.search(desc) is not None
+    return variant, desc, tournament, 1 if tournament else 100
+
+
 def _fast_old(block: list[tuple[int, str]], file_name: str,  # noqa: C901, PLR0911, PLR0912, PLR0915
               cols: EventColumns) -> bool:
     """The hand of `block` (older format) added to `cols` as `_Old.map` maps it, when it is a
@@ -834,12 +851,9 @@ def _fast_old(block: list[tuple[int, str]], file_name: str,  # noqa: C901, PLR09
     if st is None or g is None:
         return False
     gn = lines[1][0]
-    variant = _OLD_GAMES.get(" ".join(g.group("game").lower().split()))
+    variant, desc, tournament, mpu = _old_game(g)
     if variant not in _FAST_GAMES:
         return False
-    desc = g.group("desc").strip()
-    tournament = not desc or _TABLE_NUMBER.search(desc) is not None
-    mpu = 1 if tournament else 100
     money = _AMOUNTS.of(mpu)
     known_amounts = _AMOUNTS.memo[mpu]  # what `money` remembers: read without a call
     note = ";ts=local time read as UTC (the log names no time zone)"
@@ -1186,6 +1200,15 @@ def _map_winning(block: list[tuple[int, str]], file_name: str) -> SiteHand:
     return _New(block, file_name).map()
 
 
+# A file of fewer hands than this is read by the Python fast path and line parser alone: the
+# compiled pass costs more per file (~0.47 ms for one hand against ~0.42 ms) and less per hand
+# (59 hands: ~0.55 ms against ~0.75 ms for two). So is a file of a few hands with an unnamed
+# player (`Player  has ...`): its hands are the line parser's, the compiled pass a cost.
+COMPILED_MIN_HANDS = 2
+_FEW_HANDS = 4
+_UNNAMED = b"\nPlayer  "
+
+
 class WinningImporter(SiteTextImporter):
     """Winning Poker Network text files (both formats): recognised by `Game started at:
     yyyy/m/d h:m:s` alone on a line, or a `[Game ]Hand #N - <game>(No Limit|Pot Limit|Fixed
@@ -1196,15 +1219,63 @@ class WinningImporter(SiteTextImporter):
     header_line = _HEADER_LINE
     map_hand = staticmethod(_map_winning)
 
+    def __init__(self, chunk_hands: int = CHUNK_HANDS, *, fast: bool = True,
+                 compiled: bool = True, compiled_min_hands: int = COMPILED_MIN_HANDS) -> None:
+        super().__init__(chunk_hands)
+        self.fast = fast
+        self.compiled = compiled
+        self.compiled_min_hands = compiled_min_hands
+
     def hand_id_of(self, header: str) -> str | None:
         return _old_hand_id([(0, header)])
 
     def read(self, path: Path) -> Iterator[Chunk]:
-        """Stream `path` as chunks of about `chunk_hands` whole hands each (the older format's
-        common hands by the fast path, the others by the line parser)."""
+        """Stream `path` as chunks of about `chunk_hands` whole hands each: the older format's
+        common hands by the compiled pass (`winning_kernel`, a file read whole when it is
+        plain UTF-8 or UTF-16) or the Python fast path (`_fast_old`), the others by the line
+        parser."""
+        fast = _fast_winning if self.fast else _no_fast
+        if self.fast and self.compiled:
+            chunks = _read_compiled(path, self.chunk_hands, fast, self.hand_id_of,
+                                    self.compiled_min_hands)
+            if chunks is not None:
+                yield from chunks
+                return
         yield from read_columns(path, header=self.header(), chunk_hands=self.chunk_hands,
-                                fast=_fast_winning, map_hand=_map_winning,
-                                hand_id_of=self.hand_id_of)
+                                fast=fast, map_hand=_map_winning, hand_id_of=self.hand_id_of)
+
+
+# the start of a file of the older format (the kernel's)
+_KERNEL_FILE = re.compile(rb"\s*Game started at: [^\n]*\s*Game ID: ")
+
+
+def _no_fast(block: list[tuple[int, str]], file_name: str, cols: EventColumns) -> bool:
+    return False
+
+
+def _read_compiled(path: Path, chunk_hands: int, fast: Any, hand_id_of: Any,
+                   min_hands: int) -> Iterator[Chunk] | None:
+    """The chunks of the compiled pass, or None (not a plain file, or no numba here)."""
+    from audit.compiled import compile_failures
+    from audit.importers import winning_compiled as wc
+    from audit.importers.compiledtext import plain_text_bytes, read_compiled_text
+
+    kernel, text = wc.KERNEL.get(), wc.TEXT.get()
+    if kernel is None or text is None:
+        return None
+    raw = plain_text_bytes(path)
+    if raw is None or not _KERNEL_FILE.match(raw, 0, 2048):
+        return None  # a file of the newer format, which the kernel does not read
+    hands = raw.count(b"Game started at: ")
+    if hands < min_hands or (hands < _FEW_HANDS and _UNNAMED in raw):
+        return None  # not worth it (`COMPILED_MIN_HANDS`)
+    try:
+        return read_compiled_text(raw, path, wc.ROOM, text.lines_of, fmt="winning",
+                                  chunk_hands=chunk_hands, fast=fast, map_hand=_map_winning,
+                                  hand_id_of=hand_id_of)
+    except compile_failures() as exc:
+        wc.KERNEL.failed(exc)
+        return None
 
 
 IMPORTER = WinningImporter()

@@ -185,7 +185,7 @@ def _declared_profiles(events: pa.Table, first: pa.Array) -> pa.Array:
     game = events.column("game")
     if not any(f.name == "profile" for f in game.type):
         return pa.nulls(len(first), pa.string())
-    return pc.struct_field(game.take(first), "profile").cast(pa.string())
+    return pc.struct_field(game, "profile").take(first).cast(pa.string())  # one field, not all
 
 
 def _before_colon(ids: pa.Array | pa.ChunkedArray) -> pa.Array:

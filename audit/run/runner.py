@@ -18,6 +18,7 @@ from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import Any
 
+import polars as pl
 import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.parquet as pq
@@ -229,29 +230,43 @@ def audit_part(job: PartJob) -> PartStats:
 def _rake_by_unit(events: pa.Table, hands: pa.Table
                   ) -> tuple[Counter[str], Counter[str], Counter[str]]:
     """Hands, rake and hands with rake per money unit (a currency, tournament chips apart):
-    the unit of each hand is on its hand_started event (audit/run/money.py)."""
+    the unit of each hand is on its hand_started event (audit/run/money.py; worked out once
+    per distinct currency and tournament flag, the hands counted per unit at once)."""
     started = events.filter(pc.equal(events.column("kind"), "hand_started"))
     game = started.column("game")
     fields = {f.name for f in game.type} if pa.types.is_struct(game.type) else set()
 
-    def field_of(name: str) -> list[Any]:
+    def field_of(name: str, type_: pa.DataType) -> pa.Array | pa.ChunkedArray:
         if name not in fields:
-            return [None] * started.num_rows
-        values: list[Any] = pc.struct_field(game, name).to_pylist()
-        return values
+            return pa.nulls(started.num_rows, type_)
+        return pc.struct_field(game, name).cast(type_)
 
-    unit = {h: money_unit(c, t) for h, c, t in zip(
-        started.column("hand_id").to_pylist(), field_of("currency"), field_of("tournament"),
-        strict=True)}
+    frame = pl.from_arrow(pa.table({
+        "hand_id": started.column("hand_id").cast(pa.string()),
+        "currency": field_of("currency", pa.string()),
+        "tournament": field_of("tournament", pa.bool_())}))
+    assert isinstance(frame, pl.DataFrame)
+    combos = frame.select("currency", "tournament").unique()
+    combos = combos.with_columns(pl.Series("unit", [
+        money_unit(c, t) for c, t in combos.iter_rows()], dtype=pl.String))
+    # the unit of a hand id is that of its last hand_started row
+    unit = frame.unique("hand_id", keep="last").join(
+        combos, on=["currency", "tournament"], how="left", nulls_equal=True).select(
+        "hand_id", "unit")
+    projected = pl.from_arrow(pa.table({"hand_id": hands.column("hand_id").cast(pa.string()),
+                                        "rake": hands.column("rake").cast(pa.int64())}))
+    assert isinstance(projected, pl.DataFrame)
+    per_unit = projected.join(unit, on="hand_id", how="left", nulls_equal=True).group_by(
+        pl.col("unit").fill_null(PLAY_CHIPS)).agg(
+        pl.len().alias("hands"), pl.col("rake").fill_null(0).sum().alias("rake"),
+        (pl.col("rake").fill_null(0) != 0).sum().alias("raked"))
     n: Counter[str] = Counter()
     rake: Counter[str] = Counter()
     raked: Counter[str] = Counter()
-    for hand_id, r in zip(hands.column("hand_id").to_pylist(), hands.column("rake").to_pylist(),
-                          strict=True):
-        u = unit.get(hand_id, PLAY_CHIPS)
-        n[u] += 1
-        rake[u] += r or 0
-        raked[u] += 1 if r else 0
+    for u, count, total, with_rake in per_unit.iter_rows():
+        n[u] += count
+        rake[u] += total
+        raked[u] += with_rake
     return n, rake, raked
 
 

@@ -26,8 +26,10 @@ winner only when the log proves nobody required it (a `kill_voluntary` post is n
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
+from typing import Any
 
 import polars as pl
 import pyarrow as pa
@@ -49,7 +51,7 @@ from audit.rules.settings import Settings
 _KILL_POSTS = ("kill", "kill_voluntary")
 _VOLUNTARY = ("bet", "raise", "call", "complete")
 _PUT_IN = ("post", *_VOLUNTARY)
-_ORDER = ["table_id", "ts", "number", "hand_id"]
+_ORDER = ["table_id", "ts", "number", "hand"]  # as audit/sequence/table.py orders deals
 
 
 class Leg(StrEnum):
@@ -141,78 +143,88 @@ def _house_mentions_kill(events: pa.Table) -> bool:
     return bool(pc.any(pc.match_substring(pc.fill_null(house, ""), "kill.required")).as_py())
 
 
-def kill_deals(events: pa.Table, hands: pl.DataFrame, cash: Settings,
-               tournament: Settings | None) -> dict[str, KillDeal]:
-    """The deals of `hands` (table_sequence's button-game hands) that a kill rule can concern:
-    those of a required-kill game and those with a kill posted. Empty, and cheap, when no hand
-    of the file is in a kill game and none was killed."""
+def kill_deals(events: pa.Table, keys: pa.Array, hands: pl.DataFrame, cash: Settings,
+               tournament: Settings | None) -> dict[int, KillDeal]:
+    """The deals of `hands` (table_sequence's button-game hands, keyed by `hand`: `keys` has
+    each row's, audit/sequence/hand_keys.py) that a kill rule can concern, by hand key: those
+    of a required-kill game and those of a table where a kill was posted. Empty, and cheap,
+    when no hand of the file is in a kill game and none was killed."""
     wanted_by_profile = bool(cash.values.get("kill.required")) or bool(
         tournament is not None and tournament.values.get("kill.required"))
-    killed = pc.and_(pc.equal(events.column("kind"), "post"),
-                     pc.is_in(events.column("detail"), pa.array(_KILL_POSTS)))
+    kind, detail = events.column("kind"), events.column("detail")
+    killed = pc.is_in(detail, pa.array(_KILL_POSTS))  # a kill post: only posts say so
+    if pc.any(killed).as_py():
+        killed = pc.and_(pc.equal(kind, "post"), killed)
     if not (wanted_by_profile or pc.any(killed).as_py() or _house_mentions_kill(events)):
         return {}
-    started = events.filter(pc.equal(events.column("kind"), "hand_started"))
-    game = started.column("game")
+    started = pc.equal(kind, "hand_started")
+    game = events.column("game")
     games = pl.from_arrow(pa.table({
-        "hand_id": started.column("hand_id"),
+        "hand": keys,
         "variant": pc.struct_field(game, "variant"),
         "structure": pc.struct_field(game, "structure"),
         "big_blind": pc.struct_field(game, "big_blind"),
         "small_bet": pc.struct_field(game, "small_bet"),
         "big_bet": pc.struct_field(game, "big_bet"),
         "house": pc.struct_field(game, "house_overrides"),
-    }))
+    }).filter(started))
     assert isinstance(games, pl.DataFrame)
-    games = games.unique("hand_id", keep="first").join(
-        hands.select("hand_id", "table_id", pl.col("tournament").fill_null(False)),
-        on="hand_id", how="inner")
+    games = games.unique("hand", keep="first", maintain_order=True).join(
+        hands.select("hand", "hand_id", "table_id", pl.col("tournament").fill_null(False)),
+        on="hand", how="inner", maintain_order="left")
     cache: dict[tuple[bool, str], Settings] = {}
+    # a hand without house overrides plays its profile's kill rule; the others their house's
+    plain = {is_t: bool(_settings(cash, tournament, is_t, None, cache).values.get(
+        "kill.required")) for is_t in (False, True)}
+    housed = games.filter(pl.col("house").is_not_null() & (pl.col("house") != ""))
     required = {h: bool(_settings(cash, tournament, t, house, cache).values.get("kill.required"))
-                for h, t, house in games.select("hand_id", "tournament", "house").iter_rows()}
-    ev = pl.from_arrow(events.select(["hand_id", "seq", "kind", "seat", "player", "amount",
-                                      "detail"]))
-    assert isinstance(ev, pl.DataFrame)
-    kill_hands = set(ev.filter((pl.col("kind") == "post")
-                               & pl.col("detail").is_in(list(_KILL_POSTS)))
-                     .get_column("hand_id").to_list())
+                for h, t, house in housed.select("hand", "tournament", "house").iter_rows()}
+    kill_hands = pc.unique(pc.filter(keys, killed))
     # a killed pot concerns the deal after it too (KILL-NEW-PLAYER), in any game
-    kill_tables = set(games.filter(pl.col("hand_id").is_in(list(kill_hands)))
-                      .get_column("table_id").to_list())
-    chosen = [h for (h, r), table in zip(required.items(), games.get_column("table_id"),
-                                         strict=True) if r or table in kill_tables]
-    if not chosen:
+    kill_tables = games.filter(pl.col("hand").is_in(kill_hands.to_pylist())).get_column(
+        "table_id").unique()
+    by_profile = pl.when(pl.col("tournament")).then(plain[True]).otherwise(plain[False])
+    games = games.filter(pl.col("table_id").is_in(kill_tables.to_list())
+                         | pl.col("hand").is_in([h for h, r in required.items() if r])
+                         | (~pl.col("hand").is_in(list(required)) & by_profile))
+    if games.is_empty():
         return {}
-    games = games.filter(pl.col("hand_id").is_in(chosen))
-    ev = ev.filter(pl.col("hand_id").is_in(chosen))
-    seated: dict[str, dict[str, tuple[int, bool]]] = {}
+    chosen = games.get_column("hand").to_list()
+    required.update({h: plain[t] for h, t in games.select("hand", "tournament").iter_rows()
+                     if h not in required})
+    # the rows of the chosen deals only, before they become a frame
+    ev = pl.from_arrow(events.select(["seq", "kind", "seat", "player", "amount", "detail"])
+                       .append_column("hand", keys)
+                       .filter(pc.is_in(keys, pa.array(chosen, pa.int64()))))
+    assert isinstance(ev, pl.DataFrame)
+    seated: dict[int, dict[str, tuple[int, bool]]] = {}
     for h, seat, player, detail in ev.filter(
             (pl.col("kind") == "seat") & pl.col("player").is_not_null()
-            & pl.col("seat").is_not_null()).select("hand_id", "seat", "player",
+            & pl.col("seat").is_not_null()).select("hand", "seat", "player",
                                                    "detail").iter_rows():
         seated.setdefault(h, {})[player] = (seat, detail != "sitting_out")
-    kills: dict[str, list[tuple[int, int, str, int, str]]] = {}
+    kills: dict[int, list[tuple[int, int, str, int, str]]] = {}
     for h, seq, seat, player, amount, detail in ev.filter(
             (pl.col("kind") == "post") & pl.col("detail").is_in(list(_KILL_POSTS))).select(
-            "hand_id", "seq", "seat", "player", "amount", "detail").sort(
-            "hand_id", "seq").iter_rows():
+            "hand", "seq", "seat", "player", "amount", "detail").sort(
+            "hand", "seq").iter_rows():
         kills.setdefault(h, []).append((seq, seat or 0, player or "", amount or 0, detail))
     money = _money(ev)
-    showdowns = set(ev.filter(pl.col("kind") == "show").group_by("hand_id").agg(
+    showdowns = set(ev.filter(pl.col("kind") == "show").group_by("hand").agg(
         pl.col("seat").n_unique().alias("shown")).filter(pl.col("shown") >= 2)
-        .get_column("hand_id").to_list())
+        .get_column("hand").to_list())
     unrecorded = set(ev.filter((pl.col("kind") == "hand_ended") & pl.col("detail").fill_null("")
                                .str.contains("winnings=(unrecorded|absent)"))
-                     .get_column("hand_id").to_list())
-    out: dict[str, KillDeal] = {}
-    for h, table_id, variant, structure, bb, small, big, house, is_t in games.select(
-            "hand_id", "table_id", "variant", "structure", "big_blind", "small_bet", "big_bet",
-            "house", "tournament").iter_rows():
+                     .get_column("hand").to_list())
+    out: dict[int, KillDeal] = {}
+    for h, hand_id, table_id, variant, structure, bb, small, big, house, is_t in games.select(
+            "hand", "hand_id", "table_id", "variant", "structure", "big_blind", "small_bet",
+            "big_bet", "house", "tournament").iter_rows():
         small_bet = int(small or bb or 0)
         big_bet = int(big or 2 * small_bet)
         winners, from_others, pot = money.get(h, (None, 0, 0))
         out[h] = KillDeal(
-            hand_id=h, table_id=table_id, game=(variant, structure, small_bet, big_bet),
+            hand_id=hand_id, table_id=table_id, game=(variant, structure, small_bet, big_bet),
             required=required[h], hilo="hilo" in (variant or ""),
             fixed_limit=structure == "fixed_limit", small_bet=small_bet, big_bet=big_bet,
             settings=_settings(cash, tournament, is_t, house, cache),
@@ -222,11 +234,11 @@ def kill_deals(events: pa.Table, hands: pl.DataFrame, cash: Settings,
     return out
 
 
-def _money(ev: pl.DataFrame) -> dict[str, tuple[tuple[str, ...] | None, int, int]]:
+def _money(ev: pl.DataFrame) -> dict[int, tuple[tuple[str, ...] | None, int, int]]:
     """Per hand: (the players who took chips from the pot, or None when no award is logged;
     what a sole winner won of the others' bets beyond their forced posts; the pot)."""
     moved = ev.filter(pl.col("player").is_not_null() & pl.col("kind").is_in(
-        [*_PUT_IN, "award"])).group_by("hand_id", "player").agg(
+        [*_PUT_IN, "award"])).group_by("hand", "player").agg(
         pl.col("amount").filter(pl.col("kind").is_in(list(_PUT_IN))).sum().alias("put_in"),
         pl.col("amount").filter(pl.col("kind").is_in(list(_VOLUNTARY))).sum().alias("bets"),
         pl.col("amount").filter((pl.col("kind") == "award")
@@ -235,7 +247,7 @@ def _money(ev: pl.DataFrame) -> dict[str, tuple[tuple[str, ...] | None, int, int
                                 & (pl.col("detail") == "uncalled")).sum().alias("back"),
     ).fill_null(0)
     # when the log records no uncalled excess, it went back to the top bettor untold
-    per_hand = moved.group_by("hand_id").agg(
+    per_hand = moved.group_by("hand").agg(
         pl.col("player").filter(pl.col("won") > 0).sort().alias("winners"),
         pl.col("back").sum().alias("back_logged"),
         pl.col("put_in").sum().alias("put_total"),
@@ -247,32 +259,38 @@ def _money(ev: pl.DataFrame) -> dict[str, tuple[tuple[str, ...] | None, int, int
         pl.when(pl.col("back_logged") > 0).then(0).otherwise(pl.col("top") - pl.col("second"))
         .alias("excess"))
     sole = per_hand.filter(pl.col("winners").list.len() == 1).select(
-        "hand_id", pl.col("winners").list.first().alias("winner"), "top_player", "excess")
-    from_others = moved.join(sole, on="hand_id", how="inner").filter(
-        pl.col("player") != pl.col("winner")).group_by("hand_id").agg(
+        "hand", pl.col("winners").list.first().alias("winner"), "top_player", "excess")
+    from_others = moved.join(sole, on="hand", how="inner").filter(
+        pl.col("player") != pl.col("winner")).group_by("hand").agg(
         (pl.col("bets") - pl.col("back")
          - pl.when(pl.col("player") == pl.col("top_player")).then(pl.col("excess"))
          .otherwise(0)).clip(lower_bound=0).sum().alias("from_others"))
-    table = per_hand.join(from_others, on="hand_id", how="left").select(
-        "hand_id", "winners", pl.col("from_others").fill_null(0),
+    table = per_hand.join(from_others, on="hand", how="left").select(
+        "hand", "winners", pl.col("from_others").fill_null(0),
         pl.col("put_total") - pl.col("back_logged") - pl.col("excess"))
     return {h: (tuple(winners) or None, from_o, pot)
             for h, winners, from_o, pot in table.iter_rows()}
 
 
-def kill_sequence_findings(deals: dict[str, KillDeal], hands: pl.DataFrame,
+def kill_sequence_findings(deals: Mapping[Any, KillDeal], hands: pl.DataFrame,
                            pairs: pl.DataFrame) -> list[Finding]:
-    """The session-level kill findings of every table, deal by deal in table order."""
+    """The session-level kill findings of every table, deal by deal in table order: `hands`
+    has each hand's `table_id`, `ts`, `number` and key (`hand`, sorting as its id does),
+    `pairs` the (prev, hand) keys of the proven consecutive deals and `deals` the kill deals
+    by key."""
     if not deals:
         return []
     proven = set(pairs.rows())
     out: list[Finding] = []
     state: dict[str, _Table] = {}
-    for table_id, hand_id in hands.sort(_ORDER, nulls_last=True).select(
-            "table_id", "hand_id").iter_rows():
+    # a table without a kill deal forgets at every deal and finds nothing: not followed
+    tables = list({d.table_id for d in deals.values()})
+    prev_key: dict[str, Any] = {}
+    for table_id, key in hands.filter(pl.col("table_id").is_in(tables)).sort(
+            _ORDER, nulls_last=True).select("table_id", "hand").iter_rows():
         t = state.setdefault(table_id, _Table())
-        deal = deals.get(hand_id)
-        if deal is None or t.prev is None or (t.prev.hand_id, hand_id) not in proven \
+        deal = deals.get(key)
+        if deal is None or t.prev is None or (prev_key[table_id], key) not in proven \
                 or t.prev.game != deal.game:
             t.forget()  # not a deal that follows a known one of the same game
         if deal is None:
@@ -280,6 +298,7 @@ def kill_sequence_findings(deals: dict[str, KillDeal], hands: pl.DataFrame,
         if t.prev is not None:
             out.extend(_check(t, deal))
         _advance(t, deal)
+        prev_key[table_id] = key
     return out
 
 
@@ -498,8 +517,10 @@ _KEPT: dict[Leg, tuple[str, str]] = {
 }
 
 
-def kill_findings(events: pa.Table, hands: pl.DataFrame, pairs: pl.DataFrame, cash: Settings,
-                  tournament: Settings | None) -> list[Finding]:
-    """Every session-level kill finding of one event file (see the module docstring)."""
-    return kill_sequence_findings(kill_deals(events, hands, cash, tournament), hands, pairs)
+def kill_findings(events: pa.Table, keys: pa.Array, hands: pl.DataFrame, pairs: pl.DataFrame,
+                  cash: Settings, tournament: Settings | None) -> list[Finding]:
+    """Every session-level kill finding of one event file (see the module docstring); `keys`
+    has each row's hand key, `hands` and `pairs` are audit/sequence/table.py's."""
+    return kill_sequence_findings(kill_deals(events, keys, hands, cash, tournament), hands,
+                                  pairs)
 

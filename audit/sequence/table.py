@@ -21,6 +21,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+import numpy as np
 import polars as pl
 import pyarrow as pa
 import pyarrow.compute as pc
@@ -28,10 +29,12 @@ import pyarrow.compute as pc
 from audit.rules.findings import Finding, finding
 from audit.rules.ids import BLIND_MISSED_UNPOSTED, BUTTON_MOVE
 from audit.rules.settings import Settings
+from audit.sequence.hand_keys import hand_keys
 from audit.sequence.kill import kill_findings
 
 _PUT_IN = ["post", "bet", "raise", "call", "complete"]
 _KINDS = [*_PUT_IN, "hand_started", "hand_ended", "seat", "award", "fold"]
+_CODE = {kind: code for code, kind in enumerate(_KINDS)}
 _SEAT = re.compile(r"\{seat (\d+)\}")
 
 
@@ -46,66 +49,93 @@ class Deal:
     dealt: tuple[int, ...]
 
 
-def _frames(events: pa.Table) -> tuple[pl.DataFrame, pl.DataFrame]:
-    """(one row per button-game hand with a table, one row per seated player of those hands)."""
-    ev = pl.from_arrow(events.select(["hand_id", "ts", "table_id", "kind", "seat", "player",
-                                      "amount", "detail"])).filter(pl.col("kind").is_in(_KINDS))
-    game = events.column("game")
+def _frames(events: pa.Table, keys: pa.Array) -> tuple[pl.DataFrame, pl.DataFrame]:
+    """(one row per button-game hand with a table, one row per seated player of those hands),
+    keyed by `hand`, the hand's integer key (`keys`, per row: audit/sequence/hand_keys.py);
+    `hand_id` is on the hands frame only."""
+    kind, game = events.column("kind"), events.column("game")
+    started = pc.equal(kind, "hand_started")
+    first = pl.from_arrow(pa.table({
+        "hand": keys, "hand_id": events.column("hand_id"), "ts": events.column("ts"),
+        "table_id": events.column("table_id"), "detail": events.column("detail")})
+        .filter(started))
     buttons = pl.from_arrow(pa.table({
-        "hand_id": events.column("hand_id"),
+        "hand": keys,
         "button": pc.struct_field(game, "button_seat"),
         "tournament": pc.struct_field(game, "tournament"),
         "bring_in": pc.struct_field(game, "bring_in"),
-    }))
-    assert isinstance(ev, pl.DataFrame) and isinstance(buttons, pl.DataFrame)
+    }).filter(pc.is_valid(pc.struct_field(game, "button_seat"))))
+    assert isinstance(first, pl.DataFrame) and isinstance(buttons, pl.DataFrame)
     flags = pl.col("detail").fill_null("")
-    hands = ev.filter(pl.col("kind") == "hand_started").select(
-        "hand_id", "ts", "table_id",
+    hands = first.select(
+        "hand", "hand_id", "ts", "table_id",
         (~flags.str.contains("seats=renumbered|cancelled=true")).alias("comparable"),
         flags.str.contains("refunds=implicit").alias("refunds_implicit"),
         pl.col("hand_id").str.extract_all(r"\d+").list.last().cast(pl.Int64, strict=False)
         .fill_null(0).alias("number"),
-    ).join(buttons.filter(pl.col("button").is_not_null()).unique("hand_id", keep="first"),
-           on="hand_id", how="inner").filter(
+    ).join(buttons.unique("hand", keep="first", maintain_order=True), on="hand",
+           how="inner", maintain_order="left").filter(
         pl.col("table_id").is_not_null() & (pl.col("bring_in").fill_null(0) == 0))
-    per_hand = ev.group_by("hand_id").agg(
-        ((pl.col("kind") == "hand_ended")
-         & flags.str.contains("winnings=(unrecorded|absent)")).any().alias("unrecorded"),
-        ((pl.col("kind") == "award") & (pl.col("detail") == "uncalled")).any()
-        .alias("uncalled_logged"),
-        pl.col("seat").filter((pl.col("kind") == "post") & (pl.col("detail") == "big_blind"))
-        .first().fill_null(0).alias("big_blind_seat"),
-    )
-    hands = hands.join(per_hand, on="hand_id", how="left")
-    seated = ev.filter((pl.col("kind") == "seat") & pl.col("player").is_not_null()
-                       & pl.col("seat").is_not_null()).select(
-        "hand_id", "seat", "player", pl.col("amount").alias("start"),
-        (flags != "sitting_out").alias("dealt"))
-    moves = ev.filter(pl.col("seat").is_not_null()).group_by("hand_id", "seat").agg(
-        pl.col("amount").filter(pl.col("kind").is_in(_PUT_IN)).sum().alias("put_in"),
-        pl.col("amount").filter(pl.col("kind") == "award").sum().alias("awards"),
-        (pl.col("kind") == "fold").any().alias("folded"),
-        (pl.col("kind") == "post").any().alias("posted"),
-    )
-    seats = seated.join(moves, on=["hand_id", "seat"], how="left").with_columns(
+    # only the rows of those hands count below: the others are no button-game hands
+    wanted = np.zeros(len(keys) + 1, dtype=bool)
+    wanted[hands.get_column("hand").to_numpy()] = True
+    in_hands = pa.array(wanted[pc.fill_null(keys, len(keys)).to_numpy()])  # null: no hand
+    code = pc.index_in(kind, pa.array(_KINDS))  # the kinds below as their index in _KINDS
+    ev = pl.from_arrow(pa.table({
+        "hand": keys, "kind": pc.cast(code, pa.int8()), "seat": events.column("seat"),
+        "amount": events.column("amount"), "detail": events.column("detail"),
+    }).filter(pc.and_(in_hands, pc.is_valid(code))))
+    seat_rows = pc.and_(pc.and_(in_hands, pc.equal(code, _CODE["seat"])), pc.and_(
+        pc.is_valid(events.column("player")), pc.is_valid(events.column("seat"))))
+    seated = pl.from_arrow(pa.table({
+        "hand": keys, "seat": events.column("seat"), "player": events.column("player"),
+        "start": events.column("amount"), "detail": events.column("detail"),
+    }).filter(seat_rows))
+    assert isinstance(ev, pl.DataFrame) and isinstance(seated, pl.DataFrame)
+    seated = seated.select("hand", "seat", "player", "start",
+                           (flags != "sitting_out").alias("dealt"))
+    k = pl.col("kind")
+    per_hand = ev.with_columns(
+        ((k == _CODE["hand_ended"]) & flags.str.contains("winnings=(unrecorded|absent)"))
+        .alias("unrecorded"),
+        ((k == _CODE["award"]) & (pl.col("detail") == "uncalled")).alias("uncalled_logged"),
+        ((k == _CODE["post"]) & (pl.col("detail") == "big_blind")).fill_null(False)
+        .alias("big"),
+    ).group_by("hand").agg(
+        pl.col("unrecorded").any(), pl.col("uncalled_logged").any(),
+        pl.col("seat").filter(pl.col("big")).first().fill_null(0).alias("big_blind_seat"))
+    hands = hands.join(per_hand, on="hand", how="left", maintain_order="left")
+    amount = pl.col("amount")
+    moves = ev.filter(pl.col("seat").is_not_null()).select(
+        "hand", "seat",
+        pl.when(k.is_in([_CODE[c] for c in _PUT_IN])).then(amount).otherwise(0)
+        .alias("put_in"),
+        pl.when(k == _CODE["award"]).then(amount).otherwise(0).alias("awards"),
+        (k == _CODE["fold"]).alias("folded"), (k == _CODE["post"]).alias("posted"),
+    ).group_by("hand", "seat").agg(
+        pl.col("put_in").sum(), pl.col("awards").sum(), pl.col("folded").any(),
+        pl.col("posted").any())
+    seats = seated.join(moves, on=["hand", "seat"], how="left",
+                        maintain_order="left").with_columns(
         pl.col("put_in").fill_null(0), pl.col("awards").fill_null(0),
         pl.col("folded").fill_null(False), pl.col("posted").fill_null(False))
     # the uncalled excess: the top contribution above the second, back to its owner
-    top = seats.sort(["hand_id", "put_in", "seat"], descending=[False, True, False]).group_by(
-        "hand_id", maintain_order=True).agg(
+    top = seats.sort(["hand", "put_in", "seat"], descending=[False, True, False]).group_by(
+        "hand", maintain_order=True).agg(
         pl.col("seat").first().alias("refund_seat"),
         (pl.col("put_in").first() - pl.col("put_in").slice(1, 1).first().fill_null(0))
         .alias("refund"))
-    seats = seats.join(hands.select("hand_id", "unrecorded", "uncalled_logged",
-                                    "refunds_implicit"), on="hand_id", how="inner").join(
-        top, on="hand_id", how="left")
+    seats = seats.join(hands.select("hand", "unrecorded", "uncalled_logged",
+                                    "refunds_implicit"), on="hand", how="inner",
+                       maintain_order="left").join(top, on="hand", how="left",
+                                                   maintain_order="left")
     base = pl.col("start") - pl.col("put_in") + pl.col("awards")
     known = pl.col("start").is_not_null() & (
         ~pl.col("unrecorded").fill_null(False) | pl.col("folded") | ~pl.col("dealt"))
     implicit = pl.col("refunds_implicit") & ~pl.col("uncalled_logged").fill_null(False) & (
         pl.col("seat") == pl.col("refund_seat"))
     seats = seats.select(
-        "hand_id", "seat", "player", "start", "dealt", "posted",
+        "hand", "seat", "player", "start", "dealt", "posted",
         pl.when(known).then(base).alias("finish"),
         pl.when(known & implicit).then(base + pl.col("refund")).alias("finish_with_refund"))
     return hands, seats
@@ -117,30 +147,41 @@ def consecutive_pairs(events: pa.Table) -> pl.DataFrame:
     and at least two players are."""
     if events.num_rows == 0:
         return pl.DataFrame(schema={"prev_id": pl.String, "hand_id": pl.String})
-    return _pairs(*_frames(events))
+    hands, seats = _frames(events, hand_keys(events))
+    ids = hands.select("hand", "hand_id").unique("hand", keep="first")
+    return _pairs(hands, seats).join(
+        ids.rename({"hand": "prev", "hand_id": "prev_id"}), on="prev", how="left",
+        maintain_order="left").join(ids, on="hand", how="left", maintain_order="left").select(
+        "prev_id", "hand_id")
+
+
+# the order of a table's deals: by time, then by the number in the hand id, then by the id
+# (its key sorts as the id does)
+_ORDER = ["table_id", "ts", "number", "hand"]
 
 
 def _pairs(hands: pl.DataFrame, seats: pl.DataFrame) -> pl.DataFrame:
-    ordered = hands.sort(["table_id", "ts", "number", "hand_id"], nulls_last=True)
+    """(prev, hand): the keys of the proven consecutive deals, in the table order."""
+    ordered = hands.sort(_ORDER, nulls_last=True)
     pairs = ordered.with_columns(
-        pl.col("hand_id").shift(1).over("table_id").alias("prev_id"),
+        pl.col("hand").shift(1).over("table_id").alias("prev"),
         pl.col("comparable").shift(1).over("table_id").alias("prev_comparable"),
-    ).filter(pl.col("prev_id").is_not_null() & pl.col("comparable")
+    ).filter(pl.col("prev").is_not_null() & pl.col("comparable")
              & pl.col("prev_comparable"))
-    now = seats.join(pairs.select("hand_id", "prev_id"), on="hand_id", how="inner")
-    before = seats.select(pl.col("hand_id").alias("prev_id"), "player",
+    now = seats.join(pairs.select("hand", "prev"), on="hand", how="inner")
+    before = seats.select(pl.col("hand").alias("prev"), "player",
                           pl.col("seat").alias("prev_seat"), pl.col("finish").alias("ended"),
                           pl.col("finish_with_refund").alias("ended_with_refund"))
-    common = now.join(before, on=["prev_id", "player"], how="inner").with_columns(
+    common = now.join(before, on=["prev", "player"], how="inner").with_columns(
         ((pl.col("seat") == pl.col("prev_seat")) & pl.col("ended").is_not_null()
          & ((pl.col("start") == pl.col("ended"))
             | (pl.col("start") == pl.col("ended_with_refund")).fill_null(False)))
         .fill_null(False).alias("ok"))
-    proven = common.group_by("hand_id").agg(
+    proven = common.group_by("hand").agg(
         pl.len().alias("common"), pl.col("ok").all().alias("ok")).filter(
         (pl.col("common") >= 2) & pl.col("ok"))
-    return pairs.join(proven.select("hand_id"), on="hand_id", how="semi").select(
-        "prev_id", "hand_id")
+    return pairs.join(proven.select("hand"), on="hand", how="semi", maintain_order="left"
+                      ).select("prev", "hand")
 
 
 def _next_clockwise(seat: int, dealt: Sequence[int]) -> int:
@@ -197,24 +238,23 @@ def _missed_big_blinds(hands: pl.DataFrame, seats: pl.DataFrame, pairs: pl.DataF
     sat_out = seats.filter(~pl.col("dealt"))
     if sat_out.is_empty():
         return []
-    watched = set(sat_out.get_column("player").to_list())
-    rows = seats.filter(pl.col("player").is_in(list(watched))).select(
-        "hand_id", "player", "seat", "dealt", "posted").rows()
-    at: dict[str, dict[str, tuple[int, bool, bool]]] = {}
-    for hand_id, player, seat, dealt, posted in rows:
-        at.setdefault(hand_id, {})[player] = (seat, dealt, posted)
+    followed = _blind_runs(hands, sat_out, pairs)
+    watched = sat_out.get_column("player").unique()
+    rows = seats.filter(pl.col("player").is_in(watched.implode())
+                        & pl.col("hand").is_in(followed.get_column("hand").implode())).select(
+        "hand", "player", "seat", "dealt", "posted").rows()
+    at: dict[int, dict[str, tuple[int, bool, bool]]] = {}
+    for hand, player, seat, dealt, posted in rows:
+        at.setdefault(hand, {})[player] = (seat, dealt, posted)
     proven = set(pairs.rows())
     out: list[Finding] = []
     owed: dict[str, str] = {}  # player -> the deal whose big blind he missed
     played: set[str] = set()
-    prev: tuple[str, str, int] | None = None
-    for table_id, hand_id, big_blind, is_tournament in hands.sort(
-            ["table_id", "ts", "number", "hand_id"], nulls_last=True).select(
-            "table_id", "hand_id", "big_blind_seat",
-            pl.col("tournament").fill_null(False)).iter_rows():
-        here = at.get(hand_id, {})
+    prev: tuple[str, int, int] | None = None
+    for table_id, hand, hand_id, big_blind, is_tournament in followed.iter_rows():
+        here = at.get(hand, {})
         st = tournament if (is_tournament and tournament is not None) else cash
-        if prev is None or (prev[1], hand_id) not in proven or is_tournament:
+        if prev is None or (prev[1], hand) not in proven or is_tournament:
             owed.clear()
             played.clear()
         for player in list(owed):
@@ -237,8 +277,32 @@ def _missed_big_blinds(hands: pl.DataFrame, seats: pl.DataFrame, pairs: pl.DataF
                 if not dealt and player in played and _between(prev[2], seat, big_blind):
                     owed.setdefault(player, hand_id)
         played.update(p for p, (_s, dealt, _p) in here.items() if dealt)
-        prev = (table_id, hand_id, big_blind)
+        prev = (table_id, hand, big_blind)
     return out
+
+
+def _blind_runs(hands: pl.DataFrame, sat_out: pl.DataFrame, pairs: pl.DataFrame
+                ) -> pl.DataFrame:
+    """The deals _missed_big_blinds must follow, in table order: the runs of proven
+    consecutive cash deals (a gap or a tournament deal forgets what was owed and starts a
+    run) in which the big blind passed someone sitting out, from the seat before him to a
+    seat after him. In any other run nobody comes to owe a blind."""
+    ordered = hands.sort(_ORDER, nulls_last=True).select(
+        "table_id", "hand", "hand_id", "big_blind_seat", pl.col("tournament").fill_null(False))
+    bb = pl.col("big_blind_seat").fill_null(0).cast(pl.Int64)
+    runs = ordered.with_columns(pl.col("hand").shift(1).alias("prev"),
+                                bb.shift(1).alias("prev_bb"), bb.alias("bb")).join(
+        pairs.with_columns(pl.lit(True).alias("proven")), on=["prev", "hand"], how="left",
+        maintain_order="left").with_columns(
+        (~pl.col("proven").fill_null(False) | pl.col("tournament")).cum_sum().alias("run"))
+    seat, after, before = pl.col("seat").cast(pl.Int64), pl.col("prev_bb"), pl.col("bb")
+    passed = runs.filter(pl.col("proven").fill_null(False) & ~pl.col("tournament")
+                         & (after != 0) & (before != 0)).join(
+        sat_out.select("hand", "seat"), on="hand", how="inner").filter(
+        ((seat - after) % 256 + 256) % 256 > 0,
+        ((seat - after) % 256 + 256) % 256 < ((before - after) % 256 + 256) % 256)
+    return runs.filter(pl.col("run").is_in(passed.get_column("run").unique().implode())
+                       ).select("table_id", "hand", "hand_id", "big_blind_seat", "tournament")
 
 
 def _name_seats(text: str, players: dict[int, str]) -> str:
@@ -256,42 +320,78 @@ def table_sequence_findings(events: pa.Table, cash: Settings,
     work)."""
     if events.num_rows == 0:
         return []
-    hands, seats = _frames(events)
+    keys = hand_keys(events)
+    hands, seats = _frames(events, keys)
     pairs = _pairs(hands, seats)
     if pairs.is_empty():
         return []
     out = _button_moves(hands, seats, pairs, cash, tournament)
     out.extend(_missed_big_blinds(hands, seats, pairs, cash, tournament))
-    out.extend(kill_findings(events, hands, pairs, cash, tournament))
+    out.extend(kill_findings(events, keys, hands, pairs, cash, tournament))
     return out
 
 
 def _button_moves(hands: pl.DataFrame, seats: pl.DataFrame, pairs: pl.DataFrame,
                   cash: Settings, tournament: Settings | None) -> list[Finding]:
-    dealt = seats.filter(pl.col("dealt")).group_by("hand_id").agg(
+    dealt = seats.filter(pl.col("dealt")).group_by("hand").agg(
         pl.col("seat").sort().alias("dealt"))
-    deals = {h: Deal(hand_id=h, button=btn, big_blind_seat=bb, dealt=tuple(d or ()))
-             for h, btn, bb, d in hands.join(dealt, on="hand_id", how="left").select(
-                 "hand_id", "button", "big_blind_seat", "dealt").iter_rows()}
-    tournaments = dict(hands.select("hand_id", pl.col("tournament").fill_null(False))
-                       .iter_rows())
+    per_hand = hands.select("hand", "hand_id", "button", "big_blind_seat",
+                            pl.col("tournament").fill_null(False)).join(
+        dealt, on="hand", how="left", maintain_order="left")
+    if per_hand.get_column("hand").n_unique() == per_hand.height:
+        pairs = _button_questions(pairs, per_hand, cash, tournament)
+    deals = {h: Deal(hand_id=hand_id, button=btn, big_blind_seat=bb, dealt=tuple(d or ()))
+             for h, hand_id, btn, bb, d in per_hand.filter(
+                 pl.col("hand").is_in(pairs.get_column("prev").implode())
+                 | pl.col("hand").is_in(pairs.get_column("hand").implode())).select(
+                 "hand", "hand_id", "button", "big_blind_seat", "dealt").iter_rows()}
+    tournaments = dict(per_hand.select("hand", "tournament").iter_rows())
     out: list[Finding] = []
-    for prev_id, hand_id in pairs.iter_rows():
-        st = tournament if (tournaments[hand_id] and tournament is not None) else cash
+    for prev, hand in pairs.iter_rows():
+        st = tournament if (tournaments[hand] and tournament is not None) else cash
         if BUTTON_MOVE in st.disabled:
             continue
-        a, b = deals[prev_id], deals[hand_id]
+        a, b = deals[prev], deals[hand]
         why = check_button(a, b, st.button_method)
         if why is None:
             continue
-        players = dict(seats.filter(pl.col("hand_id") == hand_id).select("seat", "player")
+        players = dict(seats.filter(pl.col("hand") == hand).select("seat", "player")
                        .iter_rows())
         why = _name_seats(why, players)
         out.append(finding(
-            BUTTON_MOVE, hand_id=hand_id, seq=0, seat=b.button,
+            BUTTON_MOVE, hand_id=b.hand_id, seq=0, seat=b.button,
             player=players.get(b.button), severity=st.severity.get(BUTTON_MOVE),
             actual=b.button,
             message=f"The button is on seat {b.button} in this hand, after seat {a.button} in "
-                    f"the previous deal at this table ({prev_id}): {why}. Each round every "
+                    f"the previous deal at this table ({a.hand_id}): {why}. Each round every "
                     "player must get the button once."))
     return out
+
+
+def _button_questions(pairs: pl.DataFrame, per_hand: pl.DataFrame, cash: Settings,
+                      tournament: Settings | None) -> pl.DataFrame:
+    """The pairs whose button check_button must judge (in their order): not those it passes
+    at sight, where fewer than two are dealt in, or where neither deal is heads-up and a
+    moving button (the profile allows one) went to the next player clockwise, nor those
+    whose profile does not check BUTTON-MOVE."""
+    def allows(st: Settings) -> tuple[bool, bool]:  # (checked, a moving button is allowed)
+        return BUTTON_MOVE not in st.disabled, st.button_method != "dead"
+
+    cash_rule, tournament_rule = allows(cash), allows(tournament or cash)
+    b = per_hand.select("hand", "button", "tournament", "dealt")
+    a = per_hand.select(pl.col("hand").alias("prev"), pl.col("button").alias("prev_button"),
+                        pl.col("dealt").alias("prev_dealt"))
+    both = pairs.with_row_index("pair").join(b, on="hand", how="left", maintain_order="left"
+                                             ).join(a, on="prev", how="left",
+                                                    maintain_order="left")
+    seat = pl.col("dealt")
+    clockwise = both.select("pair", "prev_button", "dealt").explode("dealt").group_by(
+        "pair").agg(pl.coalesce(seat.filter(seat > pl.col("prev_button")).min(), seat.min())
+                    .alias("clockwise"))
+    checked = pl.when(pl.col("tournament")).then(tournament_rule[0]).otherwise(cash_rule[0])
+    moving = pl.when(pl.col("tournament")).then(tournament_rule[1]).otherwise(cash_rule[1])
+    n, n_prev = seat.list.len().fill_null(0), pl.col("prev_dealt").list.len().fill_null(0)
+    passed = (n < 2) | ((n > 2) & (n_prev > 2) & moving
+                        & (pl.col("button") == pl.col("clockwise")).fill_null(False))
+    return both.join(clockwise, on="pair", how="left", maintain_order="left").filter(
+        checked & ~passed).select("prev", "hand")

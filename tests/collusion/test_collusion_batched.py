@@ -5,7 +5,11 @@ one-pair-at-a-time code they replaced (issue 8: analytics that scale).
 (pair, absent player) job scored alone by `_score` on its own one-row pair table. The recorded
 leads (fixtures/collusion/leads_recorded.json) were written by the code before the batching on
 the same seeded synthetic populations (with the evidence's tie-break by hand id applied to it:
-before, hands tied on the pot came in whatever order the joins produced).
+before, hands tied on the pot came in whatever order the joins produced). Re-recorded for
+issue 25 (fold-to-partner by entry stratum, partners left out of the baselines, q-values
+weighted by hands together): the same leads at seeds 7 and 5 with smaller q-values, one false
+lead fewer at seed 11 (11 leads, 10 true, before; 10 of 10 now) and one planted team more at
+seed 3 (7 of 8 before, 8 of 8 now).
 """
 
 from __future__ import annotations

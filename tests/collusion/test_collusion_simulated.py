@@ -103,7 +103,11 @@ def test_teams_of_three_are_each_named_whole_in_one_lead(tmp_path: Path) -> None
     teams = {t["style"]: sorted(t["players"])
              for t in pq.read_table(root / "colluders.parquet").to_pylist()}
     named = [x for x in leads if len(x["team"]) > 2]
-    assert sorted(x["team"] for x in named) == sorted(teams[s] for s in strong)
+    # the strong styles' trios named whole, and every trio named is a planted one (a weaker
+    # style's trio may be named whole too: since the q-values are weighted by the hands
+    # together, issue 25, the whipsaw trio is)
+    assert {tuple(teams[s]) for s in strong} <= {tuple(x["team"]) for x in named}
+    assert all(x["team"] in teams.values() for x in named), named
     for lead in named:
         assert f"team of 3: {', '.join(lead['team'])}" in lead["message"]
     # one row per team: no two leads name two of its members (a weaker style's trio may be

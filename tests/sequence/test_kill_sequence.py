@@ -140,8 +140,8 @@ def _deal(n: int, winner: str, *, won: int = 0, kill: str | None = None, hilo: b
 def _sequence(*deals: KillDeal) -> list[tuple[str, str]]:
     ids = [d.hand_id for d in deals]
     hands = pl.DataFrame({"table_id": ["t"] * len(ids), "ts": [None] * len(ids),
-                          "number": list(range(len(ids))), "hand_id": ids})
-    pairs = pl.DataFrame({"prev_id": ids[:-1], "hand_id": ids[1:]})
+                          "number": list(range(len(ids))), "hand": ids})
+    pairs = pl.DataFrame({"prev": ids[:-1], "hand": ids[1:]})
     found = kill_sequence_findings({d.hand_id: d for d in deals}, hands, pairs)
     return [(f.rule_id, f.hand_id) for f in found]
 

@@ -1,0 +1,324 @@
+"""Winning Poker Network's compiled pass (`winning_kernel`) turned into event columns: each
+hand's first two lines (`Game started at:`, `Game ID:`) read in Python by the line parser's
+own patterns (`_STARTED`, `_GAME_ID`, `header_time`, the money of the stakes), the rest of the
+hand by the kernel, and the kernel's rows made into one Arrow table per file (integer columns
+from numpy, strings from byte spans, the per-hand columns taken from one entry per hand).
+`compiledtext.read_compiled_text` does the rest (the hands the kernel does not read, the
+chunks); UTF-16 files are read as the UTF-8 text `sitetext` reads them as.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from functools import cache
+from typing import Any
+
+import numpy as np
+import pyarrow as pa
+
+from audit.compiled import CompiledModule
+from audit.importers.compiledtext import CompiledRoom, KernelRows, Lines
+from audit.importers.sitetext import HOLE_COUNT, SiteHandError, header_time
+from audit.schema import events_schema
+
+KERNEL = CompiledModule("audit.importers.winning_kernel",
+                        "the compiled Winning Poker Network reader",
+                        "Winning Poker Network files are read by the Python fast path")
+TEXT = CompiledModule("audit.importers.textkernel", "the compiled site-text reader",
+                      "site text files are read by the Python fast paths")
+
+_SCHEMA = events_schema()
+_GAME = _SCHEMA.field("game").type
+_TS = _SCHEMA.field("ts").type
+_STRING = pa.string()
+_INT64_TYPE = pa.int64()
+_INT8 = pa.int8()
+_INT64 = 1 << 63
+_MEMO = 1024
+_NOTE = ";ts=local time read as UTC (the log names no time zone)"
+_NO_TABLE = ";tournament=the game line names no table: read as tournament chips"
+_FIXED = ";structure=fixed limit (the big blind is the lower stake)"
+_KERNEL_GAMES = frozenset({"holdem", "holdem_6plus", "omaha", "omaha_hilo", "omaha5",
+                           "omaha5_hilo", "stud", "stud_hilo", "razz"})
+_STUD = frozenset({"stud", "stud_hilo", "razz"})
+_BRING_IN = ";bring_in=not posted, assumed half the small bet"
+# `Game ID:` line after the id -> (variant, table id, tournament, mpu, low, high) or None
+_GAME_LINES: dict[str, tuple[Any, ...] | None] = {}
+_CLOCKS: dict[str, Any] = {}  # header clock text -> its UTC time (µs since 1970)
+_EPOCH = dt.datetime(1970, 1, 1, tzinfo=dt.UTC)
+_MICRO = dt.timedelta(microseconds=1)
+
+
+def _is_header(lines: Lines) -> np.ndarray:
+    from audit.importers.winning import _HEADER_LINE
+
+    k = KERNEL.get()
+    assert k is not None
+    out = np.empty(len(lines.begin), np.int8)
+    k.header_lines(lines.data, lines.begin, lines.hi, out)
+    unsure = np.flatnonzero(lines.odd | (out < 0))
+    if len(unsure):  # a line ending in a Unicode space, a digit past ASCII: as the reader
+        raw = lines.data.tobytes()
+        ends = np.append(lines.begin[1:] - 1, len(raw))
+        for i in unsure.tolist():
+            text = raw[lines.begin[i]:ends[i]].decode("utf-8").rstrip()
+            out[i] = _HEADER_LINE.match(text) is not None
+    return out > 0
+
+
+def _game_line(rest: str, number: int) -> tuple[Any, ...] | None:
+    """What the `Game ID:` line says beside the id, as `_fast_old` reads it; None when the
+    kernel does not read such hands (stud, a game it does not know, stakes that do not
+    fit)."""
+    from audit.importers.winning import _AMOUNTS, _GAME_ID, _old_game
+
+    g = _GAME_ID.match("Game ID: 0 " + rest)
+    if g is None:
+        return None
+    variant, desc, tournament, mpu = _old_game(g)
+    if variant not in _KERNEL_GAMES:
+        return None
+    money = _AMOUNTS.of(mpu)
+    try:
+        low, high = money(g.group("a"), number), money(g.group("b"), number)
+    except SiteHandError:
+        return None
+    if not (-_INT64 <= low < _INT64 and -_INT64 <= high < _INT64):
+        return None
+    return variant, desc, tournament, mpu, low, high
+
+
+def _heads(raw: bytes, lines: Lines, first: np.ndarray, last: np.ndarray
+           ) -> tuple[list[Any], np.ndarray]:
+    """Each hand's header reading (hand id, clock, game line reading) or None, and the line
+    after its `Game ID:` line."""
+    from audit.importers.winning import _STARTED
+
+    n = len(first)
+    out: list[Any] = [None] * n
+    body = np.zeros(n, np.int64)
+    nonblank = np.flatnonzero(lines.lo < lines.hi)
+    at = np.searchsorted(nonblank, first, side="right")
+    begin, hi = lines.begin, lines.hi
+    for h in range(n):
+        if at[h] >= len(nonblank):
+            continue
+        i0, i1 = int(first[h]), int(nonblank[at[h]])
+        if i1 >= last[h]:
+            continue
+        header = raw[begin[i0]:hi[i0]].decode("utf-8")
+        game_line = raw[begin[i1]:hi[i1]].decode("utf-8")
+        if not game_line.startswith("Game ID: "):
+            continue
+        ident, _, rest = game_line[9:].partition(" ")
+        if not ident.isascii() or not ident.isdigit():
+            continue
+        read = _GAME_LINES.get(rest, False)
+        if read is False:
+            read = _game_line(rest, i1 + 1)
+            if len(_GAME_LINES) >= _MEMO:
+                _GAME_LINES.clear()
+            _GAME_LINES[rest] = read
+        if read is None:
+            continue
+        st = _STARTED.match(header)
+        if st is None:
+            continue
+        stamp = st.group(1)
+        ts = _CLOCKS.get(stamp)
+        if ts is None:
+            try:
+                when, _ = header_time(stamp, "UTC", i0 + 1, header)
+            except SiteHandError:
+                continue
+            ts = (when - _EPOCH) // _MICRO
+            if len(_CLOCKS) >= _MEMO:
+                _CLOCKS.clear()
+            _CLOCKS[stamp] = ts
+        out[h] = (f"wpn:{ident}", ts, read)
+        body[h] = i1 + 1
+    return out, body
+
+
+def _rows(lines: Lines, first: np.ndarray, last: np.ndarray, prefix: str) -> KernelRows:
+    k = KERNEL.get()
+    t = TEXT.get()
+    assert k is not None and t is not None
+    raw = lines.data.tobytes()
+    n = len(first)
+    heads, body = _heads(raw, lines, first, last)
+    use = np.array([x is not None for x in heads], np.bool_)
+    mpu = np.ones(n, np.int64)
+    count = np.full(n, 2, np.int64)
+    for h in np.flatnonzero(use).tolist():
+        variant, _, _, unit, _, _ = heads[h][2]
+        mpu[h] = unit
+        count[h] = 0 if variant in _STUD else HOLE_COUNT.get(variant, 2)
+    size = len(raw)
+    n_lines = int((last - first).sum())
+    rows = np.empty((11, 2 * n_lines + 24 * n + 64), np.int64)
+    cbuf = np.empty(2 * size + 16 * 16 * n + 64, np.uint8)
+    per = np.zeros((8, n), np.int64)
+    ok = np.zeros(n, np.bool_)
+    row0 = np.zeros(n + 1, np.int64)
+    used = np.zeros(1, np.int64)
+    count_rows = k.hands(lines.data, lines.begin, lines.lo, lines.hi, lines.odd, first, body,
+                         last, use, mpu, count, size, rows, cbuf, per, ok, row0, used)
+    if not count_rows:
+        return KernelRows(_SCHEMA.empty_table(), np.empty(0, np.int64), ok, row0)
+    return KernelRows(_table(k, t, raw, cbuf[:int(used[0])], rows[:, :count_rows], heads, per,
+                             ok, row0, prefix), rows[10, :count_rows].copy(), ok, row0)
+
+
+class _Extras:
+    """The texts the string columns take beside the file's bytes (appended after them, the
+    constant ones first: `_constant`): each `put` gives its span in the joined buffer."""
+
+    def __init__(self, size: int) -> None:
+        const, spans = _constant()
+        self.size = size
+        self.out = bytearray(const)
+        self.spans: dict[str, tuple[int, int]] = {}
+        self.const = {name: value + size for name, value in spans.items()}
+
+    def put(self, text: str) -> tuple[int, int]:
+        span = self.spans.get(text)
+        if span is None:
+            lo = self.size + len(self.out)
+            self.out += text.encode()
+            span = self.spans[text] = (lo, self.size + len(self.out))
+        return span
+
+
+@cache
+def _constant() -> tuple[bytes, dict[str, np.ndarray]]:
+    """The texts every file's columns take (kinds, details, `total_pot=`) and their spans
+    from the start of the block."""
+    from audit.importers.winning_kernel import DETAILS, KINDS
+
+    out = bytearray()
+
+    def put(text: str) -> tuple[int, int]:
+        lo = len(out)
+        out.extend(text.encode())
+        return lo, len(out)
+
+    spans = {"kinds": np.array([put(v) for v in KINDS], np.int64).T.copy(),
+             "details": np.array([put(v) for v in DETAILS], np.int64).T.copy(),
+             "total": np.array(put("total_pot="), np.int64),
+             "note": np.array(put("note: "), np.int64)}
+    return bytes(out), spans
+
+
+def _table(k: Any, t: Any, raw: bytes, cards: np.ndarray, rows: np.ndarray, heads: list[Any],
+           per: np.ndarray, ok: np.ndarray, row0: np.ndarray, prefix: str) -> pa.Table:
+    """The Arrow table of the kernel's rows."""
+    from audit.importers.winning_kernel import INT8S, INTS, NULL, VALID
+
+    count = rows.shape[1]
+    n = len(heads)
+    extras = _Extras(len(raw) + len(cards))
+    put = extras.put
+    # per hand: the spans of hand_id, table_id, the source note, variant, structure, currency
+    # (lo -1: null), and the game's numbers (`_NUMBERS`)
+    spans = np.full((12, n), -1, np.int64)
+    numbers = np.zeros((len(_NUMBERS), n), np.int64)
+    known = np.zeros((len(_NUMBERS), n), np.bool_)
+    button, bb, sb, straddle, ante = (per[f].tolist() for f in range(5))
+    bring_in = per[7].tolist()
+    for h in np.flatnonzero(ok).tolist():
+        hand_id, micros, (variant, desc, tournament, mpu, low, high) = heads[h]
+        note = _NOTE if desc else _NOTE + _NO_TABLE
+        stud = variant in _STUD
+        fixed_limit = stud or (bb[h] != NULL and bb[h] == low and high == 2 * low)
+        posted_bring_in = bring_in[h] != NULL
+        if stud:
+            structure = "fixed_limit"
+            blinds = (0, 0, low, high)
+            if not posted_bring_in:
+                bring_in[h] = low // 2
+                note += _BRING_IN
+        elif fixed_limit:
+            structure = "fixed_limit"
+            note += _FIXED
+            blinds = (sb[h] if sb[h] != NULL else low // 2, low, low, high)
+        else:
+            structure = "pot_limit" if variant.startswith("omaha") else "no_limit"
+            note += (f";structure={structure.replace('_', ' ')} (the big blind is the higher "
+                     "stake)")
+            blinds = (low, high, 0, 0)
+        spans[0:2, h] = put(hand_id)
+        if desc:
+            spans[2:4, h] = put(desc)
+        spans[4:6, h] = put(note)
+        spans[6:8, h] = put(variant)
+        spans[8:10, h] = put(structure)
+        spans[10:12, h] = put("CHIPS" if tournament else "USD")
+        numbers[:, h] = (micros, *blinds, ante[h], straddle[h], button[h], mpu, tournament,
+                         bring_in[h])
+        known[:, h] = (True, not stud, not stud, fixed_limit, fixed_limit, True,
+                       straddle[h] != NULL, not stud, True, True, stud or posted_bring_in)
+    const = extras.const
+    fixed_spans = np.array([*put(prefix), *const["total"].tolist(), *const["note"].tolist()],
+                           np.int64)
+    kinds, details = const["kinds"], const["details"]
+    data = np.frombuffer(bytearray(raw) + cards.tobytes() + extras.out, dtype=np.uint8)
+    spec = np.empty((7, 10, count), np.int64)
+    ints = np.zeros((len(INTS), count), np.int64)
+    int8s = np.zeros((len(INT8S), count), np.int8)
+    seq = np.empty(count, np.int32)
+    valid = np.empty((len(VALID), count), np.bool_)
+    k.columns(rows, count, row0, ok, spans, numbers, known, kinds, details, fixed_spans,
+              per[5], spec, ints, int8s, seq, valid)
+    lo1, hi1, lo2, hi2, num, lo3, hi3 = spec
+    offsets = np.empty((10, count + 1), np.int32)
+    t.text_sizes(lo1, hi1, lo2, hi2, num, lo3, hi3, NULL, offsets)
+    starts = np.zeros(11, np.int64)
+    np.cumsum(offsets[:, -1], out=starts[1:])
+    out = np.empty(int(starts[-1]), np.uint8)
+    t.text_fill(data, lo1, hi1, lo2, hi2, num, lo3, hi3, NULL, offsets, out, starts)
+    bits = np.packbits(valid, axis=1, bitorder="little")
+    width = bits.shape[1]
+    bits_buf, off_buf, out_buf = pa.py_buffer(bits), pa.py_buffer(offsets), pa.py_buffer(out)
+    ints_buf, int8s_buf = pa.py_buffer(ints), pa.py_buffer(int8s)
+    size = 4 * (count + 1)
+    edges = starts.tolist()
+
+    def mask(v: int) -> pa.Buffer:
+        return bits_buf.slice(v * width, width)
+
+    text = [pa.Array.from_buffers(_STRING, count, [
+        mask(c), off_buf.slice(c * size, size),
+        out_buf.slice(edges[c], edges[c + 1] - edges[c])]) for c in range(10)]
+
+    def num64(f: int, kind: pa.DataType = _INT64_TYPE) -> pa.Array:
+        return pa.Array.from_buffers(kind, count, [mask(10 + f),
+                                                   ints_buf.slice(8 * f * count, 8 * count)])
+
+    def num8(f: int) -> pa.Array:
+        return pa.Array.from_buffers(_INT8, count, [mask(21 + f),
+                                                    int8s_buf.slice(f * count, count)])
+
+    game = pa.Array.from_buffers(_GAME, count, [mask(23)], children=[
+        text[7], text[8], num64(3), num64(4), num64(5), num64(6), num64(7), num64(10),
+        num64(8), pa.nulls(count, _INT64_TYPE), num8(1), pa.nulls(count, _INT8), text[9],
+        num64(9),
+        pa.Array.from_buffers(pa.bool_(), count, [mask(23), bits_buf.slice(24 * width, width)]),
+        pa.nulls(count, pa.int32()), pa.nulls(count, pa.bool_()), pa.nulls(count, _STRING),
+        pa.nulls(count, _STRING),
+    ])
+    columns = [
+        text[0], pa.Array.from_buffers(pa.int32(), count, [None, pa.py_buffer(seq)]),
+        num64(0, _TS), text[1], text[2], num8(0), text[3], num64(1), num64(2), text[4],
+        text[5], game, text[6],
+    ]
+    return pa.Table.from_arrays(columns, schema=_SCHEMA)
+
+
+# the game's numbers by hand, on its first row: the clock (µs since 1970), the blinds, the bets
+# (fixed limit), ante, straddle, button seat, minor units per unit, tournament
+_NUMBERS = ("micros", "small_blind", "big_blind", "small_bet", "big_bet", "ante", "straddle",
+            "button", "mpu", "tournament", "bring_in")
+
+
+ROOM = CompiledRoom(is_header=_is_header, rows=_rows)
