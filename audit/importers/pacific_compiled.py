@@ -129,29 +129,50 @@ def _rows(lines: Lines, first: np.ndarray, last: np.ndarray, prefix: str) -> Ker
         hand_key[h] = index
     const, at = _constant()
     size = len(raw)
-    parts = [raw, const]
-    at_now = size + len(const)
-    spans = []
-    for p in keys:  # each stakes' texts: table id, variant, structure, currency
-        for text in p[:4]:
-            parts.append(text)
-            spans.append((at_now, at_now + len(text)))
-            at_now += len(text)
-    key_text = np.array(spans or [(0, 0)] * 4, np.int64).reshape(-1, 8).T.copy()
-    params = np.array([p[4:] for p in keys] or [(0,) * 7], np.int64).T.copy()
-    parts.append(prefix.encode())
-    card_at = at_now + len(parts[-1])
-    parts.append(bytes(size + 16))  # the card area: cards are never longer than the file
-    buffer = np.frombuffer(bytearray(b"".join(parts)), np.uint8)
+    blob, rel, params = _stakes_texts(tuple(keys))
+    key_text = rel + size
+    prefix_lo = size + len(blob)
+    tail = prefix.encode()
+    card_at = prefix_lo + len(tail)
+    # the card area: cards are never longer than the file
+    buffer = np.frombuffer(bytearray(b"".join((raw, blob, tail, bytes(size + 16)))), np.uint8)
     template, spots = _template()
     msg, row_lines, ok, row0 = k.read(buffer, lines.lo, lines.hi, lines.odd, first, last,
                                       use, hand_key, key_text, params, at["const"] + size,
-                                      at_now, card_at, head, size + at["unknown"], card_at,
+                                      prefix_lo, card_at, head, size + at["unknown"], card_at,
                                       template, spots)
     if not len(row_lines):
         return KernelRows(_SCHEMA.empty_table(), row_lines, ok, row0)
     batch = pa.ipc.read_record_batch(pa.py_buffer(msg), _SCHEMA)
     return KernelRows(pa.Table.from_batches([batch]), row_lines, ok, row0)
+
+
+_TEXTS: dict[tuple[Any, ...], tuple[bytes, np.ndarray, np.ndarray]] = {}
+
+
+def _stakes_texts(found: tuple[Any, ...]) -> tuple[bytes, np.ndarray, np.ndarray]:
+    """The texts a file's columns take beside its bytes (the constant ones, then each of its
+    stakes' table id, variant, structure and currency), their spans from the file's end
+    (key_text[:, k]) and the stakes' numbers (params[:, k]: `_params`' from the mpu on);
+    remembered per file's stakes."""
+    got = _TEXTS.get(found)
+    if got is None:
+        const, _ = _constant()
+        parts = [const]
+        at = len(const)
+        spans = []
+        for p in found:
+            for text in p[:4]:
+                parts.append(text)
+                spans.append((at, at + len(text)))
+                at += len(text)
+        rel = np.array(spans or [(0, 0)] * 4, np.int64).reshape(-1, 8).T.copy()
+        params = np.array([p[4:] for p in found] or [(0,) * 7], np.int64).T.copy()
+        got = (b"".join(parts), rel, params)
+        if len(_TEXTS) >= _MEMO:
+            _TEXTS.clear()
+        _TEXTS[found] = got
+    return got
 
 
 @cache
