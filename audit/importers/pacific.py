@@ -41,8 +41,9 @@ Mapping (888 line -> events; money exact: `Decimal` -> integer minor units):
   awarded`) -> hand_ended `winnings=absent`.
 * `P has joined the table`, `P has left the table`, ... -> annotation.
 
-**Compiled pass** (pacific_kernel.py, numba; pacific_compiled.py): a plain UTF-8 file is read
-whole from its bytes first, the common hands straight into one Arrow batch
+**Compiled pass** (pacific_kernel.py, numba; pacific_compiled.py): a file of up to 8 MB is
+read whole first (its text as UTF-8: UTF-8, UTF-16, byte-order marks, cp1252 bytes as the
+reader decodes them), the common hands straight from the bytes into one Arrow batch
 (tests/importers/test_pacific_compiled.py: the same chunks as the line parser); every hand it
 does not fully read goes to the fast path and the line parser as below.
 
