@@ -41,6 +41,12 @@ Mapping (888 line -> events; money exact: `Decimal` -> integer minor units):
   awarded`) -> hand_ended `winnings=absent`.
 * `P has joined the table`, `P has left the table`, ... -> annotation.
 
+**Compiled pass** (pacific_kernel.py, numba; pacific_compiled.py): a file of up to 8 MB is
+read whole first (its text as UTF-8: UTF-8, UTF-16, byte-order marks, cp1252 bytes as the
+reader decodes them), the common hands straight from the bytes into one Arrow batch
+(tests/importers/test_pacific_compiled.py: the same chunks as the line parser); every hand it
+does not fully read goes to the fast path and the line parser as below.
+
 **Fast path** (`_fast_888`): the common hands -- players named by one word, the lines posts
 of blinds and antes, the deal, folds, checks, calls, bets, raises, streets, shows, mucks with
 cards, `did not show his hand`, `collected` -- are read straight into event columns
@@ -64,12 +70,14 @@ from audit.importers.base import Chunk
 from audit.importers.columns import EventColumns, read_columns
 from audit.importers.fasttext import Amounts, split_seated
 from audit.importers.sitetext import (
+    CHUNK_HANDS,
     CURRENCY_SYMBOLS,
     HOLE_COUNT,
     SiteHand,
     SiteHandError,
     SiteTextImporter,
     bad_line,
+    utf16_encoding,
 )
 
 _GAME_NO = re.compile(r"^\ufeff?#Game No ?: ?(\d+)\s*$")
@@ -174,6 +182,18 @@ def _symbol(text: str) -> str:
     return ""
 
 
+def _unit(tournament: bool, money_kind: str, symbol: str) -> tuple[str, int]:
+    """(currency, minor units per unit) of a hand: tournament chips, play chips (with cents),
+    or the stakes' symbol (none: chips)."""
+    if tournament:
+        return "CHIPS", 1
+    if "practice" in money_kind or "play" in money_kind:
+        return "CHIPS", 100
+    if not symbol:
+        return "CHIPS", 100
+    return CURRENCY_SYMBOLS.get(symbol, symbol), 100
+
+
 _GAME_NO_START = ("#Game No", "\ufeff#Game No")  # what _GAME_NO and _ROOM lines start with
 _ROOM_START = ("*****", "\ufeff*****")
 
@@ -255,16 +275,7 @@ def _map_888(block: list[tuple[int, str]], file_name: str) -> SiteHand:
             break
     if structure is None or variant is None:
         raise bad_line(st_line, st_text, f"unsupported 888 game {words!r}")
-    symbol = _symbol(s.group("sb") + s.group("bb"))
-    if tournament:
-        currency, mpu = "CHIPS", 1
-    elif "practice" in money_kind or "play" in money_kind:
-        currency, mpu = "CHIPS", 100
-    else:
-        currency = CURRENCY_SYMBOLS.get(symbol, "USD" if not symbol else symbol)
-        mpu = 100
-        if not symbol:
-            currency = "CHIPS"
+    currency, mpu = _unit(tournament, money_kind, _symbol(s.group("sb") + s.group("bb")))
 
     money = _AMOUNTS.of(mpu)
     sb, bb = money(s.group("sb"), st_line), money(s.group("bb"), st_line)
@@ -518,16 +529,7 @@ def _fast_888(block: list[tuple[int, str]], file_name: str,  # noqa: C901, PLR09
             break
     if structure is None or variant is None:
         return False
-    symbol = _symbol(s.group("sb") + s.group("bb"))
-    if tournament:
-        currency, mpu = "CHIPS", 1
-    elif "practice" in money_kind or "play" in money_kind:
-        currency, mpu = "CHIPS", 100
-    else:
-        currency = CURRENCY_SYMBOLS.get(symbol, "USD" if not symbol else symbol)
-        mpu = 100
-        if not symbol:
-            currency = "CHIPS"
+    currency, mpu = _unit(tournament, money_kind, _symbol(s.group("sb") + s.group("bb")))
     money = _AMOUNTS.of(mpu)
     known_amounts = _AMOUNTS.memo[mpu]  # what `money` remembers: read without a call
     sb, bb = money(s.group("sb"), number), money(s.group("bb"), number)
@@ -799,14 +801,77 @@ class PacificImporter(SiteTextImporter):
     map_hand = staticmethod(_map_888)
     hand_id_of = staticmethod(_hand_id_of)
 
+    def __init__(self, chunk_hands: int = CHUNK_HANDS, *, fast: bool = True,
+                 compiled: bool = True) -> None:
+        super().__init__(chunk_hands)
+        self.fast = fast
+        self.compiled = compiled
+
     def header(self) -> _Header:
         return _Header()  # a fresh matcher per file
 
     def read(self, path: Path) -> Iterator[Chunk]:
-        """Stream `path` as chunks of about `chunk_hands` whole hands each (the common hands
-        by the fast path, the others by the line parser)."""
+        """Stream `path` as chunks of about `chunk_hands` whole hands each: the common hands
+        by the compiled pass (`pacific_kernel`, a file read whole when it is plain) or the
+        fast path (`_fast_888`), the others by the line parser (`_map_888`)."""
+        fast = _fast_888 if self.fast else _no_fast
+        if self.fast and self.compiled:
+            chunks = _read_compiled(path, self.chunk_hands)
+            if chunks is not None:
+                yield from chunks
+                return
         yield from read_columns(path, header=self.header(), chunk_hands=self.chunk_hands,
-                                fast=_fast_888, map_hand=_map_888, hand_id_of=_hand_id_of)
+                                fast=fast, map_hand=_map_888, hand_id_of=_hand_id_of)
+
+
+def _no_fast(block: list[tuple[int, str]], file_name: str, cols: EventColumns) -> bool:
+    return False
+
+
+def _utf8_text(path: Path) -> bytes | None:
+    """The file's text as the UTF-8 bytes the reader reads it as: `plain_text_bytes` (UTF-8,
+    UTF-16, byte-order marks), or a file that is not UTF-8 read as the reader decodes it line
+    by line (a byte that is not UTF-8 read as cp1252: 888 writes cp1252 files too); None for a
+    file the compiled pass leaves alone."""
+    from audit.importers.compiledtext import _BOM, MAX_BYTES, plain_of, plain_text_bytes
+
+    raw = plain_text_bytes(path)
+    if raw is not None:
+        return raw
+    try:
+        if path.stat().st_size > MAX_BYTES:
+            return None
+        data = path.read_bytes()
+    except OSError:
+        return None
+    if len(data) > MAX_BYTES or _BOM in data or utf16_encoding(data[:512]):
+        return None
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError:
+        return plain_of(data.decode("utf-8", errors="poker_audit_cp1252").encode("utf-8"))
+    return None  # UTF-8, yet not plain
+
+
+def _read_compiled(path: Path, chunk_hands: int) -> Iterator[Chunk] | None:
+    """The chunks of the compiled pass, or None (not a plain file, or no numba here)."""
+    from audit.compiled import compile_failures
+    from audit.importers import pacific_compiled as pc
+    from audit.importers.compiledtext import read_compiled_text
+
+    kernel, text = pc.KERNEL.get(), pc.TEXT.get()
+    if kernel is None or text is None:
+        return None
+    raw = _utf8_text(path)
+    if raw is None:
+        return None
+    try:
+        return read_compiled_text(raw, path, pc.ROOM, text.lines_of, fmt="pacific",
+                                  chunk_hands=chunk_hands, fast=_fast_888, map_hand=_map_888,
+                                  hand_id_of=_hand_id_of)
+    except compile_failures() as exc:
+        pc.KERNEL.failed(exc)
+        return None
 
 
 IMPORTER = PacificImporter()
