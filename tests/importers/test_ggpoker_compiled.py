@@ -18,8 +18,8 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 
 from audit.importers import ggpoker, ggpoker_compiled
-from audit.importers.compiledtext import CompiledRoom, KernelRows
 from audit.importers.sitetext import parse_amount, site_money
+from tests.importers.compiled_pass import chunk_values, count_kernel_hands
 from tests.importers.test_site_fast_paths import (
     FIXTURES,
     _corpus,
@@ -31,9 +31,7 @@ CASES = FIXTURES["ggpoker"] + [p for p in _corpus("ggpoker") if p.stat().st_size
 
 
 def _chunks(path: Path, chunk_hands: int, **options: Any) -> list[Any]:
-    return [(c.table.schema, c.table.to_pylist(), c.lines,
-             [(r.source, r.line, r.hand_id, r.reason, r.raw) for r in c.rejected])
-            for c in ggpoker.GGPokerImporter(chunk_hands, **options).read(path)]
+    return chunk_values(ggpoker.GGPokerImporter(chunk_hands, **options).read(path))
 
 
 def assert_compiled_same(path: Path, chunk_hands: int = 5000) -> None:
@@ -44,16 +42,7 @@ def assert_compiled_same(path: Path, chunk_hands: int = 5000) -> None:
 @pytest.fixture
 def kernel_hands(monkeypatch: pytest.MonkeyPatch) -> list[tuple[int, int]]:
     """(hands the kernel read, hands it was given) of each file read through it."""
-    seen: list[tuple[int, int]] = []
-    real = ggpoker_compiled.ROOM
-
-    def rows(lines: Any, first: Any, last: Any, prefix: str) -> KernelRows:
-        out = real.rows(lines, first, last, prefix)
-        seen.append((int(out.ok.sum()), len(out.ok)))
-        return out
-
-    monkeypatch.setattr(ggpoker_compiled, "ROOM", CompiledRoom(real.is_header, rows))
-    return seen
+    return count_kernel_hands(monkeypatch, ggpoker_compiled)
 
 
 @pytest.mark.parametrize("path", CASES, ids=lambda p: p.name)

@@ -20,8 +20,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from audit.importers import pacific, pacific_compiled
-from audit.importers.compiledtext import CompiledRoom, KernelRows
 from audit.importers.sitetext import SiteHandError, read_site_text, site_money
+from tests.importers.compiled_pass import chunk_values, count_kernel_hands
 from tests.importers.sitecheck import SITES, mutated_lines
 from tests.importers.test_site_fast_paths import _corpus, assert_chunks_equal
 
@@ -29,15 +29,9 @@ FIXTURES = sorted(SITES.glob("888-*.txt"))
 CASES = FIXTURES + [p for p in _corpus("pacific") if p.stat().st_size]
 
 
-def _listed(chunks: Any) -> list[Any]:
-    return [(c.table.schema, c.table.to_pylist(), c.lines,
-             [(r.source, r.line, r.hand_id, r.reason, r.raw) for r in c.rejected])
-            for c in chunks]
-
-
 def _line_parser(path: Path, chunk_hands: int) -> list[Any]:
     reader = pacific.PacificImporter(chunk_hands)
-    return _listed(read_site_text(path, fmt="pacific", header=reader.header(),
+    return chunk_values(read_site_text(path, fmt="pacific", header=reader.header(),
                                   chunk_hands=chunk_hands, map_hand=pacific._map_888,
                                   hand_id_of=pacific._hand_id_of))
 
@@ -46,22 +40,13 @@ def assert_compiled_same(path: Path, chunk_hands: int = 5000) -> None:
     chunks = list(pacific.PacificImporter(chunk_hands).read(path))
     for chunk in chunks:
         chunk.table.validate(full=True)
-    assert_chunks_equal(_listed(chunks), _line_parser(path, chunk_hands))
+    assert_chunks_equal(chunk_values(chunks), _line_parser(path, chunk_hands))
 
 
 @pytest.fixture
 def kernel_hands(monkeypatch: pytest.MonkeyPatch) -> list[tuple[int, int]]:
     """(hands the kernel read, hands it was given) of each file read through it."""
-    seen: list[tuple[int, int]] = []
-    real = pacific_compiled.ROOM
-
-    def rows(lines: Any, first: Any, last: Any, prefix: str) -> KernelRows:
-        out = real.rows(lines, first, last, prefix)
-        seen.append((int(out.ok.sum()), len(out.ok)))
-        return out
-
-    monkeypatch.setattr(pacific_compiled, "ROOM", CompiledRoom(real.is_header, rows))
-    return seen
+    return count_kernel_hands(monkeypatch, pacific_compiled)
 
 
 @pytest.mark.parametrize("path", CASES, ids=lambda p: p.name)

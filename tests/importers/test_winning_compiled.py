@@ -20,8 +20,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from audit.importers import winning, winning_compiled
-from audit.importers.compiledtext import CompiledRoom, KernelRows, plain_text_bytes
+from audit.importers.compiledtext import plain_text_bytes
 from audit.importers.sitetext import iter_lines
+from tests.importers.compiled_pass import chunk_values, count_kernel_hands
 from tests.importers.sitecheck import mutated_lines
 from tests.importers.test_site_fast_paths import _corpus, assert_chunks_equal
 
@@ -35,9 +36,7 @@ OLD_FORMAT = [p for p in _corpus("winning") if "Stud" not in p.name
 
 
 def _chunks(path: Path, chunk_hands: int, **options: Any) -> list[Any]:
-    return [(c.table.schema, c.table.to_pylist(), c.lines,
-             [(r.source, r.line, r.hand_id, r.reason, r.raw) for r in c.rejected])
-            for c in winning.WinningImporter(chunk_hands, **options).read(path)]
+    return chunk_values(winning.WinningImporter(chunk_hands, **options).read(path))
 
 
 def assert_compiled_same(path: Path, chunk_hands: int = 5000) -> None:
@@ -48,16 +47,7 @@ def assert_compiled_same(path: Path, chunk_hands: int = 5000) -> None:
 @pytest.fixture
 def kernel_hands(monkeypatch: pytest.MonkeyPatch) -> list[tuple[int, int]]:
     """(hands the kernel read, hands it was given) of each file read through it."""
-    seen: list[tuple[int, int]] = []
-    real = winning_compiled.ROOM
-
-    def rows(lines: Any, first: Any, last: Any, prefix: str) -> KernelRows:
-        out = real.rows(lines, first, last, prefix)
-        seen.append((int(out.ok.sum()), len(out.ok)))
-        return out
-
-    monkeypatch.setattr(winning_compiled, "ROOM", CompiledRoom(real.is_header, rows))
-    return seen
+    return count_kernel_hands(monkeypatch, winning_compiled)
 
 
 @pytest.mark.parametrize("path", CASES, ids=lambda p: f"{p.parent.name}/{p.name}")

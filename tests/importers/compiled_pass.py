@@ -1,0 +1,36 @@
+"""What the compiled-pass tests of every room share: a reader's chunks as comparable values,
+and a count of the hands a room's kernel read against the hands it was given."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from types import ModuleType
+from typing import Any
+
+import pytest
+
+from audit.importers.base import Chunk
+from audit.importers.compiledtext import CompiledRoom, KernelRows
+
+
+def chunk_values(chunks: Iterable[Chunk]) -> list[Any]:
+    """Each chunk as values: schema, rows, row lines and its rejected hands."""
+    return [(c.table.schema, c.table.to_pylist(), c.lines,
+             [(r.source, r.line, r.hand_id, r.reason, r.raw) for r in c.rejected])
+            for c in chunks]
+
+
+def count_kernel_hands(monkeypatch: pytest.MonkeyPatch, room_module: ModuleType
+                       ) -> list[tuple[int, int]]:
+    """(hands the kernel read, hands it was given) of each file the room's `ROOM` reads from
+    now on (the list fills as files are read)."""
+    seen: list[tuple[int, int]] = []
+    real = room_module.ROOM
+
+    def rows(lines: Any, first: Any, last: Any, prefix: str) -> KernelRows:
+        out = real.rows(lines, first, last, prefix)
+        seen.append((int(out.ok.sum()), len(out.ok)))
+        return out
+
+    monkeypatch.setattr(room_module, "ROOM", CompiledRoom(real.is_header, rows))
+    return seen
