@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import codecs
 import os
+import stat
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -84,16 +85,36 @@ def _head_bytes(path: Path) -> bytes | None:
     except OSError:
         return None
     try:
-        return os.read(fd, MAX_BYTES + 1)
+        return _read_head(fd)
     except OSError:
         return None
     finally:
         os.close(fd)
 
 
+def _read_head(fd: int) -> bytes:
+    """`os.read(fd, MAX_BYTES + 1)` without a buffer of that size for a small regular file
+    (tens of µs a file): its size asked first, a regular file gives all it holds up to the size
+    asked; the rest read when it grew since."""
+    st = os.fstat(fd)
+    if not stat.S_ISREG(st.st_mode) or st.st_size > MAX_BYTES:
+        return os.read(fd, MAX_BYTES + 1)
+    head = os.read(fd, st.st_size + 1)
+    if len(head) <= st.st_size:
+        return head
+    return head + os.read(fd, MAX_BYTES + 1 - len(head))
+
+
 def plain_of(raw: bytes) -> bytes | None:
     """`raw` (a file's first `MAX_BYTES` + 1 bytes) when `plain_bytes` takes it, else None."""
-    if len(raw) > MAX_BYTES or _BOM in raw or utf16_encoding(raw[:512]):
+    if utf16_encoding(raw[:512]):
+        return None
+    return _plain_utf8(raw)
+
+
+def _plain_utf8(raw: bytes) -> bytes | None:
+    """`plain_of` of `raw` known not to be UTF-16."""
+    if len(raw) > MAX_BYTES or _BOM in raw:
         return None
     try:
         raw.decode("utf-8")
@@ -124,7 +145,7 @@ def plain_text_bytes(path: Path) -> bytes | None:
         return None
     encoding = utf16_encoding(raw[:512])
     if encoding is None:
-        plain = plain_of(raw)
+        plain = _plain_utf8(raw)
         if plain is not None or _BOM not in raw:
             return plain
         out = raw
@@ -175,11 +196,13 @@ def read_compiled_text(raw: bytes, path: Path, room: CompiledRoom,
         ends = np.append(begin[1:] - 1, len(data)) if len(begin) else begin
         if len(begin) and int((ends - begin).max()) > limits.line_bytes:
             return None
-    heads = np.flatnonzero(room.is_header(lines))
+    heads = room.is_header(lines).nonzero()[0]
     if not len(heads) or heads[0] and (lo[:heads[0]] != hi[:heads[0]]).any():
         return None
     first = heads
-    last = np.append(heads[1:], n)
+    last = np.empty_like(heads)
+    last[:-1] = heads[1:]
+    last[-1] = n
     # a hand's size as split_blocks counts it (characters <= bytes): over the limit, not here
     if len(raw) + _PER_LINE_COST * n > limits.hand_bytes:
         ends = np.append(begin[1:] - 1, len(data))
@@ -276,7 +299,12 @@ def _take(raw: bytes, lines: Lines, first: np.ndarray, last: np.ndarray, out: Ch
             if hand is not None:
                 out.add(hand, raw_text(block))
         return out.take()
-    mine = kernel.table.slice(k0, k1 - k0) if k1 > k0 else None
+    if k1 <= k0:
+        mine = None
+    elif k0 == 0 and k1 == kernel.table.num_rows:
+        mine = kernel.table  # the kernel read every hand of a one-chunk file: no slice
+    else:
+        mine = kernel.table.slice(k0, k1 - k0)
     if other is None:
         table = mine if mine is not None else _SCHEMA.empty_table()
         row_lines = kernel.lines[k0:k1].tolist()

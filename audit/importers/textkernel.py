@@ -26,6 +26,7 @@ costs microseconds per array to box).
 
 from __future__ import annotations
 
+import numpy as np
 from numba import njit
 
 from audit.importers.pokerstars.kernel import _digit
@@ -151,21 +152,28 @@ def text_sizes(lo1, hi1, lo2, hi2, num, lo3, hi3, none, offsets):
 
 
 @njit(cache=True, nogil=True)
+def _copy(out, at, data, a, b):
+    """data[a:b] written at out[at:]; the position after it. Unsigned indices: numba checks
+    no negative index then, and the loop compiles to a plain copy."""
+    shift = np.uint64(at) - np.uint64(a)
+    for k in range(np.uint64(a), np.uint64(b)):
+        out[k + shift] = data[k]
+    return at + (b - a)
+
+
+@njit(cache=True, nogil=True)
 def text_fill(data, lo1, hi1, lo2, hi2, num, lo3, hi3, none, offsets, out, starts):
     """Write the string columns `text_sizes` measured; column c at out[starts[c]:]."""
     for c in range(lo1.shape[0]):
         base = starts[c]
         for i in range(lo1.shape[1]):
-            if lo1[c, i] < 0:
+            a = lo1[c, i]
+            if a < 0:
                 continue
-            at = base + offsets[c, i]
-            for k in range(lo1[c, i], hi1[c, i]):
-                out[at] = data[k]
-                at += 1
-            if lo2[c, i] >= 0:
-                for k in range(lo2[c, i], hi2[c, i]):
-                    out[at] = data[k]
-                    at += 1
+            at = _copy(out, base + offsets[c, i], data, a, hi1[c, i])
+            a = lo2[c, i]
+            if a >= 0:
+                at = _copy(out, at, data, a, hi2[c, i])
             x = num[c, i]
             if x != none:
                 if x < 0:
@@ -185,7 +193,6 @@ def text_fill(data, lo1, hi1, lo2, hi2, num, lo3, hi3, none, offsets, out, start
                     if x == 0:
                         break
                 at += digits
-            if lo3[c, i] >= 0:
-                for k in range(lo3[c, i], hi3[c, i]):
-                    out[at] = data[k]
-                    at += 1
+            a = lo3[c, i]
+            if a >= 0:
+                _copy(out, at, data, a, hi3[c, i])
