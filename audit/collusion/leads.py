@@ -590,15 +590,19 @@ def _fold_to_partner(g: dict[str, Any], pool: _Pool) -> dict[str, Any]:
                                           np.nan)}
 
 
-def _with_totals(table: pl.DataFrame, totals: pl.DataFrame, rates: pl.DataFrame
-                 ) -> pl.DataFrame:
-    """`table` with each player's totals and rates joined (columns `{name}__a`, `{name}__b`)."""
+def _with_totals(table: pl.DataFrame, totals: pl.DataFrame, rates: pl.DataFrame,
+                 on: str | None = None) -> pl.DataFrame:
+    """`table` with each player's totals and rates joined (columns `{name}__a`, `{name}__b`);
+    with `on`, the totals of each row's players are those whose column `on` matches the
+    row's."""
     rates = rates.rename({"player": "player_r"})
     totals = totals.join(rates, left_on="player", right_on="player_r", how="left").fill_null(0)
-    ta = totals.rename({c: f"{c}__a" for c in totals.columns if c != "player"})
-    tb = totals.rename({c: f"{c}__b" for c in totals.columns if c != "player"})
-    return (table.join(ta, left_on="player_a", right_on="player", how="left")
-            .join(tb, left_on="player_b", right_on="player", how="left"))
+    keep = {"player"} | ({on} if on else set())
+    ta = totals.rename({c: f"{c}__a" for c in totals.columns if c not in keep})
+    tb = totals.rename({c: f"{c}__b" for c in totals.columns if c not in keep})
+    by = [on] if on else []
+    return (table.join(ta, left_on=["player_a", *by], right_on=["player", *by], how="left")
+            .join(tb, left_on=["player_b", *by], right_on=["player", *by], how="left"))
 
 
 def score_pairs(table: pl.DataFrame, totals: pl.DataFrame, rates: pl.DataFrame,
@@ -622,14 +626,18 @@ def score_pairs(table: pl.DataFrame, totals: pl.DataFrame, rates: pl.DataFrame,
             if c.endswith(("__a", "__b")) and c in other.columns:
                 g[c] = np.where(mine, g[c], other[c].fill_null(0).to_numpy().astype(float))
         index = {pair: i for i, pair in enumerate(t.select("player_a", "player_b").rows())}
-        for pair, own in partners.own:
-            if pair not in index:
-                continue
-            row = _with_totals(pl.DataFrame({"player_a": [pair[0]], "player_b": [pair[1]]}),
-                               own, rates)
+        owned = [(index[pair], pair, own) for pair, own in partners.own if pair in index]
+        if owned:
+            # each such pair with its own totals, all in one join (`_i`: its row of `t`)
+            keyed = pl.concat([own.with_columns(_i=pl.lit(i, pl.Int64)) for i, _, own in owned])
+            want = pl.DataFrame({"player_a": [a for _, (a, _), _ in owned],
+                                 "player_b": [b for _, (_, b), _ in owned],
+                                 "_i": [i for i, _, _ in owned]}, schema_overrides={"_i": pl.Int64})
+            rows = _with_totals(want, keyed, rates, on="_i")
+            at = rows["_i"].to_numpy()
             for c in g:
-                if c.endswith(("__a", "__b")) and c in row.columns:
-                    g[c][index[pair]] = float(row[c].fill_null(0)[0])
+                if c.endswith(("__a", "__b")) and c in rows.columns:
+                    g[c][at] = rows[c].fill_null(0).to_numpy().astype(float)
     out: dict[str, Any] = {}
 
     # soft play: aggression in heads-up pots against each other vs. against others
