@@ -19,6 +19,7 @@ kernel's rows and the others' rows in hand order (one take), its lines and rejec
 from __future__ import annotations
 
 import codecs
+import importlib
 import os
 import stat
 from collections.abc import Callable, Iterator
@@ -132,6 +133,31 @@ def read_compiled(path: Path, room: CompiledRoom, lines_of: Callable[[np.ndarray
         return None
     return read_compiled_text(raw, path, room, lines_of, fmt=fmt, chunk_hands=chunk_hands,
                               fast=fast, map_hand=map_hand, hand_id_of=hand_id_of)
+
+
+def read_room(path: Path, module: str, *, fmt: str, chunk_hands: int, fast: FastMap,
+              map_hand: Any, hand_id_of: Any, min_bytes: int = 0) -> Iterator[Chunk] | None:
+    """The chunks of a room's compiled pass over `path` (`module`: the room's glue, with its
+    KERNEL, TEXT and ROOM), or None: a file under `min_bytes`, not plain (`read_compiled`), or
+    no numba here (the kernel's failure said once)."""
+    try:
+        size = path.stat().st_size
+    except OSError:
+        size = 0
+    if size < min_bytes:
+        return None
+    from audit.compiled import compile_failures
+
+    room = importlib.import_module(module)
+    kernel, text = room.KERNEL.get(), room.TEXT.get()
+    if kernel is None or text is None:
+        return None
+    try:
+        return read_compiled(path, room.ROOM, text.lines_of, fmt=fmt, chunk_hands=chunk_hands,
+                             fast=fast, map_hand=map_hand, hand_id_of=hand_id_of)
+    except compile_failures() as exc:
+        room.KERNEL.failed(exc)
+        return None
 
 
 def plain_text_bytes(path: Path) -> bytes | None:

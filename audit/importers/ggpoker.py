@@ -906,38 +906,17 @@ class GGPokerImporter(SiteTextImporter):
         by the compiled pass (`ggpoker_kernel`, a file read whole when it is plain) or the
         Python fast path (`_fast_gg`), the others by the line parser (`_map_gg`)."""
         fast = whole_hands(_fast_gg if self.fast else None)
-        if self.fast and self.compiled and _size(path) >= self.compiled_min_bytes:
-            chunks = _read_compiled(path, self.chunk_hands, fast)
+        if self.fast and self.compiled:
+            from audit.importers.compiledtext import read_room  # numba's, loaded on first use
+
+            chunks = read_room(path, "audit.importers.ggpoker_compiled", fmt="ggpoker",
+                               chunk_hands=self.chunk_hands, fast=fast, map_hand=_map_gg,
+                               hand_id_of=_gg_hand_id, min_bytes=self.compiled_min_bytes)
             if chunks is not None:
                 yield from chunks
                 return
         yield from read_columns(path, header=_HEADER, chunk_hands=self.chunk_hands,
                                 map_hand=_map_gg, hand_id_of=_gg_hand_id, fast=fast)
-
-
-def _size(path: Path) -> int:
-    try:
-        return path.stat().st_size
-    except OSError:
-        return 0
-
-
-def _read_compiled(path: Path, chunk_hands: int, fast: Any) -> Iterator[Chunk] | None:
-    """The chunks of the compiled pass, or None (not a plain file, or no numba here)."""
-    from audit.compiled import compile_failures
-    from audit.importers import ggpoker_compiled as gc
-    from audit.importers.compiledtext import read_compiled
-
-    kernel, text = gc.KERNEL.get(), gc.TEXT.get()
-    if kernel is None or text is None:
-        return None
-    try:
-        return read_compiled(path, gc.ROOM, text.lines_of, fmt="ggpoker",
-                             chunk_hands=chunk_hands, fast=fast, map_hand=_map_gg,
-                             hand_id_of=_gg_hand_id)
-    except compile_failures() as exc:
-        gc.KERNEL.failed(exc)
-        return None
 
 
 IMPORTER = GGPokerImporter()

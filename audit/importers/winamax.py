@@ -1129,38 +1129,17 @@ class WinamaxImporter(SiteTextImporter):
         by the compiled pass (`winamax_kernel`, a file read whole when it is plain) or the
         fast path (`_fast_winamax`), the others by the line parser (`_Hand.map`)."""
         fast = whole_hands(_fast_winamax if self.fast else None)
-        if self.fast and self.compiled and _size(path) >= self.compiled_min_bytes:
-            chunks = _read_compiled(path, self.chunk_hands, fast)
+        if self.fast and self.compiled:
+            from audit.importers.compiledtext import read_room  # numba's, loaded on first use
+
+            chunks = read_room(path, "audit.importers.winamax_compiled", fmt="winamax",
+                               chunk_hands=self.chunk_hands, fast=fast, map_hand=_map_winamax,
+                               hand_id_of=_wmx_hand_id, min_bytes=self.compiled_min_bytes)
             if chunks is not None:
                 yield from chunks
                 return
         yield from read_columns(path, header=_HEADER_LINE, chunk_hands=self.chunk_hands,
                                 map_hand=_map_winamax, hand_id_of=_wmx_hand_id, fast=fast)
-
-
-def _size(path: Path) -> int:
-    try:
-        return path.stat().st_size
-    except OSError:
-        return 0
-
-
-def _read_compiled(path: Path, chunk_hands: int, fast: Any) -> Iterator[Chunk] | None:
-    """The chunks of the compiled pass, or None (not a plain file, or no numba here)."""
-    from audit.compiled import compile_failures
-    from audit.importers import winamax_compiled as wc
-    from audit.importers.compiledtext import read_compiled
-
-    kernel, text = wc.KERNEL.get(), wc.TEXT.get()
-    if kernel is None or text is None:
-        return None
-    try:
-        return read_compiled(path, wc.ROOM, text.lines_of, fmt="winamax",
-                             chunk_hands=chunk_hands, fast=fast, map_hand=_map_winamax,
-                             hand_id_of=_wmx_hand_id)
-    except compile_failures() as exc:
-        wc.KERNEL.failed(exc)
-        return None
 
 
 IMPORTER = WinamaxImporter()

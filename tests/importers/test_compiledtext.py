@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 
@@ -49,3 +50,46 @@ def test_a_file_that_is_not_regular_is_read_with_one_read_of_the_limit(
         small_limit: int) -> None:
     assert compiledtext._head_bytes(Path("/dev/zero")) == bytes(small_limit + 1)
     assert compiledtext._head_bytes(Path("/nonexistent/hands.txt")) is None
+
+
+class _NoKernel:
+    """A compiled module that cannot load here (no numba, or it failed to build)."""
+
+    def __init__(self, error: BaseException | None = None) -> None:
+        self.error, self.failures = error, []
+
+    def get(self) -> object | None:
+        if self.error is not None:
+            return object()  # loads, then fails when the kernel runs
+        return None
+
+    def failed(self, exc: BaseException) -> None:
+        self.failures.append(exc)
+
+
+@pytest.mark.parametrize("room, reader", [("ggpoker", "GGPokerImporter"),
+                                          ("winamax", "WinamaxImporter")])
+def test_a_room_without_its_kernel_reads_through_the_python_path(
+        monkeypatch: pytest.MonkeyPatch, room: str, reader: str) -> None:
+    import importlib
+
+    from tests.importers.compiled_pass import chunk_values
+    from tests.importers.test_site_fast_paths import FIXTURES
+
+    glue = importlib.import_module(f"audit.importers.{room}_compiled")
+    module = importlib.import_module(f"audit.importers.{room}")
+    path = FIXTURES[room][0]
+    want = chunk_values(getattr(module, reader)(fast=False).read(path))
+    monkeypatch.setattr(glue, "KERNEL", _NoKernel())
+    assert compiledtext.read_room(path, glue.__name__, fmt=room, chunk_hands=5000,
+                                  fast=None, map_hand=None, hand_id_of=None) is None
+    assert chunk_values(getattr(module, reader)(compiled_min_bytes=0).read(path)) == want
+    # a kernel that loads but cannot run: the failure is said once and the file still read
+    broken = _NoKernel(RuntimeError("cannot compile"))
+    text = SimpleNamespace(lines_of=None)
+    monkeypatch.setattr(glue, "TEXT", SimpleNamespace(get=lambda: text))
+    monkeypatch.setattr(glue, "KERNEL", broken)
+    monkeypatch.setattr(compiledtext, "read_compiled",
+                        lambda *a, **k: (_ for _ in ()).throw(broken.error))
+    assert chunk_values(getattr(module, reader)(compiled_min_bytes=0).read(path)) == want
+    assert broken.failures == [broken.error]
