@@ -63,7 +63,10 @@ from pathlib import Path
 from typing import Any
 from xml.parsers import expat
 
+import pyarrow as pa
+
 from audit.importers.base import Chunk
+from audit.importers.columns import EventColumns
 from audit.importers.sitetext import (
     CHUNK_HANDS,
     HOLE_COUNT,
@@ -75,6 +78,21 @@ from audit.importers.sitetext import (
 )
 
 _GAME_LINE = re.compile(r"^\ufeff?\s*<game[\s>]")
+
+
+class _GameLines:
+    """The lines that start a hand (`_GAME_LINE`), a piece of lines at once: only a line
+    holding `<game` is matched (`split_blocks` calls `starts` per piece)."""
+
+    match = _GAME_LINE.match
+
+    @staticmethod
+    def starts(piece: list[tuple[int, str]]) -> list[int]:
+        match = _GAME_LINE.match
+        return [k for k, (_, text) in enumerate(piece) if "<game" in text and match(text)]
+
+
+_GAME_LINES = _GameLines()
 _SNIFF = re.compile(r"(?m)^\ufeff?\s*<game id=\"[^\"]*\" starttime=")
 _SNIFF_DESC = re.compile(r"(?m)^\ufeff?\s*<description type=\"[^\"]*\" stakes=")
 _GAME_ID = re.compile(r"<game id=\"([^\"]*)\"")
@@ -116,9 +134,7 @@ _FRACTION = re.compile(r"\.[0-9]*[1-9]")  # an amount with a fraction (`12.50`)
 class _E:
     """An XML element with the line it starts on."""
 
-    __slots__ = ("tag", "a", "line", "kids", "fractions")
-    # set on the parsed <game> (`_parse`): whether an amount or balance in it has a fraction
-    fractions: bool
+    __slots__ = ("tag", "a", "line", "kids")
 
     def __init__(self, tag: str, attrs: dict[str, str], line: int) -> None:
         self.tag = tag
@@ -133,24 +149,19 @@ def _parse(text: str, first_line: int) -> _E:
         raise SiteHandError(f"line {first_line}: a DOCTYPE or ENTITY declaration: refused "
                             "(entities are never expanded)")
     parser = expat.ParserCreate()
-    stack: list[_E] = []
+    base = first_line - 1
     root: list[_E] = []
-    fractions: list[bool] = []  # one entry once an amount or balance has a fraction
+    open_kids = [root]  # the children list of each open element, the document's first
+    new = _E
 
+    # (the handlers run once per element: the work per element kept to the least)
     def start(tag: str, attrs: dict[str, str]) -> None:
-        el = _E(tag, attrs, first_line + parser.CurrentLineNumber - 1)
-        if stack:
-            stack[-1].kids.append(el)
-        else:
-            root.append(el)
-        stack.append(el)
-        if not fractions and ("amount" in attrs or "balance" in attrs) and (
-                _FRACTION.search(attrs.get("amount", ""))
-                or _FRACTION.search(attrs.get("balance", ""))):
-            fractions.append(True)
+        el = new(tag, attrs, base + parser.CurrentLineNumber)
+        open_kids[-1].append(el)
+        open_kids.append(el.kids)
 
     def end(tag: str) -> None:
-        stack.pop()
+        open_kids.pop()
 
     parser.StartElementHandler = start
     parser.EndElementHandler = end
@@ -162,8 +173,21 @@ def _parse(text: str, first_line: int) -> _E:
     if not root or root[0].tag != "game":
         raise SiteHandError(f"line {first_line}: no <game> element")
     # (a document has one root: every element parsed is in the game)
-    root[0].fractions = bool(fractions)
     return root[0]
+
+
+def _has_fraction(game: _E) -> bool:
+    """Whether an amount or balance in the game (any element of it) has a fraction."""
+    todo = [game]
+    search = _FRACTION.search
+    while todo:
+        e = todo.pop()
+        a = e.a
+        if ("amount" in a or "balance" in a) and (
+                search(a.get("amount", "")) or search(a.get("balance", ""))):
+            return True
+        todo += e.kids
+    return False
 
 
 _KNOWN_AMOUNTS: dict[int, dict[str, int]] = {}  # minor units by amount text, per unit
@@ -297,7 +321,7 @@ def _map_game(game: _E, desc: dict[str, str], file_name: str) -> SiteHand:
     play = game.a.get("realmoney") == "false"
     chips = tournament or play
     # chips are whole (`1500.00`) unless a hand writes a fraction of one: then hundredths
-    money = _Money(100 if not chips or game.fractions else 1)
+    money = _Money(100 if not chips or _has_fraction(game) else 1)
     data = re.split(r"[|:]", game.a.get("data", ""))
     table = gid.split("-")[0]
     if tournament:
@@ -374,10 +398,14 @@ def _map_game(game: _E, desc: dict[str, str], file_name: str) -> SiteHand:
         sb, bb = money(m.group(1), game.line), money(m.group(2), game.line)
         if (an := _ANTE.search(stakes)):
             gm["ante"] = money(an.group(1), game.line)
-    posts = [e for r in rounds for e in r.kids if e.tag == "event"]
-    posted = {t: next((money(e.a.get("amount"), e.line) for e in posts
-                       if e.a.get("type") == t and e.a.get("amount")), None)
-              for t in ("SMALL_BLIND", "BIG_BLIND", "ANTE", "BRING_IN")}
+    # the first amount posted of each forced bet (one pass over the events)
+    posted: dict[str, int | None] = dict.fromkeys(("SMALL_BLIND", "BIG_BLIND", "ANTE",
+                                                   "BRING_IN"))
+    for r in rounds:
+        for e in r.kids:
+            if e.tag == "event" and (t := e.a.get("type", "")) in posted and posted[t] is None \
+                    and e.a.get("amount"):
+                posted[t] = money(e.a.get("amount"), e.line)
     if (bb is not None and not game.a.get("stakes") and posted["BIG_BLIND"]
             and posted["BIG_BLIND"] != bb and posted["SMALL_BLIND"] != sb):
         # the description (the file's, written once) names other blinds than this hand posts
@@ -465,7 +493,10 @@ def _semantics(rounds: list[_E], money: _Money
                             for e in r.kids
                             if e.tag == "event" and e.a.get("amount") is not None]))
     results = []
-    for to in (True, False):
+    # without a RAISE or COMPLETE amount both readings are the same: the first is taken
+    readings = (True, False) if any(t in ("RAISE", "COMPLETE") for _, events in plays
+                                    for t, _, _ in events) else (True,)
+    for to in readings:
         put: dict[str, int] = {}
         posted: dict[str, int] = {}
         round_total: dict[str, int] = {}
@@ -790,7 +821,7 @@ class MergeImporter:
         """Stream `path` as chunks of about `chunk_hands` whole hands each."""
         out = ChunkWriter(self.chunk_hands, str(path))
         desc: dict[str, str] = {}
-        for is_hand, block, unread in split_blocks(path, _GAME_LINE):
+        for is_hand, block, unread in split_blocks(path, _GAME_LINES):
             if unread:
                 out.reject(block, unread, _hand_id(block[0][1]) if is_hand else None)
                 continue
@@ -825,9 +856,24 @@ class MergeImporter:
             if outside:
                 out.reject_outside(outside, *outside[0])
             if out.full:
-                yield out.take()
+                yield _take(out)
         if out.pending:
-            yield out.take()
+            yield _take(out)
+
+
+def _take(out: ChunkWriter) -> Chunk:
+    """`out.take()`, the table made by one Arrow conversion of the rows as tuples
+    (`EventColumns`, the same table) rather than of each row's dict; when a value does not
+    fit the schema, `out.take()` itself (the unfit hands quarantined)."""
+    cols = EventColumns()
+    cols.add_rows(out.rows, out.lines)
+    try:
+        table = cols.table()
+    except (pa.ArrowException, OverflowError, ValueError, TypeError):
+        return out.take()
+    chunk = Chunk(table=table, rejected=out.rejected, lines=out.lines)
+    out.rows, out.lines, out.rejected, out.kept, out.hands = [], [], [], [], 0
+    return chunk
 
 
 IMPORTER = MergeImporter()
