@@ -381,23 +381,6 @@ def _map_game(game: _E, desc: dict[str, str], file_name: str) -> SiteHand:
         if not dealer.lstrip("-").isdigit():
             raise SiteHandError(f"line {players.line}: no dealer seat")
         gm["button_seat"] = int(dealer) + shift
-    # stakes
-    sb = bb = None
-    if (m := _PAREN.search(stakes)):
-        a, b, c = m.groups()
-        if is_stud:
-            gm["ante"] = money(a, game.line)
-            gm["bring_in"] = money(b, game.line)
-            if c:
-                gm["min_bet"] = money(c, game.line)
-        else:
-            sb, bb = money(a, game.line), money(b, game.line)
-    elif (m := _LIMIT_STAKES.search(stakes)):  # fixed limit: the small and big bet
-        gm.update(small_bet=money(m.group(1), game.line), big_bet=money(m.group(2), game.line))
-    elif (m := _BLINDS.search(stakes)):
-        sb, bb = money(m.group(1), game.line), money(m.group(2), game.line)
-        if (an := _ANTE.search(stakes)):
-            gm["ante"] = money(an.group(1), game.line)
     # the first amount posted of each forced bet (one pass over the events)
     posted: dict[str, int | None] = dict.fromkeys(("SMALL_BLIND", "BIG_BLIND", "ANTE",
                                                    "BRING_IN"))
@@ -406,11 +389,40 @@ def _map_game(game: _E, desc: dict[str, str], file_name: str) -> SiteHand:
             if e.tag == "event" and (t := e.a.get("type", "")) in posted and posted[t] is None \
                     and e.a.get("amount"):
                 posted[t] = money(e.a.get("amount"), e.line)
-    if (bb is not None and not game.a.get("stakes") and posted["BIG_BLIND"]
+    started["source"] += _stakes(gm, stakes, bool(game.a.get("stakes")), is_stud, structure,
+                                 posted, money, game.line, rounds)
+    _play(h, game, rounds, name_of, money, gm, started, is_stud, is_draw, variant, raise_to)
+    h.settle_awards_last()
+    return h
+
+
+def _stakes(gm: dict[str, Any], stakes: str, own: bool, is_stud: bool, structure: str,
+            posted: dict[str, int | None], money: _Money, line: int, rounds: list[_E]) -> str:
+    """The game's stakes (`gm` updated) from the stakes text (`own`: the hand's, else the
+    file's description) and the first amount posted of each forced bet; the `source` notes
+    said of them.  (`rounds`: a stud hand's, for its limits when the stakes name none.)"""
+    notes = ""
+    sb = bb = None
+    if (m := _PAREN.search(stakes)):
+        a, b, c = m.groups()
+        if is_stud:
+            gm["ante"] = money(a, line)
+            gm["bring_in"] = money(b, line)
+            if c:
+                gm["min_bet"] = money(c, line)
+        else:
+            sb, bb = money(a, line), money(b, line)
+    elif (m := _LIMIT_STAKES.search(stakes)):  # fixed limit: the small and big bet
+        gm.update(small_bet=money(m.group(1), line), big_bet=money(m.group(2), line))
+    elif (m := _BLINDS.search(stakes)):
+        sb, bb = money(m.group(1), line), money(m.group(2), line)
+        if (an := _ANTE.search(stakes)):
+            gm["ante"] = money(an.group(1), line)
+    if (bb is not None and not own and posted["BIG_BLIND"]
             and posted["BIG_BLIND"] != bb and posted["SMALL_BLIND"] != sb):
         # the description (the file's, written once) names other blinds than this hand posts
         sb, bb = posted["SMALL_BLIND"], posted["BIG_BLIND"]
-        started["source"] += f";blinds=as posted (the description says {stakes!r})"
+        notes += f";blinds=as posted (the description says {stakes!r})"
     if posted["ANTE"] and not gm["ante"]:
         gm["ante"] = posted["ANTE"]
     if is_stud:
@@ -422,7 +434,7 @@ def _map_game(game: _E, desc: dict[str, str], file_name: str) -> SiteHand:
             else:
                 small, big = _stud_limits(rounds, money)
                 gm.update(small_bet=small, big_bet=big)
-                started["source"] += ";limits=from the betting (the stakes name none)"
+                notes += ";limits=from the betting (the stakes name none)"
         if "bring_in" not in gm:
             gm["bring_in"] = posted["BRING_IN"] or (gm.get("small_bet") or 0) // 2
     elif "small_bet" in gm:  # fixed-limit button game: the blinds as posted
@@ -432,17 +444,15 @@ def _map_game(game: _E, desc: dict[str, str], file_name: str) -> SiteHand:
         if bb is None:
             sb, bb = posted["SMALL_BLIND"], posted["BIG_BLIND"]
             if bb is None:
-                raise SiteHandError(f"line {game.line}: no big blind posted and no stakes: "
+                raise SiteHandError(f"line {line}: no big blind posted and no stakes: "
                                     "the blinds are unknown")
-            started["source"] += ";blinds=as posted (the stakes name none)"
+            notes += ";blinds=as posted (the stakes name none)"
         if structure == "fixed_limit":
             gm.update(small_bet=bb, big_bet=2 * bb, big_blind=bb,
                       small_blind=posted["SMALL_BLIND"] or bb // 2)
         else:
             gm.update(small_blind=sb if sb is not None else bb // 2, big_blind=bb)
-    _play(h, game, rounds, name_of, money, gm, started, is_stud, is_draw, variant, raise_to)
-    h.settle_awards_last()
-    return h
+    return notes
 
 
 _VOLUNTARY = frozenset({"FOLD", "CHECK", "CALL", "BET", "RAISE", "COMPLETE", "ALL_IN"})
@@ -492,6 +502,13 @@ def _semantics(rounds: list[_E], money: _Money
         plays.append((new, [(e.a.get("type"), e.a.get("player", ""), money(e.a["amount"], e.line))
                             for e in r.kids
                             if e.tag == "event" and e.a.get("amount") is not None]))
+    return _reading(won, plays)
+
+
+def _reading(won: int, plays: list[tuple[bool, list[tuple[str | None, str, int]]]]
+             ) -> tuple[bool, dict[str, int], dict[str, int]]:
+    """`_semantics` of the chips the winners were paid and each round's (does a new betting
+    round start?, its events with an amount: type, player, amount)."""
     results = []
     # without a RAISE or COMPLETE amount both readings are the same: the first is taken
     readings = (True, False) if any(t in ("RAISE", "COMPLETE") for _, events in plays
@@ -803,12 +820,15 @@ def _hand_id(text: str) -> str | None:
 
 
 class MergeImporter:
-    """Merge Gaming Network XML pieces: recognised by content, read hand by hand."""
+    """Merge Gaming Network XML pieces: recognised by content, read hand by hand (each by the
+    fast path `merge_fast` when it reads it whole, else by the XML reader; `fast=False`: the
+    XML reader alone)."""
 
     name = "merge"
 
-    def __init__(self, chunk_hands: int = CHUNK_HANDS) -> None:
+    def __init__(self, chunk_hands: int = CHUNK_HANDS, *, fast: bool = True) -> None:
         self.chunk_hands = chunk_hands
+        self.fast = fast
 
     def sniff(self, head: bytes, path: Path) -> bool:
         """A `<game id=".." starttime=` line (or a `<description type=.. stakes=..>` line)
@@ -819,8 +839,13 @@ class MergeImporter:
 
     def read(self, path: Path) -> Iterator[Chunk]:
         """Stream `path` as chunks of about `chunk_hands` whole hands each."""
+        from audit.importers.merge_fast import fast_hand
+
         out = ChunkWriter(self.chunk_hands, str(path))
+        cols = EventColumns()
+        kept: list[_Kept] = []  # the chunk's hands, should its table need the XML reader's
         desc: dict[str, str] = {}
+        name = path.name
         for is_hand, block, unread in split_blocks(path, _GAME_LINES):
             if unread:
                 out.reject(block, unread, _hand_id(block[0][1]) if is_hand else None)
@@ -849,30 +874,53 @@ class MergeImporter:
                     continue
                 outside.append((n, t))
             if body:
-                hand = out.map_or_reject(body, _hand_id(body[0][1]), _map_text, text,
-                                         body[0][0], desc, path.name)
-                if hand is not None:
-                    out.add(hand, text + "\n")  # (`raw_text(body)`)
+                rows = None
+                if self.fast:
+                    try:
+                        rows = fast_hand(text, body[0][0], desc, name)
+                    except Exception:  # noqa: BLE001 - the XML reader decides what a hand is
+                        rows = None
+                if rows is not None:
+                    cols.rows += rows
+                    kept.append((body, text, desc))
+                else:
+                    hand = out.map_or_reject(body, _hand_id(body[0][1]), _map_text, text,
+                                             body[0][0], desc, name)
+                    if hand is not None:
+                        cols.add_rows(hand.rows, hand.lines)
+                        kept.append((body, text, desc))
             if outside:
                 out.reject_outside(outside, *outside[0])
-            if out.full:
-                yield _take(out)
-        if out.pending:
-            yield _take(out)
+            if len(kept) >= self.chunk_hands:
+                yield _take(out, cols, kept, name)
+                cols, kept = EventColumns(), []
+        if kept or out.rejected:
+            yield _take(out, cols, kept, name)
 
 
-def _take(out: ChunkWriter) -> Chunk:
-    """`out.take()`, the table made by one Arrow conversion of the rows as tuples
-    (`EventColumns`, the same table) rather than of each row's dict; when a value does not
-    fit the schema, `out.take()` itself (the unfit hands quarantined)."""
-    cols = EventColumns()
-    cols.add_rows(out.rows, out.lines)
+# a hand of a chunk: its lines (to its `</game>`), their text joined, the description then
+_Kept = tuple[list[tuple[int, str]], str, dict[str, str]]
+
+
+def _table(cols: EventColumns) -> pa.Table:
+    return cols.table()
+
+
+def _take(out: ChunkWriter, cols: EventColumns, kept: list[_Kept], name: str) -> Chunk:
+    """The chunk of `cols` (one Arrow conversion of its rows as tuples) and the rejections so
+    far; when a value does not fit the schema, the chunk `ChunkWriter.take` makes of the same
+    hands read by the XML reader (the unfit hands quarantined after the others)."""
     try:
-        table = cols.table()
+        table = _table(cols)
     except (pa.ArrowException, OverflowError, ValueError, TypeError):
+        for body, text, desc in kept:
+            hand = out.map_or_reject(body, _hand_id(body[0][1]), _map_text, text, body[0][0],
+                                     desc, name)
+            if hand is not None:
+                out.add(hand, text + "\n")  # (`raw_text(body)`)
         return out.take()
-    chunk = Chunk(table=table, rejected=out.rejected, lines=out.lines)
-    out.rows, out.lines, out.rejected, out.kept, out.hands = [], [], [], [], 0
+    chunk = Chunk(table=table, rejected=out.rejected, lines=cols.lines)
+    out.rejected = []
     return chunk
 
 
