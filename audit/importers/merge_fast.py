@@ -42,6 +42,10 @@ _LINE = re.compile(
     rf'|<game((?: [A-Za-z]+="{_V}*")+)[ \t]?>'  # 20
     r")[ \t]*$", re.MULTILINE)
 _ATTR = re.compile(r'([A-Za-z]+)="([^"]*)"')
+# the game's code on its line (`merge._variant` reads the same attributes, multigametype first)
+_MULTI = re.compile(r' multigametype="([0-9]+)"')
+_CODE = re.compile(r' gametype="([0-9]+)"')
+_NOT_BUTTON = m._STUD | m._DRAW
 _ROUNDS = frozenset({"BLINDS", "PREFLOP", "POSTFLOP", "POSTTURN", "POSTRIVER", "SHOWDOWN",
                      "END_OF_GAME", "END_OF_FOLDED_GAME"})
 _NEW_ROUND = frozenset({"POSTFLOP", "POSTTURN", "POSTRIVER"})
@@ -68,6 +72,10 @@ def fast_hand(text: str, first_line: int, desc: dict[str, str], file_name: str
 
 def _rows(text: str, first: int, desc: dict[str, str], file_name: str
           ) -> list[tuple[Any, ...]]:
+    end = text.find("\n")
+    code = _MULTI.search(text, 0, end) or _CODE.search(text, 0, end)
+    if code is not None and m._CODES.get(code.group(1)) in _NOT_BUTTON:
+        raise _Back  # a stud or draw game: spare the lines' reading
     found = _LINE.findall(text)
     if len(found) != text.count("\n") + 1 or len(found) < 4:
         raise _Back
