@@ -57,7 +57,7 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from decimal import Decimal
 from pathlib import Path
 from typing import Any
@@ -390,17 +390,19 @@ def _map_game(game: _E, desc: dict[str, str], file_name: str) -> SiteHand:
                     and e.a.get("amount"):
                 posted[t] = money(e.a.get("amount"), e.line)
     started["source"] += _stakes(gm, stakes, bool(game.a.get("stakes")), is_stud, structure,
-                                 posted, money, game.line, rounds)
+                                 posted, money, game.line, lambda: _stud_limits(rounds, money))
     _play(h, game, rounds, name_of, money, gm, started, is_stud, is_draw, variant, raise_to)
     h.settle_awards_last()
     return h
 
 
 def _stakes(gm: dict[str, Any], stakes: str, own: bool, is_stud: bool, structure: str,
-            posted: dict[str, int | None], money: _Money, line: int, rounds: list[_E]) -> str:
+            posted: dict[str, int | None], money: _Money, line: int,
+            limits: Callable[[], tuple[int, int]]) -> str:
     """The game's stakes (`gm` updated) from the stakes text (`own`: the hand's, else the
     file's description) and the first amount posted of each forced bet; the `source` notes
-    said of them.  (`rounds`: a stud hand's, for its limits when the stakes name none.)"""
+    said of them.  (`limits()`: a stud game's small and big bet read from its betting, when
+    the stakes name none.)"""
     notes = ""
     sb = bb = None
     if (m := _PAREN.search(stakes)):
@@ -432,7 +434,7 @@ def _stakes(gm: dict[str, Any], stakes: str, own: bool, is_stud: bool, structure
             elif sb is not None:
                 gm.update(small_bet=sb, big_bet=bb)
             else:
-                small, big = _stud_limits(rounds, money)
+                small, big = limits()
                 gm.update(small_bet=small, big_bet=big)
                 notes += ";limits=from the betting (the stakes name none)"
         if "bring_in" not in gm:

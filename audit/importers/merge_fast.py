@@ -1,4 +1,4 @@
-"""Merge's fast path: the common hands of a button game (hold'em, Omaha) read from their lines
+"""Merge's fast path: the common hands (hold'em, Omaha, stud, razz) read from their lines
 straight into event rows (`columns.EventColumns` tuples), without an XML tree and without a
 dict per row.
 
@@ -6,13 +6,14 @@ A Merge hand is one element per line. `fast_hand` reads a hand only when every o
 lines is one of the element layouts the room writes (`_LINE`: the game, players, player,
 round, event, cards and winner lines, attributes in the room's order, values free of `&`,
 `<`, control characters and what XML refuses), the elements nest as a hand's do, and it holds
-nothing this path does not read: a stud or draw game, a round other than the blinds, the
-betting rounds and the showdown, an event other than the blinds, antes, folds, checks, calls,
-bets, raises, all-ins, shows and mucks, a second big blind, a player acting from no seat, a
-seat number outside 1-127, a seat listed twice, ... Any other hand returns None and is read by
-the XML reader (`merge._map_text`), the single source of truth, which alone quarantines. The
-game's header, stakes and raise reading are the XML reader's own functions; the rows are those
-`merge._map_game` gives, value for value (tests/importers/test_import_merge_fast.py).
+nothing this path does not read: a draw game, a round other than the blinds, the betting
+rounds, the stud streets and the showdown, an event other than the forced bets, folds,
+checks, calls, bets, raises, completes, all-ins, shows, mucks and the notes (a chat line, a
+cancelled game), a second big blind, a player acting from no seat line, a seat number
+outside 1-127, a seat listed twice, ... Any other hand returns None and is read by the XML
+reader (`merge._map_text`), the single source of truth, which alone quarantines. The game's
+variant, time, stakes and raise reading are the XML reader's own functions; the rows are
+those `merge._map_game` gives, value for value (tests/importers/test_import_merge_fast.py).
 """
 
 from __future__ import annotations
@@ -45,15 +46,17 @@ _ATTR = re.compile(r'([A-Za-z]+)="([^"]*)"')
 # the game's code on its line (`merge._variant` reads the same attributes, multigametype first)
 _MULTI = re.compile(r' multigametype="([0-9]+)"')
 _CODE = re.compile(r' gametype="([0-9]+)"')
-_NOT_BUTTON = m._STUD | m._DRAW
+_NOT_READ = m._DRAW  # (a draw game's rounds are the XML reader's)
 _ROUNDS = frozenset({"BLINDS", "PREFLOP", "POSTFLOP", "POSTTURN", "POSTRIVER", "SHOWDOWN",
-                     "END_OF_GAME", "END_OF_FOLDED_GAME"})
-_NEW_ROUND = frozenset({"POSTFLOP", "POSTTURN", "POSTRIVER"})
-_BETTING = frozenset({"PREFLOP", "POSTFLOP", "POSTTURN", "POSTRIVER"})
-_EVENTS = frozenset({"SMALL_BLIND", "BIG_BLIND", "ANTE", "FOLD", "CHECK", "CALL", "BET",
-                     "RAISE", "ALL_IN", "SHOW", "MUCK"})
-_CARDS = frozenset({"HOLE", "COMMUNITY", "SHOWN", "MUCKED"})
-_POSTS = {"SMALL_BLIND": "small_blind", "BIG_BLIND": "big_blind", "ANTE": "ante"}
+                     "END_OF_GAME", "END_OF_FOLDED_GAME", "BRING_IN", "THIRD_STREET",
+                     "FOURTH_STREET", "FIFTH_STREET", "SIXTH_STREET", "SEVENTH_STREET"})
+# a betting round that starts afresh (`merge._semantics`, `merge._play`)
+_NEW_ROUND = m._BETTING - {"PREFLOP", "PRE_FIRST_DRAW", "THIRD_STREET"}
+_EVENTS = frozenset({"SMALL_BLIND", "BIG_BLIND", "ANTE", "BRING_IN", "FOLD", "CHECK", "CALL",
+                     "BET", "RAISE", "COMPLETE", "ALL_IN", "SHOW", "MUCK", *m._NOTES})
+_CARDS = frozenset({"HOLE", "COMMUNITY", "SHOWN", "MUCKED", "DRAW_DRAWN_CARDS"})
+_POSTS = {"SMALL_BLIND": "small_blind", "BIG_BLIND": "big_blind", "ANTE": "ante",
+          "BRING_IN": "bring_in"}
 
 
 class _Back(Exception):
@@ -74,8 +77,8 @@ def _rows(text: str, first: int, desc: dict[str, str], file_name: str
           ) -> list[tuple[Any, ...]]:
     end = text.find("\n")
     code = _MULTI.search(text, 0, end) or _CODE.search(text, 0, end)
-    if code is not None and m._CODES.get(code.group(1)) in _NOT_BUTTON:
-        raise _Back  # a stud or draw game: spare the lines' reading
+    if code is not None and m._CODES.get(code.group(1)) in _NOT_READ:
+        raise _Back  # a draw game: spare the lines' reading
     found = _LINE.findall(text)
     if len(found) != text.count("\n") + 1 or len(found) < 4:
         raise _Back
@@ -134,11 +137,14 @@ def _map(ga: dict[str, str], line: int, dealer: str, listed: list[tuple[str, str
         raise _Back
     game = m._E("game", ga, line)
     variant = m._variant(game, desc)
-    if variant in m._STUD or variant in m._DRAW:
+    if variant in m._DRAW:
         raise _Back
+    is_stud = variant in m._STUD
     stakes = ga.get("stakes") or desc.get("stakes", "")
     low = stakes.lower()
     structure = next((s for w, s in m._STRUCTURES if w in low), None)
+    if structure is None and is_stud:
+        structure = "fixed_limit"
     if structure is None:
         raise _Back
     tournament = "tournament" in desc.get("type", "").lower() or "buyIn" in ga
@@ -212,18 +218,20 @@ def _map(ga: dict[str, str], line: int, dealer: str, listed: list[tuple[str, str
                      "sitting_out" if sitting_out else None, None, p_line])
     if acting - set(name_of):
         raise _Back  # a player acting from no seat line
-    if not dealer.lstrip("-").isdigit():
-        raise _Back
-    gm["button_seat"] = int(dealer) + shift
+    if not is_stud:
+        if not dealer.lstrip("-").isdigit():
+            raise _Back
+        gm["button_seat"] = int(dealer) + shift
     posted: dict[str, int | None] = dict.fromkeys(("SMALL_BLIND", "BIG_BLIND", "ANTE",
                                                    "BRING_IN"))
     for _, _, items in rounds:
         for x in items:
             if x[0] == "e" and x[1] in posted and posted[x[1]] is None and x[4]:
                 posted[x[1]] = money(x[4], x[5])
-    head += m._stakes(gm, stakes, bool(ga.get("stakes")), False, structure, posted, money,
-                      line, [])
-    _play(rows, ga, rounds, name_of, seat_of, left, out, money, variant, raise_to, line)
+    head += m._stakes(gm, stakes, bool(ga.get("stakes")), is_stud, structure, posted, money,
+                      line, lambda: _stud_limits(rounds, money))
+    _play(rows, ga, rounds, name_of, seat_of, left, out, money, variant, raise_to, line,
+          is_stud)
     return _settled(rows, hand_id, ts, table_id, source, head)
 
 
@@ -246,19 +254,73 @@ def _past_balance(plays: list[tuple[bool, list[tuple[str, str, int]]]],
             if x[4] is None:
                 continue
             amt = next(amounts)[2]
-            add = max(0, amt - round_total.get(p, 0)) if t == "RAISE" and raise_to else amt
+            add = max(0, amt - round_total.get(p, 0)) if (
+                t in ("RAISE", "COMPLETE") and raise_to) else amt
             if t != "ANTE":
                 round_total[p] = round_total.get(p, 0) + add
             put[p] = put.get(p, 0) + add
     return False
 
 
+def _stud_limits(rounds: list[tuple[str, int, list[tuple[Any, ...]]]], money: m._Money
+                 ) -> tuple[int, int]:
+    """`merge._stud_limits` of the rounds read."""
+    small = big = None
+    for rid, _, items in rounds:
+        street = m._STUD_STREETS.get(rid)
+        for x in items:
+            if x[0] != "e" or not x[4]:
+                continue
+            t = x[1]
+            if street == 3 and t == "COMPLETE" and small is None:
+                small = money(x[4], x[5])
+            elif street == 4 and t == "BET" and small is None:
+                small = money(x[4], x[5])
+            elif street is not None and street >= 5 and t == "BET" and big is None:
+                big = money(x[4], x[5])
+    if small is None and big is not None:
+        small = big // 2
+    if small is None:
+        small = 0
+    return small, big if big is not None else 2 * small
+
+
+def _stud_deals(rows: list[list[Any]], items: list[tuple[Any, ...]], name_of: dict[str, str],
+                seat_of: dict[str, int], held: dict[str, list[str]], number: int) -> None:
+    """`merge._stud_deals` of a street's cards read."""
+    for x in items:
+        if x[0] != "c" or x[1] not in ("DRAW_DRAWN_CARDS", "HOLE"):
+            continue
+        p = x[3]
+        if p not in name_of:
+            raise _Back
+        now = m._cards(x[2], f"line {x[4]}")
+        have = held.get(p, [])
+        if len(now) < number:
+            now = now + ["??"] * (number - len(now))
+        new = now[len(have):number]
+        held[p] = now[:number]
+        name = name_of[p]
+        seat = seat_of[name]
+        if number == 3:
+            if len(new) != 3:
+                raise _Back
+            rows.append([seat, "deal", name, None, None, " ".join(new[:2]), "down", None,
+                         x[4]])
+            rows.append([seat, "deal", name, None, None, new[2], "up", None, x[4]])
+        elif len(new) == 1:
+            rows.append([seat, "deal", name, None, None, new[0],
+                         "down" if number == 7 else "up", None, x[4]])
+        elif new:
+            raise _Back
+
+
 def _play(rows: list[list[Any]], ga: dict[str, str],
           rounds: list[tuple[str, int, list[tuple[Any, ...]]]], name_of: dict[str, str],
           seat_of: dict[str, int], left: dict[int, int], out: set[int], money: m._Money,
-          variant: str, raise_to: bool, line: int) -> None:
-    """The rows of the play, as `merge._play` emits them for a button game (a row: seat,
-    kind, player, amount, total, cards, detail, game, line)."""
+          variant: str, raise_to: bool, line: int, is_stud: bool) -> None:
+    """The rows of the play, as `merge._play` emits them (a row: seat, kind, player, amount,
+    total, cards, detail, game, line)."""
     count = HOLE_COUNT.get(variant, 2)
     try:
         count = int(ga.get("numholecards", count))
@@ -275,10 +337,24 @@ def _play(rows: list[list[Any]], ga: dict[str, str],
     bets: dict[int, int] = {}  # the round's totals by seat
     bb_posted = False
     last = line
-    for rid, r_line, items in rounds:
+    stud_held: dict[str, list[str]] = {}
+    street = 0
+    pending: list[tuple[int, str, str, tuple[Any, ...] | None]] = []
+    # whether a stud street round follows each round (`merge._more_streets`)
+    streets = [rid in m._STUD_STREETS for rid, _, _ in rounds]
+    for index, (rid, r_line, items) in enumerate(rounds):
         last = r_line
+        if pending and rid not in m._STUD_STREETS:
+            for e_line, t, p, c in pending:
+                name = name_of[p]
+                full = stud_held.get(p or "")
+                shows = " ".join(full) if full and "??" not in full else (
+                    " ".join(m._cards(c[2], f"line {c[4]}")) if c is not None else None)
+                rows.append([seat_of[name], "show" if t == "SHOW" else "muck", name, None,
+                             None, shows, None, None, e_line])
+            pending = []
         shown = {x[3]: x for x in items if x[0] == "c" and x[1] in ("SHOWN", "MUCKED")}
-        if not dealt and rid in _BETTING:
+        if not is_stud and not dealt and rid in m._BETTING:
             known = {name_of[p]: " ".join(c[:count]) for p, c in hole.items()}
             names = {seat: name for name, seat in seat_of.items()}
             for seat in sorted(left):
@@ -291,6 +367,11 @@ def _play(rows: list[list[Any]], ga: dict[str, str],
             dealt = True
         if rid in _NEW_ROUND:
             bets = {}
+        if is_stud and rid in m._STUD_STREETS:
+            number = m._STUD_STREETS[rid]
+            if number > street:
+                street = number
+                _stud_deals(rows, items, name_of, seat_of, stud_held, number)
         for x in items:
             if x[0] == "c" and x[1] == "COMMUNITY":
                 now = m._cards(x[2], f"line {x[4]}")
@@ -332,6 +413,14 @@ def _play(rows: list[list[Any]], ga: dict[str, str],
                 continue
             _, t, _, p, amount, e_line = x
             last = e_line
+            if t in m._NOTES:  # (a note on someone not seated names no one)
+                if p in name_of:
+                    rows.append([seat_of[name_of[p]], "annotation", name_of[p], None, None,
+                                 None, m._NOTES[t], None, e_line])
+                else:
+                    rows.append([None, "annotation", None, None, None, None, m._NOTES[t],
+                                 None, e_line])
+                continue
             if p not in name_of:
                 raise _Back
             name = name_of[p]
@@ -351,6 +440,10 @@ def _play(rows: list[list[Any]], ga: dict[str, str],
                 rows.append([seat, "post", name, amt, total, None, detail, None, e_line])
             elif t == "FOLD" or t == "CHECK":
                 rows.append([seat, t.lower(), name, None, None, None, None, None, e_line])
+            elif t in ("SHOW", "MUCK") and is_stud and street < 7 and any(
+                    streets[index + 1:]):
+                # an all-in showdown before the last street: shown once every card is dealt
+                pending.append((e_line, t, p, shown.get(p)))
             elif t == "SHOW":
                 c = shown.get(p)
                 shows = " ".join(m._cards(c[2], f"line {c[4]}")) if (
@@ -367,7 +460,7 @@ def _play(rows: list[list[Any]], ga: dict[str, str],
             else:
                 amt = money(amount, e_line)
                 before = bets.get(seat, 0)
-                if t == "RAISE" and raise_to:
+                if t in ("RAISE", "COMPLETE") and raise_to:
                     added = amt - before
                     if added < 0:
                         raise _Back
