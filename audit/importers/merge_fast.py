@@ -101,6 +101,12 @@ def _rows(text: str, first: int, desc: dict[str, str], file_name: str
     k += 1
     rounds: list[tuple[str, int, list[tuple[Any, ...]]]] = []
     last = len(found) - 1
+    # read on the way: the first event's timestamp, the players acting, an amount's fraction
+    stamp: str | None = None
+    acting: set[str] = set()
+    fraction = m._FRACTION.search
+    fractions = any(fraction(v) for key, v in ga.items() if key in ("amount", "balance")) \
+        or any(fraction(p[2]) for p in listed)
     while k < last:
         rid = found[k][16]
         if rid not in _ROUNDS:
@@ -114,24 +120,34 @@ def _rows(text: str, first: int, desc: dict[str, str], file_name: str
                 if f[0] not in _EVENTS:
                     raise _Back
                 items.append(("e", f[0], f[1], f[2], f[3] or None, first + k))
+                if f[1] and stamp is None:
+                    stamp = f[1]
+                if f[2]:
+                    acting.add(f[2])
+                if f[3] and not fractions and fraction(f[3]):
+                    fractions = True
             elif f[4]:
                 if f[4] not in _CARDS:
                     raise _Back
                 items.append(("c", f[4], f[5], f[6] or None, first + k))
             elif f[7]:
                 items.append(("w", f[7], f[8], f[9], f[10], f[11], first + k))
+                acting.add(f[10])
+                if not fractions and fraction(f[7]):
+                    fractions = True
             else:
                 raise _Back
             k += 1
         if k >= last or found[k][18] != "</round>":
             raise _Back
         k += 1
-    return _map(ga, first, dealer, listed, rounds, desc, file_name)
+    return _map(ga, first, dealer, listed, rounds, desc, file_name, stamp, acting, fractions)
 
 
 def _map(ga: dict[str, str], line: int, dealer: str, listed: list[tuple[str, str, str, str, int]],
          rounds: list[tuple[str, int, list[tuple[Any, ...]]]], desc: dict[str, str],
-         file_name: str) -> list[tuple[Any, ...]]:
+         file_name: str, stamp: str | None, acting: set[str], fractions: bool
+         ) -> list[tuple[Any, ...]]:
     gid = ga.get("id")
     if not gid:
         raise _Back
@@ -149,11 +165,6 @@ def _map(ga: dict[str, str], line: int, dealer: str, listed: list[tuple[str, str
         raise _Back
     tournament = "tournament" in desc.get("type", "").lower() or "buyIn" in ga
     chips = tournament or ga.get("realmoney") == "false"
-    fraction = m._FRACTION.search
-    fractions = any(fraction(v) for key, v in ga.items() if key in ("amount", "balance")) \
-        or any(fraction(p[2]) for p in listed) \
-        or any(fraction(x[1] if x[0] == "w" else x[4] or "") for _, _, items in rounds
-               for x in items if x[0] != "c")
     money = m._Money(100 if not chips or fractions else 1)
     data = re.split(r"[|:]", ga.get("data", ""))
     table = gid.split("-")[0]
@@ -162,8 +173,6 @@ def _map(ga: dict[str, str], line: int, dealer: str, listed: list[tuple[str, str
     else:
         table_id = data[1] if len(data) > 1 and data[1] else table
     hand_id = f"merge:{gid}"
-    stamp = next((x[2] for _, _, items in rounds for x in items if x[0] == "e" and x[2]),
-                 None)
     if stamp is not None:
         ts, note = dt.datetime.fromtimestamp(int(stamp) / 1000, dt.UTC), ""
     else:
@@ -174,8 +183,6 @@ def _map(ga: dict[str, str], line: int, dealer: str, listed: list[tuple[str, str
         "tournament": tournament, "ante": 0,
         "seat_count": int(ga["seats"]) if ga.get("seats", "").isdigit() else None,
     }
-    acting = {x[3] if x[0] == "e" else x[4] for _, _, items in rounds for x in items
-              if (x[0] == "e" and x[3]) or x[0] == "w"}
     numbers = {int(p[0]) for p in listed} | {int(x) for x in acting}
     shift = 1 if 0 in numbers else 0
     source = f"merge:{file_name}:"
@@ -183,10 +190,24 @@ def _map(ga: dict[str, str], line: int, dealer: str, listed: list[tuple[str, str
     if shift:
         head += ";seats=numbered from 0 in the log, shifted to 1.."
     # the raise reading and the forced bets (the XML reader's own choice)
-    won = sum(money(x[1], x[6]) for _, _, items in rounds for x in items if x[0] == "w")
-    plays = [(rid in _NEW_ROUND, [(x[1], x[3], money(x[4], x[5])) for x in items
-                                  if x[0] == "e" and x[4] is not None])
-             for rid, _, items in rounds]
+    # (one pass: the chips won, each round's events with an amount, the first of each
+    # forced bet)
+    won = 0
+    plays: list[tuple[bool, list[tuple[str | None, str, int]]]] = []
+    posted: dict[str, int | None] = dict.fromkeys(("SMALL_BLIND", "BIG_BLIND", "ANTE",
+                                                   "BRING_IN"))
+    for rid, _, items in rounds:
+        events: list[tuple[str | None, str, int]] = []
+        for x in items:
+            if x[0] == "e":
+                if x[4] is not None:
+                    amt = money(x[4], x[5])
+                    events.append((x[1], x[3], amt))
+                    if x[1] in posted and posted[x[1]] is None:
+                        posted[x[1]] = amt
+            elif x[0] == "w":
+                won += money(x[1], x[6])
+        plays.append((rid in _NEW_ROUND, events))
     raise_to, put, posted_by = m._reading(won, plays)
     if not raise_to:
         head += ";raise=chips added (this client's RAISE amounts)"
@@ -222,12 +243,6 @@ def _map(ga: dict[str, str], line: int, dealer: str, listed: list[tuple[str, str
         if not dealer.lstrip("-").isdigit():
             raise _Back
         gm["button_seat"] = int(dealer) + shift
-    posted: dict[str, int | None] = dict.fromkeys(("SMALL_BLIND", "BIG_BLIND", "ANTE",
-                                                   "BRING_IN"))
-    for _, _, items in rounds:
-        for x in items:
-            if x[0] == "e" and x[1] in posted and posted[x[1]] is None and x[4]:
-                posted[x[1]] = money(x[4], x[5])
     head += m._stakes(gm, stakes, bool(ga.get("stakes")), is_stud, structure, posted, money,
                       line, lambda: _stud_limits(rounds, money))
     _play(rows, ga, rounds, name_of, seat_of, left, out, money, variant, raise_to, line,
@@ -235,7 +250,7 @@ def _map(ga: dict[str, str], line: int, dealer: str, listed: list[tuple[str, str
     return _settled(rows, hand_id, ts, table_id, source, head)
 
 
-def _past_balance(plays: list[tuple[bool, list[tuple[str, str, int]]]],
+def _past_balance(plays: list[tuple[bool, list[tuple[str | None, str, int]]]],
                   rounds: list[tuple[str, int, list[tuple[Any, ...]]]],
                   balance: dict[str, int], raise_to: bool) -> bool:
     """`merge._acts_past_balance` of the rounds read (`plays`: their events with an amount)."""
