@@ -57,13 +57,16 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from decimal import Decimal
 from pathlib import Path
 from typing import Any
 from xml.parsers import expat
 
+import pyarrow as pa
+
 from audit.importers.base import Chunk
+from audit.importers.columns import EventColumns
 from audit.importers.sitetext import (
     CHUNK_HANDS,
     HOLE_COUNT,
@@ -75,6 +78,21 @@ from audit.importers.sitetext import (
 )
 
 _GAME_LINE = re.compile(r"^\ufeff?\s*<game[\s>]")
+
+
+class _GameLines:
+    """The lines that start a hand (`_GAME_LINE`), a piece of lines at once: only a line
+    holding `<game` is matched (`split_blocks` calls `starts` per piece)."""
+
+    match = _GAME_LINE.match
+
+    @staticmethod
+    def starts(piece: list[tuple[int, str]]) -> list[int]:
+        match = _GAME_LINE.match
+        return [k for k, (_, text) in enumerate(piece) if "<game" in text and match(text)]
+
+
+_GAME_LINES = _GameLines()
 _SNIFF = re.compile(r"(?m)^\ufeff?\s*<game id=\"[^\"]*\" starttime=")
 _SNIFF_DESC = re.compile(r"(?m)^\ufeff?\s*<description type=\"[^\"]*\" stakes=")
 _GAME_ID = re.compile(r"<game id=\"([^\"]*)\"")
@@ -116,9 +134,7 @@ _FRACTION = re.compile(r"\.[0-9]*[1-9]")  # an amount with a fraction (`12.50`)
 class _E:
     """An XML element with the line it starts on."""
 
-    __slots__ = ("tag", "a", "line", "kids", "fractions")
-    # set on the parsed <game> (`_parse`): whether an amount or balance in it has a fraction
-    fractions: bool
+    __slots__ = ("tag", "a", "line", "kids")
 
     def __init__(self, tag: str, attrs: dict[str, str], line: int) -> None:
         self.tag = tag
@@ -133,24 +149,19 @@ def _parse(text: str, first_line: int) -> _E:
         raise SiteHandError(f"line {first_line}: a DOCTYPE or ENTITY declaration: refused "
                             "(entities are never expanded)")
     parser = expat.ParserCreate()
-    stack: list[_E] = []
+    base = first_line - 1
     root: list[_E] = []
-    fractions: list[bool] = []  # one entry once an amount or balance has a fraction
+    open_kids = [root]  # the children list of each open element, the document's first
+    new = _E
 
+    # (the handlers run once per element: the work per element kept to the least)
     def start(tag: str, attrs: dict[str, str]) -> None:
-        el = _E(tag, attrs, first_line + parser.CurrentLineNumber - 1)
-        if stack:
-            stack[-1].kids.append(el)
-        else:
-            root.append(el)
-        stack.append(el)
-        if not fractions and ("amount" in attrs or "balance" in attrs) and (
-                _FRACTION.search(attrs.get("amount", ""))
-                or _FRACTION.search(attrs.get("balance", ""))):
-            fractions.append(True)
+        el = new(tag, attrs, base + parser.CurrentLineNumber)
+        open_kids[-1].append(el)
+        open_kids.append(el.kids)
 
     def end(tag: str) -> None:
-        stack.pop()
+        open_kids.pop()
 
     parser.StartElementHandler = start
     parser.EndElementHandler = end
@@ -162,8 +173,21 @@ def _parse(text: str, first_line: int) -> _E:
     if not root or root[0].tag != "game":
         raise SiteHandError(f"line {first_line}: no <game> element")
     # (a document has one root: every element parsed is in the game)
-    root[0].fractions = bool(fractions)
     return root[0]
+
+
+def _has_fraction(game: _E) -> bool:
+    """Whether an amount or balance in the game (any element of it) has a fraction."""
+    todo = [game]
+    search = _FRACTION.search
+    while todo:
+        e = todo.pop()
+        a = e.a
+        if ("amount" in a or "balance" in a) and (
+                search(a.get("amount", "")) or search(a.get("balance", ""))):
+            return True
+        todo += e.kids
+    return False
 
 
 _KNOWN_AMOUNTS: dict[int, dict[str, int]] = {}  # minor units by amount text, per unit
@@ -297,7 +321,7 @@ def _map_game(game: _E, desc: dict[str, str], file_name: str) -> SiteHand:
     play = game.a.get("realmoney") == "false"
     chips = tournament or play
     # chips are whole (`1500.00`) unless a hand writes a fraction of one: then hundredths
-    money = _Money(100 if not chips or game.fractions else 1)
+    money = _Money(100 if not chips or _has_fraction(game) else 1)
     data = re.split(r"[|:]", game.a.get("data", ""))
     table = gid.split("-")[0]
     if tournament:
@@ -357,32 +381,50 @@ def _map_game(game: _E, desc: dict[str, str], file_name: str) -> SiteHand:
         if not dealer.lstrip("-").isdigit():
             raise SiteHandError(f"line {players.line}: no dealer seat")
         gm["button_seat"] = int(dealer) + shift
-    # stakes
+    # the first amount posted of each forced bet (one pass over the events)
+    posted: dict[str, int | None] = dict.fromkeys(("SMALL_BLIND", "BIG_BLIND", "ANTE",
+                                                   "BRING_IN"))
+    for r in rounds:
+        for e in r.kids:
+            if e.tag == "event" and (t := e.a.get("type", "")) in posted and posted[t] is None \
+                    and e.a.get("amount"):
+                posted[t] = money(e.a.get("amount"), e.line)
+    started["source"] += _stakes(gm, stakes, bool(game.a.get("stakes")), is_stud, structure,
+                                 posted, money, game.line, lambda: _stud_limits(rounds, money))
+    _play(h, game, rounds, name_of, money, gm, started, is_stud, is_draw, variant, raise_to)
+    h.settle_awards_last()
+    return h
+
+
+def _stakes(gm: dict[str, Any], stakes: str, own: bool, is_stud: bool, structure: str,
+            posted: dict[str, int | None], money: _Money, line: int,
+            limits: Callable[[], tuple[int, int]]) -> str:
+    """The game's stakes (`gm` updated) from the stakes text (`own`: the hand's, else the
+    file's description) and the first amount posted of each forced bet; the `source` notes
+    said of them.  (`limits()`: a stud game's small and big bet read from its betting, when
+    the stakes name none.)"""
+    notes = ""
     sb = bb = None
     if (m := _PAREN.search(stakes)):
         a, b, c = m.groups()
         if is_stud:
-            gm["ante"] = money(a, game.line)
-            gm["bring_in"] = money(b, game.line)
+            gm["ante"] = money(a, line)
+            gm["bring_in"] = money(b, line)
             if c:
-                gm["min_bet"] = money(c, game.line)
+                gm["min_bet"] = money(c, line)
         else:
-            sb, bb = money(a, game.line), money(b, game.line)
+            sb, bb = money(a, line), money(b, line)
     elif (m := _LIMIT_STAKES.search(stakes)):  # fixed limit: the small and big bet
-        gm.update(small_bet=money(m.group(1), game.line), big_bet=money(m.group(2), game.line))
+        gm.update(small_bet=money(m.group(1), line), big_bet=money(m.group(2), line))
     elif (m := _BLINDS.search(stakes)):
-        sb, bb = money(m.group(1), game.line), money(m.group(2), game.line)
+        sb, bb = money(m.group(1), line), money(m.group(2), line)
         if (an := _ANTE.search(stakes)):
-            gm["ante"] = money(an.group(1), game.line)
-    posts = [e for r in rounds for e in r.kids if e.tag == "event"]
-    posted = {t: next((money(e.a.get("amount"), e.line) for e in posts
-                       if e.a.get("type") == t and e.a.get("amount")), None)
-              for t in ("SMALL_BLIND", "BIG_BLIND", "ANTE", "BRING_IN")}
-    if (bb is not None and not game.a.get("stakes") and posted["BIG_BLIND"]
+            gm["ante"] = money(an.group(1), line)
+    if (bb is not None and not own and posted["BIG_BLIND"]
             and posted["BIG_BLIND"] != bb and posted["SMALL_BLIND"] != sb):
         # the description (the file's, written once) names other blinds than this hand posts
         sb, bb = posted["SMALL_BLIND"], posted["BIG_BLIND"]
-        started["source"] += f";blinds=as posted (the description says {stakes!r})"
+        notes += f";blinds=as posted (the description says {stakes!r})"
     if posted["ANTE"] and not gm["ante"]:
         gm["ante"] = posted["ANTE"]
     if is_stud:
@@ -392,9 +434,9 @@ def _map_game(game: _E, desc: dict[str, str], file_name: str) -> SiteHand:
             elif sb is not None:
                 gm.update(small_bet=sb, big_bet=bb)
             else:
-                small, big = _stud_limits(rounds, money)
+                small, big = limits()
                 gm.update(small_bet=small, big_bet=big)
-                started["source"] += ";limits=from the betting (the stakes name none)"
+                notes += ";limits=from the betting (the stakes name none)"
         if "bring_in" not in gm:
             gm["bring_in"] = posted["BRING_IN"] or (gm.get("small_bet") or 0) // 2
     elif "small_bet" in gm:  # fixed-limit button game: the blinds as posted
@@ -404,17 +446,15 @@ def _map_game(game: _E, desc: dict[str, str], file_name: str) -> SiteHand:
         if bb is None:
             sb, bb = posted["SMALL_BLIND"], posted["BIG_BLIND"]
             if bb is None:
-                raise SiteHandError(f"line {game.line}: no big blind posted and no stakes: "
+                raise SiteHandError(f"line {line}: no big blind posted and no stakes: "
                                     "the blinds are unknown")
-            started["source"] += ";blinds=as posted (the stakes name none)"
+            notes += ";blinds=as posted (the stakes name none)"
         if structure == "fixed_limit":
             gm.update(small_bet=bb, big_bet=2 * bb, big_blind=bb,
                       small_blind=posted["SMALL_BLIND"] or bb // 2)
         else:
             gm.update(small_blind=sb if sb is not None else bb // 2, big_blind=bb)
-    _play(h, game, rounds, name_of, money, gm, started, is_stud, is_draw, variant, raise_to)
-    h.settle_awards_last()
-    return h
+    return notes
 
 
 _VOLUNTARY = frozenset({"FOLD", "CHECK", "CALL", "BET", "RAISE", "COMPLETE", "ALL_IN"})
@@ -464,8 +504,18 @@ def _semantics(rounds: list[_E], money: _Money
         plays.append((new, [(e.a.get("type"), e.a.get("player", ""), money(e.a["amount"], e.line))
                             for e in r.kids
                             if e.tag == "event" and e.a.get("amount") is not None]))
+    return _reading(won, plays)
+
+
+def _reading(won: int, plays: list[tuple[bool, list[tuple[str | None, str, int]]]]
+             ) -> tuple[bool, dict[str, int], dict[str, int]]:
+    """`_semantics` of the chips the winners were paid and each round's (does a new betting
+    round start?, its events with an amount: type, player, amount)."""
     results = []
-    for to in (True, False):
+    # without a RAISE or COMPLETE amount both readings are the same: the first is taken
+    readings = (True, False) if any(t in ("RAISE", "COMPLETE") for _, events in plays
+                                    for t, _, _ in events) else (True,)
+    for to in readings:
         put: dict[str, int] = {}
         posted: dict[str, int] = {}
         round_total: dict[str, int] = {}
@@ -772,12 +822,15 @@ def _hand_id(text: str) -> str | None:
 
 
 class MergeImporter:
-    """Merge Gaming Network XML pieces: recognised by content, read hand by hand."""
+    """Merge Gaming Network XML pieces: recognised by content, read hand by hand (each by the
+    fast path `merge_fast` when it reads it whole, else by the XML reader; `fast=False`: the
+    XML reader alone)."""
 
     name = "merge"
 
-    def __init__(self, chunk_hands: int = CHUNK_HANDS) -> None:
+    def __init__(self, chunk_hands: int = CHUNK_HANDS, *, fast: bool = True) -> None:
         self.chunk_hands = chunk_hands
+        self.fast = fast
 
     def sniff(self, head: bytes, path: Path) -> bool:
         """A `<game id=".." starttime=` line (or a `<description type=.. stakes=..>` line)
@@ -788,9 +841,14 @@ class MergeImporter:
 
     def read(self, path: Path) -> Iterator[Chunk]:
         """Stream `path` as chunks of about `chunk_hands` whole hands each."""
+        from audit.importers.merge_fast import fast_hand
+
         out = ChunkWriter(self.chunk_hands, str(path))
+        cols = EventColumns()
+        kept: list[_Kept] = []  # the chunk's hands, should its table need the XML reader's
         desc: dict[str, str] = {}
-        for is_hand, block, unread in split_blocks(path, _GAME_LINE):
+        name = path.name
+        for is_hand, block, unread in split_blocks(path, _GAME_LINES):
             if unread:
                 out.reject(block, unread, _hand_id(block[0][1]) if is_hand else None)
                 continue
@@ -818,16 +876,54 @@ class MergeImporter:
                     continue
                 outside.append((n, t))
             if body:
-                hand = out.map_or_reject(body, _hand_id(body[0][1]), _map_text, text,
-                                         body[0][0], desc, path.name)
-                if hand is not None:
-                    out.add(hand, text + "\n")  # (`raw_text(body)`)
+                rows = None
+                if self.fast:
+                    try:
+                        rows = fast_hand(text, body[0][0], desc, name)
+                    except Exception:  # noqa: BLE001 - the XML reader decides what a hand is
+                        rows = None
+                if rows is not None:
+                    cols.rows += rows
+                    kept.append((body, text, desc))
+                else:
+                    hand = out.map_or_reject(body, _hand_id(body[0][1]), _map_text, text,
+                                             body[0][0], desc, name)
+                    if hand is not None:
+                        cols.add_rows(hand.rows, hand.lines)
+                        kept.append((body, text, desc))
             if outside:
                 out.reject_outside(outside, *outside[0])
-            if out.full:
-                yield out.take()
-        if out.pending:
-            yield out.take()
+            if len(kept) >= self.chunk_hands:
+                yield _take(out, cols, kept, name)
+                cols, kept = EventColumns(), []
+        if kept or out.rejected:
+            yield _take(out, cols, kept, name)
+
+
+# a hand of a chunk: its lines (to its `</game>`), their text joined, the description then
+_Kept = tuple[list[tuple[int, str]], str, dict[str, str]]
+
+
+def _table(cols: EventColumns) -> pa.Table:
+    return cols.table()
+
+
+def _take(out: ChunkWriter, cols: EventColumns, kept: list[_Kept], name: str) -> Chunk:
+    """The chunk of `cols` (one Arrow conversion of its rows as tuples) and the rejections so
+    far; when a value does not fit the schema, the chunk `ChunkWriter.take` makes of the same
+    hands read by the XML reader (the unfit hands quarantined after the others)."""
+    try:
+        table = _table(cols)
+    except (pa.ArrowException, OverflowError, ValueError, TypeError):
+        for body, text, desc in kept:
+            hand = out.map_or_reject(body, _hand_id(body[0][1]), _map_text, text, body[0][0],
+                                     desc, name)
+            if hand is not None:
+                out.add(hand, text + "\n")  # (`raw_text(body)`)
+        return out.take()
+    chunk = Chunk(table=table, rejected=out.rejected, lines=cols.lines)
+    out.rejected = []
+    return chunk
 
 
 IMPORTER = MergeImporter()

@@ -1,0 +1,516 @@
+"""Merge's fast path: the common hands (hold'em, Omaha, stud, razz) read from their lines
+straight into event rows (`columns.EventColumns` tuples), without an XML tree and without a
+dict per row.
+
+A Merge hand is one element per line. `fast_hand` reads a hand only when every one of its
+lines is one of the element layouts the room writes (`_LINE`: the game, players, player,
+round, event, cards and winner lines, attributes in the room's order, values free of `&`,
+`<`, control characters and what XML refuses), the elements nest as a hand's do, and it holds
+nothing this path does not read: a draw game, a round other than the blinds, the betting
+rounds, the stud streets and the showdown, an event other than the forced bets, folds,
+checks, calls, bets, raises, completes, all-ins, shows, mucks and the notes (a chat line, a
+cancelled game), a second big blind, a player acting from no seat line, a seat number
+outside 1-127, a seat listed twice, ... Any other hand returns None and is read by the XML
+reader (`merge._map_text`), the single source of truth, which alone quarantines. The game's
+variant, time, stakes and raise reading are the XML reader's own functions; the rows are
+those `merge._map_game` gives, value for value (tests/importers/test_import_merge_fast.py).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from typing import Any
+
+from audit.importers import merge as m
+from audit.importers.sitetext import HOLE_COUNT, SiteHandError, pot_of
+
+_V = r'[^"<&\x00-\x1f\ud800-\udfff\ufffe\uffff]'  # an attribute value's character
+_N = r"(?:0|[1-9][0-9]*)"  # a number as the room writes it (no sign, no leading zero)
+_LINE = re.compile(
+    r"^[ \t]*(?:"
+    rf'<event sequence="[0-9]+" type="([A-Z_]+)"(?: timestamp="([0-9]+)")?'
+    rf'(?: player="({_N})")?(?: amount="({_V}+)")?[ \t]?/>'  # 1-4
+    rf'|<cards type="([A-Z_]+)" cards="({_V}*)"(?: player="(-?{_N})")?'
+    rf'(?: hand="{_V}*")?[ \t]?/>'  # 5-7
+    rf'|<winner amount="({_V}+)" uncalled="(true|false)" potnumber="({_N})" '
+    rf'player="({_N})"(?: hand="{_V}*")? pottype="([a-z]*)"(?: hand="{_V}*")?[ \t]?/>'  # 8-12
+    rf'|<player seat="({_N})" nickname="({_V}*)" balance="({_V}+)" '
+    rf'dealtin="(true|false)"[ \t]?/>'  # 13-16
+    rf'|<round id="([A-Z_]+)" sequence="[0-9]+"[ \t]?>'  # 17
+    rf'|<players dealer="(-?{_N})"[ \t]?>'  # 18
+    r"|(</round>|</players>|</game>)"  # 19
+    rf'|<game((?: [A-Za-z]+="{_V}*")+)[ \t]?>'  # 20
+    r")[ \t]*$", re.MULTILINE)
+_ATTR = re.compile(r'([A-Za-z]+)="([^"]*)"')
+# the game's code on its line (`merge._variant` reads the same attributes, multigametype first)
+_MULTI = re.compile(r' multigametype="([0-9]+)"')
+_CODE = re.compile(r' gametype="([0-9]+)"')
+_NOT_READ = m._DRAW  # (a draw game's rounds are the XML reader's)
+_ROUNDS = frozenset({"BLINDS", "PREFLOP", "POSTFLOP", "POSTTURN", "POSTRIVER", "SHOWDOWN",
+                     "END_OF_GAME", "END_OF_FOLDED_GAME", "BRING_IN", "THIRD_STREET",
+                     "FOURTH_STREET", "FIFTH_STREET", "SIXTH_STREET", "SEVENTH_STREET"})
+# a betting round that starts afresh (`merge._semantics`, `merge._play`)
+_NEW_ROUND = m._BETTING - {"PREFLOP", "PRE_FIRST_DRAW", "THIRD_STREET"}
+_EVENTS = frozenset({"SMALL_BLIND", "BIG_BLIND", "ANTE", "BRING_IN", "FOLD", "CHECK", "CALL",
+                     "BET", "RAISE", "COMPLETE", "ALL_IN", "SHOW", "MUCK", *m._NOTES})
+_CARDS = frozenset({"HOLE", "COMMUNITY", "SHOWN", "MUCKED", "DRAW_DRAWN_CARDS"})
+_POSTS = {"SMALL_BLIND": "small_blind", "BIG_BLIND": "big_blind", "ANTE": "ante",
+          "BRING_IN": "bring_in"}
+
+
+class _Back(Exception):
+    """The hand is the XML reader's."""
+
+
+def fast_hand(text: str, first_line: int, desc: dict[str, str], file_name: str
+              ) -> list[tuple[Any, ...]] | None:
+    """The rows of the hand whose text (its lines joined, the first a `<game` line) starts
+    on line `first_line`, as `EventColumns` rows; None: the XML reader's hand."""
+    try:
+        return _rows(text, first_line, desc, file_name)
+    except (_Back, SiteHandError):
+        return None
+
+
+def _rows(text: str, first: int, desc: dict[str, str], file_name: str
+          ) -> list[tuple[Any, ...]]:
+    end = text.find("\n")
+    code = _MULTI.search(text, 0, end) or _CODE.search(text, 0, end)
+    if code is not None and m._CODES.get(code.group(1)) in _NOT_READ:
+        raise _Back  # a draw game: spare the lines' reading
+    found = _LINE.findall(text)
+    if len(found) != text.count("\n") + 1 or len(found) < 4:
+        raise _Back
+    # the elements: game, players (player lines), rounds (their events, cards, winners)
+    head = found[0][19]
+    if not head or found[1][17] == "" or found[-1][18] != "</game>":
+        raise _Back
+    ga = dict(_ATTR.findall(head))
+    if len(ga) != head.count("="):
+        raise _Back  # an attribute twice (not well-formed)
+    dealer = found[1][17]
+    listed: list[tuple[str, str, str, str, int]] = []
+    k = 2
+    while found[k][12]:
+        f = found[k]
+        listed.append((f[12], f[13], f[14], f[15], first + k))
+        k += 1
+    if found[k][18] != "</players>":
+        raise _Back
+    k += 1
+    rounds: list[tuple[str, int, list[tuple[Any, ...]]]] = []
+    last = len(found) - 1
+    # read on the way: the first event's timestamp, the players acting, an amount's fraction
+    stamp: str | None = None
+    acting: set[str] = set()
+    fraction = m._FRACTION.search
+    fractions = any(fraction(v) for key, v in ga.items() if key in ("amount", "balance")) \
+        or any(fraction(p[2]) for p in listed)
+    while k < last:
+        rid = found[k][16]
+        if rid not in _ROUNDS:
+            raise _Back
+        items: list[tuple[Any, ...]] = []
+        rounds.append((rid, first + k, items))
+        k += 1
+        while k < last and not found[k][18]:
+            f = found[k]
+            if f[0]:
+                if f[0] not in _EVENTS:
+                    raise _Back
+                items.append(("e", f[0], f[1], f[2], f[3] or None, first + k))
+                if f[1] and stamp is None:
+                    stamp = f[1]
+                if f[2]:
+                    acting.add(f[2])
+                if f[3] and not fractions and fraction(f[3]):
+                    fractions = True
+            elif f[4]:
+                if f[4] not in _CARDS:
+                    raise _Back
+                items.append(("c", f[4], f[5], f[6] or None, first + k))
+            elif f[7]:
+                items.append(("w", f[7], f[8], f[9], f[10], f[11], first + k))
+                acting.add(f[10])
+                if not fractions and fraction(f[7]):
+                    fractions = True
+            else:
+                raise _Back
+            k += 1
+        if k >= last or found[k][18] != "</round>":
+            raise _Back
+        k += 1
+    return _map(ga, first, dealer, listed, rounds, desc, file_name, stamp, acting, fractions)
+
+
+def _map(ga: dict[str, str], line: int, dealer: str, listed: list[tuple[str, str, str, str, int]],
+         rounds: list[tuple[str, int, list[tuple[Any, ...]]]], desc: dict[str, str],
+         file_name: str, stamp: str | None, acting: set[str], fractions: bool
+         ) -> list[tuple[Any, ...]]:
+    gid = ga.get("id")
+    if not gid:
+        raise _Back
+    game = m._E("game", ga, line)
+    variant = m._variant(game, desc)
+    if variant in m._DRAW:
+        raise _Back
+    is_stud = variant in m._STUD
+    stakes = ga.get("stakes") or desc.get("stakes", "")
+    low = stakes.lower()
+    structure = next((s for w, s in m._STRUCTURES if w in low), None)
+    if structure is None and is_stud:
+        structure = "fixed_limit"
+    if structure is None:
+        raise _Back
+    tournament = "tournament" in desc.get("type", "").lower() or "buyIn" in ga
+    chips = tournament or ga.get("realmoney") == "false"
+    money = m._Money(100 if not chips or fractions else 1)
+    data = re.split(r"[|:]", ga.get("data", ""))
+    table = gid.split("-")[0]
+    if tournament:
+        table_id = f"{data[2] if len(data) > 2 else '?'} {table}"
+    else:
+        table_id = data[1] if len(data) > 1 and data[1] else table
+    hand_id = f"merge:{gid}"
+    if stamp is not None:
+        ts, note = dt.datetime.fromtimestamp(int(stamp) / 1000, dt.UTC), ""
+    else:
+        ts, note = m._ts(game)
+    gm: dict[str, Any] = {
+        "variant": variant, "structure": structure,
+        "currency": "CHIPS" if chips else "USD", "minor_per_unit": money.mpu,
+        "tournament": tournament, "ante": 0,
+        "seat_count": int(ga["seats"]) if ga.get("seats", "").isdigit() else None,
+    }
+    numbers = {int(p[0]) for p in listed} | {int(x) for x in acting}
+    shift = 1 if 0 in numbers else 0
+    source = f"merge:{file_name}:"
+    head = f"{source}{line}{note}"
+    if shift:
+        head += ";seats=numbered from 0 in the log, shifted to 1.."
+    # the raise reading and the forced bets (the XML reader's own choice)
+    # (one pass: the chips won, each round's events with an amount, the first of each
+    # forced bet)
+    won = 0
+    plays: list[tuple[bool, list[tuple[str | None, str, int]]]] = []
+    posted: dict[str, int | None] = dict.fromkeys(("SMALL_BLIND", "BIG_BLIND", "ANTE",
+                                                   "BRING_IN"))
+    for rid, _, items in rounds:
+        events: list[tuple[str | None, str, int]] = []
+        for x in items:
+            if x[0] == "e":
+                if x[4] is not None:
+                    amt = money(x[4], x[5])
+                    events.append((x[1], x[3], amt))
+                    if x[1] in posted and posted[x[1]] is None:
+                        posted[x[1]] = amt
+            elif x[0] == "w":
+                won += money(x[1], x[6])
+        plays.append((rid in _NEW_ROUND, events))
+    raise_to, put, posted_by = m._reading(won, plays)
+    if not raise_to:
+        head += ";raise=chips added (this client's RAISE amounts)"
+    balance = {p[0]: money(p[2], p[4]) for p in listed}
+    if any(put.get(x, 0) > b for x, b in balance.items()) or _past_balance(
+            plays, rounds, balance, raise_to):
+        head += ";stacks=balance plus the forced bets (logged after them)"
+        for s_seat in balance:
+            balance[s_seat] += posted_by.get(s_seat, 0)
+    # the seats
+    rows: list[list[Any]] = [[None, "hand_started", None, None, None, None, "rake=implicit",
+                              gm, line]]
+    name_of: dict[str, str] = {}
+    seat_of: dict[str, int] = {}
+    left: dict[int, int] = {}
+    out: set[int] = set()
+    for p_seat, nick, _, dealtin, p_line in listed:
+        seat = int(p_seat) + shift
+        name = nick or f"seat {seat}"
+        if not 1 <= seat <= 127 or seat in left or name in seat_of:
+            raise _Back
+        name_of[p_seat] = name
+        seat_of[name] = seat
+        left[seat] = balance[p_seat]
+        sitting_out = dealtin == "false"
+        if sitting_out:
+            out.add(seat)
+        rows.append([seat, "seat", name, balance[p_seat], None, None,
+                     "sitting_out" if sitting_out else None, None, p_line])
+    if acting - set(name_of):
+        raise _Back  # a player acting from no seat line
+    if not is_stud:
+        if not dealer.lstrip("-").isdigit():
+            raise _Back
+        gm["button_seat"] = int(dealer) + shift
+    head += m._stakes(gm, stakes, bool(ga.get("stakes")), is_stud, structure, posted, money,
+                      line, lambda: _stud_limits(rounds, money))
+    _play(rows, ga, rounds, name_of, seat_of, left, out, money, variant, raise_to, line,
+          is_stud)
+    return _settled(rows, hand_id, ts, table_id, source, head)
+
+
+def _past_balance(plays: list[tuple[bool, list[tuple[str | None, str, int]]]],
+                  rounds: list[tuple[str, int, list[tuple[Any, ...]]]],
+                  balance: dict[str, int], raise_to: bool) -> bool:
+    """`merge._acts_past_balance` of the rounds read (`plays`: their events with an amount)."""
+    put: dict[str, int] = {}
+    round_total: dict[str, int] = {}
+    for (new, events), (_, _, items) in zip(plays, rounds, strict=True):
+        if new:
+            round_total = {}
+        amounts = iter(events)
+        for x in items:
+            if x[0] != "e":
+                continue
+            t, p = x[1], x[3]
+            if t in m._VOLUNTARY and p in balance and put.get(p, 0) >= balance[p] > 0:
+                return True
+            if x[4] is None:
+                continue
+            amt = next(amounts)[2]
+            add = max(0, amt - round_total.get(p, 0)) if (
+                t in ("RAISE", "COMPLETE") and raise_to) else amt
+            if t != "ANTE":
+                round_total[p] = round_total.get(p, 0) + add
+            put[p] = put.get(p, 0) + add
+    return False
+
+
+def _stud_limits(rounds: list[tuple[str, int, list[tuple[Any, ...]]]], money: m._Money
+                 ) -> tuple[int, int]:
+    """`merge._stud_limits` of the rounds read."""
+    small = big = None
+    for rid, _, items in rounds:
+        street = m._STUD_STREETS.get(rid)
+        for x in items:
+            if x[0] != "e" or not x[4]:
+                continue
+            t = x[1]
+            if street == 3 and t == "COMPLETE" and small is None:
+                small = money(x[4], x[5])
+            elif street == 4 and t == "BET" and small is None:
+                small = money(x[4], x[5])
+            elif street is not None and street >= 5 and t == "BET" and big is None:
+                big = money(x[4], x[5])
+    if small is None and big is not None:
+        small = big // 2
+    if small is None:
+        small = 0
+    return small, big if big is not None else 2 * small
+
+
+def _stud_deals(rows: list[list[Any]], items: list[tuple[Any, ...]], name_of: dict[str, str],
+                seat_of: dict[str, int], held: dict[str, list[str]], number: int) -> None:
+    """`merge._stud_deals` of a street's cards read."""
+    for x in items:
+        if x[0] != "c" or x[1] not in ("DRAW_DRAWN_CARDS", "HOLE"):
+            continue
+        p = x[3]
+        if p not in name_of:
+            raise _Back
+        now = m._cards(x[2], f"line {x[4]}")
+        have = held.get(p, [])
+        if len(now) < number:
+            now = now + ["??"] * (number - len(now))
+        new = now[len(have):number]
+        held[p] = now[:number]
+        name = name_of[p]
+        seat = seat_of[name]
+        if number == 3:
+            if len(new) != 3:
+                raise _Back
+            rows.append([seat, "deal", name, None, None, " ".join(new[:2]), "down", None,
+                         x[4]])
+            rows.append([seat, "deal", name, None, None, new[2], "up", None, x[4]])
+        elif len(new) == 1:
+            rows.append([seat, "deal", name, None, None, new[0],
+                         "down" if number == 7 else "up", None, x[4]])
+        elif new:
+            raise _Back
+
+
+def _play(rows: list[list[Any]], ga: dict[str, str],
+          rounds: list[tuple[str, int, list[tuple[Any, ...]]]], name_of: dict[str, str],
+          seat_of: dict[str, int], left: dict[int, int], out: set[int], money: m._Money,
+          variant: str, raise_to: bool, line: int, is_stud: bool) -> None:
+    """The rows of the play, as `merge._play` emits them (a row: seat, kind, player, amount,
+    total, cards, detail, game, line)."""
+    count = HOLE_COUNT.get(variant, 2)
+    try:
+        count = int(ga.get("numholecards", count))
+    except ValueError:
+        pass
+    hole: dict[str, list[str]] = {}
+    for _, _, items in rounds:
+        for x in items:
+            if x[0] == "c" and x[1] == "HOLE" and x[3] in name_of:
+                hole.setdefault(x[3], m._cards(x[2], f"line {x[4]}"))
+    dealt = False
+    board: list[str] = []
+    held: dict[int, str] = {}  # the hole cards dealt by seat
+    bets: dict[int, int] = {}  # the round's totals by seat
+    bb_posted = False
+    last = line
+    stud_held: dict[str, list[str]] = {}
+    street = 0
+    pending: list[tuple[int, str, str, tuple[Any, ...] | None]] = []
+    # whether a stud street round follows each round (`merge._more_streets`)
+    streets = [rid in m._STUD_STREETS for rid, _, _ in rounds]
+    for index, (rid, r_line, items) in enumerate(rounds):
+        last = r_line
+        if pending and rid not in m._STUD_STREETS:
+            for e_line, t, p, c in pending:
+                name = name_of[p]
+                full = stud_held.get(p or "")
+                shows = " ".join(full) if full and "??" not in full else (
+                    " ".join(m._cards(c[2], f"line {c[4]}")) if c is not None else None)
+                rows.append([seat_of[name], "show" if t == "SHOW" else "muck", name, None,
+                             None, shows, None, None, e_line])
+            pending = []
+        shown = {x[3]: x for x in items if x[0] == "c" and x[1] in ("SHOWN", "MUCKED")}
+        if not is_stud and not dealt and rid in m._BETTING:
+            known = {name_of[p]: " ".join(c[:count]) for p, c in hole.items()}
+            names = {seat: name for name, seat in seat_of.items()}
+            for seat in sorted(left):
+                if seat in out:
+                    continue
+                cards = known.get(names[seat]) or " ".join(["??"] * count)
+                held[seat] = cards
+                rows.append([seat, "deal", names[seat], None, None, cards, "hole", None,
+                             r_line])
+            dealt = True
+        if rid in _NEW_ROUND:
+            bets = {}
+        if is_stud and rid in m._STUD_STREETS:
+            number = m._STUD_STREETS[rid]
+            if number > street:
+                street = number
+                _stud_deals(rows, items, name_of, seat_of, stud_held, number)
+        for x in items:
+            if x[0] == "c" and x[1] == "COMMUNITY":
+                now = m._cards(x[2], f"line {x[4]}")
+                if now[:len(board)] != board:
+                    raise _Back
+                while len(now) > len(board):
+                    k = 3 if not board else 1
+                    bets = {}
+                    rows.append([None, "deal", None, None, None,
+                                 " ".join(now[len(board):len(board) + k]), "board", None,
+                                 x[4]])
+                    board = now[:len(board) + k]
+        for x in items:
+            kind = x[0]
+            if kind == "w":
+                last = x[6]
+                seat = seat_of[name_of[x[4]]]
+                if x[2] == "true":
+                    label = "uncalled"
+                else:
+                    pot = int(x[3] or 1)
+                    label = "main" if pot <= 1 else f"side-{pot - 1}"
+                    label += {"h": "/high", "l": "/low"}.get(x[5], "")
+                rows.append([seat, "award", name_of[x[4]], money(x[1], x[6]), None, None,
+                             label, None, x[6]])
+                continue
+            if kind == "c":
+                last = x[4]
+                t = x[1]
+                if t in ("SHOWN", "MUCKED") and not any(
+                        y[0] == "e" and y[1] == ("SHOW" if t == "SHOWN" else "MUCK")
+                        and y[3] == x[3] for y in items):
+                    p = x[3]
+                    if p is None or p not in name_of:
+                        raise _Back
+                    rows.append([seat_of[name_of[p]], "show" if t == "SHOWN" else "muck",
+                                 name_of[p], None, None,
+                                 " ".join(m._cards(x[2], f"line {x[4]}")), None, None, x[4]])
+                continue
+            _, t, _, p, amount, e_line = x
+            last = e_line
+            if t in m._NOTES:  # (a note on someone not seated names no one)
+                if p in name_of:
+                    rows.append([seat_of[name_of[p]], "annotation", name_of[p], None, None,
+                                 None, m._NOTES[t], None, e_line])
+                else:
+                    rows.append([None, "annotation", None, None, None, None, m._NOTES[t],
+                                 None, e_line])
+                continue
+            if p not in name_of:
+                raise _Back
+            name = name_of[p]
+            seat = seat_of[name]
+            if t in _POSTS:
+                amt = money(amount, e_line)
+                detail = _POSTS[t]
+                total = None
+                if t == "BIG_BLIND":
+                    if bb_posted:
+                        raise _Back  # a second big blind: a player coming in
+                    bb_posted = True
+                left[seat] -= amt
+                if t != "ANTE":
+                    total = bets.get(seat, 0) + amt
+                    bets[seat] = total
+                rows.append([seat, "post", name, amt, total, None, detail, None, e_line])
+            elif t == "FOLD" or t == "CHECK":
+                rows.append([seat, t.lower(), name, None, None, None, None, None, e_line])
+            elif t in ("SHOW", "MUCK") and is_stud and street < 7 and any(
+                    streets[index + 1:]):
+                # an all-in showdown before the last street: shown once every card is dealt
+                pending.append((e_line, t, p, shown.get(p)))
+            elif t == "SHOW":
+                c = shown.get(p)
+                shows = " ".join(m._cards(c[2], f"line {c[4]}")) if (
+                    c is not None and c[1] == "SHOWN") else None
+                rows.append([seat, "show", name, None, None,
+                             shows or held.get(seat) or "?? ??", None, None, e_line])
+            elif t == "MUCK":
+                c = shown.get(p)
+                mucks = " ".join(m._cards(c[2], f"line {c[4]}")) if c is not None else None
+                rows.append([seat, "muck", name, None, None, mucks, None, None, e_line])
+            elif t == "ALL_IN" and amount is None:
+                rows.append([seat, "annotation", name, None, None, None, "all_in", None,
+                             e_line])
+            else:
+                amt = money(amount, e_line)
+                before = bets.get(seat, 0)
+                if t in ("RAISE", "COMPLETE") and raise_to:
+                    added = amt - before
+                    if added < 0:
+                        raise _Back
+                else:
+                    added = amt
+                act = t.lower()
+                if t == "ALL_IN":
+                    top = max(bets.values(), default=0)
+                    act = "bet" if top == 0 else ("call" if before + added <= top else "raise")
+                stack = left[seat]
+                left[seat] = stack - added
+                total = before + added
+                bets[seat] = total
+                rows.append([seat, act, name, added, total, None,
+                             "all_in" if t == "ALL_IN" or (added > 0 and added == stack)
+                             else None, None, e_line])
+    rows.append([None, "hand_ended", None, None, None, None, None, None, last])
+
+
+def _settled(rows: list[list[Any]], hand_id: str, ts: Any, table_id: str, source: str,
+             head: str) -> list[tuple[Any, ...]]:
+    """The rows as `EventColumns` rows, the awards after the play grouped by pot and the
+    hand's end last (`SiteHand.settle_awards_last`)."""
+    play: list[list[Any]] = []
+    pots: dict[str, list[list[Any]]] = {}
+    for r in rows[:-1]:
+        if r[1] == "award":
+            pots.setdefault(pot_of(r[6]), []).append(r)
+        else:
+            play.append(r)
+    ordered = play + [r for paid in pots.values() for r in paid] + [rows[-1]]
+    out = [(hand_id, 0, ts, table_id, "hand_started", None, None, None, None, None,
+            "rake=implicit", rows[0][7], head, rows[0][8])]
+    out += [(hand_id, seq, None, table_id, kind, seat, player, amount, total, cards, detail,
+             None, f"{source}{n}", n)
+            for seq, (seat, kind, player, amount, total, cards, detail, _, n)
+            in enumerate(ordered[1:], 1)]
+    return out
