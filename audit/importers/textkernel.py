@@ -196,3 +196,75 @@ def text_fill(data, lo1, hi1, lo2, hi2, num, lo3, hi3, none, offsets, out, start
             a = lo3[c, i]
             if a >= 0:
                 _copy(out, at, data, a, hi3[c, i])
+
+
+# the kinds of the schema's leaf and struct fields in an Arrow IPC record batch message
+# (`compiledtext.IpcLayout`), and the masks of a field with no nulls or only nulls
+F_STRING, F_I64, F_I32, F_I8, F_BOOL, F_STRUCT = range(6)
+NO_NULLS, ALL_NULL = -2, -1
+
+
+@njit(cache=True, nogil=True)
+def ipc_pack(count, masks, bools, offsets, starts, fields, at, c8, width, co, out_len, bits,
+             off, nodes, buffers):
+    """The body regions and numbers of a table's IPC message (`compiledtext.IpcLayout`):
+    bits[m] the validity of masks[m], bits[M + r] the values of bools[r] (M masks; the row
+    after them stays zero: the all-null fields'), off[c] the string offsets into the one
+    string region (the row after the columns' stays zero), and per field (fields[f]: kind,
+    mask or `NO_NULLS` / `ALL_NULL`, data row) its node (rows, nulls) and buffers (offset,
+    length; at: the regions' offsets: int64, int32, int8, bits, offsets, strings). Returns
+    the buffers written."""
+    n_masks = masks.shape[0]
+    nulls = np.zeros(n_masks, np.int64)
+    for m in range(n_masks):
+        for i in range(count):
+            if masks[m, i]:
+                bits[m, i >> 3] |= 1 << (i & 7)
+            else:
+                nulls[m] += 1
+    for r in range(bools.shape[0]):
+        for i in range(count):
+            if bools[r, i]:
+                bits[n_masks + r, i >> 3] |= 1 << (i & 7)
+    zero = n_masks + bools.shape[0]
+    for c in range(offsets.shape[0]):
+        for i in range(count + 1):
+            off[c, i] = offsets[c, i] + starts[c]
+    b = 0
+    for f in range(fields.shape[0]):
+        kind, mask, row = fields[f, 0], fields[f, 1], fields[f, 2]
+        nodes[f, 0] = count
+        buffers[b, 0] = 0
+        buffers[b, 1] = 0
+        if mask == NO_NULLS:
+            nodes[f, 1] = 0
+        elif mask == ALL_NULL:
+            nodes[f, 1] = count
+            buffers[b, 0] = at[3] + zero * width
+            buffers[b, 1] = width
+        else:
+            nodes[f, 1] = nulls[mask]
+            if nulls[mask]:
+                buffers[b, 0] = at[3] + mask * width
+                buffers[b, 1] = width
+        b += 1
+        if kind == F_STRING:
+            buffers[b, 0] = at[4] + row * 4 * co
+            buffers[b, 1] = 4 * (count + 1)
+            buffers[b + 1, 0] = at[5]
+            buffers[b + 1, 1] = out_len
+            b += 2
+        elif kind != F_STRUCT:
+            if kind == F_I64:
+                start, size = at[0], 8 * count
+            elif kind == F_I32:
+                start, size = at[1], 4 * c8
+            elif kind == F_I8:
+                start, size = at[2], c8
+            else:
+                start, size = at[3], width
+                row = row + n_masks if row >= 0 else zero
+            buffers[b, 0] = start + row * size
+            buffers[b, 1] = size
+            b += 1
+    return b
