@@ -1200,11 +1200,12 @@ def _map_winning(block: list[tuple[int, str]], file_name: str) -> SiteHand:
     return _New(block, file_name).map()
 
 
-# A file of fewer hands than this is read by the Python fast path and line parser alone: the
-# compiled pass costs more per file (~0.47 ms for one hand against ~0.42 ms) and less per hand
-# (59 hands: ~0.55 ms against ~0.75 ms for two). So is a file of a few hands with an unnamed
-# player (`Player  has ...`): its hands are the line parser's, the compiled pass a cost.
-COMPILED_MIN_HANDS = 2
+# A file of fewer hands than this is read by the Python fast path and line parser alone. Every
+# file of the older format goes to the compiled pass: since its table is one IPC message a
+# one-hand file costs it ~0.2 ms against the fast path's ~0.3 ms. A file of a few hands with an
+# unnamed player (`Player  has ...`) does not: its hands are the line parser's, the compiled
+# pass a cost.
+COMPILED_MIN_HANDS = 1
 _FEW_HANDS = 4
 _UNNAMED = b"\nPlayer  "
 
