@@ -466,6 +466,10 @@ class IpcLayout:
         if template is not None and (template.n_nodes, template.n_buffers) != (
                 len(fields), self.n_buffers):
             raise ValueError("the layout's fields are not the events schema's")
+        # where `ipc_pack` writes the row count, the body length, the nodes, the buffers
+        self.places = np.array([0] * 5 if template is None else [
+            template.length, template.body_length, template.nodes, template.buffers,
+            self.n_buffers], np.int64)
 
     def message(self, count: int, size: int) -> tuple[np.ndarray, list[int], np.ndarray]:
         """A zeroed message of `count` rows and `size` bytes of strings, its template
@@ -495,29 +499,9 @@ class IpcLayout:
         template = _template()
         if template is None:
             return self._arrays(count, strings, i64, i32, i8, masks, bools, offsets, starts)
-        c8 = (count + 7) // 8 * 8
-        width = ((count + 7) // 8 + 7) // 8 * 8
-        co = (count + 2) // 2 * 2
-        data = message
-        if len(i64):
-            data[at[0]:at[1]].view(np.int64).reshape(len(i64), count)[:] = i64
-        if len(i32):
-            data[at[1]:at[2]].view(np.int32).reshape(len(i32), c8)[:, :count] = i32
-        if len(i8):
-            data[at[2]:at[3]].view(np.int8).reshape(len(i8), c8)[:, :count] = i8
-        head = at[0]
-        body = np.array(at[:6], np.int64) - head
-        n_bits = len(masks) + len(bools) + 1
-        ipc_pack(count, masks, bools, offsets, starts, self.fields, body, c8, width, co,
-                 len(strings), data[at[3]:at[4]].reshape(n_bits, width),
-                 data[at[4]:at[5]].view(np.int32).reshape(-1, co),
-                 data[template.nodes:template.nodes + 16 * len(self.fields)].view(
-                     np.int64).reshape(-1, 2),
-                 data[template.buffers:template.buffers + 16 * self.n_buffers].view(
-                     np.int64).reshape(-1, 2))
-        data[template.length:template.length + 8].view(np.int64)[0] = count
-        data[template.body_length:template.body_length + 8].view(np.int64)[0] = len(data) - head
-        batch = pa.ipc.read_record_batch(pa.py_buffer(data), _SCHEMA)
+        ipc_pack(message, self.places, np.array(at, np.int64), count, i64, i32, i8, masks,
+                 bools, offsets, starts, self.fields, len(strings))
+        batch = pa.ipc.read_record_batch(pa.py_buffer(message), _SCHEMA)
         return pa.Table.from_batches([batch])
 
     def _arrays(self, count: int, strings: np.ndarray, i64: np.ndarray, i32: np.ndarray,
