@@ -137,28 +137,38 @@ def read_compiled(path: Path, room: CompiledRoom, lines_of: Callable[[np.ndarray
 
 
 def read_room(path: Path, module: str, *, fmt: str, chunk_hands: int, fast: FastMap,
-              map_hand: Any, hand_id_of: Any, min_bytes: int = 0) -> Iterator[Chunk] | None:
+              map_hand: Any, hand_id_of: Any, min_bytes: int = 0,
+              text_of: Callable[[Path], bytes | None] | None = None
+              ) -> Iterator[Chunk] | None:
     """The chunks of a room's compiled pass over `path` (`module`: the room's glue, with its
-    KERNEL, TEXT and ROOM), or None: a file under `min_bytes`, not plain (`read_compiled`), or
-    no numba here (the kernel's failure said once)."""
-    try:
-        size = path.stat().st_size
-    except OSError:
-        size = 0
-    if size < min_bytes:
-        return None
-    from audit.compiled import compile_failures
-
-    room = importlib.import_module(module)
+    KERNEL, TEXT and ROOM), or None: a file under `min_bytes`, not plain (`plain_bytes`; or
+    the room's own `text_of`, the text the pass reads or None), or no numba here (the
+    kernel's failure said once)."""
+    room = _ROOMS.get(module)
+    if room is None:
+        room = _ROOMS[module] = importlib.import_module(module)
     kernel, text = room.KERNEL.get(), room.TEXT.get()
     if kernel is None or text is None:
         return None
+    if text_of is not None:
+        raw = text_of(path)
+    else:
+        raw = _head_bytes(path)  # its size read with it: no stat of its own
+        raw = None if raw is None or len(raw) < min_bytes else plain_of(raw)
+    if raw is None:
+        return None
+    from audit.compiled import compile_failures
+
     try:
-        return read_compiled(path, room.ROOM, text.lines_of, fmt=fmt, chunk_hands=chunk_hands,
-                             fast=fast, map_hand=map_hand, hand_id_of=hand_id_of)
+        return read_compiled_text(raw, path, room.ROOM, text.lines_of, fmt=fmt,
+                                  chunk_hands=chunk_hands, fast=fast, map_hand=map_hand,
+                                  hand_id_of=hand_id_of)
     except compile_failures() as exc:
         room.KERNEL.failed(exc)
         return None
+
+
+_ROOMS: dict[str, Any] = {}  # a room's glue module by name, imported once
 
 
 def plain_text_bytes(path: Path) -> bytes | None:

@@ -1237,8 +1237,13 @@ class WinningImporter(SiteTextImporter):
         parser."""
         fast = _fast_winning if self.fast else _no_fast
         if self.fast and self.compiled:
-            chunks = _read_compiled(path, self.chunk_hands, fast, self.hand_id_of,
-                                    self.compiled_min_hands)
+            from audit.importers.compiledtext import read_room  # numba's, loaded on first use
+
+            min_hands = self.compiled_min_hands
+            chunks = read_room(path, "audit.importers.winning_compiled", fmt="winning",
+                               chunk_hands=self.chunk_hands, fast=fast, map_hand=_map_winning,
+                               hand_id_of=self.hand_id_of,
+                               text_of=lambda p: _kernel_text(p, min_hands))
             if chunks is not None:
                 yield from chunks
                 return
@@ -1254,29 +1259,18 @@ def _no_fast(block: list[tuple[int, str]], file_name: str, cols: EventColumns) -
     return False
 
 
-def _read_compiled(path: Path, chunk_hands: int, fast: Any, hand_id_of: Any,
-                   min_hands: int) -> Iterator[Chunk] | None:
-    """The chunks of the compiled pass, or None (not a plain file, or no numba here)."""
-    from audit.compiled import compile_failures
-    from audit.importers import winning_compiled as wc
-    from audit.importers.compiledtext import plain_text_bytes, read_compiled_text
+def _kernel_text(path: Path, min_hands: int) -> bytes | None:
+    """The text of a file the compiled pass reads (`plain_text_bytes`: UTF-8 or UTF-16), or
+    None: a file of the newer format (the kernel does not read it), or too few hands."""
+    from audit.importers.compiledtext import plain_text_bytes
 
-    kernel, text = wc.KERNEL.get(), wc.TEXT.get()
-    if kernel is None or text is None:
-        return None
     raw = plain_text_bytes(path)
     if raw is None or not _KERNEL_FILE.match(raw, 0, 2048):
-        return None  # a file of the newer format, which the kernel does not read
+        return None
     hands = raw.count(b"Game started at: ")
     if hands < min_hands or (hands < _FEW_HANDS and _UNNAMED in raw):
         return None  # not worth it (`COMPILED_MIN_HANDS`)
-    try:
-        return read_compiled_text(raw, path, wc.ROOM, text.lines_of, fmt="winning",
-                                  chunk_hands=chunk_hands, fast=fast, map_hand=_map_winning,
-                                  hand_id_of=hand_id_of)
-    except compile_failures() as exc:
-        wc.KERNEL.failed(exc)
-        return None
+    return raw
 
 
 IMPORTER = WinningImporter()
