@@ -22,6 +22,7 @@ import codecs
 import importlib
 import os
 import stat
+import struct
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -33,7 +34,7 @@ import pyarrow as pa
 from audit.importers.base import Chunk, read_limits
 from audit.importers.columns import EventColumns, FastMap
 from audit.importers.sitetext import _PER_LINE_COST, ChunkWriter, raw_text, utf16_encoding
-from audit.importers.textkernel import line_count
+from audit.importers.textkernel import ipc_pack, line_count
 from audit.schema import events_schema
 
 _SCHEMA = events_schema()
@@ -136,28 +137,38 @@ def read_compiled(path: Path, room: CompiledRoom, lines_of: Callable[[np.ndarray
 
 
 def read_room(path: Path, module: str, *, fmt: str, chunk_hands: int, fast: FastMap,
-              map_hand: Any, hand_id_of: Any, min_bytes: int = 0) -> Iterator[Chunk] | None:
+              map_hand: Any, hand_id_of: Any, min_bytes: int = 0,
+              text_of: Callable[[Path], bytes | None] | None = None
+              ) -> Iterator[Chunk] | None:
     """The chunks of a room's compiled pass over `path` (`module`: the room's glue, with its
-    KERNEL, TEXT and ROOM), or None: a file under `min_bytes`, not plain (`read_compiled`), or
-    no numba here (the kernel's failure said once)."""
-    try:
-        size = path.stat().st_size
-    except OSError:
-        size = 0
-    if size < min_bytes:
-        return None
-    from audit.compiled import compile_failures
-
-    room = importlib.import_module(module)
+    KERNEL, TEXT and ROOM), or None: a file under `min_bytes`, not plain (`plain_bytes`; or
+    the room's own `text_of`, the text the pass reads or None), or no numba here (the
+    kernel's failure said once)."""
+    room = _ROOMS.get(module)
+    if room is None:
+        room = _ROOMS[module] = importlib.import_module(module)
     kernel, text = room.KERNEL.get(), room.TEXT.get()
     if kernel is None or text is None:
         return None
+    if text_of is not None:
+        raw = text_of(path)
+    else:
+        raw = _head_bytes(path)  # its size read with it: no stat of its own
+        raw = None if raw is None or len(raw) < min_bytes else plain_of(raw)
+    if raw is None:
+        return None
+    from audit.compiled import compile_failures
+
     try:
-        return read_compiled(path, room.ROOM, text.lines_of, fmt=fmt, chunk_hands=chunk_hands,
-                             fast=fast, map_hand=map_hand, hand_id_of=hand_id_of)
+        return read_compiled_text(raw, path, room.ROOM, text.lines_of, fmt=fmt,
+                                  chunk_hands=chunk_hands, fast=fast, map_hand=map_hand,
+                                  hand_id_of=hand_id_of)
     except compile_failures() as exc:
         room.KERNEL.failed(exc)
         return None
+
+
+_ROOMS: dict[str, Any] = {}  # a room's glue module by name, imported once
 
 
 def plain_text_bytes(path: Path) -> bytes | None:
@@ -355,12 +366,180 @@ def bitmap(valid: np.ndarray | None) -> pa.Buffer | None:
     return pa.py_buffer(np.packbits(valid, bitorder="little"))
 
 
-def fixed(values: np.ndarray, valid: np.ndarray | None, kind: pa.DataType) -> pa.Array:
-    """`values` (already of `kind`'s width) as `kind`, null where not `valid`."""
-    return pa.Array.from_buffers(kind, len(values), [bitmap(valid), pa.py_buffer(values)])
+# --- a kernel's columns as one Arrow IPC message ---------------------------------------------
+# Building ~35 arrays one `from_buffers` call at a time costs ~100-170 µs a file; the same
+# columns laid out in one buffer and read as a record batch message cost ~20 µs. The
+# message's metadata is the one pyarrow writes for the events schema (`_template`: taken from
+# a batch it serialises, the places of the row count, body length, field nodes and buffers
+# found by reading its flatbuffer); only those numbers are written per file.
 
 
-def bools(values: np.ndarray, valid: np.ndarray | None) -> pa.Array:
-    """`values` as booleans, null where not `valid`."""
-    return pa.Array.from_buffers(pa.bool_(), len(values), [
-        bitmap(valid), pa.py_buffer(np.packbits(values, bitorder="little"))])
+@dataclass(frozen=True, slots=True)
+class _Template:
+    """The events schema's message metadata (`array`, its 8-byte prefix with it) and the
+    places of its numbers: row count, body length, field nodes and buffers (their counts)."""
+
+    array: np.ndarray
+    length: int
+    body_length: int
+    nodes: int
+    n_nodes: int
+    buffers: int
+    n_buffers: int
+
+
+def _make_template() -> _Template:
+    sample = pa.Table.from_pylist([{"hand_id": "x", "seq": 0, "kind": "k"}] * 3,
+                                  schema=_SCHEMA).to_batches()[0]
+    message = sample.serialize().to_pybytes()
+    if message[:4] != b"\xff\xff\xff\xff":
+        raise ValueError("not an IPC message with a continuation marker")
+    size = int.from_bytes(message[4:8], "little")
+    meta = message[8:8 + size]
+
+    def u32(p: int) -> int:
+        return int(struct.unpack_from("<I", meta, p)[0])
+
+    def field(table: int, i: int) -> int:
+        vt = table - int(struct.unpack_from("<i", meta, table)[0])
+        if 4 + 2 * i >= struct.unpack_from("<H", meta, vt)[0]:
+            raise ValueError("field absent")
+        off = int(struct.unpack_from("<H", meta, vt + 4 + 2 * i)[0])
+        if not off:
+            raise ValueError("field absent")
+        return table + off
+
+    message_table = u32(0)
+    header = field(message_table, 2)
+    batch = header + u32(header)
+    nodes = field(batch, 1) + u32(field(batch, 1))
+    buffers = field(batch, 2) + u32(field(batch, 2))
+    out = _Template(array=np.frombuffer(message[:8 + size], np.uint8).copy(),
+                    length=8 + field(batch, 0), body_length=8 + field(message_table, 3),
+                    nodes=8 + nodes + 4, n_nodes=u32(nodes), buffers=8 + buffers + 4,
+                    n_buffers=u32(buffers))
+    if out.nodes % 8 or out.buffers % 8 or out.length % 8 or out.body_length % 8 or \
+            (8 + size) % 8 or struct.unpack_from("<q", message, out.length)[0] != 3 or \
+            struct.unpack_from("<q", message, out.body_length)[0] != len(message) - 8 - size:
+        raise ValueError("the template message is not laid out as expected")
+    return out
+
+
+_TEMPLATE: list[_Template | None] = []
+
+
+def _template() -> _Template | None:
+    """The events schema's template message, or None when pyarrow lays it out otherwise."""
+    if not _TEMPLATE:
+        try:
+            _TEMPLATE.append(_make_template())
+        except (ValueError, IndexError, struct.error, pa.ArrowException):
+            _TEMPLATE.append(None)
+    return _TEMPLATE[0]
+
+
+# the kinds of `IpcLayout.fields` (as `textkernel`'s)
+_KINDS = {"s": 0, "i64": 1, "i32": 2, "i8": 3, "b": 4, "g": 5}
+_NO_NULLS, _ALL_NULL = -2, -1
+_TYPES = {"i64": pa.int64(), "i32": pa.int32(), "i8": pa.int8(), "b": pa.bool_()}
+
+
+class IpcLayout:
+    """How a room's kernel columns make the events table: per schema field in depth-first
+    order (`fields`) its kind, its validity and its data row: ("s", mask, offsets row) a
+    string, ("i64" | "i32" | "i8", mask, row) fixed width, ("b", mask, bools row) a boolean,
+    ("g", mask) the game struct; a mask is a row of the file's `masks` (None: no nulls, -1:
+    all null; a row -1: none). The columns come as int64 rows, int32 rows, int8 rows, masks,
+    boolean rows and the string columns' offsets and bytes (`text_sizes` / `text_fill`):
+    `message` lays out a message of a file's sizes (its strings written in place by
+    `text_fill`), `table` reads it as the table."""
+
+    def __init__(self, fields: tuple[tuple[Any, ...], ...], *, i64: int, i32: int, i8: int,
+                 masks: int, bools: int, texts: int) -> None:
+        self.spec = fields
+        self.rows = (i64, i32, i8, masks, bools, texts)
+        self.fields = np.array([(_KINDS[f[0]], _NO_NULLS if f[1] is None else f[1],
+                                 f[2] if len(f) > 2 else 0) for f in fields], np.int64)
+        self.n_buffers = sum(3 if f[0] == "s" else 1 if f[0] == "g" else 2 for f in fields)
+        template = _template()
+        if template is not None and (template.n_nodes, template.n_buffers) != (
+                len(fields), self.n_buffers):
+            raise ValueError("the layout's fields are not the events schema's")
+        # where `ipc_pack` writes the row count, the body length, the nodes, the buffers
+        self.places = np.array([0] * 5 if template is None else [
+            template.length, template.body_length, template.nodes, template.buffers,
+            self.n_buffers], np.int64)
+
+    def message(self, count: int, size: int) -> tuple[np.ndarray, list[int], np.ndarray]:
+        """A zeroed message of `count` rows and `size` bytes of strings, its template
+        metadata written (empty when there is no template), the regions' starts (int64,
+        int32, int8, bits, offsets, strings, end) and where `text_fill` writes the strings
+        (the string region, or a buffer of their own when there is no template)."""
+        template = _template()
+        if template is None:
+            return np.empty(0, np.uint8), [0] * 7, np.empty(size, np.uint8)
+        i64, i32, i8, masks, bools, texts = self.rows
+        c8 = (count + 7) // 8 * 8
+        width = ((count + 7) // 8 + 7) // 8 * 8
+        co = (count + 2) // 2 * 2
+        at = [len(template.array)]
+        for part in (8 * i64 * count, 4 * i32 * c8, i8 * c8, (masks + bools + 1) * width,
+                     4 * (texts + 1) * co, (size + 7) // 8 * 8):
+            at.append(at[-1] + part)
+        message = np.zeros(at[-1], np.uint8)
+        message[:at[0]] = template.array
+        return message, at, message[at[5]:at[5] + size]
+
+    def table(self, message: np.ndarray, at: list[int], count: int, strings: np.ndarray,
+              i64: np.ndarray, i32: np.ndarray, i8: np.ndarray, masks: np.ndarray,
+              bools: np.ndarray, offsets: np.ndarray, starts: np.ndarray) -> pa.Table:
+        """The table of a file's columns (`message`, `at` and `strings` from `message`, the
+        strings written)."""
+        template = _template()
+        if template is None:
+            return self._arrays(count, strings, i64, i32, i8, masks, bools, offsets, starts)
+        ipc_pack(message, self.places, np.array(at, np.int64), count, i64, i32, i8, masks,
+                 bools, offsets, starts, self.fields, len(strings))
+        batch = pa.ipc.read_record_batch(pa.py_buffer(message), _SCHEMA)
+        return pa.Table.from_batches([batch])
+
+    def _arrays(self, count: int, strings: np.ndarray, i64: np.ndarray, i32: np.ndarray,
+                i8: np.ndarray, masks: np.ndarray, bools: np.ndarray, offsets: np.ndarray,
+                starts: np.ndarray) -> pa.Table:
+        """`table` built array by array (pyarrow's message laid out otherwise)."""
+        text_out = pa.py_buffer(strings)
+        edges = starts.tolist()
+
+        def mask(m: int | None) -> pa.Buffer | None:
+            if m is None:
+                return None
+            if m == _ALL_NULL:
+                return bitmap(np.zeros(count, np.bool_))
+            return bitmap(masks[m])
+
+        spec = iter(self.spec)
+
+        def build(kind: pa.DataType) -> pa.Array:
+            f = next(spec)
+            valid = mask(f[1])
+            if f[0] == "g":
+                children = [build(t.type) for t in kind]
+                return pa.Array.from_buffers(kind, count, [valid], children=children)
+            if f[0] == "s":
+                if f[1] == _ALL_NULL:
+                    return pa.nulls(count, kind)
+                c = f[2]
+                return pa.Array.from_buffers(kind, count, [
+                    valid, pa.py_buffer(offsets[c].copy()),
+                    text_out.slice(edges[c], edges[c + 1] - edges[c])])
+            if f[1] == _ALL_NULL:
+                return pa.nulls(count, kind)
+            if f[0] == "b":
+                return pa.Array.from_buffers(kind, count, [valid, pa.py_buffer(
+                    np.packbits(bools[f[2]], bitorder="little"))])
+            rows = {"i64": i64, "i32": i32, "i8": i8}[f[0]]
+            return pa.Array.from_buffers(kind, count, [valid, pa.py_buffer(
+                np.ascontiguousarray(rows[f[2]]))])
+
+        columns = [build(field.type) for field in _SCHEMA]
+        return pa.Table.from_arrays(columns, schema=_SCHEMA)

@@ -1,8 +1,8 @@
 """GGPoker's compiled pass (`ggpoker_kernel`) turned into event columns: the stakes text of
 each header read once by the line parser's `_read_header`, the kernel's rows made into one
-Arrow table per file (integer columns from numpy, strings from byte spans, the hand columns
-taken from one entry per hand). `compiledtext.read_compiled` does the rest (the hands the
-kernel does not read, the chunks).
+Arrow table per file (one IPC message, `compiledtext.IpcLayout`: integer columns from numpy,
+strings from byte spans, the hand columns taken from one entry per hand).
+`compiledtext.read_room` does the rest (the hands the kernel does not read, the chunks).
 """
 
 from __future__ import annotations
@@ -11,17 +11,9 @@ from functools import cache
 from typing import Any
 
 import numpy as np
-import pyarrow as pa
 
 from audit.compiled import CompiledModule
-from audit.importers.compiledtext import (
-    CompiledRoom,
-    KernelRows,
-    Lines,
-    bitmap,
-    bools,
-    fixed,
-)
+from audit.importers.compiledtext import CompiledRoom, IpcLayout, KernelRows, Lines
 from audit.importers.sitetext import HOLE_COUNT, SiteHandError
 from audit.schema import events_schema
 
@@ -31,7 +23,6 @@ TEXT = CompiledModule("audit.importers.textkernel", "the compiled site-text read
                       "site text files are read by the Python fast paths")
 
 _SCHEMA = events_schema()
-_GAME = _SCHEMA.field("game").type
 _STAKES_MEMO = 1024
 # stakes text -> (tournament, level, variant, structure, currency, mpu, sb, bb, ante) or None
 _STAKES: dict[bytes, tuple[Any, ...] | None] = {}
@@ -146,52 +137,22 @@ def _rows(lines: Lines, first: np.ndarray, last: np.ndarray, prefix: str) -> Ker
     t.text_sizes(lo1, hi1, lo2, hi2, num, lo3, hi3, null, offsets)
     starts = np.zeros(11, np.int64)
     np.cumsum(offsets[:, -1], out=starts[1:])
-    out = np.empty(int(starts[-1]), np.uint8)
+    message, at_, out = _LAYOUT.message(count, int(starts[-1]))
     t.text_fill(data, lo1, hi1, lo2, hi2, num, lo3, hi3, null, offsets, out, starts)
-    valid = lo1 >= 0
-    nulls = (~valid.all(axis=1)).tolist()
-    bits = np.packbits(valid, axis=1, bitorder="little")
-    width = bits.shape[1]
-    bits_buf, off_buf, out_buf = pa.py_buffer(bits), pa.py_buffer(offsets), pa.py_buffer(out)
-    size = 4 * (count + 1)
-    edges = starts.tolist()
-    text = [pa.Array.from_buffers(_STRING, count, [
-        bits_buf.slice(c * width, width) if nulls[c] else None, off_buf.slice(c * size, size),
-        out_buf.slice(edges[c], edges[c + 1] - edges[c])]) for c in range(10)]
     fixed_limit = at["fixed"][key]
     level = at["level"][key]
-    seats = max_seats[r_hand].astype(np.int8)
-    heads = bitmap(first_row)
-
-    def head(values: np.ndarray, kind: pa.DataType) -> pa.Array:
-        return pa.Array.from_buffers(kind, count, [heads, pa.py_buffer(values)])
-
-    game = pa.Array.from_buffers(_GAME, count, [heads], children=[
-        text[7], text[8], head(g_sb[r_hand], pa.int64()), head(g_bb[r_hand], pa.int64()),
-        fixed(values[5][r_hand], first_row & fixed_limit, pa.int64()),
-        fixed(values[6][r_hand], first_row & fixed_limit, pa.int64()),
-        head(g_ante[r_hand], pa.int64()),
-        pa.nulls(count, pa.int64()), pa.nulls(count, pa.int64()), pa.nulls(count, pa.int64()),
-        head(button[r_hand].astype(np.int8), pa.int8()),
-        fixed(seats, first_row & (max_seats[r_hand] >= 0), pa.int8()),
-        text[9],
-        head(values[0][r_hand], pa.int64()),
-        bools(values[3][r_hand].astype(np.bool_), first_row),
-        fixed(level.astype(np.int32), first_row & (level != null), pa.int32()),
-        pa.nulls(count, pa.bool_()), pa.nulls(count, pa.string()), pa.nulls(count, pa.string()),
-    ])
-    columns = [
-        text[0],
-        fixed((np.arange(count) - row0[r_hand]).astype(np.int32), None, pa.int32()),
-        head(micros[r_hand], _TS),
-        text[1], text[2],
-        fixed(r_seat.astype(np.int8), r_seat >= 0, pa.int8()),
-        text[3],
-        fixed(r_amount.copy(), r_amount != null, pa.int64()),
-        fixed(r_total.copy(), r_total != null, pa.int64()),
-        text[4], text[5], game, text[6],
-    ]
-    return KernelRows(pa.Table.from_arrays(columns, schema=_SCHEMA), r_line.copy(), ok, row0)
+    seats = max_seats[r_hand]
+    i64 = np.stack([micros[r_hand], r_amount, r_total, g_sb[r_hand], g_bb[r_hand],
+                    values[5][r_hand], values[6][r_hand], g_ante[r_hand], values[0][r_hand]])
+    i32 = np.stack([np.arange(count) - row0[r_hand], level]).astype(np.int32)
+    i8 = np.stack([r_seat, button[r_hand], seats]).astype(np.int8)
+    masks = np.concatenate([lo1 >= 0, np.stack([
+        first_row, r_seat >= 0, r_amount != null, r_total != null, first_row & fixed_limit,
+        first_row & (seats >= 0), first_row & (level != null)])])
+    table = _LAYOUT.table(message, at_, count, out, i64, i32, i8, masks,
+                          values[3][r_hand].astype(np.bool_).reshape(1, count), offsets,
+                          starts)
+    return KernelRows(table, r_line.copy(), ok, row0)
 
 
 class _Values(dict):  # type: ignore[type-arg]
@@ -208,8 +169,6 @@ class _Values(dict):  # type: ignore[type-arg]
 
 
 _VALUES = _Values()
-_TS = _SCHEMA.field("ts").type
-_STRING = pa.string()
 
 
 def _notes(data: np.ndarray, noted: np.ndarray, p_sb: np.ndarray, p_bb: np.ndarray,
@@ -297,6 +256,22 @@ def _extras(size: int, params: list[Any], use: np.ndarray, prefix: str
         at[name] = np.array(values or [0], np.bool_ if name == "fixed" else np.int64)
     at["key"] = hand_key
     return bytes(out), at
+
+
+# per schema field in depth-first order (`compiledtext.IpcLayout`): the masks are the ten
+# string columns' -- hand_id, table_id, kind, player, cards, detail, source, variant,
+# structure, currency --, then a hand's first row, seat, amount, total, fixed limit (first
+# row), seat count (first row), level (first row); the int64 rows ts, amount, total, small
+# and big blind, small and big bet, ante, mpu; the int32 rows seq, level; the int8 rows
+# seat, button, seat count; the one boolean row tournament
+_LAYOUT = IpcLayout((
+    ("s", 0, 0), ("i32", None, 0), ("i64", 10, 0), ("s", 1, 1), ("s", 2, 2), ("i8", 11, 0),
+    ("s", 3, 3), ("i64", 12, 1), ("i64", 13, 2), ("s", 4, 4), ("s", 5, 5), ("g", 10),
+    ("s", 7, 7), ("s", 8, 8), ("i64", 10, 3), ("i64", 10, 4), ("i64", 14, 5), ("i64", 14, 6),
+    ("i64", 10, 7), ("i64", -1, 0), ("i64", -1, 0), ("i64", -1, 0), ("i8", 10, 1),
+    ("i8", 15, 2), ("s", 9, 9), ("i64", 10, 8), ("b", 10, 0), ("i32", 16, 1), ("b", -1, -1),
+    ("s", -1, 10), ("s", -1, 10), ("s", 6, 6)),
+    i64=9, i32=2, i8=3, masks=17, bools=1, texts=10)
 
 
 ROOM = CompiledRoom(is_header=_is_header, rows=_rows)

@@ -816,7 +816,11 @@ class PacificImporter(SiteTextImporter):
         fast path (`_fast_888`), the others by the line parser (`_map_888`)."""
         fast = _fast_888 if self.fast else _no_fast
         if self.fast and self.compiled:
-            chunks = _read_compiled(path, self.chunk_hands)
+            from audit.importers.compiledtext import read_room  # numba's, loaded on first use
+
+            chunks = read_room(path, "audit.importers.pacific_compiled", fmt="pacific",
+                               chunk_hands=self.chunk_hands, fast=_fast_888,
+                               map_hand=_map_888, hand_id_of=_hand_id_of, text_of=_utf8_text)
             if chunks is not None:
                 yield from chunks
                 return
@@ -851,27 +855,6 @@ def _utf8_text(path: Path) -> bytes | None:
     except UnicodeDecodeError:
         return plain_of(data.decode("utf-8", errors="poker_audit_cp1252").encode("utf-8"))
     return None  # UTF-8, yet not plain
-
-
-def _read_compiled(path: Path, chunk_hands: int) -> Iterator[Chunk] | None:
-    """The chunks of the compiled pass, or None (not a plain file, or no numba here)."""
-    from audit.compiled import compile_failures
-    from audit.importers import pacific_compiled as pc
-    from audit.importers.compiledtext import read_compiled_text
-
-    kernel, text = pc.KERNEL.get(), pc.TEXT.get()
-    if kernel is None or text is None:
-        return None
-    raw = _utf8_text(path)
-    if raw is None:
-        return None
-    try:
-        return read_compiled_text(raw, path, pc.ROOM, text.lines_of, fmt="pacific",
-                                  chunk_hands=chunk_hands, fast=_fast_888, map_hand=_map_888,
-                                  hand_id_of=_hand_id_of)
-    except compile_failures() as exc:
-        pc.KERNEL.failed(exc)
-        return None
 
 
 IMPORTER = PacificImporter()

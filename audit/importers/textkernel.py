@@ -196,3 +196,99 @@ def text_fill(data, lo1, hi1, lo2, hi2, num, lo3, hi3, none, offsets, out, start
             a = lo3[c, i]
             if a >= 0:
                 _copy(out, at, data, a, hi3[c, i])
+
+
+# the kinds of the schema's leaf and struct fields in an Arrow IPC record batch message
+# (`compiledtext.IpcLayout`), and the masks of a field with no nulls or only nulls
+F_STRING, F_I64, F_I32, F_I8, F_BOOL, F_STRUCT = range(6)
+NO_NULLS, ALL_NULL = -2, -1
+
+
+@njit(cache=True, nogil=True)
+def ipc_pack(message, places, at, count, i64, i32, i8, masks, bools, offsets, starts, fields,
+             out_len):
+    """A table's IPC message (`compiledtext.IpcLayout`) written but for its strings (already
+    at at[5]) and its metadata's other bytes (the template's): the regions at at[0:6] (int64
+    rows, int32 rows, int8 rows, bits, offsets; the body starts at at[0]) -- bits[m] the
+    validity of masks[m], bits[M + r] the values of bools[r] (M masks; the row after them
+    stays zero: the all-null fields'), the string offsets into the one string region (the
+    row after the columns' stays zero) --, and at places (row count, body length, field
+    nodes, buffers) the numbers: per field (fields[f]: kind, mask or `NO_NULLS` /
+    `ALL_NULL`, data row) its node (rows, nulls) and buffers (offset, length). `message`
+    comes zeroed past its metadata."""
+    c8 = (count + 7) // 8 * 8
+    width = ((count + 7) // 8 + 7) // 8 * 8
+    co = (count + 2) // 2 * 2
+    head = at[0]
+    v64 = message[at[0]:at[1]].view(np.int64)
+    for r in range(i64.shape[0]):
+        for i in range(count):
+            v64[r * count + i] = i64[r, i]
+    v32 = message[at[1]:at[2]].view(np.int32)
+    for r in range(i32.shape[0]):
+        for i in range(count):
+            v32[r * c8 + i] = i32[r, i]
+    v8 = message[at[2]:at[3]].view(np.int8)
+    for r in range(i8.shape[0]):
+        for i in range(count):
+            v8[r * c8 + i] = i8[r, i]
+    bits = at[3]
+    n_masks = masks.shape[0]
+    nulls = np.zeros(n_masks, np.int64)
+    for m in range(n_masks):
+        for i in range(count):
+            if masks[m, i]:
+                message[bits + m * width + (i >> 3)] |= 1 << (i & 7)
+            else:
+                nulls[m] += 1
+    for r in range(bools.shape[0]):
+        for i in range(count):
+            if bools[r, i]:
+                message[bits + (n_masks + r) * width + (i >> 3)] |= 1 << (i & 7)
+    zero = n_masks + bools.shape[0]
+    off = message[at[4]:at[5]].view(np.int32)
+    for c in range(offsets.shape[0]):
+        for i in range(count + 1):
+            off[c * co + i] = offsets[c, i] + starts[c]
+    message[places[0]:places[0] + 8].view(np.int64)[0] = count
+    message[places[1]:places[1] + 8].view(np.int64)[0] = len(message) - head
+    nodes = message[places[2]:places[2] + 16 * fields.shape[0]].view(np.int64)
+    buffers = message[places[3]:places[3] + 16 * places[4]].view(np.int64)
+    b = 0
+    for f in range(fields.shape[0]):
+        kind, mask, row = fields[f, 0], fields[f, 1], fields[f, 2]
+        nodes[2 * f] = count
+        buffers[2 * b] = 0
+        buffers[2 * b + 1] = 0
+        if mask == NO_NULLS:
+            nodes[2 * f + 1] = 0
+        elif mask == ALL_NULL:
+            nodes[2 * f + 1] = count
+            buffers[2 * b] = bits - head + zero * width
+            buffers[2 * b + 1] = width
+        else:
+            nodes[2 * f + 1] = nulls[mask]
+            if nulls[mask]:
+                buffers[2 * b] = bits - head + mask * width
+                buffers[2 * b + 1] = width
+        b += 1
+        if kind == F_STRING:
+            buffers[2 * b] = at[4] - head + row * 4 * co
+            buffers[2 * b + 1] = 4 * (count + 1)
+            buffers[2 * b + 2] = at[5] - head
+            buffers[2 * b + 3] = out_len
+            b += 2
+        elif kind != F_STRUCT:
+            if kind == F_I64:
+                start, size = at[0], 8 * count
+            elif kind == F_I32:
+                start, size = at[1], 4 * c8
+            elif kind == F_I8:
+                start, size = at[2], c8
+            else:
+                start, size = at[3], width
+                row = row + n_masks if row >= 0 else zero
+            buffers[2 * b] = start - head + row * size
+            buffers[2 * b + 1] = size
+            b += 1
+    return b

@@ -1200,11 +1200,12 @@ def _map_winning(block: list[tuple[int, str]], file_name: str) -> SiteHand:
     return _New(block, file_name).map()
 
 
-# A file of fewer hands than this is read by the Python fast path and line parser alone: the
-# compiled pass costs more per file (~0.47 ms for one hand against ~0.42 ms) and less per hand
-# (59 hands: ~0.55 ms against ~0.75 ms for two). So is a file of a few hands with an unnamed
-# player (`Player  has ...`): its hands are the line parser's, the compiled pass a cost.
-COMPILED_MIN_HANDS = 2
+# A file of fewer hands than this is read by the Python fast path and line parser alone. Every
+# file of the older format goes to the compiled pass: since its table is one IPC message a
+# one-hand file costs it ~0.2 ms against the fast path's ~0.3 ms. A file of a few hands with an
+# unnamed player (`Player  has ...`) does not: its hands are the line parser's, the compiled
+# pass a cost.
+COMPILED_MIN_HANDS = 1
 _FEW_HANDS = 4
 _UNNAMED = b"\nPlayer  "
 
@@ -1236,8 +1237,13 @@ class WinningImporter(SiteTextImporter):
         parser."""
         fast = _fast_winning if self.fast else _no_fast
         if self.fast and self.compiled:
-            chunks = _read_compiled(path, self.chunk_hands, fast, self.hand_id_of,
-                                    self.compiled_min_hands)
+            from audit.importers.compiledtext import read_room  # numba's, loaded on first use
+
+            min_hands = self.compiled_min_hands
+            chunks = read_room(path, "audit.importers.winning_compiled", fmt="winning",
+                               chunk_hands=self.chunk_hands, fast=fast, map_hand=_map_winning,
+                               hand_id_of=self.hand_id_of,
+                               text_of=lambda p: _kernel_text(p, min_hands))
             if chunks is not None:
                 yield from chunks
                 return
@@ -1253,29 +1259,18 @@ def _no_fast(block: list[tuple[int, str]], file_name: str, cols: EventColumns) -
     return False
 
 
-def _read_compiled(path: Path, chunk_hands: int, fast: Any, hand_id_of: Any,
-                   min_hands: int) -> Iterator[Chunk] | None:
-    """The chunks of the compiled pass, or None (not a plain file, or no numba here)."""
-    from audit.compiled import compile_failures
-    from audit.importers import winning_compiled as wc
-    from audit.importers.compiledtext import plain_text_bytes, read_compiled_text
+def _kernel_text(path: Path, min_hands: int) -> bytes | None:
+    """The text of a file the compiled pass reads (`plain_text_bytes`: UTF-8 or UTF-16), or
+    None: a file of the newer format (the kernel does not read it), or too few hands."""
+    from audit.importers.compiledtext import plain_text_bytes
 
-    kernel, text = wc.KERNEL.get(), wc.TEXT.get()
-    if kernel is None or text is None:
-        return None
     raw = plain_text_bytes(path)
     if raw is None or not _KERNEL_FILE.match(raw, 0, 2048):
-        return None  # a file of the newer format, which the kernel does not read
+        return None
     hands = raw.count(b"Game started at: ")
     if hands < min_hands or (hands < _FEW_HANDS and _UNNAMED in raw):
         return None  # not worth it (`COMPILED_MIN_HANDS`)
-    try:
-        return read_compiled_text(raw, path, wc.ROOM, text.lines_of, fmt="winning",
-                                  chunk_hands=chunk_hands, fast=fast, map_hand=_map_winning,
-                                  hand_id_of=hand_id_of)
-    except compile_failures() as exc:
-        wc.KERNEL.failed(exc)
-        return None
+    return raw
 
 
 IMPORTER = WinningImporter()

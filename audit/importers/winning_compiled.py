@@ -17,7 +17,7 @@ import numpy as np
 import pyarrow as pa
 
 from audit.compiled import CompiledModule
-from audit.importers.compiledtext import CompiledRoom, KernelRows, Lines
+from audit.importers.compiledtext import CompiledRoom, IpcLayout, KernelRows, Lines
 from audit.importers.sitetext import HOLE_COUNT, SiteHandError, header_time
 from audit.schema import events_schema
 
@@ -28,11 +28,6 @@ TEXT = CompiledModule("audit.importers.textkernel", "the compiled site-text read
                       "site text files are read by the Python fast paths")
 
 _SCHEMA = events_schema()
-_GAME = _SCHEMA.field("game").type
-_TS = _SCHEMA.field("ts").type
-_STRING = pa.string()
-_INT64_TYPE = pa.int64()
-_INT8 = pa.int8()
 _INT64 = 1 << 63
 _MEMO = 1024
 _NOTE = ";ts=local time read as UTC (the log names no time zone)"
@@ -275,50 +270,29 @@ def _table(k: Any, t: Any, raw: bytes, cards: np.ndarray, rows: np.ndarray, head
     t.text_sizes(lo1, hi1, lo2, hi2, num, lo3, hi3, NULL, offsets)
     starts = np.zeros(11, np.int64)
     np.cumsum(offsets[:, -1], out=starts[1:])
-    out = np.empty(int(starts[-1]), np.uint8)
+    message, at, out = _LAYOUT.message(count, int(starts[-1]))
     t.text_fill(data, lo1, hi1, lo2, hi2, num, lo3, hi3, NULL, offsets, out, starts)
-    bits = np.packbits(valid, axis=1, bitorder="little")
-    width = bits.shape[1]
-    bits_buf, off_buf, out_buf = pa.py_buffer(bits), pa.py_buffer(offsets), pa.py_buffer(out)
-    ints_buf, int8s_buf = pa.py_buffer(ints), pa.py_buffer(int8s)
-    size = 4 * (count + 1)
-    edges = starts.tolist()
-
-    def mask(v: int) -> pa.Buffer:
-        return bits_buf.slice(v * width, width)
-
-    text = [pa.Array.from_buffers(_STRING, count, [
-        mask(c), off_buf.slice(c * size, size),
-        out_buf.slice(edges[c], edges[c + 1] - edges[c])]) for c in range(10)]
-
-    def num64(f: int, kind: pa.DataType = _INT64_TYPE) -> pa.Array:
-        return pa.Array.from_buffers(kind, count, [mask(10 + f),
-                                                   ints_buf.slice(8 * f * count, 8 * count)])
-
-    def num8(f: int) -> pa.Array:
-        return pa.Array.from_buffers(_INT8, count, [mask(21 + f),
-                                                    int8s_buf.slice(f * count, count)])
-
-    game = pa.Array.from_buffers(_GAME, count, [mask(23)], children=[
-        text[7], text[8], num64(3), num64(4), num64(5), num64(6), num64(7), num64(10),
-        num64(8), pa.nulls(count, _INT64_TYPE), num8(1), pa.nulls(count, _INT8), text[9],
-        num64(9),
-        pa.Array.from_buffers(pa.bool_(), count, [mask(23), bits_buf.slice(24 * width, width)]),
-        pa.nulls(count, pa.int32()), pa.nulls(count, pa.bool_()), pa.nulls(count, _STRING),
-        pa.nulls(count, _STRING),
-    ])
-    columns = [
-        text[0], pa.Array.from_buffers(pa.int32(), count, [None, pa.py_buffer(seq)]),
-        num64(0, _TS), text[1], text[2], num8(0), text[3], num64(1), num64(2), text[4],
-        text[5], game, text[6],
-    ]
-    return pa.Table.from_arrays(columns, schema=_SCHEMA)
+    return _LAYOUT.table(message, at, count, out, ints, seq.reshape(1, count), int8s,
+                         valid[:24], valid[24:], offsets, starts)
 
 
 # the game's numbers by hand, on its first row: the clock (µs since 1970), the blinds, the bets
 # (fixed limit), ante, straddle, button seat, minor units per unit, tournament
 _NUMBERS = ("micros", "small_blind", "big_blind", "small_bet", "big_bet", "ante", "straddle",
             "button", "mpu", "tournament", "bring_in")
+
+
+# per schema field in depth-first order (`compiledtext.IpcLayout`): the masks are
+# `winning_kernel.VALID`'s but its last (the tournament flags: the one boolean row), the int64
+# rows `INTS`, the int8 rows `INT8S`, the int32 row the seq
+_LAYOUT = IpcLayout((
+    ("s", 0, 0), ("i32", None, 0), ("i64", 10, 0), ("s", 1, 1), ("s", 2, 2), ("i8", 21, 0),
+    ("s", 3, 3), ("i64", 11, 1), ("i64", 12, 2), ("s", 4, 4), ("s", 5, 5), ("g", 23),
+    ("s", 7, 7), ("s", 8, 8), ("i64", 13, 3), ("i64", 14, 4), ("i64", 15, 5), ("i64", 16, 6),
+    ("i64", 17, 7), ("i64", 20, 10), ("i64", 18, 8), ("i64", -1, 0), ("i8", 22, 1),
+    ("i8", -1, 0), ("s", 9, 9), ("i64", 19, 9), ("b", 23, 0), ("i32", -1, 0), ("b", -1, -1),
+    ("s", -1, 10), ("s", -1, 10), ("s", 6, 6)),
+    i64=11, i32=1, i8=2, masks=24, bools=1, texts=10)
 
 
 ROOM = CompiledRoom(is_header=_is_header, rows=_rows)

@@ -10,6 +10,8 @@ import json
 import shutil
 from pathlib import Path
 
+import pyarrow as pa
+import pyarrow.compute as pc
 import pytest
 from click.testing import CliRunner
 
@@ -21,6 +23,7 @@ from audit.devtools.corpus import (
     Finding,
     count_hands,
     decode,
+    hand_starts,
     load_allowlist,
     normalise_reason,
     site_files,
@@ -40,6 +43,33 @@ STARS_HAND = (
 
 
 # --- counting hands at the headers ---------------------------------------------------------
+
+def _summed(table: pa.Table) -> int:
+    """The bench's hand count as it was first written: the compared column summed."""
+    return int(pc.sum(pc.equal(table.column("kind"), "hand_started")).as_py() or 0)
+
+
+def test_the_bench_counts_the_hand_started_rows_of_every_chunk(tmp_path: Path) -> None:
+    # its cheaper count counts what the summed comparison counts: every chunk of every
+    # reader of the corpus, a table of several record batches, an empty one, and a kind
+    # that only starts with the word
+    from audit.importers import IMPORTERS
+
+    tables = []
+    for site in ("winamax", "winning", "ggpoker", "pacific"):
+        for path in site_files(FPDB_DEV / site)[:6]:
+            tables += [chunk.table for chunk in IMPORTERS[site].read(path)]
+    (tmp_path / "h.txt").write_text(STARS_HAND * 3)
+    tables += [chunk.table for chunk in IMPORTERS["pokerstars"].read(tmp_path / "h.txt")]
+    assert sum(_summed(t) for t in tables) > 3
+    several = pa.concat_tables([*tables[:3], tables[0].slice(0, 0)])
+    assert several.column("kind").num_chunks > 1
+    one = tables[0]
+    odd = one.set_column(4, "kind", pa.array(
+        ["hand_started_x"] + one.column("kind").to_pylist()[1:]))
+    assert hand_starts(odd) == hand_starts(one) - 1
+    for table in (*tables, several, tables[0].slice(0, 0), odd):
+        assert hand_starts(table) == _summed(table)
 
 def test_a_header_counts_only_where_it_starts_a_line(tmp_path: Path) -> None:
     text = (STARS_HAND

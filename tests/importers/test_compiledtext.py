@@ -89,7 +89,7 @@ def test_a_room_without_its_kernel_reads_through_the_python_path(
     text = SimpleNamespace(lines_of=None)
     monkeypatch.setattr(glue, "TEXT", SimpleNamespace(get=lambda: text))
     monkeypatch.setattr(glue, "KERNEL", broken)
-    monkeypatch.setattr(compiledtext, "read_compiled",
+    monkeypatch.setattr(compiledtext, "read_compiled_text",
                         lambda *a, **k: (_ for _ in ()).throw(broken.error))
     assert chunk_values(getattr(module, reader)(compiled_min_bytes=0).read(path)) == want
     assert broken.failures == [broken.error]

@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, assume, given, settings
 
-from audit.importers import ggpoker, ggpoker_compiled
+from audit.importers import compiledtext, ggpoker, ggpoker_compiled
 from audit.importers.sitetext import parse_amount, site_money
 from tests.importers.compiled_pass import chunk_values, count_kernel_hands
 from tests.importers.test_site_fast_paths import (
@@ -72,6 +72,17 @@ def test_the_fixtures_plain_hands_are_read_by_the_kernel(
         list(ggpoker.GGPokerImporter(compiled_min_bytes=0).read(
             FIXTURES["ggpoker"][0].parent / name))
     assert kernel_hands == [(1, 1), (1, 1), (2, 2), (1, 1)]
+
+
+@pytest.mark.parametrize("path", CASES[:2] + CASES[-3:], ids=lambda p: p.name)
+def test_without_the_ipc_template_the_columns_are_built_array_by_array(
+        path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # the table is read as one IPC message laid out as pyarrow lays out this schema; should
+    # that layout not be the one expected, the arrays are built one by one: the same chunks
+    assert compiledtext._template() is not None
+    monkeypatch.setattr(compiledtext, "_template", lambda: None)
+    assert_compiled_same(path)
+    assert_compiled_same(path, chunk_hands=2)
 
 
 def test_a_file_under_the_size_threshold_is_the_python_fast_paths(

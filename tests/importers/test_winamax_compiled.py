@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, assume, given, settings
 
-from audit.importers import winamax, winamax_compiled
+from audit.importers import compiledtext, winamax, winamax_compiled
 from tests.importers.compiled_pass import chunk_values, count_kernel_hands
 from tests.importers.test_site_fast_paths import (
     FIXTURES,
@@ -117,8 +117,8 @@ def test_without_the_ipc_template_the_columns_are_built_array_by_array(
         path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     # the table is read as one IPC message laid out as pyarrow lays out this schema; should
     # that layout not be the one expected, the arrays are built one by one: the same chunks
-    assert winamax_compiled._ipc() is not None
-    monkeypatch.setattr(winamax_compiled, "_ipc", lambda: None)
+    assert compiledtext._template() is not None
+    monkeypatch.setattr(compiledtext, "_template", lambda: None)
     assert_compiled_same(path)
     assert_compiled_same(path, chunk_hands=2)
 

@@ -19,7 +19,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from audit.importers import winning, winning_compiled
+from audit.importers import compiledtext, winning, winning_compiled
 from audit.importers.compiledtext import plain_text_bytes
 from audit.importers.sitetext import iter_lines
 from tests.importers.compiled_pass import chunk_values, count_kernel_hands
@@ -87,18 +87,31 @@ def test_a_file_of_the_newer_format_skips_it(kernel_hands: list[tuple[int, int]]
     assert kernel_hands == []
 
 
-def test_a_file_of_one_hand_or_of_a_few_with_an_unnamed_player_skips_it(
+def test_a_file_of_one_hand_is_read_by_it_but_a_few_with_an_unnamed_player_are_not(
         tmp_path: Path, kernel_hands: list[tuple[int, int]]) -> None:
-    # one hand: the Python fast path costs less; a few hands with an unnamed player: they
-    # are the line parser's
+    # one hand: the compiled pass costs less than the fast path; a few hands with an unnamed
+    # player: they are the line parser's
     one = FIXTURES[0].parent / "wpn-six-plus.txt"
-    for path in (one, FIXTURES[0].parent / "wpn-unnamed-player.txt"):
-        list(winning.WinningImporter().read(path))
+    list(winning.WinningImporter().read(FIXTURES[0].parent / "wpn-unnamed-player.txt"))
     assert kernel_hands == []
+    list(winning.WinningImporter().read(one))
+    assert kernel_hands == [(1, 1)]
     two = tmp_path / "two.txt"
     two.write_bytes(one.read_bytes() * 2)
     list(winning.WinningImporter().read(two))
-    assert kernel_hands == [(2, 2)]
+    assert kernel_hands == [(1, 1), (2, 2)]
+
+
+@pytest.mark.parametrize("path", [p for p in FIXTURES if "stud" in p.name or "lhe" in p.name]
+                         + OLD_FORMAT[:3], ids=lambda p: p.name)
+def test_without_the_ipc_template_the_columns_are_built_array_by_array(
+        path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # the table is read as one IPC message laid out as pyarrow lays out this schema; should
+    # that layout not be the one expected, the arrays are built one by one: the same chunks
+    assert compiledtext._template() is not None
+    monkeypatch.setattr(compiledtext, "_template", lambda: None)
+    assert_compiled_same(path)
+    assert_compiled_same(path, chunk_hands=2)
 
 
 def _omaha_text() -> str:
