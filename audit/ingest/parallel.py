@@ -34,6 +34,8 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
+import pyarrow as pa
+
 from audit.errors import AuditInputError
 from audit.importers.base import ReadLimits, using_limits
 from audit.ingest.pipeline import (
@@ -81,6 +83,13 @@ class _Outcome:
     staged: StagedFile | None = None
 
 
+def _start_worker() -> None:
+    """N workers on N cores: each keeps Arrow to its own thread (plus the read-ahead and the
+    Merkle hasher ingest runs anyway) instead of a pool per core, oversubscribed."""
+    pa.set_cpu_count(1)
+    pa.set_io_thread_count(1)
+
+
 def _stage(job: _Job) -> _Outcome:
     """In a worker: one file read into a staged batch (see the module's docstring)."""
     path, store = Path(job.path), Store(job.store)
@@ -116,9 +125,13 @@ def ingest_in_workers(inputs: Sequence[tuple[Path, str]], explicit: set[Path], s
                       limits: ReadLimits, retry_quarantined: bool, workers: int,
                       summary: IngestSummary) -> None:
     """Ingest `inputs` (path, refusal) with `workers` processes into `summary`'s files."""
+    # forkserver, not fork: the parent may run Arrow threads, and a forked copy of a held
+    # lock deadlocks the worker; preloaded, the imports are paid once, not per worker
     context = multiprocessing.get_context("forkserver")
+    context.set_forkserver_preload(["audit.ingest.parallel"])
     pending: deque[tuple[Path, str, FileResult, Future[_Outcome] | None]] = deque()
-    with store.locked(), ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
+    with store.locked(), ProcessPoolExecutor(
+            max_workers=workers, mp_context=context, initializer=_start_worker) as pool:
         try:
             for path, refusal in inputs:
                 result = FileResult(path=str(path))

@@ -122,9 +122,10 @@ def test_a_hand_in_two_files_of_one_ingest_is_stored_once(tmp_path: Path):
 
 class _InProcessPool(ThreadPoolExecutor):
     """The workers as threads of the test process, so a monkeypatched reader or store is
-    what they run."""
+    what they run (without the workers' Arrow thread setting, which is this process's)."""
 
-    def __init__(self, max_workers: int, mp_context: Any = None) -> None:
+    def __init__(self, max_workers: int, mp_context: Any = None,
+                 initializer: Any = None) -> None:
         super().__init__(max_workers)
 
 
