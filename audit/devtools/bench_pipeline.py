@@ -35,6 +35,7 @@ from audit.errors import AuditInputError
 
 STAGES = ("simulate", "ingest", "verify", "audit", "collusion", "report")
 AUDIT_WORKERS = 2
+INGEST_WORKERS = 2  # files read and encoded at once (audit/ingest/parallel.py)
 TICKS = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
 
 
@@ -74,7 +75,8 @@ def bench_pipeline(hands: int, work: Path, *, simulate_at_most: int | None = Non
         "hands": hands, "simulated_hands": simulated,
         "room": {**asdict(room), "tables": room.tables(simulated),
                  "colluder_teams": room.colluder_teams(simulated)},
-        "audit_workers": AUDIT_WORKERS, "cpus": os.cpu_count(), "load_average": _load(),
+        "audit_workers": AUDIT_WORKERS, "ingest_workers": INGEST_WORKERS,
+        "cpus": os.cpu_count(), "load_average": _load(),
         "stages": {},
     }
     stages: dict[str, dict[str, Any]] = out["stages"]
@@ -305,7 +307,8 @@ def _ingest(args: dict[str, Any]) -> dict[str, Any]:
     from audit.ingest.pipeline import ingest
     from audit.store.dataset import Store
 
-    s = ingest([Path(f) for f in args["files"]], Store(Path(args["store"])), fmt="events")
+    s = ingest([Path(f) for f in args["files"]], Store(Path(args["store"])), fmt="events",
+               workers=INGEST_WORKERS)
     if s.errors or s.quarantined or s.refused:
         raise AuditInputError(f"{s.quarantined} hand(s) quarantined, {s.errors} file(s) "
                               f"unreadable, {s.refused} refused")
@@ -380,8 +383,9 @@ def format_pipeline(result: dict[str, Any]) -> str:
     lines = [f"pipeline: a room's day of {n:,} hands ({result['room']['variant']} games, "
              f"{result['room']['tournament_share']:.0%} tournament tables, "
              f"{result['room']['violations']:.1%} hands with a violation, "
-             f"{result['room']['colluder_teams']} colluding pairs); audit with "
-             f"{result['audit_workers']} workers; {result['cpus']} CPUs, load "
+             f"{result['room']['colluder_teams']} colluding pairs); ingest with "
+             f"{result.get('ingest_workers', 1)} workers, audit with "
+             f"{result['audit_workers']}; {result['cpus']} CPUs, load "
              f"{result['load_average']} before, {result['load_average_after']} after",
              f"{'stage':<10}{'hands':>12}{'wall s':>10}{'CPU s':>10}{'peak MB':>9}"
              f"{'hands/s':>10}{'hands/core-h':>14}"]

@@ -16,6 +16,7 @@ import os
 import stat
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -29,7 +30,14 @@ from audit.importers.base import ReadLimits, Rejected, capped, using_limits
 from audit.ingest.readahead import read_ahead
 from audit.ingest.validate import validate_events
 from audit.schema import events_schema
-from audit.store.dataset import PendingBatch, SourceFile, Store, sha256_file
+from audit.store.dataset import (
+    BatchWriter,
+    PendingBatch,
+    SourceFile,
+    StagedBatch,
+    Store,
+    sha256_file,
+)
 from audit.store.merkle import canonical_hands
 
 
@@ -243,6 +251,7 @@ def ingest(
     progress: Callable[[int], None] | None = None,
     limits: ReadLimits | None = None,
     retry_quarantined: bool = False,
+    workers: int = 1,
 ) -> IngestSummary:
     """Ingest files into the store; one committed batch per file. `limits` bounds what one
     line and one hand may hold (default: `ReadLimits()`); past them the input is quarantined
@@ -250,15 +259,29 @@ def ingest(
     one is an AuditInputError). `retry_quarantined` reads again files already ingested whose
     hands were quarantined (after an importer fix): their stored hands come out as already
     stored, the others are read again. `progress(n)`: n more bytes of the input are read (of
-    `input_bytes(paths)`), reported chunk by chunk inside a file, not only file by file."""
+    `input_bytes(paths)`), reported chunk by chunk inside a file, not only file by file.
+
+    `workers` above 1 reads, checks and encodes that many files at once, in worker processes
+    (audit/ingest/parallel.py), and commits them in input order: the same store, summary and
+    exit code as one worker (only batch ids and times differ); progress then moves file by
+    file."""
     if fmt != "auto":
         get_importer(fmt)  # an unknown format touches no store and quarantines no file
     summary = IngestSummary()
     store.recover_if_needed()  # the next writer finishes a crashed one's committed batch
     given = [Path(p) for p in paths]
     explicit = {p for p in given if not p.is_dir()}
-    with using_limits(limits or ReadLimits()):
-        for path, refusal in _inputs(given):
+    inputs = _inputs(given)
+    limits = limits or ReadLimits()
+    if workers > 1 and sum(1 for _, refusal in inputs if not refusal) > 1:
+        from audit.ingest.parallel import ingest_in_workers  # imports this module
+
+        ingest_in_workers(inputs, explicit, store, fmt=fmt, progress=progress, limits=limits,
+                          retry_quarantined=retry_quarantined, workers=workers,
+                          summary=summary)
+        return summary
+    with using_limits(limits):
+        for path, refusal in inputs:
             result = FileResult(path=str(path))
             summary.files.append(result)
             read = _FileProgress(path, progress) if progress and not refusal else None
@@ -323,34 +346,64 @@ def _count_units(path: Path, unit: str) -> int:
 
 def _ingest_one(path: Path, explicit: bool, refusal: str, store: Store, fmt: str,
                 result: FileResult, retry_quarantined: bool = False,
-                read: _FileProgress | None = None) -> None:
+                read: _FileProgress | None = None, *, locked: bool = False) -> None:
     """One input: refused, skipped, stored, or quarantined whole; never an exception out of
-    the file's reading (the next file is read whatever this one holds)."""
+    the file's reading (the next file is read whatever this one holds). `locked`: the
+    caller holds the store's lock already (a parallel ingest holds it throughout)."""
+    if _screened(path, explicit, refusal, result):
+        return
+    try:
+        opened = _open_input(path, store, fmt, result, retry_quarantined)
+        if opened is not None:
+            with contextlib.nullcontext() if locked else store.locked():
+                _ingest_locked(path, store, fmt, result, retry_quarantined, read, opened)
+    except AuditInputError as exc:
+        _unreadable(path, store, fmt, result, error=str(exc), locked=locked)
+    except _ReadFailure as failure:
+        _unreadable(path, store, fmt, result, failure=_described(failure.__cause__),
+                    locked=locked)
+    _add_hint(path, fmt, result)
+
+
+def _screened(path: Path, explicit: bool, refusal: str, result: FileResult) -> bool:
+    """Whether the input is settled without opening it: refused, a special file, or
+    documentation found in a directory (said in `result`)."""
     if refusal:
         result.refused = refusal
-        return
+        return True
     kind = _special(path)
     if kind:
         # never opened: a FIFO blocks in open(), a device like /dev/zero never ends
         result.error = (f"{path}: {kind}, not a regular file; not read (copy the hand "
                         "histories into a regular file and ingest that)")
-        return
+        return True
     if not explicit and _is_documentation(path):
         result.skipped = "documentation found in a directory, not a hand history"
-        return
-    try:
-        _ingest_file(path, store, fmt, result, retry_quarantined, read)
-    except AuditInputError as exc:
-        result.error = str(exc)
-        _quarantine_whole(path, store, result, str(exc), fmt)
-    except _ReadFailure as failure:
+        return True
+    return False
+
+
+def _described(exc: BaseException | None) -> str:
+    return f"{type(exc).__name__}: {exc}"
+
+
+def _unreadable(path: Path, store: Store, fmt: str, result: FileResult, *, error: str = "",
+                failure: str = "", locked: bool = False) -> None:
+    """A file that says what is wrong with it (`error`, an AuditInputError's message), or
+    whose reader failed on it (`failure`, the exception described): quarantined whole."""
+    if error:
+        result.error = error
+        _quarantine_whole(path, store, result, error, fmt, locked=locked)
+    else:
         # an importer defect or a hostile input it did not foresee (RecursionError,
         # MemoryError, ...): the file is quarantined whole with the reason, and ingest goes on
-        exc = failure.__cause__
         _quarantine_whole(path, store, result,
                           f"{path}: the {result.format or 'input'} reader failed on this file "
-                          f"({type(exc).__name__}: {exc}); the file is quarantined whole, "
-                          "nothing of it was stored", fmt)
+                          f"({failure}); the file is quarantined whole, nothing of it was "
+                          "stored", fmt, locked=locked)
+
+
+def _add_hint(path: Path, fmt: str, result: FileResult) -> None:
     if fmt != "auto" and result.quarantined and not result.hands and not result.already_stored:
         result.hint = _format_hint(path, fmt)
 
@@ -369,7 +422,7 @@ def _format_hint(path: Path, fmt: str) -> str:
 
 
 def _quarantine_whole(path: Path, store: Store, result: FileResult, reason: str,
-                      read_as: str) -> None:
+                      read_as: str, *, locked: bool = False) -> None:
     """The file itself is unreadable: quarantine it whole so nothing is lost."""
     result.reasons = [reason if reason.startswith(f"{path}:") else f"{path}: {reason}"]
     try:
@@ -377,7 +430,8 @@ def _quarantine_whole(path: Path, store: Store, result: FileResult, reason: str,
     except OSError as exc:  # not readable at all: nothing of it can be stored or lost
         result.error = f"{path}: cannot be read ({exc.strerror or exc}); check its permissions"
         return
-    store.commit(
+    commit = store.commit_locked if locked else store.commit
+    commit(
         PendingBatch(
             rejected=[capped(Rejected(source=str(path), line=None, hand_id=None,
                                       reason=reason, raw=raw))],
@@ -461,86 +515,151 @@ def _already_ingested(store: Store, digest: str, retry_quarantined: bool,
     return "", False
 
 
-def _ingest_file(path: Path, store: Store, fmt: str, result: FileResult,
-                 retry_quarantined: bool = False, read: _FileProgress | None = None) -> None:
-    """One file -> one batch, streamed: each chunk is validated, deduplicated and written to
-    staging as it arrives, so memory is bounded by a chunk plus the file's hand ids, never
-    the file's events or the store's hands."""
+@dataclass(frozen=True, slots=True)
+class _Opened:
+    """An input about to be read: its bytes' hash, the format it is read as, and whether
+    progress counts its lines or (Parquet) rows."""
+
+    digest: str
+    name: str
+    unit: str
+
+
+def _hash_input(path: Path) -> str:
     try:
-        digest = sha256_file(path)
+        return sha256_file(path)
+    except OSError as exc:
+        raise AuditInputError(f"{path}: cannot be read ({exc.strerror or exc}); check its "
+                              "permissions") from None
+
+
+def _open_input(path: Path, store: Store, fmt: str, result: FileResult,
+                retry_quarantined: bool, digest: str | None = None) -> _Opened | None:
+    """Hash the file (unless `digest` is its hash) and name its format; None when it is
+    skipped (said in `result`): identical bytes already ingested, or empty. A file that
+    cannot be read is an AuditInputError."""
+    digest = digest or _hash_input(path)
+    try:
         result.skipped, result.still_quarantined = _already_ingested(
             store, digest, retry_quarantined, fmt)
         if result.skipped:
-            return
+            return None
         if path.stat().st_size == 0:  # a site's log of a session without a hand
             result.skipped = "the file is empty: no hand in it"
-            return
+            return None
         name = detect_format(path) if fmt == "auto" else fmt
         result.format = name
-        importer = get_importer(name)
+        get_importer(name)
         with path.open("rb") as f:
             unit = "row" if f.read(4) == b"PAR1" else "line"
     except OSError as exc:
         raise AuditInputError(f"{path}: cannot be read ({exc.strerror or exc}); check its "
                               "permissions") from None
-    with store.locked():
-        # a concurrent ingest of the same bytes won
-        result.skipped, result.still_quarantined = _already_ingested(
-            store, digest, retry_quarantined, fmt)
-        if result.skipped:
-            return
-        seen: set[str] = set()  # this file's hand ids
-        writer = store.batch_writer()
-        reasons: list[str] = []
-        rows = rejected = already = 0
+    return _Opened(digest=digest, name=name, unit=unit)
 
-        def quarantine(found: list[Rejected]) -> None:
-            nonlocal rejected
-            found = [capped(r) for r in found]
-            writer.reject(found)
-            rejected += len(found)
-            reasons.extend(_reason(r) for r in found[: max(0, MAX_REASONS - len(reasons))])
 
-        try:
-            # the next chunk is read and checked on a second thread while this one is
-            # written (audit/ingest/readahead.py): the same chunks, in the same order
-            with contextlib.closing(read_ahead(_read_checked(importer, path, unit))) as chunks:
-                for chunk, checked in chunks:
-                    if read:
-                        read.chunk(chunk.lines, unit)
-                    table, repeats = _drop_repeated_hands(checked.table, seen, str(path))
-                    quarantine([*chunk.rejected, *checked.rejected, *repeats])
-                    rows += table.num_rows
-                    for date, part in _date_partitions(table).items():
-                        writer.write(date, part)
-            # Hands already in the store: one lookup of the whole file's ids after it is
-            # written (a duplicate is rare; its hands are taken back out of staging). The
-            # same hand from an overlapping export is already stored; another hand under a
-            # stored id is quarantined.
-            stored = store.find_hands(pa.array(list(seen), pa.string()))
-            if stored:
-                dropped = writer.drop_hands(pa.array(sorted(stored), pa.string()))
-                rows -= dropped.num_rows
-                same = identical_hands(dropped, store.read_hands(sorted(stored)))
-                already = len(same)
-                differing = dropped.filter(pc.invert(pc.is_in(
-                    dropped.column("hand_id"), value_set=pa.array(sorted(same), pa.string()))))
-                quarantine(_quarantined_hands(differing, str(path), _in_store))
-            if not rows and not rejected and not already and name != "events":
-                # A hand history that yields no hand (e.g. a PHH file holding only a
-                # comment) was cut short or is not one: the caller quarantines the whole
-                # file. A native event table with a header and no rows is an empty export.
-                raise AuditInputError(f"{path}: no hand in the file (read as {name})")
-            if rows or rejected:  # a file all of whose hands are stored commits nothing
-                writer.sources.append(SourceFile(path=str(path), sha256=digest, read_as=fmt))
-            record = writer.commit()
-        except BaseException:
-            writer.abort()
-            raise
-    result.reasons = reasons
-    result.already_stored = already
-    if record:
-        result.batch_id = record["batch_id"]
-        result.hands = record["hands"]
-        result.rows = record["rows"]
-        result.quarantined = record["quarantined"]
+def _ingest_locked(path: Path, store: Store, fmt: str, result: FileResult,
+                   retry_quarantined: bool, read: _FileProgress | None,
+                   opened: _Opened) -> None:
+    """One file -> one batch, streamed, under the store's lock: see _FileBatch."""
+    # a concurrent ingest of the same bytes won
+    result.skipped, result.still_quarantined = _already_ingested(
+        store, opened.digest, retry_quarantined, fmt)
+    if result.skipped:
+        return
+    batch = _FileBatch(store.batch_writer())
+    try:
+        batch.stage(path, opened, read)
+        batch.commit(store, path, opened, fmt, result)
+    except BaseException:
+        batch.writer.abort()
+        raise
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class StagedFile:
+    """A file's batch staged and not committed (by a worker of a parallel ingest): what
+    committing it needs."""
+
+    batch: StagedBatch
+    seen: list[str]  # the file's hand ids
+    reasons: list[str]
+    rows: int
+    rejected: int
+
+
+class _FileBatch:
+    """One file's batch: `stage` streams its chunks into staging (each chunk validated,
+    deduplicated within the file and written as it arrives, so memory is bounded by a chunk
+    plus the file's hand ids, never the file's events or the store's hands); `commit` takes
+    out the hands the store already holds and commits. The two may run in different
+    processes (detach / resume), the caller holding the store's lock throughout."""
+
+    def __init__(self, writer: BatchWriter, staged: StagedFile | None = None) -> None:
+        self.writer = writer
+        self.seen: set[str] = set(staged.seen) if staged else set()  # this file's hand ids
+        self.reasons: list[str] = list(staged.reasons) if staged else []
+        self.rows = staged.rows if staged else 0
+        self.rejected = staged.rejected if staged else 0
+
+    @classmethod
+    def resume(cls, store: Store, staged: StagedFile) -> _FileBatch:
+        """Committed now: the batch takes the id of this time (ids sort in commit order)."""
+        return cls(BatchWriter.resume(store, staged.batch, now=datetime.now(UTC)), staged)
+
+    def detach(self) -> StagedFile:
+        return StagedFile(batch=self.writer.detach(), seen=sorted(self.seen),
+                          reasons=self.reasons, rows=self.rows, rejected=self.rejected)
+
+    def quarantine(self, found: list[Rejected]) -> None:
+        found = [capped(r) for r in found]
+        self.writer.reject(found)
+        self.rejected += len(found)
+        self.reasons.extend(_reason(r) for r in found[: max(0, MAX_REASONS - len(self.reasons))])
+
+    def stage(self, path: Path, opened: _Opened, read: _FileProgress | None) -> None:
+        importer = get_importer(opened.name)
+        # the next chunk is read and checked on a second thread while this one is
+        # written (audit/ingest/readahead.py): the same chunks, in the same order
+        with contextlib.closing(read_ahead(_read_checked(importer, path, opened.unit))) as chunks:
+            for chunk, checked in chunks:
+                if read:
+                    read.chunk(chunk.lines, opened.unit)
+                table, repeats = _drop_repeated_hands(checked.table, self.seen, str(path))
+                self.quarantine([*chunk.rejected, *checked.rejected, *repeats])
+                self.rows += table.num_rows
+                for date, part in _date_partitions(table).items():
+                    self.writer.write(date, part)
+
+    def commit(self, store: Store, path: Path, opened: _Opened, fmt: str,
+               result: FileResult) -> None:
+        # Hands already in the store: one lookup of the whole file's ids after it is
+        # written (a duplicate is rare; its hands are taken back out of staging). The
+        # same hand from an overlapping export is already stored; another hand under a
+        # stored id is quarantined.
+        already = 0
+        stored = store.find_hands(pa.array(list(self.seen), pa.string()))
+        if stored:
+            dropped = self.writer.drop_hands(pa.array(sorted(stored), pa.string()))
+            self.rows -= dropped.num_rows
+            same = identical_hands(dropped, store.read_hands(sorted(stored)))
+            already = len(same)
+            differing = dropped.filter(pc.invert(pc.is_in(
+                dropped.column("hand_id"), value_set=pa.array(sorted(same), pa.string()))))
+            self.quarantine(_quarantined_hands(differing, str(path), _in_store))
+        if not self.rows and not self.rejected and not already and opened.name != "events":
+            # A hand history that yields no hand (e.g. a PHH file holding only a
+            # comment) was cut short or is not one: the caller quarantines the whole
+            # file. A native event table with a header and no rows is an empty export.
+            raise AuditInputError(f"{path}: no hand in the file (read as {opened.name})")
+        if self.rows or self.rejected:  # a file all of whose hands are stored commits nothing
+            self.writer.sources.append(SourceFile(path=str(path), sha256=opened.digest,
+                                                  read_as=fmt))
+        record = self.writer.commit()
+        result.reasons = self.reasons
+        result.already_stored = already
+        if record:
+            result.batch_id = record["batch_id"]
+            result.hands = record["hands"]
+            result.rows = record["rows"]
+            result.quarantined = record["quarantined"]

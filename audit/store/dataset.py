@@ -806,6 +806,38 @@ def _plain_footer_metadata() -> dict[bytes, bytes]:
     return {**(schema.metadata or {}), b"ARROW:schema": arrow}
 
 
+@dataclass(frozen=True, slots=True, kw_only=True)
+class StagedBatch:
+    """A batch written to staging and closed, not committed (BatchWriter.detach): what its
+    commit needs besides the files, small enough to send between processes (32 bytes of
+    Merkle leaf per hand)."""
+
+    batch_id: str
+    now: datetime
+    counts: dict[str, tuple[int, int]]  # partition -> (rows, hands)
+    leaves: dict[str, bytes]  # partition -> its hands' 32-byte leaves, in file order
+    digests: dict[str, str]  # partition -> sha256 of its closed event file
+    rejected: int  # lines in the staged quarantine file
+
+
+def _renamed(store: Store, staged: StagedBatch, now: datetime) -> StagedBatch:
+    """`staged` under a new batch id of time `now`: its staging directory and the files
+    named by the id renamed (not committed, so recovery would drop either name)."""
+    batch_id = new_batch_id(now)
+    old_dir = store.root / "staging" / staged.batch_id
+    new_dir = store.root / "staging" / batch_id
+    if old_dir.exists():
+        os.replace(old_dir, new_dir)
+        for partition in staged.counts:
+            folder = new_dir / "events" / f"date={partition}"
+            os.replace(folder / f"{staged.batch_id}.parquet", folder / f"{batch_id}.parquet")
+        quarantine = new_dir / "quarantine" / staged.batch_id
+        if quarantine.exists():
+            os.replace(quarantine, new_dir / "quarantine" / batch_id)
+    return StagedBatch(batch_id=batch_id, now=now, counts=staged.counts,
+                       leaves=staged.leaves, digests=staged.digests, rejected=staged.rejected)
+
+
 class BatchWriter:
     """Streams one batch into staging: event tables appended per date partition, rejected
     input appended to the quarantine file; `commit` appends the manifest record (the commit
@@ -897,7 +929,8 @@ class BatchWriter:
             return
         if self._quarantine is None:
             rel = f"quarantine/{self.batch_id}/rejected.jsonl"
-            self._quarantine = self._staged(rel).open("w", encoding="utf-8")
+            # appended: a resumed batch (BatchWriter.resume) adds to what its stager wrote
+            self._quarantine = self._staged(rel).open("a", encoding="utf-8")
         for r in items:
             self._quarantine.write(json.dumps(
                 {"source": r.source, "line": r.line, "hand_id": r.hand_id, "reason": r.reason,
@@ -909,6 +942,35 @@ class BatchWriter:
     @property
     def hands(self) -> int:
         return sum(c[1] for c in self._counts.values())
+
+    def detach(self) -> StagedBatch:
+        """Close the staged files and hand the batch over (to another process: a parallel
+        ingest stages files in workers and commits them in order). Only `resume`'s writer
+        goes on with it: drop_hands, reject, commit or abort; no write."""
+        self._close()
+        self._quarantine = None
+        self._sealed = True
+        return StagedBatch(batch_id=self.batch_id, now=self.now,
+                           counts={p: (c[0], c[1]) for p, c in self._counts.items()},
+                           leaves={p: bytes(b) for p, b in self._leaves.items()},
+                           digests=dict(self._digests), rejected=self._rejected)
+
+    @classmethod
+    def resume(cls, store: Store, staged: StagedBatch, *, now: datetime | None = None
+               ) -> BatchWriter:
+        """The writer of a batch `detach` handed over, in staging as it was left; the
+        caller holds `locked()` (the stager wrote under it too) until commit or abort.
+        With `now`, the batch takes a new id of that time (its staged files renamed), so
+        batch ids sort in commit order whichever batch was staged first."""
+        if now is not None:
+            staged = _renamed(store, staged, now)
+        writer = cls(store, staged.now, staged.batch_id)
+        writer._counts = {p: [rows, hands] for p, (rows, hands) in staged.counts.items()}
+        writer._leaves = {p: bytearray(b) for p, b in staged.leaves.items()}
+        writer._digests = dict(staged.digests)
+        writer._rejected = staged.rejected
+        writer._sealed = True
+        return writer
 
     def _hasher(self) -> ThreadPoolExecutor:
         if self._pool is None:
@@ -1066,6 +1128,7 @@ __all__ = [
     "SCHEMA_VERSION_KEY",
     "PendingBatch",
     "SourceFile",
+    "StagedBatch",
     "Store",
     "VerifyProblem",
     "VerifyReport",

@@ -1,0 +1,202 @@
+"""Parallel ingest: the files of one ingest read, checked and encoded in worker processes, and
+committed in input order by the parent.
+
+What a worker does for one file is what one-worker ingest does before its commit: hash the
+bytes, name the format, stream the chunks through validation and the within-file dedup into
+the batch's staging directory (Parquet encoding and Merkle leaves: most of ingest's CPU). It
+hands back the staged batch (BatchWriter.detach: counts, leaves, digests; the file's hand ids
+and quarantine reasons), never the events. The parent takes each file's outcome in input
+order and does the rest exactly as one worker would at that point of the ingest: looks again
+whether identical bytes were ingested meanwhile (an earlier file of this ingest may be their
+twin: its staged batch is then dropped), takes out the hands the store already holds (earlier
+files of this ingest included, since they are committed by then), commits, or quarantines
+the file whole when the worker could not read it. So the store gets the same batches in the
+same order with the same files, quarantine and summary as one worker; only batch ids and
+creation times differ (they always do between two ingests; a batch takes its id when it is
+committed, so ids sort in commit order as one worker's do).
+
+The parent holds the store's writer lock from the first file to the last: workers write
+into staging under it, and another writer's recovery would otherwise delete a staged batch
+not yet committed. A concurrent ingest therefore waits for the whole parallel ingest rather
+than file by file; readers take no lock and are not held up. At most `2 * workers` files are
+staged ahead of the commit (disk, not memory; each worker holds a few chunks). If the parent
+fails (the store's own failure, a worker that died), no later batch is committed, and the
+staged ones are removed under the lock before the error goes out.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+from collections import deque
+from collections.abc import Callable, Sequence
+from concurrent.futures import Future, ProcessPoolExecutor
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pyarrow as pa
+
+from audit.errors import AuditInputError
+from audit.importers.base import ReadLimits, using_limits
+from audit.ingest.pipeline import (
+    FileResult,
+    IngestSummary,
+    StagedFile,
+    _add_hint,
+    _already_ingested,
+    _described,
+    _FileBatch,
+    _FileProgress,
+    _hash_input,
+    _ingest_one,
+    _open_input,
+    _Opened,
+    _ReadFailure,
+    _screened,
+    _unreadable,
+)
+from audit.store.dataset import BatchWriter, Store, new_batch_id
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class _Job:
+    path: str
+    store: str
+    fmt: str
+    retry_quarantined: bool
+    limits: ReadLimits
+    batch_id: str  # the staging directory's name; the batch is renamed when committed
+    now: datetime
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class _Outcome:
+    """What a worker made of one file. `opened` is None when the worker found it skipped
+    (looked at the store as the worker saw it: the parent looks again) or could not hash
+    it."""
+
+    format: str = ""
+    opened: _Opened | None = None
+    digest: str = ""
+    error: str = ""  # an AuditInputError's message: the file says what is wrong with it
+    failure: str = ""  # the reader failed on the file: the exception described
+    staged: StagedFile | None = None
+
+
+def _start_worker() -> None:
+    """N workers on N cores: each keeps Arrow to its own thread (plus the read-ahead and the
+    Merkle hasher ingest runs anyway) instead of a pool per core, oversubscribed."""
+    pa.set_cpu_count(1)
+    pa.set_io_thread_count(1)
+
+
+def _stage(job: _Job) -> _Outcome:
+    """In a worker: one file read into a staged batch (see the module's docstring)."""
+    path, store = Path(job.path), Store(job.store)
+    result = FileResult(path=job.path)
+    digest = ""
+    batch: _FileBatch | None = None
+    with using_limits(job.limits):
+        try:
+            digest = _hash_input(path)
+            opened = _open_input(path, store, job.fmt, result, job.retry_quarantined, digest)
+            if opened is None:
+                return _Outcome(format=result.format, digest=digest)
+            batch = _FileBatch(store.batch_writer(now=job.now, batch_id=job.batch_id))
+            batch.stage(path, opened, None)
+            return _Outcome(format=result.format, opened=opened, digest=digest,
+                            staged=batch.detach())
+        except AuditInputError as exc:
+            outcome = _Outcome(format=result.format, digest=digest, error=str(exc))
+        except _ReadFailure as failure:
+            outcome = _Outcome(format=result.format, digest=digest,
+                               failure=_described(failure.__cause__))
+        except BaseException:
+            if batch is not None:
+                batch.writer.abort()
+            raise
+    if batch is not None:
+        batch.writer.abort()
+    return outcome
+
+
+def ingest_in_workers(inputs: Sequence[tuple[Path, str]], explicit: set[Path], store: Store,
+                      *, fmt: str, progress: Callable[[int], None] | None,
+                      limits: ReadLimits, retry_quarantined: bool, workers: int,
+                      summary: IngestSummary) -> None:
+    """Ingest `inputs` (path, refusal) with `workers` processes into `summary`'s files."""
+    # forkserver, not fork: the parent may run Arrow threads, and a forked copy of a held
+    # lock deadlocks the worker; preloaded, the imports are paid once, not per worker
+    context = multiprocessing.get_context("forkserver")
+    context.set_forkserver_preload(["audit.ingest.parallel"])
+    pending: deque[tuple[Path, str, FileResult, Future[_Outcome] | None]] = deque()
+    with store.locked(), ProcessPoolExecutor(
+            max_workers=workers, mp_context=context, initializer=_start_worker) as pool:
+        try:
+            for path, refusal in inputs:
+                result = FileResult(path=str(path))
+                summary.files.append(result)
+                future = None
+                if not _screened(path, path in explicit, refusal, result):
+                    now = datetime.now(UTC)  # renamed at its commit (_FileBatch.resume)
+                    future = pool.submit(_stage, _Job(
+                        path=str(path), store=str(store.root), fmt=fmt,
+                        retry_quarantined=retry_quarantined, limits=limits,
+                        batch_id=new_batch_id(now), now=now))
+                pending.append((path, refusal, result, future))
+                while len(pending) > 2 * workers or (pending and pending[0][3] is None):
+                    _settle(*pending.popleft(), store, fmt, retry_quarantined, limits,
+                            explicit, progress)
+            while pending:
+                _settle(*pending.popleft(), store, fmt, retry_quarantined, limits, explicit,
+                        progress)
+        except BaseException:
+            pool.shutdown(wait=True, cancel_futures=True)
+            store.recover()  # still locked: every staged batch not committed goes
+            raise
+
+
+def _settle(path: Path, refusal: str, result: FileResult, future: Future[_Outcome] | None,
+            store: Store, fmt: str, retry_quarantined: bool, limits: ReadLimits,
+            explicit: set[Path], progress: Callable[[int], None] | None) -> None:
+    """The parent's part of one file, in input order, under the lock."""
+    if future is not None:
+        _settle_outcome(path, result, future.result(), store, fmt, retry_quarantined,
+                        limits, explicit)
+    if progress and not refusal:  # as one worker counts: every input it looks at
+        _FileProgress(path, progress).finish()
+
+
+def _settle_outcome(path: Path, result: FileResult, outcome: _Outcome, store: Store,
+                    fmt: str, retry_quarantined: bool, limits: ReadLimits,
+                    explicit: set[Path]) -> None:
+    result.format = outcome.format
+    skipped, still = ("", False)
+    if outcome.digest:  # as one worker would see the store now, with the earlier files in
+        skipped, still = _already_ingested(store, outcome.digest, retry_quarantined, fmt)
+    if skipped:
+        result.skipped, result.still_quarantined, result.format = skipped, still, ""
+        if outcome.staged is not None:
+            BatchWriter.resume(store, outcome.staged.batch).abort()
+    elif outcome.error or outcome.failure:
+        _unreadable(path, store, fmt, result, error=outcome.error, failure=outcome.failure,
+                    locked=True)
+        _add_hint(path, fmt, result)
+    elif outcome.staged is None or outcome.opened is None:
+        # the worker saw it skipped (or empty) in the store as it was then: decided again
+        # here, as one worker would now (rare: twins of one ingest, or --retry-quarantined)
+        result.format = ""
+        with using_limits(limits):
+            _ingest_one(path, path in explicit, "", store, fmt, result, retry_quarantined,
+                        locked=True)
+    else:
+        batch = _FileBatch.resume(store, outcome.staged)
+        try:
+            batch.commit(store, path, outcome.opened, fmt, result)
+        except AuditInputError as exc:
+            batch.writer.abort()
+            _unreadable(path, store, fmt, result, error=str(exc), locked=True)
+        except BaseException:
+            batch.writer.abort()
+            raise
+        _add_hint(path, fmt, result)
