@@ -33,8 +33,9 @@ notebooks: $(STAMP)
 	POKER_AUDIT_STORE="$(NOTEBOOK_STORE)" $(VENV)/bin/jupyter lab notebooks/ \
 		$$([ "$$(id -u)" = 0 ] && echo --allow-root)
 
+# On both cores (pytest-xdist): tests marked xdist_group run on one worker, in order.
 test: $(STAMP) lint browser
-	$(PY) -m pytest
+	$(PY) -m pytest -n 2 --dist loadgroup
 
 # Lint, then every test but the slow ones (a second or more), the browser and the notebooks,
 # with the doctests: under 3 minutes on two cores. The markers are in pyproject.toml.

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -29,6 +31,41 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
         if getattr(getattr(item, "obj", None), "is_hypothesis_test", False):
             item.add_marker(pytest.mark.fuzz)
+
+
+# `make test` runs on both cores: pytest -n 2 --dist loadgroup (pytest-xdist). A module whose
+# tests share a fixture built once for the module or a class (a simulated store, an audited
+# run), or that names an xdist_group, runs whole on one worker: split, each worker would build
+# the fixture again. Every other test is scheduled alone, so both cores stay busy to the end.
+# xdist's own loadgroup reads the groups from a suffix it writes into each test's id, which
+# pytest 9.2 no longer lets it write (the groups were silently ignored); this scheduler reads
+# the test files instead.
+_SHARES_FIXTURES = re.compile(r"""scope\s*=\s*["'](?:module|class|package)["']|xdist_group""")
+
+
+@pytest.hookimpl(optionalhook=True)  # a hook of pytest-xdist, which a plain pytest may lack
+def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
+    if config.getvalue("dist") != "loadgroup":
+        return None
+    from xdist.scheduler import LoadScopeScheduling
+
+    shares: dict[str, bool] = {}
+
+    def module_shares_fixtures(path: str) -> bool:
+        if path not in shares:
+            file = config.rootpath / path
+            shares[path] = file.suffix == ".py" and file.is_file() and bool(
+                _SHARES_FIXTURES.search(file.read_text(encoding="utf-8", errors="replace")))
+        return shares[path]
+
+    class SharedFixtureScheduling(LoadScopeScheduling):  # type: ignore[misc]
+        """A module that shares fixtures is one unit of work; any other test is its own."""
+
+        def _split_scope(self, nodeid: str) -> str:
+            path = nodeid.split("::", 1)[0]
+            return path if module_shares_fixtures(path) else nodeid
+
+    return SharedFixtureScheduling(config, log)
 
 
 # CI (`CI=true bash .ci/run`) has ../shared beside a clean checkout and every dev dependency

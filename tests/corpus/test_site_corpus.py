@@ -32,7 +32,8 @@ from audit.devtools.corpus import (
 )
 from audit.rules.registry import Severity
 
-pytestmark = pytest.mark.slow
+# one worker under `make test` (-n 2): each site is imported and audited once, in `measured`
+pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("site-corpus")]
 
 CORPUS = Path(__file__).resolve().parents[3] / "shared" / "data" / "fpdb-dev"
 ALLOWLISTS = Path(__file__).parent / "allowlist"
