@@ -911,14 +911,24 @@ class BovadaImporter(SiteTextImporter):
     name = "bovada"
     sniff_re = _SNIFF
 
-    def __init__(self, chunk_hands: int = CHUNK_HANDS, *, fast: bool = True) -> None:
+    def __init__(self, chunk_hands: int = CHUNK_HANDS, *, fast: bool = True,
+                 compiled: bool = True) -> None:
         super().__init__(chunk_hands)
         self.fast = fast
+        self.compiled = compiled
 
     def read(self, path: Path) -> Iterator[Chunk]:
         """Stream `path` as chunks of about `chunk_hands` whole hands each: the common hands
-        by the fast path (bovada_fast.py), every other one by the line parser `_map_bovada`
-        (`fast=False`: the parser alone)."""
+        by the compiled pass (bovada_kernel.py, a file read whole when it is plain) or the
+        fast path (bovada_fast.py), every other one by the line parser `_map_bovada`
+        (`fast=False`: the parser alone; `compiled=False`: no compiled pass)."""
+        if self.fast and self.compiled:
+            from audit.importers.bovada_compiled import read_compiled
+
+            chunks = read_compiled(path, self.chunk_hands)
+            if chunks is not None:
+                yield from chunks
+                return
         from audit.importers.bovada_fast import read_bovada  # it builds on this module
         yield from read_bovada(path, self.chunk_hands, fast=self.fast)
 
