@@ -329,7 +329,7 @@ def _rows(raw: bytes, data: np.ndarray, begin: np.ndarray, lo: np.ndarray, hi: n
     unknown = np.array([const["unknown2"], const["unknown4"]], np.int64).T.copy()
     size = 3 * int((last - first).sum()) + 40 * n + 64
     rows = np.empty((11, size), np.int64)
-    per = np.zeros((9, n), np.int64)
+    per = np.zeros((11, n), np.int64)
     ok = np.zeros(n, np.bool_)
     row0 = np.zeros(n + 1, np.int64)
     count = k.hands(data, begin, lo, hi, odd, first, last, kind, sep, tend, x0, x1, y0, y1,
@@ -337,8 +337,9 @@ def _rows(raw: bytes, data: np.ndarray, begin: np.ndarray, lo: np.ndarray, hi: n
                     ok, row0)
     if not count:
         return (_SCHEMA.empty_table(), np.empty(0, np.int64)), ok, row0
-    return _table(k, t, data, rows[:, :count], per, ok, row0, info, extra, const, prefix), \
-        ok, row0
+    table = _table(k, t, data, begin, hi, rows[:, :count], per, ok, row0, info, extra, const,
+                   prefix)
+    return table, ok, row0
 
 
 def _constant(extra: _Text) -> dict[str, Any]:
@@ -352,7 +353,8 @@ def _constant(extra: _Text) -> dict[str, Any]:
     return at
 
 
-def _table(k: Any, t: Any, data: np.ndarray, rows: np.ndarray, per: np.ndarray,
+def _table(k: Any, t: Any, data: np.ndarray, begin: np.ndarray, hi: np.ndarray,
+           rows: np.ndarray, per: np.ndarray,
            ok: np.ndarray, row0: np.ndarray, info: list[Any], extra: _Text,
            const: dict[str, Any], prefix: str) -> tuple[pa.Table, np.ndarray]:
     """The kernel's rows as a table of the events schema, and each row's line."""
@@ -378,6 +380,10 @@ def _table(k: Any, t: Any, data: np.ndarray, rows: np.ndarray, per: np.ndarray,
         span[8:10, h] = extra.put("USD" if per[7, h] else "CHIPS")
         if per[8, h]:
             note += ";seats=numbered in list order (the log lists player ids)"
+        if per[9, h]:
+            note += ";repeated=lines the log repeats are notes"
+        if per[10, h]:
+            note += ";button=the empty seat before the small blind"
         if note:
             span[10:12, h] = extra.put(note)
         if lv is not None:
@@ -401,6 +407,10 @@ def _table(k: Any, t: Any, data: np.ndarray, rows: np.ndarray, per: np.ndarray,
     hi1[5] = const["detail"][1, codes]
     total = r_detail == k.D_TOTAL
     num[5][total] = per[2, r_hand[total]]
+    repeated = np.flatnonzero(r_detail == k.D_REPEATED)
+    if len(repeated):  # the repeated line's text after its detail's
+        at = r_line[repeated] - 1
+        lo2[5][repeated], hi2[5][repeated] = begin[at], hi[at]
     lo1[6], hi1[6], num[6] = pre[0], pre[1], r_line
     lo3[6] = np.where(first_row, span[10, r_hand], -1)
     hi3[6] = span[11, r_hand]
@@ -527,22 +537,32 @@ def _take(table: pa.Table, lines: np.ndarray, starts: list[int], writer: Any,
         mine = table if a == 0 and b == table.num_rows else table.slice(a, b - a)
         return Chunk(table=mine, rejected=other.rejected if other else [],
                      lines=lines[a:b].tolist())
-    # the Python hands' rows: each hand from its first row (seq 0), matched by id in order
-    seq = other.table.column("seq").to_numpy()
-    ids = other.table.column("hand_id").to_pylist()
+    # the Python hands' rows: each hand from its first row (seq 0), matched by id in order;
+    # the chunk's table the runs of both in hand order (slices: no copy)
+    py = other.table
+    seq = py.column("seq").to_numpy()
+    ids = py.column("hand_id").to_pylist()
     heads = np.flatnonzero(seq == 0).tolist()
     ends = heads[1:] + [len(seq)]
     runs = iter(zip(heads, ends, strict=True))
-    base = table.num_rows
-    order: list[np.ndarray] = []
+    spans: list[tuple[bool, int, int]] = []  # (kernel's, first row, end)
     nxt = next(runs, None)
     for mine_, what in pieces:
         if mine_:
-            order.append(np.arange(starts[what], starts[what + 1]))
+            a, b = starts[what], starts[what + 1]
         elif nxt is not None and ids[nxt[0]] == what:
-            order.append(np.arange(base + nxt[0], base + nxt[1]))
+            a, b = nxt
             nxt = next(runs, None)
-    index = np.concatenate(order) if order else np.zeros(0, np.int64)
-    both = pa.concat_tables([table, other.table]).take(pa.array(index))
-    row_lines = np.concatenate([lines, np.asarray(other.lines, np.int64)])[index].tolist()
+        else:
+            continue  # quarantined when the chunk was built
+        if spans and spans[-1][0] == mine_ and spans[-1][2] == a:
+            spans[-1] = (mine_, spans[-1][1], b)
+        else:
+            spans.append((mine_, a, b))
+    parts = [(table if mine_ else py).slice(a, b - a) for mine_, a, b in spans]
+    py_lines = other.lines
+    row_lines: list[int] = []
+    for mine_, a, b in spans:
+        row_lines += lines[a:b].tolist() if mine_ else py_lines[a:b]
+    both = pa.concat_tables(parts) if parts else _SCHEMA.empty_table()
     return Chunk(table=both, rejected=other.rejected, lines=row_lines)

@@ -26,7 +26,9 @@ total (`NULL` null), cards span (lo -1 null), detail (`DETAILS`; -1 null), line 
 Per hand (`HAND_FIELDS`): the button, the ante, the total pot (`NULL`: none), the game's
 small and big blind, whether the game writes the fixed-limit bets, the started detail
 (`D_STARTED` + 0..3: refunds implicit 1, rake implicit 2), whether chips are dollars,
-whether the seats are numbered in list order (the written numbers are player ids).
+whether the seats are numbered in list order (the written numbers are player ids), whether
+a line the log repeats was read as a note (`D_REPEATED`: its text follows the detail),
+whether the button is the empty seat before the small blind (no `Dealer` seat).
 """
 
 from __future__ import annotations
@@ -42,7 +44,7 @@ MAX_SEATS = 10
 ROW_FIELDS = ("hand", "kind", "seat", "player_lo", "player_hi", "amount", "total", "cards_lo",
               "cards_hi", "detail", "line")
 HAND_FIELDS = ("button", "ante", "pot", "sb", "bb", "fixed", "started", "dollars",
-               "renumbered")
+               "renumbered", "repeated", "button_note")
 KINDS = ("hand_started", "seat", "post", "fold", "check", "call", "bet", "raise", "deal",
          "show", "muck", "annotation", "award", "rake", "hand_ended")
 (K_STARTED, K_SEAT, K_POST, K_FOLD, K_CHECK, K_CALL, K_BET, K_RAISE, K_DEAL, K_SHOW, K_MUCK,
@@ -52,14 +54,16 @@ NOTES = ("leaves", "enters", "sits_out", "returned", "table_change", "stands_up"
 DETAILS = ("players=anonymous", "players=anonymous;refunds=implicit",
            "players=anonymous;rake=implicit", "players=anonymous;refunds=implicit;rake=implicit",
            "sitting_out", "small_blind", "big_blind", "ante", "new_player", "hole", "board",
-           "all_in", "uncalled", "main", "side-1", "rake", "does_not_show", "total_pot", *NOTES)
+           "all_in", "uncalled", "main", "side-1", "rake", "does_not_show", "total_pot",
+           "repeated_line: ", "shows_folded_hand", *NOTES)
 (D_STARTED, _D1, _D2, _D3, D_SITTING_OUT, D_SB, D_BB, D_ANTE, D_NEW_PLAYER, D_HOLE, D_BOARD,
- D_ALL_IN, D_UNCALLED, D_MAIN, D_SIDE, D_RAKE, D_NO_SHOW, D_TOTAL) = range(18)
-D_NOTES = 18
+ D_ALL_IN, D_UNCALLED, D_MAIN, D_SIDE, D_RAKE, D_NO_SHOW, D_TOTAL, D_REPEATED,
+ D_SHOWS_FOLDED) = range(20)
+D_NOTES = 20
 
 # line kinds (`scan`)
 (L_BLANK, L_PLAYER, L_OTHER, L_DEALT, L_SET_DEALER, L_SHOW, L_MUCK, L_NO_SHOW, L_REFUSED,
- L_HOLE, L_SUMMARY, L_STREET, L_TABLE_CARD, L_SKIP, L_SUMMARYISH) = range(15)
+ L_HOLE, L_SUMMARY, L_STREET, L_TABLE_CARD, L_SKIP, L_SUMMARYISH, L_FOLD_SHOW) = range(16)
 # opcodes of a template (the glue's `_template_code`)
 (OP_BAD, OP_FOLD, OP_CHECK, OP_POST, OP_NOTE, OP_CALL, OP_BET, OP_RAISE, OP_ALLIN, OP_UNCALLED,
  OP_RESULT, OP_SIDE) = range(12)
@@ -77,6 +81,7 @@ _SUMMARY = _b("*** SUMMARY ***")
 _STARS = _b("*** ")
 _FLOP, _TURN, _RIVER = _b("*** FLOP ***"), _b("*** TURN ***"), _b("*** RIVER ***")
 _TABLE_CARD = _b("Card dealt to table [")
+_TABLE_CARD_WORDS = _b("Card dealt to table")
 _SEATING, _PLAYER_INFO, _TABLE_INFO = _b("Seating Info:"), _b("Player Info:"), _b("Table Info:")
 _SEAT = _b("Seat")
 _SEAT_SP = _b("Seat ")
@@ -152,8 +157,10 @@ def scan(data, begin, lo, hi, first, last, kind, sep, tend, x0, x1, y0, y1, hsh)
                 if _at(data, r0, e, _NO_SHOW):
                     kind[i] = L_NO_SHOW
                     continue
-                if _at(data, r0, e, _FOLDS_AND) or _at(data, r0, e, _DRAW) or \
-                        _at(data, r0, e, _PRIZE):
+                if _at(data, r0, e, _FOLDS_AND):
+                    kind[i] = L_FOLD_SHOW
+                    continue
+                if _at(data, r0, e, _DRAW) or _at(data, r0, e, _PRIZE):
                     kind[i] = L_REFUSED
                     continue
                 kind[i] = L_PLAYER
@@ -179,8 +186,10 @@ def scan(data, begin, lo, hi, first, last, kind, sep, tend, x0, x1, y0, y1, hsh)
                         _at(data, a, e, _SET_DEALER):
                     kind[i] = L_SKIP
                     continue
-                if _at(data, a, e, _SEAT) or _at(data, a, e, _TOTAL) or _at(data, a, e, _BOARD):
-                    kind[i] = L_SUMMARYISH
+                if _at(data, a, e, _TOTAL) or _at(data, a, e, _BOARD) or (
+                        _at(data, a, e, _SEAT) and a + 5 < e and (
+                            data[a + 4] == 32 or data[a + 4] == 43) and _digit(data[a + 5])):
+                    kind[i] = L_SUMMARYISH  # a note line (`Seat sit down`) is not
                     continue
                 kind[i] = L_OTHER
                 seed = np.uint64(1099511628211)
@@ -512,8 +521,6 @@ def _hand(data, begin, lo, hi, odd, i0, i1, kind, sep, tend, x0, x1, y0, y1, cls
         if _base_is(data, name_lo[k], name_hi[k], _DEALER):
             dealer = k
             break
-    if dealer < 0:
-        return -1
     has_sb_label = False
     for k in range(n):
         if _base_is(data, name_lo[k], name_hi[k], _SMALL_BLIND):
@@ -545,6 +552,8 @@ def _hand(data, begin, lo, hi, odd, i0, i1, kind, sep, tend, x0, x1, y0, y1, cls
     uncalled = False
     has_summary = False
     prev = -1
+    repeated = False
+    dealer_k = -1
     body_at = i
     for i in range(body_at, i1):
         a, e = begin[i], hi[i]
@@ -689,7 +698,7 @@ def _hand(data, begin, lo, hi, odd, i0, i1, kind, sep, tend, x0, x1, y0, y1, cls
                 continue
             if lk != L_OTHER or not _template_is(data, i, sep, tend, begin, cls, c_tlo,
                                                   c_thi):
-                return -1
+                return -1  # a summary's line in the play: not a note either
             c = cls[i]
             if c_op[c] != OP_NOTE:
                 return -1
@@ -727,11 +736,18 @@ def _hand(data, begin, lo, hi, odd, i0, i1, kind, sep, tend, x0, x1, y0, y1, cls
         elif lk == L_REFUSED:
             return -1
         if twice and prev >= 0 and _is(data, begin[prev], hi[prev], data[a:e]):
-            return -1  # a repeated line: the parser's note
+            # the same chips moved twice in a row by one player: the log repeats the line
+            if _at(data, a, e, _FLOP) or _at(data, a, e, _TURN) or _at(data, a, e, _RIVER) \
+                    or _at(data, a, e, _TABLE_CARD_WORDS):
+                return -1
+            _put(body, b, h, K_NOTE, -1, -1, -1, NULL, NULL, -1, -1, D_REPEATED, line)
+            b += 1
+            repeated = True
+            continue
         prev = i
         # the blinds as posted, up to the first card or action
         if scanning:
-            if lk == L_DEALT:
+            if lk == L_DEALT or lk == L_FOLD_SHOW:  # `Card dealt`, `Fold`
                 scanning = False
             elif lk == L_PLAYER:
                 code = flags >> 3
@@ -769,11 +785,22 @@ def _hand(data, begin, lo, hi, odd, i0, i1, kind, sep, tend, x0, x1, y0, y1, cls
             while q > s_at and data[q - 1] != 91:
                 q -= 1
             if q > s_at + 3:
-                if data[e - 1] != 93 or q == e - 1:
+                if data[e - 1] != 93 or q == e - 1 or e - 1 - q > 9:
                     return -1
+                dealer_k = 0
                 for j in range(q, e - 1):
                     if not _digit(data[j]):
                         return -1
+                    dealer_k = dealer_k * 10 + data[j] - 48
+            continue
+        if lk == L_FOLD_SHOW:
+            plays[k] = True
+            if not folded[k]:
+                folded[k] = True
+                _put(body, b, h, K_FOLD, s, nlo, nhi, NULL, NULL, -1, -1, -1, line)
+                b += 1
+            _put(body, b, h, K_NOTE, s, nlo, nhi, NULL, NULL, -1, -1, D_SHOWS_FOLDED, line)
+            b += 1
             continue
         if lk == L_SHOW or lk == L_MUCK or lk == L_NO_SHOW:
             plays[k] = True
@@ -988,6 +1015,20 @@ def _hand(data, begin, lo, hi, odd, i0, i1, kind, sep, tend, x0, x1, y0, y1, cls
                 first_dealt = k
         if first_dealt >= 0 and (dealt_n[first_dealt] == 5 or dealt_n[first_dealt] == 6):
             return -1  # five- or six-card Omaha: the fast path's
+    button_note = False
+    if dealer >= 0:
+        button = seat_no[dealer]
+    elif has_sb_label:
+        button = -1
+        for k in range(n):
+            if _base_is(data, name_lo[k], name_hi[k], _SMALL_BLIND):
+                button = seat_no[k] - 1
+                break
+        button_note = True
+    elif dealer_k >= 0 and (not renumbered or dealer_k <= n) and dealer_k < 128:
+        button = dealer_k
+    else:
+        return -1
     sb, bb = table_sb, table_bb
     if bb == NULL:
         bb = posted_bb
@@ -1054,12 +1095,14 @@ def _hand(data, begin, lo, hi, odd, i0, i1, kind, sep, tend, x0, x1, y0, y1, cls
     _put(rows, r, h, K_ENDED, -1, -1, -1, NULL, NULL, -1, -1,
          D_TOTAL if total_pot != NULL else -1, last_line)
     r += 1
-    per[0, h] = seat_no[dealer]
+    per[0, h] = button
     per[1, h] = ante
     per[2, h] = total_pot
     per[6, h] = detail
     per[7, h] = dollars
     per[8, h] = renumbered
+    per[9, h] = repeated
+    per[10, h] = button_note
     if r <= start:
         return -1
     return r

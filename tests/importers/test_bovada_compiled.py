@@ -65,9 +65,35 @@ def test_the_kernel_reads_the_common_hands_of_the_corpus_itself(
     for path in REAL:
         list(BovadaImporter().read(path))
     read, given = map(sum, zip(*kernel_hands, strict=True))
-    # today 911 of 1,117: stud, streets the old logs do not write, dead chips, repeated
-    # lines, no dealer seat, ... are the Python fast path's and the line parser's
-    assert given == 1117 and read >= 900, (read, given)
+    # today 1,029 of 1,117: stud (45), streets the old logs do not write, dead chips, a
+    # small blind nobody posted, ... are the Python fast path's and the line parser's
+    assert given == 1117 and read >= 1020, (read, given)
+
+
+@pytest.mark.parametrize(("name", "words"), [
+    ("NLHE-9max-USD-MTT - $9.000 Guaranteed (DS) - $20-$2 - 201408.corrupted.lines.txt",
+     "repeated_line: "),
+    ("NLHE-6max-USD - $0.10-$0.25 - 202104.ZonePoker.txt", "shows_folded_hand"),
+    ("LHE-USD-8-16-201204.old.format.txt", ";button=the empty seat before the small blind"),
+    ("LHE-USD-8-16-201204.old.format.txt", "sits_down"),
+    ("NLHE-9max-USD-MTT - Monthly Milly - $1.000.000 Guaranteed - TT$500-$35 - 202106.txt",
+     ";seats=numbered in list order"),
+])
+def test_the_kernel_itself_reads_the_room_s_odd_lines(
+        kernel_hands: list[tuple[int, int]], name: str, words: str) -> None:
+    # a line the log repeats is a note, `Folds & shows` a fold and a note, no `Dealer` seat
+    # puts the button before the small blind, `Seat sit down` is a note, seat numbers that
+    # are player ids are renumbered: the kernel reads such hands as the parser does
+    [path] = [p for p in REAL if p.name == name] or [None]
+    if path is None:
+        pytest.skip("fpdb-dev corpus not present")
+    chunks = list(BovadaImporter().read(path))
+    [(read, given)] = kernel_hands
+    assert read >= 0.9 * given
+    texts = [v for c in chunks for col in ("detail", "source")
+             for v in c.table.column(col).to_pylist() if v]
+    assert any(words in v for v in texts)
+    assert_compiled_same(path)
 
 
 def test_the_fixtures_plain_hands_are_read_by_the_kernel(
