@@ -17,7 +17,6 @@ a hand starts (`_map_bovada` returns it), quarantined apart as `read_bovada` doe
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator
 from functools import cache
 from pathlib import Path
@@ -44,10 +43,6 @@ _TS = _SCHEMA.field("ts").type
 _STRING = pa.string()
 _MEMO = 4096
 _INT32 = 1 << 31
-# `bovada._HEADER_LINE` on bytes (its rooms are ASCII; `sitetext` drops a line's leading
-# byte-order mark before the parser sees it, `plain_text_bytes` alike)
-_HEADER_LINE = re.compile(rb"(?m)^(?:Bovada|Bodog(?:\.com|\.eu| UK| Canada|88)?|"
-                          rb"Ignition(?: Casino)?) Hand #([0-9])?")
 _NOT_PLAYS = ("Leave", "Enter", "Seat ", "Sit", "Re-join", "Table ", "Stand", "Draw for",
               "Set dealer", "Ranking", "Prize")
 # (is a player's line, template) -> (op, arg, flags) (`bovada_kernel`'s)
@@ -203,22 +198,19 @@ def _lines(raw: bytes) -> tuple[np.ndarray, ...] | None:
     return data, begin, lo, hi, odd, ends
 
 
-def _header_starts(raw: bytes) -> np.ndarray:
-    """Where the lines `bovada._HEADER_LINE` matches start (a room's name at a line's
-    start, then ` Hand #` and a digit of any script: the line's text decides)."""
+def _header_lines(raw: bytes, data: np.ndarray, begin: np.ndarray, hi: np.ndarray
+                  ) -> np.ndarray:
+    """The lines `bovada._HEADER_LINE` matches (the kernel's `header_lines`; a line it
+    cannot tell alone, a digit of another script after ` Hand #`, by the pattern itself)."""
     from audit.importers.bovada import _HEADER_LINE as header
 
-    out = []
-    for m in _HEADER_LINE.finditer(raw):
-        at = m.start()
-        if m.group(1):
-            out.append(at)
-            continue
-        end = raw.find(b"\n", at)
-        text = raw[at:end if end >= 0 else len(raw)].decode("utf-8")
-        if header.match(text):
-            out.append(at)
-    return np.array(out, np.int64)
+    k = KERNEL.get()
+    assert k is not None
+    out = np.empty(len(begin), np.int64)
+    k.header_lines(data, begin, hi, out)
+    for i in np.flatnonzero(out == 2).tolist():
+        out[i] = bool(header.match(raw[begin[i]:hi[i]].decode("utf-8")))
+    return np.flatnonzero(out == 1)
 
 
 def read_compiled(path: Path, chunk_hands: int) -> Iterator[Chunk] | None:
@@ -242,10 +234,9 @@ def read_compiled(path: Path, chunk_hands: int) -> Iterator[Chunk] | None:
             return None
         data, begin, lo, hi, odd, ends = cut
         n = len(begin)
-        pos = _header_starts(raw)
-        if not len(pos):
+        heads = _header_lines(raw, data, begin, hi)
+        if not len(heads):
             return None
-        heads = np.searchsorted(begin, pos, side="right") - 1
         if heads[0] and (lo[:heads[0]] != hi[:heads[0]]).any():
             return None  # text before the first hand: `read_bovada` quarantines it
         first = heads

@@ -97,6 +97,33 @@ _SMALL_BLIND = _b("Small Blind")
 _BIG_BLIND = _b("Big Blind")
 
 
+_ROOM_NAMES = tuple(_b(name) for name in (
+    "Bovada", "Bodog", "Bodog.com", "Bodog.eu", "Bodog UK", "Bodog Canada", "Bodog88",
+    "Ignition", "Ignition Casino"))
+_HAND_NO = _b(" Hand #")
+
+
+@njit(cache=True, nogil=True)
+def header_lines(data, begin, hi, out):
+    """Whether each line may start a hand (`bovada._HEADER_LINE`: a room's name at its start,
+    ` Hand #`, a digit): 1 yes (an ASCII digit), 2 when a byte that is not ASCII follows
+    ` Hand #` (a digit of another script: the line's text decides), 0 no."""
+    for i in range(len(begin)):
+        a, e = begin[i], hi[i]
+        out[i] = 0
+        if e - a < 13 or not (data[a] == 66 or data[a] == 73):  # B, I
+            continue
+        for name in _ROOM_NAMES:
+            q = a + len(name)
+            if _at(data, a, e, name) and _at(data, q, e, _HAND_NO) and q + len(_HAND_NO) < e:
+                c = data[q + len(_HAND_NO)]
+                if _digit(c):
+                    out[i] = 1
+                    break
+                if c >= 128:
+                    out[i] = 2
+
+
 @njit(cache=True, nogil=True)
 def _amount_char(c):
     return _digit(c) or c == 44 or c == 46
@@ -363,6 +390,10 @@ def hands(data, begin, lo, hi, odd, first, last, kind, sep, tend, x0, x1, y0, y1
     the spans of `?? ??` and `?? ?? ?? ??`."""
     n_hands = len(first)
     body = np.empty((11, 0), np.int64)
+    awards = np.empty((11, 0), np.int64)
+    ints = np.empty((12, MAX_SEATS), np.int64)  # per seat: see `_hand`
+    flags = np.empty((5, MAX_SEATS), np.bool_)
+    board = np.empty(8, np.int64)
     r = 0
     for h in range(n_hands):
         row0[h] = r
@@ -374,9 +405,10 @@ def hands(data, begin, lo, hi, odd, first, last, kind, sep, tend, x0, x1, y0, y1
             continue
         if body.shape[1] < need_rows:
             body = np.empty((11, need_rows), np.int64)
+            awards = np.empty((11, need_rows), np.int64)
         got = _hand(data, begin, lo, hi, odd, first[h], last[h], kind, sep, tend, x0, x1, y0,
                     y1, cls, c_op, c_arg, c_flags, c_tlo, c_thi, params[:, h], unknown, rows,
-                    r, h, per, body)
+                    r, h, per, body, awards, ints, flags, board)
         if got > r:
             ok[h] = True
             r = got
@@ -402,9 +434,10 @@ def _template_is(data, i, sep, tend, begin, cls, c_tlo, c_thi):
 
 @njit(cache=True, nogil=True)
 def _hand(data, begin, lo, hi, odd, i0, i1, kind, sep, tend, x0, x1, y0, y1, cls, c_op,
-          c_arg, c_flags, c_tlo, c_thi, prm, unknown, rows, r, h, per, body):
+          c_arg, c_flags, c_tlo, c_thi, prm, unknown, rows, r, h, per, body, awards, ints,
+          seat_flags, board):
     """One hand's rows from row r on: the row count after them, or -1 when the hand is not
-    read here."""
+    read here (body, awards, ints, seat_flags, board: room to work in, filled here)."""
     omaha = prm[0] == 1
     n_hole = 4 if omaha else 2
     # every line: ASCII, no leading space, not odd
@@ -421,23 +454,13 @@ def _hand(data, begin, lo, hi, odd, i0, i1, kind, sep, tend, x0, x1, y0, y1, cls
                 return -1
         last_line = i + 1
     # --- seats ------------------------------------------------------------------------------
-    name_lo = np.empty(MAX_SEATS, np.int64)
-    name_hi = np.empty(MAX_SEATS, np.int64)
-    seat_no = np.empty(MAX_SEATS, np.int64)
-    seat_line = np.empty(MAX_SEATS, np.int64)
-    left = np.zeros(MAX_SEATS, np.int64)
-    stack0 = np.zeros(MAX_SEATS, np.int64)
-    rnd = np.zeros(MAX_SEATS, np.int64)
-    in_rnd = np.zeros(MAX_SEATS, np.bool_)
-    put = np.zeros(MAX_SEATS, np.int64)
-    dealt_lo = np.full(MAX_SEATS, -1, np.int64)
-    dealt_hi = np.zeros(MAX_SEATS, np.int64)
-    dealt_line = np.zeros(MAX_SEATS, np.int64)
-    dealt_n = np.zeros(MAX_SEATS, np.int64)
-    plays = np.zeros(MAX_SEATS, np.bool_)
-    folded = np.zeros(MAX_SEATS, np.bool_)
-    anted = np.zeros(MAX_SEATS, np.bool_)
-    board = np.zeros((2, 8), np.int64)  # each board card's span start (2 bytes)
+    ints[:] = 0
+    seat_flags[:] = False
+    name_lo, name_hi, seat_no, seat_line, left, stack0, rnd, put, dealt_lo, dealt_hi, \
+        dealt_line, dealt_n = ints
+    dealt_lo[:] = -1
+    in_rnd, plays, folded, anted = seat_flags[0], seat_flags[1], seat_flags[2], seat_flags[3]
+    # board[j]: where board card j's text starts (2 bytes)
     n = 0
     dollars = False
     rising = True
@@ -528,7 +551,6 @@ def _hand(data, begin, lo, hi, odd, i0, i1, kind, sep, tend, x0, x1, y0, y1, cls
     # --- the body -----------------------------------------------------------------------------
     b = 0  # body rows
     n_award = 0
-    awards = np.empty((11, 2 * (i1 - i0) + 2), np.int64)
     side_first = -1  # which pot came first: 0 main, 1 side
     section = 0
     scanning = True
@@ -619,8 +641,8 @@ def _hand(data, begin, lo, hi, odd, i0, i1, kind, sep, tend, x0, x1, y0, y1, cls
                     if q + 2 > e - 1 or not _rank(data[q]) or not _suit(data[q + 1]) or \
                             (q + 2 < e - 1 and data[q + 2] != 32):
                         return -1
-                    if count >= n_board or data[q] != data[board[0, count]] or \
-                            data[q + 1] != data[board[0, count] + 1]:
+                    if count >= n_board or data[q] != data[board[count]] or \
+                            data[q + 1] != data[board[count] + 1]:
                         return -1
                     count += 1
                     q += 2
@@ -688,7 +710,7 @@ def _hand(data, begin, lo, hi, odd, i0, i1, kind, sep, tend, x0, x1, y0, y1, cls
                 _put(body, b, h, K_DEAL, -1, -1, -1, NULL, NULL, clo, chi, D_BOARD, line)
                 b += 1
                 for k in range(count):
-                    board[0, n_board] = clo + 3 * k
+                    board[n_board] = clo + 3 * k
                     n_board += 1
                 section = 1
                 tracking = False
