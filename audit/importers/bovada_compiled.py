@@ -320,7 +320,7 @@ def _rows(raw: bytes, data: np.ndarray, begin: np.ndarray, lo: np.ndarray, hi: n
     unknown = np.array([const["unknown2"], const["unknown4"]], np.int64).T.copy()
     size = 3 * int((last - first).sum()) + 40 * n + 64
     rows = np.empty((11, size), np.int64)
-    per = np.zeros((11, n), np.int64)
+    per = np.zeros((12, n), np.int64)
     ok = np.zeros(n, np.bool_)
     row0 = np.zeros(n + 1, np.int64)
     count = k.hands(data, begin, lo, hi, odd, first, last, kind, sep, tend, x0, x1, y0, y1,
@@ -371,6 +371,8 @@ def _table(k: Any, t: Any, data: np.ndarray, begin: np.ndarray, hi: np.ndarray,
         span[8:10, h] = extra.put("USD" if per[7, h] else "CHIPS")
         if per[8, h]:
             note += ";seats=numbered in list order (the log lists player ids)"
+        if per[11, h]:
+            note += ";small_blind=assumed half the big blind (none posted)"
         if per[9, h]:
             note += ";repeated=lines the log repeats are notes"
         if per[10, h]:

@@ -28,7 +28,8 @@ small and big blind, whether the game writes the fixed-limit bets, the started d
 (`D_STARTED` + 0..3: refunds implicit 1, rake implicit 2), whether chips are dollars,
 whether the seats are numbered in list order (the written numbers are player ids), whether
 a line the log repeats was read as a note (`D_REPEATED`: its text follows the detail),
-whether the button is the empty seat before the small blind (no `Dealer` seat).
+whether the button is the empty seat before the small blind (no `Dealer` seat), whether the
+small blind is assumed half the big blind (none posted, no level).
 """
 
 from __future__ import annotations
@@ -44,7 +45,7 @@ MAX_SEATS = 10
 ROW_FIELDS = ("hand", "kind", "seat", "player_lo", "player_hi", "amount", "total", "cards_lo",
               "cards_hi", "detail", "line")
 HAND_FIELDS = ("button", "ante", "pot", "sb", "bb", "fixed", "started", "dollars",
-               "renumbered", "repeated", "button_note")
+               "renumbered", "repeated", "button_note", "sb_assumed")
 KINDS = ("hand_started", "seat", "post", "fold", "check", "call", "bet", "raise", "deal",
          "show", "muck", "annotation", "award", "rake", "hand_ended")
 (K_STARTED, K_SEAT, K_POST, K_FOLD, K_CHECK, K_CALL, K_BET, K_RAISE, K_DEAL, K_SHOW, K_MUCK,
@@ -1052,11 +1053,15 @@ def _hand(data, begin, lo, hi, odd, i0, i1, kind, sep, tend, x0, x1, y0, y1, cls
     else:
         return -1
     sb, bb = table_sb, table_bb
+    sb_assumed = False
     if bb == NULL:
         bb = posted_bb
         sb = posted_sb
-        if bb == NULL or sb == NULL:
+        if bb == NULL:
             return -1
+        if sb == NULL:  # no dead chips here: half the big blind, the source says so
+            sb = bb // 2
+            sb_assumed = True
     if prm[8]:
         per[3, h] = posted_sb if posted_sb != NULL else sb
     else:
@@ -1125,6 +1130,7 @@ def _hand(data, begin, lo, hi, odd, i0, i1, kind, sep, tend, x0, x1, y0, y1, cls
     per[8, h] = renumbered
     per[9, h] = repeated
     per[10, h] = button_note
+    per[11, h] = sb_assumed
     if r <= start:
         return -1
     return r
