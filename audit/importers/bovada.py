@@ -9,7 +9,11 @@ that is not a summary line (a piece of another hand whose header was lost, as ar
 concatenate partial files hold) is rejected on its own as text outside any hand.
 `_map_bovada` below is the reader's single source of truth; the common button-game hands are
 read by a fast path (bovada_fast.py) that builds the same events column-wise and hands every
-other hand to it, so the chunks are the same either way.
+other hand to it, so the chunks are the same either way.  Before both, a compiled pass
+(bovada_kernel.py, numba; bovada_compiled.py) reads a plain file of up to 8 MB whole and
+takes the hold'em and Omaha hands it fully understands straight from its bytes
+(tests/importers/test_bovada_compiled.py: the same chunks as the line parser); every other
+hand goes to the fast path and the parser as before.
 
 These rooms deal at anonymous tables: a player is named by his position on this hand
 (`Dealer`, `Small Blind`, `UTG+2`, stud `Seat+3`), `[ME]` marking the hero.  The reader
@@ -911,14 +915,24 @@ class BovadaImporter(SiteTextImporter):
     name = "bovada"
     sniff_re = _SNIFF
 
-    def __init__(self, chunk_hands: int = CHUNK_HANDS, *, fast: bool = True) -> None:
+    def __init__(self, chunk_hands: int = CHUNK_HANDS, *, fast: bool = True,
+                 compiled: bool = True) -> None:
         super().__init__(chunk_hands)
         self.fast = fast
+        self.compiled = compiled
 
     def read(self, path: Path) -> Iterator[Chunk]:
         """Stream `path` as chunks of about `chunk_hands` whole hands each: the common hands
-        by the fast path (bovada_fast.py), every other one by the line parser `_map_bovada`
-        (`fast=False`: the parser alone)."""
+        by the compiled pass (bovada_kernel.py, a file read whole when it is plain) or the
+        fast path (bovada_fast.py), every other one by the line parser `_map_bovada`
+        (`fast=False`: the parser alone; `compiled=False`: no compiled pass)."""
+        if self.fast and self.compiled:
+            from audit.importers.bovada_compiled import read_compiled
+
+            chunks = read_compiled(path, self.chunk_hands)
+            if chunks is not None:
+                yield from chunks
+                return
         from audit.importers.bovada_fast import read_bovada  # it builds on this module
         yield from read_bovada(path, self.chunk_hands, fast=self.fast)
 

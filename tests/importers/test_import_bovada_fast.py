@@ -34,7 +34,7 @@ needs_corpus = pytest.mark.skipif(not REAL, reason="fpdb-dev corpus not present"
 
 def _chunks(path: Path, *, fast: bool, chunk_hands: int = 5000) -> list[Any]:
     out = []
-    for chunk in BovadaImporter(chunk_hands, fast=fast).read(path):
+    for chunk in BovadaImporter(chunk_hands, fast=fast, compiled=False).read(path):
         out.append((chunk.table, chunk.lines,
                     [(r.source, r.line, r.hand_id, r.reason, r.raw) for r in chunk.rejected]))
     return out
