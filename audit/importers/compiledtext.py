@@ -366,6 +366,18 @@ def bitmap(valid: np.ndarray | None) -> pa.Buffer | None:
     return pa.py_buffer(np.packbits(valid, bitorder="little"))
 
 
+def fixed(values: np.ndarray, valid: np.ndarray | None, kind: pa.DataType) -> pa.Array:
+    """`values` (already of `kind`'s width) as `kind`, null where not `valid` (Bovada's glue
+    builds its arrays one by one: its table is not one IPC message yet)."""
+    return pa.Array.from_buffers(kind, len(values), [bitmap(valid), pa.py_buffer(values)])
+
+
+def bools(values: np.ndarray, valid: np.ndarray | None) -> pa.Array:
+    """`values` as booleans, null where not `valid`."""
+    return pa.Array.from_buffers(pa.bool_(), len(values), [
+        bitmap(valid), pa.py_buffer(np.packbits(values, bitorder="little"))])
+
+
 # --- a kernel's columns as one Arrow IPC message ---------------------------------------------
 # Building ~35 arrays one `from_buffers` call at a time costs ~100-170 µs a file; the same
 # columns laid out in one buffer and read as a record batch message cost ~20 µs. The
