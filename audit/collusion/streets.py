@@ -150,6 +150,8 @@ def file_counts(files: Iterable[Path], seats: pl.LazyFrame | None = None) -> Str
     # hashed them all again (240 files of 2,000,000 copied hands: 91 of the collusion stage's
     # 118 CPU-s, growing with files times hands)
     files = list(files)
+    if not files:
+        return empty()
     where = pl.concat([pl.scan_parquet(f).select("hand_id").unique()
                        .with_columns(_file=pl.lit(i, pl.UInt32)) for i, f in enumerate(files)])
     mine = {i: part for (i,), part in named.join(where, on="hand_id").collect()

@@ -113,6 +113,8 @@ def test_each_event_file_is_counted_with_its_own_hands_seats(tmp_path: Path) -> 
     assert got.players.rows() == [
         ("alice@pokerstars", 6, 3, 3, 0), ("bob@pokerstars", 6, 0, 3, 0),
         ("carol@pokerstars", 0, 0, 3, 3)]
+    # a store without event files (projections only) has nothing to count
+    assert S.file_counts([], seats.lazy()).pairs.height == 0
 
 
 def _population(seed: int, share: float, teams: dict[str, int]
