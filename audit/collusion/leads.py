@@ -401,12 +401,12 @@ def _stratum_rate(k: Any, n: Any) -> Any:
 class Partners:
     """The pairs of a pair table whose players treat each other unlike anyone else (`pairs`:
     player_a, player_b), the players' totals without them (`totals`, as `totals_of`) and, per
-    partner pair that shares a player with another (`own`), its players' totals without the
-    other partner pairs."""
+    partner pair that shares a player with another (`own`: `pair_a`, `pair_b`, then as
+    `totals`), its players' totals without the other partner pairs."""
 
     pairs: pl.DataFrame
     totals: pl.DataFrame
-    own: tuple[tuple[tuple[str, str], pl.DataFrame], ...] = ()
+    own: pl.DataFrame | None = None
 
 
 def partners_of(baseline: pl.DataFrame, totals: pl.DataFrame) -> Partners | None:
@@ -452,15 +452,15 @@ def partners_of(baseline: pl.DataFrame, totals: pl.DataFrame) -> Partners | None
     without = totals_of(baseline.join(pairs, on=keys, how="anti"))
     shared = [(a, b) for a, b in rows if seen[a] > 1 or seen[b] > 1]
     return Partners(pairs=pairs, totals=without,
-                    own=tuple(zip(shared, _own_totals(baseline, shared, pairs, without),
-                                  strict=True)))
+                    own=_own_totals(baseline, shared, pairs, without))
 
 
 def _own_totals(baseline: pl.DataFrame, shared: list[tuple[str, str]], pairs: pl.DataFrame,
-                without: pl.DataFrame) -> list[pl.DataFrame]:
+                without: pl.DataFrame) -> pl.DataFrame:
     """For each partner pair of `shared`, the totals of its two players over their pairs
     without the other partner pairs (`pairs`): the totals `without` every partner pair
-    (`totals_of`), this pair's own row added back.
+    (`totals_of`), this pair's own row added back. One frame for all: `pair_a`, `pair_b` (the
+    partner pair) and the columns of `without`, a row per player of each pair.
 
     Sums are added; each player's weaker-hand entry rate is made again from his sums, and the
     company's pull on his stronger hands (`sg{g}_e`) gains this row's term. The fitted factors
@@ -468,52 +468,86 @@ def _own_totals(baseline: pl.DataFrame, shared: list[tuple[str, str]], pairs: pl
     denominators, so that taking the pair's own counts out (the leave-pair-out baselines of
     `score_pairs`) gives the fit without it. One fit in all: refitting the whole pair table
     once per partner pair took 1,016 CPU-s on the 1,000,000 hands of `bench --pipeline` (2,446
-    partner pairs among its copied hands), against 36 without partners."""
-    if not shared:
-        return []
+    partner pairs among its copied hands), against 36 without partners. And column by column
+    for all pairs at once, not pair by pair: `partners_of` runs again for every re-check of
+    `resolve_overlaps` (one per player left out), and a frame built per partner pair there was
+    most of the collusion stage at 5,000,000 copied hands."""
     keys = ["player_a", "player_b"]
+    schema = {"pair_a": pl.String, "pair_b": pl.String, **without.schema}
+    if not shared:
+        return pl.DataFrame(schema=schema)
     tag = pl.DataFrame({"player_a": [a for a, _ in shared], "player_b": [b for _, b in shared],
                         "_i": list(range(len(shared)))}, schema_overrides={"_i": pl.Int64})
     # each row's own sums: its players named apart per row, so no two rows add up
     rows = baseline.join(tag, on=keys, how="inner")
     apart = rows.with_columns(player_a=pl.col("player_a") + "\x1f" + pl.col("_i").cast(pl.String),
                               player_b=pl.col("player_b") + "\x1f" + pl.col("_i").cast(pl.String))
-    single = {r["player"]: r for r in F.player_totals(apart.drop("_i").lazy()).collect()
-              .iter_rows(named=True)}
-    row_of = {r["_i"]: r for r in rows.iter_rows(named=True)}
-    base = {r["player"]: r for r in without.iter_rows(named=True)}
+    parts = pl.col("player").str.split_exact("\x1f", 1)
+    single = (F.player_totals(apart.drop("_i").lazy()).collect()
+              .with_columns(player=parts.struct.field("field_0"),
+                            _i=parts.struct.field("field_1").cast(pl.Int64)))
+    known = without["player"].implode()
+    # a player whose every pair is a partner pair: no fit to add his row to
+    ok = rows.filter(pl.col("player_a").is_in(known) & pl.col("player_b").is_in(known))
+    out = [_own_rows(ok, single, without)] if ok.height else []
+    for i, a, b in tag.join(ok.select(keys), on=keys, how="anti").select("_i", *keys).rows():
+        others = pairs.filter((pl.col("player_a") != a) | (pl.col("player_b") != b))
+        out.append(totals_of(baseline.join(others, on=keys, how="anti"))
+                   .filter(pl.col("player").is_in([a, b]))
+                   .with_columns(_i=pl.lit(i), _s=pl.col("player") == b, pair_a=pl.lit(a),
+                                 pair_b=pl.lit(b)))
+    # in the order of `shared`, each pair's a then b
+    order = {"_i": pl.Int64, "_s": pl.Int64}
+    return pl.concat([f.select(*order, *schema).cast(order | schema) for f in out]).sort(
+        *order).drop(*order)
+
+
+def _own_rows(rows: pl.DataFrame, single: pl.DataFrame, without: pl.DataFrame) -> pl.DataFrame:
+    """`_own_totals` of the partner pairs whose `rows` (of the pair table, `_i` their number)
+    have both players in `without`: `single`, each row's own sums per player and `_i`."""
     groups = range(len(F.GAME_GROUPS))
     made = {f"w{g}" for g in groups} | {f"sg{g}_e" for g in groups} | set(FIT_SCHEMA)
     summed = [c for c in without.columns if c != "player" and c not in made]
-    out = []
-    for i, (a, b) in enumerate(shared):
-        if i not in row_of or a not in base or b not in base:
-            # a player whose every pair is a partner pair: no fit to add his row to
-            others = pairs.filter((pl.col("player_a") != a) | (pl.col("player_b") != b))
-            out.append(totals_of(baseline.join(others, on=keys, how="anti")).filter(
-                pl.col("player").is_in([a, b])))
-            continue
-        r = row_of[i]
-        mine = {a: single[f"{a}\x1f{i}"], b: single[f"{b}\x1f{i}"]}
-        tot = {p: {c: (base[p][c] or 0) + (mine[p][c] or 0) for c in summed} for p in (a, b)}
-        for p in (a, b):
-            for g in groups:
-                tot[p][f"w{g}"] = F.weak_rate(tot[p][f"wk{g}_k"], tot[p][f"wk{g}_n"])
+    mine = single.select("player", "_i", *summed)
+
+    def side(x: str) -> dict[str, Any]:
+        """Player `x`'s (a or b) columns, one per row of `rows`: `base.` his totals without the
+        partner pairs, `tot.` those with this row's sums added."""
+        p = rows.select("_i", player=pl.col(f"player_{x}"))
+        base = p.join(without, on="player", how="left", maintain_order="left")
+        own = p.join(mine, on=["player", "_i"], how="left", maintain_order="left")
+        col: dict[str, Any] = {f"base.{c}": base[c] for c in without.columns if c != "player"}
+        for c in summed:
+            col[f"tot.{c}"] = base[c].fill_null(0) + own[c].fill_null(0)
         for g in groups:
-            tot[a][f"sg{g}_e"] = (base[a][f"sg{g}_e"] or 0) + r[f"cs{g}_nb"] * tot[b][f"w{g}"]
-            tot[b][f"sg{g}_e"] = (base[b][f"sg{g}_e"] or 0) + r[f"cs{g}_na"] * tot[a][f"w{g}"]
-        for p in (a, b):
-            tot[p] |= {c: base[p][c] for c in FIT_SCHEMA if c != "player"}
-        exposure = float(_whipsaw_exposure(r["ws_ga"], r["ws_gb"], r["ws_n"]))
-        tot[a]["ws_d"] += exposure * base[b]["ws_t"]
-        tot[b]["ws_d"] += exposure * base[a]["ws_t"]
-        tot[a]["hf_nb"] += r["fa_k"] * base[b]["hf_b"]
-        tot[b]["hf_nb"] += r["fb_k"] * base[a]["hf_b"]
-        tot[b]["ind_na"] += r["fa_k"] * base[a]["hf_a"]
-        tot[a]["ind_na"] += r["fb_k"] * base[b]["hf_a"]
-        out.append(pl.DataFrame([{"player": p, **tot[p]} for p in (a, b)],
-                                schema=without.schema))
-    return out
+            col[f"tot.w{g}"] = F.weak_rate(col[f"tot.wk{g}_k"], col[f"tot.wk{g}_n"])
+        return col
+
+    a, b = side("a"), side("b")
+    r = {c: rows[c] for c in rows.columns}
+    for g in groups:
+        a[f"tot.sg{g}_e"] = a[f"base.sg{g}_e"].fill_null(0) + r[f"cs{g}_nb"] * b[f"tot.w{g}"]
+        b[f"tot.sg{g}_e"] = b[f"base.sg{g}_e"].fill_null(0) + r[f"cs{g}_na"] * a[f"tot.w{g}"]
+    for x in (a, b):
+        for c in FIT_SCHEMA:
+            if c != "player":
+                x[f"tot.{c}"] = x[f"base.{c}"]
+    exposure = pl.Series(_whipsaw_exposure(r["ws_ga"].to_numpy().astype(float),
+                                           r["ws_gb"].to_numpy().astype(float),
+                                           r["ws_n"].to_numpy().astype(float)))
+    a["tot.ws_d"] = a["base.ws_d"] + exposure * b["base.ws_t"]
+    b["tot.ws_d"] = b["base.ws_d"] + exposure * a["base.ws_t"]
+    a["tot.hf_nb"] = a["base.hf_nb"] + r["fa_k"] * b["base.hf_b"]
+    b["tot.hf_nb"] = b["base.hf_nb"] + r["fb_k"] * a["base.hf_b"]
+    b["tot.ind_na"] = b["base.ind_na"] + r["fa_k"] * a["base.hf_a"]
+    a["tot.ind_na"] = a["base.ind_na"] + r["fb_k"] * b["base.hf_a"]
+    cols = [c for c in without.columns if c != "player"]
+    # a row per player (`_s`: 0 for a, 1 for b)
+    return pl.concat([pl.DataFrame({"_i": rows["_i"], "_s": pl.repeat(s, rows.height, eager=True),
+                                    "pair_a": rows["player_a"], "pair_b": rows["player_b"],
+                                    "player": rows[f"player_{x}"],
+                                    **{c: t[f"tot.{c}"] for c in cols}})
+                      for s, (x, t) in enumerate((("a", a), ("b", b)))])
 
 
 def _heavy_fold_rate(g: dict[str, Any], x: str, y: str, folds: Any, heavy: Any) -> Any:
@@ -625,14 +659,15 @@ def score_pairs(table: pl.DataFrame, totals: pl.DataFrame, rates: pl.DataFrame,
         for c in g:
             if c.endswith(("__a", "__b")) and c in other.columns:
                 g[c] = np.where(mine, g[c], other[c].fill_null(0).to_numpy().astype(float))
-        index = {pair: i for i, pair in enumerate(t.select("player_a", "player_b").rows())}
-        owned = [(index[pair], pair, own) for pair, own in partners.own if pair in index]
-        if owned:
+        if partners.own is not None and partners.own.height:
             # each such pair with its own totals, all in one join (`_i`: its row of `t`)
-            keyed = pl.concat([own.with_columns(_i=pl.lit(i, pl.Int64)) for i, _, own in owned])
-            want = pl.DataFrame({"player_a": [a for _, (a, _), _ in owned],
-                                 "player_b": [b for _, (_, b), _ in owned],
-                                 "_i": [i for i, _, _ in owned]}, schema_overrides={"_i": pl.Int64})
+            want = t.select("player_a", "player_b").with_row_index("_i").with_columns(
+                pl.col("_i").cast(pl.Int64)).join(
+                partners.own.select(player_a="pair_a", player_b="pair_b").unique(),
+                on=["player_a", "player_b"], how="inner")
+            keyed = partners.own.join(want.rename({"player_a": "pair_a", "player_b": "pair_b"}),
+                                      on=["pair_a", "pair_b"], how="inner").drop("pair_a",
+                                                                                 "pair_b")
             rows = _with_totals(want, keyed, rates, on="_i")
             at = rows["_i"].to_numpy()
             for c in g:

@@ -93,6 +93,30 @@ def test_counts_of_parts_add_up() -> None:
     assert S.combine([]).pairs.height == 0
 
 
+def test_each_event_file_is_counted_with_its_own_hands_seats(tmp_path: Path) -> None:
+    # a run's seats (hand_players) span all its event files; each file is counted with the
+    # seats of its own hands (before: with all of them, hashed again per file), the same counts
+    seat_of = {"alice": 1, "bob": 2, "carol": 3}
+    shove = SHOVE.with_columns(seat=pl.col("player").replace_strict(seat_of, default=None))
+    files = []
+    for i, hand in enumerate(("h1", "h2", "h3")):
+        path = tmp_path / f"events{i}.parquet"
+        shove.with_columns(hand_id=pl.lit(hand)).write_parquet(path)
+        files.append(path)
+    seats = pl.DataFrame(
+        [(h, s, f"{p}@pokerstars", None) for h in ("h1", "h2", "h3") for p, s in seat_of.items()]
+        + [("h4", 1, "dave@pokerstars", None)],  # a hand in no file
+        schema={"hand_id": pl.String, "seat": pl.Int64, "player": pl.String,
+                "folded_street": pl.String}, orient="row")
+    got = S.file_counts(files, seats.lazy())
+    assert got.pairs.rows() == [("alice@pokerstars", "bob@pokerstars", 6, 3, 0)]
+    assert got.players.rows() == [
+        ("alice@pokerstars", 6, 3, 3, 0), ("bob@pokerstars", 6, 0, 3, 0),
+        ("carol@pokerstars", 0, 0, 3, 3)]
+    # a store without event files (projections only) has nothing to count
+    assert S.file_counts([], seats.lazy()).pairs.height == 0
+
+
 def _population(seed: int, share: float, teams: dict[str, int]
                 ) -> tuple[pl.DataFrame, pl.DataFrame, list[tuple[str, str, str]], S.StreetCounts]:
     # a short-stacked game: a third of the multiway pots see an all-in on the flop

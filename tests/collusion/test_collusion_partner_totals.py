@@ -23,6 +23,14 @@ from tests.collusion.test_collusion_fold_strata import (
 )
 
 
+def _own(partners: L.Partners) -> list[tuple[tuple[str, str], pl.DataFrame]]:
+    """Each partner pair of `partners.own` with its players' own totals."""
+    assert partners.own is not None
+    return [((a, b), own) for (a, b), own in
+            partners.own.partition_by("pair_a", "pair_b", as_dict=True, include_key=False,
+                                      maintain_order=True).items()]
+
+
 def _rates(folder: str, bettor: str) -> tuple[float, float, float]:
     # the dumper never folds to the stranger either: two partner pairs share the dumper
     if (folder, bettor) == (DUMPER, STRANGER):
@@ -53,11 +61,11 @@ def test_a_partner_pairs_totals_are_its_players_pairs_without_the_other_partners
     partners = L.partners_of(table, L.totals_of(table))
     assert partners is not None
     assert {(RECEIVER, DUMPER), (DUMPER, STRANGER)} <= set(partners.pairs.rows())
-    assert len(partners.own) >= 2
+    assert len(_own(partners)) >= 2
     keys = ["player_a", "player_b"]
     groups = range(len(F.GAME_GROUPS))
     fitted = set(L.FIT_SCHEMA) - {"player"}
-    for (a, b), own in partners.own:
+    for (a, b), own in _own(partners):
         others = partners.pairs.filter((pl.col("player_a") != a) | (pl.col("player_b") != b))
         whole = L.totals_of(table.join(others, on=keys, how="anti")).filter(
             pl.col("player").is_in([a, b]))
@@ -79,7 +87,7 @@ def test_the_leave_pair_out_heavy_fold_baseline_is_the_fit_without_the_pair(
     # what the fit without any partner pair has
     partners = L.partners_of(table, L.totals_of(table))
     assert partners is not None
-    (a, b), own = partners.own[0]
+    (a, b), own = _own(partners)[0]
     row = table.filter((pl.col("player_a") == a) & (pl.col("player_b") == b)).row(0, named=True)
     got = {p: own.row(by_predicate=pl.col("player") == p, named=True) for p in (a, b)}
     without = {p: partners.totals.row(by_predicate=pl.col("player") == p, named=True)
@@ -101,5 +109,31 @@ def test_partner_pairs_cost_one_fit_not_one_each(table: pl.DataFrame,
 
     monkeypatch.setattr(L, "totals_of", counted)
     partners = L.partners_of(table, real(table))
-    assert partners is not None and len(partners.own) >= 2
+    assert partners is not None and len(_own(partners)) >= 2
     assert len(fits) == 1, fits
+
+
+def test_a_player_missing_from_the_fit_without_partners_gets_his_pairs_refitted(
+        table: pl.DataFrame) -> None:
+    # a player whose every pair is a partner pair is not in the totals without the partners:
+    # his pair's totals are those of a fit of its own, in their place among the others
+    partners = L.partners_of(table, L.totals_of(table))
+    assert partners is not None
+    shared = [pair for pair, _ in _own(partners)]
+    # the player of one pair only among them
+    (a, b), gone = next((pair, p) for pair in shared for p in pair
+                        if sum(p in other for other in shared) == 1)
+    without = partners.totals.filter(pl.col("player") != gone)
+    own = L._own_totals(table, shared, partners.pairs, without)
+    assert own.schema == {"pair_a": pl.String, "pair_b": pl.String, **without.schema}
+    assert own.select("pair_a", "pair_b", "player").rows() == [
+        (x, y, p) for x, y in shared for p in (x, y)]
+    keys = ["player_a", "player_b"]
+    others = partners.pairs.filter((pl.col("player_a") != a) | (pl.col("player_b") != b))
+    whole = L.totals_of(table.join(others, on=keys, how="anti")).filter(
+        pl.col("player").is_in([a, b]))
+    mine = own.filter((pl.col("pair_a") == a) & (pl.col("pair_b") == b)).drop("pair_a", "pair_b")
+    assert mine.sort("player").equals(whole.sort("player"))
+    # the other pairs as with every player in the fit
+    rest = partners.own.filter((pl.col("pair_a") != a) | (pl.col("pair_b") != b))
+    assert own.filter((pl.col("pair_a") != a) | (pl.col("pair_b") != b)).equals(rest)
