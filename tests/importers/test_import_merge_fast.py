@@ -117,6 +117,47 @@ def test_a_value_past_64_bits_quarantines_its_hand_as_before(tmp_path: Path) -> 
         assert len(started) == 1 and rejected[0][2] != started[0]
 
 
+# chat lines as the room writes them (by a name, with or without the clock) and as it might:
+# by a seated player's number, by a number no seat line lists, by seat 0, a number with a
+# leading zero or in other digits, escaped or empty text, a chat line's clock the hand's first
+_CHATS = {
+    "name": '<event sequence="3" type="CHAT" timestamp="1376855914000" player="Raygers1690" '
+            'text="hi grl "/>',
+    "no clock": '<event sequence="3" type="CHAT" player="Raygers1690" text="gl" />',
+    "seated": '<event sequence="3" type="CHAT" timestamp="1376855914000" player="4" '
+              'text="ty"/>',
+    "unseated": '<event sequence="3" type="CHAT" timestamp="1376855914000" player="6" '
+                'text="hey"/>',
+    "seat 0": '<event sequence="3" type="CHAT" player="0" text="hi"/>',
+    "leading zero": '<event sequence="3" type="CHAT" player="04" text="hi"/>',
+    "other digits": '<event sequence="3" type="CHAT" player="\u0664" text="hi"/>',
+    "escaped": '<event sequence="3" type="CHAT" player="Raygers1690" text="a &amp; b"/>',
+    "empty": '<event sequence="3" type="CHAT" player="" text=""/>',
+    "no text": '<event sequence="3" type="CHAT" player="Raygers1690"/>',
+}
+_CHAT_READ_FAST = {"name", "no clock", "seated", "empty"}
+
+
+@pytest.mark.parametrize("chat", sorted(_CHATS))
+def test_a_chat_line_reads_as_before(tmp_path: Path, chat: str,
+                                     fast_hands: list[bool]) -> None:
+    hand = PLAIN.read_text(encoding="utf-8")
+    # one said first in the blinds (its clock the hand's first), one in the flop round
+    line = f"\t\t{_CHATS[chat]}\n"
+    text = hand.replace('\t\t<event sequence="1"', line + '\t\t<event sequence="1"', 1)
+    text = text.replace('\t\t<cards type="COMMUNITY" cards="Ks,Tc,3c" hand=""/>',
+                        '\t\t<cards type="COMMUNITY" cards="Ks,Tc,3c" hand=""/>\n' + line[:-1], 1)
+    assert text.count("CHAT") == 2
+    path = tmp_path / "chat.txt"
+    path.write_text(text, encoding="utf-8")
+    for size in (5000, 1):
+        values = assert_same(path, size)
+        said = [row for _, rows, _, _ in values for row in rows
+                if (row["detail"] or "").startswith("said: ")]
+        assert len(said) == 2 or chat in ("unseated", "leading zero", "other digits")
+    assert fast_hands == [chat in _CHAT_READ_FAST] * 2, fast_hands
+
+
 _HEADERS = ["<game id=\"1-1\" starttime=\"20110908010704\">", "\ufeff<game id=\"x\">",
             "  \t<game>", "<game\tid=\"2\"", "<games>", "<gamer id=\"3\">", "x <game id=\"4\">",
             "</game>", "<!-- <game id=\"5\"> -->", "", "\t<round id=\"PREFLOP\">"]
