@@ -158,6 +158,38 @@ def test_a_chat_line_reads_as_before(tmp_path: Path, chat: str,
     assert fast_hands == [chat in _CHAT_READ_FAST] * 2, fast_hands
 
 
+_WIN = '\t\t<winner amount="{a}" uncalled="{u}" potnumber="{n}" player="{p}" hand="" pottype="n"/>'
+# the awards come after the play grouped by pot, wherever the log pays them: an uncalled bet
+# paid back in the preflop round, pots paid out of order (a side pot, the main, the side)
+_PAID = {
+    "preflop": ('\t</round>\n\t<round id="POSTFLOP"',
+                _WIN.format(a="2.00", u="true", n="0", p="4")
+                + '\n\t</round>\n\t<round id="POSTFLOP"'),
+    "pots": (_WIN.format(a="165.84", u="false", n="1", p="2"),
+             "\n".join([_WIN.format(a="10.00", u="false", n="2", p="4"),
+                        _WIN.format(a="155.84", u="false", n="1", p="2"),
+                        _WIN.format(a="1.00", u="false", n="2", p="2")])),
+}
+
+
+@pytest.mark.parametrize("paid", sorted(_PAID))
+def test_awards_paid_out_of_place_read_as_before(tmp_path: Path, paid: str,
+                                                 fast_hands: list[bool]) -> None:
+    old, new = _PAID[paid]
+    hand = PLAIN.read_text(encoding="utf-8")
+    assert hand.count(old) == 1
+    path = tmp_path / "paid.txt"
+    path.write_text(hand.replace(old, new), encoding="utf-8")
+    for size in (5000, 1):
+        values = assert_same(path, size)
+        kinds = [row["kind"] for _, rows, _, _ in values for row in rows]
+        assert kinds[-2] == "award" and "award" not in kinds[:kinds.index("award")] + [
+            k for k in kinds[kinds.index("award"):-1] if k != "award"]
+        assert [row["seq"] for _, rows, _, _ in values for row in rows] == list(
+            range(len(kinds)))
+    assert fast_hands == [True, True], fast_hands
+
+
 _HEADERS = ["<game id=\"1-1\" starttime=\"20110908010704\">", "\ufeff<game id=\"x\">",
             "  \t<game>", "<game\tid=\"2\"", "<games>", "<gamer id=\"3\">", "x <game id=\"4\">",
             "</game>", "<!-- <game id=\"5\"> -->", "", "\t<round id=\"PREFLOP\">"]
