@@ -246,9 +246,9 @@ def test_the_fast_path_reads_the_common_hands_of_the_corpus_itself(
         pytest.skip("fpdb-dev corpus not present")
     for path in _corpus("merge"):
         list(merge.MergeImporter().read(path))
-    # today 94 of 105: the draw games, chat lines and a player acting from no seat line are
-    # the XML reader's
-    assert len(fast_hands) >= 100 and sum(fast_hands) >= 90, (sum(fast_hands), len(fast_hands))
+    # today 99 of 105: the draw games (a cancelled one among them) and a player acting from
+    # no seat line are the XML reader's
+    assert len(fast_hands) >= 100 and sum(fast_hands) >= 97, (sum(fast_hands), len(fast_hands))
 
 
 def test_the_fixtures_common_hands_are_read_by_the_fast_path(fast_hands: list[bool]) -> None:
