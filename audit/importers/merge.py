@@ -866,15 +866,6 @@ class MergeImporter:
                         text = text[:stop]
             else:
                 body, tail = [], block
-            outside = []
-            for n, t in tail:
-                s = t.strip()
-                if not s or s.startswith("<?xml"):
-                    continue
-                if (d := _DESC.search(s)) and s.startswith("<description"):
-                    desc = dict(_ATTR.findall(d.group(1)))
-                    continue
-                outside.append((n, t))
             if body:
                 rows = None
                 if self.fast:
@@ -891,6 +882,16 @@ class MergeImporter:
                     if hand is not None:
                         cols.add_rows(hand.rows, hand.lines)
                         kept.append((body, text, desc))
+            # after the hand: a description there is the next hands' game
+            outside = []
+            for n, t in tail:
+                s = t.strip()
+                if not s or s.startswith("<?xml"):
+                    continue
+                if (d := _DESC.search(s)) and s.startswith("<description"):
+                    desc = dict(_ATTR.findall(d.group(1)))
+                    continue
+                outside.append((n, t))
             if outside:
                 out.reject_outside(outside, *outside[0])
             if len(kept) >= self.chunk_hands:

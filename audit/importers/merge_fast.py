@@ -4,12 +4,12 @@ dict per row.
 
 A Merge hand is one element per line. `fast_hand` reads a hand only when every one of its
 lines is one of the element layouts the room writes (`_LINE`: the game, players, player,
-round, event, cards and winner lines, attributes in the room's order, values free of `&`,
+round, event, chat, cards and winner lines, attributes in the room's order, values free of `&`,
 `<`, control characters and what XML refuses), the elements nest as a hand's do, and it holds
 nothing this path does not read: a draw game, a round other than the blinds, the betting
 rounds, the stud streets and the showdown, an event other than the forced bets, folds,
-checks, calls, bets, raises, completes, all-ins, shows, mucks and the notes (a chat line, a
-cancelled game), a second big blind, a player acting from no seat line, a seat number
+checks, calls, bets, raises, completes, all-ins, shows, mucks, chat lines and the notes (a
+cancelled game, say), a second big blind, a player acting from no seat line, a seat number
 outside 1-127, a seat listed twice, ... Any other hand returns None and is read by the XML
 reader (`merge._map_text`), the single source of truth, which alone quarantines. The game's
 variant, time, stakes and raise reading are the XML reader's own functions; the rows are
@@ -41,8 +41,12 @@ _LINE = re.compile(
     rf'|<players dealer="(-?{_N})"[ \t]?>'  # 18
     r"|(</round>|</players>|</game>)"  # 19
     rf'|<game((?: [A-Za-z]+="{_V}*")+)[ \t]?>'  # 20
+    rf'|<event sequence="[0-9]+" type="CHAT"(?: timestamp="([0-9]+)")? player="({_V}*)" '
+    rf'text="({_V}*)"[ \t]?/>'  # 21-23
     r")[ \t]*$", re.MULTILINE)
 _ATTR = re.compile(r'([A-Za-z]+)="([^"]*)"')
+_SEAT_NUMBER = re.compile(_N)
+_DATA_FIELDS = re.compile(r"[|:]")  # (the game's `data` fields, `merge._map_game`'s split)
 # the game's code on its line (`merge._variant` reads the same attributes, multigametype first)
 _MULTI = re.compile(r' multigametype="([0-9]+)"')
 _CODE = re.compile(r' gametype="([0-9]+)"')
@@ -57,6 +61,8 @@ _EVENTS = frozenset({"SMALL_BLIND", "BIG_BLIND", "ANTE", "BRING_IN", "FOLD", "CH
 _CARDS = frozenset({"HOLE", "COMMUNITY", "SHOWN", "MUCKED", "DRAW_DRAWN_CARDS"})
 _POSTS = {"SMALL_BLIND": "small_blind", "BIG_BLIND": "big_blind", "ANTE": "ante",
           "BRING_IN": "bring_in"}
+_QUIET = {"FOLD": "fold", "CHECK": "check"}
+_ACTS = {t: t.lower() for t in ("CALL", "BET", "RAISE", "COMPLETE", "ALL_IN")}
 
 
 class _Back(Exception):
@@ -100,6 +106,10 @@ def _rows(text: str, first: int, desc: dict[str, str], file_name: str
         raise _Back
     k += 1
     rounds: list[tuple[str, int, list[tuple[Any, ...]]]] = []
+    # what each round's cards are, read on the way (`_play` looks for nothing else):
+    # COMMUNITY (1), SHOWN or MUCKED (2); and the HOLE cards of the hand, in order
+    marks: list[int] = []
+    holes: list[tuple[Any, ...]] = []
     last = len(found) - 1
     # read on the way: the first event's timestamp, the players acting, an amount's fraction
     stamp: str | None = None
@@ -113,6 +123,7 @@ def _rows(text: str, first: int, desc: dict[str, str], file_name: str
             raise _Back
         items: list[tuple[Any, ...]] = []
         rounds.append((rid, first + k, items))
+        cards = 0
         k += 1
         while k < last and not found[k][18]:
             f = found[k]
@@ -124,30 +135,52 @@ def _rows(text: str, first: int, desc: dict[str, str], file_name: str
                     stamp = f[1]
                 if f[2]:
                     acting.add(f[2])
-                if f[3] and not fractions and fraction(f[3]):
+                if not fractions and "." in f[3] and fraction(f[3]):
                     fractions = True
             elif f[4]:
-                if f[4] not in _CARDS:
+                c = f[4]
+                if c not in _CARDS:
                     raise _Back
-                items.append(("c", f[4], f[5], f[6] or None, first + k))
+                x = ("c", c, f[5], f[6] or None, first + k)
+                items.append(x)
+                if c == "COMMUNITY":
+                    cards |= 1
+                elif c == "HOLE":
+                    holes.append(x)
+                elif c != "DRAW_DRAWN_CARDS":
+                    cards |= 2
             elif f[7]:
                 items.append(("w", f[7], f[8], f[9], f[10], f[11], first + k))
                 acting.add(f[10])
-                if not fractions and fraction(f[7]):
+                if not fractions and "." in f[7] and fraction(f[7]):
                     fractions = True
+            elif f[12] or f[16] or f[17] or f[19]:
+                raise _Back  # a players, player, round or game line in a round
             else:
-                raise _Back
+                # a chat line (the one layout whose values may all be empty): said by a seat
+                # number (acting, as the XML reader counts its players) or by a name (no
+                # one's seat)
+                p = f[21]
+                items.append(("t", f[22], f[20], p, first + k))
+                if f[20] and stamp is None:
+                    stamp = f[20]
+                if p.isdigit():
+                    if not _SEAT_NUMBER.fullmatch(p):
+                        raise _Back
+                    acting.add(p)
             k += 1
         if k >= last or found[k][18] != "</round>":
             raise _Back
+        marks.append(cards)
         k += 1
-    return _map(ga, first, dealer, listed, rounds, desc, file_name, stamp, acting, fractions)
+    return _map(ga, first, dealer, listed, rounds, desc, file_name, stamp, acting, fractions,
+                marks, holes)
 
 
 def _map(ga: dict[str, str], line: int, dealer: str, listed: list[tuple[str, str, str, str, int]],
          rounds: list[tuple[str, int, list[tuple[Any, ...]]]], desc: dict[str, str],
-         file_name: str, stamp: str | None, acting: set[str], fractions: bool
-         ) -> list[tuple[Any, ...]]:
+         file_name: str, stamp: str | None, acting: set[str], fractions: bool,
+         marks: list[int], holes: list[tuple[Any, ...]]) -> list[tuple[Any, ...]]:
     gid = ga.get("id")
     if not gid:
         raise _Back
@@ -166,7 +199,7 @@ def _map(ga: dict[str, str], line: int, dealer: str, listed: list[tuple[str, str
     tournament = "tournament" in desc.get("type", "").lower() or "buyIn" in ga
     chips = tournament or ga.get("realmoney") == "false"
     money = m._Money(100 if not chips or fractions else 1)
-    data = re.split(r"[|:]", ga.get("data", ""))
+    data = _DATA_FIELDS.split(ga.get("data", ""))
     table = gid.split("-")[0]
     if tournament:
         table_id = f"{data[2] if len(data) > 2 else '?'} {table}"
@@ -196,16 +229,22 @@ def _map(ga: dict[str, str], line: int, dealer: str, listed: list[tuple[str, str
     plays: list[tuple[bool, list[tuple[str | None, str, int]]]] = []
     posted: dict[str, int | None] = dict.fromkeys(("SMALL_BLIND", "BIG_BLIND", "ANTE",
                                                    "BRING_IN"))
+    known = money.known  # (`money`'s own memory of the amounts read)
     for rid, _, items in rounds:
         events: list[tuple[str | None, str, int]] = []
         for x in items:
-            if x[0] == "e":
-                if x[4] is not None:
-                    amt = money(x[4], x[5])
-                    events.append((x[1], x[3], amt))
-                    if x[1] in posted and posted[x[1]] is None:
-                        posted[x[1]] = amt
-            elif x[0] == "w":
+            kind = x[0]
+            if kind == "e":
+                text = x[4]
+                if text is not None:
+                    amt = known.get(text)
+                    if amt is None:
+                        amt = money(text, x[5])
+                    t = x[1]
+                    events.append((t, x[3], amt))
+                    if t in posted and posted[t] is None:
+                        posted[t] = amt
+            elif kind == "w":
                 won += money(x[1], x[6])
         plays.append((rid in _NEW_ROUND, events))
     raise_to, put, posted_by = m._reading(won, plays)
@@ -217,9 +256,9 @@ def _map(ga: dict[str, str], line: int, dealer: str, listed: list[tuple[str, str
         head += ";stacks=balance plus the forced bets (logged after them)"
         for s_seat in balance:
             balance[s_seat] += posted_by.get(s_seat, 0)
-    # the seats
-    rows: list[list[Any]] = [[None, "hand_started", None, None, None, None, "rake=implicit",
-                              gm, line]]
+    # the seats (the rows as `EventColumns` rows, seq their place: the hand's start made last)
+    hid, tid, src = hand_id, table_id, source
+    rows: list[Any] = [None]
     name_of: dict[str, str] = {}
     seat_of: dict[str, int] = {}
     left: dict[int, int] = {}
@@ -235,8 +274,8 @@ def _map(ga: dict[str, str], line: int, dealer: str, listed: list[tuple[str, str
         sitting_out = dealtin == "false"
         if sitting_out:
             out.add(seat)
-        rows.append([seat, "seat", name, balance[p_seat], None, None,
-                     "sitting_out" if sitting_out else None, None, p_line])
+        rows.append((hid, len(rows), None, tid, "seat", seat, name, balance[p_seat], None, None,
+                     "sitting_out" if sitting_out else None, None, f"{src}{p_line}", p_line))
     if acting - set(name_of):
         raise _Back  # a player acting from no seat line
     if not is_stud:
@@ -245,9 +284,11 @@ def _map(ga: dict[str, str], line: int, dealer: str, listed: list[tuple[str, str
         gm["button_seat"] = int(dealer) + shift
     head += m._stakes(gm, stakes, bool(ga.get("stakes")), is_stud, structure, posted, money,
                       line, lambda: _stud_limits(rounds, money))
-    _play(rows, ga, rounds, name_of, seat_of, left, out, money, variant, raise_to, line,
-          is_stud)
-    return _settled(rows, hand_id, ts, table_id, source, head)
+    awards = _play(rows, ga, rounds, name_of, seat_of, left, out, money, variant, raise_to,
+                   line, is_stud, marks, holes, (hid, tid, src))
+    rows[0] = (hid, 0, ts, tid, "hand_started", None, None, None, None, None, "rake=implicit",
+               gm, head, line)
+    return _settled(rows, awards)
 
 
 def _past_balance(plays: list[tuple[bool, list[tuple[str | None, str, int]]]],
@@ -300,9 +341,11 @@ def _stud_limits(rounds: list[tuple[str, int, list[tuple[Any, ...]]]], money: m.
     return small, big if big is not None else 2 * small
 
 
-def _stud_deals(rows: list[list[Any]], items: list[tuple[Any, ...]], name_of: dict[str, str],
-                seat_of: dict[str, int], held: dict[str, list[str]], number: int) -> None:
-    """`merge._stud_deals` of a street's cards read."""
+def _stud_deals(rows: list[Any], items: list[tuple[Any, ...]], name_of: dict[str, str],
+                seat_of: dict[str, int], held: dict[str, list[str]], number: int,
+                ctx: tuple[str, str, str]) -> None:
+    """`merge._stud_deals` of a street's cards read (`ctx`: hand id, table id, source)."""
+    hid, tid, src = ctx
     for x in items:
         if x[0] != "c" or x[1] not in ("DRAW_DRAWN_CARDS", "HOLE"):
             continue
@@ -320,33 +363,41 @@ def _stud_deals(rows: list[list[Any]], items: list[tuple[Any, ...]], name_of: di
         if number == 3:
             if len(new) != 3:
                 raise _Back
-            rows.append([seat, "deal", name, None, None, " ".join(new[:2]), "down", None,
-                         x[4]])
-            rows.append([seat, "deal", name, None, None, new[2], "up", None, x[4]])
+            rows.append((hid, len(rows), None, tid, "deal", seat, name, None, None,
+                         " ".join(new[:2]), "down", None, f"{src}{x[4]}", x[4]))
+            rows.append((hid, len(rows), None, tid, "deal", seat, name, None, None, new[2], "up",
+                         None, f"{src}{x[4]}", x[4]))
         elif len(new) == 1:
-            rows.append([seat, "deal", name, None, None, new[0],
-                         "down" if number == 7 else "up", None, x[4]])
+            rows.append((hid, len(rows), None, tid, "deal", seat, name, None, None, new[0],
+                         "down" if number == 7 else "up", None, f"{src}{x[4]}", x[4]))
         elif new:
             raise _Back
 
 
-def _play(rows: list[list[Any]], ga: dict[str, str],
+def _play(rows: list[Any], ga: dict[str, str],
           rounds: list[tuple[str, int, list[tuple[Any, ...]]]], name_of: dict[str, str],
           seat_of: dict[str, int], left: dict[int, int], out: set[int], money: m._Money,
-          variant: str, raise_to: bool, line: int, is_stud: bool) -> None:
-    """The rows of the play, as `merge._play` emits them (a row: seat, kind, player, amount,
-    total, cards, detail, game, line)."""
+          variant: str, raise_to: bool, line: int, is_stud: bool, marks: list[int],
+          holes: list[tuple[Any, ...]], ctx: tuple[str, str, str]) -> int:
+    """The rows of the play, as `merge._play` emits them, as `EventColumns` rows whose seq is
+    their place in `rows` (`ctx`: hand id, table id, source); the awards among them.
+    (`marks`: each round's cards, `_rows`' bits; `holes`: the HOLE cards in order.)"""
+    hid, tid, src = ctx
+    awards = 0
     count = HOLE_COUNT.get(variant, 2)
     try:
         count = int(ga.get("numholecards", count))
     except ValueError:
         pass
+    cards_of = m._cards
+    notes = m._NOTES
+    stud_streets = m._STUD_STREETS
+    known_amounts = money.known
     hole: dict[str, list[str]] = {}
-    for _, _, items in rounds:
-        for x in items:
-            if x[0] == "c" and x[1] == "HOLE" and x[3] in name_of:
-                hole.setdefault(x[3], m._cards(x[2], f"line {x[4]}"))
-    dealt = False
+    for x in holes:
+        if x[3] in name_of:
+            hole.setdefault(x[3], cards_of(x[2], f"line {x[4]}"))
+    dealt = is_stud  # (stud deals by street, never the button games' hole cards)
     board: list[str] = []
     held: dict[int, str] = {}  # the hole cards dealt by seat
     bets: dict[int, int] = {}  # the round's totals by seat
@@ -356,20 +407,24 @@ def _play(rows: list[list[Any]], ga: dict[str, str],
     street = 0
     pending: list[tuple[int, str, str, tuple[Any, ...] | None]] = []
     # whether a stud street round follows each round (`merge._more_streets`)
-    streets = [rid in m._STUD_STREETS for rid, _, _ in rounds]
+    streets = [rid in stud_streets for rid, _, _ in rounds]
+    append = rows.append
     for index, (rid, r_line, items) in enumerate(rounds):
-        last = r_line
-        if pending and rid not in m._STUD_STREETS:
+        # (every item's line is its last value: the round's last line read is its last's)
+        last = items[-1][-1] if items else r_line
+        if pending and rid not in stud_streets:
             for e_line, t, p, c in pending:
                 name = name_of[p]
                 full = stud_held.get(p or "")
                 shows = " ".join(full) if full and "??" not in full else (
-                    " ".join(m._cards(c[2], f"line {c[4]}")) if c is not None else None)
-                rows.append([seat_of[name], "show" if t == "SHOW" else "muck", name, None,
-                             None, shows, None, None, e_line])
+                    " ".join(cards_of(c[2], f"line {c[4]}")) if c is not None else None)
+                append((hid, len(rows), None, tid, "show" if t == "SHOW" else "muck", seat_of[name],
+                        name, None, None, shows, None, None, f"{src}{e_line}", e_line))
             pending = []
-        shown = {x[3]: x for x in items if x[0] == "c" and x[1] in ("SHOWN", "MUCKED")}
-        if not is_stud and not dealt and rid in m._BETTING:
+        mark = marks[index]
+        shown = {x[3]: x for x in items if x[0] == "c" and x[1] in ("SHOWN", "MUCKED")} \
+            if mark & 2 else {}
+        if not dealt and rid in m._BETTING:
             known = {name_of[p]: " ".join(c[:count]) for p, c in hole.items()}
             names = {seat: name for name, seat in seat_of.items()}
             for seat in sorted(left):
@@ -377,32 +432,51 @@ def _play(rows: list[list[Any]], ga: dict[str, str],
                     continue
                 cards = known.get(names[seat]) or " ".join(["??"] * count)
                 held[seat] = cards
-                rows.append([seat, "deal", names[seat], None, None, cards, "hole", None,
-                             r_line])
+                append((hid, len(rows), None, tid, "deal", seat, names[seat], None, None, cards,
+                        "hole", None, f"{src}{r_line}", r_line))
             dealt = True
         if rid in _NEW_ROUND:
             bets = {}
-        if is_stud and rid in m._STUD_STREETS:
-            number = m._STUD_STREETS[rid]
+        if is_stud and rid in stud_streets:
+            number = stud_streets[rid]
             if number > street:
                 street = number
-                _stud_deals(rows, items, name_of, seat_of, stud_held, number)
-        for x in items:
-            if x[0] == "c" and x[1] == "COMMUNITY":
-                now = m._cards(x[2], f"line {x[4]}")
-                if now[:len(board)] != board:
-                    raise _Back
-                while len(now) > len(board):
-                    k = 3 if not board else 1
-                    bets = {}
-                    rows.append([None, "deal", None, None, None,
-                                 " ".join(now[len(board):len(board) + k]), "board", None,
-                                 x[4]])
-                    board = now[:len(board) + k]
+                _stud_deals(rows, items, name_of, seat_of, stud_held, number, ctx)
+        if mark & 1:
+            for x in items:
+                if x[0] == "c" and x[1] == "COMMUNITY":
+                    now = cards_of(x[2], f"line {x[4]}")
+                    if now[:len(board)] != board:
+                        raise _Back
+                    while len(now) > len(board):
+                        k = 3 if not board else 1
+                        bets = {}
+                        append((hid, len(rows), None, tid, "deal", None, None, None, None,
+                                " ".join(now[len(board):len(board) + k]), "board", None,
+                                f"{src}{x[4]}", x[4]))
+                        board = now[:len(board) + k]
         for x in items:
             kind = x[0]
-            if kind == "w":
-                last = x[6]
+            if kind == "e":
+                _, t, _, p, amount, e_line = x
+                if t == "FOLD" or t == "CHECK":  # (the most common: no note, no amount)
+                    quiet = name_of.get(p)
+                    if quiet is None:
+                        raise _Back
+                    append((hid, len(rows), None, tid, _QUIET[t], seat_of[quiet], quiet, None,
+                            None, None, None, None, f"{src}{e_line}", e_line))
+                    continue
+            elif kind == "t":  # (said by someone not seated: by no one)
+                p = x[3]
+                if p in name_of:
+                    append((hid, len(rows), None, tid, "annotation", seat_of[name_of[p]],
+                            name_of[p], None, None, None, f"said: {x[1]}", None, f"{src}{x[4]}",
+                            x[4]))
+                else:
+                    append((hid, len(rows), None, tid, "annotation", None, None, None, None, None,
+                            f"said: {x[1]}", None, f"{src}{x[4]}", x[4]))
+                continue
+            elif kind == "w":
                 seat = seat_of[name_of[x[4]]]
                 if x[2] == "true":
                     label = "uncalled"
@@ -410,38 +484,39 @@ def _play(rows: list[list[Any]], ga: dict[str, str],
                     pot = int(x[3] or 1)
                     label = "main" if pot <= 1 else f"side-{pot - 1}"
                     label += {"h": "/high", "l": "/low"}.get(x[5], "")
-                rows.append([seat, "award", name_of[x[4]], money(x[1], x[6]), None, None,
-                             label, None, x[6]])
+                awards += 1
+                append((hid, len(rows), None, tid, "award", seat, name_of[x[4]], money(x[1], x[6]),
+                        None, None, label, None, f"{src}{x[6]}", x[6]))
                 continue
-            if kind == "c":
-                last = x[4]
+            else:
                 t = x[1]
-                if t in ("SHOWN", "MUCKED") and not any(
+                if (t == "SHOWN" or t == "MUCKED") and not any(
                         y[0] == "e" and y[1] == ("SHOW" if t == "SHOWN" else "MUCK")
                         and y[3] == x[3] for y in items):
                     p = x[3]
                     if p is None or p not in name_of:
                         raise _Back
-                    rows.append([seat_of[name_of[p]], "show" if t == "SHOWN" else "muck",
-                                 name_of[p], None, None,
-                                 " ".join(m._cards(x[2], f"line {x[4]}")), None, None, x[4]])
+                    append((hid, len(rows), None, tid, "show" if t == "SHOWN" else "muck",
+                            seat_of[name_of[p]], name_of[p], None, None,
+                            " ".join(cards_of(x[2], f"line {x[4]}")), None, None, f"{src}{x[4]}",
+                            x[4]))
                 continue
-            _, t, _, p, amount, e_line = x
-            last = e_line
-            if t in m._NOTES:  # (a note on someone not seated names no one)
+            if t in notes:  # (a note on someone not seated names no one)
                 if p in name_of:
-                    rows.append([seat_of[name_of[p]], "annotation", name_of[p], None, None,
-                                 None, m._NOTES[t], None, e_line])
+                    append((hid, len(rows), None, tid, "annotation", seat_of[name_of[p]],
+                            name_of[p], None, None, None, notes[t], None, f"{src}{e_line}", e_line))
                 else:
-                    rows.append([None, "annotation", None, None, None, None, m._NOTES[t],
-                                 None, e_line])
+                    append((hid, len(rows), None, tid, "annotation", None, None, None, None, None,
+                            notes[t], None, f"{src}{e_line}", e_line))
                 continue
             if p not in name_of:
                 raise _Back
             name = name_of[p]
             seat = seat_of[name]
             if t in _POSTS:
-                amt = money(amount, e_line)
+                amt = known_amounts.get(amount) if amount is not None else None
+                if amt is None:
+                    amt = money(amount, e_line)
                 detail = _POSTS[t]
                 total = None
                 if t == "BIG_BLIND":
@@ -452,36 +527,38 @@ def _play(rows: list[list[Any]], ga: dict[str, str],
                 if t != "ANTE":
                     total = bets.get(seat, 0) + amt
                     bets[seat] = total
-                rows.append([seat, "post", name, amt, total, None, detail, None, e_line])
-            elif t == "FOLD" or t == "CHECK":
-                rows.append([seat, t.lower(), name, None, None, None, None, None, e_line])
+                append((hid, len(rows), None, tid, "post", seat, name, amt, total, None, detail,
+                        None, f"{src}{e_line}", e_line))
             elif t in ("SHOW", "MUCK") and is_stud and street < 7 and any(
                     streets[index + 1:]):
                 # an all-in showdown before the last street: shown once every card is dealt
                 pending.append((e_line, t, p, shown.get(p)))
             elif t == "SHOW":
                 c = shown.get(p)
-                shows = " ".join(m._cards(c[2], f"line {c[4]}")) if (
+                shows = " ".join(cards_of(c[2], f"line {c[4]}")) if (
                     c is not None and c[1] == "SHOWN") else None
-                rows.append([seat, "show", name, None, None,
-                             shows or held.get(seat) or "?? ??", None, None, e_line])
+                append((hid, len(rows), None, tid, "show", seat, name, None, None,
+                        shows or held.get(seat) or "?? ??", None, None, f"{src}{e_line}", e_line))
             elif t == "MUCK":
                 c = shown.get(p)
-                mucks = " ".join(m._cards(c[2], f"line {c[4]}")) if c is not None else None
-                rows.append([seat, "muck", name, None, None, mucks, None, None, e_line])
+                mucks = " ".join(cards_of(c[2], f"line {c[4]}")) if c is not None else None
+                append((hid, len(rows), None, tid, "muck", seat, name, None, None, mucks, None,
+                        None, f"{src}{e_line}", e_line))
             elif t == "ALL_IN" and amount is None:
-                rows.append([seat, "annotation", name, None, None, None, "all_in", None,
-                             e_line])
+                append((hid, len(rows), None, tid, "annotation", seat, name, None, None, None,
+                        "all_in", None, f"{src}{e_line}", e_line))
             else:
-                amt = money(amount, e_line)
+                amt = known_amounts.get(amount) if amount is not None else None
+                if amt is None:
+                    amt = money(amount, e_line)
                 before = bets.get(seat, 0)
-                if t in ("RAISE", "COMPLETE") and raise_to:
+                if (t == "RAISE" or t == "COMPLETE") and raise_to:
                     added = amt - before
                     if added < 0:
                         raise _Back
                 else:
                     added = amt
-                act = t.lower()
+                act = _ACTS[t]
                 if t == "ALL_IN":
                     top = max(bets.values(), default=0)
                     act = "bet" if top == 0 else ("call" if before + added <= top else "raise")
@@ -489,28 +566,29 @@ def _play(rows: list[list[Any]], ga: dict[str, str],
                 left[seat] = stack - added
                 total = before + added
                 bets[seat] = total
-                rows.append([seat, act, name, added, total, None,
-                             "all_in" if t == "ALL_IN" or (added > 0 and added == stack)
-                             else None, None, e_line])
-    rows.append([None, "hand_ended", None, None, None, None, None, None, last])
+                append((hid, len(rows), None, tid, act, seat, name, added, total, None,
+                        "all_in" if t == "ALL_IN" or (added > 0 and added == stack) else None, None,
+                        f"{src}{e_line}", e_line))
+    rows.append((hid, len(rows), None, tid, "hand_ended", None, None, None, None, None, None, None,
+                 f"{src}{last}", last))
+    return awards
 
 
-def _settled(rows: list[list[Any]], hand_id: str, ts: Any, table_id: str, source: str,
-             head: str) -> list[tuple[Any, ...]]:
-    """The rows as `EventColumns` rows, the awards after the play grouped by pot and the
-    hand's end last (`SiteHand.settle_awards_last`)."""
-    play: list[list[Any]] = []
-    pots: dict[str, list[list[Any]]] = {}
-    for r in rows[:-1]:
-        if r[1] == "award":
-            pots.setdefault(pot_of(r[6]), []).append(r)
+def _settled(rows: list[tuple[Any, ...]], awards: int) -> list[tuple[Any, ...]]:
+    """The rows with the awards after the play grouped by pot and the hand's end last
+    (`SiteHand.settle_awards_last`), seq renumbered when they moved; the play writes them so
+    (its last awards, one pot after the other) but for an award paid before the end."""
+    paid = rows[len(rows) - 1 - awards:-1]
+    if all(r[4] == "award" for r in paid):
+        pots = [pot_of(r[10]) for r in paid]
+        if all(pots[k] == pots[k - 1] or pots[k] not in pots[:k] for k in range(1, len(pots))):
+            return rows
+    play: list[tuple[Any, ...]] = []
+    by_pot: dict[str, list[tuple[Any, ...]]] = {}
+    for r in rows[1:-1]:
+        if r[4] == "award":
+            by_pot.setdefault(pot_of(r[10]), []).append(r)
         else:
             play.append(r)
-    ordered = play + [r for paid in pots.values() for r in paid] + [rows[-1]]
-    out = [(hand_id, 0, ts, table_id, "hand_started", None, None, None, None, None,
-            "rake=implicit", rows[0][7], head, rows[0][8])]
-    out += [(hand_id, seq, None, table_id, kind, seat, player, amount, total, cards, detail,
-             None, f"{source}{n}", n)
-            for seq, (seat, kind, player, amount, total, cards, detail, _, n)
-            in enumerate(ordered[1:], 1)]
-    return out
+    ordered = [rows[0], *play, *(r for group in by_pot.values() for r in group), rows[-1]]
+    return [r if r[1] == seq else (*r[:1], seq, *r[2:]) for seq, r in enumerate(ordered)]

@@ -148,6 +148,30 @@ def test_a_cancelled_game_is_imported_and_marked() -> None:
     assert "cancelled=true" in hands["merge:31691047-143"][0]["detail"].split(";")
 
 
+@pytest.mark.parametrize("fast", [True, False])
+def test_a_description_names_the_game_of_the_hands_after_it(tmp_path: Path, fast: bool) -> None:
+    # NLHE-USD-STT-201202.exported.txt: a heads-up tournament hand ("Holdem Tournament",
+    # "No Limit"), then a cash table's description ("Holdem", "No Limit ($0.25/$0.50)") and
+    # its hand. The description after a hand is not that hand's: the tournament hand stays a
+    # tournament's (chips), the cash hand is in dollars.
+    text = (SITES / "merge-raise-to.txt").read_text(encoding="utf-8")
+    first, hand = text.split("\n", 1)
+    assert first == '<description type="Holdem" stakes="No Limit ($1/$2)"/>'
+    path = tmp_path / "two.txt"
+    path.write_text('<description type="Holdem Tournament" stakes="No Limit"/>\n' + hand
+                    + '<description type="Omaha" stakes="Pot Limit ($0.25/$0.50)"/>\n'
+                    + hand.replace('id="71748131-1802"', 'id="71748131-1803"'),
+                    encoding="utf-8")
+    hands, rejected, _ = read(MergeImporter(fast=fast), path)
+    assert rejected == []
+    games = {h: rows[0]["game"] for h, rows in hands.items()}
+    tour, cash = games["merge:71748131-1802"], games["merge:71748131-1803"]
+    assert (tour["tournament"], tour["currency"], tour["structure"]) == (True, "CHIPS",
+                                                                         "no_limit")
+    assert (cash["tournament"], cash["currency"], cash["structure"]) == (False, "USD",
+                                                                         "pot_limit")
+
+
 def test_xml_that_is_not_well_formed_quarantines_that_hand_only(tmp_path: Path) -> None:
     text = (SITES / "merge-raise-added.txt").read_text()
     broken = text.replace("</round>", "</rounds>", 1)
