@@ -161,20 +161,21 @@ def _rows(lines: Lines, first: np.ndarray, last: np.ndarray, prefix: str) -> Ker
                          last, use, mpu, count, size, rows, cbuf, per, ok, row0, used)
     if not count_rows:
         return KernelRows(_SCHEMA.empty_table(), np.empty(0, np.int64), ok, row0)
-    return KernelRows(_table(k, t, raw, cbuf[:int(used[0])], rows[:, :count_rows], heads, per,
-                             ok, row0, prefix), rows[10, :count_rows].copy(), ok, row0)
+    return KernelRows(_table(k, t, lines.data, cbuf[:int(used[0])], rows[:, :count_rows],
+                             heads, per, ok, row0, prefix), rows[10, :count_rows].copy(), ok,
+                      row0)
 
 
 class _Extras:
     """The texts the string columns take beside the file's bytes (appended after them, the
-    constant ones first: `_constant`): each `put` gives its span in the joined buffer."""
+    constant ones first: `_constant`, from `base`): each `put` gives its span in the joined
+    buffer."""
 
     def __init__(self, size: int) -> None:
-        const, spans = _constant()
-        self.size = size
-        self.out = bytearray(const)
+        self.base = size
+        self.size = size + len(_constant()[0])
+        self.out = bytearray()
         self.spans: dict[str, tuple[int, int]] = {}
-        self.const = {name: value + size for name, value in spans.items()}
 
     def put(self, text: str) -> tuple[int, int]:
         span = self.spans.get(text)
@@ -186,9 +187,9 @@ class _Extras:
 
 
 @cache
-def _constant() -> tuple[bytes, dict[str, np.ndarray]]:
-    """The texts every file's columns take (kinds, details, `total_pot=`) and their spans
-    from the start of the block."""
+def _constant() -> tuple[np.ndarray, dict[str, Any]]:
+    """The texts every file's columns take (kinds, details, `total_pot=`, `note: `) and
+    their spans from the start of the block."""
     from audit.importers.winning_kernel import DETAILS, KINDS
 
     out = bytearray()
@@ -200,28 +201,44 @@ def _constant() -> tuple[bytes, dict[str, np.ndarray]]:
 
     spans = {"kinds": np.array([put(v) for v in KINDS], np.int64).T.copy(),
              "details": np.array([put(v) for v in DETAILS], np.int64).T.copy(),
-             "total": np.array(put("total_pot="), np.int64),
-             "note": np.array(put("note: "), np.int64)}
-    return bytes(out), spans
+             "total": put("total_pot="), "note": put("note: ")}
+    return np.frombuffer(bytes(out), np.uint8), spans
 
 
-def _table(k: Any, t: Any, raw: bytes, cards: np.ndarray, rows: np.ndarray, heads: list[Any],
-           per: np.ndarray, ok: np.ndarray, row0: np.ndarray, prefix: str) -> pa.Table:
-    """The Arrow table of the kernel's rows."""
+@cache
+def _kernel_names() -> tuple[Any, ...]:
+    """`winning_kernel`'s row names, imported once (the module is numba's)."""
     from audit.importers.winning_kernel import INT8S, INTS, NULL, VALID
+
+    return INT8S, INTS, NULL, VALID
+
+
+_NO_SPAN = (-1, -1)
+
+
+def _table(k: Any, t: Any, text: np.ndarray, cards: np.ndarray, rows: np.ndarray,
+           heads: list[Any], per: np.ndarray, ok: np.ndarray, row0: np.ndarray, prefix: str
+           ) -> pa.Table:
+    """The Arrow table of the kernel's rows (`text`: the file's bytes)."""
+    INT8S, INTS, NULL, VALID = _kernel_names()  # noqa: N806 - the kernel's constants
 
     count = rows.shape[1]
     n = len(heads)
-    extras = _Extras(len(raw) + len(cards))
+    extras = _Extras(len(text) + len(cards))
     put = extras.put
     # per hand: the spans of hand_id, table_id, the source note, variant, structure, currency
-    # (lo -1: null), and the game's numbers (`_NUMBERS`)
+    # (lo -1: null), and the game's numbers (`_NUMBERS`), gathered for the hands read and
+    # written into their columns at once
     spans = np.full((12, n), -1, np.int64)
     numbers = np.zeros((len(_NUMBERS), n), np.int64)
     known = np.zeros((len(_NUMBERS), n), np.bool_)
     button, bb, sb, straddle, ante = (per[f].tolist() for f in range(5))
     bring_in = per[7].tolist()
-    for h in np.flatnonzero(ok).tolist():
+    read = np.flatnonzero(ok).tolist()
+    hand_spans: list[tuple[int, ...]] = []
+    hand_numbers: list[tuple[int, ...]] = []
+    hand_known: list[tuple[bool, ...]] = []
+    for h in read:
         hand_id, micros, (variant, desc, tournament, mpu, low, high) = heads[h]
         note = _NOTE if desc else _NOTE + _NO_TABLE
         stud = variant in _STUD
@@ -242,22 +259,24 @@ def _table(k: Any, t: Any, raw: bytes, cards: np.ndarray, rows: np.ndarray, head
             note += (f";structure={structure.replace('_', ' ')} (the big blind is the higher "
                      "stake)")
             blinds = (low, high, 0, 0)
-        spans[0:2, h] = put(hand_id)
-        if desc:
-            spans[2:4, h] = put(desc)
-        spans[4:6, h] = put(note)
-        spans[6:8, h] = put(variant)
-        spans[8:10, h] = put(structure)
-        spans[10:12, h] = put("CHIPS" if tournament else "USD")
-        numbers[:, h] = (micros, *blinds, ante[h], straddle[h], button[h], mpu, tournament,
-                         bring_in[h])
-        known[:, h] = (True, not stud, not stud, fixed_limit, fixed_limit, True,
-                       straddle[h] != NULL, not stud, True, True, stud or posted_bring_in)
-    const = extras.const
-    fixed_spans = np.array([*put(prefix), *const["total"].tolist(), *const["note"].tolist()],
-                           np.int64)
-    kinds, details = const["kinds"], const["details"]
-    data = np.frombuffer(bytearray(raw) + cards.tobytes() + extras.out, dtype=np.uint8)
+        hand_spans.append((*put(hand_id), *(put(desc) if desc else _NO_SPAN), *put(note),
+                           *put(variant), *put(structure),
+                           *put("CHIPS" if tournament else "USD")))
+        hand_numbers.append((micros, *blinds, ante[h], straddle[h], button[h], mpu, tournament,
+                             bring_in[h]))
+        hand_known.append((True, not stud, not stud, fixed_limit, fixed_limit, True,
+                           straddle[h] != NULL, not stud, True, True, stud or posted_bring_in))
+    if read:
+        spans[:, read] = np.array(hand_spans, np.int64).T
+        numbers[:, read] = np.array(hand_numbers, np.int64).T
+        known[:, read] = np.array(hand_known, np.bool_).T
+    const, const_spans = _constant()
+    base = extras.base
+    total, note_lead = const_spans["total"], const_spans["note"]
+    fixed_spans = np.array([*put(prefix), total[0] + base, total[1] + base,
+                            note_lead[0] + base, note_lead[1] + base], np.int64)
+    kinds, details = const_spans["kinds"] + base, const_spans["details"] + base
+    data = np.concatenate((text, cards, const, np.frombuffer(extras.out, np.uint8)))
     spec = np.empty((7, 10, count), np.int64)
     ints = np.zeros((len(INTS), count), np.int64)
     int8s = np.zeros((len(INT8S), count), np.int8)
