@@ -1291,13 +1291,8 @@ def _map_winning(block: list[tuple[int, str]], file_name: str) -> SiteHand:
 
 # A file of fewer hands than this is read by the Python fast path and line parser alone. Every
 # file of the older format goes to the compiled pass: since its table is one IPC message a
-# one-hand file costs it ~0.2 ms against the fast path's ~0.3 ms. A file of a few hands with an
-# unnamed player (`Player  has ...`) does not: the kernel leaves his hands to the fast path or
-# the line parser, the compiled pass a cost (two such hands: ~0.58 ms through it, ~0.42 ms
-# without).
+# one-hand file costs it ~0.2 ms against the fast path's ~0.3 ms.
 COMPILED_MIN_HANDS = 1
-_FEW_HANDS = 4
-_UNNAMED = b"\nPlayer  "
 
 
 class WinningImporter(SiteTextImporter):
@@ -1358,7 +1353,7 @@ def _kernel_text(path: Path, min_hands: int) -> bytes | None:
     if raw is None or not _KERNEL_FILE.match(raw, 0, 2048):
         return None
     hands = raw.count(b"Game started at: ")
-    if hands < min_hands or (hands < _FEW_HANDS and _UNNAMED in raw):
+    if hands < min_hands:
         return None  # not worth it (`COMPILED_MIN_HANDS`)
     return raw
 

@@ -153,7 +153,7 @@ def _rows(lines: Lines, first: np.ndarray, last: np.ndarray, prefix: str) -> Ker
     n_lines = int((last - first).sum())
     rows = np.empty((11, 2 * n_lines + 24 * n + 64), np.int64)
     cbuf = np.empty(2 * size + 16 * 16 * n + 64, np.uint8)
-    per = np.zeros((8, n), np.int64)
+    per = np.zeros((10, n), np.int64)
     ok = np.zeros(n, np.bool_)
     row0 = np.zeros(n + 1, np.int64)
     used = np.zeros(1, np.int64)
@@ -234,6 +234,7 @@ def _table(k: Any, t: Any, text: np.ndarray, cards: np.ndarray, rows: np.ndarray
     known = np.zeros((len(_NUMBERS), n), np.bool_)
     button, bb, sb, straddle, ante = (per[f].tolist() for f in range(5))
     bring_in = per[7].tolist()
+    unnamed_lo, unnamed_hi = per[8].tolist(), per[9].tolist()
     read = np.flatnonzero(ok).tolist()
     hand_spans: list[tuple[int, ...]] = []
     hand_numbers: list[tuple[int, ...]] = []
@@ -241,6 +242,11 @@ def _table(k: Any, t: Any, text: np.ndarray, cards: np.ndarray, rows: np.ndarray
     for h in read:
         hand_id, micros, (variant, desc, tournament, mpu, low, high) = heads[h]
         note = _NOTE if desc else _NOTE + _NO_TABLE
+        late = ""  # the notes `_Old.map` adds once the hand is read, in its order
+        if unnamed_lo[h] >= 0:
+            name = text[unnamed_lo[h]:unnamed_hi[h]].tobytes().decode()
+            late = (f";player=the unnamed player is {name!r}, the one seated player the hand "
+                    "never names")
         stud = variant in _STUD
         fixed_limit = stud or (bb[h] != NULL and bb[h] == low and high == 2 * low)
         posted_bring_in = bring_in[h] != NULL
@@ -249,7 +255,7 @@ def _table(k: Any, t: Any, text: np.ndarray, cards: np.ndarray, rows: np.ndarray
             blinds = (0, 0, low, high)
             if not posted_bring_in:
                 bring_in[h] = low // 2
-                note += _BRING_IN
+                late += _BRING_IN
         elif fixed_limit:
             structure = "fixed_limit"
             note += _FIXED
@@ -259,6 +265,7 @@ def _table(k: Any, t: Any, text: np.ndarray, cards: np.ndarray, rows: np.ndarray
             note += (f";structure={structure.replace('_', ' ')} (the big blind is the higher "
                      "stake)")
             blinds = (low, high, 0, 0)
+        note += late
         hand_spans.append((*put(hand_id), *(put(desc) if desc else _NO_SPAN), *put(note),
                            *put(variant), *put(structure),
                            *put("CHIPS" if tournament else "USD")))
