@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import datetime as dt
 from functools import cache
+from itertools import accumulate
 from typing import Any
 
 import numpy as np
@@ -142,15 +143,16 @@ def _rows(lines: Lines, first: np.ndarray, last: np.ndarray, prefix: str) -> Ker
     raw = lines.data.tobytes()
     n = len(first)
     heads, body = _heads(raw, lines, first, last)
+    units, counts = [1] * n, [2] * n
+    for h, head in enumerate(heads):
+        if head is not None:
+            variant, _, _, units[h], _, _ = head[2]
+            counts[h] = 0 if variant in _STUD else HOLE_COUNT.get(variant, 2)
     use = np.array([x is not None for x in heads], np.bool_)
-    mpu = np.ones(n, np.int64)
-    count = np.full(n, 2, np.int64)
-    for h in np.flatnonzero(use).tolist():
-        variant, _, _, unit, _, _ = heads[h][2]
-        mpu[h] = unit
-        count[h] = 0 if variant in _STUD else HOLE_COUNT.get(variant, 2)
+    mpu = np.array(units, np.int64)
+    count = np.array(counts, np.int64)
     size = len(raw)
-    n_lines = int((last - first).sum())
+    n_lines = len(lines.begin)  # at least the hands' lines
     rows = np.empty((11, 2 * n_lines + 24 * n + 64), np.int64)
     cbuf = np.empty(2 * size + 16 * 16 * n + 64, np.uint8)
     per = np.zeros((10, n), np.int64)
@@ -228,13 +230,8 @@ def _table(k: Any, t: Any, text: np.ndarray, cards: np.ndarray, rows: np.ndarray
     put = extras.put
     # per hand: the spans of hand_id, table_id, the source note, variant, structure, currency
     # (lo -1: null), and the game's numbers (`_NUMBERS`), gathered for the hands read and
-    # written into their columns at once
-    spans = np.full((12, n), -1, np.int64)
-    numbers = np.zeros((len(_NUMBERS), n), np.int64)
-    known = np.zeros((len(_NUMBERS), n), np.bool_)
-    button, bb, sb, straddle, ante = (per[f].tolist() for f in range(5))
-    bring_in = per[7].tolist()
-    unnamed_lo, unnamed_hi = per[8].tolist(), per[9].tolist()
+    # made columns at once (`_spread` over all hands when the kernel left some)
+    button, bb, sb, straddle, ante, _, _, bring_in, unnamed_lo, unnamed_hi = per.tolist()
     read = np.flatnonzero(ok).tolist()
     hand_spans: list[tuple[int, ...]] = []
     hand_numbers: list[tuple[int, ...]] = []
@@ -262,8 +259,7 @@ def _table(k: Any, t: Any, text: np.ndarray, cards: np.ndarray, rows: np.ndarray
             blinds = (sb[h] if sb[h] != NULL else low // 2, low, low, high)
         else:
             structure = "pot_limit" if variant.startswith("omaha") else "no_limit"
-            note += (f";structure={structure.replace('_', ' ')} (the big blind is the higher "
-                     "stake)")
+            note += _HIGHER[structure]
             blinds = (low, high, 0, 0)
         note += late
         hand_spans.append((*put(hand_id), *(put(desc) if desc else _NO_SPAN), *put(note),
@@ -273,10 +269,14 @@ def _table(k: Any, t: Any, text: np.ndarray, cards: np.ndarray, rows: np.ndarray
                              bring_in[h]))
         hand_known.append((True, not stud, not stud, fixed_limit, fixed_limit, True,
                            straddle[h] != NULL, not stud, True, True, stud or posted_bring_in))
-    if read:
-        spans[:, read] = np.array(hand_spans, np.int64).T
-        numbers[:, read] = np.array(hand_numbers, np.int64).T
-        known[:, read] = np.array(hand_known, np.bool_).T
+    # by field, hand after hand (C order, as the kernel is compiled for)
+    spans = np.array(list(zip(*hand_spans, strict=True)), np.int64).reshape(12, len(read))
+    numbers = np.array(list(zip(*hand_numbers, strict=True)), np.int64).reshape(
+        len(_NUMBERS), len(read))
+    known = np.array(list(zip(*hand_known, strict=True)), np.bool_).reshape(
+        len(_NUMBERS), len(read))
+    if len(read) < n:  # the hands not read: no spans, no numbers
+        spans, numbers, known = _spread(read, n, spans, numbers, known)
     const, const_spans = _constant()
     base = extras.base
     total, note_lead = const_spans["total"], const_spans["note"]
@@ -294,12 +294,27 @@ def _table(k: Any, t: Any, text: np.ndarray, cards: np.ndarray, rows: np.ndarray
     lo1, hi1, lo2, hi2, num, lo3, hi3 = spec
     offsets = np.empty((10, count + 1), np.int32)
     t.text_sizes(lo1, hi1, lo2, hi2, num, lo3, hi3, NULL, offsets)
-    starts = np.zeros(11, np.int64)
-    np.cumsum(offsets[:, -1], out=starts[1:])
+    starts = np.array([0, *accumulate(offsets[:, -1].tolist())], np.int64)
     message, at, out = _LAYOUT.message(count, int(starts[-1]))
     t.text_fill(data, lo1, hi1, lo2, hi2, num, lo3, hi3, NULL, offsets, out, starts)
     return _LAYOUT.table(message, at, count, out, ints, seq.reshape(1, count), int8s,
                          valid[:24], valid[24:], offsets, starts)
+
+
+def _spread(read: list[int], n: int, spans: np.ndarray, numbers: np.ndarray,
+            known: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The per-hand columns of the hands `read` as columns of all `n` hands (spans -1, numbers
+    0 and not known for the others)."""
+    all_spans = np.full((12, n), -1, np.int64)
+    all_numbers = np.zeros((len(_NUMBERS), n), np.int64)
+    all_known = np.zeros((len(_NUMBERS), n), np.bool_)
+    if read:
+        all_spans[:, read], all_numbers[:, read], all_known[:, read] = spans, numbers, known
+    return all_spans, all_numbers, all_known
+
+
+_HIGHER = {s: f";structure={s.replace('_', ' ')} (the big blind is the higher stake)"
+           for s in ("pot_limit", "no_limit")}
 
 
 # the game's numbers by hand, on its first row: the clock (µs since 1970), the blinds, the bets
