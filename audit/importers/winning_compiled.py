@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import datetime as dt
 from functools import cache
-from itertools import accumulate
 from typing import Any
 
 import numpy as np
@@ -289,12 +288,11 @@ def _table(k: Any, t: Any, text: np.ndarray, cards: np.ndarray, rows: np.ndarray
     int8s = np.zeros((len(INT8S), count), np.int8)
     seq = np.empty(count, np.int32)
     valid = np.empty((len(VALID), count), np.bool_)
-    k.columns(rows, count, row0, ok, spans, numbers, known, kinds, details, fixed_spans,
-              per[5], spec, ints, int8s, seq, valid)
-    lo1, hi1, lo2, hi2, num, lo3, hi3 = spec
     offsets = np.empty((10, count + 1), np.int32)
-    t.text_sizes(lo1, hi1, lo2, hi2, num, lo3, hi3, NULL, offsets)
-    starts = np.array([0, *accumulate(offsets[:, -1].tolist())], np.int64)
+    starts = np.empty(11, np.int64)
+    k.sized_columns(rows, count, row0, ok, spans, numbers, known, kinds, details, fixed_spans,
+                    per[5], spec, ints, int8s, seq, valid, offsets, starts)
+    lo1, hi1, lo2, hi2, num, lo3, hi3 = spec
     message, at, out = _LAYOUT.message(count, int(starts[-1]))
     t.text_fill(data, lo1, hi1, lo2, hi2, num, lo3, hi3, NULL, offsets, out, starts)
     return _LAYOUT.table(message, at, count, out, ints, seq.reshape(1, count), int8s,

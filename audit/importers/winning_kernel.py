@@ -29,7 +29,7 @@ import numpy as np
 from numba import njit
 
 from audit.importers.pokerstars.kernel import _at, _b, _digit, _find, _is
-from audit.importers.textkernel import plain_amount, same
+from audit.importers.textkernel import plain_amount, same, text_sizes
 
 NULL = np.iinfo(np.int64).min
 MAX_SEATS = 16
@@ -1079,6 +1079,22 @@ def hands(data, begin, lo, hi, odd, first, body, last, use, mpu, count, base, ro
     row0[len(first)] = r
     used[0] = cpos
     return r
+
+
+@njit(cache=True, nogil=True)
+def sized_columns(rows, count, row0, ok, spans, numbers, known, kinds, details, fixed_spans,
+                  pot, spec, ints, int8s, seq, valid, offsets, starts):
+    """`columns`, then the string columns' offsets (`textkernel.text_sizes`) and each one's
+    start in the joined strings (starts[c]; starts[-1] their size): one call, not three
+    steps."""
+    columns(rows, count, row0, ok, spans, numbers, known, kinds, details, fixed_spans, pot,
+            spec, ints, int8s, seq, valid)
+    text_sizes(spec[0], spec[1], spec[2], spec[3], spec[4], spec[5], spec[6], NULL, offsets)
+    starts[0] = 0
+    last = offsets.shape[1] - 1
+    for c in range(offsets.shape[0]):
+        starts[c + 1] = starts[c] + offsets[c, last]
+    return ok
 
 
 # the per-row columns `columns` fills: int64 values, their validity (after the string
