@@ -55,11 +55,12 @@ CARDS ***`, `Dealt to P [..]`, `raises $x to $y`, `calls $x`, `bets $x`, `and is
 `Total pot x[ | Rake y][ | JP Fee z]`, `Board [..]`, `Seat N: ... won x` (award main when the
 body collected nothing).
 
-**Fast path** (`_fast_old`): the older format's hands whose players are named by one word, with
-no unnamed player and only the lines listed above in their places (posts, cards received,
-actions, streets, uncalled returns, notes, the summary's pot and results), are read straight
-into event columns (`columns.EventColumns`); every other hand (an unnamed player, an
-unseated name, a line out of place, the newer format) is left to the line parser (`_Old`,
+**Fast path** (`_fast_old`): the older format's hands whose players are named by one word (an
+unnamed player as the line parser names and seats him, his name read into his lines:
+`_named_unnamed`) and with only the lines listed above in their places (posts, cards
+received, actions, streets, uncalled returns, notes, the summary's pot and results), are read
+straight into event columns (`columns.EventColumns`); every other hand (an unseated name, a
+line out of place, the newer format) is left to the line parser (`_Old`,
 `_New`), which stays the single source of truth: the fast path makes exactly the events the
 line parser makes of the hands it takes (tests/importers/test_site_fast_paths.py).
 
@@ -826,6 +827,66 @@ def _plain_split(text: str, seat_of: dict[str, int]) -> tuple[str, str] | None:
     return (name, text[end:].lstrip(" ")) if name in seat_of else None
 
 
+# the seat the log does not list for an unnamed player nobody seated can be: (its line, seat
+# number, stack or None when unknown, its source note)
+_AddedSeat = tuple[int, int, int | None, str]
+_UNNAMED_NAME = "(unnamed)"
+_LAST_AMOUNT = re.compile(rf"\((?P<a>{_NUM})\)$")
+_UNNAMED_ALLIN = re.compile(rf"^Player  allin \({_NUM}\)$")
+
+
+def _named_unnamed(rest: list[tuple[int, str]], seat_of: dict[str, int], button: int | None,
+                   money: Any) -> tuple[str, list[tuple[int, str]], _AddedSeat | None] | None:
+    """As `_Old._unknown_player` finds the player the log leaves unnamed: (his name, the
+    lines with his name written in, the seat the line parser adds for him or None). He is the
+    one seated player the hand never names, or else `(unnamed)` in the button's seat when it
+    is free (else the first free one), his stack his chips when he went all-in. Each
+    `Player  `/`*Player  ` line and each `Uncalled bet (x) returned to` with no name then
+    reads as the line parser reads it with his name. None when no seat is free for him, or a
+    line after the gap starts with a further space (the line parser keeps that space)."""
+    named = set()
+    for _, t in rest:
+        body = t[8:] if t.startswith("*Player ") else t[7:] if t.startswith("Player ") \
+            else t.rpartition(" returned to ")[2] if t.startswith("Uncalled bet") else None
+        if body:  # `_plain_split`'s name: the first word, up to a colon
+            named.add(body.partition(" ")[0].partition(":")[0])
+    silent = [p for p in seat_of if p not in named]
+    added: _AddedSeat | None = None
+    if len(silent) == 1:
+        who = silent[0]
+    else:
+        taken = set(seat_of.values())
+        free = [q for q in range(1, 11) if q not in taken]
+        if not free or _UNNAMED_NAME in seat_of:
+            return None
+        who = _UNNAMED_NAME
+        seat = button if button in free else free[0]
+        stack = None
+        put = 0
+        for n, t in rest:
+            if t.startswith("Player  "):
+                if (m := _LAST_AMOUNT.search(t)):
+                    put += money(m.group("a"), n)
+                if _UNNAMED_ALLIN.match(t):
+                    stack = put
+        added = (rest[0][0], seat, stack,
+                 ";seat=the log names neither this player nor his seat: the "
+                 f"{'button' if seat == button else 'first free'} seat; stack="
+                 + ("his chips when he went all-in" if stack is not None else "unknown"))
+    out = []
+    for n, t in rest:
+        if t.startswith(("Player  ", "*Player  ")):
+            star = t[0] == "*"
+            after = t[9:] if star else t[8:]
+            if after.startswith(" "):
+                return None
+            t = f"{'*' if star else ''}Player {who} {after}"
+        elif t.startswith("Uncalled bet") and _UNNAMED_RETURN.match(t):
+            t = f"{t.rstrip(' ')} {who}"
+        out.append((n, t))
+    return who, out, added
+
+
 def _old_game(g: re.Match[str]) -> tuple[str | None, str, bool, int]:
     """What a `Game ID:` line (`_GAME_ID`) says of the game as the fast paths read it: the
     variant (None: a game the reader does not know), the table description, whether it is a
@@ -839,8 +900,9 @@ def _old_game(g: re.Match[str]) -> tuple[str | None, str, bool, int]:
 def _fast_old(block: list[tuple[int, str]], file_name: str,  # noqa: C901, PLR0911, PLR0912, PLR0915
               cols: EventColumns) -> bool:
     """The hand of `block` (older format) added to `cols` as `_Old.map` maps it, when it is a
-    hand of the common lines (every player named by one word, no unnamed player, no line
-    out of place); False for any other hand, which the line parser then reads."""
+    hand of the common lines (every player named by one word, an unnamed player as the line
+    parser names him, no line out of place); False for any other hand, which the line parser
+    then reads."""
     lines = [(n, t) for n, t in block
              if t and not t.isspace() and ("\ufffd" not in t or t.strip() != "\ufffd")]
     if len(lines) < 2:
@@ -891,8 +953,20 @@ def _fast_old(block: list[tuple[int, str]], file_name: str,  # noqa: C901, PLR09
     if not seats or (button is None and not is_stud) or _SUMMARY not in texts:
         return False
     joined = "\n".join(texts)
-    if _UNNAMED_LINES.search(joined):
-        return False  # an unnamed player: the line parser works out who
+    unnamed = None
+    extra_seat: _AddedSeat | None = None
+    if _UNNAMED_LINES.search(joined):  # an unnamed player: his name read into his lines
+        named = _named_unnamed(rest, seat_of, button, money)
+        if named is None:
+            return False  # no seat for him, or a line read otherwise: the line parser's
+        unnamed, rest, extra_seat = named
+        if extra_seat is not None:
+            seat_of[unnamed] = extra_seat[1]
+            seats.append((extra_seat[0], extra_seat[1], unnamed, extra_seat[2] or 0))
+        texts = [t for _, t in rest]
+        joined = "\n".join(texts)
+        if _UNNAMED_LINES.search(joined):
+            return False
     bb_post = None
     if (bp := _BIG_BLIND_LINES.search(joined)):
         at = joined.count("\n", 0, bp.start())
@@ -929,6 +1003,11 @@ def _fast_old(block: list[tuple[int, str]], file_name: str,  # noqa: C901, PLR09
                 playing.add(sp[0])
         elif (u := _UNCALLED.match(t)):
             playing.add(u.group("who").strip())
+    if unnamed is not None:  # as `_Old._sitting_out`: the unnamed player plays
+        playing.add(unnamed)
+        if extra_seat is None:
+            note += (f";player=the unnamed player is {unnamed!r}, the one seated player the "
+                     "hand never names")
 
     prefix = f"winning:{file_name}:"
     # the hand's rows before money_last orders them: kind, seat, player, amount, total, cards,
@@ -944,6 +1023,9 @@ def _fast_old(block: list[tuple[int, str]], file_name: str,  # noqa: C901, PLR09
             sitting_out.add(seat)
         out.append(["seat", seat, name, stack, None, None, "sitting_out" if idle else None,
                     f"{prefix}{n}", n])
+    if extra_seat is not None:  # the seat the line parser adds for the unnamed player
+        out[-1][3] = extra_seat[2]
+        out[-1][7] += extra_seat[3]
     rnd: dict[int, int] = {}
     hole: dict[int, str] = {}
     name_at = {q: p for p, q in seat_of.items()}
@@ -1160,6 +1242,13 @@ def _fast_old(block: list[tuple[int, str]], file_name: str,  # noqa: C901, PLR09
     for at, who, amount in results:
         out.append(["award", seat_of[who], who, amount, None, None, "main", f"{prefix}{at}",
                     at])
+    if unnamed is not None and unnamed not in {w for _, w, _ in results}:
+        raked = sum(r[3] for r in out if r[0] == "rake")
+        unpaid = total_pot - raked - sum(c for _, _, c in results)
+        if unpaid > 0:  # as `_Old.map`: he takes what the summary leaves of the pot
+            out.append(["award", seat_of[unnamed], unnamed, unpaid, None, None, "main",
+                        f"{prefix}{last};award=the summary omits the unnamed player: the pot "
+                        "less everyone else's collections", last])
     if is_stud and "bring_in" not in game:
         game["bring_in"] = low // 2
         out[0][7] += ";bring_in=not posted, assumed half the small bet"
@@ -1202,12 +1291,26 @@ def _map_winning(block: list[tuple[int, str]], file_name: str) -> SiteHand:
 
 # A file of fewer hands than this is read by the Python fast path and line parser alone. Every
 # file of the older format goes to the compiled pass: since its table is one IPC message a
-# one-hand file costs it ~0.2 ms against the fast path's ~0.3 ms. A file of a few hands with an
-# unnamed player (`Player  has ...`) does not: its hands are the line parser's, the compiled
-# pass a cost.
+# one-hand file costs it ~0.2 ms against the fast path's ~0.3 ms. A file of a few hands one of
+# which has an unnamed player but no seated player it never names does not: the kernel leaves
+# that hand to the fast path, the compiled pass a cost (~0.32 ms against ~0.18 ms).
 COMPILED_MIN_HANDS = 1
 _FEW_HANDS = 4
-_UNNAMED = b"\nPlayer  "
+_UNNAMED = (b"\nPlayer  ", b"\n*Player  ")
+_SEAT_NAME = re.compile(rb"^Seat \d+: (\S+) \(", re.MULTILINE)
+_NAMED = re.compile(rb"^\*?Player ([^ :\r\n]+)", re.MULTILINE)
+
+
+def _unseated_unnamed(raw: bytes) -> bool:
+    """Whether a hand of `raw` has an unnamed player and not exactly one seated player its
+    player lines never name (as near as the bytes tell: the hand goes to the kernel or not,
+    it reads the same)."""
+    for hand in raw.split(b"Game started at: ")[1:]:
+        if _UNNAMED[0] in hand or _UNNAMED[1] in hand:
+            silent = set(_SEAT_NAME.findall(hand)) - set(_NAMED.findall(hand))
+            if len(silent) != 1:
+                return True
+    return False
 
 
 class WinningImporter(SiteTextImporter):
@@ -1268,7 +1371,8 @@ def _kernel_text(path: Path, min_hands: int) -> bytes | None:
     if raw is None or not _KERNEL_FILE.match(raw, 0, 2048):
         return None
     hands = raw.count(b"Game started at: ")
-    if hands < min_hands or (hands < _FEW_HANDS and _UNNAMED in raw):
+    if hands < min_hands or (hands < _FEW_HANDS and (_UNNAMED[0] in raw or _UNNAMED[1] in raw)
+                             and _unseated_unnamed(raw)):
         return None  # not worth it (`COMPILED_MIN_HANDS`)
     return raw
 

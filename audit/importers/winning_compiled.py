@@ -142,18 +142,19 @@ def _rows(lines: Lines, first: np.ndarray, last: np.ndarray, prefix: str) -> Ker
     raw = lines.data.tobytes()
     n = len(first)
     heads, body = _heads(raw, lines, first, last)
+    units, counts = [1] * n, [2] * n
+    for h, head in enumerate(heads):
+        if head is not None:
+            variant, _, _, units[h], _, _ = head[2]
+            counts[h] = 0 if variant in _STUD else HOLE_COUNT.get(variant, 2)
     use = np.array([x is not None for x in heads], np.bool_)
-    mpu = np.ones(n, np.int64)
-    count = np.full(n, 2, np.int64)
-    for h in np.flatnonzero(use).tolist():
-        variant, _, _, unit, _, _ = heads[h][2]
-        mpu[h] = unit
-        count[h] = 0 if variant in _STUD else HOLE_COUNT.get(variant, 2)
+    mpu = np.array(units, np.int64)
+    count = np.array(counts, np.int64)
     size = len(raw)
-    n_lines = int((last - first).sum())
+    n_lines = len(lines.begin)  # at least the hands' lines
     rows = np.empty((11, 2 * n_lines + 24 * n + 64), np.int64)
     cbuf = np.empty(2 * size + 16 * 16 * n + 64, np.uint8)
-    per = np.zeros((8, n), np.int64)
+    per = np.zeros((10, n), np.int64)
     ok = np.zeros(n, np.bool_)
     row0 = np.zeros(n + 1, np.int64)
     used = np.zeros(1, np.int64)
@@ -161,20 +162,21 @@ def _rows(lines: Lines, first: np.ndarray, last: np.ndarray, prefix: str) -> Ker
                          last, use, mpu, count, size, rows, cbuf, per, ok, row0, used)
     if not count_rows:
         return KernelRows(_SCHEMA.empty_table(), np.empty(0, np.int64), ok, row0)
-    return KernelRows(_table(k, t, raw, cbuf[:int(used[0])], rows[:, :count_rows], heads, per,
-                             ok, row0, prefix), rows[10, :count_rows].copy(), ok, row0)
+    return KernelRows(_table(k, t, lines.data, cbuf[:int(used[0])], rows[:, :count_rows],
+                             heads, per, ok, row0, prefix), rows[10, :count_rows].copy(), ok,
+                      row0)
 
 
 class _Extras:
     """The texts the string columns take beside the file's bytes (appended after them, the
-    constant ones first: `_constant`): each `put` gives its span in the joined buffer."""
+    constant ones first: `_constant`, from `base`): each `put` gives its span in the joined
+    buffer."""
 
     def __init__(self, size: int) -> None:
-        const, spans = _constant()
-        self.size = size
-        self.out = bytearray(const)
+        self.base = size
+        self.size = size + len(_constant()[0])
+        self.out = bytearray()
         self.spans: dict[str, tuple[int, int]] = {}
-        self.const = {name: value + size for name, value in spans.items()}
 
     def put(self, text: str) -> tuple[int, int]:
         span = self.spans.get(text)
@@ -186,9 +188,9 @@ class _Extras:
 
 
 @cache
-def _constant() -> tuple[bytes, dict[str, np.ndarray]]:
-    """The texts every file's columns take (kinds, details, `total_pot=`) and their spans
-    from the start of the block."""
+def _constant() -> tuple[np.ndarray, dict[str, Any]]:
+    """The texts every file's columns take (kinds, details, `total_pot=`, `note: `) and
+    their spans from the start of the block."""
     from audit.importers.winning_kernel import DETAILS, KINDS
 
     out = bytearray()
@@ -200,30 +202,47 @@ def _constant() -> tuple[bytes, dict[str, np.ndarray]]:
 
     spans = {"kinds": np.array([put(v) for v in KINDS], np.int64).T.copy(),
              "details": np.array([put(v) for v in DETAILS], np.int64).T.copy(),
-             "total": np.array(put("total_pot="), np.int64),
-             "note": np.array(put("note: "), np.int64)}
-    return bytes(out), spans
+             "total": put("total_pot="), "note": put("note: ")}
+    return np.frombuffer(bytes(out), np.uint8), spans
 
 
-def _table(k: Any, t: Any, raw: bytes, cards: np.ndarray, rows: np.ndarray, heads: list[Any],
-           per: np.ndarray, ok: np.ndarray, row0: np.ndarray, prefix: str) -> pa.Table:
-    """The Arrow table of the kernel's rows."""
+@cache
+def _kernel_names() -> tuple[Any, ...]:
+    """`winning_kernel`'s row names, imported once (the module is numba's)."""
     from audit.importers.winning_kernel import INT8S, INTS, NULL, VALID
+
+    return INT8S, INTS, NULL, VALID
+
+
+_NO_SPAN = (-1, -1)
+
+
+def _table(k: Any, t: Any, text: np.ndarray, cards: np.ndarray, rows: np.ndarray,
+           heads: list[Any], per: np.ndarray, ok: np.ndarray, row0: np.ndarray, prefix: str
+           ) -> pa.Table:
+    """The Arrow table of the kernel's rows (`text`: the file's bytes)."""
+    INT8S, INTS, NULL, VALID = _kernel_names()  # noqa: N806 - the kernel's constants
 
     count = rows.shape[1]
     n = len(heads)
-    extras = _Extras(len(raw) + len(cards))
+    extras = _Extras(len(text) + len(cards))
     put = extras.put
     # per hand: the spans of hand_id, table_id, the source note, variant, structure, currency
-    # (lo -1: null), and the game's numbers (`_NUMBERS`)
-    spans = np.full((12, n), -1, np.int64)
-    numbers = np.zeros((len(_NUMBERS), n), np.int64)
-    known = np.zeros((len(_NUMBERS), n), np.bool_)
-    button, bb, sb, straddle, ante = (per[f].tolist() for f in range(5))
-    bring_in = per[7].tolist()
-    for h in np.flatnonzero(ok).tolist():
+    # (lo -1: null), and the game's numbers (`_NUMBERS`), gathered for the hands read and
+    # made columns at once (`_spread` over all hands when the kernel left some)
+    button, bb, sb, straddle, ante, _, _, bring_in, unnamed_lo, unnamed_hi = per.tolist()
+    read = np.flatnonzero(ok).tolist()
+    hand_spans: list[tuple[int, ...]] = []
+    hand_numbers: list[tuple[int, ...]] = []
+    hand_known: list[tuple[bool, ...]] = []
+    for h in read:
         hand_id, micros, (variant, desc, tournament, mpu, low, high) = heads[h]
         note = _NOTE if desc else _NOTE + _NO_TABLE
+        late = ""  # the notes `_Old.map` adds once the hand is read, in its order
+        if unnamed_lo[h] >= 0:
+            name = text[unnamed_lo[h]:unnamed_hi[h]].tobytes().decode()
+            late = (f";player=the unnamed player is {name!r}, the one seated player the hand "
+                    "never names")
         stud = variant in _STUD
         fixed_limit = stud or (bb[h] != NULL and bb[h] == low and high == 2 * low)
         posted_bring_in = bring_in[h] != NULL
@@ -232,48 +251,68 @@ def _table(k: Any, t: Any, raw: bytes, cards: np.ndarray, rows: np.ndarray, head
             blinds = (0, 0, low, high)
             if not posted_bring_in:
                 bring_in[h] = low // 2
-                note += _BRING_IN
+                late += _BRING_IN
         elif fixed_limit:
             structure = "fixed_limit"
             note += _FIXED
             blinds = (sb[h] if sb[h] != NULL else low // 2, low, low, high)
         else:
             structure = "pot_limit" if variant.startswith("omaha") else "no_limit"
-            note += (f";structure={structure.replace('_', ' ')} (the big blind is the higher "
-                     "stake)")
+            note += _HIGHER[structure]
             blinds = (low, high, 0, 0)
-        spans[0:2, h] = put(hand_id)
-        if desc:
-            spans[2:4, h] = put(desc)
-        spans[4:6, h] = put(note)
-        spans[6:8, h] = put(variant)
-        spans[8:10, h] = put(structure)
-        spans[10:12, h] = put("CHIPS" if tournament else "USD")
-        numbers[:, h] = (micros, *blinds, ante[h], straddle[h], button[h], mpu, tournament,
-                         bring_in[h])
-        known[:, h] = (True, not stud, not stud, fixed_limit, fixed_limit, True,
-                       straddle[h] != NULL, not stud, True, True, stud or posted_bring_in)
-    const = extras.const
-    fixed_spans = np.array([*put(prefix), *const["total"].tolist(), *const["note"].tolist()],
-                           np.int64)
-    kinds, details = const["kinds"], const["details"]
-    data = np.frombuffer(bytearray(raw) + cards.tobytes() + extras.out, dtype=np.uint8)
+        note += late
+        hand_spans.append((*put(hand_id), *(put(desc) if desc else _NO_SPAN), *put(note),
+                           *put(variant), *put(structure),
+                           *put("CHIPS" if tournament else "USD")))
+        hand_numbers.append((micros, *blinds, ante[h], straddle[h], button[h], mpu, tournament,
+                             bring_in[h]))
+        hand_known.append((True, not stud, not stud, fixed_limit, fixed_limit, True,
+                           straddle[h] != NULL, not stud, True, True, stud or posted_bring_in))
+    # by field, hand after hand (C order, as the kernel is compiled for)
+    spans = np.array(list(zip(*hand_spans, strict=True)), np.int64).reshape(12, len(read))
+    numbers = np.array(list(zip(*hand_numbers, strict=True)), np.int64).reshape(
+        len(_NUMBERS), len(read))
+    known = np.array(list(zip(*hand_known, strict=True)), np.bool_).reshape(
+        len(_NUMBERS), len(read))
+    if len(read) < n:  # the hands not read: no spans, no numbers
+        spans, numbers, known = _spread(read, n, spans, numbers, known)
+    const, const_spans = _constant()
+    base = extras.base
+    total, note_lead = const_spans["total"], const_spans["note"]
+    fixed_spans = np.array([*put(prefix), total[0] + base, total[1] + base,
+                            note_lead[0] + base, note_lead[1] + base], np.int64)
+    kinds, details = const_spans["kinds"] + base, const_spans["details"] + base
+    data = np.concatenate((text, cards, const, np.frombuffer(extras.out, np.uint8)))
     spec = np.empty((7, 10, count), np.int64)
     ints = np.zeros((len(INTS), count), np.int64)
     int8s = np.zeros((len(INT8S), count), np.int8)
     seq = np.empty(count, np.int32)
     valid = np.empty((len(VALID), count), np.bool_)
-    k.columns(rows, count, row0, ok, spans, numbers, known, kinds, details, fixed_spans,
-              per[5], spec, ints, int8s, seq, valid)
-    lo1, hi1, lo2, hi2, num, lo3, hi3 = spec
     offsets = np.empty((10, count + 1), np.int32)
-    t.text_sizes(lo1, hi1, lo2, hi2, num, lo3, hi3, NULL, offsets)
-    starts = np.zeros(11, np.int64)
-    np.cumsum(offsets[:, -1], out=starts[1:])
+    starts = np.empty(11, np.int64)
+    k.sized_columns(rows, count, row0, ok, spans, numbers, known, kinds, details, fixed_spans,
+                    per[5], spec, ints, int8s, seq, valid, offsets, starts)
+    lo1, hi1, lo2, hi2, num, lo3, hi3 = spec
     message, at, out = _LAYOUT.message(count, int(starts[-1]))
     t.text_fill(data, lo1, hi1, lo2, hi2, num, lo3, hi3, NULL, offsets, out, starts)
     return _LAYOUT.table(message, at, count, out, ints, seq.reshape(1, count), int8s,
                          valid[:24], valid[24:], offsets, starts)
+
+
+def _spread(read: list[int], n: int, spans: np.ndarray, numbers: np.ndarray,
+            known: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The per-hand columns of the hands `read` as columns of all `n` hands (spans -1, numbers
+    0 and not known for the others)."""
+    all_spans = np.full((12, n), -1, np.int64)
+    all_numbers = np.zeros((len(_NUMBERS), n), np.int64)
+    all_known = np.zeros((len(_NUMBERS), n), np.bool_)
+    if read:
+        all_spans[:, read], all_numbers[:, read], all_known[:, read] = spans, numbers, known
+    return all_spans, all_numbers, all_known
+
+
+_HIGHER = {s: f";structure={s.replace('_', ' ')} (the big blind is the higher stake)"
+           for s in ("pot_limit", "no_limit")}
 
 
 # the game's numbers by hand, on its first row: the clock (µs since 1970), the blinds, the bets

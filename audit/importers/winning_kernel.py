@@ -7,8 +7,10 @@ two lines (`Game started at: ...`, `Game ID: ...`) are read in Python by the lin
 patterns (`winning_compiled`); `hands` reads the rest of every hand whose two lines were read:
 the button and seat lines (one-word names), the posts, `received card` lines (the deal), the
 actions, notes, uncalled returns, the plain streets (`*** FLOP|TURN|RIVER ***`), and the
-summary's pot, board, results and `Game ended at:`. A hand holding anything else (stud, an
-unnamed or unseated player, a name with a colon or a byte outside printable ASCII, a status
+summary's pot, board, results and `Game ended at:`; an unnamed player (`Player  has ...`)
+when he is the one seated player the hand never names, as the line parser reads him. A hand
+holding anything else (an unnamed player the log does not seat or whom the summary leaves
+out of the pot, an unseated player, a name with a colon or a byte outside printable ASCII, a status
 line the grammar does not list, an amount or cards written otherwise than plainly, a line out
 of place, more than `MAX_SEATS` seats, ...) is not read (`ok` False): the Python fast path and
 the line parser read it. Its rows are then not kept (the row count goes back).
@@ -18,7 +20,7 @@ null; cards are written canonically into `cbuf`, spans offset by `base`), amount
 (`NULL` when null), detail (`DETAILS`; -1 null; `D_TOTAL`: the hand's `total_pot=...`), line
 (1-based). Per hand (`HAND_FIELDS`): the button, the big blind as first posted (`NULL`: none,
 the structure is inferred from it), the small blind as first posted, the straddle, the ante,
-the total pot, the header's and the last line.
+the total pot, the last line, the bring-in, the unnamed player's name span (-1: none).
 """
 
 from __future__ import annotations
@@ -27,7 +29,7 @@ import numpy as np
 from numba import njit
 
 from audit.importers.pokerstars.kernel import _at, _b, _digit, _find, _is
-from audit.importers.textkernel import plain_amount, same
+from audit.importers.textkernel import plain_amount, same, text_sizes
 
 NULL = np.iinfo(np.int64).min
 MAX_SEATS = 16
@@ -36,7 +38,7 @@ MAX_AWARDS = 64
 ROW_FIELDS = ("hand", "kind", "seat", "player_lo", "player_hi", "amount", "total", "cards_lo",
               "cards_hi", "detail", "line")
 HAND_FIELDS = ("button", "big_blind_posted", "small_blind_posted", "straddle", "ante",
-               "total_pot", "last_line", "bring_in")
+               "total_pot", "last_line", "bring_in", "unnamed_lo", "unnamed_hi")
 KINDS = ("hand_started", "seat", "post", "deal", "fold", "check", "call", "bet", "raise",
          "award", "rake", "annotation", "show", "muck", "hand_ended")
 (K_STARTED, K_SEAT, K_POST, K_DEAL, K_FOLD, K_CHECK, K_CALL, K_BET, K_RAISE, K_AWARD, K_RAKE,
@@ -63,6 +65,8 @@ _STAR_PLAYER = _b("*Player ")
 _UNCALLED = _b("Uncalled bet")
 _UNCALLED_OPEN = _b("Uncalled bet (")
 _RETURNED = _b(") returned to ")
+_RETURNED_END = _b(") returned to")  # to no one: the unnamed player (the line right-stripped)
+_RETURNED_SP = _b(" returned to ")
 _SUMMARY = _b("------ Summary ------")
 _STARS = _b("*** ")
 _FLOP, _TURN, _RIVER = _b("*** FLOP ***"), _b("*** TURN ***"), _b("*** RIVER ***")
@@ -256,6 +260,29 @@ def _player(data, s, e, s_lo, s_hi, ns):
 
 
 @njit(cache=True, nogil=True)
+def _named_seat(data, s, e, s_lo, s_hi, ns):
+    """The seat index of the name a line names as `_Old._unknown_player` reads names: the
+    first word (up to a colon) after `*Player ` or `Player `, or after the last ` returned
+    to ` of an `Uncalled bet` line (the whole line when there is none); -1: none seated."""
+    if _at(data, s, e, _STAR_PLAYER):
+        p = s + len(_STAR_PLAYER)
+    elif _at(data, s, e, _PLAYER):
+        p = s + len(_PLAYER)
+    elif _at(data, s, e, _UNCALLED):
+        p = s
+        for q in range(e - len(_RETURNED_SP), s - 1, -1):
+            if _at(data, q, e, _RETURNED_SP):
+                p = q + len(_RETURNED_SP)
+                break
+    else:
+        return -1
+    q = p
+    while q < e and data[q] != 32 and data[q] != 58:
+        q += 1
+    return _seat_index(data, p, q, s_lo, s_hi, ns) if q > p else -1
+
+
+@njit(cache=True, nogil=True)
 def _dot(data, p, e, lit):
     """data[p:e] is `lit` with an optional final `.`."""
     return _is(data, p, e, lit) or (e - p == len(lit) + 1 and data[e - 1] == 46
@@ -421,6 +448,7 @@ def hands(data, begin, lo, hi, odd, first, body, last, use, mpu, count, base, ro
     left = np.empty(MAX_SEATS, np.int64)
     rnd = np.empty(MAX_SEATS, np.int64)
     playing = np.empty(MAX_SEATS, np.bool_)
+    named = np.empty(MAX_SEATS, np.bool_)
     protected = np.empty(MAX_SEATS, np.bool_)
     got = np.empty(MAX_SEATS, np.int64)  # cards received
     got_line = np.empty(MAX_SEATS, np.int64)
@@ -509,17 +537,21 @@ def hands(data, begin, lo, hi, odd, first, body, last, use, mpu, count, base, ro
         # big blind as first posted, who plays
         summary = False
         bb = NULL
+        unnamed = False  # a line of the player the log leaves unnamed (`Player  has ...`)
         for k in range(ns):
             playing[k] = False
         for i in range(rest, end):
             s, e = lo[i], hi[i]
             if s == e:
                 continue
+            nameless = False
             if _at(data, s, e, _PLAYER) or _at(data, s, e, _STAR_PLAYER):
                 p = s + (len(_STAR_PLAYER) if data[s] == 42 else len(_PLAYER))
                 if p < e and data[p] == 32:
-                    good = False  # an unnamed player
-                    break
+                    if p + 1 >= e or data[p + 1] == 32:
+                        good = False  # a further space: the line parser keeps it
+                        break
+                    unnamed = nameless = True
             if bb == NULL:
                 kind, value = _bb_posted(data, s, e, unit)
                 if kind == 0:
@@ -531,6 +563,8 @@ def hands(data, begin, lo, hi, odd, first, body, last, use, mpu, count, base, ro
                 continue
             if _is(data, s, e, _SUMMARY):
                 summary = True
+            elif nameless:
+                continue  # he plays: see below
             elif data[s] == 80 and _at(data, s, e, _PLAYER):
                 k, v = _player(data, s, e, s_lo, s_hi, ns)
                 if k < 0:
@@ -546,6 +580,9 @@ def hands(data, begin, lo, hi, odd, first, body, last, use, mpu, count, base, ro
                 if p < e and data[p] == 36:
                     p += 1
                 t = _token(data, p, e)
+                if t > p and _is(data, t, e, _RETURNED_END):
+                    unnamed = True  # returned to no one
+                    continue
                 if t == p or not _at(data, t, e, _RETURNED):
                     good = False
                     break
@@ -559,6 +596,23 @@ def hands(data, begin, lo, hi, odd, first, body, last, use, mpu, count, base, ro
                 playing[k] = True
         if not good or not summary:
             continue
+        # the unnamed player: the one seated player no line names (`winning._named_unnamed`;
+        # a player the log does not seat is the fast path's)
+        uk = -1
+        if unnamed:
+            for k in range(ns):
+                named[k] = False
+            for i in range(rest, end):
+                if lo[i] < hi[i]:
+                    k = _named_seat(data, lo[i], hi[i], s_lo, s_hi, ns)
+                    if k >= 0:
+                        named[k] = True
+            for k in range(ns):
+                if not named[k]:
+                    uk = k if uk == -1 else -2
+            if uk < 0:
+                continue
+            playing[uk] = True
         # the rows: the hand, its seats
         r_hand[r], r_kind[r], r_seat[r], r_plo[r], r_amount[r], r_total[r] = \
             h, K_STARTED, -1, -1, NULL, NULL
@@ -636,11 +690,14 @@ def hands(data, begin, lo, hi, odd, first, body, last, use, mpu, count, base, ro
                     good = False
                     break
                 p = s + (len(_STAR_PLAYER) if data[s] == 42 else len(_PLAYER))
-                q = _plain_name(data, p, k_end)
-                if q < 0:
-                    good = False
-                    break
-                k = _seat_index(data, p, q, s_lo, s_hi, ns)
+                if uk >= 0 and p < k_end and data[p] == 32:
+                    k, q = uk, p + 1
+                else:
+                    q = _plain_name(data, p, k_end)
+                    if q < 0:
+                        good = False
+                        break
+                    k = _seat_index(data, p, q, s_lo, s_hi, ns)
                 if k < 0:  # someone not seated who put nothing in: the line as a note
                     if collected or not no_bets:
                         good = False
@@ -710,7 +767,10 @@ def hands(data, begin, lo, hi, odd, first, body, last, use, mpu, count, base, ro
             player = _at(data, s, e, _PLAYER)
             k, v = -1, e
             if player:
-                k, v = _player(data, s, e, s_lo, s_hi, ns)
+                if uk >= 0 and data[s + len(_PLAYER)] == 32:
+                    k, v = uk, s + len(_PLAYER) + 1
+                else:
+                    k, v = _player(data, s, e, s_lo, s_hi, ns)
                 if k < 0:
                     good = False
                     break
@@ -822,9 +882,11 @@ def hands(data, begin, lo, hi, odd, first, body, last, use, mpu, count, base, ro
                     if not fine:
                         good = False
                         break
-                    w = t + len(_RETURNED)
-                    k = _seat_index(data, w, e, s_lo, s_hi, ns)
-                    if n_awards == MAX_AWARDS:
+                    if _is(data, t, e, _RETURNED_END):
+                        k = uk
+                    else:
+                        k = _seat_index(data, t + len(_RETURNED), e, s_lo, s_hi, ns)
+                    if k < 0 or n_awards == MAX_AWARDS:
                         good = False
                         break
                     a_seat[n_awards], a_amount[n_awards], a_line[n_awards] = k, amount, n
@@ -975,6 +1037,19 @@ def hands(data, begin, lo, hi, odd, first, body, last, use, mpu, count, base, ro
                 break
             r_kind[r], r_detail[r] = K_NOTE, label
             r += 1
+        if good and section == 2 and pot != NULL and uk >= 0:
+            # the summary leaves out the unnamed player: the line parser gives him what the
+            # pot leaves (the fast path's hand)
+            paid = 0
+            collects = False
+            for a in range(n_awards):
+                if a_detail[a] == D_MAIN:
+                    paid += a_amount[a]
+                    collects = collects or a_seat[a] == uk
+            for f in range(n_fees):
+                paid += f_amount[f]
+            if not collects and pot - paid > 0:
+                good = False
         if not good or section != 2 or pot == NULL:
             r, cpos = r_start, c_start
             continue
@@ -999,10 +1074,27 @@ def hands(data, begin, lo, hi, odd, first, body, last, use, mpu, count, base, ro
         r += 1
         per[0, h], per[1, h], per[2, h], per[3, h], per[4, h] = button, bb, sb, straddle, ante
         per[5, h], per[6, h], per[7, h] = pot, last_line, bring_in
+        per[8, h], per[9, h] = (s_lo[uk], s_hi[uk]) if uk >= 0 else (-1, -1)
         ok[h] = True
     row0[len(first)] = r
     used[0] = cpos
     return r
+
+
+@njit(cache=True, nogil=True)
+def sized_columns(rows, count, row0, ok, spans, numbers, known, kinds, details, fixed_spans,
+                  pot, spec, ints, int8s, seq, valid, offsets, starts):
+    """`columns`, then the string columns' offsets (`textkernel.text_sizes`) and each one's
+    start in the joined strings (starts[c]; starts[-1] their size): one call, not three
+    steps."""
+    columns(rows, count, row0, ok, spans, numbers, known, kinds, details, fixed_spans, pot,
+            spec, ints, int8s, seq, valid)
+    text_sizes(spec[0], spec[1], spec[2], spec[3], spec[4], spec[5], spec[6], NULL, offsets)
+    starts[0] = 0
+    last = offsets.shape[1] - 1
+    for c in range(offsets.shape[0]):
+        starts[c + 1] = starts[c] + offsets[c, last]
+    return ok
 
 
 # the per-row columns `columns` fills: int64 values, their validity (after the string

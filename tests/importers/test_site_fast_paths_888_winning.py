@@ -44,9 +44,10 @@ class Site:
 SITE = {
     "pacific": Site("pacific", pacific.PacificImporter, pacific._fast_888, pacific._map_888,
                     sorted(SITES.glob("888-*.txt")), 0.95),
-    # the Winning corpus holds unnamed players and newer-format hands: the line parser's
+    # the Winning corpus holds newer-format hands: the line parser's (today 60 of its 66
+    # hands are the fast path's)
     "winning": Site("winning", winning.WinningImporter, winning._fast_winning,
-                    winning._map_winning, sorted(SITES.glob("wpn-*.txt")), 0.8),
+                    winning._map_winning, sorted(SITES.glob("wpn-*.txt")), 0.85),
 }
 
 
@@ -198,6 +199,57 @@ def test_a_call_of_the_whole_stack_is_all_in_on_the_fast_path(tmp_path: Path) ->
     calls = [r for r in chunk.table.to_pylist() if r["player"] == "ChazDazzle"
              and r["kind"] == "call"]
     assert [(r["amount"], r["detail"]) for r in calls] == [(17, "all_in")]
+
+
+_UNNAMED = SITES / "wpn-unnamed-player.txt"  # Player7 is never named: `Player  has big blind`
+_UNSEATED = SITES / "wpn-unnamed-unseated.txt"  # a third player, not listed, antes, goes all in
+
+
+@pytest.mark.parametrize(("fixture", "change", "fast"), [
+    (_UNNAMED, (), [True, True]),
+    # his only line before the summary but the blind says he sits out: he still plays
+    (_UNNAMED, ("Player  folds\n", "Player  sitting out\n"), [True, True]),
+    # the summary leaves him out where he collects: he takes what the pot leaves
+    (_UNNAMED, ("*Player  mucks (does not show cards). Bets: 10.22. Collects: 20.37. Wins: "
+                "10.15.\n", ""), [True, True]),
+    # a further space after the gap: the line parser reads a verb that starts with it
+    (_UNNAMED, ("Player  folds\n", "Player   folds\n"), [False, True]),
+    # an uncalled bet returned to no one, with a space after `to`
+    (_UNNAMED, ("returned to\n", "returned to \n"), [True, True]),
+    # a second seated player never named (beside Player3 in the second hand): the unnamed
+    # player is seated apart, on the first free seat (the button's is taken), stack unknown
+    (_UNNAMED, ("Seat 5: Player3 (50.28).\n", "Seat 5: Player3 (50.28).\nSeat 1: Player8 "
+                "(5).\n"), [True, True]),
+    # not seated: the button's seat, his stack his chips when he went all in, the pot less
+    # everyone else's collections his
+    (_UNSEATED, (), [True]),
+    # the button's seat taken: the first free one
+    (_UNSEATED, ("Seat 2: Player0 (7004).\n", "Seat 1: Player9 (5).\nSeat 2: Player0 "
+                 "(7004).\n"), [True]),
+    # every seat but one taken: that one; all ten taken: no seat for him (the line parser's
+    # to quarantine)
+    (_UNSEATED, ("Seat 2: Player0 (7004).\n", "Seat 2: Player0 (7004).\n" + "".join(
+        f"Seat {q}: P{q} (1).\n" for q in (1, 4, 5, 6, 7, 8, 9))), [True]),
+    (_UNSEATED, ("Seat 2: Player0 (7004).\n", "Seat 2: Player0 (7004).\n" + "".join(
+        f"Seat {q}: P{q} (1).\n" for q in (1, 4, 5, 6, 7, 8, 9, 10))), [False]),
+    # a player seated as `(unnamed)` already and another never named: the line parser's
+    (_UNSEATED, ("Seat 2: Player0 (7004).\n", "Seat 2: Player0 (7004).\nSeat 4: (unnamed) "
+                 "(1).\nSeat 5: P5 (1).\n"), [False]),
+    # no all-in: his stack is unknown
+    (_UNSEATED, ("Player  allin (1480)\n", "Player  calls (1480)\n"), [True]),
+])
+def test_an_unnamed_player_is_read_on_the_fast_path_as_the_line_parser_seats_him(
+        fixture: Path, change: tuple[str, str], fast: list[bool], tmp_path: Path) -> None:
+    text = fixture.read_text(encoding="utf-8")
+    if change:
+        assert change[0] in text
+        text = text.replace(change[0], change[1], 1)
+    path = tmp_path / "wpn-unnamed.txt"
+    path.write_text(text, encoding="utf-8")
+    taken = [winning._fast_winning(block, path.name, EventColumns())
+             for _, block, _ in split_blocks(path, winning.IMPORTER.header())]
+    assert taken == fast
+    assert_reads_as_the_line_parser("winning", path)
 
 
 def _gives_up(block: list[tuple[int, str]], name: str, cols: EventColumns) -> bool:
