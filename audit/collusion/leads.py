@@ -436,12 +436,20 @@ def partners_of(baseline: pl.DataFrame, totals: pl.DataFrame) -> Partners | None
     against all its players' other pairs, as before."""
     if baseline.height == 0:
         return None
-    t = baseline.join(totals.rename({c: f"{c}__a" for c in totals.columns if c != "player"}),
-                      left_on="player_a", right_on="player", how="left").join(
-        totals.rename({c: f"{c}__b" for c in totals.columns if c != "player"}),
+    # the fold counts only (per stratum): the pair table of a big room is most of the
+    # collusion stage's memory, and joined with every total and copied to floats it was three
+    # times that (3 GB at 2M hands of 20 rooms)
+    strata = range(len(F.ENTRY))
+    folds = [f"f{x}{s or ''}_{n}" for x in ("a", "b") for s in strata for n in ("k", "n")]
+    own = [f"f{s or ''}_{n}" for s in strata for n in ("k", "n")]
+    sums = totals.select("player", *[c for c in own if c in totals.columns])
+    t = baseline.select("player_a", "player_b",
+                        *[c for c in folds if c in baseline.columns]).join(
+        sums.rename({c: f"{c}__a" for c in sums.columns if c != "player"}),
+        left_on="player_a", right_on="player", how="left").join(
+        sums.rename({c: f"{c}__b" for c in sums.columns if c != "player"}),
         left_on="player_b", right_on="player", how="left")
     g = {c: t[c].to_numpy().astype(float) for c in t.columns if t[c].dtype.is_numeric()}
-    strata = range(len(F.ENTRY))
     flagged = np.zeros(t.height, bool)
     for x in ("a", "b"):
         flagged |= _fold_deficit(
