@@ -39,7 +39,8 @@ from audit.simulate.scorecard import bench_accuracy, format_scorecard
               "of the whole and the capacity model.")
 @click.option("--simulate-at-most", type=click.IntRange(min=1), default=None, metavar="HANDS",
               help="With --pipeline: simulate at most this many hands (measured) and copy "
-              "them under fresh hand ids up to HANDS [default: simulate them all].")
+              "them under fresh hand, player and table ids up to HANDS (more rooms side by side) "
+              "[default: simulate them all].")
 @click.option("--corpus", "corpus", is_flag=False, flag_value="", default=None, metavar="[DIR]",
               help="Instead: import and audit a corpus of real site logs (a folder of site "
               "folders; default ../shared/data/fpdb-dev beside the checkout), each site into "

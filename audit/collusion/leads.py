@@ -378,18 +378,29 @@ def totals_of(baseline: pl.DataFrame) -> pl.DataFrame:
 # 24 standard deviations below, a team of three's members to each other 5 to 13, on the
 # rulebook populations of issue 25).
 PARTNER_P = 3e-6
+# ... and by this much: his folds at most this share of those his rates expect. Significance
+# alone grows with the history: a regular's fold rate 3% off his model (a misfit, not a partner)
+# is 5 standard deviations below it over 5,000 bets, and long-sitting honest pairs became
+# partners (bending their players' baselines). Every partner the rulebook populations of
+# issue 25 flagged folded at most 0.91 of his expected folds (chip-dump receivers 0.59 to 0.83,
+# teams of three 0.61 to 0.91, soft players 0.62 to 0.79, whipsaw 0.86), their pairs' other
+# direction included; the honest pairs flagged there 0.77 to 0.92.
+PARTNER_FOLD_SHARE = 0.93
 
 
 def _fold_deficit(k: list[Any], n: list[Any], rate: list[Any]) -> Any:
     """Per directed pair (a folder facing a bettor's bets), whether he folded far less often
     than his own rates (per entry stratum: folds `k` of `n`, the folder's rate `rate`) say:
     the binomial lower tail at their mean below PARTNER_P (a normal approximation flagged
-    honest pairs: at a 99% fold rate two calls in 30 read as four standard deviations)."""
+    honest pairs: at a 99% fold rate two calls in 30 read as four standard deviations), and
+    his folds at most PARTNER_FOLD_SHARE of the expected (however long the history, a small
+    misfit is no partner)."""
     e = sum(np.asarray(nn, float) * rr for nn, rr in zip(n, rate, strict=True))
     total = sum(np.asarray(nn, float) for nn in n)
     folds = sum(np.asarray(kk, float) for kk in k)
     p0 = np.clip(np.divide(e, total, out=np.zeros_like(e), where=total > 0), 1e-9, 1 - 1e-9)
-    return (total > 0) & (binom_cdf(folds, total, p0) < PARTNER_P)
+    return ((total > 0) & (folds <= PARTNER_FOLD_SHARE * e)
+            & (binom_cdf(folds, total, p0) < PARTNER_P))
 
 
 def _stratum_rate(k: Any, n: Any) -> Any:
@@ -425,12 +436,20 @@ def partners_of(baseline: pl.DataFrame, totals: pl.DataFrame) -> Partners | None
     against all its players' other pairs, as before."""
     if baseline.height == 0:
         return None
-    t = baseline.join(totals.rename({c: f"{c}__a" for c in totals.columns if c != "player"}),
-                      left_on="player_a", right_on="player", how="left").join(
-        totals.rename({c: f"{c}__b" for c in totals.columns if c != "player"}),
+    # the fold counts only (per stratum): the pair table of a big room is most of the
+    # collusion stage's memory, and joined with every total and copied to floats it was three
+    # times that (3 GB at 2M hands of 20 rooms)
+    strata = range(len(F.ENTRY))
+    folds = [f"f{x}{s or ''}_{n}" for x in ("a", "b") for s in strata for n in ("k", "n")]
+    own = [f"f{s or ''}_{n}" for s in strata for n in ("k", "n")]
+    sums = totals.select("player", *[c for c in own if c in totals.columns])
+    t = baseline.select("player_a", "player_b",
+                        *[c for c in folds if c in baseline.columns]).join(
+        sums.rename({c: f"{c}__a" for c in sums.columns if c != "player"}),
+        left_on="player_a", right_on="player", how="left").join(
+        sums.rename({c: f"{c}__b" for c in sums.columns if c != "player"}),
         left_on="player_b", right_on="player", how="left")
     g = {c: t[c].to_numpy().astype(float) for c in t.columns if t[c].dtype.is_numeric()}
-    strata = range(len(F.ENTRY))
     flagged = np.zeros(t.height, bool)
     for x in ("a", "b"):
         flagged |= _fold_deficit(

@@ -14,9 +14,11 @@ stage runs in a fresh interpreter (as `bench --scale` runs its audits) and is me
 
 Simulating is itself the slowest stage (the Python simulator plays every action), so with
 `simulate_at_most` below N only that many hands are simulated, and measured; the room's
-event files are then copied under fresh hand ids (`~<copy>` suffix) until they hold N hands
-(the copy is timed apart and is no stage), and the table says so. Figures for the whole
-day then scale the simulator's measured cost per hand to N, marked as projected.
+event files are then copied under fresh hand, player and table ids (`~<copy>` suffix) until
+they hold N hands: more rooms side by side, each pair's history as long as one simulated room's
+(the copy is timed apart and is no stage), and the table says so, with the planted teams of
+every copy the collusion stage found. Figures for the whole day then scale the simulator's
+measured cost per hand to N, marked as projected.
 """
 
 from __future__ import annotations
@@ -83,16 +85,20 @@ def bench_pipeline(hands: int, work: Path, *, simulate_at_most: int | None = Non
     stages["simulate"] = _stage("simulate", {"out": str(room_dir), "hands": simulated,
                                              "room": asdict(room)}, echo)
     feed: list[str] = [str(p) for p in _event_files(room_dir)]
+    planted = room_dir / "colluders.parquet"
     if simulated < hands:
         copy = _stage("copy", {"files": feed, "feed": str(work / "feed"), "hands": hands,
-                               "base_hands": simulated}, echo, label="(copy, no stage)")
+                               "base_hands": simulated, "planted": str(planted)}, echo,
+                      label="(copy, no stage)")
         out["feed_copy"] = copy
         feed = copy.pop("files")
+        planted = Path(copy.pop("planted"))
     stages["ingest"] = _stage("ingest", {"files": feed, "store": str(store_dir)}, echo)
     stages["verify"] = _stage("verify", {"store": str(store_dir)}, echo)
     stages["audit"] = _stage("audit", {"store": str(store_dir)}, echo)
     run_id = stages["audit"].pop("run_id")
-    stages["collusion"] = _stage("collusion", {"store": str(store_dir), "run": run_id}, echo)
+    stages["collusion"] = _stage("collusion", {"store": str(store_dir), "run": run_id,
+                                               "planted": str(planted)}, echo)
     stages["report"] = _stage("report", {"store": str(store_dir), "run": run_id,
                                          "out": str(report_file)}, echo)
     out["whole"] = _whole(stages, hands, simulated)
@@ -275,8 +281,18 @@ def _simulate(args: dict[str, Any]) -> dict[str, Any]:
             "colluder_teams": s.colluder_teams, "engine": s.engine}
 
 
+# The columns of an event row that name a player or a table: a copy renames them, so that each
+# copy is more players at more tables, not the same players playing longer (the room's `detail`
+# fields name seats, pot labels and flags, never a player or a table: tests check it).
+RENAMED = ("hand_id", "player", "table_id")
+
+
 def _copy(args: dict[str, Any]) -> dict[str, Any]:
-    """The room's event files copied under fresh hand ids until they hold `hands` hands."""
+    """The room's event files copied until they hold `hands` hands; copy k renames every hand,
+    player and table (`~k` suffix, `RENAMED`), so N hands are N / simulated rooms side by side,
+    as a room's day is: each pair of players has one simulated room's history, not N / simulated
+    times it (the same players copied made honest pairs' model misfit significant and partners
+    of them). The planted teams are renamed alike (`colluders.parquet` of the feed)."""
     import pyarrow as pa
     import pyarrow.compute as pc
     import pyarrow.parquet as pq
@@ -286,21 +302,42 @@ def _copy(args: dict[str, Any]) -> dict[str, Any]:
     tables = [pq.read_table(f) for f in args["files"]]
     hands, base = args["hands"], args["base_hands"]
     files: list[str] = []
-    for k in range(-(-hands // base)):
+    copies = -(-hands // base)
+    for k in range(copies):
         left = hands - k * base
         for i, table in enumerate(tables):
             if left <= 0:
                 break
             table = _first_hands(table, left)
             left -= len(pc.unique(table.column("hand_id")))
-            ids = pc.binary_join_element_wise(
-                table.column("hand_id"), pa.array([f"~{k}"] * table.num_rows, pa.string()), "")
-            table = table.set_column(table.schema.get_field_index("hand_id"),
-                                     table.schema.field("hand_id"), ids)
+            suffix = pa.array([f"~{k}"] * table.num_rows, pa.string())
+            for name in RENAMED:  # a null player (the board's deal, the rake) stays null
+                at = table.schema.get_field_index(name)
+                table = table.set_column(at, table.schema.field(name), pc.binary_join_element_wise(
+                    table.column(name), suffix, ""))
             path = feed / f"copy{k:05d}-{i:04d}.parquet"
             pq.write_table(table, path)
             files.append(str(path))
-    return {"hands": hands, "files": files}
+    planted = None
+    if args.get("planted"):
+        planted = str(feed / "colluders.parquet")
+        _copy_teams(Path(args["planted"]), Path(planted), copies)
+    return {"hands": hands, "files": files, "planted": planted}
+
+
+def _copy_teams(source: Path, out: Path, copies: int) -> None:
+    """The planted teams of `copies` copies of a room: copy k's members and tables renamed as
+    `_copy` renames them, team ids numbered on."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    teams = pq.read_table(source).to_pylist()
+    step = 1 + max((t["team_id"] for t in teams), default=-1)
+    rows = [{**t, "team_id": k * step + t["team_id"],
+             "players": [f"{p}~{k}" for p in t["players"]],
+             "table_id": None if t.get("table_id") is None else f"{t['table_id']}~{k}"}
+            for k in range(copies) for t in teams]
+    pq.write_table(pa.Table.from_pylist(rows, schema=pq.read_schema(source)), out)
 
 
 def _ingest(args: dict[str, Any]) -> dict[str, Any]:
@@ -351,7 +388,21 @@ def _collusion(args: dict[str, Any]) -> dict[str, Any]:
                for f in output_files(run_dir(store, args["run"]), "hand_players")]
         return int(pc.count_distinct(pa.chunked_array(ids, pa.string())).as_py())
 
-    return {"count": count, "leads": story.leads.num_rows, "notes": story.notes.num_rows}
+    return {"count": count, "leads": story.leads.num_rows, "notes": story.notes.num_rows,
+            **planted_found(Path(args["planted"]), story.leads.select(["player_a", "player_b"])
+                            .to_pylist())}
+
+
+def planted_found(planted: Path, leads: list[dict[str, str]]) -> dict[str, int]:
+    """The room's planted teams (`colluders.parquet`) and how many of them a lead names (both
+    players of the lead in the team: the recall), and the leads that name no team (false)."""
+    import pyarrow.parquet as pq
+
+    teams = [set(t["players"]) for t in pq.read_table(planted, columns=["players"]).to_pylist()]
+    true = [any({r["player_a"], r["player_b"]} <= t for t in teams) for r in leads]
+    found = sum(any({r["player_a"], r["player_b"]} <= t for r in leads) for t in teams)
+    return {"teams_planted": len(teams), "teams_found": found,
+            "false_leads": true.count(False)}
 
 
 def _report(args: dict[str, Any]) -> dict[str, Any]:
@@ -395,11 +446,16 @@ def format_pipeline(result: dict[str, Any]) -> str:
                      f"{s['cpu_seconds']:>10.1f}{s['peak_rss_bytes'] / 1e6:>9,.0f}"
                      f"{s['hands'] / max(s['wall_seconds'], 1e-9):>10,.0f}"
                      f"{per_core_hour[name]:>14,}")
+    col = result["stages"]["collusion"]
+    if "teams_planted" in col:
+        lines.append(f"collusion: {col['leads']} leads; planted teams found "
+                     f"{col['teams_found']} of {col['teams_planted']}, false leads "
+                     f"{col['false_leads']}")
     if sim < n:
         copy = result["feed_copy"]
         lines.append(f"(simulated {sim:,} hands, measured above; copied to {n:,} under fresh "
-                     f"hand ids in {copy['wall_seconds']:.0f} s, no stage; the whole day "
-                     "scales the simulator's cost per hand to N)")
+                     f"hand, player and table ids in {copy['wall_seconds']:.0f} s, no stage: "
+                     "a bigger room; the whole day scales the simulator's cost per hand to N)")
     w = result["whole"]
     a = w["audit_pipeline"]
     lines.append(f"whole day{' (projected)' if w['projected'] else ''}: "

@@ -25,6 +25,7 @@ import pytest
 
 from audit.collusion import aggregate as A
 from audit.collusion import features as F
+from audit.collusion import leads as L
 from audit.collusion.leads import combine, partners_of, score_pairs, totals_of
 from audit.collusion.synthetic import generate
 
@@ -54,18 +55,19 @@ def _composition(bettor: str) -> tuple[float, float, float]:
 Rates = Callable[[str, str], tuple[float, float, float]]
 
 
-def _folds(rng: np.random.Generator, folder: str, bettor: str, rates: Rates
+def _folds(rng: np.random.Generator, folder: str, bettor: str, rates: Rates, bets: int = FACED
            ) -> tuple[list[int], list[int]]:
-    faced = rng.multinomial(FACED, _composition(bettor))
+    faced = rng.multinomial(bets, _composition(bettor))
     return [int(n) for n in faced], [int(rng.binomial(n, r))
                                      for n, r in zip(faced, rates(folder, bettor), strict=True)]
 
 
-def _table(columns: list[str], rates: Rates, co_entry: Callable[[str, str], float] | None = None
-           ) -> pl.DataFrame:
+def _table(columns: list[str], rates: Rates, co_entry: Callable[[str, str], float] | None = None,
+           faced: Callable[[str], int] = lambda table: FACED) -> pl.DataFrame:
     """TABLES tables of SEATS players who never move, every pair together 6,000 hands; the
-    folds to each other's bets per entry stratum from `rates(folder, bettor)`; entries at 40%
-    each, together at odds `co_entry(a, b)` times independent entry."""
+    folds to each other's bets per entry stratum from `rates(folder, bettor)` (`faced(table)`
+    bets each faces from each other at the table); entries at 40% each, together at odds
+    `co_entry(a, b)` times independent entry."""
     rng = np.random.default_rng(11)
     rows = []
     for t in range(TABLES):
@@ -74,7 +76,7 @@ def _table(columns: list[str], rates: Rates, co_entry: Callable[[str, str], floa
                 a, b = f"t{t:02d}s{i}", f"t{t:02d}s{j}"
                 row = dict.fromkeys(columns, 0.0) | {"hands": 6000}
                 for x, folder, bettor in (("a", a, b), ("b", b, a)):
-                    n, k = _folds(rng, folder, bettor, rates)
+                    n, k = _folds(rng, folder, bettor, rates, faced(f"t{t:02d}"))
                     row |= {f"f{x}_n": sum(n), f"f{x}_k": sum(k)}
                     row |= {f"f{x}{s}_{y}": v[s] for s in (1, 2) for y, v in (("n", n),
                                                                                ("k", k))}
@@ -151,6 +153,30 @@ def test_the_bettor_a_player_almost_never_folds_to_is_his_partner_for_the_baseli
                           & (pl.col("player_b") != DUMPER))
     folds = sum(r["fa_k"] if r["player_a"] == RECEIVER else r["fb_k"] for r in others.to_dicts())
     assert totals[RECEIVER]["f_k"] == folds
+
+
+def test_regulars_a_little_off_their_own_rates_over_a_long_history_are_no_partners(
+        columns: list[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    # one table of regulars sits together for months: 16,000 bets faced from each other. One
+    # of them folds to one regular 4% less often than to the others (his model's misfit, no
+    # team: a chip-dump receiver folds to his dumper a fifth to two fifths less), some 6
+    # standard deviations below his rates at that length. The receiver, 400 bets, stays his
+    # dumper's partner.
+    misfit = ("t07s2", "t07s3")
+
+    def rates(folder: str, bettor: str) -> tuple[float, float, float]:
+        r = _receiver(folder, bettor)
+        if (folder, bettor) == misfit:
+            return (r[0] * 0.96, r[1] * 0.96, r[2] * 0.96)
+        return r
+
+    table = _table(columns, rates, faced=lambda t: 16_000 if t == "t07" else FACED)
+    partners = partners_of(table, totals_of(table))
+    assert partners is not None and partners.pairs.rows() == [(RECEIVER, DUMPER)]
+    # significance alone made the misfit a partner (PARTNER_P only, as before)
+    monkeypatch.setattr(L, "PARTNER_FOLD_SHARE", 1.0)
+    alone = partners_of(table, totals_of(table))
+    assert alone is not None and misfit in alone.pairs.rows()
 
 
 def test_a_dumper_following_his_receiver_in_does_not_set_the_receivers_usual_co_entry(
