@@ -233,6 +233,8 @@ class Store:
     def __init__(self, root: Path | str) -> None:
         self.root = Path(root)
         self._index: hand_index.HandIndex | None = None  # loaded by the first lookup
+        # the committed manifest bytes last parsed for the lookups, and their records
+        self._parsed: tuple[bytes, list[dict[str, Any]]] = (b"", [])
 
     # ----------------------------------------------------------------- paths and reading
     @property
@@ -302,7 +304,7 @@ class Store:
         return [p for p in paths if p.exists()]
 
     def head(self) -> str:
-        records = self.records()
+        records = self._parsed_records()  # each commit asks: only new lines are parsed
         head: str = records[-1]["hash"] if records else GENESIS
         return head
 
@@ -326,7 +328,7 @@ class Store:
                                    .drop_null())
         if len(wanted) == 0:
             return set()
-        records = self.records()
+        records = self._parsed_records()
         found: set[str] = set()
         for number, ids in self._candidates(wanted.to_pylist(), records).items():
             candidates = pa.array(ids, pa.string())
@@ -350,7 +352,7 @@ class Store:
         ordered = sorted(set(hand_ids))
         tables = []
         if ordered:
-            records = self.records()
+            records = self._parsed_records()
             for number, ids in sorted(self._candidates(ordered, records).items()):
                 wanted = pa.array(ids, pa.string())
                 for rel in [f["path"] for f in records[number].get("files", [])]:
@@ -364,6 +366,24 @@ class Store:
                     if table.num_rows:
                         tables.append(table)
         return pa.concat_tables(tables) if tables else events_schema().empty_table()
+
+    def _parsed_records(self) -> list[dict[str, Any]]:
+        """The committed records, for this Store's own lookups and head (never handed to a
+        caller, who might change them): the manifest is read whole, but only the lines appended
+        since the last lookup are parsed, when the bytes parsed then (ending in a newline)
+        are still its start: read_manifest's rule applies to the new lines as to the whole;
+        anything else, a rewrite or damage, is parsed again whole (damage: its StoreError)."""
+        raw = self.manifest_path.read_bytes() if self.manifest_path.exists() else b""
+        done, records = self._parsed
+        if done.endswith(b"\n") and raw.startswith(done):
+            with contextlib.suppress(StoreError):  # raised again below, with its line
+                new = read_manifest(raw[len(done):], self.manifest_path)
+                records = records + new.records
+                self._parsed = (raw[:len(done) + new.committed_bytes], records)
+                return records
+        contents = read_manifest(raw, self.manifest_path)
+        self._parsed = (raw[:contents.committed_bytes], contents.records)
+        return contents.records
 
     def _candidates(self, ids: list[str], records: Sequence[dict[str, Any]]
                     ) -> dict[int, list[str]]:

@@ -98,18 +98,19 @@ class HandIndex:
         with the record holding it (a hash in several records: once per record)."""
         found_at: list[np.ndarray] = []
         found_in: list[np.ndarray] = []
+        # asked in order: the binary searches then walk each level front to back
+        order = np.argsort(hashes, kind="stable")
+        asked = hashes[order]
         for stored, records in self._levels:
-            left = np.searchsorted(stored, hashes, side="left")
-            right = np.searchsorted(stored, hashes, side="right")
-            counts = right - left
-            hit = np.nonzero(counts)[0]
+            left = np.searchsorted(stored, asked, side="left")
+            hit = np.nonzero(stored[np.minimum(left, len(stored) - 1)] == asked)[0]
             if not len(hit):
                 continue
+            counts = np.searchsorted(stored, asked[hit], side="right") - left[hit]
             # each hit expanded to every stored position of its hash (almost always one)
-            at = np.repeat(hit, counts[hit])
-            first = np.repeat(left[hit], counts[hit])
-            step = np.arange(len(at)) - np.repeat(np.cumsum(counts[hit]) - counts[hit],
-                                                  counts[hit])
+            at = np.repeat(order[hit], counts)
+            first = np.repeat(left[hit], counts)
+            step = np.arange(len(at)) - np.repeat(np.cumsum(counts) - counts, counts)
             found_at.append(at)
             found_in.append(records[first + step])
         if not found_at:

@@ -17,6 +17,7 @@ import pyarrow as pa
 import pytest
 
 import audit.store.dataset as dataset
+from audit.errors import StoreError
 from audit.ingest.pipeline import ingest
 from audit.sql.query import query
 from audit.store import hand_index
@@ -106,6 +107,22 @@ def test_the_index_is_loaded_once_and_extended_by_each_commit(five: Store, tmp_p
     assert loaded == [0, 1, 2, 3, 4, 5]  # g's lookup added f's batch, committed since
     assert store.find_hands(pa.array(["f2", "g0", "a0", "q"])) == {"f2", "g0", "a0"}
     assert loaded == [0, 1, 2, 3, 4, 5, 6]
+
+
+def test_a_lookup_sees_the_batches_another_writer_committed(five: Store, tmp_path: Path):
+    reader = Store(five.root)
+    assert reader.find_hands(pa.array(["a1", "w1"])) == {"a1"}
+    other = Store(five.root)  # another process's writer
+    _ingested(other, tmp_path, "w", many_hands("w", 3))
+    assert reader.find_hands(pa.array(["a1", "w1"])) == {"a1", "w1"}
+    assert reader.read_hands(["w2"]).column("hand_id").unique().to_pylist() == ["w2"]
+
+
+def test_a_damaged_manifest_line_stops_the_lookup_as_it_stops_every_reader(five: Store):
+    assert five.find_hands(pa.array(["a1"])) == {"a1"}
+    five.manifest_path.write_bytes(five.manifest_path.read_bytes() + b"{not json}\n")
+    with pytest.raises(StoreError, match="manifest.jsonl:6"):
+        five.find_hands(pa.array(["a1"]))
 
 
 def test_a_store_replaced_under_the_same_path_is_loaded_afresh(five: Store, tmp_path: Path):
