@@ -227,7 +227,8 @@ def _drop_repeated_hands(
 ) -> tuple[pa.Table, list[Rejected]]:
     """Quarantine hands whose id came earlier in this file, then remember the ids kept.
     `seen` holds only this file's ids: the store is looked up once, after the file
-    (Store.find_hands), so memory follows the file, never the store."""
+    (Store.find_hands, in the store's hand-id index: 12 bytes per stored hand, loaded once
+    per ingest), never as a set of the store's ids."""
     if table.num_rows == 0:
         return table, []
     ids = table.column("hand_id")
@@ -634,7 +635,8 @@ class _FileBatch:
     def commit(self, store: Store, path: Path, opened: _Opened, fmt: str,
                result: FileResult) -> None:
         # Hands already in the store: one lookup of the whole file's ids after it is
-        # written (a duplicate is rare; its hands are taken back out of staging). The
+        # written, in the store's hand-id index (its cost follows the file's ids, not the
+        # files stored; a duplicate is rare: its hands are taken back out of staging). The
         # same hand from an overlapping export is already stored; another hand under a
         # stored id is quarantined.
         already = 0

@@ -5,6 +5,8 @@ Layout (ARCHITECTURE.md):
     STORE/manifest.jsonl                        one JSON record per committed batch
     STORE/events/date=YYYY-MM-DD/<batch>.parquet
     STORE/quarantine/<batch>/rejected.jsonl     rejected input with file, line and reason
+    STORE/index/<batch>.hid                     the batch's hand-id index: sorted 64-bit hashes
+                                                of its hand ids (audit/store/hand_index.py)
     STORE/runs/<run_id>/...                     audit runs (written by audit.run.runner), each
                                                 committed by a run record in the manifest
                                                 (audit/store/runs.py)
@@ -14,15 +16,16 @@ An audit writes its run into `runs/.<run_id>.tmp` while holding an flock on
 `runs/.<run_id>.lock` (Store.claim_run); opening the store removes the tmp directory of an
 audit that died, never one whose lock is held.
 
-A batch is committed in three steps. Its files are written into `staging/<batch>/` (temp
-file, fsync, rename); then one manifest record is appended and fsynced — the commit point;
-then the files are renamed into place. A crash before the commit leaves only a staging
-directory, which the next writer deletes; a crash after it leaves a committed batch still in
-staging, which the next writer rolls forward under the lock. Readers only ever see committed
-batches, write nothing and take no lock: a committed batch still in staging is read from
-there (Store.committed_path), so a read-only store reads the same. Which manifest bytes are
-committed (a torn last line is not; a whole last record missing its newline is) is decided
-by one function, read_manifest, for readers, verify and the append path alike.
+A batch is committed in three steps. Its files (event files, quarantine, hand-id index) are
+written into `staging/<batch>/` (temp file, fsync, rename); then one manifest record is
+appended and fsynced — the commit point; then the files are renamed into place. A crash
+before the commit leaves only a staging directory, which the next writer deletes; a crash
+after it leaves a committed batch still in staging, which the next writer rolls forward
+under the lock. Readers only ever see committed batches, write nothing and take no lock: a
+committed batch still in staging is read from there (Store.committed_path), so a read-only
+store reads the same. Which manifest bytes are committed (a torn last line is not; a whole
+last record missing its newline is) is decided by one function, read_manifest, for readers,
+verify and the append path alike.
 
 Each record also carries a Merkle root over the batch's hands (audit.store.merkle; leaves computed
 from the tables in memory as the batch is written, by a compiled writer beside the Parquet
@@ -56,13 +59,14 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
 
 from audit.errors import StoreError
 from audit.quarantine import Rejected
 from audit.schema import SCHEMA_VERSION_KEY, check_file_version, events_schema, schema_version
-from audit.store import merkle
+from audit.store import hand_index, merkle
 from audit.store.chain import (
     _CHUNK,
     CHAIN_VERSION,
@@ -180,6 +184,26 @@ def _row_groups_holding(metadata: pq.FileMetaData, ordered: list[str]) -> list[i
     return groups
 
 
+def _index_entries(record: dict[str, Any]) -> list[dict[str, Any]]:
+    """The record's hand-id index file entry with its path (named by the batch id, so the
+    record holds what two stores of the same hands share), as a list: none before the index,
+    or for a batch without hands."""
+    entry = record.get("hand_index")
+    batch = record.get("batch_id")
+    if not isinstance(entry, dict) or not isinstance(batch, str):
+        return []
+    return [{**entry, "path": hand_index.index_rel(batch)}]
+
+
+def _used_values(chunk: pa.Array) -> pa.Array:
+    """The distinct values of a hand_id chunk read as a Parquet dictionary (one entry per
+    hand, not per event): only the entries some row uses, since a writer may hand over a
+    dictionary holding more (CODED_COLUMNS)."""
+    if isinstance(chunk, pa.DictionaryArray):
+        return chunk.dictionary.take(pa.compute.unique(chunk.indices.drop_null()))
+    return pa.compute.unique(chunk)
+
+
 def _hand_count(table: pa.Table) -> int:
     if table.num_rows == 0:
         return 0
@@ -208,6 +232,9 @@ class Store:
 
     def __init__(self, root: Path | str) -> None:
         self.root = Path(root)
+        self._index: hand_index.HandIndex | None = None  # loaded by the first lookup
+        # the committed manifest bytes last parsed for the lookups, and their records
+        self._parsed: tuple[bytes, list[dict[str, Any]]] = (b"", [])
 
     # ----------------------------------------------------------------- paths and reading
     @property
@@ -277,7 +304,7 @@ class Store:
         return [p for p in paths if p.exists()]
 
     def head(self) -> str:
-        records = self.records()
+        records = self._parsed_records()  # each commit asks: only new lines are parsed
         head: str = records[-1]["hash"] if records else GENESIS
         return head
 
@@ -291,52 +318,127 @@ class Store:
         return pa.concat_tables(tables)
 
     def find_hands(self, hand_ids: pa.Array) -> set[str]:
-        """Which of `hand_ids` the store already holds. One pass over the committed event
-        files reading only the hand_id column, as per-row-group dictionaries (one entry per
-        hand, not per event), and only of the row groups whose hand_id range (Parquet
-        statistics) can hold a wanted id: memory is one row group's ids plus the wanted ones,
-        never a set of the whole store (the store can hold far more hands than memory)."""
+        """Which of `hand_ids` the store already holds. The ids are looked up in the hand-id
+        index (audit/store/hand_index.py: loaded once per Store, then only the batches
+        committed since are added), and each id whose hash it holds is confirmed against the
+        hand_id column of that batch's files, reading only the row groups whose hand_id
+        range (Parquet statistics) can hold it: the cost follows the ids asked for and the
+        hands added since the last lookup, not the files stored."""
         wanted = pa.compute.unique(pa.chunked_array([hand_ids], pa.string()).combine_chunks()
                                    .drop_null())
         if len(wanted) == 0:
             return set()
-        ordered = sorted(wanted.to_pylist())
+        records = self._parsed_records()
         found: set[str] = set()
-        for rel in [f["path"] for r in self.records() for f in r.get("files", [])]:
-            source = pq.ParquetFile(self.file_path(rel), read_dictionary=["hand_id"])
-            groups = _row_groups_holding(source.metadata, ordered)
-            if not groups:
-                continue
-            column = source.read_row_groups(groups, columns=["hand_id"]).column("hand_id")
-            for chunk in column.chunks:
-                values = chunk.dictionary if isinstance(chunk, pa.DictionaryArray) else chunk
-                # hash the smaller side: inserting costs more than probing
-                if len(values) <= len(wanted):
-                    hits = wanted.filter(pa.compute.is_in(wanted, value_set=values))
-                else:
-                    hits = values.filter(pa.compute.is_in(values, value_set=wanted))
-                found.update(hits.to_pylist())
+        for number, ids in self._candidates(wanted.to_pylist(), records).items():
+            candidates = pa.array(ids, pa.string())
+            for rel in [f["path"] for f in records[number].get("files", [])]:
+                path = self.committed_path(rel, records)
+                source = pq.ParquetFile(path, read_dictionary=["hand_id"])
+                groups = _row_groups_holding(source.metadata, ids)
+                if not groups:
+                    continue
+                column = source.read_row_groups(groups, columns=["hand_id"]).column("hand_id")
+                for chunk in column.chunks:
+                    found.update(candidates.filter(pa.compute.is_in(
+                        candidates, value_set=_used_values(chunk))).to_pylist())
         return found
 
     def read_hands(self, hand_ids: Sequence[str]) -> pa.Table:
         """The stored events of `hand_ids` (those the store holds), in file order: only the
-        row groups whose hand_id range can hold one are read, as find_hands does, so memory
-        follows the hands asked for, not the store."""
+        files of the batches whose index holds one of their hashes are opened (find_hands),
+        and of those only the row groups whose hand_id range can hold one, so memory and
+        time follow the hands asked for, not the store."""
         ordered = sorted(set(hand_ids))
         tables = []
         if ordered:
-            wanted = pa.array(ordered, pa.string())
-            for rel in [f["path"] for r in self.records() for f in r.get("files", [])]:
-                source = pq.ParquetFile(self.file_path(rel))
-                groups = _row_groups_holding(source.metadata, ordered)
-                if not groups:
-                    continue
-                table = source.read_row_groups(groups).cast(events_schema())
-                table = table.filter(pa.compute.is_in(table.column("hand_id"),
-                                                      value_set=wanted))
-                if table.num_rows:
-                    tables.append(table)
+            records = self._parsed_records()
+            for number, ids in sorted(self._candidates(ordered, records).items()):
+                wanted = pa.array(ids, pa.string())
+                for rel in [f["path"] for f in records[number].get("files", [])]:
+                    source = pq.ParquetFile(self.committed_path(rel, records))
+                    groups = _row_groups_holding(source.metadata, ids)
+                    if not groups:
+                        continue
+                    table = source.read_row_groups(groups).cast(events_schema())
+                    table = table.filter(pa.compute.is_in(table.column("hand_id"),
+                                                          value_set=wanted))
+                    if table.num_rows:
+                        tables.append(table)
         return pa.concat_tables(tables) if tables else events_schema().empty_table()
+
+    def _parsed_records(self) -> list[dict[str, Any]]:
+        """The committed records, for this Store's own lookups and head (never handed to a
+        caller, who might change them): the manifest is read whole, but only the lines appended
+        since the last lookup are parsed, when the bytes parsed then (ending in a newline)
+        are still its start: read_manifest's rule applies to the new lines as to the whole;
+        anything else, a rewrite or damage, is parsed again whole (damage: its StoreError)."""
+        raw = self.manifest_path.read_bytes() if self.manifest_path.exists() else b""
+        done, records = self._parsed
+        if done.endswith(b"\n") and raw.startswith(done):
+            with contextlib.suppress(StoreError):  # raised again below, with its line
+                new = read_manifest(raw[len(done):], self.manifest_path)
+                records = records + new.records
+                self._parsed = (raw[:len(done) + new.committed_bytes], records)
+                return records
+        contents = read_manifest(raw, self.manifest_path)
+        self._parsed = (raw[:contents.committed_bytes], contents.records)
+        return contents.records
+
+    def _candidates(self, ids: list[str], records: Sequence[dict[str, Any]]
+                    ) -> dict[int, list[str]]:
+        """Record number -> the `ids` whose hash that batch's index holds (sorted): where
+        each may be stored; not confirmed."""
+        index = self._hand_index(records)
+        at, where = index.candidates(hand_index.hash_ids(ids))
+        out: dict[int, list[str]] = {}
+        for i, number in zip(at.tolist(), where.tolist(), strict=True):
+            out.setdefault(number, []).append(ids[i])
+        return {number: sorted(set(found)) for number, found in out.items()}
+
+    def _hand_index(self, records: Sequence[dict[str, Any]]) -> hand_index.HandIndex:
+        """The hand-id index of `records`: the one this Store loaded, with the batches
+        committed since added; loaded afresh when the manifest no longer starts with the
+        records it covers (another store at this path)."""
+        index = self._index
+        if index is None or index.covered > len(records) or (
+                index.covered and records[index.covered - 1].get("hash") != index.head):
+            index = self._index = hand_index.HandIndex()
+        for number in range(index.covered, len(records)):
+            record = records[number]
+            if record.get("files"):
+                index.add(self._batch_hashes(record, records), number)
+            index.covered, index.head = number + 1, str(record.get("hash", ""))
+        return index
+
+    def _batch_hashes(self, record: dict[str, Any], records: Sequence[dict[str, Any]]
+                      ) -> np.ndarray:
+        """A committed batch's hand-id hashes, sorted: its index file when the record lists
+        one whose bytes match; else (a batch from before the index, or an index damaged or
+        gone, which verify names) hashed from the hand_id column of its event files, in
+        memory, once per Store: nothing is written for it."""
+        for entry in _index_entries(record):
+            if entry.get("hash") != hand_index.HASH:
+                continue
+            try:
+                data = self._read_committed(str(entry["path"]), records, Path.read_bytes)
+                if hashlib.sha256(data).hexdigest() == entry.get("sha256"):
+                    return hand_index.read_index(data)
+            except (OSError, KeyError, ValueError):
+                pass
+        return self._hashes_from_events(record, records)
+
+    def _hashes_from_events(self, record: dict[str, Any],
+                            records: Sequence[dict[str, Any]] | None) -> np.ndarray:
+        """The sorted, distinct hashes of the hand ids in a committed batch's event files,
+        read from their hand_id column alone (_used_values)."""
+        ids: set[str] = set()
+        for rel in [f["path"] for f in record.get("files", [])]:
+            column = self._read_committed(rel, records, lambda path: pq.ParquetFile(
+                path, read_dictionary=["hand_id"]).read(columns=["hand_id"])).column("hand_id")
+            for chunk in column.chunks:
+                ids.update(_used_values(chunk).drop_null().to_pylist())
+        return np.unique(hand_index.hash_ids(sorted(ids)))
 
     def changed_event_files(self) -> list[Path]:
         """Committed event files whose bytes differ from the manifest's sha256 (or that are
@@ -383,6 +485,9 @@ class Store:
             record = committed.get(batch_dir.name)
             if record is None:
                 shutil.rmtree(batch_dir)  # never committed: as if it never happened
+                # and its index, should one have got into place (no writer puts it there
+                # before the commit point; a restored backup might)
+                (self.root / hand_index.index_rel(batch_dir.name)).unlink(missing_ok=True)
             else:
                 self._publish(batch_dir, record)
         with contextlib.suppress(OSError):
@@ -434,6 +539,7 @@ class Store:
     def _publish(self, batch_dir: Path, record: dict[str, Any]) -> None:
         paths = [f["path"] for f in record.get("files", [])]
         paths += [q["path"] for q in record.get("quarantine", [])]
+        paths += [e["path"] for e in _index_entries(record)]
         for rel in paths:
             staged = batch_dir / rel
             final = self.root / rel
@@ -529,6 +635,7 @@ class Store:
             records = []
             readable = False  # nothing is known to be listed: no file is called unlisted
         listed: dict[str, str] = {}
+        indexes = 0  # hand-id index files: listed and checked, not counted as files
         damaged: set[str] = set()
         prev = GENESIS
         hands = rows = 0
@@ -550,6 +657,9 @@ class Store:
             prev = record.get("hash", "")
             for f in [*record.get("files", []), *record.get("quarantine", [])]:
                 listed[f["path"]] = f["sha256"]
+            for entry in _index_entries(record):
+                listed[str(entry["path"])] = str(entry.get("sha256"))
+                indexes += 1
             hands += int(record.get("hands", 0))
             rows += int(record.get("rows", 0))
         # files hashed, then batches' Merkle roots recomputed, VERIFY_THREADS at a time
@@ -592,7 +702,7 @@ class Store:
                 "published it"))
         return VerifyReport(
             batches=sum(1 for r in records if "batch_id" in r),
-            files=len(listed),
+            files=len(listed) - indexes,
             hands=hands,
             rows=rows,
             head=prev if records else GENESIS,
@@ -605,6 +715,8 @@ class Store:
         commits while verify runs publishes its files after its record is durable, so the
         manifest read again after the scan lists every file of such a batch."""
         found = []
+        # not index/: a hand-id index no committed record names is never read (a rollback
+        # of the newest batches leaves theirs: only a published head exposes a rollback)
         for sub in ("events", "quarantine"):
             base = self.root / sub
             if not base.exists():
@@ -636,25 +748,58 @@ class Store:
         self, number: int, record: dict[str, Any], damaged: set[str]
     ) -> list[VerifyProblem]:
         """Recompute a batch's Merkle root from its event files (those whose bytes still
-        match the manifest; a modified or missing file is already named)."""
+        match the manifest; a modified or missing file is already named), and check that its
+        hand-id index holds exactly the hashes of its hands."""
         claimed = record.get("merkle")
-        if claimed is None:
+        index = _index_entries(record)
+        if claimed is None and not index:
             return []  # written before Merkle roots; its file hashes and chain still verify
         where = f"{MANIFEST} record {number} (batch {record.get('batch_id', '?')})"
         files = record.get("files", [])
         if any(f["path"] in damaged for f in files):
             return []
+        problems = []
+        if claimed is not None:
+            try:
+                leaves = self.batch_leaves(record)
+            except (OSError, StoreError, ValueError, pa.ArrowException) as exc:
+                return [VerifyProblem(kind="merkle", path=where,
+                                      detail=f"cannot recompute the Merkle root: {exc}")]
+            root = merkle.merkle_root(leaves).hex()
+            if root != claimed.get("root") or len(leaves) != claimed.get("hands"):
+                # the hands are not those committed: the index is checked against hands
+                # the root vouches for, so this one problem names the batch
+                return [VerifyProblem(
+                    kind="merkle", path=where,
+                    detail="Merkle root over the batch's hands differs from the manifest")]
+        for entry in index:
+            if str(entry["path"]) in damaged:
+                continue  # its bytes are already named
+            try:
+                problem = self._index_problem(entry, record)
+            except (OSError, StoreError, ValueError, pa.ArrowException) as exc:
+                problem = f"cannot read the batch's hand ids: {exc}"
+            if problem:
+                problems.append(VerifyProblem(kind="index", path=str(entry["path"]),
+                                              detail=problem))
+        return problems
+
+    def _index_problem(self, entry: dict[str, Any], record: dict[str, Any]) -> str:
+        """Why a batch's hand-id index file does not hold exactly the hashes of the batch's
+        hands ("" when it does)."""
+        if entry.get("hash") != hand_index.HASH:
+            return f"hand-id index of an unknown hash {entry.get('hash')!r}"
         try:
-            leaves = self.batch_leaves(record)
-        except (OSError, StoreError, ValueError, pa.ArrowException) as exc:
-            return [VerifyProblem(kind="merkle", path=where,
-                                  detail=f"cannot recompute the Merkle root: {exc}")]
-        root = merkle.merkle_root(leaves).hex()
-        if root != claimed.get("root") or len(leaves) != claimed.get("hands"):
-            return [VerifyProblem(kind="merkle", path=where,
-                                  detail="Merkle root over the batch's hands differs from the "
-                                  "manifest")]
-        return []
+            data = self._read_committed(str(entry["path"]), None, Path.read_bytes)
+            stored = hand_index.read_index(data)
+        except FileNotFoundError:
+            return "hand-id index file is gone"
+        except ValueError as exc:
+            return f"hand-id index file is not an index ({exc})"
+        expected = self._hashes_from_events(record, None)
+        if len(stored) != len(expected) or not bool(np.all(stored == expected)):
+            return "hand-id index does not hold exactly the hashes of the batch's hands"
+        return ""
 
     def file_path(self, rel: str) -> Path:
         """A committed file: in place, or still in staging after a crash (read-only copy)."""
@@ -816,6 +961,7 @@ class StagedBatch:
     now: datetime
     counts: dict[str, tuple[int, int]]  # partition -> (rows, hands)
     leaves: dict[str, bytes]  # partition -> its hands' 32-byte leaves, in file order
+    hashes: dict[str, bytes]  # partition -> its hands' 8-byte id hashes (hand_index)
     digests: dict[str, str]  # partition -> sha256 of its closed event file
     rejected: int  # lines in the staged quarantine file
 
@@ -835,7 +981,8 @@ def _renamed(store: Store, staged: StagedBatch, now: datetime) -> StagedBatch:
         if quarantine.exists():
             os.replace(quarantine, new_dir / "quarantine" / batch_id)
     return StagedBatch(batch_id=batch_id, now=now, counts=staged.counts,
-                       leaves=staged.leaves, digests=staged.digests, rejected=staged.rejected)
+                       leaves=staged.leaves, hashes=staged.hashes, digests=staged.digests,
+                       rejected=staged.rejected)
 
 
 class BatchWriter:
@@ -854,6 +1001,7 @@ class BatchWriter:
         self._digests: dict[str, str] = {}
         self._counts: dict[str, list[int]] = {}  # partition -> [rows, hands]
         self._leaves: dict[str, bytearray] = {}  # partition -> 32-byte Merkle leaves
+        self._hashes: dict[str, bytearray] = {}  # partition -> its hands' 8-byte id hashes
         self._quarantine: Any = None
         self._rejected = 0
         self._commit_attempted = False
@@ -881,6 +1029,7 @@ class BatchWriter:
             self._writers[partition] = writer
             self._counts[partition] = [0, 0]
             self._leaves[partition] = bytearray()
+            self._hashes[partition] = bytearray()
         elif not table.schema.equals(writer.schema):
             table = table.cast(writer.schema)  # one file, one schema: plain or coded strings
         # The leaves are hashed on a second thread while Parquet encodes the same table: the
@@ -888,6 +1037,7 @@ class BatchWriter:
         # cost little time (bench/bench_ingest.py --reference-leaves measures it).
         leaves = self._hasher().submit(merkle.hand_leaves, table)
         writer.write_table(table)
+        self._hashes[partition] += hand_index.table_hashes(table)
         self._leaves[partition] += b"".join(leaves.result())
         counts = self._counts[partition]
         counts[0] += table.num_rows
@@ -913,6 +1063,7 @@ class BatchWriter:
             if kept.num_rows == 0:
                 path.unlink()
                 del self._counts[partition], self._leaves[partition], self._digests[partition]
+                del self._hashes[partition]
                 continue
             rewritten = _EventFileWriter(path)
             try:
@@ -921,6 +1072,7 @@ class BatchWriter:
                 rewritten.close()
             self._digests[partition] = rewritten.sha256
             self._leaves[partition] = bytearray(b"".join(merkle.hand_leaves(kept)))
+            self._hashes[partition] = bytearray(hand_index.table_hashes(kept))
             self._counts[partition] = [kept.num_rows, _hand_count(kept)]
         return pa.concat_tables(removed) if removed else events_schema().empty_table()
 
@@ -953,6 +1105,7 @@ class BatchWriter:
         return StagedBatch(batch_id=self.batch_id, now=self.now,
                            counts={p: (c[0], c[1]) for p, c in self._counts.items()},
                            leaves={p: bytes(b) for p, b in self._leaves.items()},
+                           hashes={p: bytes(b) for p, b in self._hashes.items()},
                            digests=dict(self._digests), rejected=self._rejected)
 
     @classmethod
@@ -967,10 +1120,24 @@ class BatchWriter:
         writer = cls(store, staged.now, staged.batch_id)
         writer._counts = {p: [rows, hands] for p, (rows, hands) in staged.counts.items()}
         writer._leaves = {p: bytearray(b) for p, b in staged.leaves.items()}
+        writer._hashes = {p: bytearray(b) for p, b in staged.hashes.items()}
         writer._digests = dict(staged.digests)
         writer._rejected = staged.rejected
         writer._sealed = True
         return writer
+
+    def _write_index(self) -> dict[str, Any]:
+        """The batch's hand-id index file, staged and fsynced with its event files (see
+        audit/store/hand_index.py); its manifest entry."""
+        rel = hand_index.index_rel(self.batch_id)
+        data = hand_index.index_bytes(b"".join(self._hashes[p] for p in sorted(self._counts)))
+        path = self._staged(rel)
+        with path.open("wb") as f:
+            f.write(data)
+            f.flush()
+            os.fsync(f.fileno())
+        return {"sha256": hashlib.sha256(data).hexdigest(), "hash": hand_index.HASH,
+                "hashes": len(data) // 8}
 
     def _hasher(self) -> ThreadPoolExecutor:
         if self._pool is None:
@@ -1016,6 +1183,9 @@ class BatchWriter:
             leaves += self._leaves[partition]
             files.append({"path": rel, "sha256": self._digests[partition],
                           "bytes": staged.stat().st_size, "rows": rows, "hands": hands})
+        index = None
+        if files:
+            index = self._write_index()
         quarantine = []
         if self._rejected:
             rel = f"quarantine/{self.batch_id}/rejected.jsonl"
@@ -1044,6 +1214,7 @@ class BatchWriter:
             "merkle": {"tree": merkle.TREE, "leaf": merkle.LEAF_ENCODING,
                        "hands": len(leaves) // 32,
                        "root": merkle.merkle_root_packed(leaves).hex()},
+            **({"hand_index": index} if index else {}),
             "chain": CHAIN_VERSION,
             "prev_hash": store.head(),
         }
