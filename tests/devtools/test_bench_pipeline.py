@@ -12,7 +12,13 @@ import pytest
 from click.testing import CliRunner
 
 from audit.cli.main import main as cli
-from audit.devtools.bench_pipeline import STAGES, bench_pipeline, format_pipeline
+from audit.devtools.bench_pipeline import (
+    STAGES,
+    _against,
+    bench_pipeline,
+    capacity,
+    format_pipeline,
+)
 
 MB = 1_000_000
 
@@ -89,7 +95,9 @@ def test_the_command_prints_the_table_and_writes_the_json(tmp_path: Path) -> Non
                            "audit_workers", "load_average"}
     assert set(result["capacity"]["target"]) >= {"times_over_with_simulate",
                                                  "times_over_audit_pipeline",
-                                                 "heaviest_audit_stage"}
+                                                 "heaviest_audit_stage",
+                                                 "wall_ratio_audit_pipeline",
+                                                 "memory_ratio_audit_pipeline"}
     assert "hands/core-h" in run.output  # the table, on stderr
     assert [p.name for p in tmp_path.iterdir()] == ["pipeline.json"]
 
@@ -214,3 +222,24 @@ def test_two_copies_lead_to_the_rooms_leads_twice(tmp_path: Path) -> None:
     assert got.drop("p_value", "q_value").to_dicts() == want.drop("p_value", "q_value").to_dicts()
     for c in ("p_value", "q_value"):  # summed in another order: the last bits may differ
         assert got[c].to_list() == pytest.approx(want[c].to_list(), rel=1e-9), c
+
+
+def test_the_target_is_judged_on_wall_time_cpu_and_memory() -> None:
+    # 1,000 hands: ingest to report 0.1 ms of wall and 0.2 ms of CPU a hand, 1.5 GiB at most;
+    # the target's 5M hands would take 500 s wall (of 600), 1,000 CPU-s (of 1,200), 0.75 of
+    # its 2 GiB; the simulator's 0.3 ms a hand puts the whole day over
+    gib = 2 ** 30
+    stage = {"hands": 1_000, "wall_seconds": 0.02, "cpu_seconds": 0.04,
+             "peak_rss_bytes": gib // 4}
+    stages = {name: dict(stage) for name in ("ingest", "verify", "audit", "collusion",
+                                               "report")}
+    stages["collusion"]["peak_rss_bytes"] = 3 * gib // 2
+    stages["simulate"] = {**stage, "cpu_seconds": 0.3, "peak_rss_bytes": 3 * gib}
+    target = capacity(stages, 1_000, 1_000)["target"]
+    assert target["wall_ratio_audit_pipeline"] == pytest.approx(500 / 600, abs=0.01)
+    assert target["cpu_ratio_audit_pipeline"] == pytest.approx(1_000 / 1_200, abs=0.01)
+    assert target["memory_ratio_audit_pipeline"] == 0.75  # the simulator's 3 GiB is no stage
+    assert target["biggest_audit_stage"] == "collusion"
+    assert target["times_over_with_simulate"] > 1
+    assert _against(0.83) == "0.83x (within)"
+    assert _against(1.84) == "1.84x (over)"
