@@ -21,5 +21,5 @@ def test_every_errors_attack_holds(tmp_path: Path):
     kills = [a for a in results if a.case.startswith("SIGKILL")]
     proofs = [a for a in results if a.case.startswith("verify-proof: ")]
     assert len(kills) == 2
-    assert len(proofs) == 159  # every 25th of 3,673 mutations and the special ones
+    assert len(proofs) == 162  # every 25th of 3,743 mutations and the special ones
     assert len(results) - len(kills) - len(proofs) == 27  # the CLI sweep
