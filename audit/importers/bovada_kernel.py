@@ -38,6 +38,7 @@ import numpy as np
 from numba import njit
 
 from audit.importers.pokerstars.kernel import _at, _b, _digit, _is
+from audit.importers.textkernel import prefix_index
 
 NULL = np.iinfo(np.int64).min
 MAX_SEATS = 10
@@ -97,6 +98,17 @@ _DEALER = _b("Dealer")
 _SMALL_BLIND = _b("Small Blind")
 _BIG_BLIND = _b("Big Blind")
 
+
+# a line's kind from its first words, the first match in order: after a player's ` : `, and on
+# a line without one (a street's `*** ` after the exact `*** HOLE CARDS ***` and summary lines;
+# `Table Info:` holds stakes the fast path may read: its hand)
+_PLAYER_LINES = (_SPOT, _SET_DEALER, _SHOWDOWN, _MUCKS, _NO_SHOW, _FOLDS_AND, _DRAW, _PRIZE)
+_PLAYER_LINE_KINDS = (L_DEALT, L_SET_DEALER, L_SHOW, L_MUCK, L_NO_SHOW, L_FOLD_SHOW, L_REFUSED,
+                      L_REFUSED)
+_OTHER_LINES = (_STARS, _TABLE_CARD, _TABLE_INFO, _SEATING, _PLAYER_INFO, _SET_DEALER, _TOTAL,
+                _BOARD)
+_OTHER_LINE_KINDS = (L_STREET, L_TABLE_CARD, L_REFUSED, L_SKIP, L_SKIP, L_SKIP, L_SUMMARYISH,
+                     L_SUMMARYISH)
 
 _ROOM_NAMES = tuple(_b(name) for name in (
     "Bovada", "Bodog", "Bodog.com", "Bodog.eu", "Bodog UK", "Bodog Canada", "Bodog88",
@@ -170,26 +182,9 @@ def scan(data, begin, lo, hi, first, last, kind, sep, tend, x0, x1, y0, y1, hsh)
             sep[i] = s
             if s >= 0:
                 r0 = s + 3
-                if _at(data, r0, e, _SPOT):
-                    kind[i] = L_DEALT
-                    continue
-                if _at(data, r0, e, _SET_DEALER):
-                    kind[i] = L_SET_DEALER
-                    continue
-                if _at(data, r0, e, _SHOWDOWN):
-                    kind[i] = L_SHOW
-                    continue
-                if _at(data, r0, e, _MUCKS):
-                    kind[i] = L_MUCK
-                    continue
-                if _at(data, r0, e, _NO_SHOW):
-                    kind[i] = L_NO_SHOW
-                    continue
-                if _at(data, r0, e, _FOLDS_AND):
-                    kind[i] = L_FOLD_SHOW
-                    continue
-                if _at(data, r0, e, _DRAW) or _at(data, r0, e, _PRIZE):
-                    kind[i] = L_REFUSED
+                j = prefix_index(data, r0, e, _PLAYER_LINES)
+                if j >= 0:
+                    kind[i] = _PLAYER_LINE_KINDS[j]
                     continue
                 kind[i] = L_PLAYER
                 seed = np.uint64(1469598103934665603)
@@ -201,22 +196,12 @@ def scan(data, begin, lo, hi, first, last, kind, sep, tend, x0, x1, y0, y1, hsh)
                 if _is(data, a, e, _SUMMARY):
                     kind[i] = L_SUMMARY
                     continue
-                if _at(data, a, e, _STARS):
-                    kind[i] = L_STREET
+                j = prefix_index(data, a, e, _OTHER_LINES)
+                if j >= 0:
+                    kind[i] = _OTHER_LINE_KINDS[j]
                     continue
-                if _at(data, a, e, _TABLE_CARD):
-                    kind[i] = L_TABLE_CARD
-                    continue
-                if _at(data, a, e, _TABLE_INFO):
-                    kind[i] = L_REFUSED  # stakes the fast path may read: its hand
-                    continue
-                if _at(data, a, e, _SEATING) or _at(data, a, e, _PLAYER_INFO) or \
-                        _at(data, a, e, _SET_DEALER):
-                    kind[i] = L_SKIP
-                    continue
-                if _at(data, a, e, _TOTAL) or _at(data, a, e, _BOARD) or (
-                        _at(data, a, e, _SEAT) and a + 5 < e and (
-                            data[a + 4] == 32 or data[a + 4] == 43) and _digit(data[a + 5])):
+                if _at(data, a, e, _SEAT) and a + 5 < e and (
+                        data[a + 4] == 32 or data[a + 4] == 43) and _digit(data[a + 5]):
                     kind[i] = L_SUMMARYISH  # a note line (`Seat sit down`) is not
                     continue
                 kind[i] = L_OTHER

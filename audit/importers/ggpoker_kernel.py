@@ -27,7 +27,7 @@ import numpy as np
 from numba import njit
 
 from audit.importers.pokerstars.kernel import _at, _b, _card, _digit, _find, _is
-from audit.importers.textkernel import plain_amount, same
+from audit.importers.textkernel import plain_amount, prefix_index, same
 
 NULL = np.iinfo(np.int64).min
 MAX_SEATS = 16
@@ -66,6 +66,9 @@ _P_ANTE, _P_SB, _P_BB = _b("posts the ante "), _b("posts small blind "), _b("pos
 _P_MISSED, _P_DEAD = _b("posts missed blind "), _b("posts dead blind ")
 _P_BUTTON, _P_STRADDLE, _STRADDLE = (_b("posts button blind "), _b("posts straddle "),
                                      _b("straddle "))
+# a post's words and the detail of its row (a missed blind posted is dead money)
+_POSTS = (_P_ANTE, _P_SB, _P_BB, _P_MISSED, _P_DEAD, _P_BUTTON, _P_STRADDLE, _STRADDLE)
+_POST_DETAILS = (D_ANTE, D_SB, D_BB, D_DEAD, D_DEAD, D_BUTTON_BLIND, D_STRADDLE, D_STRADDLE)
 _SHOWS, _MUCKS, _MUCKS_HAND = _b("shows ["), _b("mucks"), _b("mucks hand")
 _HOLE = _b("*** HOLE CARDS ***")
 _FLOP, _TURN, _RIVER = _b("*** FLOP *** ["), _b("*** TURN *** ["), _b("*** RIVER *** [")
@@ -602,22 +605,9 @@ def _hand(data, lo, hi, odd, i0, i1, mpu, short, fixed, tour, hole, sb, bb, ante
                 forced = True
                 continue
             verb = -1
-            if _at(data, p, e, _P_ANTE):
-                verb, p = D_ANTE, p + len(_P_ANTE)
-            elif _at(data, p, e, _P_SB):
-                verb, p = D_SB, p + len(_P_SB)
-            elif _at(data, p, e, _P_BB):
-                verb, p = D_BB, p + len(_P_BB)
-            elif _at(data, p, e, _P_MISSED):
-                verb, p = D_DEAD, p + len(_P_MISSED)
-            elif _at(data, p, e, _P_DEAD):
-                verb, p = D_DEAD, p + len(_P_DEAD)
-            elif _at(data, p, e, _P_BUTTON):
-                verb, p = D_BUTTON_BLIND, p + len(_P_BUTTON)
-            elif _at(data, p, e, _P_STRADDLE):
-                verb, p = D_STRADDLE, p + len(_P_STRADDLE)
-            elif _at(data, p, e, _STRADDLE):
-                verb, p = D_STRADDLE, p + len(_STRADDLE)
+            j = prefix_index(data, p, e, _POSTS)
+            if j >= 0:
+                verb, p = _POST_DETAILS[j], p + len(_POSTS[j])
             if verb >= 0:
                 amt, all_in, good = _money_to_end(data, p, e, mpu)
                 if not good or section != 0:

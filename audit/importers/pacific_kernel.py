@@ -33,7 +33,7 @@ from numba import njit
 from audit.importers.ggpoker_kernel import _days, _seat_of, _two
 from audit.importers.ggpoker_kernel import _row as _gg_row
 from audit.importers.pokerstars.kernel import _at, _b, _digit, _is
-from audit.importers.textkernel import _space, same, text_fill, text_sizes
+from audit.importers.textkernel import _space, prefix_index, same, text_fill, text_sizes
 
 NULL = np.iinfo(np.int64).min
 MAX_SEATS = 16
@@ -69,6 +69,10 @@ _P_SB, _P_BB, _P_ANTE, _P_DEAD = (_b("posts small blind"), _b("posts big blind")
                                   _b("posts ante"), _b("posts dead blind"))
 _POSTS = _b("posts ")
 _SHOWS, _MUCKS, _COLLECTED = _b("shows"), _b("mucks"), _b("collected")
+# a player's verb and the kind of its row (a post: 100 + its detail)
+_VERBS = (_CALLS, _BETS, _RAISES, _P_SB, _P_BB, _P_ANTE, _P_DEAD, _SHOWS, _MUCKS, _COLLECTED)
+_VERB_CODES = (K_CALL, K_BET, K_RAISE, D_SB + 100, D_BB + 100, D_ANTE + 100, D_DEAD + 100, K_SHOW,
+               K_MUCK, K_AWARD)
 _HI, _LO, _HIGH, _LOW = _b("(Hi: "), _b("(Lo: "), _b("(High: "), _b("(Low: ")
 _PLUS = _b(" + ")
 
@@ -767,29 +771,10 @@ def _hand(data, lo, hi, odd, i0, i1, mpu, fixed, n_hole, unknown_at, w, rows, r,
                  i + 1)
             r += 1
             continue
-        verb = -1
-        if _at(data, p, e, _CALLS):
-            verb, v = K_CALL, p + len(_CALLS)
-        elif _at(data, p, e, _BETS):
-            verb, v = K_BET, p + len(_BETS)
-        elif _at(data, p, e, _RAISES):
-            verb, v = K_RAISE, p + len(_RAISES)
-        elif _at(data, p, e, _P_SB):
-            verb, v = D_SB + 100, p + len(_P_SB)
-        elif _at(data, p, e, _P_BB):
-            verb, v = D_BB + 100, p + len(_P_BB)
-        elif _at(data, p, e, _P_ANTE):
-            verb, v = D_ANTE + 100, p + len(_P_ANTE)
-        elif _at(data, p, e, _P_DEAD):
-            verb, v = D_DEAD + 100, p + len(_P_DEAD)
-        elif _at(data, p, e, _SHOWS):
-            verb, v = K_SHOW, p + len(_SHOWS)
-        elif _at(data, p, e, _MUCKS):
-            verb, v = K_MUCK, p + len(_MUCKS)
-        elif _at(data, p, e, _COLLECTED):
-            verb, v = K_AWARD, p + len(_COLLECTED)
-        else:
+        j = prefix_index(data, p, e, _VERBS)
+        if j < 0:
             return -1, w
+        verb, v = _VERB_CODES[j], p + len(_VERBS[j])
         x0, x1 = _bracket(data, v, e)
         if x0 < 0:
             return -1, w

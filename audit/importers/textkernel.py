@@ -19,6 +19,9 @@ costs microseconds per array to box).
   `[$]?D+(.D{1,2})?` (at most 15 digits in all) that `sitetext.parse_amount` reads as that very
   number (a comma always groups thousands there; cents only when the unit has them: a chip
   amount with a point is not read here).
+* `prefix_index(data, p, end, prefixes)`: which of a tuple of byte strings a line's text starts
+  with (the first in the tuple's order), so a kernel names a line's kind from a table of
+  (prefix, kind) rather than a chain of tests.
 * `text_sizes` / `text_fill`: string columns (Arrow offsets and bytes), each row a span, an
   optional second span and optional decimal digits (a source `room:file:LINE`, a detail
   `total_pot=N`), all the columns of a table in one pass.
@@ -29,7 +32,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from audit.importers.pokerstars.kernel import _digit
+from audit.importers.pokerstars.kernel import _at, _digit
 
 
 @njit(cache=True, nogil=True)
@@ -110,6 +113,15 @@ def plain_amount(data, p, end, mpu):
     elif p < end and data[p] == 44:
         return -1, 0
     return p, whole * mpu + frac
+
+
+@njit(cache=True, nogil=True)
+def prefix_index(data, p, end, prefixes):
+    """The index of the first of `prefixes` (byte arrays) that data[p:end] starts with, or -1."""
+    for j in range(len(prefixes)):
+        if _at(data, p, end, prefixes[j]):
+            return j
+    return -1
 
 
 @njit(cache=True, nogil=True)

@@ -33,7 +33,7 @@ from numba import njit
 
 from audit.importers.ggpoker_kernel import _days
 from audit.importers.pokerstars.kernel import _at, _b, _cards, _digit, _find, _is
-from audit.importers.textkernel import plain_amount, same
+from audit.importers.textkernel import plain_amount, prefix_index, same
 
 NULL = np.iinfo(np.int64).min
 MAX_SEATS = 16
@@ -72,6 +72,7 @@ _PRE_FLOP, _SHOW_DOWN = _b("*** PRE-FLOP ***"), _b("*** SHOW DOWN ***")
 _FLOP, _TURN, _RIVER = _b("*** FLOP ***"), _b("*** TURN ***"), _b("*** RIVER ***")
 _P_SB, _P_BB = _b("posts small blind "), _b("posts big blind ")
 _P_ANTE, _P_STRADDLE = _b("posts ante "), _b("posts straddle ")
+_POSTS, _POST_DETAILS = (_P_SB, _P_BB, _P_ANTE, _P_STRADDLE), (D_SB, D_BB, D_ANTE, D_STRADDLE)
 _OOP, _ALL_IN = _b(" out of position"), _b(" and is all-in")
 _FOLDS, _CHECKS = _b("folds"), _b("checks")
 _CALLS, _BETS, _RAISES, _TO = _b("calls "), _b("bets "), _b("raises "), _b(" to ")
@@ -647,14 +648,9 @@ def _hand(data, lo, hi, odd, begin, i0, i1, tl, params, unknown_at, rows, r, h, 
         s = seat_no[k]
         # posts
         verb = -1
-        if _at(data, p, e, _P_SB):
-            verb, q = D_SB, p + len(_P_SB)
-        elif _at(data, p, e, _P_BB):
-            verb, q = D_BB, p + len(_P_BB)
-        elif _at(data, p, e, _P_ANTE):
-            verb, q = D_ANTE, p + len(_P_ANTE)
-        elif _at(data, p, e, _P_STRADDLE):
-            verb, q = D_STRADDLE, p + len(_P_STRADDLE)
+        j = prefix_index(data, p, e, _POSTS)
+        if j >= 0:
+            verb, q = _POST_DETAILS[j], p + len(_POSTS[j])
         if verb >= 0:
             q, amt = _money(data, q, e, mpu)
             if q < 0:

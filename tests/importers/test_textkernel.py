@@ -105,3 +105,26 @@ def test_cells_of_int32_specs_long_spans_and_spans_anywhere_in_the_bytes() -> No
     num32 = np.array([[NONE, 7, -123456789, 5, 0]])
     assert _written(data, (*small[:4], num32, *small[5:]), np.int32) == \
         _expected(data, *small[:4], num32, *small[5:])
+
+
+def _b(text: str) -> np.ndarray:
+    return np.frombuffer(text.encode(), dtype=np.uint8).copy()
+
+
+_VERBS = (_b("posts small blind "), _b("posts "), _b("calls "))
+
+
+@pytest.mark.parametrize(("line", "start", "end", "index"), [
+    ("Hero: posts small blind 5", 6, None, 0),   # the first of the table that matches wins,
+    ("Hero: posts big blind 10", 6, None, 1),    # not the longest: the table's order is the rule
+    ("Hero: calls 10", 6, None, 2),
+    ("Hero: raises 10 to 20", 6, None, -1),
+    ("Hero: calls 10", 6, 11, -1),               # a prefix must end before the line does
+    ("Hero: calls 10", 0, None, -1),
+])
+def test_a_line_names_the_first_prefix_of_the_table_it_starts_with(
+        line: str, start: int, end: int | None, index: int) -> None:
+    from audit.importers.textkernel import prefix_index
+
+    data = np.frombuffer(line.encode(), dtype=np.uint8)
+    assert prefix_index(data, start, len(line) if end is None else end, _VERBS) == index
