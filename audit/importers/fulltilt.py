@@ -133,8 +133,6 @@ _STAKES = re.compile(r"^([$€£]?)([0-9][0-9,.]*)/[$€£]?([0-9][0-9,.]*)"
                      r"(?: Cap [$€£]?[0-9][0-9,.]*)?$")
 # stakes whose amounts are not numbers (a Flipout's `2B/2B Ante 2B`): the blinds are unknown
 _UNREAD_STAKES = re.compile(r"^[$€£]?[0-9]\w*/[$€£]?[0-9]\w*(?: Ante [$€£]?[0-9]\w*)?$")
-# stakes whose amounts are not numbers (a Flipout's `2B/2B Ante 2B`): the blinds are unknown
-_UNREAD_STAKES = re.compile(r"^[$€£]?[0-9]\w*/[$€£]?[0-9]\w*(?: Ante [$€£]?[0-9]\w*)?$")
 _CLOCK = re.compile(r"^(\d{1,2}:\d\d:\d\d) ([A-Z]{1,5})(?: \[(\d{4}/\d\d/\d\d) (\d{1,2}:\d\d:\d\d) "
                     r"([A-Z]{1,5})\])?$")
 _DATE = re.compile(r"^(\d{4})/(\d\d)/(\d\d)$")
