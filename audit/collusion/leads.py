@@ -5,6 +5,9 @@ everyone except this partner, shrunk toward the population rate with ALPHA pseud
 
 - softplay (PATTERN-SOFTPLAY): bets/raises of A and B in heads-up pots against each other;
   binomial lower tail against the mean of their own heads-up aggression rates against others.
+- hu_aggression (PATTERN-CHIP-DUMP): the same counts, upper tail: a pair that bets and raises
+  into each other heads-up far more than each does heads-up against others (the dumper's large
+  bets into his receiver, the receiver's raises he folds to).
 - fold_to_partner (PATTERN-COLLUSION): folds to the partner's bet or raise; binomial upper tail
   against the sum over the folder's entry strata (features.ENTRY: not entered, entered calling,
   raised preflop: the range he folds from) of odds own·drew/context: the folder's fold rate
@@ -40,6 +43,11 @@ everyone except this partner, shrunk toward the population rate with ALPHA pseud
   the mean of each one's own rate of betting behind an all-in without this partner, shrunk
   toward his aggression in comparable multiway spots without an all-in times the population's
   ratio of the two.
+- softplay_streets (PATTERN-SOFTPLAY; tested only when the events were read,
+  audit/collusion/streets.py): the streets on which only A and B were left, both with chips, of
+  pots three or more saw the flop of, and their bets and raises there (per player-street);
+  binomial lower tail against the mean of each one's rate on such streets against others,
+  shrunk toward the population's.
 - card_share (PATTERN-COLLUSION): where both starting hands are known (button games; Chen
   points of the best two hole cards) and the stronger one entered voluntarily: how often the
   weaker entered too; binomial lower tail with rate weak·pull: the weaker player's entry rate
@@ -122,7 +130,10 @@ FEATURES = (
     Feature("chip_dump", PATTERN_CHIP_DUMP, "chip dumping", 10),
     Feature("heavy_fold", PATTERN_CHIP_DUMP, "folding to the partner after heavy investment",
             10),
+    Feature("hu_aggression", PATTERN_CHIP_DUMP, "betting into each other heads-up", 10),
     Feature("softplay", PATTERN_SOFTPLAY, "soft play", 10),
+    Feature("softplay_streets", PATTERN_SOFTPLAY,
+            "soft play on the streets two were left in a multiway pot", 10),
     Feature("whipsaw", PATTERN_WHIPSAW, "whipsawing", 20),
     Feature("checkdown", PATTERN_CHECKDOWN_ALLIN, "check-downs with a third player all-in", 3),
     Feature("checkdown_bets", PATTERN_CHECKDOWN_ALLIN,
@@ -703,6 +714,17 @@ def score_pairs(table: pl.DataFrame, totals: pl.DataFrame, rates: pl.DataFrame,
             "softplay_p": np.where(g["hu_n"] >= MIN_SAMPLE["softplay"],
                                    _quasi_cdf(k, n, (pa_ + pb_) / 2, g["hu_n"] >= MIN_SAMPLE[
                                        "softplay"], pool, "softplay"), np.nan)}
+    # ... and the other tail: far more aggression against each other than against others. A
+    # chip dumper bets the pot into his receiver whatever he holds and folds to the receiver's
+    # raise: on the rulebook population of issue 25 (share 0.4, seed 2) a team that did so in 109
+    # heads-up pots bet or raised 356 times in 203 heads-up pots where 136 were expected (p 1e-114),
+    # while its folds after heavy investment (most of its pots were small) read p 9e-4 and it was
+    # missed; the honest pairs there and in seed 1 read p 0.004 at the least.
+    ok = g["hu_n"] >= MIN_SAMPLE["hu_aggression"]
+    out |= {"hu_aggression_n": g["hu_n"], "hu_aggression_k": k,
+            "hu_aggression_e": n * (pa_ + pb_) / 2,
+            "hu_aggression_p": np.where(ok, _quasi_sf(k, n, (pa_ + pb_) / 2, ok, pool,
+                                                      "hu_aggression"), np.nan)}
 
     out |= _fold_to_partner(g, pool)
 
@@ -812,6 +834,7 @@ def score_pairs(table: pl.DataFrame, totals: pl.DataFrame, rates: pl.DataFrame,
                                     np.nan)}
 
     out |= _checkdown_bets(t, g, pool)
+    out |= _softplay_streets(t, g, pool)
 
     # co-entry: hands both entered voluntarily, against the product of their entry rates in the
     # pair's own hands (a log odds ratio), centred and scaled by the population of pairs (an
@@ -907,6 +930,31 @@ def _checkdown_bets(t: pl.DataFrame, g: dict[str, Any], pool: _Pool) -> dict[str
     return {"checkdown_bets_n": n, "checkdown_bets_k": k, "checkdown_bets_e": 2 * n * p0,
             "checkdown_bets_p": np.where(ok, _quasi_cdf(k, 2 * n, p0, ok, pool, "checkdown_bets"),
                                          np.nan)}
+
+
+def _softplay_streets(t: pl.DataFrame, g: dict[str, Any], pool: _Pool) -> dict[str, Any]:
+    """The `softplay_streets` columns (NaN unless the pair table carries the street counts, as
+    `_checkdown_bets`): bets and raises on the streets only A and B were left in a pot three or
+    more saw the flop of, against each one's rate on such streets against others.
+
+    The heads-up pots of `softplay` are those only the two entered; a team that lets a multiway
+    pot go heads-up and then checks it through is not in them. On the rulebook population of
+    issue 25 (share 0.4, seed 1) a team of three whose heads-up pots between two of its members
+    read 25 bets where 38 were expected (p 0.01: missed) bet 7 times on 62 such streets where 46
+    were expected (p 2e-9); the honest pairs read p 0.03 at the least."""
+    if not all(c in t.columns for c in ("hus_n", "hus_ka", "hus_kb", "hus_h__a", "hus_c__a")):
+        nan = np.full(t.height, np.nan)
+        return {"softplay_streets_n": nan, "softplay_streets_k": nan, "softplay_streets_e": nan,
+                "softplay_streets_p": nan}
+    n, k = g["hus_n"], g["hus_ka"] + g["hus_kb"]
+    r = pool.ratio(g["hus_c__a"] + g["hus_c__b"], g["hus_h__a"] + g["hus_h__b"])
+    pa_ = _shrunk(g["hus_c__a"] - g["hus_ka"], g["hus_h__a"] - n, r)
+    pb_ = _shrunk(g["hus_c__b"] - g["hus_kb"], g["hus_h__b"] - n, r)
+    p0 = np.clip((pa_ + pb_) / 2, 1e-6, 1 - 1e-6)
+    ok = n >= MIN_SAMPLE["softplay_streets"]
+    return {"softplay_streets_n": n, "softplay_streets_k": k, "softplay_streets_e": 2 * n * p0,
+            "softplay_streets_p": np.where(ok, _quasi_cdf(k, 2 * n, p0, ok, pool,
+                                                          "softplay_streets"), np.nan)}
 
 
 def with_streets(agg: A.Partial, streets: S.StreetCounts) -> A.Partial:
@@ -1225,6 +1273,7 @@ def explain_away(scored: pl.DataFrame, agg: A.Partial, rows: A.HandRows, min_han
 
 _EVIDENCE_FILTER = {
     "softplay": pl.col("hu") & ~pl.col("post_a") & ~pl.col("post_b"),
+    "hu_aggression": pl.col("hu") & (pl.col("post_a") | pl.col("post_b")),
     "co_entry": pl.col("vpip_a") != pl.col("vpip_b"),
     "fold_to_partner": pl.col("fold_a") | pl.col("fold_b"),
     "strong_fold": pl.col("sfold_a") | pl.col("sfold_b"),
@@ -1232,6 +1281,10 @@ _EVIDENCE_FILTER = {
     "whipsaw": pl.col("ws"),
     "checkdown": pl.col("cd"),
     "checkdown_bets": pl.col("cd_opp"),
+    # (the streets are not in the pair-hand rows: the multiway hands both entered and neither
+    # bet into beyond one preflop raise)
+    "softplay_streets": pl.col("multi") & pl.col("vpip_a") & pl.col("vpip_b") & ~pl.col("hu")
+    & ~pl.col("post_a") & ~pl.col("post_b"),
     "heavy_fold": pl.col("hfold_a") | pl.col("hfold_b"),
     "seating": pl.lit(True),
 }
@@ -1282,6 +1335,10 @@ def _describe(name: str, r: dict[str, Any]) -> str:
         return (f"in {n:.0f} heads-up pots against each other {a} and {b} bet or raised "
                 f"{k:.0f} times where {e:.1f} were expected from their own heads-up play "
                 "against others")
+    if name == "hu_aggression":
+        return (f"in {n:.0f} heads-up pots against each other {a} and {b} bet or raised "
+                f"{k:.0f} times where {e:.1f} were expected from their own heads-up play "
+                "against others: large bets into one account")
     if name == "fold_to_partner":
         return (f"they folded to each other's bets {k:.0f} of {n:.0f} times where {e:.1f} "
                 "folds were expected from their fold rates against other players")
@@ -1316,6 +1373,10 @@ def _describe(name: str, r: dict[str, Any]) -> str:
         return (f"in {n:.0f} hands in which both stayed in with chips behind a third player's "
                 f"all-in they checked it down {k:.0f} times where {e:.1f} were expected from "
                 "the population's rate and each one's check-downs without the other")
+    if name == "softplay_streets":
+        return (f"on {n:.0f} streets on which only {a} and {b} were left in a pot three or more "
+                f"saw the flop of, they bet or raised {k:.0f} times where {e:.1f} were expected "
+                "from each one's play on such streets against others")
     if name == "checkdown_bets":
         return (f"on {n:.0f} streets after a third player's all-in on which both had chips "
                 f"they bet or raised {k:.0f} times where {e:.1f} were expected from each one's "
@@ -1362,7 +1423,7 @@ def lead_rows(scored: pl.DataFrame, pairs: pl.DataFrame, run_id: str | None,
                 hands += [h for h in ev_maps[f.name].get(pair, [])[:3] if h not in hands]
         player, counterparty = pair
         delta = None
-        if top.name == "chip_dump":
+        if top.name in ("chip_dump", "hu_aggression"):
             delta = int(round(abs(r["flow_chips"])))
             if r["chip_dump_k"] < 0:
                 player, counterparty = counterparty, player

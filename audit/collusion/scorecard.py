@@ -29,6 +29,7 @@ import numpy as np
 import polars as pl
 import pyarrow.parquet as pq
 
+from audit.collusion import streets as S
 from audit.collusion.findings import run_frames
 from audit.collusion.leads import lead_teams, pair_scores
 from audit.store.dataset import Store
@@ -145,9 +146,16 @@ def team_ranks(scored: pl.DataFrame, planted: pl.DataFrame, *, fdr: float
 
 def collusion_scorecard(store_dir: Path | str, *, run: str = "latest", min_hands: int = 100,
                         fdr: float = 0.05) -> dict[str, Any]:
-    """Score the leads of an audit run of a simulated store against its planted teams."""
-    run_id, hp, hands = run_frames(Store(Path(store_dir)), run)
-    scored, _ = pair_scores(hp, hands, min_hands=min_hands, fdr=fdr)
+    """Score the leads of an audit run of a simulated store against its planted teams.
+
+    The pairs are scored as the leads of `poker-audit collusion` are (findings.collusion_leads),
+    with the per-street counts of the store's events (audit/collusion/streets.py): without them
+    the scorecard judged a detector without its per-street tests (checkdown_bets,
+    softplay_streets), not the one whose leads it printed beside it."""
+    store = Store(Path(store_dir))
+    run_id, hp, hands = run_frames(store, run)
+    scored, _ = pair_scores(hp, hands, min_hands=min_hands, fdr=fdr,
+                            streets=S.file_counts(store.event_files(), hp))
     players = hp.select(pl.col("player").drop_nulls().n_unique()).collect().item()
     n_hands = hands.select(pl.len()).collect().item()
     card = score_against_labels(scored, planted_pairs(store_dir), fdr=fdr, players=players,

@@ -24,6 +24,15 @@ A spot's outcome is whether the player bet or raised on that street.
 player's all-in (`cdx_n`) and those of them in which A (`cdx_ka`) or B (`cdx_kb`) bet or raised,
 and per player his behind spots (`cdx_h`) and aggressive ones (`cdx_c`), his reference spots
 (`cdx_rn`) and aggressive ones (`cdx_rk`) (audit/collusion/leads.py: the `checkdown_bets` test).
+
+And a third kind of spot (PATTERN-SOFTPLAY, "always checking through whenever heads-up against
+one particular opponent"): *heads-up* streets of a pot three or more saw the flop of, on which
+only two players are left, both with chips (`hu_spots`). The projections' heads-up pots are
+those only two entered preflop; a pot that became heads-up on a later street is multiway there,
+and how the last two bet into each other from then on is seen only street by street. Per pair
+the heads-up streets between them (`hus_n`) and A's (`hus_ka`) and B's (`hus_kb`) bets and
+raises there, per player his heads-up streets (`hus_h`) and aggressive ones (`hus_c`)
+(audit/collusion/leads.py: the `softplay_streets` test).
 """
 
 from __future__ import annotations
@@ -36,8 +45,8 @@ import polars as pl
 
 ACTIONS = ("check", "bet", "call", "raise", "fold")
 AGGRESSIVE = ("bet", "raise")
-PAIR_COLUMNS = ("cdx_n", "cdx_ka", "cdx_kb")
-PLAYER_COLUMNS = ("cdx_h", "cdx_c", "cdx_rn", "cdx_rk")
+PAIR_COLUMNS = ("cdx_n", "cdx_ka", "cdx_kb", "hus_n", "hus_ka", "hus_kb")
+PLAYER_COLUMNS = ("cdx_h", "cdx_c", "cdx_rn", "cdx_rk", "hus_h", "hus_c")
 _KEYS = ["player_a", "player_b"]
 
 
@@ -49,10 +58,9 @@ class StreetCounts:
     players: pl.DataFrame
 
 
-def spots(events: pl.LazyFrame, who: str = "player") -> pl.LazyFrame:
-    """One row per player-street spot (hand_id, `who`, street, behind, aggr): `behind` True
-    behind a third player's earlier all-in, False in a reference spot. `who` names the
-    column telling the players of a hand apart (`seat` serves as well as `player`)."""
+def _grid(events: pl.LazyFrame, who: str) -> tuple[pl.LazyFrame, pl.LazyFrame]:
+    """(one row per player-street of the board streets with chips, in, allin_before; whether he
+    bet or raised per hand, player and street)."""
     d = events.select("hand_id", "seq", "kind", who, "detail").sort("hand_id", "seq")
     d = d.with_columns(street=((pl.col("kind") == "deal") & (pl.col("detail") == "board"))
                        .cast(pl.Int8).cum_sum().over("hand_id"))
@@ -68,9 +76,17 @@ def spots(events: pl.LazyFrame, who: str = "player") -> pl.LazyFrame:
             .with_columns(street=pl.int_ranges(1, pl.col("last") + 1, dtype=pl.Int8))
             .explode("street")
             .with_columns(
-                chips=(pl.col("fold_st").is_null() | (pl.col("fold_st") >= pl.col("street")))
-                & (pl.col("allin_st").is_null() | (pl.col("allin_st") >= pl.col("street"))),
-                allin_before=(pl.col("allin_st") < pl.col("street")).fill_null(False)))
+                inn=pl.col("fold_st").is_null() | (pl.col("fold_st") >= pl.col("street")),
+                allin_before=(pl.col("allin_st") < pl.col("street")).fill_null(False))
+            .with_columns(chips=pl.col("inn") & ~pl.col("allin_before")))
+    return grid, aggr
+
+
+def spots(events: pl.LazyFrame, who: str = "player") -> pl.LazyFrame:
+    """One row per player-street spot (hand_id, `who`, street, behind, aggr): `behind` True
+    behind a third player's earlier all-in, False in a reference spot. `who` names the
+    column telling the players of a hand apart (`seat` serves as well as `player`)."""
+    grid, aggr = _grid(events, who)
     per_street = grid.group_by("hand_id", "street").agg(n_chips=pl.col("chips").sum(),
                                                         n_allin=pl.col("allin_before").sum())
     return (grid.filter("chips").join(per_street, on=["hand_id", "street"])
@@ -81,22 +97,53 @@ def spots(events: pl.LazyFrame, who: str = "player") -> pl.LazyFrame:
                     aggr=pl.col("aggr").fill_null(False)))
 
 
-def counts(s: pl.DataFrame) -> StreetCounts:
-    """The counts of a frame of `spots` rows."""
-    behind = s.filter("behind")
-    pairs = (behind.rename({"player": "player_a", "aggr": "aggr_a"})
-             .join(behind.rename({"player": "player_b", "aggr": "aggr_b"}),
-                   on=["hand_id", "street"])
-             .filter(pl.col("player_a") < pl.col("player_b"))
-             .group_by(_KEYS).agg(cdx_n=pl.len().cast(pl.Int64),
-                                  cdx_ka=pl.col("aggr_a").sum().cast(pl.Int64),
-                                  cdx_kb=pl.col("aggr_b").sum().cast(pl.Int64)))
+def hu_spots(events: pl.LazyFrame, who: str = "player") -> pl.LazyFrame:
+    """One row per player-street (hand_id, `who`, street, aggr) on which only two players are
+    left in the hand, both with chips, in a pot three or more saw the flop of."""
+    grid, aggr = _grid(events, who)
+    flop = grid.filter(pl.col("street") == 1).group_by("hand_id").agg(n_flop=pl.col("inn").sum())
+    per_street = grid.group_by("hand_id", "street").agg(n_in=pl.col("inn").sum(),
+                                                        n_chips=pl.col("chips").sum())
+    return (grid.filter("chips").join(per_street, on=["hand_id", "street"])
+            .join(flop, on="hand_id")
+            .filter((pl.col("n_in") == 2) & (pl.col("n_chips") == 2) & (pl.col("n_flop") >= 3))
+            .join(aggr, on=["hand_id", who, "street"], how="left")
+            .select("hand_id", who, "street", aggr=pl.col("aggr").fill_null(False)))
+
+
+def _pair_streets(s: pl.DataFrame, n: str, ka: str, kb: str) -> pl.DataFrame:
+    """Per pair (A < B) of the players of the same hand-streets of `s` (hand_id, player,
+    street, aggr): the streets (`n`) and A's (`ka`) and B's (`kb`) aggressive ones."""
+    return (s.rename({"player": "player_a", "aggr": "aggr_a"})
+            .join(s.rename({"player": "player_b", "aggr": "aggr_b"}), on=["hand_id", "street"])
+            .filter(pl.col("player_a") < pl.col("player_b"))
+            .group_by(_KEYS).agg(pl.len().cast(pl.Int64).alias(n),
+                                 pl.col("aggr_a").sum().cast(pl.Int64).alias(ka),
+                                 pl.col("aggr_b").sum().cast(pl.Int64).alias(kb)))
+
+
+def counts(s: pl.DataFrame, hu: pl.DataFrame | None = None) -> StreetCounts:
+    """The counts of a frame of `spots` rows (and of `hu_spots` rows: none when None)."""
+    if hu is None:
+        hu = pl.DataFrame(schema={"hand_id": pl.String, "player": pl.String,
+                                  "street": pl.Int8, "aggr": pl.Boolean})
+    behind = s.filter("behind").select("hand_id", "player", "street", "aggr")
+    pairs = (_pair_streets(behind, "cdx_n", "cdx_ka", "cdx_kb")
+             .join(_pair_streets(hu.select("hand_id", "player", "street", "aggr"),
+                                 "hus_n", "hus_ka", "hus_kb"), on=_KEYS, how="full",
+                   coalesce=True)
+             .with_columns(pl.col(*PAIR_COLUMNS).fill_null(0)))
     players = s.group_by("player").agg(
         cdx_h=pl.col("behind").sum().cast(pl.Int64),
         cdx_c=(pl.col("behind") & pl.col("aggr")).sum().cast(pl.Int64),
         cdx_rn=(~pl.col("behind")).sum().cast(pl.Int64),
         cdx_rk=(~pl.col("behind") & pl.col("aggr")).sum().cast(pl.Int64))
-    return StreetCounts(pairs=pairs, players=players)
+    heads_up = hu.group_by("player").agg(hus_h=pl.len().cast(pl.Int64),
+                                         hus_c=pl.col("aggr").sum().cast(pl.Int64))
+    players = players.join(heads_up, on="player", how="full", coalesce=True).with_columns(
+        pl.col(*PLAYER_COLUMNS).fill_null(0))
+    return StreetCounts(pairs=pairs.select(*_KEYS, *PAIR_COLUMNS),
+                        players=players.select("player", *PLAYER_COLUMNS))
 
 
 def empty() -> StreetCounts:
@@ -123,14 +170,17 @@ def street_counts(events: pl.LazyFrame, seats: pl.LazyFrame | None = None) -> St
     and names nobody at an anonymous table (a seat label is not a person), so the counts must
     name players as the pair tests they join do."""
     if seats is None:
-        return counts(spots(events).collect())
+        return counts(*pl.collect_all([spots(events), hu_spots(events)]))
     seats = seats.select("hand_id", "seat", "player")
-    by_seat = spots(events.join(seats.select("hand_id").unique(), on="hand_id", how="semi"),
-                    who="seat")
-    named = (by_seat.join(seats, on=["hand_id", "seat"], how="left")
-             .filter(pl.col("player").is_not_null())
-             .select("hand_id", "player", "street", "behind", "aggr"))
-    return counts(named.collect())
+    mine = events.join(seats.select("hand_id").unique(), on="hand_id", how="semi")
+
+    def named(by_seat: pl.LazyFrame, *cols: str) -> pl.LazyFrame:
+        return (by_seat.join(seats, on=["hand_id", "seat"], how="left")
+                .filter(pl.col("player").is_not_null())
+                .select("hand_id", "player", "street", *cols))
+
+    return counts(*pl.collect_all([named(spots(mine, who="seat"), "behind", "aggr"),
+                                   named(hu_spots(mine, who="seat"), "aggr")]))
 
 
 def file_counts(files: Iterable[Path], seats: pl.LazyFrame | None = None) -> StreetCounts:

@@ -39,8 +39,8 @@ def _population(rng: np.random.Generator, team_p: float | None) -> pl.DataFrame:
 def test_a_weak_team_that_sat_together_for_thousands_of_hands_is_a_lead() -> None:
     scored = combine(_population(np.random.default_rng(1), team_p=3e-6))
     team = scored.row(scored.height - 1, named=True)
-    # its one test, Bonferroni over the ten it was judged on: p 3e-5
-    assert team["top"] == "softplay" and abs(team["p_value"] - 3e-5) < 1e-9
+    # its one test, Bonferroni over the twelve it was judged on: p 3.6e-5
+    assert team["top"] == "softplay" and abs(team["p_value"] - 3.6e-5) < 1e-9
     # among 2,991 pairs, unweighted, it fell short of the FDR
     assert bh_qvalues(scored["p_value"].to_numpy())[-1] > 0.05
     assert team["q_value"] <= 0.05
@@ -50,12 +50,15 @@ def test_a_weak_team_that_sat_together_for_thousands_of_hands_is_a_lead() -> Non
 
 def test_on_populations_without_teams_a_lead_is_as_rare_as_the_fdr_allows() -> None:
     rng = np.random.default_rng(2)
-    runs, with_lead = 300, 0
+    runs, with_lead = 1000, 0
     for _ in range(runs):
         scored = combine(_population(rng, team_p=None))
         with_lead += int((scored["q_value"] <= 0.05).any())
-    # with no team every lead is false: the chance of any is at most the FDR (0.05)
-    assert with_lead <= 0.05 * runs
+    # with no team every lead is false: the chance of any is at most the FDR (0.05), and it is
+    # about that (47 in 1,000 runs, with ten features or eleven), so the count of runs with a
+    # lead is within three standard deviations of 5% (300 runs against 5% flat read 11 with ten
+    # features and 17 with eleven: the same rate, the random stream shifted by a column)
+    assert with_lead <= 0.05 * runs + 3 * np.sqrt(runs * 0.05 * 0.95)
 
 
 def test_weights_move_the_budget_and_equal_weights_are_plain_benjamini_hochberg() -> None:
