@@ -58,6 +58,7 @@ _BRACKETS = re.compile(r"\[([^\]]*)\]")
 _ACTS = {"folds": "fold", "checks": "check", "calls": "call", "bets": "bet", "raises": "raise"}
 _SHOWDOWN = frozenset({"*** SHOW DOWN ***", "*** SHOWDOWN ***"})
 _POTS = ("Main pot", "Side pot")  # how a running pot line (`_RUNNING`) starts
+_MARKS = frozenset("*MSUD")  # how the lines read before a player's line start
 _JACKPOT = frozenset({"jp fee", "jackpot"})
 _MONEY_KINDS = frozenset({"award", "rake"})
 _NOT_DIGIT = re.compile(r"\D")
@@ -161,6 +162,7 @@ def _rows(block: list[tuple[int, str]], file_name: str  # noqa: C901, PLR0912, P
                 d.group(1) in seat_of and d.group(1) not in known:
             known[d.group(1)] = (n, quick_cards(d.group(2), f"line {n}"))
 
+    name_at = {q: p for p, q in seat_of.items()}
     rnd: dict[int, int] = {}
     last_rnd: dict[int, int] | None = None
     hole: dict[int, str] = {}
@@ -190,52 +192,51 @@ def _rows(block: list[tuple[int, str]], file_name: str  # noqa: C901, PLR0912, P
                     else:
                         pots.append(f"side-{_NOT_DIGIT.sub('', label) or '1'}:{amt}")
             elif (ss := _SUMMARY_SEAT.match(text)):
-                at = int(ss.group(1))
-                names = [p for p, q in seat_of.items() if q == at]
+                who = name_at.get(int(ss.group(1)))  # (one name a seat)
                 for won in _SUMMARY_WON.finditer(text[ss.end():]):
-                    if names:
-                        summary_won.append((n, names[0], money(won.group("a"), n)))
+                    if who is not None:
+                        summary_won.append((n, who, money(won.group("a"), n)))
             elif not text.startswith(("Board [", "Board: [")):
                 raise _GiveUp
             continue
-        if text == "*** SUMMARY ***":
-            section = "summary"
-            continue
-        if text == "*** HOLE CARDS ***":
-            if section != "pre":
-                raise _GiveUp
-            section = "play"
-            count = HOLE_COUNT.get(variant, 2)
-            unknown = (n, " ".join(["??"] * count))
-            name_at = {q: p for p, q in seat_of.items()}
-            for q in sorted(left):
-                if q in sitting_out:
-                    continue
-                who = name_at[q]
-                at, cards = known.get(who, unknown)
-                hole[q] = cards
-                out.append(["deal", q, who, None, None, cards, "hole", at, ""])
-            continue
-        if text in _SHOWDOWN or text.startswith(_POTS) and _RUNNING.match(text):
-            continue
-        if text.startswith("*** ") and (sv := _NEW_STREET.match(text)):
-            groups = _BRACKETS.findall(sv.group(2))
-            if rnd:  # `RoundsHand.new_round`: the last round chips went into
-                last_rnd = rnd
-            rnd = {}
-            out.append(["deal", None, None, None, None, quick_cards(groups[-1], f"line {n}"),
-                        "board", n, ""])
-            continue
-        if text.startswith("Uncalled bet") and (u := _UNCALLED.match(text)):
-            who = u.group("who").strip()
-            if who not in seat_of:
-                raise _GiveUp
-            out.append(["award", seat_of[who], who, money(u.group("a"), n), None, None,
-                        "uncalled", n, ""])
-            uncalled = True
-            continue
-        if text.startswith("Dealt to ") and (d := _DEALT.match(text)) and d.group(1) in seat_of:
-            continue
+        if text[0] in _MARKS:  # (a player's line, the commonest, starts otherwise)
+            if text == "*** SUMMARY ***":
+                section = "summary"
+                continue
+            if text == "*** HOLE CARDS ***":
+                if section != "pre":
+                    raise _GiveUp
+                section = "play"
+                count = HOLE_COUNT.get(variant, 2)
+                unknown = (n, " ".join(["??"] * count))
+                for q in sorted(left):
+                    if q in sitting_out:
+                        continue
+                    who = name_at[q]
+                    at, cards = known.get(who, unknown)
+                    hole[q] = cards
+                    out.append(["deal", q, who, None, None, cards, "hole", at, ""])
+                continue
+            if text in _SHOWDOWN or text.startswith(_POTS) and _RUNNING.match(text):
+                continue
+            if text.startswith("*** ") and (sv := _NEW_STREET.match(text)):
+                groups = _BRACKETS.findall(sv.group(2))
+                if rnd:  # `RoundsHand.new_round`: the last round chips went into
+                    last_rnd = rnd
+                rnd = {}
+                out.append(["deal", None, None, None, None, quick_cards(groups[-1], f"line {n}"),
+                            "board", n, ""])
+                continue
+            if text.startswith("Uncalled bet") and (u := _UNCALLED.match(text)):
+                who = u.group("who").strip()
+                if who not in seat_of:
+                    raise _GiveUp
+                out.append(["award", seat_of[who], who, money(u.group("a"), n), None, None,
+                            "uncalled", n, ""])
+                uncalled = True
+                continue
+            if text.startswith("Dealt to ") and (d := _DEALT.match(text)) and d.group(1) in seat_of:
+                continue
         # `SiteHand.split_name` of names without a space or a colon: the first word
         end = text.find(" ")
         colon = text.find(":", 0, end if end >= 0 else len(text))
