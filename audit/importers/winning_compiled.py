@@ -92,14 +92,12 @@ def _heads(raw: bytes, lines: Lines, first: np.ndarray, last: np.ndarray
     n = len(first)
     out: list[Any] = [None] * n
     body = np.zeros(n, np.int64)
-    nonblank = np.flatnonzero(lines.lo < lines.hi)
-    at = np.searchsorted(nonblank, first, side="right")
-    begin, hi = lines.begin, lines.hi
-    for h in range(n):
-        if at[h] >= len(nonblank):
-            continue
-        i0, i1 = int(first[h]), int(nonblank[at[h]])
-        if i1 >= last[h]:
+    begin, lo, hi = lines.begin, lines.lo, lines.hi
+    for h, (i0, stop) in enumerate(zip(first.tolist(), last.tolist(), strict=True)):
+        i1 = i0 + 1  # the hand's first line but blank ones after its header (most often next)
+        while i1 < stop and lo[i1] >= hi[i1]:
+            i1 += 1
+        if i1 >= stop:
             continue
         header = raw[begin[i0]:hi[i0]].decode("utf-8")
         game_line = raw[begin[i1]:hi[i1]].decode("utf-8")
@@ -145,14 +143,14 @@ def _rows(lines: Lines, first: np.ndarray, last: np.ndarray, prefix: str) -> Ker
     if not any(heads):  # no hand for the kernel (the newer format's): no call, no buffers
         return KernelRows(_empty_table(), np.empty(0, np.int64), np.zeros(n, np.bool_),
                           np.zeros(n + 1, np.int64))
-    units, counts = [1] * n, [2] * n
+    use = np.zeros(n, np.bool_)
+    mpu = np.ones(n, np.int64)
+    count = np.full(n, 2, np.int64)
     for h, head in enumerate(heads):
         if head is not None:
-            variant, _, _, units[h], _, _ = head[2]
-            counts[h] = 0 if variant in _STUD else HOLE_COUNT.get(variant, 2)
-    use = np.array([x is not None for x in heads], np.bool_)
-    mpu = np.array(units, np.int64)
-    count = np.array(counts, np.int64)
+            variant, _, _, mpu[h], _, _ = head[2]
+            use[h] = True
+            count[h] = 0 if variant in _STUD else HOLE_COUNT.get(variant, 2)
     size = len(raw)
     n_lines = len(lines.begin)  # at least the hands' lines
     rows = np.empty((11, 2 * n_lines + 24 * n + 64), np.int64)
