@@ -59,16 +59,20 @@ body collected nothing).
 unnamed player as the line parser names and seats him, his name read into his lines:
 `_named_unnamed`) and with only the lines listed above in their places (posts, cards
 received, actions, streets, uncalled returns, notes, the summary's pot and results), are read
-straight into event columns (`columns.EventColumns`); every other hand (an unseated name, a
-line out of place, the newer format) is left to the line parser (`_Old`,
+straight into event columns (`columns.EventColumns`); so are the newer format's common hands
+(`winning_new.fast_new`: players named by one word, the lines listed above in their places);
+every other hand (an unseated name, a line out of place) is left to the line parser (`_Old`,
 `_New`), which stays the single source of truth: the fast path makes exactly the events the
-line parser makes of the hands it takes (tests/importers/test_site_fast_paths.py).
+line parser makes of the hands it takes (tests/importers/test_site_fast_paths.py,
+test_winning_new_fast.py).
 
 **Compiled pass** (`winning_kernel`, `winning_compiled`): a file of the older format's hold'em,
 Omaha and stud hands (plain UTF-8, UTF-16 or with byte-order marks, at most 8 MB) is read whole:
 its common hands straight from its text into event columns by a numba kernel, the others
 by the fast path and the line parser, in the same chunks (tests/importers/
-test_winning_compiled.py). A file of the newer format is read as above.
+test_winning_compiled.py). A file of the newer format goes through it too, read once and split
+into hands there, though the kernel reads none of them: each is the fast path's or the line
+parser's.
 """
 
 from __future__ import annotations
@@ -1276,11 +1280,13 @@ def _fast_old(block: list[tuple[int, str]], file_name: str,  # noqa: C901, PLR09
 
 
 def _fast_winning(block: list[tuple[int, str]], file_name: str, cols: EventColumns) -> bool:
-    """The fast path of the older format's common hands (`_fast_old`); a newer-format hand
-    is the line parser's."""
+    """The fast path of the common hands: the older format's (`_fast_old`), the newer
+    format's (`winning_new.fast_new`)."""
     if block[0][1].lstrip("\ufeff").startswith("Game started at: "):
         return _fast_old(block, file_name, cols)
-    return False
+    from audit.importers.winning_new import fast_new  # it reads this module's patterns
+
+    return fast_new(block, file_name, cols)
 
 
 def _map_winning(block: list[tuple[int, str]], file_name: str) -> SiteHand:
@@ -1354,8 +1360,9 @@ class WinningImporter(SiteTextImporter):
                                 fast=fast, map_hand=_map_winning, hand_id_of=self.hand_id_of)
 
 
-# the start of a file of the older format (the kernel's)
+# the start of a file of the older format (the kernel's), of the newer format (the fast path's)
 _KERNEL_FILE = re.compile(rb"\s*Game started at: [^\n]*\s*Game ID: ")
+_NEW_FILE = re.compile(rb"\s*(?:Game )?Hand #[0-9]+ - ")
 
 
 def _no_fast(block: list[tuple[int, str]], file_name: str, cols: EventColumns) -> bool:
@@ -1364,11 +1371,18 @@ def _no_fast(block: list[tuple[int, str]], file_name: str, cols: EventColumns) -
 
 def _kernel_text(path: Path, min_hands: int) -> bytes | None:
     """The text of a file the compiled pass reads (`plain_text_bytes`: UTF-8 or UTF-16), or
-    None: a file of the newer format (the kernel does not read it), or too few hands."""
+    None: a file of neither format at its start, or too few hands. A file of the newer format
+    goes through it too, though the kernel reads none of its hands: its text read once and
+    split into hands by the compiled pass costs less than the line reader reading it again
+    (`winning_compiled._rows` calls no kernel for it)."""
     from audit.importers.compiledtext import plain_text_bytes
 
     raw = plain_text_bytes(path)
-    if raw is None or not _KERNEL_FILE.match(raw, 0, 2048):
+    if raw is None:
+        return None
+    if not _KERNEL_FILE.match(raw, 0, 2048):
+        if _NEW_FILE.match(raw, 0, 2048) and raw.count(b"Hand #") >= min_hands:
+            return raw
         return None
     hands = raw.count(b"Game started at: ")
     if hands < min_hands or (hands < _FEW_HANDS and (_UNNAMED[0] in raw or _UNNAMED[1] in raw)
