@@ -828,9 +828,11 @@ class MergeImporter:
 
     name = "merge"
 
-    def __init__(self, chunk_hands: int = CHUNK_HANDS, *, fast: bool = True) -> None:
+    def __init__(self, chunk_hands: int = CHUNK_HANDS, *, fast: bool = True,
+                 compiled: bool = True) -> None:
         self.chunk_hands = chunk_hands
         self.fast = fast
+        self.compiled = compiled
 
     def sniff(self, head: bytes, path: Path) -> bool:
         """A `<game id=".." starttime=` line (or a `<description type=.. stakes=..>` line)
@@ -840,7 +842,16 @@ class MergeImporter:
         return _SNIFF.search(text) is not None or _SNIFF_DESC.search(text) is not None
 
     def read(self, path: Path) -> Iterator[Chunk]:
-        """Stream `path` as chunks of about `chunk_hands` whole hands each."""
+        """Stream `path` as chunks of about `chunk_hands` whole hands each: the hold'em and
+        Omaha hands of a plain file by the compiled pass (`merge_compiled`), the others by the
+        fast path or the XML reader."""
+        if self.fast and self.compiled:
+            from audit.importers.merge_compiled import read_file  # numba's, loaded on first use
+
+            chunks = read_file(path, self.chunk_hands)
+            if chunks is not None:
+                yield from chunks
+                return
         from audit.importers.merge_fast import fast_hand
 
         out = ChunkWriter(self.chunk_hands, str(path))
