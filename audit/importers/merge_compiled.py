@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import datetime as dt
 import re
+import threading
 from collections.abc import Iterator
 from decimal import Decimal
 from functools import cache
@@ -43,6 +44,26 @@ TEXT = CompiledModule("audit.importers.textkernel", "the compiled site-text read
 _SCHEMA = events_schema()
 _MEMO = 1024
 _CARD_ROOM = 200  # `merge_kernel.CARD_ROOM`
+_NO_LINES = np.empty(0, np.int64)
+
+
+class _Pool(threading.local):
+    """Scratch arrays kept from file to file (per thread): a fresh array of a large file's
+    size costs more in page faults than the kernel's work (~0.4 ms for 1,600 rows)."""
+
+    def __init__(self) -> None:
+        self.arrays: dict[str, np.ndarray] = {}
+
+
+_POOL = _Pool()
+
+
+def _scratch(name: str, size: int, dtype: Any) -> np.ndarray:
+    """`size` elements of the pool's array `name` (grown as needed; not zeroed)."""
+    have = _POOL.arrays.get(name)
+    if have is None or len(have) < size:
+        have = _POOL.arrays[name] = np.empty(max(size, 4096), dtype)
+    return have[:size]
 
 
 def read_file(path: Path, chunk_hands: int) -> Iterator[Chunk] | None:
@@ -67,7 +88,13 @@ def _read(raw: bytes, path: Path, chunk_hands: int, k: Any, t: Any
     n = line_count(raw)
     if len(raw) + _PER_LINE_COST * n > min(limits.hand_bytes, limits.line_bytes):
         return None  # a line or a hand may be over a limit: the Python loop's
-    data = np.frombuffer(bytearray(raw), dtype=np.uint8)
+    # the file's bytes, room for the texts its columns take, for the cards the kernel writes
+    prefix = f"merge:{path.name}:".encode()
+    room = 3 * len(raw) + 80 * n + 64  # hand and table ids (each under 3 game lines), names
+    full = _scratch("full", len(raw) + room + len(_constant()[0]) + len(prefix)
+                    + _CARD_ROOM * 7 * n + 64, np.uint8)
+    full[:len(raw)] = np.frombuffer(raw, np.uint8)
+    data = full[:len(raw)]
     begin, lo, hi = np.empty(n, np.int64), np.empty(n, np.int64), np.empty(n, np.int64)
     odd = np.empty(n, np.bool_)
     t.lines_of(data, begin, lo, hi, odd)
@@ -94,7 +121,7 @@ def _read(raw: bytes, path: Path, chunk_hands: int, k: Any, t: Any
             desc = dict(m._ATTR.findall(d.group(1)))
         descs.append(desc)
     descs.pop()
-    rows = _rows(raw, data, begin, lo, hi, first, ends, descs, f"merge:{path.name}:", k, t)
+    rows = _rows(raw, full, room, begin, lo, hi, first, ends, descs, prefix, k, t)
     return _chunks(raw, begin, first, ends, descs, rows, path, chunk_hands)
 
 
@@ -203,10 +230,13 @@ def _hundredths(text: str) -> int:
     return int(value) if value == value.to_integral_value() else BAD
 
 
-def _rows(raw: bytes, data: np.ndarray, begin: np.ndarray, lo: np.ndarray, hi: np.ndarray,
-          first: np.ndarray, ends: np.ndarray, descs: list[dict[str, str]], prefix: str,
-          k: Any, t: Any) -> tuple[pa.Table | None, np.ndarray, np.ndarray, np.ndarray]:
-    """(the kernel's table or None, each row's line, which hands it read, their rows)."""
+def _rows(raw: bytes, full: np.ndarray, room: int, begin: np.ndarray, lo: np.ndarray,
+          hi: np.ndarray, first: np.ndarray, ends: np.ndarray, descs: list[dict[str, str]],
+          prefix: bytes, k: Any, t: Any
+          ) -> tuple[pa.Table | None, np.ndarray, np.ndarray, np.ndarray]:
+    """(the kernel's table or None, each row's line, which hands it read, their rows);
+    `full`: the file's bytes, then `room` bytes for the hands' texts, then the constant
+    texts, the prefix and the card area."""
     n = len(first)
     use = np.zeros(n, np.bool_)
     par = np.zeros((14, n), np.int64)
@@ -218,6 +248,7 @@ def _rows(raw: bytes, data: np.ndarray, begin: np.ndarray, lo: np.ndarray, hi: n
     last_desc: dict[str, str] | None = None
     desc_key: tuple[Any, ...] = ()
     sub = _VARYING.sub
+    used = lines = 0
     for h, g in enumerate(first.tolist()):
         if ends_l[h] < 0:
             continue
@@ -240,6 +271,8 @@ def _rows(raw: bytes, data: np.ndarray, begin: np.ndarray, lo: np.ndarray, hi: n
         if hand is None:
             continue
         use[h] = True
+        used += 1
+        lines += ends_l[h] - g + 1
         par[:12, h] = p[4]
         par[12, h] = hand[2]
         par[13, h] = hand[3]
@@ -252,40 +285,39 @@ def _rows(raw: bytes, data: np.ndarray, begin: np.ndarray, lo: np.ndarray, hi: n
             spans[2 * c, h], spans[2 * c + 1, h] = where
     ok = np.zeros(n, np.bool_)
     row0 = np.zeros(n + 1, np.int64)
-    if not use.any():
-        return None, np.empty(0, np.int64), ok, row0
+    if not used or len(blob) > room:
+        return None, _NO_LINES, ok, row0
     const, c_lo, c_hi = _constant()
-    c_lo = np.append(c_lo, 0) + base + len(blob)
-    c_hi = np.append(c_hi, 0) + base + len(blob)
-    tail = prefix.encode()
-    c_lo[-1] = base + len(blob) + len(const)
-    c_hi[-1] = c_lo[-1] + len(tail)
-    lines = int((ends - first + 1)[use].sum())
-    card_at = base + len(blob) + len(const) + len(tail)
-    full = np.empty(card_at + _CARD_ROOM * (3 * lines + 4 * n) + 64, np.uint8)
-    full[:base] = data
-    full[base:card_at] = np.frombuffer(bytes(blob) + const + tail, np.uint8)
-    cap = 3 * lines + 80 * int(use.sum()) + 16
-    rows = np.empty((k.N_ROW, cap), np.int64)
+    at = base + room
+    c_lo = c_lo + at  # (its last: the prefix)
+    c_hi = c_hi + at
+    c_lo[-1] = at + len(const)
+    c_hi[-1] = c_lo[-1] + len(prefix)
+    card_at = int(c_hi[-1])
+    full[base:base + len(blob)] = np.frombuffer(blob, np.uint8)
+    full[at:card_at] = np.frombuffer(const + prefix, np.uint8)
+    cap = 3 * lines + 80 * used + 16
+    rows = _scratch("rows", k.N_ROW * cap, np.int64).reshape(k.N_ROW, cap)
     per = np.zeros((10, n), np.int64)
     count = k.hands(full, begin, lo, hi, first, ends, use, par, spans, c_lo, c_hi, card_at,
                     rows, per, ok, row0)
     if not count:
-        return None, np.empty(0, np.int64), ok, row0
-    spec = np.empty((7, 10, count), np.int64)
-    i64 = np.empty((11, count), np.int64)
-    i32 = np.empty((1, count), np.int32)
-    i8 = np.empty((4, count), np.int8)
-    valid = np.empty((12, count), np.bool_)
+        return None, _NO_LINES, ok, row0
+    spec = _scratch("spec", 70 * count, np.int64).reshape(7, 10, count)
+    i64 = _scratch("i64", 11 * count, np.int64).reshape(11, count)
+    i32 = _scratch("i32", count, np.int32).reshape(1, count)
+    i8 = _scratch("i8", 4 * count, np.int8).reshape(4, count)
+    masks = _scratch("masks", 22 * count, np.bool_).reshape(22, count)
+    valid = masks[10:]
     k.columns(rows, count, row0, per, par, spans, c_lo, c_hi, spec, i64, i32, i8, valid)
     lo1, hi1, lo2, hi2, num, lo3, hi3 = spec
-    offsets = np.empty((10, count + 1), np.int32)
+    offsets = _scratch("offsets", 10 * (count + 1), np.int32).reshape(10, count + 1)
     t.text_sizes(lo1, hi1, lo2, hi2, num, lo3, hi3, k.NULL, offsets)
     starts = np.zeros(11, np.int64)
     np.cumsum(offsets[:, -1], out=starts[1:])
     message, where, out = _LAYOUT.message(count, int(starts[-1]))
     t.text_fill(full, lo1, hi1, lo2, hi2, num, lo3, hi3, k.NULL, offsets, out, starts)
-    masks = np.concatenate([lo1 >= 0, valid])
+    np.greater_equal(lo1, 0, out=masks[:10])
     table = _LAYOUT.table(message, where, count, out, i64, i32, i8, masks,
                           i8[3:4].astype(np.bool_), offsets, starts)
     return table, rows[14, :count].copy(), ok, row0
@@ -309,7 +341,8 @@ _LAYOUT = IpcLayout((
 @cache
 def _constant() -> tuple[bytes, np.ndarray, np.ndarray]:
     """The texts every file's columns take (`merge_kernel`'s kinds, details and notes) and
-    their spans from their start."""
+    their spans from their start, a last one left for the file's prefix
+    (`merge_kernel.C_PREFIX`)."""
     from audit.importers.merge_kernel import DETAILS, KINDS, NOTES
 
     out = bytearray()
@@ -320,6 +353,8 @@ def _constant() -> tuple[bytes, np.ndarray, np.ndarray]:
         lo.append(len(out))
         out.extend(text.encode())
         hi.append(len(out))
+    lo.append(0)  # (the file's prefix: `_rows`')
+    hi.append(0)
     return bytes(out), np.array(lo, np.int64), np.array(hi, np.int64)
 
 
