@@ -842,9 +842,9 @@ class MergeImporter:
         return _SNIFF.search(text) is not None or _SNIFF_DESC.search(text) is not None
 
     def read(self, path: Path) -> Iterator[Chunk]:
-        """Stream `path` as chunks of about `chunk_hands` whole hands each: the hold'em and
-        Omaha hands of a plain file by the compiled pass (`merge_compiled`), the others by the
-        fast path or the XML reader."""
+        """Stream `path` as chunks of about `chunk_hands` whole hands each: the common hands
+        of a plain file by the compiled pass (`merge_compiled`), the others by the fast path
+        or the XML reader."""
         if self.fast and self.compiled:
             from audit.importers.merge_compiled import read_file  # numba's, loaded on first use
 

@@ -1,9 +1,9 @@
 """Merge's compiled pass (`merge_kernel`) and its read loop: a file's hands found from its
 bytes, each hand's game line read in Python by the fast path's own patterns and the XML
-reader's own functions (`_params`: variant, structure, money, table, stakes), the hold'em and
-Omaha hands read by the kernel straight into one Arrow table per file, every other hand by
-the fast path (`merge_fast`) and the XML reader (`merge._map_text`), which alone quarantines,
-in file order, chunk by chunk as `merge.MergeImporter.read` gives them.
+reader's own functions (`_params`: variant, structure, money, table, stakes), the hands read
+by the kernel straight into one Arrow table per file, every other hand by the fast path
+(`merge_fast`) and the XML reader (`merge._map_text`), which alone quarantines, in file
+order, chunk by chunk as `merge.MergeImporter.read` gives them.
 
 A file is read here only when its bytes are plain (`compiledtext.plain_bytes`: UTF-8 without
 a byte-order mark, not UTF-16, at most `compiledtext.MAX_BYTES`), no line or hand can be over
@@ -153,8 +153,6 @@ def _params(line: str, desc: dict[str, str]) -> tuple[Any, ...] | None:
     try:
         variant = m._variant(m._E("game", ga, 0), desc)
     except m.SiteHandError:
-        return None
-    if variant in m._DRAW:
         return None
     stud = variant in m._STUD
     stakes = ga.get("stakes") or desc.get("stakes", "")

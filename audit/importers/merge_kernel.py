@@ -1,18 +1,20 @@
-"""Merge's compiled pass (numba): the hold'em and Omaha hands of a file read straight from its
-bytes into event rows, check for check as the Python fast path (`merge_fast`) reads them.
+"""Merge's compiled pass (numba): the hands of a file read straight from its bytes into event
+rows, as the Python paths read them (`merge_fast` where it reads a hand, the XML reader
+`merge._map_game` where it does not: the draws).
 
 `layout` finds a file's hands as the XML reader's loop cuts them: a `<game` line starts one
 (`merge._GAME_LINE`), its body ends on the first line holding `</game>`, the lines after it up
 to the next hand are outside any hand (a description there is the next hands' game). `hands`
 reads every hand whose game line the glue read (`merge_compiled._params`: variant, stakes,
 money, table) line by line, each line one of the element layouts `merge_fast._LINE` reads, in
-the room's attribute order: the players and their seats, the rounds of a button game (blinds,
-preflop to river, showdown, the end), forced bets, folds, checks, calls, bets, raises,
-completes, all-ins, shows, mucks, notes and chat lines, cards, winners. A hand holding
-anything else (a stud or draw round, an event without a player, an amount written otherwise
-than `$1,234.56`, a character outside ASCII where a value is read, a second big blind, a seat
-listed twice, a first event without a timestamp, ...) is not read (`ok` False): the Python fast
-path and the XML reader read it.
+the room's attribute order (and a draw's `<event type="DRAW" .. text="N"/>`): the players and
+their seats, the rounds of button games, stud and draw games (blinds, betting rounds, stud
+streets, draws, showdown, the end), forced bets, folds, checks, calls, bets, raises,
+completes, all-ins, shows, mucks, draws, notes and chat lines, cards, winners. A hand holding
+anything else (a cancelled game, an event without a player, an amount written otherwise than
+`$1,234.56`, a character outside ASCII where a value is read, a second big blind, a seat listed
+twice, a player acting from no seat line, a description naming other blinds than the hand
+posts, ...) is not read (`ok` False): the Python fast path and the XML reader read it.
 
 Amounts are read in hundredths first: a hand whose chips write no fraction is in whole chips,
 its amounts divided by 100 once its money is known (`merge_fast._map`'s `fractions`). Cards
@@ -38,17 +40,17 @@ CARD_ROOM = 200  # the card area's bytes per cards written (at most 64 cards, 3 
 MAX_STAMP = 4_000_000_000_000  # ms: `fromtimestamp(ms / 1000)` exact to the microsecond below
 
 KINDS = ("hand_started", "seat", "post", "fold", "check", "call", "bet", "raise", "complete",
-         "deal", "show", "muck", "award", "annotation", "hand_ended")
+         "deal", "show", "muck", "award", "annotation", "hand_ended", "stand_pat", "draw")
 (K_STARTED, K_SEAT, K_POST, K_FOLD, K_CHECK, K_CALL, K_BET, K_RAISE, K_COMPLETE, K_DEAL,
- K_SHOW, K_MUCK, K_AWARD, K_NOTE, K_ENDED) = range(len(KINDS))
+ K_SHOW, K_MUCK, K_AWARD, K_NOTE, K_ENDED, K_STAND_PAT, K_DRAW) = range(len(KINDS))
 _D0 = len(KINDS)
 DETAILS = ("rake=implicit", "sitting_out", "small_blind", "big_blind", "ante", "bring_in",
            "hole", "board", "all_in", "uncalled", "main", "said: ", "side-", "/high", "/low",
            "disconnected", "reconnected", "player_out", "sits_out", "timed_out", "seat ",
-           "down", "up")
+           "down", "up", "draw", "said")
 (D_RAKE, D_SITTING_OUT, D_SB, D_BB, D_ANTE, D_BRING_IN, D_HOLE, D_BOARD, D_ALL_IN,
  D_UNCALLED, D_MAIN, D_SAID, D_SIDE, D_HIGH, D_LOW, D_NOTE0, _D1, _D2, _D3, _D4,
- D_SEAT, D_DOWN, D_UP) = range(_D0, _D0 + len(DETAILS))
+ D_SEAT, D_DOWN, D_UP, D_DRAW, D_SAID_DRAW) = range(_D0, _D0 + len(DETAILS))
 # the hand_started source's notes, one bit each, in the order the reader writes them
 NOTES = (";ts=starttime read as UTC (no zone)",
          ";seats=numbered from 0 in the log, shifted to 1..",
@@ -75,12 +77,14 @@ S_NONE, S_PAREN, S_LIMIT, S_BLINDS = range(4)
 # element types, rounds, cards
 EVENTS = ("SMALL_BLIND", "BIG_BLIND", "ANTE", "BRING_IN", "FOLD", "CHECK", "CALL", "BET",
           "RAISE", "COMPLETE", "ALL_IN", "SHOW", "MUCK", "DISCONNECTED", "RECONNECTED",
-          "PLAYER_OUT", "SITTING_OUT", "TIMEOUT", "CHAT")
+          "PLAYER_OUT", "SITTING_OUT", "TIMEOUT", "CHAT", "DRAW")
 (E_SB, E_BB, E_ANTE, E_BRING_IN, E_FOLD, E_CHECK, E_CALL, E_BET, E_RAISE, E_COMPLETE,
- E_ALL_IN, E_SHOW, E_MUCK, E_NOTE0, _E1, _E2, _E3, E_NOTE4, E_CHAT) = range(len(EVENTS))
+ E_ALL_IN, E_SHOW, E_MUCK, E_NOTE0, _E1, _E2, _E3, E_NOTE4, E_CHAT, E_DRAW) = range(len(EVENTS))
 ROUNDS = ("BLINDS", "PREFLOP", "POSTFLOP", "POSTTURN", "POSTRIVER", "SHOWDOWN", "END_OF_GAME",
           "END_OF_FOLDED_GAME", "BRING_IN", "THIRD_STREET", "FOURTH_STREET", "FIFTH_STREET",
-          "SIXTH_STREET", "SEVENTH_STREET")
+          "SIXTH_STREET", "SEVENTH_STREET", "PRE_FIRST_DRAW", "POST_FIRST_DRAW",
+          "POST_SECOND_DRAW", "POST_THIRD_DRAW", "FIRST_DRAW", "SECOND_DRAW", "THIRD_DRAW")
+R_SEVENTH, R_PRE_DRAW, R_DRAW = 13, 14, 18
 R_BRING_IN = 8
 
 
@@ -89,18 +93,19 @@ def _street(rid):
     """A stud street round's number of cards (`merge._STUD_STREETS`), else 0."""
     if rid == R_BRING_IN:
         return 3
-    return rid - 6 if rid > R_BRING_IN else 0
+    return rid - 6 if R_BRING_IN < rid <= R_SEVENTH else 0
 
 
 @njit(cache=True, nogil=True)
 def _new_round(rid):
-    """A betting round that starts afresh (`merge_fast._NEW_ROUND`)."""
-    return 2 <= rid <= 4 or rid >= 10
+    """A round whose bets start afresh (`merge._semantics`): the betting rounds but the
+    first, and the draws."""
+    return 2 <= rid <= 4 or 10 <= rid <= R_SEVENTH or rid > R_PRE_DRAW
 
 
 @njit(cache=True, nogil=True)
 def _betting(rid):
-    """`merge._BETTING`."""
+    """`merge._BETTING` or `merge._DRAW_ROUNDS` (the rounds the hole cards are dealt in)."""
     return 1 <= rid <= 4 or rid >= 9
 CARDS = ("HOLE", "COMMUNITY", "SHOWN", "MUCKED", "DRAW_DRAWN_CARDS")
 C_HOLE, C_COMMUNITY, C_SHOWN, C_MUCKED, C_DRAWN = range(len(CARDS))
@@ -660,6 +665,14 @@ def _hand(full, begin, lo, hi, g, e, h, par, spans, rows, r0, at, per, it, rd, p
                         fraction = fraction or fr
                         it[3, n_it] = amt
                         q = m1 + 1
+                    if code == E_DRAW:  # the cards thrown: `text`, digits
+                        y0, y1 = _attr(data, q, b, _TEXT, False)
+                        if y0 < 0 or m0 >= 0 or not _digits(data, y0, y1) or y1 - y0 > 2:
+                            return -1, -1
+                        it[8, n_it] = 0
+                        for k in range(y0, y1):
+                            it[8, n_it] = it[8, n_it] * 10 + data[k] - 48
+                        q = y1 + 1
                     if not _close(data, q, b, True):
                         return -1, -1
             elif _at(data, a, b, _CARDS_TYPE):
@@ -991,6 +1004,8 @@ def _hand(full, begin, lo, hi, g, e, h, par, spans, rows, r0, at, per, it, rd, p
     # hole cards: each seated player's first HOLE cards (every HOLE element of a seated
     # player is read: the reader reads them all)
     count = par[8]
+    now_n = np.full(MAX_SEAT + 2, -1, np.int64)  # a draw game: each player's hand now (-1:
+    now_cards = np.empty((MAX_SEAT + 2, 64, 2), np.uint8)  # none known)
     for k in range(n_it):
         if it[0, k] == 1 and it[1, k] == C_HOLE and it[2, k] >= 0 and seat_idx[it[2, k]] >= 0:
             nc = _parse_cards(data, it[5, k], it[6, k], cards)
@@ -1001,6 +1016,8 @@ def _hand(full, begin, lo, hi, g, e, h, par, spans, rows, r0, at, per, it, rd, p
                 holes_lo[p] = at
                 at = _write_cards(cards, 0, min(nc, count), full, at)
                 holes_hi[p] = at
+                now_n[p] = nc
+                now_cards[p, :nc] = cards[:nc]
     dealt = stud  # (stud deals by street, never the button games' hole cards)
     street = 0
     stud_n = np.zeros(MAX_SEAT + 2, np.int64)  # the stud cards dealt each player so far
@@ -1146,6 +1163,13 @@ def _hand(full, begin, lo, hi, g, e, h, par, spans, rows, r0, at, per, it, rd, p
                     board[c, 0] = cards[c, 0]
                     board[c, 1] = cards[c, 1]
                 n_board = top
+        if rid >= R_DRAW:  # a draw (`merge._draw_round`)
+            last = rd[1, x]
+            r, at = _draw_round(data, full, it, i0, i1, rows, r, at, h, seat_idx, pl, shift,
+                                now_n, now_cards, cards)
+            if r < 0:
+                return -1, -1
+            continue
         for k in range(i0, i1):
             kind_it = it[0, k]
             p = it[2, k]
@@ -1224,7 +1248,7 @@ def _hand(full, begin, lo, hi, g, e, h, par, spans, rows, r0, at, per, it, rd, p
                 rows[9, r] = D_NOTE0 + t - E_NOTE0
                 r += 1
                 continue
-            if p < 0:
+            if p < 0 or t == E_DRAW:
                 return -1, -1
             j = seat_idx[p]
             seat = p + shift
@@ -1320,6 +1344,105 @@ def _hand(full, begin, lo, hi, g, e, h, par, spans, rows, r0, at, per, it, rd, p
     _row(rows, r, h, K_ENDED, -1, -1, -1, NULL, NULL, last)
     r += 1
     _settle(rows, r0, r, awards, order, tmp)
+    return r, at
+
+
+@njit(cache=True, nogil=True)
+def _draw_round(data, full, it, i0, i1, rows, r, at, h, seat_idx, pl, shift, now_n, now_cards,
+                cards):
+    """A draw round's rows (`merge._draw_round`): each DRAW a `draw` of the cards thrown and
+    a `deal` of the ones drawn (known when the player's hand before and after are), a stand
+    pat, folds, notes and chat; (rows end, cards end), or (-1, -1): not read here."""
+    after = np.full(MAX_SEAT + 2, -1, np.int64)  # each player's DRAW_DRAWN_CARDS item
+    for k in range(i0, i1):
+        if it[0, k] == 1 and it[1, k] == C_DRAWN:
+            if _parse_cards(data, it[5, k], it[6, k], cards) < 0:
+                return -1, -1
+            if it[2, k] >= 0:
+                after[it[2, k]] = k
+    thrown = np.empty((64, 2), np.uint8)
+    got = np.empty((64, 2), np.uint8)
+    for k in range(i0, i1):
+        kind_it = it[0, k]
+        if kind_it == 1 or kind_it == 2:
+            continue
+        t = it[1, k]
+        p = it[2, k]
+        line = it[4, k]
+        seated = p >= 0 and seat_idx[p] >= 0
+        j = seat_idx[p] if seated else -1
+        nl = -1
+        if seated:
+            nl = pl[1, j] if pl[2, j] > pl[1, j] else -2
+        if kind_it == 3 or E_NOTE0 <= t <= E_NOTE4:
+            if seated:
+                _row(rows, r, h, K_NOTE, p + shift, nl, pl[2, j], NULL, NULL, line)
+            else:
+                _row(rows, r, h, K_NOTE, -1, -1, -1, NULL, NULL, line)
+            rows[9, r] = D_SAID_DRAW if kind_it == 3 else D_NOTE0 + t - E_NOTE0
+            r += 1
+            continue
+        if not seated or (t != E_FOLD and t != E_DRAW):
+            return -1, -1
+        if t == E_FOLD:
+            _row(rows, r, h, K_FOLD, p + shift, nl, pl[2, j], NULL, NULL, line)
+            r += 1
+            continue
+        n = it[8, k]
+        if n > 64:
+            return -1, -1
+        if n == 0:
+            _row(rows, r, h, K_STAND_PAT, p + shift, nl, pl[2, j], NULL, NULL, line)
+            r += 1
+            continue
+        n_thrown = n_got = -1
+        y = after[p]
+        if now_n[p] >= 0 and y >= 0:
+            nc = _parse_cards(data, it[5, y], it[6, y], cards)
+            known = True
+            for c in range(nc):
+                if cards[c, 0] == 63 and cards[c, 1] == 63:
+                    known = False
+            if known:
+                n_thrown = 0
+                for c in range(now_n[p]):  # the cards before not in the hand now
+                    inside = False
+                    for d in range(nc):
+                        if cards[d, 0] == now_cards[p, c, 0] and cards[d, 1] == now_cards[p, c, 1]:
+                            inside = True
+                    if not inside:
+                        thrown[n_thrown] = now_cards[p, c]
+                        n_thrown += 1
+                n_got = 0
+                for d in range(nc):  # the cards now not in the hand before
+                    inside = False
+                    for c in range(now_n[p]):
+                        if cards[d, 0] == now_cards[p, c, 0] and cards[d, 1] == now_cards[p, c, 1]:
+                            inside = True
+                    if not inside:
+                        got[n_got] = cards[d]
+                        n_got += 1
+                if n_thrown != n or n_got != n:
+                    n_thrown = n_got = -1
+                now_n[p] = nc
+                now_cards[p, :nc] = cards[:nc]
+        if n_thrown < 0:
+            for c in range(n):
+                thrown[c, 0] = 63
+                thrown[c, 1] = 63
+                got[c, 0] = 63
+                got[c, 1] = 63
+        _row(rows, r, h, K_DRAW, p + shift, nl, pl[2, j], n, NULL, line)
+        rows[7, r] = at
+        at = _write_cards(thrown, 0, n, full, at)
+        rows[8, r] = at
+        r += 1
+        _row(rows, r, h, K_DEAL, p + shift, nl, pl[2, j], NULL, NULL, line)
+        rows[7, r] = at
+        at = _write_cards(got, 0, n, full, at)
+        rows[8, r] = at
+        rows[9, r] = D_DRAW
+        r += 1
     return r, at
 
 
