@@ -139,8 +139,8 @@ _PARAMS: dict[tuple[Any, ...], tuple[Any, ...] | None] = {}
 def _params(line: str, desc: dict[str, str]) -> tuple[Any, ...] | None:
     """What a hand's game line (`line`, right-stripped, the values of `_VARYING` empty) says
     as `merge_fast._map` reads it: (variant, structure, currency, tournament, numbers for the
-    kernel (`merge_kernel.PARAM_FIELDS` but the start's)); None when the kernel is not to read
-    the hand."""
+    kernel (`merge_kernel.PARAM_FIELDS` but the start's), the note should the description's
+    blinds not be the hand's); None when the kernel is not to read the hand."""
     from audit.importers.merge_kernel import BAD, NULL, S_BLINDS, S_LIMIT, S_NONE, S_PAREN
 
     found = mf._LINE.fullmatch(line)
@@ -186,9 +186,12 @@ def _params(line: str, desc: dict[str, str]) -> tuple[Any, ...] | None:
                                   _hundredths(ante.group(1)) if ante else NULL]
     if any(v != BAD and v != NULL and not -(1 << 62) < v < (1 << 62) for v in values):
         return None
+    # the note when the description names other blinds than a hand posts (`merge._stakes`)
+    described = None if ga.get("stakes") or kind not in (S_PAREN, S_BLINDS) or (
+        kind == S_PAREN and stud) else f";blinds=as posted (the description says {stakes!r})"
     return (variant, structure, "CHIPS" if chips else "USD", tournament,
             [int(chips), int(bool(fraction)), int(structure == "fixed_limit"), kind, *values,
-             int(bool(ga.get("stakes"))), count, seats, int(tournament), int(stud)])
+             int(bool(ga.get("stakes"))), count, seats, int(tournament), int(stud)], described)
 
 
 def _hand_of(line: str, tournament: bool) -> tuple[str, str, int, int] | None:
@@ -240,7 +243,7 @@ def _rows(raw: bytes, full: np.ndarray, room: int, begin: np.ndarray, lo: np.nda
     par = np.zeros((14, n), np.int64)
     at: dict[str, tuple[int, int]] = {}  # a text's span in the blob
     blob = bytearray()
-    spans = np.zeros((10, n), np.int64)
+    spans = np.full((12, n), -1, np.int64)
     base = len(raw)
     begin_l, hi_l, ends_l = begin.tolist(), hi.tolist(), ends.tolist()
     last_desc: dict[str, str] | None = None
@@ -274,7 +277,9 @@ def _rows(raw: bytes, full: np.ndarray, room: int, begin: np.ndarray, lo: np.nda
         par[:12, h] = p[4]
         par[12, h] = hand[2]
         par[13, h] = hand[3]
-        for c, text in enumerate((hand[0], hand[1], p[0], p[1], p[2])):
+        for c, text in enumerate((hand[0], hand[1], p[0], p[1], p[2], p[5])):
+            if text is None:
+                continue
             where = at.get(text)
             if where is None:
                 encoded = text.encode()

@@ -63,7 +63,8 @@ C_NOTES = _D0 + len(DETAILS)  # constants C_NOTES + bits: the notes of those bit
 C_PREFIX = C_NOTES + (1 << len(NOTES))  # the file's `merge:<name>:` (the glue's)
 
 ROW_FIELDS = ("hand", "kind", "seat", "pl_lo", "pl_hi", "amount", "total", "cards_lo",
-              "cards_hi", "d_lo1", "d_lo2", "d_hi2", "d_num", "d_lo3", "line", "notes", "pot")
+              "cards_hi", "d_lo1", "d_lo2", "d_hi2", "d_num", "d_lo3", "line", "notes", "pot",
+              "notes_lo", "notes_hi")
 N_ROW = len(ROW_FIELDS)
 # per hand (`hands`' `per`; NULL: null): clock (µs), mpu, small blind, big blind, small
 # bet, big bet, ante, button seat, bring-in, minimum bet
@@ -451,6 +452,8 @@ def _row(rows, r, hand, kind, seat, pl_lo, pl_hi, amount, total, line):
     rows[14, r] = line
     rows[15, r] = -1
     rows[16, r] = -1
+    rows[17, r] = -1
+    rows[18, r] = -1
 
 
 # the items of a hand (`it`'s rows): type (0 event, 1 cards, 2 winner, 3 chat), code, player
@@ -495,7 +498,8 @@ def hands(full, begin, lo, hi, first, end_of, use, P, S, c_lo, c_hi, card_at, ro
             continue
         r1, at1 = _hand(full, begin, lo, hi, first[h], end_of[h], h, P[:, h], S[:, h],
                         rows, r, at, per[:, h], it, rd, pl, seat_idx, cards, board,
-                        holes_lo, holes_hi, put, posted, rt, left, bets, acting, order, tmp)
+                        holes_lo, holes_hi, put, posted, rt, left, bets, acting, order, tmp,
+                        c_lo, c_hi)
         if r1 >= 0:
             ok[h] = True
             r, at = r1, at1
@@ -506,7 +510,7 @@ def hands(full, begin, lo, hi, first, end_of, use, P, S, c_lo, c_hi, card_at, ro
 @njit(cache=True, nogil=True)
 def _hand(full, begin, lo, hi, g, e, h, par, spans, rows, r0, at, per, it, rd, pl,
           seat_idx, cards, board, holes_lo, holes_hi, put, posted, rt, left, bets, acting,
-          order, tmp):
+          order, tmp, c_lo, c_hi):
     """One hand's rows from rows[:, r0] on, its cards from full[at] on: (rows end, cards
     end), or (-1, -1) when the hand is not read here."""
     data = full
@@ -933,9 +937,13 @@ def _hand(full, begin, lo, hi, g, e, h, par, spans, rows, r0, at, per, it, rd, p
             ante = stakes[2]
     elif kind == S_LIMIT:
         small_bet, big_bet = stakes[0], stakes[1]
+    described = False  # the description names other blinds than the hand posts
     if bb != NULL and par[7] == 0 and p_bb != NULL and p_bb != 0 and p_bb != bb and \
             p_sb != sb:
-        return -1, -1  # the description's other blinds: the reader's note
+        if spans[10] < 0:
+            return -1, -1
+        sb, bb = p_sb, p_bb
+        described = True
     if p_ante != NULL and p_ante != 0 and ante == 0:
         ante = p_ante
     if stud:
@@ -947,6 +955,8 @@ def _hand(full, begin, lo, hi, g, e, h, par, spans, rows, r0, at, per, it, rd, p
             else:
                 small_bet, big_bet = _stud_limits(it, rd, n_rd)
                 notes |= N_LIMITS
+                if described:
+                    return -1, -1  # (two stakes notes: the reader's)
         if bring == NULL:
             if p_bring != NULL and p_bring != 0:
                 bring = p_bring
@@ -984,12 +994,21 @@ def _hand(full, begin, lo, hi, g, e, h, par, spans, rows, r0, at, per, it, rd, p
     per[9] = min_bet
     # --- the rows ----------------------------------------------------------------------------
     if r0 + 2 * n_pl + 2 * n_it + 80 > rows.shape[1] or \
-            at + CARD_ROOM * (3 * n_it + n_pl + 4) > len(full):
+            at + CARD_ROOM * (3 * n_it + n_pl + 4) + (spans[11] - spans[10]) + 512 > len(full):
         return -1, -1
     r = r0
     _row(rows, r, h, K_STARTED, -1, -1, -1, NULL, NULL, g + 1)
     rows[9, r] = D_RAKE
     rows[15, r] = notes
+    if described:  # the notes, then `;blinds=as posted (the description says ..)`
+        rows[17, r] = at
+        for k in range(c_lo[C_NOTES + notes], c_hi[C_NOTES + notes]):
+            full[at] = full[k]
+            at += 1
+        for k in range(spans[10], spans[11]):
+            full[at] = full[k]
+            at += 1
+        rows[18, r] = at
     r += 1
     for s in range(MAX_SEAT + 2):
         left[s] = 0
@@ -1556,7 +1575,9 @@ def columns(rows, count, row0, per, P, S, c_lo, c_hi, spec, i64, i32, i8, valid)
                 spec[5, 5, i], spec[6, 5, i] = c_lo[rows[13, i]], c_hi[rows[13, i]]
         spec[0, 6, i], spec[1, 6, i] = c_lo[C_PREFIX], c_hi[C_PREFIX]
         spec[4, 6, i] = rows[14, i]
-        if started and rows[15, i] > 0:
+        if started and rows[17, i] >= 0:
+            spec[5, 6, i], spec[6, 6, i] = rows[17, i], rows[18, i]
+        elif started and rows[15, i] > 0:
             spec[5, 6, i], spec[6, 6, i] = c_lo[C_NOTES + rows[15, i]], c_hi[C_NOTES + rows[15, i]]
         valid[0, i] = started
         valid[1, i] = rows[2, i] >= 0
