@@ -56,10 +56,14 @@ class _Pool(threading.local):
 
 
 _POOL = _Pool()
+_POOL_BYTES = 16 << 20
 
 
 def _scratch(name: str, size: int, dtype: Any) -> np.ndarray:
-    """`size` elements of the pool's array `name` (grown as needed; not zeroed)."""
+    """`size` elements of the pool's array `name` (grown as needed; not zeroed); an array
+    over `_POOL_BYTES` is the caller's own (a large file's memory is not kept)."""
+    if size * np.dtype(dtype).itemsize > _POOL_BYTES:
+        return np.empty(size, dtype)
     have = _POOL.arrays.get(name)
     if have is None or len(have) < size:
         have = _POOL.arrays[name] = np.empty(max(size, 4096), dtype)

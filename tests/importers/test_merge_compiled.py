@@ -158,6 +158,15 @@ def test_awards_paid_out_of_place_read_as_the_python_paths_read_them(
     assert kernel_hands == [(1, 1)]
 
 
+def test_a_large_file_reads_as_the_python_paths_read_it(
+        tmp_path: Path, kernel_hands: list[tuple[int, int]]) -> None:
+    # 200 hands in one file (its card area over the scratch size kept: the file's own)
+    path = tmp_path / "large.txt"
+    path.write_text((_two_games() + "\n") * 100, encoding="utf-8")
+    values = assert_compiled_same(path, 150)
+    assert len(values) == 2 and kernel_hands == [(200, 200)]
+
+
 # one line of the hold'em fixture changed: each a hand the kernel reads or hands back
 _EDITS = {
     "no clock": (r' timestamp="[0-9]+"', ""),
