@@ -52,6 +52,14 @@ Mapping (Merge -> events; money exact, `$1,855.50` / `1500.00` understood):
   after the play (grouped by pot).  Merge states no total pot and no rake: hand_started
   detail `rake=implicit`.  A description naming other blinds than the hand posts (a file's
   description is written once) yields to the posts (`source` says so).
+
+**Compiled pass** (merge_kernel.py, numba; merge_compiled.py): a plain file (UTF-8, at most
+8 MB, nothing but descriptions and blank lines between hands) is read whole from its bytes;
+the hands whose every line is one of the room's element layouts (`merge_fast._LINE`, and a
+draw's DRAW event) are read straight into one Arrow table, check for check as the fast path
+reads them (the XML reader for draws), the others by the fast path or the XML reader, which
+alone quarantines (tests/importers/test_merge_compiled.py: the same chunks as the Python
+paths). `MergeImporter(compiled=False)` leaves it out.
 """
 from __future__ import annotations
 
