@@ -203,8 +203,8 @@ def _hand_of(line: str, tournament: bool) -> tuple[str, str, int, int] | None:
     line `_params` read (`merge_fast._map`, `merge._ts`); None: no id."""
     va = dict(_VARIES.findall(line))
     gid = va.get("id")
-    if not gid:
-        return None
+    if not gid or any("=" in v for v in va.values()):
+        return None  # (`=` in a value: the fast path counts it as an attribute's)
     data = mf._DATA_FIELDS.split(va.get("data", ""))
     table = gid.split("-")[0]
     if tournament:

@@ -172,6 +172,7 @@ _EDITS = {
     "no clock": (r' timestamp="[0-9]+"', ""),
     "other start": (r'starttime="[0-9]+"', 'starttime="2011/09/08 01:07:04 +0200"'),
     "play money": (r'realmoney="true"', 'realmoney="false"'),
+    "equals in data": (r'data="', 'data="a=b|'),
     "chips fraction": (r'realmoney="true"', 'realmoney="false" amount="1.5"'),
     "seat zero": (r'seat="1"', 'seat="0"'),
     "seat twice": (r'seat="2"', 'seat="1"'),
