@@ -52,6 +52,14 @@ Mapping (Merge -> events; money exact, `$1,855.50` / `1500.00` understood):
   after the play (grouped by pot).  Merge states no total pot and no rake: hand_started
   detail `rake=implicit`.  A description naming other blinds than the hand posts (a file's
   description is written once) yields to the posts (`source` says so).
+
+**Compiled pass** (merge_kernel.py, numba; merge_compiled.py): a plain file (UTF-8, at most
+8 MB, nothing but descriptions and blank lines between hands) is read whole from its bytes;
+the hands whose every line is one of the room's element layouts (`merge_fast._LINE`, and a
+draw's DRAW event) are read straight into one Arrow table, check for check as the fast path
+reads them (the XML reader for draws), the others by the fast path or the XML reader, which
+alone quarantines (tests/importers/test_merge_compiled.py: the same chunks as the Python
+paths). `MergeImporter(compiled=False)` leaves it out.
 """
 from __future__ import annotations
 
@@ -828,9 +836,11 @@ class MergeImporter:
 
     name = "merge"
 
-    def __init__(self, chunk_hands: int = CHUNK_HANDS, *, fast: bool = True) -> None:
+    def __init__(self, chunk_hands: int = CHUNK_HANDS, *, fast: bool = True,
+                 compiled: bool = True) -> None:
         self.chunk_hands = chunk_hands
         self.fast = fast
+        self.compiled = compiled
 
     def sniff(self, head: bytes, path: Path) -> bool:
         """A `<game id=".." starttime=` line (or a `<description type=.. stakes=..>` line)
@@ -840,7 +850,16 @@ class MergeImporter:
         return _SNIFF.search(text) is not None or _SNIFF_DESC.search(text) is not None
 
     def read(self, path: Path) -> Iterator[Chunk]:
-        """Stream `path` as chunks of about `chunk_hands` whole hands each."""
+        """Stream `path` as chunks of about `chunk_hands` whole hands each: the common hands
+        of a plain file by the compiled pass (`merge_compiled`), the others by the fast path
+        or the XML reader."""
+        if self.fast and self.compiled:
+            from audit.importers.merge_compiled import read_file  # numba's, loaded on first use
+
+            chunks = read_file(path, self.chunk_hands)
+            if chunks is not None:
+                yield from chunks
+                return
         from audit.importers.merge_fast import fast_hand
 
         out = ChunkWriter(self.chunk_hands, str(path))

@@ -10,6 +10,8 @@ with each row's dict converted (`events_table`, as `ChunkWriter.take` does), val
 and chunk by chunk, at chunk sizes 5000, 2 and 1 (events with their sources, schema, row
 lines, quarantine); a hand whose value does not fit the schema is quarantined as before. And
 the fast path does read the common hands itself: it cannot quietly hand everything back.
+(The compiled pass is left out here: tests/importers/test_merge_compiled.py holds it to the
+fast path.)
 """
 
 from __future__ import annotations
@@ -54,7 +56,7 @@ def _reference(path: Path, chunk_hands: int) -> list[Any]:
 
 
 def assert_same(path: Path, chunk_hands: int = 5000) -> list[Any]:
-    chunks = list(merge.MergeImporter(chunk_hands).read(path))
+    chunks = list(merge.MergeImporter(chunk_hands, compiled=False).read(path))
     for chunk in chunks:
         chunk.table.validate(full=True)
     values = chunk_values(chunks)
@@ -245,7 +247,7 @@ def test_the_fast_path_reads_the_common_hands_of_the_corpus_itself(
     if not _corpus("merge"):
         pytest.skip("fpdb-dev corpus not present")
     for path in _corpus("merge"):
-        list(merge.MergeImporter().read(path))
+        list(merge.MergeImporter(compiled=False).read(path))
     # today 99 of 105: the draw games (a cancelled one among them) and a player acting from
     # no seat line are the XML reader's
     assert len(fast_hands) >= 100 and sum(fast_hands) >= 97, (sum(fast_hands), len(fast_hands))
@@ -258,7 +260,7 @@ def test_the_fixtures_common_hands_are_read_by_the_fast_path(fast_hands: list[bo
     for name in ("merge-raise-to.txt", "merge-raise-added.txt",
                  "merge-balance-after-posts.txt", "merge-horse-razz-balance.txt",
                  "merge-razz-allin.txt"):
-        list(merge.MergeImporter().read(SITES / name))
+        list(merge.MergeImporter(compiled=False).read(SITES / name))
     assert fast_hands == [True] * 5, fast_hands
 
 
@@ -267,5 +269,5 @@ def test_the_fixtures_common_hands_are_read_by_the_fast_path(fast_hands: list[bo
 def test_what_the_fast_path_does_not_read_is_the_xml_readers(
         fast_hands: list[bool], name: str) -> None:
     # a player acting from no seat line, draw games, a cancelled hand
-    list(merge.MergeImporter().read(SITES / name))
+    list(merge.MergeImporter(compiled=False).read(SITES / name))
     assert fast_hands and not any(fast_hands)
