@@ -39,7 +39,8 @@ COMPILE_SECONDS = {"audit.replay.fast.kernel": 60, "audit.simulate.compiled.kern
                    "audit.importers.pokerstars.kernel": 30, "audit.store.merkle_kernel": 5,
                    "audit.importers.ggpoker_kernel": 30, "audit.importers.textkernel": 5,
                    "audit.importers.winning_kernel": 30, "audit.importers.winamax_kernel": 30,
-                   "audit.importers.pacific_kernel": 30, "audit.importers.bovada_kernel": 30}
+                   "audit.importers.pacific_kernel": 30, "audit.importers.bovada_kernel": 30,
+                   "audit.importers.merge_kernel": 45}
 _ANNOUNCED: dict[str, bool] = {}
 # an import statement: `from .x import a, b` / `from x import (a,\n b)` / `import x, y`
 _IMPORT = re.compile(r"^[ \t]*(?:from[ \t]+(\.*)([\w.]*)[ \t]+import[ \t]+(\([^)]*\)|[^\n]*)"
