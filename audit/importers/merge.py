@@ -860,7 +860,7 @@ class MergeImporter:
             if chunks is not None:
                 yield from chunks
                 return
-        from audit.importers.merge_fast import fast_hand
+        from audit.importers.merge_fast import fast_rows
 
         out = ChunkWriter(self.chunk_hands, str(path))
         cols = EventColumns()
@@ -886,12 +886,7 @@ class MergeImporter:
             else:
                 body, tail = [], block
             if body:
-                rows = None
-                if self.fast:
-                    try:
-                        rows = fast_hand(text, body[0][0], desc, name)
-                    except Exception:  # noqa: BLE001 - the XML reader decides what a hand is
-                        rows = None
+                rows = fast_rows(text, body[0][0], desc, name) if self.fast else None
                 if rows is not None:
                     cols.rows += rows
                     kept.append((body, text, desc))

@@ -159,15 +159,9 @@ def _params(line: str, desc: dict[str, str]) -> tuple[Any, ...] | None:
     except m.SiteHandError:
         return None
     stud = variant in m._STUD
-    stakes = ga.get("stakes") or desc.get("stakes", "")
-    low = stakes.lower()
-    structure = next((s for w, s in m._STRUCTURES if w in low), None)
-    if structure is None and stud:
-        structure = "fixed_limit"
+    stakes, structure, tournament, chips = mf.game_terms(ga, desc, stud)
     if structure is None:
         return None
-    tournament = "tournament" in desc.get("type", "").lower() or "buyIn" in ga
-    chips = tournament or ga.get("realmoney") == "false"
     fraction = any(m._FRACTION.search(v) for key, v in ga.items()
                    if key in ("amount", "balance"))
     seats = int(ga["seats"]) if ga.get("seats", "").isdigit() else -1
@@ -379,7 +373,7 @@ def _chunks(raw: bytes, begin: np.ndarray, first: np.ndarray, ends: np.ndarray,
             descs: list[dict[str, str]],
             kernel: tuple[pa.Table | None, np.ndarray, np.ndarray, np.ndarray], path: Path,
             chunk_hands: int) -> Iterator[Chunk]:
-    fast_hand = mf.fast_hand
+    fast_rows = mf.fast_rows
 
     table, row_lines, ok_arr, row0 = kernel
     ok = ok_arr.tolist()
@@ -413,10 +407,7 @@ def _chunks(raw: bytes, begin: np.ndarray, first: np.ndarray, ends: np.ndarray,
             text = "\n".join([t for _, t in body])
             desc = descs[h]
             size = len(cols)
-            try:
-                rows = fast_hand(text, body[0][0], desc, name)
-            except Exception:  # noqa: BLE001 - the XML reader decides what a hand is
-                rows = None
+            rows = fast_rows(text, body[0][0], desc, name)
             if rows is not None:
                 cols.rows += rows
             else:

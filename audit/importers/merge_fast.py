@@ -69,6 +69,32 @@ class _Back(Exception):
     """The hand is the XML reader's."""
 
 
+def fast_rows(text: str, first_line: int, desc: dict[str, str], file_name: str
+              ) -> list[tuple[Any, ...]] | None:
+    """`fast_hand`'s rows, or None for a hand it does not read, whatever it met there: the XML
+    reader decides what a hand is."""
+    try:
+        return fast_hand(text, first_line, desc, file_name)
+    except Exception:  # noqa: BLE001 - a hand handed back, never an error of the fast path's
+        return None
+
+
+def game_terms(ga: dict[str, str], desc: dict[str, str], stud: bool
+               ) -> tuple[str, str | None, bool, bool]:
+    """(stakes, structure, tournament, chips) of a hand's `<game>` attributes under the
+    description before it, as the XML reader reads them: the game line's stakes or else the
+    description's, the structure they name (a stud game that names none is fixed limit; None
+    when unnamed), a tournament by the description's type or a buy-in, chips for a tournament
+    or a play-money game."""
+    stakes = ga.get("stakes") or desc.get("stakes", "")
+    low = stakes.lower()
+    structure = next((s for w, s in m._STRUCTURES if w in low), None)
+    if structure is None and stud:
+        structure = "fixed_limit"
+    tournament = "tournament" in desc.get("type", "").lower() or "buyIn" in ga
+    return stakes, structure, tournament, tournament or ga.get("realmoney") == "false"
+
+
 def fast_hand(text: str, first_line: int, desc: dict[str, str], file_name: str
               ) -> list[tuple[Any, ...]] | None:
     """The rows of the hand whose text (its lines joined, the first a `<game` line) starts
@@ -189,15 +215,9 @@ def _map(ga: dict[str, str], line: int, dealer: str, listed: list[tuple[str, str
     if variant in m._DRAW:
         raise _Back
     is_stud = variant in m._STUD
-    stakes = ga.get("stakes") or desc.get("stakes", "")
-    low = stakes.lower()
-    structure = next((s for w, s in m._STRUCTURES if w in low), None)
-    if structure is None and is_stud:
-        structure = "fixed_limit"
+    stakes, structure, tournament, chips = game_terms(ga, desc, is_stud)
     if structure is None:
         raise _Back
-    tournament = "tournament" in desc.get("type", "").lower() or "buyIn" in ga
-    chips = tournament or ga.get("realmoney") == "false"
     money = m._Money(100 if not chips or fractions else 1)
     data = _DATA_FIELDS.split(ga.get("data", ""))
     table = gid.split("-")[0]
