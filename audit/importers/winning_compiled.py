@@ -85,14 +85,19 @@ def _game_line(rest: str, number: int) -> tuple[Any, ...] | None:
 def _heads(raw: bytes, lines: Lines, first: np.ndarray, last: np.ndarray
            ) -> tuple[list[Any], np.ndarray]:
     """Each hand's header reading (hand id, clock, game line reading) or None, and the line
-    after its `Game ID:` line."""
-    from audit.importers.winning import _STARTED
+    after its `Game ID:` line. None too for a hand with an unnamed player but no seated
+    player it never names: the kernel would leave it to the fast path."""
+    from audit.importers.winning import _STARTED, _UNNAMED, unseated_unnamed
 
     n = len(first)
     out: list[Any] = [None] * n
     body = np.zeros(n, np.int64)
     begin, lo, hi = lines.begin, lines.lo, lines.hi
+    unnamed = _UNNAMED[0] in raw or _UNNAMED[1] in raw
     for h, (i0, stop) in enumerate(zip(first.tolist(), last.tolist(), strict=True)):
+        if unnamed and unseated_unnamed(raw[begin[i0]:begin[stop] if stop < len(begin)
+                                            else len(raw)]):
+            continue
         i1 = i0 + 1  # the hand's first line but blank ones after its header (most often next)
         while i1 < stop and lo[i1] >= hi[i1]:
             i1 += 1
