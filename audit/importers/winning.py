@@ -1297,25 +1297,22 @@ def _map_winning(block: list[tuple[int, str]], file_name: str) -> SiteHand:
 
 # A file of fewer hands than this is read by the Python fast path and line parser alone. Every
 # file of the older format goes to the compiled pass: since its table is one IPC message a
-# one-hand file costs it ~0.2 ms against the fast path's ~0.3 ms. A file of a few hands one of
-# which has an unnamed player but no seated player it never names does not: the kernel leaves
-# that hand to the fast path, the compiled pass a cost (~0.32 ms against ~0.18 ms).
+# one-hand file costs it ~0.2 ms against the fast path's ~0.3 ms. A hand with an unnamed player
+# but no seated player it never names is not given to the kernel (`winning_compiled._heads`):
+# the kernel would leave it to the fast path, having read it in vain; its file is still read
+# once, by the compiled pass.
 COMPILED_MIN_HANDS = 1
-_FEW_HANDS = 4
 _UNNAMED = (b"\nPlayer  ", b"\n*Player  ")
 _SEAT_NAME = re.compile(rb"^Seat \d+: (\S+) \(", re.MULTILINE)
 _NAMED = re.compile(rb"^\*?Player ([^ :\r\n]+)", re.MULTILINE)
 
 
-def _unseated_unnamed(raw: bytes) -> bool:
-    """Whether a hand of `raw` has an unnamed player and not exactly one seated player its
-    player lines never name (as near as the bytes tell: the hand goes to the kernel or not,
-    it reads the same)."""
-    for hand in raw.split(b"Game started at: ")[1:]:
-        if _UNNAMED[0] in hand or _UNNAMED[1] in hand:
-            silent = set(_SEAT_NAME.findall(hand)) - set(_NAMED.findall(hand))
-            if len(silent) != 1:
-                return True
+def unseated_unnamed(hand: bytes) -> bool:
+    """Whether the hand `hand` (its bytes) has an unnamed player and not exactly one seated
+    player its player lines never name (as near as the bytes tell: the hand goes to the
+    kernel or not, it reads the same)."""
+    if _UNNAMED[0] in hand or _UNNAMED[1] in hand:
+        return len(set(_SEAT_NAME.findall(hand)) - set(_NAMED.findall(hand))) != 1
     return False
 
 
@@ -1384,9 +1381,7 @@ def _kernel_text(path: Path, min_hands: int) -> bytes | None:
         if _NEW_FILE.match(raw, 0, 2048) and raw.count(b"Hand #") >= min_hands:
             return raw
         return None
-    hands = raw.count(b"Game started at: ")
-    if hands < min_hands or (hands < _FEW_HANDS and (_UNNAMED[0] in raw or _UNNAMED[1] in raw)
-                             and _unseated_unnamed(raw)):
+    if raw.count(b"Game started at: ") < min_hands:
         return None  # not worth it (`COMPILED_MIN_HANDS`)
     return raw
 

@@ -50,12 +50,11 @@ def _is_header(lines: Lines) -> np.ndarray:
     k = KERNEL.get()
     assert k is not None
     out = np.empty(len(lines.begin), np.int8)
-    k.header_lines(lines.data, lines.begin, lines.hi, out)
-    unsure = np.flatnonzero(lines.odd | (out < 0))
-    if len(unsure):  # a line ending in a Unicode space, a digit past ASCII: as the reader
+    if k.header_lines(lines.data, lines.begin, lines.hi, lines.odd, out):
+        # a line ending in a Unicode space, a digit past ASCII: as the reader
         raw = lines.data.tobytes()
         ends = np.append(lines.begin[1:] - 1, len(raw))
-        for i in unsure.tolist():
+        for i in np.flatnonzero(out < 0).tolist():
             text = raw[lines.begin[i]:ends[i]].decode("utf-8").rstrip()
             out[i] = _HEADER_LINE.match(text) is not None
     return out > 0
@@ -86,14 +85,19 @@ def _game_line(rest: str, number: int) -> tuple[Any, ...] | None:
 def _heads(raw: bytes, lines: Lines, first: np.ndarray, last: np.ndarray
            ) -> tuple[list[Any], np.ndarray]:
     """Each hand's header reading (hand id, clock, game line reading) or None, and the line
-    after its `Game ID:` line."""
-    from audit.importers.winning import _STARTED
+    after its `Game ID:` line. None too for a hand with an unnamed player but no seated
+    player it never names: the kernel would leave it to the fast path."""
+    from audit.importers.winning import _STARTED, _UNNAMED, unseated_unnamed
 
     n = len(first)
     out: list[Any] = [None] * n
     body = np.zeros(n, np.int64)
     begin, lo, hi = lines.begin, lines.lo, lines.hi
+    unnamed = _UNNAMED[0] in raw or _UNNAMED[1] in raw
     for h, (i0, stop) in enumerate(zip(first.tolist(), last.tolist(), strict=True)):
+        if unnamed and unseated_unnamed(raw[begin[i0]:begin[stop] if stop < len(begin)
+                                            else len(raw)]):
+            continue
         i1 = i0 + 1  # the hand's first line but blank ones after its header (most often next)
         while i1 < stop and lo[i1] >= hi[i1]:
             i1 += 1
@@ -143,14 +147,15 @@ def _rows(lines: Lines, first: np.ndarray, last: np.ndarray, prefix: str) -> Ker
     if not any(heads):  # no hand for the kernel (the newer format's): no call, no buffers
         return KernelRows(_empty_table(), np.empty(0, np.int64), np.zeros(n, np.bool_),
                           np.zeros(n + 1, np.int64))
-    use = np.zeros(n, np.bool_)
-    mpu = np.ones(n, np.int64)
-    count = np.full(n, 2, np.int64)
+    # per hand: whether the kernel reads it, its minor units per unit and hole cards (filled
+    # as lists, made arrays at once: no numpy item set a hand)
+    use = np.array([head is not None for head in heads], np.bool_)
+    mpus, counts = [1] * n, [2] * n
     for h, head in enumerate(heads):
         if head is not None:
-            variant, _, _, mpu[h], _, _ = head[2]
-            use[h] = True
-            count[h] = 0 if variant in _STUD else HOLE_COUNT.get(variant, 2)
+            variant, _, _, mpus[h], _, _ = head[2]
+            counts[h] = 0 if variant in _STUD else HOLE_COUNT.get(variant, 2)
+    mpu, count = np.array((mpus, counts), np.int64)
     size = len(raw)
     n_lines = len(lines.begin)  # at least the hands' lines
     rows = np.empty((11, 2 * n_lines + 24 * n + 64), np.int64)
@@ -239,12 +244,14 @@ def _table(k: Any, t: Any, text: np.ndarray, cards: np.ndarray, rows: np.ndarray
     # made columns at once (`_spread` over all hands when the kernel left some)
     button, bb, sb, straddle, ante, _, _, bring_in, unnamed_lo, unnamed_hi = per.tolist()
     read = np.flatnonzero(ok).tolist()
-    hand_spans: list[tuple[int, ...]] = []
-    hand_numbers: list[tuple[int, ...]] = []
+    hand_rows: list[tuple[int, ...]] = []  # a hand's spans, then its numbers
     hand_known: list[tuple[bool, ...]] = []
+    # the spans a hand takes but its id's, by its game line's reading, structure and late
+    # notes: the same for most hands of a file (one `put` a hand, not six)
+    game_spans: dict[tuple[Any, ...], tuple[int, ...]] = {}
     for h in read:
-        hand_id, micros, (variant, desc, tournament, mpu, low, high) = heads[h]
-        note = _NOTE if desc else _NOTE + _NO_TABLE
+        hand_id, micros, game = heads[h]
+        variant, desc, tournament, mpu, low, high = game
         late = ""  # the notes `_Old.map` adds once the hand is read, in its order
         if unnamed_lo[h] >= 0:
             name = text[unnamed_lo[h]:unnamed_hi[h]].tobytes().decode()
@@ -254,32 +261,28 @@ def _table(k: Any, t: Any, text: np.ndarray, cards: np.ndarray, rows: np.ndarray
         fixed_limit = stud or (bb[h] != NULL and bb[h] == low and high == 2 * low)
         posted_bring_in = bring_in[h] != NULL
         if stud:
-            structure = "fixed_limit"
             blinds = (0, 0, low, high)
             if not posted_bring_in:
                 bring_in[h] = low // 2
                 late += _BRING_IN
         elif fixed_limit:
-            structure = "fixed_limit"
-            note += _FIXED
             blinds = (sb[h] if sb[h] != NULL else low // 2, low, low, high)
         else:
-            structure = "pot_limit" if variant.startswith("omaha") else "no_limit"
-            note += _HIGHER[structure]
             blinds = (low, high, 0, 0)
-        note += late
-        hand_spans.append((*put(hand_id), *(put(desc) if desc else _NO_SPAN), *put(note),
-                           *put(variant), *put(structure),
-                           *put("CHIPS" if tournament else "USD")))
-        hand_numbers.append((micros, *blinds, ante[h], straddle[h], button[h], mpu, tournament,
-                             bring_in[h]))
+        key = (game, fixed_limit, late)
+        spans = game_spans.get(key)
+        if spans is None:
+            spans = game_spans[key] = _game_spans(put, game, stud, fixed_limit, late)
+        hand_rows.append((*put(hand_id), *spans, micros, *blinds, ante[h], straddle[h],
+                          button[h], mpu, tournament, bring_in[h]))
         hand_known.append((True, not stud, not stud, fixed_limit, fixed_limit, True,
                            straddle[h] != NULL, not stud, True, True, stud or posted_bring_in))
     # by field, hand after hand (C order, as the kernel is compiled for): the hands' tuples
-    # as rows, transposed and copied (a third of the cost of zipping them first)
-    spans = np.ascontiguousarray(np.array(hand_spans, np.int64).reshape(len(read), 12).T)
-    numbers = np.ascontiguousarray(np.array(hand_numbers, np.int64).reshape(
-        len(read), len(_NUMBERS)).T)
+    # as rows, transposed and copied (a third of the cost of zipping them first); the spans
+    # and the numbers are the rows of one array
+    both = np.ascontiguousarray(np.array(hand_rows, np.int64).reshape(
+        len(read), 12 + len(_NUMBERS)).T)
+    spans, numbers = both[:12], both[12:]
     known = np.ascontiguousarray(np.array(hand_known, np.bool_).reshape(
         len(read), len(_NUMBERS)).T)
     if len(read) < n:  # the hands not read: no spans, no numbers
@@ -305,6 +308,24 @@ def _table(k: Any, t: Any, text: np.ndarray, cards: np.ndarray, rows: np.ndarray
     t.text_fill(data, lo1, hi1, lo2, hi2, num, lo3, hi3, NULL, offsets, out, starts)
     return _LAYOUT.table(message, at, count, out, ints, seq.reshape(1, count), int8s,
                          valid[:24], valid[24:], offsets, starts)
+
+
+def _game_spans(put: Any, game: tuple[Any, ...], stud: bool, fixed_limit: bool, late: str
+                ) -> tuple[int, ...]:
+    """The spans of a hand's table_id (-1: none), source note, variant, structure and
+    currency, its game line read as `game`."""
+    variant, desc, tournament, _, _, _ = game
+    note = _NOTE if desc else _NOTE + _NO_TABLE
+    if stud:
+        structure = "fixed_limit"
+    elif fixed_limit:
+        structure = "fixed_limit"
+        note += _FIXED
+    else:
+        structure = "pot_limit" if variant.startswith("omaha") else "no_limit"
+        note += _HIGHER[structure]
+    return (*(put(desc) if desc else _NO_SPAN), *put(note + late), *put(variant),
+            *put(structure), *put("CHIPS" if tournament else "USD"))
 
 
 def _spread(read: list[int], n: int, spans: np.ndarray, numbers: np.ndarray,

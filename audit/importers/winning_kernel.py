@@ -134,11 +134,16 @@ def is_header(data, b, hi):
 
 
 @njit(cache=True, nogil=True)
-def header_lines(data, begin, hi, out):
+def header_lines(data, begin, hi, odd, out):
     """Fill out[i]: whether line i starts a hand (1, 0; -1: to be told in Python, as odd
-    lines are)."""
+    lines are); the number of lines to be told in Python (most often none: no array of
+    them made)."""
+    unsure = 0
     for i in range(len(begin)):
-        out[i] = is_header(data, begin[i], hi[i])
+        out[i] = -1 if odd[i] else is_header(data, begin[i], hi[i])
+        if out[i] < 0:
+            unsure += 1
+    return unsure
 
 
 @njit(cache=True, nogil=True)
