@@ -180,6 +180,16 @@ def site_cards(text: str, what: str) -> str:
     return " ".join(out)
 
 
+def first_name_end(text: str) -> int:
+    """Where the name a player's line starts with ends, when no seated name holds a space or a
+    colon: at the first colon before the first space, else at the first space, else the end."""
+    end = text.find(" ")
+    colon = text.find(":", 0, end if end >= 0 else len(text))
+    if colon >= 0:
+        return colon
+    return len(text) if end < 0 else end
+
+
 class SiteHand:
     """Bookkeeping while one site hand is mapped: rows, their lines, stacks, round totals."""
 
@@ -228,12 +238,7 @@ class SiteHand:
         """(seated player, rest of the line) when the line starts with a seated player."""
         plain = self._plain
         if plain is not None:  # the longest name the line starts with is its first word
-            end = text.find(" ")
-            colon = text.find(":", 0, end if end >= 0 else len(text))
-            if colon >= 0:
-                end = colon
-            elif end < 0:
-                end = len(text)
+            end = first_name_end(text)
             name = text[:end]
             return (name, text[end:].lstrip(" ")) if name in plain else None
         for name in self._names:

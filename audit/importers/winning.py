@@ -95,6 +95,7 @@ from audit.importers.sitetext import (
     SiteHandError,
     SiteTextImporter,
     bad_line,
+    first_name_end,
     header_time,
     known_cards,
     parse_amount,
@@ -821,12 +822,7 @@ _NOT_SHOWN = frozenset({"does not show cards", "mucks (does not show cards)"})
 
 def _plain_split(text: str, seat_of: dict[str, int]) -> tuple[str, str] | None:
     """`SiteHand.split_name(text)` when no seated name holds a space or a colon."""
-    end = text.find(" ")
-    colon = text.find(":", 0, end if end >= 0 else len(text))
-    if colon >= 0:
-        end = colon
-    elif end < 0:
-        end = len(text)
+    end = first_name_end(text)
     name = text[:end]
     return (name, text[end:].lstrip(" ")) if name in seat_of else None
 

@@ -27,6 +27,7 @@ from audit.importers.sitetext import (
     STATUS_LINE,
     UNSEATED_NOTE,
     SiteHandError,
+    first_name_end,
     header_time,
     parse_amount,
     to_minor,
@@ -238,12 +239,7 @@ def _rows(block: list[tuple[int, str]], file_name: str  # noqa: C901, PLR0912, P
             if text.startswith("Dealt to ") and (d := _DEALT.match(text)) and d.group(1) in seat_of:
                 continue
         # `SiteHand.split_name` of names without a space or a colon: the first word
-        end = text.find(" ")
-        colon = text.find(":", 0, end if end >= 0 else len(text))
-        if colon >= 0:
-            end = colon
-        elif end < 0:
-            end = len(text)
+        end = first_name_end(text)
         name = text[:end]
         if name not in seat_of:
             if (an := UNSEATED_NOTE.match(text)):
