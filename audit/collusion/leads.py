@@ -1071,6 +1071,12 @@ def _score(table: pl.DataFrame, baseline: pl.DataFrame, min_hands: int, rates: p
                                partners_of(baseline, totals)))
 
 
+# The tests that read counts from the events (audit/collusion/streets.py, joined by
+# `with_streets`), and the pair-table columns they read.
+FROM_EVENTS = {"checkdown_bets": ("cdx_n", "cdx_ka", "cdx_kb"),
+               "softplay_streets": ("hus_n", "hus_ka", "hus_kb")}
+
+
 def _without(rows: A.HandRows, pairs: list[tuple[str, str]], absent: list[str],
              baseline: pl.DataFrame, totals: pl.DataFrame, min_hands: int, rates: pl.DataFrame,
              cells: pl.LazyFrame, tables: pl.LazyFrame, lone: _Pool = LONE,
@@ -1079,6 +1085,11 @@ def _without(rows: A.HandRows, pairs: list[tuple[str, str]], absent: list[str],
     not enter (`A.without_table`; baselines from `baseline`; 1 when too few hands are left);
     `tests`: per job, the one test (feature, and the number of tests its Bonferroni counted)
     to judge it on, rather than its strongest evidence among all.
+
+    NaN (undecided) for a job whose test reads counts its table does not carry (`FROM_EVENTS`:
+    the events' street counts, which the projections' hand rows behind `A.without_table` have
+    not): such a re-check cannot be made, and reading its NaN as p = 1 (cannot stand) let any
+    overlapping lead that stood explain away a lead the events had found (issue 25).
 
     Each (pair, absent player) job is judged as if its pair were the only one scored (`LONE`:
     no population-wide rate across the jobs; the population's spread when `lone` carries it),
@@ -1101,7 +1112,10 @@ def _without(rows: A.HandRows, pairs: list[tuple[str, str]], absent: list[str],
     got = {r["job"]: (r["p_value"] if tests is None else
                       min(1.0, tests[r["job"]][1] * r[f"{tests[r['job']][0]}_p"]))
            for r in scored.iter_rows(named=True)}
-    return [1.0 if (p := got.get(i)) is None or np.isnan(p) else float(p)
+    unread = {name for name, cols in FROM_EVENTS.items()
+              if not all(c in table.columns for c in cols)}
+    return [np.nan if tests is not None and tests[i][0] in unread and i in got
+            else 1.0 if (p := got.get(i)) is None or np.isnan(p) else float(p)
             for i in range(len(pairs))]
 
 
@@ -1136,6 +1150,13 @@ def resolve_overlaps(leads: pl.DataFrame, rows: A.HandRows, baseline: pl.DataFra
     instead, a chip-dumping team re-checked without a loose stranger's hands (half its heavy
     folds gone, p 6e-6) fell short and was explained away by the stranger's own lead.
 
+    A lead whose test reads the events' street counts (`checkdown_bets`, `softplay_streets`)
+    cannot be re-checked so: the hands kept are the projections' rows, which carry no streets.
+    Its re-check is undecided, and an overlap with an undecided re-check explains neither lead
+    (both kept: one team, as when both stand). Read as p = 1 it could never stand, and a
+    dumper's chip-dump lead explained away his check-down lead with a stranger (no bet on 60
+    streets behind all-ins where 48 were expected).
+
     `memo` keeps each (pair, left-out player) p-value for the next call with the same
     `baseline` (explain_away's rounds judge mostly the same overlaps again).
     """
@@ -1163,13 +1184,18 @@ def resolve_overlaps(leads: pl.DataFrame, rows: A.HandRows, baseline: pl.DataFra
                       [tests[k[0]] for k in mine])
         memo.update(zip(mine, ps, strict=True))
     order = list(jobs)
+    # an undecided re-check (NaN, `_without`) is no test among the re-checks (bh_qvalues
+    # leaves it out) and decides no overlap it is in: neither lead explains the other
     q = bh_qvalues(np.array([memo[job] for job in order]))
-    stands = {job: bool(qj <= fdr) for job, qj in zip(order, q, strict=True)}
+    stands = {job: None if np.isnan(qj) else bool(qj <= fdr)
+              for job, qj in zip(order, q, strict=True)}
     explained: set[tuple[str, str]] = set()
     for i, j in overlap:
         third_j = next(x for x in keys[j] if x not in keys[i])
         third_i = next(x for x in keys[i] if x not in keys[j])
         i_stands, j_stands = stands[(keys[i], third_j)], stands[(keys[j], third_i)]
+        if i_stands is None or j_stands is None:
+            continue
         if i_stands and not j_stands:
             explained.add(keys[j])
         elif j_stands and not i_stands:
