@@ -907,8 +907,8 @@ def score_pairs(table: pl.DataFrame, totals: pl.DataFrame, rates: pl.DataFrame,
 
 def _checkdown_bets(t: pl.DataFrame, g: dict[str, Any], pool: _Pool) -> dict[str, Any]:
     """The `checkdown_bets` columns: NaN unless the pair table carries the street counts
-    (audit/collusion/streets.py; not in the overlap re-check's tables, built from the
-    projections)."""
+    (audit/collusion/streets.py; in the overlap re-check's tables, built from the projections,
+    only when the counts per hand were kept: `_with_street_hands`)."""
     if not all(c in t.columns for c in (*S.PAIR_COLUMNS, *(f"{c}__a" for c in
                                                            S.PLAYER_COLUMNS))):
         nan = np.full(t.height, np.nan)
@@ -923,8 +923,12 @@ def _checkdown_bets(t: pl.DataFrame, g: dict[str, Any], pool: _Pool) -> dict[str
     prior_a = np.clip(_shrunk(g["cdx_rk__a"], g["cdx_rn__a"], r0) * ratio, 1e-3, 0.95)
     prior_b = np.clip(_shrunk(g["cdx_rk__b"], g["cdx_rn__b"], r0) * ratio, 1e-3, 0.95)
     # each one's own rate behind an all-in without the streets he shared with this partner
-    pa_ = _shrunk(g["cdx_c__a"] - g["cdx_ka"], g["cdx_h__a"] - n, prior_a)
-    pb_ = _shrunk(g["cdx_c__b"] - g["cdx_kb"], g["cdx_h__b"] - n, prior_b)
+    # (all of them: `all_` columns when the table holds part of the pair's hands,
+    # `_with_street_hands`)
+    pa_ = _shrunk(g["cdx_c__a"] - g.get("all_cdx_ka", g["cdx_ka"]),
+                  g["cdx_h__a"] - g.get("all_cdx_n", n), prior_a)
+    pb_ = _shrunk(g["cdx_c__b"] - g.get("all_cdx_kb", g["cdx_kb"]),
+                  g["cdx_h__b"] - g.get("all_cdx_n", n), prior_b)
     k, p0 = g["cdx_ka"] + g["cdx_kb"], np.clip((pa_ + pb_) / 2, 1e-6, 1 - 1e-6)
     ok = n >= MIN_SAMPLE["checkdown_bets"]
     return {"checkdown_bets_n": n, "checkdown_bets_k": k, "checkdown_bets_e": 2 * n * p0,
@@ -948,8 +952,11 @@ def _softplay_streets(t: pl.DataFrame, g: dict[str, Any], pool: _Pool) -> dict[s
                 "softplay_streets_p": nan}
     n, k = g["hus_n"], g["hus_ka"] + g["hus_kb"]
     r = pool.ratio(g["hus_c__a"] + g["hus_c__b"], g["hus_h__a"] + g["hus_h__b"])
-    pa_ = _shrunk(g["hus_c__a"] - g["hus_ka"], g["hus_h__a"] - n, r)
-    pb_ = _shrunk(g["hus_c__b"] - g["hus_kb"], g["hus_h__b"] - n, r)
+    # (without all the pair's such streets, as `_checkdown_bets`)
+    pa_ = _shrunk(g["hus_c__a"] - g.get("all_hus_ka", g["hus_ka"]),
+                  g["hus_h__a"] - g.get("all_hus_n", n), r)
+    pb_ = _shrunk(g["hus_c__b"] - g.get("all_hus_kb", g["hus_kb"]),
+                  g["hus_h__b"] - g.get("all_hus_n", n), r)
     p0 = np.clip((pa_ + pb_) / 2, 1e-6, 1 - 1e-6)
     ok = n >= MIN_SAMPLE["softplay_streets"]
     return {"softplay_streets_n": n, "softplay_streets_k": k, "softplay_streets_e": 2 * n * p0,
@@ -1042,7 +1049,8 @@ def pair_scores(hand_players: pl.LazyFrame, hands: pl.LazyFrame, *, min_hands: i
                     pool=_Pool(measured=measured))
     if fdr is not None:
         scored = explain_away(scored, agg, rows, min_hands, cells, tables, fdr, rounds,
-                              lone=_Pool(lone=True, spread=tuple(sorted(measured.items()))))
+                              lone=_Pool(lone=True, spread=tuple(sorted(measured.items()))),
+                              street_hands=None if streets is None else streets.hands)
     wanted = scored.filter(pl.col("p_value").is_not_nan())
     if evidence_q is not None and evidence_q < 1:
         wanted = wanted.filter(pl.col("q_value") <= evidence_q)
@@ -1071,14 +1079,58 @@ def _score(table: pl.DataFrame, baseline: pl.DataFrame, min_hands: int, rates: p
                                partners_of(baseline, totals)))
 
 
+def _with_street_hands(table: pl.DataFrame, rows: A.HandRows, jobs: pl.DataFrame,
+                       street_hands: pl.DataFrame) -> pl.DataFrame:
+    """The re-check's `table` (`A.without_table`, by job) with each job's street counts
+    (streets.PAIR_COLUMNS) over the same hands: its pair's per-hand counts (`street_hands`,
+    streets.StreetCounts.hands) without the hands the job's absent player entered voluntarily;
+    and (`all_{column}`) the pair's counts over all its hands, which its players' baselines
+    leave out (`_checkdown_bets`, `_softplay_streets`).
+
+    The baselines (each player's rates on such streets, the population's) stay those of all
+    hands: the rates are counted per player-street, and the absent player's hands cannot be
+    taken out of them without the events again. Leaving the pair's own streets out of them
+    whole, not only those kept, keeps the lead's removed streets from counting as its players'
+    play against others."""
+    keys = ["player_a", "player_b"]
+    cols = list(S.PAIR_COLUMNS)
+    away = jobs["absent"].unique().implode()
+    entered = pl.concat([ph.filter(pl.col("player").is_in(away) & pl.col("vpip").fill_null(False))
+                         .select("hand_id", absent=pl.col("player")).unique()
+                         for ph in rows.player_hands(jobs["absent"].unique().to_list())]
+                        or [pl.DataFrame(schema={"hand_id": pl.String, "absent": pl.String})])
+    mine = street_hands.join(jobs.select(keys).unique(), on=keys, how="semi")
+    kept = (mine.join(jobs, on=keys)
+            .join(entered, on=["hand_id", "absent"], how="anti")
+            .group_by("job").agg(pl.col(*cols).sum()))
+    whole = mine.group_by(keys).agg(pl.col(c).sum().alias(f"all_{c}") for c in cols)
+    return (table.drop([c for c in (*cols, *(f"all_{c}" for c in cols)) if c in table.columns])
+            .join(kept, on="job", how="left").join(whole, on=keys, how="left")
+            .with_columns(pl.col(*cols, *(f"all_{c}" for c in cols)).fill_null(0)
+                          .cast(pl.Int64)))
+
+
+# The tests that read counts from the events (audit/collusion/streets.py, joined by
+# `with_streets`), and the pair-table columns they read.
+FROM_EVENTS = {"checkdown_bets": ("cdx_n", "cdx_ka", "cdx_kb"),
+               "softplay_streets": ("hus_n", "hus_ka", "hus_kb")}
+
+
 def _without(rows: A.HandRows, pairs: list[tuple[str, str]], absent: list[str],
              baseline: pl.DataFrame, totals: pl.DataFrame, min_hands: int, rates: pl.DataFrame,
              cells: pl.LazyFrame, tables: pl.LazyFrame, lone: _Pool = LONE,
-             tests: list[tuple[str, int]] | None = None) -> list[float]:
+             tests: list[tuple[str, int]] | None = None,
+             street_hands: pl.DataFrame | None = None) -> list[float]:
     """p-value of each pair of `pairs` on its hands that the matching player of `absent` did
     not enter (`A.without_table`; baselines from `baseline`; 1 when too few hands are left);
     `tests`: per job, the one test (feature, and the number of tests its Bonferroni counted)
     to judge it on, rather than its strongest evidence among all.
+
+    The tests that read the events' street counts (`FROM_EVENTS`) are judged on the streets of
+    the same hands (`street_hands`, streets.StreetCounts.hands: `_with_street_hands`), which
+    the projections' hand rows behind `A.without_table` do not carry; without them such a job
+    is NaN (undecided): reading it as p = 1 (cannot stand) let any overlapping lead that stood
+    explain away a lead the events had found (issue 25).
 
     Each (pair, absent player) job is judged as if its pair were the only one scored (`LONE`:
     no population-wide rate across the jobs; the population's spread when `lone` carries it),
@@ -1094,6 +1146,8 @@ def _without(rows: A.HandRows, pairs: list[tuple[str, str]], absent: list[str],
     table = A.without_table(rows, jobs)
     if table.height == 0:
         return [1.0] * len(pairs)
+    if street_hands is not None:
+        table = _with_street_hands(table, rows, jobs, street_hands)
     # seating is counted over all hands whichever are left out: once for all the pairs
     seats = F.co_sittings(cells, tables, wanted.lazy()).collect()
     scored = _score(table, baseline, min_hands, rates, cells, tables, totals, seats, lone,
@@ -1101,7 +1155,10 @@ def _without(rows: A.HandRows, pairs: list[tuple[str, str]], absent: list[str],
     got = {r["job"]: (r["p_value"] if tests is None else
                       min(1.0, tests[r["job"]][1] * r[f"{tests[r['job']][0]}_p"]))
            for r in scored.iter_rows(named=True)}
-    return [1.0 if (p := got.get(i)) is None or np.isnan(p) else float(p)
+    unread = {name for name, cols in FROM_EVENTS.items()
+              if not all(c in table.columns for c in cols)}
+    return [np.nan if tests is not None and tests[i][0] in unread and i in got
+            else 1.0 if (p := got.get(i)) is None or np.isnan(p) else float(p)
             for i in range(len(pairs))]
 
 
@@ -1109,7 +1166,8 @@ def resolve_overlaps(leads: pl.DataFrame, rows: A.HandRows, baseline: pl.DataFra
                      min_hands: int, rates: pl.DataFrame, cells: pl.LazyFrame,
                      tables: pl.LazyFrame,
                      memo: dict[tuple[tuple[str, str], str], float] | None = None,
-                     lone: _Pool = LONE, fdr: float = 0.05) -> pl.DataFrame:
+                     lone: _Pool = LONE, fdr: float = 0.05,
+                     street_hands: pl.DataFrame | None = None) -> pl.DataFrame:
     """The leads (player_a, player_b, p_value, top, n_features) less those another lead
     explains.
 
@@ -1136,6 +1194,15 @@ def resolve_overlaps(leads: pl.DataFrame, rows: A.HandRows, baseline: pl.DataFra
     instead, a chip-dumping team re-checked without a loose stranger's hands (half its heavy
     folds gone, p 6e-6) fell short and was explained away by the stranger's own lead.
 
+    A lead whose test reads the events' street counts (`checkdown_bets`, `softplay_streets`)
+    is judged on the streets of the hands kept, from the counts per hand (`street_hands`,
+    `_with_street_hands`): the projections' rows the other tests are judged on carry no
+    streets. Without the counts per hand its re-check is undecided, and an overlap with an
+    undecided re-check explains neither lead (both kept: one team, as when both stand). Read
+    as p = 1 it could never stand, and a dumper's chip-dump lead explained away his check-down
+    lead with a stranger (no bet on 60 streets behind all-ins, in hands the receiver stayed out
+    of, where 48 were expected).
+
     `memo` keeps each (pair, left-out player) p-value for the next call with the same
     `baseline` (explain_away's rounds judge mostly the same overlaps again).
     """
@@ -1160,16 +1227,21 @@ def resolve_overlaps(leads: pl.DataFrame, rows: A.HandRows, baseline: pl.DataFra
         clean = A.subtract(baseline, A.spoiled_table(rows, pl.Series([absent]), none))
         ps = _without(rows, [k[0] for k in mine], [absent] * len(mine), clean,
                       totals_of(clean), min_hands, rates, cells, tables, lone,
-                      [tests[k[0]] for k in mine])
+                      [tests[k[0]] for k in mine], street_hands)
         memo.update(zip(mine, ps, strict=True))
     order = list(jobs)
+    # an undecided re-check (NaN, `_without`) is no test among the re-checks (bh_qvalues
+    # leaves it out) and decides no overlap it is in: neither lead explains the other
     q = bh_qvalues(np.array([memo[job] for job in order]))
-    stands = {job: bool(qj <= fdr) for job, qj in zip(order, q, strict=True)}
+    stands = {job: None if np.isnan(qj) else bool(qj <= fdr)
+              for job, qj in zip(order, q, strict=True)}
     explained: set[tuple[str, str]] = set()
     for i, j in overlap:
         third_j = next(x for x in keys[j] if x not in keys[i])
         third_i = next(x for x in keys[i] if x not in keys[j])
         i_stands, j_stands = stands[(keys[i], third_j)], stands[(keys[j], third_i)]
+        if i_stands is None or j_stands is None:
+            continue
         if i_stands and not j_stands:
             explained.add(keys[j])
         elif j_stands and not i_stands:
@@ -1211,7 +1283,8 @@ def lead_teams(pairs: list[tuple[str, str]]) -> dict[tuple[str, str], tuple[str,
 
 def explain_away(scored: pl.DataFrame, agg: A.Partial, rows: A.HandRows, min_hands: int,
                  cells: pl.LazyFrame, tables: pl.LazyFrame, fdr: float,
-                 rounds: int, lone: _Pool = LONE) -> pl.DataFrame:
+                 rounds: int, lone: _Pool = LONE,
+                 street_hands: pl.DataFrame | None = None) -> pl.DataFrame:
     """Re-score the pairs that are not core leads with the core leads' influence removed, until
     the core is stable (at most `rounds` times).
 
@@ -1242,7 +1315,7 @@ def explain_away(scored: pl.DataFrame, agg: A.Partial, rows: A.HandRows, min_han
     for _ in range(rounds):
         leads = resolve_overlaps(scored.filter(pl.col("q_value") <= fdr).sort("p_value"),
                                  rows, agg.table, min_hands, agg.rates, cells, tables, memo,
-                                 lone, fdr)
+                                 lone, fdr, street_hands)
         leads = leads.select("player_a", "player_b")
         now = set(leads.iter_rows())
         if now == lead_keys:

@@ -52,10 +52,14 @@ _KEYS = ["player_a", "player_b"]
 
 @dataclass(frozen=True, slots=True)
 class StreetCounts:
-    """Per pair (player_a, player_b, PAIR_COLUMNS) and per player (player, PLAYER_COLUMNS)."""
+    """Per pair (player_a, player_b, PAIR_COLUMNS) and per player (player, PLAYER_COLUMNS);
+    `hands`: the pair counts per hand (hand_id, player_a, player_b, PAIR_COLUMNS; `pairs` is
+    their sum), for the overlap re-check (leads.resolve_overlaps), which judges a lead again
+    on part of its hands; None when not kept (then such a re-check is undecided)."""
 
     pairs: pl.DataFrame
     players: pl.DataFrame
+    hands: pl.DataFrame | None = None
 
 
 def _grid(events: pl.LazyFrame, who: str) -> tuple[pl.LazyFrame, pl.LazyFrame]:
@@ -112,12 +116,12 @@ def hu_spots(events: pl.LazyFrame, who: str = "player") -> pl.LazyFrame:
 
 
 def _pair_streets(s: pl.DataFrame, n: str, ka: str, kb: str) -> pl.DataFrame:
-    """Per pair (A < B) of the players of the same hand-streets of `s` (hand_id, player,
-    street, aggr): the streets (`n`) and A's (`ka`) and B's (`kb`) aggressive ones."""
+    """Per hand and pair (A < B) of the players of the same hand-streets of `s` (hand_id,
+    player, street, aggr): the streets (`n`) and A's (`ka`) and B's (`kb`) aggressive ones."""
     return (s.rename({"player": "player_a", "aggr": "aggr_a"})
             .join(s.rename({"player": "player_b", "aggr": "aggr_b"}), on=["hand_id", "street"])
             .filter(pl.col("player_a") < pl.col("player_b"))
-            .group_by(_KEYS).agg(pl.len().cast(pl.Int64).alias(n),
+            .group_by("hand_id", *_KEYS).agg(pl.len().cast(pl.Int64).alias(n),
                                  pl.col("aggr_a").sum().cast(pl.Int64).alias(ka),
                                  pl.col("aggr_b").sum().cast(pl.Int64).alias(kb)))
 
@@ -128,11 +132,14 @@ def counts(s: pl.DataFrame, hu: pl.DataFrame | None = None) -> StreetCounts:
         hu = pl.DataFrame(schema={"hand_id": pl.String, "player": pl.String,
                                   "street": pl.Int8, "aggr": pl.Boolean})
     behind = s.filter("behind").select("hand_id", "player", "street", "aggr")
-    pairs = (_pair_streets(behind, "cdx_n", "cdx_ka", "cdx_kb")
+    keys = ["hand_id", *_KEYS]
+    hands = (_pair_streets(behind, "cdx_n", "cdx_ka", "cdx_kb")
              .join(_pair_streets(hu.select("hand_id", "player", "street", "aggr"),
-                                 "hus_n", "hus_ka", "hus_kb"), on=_KEYS, how="full",
+                                 "hus_n", "hus_ka", "hus_kb"), on=keys, how="full",
                    coalesce=True)
-             .with_columns(pl.col(*PAIR_COLUMNS).fill_null(0)))
+             .with_columns(pl.col(*PAIR_COLUMNS).fill_null(0))
+             .select(*keys, *PAIR_COLUMNS).sort(keys))
+    pairs = hands.group_by(_KEYS).agg(pl.col(*PAIR_COLUMNS).sum())
     players = s.group_by("player").agg(
         cdx_h=pl.col("behind").sum().cast(pl.Int64),
         cdx_c=(pl.col("behind") & pl.col("aggr")).sum().cast(pl.Int64),
@@ -143,7 +150,7 @@ def counts(s: pl.DataFrame, hu: pl.DataFrame | None = None) -> StreetCounts:
     players = players.join(heads_up, on="player", how="full", coalesce=True).with_columns(
         pl.col(*PLAYER_COLUMNS).fill_null(0))
     return StreetCounts(pairs=pairs.select(*_KEYS, *PAIR_COLUMNS),
-                        players=players.select("player", *PLAYER_COLUMNS))
+                        players=players.select("player", *PLAYER_COLUMNS), hands=hands)
 
 
 def empty() -> StreetCounts:
@@ -151,16 +158,22 @@ def empty() -> StreetCounts:
         pairs=pl.DataFrame(schema={"player_a": pl.String, "player_b": pl.String,
                                    **dict.fromkeys(PAIR_COLUMNS, pl.Int64)}),
         players=pl.DataFrame(schema={"player": pl.String,
-                                     **dict.fromkeys(PLAYER_COLUMNS, pl.Int64)}))
+                                     **dict.fromkeys(PLAYER_COLUMNS, pl.Int64)}),
+        hands=pl.DataFrame(schema={"hand_id": pl.String, "player_a": pl.String,
+                                   "player_b": pl.String,
+                                   **dict.fromkeys(PAIR_COLUMNS, pl.Int64)}))
 
 
 def combine(parts: Iterable[StreetCounts]) -> StreetCounts:
-    """The counts of all the parts' hands together."""
+    """The counts of all the parts' hands together (the hands kept when every part kept
+    them: a hand is in one part)."""
     parts = [empty(), *parts]
+    kept = all(p.hands is not None for p in parts)
     return StreetCounts(
         pairs=pl.concat([p.pairs for p in parts]).group_by(_KEYS).agg(pl.all().sum()).sort(_KEYS),
         players=pl.concat([p.players for p in parts]).group_by("player").agg(pl.all().sum())
-        .sort("player"))
+        .sort("player"),
+        hands=pl.concat([p.hands for p in parts if p.hands is not None]) if kept else None)
 
 
 def street_counts(events: pl.LazyFrame, seats: pl.LazyFrame | None = None) -> StreetCounts:
