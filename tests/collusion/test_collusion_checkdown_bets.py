@@ -23,15 +23,7 @@ from audit.collusion.synthetic import generate, street_spots
 from audit.run.runner import audit_store
 from audit.simulate.play.sim import simulate
 from audit.store.dataset import Store
-
-
-def _events(hand: str, actions: list[tuple[str, str | None, str | None]]) -> pl.DataFrame:
-    """A hand's events: (kind, player, detail), `("board", None, None)` for a board deal."""
-    rows = [{"hand_id": hand, "seq": i, "kind": "deal" if kind == "board" else kind,
-             "player": player, "detail": "board" if kind == "board" else detail}
-            for i, (kind, player, detail) in enumerate(actions)]
-    return pl.DataFrame(rows, schema={"hand_id": pl.String, "seq": pl.Int32, "kind": pl.String,
-                                      "player": pl.String, "detail": pl.String})
+from tests.collusion.frames import events
 
 
 def _cdx(counts: pl.DataFrame) -> pl.DataFrame:
@@ -41,7 +33,7 @@ def _cdx(counts: pl.DataFrame) -> pl.DataFrame:
 
 
 # carol shoves the flop, alice and bob call; both check the turn; alice bets the river, bob folds
-SHOVE = _events("h1", [
+SHOVE = events("h1", [
     ("post", "alice", "small_blind"), ("post", "bob", "big_blind"),
     ("call", "carol", None), ("call", "alice", None), ("check", "bob", None),
     ("board", None, None),
@@ -69,7 +61,7 @@ def test_the_streets_after_an_all_in_are_the_spots_behind_it() -> None:
 
 
 def test_a_hand_without_an_all_in_has_no_spot_behind_one_and_heads_up_none_at_all() -> None:
-    hu = _events("h2", [("call", "alice", None), ("check", "bob", None), ("board", None, None),
+    hu = events("h2", [("call", "alice", None), ("check", "bob", None), ("board", None, None),
                         ("bet", "alice", None), ("call", "bob", None)])
     assert S.spots(hu.lazy()).collect().height == 0  # two with chips, no all-in: no spot
 

@@ -14,23 +14,12 @@ from collections.abc import Callable
 
 import numpy as np
 import polars as pl
-import pytest
 
-from audit.collusion import aggregate as A
 from audit.collusion import features as F
 from audit.collusion.leads import combine, score_pairs, totals_of
-from audit.collusion.synthetic import generate
 
 TABLES, SEATS, HANDS = 40, 6, 3000  # tables of regulars: every pair together 3,000 hands
 LOOSE = 0  # the table whose style differs from the population's
-
-
-@pytest.fixture(scope="module")
-def columns() -> list[str]:
-    """The pair table's count columns (as features.pair_table makes them)."""
-    hands, hp, _ = generate(seed=7, players=12, days=1)
-    agg = A.aggregate(A.chunks(hp.lazy(), hands.lazy()))
-    return [c for c in agg.table.columns if c not in ("player_a", "player_b")]
 
 
 def _population(columns: list[str], fill: Callable[[np.random.Generator, int, int, int],

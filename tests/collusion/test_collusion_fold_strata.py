@@ -23,11 +23,9 @@ import numpy as np
 import polars as pl
 import pytest
 
-from audit.collusion import aggregate as A
 from audit.collusion import features as F
 from audit.collusion import leads as L
 from audit.collusion.leads import combine, partners_of, score_pairs, totals_of
-from audit.collusion.synthetic import generate
 
 TABLES, SEATS = 30, 6
 RECEIVER, DUMPER, STRANGER = "t00s0", "t00s1", "t00s2"  # the stranger raises preflop a lot
@@ -36,14 +34,6 @@ FACED = 400  # bets each player faces from each other player at his table
 HONEST = (0.99, 0.60, 0.50)  # fold rates by entry stratum: not entered, calling, raising
 JUNK = (0.99, 0.72, 0.58)  # the receiver's: he entered with junk
 TO_PARTNER = (0.99, 0.10, 0.10)  # the receiver to his dumper: he raises the dumper's bets
-
-
-@pytest.fixture(scope="module")
-def columns() -> list[str]:
-    """The pair table's count columns (as features.pair_table makes them)."""
-    hands, hp, _ = generate(seed=7, players=12, days=1)
-    agg = A.aggregate(A.chunks(hp.lazy(), hands.lazy()))
-    return [c for c in agg.table.columns if c not in ("player_a", "player_b")]
 
 
 def _composition(bettor: str) -> tuple[float, float, float]:

@@ -12,25 +12,14 @@ from __future__ import annotations
 
 import numpy as np
 import polars as pl
-import pytest
 
-from audit.collusion import aggregate as A
 from audit.collusion import features as F
 from audit.collusion.leads import FEATURES, combine, partners_of, score_pairs, totals_of
-from audit.collusion.synthetic import generate
 from audit.rules.ids import PATTERN_CHIP_DUMP
 
 TABLES, SEATS = 30, 6
 HU = 60  # heads-up pots each pair of a table played against each other
 TEAM = ("t03s1", "t03s4")
-
-
-@pytest.fixture(scope="module")
-def columns() -> list[str]:
-    """The pair table's count columns (as features.pair_table makes them)."""
-    hands, hp, _ = generate(seed=7, players=12, days=1)
-    agg = A.aggregate(A.chunks(hp.lazy(), hands.lazy()))
-    return [c for c in agg.table.columns if c not in ("player_a", "player_b")]
 
 
 def _table(columns: list[str], team_rate: float | None, hu: int = HU) -> pl.DataFrame:

@@ -19,7 +19,6 @@ from tests.collusion.test_collusion_fold_strata import (
     TO_PARTNER,
     _receiver,
     _table,
-    columns,  # noqa: F401  (the fixture)
 )
 
 

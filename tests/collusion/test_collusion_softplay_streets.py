@@ -17,7 +17,6 @@ import numpy as np
 import polars as pl
 import pytest
 
-from audit.collusion import aggregate as A
 from audit.collusion import features as F
 from audit.collusion import scorecard
 from audit.collusion import streets as S
@@ -30,25 +29,15 @@ from audit.collusion.leads import (
     score_pairs,
     totals_of,
 )
-from audit.collusion.synthetic import generate
 from audit.rules.ids import PATTERN_SOFTPLAY
 from audit.run.runner import audit_store
 from audit.simulate.play.sim import simulate
 from audit.store.dataset import Store
-
-
-def _events(hand: str, actions: list[tuple[str, str | None, str | None]]) -> pl.DataFrame:
-    """A hand's events: (kind, player, detail), `("board", None, None)` for a board deal."""
-    rows = [{"hand_id": hand, "seq": i, "kind": "deal" if kind == "board" else kind,
-             "player": player, "detail": "board" if kind == "board" else detail}
-            for i, (kind, player, detail) in enumerate(actions)]
-    return pl.DataFrame(rows, schema={"hand_id": pl.String, "seq": pl.Int32, "kind": pl.String,
-                                      "player": pl.String, "detail": pl.String})
-
+from tests.collusion.frames import events
 
 # three see the flop; bob folds to carol's flop bet; alice and carol alone from the turn: both
 # check the turn, alice bets the river, carol calls
-MULTIWAY = _events("h1", [
+MULTIWAY = events("h1", [
     ("post", "alice", "small_blind"), ("post", "bob", "big_blind"),
     ("call", "carol", None), ("call", "alice", None), ("check", "bob", None),
     ("board", None, None),
@@ -60,7 +49,7 @@ MULTIWAY = _events("h1", [
     ("bet", "alice", None), ("call", "carol", None),
 ])
 # only two see the flop: a heads-up pot of the projections (softplay), no street of this kind
-HEADS_UP = _events("h2", [
+HEADS_UP = events("h2", [
     ("post", "alice", "small_blind"), ("post", "bob", "big_blind"), ("fold", "carol", None),
     ("call", "alice", None), ("check", "bob", None),
     ("board", None, None), ("bet", "alice", None), ("call", "bob", None),
@@ -82,14 +71,6 @@ def test_the_streets_two_are_left_in_a_multiway_pot_are_heads_up_spots() -> None
 
 TABLES, SEATS, STREETS = 30, 6, 40  # streets each pair of a table was left alone on
 TEAM = ("t07s2", "t07s5")
-
-
-@pytest.fixture(scope="module")
-def columns() -> list[str]:
-    """The pair table's count columns (as features.pair_table makes them)."""
-    hands, hp, _ = generate(seed=7, players=12, days=1)
-    agg = A.aggregate(A.chunks(hp.lazy(), hands.lazy()))
-    return [c for c in agg.table.columns if c not in ("player_a", "player_b")]
 
 
 def _scored(columns: list[str], team_rate: float | None, streets: bool = True) -> pl.DataFrame:
