@@ -81,6 +81,17 @@ HEADERS: dict[str, str] = {
 }
 # A folder of another name is counted at any of them (each header once).
 ANY_HEADER = "|".join(f"(?:{p})" for p in HEADERS.values())
+# What a whole hand of a site holds after its header, by site folder: its summary's heading or
+# the element's end. A file's last hand without it is cut short by the file's end (the hand
+# began and the file stops): not a hand the site wrote whole, so no reader can import it, and
+# it is counted apart as FPDB counts its "partial" hands (and must be quarantined, not lost).
+# Sites without an entry never count a hand cut short.
+ENDS: dict[str, str] = {
+    "stars": r"^\*\*\* SUMMARY \*\*\*", "ftp": r"^\*\*\* SUMMARY \*\*\*",
+    "ggpoker": r"^\*\*\* SUMMARY \*\*\*", "winamax": r"^\*\*\* SUMMARY \*\*\*",
+    "bovada": r"^\*\*\* SUMMARY \*\*\*", "pacific": r"^\*\* Summary \*\*",
+    "winning": r"^(?:------ Summary ------|\*\*\* SUMMARY \*\*\*)",  # older, newer format "ipoker": r"</game>", "merge": r"</game>",
+}
 
 _NOT_HANDS = ("README", "LICENSE")
 
@@ -122,6 +133,18 @@ def header_pattern(site: str) -> re.Pattern[str]:
 def count_hands(path: Path, site: str) -> int:
     """Hands in one file, counted at the site's hand header (not by an importer)."""
     return len(header_pattern(site).findall(decode(path.read_bytes())))
+
+
+def cut_short_from(path: Path, site: str) -> int | None:
+    """The line on which a file's last hand starts when the file ends inside that hand
+    (`ENDS`: what a whole hand holds is not after its header), else None."""
+    if site not in ENDS:
+        return None
+    text = decode(path.read_bytes())
+    last = max(header_pattern(site).finditer(text), key=lambda m: m.start(), default=None)
+    if last is None or re.search(ENDS[site], text[last.end():], re.MULTILINE):
+        return None
+    return text.count("\n", 0, last.start()) + 1
 
 
 def site_files(site_dir: Path) -> list[Path]:
@@ -181,6 +204,8 @@ class SiteResult:
     repeated: int = 0  # of those, hands in files byte-identical to one already read
     imported: int = 0  # stored
     quarantined: int = 0
+    cut_short: int = 0  # of the quarantined, hands the file ends inside of (`cut_short_from`)
+    cut_short_files: int = 0  # files read that end inside a hand: each such hand quarantined?
     reasons: Counter[str] = field(default_factory=Counter)
     examples: dict[str, str] = field(default_factory=dict)  # reason group -> file:line reason
     unrecognised: list[str] = field(default_factory=list)
@@ -200,8 +225,14 @@ class SiteResult:
         return self.hands - self.repeated
 
     @property
+    def whole(self) -> int:
+        """Hands the site wrote whole: the distinct hands less those the file ends inside of
+        (each quarantined, never lost: FPDB's "partial" hands)."""
+        return self.distinct - self.cut_short
+
+    @property
     def imported_pct(self) -> float:
-        return 100.0 * self.imported / self.distinct if self.distinct else 0.0
+        return 100.0 * self.imported / self.whole if self.whole else 0.0
 
     @property
     def hands_per_cpu_s(self) -> float:
@@ -218,7 +249,8 @@ class SiteResult:
             "site": self.site, "files": self.files, "hands": self.hands,
             "repeated_hands": self.repeated, "distinct_hands": self.distinct,
             "imported": self.imported, "imported_pct": round(self.imported_pct, 2),
-            "quarantined": self.quarantined,
+            "quarantined": self.quarantined, "cut_short": self.cut_short,
+            "whole_hands": self.whole,
             "quarantine_reasons": [{"reason": reason, "count": n,
                                     "example": self.examples.get(reason, "")}
                                    for reason, n in self.reasons.most_common(top)],
@@ -307,10 +339,18 @@ def _tally_ingest(result: SiteResult, summary: IngestSummary, store: Store,
             recognised.add(f.path)
             result.imported += f.hands
             result.quarantined += f.quarantined
+    cut_short = {source: at for source in recognised
+                 if (at := cut_short_from(Path(source), result.site)) is not None}
+    result.cut_short_files += len(cut_short)
+    counted: set[str] = set()
     for path in store.quarantine_files():
         with path.open(encoding="utf-8") as lines:
             for line in lines:
                 item = json.loads(line)
+                at = cut_short.get(item["source"])
+                if at is not None and (item["line"] or 0) >= at and item["source"] not in counted:
+                    counted.add(item["source"])  # the hand the file ends inside, quarantined
+                    result.cut_short += 1
                 if item["source"] in recognised:
                     group = normalise_reason(item["reason"], item["source"])
                     result.reasons[group] += 1
@@ -381,6 +421,8 @@ def total_of(results: Iterable[SiteResult]) -> SiteResult:
         total.repeated += r.repeated
         total.imported += r.imported
         total.quarantined += r.quarantined
+        total.cut_short += r.cut_short
+        total.cut_short_files += r.cut_short_files
         total.reasons.update(r.reasons)
         total.examples = {**r.examples, **total.examples}
         total.unrecognised += [f"{r.site}: {f}" for f in r.unrecognised]  # already relative
@@ -417,7 +459,8 @@ def format_corpus(result: dict[str, Any], reasons: int = 3) -> str:
             f"{r.get('read_hands_per_cpu_s', 0):>11.0f}")
     lines.append("")
     lines.append("hands: counted at the site's hand header; %: imported of those (less the "
-                 "hands of files byte-identical to one already read, stored once); "
+                 "hands of files byte-identical to one already read, stored once, and the "
+                 "hands a file ends inside of, quarantined: cut short in the JSON); "
                  "quar: quarantined; unrec: files no importer recognises; dup: files skipped "
                  "as identical to one already read; totals: DQ-SITE-TOTALS notes; "
                  "hands/cpu-s: hands stored per CPU-second of the import (a store commit per "

@@ -22,6 +22,7 @@ from audit.devtools.corpus import (
     CorpusError,
     Finding,
     count_hands,
+    cut_short_from,
     decode,
     hand_starts,
     load_allowlist,
@@ -120,6 +121,34 @@ def test_a_folder_of_another_name_counts_each_header_once(tmp_path: Path) -> Non
     path = tmp_path / "mixed.txt"
     path.write_text(STARS_HAND + '<game gamecode="9">\nWinamax Poker - CashGame\n', "utf-8")
     assert count_hands(path, "elsewhere") == 3
+
+
+def test_a_file_that_ends_inside_its_last_hand_says_where_that_hand_starts(
+        tmp_path: Path) -> None:
+    whole = tmp_path / "whole.txt"
+    whole.write_text(STARS_HAND * 2)
+    cut = tmp_path / "cut.txt"
+    cut.write_text(STARS_HAND * 2 + "\n".join(STARS_HAND.splitlines()[:3]) + "\n")
+    summary_only_earlier = tmp_path / "earlier.txt"  # a summary of an earlier hand is not its
+    summary_only_earlier.write_text(STARS_HAND + STARS_HAND.split("*** SUMMARY")[0])
+    assert cut_short_from(whole, "stars") is None
+    assert cut_short_from(cut, "stars") == 11  # the third hand's header line
+    assert cut_short_from(summary_only_earlier, "stars") == 6
+    assert cut_short_from(cut, "partypoker") is None  # no end marker known: never counted
+
+
+def test_a_hand_the_file_ends_inside_is_counted_apart_and_quarantined(tmp_path: Path) -> None:
+    # whole hands, then a hand the file ends inside of (on the flop, before its summary)
+    fixtures = Path(__file__).resolve().parents[2] / "fixtures" / "pokerstars"
+    cut = "\n".join((fixtures / "bad-truncated.txt").read_text().splitlines()[:30])
+    root = tmp_path / "corpus"
+    (root / "stars").mkdir(parents=True)
+    (root / "stars" / "cut.txt").write_text(
+        (fixtures / "omaha6-showdown.txt").read_text() + "\n\n" + cut + "\n")
+    result = corpus.measure_site(root, "stars", work=tmp_path)
+    assert (result.hands, result.imported, result.quarantined) == (2, 1, 1)
+    assert (result.cut_short, result.cut_short_files, result.whole) == (1, 1, 1)
+    assert result.imported_pct == 100.0
 
 
 def test_site_files_leave_out_hidden_files_and_readmes(tmp_path: Path) -> None:
