@@ -15,6 +15,7 @@ import pytest
 
 from audit.collusion import aggregate as A
 from audit.collusion import leads as L
+from audit.collusion import streets as S
 from audit.collusion.synthetic import generate
 
 
@@ -75,3 +76,24 @@ def test_the_partner_search_holds_one_folders_side_at_a_time(table: pl.DataFrame
     # pair (1.7 GB over the pair table at 5,000,000 hands)
     totals = L.totals_of(table)
     assert _bytes_per_pair(table, lambda: L.partners_of(table, totals)) < 330
+
+
+def test_street_counts_are_set_beside_the_pair_tables_rows_in_their_order() -> None:
+    # lined up by the keys, not joined whole (a second copy of the table): every pair keeps its
+    # row, the pairs without street counts count zero
+    table = pl.DataFrame({"player_a": ["c", "a", "a"], "player_b": ["d", "c", "b"],
+                          "hands": [5, 7, 9]})
+    streets = S.StreetCounts(
+        pairs=pl.DataFrame({"player_a": ["a"], "player_b": ["b"], "cdx_n": [4], "cdx_ka": [1],
+                            "cdx_kb": [0]}),
+        players=pl.DataFrame({"player": ["a"], "cdx_h": [2], "cdx_c": [1], "cdx_rn": [3],
+                              "cdx_rk": [1]}))
+    rates = pl.DataFrame({"player": ["a", "c"], "multi_n": [3, 1]})
+    got = L.with_streets(A.Partial(table=table, cells=pl.DataFrame(), rates=rates), streets)
+    assert got.table.to_dicts() == [
+        {"player_a": "c", "player_b": "d", "hands": 5, "cdx_n": 0, "cdx_ka": 0, "cdx_kb": 0},
+        {"player_a": "a", "player_b": "c", "hands": 7, "cdx_n": 0, "cdx_ka": 0, "cdx_kb": 0},
+        {"player_a": "a", "player_b": "b", "hands": 9, "cdx_n": 4, "cdx_ka": 1, "cdx_kb": 0}]
+    assert got.rates.sort("player").to_dicts() == [
+        {"player": "a", "multi_n": 3, "cdx_h": 2, "cdx_c": 1, "cdx_rn": 3, "cdx_rk": 1},
+        {"player": "c", "multi_n": 1, "cdx_h": 0, "cdx_c": 0, "cdx_rn": 0, "cdx_rk": 0}]
