@@ -64,7 +64,9 @@ def chunks(hand_players: pl.LazyFrame, hands: pl.LazyFrame,
 
 def partial(hand_players: pl.LazyFrame, hands: pl.LazyFrame, seat_bucket: str = "1d") -> Partial:
     """The pair aggregates of one chunk of whole hands."""
-    ph = F.player_hands(hand_players, hands).collect().lazy()
+    # the columns the pair features, seating and rates read, not the hole cards and the
+    # rest: the chunk's player rows are most of what a chunk holds besides its pairs
+    ph = F.player_hands(hand_players, hands).select(F.PAIR_INPUT).collect().lazy()
     cells, _ = F.seating(ph, seat_bucket)
     return Partial(table=F.pair_table(F.pair_hands(ph)).collect(), cells=cells.collect(),
                    rates=F.player_rates(ph).collect())
@@ -81,14 +83,39 @@ def combine(parts: Iterable[Partial]) -> Partial:
     total: Partial | None = None
     for part in parts:
         total = part if total is None else Partial(
-            table=_added([total.table, part.table]),
+            table=_add(total.table, part.table),
             cells=pl.concat([total.cells, part.cells]).unique(maintain_order=True),
             rates=pl.concat([total.rates, part.rates]).group_by("player", maintain_order=True)
             .agg(pl.all().sum()),
         )
+        # added: let it go before the next chunk is aggregated (bound here, it was a chunk's
+        # pair table more while the next chunk's pair-hand rows were built)
+        del part
     if total is None:
         raise ValueError("combine needs at least one partial")
     return Partial(table=total.table.sort(KEYS), cells=total.cells, rates=total.rates)
+
+
+def _add(total: pl.DataFrame, part: pl.DataFrame) -> pl.DataFrame:
+    """`_added([total, part])` of two tables of unique pairs: the same rows in the same order
+    (total's pairs, then those new in part, in part's order), and the same sums (each one the
+    two terms added, as the group-by added them), column by column into a copy of total's.
+    The group-by over both held the two tables, their concatenation and its groups: the peak
+    of aggregating 5,000,000 hands (1.9M pairs; 3.9 GB with a 300,000-hand chunk)."""
+    cols = [c for c in total.columns if c not in KEYS]
+    if (total.schema != part.schema
+            or any(total[c].null_count() or part[c].null_count() for c in cols)):
+        return _added([total, part])
+    at = part.select(KEYS).join(total.select(KEYS).with_row_index("_t"), on=KEYS, how="left",
+                                maintain_order="left")["_t"]
+    known = at.is_not_null()
+    rows = at.filter(known).to_numpy()
+    summed = total.select(KEYS)
+    for c in cols:
+        values = total[c].to_numpy().copy()
+        values[rows] += part[c].filter(known).to_numpy()
+        summed = summed.with_columns(pl.Series(c, values, dtype=total.schema[c]))
+    return pl.concat([summed, part.filter(~known)])
 
 
 def _added(tables: list[pl.DataFrame]) -> pl.DataFrame:
@@ -103,11 +130,15 @@ def sum_tables(tables: list[pl.DataFrame]) -> pl.DataFrame:
 def subtract(table: pl.DataFrame, minus: pl.DataFrame) -> pl.DataFrame:
     """`table` less the counts of `minus` (pairs absent from `minus` unchanged, and so are the
     columns `minus` does not have: counts joined from elsewhere, leads.with_streets)."""
-    cols = [c for c in table.columns if c not in KEYS]
-    joined = table.join(minus, on=KEYS, how="left", suffix="__minus")
-    return joined.select(*KEYS, *[
-        (pl.col(c) - pl.col(f"{c}__minus").fill_null(0)).cast(table.schema[c]).alias(c)
-        if c in minus.columns else pl.col(c) for c in cols])
+    if minus.width == 0:
+        return table
+    # each pair's row of `minus` (null: none), then column by column: the table joined with
+    # `minus` whole was twice a big room's pair table at once
+    at = table.select(KEYS).join(minus.select(KEYS).with_row_index("_m"), on=KEYS, how="left",
+                                 maintain_order="left")["_m"]
+    return table.select(*KEYS, *[
+        (table[c] - minus[c].gather(at).fill_null(0)).cast(table.schema[c]).alias(c)
+        if c in minus.columns else table[c] for c in table.columns if c not in KEYS])
 
 
 def aggregate(parts: Iterable[Chunk], seat_bucket: str = "1d") -> Partial:

@@ -40,7 +40,7 @@ import pyarrow.parquet as pq
 from audit.collusion import aggregate as A
 from audit.collusion import features as F
 from audit.collusion import streets as S
-from audit.collusion.leads import LEAD_SCHEMA, leads_from_frames
+from audit.collusion.leads import LEAD_SCHEMA, leads_from_frames, with_streets
 from audit.errors import AuditInputError
 from audit.rules.findings import Finding, finding, findings_table
 from audit.rules.ids import PATTERN_CHECKDOWN_ALLIN
@@ -109,12 +109,14 @@ def collusion_leads(store: Store, run: str = "latest", min_hands: int = 100,
                     fdr: float = 0.05) -> pa.Table:
     """Ranked collusion leads of a run (columns: audit.collusion.leads.LEAD_SCHEMA)."""
     run_id, hp, hands = run_frames(store, run)
-    agg = A.combine(run_partial(store, member) for member in run_chain(store, run_id))
-    # per-street bets behind all-ins (the checkdown_bets test): the events of the run's hands,
-    # one event file at a time
-    streets = S.file_counts(store.event_files(), hp)
-    return leads_from_frames(hp, hands, min_hands=min_hands, fdr=fdr, run_id=run_id, agg=agg,
-                             streets=streets)
+    # with the per-street bets behind all-ins (the checkdown_bets test): the events of the
+    # run's hands, one event file at a time. Joined here, not in `leads_from_frames`: the
+    # table without them, bound here, stayed alive beside the one with them all through the
+    # scoring (a big room's pair table is most of the stage's memory: 530 MB at 5,000,000
+    # hands)
+    agg = with_streets(A.combine(run_partial(store, member) for member in run_chain(store, run_id)),
+                       S.file_counts(store.event_files(), hp))
+    return leads_from_frames(hp, hands, min_hands=min_hands, fdr=fdr, run_id=run_id, agg=agg)
 
 
 def run_partial(store: Store, run_id: str, seat_bucket: str = "1d") -> A.Partial:

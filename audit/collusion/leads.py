@@ -78,6 +78,7 @@ with q <= fdr. A lead is a suspicion with evidence, never a verdict (RULEBOOK §
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -353,8 +354,7 @@ def fitted_factors(table: pl.DataFrame) -> pl.DataFrame:
     partner in 2,386 hands read as no more than expected (p 0.9, 2e-12 fitted)."""
     if table.height == 0:
         return pl.DataFrame(schema=FIT_SCHEMA)
-    names, idx = np.unique(np.concatenate([table["player_a"].to_numpy(),
-                                           table["player_b"].to_numpy()]), return_inverse=True)
+    names, idx = _player_index(table)
     m, h = len(names), table.height
     a_, b_ = idx[:h], idx[h:]
 
@@ -370,9 +370,21 @@ def fitted_factors(table: pl.DataFrame) -> pl.DataFrame:
     k = np.concatenate([num("hfa_k"), num("hfb_k")])
     hf_r = float(k.sum() / n.sum()) if n.sum() > 0 else 0.0
     hf_a, hf_b, hf_nb, ind_na = _folder_bettor_fit(x, y, n, k, m, hf_r)
-    return pl.DataFrame({"player": names.astype(str), "ws_t": ws_t, "ws_d": ws_d,
+    return pl.DataFrame({"player": names, "ws_t": ws_t, "ws_d": ws_d,
                          "ws_r": np.full(m, ws_r), "hf_a": hf_a, "hf_b": hf_b, "hf_nb": hf_nb,
                          "ind_na": ind_na, "hf_r": np.full(m, hf_r)}, schema=FIT_SCHEMA)
+
+
+def _player_index(table: pl.DataFrame) -> tuple[pl.Series, Any]:
+    """The players of a pair table in sorted order, and each row's player_a then player_b as
+    an index into them (np.unique's return_inverse, in polars: numpy made a Python string
+    of every name of both columns and sorted those, 480 MB and 5 CPU-s on the 1.9M pairs of
+    5,000,000 hands)."""
+    both = pl.concat([table["player_a"], table["player_b"]]).rename("player")
+    names = both.unique().sort()
+    idx = (both.to_frame().join(names.to_frame().with_row_index("_i"), on="player", how="left",
+                                maintain_order="left")["_i"].to_numpy().astype(np.int64))
+    return names, idx
 
 
 def totals_of(baseline: pl.DataFrame) -> pl.DataFrame:
@@ -431,6 +443,26 @@ class Partners:
     own: pl.DataFrame | None = None
 
 
+class _Floats(Mapping[str, Any]):
+    """The numeric columns of a frame as float arrays, each made when asked for and not kept
+    (all of them kept at once are 8 bytes a pair each, for columns read once or twice)."""
+
+    def __init__(self, frame: pl.DataFrame) -> None:
+        self.frame = frame
+        self.names = [c for c in frame.columns if frame[c].dtype.is_numeric()]
+
+    def __getitem__(self, name: str) -> Any:
+        if name not in self.names:
+            raise KeyError(name)
+        return self.frame[name].to_numpy().astype(float)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.names)
+
+    def __len__(self) -> int:
+        return len(self.names)
+
+
 def partners_of(baseline: pl.DataFrame, totals: pl.DataFrame) -> Partners | None:
     """The partners of the pair table `baseline` (None when there are none): pairs in which
     one player folds to the other's bets far less often than his own rates say
@@ -447,31 +479,31 @@ def partners_of(baseline: pl.DataFrame, totals: pl.DataFrame) -> Partners | None
     against all its players' other pairs, as before."""
     if baseline.height == 0:
         return None
-    # the fold counts only (per stratum): the pair table of a big room is most of the
-    # collusion stage's memory, and joined with every total and copied to floats it was three
-    # times that (3 GB at 2M hands of 20 rooms)
     strata = range(len(F.ENTRY))
-    folds = [f"f{x}{s or ''}_{n}" for x in ("a", "b") for s in strata for n in ("k", "n")]
     own = [f"f{s or ''}_{n}" for s in strata for n in ("k", "n")]
     sums = totals.select("player", *[c for c in own if c in totals.columns])
-    t = baseline.select("player_a", "player_b",
-                        *[c for c in folds if c in baseline.columns]).join(
-        sums.rename({c: f"{c}__a" for c in sums.columns if c != "player"}),
-        left_on="player_a", right_on="player", how="left").join(
-        sums.rename({c: f"{c}__b" for c in sums.columns if c != "player"}),
-        left_on="player_b", right_on="player", how="left")
-    g = {c: t[c].to_numpy().astype(float) for c in t.columns if t[c].dtype.is_numeric()}
-    flagged = np.zeros(t.height, bool)
+    flagged = np.zeros(baseline.height, bool)
     for x in ("a", "b"):
+        # the fold counts only (per stratum), one folder's side at a time, as floats: the pair
+        # table of a big room is most of the collusion stage's memory, and both sides joined
+        # with every total and copied to floats at once took 1.7 GB over it (5,000,000 hands,
+        # 1.9M pairs)
+        mine = [c for c in (f"f{x}{s or ''}_{n}" for s in strata for n in ("k", "n"))
+                if c in baseline.columns]
+        t = baseline.select(f"player_{x}", *mine).join(
+            sums.rename({c: f"{c}__{x}" for c in sums.columns if c != "player"}),
+            left_on=f"player_{x}", right_on="player", how="left", maintain_order="left")
+        g = _Floats(t)
         flagged |= _fold_deficit(
             [_entry_stratum(g, f"f{x}_k", s) for s in strata],
             [_entry_stratum(g, f"f{x}_n", s) for s in strata],
             [_stratum_rate(_entry_stratum(g, f"f_k__{x}", s), _entry_stratum(g, f"f_n__{x}", s))
              for s in strata])
+        del g, t
     if not flagged.any():
         return None
     keys = ["player_a", "player_b"]
-    pairs = t.filter(pl.Series(flagged)).select(keys)
+    pairs = baseline.select(keys).filter(pl.Series(flagged))
     # a partner pair is judged against its players' other pairs, other partners left out too
     # (a chip dumper folds to the strangers at his table less than to others as well: his
     # soft play with one of them read against his heads-up aggression with his receiver)
@@ -479,7 +511,7 @@ def partners_of(baseline: pl.DataFrame, totals: pl.DataFrame) -> Partners | None
     seen: dict[str, int] = {}
     for a, b in rows:
         seen[a], seen[b] = seen.get(a, 0) + 1, seen.get(b, 0) + 1
-    without = totals_of(baseline.join(pairs, on=keys, how="anti"))
+    without = totals_of(baseline.filter(~pl.Series(flagged)))
     shared = [(a, b) for a, b in rows if seen[a] > 1 or seen[b] > 1]
     return Partners(pairs=pairs, totals=without,
                     own=_own_totals(baseline, shared, pairs, without))
@@ -592,7 +624,7 @@ def _heavy_fold_rate(g: dict[str, Any], x: str, y: str, folds: Any, heavy: Any) 
     return np.clip(fa * fb, 1e-9, 0.95)
 
 
-def _entry_stratum(g: dict[str, Any], col: str, s: int) -> Any:
+def _entry_stratum(g: Mapping[str, Any], col: str, s: int) -> Any:
     """Column `col` (`fa_n`, `f_k__a`, ...) of entry stratum `s` (features.ENTRY): its
     `{prefix}{s}{rest}` column, or for stratum 0 the total less the others (zero where a table
     built by hand has no strata: all its folds count as stratum 0)."""
@@ -968,8 +1000,11 @@ def with_streets(agg: A.Partial, streets: S.StreetCounts) -> A.Partial:
     """The aggregates with the street counts joined: per pair into the pair table, per player
     into the player rates (zero where a pair or player had none)."""
     keys = ["player_a", "player_b"]
-    table = agg.table.join(streets.pairs, on=keys, how="left").with_columns(
-        pl.col(*S.PAIR_COLUMNS).fill_null(0))
+    # the counts lined up with the table's rows and set beside its columns: the table joined
+    # whole was a second copy of it (530 MB at 5,000,000 hands)
+    counts = agg.table.select(keys).join(streets.pairs, on=keys, how="left",
+                                         maintain_order="left").drop(keys)
+    table = agg.table.hstack(counts.with_columns(pl.col(*S.PAIR_COLUMNS).fill_null(0)))
     rates = agg.rates.join(streets.players, on="player", how="left").with_columns(
         pl.col(*S.PLAYER_COLUMNS).fill_null(0))
     return A.Partial(table=table, cells=agg.cells, rates=rates)
@@ -1322,9 +1357,11 @@ def explain_away(scored: pl.DataFrame, agg: A.Partial, rows: A.HandRows, min_han
             break
         lead_keys = now
         members = pl.concat([leads["player_a"], leads["player_b"]]).unique()
-        rest = agg.table.join(leads, on=keys, how="anti")
-        clean = A.subtract(rest, A.spoiled_table(rows, members, leads)) if len(members) \
-            else rest
+        # the pair table less the leads, less their hands: one more copy of it at a time (a
+        # big room's pair table is most of the stage's memory)
+        clean = agg.table.join(leads, on=keys, how="anti")
+        if len(members):
+            clean = A.subtract(clean, A.spoiled_table(rows, members, leads))
         again = _score(clean, clean, min_hands, agg.rates, cells, tables).select(
             *keys, p_again=pl.col("p_value").fill_nan(1.0), hands_again=pl.col("hands"))
         core = leads.with_columns(core=pl.lit(True))
