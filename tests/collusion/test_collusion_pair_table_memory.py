@@ -83,17 +83,20 @@ def test_street_counts_are_set_beside_the_pair_tables_rows_in_their_order() -> N
     # row, the pairs without street counts count zero
     table = pl.DataFrame({"player_a": ["c", "a", "a"], "player_b": ["d", "c", "b"],
                           "hands": [5, 7, 9]})
+    pair_counts = dict(zip(S.PAIR_COLUMNS, range(4, 4 + len(S.PAIR_COLUMNS)), strict=True))
+    player_counts = dict(zip(S.PLAYER_COLUMNS, range(1, 1 + len(S.PLAYER_COLUMNS)),
+                             strict=True))
     streets = S.StreetCounts(
-        pairs=pl.DataFrame({"player_a": ["a"], "player_b": ["b"], "cdx_n": [4], "cdx_ka": [1],
-                            "cdx_kb": [0]}),
-        players=pl.DataFrame({"player": ["a"], "cdx_h": [2], "cdx_c": [1], "cdx_rn": [3],
-                              "cdx_rk": [1]}))
+        pairs=pl.DataFrame({"player_a": ["a"], "player_b": ["b"]} | {
+            c: [v] for c, v in pair_counts.items()}),
+        players=pl.DataFrame({"player": ["a"]} | {c: [v] for c, v in player_counts.items()}))
     rates = pl.DataFrame({"player": ["a", "c"], "multi_n": [3, 1]})
     got = L.with_streets(A.Partial(table=table, cells=pl.DataFrame(), rates=rates), streets)
+    none = dict.fromkeys(S.PAIR_COLUMNS, 0)
     assert got.table.to_dicts() == [
-        {"player_a": "c", "player_b": "d", "hands": 5, "cdx_n": 0, "cdx_ka": 0, "cdx_kb": 0},
-        {"player_a": "a", "player_b": "c", "hands": 7, "cdx_n": 0, "cdx_ka": 0, "cdx_kb": 0},
-        {"player_a": "a", "player_b": "b", "hands": 9, "cdx_n": 4, "cdx_ka": 1, "cdx_kb": 0}]
+        {"player_a": "c", "player_b": "d", "hands": 5} | none,
+        {"player_a": "a", "player_b": "c", "hands": 7} | none,
+        {"player_a": "a", "player_b": "b", "hands": 9} | pair_counts]
     assert got.rates.sort("player").to_dicts() == [
-        {"player": "a", "multi_n": 3, "cdx_h": 2, "cdx_c": 1, "cdx_rn": 3, "cdx_rk": 1},
-        {"player": "c", "multi_n": 1, "cdx_h": 0, "cdx_c": 0, "cdx_rn": 0, "cdx_rk": 0}]
+        {"player": "a", "multi_n": 3} | player_counts,
+        {"player": "c", "multi_n": 1} | dict.fromkeys(S.PLAYER_COLUMNS, 0)]
