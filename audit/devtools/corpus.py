@@ -90,7 +90,8 @@ ENDS: dict[str, str] = {
     "stars": r"^\*\*\* SUMMARY \*\*\*", "ftp": r"^\*\*\* SUMMARY \*\*\*",
     "ggpoker": r"^\*\*\* SUMMARY \*\*\*", "winamax": r"^\*\*\* SUMMARY \*\*\*",
     "bovada": r"^\*\*\* SUMMARY \*\*\*", "pacific": r"^\*\* Summary \*\*",
-    "winning": r"^(?:------ Summary ------|\*\*\* SUMMARY \*\*\*)",  # older, newer format "ipoker": r"</game>", "merge": r"</game>",
+    "winning": r"^(?:------ Summary ------|\*\*\* SUMMARY \*\*\*)",  # older, newer format
+    "ipoker": r"</game>", "merge": r"</game>",
 }
 
 _NOT_HANDS = ("README", "LICENSE")
