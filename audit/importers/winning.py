@@ -78,7 +78,7 @@ parser's.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -617,15 +617,7 @@ class _New(_Hand):
             table = f"{m.group('tid')} {table}"
         h = RoundsHand(fmt="winning", file_name=self.file_name,
                        hand_id=f"wpn:{m.group('id')}", table_id=table)
-        try:
-            low, high = self.money(a_s.lstrip("$€£"), number), self.money(b_s.lstrip("$€£"),
-                                                                         number)
-        except SiteHandError:
-            if not tournament:
-                raise
-            # tournament blinds written with cents (`3000.00/6000.00`): whole chips
-            low = to_minor(parse_amount(a_s), 1, f"line {number}")
-            high = to_minor(parse_amount(b_s), 1, f"line {number}")
+        low, high = header_blinds(a_s, b_s, self.money, tournament, number)
         game: dict[str, Any] = {
             "variant": variant, "structure": structure, "currency": currency,
             "minor_per_unit": self.mpu, "tournament": tournament, "ante": 0,
@@ -818,6 +810,19 @@ _OLD_ACTS = {"calls": "call", "bets": "bet", "raises": "raise", "allin": "auto"}
 _AMOUNTS = Amounts(parse_amount)
 _SUMMARY = "------ Summary ------"
 _NOT_SHOWN = frozenset({"does not show cards", "mucks (does not show cards)"})
+
+
+def header_blinds(a_s: str, b_s: str, money: Callable[[str, int], int], tournament: bool,
+                  number: int) -> tuple[int, int]:
+    """The newer format's header blinds (`$0.25/$0.50`, `300/600`) in minor units by `money`
+    (text, line); a tournament's written with cents (`3000.00/6000.00`) are whole chips."""
+    try:
+        return money(a_s.lstrip("$€£"), number), money(b_s.lstrip("$€£"), number)
+    except SiteHandError:
+        if not tournament:
+            raise
+        return (to_minor(parse_amount(a_s), 1, f"line {number}"),
+                to_minor(parse_amount(b_s), 1, f"line {number}"))
 
 
 def _plain_split(text: str, seat_of: dict[str, int]) -> tuple[str, str] | None:

@@ -29,8 +29,6 @@ from audit.importers.sitetext import (
     SiteHandError,
     first_name_end,
     header_time,
-    parse_amount,
-    to_minor,
 )
 from audit.importers.winning import (
     _AMOUNTS,
@@ -53,6 +51,7 @@ from audit.importers.winning import (
     _TOTAL,
     _TOTAL_PART,
     _UNCALLED,
+    header_blinds,
 )
 
 _BRACKETS = re.compile(r"\[([^\]]*)\]")
@@ -111,14 +110,7 @@ def _rows(block: list[tuple[int, str]], file_name: str  # noqa: C901, PLR0912, P
     table = tb.group("t") if tb.group("t") is not None else tb.group("t2")
     if tournament:
         table = f"{tid} {table}"
-    try:
-        low, high = money(a_s.lstrip("$€£"), number), money(b_s.lstrip("$€£"), number)
-    except SiteHandError:
-        if not tournament:
-            raise
-        # tournament blinds written with cents (`3000.00/6000.00`): whole chips, as `_New`
-        low = to_minor(parse_amount(a_s), 1, f"line {number}")
-        high = to_minor(parse_amount(b_s), 1, f"line {number}")
+    low, high = header_blinds(a_s, b_s, money, tournament, number)
     game: dict[str, Any] = {
         "variant": variant, "structure": structure, "currency": currency,
         "minor_per_unit": mpu, "tournament": tournament, "ante": 0,
