@@ -32,7 +32,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
-from audit.devtools.bench_scale import _first_hands, _pss, process_tree
+from audit.devtools.bench_scale import _first_hands, _pss, process_tree, renamed_copy
 from audit.errors import AuditInputError
 
 STAGES = ("simulate", "ingest", "verify", "audit", "collusion", "report")
@@ -293,19 +293,10 @@ def _simulate(args: dict[str, Any]) -> dict[str, Any]:
             "colluder_teams": s.colluder_teams, "engine": s.engine}
 
 
-# The columns of an event row that name a player or a table: a copy renames them, so that each
-# copy is more players at more tables, not the same players playing longer (the room's `detail`
-# fields name seats, pot labels and flags, never a player or a table: tests check it).
-RENAMED = ("hand_id", "player", "table_id")
-
-
 def _copy(args: dict[str, Any]) -> dict[str, Any]:
-    """The room's event files copied until they hold `hands` hands; copy k renames every hand,
-    player and table (`~k` suffix, `RENAMED`), so N hands are N / simulated rooms side by side,
-    as a room's day is: each pair of players has one simulated room's history, not N / simulated
-    times it (the same players copied made honest pairs' model misfit significant and partners
-    of them). The planted teams are renamed alike (`colluders.parquet` of the feed)."""
-    import pyarrow as pa
+    """The room's event files copied until they hold `hands` hands, copy k renamed as
+    `renamed_copy` does, so N hands are N / simulated rooms side by side. The planted teams
+    are renamed alike (`colluders.parquet` of the feed)."""
     import pyarrow.compute as pc
     import pyarrow.parquet as pq
 
@@ -322,13 +313,8 @@ def _copy(args: dict[str, Any]) -> dict[str, Any]:
                 break
             table = _first_hands(table, left)
             left -= len(pc.unique(table.column("hand_id")))
-            suffix = pa.array([f"~{k}"] * table.num_rows, pa.string())
-            for name in RENAMED:  # a null player (the board's deal, the rake) stays null
-                at = table.schema.get_field_index(name)
-                table = table.set_column(at, table.schema.field(name), pc.binary_join_element_wise(
-                    table.column(name), suffix, ""))
             path = feed / f"copy{k:05d}-{i:04d}.parquet"
-            pq.write_table(table, path)
+            pq.write_table(renamed_copy(table, k), path)
             files.append(str(path))
     planted = None
     if args.get("planted"):

@@ -2,8 +2,9 @@
 of N simulated hands, with 1 and 2 workers, and the capacity model they imply.
 
 The store is built from one simulated base store (every button-game variant and structure,
-cash and tournament) copied under fresh hand ids until it holds N hands, so building a
-10M-hand store costs a copy, not 10M simulated hands. Each audit runs in a fresh
+cash and tournament) copied until it holds N hands, each copy a room of its own (fresh hand,
+player and table names: `renamed_copy`), so building a 10M-hand store costs a copy, not 10M
+simulated hands. Each audit runs in a fresh
 interpreter; its peak memory is the largest sum of the proportional set sizes of that
 process and every process it started (the forkserver and its workers), sampled while the
 audit runs, so no audit is charged for memory an earlier one left behind.
@@ -31,8 +32,8 @@ from audit.store.run_layout import output_files
 
 def build_scaled_store(root: Path, hands: int, *, base_hands: int = 20_000, seed: int = 0,
                        echo: Callable[[str], None] = print) -> Store:
-    """A store of `hands` hands: a simulated base store, then copies of its event files
-    under hand ids suffixed `~<copy>`, one committed batch per copy."""
+    """A store of `hands` hands: a simulated base store, then copies of its event files, each
+    a room of its own (`renamed_copy`), one committed batch per copy."""
     # here, not at the top: spawned children (measured audit, ceiling pool) re-import this module
     from audit.simulate import simulate
 
@@ -59,15 +60,31 @@ def build_scaled_store(root: Path, hands: int, *, base_hands: int = 20_000, seed
                     break
                 table = _first_hands(table, left - written)
                 written += len(pc.unique(table.column("hand_id")))
-                suffix = pa.array([f"~{k}"] * table.num_rows, pa.string())
-                ids = pc.binary_join_element_wise(table.column("hand_id"), suffix, "")
-                table = table.set_column(table.schema.get_field_index("hand_id"),
-                                         table.schema.field("hand_id"), ids)
-                writer.write(partition, table)
+                writer.write(partition, renamed_copy(table, k))
             writer.commit()
         if (k + 1) % 50 == 0:
             echo(f"  store: {min(hands, (k + 1) * base_hands):,} of {hands:,} hands")
     return store
+
+
+# The columns of an event row that name a player or a table: a copy renames them, so that each
+# copy is more players at more tables, not the same players playing longer (the room's `detail`
+# fields name seats, pot labels and flags, never a player or a table: tests check it).
+RENAMED = ("hand_id", "player", "table_id")
+
+
+def renamed_copy(table: pa.Table, k: int) -> pa.Table:
+    """Copy k of an event table: every hand, player and table renamed with the suffix `~k`
+    (`RENAMED`; a null player, the board's deal or the rake, stays null). Copies of one room
+    are then rooms side by side, as a room's day is: each pair of players has one room's
+    history, not copies times it (the same players copied make honest pairs' model misfit
+    significant, and the collusion analytics would be measured on histories no room has)."""
+    suffix = pa.array([f"~{k}"] * table.num_rows, pa.string())
+    for name in RENAMED:
+        at = table.schema.get_field_index(name)
+        table = table.set_column(at, table.schema.field(name), pc.binary_join_element_wise(
+            table.column(name), suffix, ""))
+    return table
 
 
 def _first_hands(table: pa.Table, n: int) -> pa.Table:

@@ -140,7 +140,8 @@ def test_each_copy_is_new_players_at_new_tables(tmp_path: Path) -> None:
     table (the copy would leave it pointing at the original's)."""
     import polars as pl
 
-    from audit.devtools.bench_pipeline import RENAMED, _event_files
+    from audit.devtools.bench_pipeline import _event_files
+    from audit.devtools.bench_scale import RENAMED
 
     room = _room(tmp_path, 400)
     copy = _copied(room, tmp_path / "feed", 1_000, 400)

@@ -1,5 +1,6 @@
-"""`poker-audit bench --scale`: the scaled store holds exactly the hands asked for, under
-fresh ids, and the report carries time, throughput, peak memory, scaling and capacity."""
+"""`poker-audit bench --scale`: the scaled store holds exactly the hands asked for, each copy
+a room of its own (fresh hands, players and tables), and the report carries time, throughput,
+peak memory, scaling and capacity."""
 
 from __future__ import annotations
 
@@ -21,6 +22,25 @@ def test_scaled_store_holds_the_hands_asked_for(tmp_path: Path) -> None:
     assert len(ids) == 2_500
     assert {i.as_py().rsplit("~", 1)[1] for i in ids} == {"0", "1", "2"}
     assert len(store.records()) == 3  # one committed batch per copy
+
+
+def test_each_copy_of_the_scaled_store_is_new_players_at_new_tables(tmp_path: Path) -> None:
+    """The same players copied would give each pair copies times one room's history: the
+    collusion figures of `--scale` would be measured on histories no room has."""
+    import polars as pl
+
+    store = build_scaled_store(tmp_path, 2_000, base_hands=1_000, echo=lambda _: None)
+    rows = pl.concat([pl.read_parquet(f, columns=["hand_id", "player", "table_id"])
+                      for f in store.event_files()])
+    copy = rows.with_columns(k=pl.col("hand_id").str.extract(r"~(\d+)$"))
+    for column in ("player", "table_id"):
+        named = copy.drop_nulls(column)
+        assert (named[column].str.extract(r"~(\d+)$") == named["k"]).all(), column
+        per_copy = named.group_by("k").agg(pl.col(column).n_unique())[column].to_list()
+        assert named[column].n_unique() == sum(per_copy), column  # no name in two copies
+    # the board's deal and the rake name no player in a copy either
+    assert copy.filter(pl.col("k") == "0")["player"].null_count() == \
+        copy.filter(pl.col("k") == "1")["player"].null_count()
 
 
 @pytest.mark.slow
