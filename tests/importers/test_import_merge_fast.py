@@ -24,14 +24,13 @@ from typing import Any
 import pyarrow as pa
 import pytest
 from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
 
 from audit.importers import merge, merge_fast
 from audit.importers.columns import EventColumns
 from audit.importers.sitetext import split_blocks
 from audit.schema import events_schema, events_table
 from tests.importers.compiled_pass import chunk_values
-from tests.importers.sitecheck import SITES, mutated_lines
+from tests.importers.sitecheck import SITES, mutated
 from tests.importers.test_site_fast_paths import _corpus, assert_chunks_equal
 
 FIXTURES = sorted(SITES.glob("merge-*.txt"))
@@ -209,16 +208,10 @@ def test_the_blocks_are_those_of_the_line_by_line_header(path: Path) -> None:
         split_blocks(path, merge._GAME_LINE))
 
 
-@st.composite
-def _mutated(draw: st.DrawFn) -> bytes:
-    path = draw(st.sampled_from(CASES))
-    return draw(mutated_lines(path.read_bytes()))
-
-
 @pytest.mark.slow
 @settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow,
                                                                  HealthCheck.data_too_large])
-@given(data=_mutated())
+@given(data=mutated(CASES))
 def test_fuzzed_files_read_as_before(tmp_path_factory: pytest.TempPathFactory,
                                      data: bytes) -> None:
     path = tmp_path_factory.mktemp("fuzz") / "f.txt"

@@ -22,12 +22,11 @@ from typing import Any
 import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
 
 from audit.importers import merge, merge_compiled
 from audit.importers.sitetext import SiteHandError
 from tests.importers.compiled_pass import chunk_values
-from tests.importers.sitecheck import SITES, mutated_lines
+from tests.importers.sitecheck import SITES, mutated
 from tests.importers.test_import_merge_fast import _CHATS, _PAID, PLAIN
 from tests.importers.test_site_fast_paths import _corpus, assert_chunks_equal
 
@@ -325,16 +324,10 @@ def test_cards_are_read_as_the_xml_reader_reads_them(text: str) -> None:
         assert want is None or "Å" in text
 
 
-@st.composite
-def _mutated(draw: st.DrawFn) -> bytes:
-    path = draw(st.sampled_from(CASES))
-    return draw(mutated_lines(path.read_bytes()))
-
-
 @pytest.mark.slow
 @settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow,
                                                                  HealthCheck.data_too_large])
-@given(data=_mutated())
+@given(data=mutated(CASES))
 def test_fuzzed_files_read_as_the_python_paths_read_them(
         tmp_path_factory: pytest.TempPathFactory, data: bytes) -> None:
     path = tmp_path_factory.mktemp("fuzz") / "f.txt"

@@ -17,12 +17,11 @@ from typing import Any
 import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
 
 from audit.importers import pacific, pacific_compiled
 from audit.importers.sitetext import SiteHandError, read_site_text, site_money
 from tests.importers.compiled_pass import chunk_values, count_kernel_hands
-from tests.importers.sitecheck import SITES, mutated_lines
+from tests.importers.sitecheck import SITES, mutated
 from tests.importers.test_site_fast_paths import _corpus, assert_chunks_equal
 
 FIXTURES = sorted(SITES.glob("888-*.txt"))
@@ -204,16 +203,10 @@ def test_spanish_suits_are_told_as_the_line_parser_tells_them(line: str) -> None
         assert line in ("[é 7p]", "[ é7p ]", "[7pé]", "[€7p]")
 
 
-@st.composite
-def _mutated(draw: st.DrawFn) -> bytes:
-    path = draw(st.sampled_from(CASES))
-    return draw(mutated_lines(path.read_bytes()))
-
-
 @pytest.mark.slow
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow,
                                                                  HealthCheck.data_too_large])
-@given(data=_mutated())
+@given(data=mutated(CASES))
 def test_fuzzed_files_read_as_the_line_parser_reads_them(
         tmp_path_factory: pytest.TempPathFactory, data: bytes) -> None:
     path = tmp_path_factory.mktemp("fuzz") / "f.txt"
