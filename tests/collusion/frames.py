@@ -1,6 +1,9 @@
 """The replay projections' columns as the collusion tests build them by hand (hand_players,
 hands: schemas/hand_players.json, schemas/hands.json)."""
 
+from collections.abc import Iterable
+
+import numpy as np
 import polars as pl
 
 HP = {"hand_id": pl.String, "seat": pl.Int8, "player": pl.String, "invested": pl.Int64,
@@ -20,3 +23,34 @@ def events(hand: str, actions: list[tuple[str, str | None, str | None]]) -> pl.D
             for i, (kind, player, detail) in enumerate(actions)]
     return pl.DataFrame(rows, schema={"hand_id": pl.String, "seq": pl.Int32, "kind": pl.String,
                                       "player": pl.String, "detail": pl.String})
+
+
+_FLOW = ("flow", "flow_sq", "flow_w", "flow_dw", "flow_w2", "flow_chips")  # the float columns
+
+
+def seated_pairs(columns: list[str], *, seed: int, team: tuple[str, str],
+                 team_rate: float | None, spots: int, counts: tuple[str, str, str],
+                 zero: Iterable[str] = (), tables: int = 30, seats: int = 6) -> pl.DataFrame:
+    """A pair table (`columns`, all 0 but these) of `tables` tables of `seats` players
+    (`t07s2`: table 7, seat 2) who never move, 6,000 hands each pair: in `spots` spots of
+    the kind `counts` names (spots, A's acts, B's acts) each player acts at his own rate,
+    0.2 to 0.6; the `team` at `team_rate` against each other (None: no team); `zero`: more
+    count columns, all 0."""
+    rng = np.random.default_rng(seed)
+    own = {f"t{t:02d}s{i}": float(rng.uniform(0.2, 0.6)) for t in range(tables)
+           for i in range(seats)}
+    n, ka, kb = counts
+    rows = []
+    for t in range(tables):
+        for i in range(seats):
+            for j in range(i + 1, seats):
+                a, b = f"t{t:02d}s{i}", f"t{t:02d}s{j}"
+                ra, rb = (team_rate, team_rate) if team_rate is not None and (a, b) == team \
+                    else (own[a], own[b])
+                rows.append({"player_a": a, "player_b": b} | dict.fromkeys(columns, 0.0)
+                            | dict.fromkeys(zero, 0)
+                            | {"hands": 6000, n: spots, ka: int(rng.binomial(spots, ra)),
+                               kb: int(rng.binomial(spots, rb))})
+    return pl.DataFrame(rows).with_columns(
+        pl.col("hands").cast(pl.UInt32),
+        *[pl.col(c).cast(pl.Int64) for c in columns if c != "hands" and c not in _FLOW])

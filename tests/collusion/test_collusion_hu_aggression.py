@@ -10,42 +10,23 @@ an aggressive one more than a passive one.
 
 from __future__ import annotations
 
-import numpy as np
 import polars as pl
 
 from audit.collusion import features as F
 from audit.collusion.leads import FEATURES, combine, partners_of, score_pairs, totals_of
 from audit.rules.ids import PATTERN_CHIP_DUMP
+from tests.collusion.frames import seated_pairs
 
-TABLES, SEATS = 30, 6
 HU = 60  # heads-up pots each pair of a table played against each other
 TEAM = ("t03s1", "t03s4")
 
 
 def _table(columns: list[str], team_rate: float | None, hu: int = HU) -> pl.DataFrame:
-    """TABLES tables of SEATS players who never move; in each heads-up pot a player bets or
-    raises (beyond one preflop raise) at his own rate, 0.2 to 0.6; the team's two at
-    `team_rate` against each other (None: no team), as they play everyone else otherwise."""
-    rng = np.random.default_rng(5)
-    own = {f"t{t:02d}s{i}": float(rng.uniform(0.2, 0.6)) for t in range(TABLES)
-           for i in range(SEATS)}
-    rows = []
-    for t in range(TABLES):
-        for i in range(SEATS):
-            for j in range(i + 1, SEATS):
-                a, b = f"t{t:02d}s{i}", f"t{t:02d}s{j}"
-                ra, rb = own[a], own[b]
-                if team_rate is not None and (a, b) == TEAM:
-                    ra = rb = team_rate
-                row = dict.fromkeys(columns, 0.0) | {
-                    "hands": 6000, "hu_n": hu, "soft_ka": int(rng.binomial(hu, ra)),
-                    "soft_kb": int(rng.binomial(hu, rb))}
-                rows.append({"player_a": a, "player_b": b} | row)
-    frame = pl.DataFrame(rows)
-    floats = ("flow", "flow_sq", "flow_w", "flow_dw", "flow_w2", "flow_chips")
-    return frame.with_columns(pl.col("hands").cast(pl.UInt32),
-                              *[pl.col(c).cast(pl.Int64) for c in columns
-                                if c != "hands" and c not in floats])
+    """30 tables of 6 players who never move; in each heads-up pot a player bets or raises
+    (beyond one preflop raise) at his own rate, 0.2 to 0.6; the team's two at `team_rate`
+    against each other (None: no team), as they play everyone else otherwise."""
+    return seated_pairs(columns, seed=5, team=TEAM, team_rate=team_rate, spots=hu,
+                        counts=("hu_n", "soft_ka", "soft_kb"))
 
 
 def _leads(table: pl.DataFrame) -> pl.DataFrame:

@@ -13,7 +13,6 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-import numpy as np
 import polars as pl
 import pytest
 
@@ -33,7 +32,7 @@ from audit.rules.ids import PATTERN_SOFTPLAY
 from audit.run.runner import audit_store
 from audit.simulate.play.sim import simulate
 from audit.store.dataset import Store
-from tests.collusion.frames import events
+from tests.collusion.frames import events, seated_pairs
 
 # three see the flop; bob folds to carol's flop bet; alice and carol alone from the turn: both
 # check the turn, alice bets the river, carol calls
@@ -69,33 +68,16 @@ def test_the_streets_two_are_left_in_a_multiway_pot_are_heads_up_spots() -> None
         ("alice", 2, 1), ("bob", 0, 0), ("carol", 2, 0)]
 
 
-TABLES, SEATS, STREETS = 30, 6, 40  # streets each pair of a table was left alone on
+STREETS = 40  # streets each pair of a table was left alone on
 TEAM = ("t07s2", "t07s5")
 
 
 def _scored(columns: list[str], team_rate: float | None, streets: bool = True) -> pl.DataFrame:
-    """TABLES tables of SEATS players who never move; on the streets two of them were left
+    """30 tables of 6 players who never move; on the streets two of them were left
     alone each bets or raises at his own rate, 0.2 to 0.6; the team at `team_rate` against
     each other (None: no team). `streets`: the street counts read (else none in the table)."""
-    rng = np.random.default_rng(3)
-    own = {f"t{t:02d}s{i}": float(rng.uniform(0.2, 0.6)) for t in range(TABLES)
-           for i in range(SEATS)}
-    rows = []
-    for t in range(TABLES):
-        for i in range(SEATS):
-            for j in range(i + 1, SEATS):
-                a, b = f"t{t:02d}s{i}", f"t{t:02d}s{j}"
-                ra, rb = (team_rate, team_rate) if team_rate is not None and (a, b) == TEAM \
-                    else (own[a], own[b])
-                rows.append({"player_a": a, "player_b": b} | dict.fromkeys(columns, 0.0)
-                            | dict.fromkeys(S.PAIR_COLUMNS, 0)
-                            | {"hands": 6000, "hus_n": STREETS,
-                               "hus_ka": int(rng.binomial(STREETS, ra)),
-                               "hus_kb": int(rng.binomial(STREETS, rb))})
-    floats = ("flow", "flow_sq", "flow_w", "flow_dw", "flow_w2", "flow_chips")
-    table = pl.DataFrame(rows).with_columns(
-        pl.col("hands").cast(pl.UInt32),
-        *[pl.col(c).cast(pl.Int64) for c in columns if c != "hands" and c not in floats])
+    table = seated_pairs(columns, seed=3, team=TEAM, team_rate=team_rate, spots=STREETS,
+                         counts=("hus_n", "hus_ka", "hus_kb"), zero=S.PAIR_COLUMNS)
     sides = [table.select(player=f"player_{x}", hus_h="hus_n", hus_c=f"hus_k{x}")
              for x in ("a", "b")]
     rates = (pl.concat(sides).group_by("player").agg(pl.col("hus_h", "hus_c").sum())
