@@ -336,26 +336,37 @@ def _take(raw: bytes, lines: Lines, first: np.ndarray, last: np.ndarray, out: Ch
             if hand is not None:
                 out.add(hand, raw_text(block))
         return out.take()
-    if k1 <= k0:
+    return interleaved(out, kernel.table, kernel.lines, (k0, k1), other, cols.lines, spans)
+
+
+def interleaved(out: ChunkWriter, table: pa.Table | None, lines: np.ndarray,
+                krows: tuple[int, int], other: pa.Table | None, other_lines: list[int],
+                spans: list[tuple[str, int, int]]) -> Chunk:
+    """A chunk of the kernel's rows k0:k1 of `table` (their source lines `lines`) and the
+    Python paths' rows `other` (`other_lines`) in file order: `spans` lists runs of rows,
+    ("k", a, b) the kernel's a:b, else the other's a:b; the writer's rejected hands go with
+    it."""
+    k0, k1 = krows
+    if k1 <= k0 or table is None:
         mine = None
-    elif k0 == 0 and k1 == kernel.table.num_rows:
-        mine = kernel.table  # the kernel read every hand of a one-chunk file: no slice
+    elif k0 == 0 and k1 == table.num_rows:
+        mine = table  # the kernel read every hand of a one-chunk file: no slice
     else:
-        mine = kernel.table.slice(k0, k1 - k0)
+        mine = table.slice(k0, k1 - k0)
     if other is None:
-        table = mine if mine is not None else _SCHEMA.empty_table()
-        row_lines = kernel.lines[k0:k1].tolist()
+        chunk_table = mine if mine is not None else _SCHEMA.empty_table()
+        row_lines = lines[k0:k1].tolist() if mine is not None else []
     elif mine is None:
-        table = other
-        row_lines = cols.lines
+        chunk_table = other
+        row_lines = other_lines
     else:
         n_mine = k1 - k0
         order = np.concatenate([np.arange(a - k0, b - k0) if kind == "k" else
                                 np.arange(n_mine + a, n_mine + b) for kind, a, b in spans])
-        table = pa.concat_tables([mine, other]).take(order)
-        row_lines = np.concatenate([kernel.lines[k0:k1],
-                                    np.asarray(cols.lines, dtype=np.int64)])[order].tolist()
-    chunk = Chunk(table=table, rejected=out.rejected, lines=row_lines)
+        chunk_table = pa.concat_tables([mine, other]).take(order)
+        row_lines = np.concatenate([lines[k0:k1],
+                                    np.asarray(other_lines, dtype=np.int64)])[order].tolist()
+    chunk = Chunk(table=chunk_table, rejected=out.rejected, lines=row_lines)
     out.rejected = []
     return chunk
 

@@ -31,17 +31,15 @@ from audit.importers import merge as m
 from audit.importers import merge_fast as mf
 from audit.importers.base import Chunk, read_limits
 from audit.importers.columns import EventColumns
-from audit.importers.compiledtext import IpcLayout, plain_bytes
+from audit.importers.compiledtext import IpcLayout, interleaved, plain_bytes
 from audit.importers.sitetext import _PER_LINE_COST, HOLE_COUNT, ChunkWriter
 from audit.importers.textkernel import line_count
-from audit.schema import events_schema
 
 KERNEL = CompiledModule("audit.importers.merge_kernel", "the compiled Merge reader",
                         "Merge files are read by the Python fast path")
 TEXT = CompiledModule("audit.importers.textkernel", "the compiled site-text reader",
                       "site text files are read by the Python fast paths")
 
-_SCHEMA = events_schema()
 _MEMO = 1024
 _CARD_ROOM = 200  # `merge_kernel.CARD_ROOM`
 _NO_LINES = np.empty(0, np.int64)
@@ -447,23 +445,5 @@ def _take(raw: bytes, begin: np.ndarray, bodies: list[tuple[int, int]],
             if hand is not None:
                 out.add(hand, text + "\n")
         return out.take()
-    mine = None
-    if k1 > k0 and table is not None:
-        mine = table if k0 == 0 and k1 == table.num_rows else table.slice(k0, k1 - k0)
-    if other is None:
-        chunk_table = mine if mine is not None else _SCHEMA.empty_table()
-        lines = row_lines[k0:k1].tolist() if mine is not None else []
-    elif mine is None:
-        chunk_table = other
-        lines = cols.lines
-    else:
-        n_mine = k1 - k0
-        order = np.concatenate([np.arange(a - k0, b - k0) if kind == "k" else
-                                np.arange(n_mine + a, n_mine + b) for kind, a, b in spans])
-        chunk_table = pa.concat_tables([mine, other]).take(order)
-        lines = np.concatenate([row_lines[k0:k1],
-                                np.asarray(cols.lines, dtype=np.int64)])[order].tolist()
-    chunk = Chunk(table=chunk_table, rejected=out.rejected, lines=lines)
-    out.rejected = []
-    return chunk
+    return interleaved(out, table, row_lines, (k0, k1), other, cols.lines, spans)
 
