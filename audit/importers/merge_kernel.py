@@ -231,6 +231,13 @@ def _attr(data, q, end, lit, high):
 
 
 @njit(cache=True, nogil=True)
+def _past_hand(data, q, end):
+    """Past an optional ` hand="..."` attribute at q."""
+    y0, y1 = _attr(data, q, end, _HAND, True)
+    return y1 + 1 if y0 >= 0 else q
+
+
+@njit(cache=True, nogil=True)
 def _close(data, q, end, slash):
     """`[ \\t]?/>` (or `[ \\t]?>`) ends the line at q."""
     if q < end and (data[q] == 32 or data[q] == 9):
@@ -697,9 +704,7 @@ def _hand(full, begin, lo, hi, g, e, h, par, spans, rows, r0, at, per, it, rd, p
                         return -1, -1
                     it[2, n_it] = -2 if neg or num > MAX_SEAT else num  # (-2: no one seated)
                     q = p1 + 1
-                y0, y1 = _attr(data, q, b, _HAND, True)
-                if y0 >= 0:
-                    q = y1 + 1
+                q = _past_hand(data, q, b)
                 if not _close(data, q, b, True):
                     return -1, -1
                 it[0, n_it] = 1
@@ -733,9 +738,7 @@ def _hand(full, begin, lo, hi, g, e, h, par, spans, rows, r0, at, per, it, rd, p
                 if num < 0 or num > MAX_SEAT:
                     return -1, -1
                 q = p1 + 1
-                y0, y1 = _attr(data, q, b, _HAND, True)
-                if y0 >= 0:
-                    q = y1 + 1
+                q = _past_hand(data, q, b)
                 k0, k1 = _attr(data, q, b, _POTTYPE, False)
                 if k0 < 0:
                     return -1, -1
@@ -743,9 +746,7 @@ def _hand(full, begin, lo, hi, g, e, h, par, spans, rows, r0, at, per, it, rd, p
                     if not 97 <= data[k] <= 122:
                         return -1, -1
                 q = k1 + 1
-                y0, y1 = _attr(data, q, b, _HAND, True)
-                if y0 >= 0:
-                    q = y1 + 1
+                q = _past_hand(data, q, b)
                 if not _close(data, q, b, True):
                     return -1, -1
                 it[0, n_it] = 2
