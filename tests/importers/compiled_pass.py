@@ -34,3 +34,19 @@ def count_kernel_hands(monkeypatch: pytest.MonkeyPatch, room_module: ModuleType
 
     monkeypatch.setattr(room_module, "ROOM", CompiledRoom(real.is_header, rows))
     return seen
+
+
+def count_own_kernel_hands(monkeypatch: pytest.MonkeyPatch, glue: ModuleType, ok_at: int
+                           ) -> list[tuple[int, int]]:
+    """As `count_kernel_hands`, for a room whose glue has its own read loop: its `_rows`
+    returns a tuple whose item `ok_at` holds, per hand given, whether the kernel read it."""
+    seen: list[tuple[int, int]] = []
+    real = glue._rows
+
+    def rows(*args: Any) -> Any:
+        out = real(*args)
+        seen.append((int(out[ok_at].sum()), len(out[ok_at])))
+        return out
+
+    monkeypatch.setattr(glue, "_rows", rows)
+    return seen

@@ -20,7 +20,7 @@ from hypothesis import HealthCheck, given, settings
 
 from audit.importers import bovada_compiled
 from audit.importers.bovada import BovadaImporter
-from tests.importers.compiled_pass import chunk_values
+from tests.importers.compiled_pass import chunk_values, count_own_kernel_hands
 from tests.importers.test_import_bovada_fast import FIXTURES, REAL, _mutated
 from tests.importers.test_site_fast_paths import assert_chunks_equal
 
@@ -39,16 +39,7 @@ def assert_compiled_same(path: Path, chunk_hands: int = 5000) -> None:
 @pytest.fixture
 def kernel_hands(monkeypatch: pytest.MonkeyPatch) -> list[tuple[int, int]]:
     """(hands the kernel read, hands it was given) of each file read through it."""
-    seen: list[tuple[int, int]] = []
-    real = bovada_compiled._rows
-
-    def rows(*args: Any) -> Any:
-        out = real(*args)
-        seen.append((int(out[1].sum()), len(out[1])))
-        return out
-
-    monkeypatch.setattr(bovada_compiled, "_rows", rows)
-    return seen
+    return count_own_kernel_hands(monkeypatch, bovada_compiled, ok_at=1)
 
 
 @pytest.mark.parametrize("path", CASES, ids=lambda p: p.name)

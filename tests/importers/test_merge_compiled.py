@@ -25,7 +25,7 @@ from hypothesis import HealthCheck, given, settings
 
 from audit.importers import merge, merge_compiled
 from audit.importers.sitetext import SiteHandError
-from tests.importers.compiled_pass import chunk_values
+from tests.importers.compiled_pass import chunk_values, count_own_kernel_hands
 from tests.importers.sitecheck import SITES, mutated
 from tests.importers.test_import_merge_fast import _CHATS, _PAID, PLAIN
 from tests.importers.test_site_fast_paths import _corpus, assert_chunks_equal
@@ -48,16 +48,7 @@ def assert_compiled_same(path: Path, chunk_hands: int = 5000) -> list[Any]:
 @pytest.fixture
 def kernel_hands(monkeypatch: pytest.MonkeyPatch) -> list[tuple[int, int]]:
     """(hands the kernel read, hands it was given) of each file read through it."""
-    seen: list[tuple[int, int]] = []
-    real = merge_compiled._rows
-
-    def rows(*args: Any) -> Any:
-        out = real(*args)
-        seen.append((int(out[2].sum()), len(out[2])))
-        return out
-
-    monkeypatch.setattr(merge_compiled, "_rows", rows)
-    return seen
+    return count_own_kernel_hands(monkeypatch, merge_compiled, ok_at=2)
 
 
 @pytest.mark.parametrize("path", CASES, ids=lambda p: p.name)
