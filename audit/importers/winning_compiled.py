@@ -40,6 +40,7 @@ _STUD = frozenset({"stud", "stud_hilo", "razz"})
 _BRING_IN = ";bring_in=not posted, assumed half the small bet"
 # `Game ID:` line after the id -> (variant, table id, tournament, mpu, low, high) or None
 _GAME_LINES: dict[str, tuple[Any, ...] | None] = {}
+_CLOCKS: dict[str, int] = {}  # header clock text -> its UTC time (µs since 1970)
 _DAYS: dict[str, int] = {}  # a header's date text -> its midnight UTC (µs since 1970)
 _CLOCK = re.compile(r"([0-9][0-9]?):([0-9][0-9]?):([0-9][0-9]?)")
 _GAME_TEXTS: dict[tuple[Any, ...], tuple[str, tuple[int, ...]]] = {}  # `_game_texts`
@@ -88,24 +89,31 @@ def _game_line(rest: str, number: int) -> tuple[Any, ...] | None:
 
 def _micros(stamp: str, number: int, header: str) -> int | None:
     """The header clock `stamp` (`yyyy/m/d h:m:s`, read as UTC) in µs since 1970 as
-    `header_time` reads it, or None where it is not a time. Each hand has its own clock but a
-    file's hands share a few dates: a date read once (by `header_time`), the time of day is
-    added to its midnight when it is plain ASCII digits in range (what `header_time` reads
-    with `datetime`, which takes no leap second)."""
+    `header_time` reads it, or None where it is not a time: remembered by clock text (a file
+    read again), else by date: a file's hands have clocks of their own but share a few dates,
+    each read once (by `header_time`), the time of day added to its midnight when it is
+    ASCII digits in range (what `header_time` reads with `datetime`: no leap second)."""
+    micros = _CLOCKS.get(stamp)
+    if micros is not None:
+        return micros
     day, _, clock = stamp.partition(" ")
     secs = _seconds(clock)
     midnight = _DAYS.get(day)
     if midnight is not None and secs is not None:
-        return midnight + secs * 1_000_000
-    try:
-        when, _ = header_time(stamp, "UTC", number, header)
-    except SiteHandError:
-        return None
-    micros: int = (when - _EPOCH) // _MICRO
-    if secs is not None and day.isascii():
-        if len(_DAYS) >= _MEMO:
-            _DAYS.clear()
-        _DAYS[day] = micros - secs * 1_000_000
+        micros = midnight + secs * 1_000_000
+    else:
+        try:
+            when, _ = header_time(stamp, "UTC", number, header)
+        except SiteHandError:
+            return None
+        micros = (when - _EPOCH) // _MICRO
+        if secs is not None and day.isascii():
+            if len(_DAYS) >= _MEMO:
+                _DAYS.clear()
+            _DAYS[day] = micros - secs * 1_000_000
+    if len(_CLOCKS) >= _MEMO:
+        _CLOCKS.clear()
+    _CLOCKS[stamp] = micros
     return micros
 
 
@@ -313,8 +321,8 @@ def _table(k: Any, t: Any, text: np.ndarray, cards: np.ndarray, rows: np.ndarray
         spans = game_spans.get(key)
         if spans is None:
             joined, within = _game_texts(key)
-            at = put(joined)[0]
-            spans = game_spans[key] = tuple(v + at if v >= 0 else v for v in within)
+            where = put(joined)[0]
+            spans = game_spans[key] = tuple(v + where if v >= 0 else v for v in within)
         hand_rows.append((*put(hand_id), *spans, micros, *blinds, ante[h], straddle[h],
                           button[h], mpu, tournament, bring_in[h]))
         hand_known.append((True, not stud, not stud, fixed_limit, fixed_limit, True,
