@@ -9,6 +9,7 @@ import datetime as dt
 import io
 import re
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 from functools import lru_cache
 from operator import itemgetter
@@ -401,34 +402,65 @@ class RoundsHand(SiteHand):
         return dict(self.round) if self.round else dict(self._last or {})
 
     def split_uncalled(self, line: int) -> int | None:
-        """The uncalled part of the last bet (the top round total's excess over the next one,
-        on the last round chips went in), split off the bettor's collections as an
-        `uncalled` award; 0 when nothing was uncalled, None when his collections hold less
-        than that (the return stays implicit)."""
-        ranked = sorted(self.last_round().items(), key=lambda kv: kv[1], reverse=True)
-        if not ranked:
-            return 0
-        top, most = ranked[0]
-        refund = most - (ranked[1][1] if len(ranked) > 1 else 0)
-        if refund <= 0:
-            return 0
-        awards = [r for r in self.rows if r["kind"] == "award" and r.get("seat") == top]
-        if sum(r["amount"] for r in awards) < refund:
-            return None
-        left = refund
-        for r in awards:
-            take = min(left, r["amount"])
-            r["amount"] -= take
-            left -= take
-        player = awards[0]["player"]
+        """The uncalled part of the last bet split off the bettor's collections as an
+        `uncalled` award (`uncalled_split`); 0 when nothing was uncalled, None when his
+        collections hold less than that (the return stays implicit)."""
+        at = [k for k, r in enumerate(self.rows) if r["kind"] == "award"]
+        split = uncalled_split(self.last_round(),
+                               [(self.rows[k].get("seat"), self.rows[k]["amount"]) for k in at])
+        if split is None or not split.refund:
+            return None if split is None else 0
+        for k, amount in zip(at, split.amounts, strict=True):
+            self.rows[k]["amount"] = amount
+        player = self.rows[at[split.first]]["player"]
         keep = [k for k, r in enumerate(self.rows)
                 if not (r["kind"] == "award" and r["amount"] == 0)]
         self.rows = [self.rows[k] for k in keep]
         self.lines = [self.lines[k] for k in keep]
         for k, r in enumerate(self.rows):
             r["seq"] = k
-        self.emit(line, "award", amount=refund, detail="uncalled", seat=top, player=player)
-        return refund
+        self.emit(line, "award", amount=split.refund, detail="uncalled", seat=split.seat,
+                  player=player)
+        return split.refund
+
+
+@dataclass(frozen=True, slots=True)
+class UncalledSplit:
+    """The uncalled part of a hand's last bet (`refund`, 0: none) and the awards once it is
+    taken off the bettor's (`seat`) collections: each award's amount in the order given
+    (an award taken to 0 is dropped by the caller), `first` the place of his first award."""
+
+    seat: int
+    refund: int
+    amounts: tuple[int, ...]
+    first: int
+
+
+def uncalled_split(last_round: dict[int, int], awards: list[tuple[int | None, int]]
+                   ) -> UncalledSplit | None:
+    """For rooms that log no uncalled-bet return (the collection holds it): the top round
+    total's excess over the next one on the last round chips went in (`last_round`: seat ->
+    total), taken off the bettor's awards (`awards`: every award's seat and amount, in the
+    hand's order) first to last. None when his awards hold less than that: the return stays
+    implicit. Rows of dicts (`RoundsHand`) and of lists (Winning's fast path) share it."""
+    ranked = sorted(last_round.items(), key=lambda kv: kv[1], reverse=True)
+    amounts = tuple(amount for _, amount in awards)
+    if not ranked:
+        return UncalledSplit(-1, 0, amounts, -1)
+    top, most = ranked[0]
+    refund = most - (ranked[1][1] if len(ranked) > 1 else 0)
+    if refund <= 0:
+        return UncalledSplit(top, 0, amounts, -1)
+    his = [k for k, (seat, _) in enumerate(awards) if seat == top]
+    if sum(amounts[k] for k in his) < refund:
+        return None
+    left = refund
+    after = list(amounts)
+    for k in his:
+        take = min(left, after[k])
+        after[k] -= take
+        left -= take
+    return UncalledSplit(top, refund, tuple(after), his[0])
 
 
 class UnreadLine(str):

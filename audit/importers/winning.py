@@ -1378,11 +1378,13 @@ def _kernel_text(path: Path, min_hands: int) -> bytes | None:
     raw = plain_text_bytes(path)
     if raw is None:
         return None
+    # (a file that starts with a hand has one: no count of its hands for a minimum of one)
     if not _KERNEL_FILE.match(raw, 0, 2048):
-        if _NEW_FILE.match(raw, 0, 2048) and raw.count(b"Hand #") >= min_hands:
+        if _NEW_FILE.match(raw, 0, 2048) and (
+                min_hands <= 1 or raw.count(b"Hand #") >= min_hands):
             return raw
         return None
-    if raw.count(b"Game started at: ") < min_hands:
+    if min_hands > 1 and raw.count(b"Game started at: ") < min_hands:
         return None  # not worth it (`COMPILED_MIN_HANDS`)
     return raw
 

@@ -10,6 +10,7 @@ chunks); UTF-16 files are read as the UTF-8 text `sitetext` reads them as.
 from __future__ import annotations
 
 import datetime as dt
+import re
 from functools import cache
 from typing import Any
 
@@ -39,8 +40,12 @@ _STUD = frozenset({"stud", "stud_hilo", "razz"})
 _BRING_IN = ";bring_in=not posted, assumed half the small bet"
 # `Game ID:` line after the id -> (variant, table id, tournament, mpu, low, high) or None
 _GAME_LINES: dict[str, tuple[Any, ...] | None] = {}
-_CLOCKS: dict[str, Any] = {}  # header clock text -> its UTC time (µs since 1970)
+_CLOCKS: dict[str, int] = {}  # header clock text -> its UTC time (µs since 1970)
+_DAYS: dict[str, int] = {}  # a header's date text -> its midnight UTC (µs since 1970)
+_CLOCK = re.compile(r"([0-9][0-9]?):([0-9][0-9]?):([0-9][0-9]?)")
+_GAME_TEXTS: dict[tuple[Any, ...], tuple[str, tuple[int, ...]]] = {}  # `_game_texts`
 _EPOCH = dt.datetime(1970, 1, 1, tzinfo=dt.UTC)
+_GAME_ID_LINE = b"Game ID: "
 _MICRO = dt.timedelta(microseconds=1)
 
 
@@ -82,6 +87,48 @@ def _game_line(rest: str, number: int) -> tuple[Any, ...] | None:
     return variant, desc, tournament, mpu, low, high
 
 
+def _micros(stamp: str, number: int, header: str) -> int | None:
+    """The header clock `stamp` (`yyyy/m/d h:m:s`, read as UTC) in µs since 1970 as
+    `header_time` reads it, or None where it is not a time: remembered by clock text (a file
+    read again), else by date: a file's hands have clocks of their own but share a few dates,
+    each read once (by `header_time`), the time of day added to its midnight when it is
+    ASCII digits in range (what `header_time` reads with `datetime`: no leap second)."""
+    micros = _CLOCKS.get(stamp)
+    if micros is not None:
+        return micros
+    day, _, clock = stamp.partition(" ")
+    secs = _seconds(clock)
+    midnight = _DAYS.get(day)
+    if midnight is not None and secs is not None:
+        micros = midnight + secs * 1_000_000
+    else:
+        try:
+            when, _ = header_time(stamp, "UTC", number, header)
+        except SiteHandError:
+            return None
+        micros = (when - _EPOCH) // _MICRO
+        if secs is not None and day.isascii():
+            if len(_DAYS) >= _MEMO:
+                _DAYS.clear()
+            _DAYS[day] = micros - secs * 1_000_000
+    if len(_CLOCKS) >= _MEMO:
+        _CLOCKS.clear()
+    _CLOCKS[stamp] = micros
+    return micros
+
+
+def _seconds(clock: str) -> int | None:
+    """`h:m:s` in ASCII digits as seconds into the day, None when it is not or is out of
+    range."""
+    t = _CLOCK.fullmatch(clock)
+    if t is None:
+        return None
+    hour, minute, second = int(t.group(1)), int(t.group(2)), int(t.group(3))
+    if hour > 23 or minute > 59 or second > 59:
+        return None
+    return (hour * 60 + minute) * 60 + second
+
+
 def _heads(raw: bytes, lines: Lines, first: np.ndarray, last: np.ndarray
            ) -> tuple[list[Any], np.ndarray]:
     """Each hand's header reading (hand id, clock, game line reading) or None, and the line
@@ -121,17 +168,9 @@ def _heads(raw: bytes, lines: Lines, first: np.ndarray, last: np.ndarray
         st = _STARTED.match(header)
         if st is None:
             continue
-        stamp = st.group(1)
-        ts = _CLOCKS.get(stamp)
+        ts = _micros(st.group(1), i0 + 1, header)
         if ts is None:
-            try:
-                when, _ = header_time(stamp, "UTC", i0 + 1, header)
-            except SiteHandError:
-                continue
-            ts = (when - _EPOCH) // _MICRO
-            if len(_CLOCKS) >= _MEMO:
-                _CLOCKS.clear()
-            _CLOCKS[stamp] = ts
+            continue
         out[h] = (f"wpn:{ident}", ts, read)
         body[h] = i1 + 1
     return out, body
@@ -143,10 +182,13 @@ def _rows(lines: Lines, first: np.ndarray, last: np.ndarray, prefix: str) -> Ker
     assert k is not None and t is not None
     raw = lines.data.tobytes()
     n = len(first)
+    # a hand the kernel reads has a `Game ID: ` line: a file of the newer format alone has
+    # none, its hands are not looked at one by one
+    if _GAME_ID_LINE not in raw:
+        return _no_rows(n)
     heads, body = _heads(raw, lines, first, last)
     if not any(heads):  # no hand for the kernel (the newer format's): no call, no buffers
-        return KernelRows(_empty_table(), np.empty(0, np.int64), np.zeros(n, np.bool_),
-                          np.zeros(n + 1, np.int64))
+        return _no_rows(n)
     # per hand: whether the kernel reads it, its minor units per unit and hole cards (filled
     # as lists, made arrays at once: no numpy item set a hand)
     use = np.array([head is not None for head in heads], np.bool_)
@@ -171,6 +213,12 @@ def _rows(lines: Lines, first: np.ndarray, last: np.ndarray, prefix: str) -> Ker
     return KernelRows(_table(k, t, lines.data, cbuf[:int(used[0])], rows[:, :count_rows],
                              heads, per, ok, row0, prefix), rows[10, :count_rows].copy(), ok,
                       row0)
+
+
+def _no_rows(n: int) -> KernelRows:
+    """The kernel's reading of `n` hands none of which it reads."""
+    return KernelRows(_empty_table(), np.empty(0, np.int64), np.zeros(n, np.bool_),
+                      np.zeros(n + 1, np.int64))
 
 
 @cache
@@ -272,7 +320,9 @@ def _table(k: Any, t: Any, text: np.ndarray, cards: np.ndarray, rows: np.ndarray
         key = (game, fixed_limit, late)
         spans = game_spans.get(key)
         if spans is None:
-            spans = game_spans[key] = _game_spans(put, game, stud, fixed_limit, late)
+            joined, within = _game_texts(key)
+            where = put(joined)[0]
+            spans = game_spans[key] = tuple(v + where if v >= 0 else v for v in within)
         hand_rows.append((*put(hand_id), *spans, micros, *blinds, ante[h], straddle[h],
                           button[h], mpu, tournament, bring_in[h]))
         hand_known.append((True, not stud, not stud, fixed_limit, fixed_limit, True,
@@ -310,13 +360,24 @@ def _table(k: Any, t: Any, text: np.ndarray, cards: np.ndarray, rows: np.ndarray
                          valid[:24], valid[24:], offsets, starts)
 
 
-def _game_spans(put: Any, game: tuple[Any, ...], stud: bool, fixed_limit: bool, late: str
-                ) -> tuple[int, ...]:
-    """The spans of a hand's table_id (-1: none), source note, variant, structure and
+def _game_texts(key: tuple[Any, ...]) -> tuple[str, tuple[int, ...]]:
+    """The texts a hand's game line's reading, structure and late notes (`key`) give its
+    table_id (none: spans -1), source note, variant, structure and currency, joined, and
+    their byte spans in the joined text: one `put` a file for them (remembered across files)."""
+    got = _GAME_TEXTS.get(key)
+    if got is None:
+        if len(_GAME_TEXTS) >= _MEMO:
+            _GAME_TEXTS.clear()
+        got = _GAME_TEXTS[key] = _join(_game_spans(*key))
+    return got
+
+
+def _game_spans(game: tuple[Any, ...], fixed_limit: bool, late: str) -> tuple[str | None, ...]:
+    """The texts of a hand's table_id (None: none), source note, variant, structure and
     currency, its game line read as `game`."""
     variant, desc, tournament, _, _, _ = game
     note = _NOTE if desc else _NOTE + _NO_TABLE
-    if stud:
+    if variant in _STUD:
         structure = "fixed_limit"
     elif fixed_limit:
         structure = "fixed_limit"
@@ -324,8 +385,21 @@ def _game_spans(put: Any, game: tuple[Any, ...], stud: bool, fixed_limit: bool, 
     else:
         structure = "pot_limit" if variant.startswith("omaha") else "no_limit"
         note += _HIGHER[structure]
-    return (*(put(desc) if desc else _NO_SPAN), *put(note + late), *put(variant),
-            *put(structure), *put("CHIPS" if tournament else "USD"))
+    return (desc or None, note + late, variant, structure, "CHIPS" if tournament else "USD")
+
+
+def _join(texts: tuple[str | None, ...]) -> tuple[str, tuple[int, ...]]:
+    """`texts` joined and each one's byte span in the join (-1, -1: None)."""
+    spans: list[int] = []
+    size = 0
+    for text in texts:
+        if text is None:
+            spans += _NO_SPAN
+            continue
+        width = len(text.encode())
+        spans += (size, size + width)
+        size += width
+    return "".join(text for text in texts if text is not None), tuple(spans)
 
 
 def _spread(read: list[int], n: int, spans: np.ndarray, numbers: np.ndarray,

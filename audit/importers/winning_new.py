@@ -29,6 +29,7 @@ from audit.importers.sitetext import (
     SiteHandError,
     first_name_end,
     header_time,
+    uncalled_split,
 )
 from audit.importers.winning import (
     _AMOUNTS,
@@ -354,28 +355,20 @@ def _rows(block: list[tuple[int, str]], file_name: str  # noqa: C901, PLR0912, P
 
 def _split_uncalled(out: list[list[Any]], last_round: dict[int, int], line: int
                     ) -> int | None:
-    """`RoundsHand.split_uncalled` on the rows `out`: the uncalled part of the last bet split
-    off the bettor's collections as an `uncalled` award (its note on it); 0 when nothing was
-    uncalled, None when his collections hold less."""
-    ranked = sorted(last_round.items(), key=lambda kv: kv[1], reverse=True)
-    if not ranked:
-        return 0
-    top, most = ranked[0]
-    refund = most - (ranked[1][1] if len(ranked) > 1 else 0)
-    if refund <= 0:
-        return 0
-    awards = [r for r in out if r[0] == "award" and r[1] == top]
-    if sum(r[3] for r in awards) < refund:
-        return None
-    left = refund
-    for r in awards:
-        take = min(left, r[3])
-        r[3] -= take
-        left -= take
-    player = awards[0][2]
+    """`RoundsHand.split_uncalled` on the rows `out` (`uncalled_split`): the uncalled part of
+    the last bet split off the bettor's collections as an `uncalled` award (its note on it);
+    0 when nothing was uncalled, None when his collections hold less."""
+    at = [k for k, r in enumerate(out) if r[0] == "award"]
+    split = uncalled_split(last_round, [(out[k][1], out[k][3]) for k in at])
+    if split is None or not split.refund:
+        return None if split is None else 0
+    for k, amount in zip(at, split.amounts, strict=True):
+        out[k][3] = amount
+    player = out[at[split.first]][2]
     out[:] = [r for r in out if not (r[0] == "award" and r[3] == 0)]
-    out.append(["award", top, player, refund, None, None, "uncalled", line, _SPLIT_NOTE])
-    return refund
+    out.append(["award", split.seat, player, split.refund, None, None, "uncalled", line,
+                _SPLIT_NOTE])
+    return split.refund
 
 
 def _ordered(out: list[list[Any]], game: dict[str, Any], ts: Any, hand_id: str,

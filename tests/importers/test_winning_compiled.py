@@ -366,3 +366,23 @@ def test_a_header_the_kernel_cannot_tell_is_told_by_the_readers_pattern(
     path.write_bytes((text + line + "\n" + text).encode())
     for chunk_hands in (5000, 1):
         assert_compiled_same(path, chunk_hands)
+
+
+@pytest.mark.parametrize(("clock", "read"), [
+    ("8:37:3", True), ("23:59:59", True), ("0:0:0", True), ("08:07:05", True),
+    ("24:0:0", False), ("8:60:2", False), ("8:37:60", False), ("8:37:\u0662", False),
+    ("8:37", False)])
+def test_a_hands_clock_on_a_date_already_read_is_the_time_the_line_parser_reads(
+        tmp_path: Path, clock: str, read: bool, kernel_hands: list[tuple[int, int]]) -> None:
+    # the kernel's glue reads a date once and adds each hand's time of day to its midnight:
+    # the second hand's time (in range or not, ASCII digits or not) reads as the line parser
+    # reads it; a clock that is no time (or not ASCII) leaves the hand to the Python readers
+    one = (FIXTURES[0].parent / "wpn-six-plus.txt").read_text(encoding="utf-8")
+    assert one.startswith("Game started at: 2019/2/16 8:37:2\n")
+    path = tmp_path / "two.txt"
+    path.write_text(one + one.replace("2019/2/16 8:37:2", f"2019/2/16 {clock}", 1),
+                    encoding="utf-8")
+    for chunk_hands in (5000, 1):
+        assert_compiled_same(path, chunk_hands)
+    list(winning.WinningImporter().read(path))
+    assert kernel_hands[-1] == ((2, 2) if read else (1, 2))

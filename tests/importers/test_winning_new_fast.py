@@ -17,7 +17,7 @@ import pytest
 
 from audit.importers import winning
 from audit.importers.columns import EventColumns
-from audit.importers.sitetext import split_blocks
+from audit.importers.sitetext import split_blocks, uncalled_split
 from tests.importers.test_site_fast_paths_888_winning import assert_reads_as_the_line_parser
 from tests.importers.test_winning_compiled import assert_compiled_same
 
@@ -133,3 +133,22 @@ def test_the_newer_format_in_odd_encodings_and_layouts(tmp_path: Path, layout: s
         path.write_bytes(text.encode(layout))
     for chunk_hands in (5000, 2, 1):
         assert_compiled_same(path, chunk_hands)
+
+
+def test_the_uncalled_part_of_the_last_bet_comes_off_the_bettors_awards_first_to_last() -> None:
+    # seat 2 put 500 in the last round, seat 5 matched 200: 300 was never called. Seat 2's
+    # awards (main 250, side 100) give it back in their order; seat 5's award is not touched.
+    split = uncalled_split({2: 500, 5: 200}, [(2, 250), (5, 40), (2, 100)])
+    assert split is not None
+    assert (split.seat, split.refund, split.amounts, split.first) == (2, 300, (0, 40, 50), 0)
+
+
+def test_a_called_bet_leaves_no_uncalled_part_and_a_short_collection_keeps_it_implicit() -> None:
+    called = uncalled_split({2: 200, 5: 200}, [(2, 400)])
+    assert called is not None and called.refund == 0 and called.amounts == (400,)
+    nothing_in = uncalled_split({}, [(2, 400)])
+    assert nothing_in is not None and nothing_in.refund == 0
+    # a walk: the big blind's 10 uncalled, but his collection holds 6 -> None (implicit)
+    assert uncalled_split({3: 10}, [(3, 6)]) is None
+    # the awards of another seat never pay the bettor's refund
+    assert uncalled_split({3: 10}, [(4, 100), (3, 6)]) is None
