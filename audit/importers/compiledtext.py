@@ -206,7 +206,12 @@ def plain_text_bytes(path: Path) -> bytes | None:
 
 
 def _line_boms_dropped(text: bytes) -> bytes | None:
-    """`text` without the byte-order marks that start a line, or None when another is left."""
+    """`text` without the byte-order marks that start a line, or None when another is left
+    or when its last line is marks alone with no newline after them: the line parser reads
+    that as an empty last line, which text without the marks cannot hold."""
+    last = text[text.rfind(b"\n") + 1:]
+    if last and not last.replace(_BOM, b""):
+        return None
     while text.startswith(_BOM):
         text = text[len(_BOM):]
     mark = b"\n" + _BOM

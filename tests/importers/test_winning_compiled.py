@@ -279,6 +279,22 @@ def test_encodings_line_ends_and_text_outside_hands(tmp_path: Path, layout: str)
         assert_compiled_same(path, chunk_hands)
 
 
+def test_a_last_line_of_a_byte_order_mark_alone_is_the_line_parsers_empty_line(
+        tmp_path: Path) -> None:
+    # found by the fuzz: the compiled pass dropped the mark and with it the file's last
+    # line, so a cut-short hand was quarantined without the empty line the parser keeps
+    path = tmp_path / "x.txt"
+    path.write_bytes(b"Game started at: 2016/8/2 11:13:51\n\nGame ID: 693976187 1/2 (PRR) "
+                     b"La Llorona - 3 (Seven Cards Stud HiLow)\n\nSeat 2: Diamonds4ever "
+                     b"(18.05).\n\nSeat 8: KickAzzJohnny (26.41).\n\xef\xbb\xbf")
+    for chunk_hands in (5000, 2, 1):
+        assert_compiled_same(path, chunk_hands)
+    assert plain_text_bytes(path) is None
+    path.write_bytes(path.read_bytes() + b"\n")  # an empty line either way: read compiled
+    assert plain_text_bytes(path) is not None
+    assert_compiled_same(path)
+
+
 def test_a_utf16_file_is_read_as_the_text_the_reader_decodes(tmp_path: Path) -> None:
     text = _omaha_text()
     path = tmp_path / "x.txt"
