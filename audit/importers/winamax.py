@@ -1072,7 +1072,8 @@ def _fast_hand(block: list[tuple[int, str]], file_name: str) -> FastHand:  # noq
                 if d.group(1) in draws and len(groups) == 2:
                     draw_cards(d.group(1), quick_cards(groups[1], f"line {n}").split(" "))
             continue
-        deal_street()
+        if street_pending:
+            deal_street()
         split = splits[text] if text in splits else None
         if split is None:
             raise _Fallback  # a note on someone not seated, or a line not known
