@@ -243,3 +243,21 @@ def test_fuzzed_stud_and_draw_hands_read_as_the_line_parser_reads_them(
     path = tmp_path_factory.mktemp("fuzz") / "f.txt"
     path.write_bytes(data)
     assert_read_as_the_line_parser(path, chunk_hands=2)
+
+
+def test_no_hand_of_the_corpus_or_the_fixtures_is_left_to_the_line_parser(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # the compiled pass reads the flop games, the fast path the rest (stud, draw, a cp1252
+    # file): the line parser, slowest, is left the hands neither follows -- none of these
+    parsed: list[str] = []
+    real = winamax._map_winamax
+
+    def counting(block: list[tuple[int, str]], file_name: str) -> Any:
+        parsed.append(f"{file_name}: {block[0][1][:60]}")
+        return real(block, file_name)
+
+    monkeypatch.setattr(winamax, "_map_winamax", counting)
+    paths = FIXTURES["winamax"] + _corpus("winamax")
+    hands = sum(chunk.table.column("kind").to_pylist().count("hand_started")
+                for path in paths for chunk in winamax.WinamaxImporter().read(path))
+    assert hands >= len(paths) and parsed == []
