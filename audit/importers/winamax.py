@@ -8,11 +8,12 @@ quarantined naming the game. A plain UTF-8 file (held whole, up to 8 MB) is read
 compiled pass first (winamax_kernel.py, numba: the common flop-game hands straight from the
 bytes into event columns, the file's table read as one Arrow message;
 tests/importers/test_winamax_compiled.py: the same chunks as the line parser), every hand it
-does not fully read by the Python fast path and the line parser. The common flop-game hands
-are otherwise read by a fast path (`_fast_winamax`: rows of values, no dict per event, one
-Arrow conversion per chunk); stud, draw and any hand it does not follow to the end go to the
-line parser (`_Hand.map`), the single source of truth (tests/importers/test_site_fast_paths.py:
-both give the same chunks).
+does not fully read by the Python fast path and the line parser. The common hands (flop games,
+7-card stud, the draw games) are otherwise read by a fast path (`_fast_winamax`: rows of
+values, no dict per event, one Arrow conversion per chunk); any hand it does not follow to the
+end goes to the line parser (`_Hand.map`), the single source of truth
+(tests/importers/test_site_fast_paths.py, test_winamax_stud_draw_fast.py: both give the same
+chunks).
 
 Mapping (Winamax line -> events; money exact, `Decimal` -> integer minor units):
 
@@ -442,9 +443,7 @@ class _Hand:
                     if amt < 0 and to == h.left[seat]:
                         h.act(n, name, "raise" if h.round.get(seat, 0) + to > max(
                             h.round.values(), default=0) else "call", added=to, all_in=True)
-                        h.rows[-1]["source"] += (
-                            ";amount=the raise is negative: the total written is the chips "
-                            "added, the player's whole stack")
+                        h.rows[-1]["source"] += _NEGATIVE_RAISE
                         continue
                     top = max(h.round.values(), default=0)
                     if is_stud and stud is not None and stud.number == 3 and \
@@ -519,7 +518,7 @@ class _Hand:
             refund = 0
         if stud is not None and "bring_in" not in game:
             game["bring_in"] = game["small_bet"] // 2
-            started["source"] += ";bring_in=not posted, assumed half the small bet"
+            started["source"] += _NO_BRING_IN
         if structure == "fixed_limit" and not is_stud:
             sb = next((r["amount"] for r in h.rows if r["kind"] == "post"
                        and r["detail"] == "small_blind"), None)
@@ -651,11 +650,12 @@ class _Stud:
 
 
 # --- the fast path -----------------------------------------------------------------------
-# The common flop-game hands read straight into rows of values (`FastHand`), value for value
-# as `_Hand.map` reads them; a hand holding anything this path does not follow (stud, draw, a
-# line it does not know, a name with a space or a colon, blinds posted out of turn, a negative
-# raise, an implicit refund, an error of any kind) is left to `_Hand.map`, the single source
-# of truth, which alone quarantines.
+# The common hands (flop games; 7-card stud, its streets dealt as `_Stud` deals them; the draw
+# games, their discards as `_Hand.map` reads them) read straight into rows of values
+# (`FastHand`), value for value as `_Hand.map` reads them; a hand holding anything this path
+# does not follow (a line it does not know, a name with a space or a colon, blinds posted out
+# of turn, a stud completion written `completes`, an implicit refund, an error of any kind) is
+# left to `_Hand.map`, the single source of truth, which alone quarantines.
 
 class _Fallback(Exception):
     """The fast path leaves this hand to the line parser."""
@@ -664,7 +664,12 @@ class _Fallback(Exception):
 _CARD_GROUPS = re.compile(r"\[([^\]]*)\]")
 
 
-_T_ACT, _T_POST, _T_SHOW, _T_MUCK, _T_COLLECT, _T_NOTE, _T_OTHER = range(1, 8)
+(_T_ACT, _T_POST, _T_SHOW, _T_MUCK, _T_COLLECT, _T_NOTE, _T_OTHER, _T_BRING, _T_DISCARD,
+ _T_PAT) = range(1, 11)
+_MOST_DISCARDS = 64  # a discard of more cards is left to the line parser (which refuses it)
+_NEGATIVE_RAISE = (";amount=the raise is negative: the total written is the chips added, the "
+                   "player's whole stack")
+_NO_BRING_IN = ";bring_in=not posted, assumed half the small bet"
 _TOKENS: dict[int, dict[str, tuple[Any, ...]]] = {}  # unit -> a line after the name -> read
 _TOKENS_MEMO = 8192  # texts remembered (then the memo starts over)
 _MEMO_TEXT = 256  # the longest text remembered: memory stays small whatever the lines
@@ -673,7 +678,9 @@ _MEMO_TEXT = 256  # the longest text remembered: memory stays small whatever the
 def _what_token(what: str, money: Any) -> tuple[Any, ...]:
     """A seated player's line after the name, as `_Hand.map` reads it (its amounts in the
     unit of `money`): (code, ...); `_T_OTHER` when the fast path leaves it to the line parser
-    (a line not known, an amount or cards not read, a completion, a chat line)."""
+    (a line not known, an amount or cards not read, a completion, a chat line). A stud
+    bring-in and a draw's discard or stand pat have codes of their own: the line parser
+    reads them in those games only, so the fast path leaves them to it in any other."""
     try:
         return _read_what(what, money)
     except SiteHandError:
@@ -684,6 +691,8 @@ def _read_what(what: str, money: Any) -> tuple[Any, ...]:  # noqa: PLR0911 - one
     if (p := _POST.match(what)):
         return (_T_POST, p.group(1), money(p.group("a"), 0), bool(p.group("oop")),
                 bool(p.group("allin")))
+    if (b := _BRING.match(what)):
+        return (_T_BRING, money(b.group("a"), 0))
     if (a := _ACTION.match(what)):
         verb = a.group(1)
         if verb == "completes":
@@ -698,6 +707,16 @@ def _read_what(what: str, money: Any) -> tuple[Any, ...]:  # noqa: PLR0911 - one
                 return (_T_OTHER,)
             return (_T_ACT, verb, amt, money(a.group("to"), 0), bool(a.group("allin")))
         return (_T_ACT, verb, amt, None, bool(a.group("allin")))
+    if (dc := _DISCARD.match(what)):
+        count = int(dc.group(1))
+        if not count:
+            return (_T_PAT,)
+        if count > _MOST_DISCARDS:
+            return (_T_OTHER,)
+        cards = quick_cards(dc.group(2), "cards") if dc.group(2) else " ".join(["??"] * count)
+        return (_T_DISCARD, count, cards) if len(cards.split(" ")) == count else (_T_OTHER,)
+    if _PAT.match(what):
+        return (_T_PAT,)
     if (sh := _SHOW.match(what)):
         return (_T_SHOW, quick_cards(sh.group(1), "cards"))
     if (mk := _MUCK.match(what)):
@@ -740,18 +759,22 @@ class _Head(NamedTuple):
     table_id: str
 
 
-def _fast_head(number: int, header: str, table: str) -> _Head:
-    """The header (line `number`) and table line of a flop-game hand as `_Hand.map` reads
-    them; `_Fallback` (or any error) for a hand the fast path leaves to the line parser."""
+def _fast_head(number: int, header: str, table: str, *, stud_draw: bool = False) -> _Head:
+    """The header (line `number`) and table line of a flop-game hand (with `stud_draw`, of a
+    stud or draw hand too) as `_Hand.map` reads them; `_Fallback` (or any error) for a hand
+    the fast path leaves to the line parser."""
     m = _HEADER.match(header)
     if m is None:
         raise _Fallback
     t = _TOURNEY.match(m.group("kind"))
     tournament = t is not None
     variant = _GAMES.get(" ".join(m.group("game").lower().split()))
-    if variant is None or variant in _STUD or variant in _DRAW:
+    if variant is None or (not stud_draw and (variant in _STUD or variant in _DRAW)):
         raise _Fallback
     structure = _STRUCTURES[m.group("structure").lower()]
+    stud = variant in _STUD
+    if stud and structure != "fixed_limit":
+        raise _Fallback
     tb = _TABLE.match(table)
     if tb is None:
         raise _Fallback
@@ -780,14 +803,17 @@ def _fast_head(number: int, header: str, table: str) -> _Head:
     if len(stakes) == 3:
         game["ante"] = stakes[0]
     fixed = structure == "fixed_limit"
-    if fixed:
+    if stud:  # no blinds, no button: the bring-in is read from its post
+        game.update(small_bet=low, big_bet=high)
+    elif fixed:
         game.update(small_bet=low, big_bet=high, big_blind=low)
     else:
         game.update(small_blind=low, big_blind=high)
     button = int(tb.group("button")) if tb.group("button") else 0
-    if not button:
-        raise _Fallback
-    game["button_seat"] = button
+    if not stud:
+        if not button:
+            raise _Fallback
+        game["button_seat"] = button
     return _Head(ts, note, mpu, game, low, fixed, variant, f"wmx:{m.group('id')}",
                  tb.group("name"))
 
@@ -795,8 +821,10 @@ def _fast_head(number: int, header: str, table: str) -> _Head:
 def _fast_hand(block: list[tuple[int, str]], file_name: str) -> FastHand:  # noqa: C901, PLR0912, PLR0915
     number, header = block[0]
     body = [(n, x) for n, x in block[1:] if x.strip()]
-    head = _fast_head(number, header, body[0][1])
+    head = _fast_head(number, header, body[0][1], stud_draw=True)
     ts, note, mpu, game, low, fixed, variant = head[:7]
+    is_stud = variant in _STUD
+    is_draw = variant in _DRAW
     money = _AMOUNTS.of(mpu)
     rows: list[tuple[Any, ...]] = [("hand_started", None, None, None, None, None, None,
                                     number, note)]
@@ -830,28 +858,28 @@ def _fast_hand(block: list[tuple[int, str]], file_name: str) -> FastHand:  # noq
             word = name.partition(" ")[0]
             by_word.setdefault(word.partition(":")[0] if ":" in word else word, []).append(
                 name)
+
+    def seated(text: str) -> tuple[str, str] | None:
+        """`split_seated`: the longest seated name the line starts with, then its end, a
+        space or a colon; None when no seated name starts it."""
+        word = text.partition(" ")[0]
+        if ":" in word:
+            word = word.partition(":")[0]
+        if simple:
+            return (word, text[len(word):].lstrip(" ")) if word in seat_of else None
+        for name in by_word.get(word, ()):
+            length = len(name)
+            if text.startswith(name) and (length == len(text) or text[length] in " :"):
+                return (name, text[length:].lstrip(" "))
+        return None
+
     for _, text in rest:
         if text == "*** SUMMARY ***":
             break
         if text.startswith("Dealt to ") and (d := _DEALT.match(text)):
             named.add(d.group(1))
             continue
-        # `split_seated`: the longest seated name the line starts with, then its end, a
-        # space or a colon
-        word = text.partition(" ")[0]
-        if ":" in word:
-            word = word.partition(":")[0]
-        split = None
-        if simple:
-            if word in seat_of:
-                split = (word, text[len(word):].lstrip(" "))
-        else:
-            for name in by_word.get(word, ()):
-                length = len(name)
-                if text.startswith(name) and (length == len(text) or text[length] in " :"):
-                    split = (name, text[length:].lstrip(" "))
-                    break
-        splits[text] = split
+        split = splits[text] = seated(text)
         if split is not None:
             named.add(split[0])
     sitting_out: set[int] = set()
@@ -861,8 +889,18 @@ def _fast_hand(block: list[tuple[int, str]], file_name: str) -> FastHand:  # noq
             rows[k] = rows[k][:6] + ("sitting_out", rows[k][7], "")
             sitting_out.add(seat)
     known: dict[str, tuple[int, str]] = {}
+    # stud (`_Stud`): the seven cards each player shows, in the order dealt
+    stud_shown: dict[str, list[str]] = {}
     for n, text in rest:
-        if text.startswith("Dealt to ") and (d := _DEALT.match(text)) and \
+        if is_stud:
+            # (a line that does not hold `shows [` cannot be a show once its name is split)
+            sp = None if "shows [" not in text else splits[text] if text in splits else \
+                seated(text)
+            if sp and (sh := _SHOW.match(sp[1])):
+                seven = quick_cards(sh.group(1), f"line {n}").split(" ")
+                if len(seven) == 7:
+                    stud_shown[sp[0]] = seven
+        elif text.startswith("Dealt to ") and (d := _DEALT.match(text)) and \
                 d.group(1) in seat_of and d.group(1) not in known:
             known[d.group(1)] = (n, quick_cards(_CARD_GROUPS.findall(d.group(2))[0],
                                                 f"line {n}"))
@@ -878,15 +916,64 @@ def _fast_hand(block: list[tuple[int, str]], file_name: str) -> FastHand:  # noq
     last = number
     rnd: dict[int, int] = {}
     last_round: dict[int, int] | None = None
-    holes = _HOLES[variant]
+    holes = _HOLES.get(variant, 0)
+    name_at = {s: nm for nm, s in seat_of.items()}
+    folded: set[int] = set()
+    street = 0  # stud: the street being dealt (`_Stud`)
+    street_line = 0
+    street_got: dict[str, list[str]] = {}
+    street_pending = False
+    draws: dict[str, list[tuple[int, int]]] = {}  # draw: player -> [(line, count)] pending
+
+    def new_round() -> None:
+        nonlocal rnd, last_round
+        if rnd:
+            last_round = dict(rnd)
+        rnd = {}
+
+    def deal_street() -> None:
+        """`_Stud.flush`: the street's cards to each player still in, `??` when the log
+        deals him nothing, filled from the seven cards he shows."""
+        nonlocal street_pending
+        if not street_pending:
+            return
+        street_pending = False
+        count = 3 if street == 3 else 1
+        first = 0 if street == 3 else street - 1
+        for seat in sorted(left):
+            if seat in sitting_out or seat in folded:
+                continue
+            who = name_at[seat]
+            cards = street_got.get(who, ["??"] * count)
+            if len(cards) != count:
+                raise _Fallback
+            seven = stud_shown.get(who)
+            if seven:
+                cards = [seven[first + k] if c == "??" else c for k, c in enumerate(cards)]
+            if street == 3:
+                append(("deal", seat, who, None, None, " ".join(cards[:2]), "down",
+                        street_line, ""))
+                append(("deal", seat, who, None, None, cards[2], "up", street_line, ""))
+            else:
+                append(("deal", seat, who, None, None, cards[0],
+                        "down" if street == 7 else "up", street_line, ""))
+
+    def draw_cards(who: str, new: list[str] | None) -> None:
+        """`_Hand._draw_cards`: a player's pending draws dealt, `??` when not shown."""
+        for at, count in draws.pop(who, []):
+            cards = new[-count:] if new and len(new) >= count else ["??"] * count
+            append(("deal", seat_of[who], who, None, None, " ".join(cards), "draw", at, ""))
+
+    def flush_draws() -> None:
+        for who in list(draws):
+            draw_cards(who, None)
 
     def deal_holes(n: int) -> None:
         nonlocal holes_dealt
-        if holes_dealt:
+        if holes_dealt or is_stud:
             return
         holes_dealt = True
         unknown = (n, " ".join(["??"] * HOLE_COUNT.get(variant, 2)))
-        name_at = {s: nm for nm, s in seat_of.items()}
         for seat in sorted(left):
             if seat in sitting_out:
                 continue
@@ -931,6 +1018,8 @@ def _fast_hand(block: list[tuple[int, str]], file_name: str) -> FastHand:  # noq
                 raise _Fallback
             continue
         if text == "*** SUMMARY ***":
+            deal_street()
+            flush_draws()
             section = "summary"
             continue
         if text == "*** ANTE/BLINDS ***":
@@ -940,21 +1029,51 @@ def _fast_hand(block: list[tuple[int, str]], file_name: str) -> FastHand:  # noq
             section = "play"
             continue
         if text == "*** SHOW DOWN ***":
+            deal_street()
+            flush_draws()
             deal_holes(n)
             section = "showdown"
             continue
-        if text.startswith("*** ") and (st := _STREET.match(text)):
+        stars = text.startswith("*** ")
+        if stars and (st := _STREET.match(text)):
             deal_holes(n)
             cards = quick_cards(_CARD_GROUPS.findall(st.group(2))[-1], f"line {n}")
-            if rnd:
-                last_round = dict(rnd)
-            rnd = {}
+            new_round()
             append(("deal", None, None, None, None, cards, "board", n, ""))
+            section = "play"
+            continue
+        if stars and is_stud and (ss2 := _STUD_STREET.match(text)):
+            deal_street()
+            number = _STUD_NUMBER[ss2.group(1).lower()]
+            if number != street + 1 and not (street == 0 and number == 3):
+                raise _Fallback  # a street out of order: the line parser refuses the hand
+            street, street_line, street_got, street_pending = number, n, {}, True
+            new_round()
+            section = "play"
+            continue
+        if stars and is_draw and (ds := _DRAW_STREET.match(text)):
+            deal_holes(n)
+            flush_draws()
+            if ds.group(2) == "BET" and ds.group(1) != "FIRST":
+                new_round()
             section = "play"
             continue
         if text.startswith("Dealt to ") and (d := _DEALT.match(text)) and \
                 d.group(1) in seat_of:
+            if is_stud:
+                if not street_pending:
+                    raise _Fallback  # stud cards outside a street
+                parts = _CARD_GROUPS.findall(d.group(2))
+                new = parts[-1].split() if street > 3 else parts[0].split()
+                street_got[d.group(1)] = ["??" if c.upper() == "X" else
+                                          quick_cards(c, f"line {n}") for c in new]
+            elif is_draw and holes_dealt:
+                groups = _CARD_GROUPS.findall(d.group(2))
+                if d.group(1) in draws and len(groups) == 2:
+                    draw_cards(d.group(1), quick_cards(groups[1], f"line {n}").split(" "))
             continue
+        if street_pending:
+            deal_street()
         split = splits[text] if text in splits else None
         if split is None:
             raise _Fallback  # a note on someone not seated, or a line not known
@@ -973,18 +1092,31 @@ def _fast_hand(block: list[tuple[int, str]], file_name: str) -> FastHand:  # noq
             if section == "pre" and verb == "raises":
                 raise _Fallback  # blinds posted out of turn: the line parser reads them
             deal_holes(n)
+            if is_draw:
+                flush_draws()
             if verb == "folds" or verb == "checks":
+                if verb == "folds":
+                    folded.add(seat)
                 append(("fold" if verb == "folds" else "check", seat, name, None, None, None,
                         None, n, ""))
                 continue
             before = rnd.get(seat, 0)
             if verb == "raises":
-                if amt < 0 and to == left[seat]:
-                    raise _Fallback  # a negative raise: the line parser reads it
+                stack = left[seat]
+                if amt < 0 and to == stack:  # the chips added written as the total
+                    total = before + to
+                    left[seat] = stack - to
+                    append(("raise" if total > max(rnd.values(), default=0) else "call",
+                            seat, name, to, total, None, "all_in", n, _NEGATIVE_RAISE))
+                    rnd[seat] = total
+                    continue
                 added = to - before
                 if added < 0:
                     raise _Fallback
                 kind = "raise"
+                if is_stud and street == 3 and to <= game["small_bet"] and \
+                        max(rnd.values(), default=0) == game.get("bring_in"):
+                    kind = "complete"  # 3rd street, over the bring-in up to the small bet
             else:
                 added = amt
                 kind = "call" if verb == "calls" else "bet"
@@ -1015,15 +1147,25 @@ def _fast_hand(block: list[tuple[int, str]], file_name: str) -> FastHand:  # noq
             if all_in:
                 rows[-1] = rows[-1][:8] + (rows[-1][8] + ";all_in",)
             continue
+        if code == _T_BRING and is_stud:
+            game.setdefault("bring_in", tok[1])
+            post(n, name, seat, "bring_in", tok[1], True)
+            continue
+        if code == _T_DISCARD and is_draw:
+            append(("draw", seat, name, tok[1], None, tok[2], None, n, ""))
+            draws.setdefault(name, []).append((n, tok[1]))
+            continue
+        if code == _T_PAT and is_draw:
+            append(("stand_pat", seat, name, None, None, None, None, n, ""))
+            continue
         if code == _T_SHOW:
             if name not in shown:
                 shown.add(name)
                 append(("show", seat, name, None, None, tok[1], None, n, ""))
             continue
         if code == _T_MUCK:
-            append(("muck", seat, name, None, None,
-                    tok[1] if tok[1] is not None else known_cards(hole.get(seat)), None, n,
-                    ""))
+            append(("muck", seat, name, None, None, tok[1] if tok[1] is not None else
+                    None if is_draw else known_cards(hole.get(seat)), None, n, ""))
             continue
         if code == _T_COLLECT:
             append(("award", seat, name, tok[2], None, None, tok[1], n, ""))
@@ -1039,7 +1181,10 @@ def _fast_hand(block: list[tuple[int, str]], file_name: str) -> FastHand:  # noq
         for at, who, amount in summary_won:
             append(("award", seat_of[who], who, amount, None, None, "main", at, ""))
     rows, refund = _split_uncalled(rows, dict(rnd) if rnd else dict(last_round or {}), last)
-    if fixed:
+    if is_stud and "bring_in" not in game:
+        game["bring_in"] = game["small_bet"] // 2
+        rows[0] = rows[0][:8] + (rows[0][8] + _NO_BRING_IN,)
+    elif fixed and not is_stud:
         sb = next((r[3] for r in rows if r[0] == "post" and r[6] == "small_blind"), None)
         game["small_blind"] = sb if sb is not None else low // 2
     end = f"total_pot={total_pot + rake - refund}"
