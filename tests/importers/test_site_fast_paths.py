@@ -72,7 +72,7 @@ def test_real_and_fixture_files_read_the_same(fmt: str, path: Path) -> None:
 
 
 @needs_corpus
-@pytest.mark.parametrize(("fmt", "least"), [("ggpoker", 0.95), ("winamax", 0.8)])
+@pytest.mark.parametrize(("fmt", "least"), [("ggpoker", 0.95), ("winamax", 0.95)])
 def test_the_common_hands_of_the_corpus_take_the_fast_path(fmt: str, least: float,
                                                            monkeypatch: pytest.MonkeyPatch
                                                            ) -> None:
