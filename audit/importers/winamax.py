@@ -89,6 +89,7 @@ from audit.importers.sitetext import (
     known_cards,
     local_to_utc,
     parse_amount,
+    uncalled_split,
 )
 
 _HEADER = re.compile(
@@ -1197,28 +1198,21 @@ def _fast_hand(block: list[tuple[int, str]], file_name: str) -> FastHand:  # noq
 
 def _split_uncalled(rows: list[tuple[Any, ...]], last_round: dict[int, int], line: int
                     ) -> tuple[list[tuple[Any, ...]], int]:
-    """`RoundsHand.split_uncalled` on row tuples: (rows, the refund); an implicit refund (the
-    collections hold less) is left to the line parser."""
-    ranked = sorted(last_round.items(), key=lambda kv: kv[1], reverse=True)
-    if not ranked:
-        return rows, 0
-    top, most = ranked[0]
-    refund = most - (ranked[1][1] if len(ranked) > 1 else 0)
-    if refund <= 0:
-        return rows, 0
-    awards = [k for k, r in enumerate(rows) if r[0] == "award" and r[1] == top]
-    if sum(rows[k][3] for k in awards) < refund:
+    """`RoundsHand.split_uncalled` on row tuples (`uncalled_split`): (rows, the refund); an
+    implicit refund (the collections hold less) is left to the line parser."""
+    at = [k for k, r in enumerate(rows) if r[0] == "award"]
+    split = uncalled_split(last_round, [(rows[k][1], rows[k][3]) for k in at])
+    if split is None:
         raise _Fallback
-    left = refund
-    for k in awards:
+    if not split.refund:
+        return rows, 0
+    for k, amount in zip(at, split.amounts, strict=True):
         r = rows[k]
-        take = min(left, r[3])
-        rows[k] = r[:3] + (r[3] - take,) + r[4:]
-        left -= take
-    player = rows[awards[0]][2]
+        rows[k] = r[:3] + (amount,) + r[4:]
+    player = rows[at[split.first]][2]
     rows = [r for r in rows if not (r[0] == "award" and r[3] == 0)]
-    rows.append(("award", top, player, refund, None, None, "uncalled", line, ""))
-    return rows, refund
+    rows.append(("award", split.seat, player, split.refund, None, None, "uncalled", line, ""))
+    return rows, split.refund
 
 
 def _money_last(rows: list[tuple[Any, ...]]) -> list[tuple[Any, ...]]:
