@@ -40,7 +40,8 @@ ROWS_PER_CHUNK = 2_000_000  # hand_players rows per chunk (about 300,000 hands)
 # ... when a run's own hands are aggregated (`chunks`' default): a chunk's player rows and its
 # streamed pair sums are the aggregation's peak beside the running total; at 5,000,000 hands
 # (28M rows) chunks of 1M rows took the stage's peak in aggregating from 2.5 to 2.1 GB. Each
-# chunk reads only its own rows (`Split`), so more chunks cost little more
+# chunk reads only its own rows (`Split`), so more chunks cost little more (the stage 310
+# CPU-s against 294, both measured at once on a loaded machine)
 AGGREGATE_ROWS = 1_000_000
 
 
@@ -77,10 +78,10 @@ class Split:
     in one streaming pass into Parquet files in a temporary directory the first time a chunk
     is asked for; each chunk then reads its own files only.
 
-    Each chunk read through a filter of the hash read the whole store again (k times over)
-    and, at 5,000,000 hands, held 1.1 GB doing it: most of building a chunk's aggregates,
-    beside the running total, the collusion stage's peak. `close` (or dropping the object)
-    removes the directory: the chunks' frames read from it, so use them before."""
+    Each chunk read through a filter of the hash read the whole store again (12 times over at
+    5,000,000 hands): a chunk's aggregates peaked at 1.55 GB and 9.8 CPU-s that way, at 1.40 GB
+    and 7.4 CPU-s from its own files, after a cut of 15 CPU-s. `close` (or dropping the
+    object) removes the directory: the chunks' frames read from it, so use them before."""
 
     def __init__(self, hand_players: pl.LazyFrame, hands: pl.LazyFrame, k: int) -> None:
         self.hand_players, self.hands, self.k = hand_players, hands, k
@@ -132,9 +133,9 @@ def partial(hand_players: pl.LazyFrame, hands: pl.LazyFrame, seat_bucket: str = 
     ph = F.player_hands(hand_players, hands).select(F.PAIR_INPUT).collect().lazy()
     cells, _ = F.seating(ph, seat_bucket)
     # streamed: the pair-hand rows (a chunk's ~20 per hand, ~50 columns) are summed batch by
-    # batch, never held whole (in memory, 1.4-3.2 GB of the chunk's peak at 5,000,000 hands,
-    # beside the running total; streamed, the chunk's player rows are the peak, and the CPU
-    # halves). Counts the same; float sums in another order, equal up to rounding.
+    # batch, never held whole (a chunk of 2M player rows at 5,000,000 hands peaked at 1.4 to
+    # 3.3 GB in memory, 7.4-12.2 CPU-s; streamed at 1.4 GB, 6.2-6.7 CPU-s). Counts the same;
+    # float sums in another order, equal up to rounding.
     return Partial(table=F.pair_table(F.pair_hands(ph)).collect(engine="streaming"),
                    cells=cells.collect(), rates=F.player_rates(ph).collect())
 
