@@ -37,6 +37,12 @@ KEYS = ["player_a", "player_b"]
 PARTIAL_VERSION = 6
 PARTIAL_FILE = "collusion_pairs.parquet"
 ROWS_PER_CHUNK = 2_000_000  # hand_players rows per chunk (about 300,000 hands)
+# ... when a run's own hands are aggregated (`chunks`' default): a chunk's player rows and its
+# streamed pair sums are the aggregation's peak beside the running total; at 5,000,000 hands
+# (28M rows) chunks of 1M rows took the stage's peak in aggregating from 2.5 to 2.1 GB. Each
+# chunk reads only its own rows (`Split`), so more chunks cost little more (the stage 310
+# CPU-s against 294, both measured at once on a loaded machine)
+AGGREGATE_ROWS = 1_000_000
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,14 +58,72 @@ Chunk = tuple[pl.LazyFrame, pl.LazyFrame]
 
 
 def chunks(hand_players: pl.LazyFrame, hands: pl.LazyFrame,
-           rows_per_chunk: int = ROWS_PER_CHUNK) -> list[Chunk]:
-    """Cut the projections into chunks of whole hands (by a fixed hash of the hand id)."""
+           rows_per_chunk: int = AGGREGATE_ROWS) -> list[Chunk] | Split:
+    """Cut the projections into chunks of whole hands (by a fixed hash of the hand id): one
+    chunk as it is, several as a `Split` (cut on first use, in one pass)."""
     rows = hand_players.select(pl.len()).collect().item()
     k = max(1, math.ceil(rows / rows_per_chunk))
     if k == 1:
         return [(hand_players, hands)]
-    part = pl.col("hand_id").hash(seed=0) % k
-    return [(hand_players.filter(part == i), hands.filter(part == i)) for i in range(k)]
+    return Split(hand_players.select(F.HAND_PLAYER_COLUMNS), F.hand_columns(hands), k)
+
+
+def piece_of(k: int) -> pl.Expr:
+    """The chunk (0 .. k-1) of a row, by its hand id: every row of a hand in the same one."""
+    return pl.col("hand_id").hash(seed=0) % k
+
+
+class Split:
+    """The projections (hand players, hands) cut into `k` chunks of whole hands (`piece_of`),
+    in one streaming pass into Parquet files in a temporary directory the first time a chunk
+    is asked for; each chunk then reads its own files only.
+
+    Each chunk read through a filter of the hash read the whole store again (12 times over at
+    5,000,000 hands): a chunk's aggregates peaked at 1.55 GB and 9.8 CPU-s that way, at 1.40 GB
+    and 7.4 CPU-s from its own files, after a cut of 15 CPU-s. `close` (or dropping the
+    object) removes the directory: the chunks' frames read from it, so use them before."""
+
+    def __init__(self, hand_players: pl.LazyFrame, hands: pl.LazyFrame, k: int) -> None:
+        self.hand_players, self.hands, self.k = hand_players, hands, k
+        self._dir: Path | None = None
+        self._cleanup: weakref.finalize | None = None
+
+    def __len__(self) -> int:
+        return self.k
+
+    def __iter__(self) -> Iterator[Chunk]:
+        return (self[i] for i in range(self.k))
+
+    def __getitem__(self, i: int) -> Chunk:
+        if not 0 <= i < self.k:
+            raise IndexError(i)
+        if not hasattr(pl, "PartitionBy"):  # a polars without partitioned sinks: filtered
+            inside = piece_of(self.k) == i
+            return self.hand_players.filter(inside), self.hands.filter(inside)
+        d = self._cut()
+
+        def part(name: str, frame: pl.LazyFrame) -> pl.LazyFrame:
+            files = sorted((d / name / f"_piece={i}").glob("*.parquet"))
+            return pl.scan_parquet(files) if files else frame.clear()
+
+        return part("hand_players", self.hand_players), part("hands", self.hands)
+
+    def _cut(self) -> Path:
+        if self._dir is None:
+            d = Path(tempfile.mkdtemp(prefix="poker-audit-chunks-"))
+            self._cleanup = weakref.finalize(self, shutil.rmtree, d, True)
+            for name, frame in (("hand_players", self.hand_players), ("hands", self.hands)):
+                frame.with_columns(_piece=piece_of(self.k)).sink_parquet(
+                    pl.PartitionBy(d / name, key="_piece", include_key=False),
+                    compression="lz4", mkdir=True)
+            self._dir = d
+        return self._dir
+
+    def close(self) -> None:
+        """Remove the chunks' files (cut again if a chunk is asked for after this)."""
+        if self._cleanup is not None:
+            self._cleanup()
+        self._dir, self._cleanup = None, None
 
 
 def partial(hand_players: pl.LazyFrame, hands: pl.LazyFrame, seat_bucket: str = "1d") -> Partial:
@@ -68,8 +132,12 @@ def partial(hand_players: pl.LazyFrame, hands: pl.LazyFrame, seat_bucket: str = 
     # rest: the chunk's player rows are most of what a chunk holds besides its pairs
     ph = F.player_hands(hand_players, hands).select(F.PAIR_INPUT).collect().lazy()
     cells, _ = F.seating(ph, seat_bucket)
-    return Partial(table=F.pair_table(F.pair_hands(ph)).collect(), cells=cells.collect(),
-                   rates=F.player_rates(ph).collect())
+    # streamed: the pair-hand rows (a chunk's ~20 per hand, ~50 columns) are summed batch by
+    # batch, never held whole (a chunk of 2M player rows at 5,000,000 hands peaked at 1.4 to
+    # 3.3 GB in memory, 7.4-12.2 CPU-s; streamed at 1.4 GB, 6.2-6.7 CPU-s). Counts the same;
+    # float sums in another order, equal up to rounding.
+    return Partial(table=F.pair_table(F.pair_hands(ph)).collect(engine="streaming"),
+                   cells=cells.collect(), rates=F.player_rates(ph).collect())
 
 
 def combine(parts: Iterable[Partial]) -> Partial:
@@ -82,12 +150,19 @@ def combine(parts: Iterable[Partial]) -> Partial:
     in the last bits, as they already did from one run to the next (polars sums in parallel)."""
     total: Partial | None = None
     for part in parts:
-        total = part if total is None else Partial(
-            table=_add(total.table, part.table),
-            cells=pl.concat([total.cells, part.cells]).unique(maintain_order=True),
-            rates=pl.concat([total.rates, part.rates]).group_by("player", maintain_order=True)
-            .agg(pl.all().sum()),
-        )
+        if total is None:
+            total = part
+        else:
+            # the running table handed over as its columns, and nothing else holding it: each
+            # column is let go as its sum is made (`_add_into`)
+            columns, cells, rates = total.table.get_columns(), total.cells, total.rates
+            del total
+            total = Partial(
+                table=_add_into(columns, part.table),
+                cells=pl.concat([cells, part.cells]).unique(maintain_order=True),
+                rates=pl.concat([rates, part.rates]).group_by("player", maintain_order=True)
+                .agg(pl.all().sum()),
+            )
         # added: let it go before the next chunk is aggregated (bound here, it was a chunk's
         # pair table more while the next chunk's pair-hand rows were built)
         del part
@@ -97,25 +172,45 @@ def combine(parts: Iterable[Partial]) -> Partial:
 
 
 def _add(total: pl.DataFrame, part: pl.DataFrame) -> pl.DataFrame:
-    """`_added([total, part])` of two tables of unique pairs: the same rows in the same order
-    (total's pairs, then those new in part, in part's order), and the same sums (each one the
-    two terms added, as the group-by added them), column by column into a copy of total's.
-    The group-by over both held the two tables, their concatenation and its groups: the peak
-    of aggregating 5,000,000 hands (1.9M pairs; 3.9 GB with a 300,000-hand chunk)."""
+    """`_added([total, part])` of two tables of unique pairs (`_add_into` of total's columns)."""
+    return _add_into(total.get_columns(), part)
+
+
+def _add_into(columns: list[pl.Series], part: pl.DataFrame) -> pl.DataFrame:
+    """`_added([total, part])` of two tables of unique pairs, total given as its `columns`
+    (the list is emptied): the same rows in the same order (total's pairs, then those new in
+    part, in part's order), and the same sums (each one the two terms added, as the group-by
+    added them), column by column. The group-by over both held the two tables, their
+    concatenation and its groups: the peak of aggregating 5,000,000 hands (1.9M pairs; 3.9 GB
+    with a 300,000-hand chunk). Each of total's columns is let go as its sum is made (when
+    nothing else holds it): made beside the whole of total, the sums were a second running
+    table at the end (560 MB)."""
+    total = pl.DataFrame(columns)
     cols = [c for c in total.columns if c not in KEYS]
     if (total.schema != part.schema
             or any(total[c].null_count() or part[c].null_count() for c in cols)):
+        columns.clear()
         return _added([total, part])
+    schema = total.schema
     at = part.select(KEYS).join(total.select(KEYS).with_row_index("_t"), on=KEYS, how="left",
                                 maintain_order="left")["_t"]
+    del total  # from here on total's columns are held by the list only
     known = at.is_not_null()
     rows = at.filter(known).to_numpy()
-    summed = total.select(KEYS)
-    for c in cols:
-        values = total[c].to_numpy().copy()
+    summed = []
+    for i, column in enumerate(columns):
+        c = column.name
+        if c in KEYS:
+            summed.append(column)
+            continue
+        values = column.to_numpy().copy()
+        del column
+        columns[i] = pl.Series()  # total's column let go
         values[rows] += part[c].filter(known).to_numpy()
-        summed = summed.with_columns(pl.Series(c, values, dtype=total.schema[c]))
-    return pl.concat([summed, part.filter(~known)])
+        summed.append(pl.Series(c, values, dtype=schema[c]))
+        del values
+    columns.clear()
+    return pl.concat([pl.DataFrame(summed), part.filter(~known)])
 
 
 def _added(tables: list[pl.DataFrame]) -> pl.DataFrame:
@@ -172,7 +267,7 @@ class HandRows:
         self._covered: set[str] = set()
         self._rows: list[list[pl.DataFrame | Path]] = [[] for _ in range(self.pieces)]
         self._dir: Path | None = None
-        self._split = False  # the projections cut into piece files under _dir
+        self._split: Split | None = None  # the projections cut into pieces (when spilling)
         self._cleanup: weakref.finalize | None = None
         self.spoiled: dict[frozenset[str], pl.DataFrame] = {}  # spoiled_table's, by members
 
@@ -186,7 +281,9 @@ class HandRows:
         """Remove the spilled pieces (the rows are built again if asked for after this)."""
         if self._cleanup is not None:
             self._cleanup()
-        self._dir, self._split, self._cleanup = None, False, None
+        if self._split is not None:
+            self._split.close()
+        self._dir, self._split, self._cleanup = None, None, None
         self._covered.clear()
         self._rows = [[] for _ in range(self.pieces)]
 
@@ -196,9 +293,6 @@ class HandRows:
             self._cleanup = weakref.finalize(self, shutil.rmtree, self._dir, True)
         return self._dir
 
-    def _piece_of(self) -> pl.Expr:
-        return pl.col("hand_id").hash(seed=0) % self.pieces
-
     def _source(self, i: int) -> tuple[pl.DataFrame, pl.LazyFrame]:
         """The projections' rows of piece `i`: the hand players read (they are read three
         times below), the hands as a scan."""
@@ -206,20 +300,12 @@ class HandRows:
         hands = F.hand_columns(self.hands)
         if self.pieces == 1:
             return hp.collect(), hands
-        if self.spill and hasattr(pl, "PartitionBy"):
-            if not self._split:
-                for name, frame in (("hand_players", hp), ("hands", hands)):
-                    frame.with_columns(_piece=self._piece_of()).sink_parquet(
-                        pl.PartitionBy(self._workdir() / name, key="_piece",
-                                       include_key=False), compression="lz4", mkdir=True)
-                self._split = True
-
-            def part(name: str, frame: pl.LazyFrame) -> pl.LazyFrame:
-                files = sorted((self._workdir() / name / f"_piece={i}").glob("*.parquet"))
-                return pl.scan_parquet(files) if files else frame.clear()
-
-            return part("hand_players", hp).collect(), part("hands", hands)
-        inside = self._piece_of() == i
+        if self.spill:
+            if self._split is None:
+                self._split = Split(hp, hands, self.pieces)
+            piece, piece_hands = self._split[i]
+            return piece.collect(), piece_hands
+        inside = piece_of(self.pieces) == i
         return hp.filter(inside).collect(), hands.filter(inside)
 
     def cover(self, players: Iterable[str]) -> None:

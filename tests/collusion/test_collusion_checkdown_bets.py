@@ -92,9 +92,14 @@ def test_counts_of_parts_add_up() -> None:
     assert S.combine([]).pairs.height == 0
 
 
-def test_each_event_file_is_counted_with_its_own_hands_seats(tmp_path: Path) -> None:
+@pytest.mark.parametrize("seat_rows", [S.SEAT_ROWS, 2])
+def test_each_event_file_is_counted_with_its_own_hands_seats(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, seat_rows: int) -> None:
     # a run's seats (hand_players) span all its event files; each file is counted with the
-    # seats of its own hands (before: with all of them, hashed again per file), the same counts
+    # seats of its own hands (before: with all of them, hashed again per file), the same counts;
+    # and the same when the seats are picked a few hands at a time (a big room's, in bounded
+    # memory)
+    monkeypatch.setattr(S, "SEAT_ROWS", seat_rows)
     seat_of = {"alice": 1, "bob": 2, "carol": 3}
     shove = SHOVE.with_columns(seat=pl.col("player").replace_strict(seat_of, default=None))
     files = []
