@@ -37,6 +37,8 @@ Feature columns of a pair-hand row (A = player_a < B = player_b, alphabetically)
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator
+
 import polars as pl
 
 HEAVY_BB = 10  # a fold after investing this many big blinds gives up a heavy investment
@@ -368,6 +370,56 @@ def player_totals(table: pl.LazyFrame) -> pl.LazyFrame:
     too; `sg_n`/`sg_k`: hands he entered with the stronger hand / and the partner entered too.
     (`wk{g}_n` and so on, per game group g of GAME_GROUPS.)
     """
+    totals = _side_sums(table)
+    weak = _weak_rates(totals)
+    return totals.join(weak, on="player", how="left").join(
+        _company(table, weak), on="player", how="left")
+
+
+# Pairs of a pair table at a time for `player_totals_in_slices`: each slice's two sides (a
+# row per player of each pair, some 50 columns) are about 80 MB at this size
+PAIRS_PER_SLICE = 100_000
+
+
+def player_totals_in_slices(table: pl.DataFrame, keep: pl.Series | None = None,
+                            pairs: int | None = None) -> pl.DataFrame:
+    """`player_totals` of the pair table `table` (of its rows where the boolean series `keep`
+    is true, when given), `pairs` pairs at a time (PAIRS_PER_SLICE when None), without a
+    filtered copy of the table.
+
+    Each player's sums are summed over the slices' sums: counts exactly those of
+    `player_totals`, the float sums up to rounding (the same terms added in another order).
+    Over the whole table at once, both sides of every pair (a row per player of each pair) and
+    the table joined with the players' rates were held together: at 5,000,000 hands (1.9M
+    pairs, a 526 MB table) the totals took the collusion stage to 2.35 GB, and the totals
+    without the partners (leads.partners_of) a filtered copy of the table on top."""
+    pairs = pairs or PAIRS_PER_SLICE
+
+    def slices() -> Iterator[pl.LazyFrame]:
+        for start in range(0, table.height, pairs):
+            part = table.slice(start, pairs)
+            if keep is not None:
+                part = part.filter(keep.slice(start, pairs))
+            yield part.lazy()
+
+    def summed(sums: Callable[[pl.LazyFrame], pl.LazyFrame]) -> pl.DataFrame:
+        # a running total, each slice's sums added as they come: the slices' sums kept until
+        # the end were a row per player of each slice (as big as the table in slices of a
+        # twentieth of it among as many players)
+        total = sums(table.clear().lazy()).collect()
+        for part in slices():
+            total = pl.concat([total, sums(part).collect()]).group_by(
+                "player", maintain_order=True).agg(pl.all().sum())
+        return total
+
+    totals = summed(_side_sums)
+    weak = _weak_rates(totals.lazy()).collect()
+    company = summed(lambda part: _company(part, weak.lazy()))
+    return totals.join(weak, on="player", how="left").join(company, on="player", how="left")
+
+
+def _side_sums(table: pl.LazyFrame) -> pl.LazyFrame:
+    """`player_totals`' sums of the pairs' own columns, per player."""
     c = pl.col
     # co-entry: each pair's weighted (clipped) log odds ratio of entering together and its
     # weight, summed over a player's pairs (`co_entry_terms`)
@@ -392,25 +444,31 @@ def player_totals(table: pl.LazyFrame) -> pl.LazyFrame:
         ce_wl=ce[0], ce_w=ce[1],
         **_card_share_side("b", "a"),
     )
-    sides = pl.concat([side_a, side_b])
-    totals = sides.group_by("player").agg(pl.all().sum())
-    # card sharing: how often the others who sat with a player joined his stronger hands, as
-    # their own entry rates with a weaker hand predict (`sg{g}_e`): being joined often is the
-    # looseness of the company he keeps (a table of loose players), not a trait of his
-    weak = totals.select("player", *[weak_rate(c(f"wk{g}_k"), c(f"wk{g}_n")).alias(f"w{g}")
-                                     for g in range(len(GAME_GROUPS))])
+    return pl.concat([side_a, side_b]).group_by("player").agg(pl.all().sum())
+
+
+def _weak_rates(totals: pl.LazyFrame) -> pl.LazyFrame:
+    """Per player (of `_side_sums`), his rate of entering with the weaker hand per game group."""
+    return totals.select("player", *[weak_rate(pl.col(f"wk{g}_k"), pl.col(f"wk{g}_n"))
+                                     .alias(f"w{g}") for g in range(len(GAME_GROUPS))])
+
+
+def _company(table: pl.LazyFrame, weak: pl.LazyFrame) -> pl.LazyFrame:
+    """Card sharing: how often the others who sat with a player joined his stronger hands, as
+    their own entry rates with a weaker hand predict (`sg{g}_e`): being joined often is the
+    looseness of the company he keeps (a table of loose players), not a trait of his."""
+    c = pl.col
     wa = weak.rename({"player": "player_a", **{f"w{g}": f"w{g}_a"
                                                for g in range(len(GAME_GROUPS))}})
     wb = weak.rename({"player": "player_b", **{f"w{g}": f"w{g}_b"
                                                for g in range(len(GAME_GROUPS))}})
     rows = table.join(wa, on="player_a", how="left").join(wb, on="player_b", how="left")
-    joined = pl.concat([
+    return pl.concat([
         rows.select(player=c("player_a"), **{f"sg{g}_e": c(f"cs{g}_nb") * c(f"w{g}_b")
                                              for g in range(len(GAME_GROUPS))}),
         rows.select(player=c("player_b"), **{f"sg{g}_e": c(f"cs{g}_na") * c(f"w{g}_a")
                                              for g in range(len(GAME_GROUPS))}),
     ]).group_by("player").agg(pl.all().sum())
-    return totals.join(weak, on="player", how="left").join(joined, on="player", how="left")
 
 
 def weak_rate(k: pl.Expr | float, n: pl.Expr | float) -> pl.Expr | float:

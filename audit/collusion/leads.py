@@ -387,11 +387,21 @@ def _player_index(table: pl.DataFrame) -> tuple[pl.Series, Any]:
     return names, idx
 
 
-def totals_of(baseline: pl.DataFrame) -> pl.DataFrame:
-    """Per player, the totals over all his pairs of the pair table `baseline`
-    (features.player_totals) and his factors in the fitted models (`fitted_factors`)."""
-    return (F.player_totals(baseline.lazy()).collect()
-            .join(fitted_factors(baseline), on="player", how="left"))
+# The pair-table columns the fitted models read (`fitted_factors`)
+FIT_INPUT = ("player_a", "player_b", "ws_ga", "ws_gb", "ws_n", "ws_k", "fa_k", "fb_k", "hfa_k",
+             "hfb_k")
+
+
+def totals_of(baseline: pl.DataFrame, keep: pl.Series | None = None) -> pl.DataFrame:
+    """Per player, the totals over all his pairs of the pair table `baseline` (over its rows
+    where the boolean series `keep` is true, when given: features.player_totals, a slice of
+    pairs at a time) and his factors in the fitted models (`fitted_factors`, of the columns
+    they read only: the rows kept of the whole table were a copy of it, 526 MB at 5,000,000
+    hands)."""
+    fit = baseline.select(FIT_INPUT)
+    return (F.player_totals_in_slices(baseline, keep)
+            .join(fitted_factors(fit if keep is None else fit.filter(keep)), on="player",
+                  how="left"))
 
 
 # A bettor a player folds to so much less often than his own rates (entry stratum by stratum)
@@ -483,23 +493,28 @@ def partners_of(baseline: pl.DataFrame, totals: pl.DataFrame) -> Partners | None
     own = [f"f{s or ''}_{n}" for s in strata for n in ("k", "n")]
     sums = totals.select("player", *[c for c in own if c in totals.columns])
     flagged = np.zeros(baseline.height, bool)
-    for x in ("a", "b"):
-        # the fold counts only (per stratum), one folder's side at a time, as floats: the pair
-        # table of a big room is most of the collusion stage's memory, and both sides joined
-        # with every total and copied to floats at once took 1.7 GB over it (5,000,000 hands,
-        # 1.9M pairs)
-        mine = [c for c in (f"f{x}{s or ''}_{n}" for s in strata for n in ("k", "n"))
-                if c in baseline.columns]
-        t = baseline.select(f"player_{x}", *mine).join(
-            sums.rename({c: f"{c}__{x}" for c in sums.columns if c != "player"}),
-            left_on=f"player_{x}", right_on="player", how="left", maintain_order="left")
-        g = _Floats(t)
-        flagged |= _fold_deficit(
-            [_entry_stratum(g, f"f{x}_k", s) for s in strata],
-            [_entry_stratum(g, f"f{x}_n", s) for s in strata],
-            [_stratum_rate(_entry_stratum(g, f"f_k__{x}", s), _entry_stratum(g, f"f_n__{x}", s))
-             for s in strata])
-        del g, t
+    # a slice of pairs at a time (features.PAIRS_PER_SLICE), each pair judged on its own row:
+    # the twenty-odd float arrays of the test over all 1.9M pairs of 5,000,000 hands at once
+    # were 300 MB
+    for start in range(0, baseline.height, F.PAIRS_PER_SLICE):
+        part = baseline.slice(start, F.PAIRS_PER_SLICE)
+        for x in ("a", "b"):
+            # the fold counts only (per stratum), one folder's side at a time, as floats: the
+            # pair table of a big room is most of the collusion stage's memory, and both sides
+            # joined with every total and copied to floats at once took 1.7 GB over it
+            # (5,000,000 hands, 1.9M pairs)
+            mine = [c for c in (f"f{x}{s or ''}_{n}" for s in strata for n in ("k", "n"))
+                    if c in part.columns]
+            t = part.select(f"player_{x}", *mine).join(
+                sums.rename({c: f"{c}__{x}" for c in sums.columns if c != "player"}),
+                left_on=f"player_{x}", right_on="player", how="left", maintain_order="left")
+            g = _Floats(t)
+            flagged[start:start + part.height] |= _fold_deficit(
+                [_entry_stratum(g, f"f{x}_k", s) for s in strata],
+                [_entry_stratum(g, f"f{x}_n", s) for s in strata],
+                [_stratum_rate(_entry_stratum(g, f"f_k__{x}", s),
+                               _entry_stratum(g, f"f_n__{x}", s)) for s in strata])
+            del g, t
     if not flagged.any():
         return None
     keys = ["player_a", "player_b"]
@@ -511,7 +526,7 @@ def partners_of(baseline: pl.DataFrame, totals: pl.DataFrame) -> Partners | None
     seen: dict[str, int] = {}
     for a, b in rows:
         seen[a], seen[b] = seen.get(a, 0) + 1, seen.get(b, 0) + 1
-    without = totals_of(baseline.filter(~pl.Series(flagged)))
+    without = totals_of(baseline, keep=pl.Series(~flagged))
     shared = [(a, b) for a, b in rows if seen[a] > 1 or seen[b] > 1]
     return Partners(pairs=pairs, totals=without,
                     own=_own_totals(baseline, shared, pairs, without))
@@ -554,7 +569,9 @@ def _own_totals(baseline: pl.DataFrame, shared: list[tuple[str, str]], pairs: pl
     out = [_own_rows(ok, single, without)] if ok.height else []
     for i, a, b in tag.join(ok.select(keys), on=keys, how="anti").select("_i", *keys).rows():
         others = pairs.filter((pl.col("player_a") != a) | (pl.col("player_b") != b))
-        out.append(totals_of(baseline.join(others, on=keys, how="anti"))
+        kept = baseline.select(keys).join(others.with_columns(_o=pl.lit(True)), on=keys,
+                                          how="left", maintain_order="left")["_o"].is_null()
+        out.append(totals_of(baseline, keep=kept)
                    .filter(pl.col("player").is_in([a, b]))
                    .with_columns(_i=pl.lit(i), _s=pl.col("player") == b, pair_a=pl.lit(a),
                                  pair_b=pl.lit(b)))
@@ -1359,9 +1376,8 @@ def explain_away(scored: pl.DataFrame, agg: A.Partial, rows: A.HandRows, min_han
         members = pl.concat([leads["player_a"], leads["player_b"]]).unique()
         # the pair table less the leads, less their hands: one more copy of it at a time (a
         # big room's pair table is most of the stage's memory)
-        clean = agg.table.join(leads, on=keys, how="anti")
-        if len(members):
-            clean = A.subtract(clean, A.spoiled_table(rows, members, leads))
+        clean = _cleaned(agg.table, leads, A.spoiled_table(rows, members, leads)
+                         if len(members) else None)
         again = _score(clean, clean, min_hands, agg.rates, cells, tables).select(
             *keys, p_again=pl.col("p_value").fill_nan(1.0), hands_again=pl.col("hands"))
         core = leads.with_columns(core=pl.lit(True))
@@ -1379,6 +1395,30 @@ def explain_away(scored: pl.DataFrame, agg: A.Partial, rows: A.HandRows, min_han
         scored = merged.drop("p_again", "hands_again", "core", "intact").with_columns(
             p_value=pl.Series(p), q_value=pl.Series(pair_qvalues(p, scored["hands"].to_numpy())))
     return scored
+
+
+def _cleaned(table: pl.DataFrame, leads: pl.DataFrame, minus: pl.DataFrame | None
+             ) -> pl.DataFrame:
+    """The pair table `table` without the pairs of `leads`, less the counts of `minus` (the
+    leads' hands, `A.spoiled_table`; as `A.subtract`), made column by column: the table less
+    the leads, then less their hands, were two more copies of it at once beside it (the
+    collusion stage's peak at 5,000,000 hands, 2.3 GB, with a 526 MB pair table)."""
+    keys = ["player_a", "player_b"]
+    kept = table.select(keys).join(leads.select(keys).unique().with_columns(_l=pl.lit(True)),
+                                   on=keys, how="left", maintain_order="left")["_l"].is_null()
+    out = table.select(keys).filter(kept)
+    at = None
+    if minus is not None and minus.width:
+        at = out.join(minus.select(keys).with_row_index("_m"), on=keys, how="left",
+                      maintain_order="left")["_m"]
+    for c in table.columns:
+        if c in keys:
+            continue
+        col = table[c].filter(kept)
+        if at is not None and minus is not None and c in minus.columns:
+            col = (col - minus[c].gather(at).fill_null(0)).cast(table.schema[c])
+        out = out.with_columns(col.alias(c))
+    return out
 
 
 _EVIDENCE_FILTER = {

@@ -54,3 +54,38 @@ def seated_pairs(columns: list[str], *, seed: int, team: tuple[str, str],
     return pl.DataFrame(rows).with_columns(
         pl.col("hands").cast(pl.UInt32),
         *[pl.col(c).cast(pl.Int64) for c in columns if c != "hands" and c not in _FLOW])
+
+
+def counted_pair_table(pairs: int, players: int, seed: int = 3) -> pl.DataFrame:
+    """A pair table of `pairs` pairs among `players` players, with the columns of
+    features.pair_table and counts as they go (folds no more than the bets faced, and so on)."""
+    from audit.collusion import aggregate as A
+    from audit.collusion.synthetic import generate
+
+    hands, hp, _ = generate(seed=7, players=12, days=1)
+    columns = A.aggregate(A.chunks(hp.lazy(), hands.lazy())).table.schema
+    rng = np.random.default_rng(seed)
+    a, b = rng.integers(0, players, 3 * pairs), rng.integers(0, players, 3 * pairs)
+    made_pairs = pl.DataFrame({"player_a": [f"p{x:05d}" for x in np.minimum(a, b)],
+                               "player_b": [f"p{x:05d}" for x in np.maximum(a, b) + 1]})
+    made_pairs = made_pairs.unique(maintain_order=True).head(pairs)
+    n = made_pairs.height
+    hands_together = rng.integers(20, 2_000, n)
+    made = {}
+    for c, dtype in columns.items():
+        if c in ("player_a", "player_b"):
+            continue
+        if dtype.is_float():
+            made[c] = pl.Series(c, rng.normal(0, 50, n))
+        else:  # a count of some of the pair's hands
+            made[c] = pl.Series(c, rng.binomial(hands_together, 0.2), dtype=dtype)
+    for x in ("a", "b"):  # folds among the bets faced, stratum by stratum, at one rate
+        faced = [rng.binomial(hands_together, 0.1) for _ in range(3)]
+        folds = [rng.binomial(f, 0.6) for f in faced]
+        for s, col in ((0, ""), (1, "1"), (2, "2")):
+            made[f"f{x}{col}_n"] = pl.Series(faced[s] + (faced[1] + faced[2] if s == 0 else 0),
+                                             dtype=columns[f"f{x}{col}_n"])
+            made[f"f{x}{col}_k"] = pl.Series(folds[s] + (folds[1] + folds[2] if s == 0 else 0),
+                                             dtype=columns[f"f{x}{col}_k"])
+    made["hands"] = pl.Series("hands", hands_together, dtype=columns["hands"])
+    return made_pairs.with_columns(**made).select(list(columns))

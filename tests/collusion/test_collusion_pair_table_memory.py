@@ -9,47 +9,19 @@ import tracemalloc
 from collections.abc import Callable
 from typing import Any
 
-import numpy as np
 import polars as pl
 import pytest
 
 from audit.collusion import aggregate as A
 from audit.collusion import leads as L
 from audit.collusion import streets as S
-from audit.collusion.synthetic import generate
+from tests.collusion.frames import counted_pair_table
 
 
 @pytest.fixture(scope="module")
 def table() -> pl.DataFrame:
-    """A pair table of 20,000 pairs among 3,000 players, with the columns of features.pair_table
-    and counts as they go (folds no more than the bets faced, and so on)."""
-    hands, hp, _ = generate(seed=7, players=12, days=1)
-    columns = A.aggregate(A.chunks(hp.lazy(), hands.lazy())).table.schema
-    rng = np.random.default_rng(3)
-    a, b = rng.integers(0, 3_000, 60_000), rng.integers(0, 3_000, 60_000)
-    pairs = pl.DataFrame({"player_a": [f"p{x:05d}" for x in np.minimum(a, b)],
-                          "player_b": [f"p{x:05d}" for x in np.maximum(a, b) + 1]})
-    pairs = pairs.unique(maintain_order=True).head(20_000)
-    n = pairs.height
-    hands_together = rng.integers(20, 2_000, n)
-    made = {}
-    for c, dtype in columns.items():
-        if c in ("player_a", "player_b"):
-            continue
-        if dtype.is_float():
-            made[c] = pl.Series(c, rng.normal(0, 50, n))
-        else:  # a count of some of the pair's hands
-            made[c] = pl.Series(c, rng.binomial(hands_together, 0.2), dtype=dtype)
-    for x in ("a", "b"):  # folds among the bets faced, stratum by stratum, at one rate
-        faced = [rng.binomial(hands_together, 0.1) for _ in range(3)]
-        folds = [rng.binomial(f, 0.6) for f in faced]
-        for s, col in ((0, ""), (1, "1"), (2, "2")):
-            made[f"f{x}{col}_n"] = pl.Series(faced[s] + (faced[1] + faced[2] if s == 0 else 0),
-                                             dtype=columns[f"f{x}{col}_n"])
-            made[f"f{x}{col}_k"] = pl.Series(folds[s] + (folds[1] + folds[2] if s == 0 else 0),
-                                             dtype=columns[f"f{x}{col}_k"])
-    made["hands"] = pl.Series("hands", hands_together, dtype=columns["hands"])
-    return pairs.with_columns(**made).select(list(columns))
+    """A pair table of 20,000 pairs among 3,000 players (frames.counted_pair_table)."""
+    return counted_pair_table(20_000, 3_000)
 
 
 def _bytes_per_pair(table: pl.DataFrame, run: Callable[[], Any]) -> float:
