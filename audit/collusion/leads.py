@@ -4,9 +4,12 @@ Null model per feature (`FEATURES`; baselines are leave-pair-out: the player's b
 everyone except this partner, shrunk toward the population rate with ALPHA pseudo-observations):
 
 - softplay (PATTERN-SOFTPLAY): bets/raises of A and B in heads-up pots against each other;
-  binomial lower tail against the mean of their own heads-up aggression rates against others.
+  binomial lower tail against the mean of the rates an actor × opponent model fitted over all
+  pairs gives A against B and B against A (`fitted_factors`, without this pair): each one's
+  heads-up aggression and how much the other draws from his opponents, both measured against
+  others.
 - hu_aggression (PATTERN-CHIP-DUMP): the same counts, upper tail: a pair that bets and raises
-  into each other heads-up far more than each does heads-up against others (the dumper's large
+  into each other heads-up far more than they do heads-up against others (the dumper's large
   bets into his receiver, the receiver's raises he folds to).
 - fold_to_partner (PATTERN-COLLUSION): folds to the partner's bet or raise; binomial upper tail
   against the sum over the folder's entry strata (features.ENTRY: not entered, entered calling,
@@ -325,7 +328,9 @@ def _folder_bettor_fit(x: Any, y: Any, n: Any, k: Any, players: int, prior: floa
 
 FIT_SCHEMA = {"player": pl.String, "ws_t": pl.Float64, "ws_d": pl.Float64, "ws_r": pl.Float64,
               "hf_a": pl.Float64, "hf_b": pl.Float64, "hf_nb": pl.Float64,
-              "ind_na": pl.Float64, "hf_r": pl.Float64}
+              "ind_na": pl.Float64, "hf_r": pl.Float64,
+              "sp_f": pl.Float64, "sp_g": pl.Float64, "sp_dx": pl.Float64, "sp_dy": pl.Float64,
+              "sp_ky": pl.Float64, "sp_r": pl.Float64}
 
 
 def fitted_factors(table: pl.DataFrame) -> pl.DataFrame:
@@ -342,6 +347,13 @@ def fitted_factors(table: pl.DataFrame) -> pl.DataFrame:
       share after a heavy investment is about `hf_a`(X) · `hf_b`(Y) (`hf_r`: the population
       share; `hf_nb`: X's folds weighted by his bettors' `hf_b`; `ind_na`: the folds Y drew
       weighted by the folders' `hf_a`).
+    - heads-up aggression (`_folder_bettor_fit`), actor × opponent: in their heads-up pots
+      against each other, A bets or raises (beyond one preflop raise) in about `sp_f`(A) ·
+      `sp_g`(B) of them (`sp_r`: the population rate; `sp_dx`: A's pots weighted by his
+      opponents' `sp_g`; `sp_dy`: the pots against B weighted by the actors' `sp_f`; `sp_ky`:
+      the pots against B in which the actor bet). How often a player bets depends on whom he
+      faces: a passive opponent checks to him, an aggressive one bets first and leaves him a
+      call or a raise.
 
     Each player's factor is measured against the very opponents he met, and theirs against
     theirs. The whipsaw baseline was E times the population's `ws_r` for every pair: loose-
@@ -370,9 +382,17 @@ def fitted_factors(table: pl.DataFrame) -> pl.DataFrame:
     k = np.concatenate([num("hfa_k"), num("hfb_k")])
     hf_r = float(k.sum() / n.sum()) if n.sum() > 0 else 0.0
     hf_a, hf_b, hf_nb, ind_na = _folder_bettor_fit(x, y, n, k, m, hf_r)
+    # heads-up aggression both ways of each pair: A's bets in their pots, then B's
+    n = np.concatenate([num("hu_n"), num("hu_n")])
+    k = np.concatenate([num("soft_ka"), num("soft_kb")])
+    sp_r = float(k.sum() / n.sum()) if n.sum() > 0 else 0.0
+    sp_f, sp_g, sp_dx, sp_dy = _folder_bettor_fit(x, y, n, k, m, sp_r)
+    sp_ky = np.bincount(y, k, m)
     return pl.DataFrame({"player": names, "ws_t": ws_t, "ws_d": ws_d,
                          "ws_r": np.full(m, ws_r), "hf_a": hf_a, "hf_b": hf_b, "hf_nb": hf_nb,
-                         "ind_na": ind_na, "hf_r": np.full(m, hf_r)}, schema=FIT_SCHEMA)
+                         "ind_na": ind_na, "hf_r": np.full(m, hf_r), "sp_f": sp_f,
+                         "sp_g": sp_g, "sp_dx": sp_dx, "sp_dy": sp_dy, "sp_ky": sp_ky,
+                         "sp_r": np.full(m, sp_r)}, schema=FIT_SCHEMA)
 
 
 def _player_index(table: pl.DataFrame) -> tuple[pl.Series, Any]:
@@ -620,6 +640,12 @@ def _own_rows(rows: pl.DataFrame, single: pl.DataFrame, without: pl.DataFrame) -
     b["tot.hf_nb"] = b["base.hf_nb"] + r["fb_k"] * a["base.hf_b"]
     b["tot.ind_na"] = b["base.ind_na"] + r["fa_k"] * a["base.hf_a"]
     a["tot.ind_na"] = a["base.ind_na"] + r["fb_k"] * b["base.hf_a"]
+    a["tot.sp_dx"] = a["base.sp_dx"] + r["hu_n"] * b["base.sp_g"]
+    b["tot.sp_dx"] = b["base.sp_dx"] + r["hu_n"] * a["base.sp_g"]
+    a["tot.sp_dy"] = a["base.sp_dy"] + r["hu_n"] * b["base.sp_f"]
+    b["tot.sp_dy"] = b["base.sp_dy"] + r["hu_n"] * a["base.sp_f"]
+    a["tot.sp_ky"] = a["base.sp_ky"] + r["soft_kb"]
+    b["tot.sp_ky"] = b["base.sp_ky"] + r["soft_ka"]
     cols = [c for c in without.columns if c != "player"]
     # a row per player (`_s`: 0 for a, 1 for b)
     return pl.concat([pl.DataFrame({"_i": rows["_i"], "_s": pl.repeat(s, rows.height, eager=True),
@@ -639,6 +665,29 @@ def _heavy_fold_rate(g: dict[str, Any], x: str, y: str, folds: Any, heavy: Any) 
     fb = (g[f"ind_k__{y}"] - heavy + ALPHA) / np.maximum(
         g[f"ind_na__{y}"] - folds * g[f"hf_a__{x}"] + ALPHA, 1e-9)
     return np.clip(fa * fb, 1e-9, 0.95)
+
+
+def _hu_aggression_rate(g: dict[str, Any], x: str, y: str, bets: Any, pots: Any) -> Any:
+    """The rate at which player `x` bets or raises (beyond one preflop raise) in his heads-up
+    pots against player `y` (`pots`, of which he bet in `bets`): x's fitted actor factor times
+    y's opponent factor, each without these pots (`fitted_factors`).
+
+    Not x's own rate against everyone else: how often a player bets depends on whom he
+    faces. A loose-aggressive regular bet in 62% of his heads-up pots against a passive whipsaw
+    player and in 46-55% against the other regulars at his table, and his rate against
+    "everyone else" mixed the two: on the rulebook population of issue 25 (500,000 hands,
+    share 0.4, seed 1) two regulars who never left the whipsaw team's table read as soft play
+    (3,059 bets where 3,412 were expected, p = 0), each regular with the passive team member
+    as betting into each other (p 3e-15), and 13 more honest pairs beside a team likewise;
+    against the fitted factors (partners left out, `partners_of`) 3,117 were expected (p 0.07)
+    and no honest pair read below p 0.01, every planted soft-play and chip-dump pair still
+    below 1e-8."""
+    r = g[f"sp_r__{x}"]
+    f = (np.maximum(g[f"soft_k__{x}"] - bets, 0) + ALPHA * r) / np.maximum(
+        g[f"sp_dx__{x}"] - pots * g[f"sp_g__{y}"] + ALPHA, 1e-9)
+    o = (np.maximum(g[f"sp_ky__{y}"] - bets, 0) + ALPHA) / np.maximum(
+        g[f"sp_dy__{y}"] - pots * g[f"sp_f__{x}"] + ALPHA, 1e-9)
+    return np.clip(f * o, 1e-6, 1 - 1e-6)
 
 
 def _entry_stratum(g: Mapping[str, Any], col: str, s: int) -> Any:
@@ -754,10 +803,10 @@ def score_pairs(table: pl.DataFrame, totals: pl.DataFrame, rates: pl.DataFrame,
                     g[c][at] = rows[c].fill_null(0).to_numpy().astype(float)
     out: dict[str, Any] = {}
 
-    # soft play: aggression in heads-up pots against each other vs. against others
-    r = pool.ratio(g["soft_ka"] + g["soft_kb"], 2 * g["hu_n"])
-    pa_ = _shrunk(g["soft_k__a"] - g["soft_ka"], g["hu_n__a"] - g["hu_n"], r)
-    pb_ = _shrunk(g["soft_k__b"] - g["soft_kb"], g["hu_n__b"] - g["hu_n"], r)
+    # soft play: aggression in heads-up pots against each other vs. what each one's aggression
+    # and the other's as an opponent, both measured against others, predict
+    pa_ = _hu_aggression_rate(g, "a", "b", g["soft_ka"], g["hu_n"])
+    pb_ = _hu_aggression_rate(g, "b", "a", g["soft_kb"], g["hu_n"])
     n, k = 2 * g["hu_n"], g["soft_ka"] + g["soft_kb"]
     out |= {"softplay_n": g["hu_n"], "softplay_k": k, "softplay_e": n * (pa_ + pb_) / 2,
             "softplay_p": np.where(g["hu_n"] >= MIN_SAMPLE["softplay"],

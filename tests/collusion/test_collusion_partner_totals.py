@@ -46,7 +46,11 @@ def table(columns: list[str]) -> pl.DataFrame:  # noqa: F811
     n = base.height
     fa, fb = base["fa_k"].to_numpy(), base["fb_k"].to_numpy()
     multiway = rng.integers(200, 800, n)
+    pots = rng.integers(20, 200, n)
     return base.with_columns(
+        hu_n=pl.Series(pots, dtype=pl.Int64),
+        soft_ka=pl.Series(rng.binomial(pots, rng.uniform(0.2, 0.6, n)), dtype=pl.Int64),
+        soft_kb=pl.Series(rng.binomial(pots, rng.uniform(0.2, 0.6, n)), dtype=pl.Int64),
         hfa_k=pl.Series(rng.binomial(fa, rng.uniform(0.05, 0.3, n)), dtype=pl.Int64),
         hfb_k=pl.Series(rng.binomial(fb, rng.uniform(0.05, 0.3, n)), dtype=pl.Int64),
         ws_n=pl.Series(multiway, dtype=pl.Int64),
@@ -80,7 +84,7 @@ def test_a_partner_pairs_totals_are_its_players_pairs_without_the_other_partners
                 assert got[f"sg{g}_e"] == pytest.approx(want[f"sg{g}_e"], rel=1e-9, abs=1e-9)
 
 
-def test_the_leave_pair_out_heavy_fold_baseline_is_the_fit_without_the_pair(
+def test_the_leave_pair_out_fitted_baselines_are_the_fit_without_the_pair(
         table: pl.DataFrame) -> None:
     # taking the pair's own folds out of the folder's denominator (`_heavy_fold_rate`) leaves
     # what the fit without any partner pair has
@@ -95,6 +99,14 @@ def test_the_leave_pair_out_heavy_fold_baseline_is_the_fit_without_the_pair(
         without[a]["hf_nb"], rel=1e-12)
     assert got[b]["ind_na"] - row["fa_k"] * without[a]["hf_a"] == pytest.approx(
         without[b]["ind_na"], rel=1e-12)
+    # ... and so for heads-up aggression (`_hu_aggression_rate`), both ways
+    for x, y, bets in ((a, b, row["soft_ka"]), (b, a, row["soft_kb"])):
+        assert without[x]["sp_dx"] > 0
+        assert got[x]["sp_dx"] - row["hu_n"] * without[y]["sp_g"] == pytest.approx(
+            without[x]["sp_dx"], rel=1e-12)
+        assert got[y]["sp_dy"] - row["hu_n"] * without[x]["sp_f"] == pytest.approx(
+            without[y]["sp_dy"], rel=1e-12)
+        assert got[y]["sp_ky"] - bets == pytest.approx(without[y]["sp_ky"], rel=1e-12)
 
 
 def test_partner_pairs_cost_one_fit_not_one_each(table: pl.DataFrame,
