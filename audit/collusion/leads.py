@@ -678,10 +678,15 @@ def _hu_aggression_rate(g: dict[str, Any], x: str, y: str, bets: Any, pots: Any)
     "everyone else" mixed the two: on the rulebook population of issue 25 (500,000 hands,
     share 0.4, seed 1) two regulars who never left the whipsaw team's table read as soft play
     (3,059 bets where 3,412 were expected, p = 0), each regular with the passive team member
-    as betting into each other (p 3e-15), and 13 more honest pairs beside a team likewise;
-    against the fitted factors (partners left out, `partners_of`) 3,117 were expected (p 0.07)
-    and no honest pair read below p 0.01, every planted soft-play and chip-dump pair still
-    below 1e-8."""
+    as betting into each other (p 4e-15); over all pairs (binomial) 21 honest pairs read
+    below 1e-4 one way and 9 the other. Against the fitted factors (partners left out,
+    `partners_of`) 3,117 were expected (p 0.07), no honest pair read below p 0.01, and every
+    planted soft-play and chip-dump pair stayed below 1e-8.
+
+    A team the fold deficit does not make partners stays in the fit and bends its own players'
+    factors: at 200,000 hands (seed 1) a soft player's factor, lowered by his 0.08 rate
+    against his partner (0.22 against the others), made his pots with the regulars at his
+    table read as betting into each other (287 bets where 227 were expected)."""
     r = g[f"sp_r__{x}"]
     f = (np.maximum(g[f"soft_k__{x}"] - bets, 0) + ALPHA * r) / np.maximum(
         g[f"sp_dx__{x}"] - pots * g[f"sp_g__{y}"] + ALPHA, 1e-9)
