@@ -99,7 +99,8 @@ def test_the_leave_pair_out_fitted_baselines_are_the_fit_without_the_pair(
         without[a]["hf_nb"], rel=1e-12)
     assert got[b]["ind_na"] - row["fa_k"] * without[a]["hf_a"] == pytest.approx(
         without[b]["ind_na"], rel=1e-12)
-    # ... and so for heads-up aggression (`_hu_aggression_rate`), both ways
+    # ... and so for heads-up aggression (`_hu_aggression_rate`), both ways (the pair is not
+    # far off the fit, `_far_off_hu_fit`: it is in it)
     for x, y, bets in ((a, b, row["soft_ka"]), (b, a, row["soft_kb"])):
         assert without[x]["sp_dx"] > 0
         assert got[x]["sp_dx"] - row["hu_n"] * without[y]["sp_g"] == pytest.approx(
@@ -107,6 +108,7 @@ def test_the_leave_pair_out_fitted_baselines_are_the_fit_without_the_pair(
         assert got[y]["sp_dy"] - row["hu_n"] * without[x]["sp_f"] == pytest.approx(
             without[y]["sp_dy"], rel=1e-12)
         assert got[y]["sp_ky"] - bets == pytest.approx(without[y]["sp_ky"], rel=1e-12)
+        assert got[x]["sp_kx"] - bets == pytest.approx(without[x]["sp_kx"], rel=1e-12)
 
 
 def test_partner_pairs_cost_one_fit_not_one_each(table: pl.DataFrame,
