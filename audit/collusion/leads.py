@@ -5,9 +5,9 @@ everyone except this partner, shrunk toward the population rate with ALPHA pseud
 
 - softplay (PATTERN-SOFTPLAY): bets/raises of A and B in heads-up pots against each other;
   binomial lower tail against the mean of the rates an actor × opponent model fitted over all
-  pairs gives A against B and B against A (`fitted_factors`, without this pair): each one's
-  heads-up aggression and how much the other draws from his opponents, both measured against
-  others.
+  pairs gives A against B and B against A (`fitted_factors`, without this pair; the pairs far
+  off the model left out of it, `_hu_fit`): each one's heads-up aggression and how much the
+  other draws from his opponents, both measured against others.
 - hu_aggression (PATTERN-CHIP-DUMP): the same counts, upper tail: a pair that bets and raises
   into each other heads-up far more than they do heads-up against others (the dumper's large
   bets into his receiver, the receiver's raises he folds to).
@@ -395,10 +395,12 @@ def fitted_factors(table: pl.DataFrame) -> pl.DataFrame:
 
 # A pair whose heads-up bets against each other are this far off the actor × opponent fit
 # (either binomial tail) leaves the fit (`_hu_fit`). A team the fold deficit does not make
-# partners (soft players who still fold to each other, a dumper's receiver who folds as
-# often as anyone) is hundreds of bets off it over a long history; honest pairs against a fit
-# without such teams read p 0.01 at the least on the rulebook populations of issue 25
-# (200,000 and 500,000 hands), where the refit left 0 honest pairs below 1e-4.
+# partners (soft players who still fold to each other's bets) is hundreds of bets off it over
+# a long history. On the rulebook populations of issue 25 (share 0.4) the pairs left out of
+# the fit without partners were the soft-play teams that are no partners and nothing else
+# (two at 200,000 hands seeds 1 and 2, one at 500,000 hands seed 1, none on the clean
+# 500,000 hands); at seed 2 the first fit also had an honest pair far off it, and the next
+# one, without the teams, took it back.
 HU_FAR_P = 1e-6
 # The most fits `_hu_fit` makes before it keeps the pairs left out by the last but one
 HU_FITS = 5
@@ -446,13 +448,12 @@ def _hu_fit(pots: Any, bets: Any, players: int, x: Any, y: Any) -> dict[str, Any
     A team that the fold deficit does not flag as partners (`partners_of`) stays in a single
     fit and bends its own players' factors: a soft player's low rate against his partner
     lowers his factor, and his pots with the others at his table read as betting into each
-    other. On the rulebook populations of issue 25 (share 0.4, 200,000 hands seeds 1 and 2,
-    500,000 hands seed 1) the first fit's far pairs were exactly the planted pairs and one
-    honest pair (it is then judged against the fit without it, as the leave-pair-out of any
-    other pair). A team with more pots against each other than against the rest of its table
-    bends the first fit so far that its players' honest pairs are far off it too; left out,
-    they leave those players without a factor, and the next fit, without the team only, takes
-    them back. No truth labels: the far pairs are found by the fit itself.
+    other (HU_FAR_P: what it left out on issue 25's populations). A pair left out is judged
+    against the fit without it, as the leave-pair-out of any other pair. A team with more pots
+    against each other than against the rest of its table bends the first fit so far that its
+    players' honest pairs are far off it too; left out, they leave those players without a
+    factor, and the next fit, without the team only, takes them back. No truth labels: the far
+    pairs are found by the fit itself.
 
     The rows of both directions of each pair, A's then B's (`x` the actor, `y` the opponent):
     the pots, twice, and the bets in them."""
@@ -1639,12 +1640,12 @@ def _describe(name: str, r: dict[str, Any]) -> str:
     a, b = r["player_a"], r["player_b"]
     if name == "softplay":
         return (f"in {n:.0f} heads-up pots against each other {a} and {b} bet or raised "
-                f"{k:.0f} times where {e:.1f} were expected from their own heads-up play "
-                "against others")
+                f"{k:.0f} times where {e:.1f} were expected from their heads-up play "
+                "against others and others' against them")
     if name == "hu_aggression":
         return (f"in {n:.0f} heads-up pots against each other {a} and {b} bet or raised "
-                f"{k:.0f} times where {e:.1f} were expected from their own heads-up play "
-                "against others: large bets into one account")
+                f"{k:.0f} times where {e:.1f} were expected from their heads-up play "
+                "against others and others' against them: large bets into one account")
     if name == "fold_to_partner":
         return (f"they folded to each other's bets {k:.0f} of {n:.0f} times where {e:.1f} "
                 "folds were expected from their fold rates against other players")

@@ -150,3 +150,26 @@ def test_a_player_missing_from_the_fit_without_partners_gets_his_pairs_refitted(
     # the other pairs as with every player in the fit
     rest = partners.own.filter((pl.col("pair_a") != a) | (pl.col("pair_b") != b))
     assert own.filter((pl.col("pair_a") != a) | (pl.col("pair_b") != b)).equals(rest)
+
+
+def test_a_partner_pair_far_off_the_heads_up_fit_adds_nothing_to_it(
+        table: pl.DataFrame) -> None:
+    # a pair that never bets into each other in 400 heads-up pots is far off the fit
+    # without it (`_far_off_hu_fit`) and would have left it: its players' heads-up fit stays
+    # the one without the partner pairs, and `score_pairs` takes nothing of its own out
+    partners = L.partners_of(table, L.totals_of(table))
+    assert partners is not None
+    (a, b), _ = _own(partners)[0]
+    keys = ["player_a", "player_b"]
+    mine = (pl.col("player_a") == a) & (pl.col("player_b") == b)
+    soft = table.with_columns(
+        **{c: pl.when(mine).then(v).otherwise(pl.col(c)).cast(pl.Int64)
+           for c, v in (("hu_n", 400), ("soft_ka", 0), ("soft_kb", 0))})
+    partners = L.partners_of(soft, L.totals_of(soft))
+    assert partners is not None and (a, b) in partners.pairs.select(keys).rows()
+    own = dict(_own(partners))[(a, b)]
+    for p in (a, b):
+        got = own.row(by_predicate=pl.col("player") == p, named=True)
+        want = partners.totals.row(by_predicate=pl.col("player") == p, named=True)
+        for c in ("sp_kx", "sp_ky", "sp_dx", "sp_dy"):
+            assert got[c] == want[c]
