@@ -125,3 +125,21 @@ def test_a_soft_pair_that_folds_to_each_other_as_anyone_is_soft_play_and_bends_n
             got, want = (t.filter(pl.col("player") == p)[factor].item()
                          for t in (totals, without))
             assert got == pytest.approx(want, rel=1e-9)
+
+
+def test_two_players_who_play_only_each_other_heads_up_are_no_lead(columns: list[str]) -> None:
+    # a heads-up match: two players who bet in 65% of their 300 pots against each other (the
+    # table's players 30% to 60%) and have played 4 heads-up pots with anyone else. Neither
+    # has a rate of his own; at the population's as if it were known, they read as betting
+    # into each other (the real hands of ../shared/data: a hero and his heads-up opponent)
+    rng = np.random.default_rng(5)
+    table = _table(columns, None, passive=False)
+    extra = [("hu0", "hu1", 300)] + [(p, "t01s0", 2) for p in ("hu0", "hu1")]
+    rows = pl.DataFrame([{"player_a": a, "player_b": b} | dict.fromkeys(columns, 0)
+                         | {"hands": 300, "hu_n": pots,
+                            "soft_ka": int(rng.binomial(pots, 0.65)),
+                            "soft_kb": int(rng.binomial(pots, 0.65)),
+                            "fa_n": FACED, "fa_k": int(rng.binomial(FACED, 0.6)),
+                            "fb_n": FACED, "fb_k": int(rng.binomial(FACED, 0.6))}
+                         for a, b, pots in extra]).select(table.columns).cast(table.schema)
+    assert _leads(pl.concat([table, rows])) == []
