@@ -14,6 +14,10 @@ A pair far off that model's first fit leaves it, and the model is fitted again w
 no partner pair (leads.partners_of), and in the fit its own pots against each other pulled
 both players' factors down, so that their pots with everyone else read as betting into each
 other.
+
+The rate is only as well known as the factors it is made of: two players who play almost only
+each other have none of their own, and are judged over that uncertainty
+(leads._tail_over_baseline), not as if the population's rate were theirs.
 """
 
 from __future__ import annotations
