@@ -9,7 +9,14 @@ before, hands tied on the pot came in whatever order the joins produced). Re-rec
 issue 25 (fold-to-partner by entry stratum, partners left out of the baselines, q-values
 weighted by hands together): the same leads at seeds 7 and 5 with smaller q-values, one false
 lead fewer at seed 11 (11 leads, 10 true, before; 10 of 10 now) and one planted team more at
-seed 3 (7 of 8 before, 8 of 8 now).
+seed 3 (7 of 8 before, 8 of 8 now). Re-recorded for issue 25 again (soft play and heads-up
+aggression against an actor × opponent fit without the pairs far off it, each tail taken over
+the fitted rate's uncertainty): the same leads at every seed, all true; the soft-play teams'
+p from 0 to 1e-12 .. 1e-8 (a pair that bet once where 55 bets were expected is still far below
+the rate's low end, and the rate of a player with few pots against others is uncertain), so
+they rank below the strongest whipsaw and chip-dump leads, whose q rose 1.2 to 3 times;
+the soft-play messages' expected bets higher (52.3 to 55.5, 50.6 to 59.2, 56.6 to 64.7: each
+one's rate against others times the other's effect on his opponents).
 """
 
 from __future__ import annotations

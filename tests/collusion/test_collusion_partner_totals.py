@@ -46,7 +46,11 @@ def table(columns: list[str]) -> pl.DataFrame:  # noqa: F811
     n = base.height
     fa, fb = base["fa_k"].to_numpy(), base["fb_k"].to_numpy()
     multiway = rng.integers(200, 800, n)
+    pots = rng.integers(20, 200, n)
     return base.with_columns(
+        hu_n=pl.Series(pots, dtype=pl.Int64),
+        soft_ka=pl.Series(rng.binomial(pots, rng.uniform(0.2, 0.6, n)), dtype=pl.Int64),
+        soft_kb=pl.Series(rng.binomial(pots, rng.uniform(0.2, 0.6, n)), dtype=pl.Int64),
         hfa_k=pl.Series(rng.binomial(fa, rng.uniform(0.05, 0.3, n)), dtype=pl.Int64),
         hfb_k=pl.Series(rng.binomial(fb, rng.uniform(0.05, 0.3, n)), dtype=pl.Int64),
         ws_n=pl.Series(multiway, dtype=pl.Int64),
@@ -80,7 +84,7 @@ def test_a_partner_pairs_totals_are_its_players_pairs_without_the_other_partners
                 assert got[f"sg{g}_e"] == pytest.approx(want[f"sg{g}_e"], rel=1e-9, abs=1e-9)
 
 
-def test_the_leave_pair_out_heavy_fold_baseline_is_the_fit_without_the_pair(
+def test_the_leave_pair_out_fitted_baselines_are_the_fit_without_the_pair(
         table: pl.DataFrame) -> None:
     # taking the pair's own folds out of the folder's denominator (`_heavy_fold_rate`) leaves
     # what the fit without any partner pair has
@@ -95,6 +99,16 @@ def test_the_leave_pair_out_heavy_fold_baseline_is_the_fit_without_the_pair(
         without[a]["hf_nb"], rel=1e-12)
     assert got[b]["ind_na"] - row["fa_k"] * without[a]["hf_a"] == pytest.approx(
         without[b]["ind_na"], rel=1e-12)
+    # ... and so for heads-up aggression (`_hu_aggression_rate`), both ways (the pair is not
+    # far off the fit, `_far_off_hu_fit`: it is in it)
+    for x, y, bets in ((a, b, row["soft_ka"]), (b, a, row["soft_kb"])):
+        assert without[x]["sp_dx"] > 0
+        assert got[x]["sp_dx"] - row["hu_n"] * without[y]["sp_g"] == pytest.approx(
+            without[x]["sp_dx"], rel=1e-12)
+        assert got[y]["sp_dy"] - row["hu_n"] * without[x]["sp_f"] == pytest.approx(
+            without[y]["sp_dy"], rel=1e-12)
+        assert got[y]["sp_ky"] - bets == pytest.approx(without[y]["sp_ky"], rel=1e-12)
+        assert got[x]["sp_kx"] - bets == pytest.approx(without[x]["sp_kx"], rel=1e-12)
 
 
 def test_partner_pairs_cost_one_fit_not_one_each(table: pl.DataFrame,
@@ -136,3 +150,26 @@ def test_a_player_missing_from_the_fit_without_partners_gets_his_pairs_refitted(
     # the other pairs as with every player in the fit
     rest = partners.own.filter((pl.col("pair_a") != a) | (pl.col("pair_b") != b))
     assert own.filter((pl.col("pair_a") != a) | (pl.col("pair_b") != b)).equals(rest)
+
+
+def test_a_partner_pair_far_off_the_heads_up_fit_adds_nothing_to_it(
+        table: pl.DataFrame) -> None:
+    # a pair that never bets into each other in 400 heads-up pots is far off the fit
+    # without it (`_far_off_hu_fit`) and would have left it: its players' heads-up fit stays
+    # the one without the partner pairs, and `score_pairs` takes nothing of its own out
+    partners = L.partners_of(table, L.totals_of(table))
+    assert partners is not None
+    (a, b), _ = _own(partners)[0]
+    keys = ["player_a", "player_b"]
+    mine = (pl.col("player_a") == a) & (pl.col("player_b") == b)
+    soft = table.with_columns(
+        **{c: pl.when(mine).then(v).otherwise(pl.col(c)).cast(pl.Int64)
+           for c, v in (("hu_n", 400), ("soft_ka", 0), ("soft_kb", 0))})
+    partners = L.partners_of(soft, L.totals_of(soft))
+    assert partners is not None and (a, b) in partners.pairs.select(keys).rows()
+    own = dict(_own(partners))[(a, b)]
+    for p in (a, b):
+        got = own.row(by_predicate=pl.col("player") == p, named=True)
+        want = partners.totals.row(by_predicate=pl.col("player") == p, named=True)
+        for c in ("sp_kx", "sp_ky", "sp_dx", "sp_dy"):
+            assert got[c] == want[c]
