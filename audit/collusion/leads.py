@@ -13,12 +13,10 @@ everyone except this partner, shrunk toward the population rate with ALPHA pseud
   bets into his receiver, the receiver's raises he folds to).
 - fold_to_partner (PATTERN-COLLUSION): folds to the partner's bet or raise; binomial upper tail
   against the sum over the folder's entry strata (features.ENTRY: not entered, entered calling,
-  raised preflop: the range he folds from) of odds own·drew/context: the folder's fold rate
-  facing others' bets and the bettor's rate of drawing folds from others in that stratum,
-  combined on the odds scale around the fold rate of the pair's context (all the other pairs
-  of both players: their tables), not the population's, so a table's style counts once.
+  raised preflop: the range he folds from) of one less the rate a folder × bettor fit of
+  continues (calls and raises facing the other's bets) over all pairs gives (`DIRECTED`).
 - strong_fold (PATTERN-COLLUSION): folds of known strong hole cards to the partner's bets;
-  binomial upper tail against the player's own such folds against others.
+  binomial upper tail against a folder × bettor fit of such folds over all pairs (`DIRECTED`).
 - chip_dump (PATTERN-CHIP-DUMP): net flow between the pair in big blinds (blinds lost without
   entering the pot left out); randomisation (sign-flip) null after removing the flow expected
   from the players' skill (each player's net big blinds per big blind of pot in his flowing
@@ -43,14 +41,13 @@ everyone except this partner, shrunk toward the population rate with ALPHA pseud
 - checkdown_bets (PATTERN-CHECKDOWN-ALLIN; tested only when the events were read,
   audit/collusion/streets.py): the streets after a third player's all-in on which both players
   had chips, and their bets and raises there (per player-street); binomial lower tail against
-  the mean of each one's own rate of betting behind an all-in without this partner, shrunk
-  toward his aggression in comparable multiway spots without an all-in times the population's
-  ratio of the two.
+  the mean of the rates an actor × opponent model fitted over all pairs' such streets gives A
+  against B and B against A (`DIRECTED`, robust: pairs far off it leave it, fits.fit), without
+  this pair's streets.
 - softplay_streets (PATTERN-SOFTPLAY; tested only when the events were read,
   audit/collusion/streets.py): the streets on which only A and B were left, both with chips, of
   pots three or more saw the flop of, and their bets and raises there (per player-street);
-  binomial lower tail against the mean of each one's rate on such streets against others,
-  shrunk toward the population's.
+  binomial lower tail against the actor × opponent fit's rates, as checkdown_bets.
 - card_share (PATTERN-COLLUSION): where both starting hands are known (button games; Chen
   points of the best two hole cards) and the stronger one entered voluntarily: how often the
   weaker entered too; binomial lower tail with rate weak·pull: the weaker player's entry rate
@@ -91,6 +88,7 @@ import pyarrow as pa
 
 from audit.collusion import aggregate as A
 from audit.collusion import features as F
+from audit.collusion import fits as FT
 from audit.collusion import streets as S
 from audit.collusion.stats import (
     bh_qvalues,
@@ -326,12 +324,78 @@ def _folder_bettor_fit(x: Any, y: Any, n: Any, k: Any, players: int, prior: floa
     return f, g, np.bincount(x, n * g[y], players), np.bincount(y, n * f[x], players)
 
 
+@dataclass(frozen=True, slots=True)
+class Directed:
+    """A directed test's counts, fitted actor × opponent (fits.fit, `fitted_factors`'
+    `{prefix}_` columns): per pair, A's chances against B (column `n[0]`) and what he did with
+    them (`k[0]`), B's against A (`n[1]`, `k[1]`); of entry stratum `stratum` only
+    (features.ENTRY, `_entry_stratum`) when given; `continues`: the chances he did not take
+    (a fold test fits the calls and raises: `_fold_to_partner`)."""
+
+    prefix: str
+    n: tuple[str, str]
+    k: tuple[str, str]
+    stratum: int | None = None
+    continues: bool = False
+
+
+# The directed tests judged against robust actor × opponent fits (`_directed_rates`): bets on
+# streets only the pair was left on (softplay_streets), bets behind a third player's all-in
+# (checkdown_bets), strong-hand folds (strong_fold), and continues facing the other's bets per
+# entry stratum (fold_to_partner). Each player's rate against everyone else mixed the
+# opponents he met: honest pairs who sit together all day read as leads (issue 25).
+DIRECTED = (Directed("ss", ("hus_n", "hus_n"), ("hus_ka", "hus_kb")),
+            Directed("cb", ("cdx_n", "cdx_n"), ("cdx_ka", "cdx_kb")),
+            Directed("sf", ("sfa_n", "sfb_n"), ("sfa_k", "sfb_k")),
+            *(Directed(f"fp{s}", ("fa_n", "fb_n"), ("fa_k", "fb_k"), s, continues=True)
+              for s in range(len(F.ENTRY))))
+STRONG_FOLD, CHECKDOWN_BETS, SOFTPLAY_STREETS = DIRECTED[2], DIRECTED[1], DIRECTED[0]
+# the pair-table columns they read (those of the entry strata too)
+DIRECTED_INPUT = tuple(dict.fromkeys(
+    c for d in DIRECTED for c0 in (*d.n, *d.k)
+    for c in ((c0,) if d.stratum is None else
+              (c0, *(f"{c0[:2]}{s}{c0[2:]}" for s in range(1, len(F.ENTRY)))))))
+
+
+def _directed_column(g: Mapping[str, Any], d: Directed, c: str, whole: bool = False) -> Any:
+    """Column `c` of `d` (of its entry stratum, if any) from the columns `g` of a pair table;
+    with `whole`, over all the pair's hands where the table holds part of them (`all_`
+    columns, `_with_street_hands`)."""
+    if whole and f"all_{c}" in g:
+        return np.asarray(g[f"all_{c}"], float)
+    return np.asarray(g[c] if d.stratum is None else _entry_stratum(g, c, d.stratum), float)
+
+
+def _directed_counts(g: Mapping[str, Any], d: Directed,
+                     whole: bool = False) -> tuple[Any, Any, Any, Any]:
+    """A's chances against B, B's against A, and what each did with them (`Directed`, as
+    `_directed_column`)."""
+    n_ab, n_ba, k_ab, k_ba = (_directed_column(g, d, c, whole) for c in (*d.n, *d.k))
+    if d.continues:
+        k_ab, k_ba = n_ab - k_ab, n_ba - k_ba
+    return n_ab, n_ba, k_ab, k_ba
+
+
+def _directed_rates(g: Mapping[str, Any], d: Directed) -> tuple[Any, Any]:
+    """The rates the fit of `d` (`fitted_factors`) gives A against B and B against A, each
+    without the pair's own counts where it was in the fit (fits.lpo_rate); a pair far off the
+    fit had left it (fits.in_fit), and taking its counts out again took them out of its
+    players' factors twice."""
+    a, b = ({f"{d.prefix}_{c}": g[f"{d.prefix}_{c}__{x}"] for c in FT.COLUMNS}
+            for x in ("a", "b"))
+    n_ab, n_ba, k_ab, k_ba = _directed_counts(g, d, whole=True)
+    fitted = FT.in_fit(a, b, d.prefix, n_ab, n_ba, k_ab, k_ba)
+    return (FT.lpo_rate(a, b, d.prefix, n_ab, k_ab, fitted),
+            FT.lpo_rate(b, a, d.prefix, n_ba, k_ba, fitted))
+
+
 FIT_SCHEMA = {"player": pl.String, "ws_t": pl.Float64, "ws_d": pl.Float64, "ws_r": pl.Float64,
               "hf_a": pl.Float64, "hf_b": pl.Float64, "hf_nb": pl.Float64,
               "ind_na": pl.Float64, "hf_r": pl.Float64,
               "sp_f": pl.Float64, "sp_g": pl.Float64, "sp_dx": pl.Float64, "sp_dy": pl.Float64,
               "sp_kx": pl.Float64, "sp_ky": pl.Float64, "sp_r": pl.Float64,
-              "sp_f0": pl.Float64, "sp_g0": pl.Float64}
+              "sp_f0": pl.Float64, "sp_g0": pl.Float64} | {
+                  f"{d.prefix}_{c}": pl.Float64 for d in DIRECTED for c in FT.COLUMNS}
 
 
 def fitted_factors(table: pl.DataFrame) -> pl.DataFrame:
@@ -388,6 +452,19 @@ def fitted_factors(table: pl.DataFrame) -> pl.DataFrame:
     # heads-up aggression both ways of each pair: A's bets in their pots, then B's
     hu = _hu_fit(np.concatenate([num("hu_n")] * 2), np.concatenate([num("soft_ka"),
                                                                    num("soft_kb")]), m, x, y)
+    g = _Floats(table)
+    for d in DIRECTED:
+        if all(c in table.columns for c in (*d.n, *d.k)):
+            # both directions' rows, a column at a time: the four arrays and their copies
+            # beside the fit's were its peak
+            n = np.concatenate([_directed_column(g, d, c) for c in d.n])
+            k = np.concatenate([_directed_column(g, d, c) for c in d.k])
+            if d.continues:
+                np.subtract(n, k, out=k)
+            hu |= FT.fit(x, y, n, k, m, d.prefix)
+            del n, k
+        else:  # (no street counts read: their tests are not made)
+            hu |= {f"{d.prefix}_{c}": np.zeros(m) for c in FT.COLUMNS}
     return pl.DataFrame({"player": names, "ws_t": ws_t, "ws_d": ws_d,
                          "ws_r": np.full(m, ws_r), "hf_a": hf_a, "hf_b": hf_b, "hf_nb": hf_nb,
                          "ind_na": ind_na, "hf_r": np.full(m, hf_r)} | hu, schema=FIT_SCHEMA)
@@ -503,7 +580,8 @@ def totals_of(baseline: pl.DataFrame, keep: pl.Series | None = None) -> pl.DataF
     pairs at a time) and his factors in the fitted models (`fitted_factors`, of the columns
     they read only: the rows kept of the whole table were a copy of it, 526 MB at 5,000,000
     hands)."""
-    fit = baseline.select(FIT_INPUT)
+    fit = baseline.select(*FIT_INPUT, *(c for c in DIRECTED_INPUT if c in baseline.columns
+                                        and c not in FIT_INPUT))
     return (F.player_totals_in_slices(baseline, keep)
             .join(fitted_factors(fit if keep is None else fit.filter(keep)), on="player",
                   how="left"))
@@ -739,6 +817,22 @@ def _own_rows(rows: pl.DataFrame, single: pl.DataFrame, without: pl.DataFrame) -
         x["tot.sp_ky"] = pl.Series(fit(x, "sp_ky") + w * drawn)
         x["tot.sp_dx"] = pl.Series(fit(x, "sp_dx") + w * pots * fit(y, "sp_g"))
         x["tot.sp_dy"] = pl.Series(fit(x, "sp_dy") + w * pots * fit(y, "sp_f"))
+    # the other directed fits' terms likewise, where the pair was in that fit
+    counts = _Floats(rows)
+    for d in DIRECTED:
+        if not all(c in rows.columns for c in (*d.n, *d.k)):
+            continue
+        n_ab, n_ba, k_ab, k_ba = _directed_counts(counts, d)
+        fa, fb = ({f"{d.prefix}_{c}": fit(x, f"{d.prefix}_{c}") for c in FT.COLUMNS}
+                  for x in (a, b))
+        w = FT.in_fit(fa, fb, d.prefix, n_ab, n_ba, k_ab, k_ba)
+        for x, fx, fy, n_xy, n_yx, k_xy, k_yx in ((a, fa, fb, n_ab, n_ba, k_ab, k_ba),
+                                                  (b, fb, fa, n_ba, n_ab, k_ba, k_ab)):
+            c = f"{d.prefix}_"
+            x[f"tot.{c}kx"] = pl.Series(fx[c + "kx"] + w * k_xy)
+            x[f"tot.{c}ky"] = pl.Series(fx[c + "ky"] + w * k_yx)
+            x[f"tot.{c}dx"] = pl.Series(fx[c + "dx"] + w * n_xy * fy[c + "g"])
+            x[f"tot.{c}dy"] = pl.Series(fx[c + "dy"] + w * n_yx * fy[c + "f"])
     cols = [c for c in without.columns if c != "player"]
     # a row per player (`_s`: 0 for a, 1 for b)
     return pl.concat([pl.DataFrame({"_i": rows["_i"], "_s": pl.repeat(s, rows.height, eager=True),
@@ -806,13 +900,16 @@ def _fold_to_partner(g: dict[str, Any], pool: _Pool) -> dict[str, Any]:
     """The `fold_to_partner` columns: folds to the partner's bets or raises against the rate
     of each folder's entry stratum (features.ENTRY), summed over the strata.
 
-    Within a stratum the rate is the folder's fold rate facing others' bets combined with the
-    bettor's rate of drawing folds from others (his sizing, his image: folding to a feared
-    bettor is no sign of a team) on the odds scale around the fold rate of the pair's context
-    (all the other pairs of A and of B, folds either way), not the population's: both
-    tendencies are measured at the players' own tables, and a table that folds a lot (a team
-    whipsawing or dumping at it) raised both and counted twice. On the odds scale: fold rates
-    run close to 1, where a product of rates passes 1.
+    Within a stratum the rate is one less the rate at which the folder continues (calls or
+    raises) facing the bettor's bets in a folder × bettor fit over all pairs (`DIRECTED`,
+    `_directed_rates`): his continuing against the bettors he met, the bettor's drawing of
+    continues (his sizing, his image: folding to a feared bettor is no sign of a team) from the
+    folders he met, the pair's own bets out of both. Continues, not folds: fold rates run close
+    to 1, where a product of rates passes 1. Each one's rate against everyone else, combined
+    around the rate of the pair's context, mixed the opponents he met: two regulars who never
+    left a team's table read as folding to each other (on the rulebook population of issue 25,
+    500,000 hands, share 0.4, seed 1: 5 honest pairs below p 1e-4; none against the fit, the
+    best 2e-3: helper B2's measure).
 
     By stratum: how a player came into the hand is the range he folds from. Who faces an
     aggressive preflop raiser is mostly a player who never entered (he folds 99% of the time to
@@ -827,26 +924,11 @@ def _fold_to_partner(g: dict[str, Any], pool: _Pool) -> dict[str, Any]:
     n = g["fa_n"] + g["fb_n"]
     r_all = pool.ratio(k, n)
     e = np.zeros_like(np.asarray(k, float))
-    strata = range(len(F.ENTRY))
-
-    def at(col: str, s: int) -> Any:
-        return _entry_stratum(g, col, s)
-
-    for s in strata:
-        ka, na, kb, nb = at("fa_k", s), at("fa_n", s), at("fb_k", s), at("fb_n", s)
-        r = pool.floor(pool.ratio(ka + kb, na + nb), 1e-6)
-        # each folder's rate in this stratum against everyone but this partner
-        own_a = _shrunk(at("f_k__a", s) - ka, at("f_n__a", s) - na, r)
-        own_b = _shrunk(at("f_k__b", s) - kb, at("f_n__b", s) - nb, r)
-        # each bettor's rate of drawing folds from others in this stratum
-        drew_a = _shrunk(at("fd_k__a", s) - kb, at("fd_n__a", s) - nb, r)
-        drew_b = _shrunk(at("fd_k__b", s) - ka, at("fd_n__b", s) - na, r)
-        ctx = np.maximum(_shrunk(
-            at("f_k__a", s) + at("fd_k__a", s) + at("f_k__b", s) + at("fd_k__b", s)
-            - 2 * (ka + kb),
-            at("f_n__a", s) + at("fd_n__a", s) + at("f_n__b", s) + at("fd_n__b", s)
-            - 2 * (na + nb), r), 1e-6)
-        e = e + na * _odds_product(own_a, drew_b, ctx) + nb * _odds_product(own_b, drew_a, ctx)
+    for d in DIRECTED:
+        if d.continues:
+            n_ab, n_ba, _, _ = _directed_counts(g, d)
+            go_ab, go_ba = _directed_rates(g, d)
+            e = e + n_ab * (1 - go_ab) + n_ba * (1 - go_ba)
     p0 = np.where(n > 0, e / np.maximum(n, 1), r_all)
     ok = n >= MIN_SAMPLE["fold_to_partner"]
     return {"fold_to_partner_n": n, "fold_to_partner_k": k, "fold_to_partner_e": e,
@@ -933,11 +1015,11 @@ def score_pairs(table: pl.DataFrame, totals: pl.DataFrame, rates: pl.DataFrame,
 
     out |= _fold_to_partner(g, pool)
 
-    # strong folds: against the player's own such folds to others
+    # strong folds: against the folder's strong folds and the bettor's drawing of them, each
+    # measured against the others they met (an actor × opponent fit, `_directed_rates`)
     k_pair, n_pair = g["sfa_k"] + g["sfb_k"], g["sfa_n"] + g["sfb_n"]
     r = pool.ratio(k_pair, n_pair)
-    pa_ = _shrunk(g["sf_k__a"] - g["sfa_k"], g["sf_n__a"] - g["sfa_n"], r)
-    pb_ = _shrunk(g["sf_k__b"] - g["sfb_k"], g["sf_n__b"] - g["sfb_n"], r)
+    pa_, pb_ = _directed_rates(g, STRONG_FOLD)
     e = g["sfa_n"] * pa_ + g["sfb_n"] * pb_
     p0 = np.where(n_pair > 0, e / np.maximum(n_pair, 1), r)
     ok = n_pair >= MIN_SAMPLE["strong_fold"]
@@ -1119,21 +1201,11 @@ def _checkdown_bets(t: pl.DataFrame, g: dict[str, Any], pool: _Pool) -> dict[str
         nan = np.full(t.height, np.nan)
         return {"checkdown_bets_n": nan, "checkdown_bets_k": nan, "checkdown_bets_e": nan,
                 "checkdown_bets_p": nan}
-    # the population's aggression behind an all-in over its aggression in reference spots
-    # (each player once: the rates of the players of the pairs scored, both sides)
-    r0 = pool.ratio(g["cdx_rk__a"] + g["cdx_rk__b"], g["cdx_rn__a"] + g["cdx_rn__b"])
-    r1 = pool.ratio(g["cdx_c__a"] + g["cdx_c__b"], g["cdx_h__a"] + g["cdx_h__b"])
-    ratio = np.where(np.asarray(r0) > 0, np.asarray(r1) / np.maximum(r0, 1e-9), 1.0)
     n = g["cdx_n"]
-    prior_a = np.clip(_shrunk(g["cdx_rk__a"], g["cdx_rn__a"], r0) * ratio, 1e-3, 0.95)
-    prior_b = np.clip(_shrunk(g["cdx_rk__b"], g["cdx_rn__b"], r0) * ratio, 1e-3, 0.95)
-    # each one's own rate behind an all-in without the streets he shared with this partner
-    # (all of them: `all_` columns when the table holds part of the pair's hands,
-    # `_with_street_hands`)
-    pa_ = _shrunk(g["cdx_c__a"] - g.get("all_cdx_ka", g["cdx_ka"]),
-                  g["cdx_h__a"] - g.get("all_cdx_n", n), prior_a)
-    pb_ = _shrunk(g["cdx_c__b"] - g.get("all_cdx_kb", g["cdx_kb"]),
-                  g["cdx_h__b"] - g.get("all_cdx_n", n), prior_b)
+    # each one's rate against the other from an actor × opponent fit over all pairs (each
+    # player's aggression behind an all-in against the opponents he met there, without this
+    # pair's streets: all of them, `all_` columns, when the table holds part of its hands)
+    pa_, pb_ = _directed_rates(g, CHECKDOWN_BETS)
     k, p0 = g["cdx_ka"] + g["cdx_kb"], np.clip((pa_ + pb_) / 2, 1e-6, 1 - 1e-6)
     ok = n >= MIN_SAMPLE["checkdown_bets"]
     return {"checkdown_bets_n": n, "checkdown_bets_k": k, "checkdown_bets_e": 2 * n * p0,
@@ -1144,7 +1216,8 @@ def _checkdown_bets(t: pl.DataFrame, g: dict[str, Any], pool: _Pool) -> dict[str
 def _softplay_streets(t: pl.DataFrame, g: dict[str, Any], pool: _Pool) -> dict[str, Any]:
     """The `softplay_streets` columns (NaN unless the pair table carries the street counts, as
     `_checkdown_bets`): bets and raises on the streets only A and B were left in a pot three or
-    more saw the flop of, against each one's rate on such streets against others.
+    more saw the flop of, against the rates an actor × opponent fit of such streets over all
+    pairs gives A against B and B against A (`_directed_rates`).
 
     The heads-up pots of `softplay` are those only the two entered; a team that lets a multiway
     pot go heads-up and then checks it through is not in them. On the rulebook population of
@@ -1156,12 +1229,8 @@ def _softplay_streets(t: pl.DataFrame, g: dict[str, Any], pool: _Pool) -> dict[s
         return {"softplay_streets_n": nan, "softplay_streets_k": nan, "softplay_streets_e": nan,
                 "softplay_streets_p": nan}
     n, k = g["hus_n"], g["hus_ka"] + g["hus_kb"]
-    r = pool.ratio(g["hus_c__a"] + g["hus_c__b"], g["hus_h__a"] + g["hus_h__b"])
-    # (without all the pair's such streets, as `_checkdown_bets`)
-    pa_ = _shrunk(g["hus_c__a"] - g.get("all_hus_ka", g["hus_ka"]),
-                  g["hus_h__a"] - g.get("all_hus_n", n), r)
-    pb_ = _shrunk(g["hus_c__b"] - g.get("all_hus_kb", g["hus_kb"]),
-                  g["hus_h__b"] - g.get("all_hus_n", n), r)
+    # (an actor × opponent fit, as `_checkdown_bets`)
+    pa_, pb_ = _directed_rates(g, SOFTPLAY_STREETS)
     p0 = np.clip((pa_ + pb_) / 2, 1e-6, 1 - 1e-6)
     ok = n >= MIN_SAMPLE["softplay_streets"]
     return {"softplay_streets_n": n, "softplay_streets_k": k, "softplay_streets_e": 2 * n * p0,
