@@ -200,6 +200,19 @@ class _Pool:
             self.measured[name] = phi
         return phi
 
+    def pair_effect(self, name: str, k: Any, n: Any, p0: Any, use: Any) -> float:
+        """ρ of the test `name` (`_pair_effect`): measured over the long pairs, or the
+        population's (`spread`) for a lone pair, 0 when unknown."""
+        known = dict(self.spread)
+        if f"{name}:rho" in known:
+            return known[f"{name}:rho"]
+        if self.lone:
+            return 0.0
+        rho = _pair_effect(k, n, p0, use)
+        if self.measured is not None:
+            self.measured[f"{name}:rho"] = rho
+        return rho
+
     def z_dispersion(self, name: str, z: Any, use: Any) -> float:
         """As `dispersion`, of a z statistic (`_z_dispersion`)."""
         known = dict(self.spread)
@@ -257,18 +270,57 @@ def _dispersion(k: Any, n: Any, p0: Any, use: Any) -> float:
     return max(1.0, float(np.median(chi)) / CHI2_1_MEDIAN)
 
 
+# A pair with this many trials of a test is long enough to show its own pair effect
+# (`_pair_effect`): on issue 25's populations the pairs of regulars who sat together all day
+# had 2,000 to 30,000, the pairs of a 60,000-hand population fewer than 2,000 but a few.
+PAIR_EFFECT_N = 2000
+
+
+def _pair_effect(k: Any, n: Any, p0: Any, use: Any) -> float:
+    """The pair random effect ρ of a binomial test: each pair's rate is its baseline's give or
+    take a share of its own, so that its count varies n·p·(1-p)·(1 + ρ·n) (beta-binomial), not
+    n·p·(1-p). Measured on the long pairs (PAIR_EFFECT_N trials or more) as the median of
+    (χ²/median χ²₁ - 1)/n (robust to the few planted pairs); 0 with fewer than 10 such pairs.
+
+    No model of a pair's rate is exact: two regulars who sit together all day play each other
+    a little unlike anyone else, and over 30,000 hands a difference of a few percent is many
+    binomial standard deviations. One dispersion for all pairs (the median pair's, a short
+    one) left the long honest pairs far off (issue 25, 500,000 hands, share 0.4, seed 1:
+    heavy_fold and card_share 9 honest pairs below p 1e-4 against the fits; none with the pair
+    effect: helper B2's measure)."""
+    k, n, p0 = (np.asarray(v, float) for v in (k, n, p0))
+    e = n * p0
+    ok = np.asarray(use, bool) & (n >= PAIR_EFFECT_N) & (e >= 3) & (n - e >= 3)
+    if ok.sum() < 10:
+        return 0.0
+    chi = (k[ok] - e[ok]) ** 2 / (e[ok] * (1 - p0[ok]))
+    return max(0.0, float(np.median((chi / CHI2_1_MEDIAN - 1) / n[ok])))
+
+
+def _phi(k: Any, n: Any, p0: Any, use: Any, pool: _Pool, name: str | None,
+         pair_effect: bool) -> Any:
+    """φ of the test `name` (`_Pool.dispersion`); with `pair_effect`, per pair: the larger of
+    the short pairs' φ and 1 + ρ·n (`_Pool.pair_effect`)."""
+    if not pair_effect or name is None:
+        return pool.dispersion(name, k, n, p0, use)
+    n = np.asarray(n, float)
+    short = np.asarray(use, bool) & (n < PAIR_EFFECT_N)
+    return np.maximum(pool.dispersion(name, k, n, p0, short),
+                      1 + pool.pair_effect(name, k, n, p0, use) * n)
+
+
 def _quasi_sf(k: Any, n: Any, p0: Any, use: Any, pool: _Pool = WHOLE,
-              name: str | None = None) -> Any:
+              name: str | None = None, pair_effect: bool = False) -> Any:
     """Quasi-binomial upper tail: the binomial tail of k/φ successes in n/φ trials (φ of the
-    test `name`: `_Pool.dispersion`)."""
-    phi = pool.dispersion(name, k, n, p0, use)
+    test `name`: `_Pool.dispersion`; with `pair_effect`, per pair: `_phi`)."""
+    phi = _phi(k, n, p0, use, pool, name, pair_effect)
     return binom_sf(np.asarray(k, float) / phi, np.asarray(n, float) / phi, p0)
 
 
 def _quasi_cdf(k: Any, n: Any, p0: Any, use: Any, pool: _Pool = WHOLE,
-               name: str | None = None) -> Any:
+               name: str | None = None, pair_effect: bool = False) -> Any:
     """Quasi-binomial lower tail (as `_quasi_sf`)."""
-    phi = pool.dispersion(name, k, n, p0, use)
+    phi = _phi(k, n, p0, use, pool, name, pair_effect)
     return binom_cdf(np.asarray(k, float) / phi, np.asarray(n, float) / phi, p0)
 
 
@@ -420,6 +472,12 @@ def fitted_factors(table: pl.DataFrame) -> pl.DataFrame:
       judged against `sp_f0` · `sp_g0`, left out: `_hu_fit`). How often a player bets depends on
       whom he faces: a passive opponent checks to him, an aggressive one bets first and leaves
       him a call or a raise.
+    - the other directed tests (`DIRECTED`: bets on streets only the pair was left on, bets
+      behind a third player's all-in, strong-hand folds, continues facing bets per entry
+      stratum), each a robust actor × opponent fit of its own (fits.fit, the same model and
+      leave-out rule as the heads-up one): columns `{prefix}_f`, `_g`, `_dx`, `_dy`, `_kx`,
+      `_ky`, `_r`, `_f0`, `_g0` (fits.COLUMNS), zero where the table has no such counts (no
+      street counts read).
 
     Each player's factor is measured against the very opponents he met, and theirs against
     theirs. The whipsaw baseline was E times the population's `ws_r` for every pair: loose-
@@ -1062,7 +1120,7 @@ def score_pairs(table: pl.DataFrame, totals: pl.DataFrame, rates: pl.DataFrame,
     out |= {"heavy_fold_n": n, "heavy_fold_k": k, "heavy_fold_e": e,
             "heavy_fold_p": np.where(n >= MIN_SAMPLE["heavy_fold"],
                                      _quasi_sf(k, n, p0, n >= MIN_SAMPLE["heavy_fold"], pool,
-                                               "heavy_fold"),
+                                               "heavy_fold", pair_effect=True),
                                      np.nan)}
 
     # whipsaw: of the pair's multiway hands, those in which both raised around a caught third
@@ -1181,7 +1239,7 @@ def score_pairs(table: pl.DataFrame, totals: pl.DataFrame, rates: pl.DataFrame,
     out |= {"card_share_n": n, "card_share_k": k, "card_share_e": e,
             "card_share_p": np.where(ok, _quasi_cdf(k, n, np.where(n > 0, e / np.maximum(n, 1),
                                                                     r), ok, pool,
-                                                    "card_share"), np.nan)}
+                                                    "card_share", pair_effect=True), np.nan)}
 
     k, e = g["seat_k"], g["seat_e"]
     out |= {"seating_n": k, "seating_k": k, "seating_e": e,

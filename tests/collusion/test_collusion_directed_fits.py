@@ -112,3 +112,29 @@ def test_a_team_far_off_what_its_players_do_against_others_is_still_a_lead(
     leads = _leads(_table(columns, test, TESTS[test][-1]))
     assert (*SPECIAL, test) in leads
     assert [x for x in leads if x[:2] != SPECIAL] == []
+
+
+def test_the_heads_up_fit_is_the_general_fit_of_its_counts() -> None:
+    # leads._hu_fit (soft play, heads-up aggression) is fits.fit of the heads-up pots, both
+    # ways, and the bets in them: one robust fit for every directed test
+    from audit.collusion import fits
+    from audit.collusion.leads import _player_index, fitted_factors
+    from tests.collusion.frames import counted_pair_table
+
+    table = counted_pair_table(3_000, 400)
+    # a few pairs far off the fit: soft players
+    table = table.with_columns(pl.when(pl.int_range(pl.len()) < 5).then(0)
+                               .otherwise(pl.col(c)).alias(c) for c in ("soft_ka", "soft_kb"))
+    names, idx = _player_index(table)
+    h = table.height
+    x, y = np.concatenate([idx[:h], idx[h:]]), np.concatenate([idx[h:], idx[:h]])
+    pots = table["hu_n"].to_numpy().astype(float)
+    bets = np.concatenate([table[c].to_numpy().astype(float) for c in ("soft_ka", "soft_kb")])
+    general = fits.fit(x, y, np.concatenate([pots, pots]), bets, len(names), "sp")
+    # (the soft players were left out of it)
+    factors = fitted_factors(table)
+    assert factors["player"].to_list() == names.to_list()
+    n = np.concatenate([pots, pots])
+    assert fits._far(x, y, n, bets, general["sp_f0"], general["sp_g0"])[:5].all()
+    for c, v in general.items():
+        assert factors[c].to_numpy() == pytest.approx(v, rel=1e-12, abs=1e-15)
