@@ -64,3 +64,42 @@ def test_a_team_far_beyond_that_share_is_still_a_lead(columns: list[str]) -> Non
     leads = _leads(_table(columns, 0.45))
     assert (*TEAM, "heavy_fold") in leads
     assert [x for x in leads if x[:2] != TEAM] == []
+
+
+def _co_entry_table(columns: list[str], team_lor: float | None) -> pl.DataFrame:
+    """As `_table`, the players entering hands voluntarily: A enters 30% of the pair's hands,
+    B 30% of those A stayed out of and, of those A entered, at odds e^lor times that (lor the
+    pair's own, a normal of sd 0.15; with `team_lor`, TEAM's is that). At table 0 a pair
+    shares 30,000 hands, 600 elsewhere."""
+    rng = np.random.default_rng(9)
+    rows = []
+    for t in range(20):
+        for i in range(9):
+            for j in range(i + 1, 9):
+                a, b = f"t{t:02d}s{i}", f"t{t:02d}s{j}"
+                hands = 30_000 if t == 0 else 600
+                lor = float(rng.normal(0, 0.15))
+                if (a, b) == TEAM and team_lor is not None:
+                    lor = team_lor
+                q0 = 0.3
+                q1 = 1 / (1 + np.exp(-(np.log(q0 / (1 - q0)) + lor)))
+                va = int(rng.binomial(hands, 0.3))
+                both = int(rng.binomial(va, q1))
+                vb = both + int(rng.binomial(hands - va, q0))
+                rows.append({"player_a": a, "player_b": b} | dict.fromkeys(columns, 0)
+                            | {"hands": hands, "va": va, "vb": vb, "vboth": both})
+    return pl.DataFrame(rows).with_columns(
+        pl.col("hands").cast(pl.UInt32),
+        *[pl.col(c).cast(pl.Int64) for c in columns if c != "hands"])
+
+
+def test_long_honest_pairs_with_a_co_entry_of_their_own_are_no_lead(columns: list[str]) -> None:
+    # a pair's log odds ratio of entering together 0 give or take 0.15: over 30,000 hands its
+    # sampling error is 0.03, and the table's pairs read 5 standard deviations off and more
+    assert _leads(_co_entry_table(columns, None)) == []
+
+
+def test_a_team_that_seldom_enters_together_is_still_a_lead(columns: list[str]) -> None:
+    leads = _leads(_co_entry_table(columns, -1.0))
+    assert (*TEAM, "co_entry") in leads
+    assert [x for x in leads if x[:2] != TEAM] == []
