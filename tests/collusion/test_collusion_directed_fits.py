@@ -17,8 +17,20 @@ import polars as pl
 import pytest
 
 from audit.collusion import features as F
+from audit.collusion import fits
+from audit.collusion import leads as L
 from audit.collusion import streets as S
-from audit.collusion.leads import combine, partners_of, score_pairs, totals_of
+from audit.collusion.leads import (
+    _player_index,
+    combine,
+    fitted_factors,
+    partners_of,
+    score_pairs,
+    totals_of,
+)
+from tests.collusion.frames import counted_pair_table
+from tests.collusion.test_collusion_partner_totals import _own
+from tests.collusion.test_collusion_partner_totals import table as partner_table
 
 SPECIAL = ("t00s0", "t00s1")  # the two players at table 0 whom everyone plays differently
 REGULARS = ("t00s2", "t00s3", "t00s4", "t00s5", "t00s6", "t00s7", "t00s8")
@@ -117,10 +129,6 @@ def test_a_team_far_off_what_its_players_do_against_others_is_still_a_lead(
 def test_the_heads_up_fit_is_the_general_fit_of_its_counts() -> None:
     # leads._hu_fit (soft play, heads-up aggression) is fits.fit of the heads-up pots, both
     # ways, and the bets in them: one robust fit for every directed test
-    from audit.collusion import fits
-    from audit.collusion.leads import _player_index, fitted_factors
-    from tests.collusion.frames import counted_pair_table
-
     table = counted_pair_table(3_000, 400)
     # a few pairs far off the fit: soft players
     table = table.with_columns(pl.when(pl.int_range(pl.len()) < 5).then(0)
@@ -138,3 +146,45 @@ def test_the_heads_up_fit_is_the_general_fit_of_its_counts() -> None:
     assert fits._far(x, y, n, bets, general["sp_f0"], general["sp_g0"])[:5].all()
     for c, v in general.items():
         assert factors[c].to_numpy() == pytest.approx(v, rel=1e-12, abs=1e-15)
+
+
+def test_a_partner_pairs_own_fitted_terms_are_added_back_only_where_it_was_in_the_fit(
+        columns: list[str]) -> None:
+    # a partner pair is judged against its players' pairs without the other partner pairs
+    # (leads._own_totals): the fit without every partner pair, this pair's terms added back,
+    # so that taking them out again (`_directed_rates`) leaves the fit without it. Its strong
+    # folds are as anyone's (in the fit: added back); its continues facing each other's bets
+    # are far off the fit in some entry stratum (it left that fit: nothing added)
+    base = partner_table.__wrapped__(columns)  # type: ignore[attr-defined]
+    rng = np.random.default_rng(8)
+    strong = rng.integers(20, 60, base.height)
+    table = base.with_columns(
+        sfa_n=pl.Series(strong, dtype=pl.Int64), sfb_n=pl.Series(strong, dtype=pl.Int64),
+        sfa_k=pl.Series(rng.binomial(strong, 0.3), dtype=pl.Int64),
+        sfb_k=pl.Series(rng.binomial(strong, 0.3), dtype=pl.Int64))
+    partners = L.partners_of(table, L.totals_of(table))
+    assert partners is not None
+    (a, b), own = _own(partners)[0]
+    row = table.filter((pl.col("player_a") == a) & (pl.col("player_b") == b)).row(0, named=True)
+    got = {p: own.row(by_predicate=pl.col("player") == p, named=True) for p in (a, b)}
+    without = {p: partners.totals.row(by_predicate=pl.col("player") == p, named=True)
+               for p in (a, b)}
+    kept = {}
+    for d in (L.STRONG_FOLD, *(d for d in L.DIRECTED if d.continues)):
+        n_ab, n_ba, k_ab, k_ba = (np.array([v]) for v in L._directed_counts(row, d))
+        c = f"{d.prefix}_"
+        wa, wb = ({c + x: np.array([without[p][c + x]]) for x in fits.COLUMNS} for p in (a, b))
+        w = float(fits.in_fit(wa, wb, d.prefix, n_ab, n_ba, k_ab, k_ba)[0])
+        kept[d.prefix] = w
+        for x, y, n_xy, n_yx, k_xy, k_yx in ((a, b, n_ab, n_ba, k_ab, k_ba),
+                                             (b, a, n_ba, n_ab, k_ba, k_ab)):
+            assert without[x][c + "dx"] > 0
+            assert got[x][c + "kx"] == pytest.approx(without[x][c + "kx"] + w * k_xy[0])
+            assert got[x][c + "ky"] == pytest.approx(without[x][c + "ky"] + w * k_yx[0])
+            assert got[x][c + "dx"] == pytest.approx(
+                without[x][c + "dx"] + w * n_xy[0] * without[y][c + "g"], rel=1e-12)
+            assert got[x][c + "dy"] == pytest.approx(
+                without[x][c + "dy"] + w * n_yx[0] * without[y][c + "f"], rel=1e-12)
+    # strong folds in the fit, continues of some entry stratum not
+    assert kept["sf"] == 1.0
+    assert 0.0 in {kept[f"fp{s}"] for s in range(len(F.ENTRY))}
