@@ -1815,10 +1815,12 @@ def _describe(name: str, r: dict[str, Any]) -> str:
                 "against others: large bets into one account")
     if name == "fold_to_partner":
         return (f"they folded to each other's bets {k:.0f} of {n:.0f} times where {e:.1f} "
-                "folds were expected from their fold rates against other players")
+                "folds were expected from how often each folds to other players' bets and the "
+                "other's bets draw folds from other players")
     if name == "strong_fold":
         return (f"they folded strong hole cards (TT+, AK, AQ) to each other's bets {k:.0f} of "
-                f"{n:.0f} times where {e:.1f} were expected from such folds against others")
+                f"{n:.0f} times where {e:.1f} were expected from each one's such folds to "
+                "others and others' such folds to the other")
     if name == "card_share":
         return (f"in {n:.0f} hands where the stronger of their two known starting hands entered "
                 f"the pot, the weaker entered too {k:.0f} times where {e:.1f} were expected from "
@@ -1850,11 +1852,12 @@ def _describe(name: str, r: dict[str, Any]) -> str:
     if name == "softplay_streets":
         return (f"on {n:.0f} streets on which only {a} and {b} were left in a pot three or more "
                 f"saw the flop of, they bet or raised {k:.0f} times where {e:.1f} were expected "
-                "from each one's play on such streets against others")
+                "from each one's play on such streets against others and others' against the "
+                "other")
     if name == "checkdown_bets":
         return (f"on {n:.0f} streets after a third player's all-in on which both had chips "
                 f"they bet or raised {k:.0f} times where {e:.1f} were expected from each one's "
-                "betting behind all-ins without the other and in comparable multiway spots")
+                "betting behind all-ins against others and others' against the other")
     return (f"they sat at the same table on {k:.0f} table-days where {e:.1f} were expected by "
             "chance given the tables open those days")
 
