@@ -92,5 +92,10 @@ def counted_pair_table(pairs: int, players: int, seed: int = 3) -> pl.DataFrame:
     made["soft_ka"], made["soft_kb"] = (
         pl.Series(c, rng.binomial(made["hu_n"].to_numpy(), 0.4), dtype=columns[c])
         for c in ("soft_ka", "soft_kb"))
+    # strong-hand folds among the strong hands that faced the other's bets, at one rate (more
+    # folds than chances had most pairs far off the strong-fold fit, leads.DIRECTED)
+    made["sfa_k"], made["sfb_k"] = (
+        pl.Series(c, rng.binomial(made[n].to_numpy(), 0.3), dtype=columns[c])
+        for c, n in (("sfa_k", "sfa_n"), ("sfb_k", "sfb_n")))
     made["hands"] = pl.Series("hands", hands_together, dtype=columns["hands"])
     return made_pairs.with_columns(**made).select(list(columns))

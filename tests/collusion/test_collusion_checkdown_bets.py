@@ -4,8 +4,9 @@ more players with chips check every remaining street into the side pot".
 The projections count a player's bets per hand, not per street, so the check-down test counted
 hands (a chance, a check-down) and a team met too few chances to stand out. The events tell each
 street after the all-in apart: on how many streets both partners had chips behind a third
-player's all-in, and how often either bet into the side pot there, against each one's own
-betting behind all-ins with other players and in comparable multiway spots."""
+player's all-in, and how often either bet into the side pot there, against what each one's
+betting behind all-ins against other players and theirs against the other predict (an actor ×
+opponent fit over all pairs, leads.DIRECTED)."""
 
 from __future__ import annotations
 

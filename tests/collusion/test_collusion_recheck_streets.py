@@ -42,7 +42,9 @@ def _checkdown(hp: pl.DataFrame, pair: tuple[str, str], absent: str, entered: bo
     """The events' street counts of a population where `pair` checked it down on the turn and
     river of 30 of its hands behind a third player's all-in (60 streets, no bet), hands that
     `absent` entered (`entered`) or not, and every player bets 40% of his 100 other streets
-    behind all-ins and of his 200 reference spots."""
+    behind all-ins and of his 200 reference spots, and each pair that shared 100 hands 40% of
+    20 streets behind all-ins (the check-down test's baseline is a fit over the pairs'
+    streets, leads.DIRECTED)."""
     a, b = pair
     shared = (hp.filter(pl.col("player").is_in(pair)).group_by("hand_id").len()
               .filter(pl.col("len") == 2).select("hand_id"))
@@ -53,6 +55,12 @@ def _checkdown(hp: pl.DataFrame, pair: tuple[str, str], absent: str, entered: bo
     rows = [(h, p, st, True, False) for h in ids for p in (a, b) for st in (2, 3)]
     for p in hp["player"].unique().sort().to_list():
         rows += [(f"solo:{p}:{i}", p, 1, i < 100, i % 5 < 2) for i in range(300)]
+    seats = hp.select("hand_id", "player")
+    met = (seats.join(seats, on="hand_id").filter(pl.col("player") < pl.col("player_right"))
+           .group_by("player", "player_right").len().filter(pl.col("len") >= 100).sort("player",
+                                                                                     "player_right"))
+    for p, q, _ in met.rows():
+        rows += [(f"met:{p}:{q}:{i}", x, 1, True, i % 5 < 2) for i in range(20) for x in (p, q)]
     spots = pl.DataFrame(rows, schema={"hand_id": pl.String, "player": pl.String,
                                        "street": pl.Int8, "behind": pl.Boolean,
                                        "aggr": pl.Boolean}, orient="row")
