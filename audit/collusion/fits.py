@@ -42,9 +42,12 @@ SLICE = 4096  # pairs judged far or not at a time (their tails are some twenty a
 COLUMNS = ("f", "g", "dx", "dy", "kx", "ky", "r", "f0", "g0")
 
 
-def _ipf(x: Any, y: Any, n: Any, k: Any, players: int, prior: float,
-         rounds: int = 30) -> tuple[Any, Any, Any, Any]:
-    """k ~ n · f(x) · g(y) over directed rows (x, y); (f, g, dx, dy)."""
+def ipf(x: Any, y: Any, n: Any, k: Any, players: int, prior: float,
+        rounds: int = 30) -> tuple[Any, Any, Any, Any]:
+    """Fit k ~ n · f(x) · g(y) over directed rows (x, y) by iterative proportional fitting, f
+    shrunk toward `prior` and g toward 1 by ALPHA pseudo-observations. Returns (f, g, dx, dy):
+    the factors and their denominators (Σ n · g(y) over each player's rows as x, Σ n · f(x)
+    over his rows as y)."""
     kx, ky = np.bincount(x, k, players), np.bincount(y, k, players)
     f, g = np.full(players, prior), np.ones(players)
     for _ in range(rounds):
@@ -97,7 +100,7 @@ def fit(x: Any, y: Any, n: Any, k: Any, players: int, prefix: str) -> dict[str, 
         held = n[out], k[out]
         n[out], k[out] = 0.0, 0.0
         r = float(k.sum() / n.sum()) if n.sum() > 0 else 0.0
-        f, g, dx, dy = _ipf(x, y, n, k, players, r)
+        f, g, dx, dy = ipf(x, y, n, k, players, r)
         kx, ky = np.bincount(x, k, players), np.bincount(y, k, players)
         n[out], k[out] = held
         if i == FITS - 1:
@@ -112,18 +115,20 @@ def fit(x: Any, y: Any, n: Any, k: Any, players: int, prefix: str) -> dict[str, 
 
 
 def lpo_rate(x: Mapping[str, Any], y: Mapping[str, Any], prefix: str, n: Any, k: Any,
-             fitted: Any) -> Any:
+             fitted: Any) -> tuple[Any, Any]:
     """The rate at which the actor (factors `x`, his `{prefix}_*` columns as arrays per pair)
     does it against the opponent (`y`) in his `n` chances (of which `k`): the actor's factor
     times the opponent's, each without these chances where the pair was in the fit
-    (`fitted`; a pair far off it has nothing of its own to take out)."""
+    (`fitted`; a pair far off it has nothing of its own to take out). And the rate's relative
+    variance: each factor a count over an exposure, known as well as its count (pseudo-counts
+    included) says."""
     w = np.asarray(fitted, float)
     c = f"{prefix}_"
-    f = (np.maximum(x[c + "kx"] - w * k, 0) + ALPHA * x[c + "r"]) / np.maximum(
-        x[c + "dx"] - w * n * y[c + "g"] + ALPHA, 1e-9)
-    o = (np.maximum(y[c + "ky"] - w * k, 0) + ALPHA) / np.maximum(
-        y[c + "dy"] - w * n * x[c + "f"] + ALPHA, 1e-9)
-    return np.clip(f * o, 1e-6, 1 - 1e-6)
+    kf = np.maximum(x[c + "kx"] - w * k, 0) + ALPHA * x[c + "r"]
+    ko = np.maximum(y[c + "ky"] - w * k, 0) + ALPHA
+    f = kf / np.maximum(x[c + "dx"] - w * n * y[c + "g"] + ALPHA, 1e-9)
+    o = ko / np.maximum(y[c + "dy"] - w * n * x[c + "f"] + ALPHA, 1e-9)
+    return np.clip(f * o, 1e-6, 1 - 1e-6), 1 / np.maximum(kf, 1e-9) + 1 / np.maximum(ko, 1e-9)
 
 
 def in_fit(x: Mapping[str, Any], y: Mapping[str, Any], prefix: str, n_ab: Any, n_ba: Any, k_ab: Any,

@@ -6,8 +6,8 @@ everyone except this partner, shrunk toward the population rate with ALPHA pseud
 - softplay (PATTERN-SOFTPLAY): bets/raises of A and B in heads-up pots against each other;
   binomial lower tail against the mean of the rates an actor × opponent model fitted over all
   pairs gives A against B and B against A (`fitted_factors`, without this pair; the pairs far
-  off the model left out of it, `_hu_fit`): each one's heads-up aggression and how much the
-  other draws from his opponents, both measured against others.
+  off the model left out of it, `HEADS_UP`, fits.fit): each one's heads-up aggression and how
+  much the other draws from his opponents, both measured against others.
 - hu_aggression (PATTERN-CHIP-DUMP): the same counts, upper tail: a pair that bets and raises
   into each other heads-up far more than they do heads-up against others (the dumper's large
   bets into his receiver, the receiver's raises he folds to).
@@ -396,20 +396,6 @@ def _whipsaw_exposure(raised_a: Any, raised_b: Any, multiway: Any) -> Any:
     return raised_a * raised_b / np.maximum(multiway, 1.0)
 
 
-def _folder_bettor_fit(x: Any, y: Any, n: Any, k: Any, players: int, prior: float,
-                       rounds: int = 30) -> tuple[Any, Any, Any, Any]:
-    """Fit k ~ n · f(x) · g(y) over directed rows (x, y) by iterative proportional fitting, f
-    shrunk toward `prior` and g toward 1 by ALPHA pseudo-observations. Returns (f, g, df, dg):
-    the factors and their denominators (Σ n · g(y) over each player's rows as x, Σ n · f(x)
-    over his rows as y)."""
-    kx, ky = np.bincount(x, k, players), np.bincount(y, k, players)
-    f, g = np.full(players, prior), np.ones(players)
-    for _ in range(rounds):
-        f = (kx + ALPHA * prior) / (np.bincount(x, n * g[y], players) + ALPHA)
-        g = (ky + ALPHA) / (np.bincount(y, n * f[x], players) + ALPHA)
-    return f, g, np.bincount(x, n * g[y], players), np.bincount(y, n * f[x], players)
-
-
 @dataclass(frozen=True, slots=True)
 class Directed:
     """A directed test's counts, fitted actor × opponent (fits.fit, `fitted_factors`'
@@ -425,6 +411,28 @@ class Directed:
     continues: bool = False
 
 
+# Heads-up aggression (softplay, hu_aggression), actor × opponent: in their heads-up pots
+# against each other A bets or raises (beyond one preflop raise) in about `sp_f`(A) ·
+# `sp_g`(B) of them. Not each one's rate against everyone else: how often a player bets depends
+# on whom he faces (a passive opponent checks to him, an aggressive one bets first and leaves
+# him a call or a raise). A loose-aggressive regular bet in 62% of his heads-up pots against a
+# passive whipsaw player and in 46-55% against the other regulars at his table: on the rulebook
+# population of issue 25 (500,000 hands, share 0.4, seed 1) two regulars who never left the
+# whipsaw team's table read as soft play (3,059 bets where 3,412 were expected, p = 0), each
+# regular with the passive team member as betting into each other (p 4e-15); over all pairs 21
+# honest pairs read below 1e-4 one way and 9 the other. Against the fit (partners left out,
+# `partners_of`) 3,117 were expected (p 0.07), no honest pair read below p 0.01, and every
+# planted soft-play and chip-dump pair stayed below 1e-8.
+# Robust (fits.fit): a team the fold deficit does not make partners bent its own players'
+# factors while it was in the fit (at 200,000 hands, seed 1, a soft player's factor, lowered by
+# his 0.08 rate against his partner, 0.22 against the others, made his pots with the regulars
+# at his table read as betting into each other: 287 bets where 227 were expected). Such a pair
+# is far off a first fit and leaves it: on issue 25's populations (share 0.4) the pairs left
+# out of the fit without partners were the soft-play teams that are no partners and nothing
+# else (two at 200,000 hands seeds 1 and 2, one at 500,000 hands seed 1, none on the clean
+# 500,000 hands); at seed 2 the first fit also had an honest pair far off it, and the next one,
+# without the teams, took it back.
+HEADS_UP = Directed("sp", ("hu_n", "hu_n"), ("soft_ka", "soft_kb"))
 # The directed tests judged against robust actor × opponent fits (`_directed_rates`): bets on
 # streets only the pair was left on (softplay_streets), bets behind a third player's all-in
 # (checkdown_bets), strong-hand folds (strong_fold), and continues facing the other's bets per
@@ -471,8 +479,8 @@ def _directed_rates(g: Mapping[str, Any], d: Directed) -> tuple[Any, Any]:
             for x in ("a", "b"))
     n_ab, n_ba, k_ab, k_ba = _directed_counts(g, d, whole=True)
     fitted = FT.in_fit(a, b, d.prefix, n_ab, n_ba, k_ab, k_ba)
-    return (FT.lpo_rate(a, b, d.prefix, n_ab, k_ab, fitted),
-            FT.lpo_rate(b, a, d.prefix, n_ba, k_ba, fitted))
+    return (FT.lpo_rate(a, b, d.prefix, n_ab, k_ab, fitted)[0],
+            FT.lpo_rate(b, a, d.prefix, n_ba, k_ba, fitted)[0])
 
 
 FIT_SCHEMA = {"player": pl.String, "ws_t": pl.Float64, "ws_d": pl.Float64, "ws_r": pl.Float64,
@@ -503,9 +511,9 @@ def fitted_factors(table: pl.DataFrame) -> pl.DataFrame:
       `sp_g`(B) of them (`sp_r`: the population rate; `sp_dx`: A's pots weighted by his
       opponents' `sp_g`; `sp_dy`: the pots against B weighted by the actors' `sp_f`; `sp_kx`:
       A's bets, `sp_ky`: the bets against B; all over the pairs in the fit, those far off it,
-      judged against `sp_f0` · `sp_g0`, left out: `_hu_fit`). How often a player bets depends on
-      whom he faces: a passive opponent checks to him, an aggressive one bets first and leaves
-      him a call or a raise.
+      judged against `sp_f0` · `sp_g0`, left out: `HEADS_UP`, fits.fit). How often a player
+      bets depends on whom he faces: a passive opponent checks to him, an aggressive one bets
+      first and leaves him a call or a raise.
     - the other directed tests (`DIRECTED`: bets on streets only the pair was left on, bets
       behind a third player's all-in, strong-hand folds, continues facing bets per entry
       stratum), each a robust actor × opponent fit of its own (fits.fit, the same model and
@@ -539,13 +547,11 @@ def fitted_factors(table: pl.DataFrame) -> pl.DataFrame:
     n = np.concatenate([num("fa_k"), num("fb_k")])
     k = np.concatenate([num("hfa_k"), num("hfb_k")])
     hf_r = float(k.sum() / n.sum()) if n.sum() > 0 else 0.0
-    hf_a, hf_b, hf_nb, ind_na = _folder_bettor_fit(x, y, n, k, m, hf_r)
-    del n, k  # (the heads-up fit's arrays are the most at once: not these beside them)
-    # heads-up aggression both ways of each pair: A's bets in their pots, then B's
-    hu = _hu_fit(np.concatenate([num("hu_n")] * 2), np.concatenate([num("soft_ka"),
-                                                                   num("soft_kb")]), m, x, y)
+    hf_a, hf_b, hf_nb, ind_na = FT.ipf(x, y, n, k, m, hf_r)
+    del n, k  # (the directed fits' arrays are the most at once: not these beside them)
     g = _Floats(table)
-    for d in DIRECTED:
+    hu: dict[str, Any] = {}
+    for d in (HEADS_UP, *DIRECTED):
         if all(c in table.columns for c in (*d.n, *d.k)):
             # both directions' rows, a column at a time: the four arrays and their copies
             # beside the fit's were its peak
@@ -560,94 +566,6 @@ def fitted_factors(table: pl.DataFrame) -> pl.DataFrame:
     return pl.DataFrame({"player": names, "ws_t": ws_t, "ws_d": ws_d,
                          "ws_r": np.full(m, ws_r), "hf_a": hf_a, "hf_b": hf_b, "hf_nb": hf_nb,
                          "ind_na": ind_na, "hf_r": np.full(m, hf_r)} | hu, schema=FIT_SCHEMA)
-
-
-# A pair whose heads-up bets against each other are this far off the actor × opponent fit
-# (either binomial tail) leaves the fit (`_hu_fit`). A team the fold deficit does not make
-# partners (soft players who still fold to each other's bets) is hundreds of bets off it over
-# a long history. On the rulebook populations of issue 25 (share 0.4) the pairs left out of
-# the fit without partners were the soft-play teams that are no partners and nothing else
-# (two at 200,000 hands seeds 1 and 2, one at 500,000 hands seed 1, none on the clean
-# 500,000 hands); at seed 2 the first fit also had an honest pair far off it, and the next
-# one, without the teams, took it back.
-HU_FAR_P = 1e-6
-# The most fits `_hu_fit` makes before it keeps the pairs left out by the last but one
-HU_FITS = 5
-HU_SLICE = 4096  # pairs `_hu_fit` judges far or not at a time
-
-
-def _far_off_hu_fit(pots: Any, bets_a: Any, bets_b: Any, rate_ab: Any, rate_ba: Any) -> Any:
-    """Per pair, whether its bets in their heads-up pots against each other (`bets_a` of A,
-    `bets_b` of B, in `pots` pots) are far off the rates a fit gives A against B and B
-    against A (either binomial tail below HU_FAR_P): such a pair leaves the heads-up fit
-    (`_hu_fit`), and its own baseline takes nothing out of it (`score_pairs`)."""
-    n = 2 * np.asarray(pots, float)
-    k = np.asarray(bets_a, float) + np.asarray(bets_b, float)
-    p0 = np.clip((np.asarray(rate_ab, float) + np.asarray(rate_ba, float)) / 2, 1e-6, 1 - 1e-6)
-    # the exact tails only where the normal z is beyond 3 (no binomial tail within 3 standard
-    # deviations is below 1e-4: the lightest, no bet where 9 were expected at a tiny rate, is
-    # e^-9): they are some twenty arrays a pair
-    z = np.abs(k - n * p0) / np.sqrt(np.maximum(n * p0 * (1 - p0), 1e-300))
-    at = np.flatnonzero((n > 0) & (z > 3))
-    far = np.zeros(n.shape, bool)
-    k, n, p0 = k[at], n[at], p0[at]
-    far[at] = np.minimum(binom_cdf(k, n, p0), binom_sf(k, n, p0)) < HU_FAR_P
-    return far
-
-
-def _far_off(a: Any, b: Any, pots: Any, bets_a: Any, bets_b: Any, f: Any, g: Any) -> Any:
-    """`_far_off_hu_fit` of the pairs (`a`, `b`: their players' indexes) against the factors
-    `f` and `g` of a fit, HU_SLICE pairs at a time: over every pair at once its arrays were
-    three times the memory of all the fits together."""
-    far = np.zeros(len(a), bool)
-    for i in range(0, len(a), HU_SLICE):
-        s = slice(i, i + HU_SLICE)
-        far[s] = _far_off_hu_fit(pots[s], bets_a[s], bets_b[s], f[a[s]] * g[b[s]],
-                                 f[b[s]] * g[a[s]])
-    return far
-
-
-def _hu_fit(pots: Any, bets: Any, players: int, x: Any, y: Any) -> dict[str, Any]:
-    """The actor × opponent fit of heads-up aggression (`fitted_factors`' `sp_` columns), made
-    robust: fitted over all the pairs, then again without the pairs far off that fit
-    (`_far_off_hu_fit`), and so on until the pairs left out are those far off the fit made
-    without them (at most HU_FITS fits; `sp_f0`, `sp_g0`: the factors of the fit they were
-    judged against, the last one's once it holds).
-
-    A team that the fold deficit does not flag as partners (`partners_of`) stays in a single
-    fit and bends its own players' factors: a soft player's low rate against his partner
-    lowers his factor, and his pots with the others at his table read as betting into each
-    other (HU_FAR_P: what it left out on issue 25's populations). A pair left out is judged
-    against the fit without it, as the leave-pair-out of any other pair. A team with more pots
-    against each other than against the rest of its table bends the first fit so far that its
-    players' honest pairs are far off it too; left out, they leave those players without a
-    factor, and the next fit, without the team only, takes them back. No truth labels: the far
-    pairs are found by the fit itself.
-
-    The rows of both directions of each pair, A's then B's (`x` the actor, `y` the opponent):
-    the pots, twice, and the bets in them."""
-    h = len(x) // 2
-    far = np.zeros(h, bool)
-    f0 = g0 = np.ones(players)  # the fit `far` was judged against (none yet: none far)
-    for i in range(HU_FITS):
-        # the far pairs' rows set to no pots in place, their counts kept aside: copies of both
-        # arrays per fit were more than the fits themselves held
-        out = np.flatnonzero(np.concatenate([far, far]))
-        held = pots[out], bets[out]
-        pots[out], bets[out] = 0.0, 0.0
-        r = float(bets.sum() / pots.sum()) if pots.sum() > 0 else 0.0
-        f, g, dx, dy = _folder_bettor_fit(x, y, pots, bets, players, r)
-        kx, ky = np.bincount(x, bets, players), np.bincount(y, bets, players)
-        pots[out], bets[out] = held
-        if i == HU_FITS - 1:
-            break
-        now = _far_off(x[:h], y[:h], pots[:h], bets[:h], bets[h:], f, g)
-        f0, g0 = f, g
-        if np.array_equal(now, far):
-            break
-        far = now
-    return {"sp_f": f, "sp_g": g, "sp_dx": dx, "sp_dy": dy, "sp_kx": kx, "sp_ky": ky,
-            "sp_r": np.full(players, r), "sp_f0": f0, "sp_g0": g0}
 
 
 def _player_index(table: pl.DataFrame) -> tuple[pl.Series, Any]:
@@ -896,23 +814,14 @@ def _own_rows(rows: pl.DataFrame, single: pl.DataFrame, without: pl.DataFrame) -
     b["tot.hf_nb"] = b["base.hf_nb"] + r["fb_k"] * a["base.hf_b"]
     b["tot.ind_na"] = b["base.ind_na"] + r["fa_k"] * a["base.hf_a"]
     a["tot.ind_na"] = a["base.ind_na"] + r["fb_k"] * b["base.hf_a"]
-    # the heads-up fit's terms only where the pair is not far off that fit: one that is would
-    # have left it (`_hu_fit`), and `score_pairs` takes nothing out for it
-    pots, ka, kb = (r[c].to_numpy().astype(float) for c in ("hu_n", "soft_ka", "soft_kb"))
+    # the directed fits' terms only where the pair was in that fit: one far off it would have
+    # left it (fits.fit), and `score_pairs` takes nothing out for it
 
     def fit(x: dict[str, Any], c: str) -> Any:
         return x[f"base.{c}"].to_numpy().astype(float)
 
-    w = ~_far_off_hu_fit(pots, ka, kb, fit(a, "sp_f0") * fit(b, "sp_g0"),
-                         fit(b, "sp_f0") * fit(a, "sp_g0"))
-    for x, y, bets, drawn in ((a, b, ka, kb), (b, a, kb, ka)):
-        x["tot.sp_kx"] = pl.Series(fit(x, "sp_kx") + w * bets)
-        x["tot.sp_ky"] = pl.Series(fit(x, "sp_ky") + w * drawn)
-        x["tot.sp_dx"] = pl.Series(fit(x, "sp_dx") + w * pots * fit(y, "sp_g"))
-        x["tot.sp_dy"] = pl.Series(fit(x, "sp_dy") + w * pots * fit(y, "sp_f"))
-    # the other directed fits' terms likewise, where the pair was in that fit
     counts = _Floats(rows)
-    for d in DIRECTED:
+    for d in (HEADS_UP, *DIRECTED):
         if not all(c in rows.columns for c in (*d.n, *d.k)):
             continue
         n_ab, n_ba, k_ab, k_ba = _directed_counts(counts, d)
@@ -945,41 +854,6 @@ def _heavy_fold_rate(g: dict[str, Any], x: str, y: str, folds: Any, heavy: Any) 
     fb = (g[f"ind_k__{y}"] - heavy + ALPHA) / np.maximum(
         g[f"ind_na__{y}"] - folds * g[f"hf_a__{x}"] + ALPHA, 1e-9)
     return np.clip(fa * fb, 1e-9, 0.95)
-
-
-def _hu_aggression_rate(g: dict[str, Any], x: str, y: str, bets: Any, pots: Any,
-                        fitted: Any) -> tuple[Any, Any]:
-    """The rate at which player `x` bets or raises (beyond one preflop raise) in his heads-up
-    pots against player `y` (`pots`, of which he bet in `bets`): x's fitted actor factor times
-    y's opponent factor (`fitted_factors`), each without these pots where the pair was in the
-    fit (`fitted`; a pair left out of it, `_hu_fit`, has nothing of its own to take out); and
-    the rate's relative variance.
-
-    Not x's own rate against everyone else: how often a player bets depends on whom he
-    faces. A loose-aggressive regular bet in 62% of his heads-up pots against a passive whipsaw
-    player and in 46-55% against the other regulars at his table, and his rate against
-    "everyone else" mixed the two: on the rulebook population of issue 25 (500,000 hands,
-    share 0.4, seed 1) two regulars who never left the whipsaw team's table read as soft play
-    (3,059 bets where 3,412 were expected, p = 0), each regular with the passive team member
-    as betting into each other (p 4e-15); over all pairs (binomial) 21 honest pairs read
-    below 1e-4 one way and 9 the other. Against the fitted factors (partners left out,
-    `partners_of`) 3,117 were expected (p 0.07), no honest pair read below p 0.01, and every
-    planted soft-play and chip-dump pair stayed below 1e-8.
-
-    A team the fold deficit does not make partners bent its own players' factors while it was
-    in the fit: at 200,000 hands (seed 1) a soft player's factor, lowered by his 0.08 rate
-    against his partner (0.22 against the others), made his pots with the regulars at his
-    table read as betting into each other (287 bets where 227 were expected). Such a pair is
-    far off a first fit and leaves it (`_hu_fit`)."""
-    r = g[f"sp_r__{x}"]
-    w = np.asarray(fitted, float)
-    kf = np.maximum(g[f"sp_kx__{x}"] - w * bets, 0) + ALPHA * r
-    ko = np.maximum(g[f"sp_ky__{y}"] - w * bets, 0) + ALPHA
-    f = kf / np.maximum(g[f"sp_dx__{x}"] - w * pots * g[f"sp_g__{y}"] + ALPHA, 1e-9)
-    o = ko / np.maximum(g[f"sp_dy__{y}"] - w * pots * g[f"sp_f__{x}"] + ALPHA, 1e-9)
-    # and its relative variance: each factor a count over an exposure, known as well as its
-    # count (bets, pseudo-counts included) says
-    return np.clip(f * o, 1e-6, 1 - 1e-6), 1 / np.maximum(kf, 1e-9) + 1 / np.maximum(ko, 1e-9)
 
 
 # Gauss–Hermite nodes and weights over which `_tail_over_baseline` averages
@@ -1113,13 +987,13 @@ def score_pairs(table: pl.DataFrame, totals: pl.DataFrame, rates: pl.DataFrame,
 
     # soft play: aggression in heads-up pots against each other vs. what each one's aggression
     # and the other's as an opponent, both measured against others, predict. Leave-pair-out
-    # only for a pair that was in the fit: one far off it was not (`_hu_fit`; judged against
-    # the factors the far pairs were found with, `sp_f0` and `sp_g0`), and taking its pots
-    # out again took them out of its players' factors twice
-    fitted = ~_far_off_hu_fit(g["hu_n"], g["soft_ka"], g["soft_kb"],
-                              g["sp_f0__a"] * g["sp_g0__b"], g["sp_f0__b"] * g["sp_g0__a"])
-    pa_, va = _hu_aggression_rate(g, "a", "b", g["soft_ka"], g["hu_n"], fitted)
-    pb_, vb = _hu_aggression_rate(g, "b", "a", g["soft_kb"], g["hu_n"], fitted)
+    # only for a pair that was in the fit: one far off it was not (`HEADS_UP`, fits.fit;
+    # judged against the factors the far pairs were found with, `sp_f0` and `sp_g0`), and
+    # taking its pots out again took them out of its players' factors twice
+    a, b = ({f"sp_{c}": g[f"sp_{c}__{x}"] for c in FT.COLUMNS} for x in ("a", "b"))
+    fitted = FT.in_fit(a, b, "sp", g["hu_n"], g["hu_n"], g["soft_ka"], g["soft_kb"])
+    pa_, va = FT.lpo_rate(a, b, "sp", g["hu_n"], g["soft_ka"], fitted)
+    pb_, vb = FT.lpo_rate(b, a, "sp", g["hu_n"], g["soft_kb"], fitted)
     n, k = 2 * g["hu_n"], g["soft_ka"] + g["soft_kb"]
     p0 = (pa_ + pb_) / 2
     # the bets expected are as uncertain as the factors they come from: each tail is taken

@@ -88,7 +88,7 @@ def counted_pair_table(pairs: int, players: int, seed: int = 3) -> pl.DataFrame:
             made[f"f{x}{col}_k"] = pl.Series(folds[s] + (folds[1] + folds[2] if s == 0 else 0),
                                              dtype=columns[f"f{x}{col}_k"])
     # bets in the heads-up pots, at one rate: not more bets than pots (a table where they
-    # were had most pairs far off the heads-up fit, leads._hu_fit)
+    # were had most pairs far off the heads-up fit, leads.HEADS_UP)
     made["soft_ka"], made["soft_kb"] = (
         pl.Series(c, rng.binomial(made["hu_n"].to_numpy(), 0.4), dtype=columns[c])
         for c in ("soft_ka", "soft_kb"))

@@ -127,8 +127,8 @@ def test_a_team_far_off_what_its_players_do_against_others_is_still_a_lead(
 
 
 def test_the_heads_up_fit_is_the_general_fit_of_its_counts() -> None:
-    # leads._hu_fit (soft play, heads-up aggression) is fits.fit of the heads-up pots, both
-    # ways, and the bets in them: one robust fit for every directed test
+    # the heads-up fit (soft play, heads-up aggression; leads.HEADS_UP) is fits.fit of the
+    # heads-up pots, both ways, and the bets in them, the soft players far off it left out
     table = counted_pair_table(3_000, 400)
     # a few pairs far off the fit: soft players
     table = table.with_columns(pl.when(pl.int_range(pl.len()) < 5).then(0)

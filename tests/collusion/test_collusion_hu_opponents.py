@@ -10,10 +10,10 @@ player's aggression and the other's as an opponent predict (an actor × opponent
 pairs); a team that checks its pots down against each other is still far below it.
 
 A pair far off that model's first fit leaves it, and the model is fitted again without it
-(leads._hu_fit): a soft-playing team that still folds to each other's bets as anyone does is
-no partner pair (leads.partners_of), and in the fit its own pots against each other pulled
-both players' factors down, so that their pots with everyone else read as betting into each
-other.
+(leads.HEADS_UP, fits.fit): a soft-playing team that still folds to each other's bets as
+anyone does is no partner pair (leads.partners_of), and in the fit its own pots against each
+other pulled both players' factors down, so that their pots with everyone else read as
+betting into each other.
 
 The rate is only as well known as the factors it is made of: two players who play almost only
 each other have none of their own, and are judged over that uncertainty

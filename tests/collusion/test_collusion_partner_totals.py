@@ -99,8 +99,8 @@ def test_the_leave_pair_out_fitted_baselines_are_the_fit_without_the_pair(
         without[a]["hf_nb"], rel=1e-12)
     assert got[b]["ind_na"] - row["fa_k"] * without[a]["hf_a"] == pytest.approx(
         without[b]["ind_na"], rel=1e-12)
-    # ... and so for heads-up aggression (`_hu_aggression_rate`), both ways (the pair is not
-    # far off the fit, `_far_off_hu_fit`: it is in it)
+    # ... and so for heads-up aggression (fits.lpo_rate), both ways (the pair is not
+    # far off the fit, fits.in_fit: it is in it)
     for x, y, bets in ((a, b, row["soft_ka"]), (b, a, row["soft_kb"])):
         assert without[x]["sp_dx"] > 0
         assert got[x]["sp_dx"] - row["hu_n"] * without[y]["sp_g"] == pytest.approx(
@@ -155,7 +155,7 @@ def test_a_player_missing_from_the_fit_without_partners_gets_his_pairs_refitted(
 def test_a_partner_pair_far_off_the_heads_up_fit_adds_nothing_to_it(
         table: pl.DataFrame) -> None:
     # a pair that never bets into each other in 400 heads-up pots is far off the fit
-    # without it (`_far_off_hu_fit`) and would have left it: its players' heads-up fit stays
+    # without it (fits.in_fit) and would have left it: its players' heads-up fit stays
     # the one without the partner pairs, and `score_pairs` takes nothing of its own out
     partners = L.partners_of(table, L.totals_of(table))
     assert partners is not None
