@@ -27,6 +27,7 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+import numpy as np
 import polars as pl
 import pyarrow.parquet as pq
 
@@ -147,18 +148,21 @@ def combine(parts: Iterable[Partial]) -> Partial:
     chunk), so the chunks' tables kept until the end and concatenated took 10 GB at 5,000,000
     hands of 50 rooms (1.9M pairs, a chunk ~300,000 hands); a running total keeps one table and
     the chunk at hand. Float columns are the same terms added in another grouping: they differ
-    in the last bits, as they already did from one run to the next (polars sums in parallel)."""
+    in the last bits, as they already did from one run to the next (polars sums in parallel).
+    The running total keeps its counts as narrow as their sums (`_add_into`); the table
+    returned has the partials' column types."""
     total: Partial | None = None
+    schema: pl.Schema | None = None
     for part in parts:
         if total is None:
-            total = part
+            total, schema = part, part.table.schema
         else:
             # the running table handed over as its columns, and nothing else holding it: each
             # column is let go as its sum is made (`_add_into`)
             columns, cells, rates = total.table.get_columns(), total.cells, total.rates
             del total
             total = Partial(
-                table=_add_into(columns, part.table),
+                table=_add_into(columns, part.table, narrow=True),
                 cells=pl.concat([cells, part.cells]).unique(maintain_order=True),
                 rates=pl.concat([rates, part.rates]).group_by("player", maintain_order=True)
                 .agg(pl.all().sum()),
@@ -166,9 +170,35 @@ def combine(parts: Iterable[Partial]) -> Partial:
         # added: let it go before the next chunk is aggregated (bound here, it was a chunk's
         # pair table more while the next chunk's pair-hand rows were built)
         del part
-    if total is None:
+    if total is None or schema is None:
         raise ValueError("combine needs at least one partial")
-    return Partial(table=total.table.sort(KEYS), cells=total.cells, rates=total.rates)
+    columns, cells, rates = total.table.get_columns(), total.cells, total.rates
+    del total
+    return Partial(table=_sorted_into(columns, schema), cells=cells, rates=rates)
+
+
+def _sorted_into(columns: list[pl.Series], schema: pl.Schema | None = None) -> pl.DataFrame:
+    """The table of `columns` sorted by KEYS, column by column (the list is emptied), each
+    column cast to its type in `schema` when given; as it is when it is sorted already.
+    `DataFrame.sort` made the sorted table beside the unsorted one, and `combine` sorted once
+    per run and once more for the run chain's total (already sorted): a second running table
+    (526 MB at 5,000,000 hands) at the aggregation's end, its peak (1.90 GB RSS, 1.31 GB
+    column by column)."""
+    table = pl.DataFrame(columns)
+    order = table.select(pl.arg_sort_by(KEYS))[:, 0]
+    in_order = order.is_sorted()  # a permutation in order: the identity
+    del table
+    out = []
+    for i, column in enumerate(columns):
+        columns[i] = pl.Series()  # let go as its sorted copy is made
+        if not in_order:
+            column = column.gather(order)
+        if schema is not None and column.dtype != schema[column.name]:
+            column = column.cast(schema[column.name])
+        out.append(column)
+        del column
+    columns.clear()
+    return pl.DataFrame(out)
 
 
 def _add(total: pl.DataFrame, part: pl.DataFrame) -> pl.DataFrame:
@@ -176,7 +206,12 @@ def _add(total: pl.DataFrame, part: pl.DataFrame) -> pl.DataFrame:
     return _add_into(total.get_columns(), part)
 
 
-def _add_into(columns: list[pl.Series], part: pl.DataFrame) -> pl.DataFrame:
+# The narrowest unsigned type a count is kept in while it is summed (`_add_into`)
+_NARROW = (pl.UInt16, pl.UInt32, pl.UInt64)
+
+
+def _add_into(columns: list[pl.Series], part: pl.DataFrame, narrow: bool = False
+              ) -> pl.DataFrame:
     """`_added([total, part])` of two tables of unique pairs, total given as its `columns`
     (the list is emptied): the same rows in the same order (total's pairs, then those new in
     part, in part's order), and the same sums (each one the two terms added, as the group-by
@@ -184,33 +219,92 @@ def _add_into(columns: list[pl.Series], part: pl.DataFrame) -> pl.DataFrame:
     concatenation and its groups: the peak of aggregating 5,000,000 hands (1.9M pairs; 3.9 GB
     with a 300,000-hand chunk). Each of total's columns is let go as its sum is made (when
     nothing else holds it): made beside the whole of total, the sums were a second running
-    table at the end (560 MB)."""
+    table at the end (560 MB).
+
+    Each of part's pairs is found in total by a number per pair (the two players' places
+    among the names, `_pair_codes`) looked up in total's sorted: a join on the two names
+    built its own copy of both tables' keys and a hash table over total's (the aggregation's
+    peak at 5,000,000 hands, 2.26 GB RSS, 0.17 GB over the sums made after it).
+
+    `narrow`: an unsigned count column comes back in the narrowest of `_NARROW` that holds its
+    largest sum (most of a big room's pairs share fewer than 65,536 hands: UInt16, half the
+    bytes; a column of total that may not hold its sums with part's, by the two maxima, is
+    widened first). The caller casts the result back (`combine`)."""
     total = pl.DataFrame(columns)
     cols = [c for c in total.columns if c not in KEYS]
-    if (total.schema != part.schema
+    if (total.columns != part.columns
+            or any(not _same_kind(total.schema[c], part.schema[c]) for c in total.columns)
             or any(total[c].null_count() or part[c].null_count() for c in cols)):
         columns.clear()
-        return _added([total, part])
-    schema = total.schema
-    at = part.select(KEYS).join(total.select(KEYS).with_row_index("_t"), on=KEYS, how="left",
-                                maintain_order="left")["_t"]
+        return _added([total.cast(part.schema), part])
     del total  # from here on total's columns are held by the list only
-    known = at.is_not_null()
-    rows = at.filter(known).to_numpy()
+    at = _rows_in(columns, part)
+    known = at >= 0
+    rows = at[known]
+    new = pl.Series(~known)
+    del at
     summed = []
     for i, column in enumerate(columns):
         c = column.name
         if c in KEYS:
             summed.append(column)
             continue
-        values = column.to_numpy().copy()
+        columns[i] = pl.Series()  # total's column let go (once copied below)
+        add = part[c].filter(~new).to_numpy()
+        values = column.to_numpy()
+        if (values.dtype.kind == "u" and add.dtype.kind == "u"
+                and values.dtype.itemsize < add.dtype.itemsize
+                and int(column.max() or 0) + int(add.max(initial=0)) > np.iinfo(values.dtype).max):
+            values = values.astype(add.dtype)  # the sums may not fit: widened first
+        else:
+            values = values.copy()
         del column
-        columns[i] = pl.Series()  # total's column let go
-        values[rows] += part[c].filter(known).to_numpy()
-        summed.append(pl.Series(c, values, dtype=schema[c]))
+        values[rows] += add
+        del add
+        out = pl.Series(c, values)
         del values
+        dtype = part.schema[c]
+        if narrow and dtype in _NARROW:  # (its new pairs' counts too: the tail below)
+            top = max(int(out.max() or 0), int(part[c].max() or 0))  # type: ignore[arg-type]
+            dtype = next(t for t in _NARROW if top <= _MAX[t])
+        summed.append(out.cast(dtype) if out.dtype != dtype else out)
+        del out
     columns.clear()
-    return pl.concat([pl.DataFrame(summed), part.filter(~known)])
+    head = pl.DataFrame(summed)
+    del summed
+    tail = part.filter(new).cast(head.schema)
+    return pl.concat([head, tail])
+
+
+_MAX = {pl.UInt16: 2**16 - 1, pl.UInt32: 2**32 - 1, pl.UInt64: 2**64 - 1}
+
+
+def _same_kind(a: pl.DataType, b: pl.DataType) -> bool:
+    return a == b or (a in _NARROW and b in _NARROW)
+
+
+def _pair_codes(a: pl.Series, b: pl.Series, names: pl.Series) -> np.ndarray:
+    """A number per pair: the two players' places among the sorted `names`, in one uint64."""
+    code_a = names.search_sorted(a).to_numpy().astype(np.uint64)
+    code_b = names.search_sorted(b).to_numpy().astype(np.uint64)
+    return (code_a << np.uint64(32)) | code_b
+
+
+def _rows_in(columns: list[pl.Series], part: pl.DataFrame) -> np.ndarray:
+    """Per row of part, the row of its pair in the table of `columns` (-1: none)."""
+    by = {c.name: c for c in columns if c.name in KEYS}
+    names = pl.concat([by["player_a"], by["player_b"], part["player_a"], part["player_b"]]
+                      ).unique().sort()
+    have = _pair_codes(by["player_a"], by["player_b"], names)
+    want = _pair_codes(part["player_a"], part["player_b"], names)
+    del by, names
+    if have.size == 0:
+        return np.full(want.size, -1, dtype=np.int64)
+    order = np.argsort(have, kind="stable")
+    have = have[order]
+    at = np.minimum(np.searchsorted(have, want), have.size - 1)
+    found = have[at] == want
+    return np.where(found, order[at], -1)
 
 
 def _added(tables: list[pl.DataFrame]) -> pl.DataFrame:

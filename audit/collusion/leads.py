@@ -1604,7 +1604,8 @@ def explain_away(scored: pl.DataFrame, agg: A.Partial, rows: A.HandRows, min_han
     candidates = scored.filter(pl.col("q_value") <= fdr)
     rows.cover(pl.concat([candidates["player_a"], candidates["player_b"]]).unique().to_list())
     for _ in range(rounds):
-        leads = resolve_overlaps(scored.filter(pl.col("q_value") <= fdr).sort("p_value"),
+        leads = resolve_overlaps(scored.filter(pl.col("q_value") <= fdr)
+                                 .sort("p_value", *keys),
                                  rows, agg.table, min_hands, agg.rates, cells, tables, memo,
                                  lone, fdr, street_hands)
         leads = leads.select("player_a", "player_b")
@@ -1777,12 +1778,28 @@ def _describe(name: str, r: dict[str, Any]) -> str:
             "chance given the tables open those days")
 
 
+# Significant digits of q and p that rank the pairs (past them, the pair's names): p and q
+# made from the same counts come out different in their last digits (1e-14 relative) whenever
+# the float sums behind them add the same terms in another order (another chunking, polars'
+# threads), and the 50 copies of one planted pair at 5,000,000 hands (one p in exact arithmetic)
+# came out in another order from run to run
+RANK_DIGITS = 10
+
+
+def rank_key() -> list[pl.Expr]:
+    """The lead order: q, then p (both to RANK_DIGITS significant digits), then the pair's
+    names."""
+    return [pl.col("q_value").round_sig_figs(RANK_DIGITS),
+            pl.col("p_value").round_sig_figs(RANK_DIGITS), pl.col("player_a"),
+            pl.col("player_b")]
+
+
 def lead_rows(scored: pl.DataFrame, pairs: pl.DataFrame, run_id: str | None,
               fdr: float) -> pa.Table:
     """Rank the pairs by q then p; rows of LEAD_SCHEMA with evidence and message. Lead pairs
     that share players are one team (`lead_teams`): one row, under its strongest pair, names
     all its members and the other pairs."""
-    ranked = scored.sort("q_value", "p_value", nulls_last=True)
+    ranked = scored.sort(*rank_key(), nulls_last=True)
     ranked = ranked.filter(pl.col("q_value") <= fdr) if fdr < 1 else ranked
     if ranked.height == 0:
         return LEAD_SCHEMA.empty_table()

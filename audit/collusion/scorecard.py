@@ -31,7 +31,7 @@ import pyarrow.parquet as pq
 
 from audit.collusion import streets as S
 from audit.collusion.findings import run_frames
-from audit.collusion.leads import lead_teams, pair_scores
+from audit.collusion.leads import lead_teams, pair_scores, rank_key
 from audit.store.dataset import Store
 
 
@@ -115,11 +115,12 @@ def score_against_labels(scored: pl.DataFrame, planted: pl.DataFrame, *, fdr: fl
 
 def team_ranks(scored: pl.DataFrame, planted: pl.DataFrame, *, fdr: float
                ) -> list[dict[str, Any]]:
-    """Every planted team, found or not: its best pair's rank among all tested pairs (by q, then
-    p; 1 = strongest), q, p, strongest test and hands together (None when never tested)."""
+    """Every planted team, found or not: its best pair's rank among all tested pairs (in the
+    leads' order, `rank_key`; 1 = strongest), q, p, strongest test and hands together (None
+    when never tested)."""
     keys = ["player_a", "player_b"]
     ranked = (scored.filter(pl.col("p_value").is_not_nan())
-              .sort(["q_value", "p_value", "player_a", "player_b"])
+              .sort(rank_key())
               .with_row_index("rank", offset=1))
     cols = [c for c in ("top",) if c in scored.columns]
     mine = planted.join(ranked.select(*keys, "rank", "q_value", "p_value", *cols),
