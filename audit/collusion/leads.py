@@ -492,7 +492,7 @@ FIT_SCHEMA = {"player": pl.String, "ws_t": pl.Float64, "ws_d": pl.Float64, "ws_r
                   f"{d.prefix}_{c}": pl.Float64 for d in DIRECTED for c in FT.COLUMNS}
 
 
-def fitted_factors(table: pl.DataFrame) -> pl.DataFrame:
+def fitted_factors(table: pl.DataFrame, keep: pl.Series | None = None) -> pl.DataFrame:
     """Per player, his factors in models fitted over all pairs of the pair table `table`, the
     baselines of tests whose rate depends on both players' styles at once.
 
@@ -534,10 +534,13 @@ def fitted_factors(table: pl.DataFrame) -> pl.DataFrame:
         return pl.DataFrame(schema=FIT_SCHEMA)
     names, idx = _player_index(table)
     m, h = len(names), table.height
-    a_, b_ = idx[:h], idx[h:]
-
-    def num(col: str) -> Any:
-        return table[col].to_numpy().astype(float)
+    # the rows kept (all, or those where `keep` is true) a column at a time: a filtered copy of
+    # the columns the fits read was the scoring's peak at 5,000,000 hands. A player of no row
+    # kept gets the priors, and the caller's join on the kept rows' players drops him.
+    rows = None if keep is None else np.flatnonzero(keep.to_numpy())
+    a_, b_ = (idx[:h], idx[h:]) if rows is None else (idx[:h][rows], idx[h:][rows])
+    g = _Floats(table, rows)
+    num = g.__getitem__
 
     n, k = _whipsaw_exposure(num("ws_ga"), num("ws_gb"), num("ws_n")), num("ws_k")
     ws_r = float(k.sum() / n.sum()) if n.sum() > 0 else 0.0
@@ -549,7 +552,6 @@ def fitted_factors(table: pl.DataFrame) -> pl.DataFrame:
     hf_r = float(k.sum() / n.sum()) if n.sum() > 0 else 0.0
     hf_a, hf_b, hf_nb, ind_na = FT.ipf(x, y, n, k, m, hf_r)
     del n, k  # (the directed fits' arrays are the most at once: not these beside them)
-    g = _Floats(table)
     hu: dict[str, Any] = {}
     for d in (HEADS_UP, *DIRECTED):
         if all(c in table.columns for c in (*d.n, *d.k)):
@@ -589,13 +591,13 @@ def totals_of(baseline: pl.DataFrame, keep: pl.Series | None = None) -> pl.DataF
     """Per player, the totals over all his pairs of the pair table `baseline` (over its rows
     where the boolean series `keep` is true, when given: features.player_totals, a slice of
     pairs at a time) and his factors in the fitted models (`fitted_factors`, of the columns
-    they read only: the rows kept of the whole table were a copy of it, 526 MB at 5,000,000
-    hands)."""
+    they read only, of the rows kept a column at a time: the rows kept of the whole table were
+    a copy of it, 526 MB at 5,000,000 hands, and those of the columns the fits read were 1.0 of
+    the table's size)."""
     fit = baseline.select(*FIT_INPUT, *(c for c in DIRECTED_INPUT if c in baseline.columns
                                         and c not in FIT_INPUT))
     return (F.player_totals_in_slices(baseline, keep)
-            .join(fitted_factors(fit if keep is None else fit.filter(keep)), on="player",
-                  how="left"))
+            .join(fitted_factors(fit, keep), on="player", how="left"))
 
 
 # A bettor a player folds to so much less often than his own rates (entry stratum by stratum)
@@ -651,14 +653,15 @@ class _Floats(Mapping[str, Any]):
     """The numeric columns of a frame as float arrays, each made when asked for and not kept
     (all of them kept at once are 8 bytes a pair each, for columns read once or twice)."""
 
-    def __init__(self, frame: pl.DataFrame) -> None:
-        self.frame = frame
+    def __init__(self, frame: pl.DataFrame, rows: Any = None) -> None:
+        self.frame, self.rows = frame, rows  # (`rows`: of these row numbers only, when given)
         self.names = [c for c in frame.columns if frame[c].dtype.is_numeric()]
 
     def __getitem__(self, name: str) -> Any:
         if name not in self.names:
             raise KeyError(name)
-        return self.frame[name].to_numpy().astype(float)
+        column = self.frame[name].to_numpy()
+        return (column if self.rows is None else column[self.rows]).astype(float)
 
     def __iter__(self) -> Iterator[str]:
         return iter(self.names)

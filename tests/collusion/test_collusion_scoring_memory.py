@@ -70,6 +70,7 @@ def growth(run):
 totals = L.totals_of(t)
 partners = L.partners_of(t, totals)
 leads = t.select("player_a", "player_b").head(50)
+kept = pl.int_range(t.height, eager=True) % 1_000 != 0  # all but a pair in a thousand
 minus = t.slice(1_000, 30_000).with_columns(
     pl.col(c) // 2 for c in t.columns if c not in ("player_a", "player_b")
     and t[c].dtype.is_integer())
@@ -78,6 +79,7 @@ print(json.dumps({
     "totals_of": growth(lambda: L.totals_of(t)),
     "partners_of": growth(lambda: L.partners_of(t, totals)),
     "cleaned": growth(lambda: L._cleaned(t, leads, minus)),
+    "totals_kept": growth(lambda: L.totals_of(t, kept)),
 }))
 """
 
@@ -99,15 +101,23 @@ def test_the_players_totals_hold_a_slice_of_the_pairs_not_the_table(
         growth: dict[str, float]) -> None:
     # both sides of every pair at once, and the table joined with the players' rates: 0.89 of
     # the table (0.46 to 0.50 a slice at a time, most of it the fitted models over the ten
-    # columns they read)
-    assert growth["totals_of"] < 0.6
+    # columns they read; 0.52 to 0.55 with the robust fits of the directed tests, issue 25)
+    assert growth["totals_of"] < 0.75
+
+
+def test_the_totals_of_the_rows_kept_copy_nothing_of_the_table(
+        growth: dict[str, float]) -> None:
+    # the fitted models' columns of the rows kept were a filtered copy: 1.01 to 1.03 of the
+    # table; now a column of the rows kept at a time (0.61 to 0.64)
+    assert growth["totals_kept"] < 0.8
 
 
 def test_the_partner_search_copies_nothing_of_the_table(growth: dict[str, float]) -> None:
     # the test's float arrays over every pair at once, then the table less the partner pairs
-    # copied for their totals: 1.09 to 1.12 of the table (0.45 to 0.48 now)
+    # copied for their totals: 1.09 to 1.12 of the table (0.45 to 0.48 then, 0.53 to 0.65 with
+    # the robust fits of the directed tests, issue 25)
     assert growth["partners"] == 1
-    assert growth["partners_of"] < 0.7
+    assert growth["partners_of"] < 0.85
 
 
 def test_the_cleaned_table_is_one_copy_made_column_by_column(growth: dict[str, float]) -> None:
