@@ -81,7 +81,7 @@ with q <= fdr. A lead is a suspicion with evidence, never a verdict (RULEBOOK §
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -203,31 +203,28 @@ class _Pool:
             self.measured[name] = phi
         return phi
 
+    def _carried(self, key: str, measure: Callable[[], float]) -> float:
+        """A parameter measured over the population of pairs: the population's (`spread`) if
+        known, 0 for a lone pair that does not know it, else `measure()`, kept in `measured`."""
+        known = dict(self.spread)
+        if key in known:
+            return known[key]
+        if self.lone:
+            return 0.0
+        value = measure()
+        if self.measured is not None:
+            self.measured[key] = value
+        return value
+
     def pair_effect(self, name: str, k: Any, n: Any, p0: Any, use: Any) -> float:
         """ρ of the test `name` (`_pair_effect`): measured over the long pairs, or the
         population's (`spread`) for a lone pair, 0 when unknown."""
-        known = dict(self.spread)
-        if f"{name}:rho" in known:
-            return known[f"{name}:rho"]
-        if self.lone:
-            return 0.0
-        rho = _pair_effect(k, n, p0, use)
-        if self.measured is not None:
-            self.measured[f"{name}:rho"] = rho
-        return rho
+        return self._carried(f"{name}:rho", lambda: _pair_effect(k, n, p0, use))
 
     def pair_variance(self, name: str, resid: Any, var: Any, use: Any) -> float:
         """τ² of the test `name` (`_pair_variance`): measured over the long pairs, or the
         population's (`spread`) for a lone pair, 0 when unknown."""
-        known = dict(self.spread)
-        if f"{name}:tau2" in known:
-            return known[f"{name}:tau2"]
-        if self.lone:
-            return 0.0
-        tau2 = _pair_variance(resid, var, use)
-        if self.measured is not None:
-            self.measured[f"{name}:tau2"] = tau2
-        return tau2
+        return self._carried(f"{name}:tau2", lambda: _pair_variance(resid, var, use))
 
     def z_dispersion(self, name: str, z: Any, use: Any) -> float:
         """As `dispersion`, of a z statistic (`_z_dispersion`)."""

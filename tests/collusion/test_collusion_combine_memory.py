@@ -10,18 +10,13 @@ both tables, in the partials' column types."""
 
 from __future__ import annotations
 
-import json
-import os
-import subprocess
-import sys
-from pathlib import Path
-
 import numpy as np
 import polars as pl
 import pytest
 
 from audit.collusion import aggregate as A
 from tests.collusion.frames import counted_pair_table
+from tests.collusion.memory_growth import measured
 
 KEYS = ["player_a", "player_b"]
 
@@ -41,31 +36,6 @@ part = pl.concat([counted_pair_table(100_000, 10_000, seed=4),
 size = t.estimated_size()
 one = pl.DataFrame({"player": ["x"], "table": ["t"], "bucket": [1]})
 rates = pl.DataFrame({"player": ["x"], "multi_n": [1]})
-
-
-def rss():
-    with open(f"/proc/{os.getpid()}/statm") as f:
-        return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
-
-
-def growth(run):
-    gc.collect()
-    base = rss()
-    top, done = [base], threading.Event()
-
-    def sample():
-        while not done.is_set():
-            top[0] = max(top[0], rss())
-            time.sleep(0.002)
-
-    sampler = threading.Thread(target=sample)
-    sampler.start()
-    got = run()
-    done.set()
-    sampler.join()
-    del got
-    return (top[0] - base) / size
-
 
 buf = io.BytesIO()
 t.write_parquet(buf)
@@ -88,14 +58,7 @@ print(json.dumps({"add": add, "combine": comb}))
 @pytest.fixture(scope="module")
 def growth() -> dict[str, float]:
     """Each step's most memory held at once, as a share of the total's size."""
-    root = Path(__file__).resolve().parents[2]
-    env = os.environ | {"_RJEM_MALLOC_CONF": "dirty_decay_ms:0,muzzy_decay_ms:0",
-                        "PYTHONPATH": os.pathsep.join(
-                            [str(root), *filter(None, [os.environ.get("PYTHONPATH")])])}
-    out = subprocess.run([sys.executable, "-c", _MEASURE], cwd=root, env=env, check=True,
-                         capture_output=True, text=True).stdout
-    got: dict[str, float] = json.loads(out.strip().splitlines()[-1])
-    return got
+    return measured(_MEASURE)
 
 
 def test_adding_a_chunk_holds_its_sums_and_no_join_of_the_names(

@@ -9,12 +9,6 @@ rounding (the same terms added in another order)."""
 
 from __future__ import annotations
 
-import json
-import os
-import subprocess
-import sys
-from pathlib import Path
-
 import numpy as np
 import polars as pl
 import pytest
@@ -23,6 +17,7 @@ from audit.collusion import aggregate as A
 from audit.collusion import features as F
 from audit.collusion import leads as L
 from tests.collusion.frames import counted_pair_table
+from tests.collusion.memory_growth import measured
 
 KEYS = ["player_a", "player_b"]
 
@@ -42,29 +37,6 @@ t = t.with_columns(pl.when(pl.int_range(pl.len()) == 0).then(0).otherwise(pl.col
                    for c in ("fa_k", "fa1_k", "fa2_k"))
 size = t.estimated_size()
 
-
-def rss():
-    with open(f"/proc/{os.getpid()}/statm") as f:
-        return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
-
-
-def growth(run):
-    gc.collect()
-    base = rss()
-    top, done = [base], threading.Event()
-
-    def sample():
-        while not done.is_set():
-            top[0] = max(top[0], rss())
-            time.sleep(0.002)
-
-    sampler = threading.Thread(target=sample)
-    sampler.start()
-    got = run()
-    done.set()
-    sampler.join()
-    del got
-    return (top[0] - base) / size
 
 
 totals = L.totals_of(t)
@@ -87,14 +59,7 @@ print(json.dumps({
 @pytest.fixture(scope="module")
 def growth() -> dict[str, float]:
     """Each step's most memory held at once, as a share of the pair table's size."""
-    root = Path(__file__).resolve().parents[2]
-    env = os.environ | {"_RJEM_MALLOC_CONF": "dirty_decay_ms:0,muzzy_decay_ms:0",
-                        "PYTHONPATH": os.pathsep.join(
-                            [str(root), *filter(None, [os.environ.get("PYTHONPATH")])])}
-    out = subprocess.run([sys.executable, "-c", _MEASURE], cwd=root, env=env, check=True,
-                         capture_output=True, text=True).stdout
-    got: dict[str, float] = json.loads(out.strip().splitlines()[-1])
-    return got
+    return measured(_MEASURE)
 
 
 def test_the_players_totals_hold_a_slice_of_the_pairs_not_the_table(
