@@ -6,6 +6,9 @@ from collections.abc import Iterable
 import numpy as np
 import polars as pl
 
+from audit.collusion import features as F
+from audit.collusion.leads import combine, partners_of, score_pairs, totals_of
+
 HP = {"hand_id": pl.String, "seat": pl.Int8, "player": pl.String, "invested": pl.Int64,
        "won": pl.Int64, "net": pl.Int64, "vpip": pl.Boolean, "pfr": pl.Boolean,
        "aggressive_actions": pl.Int32, "calls": pl.Int32, "folded_street": pl.String,
@@ -99,3 +102,15 @@ def counted_pair_table(pairs: int, players: int, seed: int = 3) -> pl.DataFrame:
         for c, n in (("sfa_k", "sfa_n"), ("sfb_k", "sfb_n")))
     made["hands"] = pl.Series("hands", hands_together, dtype=columns["hands"])
     return made_pairs.with_columns(**made).select(list(columns))
+
+
+def table_leads(table: pl.DataFrame) -> list[tuple[str, str, str]]:
+    """The leads (q <= 0.05) of a pair table scored alone (no players' rates, no seating, no
+    explaining away): each one's pair and top test."""
+    rates = pl.DataFrame({"player": pl.Series([], dtype=pl.String)})
+    rates = rates.with_columns([pl.lit(0).alias(c) for c in F.RATE_COLUMNS])
+    tested = table.with_columns(seat_k=pl.lit(0), seat_e=pl.lit(0.0))
+    totals = totals_of(table)
+    scored = combine(score_pairs(tested, totals, rates, partners=partners_of(table, totals)))
+    return scored.filter(pl.col("q_value") <= 0.05).select(
+        "player_a", "player_b", "top").rows()

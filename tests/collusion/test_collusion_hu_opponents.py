@@ -27,7 +27,8 @@ import polars as pl
 import pytest
 
 from audit.collusion import features as F
-from audit.collusion.leads import combine, partners_of, score_pairs, totals_of
+from audit.collusion.leads import partners_of, score_pairs, totals_of
+from tests.collusion.frames import table_leads
 
 TEAM = ("t00s0", "t00s1")
 REGULARS = ("t00s2", "t00s3", "t00s4", "t00s5", "t00s6", "t00s7", "t00s8")
@@ -73,27 +74,17 @@ def _table(columns: list[str], team_rate: float | None, *, partners: bool = True
         *[pl.col(c).cast(pl.Int64) for c in columns if c != "hands"])
 
 
-def _leads(table: pl.DataFrame) -> list[tuple[str, str, str]]:
-    rates = pl.DataFrame({"player": pl.Series([], dtype=pl.String)})
-    rates = rates.with_columns([pl.lit(0).alias(c) for c in F.RATE_COLUMNS])
-    tested = table.with_columns(seat_k=pl.lit(0), seat_e=pl.lit(0.0))
-    totals = totals_of(table)
-    scored = combine(score_pairs(tested, totals, rates, partners=partners_of(table, totals)))
-    return scored.filter(pl.col("q_value") <= 0.05).select(
-        "player_a", "player_b", "top").rows()
-
-
 def test_regulars_beside_passive_players_bet_into_each_other_as_regulars_do(
         columns: list[str]) -> None:
     # each regular bets in 84% of his pots against the two passive players and 42% against
     # the other regulars: against his rate over everyone else, every pair of regulars read as
     # soft play, and every regular with a passive player as betting into each other
-    assert _leads(_table(columns, None)) == []
+    assert table_leads(_table(columns, None)) == []
 
 
 def test_a_pair_that_checks_down_against_each_other_is_still_soft_play(
         columns: list[str]) -> None:
-    leads = _leads(_table(columns, 0.05))
+    leads = table_leads(_table(columns, 0.05))
     assert (*TEAM, "softplay") in leads
     assert [x for x in leads if x[:2] != TEAM] == []
 
@@ -105,7 +96,7 @@ def test_a_soft_pair_that_folds_to_each_other_as_anyone_is_soft_play_and_bends_n
     table = _table(columns, 0.05, partners=False, team_pots=3000, passive=False)
     totals = totals_of(table)
     assert partners_of(table, totals) is None
-    leads = _leads(table)
+    leads = table_leads(table)
     assert (*TEAM, "softplay") in leads
     # judged against the fit it is not in: nothing of its own taken out of its factors
     rates = pl.DataFrame({"player": pl.Series([], dtype=pl.String)})
@@ -146,4 +137,4 @@ def test_two_players_who_play_only_each_other_heads_up_are_no_lead(columns: list
                             "fa_n": FACED, "fa_k": int(rng.binomial(FACED, 0.6)),
                             "fb_n": FACED, "fb_k": int(rng.binomial(FACED, 0.6))}
                          for a, b, pots in extra]).select(table.columns).cast(table.schema)
-    assert _leads(pl.concat([table, rows])) == []
+    assert table_leads(pl.concat([table, rows])) == []

@@ -13,8 +13,7 @@ from __future__ import annotations
 import numpy as np
 import polars as pl
 
-from audit.collusion import features as F
-from audit.collusion.leads import combine, partners_of, score_pairs, totals_of
+from tests.collusion.frames import table_leads
 
 TEAM = ("t00s0", "t00s1")
 
@@ -44,24 +43,14 @@ def _table(columns: list[str], team_share: float | None) -> pl.DataFrame:
         *[pl.col(c).cast(pl.Int64) for c in columns if c != "hands"])
 
 
-def _leads(table: pl.DataFrame) -> list[tuple[str, str, str]]:
-    rates = pl.DataFrame({"player": pl.Series([], dtype=pl.String)})
-    rates = rates.with_columns([pl.lit(0).alias(c) for c in F.RATE_COLUMNS])
-    tested = table.with_columns(seat_k=pl.lit(0), seat_e=pl.lit(0.0))
-    totals = totals_of(table)
-    scored = combine(score_pairs(tested, totals, rates, partners=partners_of(table, totals)))
-    return scored.filter(pl.col("q_value") <= 0.05).select(
-        "player_a", "player_b", "top").rows()
-
-
 def test_long_honest_pairs_with_a_share_of_their_own_are_no_lead(columns: list[str]) -> None:
     # each pair's heavy-fold share 15% give or take a quarter of it: over 8,000 folds that is
     # 4 to 8 binomial standard deviations at table 0, none over the 300 of a short pair
-    assert _leads(_table(columns, None)) == []
+    assert table_leads(_table(columns, None)) == []
 
 
 def test_a_team_far_beyond_that_share_is_still_a_lead(columns: list[str]) -> None:
-    leads = _leads(_table(columns, 0.45))
+    leads = table_leads(_table(columns, 0.45))
     assert (*TEAM, "heavy_fold") in leads
     assert [x for x in leads if x[:2] != TEAM] == []
 
@@ -96,10 +85,10 @@ def _co_entry_table(columns: list[str], team_lor: float | None) -> pl.DataFrame:
 def test_long_honest_pairs_with_a_co_entry_of_their_own_are_no_lead(columns: list[str]) -> None:
     # a pair's log odds ratio of entering together 0 give or take 0.15: over 30,000 hands its
     # sampling error is 0.03, and the table's pairs read 5 standard deviations off and more
-    assert _leads(_co_entry_table(columns, None)) == []
+    assert table_leads(_co_entry_table(columns, None)) == []
 
 
 def test_a_team_that_seldom_enters_together_is_still_a_lead(columns: list[str]) -> None:
-    leads = _leads(_co_entry_table(columns, -1.0))
+    leads = table_leads(_co_entry_table(columns, -1.0))
     assert (*TEAM, "co_entry") in leads
     assert [x for x in leads if x[:2] != TEAM] == []
