@@ -29,7 +29,7 @@ from audit.collusion.leads import (
     totals_of,
 )
 from tests.collusion.frames import counted_pair_table
-from tests.collusion.test_collusion_partner_totals import _own
+from tests.collusion.test_collusion_partner_totals import first_partner_pair
 from tests.collusion.test_collusion_partner_totals import table as partner_table
 
 SPECIAL = ("t00s0", "t00s1")  # the two players at table 0 whom everyone plays differently
@@ -162,13 +162,7 @@ def test_a_partner_pairs_own_fitted_terms_are_added_back_only_where_it_was_in_th
         sfa_n=pl.Series(strong, dtype=pl.Int64), sfb_n=pl.Series(strong, dtype=pl.Int64),
         sfa_k=pl.Series(rng.binomial(strong, 0.3), dtype=pl.Int64),
         sfb_k=pl.Series(rng.binomial(strong, 0.3), dtype=pl.Int64))
-    partners = L.partners_of(table, L.totals_of(table))
-    assert partners is not None
-    (a, b), own = _own(partners)[0]
-    row = table.filter((pl.col("player_a") == a) & (pl.col("player_b") == b)).row(0, named=True)
-    got = {p: own.row(by_predicate=pl.col("player") == p, named=True) for p in (a, b)}
-    without = {p: partners.totals.row(by_predicate=pl.col("player") == p, named=True)
-               for p in (a, b)}
+    (a, b), row, got, without = first_partner_pair(table)
     kept = {}
     for d in (L.STRONG_FOLD, *(d for d in L.DIRECTED if d.continues)):
         n_ab, n_ba, k_ab, k_ba = (np.array([v]) for v in L._directed_counts(row, d))

@@ -6,6 +6,8 @@ the whole pair table took 1,016 CPU-s on the million hands of `bench --pipeline`
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 import polars as pl
 import pytest
@@ -28,6 +30,20 @@ def _own(partners: L.Partners) -> list[tuple[tuple[str, str], pl.DataFrame]]:
     return [((a, b), own) for (a, b), own in
             partners.own.partition_by("pair_a", "pair_b", as_dict=True, include_key=False,
                                       maintain_order=True).items()]
+
+
+def first_partner_pair(table: pl.DataFrame) -> tuple[
+        tuple[str, str], dict[str, Any], dict[str, dict[str, Any]], dict[str, dict[str, Any]]]:
+    """The first partner pair of `table` (`partners_of`): its players, its row of the table,
+    each player's own totals with the pair (`got`) and without any partner pair (`without`)."""
+    partners = L.partners_of(table, L.totals_of(table))
+    assert partners is not None
+    (a, b), own = _own(partners)[0]
+    row = table.filter((pl.col("player_a") == a) & (pl.col("player_b") == b)).row(0, named=True)
+    got = {p: own.row(by_predicate=pl.col("player") == p, named=True) for p in (a, b)}
+    without = {p: partners.totals.row(by_predicate=pl.col("player") == p, named=True)
+               for p in (a, b)}
+    return (a, b), row, got, without
 
 
 def _rates(folder: str, bettor: str) -> tuple[float, float, float]:
@@ -88,13 +104,7 @@ def test_the_leave_pair_out_fitted_baselines_are_the_fit_without_the_pair(
         table: pl.DataFrame) -> None:
     # taking the pair's own folds out of the folder's denominator (`_heavy_fold_rate`) leaves
     # what the fit without any partner pair has
-    partners = L.partners_of(table, L.totals_of(table))
-    assert partners is not None
-    (a, b), own = _own(partners)[0]
-    row = table.filter((pl.col("player_a") == a) & (pl.col("player_b") == b)).row(0, named=True)
-    got = {p: own.row(by_predicate=pl.col("player") == p, named=True) for p in (a, b)}
-    without = {p: partners.totals.row(by_predicate=pl.col("player") == p, named=True)
-               for p in (a, b)}
+    (a, b), row, got, without = first_partner_pair(table)
     assert got[a]["hf_nb"] - row["fa_k"] * without[b]["hf_b"] == pytest.approx(
         without[a]["hf_nb"], rel=1e-12)
     assert got[b]["ind_na"] - row["fa_k"] * without[a]["hf_a"] == pytest.approx(
