@@ -1131,8 +1131,9 @@ def score_pairs(table: pl.DataFrame, totals: pl.DataFrame, rates: pl.DataFrame,
         ra, va = FT.lpo_rate(a, b, "wr", n_r, k_r, fitted_r)
         rb, vb = FT.lpo_rate(b, a, "wr", n_r, k_r, fitted_r)
         raised = np.clip((ra + rb) / 2, 1e-9, 0.95)
-        # (no pair of the table both raised after the flop: nothing to measure a share by)
-        use = ok & (n_r > 0) & (g["wr_r__a"] > 0)
+        # (as many double raises as multiway hands the calls caught need; no pair of the table
+        # both raised after the flop: nothing to measure a share by)
+        use = (n_r >= MIN_SAMPLE["whipsaw"]) & ok & (g["wr_r__a"] > 0)
         # as uncertain as the factors it comes from (`_tail_over_baseline`), and each long
         # pair a share of its own (`_pair_effect`): the larger p of the two. (A spread of 10,
         # a factor of e^10 either way, is no rate known at all: more only overflows.)
