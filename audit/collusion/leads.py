@@ -1717,7 +1717,9 @@ _EVIDENCE_FILTER = {
     "fold_to_partner": pl.col("fold_a") | pl.col("fold_b"),
     "strong_fold": pl.col("sfold_a") | pl.col("sfold_b"),
     "card_share": (pl.col("cs_a") & ~pl.col("cs_ea")) | (pl.col("cs_b") & ~pl.col("cs_eb")),
-    "whipsaw": pl.col("ws"),
+    # (a third player caught calling, or both raising after the flop around him: the two
+    # counts the whipsaw test reads)
+    "whipsaw": pl.col("ws") | (pl.col("multi") & pl.col("post_a") & pl.col("post_b")),
     "checkdown": pl.col("cd"),
     "checkdown_bets": pl.col("cd_opp"),
     # (the streets are not in the pair-hand rows: the multiway hands both entered and neither
