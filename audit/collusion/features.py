@@ -351,6 +351,11 @@ def pair_table(pairs: pl.LazyFrame, by: tuple[str, ...] = ()) -> pl.LazyFrame:
         ws_n=c("multi").sum(), ws_k=c("ws").sum(),
         ws_ga=(c("multi") & c("aggr_a")).sum(), ws_gb=(c("multi") & c("aggr_b")).sum(),
         ws_both=(c("multi") & c("aggr_a") & c("aggr_b")).sum(),
+        # of those, the hands both bet or raised after the preflop round: a whipsaw's raises
+        # around the third player (leads.py, whipsaw); honest double raises in a multiway
+        # pot are mostly a preflop raise and a re-raise, after which one bets and the other
+        # calls or folds
+        ws_post=(c("multi") & c("post_a") & c("post_b")).sum(),
         cd_n=c("cd_opp").sum(), cd_k=c("cd").sum(), cd_ka=c("cd_a").sum(),
         cd_kb=c("cd_b").sum(),
         **{f"cs{g}_{x}": (c(col) & (c("cs_game") == g)).sum()

@@ -32,7 +32,12 @@ everyone except this partner, shrunk toward the population rate with ALPHA pseud
   factor fitted over all pairs (`fitted_factors`, without this pair): how often his double
   raises with the others he met caught a third player. Also against u_A·u_B·c, c the
   population share of double raises that catch a third player (excess of joint raising over
-  independent raising); the smaller p of the two, doubled (Bonferroni).
+  independent raising). And the raises around a third player: of the multiway hands both bet
+  or raised in, those both did after the preflop round (whether the third player called or
+  folded), binomial upper tail against a robust fit over all pairs of each one's such share
+  with the others he met (`WHIPSAW_RAISES`, fits.fit; the pair and the pairs far off the fit
+  left out of it), over the fit's uncertainty and with a pair random effect (the larger p of
+  the two). The smallest p of the three, times 3 (Bonferroni).
 - checkdown (PATTERN-CHECKDOWN-ALLIN): check-downs among the hands in which both stayed in with
   chips behind a third player's all-in (counted whatever happened next); binomial upper tail
   with rate R·(q_A/Q)·(q_B/Q): the population's rate R without this pair, times each player's
@@ -441,6 +446,19 @@ DIRECTED = (Directed("ss", ("hus_n", "hus_n"), ("hus_ka", "hus_kb")),
             *(Directed(f"fp{s}", ("fa_n", "fb_n"), ("fa_k", "fb_k"), s, continues=True)
               for s in range(len(F.ENTRY))))
 STRONG_FOLD, CHECKDOWN_BETS, SOFTPLAY_STREETS = DIRECTED[2], DIRECTED[1], DIRECTED[0]
+# Whipsaw raises: of the multiway hands in which both bet or raised (`ws_both`), those in which
+# both did after the preflop round (`ws_post`), a whipsaw's bets and raises around the third
+# player; about ws_both · t(A) · t(B), fitted over all pairs (fits.fit, both directions of each
+# pair alike: the rate is the mean of the two), pairs far off it left out of it. Honest double
+# raises in a multiway pot are mostly a raise and a re-raise before the flop, after which one
+# bets and the other calls or folds: 16% of them go on with both betting after the flop on
+# issue 25's populations, 49-71% of a whipsaw team's. Counted against the pair's own double
+# raises, not against the hands the pair's raising rates predict: a whipsaw team's raises are
+# its own rates, and a team whose table emptied (share 0.8, seed 2: heads-up from its 600th
+# hand on, 583 multiway hands in 6,000) has few hands to be measured in.
+WHIPSAW_RAISES = Directed("wr", ("ws_both", "ws_both"), ("ws_post", "ws_post"))
+# every robust fit `fitted_factors` makes (fits.fit)
+FITTED = (HEADS_UP, *DIRECTED, WHIPSAW_RAISES)
 # the pair-table columns they read (those of the entry strata too)
 DIRECTED_INPUT = tuple(dict.fromkeys(
     c for d in DIRECTED for c0 in (*d.n, *d.k)
@@ -486,7 +504,8 @@ FIT_SCHEMA = {"player": pl.String, "ws_t": pl.Float64, "ws_d": pl.Float64, "ws_r
               "sp_f": pl.Float64, "sp_g": pl.Float64, "sp_dx": pl.Float64, "sp_dy": pl.Float64,
               "sp_kx": pl.Float64, "sp_ky": pl.Float64, "sp_r": pl.Float64,
               "sp_f0": pl.Float64, "sp_g0": pl.Float64} | {
-                  f"{d.prefix}_{c}": pl.Float64 for d in DIRECTED for c in FT.COLUMNS}
+                  f"{d.prefix}_{c}": pl.Float64 for d in (*DIRECTED, WHIPSAW_RAISES)
+                  for c in FT.COLUMNS}
 
 
 def fitted_factors(table: pl.DataFrame, keep: pl.Series | None = None) -> pl.DataFrame:
@@ -498,7 +517,10 @@ def fitted_factors(table: pl.DataFrame, keep: pl.Series | None = None) -> pl.Dat
       is the double raises their own raising rates in those hands make by chance (`ws_r`: the
       population's whipsaws per such double raise; `ws_d`: the player's exposure weighted by
       his partners' `ws_t`). A player's factor says how much more often than by chance his
-      double raises with others catch a third player between them.
+      double raises with others catch a third player between them. And `wr_*`
+      (`WHIPSAW_RAISES`, fits.fit, the columns of fits.COLUMNS): of the multiway hands both
+      bet or raised in, the share both did after the preflop round, about `wr_f`(A) · `wr_g`(B)
+      (both directions of each pair alike).
     - heavy folds (`_folder_bettor_fit`), folder × bettor: among X's folds to Y's bets, the
       share after a heavy investment is about `hf_a`(X) · `hf_b`(Y) (`hf_r`: the population
       share; `hf_nb`: X's folds weighted by his bettors' `hf_b`; `ind_na`: the folds Y drew
@@ -550,7 +572,7 @@ def fitted_factors(table: pl.DataFrame, keep: pl.Series | None = None) -> pl.Dat
     hf_a, hf_b, hf_nb, ind_na = FT.ipf(x, y, n, k, m, hf_r)
     del n, k  # (the directed fits' arrays are the most at once: not these beside them)
     hu: dict[str, Any] = {}
-    for d in (HEADS_UP, *DIRECTED):
+    for d in FITTED:
         if all(c in table.columns for c in (*d.n, *d.k)):
             # both directions' rows, a column at a time: the four arrays and their copies
             # beside the fit's were its peak
@@ -580,8 +602,8 @@ def _player_index(table: pl.DataFrame) -> tuple[pl.Series, Any]:
 
 
 # The pair-table columns the fitted models read (`fitted_factors`)
-FIT_INPUT = ("player_a", "player_b", "ws_ga", "ws_gb", "ws_n", "ws_k", "fa_k", "fb_k", "hfa_k",
-             "hfb_k", "hu_n", "soft_ka", "soft_kb")
+FIT_INPUT = ("player_a", "player_b", "ws_ga", "ws_gb", "ws_n", "ws_k", "ws_both", "ws_post",
+             "fa_k", "fb_k", "hfa_k", "hfb_k", "hu_n", "soft_ka", "soft_kb")
 
 
 def totals_of(baseline: pl.DataFrame, keep: pl.Series | None = None) -> pl.DataFrame:
@@ -821,7 +843,7 @@ def _own_rows(rows: pl.DataFrame, single: pl.DataFrame, without: pl.DataFrame) -
         return x[f"base.{c}"].to_numpy().astype(float)
 
     counts = _Floats(rows)
-    for d in (HEADS_UP, *DIRECTED):
+    for d in FITTED:
         if not all(c in rows.columns for c in (*d.n, *d.k)):
             continue
         n_ab, n_ba, k_ab, k_ba = _directed_counts(counts, d)
@@ -1099,10 +1121,37 @@ def score_pairs(table: pl.DataFrame, totals: pl.DataFrame, rates: pl.DataFrame,
     ok = n >= MIN_SAMPLE["whipsaw"]
     p_fit = _quasi_sf(k, n, fitted, ok, pool, "whipsaw:fit")
     p_common = _quasi_sf(k, n, common, ok, pool, "whipsaw:common")
-    out |= {"whipsaw_n": n, "whipsaw_k": k,
-            "whipsaw_e": n * np.where(p_fit <= p_common, fitted, common),
-            "whipsaw_p": np.where(ok, np.minimum(1.0, 2 * np.minimum(p_fit, p_common)),
-                                  np.nan)}
+    # and the raises around a third player: of the hands both bet or raised in, those both did
+    # after the preflop round, against the robust fit of that share over all pairs
+    # (`WHIPSAW_RAISES`; a team far off it left it, so its raises set no player's factor)
+    if all(c in g for c in (*WHIPSAW_RAISES.n, *WHIPSAW_RAISES.k)):
+        n_r, k_r = g["ws_both"], g["ws_post"]
+        a, b = ({f"wr_{c}": g[f"wr_{c}__{x}"] for c in FT.COLUMNS} for x in ("a", "b"))
+        fitted_r = FT.in_fit(a, b, "wr", n_r, n_r, k_r, k_r)
+        ra, va = FT.lpo_rate(a, b, "wr", n_r, k_r, fitted_r)
+        rb, vb = FT.lpo_rate(b, a, "wr", n_r, k_r, fitted_r)
+        raised = np.clip((ra + rb) / 2, 1e-9, 0.95)
+        # (as many double raises as multiway hands the calls caught need; no pair of the table
+        # both raised after the flop: nothing to measure a share by)
+        use = (n_r >= MIN_SAMPLE["whipsaw"]) & ok & (g["wr_r__a"] > 0)
+        # as uncertain as the factors it comes from (`_tail_over_baseline`), and each long
+        # pair a share of its own (`_pair_effect`): the larger p of the two. (A spread of 10,
+        # a factor of e^10 either way, is no rate known at all: more only overflows.)
+        spread = np.minimum(np.sqrt((ra * ra * va + rb * rb * vb)
+                                    / np.maximum((ra + rb) ** 2, 1e-18)), 10.0)
+        p_raise = np.where(use, np.maximum(
+            _quasi_sf(k_r, n_r, raised, use, pool, "whipsaw:raises", pair_effect=True),
+            _tail_over_baseline(k_r, n_r, raised, spread, use, pool, "whipsaw:raises",
+                                lower=False)), 1.0)
+    else:  # (a pair table without the raise counts)
+        n_r, k_r, raised, p_raise = n, k, fitted, np.ones_like(n)
+    best = np.minimum(p_fit, p_common)
+    by_raises = p_raise < best
+    out |= {"whipsaw_n": np.where(by_raises, n_r, n), "whipsaw_k": np.where(by_raises, k_r, k),
+            "whipsaw_e": np.where(by_raises, n_r * raised,
+                                  n * np.where(p_fit <= p_common, fitted, common)),
+            "whipsaw_raises": by_raises.astype(float),
+            "whipsaw_p": np.where(ok, np.minimum(1.0, 3 * np.minimum(best, p_raise)), np.nan)}
 
     # check-downs: the pairs' rate among such chances without this pair (chances are rare, and
     # a team's own check-downs would otherwise set the rate it is judged against), times each
@@ -1668,7 +1717,9 @@ _EVIDENCE_FILTER = {
     "fold_to_partner": pl.col("fold_a") | pl.col("fold_b"),
     "strong_fold": pl.col("sfold_a") | pl.col("sfold_b"),
     "card_share": (pl.col("cs_a") & ~pl.col("cs_ea")) | (pl.col("cs_b") & ~pl.col("cs_eb")),
-    "whipsaw": pl.col("ws"),
+    # (a third player caught calling, or both raising after the flop around him: the two
+    # counts the whipsaw test reads)
+    "whipsaw": pl.col("ws") | (pl.col("multi") & pl.col("post_a") & pl.col("post_b")),
     "checkdown": pl.col("cd"),
     "checkdown_bets": pl.col("cd_opp"),
     # (the streets are not in the pair-hand rows: the multiway hands both entered and neither
@@ -1757,6 +1808,10 @@ def _describe(name: str, r: dict[str, Any]) -> str:
         return (f"they folded to each other's bets after putting {F.HEAVY_BB} big blinds or "
                 f"more into the pot {k:.0f} of {n:.0f} times where {e:.1f} were expected from "
                 "each one's such folds against others and the other's against everyone else")
+    if name == "whipsaw" and r.get("whipsaw_raises"):
+        return (f"both bet or raised after the preflop round in {k:.0f} of the {n:.0f} "
+                f"multiway hands together both bet or raised in, where {e:.1f} were expected "
+                "from each player's such hands with other partners")
     if name == "whipsaw":
         return (f"both bet or raised with a third player calling in between in {k:.0f} of "
                 f"{n:.0f} multiway hands together where {e:.1f} were expected from each "

@@ -100,6 +100,10 @@ def counted_pair_table(pairs: int, players: int, seed: int = 3) -> pl.DataFrame:
     made["sfa_k"], made["sfb_k"] = (
         pl.Series(c, rng.binomial(made[n].to_numpy(), 0.3), dtype=columns[c])
         for c, n in (("sfa_k", "sfa_n"), ("sfb_k", "sfb_n")))
+    # double raises after the flop among the double raises in multiway hands, at one rate
+    # (likewise, leads.WHIPSAW_RAISES)
+    made["ws_post"] = pl.Series("ws_post", rng.binomial(made["ws_both"].to_numpy(), 0.3),
+                                dtype=columns["ws_post"])
     made["hands"] = pl.Series("hands", hands_together, dtype=columns["hands"])
     return made_pairs.with_columns(**made).select(list(columns))
 
