@@ -58,12 +58,13 @@ everyone except this partner, shrunk toward the population rate with ALPHA pseud
 - co_entry (PATTERN-COLLUSION): hands both entered voluntarily, as a log odds ratio against
   independent entry at each one's rate in the pair's hands, less what each player's usual
   co-entry with everyone else predicts (an aggressive player's raises cut the entries of whoever
-  acts after him; a partner far off it left out, features.co_entry_terms), standardised (z)
-  against its sampling variance plus a pair random effect τ² measured on the long pairs
-  (`_pair_variance`), then centred and scaled by the median and MAD of all tested pairs' z
-  (empirical null); lower
-  normal tail. Hole-card sharing and team play show as
-  partners who seldom contest the same pot with each other only.
+  acts after him; a partner far off it left out, features.co_entry_terms), in the hands A acted
+  first preflop and in those B did apart, each against the first actor's usual acting first and
+  the second's acting second, the two combined by inverse variance (`_co_entry_residual`),
+  standardised (z) against its sampling variance plus a pair random effect τ² measured on the
+  long pairs (`_pair_variance`), then centred and scaled by the median and MAD of all tested
+  pairs' z (empirical null); lower normal tail. Hole-card sharing and team play show as
+  partners who seldom contest the same pot with each other only, in either order.
 - seating (PATTERN-COLLUSION): table-days shared; Poisson upper tail with the mean expected if
   each sitting picked any table open that day at random. Reported as evidence only, not combined
   (SEATING_NOTE).
@@ -949,6 +950,59 @@ def _with_totals(table: pl.DataFrame, totals: pl.DataFrame, rates: pl.DataFrame,
             .join(tb, left_on=["player_b", *by], right_on=["player", *by], how="left"))
 
 
+def _co_entry_residual(g: Mapping[str, Any], pool: _Pool) -> tuple[Any, Any]:
+    """Per pair: its co-entry log odds ratio less the baseline its players' usual co-entry with
+    everyone else predicts, and the sampling variance, in the hands A acted first and in those
+    B acted first (features.co_entry_orders) apart, combined by inverse variance.
+
+    The baseline of each order: the first actor's usual co-entry when he acted first and the
+    second's when he acted second (Mantel-Haenszel log odds ratios over their other pairs), on
+    the log-odds scale around the pair's context (the same pairs together). An aggressive
+    player's raises cut the entries of whoever acts after him, so two loose-aggressive regulars
+    who sit together for thousands of hands each cut the other's entries as they cut
+    everyone's, and the pair shows both effects; a team that splits the pots between them
+    shows it with each other only. Taken in one mix of orders, a regular seated right after a
+    maniac (after him in most of their hands, where his usual mixes both orders) read as
+    entering seldom with him; hole-card sharing cuts co-entry whatever the order."""
+    first = (g["ce1_n"], g["ce1_va"], g["ce1_vb"], g["ce1_both"])
+    rest = tuple(g[t] - g[f] for t, f in (("hands", "ce1_n"), ("va", "ce1_va"),
+                                          ("vb", "ce1_vb"), ("vboth", "ce1_both")))
+    terms = []
+    for n, va, vb, both in (first, rest):
+        cells = (both + 0.5, va - both + 0.5, vb - both + 0.5, n - va - vb + both + 0.5)
+        lor = np.log(cells[0] * cells[3] / (cells[1] * cells[2]))
+        var = sum(1.0 / x for x in cells)
+        # the pair's own terms in its players' sums (features.co_entry_terms)
+        own_w = np.where((np.abs(lor) <= F.CO_ENTRY_CLIP) & (n > 0), 1.0 / var, 0.0)
+        own_wl = np.clip(lor, -F.CO_ENTRY_CLIP, F.CO_ENTRY_CLIP) * own_w
+        terms.append((n, lor, var, own_w, own_wl))
+    # each player's usual (both orders) shrunk toward the population's with the weight of a
+    # pair of min_hands-ish hands, and his usual in one order toward that as much
+    own_w = terms[0][3] + terms[1][3]
+    own_wl = terms[0][4] + terms[1][4]
+    usual = pool.ratio(own_wl, own_w)
+    w0 = 10.0
+    overall = {}
+    for x in ("a", "b"):
+        w = g[f"ce_w1__{x}"] + g[f"ce_w2__{x}"] - own_w
+        wl = g[f"ce_wl1__{x}"] + g[f"ce_wl2__{x}"] - own_wl
+        overall[x] = (wl + w0 * usual) / (np.maximum(w, 0) + w0)
+    num = den = 0.0
+    # (A first: A's usual acting first and B's acting second; B first: the other way round)
+    for (n, lor, var, own_w, own_wl), (one, two) in zip(terms, (("a", "b"), ("b", "a")),
+                                                        strict=True):
+        w1, wl1 = g[f"ce_w1__{one}"] - own_w, g[f"ce_wl1__{one}"] - own_wl
+        w2, wl2 = g[f"ce_w2__{two}"] - own_w, g[f"ce_wl2__{two}"] - own_wl
+        mean_1 = (wl1 + w0 * overall[one]) / (np.maximum(w1, 0) + w0)
+        mean_2 = (wl2 + w0 * overall[two]) / (np.maximum(w2, 0) + w0)
+        ctx = (wl1 + wl2 + w0 * usual) / (np.maximum(w1 + w2, 0) + w0)
+        weight = np.where(n > 0, 1.0 / var, 0.0)
+        num = num + weight * (lor - (mean_1 + mean_2 - ctx))
+        den = den + weight
+    den = np.maximum(den, 1e-12)
+    return num / den, 1.0 / den
+
+
 def score_pairs(table: pl.DataFrame, totals: pl.DataFrame, rates: pl.DataFrame,
                 pool: _Pool = WHOLE, keep: tuple[str, ...] = (),
                 partners: Partners | None = None) -> pl.DataFrame:
@@ -1134,35 +1188,16 @@ def score_pairs(table: pl.DataFrame, totals: pl.DataFrame, rates: pl.DataFrame,
     # pair's own hands (a log odds ratio), centred and scaled by the population of pairs (an
     # empirical null: honest neighbours' entries are not independent either)
     n, va, vb, both = g["hands"], g["va"], g["vb"], g["vboth"]
-    cells = (both + 0.5, va - both + 0.5, vb - both + 0.5, n - va - vb + both + 0.5)
-    lor = np.log(cells[0] * cells[3] / (cells[1] * cells[2]))
-    # against each player's own co-entry with everyone else (Mantel-Haenszel log odds ratio
-    # over his other pairs), on the log-odds scale around the pair's context (all the other
-    # pairs of A and of B): an aggressive player's raises cut the entries of whoever acts
-    # after him, so two loose-aggressive regulars who sit together for thousands of hands
-    # each cut the other's entries as they cut everyone's, and the pair shows both effects;
-    # a team that splits the pots between them shows it with each other only
-    var = sum(1.0 / c for c in cells)
-    own_w = np.where(np.abs(lor) <= F.CO_ENTRY_CLIP, 1.0 / var, 0.0)  # (features.co_entry_terms)
-    own_wl = np.clip(lor, -F.CO_ENTRY_CLIP, F.CO_ENTRY_CLIP) * own_w
-    wa, wla = g["ce_w__a"] - own_w, g["ce_wl__a"] - own_wl
-    wb, wlb = g["ce_w__b"] - own_w, g["ce_wl__b"] - own_wl
-    # shrunk toward the population's usual with the weight of a pair of min_hands-ish hands
-    usual = pool.ratio(own_wl, own_w)
-    w0 = 10.0
-    mean_a = (wla + w0 * usual) / (np.maximum(wa, 0) + w0)
-    mean_b = (wlb + w0 * usual) / (np.maximum(wb, 0) + w0)
-    ctx = (wla + wlb + w0 * usual) / (np.maximum(wa + wb, 0) + w0)
-    base = mean_a + mean_b - ctx
     ok = np.minimum(va, vb) >= MIN_SAMPLE["co_entry"]
+    resid, var = _co_entry_residual(g, pool)
     # each pair's co-entry its baseline's give or take a share of its own (`_pair_variance`,
     # measured on the pairs of PAIR_VARIANCE_HANDS hands or more): two loose-aggressive
     # regulars who sat together for 30,000 hands read q 5e-7 against the sampling variance
     # alone (issue 25). Helper B2's measure (500,000 hands, share 0.4, seed 1): 4 honest pairs
     # below p 1e-4 (the best 2e-15), none with τ² (the best 3e-4), both planted pairs below
     # 1e-6 kept
-    tau2 = pool.pair_variance("co_entry", lor - base, var, ok & (n >= PAIR_VARIANCE_HANDS))
-    z = (lor - base) / np.sqrt(var + tau2)
+    tau2 = pool.pair_variance("co_entry", resid, var, ok & (n >= PAIR_VARIANCE_HANDS))
+    z = resid / np.sqrt(var + tau2)
     zc = pool.null("co_entry", z, ok)  # (fewer than 10: as is)
     out |= {"co_entry_n": n, "co_entry_k": both, "co_entry_e": va * vb / np.maximum(n, 1),
             "co_entry_z": zc, "co_entry_p": np.where(ok, normal_cdf(zc), np.nan)}
