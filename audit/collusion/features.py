@@ -12,7 +12,7 @@ Feature columns of a pair-hand row (A = player_a < B = player_b, alphabetically)
   the pair's heads-up postflop aggression against each other).
 - `vpip_a`, `vpip_b`: voluntarily entered the pot (team play and hole-card sharing: the weaker
   of two shared hands folds, so partners seldom contest the same pot). `first_a`: A acted
-  before B preflop (`preflop_order`; co-entry is judged in each order apart).
+  before B preflop (`preflop_order`; co-entry is judged in each order apart, order_fit).
 - `fa`/`fb`: A faced a bet or raise last made by B (resp. B by A); `fold_a`/`fold_b`: and
   folded (unusual folds to each other). `entry_a`/`entry_b`: how the player came into the hand
   (ENTRY: 0 not voluntarily, 1 calling, 2 raising preflop), the range he folds from.
@@ -355,7 +355,7 @@ def pair_table(pairs: pl.LazyFrame, by: tuple[str, ...] = ()) -> pl.LazyFrame:
         soft_ka=(c("hu") & c("post_a")).sum(),
         soft_kb=(c("hu") & c("post_b")).sum(),
         va=c("vpip_a").sum(), vb=c("vpip_b").sum(), vboth=(c("vpip_a") & c("vpip_b")).sum(),
-        # the same in the hands A acted first (B first: the rest; `co_entry_orders`)
+        # the same in the hands A acted first (B first: the rest; order_fit.orders)
         ce1_n=c("first_a").sum(), ce1_va=(c("first_a") & c("vpip_a")).sum(),
         ce1_vb=(c("first_a") & c("vpip_b")).sum(),
         ce1_both=(c("first_a") & c("vpip_a") & c("vpip_b")).sum(),
@@ -448,10 +448,6 @@ def player_totals_in_slices(table: pl.DataFrame, keep: pl.Series | None = None,
 def _side_sums(table: pl.LazyFrame) -> pl.LazyFrame:
     """`player_totals`' sums of the pairs' own columns, per player."""
     c = pl.col
-    # co-entry: each pair's weighted (clipped) log odds ratio of entering together and its
-    # weight, summed over a player's pairs (`co_entry_terms`), apart in the hands he acted
-    # first (`ce_*1`) and second (`ce_*2`) of the two (`co_entry_orders`)
-    a_first, b_first = (co_entry_terms(*x) for x in co_entry_orders())
     side_a = table.select(
         player=c("player_a"), hands=c("hands"), hu_n=c("hu_n"), soft_k=c("soft_ka"),
         f_n=c("fa_n"), f_k=c("fa_k"), **_entry_side("a", "b"), sf_n=c("sfa_n"),
@@ -459,7 +455,6 @@ def _side_sums(table: pl.LazyFrame) -> pl.LazyFrame:
         flow_nz=c("flow_nz"), pot_nz=c("flow_w"),
         hf_k=c("hfa_k"), ind_n=c("fb_k"), ind_k=c("hfb_k"), fd_n=c("fb_n"), fd_k=c("fb_k"),
         ws_n=c("ws_n"), ws_k=c("ws_k"), cd_n=c("cd_n"), cd_k=c("cd_k"),
-        ce_wl1=a_first[0], ce_w1=a_first[1], ce_wl2=b_first[0], ce_w2=b_first[1],
         **_card_share_side("a", "b"),
     )
     side_b = table.select(
@@ -469,7 +464,6 @@ def _side_sums(table: pl.LazyFrame) -> pl.LazyFrame:
         flow_nz=c("flow_nz"), pot_nz=c("flow_w"),
         hf_k=c("hfb_k"), ind_n=c("fa_k"), ind_k=c("hfa_k"), fd_n=c("fa_n"), fd_k=c("fa_k"),
         ws_n=c("ws_n"), ws_k=c("ws_k"), cd_n=c("cd_n"), cd_k=c("cd_k"),
-        ce_wl1=b_first[0], ce_w1=b_first[1], ce_wl2=a_first[0], ce_w2=a_first[1],
         **_card_share_side("b", "a"),
     )
     return pl.concat([side_a, side_b]).group_by("player").agg(pl.all().sum())
@@ -505,40 +499,13 @@ def weak_rate(k: pl.Expr | float, n: pl.Expr | float) -> pl.Expr | float:
     return (k + 1) / (n + 2)
 
 
-# A pair's log odds ratio of entering together beyond this is left out of both players' usual
-# co-entry: a partner, not a measure of how the player enters with anyone.
+# A pair's log odds ratio of entering together (in one preflop order) beyond this is left out
+# of the co-entry fit (order_fit): a partner, not a measure of how the player enters with
+# anyone. Left out, not clipped: a chip dumper follows his receiver into the pot (log odds ratio
+# 1.6), and clipped to 1 with the weight of 6,000 hands together he still set a third of the
+# receiver's usual, which made every aggressive stranger at their table, whose raises cut the
+# receiver's entries, read as a card sharer (p 8e-13, issue 25).
 CO_ENTRY_CLIP = 1.0
-
-
-def co_entry_orders() -> tuple[tuple[pl.Expr, pl.Expr, pl.Expr, pl.Expr], ...]:
-    """A pair's hands, A's and B's entries and both's, in the hands A acted first and in those
-    B acted first (`first_a`, the pair table's `ce1_*` and the rest). An aggressive player's
-    raise cuts the entries of whoever acts after him, and a regular who sits right after a
-    maniac acts after him in most hands they share: each player's usual co-entry is taken in
-    the same order as the pair's (issue 25)."""
-    c = pl.col
-    first = (c("ce1_n"), c("ce1_va"), c("ce1_vb"), c("ce1_both"))
-    rest = (c("hands") - c("ce1_n"), c("va") - c("ce1_va"), c("vb") - c("ce1_vb"),
-            c("vboth") - c("ce1_both"))
-    return first, rest
-
-
-def co_entry_terms(n: pl.Expr, va: pl.Expr, vb: pl.Expr, both: pl.Expr
-                   ) -> tuple[pl.Expr, pl.Expr]:
-    """A pair's co-entry log odds ratio (entered or not, each player; a half added to each
-    cell) times its weight (inverse variance), and the weight, both 0 for a pair beyond
-    ±CO_ENTRY_CLIP (or without hands): summed over a player's pairs, their ratio is his usual
-    co-entry with anyone.
-    Left out, not clipped: a chip dumper follows his receiver into the pot (log odds ratio
-    1.6), and clipped to 1 with the weight of 6,000 hands together he still set a third of the
-    receiver's usual, which made every aggressive stranger at their table, whose raises cut the
-    receiver's entries, read as a card sharer (p 8e-13, issue 25)."""
-    n, va, vb, both = (x.cast(pl.Float64) for x in (n, va, vb, both))
-    cells = (both + 0.5, va - both + 0.5, vb - both + 0.5, n - va - vb + both + 0.5)
-    lor = ((cells[0] * cells[3]) / (cells[1] * cells[2])).log()
-    w = 1.0 / (1.0 / cells[0] + 1.0 / cells[1] + 1.0 / cells[2] + 1.0 / cells[3])
-    w = pl.when((lor.abs() <= CO_ENTRY_CLIP) & (n > 0)).then(w).otherwise(0.0)
-    return lor.clip(-CO_ENTRY_CLIP, CO_ENTRY_CLIP) * w, w
 
 
 def _entry_side(me: str, other: str) -> dict[str, pl.Expr]:

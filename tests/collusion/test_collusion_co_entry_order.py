@@ -5,7 +5,7 @@ before him. A regular seated right after him acts after him in most of the hands
 while the maniac's usual co-entry with everyone else mixes the hands he acted first and those
 he acted second: judged against that mix, the regular read as entering seldom with the maniac,
 as a card sharer does. Each player's usual co-entry is taken in the same order as the pair's
-(features.co_entry_orders). Hole-card sharing cuts co-entry whatever the order: such a pair is
+(order_fit). Hole-card sharing cuts co-entry whatever the order: such a pair is
 still a lead.
 """
 
