@@ -35,7 +35,7 @@ from audit.collusion import features as F
 
 KEYS = ["player_a", "player_b"]
 # bump when a pair feature changes: kept partials of another version are recomputed
-PARTIAL_VERSION = 7
+PARTIAL_VERSION = 8
 PARTIAL_FILE = "collusion_pairs.parquet"
 ROWS_PER_CHUNK = 2_000_000  # hand_players rows per chunk (about 300,000 hands)
 # ... when a run's own hands are aggregated (`chunks`' default): a chunk's player rows and its

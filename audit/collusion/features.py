@@ -11,7 +11,8 @@ Feature columns of a pair-hand row (A = player_a < B = player_b, alphabetically)
   raised in the hand; `post_a`, `post_b`: bet or raised beyond one preflop raise (soft play:
   the pair's heads-up postflop aggression against each other).
 - `vpip_a`, `vpip_b`: voluntarily entered the pot (team play and hole-card sharing: the weaker
-  of two shared hands folds, so partners seldom contest the same pot).
+  of two shared hands folds, so partners seldom contest the same pot). `first_a`: A acted
+  before B preflop (`preflop_order`; co-entry is judged in each order apart, order_fit).
 - `fa`/`fb`: A faced a bet or raise last made by B (resp. B by A); `fold_a`/`fold_b`: and
   folded (unusual folds to each other). `entry_a`/`entry_b`: how the player came into the hand
   (ENTRY: 0 not voluntarily, 1 calling, 2 raising preflop), the range he folds from.
@@ -50,8 +51,8 @@ STRONG_MADE = ("three of a kind", "straight", "flush", "full house", "four of a 
 _BROADWAY = "TJQKA"
 
 HAND_PLAYER_COLUMNS = (
-    "hand_id", "seat", "player", "invested", "won", "net", "vpip", "pfr", "aggressive_actions",
-    "calls",
+    "hand_id", "seat", "player", "position", "invested", "won", "net", "vpip", "pfr",
+    "aggressive_actions", "calls",
     "folded_street", "all_in_street", "showed", "hole_cards", "hand_class", "faced_bet_from",
 )
 HAND_COLUMNS = ("hand_id", "ts", "table_id", "players", "pot", "showdown", "big_blind",
@@ -63,6 +64,25 @@ TOURNAMENT_OVERLAY = "tournament@"
 # games in which entering the pot means different things (how many enter, with what), for
 # baselines taken game by game: hold'em or Omaha, big-bet or fixed limit
 GAME_GROUPS = ("holdem big-bet", "holdem fixed limit", "omaha big-bet", "omaha fixed limit")
+# preflop order by position (audit/replay/projections.positions: UTG, UTG+1, ..., LJ, HJ, CO,
+# BTN, SB, BB; heads-up the button acts first): who acts before whom, for co-entry taken in
+# the order the two acted (an aggressive player's raise cuts the entries of whoever acts after
+# him, not before)
+_ACT_RANK = {"LJ": 20, "HJ": 21, "CO": 22, "BTN": 23, "SB": 24, "BB": 25}
+_ACT_UNKNOWN = 99
+
+
+def preflop_order(position: pl.Expr, seat: pl.Expr) -> pl.Expr:
+    """A key that sorts the players of a hand in their preflop order (`_ACT_RANK`), by seat
+    where the position is unknown (then the split of a pair's hands is by seat: no order, but
+    still two strata each judged against the players' own in the same stratum)."""
+    utg = position.str.strip_prefix("UTG").str.strip_prefix("+")
+    rank = (pl.when(position == "UTG").then(0)
+            .when(position.str.starts_with("UTG+")).then(utg.cast(pl.Int16, strict=False))
+            .otherwise(position.replace_strict(_ACT_RANK, default=None,
+                                               return_dtype=pl.Int16)))
+    return (rank.cast(pl.Int16).fill_null(_ACT_UNKNOWN) * 128
+            + seat.cast(pl.Int16).fill_null(0)).cast(pl.Int16)
 
 
 def _strong_hole(col: pl.Expr) -> pl.Expr:
@@ -150,6 +170,7 @@ def player_hands(hand_players: pl.LazyFrame, hands: pl.LazyFrame) -> pl.LazyFram
         # after the preflop round (a second preflop raise keeps it above 0: never a false 0)
         beyond_preflop=pl.col("aggressive_actions") - pl.col("pfr").cast(pl.Int32),
         called=pl.col("calls") > 0,
+        act=preflop_order(pl.col("position"), pl.col("seat")),
         strong_hole=_strong_hole(pl.col("hole_cards")),
         strong_made=pl.col("hand_class").is_in(list(STRONG_MADE)).fill_null(False),
         gain=pl.col("net").clip(lower_bound=0),
@@ -213,7 +234,7 @@ def player_hands(hand_players: pl.LazyFrame, hands: pl.LazyFrame) -> pl.LazyFram
 _SIDE = ("player", "net", "gain", "loss", "aggressive_actions", "called", "folded", "survivor",
          "heavy", "vpip", "pfr", "beyond_preflop",
          "contest", "allin_early", "faced_bet_from", "strong_hole", "strong_made", "caught",
-         "strength", "behind_allin", "cd_self")
+         "strength", "behind_allin", "cd_self", "act")
 
 
 def _big_blind() -> pl.Expr:
@@ -270,6 +291,8 @@ def pair_hands(ph: pl.LazyFrame, only: pl.DataFrame | None = None,
         post_b=b("beyond_preflop_b") > 0,
         vpip_a=a("vpip_a"),
         vpip_b=b("vpip_b"),
+        # A acted before B preflop (`preflop_order`)
+        first_a=a("act_a") < b("act_b"),
         entry_a=_entry(a("vpip_a"), a("pfr_a")),
         entry_b=_entry(b("vpip_b"), b("pfr_b")),
         fa=fa,
@@ -332,6 +355,10 @@ def pair_table(pairs: pl.LazyFrame, by: tuple[str, ...] = ()) -> pl.LazyFrame:
         soft_ka=(c("hu") & c("post_a")).sum(),
         soft_kb=(c("hu") & c("post_b")).sum(),
         va=c("vpip_a").sum(), vb=c("vpip_b").sum(), vboth=(c("vpip_a") & c("vpip_b")).sum(),
+        # the same in the hands A acted first (B first: the rest; order_fit.orders)
+        ce1_n=c("first_a").sum(), ce1_va=(c("first_a") & c("vpip_a")).sum(),
+        ce1_vb=(c("first_a") & c("vpip_b")).sum(),
+        ce1_both=(c("first_a") & c("vpip_a") & c("vpip_b")).sum(),
         fa_n=c("fa").sum(), fa_k=c("fold_a").sum(),
         fb_n=c("fb").sum(), fb_k=c("fold_b").sum(),
         # the same per entry stratum of the folder (ENTRY; stratum 0 is the rest of fa_n, ...)
@@ -426,9 +453,6 @@ def player_totals_in_slices(table: pl.DataFrame, keep: pl.Series | None = None,
 def _side_sums(table: pl.LazyFrame) -> pl.LazyFrame:
     """`player_totals`' sums of the pairs' own columns, per player."""
     c = pl.col
-    # co-entry: each pair's weighted (clipped) log odds ratio of entering together and its
-    # weight, summed over a player's pairs (`co_entry_terms`)
-    ce = co_entry_terms(c("hands"), c("va"), c("vb"), c("vboth"))
     side_a = table.select(
         player=c("player_a"), hands=c("hands"), hu_n=c("hu_n"), soft_k=c("soft_ka"),
         f_n=c("fa_n"), f_k=c("fa_k"), **_entry_side("a", "b"), sf_n=c("sfa_n"),
@@ -436,7 +460,6 @@ def _side_sums(table: pl.LazyFrame) -> pl.LazyFrame:
         flow_nz=c("flow_nz"), pot_nz=c("flow_w"),
         hf_k=c("hfa_k"), ind_n=c("fb_k"), ind_k=c("hfb_k"), fd_n=c("fb_n"), fd_k=c("fb_k"),
         ws_n=c("ws_n"), ws_k=c("ws_k"), cd_n=c("cd_n"), cd_k=c("cd_k"),
-        ce_wl=ce[0], ce_w=ce[1],
         **_card_share_side("a", "b"),
     )
     side_b = table.select(
@@ -446,7 +469,6 @@ def _side_sums(table: pl.LazyFrame) -> pl.LazyFrame:
         flow_nz=c("flow_nz"), pot_nz=c("flow_w"),
         hf_k=c("hfb_k"), ind_n=c("fa_k"), ind_k=c("hfa_k"), fd_n=c("fa_n"), fd_k=c("fa_k"),
         ws_n=c("ws_n"), ws_k=c("ws_k"), cd_n=c("cd_n"), cd_k=c("cd_k"),
-        ce_wl=ce[0], ce_w=ce[1],
         **_card_share_side("b", "a"),
     )
     return pl.concat([side_a, side_b]).group_by("player").agg(pl.all().sum())
@@ -482,26 +504,13 @@ def weak_rate(k: pl.Expr | float, n: pl.Expr | float) -> pl.Expr | float:
     return (k + 1) / (n + 2)
 
 
-# A pair's log odds ratio of entering together beyond this is left out of both players' usual
-# co-entry: a partner, not a measure of how the player enters with anyone.
+# A pair's log odds ratio of entering together (in one preflop order) beyond this is left out
+# of the co-entry fit (order_fit): a partner, not a measure of how the player enters with
+# anyone. Left out, not clipped: a chip dumper follows his receiver into the pot (log odds ratio
+# 1.6), and clipped to 1 with the weight of 6,000 hands together he still set a third of the
+# receiver's usual, which made every aggressive stranger at their table, whose raises cut the
+# receiver's entries, read as a card sharer (p 8e-13, issue 25).
 CO_ENTRY_CLIP = 1.0
-
-
-def co_entry_terms(n: pl.Expr, va: pl.Expr, vb: pl.Expr, both: pl.Expr
-                   ) -> tuple[pl.Expr, pl.Expr]:
-    """A pair's co-entry log odds ratio (entered or not, each player; a half added to each
-    cell) times its weight (inverse variance), and the weight, both 0 for a pair beyond
-    ±CO_ENTRY_CLIP: summed over a player's pairs, their ratio is his usual co-entry with anyone.
-    Left out, not clipped: a chip dumper follows his receiver into the pot (log odds ratio
-    1.6), and clipped to 1 with the weight of 6,000 hands together he still set a third of the
-    receiver's usual, which made every aggressive stranger at their table, whose raises cut the
-    receiver's entries, read as a card sharer (p 8e-13, issue 25)."""
-    n, va, vb, both = (x.cast(pl.Float64) for x in (n, va, vb, both))
-    cells = (both + 0.5, va - both + 0.5, vb - both + 0.5, n - va - vb + both + 0.5)
-    lor = ((cells[0] * cells[3]) / (cells[1] * cells[2])).log()
-    w = 1.0 / (1.0 / cells[0] + 1.0 / cells[1] + 1.0 / cells[2] + 1.0 / cells[3])
-    w = pl.when(lor.abs() <= CO_ENTRY_CLIP).then(w).otherwise(0.0)
-    return lor.clip(-CO_ENTRY_CLIP, CO_ENTRY_CLIP) * w, w
 
 
 def _entry_side(me: str, other: str) -> dict[str, pl.Expr]:

@@ -61,14 +61,16 @@ everyone except this partner, shrunk toward the population rate with ALPHA pseud
   Hole-card sharing: the weaker of the two hands folds so that only the stronger plays.
   Quasi-binomial with a pair random effect (`_pair_effect`).
 - co_entry (PATTERN-COLLUSION): hands both entered voluntarily, as a log odds ratio against
-  independent entry at each one's rate in the pair's hands, less what each player's usual
-  co-entry with everyone else predicts (an aggressive player's raises cut the entries of whoever
-  acts after him; a partner far off it left out, features.co_entry_terms), standardised (z)
-  against its sampling variance plus a pair random effect τ² measured on the long pairs
-  (`_pair_variance`), then centred and scaled by the median and MAD of all tested pairs' z
-  (empirical null); lower
-  normal tail. Hole-card sharing and team play show as
-  partners who seldom contest the same pot with each other only.
+  independent entry at each one's rate in the pair's hands, in the hands A acted first preflop
+  and in those B did apart, each less the baseline of an additive fit over all pairs' orders
+  (order_fit: the first actor's effect acting first plus the second's acting second, each
+  without the pair's own hands; an aggressive player's raises cut the entries of whoever acts
+  after him; a partner far off it left out), the two combined by inverse variance
+  (`_co_entry_residual`), standardised (z) against its sampling and baseline variance plus a
+  pair random effect τ² measured on the long pairs (`_pair_variance`), then centred and scaled
+  by the median and MAD of all tested pairs' z (empirical null); lower normal tail. Hole-card
+  sharing and team play show as partners who seldom contest the same pot with each other only,
+  in either order.
 - seating (PATTERN-COLLUSION): table-days shared; Poisson upper tail with the mean expected if
   each sitting picked any table open that day at random. Reported as evidence only, not combined
   (SEATING_NOTE).
@@ -97,6 +99,7 @@ import pyarrow as pa
 from audit.collusion import aggregate as A
 from audit.collusion import features as F
 from audit.collusion import fits as FT
+from audit.collusion import order_fit as OF
 from audit.collusion import streets as S
 from audit.collusion.stats import (
     bh_qvalues,
@@ -505,7 +508,7 @@ FIT_SCHEMA = {"player": pl.String, "ws_t": pl.Float64, "ws_d": pl.Float64, "ws_r
               "sp_kx": pl.Float64, "sp_ky": pl.Float64, "sp_r": pl.Float64,
               "sp_f0": pl.Float64, "sp_g0": pl.Float64} | {
                   f"{d.prefix}_{c}": pl.Float64 for d in (*DIRECTED, WHIPSAW_RAISES)
-                  for c in FT.COLUMNS}
+                  for c in FT.COLUMNS} | {f"ce_{c}": pl.Float64 for c in OF.COLUMNS}
 
 
 def fitted_factors(table: pl.DataFrame, keep: pl.Series | None = None) -> pl.DataFrame:
@@ -539,6 +542,9 @@ def fitted_factors(table: pl.DataFrame, keep: pl.Series | None = None) -> pl.Dat
       leave-out rule as the heads-up one): columns `{prefix}_f`, `_g`, `_dx`, `_dy`, `_kx`,
       `_ky`, `_r`, `_f0`, `_g0` (fits.COLUMNS), zero where the table has no such counts (no
       street counts read).
+    - co-entry in preflop order (order_fit): the log odds ratio of entering together in the
+      hands X acted before Y is about `ce_mu` + `ce_f`(X) + `ce_s`(Y), a robust weighted
+      additive fit over both orders of every pair (columns order_fit.COLUMNS, prefixed `ce_`).
 
     Each player's factor is measured against the very opponents he met, and theirs against
     theirs. The whipsaw baseline was E times the population's `ws_r` for every pair: loose-
@@ -584,6 +590,8 @@ def fitted_factors(table: pl.DataFrame, keep: pl.Series | None = None) -> pl.Dat
             del n, k
         else:  # (no street counts read: their tests are not made)
             hu |= {f"{d.prefix}_{c}": np.zeros(m) for c in FT.COLUMNS}
+    # co-entry in preflop order (order_fit): both orders of every pair as directed rows
+    hu |= OF.fit(x, y, *OF.directed(num, len(a_)), m)
     return pl.DataFrame({"player": names, "ws_t": ws_t, "ws_d": ws_d,
                          "ws_r": np.full(m, ws_r), "hf_a": hf_a, "hf_b": hf_b, "hf_nb": hf_nb,
                          "ind_na": ind_na, "hf_r": np.full(m, hf_r)} | hu, schema=FIT_SCHEMA)
@@ -603,7 +611,8 @@ def _player_index(table: pl.DataFrame) -> tuple[pl.Series, Any]:
 
 # The pair-table columns the fitted models read (`fitted_factors`)
 FIT_INPUT = ("player_a", "player_b", "ws_ga", "ws_gb", "ws_n", "ws_k", "ws_both", "ws_post",
-             "fa_k", "fb_k", "hfa_k", "hfb_k", "hu_n", "soft_ka", "soft_kb")
+             "fa_k", "fb_k", "hfa_k", "hfb_k", "hu_n", "soft_ka", "soft_kb", "hands", "va", "vb",
+             "vboth", "ce1_n", "ce1_va", "ce1_vb", "ce1_both")
 
 
 def totals_of(baseline: pl.DataFrame, keep: pl.Series | None = None) -> pl.DataFrame:
@@ -857,6 +866,20 @@ def _own_rows(rows: pl.DataFrame, single: pl.DataFrame, without: pl.DataFrame) -
             x[f"tot.{c}ky"] = pl.Series(fx[c + "ky"] + w * k_yx)
             x[f"tot.{c}dx"] = pl.Series(fx[c + "dx"] + w * n_xy * fy[c + "g"])
             x[f"tot.{c}dy"] = pl.Series(fx[c + "dy"] + w * n_yx * fy[c + "f"])
+    # co-entry in preflop order: the pair's own orders added where they were in the fit
+    ca, cb = ({f"ce_{c}": fit(x, f"ce_{c}") for c in OF.COLUMNS} for x in (a, b))
+    a_first, b_first = OF.orders(*(counts[c] for c in ("hands", "va", "vb", "vboth", "ce1_n",
+                                                       "ce1_va", "ce1_vb", "ce1_both")))
+    for (lor, var, hands), (fx, fy) in zip((a_first, b_first), ((ca, cb), (cb, ca)),
+                                           strict=True):
+        w, term_f, term_s = OF.own_terms(fx, fy, lor, var, hands)
+        fx["ce_wf"] = fx["ce_wf"] + w
+        fx["ce_sf"] = fx["ce_sf"] + term_f
+        fy["ce_ws"] = fy["ce_ws"] + w
+        fy["ce_ss"] = fy["ce_ss"] + term_s
+    for x, fx in ((a, ca), (b, cb)):
+        for c in ("wf", "sf", "ws", "ss"):
+            x[f"tot.ce_{c}"] = pl.Series(fx[f"ce_{c}"])
     cols = [c for c in without.columns if c != "player"]
     # a row per player (`_s`: 0 for a, 1 for b)
     return pl.concat([pl.DataFrame({"_i": rows["_i"], "_s": pl.repeat(s, rows.height, eager=True),
@@ -969,6 +992,18 @@ def _with_totals(table: pl.DataFrame, totals: pl.DataFrame, rates: pl.DataFrame,
     by = [on] if on else []
     return (table.join(ta, left_on=["player_a", *by], right_on=["player", *by], how="left")
             .join(tb, left_on=["player_b", *by], right_on=["player", *by], how="left"))
+
+
+def _co_entry_residual(g: Mapping[str, Any]) -> tuple[Any, Any]:
+    """Per pair: its co-entry log odds ratio less the baseline of the additive fit of the pair
+    orders (order_fit: the first actor's effect acting first, the second's acting second, each
+    without the pair's own hands) and the sampling variance, the two orders combined by
+    inverse variance. An aggressive player's raises cut the entries of whoever acts after him,
+    so two loose-aggressive regulars who sit together for thousands of hands each cut the
+    other's entries as they cut everyone's; a team that splits the pots between them shows it
+    with each other only, in either order."""
+    a, b = ({f"ce_{c}": g[f"ce_{c}__{x}"] for c in OF.COLUMNS} for x in ("a", "b"))
+    return OF.residual(a, b, g)
 
 
 def score_pairs(table: pl.DataFrame, totals: pl.DataFrame, rates: pl.DataFrame,
@@ -1183,35 +1218,16 @@ def score_pairs(table: pl.DataFrame, totals: pl.DataFrame, rates: pl.DataFrame,
     # pair's own hands (a log odds ratio), centred and scaled by the population of pairs (an
     # empirical null: honest neighbours' entries are not independent either)
     n, va, vb, both = g["hands"], g["va"], g["vb"], g["vboth"]
-    cells = (both + 0.5, va - both + 0.5, vb - both + 0.5, n - va - vb + both + 0.5)
-    lor = np.log(cells[0] * cells[3] / (cells[1] * cells[2]))
-    # against each player's own co-entry with everyone else (Mantel-Haenszel log odds ratio
-    # over his other pairs), on the log-odds scale around the pair's context (all the other
-    # pairs of A and of B): an aggressive player's raises cut the entries of whoever acts
-    # after him, so two loose-aggressive regulars who sit together for thousands of hands
-    # each cut the other's entries as they cut everyone's, and the pair shows both effects;
-    # a team that splits the pots between them shows it with each other only
-    var = sum(1.0 / c for c in cells)
-    own_w = np.where(np.abs(lor) <= F.CO_ENTRY_CLIP, 1.0 / var, 0.0)  # (features.co_entry_terms)
-    own_wl = np.clip(lor, -F.CO_ENTRY_CLIP, F.CO_ENTRY_CLIP) * own_w
-    wa, wla = g["ce_w__a"] - own_w, g["ce_wl__a"] - own_wl
-    wb, wlb = g["ce_w__b"] - own_w, g["ce_wl__b"] - own_wl
-    # shrunk toward the population's usual with the weight of a pair of min_hands-ish hands
-    usual = pool.ratio(own_wl, own_w)
-    w0 = 10.0
-    mean_a = (wla + w0 * usual) / (np.maximum(wa, 0) + w0)
-    mean_b = (wlb + w0 * usual) / (np.maximum(wb, 0) + w0)
-    ctx = (wla + wlb + w0 * usual) / (np.maximum(wa + wb, 0) + w0)
-    base = mean_a + mean_b - ctx
     ok = np.minimum(va, vb) >= MIN_SAMPLE["co_entry"]
+    resid, var = _co_entry_residual(g)
     # each pair's co-entry its baseline's give or take a share of its own (`_pair_variance`,
     # measured on the pairs of PAIR_VARIANCE_HANDS hands or more): two loose-aggressive
     # regulars who sat together for 30,000 hands read q 5e-7 against the sampling variance
     # alone (issue 25). Helper B2's measure (500,000 hands, share 0.4, seed 1): 4 honest pairs
     # below p 1e-4 (the best 2e-15), none with τ² (the best 3e-4), both planted pairs below
     # 1e-6 kept
-    tau2 = pool.pair_variance("co_entry", lor - base, var, ok & (n >= PAIR_VARIANCE_HANDS))
-    z = (lor - base) / np.sqrt(var + tau2)
+    tau2 = pool.pair_variance("co_entry", resid, var, ok & (n >= PAIR_VARIANCE_HANDS))
+    z = resid / np.sqrt(var + tau2)
     zc = pool.null("co_entry", z, ok)  # (fewer than 10: as is)
     out |= {"co_entry_n": n, "co_entry_k": both, "co_entry_e": va * vb / np.maximum(n, 1),
             "co_entry_z": zc, "co_entry_p": np.where(ok, normal_cdf(zc), np.nan)}

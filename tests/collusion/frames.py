@@ -9,11 +9,11 @@ import polars as pl
 from audit.collusion import features as F
 from audit.collusion.leads import combine, partners_of, score_pairs, totals_of
 
-HP = {"hand_id": pl.String, "seat": pl.Int8, "player": pl.String, "invested": pl.Int64,
-       "won": pl.Int64, "net": pl.Int64, "vpip": pl.Boolean, "pfr": pl.Boolean,
-       "aggressive_actions": pl.Int32, "calls": pl.Int32, "folded_street": pl.String,
-       "all_in_street": pl.String, "showed": pl.Boolean, "hole_cards": pl.String,
-       "hand_class": pl.String, "faced_bet_from": pl.String}
+HP = {"hand_id": pl.String, "seat": pl.Int8, "player": pl.String, "position": pl.String,
+       "invested": pl.Int64, "won": pl.Int64, "net": pl.Int64, "vpip": pl.Boolean,
+       "pfr": pl.Boolean, "aggressive_actions": pl.Int32, "calls": pl.Int32,
+       "folded_street": pl.String, "all_in_street": pl.String, "showed": pl.Boolean,
+       "hole_cards": pl.String, "hand_class": pl.String, "faced_bet_from": pl.String}
 HANDS = {"hand_id": pl.String, "ts": pl.Datetime("us", "UTC"), "table_id": pl.String,
           "players": pl.Int8, "pot": pl.Int64, "showdown": pl.Boolean, "big_blind": pl.Int64,
           "variant": pl.String, "structure": pl.String}
@@ -118,3 +118,24 @@ def table_leads(table: pl.DataFrame) -> list[tuple[str, str, str]]:
     scored = combine(score_pairs(tested, totals, rates, partners=partners_of(table, totals)))
     return scored.filter(pl.col("q_value") <= 0.05).select(
         "player_a", "player_b", "top").rows()
+
+
+def co_entries(rng: np.random.Generator, hands: int, odds: tuple[float, float],
+               first: float = 0.5, rate: float = 0.3) -> dict[str, int]:
+    """A pair's entries over `hands` hands (the pair table's `va`, `vb`, `vboth` and the same in
+    the hands A acted first, `ce1_*`): A acted first in a share `first` of them; each player
+    enters at `rate`, both together at `odds[0]` times the odds of independent entry in the
+    hands A acted first and `odds[1]` in those B acted first."""
+    out = dict.fromkeys(("va", "vb", "vboth", "ce1_n", "ce1_va", "ce1_vb", "ce1_both"), 0)
+    n1 = int(round(hands * first))
+    for n, o, tag in ((n1, odds[0], True), (hands - n1, odds[1], False)):
+        va, vb = (int(x) for x in rng.binomial(n, rate, 2))
+        a, b, c = o - 1, -(o * (va + vb) + n - va - vb), o * va * vb
+        both = c / -b if abs(a) < 1e-9 else (-b - np.sqrt(b * b - 4 * a * c)) / (2 * a)
+        both = int(np.clip(round(both + rng.normal(0, np.sqrt(max(both, 0)) / 2)), 0,
+                           min(va, vb)))
+        for key, x in (("va", va), ("vb", vb), ("vboth", both)):
+            out[key] += x
+        if tag:
+            out |= {"ce1_n": n, "ce1_va": va, "ce1_vb": vb, "ce1_both": both}
+    return out

@@ -17,6 +17,7 @@ import polars as pl
 
 from audit.collusion import features as F
 from audit.collusion.leads import combine, score_pairs, totals_of
+from tests.collusion.frames import co_entries
 
 TABLES, SEATS, HANDS = 40, 6, 3000  # tables of regulars: every pair together 3,000 hands
 LOOSE = 0  # the table whose style differs from the population's
@@ -89,12 +90,9 @@ def test_a_table_that_folds_to_bets_is_not_folding_to_a_partner(columns: list[st
 
 
 def _co_entry(rng: np.random.Generator, odds: float) -> dict[str, float]:
-    """Entries of a pair over HANDS hands, each entering 30%, together at `odds` times the odds
-    of independent entry."""
-    va, vb = rng.binomial(HANDS, 0.3, 2)
-    a, b, c = odds - 1, -(odds * (va + vb) + HANDS - va - vb), odds * va * vb
-    both = c / -b if abs(a) < 1e-9 else (-b - np.sqrt(b * b - 4 * a * c)) / (2 * a)
-    return {"va": va, "vb": vb, "vboth": int(round(both + rng.normal(0, np.sqrt(both) / 2)))}
+    """Entries of a pair over HANDS hands, half of them with A acting first, each entering
+    30%, together at `odds` times the odds of independent entry whoever acts first."""
+    return co_entries(rng, HANDS, (odds, odds))
 
 
 def test_two_aggressive_regulars_cutting_each_others_entries_are_not_a_lead(

@@ -58,8 +58,8 @@ def test_a_team_far_beyond_that_share_is_still_a_lead(columns: list[str]) -> Non
 def _co_entry_table(columns: list[str], team_lor: float | None) -> pl.DataFrame:
     """As `_table`, the players entering hands voluntarily: A enters 30% of the pair's hands,
     B 30% of those A stayed out of and, of those A entered, at odds e^lor times that (lor the
-    pair's own, a normal of sd 0.15; with `team_lor`, TEAM's is that). At table 0 a pair
-    shares 30,000 hands, 600 elsewhere."""
+    pair's own, a normal of sd 0.15; with `team_lor`, TEAM's is that), in each preflop order
+    alike. At table 0 a pair shares 30,000 hands, 600 elsewhere."""
     rng = np.random.default_rng(9)
     rows = []
     for t in range(20):
@@ -72,11 +72,17 @@ def _co_entry_table(columns: list[str], team_lor: float | None) -> pl.DataFrame:
                     lor = team_lor
                 q0 = 0.3
                 q1 = 1 / (1 + np.exp(-(np.log(q0 / (1 - q0)) + lor)))
-                va = int(rng.binomial(hands, 0.3))
-                both = int(rng.binomial(va, q1))
-                vb = both + int(rng.binomial(hands - va, q0))
+                # half the hands each order preflop (the button goes round)
+                counts = []
+                for n in (hands // 2, hands - hands // 2):
+                    va = int(rng.binomial(n, 0.3))
+                    both = int(rng.binomial(va, q1))
+                    counts.append((n, va, both + int(rng.binomial(n - va, q0)), both))
+                (n1, va1, vb1, both1), rest = counts
                 rows.append({"player_a": a, "player_b": b} | dict.fromkeys(columns, 0)
-                            | {"hands": hands, "va": va, "vb": vb, "vboth": both})
+                            | {"hands": hands, "va": va1 + rest[1], "vb": vb1 + rest[2],
+                               "vboth": both1 + rest[3], "ce1_n": n1, "ce1_va": va1,
+                               "ce1_vb": vb1, "ce1_both": both1})
     return pl.DataFrame(rows).with_columns(
         pl.col("hands").cast(pl.UInt32),
         *[pl.col(c).cast(pl.Int64) for c in columns if c != "hands"])
