@@ -698,8 +698,10 @@ class _Floats(Mapping[str, Any]):
         return len(self.names)
 
 
-def partners_of(baseline: pl.DataFrame, totals: pl.DataFrame) -> Partners | None:
-    """The partners of the pair table `baseline` (None when there are none): pairs in which
+def partners_of(baseline: pl.DataFrame, totals: pl.DataFrame, kept: pl.Series | None = None
+                ) -> Partners | None:
+    """The partners of the pair table `baseline` (of its rows where the boolean series `kept` is
+    true, when given: `_cleaned`) (None when there are none): pairs in which
     one player folds to the other's bets far less often than his own rates say
     (`_fold_deficit`, entry stratum by stratum, against his rates over all his pairs).
 
@@ -740,6 +742,8 @@ def partners_of(baseline: pl.DataFrame, totals: pl.DataFrame) -> Partners | None
                 [_stratum_rate(_entry_stratum(g, f"f_k__{x}", s),
                                _entry_stratum(g, f"f_n__{x}", s)) for s in strata])
             del g, t
+    if kept is not None:
+        flagged &= kept.to_numpy()
     if not flagged.any():
         return None
     keys = ["player_a", "player_b"]
@@ -751,14 +755,15 @@ def partners_of(baseline: pl.DataFrame, totals: pl.DataFrame) -> Partners | None
     seen: dict[str, int] = {}
     for a, b in rows:
         seen[a], seen[b] = seen.get(a, 0) + 1, seen.get(b, 0) + 1
-    without = totals_of(baseline, keep=pl.Series(~flagged))
+    others = pl.Series(~flagged) if kept is None else kept & pl.Series(~flagged)
+    without = totals_of(baseline, keep=others)
     shared = [(a, b) for a, b in rows if seen[a] > 1 or seen[b] > 1]
     return Partners(pairs=pairs, totals=without,
-                    own=_own_totals(baseline, shared, pairs, without))
+                    own=_own_totals(baseline, shared, pairs, without, kept))
 
 
 def _own_totals(baseline: pl.DataFrame, shared: list[tuple[str, str]], pairs: pl.DataFrame,
-                without: pl.DataFrame) -> pl.DataFrame:
+                without: pl.DataFrame, kept: pl.Series | None = None) -> pl.DataFrame:
     """For each partner pair of `shared`, the totals of its two players over their pairs
     without the other partner pairs (`pairs`): the totals `without` every partner pair
     (`totals_of`), this pair's own row added back. One frame for all: `pair_a`, `pair_b` (the
@@ -773,7 +778,8 @@ def _own_totals(baseline: pl.DataFrame, shared: list[tuple[str, str]], pairs: pl
     partner pairs among its copied hands), against 36 without partners. And column by column
     for all pairs at once, not pair by pair: `partners_of` runs again for every re-check of
     `resolve_overlaps` (one per player left out), and a frame built per partner pair there was
-    most of the collusion stage at 5,000,000 copied hands."""
+    most of the collusion stage at 5,000,000 copied hands. With `kept`, of the rows of
+    `baseline` where it is true only (as `partners_of`)."""
     keys = ["player_a", "player_b"]
     schema = {"pair_a": pl.String, "pair_b": pl.String, **without.schema}
     if not shared:
@@ -781,7 +787,9 @@ def _own_totals(baseline: pl.DataFrame, shared: list[tuple[str, str]], pairs: pl
     tag = pl.DataFrame({"player_a": [a for a, _ in shared], "player_b": [b for _, b in shared],
                         "_i": list(range(len(shared)))}, schema_overrides={"_i": pl.Int64})
     # each row's own sums: its players named apart per row, so no two rows add up
-    rows = baseline.join(tag, on=keys, how="inner")
+    rows = (baseline.join(tag, on=keys, how="inner") if kept is None else
+            baseline.with_columns(_kept=kept).join(tag, on=keys, how="inner")
+            .filter("_kept").drop("_kept"))
     apart = rows.with_columns(player_a=pl.col("player_a") + "\x1f" + pl.col("_i").cast(pl.String),
                               player_b=pl.col("player_b") + "\x1f" + pl.col("_i").cast(pl.String))
     parts = pl.col("player").str.split_exact("\x1f", 1)
@@ -794,9 +802,11 @@ def _own_totals(baseline: pl.DataFrame, shared: list[tuple[str, str]], pairs: pl
     out = [_own_rows(ok, single, without)] if ok.height else []
     for i, a, b in tag.join(ok.select(keys), on=keys, how="anti").select("_i", *keys).rows():
         others = pairs.filter((pl.col("player_a") != a) | (pl.col("player_b") != b))
-        kept = baseline.select(keys).join(others.with_columns(_o=pl.lit(True)), on=keys,
-                                          how="left", maintain_order="left")["_o"].is_null()
-        out.append(totals_of(baseline, keep=kept)
+        these = baseline.select(keys).join(others.with_columns(_o=pl.lit(True)), on=keys,
+                                           how="left", maintain_order="left")["_o"].is_null()
+        if kept is not None:
+            these &= kept
+        out.append(totals_of(baseline, keep=these)
                    .filter(pl.col("player").is_in([a, b]))
                    .with_columns(_i=pl.lit(i), _s=pl.col("player") == b, pair_a=pl.lit(a),
                                  pair_b=pl.lit(b)))
@@ -1396,8 +1406,10 @@ def pair_scores(hand_players: pl.LazyFrame, hands: pl.LazyFrame, *, min_hands: i
         agg = A.aggregate(parts, seat_bucket)
     if streets is not None:  # the per-street counts read from the events (checkdown_bets)
         agg = with_streets(agg, streets)
-    # the lead players' hands, built once for all that follows
-    rows = A.HandRows(hand_players, hands, len(parts))
+    # the lead players' hands, built once for all that follows, in pieces of half a chunk's
+    # hands: a piece's rows, built beside the pair table, were the collusion stage's peak at
+    # 5,000,000 hands (1.88 GB in 12 pieces, 1.73 GB in 24, the same CPU within the noise)
+    rows = A.HandRows(hand_players, hands, 2 * len(parts) if len(parts) > 1 else 1)
     cells = agg.cells.lazy()
     tables = cells.group_by("bucket").agg(n_tables=pl.col("table").n_unique())
     measured: dict[str, float] = {}
@@ -1421,18 +1433,19 @@ def _score(table: pl.DataFrame, baseline: pl.DataFrame, min_hands: int, rates: p
            cells: pl.LazyFrame, tables: pl.LazyFrame,
            totals: pl.DataFrame | None = None,
            seats: pl.DataFrame | None = None, pool: _Pool = WHOLE,
-           keep: tuple[str, ...] = ()) -> pl.DataFrame:
+           keep: tuple[str, ...] = (), kept: pl.Series | None = None) -> pl.DataFrame:
     """Score the pairs of `table` with `min_hands` hands; baselines (player totals) from the
-    pair table `baseline` (or `totals` already made from it); co-sittings from all hands'
-    `cells` (or `seats` already made for these pairs); population rates per `pool`."""
+    pair table `baseline` (of its rows where `kept` is true, when given: `_cleaned`; or
+    `totals` already made from it); co-sittings from all hands' `cells` (or `seats` already
+    made for these pairs); population rates per `pool`."""
     if totals is None:
-        totals = totals_of(baseline)
+        totals = totals_of(baseline, kept)
     table = table.filter(pl.col("hands") >= min_hands)
     if seats is None:
         seats = F.co_sittings(cells, tables, table.lazy().select("player_a", "player_b")).collect()
     table = table.join(seats, on=["player_a", "player_b"], how="left")
     return combine(score_pairs(table, totals, rates, pool, keep,
-                               partners_of(baseline, totals)))
+                               partners_of(baseline, totals, kept)))
 
 
 def _with_street_hands(table: pl.DataFrame, rows: A.HandRows, jobs: pl.DataFrame,
@@ -1679,11 +1692,12 @@ def explain_away(scored: pl.DataFrame, agg: A.Partial, rows: A.HandRows, min_han
             break
         lead_keys = now
         members = pl.concat([leads["player_a"], leads["player_b"]]).unique()
-        # the pair table less the leads, less their hands: one more copy of it at a time (a
-        # big room's pair table is most of the stage's memory)
-        clean = _cleaned(agg.table, leads, A.spoiled_table(rows, members, leads)
-                         if len(members) else None)
-        again = _score(clean, clean, min_hands, agg.rates, cells, tables).select(
+        # the pair table less the leads, less their hands: the rows they change beside it,
+        # not a copy of it (a big room's pair table is most of the stage's memory)
+        clean, kept = _cleaned(agg.table, leads, A.spoiled_table(rows, members, leads)
+                               if len(members) else None)
+        tested = clean.filter(pl.lit(kept) & (pl.col("hands") >= min_hands))
+        again = _score(tested, clean, min_hands, agg.rates, cells, tables, kept=kept).select(
             *keys, p_again=pl.col("p_value").fill_nan(1.0), hands_again=pl.col("hands"))
         core = leads.with_columns(core=pl.lit(True))
         merged = (first.join(again, on=keys, how="left").join(core, on=keys, how="left")
@@ -1697,33 +1711,41 @@ def explain_away(scored: pl.DataFrame, agg: A.Partial, rows: A.HandRows, min_han
         # that lost hands, or has a lead's player in it, can only lose evidence
         p = np.where(merged["core"].to_numpy() | np.isnan(p), p,
                      np.where(merged["intact"].to_numpy(), again_p, np.fmax(p, again_p)))
+        del clean, kept, tested
         scored = merged.drop("p_again", "hands_again", "core", "intact").with_columns(
             p_value=pl.Series(p), q_value=pl.Series(pair_qvalues(p, scored["hands"].to_numpy())))
     return scored
 
 
 def _cleaned(table: pl.DataFrame, leads: pl.DataFrame, minus: pl.DataFrame | None
-             ) -> pl.DataFrame:
+             ) -> tuple[pl.DataFrame, pl.Series]:
     """The pair table `table` without the pairs of `leads`, less the counts of `minus` (the
-    leads' hands, `A.spoiled_table`; as `A.subtract`), made column by column: the table less
-    the leads, then less their hands, were two more copies of it at once beside it (the
-    collusion stage's peak at 5,000,000 hands, 2.3 GB, with a 526 MB pair table)."""
+    leads' hands, `A.spoiled_table`; as `A.subtract`), as its rows where the second element,
+    a boolean series, is true: the rows of `table` that neither is in, then those `minus` is
+    in, less it (after `table`'s rows, their buffers shared, not copied).
+
+    A copy of the table less the leads' pairs and hands, however few rows they change, was the
+    collusion stage's peak at 5,000,000 hands beside the table (1.9M pairs, 620 MB; the leads'
+    hands changed 44,650 of them): the scoring reads the rows kept (`_score`'s `kept`)."""
     keys = ["player_a", "player_b"]
-    kept = table.select(keys).join(leads.select(keys).unique().with_columns(_l=pl.lit(True)),
-                                   on=keys, how="left", maintain_order="left")["_l"].is_null()
-    out = table.select(keys).filter(kept)
-    at = None
-    if minus is not None and minus.width:
-        at = out.join(minus.select(keys).with_row_index("_m"), on=keys, how="left",
-                      maintain_order="left")["_m"]
-    for c in table.columns:
-        if c in keys:
-            continue
-        col = table[c].filter(kept)
-        if at is not None and minus is not None and c in minus.columns:
-            col = (col - minus[c].gather(at).fill_null(0)).cast(table.schema[c])
-        out = out.with_columns(col.alias(c))
-    return out
+    # the rows of `table` a few pairs are in, found by joining the few pairs with the table's
+    # names (the table's names joined with them were a copy of its two largest columns)
+    index = table.select(keys).with_row_index("_t")
+    lead = leads.select(keys).unique().join(index, on=keys, how="inner")["_t"]
+    kept = pl.Series("kept", np.ones(table.height, bool)).scatter(lead, False)
+    if minus is None or minus.width == 0 or minus.height == 0:
+        return table, kept
+    # each changed row's place in `table` (`_t`) and in `minus` (`_m`), in the table's order
+    at = (minus.select(keys).with_row_index("_m").join(index, on=keys, how="inner")
+          .filter(~pl.col("_t").is_in(lead.implode())).sort("_t"))
+    rows, of = at["_t"], at["_m"]
+    changed = pl.DataFrame([
+        (table[c].gather(rows) - minus[c].gather(of)).cast(table.schema[c]).alias(c)
+        if c in minus.columns and c not in keys else table[c].gather(rows)
+        for c in table.columns])
+    kept = kept.scatter(rows, False)
+    return (pl.concat([table, changed], rechunk=False),
+            pl.concat([kept, pl.Series("kept", np.ones(changed.height, bool))], rechunk=False))
 
 
 _EVIDENCE_FILTER = {
