@@ -105,6 +105,21 @@ def counted_pair_table(pairs: int, players: int, seed: int = 3) -> pl.DataFrame:
     made["ws_post"] = pl.Series("ws_post", rng.binomial(made["ws_both"].to_numpy(), 0.3),
                                 dtype=columns["ws_post"])
     made["hands"] = pl.Series("hands", hands_together, dtype=columns["hands"])
+    # entries in each preflop order at one rate, independently: no more entries than hands,
+    # no more joint entries than either's (an order with more had a negative cell and no log
+    # odds ratio of co-entry, order_fit.orders)
+    first = rng.binomial(hands_together, 0.5)
+    counts: dict[str, np.ndarray] = {}
+    for tag, n_order in (("1", first), ("2", hands_together - first)):
+        va = rng.binomial(n_order, 0.3)
+        both = rng.binomial(va, 0.3)
+        counts |= {f"n{tag}": n_order, f"va{tag}": va, f"both{tag}": both,
+                   f"vb{tag}": both + rng.binomial(n_order - va, 0.3)}
+    for c, x in (("ce1_n", counts["n1"]), ("ce1_va", counts["va1"]), ("ce1_vb", counts["vb1"]),
+                 ("ce1_both", counts["both1"]), ("va", counts["va1"] + counts["va2"]),
+                 ("vb", counts["vb1"] + counts["vb2"]),
+                 ("vboth", counts["both1"] + counts["both2"])):
+        made[c] = pl.Series(c, x, dtype=columns[c])
     return made_pairs.with_columns(**made).select(list(columns))
 
 
