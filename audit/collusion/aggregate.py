@@ -44,6 +44,10 @@ ROWS_PER_CHUNK = 2_000_000  # hand_players rows per chunk (about 300,000 hands)
 # chunk reads only its own rows (`Split`), so more chunks cost little more (the stage 310
 # CPU-s against 294, both measured at once on a loaded machine)
 AGGREGATE_ROWS = 1_000_000
+# rows per row group of the chunks' files (`Split`): the cut holds a row group being filled
+# per chunk, so polars' default (hundreds of thousands of rows) held most of the store at
+# 5,000,000 hands in 24 chunks (the cut's peak +690 MB; +370 MB with 50,000 rows)
+CUT_ROW_GROUP = 50_000
 
 
 @dataclass(frozen=True, slots=True)
@@ -116,7 +120,7 @@ class Split:
             for name, frame in (("hand_players", self.hand_players), ("hands", self.hands)):
                 frame.with_columns(_piece=piece_of(self.k)).sink_parquet(
                     pl.PartitionBy(d / name, key="_piece", include_key=False),
-                    compression="lz4", mkdir=True)
+                    compression="lz4", row_group_size=CUT_ROW_GROUP, mkdir=True)
             self._dir = d
         return self._dir
 
@@ -387,20 +391,30 @@ class HandRows:
             self._cleanup = weakref.finalize(self, shutil.rmtree, self._dir, True)
         return self._dir
 
-    def _source(self, i: int) -> tuple[pl.DataFrame, pl.LazyFrame]:
-        """The projections' rows of piece `i`: the hand players read (they are read three
-        times below), the hands as a scan."""
+    def _source(self, i: int) -> tuple[pl.LazyFrame, pl.LazyFrame]:
+        """The projections' rows of piece `i` (hand players, hands), as scans."""
         hp = self.hand_players.select(F.HAND_PLAYER_COLUMNS)
         hands = F.hand_columns(self.hands)
         if self.pieces == 1:
-            return hp.collect(), hands
+            return hp, hands
         if self.spill:
-            if self._split is None:
-                self._split = Split(hp, hands, self.pieces)
-            piece, piece_hands = self._split[i]
-            return piece.collect(), piece_hands
+            split = self.cut()
+            assert split is not None
+            return split[i]
         inside = piece_of(self.pieces) == i
-        return hp.filter(inside).collect(), hands.filter(inside)
+        return hp.filter(inside), hands.filter(inside)
+
+    def cut(self) -> Split | None:
+        """When spilling, the projections cut into the pieces (the first time: one streaming
+        pass, whose buffers take hundreds of MB for a while: `pair_scores` cuts before the
+        scoring, not beside what the scoring leaves)."""
+        if not self.spill:
+            return None
+        if self._split is None:
+            self._split = Split(self.hand_players.select(F.HAND_PLAYER_COLUMNS),
+                                F.hand_columns(self.hands), self.pieces)
+        self._split._cut()
+        return self._split
 
     def cover(self, players: Iterable[str]) -> None:
         """Build the rows of these players' hands now: one pass over the projections for all of
@@ -413,14 +427,18 @@ class HandRows:
         known = pl.Series(sorted(self._covered), dtype=pl.String).implode()
         for i in range(self.pieces):
             hp, hands = self._source(i)
-            ids = hp.lazy().filter(pl.col("player").is_in(fresh)).select("hand_id").unique()
-            if self._covered:  # hands kept already for another player
-                ids = ids.join(hp.lazy().filter(pl.col("player").is_in(known))
-                               .select("hand_id"), on="hand_id", how="anti")
-            rows = (F.player_hands(hp.lazy().join(ids, on="hand_id", how="semi"),
-                                   hands.join(ids, on="hand_id", how="semi"))
+            # the hands of the new players not kept already for another player, then their
+            # rows: a piece's player rows read twice, never held (held, a piece's 1.2M rows were
+            # explaining away's peak at 5,000,000 hands; the rows kept are a twentieth of them)
+            ids = (hp.filter(pl.col("player").is_in(fresh) | pl.col("player").is_in(known))
+                   .group_by("hand_id").agg(new=pl.col("player").is_in(fresh).any(),
+                                            old=pl.col("player").is_in(known).any())
+                   .filter(pl.col("new") & ~pl.col("old")).select("hand_id").collect())
+            if ids.height == 0:
+                continue
+            inside = pl.col("hand_id").is_in(ids["hand_id"].implode())  # (read with the scan)
+            rows = (F.player_hands(hp.filter(inside), hands.filter(inside))
                     .select(F.PAIR_INPUT).collect())
-            del hp
             if rows.height == 0:
                 continue
             if self.spill:

@@ -1410,6 +1410,7 @@ def pair_scores(hand_players: pl.LazyFrame, hands: pl.LazyFrame, *, min_hands: i
     # hands: a piece's rows, built beside the pair table, were the collusion stage's peak at
     # 5,000,000 hands (1.88 GB in 12 pieces, 1.73 GB in 24, the same CPU within the noise)
     rows = A.HandRows(hand_players, hands, 2 * len(parts) if len(parts) > 1 else 1)
+    rows.cut()  # (before the scoring: the cut beside what it leaves took explaining away's peak)
     cells = agg.cells.lazy()
     tables = cells.group_by("bucket").agg(n_tables=pl.col("table").n_unique())
     measured: dict[str, float] = {}
