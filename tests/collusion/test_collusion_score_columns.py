@@ -38,6 +38,7 @@ size = tested.estimated_size()
 print(json.dumps({
     "partners": 0 if partners is None else partners.pairs.height,
     "score_pairs": growth(lambda: L.score_pairs(tested, totals, rates, partners=partners)),
+    "player_index": growth(lambda: L._player_index(t)),
 }))
 """
 
@@ -55,6 +56,22 @@ def test_the_scoring_holds_no_float_copy_of_the_pairs_with_their_totals(
     # players); 2.7 to 3.8 times a column at a time, most of it the tests' own arrays
     assert growth["partners"] > 1
     assert growth["score_pairs"] < 8.0
+
+
+def test_the_players_index_builds_no_join_of_the_names(growth: dict[str, float]) -> None:
+    # (of the fitted models, leads._player_index) both name columns joined with the sorted
+    # names: 0.60 to 0.72 of the tested pairs' table (a table of 100,000 pairs); a binary
+    # search of each name among the sorted ones: 0.07 to 0.20
+    assert growth["player_index"] < 0.4
+
+
+def test_the_players_index_is_each_name_s_place_among_the_sorted_names() -> None:
+    table = counted_pair_table(2_000, 150)
+    names, idx = L._player_index(table)
+    both = np.concatenate([table["player_a"].to_numpy(), table["player_b"].to_numpy()])
+    want, inverse = np.unique(both.astype(str), return_inverse=True)
+    assert names.name == "player" and names.to_list() == want.tolist()
+    assert np.array_equal(idx, inverse)
 
 
 def _joined(table: pl.DataFrame, totals: pl.DataFrame, rates: pl.DataFrame,
