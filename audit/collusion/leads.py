@@ -603,10 +603,10 @@ def _player_index(table: pl.DataFrame) -> tuple[pl.Series, Any]:
     of every name of both columns and sorted those, 480 MB and 5 CPU-s on the 1.9M pairs of
     5,000,000 hands). Each name's place found by a binary search of the sorted names: a join
     of both columns with them built a copy of both and a hash table (+190 MB there, most of
-    `fitted_factors`' peak). Int32 (the fits' row indexes: half the bytes of int64)."""
+    `fitted_factors`' peak)."""
     names = pl.concat([table["player_a"].unique(), table["player_b"].unique()]).unique().sort()
     idx = np.concatenate([names.search_sorted(table[f"player_{x}"]).to_numpy()
-                          for x in ("a", "b")]).astype(np.int32)
+                          for x in ("a", "b")]).astype(np.int64)
     return names.rename("player"), idx
 
 
