@@ -601,12 +601,13 @@ def _player_index(table: pl.DataFrame) -> tuple[pl.Series, Any]:
     """The players of a pair table in sorted order, and each row's player_a then player_b as
     an index into them (np.unique's return_inverse, in polars: numpy made a Python string
     of every name of both columns and sorted those, 480 MB and 5 CPU-s on the 1.9M pairs of
-    5,000,000 hands)."""
-    both = pl.concat([table["player_a"], table["player_b"]]).rename("player")
-    names = both.unique().sort()
-    idx = (both.to_frame().join(names.to_frame().with_row_index("_i"), on="player", how="left",
-                                maintain_order="left")["_i"].to_numpy().astype(np.int64))
-    return names, idx
+    5,000,000 hands). Each name's place found by a binary search of the sorted names: a join
+    of both columns with them built a copy of both and a hash table (+190 MB there, most of
+    `fitted_factors`' peak)."""
+    names = pl.concat([table["player_a"].unique(), table["player_b"].unique()]).unique().sort()
+    idx = np.concatenate([names.search_sorted(table[f"player_{x}"]).to_numpy()
+                          for x in ("a", "b")]).astype(np.int64)
+    return names.rename("player"), idx
 
 
 # The pair-table columns the fitted models read (`fitted_factors`)
@@ -899,7 +900,7 @@ def _own_rows(rows: pl.DataFrame, single: pl.DataFrame, without: pl.DataFrame) -
                       for s, (x, t) in enumerate((("a", a), ("b", b)))])
 
 
-def _heavy_fold_rate(g: dict[str, Any], x: str, y: str, folds: Any, heavy: Any) -> Any:
+def _heavy_fold_rate(g: Mapping[str, Any], x: str, y: str, folds: Any, heavy: Any) -> Any:
     """The share of heavy folds expected among player `x`'s `folds` to player `y`'s bets (of
     which `heavy` were heavy): x's fitted folder factor times y's bettor factor, each without
     these folds (`fitted_factors`)."""
@@ -949,7 +950,7 @@ def _entry_stratum(g: Mapping[str, Any], col: str, s: int) -> Any:
     return g[col] - sum(g.get(f"{head}{t}_{rest}", 0.0) for t in range(1, len(F.ENTRY)))
 
 
-def _fold_to_partner(g: dict[str, Any], pool: _Pool) -> dict[str, Any]:
+def _fold_to_partner(g: Mapping[str, Any], pool: _Pool) -> dict[str, Any]:
     """The `fold_to_partner` columns: folds to the partner's bets or raises against the rate
     of each folder's entry stratum (features.ENTRY), summed over the strata.
 
@@ -994,14 +995,93 @@ def _with_totals(table: pl.DataFrame, totals: pl.DataFrame, rates: pl.DataFrame,
     """`table` with each player's totals and rates joined (columns `{name}__a`, `{name}__b`);
     with `on`, the totals of each row's players are those whose column `on` matches the
     row's."""
-    rates = rates.rename({"player": "player_r"})
-    totals = totals.join(rates, left_on="player", right_on="player_r", how="left").fill_null(0)
+    totals = _totals_with_rates(totals, rates)
     keep = {"player"} | ({on} if on else set())
     ta = totals.rename({c: f"{c}__a" for c in totals.columns if c not in keep})
     tb = totals.rename({c: f"{c}__b" for c in totals.columns if c not in keep})
     by = [on] if on else []
     return (table.join(ta, left_on=["player_a", *by], right_on=["player", *by], how="left")
             .join(tb, left_on=["player_b", *by], right_on=["player", *by], how="left"))
+
+
+def _totals_with_rates(totals: pl.DataFrame, rates: pl.DataFrame) -> pl.DataFrame:
+    rates = rates.rename({"player": "player_r"})
+    return totals.join(rates, left_on="player", right_on="player_r", how="left").fill_null(0)
+
+
+def _rows_of(players: pl.Series, totals: pl.DataFrame) -> pl.Series:
+    """Per entry of `players`, its row in `totals` (by column `player`; null: none)."""
+    return players.rename("player").to_frame().join(
+        totals.select("player").with_row_index("_row"), on="player", how="left",
+        maintain_order="left")["_row"]
+
+
+class _PairTotals(Mapping[str, Any]):
+    """The numeric columns of a pair table and of its players' totals and rates (`{name}__a`,
+    `{name}__b`, as `_with_totals` names them) as float arrays, each made when asked for and
+    not kept; with `partners` (`score_pairs`), a partner pair's players' totals and those of
+    every other pair's apart.
+
+    The table joined with every total (some 270 columns) and all of it turned into float
+    arrays at once held about twice the tested pairs' table in floats, and the partners'
+    totals joined once more beside it (56,000 tested pairs at 5,000,000 hands: +480 MB and a
+    102 MB join, the scoring's peak): each total is gathered by its player's row instead."""
+
+    def __init__(self, table: pl.DataFrame, totals: pl.DataFrame, rates: pl.DataFrame,
+                 partners: Partners | None = None) -> None:
+        self.table = table
+        self.totals = _totals_with_rates(totals, rates)
+        self.at = {x: _rows_of(table[f"player_{x}"], self.totals) for x in ("a", "b")}
+        own = [c for c in table.columns if table[c].dtype.is_numeric()]
+        summed = [c for c in self.totals.columns
+                  if c != "player" and self.totals[c].dtype.is_numeric()]
+        self.names = {**dict.fromkeys(own, ""), **{f"{c}__a": "a" for c in summed},
+                      **{f"{c}__b": "b" for c in summed}}
+        self.mine: Any = None
+        self.other: pl.DataFrame | None = None
+        self.own: pl.DataFrame | None = None
+        if partners is None:
+            return
+        keys = ["player_a", "player_b"]
+        self.mine = table.select(keys).join(
+            partners.pairs.with_columns(_partner=pl.lit(True)), on=keys, how="left",
+            maintain_order="left")["_partner"].fill_null(False).to_numpy()
+        self.other = _totals_with_rates(partners.totals, rates)
+        self.other_at = {x: _rows_of(table[f"player_{x}"], self.other) for x in ("a", "b")}
+        if partners.own is not None and partners.own.height:
+            # each such pair with its own totals, all in one join (`_i`: its row of the table)
+            want = table.select(keys).with_row_index("_i").with_columns(
+                pl.col("_i").cast(pl.Int64)).join(
+                partners.own.select(player_a="pair_a", player_b="pair_b").unique(),
+                on=keys, how="inner")
+            keyed = partners.own.join(want.rename({"player_a": "pair_a", "player_b": "pair_b"}),
+                                      on=["pair_a", "pair_b"], how="inner").drop("pair_a",
+                                                                                 "pair_b")
+            self.own = _with_totals(want, keyed, rates, on="_i")
+
+    def __getitem__(self, name: str) -> Any:
+        side = self.names.get(name)
+        if side is None:
+            raise KeyError(name)
+        if not side:
+            return self.table[name].to_numpy().astype(float)
+        column = name[:-3]
+        out = self.totals[column].gather(self.at[side]).to_numpy().astype(float)
+        if self.other is not None and column in self.other.columns:
+            theirs = self.other[column].gather(self.other_at[side]).fill_null(0)
+            out = np.where(self.mine, out, theirs.to_numpy().astype(float))
+        if self.own is not None and name in self.own.columns:
+            out[self.own["_i"].to_numpy()] = self.own[name].fill_null(0).to_numpy().astype(float)
+        return out
+
+    def __contains__(self, name: object) -> bool:
+        return name in self.names
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.names)
+
+    def __len__(self) -> int:
+        return len(self.names)
 
 
 def _co_entry_residual(g: Mapping[str, Any]) -> tuple[Any, Any]:
@@ -1024,32 +1104,7 @@ def score_pairs(table: pl.DataFrame, totals: pl.DataFrame, rates: pl.DataFrame,
     columns of `table` to carry over; `partners` (`partners_of` the table `totals` were made
     from): every pair but a partner pair is judged against its players' totals without the
     partners."""
-    t = _with_totals(table, totals, rates)
-    g = {c: t[c].to_numpy().astype(float) for c in t.columns if t[c].dtype.is_numeric()}
-    if partners is not None:
-        mine = t.select("player_a", "player_b").join(
-            partners.pairs.with_columns(_partner=pl.lit(True)), on=["player_a", "player_b"],
-            how="left", maintain_order="left")["_partner"].fill_null(False).to_numpy()
-        other = t.select("player_a", "player_b").join(
-            _with_totals(table.select("player_a", "player_b"), partners.totals, rates),
-            on=["player_a", "player_b"], how="left", maintain_order="left")
-        for c in g:
-            if c.endswith(("__a", "__b")) and c in other.columns:
-                g[c] = np.where(mine, g[c], other[c].fill_null(0).to_numpy().astype(float))
-        if partners.own is not None and partners.own.height:
-            # each such pair with its own totals, all in one join (`_i`: its row of `t`)
-            want = t.select("player_a", "player_b").with_row_index("_i").with_columns(
-                pl.col("_i").cast(pl.Int64)).join(
-                partners.own.select(player_a="pair_a", player_b="pair_b").unique(),
-                on=["player_a", "player_b"], how="inner")
-            keyed = partners.own.join(want.rename({"player_a": "pair_a", "player_b": "pair_b"}),
-                                      on=["pair_a", "pair_b"], how="inner").drop("pair_a",
-                                                                                 "pair_b")
-            rows = _with_totals(want, keyed, rates, on="_i")
-            at = rows["_i"].to_numpy()
-            for c in g:
-                if c.endswith(("__a", "__b")) and c in rows.columns:
-                    g[c][at] = rows[c].fill_null(0).to_numpy().astype(float)
+    g = _PairTotals(table, totals, rates, partners)
     out: dict[str, Any] = {}
 
     # soft play: aggression in heads-up pots against each other vs. what each one's aggression
@@ -1221,8 +1276,8 @@ def score_pairs(table: pl.DataFrame, totals: pl.DataFrame, rates: pl.DataFrame,
                                               "checkdown"),
                                     np.nan)}
 
-    out |= _checkdown_bets(t, g, pool)
-    out |= _softplay_streets(t, g, pool)
+    out |= _checkdown_bets(g, table.height, pool)
+    out |= _softplay_streets(g, table.height, pool)
 
     # co-entry: hands both entered voluntarily, against the product of their entry rates in the
     # pair's own hands (a log odds ratio), centred and scaled by the population of pairs (an
@@ -1277,17 +1332,16 @@ def score_pairs(table: pl.DataFrame, totals: pl.DataFrame, rates: pl.DataFrame,
             "seating_p": np.where((k >= MIN_SAMPLE["seating"]) & (e > 0), poisson_sf(k, e),
                                   np.nan)}
     cols = {c: pl.Series(c, v, dtype=pl.Float64) for c, v in out.items()}
-    return t.select(*keep, "player_a", "player_b", "hands", "fa_k", "fb_k", "hfa_k", "hfb_k",
-                    "flow_chips").with_columns(**cols)
+    return table.select(*keep, "player_a", "player_b", "hands", "fa_k", "fb_k", "hfa_k",
+                        "hfb_k", "flow_chips").with_columns(**cols)
 
 
-def _checkdown_bets(t: pl.DataFrame, g: dict[str, Any], pool: _Pool) -> dict[str, Any]:
+def _checkdown_bets(g: Mapping[str, Any], height: int, pool: _Pool) -> dict[str, Any]:
     """The `checkdown_bets` columns: NaN unless the pair table carries the street counts
     (audit/collusion/streets.py; in the overlap re-check's tables, built from the projections,
     only when the counts per hand were kept: `_with_street_hands`)."""
-    if not all(c in t.columns for c in (*S.PAIR_COLUMNS, *(f"{c}__a" for c in
-                                                           S.PLAYER_COLUMNS))):
-        nan = np.full(t.height, np.nan)
+    if not all(c in g for c in (*S.PAIR_COLUMNS, *(f"{c}__a" for c in S.PLAYER_COLUMNS))):
+        nan = np.full(height, np.nan)
         return {"checkdown_bets_n": nan, "checkdown_bets_k": nan, "checkdown_bets_e": nan,
                 "checkdown_bets_p": nan}
     n = g["cdx_n"]
@@ -1302,7 +1356,7 @@ def _checkdown_bets(t: pl.DataFrame, g: dict[str, Any], pool: _Pool) -> dict[str
                                          np.nan)}
 
 
-def _softplay_streets(t: pl.DataFrame, g: dict[str, Any], pool: _Pool) -> dict[str, Any]:
+def _softplay_streets(g: Mapping[str, Any], height: int, pool: _Pool) -> dict[str, Any]:
     """The `softplay_streets` columns (NaN unless the pair table carries the street counts, as
     `_checkdown_bets`): bets and raises on the streets only A and B were left in a pot three or
     more saw the flop of, against the rates an actor × opponent fit of such streets over all
@@ -1313,8 +1367,8 @@ def _softplay_streets(t: pl.DataFrame, g: dict[str, Any], pool: _Pool) -> dict[s
     issue 25 (share 0.4, seed 1) a team of three whose heads-up pots between two of its members
     read 25 bets where 38 were expected (p 0.01: missed) bet 7 times on 62 such streets where 46
     were expected (p 2e-9); the honest pairs read p 0.03 at the least."""
-    if not all(c in t.columns for c in ("hus_n", "hus_ka", "hus_kb", "hus_h__a", "hus_c__a")):
-        nan = np.full(t.height, np.nan)
+    if not all(c in g for c in ("hus_n", "hus_ka", "hus_kb", "hus_h__a", "hus_c__a")):
+        nan = np.full(height, np.nan)
         return {"softplay_streets_n": nan, "softplay_streets_k": nan, "softplay_streets_e": nan,
                 "softplay_streets_p": nan}
     n, k = g["hus_n"], g["hus_ka"] + g["hus_kb"]
@@ -1335,7 +1389,10 @@ def with_streets(agg: A.Partial, streets: S.StreetCounts) -> A.Partial:
     # whole was a second copy of it (530 MB at 5,000,000 hands)
     counts = agg.table.select(keys).join(streets.pairs, on=keys, how="left",
                                          maintain_order="left").drop(keys)
-    table = agg.table.hstack(counts.with_columns(pl.col(*S.PAIR_COLUMNS).fill_null(0)))
+    # as the table's own counts, UInt32 (streets counts them in Int64: six columns of 8 bytes
+    # a pair held all through the scoring, 92 MB at 5,000,000 hands)
+    table = agg.table.hstack(counts.with_columns(
+        pl.col(*S.PAIR_COLUMNS).fill_null(0).cast(pl.UInt32)))
     rates = agg.rates.join(streets.players, on="player", how="left").with_columns(
         pl.col(*S.PLAYER_COLUMNS).fill_null(0))
     return A.Partial(table=table, cells=agg.cells, rates=rates)

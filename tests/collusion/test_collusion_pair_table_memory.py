@@ -68,6 +68,8 @@ def test_street_counts_are_set_beside_the_pair_tables_rows_in_their_order() -> N
         players=pl.DataFrame({"player": ["a"]} | {c: [v] for c, v in player_counts.items()}))
     rates = pl.DataFrame({"player": ["a", "c"], "multi_n": [3, 1]})
     got = L.with_streets(A.Partial(table=table, cells=pl.DataFrame(), rates=rates), streets)
+    # counts of streets, kept as the table's own counts are (4 bytes a pair each, not 8)
+    assert all(got.table.schema[c] == pl.UInt32 for c in S.PAIR_COLUMNS)
     none = dict.fromkeys(S.PAIR_COLUMNS, 0)
     assert got.table.to_dicts() == [
         {"player_a": "c", "player_b": "d", "hands": 5} | none,
