@@ -199,14 +199,15 @@ def tau2_of(x: Any, y: Any, lor: Any, w: Any, long: Any, effects: tuple[float, A
 
     Without its own row: a long order is much of its players' weight, and the fit's own
     residual of it shrinks with that weight, so the less τ² the more weight and the less τ²
-    (60,000 hands, share 0.4, seed 2: 0.0003 on the fit's residuals, 0.003 without the own
-    rows). Only the orders within READ_Z standard deviations of their baseline (at `tau2`)
-    are read: a median is robust to a few teams, not to long pairs that are mostly teams,
-    and those are what a room's long pairs can be (the 5,000,000-hand bench store's 100
-    pairs of 1,000 hands are its planted teams, 4 standard deviations above the fit: read
-    as its long pairs, τ² 1.8); when most long orders are farther, they are not like honest
-    pairs (of which 99.7% are nearer), and the few nearest of such teams would be read.
-    Teams nearer than READ_Z cannot be told from honest pairs here and are read."""
+    (60,000 hands, share 0.4, seed 2: 0.0003 on the fit's own residuals, settling there;
+    0.0015 to 0.003 without the own rows). Only the orders within READ_Z standard deviations
+    of their baseline (at `tau2`) are read: a median is robust to a few teams, not to long
+    pairs that are mostly teams, and those are what a room's long pairs can be (the
+    5,000,000-hand bench store's 100 pairs of 1,000 hands are its planted teams, 4 standard
+    deviations above the fit: read as its long pairs, τ² 1.8); when most long orders are
+    farther, they are not like honest pairs (of which 99.7% are nearer), and the few nearest
+    of such teams would be read. Teams nearer than READ_Z cannot be told from honest pairs
+    here and are read."""
     rows = np.flatnonzero(long & (w > 0))
     if len(rows) < MIN_LONG:
         return None
@@ -249,13 +250,15 @@ def fit(x: Any, y: Any, lor: Any, w: Any, long: Any, players: int,
 def measure(x: Any, y: Any, lor: Any, w: Any, long: Any, players: int) -> tuple[float, float]:
     """τ²₀ of the fit over the directed rows (`fit`; `w` weighted with FIT_TAU2): read on the
     robust fit weighted with FIT_TAU2 (`tau2_of`), read again on the fit weighted with that,
-    the mean of the two (FIT_TAU2 with too few long orders); and what `w` is weighted with
-    after (the far rows back in).
+    the mean of the two (FIT_TAU2 with too few long orders, or too few near: `tau2_of`); and
+    what `w` is weighted with after (the far rows back in).
 
     Read over and over, τ² swings round its fixed point rather than settling (each reading's
     weights set the baseline variance the next one subtracts: 60,000 hands, share 0.4, seed
     2, 0.004 -> 0.0015 -> 0.0030 -> 0.0023 -> 0.0032): the mean of two readings is about the
-    fixed point, at three fits' cost instead of one, once per run (the re-checks carry it)."""
+    fixed point (there 0.0023), at three fits' cost instead of one, once per pass over all the
+    pairs (the re-checks and the partners' fits carry it): 2.3 to 2.8 CPU-s more on the
+    1.9M pairs of 5,000,000 hands, were their pairs of 300 hands or more long."""
     read, now = [], FIT_TAU2
     if np.count_nonzero(long & (w > 0)) < MIN_LONG:  # (no fit to spend on it)
         return FIT_TAU2, now
@@ -263,8 +266,8 @@ def measure(x: Any, y: Any, lor: Any, w: Any, long: Any, players: int) -> tuple[
         _, effects, out, was = _robust(x, y, lor, w, players, now)
         got = tau2_of(x, y, lor, w, long, effects, now)
         w[out] = was
-        if got is None:
-            return FIT_TAU2, now
+        if got is None:  # (the weights of the first reading: not like honest pairs)
+            return (read[0] if read else FIT_TAU2), now
         read.append(got)
         _reweigh(w, now, got)
         now = got
