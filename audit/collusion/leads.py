@@ -65,12 +65,13 @@ everyone except this partner, shrunk toward the population rate with ALPHA pseud
   and in those B did apart, each less the baseline of an additive fit over all pairs' orders
   (order_fit: the first actor's effect acting first plus the second's acting second, each
   without the pair's own hands; an aggressive player's raises cut the entries of whoever acts
-  after him; a partner far off it left out), the two combined by inverse variance
-  (`_co_entry_residual`), standardised (z) against its sampling and baseline variance plus a
-  pair random effect τ² measured on the long pairs (`_pair_variance`), then centred and scaled
-  by the median and MAD of all tested pairs' z (empirical null); lower normal tail. Hole-card
-  sharing and team play show as partners who seldom contest the same pot with each other only,
-  in either order.
+  after him; a partner far off it left out; each order weighted 1/(variance + τ²₀), τ²₀ the
+  orders' random effect measured on the run's long pairs, the re-checks' the first pass's),
+  the two combined by inverse variance (`_co_entry_residual`), standardised (z) against its
+  sampling and baseline variance plus a pair random effect τ² measured on the long pairs
+  (`_pair_variance`), then centred and scaled by the median and MAD of all tested pairs' z
+  (empirical null); lower normal tail. Hole-card sharing and team play show as partners who
+  seldom contest the same pot with each other only, in either order.
 - seating (PATTERN-COLLUSION): table-days shared; Poisson upper tail with the mean expected if
   each sitting picked any table open that day at random. Reported as evidence only, not combined
   (SEATING_NOTE).
@@ -102,6 +103,7 @@ from audit.collusion import fits as FT
 from audit.collusion import order_fit as OF
 from audit.collusion import streets as S
 from audit.collusion.stats import (
+    CHI2_1_MEDIAN,
     bh_qvalues,
     binom_cdf,
     binom_sf,
@@ -224,6 +226,15 @@ class _Pool:
             self.measured[key] = value
         return value
 
+    def known(self, key: str) -> float | None:
+        """The population's value of `key` (`spread`), None when not carried."""
+        return dict(self.spread).get(key)
+
+    def record(self, key: str, value: float) -> None:
+        """Keep `value`, measured over all the pairs, in `measured` (for the re-checks)."""
+        if not self.lone and self.measured is not None and key not in dict(self.spread):
+            self.measured[key] = value
+
     def pair_effect(self, name: str, k: Any, n: Any, p0: Any, use: Any) -> float:
         """ρ of the test `name` (`_pair_effect`): measured over the long pairs, or the
         population's (`spread`) for a lone pair, 0 when unknown."""
@@ -273,9 +284,6 @@ class _Pool:
 
 
 WHOLE, LONE = _Pool(), _Pool(lone=True)
-
-
-CHI2_1_MEDIAN = 0.454936  # median of a chi-square with one degree of freedom
 
 
 def _dispersion(k: Any, n: Any, p0: Any, use: Any) -> float:
@@ -511,7 +519,8 @@ FIT_SCHEMA = {"player": pl.String, "ws_t": pl.Float64, "ws_d": pl.Float64, "ws_r
                   for c in FT.COLUMNS} | {f"ce_{c}": pl.Float64 for c in OF.COLUMNS}
 
 
-def fitted_factors(table: pl.DataFrame, keep: pl.Series | None = None) -> pl.DataFrame:
+def fitted_factors(table: pl.DataFrame, keep: pl.Series | None = None,
+                   fit_tau2: float | None = None) -> pl.DataFrame:
     """Per player, his factors in models fitted over all pairs of the pair table `table`, the
     baselines of tests whose rate depends on both players' styles at once.
 
@@ -544,7 +553,9 @@ def fitted_factors(table: pl.DataFrame, keep: pl.Series | None = None) -> pl.Dat
       street counts read).
     - co-entry in preflop order (order_fit): the log odds ratio of entering together in the
       hands X acted before Y is about `ce_mu` + `ce_f`(X) + `ce_s`(Y), a robust weighted
-      additive fit over both orders of every pair (columns order_fit.COLUMNS, prefixed `ce_`).
+      additive fit over both orders of every pair (columns order_fit.COLUMNS, prefixed `ce_`),
+      its τ²₀ `fit_tau2` when given (a re-check's: the first pass's), else measured on these
+      pairs (order_fit.fit).
 
     Each player's factor is measured against the very opponents he met, and theirs against
     theirs. The whipsaw baseline was E times the population's `ws_r` for every pair: loose-
@@ -591,7 +602,7 @@ def fitted_factors(table: pl.DataFrame, keep: pl.Series | None = None) -> pl.Dat
         else:  # (no street counts read: their tests are not made)
             hu |= {f"{d.prefix}_{c}": np.zeros(m) for c in FT.COLUMNS}
     # co-entry in preflop order (order_fit): both orders of every pair as directed rows
-    hu |= OF.fit(x, y, *OF.directed(num, len(a_)), m)
+    hu |= OF.fit(x, y, *OF.directed(num, len(a_)), m, fit_tau2)
     return pl.DataFrame({"player": names, "ws_t": ws_t, "ws_d": ws_d,
                          "ws_r": np.full(m, ws_r), "hf_a": hf_a, "hf_b": hf_b, "hf_nb": hf_nb,
                          "ind_na": ind_na, "hf_r": np.full(m, hf_r)} | hu, schema=FIT_SCHEMA)
@@ -616,7 +627,8 @@ FIT_INPUT = ("player_a", "player_b", "ws_ga", "ws_gb", "ws_n", "ws_k", "ws_both"
              "vboth", "ce1_n", "ce1_va", "ce1_vb", "ce1_both")
 
 
-def totals_of(baseline: pl.DataFrame, keep: pl.Series | None = None) -> pl.DataFrame:
+def totals_of(baseline: pl.DataFrame, keep: pl.Series | None = None,
+              fit_tau2: float | None = None) -> pl.DataFrame:
     """Per player, the totals over all his pairs of the pair table `baseline` (over its rows
     where the boolean series `keep` is true, when given: features.player_totals, a slice of
     pairs at a time) and his factors in the fitted models (`fitted_factors`, of the columns
@@ -626,7 +638,7 @@ def totals_of(baseline: pl.DataFrame, keep: pl.Series | None = None) -> pl.DataF
     fit = baseline.select(*FIT_INPUT, *(c for c in DIRECTED_INPUT if c in baseline.columns
                                         and c not in FIT_INPUT))
     return (F.player_totals_in_slices(baseline, keep)
-            .join(fitted_factors(fit, keep), on="player", how="left"))
+            .join(fitted_factors(fit, keep, fit_tau2), on="player", how="left"))
 
 
 # A bettor a player folds to so much less often than his own rates (entry stratum by stratum)
@@ -757,7 +769,7 @@ def partners_of(baseline: pl.DataFrame, totals: pl.DataFrame, kept: pl.Series | 
     for a, b in rows:
         seen[a], seen[b] = seen.get(a, 0) + 1, seen.get(b, 0) + 1
     others = pl.Series(~flagged) if kept is None else kept & pl.Series(~flagged)
-    without = totals_of(baseline, keep=others)
+    without = totals_of(baseline, keep=others, fit_tau2=fit_tau2_of(totals))
     shared = [(a, b) for a, b in rows if seen[a] > 1 or seen[b] > 1]
     return Partners(pairs=pairs, totals=without,
                     own=_own_totals(baseline, shared, pairs, without, kept))
@@ -807,7 +819,7 @@ def _own_totals(baseline: pl.DataFrame, shared: list[tuple[str, str]], pairs: pl
                                            how="left", maintain_order="left")["_o"].is_null()
         if kept is not None:
             these &= kept
-        out.append(totals_of(baseline, keep=these)
+        out.append(totals_of(baseline, keep=these, fit_tau2=fit_tau2_of(without))
                    .filter(pl.col("player").is_in([a, b]))
                    .with_columns(_i=pl.lit(i), _s=pl.col("player") == b, pair_a=pl.lit(a),
                                  pair_b=pl.lit(b)))
@@ -1084,6 +1096,18 @@ class _PairTotals(Mapping[str, Any]):
         return len(self.names)
 
 
+# The key under which a pass over all the pairs carries the co-entry fit's τ²₀ it measured
+# (order_fit.fit) to the re-checks (`_Pool.known`), as ρ and τ² are carried
+FIT_TAU2_KEY = "co_entry:fit_tau2"
+
+
+def fit_tau2_of(totals: pl.DataFrame) -> float | None:
+    """The co-entry fit's τ²₀ (`ce_tau2`) of players' totals (`totals_of`), None without one:
+    a fit of part of the same pairs (without partners) is weighted as the whole one was."""
+    known = totals["ce_tau2"].drop_nulls() if "ce_tau2" in totals.columns else None
+    return None if known is None or known.is_empty() else float(known[0])
+
+
 def _co_entry_residual(g: Mapping[str, Any]) -> tuple[Any, Any]:
     """Per pair: its co-entry log odds ratio less the baseline of the additive fit of the pair
     orders (order_fit: the first actor's effect acting first, the second's acting second, each
@@ -1285,6 +1309,9 @@ def score_pairs(table: pl.DataFrame, totals: pl.DataFrame, rates: pl.DataFrame,
     n, va, vb, both = g["hands"], g["va"], g["vb"], g["vboth"]
     ok = np.minimum(va, vb) >= MIN_SAMPLE["co_entry"]
     resid, var = _co_entry_residual(g)
+    # the fit's τ²₀ as this pass measured it (order_fit.fit): the re-checks fit with it
+    if len(g["ce_tau2__a"]) and np.isfinite(g["ce_tau2__a"]).any():
+        pool.record(FIT_TAU2_KEY, float(np.nanmax(g["ce_tau2__a"])))
     # each pair's co-entry its baseline's give or take a share of its own (`_pair_variance`,
     # measured on the pairs of PAIR_VARIANCE_HANDS hands or more): two loose-aggressive
     # regulars who sat together for 30,000 hands read q 5e-7 against the sampling variance
@@ -1497,7 +1524,7 @@ def _score(table: pl.DataFrame, baseline: pl.DataFrame, min_hands: int, rates: p
     `totals` already made from it); co-sittings from all hands' `cells` (or `seats` already
     made for these pairs); population rates per `pool`."""
     if totals is None:
-        totals = totals_of(baseline, kept)
+        totals = totals_of(baseline, kept, pool.known(FIT_TAU2_KEY))
     table = table.filter(pl.col("hands") >= min_hands)
     if seats is None:
         seats = F.co_sittings(cells, tables, table.lazy().select("player_a", "player_b")).collect()
@@ -1653,7 +1680,8 @@ def resolve_overlaps(leads: pl.DataFrame, rows: A.HandRows, baseline: pl.DataFra
         none = pl.DataFrame(schema={"player_a": pl.String, "player_b": pl.String})
         clean = A.subtract(baseline, A.spoiled_table(rows, pl.Series([absent]), none))
         ps = _without(rows, [k[0] for k in mine], [absent] * len(mine), clean,
-                      totals_of(clean), min_hands, rates, cells, tables, lone,
+                      totals_of(clean, fit_tau2=lone.known(FIT_TAU2_KEY)), min_hands, rates,
+                      cells, tables, lone,
                       [tests[k[0]] for k in mine], street_hands)
         memo.update(zip(mine, ps, strict=True))
     order = list(jobs)

@@ -206,6 +206,7 @@ def weighted_bh_qvalues(p: Array, w: Array) -> Array:
 
 
 _ERFC = np.frompyfunc(math.erfc, 1, 1)
+CHI2_1_MEDIAN = 0.454936  # median of a chi-square with one degree of freedom
 
 
 def normal_cdf(z: Array) -> Array:

@@ -16,19 +16,22 @@ import polars as pl
 import pytest
 
 from audit.collusion import features as F
+from audit.collusion import leads as L
 from tests.collusion.frames import co_entries, table_leads
 
 TABLES, SEATS = 40, 6
 TEAM = ("t03s2", "t03s3")
 
 
-def _table(columns: list[str], hands: int, team_odds: float | None) -> pl.DataFrame:
+def _table(columns: list[str], hands: int, team_odds: float | None, tau2: float = 0.0
+           ) -> pl.DataFrame:
     """TABLES tables of SEATS players who never move, each pair together `hands` hands; seat 0
     is a maniac. A player d seats after another acts after him preflop in (SEATS - d) / SEATS
     of their hands (the button goes round). When the maniac acts first, the other enters
     together with him at 0.6 times the odds of independent entry; otherwise every pair enters
     independently. With `team_odds`, TEAM (two players of table 3 beside each other, neither
-    the maniac) enters together at those odds whoever acts first."""
+    the maniac) enters together at those odds whoever acts first. With `tau2`, each order's
+    odds of each pair are those times a log-normal of variance `tau2` (the pairs vary)."""
     rng = np.random.default_rng(5)
     rows = []
     for t in range(TABLES):
@@ -38,6 +41,9 @@ def _table(columns: list[str], hands: int, team_odds: float | None) -> pl.DataFr
                 odds = (0.6, 1.0) if i == 0 else (1.0, 1.0)
                 if (a, b) == TEAM and team_odds is not None:
                     odds = (team_odds, team_odds)
+                if tau2:
+                    odds = (odds[0] * np.exp(rng.normal(0, np.sqrt(tau2))),
+                            odds[1] * np.exp(rng.normal(0, np.sqrt(tau2))))
                 rows.append({"player_a": a, "player_b": b} | dict.fromkeys(columns, 0)
                             | {"hands": hands}
                             | co_entries(rng, hands, odds, first=(SEATS - (j - i)) / SEATS))
@@ -52,6 +58,21 @@ def test_a_regular_seated_right_after_a_maniac_is_no_lead(columns: list[str],
     # before: every maniac and his left-hand neighbour were a co_entry lead (53 of the 40
     # such pairs and others at 12,000 hands, 75 at 30,000)
     assert table_leads(_table(columns, hands, None)) == []
+
+
+def test_a_room_whose_pairs_vary_twice_as_much_gets_a_larger_fit_tau2_and_no_false_lead(
+        columns: list[str]) -> None:
+    # each order of each pair its usual odds times a log-normal of variance 0.016, or 0.032:
+    # the co-entry fit's τ²₀ is measured on the room's own long pairs (before: 0.004 in any
+    # room); the table's entries vary less than binomial counts, so it reads below the odds'
+    fitted = {}
+    for tau2 in (0.016, 0.032):
+        room = _table(columns, 12_000, None, tau2=tau2)
+        fitted[tau2] = L.totals_of(room)["ce_tau2"][0]
+        assert table_leads(room) == []
+    assert fitted[0.032] > 2 * fitted[0.016] > 0.01
+    # the pair that seldom enters together in either order is still the one lead
+    assert table_leads(_table(columns, 12_000, 0.6, tau2=0.032)) == [(*TEAM, "co_entry")]
 
 
 def test_a_pair_that_seldom_enters_together_in_either_order_is_still_a_lead(
@@ -71,3 +92,23 @@ def test_the_pair_hands_know_who_acted_first_preflop() -> None:
                            schema={"position": pl.String, "seat": pl.Int8}).select(
         F.preflop_order(pl.col("position"), pl.col("seat")).alias("k"))["k"].to_list()
     assert unknown[1] < unknown[0] and unknown[2] < unknown[1]
+
+
+def test_the_re_checks_fit_with_the_first_passs_fit_tau2(columns: list[str]) -> None:
+    # the first pass over all the pairs keeps the τ²₀ its fit measured (as ρ and τ²), and a
+    # re-check, which fits part of the pairs, weighs its fit with it (leads._Pool)
+    room = _table(columns, 12_000, None, tau2=0.032)
+    rates = pl.DataFrame({"player": pl.Series([], dtype=pl.String)}).with_columns(
+        [pl.lit(0).alias(c) for c in F.RATE_COLUMNS])
+    totals = L.totals_of(room)
+    measured: dict[str, float] = {}
+    L.score_pairs(room.with_columns(seat_k=pl.lit(0), seat_e=pl.lit(0.0)), totals, rates,
+                  pool=L._Pool(measured=measured))
+    first = measured[L.FIT_TAU2_KEY]
+    assert first == totals["ce_tau2"][0] > 0.01
+    lone = L._Pool(lone=True, spread=tuple(sorted(measured.items())))
+    part = room.filter(pl.col("player_a").str.starts_with("t0"))  # 10 tables of 40
+    assert L.totals_of(part, fit_tau2=lone.known(L.FIT_TAU2_KEY))["ce_tau2"][0] == first
+    assert L.totals_of(part)["ce_tau2"][0] != first  # (measured on the part, it differs)
+    # the partners' fit (the totals without the partner pairs) is weighted as the whole one
+    assert L.fit_tau2_of(totals) == first

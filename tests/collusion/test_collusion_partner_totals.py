@@ -126,9 +126,10 @@ def test_partner_pairs_cost_one_fit_not_one_each(table: pl.DataFrame,
     fits = []
     real = L.totals_of
 
-    def counted(baseline: pl.DataFrame, keep: pl.Series | None = None) -> pl.DataFrame:
+    def counted(baseline: pl.DataFrame, keep: pl.Series | None = None,
+                fit_tau2: float | None = None) -> pl.DataFrame:
         fits.append(baseline.height)
-        return real(baseline, keep)
+        return real(baseline, keep, fit_tau2)
 
     monkeypatch.setattr(L, "totals_of", counted)
     partners = L.partners_of(table, real(table))
