@@ -38,6 +38,8 @@ KEYS = ["player_a", "player_b"]
 # bump when a pair feature changes: kept partials of another version are recomputed
 PARTIAL_VERSION = 8
 PARTIAL_FILE = "collusion_pairs.parquet"
+# a kept partial's rows per row group: the Parquet writer encodes a whole row group at once
+PARTIAL_ROW_GROUP = 20_000
 ROWS_PER_CHUNK = 2_000_000  # hand_players rows per chunk (about 300,000 hands)
 # ... when a run's own hands are aggregated (`chunks`' default): a chunk's player rows and its
 # streamed pair sums are the aggregation's peak beside the running total; at 5,000,000 hands
@@ -562,8 +564,8 @@ def _stamp(seat_bucket: str) -> str:
 
 
 def save_partial(path: Path, part: Partial, seat_bucket: str) -> None:
-    """Write a partial (three tables in one Parquet file, one row group each kind) atomically,
-    stamped with PARTIAL_VERSION and the seating bucket.
+    """Write a partial (three tables in one Parquet file, in row groups of PARTIAL_ROW_GROUP
+    rows) atomically, stamped with PARTIAL_VERSION and the seating bucket.
 
     Written kind by kind into one schema: the three concatenated first were a copy of the pair
     table (5,000,000 hands: 1.9M pairs, ~600 MB) beside it, right after the aggregation."""
@@ -578,7 +580,7 @@ def save_partial(path: Path, part: Partial, seat_bucket: str) -> None:
             writer.write_table(pa.table(
                 [table[f.name].cast(f.type) if f.name in table.column_names
                  else pa.nulls(table.num_rows, f.type) for f in schema],
-                schema=schema), row_group_size=max(1, table.num_rows))
+                schema=schema), row_group_size=PARTIAL_ROW_GROUP)
             del table
     os.replace(tmp, path)
 
