@@ -1783,7 +1783,10 @@ def explain_away(scored: pl.DataFrame, agg: A.Partial, rows: A.HandRows, min_han
         clean, kept = _cleaned(agg.table, leads, A.spoiled_table(rows, members, leads)
                                if len(members) else None)
         tested = clean.filter(pl.lit(kept) & (pl.col("hands") >= min_hands))
-        again = _score(tested, clean, min_hands, agg.rates, cells, tables, kept=kept).select(
+        # weighted as the first pass was (its co-entry order fit's τ²₀, carried in `lone`): a
+        # lead's q moved with a τ²₀ measured again on each cleaned table
+        again = _score(tested, clean, min_hands, agg.rates, cells, tables, kept=kept,
+                       totals=totals_of(clean, kept, lone.known(FIT_TAU2_KEY))).select(
             *keys, p_again=pl.col("p_value").fill_nan(1.0), hands_again=pl.col("hands"))
         core = leads.with_columns(core=pl.lit(True))
         merged = (first.join(again, on=keys, how="left").join(core, on=keys, how="left")

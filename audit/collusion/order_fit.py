@@ -247,31 +247,101 @@ def fit(x: Any, y: Any, lor: Any, w: Any, long: Any, players: int,
     return {f"ce_{c}": v for c, v in zip(COLUMNS, cols, strict=True)}
 
 
-def measure(x: Any, y: Any, lor: Any, w: Any, long: Any, players: int) -> tuple[float, float]:
-    """τ²₀ of the fit over the directed rows (`fit`; `w` weighted with FIT_TAU2): read on the
-    robust fit weighted with FIT_TAU2 (`tau2_of`), read again on the fit weighted with that,
-    the mean of the two (FIT_TAU2 with too few long orders, or too few near: `tau2_of`); and
-    what `w` is weighted with after (the far rows back in).
+def measure(x: Any, y: Any, lor: Any, w: Any, long: Any, players: int,
+            start: float = FIT_TAU2) -> tuple[float, float]:
+    """τ²₀ of the fit over the directed rows (`fit`; `w` weighted with `start`): the τ² whose
+    reading on the robust fit weighted with it (`tau2_of`) is itself, found in a bracket that
+    does not depend on `start` (FIT_TAU2 first, then 0 or upward; `_root`); FIT_TAU2 with too
+    few long orders, or too few near at FIT_TAU2 (`tau2_of`); and what `w` is weighted with
+    after (the far rows back in).
 
-    Read over and over, τ² swings round its fixed point rather than settling (each reading's
-    weights set the baseline variance the next one subtracts: 60,000 hands, share 0.4, seed
-    2, 0.004 -> 0.0015 -> 0.0030 -> 0.0023 -> 0.0032): the mean of two readings is about the
-    fixed point (there 0.0023), at three fits' cost instead of one, once per pass over all the
-    pairs (the re-checks and the partners' fits carry it): 2.3 to 2.8 CPU-s more on the
-    1.9M pairs of 5,000,000 hands, were their pairs of 300 hands or more long."""
-    read, now = [], FIT_TAU2
+    A reading falls steeply with the τ² the fit is weighted with: a long order's baseline
+    rests on its players' other long orders, and the variance of that baseline the reading
+    subtracts (1/weight of each effect) is as large as the weights' τ² says. Where the long
+    orders are few per player the reading falls faster than τ² rises (a clean 60,000-hand
+    store, share 0.4 seed 1, 30 long orders: 0.0025 read at 0.001, 0.0004 at 0.0015), so
+    reading again on the last reading swings round the fixed point (there between 0 and
+    0.0056) instead of settling on it, and the mean of two readings depended on where they
+    started (0.0012 to 0.0028 from starts in [0.001, 0.02] there; 0.0018 to 0.0043 on an
+    explaining-away table of share 0.4 seed 2). The fixed point does not: every start gets
+    the same τ²₀ (0.0013 and 0.0041 there). Its price is 2 to 8 readings instead of two,
+    each a robust fit, once per run (the re-checks and explaining away's re-scores carry
+    it)."""
     if np.count_nonzero(long & (w > 0)) < MIN_LONG:  # (no fit to spend on it)
-        return FIT_TAU2, now
-    for _ in range(2):
-        _, effects, out, was = _robust(x, y, lor, w, players, now)
-        got = tau2_of(x, y, lor, w, long, effects, now)
+        return FIT_TAU2, start
+    now = start
+
+    def excess(at: float) -> float:
+        """The reading at `at` less `at` (+inf when too few orders are near: `at` too small
+        for them)."""
+        nonlocal now
+        _reweigh(w, now, at)
+        now = at
+        _, effects, out, was = _robust(x, y, lor, w, players, at)
+        got = tau2_of(x, y, lor, w, long, effects, at)
         w[out] = was
-        if got is None:  # (the weights of the first reading: not like honest pairs)
-            return (read[0] if read else FIT_TAU2), now
-        read.append(got)
-        _reweigh(w, now, got)
-        now = got
-    return float(np.mean(read)), now
+        return np.inf if got is None else got - at
+
+    first = excess(FIT_TAU2)
+    if np.isinf(first):  # (at the start value not like honest pairs: `tau2_of`)
+        return FIT_TAU2, now
+    return _root(excess, FIT_TAU2, first), now
+
+
+# The fixed point of τ²₀ (`measure`) is found to within this share of it, or MEASURE_TOL_ABS:
+# its weights 1/(variance + τ²₀) move by less than that share of τ²₀
+MEASURE_TOL = 0.05
+MEASURE_TOL_ABS = 5e-5
+MEASURE_MAX = 4.0  # no bracket beyond (a reading this large is no honest pairs')
+
+
+def _root(excess: Callable[[float], float], at: float, value: float) -> float:
+    """Where `excess` (a reading less the τ² it was read at, `measure`) crosses 0, from its
+    `value` at `at`: bracketed between 0 (where it is a reading, at least 0) and `at`, or `at`
+    and upward by fours, then narrowed by regula falsi (the Illinois variant: the end kept
+    twice is halved) to MEASURE_TOL. The reading need not fall evenly (a median of a few
+    dozen orders), so the crossing is where it changes sign within the tolerance."""
+    if value == 0:
+        return at
+    if value < 0:
+        lo, hi, h_hi = 0.0, at, value
+        h_lo = excess(0.0)
+        if h_lo == 0:
+            return 0.0
+    else:
+        lo, h_lo = at, value
+        hi, h_hi = min(4 * at, MEASURE_MAX), excess(min(4 * at, MEASURE_MAX))
+        while h_hi > 0:
+            if hi >= MEASURE_MAX:
+                return MEASURE_MAX
+            lo, h_lo = hi, h_hi
+            hi = min(4 * hi, MEASURE_MAX)
+            h_hi = excess(hi)
+    side = 0
+    for _ in range(60):
+        if hi - lo <= max(MEASURE_TOL_ABS, MEASURE_TOL * lo):
+            break
+        if np.isinf(h_lo):
+            mid = 0.5 * (lo + hi)
+        else:
+            mid = (lo * h_hi - hi * h_lo) / (h_hi - h_lo)
+            mid = min(max(mid, lo + 0.01 * (hi - lo)), hi - 0.01 * (hi - lo))
+        h = excess(mid)
+        if h == 0:
+            return mid
+        if h > 0:
+            lo, h_lo = mid, h
+            if side == 1 and not np.isinf(h_hi):
+                h_hi /= 2
+            side = 1
+        else:
+            hi, h_hi = mid, h
+            if side == -1 and not np.isinf(h_lo):
+                h_lo /= 2
+            side = -1
+    if np.isinf(h_lo):
+        return 0.5 * (lo + hi)
+    return float((lo * h_hi - hi * h_lo) / (h_hi - h_lo))
 
 
 def own_terms(x: Mapping[str, Any], y: Mapping[str, Any], lor: Any, var: Any, hands: Any

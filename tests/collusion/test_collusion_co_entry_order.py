@@ -11,12 +11,16 @@ still a lead.
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 import polars as pl
 import pytest
 
 from audit.collusion import features as F
 from audit.collusion import leads as L
+from audit.collusion import order_fit as OF
+from audit.collusion.synthetic import generate
 from tests.collusion.frames import co_entries, table_leads
 
 TABLES, SEATS = 40, 6
@@ -112,3 +116,33 @@ def test_the_re_checks_fit_with_the_first_passs_fit_tau2(columns: list[str]) -> 
     assert L.totals_of(part)["ce_tau2"][0] != first  # (measured on the part, it differs)
     # the partners' fit (the totals without the partner pairs) is weighted as the whole one
     assert L.fit_tau2_of(totals) == first
+
+
+def test_explaining_away_re_scores_with_the_first_passs_fit_tau2(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # the order fit's τ²₀ is measured once a run, by the first pass over all the pairs:
+    # explaining away's re-scores (the pairs without the leads' hands) are weighted with it,
+    # as the re-checks are, or a lead's q moves with a τ²₀ measured again on another table
+    # (before: measured again, 0.018 on the re-score where the first pass read 0)
+    hands, hp, _ = generate(seed=7, players=30, days=10,
+                                teams={"chip_dump": 2, "whipsaw": 1})
+    monkeypatch.setattr(OF, "LONG_HANDS", 150)  # (long pairs in a small room: τ²₀ is read)
+    given: list[float | None] = []
+    measured: list[float] = []
+    longs: list[int] = []
+    fit = OF.fit
+
+    def spy(x: Any, y: Any, lor: Any, w: Any, long: Any, players: int,
+            tau2: float | None = None) -> dict[str, Any]:
+        longs.append(int(np.count_nonzero(long)))
+        out = fit(x, y, lor, w, long, players, tau2)
+        given.append(tau2)
+        measured.append(float(out["ce_tau2"][0]))
+        return out
+
+    monkeypatch.setattr(OF, "fit", spy)
+    scored, _ = L.pair_scores(hp.lazy(), hands.lazy(), min_hands=50, fdr=0.05)
+    assert scored.filter(pl.col("q_value") <= 0.05).height > 0  # (leads to explain away)
+    assert len(given) >= 2 and longs[0] >= OF.MIN_LONG
+    assert given[0] is None  # the first pass measures it ...
+    assert given[1:] == [measured[0]] * (len(given) - 1)  # ... every later fit is given it
