@@ -1876,10 +1876,10 @@ def _describe(name: str, r: dict[str, Any]) -> str:
                 f"more into the pot {k:.0f} of {n:.0f} times where {e:.1f} were expected from "
                 "each one's such folds against others and the other's against everyone else")
     if name == "whipsaw" and r.get("whipsaw_raises") == 2:
-        return (f"on a street after the flop that a third player started with chips both bet "
-                f"or raised in {k:.0f} of the {n:.0f} multiway hands together both bet or raised "
-                f"in (a third player calling in between in {r['whipsaw_c']:.0f} of them), where "
-                f"{e:.1f} were expected from each player's such hands with other partners")
+        return (f"both bet or raised on a street after the flop while a third player was still "
+                f"in with chips in {k:.0f} of the {n:.0f} multiway hands together both bet or "
+                f"raised in (a third player calling in between in {r['whipsaw_c']:.0f} of them), "
+                f"where {e:.1f} were expected from each player's such hands with other partners")
     if name == "whipsaw" and r.get("whipsaw_raises"):
         return (f"both bet or raised after the preflop round in {k:.0f} of the {n:.0f} "
                 f"multiway hands together both bet or raised in, where {e:.1f} were expected "
