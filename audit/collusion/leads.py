@@ -463,11 +463,12 @@ STRONG_FOLD, CHECKDOWN_BETS, SOFTPLAY_STREETS = DIRECTED[2], DIRECTED[1], DIRECT
 # hand on, 583 multiway hands in 6,000) has few hands to be measured in.
 WHIPSAW_RAISES = Directed("wr", ("ws_both", "ws_both"), ("ws_post", "ws_post"))
 # ... and, where the events were read (audit/collusion/streets.py), the hands in which both bet
-# or raised on a street after the flop that a third player started with chips (`wss_k`) in
-# place of those both did after the preflop round (`ws_post`): a chip dumper bets and his
-# receiver raises after the flop only once the pot is heads-up, which the hand's counts cannot
-# tell from raising around a third player, and every chip-dump team of issue 25's populations
-# led on whipsaw (labelled PATTERN-WHIPSAW). The same fit (prefix `wr`), over all pairs.
+# or raised on a street after the flop while a third player who started it with chips was still
+# in (`wss_k`) in place of those both did after the preflop round (`ws_post`): a chip dumper bets
+# and his receiver raises after the flop once the pot is heads-up (or the third player has
+# folded to the dumper's bet), which the hand's counts cannot tell from raising around a third
+# player, and every chip-dump team of issue 25's populations led on whipsaw (PATTERN-WHIPSAW;
+# on their own tests now, 60,000 hands, session 20). The same fit (prefix `wr`), over all pairs.
 WHIPSAW_STREETS = Directed("wr", ("ws_both", "ws_both"), ("wss_k", "wss_k"))
 # every robust fit `fitted_factors` makes (fits.fit; the whipsaw raises' per `fitted_models`)
 FITTED = (HEADS_UP, *DIRECTED, WHIPSAW_RAISES)
@@ -483,6 +484,8 @@ def fitted_models(columns: Iterable[str]) -> tuple[Directed, ...]:
     """The robust fits made of a pair table with `columns` (`FITTED`, the whipsaw raises' of
     `whipsaw_raises`)."""
     return (*FITTED[:-1], whipsaw_raises(columns))
+
+
 # the pair-table columns they read (those of the entry strata too; and the whipsaw streets')
 DIRECTED_INPUT = tuple(dict.fromkeys(
     c for d in (*DIRECTED, WHIPSAW_STREETS) for c0 in (*d.n, *d.k)
@@ -1188,10 +1191,10 @@ def score_pairs(table: pl.DataFrame, totals: pl.DataFrame, rates: pl.DataFrame,
     p_fit = _quasi_sf(k, n, fitted, ok, pool, "whipsaw:fit")
     p_common = _quasi_sf(k, n, common, ok, pool, "whipsaw:common")
     # and the raises around a third player: of the hands both bet or raised in, those both did
-    # on a street after the flop that a third player started with chips (both after the preflop
-    # round where the events were not read: `whipsaw_raises`), against the robust fit of that
-    # share over all pairs (`WHIPSAW_STREETS`; a team far off it left it, so its raises set no
-    # player's factor)
+    # on a street after the flop while a third player was still in with chips (both after the
+    # preflop round where the events were not read: `whipsaw_raises`), against the robust fit
+    # of that share over all pairs (`WHIPSAW_STREETS`; a team far off it left it, so its raises
+    # set no player's factor)
     raises = whipsaw_raises(g)
     if all(c in g for c in (*raises.n, *raises.k)):
         n_r, k_r = g[raises.n[0]], g[raises.k[0]]
