@@ -132,23 +132,26 @@ def ws_spots(events: pl.LazyFrame, who: str = "player") -> pl.LazyFrame:
     players had chips at its start (hand_id, `who`, street; at: the event number of his first
     bet or raise on it; until: that of the fold that left two of those players in, null when
     none did; called: he called on it too; callers: the players who called on it)."""
-    # (the actions and board deals only: the other events, a third of them, sorted too cost a
-    # fifth more CPU)
-    d = (events.select("hand_id", "seq", "kind", who, "detail")
+    # only the hands in which two players bet or raised after the first board deal (a few of
+    # all), found without ordering the events (sorting all of them by hand and event cost a
+    # fifth more CPU of reading the streets); their actions and board deals put in order and
+    # read once (each query on them read the events again): who had chips at a street's start
+    # worked out for them alone, not through `_grid`'s row per player-street of every hand
+    # (which doubled the CPU of reading the streets)
+    e = events.select("hand_id", "seq", "kind", who, "detail")
+    board = (e.filter((pl.col("kind") == "deal") & (pl.col("detail") == "board"))
+             .group_by("hand_id").agg(flop=pl.col("seq").min()))
+    two = (e.filter(pl.col("kind").is_in(AGGRESSIVE) & pl.col(who).is_not_null())
+           .join(board, on="hand_id").filter(pl.col("seq") > pl.col("flop"))
+           .group_by("hand_id").agg(n=pl.col(who).n_unique())
+           .filter(pl.col("n") >= 2).select("hand_id"))
+    d = (e.join(two, on="hand_id", how="semi")
          .filter(pl.col("kind").is_in(ACTIONS) & pl.col(who).is_not_null()
                  | (pl.col("kind") == "deal") & (pl.col("detail") == "board"))
          .sort("hand_id", "seq"))
     d = d.with_columns(street=((pl.col("kind") == "deal") & (pl.col("detail") == "board"))
                        .cast(pl.Int8).cum_sum().over("hand_id"))
-    acts = d.filter(pl.col("kind").is_in(ACTIONS) & pl.col(who).is_not_null())
-    # only the hands in which two players bet or raised on one street after the flop (a few
-    # of all), their actions read once (each query on them read the events again): who had
-    # chips at a street's start worked out for them alone, not through `_grid`'s row per
-    # player-street of every hand (which doubled the CPU of reading the streets)
-    two = (acts.filter(pl.col("kind").is_in(AGGRESSIVE) & (pl.col("street") >= 1))
-           .group_by("hand_id", "street").agg(n=pl.col(who).n_unique())
-           .filter(pl.col("n") >= 2).select("hand_id").unique())
-    mine = acts.join(two, on="hand_id", how="semi").collect().lazy()
+    mine = d.filter(pl.col("kind").is_in(ACTIONS) & pl.col(who).is_not_null()).collect().lazy()
     aggr = (mine.filter(pl.col("kind").is_in(AGGRESSIVE) & (pl.col("street") >= 1))
             .group_by("hand_id", who, "street").agg(at=pl.col("seq").min()))
     two = (aggr.group_by("hand_id", "street").agg(n=pl.len()).filter(pl.col("n") >= 2)
