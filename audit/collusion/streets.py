@@ -33,6 +33,16 @@ and how the last two bet into each other from then on is seen only street by str
 the heads-up streets between them (`hus_n`) and A's (`hus_ka`) and B's (`hus_kb`) bets and
 raises there, per player his heads-up streets (`hus_h`) and aggressive ones (`hus_c`)
 (audit/collusion/leads.py: the `softplay_streets` test).
+
+And whipsaw streets (PATTERN-WHIPSAW, "two players repeatedly re-raising each other while a
+third player is caught calling in between"): the streets after the flop on which a player bet or
+raised while three or more players had chips at the street's start (`ws_spots`): two partners
+raising around a third player. Per pair the hands in which on some such street both A and B bet
+or raised (`wss_k`), and of them those in which a third player called on such a street
+(`wss_c`: caught between them; the rest he folded to them or was all-in). The projections
+count the bets and raises per hand: a pair betting and raising after the flop in a pot that was
+multiway preflop but heads-up by then (a chip dumper and his receiver) reads there as raising
+around a third player (audit/collusion/leads.py: the `whipsaw` test's raises).
 """
 
 from __future__ import annotations
@@ -46,7 +56,7 @@ import polars as pl
 
 ACTIONS = ("check", "bet", "call", "raise", "fold")
 AGGRESSIVE = ("bet", "raise")
-PAIR_COLUMNS = ("cdx_n", "cdx_ka", "cdx_kb", "hus_n", "hus_ka", "hus_kb")
+PAIR_COLUMNS = ("cdx_n", "cdx_ka", "cdx_kb", "hus_n", "hus_ka", "hus_kb", "wss_k", "wss_c")
 PLAYER_COLUMNS = ("cdx_h", "cdx_c", "cdx_rn", "cdx_rk", "hus_h", "hus_c")
 _KEYS = ["player_a", "player_b"]
 SEAT_ROWS = 8_000_000  # seat rows picked at a time for `file_counts`
@@ -117,6 +127,84 @@ def hu_spots(events: pl.LazyFrame, who: str = "player") -> pl.LazyFrame:
             .select("hand_id", who, "street", aggr=pl.col("aggr").fill_null(False)))
 
 
+def ws_spots(events: pl.LazyFrame, who: str = "player") -> pl.LazyFrame:
+    """One row per player-street after the flop on which he bet or raised while three or more
+    players had chips at its start (hand_id, `who`, street; at: the event number of his first
+    bet or raise on it; until: that of the fold that left two of those players in, null when
+    none did; called: he called on it too; callers: the players who called on it)."""
+    # only the hands in which two players bet or raised after the first board deal (a few of
+    # all), found without ordering the events (sorting all of them by hand and event cost a
+    # fifth more CPU of reading the streets); their actions and board deals put in order and
+    # read once (each query on them read the events again): who had chips at a street's start
+    # worked out for them alone, not through `_grid`'s row per player-street of every hand
+    # (which doubled the CPU of reading the streets)
+    e = events.select("hand_id", "seq", "kind", who, "detail")
+    board = (e.filter((pl.col("kind") == "deal") & (pl.col("detail") == "board"))
+             .group_by("hand_id").agg(flop=pl.col("seq").min()))
+    two = (e.filter(pl.col("kind").is_in(AGGRESSIVE) & pl.col(who).is_not_null())
+           .join(board, on="hand_id").filter(pl.col("seq") > pl.col("flop"))
+           .group_by("hand_id").agg(n=pl.col(who).n_unique())
+           .filter(pl.col("n") >= 2).select("hand_id"))
+    d = (e.join(two, on="hand_id", how="semi")
+         .filter(pl.col("kind").is_in(ACTIONS) & pl.col(who).is_not_null()
+                 | (pl.col("kind") == "deal") & (pl.col("detail") == "board"))
+         .sort("hand_id", "seq"))
+    d = d.with_columns(street=((pl.col("kind") == "deal") & (pl.col("detail") == "board"))
+                       .cast(pl.Int8).cum_sum().over("hand_id"))
+    mine = d.filter(pl.col("kind").is_in(ACTIONS) & pl.col(who).is_not_null()).collect().lazy()
+    aggr = (mine.filter(pl.col("kind").is_in(AGGRESSIVE) & (pl.col("street") >= 1))
+            .group_by("hand_id", who, "street").agg(at=pl.col("seq").min()))
+    two = (aggr.group_by("hand_id", "street").agg(n=pl.len()).filter(pl.col("n") >= 2)
+           .drop("n"))
+    players = mine.group_by("hand_id", who).agg(
+        fold_st=pl.col("street").filter(pl.col("kind") == "fold").min(),
+        allin_st=pl.col("street").filter(pl.col("detail") == "all_in").min())
+    # (he has chips at a street's start: not folded, not all-in, on an earlier street)
+    chips = (two.join(players, on="hand_id")
+             .filter((pl.col("fold_st").is_null() | (pl.col("fold_st") >= pl.col("street")))
+                     & (pl.col("allin_st").is_null() | (pl.col("allin_st") >= pl.col("street"))))
+             .select("hand_id", who, "street"))
+    started = (chips.group_by("hand_id", "street").agg(n_chips=pl.len())
+               .filter(pl.col("n_chips") >= 3))
+    # the folds of those who started the street with chips, in order: after the (n - 2)th of
+    # n only two are left, and a raise then is around nobody
+    until = (mine.filter(pl.col("kind") == "fold")
+             .join(chips, on=["hand_id", who, "street"], how="semi")
+             .group_by("hand_id", "street").agg(folds=pl.col("seq").sort())
+             .join(started, on=["hand_id", "street"])
+             .select("hand_id", "street", until=pl.col("folds").list.get(
+                 pl.col("n_chips").cast(pl.Int64) - 3, null_on_oob=True)))
+    calls = (mine.filter(pl.col("kind") == "call").join(started, on=["hand_id", "street"],
+                                                        how="semi")
+             .select("hand_id", who, "street").unique())
+    callers = calls.group_by("hand_id", "street").agg(callers=pl.len().cast(pl.Int32))
+    return (aggr.join(started.select("hand_id", "street"), on=["hand_id", "street"])
+            .join(until, on=["hand_id", "street"], how="left")
+            .join(calls.with_columns(called=pl.lit(True)), on=["hand_id", who, "street"],
+                  how="left")
+            .join(callers, on=["hand_id", "street"], how="left")
+            .select("hand_id", who, "street", "at", "until",
+                    called=pl.col("called").fill_null(False),
+                    callers=pl.col("callers").fill_null(0)))
+
+
+def _whipsaw_hands(w: pl.DataFrame) -> pl.DataFrame:
+    """Per hand and pair (A < B) of the players of the same hand-streets of `w` (`ws_spots`
+    rows, `player` naming them): 1 in `wss_k` when both bet or raised on such a street with a
+    third player still in (the later one's first bet or raise before the fold that left only
+    two), and in `wss_c` when a third player called on one of those streets."""
+    a = w.rename({"player": "player_a", "called": "called_a", "at": "at_a"})
+    b = w.select("hand_id", "street", player_b="player", called_b="called", at_b="at")
+    return (a.join(b, on=["hand_id", "street"])
+            .filter((pl.col("player_a") < pl.col("player_b"))
+                    & (pl.col("until").is_null()
+                       | (pl.max_horizontal("at_a", "at_b") < pl.col("until"))))
+            .with_columns(third=pl.col("callers") - pl.col("called_a").cast(pl.Int32)
+                          - pl.col("called_b").cast(pl.Int32) > 0)
+            .group_by("hand_id", *_KEYS).agg(wss_k=pl.lit(1, pl.Int64),
+                                             wss_c=pl.col("third").any().cast(pl.Int64)))
+
+
 def _pair_streets(s: pl.DataFrame, n: str, ka: str, kb: str) -> pl.DataFrame:
     """Per hand and pair (A < B) of the players of the same hand-streets of `s` (hand_id,
     player, street, aggr): the streets (`n`) and A's (`ka`) and B's (`kb`) aggressive ones."""
@@ -128,16 +216,25 @@ def _pair_streets(s: pl.DataFrame, n: str, ka: str, kb: str) -> pl.DataFrame:
                                  pl.col("aggr_b").sum().cast(pl.Int64).alias(kb)))
 
 
-def counts(s: pl.DataFrame, hu: pl.DataFrame | None = None) -> StreetCounts:
-    """The counts of a frame of `spots` rows (and of `hu_spots` rows: none when None)."""
+def counts(s: pl.DataFrame, hu: pl.DataFrame | None = None,
+           ws: pl.DataFrame | None = None) -> StreetCounts:
+    """The counts of a frame of `spots` rows (and of `hu_spots` and `ws_spots` rows: none when
+    None)."""
     if hu is None:
         hu = pl.DataFrame(schema={"hand_id": pl.String, "player": pl.String,
                                   "street": pl.Int8, "aggr": pl.Boolean})
+    if ws is None:
+        ws = pl.DataFrame(schema={"hand_id": pl.String, "player": pl.String, "street": pl.Int8,
+                                  "at": pl.Int32, "until": pl.Int32, "called": pl.Boolean,
+                                  "callers": pl.Int32})
     behind = s.filter("behind").select("hand_id", "player", "street", "aggr")
     keys = ["hand_id", *_KEYS]
     hands = (_pair_streets(behind, "cdx_n", "cdx_ka", "cdx_kb")
              .join(_pair_streets(hu.select("hand_id", "player", "street", "aggr"),
                                  "hus_n", "hus_ka", "hus_kb"), on=keys, how="full",
+                   coalesce=True)
+             .join(_whipsaw_hands(ws.select("hand_id", "player", "street", "at", "until",
+                                             "called", "callers")), on=keys, how="full",
                    coalesce=True)
              .with_columns(pl.col(*PAIR_COLUMNS).fill_null(0))
              .select(*keys, *PAIR_COLUMNS).sort(keys))
@@ -185,7 +282,7 @@ def street_counts(events: pl.LazyFrame, seats: pl.LazyFrame | None = None) -> St
     and names nobody at an anonymous table (a seat label is not a person), so the counts must
     name players as the pair tests they join do."""
     if seats is None:
-        return counts(*pl.collect_all([spots(events), hu_spots(events)]))
+        return counts(*pl.collect_all([spots(events), hu_spots(events), ws_spots(events)]))
     seats = seats.select("hand_id", "seat", "player")
     mine = events.join(seats.select("hand_id").unique(), on="hand_id", how="semi")
 
@@ -195,7 +292,9 @@ def street_counts(events: pl.LazyFrame, seats: pl.LazyFrame | None = None) -> St
                 .select("hand_id", "player", "street", *cols))
 
     return counts(*pl.collect_all([named(spots(mine, who="seat"), "behind", "aggr"),
-                                   named(hu_spots(mine, who="seat"), "aggr")]))
+                                   named(hu_spots(mine, who="seat"), "aggr"),
+                                   named(ws_spots(mine, who="seat"), "at", "until", "called",
+                                         "callers")]))
 
 
 def _flop_seats(seats: pl.LazyFrame) -> pl.LazyFrame:
