@@ -33,10 +33,12 @@ everyone except this partner, shrunk toward the population rate with ALPHA pseud
   raises with the others he met caught a third player. Also against u_A·u_B·c, c the
   population share of double raises that catch a third player (excess of joint raising over
   independent raising). And the raises around a third player: of the multiway hands both bet
-  or raised in, those both did after the preflop round (whether the third player called or
-  folded), binomial upper tail against a robust fit over all pairs of each one's such share
-  with the others he met (`WHIPSAW_RAISES`, fits.fit; the pair and the pairs far off the fit
-  left out of it), over the fit's uncertainty and with a pair random effect (the larger p of
+  or raised in, those in which both did on a street after the flop while a third player was
+  still in with chips (whether he called or folded; read from the events, audit/collusion/
+  streets.py; without them, the hands both did after the preflop round), binomial upper tail
+  against a robust fit over all pairs of each one's such share with the others he met
+  (`WHIPSAW_STREETS`, `WHIPSAW_RAISES`, fits.fit; the pair and the pairs far off the fit left
+  out of it), over the fit's uncertainty and with a pair random effect (the larger p of
   the two). The smallest p of the three, times 3 (Bonferroni).
 - checkdown (PATTERN-CHECKDOWN-ALLIN): check-downs among the hands in which both stayed in with
   chips behind a third player's all-in (counted whatever happened next); binomial upper tail
@@ -89,7 +91,7 @@ with q <= fdr. A lead is a suspicion with evidence, never a verdict (RULEBOOK §
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -468,11 +470,33 @@ STRONG_FOLD, CHECKDOWN_BETS, SOFTPLAY_STREETS = DIRECTED[2], DIRECTED[1], DIRECT
 # its own rates, and a team whose table emptied (share 0.8, seed 2: heads-up from its 600th
 # hand on, 583 multiway hands in 6,000) has few hands to be measured in.
 WHIPSAW_RAISES = Directed("wr", ("ws_both", "ws_both"), ("ws_post", "ws_post"))
-# every robust fit `fitted_factors` makes (fits.fit)
+# ... and, where the events were read (audit/collusion/streets.py), the hands in which both bet
+# or raised on a street after the flop while a third player who started it with chips was still
+# in (`wss_k`) in place of those both did after the preflop round (`ws_post`): a chip dumper bets
+# and his receiver raises after the flop once the pot is heads-up (or the third player has
+# folded to the dumper's bet), which the hand's counts cannot tell from raising around a third
+# player, and every chip-dump team of issue 25's populations led on whipsaw (PATTERN-WHIPSAW;
+# on their own tests now, 60,000 hands, session 20). The same fit (prefix `wr`), over all pairs.
+WHIPSAW_STREETS = Directed("wr", ("ws_both", "ws_both"), ("wss_k", "wss_k"))
+# every robust fit `fitted_factors` makes (fits.fit; the whipsaw raises' per `fitted_models`)
 FITTED = (HEADS_UP, *DIRECTED, WHIPSAW_RAISES)
-# the pair-table columns they read (those of the entry strata too)
+
+
+def whipsaw_raises(columns: Iterable[str]) -> Directed:
+    """The whipsaw raises' counts of a pair table with `columns`: the events' streets when read
+    (`WHIPSAW_STREETS`), else the hands' (`WHIPSAW_RAISES`)."""
+    return WHIPSAW_STREETS if "wss_k" in columns else WHIPSAW_RAISES
+
+
+def fitted_models(columns: Iterable[str]) -> tuple[Directed, ...]:
+    """The robust fits made of a pair table with `columns` (`FITTED`, the whipsaw raises' of
+    `whipsaw_raises`)."""
+    return (*FITTED[:-1], whipsaw_raises(columns))
+
+
+# the pair-table columns they read (those of the entry strata too; and the whipsaw streets')
 DIRECTED_INPUT = tuple(dict.fromkeys(
-    c for d in DIRECTED for c0 in (*d.n, *d.k)
+    c for d in (*DIRECTED, WHIPSAW_STREETS) for c0 in (*d.n, *d.k)
     for c in ((c0,) if d.stratum is None else
               (c0, *(f"{c0[:2]}{s}{c0[2:]}" for s in range(1, len(F.ENTRY)))))))
 
@@ -589,7 +613,7 @@ def fitted_factors(table: pl.DataFrame, keep: pl.Series | None = None,
     hf_a, hf_b, hf_nb, ind_na = FT.ipf(x, y, n, k, m, hf_r)
     del n, k  # (the directed fits' arrays are the most at once: not these beside them)
     hu: dict[str, Any] = {}
-    for d in FITTED:
+    for d in fitted_models(table.columns):
         if all(c in table.columns for c in (*d.n, *d.k)):
             # both directions' rows, a column at a time: the four arrays and their copies
             # beside the fit's were its peak
@@ -875,7 +899,7 @@ def _own_rows(rows: pl.DataFrame, single: pl.DataFrame, without: pl.DataFrame) -
         return x[f"base.{c}"].to_numpy().astype(float)
 
     counts = _Floats(rows)
-    for d in FITTED:
+    for d in fitted_models(rows.columns):
         if not all(c in rows.columns for c in (*d.n, *d.k)):
             continue
         n_ab, n_ba, k_ab, k_ba = _directed_counts(counts, d)
@@ -1246,10 +1270,13 @@ def score_pairs(table: pl.DataFrame, totals: pl.DataFrame, rates: pl.DataFrame,
     p_fit = _quasi_sf(k, n, fitted, ok, pool, "whipsaw:fit")
     p_common = _quasi_sf(k, n, common, ok, pool, "whipsaw:common")
     # and the raises around a third player: of the hands both bet or raised in, those both did
-    # after the preflop round, against the robust fit of that share over all pairs
-    # (`WHIPSAW_RAISES`; a team far off it left it, so its raises set no player's factor)
-    if all(c in g for c in (*WHIPSAW_RAISES.n, *WHIPSAW_RAISES.k)):
-        n_r, k_r = g["ws_both"], g["ws_post"]
+    # on a street after the flop while a third player was still in with chips (both after the
+    # preflop round where the events were not read: `whipsaw_raises`), against the robust fit
+    # of that share over all pairs (`WHIPSAW_STREETS`; a team far off it left it, so its raises
+    # set no player's factor)
+    raises = whipsaw_raises(g)
+    if all(c in g for c in (*raises.n, *raises.k)):
+        n_r, k_r = g[raises.n[0]], g[raises.k[0]]
         a, b = ({f"wr_{c}": g[f"wr_{c}__{x}"] for c in FT.COLUMNS} for x in ("a", "b"))
         fitted_r = FT.in_fit(a, b, "wr", n_r, n_r, k_r, k_r)
         ra, va = FT.lpo_rate(a, b, "wr", n_r, k_r, fitted_r)
@@ -1274,7 +1301,11 @@ def score_pairs(table: pl.DataFrame, totals: pl.DataFrame, rates: pl.DataFrame,
     out |= {"whipsaw_n": np.where(by_raises, n_r, n), "whipsaw_k": np.where(by_raises, k_r, k),
             "whipsaw_e": np.where(by_raises, n_r * raised,
                                   n * np.where(p_fit <= p_common, fitted, common)),
-            "whipsaw_raises": by_raises.astype(float),
+            # (2: counted on the events' streets, `whipsaw_c` of them with a third player
+            # calling; 1: on the hands' counts)
+            "whipsaw_raises": by_raises * (2.0 if raises is WHIPSAW_STREETS else 1.0),
+            "whipsaw_c": np.where(by_raises & (raises is WHIPSAW_STREETS),
+                                  g.get("wss_c", np.zeros_like(n)), np.nan),
             "whipsaw_p": np.where(ok, np.minimum(1.0, 3 * np.minimum(best, p_raise)), np.nan)}
 
     # check-downs: the pairs' rate among such chances without this pair (chances are rare, and
@@ -1845,7 +1876,8 @@ _EVIDENCE_FILTER = {
     "strong_fold": pl.col("sfold_a") | pl.col("sfold_b"),
     "card_share": (pl.col("cs_a") & ~pl.col("cs_ea")) | (pl.col("cs_b") & ~pl.col("cs_eb")),
     # (a third player caught calling, or both raising after the flop around him: the two
-    # counts the whipsaw test reads)
+    # counts the whipsaw test reads; the streets a third player was in are not in the
+    # pair-hand rows, the hands both raised after the flop hold them)
     "whipsaw": pl.col("ws") | (pl.col("multi") & pl.col("post_a") & pl.col("post_b")),
     "checkdown": pl.col("cd"),
     "checkdown_bets": pl.col("cd_opp"),
@@ -1935,6 +1967,11 @@ def _describe(name: str, r: dict[str, Any]) -> str:
         return (f"they folded to each other's bets after putting {F.HEAVY_BB} big blinds or "
                 f"more into the pot {k:.0f} of {n:.0f} times where {e:.1f} were expected from "
                 "each one's such folds against others and the other's against everyone else")
+    if name == "whipsaw" and r.get("whipsaw_raises") == 2:
+        return (f"both bet or raised on a street after the flop while a third player was still "
+                f"in with chips in {k:.0f} of the {n:.0f} multiway hands together both bet or "
+                f"raised in (a third player calling in between in {r['whipsaw_c']:.0f} of them), "
+                f"where {e:.1f} were expected from each player's such hands with other partners")
     if name == "whipsaw" and r.get("whipsaw_raises"):
         return (f"both bet or raised after the preflop round in {k:.0f} of the {n:.0f} "
                 f"multiway hands together both bet or raised in, where {e:.1f} were expected "

@@ -5,7 +5,9 @@ the side pot").
 The replay projections count a player's bets and raises per hand, not per street, so they cannot
 tell a bet into the side pot behind an all-in from a bet before it. This module reads the events
 themselves, one event file at a time (a hand never spans event files), columnar (polars, no loop
-per hand), and keeps per player-street only what the test needs.
+per hand), and keeps per player-street only what the test needs. Each event file is read once
+(`read`) and one grid of player-streets made of it (`_grid`), from which every kind of spot
+below is counted: a query per kind on the lazy events read and ordered each file again.
 
 A *street* of a board game is the betting after a board deal (flop 1, turn 2, river 3); the
 preflop round (0) is never one of these spots; stud and draw games deal no board, so their
@@ -33,6 +35,16 @@ and how the last two bet into each other from then on is seen only street by str
 the heads-up streets between them (`hus_n`) and A's (`hus_ka`) and B's (`hus_kb`) bets and
 raises there, per player his heads-up streets (`hus_h`) and aggressive ones (`hus_c`)
 (audit/collusion/leads.py: the `softplay_streets` test).
+
+And whipsaw streets (PATTERN-WHIPSAW, "two players repeatedly re-raising each other while a
+third player is caught calling in between"): the streets after the flop on which a player bet or
+raised while three or more players had chips at the street's start (`ws_spots`): two partners
+raising around a third player. Per pair the hands in which on some such street both A and B bet
+or raised (`wss_k`), and of them those in which a third player called on such a street
+(`wss_c`: caught between them; the rest he folded to them or was all-in). The projections
+count the bets and raises per hand: a pair betting and raising after the flop in a pot that was
+multiway preflop but heads-up by then (a chip dumper and his receiver) reads there as raising
+around a third player (audit/collusion/leads.py: the `whipsaw` test's raises).
 """
 
 from __future__ import annotations
@@ -46,10 +58,14 @@ import polars as pl
 
 ACTIONS = ("check", "bet", "call", "raise", "fold")
 AGGRESSIVE = ("bet", "raise")
-PAIR_COLUMNS = ("cdx_n", "cdx_ka", "cdx_kb", "hus_n", "hus_ka", "hus_kb")
+PAIR_COLUMNS = ("cdx_n", "cdx_ka", "cdx_kb", "hus_n", "hus_ka", "hus_kb", "wss_k", "wss_c")
 PLAYER_COLUMNS = ("cdx_h", "cdx_c", "cdx_rn", "cdx_rk", "hus_h", "hus_c")
 _KEYS = ["player_a", "player_b"]
 SEAT_ROWS = 8_000_000  # seat rows picked at a time for `file_counts`
+# the pair counts' type, per hand and per pair: the pair table's own (leads.with_streets); the
+# counts per hand are kept all through the scoring for the overlap re-check, eight columns of 8
+# bytes a row in Int64
+COUNT = pl.UInt32
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,19 +80,46 @@ class StreetCounts:
     hands: pl.DataFrame | None = None
 
 
-def _grid(events: pl.LazyFrame, who: str) -> tuple[pl.LazyFrame, pl.LazyFrame]:
-    """(one row per player-street of the board streets with chips, in, allin_before; whether he
-    bet or raised per hand, player and street)."""
-    d = events.select("hand_id", "seq", "kind", who, "detail").sort("hand_id", "seq")
-    d = d.with_columns(street=((pl.col("kind") == "deal") & (pl.col("detail") == "board"))
-                       .cast(pl.Int8).cum_sum().over("hand_id"))
-    acts = d.filter(pl.col("kind").is_in(ACTIONS) & pl.col(who).is_not_null())
+def read(events: pl.LazyFrame, who: str = "player") -> pl.DataFrame:
+    """The events the street counts read, read once: each hand's actions by a player (`who`)
+    and its board deals, in order, each numbered by the street it belongs to (0 preflop, 1 the
+    flop's and on). Every count of this module is worked out from this frame: each query on the
+    lazy events read and ordered them again (eleven reads of each event file for the check-down
+    and heads-up streets; fourteen with the whipsaw streets' own, which read them once more)."""
+    board = (pl.col("kind") == "deal") & (pl.col("detail") == "board")
+    # (the other events are dropped before ordering: they move no street and are no action)
+    return (events.select("hand_id", "seq", "kind", who, "detail")
+            .filter(pl.col("kind").is_in(ACTIONS) & pl.col(who).is_not_null() | board)
+            .sort("hand_id", "seq")
+            .with_columns(street=board.cast(pl.Int8).cum_sum().over("hand_id"))
+            .collect())
+
+
+@dataclass(frozen=True, slots=True)
+class _Grid:
+    """One row per player-street of the board streets of a hand (hand_id, `who`, street; inn:
+    not folded on an earlier street; allin_before: all-in on an earlier one; chips: in and not
+    all-in), and per player-street he acted on after the flop (`acts`: aggr, he bet or raised;
+    at, the event number of his first bet or raise; called, he called; fold_at, his fold's)."""
+
+    rows: pl.LazyFrame
+    acts: pl.LazyFrame
+    who: str
+
+
+def _grid(d: pl.DataFrame, who: str) -> _Grid:
+    """The grid of the events `read` made (made once: every kind of spot is read off it)."""
+    d_ = d.lazy()
+    acts = d_.filter(pl.col("kind").is_in(ACTIONS) & pl.col(who).is_not_null())
     players = acts.group_by("hand_id", who).agg(
         fold_st=pl.col("street").filter(pl.col("kind") == "fold").min(),
         allin_st=pl.col("street").filter(pl.col("detail") == "all_in").min())
-    last = d.group_by("hand_id").agg(last=pl.col("street").max())
+    last = d_.group_by("hand_id").agg(last=pl.col("street").max())
+    aggressive = pl.col("kind").is_in(AGGRESSIVE)
     aggr = acts.filter(pl.col("street") >= 1).group_by("hand_id", who, "street").agg(
-        aggr=pl.col("kind").is_in(AGGRESSIVE).any())
+        aggr=aggressive.any(), at=pl.col("seq").filter(aggressive).min(),
+        called=(pl.col("kind") == "call").any(),
+        fold_at=pl.col("seq").filter(pl.col("kind") == "fold").min())
     grid = (players.join(last, on="hand_id")
             .filter(pl.col("last") >= 1)
             .with_columns(street=pl.int_ranges(1, pl.col("last") + 1, dtype=pl.Int8))
@@ -84,37 +127,99 @@ def _grid(events: pl.LazyFrame, who: str) -> tuple[pl.LazyFrame, pl.LazyFrame]:
             .with_columns(
                 inn=pl.col("fold_st").is_null() | (pl.col("fold_st") >= pl.col("street")),
                 allin_before=(pl.col("allin_st") < pl.col("street")).fill_null(False))
-            .with_columns(chips=pl.col("inn") & ~pl.col("allin_before")))
-    return grid, aggr
+            .select("hand_id", who, "street", "inn", "allin_before",
+                    chips=pl.col("inn") & ~pl.col("allin_before")))
+    rows, acted = pl.collect_all([grid, aggr])
+    return _Grid(rows.lazy(), acted.lazy(), who)
+
+
+def _spots(g: _Grid) -> pl.LazyFrame:
+    """`spots` of a grid."""
+    who = g.who
+    per_street = g.rows.group_by("hand_id", "street").agg(n_chips=pl.col("chips").sum(),
+                                                          n_allin=pl.col("allin_before").sum())
+    return (g.rows.filter("chips").join(per_street, on=["hand_id", "street"])
+            .filter((pl.col("n_allin") >= 1) & (pl.col("n_chips") >= 2)
+                    | (pl.col("n_allin") == 0) & (pl.col("n_chips") >= 3))
+            .join(g.acts, on=["hand_id", who, "street"], how="left")
+            .select("hand_id", who, "street", behind=pl.col("n_allin") >= 1,
+                    aggr=pl.col("aggr").fill_null(False)))
+
+
+def _hu_spots(g: _Grid) -> pl.LazyFrame:
+    """`hu_spots` of a grid."""
+    who = g.who
+    flop = (g.rows.filter(pl.col("street") == 1).group_by("hand_id")
+            .agg(n_flop=pl.col("inn").sum()))
+    per_street = g.rows.group_by("hand_id", "street").agg(n_in=pl.col("inn").sum(),
+                                                          n_chips=pl.col("chips").sum())
+    return (g.rows.filter("chips").join(per_street, on=["hand_id", "street"])
+            .join(flop, on="hand_id")
+            .filter((pl.col("n_in") == 2) & (pl.col("n_chips") == 2) & (pl.col("n_flop") >= 3))
+            .join(g.acts, on=["hand_id", who, "street"], how="left")
+            .select("hand_id", who, "street", aggr=pl.col("aggr").fill_null(False)))
+
+
+def _ws_spots(g: _Grid) -> pl.LazyFrame:
+    """`ws_spots` of a grid."""
+    who, keys = g.who, ["hand_id", "street"]
+    mine = (g.rows.filter("chips").select("hand_id", who, "street")
+            .join(g.acts, on=["hand_id", who, "street"], how="left")
+            .with_columns(pl.col("aggr", "called").fill_null(False)))
+    # (the streets three or more started with chips on which two of them bet or raised: a few
+    # of all, the only ones a pair can raise around a third player on)
+    two = (mine.group_by(keys)
+           .agg(n_chips=pl.len(), n_aggr=pl.col("aggr").sum(),
+                callers=pl.col("called").sum().cast(pl.Int32))
+           .filter((pl.col("n_chips") >= 3) & (pl.col("n_aggr") >= 2)))
+    # the folds of those who started the street with chips, in order: after the (n - 2)th of
+    # n only two are left, and a raise then is around nobody
+    until = (mine.join(two, on=keys, how="semi")
+             .group_by(keys).agg(folds=pl.col("fold_at").drop_nulls().sort())
+             .join(two, on=keys)
+             .select(*keys, "callers", until=pl.col("folds").list.get(
+                 pl.col("n_chips").cast(pl.Int64) - 3, null_on_oob=True)))
+    return (mine.filter("aggr").join(until, on=keys)
+            .select("hand_id", who, "street", "at", "until", "called", "callers"))
 
 
 def spots(events: pl.LazyFrame, who: str = "player") -> pl.LazyFrame:
     """One row per player-street spot (hand_id, `who`, street, behind, aggr): `behind` True
     behind a third player's earlier all-in, False in a reference spot. `who` names the
     column telling the players of a hand apart (`seat` serves as well as `player`)."""
-    grid, aggr = _grid(events, who)
-    per_street = grid.group_by("hand_id", "street").agg(n_chips=pl.col("chips").sum(),
-                                                        n_allin=pl.col("allin_before").sum())
-    return (grid.filter("chips").join(per_street, on=["hand_id", "street"])
-            .filter((pl.col("n_allin") >= 1) & (pl.col("n_chips") >= 2)
-                    | (pl.col("n_allin") == 0) & (pl.col("n_chips") >= 3))
-            .join(aggr, on=["hand_id", who, "street"], how="left")
-            .select("hand_id", who, "street", behind=pl.col("n_allin") >= 1,
-                    aggr=pl.col("aggr").fill_null(False)))
+    return _spots(_grid(read(events, who), who))
 
 
 def hu_spots(events: pl.LazyFrame, who: str = "player") -> pl.LazyFrame:
     """One row per player-street (hand_id, `who`, street, aggr) on which only two players are
     left in the hand, both with chips, in a pot three or more saw the flop of."""
-    grid, aggr = _grid(events, who)
-    flop = grid.filter(pl.col("street") == 1).group_by("hand_id").agg(n_flop=pl.col("inn").sum())
-    per_street = grid.group_by("hand_id", "street").agg(n_in=pl.col("inn").sum(),
-                                                        n_chips=pl.col("chips").sum())
-    return (grid.filter("chips").join(per_street, on=["hand_id", "street"])
-            .join(flop, on="hand_id")
-            .filter((pl.col("n_in") == 2) & (pl.col("n_chips") == 2) & (pl.col("n_flop") >= 3))
-            .join(aggr, on=["hand_id", who, "street"], how="left")
-            .select("hand_id", who, "street", aggr=pl.col("aggr").fill_null(False)))
+    return _hu_spots(_grid(read(events, who), who))
+
+
+def ws_spots(events: pl.LazyFrame, who: str = "player") -> pl.LazyFrame:
+    """One row per player-street after the flop on which he bet or raised while three or more
+    players had chips at its start, two or more of whom bet or raised on it (hand_id, `who`,
+    street; at: the event number of his first bet or raise on it; until: that of the fold that
+    left two of those players in, null when none did; called: he called on it too; callers: the
+    players who called on it)."""
+    return _ws_spots(_grid(read(events, who), who))
+
+
+def _whipsaw_hands(w: pl.DataFrame) -> pl.DataFrame:
+    """Per hand and pair (A < B) of the players of the same hand-streets of `w` (`ws_spots`
+    rows, `player` naming them): 1 in `wss_k` when both bet or raised on such a street with a
+    third player still in (the later one's first bet or raise before the fold that left only
+    two), and in `wss_c` when a third player called on one of those streets."""
+    a = w.rename({"player": "player_a", "called": "called_a", "at": "at_a"})
+    b = w.select("hand_id", "street", player_b="player", called_b="called", at_b="at")
+    return (a.join(b, on=["hand_id", "street"])
+            .filter((pl.col("player_a") < pl.col("player_b"))
+                    & (pl.col("until").is_null()
+                       | (pl.max_horizontal("at_a", "at_b") < pl.col("until"))))
+            .with_columns(third=pl.col("callers") - pl.col("called_a").cast(pl.Int32)
+                          - pl.col("called_b").cast(pl.Int32) > 0)
+            .group_by("hand_id", *_KEYS).agg(wss_k=pl.lit(1, COUNT),
+                                             wss_c=pl.col("third").any().cast(COUNT)))
 
 
 def _pair_streets(s: pl.DataFrame, n: str, ka: str, kb: str) -> pl.DataFrame:
@@ -123,21 +228,30 @@ def _pair_streets(s: pl.DataFrame, n: str, ka: str, kb: str) -> pl.DataFrame:
     return (s.rename({"player": "player_a", "aggr": "aggr_a"})
             .join(s.rename({"player": "player_b", "aggr": "aggr_b"}), on=["hand_id", "street"])
             .filter(pl.col("player_a") < pl.col("player_b"))
-            .group_by("hand_id", *_KEYS).agg(pl.len().cast(pl.Int64).alias(n),
-                                 pl.col("aggr_a").sum().cast(pl.Int64).alias(ka),
-                                 pl.col("aggr_b").sum().cast(pl.Int64).alias(kb)))
+            .group_by("hand_id", *_KEYS).agg(pl.len().cast(COUNT).alias(n),
+                                 pl.col("aggr_a").sum().cast(COUNT).alias(ka),
+                                 pl.col("aggr_b").sum().cast(COUNT).alias(kb)))
 
 
-def counts(s: pl.DataFrame, hu: pl.DataFrame | None = None) -> StreetCounts:
-    """The counts of a frame of `spots` rows (and of `hu_spots` rows: none when None)."""
+def counts(s: pl.DataFrame, hu: pl.DataFrame | None = None,
+           ws: pl.DataFrame | None = None) -> StreetCounts:
+    """The counts of a frame of `spots` rows (and of `hu_spots` and `ws_spots` rows: none when
+    None)."""
     if hu is None:
         hu = pl.DataFrame(schema={"hand_id": pl.String, "player": pl.String,
                                   "street": pl.Int8, "aggr": pl.Boolean})
+    if ws is None:
+        ws = pl.DataFrame(schema={"hand_id": pl.String, "player": pl.String, "street": pl.Int8,
+                                  "at": pl.Int32, "until": pl.Int32, "called": pl.Boolean,
+                                  "callers": pl.Int32})
     behind = s.filter("behind").select("hand_id", "player", "street", "aggr")
     keys = ["hand_id", *_KEYS]
     hands = (_pair_streets(behind, "cdx_n", "cdx_ka", "cdx_kb")
              .join(_pair_streets(hu.select("hand_id", "player", "street", "aggr"),
                                  "hus_n", "hus_ka", "hus_kb"), on=keys, how="full",
+                   coalesce=True)
+             .join(_whipsaw_hands(ws.select("hand_id", "player", "street", "at", "until",
+                                             "called", "callers")), on=keys, how="full",
                    coalesce=True)
              .with_columns(pl.col(*PAIR_COLUMNS).fill_null(0))
              .select(*keys, *PAIR_COLUMNS).sort(keys))
@@ -158,12 +272,12 @@ def counts(s: pl.DataFrame, hu: pl.DataFrame | None = None) -> StreetCounts:
 def empty() -> StreetCounts:
     return StreetCounts(
         pairs=pl.DataFrame(schema={"player_a": pl.String, "player_b": pl.String,
-                                   **dict.fromkeys(PAIR_COLUMNS, pl.Int64)}),
+                                   **dict.fromkeys(PAIR_COLUMNS, COUNT)}),
         players=pl.DataFrame(schema={"player": pl.String,
                                      **dict.fromkeys(PLAYER_COLUMNS, pl.Int64)}),
         hands=pl.DataFrame(schema={"hand_id": pl.String, "player_a": pl.String,
                                    "player_b": pl.String,
-                                   **dict.fromkeys(PAIR_COLUMNS, pl.Int64)}))
+                                   **dict.fromkeys(PAIR_COLUMNS, COUNT)}))
 
 
 def combine(parts: Iterable[StreetCounts]) -> StreetCounts:
@@ -184,18 +298,22 @@ def street_counts(events: pl.LazyFrame, seats: pl.LazyFrame | None = None) -> St
     keep the log's names; a run qualifies them by room (`Hero@pokerstars`, audit/run/identity.py)
     and names nobody at an anonymous table (a seat label is not a person), so the counts must
     name players as the pair tests they join do."""
+    # (the events read once, and the grid of player-streets made once, for every kind of spot)
     if seats is None:
-        return counts(*pl.collect_all([spots(events), hu_spots(events)]))
+        g = _grid(read(events), "player")
+        return counts(*pl.collect_all([_spots(g), _hu_spots(g), _ws_spots(g)]))
     seats = seats.select("hand_id", "seat", "player")
-    mine = events.join(seats.select("hand_id").unique(), on="hand_id", how="semi")
+    g = _grid(read(events.join(seats.select("hand_id").unique(), on="hand_id", how="semi"),
+                   "seat"), "seat")
 
     def named(by_seat: pl.LazyFrame, *cols: str) -> pl.LazyFrame:
         return (by_seat.join(seats, on=["hand_id", "seat"], how="left")
                 .filter(pl.col("player").is_not_null())
                 .select("hand_id", "player", "street", *cols))
 
-    return counts(*pl.collect_all([named(spots(mine, who="seat"), "behind", "aggr"),
-                                   named(hu_spots(mine, who="seat"), "aggr")]))
+    return counts(*pl.collect_all([named(_spots(g), "behind", "aggr"),
+                                   named(_hu_spots(g), "aggr"),
+                                   named(_ws_spots(g), "at", "until", "called", "callers")]))
 
 
 def _flop_seats(seats: pl.LazyFrame) -> pl.LazyFrame:

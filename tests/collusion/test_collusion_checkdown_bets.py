@@ -30,7 +30,7 @@ from tests.collusion.frames import events
 def _cdx(counts: pl.DataFrame) -> pl.DataFrame:
     """The check-down columns of street counts (the heads-up streets' apart:
     test_collusion_softplay_streets.py)."""
-    return counts.select(~cs.starts_with("hus_"))
+    return counts.select(~cs.starts_with("hus_", "wss_"))
 
 
 # carol shoves the flop, alice and bob call; both check the turn; alice bets the river, bob folds
