@@ -117,23 +117,54 @@ def collusion_leads(store: Store, run: str = "latest", min_hands: int = 100,
     # The counts first: small once made (20 MB at 5,000,000 hands, 1.5 GB while being made),
     # the pair table is not; made after it, they were the stage's peak beside it (2.75 GB)
     streets = S.file_counts(store.event_files(), hp)
-    agg = with_streets(A.combine(run_partial(store, member) for member in run_chain(store, run_id)),
-                       streets)
-    return leads_from_frames(hp, hands, min_hands=min_hands, fdr=fdr, run_id=run_id, agg=agg)
+    chain = run_chain(store, run_id)
+    # a run that is all its own hands, aggregated now (not loaded): the cut its aggregates were
+    # made from is the one explaining away reads the lead players' hands from (the same frames,
+    # `_own_frames`, in the same pieces), kept rather than made again (a pass over the store)
+    cuts: list[A.Split] = []
+
+    def partials() -> Iterator[A.Partial]:
+        for member in chain:
+            part, cut = _run_partial(store, member)
+            if cut is not None and chain == [run_id]:
+                cuts.append(cut)
+            elif cut is not None:
+                cut.close()
+            del cut
+            yield part
+
+    try:
+        agg = with_streets(A.combine(partials()), streets)
+        return leads_from_frames(hp, hands, min_hands=min_hands, fdr=fdr, run_id=run_id, agg=agg,
+                                 cut=cuts[0] if cuts else None)
+    finally:
+        for cut in cuts:
+            cut.close()
 
 
 def run_partial(store: Store, run_id: str, seat_bucket: str = "1d") -> A.Partial:
     """The pair aggregates of one run's own hands, kept in runs/<run_id>/collusion_pairs.parquet
     (a run's projections never change): an incremental run costs only its new hands."""
+    part, cut = _run_partial(store, run_id, seat_bucket)
+    if cut is not None:
+        cut.close()
+    return part
+
+
+def _run_partial(store: Store, run_id: str, seat_bucket: str = "1d"
+                 ) -> tuple[A.Partial, A.Split | None]:
+    """`run_partial`, and the cut of the run's own hands it was made from (None: loaded, or
+    made in one chunk); the caller closes it."""
     path = run_dir(store, run_id) / A.PARTIAL_FILE
     kept = A.load_partial(path, seat_bucket)
     if kept is not None:
-        return kept
+        return kept, None
     hp, hands = _own_frames(store, run_id)
-    part = A.aggregate(A.chunks(hp, hands), seat_bucket)
+    parts = A.chunks(hp, hands)
+    part = A.aggregate(parts, seat_bucket)
     A.save_partial(path, part, seat_bucket)
     commit_run_files(store, run_id, [path])  # the kept aggregates are committed with the run
-    return part
+    return part, parts if isinstance(parts, A.Split) else None
 
 
 def checkdown_findings(hand_players: pl.LazyFrame, hands: pl.LazyFrame) -> list[Finding]:

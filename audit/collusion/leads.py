@@ -1506,25 +1506,32 @@ def combine(scored: pl.DataFrame) -> pl.DataFrame:
 def pair_scores(hand_players: pl.LazyFrame, hands: pl.LazyFrame, *, min_hands: int,
                 seat_bucket: str = "1d", fdr: float | None = None, rounds: int = 3,
                 rows_per_chunk: int = A.ROWS_PER_CHUNK, evidence_q: float | None = None,
-                agg: A.Partial | None = None, streets: S.StreetCounts | None = None
-                ) -> tuple[pl.DataFrame, pl.DataFrame]:
+                agg: A.Partial | None = None, streets: S.StreetCounts | None = None,
+                cut: A.Split | None = None) -> tuple[pl.DataFrame, pl.DataFrame]:
     """(scored pairs with p and q, the pair-hand rows that can be the evidence (`evidence_rows`)
     of the pairs with q <= `evidence_q`, all tested pairs when None or >= 1).
 
     The hands are aggregated chunk by chunk (audit/collusion/aggregate.py), so memory is
     bounded by `rows_per_chunk`; `agg`, when given, are these hands' aggregates already (kept
     per run, see audit/collusion/findings.py). With `fdr`, leads explain away what they cause
-    (`explain_away`).
+    (`explain_away`). `cut`: these hands cut into pieces already (the `A.Split` that `agg` was
+    made from): the lead players' hands are read from its pieces, not from a cut of their own;
+    it is closed (its files removed) before this returns.
     """
     parts = A.chunks(hand_players, hands, rows_per_chunk)
-    if agg is None:
-        agg = A.aggregate(parts, seat_bucket)
-    if streets is not None:  # the per-street counts read from the events (checkdown_bets)
-        agg = with_streets(agg, streets)
     # the lead players' hands, built once for all that follows, in pieces of half a chunk's
     # hands: a piece's rows, built beside the pair table, were the collusion stage's peak at
     # 5,000,000 hands (1.88 GB in 12 pieces, 1.73 GB in 24, the same CPU within the noise)
-    rows = A.HandRows(hand_players, hands, 2 * len(parts) if len(parts) > 1 else 1)
+    pieces = 2 * len(parts) if len(parts) > 1 else 1
+    if agg is None and cut is None and pieces > 1:
+        # aggregated from those pieces, the projections cut once for both (a pass over them)
+        cut = A.Split(hand_players.select(F.HAND_PLAYER_COLUMNS), F.hand_columns(hands), pieces)
+    if agg is None:
+        agg = A.aggregate(parts if cut is None else cut, seat_bucket)
+    if streets is not None:  # the per-street counts read from the events (checkdown_bets)
+        agg = with_streets(agg, streets)
+    rows = (A.HandRows(hand_players, hands, pieces) if cut is None
+            else A.HandRows(hand_players, hands, split=cut))
     rows.cut()  # (before the scoring: the cut beside what it leaves took explaining away's peak)
     cells = agg.cells.lazy()
     tables = cells.group_by("bucket").agg(n_tables=pl.col("table").n_unique())
@@ -2090,11 +2097,14 @@ def leads_from_frames(hand_players: pl.DataFrame | pl.LazyFrame,
                       fdr: float = 0.05, run_id: str | None = None,
                       seat_bucket: str = "1d", rows_per_chunk: int = A.ROWS_PER_CHUNK,
                       agg: A.Partial | None = None,
-                      streets: S.StreetCounts | None = None) -> pa.Table:
+                      streets: S.StreetCounts | None = None,
+                      cut: A.Split | None = None) -> pa.Table:
     """Ranked leads (q <= fdr; fdr >= 1 returns every tested pair) from projection frames
-    (and the events' street counts, `streets`, when read: audit/collusion/streets.py)."""
+    (and the events' street counts, `streets`, when read: audit/collusion/streets.py; `cut`:
+    see `pair_scores`)."""
     scored, pairs = pair_scores(hand_players.lazy(), hands.lazy(), min_hands=min_hands,
                                 seat_bucket=seat_bucket, fdr=min(fdr, 0.999), evidence_q=fdr,
-                                rows_per_chunk=rows_per_chunk, agg=agg, streets=streets)
+                                rows_per_chunk=rows_per_chunk, agg=agg, streets=streets,
+                                cut=cut)
     scored = scored.filter(pl.col("p_value").is_not_nan())
     return lead_rows(scored, pairs, run_id, fdr)
