@@ -1598,7 +1598,10 @@ def pair_scores(hand_players: pl.LazyFrame, hands: pl.LazyFrame, *, min_hands: i
         cut = A.Split(hand_players.select(F.HAND_PLAYER_COLUMNS), F.hand_columns(hands), pieces)
     if agg is None:
         agg = A.aggregate(parts if cut is None else cut, seat_bucket)
-    if streets is not None:  # the per-street counts read from the events (checkdown_bets)
+    # the per-street counts read from the events (checkdown_bets, ...), unless `agg` carries
+    # them already (findings.collusion_leads joins them to its aggregates, and passes them
+    # here for their counts per hand, which the overlap re-check reads)
+    if streets is not None and not all(c in agg.table.columns for c in S.PAIR_COLUMNS):
         agg = with_streets(agg, streets)
     rows = (A.HandRows(hand_players, hands, pieces) if cut is None
             else A.HandRows(hand_players, hands, split=cut))
@@ -1902,7 +1905,7 @@ def explain_away(scored: pl.DataFrame, agg: A.Partial, rows: A.HandRows, min_han
         members = pl.concat([leads["player_a"], leads["player_b"]]).unique()
         # the pair table less the leads, less their hands: the rows they change beside it,
         # not a copy of it (a big room's pair table is most of the stage's memory)
-        clean, kept = _cleaned(agg.table, leads, A.spoiled_table(rows, members, leads)
+        clean, kept = _cleaned(agg.table, leads, _spoiled(rows, members, leads, street_hands)
                                if len(members) else None)
         tested = clean.filter(pl.lit(kept) & (pl.col("hands") >= min_hands))
         # weighted as the first pass was (its co-entry order fit's τ²₀, carried in `lone`): a
@@ -1926,6 +1929,51 @@ def explain_away(scored: pl.DataFrame, agg: A.Partial, rows: A.HandRows, min_han
         scored = merged.drop("p_again", "hands_again", "core", "intact").with_columns(
             p_value=pl.Series(p), q_value=pl.Series(pair_qvalues(p, scored["hands"].to_numpy())))
     return scored
+
+
+def _spoiled(rows: A.HandRows, members: pl.Series, skip: pl.DataFrame,
+             street_hands: pl.DataFrame | None) -> pl.DataFrame:
+    """`A.spoiled_table` (what each pair loses when the hands a player of `members` who is not
+    one of the pair entered voluntarily are set aside; the pairs of `skip` left out), with the
+    follow counts of those hands (`FOLLOW_COLUMNS`, from the events' counts per hand,
+    `street_hands`, where counted).
+
+    A pair's follow spots are another pair's too whenever a third player was in: an honest
+    tablemate of a team shares the follower's spots with the partner in (issue 25, seed 1:
+    p1_00016's follows beside his partner p1_00017 read as following beside p1_00035 too, BH
+    q 0.018). Judged again on the hands the team did not enter, with its follow counts over
+    all its hands, such a pair kept its lead after the overlap re-check had explained it
+    away."""
+    spoiled = A.spoiled_table(rows, members, skip)
+    follow = [] if street_hands is None else [c for c in FOLLOW_COLUMNS
+                                              if c in street_hands.columns]
+    if not follow or street_hands is None:
+        return spoiled
+    keys = ["player_a", "player_b"]
+    them = members.implode()
+    entered = pl.concat(
+        [ph.filter(pl.col("player").is_in(them) & pl.col("vpip").fill_null(False))
+         .select("hand_id", "player").unique() for ph in rows.player_hands(members.to_list())]
+        or [pl.DataFrame(schema={"hand_id": pl.String, "player": pl.String})]).unique()
+    n_lead = entered.group_by("hand_id").agg(n_lead=pl.len().cast(pl.Int64))
+    mark = entered.with_columns(_in=pl.lit(1, pl.Int64))
+    # (as `A.spoiled_table`: a hand counts when a member other than the pair's own entered it)
+    lost = (street_hands.select("hand_id", *keys, *follow)
+            .join(n_lead, on="hand_id", how="inner")
+            .join(mark.rename({"player": "player_a", "_in": "_ia"}), on=["hand_id", "player_a"],
+                  how="left")
+            .join(mark.rename({"player": "player_b", "_in": "_ib"}), on=["hand_id", "player_b"],
+                  how="left")
+            .filter(pl.col("n_lead") - pl.col("_ia").fill_null(0) - pl.col("_ib").fill_null(0)
+                    > 0)
+            .join(skip.select(keys), on=keys, how="anti")
+            .group_by(keys).agg(pl.col(*follow).sum()))
+    if lost.height == 0:
+        return spoiled
+    if spoiled.width == 0:
+        return lost
+    both = spoiled.join(lost, on=keys, how="full", coalesce=True)
+    return both.with_columns(pl.col(c).fill_null(0) for c in both.columns if c not in keys)
 
 
 def _cleaned(table: pl.DataFrame, leads: pl.DataFrame, minus: pl.DataFrame | None

@@ -11,16 +11,23 @@ The tables are built by hand: the counting is audit/collusion/streets.py's."""
 
 from __future__ import annotations
 
+from pathlib import Path
+from typing import Any
+
 import numpy as np
 import polars as pl
 import pytest
 
 from audit.collusion import aggregate as A
+from audit.collusion import collusion_leads
 from audit.collusion import features as F
 from audit.collusion import leads as L
 from audit.collusion import streets as S
 from audit.collusion.stats import binom_sf
 from audit.collusion.synthetic import generate
+from audit.run.runner import audit_store
+from audit.simulate import simulate
+from audit.store.dataset import Store
 from tests.collusion.frames import seated_pairs
 
 FOLLOW = ("cdf_na", "cdf_ka", "cdf_ea", "cdf_nb", "cdf_kb", "cdf_eb")
@@ -152,3 +159,148 @@ def test_the_expected_continues_stay_floats_in_the_pair_table() -> None:
     # every other pair: no spot counted, nothing expected
     rest = joined.filter((pl.col("player_a") != a) | (pl.col("player_b") != b))
     assert rest.select(pl.col(*FOLLOW).sum()).row(0) == (0,) * 6
+
+
+Population = tuple[pl.DataFrame, pl.DataFrame, tuple[str, str], str]
+
+
+@pytest.fixture(scope="module")
+def population() -> Population:
+    """A check-down team (its projections' play honest: only the follow counts carry it) at a
+    fixed table and the honest stranger who sits with it every hand."""
+    hands, hp, planted = generate(seed=3, players=60, days=8, teams={"checkdown": 1},
+                                  strength=0.0, companions=1)
+    (_, a, b), = planted
+    agg = A.aggregate(A.chunks(hp.lazy(), hands.lazy()))
+    # (the stranger: the one who sat with the team every hand, as the partner did)
+    together = (agg.table.filter((pl.col("player_a") == a) | (pl.col("player_b") == a))
+                .sort("hands", descending=True).head(2))
+    stranger, = {x for pair in together.select("player_a", "player_b").rows() for x in pair} \
+        - {a, b}
+    assert together["hands"].n_unique() == 1  # as many hands with the stranger as together
+    return hands, hp, (a, b), stranger
+
+
+def _follow_hands(hp: pl.DataFrame, follower: str, partner: str, stranger: str,
+                  seed: int = 5) -> S.StreetCounts:
+    """The events' counts per hand of a population where every player met a short stack's
+    raise in 3% of his hands with each other player in, continuing at his own rate (0.2
+    to 0.5, expected at that rate); and `follower` continued 27 times in 30 hands his
+    `partner` entered and `stranger` did not, where 9 were expected, with both in: his follow
+    spots with the stranger in are his spots with his partner in."""
+    rng = np.random.default_rng(seed)
+    own = {p: float(rng.uniform(0.2, 0.5)) for p in hp["player"].unique().sort().to_list()}
+    seats = hp.select("hand_id", "player", "vpip")
+    pairs = (seats.join(seats, on="hand_id", suffix="_b")
+             .filter(pl.col("player") < pl.col("player_b"))
+             .select("hand_id", player_a="player", player_b="player_b").sort("hand_id",
+                                                                             "player_a",
+                                                                             "player_b"))
+    ra = pairs["player_a"].replace_strict(own, return_dtype=pl.Float64).to_numpy()
+    rb = pairs["player_b"].replace_strict(own, return_dtype=pl.Float64).to_numpy()
+    na, nb = rng.random(pairs.height) < 0.03, rng.random(pairs.height) < 0.03
+    follow = {"cdf_na": na, "cdf_ka": na & (rng.random(pairs.height) < ra), "cdf_ea": na * ra,
+              "cdf_nb": nb, "cdf_kb": nb & (rng.random(pairs.height) < rb), "cdf_eb": nb * rb}
+    hands = pairs.with_columns(**{c: pl.Series(v) for c, v in follow.items()})
+    entered = seats.filter(pl.col("player") == partner, pl.col("vpip")).select("hand_id")
+    out = seats.filter(pl.col("player") == stranger, pl.col("vpip")).select("hand_id")
+    ids = (entered.join(out, on="hand_id", how="anti")["hand_id"].sort().head(30)
+           .to_list())
+    assert len(ids) == 30
+    spots = pl.DataFrame({"hand_id": ids, "_k": [i >= 3 for i in range(30)]})
+    for other in (partner, stranger):
+        x, y = sorted((follower, other))
+        side = "a" if x == follower else "b"
+        mine = (pl.col("hand_id").is_in(ids) & (pl.col("player_a") == x)
+                & (pl.col("player_b") == y))
+        hands = hands.join(spots, on="hand_id", how="left").with_columns(
+            pl.when(mine).then(True).otherwise(pl.col(f"cdf_n{side}")).alias(f"cdf_n{side}"),
+            pl.when(mine).then(pl.col("_k")).otherwise(pl.col(f"cdf_k{side}"))
+            .alias(f"cdf_k{side}"),
+            pl.when(mine).then(0.3).otherwise(pl.col(f"cdf_e{side}")).alias(f"cdf_e{side}"),
+        ).drop("_k")
+    hands = hands.with_columns(pl.col("cdf_na", "cdf_ka", "cdf_nb", "cdf_kb").cast(pl.UInt32),
+                               *(pl.lit(0, pl.UInt32).alias(c) for c in S.PAIR_COLUMNS))
+    hands = hands.select("hand_id", "player_a", "player_b", *S.PAIR_COLUMNS, *FOLLOW)
+    summed = hands.group_by("player_a", "player_b").agg(pl.col(*S.PAIR_COLUMNS, *FOLLOW).sum())
+    return S.StreetCounts(pairs=summed, players=S.empty().players, hands=hands)
+
+
+def _pairs(frame: pl.DataFrame) -> list[tuple[str, str]]:
+    return sorted(frame.select("player_a", "player_b").rows())
+
+
+def _pair(x: str, y: str) -> tuple[str, str]:
+    a, b = sorted((x, y))
+    return a, b
+
+
+def test_an_honest_tablemate_whose_follow_spots_were_the_partners_is_explained_away(
+        population: Population) -> None:
+    # the follower's 27 continues in 30 spots had his partner and the stranger in: the first
+    # pass reads both pairs as following short stacks together. Without the hands the partner
+    # entered the stranger's pair has no such spot left (explained away by the team), without
+    # those the stranger entered the team's are all still there (it stands)
+    hands, hp, (a, b), stranger = population
+    streets = _follow_hands(hp, a, b, stranger)
+    team, mate = _pair(a, b), _pair(a, stranger)
+    first, _ = L.pair_scores(hp.lazy(), hands.lazy(), min_hands=100, streets=streets)
+    leads = first.filter(pl.col("q_value") <= 0.05)
+    assert dict(leads.select(pl.concat_list("player_a", "player_b").list.join("-"), "top")
+                .rows()) == {"-".join(team): "checkdown_follow",
+                             "-".join(mate): "checkdown_follow"}
+    # (before: judged again on the hands the team did not enter with its follow counts over
+    # all its hands, the stranger's pair kept its lead after the overlap had explained it)
+    scored, _ = L.pair_scores(hp.lazy(), hands.lazy(), min_hands=100, fdr=0.05,
+                              streets=streets)
+    assert _pairs(scored.filter(pl.col("q_value") <= 0.05)) == [team]
+    # the lead: the team alone (not a team of three with the stranger)
+    got = L.leads_from_frames(hp, hands, min_hands=100, streets=streets).to_pylist()
+    assert [(r["player_a"], r["player_b"], r["pattern"], r["team"]) for r in got] == [
+        (*team, "PATTERN-CHECKDOWN-ALLIN", list(team))]
+    lead = got[0]
+    assert "following a short stack into the pot beside the partner" in lead["message"]
+    assert f"{a} called or raised" in lead["message"]
+    assert f"with {b} still in" in lead["message"]
+    # its evidence: hands in which one of the two followed a short stack's raise with the
+    # other in (then three of each other test below p 0.01: seating, a fixed table's)
+    assert streets.hands is not None
+    followed = streets.hands.filter(
+        (pl.col("player_a") == team[0]) & (pl.col("player_b") == team[1])
+        & ((pl.col("cdf_ka") > 0) | (pl.col("cdf_kb") > 0)))["hand_id"].to_list()
+    assert len(followed) >= L.EVIDENCE
+    assert set(lead["evidence_hand_ids"][:L.EVIDENCE]) <= set(followed)
+
+
+def test_aggregates_that_carry_the_counts_are_explained_away_on_the_counts_per_hand(
+        population: Population) -> None:
+    # a run's leads (findings.collusion_leads) join the counts to the aggregates they keep and
+    # hand the counts over for their counts per hand: joined once, and the re-checks read them
+    # (before: not handed over, the re-check of every lead read from the events was undecided
+    # on a store, and no such lead was explained away)
+    hands, hp, (a, b), stranger = population
+    streets = _follow_hands(hp, a, b, stranger)
+    agg = L.with_streets(A.aggregate(A.chunks(hp.lazy(), hands.lazy())), streets)
+    scored, _ = L.pair_scores(hp.lazy(), hands.lazy(), min_hands=100, fdr=0.05, agg=agg,
+                              streets=streets)
+    assert _pairs(scored.filter(pl.col("q_value") <= 0.05)) == [_pair(a, b)]
+
+
+@pytest.mark.slow  # a simulated store of 3,000 hands, audited
+def test_a_runs_leads_hand_the_counts_per_hand_to_the_overlap_recheck(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    root = tmp_path / "store"
+    simulate(root, hands=3_000, seed=7, tables=4, colluders=4, collusion_strength=1.0)
+    store = Store(root)
+    audit_store(store)
+    seen: list[pl.DataFrame | None] = []
+    explain = L.explain_away
+
+    def spy(*args: Any, street_hands: pl.DataFrame | None = None, **kw: Any) -> pl.DataFrame:
+        seen.append(street_hands)
+        return explain(*args, street_hands=street_hands, **kw)
+
+    monkeypatch.setattr(L, "explain_away", spy)
+    collusion_leads(store)
+    assert len(seen) == 1 and seen[0] is not None
+    assert seen[0].height > 0  # (streets behind all-ins counted per hand)
