@@ -1456,7 +1456,7 @@ def _checkdown_follow(g: Mapping[str, Any], height: int, pool: _Pool) -> dict[st
     A check-down team gangs up on short stacks: one or both call or raise a short stack's
     raise far more often than each does with the same cards when the partner is out (issue
     25: at a colluding share of 0.4 a team shares 3-5 hands behind a third player's all-in,
-    too few for `checkdown_bets`, but 18 to 70 such preflop spots). Each player's baseline is
+    too few for `checkdown_bets`, but 18 to 68 such preflop spots). Each player's baseline is
     his own rate without the partner in, not over all his spots: a team sits together most of
     the time, and a baseline with the partner in takes the team's following as his own."""
     if not all(c in g for c in FOLLOW_COLUMNS):
@@ -1514,8 +1514,8 @@ def with_streets(agg: A.Partial, streets: S.StreetCounts) -> A.Partial:
                                          maintain_order="left").drop(keys)
     # as the table's own counts, UInt32 (streets counts them in Int64: six columns of 8 bytes
     # a pair held all through the scoring, 92 MB at 5,000,000 hands); the follow test's
-    # expected continues stay floats (a sum of rates: cast to a count it lost up to one
-    # continue per pair, most of what a pair of 20 spots expects)
+    # expected continues stay floats (a sum of rates, a few a pair: cast to a count, the 1.87
+    # a check-down team's member was expected to make read 1)
     table = agg.table.hstack(counts.with_columns(
         pl.col(*S.PAIR_COLUMNS).fill_null(0).cast(pl.UInt32),
         *(pl.col(c).fill_null(0).cast(pl.UInt32) for c in FOLLOW_COUNTS if c in counts.columns),
@@ -1888,6 +1888,7 @@ def explain_away(scored: pl.DataFrame, agg: A.Partial, rows: A.HandRows, min_han
     first = scored
     lead_keys: set[tuple[str, str]] = set()
     memo: dict[tuple[tuple[str, str], str], float] = {}
+    entered: dict[frozenset[str], pl.DataFrame] = {}  # (`_spoiled`)
     # the hands of every player who may be in a lead this round, at once (later rounds seldom
     # add one)
     candidates = scored.filter(pl.col("q_value") <= fdr)
@@ -1905,7 +1906,8 @@ def explain_away(scored: pl.DataFrame, agg: A.Partial, rows: A.HandRows, min_han
         members = pl.concat([leads["player_a"], leads["player_b"]]).unique()
         # the pair table less the leads, less their hands: the rows they change beside it,
         # not a copy of it (a big room's pair table is most of the stage's memory)
-        clean, kept = _cleaned(agg.table, leads, _spoiled(rows, members, leads, street_hands)
+        clean, kept = _cleaned(agg.table, leads,
+                               _spoiled(rows, members, leads, street_hands, entered)
                                if len(members) else None)
         tested = clean.filter(pl.lit(kept) & (pl.col("hands") >= min_hands))
         # weighted as the first pass was (its co-entry order fit's τ²₀, carried in `lone`): a
@@ -1932,7 +1934,8 @@ def explain_away(scored: pl.DataFrame, agg: A.Partial, rows: A.HandRows, min_han
 
 
 def _spoiled(rows: A.HandRows, members: pl.Series, skip: pl.DataFrame,
-             street_hands: pl.DataFrame | None) -> pl.DataFrame:
+             street_hands: pl.DataFrame | None,
+             memo: dict[frozenset[str], pl.DataFrame] | None = None) -> pl.DataFrame:
     """`A.spoiled_table` (what each pair loses when the hands a player of `members` who is not
     one of the pair entered voluntarily are set aside; the pairs of `skip` left out), with the
     follow counts of those hands (`FOLLOW_COLUMNS`, from the events' counts per hand,
@@ -1941,20 +1944,25 @@ def _spoiled(rows: A.HandRows, members: pl.Series, skip: pl.DataFrame,
     A pair's follow spots are another pair's too whenever a third player was in: an honest
     tablemate of a team shares the follower's spots with the partner in (issue 25, seed 1:
     p1_00016's follows beside his partner p1_00017 read as following beside p1_00035 too, BH
-    q 0.018). Judged again on the hands the team did not enter, with its follow counts over
-    all its hands, such a pair kept its lead after the overlap re-check had explained it
-    away."""
+    q 0.018 on this test alone; p 0.007 over all tests, 0.46 on the hands p1_00017 did not
+    enter). Judged again on the hands the team did not enter, with its follow counts over all
+    its hands, such a pair kept its lead after the overlap re-check had explained it away.
+    `memo`: the hands each set of members entered, for explaining away's next round."""
     spoiled = A.spoiled_table(rows, members, skip)
     follow = [] if street_hands is None else [c for c in FOLLOW_COLUMNS
                                               if c in street_hands.columns]
     if not follow or street_hands is None:
         return spoiled
     keys = ["player_a", "player_b"]
-    them = members.implode()
-    entered = pl.concat(
-        [ph.filter(pl.col("player").is_in(them) & pl.col("vpip").fill_null(False))
-         .select("hand_id", "player").unique() for ph in rows.player_hands(members.to_list())]
-        or [pl.DataFrame(schema={"hand_id": pl.String, "player": pl.String})]).unique()
+    memo = {} if memo is None else memo
+    key = frozenset(members.to_list())
+    if key not in memo:
+        them = members.implode()
+        memo[key] = pl.concat(
+            [ph.filter(pl.col("player").is_in(them) & pl.col("vpip").fill_null(False))
+             .select("hand_id", "player").unique() for ph in rows.player_hands(key)]
+            or [pl.DataFrame(schema={"hand_id": pl.String, "player": pl.String})]).unique()
+    entered = memo[key]
     n_lead = entered.group_by("hand_id").agg(n_lead=pl.len().cast(pl.Int64))
     mark = entered.with_columns(_in=pl.lit(1, pl.Int64))
     # (as `A.spoiled_table`: a hand counts when a member other than the pair's own entered it)
