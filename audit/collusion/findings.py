@@ -135,8 +135,11 @@ def collusion_leads(store: Store, run: str = "latest", min_hands: int = 100,
 
     try:
         agg = with_streets(A.combine(partials()), streets)
+        # (and the counts again, for their counts per hand: explaining away judges a lead
+        # read from the events on the events of part of its hands, and without them the
+        # re-check was undecided and no such lead was ever explained away on a store)
         return leads_from_frames(hp, hands, min_hands=min_hands, fdr=fdr, run_id=run_id, agg=agg,
-                                 cut=cuts[0] if cuts else None)
+                                 cut=cuts[0] if cuts else None, streets=streets)
     finally:
         for cut in cuts:
             cut.close()

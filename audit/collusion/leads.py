@@ -51,6 +51,14 @@ everyone except this partner, shrunk toward the population rate with ALPHA pseud
   the mean of the rates an actor × opponent model fitted over all pairs' such streets gives A
   against B and B against A (`DIRECTED`, robust: pairs far off it leave it, fits.fit), without
   this pair's streets.
+- checkdown_follow (PATTERN-CHECKDOWN-ALLIN; tested only when the events were read,
+  audit/collusion/streets.py): preflop, a player's answers to a third player's bet or raise
+  when that player started the hand short (under streets.SHORT_STACK_BB big blinds) or raised
+  all-in, with his own hole cards known and the partner still in; per direction, his continues
+  (calls and raises) there, binomial upper tail (quasi-binomial) against the sum over those
+  spots of his own continue rate at the same starting-hand strength in his spots without the
+  partner in (counted with the events); the two directions combined by Fisher's method (one
+  member following the short stacks beside the other is evidence).
 - softplay_streets (PATTERN-SOFTPLAY; tested only when the events were read,
   audit/collusion/streets.py): the streets on which only A and B were left, both with chips, of
   pots three or more saw the flop of, and their bets and raises there (per player-street);
@@ -155,6 +163,8 @@ FEATURES = (
     Feature("checkdown", PATTERN_CHECKDOWN_ALLIN, "check-downs with a third player all-in", 3),
     Feature("checkdown_bets", PATTERN_CHECKDOWN_ALLIN,
             "no bets into the side pot behind a third player's all-in", 5),
+    Feature("checkdown_follow", PATTERN_CHECKDOWN_ALLIN,
+            "following a short stack into the pot beside the partner", 5),
     Feature("co_entry", PATTERN_COLLUSION, "seldom entering the same pot", 20),
     Feature("fold_to_partner", PATTERN_COLLUSION, "folding to the partner", 10),
     Feature("strong_fold", PATTERN_COLLUSION, "folding strong hands to the partner", 5),
@@ -1332,6 +1342,7 @@ def score_pairs(table: pl.DataFrame, totals: pl.DataFrame, rates: pl.DataFrame,
                                     np.nan)}
 
     out |= _checkdown_bets(g, table.height, pool)
+    out |= _checkdown_follow(g, table.height, pool)
     out |= _softplay_streets(g, table.height, pool)
 
     # co-entry: hands both entered voluntarily, against the product of their entry rates in the
@@ -1414,6 +1425,60 @@ def _checkdown_bets(g: Mapping[str, Any], height: int, pool: _Pool) -> dict[str,
                                          np.nan)}
 
 
+# The follow counts per pair (audit/collusion/streets.py's FOLLOW_COUNTS and FOLLOW_EXPECTED,
+# the columns of the interface between the counting and this test): A's spots facing a short
+# stack's preflop raise with B in (`cdf_na`), his continues there (`cdf_ka`) and the continues
+# his own rate without B in expects there (`cdf_ea`, a float: a sum of rates); `_b` the same
+# of B with A in. Kept apart from streets.PAIR_COLUMNS: the pair table casts those to UInt32,
+# which would cut the expected continues to whole numbers.
+FOLLOW_COUNTS = ("cdf_na", "cdf_ka", "cdf_nb", "cdf_kb")
+FOLLOW_EXPECTED = ("cdf_ea", "cdf_eb")
+FOLLOW_COLUMNS = (*FOLLOW_COUNTS, *FOLLOW_EXPECTED)
+
+
+def _fisher(pa: Any, pb: Any) -> Any:
+    """Fisher's combination of two independent p-values: the chi-square (4 df) upper tail of
+    -2·ln(pa·pb), x·(1 - ln x) with x = pa·pb (0 where x is)."""
+    x = np.asarray(pa, float) * np.asarray(pb, float)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.where(x > 0, np.minimum(1.0, x * (1 - np.log(np.where(x > 0, x, 1.0)))), 0.0)
+
+
+def _checkdown_follow(g: Mapping[str, Any], height: int, pool: _Pool) -> dict[str, Any]:
+    """The `checkdown_follow` columns (NaN unless the pair table carries the follow counts,
+    `FOLLOW_COLUMNS`): per direction, A's continues facing a third player's short-stack or
+    all-in preflop raise with B in, upper tail against what his own continue rate at the same
+    starting-hand strength without B in expects (quasi-binomial at the mean rate e/n: the
+    spots' rates differ, and a binomial at their mean is conservative against their
+    Poisson-binomial); the pair's p Fisher's combination of the directions tested (one member
+    following the short stacks beside his partner is evidence), the one tested alone.
+
+    A check-down team gangs up on short stacks: one or both call or raise a short stack's
+    raise far more often than each does with the same cards when the partner is out (issue
+    25: at a colluding share of 0.4 a team shares 3-5 hands behind a third player's all-in,
+    too few for `checkdown_bets`, but 18 to 68 such preflop spots). Each player's baseline is
+    his own rate without the partner in, not over all his spots: a team sits together most of
+    the time, and a baseline with the partner in takes the team's following as his own."""
+    if not all(c in g for c in FOLLOW_COLUMNS):
+        nan = np.full(height, np.nan)
+        return {f"checkdown_follow_{c}": nan
+                for c in ("n", "k", "e", "p", "na", "ka", "ea", "nb", "kb", "eb")}
+    na, ka, ea = g["cdf_na"], g["cdf_ka"], g["cdf_ea"]
+    nb, kb, eb = g["cdf_nb"], g["cdf_kb"], g["cdf_eb"]
+    # both directions as one test: one dispersion measured over every tested direction
+    n, k, e = np.concatenate([na, nb]), np.concatenate([ka, kb]), np.concatenate([ea, eb])
+    p0 = np.clip(e / np.maximum(n, 1), 1e-6, 1 - 1e-6)
+    ok = n >= MIN_SAMPLE["checkdown_follow"]
+    p = np.where(ok, _quasi_sf(k, n, p0, ok, pool, "checkdown_follow"), np.nan)
+    pa_, pb_ = p[:height], p[height:]
+    both = _fisher(np.nan_to_num(pa_, nan=1.0), np.nan_to_num(pb_, nan=1.0))
+    pair = np.where(np.isnan(pa_), pb_, np.where(np.isnan(pb_), pa_, both))
+    return {"checkdown_follow_n": na + nb, "checkdown_follow_k": ka + kb,
+            "checkdown_follow_e": ea + eb, "checkdown_follow_p": pair,
+            "checkdown_follow_na": na, "checkdown_follow_ka": ka, "checkdown_follow_ea": ea,
+            "checkdown_follow_nb": nb, "checkdown_follow_kb": kb, "checkdown_follow_eb": eb}
+
+
 def _softplay_streets(g: Mapping[str, Any], height: int, pool: _Pool) -> dict[str, Any]:
     """The `softplay_streets` columns (NaN unless the pair table carries the street counts, as
     `_checkdown_bets`): bets and raises on the streets only A and B were left in a pot three or
@@ -1448,9 +1513,14 @@ def with_streets(agg: A.Partial, streets: S.StreetCounts) -> A.Partial:
     counts = agg.table.select(keys).join(streets.pairs, on=keys, how="left",
                                          maintain_order="left").drop(keys)
     # as the table's own counts, UInt32 (streets counts them in Int64: six columns of 8 bytes
-    # a pair held all through the scoring, 92 MB at 5,000,000 hands)
+    # a pair held all through the scoring, 92 MB at 5,000,000 hands); the follow test's
+    # expected continues stay floats (a sum of rates, a few a pair: cast to a count, the 1.87
+    # a check-down team's member was expected to make read 1)
     table = agg.table.hstack(counts.with_columns(
-        pl.col(*S.PAIR_COLUMNS).fill_null(0).cast(pl.UInt32)))
+        pl.col(*S.PAIR_COLUMNS).fill_null(0).cast(pl.UInt32),
+        *(pl.col(c).fill_null(0).cast(pl.UInt32) for c in FOLLOW_COUNTS if c in counts.columns),
+        *(pl.col(c).fill_null(0.0).cast(pl.Float64) for c in FOLLOW_EXPECTED
+          if c in counts.columns)))
     rates = agg.rates.join(streets.players, on="player", how="left").with_columns(
         pl.col(*S.PLAYER_COLUMNS).fill_null(0))
     return A.Partial(table=table, cells=agg.cells, rates=rates)
@@ -1528,7 +1598,10 @@ def pair_scores(hand_players: pl.LazyFrame, hands: pl.LazyFrame, *, min_hands: i
         cut = A.Split(hand_players.select(F.HAND_PLAYER_COLUMNS), F.hand_columns(hands), pieces)
     if agg is None:
         agg = A.aggregate(parts if cut is None else cut, seat_bucket)
-    if streets is not None:  # the per-street counts read from the events (checkdown_bets)
+    # the per-street counts read from the events (checkdown_bets, ...), unless `agg` carries
+    # them already (findings.collusion_leads joins them to its aggregates, and passes them
+    # here for their counts per hand, which the overlap re-check reads)
+    if streets is not None and not all(c in agg.table.columns for c in S.PAIR_COLUMNS):
         agg = with_streets(agg, streets)
     rows = (A.HandRows(hand_players, hands, pieces) if cut is None
             else A.HandRows(hand_players, hands, split=cut))
@@ -1545,9 +1618,12 @@ def pair_scores(hand_players: pl.LazyFrame, hands: pl.LazyFrame, *, min_hands: i
     wanted = scored.filter(pl.col("p_value").is_not_nan())
     if evidence_q is not None and evidence_q < 1:
         wanted = wanted.filter(pl.col("q_value") <= evidence_q)
-    # chunk by chunk, only the rows that can be evidence (all of them can be store-sized)
+    # chunk by chunk, only the rows that can be evidence (all of them can be store-sized),
+    # each marked where the follow test's continues happened (`followed`)
+    follow = followed(None if streets is None else streets.hands, wanted)
     pairs = A.pair_rows(rows, wanted.select("player_a", "player_b"),
-                        reduce=lambda piece: evidence_rows(piece, wanted))
+                        reduce=lambda piece: evidence_rows(with_followed(piece, follow),
+                                                           wanted))
     rows.close()
     return scored, pairs
 
@@ -1574,7 +1650,8 @@ def _score(table: pl.DataFrame, baseline: pl.DataFrame, min_hands: int, rates: p
 def _with_street_hands(table: pl.DataFrame, rows: A.HandRows, jobs: pl.DataFrame,
                        street_hands: pl.DataFrame) -> pl.DataFrame:
     """The re-check's `table` (`A.without_table`, by job) with each job's street counts
-    (streets.PAIR_COLUMNS) over the same hands: its pair's per-hand counts (`street_hands`,
+    (streets.PAIR_COLUMNS, and the follow counts `FOLLOW_COLUMNS` where counted) over the same
+    hands: its pair's per-hand counts (`street_hands`,
     streets.StreetCounts.hands) without the hands the job's absent player entered voluntarily;
     and (`all_{column}`) the pair's counts over all its hands, which its players' baselines
     leave out (`_checkdown_bets`, `_softplay_streets`).
@@ -1586,6 +1663,10 @@ def _with_street_hands(table: pl.DataFrame, rows: A.HandRows, jobs: pl.DataFrame
     play against others."""
     keys = ["player_a", "player_b"]
     cols = list(S.PAIR_COLUMNS)
+    # the follow counts too, where counted (`FOLLOW_COLUMNS`): each hand's expected continues
+    # are its spots' rates over the whole store, so a part of the hands sums to that part's
+    # expectation; its players' rates need no `all_` columns
+    follow = [c for c in FOLLOW_COLUMNS if c in street_hands.columns]
     away = jobs["absent"].unique().implode()
     entered = pl.concat([ph.filter(pl.col("player").is_in(away) & pl.col("vpip").fill_null(False))
                          .select("hand_id", absent=pl.col("player")).unique()
@@ -1594,18 +1675,23 @@ def _with_street_hands(table: pl.DataFrame, rows: A.HandRows, jobs: pl.DataFrame
     mine = street_hands.join(jobs.select(keys).unique(), on=keys, how="semi")
     kept = (mine.join(jobs, on=keys)
             .join(entered, on=["hand_id", "absent"], how="anti")
-            .group_by("job").agg(pl.col(*cols).sum()))
+            .group_by("job").agg(pl.col(*cols, *follow).sum()))
     whole = mine.group_by(keys).agg(pl.col(c).sum().alias(f"all_{c}") for c in cols)
-    return (table.drop([c for c in (*cols, *(f"all_{c}" for c in cols)) if c in table.columns])
+    counted = [*cols, *(c for c in follow if c in FOLLOW_COUNTS)]
+    expected = [c for c in follow if c in FOLLOW_EXPECTED]
+    return (table.drop([c for c in (*cols, *follow, *(f"all_{c}" for c in cols))
+                        if c in table.columns])
             .join(kept, on="job", how="left").join(whole, on=keys, how="left")
-            .with_columns(pl.col(*cols, *(f"all_{c}" for c in cols)).fill_null(0)
-                          .cast(pl.Int64)))
+            .with_columns(pl.col(*counted, *(f"all_{c}" for c in cols)).fill_null(0)
+                          .cast(pl.Int64),
+                          *(pl.col(c).fill_null(0.0).cast(pl.Float64) for c in expected)))
 
 
 # The tests that read counts from the events (audit/collusion/streets.py, joined by
 # `with_streets`), and the pair-table columns they read.
 FROM_EVENTS = {"checkdown_bets": ("cdx_n", "cdx_ka", "cdx_kb"),
-               "softplay_streets": ("hus_n", "hus_ka", "hus_kb")}
+               "softplay_streets": ("hus_n", "hus_ka", "hus_kb"),
+               "checkdown_follow": FOLLOW_COLUMNS}
 
 
 def _without(rows: A.HandRows, pairs: list[tuple[str, str]], absent: list[str],
@@ -1686,11 +1772,12 @@ def resolve_overlaps(leads: pl.DataFrame, rows: A.HandRows, baseline: pl.DataFra
     instead, a chip-dumping team re-checked without a loose stranger's hands (half its heavy
     folds gone, p 6e-6) fell short and was explained away by the stranger's own lead.
 
-    A lead whose test reads the events' street counts (`checkdown_bets`, `softplay_streets`)
-    is judged on the streets of the hands kept, from the counts per hand (`street_hands`,
-    `_with_street_hands`): the projections' rows the other tests are judged on carry no
-    streets. Without the counts per hand its re-check is undecided, and an overlap with an
-    undecided re-check explains neither lead (both kept: one team, as when both stand). Read
+    A lead whose test reads the events' counts (`FROM_EVENTS`: `checkdown_bets`,
+    `softplay_streets`, `checkdown_follow`) is judged on the streets of the hands kept, from
+    the counts per hand (`street_hands`, `_with_street_hands`): the projections' rows the
+    other tests are judged on carry no streets. Without the counts per hand its re-check is
+    undecided, and an overlap with an undecided re-check explains neither lead (both kept:
+    one team, as when both stand). Read
     as p = 1 it could never stand, and a dumper's chip-dump lead explained away his check-down
     lead with a stranger (no bet on 60 streets behind all-ins, in hands the receiver stayed out
     of, where 48 were expected).
@@ -1801,6 +1888,7 @@ def explain_away(scored: pl.DataFrame, agg: A.Partial, rows: A.HandRows, min_han
     first = scored
     lead_keys: set[tuple[str, str]] = set()
     memo: dict[tuple[tuple[str, str], str], float] = {}
+    entered: dict[frozenset[str], pl.DataFrame] = {}  # (`_spoiled`)
     # the hands of every player who may be in a lead this round, at once (later rounds seldom
     # add one)
     candidates = scored.filter(pl.col("q_value") <= fdr)
@@ -1818,7 +1906,8 @@ def explain_away(scored: pl.DataFrame, agg: A.Partial, rows: A.HandRows, min_han
         members = pl.concat([leads["player_a"], leads["player_b"]]).unique()
         # the pair table less the leads, less their hands: the rows they change beside it,
         # not a copy of it (a big room's pair table is most of the stage's memory)
-        clean, kept = _cleaned(agg.table, leads, A.spoiled_table(rows, members, leads)
+        clean, kept = _cleaned(agg.table, leads,
+                               _spoiled(rows, members, leads, street_hands, entered)
                                if len(members) else None)
         tested = clean.filter(pl.lit(kept) & (pl.col("hands") >= min_hands))
         # weighted as the first pass was (its co-entry order fit's τ²₀, carried in `lone`): a
@@ -1842,6 +1931,57 @@ def explain_away(scored: pl.DataFrame, agg: A.Partial, rows: A.HandRows, min_han
         scored = merged.drop("p_again", "hands_again", "core", "intact").with_columns(
             p_value=pl.Series(p), q_value=pl.Series(pair_qvalues(p, scored["hands"].to_numpy())))
     return scored
+
+
+def _spoiled(rows: A.HandRows, members: pl.Series, skip: pl.DataFrame,
+             street_hands: pl.DataFrame | None,
+             memo: dict[frozenset[str], pl.DataFrame] | None = None) -> pl.DataFrame:
+    """`A.spoiled_table` (what each pair loses when the hands a player of `members` who is not
+    one of the pair entered voluntarily are set aside; the pairs of `skip` left out), with the
+    follow counts of those hands (`FOLLOW_COLUMNS`, from the events' counts per hand,
+    `street_hands`, where counted).
+
+    A pair's follow spots are another pair's too whenever a third player was in: an honest
+    tablemate of a team shares the follower's spots with the partner in (issue 25, seed 1:
+    p1_00016's follows beside his partner p1_00017 read as following beside p1_00035 too, BH
+    q 0.018 on this test alone; p 0.007 over all tests, 0.46 on the hands p1_00017 did not
+    enter). Judged again on the hands the team did not enter, with its follow counts over all
+    its hands, such a pair kept its lead after the overlap re-check had explained it away.
+    `memo`: the hands each set of members entered, for explaining away's next round."""
+    spoiled = A.spoiled_table(rows, members, skip)
+    follow = [] if street_hands is None else [c for c in FOLLOW_COLUMNS
+                                              if c in street_hands.columns]
+    if not follow or street_hands is None:
+        return spoiled
+    keys = ["player_a", "player_b"]
+    memo = {} if memo is None else memo
+    key = frozenset(members.to_list())
+    if key not in memo:
+        them = members.implode()
+        memo[key] = pl.concat(
+            [ph.filter(pl.col("player").is_in(them) & pl.col("vpip").fill_null(False))
+             .select("hand_id", "player").unique() for ph in rows.player_hands(key)]
+            or [pl.DataFrame(schema={"hand_id": pl.String, "player": pl.String})]).unique()
+    entered = memo[key]
+    n_lead = entered.group_by("hand_id").agg(n_lead=pl.len().cast(pl.Int64))
+    mark = entered.with_columns(_in=pl.lit(1, pl.Int64))
+    # (as `A.spoiled_table`: a hand counts when a member other than the pair's own entered it)
+    lost = (street_hands.select("hand_id", *keys, *follow)
+            .join(n_lead, on="hand_id", how="inner")
+            .join(mark.rename({"player": "player_a", "_in": "_ia"}), on=["hand_id", "player_a"],
+                  how="left")
+            .join(mark.rename({"player": "player_b", "_in": "_ib"}), on=["hand_id", "player_b"],
+                  how="left")
+            .filter(pl.col("n_lead") - pl.col("_ia").fill_null(0) - pl.col("_ib").fill_null(0)
+                    > 0)
+            .join(skip.select(keys), on=keys, how="anti")
+            .group_by(keys).agg(pl.col(*follow).sum()))
+    if lost.height == 0:
+        return spoiled
+    if spoiled.width == 0:
+        return lost
+    both = spoiled.join(lost, on=keys, how="full", coalesce=True)
+    return both.with_columns(pl.col(c).fill_null(0) for c in both.columns if c not in keys)
 
 
 def _cleaned(table: pl.DataFrame, leads: pl.DataFrame, minus: pl.DataFrame | None
@@ -1875,6 +2015,32 @@ def _cleaned(table: pl.DataFrame, leads: pl.DataFrame, minus: pl.DataFrame | Non
             pl.concat([kept, pl.Series("kept", np.ones(changed.height, bool))], rechunk=False))
 
 
+def followed(street_hands: pl.DataFrame | None, wanted: pl.DataFrame) -> pl.DataFrame:
+    """The hands (hand_id, player_a, player_b) of the `wanted` pairs in which one of the two
+    called or raised a short stack's preflop raise with the other in (the follow test's
+    continues, `FOLLOW_COLUMNS`, per hand: streets.StreetCounts.hands); none when not
+    counted."""
+    keys = ["hand_id", "player_a", "player_b"]
+    if street_hands is None or not all(c in street_hands.columns for c in ("cdf_ka", "cdf_kb")):
+        return pl.DataFrame(schema={c: pl.String for c in keys})
+    return (street_hands.join(wanted.select("player_a", "player_b"),
+                              on=["player_a", "player_b"], how="semi")
+            .filter((pl.col("cdf_ka") > 0) | (pl.col("cdf_kb") > 0)).select(keys).unique())
+
+
+def with_followed(pairs: pl.DataFrame, follow: pl.DataFrame | None = None) -> pl.DataFrame:
+    """Pair-hand rows with `cdf`: the hand is one of `follow` (`followed`; False for all when
+    None). The projections' rows do not tell a short stack's raise apart, the events' counts
+    per hand do."""
+    if "cdf" in pairs.columns:
+        return pairs
+    if follow is None or follow.height == 0 or pairs.height == 0:
+        return pairs.with_columns(cdf=pl.lit(False))
+    return pairs.join(follow.with_columns(cdf=pl.lit(True)),
+                      on=["hand_id", "player_a", "player_b"], how="left",
+                      maintain_order="left").with_columns(pl.col("cdf").fill_null(False))
+
+
 _EVIDENCE_FILTER = {
     "softplay": pl.col("hu") & ~pl.col("post_a") & ~pl.col("post_b"),
     "hu_aggression": pl.col("hu") & (pl.col("post_a") | pl.col("post_b")),
@@ -1888,6 +2054,9 @@ _EVIDENCE_FILTER = {
     "whipsaw": pl.col("ws") | (pl.col("multi") & pl.col("post_a") & pl.col("post_b")),
     "checkdown": pl.col("cd"),
     "checkdown_bets": pl.col("cd_opp"),
+    # (the hands one of the two followed a short stack's raise with the other in, marked from
+    # the events' counts per hand, `with_followed`)
+    "checkdown_follow": pl.col("cdf"),
     # (the streets are not in the pair-hand rows: the multiway hands both entered and neither
     # bet into beyond one preflop raise)
     "softplay_streets": pl.col("multi") & pl.col("vpip_a") & pl.col("vpip_b") & ~pl.col("hu")
@@ -1916,7 +2085,8 @@ def evidence(pairs: pl.DataFrame, leads: pl.DataFrame) -> dict[str, pl.DataFrame
     hands tied on the measure in hand id order, so that a run's evidence never depends on the
     order the pair-hand rows were built in)."""
     keys = ["player_a", "player_b"]
-    sub = pairs.join(leads.select(*keys, sign=pl.col("chip_dump_z").sign()), on=keys)
+    sub = with_followed(pairs).join(leads.select(*keys, sign=pl.col("chip_dump_z").sign()),
+                                    on=keys)
     return {name: _ranked(sub, cond, key).group_by(keys, maintain_order=True)
             .agg(pl.col("hand_id").head(EVIDENCE))
             for name, (cond, key) in _evidence_ranks().items()}
@@ -1928,6 +2098,7 @@ def evidence_rows(pairs: pl.DataFrame, leads: pl.DataFrame) -> pl.DataFrame:
     all the rows (each feature's order is total: measure, then hand id), so pair-hand rows are
     cut down chunk by chunk."""
     keys = ["player_a", "player_b"]
+    pairs = with_followed(pairs)
     sub = pairs.join(leads.select(*keys, sign=pl.col("chip_dump_z").sign()), on=keys)
     first = pl.int_range(pl.len()).over(keys) < EVIDENCE
     picked = [_ranked(sub, cond, key).filter(first) for cond, key in _evidence_ranks().values()]
@@ -2000,6 +2171,15 @@ def _describe(name: str, r: dict[str, Any]) -> str:
         return (f"on {n:.0f} streets after a third player's all-in on which both had chips "
                 f"they bet or raised {k:.0f} times where {e:.1f} were expected from each one's "
                 "betting behind all-ins against others and others' against the other")
+    if name == "checkdown_follow":
+        sides = [f"{x} called or raised {r[f'{name}_k{s}']:.0f} of "
+                 f"{r[f'{name}_n{s}']:.0f} times with {y} still in where "
+                 f"{r[f'{name}_e{s}']:.1f} were expected"
+                 for x, y, s in ((a, b, "a"), (b, a, "b")) if r[f"{name}_n{s}"] > 0]
+        return ("facing a third player's preflop raise from a short stack or all-in, "
+                f"{'; '.join(sides) or 'no such spot'} (from each one's play of starting hands "
+                "of the same strength without the other in): following short stacks into the "
+                "pot beside the partner")
     return (f"they sat at the same table on {k:.0f} table-days where {e:.1f} were expected by "
             "chance given the tables open those days")
 
