@@ -113,12 +113,15 @@ class StreetCounts:
     follow: pl.DataFrame | None = None
 
 
-def read(events: pl.LazyFrame, who: str = "player") -> pl.DataFrame:
+def read(events: pl.LazyFrame, who: str = "player", game: bool = True) -> pl.DataFrame:
     """The events the street counts read, read once: each hand's actions by a player (`who`)
     and its board deals, in order, each numbered by the street it belongs to (0 preflop, 1 the
     flop's and on); and for the follow spots each hand's start (big_blind, variant: the game is
     on a hand's first event only), the players dealt in (`seat` events without detail, the
-    stack in `amount`) and their hole cards (`cards`). Every count of this module is worked out
+    stack in `amount`) and their hole cards (`cards`); without the game when `game` is False
+    (bb and variant null: a run's hands have them, and the events' game, a struct of 19 fields
+    decoded for every event, was two thirds of the read). Every count of this module is worked
+    out
     from this frame: each query on the lazy events read and ordered them again (eleven reads of
     each event file for the check-down and heads-up streets; fourteen with the whipsaw streets'
     own, which read them once more)."""
@@ -129,14 +132,15 @@ def read(events: pl.LazyFrame, who: str = "player") -> pl.DataFrame:
     dealt = (kind == "seat") & pl.col("detail").is_null() & named
     hole = (kind == "deal") & (pl.col("detail") == "hole") & named
     # (frames without the columns, as a log without stacks or a game: no follow spots)
-    game = pl.col("game").struct if "game" in names else None
+    struct = pl.col("game").struct if game and "game" in names else None
     extra = [
         (pl.when(dealt).then(pl.col("amount")) if "amount" in names
          else pl.lit(None, pl.Int64)).alias("amount"),
         (pl.when(hole).then(pl.col("cards")) if "cards" in names
          else pl.lit(None, pl.String)).alias("cards"),
-        (game.field("big_blind") if game is not None else pl.lit(None, pl.Int64)).alias("bb"),
-        (game.field("variant") if game is not None else pl.lit(None, pl.String))
+        (struct.field("big_blind") if struct is not None else pl.lit(None, pl.Int64))
+        .alias("bb"),
+        (struct.field("variant") if struct is not None else pl.lit(None, pl.String))
         .alias("variant")]
     # the boards dealt so far in the frame, less those of the hands before (in hand order:
     # counted per hand, `over`, it was a third of the read once all hands were read)
@@ -223,10 +227,12 @@ def _strength_bin(strength: pl.Expr) -> pl.Expr:
                              ).cast(pl.Int8)
 
 
-def _follows(d: pl.DataFrame, who: str) -> _Follows:
-    """`follow_spots` of a frame `read` made."""
+def _follows(d: pl.DataFrame, who: str, games: pl.DataFrame | None = None) -> _Follows:
+    """`follow_spots` of a frame `read` made (the hands' games, hand_id, bb, variant: `games`,
+    or when None the frame's own)."""
     pre = d.filter(pl.col("street") == 0)
-    game = pre.filter(pl.col("kind") == "hand_started").select("hand_id", "bb", "variant")
+    game = (pre.filter(pl.col("kind") == "hand_started").select("hand_id", "bb", "variant")
+            if games is None else games.select("hand_id", "bb", "variant"))
     dealt = (pre.filter((pl.col("kind") == "seat") & pl.col(who).is_not_null())
              .select("hand_id", who, stack="amount"))
     aggressive = pl.col("kind").is_in(AGGRESSIVE)
@@ -252,7 +258,8 @@ def _follows(d: pl.DataFrame, who: str) -> _Follows:
              .join(faced.select("hand_id", who).unique(), on=["hand_id", who], how="semi")
              .join(game.select("hand_id", "variant"), on="hand_id"))
     strength = (holes.select("cards", "variant").unique()
-                .with_columns(strength=preflop_strength(pl.col("cards"), pl.col("variant"))))
+                .with_columns(strength=preflop_strength(pl.col("cards"),
+                                                        pl.col("variant").cast(pl.String))))
     holes = (holes.join(strength, on=["cards", "variant"], how="left")
              .filter(pl.col("strength").is_not_null())
              .select("hand_id", who, bin=_strength_bin(pl.col("strength"))))
@@ -536,24 +543,71 @@ def street_counts(events: pl.LazyFrame, seats: pl.LazyFrame | None = None) -> St
         return counts(*pl.collect_all([_spots(g), _hu_spots(g), _ws_spots(g), f.spots,
                                        f.partners]))
     seats = seats.select("hand_id", "seat", "player")
-    d = read(events.join(seats.select("hand_id").unique(), on="hand_id", how="semi"), "seat")
-    g, f = _grid(d, "seat"), _follows(d, "seat")
+    street, spots, partners = _by_seat(
+        events.join(seats.select("hand_id").unique(), on="hand_id", how="semi"), seats)
+    return _with_follows(street, *_named_follows(spots, partners, seats))
+
+
+def _by_seat(events: pl.LazyFrame, seats: pl.LazyFrame, games: pl.DataFrame | None = None
+             ) -> tuple[StreetCounts, pl.DataFrame, pl.DataFrame]:
+    """The street counts of `events` named by `seats` (hands of no seat there are left out),
+    and the follow spots' rows by seat (`_Follows`: spots and partners), not yet named (the
+    hands' games from `games`, hand_id, bb, variant, when given)."""
+    d = read(events, "seat", game=games is None)
+    g, f = _grid(d, "seat"), _follows(d, "seat", games)
 
     def named(by_seat: pl.LazyFrame, *cols: str) -> pl.LazyFrame:
         return (by_seat.join(seats, on=["hand_id", "seat"], how="left")
                 .filter(pl.col("player").is_not_null())
                 .select("hand_id", "player", *cols))
 
-    partners = (named(f.partners, "partner", "bin", "cont")
-                .join(seats.select("hand_id", partner=pl.col("seat"), partner_name="player"),
-                      on=["hand_id", "partner"], how="left")
-                .filter(pl.col("partner_name").is_not_null())
+    s, hu, ws, spots, partners = pl.collect_all([
+        named(_spots(g), "street", "behind", "aggr"), named(_hu_spots(g), "street", "aggr"),
+        named(_ws_spots(g), "street", "at", "until", "called", "callers"), f.spots,
+        f.partners])
+    return counts(s, hu, ws), spots, partners
+
+
+def _named_follows(spots: pl.DataFrame, partners: pl.DataFrame, seats: pl.LazyFrame
+                   ) -> tuple[pl.DataFrame, pl.DataFrame]:
+    """The follow spots' rows by seat (`_Follows`) named by the run's `seats` (hand_id, seat,
+    player; streamed: only the seats of those rows are kept); a seat of no player (an anonymous
+    table's) is left out, as P or as the partner."""
+    keys = pl.concat([spots.select("hand_id", "seat"),
+                      partners.select("hand_id", seat=pl.col("partner"))]).unique()
+    names = (seats.select("hand_id", "seat", "player")
+             .join(keys.lazy(), on=["hand_id", "seat"], how="semi")
+             .filter(pl.col("player").is_not_null()).collect(engine="streaming"))
+    spots = spots.join(names, on=["hand_id", "seat"]).select("player", "bin", "cont")
+    partners = (partners.join(names, on=["hand_id", "seat"])
+                .join(names.rename({"seat": "partner", "player": "partner_name"}),
+                      on=["hand_id", "partner"])
                 .select("hand_id", "player", partner="partner_name", bin="bin", cont="cont"))
-    return counts(*pl.collect_all([named(_spots(g), "street", "behind", "aggr"),
-                                   named(_hu_spots(g), "street", "aggr"),
-                                   named(_ws_spots(g), "street", "at", "until", "called",
-                                         "callers"),
-                                   named(f.spots, "bin", "cont"), partners]))
+    return spots, partners
+
+
+def _with_follows(street: StreetCounts, spots: pl.DataFrame, partners: pl.DataFrame
+                  ) -> StreetCounts:
+    """The street counts `street` (of hands whose follow spots are not in them) with the
+    follow spots of the same hands (`spots`: player, bin, cont; `partners`: hand_id, player,
+    partner, bin, cont), a hand's and pair's row one for both."""
+    follow = counts(pl.DataFrame(schema={"hand_id": pl.String, "player": pl.String,
+                                         "street": pl.Int8, "behind": pl.Boolean,
+                                         "aggr": pl.Boolean}), fs=spots, fp=partners)
+    keys = ["hand_id", *_KEYS]
+    assert street.hands is not None and follow.hands is not None
+    hands = (street.hands.select(*keys, *PAIR_COLUMNS)
+             .join(follow.hands.select(*keys, *FOLLOW_COUNTS, *FOLLOW_EXPECTED, *FOLLOW_BIN),
+                   on=keys, how="full", coalesce=True)
+             .with_columns(pl.col(*PAIR_COLUMNS, *FOLLOW_COUNTS).fill_null(0),
+                           pl.col(*FOLLOW_EXPECTED).fill_null(0.0)).sort(keys))
+    pairs = (street.pairs.select(*_KEYS, *PAIR_COLUMNS)
+             .join(follow.pairs.select(*_KEYS, *FOLLOW_COUNTS, *FOLLOW_EXPECTED), on=_KEYS,
+                   how="full", coalesce=True)
+             .with_columns(pl.col(*PAIR_COLUMNS, *FOLLOW_COUNTS).fill_null(0),
+                           pl.col(*FOLLOW_EXPECTED).fill_null(0.0)).sort(_KEYS))
+    return StreetCounts(pairs=pairs, players=street.players, hands=hands,
+                        follow=follow.follow)
 
 
 def _flop_seats(seats: pl.LazyFrame) -> pl.LazyFrame:
@@ -564,13 +618,21 @@ def _flop_seats(seats: pl.LazyFrame) -> pl.LazyFrame:
     return seats.join(flop, on="hand_id", how="semi").select("hand_id", "seat", "player")
 
 
-def file_counts(files: Iterable[Path], seats: pl.LazyFrame | None = None) -> StreetCounts:
+def file_counts(files: Iterable[Path], seats: pl.LazyFrame | None = None,
+                hands: pl.LazyFrame | None = None) -> StreetCounts:
     """`street_counts` of event files, one file at a time (memory bounded by the largest, and
-    the seats). With `seats` (a run's `hand_players`: hand_id, seat, player) the run's hands are
-    read, each seat named by the run's player id: the follow spots end before the flop in most
-    hands (only the street spots need three players at the flop: `_grid` leaves the other
-    hands out). The seats are read once: a scan of them joined to each file read them again per
-    file (55 s instead of 4 s for the 309 files of the real hands)."""
+    the seats). With `seats` (a run's `hand_players`: hand_id, seat, player, folded_street)
+    every hand of a file is read (the follow spots end before the flop in most hands), and the
+    street spots are named by the seats of the hands where three or more players saw the flop
+    only: every street spot needs three (two with chips behind an all-in, or three with
+    chips), and they are about a third of the hands (`_grid` leaves the other hands out). The
+    follow spots, a few rows a hand, are named once all files are read, by the seats of their
+    hands only (all the seats beside the files, parted by file, were three times the flop
+    hands' and the stage's peak). With `hands` (a run's: hand_id, big_blind, variant) the
+    hands' games are taken from there: the events' game is a struct decoded for every event
+    (two thirds of the read, 9 of 13 CPU-s more at 546,000 hands). The seats are read once: a
+    scan of them joined to each file read them again per file (55 s instead of 4 s for the 309
+    files of the real hands)."""
     if seats is None:
         return combine(street_counts(pl.scan_parquet(f)) for f in files)
     # each file joined to its own hands' seats, parted once: joined to all the seats, each file
@@ -581,19 +643,36 @@ def file_counts(files: Iterable[Path], seats: pl.LazyFrame | None = None) -> Str
         return empty()
     where = pl.concat([pl.scan_parquet(f).select("hand_id").unique()
                        .with_columns(_file=pl.lit(i, pl.UInt32)) for i, f in enumerate(files)]
-                      ).collect(engine="streaming").lazy()
-    # the seats picked a slice of the hands at a time (by a hash of the hand id:
+                      ).collect(engine="streaming")
+    # the games beside the hands' files, in file order (12 bytes a hand more)
+    games = None if hands is None else where.join(
+        hands.select("hand_id", bb=pl.col("big_blind").cast(pl.Int64),
+                     variant=pl.col("variant").cast(pl.Categorical)).collect(engine="streaming"),
+        on="hand_id", how="left", maintain_order="left")
+    game_ends = (None if games is None else
+                 games["_file"].search_sorted(pl.Series(range(len(files) + 1), dtype=pl.UInt32)))
+    # the flop hands' seats picked a slice of the hands at a time (by a hash of the hand id:
     # whole hands), streamed, and each file's seats a slice of one frame in file order: all the
     # seats counted per hand at once, then partitioned by file (a copy), took 2.0 GB at
     # 5,000,000 hands, the stage's peak beside the pair table
     k = max(1, math.ceil(seats.select(pl.len()).collect().item() / SEAT_ROWS))
     seated = pl.concat([
-        (seats if k == 1 else seats.filter(pl.col("hand_id").hash(seed=0) % k == i))
-        .select("hand_id", "seat", "player").join(where, on="hand_id")
-        .collect(engine="streaming") for i in range(k)])
+        _flop_seats(seats if k == 1 else
+                    seats.filter(pl.col("hand_id").hash(seed=0) % k == i))
+        .join(where.lazy(), on="hand_id").collect(engine="streaming") for i in range(k)])
+    del where
     seated = seated.sort("_file", maintain_order=True)
     ends = seated["_file"].search_sorted(pl.Series(range(len(files) + 1), dtype=pl.UInt32))
     seated = seated.drop("_file")
-    return combine(street_counts(pl.scan_parquet(f),
-                                 seated.slice(ends[i], ends[i + 1] - ends[i]).lazy())
-                   for i, f in enumerate(files))
+    streets, spots, partners = [], [], []
+    for i, f in enumerate(files):
+        game = (None if games is None or game_ends is None
+                else games.slice(game_ends[i], game_ends[i + 1] - game_ends[i]))
+        street, s, p = _by_seat(pl.scan_parquet(f),
+                                seated.slice(ends[i], ends[i + 1] - ends[i]).lazy(), game)
+        streets.append(street)
+        spots.append(s)
+        partners.append(p)
+    del seated, games
+    street = combine(streets)
+    return _with_follows(street, *_named_follows(pl.concat(spots), pl.concat(partners), seats))

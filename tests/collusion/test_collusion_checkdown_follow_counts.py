@@ -246,3 +246,23 @@ def test_event_files_count_the_follow_spots_of_hands_nobody_saw_the_flop_of(
     got = S.file_counts(files, folded.lazy())
     assert _direction(got, "tom@room", "pat@room") == pytest.approx(
         _direction(_counts(*FOLLOWER), "tom", "pat"))
+
+
+def test_the_hands_games_can_come_from_the_runs_hands_instead_of_the_events(
+        tmp_path: Path) -> None:
+    # a run's hands projection has each hand's big blind and variant: the events' game (a
+    # struct decoded for every event) need not be read; the same counts either way
+    events, seats = _by_seat(pl.concat([*FOLLOWER, _raise("d1", 30 * BB - 1, None)]))
+    path = tmp_path / "events.parquet"
+    events.write_parquet(path)
+    hands = (events.filter(pl.col("kind") == "hand_started")
+             .select("hand_id", big_blind=pl.col("game").struct.field("big_blind"),
+                     variant=pl.col("game").struct.field("variant")))
+    folded = seats.with_columns(folded_street=pl.lit("preflop"))
+    with_hands = S.file_counts([path], folded.lazy(), hands.lazy())
+    from_events = S.file_counts([path], folded.lazy())
+    assert with_hands.pairs.equals(from_events.pairs)
+    assert _direction(with_hands, "tom@room", "pat@room")[:2] == (21, 21)
+    # and a hand the run's hands call a stud hand has no follow spots (no concealed pair)
+    stud = hands.with_columns(variant=pl.lit("stud"))
+    assert S.file_counts([path], folded.lazy(), stud.lazy()).pairs.height == 0
