@@ -121,10 +121,9 @@ def read(events: pl.LazyFrame, who: str = "player", game: bool = True) -> pl.Dat
     stack in `amount`) and their hole cards (`cards`); without the game when `game` is False
     (bb and variant null: a run's hands have them, and the events' game, a struct of 19 fields
     decoded for every event, was two thirds of the read). Every count of this module is worked
-    out
-    from this frame: each query on the lazy events read and ordered them again (eleven reads of
-    each event file for the check-down and heads-up streets; fourteen with the whipsaw streets'
-    own, which read them once more)."""
+    out from this frame: each query on the lazy events read and ordered them again (eleven
+    reads of each event file for the check-down and heads-up streets; fourteen with the whipsaw
+    streets' own, which read them once more)."""
     names = events.collect_schema().names()
     board = (pl.col("kind") == "deal") & (pl.col("detail") == "board")
     kind, named = pl.col("kind"), pl.col(who).is_not_null()
@@ -369,52 +368,96 @@ def _pair_streets(s: pl.DataFrame, n: str, ka: str, kb: str) -> pl.DataFrame:
                                  pl.col("aggr_b").sum().cast(COUNT).alias(kb)))
 
 
-def _follow_hands(partners: pl.DataFrame) -> pl.DataFrame:
-    """Per hand and pair (A < B) of `partners` rows (hand_id, player, partner, bin, cont: one
-    per follow spot of `player` with `partner` in): A's spots with B in and his continues there
-    (and B's with A in), and their strength bins (FOLLOW_BIN); the expected continues not yet
-    worked out (`_with_expected`)."""
-    per = partners.group_by("hand_id", "player", "partner").agg(
-        bin=pl.col("bin").first(), n=pl.len().cast(COUNT), k=pl.col("cont").sum().cast(COUNT))
-    a = (per.filter(pl.col("player") < pl.col("partner"))
-         .select("hand_id", player_a="player", player_b="partner", cdf_na="n", cdf_ka="k",
-                 cdf_bin_a="bin"))
-    b = (per.filter(pl.col("player") > pl.col("partner"))
-         .select("hand_id", player_a="partner", player_b="player", cdf_nb="n", cdf_kb="k",
-                 cdf_bin_b="bin"))
-    return a.join(b, on=["hand_id", *_KEYS], how="full", coalesce=True)
-
-
-def _rates(hands: pl.DataFrame, follow: pl.DataFrame) -> pl.DataFrame:
-    """Per player, partner and strength bin of the follow spots of `hands` (with FOLLOW_COUNTS
-    and FOLLOW_BIN): the player's spots with the partner in (n) and his expected continue rate
-    at each (r0), his rate at that bin in his spots without the partner (`follow`: all his
-    spots per bin), shrunk toward his rate over all his spots with FOLLOW_PRIOR spots."""
-    directed = pl.concat([
-        hands.filter(pl.col(f"cdf_n{x}") > 0).select(
-            player=pl.col(f"player_{x}"), partner=pl.col(f"player_{y}"),
-            bin=pl.col(f"cdf_bin_{x}"), n=pl.col(f"cdf_n{x}").cast(pl.Int64),
-            k=pl.col(f"cdf_k{x}").cast(pl.Int64))
-        for x, y in (("a", "b"), ("b", "a"))])
-    together = directed.group_by("player", "partner", "bin").agg(pl.col("n", "k").sum())
+def _rate_table(together: pl.DataFrame, follow: pl.DataFrame) -> pl.DataFrame:
+    """Per player, partner and strength bin (`together`: player, partner, bin, n, k: his follow
+    spots with the partner in and his continues there) his expected continue rate at each (r0):
+    his rate at that bin in his spots without the partner (`follow`: player, bin, n, k, all his
+    spots), shrunk toward his rate over all his spots with FOLLOW_PRIOR spots."""
     overall = follow.group_by("player").agg(
         rate=pl.col("k").sum().cast(pl.Float64) / pl.col("n").sum())
     per_bin = follow.group_by("player", "bin").agg(n_bin=pl.col("n").sum(),
                                                     k_bin=pl.col("k").sum())
     return (together.join(per_bin, on=["player", "bin"], how="left")
             .join(overall, on="player", how="left")
-            .select("player", "partner", "bin", "n",
+            .select("player", "partner", "bin", "n", "k",
                     r0=((pl.col("k_bin") - pl.col("k")) + FOLLOW_PRIOR * pl.col("rate"))
                     / ((pl.col("n_bin") - pl.col("n")) + FOLLOW_PRIOR)))
 
 
+def _follow_pairs(r: pl.DataFrame) -> pl.DataFrame:
+    """Per pair (A < B) of a `_rate_table`: FOLLOW_COUNTS and FOLLOW_EXPECTED, each direction's
+    expected continues the sum over its strength bins (five terms at most, in order: the same
+    sum whatever the order of the hands)."""
+    per = (r.with_columns(e=pl.col("n") * pl.col("r0")).sort("player", "partner", "bin")
+           .group_by("player", "partner", maintain_order=True)
+           .agg(n=pl.col("n").sum().cast(COUNT), k=pl.col("k").sum().cast(COUNT),
+                e=pl.col("e").sum()))
+    a = (per.filter(pl.col("player") < pl.col("partner"))
+         .select(player_a="player", player_b="partner", cdf_na="n", cdf_ka="k", cdf_ea="e"))
+    b = (per.filter(pl.col("player") > pl.col("partner"))
+         .select(player_a="partner", player_b="player", cdf_nb="n", cdf_kb="k", cdf_eb="e"))
+    return (a.join(b, on=_KEYS, how="full", coalesce=True)
+            .with_columns(pl.col(*FOLLOW_COUNTS).fill_null(0),
+                          pl.col(*FOLLOW_EXPECTED).fill_null(0.0))
+            .select(*_KEYS, *FOLLOW_COUNTS, *FOLLOW_EXPECTED))
+
+
+def _follow_counts(fs: pl.DataFrame, fp: pl.DataFrame
+                   ) -> tuple[pl.DataFrame, pl.DataFrame, pl.DataFrame]:
+    """The follow spots' counts (`fs`: per spot player, bin, cont; `fp`: per spot each partner
+    in, hand_id, player, partner, bin, cont): per hand and pair (hand_id, A < B, FOLLOW_COUNTS,
+    FOLLOW_EXPECTED, FOLLOW_BIN), per pair (`_follow_pairs`) and per player and bin (the
+    baseline: player, bin, n, k). Worked out per player and partner (each row one direction),
+    the expected continues joined once before the two directions are set side by side."""
+    follow = (fs.group_by("player", "bin")
+              .agg(n=pl.len().cast(pl.Int64), k=pl.col("cont").sum().cast(pl.Int64))
+              .sort("player", "bin"))
+    per = fp.group_by("hand_id", "player", "partner").agg(
+        bin=pl.col("bin").first(), n=pl.len().cast(COUNT), k=pl.col("cont").sum().cast(COUNT))
+    r = _rate_table(per.group_by("player", "partner", "bin")
+                    .agg(pl.col("n", "k").sum().cast(pl.Int64)), follow)
+    per = per.join(r.select("player", "partner", "bin", "r0"),
+                   on=["player", "partner", "bin"], how="left")
+    e = pl.col("n").cast(pl.Float64) * pl.col("r0")
+    a = (per.filter(pl.col("player") < pl.col("partner"))
+         .select("hand_id", player_a="player", player_b="partner", cdf_na="n", cdf_ka="k",
+                 cdf_ea=e, cdf_bin_a="bin"))
+    b = (per.filter(pl.col("player") > pl.col("partner"))
+         .select("hand_id", player_a="partner", player_b="player", cdf_nb="n", cdf_kb="k",
+                 cdf_eb=e, cdf_bin_b="bin"))
+    del per
+    hands = (a.join(b, on=["hand_id", *_KEYS], how="full", coalesce=True)
+             .with_columns(pl.col(*FOLLOW_COUNTS).fill_null(0),
+                           pl.col(*FOLLOW_EXPECTED).fill_null(0.0))
+             .select("hand_id", *_KEYS, *FOLLOW_COUNTS, *FOLLOW_EXPECTED, *FOLLOW_BIN))
+    return hands, _follow_pairs(r), follow
+
+
+def _beside(street: pl.DataFrame, follow: pl.DataFrame, keys: list[str]) -> pl.DataFrame:
+    """Street counts (keys, PAIR_COLUMNS) and follow counts (keys, FOLLOW_COUNTS,
+    FOLLOW_EXPECTED and per hand FOLLOW_BIN) of the same hands or pairs as one row each,
+    zero where either has none, in key order."""
+    bins = [c for c in FOLLOW_BIN if c in follow.columns]
+    return (street.select(*keys, *PAIR_COLUMNS)
+            .join(follow, on=keys, how="full", coalesce=True)
+            .with_columns(pl.col(*PAIR_COLUMNS, *FOLLOW_COUNTS).fill_null(0),
+                          pl.col(*FOLLOW_EXPECTED).fill_null(0.0))
+            .select(*keys, *PAIR_COLUMNS, *FOLLOW_COUNTS, *FOLLOW_EXPECTED, *bins).sort(keys))
+
+
 def _with_expected(hands: pl.DataFrame, follow: pl.DataFrame
                    ) -> tuple[pl.DataFrame, pl.DataFrame]:
-    """`hands` with the expected continues (FOLLOW_EXPECTED) worked out on the baseline of
-    `follow` (player, bin, n, k), and the pairs' expected continues (player_a, player_b,
-    FOLLOW_EXPECTED): per pair the sum over its strength bins (five terms at most, in order:
-    the same sum whatever the order of the hands)."""
-    r = _rates(hands, follow)
+    """`hands` (per hand and pair, with FOLLOW_COUNTS and FOLLOW_BIN) with the expected
+    continues (FOLLOW_EXPECTED) worked out again on the baseline of `follow` (player, bin, n,
+    k), and the pairs' follow counts (`_follow_pairs`)."""
+    directed = pl.concat([
+        hands.filter(pl.col(f"cdf_n{x}") > 0).select(
+            player=pl.col(f"player_{x}"), partner=pl.col(f"player_{y}"),
+            bin=pl.col(f"cdf_bin_{x}"), n=pl.col(f"cdf_n{x}").cast(pl.Int64),
+            k=pl.col(f"cdf_k{x}").cast(pl.Int64))
+        for x, y in (("a", "b"), ("b", "a"))])
+    r = _rate_table(directed.group_by("player", "partner", "bin").agg(pl.col("n", "k").sum()),
+                    follow)
     e = hands.drop(FOLLOW_EXPECTED, strict=False)
     for x, y in (("a", "b"), ("b", "a")):
         e = e.join(r.select(pl.col("player").alias(f"player_{x}"),
@@ -426,16 +469,7 @@ def _with_expected(hands: pl.DataFrame, follow: pl.DataFrame
         cdf_ea=(pl.col("cdf_na").cast(pl.Float64) * pl.col("_ra")).fill_null(0.0),
         cdf_eb=(pl.col("cdf_nb").cast(pl.Float64) * pl.col("_rb")).fill_null(0.0)
     ).drop("_ra", "_rb")
-    sums = (r.with_columns(e=pl.col("n") * pl.col("r0")).sort("player", "partner", "bin")
-            .group_by("player", "partner", maintain_order=True).agg(pl.col("e").sum()))
-    pairs = pl.concat([
-        sums.filter(pl.col("player") < pl.col("partner"))
-        .select(player_a="player", player_b="partner", cdf_ea="e",
-                cdf_eb=pl.lit(0.0)),
-        sums.filter(pl.col("player") > pl.col("partner"))
-        .select(player_a="partner", player_b="player", cdf_ea=pl.lit(0.0),
-                cdf_eb="e")]).group_by(_KEYS).agg(pl.col(*FOLLOW_EXPECTED).sum())
-    return e, pairs
+    return e.select(*hands.columns), _follow_pairs(r)
 
 
 def counts(s: pl.DataFrame, hu: pl.DataFrame | None = None,
@@ -458,24 +492,21 @@ def counts(s: pl.DataFrame, hu: pl.DataFrame | None = None,
                                   "partner": pl.String, "bin": pl.Int8, "cont": pl.Boolean})
     behind = s.filter("behind").select("hand_id", "player", "street", "aggr")
     keys = ["hand_id", *_KEYS]
-    hands = (_pair_streets(behind, "cdx_n", "cdx_ka", "cdx_kb")
-             .join(_pair_streets(hu.select("hand_id", "player", "street", "aggr"),
-                                 "hus_n", "hus_ka", "hus_kb"), on=keys, how="full",
-                   coalesce=True)
-             .join(_whipsaw_hands(ws.select("hand_id", "player", "street", "at", "until",
-                                             "called", "callers")), on=keys, how="full",
-                   coalesce=True)
-             .join(_follow_hands(fp.select("hand_id", "player", "partner", "bin", "cont")),
-                   on=keys, how="full", coalesce=True)
-             .with_columns(pl.col(*PAIR_COLUMNS, *FOLLOW_COUNTS).fill_null(0))
-             .select(*keys, *PAIR_COLUMNS, *FOLLOW_COUNTS, *FOLLOW_BIN).sort(keys))
-    follow = (fs.group_by("player", "bin")
-              .agg(n=pl.len().cast(pl.Int64), k=pl.col("cont").sum().cast(pl.Int64))
-              .sort("player", "bin"))
-    hands, expected = _with_expected(hands, follow)
-    pairs = (hands.group_by(_KEYS).agg(pl.col(*PAIR_COLUMNS, *FOLLOW_COUNTS).sum())
-             .join(expected, on=_KEYS, how="left")
-             .with_columns(pl.col(*FOLLOW_EXPECTED).fill_null(0.0)))
+    street = (_pair_streets(behind, "cdx_n", "cdx_ka", "cdx_kb")
+              .join(_pair_streets(hu.select("hand_id", "player", "street", "aggr"),
+                                  "hus_n", "hus_ka", "hus_kb"), on=keys, how="full",
+                    coalesce=True)
+              .join(_whipsaw_hands(ws.select("hand_id", "player", "street", "at", "until",
+                                              "called", "callers")), on=keys, how="full",
+                    coalesce=True)
+              .with_columns(pl.col(*PAIR_COLUMNS).fill_null(0))
+              .select(*keys, *PAIR_COLUMNS))
+    follow_hands, follow_pairs, follow = _follow_counts(
+        fs.select("player", "bin", "cont"), fp.select("hand_id", "player", "partner", "bin",
+                                                      "cont"))
+    hands = _beside(street, follow_hands, keys)
+    pairs = _beside(street.group_by(_KEYS).agg(pl.col(*PAIR_COLUMNS).sum()), follow_pairs,
+                    _KEYS)
     players = s.group_by("player").agg(
         cdx_h=pl.col("behind").sum().cast(pl.Int64),
         cdx_c=(pl.col("behind") & pl.col("aggr")).sum().cast(pl.Int64),
@@ -485,12 +516,8 @@ def counts(s: pl.DataFrame, hu: pl.DataFrame | None = None,
                                          hus_c=pl.col("aggr").sum().cast(pl.Int64))
     players = players.join(heads_up, on="player", how="full", coalesce=True).with_columns(
         pl.col(*PLAYER_COLUMNS).fill_null(0))
-    return StreetCounts(pairs=pairs.select(*_KEYS, *PAIR_COLUMNS, *FOLLOW_COUNTS,
-                                           *FOLLOW_EXPECTED),
-                        players=players.select("player", *PLAYER_COLUMNS),
-                        hands=hands.select(*keys, *PAIR_COLUMNS, *FOLLOW_COUNTS,
-                                           *FOLLOW_EXPECTED, *FOLLOW_BIN),
-                        follow=follow)
+    return StreetCounts(pairs=pairs, players=players.select("player", *PLAYER_COLUMNS),
+                        hands=hands, follow=follow)
 
 
 def empty() -> StreetCounts:
@@ -522,11 +549,9 @@ def combine(parts: Iterable[StreetCounts]) -> StreetCounts:
                .sort("player"))
     if not kept:
         return StreetCounts(pairs=pairs, players=players, hands=None, follow=follow)
-    hands, expected = _with_expected(
+    hands, follow_pairs = _with_expected(
         pl.concat([p.hands for p in parts if p.hands is not None]), follow)
-    pairs = (pairs.drop(FOLLOW_EXPECTED).join(expected, on=_KEYS, how="left",
-                                              maintain_order="left")
-             .with_columns(pl.col(*FOLLOW_EXPECTED).fill_null(0.0)))
+    pairs = _beside(pairs.select(*_KEYS, *PAIR_COLUMNS), follow_pairs, _KEYS)
     return StreetCounts(pairs=pairs, players=players, hands=hands, follow=follow)
 
 
@@ -578,9 +603,10 @@ def _named_follows(spots: pl.DataFrame, partners: pl.DataFrame, seats: pl.LazyFr
     names = (seats.select("hand_id", "seat", "player")
              .join(keys.lazy(), on=["hand_id", "seat"], how="semi")
              .filter(pl.col("player").is_not_null()).collect(engine="streaming"))
+    del keys
     spots = spots.join(names, on=["hand_id", "seat"]).select("player", "bin", "cont")
     partners = (partners.join(names, on=["hand_id", "seat"])
-                .join(names.rename({"seat": "partner", "player": "partner_name"}),
+                .join(names.select("hand_id", partner="seat", partner_name="player"),
                       on=["hand_id", "partner"])
                 .select("hand_id", "player", partner="partner_name", bin="bin", cont="cont"))
     return spots, partners
@@ -591,23 +617,12 @@ def _with_follows(street: StreetCounts, spots: pl.DataFrame, partners: pl.DataFr
     """The street counts `street` (of hands whose follow spots are not in them) with the
     follow spots of the same hands (`spots`: player, bin, cont; `partners`: hand_id, player,
     partner, bin, cont), a hand's and pair's row one for both."""
-    follow = counts(pl.DataFrame(schema={"hand_id": pl.String, "player": pl.String,
-                                         "street": pl.Int8, "behind": pl.Boolean,
-                                         "aggr": pl.Boolean}), fs=spots, fp=partners)
+    follow_hands, follow_pairs, follow = _follow_counts(spots, partners)
     keys = ["hand_id", *_KEYS]
-    assert street.hands is not None and follow.hands is not None
-    hands = (street.hands.select(*keys, *PAIR_COLUMNS)
-             .join(follow.hands.select(*keys, *FOLLOW_COUNTS, *FOLLOW_EXPECTED, *FOLLOW_BIN),
-                   on=keys, how="full", coalesce=True)
-             .with_columns(pl.col(*PAIR_COLUMNS, *FOLLOW_COUNTS).fill_null(0),
-                           pl.col(*FOLLOW_EXPECTED).fill_null(0.0)).sort(keys))
-    pairs = (street.pairs.select(*_KEYS, *PAIR_COLUMNS)
-             .join(follow.pairs.select(*_KEYS, *FOLLOW_COUNTS, *FOLLOW_EXPECTED), on=_KEYS,
-                   how="full", coalesce=True)
-             .with_columns(pl.col(*PAIR_COLUMNS, *FOLLOW_COUNTS).fill_null(0),
-                           pl.col(*FOLLOW_EXPECTED).fill_null(0.0)).sort(_KEYS))
-    return StreetCounts(pairs=pairs, players=street.players, hands=hands,
-                        follow=follow.follow)
+    assert street.hands is not None
+    return StreetCounts(pairs=_beside(street.pairs, follow_pairs, _KEYS),
+                        players=street.players, hands=_beside(street.hands, follow_hands, keys),
+                        follow=follow)
 
 
 def _flop_seats(seats: pl.LazyFrame) -> pl.LazyFrame:
