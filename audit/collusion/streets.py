@@ -664,6 +664,9 @@ def file_counts(files: Iterable[Path], seats: pl.LazyFrame | None = None,
         hands.select("hand_id", bb=pl.col("big_blind").cast(pl.Int64),
                      variant=pl.col("variant").cast(pl.Categorical)).collect(engine="streaming"),
         on="hand_id", how="left", maintain_order="left")
+    if games is not None and not games["_file"].is_sorted():
+        # (the files' hands read streamed need not come in file order)
+        games = games.sort("_file", maintain_order=True)
     game_ends = (None if games is None else
                  games["_file"].search_sorted(pl.Series(range(len(files) + 1), dtype=pl.UInt32)))
     # the flop hands' seats picked a slice of the hands at a time (by a hash of the hand id:
