@@ -168,7 +168,10 @@ class _Grid:
 
 def _grid(d: pl.DataFrame, who: str) -> _Grid:
     """The grid of the events `read` made (made once: every kind of spot is read off it)."""
-    d_ = d.lazy()
+    # the hands that saw a flop only (the frame in hand order: each row given the street of its
+    # hand's last row), a third of those read for the follow spots
+    last_row = (pl.col("hand_id") != pl.col("hand_id").shift(-1)).fill_null(True)
+    d_ = d.lazy().filter(pl.when(last_row).then(pl.col("street")).backward_fill() >= 1)
     acts = d_.filter(pl.col("kind").is_in(ACTIONS) & pl.col(who).is_not_null())
     players = acts.group_by("hand_id", who).agg(
         fold_st=pl.col("street").filter(pl.col("kind") == "fold").min(),
