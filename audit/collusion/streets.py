@@ -70,7 +70,7 @@ from pathlib import Path
 
 import polars as pl
 
-from audit.collusion.features import preflop_strength
+from audit.collusion.features import BUTTON_GAMES, preflop_strength
 
 ACTIONS = ("check", "bet", "call", "raise", "fold")
 AGGRESSIVE = ("bet", "raise")
@@ -235,6 +235,11 @@ def _follows(d: pl.DataFrame, who: str, games: pl.DataFrame | None = None) -> _F
     pre = d.filter(pl.col("street") == 0)
     game = (pre.filter(pl.col("kind") == "hand_started").select("hand_id", "bb", "variant")
             if games is None else games.select("hand_id", "bb", "variant"))
+    # the button games' hands only: a stud or draw hand has no starting hand of two or more
+    # concealed cards to judge (`preflop_strength`), and with no board all its betting is
+    # street 0 here
+    game = game.filter(pl.col("variant").cast(pl.String).is_in(BUTTON_GAMES))
+    pre = pre.join(game.select("hand_id"), on="hand_id", how="semi", maintain_order="left")
     dealt = (pre.filter((pl.col("kind") == "seat") & pl.col(who).is_not_null())
              .select("hand_id", who, stack="amount"))
     aggressive = pl.col("kind").is_in(AGGRESSIVE)
