@@ -235,11 +235,10 @@ def _follows(d: pl.DataFrame, who: str, games: pl.DataFrame | None = None) -> _F
     pre = d.filter(pl.col("street") == 0)
     game = (pre.filter(pl.col("kind") == "hand_started").select("hand_id", "bb", "variant")
             if games is None else games.select("hand_id", "bb", "variant"))
-    # the button games' hands only: a stud or draw hand has no starting hand of two or more
-    # concealed cards to judge (`preflop_strength`), and with no board all its betting is
-    # street 0 here
+    # the button games' hands only (joined inner below: the others drop out before their
+    # hole cards are judged): a stud or draw hand has no starting hand of two or more concealed
+    # cards to judge (`preflop_strength`), and with no board all its betting is street 0 here
     game = game.filter(pl.col("variant").cast(pl.String).is_in(BUTTON_GAMES))
-    pre = pre.join(game.select("hand_id"), on="hand_id", how="semi", maintain_order="left")
     dealt = (pre.filter((pl.col("kind") == "seat") & pl.col(who).is_not_null())
              .select("hand_id", who, stack="amount"))
     aggressive = pl.col("kind").is_in(AGGRESSIVE)
