@@ -45,6 +45,20 @@ or raised (`wss_k`), and of them those in which a third player called on such a 
 count the bets and raises per hand: a pair betting and raising after the flop in a pot that was
 multiway preflop but heads-up by then (a chip dumper and his receiver) reads there as raising
 around a third player (audit/collusion/leads.py: the `whipsaw` test's raises).
+
+And follow spots, before the flop (PATTERN-CHECKDOWN-ALLIN: a check-down team "follows short stacks
+into pots"): a player P acts (calls, raises or folds) on a bet or raise of a third player X
+who started the hand with less than SHORT_STACK_BB big blinds, or whose raise was all-in, with
+P's hole cards known (features.preflop_strength; button games). He *continues* unless he folds.
+A partner Q is *in* at that spot when dealt in, not folded before P acts, and neither P nor X.
+Per pair (A < B) and per hand: A's spots with B in (`cdf_na`) and his continues there
+(`cdf_ka`), and what A's own play predicts for them (`cdf_ea`): per spot his continue rate at
+the same strength (a bin of FOLLOW_BINS) in his spots without B in, shrunk toward his rate over
+all his spots with FOLLOW_PRIOR spots; the same for B (`_b`). The baseline is the hands counted
+together (`combine` works it out again over all the parts: a part's spots are judged on the
+whole's), and leaves the partner's spots out: a team sits together most of the time, and over
+all his spots a player's rate is mostly his play beside his partner (audit/collusion/leads.py:
+the `checkdown_follow` test).
 """
 
 from __future__ import annotations
@@ -56,11 +70,26 @@ from pathlib import Path
 
 import polars as pl
 
+from audit.collusion.features import BUTTON_GAMES, preflop_strength
+
 ACTIONS = ("check", "bet", "call", "raise", "fold")
 AGGRESSIVE = ("bet", "raise")
 PAIR_COLUMNS = ("cdx_n", "cdx_ka", "cdx_kb", "hus_n", "hus_ka", "hus_kb", "wss_k", "wss_c")
 PLAYER_COLUMNS = ("cdx_h", "cdx_c", "cdx_rn", "cdx_rk", "hus_h", "hus_c")
 _KEYS = ["player_a", "player_b"]
+# the follow spots (kept out of PAIR_COLUMNS: leads.with_streets casts those to UInt32, and the
+# expected continues are fractions)
+FOLLOW_COUNTS = ("cdf_na", "cdf_ka", "cdf_nb", "cdf_kb")
+FOLLOW_EXPECTED = ("cdf_ea", "cdf_eb")
+# each per-hand row's strength bin of A's and B's spots there (a player's hole cards, and so his
+# bin, are one for the hand): what `combine` needs to work e out again over all the parts
+FOLLOW_BIN = ("cdf_bin_a", "cdf_bin_b")
+SHORT_STACK_BB = 30  # a stack shorter than this many big blinds at the start of the hand
+# the strength bins' lower edges (twice Chen's points): the weakest hands (below 0, as 7-2
+# offsuit) a bin of their own, continued with less often than those of 0 to 8
+FOLLOW_BINS = (0, 8, 12, 16, 20)
+FOLLOW_PRIOR = 2  # pseudo-spots at the player's overall continue rate
+FOLLOW_ACTIONS = ("call", "raise", "bet", "fold")
 SEAT_ROWS = 8_000_000  # seat rows picked at a time for `file_counts`
 # the pair counts' type, per hand and per pair: the pair table's own (leads.with_streets); the
 # counts per hand are kept all through the scoring for the overlap re-check, eight columns of 8
@@ -78,20 +107,50 @@ class StreetCounts:
     pairs: pl.DataFrame
     players: pl.DataFrame
     hands: pl.DataFrame | None = None
+    # per player and strength bin (player, bin, n, k) his follow spots and continues: the
+    # baseline of the expected continues (FOLLOW_EXPECTED), kept to work them out again over
+    # more hands (`combine`)
+    follow: pl.DataFrame | None = None
 
 
-def read(events: pl.LazyFrame, who: str = "player") -> pl.DataFrame:
+def read(events: pl.LazyFrame, who: str = "player", game: bool = True) -> pl.DataFrame:
     """The events the street counts read, read once: each hand's actions by a player (`who`)
     and its board deals, in order, each numbered by the street it belongs to (0 preflop, 1 the
-    flop's and on). Every count of this module is worked out from this frame: each query on the
-    lazy events read and ordered them again (eleven reads of each event file for the check-down
-    and heads-up streets; fourteen with the whipsaw streets' own, which read them once more)."""
+    flop's and on); and for the follow spots each hand's start (big_blind, variant: the game is
+    on a hand's first event only), the players dealt in (`seat` events without detail, the
+    stack in `amount`) and their hole cards (`cards`); without the game when `game` is False
+    (bb and variant null: a run's hands have them, and the events' game, a struct of 19 fields
+    decoded for every event, was two thirds of the read). Every count of this module is worked
+    out from this frame: each query on the lazy events read and ordered them again (eleven
+    reads of each event file for the check-down and heads-up streets; fourteen with the whipsaw
+    streets' own, which read them once more)."""
+    names = events.collect_schema().names()
     board = (pl.col("kind") == "deal") & (pl.col("detail") == "board")
+    kind, named = pl.col("kind"), pl.col(who).is_not_null()
+    start = kind == "hand_started"
+    dealt = (kind == "seat") & pl.col("detail").is_null() & named
+    hole = (kind == "deal") & (pl.col("detail") == "hole") & named
+    # (frames without the columns, as a log without stacks or a game: no follow spots)
+    struct = pl.col("game").struct if game and "game" in names else None
+    extra = [
+        (pl.when(dealt).then(pl.col("amount")) if "amount" in names
+         else pl.lit(None, pl.Int64)).alias("amount"),
+        (pl.when(hole).then(pl.col("cards")) if "cards" in names
+         else pl.lit(None, pl.String)).alias("cards"),
+        (struct.field("big_blind") if struct is not None else pl.lit(None, pl.Int64))
+        .alias("bb"),
+        (struct.field("variant") if struct is not None else pl.lit(None, pl.String))
+        .alias("variant")]
+    # the boards dealt so far in the frame, less those of the hands before (in hand order:
+    # counted per hand, `over`, it was a third of the read once all hands were read)
+    boards = board.cast(pl.Int32).cum_sum()
+    first = (pl.col("hand_id") != pl.col("hand_id").shift(1)).fill_null(True)
+    before = pl.when(first).then(boards - board.cast(pl.Int32)).forward_fill()
     # (the other events are dropped before ordering: they move no street and are no action)
-    return (events.select("hand_id", "seq", "kind", who, "detail")
-            .filter(pl.col("kind").is_in(ACTIONS) & pl.col(who).is_not_null() | board)
+    return (events.select("hand_id", "seq", "kind", who, "detail", *extra)
+            .filter(kind.is_in(ACTIONS) & named | board | start | dealt | hole)
             .sort("hand_id", "seq")
-            .with_columns(street=board.cast(pl.Int8).cum_sum().over("hand_id"))
+            .with_columns(street=(boards - before).cast(pl.Int64))
             .collect())
 
 
@@ -109,7 +168,10 @@ class _Grid:
 
 def _grid(d: pl.DataFrame, who: str) -> _Grid:
     """The grid of the events `read` made (made once: every kind of spot is read off it)."""
-    d_ = d.lazy()
+    # the hands that saw a flop only (the frame in hand order: each row given the street of its
+    # hand's last row), a third of those read for the follow spots
+    last_row = (pl.col("hand_id") != pl.col("hand_id").shift(-1)).fill_null(True)
+    d_ = d.lazy().filter(pl.when(last_row).then(pl.col("street")).backward_fill() >= 1)
     acts = d_.filter(pl.col("kind").is_in(ACTIONS) & pl.col(who).is_not_null())
     players = acts.group_by("hand_id", who).agg(
         fold_st=pl.col("street").filter(pl.col("kind") == "fold").min(),
@@ -120,7 +182,11 @@ def _grid(d: pl.DataFrame, who: str) -> _Grid:
         aggr=aggressive.any(), at=pl.col("seq").filter(aggressive).min(),
         called=(pl.col("kind") == "call").any(),
         fold_at=pl.col("seq").filter(pl.col("kind") == "fold").min())
-    grid = (players.join(last, on="hand_id")
+    # (a spot of any kind needs three players in at the flop: the hands read for the follow
+    # spots before it, two thirds of them, are left out of the grid)
+    flop = (players.filter(pl.col("fold_st").is_null() | (pl.col("fold_st") >= 1))
+            .group_by("hand_id").len().filter(pl.col("len") >= 3))
+    grid = (players.join(last, on="hand_id").join(flop, on="hand_id", how="semi")
             .filter(pl.col("last") >= 1)
             .with_columns(street=pl.int_ranges(1, pl.col("last") + 1, dtype=pl.Int8))
             .explode("street")
@@ -144,6 +210,82 @@ def _spots(g: _Grid) -> pl.LazyFrame:
             .join(g.acts, on=["hand_id", who, "street"], how="left")
             .select("hand_id", who, "street", behind=pl.col("n_allin") >= 1,
                     aggr=pl.col("aggr").fill_null(False)))
+
+
+@dataclass(frozen=True, slots=True)
+class _Follows:
+    """The follow spots of a frame `read` made (`who` naming the players): per spot (hand_id,
+    `who`, bin: his strength bin, cont: he called or raised), and per spot each player in at it
+    beside P and X (hand_id, `who`: P, partner, bin, cont)."""
+
+    spots: pl.LazyFrame
+    partners: pl.LazyFrame
+    who: str
+
+
+def _strength_bin(strength: pl.Expr) -> pl.Expr:
+    """The FOLLOW_BINS bin of a preflop strength (0: below the first edge)."""
+    return pl.sum_horizontal([(strength >= edge).cast(pl.Int8) for edge in FOLLOW_BINS]
+                             ).cast(pl.Int8)
+
+
+def _follows(d: pl.DataFrame, who: str, games: pl.DataFrame | None = None) -> _Follows:
+    """`follow_spots` of a frame `read` made (the hands' games, hand_id, bb, variant: `games`,
+    or when None the frame's own)."""
+    pre = d.filter(pl.col("street") == 0)
+    game = (pre.filter(pl.col("kind") == "hand_started").select("hand_id", "bb", "variant")
+            if games is None else games.select("hand_id", "bb", "variant"))
+    # the button games' hands only (joined inner below: the others drop out before their
+    # hole cards are judged): a stud or draw hand has no starting hand of two or more concealed
+    # cards to judge (`preflop_strength`), and with no board all its betting is street 0 here
+    game = game.filter(pl.col("variant").cast(pl.String).is_in(BUTTON_GAMES))
+    dealt = (pre.filter((pl.col("kind") == "seat") & pl.col(who).is_not_null())
+             .select("hand_id", who, stack="amount"))
+    aggressive = pl.col("kind").is_in(AGGRESSIVE)
+    # each action with the bet or raise before it in the hand (whose, and was it all-in): the
+    # frame is in hand order, so filled forward over all hands at once and kept where the
+    # raise was in the same hand (per hand, `over`, took four times as long)
+    acts = pre.filter(pl.col("kind").is_in(FOLLOW_ACTIONS)).select(
+        "hand_id", "seq", who, "kind", allin=(pl.col("detail") == "all_in").fill_null(False),
+        hand=(pl.col("hand_id") != pl.col("hand_id").shift(1)).fill_null(True).cum_sum())
+    acts = acts.with_columns(
+        pl.when(aggressive).then(pl.col(c)).shift(1).forward_fill().alias(name)
+        for name, c in (("x", who), ("x_hand", "hand"), ("x_allin", "allin")))
+    faced = acts.filter((pl.col("x_hand") == pl.col("hand")) & (pl.col("x") != pl.col(who)))
+    short = (dealt.join(game, on="hand_id")
+             .select("hand_id", x=pl.col(who),
+                     short=pl.col("stack") < SHORT_STACK_BB * pl.col("bb")))
+    faced = (faced.join(short, on=["hand_id", "x"], how="left")
+             .filter(pl.col("x_allin") | pl.col("short").fill_null(False)))
+    # the hole cards of the players at those spots, their strength worked out once per
+    # distinct starting hand (a few thousand of them)
+    holes = (pre.filter((pl.col("kind") == "deal") & (pl.col("detail") == "hole"))
+             .select("hand_id", who, "cards")
+             .join(faced.select("hand_id", who).unique(), on=["hand_id", who], how="semi")
+             .join(game.select("hand_id", "variant"), on="hand_id"))
+    strength = (holes.select("cards", "variant").unique()
+                .with_columns(strength=preflop_strength(pl.col("cards"),
+                                                        pl.col("variant").cast(pl.String))))
+    holes = (holes.join(strength, on=["cards", "variant"], how="left")
+             .filter(pl.col("strength").is_not_null())
+             .select("hand_id", who, bin=_strength_bin(pl.col("strength"))))
+    spots = (faced.join(holes, on=["hand_id", who])
+             .select("hand_id", who, "x", "seq", "bin", cont=pl.col("kind") != "fold"))
+    folds = (acts.filter(pl.col("kind") == "fold").group_by("hand_id", who)
+             .agg(fold_at=pl.col("seq").min()))
+    partners = (spots
+                .join(dealt.select("hand_id", partner=pl.col(who)), on="hand_id")
+                .filter((pl.col("partner") != pl.col(who)) & (pl.col("partner") != pl.col("x")))
+                .join(folds.rename({who: "partner"}), on=["hand_id", "partner"], how="left")
+                .filter(pl.col("fold_at").is_null() | (pl.col("fold_at") > pl.col("seq")))
+                .select("hand_id", who, "partner", "bin", "cont"))
+    return _Follows(spots.select("hand_id", who, "bin", "cont").lazy(), partners.lazy(), who)
+
+
+def follow_spots(events: pl.LazyFrame, who: str = "player") -> pl.LazyFrame:
+    """One row per follow spot before the flop (hand_id, `who`: the player acting, bin: his
+    hole cards' strength bin, cont: he called or raised; a fold is no continue)."""
+    return _follows(read(events, who), who).spots
 
 
 def _hu_spots(g: _Grid) -> pl.LazyFrame:
@@ -233,10 +375,116 @@ def _pair_streets(s: pl.DataFrame, n: str, ka: str, kb: str) -> pl.DataFrame:
                                  pl.col("aggr_b").sum().cast(COUNT).alias(kb)))
 
 
+def _rate_table(together: pl.DataFrame, follow: pl.DataFrame) -> pl.DataFrame:
+    """Per player, partner and strength bin (`together`: player, partner, bin, n, k: his follow
+    spots with the partner in and his continues there) his expected continue rate at each (r0):
+    his rate at that bin in his spots without the partner (`follow`: player, bin, n, k, all his
+    spots), shrunk toward his rate over all his spots with FOLLOW_PRIOR spots."""
+    overall = follow.group_by("player").agg(
+        rate=pl.col("k").sum().cast(pl.Float64) / pl.col("n").sum())
+    per_bin = follow.group_by("player", "bin").agg(n_bin=pl.col("n").sum(),
+                                                    k_bin=pl.col("k").sum())
+    return (together.join(per_bin, on=["player", "bin"], how="left")
+            .join(overall, on="player", how="left")
+            .select("player", "partner", "bin", "n", "k",
+                    r0=((pl.col("k_bin") - pl.col("k")) + FOLLOW_PRIOR * pl.col("rate"))
+                    / ((pl.col("n_bin") - pl.col("n")) + FOLLOW_PRIOR)))
+
+
+def _follow_pairs(r: pl.DataFrame) -> pl.DataFrame:
+    """Per pair (A < B) of a `_rate_table`: FOLLOW_COUNTS and FOLLOW_EXPECTED, each direction's
+    expected continues the sum over its strength bins (five terms at most, in order: the same
+    sum whatever the order of the hands)."""
+    per = (r.with_columns(e=pl.col("n") * pl.col("r0")).sort("player", "partner", "bin")
+           .group_by("player", "partner", maintain_order=True)
+           .agg(n=pl.col("n").sum().cast(COUNT), k=pl.col("k").sum().cast(COUNT),
+                e=pl.col("e").sum()))
+    a = (per.filter(pl.col("player") < pl.col("partner"))
+         .select(player_a="player", player_b="partner", cdf_na="n", cdf_ka="k", cdf_ea="e"))
+    b = (per.filter(pl.col("player") > pl.col("partner"))
+         .select(player_a="partner", player_b="player", cdf_nb="n", cdf_kb="k", cdf_eb="e"))
+    return (a.join(b, on=_KEYS, how="full", coalesce=True)
+            .with_columns(pl.col(*FOLLOW_COUNTS).fill_null(0),
+                          pl.col(*FOLLOW_EXPECTED).fill_null(0.0))
+            .select(*_KEYS, *FOLLOW_COUNTS, *FOLLOW_EXPECTED))
+
+
+def _follow_counts(fs: pl.DataFrame, fp: pl.DataFrame
+                   ) -> tuple[pl.DataFrame, pl.DataFrame, pl.DataFrame]:
+    """The follow spots' counts (`fs`: per spot player, bin, cont; `fp`: per spot each partner
+    in, hand_id, player, partner, bin, cont): per hand and pair (hand_id, A < B, FOLLOW_COUNTS,
+    FOLLOW_EXPECTED, FOLLOW_BIN), per pair (`_follow_pairs`) and per player and bin (the
+    baseline: player, bin, n, k). Worked out per player and partner (each row one direction),
+    the expected continues joined once before the two directions are set side by side."""
+    follow = (fs.group_by("player", "bin")
+              .agg(n=pl.len().cast(pl.Int64), k=pl.col("cont").sum().cast(pl.Int64))
+              .sort("player", "bin"))
+    per = fp.group_by("hand_id", "player", "partner").agg(
+        bin=pl.col("bin").first(), n=pl.len().cast(COUNT), k=pl.col("cont").sum().cast(COUNT))
+    r = _rate_table(per.group_by("player", "partner", "bin")
+                    .agg(pl.col("n", "k").sum().cast(pl.Int64)), follow)
+    per = per.join(r.select("player", "partner", "bin", "r0"),
+                   on=["player", "partner", "bin"], how="left")
+    e = pl.col("n").cast(pl.Float64) * pl.col("r0")
+    a = (per.filter(pl.col("player") < pl.col("partner"))
+         .select("hand_id", player_a="player", player_b="partner", cdf_na="n", cdf_ka="k",
+                 cdf_ea=e, cdf_bin_a="bin"))
+    b = (per.filter(pl.col("player") > pl.col("partner"))
+         .select("hand_id", player_a="partner", player_b="player", cdf_nb="n", cdf_kb="k",
+                 cdf_eb=e, cdf_bin_b="bin"))
+    del per
+    hands = (a.join(b, on=["hand_id", *_KEYS], how="full", coalesce=True)
+             .with_columns(pl.col(*FOLLOW_COUNTS).fill_null(0),
+                           pl.col(*FOLLOW_EXPECTED).fill_null(0.0))
+             .select("hand_id", *_KEYS, *FOLLOW_COUNTS, *FOLLOW_EXPECTED, *FOLLOW_BIN))
+    return hands, _follow_pairs(r), follow
+
+
+def _beside(street: pl.DataFrame, follow: pl.DataFrame, keys: list[str]) -> pl.DataFrame:
+    """Street counts (keys, PAIR_COLUMNS) and follow counts (keys, FOLLOW_COUNTS,
+    FOLLOW_EXPECTED and per hand FOLLOW_BIN) of the same hands or pairs as one row each,
+    zero where either has none, in key order."""
+    bins = [c for c in FOLLOW_BIN if c in follow.columns]
+    return (street.select(*keys, *PAIR_COLUMNS)
+            .join(follow, on=keys, how="full", coalesce=True)
+            .with_columns(pl.col(*PAIR_COLUMNS, *FOLLOW_COUNTS).fill_null(0),
+                          pl.col(*FOLLOW_EXPECTED).fill_null(0.0))
+            .select(*keys, *PAIR_COLUMNS, *FOLLOW_COUNTS, *FOLLOW_EXPECTED, *bins).sort(keys))
+
+
+def _with_expected(hands: pl.DataFrame, follow: pl.DataFrame
+                   ) -> tuple[pl.DataFrame, pl.DataFrame]:
+    """`hands` (per hand and pair, with FOLLOW_COUNTS and FOLLOW_BIN) with the expected
+    continues (FOLLOW_EXPECTED) worked out again on the baseline of `follow` (player, bin, n,
+    k), and the pairs' follow counts (`_follow_pairs`)."""
+    directed = pl.concat([
+        hands.filter(pl.col(f"cdf_n{x}") > 0).select(
+            player=pl.col(f"player_{x}"), partner=pl.col(f"player_{y}"),
+            bin=pl.col(f"cdf_bin_{x}"), n=pl.col(f"cdf_n{x}").cast(pl.Int64),
+            k=pl.col(f"cdf_k{x}").cast(pl.Int64))
+        for x, y in (("a", "b"), ("b", "a"))])
+    r = _rate_table(directed.group_by("player", "partner", "bin").agg(pl.col("n", "k").sum()),
+                    follow)
+    e = hands.drop(FOLLOW_EXPECTED, strict=False)
+    for x, y in (("a", "b"), ("b", "a")):
+        e = e.join(r.select(pl.col("player").alias(f"player_{x}"),
+                            pl.col("partner").alias(f"player_{y}"),
+                            pl.col("bin").alias(f"cdf_bin_{x}"), pl.col("r0").alias(f"_r{x}")),
+                   on=[f"player_{x}", f"player_{y}", f"cdf_bin_{x}"], how="left",
+                   maintain_order="left")
+    e = e.with_columns(
+        cdf_ea=(pl.col("cdf_na").cast(pl.Float64) * pl.col("_ra")).fill_null(0.0),
+        cdf_eb=(pl.col("cdf_nb").cast(pl.Float64) * pl.col("_rb")).fill_null(0.0)
+    ).drop("_ra", "_rb")
+    return e.select(*hands.columns), _follow_pairs(r)
+
+
 def counts(s: pl.DataFrame, hu: pl.DataFrame | None = None,
-           ws: pl.DataFrame | None = None) -> StreetCounts:
-    """The counts of a frame of `spots` rows (and of `hu_spots` and `ws_spots` rows: none when
-    None)."""
+           ws: pl.DataFrame | None = None, fs: pl.DataFrame | None = None,
+           fp: pl.DataFrame | None = None) -> StreetCounts:
+    """The counts of a frame of `spots` rows (and of `hu_spots` and `ws_spots` rows, and of the
+    follow spots: `fs`, per spot (player, bin, cont), and `fp`, per spot each partner in
+    (hand_id, player, partner, bin, cont); none when None)."""
     if hu is None:
         hu = pl.DataFrame(schema={"hand_id": pl.String, "player": pl.String,
                                   "street": pl.Int8, "aggr": pl.Boolean})
@@ -244,18 +492,28 @@ def counts(s: pl.DataFrame, hu: pl.DataFrame | None = None,
         ws = pl.DataFrame(schema={"hand_id": pl.String, "player": pl.String, "street": pl.Int8,
                                   "at": pl.Int32, "until": pl.Int32, "called": pl.Boolean,
                                   "callers": pl.Int32})
+    if fs is None:
+        fs = pl.DataFrame(schema={"player": pl.String, "bin": pl.Int8, "cont": pl.Boolean})
+    if fp is None:
+        fp = pl.DataFrame(schema={"hand_id": pl.String, "player": pl.String,
+                                  "partner": pl.String, "bin": pl.Int8, "cont": pl.Boolean})
     behind = s.filter("behind").select("hand_id", "player", "street", "aggr")
     keys = ["hand_id", *_KEYS]
-    hands = (_pair_streets(behind, "cdx_n", "cdx_ka", "cdx_kb")
-             .join(_pair_streets(hu.select("hand_id", "player", "street", "aggr"),
-                                 "hus_n", "hus_ka", "hus_kb"), on=keys, how="full",
-                   coalesce=True)
-             .join(_whipsaw_hands(ws.select("hand_id", "player", "street", "at", "until",
-                                             "called", "callers")), on=keys, how="full",
-                   coalesce=True)
-             .with_columns(pl.col(*PAIR_COLUMNS).fill_null(0))
-             .select(*keys, *PAIR_COLUMNS).sort(keys))
-    pairs = hands.group_by(_KEYS).agg(pl.col(*PAIR_COLUMNS).sum())
+    street = (_pair_streets(behind, "cdx_n", "cdx_ka", "cdx_kb")
+              .join(_pair_streets(hu.select("hand_id", "player", "street", "aggr"),
+                                  "hus_n", "hus_ka", "hus_kb"), on=keys, how="full",
+                    coalesce=True)
+              .join(_whipsaw_hands(ws.select("hand_id", "player", "street", "at", "until",
+                                              "called", "callers")), on=keys, how="full",
+                    coalesce=True)
+              .with_columns(pl.col(*PAIR_COLUMNS).fill_null(0))
+              .select(*keys, *PAIR_COLUMNS))
+    follow_hands, follow_pairs, follow = _follow_counts(
+        fs.select("player", "bin", "cont"), fp.select("hand_id", "player", "partner", "bin",
+                                                      "cont"))
+    hands = _beside(street, follow_hands, keys)
+    pairs = _beside(street.group_by(_KEYS).agg(pl.col(*PAIR_COLUMNS).sum()), follow_pairs,
+                    _KEYS)
     players = s.group_by("player").agg(
         cdx_h=pl.col("behind").sum().cast(pl.Int64),
         cdx_c=(pl.col("behind") & pl.col("aggr")).sum().cast(pl.Int64),
@@ -265,31 +523,43 @@ def counts(s: pl.DataFrame, hu: pl.DataFrame | None = None,
                                          hus_c=pl.col("aggr").sum().cast(pl.Int64))
     players = players.join(heads_up, on="player", how="full", coalesce=True).with_columns(
         pl.col(*PLAYER_COLUMNS).fill_null(0))
-    return StreetCounts(pairs=pairs.select(*_KEYS, *PAIR_COLUMNS),
-                        players=players.select("player", *PLAYER_COLUMNS), hands=hands)
+    return StreetCounts(pairs=pairs, players=players.select("player", *PLAYER_COLUMNS),
+                        hands=hands, follow=follow)
 
 
 def empty() -> StreetCounts:
+    pair = {**dict.fromkeys(PAIR_COLUMNS, COUNT), **dict.fromkeys(FOLLOW_COUNTS, COUNT),
+            **dict.fromkeys(FOLLOW_EXPECTED, pl.Float64)}
     return StreetCounts(
-        pairs=pl.DataFrame(schema={"player_a": pl.String, "player_b": pl.String,
-                                   **dict.fromkeys(PAIR_COLUMNS, COUNT)}),
+        pairs=pl.DataFrame(schema={"player_a": pl.String, "player_b": pl.String, **pair}),
         players=pl.DataFrame(schema={"player": pl.String,
                                      **dict.fromkeys(PLAYER_COLUMNS, pl.Int64)}),
         hands=pl.DataFrame(schema={"hand_id": pl.String, "player_a": pl.String,
-                                   "player_b": pl.String,
-                                   **dict.fromkeys(PAIR_COLUMNS, COUNT)}))
+                                   "player_b": pl.String, **pair,
+                                   **dict.fromkeys(FOLLOW_BIN, pl.Int8)}),
+        follow=pl.DataFrame(schema={"player": pl.String, "bin": pl.Int8, "n": pl.Int64,
+                                    "k": pl.Int64}))
 
 
 def combine(parts: Iterable[StreetCounts]) -> StreetCounts:
     """The counts of all the parts' hands together (the hands kept when every part kept
-    them: a hand is in one part)."""
+    them: a hand is in one part). With the hands kept, the expected follow continues are
+    worked out again on the baseline of all the parts' follow spots; without them each part's
+    are summed (on its own baseline: a part's spots cannot be judged again without its
+    hands)."""
     parts = [empty(), *parts]
     kept = all(p.hands is not None for p in parts)
-    return StreetCounts(
-        pairs=pl.concat([p.pairs for p in parts]).group_by(_KEYS).agg(pl.all().sum()).sort(_KEYS),
-        players=pl.concat([p.players for p in parts]).group_by("player").agg(pl.all().sum())
-        .sort("player"),
-        hands=pl.concat([p.hands for p in parts if p.hands is not None]) if kept else None)
+    follow = (pl.concat([p.follow for p in parts if p.follow is not None])
+              .group_by("player", "bin").agg(pl.col("n", "k").sum()).sort("player", "bin"))
+    pairs = pl.concat([p.pairs for p in parts]).group_by(_KEYS).agg(pl.all().sum()).sort(_KEYS)
+    players = (pl.concat([p.players for p in parts]).group_by("player").agg(pl.all().sum())
+               .sort("player"))
+    if not kept:
+        return StreetCounts(pairs=pairs, players=players, hands=None, follow=follow)
+    hands, follow_pairs = _with_expected(
+        pl.concat([p.hands for p in parts if p.hands is not None]), follow)
+    pairs = _beside(pairs.select(*_KEYS, *PAIR_COLUMNS), follow_pairs, _KEYS)
+    return StreetCounts(pairs=pairs, players=players, hands=hands, follow=follow)
 
 
 def street_counts(events: pl.LazyFrame, seats: pl.LazyFrame | None = None) -> StreetCounts:
@@ -300,20 +570,66 @@ def street_counts(events: pl.LazyFrame, seats: pl.LazyFrame | None = None) -> St
     name players as the pair tests they join do."""
     # (the events read once, and the grid of player-streets made once, for every kind of spot)
     if seats is None:
-        g = _grid(read(events), "player")
-        return counts(*pl.collect_all([_spots(g), _hu_spots(g), _ws_spots(g)]))
+        d = read(events)
+        g, f = _grid(d, "player"), _follows(d, "player")
+        return counts(*pl.collect_all([_spots(g), _hu_spots(g), _ws_spots(g), f.spots,
+                                       f.partners]))
     seats = seats.select("hand_id", "seat", "player")
-    g = _grid(read(events.join(seats.select("hand_id").unique(), on="hand_id", how="semi"),
-                   "seat"), "seat")
+    street, spots, partners = _by_seat(
+        events.join(seats.select("hand_id").unique(), on="hand_id", how="semi"), seats)
+    return _with_follows(street, *_named_follows(spots, partners, seats))
+
+
+def _by_seat(events: pl.LazyFrame, seats: pl.LazyFrame, games: pl.DataFrame | None = None
+             ) -> tuple[StreetCounts, pl.DataFrame, pl.DataFrame]:
+    """The street counts of `events` named by `seats` (hands of no seat there are left out),
+    and the follow spots' rows by seat (`_Follows`: spots and partners), not yet named (the
+    hands' games from `games`, hand_id, bb, variant, when given)."""
+    d = read(events, "seat", game=games is None)
+    g, f = _grid(d, "seat"), _follows(d, "seat", games)
 
     def named(by_seat: pl.LazyFrame, *cols: str) -> pl.LazyFrame:
         return (by_seat.join(seats, on=["hand_id", "seat"], how="left")
                 .filter(pl.col("player").is_not_null())
-                .select("hand_id", "player", "street", *cols))
+                .select("hand_id", "player", *cols))
 
-    return counts(*pl.collect_all([named(_spots(g), "behind", "aggr"),
-                                   named(_hu_spots(g), "aggr"),
-                                   named(_ws_spots(g), "at", "until", "called", "callers")]))
+    s, hu, ws, spots, partners = pl.collect_all([
+        named(_spots(g), "street", "behind", "aggr"), named(_hu_spots(g), "street", "aggr"),
+        named(_ws_spots(g), "street", "at", "until", "called", "callers"), f.spots,
+        f.partners])
+    return counts(s, hu, ws), spots, partners
+
+
+def _named_follows(spots: pl.DataFrame, partners: pl.DataFrame, seats: pl.LazyFrame
+                   ) -> tuple[pl.DataFrame, pl.DataFrame]:
+    """The follow spots' rows by seat (`_Follows`) named by the run's `seats` (hand_id, seat,
+    player; streamed: only the seats of those rows are kept); a seat of no player (an anonymous
+    table's) is left out, as P or as the partner."""
+    keys = pl.concat([spots.select("hand_id", "seat"),
+                      partners.select("hand_id", seat=pl.col("partner"))]).unique()
+    names = (seats.select("hand_id", "seat", "player")
+             .join(keys.lazy(), on=["hand_id", "seat"], how="semi")
+             .filter(pl.col("player").is_not_null()).collect(engine="streaming"))
+    del keys
+    spots = spots.join(names, on=["hand_id", "seat"]).select("player", "bin", "cont")
+    partners = (partners.join(names, on=["hand_id", "seat"])
+                .join(names.select("hand_id", partner="seat", partner_name="player"),
+                      on=["hand_id", "partner"])
+                .select("hand_id", "player", partner="partner_name", bin="bin", cont="cont"))
+    return spots, partners
+
+
+def _with_follows(street: StreetCounts, spots: pl.DataFrame, partners: pl.DataFrame
+                  ) -> StreetCounts:
+    """The street counts `street` (of hands whose follow spots are not in them) with the
+    follow spots of the same hands (`spots`: player, bin, cont; `partners`: hand_id, player,
+    partner, bin, cont), a hand's and pair's row one for both."""
+    follow_hands, follow_pairs, follow = _follow_counts(spots, partners)
+    keys = ["hand_id", *_KEYS]
+    assert street.hands is not None
+    return StreetCounts(pairs=_beside(street.pairs, follow_pairs, _KEYS),
+                        players=street.players, hands=_beside(street.hands, follow_hands, keys),
+                        follow=follow)
 
 
 def _flop_seats(seats: pl.LazyFrame) -> pl.LazyFrame:
@@ -324,13 +640,21 @@ def _flop_seats(seats: pl.LazyFrame) -> pl.LazyFrame:
     return seats.join(flop, on="hand_id", how="semi").select("hand_id", "seat", "player")
 
 
-def file_counts(files: Iterable[Path], seats: pl.LazyFrame | None = None) -> StreetCounts:
+def file_counts(files: Iterable[Path], seats: pl.LazyFrame | None = None,
+                hands: pl.LazyFrame | None = None) -> StreetCounts:
     """`street_counts` of event files, one file at a time (memory bounded by the largest, and
-    the seats). With `seats` (a run's `hand_players`: hand_id, seat, player, folded_street) only
-    the hands where three or more players saw the flop are read: every spot needs three (two
-    with chips behind an all-in, or three with chips), and they are about a third of the hands.
-    The seats are read once: a scan of them joined to each file read them again per file (55 s
-    instead of 4 s for the 309 files of the real hands)."""
+    the seats). With `seats` (a run's `hand_players`: hand_id, seat, player, folded_street)
+    every hand of a file is read (the follow spots end before the flop in most hands), and the
+    street spots are named by the seats of the hands where three or more players saw the flop
+    only: every street spot needs three (two with chips behind an all-in, or three with
+    chips), and they are about a third of the hands (`_grid` leaves the other hands out). The
+    follow spots, a few rows a hand, are named once all files are read, by the seats of their
+    hands only (all the seats beside the files, parted by file, were three times the flop
+    hands' and the stage's peak). With `hands` (a run's: hand_id, big_blind, variant) the
+    hands' games are taken from there: the events' game is a struct decoded for every event
+    (two thirds of the read: at 5,000,000 hands 126 CPU-s instead of 83-101; 34-44 before the
+    follow spots). The seats are read once: a scan of them joined to each file read them again
+    per file (55 s instead of 4 s for the 309 files of the real hands)."""
     if seats is None:
         return combine(street_counts(pl.scan_parquet(f)) for f in files)
     # each file joined to its own hands' seats, parted once: joined to all the seats, each file
@@ -341,7 +665,19 @@ def file_counts(files: Iterable[Path], seats: pl.LazyFrame | None = None) -> Str
         return empty()
     where = pl.concat([pl.scan_parquet(f).select("hand_id").unique()
                        .with_columns(_file=pl.lit(i, pl.UInt32)) for i, f in enumerate(files)]
-                      ).collect(engine="streaming").lazy()
+                      ).collect(engine="streaming")
+    # the button games' hands' games beside their files, in file order (the other hands have
+    # no follow spots: `_follows`; at 5,000,000 mixed-game hands 1,300,000 of them)
+    games = None if hands is None else where.join(
+        hands.filter(pl.col("variant").is_in(BUTTON_GAMES))
+        .select("hand_id", bb=pl.col("big_blind").cast(pl.Int64),
+                variant=pl.col("variant").cast(pl.Categorical)).collect(engine="streaming"),
+        on="hand_id", how="inner", maintain_order="left")
+    if games is not None and not games["_file"].is_sorted():
+        # (the files' hands read streamed need not come in file order)
+        games = games.sort("_file", maintain_order=True)
+    game_ends = (None if games is None else
+                 games["_file"].search_sorted(pl.Series(range(len(files) + 1), dtype=pl.UInt32)))
     # the flop hands' seats picked a slice of the hands at a time (by a hash of the hand id:
     # whole hands), streamed, and each file's seats a slice of one frame in file order: all the
     # seats counted per hand at once, then partitioned by file (a copy), took 2.0 GB at
@@ -350,10 +686,20 @@ def file_counts(files: Iterable[Path], seats: pl.LazyFrame | None = None) -> Str
     seated = pl.concat([
         _flop_seats(seats if k == 1 else
                     seats.filter(pl.col("hand_id").hash(seed=0) % k == i))
-        .join(where, on="hand_id").collect(engine="streaming") for i in range(k)])
+        .join(where.lazy(), on="hand_id").collect(engine="streaming") for i in range(k)])
+    del where
     seated = seated.sort("_file", maintain_order=True)
     ends = seated["_file"].search_sorted(pl.Series(range(len(files) + 1), dtype=pl.UInt32))
     seated = seated.drop("_file")
-    return combine(street_counts(pl.scan_parquet(f),
-                                 seated.slice(ends[i], ends[i + 1] - ends[i]).lazy())
-                   for i, f in enumerate(files))
+    streets, spots, partners = [], [], []
+    for i, f in enumerate(files):
+        game = (None if games is None or game_ends is None
+                else games.slice(game_ends[i], game_ends[i + 1] - game_ends[i]))
+        street, s, p = _by_seat(pl.scan_parquet(f),
+                                seated.slice(ends[i], ends[i + 1] - ends[i]).lazy(), game)
+        streets.append(street)
+        spots.append(s)
+        partners.append(p)
+    del seated, games
+    street = combine(streets)
+    return _with_follows(street, *_named_follows(pl.concat(spots), pl.concat(partners), seats))

@@ -29,8 +29,9 @@ from tests.collusion.frames import events
 
 def _cdx(counts: pl.DataFrame) -> pl.DataFrame:
     """The check-down columns of street counts (the heads-up streets' apart:
-    test_collusion_softplay_streets.py)."""
-    return counts.select(~cs.starts_with("hus_", "wss_"))
+    test_collusion_softplay_streets.py; the follow spots':
+    test_collusion_checkdown_follow_counts.py)."""
+    return counts.select(~cs.starts_with("hus_", "wss_", "cdf_"))
 
 
 # carol shoves the flop, alice and bob call; both check the turn; alice bets the river, bob folds
