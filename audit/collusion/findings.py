@@ -116,7 +116,7 @@ def collusion_leads(store: Store, run: str = "latest", min_hands: int = 100,
     # hands)
     # The counts first: small once made (20 MB at 5,000,000 hands, 1.5 GB while being made),
     # the pair table is not; made after it, they were the stage's peak beside it (2.75 GB)
-    streets = S.file_counts(store.event_files(), hp)
+    streets = S.file_counts(store.event_files(), hp, hands)
     chain = run_chain(store, run_id)
     # a run that is all its own hands, aggregated now (not loaded): the cut its aggregates were
     # made from is the one explaining away reads the lead players' hands from (the same frames,

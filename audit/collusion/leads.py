@@ -164,7 +164,7 @@ FEATURES = (
     Feature("checkdown_bets", PATTERN_CHECKDOWN_ALLIN,
             "no bets into the side pot behind a third player's all-in", 5),
     Feature("checkdown_follow", PATTERN_CHECKDOWN_ALLIN,
-            "following a short stack into the pot beside the partner", 5),
+            "following a short stack into the pot beside the partner", S.FOLLOW_MIN_SPOTS),
     Feature("co_entry", PATTERN_COLLUSION, "seldom entering the same pot", 20),
     Feature("fold_to_partner", PATTERN_COLLUSION, "folding to the partner", 10),
     Feature("strong_fold", PATTERN_COLLUSION, "folding strong hands to the partner", 5),
@@ -1425,14 +1425,13 @@ def _checkdown_bets(g: Mapping[str, Any], height: int, pool: _Pool) -> dict[str,
                                          np.nan)}
 
 
-# The follow counts per pair (audit/collusion/streets.py's FOLLOW_COUNTS and FOLLOW_EXPECTED,
-# the columns of the interface between the counting and this test): A's spots facing a short
-# stack's preflop raise with B in (`cdf_na`), his continues there (`cdf_ka`) and the continues
-# his own rate without B in expects there (`cdf_ea`, a float: a sum of rates); `_b` the same
-# of B with A in. Kept apart from streets.PAIR_COLUMNS: the pair table casts those to UInt32,
-# which would cut the expected continues to whole numbers.
-FOLLOW_COUNTS = ("cdf_na", "cdf_ka", "cdf_nb", "cdf_kb")
-FOLLOW_EXPECTED = ("cdf_ea", "cdf_eb")
+# The follow counts per pair (streets.FOLLOW_COUNTS and FOLLOW_EXPECTED): A's spots facing a
+# short stack's preflop raise with B in (`cdf_na`), his continues there (`cdf_ka`) and the
+# continues his own rate without B in expects there (`cdf_ea`, a float: a sum of rates); `_b` the
+# same of B with A in. Kept apart from streets.PAIR_COLUMNS: the pair table casts those to
+# UInt32, which would cut the expected continues to whole numbers.
+FOLLOW_COUNTS = S.FOLLOW_COUNTS
+FOLLOW_EXPECTED = S.FOLLOW_EXPECTED
 FOLLOW_COLUMNS = (*FOLLOW_COUNTS, *FOLLOW_EXPECTED)
 
 

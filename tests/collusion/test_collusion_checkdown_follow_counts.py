@@ -266,3 +266,27 @@ def test_the_hands_games_can_come_from_the_runs_hands_instead_of_the_events(
     # and a hand the run's hands call a stud hand has no follow spots (no concealed pair)
     stud = hands.with_columns(variant=pl.lit("stud"))
     assert S.file_counts([path], folded.lazy(), stud.lazy()).pairs.height == 0
+
+
+def test_the_counts_per_hand_are_kept_only_for_pairs_the_test_can_judge(tmp_path: Path) -> None:
+    # ann is in beside tom three times: fewer than FOLLOW_MIN_SPOTS spots each way, a pair the
+    # follow test never judges, on all its hands or on a part of them; its counts per hand
+    # (kept all through the scoring for the overlap re-check) are not kept, its pair counts are
+    beside_ann = [hand(f"n{i}", {"sam": SHORT, "tom": DEEP, "ann": DEEP},
+                       {"sam": "Kd Qd", "tom": WEAK, "ann": "5h 5s"},
+                       [("post", "ann", "big_blind"), ("raise", "sam", None),
+                        ("call", "tom", None), ("fold", "ann", None)]) for i in range(3)]
+    events, seats = _by_seat(pl.concat([*FOLLOWER, *beside_ann]))
+    path = tmp_path / "events.parquet"
+    events.write_parquet(path)
+    got = S.file_counts([path], seats.with_columns(folded_street=pl.lit("preflop")).lazy())
+    assert got.hands is not None
+    assert _direction(got, "tom@room", "ann@room")[:2] == (3, 3)
+    assert _direction(got, "ann@room", "tom@room")[:2] == (3, 0)
+    ann = got.hands.filter(pl.col("player_a") == "ann@room")
+    assert ann.height == 0
+    # tom and pat, judged, keep every hand's counts: they add up to the pair's
+    pat = got.hands.filter((pl.col("player_a") == "pat@room") & (pl.col("player_b") == "tom@room"))
+    assert pat.height == 20
+    assert (pat["cdf_nb"].sum(), pat["cdf_kb"].sum()) == _direction(got, "tom@room", "pat@room")[:2]
+    assert pat["cdf_eb"].sum() == pytest.approx(_direction(got, "tom@room", "pat@room")[2])
