@@ -13,14 +13,13 @@ his play beside the partner.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 
 import polars as pl
 import pytest
-from polars.io.plugins import register_io_source
 
 from audit.collusion import streets as S
+from tests.support.counted_reads import counted_reads
 
 BB = 100
 DEEP, SHORT = 100 * BB, 20 * BB  # stacks at the start of the hand
@@ -210,21 +209,9 @@ def _by_seat(frame: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame]:
     return frame, seats
 
 
-def _counted_reads(frame: pl.DataFrame) -> tuple[pl.LazyFrame, list[int]]:
-    """`frame` as a lazy source that notes each time it is read (as an event file is)."""
-    reads: list[int] = []
-
-    def source(with_columns: list[str] | None, predicate: pl.Expr | None, n_rows: int | None,
-               batch_size: int | None) -> Iterator[pl.DataFrame]:
-        reads.append(1)
-        yield frame if with_columns is None else frame.select(with_columns)
-
-    return register_io_source(source, schema=frame.schema), reads
-
-
 def test_the_follow_spots_come_from_the_same_single_read_of_the_events() -> None:
     events, seats = _by_seat(pl.concat(FOLLOWER))
-    lazy, reads = _counted_reads(events)
+    lazy, reads = counted_reads(events)
     got = S.street_counts(lazy, seats.lazy())
     assert reads == [1]
     # named by the run's players, the same counts as by the log's names

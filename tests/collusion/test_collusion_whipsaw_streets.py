@@ -11,15 +11,13 @@ part is kept (he called in between, or folded to their raises).
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import polars as pl
-from polars.io.plugins import register_io_source
 
 from audit.collusion import leads as L
 from audit.collusion import streets as S
 from tests.collusion.frames import events
 from tests.collusion.test_collusion_whipsaw import TEAM, N, _raise_table, _scored
+from tests.support.counted_reads import counted_reads
 
 _PREFLOP = [("post", "alice", "small_blind"), ("post", "bob", "big_blind"),
             ("call", "carol", None), ("call", "alice", None), ("check", "bob", None)]
@@ -123,24 +121,12 @@ def test_a_team_raising_around_third_players_stays_a_whipsaw_lead_on_the_streets
     assert others["whipsaw_p"].min() > 0.01
 
 
-def _counted_reads(frame: pl.DataFrame) -> tuple[pl.LazyFrame, list[int]]:
-    """`frame` as a lazy source that notes each time it is read (as an event file is)."""
-    reads: list[int] = []
-
-    def source(with_columns: list[str] | None, predicate: pl.Expr | None, n_rows: int | None,
-               batch_size: int | None) -> Iterator[pl.DataFrame]:
-        reads.append(1)
-        yield frame if with_columns is None else frame.select(with_columns)
-
-    return register_io_source(source, schema=frame.schema), reads
-
-
 def test_the_events_are_read_once_for_every_kind_of_street() -> None:
     # the check-down, heads-up and whipsaw streets of an event file from one read of it: each
     # read of an event file costs the stage (600 files at 5,000,000 hands), and the whipsaw
     # streets read on their own were 20 to 50 CPU-s and 430 MB more (session 20)
     hands = pl.concat([CAUGHT, SQUEEZED, HEADS_UP_BY_THEN, FOLDED_BEFORE_THE_RAISE])
-    lazy, reads = _counted_reads(hands)
+    lazy, reads = counted_reads(hands)
     got = S.street_counts(lazy)
     assert reads == [1]
     assert got.pairs.select("player_a", "player_b", "wss_k", "wss_c", "hus_n").rows() == [
@@ -151,7 +137,7 @@ def test_the_events_are_read_once_for_every_kind_of_street() -> None:
                                                                       return_dtype=pl.Int8))
     seats = (by_seat.filter(pl.col("seat").is_not_null())
              .select("hand_id", "seat", player=pl.col("player") + "@room").unique())
-    lazy, reads = _counted_reads(by_seat)
+    lazy, reads = counted_reads(by_seat)
     got = S.street_counts(lazy, seats.lazy())
     assert reads == [1]
     assert got.pairs.select("player_a", "player_b", "wss_k", "wss_c", "hus_n").rows() == [
