@@ -1937,8 +1937,8 @@ def _spoiled(rows: A.HandRows, members: pl.Series, skip: pl.DataFrame,
              memo: dict[frozenset[str], pl.DataFrame] | None = None) -> pl.DataFrame:
     """`A.spoiled_table` (what each pair loses when the hands a player of `members` who is not
     one of the pair entered voluntarily are set aside; the pairs of `skip` left out), with the
-    follow counts of those hands (`FOLLOW_COLUMNS`, from the events' counts per hand,
-    `street_hands`, where counted).
+    events' counts of those hands (the street counts `S.PAIR_COLUMNS` and the follow counts
+    `FOLLOW_COLUMNS`, from the counts per hand, `street_hands`, where counted).
 
     A pair's follow spots are another pair's too whenever a third player was in: an honest
     tablemate of a team shares the follower's spots with the partner in (issue 25, seed 1:
@@ -1946,9 +1946,13 @@ def _spoiled(rows: A.HandRows, members: pl.Series, skip: pl.DataFrame,
     q 0.018 on this test alone; p 0.007 over all tests, 0.46 on the hands p1_00017 did not
     enter). Judged again on the hands the team did not enter, with its follow counts over all
     its hands, such a pair kept its lead after the overlap re-check had explained it away.
+    The street counts likewise (`checkdown_bets`, `softplay_streets`, the whipsaw streets): a
+    check-down's streets without a bet behind an all-in, with a stranger in beside the partner,
+    are the stranger's pair's streets too; left in, explaining away judged that pair on the
+    hands the team did not enter with the team's streets still in them.
     `memo`: the hands each set of members entered, for explaining away's next round."""
     spoiled = A.spoiled_table(rows, members, skip)
-    follow = [] if street_hands is None else [c for c in FOLLOW_COLUMNS
+    follow = [] if street_hands is None else [c for c in (*S.PAIR_COLUMNS, *FOLLOW_COLUMNS)
                                               if c in street_hands.columns]
     if not follow or street_hands is None:
         return spoiled

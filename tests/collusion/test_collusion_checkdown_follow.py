@@ -304,3 +304,77 @@ def test_a_runs_leads_hand_the_counts_per_hand_to_the_overlap_recheck(
     collusion_leads(store)
     assert len(seen) == 1 and seen[0] is not None
     assert seen[0].height > 0  # (streets behind all-ins counted per hand)
+
+
+def _streets_behind_all_ins(hp: pl.DataFrame, player: str, partner: str, stranger: str,
+                            seed: int = 5) -> tuple[S.StreetCounts, list[str]]:
+    """The events' counts per hand of a population where every pair had chips behind a third
+    player's all-in on one street of 3% of its hands, each betting there at his own rate (0.3
+    to 0.5); and in 30 hands `partner` entered and `stranger` did not (their ids, the second
+    element), all three had chips behind an all-in on two streets, on which `player` and
+    `partner` never bet (a check-down) and `stranger` bet at his own rate: `player`'s streets
+    with the stranger are his streets beside his partner."""
+    rng = np.random.default_rng(seed)
+    own = {p: float(rng.uniform(0.3, 0.5)) for p in hp["player"].unique().sort().to_list()}
+    seats = hp.select("hand_id", "player", "vpip")
+    pairs = (seats.join(seats, on="hand_id", suffix="_b")
+             .filter(pl.col("player") < pl.col("player_b"))
+             .select("hand_id", player_a="player", player_b="player_b")
+             .sort("hand_id", "player_a", "player_b"))
+    ra = pairs["player_a"].replace_strict(own, return_dtype=pl.Float64).to_numpy()
+    rb = pairs["player_b"].replace_strict(own, return_dtype=pl.Float64).to_numpy()
+    n = rng.random(pairs.height) < 0.03
+    hands = pairs.with_columns(cdx_n=pl.Series(n), cdx_ka=pl.Series(n & (rng.random(n.size) < ra)),
+                               cdx_kb=pl.Series(n & (rng.random(n.size) < rb)))
+    entered = seats.filter(pl.col("player") == partner, pl.col("vpip")).select("hand_id")
+    out = seats.filter(pl.col("player") == stranger, pl.col("vpip")).select("hand_id")
+    ids = (entered.join(out, on="hand_id", how="anti")["hand_id"].sort().head(30)
+           .to_list())
+    assert len(ids) == 30
+    bets = {x: int(b) for x, b in zip(ids, rng.binomial(2, own[stranger], 30), strict=True)}
+    theirs = pl.col("hand_id").replace_strict(bets, default=0, return_dtype=pl.Int64)
+    for x, y in (sorted((player, partner)), sorted((player, stranger))):
+        mine = (pl.col("hand_id").is_in(ids) & (pl.col("player_a") == x)
+                & (pl.col("player_b") == y))
+        hands = hands.with_columns(
+            pl.when(mine).then(2).otherwise(pl.col("cdx_n")).alias("cdx_n"),
+            *(pl.when(mine).then(theirs if side == stranger else 0)
+              .otherwise(pl.col(f"cdx_k{ab}")).alias(f"cdx_k{ab}")
+              for side, ab in ((x, "a"), (y, "b"))))
+    hands = hands.with_columns(
+        pl.col("cdx_n", "cdx_ka", "cdx_kb").cast(pl.UInt32),
+        *(pl.lit(0, pl.UInt32).alias(c) for c in S.PAIR_COLUMNS if not c.startswith("cdx")),
+        *(pl.lit(0, pl.UInt32).alias(c) for c in S.FOLLOW_COUNTS),
+        *(pl.lit(0.0).alias(c) for c in S.FOLLOW_EXPECTED))
+    hands = hands.select("hand_id", "player_a", "player_b", *S.PAIR_COLUMNS, *FOLLOW)
+    summed = hands.group_by("player_a", "player_b").agg(pl.col(*S.PAIR_COLUMNS, *FOLLOW).sum())
+    return S.StreetCounts(pairs=summed, players=S.empty().players, hands=hands), ids
+
+
+def test_the_street_counts_of_the_hands_a_lead_entered_are_set_aside_as_its_other_counts(
+        population: Population) -> None:
+    # explaining away judges the other pairs on the hands no lead player entered: the street
+    # counts of the events (checkdown_bets, softplay_streets, whipsaw streets) are set aside
+    # with the projections' counts and the follow counts of those hands (before: only the
+    # follow counts were, and the check-down's streets a stranger shared with the team,
+    # without a bet from the team's player, stayed in the stranger's pair)
+    hands, hp, (a, b), stranger = population
+    streets, ids = _streets_behind_all_ins(hp, a, b, stranger)
+    assert streets.hands is not None
+    rows = A.HandRows(hp.lazy(), hands.lazy())
+    team, mate = _pair(a, b), _pair(a, stranger)
+    skip = pl.DataFrame([team], schema=["player_a", "player_b"], orient="row")
+    lost = L._spoiled(rows, pl.Series([a, b]), skip, streets.hands)
+    for pair in (mate, _pair(b, stranger)):
+        mine = streets.hands.filter(pl.col("player_a") == pair[0], pl.col("player_b") == pair[1])
+        other = ({a, b} - set(pair)).pop()
+        entered = hp.filter(pl.col("player") == other, pl.col("vpip"))["hand_id"]
+        want = mine.filter(pl.col("hand_id").is_in(entered.implode())).select(
+            pl.col(*S.PAIR_COLUMNS).sum()).row(0)
+        got = lost.filter(pl.col("player_a") == pair[0], pl.col("player_b") == pair[1]).select(
+            S.PAIR_COLUMNS).row(0)
+        assert got == want
+    # the check-down's 60 streets the stranger shared with the team: in hands the partner entered
+    assert lost.filter(pl.col("player_a") == mate[0], pl.col("player_b") == mate[1]
+                       )["cdx_n"].item() >= 60
+    rows.close()
