@@ -28,7 +28,7 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -117,6 +117,10 @@ def collusion_leads(store: Store, run: str = "latest", min_hands: int = 100,
     # The counts first: small once made (20 MB at 5,000,000 hands, 1.5 GB while being made),
     # the pair table is not; made after it, they were the stage's peak beside it (2.75 GB)
     streets = S.file_counts(store.event_files(), hp, hands)
+    # the counts per hand kept on disk for the ranking, not in memory: 171 MB beside the pair
+    # table at 5,000,000 hands, for questions about a few pairs and players
+    street_hands = None if streets.hands is None else S.HandCounts(streets.hands, spill=True)
+    streets = replace(streets, hands=None)
     chain = run_chain(store, run_id)
     # a run that is all its own hands, aggregated now (not loaded): the cut its aggregates were
     # made from is the one explaining away reads the lead players' hands from (the same frames,
@@ -139,10 +143,13 @@ def collusion_leads(store: Store, run: str = "latest", min_hands: int = 100,
         # read from the events on the events of part of its hands, and without them the
         # re-check was undecided and no such lead was ever explained away on a store)
         return leads_from_frames(hp, hands, min_hands=min_hands, fdr=fdr, run_id=run_id, agg=agg,
-                                 cut=cuts[0] if cuts else None, streets=streets)
+                                 cut=cuts[0] if cuts else None, streets=streets,
+                                 street_hands=street_hands)
     finally:
         for cut in cuts:
             cut.close()
+        if street_hands is not None:
+            street_hands.close()
 
 
 def run_partial(store: Store, run_id: str, seat_bucket: str = "1d") -> A.Partial:

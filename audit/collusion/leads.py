@@ -1576,7 +1576,8 @@ def pair_scores(hand_players: pl.LazyFrame, hands: pl.LazyFrame, *, min_hands: i
                 seat_bucket: str = "1d", fdr: float | None = None, rounds: int = 3,
                 rows_per_chunk: int = A.ROWS_PER_CHUNK, evidence_q: float | None = None,
                 agg: A.Partial | None = None, streets: S.StreetCounts | None = None,
-                cut: A.Split | None = None) -> tuple[pl.DataFrame, pl.DataFrame]:
+                cut: A.Split | None = None,
+                street_hands: S.HandCounts | None = None) -> tuple[pl.DataFrame, pl.DataFrame]:
     """(scored pairs with p and q, the pair-hand rows that can be the evidence (`evidence_rows`)
     of the pairs with q <= `evidence_q`, all tested pairs when None or >= 1).
 
@@ -1585,8 +1586,11 @@ def pair_scores(hand_players: pl.LazyFrame, hands: pl.LazyFrame, *, min_hands: i
     per run, see audit/collusion/findings.py). With `fdr`, leads explain away what they cause
     (`explain_away`). `cut`: these hands cut into pieces already (the `A.Split` that `agg` was
     made from): the lead players' hands are read from its pieces, not from a cut of their own;
-    it is closed (its files removed) before this returns.
+    it is closed (its files removed) before this returns. `street_hands`: the counts per hand
+    of `streets` when not in it (`S.HandCounts`, spilled: findings.collusion_leads).
     """
+    if street_hands is None and streets is not None:
+        street_hands = S.hand_counts(streets.hands)
     parts = A.chunks(hand_players, hands, rows_per_chunk)
     # the lead players' hands, built once for all that follows, in pieces of half a chunk's
     # hands: a piece's rows, built beside the pair table, were the collusion stage's peak at
@@ -1613,13 +1617,13 @@ def pair_scores(hand_players: pl.LazyFrame, hands: pl.LazyFrame, *, min_hands: i
     if fdr is not None:
         scored = explain_away(scored, agg, rows, min_hands, cells, tables, fdr, rounds,
                               lone=_Pool(lone=True, spread=tuple(sorted(measured.items()))),
-                              street_hands=None if streets is None else streets.hands)
+                              street_hands=street_hands)
     wanted = scored.filter(pl.col("p_value").is_not_nan())
     if evidence_q is not None and evidence_q < 1:
         wanted = wanted.filter(pl.col("q_value") <= evidence_q)
     # chunk by chunk, only the rows that can be evidence (all of them can be store-sized),
     # each marked where the follow test's continues happened (`followed`)
-    follow = followed(None if streets is None else streets.hands, wanted)
+    follow = followed(street_hands, wanted)
     pairs = A.pair_rows(rows, wanted.select("player_a", "player_b"),
                         reduce=lambda piece: evidence_rows(with_followed(piece, follow),
                                                            wanted))
@@ -1647,7 +1651,7 @@ def _score(table: pl.DataFrame, baseline: pl.DataFrame, min_hands: int, rates: p
 
 
 def _with_street_hands(table: pl.DataFrame, rows: A.HandRows, jobs: pl.DataFrame,
-                       street_hands: pl.DataFrame) -> pl.DataFrame:
+                       street_hands: S.HandCounts) -> pl.DataFrame:
     """The re-check's `table` (`A.without_table`, by job) with each job's street counts
     (streets.PAIR_COLUMNS, and the follow counts `FOLLOW_COLUMNS` where counted) over the same
     hands: its pair's per-hand counts (`street_hands`,
@@ -1671,7 +1675,7 @@ def _with_street_hands(table: pl.DataFrame, rows: A.HandRows, jobs: pl.DataFrame
                          .select("hand_id", absent=pl.col("player")).unique()
                          for ph in rows.player_hands(jobs["absent"].unique().to_list())]
                         or [pl.DataFrame(schema={"hand_id": pl.String, "absent": pl.String})])
-    mine = street_hands.join(jobs.select(keys).unique(), on=keys, how="semi")
+    mine = street_hands.of_pairs(jobs)
     kept = (mine.join(jobs, on=keys)
             .join(entered, on=["hand_id", "absent"], how="anti")
             .group_by("job").agg(pl.col(*cols, *follow).sum()))
@@ -1697,7 +1701,7 @@ def _without(rows: A.HandRows, pairs: list[tuple[str, str]], absent: list[str],
              baseline: pl.DataFrame, totals: pl.DataFrame, min_hands: int, rates: pl.DataFrame,
              cells: pl.LazyFrame, tables: pl.LazyFrame, lone: _Pool = LONE,
              tests: list[tuple[str, int]] | None = None,
-             street_hands: pl.DataFrame | None = None) -> list[float]:
+             street_hands: pl.DataFrame | S.HandCounts | None = None) -> list[float]:
     """p-value of each pair of `pairs` on its hands that the matching player of `absent` did
     not enter (`A.without_table`; baselines from `baseline`; 1 when too few hands are left);
     `tests`: per job, the one test (feature, and the number of tests its Bonferroni counted)
@@ -1723,8 +1727,8 @@ def _without(rows: A.HandRows, pairs: list[tuple[str, str]], absent: list[str],
     table = A.without_table(rows, jobs)
     if table.height == 0:
         return [1.0] * len(pairs)
-    if street_hands is not None:
-        table = _with_street_hands(table, rows, jobs, street_hands)
+    if (per_hand := S.hand_counts(street_hands)) is not None:
+        table = _with_street_hands(table, rows, jobs, per_hand)
     # seating is counted over all hands whichever are left out: once for all the pairs
     seats = F.co_sittings(cells, tables, wanted.lazy()).collect()
     scored = _score(table, baseline, min_hands, rates, cells, tables, totals, seats, lone,
@@ -1744,7 +1748,7 @@ def resolve_overlaps(leads: pl.DataFrame, rows: A.HandRows, baseline: pl.DataFra
                      tables: pl.LazyFrame,
                      memo: dict[tuple[tuple[str, str], str], float] | None = None,
                      lone: _Pool = LONE, fdr: float = 0.05,
-                     street_hands: pl.DataFrame | None = None) -> pl.DataFrame:
+                     street_hands: pl.DataFrame | S.HandCounts | None = None) -> pl.DataFrame:
     """The leads (player_a, player_b, p_value, top, n_features) less those another lead
     explains.
 
@@ -1863,7 +1867,7 @@ def lead_teams(pairs: list[tuple[str, str]]) -> dict[tuple[str, str], tuple[str,
 def explain_away(scored: pl.DataFrame, agg: A.Partial, rows: A.HandRows, min_hands: int,
                  cells: pl.LazyFrame, tables: pl.LazyFrame, fdr: float,
                  rounds: int, lone: _Pool = LONE,
-                 street_hands: pl.DataFrame | None = None) -> pl.DataFrame:
+                 street_hands: pl.DataFrame | S.HandCounts | None = None) -> pl.DataFrame:
     """Re-score the pairs that are not core leads with the core leads' influence removed, until
     the core is stable (at most `rounds` times).
 
@@ -1884,6 +1888,7 @@ def explain_away(scored: pl.DataFrame, agg: A.Partial, rows: A.HandRows, min_han
     core leads, reported as one lead with all members (`lead_teams`).
     """
     keys = ["player_a", "player_b"]
+    street_hands = S.hand_counts(street_hands)
     first = scored
     lead_keys: set[tuple[str, str]] = set()
     memo: dict[tuple[tuple[str, str], str], float] = {}
@@ -1933,7 +1938,7 @@ def explain_away(scored: pl.DataFrame, agg: A.Partial, rows: A.HandRows, min_han
 
 
 def _spoiled(rows: A.HandRows, members: pl.Series, skip: pl.DataFrame,
-             street_hands: pl.DataFrame | None,
+             street_hands: S.HandCounts | None,
              memo: dict[frozenset[str], pl.DataFrame] | None = None) -> pl.DataFrame:
     """`A.spoiled_table` (what each pair loses when the hands a player of `members` who is not
     one of the pair entered voluntarily are set aside; the pairs of `skip` left out), with the
@@ -1969,7 +1974,7 @@ def _spoiled(rows: A.HandRows, members: pl.Series, skip: pl.DataFrame,
     n_lead = entered.group_by("hand_id").agg(n_lead=pl.len().cast(pl.Int64))
     mark = entered.with_columns(_in=pl.lit(1, pl.Int64))
     # (as `A.spoiled_table`: a hand counts when a member other than the pair's own entered it)
-    lost = (street_hands.select("hand_id", *keys, *follow)
+    lost = (street_hands.of_hands(n_lead["hand_id"]).select("hand_id", *keys, *follow)
             .join(n_lead, on="hand_id", how="inner")
             .join(mark.rename({"player": "player_a", "_in": "_ia"}), on=["hand_id", "player_a"],
                   how="left")
@@ -2018,16 +2023,17 @@ def _cleaned(table: pl.DataFrame, leads: pl.DataFrame, minus: pl.DataFrame | Non
             pl.concat([kept, pl.Series("kept", np.ones(changed.height, bool))], rechunk=False))
 
 
-def followed(street_hands: pl.DataFrame | None, wanted: pl.DataFrame) -> pl.DataFrame:
+def followed(street_hands: pl.DataFrame | S.HandCounts | None, wanted: pl.DataFrame
+             ) -> pl.DataFrame:
     """The hands (hand_id, player_a, player_b) of the `wanted` pairs in which one of the two
     called or raised a short stack's preflop raise with the other in (the follow test's
     continues, `FOLLOW_COLUMNS`, per hand: streets.StreetCounts.hands); none when not
     counted."""
     keys = ["hand_id", "player_a", "player_b"]
-    if street_hands is None or not all(c in street_hands.columns for c in ("cdf_ka", "cdf_kb")):
+    counts = S.hand_counts(street_hands)
+    if counts is None or not all(c in counts.columns for c in ("cdf_ka", "cdf_kb")):
         return pl.DataFrame(schema={c: pl.String for c in keys})
-    return (street_hands.join(wanted.select("player_a", "player_b"),
-                              on=["player_a", "player_b"], how="semi")
+    return (counts.of_pairs(wanted)
             .filter((pl.col("cdf_ka") > 0) | (pl.col("cdf_kb") > 0)).select(keys).unique())
 
 
@@ -2281,13 +2287,14 @@ def leads_from_frames(hand_players: pl.DataFrame | pl.LazyFrame,
                       seat_bucket: str = "1d", rows_per_chunk: int = A.ROWS_PER_CHUNK,
                       agg: A.Partial | None = None,
                       streets: S.StreetCounts | None = None,
-                      cut: A.Split | None = None) -> pa.Table:
+                      cut: A.Split | None = None,
+                      street_hands: S.HandCounts | None = None) -> pa.Table:
     """Ranked leads (q <= fdr; fdr >= 1 returns every tested pair) from projection frames
     (and the events' street counts, `streets`, when read: audit/collusion/streets.py; `cut`:
     see `pair_scores`)."""
     scored, pairs = pair_scores(hand_players.lazy(), hands.lazy(), min_hands=min_hands,
                                 seat_bucket=seat_bucket, fdr=min(fdr, 0.999), evidence_q=fdr,
                                 rows_per_chunk=rows_per_chunk, agg=agg, streets=streets,
-                                cut=cut)
+                                cut=cut, street_hands=street_hands)
     scored = scored.filter(pl.col("p_value").is_not_nan())
     return lead_rows(scored, pairs, run_id, fdr)

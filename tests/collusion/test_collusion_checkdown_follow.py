@@ -293,10 +293,11 @@ def test_a_runs_leads_hand_the_counts_per_hand_to_the_overlap_recheck(
     simulate(root, hands=3_000, seed=7, tables=4, colluders=4, collusion_strength=1.0)
     store = Store(root)
     audit_store(store)
-    seen: list[pl.DataFrame | None] = []
+    seen: list[S.HandCounts | pl.DataFrame | None] = []
     explain = L.explain_away
 
-    def spy(*args: Any, street_hands: pl.DataFrame | None = None, **kw: Any) -> pl.DataFrame:
+    def spy(*args: Any, street_hands: S.HandCounts | pl.DataFrame | None = None,
+            **kw: Any) -> pl.DataFrame:
         seen.append(street_hands)
         return explain(*args, street_hands=street_hands, **kw)
 
