@@ -365,7 +365,7 @@ def test_the_street_counts_of_the_hands_a_lead_entered_are_set_aside_as_its_othe
     rows = A.HandRows(hp.lazy(), hands.lazy())
     team, mate = _pair(a, b), _pair(a, stranger)
     skip = pl.DataFrame([team], schema=["player_a", "player_b"], orient="row")
-    lost = L._spoiled(rows, pl.Series([a, b]), skip, streets.hands)
+    lost = L._spoiled(rows, pl.Series([a, b]), skip, S.hand_counts(streets.hands))
     for pair in (mate, _pair(b, stranger)):
         mine = streets.hands.filter(pl.col("player_a") == pair[0], pl.col("player_b") == pair[1])
         other = ({a, b} - set(pair)).pop()
