@@ -11,7 +11,6 @@ The tables are built by hand: the counting is audit/collusion/streets.py's."""
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -25,8 +24,6 @@ from audit.collusion import leads as L
 from audit.collusion import streets as S
 from audit.collusion.stats import binom_sf
 from audit.collusion.synthetic import generate
-from audit.run.runner import audit_store
-from audit.simulate import simulate
 from audit.store.dataset import Store
 from tests.collusion.frames import seated_pairs
 
@@ -286,13 +283,10 @@ def test_aggregates_that_carry_the_counts_are_explained_away_on_the_counts_per_h
     assert _pairs(scored.filter(pl.col("q_value") <= 0.05)) == [_pair(a, b)]
 
 
-@pytest.mark.slow  # a simulated store of 3,000 hands, audited
+@pytest.mark.slow  # a simulated store of 3,000 hands, audited (`audited_team_store`)
 def test_a_runs_leads_hand_the_counts_per_hand_to_the_overlap_recheck(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    root = tmp_path / "store"
-    simulate(root, hands=3_000, seed=7, tables=4, colluders=4, collusion_strength=1.0)
-    store = Store(root)
-    audit_store(store)
+        audited_team_store: Store, monkeypatch: pytest.MonkeyPatch) -> None:
+    store = audited_team_store
     seen: list[S.HandCounts | pl.DataFrame | None] = []
     explain = L.explain_away
 

@@ -8,7 +8,6 @@ held would have given."""
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 import polars as pl
@@ -17,8 +16,6 @@ import pytest
 from audit.collusion import collusion_leads
 from audit.collusion import findings as FN
 from audit.collusion import streets as S
-from audit.run.runner import audit_store
-from audit.simulate import simulate
 from audit.store.dataset import Store
 
 from .memory_growth import measured
@@ -112,14 +109,11 @@ def test_the_counts_per_hand_answer_with_the_rows_of_the_frame(spill: bool) -> N
     counts.close()
 
 
-@pytest.mark.slow  # a simulated store of 3,000 hands, audited
+@pytest.mark.slow  # a simulated store of 3,000 hands, audited (`audited_team_store`)
 def test_a_runs_ranking_holds_the_counts_per_hand_on_disk(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+        audited_team_store: Store, monkeypatch: pytest.MonkeyPatch) -> None:
     # the counts per hand were held in memory beside the pair table all through the scoring
-    root = tmp_path / "store"
-    simulate(root, hands=3_000, seed=7, tables=4, colluders=4, collusion_strength=1.0)
-    store = Store(root)
-    audit_store(store)
+    store = audited_team_store
     seen: list[dict[str, Any]] = []
     rank = FN.leads_from_frames
 
