@@ -156,11 +156,14 @@ class HandCounts:
         if self._cleanup is not None:
             self._cleanup()
         self._cleanup = None
+        self._file = None
 
     def _rows(self) -> pl.LazyFrame:
         if self._frame is not None:
             return self._frame.lazy()
-        assert self._file is not None, "closed"
+        if self._file is None:
+            # (a question after `close` would read no file: say so, not "file not found")
+            raise RuntimeError("the counts per hand were closed: their file is removed")
         return pl.scan_parquet(self._file)
 
     def of_pairs(self, pairs: pl.DataFrame) -> pl.DataFrame:

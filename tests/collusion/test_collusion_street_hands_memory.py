@@ -128,3 +128,11 @@ def test_a_runs_ranking_holds_the_counts_per_hand_on_disk(
     assert streets.hands is None  # (none in memory beside them)
     assert isinstance(street_hands, S.HandCounts) and street_hands.spilled
     assert street_hands.height > 0
+
+
+def test_spilled_counts_closed_say_so_when_asked_again() -> None:
+    counts = S.HandCounts(_counts(), spill=True)
+    counts.close()
+    with pytest.raises(RuntimeError, match="closed"):
+        counts.of_hands(pl.Series(["h7"]))
+    counts.close()  # (twice is harmless)
