@@ -67,8 +67,9 @@ def simulate_command(hands: int, out: Path, seed: int, variant: str, structure: 
     lowball_27_triple, badugi, draw_high), cash and tournament tables. Injected violations
     are listed in OUT/labels.parquet, colluding teams in OUT/colluders.parquet.
     --family rulebook plays an independent population written from the rule texts
-    (audit/simulate/play/population.py) and lists the hands each team colluded in
-    (OUT/colluding_hands.parquet) and every player's honest type (OUT/players.parquet).
+    (audit/simulate/play/population.py) and lists the hands each team colluded in, with the
+    decisions its collusion changed from honest play (OUT/colluding_hands.parquet), and every
+    player's honest type (OUT/players.parquet).
     With --live every action also gets the physical layer a live table logs
     (audit/simulate/play/live.py), and --live-violations plants string raises, verbal calls
     followed by raises, oversized chips and the like, labelled likewise.

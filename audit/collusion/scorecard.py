@@ -13,7 +13,13 @@ style) and an audit run's projections, scores every pair (audit/collusion/leads.
 - per planted team, found or not (`teams`): its members, the hands its best pair played
   together, that pair's rank among all tested pairs (by q-value, then p-value; 1 = the
   strongest), its q- and p-value and strongest test; untested teams (fewer than min_hands hands
-  together) have no rank.
+  together) have no rank;
+- and, for the rulebook population (its colluding_hands.parquet, `colluding_play`), per team the
+  hands it colluded in and the decisions its collusion *changed*: differed from what the
+  player's honest type would have played in the same spot with the same draw
+  (audit/simulate/play/population.py), and in how many hands. A missed team that changed a
+  handful of decisions left too little in the log for any detector; one that changed hundreds
+  is the detector's miss.
 
 A pair is honest unless both players are members of one planted team: a lead naming one colluder
 and an innocent player is a false lead.
@@ -47,10 +53,31 @@ def planted_pairs(store_dir: Path | str) -> pl.DataFrame:
     return pl.DataFrame(rows, schema=schema)
 
 
+def colluding_play(store_dir: Path | str) -> pl.DataFrame | None:
+    """Per team of a rulebook population: the hands it colluded in (`colluded`), its
+    collusive decisions, those that changed the play (`changed`) and the hands with a changed
+    decision (`changed_hands`); None for a store without the ledger (the simulator's own
+    family, or a store simulated before the ledger)."""
+    path = Path(store_dir) / "colluding_hands.parquet"
+    if not path.exists():
+        return None
+    rows = pl.read_parquet(path)
+    if "changed" not in rows.columns:
+        return None
+    return rows.group_by("team_id").agg(
+        colluded=pl.len().cast(pl.Int64),
+        decisions=pl.col("decisions").sum().cast(pl.Int64),
+        changed=pl.col("changed").sum().cast(pl.Int64),
+        changed_hands=(pl.col("changed") > 0).sum().cast(pl.Int64),
+    ).with_columns(pl.col("team_id").cast(pl.Int64))
+
+
 def score_against_labels(scored: pl.DataFrame, planted: pl.DataFrame, *, fdr: float,
-                         players: int, hands: int | None = None) -> dict[str, Any]:
+                         players: int, hands: int | None = None,
+                         played: pl.DataFrame | None = None) -> dict[str, Any]:
     """The scorecard of scored pairs (columns of `pair_scores`) against planted teams;
-    `hands`: the hands of the population (for false leads per 100,000 hands)."""
+    `hands`: the hands of the population (for false leads per 100,000 hands); `played`: what
+    each team's collusion changed (`colluding_play`), when the store says."""
     keys = ["player_a", "player_b"]
     tested = scored.filter(pl.col("p_value").is_not_nan())
     tested = tested.join(planted, on=keys, how="left").with_columns(
@@ -106,18 +133,19 @@ def score_against_labels(scored: pl.DataFrame, planted: pl.DataFrame, *, fdr: fl
         "false_leads_per_1000_players": 1000 * false_leads / max(players, 1),
         "hands": hands,
         "false_leads_per_100k_hands": 100_000 * false_leads / hands if hands else None,
-        "teams": team_ranks(scored, planted, fdr=fdr),
+        "teams": team_ranks(scored, planted, fdr=fdr, played=played),
         "precision": true_leads / leads.height if leads.height else None,
         "recall": true_leads / k if k else None,  # of planted pairs
         "precision_at_k": float(top["planted"].sum()) / k if k else None,
     }
 
 
-def team_ranks(scored: pl.DataFrame, planted: pl.DataFrame, *, fdr: float
-               ) -> list[dict[str, Any]]:
+def team_ranks(scored: pl.DataFrame, planted: pl.DataFrame, *, fdr: float,
+               played: pl.DataFrame | None = None) -> list[dict[str, Any]]:
     """Every planted team, found or not: its best pair's rank among all tested pairs (in the
     leads' order, `rank_key`; 1 = strongest), q, p, strongest test and hands together (None
-    when never tested)."""
+    when never tested); with `played` (`colluding_play`), the hands it colluded in and the
+    decisions its collusion changed (in how many hands)."""
     keys = ["player_a", "player_b"]
     ranked = (scored.filter(pl.col("p_value").is_not_nan())
               .sort(rank_key())
@@ -126,6 +154,7 @@ def team_ranks(scored: pl.DataFrame, planted: pl.DataFrame, *, fdr: float
     mine = planted.join(ranked.select(*keys, "rank", "q_value", "p_value", *cols),
                         on=keys, how="left")
     mine = mine.join(scored.select(*keys, "hands"), on=keys, how="left")
+    ledger = {} if played is None else {r["team_id"]: r for r in played.iter_rows(named=True)}
     out = []
     for team_id in sorted(set(planted["team_id"].to_list())):
         rows = mine.filter(pl.col("team_id") == team_id)
@@ -142,6 +171,10 @@ def team_ranks(scored: pl.DataFrame, planted: pl.DataFrame, *, fdr: float
             "top": r.get("top") if r else None,
             "found": bool(r and r["q_value"] <= fdr),
         })
+        if played is not None:
+            mine_played = ledger.get(team_id, {})
+            out[-1] |= {k: int(mine_played.get(k, 0))
+                        for k in ("colluded", "changed", "changed_hands")}
     return out
 
 
@@ -160,7 +193,7 @@ def collusion_scorecard(store_dir: Path | str, *, run: str = "latest", min_hands
     players = hp.select(pl.col("player").drop_nulls().n_unique()).collect().item()
     n_hands = hands.select(pl.len()).collect().item()
     card = score_against_labels(scored, planted_pairs(store_dir), fdr=fdr, players=players,
-                                hands=n_hands)
+                                hands=n_hands, played=colluding_play(store_dir))
     return {"run_id": run_id, "min_hands": min_hands, **card}
 
 
@@ -183,14 +216,22 @@ def format_collusion_scorecard(card: dict[str, Any]) -> str:
                  + f"); {card['pairs_tested']} pairs tested")
     teams = card.get("teams") or []
     if teams:
-        lines.append("planted teams (rank: the best pair among all tested pairs, by q-value)")
+        ledger = "changed" in teams[0]
+        lines.append("planted teams (rank: the best pair among all tested pairs, by q-value"
+                     + ("; colluded: the hands it colluded in; changed: its decisions that "
+                        "collusion changed from honest play, and in how many hands)"
+                        if ledger else ")"))
         lines.append(f"{'team':>4} {'style':13} {'found':5} {'rank':>6} {'q_value':>8} "
-                     f"{'p_value':>8} {'hands':>6} {'test':17} members")
+                     f"{'p_value':>8} {'hands':>6} "
+                     + (f"{'colluded':>8} {'changed':>13} " if ledger else "")
+                     + f"{'test':17} members")
         for t in teams:
             rank = "-" if t["rank"] is None else str(t["rank"])
             q = "-" if t["q_value"] is None else f"{t['q_value']:.2g}"
             p = "-" if t["p_value"] is None else f"{t['p_value']:.2g}"
+            changed = f"{t['changed']} in {t['changed_hands']}" if ledger else ""
+            played = f"{t['colluded']:>8} {changed:>13} " if ledger else ""
             lines.append(f"{t['team_id']:>4} {t['style']:13} {'yes' if t['found'] else 'no':5} "
-                         f"{rank:>6} {q:>8} {p:>8} {t['hands']:>6} {t['top'] or '-':17} "
-                         f"{', '.join(t['members'])}")
+                         f"{rank:>6} {q:>8} {p:>8} {t['hands']:>6} {played}"
+                         f"{t['top'] or '-':17} {', '.join(t['members'])}")
     return "\n".join(lines)

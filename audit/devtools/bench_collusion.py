@@ -75,10 +75,13 @@ def table_row(pop: Population, card: dict[str, Any]) -> str:
 
 
 def team_line(card: dict[str, Any]) -> str:
-    """Rank and q-value of every planted team."""
+    """Rank and q-value of every planted team, and the decisions its collusion changed (in how
+    many hands) where the store keeps that ledger (rulebook populations)."""
     return "; ".join(f"{t['style']} #{t['team_id']}: "
                      + (f"rank {t['rank']}, q {t['q_value']:.2g}" if t["rank"] is not None
                         else "untested")
+                     + (f", changed {t['changed']} in {t['changed_hands']}" if "changed" in t
+                        else "")
                      for t in card["teams"])
 
 

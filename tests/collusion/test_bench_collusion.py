@@ -35,6 +35,13 @@ def test_every_planted_team_has_its_rank_and_q_value() -> None:
                                "check_down #2: rank 40, q 0.31; check_down #3: untested")
 
 
+def test_a_teams_changed_decisions_follow_its_rank_where_the_store_has_the_ledger() -> None:
+    teams = [dict(CARD["teams"][2], changed=15, changed_hands=7),
+             dict(CARD["teams"][3], changed=0, changed_hands=0)]
+    assert team_line({"teams": teams}) == ("check_down #2: rank 40, q 0.31, changed 15 in 7; "
+                                           "check_down #3: untested, changed 0 in 0")
+
+
 def test_the_default_table_is_the_issues() -> None:
     names = [p.name for p in default_populations((1, 2))]
     assert names == ["share 0.4, seed 1", "share 0.4, seed 2", "share 0.8, seed 1",

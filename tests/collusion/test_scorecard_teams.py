@@ -11,7 +11,11 @@ import pytest
 from click.testing import CliRunner
 
 from audit.cli.collusion import collusion_command
-from audit.collusion.scorecard import format_collusion_scorecard, score_against_labels
+from audit.collusion.scorecard import (
+    colluding_play,
+    format_collusion_scorecard,
+    score_against_labels,
+)
 from audit.run.runner import audit_store
 from audit.simulate.play.sim import simulate
 from audit.store.dataset import Store
@@ -70,6 +74,39 @@ def test_false_leads_are_counted_per_100000_hands() -> None:
     assert lines[start + 4].split()[:4] == ["2", "whipsaw", "no", "-"]
 
 
+def test_what_each_teams_collusion_changed_is_printed_beside_its_rank(tmp_path: Path) -> None:
+    # the simulator's ledger: per hand a team colluded in, its decisions and those changed
+    pl.DataFrame({"hand_id": ["h1", "h2", "h3", "h4"], "team_id": [0, 0, 0, 1],
+                  "decisions": [3, 2, 0, 1], "changed": [2, 0, 0, 1]},
+                 schema={"hand_id": pl.String, "team_id": pl.Int32, "decisions": pl.Int32,
+                         "changed": pl.Int32}).write_parquet(tmp_path / "colluding_hands.parquet")
+    played = colluding_play(tmp_path)
+    assert played is not None
+    card = score_against_labels(_scored(), _planted(), fdr=0.05, players=9, hands=50_000,
+                                played=played)
+    teams = {t["team_id"]: t for t in card["teams"]}
+    assert {k: teams[0][k] for k in ("colluded", "changed", "changed_hands")} == {
+        "colluded": 3, "changed": 2, "changed_hands": 1}
+    assert (teams[1]["changed"], teams[1]["changed_hands"]) == (1, 1)
+    # a team that never colluded in a hand has nothing in the ledger: it changed nothing
+    assert (teams[2]["colluded"], teams[2]["changed"]) == (0, 0)
+    lines = format_collusion_scorecard(card).splitlines()
+    start = next(i for i, x in enumerate(lines) if x.startswith("planted teams"))
+    assert "changed: its decisions that collusion changed" in lines[start]
+    assert lines[start + 1].split()[7:9] == ["colluded", "changed"]
+    assert lines[start + 2].split()[7:11] == ["3", "2", "in", "1"]
+
+
+def test_a_store_without_the_ledger_prints_no_changed_column(tmp_path: Path) -> None:
+    assert colluding_play(tmp_path) is None  # the simulator's own family writes no ledger
+    pl.DataFrame({"hand_id": ["h1"], "team_id": [0]}).write_parquet(
+        tmp_path / "colluding_hands.parquet")  # simulated before the ledger
+    assert colluding_play(tmp_path) is None
+    card = score_against_labels(_scored(), _planted(), fdr=0.05, players=9, hands=50_000)
+    assert "changed" not in card["teams"][0]
+    assert "colluded" not in format_collusion_scorecard(card)
+
+
 @pytest.mark.slow  # simulates and audits a small store: about 10 s
 def test_cli_scorecard_lists_every_planted_team_of_a_rulebook_population(
         tmp_path: Path) -> None:
@@ -86,6 +123,8 @@ def test_cli_scorecard_lists_every_planted_team_of_a_rulebook_population(
     assert [int(r.split()[0]) for r in rows] == list(range(11))
     assert rows[10].split()[1] == "team_of_three" and rows[10].count("p1_") == 3
     assert all(r.split()[3].isdigit() for r in rows)  # every team tested: 300 hands together
+    # and what its collusion changed: every team colluded in some of those hands
+    assert all(int(r.split()[7]) > 0 and r.split()[9] == "in" for r in rows)
     assert "per 100,000 hands (3,000 hands)" in result.stderr
 
 

@@ -13,6 +13,7 @@ from click.testing import CliRunner
 
 from audit.cli.simulate import simulate_command
 from audit.run.runner import audit_store
+from audit.simulate.play import population
 from audit.simulate.play.population import TEAM_PLAN
 from audit.simulate.play.sim import simulate
 from audit.store.dataset import Store
@@ -136,6 +137,53 @@ def test_check_down_partners_never_bet_behind_a_third_players_all_in(
                 if r["detail"] == "all_in" and r["player"] not in members:
                     all_in.add(r["player"])
     assert spots > 10
+
+
+def test_every_team_changed_some_of_the_decisions_its_collusion_made(
+        rulebook_store: Path) -> None:
+    hands = pl.read_parquet(rulebook_store / "colluding_hands.parquet")
+    assert (hands["changed"] <= hands["decisions"]).all()
+    per_team = hands.group_by("team_id").agg(pl.col("decisions").sum(), pl.col("changed").sum())
+    assert per_team.height == 11
+    # at share 0.8 every style changed play somewhere in 6,000 hands (check-down least: 6)
+    assert (per_team["changed"] > 0).all(), per_team
+
+
+def test_a_soft_play_team_changes_its_play_only_where_the_partners_are_left_alone(
+        rulebook_store: Path) -> None:
+    ev = _events(rulebook_store)
+    hands = pl.read_parquet(rulebook_store / "colluding_hands.parquet")
+    seen = 0
+    for team in _teams(rulebook_store).filter(pl.col("style") == "soft_play").iter_rows(
+            named=True):
+        changed = set(hands.filter(pl.col("team_id") == team["team_id"], pl.col("changed") > 0)
+                      ["hand_id"].to_list())
+        for rows in _hands(ev, changed).values():
+            live = {r["player"] for r in rows if r["kind"] == "seat" and r["detail"] is None}
+            live -= {r["player"] for r in rows if r["kind"] == "fold"}
+            assert live == set(team["players"]), rows[0]["hand_id"]
+            seen += 1
+    assert seen > 20
+
+
+def test_looking_at_what_honest_play_would_have_done_does_not_change_the_game(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    def play(root: Path) -> pl.DataFrame:
+        simulate(root, hands=1_500, seed=5, tables=10, players=120, colluders=11,
+                 family="rulebook", colluding_share=0.8)
+        return _events(root)
+
+    looked = play(tmp_path / "looked")
+    # the same game where nobody looks (every collusive decision counted as changed)
+    monkeypatch.setattr(population, "would_have_played", lambda *args: ("never",))
+    blind = play(tmp_path / "blind")
+    assert looked.equals(blind)
+    counted = pl.read_parquet(tmp_path / "looked" / "colluding_hands.parquet")
+    every = pl.read_parquet(tmp_path / "blind" / "colluding_hands.parquet")
+    assert counted.select("hand_id", "team_id", "decisions").equals(
+        every.select("hand_id", "team_id", "decisions"))
+    assert (every["changed"] == every["decisions"]).all()
+    assert 0 < counted["changed"].sum() < every["changed"].sum()
 
 
 def test_a_clean_population_plants_nothing(tmp_path: Path) -> None:

@@ -10,7 +10,10 @@ not built against.
   against a third player's all-in, card sharing, and a team of three. A team colludes in a share
   `colluding_share` of the hands where two or more of its members are dealt in (one coin per
   team per hand); in the other hands its members play their honest type. Every hand a team
-  colluded in is listed in colluding_hands.parquet.
+  colluded in is listed in colluding_hands.parquet, with the decisions the team's collusion made
+  in it and how many of them *changed* the play: differed from what the player's honest type
+  would have done in the same spot, with the same cards and the same random draw. A team that
+  changed few decisions left little to find, whatever the detector (the scorecard prints both).
 
 What each style does, from the rule text it is written from:
 
@@ -86,10 +89,12 @@ class Population:
         self.team_of: dict[str, Team] = {}
         self.role: dict[str, int] = {}
         self.teams: list[Team] = []
-        self.colluded: list[tuple[str, int]] = []  # (hand_id, team_id)
+        # (hand_id, team_id, collusive decisions, of them changed from honest play)
+        self.colluded: list[tuple[str, int, int, int]] = []
         self._on: set[int] = set()  # the teams colluding in the hand being played
         self._hand: Hand | None = None
         self._raises: dict[tuple[int, int], int] = {}
+        self._moves: dict[int, list[int]] = {}  # team -> [decisions, changed] this hand
 
     # ------------------------------------------------------------------ setup
     def setup(self, tabs: list[Table], pool_size: int, k: int, rng: random.Random,
@@ -145,8 +150,10 @@ class Population:
                  "strength": self.share, "table_id": tm.table_id} for tm in self.teams]
 
     def hand_done(self, hand_id: str) -> None:
-        self.colluded.extend((hand_id, team) for team in sorted(self._on))
+        self.colluded.extend((hand_id, team, *self._moves.get(team, (0, 0)))
+                             for team in sorted(self._on))
         self._on = set()
+        self._moves = {}
         self._hand = None
 
     # ------------------------------------------------------------------ play
@@ -159,8 +166,12 @@ class Population:
             return None
         tm = self.team_of.get(p.pid)
         if tm is not None and tm.team_id in self._on:
+            before = rng.getstate()
             act = self._collude(t, h, s, tm, self.role[p.pid], rng)
             if act is not None:
+                moves = self._moves.setdefault(tm.team_id, [0, 0])
+                moves[0] += 1
+                moves[1] += act != would_have_played(h, s, self.kind[p.pid], rng, before)
                 return act
         return honest(h, s, self.kind[p.pid], rng)
 
@@ -268,6 +279,19 @@ def _check_down(h: Hand, s: int, mates: list[int], others: list[int], owed: int
             and owed <= h.stack[s] // 4 and strength(h, s) > 0.30:
         return ("call",)  # follow a short stack into the pot
     return None
+
+
+def would_have_played(h: Hand, s: int, kind: str, rng: random.Random, drawn_from: tuple
+                      ) -> tuple:
+    """The decision seat s's honest type would have made here, with the draw it would have made
+    (`drawn_from`: the random state before the team decided; a card-sharing partner draws too).
+    The random state is put back, so looking does not change the game."""
+    now = rng.getstate()
+    rng.setstate(drawn_from)
+    try:
+        return honest(h, s, kind, rng)
+    finally:
+        rng.setstate(now)
 
 
 def honest(h: Hand, s: int, kind: str, rng: random.Random, boost: float = 0.0) -> tuple:

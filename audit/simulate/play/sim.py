@@ -59,7 +59,8 @@ COLLUDER_SCHEMA = pa.schema([
     ("strength", pa.float64()), ("table_id", pa.string()),
 ])
 
-COLLUDING_HANDS_SCHEMA = pa.schema([("hand_id", pa.string()), ("team_id", pa.int32())])
+COLLUDING_HANDS_SCHEMA = pa.schema([("hand_id", pa.string()), ("team_id", pa.int32()),
+                                    ("decisions", pa.int32()), ("changed", pa.int32())])
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -461,10 +462,11 @@ def _write_labels(root: Path, labels: list[tuple]) -> None:
     pq.write_table(table, root / "labels.parquet", compression="zstd")
 
 
-def _write_colluding_hands(root: Path, rows: list[tuple[str, int]]) -> None:
-    """The hands each rulebook team colluded in (hand_id, team_id)."""
-    table = pa.Table.from_arrays([pa.array([r[0] for r in rows], pa.string()),
-                                  pa.array([r[1] for r in rows], pa.int32())],
+def _write_colluding_hands(root: Path, rows: list[tuple[str, int, int, int]]) -> None:
+    """The hands each rulebook team colluded in (hand_id, team_id), the decisions its collusion
+    made there and how many of them changed the play (population.py)."""
+    table = pa.Table.from_arrays([pa.array([r[i] for r in rows], f.type)
+                                  for i, f in enumerate(COLLUDING_HANDS_SCHEMA)],
                                  schema=COLLUDING_HANDS_SCHEMA)
     pq.write_table(table, root / "colluding_hands.parquet", compression="zstd")
 
