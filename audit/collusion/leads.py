@@ -23,7 +23,9 @@ everyone except this partner, shrunk toward the population rate with ALPHA pseud
   hands against everyone but this partner, times the pair's pots); two-sided Hoeffding bound
   2·exp(-z²/2), valid whatever the pot sizes.
 - heavy_fold (PATTERN-CHIP-DUMP): folds to the partner's bet after investing HEAVY_BB big blinds
-  or more, among folds to the partner; binomial upper tail with rate f_A·g_B: the folder's and
+  or more, among the folds to the partner after putting chips in of one's own will (a preflop
+  fold without entering gives up a blind at most, and how many of those a bettor draws is his
+  seat: features.pair_hands, `ifold_a`); binomial upper tail with rate f_A·g_B: the folder's and
   the bettor's factors in a folder × bettor model fitted over all pairs (`fitted_factors`,
   without this pair's folds); quasi-binomial with a pair random effect (`_pair_effect`).
 - whipsaw (PATTERN-WHIPSAW): hands where both raised and a third player called in between;
@@ -567,10 +569,10 @@ def fitted_factors(table: pl.DataFrame, keep: pl.Series | None = None,
       (`WHIPSAW_RAISES`, fits.fit, the columns of fits.COLUMNS): of the multiway hands both
       bet or raised in, the share both did after the preflop round, about `wr_f`(A) · `wr_g`(B)
       (both directions of each pair alike).
-    - heavy folds (`_folder_bettor_fit`), folder × bettor: among X's folds to Y's bets, the
-      share after a heavy investment is about `hf_a`(X) · `hf_b`(Y) (`hf_r`: the population
-      share; `hf_nb`: X's folds weighted by his bettors' `hf_b`; `ind_na`: the folds Y drew
-      weighted by the folders' `hf_a`).
+    - heavy folds (`_folder_bettor_fit`), folder × bettor: among X's folds to Y's bets after
+      putting chips in of his own will (`ifa_k`), the share after a heavy investment is about
+      `hf_a`(X) · `hf_b`(Y) (`hf_r`: the population share; `hf_nb`: X's folds weighted by
+      his bettors' `hf_b`; `ind_na`: the folds Y drew weighted by the folders' `hf_a`).
     - heads-up aggression (`_folder_bettor_fit`), actor × opponent: in their heads-up pots
       against each other, A bets or raises (beyond one preflop raise) in about `sp_f`(A) ·
       `sp_g`(B) of them (`sp_r`: the population rate; `sp_dx`: A's pots weighted by his
@@ -615,9 +617,10 @@ def fitted_factors(table: pl.DataFrame, keep: pl.Series | None = None,
     n, k = _whipsaw_exposure(num("ws_ga"), num("ws_gb"), num("ws_n")), num("ws_k")
     ws_r = float(k.sum() / n.sum()) if n.sum() > 0 else 0.0
     ws_t, ws_d = _symmetric_fit(a_, b_, n, k, m, float(np.sqrt(ws_r)))
-    # heavy folds in both directions of each pair: A folding to B's bets, B to A's
+    # heavy folds in both directions of each pair: A folding to B's bets, B to A's (among the
+    # folds after putting chips in of one's own will: features.pair_hands, `ifold_a`)
     x, y = np.concatenate([a_, b_]), np.concatenate([b_, a_])
-    n = np.concatenate([num("fa_k"), num("fb_k")])
+    n = np.concatenate([num("ifa_k"), num("ifb_k")])
     k = np.concatenate([num("hfa_k"), num("hfb_k")])
     hf_r = float(k.sum() / n.sum()) if n.sum() > 0 else 0.0
     hf_a, hf_b, hf_nb, ind_na = FT.ipf(x, y, n, k, m, hf_r)
@@ -657,8 +660,8 @@ def _player_index(table: pl.DataFrame) -> tuple[pl.Series, Any]:
 
 # The pair-table columns the fitted models read (`fitted_factors`)
 FIT_INPUT = ("player_a", "player_b", "ws_ga", "ws_gb", "ws_n", "ws_k", "ws_both", "ws_post",
-             "fa_k", "fb_k", "hfa_k", "hfb_k", "hu_n", "soft_ka", "soft_kb", "hands", "va", "vb",
-             "vboth", "ce1_n", "ce1_va", "ce1_vb", "ce1_both")
+             "fa_k", "fb_k", "ifa_k", "ifb_k", "hfa_k", "hfb_k", "hu_n", "soft_ka", "soft_kb",
+             "hands", "va", "vb", "vboth", "ce1_n", "ce1_va", "ce1_vb", "ce1_both")
 
 
 def totals_of(baseline: pl.DataFrame, keep: pl.Series | None = None,
@@ -898,10 +901,10 @@ def _own_rows(rows: pl.DataFrame, single: pl.DataFrame, without: pl.DataFrame) -
                                            r["ws_n"].to_numpy().astype(float)))
     a["tot.ws_d"] = a["base.ws_d"] + exposure * b["base.ws_t"]
     b["tot.ws_d"] = b["base.ws_d"] + exposure * a["base.ws_t"]
-    a["tot.hf_nb"] = a["base.hf_nb"] + r["fa_k"] * b["base.hf_b"]
-    b["tot.hf_nb"] = b["base.hf_nb"] + r["fb_k"] * a["base.hf_b"]
-    b["tot.ind_na"] = b["base.ind_na"] + r["fa_k"] * a["base.hf_a"]
-    a["tot.ind_na"] = a["base.ind_na"] + r["fb_k"] * b["base.hf_a"]
+    a["tot.hf_nb"] = a["base.hf_nb"] + r["ifa_k"] * b["base.hf_b"]
+    b["tot.hf_nb"] = b["base.hf_nb"] + r["ifb_k"] * a["base.hf_b"]
+    b["tot.ind_na"] = b["base.ind_na"] + r["ifa_k"] * a["base.hf_a"]
+    a["tot.ind_na"] = a["base.ind_na"] + r["ifb_k"] * b["base.hf_a"]
     # the directed fits' terms only where the pair was in that fit: one far off it would have
     # left it (fits.fit), and `score_pairs` takes nothing out for it
 
@@ -1241,10 +1244,10 @@ def score_pairs(table: pl.DataFrame, totals: pl.DataFrame, rates: pl.DataFrame,
     # this pair's folds: A's propensity to give up heavy investments and B's to draw such
     # folds, each measured against the other players they met (a pair whose players the fit has
     # not seen, no heavy fold anywhere: its own share)
-    n = g["fa_k"] + g["fb_k"]
+    n = g["ifa_k"] + g["ifb_k"]
     k = g["hfa_k"] + g["hfb_k"]
-    e = (g["fa_k"] * _heavy_fold_rate(g, "a", "b", g["fa_k"], g["hfa_k"])
-         + g["fb_k"] * _heavy_fold_rate(g, "b", "a", g["fb_k"], g["hfb_k"]))
+    e = (g["ifa_k"] * _heavy_fold_rate(g, "a", "b", g["ifa_k"], g["hfa_k"])
+         + g["ifb_k"] * _heavy_fold_rate(g, "b", "a", g["ifb_k"], g["hfb_k"]))
     p0 = np.where((n > 0) & (g["hf_r__a"] > 0), e / np.maximum(n, 1), pool.ratio(k, n))
     out |= {"heavy_fold_n": n, "heavy_fold_k": k, "heavy_fold_e": e,
             "heavy_fold_p": np.where(n >= MIN_SAMPLE["heavy_fold"],

@@ -42,7 +42,7 @@ def _table() -> pl.DataFrame:
             extra = EXTRA if (a, b) == (DUMPER, RECEIVER) else 0
             row = {c: 0 for c in schema.names()}
             row |= {"player_a": a, "player_b": b, "hands": 3 * FOLDS, "fa_n": FOLDS,
-                    "fb_n": FOLDS, "fa_k": FOLDS, "fb_k": FOLDS,
+                    "fb_n": FOLDS, "fa_k": FOLDS, "fb_k": FOLDS, "ifa_k": FOLDS, "ifb_k": FOLDS,
                     "hfa_k": round(FOLDS * share) + extra, "hfb_k": round(FOLDS * share)}
             rows.append(row)
     return pl.DataFrame(rows, schema=schema).with_columns(seat_k=pl.lit(0), seat_e=pl.lit(0.0))

@@ -35,7 +35,7 @@ def _table(columns: list[str], team_share: float | None) -> pl.DataFrame:
                     share = team_share
                 rows.append({"player_a": a, "player_b": b} | dict.fromkeys(columns, 0)
                             | {"hands": 40 * folds, "fa_n": 2 * folds, "fb_n": 2 * folds,
-                               "fa_k": folds, "fb_k": folds,
+                               "fa_k": folds, "fb_k": folds, "ifa_k": folds, "ifb_k": folds,
                                "hfa_k": int(rng.binomial(folds, share)),
                                "hfb_k": int(rng.binomial(folds, share))})
     return pl.DataFrame(rows).with_columns(

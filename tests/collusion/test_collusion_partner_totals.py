@@ -67,6 +67,8 @@ def table(columns: list[str]) -> pl.DataFrame:  # noqa: F811
         hu_n=pl.Series(pots, dtype=pl.Int64),
         soft_ka=pl.Series(rng.binomial(pots, rng.uniform(0.2, 0.6, n)), dtype=pl.Int64),
         soft_kb=pl.Series(rng.binomial(pots, rng.uniform(0.2, 0.6, n)), dtype=pl.Int64),
+        # (all their folds after putting chips in: the folds the heavy-fold model counts)
+        ifa_k=pl.Series(fa, dtype=pl.Int64), ifb_k=pl.Series(fb, dtype=pl.Int64),
         hfa_k=pl.Series(rng.binomial(fa, rng.uniform(0.05, 0.3, n)), dtype=pl.Int64),
         hfb_k=pl.Series(rng.binomial(fb, rng.uniform(0.05, 0.3, n)), dtype=pl.Int64),
         ws_n=pl.Series(multiway, dtype=pl.Int64),
@@ -105,9 +107,9 @@ def test_the_leave_pair_out_fitted_baselines_are_the_fit_without_the_pair(
     # taking the pair's own folds out of the folder's denominator (`_heavy_fold_rate`) leaves
     # what the fit without any partner pair has
     (a, b), row, got, without = first_partner_pair(table)
-    assert got[a]["hf_nb"] - row["fa_k"] * without[b]["hf_b"] == pytest.approx(
+    assert got[a]["hf_nb"] - row["ifa_k"] * without[b]["hf_b"] == pytest.approx(
         without[a]["hf_nb"], rel=1e-12)
-    assert got[b]["ind_na"] - row["fa_k"] * without[a]["hf_a"] == pytest.approx(
+    assert got[b]["ind_na"] - row["ifa_k"] * without[a]["hf_a"] == pytest.approx(
         without[b]["ind_na"], rel=1e-12)
     # ... and so for heads-up aggression (fits.lpo_rate), both ways (the pair is not
     # far off the fit, fits.in_fit: it is in it)
