@@ -1577,9 +1577,11 @@ def pair_scores(hand_players: pl.LazyFrame, hands: pl.LazyFrame, *, min_hands: i
                 rows_per_chunk: int = A.ROWS_PER_CHUNK, evidence_q: float | None = None,
                 agg: A.Partial | None = None, streets: S.StreetCounts | None = None,
                 cut: A.Split | None = None,
-                street_hands: S.HandCounts | None = None) -> tuple[pl.DataFrame, pl.DataFrame]:
+                street_hands: S.HandCounts | None = None,
+                evidence: bool = True) -> tuple[pl.DataFrame, pl.DataFrame]:
     """(scored pairs with p and q, the pair-hand rows that can be the evidence (`evidence_rows`)
-    of the pairs with q <= `evidence_q`, all tested pairs when None or >= 1).
+    of the pairs with q <= `evidence_q`, all tested pairs when None or >= 1; none, an empty
+    frame, without `evidence`: for callers that read the scores only).
 
     The hands are aggregated chunk by chunk (audit/collusion/aggregate.py), so memory is
     bounded by `rows_per_chunk`; `agg`, when given, are these hands' aggregates already (kept
@@ -1618,6 +1620,12 @@ def pair_scores(hand_players: pl.LazyFrame, hands: pl.LazyFrame, *, min_hands: i
         scored = explain_away(scored, agg, rows, min_hands, cells, tables, fdr, rounds,
                               lone=_Pool(lone=True, spread=tuple(sorted(measured.items()))),
                               street_hands=street_hands)
+    if not evidence:
+        # (the scorecard's: every tested pair's rows, a piece at a time and cut down to their
+        # evidence, were its peak on a dense population, 2.7 GB at 200,000 hands where 120
+        # players share ~20,000 hands with each tablemate; and it never read them)
+        rows.close()
+        return scored, pl.DataFrame()
     wanted = scored.filter(pl.col("p_value").is_not_nan())
     if evidence_q is not None and evidence_q < 1:
         wanted = wanted.filter(pl.col("q_value") <= evidence_q)
