@@ -99,6 +99,7 @@ with q <= fdr. A lead is a suspicion with evidence, never a verdict (RULEBOOK §
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -1597,8 +1598,13 @@ def pair_scores(hand_players: pl.LazyFrame, hands: pl.LazyFrame, *, min_hands: i
     # the lead players' hands, built once for all that follows, in pieces of half a chunk's
     # hands: a piece's rows, built beside the pair table, were the collusion stage's peak at
     # 5,000,000 hands (1.88 GB in 12 pieces, 1.73 GB in 24, the same CPU within the noise)
-    pieces = 2 * len(parts) if len(parts) > 1 else 1
-    if agg is None and cut is None and pieces > 1:
+    # (and so in a store of one chunk of more than half a chunk's rows: in one piece, a dense
+    # population's were explaining away's peak, 1.0 GB at 200,000 hands where 120 players share
+    # ~20,000 hands with each tablemate and the lead players sit in nearly every hand)
+    pieces = (2 * len(parts) if len(parts) > 1
+              else math.ceil(2 * hand_players.select(pl.len()).collect().item() / rows_per_chunk)
+              or 1)
+    if agg is None and cut is None and len(parts) > 1:
         # aggregated from those pieces, the projections cut once for both (a pass over them)
         cut = A.Split(hand_players.select(F.HAND_PLAYER_COLUMNS), F.hand_columns(hands), pieces)
     if agg is None:
