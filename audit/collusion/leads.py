@@ -101,6 +101,7 @@ with q <= fdr. A lead is a suspicion with evidence, never a verdict (RULEBOOK §
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -1580,9 +1581,11 @@ def pair_scores(hand_players: pl.LazyFrame, hands: pl.LazyFrame, *, min_hands: i
                 rows_per_chunk: int = A.ROWS_PER_CHUNK, evidence_q: float | None = None,
                 agg: A.Partial | None = None, streets: S.StreetCounts | None = None,
                 cut: A.Split | None = None,
-                street_hands: S.HandCounts | None = None) -> tuple[pl.DataFrame, pl.DataFrame]:
+                street_hands: S.HandCounts | None = None,
+                evidence: bool = True) -> tuple[pl.DataFrame, pl.DataFrame]:
     """(scored pairs with p and q, the pair-hand rows that can be the evidence (`evidence_rows`)
-    of the pairs with q <= `evidence_q`, all tested pairs when None or >= 1).
+    of the pairs with q <= `evidence_q`, all tested pairs when None or >= 1; none, an empty
+    frame, without `evidence`: for callers that read the scores only).
 
     The hands are aggregated chunk by chunk (audit/collusion/aggregate.py), so memory is
     bounded by `rows_per_chunk`; `agg`, when given, are these hands' aggregates already (kept
@@ -1598,8 +1601,13 @@ def pair_scores(hand_players: pl.LazyFrame, hands: pl.LazyFrame, *, min_hands: i
     # the lead players' hands, built once for all that follows, in pieces of half a chunk's
     # hands: a piece's rows, built beside the pair table, were the collusion stage's peak at
     # 5,000,000 hands (1.88 GB in 12 pieces, 1.73 GB in 24, the same CPU within the noise)
-    pieces = 2 * len(parts) if len(parts) > 1 else 1
-    if agg is None and cut is None and pieces > 1:
+    # (and so in a store of one chunk of more than half a chunk's rows: in one piece, a dense
+    # population's were explaining away's peak, 1.0 GB at 200,000 hands where 120 players share
+    # ~20,000 hands with each tablemate and the lead players sit in nearly every hand)
+    pieces = (2 * len(parts) if len(parts) > 1
+              else math.ceil(2 * hand_players.select(pl.len()).collect().item() / rows_per_chunk)
+              or 1)
+    if agg is None and cut is None and len(parts) > 1:
         # aggregated from those pieces, the projections cut once for both (a pass over them)
         cut = A.Split(hand_players.select(F.HAND_PLAYER_COLUMNS), F.hand_columns(hands), pieces)
     if agg is None:
@@ -1621,6 +1629,12 @@ def pair_scores(hand_players: pl.LazyFrame, hands: pl.LazyFrame, *, min_hands: i
         scored = explain_away(scored, agg, rows, min_hands, cells, tables, fdr, rounds,
                               lone=_Pool(lone=True, spread=tuple(sorted(measured.items()))),
                               street_hands=street_hands)
+    if not evidence:
+        # (the scorecard's: every tested pair's rows, a piece at a time and cut down to their
+        # evidence, were its peak on a dense population, 2.7 GB at 200,000 hands where 120
+        # players share ~20,000 hands with each tablemate; and it never read them)
+        rows.close()
+        return scored, pl.DataFrame()
     wanted = scored.filter(pl.col("p_value").is_not_nan())
     if evidence_q is not None and evidence_q < 1:
         wanted = wanted.filter(pl.col("q_value") <= evidence_q)

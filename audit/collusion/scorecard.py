@@ -189,7 +189,8 @@ def collusion_scorecard(store_dir: Path | str, *, run: str = "latest", min_hands
     store = Store(Path(store_dir))
     run_id, hp, hands = run_frames(store, run)
     scored, _ = pair_scores(hp, hands, min_hands=min_hands, fdr=fdr,
-                            streets=S.file_counts(store.event_files(), hp, hands))
+                            streets=S.file_counts(store.event_files(), hp, hands),
+                            evidence=False)
     players = hp.select(pl.col("player").drop_nulls().n_unique()).collect().item()
     n_hands = hands.select(pl.len()).collect().item()
     card = score_against_labels(scored, planted_pairs(store_dir), fdr=fdr, players=players,

@@ -38,7 +38,9 @@ def test_pair_scores_cuts_the_hands_once_for_the_aggregates_and_the_lead_players
     chunked = L.leads_from_frames(hp, hands, min_hands=50, rows_per_chunk=hp.height // 3 + 1)
     assert made == [6]  # three chunks' rows, the lead players' hands in pieces of half a chunk
     whole = L.leads_from_frames(hp, hands, min_hands=50, rows_per_chunk=hp.height + 1)
-    assert made == [6]  # (one chunk: nothing cut)
+    # (one chunk, of more than half a chunk's rows: aggregated whole, the lead players' hands
+    # alone cut, in two pieces)
+    assert made == [6, 2]
     assert whole.num_rows >= 1
     assert leads(chunked) == leads(whole)
     for got, want in zip(chunked.to_pylist(), whole.to_pylist(), strict=True):
