@@ -21,6 +21,7 @@ import pyarrow.parquet as pq
 
 from audit import __version__
 from audit.errors import AuditInputError
+from audit.replay.fast.table import KERNEL, kernel_compile_pending
 from audit.rules.profiles import AUTO_PROFILE
 from audit.rules.registry import Severity
 from audit.run.judges import judge, run_label
@@ -284,8 +285,20 @@ def _run_parts(jobs: list[PartJob], workers: int,
             if progress:
                 progress(1)
         return results
+    results: list[PartStats] = []
+    if kernel_compile_pending():
+        # a first run after install: N workers would each compile the replay kernel at once
+        # (minutes, about 2 GB apiece). One worker audits the first part alone, compiling it
+        # into numba's cache, and exits; the pool's workers then load it from there (seconds)
+        KERNEL.announce_compile()
+        with worker_pool(1) as pool:
+            results.append(pool.submit(audit_part, jobs[0]).result())
+        if progress:
+            progress(1)
+        jobs = jobs[1:]
+    if not jobs:
+        return results
     with worker_pool(workers) as pool:
-        results = []
         for stats in pool.map(audit_part, jobs):  # in file order, whatever finishes first
             results.append(stats)
             if progress:
