@@ -1,7 +1,9 @@
 # Two commands: `make demo` runs the main job end to end, `make test` runs the tests (all of
 # them, as CI does); `make check` is the fast subset for everyday work; `make notebooks` opens
 # the investigation notebooks in JupyterLab.
-# Each creates .venv and installs the project into it once (the stamp makes reruns no-ops).
+# Each creates .venv and installs the project into it once (the stamp makes reruns no-ops),
+# then compiles the replay kernel into numba's cache: the demo compiles it anyway, and the
+# tests' two workers (make test, CI) would each compile it at once, ~2 GB apiece.
 PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
@@ -13,6 +15,8 @@ $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 	$(PY) -m pip install --quiet -e '.[dev]'
+	@echo "compiling the replay kernel once (first install: 2-3 min)..."
+	$(PY) -m audit.devtools.faults_warmup
 	touch $(STAMP)
 
 demo: $(STAMP)

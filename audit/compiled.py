@@ -34,8 +34,9 @@ def compile_failures() -> tuple[type[BaseException], ...]:
     return (*_BASE_FAILURES, numba.core.errors.NumbaError)
 
 
-# about how long numba takes to compile each module the first time (one core, seconds)
-COMPILE_SECONDS = {"audit.replay.fast.kernel": 60, "audit.simulate.compiled.kernel": 20,
+# about how long numba takes to compile each module the first time (one core, seconds; the
+# replay's 150: 146 CPU-s measured in session 25)
+COMPILE_SECONDS = {"audit.replay.fast.kernel": 150, "audit.simulate.compiled.kernel": 20,
                    "audit.importers.pokerstars.kernel": 30, "audit.store.merkle_kernel": 5,
                    "audit.importers.ggpoker_kernel": 30, "audit.importers.textkernel": 5,
                    "audit.importers.winning_kernel": 30, "audit.importers.winamax_kernel": 30,
@@ -63,6 +64,19 @@ def _cached(name: str) -> bool:
     return any(Path(cache_dir).glob(f"{source.parent.name}_*/{pattern}"))
 
 
+def _numba_installed() -> bool:
+    return importlib.util.find_spec("numba") is not None
+
+
+def _cache_outside_a_read_only_install() -> None:
+    """Point numba's cache at the user's cache directory when the package's own directory
+    cannot be written (a system-wide install), unless NUMBA_CACHE_DIR is set already."""
+    here = Path(__file__).resolve().parent
+    if "NUMBA_CACHE_DIR" not in os.environ and not os.access(here, os.W_OK):
+        base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
+        os.environ["NUMBA_CACHE_DIR"] = str(base / "poker-audit" / "numba")
+
+
 def _announce_compile(title: str, seconds: int) -> None:
     """One line, once per run, before numba compiles on a first run: where the wait goes.
     Only on a terminal and only in the main process (workers compile silently)."""
@@ -86,23 +100,36 @@ class CompiledModule:
     def get(self) -> ModuleType | None:
         if "module" in self.state:
             return self.state["module"]  # type: ignore[return-value]
-        here = Path(__file__).resolve().parent
-        if "NUMBA_CACHE_DIR" not in os.environ and not os.access(here, os.W_OK):
-            base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
-            os.environ["NUMBA_CACHE_DIR"] = str(base / "poker-audit" / "numba")
+        _cache_outside_a_read_only_install()
         try:
             import numba.core.config
 
             numba.core.config.reload_config()  # picks up NUMBA_CACHE_DIR set above
             refresh_cache(self.name, getattr(numba.core.config, "CACHE_DIR", None))
             if not _cached(self.name):
-                _announce_compile(self.title, COMPILE_SECONDS.get(self.name, 30))
+                self.announce_compile()
             module = importlib.import_module(self.name)
         except ImportError as exc:
             self.failed(exc)
             return None
         self.state["module"] = module
         return module
+
+    def compile_pending(self) -> bool:
+        """Whether the first process here to run this module will compile it (numba is
+        installed and its cache is empty or stale): minutes and a couple of GB on a first run
+        after install, so a caller about to start several processes that each run it lets one
+        compile it first. numba is not imported: a parent that only hands the work to worker
+        processes never loads it."""
+        if self.state.get("warned") or not _numba_installed():
+            return False
+        _cache_outside_a_read_only_install()
+        refresh_cache(self.name, os.environ.get("NUMBA_CACHE_DIR") or None)
+        return not _cached(self.name)
+
+    def announce_compile(self) -> None:
+        """The one line a first run says before the wait (see `_announce_compile`)."""
+        _announce_compile(self.title, COMPILE_SECONDS.get(self.name, 30))
 
     def failed(self, exc: BaseException) -> None:
         """Say once that the compiled path is off, and keep it off for this process."""

@@ -1,6 +1,6 @@
-"""Attacks on error handling: a pooled audit killed by SIGKILL (no worker, forkserver or
-resource tracker may outlive it), malformed inclusion proofs and hostile command-line input
-(one line, the right exit code, never a traceback)."""
+"""Attacks on error handling: a pooled audit or ingest killed by SIGKILL (no worker,
+forkserver or resource tracker may outlive it), malformed inclusion proofs and hostile
+command-line input (one line, the right exit code, never a traceback)."""
 
 from __future__ import annotations
 
@@ -150,6 +150,60 @@ def kill_pooled_audit(store: Store, moment: str, *, workers: int = 2, grace: flo
                              if p.name not in finished)) if reopened.runs_dir.is_dir() else ()
     return KillTrial(moment=moment, landed=landed, seen=len(seen), orphans=orphans,
                      runs_before=runs_before, runs_after=len(finished), leftovers=leftovers)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class IngestKillTrial:
+    """One SIGKILL of `poker-audit ingest --workers N`, once its workers were busy."""
+
+    landed: bool  # the ingest was still running, its workers up, when it was killed
+    seen: int  # processes it had started
+    orphans: tuple[int, ...]  # still running `grace` seconds after the kill (then killed)
+
+
+def kill_pooled_ingest(inputs: list[Path], store_root: Path, *, workers: int = 2,
+                       busy_for: float = 0.3, grace: float = 3.0,
+                       timeout: float = 300.0) -> IngestKillTrial:
+    """Start `poker-audit ingest --workers N` of `inputs` into `store_root` in a session of
+    its own, SIGKILL it once its resource tracker, forkserver and N workers have run for
+    `busy_for` seconds, then wait up to `grace` seconds for every process of that session to
+    be gone. Any that is not is killed (by its pid) and reported as an orphan."""
+    package_root = str(Path(audit.__file__).resolve().parents[1])
+    env = {**os.environ,
+           "PYTHONPATH": os.pathsep.join(filter(None, [package_root,
+                                                       os.environ.get("PYTHONPATH")]))}
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "audit.cli", "ingest", "--store", str(store_root),
+         "--workers", str(workers), *map(str, inputs)],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env, start_new_session=True)
+    seen: set[tuple[int, str]] = set()
+    deadline = time.monotonic() + timeout
+    workers_up: float | None = None
+    landed = False
+    try:
+        while proc.poll() is None and time.monotonic() < deadline:
+            living = _in_session(proc.pid)
+            seen |= living
+            if workers_up is None and len(living) >= 2 + workers:
+                workers_up = time.monotonic()
+            if workers_up is not None and time.monotonic() - workers_up >= busy_for:
+                landed = proc.poll() is None
+                break
+            time.sleep(0.02)
+    finally:
+        if proc.poll() is None:
+            os.kill(proc.pid, signal.SIGKILL)
+        proc.wait()
+    gone_by = time.monotonic() + grace
+    while _in_session(proc.pid) and time.monotonic() < gone_by:
+        time.sleep(0.05)
+    left = _in_session(proc.pid)
+    seen |= left
+    orphans = tuple(sorted(pid for pid, _ in left))
+    for pid in orphans:  # leave the machine clean; each is a process this trial started
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(pid, signal.SIGKILL)
+    return IngestKillTrial(landed=landed, seen=len(seen), orphans=orphans)
 
 
 def build_busy_store(root: Path, *, files: int = 6, hands: int = 500) -> Store:

@@ -1,7 +1,9 @@
 """Imported once by the fault-injection forkserver (audit.devtools.faults): compiles the replay
 kernel there, so every forked trial inherits the machine code instead of spending seconds compiling
 or loading it again. Only numpy, pyarrow and numba run here: no thread pool that a fork
-could leave locked (polars and DuckDB stay unused until a trial runs)."""
+could leave locked (polars and DuckDB stay unused until a trial runs). The Makefile's install
+stamp runs it too (`python -m audit.devtools.faults_warmup`), so numba's cache holds the
+replay kernel and the Merkle leaf writer before the first demo or test run."""
 
 from __future__ import annotations
 

@@ -26,15 +26,12 @@ staged ones are removed under the lock before the error goes out.
 
 from __future__ import annotations
 
-import multiprocessing
 from collections import deque
 from collections.abc import Callable, Sequence
-from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures import Future
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-
-import pyarrow as pa
 
 from audit.errors import AuditInputError
 from audit.importers.base import ReadLimits, using_limits
@@ -56,6 +53,7 @@ from audit.ingest.pipeline import (
     _unreadable,
 )
 from audit.store.dataset import BatchWriter, Store, new_batch_id
+from audit.workers import worker_pool
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -81,13 +79,6 @@ class _Outcome:
     error: str = ""  # an AuditInputError's message: the file says what is wrong with it
     failure: str = ""  # the reader failed on the file: the exception described
     staged: StagedFile | None = None
-
-
-def _start_worker() -> None:
-    """N workers on N cores: each keeps Arrow to its own thread (plus the read-ahead and the
-    Merkle hasher ingest runs anyway) instead of a pool per core, oversubscribed."""
-    pa.set_cpu_count(1)
-    pa.set_io_thread_count(1)
 
 
 def _stage(job: _Job) -> _Outcome:
@@ -125,13 +116,11 @@ def ingest_in_workers(inputs: Sequence[tuple[Path, str]], explicit: set[Path], s
                       limits: ReadLimits, retry_quarantined: bool, workers: int,
                       summary: IngestSummary) -> None:
     """Ingest `inputs` (path, refusal) with `workers` processes into `summary`'s files."""
-    # forkserver, not fork: the parent may run Arrow threads, and a forked copy of a held
-    # lock deadlocks the worker; preloaded, the imports are paid once, not per worker
-    context = multiprocessing.get_context("forkserver")
-    context.set_forkserver_preload(["audit.ingest.parallel"])
+    # each worker keeps Arrow to its own thread (plus the read-ahead and the Merkle hasher
+    # ingest runs anyway) and dies with this process however it dies (audit/workers.py);
+    # preloaded, the imports are paid once, not per worker
     pending: deque[tuple[Path, str, FileResult, Future[_Outcome] | None]] = deque()
-    with store.locked(), ProcessPoolExecutor(
-            max_workers=workers, mp_context=context, initializer=_start_worker) as pool:
+    with store.locked(), worker_pool(workers, "audit.ingest.parallel") as pool:
         try:
             for path, refusal in inputs:
                 result = FileResult(path=str(path))

@@ -5,16 +5,12 @@ from __future__ import annotations
 
 import contextlib
 import json
-import multiprocessing
-import os
 import shutil
-import threading
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import Any
 
@@ -25,11 +21,11 @@ import pyarrow.parquet as pq
 
 from audit import __version__
 from audit.errors import AuditInputError
+from audit.replay.fast.table import KERNEL, kernel_compile_pending
 from audit.rules.profiles import AUTO_PROFILE
 from audit.rules.registry import Severity
 from audit.run.judges import judge, run_label
 from audit.run.money import PLAY_CHIPS, money_unit, unit_order
-from audit.run.worker_guard import PARENT_ENV, guard_worker, pool_parent_env
 from audit.schema import arrow_schema, check_file_version, findings_schema
 from audit.store.dataset import GENESIS, Store, new_batch_id, published_path, read_event_file
 from audit.store.run_layout import COLLUSION_FINDINGS, OUTPUTS, output_files, part_path
@@ -41,6 +37,7 @@ from audit.store.runs import (
     run_path,
     visible_runs,
 )
+from audit.workers import worker_pool as guarded_pool
 
 
 def finished_runs(store: Store) -> list[dict[str, Any]]:
@@ -288,8 +285,20 @@ def _run_parts(jobs: list[PartJob], workers: int,
             if progress:
                 progress(1)
         return results
+    results: list[PartStats] = []
+    if kernel_compile_pending():
+        # a first run after install: N workers would each compile the replay kernel at once
+        # (minutes, about 2 GB apiece). One worker audits the first part alone, compiling it
+        # into numba's cache, and exits; the pool's workers then load it from there (seconds)
+        KERNEL.announce_compile()
+        with worker_pool(1) as pool:
+            results.append(pool.submit(audit_part, jobs[0]).result())
+        if progress:
+            progress(1)
+        jobs = jobs[1:]
+    if not jobs:
+        return results
     with worker_pool(workers) as pool:
-        results = []
         for stats in pool.map(audit_part, jobs):  # in file order, whatever finishes first
             results.append(stats)
             if progress:
@@ -299,42 +308,10 @@ def _run_parts(jobs: list[PartJob], workers: int,
 
 @contextlib.contextmanager
 def worker_pool(workers: int) -> Iterator[ProcessPoolExecutor]:
-    """N worker processes on N cores, each keeping Arrow and polars to its own thread
-    instead of starting a thread per core (oversubscribed, slower, more memory), and each
-    exiting when this process dies, however it dies (audit/run/worker_guard.py).
-
-    forkserver, not fork: the parent may already run Arrow/polars/numba threads, and a forked
-    copy of a held lock deadlocks the worker. polars fixes its thread pool when the
-    forkserver preloads it, so POLARS_MAX_THREADS must be in the environment the forkserver
-    starts with (the parent's own polars pool is already sized; the variable is restored),
-    as must the guard's note that tells the forkserver to die with this process."""
-    context = multiprocessing.get_context("forkserver")
-    context.set_forkserver_preload(["audit.run.runner"])
-    # the workers hold the read end; only this process holds the write end, so they see
-    # end of file when it is gone
-    parent_alive, keep_alive = context.Pipe(duplex=False)
-    saved = {name: os.environ.get(name) for name in ("POLARS_MAX_THREADS", PARENT_ENV)}
-    os.environ["POLARS_MAX_THREADS"] = "1"
-    os.environ[PARENT_ENV] = pool_parent_env(
-        arm=threading.current_thread() is threading.main_thread())
-    try:
-        with ProcessPoolExecutor(max_workers=workers, mp_context=context,
-                                 initializer=_start_worker, initargs=(parent_alive,)) as pool:
-            yield pool
-    finally:
-        for name, value in saved.items():
-            if value is None:
-                os.environ.pop(name, None)
-            else:
-                os.environ[name] = value
-        parent_alive.close()
-        keep_alive.close()  # after the pool's shutdown waited for its workers
-
-
-def _start_worker(parent_alive: Connection) -> None:
-    guard_worker(parent_alive)
-    pa.set_cpu_count(1)
-    pa.set_io_thread_count(1)
+    """The audit's N worker processes (audit/workers.py), the forkserver preloading this
+    module: the replay's imports are paid once, not per worker."""
+    with guarded_pool(workers, "audit.run.runner") as pool:
+        yield pool
 
 
 def _run_parts_on_dask(jobs: list[PartJob], scheduler: str,

@@ -7,10 +7,13 @@ itself commits no later file and leaves no staged batch behind."""
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import hashlib
 import os
 import shutil
+import sys
+from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
@@ -23,6 +26,8 @@ import audit.ingest.parallel as parallel
 from audit.cli.demo import DEMO_DATA
 from audit.cli.ingest import default_workers
 from audit.cli.main import main
+from audit.devtools.attacks_errors import kill_pooled_ingest
+from audit.devtools.faults import hands_table
 from audit.importers.base import ReadLimits
 from audit.ingest.pipeline import ingest
 from audit.store.dataset import BatchWriter, Store
@@ -120,13 +125,12 @@ def test_a_hand_in_two_files_of_one_ingest_is_stored_once(tmp_path: Path):
     assert store.verify().ok
 
 
-class _InProcessPool(ThreadPoolExecutor):
+@contextlib.contextmanager
+def _in_process_pool(workers: int, preload: str) -> Iterator[ThreadPoolExecutor]:
     """The workers as threads of the test process, so a monkeypatched reader or store is
     what they run (without the workers' Arrow thread setting, which is this process's)."""
-
-    def __init__(self, max_workers: int, mp_context: Any = None,
-                 initializer: Any = None) -> None:
-        super().__init__(max_workers)
+    with ThreadPoolExecutor(workers) as pool:
+        yield pool
 
 
 def test_a_reader_that_fails_in_a_worker_quarantines_its_file_as_one_worker_does(
@@ -144,7 +148,7 @@ def test_a_reader_that_fails_in_a_worker_quarantines_its_file_as_one_worker_does
 
     monkeypatch.setattr(native.NativeEventsImporter, "read", read)
     one = ingest([good[0], bad, good[1]], Store(tmp_path / "one"), workers=1)
-    monkeypatch.setattr(parallel, "ProcessPoolExecutor", _InProcessPool)
+    monkeypatch.setattr(parallel, "worker_pool", _in_process_pool)
     two_store = Store(tmp_path / "two")
     two = ingest([good[0], bad, good[1]], two_store, workers=2)
     assert _summary(two) == _summary(one)
@@ -167,7 +171,7 @@ def test_a_store_failure_commits_no_later_file_and_leaves_nothing_staged(tmp_pat
         return real_commit(self, **kwargs)
 
     monkeypatch.setattr(BatchWriter, "commit", commit)
-    monkeypatch.setattr(parallel, "ProcessPoolExecutor", _InProcessPool)
+    monkeypatch.setattr(parallel, "worker_pool", _in_process_pool)
     with pytest.raises(OSError, match="No space left"):
         ingest(files, store, workers=2)
     assert [r["batch_id"] for r in store.records()] == commits
@@ -208,3 +212,20 @@ def test_the_command_uses_every_core_by_default_and_says_the_same(tmp_path: Path
     assert said[0] == said[1]
     assert "f.phhs" in said[1] and "c-broken.parquet" in said[1]
 
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not sys.platform.startswith("linux"),
+                    reason="walks /proc to find the ingest's processes")
+def test_sigkill_of_a_pooled_ingest_leaves_no_process_behind(tmp_path: Path):
+    # like a killed audit (tests/run/test_audit_workers_killed.py): no worker, forkserver or
+    # resource tracker outlives the ingest. 12 files of 2,000 hands keep both workers busy
+    # for seconds, so the kill lands while they encode
+    inputs = []
+    for i in range(12):
+        inputs.append(tmp_path / f"in{i}.parquet")
+        pq.write_table(hands_table(f"k{i}h", 2_000), inputs[-1])
+    trial = kill_pooled_ingest(inputs, tmp_path / "store")
+    assert trial.landed, "the ingest finished before it was killed"
+    assert trial.seen >= 4  # the tracker, the forkserver and both workers were running
+    assert trial.orphans == (), "still running 3 s after the kill"

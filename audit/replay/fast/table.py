@@ -74,6 +74,12 @@ def kernel() -> Any:
     return KERNEL.get()
 
 
+def kernel_compile_pending() -> bool:
+    """Whether the next process to replay here compiles the kernel first (on a first run
+    after install: minutes, about 2 GB); the reference-only switch compiles nothing."""
+    return not reference_only() and KERNEL.compile_pending()
+
+
 def replay_table_fast(table: pa.Table, cash: Settings, tournament: Settings | None = None,
                  run_id: str | None = None, *, use_kernel: bool = True) -> TableReplay:
     """Replay every hand of `table` (hands contiguous, ordered by seq): tournament hands
