@@ -36,7 +36,7 @@ from audit.collusion import features as F
 
 KEYS = ["player_a", "player_b"]
 # bump when a pair feature changes: kept partials of another version are recomputed
-PARTIAL_VERSION = 9
+PARTIAL_VERSION = 10
 PARTIAL_FILE = "collusion_pairs.parquet"
 # a kept partial's rows per row group: the Parquet writer encodes a whole row group at once
 PARTIAL_ROW_GROUP = 20_000

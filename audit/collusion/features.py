@@ -359,6 +359,38 @@ def _entry(vpip: pl.Expr, pfr: pl.Expr) -> pl.Expr:
             + (vpip.fill_null(False) & pfr.fill_null(False)).cast(pl.Int8))
 
 
+# The float sums of the pair table (the flows in big blinds) and of `player_totals` (big blinds
+# won, pots in big blinds, the company's expected entries) are summed in fixed point, in units
+# of 1/FIXED: a float sum depends on the order of its terms, and the order of the rows of a join
+# and of a group in polars differs from run to run, so the same store gave chip-dump and
+# card-sharing p-values differing in their last digits run to run (`poker-audit collusion
+# --format json` never the same twice). Integers add up the same in any order. 2**24: a term is
+# exact to 6e-8 of a big blind; a sum in 64 bits holds up to 5e11 big blinds.
+FIXED = 1 << 24
+FIXED_TOTALS = ("gain", "pot_nz", *(f"sg{g}_e" for g in range(len(GAME_GROUPS))))
+
+
+def _fixed(value: pl.Expr) -> pl.Expr:
+    return (value.cast(pl.Float64) * FIXED).round().cast(pl.Int64)
+
+
+def _unfixed(totals: pl.LazyFrame) -> pl.LazyFrame:
+    """The fixed-point sums of `totals` back in their units."""
+    return totals.with_columns(pl.col(c).cast(pl.Float64) / FIXED for c in FIXED_TOTALS)
+
+
+def _wide(value: pl.Expr) -> pl.Expr:
+    """`_fixed`, 128 bits wide: the products of two and their sums stay exact (a pair's flows
+    squared, in units of 1/FIXED², pass 2**63 at 181 big blinds; the plain sums, in 64 bits,
+    at 5e11)."""
+    return _fixed(value).cast(pl.Int128)
+
+
+def _exact_sum(fixed: pl.Expr, squared: bool = False) -> pl.Expr:
+    """The sum of fixed-point terms (of products of two when `squared`) as a float."""
+    return fixed.sum().cast(pl.Float64) / (FIXED * FIXED if squared else FIXED)
+
+
 def pair_table(pairs: pl.LazyFrame, by: tuple[str, ...] = ()) -> pl.LazyFrame:
     """Per pair (and per value of the columns `by`): hands together and the counts every null
     model needs."""
@@ -381,13 +413,15 @@ def pair_table(pairs: pl.LazyFrame, by: tuple[str, ...] = ()) -> pl.LazyFrame:
            for y, col in (("n", f"f{x}"), ("k", f"fold_{x}"))},
         sfa_n=c("sfa").sum(), sfa_k=c("sfold_a").sum(),
         sfb_n=c("sfb").sum(), sfb_k=c("sfold_b").sum(),
-        flow=c("d").sum(),
-        flow_sq=(c("d") * c("d")).sum(),
+        # the flows summed in fixed point (`_exact_sum`): the same sums whatever the order
+        flow=_exact_sum(_fixed(c("d"))),
+        flow_sq=_exact_sum(_wide(c("d")) * _wide(c("d")), squared=True),
         flow_nz=(c("d") != 0).sum(),
-        flow_w=pl.when(c("d") != 0).then(c("w")).otherwise(0.0).sum(),
-        flow_dw=(c("d") * c("w")).sum(),
-        flow_w2=pl.when(c("d") != 0).then(c("w") * c("w")).otherwise(0.0).sum(),
-        flow_chips=c("d_chips").sum(),
+        flow_w=_exact_sum(_fixed(pl.when(c("d") != 0).then(c("w")).otherwise(0.0))),
+        flow_dw=_exact_sum(_wide(c("d")) * _wide(c("w")), squared=True),
+        flow_w2=_exact_sum(_wide(pl.when(c("d") != 0).then(c("w")).otherwise(0.0)).pow(2),
+                           squared=True),
+        flow_chips=_exact_sum(_fixed(c("d_chips"))),
         ifa_k=c("ifold_a").sum(), ifb_k=c("ifold_b").sum(),
         hfa_k=c("hfold_a").sum(), hfb_k=c("hfold_b").sum(),
         ws_n=c("multi").sum(), ws_k=c("ws").sum(),
@@ -420,8 +454,8 @@ def player_totals(table: pl.LazyFrame) -> pl.LazyFrame:
     """
     totals = _side_sums(table)
     weak = _weak_rates(totals)
-    return totals.join(weak, on="player", how="left").join(
-        _company(table, weak), on="player", how="left")
+    return _unfixed(totals.join(weak, on="player", how="left").join(
+        _company(table, weak), on="player", how="left"))
 
 
 # Pairs of a pair table at a time for `player_totals_in_slices`: each slice's two sides (a
@@ -435,8 +469,8 @@ def player_totals_in_slices(table: pl.DataFrame, keep: pl.Series | None = None,
     is true, when given), `pairs` pairs at a time (PAIRS_PER_SLICE when None), without a
     filtered copy of the table.
 
-    Each player's sums are summed over the slices' sums: counts exactly those of
-    `player_totals`, the float sums up to rounding (the same terms added in another order).
+    Each player's sums are summed over the slices' sums: exactly those of `player_totals` (the
+    float terms are summed in fixed point, `_fixed`).
     Over the whole table at once, both sides of every pair (a row per player of each pair) and
     the table joined with the players' rates were held together: at 5,000,000 hands (1.9M
     pairs, a 526 MB table) the totals took the collusion stage to 2.35 GB, and the totals
@@ -463,7 +497,8 @@ def player_totals_in_slices(table: pl.DataFrame, keep: pl.Series | None = None,
     totals = summed(_side_sums)
     weak = _weak_rates(totals.lazy()).collect()
     company = summed(lambda part: _company(part, weak.lazy()))
-    return totals.join(weak, on="player", how="left").join(company, on="player", how="left")
+    return _unfixed(totals.join(weak, on="player", how="left").join(company, on="player",
+                                                                     how="left").lazy()).collect()
 
 
 def _side_sums(table: pl.LazyFrame) -> pl.LazyFrame:
@@ -472,8 +507,8 @@ def _side_sums(table: pl.LazyFrame) -> pl.LazyFrame:
     side_a = table.select(
         player=c("player_a"), hands=c("hands"), hu_n=c("hu_n"), soft_k=c("soft_ka"),
         f_n=c("fa_n"), f_k=c("fa_k"), **_entry_side("a", "b"), sf_n=c("sfa_n"),
-        sf_k=c("sfa_k"), gain=-c("flow"),
-        flow_nz=c("flow_nz"), pot_nz=c("flow_w"),
+        sf_k=c("sfa_k"), gain=_fixed(-c("flow")),
+        flow_nz=c("flow_nz"), pot_nz=_fixed(c("flow_w")),
         hf_k=c("hfa_k"), ind_n=c("ifb_k"), ind_k=c("hfb_k"), fd_n=c("fb_n"), fd_k=c("fb_k"),
         ws_n=c("ws_n"), ws_k=c("ws_k"), cd_n=c("cd_n"), cd_k=c("cd_k"),
         **_card_share_side("a", "b"),
@@ -481,8 +516,8 @@ def _side_sums(table: pl.LazyFrame) -> pl.LazyFrame:
     side_b = table.select(
         player=c("player_b"), hands=c("hands"), hu_n=c("hu_n"), soft_k=c("soft_kb"),
         f_n=c("fb_n"), f_k=c("fb_k"), **_entry_side("b", "a"), sf_n=c("sfb_n"),
-        sf_k=c("sfb_k"), gain=c("flow"),
-        flow_nz=c("flow_nz"), pot_nz=c("flow_w"),
+        sf_k=c("sfb_k"), gain=_fixed(c("flow")),
+        flow_nz=c("flow_nz"), pot_nz=_fixed(c("flow_w")),
         hf_k=c("hfb_k"), ind_n=c("ifa_k"), ind_k=c("hfa_k"), fd_n=c("fa_n"), fd_k=c("fa_k"),
         ws_n=c("ws_n"), ws_k=c("ws_k"), cd_n=c("cd_n"), cd_k=c("cd_k"),
         **_card_share_side("b", "a"),
@@ -507,9 +542,9 @@ def _company(table: pl.LazyFrame, weak: pl.LazyFrame) -> pl.LazyFrame:
                                                for g in range(len(GAME_GROUPS))}})
     rows = table.join(wa, on="player_a", how="left").join(wb, on="player_b", how="left")
     return pl.concat([
-        rows.select(player=c("player_a"), **{f"sg{g}_e": c(f"cs{g}_nb") * c(f"w{g}_b")
+        rows.select(player=c("player_a"), **{f"sg{g}_e": _fixed(c(f"cs{g}_nb") * c(f"w{g}_b"))
                                              for g in range(len(GAME_GROUPS))}),
-        rows.select(player=c("player_b"), **{f"sg{g}_e": c(f"cs{g}_na") * c(f"w{g}_a")
+        rows.select(player=c("player_b"), **{f"sg{g}_e": _fixed(c(f"cs{g}_na") * c(f"w{g}_a"))
                                              for g in range(len(GAME_GROUPS))}),
     ]).group_by("player").agg(pl.all().sum())
 

@@ -42,6 +42,7 @@ What each style does, from the rule text it is written from:
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from audit.errors import AuditInputError
@@ -66,6 +67,12 @@ TEAM_PLAN = ("soft_play", "chip_dump", "whipsaw", "check_down", "card_share",
 REGULAR_GROUP = 10_000  # Player.team of a regulars' group: maintain() keeps team >= 0 seated
 _REGULARS_PER_TABLE = 3
 _TEAM_RAISES = 3  # team raises per street when whipsawing
+NOISE = 0.12  # the width of the uniform noise on an honest player's hand strength
+
+
+# sees every decision of the population's players, before it is played (the population, table,
+# hand, seat, decision): audit/devtools/collusion_ceiling.py reads the spots off it
+Watch = Callable[["Population", Table, Hand, int, tuple], None]
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,10 +88,11 @@ class Population:
     play them (Table.policy); `hand_done` lists the teams that colluded in the hand just
     played."""
 
-    def __init__(self, share: float) -> None:
+    def __init__(self, share: float, watch: Watch | None = None) -> None:
         if not 0 <= share <= 1:
             raise AuditInputError(f"colluding share {share}: give 0..1")
         self.share = share
+        self.watch = watch
         self.kind: dict[str, str] = {}  # pid -> honest type
         self.team_of: dict[str, Team] = {}
         self.role: dict[str, int] = {}
@@ -164,16 +172,22 @@ class Population:
         p = t.players[s]
         if p is None or p.pid not in self.kind:
             return None
-        tm = self.team_of.get(p.pid)
+        act = self._decide(t, h, s, p.pid, rng)
+        if self.watch is not None:
+            self.watch(self, t, h, s, act)
+        return act
+
+    def _decide(self, t: Table, h: Hand, s: int, pid: str, rng: random.Random) -> tuple:
+        tm = self.team_of.get(pid)
         if tm is not None and tm.team_id in self._on:
             before = rng.getstate()
-            act = self._collude(t, h, s, tm, self.role[p.pid], rng)
+            act = self._collude(t, h, s, tm, self.role[pid], rng)
             if act is not None:
                 moves = self._moves.setdefault(tm.team_id, [0, 0])
                 moves[0] += 1
-                moves[1] += act != would_have_played(h, s, self.kind[p.pid], rng, before)
+                moves[1] += act != would_have_played(h, s, self.kind[pid], rng, before)
                 return act
-        return honest(h, s, self.kind[p.pid], rng)
+        return honest(h, s, self.kind[pid], rng)
 
     def _start(self, t: Table, h: Hand, rng: random.Random) -> None:
         self._hand = h
@@ -203,7 +217,7 @@ class Population:
         if style in ("whipsaw", "team_of_three"):
             return self._whipsaw(h, s, mates, others, owed)
         if style == "check_down":
-            return _check_down(h, s, mates, others, owed)
+            return check_down_play(h, s, mates, others, owed)
         if style == "card_share" and others:
             mine = strength(h, s)
             if max(strength(h, m) for m in mates) > mine + 0.05:
@@ -264,7 +278,7 @@ def _chip_dump(h: Hand, s: int, mate: int, role: int, others: list[int], owed: i
     return ("check",)
 
 
-def _check_down(h: Hand, s: int, mates: list[int], others: list[int], owed: int
+def check_down_play(h: Hand, s: int, mates: list[int], others: list[int], owed: int
                 ) -> tuple | None:
     allin = [x for x in others if h.stack[x] == 0]
     shover = h.last_aggr if h.last_aggr in others else 0
@@ -297,7 +311,7 @@ def would_have_played(h: Hand, s: int, kind: str, rng: random.Random, drawn_from
 def honest(h: Hand, s: int, kind: str, rng: random.Random, boost: float = 0.0) -> tuple:
     """A legal decision of an honest player of type `kind`."""
     enter, pfr, aggr, bluff, call_at = HONEST_TYPES[kind]
-    v = strength(h, s) + boost + (rng.random() - 0.5) * 0.12
+    v = strength(h, s) + boost + (rng.random() - 0.5) * NOISE
     owed = h.cur - h.bet[s]
     r = rng.random()
     lo, hi = h.raise_range(s)
@@ -319,6 +333,52 @@ def honest(h: Hand, s: int, kind: str, rng: random.Random, boost: float = 0.0) -
     if v > call_at + odds * 0.6 or r < bluff * 0.25:
         return ("call",)
     return ("fold",)
+
+
+def honest_chance(h: Hand, s: int, kind: str, action: str) -> float:
+    """The probability that `honest` plays an action of this kind ("fold", "check", "call" or
+    "raise", a bet included) for seat s here: exact, over its two draws (the strength's noise,
+    uniform over +-NOISE/2, and the uniform r). A detector that knew every player's honest rule
+    would weigh each decision by it (audit/devtools/collusion_ceiling.py)."""
+    enter, pfr, aggr, bluff, call_at = HONEST_TYPES[kind]
+    value = strength(h, s)
+    owed = h.cur - h.bet[s]
+    can_raise = bool(h.raise_range(s)[0])
+
+    def given(v: float) -> dict[str, float]:
+        """The action's chances over r, the strength's draw being v."""
+        if h.street == 0:
+            raised = h.cur > h.bb
+            fold = (1 - bluff) if owed > 0 and v < enter + (0.08 if raised else 0.0) else 0.0
+            high = v > enter + (0.18 if raised else 0.0)
+            # (a fold takes r >= bluff, a raise r < pfr with a strong v or r < bluff/2: apart)
+            raise_ = max(pfr if high else 0.0, bluff * 0.5) if can_raise else 0.0
+            passive = "call" if owed > 0 else "check"
+            return {"fold": fold, "raise": raise_, passive: 1 - fold - raise_}
+        if owed == 0:
+            raise_ = min(1.0, max(aggr + 0.2 if v > 0.6 else 0.0, bluff)) if can_raise else 0.0
+            return {"raise": raise_, "check": 1 - raise_}
+        raise_ = aggr if can_raise and v > 0.78 else 0.0
+        call = 1 - raise_ if v > call_at + owed / (h.pot + owed) * 0.6 else max(
+            0.0, bluff * 0.25 - raise_)
+        return {"raise": raise_, "call": call, "fold": 1 - raise_ - call}
+
+    # v is uniform on [value - NOISE/2, value + NOISE/2]; each action's chance is constant
+    # between the thresholds v is compared with
+    low, high = value - NOISE / 2, value + NOISE / 2
+    edges = sorted({low, high, *(e for e in _thresholds(h, kind, owed) if low < e < high)})
+    return sum((b - a) / NOISE * given((a + b) / 2).get(action, 0.0)
+               for a, b in zip(edges, edges[1:], strict=False))
+
+
+def _thresholds(h: Hand, kind: str, owed: int) -> tuple[float, ...]:
+    """The values `honest` compares its drawn strength with at this spot."""
+    enter, _, _, _, call_at = HONEST_TYPES[kind]
+    if h.street == 0:
+        return (enter, enter + 0.08, enter + 0.18)
+    if owed == 0:
+        return (0.6,)
+    return (0.78, call_at + owed / (h.pot + owed) * 0.6)
 
 
 def _clamp(want: int, lo: int, hi: int, h: Hand) -> int:

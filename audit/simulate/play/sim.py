@@ -29,7 +29,7 @@ from audit.simulate.compiled.simulator import ready as fast_ready
 from audit.simulate.inject.registry import Picker
 from audit.simulate.play.agents import COLLUSION_STYLES, STYLES
 from audit.simulate.play.killtable import HAND_START, KILL_TABLE_GAMES, KillTable
-from audit.simulate.play.population import POPULATION_FAMILIES, Population
+from audit.simulate.play.population import POPULATION_FAMILIES, Population, Watch
 from audit.simulate.play.studdraw import play_draw, play_stud
 from audit.simulate.play.table import (
     DRAW_GAMES,
@@ -219,7 +219,7 @@ def simulate(out: Path | str, *, hands: int, seed: int = 0, variant: str = "hold
              injectors: tuple[str, ...] | None = None,
              progress: Callable[[int], None] | None = None,
              engine: str = "auto", family: str = "sim",
-             colluding_share: float = 0.8) -> SimSummary:
+             colluding_share: float = 0.8, watch: Watch | None = None) -> SimSummary:
     """Simulate `hands` hands on `tables` tables into a new event store at `out`.
 
     `engine`: "auto" plays clean no-limit hold'em cash runs on the compiled engine
@@ -236,11 +236,11 @@ def simulate(out: Path | str, *, hands: int, seed: int = 0, variant: str = "hold
     cycling soft play, chip dumping, whipsaw, check-down, card sharing and a team of three, each
     colluding in a share `colluding_share` of the hands where two of its members are dealt in;
     those hands are listed in colluding_hands.parquet, every player's honest type in
-    players.parquet)."""
+    players.parquet); `watch` sees each of its decisions (population.Watch)."""
     if family not in POPULATION_FAMILIES:
         raise AuditInputError(f"unknown colluder family {family!r}: use one of "
                               f"{', '.join(POPULATION_FAMILIES)}")
-    population = Population(colluding_share) if family == "rulebook" else None
+    population = Population(colluding_share, watch) if family == "rulebook" else None
     _check_args(variant, structure, tables, hands, violations,
                 colluders if population is None else 0)
     if population is not None and (variant not in BUTTON_VARIANTS or kill_tables):
