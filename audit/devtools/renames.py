@@ -125,6 +125,19 @@ class Rewrite:
 
     text: str
     names: dict[str, str] = field(default_factory=dict)  # original -> new
+    tables: dict[str, str] = field(default_factory=dict)  # original -> new (table names)
+
+    def forward(self, text: str) -> str:
+        """Free text of the original (a reason, a detail, a message) as the rewrite says it."""
+        text = _replacer(self.names)(text)
+        for old, new in sorted(self.tables.items(), key=lambda t: -len(t[0])):
+            text = text.replace(old, new)
+        return text
+
+    def table_back(self, value: str | None) -> str | None:
+        for old, new in sorted(self.tables.items(), key=lambda t: -len(t[1])):
+            value = value.replace(new, old) if value else value
+        return value
 
     def back(self, value: Any) -> Any:
         """A value of the rewrite as the original wrote it (names mapped back)."""
@@ -160,6 +173,56 @@ def rename_players(text: str, players: Sequence[str], site: str, *, start: int =
     return rewrite_names(text, dict(zip(players, pool, strict=False)))
 
 
+# Table (and tournament) names as each room writes them: the pattern's `name` group is what
+# the rewrite replaces; a name the room builds from numbers (a tournament's id and table
+# number, '#11250870') is left alone. Winning, iPoker, Merge and Bovada are not given other
+# table names (Bovada writes a number; the others' names sit inside ids the harness does not
+# rebuild).
+TABLE_PATTERNS: dict[str, tuple[str, ...]] = {
+    "stars": (r"^Table '(?P<name>[A-Za-z][^'#]*)' \d+-max",),
+    "ggpoker": (r"^Table '(?P<name>[A-Za-z][^'#]*)' \d+-max",),
+    "winamax": (r"^Table: '(?P<name>[A-Za-z][^'#()]*)' \d+-max",
+                r"^Winamax Poker - Tournament \"(?P<name>[^\"]+)\" buyIn"),
+    "ftp": (r"^Full ?Tilt ?Poker Game #\d+: Table (?P<name>[A-Za-z][^()#-]*?)"
+            r"(?= \(\d+ max\)| \(heads up\)| - )",),
+    "pacific": (r"^Table (?P<name>[A-Za-z][^()#]*?)(?: \d+ Max)? "
+                r"\((?:Real Money|Practice Play)\)",),
+    "partypoker": (r"^Table (?P<name>[A-Za-z][^()#]*?) \( ?Real Money ?\)$",),
+}
+# names a room could give a table: words a reader looks for, digits, an apostrophe (the
+# rooms whose table names hold one already: Winamax, Full Tilt, 888)
+TRICKY_TABLES: dict[str, tuple[str, ...]] = {
+    "stars": ("Seat 9 Hand 2", "Big Table 77 II"),
+    "ggpoker": ("Seat 9 Hand 2", "Big Table 77"),
+    "winamax": ("Seat 9 Hand 2 l'Été", "Hand #3 Seat 2 Hold'em"),
+    "ftp": ("Seat 9 Hand 2 O'Neil", "Big Table 77"),
+    "pacific": ("Seat 9 Hand 2 d'Or", "São Paulo 77"),
+    "partypoker": ("Seat 9 Hand 2", "Big Table 77"),
+}
+
+
+def rename_tables(rewrite: Rewrite, site: str) -> Rewrite:
+    """`rewrite` with each table (and tournament) name the site writes renamed, consistently
+    (the same name everywhere it stands in the file: a Winamax tournament's table is named
+    after it)."""
+    tables: dict[str, str] = {}
+    pool = list(TRICKY_TABLES.get(site, ()))
+    for pattern in TABLE_PATTERNS.get(site, ()):
+        for m in re.finditer(pattern, rewrite.text, re.MULTILINE):
+            name = m.group("name").strip()
+            # (a name spaced twice is read with one space: it is not the room's to rename)
+            if name and "  " not in name and name not in tables and pool:
+                tables[name] = pool.pop(0)
+    text = rewrite.text
+    for old, new in sorted(tables.items(), key=lambda t: -len(t[0])):
+        # (a table line the file ends inside of has no closing quote: renamed all the same)
+        text = re.sub(r"(?<=Table )" + re.escape(old) + r"(?= )|(?<=Table: ')"
+                      + re.escape(old) + r"(?=[(']|$)|(?<=Table ')" + re.escape(old)
+                      + r"(?='|$)|(?<=Tournament \")" + re.escape(old) + r"(?=\")", new, text,
+                      flags=re.MULTILINE)
+    return Rewrite(text=text, names=rewrite.names, tables=tables)
+
+
 # --- comparing two imports ----------------------------------------------------------------
 
 @dataclass(frozen=True, slots=True)
@@ -188,13 +251,14 @@ def mapped_back(read: Read, rewrite: Rewrite) -> Read:
     for row in read.rows:
         row = dict(row)
         row["player"] = rewrite.back(row["player"])
+        row["table_id"] = rewrite.table_back(row["table_id"])
         rows.append(row)
     return Read(rows=rows, rejected=read.rejected)
 
 
 def mapped_forward(read: Read, rewrite: Rewrite) -> Read:
     """The original's free text as the rewrite writes it: details and quarantine reasons."""
-    forward = _replacer(rewrite.names)
+    forward = rewrite.forward
     rows = []
     for row in read.rows:
         row = dict(row)
@@ -248,8 +312,10 @@ def rewrites_of(path: Path, site: str, fmt: str) -> list[Rewrite]:
         if re.search(_BEFORE + re.escape(p) + _AFTER, text, re.MULTILINE)]
     if not players:
         return []
-    return [rename_players(text, players, site, start=start)
-            for start in range(0, len(tricky_names(site)), len(players))]
+    rewrites = [rename_players(text, players, site, start=start)
+                for start in range(0, len(tricky_names(site)), len(players))]
+    rewrites[0] = rename_tables(rewrites[0], site)  # the first also renames the tables
+    return rewrites
 
 
 def check_rewrite(original: Path, fmt: str, rewrite: Rewrite, target: Path, *, label: str
@@ -303,7 +369,7 @@ def check_site(site: str, files: Iterable[Path], work: Path, *, root: Path | Non
     result = SiteCheck()
     originals: list[Path] = []
     rounds: list[list[Path]] = []
-    names_of_round: list[dict[str, dict[str, str]]] = []  # round -> hand -> names
+    names_of_round: list[dict[str, Rewrite]] = []  # round -> hand -> its file's rewrite
     for path in files:
         try:
             fmt = detect_format(path)
@@ -333,12 +399,13 @@ def check_site(site: str, files: Iterable[Path], work: Path, *, root: Path | Non
                 target.parent.mkdir(parents=True, exist_ok=True)
                 target.write_text(rewrite.text, encoding="utf-8")
             rounds[k].append(target)
-            names_of_round[k].update(dict.fromkeys(hands, rewrite.names))
+            names_of_round[k].update(dict.fromkeys(hands, rewrite))
     if findings_rounds and originals:
         want = findings_of(originals, work / "store-original")
         for k, targets in enumerate(rounds[:findings_rounds]):
             names = names_of_round[k]
-            expected = sorted((hand, rule, severity, _replacer(names.get(hand, {}))(message))
+            expected = sorted((hand, rule, severity,
+                               names[hand].forward(message) if hand in names else message)
                               for hand, rule, severity, message in want)
             got = findings_of(targets, work / f"store-{k}")
             if got != expected:

@@ -4,7 +4,8 @@ Real hands of every site (fixtures/renames: one hand or a small file per site, c
 ../shared/data/fpdb-dev) are rewritten with each player renamed, consistently, to an awkward
 name the room could have written (audit/devtools/renames.py: "calls raises", "Seat 3", "and
 won", "ace" beside "ace ace", "中国龙"...), and read again with the site's normal importer: the
-same events (names mapped back), the same quarantine, the same audit findings. The sweep over the
+same events (names mapped back), the same quarantine, the same audit findings; tables renamed
+to names with "Seat" and "Hand" in them read the same too. The sweep over the
 whole corpus is tests/corpus/test_renamed_corpus.py.
 """
 
@@ -19,6 +20,7 @@ from audit.devtools.renames import (
     check_rewrite,
     check_site,
     read_file,
+    rename_tables,
     rewrite_names,
     tricky_names,
 )
@@ -128,3 +130,16 @@ def test_each_site_is_given_only_names_it_can_write() -> None:
     assert max(map(len, tricky_names("stars"))) == 12  # the longest name PokerStars allows
     assert tricky_names("bovada") == []  # positions, not names
     assert "中国龙" in tricky_names("ggpoker") and "Жора" in tricky_names("winamax")
+
+
+@pytest.mark.parametrize("fixture", ["stars-triple-draw.txt", "gg-short-deck.txt",
+                                     "winamax-stt.txt", "ftp-observed-no-seat-lines.txt",
+                                     "pacific-nlh.txt"])
+def test_a_table_named_with_seat_and_hand_words_reads_the_same(tmp_path: Path,
+                                                              fixture: str) -> None:
+    path = FIXTURES / fixture
+    rewrite = rename_tables(rewrite_names(path.read_text(encoding="utf-8"), {}), _site(path))
+    assert rewrite.tables, "the site's table line was not found"
+    assert all(new.startswith("Seat 9 Hand 2") for new in rewrite.tables.values())
+    assert [f"{d.what}: {d.detail}" for d in check_rewrite(
+        path, detect_format(path), rewrite, tmp_path / fixture, label=fixture)] == []
