@@ -24,6 +24,7 @@ from audit.errors import AuditInputError
 from audit.importers import detect_format, get_importer
 from audit.ingest.pipeline import ingest
 from audit.run.runner import audit_store, read_findings
+from audit.schema import game_money_fields, money_columns
 from audit.store.dataset import Store
 
 # Awkward but legal screen names, each testing one thing a line parser can trip on. Pairs
@@ -126,6 +127,7 @@ class Rewrite:
     text: str
     names: dict[str, str] = field(default_factory=dict)  # original -> new
     tables: dict[str, str] = field(default_factory=dict)  # original -> new (table names)
+    scale: int = 1  # every amount multiplied by this
 
     def forward(self, text: str) -> str:
         """Free text of the original (a reason, a detail, a message) as the rewrite says it."""
@@ -416,3 +418,138 @@ def check_site(site: str, files: Iterable[Path], work: Path, *, root: Path | Non
                     detail=f"{len(expected)} vs {len(got)}; only in the original: {lost}; "
                            f"only in the rewrite: {new}"))
     return result
+
+
+# --- amounts scaled -------------------------------------------------------------------------
+
+# Cash-game amounts as the room prints them: a currency sign, digits (grouped by commas where
+# the room groups them), maybe decimals. Each is multiplied by SCALE: 1001, so that thousands
+# separators appear and the cents stay (0.05 -> 50.05). Tournament chips carry no sign and a
+# chip file is not rescaled (its blinds and stacks would disagree).
+SCALE = 1001
+_MONEY = re.compile(r"(?<![\w.,])([$€£])(\d{1,3}(?:,\d{3})+|\d+)(\.\d+)?(?!\d)")
+# site -> (group thousands with commas, strip trailing zeros of the cents as the room does)
+MONEY_STYLES: dict[str, tuple[tuple[bool, bool], ...]] = {
+    "stars": ((True, False), (False, False)),  # PokerStars "$1000"; rooms in its format "$1,024.50"
+    "ggpoker": ((True, True),),  # "$2,600.35", "$0.2"
+    "ftp": ((True, False),),  # "$3,423"
+    "pacific": ((True, False),),  # "$2,898"
+}
+
+
+def _scaled(match: re.Match[str], grouped: bool, strip: bool) -> str:
+    sign, whole, cents = match.group(1), match.group(2).replace(",", ""), match.group(3) or ""
+    minor = int(whole) * 100 + int((cents[1:] + "00")[:2]) if len(cents) <= 3 else None
+    if minor is None:  # finer than a cent: not money this harness rescales
+        return match.group(0)
+    minor *= SCALE
+    units, rest = divmod(minor, 100)
+    text = f"{units:,}" if grouped else str(units)
+    if rest:
+        decimals = f"{rest:02d}"
+        text += "." + (decimals.rstrip("0") if strip else decimals)
+    return sign + text
+
+
+def scale_amounts(text: str, site: str) -> list[Rewrite]:
+    """The cash file with every amount multiplied by SCALE, once per way the site prints
+    money (`MONEY_STYLES`)."""
+    return [Rewrite(text=_MONEY.sub(lambda m, g=grouped, s=strip: _scaled(m, g, s), text),
+                    scale=SCALE)
+            for grouped, strip in MONEY_STYLES.get(site, ())]
+
+
+def _is_cash(read: Read) -> bool:
+    games = [r["game"] for r in read.rows if r["kind"] == "hand_started" and r.get("game")]
+    return bool(games) and all(g.get("currency") not in (None, "CHIPS") for g in games)
+
+
+def scaled_back(read: Read, scale: int) -> Read:
+    """The rewrite's amounts divided by the scale (a remainder is left as it is, to differ)."""
+    def back(v: Any) -> Any:
+        return v // scale if isinstance(v, int) and v % scale == 0 else v
+    rows = []
+    for row in read.rows:
+        row = dict(row)
+        for column in money_columns("events"):
+            row[column] = back(row.get(column))
+        if row.get("game"):
+            game = dict(row["game"])
+            for name in game_money_fields():
+                game[name] = back(game.get(name))
+            if game.get("house_overrides"):  # '{"stakes.hand_cap": 200000}'
+                game["house_overrides"] = re.sub(
+                    r"(?<=\": )\d+", lambda m: str(back(int(m.group(0)))),
+                    game["house_overrides"])
+            row["game"] = game
+        if isinstance(row.get("detail"), str):  # "total_pot=300;pots=main:300"
+            row["detail"] = re.sub(r"(?<=[=:])\d+", lambda m: str(back(int(m.group(0)))),
+                                   row["detail"])
+        rows.append(row)
+    return Read(rows=rows, rejected=read.rejected)
+
+
+def uneven_splits(read: Read) -> set[str]:
+    """Hands whose pot the room split unevenly (the odd chip: 4067 and 4066). Scaled, the
+    odd chip would be 1001 chips, which no room gives: such hands are not compared."""
+    paid: dict[tuple[str, str], set[int]] = {}
+    for row in read.rows:
+        if row["kind"] == "award" and row["detail"] != "uncalled":
+            paid.setdefault((row["hand_id"], row["detail"] or ""), set()).add(row["amount"])
+    return {hand for (hand, _), amounts in paid.items() if len(amounts) > 1}
+
+
+def _without(read: Read, hands: set[str]) -> Read:
+    return Read(rows=[r for r in read.rows if r["hand_id"] not in hands],
+                rejected=read.rejected)
+
+
+def check_scaled(path: Path, site: str, work: Path, *, label: str) -> list[Difference]:
+    """The differences between a cash file and its rescaled rewrites: the same events, money
+    divided back; the same quarantine (by line and hand); the same findings by rule and
+    severity (their messages state the amounts)."""
+    if site not in MONEY_STYLES:
+        return []
+    try:
+        fmt = detect_format(path)
+    except AuditInputError:
+        return []  # a file no reader takes is not rewritten
+    original = work / "original" / path.name
+    original.parent.mkdir(parents=True, exist_ok=True)
+    original.write_text(decode(path.read_bytes()), encoding="utf-8")
+    want = read_file(original, fmt)
+    if not _is_cash(want) or want.rejected and not want.rows:
+        return []
+    out: list[Difference] = []
+    uneven = uneven_splits(want)
+    want = _without(want, uneven)
+    styles = MONEY_STYLES[site]
+    for number, rewrite in enumerate(scale_amounts(original.read_text(encoding="utf-8"),
+                                                   site)):
+        grouped, strip = styles[number]
+        # free text stating amounts ("cashed out the hand for $6.63") says them scaled
+        expected_rows = [dict(r, detail=_MONEY.sub(lambda m, g=grouped, s=strip: _scaled(
+            m, g, s), r["detail"])) if isinstance(r.get("detail"), str) else r
+            for r in want.rows]
+        target = work / f"scaled-{number}" / path.name
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(rewrite.text, encoding="utf-8")
+        got = _without(scaled_back(read_file(target, fmt), SCALE), uneven)
+        name = f"{label} (x{SCALE} #{number})"
+        if [(line, hand) for line, hand, _ in got.rejected] != [
+                (line, hand) for line, hand, _ in want.rejected]:
+            out.append(Difference(file=name, rewrite="amounts", what="quarantine",
+                                  detail=f"original {want.rejected[:2]} rewrite "
+                                         f"{got.rejected[:2]}"))
+        out.extend(compare(name, "amounts", Read(expected_rows, []), Read(got.rows, [])))
+        found = [f[:3] for f in findings_of([target], work / f"store-scaled-{number}")
+                 if f[0] not in uneven]
+        expected = [f[:3] for f in findings_of([original], work / f"store-orig-{number}")
+                    if f[0] not in uneven]
+        if found != expected:
+            out.append(Difference(file=name, rewrite="amounts", what="findings",
+                                  detail=f"only in the original: "
+                                         f"{[f for f in expected if f not in found][:3]}; "
+                                         f"only in the rewrite: "
+                                         f"{[f for f in found if f not in expected][:3]}"))
+    return out

@@ -18,10 +18,12 @@ import pytest
 from audit.devtools.renames import (
     SITE_NAMES,
     check_rewrite,
+    check_scaled,
     check_site,
     read_file,
     rename_tables,
     rewrite_names,
+    scale_amounts,
     tricky_names,
 )
 from audit.importers import detect_format
@@ -143,3 +145,22 @@ def test_a_table_named_with_seat_and_hand_words_reads_the_same(tmp_path: Path,
     assert all(new.startswith("Seat 9 Hand 2") for new in rewrite.tables.values())
     assert [f"{d.what}: {d.detail}" for d in check_rewrite(
         path, detect_format(path), rewrite, tmp_path / fixture, label=fixture)] == []
+
+
+@pytest.mark.parametrize("fixture", ["stars-triple-draw.txt", "gg-short-deck.txt",
+                                     "ftp-observed-no-seat-lines.txt", "pacific-nlh.txt"])
+def test_amounts_a_thousand_times_larger_read_the_same(tmp_path: Path, fixture: str) -> None:
+    # x1001: "$0.05" -> "$50.05", "$4.58" -> "$4,584.58" (grouped as the room groups them)
+    path = FIXTURES / fixture
+    rewrites = scale_amounts(path.read_text(encoding="utf-8"), _site(path))
+    assert rewrites and "," in rewrites[0].text  # thousands separators appear
+    assert check_scaled(path, _site(path), tmp_path, label=fixture) == []
+
+
+def test_a_scaled_amount_keeps_its_cents_and_the_rooms_grouping() -> None:
+    assert scale_amounts("Seat 1: Hero ($4.58 in chips)", "stars")[0].text == (
+        "Seat 1: Hero ($4,584.58 in chips)")
+    assert scale_amounts("Seat 1: Hero ($4.58 in chips)", "stars")[1].text == (
+        "Seat 1: Hero ($4584.58 in chips)")
+    assert scale_amounts("bets $0.2", "ggpoker")[0].text == "bets $200.2"
+    assert scale_amounts("Hand #12345 Seat 3", "ftp")[0].text == "Hand #12345 Seat 3"
