@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -454,7 +455,7 @@ def _scaled(match: re.Match[str], grouped: bool, strip: bool) -> str:
 def scale_amounts(text: str, site: str) -> list[Rewrite]:
     """The cash file with every amount multiplied by SCALE, once per way the site prints
     money (`MONEY_STYLES`)."""
-    return [Rewrite(text=_MONEY.sub(lambda m, g=grouped, s=strip: _scaled(m, g, s), text),
+    return [Rewrite(text=_MONEY.sub(partial(_scaled, grouped=grouped, strip=strip), text),
                     scale=SCALE)
             for grouped, strip in MONEY_STYLES.get(site, ())]
 
@@ -528,9 +529,9 @@ def check_scaled(path: Path, site: str, work: Path, *, label: str) -> list[Diffe
                                                    site)):
         grouped, strip = styles[number]
         # free text stating amounts ("cashed out the hand for $6.63") says them scaled
-        expected_rows = [dict(r, detail=_MONEY.sub(lambda m, g=grouped, s=strip: _scaled(
-            m, g, s), r["detail"])) if isinstance(r.get("detail"), str) else r
-            for r in want.rows]
+        scaled = partial(_scaled, grouped=grouped, strip=strip)
+        expected_rows = [dict(r, detail=_MONEY.sub(scaled, r["detail"]))
+                         if isinstance(r.get("detail"), str) else r for r in want.rows]
         target = work / f"scaled-{number}" / path.name
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_text(rewrite.text, encoding="utf-8")

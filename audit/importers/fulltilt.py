@@ -382,8 +382,8 @@ def _map_ftp(block: list[tuple[int, str]], file_name: str) -> SiteHand:
         in_summary = False
         for n, text in body:
             in_summary = in_summary or text == "*** SUMMARY ***"
-            if in_summary and (ss := _summary_name(text, body)):
-                seat_no, name, sitting_out = ss
+            if in_summary and (named := _summary_name(text, body)):
+                seat_no, name, sitting_out = named
                 h.add_seat(n, seat_no, name, _UNKNOWN_STACK,
                            sitting_out and not _plays(name, body))
                 h.rows[-1]["amount"] = None
