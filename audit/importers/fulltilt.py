@@ -122,9 +122,10 @@ _POT_PART = re.compile(r"(Main|Side) pot(?:(?: #|-| )(\d+))? ([$€£]?[0-9][0-9
 _PUT_IN = frozenset({"post", "call", "bet", "raise", "complete"})
 _SUMMARY_SITTING_OUT = re.compile(r"^Seat (\d+): .+ is sitting out$")
 # the seat and name of a summary line: `Seat 3: cinidy lynn (small blind) collected ($100)`
-_SUMMARY_NAME = re.compile(r"^Seat (\d+): (.+?)(?: \((?:small blind|big blind|button)\))*"
-                           r"(?: (is sitting out)$| (?:collected|showed|mucked|folded|didn't|"
-                           r"lost|won|wins|is)\b)")
+# (`_summary_name`: the name may hold one of the words after it, as "and won" does)
+_SUMMARY_AFTER_NAME = re.compile(r"(?: \((?:small blind|big blind|button)\))*"
+                                 r"(?: (is sitting out)$| (?:collected|showed|mucked|folded|"
+                                 r"didn't|lost|won|wins|is)\b)")
 _UNKNOWN_STACK = 1 << 60  # a stack the log does not give: no bet ever spends it all
 _SUMMARY_SEAT = re.compile(r"^Seat (\d+): ")
 _SUMMARY_WON = re.compile(r"(?:collected|and won) \(([$€£]?[0-9][0-9,.]*)\)")
@@ -220,6 +221,25 @@ _TABLE_NOTES = [  # lines about the table, no player named
 _RUN_SUMMARY = re.compile(r"^(?:\*\*\* SUMMARY \d \*\*\*|Pot \d [$€£]?[0-9][0-9,.]*)$")
 _OBSERVER = re.compile(r"^(.+?) \(Observer\): (.*)$")
 _LOW_DESC = re.compile(r"^\s*\([0-9AKQJT, -]*\)$")
+
+
+def _summary_name(text: str, body: list[tuple[int, str]]) -> tuple[int, str, bool] | None:
+    """(seat, name, sitting out) of a summary line, for a hand logged without seat lines.
+    The words after the name ("won", "is") may be in a name too ("and won"): of the places
+    the name can end, the longest name that starts a line of the play wins; without one,
+    the shortest (a name that never acts)."""
+    seat = _SUMMARY_SEAT.match(text)
+    if not seat:
+        return None
+    rest = text[seat.end():]
+    shortest = longest = None
+    for end in (i for i, c in enumerate(rest) if c == " " and i):
+        if (after := _SUMMARY_AFTER_NAME.match(rest, end)):
+            found = (int(seat.group(1)), rest[:end], bool(after.group(1)))
+            shortest = shortest or found
+            if any(t.startswith(rest[:end] + " ") for _, t in body if t != text):
+                longest = found
+    return longest or shortest
 
 
 def _ftp_game(header: str, number: int) -> dict[str, Any]:
@@ -362,9 +382,10 @@ def _map_ftp(block: list[tuple[int, str]], file_name: str) -> SiteHand:
         in_summary = False
         for n, text in body:
             in_summary = in_summary or text == "*** SUMMARY ***"
-            if in_summary and (ss := _SUMMARY_NAME.match(text)):
-                h.add_seat(n, int(ss.group(1)), ss.group(2), _UNKNOWN_STACK,
-                           bool(ss.group(3)) and not _plays(ss.group(2), body))
+            if in_summary and (named := _summary_name(text, body)):
+                seat_no, name, sitting_out = named
+                h.add_seat(n, seat_no, name, _UNKNOWN_STACK,
+                           sitting_out and not _plays(name, body))
                 h.rows[-1]["amount"] = None
         if not h.seat_of:
             raise SiteHandError(f"line {number}: hand has no seats (truncated?)")
@@ -614,7 +635,14 @@ def _map_ftp(block: list[tuple[int, str]], file_name: str) -> SiteHand:
                 h.emit(n, "annotation", detail=label, **h.who(name))
                 break
         else:
-            raise bad_line(n, text)
+            # a seated name may be the start of an unseated one's: "ace" seated, "ace ace
+            # sits down"
+            for pattern, label in _ANYONE_NOTES:
+                if (a := pattern.match(text)) and a.group(1) not in h.seat_of:
+                    h.emit(n, "annotation", player=a.group(1), detail=label)
+                    break
+            else:
+                raise bad_line(n, text)
     if not ended:
         raise SiteHandError(f"line {last}: hand ends without '*** SUMMARY ***' (truncated?)")
     if total_pot is None:

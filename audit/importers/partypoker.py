@@ -443,6 +443,25 @@ class _Party:
                 return self.aliases.get(name, name), text[len(name):].lstrip(" ")
         return None
 
+    def _unseated_note(self, text: str) -> bool:
+        """A note about someone not seated (joins, leaves), whose name may begin with a seated
+        player's name or with an action word."""
+        for pattern, _ in _ANYONE_NOTES:
+            if (a := pattern.match(text)):
+                return a.group(1) not in self.names and a.group(1) not in self.aliases
+        return False
+
+    def _joined_split(self, text: str, joined: list[str]) -> tuple[str, str] | None:
+        """(player, rest) of a line of a player who joined the table during the hand, when his
+        name is longer than the seated name the line also starts with ("ace ace posts" with
+        "ace" seated) or starts with an action word ("calls raises posts")."""
+        for name in joined:  # longest first
+            if text.startswith(name + " "):
+                seated = self.split_name(text)
+                if seated is None or len(text) - len(seated[1]) <= len(name):
+                    return name, text[len(name):].lstrip(" ")
+        return None
+
     def _unglue(self, text: str) -> list[str]:
         """`..cards.Player2 wins $1` -> two lines (the client sometimes drops the line end)."""
         said = self.split_name(text) if ":" in text else None
@@ -467,6 +486,9 @@ class _Party:
         `stakes`, `harmless`, `other`."""
         out: list[tuple[int, str, str | None, str]] = []
         summary = False
+        joined = sorted({m.group(1) for _, raw in self.rest for text in self._unglue(raw)
+                         if (m := _ANYONE_NOTES[0][0].match(text))
+                         and self._unseated_note(text)}, key=len, reverse=True)
         for n, raw in self.rest:
             for text in self._unglue(raw):
                 if summary:
@@ -488,6 +510,10 @@ class _Party:
                 elif (d := _DEALT.match(text)):
                     name = self.aliases.get(d.group(1), d.group(1))
                     out.append((n, "dealt", name, d.group(2)))
+                elif self._unseated_note(text):  # "ace ace has joined", "ace" seated
+                    out.append((n, "other", None, text))
+                elif (j := self._joined_split(text, joined)):
+                    out.append((n, "line", j[0], j[1]))
                 elif (s := self.split_name(text)):
                     out.append((n, "line", s[0], s[1]))
                 elif (u := _UNSEATED.match(text)) and not text.startswith("Player "):

@@ -504,7 +504,7 @@ class _Old(_Hand):
         named = set()
         for _, t in rest:
             body = t[8:] if t.startswith("*Player ") else t[7:] if t.startswith("Player ") \
-                else t.rpartition(" returned to ")[2] if t.startswith("Uncalled bet") else ""
+                else _returned_to(t) if t.startswith("Uncalled bet") else ""
             sp = h.split_name(body)
             if sp:
                 named.add(sp[0])
@@ -836,6 +836,14 @@ def _plain_split(text: str, seat_of: dict[str, int]) -> tuple[str, str] | None:
 # number, stack or None when unknown, its source note)
 _AddedSeat = tuple[int, int, int | None, str]
 _UNNAMED_NAME = "(unnamed)"
+
+
+def _returned_to(line: str) -> str:
+    """Who an `Uncalled bet (x) returned to P` line names; "" when it names no one (the
+    unnamed player's, `returned to` and the line end), never the line's own first word: a
+    player may be called "Uncalled"."""
+    before, sep, who = line.rpartition(" returned to ")
+    return who if sep else ""
 _LAST_AMOUNT = re.compile(rf"\((?P<a>{_NUM})\)$")
 _UNNAMED_ALLIN = re.compile(rf"^Player  allin \({_NUM}\)$")
 
@@ -852,7 +860,7 @@ def _named_unnamed(rest: list[tuple[int, str]], seat_of: dict[str, int], button:
     named = set()
     for _, t in rest:
         body = t[8:] if t.startswith("*Player ") else t[7:] if t.startswith("Player ") \
-            else t.rpartition(" returned to ")[2] if t.startswith("Uncalled bet") else None
+            else _returned_to(t) if t.startswith("Uncalled bet") else None
         if body:  # `_plain_split`'s name: the first word, up to a colon
             named.add(body.partition(" ")[0].partition(":")[0])
     silent = [p for p in seat_of if p not in named]

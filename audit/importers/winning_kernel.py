@@ -268,17 +268,20 @@ def _player(data, s, e, s_lo, s_hi, ns):
 def _named_seat(data, s, e, s_lo, s_hi, ns):
     """The seat index of the name a line names as `_Old._unknown_player` reads names: the
     first word (up to a colon) after `*Player ` or `Player `, or after the last ` returned
-    to ` of an `Uncalled bet` line (the whole line when there is none); -1: none seated."""
+    to ` of an `Uncalled bet` line (none when there is none: the line's first word is
+    `Uncalled`, which may be a player's name); -1: none seated."""
     if _at(data, s, e, _STAR_PLAYER):
         p = s + len(_STAR_PLAYER)
     elif _at(data, s, e, _PLAYER):
         p = s + len(_PLAYER)
     elif _at(data, s, e, _UNCALLED):
-        p = s
+        p = -1
         for q in range(e - len(_RETURNED_SP), s - 1, -1):
             if _at(data, q, e, _RETURNED_SP):
                 p = q + len(_RETURNED_SP)
                 break
+        if p < 0:
+            return -1
     else:
         return -1
     q = p
