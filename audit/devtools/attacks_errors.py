@@ -12,7 +12,7 @@ import signal
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -98,22 +98,26 @@ class KillTrial:
     leftovers: tuple[str, ...]  # runs/ entries other than finished runs after recovery
 
 
-def kill_pooled_audit(store: Store, moment: str, *, workers: int = 2, grace: float = 3.0,
-                      timeout: float = 300.0) -> KillTrial:
-    """Start `poker-audit audit --workers N` on `store` in a session of its own, SIGKILL it
-    at `moment` (a key of KILL_MOMENTS), then wait up to `grace` seconds for every process
-    of that session to be gone. Any that is not is killed (by its pid) and reported as an
-    orphan."""
-    runs_before = len(finished_runs(store))
+@dataclass(frozen=True, slots=True)
+class _Killed:
+    landed: bool  # the command was still running when the moment came and it was killed
+    seen: int  # processes it had started
+    orphans: tuple[int, ...]  # still running `grace` seconds after the kill (then killed)
+
+
+def _kill_at(command: list[str], moment: Callable[[int, float | None], bool], *,
+             workers: int, grace: float, timeout: float) -> _Killed:
+    """Run `poker-audit COMMAND` in a session of its own and SIGKILL it once `moment(processes
+    alive in the session, seconds since its N workers came up or None)` holds, then wait up to
+    `grace` seconds for every process of that session to be gone. Any that is not is killed
+    (by its pid) and reported as an orphan."""
     package_root = str(Path(audit.__file__).resolve().parents[1])
     env = {**os.environ,
            "PYTHONPATH": os.pathsep.join(filter(None, [package_root,
                                                        os.environ.get("PYTHONPATH")]))}
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "audit.cli", "audit", "--store", str(store.root),
-         "--workers", str(workers)],
-        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env, start_new_session=True)
-    when = KILL_MOMENTS[moment]
+    proc = subprocess.Popen([sys.executable, "-m", "audit.cli", *command],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env,
+                            start_new_session=True)
     seen: set[tuple[int, str]] = set()
     deadline = time.monotonic() + timeout
     workers_up: float | None = None
@@ -124,9 +128,8 @@ def kill_pooled_audit(store: Store, moment: str, *, workers: int = 2, grace: flo
             seen |= living
             if workers_up is None and len(living) >= 2 + workers:
                 workers_up = time.monotonic()
-            busy = 0.0 if workers_up is None else time.monotonic() - workers_up
-            if (len(living) >= when.processes and busy >= when.busy_for
-                    and _parts_written(store) >= when.parts):
+            if moment(len(living), None if workers_up is None
+                      else time.monotonic() - workers_up):
                 landed = proc.poll() is None
                 break
             time.sleep(0.02)
@@ -143,13 +146,32 @@ def kill_pooled_audit(store: Store, moment: str, *, workers: int = 2, grace: flo
     for pid in orphans:  # leave the machine clean; each is a process this trial started
         with contextlib.suppress(ProcessLookupError):
             os.kill(pid, signal.SIGKILL)
+    return _Killed(landed, len(seen), orphans)
+
+
+def kill_pooled_audit(store: Store, moment: str, *, workers: int = 2, grace: float = 3.0,
+                      timeout: float = 300.0) -> KillTrial:
+    """Start `poker-audit audit --workers N` on `store` in a session of its own, SIGKILL it
+    at `moment` (a key of KILL_MOMENTS), then wait up to `grace` seconds for every process
+    of that session to be gone. Any that is not is killed (by its pid) and reported as an
+    orphan."""
+    runs_before = len(finished_runs(store))
+    when = KILL_MOMENTS[moment]
+
+    def now(processes: int, busy: float | None) -> bool:
+        return (processes >= when.processes and (busy or 0.0) >= when.busy_for
+                and _parts_written(store) >= when.parts)
+
+    killed = _kill_at(["audit", "--store", str(store.root), "--workers", str(workers)], now,
+                      workers=workers, grace=grace, timeout=timeout)
     reopened = Store(store.root)
     reopened.ensure_recovered()  # what the next reader or audit does first
     finished = {r["run_id"] for r in finished_runs(reopened)}
     leftovers = tuple(sorted(p.name for p in reopened.runs_dir.iterdir()
                              if p.name not in finished)) if reopened.runs_dir.is_dir() else ()
-    return KillTrial(moment=moment, landed=landed, seen=len(seen), orphans=orphans,
-                     runs_before=runs_before, runs_after=len(finished), leftovers=leftovers)
+    return KillTrial(moment=moment, landed=killed.landed, seen=killed.seen,
+                     orphans=killed.orphans, runs_before=runs_before,
+                     runs_after=len(finished), leftovers=leftovers)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -168,42 +190,11 @@ def kill_pooled_ingest(inputs: list[Path], store_root: Path, *, workers: int = 2
     its own, SIGKILL it once its resource tracker, forkserver and N workers have run for
     `busy_for` seconds, then wait up to `grace` seconds for every process of that session to
     be gone. Any that is not is killed (by its pid) and reported as an orphan."""
-    package_root = str(Path(audit.__file__).resolve().parents[1])
-    env = {**os.environ,
-           "PYTHONPATH": os.pathsep.join(filter(None, [package_root,
-                                                       os.environ.get("PYTHONPATH")]))}
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "audit.cli", "ingest", "--store", str(store_root),
-         "--workers", str(workers), *map(str, inputs)],
-        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env, start_new_session=True)
-    seen: set[tuple[int, str]] = set()
-    deadline = time.monotonic() + timeout
-    workers_up: float | None = None
-    landed = False
-    try:
-        while proc.poll() is None and time.monotonic() < deadline:
-            living = _in_session(proc.pid)
-            seen |= living
-            if workers_up is None and len(living) >= 2 + workers:
-                workers_up = time.monotonic()
-            if workers_up is not None and time.monotonic() - workers_up >= busy_for:
-                landed = proc.poll() is None
-                break
-            time.sleep(0.02)
-    finally:
-        if proc.poll() is None:
-            os.kill(proc.pid, signal.SIGKILL)
-        proc.wait()
-    gone_by = time.monotonic() + grace
-    while _in_session(proc.pid) and time.monotonic() < gone_by:
-        time.sleep(0.05)
-    left = _in_session(proc.pid)
-    seen |= left
-    orphans = tuple(sorted(pid for pid, _ in left))
-    for pid in orphans:  # leave the machine clean; each is a process this trial started
-        with contextlib.suppress(ProcessLookupError):
-            os.kill(pid, signal.SIGKILL)
-    return IngestKillTrial(landed=landed, seen=len(seen), orphans=orphans)
+    killed = _kill_at(["ingest", "--store", str(store_root), "--workers", str(workers),
+                       *map(str, inputs)],
+                      lambda _, busy: busy is not None and busy >= busy_for,
+                      workers=workers, grace=grace, timeout=timeout)
+    return IngestKillTrial(landed=killed.landed, seen=killed.seen, orphans=killed.orphans)
 
 
 def build_busy_store(root: Path, *, files: int = 6, hands: int = 500) -> Store:
