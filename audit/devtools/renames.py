@@ -441,7 +441,35 @@ MONEY_STYLES: dict[str, tuple[tuple[bool, bool], ...]] = {
     "ftp": ((True, False),),  # "$3,423"
     "pacific": ((True, False),),  # "$2,898"
     "bovada": ((True, False),),  # "$1,808.75", "$985"
+    "winamax": ((False, False),),  # (its money is all "761.99€": `SUFFIX_MONEY`)
 }
+# Rooms that write the sign after the amount, with a decimal point or comma kept as it was:
+# site -> the thousands separator it writes, when the file shows it groups (888 "15 788,50 $"
+# with a no-break space, "5$" and "222,75$" in older files; Winamax "761.99€", "0,50€", and
+# "1234.50€" ungrouped)
+SUFFIX_MONEY: dict[str, str | None] = {"pacific": "\xa0", "winamax": None}
+_SUFFIX_MONEY = re.compile(r"(?<![\w.,\xa0])(\d{1,3}(?:\xa0\d{3})+|\d+)([.,]\d\d)?([ \xa0]?)"
+                           r"([$€£])")
+
+
+def _scaled_suffix(match: re.Match[str], separator: str | None) -> str:
+    whole, cents = int(match.group(1).replace("\xa0", "")), match.group(2)
+    minor = (whole * 100 + (int(cents[1:]) if cents else 0)) * SCALE
+    units, rest = divmod(minor, 100)
+    text = f"{units:,}".replace(",", separator) if separator else str(units)
+    return text + (f"{cents[0]}{rest:02d}" if cents else "") + match.group(3) + match.group(4)
+
+
+def _money_scaler(text: str, site: str, grouped: bool, strip: bool) -> Callable[[str], str]:
+    """How the room of `text` (a file of `site`) writes any text of it scaled."""
+    prefix = partial(_MONEY.sub, partial(_scaled, grouped=grouped, strip=strip))
+    if site not in SUFFIX_MONEY:
+        return prefix
+    separator = SUFFIX_MONEY[site]
+    if separator and not re.search(r"\d" + separator + r"\d{3}", text):
+        separator = None  # (a file that never shows its grouping is not given one)
+    suffix = partial(_SUFFIX_MONEY.sub, partial(_scaled_suffix, separator=separator))
+    return lambda t: suffix(prefix(t))
 
 
 def _scaled(match: re.Match[str], grouped: bool, strip: bool) -> str:
@@ -461,8 +489,7 @@ def _scaled(match: re.Match[str], grouped: bool, strip: bool) -> str:
 def scale_amounts(text: str, site: str) -> list[Rewrite]:
     """The cash file with every amount multiplied by SCALE, once per way the site prints
     money (`MONEY_STYLES`)."""
-    return [Rewrite(text=_MONEY.sub(partial(_scaled, grouped=grouped, strip=strip), text),
-                    scale=SCALE)
+    return [Rewrite(text=_money_scaler(text, site, grouped, strip)(text), scale=SCALE)
             for grouped, strip in MONEY_STYLES.get(site, ())]
 
 
@@ -582,8 +609,7 @@ def check_scaled(path: Path, site: str, work: Path, *, label: str) -> list[Diffe
         for rewrite, (grouped, strip) in zip(scale_amounts(text, site),
                                              MONEY_STYLES.get(site, ()), strict=True):
             # free text stating amounts ("cashed out the hand for $6.63") says them scaled
-            rewrites.append((rewrite, partial(_MONEY.sub, partial(_scaled, grouped=grouped,
-                                                                  strip=strip))))
+            rewrites.append((rewrite, _money_scaler(text, site, grouped, strip)))
     elif _is_chips(want) and (chips := scale_chips(text, fmt)) is not None:
         # a line a detail quotes ("repeated_line: Small Blind : Bets 445") is quoted scaled
         rewrites.append((chips, lambda detail: _quoted_chips(detail, fmt, chips_grouped(text))))

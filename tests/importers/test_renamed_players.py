@@ -170,6 +170,11 @@ def test_a_scaled_amount_keeps_its_cents_and_the_rooms_grouping() -> None:
         "Seat 1: Hero ($4584.58 in chips)")
     assert scale_amounts("bets $0.2", "ggpoker")[0].text == "bets $200.2"
     assert scale_amounts("Hand #12345 Seat 3", "ftp")[0].text == "Hand #12345 Seat 3"
+    assert scale_amounts("Seat 4: Player0 ( 5\xa0000\xa0$ ) [25\xa0$]", "pacific")[0].text == (
+        "Seat 4: Player0 ( 5\xa0005\xa0000\xa0$ ) [25\xa0025\xa0$]")
+    assert scale_amounts("( 222,75$ )", "pacific")[0].text == "( 222972,75$ )"
+    assert scale_amounts("(1€/2€) 0,50€ 761.99€", "winamax")[0].text == (
+        "(1001€/2002€) 500,50€ 762751.99€")
 
 
 @pytest.mark.parametrize("fixture", ["stars-mtt-level.txt", "bovada-mtt-grouped-chips.txt",
@@ -184,11 +189,13 @@ def test_tournament_chips_a_thousand_times_larger_read_the_same(tmp_path: Path,
 
 
 @pytest.mark.parametrize("fixture", ["bovada-no-small-blind.txt", "ipoker-russian.xml",
-                                     "ipoker-decimal-comma.xml", "merge-heads-up.xml"])
+                                     "ipoker-decimal-comma.xml", "merge-heads-up.xml",
+                                     "pacific-sign-after.txt", "winamax-cash-sign-after.txt"])
 def test_cash_amounts_a_thousand_times_larger_read_the_same_on_more_sites(
         tmp_path: Path, fixture: str) -> None:
     # Bovada "$1,808.75"; iPoker attributes "€1,024.50" or with a decimal comma "€301,49";
-    # Merge "$1024.50"; a small blind Bovada did not print is half the scaled big blind
+    # Merge "$1024.50"; 888 "5 000 $" (a no-break space), Winamax "761.99€"; a small blind
+    # Bovada did not print is half the scaled big blind
     path = FIXTURES / fixture
     assert _scaled_text(path) != decode(path.read_bytes())
     assert check_scaled(path, _site(path), tmp_path, label=fixture) == []
