@@ -612,7 +612,8 @@ def check_scaled(path: Path, site: str, work: Path, *, label: str) -> list[Diffe
             rewrites.append((rewrite, _money_scaler(text, site, grouped, strip)))
     elif _is_chips(want) and (chips := scale_chips(text, fmt)) is not None:
         # a line a detail quotes ("repeated_line: Small Blind : Bets 445") is quoted scaled
-        rewrites.append((chips, lambda detail: _quoted_chips(detail, fmt, chips_grouped(text))))
+        grouped = chips_grouped(text, fmt)
+        rewrites.append((chips, lambda detail: _quoted_chips(detail, fmt, grouped)))
     if not rewrites:
         return []
     out: list[Difference] = []
@@ -648,10 +649,10 @@ def check_scaled(path: Path, site: str, work: Path, *, label: str) -> list[Diffe
 # --- tournament chips scaled --------------------------------------------------------------
 
 # Tournament chips carry no sign: they are found by what the room writes around them. Each
-# pattern's groups `c1`, `c2` are chip amounts (stacks, blinds, antes, bets, pots, the level's
-# blinds in the header); the buy-in, the fee, a bounty and a prize are money and stay as they
-# are. An amount a pattern misses stays unscaled, and its hand then reads differently: a gap
-# in these patterns shows as a difference, never hides one.
+# pattern's groups `c1` to `c3` are chip amounts (stacks, blinds, antes, bets, pots, the
+# level's blinds in the header); the buy-in, the fee, a bounty and a prize are money and stay
+# as they are. An amount a pattern misses stays unscaled, and its hand then reads
+# differently: a gap in these patterns shows as a difference, never hides one.
 _CHIPS = r"\d{1,3}(?:,\d{3})+|\d+"
 _STARS_CHIPS: tuple[str, ...] = (
     rf"\((?P<c1>{_CHIPS}) in chips",
@@ -666,8 +667,9 @@ _STARS_CHIPS: tuple[str, ...] = (
     rf" Side pot(?:-\d+)? (?P<c1>{_CHIPS})",
     rf"\| Rake (?P<c1>{_CHIPS})",
     # the header's blinds: "Level I (10/20)", "LEVEL I (25/50)" (a PT2 export), or with no
-    # level "Hold'em No Limit (10/20)" (rooms writing the PokerStars format, converters)
-    rf"^[^\n]*(?:Hand|Game) #\d+:[^\n]*?\((?P<c1>{_CHIPS})/(?P<c2>{_CHIPS})\)",
+    # level "Hold'em No Limit (10/20)" (rooms writing the PokerStars format, converters), or
+    # GG's "Poker Hand #TM247771977: ... Level2 (60/120)"
+    rf"^[^\n]*(?:Hand|Game) #[A-Z]*\d+:[^\n]*?\((?P<c1>{_CHIPS})/(?P<c2>{_CHIPS})\)",
 )
 _BOVADA_CHIPS: tuple[str, ...] = (
     rf"\((?P<c1>{_CHIPS}) in chips\)",
@@ -681,9 +683,25 @@ _BOVADA_CHIPS: tuple[str, ...] = (
     rf"Level \d+ \((?P<c1>{_CHIPS})/(?P<c2>{_CHIPS})\)",
     rf"Stakes: (?P<c1>{_CHIPS})-(?P<c2>{_CHIPS})",
 )
+_FULLTILT_CHIPS: tuple[str, ...] = (
+    rf"^Seat \d+: [^\n]*?\((?P<c1>{_CHIPS})\)",  # "Seat 1: Hero (300)", "collected (30)"
+    rf" posts (?:[a-z ]+ of )?(?P<c1>{_CHIPS})",  # "posts the small blind of 15"
+    rf" (?:bets|calls|antes|brings in for|completes it to|raises to|adds) (?P<c1>{_CHIPS})",
+    rf" (?:wins|ties for) the (?:[a-z]+ )?pot(?: #?\d+)? \((?P<c1>{_CHIPS})\)",
+    rf"^Uncalled bet of (?P<c1>{_CHIPS}) returned",
+    rf"^Total pot (?P<c1>{_CHIPS})",
+    rf" Main pot (?P<c1>{_CHIPS})",
+    rf" Side pot(?: #?\d+)? (?P<c1>{_CHIPS})",
+    rf"\| Rake (?P<c1>{_CHIPS})",
+    # "Match 2 - 15/30 - No Limit Hold'em", "NL Hold'em - 120/240 Ante 25 - 18:51:19 UTC"
+    rf"^Full ?Tilt ?Poker Game #\d+: [^\n]*? - (?P<c1>{_CHIPS})/(?P<c2>{_CHIPS})"
+    rf"(?: Ante (?P<c3>{_CHIPS}))? - ",
+)
 # format -> its chip patterns (a site's folder holds other rooms' files in its format)
 CHIP_PATTERNS: dict[str, tuple[str, ...]] = {
     "pokerstars": _STARS_CHIPS,
+    "ggpoker": _STARS_CHIPS,
+    "fulltilt": _FULLTILT_CHIPS,
     "bovada": _BOVADA_CHIPS,
 }
 
@@ -693,8 +711,16 @@ def _quoted_chips(detail: str, fmt: str, grouped: bool) -> str:
     return chips.text if chips else detail
 
 
-def chips_grouped(text: str) -> bool:
-    return re.search(r"\d{1,3}(?:,\d{3})+ in chips", text) is not None
+# how a file shows that its room groups chips by thousands: a stack so written
+_CHIPS_GROUPED = r"\d{1,3}(?:,\d{3})+ in chips"  # "(1,500 in chips)"
+CHIPS_GROUPED: dict[str, str] = {
+    "pokerstars": _CHIPS_GROUPED, "ggpoker": _CHIPS_GROUPED, "bovada": _CHIPS_GROUPED,
+    "fulltilt": r"^Seat \d+: [^\n]*\(\d{1,3}(?:,\d{3})+\)",  # "Seat 1: Hero (3,000)"
+}
+
+
+def chips_grouped(text: str, fmt: str) -> bool:
+    return re.search(CHIPS_GROUPED[fmt], text, re.MULTILINE) is not None
 
 
 def scale_chips(text: str, fmt: str, *, grouped: bool | None = None) -> Rewrite | None:
@@ -705,11 +731,11 @@ def scale_chips(text: str, fmt: str, *, grouped: bool | None = None) -> Rewrite 
     if not patterns:
         return None
     if grouped is None:
-        grouped = chips_grouped(text)
+        grouped = chips_grouped(text, fmt)
     spans: dict[tuple[int, int], str] = {}
     for pattern in patterns:
         for match in re.finditer(pattern, text, re.MULTILINE):
-            for group in ("c1", "c2"):
+            for group in ("c1", "c2", "c3"):
                 if group in match.re.groupindex and match.group(group) is not None:
                     chips = int(match.group(group).replace(",", "")) * SCALE
                     spans[match.span(group)] = f"{chips:,}" if grouped else str(chips)

@@ -178,11 +178,13 @@ def test_a_scaled_amount_keeps_its_cents_and_the_rooms_grouping() -> None:
 
 
 @pytest.mark.parametrize("fixture", ["stars-mtt-level.txt", "bovada-mtt-grouped-chips.txt",
-                                     "merge-mtt-ante.xml"])
+                                     "merge-mtt-ante.xml", "gg-mtt-level.txt",
+                                     "ftp-mtt-ante.txt"])
 def test_tournament_chips_a_thousand_times_larger_read_the_same(tmp_path: Path,
                                                                  fixture: str) -> None:
     # stacks, blinds, antes, bets and pots x1001 ("Level I (20/40)" -> "(20020/40040)",
-    # "Ante 10, Blinds 50/100"); the buy-in and the fee are money and stay
+    # "Ante 10, Blinds 50/100", Full Tilt "120/240 Ante 25"); the buy-in and the fee are
+    # money and stay
     path = FIXTURES / fixture
     assert _scaled_text(path) != decode(path.read_bytes())
     assert check_scaled(path, _site(path), tmp_path, label=fixture) == []
