@@ -442,6 +442,7 @@ MONEY_STYLES: dict[str, tuple[tuple[bool, bool], ...]] = {
     "pacific": ((True, False),),  # "$2,898"
     "bovada": ((True, False),),  # "$1,808.75", "$985"
     "winamax": ((False, False),),  # (its money is all "761.99€": `SUFFIX_MONEY`)
+    "winning": ((True, False),),  # "$10.30", "$1,024.50"
 }
 # Rooms that write the sign after the amount, with a decimal point or comma kept as it was:
 # site -> the thousands separator it writes, when the file shows it groups (888 "15 788,50 $"
@@ -592,7 +593,8 @@ def check_scaled(path: Path, site: str, work: Path, *, label: str) -> list[Diffe
         fmt = detect_format(path)
     except AuditInputError:
         return []  # a file no reader takes is not rewritten
-    if site not in MONEY_STYLES and fmt not in CHIP_PATTERNS and fmt not in FORMAT_SCALERS:
+    if site not in MONEY_STYLES and not {fmt} & {*CHIP_PATTERNS, *FORMAT_SCALERS,
+                                                    *BARE_AMOUNTS}:
         return []
     original = work / "original" / path.name
     original.parent.mkdir(parents=True, exist_ok=True)
@@ -605,6 +607,9 @@ def check_scaled(path: Path, site: str, work: Path, *, label: str) -> list[Diffe
     rewrites: list[tuple[Rewrite, Callable[[str], str]]] = []
     if fmt in FORMAT_SCALERS and (_is_cash(want) or _is_chips(want)):
         rewrites.append((FORMAT_SCALERS[fmt](text), lambda detail: detail))
+    elif fmt in BARE_AMOUNTS and BARE_AMOUNTS[fmt][0] in text and (
+            chips := scale_chips(text, fmt)) is not None:
+        rewrites.append((chips, lambda detail: _quoted_chips(detail, fmt, False)))
     elif _is_cash(want):
         for rewrite, (grouped, strip) in zip(scale_amounts(text, site),
                                              MONEY_STYLES.get(site, ()), strict=True):
@@ -697,6 +702,24 @@ _FULLTILT_CHIPS: tuple[str, ...] = (
     rf"^Full ?Tilt ?Poker Game #\d+: [^\n]*? - (?P<c1>{_CHIPS})/(?P<c2>{_CHIPS})"
     rf"(?: Ante (?P<c3>{_CHIPS}))? - ",
 )
+# Winning's older format ("Game ID: 693968595 2/4 Airavata 2 (Hold'em)") writes every amount
+# bare, cash and chips alike: "Seat 1: X (20).", "Player X calls (0.25)", "Pot: 0.04. Rake 0",
+# "Pot: 3.50 Rake 0.17 JP fee 0.01", "Bets: 0.02. Collects: 0.04. Wins: 0.02.". (A table's
+# "($5 Max)" and a buy-in are not a hand's amounts.)
+_BARE = r"\d+(?:\.\d+)?"
+_WINNING_OLD: tuple[str, ...] = (
+    rf"^Game ID: \d+ (?P<c1>{_BARE})/(?P<c2>{_BARE}) ",
+    rf"^Seat \d+: [^\n]*\((?P<c1>{_BARE})\)\.$",
+    rf"^\*?Player [^\n]* \((?P<c1>{_BARE})\)$",
+    rf"Bets: (?P<c1>{_BARE})\.? Collects: (?P<c2>{_BARE})\.? (?:Wins|Loses): (?P<c3>{_BARE})",
+    rf"^Pot: (?P<c1>{_BARE})\.?(?: Rake (?P<c2>{_BARE}))?\.?(?: JP fee (?P<c3>{_BARE}))?",
+    rf"^Uncalled bet \((?P<c1>{_BARE})\)",
+)
+# format -> (what marks a file of the variant, its patterns) for a format with a variant that
+# writes cash amounts bare: that variant is scaled by its patterns, cash or chips
+BARE_AMOUNTS: dict[str, tuple[str, tuple[str, ...]]] = {
+    "winning": ("Game ID: ", _WINNING_OLD),
+}
 # format -> its chip patterns (a site's folder holds other rooms' files in its format)
 CHIP_PATTERNS: dict[str, tuple[str, ...]] = {
     "pokerstars": _STARS_CHIPS,
@@ -719,15 +742,26 @@ CHIPS_GROUPED: dict[str, str] = {
 }
 
 
+def _scaled_number(number: str, grouped: bool) -> str:
+    """A bare amount ("1,500", "0.25") times SCALE, with as many decimals as it had."""
+    whole, _, decimals = number.replace(",", "").partition(".")
+    scaled = int(whole + decimals) * SCALE
+    units, rest = divmod(scaled, 10 ** len(decimals))
+    text = f"{units:,}" if grouped else str(units)
+    return text + (f".{rest:0{len(decimals)}d}" if decimals else "")
+
+
 def chips_grouped(text: str, fmt: str) -> bool:
-    return re.search(CHIPS_GROUPED[fmt], text, re.MULTILINE) is not None
+    grouping = CHIPS_GROUPED.get(fmt)
+    return bool(grouping) and re.search(grouping, text, re.MULTILINE) is not None
 
 
 def scale_chips(text: str, fmt: str, *, grouped: bool | None = None) -> Rewrite | None:
     """The tournament (or play-money) file with every chip amount multiplied by SCALE,
     grouped with commas when the file groups its chips ("1,500"), as the room would print
     the larger stacks; None for a format whose chips the harness does not find."""
-    patterns = CHIP_PATTERNS.get(fmt)
+    bare = BARE_AMOUNTS.get(fmt)
+    patterns = bare[1] if bare and bare[0] in text else CHIP_PATTERNS.get(fmt)
     if not patterns:
         return None
     if grouped is None:
@@ -737,8 +771,7 @@ def scale_chips(text: str, fmt: str, *, grouped: bool | None = None) -> Rewrite 
         for match in re.finditer(pattern, text, re.MULTILINE):
             for group in ("c1", "c2", "c3"):
                 if group in match.re.groupindex and match.group(group) is not None:
-                    chips = int(match.group(group).replace(",", "")) * SCALE
-                    spans[match.span(group)] = f"{chips:,}" if grouped else str(chips)
+                    spans[match.span(group)] = _scaled_number(match.group(group), grouped)
     return Rewrite(text=_spliced(text, spans), scale=SCALE)
 
 

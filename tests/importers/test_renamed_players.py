@@ -18,6 +18,7 @@ import pytest
 from audit.devtools import renames
 from audit.devtools.corpus import decode
 from audit.devtools.renames import (
+    BARE_AMOUNTS,
     FORMAT_SCALERS,
     SITE_NAMES,
     check_rewrite,
@@ -192,12 +193,14 @@ def test_tournament_chips_a_thousand_times_larger_read_the_same(tmp_path: Path,
 
 @pytest.mark.parametrize("fixture", ["bovada-no-small-blind.txt", "ipoker-russian.xml",
                                      "ipoker-decimal-comma.xml", "merge-heads-up.xml",
-                                     "pacific-sign-after.txt", "winamax-cash-sign-after.txt"])
+                                     "pacific-sign-after.txt", "winamax-cash-sign-after.txt",
+                                     "winning-old-format.txt", "winning-unnamed-player.txt"])
 def test_cash_amounts_a_thousand_times_larger_read_the_same_on_more_sites(
         tmp_path: Path, fixture: str) -> None:
     # Bovada "$1,808.75"; iPoker attributes "€1,024.50" or with a decimal comma "€301,49";
-    # Merge "$1024.50"; 888 "5 000 $" (a no-break space), Winamax "761.99€"; a small blind
-    # Bovada did not print is half the scaled big blind
+    # Merge "$1024.50"; 888 "5 000 $" (a no-break space), Winamax "761.99€"; Winning's older
+    # format, bare ("Pot: 0.04. Rake 0"); a small blind Bovada did not print is half the
+    # scaled big blind
     path = FIXTURES / fixture
     assert _scaled_text(path) != decode(path.read_bytes())
     assert check_scaled(path, _site(path), tmp_path, label=fixture) == []
@@ -208,6 +211,8 @@ def _scaled_text(path: Path) -> str:
     fmt = detect_format(path)
     if fmt in FORMAT_SCALERS:
         return FORMAT_SCALERS[fmt](text).text
+    if fmt in BARE_AMOUNTS and BARE_AMOUNTS[fmt][0] in text:
+        return scale_chips(text, fmt).text  # type: ignore[union-attr]
     chips = scale_chips(text, fmt)
     return chips.text if chips and "$" not in text.split("\n")[1] else scale_amounts(
         text, _site(path))[0].text
