@@ -433,6 +433,7 @@ def check_site(site: str, files: Iterable[Path], work: Path, *, root: Path | Non
 # separators appear and the cents stay (0.05 -> 50.05). Tournament chips carry no sign and a
 # chip file is not rescaled (its blinds and stacks would disagree).
 SCALE = 1001
+_BARE = r"\d+(?:\.\d+)?"  # an amount written without sign or grouping ("0.25", "20")
 _MONEY = re.compile(r"(?<![\w.,])([$€£])(\d{1,3}(?:,\d{3})+|\d+)(\.\d+)?(?!\d)")
 # site -> (group thousands with commas, strip trailing zeros of the cents as the room does)
 MONEY_STYLES: dict[str, tuple[tuple[bool, bool], ...]] = {
@@ -443,12 +444,13 @@ MONEY_STYLES: dict[str, tuple[tuple[bool, bool], ...]] = {
     "bovada": ((True, False),),  # "$1,808.75", "$985"
     "winamax": ((False, False),),  # (its money is all "761.99€": `SUFFIX_MONEY`)
     "winning": ((True, False),),  # "$10.30", "$1,024.50"
+    "partypoker": ((True, False),),  # "$0.25 USD", "$1,024.50", or "$48,47 USD"
 }
 # Rooms that write the sign after the amount, with a decimal point or comma kept as it was:
 # site -> the thousands separator it writes, when the file shows it groups (888 "15 788,50 $"
 # with a no-break space, "5$" and "222,75$" in older files; Winamax "761.99€", "0,50€", and
-# "1234.50€" ungrouped)
-SUFFIX_MONEY: dict[str, str | None] = {"pacific": "\xa0", "winamax": None}
+# "1234.50€" ungrouped; PartyPoker's "posts big blind + dead [0,35 €]" in a file of "€0.10 EUR")
+SUFFIX_MONEY: dict[str, str | None] = {"pacific": "\xa0", "winamax": None, "partypoker": None}
 _SUFFIX_MONEY = re.compile(r"(?<![\w.,\xa0])(\d{1,3}(?:\xa0\d{3})+|\d+)([.,]\d\d)?([ \xa0]?)"
                            r"([$€£])")
 
@@ -461,9 +463,53 @@ def _scaled_suffix(match: re.Match[str], separator: str | None) -> str:
     return text + (f"{cents[0]}{rest:02d}" if cents else "") + match.group(3) + match.group(4)
 
 
+# Rooms that write some files with a decimal comma after the sign (PartyPoker "$48,47 USD"
+# beside "$0.25 USD"): such a file's amounts keep their comma and are not grouped (no file
+# shows how it would group)
+DECIMAL_COMMA_SITES = frozenset({"partypoker"})
+_DECIMAL_COMMA = re.compile(r"(?<![\w.,])([$€£])(\d+)(,\d\d)?(?![\d,])")
+
+
+def _scaled_decimal_comma(match: re.Match[str]) -> str:
+    cents = match.group(3)
+    minor = (int(match.group(2)) * 100 + (int(cents[1:]) if cents else 0)) * SCALE
+    units, rest = divmod(minor, 100)
+    return match.group(1) + str(units) + (f",{rest:02d}" if cents else "")
+
+
+# PartyPoker files whose header states the stakes bare ("0.10/0.25 Omaha Hi Game Table (PL)")
+# write the actions' amounts bare too ("posts big blind (0.25)", "raises 0.85 to 0.85", "Main
+# Pot with $ 0.84"): site -> (the header, the amounts of such a file)
+_BARE_STAKES: dict[str, tuple[str, tuple[str, ...]]] = {
+    "partypoker": (r"^\d+(?:\.\d\d)?/\d+(?:\.\d\d)? [^\n]* Game Table", (
+        rf"^(?P<c1>{_BARE})/(?P<c2>{_BARE}) [^\n]* Game Table",
+        rf" posts (?:small|big) blind \((?P<c1>{_BARE})\)$",
+        rf" (?:calls|bets) \((?P<c1>{_BARE})\)$",
+        rf" raises (?P<c1>{_BARE}) to (?P<c2>{_BARE})$",
+        rf"Main Pot with \$ (?P<c1>{_BARE})",
+        rf"Cashout Amount is (?P<c1>{_BARE})",
+    )),
+}
+
+
+def _bare_stakes_scaled(text: str, site: str, file_text: str) -> str:
+    header, patterns = _BARE_STAKES.get(site, ("", ()))
+    if not header or not re.search(header, file_text, re.MULTILINE):
+        return text
+    return _spliced(text, _pattern_spans(text, patterns, grouped=False))
+
+
 def _money_scaler(text: str, site: str, grouped: bool, strip: bool) -> Callable[[str], str]:
     """How the room of `text` (a file of `site`) writes any text of it scaled."""
+    signed = _signed_money_scaler(text, site, grouped, strip)
+    return lambda t: _bare_stakes_scaled(signed(t), site, text)
+
+
+def _signed_money_scaler(text: str, site: str, grouped: bool, strip: bool
+                         ) -> Callable[[str], str]:
     prefix = partial(_MONEY.sub, partial(_scaled, grouped=grouped, strip=strip))
+    if site in DECIMAL_COMMA_SITES and re.search(r"[$€£]\d+,\d\d(?![\d,])", text):
+        return partial(_DECIMAL_COMMA.sub, _scaled_decimal_comma)
     if site not in SUFFIX_MONEY:
         return prefix
     separator = SUFFIX_MONEY[site]
@@ -706,7 +752,6 @@ _FULLTILT_CHIPS: tuple[str, ...] = (
 # bare, cash and chips alike: "Seat 1: X (20).", "Player X calls (0.25)", "Pot: 0.04. Rake 0",
 # "Pot: 3.50 Rake 0.17 JP fee 0.01", "Bets: 0.02. Collects: 0.04. Wins: 0.02.". (A table's
 # "($5 Max)" and a buy-in are not a hand's amounts.)
-_BARE = r"\d+(?:\.\d+)?"
 _WINNING_OLD: tuple[str, ...] = (
     rf"^Game ID: \d+ (?P<c1>{_BARE})/(?P<c2>{_BARE}) ",
     rf"^Seat \d+: [^\n]*\((?P<c1>{_BARE})\)\.$",
@@ -742,6 +787,18 @@ CHIPS_GROUPED: dict[str, str] = {
 }
 
 
+def _pattern_spans(text: str, patterns: Iterable[str], *, grouped: bool
+                   ) -> dict[tuple[int, int], str]:
+    """Where each amount the patterns find stands in `text`, and its scaled text."""
+    spans: dict[tuple[int, int], str] = {}
+    for pattern in patterns:
+        for match in re.finditer(pattern, text, re.MULTILINE):
+            for group in ("c1", "c2", "c3"):
+                if group in match.re.groupindex and match.group(group) is not None:
+                    spans[match.span(group)] = _scaled_number(match.group(group), grouped)
+    return spans
+
+
 def _scaled_number(number: str, grouped: bool) -> str:
     """A bare amount ("1,500", "0.25") times SCALE, with as many decimals as it had."""
     whole, _, decimals = number.replace(",", "").partition(".")
@@ -766,12 +823,7 @@ def scale_chips(text: str, fmt: str, *, grouped: bool | None = None) -> Rewrite 
         return None
     if grouped is None:
         grouped = chips_grouped(text, fmt)
-    spans: dict[tuple[int, int], str] = {}
-    for pattern in patterns:
-        for match in re.finditer(pattern, text, re.MULTILINE):
-            for group in ("c1", "c2", "c3"):
-                if group in match.re.groupindex and match.group(group) is not None:
-                    spans[match.span(group)] = _scaled_number(match.group(group), grouped)
+    spans = _pattern_spans(text, patterns, grouped=grouped)
     return Rewrite(text=_spliced(text, spans), scale=SCALE)
 
 

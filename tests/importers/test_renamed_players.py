@@ -176,6 +176,11 @@ def test_a_scaled_amount_keeps_its_cents_and_the_rooms_grouping() -> None:
     assert scale_amounts("( 222,75$ )", "pacific")[0].text == "( 222972,75$ )"
     assert scale_amounts("(1€/2€) 0,50€ 761.99€", "winamax")[0].text == (
         "(1001€/2002€) 500,50€ 762751.99€")
+    assert scale_amounts("Seat 1: P ( $48,47 USD )", "partypoker")[0].text == (
+        "Seat 1: P ( $48518,47 USD )")
+    assert scale_amounts("0.10/0.25 Omaha Hi Game Table (PL)\nP raises 0.85 to 0.85",
+                         "partypoker")[0].text == (
+        "100.10/250.25 Omaha Hi Game Table (PL)\nP raises 850.85 to 850.85")
 
 
 @pytest.mark.parametrize("fixture", ["stars-mtt-level.txt", "bovada-mtt-grouped-chips.txt",
@@ -194,13 +199,16 @@ def test_tournament_chips_a_thousand_times_larger_read_the_same(tmp_path: Path,
 @pytest.mark.parametrize("fixture", ["bovada-no-small-blind.txt", "ipoker-russian.xml",
                                      "ipoker-decimal-comma.xml", "merge-heads-up.xml",
                                      "pacific-sign-after.txt", "winamax-cash-sign-after.txt",
-                                     "winning-old-format.txt", "winning-unnamed-player.txt"])
+                                     "winning-old-format.txt", "winning-unnamed-player.txt",
+                                     "party-bare-amounts.txt", "party-dead-blind-sign-after.txt",
+                                     "party-glued-lines.txt"])
 def test_cash_amounts_a_thousand_times_larger_read_the_same_on_more_sites(
         tmp_path: Path, fixture: str) -> None:
     # Bovada "$1,808.75"; iPoker attributes "€1,024.50" or with a decimal comma "€301,49";
     # Merge "$1024.50"; 888 "5 000 $" (a no-break space), Winamax "761.99€"; Winning's older
-    # format, bare ("Pot: 0.04. Rake 0"); a small blind Bovada did not print is half the
-    # scaled big blind
+    # format, bare ("Pot: 0.04. Rake 0"); PartyPoker "$48,47 USD", "[0,35 €]" beside
+    # "€0.10 EUR", and bare ("0.10/0.25 Omaha Hi Game Table", "raises 0.85 to 0.85"); a small
+    # blind Bovada did not print is half the scaled big blind
     path = FIXTURES / fixture
     assert _scaled_text(path) != decode(path.read_bytes())
     assert check_scaled(path, _site(path), tmp_path, label=fixture) == []
