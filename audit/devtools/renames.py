@@ -234,17 +234,22 @@ class Read:
 
     rows: list[dict[str, Any]]
     rejected: list[tuple[int | None, str | None, str]]
+    # hand -> what the reader noted it assumed (the `source` of its hand_started row)
+    notes: dict[str, str] = field(default_factory=dict)
 
 
 def read_file(path: Path, fmt: str) -> Read:
     rows: list[dict[str, Any]] = []
     rejected: list[tuple[int | None, str | None, str]] = []
+    notes: dict[str, str] = {}
     for chunk in get_importer(fmt).read(path):
         for row in chunk.table.to_pylist():
-            row.pop("source", None)  # the rewrite is another file
+            source = row.pop("source", None)  # the rewrite is another file
+            if row["kind"] == "hand_started" and source and "assumed" in source:
+                notes[row["hand_id"]] = source
             rows.append(row)
         rejected.extend((r.line, r.hand_id, r.reason) for r in chunk.rejected)
-    return Read(rows=rows, rejected=rejected)
+    return Read(rows=rows, rejected=rejected, notes=notes)
 
 
 def mapped_back(read: Read, rewrite: Rewrite) -> Read:
@@ -428,6 +433,7 @@ def check_site(site: str, files: Iterable[Path], work: Path, *, root: Path | Non
 # separators appear and the cents stay (0.05 -> 50.05). Tournament chips carry no sign and a
 # chip file is not rescaled (its blinds and stacks would disagree).
 SCALE = 1001
+_BARE = r"\d+(?:\.\d+)?"  # an amount written without sign or grouping ("0.25", "20")
 _MONEY = re.compile(r"(?<![\w.,])([$€£])(\d{1,3}(?:,\d{3})+|\d+)(\.\d+)?(?!\d)")
 # site -> (group thousands with commas, strip trailing zeros of the cents as the room does)
 MONEY_STYLES: dict[str, tuple[tuple[bool, bool], ...]] = {
@@ -435,7 +441,82 @@ MONEY_STYLES: dict[str, tuple[tuple[bool, bool], ...]] = {
     "ggpoker": ((True, True),),  # "$2,600.35", "$0.2"
     "ftp": ((True, False),),  # "$3,423"
     "pacific": ((True, False),),  # "$2,898"
+    "bovada": ((True, False),),  # "$1,808.75", "$985"
+    "winamax": ((False, False),),  # (its money is all "761.99€": `SUFFIX_MONEY`)
+    "winning": ((True, False),),  # "$10.30", "$1,024.50"
+    "partypoker": ((True, False),),  # "$0.25 USD", "$1,024.50", or "$48,47 USD"
 }
+# Rooms that write the sign after the amount, with a decimal point or comma kept as it was:
+# site -> the thousands separator it writes, when the file shows it groups (888 "15 788,50 $"
+# with a no-break space, "5$" and "222,75$" in older files; Winamax "761.99€", "0,50€", and
+# "1234.50€" ungrouped; PartyPoker's "posts big blind + dead [0,35 €]" in a file of "€0.10 EUR")
+SUFFIX_MONEY: dict[str, str | None] = {"pacific": "\xa0", "winamax": None, "partypoker": None}
+_SUFFIX_MONEY = re.compile(r"(?<![\w.,\xa0])(\d{1,3}(?:\xa0\d{3})+|\d+)([.,]\d\d)?([ \xa0]?)"
+                           r"([$€£])")
+
+
+def _scaled_suffix(match: re.Match[str], separator: str | None) -> str:
+    whole, cents = int(match.group(1).replace("\xa0", "")), match.group(2)
+    minor = (whole * 100 + (int(cents[1:]) if cents else 0)) * SCALE
+    units, rest = divmod(minor, 100)
+    text = f"{units:,}".replace(",", separator) if separator else str(units)
+    return text + (f"{cents[0]}{rest:02d}" if cents else "") + match.group(3) + match.group(4)
+
+
+# Rooms that write some files with a decimal comma after the sign (PartyPoker "$48,47 USD"
+# beside "$0.25 USD"): such a file's amounts keep their comma and are not grouped (no file
+# shows how it would group)
+DECIMAL_COMMA_SITES = frozenset({"partypoker"})
+_DECIMAL_COMMA = re.compile(r"(?<![\w.,])([$€£])(\d+)(,\d\d)?(?![\d,])")
+
+
+def _scaled_decimal_comma(match: re.Match[str]) -> str:
+    cents = match.group(3)
+    minor = (int(match.group(2)) * 100 + (int(cents[1:]) if cents else 0)) * SCALE
+    units, rest = divmod(minor, 100)
+    return match.group(1) + str(units) + (f",{rest:02d}" if cents else "")
+
+
+# PartyPoker files whose header states the stakes bare ("0.10/0.25 Omaha Hi Game Table (PL)")
+# write the actions' amounts bare too ("posts big blind (0.25)", "raises 0.85 to 0.85", "Main
+# Pot with $ 0.84"): site -> (the header, the amounts of such a file)
+_BARE_STAKES: dict[str, tuple[str, tuple[str, ...]]] = {
+    "partypoker": (r"^\d+(?:\.\d\d)?/\d+(?:\.\d\d)? [^\n]* Game Table", (
+        rf"^(?P<c1>{_BARE})/(?P<c2>{_BARE}) [^\n]* Game Table",
+        rf" posts (?:small|big) blind \((?P<c1>{_BARE})\)$",
+        rf" (?:calls|bets) \((?P<c1>{_BARE})\)$",
+        rf" raises (?P<c1>{_BARE}) to (?P<c2>{_BARE})$",
+        rf"Main Pot with \$ (?P<c1>{_BARE})",
+        rf"Cashout Amount is (?P<c1>{_BARE})",
+    )),
+}
+
+
+def _bare_stakes_scaled(text: str, site: str, file_text: str) -> str:
+    header, patterns = _BARE_STAKES.get(site, ("", ()))
+    if not header or not re.search(header, file_text, re.MULTILINE):
+        return text
+    return _spliced(text, _pattern_spans(text, patterns, grouped=False))
+
+
+def _money_scaler(text: str, site: str, grouped: bool, strip: bool) -> Callable[[str], str]:
+    """How the room of `text` (a file of `site`) writes any text of it scaled."""
+    signed = _signed_money_scaler(text, site, grouped, strip)
+    return lambda t: _bare_stakes_scaled(signed(t), site, text)
+
+
+def _signed_money_scaler(text: str, site: str, grouped: bool, strip: bool
+                         ) -> Callable[[str], str]:
+    prefix = partial(_MONEY.sub, partial(_scaled, grouped=grouped, strip=strip))
+    if site in DECIMAL_COMMA_SITES and re.search(r"[$€£]\d+,\d\d(?![\d,])", text):
+        return partial(_DECIMAL_COMMA.sub, _scaled_decimal_comma)
+    if site not in SUFFIX_MONEY:
+        return prefix
+    separator = SUFFIX_MONEY[site]
+    if separator and not re.search(r"\d" + separator + r"\d{3}", text):
+        separator = None  # (a file that never shows its grouping is not given one)
+    suffix = partial(_SUFFIX_MONEY.sub, partial(_scaled_suffix, separator=separator))
+    return lambda t: suffix(prefix(t))
 
 
 def _scaled(match: re.Match[str], grouped: bool, strip: bool) -> str:
@@ -455,25 +536,41 @@ def _scaled(match: re.Match[str], grouped: bool, strip: bool) -> str:
 def scale_amounts(text: str, site: str) -> list[Rewrite]:
     """The cash file with every amount multiplied by SCALE, once per way the site prints
     money (`MONEY_STYLES`)."""
-    return [Rewrite(text=_MONEY.sub(partial(_scaled, grouped=grouped, strip=strip), text),
-                    scale=SCALE)
+    return [Rewrite(text=_money_scaler(text, site, grouped, strip)(text), scale=SCALE)
             for grouped, strip in MONEY_STYLES.get(site, ())]
 
 
+def _currencies(read: Read) -> list[str | None]:
+    return [r["game"].get("currency") for r in read.rows
+            if r["kind"] == "hand_started" and r.get("game")]
+
+
 def _is_cash(read: Read) -> bool:
-    games = [r["game"] for r in read.rows if r["kind"] == "hand_started" and r.get("game")]
-    return bool(games) and all(g.get("currency") not in (None, "CHIPS") for g in games)
+    currencies = _currencies(read)
+    return bool(currencies) and all(c not in (None, "CHIPS") for c in currencies)
+
+
+def _is_chips(read: Read) -> bool:
+    currencies = _currencies(read)
+    return bool(currencies) and all(c == "CHIPS" for c in currencies)
+
+
+def _divided(amount: int, scale: int) -> int | str:
+    return amount // scale if amount % scale == 0 else f"{amount}/{scale}"
 
 
 def scaled_back(read: Read, scale: int) -> Read:
-    """The rewrite's amounts divided by the scale (a remainder is left as it is, to differ)."""
+    """The rewrite's amounts divided by the scale. An amount with a remainder is written as
+    the fraction ("25/1001"), which no original amount equals: an amount the rewrite left
+    unscaled, or the reader took from somewhere the rewrite did not scale, differs too."""
     def back(v: Any) -> Any:
-        return v // scale if isinstance(v, int) and v % scale == 0 else v
+        return _divided(v, scale) if isinstance(v, int) else v
     rows = []
     for row in read.rows:
         row = dict(row)
         for column in money_columns("events"):
-            row[column] = back(row.get(column))
+            if not (column == "amount" and row["kind"] == "draw"):  # cards drawn, not money
+                row[column] = back(row.get(column))
         if row.get("game"):
             game = dict(row["game"])
             for name in game_money_fields():
@@ -484,10 +581,38 @@ def scaled_back(read: Read, scale: int) -> Read:
                     game["house_overrides"])
             row["game"] = game
         if isinstance(row.get("detail"), str):  # "total_pot=300;pots=main:300"
-            row["detail"] = re.sub(r"(?<=[=:])\d+", lambda m: str(back(int(m.group(0)))),
-                                   row["detail"])
+            # (a detail's numbers are not all money: one with a remainder is left as it is)
+            row["detail"] = re.sub(r"(?<=[=:])\d+", lambda m: str(
+                int(m.group(0)) // scale if int(m.group(0)) % scale == 0 else m.group(0)),
+                row["detail"])
         rows.append(row)
     return Read(rows=rows, rejected=read.rejected)
+
+
+# A limit the room did not print, which the reader takes as half of another (noted in the
+# hand's source): half of a scaled odd amount is not the scaled half ($0.25 -> $0.12, but
+# $250.25 -> $125.12), so the rewrite is expected to hold the half of the scaled amount.
+_ASSUMED_HALVES: dict[str, tuple[str, str]] = {
+    "small_blind=assumed half the big blind": ("small_blind", "big_blind"),
+    "assumed half the small bet": ("bring_in", "small_bet"),
+}
+# (`scaled_back` writes a remainder as a fraction: so does the expected half)
+
+
+def assumed_halves_scaled(read: Read, scale: int) -> Read:
+    """`read` (an original) with each limit its reader assumed half of another as the
+    rewrite's reader assumes it, read back (`scaled_back`)."""
+    rows = []
+    for row in read.rows:
+        note = read.notes.get(row["hand_id"] or "", "")
+        if row["kind"] == "hand_started" and row.get("game") and note:
+            game = dict(row["game"])
+            for words, (half, whole) in _ASSUMED_HALVES.items():
+                if words in note and isinstance(game.get(whole), int):
+                    game[half] = _divided(game[whole] * scale // 2, scale)
+            row = dict(row, game=game)
+        rows.append(row)
+    return Read(rows=rows, rejected=read.rejected, notes=read.notes)
 
 
 def uneven_splits(read: Read) -> set[str]:
@@ -502,35 +627,51 @@ def uneven_splits(read: Read) -> set[str]:
 
 def _without(read: Read, hands: set[str]) -> Read:
     return Read(rows=[r for r in read.rows if r["hand_id"] not in hands],
-                rejected=read.rejected)
+                rejected=read.rejected, notes=read.notes)
 
 
 def check_scaled(path: Path, site: str, work: Path, *, label: str) -> list[Difference]:
-    """The differences between a cash file and its rescaled rewrites: the same events, money
-    divided back; the same quarantine (by line and hand); the same findings by rule and
-    severity (their messages state the amounts)."""
-    if site not in MONEY_STYLES:
-        return []
+    """The differences between a file and its rescaled rewrites (a cash file's money in each
+    way the room prints it, a tournament file's chips): the same events, amounts divided
+    back; the same quarantine (by line and hand); the same findings by rule and severity
+    (their messages state the amounts)."""
     try:
         fmt = detect_format(path)
     except AuditInputError:
         return []  # a file no reader takes is not rewritten
+    if site not in MONEY_STYLES and not {fmt} & {*CHIP_PATTERNS, *FORMAT_SCALERS,
+                                                    *BARE_AMOUNTS}:
+        return []
     original = work / "original" / path.name
     original.parent.mkdir(parents=True, exist_ok=True)
     original.write_text(decode(path.read_bytes()), encoding="utf-8")
     want = read_file(original, fmt)
-    if not _is_cash(want) or want.rejected and not want.rows:
+    if want.rejected and not want.rows:
+        return []
+    text = original.read_text(encoding="utf-8")
+    # (rewrite, how free text of the original states its amounts in the rewrite)
+    rewrites: list[tuple[Rewrite, Callable[[str], str]]] = []
+    if fmt in FORMAT_SCALERS and (_is_cash(want) or _is_chips(want)):
+        rewrites.append((FORMAT_SCALERS[fmt](text), lambda detail: detail))
+    elif fmt in BARE_AMOUNTS and BARE_AMOUNTS[fmt][0] in text and (
+            chips := scale_chips(text, fmt)) is not None:
+        rewrites.append((chips, lambda detail: _quoted_chips(detail, fmt, False)))
+    elif _is_cash(want):
+        for rewrite, (grouped, strip) in zip(scale_amounts(text, site),
+                                             MONEY_STYLES.get(site, ()), strict=True):
+            # free text stating amounts ("cashed out the hand for $6.63") says them scaled
+            rewrites.append((rewrite, _money_scaler(text, site, grouped, strip)))
+    elif _is_chips(want) and (chips := scale_chips(text, fmt)) is not None:
+        # a line a detail quotes ("repeated_line: Small Blind : Bets 445") is quoted scaled
+        grouped = chips_grouped(text, fmt)
+        rewrites.append((chips, lambda detail: _quoted_chips(detail, fmt, grouped)))
+    if not rewrites:
         return []
     out: list[Difference] = []
     uneven = uneven_splits(want)
-    want = _without(want, uneven)
-    styles = MONEY_STYLES[site]
-    for number, rewrite in enumerate(scale_amounts(original.read_text(encoding="utf-8"),
-                                                   site)):
-        grouped, strip = styles[number]
-        # free text stating amounts ("cashed out the hand for $6.63") says them scaled
-        scaled = partial(_scaled, grouped=grouped, strip=strip)
-        expected_rows = [dict(r, detail=_MONEY.sub(scaled, r["detail"]))
+    want = assumed_halves_scaled(_without(want, uneven), SCALE)
+    for number, (rewrite, forward) in enumerate(rewrites):
+        expected_rows = [dict(r, detail=forward(r["detail"]))
                          if isinstance(r.get("detail"), str) else r for r in want.rows]
         target = work / f"scaled-{number}" / path.name
         target.parent.mkdir(parents=True, exist_ok=True)
@@ -554,3 +695,215 @@ def check_scaled(path: Path, site: str, work: Path, *, label: str) -> list[Diffe
                                          f"only in the rewrite: "
                                          f"{[f for f in found if f not in expected][:3]}"))
     return out
+
+
+# --- tournament chips scaled --------------------------------------------------------------
+
+# Tournament chips carry no sign: they are found by what the room writes around them. Each
+# pattern's groups `c1` to `c3` are chip amounts (stacks, blinds, antes, bets, pots, the
+# level's blinds in the header); the buy-in, the fee, a bounty and a prize are money and stay
+# as they are. An amount a pattern misses stays unscaled, and its hand then reads
+# differently: a gap in these patterns shows as a difference, never hides one.
+_CHIPS = r"\d{1,3}(?:,\d{3})+|\d+"
+_STARS_CHIPS: tuple[str, ...] = (
+    rf"\((?P<c1>{_CHIPS}) in chips",
+    rf": posts (?:the ante|small blind|big blind|small & big blinds) (?P<c1>{_CHIPS})",
+    rf": (?:bets|calls|brings in for) (?P<c1>{_CHIPS})",
+    rf": raises (?P<c1>{_CHIPS}) to (?P<c2>{_CHIPS})",
+    rf"^Uncalled bet \((?P<c1>{_CHIPS})\)",
+    rf" collected (?P<c1>{_CHIPS}) from ",
+    rf" (?:collected|won) \((?P<c1>{_CHIPS})\)",
+    rf"^Total pot (?P<c1>{_CHIPS})",
+    rf" Main pot (?P<c1>{_CHIPS})",
+    rf" Side pot(?:-\d+)? (?P<c1>{_CHIPS})",
+    rf"\| Rake (?P<c1>{_CHIPS})",
+    # the header's blinds: "Level I (10/20)", "LEVEL I (25/50)" (a PT2 export), or with no
+    # level "Hold'em No Limit (10/20)" (rooms writing the PokerStars format, converters), or
+    # GG's "Poker Hand #TM247771977: ... Level2 (60/120)"
+    rf"^[^\n]*(?:Hand|Game) #[A-Z]*\d+:[^\n]*?\((?P<c1>{_CHIPS})/(?P<c2>{_CHIPS})\)",
+)
+_BOVADA_CHIPS: tuple[str, ...] = (
+    rf"\((?P<c1>{_CHIPS}) in chips\)",
+    rf"^Seat\+\d+(?: \[ME\])?: (?P<c1>{_CHIPS}) in chips",  # the old stud seat lines
+    # "Big Blind [ME] : Big blind/Bring in 150", "UTG : All-in(raise-timeout) 900 to 1,200",
+    # "Small Blind : Hand Result-Side Pot 300" (but "Ranking 3" is a place)
+    rf"^[^\n]*? : (?!Ranking )[A-Z][A-Za-z/ -]*?(?:\([a-z-]+\))? (?P<c1>{_CHIPS})"
+    rf"(?: to (?P<c2>{_CHIPS}))?[ \t]*$",
+    rf"^Total Pot\((?P<c1>{_CHIPS})\)",
+    rf"^Seat[+ ]\d+:[^\n]*? (?P<c1>{_CHIPS}) \[",  # "Seat+2: UTG+1 1,500 [Does not show]"
+    rf"Level \d+ \((?P<c1>{_CHIPS})/(?P<c2>{_CHIPS})\)",
+    rf"Stakes: (?P<c1>{_CHIPS})-(?P<c2>{_CHIPS})",
+)
+_FULLTILT_CHIPS: tuple[str, ...] = (
+    rf"^Seat \d+: [^\n]*?\((?P<c1>{_CHIPS})\)",  # "Seat 1: Hero (300)", "collected (30)"
+    rf" posts (?:[a-z ]+ of )?(?P<c1>{_CHIPS})",  # "posts the small blind of 15"
+    rf" (?:bets|calls|antes|brings in for|completes it to|raises to|adds) (?P<c1>{_CHIPS})",
+    rf" (?:wins|ties for) the (?:[a-z]+ )?pot(?: #?\d+)? \((?P<c1>{_CHIPS})\)",
+    rf"^Uncalled bet of (?P<c1>{_CHIPS}) returned",
+    rf"^Total pot (?P<c1>{_CHIPS})",
+    rf" Main pot (?P<c1>{_CHIPS})",
+    rf" Side pot(?: #?\d+)? (?P<c1>{_CHIPS})",
+    rf"\| Rake (?P<c1>{_CHIPS})",
+    # "Match 2 - 15/30 - No Limit Hold'em", "NL Hold'em - 120/240 Ante 25 - 18:51:19 UTC"
+    rf"^Full ?Tilt ?Poker Game #\d+: [^\n]*? - (?P<c1>{_CHIPS})/(?P<c2>{_CHIPS})"
+    rf"(?: Ante (?P<c3>{_CHIPS}))? - ",
+)
+# Winning's older format ("Game ID: 693968595 2/4 Airavata 2 (Hold'em)") writes every amount
+# bare, cash and chips alike: "Seat 1: X (20).", "Player X calls (0.25)", "Pot: 0.04. Rake 0",
+# "Pot: 3.50 Rake 0.17 JP fee 0.01", "Bets: 0.02. Collects: 0.04. Wins: 0.02.". (A table's
+# "($5 Max)" and a buy-in are not a hand's amounts.)
+_WINNING_OLD: tuple[str, ...] = (
+    rf"^Game ID: \d+ (?P<c1>{_BARE})/(?P<c2>{_BARE}) ",
+    rf"^Seat \d+: [^\n]*\((?P<c1>{_BARE})\)\.$",
+    rf"^\*?Player [^\n]* \((?P<c1>{_BARE})\)$",
+    rf"Bets: (?P<c1>{_BARE})\.? Collects: (?P<c2>{_BARE})\.? (?:Wins|Loses): (?P<c3>{_BARE})",
+    rf"^Pot: (?P<c1>{_BARE})\.?(?: Rake (?P<c2>{_BARE}))?\.?(?: JP fee (?P<c3>{_BARE}))?",
+    rf"^Uncalled bet \((?P<c1>{_BARE})\)",
+)
+# format -> (what marks a file of the variant, its patterns) for a format with a variant that
+# writes cash amounts bare: that variant is scaled by its patterns, cash or chips
+BARE_AMOUNTS: dict[str, tuple[str, tuple[str, ...]]] = {
+    "winning": ("Game ID: ", _WINNING_OLD),
+}
+# format -> its chip patterns (a site's folder holds other rooms' files in its format)
+CHIP_PATTERNS: dict[str, tuple[str, ...]] = {
+    "pokerstars": _STARS_CHIPS,
+    "ggpoker": _STARS_CHIPS,
+    "fulltilt": _FULLTILT_CHIPS,
+    "bovada": _BOVADA_CHIPS,
+}
+
+
+def _quoted_chips(detail: str, fmt: str, grouped: bool) -> str:
+    chips = scale_chips(detail, fmt, grouped=grouped)
+    return chips.text if chips else detail
+
+
+# how a file shows that its room groups chips by thousands: a stack so written
+_CHIPS_GROUPED = r"\d{1,3}(?:,\d{3})+ in chips"  # "(1,500 in chips)"
+CHIPS_GROUPED: dict[str, str] = {
+    "pokerstars": _CHIPS_GROUPED, "ggpoker": _CHIPS_GROUPED, "bovada": _CHIPS_GROUPED,
+    "fulltilt": r"^Seat \d+: [^\n]*\(\d{1,3}(?:,\d{3})+\)",  # "Seat 1: Hero (3,000)"
+}
+
+
+def _pattern_spans(text: str, patterns: Iterable[str], *, grouped: bool
+                   ) -> dict[tuple[int, int], str]:
+    """Where each amount the patterns find stands in `text`, and its scaled text."""
+    spans: dict[tuple[int, int], str] = {}
+    for pattern in patterns:
+        for match in re.finditer(pattern, text, re.MULTILINE):
+            for group in ("c1", "c2", "c3"):
+                if group in match.re.groupindex and match.group(group) is not None:
+                    spans[match.span(group)] = _scaled_number(match.group(group), grouped)
+    return spans
+
+
+def _scaled_number(number: str, grouped: bool) -> str:
+    """A bare amount ("1,500", "0.25") times SCALE, with as many decimals as it had."""
+    whole, _, decimals = number.replace(",", "").partition(".")
+    scaled = int(whole + decimals) * SCALE
+    units, rest = divmod(scaled, 10 ** len(decimals))
+    text = f"{units:,}" if grouped else str(units)
+    return text + (f".{rest:0{len(decimals)}d}" if decimals else "")
+
+
+def chips_grouped(text: str, fmt: str) -> bool:
+    grouping = CHIPS_GROUPED.get(fmt)
+    return bool(grouping) and re.search(grouping, text, re.MULTILINE) is not None
+
+
+def scale_chips(text: str, fmt: str, *, grouped: bool | None = None) -> Rewrite | None:
+    """The tournament (or play-money) file with every chip amount multiplied by SCALE,
+    grouped with commas when the file groups its chips ("1,500"), as the room would print
+    the larger stacks; None for a format whose chips the harness does not find."""
+    bare = BARE_AMOUNTS.get(fmt)
+    patterns = bare[1] if bare and bare[0] in text else CHIP_PATTERNS.get(fmt)
+    if not patterns:
+        return None
+    if grouped is None:
+        grouped = chips_grouped(text, fmt)
+    spans = _pattern_spans(text, patterns, grouped=grouped)
+    return Rewrite(text=_spliced(text, spans), scale=SCALE)
+
+
+# --- iPoker XML scaled ----------------------------------------------------------------------
+
+# iPoker writes every amount of a game in its players' and actions' attributes (`chips`,
+# `bet`, `win`, `sum`: "$0.05", "€1,024.50", "1,500" chips, or with a decimal comma
+# "€301,49") and the cash stakes in the gametype ("Holdem NL €0.02/€0.05"); the session's
+# buy-in and totals are not a hand's.
+_XML_AMOUNT = (r"(?P<sign>[^\d\s\"<>/.,]?)(?P<whole>\d{1,3}(?:,\d{3})+|\d+)"
+               r"(?P<cents>[.,]\d\d)?(?=[\"/<),])")
+_IPOKER_AMOUNTS = (
+    rf"\b(?:chips|bet|win|sum)=\"{_XML_AMOUNT}\"",
+    rf"<gametype>[^<]*? {_XML_AMOUNT}/",
+    rf"<gametype>[^<]*?/{_XML_AMOUNT}</gametype>",
+)
+
+
+def _scaled_xml_amount(match: re.Match[str], grouped: bool) -> str:
+    """One amount times SCALE, written as the room wrote it: its sign, its cents (after its
+    decimal point or comma) if it had them, grouped by commas when the file groups its
+    amounts (a file with decimal commas is not: no file shows how it would group)."""
+    whole, cents = int(match.group("whole").replace(",", "")), match.group("cents")
+    minor = (whole * 100 + int(cents[1:])) * SCALE if cents else whole * 100 * SCALE
+    units, rest = divmod(minor, 100)
+    text = f"{units:,}" if grouped and not (cents and cents[0] == ",") else str(units)
+    return match.group("sign") + text + (f"{cents[0]}{rest:02d}" if cents else "")
+
+
+def scale_ipoker(text: str) -> Rewrite:
+    """The iPoker session with every amount of its games multiplied by SCALE."""
+    amounts = r"\b(?:chips|bet|win|sum)=\"[^\d\"]?"
+    grouped = (re.search(amounts + r"\d{1,3},\d{3}", text) is not None
+               and re.search(amounts + r"\d+,\d\d\"", text) is None)
+    spans: dict[tuple[int, int], str] = {}
+    for pattern in _IPOKER_AMOUNTS:
+        for match in re.finditer(pattern, text):
+            start = match.start("sign")
+            spans[(start, match.end("cents") if match.group("cents") else match.end("whole"))
+                  ] = _scaled_xml_amount(match, grouped)
+    return Rewrite(text=_spliced(text, spans), scale=SCALE)
+
+
+def _spliced(text: str, spans: dict[tuple[int, int], str]) -> str:
+    out, last = [], 0
+    for (start, end), new in sorted(spans.items()):
+        out.append(text[last:start])
+        out.append(new)
+        last = end
+    out.append(text[last:])
+    return "".join(out)
+
+
+# Merge writes a game's amounts in `amount` and `balance` attributes ("0.25", "$1024.50",
+# never grouped), a tournament's stacks in `startingStack` and the like, and the stakes in
+# words ("No Limit ($0.25/$0.50)", "Limit $0.25/$0.50", "No Limit Level 5 Ante 10, Blinds
+# 50/100");
+# a tournament's buy-in, rebuy, add-on and bounty are money and stay.
+_MERGE_AMOUNTS = (
+    rf"\b(?:amount|balance|startingStack|addonStack|rebuyStack)=\"{_XML_AMOUNT}\"",
+    rf"\bstakes=\"[^\"]*?[ (]{_XML_AMOUNT}/",
+    rf"\bstakes=\"[^\"]*?/{_XML_AMOUNT}[/)\"]",
+    rf"\bstakes=\"[^\"]*?/[^\"/]*/{_XML_AMOUNT}[)\"]",  # a stud's third amount
+    rf"\bstakes=\"[^\"]*? Ante {_XML_AMOUNT}",  # "No Limit Level 5 Ante 10, Blinds 50/100"
+)
+
+
+def scale_merge(text: str) -> Rewrite:
+    """The Merge file with every amount of its games multiplied by SCALE."""
+    spans: dict[tuple[int, int], str] = {}
+    for pattern in _MERGE_AMOUNTS:
+        for match in re.finditer(pattern, text):
+            start = match.start("sign")
+            spans[(start, match.end("cents") if match.group("cents") else match.end("whole"))
+                  ] = _scaled_xml_amount(match, False)
+    return Rewrite(text=_spliced(text, spans), scale=SCALE)
+
+
+# format -> its scaler, for a format whose money and chips are found the same way
+FORMAT_SCALERS: dict[str, Callable[[str], Rewrite]] = {
+    "ipoker": scale_ipoker,
+    "merge": scale_merge,
+}

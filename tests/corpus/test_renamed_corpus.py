@@ -7,9 +7,11 @@ importer: the same events (names mapped back), the same quarantine, and for the 
 rounds of rewrites the same audit findings. Any difference is a reader bug (or a rewrite the
 room could not have written: the harness is fixed then, never the comparison).
 
-The cash files of the rooms whose money the harness can rescale (`MONEY_STYLES`) are also read
-with every amount multiplied by 1001 ("$0.05" -> "$50.05", "$4,584.58"): the same events with
-the money divided back, the same quarantine, the same findings by rule and severity (a hand
+The files whose amounts the harness can rescale (cash files of the rooms of `MONEY_STYLES`,
+tournament chips of the formats of `CHIP_PATTERNS`, every iPoker and Merge game) are also read
+with every amount multiplied by 1001 ("$0.05" -> "$50.05", "$4,584.58", "1,500 in chips" ->
+"1,501,500 in chips"): the same events with the money divided back (an amount that does not
+divide is a difference), the same quarantine, the same findings by rule and severity (a hand
 whose pot the room split unevenly is left out: its odd chip would scale to 1001 chips).
 """
 
@@ -20,7 +22,7 @@ from pathlib import Path
 import pytest
 
 from audit.devtools.corpus import site_files
-from audit.devtools.renames import MONEY_STYLES, SITE_NAMES, check_scaled, check_site
+from audit.devtools.renames import SITE_NAMES, check_scaled, check_site
 
 pytestmark = pytest.mark.slow
 
@@ -40,8 +42,8 @@ def test_every_hand_of_the_site_reads_the_same_with_its_players_renamed(
     assert [f"{d.file} {d.what}: {d.detail}" for d in result.differences] == []
 
 
-@pytest.mark.parametrize("site", sorted(MONEY_STYLES))
-def test_every_cash_hand_of_the_site_reads_the_same_with_its_amounts_scaled(
+@pytest.mark.parametrize("site", sorted(SITE_NAMES))
+def test_every_hand_of_the_site_reads_the_same_with_its_amounts_scaled(
         site: str, tmp_path: Path) -> None:
     if not (CORPUS / site).is_dir():
         pytest.skip(f"../shared/data/fpdb-dev/{site} is not beside the checkout")
