@@ -298,3 +298,17 @@ def test_ace_to_five_triple_draw_is_read_as_its_own_game(tmp_path: Path) -> None
         "lowball_a5_triple", "fixed_limit")
     assert [r["kind"] for r in rows if r["player"] == "Hero" and r["kind"] in
             ("draw", "stand_pat")] == ["stand_pat", "stand_pat", "stand_pat"]
+
+
+def test_splash_the_pot_winnings_are_read_after_the_player_s_name(tmp_path: Path) -> None:
+    # a player named 'and won' (the renamed-corpus check found it): his summary line says
+    # nothing was won; the winner's 'won €0.71' is still the award
+    text = (REAL / "rio-splash-the-pot.txt").read_text(encoding="utf-8")
+    path = tmp_path / "rio-named-and-won.txt"
+    path.write_text(text.replace("Clint Y", "and won"), encoding="utf-8")
+    rows: list[dict[str, Any]] = []
+    for chunk in PokerStarsImporter().read(path):
+        assert chunk.rejected == []
+        rows += chunk.table.to_pylist()
+    awards = [(r["seat"], r["amount"], r["detail"]) for r in rows if r["kind"] == "award"]
+    assert awards == [(3, 21, "uncalled"), (3, 71, "main")]

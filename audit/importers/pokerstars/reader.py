@@ -702,7 +702,7 @@ class _Hand:
                         won = s[k + 10 : s.index(")", k + 10)]
                         cashed_out.append((seat, money(won, mpu), ln))
                     elif added:
-                        k = s.find(" won ")
+                        k = s.find(" won ", colon + 2 + len(names[seat]))  # after his name
                         if k >= 0:  # '... and won €143.84 with Two Pairs A 5 and K'
                             won = s[k + 5 :].partition(" ")[0]
                             summary_won.append((seat, money(won, mpu), ln))
