@@ -408,7 +408,7 @@ def to_phh(hand_rows: list[dict[str, Any]]) -> str:
             actions.append(f"{p} pb")
             continue
         if kind in ("seat", "post", "hand_ended", "rake", "annotation", "burn", "chips",
-                    "declare"):
+                    "declare", "pot_added"):
             continue  # kept only in the extension _poker_audit_events
         if kind == "award":
             if detail != "uncalled":  # PHH returns an uncalled bet itself: not winnings

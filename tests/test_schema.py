@@ -49,6 +49,8 @@ def test_event_kinds_are_the_architecture_closed_set():
         "hand_started", "seat", "post", "deal", "burn", "declare", "chips", "fold", "check",
         "call", "bet", "raise", "complete", "draw", "stand_pat", "show", "muck", "award",
         "rake", "hand_ended", "annotation",
+        # session 26: money the room itself puts in the pot (Run It Once's Splash the Pot)
+        "pot_added",
     }
 
 

@@ -59,9 +59,10 @@ Mapping (iPoker -> events; money exact, `$1,855` / `€301,49` / `1,500` chips u
   4 check, 3 call (sum = chips added), 5 bet (added), 23 raise (sum = raise-to total, as
   the players' `bet` totals confirm), 7 all-in (added; bet / call / raise by the round
   state; detail all_in).  Any other type (6 "raise by" included, whose meaning varies by
-  client version) quarantines the hand, and so does an all-in under disconnection
-  protection (sum `DP`: the player stays in for what he has put in without going all-in),
-  which the replay cannot model.
+  client version) quarantines the hand.  An all-in under disconnection protection (type 7,
+  sum `DP`: the player stays in for what he has put in, his chips behind out of play) ->
+  annotation `all_in_protection` (the replay treats the seat as all-in from there under
+  profile `allin.disconnect_protection`, which the ipoker profile sets).
 * A non-hero player whose cards are all known and who did not fold -> show (iPoker reveals
   shown hands only in the cards elements; stud: all his cards); `win` > 0 -> award detail
   main (iPoker does not split pots in the log).  iPoker logs no uncalled-bet returns (`win`
@@ -280,11 +281,6 @@ class _Money:
 
     def _read(self, text: str, where: int) -> int:
         t = text.strip()
-        if t.upper() == "DP":
-            raise SiteHandError(
-                f"line {where}: an all-in under disconnection protection (sum 'DP': the player "
-                "stays in the hand for what he has put in, without going all-in) is not "
-                "supported")
         t = re.sub(r"^[^\d]+|[^\d]+$", "", t) if t else t
         try:
             return to_minor(parse_amount(t), self.mpu, f"line {where} amount {text!r}")
@@ -599,6 +595,14 @@ def _map_game(game: _Elem, session: dict[str, str], file_name: str,
         for act in _in_play_order(_children(r, "action")):
             at, kind_code = act.line, act.attrs.get("type", "")
             name = act.attrs.get("player", "")
+            if kind_code == "7" and act.attrs.get("sum", "").strip().upper() == "DP":
+                # disconnection protection: he stays in for what he has put in, his chips
+                # behind out of play (the replay: profile allin.disconnect_protection)
+                if no == 0:
+                    raise SiteHandError(f"line {at}: an all-in under disconnection "
+                                        "protection among the posts")
+                h.emit(at, "annotation", detail="all_in_protection", **h.who(name))
+                continue
             amount = money(act.attrs.get("sum", "0") or "0", at)
             if kind_code in _POSTS:
                 if no != 0:

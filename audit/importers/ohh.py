@@ -91,7 +91,7 @@ _DEAD = ("ante", "dead")
 _CARD = re.compile(r"^(?:[2-9TJQKA][cdhs]|\?\?|Xj)$")
 # events an export writes as the extension action `x_poker_audit_event` (no OHH action says them)
 _EXTENSION_KINDS = frozenset({"burn", "chips", "declare", "deal", "post", "draw", "stand_pat",
-                              "rake", "complete"})
+                              "rake", "complete", "pot_added"})
 _GAME_INT = ("small_blind", "big_blind", "small_bet", "big_bet", "ante", "bring_in",
              "straddle", "min_bet", "button_seat", "seat_count", "minor_per_unit", "level")
 

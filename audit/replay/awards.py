@@ -62,6 +62,8 @@ def settle_hand(h: HandState, end_seq: int) -> Outcome:
         if h.vh is not None:  # a ruling of the game (a false opener at jacks) may change them
             refunds, pots, out.carried = h.vh.rule_pots(h, refunds, pots)
         out.refunds = refunds
+        if h.room_added:
+            pots = _with_room_money(pots, h.room_added, [s for s in seats if not h.folded[s]])
         out.pots = (h.vh.settle if h.vh else settle)(h, pots, expected, out.strengths)
         for r in out.pots:
             if not r.verified:
@@ -113,7 +115,7 @@ def settle_hand(h: HandState, end_seq: int) -> Outcome:
     for s in range(1, n):  # awards to seats not in the hand
         if not h.in_hand[s] and actual[s]:
             diffs[s] = actual[s]
-    pot = sum(h.contrib) - sum(out.refunds) - out.carried
+    pot = sum(h.contrib) - sum(out.refunds) - out.carried + (0 if h.void else h.room_added)
     paid = sum(actual) - (included if h.refunds_implicit and not h.uncalled_logged
                           else sum(out.refunds))
     rake = h.rake_logged
@@ -160,6 +162,16 @@ def settle_hand(h: HandState, end_seq: int) -> Outcome:
     for s in pos + neg:
         _report(h, out, s, diffs, pos, neg, end_seq)
     return out
+
+
+def _with_room_money(pots: list[tuple[int, list[int]]], added: int, alive: list[int]
+                     ) -> list[tuple[int, list[int]]]:
+    """The room's own money (`pot_added`, a Splash the Pot) goes into the main pot: every player
+    still in the hand can win it, as the room pays it with the pot it splashed."""
+    if not pots:
+        return [(added, alive)]
+    amount, eligible = pots[0]
+    return [(amount + added, eligible), *pots[1:]]
 
 
 def _odd_chips_only(out: Outcome, diffs: list[int], pos: list[int], neg: list[int]) -> bool:

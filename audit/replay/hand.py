@@ -161,6 +161,8 @@ def replay_hand(hand: HandEvents, profile: Any = None, *, trace: bool = False) -
             _all_in_protection(h, seats[i])
         elif kind == "rake":
             h.rake_logged += amounts[i] or 0
+        elif kind == "pot_added":
+            h.room_added += amounts[i] or 0
         elif live is not None and (kind == "declare" or kind == "chips"):
             # a stud seventh-street freeze is the stud hooks' (audit/replay/family/hooks.py)
             if not (kind == "declare" and vh is not None

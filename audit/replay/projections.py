@@ -87,7 +87,7 @@ def project(h: HandState, out: Outcome, ts: Any, table_id: str | None,
                 h.vh is None or h.vh.spec.evaluator in ("high", "hilo8"))) else None,
             "faced_bet_from": h.faced_from[s],
         })
-    pot = sum(h.contrib)
+    pot = sum(h.contrib) + h.room_added  # the room's own money too: the winners are paid it
     hand = {
         "hand_id": h.hand_id,
         "ts": ts,

@@ -38,9 +38,10 @@ def stated_total_pot(detail: str | None) -> int | None:
 
 
 def derived_pot(h: HandState, out: Outcome) -> int:
-    """Chips the actions put in the pot, less the uncalled bets returned (the room's 'total
-    pot'; the compiled replay's pot_net)."""
-    return sum(h.contrib) - sum(out.refunds) if out.refunds else sum(h.contrib)
+    """Chips the actions put in the pot, less the uncalled bets returned, and the room's own
+    money added to it (the room's 'total pot'; the compiled replay's pot_net)."""
+    put = sum(h.contrib) - sum(out.refunds) if out.refunds else sum(h.contrib)
+    return put + h.room_added
 
 
 def _one_player_pots(out: Outcome) -> int:
@@ -57,7 +58,7 @@ def _agreeing_totals(h: HandState, out: Outcome, pot: int) -> set[int]:
     in the award, as converted walks do: 'Total pot 12600', 'HOOP collected 12600')."""
     own = _one_player_pots(out)
     agree = {pot, pot - own}
-    put = sum(h.contrib)
+    put = sum(h.contrib) + h.room_added
     if h.uncalled_logged:
         agree.add(put - sum(amount for _, amount, label in h.awards
                             if label.startswith("uncalled")))

@@ -45,7 +45,8 @@ class HandState:
         "straddles",
         "oot", "n_actions", "void", "burns", "vpip", "pfr", "aggr", "calls", "folded_street",
         "allin_street", "faced_from", "actions_seen", "refunds_implicit", "rake_implicit",
-        "rake_logged", "awards", "award_seqs", "uncalled_logged", "timeline", "round_open",
+        "rake_logged", "room_added", "awards", "award_seqs", "uncalled_logged", "timeline",
+        "round_open",
         "street_burns", "bet_was_short", "awards_unrecorded", "dealt_seqs", "showdown", "last_seq",
         "run_cards", "kill_seat", "discarded",
         # stud/draw hooks (audit/replay/family/hooks.py); defaults keep button games unchanged
@@ -104,6 +105,7 @@ class HandState:
         self.refunds_implicit = False
         self.rake_implicit = False
         self.rake_logged = 0
+        self.room_added = 0  # the room's own money in the pot (`pot_added`): no seat's
         self.awards: list[tuple[int, int, str]] = []
         self.award_seqs: dict[int, int] = {}
         self.uncalled_logged = False

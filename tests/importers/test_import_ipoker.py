@@ -14,6 +14,8 @@ from audit.importers.base import Chunk, Rejected
 from audit.importers.ipoker import IPokerImporter
 from audit.ingest.pipeline import ingest
 from audit.ingest.validate import validate_events
+from audit.replay import hand_from_rows, replay_hand
+from audit.rules.profiles import load_profile
 from audit.run.runner import audit_store, read_findings
 from audit.store.dataset import Store
 from tests.support.importing import by_hand, read_all
@@ -77,9 +79,44 @@ def test_actions_follow_their_number_and_second_blinds_are_new_player_and_dead()
     # the empty seat 6 (name "", no chips) of the first game is no player
     first = hands["ipoker:2855468557"]
     assert 6 not in {r["seat"] for r in first if r["kind"] == "seat"}
-    # an all-in under disconnection protection ('DP') cannot be replayed: quarantined
-    assert [r.hand_id for r in rejected] == ["ipoker:2855472319"]
-    assert "disconnection protection" in rejected[0].reason
+    assert rejected == []
+
+
+def _replay(hand: list[dict[str, Any]], profile: str) -> tuple[list[str], dict[int, int]]:
+    result = replay_hand(hand_from_rows(hand), load_profile(profile))
+    paid: dict[int, int] = {}
+    for r in hand:
+        if r["kind"] == "award":
+            paid[r["seat"]] = paid.get(r["seat"], 0) + r["amount"]
+    return [f.rule_id for f in result.findings if f.severity != "info"], paid
+
+
+def test_an_all_in_under_disconnection_protection_keeps_him_in_for_what_he_put_in() -> None:
+    hands, _ = _read("ipoker-lhe-10max.xml")
+    hand = hands["ipoker:2855472319"]
+    # Player7 (seat 8) raised to $0.20, faces $0.30 and is all-in 'DP' (type 7, sum "DP"):
+    # no chips move; he stays in for his $0.20, his $2.09 behind out of play
+    protected = [(r["seat"], r["player"]) for r in hand
+                 if r["kind"] == "annotation" and r["detail"] == "all_in_protection"]
+    assert protected == [(8, "Player7")]
+    assert [r for r in hand if r["seat"] == 8 and r["kind"] in ("call", "fold", "raise")][
+        -1]["kind"] == "raise"
+    # iPoker's house rule: his $0.75 main pot ($0.72 after rake) with a pair of jacks, the
+    # others' $0.20 over it and Player4's uncalled $0.20 to Player4 ($0.39 after rake)
+    found, paid = _replay(hand, "ipoker")
+    assert (found, paid) == ([], {4: 39, 8: 72})
+
+
+def test_a_protected_player_paid_more_than_his_pot_is_flagged() -> None:
+    hands, _ = _read("ipoker-lhe-10max.xml")
+    hand = [dict(r) for r in hands["ipoker:2855472319"]]
+    for r in hand:  # the side pot he put nothing into, paid to him instead of Player4
+        if r["kind"] == "award":
+            r["amount"] = {4: 19, 8: 92}[r["seat"]]
+    found, _ = _replay(hand, "ipoker")
+    assert found == ["POT-SIDEPOT-BUILD", "POT-SIDEPOT-BUILD"]
+    # by the book (no protection) he failed to act: the hand is not clean either
+    assert _replay(hands["ipoker:2855472319"], "montana")[0] != []
 
 
 def test_stud_tournament_events_and_limits_from_the_betting() -> None:
@@ -135,8 +172,8 @@ def test_localized_game_types_and_a_foreign_account_currency() -> None:
 def test_the_fixtures_audit_clean_under_the_ipoker_profile(tmp_path: Path) -> None:
     store = Store(tmp_path / "store")
     summary = ingest(FIXTURES, store)
-    # 17 games: the DP one is quarantined
-    assert (summary.hands, summary.errors) == (16, 0)
+    # 17 games, the all-in under disconnection protection among them
+    assert (summary.hands, summary.errors) == (17, 0)
     audit_store(store, profile="ipoker")
     rows = read_findings(store).to_pylist()
     assert [(r["hand_id"], r["rule_id"]) for r in rows if r["severity"] != "info"] == []

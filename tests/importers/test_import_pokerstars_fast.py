@@ -349,3 +349,18 @@ def test_kernels_numba_cannot_build_leave_every_piece_to_the_parser(
     assert "simulated typing failure" in capsys.readouterr().err
     assert pokerstars_fast.KERNEL.state["module"] is None
     assert got == [(rows, lines) for rows, lines, _ in _chunks(path, fast=False)]
+
+
+@pytest.mark.parametrize("name", ["rio-splash-the-pot.txt", "rio-splash-the-pot-side-pot.txt"])
+def test_money_the_room_adds_reads_the_same(tmp_path: Path, name: str) -> None:
+    # Run It Once's Splash the Pot (`pot_added`), and the same hand under a PokerStars header
+    # and table line: the fast path hands it to the parser, which reads the room's money
+    real = FIXTURES / "real" / name
+    assert_same(real)
+    text = real.read_text(encoding="utf-8").replace("Run It Once Poker Hand #", "PokerStars Hand #")
+    path = tmp_path / name
+    path.write_text(text.replace("Table ID '", "Table '"), encoding="utf-8")
+    assert_same(path)
+    rows = [r for c in _chunks(path, fast=True) for r in c[0]]
+    assert [r["amount"] for r in rows if r["kind"] == "pot_added"] == [
+        50 if name == "rio-splash-the-pot.txt" else 500]

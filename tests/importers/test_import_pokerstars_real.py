@@ -216,11 +216,34 @@ def test_run_it_once_tournament_and_cash_hands() -> None:
     assert rows[0]["ts"].isoformat().startswith("2019-02-17T21:38:00")
 
 
-def test_splash_the_pot_is_quarantined_naming_it() -> None:
-    rows, rejected = _read("rio-splash-the-pot.txt")
-    assert rows == [] and len(rejected) == 1
-    assert rejected[0].hand_id == "rio:30266126"
-    assert "Splash the Pot" in rejected[0].reason
+def test_splash_the_pot_is_money_the_room_adds_on_the_street_it_is_written() -> None:
+    # 'STP added: €0.50' after the hole-cards header: the room's money, no seat's
+    rows = _whole("rio-splash-the-pot.txt")
+    added = [(r["seat"], r["player"], r["amount"], r["detail"]) for r in rows
+             if r["kind"] == "pot_added"]
+    assert added == [(None, None, 50, "splash")]
+    kinds = [r["kind"] for r in rows]
+    assert kinds.index("post") < kinds.index("pot_added") < kinds.index("deal")
+    # the summary restates it beside the pots: 'Main pot €0.25 | STP €0.50 | Rake €0.04'
+    assert rows[-1]["detail"] == "total_pot=75;pots=main:25,stp:50"
+
+
+def test_splash_the_pot_awards_are_the_summary_s_when_the_lines_count_it_twice() -> None:
+    # 'Uncalled bet (€0.71) returned' of a €0.21 bet and 'collected €0.71': the lines pay the
+    # €0.50 STP once more than the summary ('won €0.71', total pot €0.75 with the STP)
+    rows = _whole("rio-splash-the-pot.txt")
+    awards = [(r["seat"], r["amount"], r["detail"]) for r in rows if r["kind"] == "award"]
+    assert awards == [(3, 21, "uncalled"), (3, 71, "main")]
+    assert "stp=collections from the summary" in rows[0]["source"]
+    # €5.00 in both the side pot's line (€26.82) and the main pot's (€122.02); 'won €143.84'
+    rows = _whole("rio-splash-the-pot-side-pot.txt")
+    awards = [(r["seat"], r["amount"], r["detail"]) for r in rows if r["kind"] == "award"]
+    assert awards == [(4, 7142, "uncalled"), (4, 14384, "main")]
+    # a mismatch of any other size is left as written (the replay flags it)
+    rows = _whole("rio-splash-the-pot-altered.txt")
+    awards = [(r["seat"], r["amount"], r["detail"]) for r in rows if r["kind"] == "award"]
+    assert awards == [(3, 71, "uncalled"), (3, 71, "main")]
+    assert "stp=" not in rows[0]["source"]
 
 
 def test_a_utf16_file_and_nul_bytes_read_as_the_text(tmp_path: Path) -> None:
@@ -275,3 +298,17 @@ def test_ace_to_five_triple_draw_is_read_as_its_own_game(tmp_path: Path) -> None
         "lowball_a5_triple", "fixed_limit")
     assert [r["kind"] for r in rows if r["player"] == "Hero" and r["kind"] in
             ("draw", "stand_pat")] == ["stand_pat", "stand_pat", "stand_pat"]
+
+
+def test_splash_the_pot_winnings_are_read_after_the_player_s_name(tmp_path: Path) -> None:
+    # a player named 'and won' (the renamed-corpus check found it): his summary line says
+    # nothing was won; the winner's 'won €0.71' is still the award
+    text = (REAL / "rio-splash-the-pot.txt").read_text(encoding="utf-8")
+    path = tmp_path / "rio-named-and-won.txt"
+    path.write_text(text.replace("Clint Y", "and won"), encoding="utf-8")
+    rows: list[dict[str, Any]] = []
+    for chunk in PokerStarsImporter().read(path):
+        assert chunk.rejected == []
+        rows += chunk.table.to_pylist()
+    awards = [(r["seat"], r["amount"], r["detail"]) for r in rows if r["kind"] == "award"]
+    assert awards == [(3, 21, "uncalled"), (3, 71, "main")]

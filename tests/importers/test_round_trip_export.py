@@ -35,6 +35,7 @@ from audit.simulate.play.sim import simulate
 from audit.store.dataset import Store
 
 FPDB = Path(__file__).resolve().parents[3] / "shared" / "data" / "fpdb-dev"
+REAL_STARS = Path(__file__).resolve().parents[2] / "fixtures" / "pokerstars" / "real"
 ROOMS = sorted(p.name for p in FPDB.iterdir() if p.is_dir()) if FPDB.exists() else []
 
 Hands = dict[str, list[dict[str, Any]]]
@@ -213,3 +214,14 @@ def test_export_skips_what_the_format_cannot_hold_and_says_why(tmp_path: Path) -
                    for line in skipped) for h in no_code)
     back = [r for chunk in PhhImporter().read(out) for r in chunk.table.to_pylist()]
     assert len(_by_hand(back)) == len(ids) - len(skipped) > 0
+
+
+@pytest.mark.parametrize("name", ["rio-splash-the-pot.txt", "rio-splash-the-pot-side-pot.txt"])
+def test_money_the_room_adds_comes_back_identical(tmp_path: Path, name: str) -> None:
+    # a `pot_added` (Run It Once's Splash the Pot) has no action in OHH or PHH: it travels as
+    # the formats' poker-audit extension event and comes back where it was
+    rows: list[dict[str, Any]] = []
+    for chunk in get_importer("pokerstars").read(REAL_STARS / name):
+        rows += chunk.table.to_pylist()
+    assert any(r["kind"] == "pot_added" for r in rows)
+    assert round_trip(_by_hand(rows), tmp_path) == {"ohh": (1, []), "phh": (1, [])}

@@ -56,8 +56,11 @@ chips for tournaments and play money):
   `Full Tilt Hand #`: game.ROOMS) and converters (a header without a time zone): hand_started
   detail `room=<pokermaster|rio|fulltilt|converted>`, hand_id prefix `pokermaster:`, `rio:`,
   `ftp:`, `converted:` (their numbers are not PokerStars'). A file's hands are cut at its
-  room's header (`file_head`). Run It Once's Splash the Pot (money the room adds) is
-  quarantined by name. Another room's anonymous table (two or more seats named `Dealer`,
+  room's header (`file_head`). Run It Once's Splash the Pot `STP added: €0.50` (money the
+  room adds to the pot) -> `pot_added` detail splash; its summary states `STP €0.50` beside
+  the pots (not read as a pot) and its collection lines count the STP twice: on exactly that
+  signature the awards are the summary's `won` per seat (`_splash_awards`). Another room's
+  anonymous table (two or more seats named `Dealer`,
   `Small Blind`, `UTGplus1`...) is flagged `players=anonymous`: seat labels are not people.
 * All-in Cash Out: a pot the summary says was `won ($x) ... (pot not awarded as player cashed
   out)` -> award(s) to its winner(s), by the stated pots (tied winners share each); the
@@ -429,6 +432,12 @@ class _Hand:
                         self._dealt(s, ln, seats, names, rows, is_stud, is_draw, hole_known,
                                     pending_hole, stud_dealt, pending_draw)
                         continue
+                    if s.startswith("STP added: ") and not summary:
+                        # Run It Once's Splash the Pot: the room's own money into the pot, no
+                        # player's (written between the hole-cards header and the cards dealt)
+                        add(("pot_added", None, None, money(s[11:], mpu), None, None, "splash",
+                             ln))
+                        continue
                     if pending_hole >= 0 or stud_river >= 0 or pending_draw:
                         flush()
                     if s.startswith("*** "):
@@ -672,6 +681,8 @@ class _Hand:
             except (ValueError, IndexError, KeyError, StopIteration):
                 raise PokerStarsError(f"cannot read line {s!r}", ln) from None
         flush()
+        added = sum(r[3] or 0 for r in rows if r[0] == "pot_added")
+        summary_won: list[tuple[int, int, int]] = []  # (seat, amount won, line): STP hands
         # The summary restates the hand; it adds mucked cards, the pot sizes and the rake.
         for i in range(summary_at, n):
             s = lines[i]
@@ -690,6 +701,11 @@ class _Hand:
                         k = s.find(" and won (")
                         won = s[k + 10 : s.index(")", k + 10)]
                         cashed_out.append((seat, money(won, mpu), ln))
+                    elif added:
+                        k = s.find(" won ", colon + 2 + len(names[seat]))  # after his name
+                        if k >= 0:  # '... and won €143.84 with Two Pairs A 5 and K'
+                            won = s[k + 5 :].partition(" ")[0]
+                            summary_won.append((seat, money(won, mpu), ln))
                     k = s.find(" mucked [")
                     if k >= 0:
                         cards = _cards(s[k + 8 : s.index("]", k) + 1])
@@ -710,6 +726,17 @@ class _Hand:
                 raise PokerStarsError(f"cannot read line {s!r}", ln) from None
         if cashed_out and not award_rows:
             self._cashed_out_awards(rows, names, cashed_out, pots_note)
+        stated_stp = sum(int(p[4:]) for p in pots_note[len(";pots="):].split(",")
+                         if p.startswith("stp:"))
+        if stated_stp != added:
+            raise PokerStarsError(f"the room added {added} (minor units) to the pot, its summary "
+                                  f"states an STP of {stated_stp}", start + n - 1)
+        splash_note = ""
+        if added and total_pot is not None and self._splash_awards(
+                rows, names, summary_won, added, total_pot):
+            splash_note = (";stp=collections from the summary (the lines count the STP "
+                           "twice)")
+            award_rows.clear()  # one award per seat now: no lines to split high and low
         if not summary or total_pot is None and not cancelled:
             raise PokerStarsError("hand ends without '*** SUMMARY ***' and 'Total pot' "
                                   "(truncated?)", start + n - 1)
@@ -727,7 +754,7 @@ class _Hand:
         elif not is_stud:
             game["small_blind"], game["big_blind"] = low, high
         game["ante"] = ante or 0
-        note = ts_note
+        note = ts_note + splash_note
         if is_stud:
             key = (h.currency, h.stakes)
             if bring_in is not None:
@@ -752,7 +779,7 @@ class _Hand:
                 flags.append("refunds=implicit")
         if not cancelled and total_pot is not None and "Uncalled bet (" not in self.text:
             put = sum(r[3] or 0 for r in rows if r[0] in _PUT_IN)
-            if put > total_pot:  # the site returned chips without an 'Uncalled bet' line
+            if put + added > total_pot:  # the site returned chips without an 'Uncalled bet' line
                 flags.append("refunds=implicit")
         started_detail = ";".join(flags) or None
         r0 = rows[0]
@@ -819,7 +846,8 @@ class _Hand:
         """The awards of a pot the room did not push because its winner had cashed out: what
         the summary says he won, by pot when he alone won the stated pots."""
         pots = [(label, int(size)) for label, _, size in
-                (p.partition(":") for p in pots_note[len(";pots="):].split(","))] \
+                (p.partition(":") for p in pots_note[len(";pots="):].split(","))
+                if label != "stp"] \
             if pots_note else []
         if pots and sum(size for _, size in pots) == sum(won for _, won, _ in cashed_out):
             # tied winners share each pot: equal parts, the odd units where the stated sums
@@ -840,6 +868,34 @@ class _Hand:
                 return
         for seat, amount, ln in cashed_out:
             rows.append(("award", seat, names[seat], amount, None, None, "main", ln))
+
+    @staticmethod
+    def _splash_awards(rows: list[Row], names: dict[int, str],
+                       summary_won: list[tuple[int, int, int]], added: int,
+                       total_pot: int) -> bool:
+        """Run It Once writes the Splash the Pot once too often in its collection lines: in
+        both real hands the 'collected' and 'Uncalled bet' lines add up to exactly the STP
+        more than the summary's own accounting (RIO.STP.txt: a $0.21 bet returned as
+        '(€0.71)'; RIO.STP.side.pot.txt: €5.00 in both the main and the side pot's line).
+        Only on that exact signature the summary is taken instead: each seat's `won` as an
+        award (main) and the return as what was put in and added less the total pot; any
+        other mismatch is left as written, for the replay to flag. True when it was taken."""
+        put = sum(r[3] or 0 for r in rows if r[0] in _PUT_IN)
+        returned = put + added - total_pot
+        uncalled = [j for j, r in enumerate(rows) if r[0] == "award" and r[6] == "uncalled"]
+        stated = sum(won for _, won, _ in summary_won) + returned
+        written = sum(r[3] or 0 for r in rows if r[0] == "award")
+        if not summary_won or written - stated != added or len(uncalled) > 1 or (
+                returned and not uncalled) or returned < 0:
+            return False
+        kept = [r for r in rows if r[0] != "award" or r[6] == "uncalled"]
+        if uncalled:
+            j = kept.index(rows[uncalled[0]])
+            kept[j] = kept[j][:3] + (returned,) + kept[j][4:]
+        rows[:] = kept
+        for seat, won, ln in summary_won:
+            rows.append(("award", seat, names[seat], won, None, None, "main", ln))
+        return True
 
     @staticmethod
     def _total(s: str, ln: int, mpu: int, rows: list[Row]) -> tuple[int, str]:
@@ -867,6 +923,9 @@ class _Hand:
                 key = "main" if label == "Main pot" else (
                     "side-" + str(int(label[9:])) if len(label) > 8 else "side-1")
                 pots.append(f"{key}:{money(amount, mpu)}")
+                continue
+            if label == "STP":  # Run It Once: the Splash the Pot the room added, restated
+                pots.append(f"stp:{money(amount, mpu)}")
                 continue
             detail = {"Rake": "rake", "Jackpot": "jackpot", "Fee": "fee",
                       "Jackpot contribution": "jackpot"}.get(label)
@@ -919,9 +978,6 @@ class _Hand:
                 _cards(best[best.index("["):])
             rows.append(("show", seats[name], name, None, None, _cards(shown), None, ln))
             return
-        if s.startswith("STP added: "):
-            raise PokerStarsError(f"Splash the Pot: the room adds {s[11:]} to the pot ({s!r}), "
-                                  "money no event records (not supported)", ln)
         if s == "Table leave user":  # a converter's: someone left, not said who
             rows.append(("annotation", None, None, None, None, None, "leaves", ln))
             return

@@ -566,6 +566,12 @@ def _run_kernel(table: pa.Table, starts: np.ndarray, cash: Settings,
         rows_at = np.flatnonzero(marked.to_numpy(zero_copy_only=False) & (kind == K.K_ANNOTATION))
         if len(rows_at):
             game[np.searchsorted(starts, rows_at, side="right") - 1, K.G_SUPPORTED] = 0
+    if (kind == -1).any():
+        # so is money the room adds to the pot (pot_added): the kernel's pots are the players'
+        added = pc.fill_null(pc.equal(table.column("kind"), "pot_added"), False)
+        rows_at = np.flatnonzero(added.to_numpy(zero_copy_only=False))
+        if len(rows_at):
+            game[np.searchsorted(starts, rows_at, side="right") - 1, K.G_SUPPORTED] = 0
     settings = _settings_rows(settings_list)
     out: dict[str, Any] = {
         "status": np.zeros(n_hands, np.int64),
