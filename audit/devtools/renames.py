@@ -858,13 +858,19 @@ def scale_ipoker(text: str) -> Rewrite:
     amounts = r"\b(?:chips|bet|win|sum)=\"[^\d\"]?"
     grouped = (re.search(amounts + r"\d{1,3},\d{3}", text) is not None
                and re.search(amounts + r"\d+,\d\d\"", text) is None)
+    return Rewrite(text=_xml_scaled(text, _IPOKER_AMOUNTS, grouped), scale=SCALE)
+
+
+def _xml_scaled(text: str, patterns: tuple[str, ...], grouped: bool) -> str:
+    """The text with each amount the patterns find (an XML amount's sign, whole and cents
+    groups) multiplied by SCALE."""
     spans: dict[tuple[int, int], str] = {}
-    for pattern in _IPOKER_AMOUNTS:
+    for pattern in patterns:
         for match in re.finditer(pattern, text):
             start = match.start("sign")
             spans[(start, match.end("cents") if match.group("cents") else match.end("whole"))
                   ] = _scaled_xml_amount(match, grouped)
-    return Rewrite(text=_spliced(text, spans), scale=SCALE)
+    return _spliced(text, spans)
 
 
 def _spliced(text: str, spans: dict[tuple[int, int], str]) -> str:
@@ -893,13 +899,7 @@ _MERGE_AMOUNTS = (
 
 def scale_merge(text: str) -> Rewrite:
     """The Merge file with every amount of its games multiplied by SCALE."""
-    spans: dict[tuple[int, int], str] = {}
-    for pattern in _MERGE_AMOUNTS:
-        for match in re.finditer(pattern, text):
-            start = match.start("sign")
-            spans[(start, match.end("cents") if match.group("cents") else match.end("whole"))
-                  ] = _scaled_xml_amount(match, False)
-    return Rewrite(text=_spliced(text, spans), scale=SCALE)
+    return Rewrite(text=_xml_scaled(text, _MERGE_AMOUNTS, False), scale=SCALE)
 
 
 # format -> its scaler, for a format whose money and chips are found the same way
