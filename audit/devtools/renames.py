@@ -67,16 +67,22 @@ class SiteNames:
     # a word the room writes where a name could stand, so a name equal to it is ambiguous to
     # any reader (kept out of that site's rewrites; each one says why in SITE_NAMES)
     reserved: tuple[str, ...] = ()
+    # names only this room is known to write (its real files hold names so built), handed
+    # out after the shared ones
+    also: tuple[str, ...] = ()
 
 
 SITE_NAMES: dict[str, SiteNames] = {
-    "stars": SiteNames(max_length=12),
+    # PokerStars: names of 15 characters in its Indian site's files ("OfficerJimLahey"), "$",
+    # "#", "@" and "!" inside names ("DaddyCa$h", "##terry##477", "@sker86", "Mr NoNo! Srb"),
+    # and a name that starts like an amount ("2.7 acequeen")
+    "stars": SiteNames(max_length=15, also=("Ca$h 4 u", "##ace##", "@ace!", "2.5 Bob")),
     "ftp": SiteNames(max_length=18),
     "partypoker": SiteNames(max_length=20),
     "ipoker": SiteNames(max_length=20, never="<>&\""),
     "ggpoker": SiteNames(max_length=12),
     "winamax": SiteNames(max_length=20),
-    "pacific": SiteNames(max_length=20),
+    "pacific": SiteNames(max_length=20, also=("ace.",)),  # 888: "Mendya.", "Aussie_No.1"
     "winning": SiteNames(max_length=20),
     # Bovada, Bodog and Ignition write seat positions ("Big Blind", "UTG [ME]"), never names
     "bovada": SiteNames(max_length=0, anonymous=True),
@@ -91,7 +97,7 @@ def tricky_names(site: str) -> list[str]:
     if rules.anonymous:
         return []
     longest = ("Long Name " * 8)[: rules.max_length].strip()
-    return [name for name in (*TRICKY_NAMES, longest)
+    return [name for name in (*TRICKY_NAMES, *rules.also, longest)
             if len(name) <= rules.max_length and not set(name) & set(rules.never)
             and name not in rules.reserved]
 
