@@ -194,14 +194,17 @@ def test_a_scaled_amount_keeps_its_cents_and_the_rooms_grouping() -> None:
                                      "pacific-mtt-space-groups.txt",
                                      "pacific-mtt-dot-groups.txt",
                                      "party-sng-balance-lines.txt",
-                                     "party-stt-grouped-chips.txt"])
+                                     "party-stt-grouped-chips.txt",
+                                     "winamax-play-money-stud.txt",
+                                     "pacific-play-money-cents.txt"])
 def test_tournament_chips_a_thousand_times_larger_read_the_same(tmp_path: Path,
                                                                  fixture: str) -> None:
     # stacks, blinds, antes, bets and pots x1001 ("Level I (20/40)" -> "(20020/40040)",
     # "Ante 10, Blinds 50/100", Full Tilt "120/240 Ante 25", Winamax "Total pot 1.32k" ->
     # "1321.32k", 888 "1 123 698" and "298.064 $" grouped as the file groups them,
     # PartyPoker "balance 654, bet 327, collected 654, net +327" and "Blinds-Antes(400/800
-    # -25)"); the buy-in and the fee are money and stay
+    # -25)"), play money with cents (Winamax "bring-in 0.02", 888 "( 1,283.15 )"); the buy-in
+    # and the fee are money and stay
     path = FIXTURES / fixture
     assert _scaled_text(path) != decode(path.read_bytes())
     assert check_scaled(path, _site(path), tmp_path, label=fixture) == []
