@@ -67,16 +67,22 @@ class SiteNames:
     # a word the room writes where a name could stand, so a name equal to it is ambiguous to
     # any reader (kept out of that site's rewrites; each one says why in SITE_NAMES)
     reserved: tuple[str, ...] = ()
+    # names only this room is known to write (its real files hold names so built), handed
+    # out after the shared ones
+    also: tuple[str, ...] = ()
 
 
 SITE_NAMES: dict[str, SiteNames] = {
-    "stars": SiteNames(max_length=12),
+    # PokerStars: names of 15 characters in its Indian site's files ("OfficerJimLahey"), "$",
+    # "#", "@" and "!" inside names ("DaddyCa$h", "##terry##477", "@sker86", "Mr NoNo! Srb"),
+    # and a name that starts like an amount ("2.7 acequeen")
+    "stars": SiteNames(max_length=15, also=("Ca$h 4 u", "##ace##", "@ace!", "2.5 Bob")),
     "ftp": SiteNames(max_length=18),
     "partypoker": SiteNames(max_length=20),
     "ipoker": SiteNames(max_length=20, never="<>&\""),
     "ggpoker": SiteNames(max_length=12),
     "winamax": SiteNames(max_length=20),
-    "pacific": SiteNames(max_length=20),
+    "pacific": SiteNames(max_length=20, also=("ace.",)),  # 888: "Mendya.", "Aussie_No.1"
     "winning": SiteNames(max_length=20),
     # Bovada, Bodog and Ignition write seat positions ("Big Blind", "UTG [ME]"), never names
     "bovada": SiteNames(max_length=0, anonymous=True),
@@ -91,7 +97,7 @@ def tricky_names(site: str) -> list[str]:
     if rules.anonymous:
         return []
     longest = ("Long Name " * 8)[: rules.max_length].strip()
-    return [name for name in (*TRICKY_NAMES, longest)
+    return [name for name in (*TRICKY_NAMES, *rules.also, longest)
             if len(name) <= rules.max_length and not set(name) & set(rules.never)
             and name not in rules.reserved]
 
@@ -178,9 +184,10 @@ def rename_players(text: str, players: Sequence[str], site: str, *, start: int =
 
 # Table (and tournament) names as each room writes them: the pattern's `name` group is what
 # the rewrite replaces; a name the room builds from numbers (a tournament's id and table
-# number, '#11250870') is left alone. Winning, iPoker, Merge and Bovada are not given other
-# table names (Bovada writes a number; the others' names sit inside ids the harness does not
-# rebuild).
+# number, '#11250870') is left alone, as are Bovada's (a number). Winning, iPoker and Merge
+# write a cash table's name beside a number that stays: "(PRR) Cyclops - 6 (Hold'em)",
+# "<tablename>Belbeuf, 823983569</tablename>", data="20110908|Aral (40231841)|..." (their
+# names are renamed where the pattern finds them: `SPLICED_TABLES`).
 TABLE_PATTERNS: dict[str, tuple[str, ...]] = {
     "stars": (r"^Table '(?P<name>[A-Za-z][^'#]*)' \d+-max",),
     "ggpoker": (r"^Table '(?P<name>[A-Za-z][^'#]*)' \d+-max",),
@@ -191,7 +198,12 @@ TABLE_PATTERNS: dict[str, tuple[str, ...]] = {
     "pacific": (r"^Table (?P<name>[A-Za-z][^()#]*?)(?: \d+ Max)? "
                 r"\((?:Real Money|Practice Play)\)",),
     "partypoker": (r"^Table (?P<name>[A-Za-z][^()#]*?) \( ?Real Money ?\)$",),
+    "winning": (r"^Game ID: \d+ \S+/\S+ \(PRR\) (?P<name>[A-Z][a-z]+)(?= \(| - \d+ \()",),
+    "ipoker": (r"<tablename>(?P<name>[A-Za-z][^<>,(#&]*?)(?=, \d+</tablename>|, \d+, \d+<)",),
+    "merge": (r"\bdata=\"\d+[|:](?P<name>[A-Za-z][^|:\"()&<>]*?) \(\d+\)[|:]",),
 }
+# sites whose table names are renamed where TABLE_PATTERNS finds them (and nowhere else)
+SPLICED_TABLES = frozenset({"winning", "ipoker", "merge"})
 # names a room could give a table: words a reader looks for, digits, an apostrophe (the
 # rooms whose table names hold one already: Winamax, Full Tilt, 888)
 TRICKY_TABLES: dict[str, tuple[str, ...]] = {
@@ -201,6 +213,9 @@ TRICKY_TABLES: dict[str, tuple[str, ...]] = {
     "ftp": ("Seat 9 Hand 2 O'Neil", "Big Table 77"),
     "pacific": ("Seat 9 Hand 2 d'Or", "São Paulo 77"),
     "partypoker": ("Seat 9 Hand 2", "Big Table 77"),
+    "winning": ("Seat 9 Hand 2", "Big Table 77"),
+    "ipoker": ("Seat 9 Hand 2", "Big Table 77"),
+    "merge": ("Seat 9 Hand 2", "Big Table 77"),
 }
 
 
@@ -217,6 +232,13 @@ def rename_tables(rewrite: Rewrite, site: str) -> Rewrite:
             if name and "  " not in name and name not in tables and pool:
                 tables[name] = pool.pop(0)
     text = rewrite.text
+    if site in SPLICED_TABLES:
+        spans = {m.span("name"): tables[m.group("name").strip()]
+                 for pattern in TABLE_PATTERNS[site]
+                 for m in re.finditer(pattern, text, re.MULTILINE)
+                 if m.group("name").strip() in tables and m.group("name") == m.group(
+                     "name").strip()}
+        return Rewrite(text=_spliced(text, spans), names=rewrite.names, tables=tables)
     for old, new in sorted(tables.items(), key=lambda t: -len(t[0])):
         # (a table line the file ends inside of has no closing quote: renamed all the same)
         text = re.sub(r"(?<=Table )" + re.escape(old) + r"(?= )|(?<=Table: ')"
@@ -496,7 +518,7 @@ def _bare_stakes_scaled(text: str, site: str, file_text: str) -> str:
     header, patterns = _BARE_STAKES.get(site, ("", ()))
     if not header or not re.search(header, file_text, re.MULTILINE):
         return text
-    return _spliced(text, _pattern_spans(text, patterns, grouped=False))
+    return _spliced(text, _pattern_spans(text, patterns, separator=""))
 
 
 def _money_scaler(text: str, site: str, grouped: bool, strip: bool) -> Callable[[str], str]:
@@ -655,7 +677,7 @@ def check_scaled(path: Path, site: str, work: Path, *, label: str) -> list[Diffe
         rewrites.append((FORMAT_SCALERS[fmt](text), lambda detail: detail))
     elif fmt in BARE_AMOUNTS and BARE_AMOUNTS[fmt][0] in text and (
             chips := scale_chips(text, fmt)) is not None:
-        rewrites.append((chips, lambda detail: _quoted_chips(detail, fmt, False)))
+        rewrites.append((chips, lambda detail: _quoted_chips(detail, fmt, "")))
     elif _is_cash(want):
         for rewrite, (grouped, strip) in zip(scale_amounts(text, site),
                                              MONEY_STYLES.get(site, ()), strict=True):
@@ -663,8 +685,8 @@ def check_scaled(path: Path, site: str, work: Path, *, label: str) -> list[Diffe
             rewrites.append((rewrite, _money_scaler(text, site, grouped, strip)))
     elif _is_chips(want) and (chips := scale_chips(text, fmt)) is not None:
         # a line a detail quotes ("repeated_line: Small Blind : Bets 445") is quoted scaled
-        grouped = chips_grouped(text, fmt)
-        rewrites.append((chips, lambda detail: _quoted_chips(detail, fmt, grouped)))
+        separator = chips_grouping(text, fmt)
+        rewrites.append((chips, lambda detail: _quoted_chips(detail, fmt, separator)))
     if not rewrites:
         return []
     out: list[Difference] = []
@@ -748,6 +770,57 @@ _FULLTILT_CHIPS: tuple[str, ...] = (
     rf"^Full ?Tilt ?Poker Game #\d+: [^\n]*? - (?P<c1>{_CHIPS})/(?P<c2>{_CHIPS})"
     rf"(?: Ante (?P<c3>{_CHIPS}))? - ",
 )
+# Winamax writes chips bare and ungrouped ("Seat 1: Hero (1500)", "collected 63890 from
+# pot"; a bounty tournament's seat "(18694, 9€ bounty)": the bounty is money), its 2010 files
+# a pot of thousands as "Total pot 1.32k" (1320: scaled "1321.32k", exact as the room writes
+# it), and the level's blinds in the header ("Holdem no limit (10/20)", with the ante first
+# "(140/600/1200)"); its play money the same with cents ("0.10/0.20", "Rake 0.68"). The
+# buy-in ("buyIn: 0,90€ + 0,10€") and a tournament's name are not chips.
+_WINAMAX_CHIP = r"\d+(?:\.\d+)?"  # (its play money has cents: "Player1 (17.38)")
+_WINAMAX_CHIPS: tuple[str, ...] = (
+    rf"^Seat \d+: [^\n]*\((?P<c1>{_WINAMAX_CHIP})(?:\)$|, [^\n]* bounty\)$)",
+    rf" posts (?:small blind|big blind|ante) (?P<c1>{_WINAMAX_CHIP})",
+    rf" (?:calls|bets|completes|brings in|bring-in|brings-in) (?P<c1>{_WINAMAX_CHIP})",
+    rf" raises (?P<c1>{_WINAMAX_CHIP}) to (?P<c2>{_WINAMAX_CHIP})",
+    rf" collected (?P<c1>{_WINAMAX_CHIP}) from (?:main |side )?pot",
+    rf"^Total pot (?P<c1>{_WINAMAX_CHIP})k? \| (?:No rake|Rake (?P<c2>{_WINAMAX_CHIP}))",
+    rf"^Seat \d+: [^\n]* won (?P<c1>{_WINAMAX_CHIP})",
+    rf"^Winamax Poker - [^\n]* - HandId: #[^\n]*? \((?P<c1>{_WINAMAX_CHIP})/"
+    rf"(?P<c2>{_WINAMAX_CHIP})(?:/(?P<c3>{_WINAMAX_CHIP}))?\) - ",
+)
+# 888 writes a tournament's chips as it writes money, grouped as the file groups them
+# (`CHIPS_GROUPED`), some with a sign before or after ("$1,500", "298.064 $"): a seat's
+# stack in parentheses, an action's amount in brackets, a pot collected, the level's blinds
+# in the header ("25 000/50 000 Blinds"); the buy-in ("Tournament #28352940 10 + 1") is not.
+# (its play money has cents: "( 1,283.15 )", "0.50/1 Blinds")
+_888_CHIPS = r"(?:\d{1,3}(?:[,. \xa0]\d{3})+|\d+)(?:\.\d\d?)?(?!\d)"
+_PACIFIC_CHIPS: tuple[str, ...] = (
+    rf"^Seat \d+: [^\n]* \( ?[$€£]?(?P<c1>{_888_CHIPS})(?:[ \xa0]?[^\s\d)])? ?\)$",
+    rf" (?:calls|bets|raises|All-in|all-in|collected|posts (?:small blind|big blind|ante|"
+    rf"dead blind|bring-in)) \[ ?[$€£]?(?P<c1>{_888_CHIPS})",
+    rf"^[$€£]?(?P<c1>{_888_CHIPS})[^/\n\d]*/[$€£]?(?P<c2>{_888_CHIPS})[^\n\d]* Blinds ",
+)
+# PartyPoker writes a tournament's chips grouped by commas in its older files ("Seat 5:
+# Player0 ( 4,520 )", "is all-In  [4,220]", "wins 1,500 chips from the main pot") and bare
+# in its newer ("Seat 1: Player1 (50000)", "posts ante (65)", "raises 1250 to 1250", "Player1
+# balance 654, bet 327, collected 654, net +327"); the level's blinds in its header
+# ("250/500 Tourney Texas Holdem", "Blinds(300/600)", "Blinds-Antes(400/800 -25)"). The buy-in
+# ("(Buyin $3.0 + $0.3)", "$11 USD Buy-in") and a tournament's number are not chips.
+_PARTY_CHIPS: tuple[str, ...] = (
+    rf"^Seat \d+: [^\n]*\( ?(?P<c1>{_CHIPS}) ?\)$",
+    rf" (?:posts (?:small blind|big blind|ante|dead blind)|calls|bets|raises|completes|"
+    rf"bring-ins|brings in) [\[(](?P<c1>{_CHIPS})[\])]",
+    rf" raises (?P<c1>{_CHIPS}) to (?P<c2>{_CHIPS})",
+    rf" is all-In\s+\[(?P<c1>{_CHIPS})\]",
+    rf" wins (?:(?:Hi|Lo) \()?(?P<c1>{_CHIPS}) chips",
+    rf"(?:^Main Pot|\bSide Pot(?: \d+)?): (?P<c1>{_CHIPS})",  # "Main Pot: 9 Side Pot 1: 3"
+    rf"^Creating (?:Main Pot|Side Pot(?: \d+)?) with (?P<c1>{_CHIPS}) with ",
+    rf"(?:(?<= balance )|(?<=, bet )|(?<=, collected )|(?<=, lost )|(?<=, net \+)|"
+    rf"(?<=, net -))(?P<c1>{_CHIPS})",
+    rf"^(?P<c1>{_CHIPS})/(?P<c2>{_CHIPS}) Tourney ",
+    rf"Blinds\((?P<c1>{_CHIPS})/(?P<c2>{_CHIPS})\)",
+    rf"(?:Stakes|Blinds)-Antes\((?P<c1>{_CHIPS})/(?P<c2>{_CHIPS}) ?-(?P<c3>{_CHIPS})\)",
+)
 # Winning's older format ("Game ID: 693968595 2/4 Airavata 2 (Hold'em)") writes every amount
 # bare, cash and chips alike: "Seat 1: X (20).", "Player X calls (0.25)", "Pot: 0.04. Rake 0",
 # "Pot: 3.50 Rake 0.17 JP fee 0.01", "Bets: 0.02. Collects: 0.04. Wins: 0.02.". (A table's
@@ -771,23 +844,30 @@ CHIP_PATTERNS: dict[str, tuple[str, ...]] = {
     "ggpoker": _STARS_CHIPS,
     "fulltilt": _FULLTILT_CHIPS,
     "bovada": _BOVADA_CHIPS,
+    "winamax": _WINAMAX_CHIPS,
+    "pacific": _PACIFIC_CHIPS,
+    "partypoker": _PARTY_CHIPS,
 }
 
 
-def _quoted_chips(detail: str, fmt: str, grouped: bool) -> str:
-    chips = scale_chips(detail, fmt, grouped=grouped)
+def _quoted_chips(detail: str, fmt: str, separator: str) -> str:
+    chips = scale_chips(detail, fmt, separator=separator)
     return chips.text if chips else detail
 
 
-# how a file shows that its room groups chips by thousands: a stack so written
+# how a file shows that its room groups chips by thousands: a stack so written (the group
+# `sep`, when there is one, is the room's separator in that file; else a comma)
 _CHIPS_GROUPED = r"\d{1,3}(?:,\d{3})+ in chips"  # "(1,500 in chips)"
 CHIPS_GROUPED: dict[str, str] = {
     "pokerstars": _CHIPS_GROUPED, "ggpoker": _CHIPS_GROUPED, "bovada": _CHIPS_GROUPED,
     "fulltilt": r"^Seat \d+: [^\n]*\(\d{1,3}(?:,\d{3})+\)",  # "Seat 1: Hero (3,000)"
+    # 888: "( 1,500 )", "( 1 123 698 )" (spaces), "( 298.064 $ )" (its Romanian files)
+    "pacific": r"^Seat \d+: [^\n]* \( ?[$€£]?\d{1,3}(?P<sep>[,. \xa0])\d{3}\b",
+    "partypoker": r"^Seat \d+: [^\n]*\( ?\d{1,3}(?:,\d{3})+ ?\)$",  # "( 4,520 )"
 }
 
 
-def _pattern_spans(text: str, patterns: Iterable[str], *, grouped: bool
+def _pattern_spans(text: str, patterns: Iterable[str], *, separator: str
                    ) -> dict[tuple[int, int], str]:
     """Where each amount the patterns find stands in `text`, and its scaled text."""
     spans: dict[tuple[int, int], str] = {}
@@ -795,35 +875,43 @@ def _pattern_spans(text: str, patterns: Iterable[str], *, grouped: bool
         for match in re.finditer(pattern, text, re.MULTILINE):
             for group in ("c1", "c2", "c3"):
                 if group in match.re.groupindex and match.group(group) is not None:
-                    spans[match.span(group)] = _scaled_number(match.group(group), grouped)
+                    spans[match.span(group)] = _scaled_number(match.group(group), separator)
     return spans
 
 
-def _scaled_number(number: str, grouped: bool) -> str:
-    """A bare amount ("1,500", "0.25") times SCALE, with as many decimals as it had."""
-    whole, _, decimals = number.replace(",", "").partition(".")
+def _scaled_number(number: str, separator: str) -> str:
+    """A bare amount ("1,500", "0.25", 888's "1 123 698" or "298.064") times SCALE, with as
+    many decimals as it had, its thousands grouped by `separator` ("": not grouped). A
+    file grouped by full stops has no decimals (888 writes no fraction of a chip)."""
+    digits = number.replace(",", "").replace(" ", "").replace("\xa0", "")
+    whole, _, decimals = digits.replace(".", "").partition(".") if separator == "." else (
+        digits.partition("."))
     scaled = int(whole + decimals) * SCALE
     units, rest = divmod(scaled, 10 ** len(decimals))
-    text = f"{units:,}" if grouped else str(units)
+    text = f"{units:,}".replace(",", separator) if separator else str(units)
     return text + (f".{rest:0{len(decimals)}d}" if decimals else "")
 
 
-def chips_grouped(text: str, fmt: str) -> bool:
+def chips_grouping(text: str, fmt: str) -> str:
+    """The separator a file of `fmt` groups its chips' thousands by ("" when it does not)."""
     grouping = CHIPS_GROUPED.get(fmt)
-    return bool(grouping) and re.search(grouping, text, re.MULTILINE) is not None
+    match = re.search(grouping, text, re.MULTILINE) if grouping else None
+    if match is None:
+        return ""
+    return match.group("sep") if "sep" in match.re.groupindex else ","
 
 
-def scale_chips(text: str, fmt: str, *, grouped: bool | None = None) -> Rewrite | None:
+def scale_chips(text: str, fmt: str, *, separator: str | None = None) -> Rewrite | None:
     """The tournament (or play-money) file with every chip amount multiplied by SCALE,
-    grouped with commas when the file groups its chips ("1,500"), as the room would print
+    grouped as the file groups its chips ("1,500", 888's "1 500"), as the room would print
     the larger stacks; None for a format whose chips the harness does not find."""
     bare = BARE_AMOUNTS.get(fmt)
     patterns = bare[1] if bare and bare[0] in text else CHIP_PATTERNS.get(fmt)
     if not patterns:
         return None
-    if grouped is None:
-        grouped = chips_grouped(text, fmt)
-    spans = _pattern_spans(text, patterns, grouped=grouped)
+    if separator is None:
+        separator = chips_grouping(text, fmt)
+    spans = _pattern_spans(text, patterns, separator=separator)
     return Rewrite(text=_spliced(text, spans), scale=SCALE)
 
 

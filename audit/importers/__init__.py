@@ -9,6 +9,7 @@ from __future__ import annotations
 import importlib
 from pathlib import Path
 
+from audit.compiled import CompiledModule
 from audit.errors import AuditInputError
 from audit.importers.base import Importer
 from audit.importers.events import NativeEventsImporter
@@ -56,3 +57,26 @@ def detect_format(path: Path) -> str:
         f"{path}: cannot tell the format from its content; pass --format "
         f"({', '.join(sorted(IMPORTERS))})"
     )
+
+
+# format -> the compiled (numba) modules its reader may run: the site's kernel and the shared
+# site-text kernel (tests/importers/test_compiled_passes.py holds this to the CompiledModules
+# of each reader). Named, not imported: a parent that only hands files to worker processes
+# never loads numba.
+_TEXT_KERNEL = "audit.importers.textkernel"
+COMPILED_PASSES: dict[str, tuple[str, ...]] = {
+    "pokerstars": ("audit.importers.pokerstars.kernel",),
+    "ggpoker": ("audit.importers.ggpoker_kernel", _TEXT_KERNEL),
+    "winamax": ("audit.importers.winamax_kernel", _TEXT_KERNEL),
+    "pacific": ("audit.importers.pacific_kernel", _TEXT_KERNEL),
+    "bovada": ("audit.importers.bovada_kernel", _TEXT_KERNEL),
+    "merge": ("audit.importers.merge_kernel", _TEXT_KERNEL),
+    "winning": ("audit.importers.winning_kernel", _TEXT_KERNEL),
+}
+
+
+def compiled_passes(fmt: str) -> list[CompiledModule]:
+    """The compiled passes a reader of format `fmt` may run (none for a format without), to
+    ask whether a first run will compile them (`CompiledModule.compile_pending`)."""
+    return [CompiledModule(name, f"the compiled {fmt} reader", "")
+            for name in COMPILED_PASSES.get(fmt, ())]

@@ -22,6 +22,10 @@ than file by file; readers take no lock and are not held up. At most `2 * worker
 staged ahead of the commit (disk, not memory; each worker holds a few chunks). If the parent
 fails (the store's own failure, a worker that died), no later batch is committed, and the
 staged ones are removed under the lock before the error goes out.
+
+On a first run after install (numba's cache empty or stale for a reader the input needs), one
+worker first stages alone the largest file of each such format, compiling that reader's
+passes into the cache once, before the pool starts (`_stage_compiling_files_alone`).
 """
 
 from __future__ import annotations
@@ -33,7 +37,9 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
+from audit.compiled import CompiledModule
 from audit.errors import AuditInputError
+from audit.importers import COMPILED_PASSES, compiled_passes, detect_format
 from audit.importers.base import ReadLimits, using_limits
 from audit.ingest.pipeline import (
     FileResult,
@@ -119,30 +125,80 @@ def ingest_in_workers(inputs: Sequence[tuple[Path, str]], explicit: set[Path], s
     # each worker keeps Arrow to its own thread (plus the read-ahead and the Merkle hasher
     # ingest runs anyway) and dies with this process however it dies (audit/workers.py);
     # preloaded, the imports are paid once, not per worker
+
+    def job(path: Path) -> _Job:
+        now = datetime.now(UTC)  # renamed at its commit (_FileBatch.resume)
+        return _Job(path=str(path), store=str(store.root), fmt=fmt,
+                    retry_quarantined=retry_quarantined, limits=limits,
+                    batch_id=new_batch_id(now), now=now)
+
     pending: deque[tuple[Path, str, FileResult, Future[_Outcome] | None]] = deque()
-    with store.locked(), worker_pool(workers, "audit.ingest.parallel") as pool:
+    with store.locked():
         try:
-            for path, refusal in inputs:
-                result = FileResult(path=str(path))
-                summary.files.append(result)
-                future = None
-                if not _screened(path, path in explicit, refusal, result):
-                    now = datetime.now(UTC)  # renamed at its commit (_FileBatch.resume)
-                    future = pool.submit(_stage, _Job(
-                        path=str(path), store=str(store.root), fmt=fmt,
-                        retry_quarantined=retry_quarantined, limits=limits,
-                        batch_id=new_batch_id(now), now=now))
-                pending.append((path, refusal, result, future))
-                while len(pending) > 2 * workers or (pending and pending[0][3] is None):
-                    _settle(*pending.popleft(), store, fmt, retry_quarantined, limits,
-                            explicit, progress)
-            while pending:
-                _settle(*pending.popleft(), store, fmt, retry_quarantined, limits, explicit,
-                        progress)
+            ahead = _stage_compiling_files_alone(inputs, explicit, fmt, job)
+            with worker_pool(workers, "audit.ingest.parallel") as pool:
+                try:
+                    for number, (path, refusal) in enumerate(inputs):
+                        result = FileResult(path=str(path))
+                        summary.files.append(result)
+                        future = None
+                        if not _screened(path, path in explicit, refusal, result):
+                            future = ahead.pop(number, None) or pool.submit(_stage, job(path))
+                        pending.append((path, refusal, result, future))
+                        while len(pending) > 2 * workers or (pending and pending[0][3] is None):
+                            _settle(*pending.popleft(), store, fmt, retry_quarantined, limits,
+                                    explicit, progress)
+                    while pending:
+                        _settle(*pending.popleft(), store, fmt, retry_quarantined, limits,
+                                explicit, progress)
+                except BaseException:
+                    pool.shutdown(wait=True, cancel_futures=True)
+                    raise
         except BaseException:
-            pool.shutdown(wait=True, cancel_futures=True)
             store.recover()  # still locked: every staged batch not committed goes
             raise
+
+
+def _stage_compiling_files_alone(inputs: Sequence[tuple[Path, str]], explicit: set[Path],
+                                 fmt: str, job: Callable[[Path], _Job]
+                                 ) -> dict[int, Future[_Outcome]]:
+    """A first run after install: N workers would each compile the same site readers'
+    compiled passes at once (minutes of CPU and most of a GB apiece) and race on numba's
+    cache files. So while a reader's passes are not in the cache, one worker stages alone the
+    largest file of each such format (the one most likely to run every pass), compiling
+    them into the cache, and exits; the pool's workers then load them from there (seconds).
+    The staged files are committed in input order as any other (input number -> outcome).
+    A warm ingest opens no such pool and names no file's format here."""
+    cold = _formats_to_compile()
+    if not cold:
+        return {}
+    largest: dict[str, tuple[int, int]] = {}  # format -> (size, input number)
+    for number, (path, refusal) in enumerate(inputs):
+        if _screened(path, path in explicit, refusal, FileResult(path=str(path))):
+            continue
+        try:
+            name = detect_format(path) if fmt == "auto" else fmt
+            size = path.stat().st_size
+        except (AuditInputError, OSError):
+            continue  # the worker says what is wrong with it, in its turn
+        if name in cold and size > largest.get(name, (-1, 0))[0]:
+            largest[name] = (size, number)
+    if not largest:
+        return {}
+    cold[min(largest, key=lambda name: largest[name][1])].announce_compile()
+    with worker_pool(1, "audit.ingest.parallel") as pool:
+        return {number: pool.submit(_stage, job(inputs[number][0]))
+                for _, number in sorted(largest.values(), key=lambda t: t[1])}
+
+
+def _formats_to_compile() -> dict[str, CompiledModule]:
+    """Format -> a compiled pass of its reader that the first process to run it compiles."""
+    cold: dict[str, CompiledModule] = {}
+    for name in COMPILED_PASSES:
+        pending = [p for p in compiled_passes(name) if p.compile_pending()]
+        if pending:
+            cold[name] = pending[0]
+    return cold
 
 
 def _settle(path: Path, refusal: str, result: FileResult, future: Future[_Outcome] | None,

@@ -136,14 +136,18 @@ def test_each_site_is_given_only_names_it_can_write() -> None:
         names = tricky_names(site)
         assert all(len(n) <= rules.max_length for n in names), site
         assert not any(set(n) & set(rules.never) for n in names), site
-    assert max(map(len, tricky_names("stars"))) == 12  # the longest name PokerStars allows
+    # PokerStars' Indian site writes names of 15 characters ("OfficerJimLahey")
+    assert max(map(len, tricky_names("stars"))) == len("Long Name Long")
+    assert "Ca$h 4 u" in tricky_names("stars") and "Ca$h 4 u" not in tricky_names("ggpoker")
     assert tricky_names("bovada") == []  # positions, not names
     assert "中国龙" in tricky_names("ggpoker") and "Жора" in tricky_names("winamax")
 
 
 @pytest.mark.parametrize("fixture", ["stars-triple-draw.txt", "gg-short-deck.txt",
                                      "winamax-stt.txt", "ftp-observed-no-seat-lines.txt",
-                                     "pacific-nlh.txt"])
+                                     "pacific-nlh.txt", "winning-old-format.txt",
+                                     "winning-unnamed-player.txt", "ipoker-russian.xml",
+                                     "merge-heads-up.xml"])
 def test_a_table_named_with_seat_and_hand_words_reads_the_same(tmp_path: Path,
                                                               fixture: str) -> None:
     path = FIXTURES / fixture
@@ -185,12 +189,22 @@ def test_a_scaled_amount_keeps_its_cents_and_the_rooms_grouping() -> None:
 
 @pytest.mark.parametrize("fixture", ["stars-mtt-level.txt", "bovada-mtt-grouped-chips.txt",
                                      "merge-mtt-ante.xml", "gg-mtt-level.txt",
-                                     "ftp-mtt-ante.txt"])
+                                     "ftp-mtt-ante.txt", "winamax-stt.txt",
+                                     "winamax-stt-thousands-pot.txt",
+                                     "pacific-mtt-space-groups.txt",
+                                     "pacific-mtt-dot-groups.txt",
+                                     "party-sng-balance-lines.txt",
+                                     "party-stt-grouped-chips.txt",
+                                     "winamax-play-money-stud.txt",
+                                     "pacific-play-money-cents.txt"])
 def test_tournament_chips_a_thousand_times_larger_read_the_same(tmp_path: Path,
                                                                  fixture: str) -> None:
     # stacks, blinds, antes, bets and pots x1001 ("Level I (20/40)" -> "(20020/40040)",
-    # "Ante 10, Blinds 50/100", Full Tilt "120/240 Ante 25"); the buy-in and the fee are
-    # money and stay
+    # "Ante 10, Blinds 50/100", Full Tilt "120/240 Ante 25", Winamax "Total pot 1.32k" ->
+    # "1321.32k", 888 "1 123 698" and "298.064 $" grouped as the file groups them,
+    # PartyPoker "balance 654, bet 327, collected 654, net +327" and "Blinds-Antes(400/800
+    # -25)"), play money with cents (Winamax "bring-in 0.02", 888 "( 1,283.15 )"); the buy-in
+    # and the fee are money and stay
     path = FIXTURES / fixture
     assert _scaled_text(path) != decode(path.read_bytes())
     assert check_scaled(path, _site(path), tmp_path, label=fixture) == []
@@ -221,9 +235,9 @@ def _scaled_text(path: Path) -> str:
         return FORMAT_SCALERS[fmt](text).text
     if fmt in BARE_AMOUNTS and BARE_AMOUNTS[fmt][0] in text:
         return scale_chips(text, fmt).text  # type: ignore[union-attr]
-    chips = scale_chips(text, fmt)
-    return chips.text if chips and "$" not in text.split("\n")[1] else scale_amounts(
-        text, _site(path))[0].text
+    if renames._is_chips(read_file(path, fmt)):
+        return scale_chips(text, fmt).text  # type: ignore[union-attr]
+    return scale_amounts(text, _site(path))[0].text
 
 
 def test_a_chip_amount_the_rewrite_leaves_unscaled_is_a_difference(
@@ -234,6 +248,17 @@ def test_a_chip_amount_the_rewrite_leaves_unscaled_is_a_difference(
     monkeypatch.setitem(renames.CHIP_PATTERNS, "pokerstars", tuple(
         p for p in renames.CHIP_PATTERNS["pokerstars"] if "Hand|Game" not in p))
     assert [d.what for d in check_scaled(path, "stars", tmp_path, label="x")][:1] == ["events"]
+
+
+def test_scaled_chips_are_grouped_as_the_file_groups_them() -> None:
+    assert scale_chips("Seat 1: P ( 1 500 )\nP calls [20]", "pacific").text == (  # type: ignore[union-attr]
+        "Seat 1: P ( 1 501 500 )\nP calls [20 020]")
+    assert scale_chips("Seat 1: P ( 298.064 $ )", "pacific").text == (  # type: ignore[union-attr]
+        "Seat 1: P ( 298.362.064 $ )")
+    assert scale_chips("Seat 1: P ( 1,283.15 )", "pacific").text == (  # type: ignore[union-attr]
+        "Seat 1: P ( 1,284,433.15 )")
+    assert scale_chips("Total pot 1.32k | No rake", "winamax").text == (  # type: ignore[union-attr]
+        "Total pot 1321.32k | No rake")
 
 
 def test_a_scaled_xml_amount_keeps_the_rooms_sign_decimals_and_grouping() -> None:
