@@ -156,3 +156,45 @@ def test_the_second_board_dealt_with_each_street_is_not_premature() -> None:
     assert all(rule != "DEAL-PREMATURE" for rule, _ in _found(rows, "montana"))
     rows[0]["game"] = {**rows[0]["game"], "variant": "holdem"}
     assert "DEAL-PREMATURE" in {rule for rule, _ in _found(rows, "montana")}
+
+
+def _bob_wins_the_second_board(*awards: str) -> list[dict[str, Any]]:
+    """TIED with bob's 9h making the higher straight flush on the second board, paid `awards`."""
+    return _tied(("deal 2 hole Qc Qd", "deal 2 hole Qc 9h"), ("show 2 Qc Qd", "show 2 Qc 9h"),
+                 ("award 1 12 main", ""), ("award 1 6 main@run2", ""),
+                 ("award 2 5 main@run2", "\n".join(awards)))
+
+
+def test_the_odd_chip_of_the_halves_goes_to_the_first_board() -> None:
+    # pot 23: 12 to ann's first board, 11 to bob's second (the real hand: $33.54 / $33.53)
+    assert _found(_bob_wins_the_second_board("award 1 12 main", "award 2 11 main@run2"),
+                  "montana") == []
+    swapped = _bob_wins_the_second_board("award 1 11 main", "award 2 12 main@run2")
+    assert sorted(_found(swapped, "montana")) == [(POT_SPLIT_BY_CARDS, -1),
+                                                  (POT_SPLIT_BY_CARDS, 1)]
+
+
+def test_a_pot_won_by_a_fold_after_the_flops_is_paid_whole() -> None:
+    # bob folds to ann's flop bet: both flops were dealt, nothing is shown, and the room pays
+    # the pot in one collection
+    (rows, _), = parse_text("""
+hand fx:split-fold holdem_split no_limit sb=5 bb=10 button=3
+seat 1 ann 500
+seat 2 bob 500
+seat 3 cat 500
+post 1 small_blind 5
+post 2 big_blind 10
+deal 1 hole As Ad
+deal 2 hole Qc Qd
+deal 3 hole 2s 3c
+fold 3
+call 1 5
+check 2
+deal board 2c 7d 9s
+deal board 4h 5h 6h detail=board@run2
+bet 1 20
+fold 2
+award 1 20 uncalled
+award 1 20 main
+""")
+    assert _found(rows, "montana") == []
