@@ -90,11 +90,16 @@ def _second_board(h: HandState, deck: Deck, run: int, cards: tuple[int, ...],
                   seq: int) -> None:
     """Split hold'em: the second board's cards of the street just dealt on the first board.
     The street's betting begins after both (the first board's deal started it), so the second
-    board comes while the street's first player is still to act, and is never premature."""
+    board comes while the street's first player is still to act: not premature, and late once
+    anyone has acted on the street."""
     if run != 2:
         h.flag(DQ_BOARD, seq, f"A board for run {run} was dealt; {h.variant} has two boards, "
                "the second dealt as run 2.", actual=run)
         return
+    if any(h.acted[s] for s in h.seats):
+        h.flag(DQ_BOARD, seq, f"The second board's {STREETS[h.street]} was dealt after that "
+               f"street's betting began; {h.variant} deals both boards' cards of a street "
+               "before its betting.", actual=len(cards))
     mine = h.run_cards.setdefault(2, [])
     need = len(h.board) - len(mine)
     if len(cards) != need:

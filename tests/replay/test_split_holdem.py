@@ -150,6 +150,12 @@ def test_a_second_board_street_of_the_wrong_size_is_flagged() -> None:
     assert (DQ_INCONSISTENT_LOG, None) in _found(rows, "montana")
 
 
+def test_a_second_board_street_dealt_after_the_street_s_betting_began_is_flagged() -> None:
+    rows = _tied(("deal board 7h detail=board@run2\ncheck 1", "check 1\ndeal board 7h "
+                  "detail=board@run2"))
+    assert _found(rows, "montana") == [(DQ_INCONSISTENT_LOG, None)]
+
+
 def test_the_second_board_dealt_with_each_street_is_not_premature() -> None:
     # in a run-it-twice (holdem) the same deal before the betting is done is DEAL-PREMATURE
     rows = _tied()
