@@ -30,6 +30,13 @@ hand (holdem_6plus: three of a kind over a straight) has no PHH code and is an E
 OHH, which names no short-deck game, writes both as Holdem with the variant in
 `x_poker_audit_game`.
 
+Split hold'em (holdem_split: two boards, each pot halved between them) has no PHH code and is
+an ExportError. OHH names no such game either: it is written as Holdem with the variant in
+`x_poker_audit_game` and each street's second-board cards as the extension action
+`x_poker_audit_deal` (detail `board@run2`), as a run-it-twice's second board; our importer
+reads it back whole, while a reader that ignores the extensions sees hold'em on the first
+board alone.
+
 Stud (F7S, F7S/8, FR) has no button: p1..pN are the seats in order, `bring_in` is written and
 the bring-in post is the action `pN pb`; a completion is `cbr`; a seat's consecutive deals
 (3rd street down + up) are one `d dh`, whose up/down pattern PHH fixes by the game, so a deal
@@ -59,7 +66,10 @@ OHH_GAME_TYPES = {"holdem": "Holdem", "omaha": "Omaha", "omaha_hilo": "OmahaHiLo
                   "omaha5": "Omaha5", "omaha5_hilo": "Omaha5HiLo",
                   # OHH names no short-deck game: Holdem, with the variant kept in
                   # x_poker_audit_game and the button blind as Post Extra Blind + its detail
-                  "holdem_short": "Holdem", "holdem_6plus": "Holdem"}
+                  "holdem_short": "Holdem", "holdem_6plus": "Holdem",
+                  # nor split hold'em: Holdem, its second board the extension deal of a
+                  # run-it-twice (action x_poker_audit_deal, detail board@run2)
+                  "holdem_split": "Holdem"}
 OHH_BET_TYPES = {"no_limit": "NL", "pot_limit": "PL", "fixed_limit": "FL"}
 OHH_POSTS = {"small_blind": "Post SB", "big_blind": "Post BB", "ante": "Post Ante",
              "dead": "Post Dead", "straddle": "Straddle", "new_player": "Post Extra Blind"}

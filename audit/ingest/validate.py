@@ -24,7 +24,7 @@ _DENOM = r"[1-9]\d*x[1-9]\d*"
 CHIPS_DETAIL_PATTERN = rf"^(?:{_DENOM}(?:[+ ]{_DENOM})*(?: held)?|held)?$"
 BUTTON_VARIANTS = frozenset(
     {"holdem", "omaha", "omaha5", "omaha_hilo", "omaha5_hilo", "omaha6", "omaha6_hilo",
-     "holdem_6plus", "holdem_short", "irish", "lowball_a5", "lowball_a5_triple",
+     "holdem_6plus", "holdem_short", "holdem_split", "irish", "lowball_a5", "lowball_a5_triple",
      "lowball_27_single", "lowball_27_triple", "draw_high", "jacks_or_better", "badugi"}
 )
 # draw games a table may deal with an ante and no blinds: a big blind or an ante is required

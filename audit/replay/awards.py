@@ -6,7 +6,7 @@ from audit.poker.evaluate.high import describe_high
 from audit.poker.evaluate.short import TRIPS_BEAT_STRAIGHT, describe_short
 from audit.replay.pots import build_pots
 from audit.replay.showdown import PotResult, cards_of, settle
-from audit.replay.state import HandState, say_money
+from audit.replay.state import SPLIT_BOARDS, HandState, say_money
 from audit.rules.ids import (
     DQ_UNVERIFIABLE_AWARD,
     HOUSE_RAKE,
@@ -277,6 +277,10 @@ def _report(h: HandState, out: Outcome, s: int, diffs: list[int], pos: list[int]
     elif hilo_pot:
         rid = POT_HILO_SPLIT
         why = "the pot is split between the best high hand and the best qualifying low"
+    elif runs and h.variant in SPLIT_BOARDS:
+        rid = POT_SPLIT_BY_CARDS
+        why = (f"in {h.variant} each pot is halved, the odd chip to the first board, and each "
+               "half goes to the best hand on its own board (tied hands share that half)")
     elif runs and n_pots == 1:
         rid = POT_SPLIT_BY_CARDS
         why = ("the pot was run more than once: it is divided into equal parts, the odd chip "

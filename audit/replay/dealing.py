@@ -5,7 +5,7 @@ from __future__ import annotations
 from audit.poker.cards import parse_cards
 from audit.replay.betting import flush_held
 from audit.replay.forced import new_round
-from audit.replay.state import BOARD_AFTER, STREETS, HandState
+from audit.replay.state import BOARD_AFTER, SPLIT_BOARDS, STREETS, HandState
 from audit.rules.ids import (
     BOARD_FLOP_EXTRA,
     BURN_EACH_ROUND,
@@ -74,6 +74,9 @@ def _run_board(h: HandState, deck: Deck, detail: str, cards: tuple[int, ...],
         h.flag(DQ_BOARD, seq, f"A board for run {detail[9:]!r} was dealt; runs are numbered "
                "from 2 for the extra boards of a run-it-twice.", actual=detail)
         return
+    if h.variant in SPLIT_BOARDS:
+        _second_board(h, deck, run, cards, seq)
+        return
     if h.to_act and h.remaining() > 1:
         h.flag(DEAL_PREMATURE, seq, f"A second runout was dealt before the "
                f"{STREETS[h.street]} betting was complete ({h.who(h.to_act)} still had to act); "
@@ -83,12 +86,40 @@ def _run_board(h: HandState, deck: Deck, detail: str, cards: tuple[int, ...],
     deck.add(h, cards, seq, f"the board of run {run}")
 
 
+def _second_board(h: HandState, deck: Deck, run: int, cards: tuple[int, ...],
+                  seq: int) -> None:
+    """Split hold'em: the second board's cards of the street just dealt on the first board.
+    The street's betting begins after both (the first board's deal started it), so the second
+    board comes while the street's first player is still to act: not premature, and late once
+    anyone has acted on the street."""
+    if run != 2:
+        h.flag(DQ_BOARD, seq, f"A board for run {run} was dealt; {h.variant} has two boards, "
+               "the second dealt as run 2.", actual=run)
+        return
+    if any(h.acted[s] for s in h.seats):
+        h.flag(DQ_BOARD, seq, f"The second board's {STREETS[h.street]} was dealt after that "
+               f"street's betting began; {h.variant} deals both boards' cards of a street "
+               "before its betting.", actual=len(cards))
+    mine = h.run_cards.setdefault(2, [])
+    need = len(h.board) - len(mine)
+    if len(cards) != need:
+        h.flag(DQ_BOARD, seq, f"The second board was dealt {len(cards)} card(s) with the "
+               f"{STREETS[h.street]}; it should have {need}: the two boards are dealt street "
+               f"by street, and the first has {len(h.board)}.", expected=need,
+               actual=len(cards))
+    mine.extend(cards)
+    deck.add(h, cards, seq, "the second board")
+
+
 def run_board(h: HandState, run: int) -> list[int]:
     """The full board of run `run` (1 = the first board): the first board's cards up to
-    where that run's own cards begin, then its own cards."""
+    where that run's own cards begin, then its own cards (split hold'em's second board shares
+    no card with the first: its own cards are the whole board)."""
     if run <= 1:
         return h.board
     own = h.run_cards.get(run, [])
+    if h.variant in SPLIT_BOARDS:
+        return own
     keep = 5 - len(own)
     return h.board[:keep if keep > 0 else 0] + own
 
@@ -139,6 +170,11 @@ def check_counts(h: HandState, board_seqs: list[int]) -> None:
             h.flag(DEAD_CARD_COUNT, h.dealt_seqs.get(s), f"{h.who(s)} was dealt {got} hole "
                    f"cards; {h.variant} deals {n}. A hand with the wrong number of cards is "
                    "dead.", seat=s, expected=n, actual=got, delta=None)
+    second = h.run_cards.get(2, [])
+    if h.variant in SPLIT_BOARDS and len(second) != len(h.board) and board_seqs:
+        h.flag(DQ_BOARD, board_seqs[-1], f"The second board has {len(second)} card(s) and the "
+               f"first {len(h.board)}; in {h.variant} both boards are dealt street by street.",
+               expected=len(h.board), actual=len(second))
     if h.burns:
         for k, bseq in enumerate(board_seqs, start=1):
             b = h.street_burns[k] if k <= 3 else 1

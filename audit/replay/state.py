@@ -17,6 +17,9 @@ STRUCTURES = {"fixed_limit": FL, "pot_limit": PL, "no_limit": NL, "half_pot": PL
 HOLE_COUNT = {"holdem": 2, "omaha": 4, "omaha_hilo": 4, "omaha5": 5, "omaha5_hilo": 5,
               "omaha6": 6, "omaha6_hilo": 6, "irish": 4}
 HILO = frozenset({"omaha_hilo", "omaha5_hilo", "omaha6_hilo"})
+# games dealt with two boards street by street, each pot halved between them (the second
+# board's cards are `board@run2`, as a run-it-twice's: audit/replay/dealing.py)
+SPLIT_BOARDS = frozenset({"holdem_split"})
 STREETS = ("preflop", "flop", "turn", "river", "showdown")
 BOARD_AFTER = (0, 3, 4, 5)  # board size once street n has been dealt
 

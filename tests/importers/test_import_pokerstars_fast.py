@@ -364,3 +364,13 @@ def test_money_the_room_adds_reads_the_same(tmp_path: Path, name: str) -> None:
     rows = [r for c in _chunks(path, fast=True) for r in c[0]]
     assert [r["amount"] for r in rows if r["kind"] == "pot_added"] == [
         50 if name == "rio-splash-the-pot.txt" else 500]
+
+
+def test_split_hold_em_is_the_parser_s_and_reads_the_same() -> None:
+    # two boards (FIRST FLOP / SECOND FLOP ...): the fast path reads only the games it knows
+    # (FAST_VARIANTS) and hands this one to the line parser whole
+    real = FIXTURES / "real" / "split-holdem.txt"
+    assert_same(real)
+    stats: dict[str, int] = {}
+    list(read_fast(real, _ChunkBuilder(real, 5000), stats, min_bytes=0))
+    assert stats == {"hands": 1, "fast": 0}

@@ -7,6 +7,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from audit.importers import detect_format
 from audit.importers.base import Rejected
 from audit.importers.pokerstars.importer import PokerStarsImporter
@@ -312,3 +314,38 @@ def test_splash_the_pot_winnings_are_read_after_the_player_s_name(tmp_path: Path
         rows += chunk.table.to_pylist()
     awards = [(r["seat"], r["amount"], r["detail"]) for r in rows if r["kind"] == "award"]
     assert awards == [(3, 21, "uncalled"), (3, 71, "main")]
+
+
+@pytest.mark.parametrize(("label", "structure"), [
+    ("No Limit", "no_limit"), ("Pot Limit", "pot_limit"), ("Limit", "fixed_limit")])
+def test_split_hold_em_is_its_own_game_its_second_board_run_two(tmp_path: Path, label: str,
+                                                                 structure: str) -> None:
+    # `Split Hold'em No Limit` (before: quarantined, "has no variant"): FIRST FLOP / SECOND
+    # FLOP ... are the two boards, FIRST / SECOND SHOW DOWN the two halves of the pot; the
+    # header's structure is read as in any game (the corpus has the no-limit hand only)
+    text = (REAL / "split-holdem.txt").read_text(encoding="utf-8")
+    path = tmp_path / "split.txt"
+    path.write_text(text.replace("Split Hold'em No Limit", f"Split Hold'em {label}"),
+                    encoding="utf-8")
+    rows: list[dict[str, Any]] = []
+    for chunk in PokerStarsImporter().read(path):
+        assert chunk.rejected == []
+        assert validate_events(chunk.table, chunk.lines, str(path), "line").rejected == []
+        rows += chunk.table.to_pylist()
+    assert (rows[0]["game"]["variant"], rows[0]["game"]["structure"]) == (
+        "holdem_split", structure)
+    assert [r["detail"] for r in rows if r["kind"] == "deal" and r["seat"] is None] == [
+        "board", "board@run2"] * 3
+    assert [(r["seat"], r["amount"], r["detail"]) for r in rows if r["kind"] == "award"] == [
+        (2, 3354, "main"), (3, 3353, "main@run2")]
+
+
+def test_split_omaha_is_still_quarantined_and_says_why(tmp_path: Path) -> None:
+    # no Split Omaha hand in the corpus: its two boards with hi/lo halves are not modelled
+    text = (REAL / "split-holdem.txt").read_text(encoding="utf-8")
+    path = tmp_path / "split-omaha.txt"
+    path.write_text(text.replace("Split Hold'em No Limit", "Split Omaha Pot Limit"),
+                    encoding="utf-8")
+    rejected = [r for chunk in PokerStarsImporter().read(path) for r in chunk.rejected]
+    assert len(rejected) == 1
+    assert "Split Omaha is not supported yet" in rejected[0].reason

@@ -225,3 +225,17 @@ def test_money_the_room_adds_comes_back_identical(tmp_path: Path, name: str) -> 
         rows += chunk.table.to_pylist()
     assert any(r["kind"] == "pot_added" for r in rows)
     assert round_trip(_by_hand(rows), tmp_path) == {"ohh": (1, []), "phh": (1, [])}
+
+
+def test_split_hold_em_comes_back_from_ohh_and_phh_says_it_cannot_hold_it(tmp_path: Path
+                                                                          ) -> None:
+    # OHH names no split hold'em: Holdem with the variant in x_poker_audit_game and the second
+    # board as the extension deal of a run-it-twice; PHH has no code for it and skips it
+    rows: list[dict[str, Any]] = []
+    for chunk in get_importer("pokerstars").read(REAL_STARS / "split-holdem.txt"):
+        rows += chunk.table.to_pylist()
+    assert round_trip(_by_hand(rows), tmp_path) == {"ohh": (1, []), "phh": (0, [])}
+    skipped = export_each(events_table(rows), "phh").skipped
+    assert [s.reason for s in skipped] == [
+        "holdem_split no_limit has no PHH variant code here (NT, FT, PO, FO/8, F7S, F7S/8, FR, "
+        "N2L1D, F2L3D, FB, NS)"]

@@ -36,7 +36,7 @@ GAMES: dict[str, str | None] = {
     "6 Card Omaha": "omaha6",
     "6 Card Omaha Hi/Lo": "omaha6_hilo",
     "Courchevel": None,
-    "Split Hold'em": None,  # two boards, each half the pot: no variant yet
+    "Split Hold'em": "holdem_split",  # two boards, each half the pot
     "Split Omaha": None,
     "Split Omaha Hi/Lo": None,
     "Courchevel Hi/Lo": None,
@@ -65,7 +65,7 @@ DRAW = frozenset({"lowball_27_triple", "lowball_27_single", "lowball_a5_triple",
 HILO = frozenset({"omaha_hilo", "omaha5_hilo", "omaha6_hilo", "stud_hilo"})
 # 6+ (short-deck) hold'em: the 36-card deck, antes and a button blind (audit/replay/shortdeck.py)
 SHORT = frozenset({"holdem_6plus"})
-HOLE_COUNT = {"holdem": 2, "holdem_6plus": 2, "omaha": 4, "omaha_hilo": 4,
+HOLE_COUNT = {"holdem": 2, "holdem_6plus": 2, "holdem_split": 2, "omaha": 4, "omaha_hilo": 4,
               "omaha5": 5, "omaha5_hilo": 5,
               "omaha6": 6, "omaha6_hilo": 6,
               "lowball_27_triple": 5, "lowball_27_single": 5, "lowball_a5_triple": 5,

@@ -39,7 +39,8 @@ chips for tournaments and play money):
   N cards [x]` -> draw (cards or `??` each, amount N) + deal draw (the new cards from
   `Dealt to P [kept] [new]`, else `??`), `stands pat` -> stand_pat.
 * boards: FLOP/TURN/RIVER -> deal board (new cards); run it twice `FIRST X` -> board,
-  `SECOND X` -> board@run2.
+  `SECOND X` -> board@run2. Split Hold'em (variant holdem_split) writes every street so, its
+  betting after both: the same events, the second board's being all its own cards.
 * `shows [..]` -> show; `mucks hand` / `doesn't show hand` -> muck (cards from the summary's
   `mucked [..]` when given); `collected X from pot|main pot|side pot[-N]` -> award main /
   side-N (`side pot` alone: side-1) with `@run2` after `*** SECOND SHOW DOWN ***`; hi-lo
