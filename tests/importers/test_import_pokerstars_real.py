@@ -29,6 +29,17 @@ def _read(name: str) -> tuple[list[dict[str, Any]], list[Rejected]]:
     return rows, rejected
 
 
+def _imported(path: Path, validate: bool = False) -> list[dict[str, Any]]:
+    """The event rows of a file that imports whole (no hand rejected), validated when asked."""
+    rows: list[dict[str, Any]] = []
+    for chunk in PokerStarsImporter().read(path):
+        assert chunk.rejected == [], path.name
+        if validate:
+            assert validate_events(chunk.table, chunk.lines, str(path), "line").rejected == []
+        rows += chunk.table.to_pylist()
+    return rows
+
+
 def _whole(name: str, hands: int = 1) -> list[dict[str, Any]]:
     rows, rejected = _read(name)
     assert rejected == []
@@ -256,10 +267,7 @@ def test_a_utf16_file_and_nul_bytes_read_as_the_text(tmp_path: Path) -> None:
         path = tmp_path / name
         path.write_bytes(data)
         assert detect_format(path) == "pokerstars", name
-        rows: list[dict[str, Any]] = []
-        for chunk in PokerStarsImporter().read(path):
-            assert chunk.rejected == [], name
-            rows += chunk.table.to_pylist()
+        rows = _imported(path)
         assert rows[0]["hand_id"] == "ps:12637565869" and rows[-1]["kind"] == "hand_ended"
         assert rows[0]["source"].startswith(f"pokerstars:{name}:")
 
@@ -267,10 +275,7 @@ def test_a_utf16_file_and_nul_bytes_read_as_the_text(tmp_path: Path) -> None:
 def test_discarding_no_card_is_standing_pat() -> None:
     # 'Hero: discards 0 cards []' / 'Hero: discards 0 cards': he keeps his five cards
     path = REAL.parent / "draw-discards-zero.txt"
-    rows: list[dict[str, Any]] = []
-    for chunk in PokerStarsImporter().read(path):
-        assert chunk.rejected == []
-        rows += chunk.table.to_pylist()
+    rows = _imported(path)
     hero = [r["kind"] for r in rows if r["player"] == "Hero" and r["kind"] in
             ("draw", "stand_pat")]
     assert hero == ["stand_pat", "stand_pat", "stand_pat"]
@@ -291,11 +296,7 @@ def test_ace_to_five_triple_draw_is_read_as_its_own_game(tmp_path: Path) -> None
     path = tmp_path / "a5.txt"
     path.write_text(text.replace("Triple Draw 2-7 Lowball", "Triple Draw A-5 Lowball"),
                     encoding="utf-8")
-    rows: list[dict[str, Any]] = []
-    for chunk in PokerStarsImporter().read(path):
-        assert chunk.rejected == []
-        assert validate_events(chunk.table, chunk.lines, str(path), "line").rejected == []
-        rows += chunk.table.to_pylist()
+    rows = _imported(path, validate=True)
     assert (rows[0]["game"]["variant"], rows[0]["game"]["structure"]) == (
         "lowball_a5_triple", "fixed_limit")
     assert [r["kind"] for r in rows if r["player"] == "Hero" and r["kind"] in
@@ -308,10 +309,7 @@ def test_splash_the_pot_winnings_are_read_after_the_player_s_name(tmp_path: Path
     text = (REAL / "rio-splash-the-pot.txt").read_text(encoding="utf-8")
     path = tmp_path / "rio-named-and-won.txt"
     path.write_text(text.replace("Clint Y", "and won"), encoding="utf-8")
-    rows: list[dict[str, Any]] = []
-    for chunk in PokerStarsImporter().read(path):
-        assert chunk.rejected == []
-        rows += chunk.table.to_pylist()
+    rows = _imported(path)
     awards = [(r["seat"], r["amount"], r["detail"]) for r in rows if r["kind"] == "award"]
     assert awards == [(3, 21, "uncalled"), (3, 71, "main")]
 
@@ -327,11 +325,7 @@ def test_split_hold_em_is_its_own_game_its_second_board_run_two(tmp_path: Path, 
     path = tmp_path / "split.txt"
     path.write_text(text.replace("Split Hold'em No Limit", f"Split Hold'em {label}"),
                     encoding="utf-8")
-    rows: list[dict[str, Any]] = []
-    for chunk in PokerStarsImporter().read(path):
-        assert chunk.rejected == []
-        assert validate_events(chunk.table, chunk.lines, str(path), "line").rejected == []
-        rows += chunk.table.to_pylist()
+    rows = _imported(path, validate=True)
     assert (rows[0]["game"]["variant"], rows[0]["game"]["structure"]) == (
         "holdem_split", structure)
     assert [r["detail"] for r in rows if r["kind"] == "deal" and r["seat"] is None] == [
