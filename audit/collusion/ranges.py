@@ -56,6 +56,7 @@ from dataclasses import dataclass
 import numpy as np
 import polars as pl
 from numpy.typing import NDArray
+from threadpoolctl import threadpool_limits
 
 from audit.collusion.stats import normal_cdf
 
@@ -71,11 +72,16 @@ STATISTIC_CAP = 50.0  # a hand's log product of 1/r is capped here (e^50 is cert
 LEAVE_OUT_STEPS = 2  # Newton steps of a fit without one partner, from the fit with all
 MAX_HAND_SPOTS = 14  # a pair's hand with more target spots keeps the first ones (2^14 outcomes)
 _FLOOR_MAX = 0.6  # the curve's floor is the weakest hands' rate: never most of them
-_SCALE_BOUNDS = (0.004, 0.16)
-# the curve's grid: coarse over the whole range, then twice finer around the best point
-_THRESHOLDS = np.linspace(0.0, 1.0, 21)
+# the curves' grid, every player's likelihood over it at once (a product of his counts with
+# the grid's log rates), then refined a coordinate at a time around each player's best point
+_THRESHOLDS = np.linspace(0.0, 1.0, 41)
 _SCALES = np.array([0.005, 0.01, 0.02, 0.04, 0.08])
 _FLOORS = np.array([0.001, 0.01, 0.03, 0.06, 0.1, 0.15, 0.2, 0.3, 0.4, 0.5, 0.6])
+_REFINE = (("threshold", np.linspace(-0.025, 0.025, 21), False),
+           ("scale", np.array([0.6, 0.7, 0.85, 1.0, 1.2, 1.4, 1.7]), True),
+           ("floor", np.array([0.5, 0.7, 0.85, 1.0, 1.2, 1.4, 2.0]), True))
+_BOUNDS = {"threshold": (-0.1, 1.1), "scale": (0.004, 0.16), "floor": (1e-4, _FLOOR_MAX)}
+_PLAYER_CHUNK = 2048  # players whose likelihoods are worked out at once
 
 SPOT_SCHEMA = {"hand_id": pl.String, "kind": pl.String, "player": pl.String, "key": pl.Int16,
                "y": pl.Boolean, "present": pl.List(pl.String), "at": pl.List(pl.String)}
@@ -113,45 +119,67 @@ def strength_order(base: pl.DataFrame) -> pl.DataFrame:
     ).select("kind", "key", "u")
 
 
-def _log_likelihoods(u: Array, n: Array, k: Array, floors: Array, thresholds: Array,
-                     scales: Array) -> Array:
-    """The binomial log-likelihood of each curve of the grid floors × thresholds × scales."""
-    step = 1.0 / (1.0 + np.exp(-(u[None, None, None, :] - thresholds[None, :, None, None])
-                               / scales[None, None, :, None]))
-    f = floors[:, None, None, None]
-    rate = np.clip(f + (1.0 - f) * step, 1e-6, 1.0 - 1e-6)
-    ll: Array = (k * np.log(rate) + (n - k) * np.log1p(-rate)).sum(axis=3)
-    return ll
+def _curve_rate(u: Array, floor: Array, threshold: Array, scale: Array) -> Array:
+    rate: Array = floor + (1.0 - floor) / (1.0 + np.exp(-(u - threshold) / scale))
+    return np.clip(rate, 1e-6, 1.0 - 1e-6)
+
+
+def fit_curve_matrix(u: Array, n: Array, k: Array) -> dict[str, Array]:
+    """The maximum-likelihood curve of each player (rows of `n`, his spots per key, and `k`,
+    the collusion-consistent actions among them; the keys at places `u`): floor, threshold and
+    scale per player. Found on a grid (the likelihood of a sharp step is flat between the
+    keys' places, so no gradient method), then refined one coordinate at a time."""
+    u, n, k = (np.asarray(x, float) for x in (u, n, k))
+    floors, thresholds, scales = (g.ravel() for g in np.meshgrid(_FLOORS, _THRESHOLDS, _SCALES,
+                                                                  indexing="ij"))
+    rate = _curve_rate(u[None, :], floors[:, None], thresholds[:, None], scales[:, None])
+    log_rate, log_miss = np.log(rate).T, np.log1p(-rate).T
+    best = np.empty(n.shape[0], np.int64)
+    for i in range(0, n.shape[0], _PLAYER_CHUNK):
+        kk, nn = k[i:i + _PLAYER_CHUNK], n[i:i + _PLAYER_CHUNK]
+        best[i:i + _PLAYER_CHUNK] = (kk @ log_rate + (nn - kk) @ log_miss).argmax(axis=1)
+    params = {"floor": floors[best], "threshold": thresholds[best], "scale": scales[best]}
+    for name, offsets, relative in _REFINE:
+        for i in range(0, n.shape[0], _PLAYER_CHUNK):
+            part = slice(i, i + _PLAYER_CHUNK)
+            now = params[name][part]
+            candidates = np.clip(now[:, None] * offsets[None, :] if relative
+                                 else now[:, None] + offsets[None, :], *_BOUNDS[name])
+            args = {c: params[c][part][:, None, None] for c in params}
+            args[name] = candidates[:, :, None]
+            r = _curve_rate(u[None, None, :], args["floor"], args["threshold"], args["scale"])
+            kk, nn = k[part][:, None, :], n[part][:, None, :]
+            ll = (kk * np.log(r) + (nn - kk) * np.log1p(-r)).sum(axis=2)
+            params[name][part] = candidates[np.arange(candidates.shape[0]), ll.argmax(axis=1)]
+    return params
 
 
 def fit_curve(u: Array, n: Array, k: Array) -> Curve:
-    """The maximum-likelihood curve of a player's spots (at places `u`, `n` spots, `k` of them
-    the collusion-consistent action), found on a coarse grid and refined twice around its best
-    point (the likelihood of a sharp step is flat between the keys' places, so no gradient
-    method: a grid is exact where it looks)."""
-    u, n, k = (np.asarray(x, float) for x in (u, n, k))
-    floors, thresholds, scales = _FLOORS, _THRESHOLDS, _SCALES
-    best = (0.1, 0.5, 0.02)
-    for _ in range(3):
-        ll = _log_likelihoods(u, n, k, floors, thresholds, scales)
-        i, j, m = np.unravel_index(int(ll.argmax()), ll.shape)
-        best = (float(floors[i]), float(thresholds[j]), float(scales[m]))
-        f, th, sc = best
-        t_step = (thresholds[1] - thresholds[0]) if thresholds.size > 1 else 0.01
-        thresholds = np.linspace(th - t_step, th + t_step, 9)
-        scales = np.clip(sc * np.array([0.6, 0.8, 1.0, 1.25, 1.6]), *_SCALE_BOUNDS)
-        floors = np.clip(f * np.array([0.6, 0.8, 1.0, 1.25, 1.6]), 1e-4, _FLOOR_MAX)
-    return Curve(*best)
+    """One player's curve (`fit_curve_matrix`)."""
+    params = fit_curve_matrix(np.asarray(u, float), np.asarray(n, float)[None, :],
+                              np.asarray(k, float)[None, :])
+    return Curve(float(params["floor"][0]), float(params["threshold"][0]),
+                 float(params["scale"][0]))
 
 
-def fit_curves(base: pl.DataFrame, order: pl.DataFrame) -> dict[tuple[str, str], Curve]:
-    """Per (kind, player) of `base` his curve over the strength order `order`."""
-    placed = base.join(order, on=["kind", "key"]).sort("kind", "player", "u")
-    curves: dict[tuple[str, str], Curve] = {}
-    for (kind, player), g in placed.group_by("kind", "player", maintain_order=True):
-        curves[(str(kind), str(player))] = fit_curve(g["u"].to_numpy(), g["n"].to_numpy(),
-                                                     g["k"].to_numpy())
-    return curves
+def fit_curves(base: pl.DataFrame, order: pl.DataFrame) -> pl.DataFrame:
+    """Per player of `base` (one kind's) his curve over the strength order `order` (player,
+    floor, threshold, scale)."""
+    placed = base.join(order, on=["kind", "key"])
+    keys = order.sort("u")
+    players = placed["player"].unique().sort()
+    if players.len() == 0:
+        return pl.DataFrame(schema={"player": pl.String, "floor": pl.Float64,
+                                    "threshold": pl.Float64, "scale": pl.Float64})
+    at = (placed.join(pl.DataFrame({"player": players}).with_row_index("pi"), on="player")
+          .join(keys.select("key").with_row_index("ki"), on="key"))
+    n = np.zeros((players.len(), keys.height))
+    k = np.zeros_like(n)
+    cell = (at["pi"].to_numpy(), at["ki"].to_numpy())
+    np.add.at(n, cell, at["n"].to_numpy())
+    np.add.at(k, cell, at["k"].to_numpy())
+    params = fit_curve_matrix(keys["u"].to_numpy(), n, k)
+    return pl.DataFrame({"player": players, **params})
 
 
 def _logit(p: Array) -> Array:
@@ -176,23 +204,62 @@ def pooled_shift(z: Array, y: Array) -> float:
     return d
 
 
-def ridge_fit(x: Array, z: Array, y: Array, precision: Array,
-              start: Array | None = None, steps: int = 50) -> tuple[Array, Array]:
-    """A ridge logistic fit (offsets `z`, design `x`, prior precisions `precision` about 0),
-    Newton from `start` for at most `steps` steps: the weights and the Hessian at them (the
-    posterior precision)."""
-    w = np.zeros(x.shape[1]) if start is None else start.copy()
-    hess = np.diag(precision)
+@dataclass(frozen=True, slots=True)
+class Design:
+    """A binary design matrix (rows × columns): dense for its products with vectors, and as the
+    pairs of nonzero columns of each row (`pair_row`; `pair_cell`: i · columns + j) for its
+    Gram matrices. A Gram matrix of a few hundred rows and columns by OpenBLAS's threaded
+    matrix product took 65 times as long with the two cores busy as on one thread (a player's
+    fits are small: a few nonzero columns per row), and the fits without each partner were
+    four fifths of the model's time."""
+
+    x: Array
+    pair_row: NDArray[np.int64]
+    pair_cell: NDArray[np.int64]
+
+
+def design(x: Array) -> Design:
+    """The `Design` of a binary matrix."""
+    row, col = np.nonzero(x)
+    counts = np.bincount(row, minlength=x.shape[0])
+    starts = np.r_[0, np.cumsum(counts)[:-1]]
+    repeat = counts[row]
+    left = np.repeat(np.arange(row.size), repeat)
+    offset = np.arange(repeat.sum()) - np.repeat(np.cumsum(repeat) - repeat, repeat)
+    right = starts[row[left]] + offset
+    return Design(x, row[left], col[left] * x.shape[1] + col[right])
+
+
+def ridge_fit(d: Design, z: Array, y: Array, precision: Array,
+              rows: NDArray[np.bool_] | None = None, start: Array | None = None,
+              steps: int = 50) -> tuple[Array, Array]:
+    """A ridge logistic fit on the design `d`'s `rows` (all when None; offsets `z`, outcomes
+    `y` of all rows; prior precisions `precision` about 0), Newton from `start` for at most
+    `steps` steps: the weights and the Hessian at them (the posterior precision). A column no
+    row used keeps its start."""
+    n, m = d.x.shape
+    use = np.ones(n, bool) if rows is None else rows
+    x, zz, yy = d.x[use], z[use], y[use]
+    kept = use[d.pair_row]
+    pair_row, pair_cell = d.pair_row[kept], d.pair_cell[kept]
+    weight = np.zeros(n)
+    w = np.zeros(m) if start is None else start.copy()
+
+    def hessian(p: Array) -> Array:
+        weight[use] = p * (1 - p)
+        gram = np.bincount(pair_cell, weight[pair_row], m * m).reshape(m, m)
+        out: Array = gram + np.diag(precision)
+        return out
+
     for i in range(steps + 1):
-        p = _expit(z + x @ w)
-        hess = (x.T * (p * (1 - p))) @ x + np.diag(precision)
+        p = _expit(zz + x @ w)
+        hess = hessian(p)
         if i == steps:
             break
-        step = np.linalg.solve(hess, x.T @ (y - p) - precision * w)
+        step = np.linalg.solve(hess, x.T @ (yy - p) - precision * w)
         w += step
         if np.abs(step).max() < 1e-8:
-            p = _expit(z + x @ w)
-            hess = (x.T * (p * (1 - p))) @ x + np.diag(precision)
+            hess = hessian(_expit(zz + x @ w))
             break
     return w, hess
 
@@ -212,29 +279,35 @@ class Direction:
     shift_var: float
 
 
-def direction_rates(spots: pl.DataFrame, base: pl.DataFrame, kind: str) -> list[Direction]:
+def candidate_pairs(spots: pl.DataFrame) -> set[tuple[str, str]]:
+    """The pairs (A < B) with MIN_SPOTS target spots or more at which one was at the other's
+    (`spots`: SPOT_SCHEMA): the others are never tested, so never fitted."""
+    at = (spots.select("player", mate="at").explode("mate").drop_nulls()
+          .select(a=pl.min_horizontal("player", "mate"), b=pl.max_horizontal("player", "mate"))
+          .group_by("a", "b").len().filter(pl.col("len") >= MIN_SPOTS))
+    return set(at.select("a", "b").iter_rows())
+
+
+def direction_rates(spots: pl.DataFrame, base: pl.DataFrame, kind: str,
+                    pairs: set[tuple[str, str]] | None = None) -> list[Direction]:
     """The `Direction`s of one kind of spot (`spots`: SPOT_SCHEMA, target spots; `base`:
-    BASE_SCHEMA), each player's spots against each other player present at some of them."""
+    BASE_SCHEMA), each player's spots against each other player at some of them (of `pairs`
+    only, A < B; None: `candidate_pairs`)."""
+    if pairs is None:
+        pairs = candidate_pairs(spots)
     base = base.filter(pl.col("kind") == kind)
     order = strength_order(base)
-    curves = fit_curves(base, order)
     target = (spots.filter(pl.col("kind") == kind)
               .join(order, on=["kind", "key"])
+              .join(fit_curves(base, order), on="player")
               .sort("player", "hand_id"))
     if target.height == 0:
         return []
-    players = target["player"].to_list()
-    known = np.array([(kind, p) in curves for p in players])
-    target = target.filter(pl.Series(known))
-    if target.height == 0:
-        return []
-    u = target["u"].to_numpy()
-    rate = np.empty(target.height)
+    rate = np.clip(_curve_rate(*(target[c].to_numpy() for c in ("u", "floor", "threshold",
+                                                                  "scale"))),
+                   RATE_FLOOR, 1 - RATE_FLOOR)
     idx_by_player = target.with_row_index("_i").group_by("player", maintain_order=True).agg(
         pl.col("_i"))
-    for player, rows in idx_by_player.iter_rows():
-        rows = np.asarray(rows)
-        rate[rows] = curves[(kind, player)].rate(u[rows])
     z = _logit(np.clip(rate, RATE_FLOOR, 1 - RATE_FLOOR))
     y_all = target["y"].to_numpy().astype(float)
     shift = pooled_shift(z, y_all)
@@ -244,15 +317,16 @@ def direction_rates(spots: pl.DataFrame, base: pl.DataFrame, kind: str) -> list[
     hands = target["hand_id"].to_list()
     for player, rows in idx_by_player.iter_rows():
         out.extend(_player_directions(kind, player, np.asarray(rows), present, at, hands, z,
-                                      y_all))
+                                      y_all, pairs))
     return out
 
 
 def _player_directions(kind: str, player: str, rows: NDArray[np.int64],
                        present: list[list[str] | None], at: list[list[str] | None],
-                       hands: list[str], z: Array, y: Array) -> list[Direction]:
+                       hands: list[str], z: Array, y: Array,
+                       pairs: set[tuple[str, str]]) -> list[Direction]:
     """One player's `Direction`s: his ridge fit without each partner, predicting his spots
-    with that partner in."""
+    with that partner in (the partners of `pairs`, A < B, only)."""
     mine_present = [present[i] or [] for i in rows]
     mine_at = [at[i] or [] for i in rows]
     mates = sorted({q for lst in mine_present for q in lst} | {q for lst in mine_at for q in lst})
@@ -271,28 +345,29 @@ def _player_directions(kind: str, player: str, rows: NDArray[np.int64],
             in_at[i, column[q]] = True
     zp, yp = z[rows], y[rows]
     precision = np.r_[1 / INTERCEPT_SD**2, np.full(len(mates), 1 / MATE_SD**2)]
-    full, _ = ridge_fit(x, zp, yp, precision)
-    # (each fit without one partner starts from the fit with all: a partner's spots are a part
-    # of the player's, and two Newton steps from there reach the fit without them to 1e-4 or
-    # better; fitted to convergence, these fits were four fifths of the model's time)
+    d = design(x)
+    full, _ = ridge_fit(d, zp, yp, precision)
+    # (each fit without one partner starts from the fit with all, his term at 0, where it
+    # stays: no spot of the fit has him in. A partner's spots are a part of the player's,
+    # and two Newton steps from there reach the fit without them to 1e-4 or better)
     out = []
     for q in mates:
         c = column[q]
-        with_q = x[:, c] == 1.0
         tested = in_at[:, c]
-        if not tested.any():
+        if not tested.any() or (min(player, q), max(player, q)) not in pairs:
             continue
-        keep = np.ones(x.shape[1], bool)
-        keep[c] = False
-        xk = x[:, keep]
-        w, hess = ridge_fit(xk[~with_q], zp[~with_q], yp[~with_q], precision[keep],
-                            start=full[keep], steps=LEAVE_OUT_STEPS)
-        xt = xk[tested]
+        start = full.copy()
+        start[c] = 0.0
+        w, hess = ridge_fit(d, zp, yp, precision, rows=x[:, c] == 0.0, start=start,
+                            steps=LEAVE_OUT_STEPS)
+        xt = x[tested]
         r = np.clip(_expit(zp[tested] + xt @ w), RATE_FLOOR, 1 - RATE_FLOOR)
         y_ok = yp[tested] > 0
         # (the variance of the common part of the spots' logits: each other player's own
-        # term moves only his spots, and over many spots those parts average out)
+        # term moves only his spots, and over many spots those parts average out; B's own
+        # term is no part of the fit)
         mean_row = xt.mean(axis=0)
+        mean_row[c] = 0.0
         shift_var = float(mean_row @ np.linalg.solve(hess, mean_row))
         out.append(Direction(kind, player, q, [hands[i] for i in rows[tested]], y_ok,
                              r, shift_var))
@@ -565,7 +640,16 @@ def pair_evidence(spots: pl.DataFrame, base: pl.DataFrame) -> pl.DataFrame:
     both directions and both kinds): its spots (cdr_n), collusion-consistent actions (cdr_k),
     statistic T (cdr_t), T's mean under the honest rates (cdr_e) and p-value (cdr_p), a strong
     pair beside a stronger one judged again without its third player's hands (`_rechecked`)."""
-    directions = [d for kind in KINDS for d in direction_rates(spots, base, kind)]
+    # (one BLAS thread: the fits are small, and OpenBLAS's threads spinning on them with both
+    # cores busy made them 65 times slower, `Design`)
+    with threadpool_limits(limits=1, user_api="blas"):
+        return _pair_evidence(spots, base)
+
+
+def _pair_evidence(spots: pl.DataFrame, base: pl.DataFrame) -> pl.DataFrame:
+    """`pair_evidence`."""
+    pairs = candidate_pairs(spots)
+    directions = [d for kind in KINDS for d in direction_rates(spots, base, kind, pairs)]
     if not directions:
         return pl.DataFrame(schema=PAIR_SCHEMA)
     sizes = [len(d.hand_id) for d in directions]
