@@ -68,11 +68,12 @@ import shutil
 import tempfile
 import weakref
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import polars as pl
 
+from audit.collusion import range_spots as R
 from audit.collusion.features import BUTTON_GAMES, preflop_strength
 
 ACTIONS = ("check", "bet", "call", "raise", "fold")
@@ -101,6 +102,17 @@ SEAT_ROWS = 8_000_000  # seat rows picked at a time for `file_counts`
 # counts per hand are kept all through the scoring for the overlap re-check, eight columns of 8
 # bytes a row in Int64
 COUNT = pl.UInt32
+# the range spots (range_spots.py): per kind, player and key his base spots and the times he
+# acted as a team would there; one row per target spot with the players there beside him
+RANGE_BASE = pl.Schema({"kind": pl.String, "player": pl.String, "key": R.KEY, "n": pl.Int64,
+                        "k": pl.Int64})
+RANGE_SPOTS = pl.Schema({"hand_id": pl.String, "kind": pl.String, "player": pl.String,
+                         "key": R.KEY, "y": pl.Boolean, "present": pl.List(pl.String),
+                         "at": pl.List(pl.String)})
+# base range spots by seat (one row per hand, player and key) held by `file_counts` before they
+# are named and counted per player: a few rows a hand, named file by file they were a scan of
+# the seats per file
+RANGE_ROWS = 4_000_000
 
 
 @dataclass(frozen=True, slots=True)
@@ -117,6 +129,10 @@ class StreetCounts:
     # baseline of the expected continues (FOLLOW_EXPECTED), kept to work them out again over
     # more hands (`combine`)
     follow: pl.DataFrame | None = None
+    # the range spots (RANGE_BASE: per kind, player and key; RANGE_SPOTS: per target spot; the
+    # kinds and keys: audit/collusion/range_spots.py)
+    range_base: pl.DataFrame | None = None
+    range_spots: pl.DataFrame | None = None
 
 
 class HandCounts:
@@ -193,12 +209,12 @@ def read(events: pl.LazyFrame, who: str = "player", game: bool = True) -> pl.Dat
     and its board deals, in order, each numbered by the street it belongs to (0 preflop, 1 the
     flop's and on); and for the follow spots each hand's start (big_blind, variant: the game is
     on a hand's first event only), the players dealt in (`seat` events without detail, the
-    stack in `amount`) and their hole cards (`cards`); without the game when `game` is False
-    (bb and variant null: a run's hands have them, and the events' game, a struct of 19 fields
-    decoded for every event, was two thirds of the read). Every count of this module is worked
-    out from this frame: each query on the lazy events read and ordered them again (eleven
-    reads of each event file for the check-down and heads-up streets; fourteen with the whipsaw
-    streets' own, which read them once more)."""
+    stack in `amount`) and their hole cards and for the range spots the boards' (`cards`);
+    without the game when `game` is False (bb and variant null: a run's hands have them, and
+    the events' game, a struct of 19 fields decoded for every event, was two thirds of the
+    read). Every count of this module is worked out from this frame: each query on the lazy
+    events read and ordered them again (eleven reads of each event file for the check-down and
+    heads-up streets; fourteen with the whipsaw streets' own, which read them once more)."""
     names = events.collect_schema().names()
     board = (pl.col("kind") == "deal") & (pl.col("detail") == "board")
     kind, named = pl.col("kind"), pl.col(who).is_not_null()
@@ -210,7 +226,7 @@ def read(events: pl.LazyFrame, who: str = "player", game: bool = True) -> pl.Dat
     extra = [
         (pl.when(dealt).then(pl.col("amount")) if "amount" in names
          else pl.lit(None, pl.Int64)).alias("amount"),
-        (pl.when(hole).then(pl.col("cards")) if "cards" in names
+        (pl.when(hole | board).then(pl.col("cards")) if "cards" in names
          else pl.lit(None, pl.String)).alias("cards"),
         (struct.field("big_blind") if struct is not None else pl.lit(None, pl.Int64))
         .alias("bb"),
@@ -355,6 +371,61 @@ def _follows(d: pl.DataFrame, who: str, games: pl.DataFrame | None = None) -> _F
                 .filter(pl.col("fold_at").is_null() | (pl.col("fold_at") > pl.col("seq")))
                 .select("hand_id", who, "partner", "bin", "cont"))
     return _Follows(spots.select("hand_id", who, "bin", "cont").lazy(), partners.lazy(), who)
+
+
+def _range_rows(d: pl.DataFrame, who: str, games: pl.DataFrame | None = None) -> R.RangeRows:
+    """The range spots of a frame `read` made, by `who` (the hands' games as `_follows`)."""
+    game = (d.filter(pl.col("kind") == "hand_started").select("hand_id", "bb", "variant")
+            if games is None else games.select("hand_id", "bb", "variant"))
+    game = game.filter(pl.col("variant").cast(pl.String).is_in(BUTTON_GAMES))
+    follow = R.follow_rows(d, who, game, SHORT_STACK_BB)
+    behind = R.behind_rows(d, who)
+    return R.RangeRows(*(pl.concat([getattr(follow, f), getattr(behind, f)])
+                         for f in ("spots", "others", "base")))
+
+
+def _range_counts(spots: pl.DataFrame, others: pl.DataFrame, base: pl.DataFrame
+                  ) -> tuple[pl.DataFrame, pl.DataFrame]:
+    """The range spots of `R.RangeRows` frames named by player (who = "player", other the
+    other players' names) as StreetCounts keeps them: the base counted per kind, player and key
+    (RANGE_BASE), the target spots one row each with the players there beside P, by name
+    (RANGE_SPOTS), in hand order and within a hand in the order of the events."""
+    spot = ["hand_id", "kind", "seq"]
+    lists = others.group_by(spot).agg(present=pl.col("other").sort(),
+                                      at=pl.col("other").filter("at").sort())
+    empty_list = pl.lit([], pl.List(pl.String))
+    spots = (spots.join(lists, on=spot, how="left")
+             .with_columns(pl.col("present", "at").fill_null(empty_list))
+             .sort(spot).select(list(RANGE_SPOTS)).cast(RANGE_SPOTS))
+    return _range_base(base), spots
+
+
+def _range_base(base: pl.DataFrame) -> pl.DataFrame:
+    """Base range spots (kind, player, key, n, k, per hand or not) counted per kind, player
+    and key (RANGE_BASE)."""
+    return (base.group_by("kind", "player", "key").agg(pl.col("n", "k").sum())
+            .sort("kind", "player", "key").cast(RANGE_BASE))
+
+
+def _named_range(spots: pl.DataFrame, others: pl.DataFrame, base: pl.DataFrame,
+                 seats: pl.LazyFrame) -> tuple[pl.DataFrame, pl.DataFrame, pl.DataFrame]:
+    """`R.RangeRows` frames by seat named by the run's `seats` (hand_id, seat, player; streamed:
+    only the seats of those rows are kept); a seat of no player (an anonymous table's) is left
+    out, as the player of a spot or beside him. The base rows are counted per kind, player and
+    key (its `n` and `k` summed)."""
+    keys = pl.concat([spots.select("hand_id", "seat"),
+                      others.select("hand_id", seat=pl.col("other")),
+                      base.select("hand_id", "seat")]).unique()
+    names = (seats.select("hand_id", "seat", "player")
+             .join(keys.lazy(), on=["hand_id", "seat"], how="semi")
+             .filter(pl.col("player").is_not_null()).collect(engine="streaming"))
+    del keys
+    spots = spots.join(names, on=["hand_id", "seat"]).drop("seat")
+    others = (others.join(names.select("hand_id", other="seat", name="player"),
+                          on=["hand_id", "other"])
+              .select("hand_id", "kind", "seq", other="name", at="at"))
+    base = _range_base(base.join(names, on=["hand_id", "seat"]).drop("seat"))
+    return spots, others, base
 
 
 def follow_spots(events: pl.LazyFrame, who: str = "player") -> pl.LazyFrame:
@@ -617,7 +688,8 @@ def empty() -> StreetCounts:
                                    "player_b": pl.String, **pair,
                                    **dict.fromkeys(FOLLOW_BIN, pl.Int8)}),
         follow=pl.DataFrame(schema={"player": pl.String, "bin": pl.Int8, "n": pl.Int64,
-                                    "k": pl.Int64}))
+                                    "k": pl.Int64}),
+        range_base=pl.DataFrame(schema=RANGE_BASE), range_spots=pl.DataFrame(schema=RANGE_SPOTS))
 
 
 def combine(parts: Iterable[StreetCounts]) -> StreetCounts:
@@ -625,20 +697,27 @@ def combine(parts: Iterable[StreetCounts]) -> StreetCounts:
     them: a hand is in one part). With the hands kept, the expected follow continues are
     worked out again on the baseline of all the parts' follow spots; without them each part's
     are summed (on its own baseline: a part's spots cannot be judged again without its
-    hands)."""
+    hands). The range spots' base is summed per kind, player and key, and their target spots
+    set one after the other in hand order."""
     parts = [empty(), *parts]
     kept = all(p.hands is not None for p in parts)
+    ranged = {
+        "range_base": _range_base(pl.concat([p.range_base for p in parts
+                                             if p.range_base is not None])),
+        # (a hand is in one part, its spots in the order of its events there)
+        "range_spots": pl.concat([p.range_spots for p in parts if p.range_spots is not None])
+        .sort("hand_id", "kind", maintain_order=True)}
     follow = (pl.concat([p.follow for p in parts if p.follow is not None])
               .group_by("player", "bin").agg(pl.col("n", "k").sum()).sort("player", "bin"))
     pairs = pl.concat([p.pairs for p in parts]).group_by(_KEYS).agg(pl.all().sum()).sort(_KEYS)
     players = (pl.concat([p.players for p in parts]).group_by("player").agg(pl.all().sum())
                .sort("player"))
     if not kept:
-        return StreetCounts(pairs=pairs, players=players, hands=None, follow=follow)
+        return StreetCounts(pairs=pairs, players=players, hands=None, follow=follow, **ranged)
     hands, follow_pairs = _with_expected(
         pl.concat([p.hands for p in parts if p.hands is not None]), follow)
     pairs = _beside(pairs.select(*_KEYS, *PAIR_COLUMNS), follow_pairs, _KEYS)
-    return StreetCounts(pairs=pairs, players=players, hands=hands, follow=follow)
+    return StreetCounts(pairs=pairs, players=players, hands=hands, follow=follow, **ranged)
 
 
 def street_counts(events: pl.LazyFrame, seats: pl.LazyFrame | None = None) -> StreetCounts:
@@ -650,33 +729,40 @@ def street_counts(events: pl.LazyFrame, seats: pl.LazyFrame | None = None) -> St
     # (the events read once, and the grid of player-streets made once, for every kind of spot)
     if seats is None:
         d = read(events)
-        g, f = _grid(d, "player"), _follows(d, "player")
-        return counts(*pl.collect_all([_spots(g), _hu_spots(g), _ws_spots(g), f.spots,
-                                       f.partners]))
+        g, f, r = _grid(d, "player"), _follows(d, "player"), _range_rows(d, "player")
+        *frames, range_spots, others, range_base = pl.collect_all(
+            [_spots(g), _hu_spots(g), _ws_spots(g), f.spots, f.partners, r.spots, r.others,
+             r.base])
+        range_base, range_spots = _range_counts(range_spots, others, range_base)
+        return replace(counts(*frames), range_base=range_base, range_spots=range_spots)
     seats = seats.select("hand_id", "seat", "player")
-    street, spots, partners = _by_seat(
+    street, spots, partners, ranged = _by_seat(
         events.join(seats.select("hand_id").unique(), on="hand_id", how="semi"), seats)
-    return _with_follows(street, *_named_follows(spots, partners, seats))
+    range_base, range_spots = _range_counts(*_named_range(*ranged, seats))
+    return replace(_with_follows(street, *_named_follows(spots, partners, seats)),
+                   range_base=range_base, range_spots=range_spots)
 
 
 def _by_seat(events: pl.LazyFrame, seats: pl.LazyFrame, games: pl.DataFrame | None = None
-             ) -> tuple[StreetCounts, pl.DataFrame, pl.DataFrame]:
+             ) -> tuple[StreetCounts, pl.DataFrame, pl.DataFrame,
+                        tuple[pl.DataFrame, pl.DataFrame, pl.DataFrame]]:
     """The street counts of `events` named by `seats` (hands of no seat there are left out),
-    and the follow spots' rows by seat (`_Follows`: spots and partners), not yet named (the
-    hands' games from `games`, hand_id, bb, variant, when given)."""
+    and the follow spots' rows by seat (`_Follows`: spots and partners) and the range spots'
+    (`R.RangeRows`: spots, others, base), not yet named (the hands' games from `games`,
+    hand_id, bb, variant, when given)."""
     d = read(events, "seat", game=games is None)
-    g, f = _grid(d, "seat"), _follows(d, "seat", games)
+    g, f, r = _grid(d, "seat"), _follows(d, "seat", games), _range_rows(d, "seat", games)
 
     def named(by_seat: pl.LazyFrame, *cols: str) -> pl.LazyFrame:
         return (by_seat.join(seats, on=["hand_id", "seat"], how="left")
                 .filter(pl.col("player").is_not_null())
                 .select("hand_id", "player", *cols))
 
-    s, hu, ws, spots, partners = pl.collect_all([
+    s, hu, ws, spots, partners, range_spots, others, range_base = pl.collect_all([
         named(_spots(g), "street", "behind", "aggr"), named(_hu_spots(g), "street", "aggr"),
         named(_ws_spots(g), "street", "at", "until", "called", "callers"), f.spots,
-        f.partners])
-    return counts(s, hu, ws), spots, partners
+        f.partners, r.spots, r.others, r.base])
+    return counts(s, hu, ws), spots, partners, (range_spots, others, range_base)
 
 
 def _named_follows(spots: pl.DataFrame, partners: pl.DataFrame, seats: pl.LazyFrame
@@ -708,7 +794,8 @@ def _with_follows(street: StreetCounts, spots: pl.DataFrame, partners: pl.DataFr
     assert street.hands is not None
     return StreetCounts(pairs=_beside(street.pairs, follow_pairs, _KEYS),
                         players=street.players, hands=_beside(street.hands, follow_hands, keys),
-                        follow=follow)
+                        follow=follow, range_base=street.range_base,
+                        range_spots=street.range_spots)
 
 
 def _flop_seats(seats: pl.LazyFrame) -> pl.LazyFrame:
@@ -771,19 +858,37 @@ def file_counts(files: Iterable[Path], seats: pl.LazyFrame | None = None,
     ends = seated["_file"].search_sorted(pl.Series(range(len(files) + 1), dtype=pl.UInt32))
     seated = seated.drop("_file")
     streets, spots, partners = [], [], []
+    # the range spots by seat: the target spots' rows (spots, others) named once all files are
+    # read, as the follow spots; the base rows (a few a hand) named and counted whenever
+    # RANGE_ROWS of them are held (`_named_range`: a scan of the seats each time)
+    range_spots: list[pl.DataFrame] = []
+    range_others: list[pl.DataFrame] = []
+    pending: list[pl.DataFrame] = []
+    range_base: list[pl.DataFrame] = []
     for i, f in enumerate(files):
         game = (None if games is None or game_ends is None
                 else games.slice(game_ends[i], game_ends[i + 1] - game_ends[i]))
-        street, s, p = _by_seat(pl.scan_parquet(f),
-                                seated.slice(ends[i], ends[i + 1] - ends[i]).lazy(), game)
+        street, s, p, (rs, ro, rb) = _by_seat(
+            pl.scan_parquet(f), seated.slice(ends[i], ends[i + 1] - ends[i]).lazy(), game)
         streets.append(street)
         spots.append(s)
         partners.append(p)
+        range_spots.append(rs)
+        range_others.append(ro)
+        pending.append(rb)
+        if sum(b.height for b in pending) >= RANGE_ROWS:
+            range_base.append(_named_range(rs.clear(), ro.clear(), pl.concat(pending), seats)[2])
+            pending = [rb.clear()]
     del seated, games
     street = combine(streets)
+    named_spots, named_others, named_base = _named_range(
+        pl.concat(range_spots), pl.concat(range_others), pl.concat(pending), seats)
+    del range_spots, range_others, pending
+    base, ranged = _range_counts(named_spots, named_others, pl.concat([*range_base, named_base]))
     # (all the spots there are: the counts per hand of the pairs the test can judge only)
-    return _with_follows(street, *_named_follows(pl.concat(spots), pl.concat(partners), seats),
-                         judged_only=True)
+    return replace(
+        _with_follows(street, *_named_follows(pl.concat(spots), pl.concat(partners), seats),
+                      judged_only=True), range_base=base, range_spots=ranged)
 
 
 def _judged(r: pl.DataFrame) -> pl.DataFrame:
