@@ -67,12 +67,15 @@ def _suit(card: pl.Expr) -> pl.Expr:
 
 
 def _card_table() -> pl.DataFrame:
-    """Each card ("As") with its rank and suit."""
+    """Each card ("As") with its rank and suit, and its bit in a set of cards (`bit`: 1 <<
+    rank * 4 + suit, 52 bits)."""
     return pl.DataFrame(
         {"card": [r + u for r in RANKS for u in SUITS],
          "rank": [i for i in range(len(RANKS)) for _ in SUITS],
-         "suit": [j for _ in RANKS for j in range(len(SUITS))]},
-        schema={"card": pl.String, "rank": pl.Int16, "suit": pl.Int16})
+         "suit": [j for _ in RANKS for j in range(len(SUITS))],
+         "bit": [1 << (i * len(SUITS) + j) for i in range(len(RANKS))
+                 for j in range(len(SUITS))]},
+        schema={"card": pl.String, "rank": pl.Int16, "suit": pl.Int16, "bit": pl.UInt64})
 
 
 def _holding_table() -> pl.DataFrame:
@@ -80,11 +83,12 @@ def _holding_table() -> pl.DataFrame:
     (`class_169`) and its higher card's rank: the holdings looked up (joined) rather than their
     cards parsed per row, four times as fast."""
     c = _card_table()
-    one = c.rename({"card": "c1", "rank": "r1", "suit": "s1"})
-    two = c.rename({"card": "c2", "rank": "r2", "suit": "s2"})
+    one = c.rename({"card": "c1", "rank": "r1", "suit": "s1", "bit": "b1"})
+    two = c.rename({"card": "c2", "rank": "r2", "suit": "s2", "bit": "b2"})
     both = one.join(two, how="cross").filter(pl.col("c1") != pl.col("c2"))
     cards = pl.col("c1") + " " + pl.col("c2")
-    return both.select(cards=cards, key=class_169(cards), high=pl.max_horizontal("r1", "r2"))
+    return both.select(cards=cards, key=class_169(cards), high=pl.max_horizontal("r1", "r2"),
+                       bits=pl.col("b1") | pl.col("b2"))
 
 
 def class_169(cards: pl.Expr) -> pl.Expr:
@@ -98,24 +102,38 @@ def class_169(cards: pl.Expr) -> pl.Expr:
     return pl.when(two).then(key).otherwise(None).cast(KEY)
 
 
-def made_hand_keys(ranks: np.ndarray, suits: np.ndarray, hole_high: np.ndarray) -> np.ndarray:
+def made_hand_keys(cards: np.ndarray, hole_high: np.ndarray) -> np.ndarray:
     """Per holding the made-hand key: QUADS, FULL_HOUSE, FLUSH, STRAIGHT (the wheel A-2-3-4-5
     too), TRIPS; TWO_PAIR + the higher pair's rank // 4; PAIR + the pair's rank; else the
-    highest hole card's rank (`hole_high`). `ranks` (n x 13) and `suits` (n x 4) count each
-    holding's cards (hole and board) by rank 2..A and by suit. A straight flush is a flush, and
-    a pair or trips of the board's alone count as his (the prototype's keys, behind.py)."""
-    n = ranks.shape[0]
-    trips = (ranks == 3).sum(axis=1)
-    pairs = (ranks == 2).sum(axis=1)
-    top_pair = np.where(ranks == 2, np.arange(13), -1).max(axis=1, initial=-1)
+    highest hole card's rank (`hole_high`). `cards`: each holding's cards (hole and board) as a
+    set of `_card_table` bits (uint64). A straight flush is a flush, and a pair or trips of the
+    board's alone count as his (the prototype's keys, behind.py). Worked out rank by rank over
+    all holdings at once (the bits of a rank are four in a row, one per suit)."""
+    cards = cards.astype(np.uint64)
+    four = np.uint64(len(SUITS))
+    counts = [np.bitwise_count((cards >> (np.uint64(r) * four)) & np.uint64(0b1111))
+              for r in range(len(RANKS))]
+    quads = np.zeros(len(cards), dtype=bool)
+    trips = np.zeros(len(cards), dtype=np.int8)
+    pairs = np.zeros(len(cards), dtype=np.int8)
+    top_pair = np.full(len(cards), -1, dtype=np.int16)
+    for r, c in enumerate(counts):
+        quads |= c >= 4
+        trips += c == 3
+        pairs += c == 2
+        top_pair = np.where(c == 2, np.int16(r), top_pair)
+    suited = [sum(1 << (r * len(SUITS) + u) for r in range(len(RANKS))) for u in range(4)]
+    flush = np.zeros(len(cards), dtype=bool)
+    for mask in suited:
+        flush |= np.bitwise_count(cards & np.uint64(mask)) >= 5
     # the ranks present with the ace below the deuce too: a straight is five in a row of them
-    present = np.concatenate([ranks[:, 12:13], ranks], axis=1) > 0
-    run = np.zeros((n, present.shape[1] + 1), dtype=np.int32)
-    np.cumsum(present, axis=1, out=run[:, 1:])
-    straight = ((run[:, 5:] - run[:, :-5]) == 5).any(axis=1)
+    present = [counts[-1] > 0, *(c > 0 for c in counts)]
+    straight = np.zeros(len(cards), dtype=bool)
+    for top in range(4, len(present)):
+        straight |= np.logical_and.reduce(present[top - 4:top + 1])
     keys: np.ndarray = np.select(
-        [(ranks >= 4).any(axis=1), (trips >= 1) & ((pairs >= 1) | (trips > 1)),
-         suits.max(axis=1, initial=0) >= 5, straight, trips >= 1, pairs >= 2, pairs == 1],
+        [quads, (trips >= 1) & ((pairs >= 1) | (trips > 1)), flush, straight, trips >= 1,
+         pairs >= 2, pairs == 1],
         [QUADS, FULL_HOUSE, FLUSH, STRAIGHT, TRIPS, TWO_PAIR + top_pair // 4, PAIR + top_pair],
         default=hole_high)
     return keys.astype(np.int16)
@@ -127,7 +145,7 @@ _CARDS = _card_table()
 
 def _hole_cards(d: pl.DataFrame, who: str) -> pl.DataFrame:
     """Each player's two hole cards where known (hand_id, `who`, cards, key: their 169-class,
-    high: the higher one's rank)."""
+    high: the higher one's rank, bits: the set of them, `_card_table`)."""
     return (d.filter((pl.col("kind") == "deal") & (pl.col("detail") == "hole")
                      & pl.col(who).is_not_null())
             .select("hand_id", who, "cards")
@@ -194,32 +212,36 @@ def behind_rows(d: pl.DataFrame, who: str) -> RangeRows:
     total = aggressive.cum_sum()
     street_start = ((pl.col("hand_id") != pl.col("hand_id").shift(1))
                     | (pl.col("street") != pl.col("street").shift(1))).fill_null(True)
-    board_acts = acts.filter(pl.col("street") >= 1)
-    first = (board_acts
-             .with_columns(before=total - aggressive
-                           - pl.when(street_start).then(total - aggressive).forward_fill())
-             .filter(pl.struct("hand_id", who, "street").is_first_distinct()))
-    checked_to = first.filter(pl.col("before") == 0).select(
-        "hand_id", "seq", who, pl.col("street").cast(pl.Int8), y=~kind.is_in(AGGRESSIVE))
-    players = acts.lazy().group_by("hand_id", who).agg(
-        fold_st=pl.col("street").filter(kind == "fold").min(),
-        allin_st=pl.col("street").filter(pl.col("detail") == "all_in").min())
-    grid = (players.join(flop.lazy().group_by("hand_id").agg(last=pl.col("street").max()),
+    checked_to = (acts.filter(pl.col("street") >= 1)
+                  .with_columns(before=total - aggressive
+                                - pl.when(street_start).then(total - aggressive).forward_fill())
+                  .filter(pl.struct("hand_id", who, "street").is_first_distinct()
+                          & (pl.col("before") == 0))
+                  .select("hand_id", "seq", who, pl.col("street").cast(pl.Int8),
+                          y=~kind.is_in(AGGRESSIVE)))
+    # the player-streets of the hands someone went all-in in (a few of them: the others' spots
+    # are all base), each player in or not and with chips or not at the street's start
+    all_in = acts.filter(pl.col("detail") == "all_in").select("hand_id").unique()
+    players = (acts.join(all_in, on="hand_id", how="semi").group_by("hand_id", who)
+               .agg(fold_st=pl.col("street").filter(kind == "fold").min(),
+                    allin_st=pl.col("street").filter(pl.col("detail") == "all_in").min()))
+    grid = (players.join(flop.group_by("hand_id").agg(last=pl.col("street").max()),
                          on="hand_id")
             .with_columns(street=pl.int_ranges(1, pl.col("last") + 1, dtype=pl.Int8))
             .explode("street")
             .with_columns(
                 inn=pl.col("fold_st").is_null() | (pl.col("fold_st") >= pl.col("street")),
                 allin_before=(pl.col("allin_st") < pl.col("street")).fill_null(False))
-            .select("hand_id", who, "street", "inn", "allin_before",
-                    chips=pl.col("inn") & ~pl.col("allin_before"))
-            .collect().lazy())  # (read twice below: for the spots and beside the targets)
-    all_in = grid.group_by("hand_id", "street").agg(
-        target=(pl.col("allin_before") & pl.col("inn")).any())
-    keyed = (checked_to.lazy().join(all_in, on=["hand_id", "street"])
-             .join(_hole_cards(flop, who).lazy(), on=["hand_id", who]).collect())
-    spots = keyed.with_columns(key=_made_hand_keys(keyed, flop)).filter(
-        pl.col("key").is_not_null()).lazy()
+            .select("hand_id", who, "street", chips=pl.col("inn") & ~pl.col("allin_before"),
+                    behind=pl.col("inn") & pl.col("allin_before")))
+    behind = grid.group_by("hand_id", "street").agg(target=pl.col("behind").any())
+    spots = (checked_to.join(_hole_cards(flop, who), on=["hand_id", who])
+             .join(_boards(flop), on=["hand_id", "street"], how="left")
+             .join(behind, on=["hand_id", "street"], how="left")
+             .select("hand_id", "seq", who, "street", "y",
+                     key=_made_hand_keys(pl.col("bits") | pl.col("board"), pl.col("high")),
+                     target=pl.col("target").fill_null(False))
+             .filter(pl.col("key").is_not_null()))
     target = spots.filter("target")
     others = (target.join(grid.filter("chips").select("hand_id", "street", other=pl.col(who)),
                           on=["hand_id", "street"])
@@ -227,30 +249,39 @@ def behind_rows(d: pl.DataFrame, who: str) -> RangeRows:
               .select("hand_id", pl.lit("behind").alias("kind"), "seq", "other",
                       at=pl.lit(True)))
     return RangeRows(
-        spots=target.select("hand_id", pl.lit("behind").alias("kind"), "seq", who, "key", "y"),
-        others=others, base=_per_hand(spots.filter(~pl.col("target")), "behind", who))
+        spots=target.lazy().select("hand_id", pl.lit("behind").alias("kind"), "seq", who, "key",
+                                   "y"),
+        others=others.lazy(),
+        base=_per_hand(spots.lazy().filter(~pl.col("target")), "behind", who))
 
 
-def _made_hand_keys(spots: pl.DataFrame, flop: pl.DataFrame) -> pl.Series:
-    """Per spot (hand_id, street, cards: his hole cards, high: the higher one's rank) his
-    made-hand key over his hole cards and the board cards dealt up to its street (`flop`'s board
-    deals), null when a board card is unknown. Counted with one row per card and spot, never a
-    loop per spot."""
-    n = spots.height
-    index = pl.int_range(n, dtype=pl.Int64)
-    hole = spots.select(i=index, card=pl.col("cards").str.split(" ")).explode("card")
-    board = (flop.filter((pl.col("kind") == "deal") & (pl.col("detail") == "board"))
-             .select("hand_id", dealt="street", card=pl.col("cards").str.split(" "))
-             .explode("card"))
-    on_board = (spots.select("hand_id", "street", i=index)
-                .join(board, on="hand_id").filter(pl.col("dealt") <= pl.col("street"))
-                .select("i", "card"))
-    cards = pl.concat([hole, on_board]).join(_CARDS, on="card", how="left")
-    known = np.ones(n, dtype=bool)
-    known[cards.filter(pl.col("rank").is_null())["i"].to_numpy()] = False
-    cards = cards.drop_nulls()
-    i = cards["i"].to_numpy()
-    ranks = np.bincount(i * 13 + cards["rank"].to_numpy(), minlength=n * 13).reshape(n, 13)
-    suits = np.bincount(i * 4 + cards["suit"].to_numpy(), minlength=n * 4).reshape(n, 4)
-    keys = made_hand_keys(ranks, suits, spots["high"].to_numpy())
-    return pl.Series("key", keys, dtype=KEY).scatter(np.flatnonzero(~known), None)
+def _boards(flop: pl.DataFrame) -> pl.DataFrame:
+    """Per hand and board street the set of board cards dealt so far (hand_id, street, board:
+    `_card_table` bits; null when one of them is unknown)."""
+    deals = (flop.filter((pl.col("kind") == "deal") & (pl.col("detail") == "board"))
+             .select("hand_id", pl.col("street").cast(pl.Int8),
+                     card=pl.col("cards").str.split(" "))
+             .with_row_index("deal").explode("card")
+             .join(_CARDS.select("card", "bit"), on="card", how="left")
+             .group_by("deal", "hand_id", "street")
+             .agg(bits=pl.col("bit").sum(), unknown=pl.col("bit").null_count() > 0)
+             .sort("deal"))
+    # (a few board deals a hand, one per street: the cards of those before are added per hand)
+    return deals.select(
+        "hand_id", "street",
+        board=pl.when(pl.col("unknown").cum_sum().over("hand_id") == 0)
+        .then(pl.col("bits").cum_sum().over("hand_id")))
+
+
+def _made_hand_keys(cards: pl.Expr, high: pl.Expr) -> pl.Expr:
+    """`made_hand_keys` of sets of cards (`_card_table` bits; null: unknown) with the highest
+    hole card's rank `high`."""
+    def keys(s: pl.Series) -> pl.Series:
+        frame = s.struct.unnest()
+        bits, top = frame["cards"], frame["high"]
+        made = made_hand_keys(bits.fill_null(0).to_numpy(), top.fill_null(0).to_numpy())
+        return pl.Series(made, dtype=KEY).scatter(np.flatnonzero(bits.is_null().to_numpy()),
+                                                  None)
+
+    return pl.struct(cards.alias("cards"), high.alias("high")).map_batches(
+        keys, return_dtype=KEY)
