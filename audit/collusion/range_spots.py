@@ -152,17 +152,33 @@ def _hole_cards(d: pl.DataFrame, who: str) -> pl.DataFrame:
             .join(_HOLDINGS, on="cards"))
 
 
-def follow_rows(d: pl.DataFrame, who: str, game: pl.DataFrame, short_stack_bb: int
-                ) -> RangeRows:
-    """The follow spots of a frame `streets.read` made (`game`: the button games' hands,
-    hand_id, bb, variant)."""
+@dataclass(frozen=True, slots=True)
+class Preflop:
+    """The betting before the flop of the button games' hands of a frame `streets.read` made,
+    by `who` (worked out once for the follow spots of streets.py and the range's): `game` (hand_id,
+    bb, variant), `pre` (the frame's rows before the flop), `dealt` (hand_id, `who`, stack: the
+    players dealt in), `acts` (hand_id, seq, `who`, kind: the actions) and `faced` (hand_id,
+    seq, `who`, kind, x: each action on another player X's bet or raise, the last before it;
+    target: X's raise was all-in or X started the hand short)."""
+
+    game: pl.DataFrame
+    pre: pl.DataFrame
+    dealt: pl.DataFrame
+    acts: pl.DataFrame
+    faced: pl.DataFrame
+
+
+def preflop(d: pl.DataFrame, who: str, game: pl.DataFrame, short_stack_bb: int) -> Preflop:
+    """The `Preflop` of a frame `streets.read` made (`game`: the button games' hands, hand_id,
+    bb, variant; a stack short below `short_stack_bb` big blinds)."""
     pre = d.filter(pl.col("street") == 0).join(game.select("hand_id"), on="hand_id",
                                                  how="semi")
     dealt = (pre.filter((pl.col("kind") == "seat") & pl.col(who).is_not_null())
              .select("hand_id", who, stack="amount"))
     aggressive = pl.col("kind").is_in(AGGRESSIVE)
-    # each action with the bet or raise before it in the hand (as streets._follows: filled
-    # forward over all hands at once, kept where the raise was in the same hand)
+    # each action with the bet or raise before it in the hand (whose, and was it all-in): the
+    # frame is in hand order, so filled forward over all hands at once and kept where the
+    # raise was in the same hand (per hand, `over`, took four times as long)
     acts = pre.filter(pl.col("kind").is_in(FOLLOW_ACTIONS) & pl.col(who).is_not_null()).select(
         "hand_id", "seq", who, "kind", allin=(pl.col("detail") == "all_in").fill_null(False),
         hand=(pl.col("hand_id") != pl.col("hand_id").shift(1)).fill_null(True).cum_sum())
@@ -172,16 +188,22 @@ def follow_rows(d: pl.DataFrame, who: str, game: pl.DataFrame, short_stack_bb: i
     short = (dealt.join(game, on="hand_id")
              .select("hand_id", x=pl.col(who),
                      short=pl.col("stack") < short_stack_bb * pl.col("bb")))
-    faced = (acts.lazy().filter((pl.col("x_hand") == pl.col("hand"))
-                                & (pl.col("x") != pl.col(who)))
-             .join(short.lazy(), on=["hand_id", "x"], how="left")
-             .join(_hole_cards(pre, who).lazy(), on=["hand_id", who])
-             .select("hand_id", "seq", who, "x", "key", y=pl.col("kind") != "fold",
+    faced = (acts.filter((pl.col("x_hand") == pl.col("hand")) & (pl.col("x") != pl.col(who)))
+             .join(short, on=["hand_id", "x"], how="left")
+             .select("hand_id", "seq", who, "kind", "x",
                      target=pl.col("x_allin") | pl.col("short").fill_null(False)))
+    return Preflop(game=game, pre=pre, dealt=dealt, acts=acts.select("hand_id", "seq", who, "kind"),
+                   faced=faced)
+
+
+def follow_rows(p: Preflop, who: str) -> RangeRows:
+    """The follow spots of the betting before the flop `p`."""
+    faced = (p.faced.lazy().join(_hole_cards(p.pre, who).lazy(), on=["hand_id", who])
+             .select("hand_id", "seq", who, "x", "key", "target", y=pl.col("kind") != "fold"))
     spots = faced.filter("target")
-    folds = (acts.lazy().filter(pl.col("kind") == "fold").group_by("hand_id", who)
+    folds = (p.acts.lazy().filter(pl.col("kind") == "fold").group_by("hand_id", who)
              .agg(fold_at=pl.col("seq").min()))
-    others = (spots.join(dealt.lazy().select("hand_id", other=pl.col(who)), on="hand_id")
+    others = (spots.join(p.dealt.lazy().select("hand_id", other=pl.col(who)), on="hand_id")
               .filter((pl.col("other") != pl.col(who)) & (pl.col("other") != pl.col("x")))
               .join(folds.rename({who: "other"}), on=["hand_id", "other"], how="left")
               .select("hand_id", pl.lit("follow").alias("kind"), "seq", "other",

@@ -320,40 +320,30 @@ def _strength_bin(strength: pl.Expr) -> pl.Expr:
                              ).cast(pl.Int8)
 
 
-def _follows(d: pl.DataFrame, who: str, games: pl.DataFrame | None = None) -> _Follows:
-    """`follow_spots` of a frame `read` made (the hands' games, hand_id, bb, variant: `games`,
-    or when None the frame's own)."""
-    pre = d.filter(pl.col("street") == 0)
-    game = (pre.filter(pl.col("kind") == "hand_started").select("hand_id", "bb", "variant")
+def _preflop(d: pl.DataFrame, who: str, games: pl.DataFrame | None = None) -> R.Preflop:
+    """The betting before the flop of a frame `read` made (the hands' games, hand_id, bb,
+    variant: `games`, or when None the frame's own), of the button games' hands only: a stud or
+    draw hand has no starting hand of two or more concealed cards to judge (`preflop_strength`),
+    and with no board all its betting is street 0 here."""
+    game = (d.filter(pl.col("kind") == "hand_started").select("hand_id", "bb", "variant")
             if games is None else games.select("hand_id", "bb", "variant"))
-    # the button games' hands only (joined inner below: the others drop out before their
-    # hole cards are judged): a stud or draw hand has no starting hand of two or more concealed
-    # cards to judge (`preflop_strength`), and with no board all its betting is street 0 here
     game = game.filter(pl.col("variant").cast(pl.String).is_in(BUTTON_GAMES))
-    dealt = (pre.filter((pl.col("kind") == "seat") & pl.col(who).is_not_null())
-             .select("hand_id", who, stack="amount"))
-    aggressive = pl.col("kind").is_in(AGGRESSIVE)
-    # each action with the bet or raise before it in the hand (whose, and was it all-in): the
-    # frame is in hand order, so filled forward over all hands at once and kept where the
-    # raise was in the same hand (per hand, `over`, took four times as long)
-    acts = pre.filter(pl.col("kind").is_in(FOLLOW_ACTIONS)).select(
-        "hand_id", "seq", who, "kind", allin=(pl.col("detail") == "all_in").fill_null(False),
-        hand=(pl.col("hand_id") != pl.col("hand_id").shift(1)).fill_null(True).cum_sum())
-    acts = acts.with_columns(
-        pl.when(aggressive).then(pl.col(c)).shift(1).forward_fill().alias(name)
-        for name, c in (("x", who), ("x_hand", "hand"), ("x_allin", "allin")))
-    faced = acts.filter((pl.col("x_hand") == pl.col("hand")) & (pl.col("x") != pl.col(who)))
-    short = (dealt.join(game, on="hand_id")
-             .select("hand_id", x=pl.col(who),
-                     short=pl.col("stack") < SHORT_STACK_BB * pl.col("bb")))
-    faced = (faced.join(short, on=["hand_id", "x"], how="left")
-             .filter(pl.col("x_allin") | pl.col("short").fill_null(False)))
+    return R.preflop(d, who, game, SHORT_STACK_BB)
+
+
+def _follows(d: pl.DataFrame, who: str, games: pl.DataFrame | None = None,
+             p: R.Preflop | None = None) -> _Follows:
+    """`follow_spots` of a frame `read` made (the hands' games as `_preflop`; `p`: its
+    `_preflop` when already worked out)."""
+    if p is None:
+        p = _preflop(d, who, games)
+    faced = p.faced.filter("target")
     # the hole cards of the players at those spots, their strength worked out once per
     # distinct starting hand (a few thousand of them)
-    holes = (pre.filter((pl.col("kind") == "deal") & (pl.col("detail") == "hole"))
+    holes = (p.pre.filter((pl.col("kind") == "deal") & (pl.col("detail") == "hole"))
              .select("hand_id", who, "cards")
              .join(faced.select("hand_id", who).unique(), on=["hand_id", who], how="semi")
-             .join(game.select("hand_id", "variant"), on="hand_id"))
+             .join(p.game.select("hand_id", "variant"), on="hand_id"))
     strength = (holes.select("cards", "variant").unique()
                 .with_columns(strength=preflop_strength(pl.col("cards"),
                                                         pl.col("variant").cast(pl.String))))
@@ -362,10 +352,10 @@ def _follows(d: pl.DataFrame, who: str, games: pl.DataFrame | None = None) -> _F
              .select("hand_id", who, bin=_strength_bin(pl.col("strength"))))
     spots = (faced.join(holes, on=["hand_id", who])
              .select("hand_id", who, "x", "seq", "bin", cont=pl.col("kind") != "fold"))
-    folds = (acts.filter(pl.col("kind") == "fold").group_by("hand_id", who)
+    folds = (p.acts.filter(pl.col("kind") == "fold").group_by("hand_id", who)
              .agg(fold_at=pl.col("seq").min()))
     partners = (spots
-                .join(dealt.select("hand_id", partner=pl.col(who)), on="hand_id")
+                .join(p.dealt.select("hand_id", partner=pl.col(who)), on="hand_id")
                 .filter((pl.col("partner") != pl.col(who)) & (pl.col("partner") != pl.col("x")))
                 .join(folds.rename({who: "partner"}), on=["hand_id", "partner"], how="left")
                 .filter(pl.col("fold_at").is_null() | (pl.col("fold_at") > pl.col("seq")))
@@ -373,13 +363,9 @@ def _follows(d: pl.DataFrame, who: str, games: pl.DataFrame | None = None) -> _F
     return _Follows(spots.select("hand_id", who, "bin", "cont").lazy(), partners.lazy(), who)
 
 
-def _range_rows(d: pl.DataFrame, who: str, games: pl.DataFrame | None = None) -> R.RangeRows:
-    """The range spots of a frame `read` made, by `who` (the hands' games as `_follows`)."""
-    game = (d.filter(pl.col("kind") == "hand_started").select("hand_id", "bb", "variant")
-            if games is None else games.select("hand_id", "bb", "variant"))
-    game = game.filter(pl.col("variant").cast(pl.String).is_in(BUTTON_GAMES))
-    follow = R.follow_rows(d, who, game, SHORT_STACK_BB)
-    behind = R.behind_rows(d, who)
+def _range_rows(d: pl.DataFrame, who: str, p: R.Preflop) -> R.RangeRows:
+    """The range spots of a frame `read` made, by `who` (`p`: its `_preflop`)."""
+    follow, behind = R.follow_rows(p, who), R.behind_rows(d, who)
     return R.RangeRows(*(pl.concat([getattr(follow, f), getattr(behind, f)])
                          for f in ("spots", "others", "base")))
 
@@ -729,7 +715,8 @@ def street_counts(events: pl.LazyFrame, seats: pl.LazyFrame | None = None) -> St
     # (the events read once, and the grid of player-streets made once, for every kind of spot)
     if seats is None:
         d = read(events)
-        g, f, r = _grid(d, "player"), _follows(d, "player"), _range_rows(d, "player")
+        p = _preflop(d, "player")
+        g, f, r = _grid(d, "player"), _follows(d, "player", p=p), _range_rows(d, "player", p)
         *frames, range_spots, others, range_base = pl.collect_all(
             [_spots(g), _hu_spots(g), _ws_spots(g), f.spots, f.partners, r.spots, r.others,
              r.base])
@@ -751,7 +738,8 @@ def _by_seat(events: pl.LazyFrame, seats: pl.LazyFrame, games: pl.DataFrame | No
     (`R.RangeRows`: spots, others, base), not yet named (the hands' games from `games`,
     hand_id, bb, variant, when given)."""
     d = read(events, "seat", game=games is None)
-    g, f, r = _grid(d, "seat"), _follows(d, "seat", games), _range_rows(d, "seat", games)
+    p = _preflop(d, "seat", games)
+    g, f, r = _grid(d, "seat"), _follows(d, "seat", p=p), _range_rows(d, "seat", p)
 
     def named(by_seat: pl.LazyFrame, *cols: str) -> pl.LazyFrame:
         return (by_seat.join(seats, on=["hand_id", "seat"], how="left")
