@@ -39,6 +39,7 @@ FOLLOW_ACTIONS = ("call", "raise", "bet", "fold")
 RANKS = "23456789TJQKA"
 SUITS = "cdhs"
 KEY = pl.Int16
+KIND = pl.Enum(["follow", "behind"])  # (one byte a row while held by seat: a string is 16)
 # the made-hand keys (`made_hand_keys`): the hand classes' floors, above the high cards (0-12)
 QUADS, FULL_HOUSE, FLUSH, STRAIGHT, TRIPS, TWO_PAIR, PAIR = 90, 80, 70, 60, 50, 40, 20
 
@@ -206,19 +207,24 @@ def follow_rows(p: Preflop, who: str) -> RangeRows:
     others = (spots.join(p.dealt.lazy().select("hand_id", other=pl.col(who)), on="hand_id")
               .filter((pl.col("other") != pl.col(who)) & (pl.col("other") != pl.col("x")))
               .join(folds.rename({who: "other"}), on=["hand_id", "other"], how="left")
-              .select("hand_id", pl.lit("follow").alias("kind"), "seq", "other",
+              .select("hand_id", _kind("follow"), "seq", "other",
                       at=pl.col("fold_at").is_null() | (pl.col("fold_at") > pl.col("seq"))))
     return RangeRows(
-        spots=spots.select("hand_id", pl.lit("follow").alias("kind"), "seq", who, "key", "y"),
+        spots=spots.select("hand_id", _kind("follow"), "seq", who, "key", "y"),
         others=others,
         base=_per_hand(faced.filter(~pl.col("target")), "follow", who))
 
 
+def _kind(kind: str) -> pl.Expr:
+    return pl.lit(kind, KIND).alias("kind")
+
+
 def _per_hand(rows: pl.LazyFrame, kind: str, who: str) -> pl.LazyFrame:
-    """Base spots (hand_id, `who`, key, y) counted per hand, player and key."""
+    """Base spots (hand_id, `who`, key, y) counted per hand, player and key (n and k a few a
+    hand: UInt16, a row held until named is a third smaller)."""
     return (rows.group_by("hand_id", who, "key")
-            .agg(n=pl.len().cast(pl.Int64), k=pl.col("y").sum().cast(pl.Int64))
-            .select("hand_id", pl.lit(kind).alias("kind"), who, "key", "n", "k"))
+            .agg(n=pl.len().cast(pl.UInt16), k=pl.col("y").sum().cast(pl.UInt16))
+            .select("hand_id", _kind(kind), who, "key", "n", "k"))
 
 
 def behind_rows(d: pl.DataFrame, who: str) -> RangeRows:
@@ -268,10 +274,10 @@ def behind_rows(d: pl.DataFrame, who: str) -> RangeRows:
     others = (target.join(grid.filter("chips").select("hand_id", "street", other=pl.col(who)),
                           on=["hand_id", "street"])
               .filter(pl.col("other") != pl.col(who))
-              .select("hand_id", pl.lit("behind").alias("kind"), "seq", "other",
+              .select("hand_id", _kind("behind"), "seq", "other",
                       at=pl.lit(True)))
     return RangeRows(
-        spots=target.lazy().select("hand_id", pl.lit("behind").alias("kind"), "seq", who, "key",
+        spots=target.lazy().select("hand_id", _kind("behind"), "seq", who, "key",
                                    "y"),
         others=others.lazy(),
         base=_per_hand(spots.lazy().filter(~pl.col("target")), "behind", who))

@@ -109,10 +109,11 @@ RANGE_BASE = pl.Schema({"kind": pl.String, "player": pl.String, "key": R.KEY, "n
 RANGE_SPOTS = pl.Schema({"hand_id": pl.String, "kind": pl.String, "player": pl.String,
                          "key": R.KEY, "y": pl.Boolean, "present": pl.List(pl.String),
                          "at": pl.List(pl.String)})
-# base range spots by seat (one row per hand, player and key) held by `file_counts` before they
-# are named and counted per player: a few rows a hand, named file by file they were a scan of
-# the seats per file
-RANGE_ROWS = 4_000_000
+# the range spots' rows by seat (base rows one per hand, player and key; target spots and the
+# players beside them) `file_counts` holds before it names them: a few rows a hand, named file
+# by file they were a scan of the seats per file; about 7 rows a hand (416,676 at 60,000
+# simulated hands), held all they were 260 MB of RSS more at 200,000 (637 MB, 377 without them)
+RANGE_ROWS = 2_000_000
 
 
 @dataclass(frozen=True, slots=True)
@@ -382,15 +383,16 @@ def _range_counts(spots: pl.DataFrame, others: pl.DataFrame, base: pl.DataFrame
     empty_list = pl.lit([], pl.List(pl.String))
     spots = (spots.join(lists, on=spot, how="left")
              .with_columns(pl.col("present", "at").fill_null(empty_list))
-             .sort(spot).select(list(RANGE_SPOTS)).cast(RANGE_SPOTS))
+             .with_columns(pl.col("kind").cast(pl.String)).sort(spot)
+             .select(list(RANGE_SPOTS)).cast(RANGE_SPOTS))
     return _range_base(base), spots
 
 
 def _range_base(base: pl.DataFrame) -> pl.DataFrame:
     """Base range spots (kind, player, key, n, k, per hand or not) counted per kind, player
     and key (RANGE_BASE)."""
-    return (base.group_by("kind", "player", "key").agg(pl.col("n", "k").sum())
-            .sort("kind", "player", "key").cast(RANGE_BASE))
+    return (base.group_by("kind", "player", "key").agg(pl.col("n", "k").cast(pl.Int64).sum())
+            .cast(RANGE_BASE).sort("kind", "player", "key"))
 
 
 def _named_range(spots: pl.DataFrame, others: pl.DataFrame, base: pl.DataFrame,
@@ -846,37 +848,42 @@ def file_counts(files: Iterable[Path], seats: pl.LazyFrame | None = None,
     ends = seated["_file"].search_sorted(pl.Series(range(len(files) + 1), dtype=pl.UInt32))
     seated = seated.drop("_file")
     streets, spots, partners = [], [], []
-    # the range spots by seat: the target spots' rows (spots, others) named once all files are
-    # read, as the follow spots; the base rows (a few a hand) named and counted whenever
-    # RANGE_ROWS of them are held (`_named_range`: a scan of the seats each time)
-    range_spots: list[pl.DataFrame] = []
-    range_others: list[pl.DataFrame] = []
-    pending: list[pl.DataFrame] = []
-    range_base: list[pl.DataFrame] = []
+    # the range spots by seat (`R.RangeRows`: spots, others and base rows, a few a hand), named
+    # and counted whenever RANGE_ROWS of them are held and once all files are read
+    # (`_named_range`: a scan of the seats each time; by file, 309 scans of the real hands'
+    # seats took 55 s)
+    held: list[tuple[pl.DataFrame, pl.DataFrame, pl.DataFrame]] = []
+    ranged: list[StreetCounts] = []
+
+    def name_held() -> None:
+        rs, ro, rb = (pl.concat(frames) for frames in zip(*held, strict=True))
+        base, named = _range_counts(*_named_range(rs, ro, rb, seats))
+        ranged.append(replace(empty(), range_base=base, range_spots=named))
+        held.clear()
+
     for i, f in enumerate(files):
         game = (None if games is None or game_ends is None
                 else games.slice(game_ends[i], game_ends[i + 1] - game_ends[i]))
-        street, s, p, (rs, ro, rb) = _by_seat(
+        street, s, p, rows = _by_seat(
             pl.scan_parquet(f), seated.slice(ends[i], ends[i + 1] - ends[i]).lazy(), game)
         streets.append(street)
         spots.append(s)
         partners.append(p)
-        range_spots.append(rs)
-        range_others.append(ro)
-        pending.append(rb)
-        if sum(b.height for b in pending) >= RANGE_ROWS:
-            range_base.append(_named_range(rs.clear(), ro.clear(), pl.concat(pending), seats)[2])
-            pending = [rb.clear()]
+        # (shrunk: the rows of a join or filter keep their buffers' spare room, at 200,000
+        # hands twice what the rows take)
+        held.append((rows[0].shrink_to_fit(), rows[1].shrink_to_fit(), rows[2].shrink_to_fit()))
+        if sum(frame.height for frames in held for frame in frames) >= RANGE_ROWS:
+            name_held()
     del seated, games
+    if held:
+        name_held()
     street = combine(streets)
-    named_spots, named_others, named_base = _named_range(
-        pl.concat(range_spots), pl.concat(range_others), pl.concat(pending), seats)
-    del range_spots, range_others, pending
-    base, ranged = _range_counts(named_spots, named_others, pl.concat([*range_base, named_base]))
+    range_counts = combine(ranged)
     # (all the spots there are: the counts per hand of the pairs the test can judge only)
     return replace(
         _with_follows(street, *_named_follows(pl.concat(spots), pl.concat(partners), seats),
-                      judged_only=True), range_base=base, range_spots=ranged)
+                      judged_only=True),
+        range_base=range_counts.range_base, range_spots=range_counts.range_spots)
 
 
 def _judged(r: pl.DataFrame) -> pl.DataFrame:
