@@ -401,9 +401,11 @@ def _named_range(spots: pl.DataFrame, others: pl.DataFrame, base: pl.DataFrame,
     only the seats of those rows are kept); a seat of no player (an anonymous table's) is left
     out, as the player of a spot or beside him. The base rows are counted per kind, player and
     key (its `n` and `k` summed)."""
+    # (the keys not made unique: a semi join keeps each seat once whatever their repeats, and
+    # making them unique was a fifth of the naming)
     keys = pl.concat([spots.select("hand_id", "seat"),
                       others.select("hand_id", seat=pl.col("other")),
-                      base.select("hand_id", "seat")]).unique()
+                      base.select("hand_id", "seat")])
     names = (seats.select("hand_id", "seat", "player")
              .join(keys.lazy(), on=["hand_id", "seat"], how="semi")
              .filter(pl.col("player").is_not_null()).collect(engine="streaming"))
