@@ -59,6 +59,12 @@ together (`combine` works it out again over all the parts: a part's spots are ju
 whole's), and leaves the partner's spots out: a team sits together most of the time, and over
 all his spots a player's rate is mostly his play beside his partner (audit/collusion/leads.py:
 the `checkdown_follow` test).
+
+And the range spots (audit/collusion/range_spots.py: every follow spot, and every first action
+on a board street checked to, keyed by the player's hand strength), for a model of each
+player's continue range (issue 25): the target spots one row each with the players beside
+(`range_spots`), the others counted per player and key (`range_base`), named as every count
+here; `combine` sums the base and sets the target rows one after the other.
 """
 
 from __future__ import annotations
