@@ -10,8 +10,12 @@ import numpy as np
 import polars as pl
 import pytest
 
+from audit.collusion import aggregate as A
+from audit.collusion import leads as L
 from audit.collusion import ranges as R
+from audit.collusion import streets as S
 from audit.collusion.stats import bh_qvalues
+from audit.collusion.synthetic import generate
 
 KEYS = 40  # strength keys, the population continuing more often with a higher key
 
@@ -21,15 +25,16 @@ def _curve_rate(threshold: float, u: np.ndarray) -> np.ndarray:
 
 
 def population(seed: int, team: tuple[str, str] | None = None, share: float = 0.4,
-               bystander: str | None = None, hands: int = 6000, players: int = 12
-               ) -> tuple[pl.DataFrame, pl.DataFrame]:
+               bystander: str | None = None, hands: int = 6000, players: int = 12,
+               names: list[str] | None = None) -> tuple[pl.DataFrame, pl.DataFrame]:
     """A population of `players` whose continue rate is a step at their own threshold over the
     strength order (key / KEYS): non-target spots (`base`) and, per hand of four players, a
     target spot for each of them (continuing a little wider than at base). The `team`, both
     dealt in, continues with any hand in `share` of those hands; a `bystander` sits at every
-    hand the team plays together."""
+    hand the team plays together; `names`: the players' (p00, p01, ... when None)."""
     rng = np.random.default_rng(seed)
-    names = [f"p{i:02d}" for i in range(players)]
+    names = names or [f"p{i:02d}" for i in range(players)]
+    players = len(names)
     threshold = dict(zip(names, rng.uniform(0.35, 0.8, players), strict=True))
     base_rows = []
     for p in names:
@@ -156,3 +161,46 @@ def test_no_spots_no_pairs() -> None:
                             pl.DataFrame(schema=R.BASE_SCHEMA))
     assert empty.height == 0
     assert dict(empty.schema) == R.PAIR_SCHEMA
+
+
+def test_PATTERN_CHECKDOWN_ALLIN_the_range_test_scores_the_pairs_it_could_test() -> None:
+    hands, hp, _ = generate(seed=7, players=12, days=1)
+    agg = A.aggregate(A.chunks(hp.lazy(), hands.lazy()))
+    names = sorted(set(agg.table["player_a"]) | set(agg.table["player_b"]))
+    team = (names[1], names[2])
+    spots, base = population(seed=5, team=team, names=names)
+    counted = S.empty()
+    streets = S.StreetCounts(pairs=counted.pairs, players=counted.players,
+                             range_spots=spots, range_base=base)
+    table = L.with_streets(agg, streets).table
+    assert all(c in table.columns for c in L.RANGE_COLUMNS)
+    g = {c: table[c].to_numpy().astype(float) for c in L.RANGE_COLUMNS}
+    scored = table.select("player_a", "player_b").hstack(
+        pl.DataFrame(L._checkdown_range(g, table.height)))
+    row = scored.filter((pl.col("player_a") == team[0]) & (pl.col("player_b") == team[1]))
+    assert row["checkdown_range_p"].item() < 1e-6
+    assert row["checkdown_range_t"].item() > row["checkdown_range_e"].item()
+    # every pair of the table met at some target spots here: all tested, the others weakly
+    others = scored.filter((pl.col("player_a") != team[0]) | (pl.col("player_b") != team[1]))
+    assert others["checkdown_range_p"].is_not_nan().all()
+    assert others["checkdown_range_p"].min() > 1e-4
+
+
+def test_without_the_range_spots_the_range_test_is_not_made() -> None:
+    hands, hp, _ = generate(seed=7, players=12, days=1)
+    agg = A.aggregate(A.chunks(hp.lazy(), hands.lazy()))
+    counted = S.empty()
+    table = L.with_streets(agg, S.StreetCounts(pairs=counted.pairs,
+                                               players=counted.players)).table
+    assert not any(c in table.columns for c in L.RANGE_COLUMNS)
+    out = L._checkdown_range({}, table.height)
+    assert np.isnan(out["checkdown_range_p"]).all() and out["checkdown_range_p"].size == (
+        table.height)
+
+
+def test_a_pair_with_too_few_spots_is_not_judged() -> None:
+    g = {"cdr_n": np.array([4.0, 5.0]), "cdr_k": np.array([4.0, 5.0]),
+         "cdr_t": np.array([9.0, 9.0]), "cdr_e": np.array([1.0, 1.0]),
+         "cdr_p": np.array([1e-5, 1e-5])}
+    p = L._checkdown_range(g, 2)["checkdown_range_p"]
+    assert np.isnan(p[0]) and p[1] == 1e-5
