@@ -204,3 +204,20 @@ def test_a_pair_with_too_few_spots_is_not_judged() -> None:
          "cdr_p": np.array([1e-5, 1e-5])}
     p = L._checkdown_range(g, 2)["checkdown_range_p"]
     assert np.isnan(p[0]) and p[1] == 1e-5
+
+
+def test_a_player_seen_at_few_spots_is_judged_near_the_population_not_at_his_few() -> None:
+    # 18 spots facing a raise, none continued: alone they read as a player who never
+    # continues, and his four continues beside one tablemate as p 1e-9 (a room of 100,000
+    # hands); the population's play, CURVE_PRIOR spots of it, keeps his range near everyone's
+    spots, base = population(seed=8)
+    sparse = pl.DataFrame([("follow", "rare", k, 1 if k < 18 else 0, 0) for k in range(KEYS)],
+                          schema=R.BASE_SCHEMA, orient="row")
+    rng = np.random.default_rng(8)
+    mine = [(f"r{h:03d}", "follow", "rare", int(rng.integers(0, KEYS)), h < 4,
+             ["p01", "p02"], ["p01", "p02"]) for h in range(13)]
+    spots = pl.concat([spots, pl.DataFrame(mine, schema=R.SPOT_SCHEMA, orient="row")])
+    evidence = R.pair_evidence(spots, pl.concat([base, sparse]))
+    rare = evidence.filter(pl.col("player_a") == "p01", pl.col("player_b") == "rare")
+    assert rare["cdr_n"].item() == 13 and rare["cdr_k"].item() == 4
+    assert rare["cdr_p"].item() > 1e-3
