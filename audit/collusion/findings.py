@@ -139,6 +139,10 @@ def collusion_leads(store: Store, run: str = "latest", min_hands: int = 100,
 
     try:
         agg = with_streets(A.combine(partials()), streets)
+        # (the range spots are read once, by with_streets: the range model's p per pair is in
+        # the table now, and the spots, a few hundred thousand rows with lists at 5,000,000
+        # hands, need not ride along through the scoring)
+        streets = replace(streets, range_base=None, range_spots=None)
         # (and the counts again, for their counts per hand: explaining away judges a lead
         # read from the events on the events of part of its hands, and without them the
         # re-check was undecided and no such lead was ever explained away on a store)

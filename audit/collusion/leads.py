@@ -61,6 +61,13 @@ everyone except this partner, shrunk toward the population rate with ALPHA pseud
   spots of his own continue rate at the same starting-hand strength in his spots without the
   partner in (counted with the events); the two directions combined by Fisher's method (one
   member following the short stacks beside the other is evidence).
+- checkdown_range (PATTERN-CHECKDOWN-ALLIN; tested only when the events were read,
+  audit/collusion/streets.py): each player's continues facing a short stack's or all-in
+  preflop raise and his checks when checked to behind a third player's all-in, with the partner
+  in, weighed against his own range (the rate of the action with those cards in his spots
+  without the partner in, a threshold curve over the population's strength order), each hand
+  one mixture term; saddlepoint upper tail over the fit's uncertainty, a strong pair beside a
+  stronger one judged again without its third player's hands (audit/collusion/ranges.py).
 - softplay_streets (PATTERN-SOFTPLAY; tested only when the events were read,
   audit/collusion/streets.py): the streets on which only A and B were left, both with chips, of
   pots three or more saw the flop of, and their bets and raises there (per player-street);
@@ -114,6 +121,7 @@ from audit.collusion import aggregate as A
 from audit.collusion import features as F
 from audit.collusion import fits as FT
 from audit.collusion import order_fit as OF
+from audit.collusion import ranges as RG
 from audit.collusion import streets as S
 from audit.collusion.stats import (
     CHI2_1_MEDIAN,
@@ -168,6 +176,8 @@ FEATURES = (
             "no bets into the side pot behind a third player's all-in", 5),
     Feature("checkdown_follow", PATTERN_CHECKDOWN_ALLIN,
             "following a short stack into the pot beside the partner", S.FOLLOW_MIN_SPOTS),
+    Feature("checkdown_range", PATTERN_CHECKDOWN_ALLIN,
+            "continuing and checking beside the partner beyond his own range", RG.MIN_SPOTS),
     Feature("co_entry", PATTERN_COLLUSION, "seldom entering the same pot", 20),
     Feature("fold_to_partner", PATTERN_COLLUSION, "folding to the partner", 10),
     Feature("strong_fold", PATTERN_COLLUSION, "folding strong hands to the partner", 5),
@@ -1347,6 +1357,7 @@ def score_pairs(table: pl.DataFrame, totals: pl.DataFrame, rates: pl.DataFrame,
 
     out |= _checkdown_bets(g, table.height, pool)
     out |= _checkdown_follow(g, table.height, pool)
+    out |= _checkdown_range(g, table.height)
     out |= _softplay_streets(g, table.height, pool)
 
     # co-entry: hands both entered voluntarily, against the product of their entry rates in the
@@ -1482,6 +1493,31 @@ def _checkdown_follow(g: Mapping[str, Any], height: int, pool: _Pool) -> dict[st
             "checkdown_follow_nb": nb, "checkdown_follow_kb": kb, "checkdown_follow_eb": eb}
 
 
+# The range model's columns per pair (ranges.PAIR_SCHEMA), joined by `with_streets`
+RANGE_COLUMNS = ("cdr_n", "cdr_k", "cdr_t", "cdr_e", "cdr_p")
+
+
+def _checkdown_range(g: Mapping[str, Any], height: int) -> dict[str, Any]:
+    """The `checkdown_range` columns (NaN unless the pair table carries the range model's,
+    `RANGE_COLUMNS`): the pair's target spots (n), its continues and checks there (k), the
+    statistic T and its honest mean (reported as e) and the model's p-value (NaN where fewer
+    than ranges.MIN_SPOTS spots; audit/collusion/ranges.py).
+
+    A check-down team acts on its agreement, not its cards: a call of a short stack's raise
+    with a hand the caller folds without his partner in, a check behind an all-in with a hand
+    he bets without him, weigh far more than the same action with aces. On the rulebook
+    populations of issue 25 (60,000 hands, share 0.4) the counts of `checkdown_follow` and
+    `checkdown_bets` found 2 of 4 check-down teams; weighed against each player's range, 3."""
+    if not all(c in g for c in RANGE_COLUMNS):
+        nan = np.full(height, np.nan)
+        return {f"checkdown_range_{c}": nan for c in ("n", "k", "e", "t", "p")}
+    n = g["cdr_n"]
+    p = np.where(n >= MIN_SAMPLE["checkdown_range"], g["cdr_p"], np.nan)
+    return {"checkdown_range_n": n, "checkdown_range_k": g["cdr_k"],
+            "checkdown_range_e": g["cdr_e"], "checkdown_range_t": g["cdr_t"],
+            "checkdown_range_p": p}
+
+
 def _softplay_streets(g: Mapping[str, Any], height: int, pool: _Pool) -> dict[str, Any]:
     """The `softplay_streets` columns (NaN unless the pair table carries the street counts, as
     `_checkdown_bets`): bets and raises on the streets only A and B were left in a pot three or
@@ -1524,6 +1560,14 @@ def with_streets(agg: A.Partial, streets: S.StreetCounts) -> A.Partial:
         *(pl.col(c).fill_null(0).cast(pl.UInt32) for c in FOLLOW_COUNTS if c in counts.columns),
         *(pl.col(c).fill_null(0.0).cast(pl.Float64) for c in FOLLOW_EXPECTED
           if c in counts.columns)))
+    if streets.range_spots is not None and streets.range_base is not None:
+        # (the range model's p per pair, worked out once over all the hands: its baselines
+        # are each player's own spots, not the pair table's)
+        ranged = RG.pair_evidence(streets.range_spots, streets.range_base)
+        table = table.hstack(
+            agg.table.select(keys).join(ranged, on=keys, how="left", maintain_order="left")
+            .drop(keys).with_columns(pl.col("cdr_n", "cdr_k").fill_null(0).cast(pl.UInt32),
+                                     pl.col("cdr_t", "cdr_e", "cdr_p").fill_null(np.nan)))
     rates = agg.rates.join(streets.players, on="player", how="left").with_columns(
         pl.col(*S.PLAYER_COLUMNS).fill_null(0))
     return A.Partial(table=table, cells=agg.cells, rates=rates)
@@ -1711,7 +1755,8 @@ def _with_street_hands(table: pl.DataFrame, rows: A.HandRows, jobs: pl.DataFrame
 # `with_streets`), and the pair-table columns they read.
 FROM_EVENTS = {"checkdown_bets": ("cdx_n", "cdx_ka", "cdx_kb"),
                "softplay_streets": ("hus_n", "hus_ka", "hus_kb"),
-               "checkdown_follow": FOLLOW_COLUMNS}
+               "checkdown_follow": FOLLOW_COLUMNS,
+               "checkdown_range": RANGE_COLUMNS}
 
 
 def _without(rows: A.HandRows, pairs: list[tuple[str, str]], absent: list[str],
@@ -2083,6 +2128,9 @@ _EVIDENCE_FILTER = {
     # (the hands one of the two followed a short stack's raise with the other in, marked from
     # the events' counts per hand, `with_followed`)
     "checkdown_follow": pl.col("cdf"),
+    # (the range model's spots are not in the pair-hand rows: the hands one followed a short
+    # stack beside the other, or both were in behind a third player's all-in)
+    "checkdown_range": pl.col("cdf") | pl.col("cd_opp"),
     # (the streets are not in the pair-hand rows: the multiway hands both entered and neither
     # bet into beyond one preflop raise)
     "softplay_streets": pl.col("multi") & pl.col("vpip_a") & pl.col("vpip_b") & ~pl.col("hu")
@@ -2206,6 +2254,12 @@ def _describe(name: str, r: dict[str, Any]) -> str:
                 f"{'; '.join(sides) or 'no such spot'} (from each one's play of starting hands "
                 "of the same strength without the other in): following short stacks into the "
                 "pot beside the partner")
+    if name == "checkdown_range":
+        return (f"at {n:.0f} spots with the other in (facing a short stack's or all-in preflop "
+                f"raise, or checked to behind a third player's all-in) {a} and {b} continued "
+                f"or checked {k:.0f} times, with hands each of them folds or bets without the "
+                f"other far more often: a likelihood ratio score of {r[f'{name}_t']:.1f} "
+                f"where {e:.1f} was expected from each one's own range")
     return (f"they sat at the same table on {k:.0f} table-days where {e:.1f} were expected by "
             "chance given the tables open those days")
 

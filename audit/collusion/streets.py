@@ -59,6 +59,12 @@ together (`combine` works it out again over all the parts: a part's spots are ju
 whole's), and leaves the partner's spots out: a team sits together most of the time, and over
 all his spots a player's rate is mostly his play beside his partner (audit/collusion/leads.py:
 the `checkdown_follow` test).
+
+And the range spots (audit/collusion/range_spots.py: every follow spot, and every first action
+on a board street checked to, keyed by the player's hand strength), for a model of each
+player's continue range (issue 25): the target spots one row each with the players beside
+(`range_spots`), the others counted per player and key (`range_base`), named as every count
+here; `combine` sums the base and sets the target rows one after the other.
 """
 
 from __future__ import annotations
@@ -68,11 +74,12 @@ import shutil
 import tempfile
 import weakref
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import polars as pl
 
+from audit.collusion import range_spots as R
 from audit.collusion.features import BUTTON_GAMES, preflop_strength
 
 ACTIONS = ("check", "bet", "call", "raise", "fold")
@@ -101,6 +108,18 @@ SEAT_ROWS = 8_000_000  # seat rows picked at a time for `file_counts`
 # counts per hand are kept all through the scoring for the overlap re-check, eight columns of 8
 # bytes a row in Int64
 COUNT = pl.UInt32
+# the range spots (range_spots.py): per kind, player and key his base spots and the times he
+# acted as a team would there; one row per target spot with the players there beside him
+RANGE_BASE = pl.Schema({"kind": pl.String, "player": pl.String, "key": R.KEY, "n": pl.Int64,
+                        "k": pl.Int64})
+RANGE_SPOTS = pl.Schema({"hand_id": pl.String, "kind": pl.String, "player": pl.String,
+                         "key": R.KEY, "y": pl.Boolean, "present": pl.List(pl.String),
+                         "at": pl.List(pl.String)})
+# the range spots' rows by seat (base rows one per hand, player and key; target spots and the
+# players beside them) `file_counts` holds before it names them: a few rows a hand, named file
+# by file they were a scan of the seats per file; about 7 rows a hand (416,676 at 60,000
+# simulated hands), held all they were 260 MB of RSS more at 200,000 (637 MB, 377 without them)
+RANGE_ROWS = 2_000_000
 
 
 @dataclass(frozen=True, slots=True)
@@ -117,6 +136,10 @@ class StreetCounts:
     # baseline of the expected continues (FOLLOW_EXPECTED), kept to work them out again over
     # more hands (`combine`)
     follow: pl.DataFrame | None = None
+    # the range spots (RANGE_BASE: per kind, player and key; RANGE_SPOTS: per target spot; the
+    # kinds and keys: audit/collusion/range_spots.py)
+    range_base: pl.DataFrame | None = None
+    range_spots: pl.DataFrame | None = None
 
 
 class HandCounts:
@@ -193,12 +216,12 @@ def read(events: pl.LazyFrame, who: str = "player", game: bool = True) -> pl.Dat
     and its board deals, in order, each numbered by the street it belongs to (0 preflop, 1 the
     flop's and on); and for the follow spots each hand's start (big_blind, variant: the game is
     on a hand's first event only), the players dealt in (`seat` events without detail, the
-    stack in `amount`) and their hole cards (`cards`); without the game when `game` is False
-    (bb and variant null: a run's hands have them, and the events' game, a struct of 19 fields
-    decoded for every event, was two thirds of the read). Every count of this module is worked
-    out from this frame: each query on the lazy events read and ordered them again (eleven
-    reads of each event file for the check-down and heads-up streets; fourteen with the whipsaw
-    streets' own, which read them once more)."""
+    stack in `amount`) and their hole cards and for the range spots the boards' (`cards`);
+    without the game when `game` is False (bb and variant null: a run's hands have them, and
+    the events' game, a struct of 19 fields decoded for every event, was two thirds of the
+    read). Every count of this module is worked out from this frame: each query on the lazy
+    events read and ordered them again (eleven reads of each event file for the check-down and
+    heads-up streets; fourteen with the whipsaw streets' own, which read them once more)."""
     names = events.collect_schema().names()
     board = (pl.col("kind") == "deal") & (pl.col("detail") == "board")
     kind, named = pl.col("kind"), pl.col(who).is_not_null()
@@ -210,7 +233,7 @@ def read(events: pl.LazyFrame, who: str = "player", game: bool = True) -> pl.Dat
     extra = [
         (pl.when(dealt).then(pl.col("amount")) if "amount" in names
          else pl.lit(None, pl.Int64)).alias("amount"),
-        (pl.when(hole).then(pl.col("cards")) if "cards" in names
+        (pl.when(hole | board).then(pl.col("cards")) if "cards" in names
          else pl.lit(None, pl.String)).alias("cards"),
         (struct.field("big_blind") if struct is not None else pl.lit(None, pl.Int64))
         .alias("bb"),
@@ -304,40 +327,30 @@ def _strength_bin(strength: pl.Expr) -> pl.Expr:
                              ).cast(pl.Int8)
 
 
-def _follows(d: pl.DataFrame, who: str, games: pl.DataFrame | None = None) -> _Follows:
-    """`follow_spots` of a frame `read` made (the hands' games, hand_id, bb, variant: `games`,
-    or when None the frame's own)."""
-    pre = d.filter(pl.col("street") == 0)
-    game = (pre.filter(pl.col("kind") == "hand_started").select("hand_id", "bb", "variant")
+def _preflop(d: pl.DataFrame, who: str, games: pl.DataFrame | None = None) -> R.Preflop:
+    """The betting before the flop of a frame `read` made (the hands' games, hand_id, bb,
+    variant: `games`, or when None the frame's own), of the button games' hands only: a stud or
+    draw hand has no starting hand of two or more concealed cards to judge (`preflop_strength`),
+    and with no board all its betting is street 0 here."""
+    game = (d.filter(pl.col("kind") == "hand_started").select("hand_id", "bb", "variant")
             if games is None else games.select("hand_id", "bb", "variant"))
-    # the button games' hands only (joined inner below: the others drop out before their
-    # hole cards are judged): a stud or draw hand has no starting hand of two or more concealed
-    # cards to judge (`preflop_strength`), and with no board all its betting is street 0 here
     game = game.filter(pl.col("variant").cast(pl.String).is_in(BUTTON_GAMES))
-    dealt = (pre.filter((pl.col("kind") == "seat") & pl.col(who).is_not_null())
-             .select("hand_id", who, stack="amount"))
-    aggressive = pl.col("kind").is_in(AGGRESSIVE)
-    # each action with the bet or raise before it in the hand (whose, and was it all-in): the
-    # frame is in hand order, so filled forward over all hands at once and kept where the
-    # raise was in the same hand (per hand, `over`, took four times as long)
-    acts = pre.filter(pl.col("kind").is_in(FOLLOW_ACTIONS)).select(
-        "hand_id", "seq", who, "kind", allin=(pl.col("detail") == "all_in").fill_null(False),
-        hand=(pl.col("hand_id") != pl.col("hand_id").shift(1)).fill_null(True).cum_sum())
-    acts = acts.with_columns(
-        pl.when(aggressive).then(pl.col(c)).shift(1).forward_fill().alias(name)
-        for name, c in (("x", who), ("x_hand", "hand"), ("x_allin", "allin")))
-    faced = acts.filter((pl.col("x_hand") == pl.col("hand")) & (pl.col("x") != pl.col(who)))
-    short = (dealt.join(game, on="hand_id")
-             .select("hand_id", x=pl.col(who),
-                     short=pl.col("stack") < SHORT_STACK_BB * pl.col("bb")))
-    faced = (faced.join(short, on=["hand_id", "x"], how="left")
-             .filter(pl.col("x_allin") | pl.col("short").fill_null(False)))
+    return R.preflop(d, who, game, SHORT_STACK_BB)
+
+
+def _follows(d: pl.DataFrame, who: str, games: pl.DataFrame | None = None,
+             p: R.Preflop | None = None) -> _Follows:
+    """`follow_spots` of a frame `read` made (the hands' games as `_preflop`; `p`: its
+    `_preflop` when already worked out)."""
+    if p is None:
+        p = _preflop(d, who, games)
+    faced = p.faced.filter("target")
     # the hole cards of the players at those spots, their strength worked out once per
     # distinct starting hand (a few thousand of them)
-    holes = (pre.filter((pl.col("kind") == "deal") & (pl.col("detail") == "hole"))
+    holes = (p.pre.filter((pl.col("kind") == "deal") & (pl.col("detail") == "hole"))
              .select("hand_id", who, "cards")
              .join(faced.select("hand_id", who).unique(), on=["hand_id", who], how="semi")
-             .join(game.select("hand_id", "variant"), on="hand_id"))
+             .join(p.game.select("hand_id", "variant"), on="hand_id"))
     strength = (holes.select("cards", "variant").unique()
                 .with_columns(strength=preflop_strength(pl.col("cards"),
                                                         pl.col("variant").cast(pl.String))))
@@ -346,15 +359,69 @@ def _follows(d: pl.DataFrame, who: str, games: pl.DataFrame | None = None) -> _F
              .select("hand_id", who, bin=_strength_bin(pl.col("strength"))))
     spots = (faced.join(holes, on=["hand_id", who])
              .select("hand_id", who, "x", "seq", "bin", cont=pl.col("kind") != "fold"))
-    folds = (acts.filter(pl.col("kind") == "fold").group_by("hand_id", who)
+    folds = (p.acts.filter(pl.col("kind") == "fold").group_by("hand_id", who)
              .agg(fold_at=pl.col("seq").min()))
     partners = (spots
-                .join(dealt.select("hand_id", partner=pl.col(who)), on="hand_id")
+                .join(p.dealt.select("hand_id", partner=pl.col(who)), on="hand_id")
                 .filter((pl.col("partner") != pl.col(who)) & (pl.col("partner") != pl.col("x")))
                 .join(folds.rename({who: "partner"}), on=["hand_id", "partner"], how="left")
                 .filter(pl.col("fold_at").is_null() | (pl.col("fold_at") > pl.col("seq")))
                 .select("hand_id", who, "partner", "bin", "cont"))
     return _Follows(spots.select("hand_id", who, "bin", "cont").lazy(), partners.lazy(), who)
+
+
+def _range_rows(d: pl.DataFrame, who: str, p: R.Preflop) -> R.RangeRows:
+    """The range spots of a frame `read` made, by `who` (`p`: its `_preflop`)."""
+    follow, behind = R.follow_rows(p, who), R.behind_rows(d, who)
+    return R.RangeRows(*(pl.concat([getattr(follow, f), getattr(behind, f)])
+                         for f in ("spots", "others", "base")))
+
+
+def _range_counts(spots: pl.DataFrame, others: pl.DataFrame, base: pl.DataFrame
+                  ) -> tuple[pl.DataFrame, pl.DataFrame]:
+    """The range spots of `R.RangeRows` frames named by player (who = "player", other the
+    other players' names) as StreetCounts keeps them: the base counted per kind, player and key
+    (RANGE_BASE), the target spots one row each with the players there beside P, by name
+    (RANGE_SPOTS), in hand order and within a hand in the order of the events."""
+    spot = ["hand_id", "kind", "seq"]
+    lists = others.group_by(spot).agg(present=pl.col("other").sort(),
+                                      at=pl.col("other").filter("at").sort())
+    empty_list = pl.lit([], pl.List(pl.String))
+    spots = (spots.join(lists, on=spot, how="left")
+             .with_columns(pl.col("present", "at").fill_null(empty_list))
+             .with_columns(pl.col("kind").cast(pl.String)).sort(spot)
+             .select(list(RANGE_SPOTS)).cast(RANGE_SPOTS))
+    return _range_base(base), spots
+
+
+def _range_base(base: pl.DataFrame) -> pl.DataFrame:
+    """Base range spots (kind, player, key, n, k, per hand or not) counted per kind, player
+    and key (RANGE_BASE)."""
+    return (base.group_by("kind", "player", "key").agg(pl.col("n", "k").cast(pl.Int64).sum())
+            .cast(RANGE_BASE).sort("kind", "player", "key"))
+
+
+def _named_range(spots: pl.DataFrame, others: pl.DataFrame, base: pl.DataFrame,
+                 seats: pl.LazyFrame) -> tuple[pl.DataFrame, pl.DataFrame, pl.DataFrame]:
+    """`R.RangeRows` frames by seat named by the run's `seats` (hand_id, seat, player; streamed:
+    only the seats of those rows are kept); a seat of no player (an anonymous table's) is left
+    out, as the player of a spot or beside him. The base rows are counted per kind, player and
+    key (its `n` and `k` summed)."""
+    # (the keys not made unique: a semi join keeps each seat once whatever their repeats, and
+    # making them unique was a fifth of the naming)
+    keys = pl.concat([spots.select("hand_id", "seat"),
+                      others.select("hand_id", seat=pl.col("other")),
+                      base.select("hand_id", "seat")])
+    names = (seats.select("hand_id", "seat", "player")
+             .join(keys.lazy(), on=["hand_id", "seat"], how="semi")
+             .filter(pl.col("player").is_not_null()).collect(engine="streaming"))
+    del keys
+    spots = spots.join(names, on=["hand_id", "seat"]).drop("seat")
+    others = (others.join(names.select("hand_id", other="seat", name="player"),
+                          on=["hand_id", "other"])
+              .select("hand_id", "kind", "seq", other="name", at="at"))
+    base = _range_base(base.join(names, on=["hand_id", "seat"]).drop("seat"))
+    return spots, others, base
 
 
 def follow_spots(events: pl.LazyFrame, who: str = "player") -> pl.LazyFrame:
@@ -617,7 +684,8 @@ def empty() -> StreetCounts:
                                    "player_b": pl.String, **pair,
                                    **dict.fromkeys(FOLLOW_BIN, pl.Int8)}),
         follow=pl.DataFrame(schema={"player": pl.String, "bin": pl.Int8, "n": pl.Int64,
-                                    "k": pl.Int64}))
+                                    "k": pl.Int64}),
+        range_base=pl.DataFrame(schema=RANGE_BASE), range_spots=pl.DataFrame(schema=RANGE_SPOTS))
 
 
 def combine(parts: Iterable[StreetCounts]) -> StreetCounts:
@@ -625,20 +693,27 @@ def combine(parts: Iterable[StreetCounts]) -> StreetCounts:
     them: a hand is in one part). With the hands kept, the expected follow continues are
     worked out again on the baseline of all the parts' follow spots; without them each part's
     are summed (on its own baseline: a part's spots cannot be judged again without its
-    hands)."""
+    hands). The range spots' base is summed per kind, player and key, and their target spots
+    set one after the other in hand order."""
     parts = [empty(), *parts]
     kept = all(p.hands is not None for p in parts)
+    ranged = {
+        "range_base": _range_base(pl.concat([p.range_base for p in parts
+                                             if p.range_base is not None])),
+        # (a hand is in one part, its spots in the order of its events there)
+        "range_spots": pl.concat([p.range_spots for p in parts if p.range_spots is not None])
+        .sort("hand_id", "kind", maintain_order=True)}
     follow = (pl.concat([p.follow for p in parts if p.follow is not None])
               .group_by("player", "bin").agg(pl.col("n", "k").sum()).sort("player", "bin"))
     pairs = pl.concat([p.pairs for p in parts]).group_by(_KEYS).agg(pl.all().sum()).sort(_KEYS)
     players = (pl.concat([p.players for p in parts]).group_by("player").agg(pl.all().sum())
                .sort("player"))
     if not kept:
-        return StreetCounts(pairs=pairs, players=players, hands=None, follow=follow)
+        return StreetCounts(pairs=pairs, players=players, hands=None, follow=follow, **ranged)
     hands, follow_pairs = _with_expected(
         pl.concat([p.hands for p in parts if p.hands is not None]), follow)
     pairs = _beside(pairs.select(*_KEYS, *PAIR_COLUMNS), follow_pairs, _KEYS)
-    return StreetCounts(pairs=pairs, players=players, hands=hands, follow=follow)
+    return StreetCounts(pairs=pairs, players=players, hands=hands, follow=follow, **ranged)
 
 
 def street_counts(events: pl.LazyFrame, seats: pl.LazyFrame | None = None) -> StreetCounts:
@@ -650,33 +725,42 @@ def street_counts(events: pl.LazyFrame, seats: pl.LazyFrame | None = None) -> St
     # (the events read once, and the grid of player-streets made once, for every kind of spot)
     if seats is None:
         d = read(events)
-        g, f = _grid(d, "player"), _follows(d, "player")
-        return counts(*pl.collect_all([_spots(g), _hu_spots(g), _ws_spots(g), f.spots,
-                                       f.partners]))
+        p = _preflop(d, "player")
+        g, f, r = _grid(d, "player"), _follows(d, "player", p=p), _range_rows(d, "player", p)
+        *frames, range_spots, others, range_base = pl.collect_all(
+            [_spots(g), _hu_spots(g), _ws_spots(g), f.spots, f.partners, r.spots, r.others,
+             r.base])
+        range_base, range_spots = _range_counts(range_spots, others, range_base)
+        return replace(counts(*frames), range_base=range_base, range_spots=range_spots)
     seats = seats.select("hand_id", "seat", "player")
-    street, spots, partners = _by_seat(
+    street, spots, partners, ranged = _by_seat(
         events.join(seats.select("hand_id").unique(), on="hand_id", how="semi"), seats)
-    return _with_follows(street, *_named_follows(spots, partners, seats))
+    range_base, range_spots = _range_counts(*_named_range(*ranged, seats))
+    return replace(_with_follows(street, *_named_follows(spots, partners, seats)),
+                   range_base=range_base, range_spots=range_spots)
 
 
 def _by_seat(events: pl.LazyFrame, seats: pl.LazyFrame, games: pl.DataFrame | None = None
-             ) -> tuple[StreetCounts, pl.DataFrame, pl.DataFrame]:
+             ) -> tuple[StreetCounts, pl.DataFrame, pl.DataFrame,
+                        tuple[pl.DataFrame, pl.DataFrame, pl.DataFrame]]:
     """The street counts of `events` named by `seats` (hands of no seat there are left out),
-    and the follow spots' rows by seat (`_Follows`: spots and partners), not yet named (the
-    hands' games from `games`, hand_id, bb, variant, when given)."""
+    and the follow spots' rows by seat (`_Follows`: spots and partners) and the range spots'
+    (`R.RangeRows`: spots, others, base), not yet named (the hands' games from `games`,
+    hand_id, bb, variant, when given)."""
     d = read(events, "seat", game=games is None)
-    g, f = _grid(d, "seat"), _follows(d, "seat", games)
+    p = _preflop(d, "seat", games)
+    g, f, r = _grid(d, "seat"), _follows(d, "seat", p=p), _range_rows(d, "seat", p)
 
     def named(by_seat: pl.LazyFrame, *cols: str) -> pl.LazyFrame:
         return (by_seat.join(seats, on=["hand_id", "seat"], how="left")
                 .filter(pl.col("player").is_not_null())
                 .select("hand_id", "player", *cols))
 
-    s, hu, ws, spots, partners = pl.collect_all([
+    s, hu, ws, spots, partners, range_spots, others, range_base = pl.collect_all([
         named(_spots(g), "street", "behind", "aggr"), named(_hu_spots(g), "street", "aggr"),
         named(_ws_spots(g), "street", "at", "until", "called", "callers"), f.spots,
-        f.partners])
-    return counts(s, hu, ws), spots, partners
+        f.partners, r.spots, r.others, r.base])
+    return counts(s, hu, ws), spots, partners, (range_spots, others, range_base)
 
 
 def _named_follows(spots: pl.DataFrame, partners: pl.DataFrame, seats: pl.LazyFrame
@@ -708,7 +792,8 @@ def _with_follows(street: StreetCounts, spots: pl.DataFrame, partners: pl.DataFr
     assert street.hands is not None
     return StreetCounts(pairs=_beside(street.pairs, follow_pairs, _KEYS),
                         players=street.players, hands=_beside(street.hands, follow_hands, keys),
-                        follow=follow)
+                        follow=follow, range_base=street.range_base,
+                        range_spots=street.range_spots)
 
 
 def _flop_seats(seats: pl.LazyFrame) -> pl.LazyFrame:
@@ -771,19 +856,42 @@ def file_counts(files: Iterable[Path], seats: pl.LazyFrame | None = None,
     ends = seated["_file"].search_sorted(pl.Series(range(len(files) + 1), dtype=pl.UInt32))
     seated = seated.drop("_file")
     streets, spots, partners = [], [], []
+    # the range spots by seat (`R.RangeRows`: spots, others and base rows, a few a hand), named
+    # and counted whenever RANGE_ROWS of them are held and once all files are read
+    # (`_named_range`: a scan of the seats each time; by file, 309 scans of the real hands'
+    # seats took 55 s)
+    held: list[tuple[pl.DataFrame, pl.DataFrame, pl.DataFrame]] = []
+    ranged: list[StreetCounts] = []
+
+    def name_held() -> None:
+        rs, ro, rb = (pl.concat(frames) for frames in zip(*held, strict=True))
+        base, named = _range_counts(*_named_range(rs, ro, rb, seats))
+        ranged.append(replace(empty(), range_base=base, range_spots=named))
+        held.clear()
+
     for i, f in enumerate(files):
         game = (None if games is None or game_ends is None
                 else games.slice(game_ends[i], game_ends[i + 1] - game_ends[i]))
-        street, s, p = _by_seat(pl.scan_parquet(f),
-                                seated.slice(ends[i], ends[i + 1] - ends[i]).lazy(), game)
+        street, s, p, rows = _by_seat(
+            pl.scan_parquet(f), seated.slice(ends[i], ends[i + 1] - ends[i]).lazy(), game)
         streets.append(street)
         spots.append(s)
         partners.append(p)
+        # (shrunk: the rows of a join or filter keep their buffers' spare room, at 200,000
+        # hands twice what the rows take)
+        held.append((rows[0].shrink_to_fit(), rows[1].shrink_to_fit(), rows[2].shrink_to_fit()))
+        if sum(frame.height for frames in held for frame in frames) >= RANGE_ROWS:
+            name_held()
     del seated, games
+    if held:
+        name_held()
     street = combine(streets)
+    range_counts = combine(ranged)
     # (all the spots there are: the counts per hand of the pairs the test can judge only)
-    return _with_follows(street, *_named_follows(pl.concat(spots), pl.concat(partners), seats),
-                         judged_only=True)
+    return replace(
+        _with_follows(street, *_named_follows(pl.concat(spots), pl.concat(partners), seats),
+                      judged_only=True),
+        range_base=range_counts.range_base, range_spots=range_counts.range_spots)
 
 
 def _judged(r: pl.DataFrame) -> pl.DataFrame:

@@ -192,8 +192,9 @@ def test_evidence_from_rows_cut_down_chunk_by_chunk_is_the_evidence_of_all_rows(
     every = A.pair_rows(rows, leads.select(A.KEYS))
     cut = A.pair_rows(rows, leads.select(A.KEYS),
                       reduce=lambda piece: L.evidence_rows(piece, leads))
-    # at most EVIDENCE rows per pair, feature and piece
-    assert cut.height <= 2 * len(L._evidence_ranks()) * L.EVIDENCE * leads.height < every.height
+    # at most EVIDENCE rows per pair, feature and piece, and fewer than all
+    assert cut.height <= 2 * len(L._evidence_ranks()) * L.EVIDENCE * leads.height
+    assert cut.height < every.height
     want, got = L.evidence(every, leads), L.evidence(cut, leads)
     assert sum(frame["hand_id"].list.len().sum() for frame in want.values()) > 200
     for name in want:
