@@ -60,6 +60,9 @@ class Partial:
     table: pl.DataFrame  # F.pair_table columns, one row per pair
     cells: pl.DataFrame  # F.seating cells: player, table, bucket (unique)
     rates: pl.DataFrame  # F.player_rates: player, multi_n, multi_g
+    # the range model's tested pairs' spots with their fitted rates (ranges.ROW_SCHEMA), for
+    # the overlap re-check of the range test; None when the events were not read
+    ranged: pl.DataFrame | None = None
 
 
 Chunk = tuple[pl.LazyFrame, pl.LazyFrame]

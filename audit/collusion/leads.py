@@ -1560,17 +1560,19 @@ def with_streets(agg: A.Partial, streets: S.StreetCounts) -> A.Partial:
         *(pl.col(c).fill_null(0).cast(pl.UInt32) for c in FOLLOW_COUNTS if c in counts.columns),
         *(pl.col(c).fill_null(0.0).cast(pl.Float64) for c in FOLLOW_EXPECTED
           if c in counts.columns)))
+    range_rows = None
     if streets.range_spots is not None and streets.range_base is not None:
         # (the range model's p per pair, worked out once over all the hands: its baselines
-        # are each player's own spots, not the pair table's)
-        ranged = RG.pair_evidence(streets.range_spots, streets.range_base)
+        # are each player's own spots, not the pair table's; its rows kept for the overlap
+        # re-check, `_range_without`)
+        ranged, range_rows = RG.evidence_and_rows(streets.range_spots, streets.range_base)
         table = table.hstack(
             agg.table.select(keys).join(ranged, on=keys, how="left", maintain_order="left")
             .drop(keys).with_columns(pl.col("cdr_n", "cdr_k").fill_null(0).cast(pl.UInt32),
                                      pl.col("cdr_t", "cdr_e", "cdr_p").fill_null(np.nan)))
     rates = agg.rates.join(streets.players, on="player", how="left").with_columns(
         pl.col(*S.PLAYER_COLUMNS).fill_null(0))
-    return A.Partial(table=table, cells=agg.cells, rates=rates)
+    return A.Partial(table=table, cells=agg.cells, rates=rates, ranged=range_rows)
 
 
 def pair_qvalues(p: Any, hands: Any) -> Any:
@@ -1763,7 +1765,8 @@ def _without(rows: A.HandRows, pairs: list[tuple[str, str]], absent: list[str],
              baseline: pl.DataFrame, totals: pl.DataFrame, min_hands: int, rates: pl.DataFrame,
              cells: pl.LazyFrame, tables: pl.LazyFrame, lone: _Pool = LONE,
              tests: list[tuple[str, int]] | None = None,
-             street_hands: pl.DataFrame | S.HandCounts | None = None) -> list[float]:
+             street_hands: pl.DataFrame | S.HandCounts | None = None,
+             ranged: pl.DataFrame | None = None) -> list[float]:
     """p-value of each pair of `pairs` on its hands that the matching player of `absent` did
     not enter (`A.without_table`; baselines from `baseline`; 1 when too few hands are left);
     `tests`: per job, the one test (feature, and the number of tests its Bonferroni counted)
@@ -1800,9 +1803,43 @@ def _without(rows: A.HandRows, pairs: list[tuple[str, str]], absent: list[str],
            for r in scored.iter_rows(named=True)}
     unread = {name for name, cols in FROM_EVENTS.items()
               if not all(c in table.columns for c in cols)}
+    # the range test judged again from its own rows (`ranged`: the model's spots with their
+    # fitted rates), on the hands the absent player did not enter
+    ranges_again = ([] if ranged is None or tests is None else
+                    [i for i in range(len(pairs)) if tests[i][0] == "checkdown_range"])
+    if ranges_again:
+        again = _range_without(rows, ranged, [pairs[i] for i in ranges_again],
+                               [absent[i] for i in ranges_again])
+        got |= {i: min(1.0, tests[i][1] * p) for i, p in zip(ranges_again, again, strict=True)}
+        unread.discard("checkdown_range")
     return [np.nan if tests is not None and tests[i][0] in unread and i in got
             else 1.0 if (p := got.get(i)) is None or np.isnan(p) else float(p)
             for i in range(len(pairs))]
+
+
+def _range_without(rows: A.HandRows, ranged: pl.DataFrame | None,
+                   pairs: list[tuple[str, str]], absent: list[str]) -> list[float]:
+    """The range model's p of each pair of `pairs` on its hands that the matching player of
+    `absent` did not enter (ranges.without_hands: each spot at the rate fitted on all the
+    hands; 1 when too few spots are left). Without it the range test's re-check was undecided,
+    and a chip-dump team's play beside a stranger at its table (the stranger present at the
+    team's spots) read as the stranger's range lead with a member, kept beside the team's own
+    lead as one team of three (tests/collusion/test_collusion_simulated.py, seed 2)."""
+    if ranged is None:
+        return [1.0] * len(pairs)
+    them = sorted(set(absent))
+    entered = pl.concat(
+        [ph.filter(pl.col("player").is_in(pl.Series(them).implode())
+                   & pl.col("vpip").fill_null(False))
+         .select("hand_id", absent="player") for ph in rows.player_hands(them)]
+        or [pl.DataFrame(schema={"hand_id": pl.String, "absent": pl.String})]).unique()
+    jobs = pl.DataFrame({"group": pl.Series(range(len(pairs)), dtype=pl.Int64),
+                         "player_a": [a for a, _ in pairs], "player_b": [b for _, b in pairs],
+                         "absent": absent},
+                        schema={"group": pl.Int64, "player_a": pl.String,
+                                "player_b": pl.String, "absent": pl.String})
+    got = RG.without_hands(ranged, jobs, entered).sort("group")
+    return [float(p) for p in got["cdr_p"]]
 
 
 def resolve_overlaps(leads: pl.DataFrame, rows: A.HandRows, baseline: pl.DataFrame,
@@ -1810,7 +1847,8 @@ def resolve_overlaps(leads: pl.DataFrame, rows: A.HandRows, baseline: pl.DataFra
                      tables: pl.LazyFrame,
                      memo: dict[tuple[tuple[str, str], str], float] | None = None,
                      lone: _Pool = LONE, fdr: float = 0.05,
-                     street_hands: pl.DataFrame | S.HandCounts | None = None) -> pl.DataFrame:
+                     street_hands: pl.DataFrame | S.HandCounts | None = None,
+                     ranged: pl.DataFrame | None = None) -> pl.DataFrame:
     """The leads (player_a, player_b, p_value, top, n_features) less those another lead
     explains.
 
@@ -1872,7 +1910,7 @@ def resolve_overlaps(leads: pl.DataFrame, rows: A.HandRows, baseline: pl.DataFra
         ps = _without(rows, [k[0] for k in mine], [absent] * len(mine), clean,
                       totals_of(clean, fit_tau2=lone.known(FIT_TAU2_KEY)), min_hands, rates,
                       cells, tables, lone,
-                      [tests[k[0]] for k in mine], street_hands)
+                      [tests[k[0]] for k in mine], street_hands, ranged)
         memo.update(zip(mine, ps, strict=True))
     order = list(jobs)
     # an undecided re-check (NaN, `_without`) is no test among the re-checks (bh_qvalues
@@ -1963,7 +2001,7 @@ def explain_away(scored: pl.DataFrame, agg: A.Partial, rows: A.HandRows, min_han
         leads = resolve_overlaps(scored.filter(pl.col("q_value") <= fdr)
                                  .sort("p_value", *keys),
                                  rows, agg.table, min_hands, agg.rates, cells, tables, memo,
-                                 lone, fdr, street_hands)
+                                 lone, fdr, street_hands, agg.ranged)
         leads = leads.select("player_a", "player_b")
         now = set(leads.iter_rows())
         if now == lead_keys:

@@ -91,6 +91,8 @@ SPOT_SCHEMA = {"hand_id": pl.String, "kind": pl.String, "player": pl.String, "ke
                "y": pl.Boolean, "present": pl.List(pl.String), "at": pl.List(pl.String)}
 BASE_SCHEMA = {"kind": pl.String, "player": pl.String, "key": pl.Int16, "n": pl.Int64,
                "k": pl.Int64}
+ROW_SCHEMA = {"player_a": pl.String, "player_b": pl.String, "hand_id": pl.String,
+              "slot": pl.Int64, "y": pl.Boolean, "r": pl.Float64, "shift_var": pl.Float64}
 PAIR_SCHEMA = {"player_a": pl.String, "player_b": pl.String, "cdr_n": pl.Int64,
                "cdr_k": pl.Int64, "cdr_t": pl.Float64, "cdr_e": pl.Float64,
                "cdr_p": pl.Float64}
@@ -634,6 +636,23 @@ def _present_in_hands(spots: pl.DataFrame) -> pl.DataFrame:
                       .filter(pl.col("absent").is_not_null())]).unique()
 
 
+def without_hands(rows: pl.DataFrame, jobs: pl.DataFrame, hands: pl.DataFrame) -> pl.DataFrame:
+    """Per job (`jobs`: group 0..n-1, player_a, player_b, absent) the p-value of its pair on
+    the pair's hands other than those of `hands` (hand_id, absent) for its absent player
+    (group, cdr_p), from the pair's rows of the first pass (`rows`: player_a, player_b,
+    hand_id, slot, y, r, shift_var: `evidence_and_rows`), each spot at the rate fitted then;
+    1 where fewer than MIN_SPOTS spots are left (it cannot stand)."""
+    kept = (rows.join(jobs, on=["player_a", "player_b"])
+            .join(hands, on=["hand_id", "absent"], how="anti"))
+    out = jobs.select("group")
+    if kept.height == 0:
+        return out.with_columns(cdr_p=pl.lit(1.0))
+    judged = _group_evidence(kept.select("group", "hand_id", "slot", "y", "r", "shift_var"))
+    return (out.join(judged.select("group", "cdr_p", "cdr_n"), on="group", how="left")
+            .select("group", cdr_p=pl.when(pl.col("cdr_n") >= MIN_SPOTS).then("cdr_p")
+                    .otherwise(1.0).fill_null(1.0)))
+
+
 def _rechecked(evidence: pl.DataFrame, rows: pl.DataFrame, spots: pl.DataFrame) -> pl.DataFrame:
     """`evidence` (per pair, cdr_p) with each strong pair (cdr_p <= RECHECK_P) judged again
     without the hands of the third player of each stronger pair it shares a player with: its
@@ -657,14 +676,7 @@ def _rechecked(evidence: pl.DataFrame, rows: pl.DataFrame, spots: pl.DataFrame) 
            .with_columns(pl.col("group").cast(pl.Int64)))
     if job.height == 0:
         return evidence
-    kept = (rows.join(job, on=["player_a", "player_b"])
-            .join(_present_in_hands(spots), on=["hand_id", "absent"], how="anti"))
-    if kept.height == 0:
-        again = job.with_columns(cdr_p=pl.lit(1.0))
-    else:
-        again = job.join(_group_evidence(kept.select("group", "hand_id", "slot", "y", "r",
-                                                     "shift_var")),
-                         on="group", how="left").with_columns(pl.col("cdr_p").fill_null(1.0))
+    again = job.join(without_hands(rows, job, _present_in_hands(spots)), on="group")
     worst = again.group_by("player_a", "player_b").agg(recheck=pl.col("cdr_p").max())
     return (evidence.join(worst, on=["player_a", "player_b"], how="left")
             .with_columns(cdr_p=pl.max_horizontal("cdr_p", pl.col("recheck").fill_null(0.0)))
@@ -676,18 +688,26 @@ def pair_evidence(spots: pl.DataFrame, base: pl.DataFrame) -> pl.DataFrame:
     both directions and both kinds): its spots (cdr_n), collusion-consistent actions (cdr_k),
     statistic T (cdr_t), T's mean under the honest rates (cdr_e) and p-value (cdr_p), a strong
     pair beside a stronger one judged again without its third player's hands (`_rechecked`)."""
+    return evidence_and_rows(spots, base)[0]
+
+
+def evidence_and_rows(spots: pl.DataFrame, base: pl.DataFrame
+                      ) -> tuple[pl.DataFrame, pl.DataFrame]:
+    """`pair_evidence`, and the tested pairs' spots with their fitted rates (player_a,
+    player_b, hand_id, slot, y, r, shift_var): what `without_hands` judges a pair again on."""
     # (one BLAS thread: the fits are small, and OpenBLAS's threads spinning on them with both
     # cores busy made them 65 times slower, `Design`)
     with threadpool_limits(limits=1, user_api="blas"):
         return _pair_evidence(spots, base)
 
 
-def _pair_evidence(spots: pl.DataFrame, base: pl.DataFrame) -> pl.DataFrame:
-    """`pair_evidence`."""
+def _pair_evidence(spots: pl.DataFrame, base: pl.DataFrame
+                   ) -> tuple[pl.DataFrame, pl.DataFrame]:
+    """`evidence_and_rows`."""
     pairs = candidate_pairs(spots)
     directions = [d for kind in KINDS for d in direction_rates(spots, base, kind, pairs)]
     if not directions:
-        return pl.DataFrame(schema=PAIR_SCHEMA)
+        return pl.DataFrame(schema=PAIR_SCHEMA), pl.DataFrame(schema=ROW_SCHEMA)
     sizes = [len(d.hand_id) for d in directions]
     firsts = [min(d.player, d.partner) for d in directions]
     all_rows = pl.DataFrame({
@@ -699,14 +719,14 @@ def _pair_evidence(spots: pl.DataFrame, base: pl.DataFrame) -> pl.DataFrame:
         "y": np.concatenate([d.y for d in directions]),
         "r": np.concatenate([d.r for d in directions]),
         "shift_var": np.repeat([d.shift_var for d in directions], sizes)},
-        schema={"player_a": pl.String, "player_b": pl.String, "hand_id": pl.String,
-                "slot": pl.Int64, "y": pl.Boolean, "r": pl.Float64, "shift_var": pl.Float64})
+        schema=ROW_SCHEMA)
     tested = (all_rows.group_by("player_a", "player_b").len()
               .filter(pl.col("len") >= MIN_SPOTS).select("player_a", "player_b")
               .sort("player_a", "player_b").with_row_index("group")
               .with_columns(pl.col("group").cast(pl.Int64)))
     if tested.height == 0:
-        return pl.DataFrame(schema=PAIR_SCHEMA)
+        return pl.DataFrame(schema=PAIR_SCHEMA), pl.DataFrame(schema=ROW_SCHEMA)
     mine = all_rows.join(tested, on=["player_a", "player_b"])
     evidence = tested.join(_group_evidence(mine.drop("player_a", "player_b")), on="group")
-    return _rechecked(evidence, mine.drop("group"), spots).select(*PAIR_SCHEMA)
+    mine = mine.drop("group")
+    return _rechecked(evidence, mine, spots).select(*PAIR_SCHEMA), mine
