@@ -2013,6 +2013,7 @@ def explain_away(scored: pl.DataFrame, agg: A.Partial, rows: A.HandRows, min_han
         clean, kept = _cleaned(agg.table, leads,
                                _spoiled(rows, members, leads, street_hands, entered)
                                if len(members) else None)
+        clean = _range_cleaned(clean, agg.ranged, rows, members)
         tested = clean.filter(pl.lit(kept) & (pl.col("hands") >= min_hands))
         # weighted as the first pass was (its co-entry order fit's τ²₀, carried in `lone`): a
         # lead's q moved with a τ²₀ measured again on each cleaned table
@@ -2035,6 +2036,39 @@ def explain_away(scored: pl.DataFrame, agg: A.Partial, rows: A.HandRows, min_han
         scored = merged.drop("p_again", "hands_again", "core", "intact").with_columns(
             p_value=pl.Series(p), q_value=pl.Series(pair_qvalues(p, scored["hands"].to_numpy())))
     return scored
+
+
+def _range_cleaned(table: pl.DataFrame, ranged: pl.DataFrame | None, rows: A.HandRows,
+                   members: pl.Series) -> pl.DataFrame:
+    """`table` with the range test's p (cdr_p, and its spots cdr_n) of each pair worked out
+    again without the hands a player of `members` other than the pair's own entered
+    (ranges.without_hands: each spot at the rate fitted on all the hands), where it lost any.
+    The range p cannot be taken apart as the counts are (`_spoiled`), and kept whole a
+    chip-dump team's play beside a stranger at its table stayed the stranger's range lead with
+    a member after the overlap re-check had explained it (tests/collusion/
+    test_collusion_simulated.py, seed 2)."""
+    if ranged is None or ranged.height == 0 or not len(members) or "cdr_p" not in table.columns:
+        return table
+    them = members.to_list()
+    entered = pl.concat(
+        [ph.filter(pl.col("player").is_in(members.implode()) & pl.col("vpip").fill_null(False))
+         .select("hand_id", "player") for ph in rows.player_hands(them)]
+        or [pl.DataFrame(schema={"hand_id": pl.String, "player": pl.String})]).unique()
+    keys = ["player_a", "player_b"]
+    lost = (ranged.select(*keys, "hand_id").unique().join(entered, on="hand_id")
+            .filter((pl.col("player") != pl.col("player_a"))
+                    & (pl.col("player") != pl.col("player_b")))
+            .select(*keys, "hand_id").unique())
+    if lost.height == 0:
+        return table
+    # (each pair its own label as the absent one: the hands it lost are its own)
+    label = pl.concat_str("player_a", pl.lit("\x00"), "player_b").alias("absent")
+    jobs = (lost.select(keys).unique().sort(keys).with_row_index("group")
+            .with_columns(pl.col("group").cast(pl.Int64), label))
+    again = RG.without_hands(ranged, jobs, lost.select("hand_id", label))
+    again = jobs.join(again, on="group").select(*keys, _p=pl.col("cdr_p"))
+    return (table.join(again, on=keys, how="left", maintain_order="left")
+            .with_columns(cdr_p=pl.coalesce("_p", "cdr_p")).drop("_p"))
 
 
 def _spoiled(rows: A.HandRows, members: pl.Series, skip: pl.DataFrame,
