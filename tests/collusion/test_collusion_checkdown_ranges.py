@@ -5,6 +5,7 @@ checks beside each other weighed against it."""
 from __future__ import annotations
 
 import itertools
+from collections.abc import Iterator
 
 import numpy as np
 import polars as pl
@@ -221,3 +222,75 @@ def test_a_player_seen_at_few_spots_is_judged_near_the_population_not_at_his_few
     rare = evidence.filter(pl.col("player_a") == "p01", pl.col("player_b") == "rare")
     assert rare["cdr_n"].item() == 13 and rare["cdr_k"].item() == 4
     assert rare["cdr_p"].item() > 1e-3
+
+
+class _Seated:
+    """The `A.HandRows` the range test's re-checks read (`player_hands`): every player with a
+    spot in a hand sat in it, and entered it voluntarily when `entered`."""
+
+    def __init__(self, spots: pl.DataFrame, entered: bool = True) -> None:
+        self.rows = (spots.select("hand_id", "player").unique()
+                     .with_columns(vpip=pl.lit(entered)))
+
+    def player_hands(self, players: list[str], *, others: bool = False
+                     ) -> Iterator[pl.DataFrame]:
+        yield self.rows.filter(pl.col("player").is_in(list(players)))
+
+
+@pytest.fixture(scope="module")
+def team_beside_a_stranger() -> tuple[pl.DataFrame, pl.DataFrame, pl.DataFrame]:
+    """A team p01-p02 continuing together, the stranger p03 at every hand they play together:
+    the spots, the model's evidence and its rows (`ranges.evidence_and_rows`)."""
+    spots, base = population(seed=7, team=("p01", "p02"), share=0.6, bystander="p03")
+    return (spots, *R.evidence_and_rows(spots, base))
+
+
+def test_the_range_tests_overlap_recheck_leaves_out_the_hands_the_absent_player_entered(
+        team_beside_a_stranger: tuple[pl.DataFrame, pl.DataFrame, pl.DataFrame]) -> None:
+    spots, evidence, rows = team_beside_a_stranger
+    team_p = evidence.filter(pl.col("player_a") == "p01", pl.col("player_b") == "p02")["cdr_p"]
+    stranger = rows.filter(pl.col("player_a") == "p01", pl.col("player_b") == "p03")
+    # on all their hands, the stranger's spots beside p01 carry the team's play
+    assert R._group_evidence(stranger.select("hand_id", "slot", "y", "r", "shift_var")
+                             .with_columns(group=pl.lit(0, pl.Int64)))["cdr_p"].item() < 1e-9
+    team_without_p04, team_without_p03, stranger_without_p02 = L._range_without(
+        _Seated(spots), rows, [("p01", "p02"), ("p01", "p02"), ("p01", "p03")],
+        ["p04", "p03", "p02"])
+    # a player away from the team's hands takes nothing from it
+    assert team_without_p04 < 1e-100
+    # the stranger at every hand the team plays together takes all its spots with him
+    assert team_without_p03 == 1.0
+    # and without the partner's hands the stranger shows nothing
+    assert stranger_without_p02 > 0.5
+    # a player who sat but never entered voluntarily leaves every hand in
+    assert L._range_without(_Seated(spots, entered=False), rows, [("p01", "p02")],
+                            ["p03"]) == [team_p.item()]
+    assert L._range_without(_Seated(spots), None, [("p01", "p02")], ["p04"]) == [1.0]
+
+
+def test_explaining_away_judges_the_range_test_again_without_the_leads_hands(
+        team_beside_a_stranger: tuple[pl.DataFrame, pl.DataFrame, pl.DataFrame]) -> None:
+    spots, evidence, rows = team_beside_a_stranger
+    keys = ["player_a", "player_b"]
+    # the range p of every pair as on all its hands, the stranger's spilled-over one strong
+    table = evidence.select(*keys, "cdr_p").with_columns(
+        cdr_p=pl.when((pl.col("player_a") == "p01") & (pl.col("player_b") == "p03"))
+        .then(1e-12).otherwise("cdr_p"))
+    table = pl.concat([table, pl.DataFrame({"player_a": ["p98"], "player_b": ["p99"],
+                                            "cdr_p": [0.01]})])
+    cleaned = L._range_cleaned(table, rows, _Seated(spots), pl.Series(["p01", "p02"]))
+    p = dict(zip(cleaned.select(keys).rows(), cleaned["cdr_p"], strict=True))
+    before = dict(zip(table.select(keys).rows(), table["cdr_p"], strict=True))
+    assert cleaned.height == table.height
+    # the lead's own hands stay in its own pair
+    assert p[("p01", "p02")] == before[("p01", "p02")]
+    # the stranger beside the lead loses the hands the lead's players entered, and his evidence
+    assert p[("p01", "p03")] > 0.5
+    # a pair the model did not test keeps its p
+    assert p[("p98", "p99")] == 0.01
+    # no leads, no model rows or no range test: nothing to clean
+    assert L._range_cleaned(table, rows, _Seated(spots), pl.Series([], dtype=pl.String)).equals(
+        table)
+    assert L._range_cleaned(table, None, _Seated(spots), pl.Series(["p01"])).equals(table)
+    assert L._range_cleaned(table.drop("cdr_p").with_columns(x=pl.lit(1)), rows, _Seated(spots),
+                            pl.Series(["p01"])).columns == keys + ["x"]
