@@ -278,9 +278,13 @@ def test_explaining_away_judges_the_range_test_again_without_the_leads_hands(
         .then(1e-12).otherwise("cdr_p"))
     table = pl.concat([table, pl.DataFrame({"player_a": ["p98"], "player_b": ["p99"],
                                             "cdr_p": [0.01]})])
+    # (`_cleaned`'s table: a pair the leads' hands changed is in it twice, kept the second time)
+    table = pl.concat([table, table.filter(pl.col("player_b") == "p03")], rechunk=False)
     cleaned = L._range_cleaned(table, rows, _Seated(spots), pl.Series(["p01", "p02"]))
     p = dict(zip(cleaned.select(keys).rows(), cleaned["cdr_p"], strict=True))
     before = dict(zip(table.select(keys).rows(), table["cdr_p"], strict=True))
+    assert cleaned.filter(pl.col("player_a") == "p01", pl.col("player_b") == "p03")[
+        "cdr_p"].min() > 0.5
     assert cleaned.height == table.height
     # the lead's own hands stay in its own pair
     assert p[("p01", "p02")] == before[("p01", "p02")]
@@ -288,6 +292,8 @@ def test_explaining_away_judges_the_range_test_again_without_the_leads_hands(
     assert p[("p01", "p03")] > 0.5
     # a pair the model did not test keeps its p
     assert p[("p98", "p99")] == 0.01
+    # the table cleaned is the scoring's, its columns shared: left as it was
+    assert before[("p01", "p03")] == 1e-12
     # no leads, no model rows or no range test: nothing to clean
     assert L._range_cleaned(table, rows, _Seated(spots), pl.Series([], dtype=pl.String)).equals(
         table)
