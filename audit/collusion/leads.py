@@ -1733,11 +1733,7 @@ def _with_street_hands(table: pl.DataFrame, rows: A.HandRows, jobs: pl.DataFrame
     # are its spots' rates over the whole store, so a part of the hands sums to that part's
     # expectation; its players' rates need no `all_` columns
     follow = [c for c in FOLLOW_COLUMNS if c in street_hands.columns]
-    away = jobs["absent"].unique().implode()
-    entered = pl.concat([ph.filter(pl.col("player").is_in(away) & pl.col("vpip").fill_null(False))
-                         .select("hand_id", absent=pl.col("player")).unique()
-                         for ph in rows.player_hands(jobs["absent"].unique().to_list())]
-                        or [pl.DataFrame(schema={"hand_id": pl.String, "absent": pl.String})])
+    entered = _entered(rows, jobs["absent"].unique().to_list()).rename({"player": "absent"})
     mine = street_hands.of_pairs(jobs)
     kept = (mine.join(jobs, on=keys)
             .join(entered, on=["hand_id", "absent"], how="anti")
@@ -1827,12 +1823,7 @@ def _range_without(rows: A.HandRows, ranged: pl.DataFrame | None,
     lead as one team of three (tests/collusion/test_collusion_simulated.py, seed 2)."""
     if ranged is None:
         return [1.0] * len(pairs)
-    them = sorted(set(absent))
-    entered = pl.concat(
-        [ph.filter(pl.col("player").is_in(pl.Series(them).implode())
-                   & pl.col("vpip").fill_null(False))
-         .select("hand_id", absent="player") for ph in rows.player_hands(them)]
-        or [pl.DataFrame(schema={"hand_id": pl.String, "absent": pl.String})]).unique()
+    entered = _entered(rows, absent).rename({"player": "absent"})
     jobs = pl.DataFrame({"group": pl.Series(range(len(pairs)), dtype=pl.Int64),
                          "player_a": [a for a, _ in pairs], "player_b": [b for _, b in pairs],
                          "absent": absent},
@@ -2013,7 +2004,7 @@ def explain_away(scored: pl.DataFrame, agg: A.Partial, rows: A.HandRows, min_han
         clean, kept = _cleaned(agg.table, leads,
                                _spoiled(rows, members, leads, street_hands, entered)
                                if len(members) else None)
-        clean = _range_cleaned(clean, agg.ranged, rows, members)
+        clean = _range_cleaned(clean, agg.ranged, rows, members, entered)
         tested = clean.filter(pl.lit(kept) & (pl.col("hands") >= min_hands))
         # weighted as the first pass was (its co-entry order fit's τ²₀, carried in `lone`): a
         # lead's q moved with a τ²₀ measured again on each cleaned table
@@ -2039,21 +2030,18 @@ def explain_away(scored: pl.DataFrame, agg: A.Partial, rows: A.HandRows, min_han
 
 
 def _range_cleaned(table: pl.DataFrame, ranged: pl.DataFrame | None, rows: A.HandRows,
-                   members: pl.Series) -> pl.DataFrame:
-    """`table` with the range test's p (cdr_p, and its spots cdr_n) of each pair worked out
-    again without the hands a player of `members` other than the pair's own entered
-    (ranges.without_hands: each spot at the rate fitted on all the hands), where it lost any.
+                   members: pl.Series,
+                   memo: dict[frozenset[str], pl.DataFrame] | None = None) -> pl.DataFrame:
+    """`table` with the range test's p (cdr_p) of each pair worked out again without the hands
+    a player of `members` other than the pair's own entered (`_entered`, `memo` as `_spoiled`'s;
+    ranges.without_hands: each spot at the rate fitted on all the hands), where it lost any.
     The range p cannot be taken apart as the counts are (`_spoiled`), and kept whole a
     chip-dump team's play beside a stranger at its table stayed the stranger's range lead with
     a member after the overlap re-check had explained it (tests/collusion/
     test_collusion_simulated.py, seed 2)."""
     if ranged is None or ranged.height == 0 or not len(members) or "cdr_p" not in table.columns:
         return table
-    them = members.to_list()
-    entered = pl.concat(
-        [ph.filter(pl.col("player").is_in(members.implode()) & pl.col("vpip").fill_null(False))
-         .select("hand_id", "player") for ph in rows.player_hands(them)]
-        or [pl.DataFrame(schema={"hand_id": pl.String, "player": pl.String})]).unique()
+    entered = _entered(rows, members.to_list(), memo)
     keys = ["player_a", "player_b"]
     lost = (ranged.select(*keys, "hand_id").unique().join(entered, on="hand_id")
             .filter((pl.col("player") != pl.col("player_a"))
@@ -2073,6 +2061,24 @@ def _range_cleaned(table: pl.DataFrame, ranged: pl.DataFrame | None, rows: A.Han
     # copy of it (620 MB at 5,000,000 hands), on top of the scoring's peak
     at = table.select(keys).with_row_index("_t").join(again, on=keys, how="inner")
     return table.with_columns(table["cdr_p"].scatter(at["_t"], at["cdr_p"]))
+
+
+def _entered(rows: A.HandRows, players: Iterable[str],
+             memo: dict[frozenset[str], pl.DataFrame] | None = None) -> pl.DataFrame:
+    """(hand_id, player) of each hand a player of `players` entered voluntarily (vpip), from
+    `rows` piece by piece; kept in `memo` by the set of players when given (explaining away
+    asks for the same leads' players' hands in `_spoiled` and `_range_cleaned`)."""
+    key = frozenset(p for p in players if p is not None)
+    if memo is not None and key in memo:
+        return memo[key]
+    them = pl.Series(sorted(key), dtype=pl.String).implode()
+    got = pl.concat(
+        [ph.filter(pl.col("player").is_in(them) & pl.col("vpip").fill_null(False))
+         .select("hand_id", "player").unique() for ph in rows.player_hands(sorted(key))]
+        or [pl.DataFrame(schema={"hand_id": pl.String, "player": pl.String})]).unique()
+    if memo is not None:
+        memo[key] = got
+    return got
 
 
 def _spoiled(rows: A.HandRows, members: pl.Series, skip: pl.DataFrame,
@@ -2100,15 +2106,7 @@ def _spoiled(rows: A.HandRows, members: pl.Series, skip: pl.DataFrame,
     if not follow or street_hands is None:
         return spoiled
     keys = ["player_a", "player_b"]
-    memo = {} if memo is None else memo
-    key = frozenset(members.to_list())
-    if key not in memo:
-        them = members.implode()
-        memo[key] = pl.concat(
-            [ph.filter(pl.col("player").is_in(them) & pl.col("vpip").fill_null(False))
-             .select("hand_id", "player").unique() for ph in rows.player_hands(key)]
-            or [pl.DataFrame(schema={"hand_id": pl.String, "player": pl.String})]).unique()
-    entered = memo[key]
+    entered = _entered(rows, members.to_list(), memo)
     n_lead = entered.group_by("hand_id").agg(n_lead=pl.len().cast(pl.Int64))
     mark = entered.with_columns(_in=pl.lit(1, pl.Int64))
     # (as `A.spoiled_table`: a hand counts when a member other than the pair's own entered it)
